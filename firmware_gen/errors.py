@@ -1,0 +1,30 @@
+"""User-facing errors.
+
+Every mistake a user can make (a bad file, an unsupported operator, a model that does not fit) raises a
+subclass of `UserError`; the CLI prints its message as one line on stderr and exits with `exit_status`.
+Anything else is a bug in firmware-gen and keeps its traceback.
+"""
+
+
+class UserError(Exception):
+    exit_status = 2
+
+    def __str__(self) -> str:
+        # One line, whatever the message was built from.
+        return " ".join(super().__str__().split())
+
+
+class ModelFormatError(UserError):
+    """The file is not a valid TFLite flatbuffer, or it references things that are not there."""
+
+
+class UnsupportedModelError(UserError):
+    """A valid TFLite model that firmware-gen cannot compile (operator, dtype, several subgraphs...)."""
+
+
+class ToolchainError(UserError):
+    """A compiler, emulator or other external tool is missing or failed."""
+
+
+class DoesNotFitError(UserError):
+    """The model needs more memory than the target has."""

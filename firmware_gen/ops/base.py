@@ -1,0 +1,61 @@
+"""What every operator module provides, and the kernel-call description that lowering produces.
+
+Lowering turns one IR operator into a `KernelCall`: which C function runs it, the constant parameter
+struct it receives (computed at generation time: multipliers, shifts, clamp bounds, geometry) and which
+tensors it reads and writes. A `KernelCall` names tensors by index only; it knows nothing of memory.
+Offsets are decided later by the planner, and only then does call legalization turn tensor indices into
+pointers (pool + offset, or a constant array) for the chosen calling convention.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import numpy as np
+
+from firmware_gen.ir import Graph, Operator
+
+
+@dataclass(frozen=True)
+class TableRef:
+    """A params field that points at one of the call's `ConstTable`s."""
+
+    suffix: str
+
+
+@dataclass
+class ConstTable:
+    """A constant array emitted next to the call, e.g. per-channel multipliers."""
+
+    suffix: str  # the generated name is step<N>_<suffix>
+    c_type: str  # "int32_t", "int8_t", ...
+    values: np.ndarray
+
+
+@dataclass
+class KernelCall:
+    function: str  # e.g. "fg_conv2d_s8"
+    params_type: str  # e.g. "fg_conv2d_params"
+    # Field name -> value, in declaration order. ints and floats are emitted as literals, TableRef as the
+    # table's name, tuples as brace initializers.
+    params: dict[str, int | float | TableRef | tuple[int, ...]]
+    # Tensors passed after &params: inputs in call order, then outputs. -1 passes NULL.
+    inputs: list[int]
+    outputs: list[int]
+    tables: list[ConstTable] = field(default_factory=list)
+
+
+class OpKernel(Protocol):
+    opcode: str  # TFLite builtin name
+    # True when the output is a view of input 0 (RESHAPE, SQUEEZE): no call, shared storage.
+    is_alias: bool
+
+    def check(self, graph: Graph, op: Operator) -> None:
+        """Raise UnsupportedModelError naming the op and tensor when this operator cannot be compiled."""
+
+    def macs(self, graph: Graph, op: Operator) -> int:
+        """Multiply-accumulates per inference (0 for data movement)."""
+
+    def lower(self, graph: Graph, op: Operator) -> KernelCall:
+        """The kernel call for this operator (not called for aliases)."""

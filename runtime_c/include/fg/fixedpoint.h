@@ -1,0 +1,60 @@
+/* Fixed-point arithmetic shared by the kernels, with TFLite's rounding rules (gemmlowp semantics).
+ * Everything here is static inline and free of global state. */
+#ifndef FG_FIXEDPOINT_H
+#define FG_FIXEDPOINT_H
+
+#include <stdint.h>
+
+#define FG_INT32_MIN ((int32_t)(-2147483647 - 1))
+#define FG_INT32_MAX ((int32_t)2147483647)
+
+static inline int32_t fg_min_i32(int32_t a, int32_t b) { return a < b ? a : b; }
+static inline int32_t fg_max_i32(int32_t a, int32_t b) { return a > b ? a : b; }
+static inline int32_t fg_clamp_i32(int32_t x, int32_t lo, int32_t hi) { return fg_min_i32(fg_max_i32(x, lo), hi); }
+
+/* Shift left with two's-complement wrap-around (as TFLite's int32 multiply by 1 << shift). */
+static inline int32_t fg_shift_left_wrapping(int32_t x, int shift) {
+    return (int32_t)((uint32_t)x << shift);
+}
+
+/* round(a * b / 2^31), saturating the single overflow case INT32_MIN * INT32_MIN. */
+static inline int32_t fg_saturating_rounding_doubling_high_mul(int32_t a, int32_t b) {
+    if (a == b && a == FG_INT32_MIN) {
+        return FG_INT32_MAX;
+    }
+    int64_t ab = (int64_t)a * (int64_t)b;
+    int32_t nudge = ab >= 0 ? (1 << 30) : (1 - (1 << 30));
+    return (int32_t)((ab + nudge) / ((int64_t)1 << 31));
+}
+
+/* x / 2^exponent, rounding to nearest with ties away from zero. */
+static inline int32_t fg_rounding_divide_by_pot(int32_t x, int exponent) {
+    int32_t mask = (int32_t)(((int64_t)1 << exponent) - 1);
+    int32_t remainder = x & mask;
+    int32_t threshold = (mask >> 1) + (x < 0 ? 1 : 0);
+    return (x >> exponent) + (remainder > threshold ? 1 : 0);
+}
+
+/* x * multiplier * 2^(shift - 31): TFLite's MultiplyByQuantizedMultiplier (double rounding). */
+static inline int32_t fg_multiply_by_quantized_multiplier(int32_t x, int32_t multiplier, int shift) {
+    int left_shift = shift > 0 ? shift : 0;
+    int right_shift = shift > 0 ? 0 : -shift;
+    return fg_rounding_divide_by_pot(
+        fg_saturating_rounding_doubling_high_mul(fg_shift_left_wrapping(x, left_shift), multiplier), right_shift);
+}
+
+/* For multipliers below one (shift <= 0). */
+static inline int32_t fg_multiply_by_quantized_multiplier_smaller_than_one_exp(int32_t x, int32_t multiplier,
+                                                                               int shift) {
+    return fg_rounding_divide_by_pot(fg_saturating_rounding_doubling_high_mul(x, multiplier), -shift);
+}
+
+/* For multipliers above one (shift >= 0). */
+static inline int32_t fg_multiply_by_quantized_multiplier_greater_than_one(int32_t x, int32_t multiplier,
+                                                                           int shift) {
+    return fg_saturating_rounding_doubling_high_mul(fg_shift_left_wrapping(x, shift), multiplier);
+}
+
+static inline int8_t fg_saturate_s8(int32_t x) { return (int8_t)fg_clamp_i32(x, -128, 127); }
+
+#endif /* FG_FIXEDPOINT_H */
