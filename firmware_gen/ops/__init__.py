@@ -1,4 +1,4 @@
-"""The operator registry: every module in this package that defines `KERNEL` contributes one operator."""
+"""The operator registry: every module in this package that defines `KERNELS` (a list of OpKernel) contributes them."""
 
 from __future__ import annotations
 
@@ -12,8 +12,7 @@ def _discover() -> dict[str, OpKernel]:
     registry: dict[str, OpKernel] = {}
     for module_info in pkgutil.iter_modules(__path__):
         module = importlib.import_module(f"{__name__}.{module_info.name}")
-        kernel = getattr(module, "KERNEL", None)
-        if kernel is not None:
+        for kernel in getattr(module, "KERNELS", ()):
             registry[kernel.opcode] = kernel
     return registry
 
