@@ -44,6 +44,9 @@ class KernelCall:
     inputs: list[int]
     outputs: list[int]
     tables: list[ConstTable] = field(default_factory=list)
+    # When True the inputs are passed as one array of pointers (`const T *const inputs[]`) built next to the
+    # call, for operators with a variable number of inputs (CONCATENATION).
+    variadic_inputs: bool = False
 
 
 class OpKernel(Protocol):
