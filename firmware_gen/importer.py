@@ -6,8 +6,9 @@ shapes, unsupported dtypes and unsupported operators end in one `UserError` nami
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 import tflite
@@ -111,12 +112,13 @@ class _Reader:
 
     def _read_model(self, model: Any) -> Graph:
         if model.SubgraphsLength() != 1:
-            raise UnsupportedModelError(
-                f"{self.source}: has {model.SubgraphsLength()} subgraphs; firmware-gen compiles models with exactly one")
+            raise UnsupportedModelError(f"{self.source}: has {model.SubgraphsLength()} subgraphs; "
+                                        "firmware-gen compiles models with exactly one")
         subgraph = model.Subgraphs(0)
         tensors = [self._read_tensor(model, subgraph, i) for i in range(subgraph.TensorsLength())]
         operators = [self._read_operator(model, subgraph, i, len(tensors)) for i in range(subgraph.OperatorsLength())]
-        inputs = self._tensor_refs(subgraph.InputsAsNumpy() if subgraph.InputsLength() else [], len(tensors), "graph input")
+        inputs = self._tensor_refs(subgraph.InputsAsNumpy() if subgraph.InputsLength() else [], len(tensors),
+                                   "graph input")
         outputs = self._tensor_refs(subgraph.OutputsAsNumpy() if subgraph.OutputsLength() else [], len(tensors),
                                     "graph output")
         if not inputs or not outputs:
@@ -238,6 +240,6 @@ def check_supported(graph: Graph) -> None:
     for op in graph.operators:
         kernel = REGISTRY.get(op.opcode)
         if kernel is None:
-            raise UnsupportedModelError(f"{graph.name}: operator {op.index} is {op.opcode}, which firmware-gen does not "
-                                        f"support; supported: {', '.join(supported_opcodes())}")
+            raise UnsupportedModelError(f"{graph.name}: operator {op.index} is {op.opcode}, which firmware-gen "
+                                        f"does not support; supported: {', '.join(supported_opcodes())}")
         kernel.check(graph, op)

@@ -1,0 +1,52 @@
+"""Python values -> C source text."""
+
+from __future__ import annotations
+
+import math
+import re
+
+import numpy as np
+
+from firmware_gen.ir import DType
+
+
+def c_int(value: int) -> str:
+    if value == -(2**31):
+        return "(-2147483647 - 1)"
+    return str(int(value))
+
+
+def c_float(value: float) -> str:
+    value = float(np.float32(value))
+    if math.isinf(value):
+        return "(1.0f / 0.0f)" if value > 0 else "(-1.0f / 0.0f)"
+    text = f"{value:.9g}"
+    if not any(ch in text for ch in ".en"):
+        text += ".0"
+    return text + "f"
+
+
+def c_array_body(values: np.ndarray, per_line: int = 24, indent: str = "    ") -> str:
+    """The comma-separated elements of an initializer, wrapped."""
+    flat = np.asarray(values).ravel()
+    if flat.dtype.kind == "f":
+        items = [c_float(v) for v in flat.tolist()]
+    elif flat.dtype.kind == "b":
+        items = ["1" if v else "0" for v in flat.tolist()]
+    else:
+        items = [c_int(v) for v in flat.tolist()]
+    lines = [", ".join(items[i:i + per_line]) for i in range(0, len(items), per_line)]
+    return (",\n" + indent).join(lines)
+
+
+def c_identifier(text: str, limit: int = 40) -> str:
+    name = re.sub(r"[^0-9a-zA-Z_]", "_", text).strip("_")
+    return name[:limit] or "anonymous"
+
+
+def c_comment_safe(text: str) -> str:
+    return text.replace("*/", "* /")
+
+
+def pointer_type(dtype: DType, const: bool) -> str:
+    return f"{'const ' if const else ''}{dtype.c_type} *"

@@ -1,0 +1,47 @@
+"""The pipeline: IR -> lowered calls -> memory plan -> legalized steps -> C sources."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from firmware_gen import codegen
+from firmware_gen.importer import check_supported
+from firmware_gen.ir import Graph
+from firmware_gen.legalize import Step, legalize
+from firmware_gen.ops import REGISTRY
+from firmware_gen.ops.base import KernelCall
+from firmware_gen.planner import MemoryPlan, plan_graph
+
+
+@dataclass
+class CompiledModel:
+    graph: Graph
+    calls: dict[int, KernelCall]  # operator index -> kernel call; views (RESHAPE...) have none
+    aliases: dict[int, int]  # view tensor -> the tensor whose storage it shares
+    plan: MemoryPlan
+    steps: list[Step]
+
+
+def view_aliases(graph: Graph) -> dict[int, int]:
+    return {op.outputs[0]: op.inputs[0] for op in graph.operators if REGISTRY[op.opcode].is_alias}
+
+
+def lower(graph: Graph) -> dict[int, KernelCall]:
+    return {op.index: REGISTRY[op.opcode].lower(graph, op) for op in graph.operators
+            if not REGISTRY[op.opcode].is_alias}
+
+
+def compile_graph(graph: Graph) -> CompiledModel:
+    check_supported(graph)
+    calls = lower(graph)
+    aliases = view_aliases(graph)
+    # Plan on the raw buffers first; legalization only sees the finished plan.
+    plan = plan_graph(graph, aliases=aliases)
+    return CompiledModel(graph, calls, aliases, plan, legalize(graph, calls, plan))
+
+
+def generate(graph: Graph, out_dir: str | Path, source: str = "") -> CompiledModel:
+    compiled = compile_graph(graph)
+    codegen.write_output(codegen.render(graph, compiled.plan, compiled.steps, source), Path(out_dir))
+    return compiled

@@ -1,0 +1,83 @@
+"""Call legalization: a finished memory plan + lowered kernel calls -> the concrete steps of the schedule.
+
+This stage runs strictly after planning. The planner works on raw buffers (tensor indices, sizes, live
+ranges); only here do tensors become C pointer expressions (`fg_pool + OFFSET`, a constant array), and only
+here would they be wrapped into argument structs for another calling convention. Planning the wrapped form
+instead is the bug of TVM PR 8096: the planner saw struct handles, not the buffers behind them, and reused
+memory that was still live.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from firmware_gen.c_literals import c_comment_safe, pointer_type
+from firmware_gen.ir import Graph, Operator
+from firmware_gen.ops.base import KernelCall
+from firmware_gen.planner import MemoryPlan
+
+POOL = "fg_pool"
+
+
+def constant_name(tensor_index: int) -> str:
+    return f"fg_const_{tensor_index}"
+
+
+@dataclass(frozen=True)
+class TensorRef:
+    """One tensor as the generated C reaches it."""
+
+    index: int
+    expression: str  # pointer expression, e.g. "(const int8_t *)(fg_pool + 128)"
+    address: str  # "pool+128", "const", "NULL": for comments
+    nbytes: int
+
+
+@dataclass
+class Step:
+    index: int
+    op: Operator
+    call: KernelCall | None  # None: a view (RESHAPE, SQUEEZE), no code
+    inputs: list[TensorRef]
+    outputs: list[TensorRef]
+    params_name: str = ""
+    tables: dict[str, str] = field(default_factory=dict)  # table suffix -> C name
+
+    @property
+    def summary(self) -> str:
+        """One line naming the op and where its tensors live, for comments."""
+        def show(refs: list[TensorRef]) -> str:
+            return ", ".join(f"t{r.index}@{r.address}" for r in refs if r.index >= 0)
+        return c_comment_safe(f"{self.op.opcode}({show(self.inputs)}) -> {show(self.outputs)}")
+
+
+def tensor_ref(graph: Graph, plan: MemoryPlan, index: int, writable: bool) -> TensorRef:
+    if index < 0:
+        return TensorRef(index, "NULL", "NULL", 0)
+    tensor = graph.tensors[index]
+    if tensor.is_constant:
+        return TensorRef(index, constant_name(index), "const", tensor.nbytes)
+    offset = plan.offset_of(index)
+    cast = pointer_type(tensor.dtype, const=not writable)
+    return TensorRef(index, f"({cast})({POOL} + {offset})", f"pool+{offset}", tensor.nbytes)
+
+
+def legalize(graph: Graph, calls: dict[int, KernelCall], plan: MemoryPlan) -> list[Step]:
+    """The schedule with every tensor resolved against `plan` (direct C calls, typed arguments)."""
+    steps = []
+    for op in graph.operators:
+        call = calls.get(op.index)
+        input_indices = call.inputs if call is not None else [op.inputs[0]]
+        output_indices = call.outputs if call is not None else list(op.outputs)
+        step = Step(
+            index=op.index,
+            op=op,
+            call=call,
+            inputs=[tensor_ref(graph, plan, i, writable=False) for i in input_indices],
+            outputs=[tensor_ref(graph, plan, i, writable=True) for i in output_indices],
+        )
+        if call is not None:
+            step.params_name = f"step{op.index}_params"
+            step.tables = {table.suffix: f"step{op.index}_{table.suffix}" for table in call.tables}
+        steps.append(step)
+    return steps

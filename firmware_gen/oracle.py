@@ -1,0 +1,75 @@
+"""The numerical oracle: TensorFlow Lite Micro's own kernels (PyPI `tflite-micro`).
+
+TFLM can crash the process on a model it dislikes, so it always runs in a child Python process; tensors come
+back through an .npz file.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from firmware_gen.errors import ToolchainError, UserError
+
+_INSTALL_HINT = "pip install tflite-micro"
+
+
+@dataclass
+class OracleResult:
+    outputs: list[np.ndarray]
+    tensors: dict[int, np.ndarray]  # every tensor TFLM kept (preserve-all-tensors), by index
+
+
+def run_tflm(model: bytes, inputs: list[np.ndarray], num_tensors: int, timeout: float = 300.0) -> OracleResult:
+    with tempfile.TemporaryDirectory(prefix="fg-oracle-") as tmp:
+        work = Path(tmp)
+        (work / "model.tflite").write_bytes(model)
+        np.savez(work / "inputs.npz", *inputs)
+        command = [sys.executable, "-m", "firmware_gen.oracle", str(work), str(num_tensors)]
+        try:
+            done = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            raise UserError(f"TFLite Micro did not finish within {timeout:.0f} s") from None
+        if done.returncode == 3:
+            raise ToolchainError(f"the oracle needs TensorFlow Lite Micro: {_INSTALL_HINT}")
+        if done.returncode != 0:
+            last = (done.stderr.strip().splitlines() or [f"exit status {done.returncode}"])[-1]
+            raise UserError(f"TensorFlow Lite Micro failed on this model: {last}")
+        with np.load(work / "result.npz") as result:
+            outputs = [result[f"output_{i}"] for i in range(len([k for k in result.files if k.startswith("output_")]))]
+            tensors = {int(k.split("_")[1]): result[k] for k in result.files if k.startswith("tensor_")}
+    return OracleResult(outputs=outputs, tensors=tensors)
+
+
+def _worker(work: Path, num_tensors: int) -> int:
+    try:
+        from tflite_micro.python.tflite_micro import runtime
+    except ImportError:
+        return 3
+    interpreter = runtime.Interpreter.from_bytes(
+        (work / "model.tflite").read_bytes(), intrepreter_config=runtime.InterpreterConfig.kPreserveAllTensors)
+    with np.load(work / "inputs.npz") as inputs:
+        for i, name in enumerate(sorted(inputs.files, key=lambda n: int(n.split("_")[1]))):
+            interpreter.set_input(inputs[name], i)
+    interpreter.invoke()
+    result = {}
+    for i in range(num_tensors):
+        result[f"tensor_{i}"] = np.asarray(interpreter.GetTensor(i, 0)["tensor_data"])
+    i = 0
+    while True:
+        try:
+            result[f"output_{i}"] = np.asarray(interpreter.get_output(i))
+        except Exception:
+            break
+        i += 1
+    np.savez(work / "result.npz", **result)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_worker(Path(sys.argv[1]), int(sys.argv[2])))

@@ -1,0 +1,130 @@
+"""Validation against the oracle: every tensor the generated C computes, byte for byte against TFLM."""
+
+from __future__ import annotations
+
+import struct
+import subprocess
+import tempfile
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from firmware_gen import compiler
+from firmware_gen.errors import UserError
+from firmware_gen.hostbuild import build_trace_executable
+from firmware_gen.importer import read_model
+from firmware_gen.ir import DType, Graph, Tensor
+from firmware_gen.oracle import run_tflm
+
+
+@dataclass
+class Mismatch:
+    tensor: int
+    name: str
+    op_index: int
+    opcode: str
+    shape: list[int]
+    differing_elements: int
+    max_abs_diff: float
+
+
+@dataclass
+class ValidationReport:
+    model: str
+    bit_exact: bool
+    tensors_compared: int
+    outputs_compared: int
+    mismatches: list[Mismatch] = field(default_factory=list)
+    pool_bytes: int = 0
+    lower_bound_bytes: int = 0
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+def random_input(tensor: Tensor, rng: np.random.Generator) -> np.ndarray:
+    if tensor.dtype is DType.FLOAT32:
+        return rng.normal(0.0, 2.0, tensor.shape).astype(np.float32)
+    info = np.iinfo(tensor.dtype.numpy_type)
+    return rng.integers(info.min, info.max, tensor.shape, endpoint=True).astype(tensor.dtype.numpy_type)
+
+
+def random_inputs(graph: Graph, seed: int = 0) -> list[np.ndarray]:
+    rng = np.random.default_rng(seed)
+    return [random_input(graph.tensors[i], rng) for i in graph.inputs]
+
+
+def read_trace(path: Path) -> tuple[dict[int, bytes], dict[int, bytes]]:
+    """(tensor index -> bytes as produced, output index -> bytes as returned)."""
+    tensors, outputs = {}, {}
+    data = path.read_bytes()
+    position = 0
+    while position < len(data):
+        step, tensor, size = struct.unpack_from("<iiI", data, position)
+        position += 12
+        payload = data[position:position + size]
+        position += size
+        (outputs if step < 0 else tensors)[tensor] = payload
+    return tensors, outputs
+
+
+def _compare(tensor: Tensor, ours: bytes, theirs: np.ndarray) -> tuple[int, float]:
+    expected = np.ascontiguousarray(theirs, dtype=tensor.dtype.numpy_type).ravel()
+    actual = np.frombuffer(ours, dtype=tensor.dtype.numpy_type)
+    if actual.size != expected.size:
+        return max(actual.size, expected.size), float("inf")
+    differing = actual.tobytes() != expected.tobytes()
+    if not differing:
+        return 0, 0.0
+    diff = np.abs(actual.astype(np.float64) - expected.astype(np.float64))
+    return int(np.count_nonzero(actual != expected)), float(np.nanmax(diff))
+
+
+def validate_model(model: bytes | str | Path, inputs: list[np.ndarray] | None = None, seed: int = 0,
+                   sanitize: bool = False, work_dir: str | Path | None = None) -> ValidationReport:
+    """Generate C for the model, run it on the host and compare every tensor with TFLM's."""
+    if isinstance(model, (str, Path)):
+        source = str(model)
+        data = Path(model).read_bytes()
+    else:
+        source, data = "model", bytes(model)
+    graph = read_model(data, source)
+    if inputs is None:
+        inputs = random_inputs(graph, seed)
+    inputs = [np.ascontiguousarray(x, dtype=graph.tensors[i].dtype.numpy_type).reshape(graph.tensors[i].shape)
+              for x, i in zip(inputs, graph.inputs, strict=True)]
+    with tempfile.TemporaryDirectory(prefix="fg-validate-") as scratch:
+        work = Path(work_dir) if work_dir else Path(scratch)
+        compiled = compiler.generate(graph, work / "model", source=Path(source).name)
+        executable = build_trace_executable(work / "model", work / "build", sanitize=sanitize)
+        input_files = []
+        for i, array in enumerate(inputs):
+            input_files.append(work / f"input{i}.bin")
+            input_files[-1].write_bytes(array.tobytes())
+        done = subprocess.run([str(executable), str(work / "trace.bin"), *map(str, input_files)],
+                              capture_output=True, text=True, timeout=600)
+        if done.returncode != 0:
+            raise UserError(f"the generated C failed on the host (exit {done.returncode}): "
+                            f"{done.stderr.strip()[-2000:]}")
+        ours, our_outputs = read_trace(work / "trace.bin")
+    oracle = run_tflm(data, inputs, len(graph.tensors))
+    report = ValidationReport(model=source, bit_exact=True, tensors_compared=0, outputs_compared=0,
+                              pool_bytes=compiled.plan.pool_bytes,
+                              lower_bound_bytes=compiled.plan.lower_bound_bytes)
+    for op in graph.operators:
+        for index in op.outputs:
+            tensor = graph.tensors[index]
+            count, max_diff = _compare(tensor, ours[index], oracle.tensors[index])
+            report.tensors_compared += 1
+            if count:
+                report.mismatches.append(Mismatch(index, tensor.name, op.index, op.opcode, list(tensor.shape),
+                                                  count, max_diff))
+    for position, index in enumerate(graph.outputs):
+        count, max_diff = _compare(graph.tensors[index], our_outputs[position], oracle.outputs[position])
+        report.outputs_compared += 1
+        if count:
+            report.mismatches.append(Mismatch(index, graph.tensors[index].name, -1, "graph output",
+                                              list(graph.tensors[index].shape), count, max_diff))
+    report.bit_exact = not report.mismatches
+    return report
