@@ -1,0 +1,5 @@
+import sys
+
+from firmware_gen.cli import main
+
+sys.exit(main())

@@ -1,0 +1,75 @@
+"""What a model is made of: operators, tensors, MACs, weight bytes, activation memory."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+from firmware_gen.compiler import view_aliases
+from firmware_gen.importer import check_supported
+from firmware_gen.ir import Graph
+from firmware_gen.ops import REGISTRY
+from firmware_gen.planner import plan_graph
+
+
+@dataclass
+class OperatorSummary:
+    index: int
+    opcode: str
+    inputs: list[int]
+    outputs: list[int]
+    output_shape: list[int]
+    macs: int
+
+
+@dataclass
+class ModelSummary:
+    name: str
+    operators: list[OperatorSummary]
+    num_tensors: int
+    inputs: list[dict]
+    outputs: list[dict]
+    macs: int
+    weight_bytes: int
+    activation_lower_bound_bytes: int
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+def _io(graph: Graph, index: int) -> dict:
+    tensor = graph.tensors[index]
+    q = tensor.quantization
+    return {"tensor": index, "name": tensor.name, "shape": list(tensor.shape), "dtype": str(tensor.dtype),
+            "scale": q.scale if q else None, "zero_point": q.zero_point if q else None}
+
+
+def summarize(graph: Graph) -> ModelSummary:
+    check_supported(graph)
+    operators = [OperatorSummary(op.index, op.opcode, list(op.inputs), list(op.outputs),
+                                 list(graph.tensors[op.outputs[0]].shape), REGISTRY[op.opcode].macs(graph, op))
+                 for op in graph.operators]
+    plan = plan_graph(graph, aliases=view_aliases(graph))
+    return ModelSummary(
+        name=graph.name,
+        operators=operators,
+        num_tensors=len(graph.tensors),
+        inputs=[_io(graph, i) for i in graph.inputs],
+        outputs=[_io(graph, i) for i in graph.outputs],
+        macs=sum(o.macs for o in operators),
+        weight_bytes=sum(t.nbytes for t in graph.tensors if t.is_constant),
+        activation_lower_bound_bytes=plan.lower_bound_bytes,
+    )
+
+
+def format_summary(summary: ModelSummary) -> str:
+    lines = [f"model {summary.name}: {len(summary.operators)} operators, {summary.num_tensors} tensors",
+             f"{'#':>4}  {'operator':<20} {'output shape':<20} {'MACs':>12}"]
+    for op in summary.operators:
+        lines.append(f"{op.index:>4}  {op.opcode:<20} {str(op.output_shape):<20} {op.macs:>12,}")
+    for kind, items in (("input", summary.inputs), ("output", summary.outputs)):
+        for io in items:
+            lines.append(f"{kind} t{io['tensor']} '{io['name']}' {io['shape']} {io['dtype']} "
+                         f"scale={io['scale']} zero_point={io['zero_point']}")
+    lines.append(f"MACs: {summary.macs:,}   weights: {summary.weight_bytes:,} B   "
+                 f"activation lower bound: {summary.activation_lower_bound_bytes:,} B")
+    return "\n".join(lines)
