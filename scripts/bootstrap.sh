@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs everything firmware-gen needs on a Debian machine with Python >= 3.10 (run as root, or with sudo
+# available): the host C compiler, the Arm cross toolchain, QEMU, and a virtual environment in .venv with the
+# package and its test extras. Idempotent: what is already there is not installed again.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+
+missing=()
+command -v cc >/dev/null || missing+=(gcc libc6-dev)
+command -v arm-none-eabi-gcc >/dev/null || missing+=(gcc-arm-none-eabi)
+[ -e /usr/lib/arm-none-eabi/newlib/libc_nano.a ] || [ -e /usr/lib/arm-none-eabi/newlib/thumb/v7-m/nofp/libc_nano.a ] \
+    || missing+=(libnewlib-arm-none-eabi)
+command -v qemu-system-arm >/dev/null || missing+=(qemu-system-arm)
+python3 -c "import ensurepip, venv" 2>/dev/null || missing+=(python3-venv)
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "bootstrap: installing Debian packages: ${missing[*]}"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if [ ! -x .venv/bin/python ]; then
+    echo "bootstrap: creating .venv"
+    python3 -m venv .venv
+fi
+stamp=.venv/.firmware-gen-installed
+if [ ! -e "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+    echo "bootstrap: installing firmware-gen and its test extras into .venv"
+    .venv/bin/python -m pip install -q --upgrade pip
+    .venv/bin/python -m pip install -q -e '.[test,plot]'
+    touch "$stamp"
+fi
