@@ -3,5 +3,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh
-.venv/bin/ruff check firmware_gen tests bench
+.venv/bin/ruff check .
 .venv/bin/python -m pytest -q -p no:cacheprovider "$@"
