@@ -1,0 +1,109 @@
+"""ADD and MUL on int8 tensors with broadcasting, as TFLite Micro's reference kernels compute them.
+
+Multipliers are derived from the float32 scales in double precision in TFLM's order of operations
+(add_common.cc / mul_common.cc), so the integer parameters, and hence every output byte, match.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from firmware_gen.fixedpoint import quantize_multiplier, quantize_multiplier_smaller_than_one_exp
+from firmware_gen.ir import Graph, Operator, Tensor
+from firmware_gen.ops.base import KernelCall
+from firmware_gen.ops.broadcast import MAX_LOOPS, broadcast_loops, broadcast_shape
+from firmware_gen.ops.tensor_checks import fused_activation_range, int8_per_tensor, unsupported
+
+ADD_LEFT_SHIFT = 20  # headroom bits of the int8 ADD (15 for int16)
+
+
+@dataclass(frozen=True)
+class BinaryKernel:
+    """What ADD and MUL share: two broadcastable int8 inputs, one int8 output, a fused activation."""
+
+    opcode: str
+    function: str
+    params_type: str
+    is_alias: bool = False
+
+    def operands(self, graph: Graph, op: Operator) -> tuple[Tensor, Tensor, Tensor]:
+        if len(op.inputs) != 2 or len(op.outputs) != 1:
+            raise unsupported(graph, op, "expected two inputs and one output")
+        return (int8_per_tensor(graph, op, op.inputs[0], "input 1"),
+                int8_per_tensor(graph, op, op.inputs[1], "input 2"),
+                int8_per_tensor(graph, op, op.outputs[0], "output"))
+
+    def check(self, graph: Graph, op: Operator) -> None:
+        a, b, out = self.operands(graph, op)
+        expected = broadcast_shape(a.shape, b.shape)
+        if expected is None or expected != tuple(out.shape):
+            raise unsupported(graph, op, f"inputs {a.describe()} and {b.describe()} do not broadcast to output "
+                                         f"{out.describe()}")
+        if len(out.shape) > MAX_LOOPS:
+            raise unsupported(graph, op, f"output {out.describe()} has rank {len(out.shape)}; at most "
+                                         f"{MAX_LOOPS} is supported")
+        fused_activation_range(graph, op, out)
+        self.rescaling(graph, op, a, b, out)
+
+    def macs(self, graph: Graph, op: Operator) -> int:
+        return graph.tensors[op.outputs[0]].num_elements
+
+    def lower(self, graph: Graph, op: Operator) -> KernelCall:
+        a, b, out = self.operands(graph, op)
+        activation_min, activation_max = fused_activation_range(graph, op, out)
+        params = {
+            "shape": broadcast_loops(a.shape, b.shape, out.shape).as_param(),
+            **self.rescaling(graph, op, a, b, out),
+            "activation_min": activation_min,
+            "activation_max": activation_max,
+        }
+        return KernelCall(self.function, self.params_type, params, inputs=list(op.inputs), outputs=[op.outputs[0]])
+
+    def rescaling(self, graph: Graph, op: Operator, a: Tensor, b: Tensor, out: Tensor) -> dict[str, int]:
+        """Offsets, multipliers and shifts, in the params struct's field order."""
+        raise NotImplementedError
+
+
+class AddKernel(BinaryKernel):
+    def rescaling(self, graph: Graph, op: Operator, a: Tensor, b: Tensor, out: Tensor) -> dict[str, int]:
+        scale1, scale2, scale_out = a.quantization.scale, b.quantization.scale, out.quantization.scale
+        twice_max_input_scale = 2 * max(scale1, scale2)
+        real_output = twice_max_input_scale / ((1 << ADD_LEFT_SHIFT) * scale_out)
+        try:
+            multiplier1, shift1 = quantize_multiplier_smaller_than_one_exp(scale1 / twice_max_input_scale)
+            multiplier2, shift2 = quantize_multiplier_smaller_than_one_exp(scale2 / twice_max_input_scale)
+            output_multiplier, output_shift = quantize_multiplier_smaller_than_one_exp(real_output)
+        except ValueError:
+            raise unsupported(graph, op, f"output {out.describe()} scale {scale_out} is too small for the inputs' "
+                                         f"scales {scale1}, {scale2}") from None
+        return {
+            "input1_offset": -a.quantization.zero_point,
+            "input1_multiplier": multiplier1,
+            "input1_shift": shift1,
+            "input2_offset": -b.quantization.zero_point,
+            "input2_multiplier": multiplier2,
+            "input2_shift": shift2,
+            "left_shift": ADD_LEFT_SHIFT,
+            "output_offset": out.quantization.zero_point,
+            "output_multiplier": output_multiplier,
+            "output_shift": output_shift,
+        }
+
+
+class MulKernel(BinaryKernel):
+    def rescaling(self, graph: Graph, op: Operator, a: Tensor, b: Tensor, out: Tensor) -> dict[str, int]:
+        real_multiplier = a.quantization.scale * b.quantization.scale / out.quantization.scale
+        output_multiplier, output_shift = quantize_multiplier(real_multiplier)
+        return {
+            "input1_offset": -a.quantization.zero_point,
+            "input2_offset": -b.quantization.zero_point,
+            "output_offset": out.quantization.zero_point,
+            "output_multiplier": output_multiplier,
+            "output_shift": output_shift,
+        }
+
+
+KERNELS = [
+    AddKernel("ADD", "fg_add_s8", "fg_add_params"),
+    MulKernel("MUL", "fg_mul_s8", "fg_mul_params"),
+]
