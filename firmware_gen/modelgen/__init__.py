@@ -1,0 +1,1 @@
+"""Synthetic TFLite models: a flatbuffer writer (`writer`), MobileNetV1 (`mobilenet`) and small graphs (`zoo`)."""
