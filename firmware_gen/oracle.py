@@ -17,6 +17,7 @@ import numpy as np
 from firmware_gen.errors import ToolchainError, UserError
 
 _INSTALL_HINT = "pip install tflite-micro"
+_MIN_ARENA_BYTES = 1 << 20
 
 
 @dataclass
@@ -51,8 +52,10 @@ def _worker(work: Path, num_tensors: int) -> int:
         from tflite_micro.python.tflite_micro import runtime
     except ImportError:
         return 3
-    interpreter = runtime.Interpreter.from_bytes(
-        (work / "model.tflite").read_bytes(), intrepreter_config=runtime.InterpreterConfig.kPreserveAllTensors)
+    model = (work / "model.tflite").read_bytes()
+    # TFLM's default arena (10x the model size) is too small for small synthetic models.
+    interpreter = runtime.Interpreter.from_bytes(model, arena_size=max(10 * len(model), _MIN_ARENA_BYTES),
+                                                 intrepreter_config=runtime.InterpreterConfig.kPreserveAllTensors)
     with np.load(work / "inputs.npz") as inputs:
         for i, name in enumerate(sorted(inputs.files, key=lambda n: int(n.split("_")[1]))):
             interpreter.set_input(inputs[name], i)
