@@ -1,0 +1,60 @@
+"""CONCATENATION of int8 tensors along one axis.
+
+TFLM copies the int8 values unchanged, whatever the inputs' quantization (the converter gives every input
+the output's scale and zero point), so this kernel does too.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from firmware_gen.ir import DType, Graph, Operator
+from firmware_gen.ops.base import ConstTable, KernelCall, TableRef
+from firmware_gen.ops.operands import operand, require_dtype, resolve_axis, unsupported
+
+
+class ConcatenationKernel:
+    opcode = "CONCATENATION"
+    is_alias = False
+
+    def check(self, graph: Graph, op: Operator) -> None:
+        if not op.inputs or len(op.outputs) != 1:
+            raise unsupported(graph, op, "needs at least one input and exactly one output")
+        output = graph.tensors[op.outputs[0]]
+        require_dtype(graph, op, output, (DType.INT8,))
+        activation = op.options.get("activation", "NONE")
+        if activation != "NONE":
+            raise unsupported(graph, op, f"fused activation {activation} is not supported (TFLM refuses it too)")
+        rank = len(output.shape)
+        axis = resolve_axis(graph, op, int(op.options.get("axis", 0)), rank)
+        total = 0
+        for position in range(len(op.inputs)):
+            source = operand(graph, op, position)
+            require_dtype(graph, op, source, (DType.INT8,))
+            if len(source.shape) != rank or any(source.shape[d] != output.shape[d] for d in range(rank) if d != axis):
+                raise unsupported(graph, op, f"{source.describe()} does not fit {output.describe()} "
+                                             f"along axis {axis}")
+            total += source.shape[axis]
+        if total != output.shape[axis]:
+            raise unsupported(graph, op, f"the inputs add up to {total} along axis {axis}, "
+                                         f"{output.describe()} has {output.shape[axis]}")
+
+    def macs(self, graph: Graph, op: Operator) -> int:
+        return 0
+
+    def lower(self, graph: Graph, op: Operator) -> KernelCall:
+        output = graph.tensors[op.outputs[0]]
+        axis = resolve_axis(graph, op, int(op.options.get("axis", 0)), len(output.shape))
+        row_sizes = [math.prod(operand(graph, op, p).shape[axis:]) for p in range(len(op.inputs))]
+        return KernelCall(
+            function="fg_concatenation_s8", params_type="fg_concatenation_params",
+            params={"num_inputs": len(op.inputs), "outer": math.prod(output.shape[:axis]),
+                    "row_sizes": TableRef("row_sizes")},
+            inputs=list(op.inputs), outputs=[op.outputs[0]],
+            tables=[ConstTable("row_sizes", "int32_t", np.array(row_sizes, dtype=np.int32))],
+            variadic_inputs=True)
+
+
+KERNELS = [ConcatenationKernel()]

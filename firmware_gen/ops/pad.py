@@ -1,0 +1,75 @@
+"""PAD (pad value: the output zero point) and PADV2 (a constant pad value) of int8 tensors, up to 5-D."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from firmware_gen.ir import DType, Graph, Operator
+from firmware_gen.ops.base import KernelCall
+from firmware_gen.ops.operands import (
+    constant_ints,
+    operand,
+    per_tensor_quantization,
+    require_arity,
+    require_dtype,
+    unsupported,
+)
+
+PAD_RANK = 5  # FG_PAD_RANK in runtime_c/include/fg/pad.h
+
+
+class PadKernel:
+    is_alias = False
+
+    def __init__(self, opcode: str, num_inputs: int) -> None:
+        self.opcode = opcode
+        self.num_inputs = num_inputs
+
+    def _paddings(self, graph: Graph, op: Operator) -> np.ndarray:
+        rank = len(operand(graph, op, 0).shape)
+        paddings = constant_ints(graph, op, 1, "paddings")
+        if paddings.shape != (rank, 2):
+            raise unsupported(graph, op, f"paddings have shape {list(paddings.shape)}, expected [{rank}, 2]")
+        if (paddings < 0).any():
+            raise unsupported(graph, op, "negative paddings are not supported")
+        return paddings
+
+    def _pad_value(self, graph: Graph, op: Operator) -> int:
+        if self.num_inputs == 2:
+            return per_tensor_quantization(graph, op, graph.tensors[op.outputs[0]]).zero_point
+        value = operand(graph, op, 2)
+        require_dtype(graph, op, value, (DType.INT8,))
+        if not value.is_constant or value.num_elements != 1:
+            raise unsupported(graph, op, f"the pad value ({value.describe()}) must be a constant scalar")
+        return int(np.asarray(value.data).ravel()[0])
+
+    def check(self, graph: Graph, op: Operator) -> None:
+        require_arity(graph, op, {self.num_inputs})
+        source, output = operand(graph, op, 0), graph.tensors[op.outputs[0]]
+        require_dtype(graph, op, source, (DType.INT8,))
+        require_dtype(graph, op, output, (DType.INT8,))
+        if len(source.shape) > PAD_RANK:
+            raise unsupported(graph, op, f"{source.describe()} has more than {PAD_RANK} dimensions")
+        paddings = self._paddings(graph, op)
+        expected = tuple(int(n + b + a) for n, (b, a) in zip(source.shape, paddings, strict=True))
+        if tuple(output.shape) != expected:
+            raise unsupported(graph, op, f"{output.describe()} should have shape {list(expected)}")
+        self._pad_value(graph, op)
+
+    def macs(self, graph: Graph, op: Operator) -> int:
+        return 0
+
+    def lower(self, graph: Graph, op: Operator) -> KernelCall:
+        source = operand(graph, op, 0)
+        paddings = self._paddings(graph, op)
+        extra = PAD_RANK - len(source.shape)  # leading unit dimensions
+        return KernelCall(
+            function="fg_pad_s8", params_type="fg_pad_params",
+            params={"input_shape": (1,) * extra + tuple(int(n) for n in source.shape),
+                    "before": (0,) * extra + tuple(int(n) for n in paddings[:, 0]),
+                    "after": (0,) * extra + tuple(int(n) for n in paddings[:, 1]),
+                    "pad_value": self._pad_value(graph, op)},
+            inputs=[op.inputs[0]], outputs=[op.outputs[0]])
+
+
+KERNELS = [PadKernel("PAD", 2), PadKernel("PADV2", 3)]

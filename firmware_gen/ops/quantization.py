@@ -1,0 +1,83 @@
+"""QUANTIZE (float32 -> int8, int8 <-> uint8 / int8 requantization) and DEQUANTIZE (int8 / uint8 -> float32)."""
+
+from __future__ import annotations
+
+from firmware_gen.fixedpoint import quantize_multiplier
+from firmware_gen.ir import DType, Graph, Operator
+from firmware_gen.ops.base import KernelCall
+from firmware_gen.ops.operands import (
+    operand,
+    per_tensor_quantization,
+    require_arity,
+    require_same_elements,
+    unsupported,
+)
+
+_SHORT = {DType.FLOAT32: "f32", DType.INT8: "s8", DType.UINT8: "u8"}
+
+
+def _variant(graph: Graph, op: Operator, supported: set[tuple[DType, DType]]) -> str:
+    require_arity(graph, op, {1})
+    source, output = operand(graph, op, 0), graph.tensors[op.outputs[0]]
+    pair = (source.dtype, output.dtype)
+    if pair not in supported:
+        names = ", ".join(f"{a} -> {b}" for a, b in sorted(supported, key=str))
+        raise unsupported(graph, op, f"{source.dtype} -> {output.dtype} is not supported; supported: {names}")
+    require_same_elements(graph, op, source, output)
+    return f"{_SHORT[source.dtype]}_{_SHORT[output.dtype]}"
+
+
+class QuantizeKernel:
+    opcode = "QUANTIZE"
+    is_alias = False
+    supported = {(DType.FLOAT32, DType.INT8), (DType.INT8, DType.INT8), (DType.INT8, DType.UINT8),
+                 (DType.UINT8, DType.INT8)}
+
+    def check(self, graph: Graph, op: Operator) -> None:
+        _variant(graph, op, self.supported)
+        source = operand(graph, op, 0)
+        per_tensor_quantization(graph, op, graph.tensors[op.outputs[0]])
+        if source.dtype is not DType.FLOAT32:
+            per_tensor_quantization(graph, op, source)
+
+    def macs(self, graph: Graph, op: Operator) -> int:
+        return operand(graph, op, 0).num_elements
+
+    def lower(self, graph: Graph, op: Operator) -> KernelCall:
+        variant = _variant(graph, op, self.supported)
+        source, output = operand(graph, op, 0), graph.tensors[op.outputs[0]]
+        out_q = per_tensor_quantization(graph, op, output)
+        input_zero_point, multiplier, shift = 0, 0, 0
+        if source.dtype is not DType.FLOAT32:
+            in_q = per_tensor_quantization(graph, op, source)
+            input_zero_point = in_q.zero_point
+            multiplier, shift = quantize_multiplier(in_q.scale / out_q.scale)
+        return KernelCall(
+            function=f"fg_quantize_{variant}", params_type="fg_quantize_params",
+            params={"size": source.num_elements, "scale": out_q.scale, "input_zero_point": input_zero_point,
+                    "output_zero_point": out_q.zero_point, "multiplier": multiplier, "shift": shift},
+            inputs=[op.inputs[0]], outputs=[op.outputs[0]])
+
+
+class DequantizeKernel:
+    opcode = "DEQUANTIZE"
+    is_alias = False
+    supported = {(DType.INT8, DType.FLOAT32), (DType.UINT8, DType.FLOAT32)}
+
+    def check(self, graph: Graph, op: Operator) -> None:
+        _variant(graph, op, self.supported)
+        per_tensor_quantization(graph, op, operand(graph, op, 0))
+
+    def macs(self, graph: Graph, op: Operator) -> int:
+        return operand(graph, op, 0).num_elements
+
+    def lower(self, graph: Graph, op: Operator) -> KernelCall:
+        variant = _variant(graph, op, self.supported)
+        source = operand(graph, op, 0)
+        q = per_tensor_quantization(graph, op, source)
+        return KernelCall(function=f"fg_dequantize_{variant}", params_type="fg_dequantize_params",
+                          params={"size": source.num_elements, "scale": q.scale, "zero_point": q.zero_point},
+                          inputs=[op.inputs[0]], outputs=[op.outputs[0]])
+
+
+KERNELS = [QuantizeKernel(), DequantizeKernel()]

@@ -1,0 +1,59 @@
+"""TRANSPOSE of int8 tensors by a constant permutation (any rank up to 6)."""
+
+from __future__ import annotations
+
+import math
+
+from firmware_gen.ir import DType, Graph, Operator
+from firmware_gen.ops.base import KernelCall
+from firmware_gen.ops.layout import MAX_RANK, coalesce, row_major_strides, walk_params
+from firmware_gen.ops.operands import (
+    constant_ints,
+    operand,
+    require_arity,
+    require_dtype,
+    require_same_elements,
+    unsupported,
+)
+
+
+class TransposeKernel:
+    opcode = "TRANSPOSE"
+    is_alias = False
+
+    def _permutation(self, graph: Graph, op: Operator) -> list[int]:
+        perm = [int(p) for p in constant_ints(graph, op, 1, "permutation").ravel()]
+        rank = len(operand(graph, op, 0).shape)
+        if sorted(perm) != list(range(rank)):
+            raise unsupported(graph, op, f"{perm} is not a permutation of the {rank} input dimensions")
+        return perm
+
+    def check(self, graph: Graph, op: Operator) -> None:
+        require_arity(graph, op, {2})
+        source, output = operand(graph, op, 0), graph.tensors[op.outputs[0]]
+        require_dtype(graph, op, source, (DType.INT8,))
+        require_dtype(graph, op, output, (DType.INT8,))
+        if len(source.shape) > MAX_RANK:
+            raise unsupported(graph, op, f"{source.describe()} has more than {MAX_RANK} dimensions")
+        perm = self._permutation(graph, op)
+        expected = tuple(source.shape[p] for p in perm)
+        if tuple(output.shape) != expected:
+            raise unsupported(graph, op, f"{output.describe()} should have shape {list(expected)}")
+        require_same_elements(graph, op, source, output)
+
+    def macs(self, graph: Graph, op: Operator) -> int:
+        return 0
+
+    def lower(self, graph: Graph, op: Operator) -> KernelCall:
+        source = operand(graph, op, 0)
+        strides = row_major_strides(source.shape)
+        perm = self._permutation(graph, op)
+        walk = coalesce([(source.shape[p], strides[p]) for p in perm])
+        row = walk.pop()[0] if walk and walk[-1][1] == 1 else 1
+        rows = math.prod(size for size, _ in walk)
+        return KernelCall(function="fg_transpose_s8", params_type="fg_transpose_params",
+                          params={**walk_params(walk, ""), "row": row, "rows": rows},
+                          inputs=[op.inputs[0]], outputs=[op.outputs[0]])
+
+
+KERNELS = [TransposeKernel()]

@@ -1,0 +1,19 @@
+/* PAD / PADV2 on up to 5 dimensions (fewer are extended on the left with size 1): every output element
+ * outside the input box takes pad_value. */
+#ifndef FG_PAD_H
+#define FG_PAD_H
+
+#include <stdint.h>
+
+#define FG_PAD_RANK 5
+
+typedef struct {
+    int32_t input_shape[FG_PAD_RANK];
+    int32_t before[FG_PAD_RANK];
+    int32_t after[FG_PAD_RANK];
+    int32_t pad_value;
+} fg_pad_params;
+
+void fg_pad_s8(const fg_pad_params *params, const int8_t *input, int8_t *output);
+
+#endif /* FG_PAD_H */

@@ -1,0 +1,20 @@
+/* TRANSPOSE: output[i0..in] = input at the permuted index. Parameters come from the permutation with
+ * unit dimensions dropped and dimensions that stay adjacent merged. */
+#ifndef FG_TRANSPOSE_H
+#define FG_TRANSPOSE_H
+
+#include <stdint.h>
+
+#include "fg/nd_walk.h"
+
+typedef struct {
+    int32_t rank;                    /* dimensions walked, row length excluded */
+    int32_t shape[FG_MAX_RANK];      /* output shape of the walked dimensions */
+    int32_t strides[FG_MAX_RANK];    /* input stride of each walked output dimension, in elements */
+    int32_t row;                     /* elements contiguous in both input and output, copied at once */
+    int32_t rows;                    /* product of shape[0..rank) */
+} fg_transpose_params;
+
+void fg_transpose_s8(const fg_transpose_params *params, const int8_t *input, int8_t *output);
+
+#endif /* FG_TRANSPOSE_H */
