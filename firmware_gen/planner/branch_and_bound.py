@@ -110,7 +110,8 @@ def _orders(buffers: Sequence[BufferInfo]) -> list[list[int]]:
     return [chronological, largest_first]
 
 
-def plan(buffers: Sequence[BufferInfo], node_budget: int = NODE_BUDGET) -> Offsets:
+def plan(buffers: Sequence[BufferInfo], node_budget: int | None = None) -> Offsets:
+    node_budget = NODE_BUDGET if node_budget is None else node_budget
     if not buffers:
         return {}
     best = min((greedy_by_size.plan(buffers), greedy_by_conflicts.plan(buffers)),
