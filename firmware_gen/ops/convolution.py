@@ -1,0 +1,167 @@
+"""CONV_2D and DEPTHWISE_CONV_2D on int8 NHWC tensors, as TFLite Micro's reference kernels compute them.
+
+Taps that fall in the implicit padding are skipped (TFLite's SAME puts the odd padding row or column after
+the image, so only the padding before it is a parameter). Weights are int8 and symmetric, per tensor or per
+output channel; the bias is optional int32.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from firmware_gen.ir import Graph, Operator, Tensor
+from firmware_gen.ops.base import KernelCall
+from firmware_gen.ops.geometry import Window2D, window_2d
+from firmware_gen.ops.requantize import bias_tensor, convolution_multipliers, output_stage, weights_tensor
+from firmware_gen.ops.tensor_checks import int8_per_tensor, unsupported
+
+
+@dataclass(frozen=True)
+class ConvShapes:
+    source: Tensor
+    weights: Tensor
+    result: Tensor
+    window: Window2D
+    out_channels: int
+
+
+def conv_window(graph: Graph, op: Operator, source: Tensor, filter_hw: tuple[int, int]) -> Window2D:
+    """The window geometry from the operator's options, after checking them."""
+    options = op.options
+    padding = options.get("padding")
+    if padding not in ("SAME", "VALID"):
+        raise unsupported(graph, op, f"padding {padding} is not supported (SAME, VALID)")
+    sizes = {name: options.get(name, 1) for name in ("stride_h", "stride_w", "dilation_h", "dilation_w")}
+    bad = [f"{name}={value}" for name, value in sizes.items() if value < 1]
+    if bad:
+        raise unsupported(graph, op, f"invalid {', '.join(bad)}")
+    window = window_2d(padding, source.shape[1:3], filter_hw, (sizes["stride_h"], sizes["stride_w"]),
+                       (sizes["dilation_h"], sizes["dilation_w"]))
+    if window.out_h < 1 or window.out_w < 1:
+        raise unsupported(graph, op, f"the {filter_hw[0]}x{filter_hw[1]} filter (dilation {sizes['dilation_h']}x"
+                                     f"{sizes['dilation_w']}) does not fit in input {source.describe()} with "
+                                     f"VALID padding")
+    return window
+
+
+def _activations(graph: Graph, op: Operator) -> tuple[Tensor, Tensor]:
+    if len(op.inputs) not in (2, 3) or len(op.outputs) != 1:
+        raise unsupported(graph, op, "expected input, weights, optional bias and one output")
+    source = int8_per_tensor(graph, op, op.inputs[0], "input")
+    result = int8_per_tensor(graph, op, op.outputs[0], "output")
+    for role, tensor in (("input", source), ("output", result)):
+        if len(tensor.shape) != 4:
+            raise unsupported(graph, op, f"{role} {tensor.describe()} is not 4-D NHWC")
+    return source, result
+
+
+def _check_output_shape(graph: Graph, op: Operator, shapes: ConvShapes) -> None:
+    window = shapes.window
+    expected = (shapes.source.shape[0], window.out_h, window.out_w, shapes.out_channels)
+    if tuple(shapes.result.shape) != expected:
+        raise unsupported(graph, op, f"output {shapes.result.describe()} should be {list(expected)} for this "
+                                     f"input, filter and window")
+
+
+def conv2d_shapes(graph: Graph, op: Operator) -> ConvShapes:
+    """CONV_2D operands, checked: filter [out_c, fh, fw, in_c] quantized along axis 0."""
+    source, result = _activations(graph, op)
+    weights = graph.tensors[op.inputs[1]] if op.inputs[1] >= 0 else None
+    if weights is None or len(weights.shape) != 4:
+        raise unsupported(graph, op, "the filter must be a 4-D [out_channels, height, width, in_channels] tensor")
+    out_channels, filter_h, filter_w, filter_depth = weights.shape
+    if filter_depth != source.shape[3]:
+        raise unsupported(graph, op, f"filter {weights.describe()} has {filter_depth} input channels for input "
+                                     f"{source.describe()}; grouped convolution is not supported")
+    weights_tensor(graph, op, op.inputs[1], 0, out_channels)
+    shapes = ConvShapes(source, weights, result, conv_window(graph, op, source, (filter_h, filter_w)), out_channels)
+    _check_output_shape(graph, op, shapes)
+    bias_tensor(graph, op, out_channels)
+    return shapes
+
+
+def depthwise_shapes(graph: Graph, op: Operator) -> ConvShapes:
+    """DEPTHWISE_CONV_2D operands, checked: filter [1, fh, fw, in_c * depth_multiplier] quantized along axis 3."""
+    source, result = _activations(graph, op)
+    weights = graph.tensors[op.inputs[1]] if op.inputs[1] >= 0 else None
+    if weights is None or len(weights.shape) != 4 or weights.shape[0] != 1:
+        raise unsupported(graph, op, "the filter must be a 4-D [1, height, width, out_channels] tensor")
+    _, filter_h, filter_w, out_channels = weights.shape
+    in_channels = source.shape[3]
+    multiplier = op.options.get("depth_multiplier", 1)
+    if out_channels != in_channels * multiplier:
+        raise unsupported(graph, op, f"filter {weights.describe()} has {out_channels} output channels; input "
+                                     f"{source.describe()} with depth_multiplier {multiplier} needs "
+                                     f"{in_channels * multiplier}")
+    weights_tensor(graph, op, op.inputs[1], 3, out_channels)
+    shapes = ConvShapes(source, weights, result, conv_window(graph, op, source, (filter_h, filter_w)), out_channels)
+    _check_output_shape(graph, op, shapes)
+    bias_tensor(graph, op, out_channels)
+    return shapes
+
+
+def _window_fields(window: Window2D) -> dict[str, int]:
+    return {
+        "filter_h": window.filter_h,
+        "filter_w": window.filter_w,
+        "stride_h": window.stride_h,
+        "stride_w": window.stride_w,
+        "dilation_h": window.dilation_h,
+        "dilation_w": window.dilation_w,
+        "pad_top": window.pad_top,
+        "pad_left": window.pad_left,
+    }
+
+
+def _call(graph: Graph, op: Operator, shapes: ConvShapes, function: str, params_type: str,
+          geometry: dict[str, int]) -> KernelCall:
+    source, weights, result = shapes.source, shapes.weights, shapes.result
+    scales = weights.quantization.scales
+    multipliers, shifts = convolution_multipliers(source.quantization.scale, scales, result.quantization.scale)
+    stage = output_stage(graph, op, source, result, multipliers, shifts)
+    bias = op.inputs[2] if len(op.inputs) > 2 else -1
+    return KernelCall(function, params_type, {**geometry, **_window_fields(shapes.window), **stage.fields},
+                      inputs=[op.inputs[0], op.inputs[1], bias], outputs=[op.outputs[0]], tables=stage.tables)
+
+
+class Conv2DKernel:
+    opcode = "CONV_2D"
+    is_alias = False
+
+    def check(self, graph: Graph, op: Operator) -> None:
+        conv2d_shapes(graph, op)
+
+    def macs(self, graph: Graph, op: Operator) -> int:
+        shapes = conv2d_shapes(graph, op)
+        window = shapes.window
+        return shapes.result.num_elements * window.filter_h * window.filter_w * shapes.source.shape[3]
+
+    def lower(self, graph: Graph, op: Operator) -> KernelCall:
+        shapes = conv2d_shapes(graph, op)
+        batches, in_h, in_w, in_c = shapes.source.shape
+        geometry = {"batches": batches, "in_h": in_h, "in_w": in_w, "in_c": in_c,
+                    "out_h": shapes.window.out_h, "out_w": shapes.window.out_w, "out_c": shapes.out_channels}
+        return _call(graph, op, shapes, "fg_conv2d_s8", "fg_conv2d_params", geometry)
+
+
+class DepthwiseConv2DKernel:
+    opcode = "DEPTHWISE_CONV_2D"
+    is_alias = False
+
+    def check(self, graph: Graph, op: Operator) -> None:
+        depthwise_shapes(graph, op)
+
+    def macs(self, graph: Graph, op: Operator) -> int:
+        shapes = depthwise_shapes(graph, op)
+        return shapes.result.num_elements * shapes.window.filter_h * shapes.window.filter_w
+
+    def lower(self, graph: Graph, op: Operator) -> KernelCall:
+        shapes = depthwise_shapes(graph, op)
+        batches, in_h, in_w, in_c = shapes.source.shape
+        geometry = {"batches": batches, "in_h": in_h, "in_w": in_w, "in_c": in_c,
+                    "out_h": shapes.window.out_h, "out_w": shapes.window.out_w,
+                    "depth_multiplier": shapes.out_channels // in_c}
+        return _call(graph, op, shapes, "fg_depthwise_conv2d_s8", "fg_depthwise_conv2d_params", geometry)
+
+
+KERNELS = [Conv2DKernel(), DepthwiseConv2DKernel()]

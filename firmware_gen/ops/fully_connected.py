@@ -1,0 +1,106 @@
+"""FULLY_CONNECTED on int8 with int8 weights, as TFLite Micro's reference kernels compute it.
+
+The input, of any rank, is read as [batches, accum_depth] where accum_depth is the weights' depth; the
+output is [batches, out_depth], or the input's leading dimensions + [out_depth] with keep_num_dims.
+Weights are symmetric, per tensor or per output channel; the bias is optional int32.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from firmware_gen.ir import Graph, Operator, Tensor
+from firmware_gen.ops.base import KernelCall
+from firmware_gen.ops.requantize import (
+    BIAS_SCALE_TOLERANCE,
+    bias_tensor,
+    convolution_multipliers,
+    fully_connected_multiplier,
+    output_stage,
+    weights_tensor,
+)
+from firmware_gen.ops.tensor_checks import int8_per_tensor, unsupported
+
+
+@dataclass(frozen=True)
+class FullyConnectedShapes:
+    source: Tensor
+    weights: Tensor
+    bias: Tensor | None
+    result: Tensor
+    batches: int
+    accum_depth: int
+    out_depth: int
+
+
+def fully_connected_shapes(graph: Graph, op: Operator) -> FullyConnectedShapes:
+    """The operands, checked against each other and against what TFLM accepts."""
+    if len(op.inputs) not in (2, 3) or len(op.outputs) != 1:
+        raise unsupported(graph, op, "expected input, weights, optional bias and one output")
+    source = int8_per_tensor(graph, op, op.inputs[0], "input")
+    result = int8_per_tensor(graph, op, op.outputs[0], "output")
+    weights = graph.tensors[op.inputs[1]] if op.inputs[1] >= 0 else None
+    if weights is None or len(weights.shape) != 2:
+        raise unsupported(graph, op, "the weights must be a 2-D [out_depth, accum_depth] tensor")
+    out_depth, accum_depth = weights.shape
+    weights_tensor(graph, op, op.inputs[1], 0, out_depth)
+    if accum_depth < 1 or source.num_elements % accum_depth:
+        raise unsupported(graph, op, f"input {source.describe()} does not split into rows of the weights' depth "
+                                     f"{accum_depth}")
+    batches = source.num_elements // accum_depth
+    if op.options.get("keep_num_dims", False):
+        if not source.shape or source.shape[-1] != accum_depth:
+            raise unsupported(graph, op, f"with keep_num_dims the last dimension of input {source.describe()} "
+                                         f"must be the weights' depth {accum_depth}")
+        expected = (*source.shape[:-1], out_depth)
+    else:
+        expected = (batches, out_depth)
+    if tuple(result.shape) != expected:
+        raise unsupported(graph, op, f"output {result.describe()} should be {list(expected)}")
+    if weights.quantization.per_channel and len(result.shape) != 2:
+        # TFLM's per-channel kernel reads the output as exactly [batches, out_depth].
+        raise unsupported(graph, op, f"per-channel weights {weights.describe()} need a 2-D output, not "
+                                     f"{result.describe()}")
+    bias = bias_tensor(graph, op, out_depth)
+    return FullyConnectedShapes(source, weights, bias, result, batches, accum_depth, out_depth)
+
+
+def _check_bias_scale(graph: Graph, op: Operator, shapes: FullyConnectedShapes) -> None:
+    """TFLM refuses a per-tensor model whose bias scale is not input_scale * weight_scale (within 2%)."""
+    if shapes.bias is None or shapes.weights.quantization.per_channel:
+        return
+    bias_scale = shapes.bias.quantization.scale if shapes.bias.quantization else 0.0
+    product = shapes.source.quantization.scale * shapes.weights.quantization.scale
+    if abs(product - bias_scale) / shapes.result.quantization.scale > BIAS_SCALE_TOLERANCE:
+        raise unsupported(graph, op, f"bias {shapes.bias.describe()} has scale {bias_scale:g}, too far from "
+                                     f"input scale * weight scale = {product:g} (TFLite Micro refuses this)")
+
+
+class FullyConnectedKernel:
+    opcode = "FULLY_CONNECTED"
+    is_alias = False
+
+    def check(self, graph: Graph, op: Operator) -> None:
+        _check_bias_scale(graph, op, fully_connected_shapes(graph, op))
+
+    def macs(self, graph: Graph, op: Operator) -> int:
+        shapes = fully_connected_shapes(graph, op)
+        return shapes.batches * shapes.out_depth * shapes.accum_depth
+
+    def lower(self, graph: Graph, op: Operator) -> KernelCall:
+        shapes = fully_connected_shapes(graph, op)
+        input_scale, output_scale = shapes.source.quantization.scale, shapes.result.quantization.scale
+        weight_q = shapes.weights.quantization
+        if weight_q.per_channel:
+            multipliers, shifts = convolution_multipliers(input_scale, weight_q.scales, output_scale)
+        else:
+            multipliers, shifts = fully_connected_multiplier(input_scale, weight_q.scale, output_scale)
+        stage = output_stage(graph, op, shapes.source, shapes.result, multipliers, shifts)
+        params = {"batches": shapes.batches, "accum_depth": shapes.accum_depth, "out_depth": shapes.out_depth,
+                  **stage.fields}
+        bias = op.inputs[2] if len(op.inputs) > 2 else -1
+        return KernelCall("fg_fully_connected_s8", "fg_fully_connected_params", params,
+                          inputs=[op.inputs[0], op.inputs[1], bias], outputs=[op.outputs[0]], tables=stage.tables)
+
+
+KERNELS = [FullyConnectedKernel()]

@@ -1,0 +1,106 @@
+"""The output stage shared by CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED on int8.
+
+Each output channel's int32 accumulator sum((input - input_zp) * weight) + bias is scaled by
+input_scale * weight_scale / output_scale, given to the kernel as a Q31 multiplier and a shift per channel
+(a single entry when every channel shares them), then offset by the output zero point and clamped to the
+fused activation's range. This module checks the weight and bias tensors and computes those tables
+exactly as TFLite Micro's Prepare does.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from firmware_gen.fixedpoint import quantize_multipliers
+from firmware_gen.ir import DType, Graph, Operator, Tensor
+from firmware_gen.ops.base import ConstTable, TableRef
+from firmware_gen.ops.tensor_checks import fused_activation_range, unsupported
+
+# TFLM refuses a per-tensor FULLY_CONNECTED whose bias scale strays further than this from
+# input_scale * weight_scale, relative to the output scale (GetQuantizedConvolutionMultipler).
+BIAS_SCALE_TOLERANCE = 0.02
+
+
+def weights_tensor(graph: Graph, op: Operator, index: int, channel_axis: int, channels: int) -> Tensor:
+    """The int8 weight tensor, after checking its quantization: symmetric, one scale or one per output
+    channel along `channel_axis`."""
+    if index < 0:
+        raise unsupported(graph, op, "the weights are missing")
+    weights = graph.tensors[index]
+    if weights.dtype is not DType.INT8:
+        raise unsupported(graph, op, f"weights {weights.describe()} are {weights.dtype}; only int8 is supported")
+    q = weights.quantization
+    if q is None:
+        raise unsupported(graph, op, f"weights {weights.describe()} have no quantization")
+    if any(zp != 0 for zp in q.zero_points):
+        raise unsupported(graph, op, f"weights {weights.describe()} have a nonzero zero point; int8 weights must be "
+                                     f"symmetric")
+    if len(q.scales) not in (1, channels):
+        raise unsupported(graph, op, f"weights {weights.describe()} have {len(q.scales)} scales; expected 1 or "
+                                     f"{channels} (one per output channel)")
+    if q.per_channel and q.axis != channel_axis:
+        raise unsupported(graph, op, f"weights {weights.describe()} are quantized along axis {q.axis}; expected the "
+                                     f"output-channel axis {channel_axis}")
+    if not all(s > 0.0 for s in q.scales):
+        raise unsupported(graph, op, f"weights {weights.describe()} have a scale that is not positive")
+    return weights
+
+
+def bias_tensor(graph: Graph, op: Operator, channels: int) -> Tensor | None:
+    """The optional int32 bias (input 2), one value per output channel."""
+    if len(op.inputs) < 3 or op.inputs[2] < 0:
+        return None
+    bias = graph.tensors[op.inputs[2]]
+    if bias.dtype is not DType.INT32:
+        raise unsupported(graph, op, f"bias {bias.describe()} is {bias.dtype}; int8 kernels need an int32 bias")
+    if bias.num_elements != channels:
+        raise unsupported(graph, op, f"bias {bias.describe()} has {bias.num_elements} values for {channels} "
+                                     f"output channels")
+    return bias
+
+
+def convolution_multipliers(input_scale: float, weight_scales: tuple[float, ...], output_scale: float,
+                            ) -> tuple[np.ndarray, np.ndarray]:
+    """Per-channel (multiplier, shift) as PopulateConvolutionQuantizationParams: every factor widened to
+    double first, then input * weight / output. Used by conv, depthwise and per-channel FULLY_CONNECTED."""
+    effective = [input_scale * weight_scale / output_scale for weight_scale in weight_scales]
+    return quantize_multipliers(np.array(effective, dtype=np.float64))
+
+
+def fully_connected_multiplier(input_scale: float, weight_scale: float, output_scale: float,
+                               ) -> tuple[np.ndarray, np.ndarray]:
+    """Per-tensor FULLY_CONNECTED: TFLM multiplies input and weight scales in single precision, then divides
+    in double (GetQuantizedConvolutionMultipler), which can differ from the per-channel formula by one ulp."""
+    product = float(np.float32(input_scale) * np.float32(weight_scale))
+    return quantize_multipliers(np.array([product / output_scale], dtype=np.float64))
+
+
+@dataclass
+class OutputStage:
+    """The params fields and tables of the shared output stage, in the order the C structs declare them."""
+
+    fields: dict[str, int | TableRef]
+    tables: list[ConstTable]
+
+
+def output_stage(graph: Graph, op: Operator, source: Tensor, result: Tensor,
+                 multipliers: np.ndarray, shifts: np.ndarray) -> OutputStage:
+    """The input/output offsets, activation clamp and multiplier/shift tables; identical per-channel
+    entries collapse to one."""
+    activation_min, activation_max = fused_activation_range(graph, op, result)
+    if np.all(multipliers == multipliers[0]) and np.all(shifts == shifts[0]):
+        multipliers, shifts = multipliers[:1], shifts[:1]
+    fields: dict[str, int | TableRef] = {
+        "input_offset": -source.quantization.zero_point,
+        "output_offset": result.quantization.zero_point,
+        "activation_min": activation_min,
+        "activation_max": activation_max,
+        "per_channel": int(multipliers.size > 1),
+        "multipliers": TableRef("multipliers"),
+        "shifts": TableRef("shifts"),
+    }
+    tables = [ConstTable("multipliers", "int32_t", multipliers.astype(np.int32)),
+              ConstTable("shifts", "int32_t", shifts.astype(np.int32))]
+    return OutputStage(fields, tables)
