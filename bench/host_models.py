@@ -1,0 +1,55 @@
+"""Prints, for each model: weight bytes, MACs, pool bytes vs the activation lower bound, TFLM's figures, and
+whether the generated C is bit-exact with TFLM on the host.
+
+    python bench/host_models.py [--models DIR] [--sanitize]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from firmware_gen.importer import load_model
+from firmware_gen.inspect_model import summarize
+from firmware_gen.modelgen.mobilenet import mobilenet_v1
+from firmware_gen.validate import validate_model
+
+DEFAULT_MODELS = Path(__file__).resolve().parent.parent.parent / "shared" / "models"
+# ../shared/models/README.md: TFLM's GreedyMemoryPlanner and the smallest arena tflite-micro runs with.
+TFLM_FIGURES = {
+    "person_detect": (55296, 85264), "vww_96_int8": (73728, 103672), "kws_ref_model": (16000, 24272),
+    "pretrainedResnet_quant": (49152, 55984), "ad01_int8": (768, 4632), "hello_world_int8": (32, 1936),
+    "micro_speech_quantized": (5968, 7584),
+}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--models", type=Path, default=DEFAULT_MODELS)
+    parser.add_argument("--sanitize", action="store_true")
+    parser.add_argument("--scratch", type=Path, default=Path("/tmp/fg-bench"))
+    args = parser.parse_args()
+    args.scratch.mkdir(parents=True, exist_ok=True)
+    synthetic = args.scratch / "mobilenet_v1_025_96_seed0.tflite"
+    synthetic.write_bytes(mobilenet_v1())
+    paths = sorted(args.models.glob("*.tflite")) if args.models.is_dir() else []
+    header = (f"{'model':<32} {'weights B':>10} {'MACs':>12} {'pool B':>8} {'lower bd':>8} {'ratio':>6} "
+              f"{'TFLM greedy':>11} {'TFLM arena':>10}  bit-exact")
+    print(header)
+    print("-" * len(header))
+    all_exact = True
+    for path in [*paths, synthetic]:
+        summary = summarize(load_model(path))
+        report = validate_model(path, sanitize=args.sanitize)
+        all_exact &= report.bit_exact
+        greedy, arena = TFLM_FIGURES.get(path.stem, (None, None))
+        print(f"{path.stem:<32} {summary.weight_bytes:>10,} {summary.macs:>12,} {report.pool_bytes:>8,} "
+              f"{report.lower_bound_bytes:>8,} {report.pool_bytes / report.lower_bound_bytes:>6.3f} "
+              f"{greedy if greedy is not None else '-':>11} {arena if arena is not None else '-':>10}  "
+              f"{'yes' if report.bit_exact else 'NO'} ({report.tensors_compared} tensors)")
+    return 0 if all_exact else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
