@@ -39,9 +39,10 @@ class BinaryKernel:
         if expected is None or expected != tuple(out.shape):
             raise unsupported(graph, op, f"inputs {a.describe()} and {b.describe()} do not broadcast to output "
                                          f"{out.describe()}")
-        if len(out.shape) > MAX_LOOPS:
-            raise unsupported(graph, op, f"output {out.describe()} has rank {len(out.shape)}; at most "
-                                         f"{MAX_LOOPS} is supported")
+        loops = broadcast_loops(a.shape, b.shape, out.shape)
+        if len(loops.dims) > MAX_LOOPS:
+            raise unsupported(graph, op, f"broadcasting {a.describe()} with {b.describe()} needs "
+                                         f"{len(loops.dims)} nested loops; at most {MAX_LOOPS} are supported")
         fused_activation_range(graph, op, out)
         self.rescaling(graph, op, a, b, out)
 
