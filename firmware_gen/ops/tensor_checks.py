@@ -5,10 +5,9 @@ from __future__ import annotations
 from firmware_gen.errors import UnsupportedModelError
 from firmware_gen.fixedpoint import INT_RANGES, activation_range
 from firmware_gen.ir import DType, Graph, Operator, Tensor
+from firmware_gen.ops.operands import unsupported
 
-
-def unsupported(graph: Graph, op: Operator, message: str) -> UnsupportedModelError:
-    return UnsupportedModelError(f"{graph.name}: {op.describe()}: {message}")
+__all__ = ["fused_activation_range", "int8_per_tensor", "unsupported"]
 
 
 def int8_per_tensor(graph: Graph, op: Operator, index: int, role: str) -> Tensor:
