@@ -57,10 +57,6 @@ def fully_connected_shapes(graph: Graph, op: Operator) -> FullyConnectedShapes:
         expected = (batches, out_depth)
     if tuple(result.shape) != expected:
         raise unsupported(graph, op, f"output {result.describe()} should be {list(expected)}")
-    if weights.quantization.per_channel and len(result.shape) != 2:
-        # TFLM's per-channel kernel reads the output as exactly [batches, out_depth].
-        raise unsupported(graph, op, f"per-channel weights {weights.describe()} need a 2-D output, not "
-                                     f"{result.describe()}")
     bias = bias_tensor(graph, op, out_depth)
     return FullyConnectedShapes(source, weights, bias, result, batches, accum_depth, out_depth)
 
