@@ -12,6 +12,7 @@ import numpy as np
 
 from firmware_gen import __version__
 from firmware_gen.errors import UserError
+from firmware_gen.packed import INTERFACES
 
 
 def _load(path: str):
@@ -65,7 +66,8 @@ def cmd_plan(args: argparse.Namespace) -> int:
     plan = plan_graph(graph, aliases=view_aliases(graph))
     check_plan(plan, graph)
     if args.json:
-        _print_json(plan.to_json())
+        # The plan never depends on the interface (planning precedes legalization); it is echoed for the record.
+        _print_json({**plan.to_json(), "interface": args.interface})
     else:
         print(format_plan(plan, graph))
     return 0
@@ -75,9 +77,9 @@ def cmd_generate(args: argparse.Namespace) -> int:
     from firmware_gen.compiler import generate
 
     graph = _load(args.model)
-    compiled = generate(graph, args.output, source=Path(args.model).name)
+    compiled = generate(graph, args.output, source=Path(args.model).name, interface=args.interface)
     print(f"wrote {args.output}/model.c, model.h, model_weights.c, model_weights.h and runtime/: "
-          f"{len(compiled.steps)} steps, pool {compiled.plan.pool_bytes:,} B "
+          f"{len(compiled.steps)} steps ({args.interface}), pool {compiled.plan.pool_bytes:,} B "
           f"(lower bound {compiled.plan.lower_bound_bytes:,} B)")
     return 0
 
@@ -87,7 +89,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
     graph = _load(args.model)
     inputs = _load_inputs(args.input, graph)
-    report = validate_model(args.model, inputs=inputs, seed=args.seed, sanitize=args.sanitize)
+    report = validate_model(args.model, inputs=inputs, seed=args.seed, sanitize=args.sanitize,
+                            interface=args.interface)
     if args.json:
         _print_json(report.to_json())
     else:
@@ -114,16 +117,23 @@ def build_parser() -> argparse.ArgumentParser:
         sub.set_defaults(handler=handler)
         return sub
 
+    def interface_option(sub: argparse.ArgumentParser) -> None:
+        sub.add_argument("--interface", choices=INTERFACES, default="unpacked",
+                         help="how the schedule calls kernels: direct C calls (default) or TVM's packed ABI")
+
     sub = command("inspect", cmd_inspect, "operators, tensors, MACs, weight bytes, activation lower bound")
     sub.add_argument("--json", action="store_true")
     sub = command("plan", cmd_plan, "the static memory plan of the workspace pool")
     sub.add_argument("--json", action="store_true")
+    interface_option(sub)
     sub = command("generate", cmd_generate, "write the C sources of the model")
     sub.add_argument("-o", "--output", required=True, help="output directory")
+    interface_option(sub)
     sub = command("validate", cmd_validate, "compare every tensor of the generated C with TFLite Micro")
     sub.add_argument("--input", action="append", help="input tensor as .npy (once per model input)")
     sub.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
     sub.add_argument("--sanitize", action="store_true", help="host build with AddressSanitizer and UBSan")
+    interface_option(sub)
     sub.add_argument("--json", action="store_true")
     return parser
 

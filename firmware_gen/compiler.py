@@ -6,11 +6,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from firmware_gen import codegen
+from firmware_gen.errors import UserError
 from firmware_gen.importer import check_supported
 from firmware_gen.ir import Graph
 from firmware_gen.legalize import Step, legalize
 from firmware_gen.ops import REGISTRY
 from firmware_gen.ops.base import KernelCall
+from firmware_gen.packed import INTERFACES
 from firmware_gen.planner import MemoryPlan, plan_graph
 
 
@@ -21,6 +23,7 @@ class CompiledModel:
     aliases: dict[int, int]  # view tensor -> the tensor whose storage it shares
     plan: MemoryPlan
     steps: list[Step]
+    interface: str = "unpacked"
 
 
 def view_aliases(graph: Graph) -> dict[int, int]:
@@ -32,16 +35,20 @@ def lower(graph: Graph) -> dict[int, KernelCall]:
             if not REGISTRY[op.opcode].is_alias}
 
 
-def compile_graph(graph: Graph) -> CompiledModel:
+def compile_graph(graph: Graph, interface: str = "unpacked") -> CompiledModel:
+    if interface not in INTERFACES:
+        raise UserError(f"unknown interface {interface!r}; choose one of {', '.join(INTERFACES)}")
     check_supported(graph)
     calls = lower(graph)
     aliases = view_aliases(graph)
-    # Plan on the raw buffers first; legalization only sees the finished plan.
+    # Plan on the raw buffers first: the planner's input has no notion of an interface. Legalization (and, for
+    # the packed interface, wrapping pointers into descriptors) only ever sees the finished plan.
     plan = plan_graph(graph, aliases=aliases)
-    return CompiledModel(graph, calls, aliases, plan, legalize(graph, calls, plan))
+    return CompiledModel(graph, calls, aliases, plan, legalize(graph, calls, plan), interface)
 
 
-def generate(graph: Graph, out_dir: str | Path, source: str = "") -> CompiledModel:
-    compiled = compile_graph(graph)
-    codegen.write_output(codegen.render(graph, compiled.plan, compiled.steps, source), Path(out_dir))
+def generate(graph: Graph, out_dir: str | Path, source: str = "", interface: str = "unpacked") -> CompiledModel:
+    compiled = compile_graph(graph, interface)
+    files = codegen.render(graph, compiled.plan, compiled.steps, source, interface)
+    codegen.write_output(files, Path(out_dir))
     return compiled

@@ -29,7 +29,13 @@ def host_compiler() -> str:
 
 def c_sources(model_dir: Path) -> list[Path]:
     """The generated model and the runtime copy that came with it."""
-    return sorted(model_dir.glob("*.c")) + sorted((model_dir / "runtime" / "kernels").glob("*.c"))
+    return sorted(model_dir.glob("*.c")) + runtime_sources(model_dir)
+
+
+def runtime_sources(model_dir: Path) -> list[Path]:
+    """The runtime copied beside a generated model: kernels, and the packed-call support if it was generated."""
+    runtime = model_dir / "runtime"
+    return sorted((runtime / "kernels").glob("*.c")) + sorted((runtime / "packed").glob("*.c"))
 
 
 def _cache_dir() -> Path:
@@ -66,7 +72,7 @@ def build_trace_executable(model_dir: str | Path, build_dir: str | Path, sanitiz
     flags = ["-std=c99", "-O1", "-g", *WARNINGS, "-DFG_ENABLE_HOOKS", *(SANITIZERS if sanitize else [])]
     command = [compiler, *flags, f"-I{include_dir}"]
     objects = [_runtime_object(command, source, include_dir)
-               for source in sorted((model_dir / "runtime" / "kernels").glob("*.c"))]
+               for source in runtime_sources(model_dir)]
     model_command = [*command, f"-I{model_dir}"]
     for source in [*sorted(model_dir.glob("*.c")), RUNTIME_DIR / "host" / "trace_main.c"]:
         objects.append(build_dir / f"{source.stem}.o")

@@ -28,9 +28,10 @@ class TensorRef:
     """One tensor as the generated C reaches it."""
 
     index: int
-    expression: str  # pointer expression, e.g. "(const int8_t *)(fg_pool + 128)"
+    expression: str  # typed pointer expression, e.g. "(const int8_t *)(fg_pool + 128)"
     address: str  # "pool+128", "const", "NULL": for comments
     nbytes: int
+    storage: str = "NULL"  # untyped address, e.g. "fg_pool + 128" or "fg_const_7"
 
 
 @dataclass
@@ -56,10 +57,11 @@ def tensor_ref(graph: Graph, plan: MemoryPlan, index: int, writable: bool) -> Te
         return TensorRef(index, "NULL", "NULL", 0)
     tensor = graph.tensors[index]
     if tensor.is_constant:
-        return TensorRef(index, constant_name(index), "const", tensor.nbytes)
+        return TensorRef(index, constant_name(index), "const", tensor.nbytes, constant_name(index))
     offset = plan.offset_of(index)
     cast = pointer_type(tensor.dtype, const=not writable)
-    return TensorRef(index, f"({cast})({POOL} + {offset})", f"pool+{offset}", tensor.nbytes)
+    storage = f"{POOL} + {offset}"
+    return TensorRef(index, f"({cast})({storage})", f"pool+{offset}", tensor.nbytes, storage)
 
 
 def legalize(graph: Graph, calls: dict[int, KernelCall], plan: MemoryPlan) -> list[Step]:

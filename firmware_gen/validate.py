@@ -82,7 +82,8 @@ def _compare(tensor: Tensor, ours: bytes, theirs: np.ndarray) -> tuple[int, floa
 
 
 def validate_model(model: bytes | str | Path, inputs: list[np.ndarray] | None = None, seed: int = 0,
-                   sanitize: bool = False, work_dir: str | Path | None = None) -> ValidationReport:
+                   sanitize: bool = False, work_dir: str | Path | None = None,
+                   interface: str = "unpacked") -> ValidationReport:
     """Generate C for the model, run it on the host and compare every tensor with TFLM's."""
     if isinstance(model, (str, Path)):
         source = str(model)
@@ -96,7 +97,7 @@ def validate_model(model: bytes | str | Path, inputs: list[np.ndarray] | None = 
               for x, i in zip(inputs, graph.inputs, strict=True)]
     with tempfile.TemporaryDirectory(prefix="fg-validate-") as scratch:
         work = Path(work_dir) if work_dir else Path(scratch)
-        compiled = compiler.generate(graph, work / "model", source=Path(source).name)
+        compiled = compiler.generate(graph, work / "model", source=Path(source).name, interface=interface)
         executable = build_trace_executable(work / "model", work / "build", sanitize=sanitize)
         input_files = []
         for i, array in enumerate(inputs):
