@@ -1,0 +1,129 @@
+"""Run a firmware image under qemu-system-arm, its UART on a local TCP socket.
+
+QEMU runs with -icount shift=0 (one instruction = 1 ns of virtual time, so SysTick counts are repeatable),
+semihosting on (the firmware ends the run with an exit code), in its own process group, under `timeout -s KILL`
+(so it dies even if this process is killed) and is always killed in a `finally`: no orphan QEMU.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import serial
+
+from firmware_gen.boards import ICOUNT_SHIFT, Board
+from firmware_gen.errors import ToolchainError
+from firmware_gen.serial_link import LinkError, open_link
+
+QEMU = "qemu-system-arm"
+QEMU_INSTALL_HINT = "apt-get install --no-install-recommends qemu-system-arm"
+LOCKUP_STATUS = 134  # QEMU aborts when the CPU locks up (a fault while handling a fault)
+
+
+def qemu_command(board: Board, elf: Path, port: int) -> list[str]:
+    return [QEMU, "-M", board.qemu_machine, *board.qemu_flags, "-kernel", str(elf),
+            "-icount", f"shift={ICOUNT_SHIFT}", "-semihosting-config", "enable=on,target=native",
+            "-display", "none", "-monitor", "none", "-serial", f"tcp:127.0.0.1:{port},server=on,wait=on"]
+
+
+def free_tcp_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@dataclass
+class QemuSession:
+    process: subprocess.Popen
+    log: Path
+    port: int
+    link: serial.SerialBase
+
+    def wait(self, timeout: float) -> int | None:
+        """QEMU's exit status, or None if it is still running after timeout seconds."""
+        try:
+            return self.process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return None
+
+    def log_tail(self, lines: int = 5) -> str:
+        text = self.log.read_text(errors="replace") if self.log.exists() else ""
+        kept = [line for line in text.splitlines() if "Timer with period zero" not in line]  # lm3s6965evb noise
+        return " | ".join(kept[-lines:])
+
+    def describe_exit(self, status: int | None) -> str:
+        if status is None:
+            return "QEMU is still running"
+        what = {LOCKUP_STATUS: " (CPU lockup: a fault while handling a fault, e.g. the stack overflowed)",
+                -signal.SIGKILL: " (killed)", 137: " (killed at its time limit)"}.get(status, "")
+        tail = self.log_tail()
+        return f"QEMU exited with status {status}{what}{': ' + tail if tail else ''}"
+
+
+def _kill(process: subprocess.Popen) -> None:
+    if process.poll() is None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, signal.SIGKILL)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        process.wait(timeout=10)
+
+
+def _connect(process: subprocess.Popen, port: int, deadline: float) -> serial.SerialBase | None:
+    """The serial link to QEMU's UART, once QEMU listens; None if QEMU exited first."""
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            return None
+        try:
+            return open_link(f"socket://127.0.0.1:{port}")
+        except LinkError:
+            time.sleep(0.05)
+    raise ToolchainError(f"QEMU did not open its serial port 127.0.0.1:{port} within its start-up time")
+
+
+@contextlib.contextmanager
+def start_qemu(board: Board, elf: Path, timeout: float, startup_timeout: float = 15.0) -> Iterator[QemuSession]:
+    """QEMU running elf, connected; killed on exit from the block whatever happens. timeout is the hard limit on
+    QEMU's whole life."""
+    qemu = shutil.which(QEMU)
+    if qemu is None:
+        raise ToolchainError(f"{QEMU} not found: {QEMU_INSTALL_HINT}")
+    killer = shutil.which("timeout")
+    with tempfile.TemporaryDirectory(prefix="fg-qemu-") as scratch:
+        log = Path(scratch) / "qemu.log"
+        for _attempt in range(3):  # the free port may be taken between probing and QEMU binding it
+            port = free_tcp_port()
+            command = qemu_command(board, elf, port)
+            command[0] = qemu
+            if killer:
+                command = [killer, "-s", "KILL", f"{max(1, round(timeout))}", *command]
+            with log.open("wb") as log_file:
+                process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=log_file, stderr=log_file,
+                                           start_new_session=True)
+            session = None
+            try:
+                link = _connect(process, port, time.monotonic() + startup_timeout)
+                if link is None:
+                    status = process.wait()
+                    session = QemuSession(process, log, port, None)  # type: ignore[arg-type]
+                    if "Address already in use" in session.log_tail():
+                        continue
+                    raise ToolchainError(f"QEMU ({board.qemu_machine}) did not start: "
+                                         f"{session.describe_exit(status)}")
+                session = QemuSession(process, log, port, link)
+                yield session
+                return
+            finally:
+                if session is not None and session.link is not None:
+                    session.link.close()
+                _kill(process)
+        raise ToolchainError("QEMU could not bind a free local TCP port for its serial line (3 attempts)")

@@ -1,0 +1,207 @@
+"""Cross-compile a generated model into the profiling firmware of a board, and say how much memory it takes.
+
+The firmware is the model + its kernels + runtime_c/ports (startup, UART, cycle counter, exit) +
+runtime_c/firmware (the serial protocol), linked with a script generated from the board's memory regions.
+An image that does not fit fails here with the numbers, never later in QEMU (which checks no sizes).
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from firmware_gen.boards import Board, load_board
+from firmware_gen.codegen import RUNTIME_DIR
+from firmware_gen.errors import DoesNotFitError, ToolchainError
+from firmware_gen.linker_script import SECTION_KIND, render_linker_script
+from firmware_gen.model_header import ModelInterface, read_model_interface
+
+CROSS_GCC = "arm-none-eabi-gcc"
+CROSS_OBJDUMP = "arm-none-eabi-objdump"
+INSTALL_HINT = "apt-get install --no-install-recommends gcc-arm-none-eabi libnewlib-arm-none-eabi"
+PORTS_DIR = RUNTIME_DIR / "ports"
+FIRMWARE_DIR = RUNTIME_DIR / "firmware"
+COMPILE_FLAGS = ("-std=c99", "-Os", "-g", "-ffunction-sections", "-fdata-sections", "-Wall", "-Wextra", "-Werror",
+                 "--specs=nano.specs", "-DFG_ENABLE_HOOKS")
+LINK_FLAGS = ("--specs=nano.specs", "--specs=nosys.specs", "-nostartfiles", "-Wl,--gc-sections")
+_KIND_LABEL = {"code": "code", "rodata": "constants", "data": "data", "bss": "bss", "pool": "workspace pool",
+               "stack": "stack"}
+
+
+@dataclass(frozen=True)
+class RegionUsage:
+    name: str
+    origin: int
+    size: int
+    used: int
+    contents: dict[str, int]  # kind -> bytes
+
+    @property
+    def fits(self) -> bool:
+        return self.used <= self.size
+
+
+@dataclass
+class FirmwareBuild:
+    board: Board
+    elf: Path
+    model_dir: Path
+    interface: ModelInterface
+    flash_bytes: int  # code + constants + initial values of data
+    ram_bytes: int  # data + bss + workspace pool + stack
+    workspace_bytes: int
+    regions: list[RegionUsage]
+
+    @property
+    def fits(self) -> bool:
+        return all(r.fits for r in self.regions)
+
+    def summary(self) -> str:
+        lines = [f"{self.elf.name} for {self.board.name}: flash {self.flash_bytes:,} B, RAM {self.ram_bytes:,} B "
+                 f"(workspace pool {self.workspace_bytes:,} B, stack {self.board.stack_bytes:,} B)"]
+        for r in self.regions:
+            if r.used:
+                lines.append(f"  {r.name:<10} {r.used:>10,} / {r.size:>10,} B ({100 * r.used / r.size:.1f}%)")
+        return "\n".join(lines)
+
+
+def find_tool(name: str) -> str:
+    path = shutil.which(name)
+    if path is None:
+        raise ToolchainError(f"{name} not found; install the Arm cross toolchain: {INSTALL_HINT}")
+    return path
+
+
+def _run(command: list[str]) -> subprocess.CompletedProcess:
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode != 0 and ("nano.specs" in done.stderr or "-lc_nano" in done.stderr):
+        raise ToolchainError(f"newlib-nano is missing ({done.stderr.strip().splitlines()[0]}): {INSTALL_HINT}")
+    return done
+
+
+def _sources(model_dir: Path, board: Board) -> tuple[list[Path], list[Path]]:
+    """C files and include directories: the model with the runtime copy beside it (else runtime_c), the ports
+    for the board's UART, and the firmware."""
+    runtime = model_dir / "runtime" if (model_dir / "runtime" / "kernels").is_dir() else RUNTIME_DIR
+    sources = sorted(model_dir.glob("*.c")) + sorted((runtime / "kernels").glob("*.c"))
+    sources += [PORTS_DIR / name for name in ("startup.c", "cycles.c", "semihosting.c", f"uart_{board.uart_kind}.c")]
+    sources += sorted(FIRMWARE_DIR.glob("*.c"))
+    return sources, [model_dir, runtime / "include", PORTS_DIR, FIRMWARE_DIR]
+
+
+def _board_flags(board: Board) -> list[str]:
+    return [*board.gcc_flags, f"-DFG_UART_BASE=0x{board.uart_base:08X}u",
+            f"-DFG_PREFER_DWT={1 if board.cycle_counter == 'dwt' else 0}"]
+
+
+def _compile(sources: list[Path], includes: list[Path], board: Board, obj_dir: Path,
+             extra_cflags: Sequence[str]) -> list[Path]:
+    gcc = find_tool(CROSS_GCC)
+    obj_dir.mkdir(parents=True, exist_ok=True)
+    objects = []
+    for number, source in enumerate(sources):
+        obj = obj_dir / f"{number:03d}_{source.stem}.o"
+        done = _run([gcc, *_board_flags(board), *COMPILE_FLAGS, *extra_cflags, *(f"-I{d}" for d in includes),
+                     "-c", str(source), "-o", str(obj)])
+        if done.returncode != 0:
+            raise ToolchainError(f"{CROSS_GCC} could not compile {source} for {board.name}:\n{done.stderr[-4000:]}")
+        objects.append(obj)
+    return objects
+
+
+def _link(objects: list[Path], board: Board, elf: Path, measure: bool) -> subprocess.CompletedProcess:
+    script = elf.with_suffix(".measure.ld" if measure else ".ld")
+    script.write_text(render_linker_script(board, measure=measure))
+    command = [find_tool(CROSS_GCC), *board.gcc_flags, *LINK_FLAGS, f"-T{script}", *map(str, objects),
+               f"-Wl,-Map={elf.with_suffix('.map')}", "-o", str(elf)]
+    if measure:
+        command.append("-Wl,--no-check-sections")
+    return _run(command)
+
+
+@dataclass(frozen=True)
+class _Section:
+    name: str
+    size: int
+    vma: int
+    lma: int
+
+
+def _sections(elf: Path) -> dict[str, _Section]:
+    done = _run([find_tool(CROSS_OBJDUMP), "-h", str(elf)])
+    if done.returncode != 0:
+        raise ToolchainError(f"{CROSS_OBJDUMP} -h {elf} failed: {done.stderr.strip()}")
+    pattern = re.compile(r"^\s*\d+\s+(\S+)\s+([0-9a-f]+)\s+([0-9a-f]+)\s+([0-9a-f]+)\s", re.MULTILINE)
+    return {m[1]: _Section(m[1], int(m[2], 16), int(m[3], 16), int(m[4], 16)) for m in pattern.finditer(done.stdout)}
+
+
+def _region_usage(board: Board, sections: dict[str, _Section]) -> list[RegionUsage]:
+    # (region name, kind, start address, size) of every placed piece; .data also has its load image in code.
+    pieces = []
+    for name, kind in SECTION_KIND.items():
+        section = sections.get(name)
+        if section is None or section.size == 0:
+            continue
+        pieces.append((board.region_for(kind).name, kind, section.vma, section.size))
+        if kind == "data":
+            pieces.append((board.region_for("code").name, "data", section.lma, section.size))
+    usage = []
+    for region in board.regions:
+        mine = [p for p in pieces if p[0] == region.name]
+        used = max((start + size for _, _, start, size in mine), default=region.origin) - region.origin
+        contents: dict[str, int] = {}
+        for _, kind, _, size in mine:
+            contents[kind] = contents.get(kind, 0) + size
+        usage.append(RegionUsage(region.name, region.origin, region.size, used, contents))
+    return usage
+
+
+def _not_fit_message(board: Board, regions: list[RegionUsage]) -> str:
+    parts = []
+    for r in regions:
+        if not r.fits:
+            breakdown = ", ".join(f"{_KIND_LABEL[k]} {b:,} B" for k, b in r.contents.items())
+            parts.append(f"needs {r.used:,} B of {r.name} ({breakdown}); {board.name} has {r.size:,} B")
+    return "the firmware does not fit: " + "; ".join(parts)
+
+
+def build_firmware(model_dir: str | Path, board: Board | str, out_dir: str | Path,
+                   extra_cflags: Sequence[str] = ()) -> FirmwareBuild:
+    """Cross-compile model_dir (a `firmware-gen generate` output) into out_dir/firmware.elf for board.
+    Raises DoesNotFitError (with the sizes) when the image is larger than the board's memory."""
+    board = load_board(board) if isinstance(board, str) else board
+    model_dir, out_dir = Path(model_dir), Path(out_dir)
+    interface = read_model_interface(model_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    sources, includes = _sources(model_dir, board)
+    objects = _compile(sources, includes, board, out_dir / "obj", extra_cflags)
+    elf = out_dir / "firmware.elf"
+    linked = _link(objects, board, elf, measure=False)
+    if linked.returncode != 0:
+        too_big = "overflow" in linked.stderr or "firmware-gen:" in linked.stderr
+        if too_big and _link(objects, board, elf, measure=True).returncode == 0:
+            regions = _region_usage(board, _sections(elf))
+            elf.unlink()  # a measuring image is not runnable
+            if not all(r.fits for r in regions):
+                raise DoesNotFitError(_not_fit_message(board, regions))
+        raise ToolchainError(f"linking the firmware for {board.name} failed:\n{linked.stderr[-4000:]}")
+    sections = _sections(elf)
+    regions = _region_usage(board, sections)
+
+    def size(name: str) -> int:
+        return sections[name].size if name in sections else 0
+
+    return FirmwareBuild(
+        board=board,
+        elf=elf,
+        model_dir=model_dir,
+        interface=interface,
+        flash_bytes=size(".text") + size(".ARM.exidx") + size(".rodata") + size(".data"),
+        ram_bytes=size(".data") + size(".bss") + size(".fg_pool") + size(".stack"),
+        workspace_bytes=size(".fg_pool"),
+        regions=regions,
+    )

@@ -1,0 +1,34 @@
+/* The serial protocol between the profiling firmware and the host (firmware_gen/serial_link.py mirrors it).
+ *
+ * Frame: 'F' 'G' | type (1 byte) | length (uint32 LE) | payload | CRC-32 (IEEE, uint32 LE) of type, length and
+ * payload. All integers little-endian.
+ *
+ * Session: firmware -> HELLO; host -> one INPUT per model input; firmware runs the model, then -> one OUTPUT per
+ * model output, PROFILE, DONE and exits. Anything wrong from the host -> ERROR and exit FG_EXIT_PROTOCOL_ERROR;
+ * a fault -> FAULT and exit FG_EXIT_FAULT. */
+#ifndef FG_PROTOCOL_H
+#define FG_PROTOCOL_H
+
+#define FG_PROTOCOL_VERSION 1
+#define FG_FRAME_MAGIC0 0x46 /* 'F' */
+#define FG_FRAME_MAGIC1 0x47 /* 'G' */
+
+/* Firmware -> host. */
+#define FG_FRAME_HELLO 0x01   /* u8 version, u8 counter kind, u16 inputs, u16 outputs, u16 0, u32 steps,
+                                 u32 workspace bytes, u32 bytes of each input, u32 bytes of each output */
+#define FG_FRAME_OUTPUT 0x02  /* u8 output index, the tensor bytes */
+#define FG_FRAME_PROFILE 0x03 /* u8 counter kind, 3 x u8 0, u32 steps, u64 invoke total, u64 per step */
+#define FG_FRAME_DONE 0x04    /* i32 status returned by fg_model_invoke */
+#define FG_FRAME_ERROR 0x05   /* u8 error code, 3 x u8 0, u32 detail */
+#define FG_FRAME_FAULT 0x06   /* i32 running step (-1: none), u32 exception number, pc, lr, xpsr, cfsr, hfsr,
+                                 mmfar, bfar, exc_return */
+/* Host -> firmware. */
+#define FG_FRAME_INPUT 0x11 /* u8 input index, the tensor bytes */
+
+/* ERROR codes. */
+#define FG_ERROR_BAD_CRC 1
+#define FG_ERROR_BAD_LENGTH 2
+#define FG_ERROR_BAD_INDEX 3
+#define FG_ERROR_UNEXPECTED_FRAME 4
+
+#endif /* FG_PROTOCOL_H */

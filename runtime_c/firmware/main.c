@@ -1,0 +1,154 @@
+/* Profiling firmware: receives the model inputs over the UART straight into the workspace pool, runs the model
+ * once with the step hooks timing every step, sends the outputs and the per-step counts back, and exits.
+ * The protocol is in fg_protocol.h; a fault anywhere is reported with the step that was running. */
+#include <stdint.h>
+
+#include "fg/hooks.h"
+#include "fg_link.h"
+#include "fg_port.h"
+#include "fg_protocol.h"
+#include "model.h"
+
+#ifndef FG_ENABLE_HOOKS
+#error "the profiling firmware needs FG_ENABLE_HOOKS"
+#endif
+
+static uint64_t step_counts[FG_MODEL_NUM_STEPS];
+static uint64_t step_started_at;
+static volatile int32_t running_step = -1; /* read by the fault report */
+
+void fg_hook_step_begin(int step) {
+    running_step = step;
+    step_started_at = fg_cycles_now();
+}
+
+void fg_hook_step_end(int step) {
+    step_counts[step] = fg_cycles_now() - step_started_at;
+    running_step = -1;
+}
+
+void fg_hook_tensor_ready(int step, int tensor, const void *data, size_t bytes) {
+    (void)step;
+    (void)tensor;
+    (void)data;
+    (void)bytes;
+}
+
+static void fail(uint8_t code, uint32_t detail) __attribute__((noreturn));
+static void fail(uint8_t code, uint32_t detail) {
+    uint8_t payload[8] = {code};
+    fg_put_u32(payload + 4, detail);
+    fg_link_send(FG_FRAME_ERROR, payload, sizeof payload);
+    fg_exit(FG_EXIT_PROTOCOL_ERROR);
+}
+
+static void send_hello(int counter_kind) {
+    uint8_t header[16] = {FG_PROTOCOL_VERSION, (uint8_t)counter_kind};
+    fg_put_u16(header + 2, FG_MODEL_NUM_INPUTS);
+    fg_put_u16(header + 4, FG_MODEL_NUM_OUTPUTS);
+    fg_put_u32(header + 8, FG_MODEL_NUM_STEPS);
+    fg_put_u32(header + 12, FG_MODEL_WORKSPACE_BYTES);
+    fg_link_send_begin(FG_FRAME_HELLO, sizeof header + 4u * (FG_MODEL_NUM_INPUTS + FG_MODEL_NUM_OUTPUTS));
+    fg_link_send_part(header, sizeof header);
+    uint8_t size[4];
+    for (int i = 0; i < FG_MODEL_NUM_INPUTS; ++i) {
+        fg_put_u32(size, fg_model_input_bytes(i));
+        fg_link_send_part(size, sizeof size);
+    }
+    for (int i = 0; i < FG_MODEL_NUM_OUTPUTS; ++i) {
+        fg_put_u32(size, fg_model_output_bytes(i));
+        fg_link_send_part(size, sizeof size);
+    }
+    fg_link_send_end();
+}
+
+/* One INPUT frame per model input, in any order, written where fg_model_input() points. */
+static void receive_inputs(void) {
+    uint32_t missing = FG_MODEL_NUM_INPUTS;
+    uint8_t received[FG_MODEL_NUM_INPUTS] = {0};
+    while (missing > 0) {
+        uint8_t type;
+        uint32_t length;
+        fg_link_receive_begin(&type, &length);
+        if (type != FG_FRAME_INPUT) {
+            fail(FG_ERROR_UNEXPECTED_FRAME, type);
+        }
+        if (length < 1) {
+            fail(FG_ERROR_BAD_LENGTH, length);
+        }
+        uint8_t index;
+        fg_link_receive_part(&index, 1);
+        if (index >= FG_MODEL_NUM_INPUTS) {
+            fail(FG_ERROR_BAD_INDEX, index);
+        }
+        if (length - 1u != fg_model_input_bytes(index)) {
+            fail(FG_ERROR_BAD_LENGTH, length);
+        }
+        fg_link_receive_part(fg_model_input(index), length - 1u);
+        if (!fg_link_receive_end()) {
+            fail(FG_ERROR_BAD_CRC, index);
+        }
+        if (!received[index]) {
+            received[index] = 1;
+            --missing;
+        }
+    }
+}
+
+static void send_results(int counter_kind, uint64_t total, int32_t status) {
+    for (int i = 0; i < FG_MODEL_NUM_OUTPUTS; ++i) {
+        uint8_t index = (uint8_t)i;
+        fg_link_send_begin(FG_FRAME_OUTPUT, 1u + fg_model_output_bytes(i));
+        fg_link_send_part(&index, 1);
+        fg_link_send_part(fg_model_output(i), fg_model_output_bytes(i));
+        fg_link_send_end();
+    }
+    uint8_t header[16] = {(uint8_t)counter_kind};
+    fg_put_u32(header + 4, FG_MODEL_NUM_STEPS);
+    fg_put_u64(header + 8, total);
+    fg_link_send_begin(FG_FRAME_PROFILE, sizeof header + 8u * FG_MODEL_NUM_STEPS);
+    fg_link_send_part(header, sizeof header);
+    for (int i = 0; i < FG_MODEL_NUM_STEPS; ++i) {
+        uint8_t count[8];
+        fg_put_u64(count, step_counts[i]);
+        fg_link_send_part(count, sizeof count);
+    }
+    fg_link_send_end();
+    uint8_t done[4];
+    fg_put_u32(done, (uint32_t)status);
+    fg_link_send(FG_FRAME_DONE, done, sizeof done);
+}
+
+#define SCB_REG(address) (*(volatile uint32_t *)(address))
+
+void fg_fault_report(const fg_exception_frame *frame, uint32_t exc_return) {
+    uint32_t ipsr;
+    __asm__ volatile("mrs %0, ipsr" : "=r"(ipsr));
+    const uint32_t words[10] = {
+        (uint32_t)running_step, ipsr & 0x1FFu, frame->pc, frame->lr, frame->xpsr,
+        SCB_REG(0xE000ED28u), /* CFSR */
+        SCB_REG(0xE000ED2Cu), /* HFSR */
+        SCB_REG(0xE000ED34u), /* MMFAR */
+        SCB_REG(0xE000ED38u), /* BFAR */
+        exc_return,
+    };
+    uint8_t payload[sizeof words];
+    for (unsigned i = 0; i < 10; ++i) {
+        fg_put_u32(payload + 4 * i, words[i]);
+    }
+    fg_link_send(FG_FRAME_FAULT, payload, sizeof payload);
+    fg_exit(FG_EXIT_FAULT);
+}
+
+int main(void) {
+    fg_uart_init();
+    int counter_kind = fg_cycles_init();
+    send_hello(counter_kind);
+    receive_inputs();
+    fg_cycles_restart();
+    uint64_t started_at = fg_cycles_now();
+    int status = fg_model_invoke();
+    uint64_t total = fg_cycles_now() - started_at;
+    send_results(counter_kind, total, status);
+    return status == 0 ? FG_EXIT_OK : FG_EXIT_MODEL_ERROR;
+}
