@@ -16,6 +16,24 @@ from firmware_gen.legalize import Step, TensorRef
 
 INTERFACES = ("unpacked", "packed")
 
+# The FG_PACKED_ERR_* codes of runtime_c/include/fg/packed.h, for messages on the host.
+PACKED_ERRORS = {
+    -1: "wrong argument count",
+    -2: "wrong type code",
+    -3: "wrong dtype",
+    -4: "wrong shape",
+    -5: "null argument",
+    -6: "no such step",
+}
+
+
+def describe_packed_error(code: int, step: int, graph: Graph) -> str:
+    """A readable message for a packed call the firmware refused."""
+    what = PACKED_ERRORS.get(code, f"error code {code}")
+    if 0 <= step < len(graph.operators):
+        return f"packed call of step {step} ({graph.operators[step].opcode}) refused its arguments: {what}"
+    return f"packed call of step {step} refused: {what}"
+
 # dlpack type code and bits of each dtype.
 _DL_TYPES = {
     DType.INT8: ("kDLInt", 8), DType.UINT8: ("kDLUInt", 8), DType.INT16: ("kDLInt", 16),
