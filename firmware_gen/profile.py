@@ -1,0 +1,95 @@
+"""The per-layer profile of one run: where the instructions go, and how many MACs each one buys."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from firmware_gen.errors import UserError
+from firmware_gen.ir import Graph
+from firmware_gen.ops import REGISTRY
+from firmware_gen.runner import RunResult
+
+
+@dataclass
+class LayerProfile:
+    index: int
+    opcode: str
+    output_shape: list[int]
+    macs: int
+    count: int  # instructions under QEMU, core cycles on a board
+    share: float  # of the sum over all steps, 0..1
+    macs_per_count: float | None
+
+
+@dataclass
+class ModelProfile:
+    board: str
+    unit: str  # "instructions" or "cycles"
+    layers: list[LayerProfile]
+    macs: int
+    count: int  # the sum over the steps
+    invoke_count: int  # the whole invoke, hook calls between steps included
+
+    @property
+    def macs_per_count(self) -> float | None:
+        return self.macs / self.count if self.count else None
+
+    def to_json(self) -> dict:
+        return {**asdict(self), "macs_per_count": self.macs_per_count}
+
+
+def build_profile(graph: Graph, result: RunResult) -> ModelProfile:
+    if len(result.step_cycles) != len(graph.operators):
+        raise UserError(f"the run timed {len(result.step_cycles)} steps; the model has {len(graph.operators)} "
+                        "operators: was the firmware built from this model?")
+    if result.step_instructions is not None:
+        unit, counts, invoke = "instructions", result.step_instructions, result.instructions or 0
+    else:
+        unit, counts, invoke = "cycles", result.step_cycles, result.total_cycles
+    total = sum(counts)
+    layers = []
+    for op, count in zip(graph.operators, counts, strict=True):
+        macs = REGISTRY[op.opcode].macs(graph, op)
+        layers.append(LayerProfile(op.index, op.opcode, list(graph.tensors[op.outputs[0]].shape), macs, count,
+                                   count / total if total else 0.0, macs / count if count and macs else None))
+    return ModelProfile(result.board, unit, layers, sum(layer.macs for layer in layers), total, invoke)
+
+
+def format_profile(profile: ModelProfile) -> str:
+    unit = profile.unit
+    lines = [f"{'#':>4}  {'operator':<18} {'output shape':<18} {'MACs':>12} {unit:>14} {'%':>6} "
+             f"{'MACs/' + unit[:5]:>11}"]
+    for layer in profile.layers:
+        ratio = f"{layer.macs_per_count:.3f}" if layer.macs_per_count is not None else "-"
+        lines.append(f"{layer.index:>4}  {layer.opcode:<18} {str(layer.output_shape):<18} {layer.macs:>12,} "
+                     f"{layer.count:>14,} {100 * layer.share:>6.2f} {ratio:>11}")
+    ratio = f"{profile.macs_per_count:.3f}" if profile.macs_per_count is not None else "-"
+    lines.append(f"{'':>4}  {'total':<18} {'':<18} {profile.macs:>12,} {profile.count:>14,} {100.0:>6.2f} "
+                 f"{ratio:>11}")
+    overhead = profile.invoke_count - profile.count
+    lines.append(f"board {profile.board}: the whole invoke took {profile.invoke_count:,} {unit} "
+                 f"({overhead:,} outside the steps: calls and timing hooks)")
+    return "\n".join(lines)
+
+
+def plot_profile(profile: ModelProfile, path: str | Path, title: str = "") -> Path:
+    """A PNG bar chart of the count per layer. Needs matplotlib (pip install matplotlib)."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise UserError("--plot needs matplotlib: pip install matplotlib (or the package's [plot] extra)") from None
+    labels = [f"{layer.index} {layer.opcode}" for layer in profile.layers]
+    figure, axes = plt.subplots(figsize=(max(6.0, 0.35 * len(labels) + 2), 4.5))
+    axes.bar(range(len(labels)), [layer.count for layer in profile.layers], color="tab:blue")
+    axes.set_xticks(range(len(labels)), labels, rotation=90, fontsize=7)
+    axes.set_ylabel(profile.unit)
+    axes.set_title(title or f"{profile.unit} per layer on {profile.board} (total {profile.count:,})")
+    figure.tight_layout()
+    path = Path(path)
+    figure.savefig(path, dpi=120)
+    plt.close(figure)
+    return path
