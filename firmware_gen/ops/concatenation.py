@@ -1,7 +1,7 @@
 """CONCATENATION of int8 tensors along one axis.
 
-TFLM copies the int8 values unchanged, whatever the inputs' quantization (the converter gives every input
-the output's scale and zero point), so this kernel does too.
+Values are copied unchanged, so every input must have the output's scale and zero point (the TFLite converter
+arranges that; TFLM refuses the model otherwise, and so does this module).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import numpy as np
 
 from firmware_gen.ir import DType, Graph, Operator
 from firmware_gen.ops.base import ConstTable, KernelCall, TableRef
-from firmware_gen.ops.operands import operand, require_dtype, resolve_axis, unsupported
+from firmware_gen.ops.operands import operand, per_tensor_quantization, require_dtype, resolve_axis, unsupported
 
 
 class ConcatenationKernel:
@@ -29,10 +29,16 @@ class ConcatenationKernel:
             raise unsupported(graph, op, f"fused activation {activation} is not supported (TFLM refuses it too)")
         rank = len(output.shape)
         axis = resolve_axis(graph, op, int(op.options.get("axis", 0)), rank)
+        out_q = per_tensor_quantization(graph, op, output)
         total = 0
         for position in range(len(op.inputs)):
             source = operand(graph, op, position)
             require_dtype(graph, op, source, (DType.INT8,))
+            in_q = per_tensor_quantization(graph, op, source)
+            if (in_q.scale, in_q.zero_point) != (out_q.scale, out_q.zero_point):
+                raise unsupported(graph, op, f"{source.describe()} is quantized (scale {in_q.scale:.9g}, zero point "
+                                             f"{in_q.zero_point}) unlike the output (scale {out_q.scale:.9g}, zero "
+                                             f"point {out_q.zero_point}); requantizing inputs is not supported")
             if len(source.shape) != rank or any(source.shape[d] != output.shape[d] for d in range(rank) if d != axis):
                 raise unsupported(graph, op, f"{source.describe()} does not fit {output.describe()} "
                                              f"along axis {axis}")
