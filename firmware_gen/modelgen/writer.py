@@ -42,7 +42,7 @@ _TENSOR_TYPES = {
 # Operator versions as the TFLite converter writes them for int8 models (TFLM does not check them).
 _VERSIONS = {
     "CONV_2D": 3, "DEPTHWISE_CONV_2D": 3, "FULLY_CONNECTED": 4, "AVERAGE_POOL_2D": 2, "MAX_POOL_2D": 2,
-    "ADD": 2, "MUL": 2, "RESHAPE": 1, "SQUEEZE": 1, "SOFTMAX": 2, "QUANTIZE": 2, "DEQUANTIZE": 2, "PAD": 2,
+    "ADD": 2, "MUL": 2, "RESHAPE": 1, "SQUEEZE": 1, "SOFTMAX": 2, "QUANTIZE": 2, "DEQUANTIZE": 2, "PAD": 2, "PADV2": 2,
     "MEAN": 2, "CONCATENATION": 2, "TRANSPOSE": 2, "LOGISTIC": 2,
 }
 
@@ -141,6 +141,7 @@ OPTION_WRITERS: dict[str, tuple[int, OptionWriter]] = {
     "RESHAPE": (BuiltinOptions.ReshapeOptions, _reshape_fields),
     "SQUEEZE": (BuiltinOptions.SqueezeOptions, _squeeze_fields),
     "PAD": (BuiltinOptions.PadOptions, _no_fields),
+    "PADV2": (BuiltinOptions.PadV2Options, _no_fields),
     "TRANSPOSE": (BuiltinOptions.TransposeOptions, _no_fields),
     "QUANTIZE": (BuiltinOptions.QuantizeOptions, _no_fields),
     "DEQUANTIZE": (BuiltinOptions.DequantizeOptions, _no_fields),

@@ -7,12 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from validated import MAX_EXAMPLES, assert_bit_exact, int8_zero_points, refusal, scales, shapes
 
-from firmware_gen.modelgen import writer
 from firmware_gen.modelgen.writer import ModelBuilder
-
-# PADV2 takes no options worth writing; register it with the writer if it does not know it yet.
-writer.OPTION_WRITERS.setdefault("PADV2", (writer.BuiltinOptions.PadV2Options, lambda builder, options: []))
-writer._VERSIONS.setdefault("PADV2", 2)
 
 
 def pad_model(shape, paddings, scale, zero_point, pad_value=None, out_shape=None) -> bytes:
