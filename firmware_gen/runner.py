@@ -7,6 +7,7 @@ session runs on a real board over its serial port (counts are core clock cycles 
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -20,8 +21,10 @@ from firmware_gen.serial_link import (
     FirmwareExit,
     FirmwareFault,
     FrameType,
+    Hello,
     Link,
     LinkError,
+    LinkStalled,
     Profile,
     decode_done,
     decode_fault,
@@ -31,6 +34,8 @@ from firmware_gen.serial_link import (
     open_link,
 )
 from firmware_gen.target_build import FirmwareBuild
+
+HELLO_RETRY_SECONDS = 0.5
 
 
 @dataclass
@@ -73,12 +78,26 @@ def _input_bytes(interface: ModelInterface, inputs: Sequence[np.ndarray | bytes]
     return result
 
 
+def handshake(link: Link) -> Hello:
+    """HELLO_REQUEST until the firmware answers (a board may still be booting; QEMU may drop the first bytes it
+    sends), for at most the link's stall timeout."""
+    deadline = time.monotonic() + link.stall_timeout
+    while True:
+        link.send(FrameType.HELLO_REQUEST, b"")
+        try:
+            frame = link.receive(wait=min(HELLO_RETRY_SECONDS, link.stall_timeout))
+        except LinkStalled:
+            if time.monotonic() < deadline:
+                continue
+            raise LinkStalled(f"the firmware did not answer HELLO_REQUEST within {link.stall_timeout:g} s") from None
+        if frame.type != FrameType.HELLO:
+            raise LinkError(f"the firmware answered HELLO_REQUEST with frame type 0x{frame.type:02x}")
+        return decode_hello(frame)
+
+
 def exchange(link: Link, interface: ModelInterface, inputs: list[bytes], run_timeout: float) -> _Session:
     """One session of the protocol (fg_protocol.h), host side."""
-    frame = link.receive()
-    if frame.type != FrameType.HELLO:
-        raise LinkError(f"the firmware did not start with HELLO (frame type 0x{frame.type:02x})")
-    hello = decode_hello(frame)
+    hello = handshake(link)
     expected = (tuple(s.nbytes for s in interface.inputs), tuple(s.nbytes for s in interface.outputs))
     if (hello.input_bytes, hello.output_bytes) != expected:
         raise LinkError(f"the firmware runs another model: inputs {list(hello.input_bytes)} B, outputs "
@@ -92,6 +111,8 @@ def exchange(link: Link, interface: ModelInterface, inputs: list[bytes], run_tim
         frame = link.receive(wait=run_timeout)
         if frame.type == FrameType.OUTPUT and frame.payload and frame.payload[0] < len(hello.output_bytes):
             outputs[frame.payload[0]] = frame.payload[1:]
+        elif frame.type == FrameType.HELLO:
+            continue  # the answer to a repeated HELLO_REQUEST
         elif frame.type == FrameType.PROFILE:
             profile = decode_profile(frame)
         elif frame.type == FrameType.DONE:

@@ -32,6 +32,7 @@ class FrameType(enum.IntEnum):
     DONE = 0x04
     ERROR = 0x05
     FAULT = 0x06
+    HELLO_REQUEST = 0x10
     INPUT = 0x11
 
 
@@ -56,6 +57,10 @@ FIRMWARE_ERRORS = {1: "a frame from the host failed its CRC check", 2: "a frame 
 
 class LinkError(UserError):
     """The serial link failed: corrupted frame, stall, closed connection, protocol violation."""
+
+
+class LinkStalled(LinkError):
+    """Nothing arrived within the time allowed."""
 
 
 class FirmwareFault(UserError):
@@ -96,7 +101,7 @@ class Link:
                 self.port.write(data[start:start + _WRITE_CHUNK])
             self.port.flush()
         except serial.SerialTimeoutException:
-            raise LinkError(f"the link stalled: the target took no data for {self.stall_timeout:g} s while the "
+            raise LinkStalled(f"the link stalled: the target took no data for {self.stall_timeout:g} s while the "
                             f"host sent a {FrameType(frame_type).name} frame of {len(payload):,} B") from None
         except serial.SerialException as error:
             raise LinkError(f"the link closed while sending a {FrameType(frame_type).name} frame ({error})") from None
@@ -139,7 +144,7 @@ class Link:
                 last_progress = now
             elif now - last_progress > limit:
                 got = f" (got {len(data)} of {size} B)" if data else ""
-                raise LinkError(f"the link stalled: nothing for {limit:g} s while waiting for {what}{got}")
+                raise LinkStalled(f"the link stalled: nothing for {limit:g} s while waiting for {what}{got}")
         return bytes(data)
 
 

@@ -3,9 +3,12 @@
  * Frame: 'F' 'G' | type (1 byte) | length (uint32 LE) | payload | CRC-32 (IEEE, uint32 LE) of type, length and
  * payload. All integers little-endian.
  *
- * Session: firmware -> HELLO; host -> one INPUT per model input; firmware runs the model, then -> one OUTPUT per
+ * Session: host -> HELLO_REQUEST (repeated until answered); firmware -> HELLO; host -> one INPUT per model input; firmware runs the model, then -> one OUTPUT per
  * model output, PROFILE, DONE and exits. Anything wrong from the host -> ERROR and exit FG_EXIT_PROTOCOL_ERROR;
- * a fault -> FAULT and exit FG_EXIT_FAULT. */
+ * a fault -> FAULT and exit FG_EXIT_FAULT.
+ * The host speaks first because what the firmware sends before the host listens can be lost: a real board boots
+ * before its serial port is opened, and QEMU's TCP serial backend sometimes drops the first bytes after it
+ * accepted the connection. */
 #ifndef FG_PROTOCOL_H
 #define FG_PROTOCOL_H
 
@@ -23,7 +26,8 @@
 #define FG_FRAME_FAULT 0x06   /* i32 running step (-1: none), u32 exception number, pc, lr, xpsr, cfsr, hfsr,
                                  mmfar, bfar, exc_return */
 /* Host -> firmware. */
-#define FG_FRAME_INPUT 0x11 /* u8 input index, the tensor bytes */
+#define FG_FRAME_HELLO_REQUEST 0x10 /* empty */
+#define FG_FRAME_INPUT 0x11         /* u8 input index, the tensor bytes */
 
 /* ERROR codes. */
 #define FG_ERROR_BAD_CRC 1

@@ -62,14 +62,22 @@ static void send_hello(int counter_kind) {
     fg_link_send_end();
 }
 
-/* One INPUT frame per model input, in any order, written where fg_model_input() points. */
-static void receive_inputs(void) {
+/* Answers HELLO_REQUESTs until one INPUT frame per model input has arrived, in any order, written where
+ * fg_model_input() points. */
+static void receive_inputs(int counter_kind) {
     uint32_t missing = FG_MODEL_NUM_INPUTS;
     uint8_t received[FG_MODEL_NUM_INPUTS] = {0};
     while (missing > 0) {
         uint8_t type;
         uint32_t length;
         fg_link_receive_begin(&type, &length);
+        if (type == FG_FRAME_HELLO_REQUEST && length == 0) {
+            if (!fg_link_receive_end()) {
+                fail(FG_ERROR_BAD_CRC, type);
+            }
+            send_hello(counter_kind);
+            continue;
+        }
         if (type != FG_FRAME_INPUT) {
             fail(FG_ERROR_UNEXPECTED_FRAME, type);
         }
@@ -143,8 +151,7 @@ void fg_fault_report(const fg_exception_frame *frame, uint32_t exc_return) {
 int main(void) {
     fg_uart_init();
     int counter_kind = fg_cycles_init();
-    send_hello(counter_kind);
-    receive_inputs();
+    receive_inputs(counter_kind);
     fg_cycles_restart();
     uint64_t started_at = fg_cycles_now();
     int status = fg_model_invoke();

@@ -1,0 +1,29 @@
+"""Fixtures of the target tests: the hand-written add-one model, toolchain and QEMU availability, orphan checks."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+FIXTURE_MODEL = Path(__file__).resolve().parent.parent / "fixtures" / "add_one_model"
+
+needs_cross_gcc = pytest.mark.skipif(shutil.which("arm-none-eabi-gcc") is None, reason="arm-none-eabi-gcc missing")
+needs_qemu = pytest.mark.skipif(shutil.which("qemu-system-arm") is None or shutil.which("arm-none-eabi-gcc") is None,
+                                reason="qemu-system-arm or arm-none-eabi-gcc missing")
+
+
+def qemu_processes_for(elf: Path) -> list[int]:
+    """Process ids of anything still running with elf on its command line (a QEMU left behind)."""
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if str(elf).encode() in cmdline:
+            pids.append(int(entry.name))
+    return pids

@@ -1,0 +1,80 @@
+from __future__ import annotations
+
+import pytest
+
+from firmware_gen.boards import BOARDS_DIR, BoardError, list_boards, load_board
+from firmware_gen.linker_script import render_linker_script
+
+EXPECTED_BOARDS = ["mps2_an385", "mps2_an386", "mps2_an500", "mps3_an547", "qemu_cortex_m3"]
+
+
+def test_every_board_loads():
+    assert list_boards() == EXPECTED_BOARDS
+    for name in EXPECTED_BOARDS:
+        board = load_board(name)
+        assert board.name == name
+        assert board.region_for("code").origin in (0x0, 0x10000000)
+        assert board.uart_kind in ("pl011", "cmsdk")
+
+
+def test_qemu_cortex_m3_is_the_small_lm3s6965():
+    board = load_board("qemu_cortex_m3")
+    assert (board.region_for("rodata").size, board.region_for("pool").size) == (256 * 1024, 64 * 1024)
+    assert (board.qemu_machine, board.uart_kind, board.uart_base) == ("lm3s6965evb", "pl011", 0x4000C000)
+    assert board.instructions_per_tick == 80
+
+
+@pytest.mark.parametrize(("name", "per_tick"), [("mps2_an385", 40), ("mps2_an386", 40), ("mps2_an500", 40),
+                                                ("mps3_an547", 31.25)])
+def test_instructions_per_systick_tick(name, per_tick):
+    assert load_board(name).instructions_per_tick == per_tick
+
+
+def test_mps3_an547_links_at_the_secure_aliases():
+    board = load_board("mps3_an547")
+    assert board.region_for("code").origin == 0x10000000
+    assert board.region_for("stack").origin == 0x30000000
+    assert "-mfloat-abi=hard" in board.gcc_flags
+
+
+def test_unknown_board_lists_the_known_ones():
+    with pytest.raises(BoardError) as error:
+        load_board("stm32_nope")
+    message = str(error.value)
+    assert "stm32_nope" in message
+    assert all(name in message for name in EXPECTED_BOARDS)
+
+
+def test_board_file_with_a_kind_nobody_holds_is_refused(tmp_path):
+    text = (BOARDS_DIR / "qemu_cortex_m3.toml").read_text()
+    broken = tmp_path / "broken.toml"
+    broken.write_text(text.replace('"data", "bss", "pool", "stack"', '"data", "bss", "stack"'))
+    with pytest.raises(BoardError, match="no memory region holds 'pool'"):
+        load_board(str(broken))
+    broken.write_text("name = 'x'\n")
+    with pytest.raises(BoardError, match="not a valid board description"):
+        load_board(str(broken))
+
+
+def test_linker_script_places_every_kind_in_its_region():
+    script = render_linker_script(load_board("qemu_cortex_m3"))
+    assert "FLASH (rx) : ORIGIN = 0x00000000, LENGTH = 0x40000" in script
+    assert "SRAM (rwx) : ORIGIN = 0x20000000, LENGTH = 0x10000" in script
+    # The pool section must claim .bss.fg_pool before .bss.* does, and the stack sits at the bottom of RAM.
+    assert script.index("KEEP(*(.bss.fg_pool))") < script.index("*(.bss .bss.*)")
+    assert script.index(".stack (NOLOAD)") < script.index(".data :")
+    assert "} > SRAM AT > FLASH" in script
+    assert 'ASSERT(ADDR(.fg_pool) + SIZEOF(.fg_pool) <= ORIGIN(SRAM) + LENGTH(SRAM)' in script
+    assert "__fg_stack_bytes = 4096;" in script
+
+
+def test_linker_script_region_names_become_identifiers():
+    script = render_linker_script(load_board("mps2_an385"))
+    assert "CODE_SRAM (rx) : ORIGIN = 0x00000000, LENGTH = 0x400000" in script
+    assert "PSRAM (rwx)" in script
+
+
+def test_measuring_linker_script_has_room_for_anything():
+    script = render_linker_script(load_board("qemu_cortex_m3"), measure=True)
+    assert "LENGTH = 0x40000000" in script
+    assert "not runnable" in script

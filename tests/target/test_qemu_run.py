@@ -1,0 +1,69 @@
+"""The profiling firmware under QEMU: outputs, repeatable instruction counts, faults, stalls, no orphan QEMU."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+from target_fixtures import FIXTURE_MODEL, needs_qemu, qemu_processes_for
+
+from firmware_gen.boards import list_boards, load_board
+from firmware_gen.qemu import start_qemu
+from firmware_gen.runner import handshake, run_model
+from firmware_gen.serial_link import FirmwareFault, FrameType, Link, LinkError, describe_error, encode_frame
+from firmware_gen.target_build import build_firmware
+
+pytestmark = [needs_qemu, pytest.mark.qemu]
+INPUT = np.arange(-8, 8, dtype=np.int8).reshape(1, 16)
+EXPECTED = (2 * (INPUT.astype(np.int32) + 1)).astype(np.int8)
+
+
+@pytest.mark.parametrize("board", list_boards())
+def test_add_one_model_runs_and_counts_repeatably(tmp_path, board):
+    build = build_firmware(FIXTURE_MODEL, board, tmp_path)
+    first = run_model(build, [INPUT], timeout=60)
+    second = run_model(build, [INPUT.tobytes()], timeout=60)
+    assert np.array_equal(first.outputs[0], EXPECTED)
+    assert first.exit_code == 0 and first.counter == "systick"
+    assert len(first.step_cycles) == 2 and all(t > 0 for t in first.step_cycles)
+    assert first.instructions == round(first.total_cycles * load_board(board).instructions_per_tick)
+    assert (first.instructions, first.step_cycles) == (second.instructions, second.step_cycles)
+    assert not qemu_processes_for(build.elf)
+
+
+def test_wrong_input_size_is_caught_before_qemu(tmp_path):
+    build = build_firmware(FIXTURE_MODEL, "qemu_cortex_m3", tmp_path)
+    with pytest.raises(Exception, match="input 0 holds 15 B; the model needs 16 B"):
+        run_model(build, [b"\0" * 15])
+
+
+def test_hard_fault_reports_the_step(tmp_path):
+    build = build_firmware(FIXTURE_MODEL, "mps2_an385", tmp_path, extra_cflags=["-DFG_TEST_FAULT_STEP=1"])
+    with pytest.raises(FirmwareFault, match=r"HardFault in step 1 at pc 0x[0-9a-f]{8}.*undefined instruction"):
+        run_model(build, [INPUT], timeout=60)
+    assert not qemu_processes_for(build.elf)
+
+
+def test_corrupted_input_frame_is_rejected_by_the_firmware(tmp_path):
+    build = build_firmware(FIXTURE_MODEL, "qemu_cortex_m3", tmp_path)
+    with start_qemu(build.board, build.elf, timeout=60) as qemu:
+        link = Link(qemu.link, stall_timeout=20)
+        assert handshake(link).input_bytes == (16,)
+        frame = bytearray(encode_frame(FrameType.INPUT, b"\x00" + INPUT.tobytes()))
+        frame[10] ^= 0xFF
+        link.port.write(bytes(frame))
+        reply = link.receive()
+        assert reply.type == FrameType.ERROR
+        assert "CRC" in describe_error(reply)
+        assert qemu.wait(20) == 11  # FG_EXIT_PROTOCOL_ERROR
+    assert not qemu_processes_for(build.elf)
+
+
+def test_hung_firmware_is_a_stall_and_qemu_is_killed(tmp_path):
+    build = build_firmware(FIXTURE_MODEL, "qemu_cortex_m3", tmp_path, extra_cflags=["-DFG_TEST_HANG"])
+    started = time.monotonic()
+    with pytest.raises(LinkError, match="stalled|closed"):
+        run_model(build, [INPUT], timeout=3, stall_timeout=2)
+    assert time.monotonic() - started < 30
+    assert not qemu_processes_for(build.elf)
