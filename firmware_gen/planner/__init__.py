@@ -1,54 +1,112 @@
-"""Static memory planning: one pool for every activation tensor, offsets decided ahead of time.
+"""Static memory planning: every activation tensor (and kernel scratch buffer) at an offset decided ahead of time.
 
     plan = plan_graph(graph, aliases={view: viewed, ...}, alignment=16)
     check_plan(plan, graph)  # independent safety check
 
-Each algorithm is a pure function from buffer descriptions (`BufferInfo`) to offsets; `plan_graph` runs them in
-order (cheapest first), keeps the smallest pool and stops early once one reaches the lower bound.
+Each algorithm is a pure function from buffer descriptions (`BufferInfo`, optional `OverlapAllowance`s) to
+offsets, selectable by name in `ALGORITHMS`. By default `plan_graph` runs them in order (cheapest first), keeps the
+smallest pool and stops as soon as one reaches the lower bound; the exact solver, last, starts from the best plan
+so far and either proves it optimal or improves it (or runs out of nodes).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
+from firmware_gen.errors import DoesNotFitError
 from firmware_gen.ir import Graph
-from firmware_gen.planner import branch_and_bound, greedy_by_conflicts, greedy_by_size
-from firmware_gen.planner.buffers import BufferInfo, Offsets, lower_bound, pool_bytes
+from firmware_gen.planner import branch_and_bound, exact, greedy_by_conflicts, greedy_by_size, hill_climb
+from firmware_gen.planner.buffers import BufferInfo, Offsets, OverlapAllowance, Separations, lower_bound, pool_bytes
 from firmware_gen.planner.check import check_plan
 from firmware_gen.planner.liveness import alias_groups
-from firmware_gen.planner.plan import MemoryPlan, PlannedBuffer
+from firmware_gen.planner.operator_overlap import graph_overlaps
+from firmware_gen.planner.plan import MemoryPlan, PlannedBuffer, PoolSpec
+from firmware_gen.planner.pools import assign_pools
 
-Algorithm = Callable[[Sequence[BufferInfo]], Offsets]
+Algorithm = Callable[[Sequence[BufferInfo], Iterable[OverlapAllowance]], Offsets]
 
 ALGORITHMS: dict[str, Algorithm] = {
     "greedy_by_size": greedy_by_size.plan,
     "greedy_by_conflicts": greedy_by_conflicts.plan,
+    "hill_climb": hill_climb.plan,
     "branch_and_bound": branch_and_bound.plan,
+    "exact": exact.plan,
 }
 
-__all__ = ["ALGORITHMS", "BufferInfo", "MemoryPlan", "PlannedBuffer", "check_plan", "plan_graph"]
+__all__ = ["ALGORITHMS", "BufferInfo", "MemoryPlan", "OverlapAllowance", "PlannedBuffer", "PoolSpec", "check_plan",
+           "plan_graph", "plan_buffers"]
 
 
-def plan_graph(graph: Graph, aliases: Mapping[int, int] | None = None, alignment: int = 16,
-               algorithm: str | None = None) -> MemoryPlan:
-    """Offsets in one pool for every activation tensor of `graph` (views share their target's storage)."""
+def plan_buffers(buffers: Sequence[BufferInfo], overlaps: Sequence[OverlapAllowance] = (),
+                 algorithm: str | None = None, fallback: Offsets | None = None) -> tuple[Offsets, str, bool, int]:
+    """(offsets, algorithm that made them, proven optimal, proven lower bound) for one pool."""
     if algorithm is not None and algorithm not in ALGORITHMS:
         raise ValueError(f"unknown planning algorithm {algorithm!r}; known: {', '.join(ALGORITHMS)}")
-    groups = alias_groups(graph, aliases or {})
-    buffers = [BufferInfo(g.tensors[0], g.size, alignment, g.first, g.last) for g in groups]
-    bound = lower_bound(buffers)
-
+    bound = Separations(buffers, overlaps).lower_bound()
     best: tuple[int, str, Offsets] | None = None
+    if fallback is not None:
+        best = (pool_bytes(buffers, fallback), "pool_fit", fallback)
+    proven_bound = bound
     for name in [algorithm] if algorithm else ALGORITHMS:
-        offsets = ALGORITHMS[name](buffers)
+        if best is not None and best[0] <= bound:
+            break
+        if name == "exact":
+            result = exact.solve(buffers, overlaps, initial=best[2] if best else None)
+            offsets, proven_bound = result.offsets, max(bound, result.lower_bound)
+        else:
+            offsets = ALGORITHMS[name](buffers, overlaps)
         pool = pool_bytes(buffers, offsets)
         if best is None or pool < best[0]:
             best = (pool, name, offsets)
-        if pool <= bound:
-            break
-    assert best is not None
+    if best is None:  # no buffers and nothing run
+        return {}, algorithm or "greedy_by_size", True, 0
     pool, name, offsets = best
-    planned = [PlannedBuffer(g.tensors, offsets[g.tensors[0]], g.size, g.first, g.last) for g in groups]
+    return offsets, name, pool <= proven_bound, min(proven_bound, pool)
+
+
+def plan_graph(graph: Graph, aliases: Mapping[int, int] | None = None, alignment: int = 16,
+               algorithm: str | None = None, overlap: bool = False, scratch: Mapping[int, int] | None = None,
+               pools: Sequence[PoolSpec] | None = None) -> MemoryPlan:
+    """Offsets for every activation tensor of `graph` (views share their target's storage).
+
+    overlap: let outputs overlap inputs where the operators allow it (`OpKernel.output_overlap`).
+    scratch: step -> bytes of kernel scratch, a buffer live only at that step.
+    pools: the RAM regions to fill, by priority; default one unlimited pool.
+    """
+    groups = alias_groups(graph, aliases or {})
+    buffers = [BufferInfo(g.tensors[0], g.size, alignment, g.first, g.last) for g in groups]
+    scratch_steps = {step: nbytes for step, nbytes in (scratch or {}).items() if nbytes > 0}
+    buffers += [BufferInfo(("scratch", step), nbytes, alignment, step, step) for step, nbytes in scratch_steps.items()]
+    overlaps = graph_overlaps(graph, groups) if overlap else []
+    pool_specs = sorted(pools or [PoolSpec()], key=lambda p: p.priority)
+    if len({p.name for p in pool_specs}) != len(pool_specs):
+        raise ValueError("pool names must be distinct")
+
+    placed: dict = {}
+    names, proven, proven_bound = [], True, 0
+    for pool, members, fallback in assign_pools(buffers, overlaps, pool_specs):
+        offsets, name, optimal, bound = plan_buffers(members, overlaps, algorithm, fallback)
+        size = pool_bytes(members, offsets)
+        if pool.size_limit is not None and size > pool.size_limit:
+            raise DoesNotFitError(
+                f"pool '{pool.name or 'default'}' needs {size:,} B for {len(members)} buffers (lower bound "
+                f"{lower_bound(members):,} B) but holds {pool.size_limit:,} B; give it more room or add a pool")
+        placed.update({b.id: (pool.name, offsets[b.id]) for b in members})
+        names.append(name)
+        proven, proven_bound = proven and optimal, proven_bound + bound
+
+    by_id = {b.id: b for b in buffers}
+    planned = [PlannedBuffer(g.tensors, placed[g.tensors[0]][1], g.size, g.first, g.last, placed[g.tensors[0]][0])
+               for g in groups]
+    planned += [PlannedBuffer((), placed[("scratch", step)][1], nbytes, step, step, placed[("scratch", step)][0],
+                              scratch_step=step) for step, nbytes in sorted(scratch_steps.items())]
+    pool_sizes = {pool.name: pool_bytes([by_id[i] for i, (n, _) in placed.items() if n == pool.name],
+                                        {i: o for i, (n, o) in placed.items() if n == pool.name})
+                  for pool in pool_specs}
     unaligned = lower_bound(BufferInfo(b.id, b.size, 1, b.first, b.last) for b in buffers)
-    return MemoryPlan(pool_bytes=pool, lower_bound_bytes=bound, algorithm=name, buffers=planned,
-                      alignment=alignment, unaligned_lower_bound_bytes=unaligned)
+    return MemoryPlan(pool_bytes=sum(pool_sizes.values()), lower_bound_bytes=lower_bound(buffers),
+                      algorithm="+".join(dict.fromkeys(names)), buffers=planned, alignment=alignment,
+                      unaligned_lower_bound_bytes=unaligned, overlap=overlap, proven_optimal=proven,
+                      proven_lower_bound_bytes=proven_bound, pools=pool_specs, pool_sizes=pool_sizes)
+
+

@@ -6,15 +6,24 @@ buffer in turn, every offset that touches something: the bottom of the pool, jus
 at the same time, and the top of the pool under the limit. A branch dies as soon as some step has an unplaced
 buffer that the gaps left at that step cannot hold. It starts from the better greedy plan, looks first for a plan
 of exactly the lower bound, then for any improvement. The node budget is a count, not a clock, so a plan is
-reproducible.
+reproducible. With overlap allowances the candidates also sit against the edges of each allowed overlap, the gap
+test is skipped at steps where a pair may overlap, and the target is the overlap-aware bound.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from firmware_gen.planner import greedy_by_conflicts, greedy_by_size
-from firmware_gen.planner.buffers import BufferInfo, Offsets, align_down, align_up, conflicts, lower_bound, pool_bytes
+from firmware_gen.planner.buffers import (
+    BufferInfo,
+    Offsets,
+    OverlapAllowance,
+    Separations,
+    align_down,
+    align_up,
+    pool_bytes,
+)
 
 NODE_BUDGET = 40_000
 
@@ -36,10 +45,11 @@ def _gaps(occupied: list[tuple[int, int]], limit: int) -> list[int]:
 
 
 class _Search:
-    def __init__(self, buffers: Sequence[BufferInfo]) -> None:
-        self.buffers = buffers
-        self.neighbours = conflicts(buffers)
-        steps = {step for b in buffers for step in range(b.first, b.last + 1)}
+    def __init__(self, separations: Separations) -> None:
+        self.separations = separations
+        self.buffers = buffers = separations.buffers
+        self.unpruned_steps = separations.overlap_steps()
+        steps = {step for b in buffers for step in range(b.first, b.last + 1)} - self.unpruned_steps
         self.live_at = {step: [i for i, b in enumerate(buffers) if b.first <= step <= b.last] for step in steps}
         self.offsets: dict[int, int] = {}
         self.limit = 0
@@ -80,18 +90,20 @@ class _Search:
     def _candidates(self, index: int) -> list[int]:
         buffer = self.buffers[index]
         size, alignment = buffer.footprint, buffer.alignment
-        occupied = self._occupied(self.neighbours[index])
+        blocked = self.separations.blocked(index, self.offsets)
         raw = {0, align_down(self.limit - size, alignment)}
-        for start, end in occupied:
-            raw.add(align_up(end, alignment))
-            raw.add(align_down(start - size, alignment))
+        for lo, hi in blocked:
+            raw.add(align_up(hi, alignment))
+            raw.add(align_down(lo, alignment))
         return [c for c in sorted(raw)
-                if c >= 0 and c + size <= self.limit and all(c + size <= start or c >= end for start, end in occupied)]
+                if c >= 0 and c + size <= self.limit and all(not lo < c < hi for lo, hi in blocked)]
 
     def _room_left(self, index: int) -> bool:
         """Whether, at every step of the buffer just placed, the free gaps could still hold the unplaced buffers."""
         buffer = self.buffers[index]
         for step in range(buffer.first, buffer.last + 1):
+            if step in self.unpruned_steps:
+                continue
             live = self.live_at[step]
             waiting = [self.buffers[j].footprint for j in live if j not in self.offsets]
             if not waiting:
@@ -110,14 +122,17 @@ def _orders(buffers: Sequence[BufferInfo]) -> list[list[int]]:
     return [chronological, largest_first]
 
 
-def plan(buffers: Sequence[BufferInfo], node_budget: int | None = None) -> Offsets:
+def plan(buffers: Sequence[BufferInfo], overlaps: Iterable[OverlapAllowance] = (),
+         node_budget: int | None = None) -> Offsets:
     node_budget = NODE_BUDGET if node_budget is None else node_budget
     if not buffers:
         return {}
-    best = min((greedy_by_size.plan(buffers), greedy_by_conflicts.plan(buffers)),
+    overlaps = list(overlaps)
+    best = min((greedy_by_size.plan(buffers, overlaps), greedy_by_conflicts.plan(buffers, overlaps)),
                key=lambda offsets: pool_bytes(buffers, offsets))
-    target = lower_bound(buffers)
-    search = _Search(buffers)
+    separations = Separations(buffers, overlaps)
+    target = separations.lower_bound()
+    search = _Search(separations)
     orders = _orders(buffers)
     share = node_budget // (2 * len(orders))
     for order in orders:

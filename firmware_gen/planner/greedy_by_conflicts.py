@@ -5,22 +5,27 @@ The most contended buffers get the low, unfragmented offsets; each goes to the l
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
-from firmware_gen.planner.buffers import BufferInfo, Offsets, conflicts, first_fit_in_order
+from firmware_gen.planner.buffers import BufferInfo, Offsets, OverlapAllowance, Separations
 
 
-def plan(buffers: Sequence[BufferInfo]) -> Offsets:
-    neighbours = conflicts(buffers)
+def order(separations: Separations) -> list[int]:
+    buffers = separations.buffers
     unplaced = set(range(len(buffers)))
-    order: list[BufferInfo] = []
+    chosen_order: list[int] = []
 
     def contention(i: int) -> tuple[int, int, int]:
-        pressure = sum(buffers[j].footprint for j in neighbours[i] if j in unplaced)
+        pressure = sum(buffers[j].footprint for j in separations.neighbours(i) if j in unplaced)
         return (pressure + buffers[i].footprint, buffers[i].footprint, -i)
 
     while unplaced:
         chosen = max(unplaced, key=contention)
         unplaced.remove(chosen)
-        order.append(buffers[chosen])
-    return first_fit_in_order(order)
+        chosen_order.append(chosen)
+    return chosen_order
+
+
+def plan(buffers: Sequence[BufferInfo], overlaps: Iterable[OverlapAllowance] = ()) -> Offsets:
+    separations = Separations(buffers, overlaps)
+    return separations.first_fit(order(separations))

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
-from firmware_gen.planner.buffers import BufferInfo, Offsets, first_fit_in_order
+from firmware_gen.planner.buffers import BufferInfo, Offsets, OverlapAllowance, Separations
 
 
-def plan(buffers: Sequence[BufferInfo]) -> Offsets:
-    order = sorted(range(len(buffers)), key=lambda i: (-buffers[i].footprint, buffers[i].first, i))
-    return first_fit_in_order([buffers[i] for i in order])
+def order(buffers: Sequence[BufferInfo]) -> list[int]:
+    return sorted(range(len(buffers)), key=lambda i: (-buffers[i].footprint, buffers[i].first, i))
+
+
+def plan(buffers: Sequence[BufferInfo], overlaps: Iterable[OverlapAllowance] = ()) -> Offsets:
+    return Separations(buffers, overlaps).first_fit(order(buffers))

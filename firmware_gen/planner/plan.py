@@ -1,40 +1,79 @@
-"""The result of planning: where each alias group lives in the one workspace pool."""
+"""The result of planning: where each alias group (and each kernel's scratch) lives, in one or several pools."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
+DEFAULT_POOL = ""  # the name of the single pool of a plan made without pool specs
+
+
+@dataclass(frozen=True)
+class PoolSpec:
+    """A RAM region the plan may use. Pools are filled in increasing `priority` (fast, small memory first); a pool
+    without a size limit takes whatever the earlier pools could not hold."""
+
+    name: str = DEFAULT_POOL
+    size_limit: int | None = None
+    priority: int = 0
+
+    @property
+    def symbol(self) -> str:
+        """The C array of this pool."""
+        return f"fg_pool_{self.name}" if self.name else "fg_pool"
+
+    @property
+    def section(self) -> str:
+        return f".bss.{self.symbol}"
+
 
 @dataclass(frozen=True)
 class PlannedBuffer:
-    tensors: tuple[int, ...]  # the alias group, root first
+    tensors: tuple[int, ...]  # the alias group, root first; empty for a kernel's scratch buffer
     offset: int
     size: int
     first_op: int
     last_op: int
+    pool: str = DEFAULT_POOL
+    scratch_step: int | None = None  # the step whose kernel owns this scratch buffer
 
     @property
     def tensor(self) -> int:
-        return self.tensors[0]
+        return self.tensors[0] if self.tensors else -1
 
     @property
     def end(self) -> int:
         return self.offset + self.size
 
+    @property
+    def label(self) -> str:
+        if self.scratch_step is not None:
+            return f"scratch{self.scratch_step}"
+        return "=".join(f"t{i}" for i in self.tensors)
+
 
 @dataclass
 class MemoryPlan:
-    pool_bytes: int
-    lower_bound_bytes: int  # with every size rounded up to `alignment`
+    pool_bytes: int  # all pools together
+    lower_bound_bytes: int  # tensor level, with every size rounded up to `alignment`
     algorithm: str
     buffers: list[PlannedBuffer]
     alignment: int = 16
     unaligned_lower_bound_bytes: int = 0  # the same bound on raw sizes, for comparison with other planners
+    overlap: bool = False  # whether operators' overlap allowances were used
+    proven_optimal: bool = False  # no placement of these buffers (with these allowances) in these pools is smaller
+    proven_lower_bound_bytes: int = 0  # the best bound proven for this problem (overlap-aware when overlapping)
+    pools: list[PoolSpec] = field(default_factory=lambda: [PoolSpec()])
+    pool_sizes: dict[str, int] = field(default_factory=dict)  # pool name -> bytes used
     _by_tensor: dict[int, PlannedBuffer] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self._by_tensor = {index: buffer for buffer in self.buffers for index in buffer.tensors}
+        if not self.pool_sizes:
+            self.pool_sizes = {pool.name: max((b.end for b in self.buffers if b.pool == pool.name), default=0)
+                               for pool in self.pools}
+            if len(self.pools) == 1:
+                self.pool_sizes[self.pools[0].name] = self.pool_bytes
 
     def buffer_of(self, tensor_index: int) -> PlannedBuffer:
         try:
@@ -45,11 +84,27 @@ class MemoryPlan:
     def offset_of(self, tensor_index: int) -> int:
         return self.buffer_of(tensor_index).offset
 
+    def pool_spec(self, name: str) -> PoolSpec:
+        return next(pool for pool in self.pools if pool.name == name)
+
+    def symbol_of(self, tensor_index: int) -> str:
+        """The C array that holds the tensor."""
+        return self.pool_spec(self.buffer_of(tensor_index).pool).symbol
+
+    def scratch_of(self, step: int) -> PlannedBuffer | None:
+        return next((b for b in self.buffers if b.scratch_step == step), None)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "pool_bytes": self.pool_bytes,
             "lower_bound_bytes": self.lower_bound_bytes,
             "algorithm": self.algorithm,
+            "overlap": self.overlap,
+            "proven_optimal": self.proven_optimal,
+            "proven_lower_bound_bytes": self.proven_lower_bound_bytes,
+            "pools": [{"name": p.name, "symbol": p.symbol, "bytes": self.pool_sizes[p.name], "limit": p.size_limit}
+                      for p in self.pools],
             "buffers": [{"tensor": b.tensor, "tensors": list(b.tensors), "offset": b.offset, "size": b.size,
-                         "first_op": b.first_op, "last_op": b.last_op} for b in self.buffers],
+                         "first_op": b.first_op, "last_op": b.last_op, "pool": b.pool, "scratch_step": b.scratch_step}
+                        for b in self.buffers],
         }
