@@ -12,8 +12,10 @@ from dataclasses import dataclass
 from firmware_gen.ir import Graph, Operator, Tensor
 from firmware_gen.ops.base import KernelCall
 from firmware_gen.ops.geometry import Window2D, window_2d
+from firmware_gen.ops.overlap import window_overlap
 from firmware_gen.ops.requantize import bias_tensor, convolution_multipliers, output_stage, weights_tensor
 from firmware_gen.ops.tensor_checks import int8_per_tensor, unsupported
+from firmware_gen.planner.buffers import OverlapAllowance
 
 
 @dataclass(frozen=True)
@@ -143,6 +145,10 @@ class Conv2DKernel:
                     "out_h": shapes.window.out_h, "out_w": shapes.window.out_w, "out_c": shapes.out_channels}
         return _call(graph, op, shapes, "fg_conv2d_s8", "fg_conv2d_params", geometry)
 
+    def output_overlap(self, graph: Graph, op: Operator) -> list[OverlapAllowance]:
+        shapes = conv2d_shapes(graph, op)
+        return window_overlap(op, shapes.source, shapes.result, shapes.window)
+
 
 class DepthwiseConv2DKernel:
     opcode = "DEPTHWISE_CONV_2D"
@@ -162,6 +168,10 @@ class DepthwiseConv2DKernel:
                     "out_h": shapes.window.out_h, "out_w": shapes.window.out_w,
                     "depth_multiplier": shapes.out_channels // in_c}
         return _call(graph, op, shapes, "fg_depthwise_conv2d_s8", "fg_depthwise_conv2d_params", geometry)
+
+    def output_overlap(self, graph: Graph, op: Operator) -> list[OverlapAllowance]:
+        shapes = depthwise_shapes(graph, op)
+        return window_overlap(op, shapes.source, shapes.result, shapes.window)
 
 
 KERNELS = [Conv2DKernel(), DepthwiseConv2DKernel()]

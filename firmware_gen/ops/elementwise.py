@@ -12,7 +12,9 @@ from firmware_gen.fixedpoint import quantize_multiplier, quantize_multiplier_sma
 from firmware_gen.ir import Graph, Operator, Tensor
 from firmware_gen.ops.base import KernelCall
 from firmware_gen.ops.broadcast import MAX_LOOPS, broadcast_loops, broadcast_shape
+from firmware_gen.ops.overlap import elementwise_overlap
 from firmware_gen.ops.tensor_checks import fused_activation_range, int8_per_tensor, unsupported
+from firmware_gen.planner.buffers import OverlapAllowance
 
 ADD_LEFT_SHIFT = 20  # headroom bits of the int8 ADD (15 for int16)
 
@@ -59,6 +61,9 @@ class BinaryKernel:
             "activation_max": activation_max,
         }
         return KernelCall(self.function, self.params_type, params, inputs=list(op.inputs), outputs=[op.outputs[0]])
+
+    def output_overlap(self, graph: Graph, op: Operator) -> list[OverlapAllowance]:
+        return elementwise_overlap(graph, op)
 
     def rescaling(self, graph: Graph, op: Operator, a: Tensor, b: Tensor, out: Tensor) -> dict[str, int]:
         """Offsets, multipliers and shifts, in the params struct's field order."""

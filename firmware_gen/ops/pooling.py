@@ -11,7 +11,9 @@ from dataclasses import dataclass
 from firmware_gen.ir import Graph, Operator
 from firmware_gen.ops.base import KernelCall
 from firmware_gen.ops.geometry import Window2D, window_2d
+from firmware_gen.ops.overlap import window_overlap
 from firmware_gen.ops.tensor_checks import fused_activation_range, int8_per_tensor, unsupported
+from firmware_gen.planner.buffers import OverlapAllowance
 
 # TFLM accepts an input/output scale difference up to this (absolute, in double precision).
 SCALE_TOLERANCE = 1.0e-6
@@ -98,6 +100,10 @@ class Pool2DKernel:
             "activation_max": activation_max,
         }
         return KernelCall(self.function, "fg_pool2d_params", params, inputs=[op.inputs[0]], outputs=[op.outputs[0]])
+
+    def output_overlap(self, graph: Graph, op: Operator) -> list[OverlapAllowance]:
+        source, result = graph.tensors[op.inputs[0]], graph.tensors[op.outputs[0]]
+        return window_overlap(op, source, result, pool_window(graph, op))
 
 
 KERNELS = [

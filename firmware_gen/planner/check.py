@@ -1,14 +1,19 @@
 """An independent check of a finished plan against the graph it claims to serve.
 
 It shares no code with the planner: liveness is recomputed step by step from the operators, and every pair of
-tensors live at the same step must occupy disjoint bytes unless the plan put them in one alias group.
+tensors live at the same step in the same pool must occupy disjoint bytes unless the plan put them in one alias
+group, or the plan was made with overlap and the operator of that step allows exactly that overlap (the input read
+there for the last time, the output first written there, and the allowance's condition met on the byte ranges).
+A kernel's scratch buffer must be disjoint from everything live at its step.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from itertools import combinations
 
 from firmware_gen.ir import Graph
+from firmware_gen.planner.buffers import OverlapAllowance
 from firmware_gen.planner.plan import MemoryPlan, PlannedBuffer
 
 
@@ -25,14 +30,40 @@ def _label(graph: Graph, tensor_index: int, buffer: PlannedBuffer) -> str:
     return f"tensor {tensor_index} '{graph.tensors[tensor_index].name}' at [{buffer.offset}, {buffer.end})"
 
 
-def check_plan(plan: MemoryPlan, graph: Graph) -> None:
-    """Raise AssertionError naming the tensors involved if the plan is unsafe for `graph`."""
+def _declared(graph: Graph, step: int) -> list[OverlapAllowance]:
+    from firmware_gen.ops import REGISTRY
+
+    op = graph.operators[step]
+    declare = getattr(REGISTRY.get(op.opcode), "output_overlap", None)
+    return list(declare(graph, op)) if declare else []
+
+
+def _overlap_permitted(graph: Graph, step: int, buffer_a: PlannedBuffer, buffer_b: PlannedBuffer,
+                       owner: Mapping[int, PlannedBuffer], live_ranges: Mapping[int, tuple[int, int]]) -> bool:
+    for allowance in _declared(graph, step):
+        source, result = owner.get(allowance.input), owner.get(allowance.output)
+        if {id(source), id(result)} != {id(buffer_a), id(buffer_b)} or source is result:
+            continue
+        last_read = all(live_ranges[i][1] <= step and i not in graph.outputs for i in source.tensors)
+        first_write = all(live_ranges[i][0] >= step for i in result.tensors)
+        if last_read and first_write and allowance.permits(source.offset, source.size, result.offset, result.size):
+            return True
+    return False
+
+
+def check_plan(plan: MemoryPlan, graph: Graph, scratch: Mapping[int, int] | None = None) -> None:
+    """Raise AssertionError naming the tensors involved if the plan is unsafe for `graph`.
+
+    scratch: step -> bytes each kernel's scratch needs (checked against the plan's scratch buffers when given)."""
     owner: dict[int, PlannedBuffer] = {}
+    pool_sizes = {pool.name: plan.pool_sizes.get(pool.name, plan.pool_bytes) for pool in plan.pools}
     for buffer in plan.buffers:
         assert buffer.offset >= 0 and buffer.offset % plan.alignment == 0, \
-            f"tensor {buffer.tensor}: offset {buffer.offset} is not a multiple of {plan.alignment}"
-        assert buffer.end <= plan.pool_bytes, \
-            f"tensor {buffer.tensor}: [{buffer.offset}, {buffer.end}) exceeds the pool of {plan.pool_bytes} bytes"
+            f"{buffer.label}: offset {buffer.offset} is not a multiple of {plan.alignment}"
+        assert buffer.pool in pool_sizes, f"{buffer.label}: unknown pool {buffer.pool!r}"
+        limit = pool_sizes[buffer.pool]
+        assert buffer.end <= limit, f"tensor {buffer.tensor}: [{buffer.offset}, {buffer.end}) exceeds the pool of " \
+                                    f"{limit} bytes"
         for index in buffer.tensors:
             assert index not in owner, f"tensor {index} is in two buffers"
             owner[index] = buffer
@@ -49,13 +80,28 @@ def check_plan(plan: MemoryPlan, graph: Graph) -> None:
             f"{tensor.describe()} is live over steps {live_ranges[tensor.index]}, its buffer only over " \
             f"[{buffer.first_op}, {buffer.last_op}]"
 
+    scratch_at = {b.scratch_step: b for b in plan.buffers if b.scratch_step is not None}
+    for step, nbytes in (scratch or {}).items():
+        if nbytes > 0:
+            assert step in scratch_at and scratch_at[step].size >= nbytes, \
+                f"step {step}: the kernel needs {nbytes} bytes of scratch, the plan gives " \
+                f"{scratch_at[step].size if step in scratch_at else 0}"
+
     for step in range(max(len(graph.operators), 1)):
         live = [index for index, (first, last) in live_ranges.items() if first <= step <= last]
         for a, b in combinations(live, 2):
             buffer_a, buffer_b = owner[a], owner[b]
-            if buffer_a is buffer_b:
+            if buffer_a is buffer_b or not _share_bytes(buffer_a, buffer_b):
                 continue
-            disjoint = (buffer_a.end <= buffer_b.offset or buffer_b.end <= buffer_a.offset
-                        or 0 in (buffer_a.size, buffer_b.size))
-            assert disjoint, f"step {step}: {_label(graph, a, buffer_a)} and {_label(graph, b, buffer_b)} " \
-                             f"are live together and overlap"
+            assert plan.overlap and _overlap_permitted(graph, step, buffer_a, buffer_b, owner, live_ranges), \
+                f"step {step}: {_label(graph, a, buffer_a)} and {_label(graph, b, buffer_b)} are live together and " \
+                f"overlap"
+        if step in scratch_at:
+            for index in live:
+                assert not _share_bytes(scratch_at[step], owner[index]), \
+                    f"step {step}: the scratch buffer at [{scratch_at[step].offset}, {scratch_at[step].end}) " \
+                    f"overlaps {_label(graph, index, owner[index])}"
+
+
+def _share_bytes(a: PlannedBuffer, b: PlannedBuffer) -> bool:
+    return a.pool == b.pool and a.offset < b.end and b.offset < a.end and 0 not in (a.size, b.size)

@@ -1,0 +1,67 @@
+"""How far an operator's output may overlap its input: the allowances the kernels declare to the planner.
+
+Every allowance here is `output_before_input` ("forward"): the kernel walks its output in increasing address order
+and the output sits at the same or lower addresses than the input, so each output byte lands on input bytes that
+no later output needs. The allowance is a number N of bytes: the output may end at most N bytes after the input's
+start (output.end <= input.start + N).
+
+Window operators (CONV_2D, DEPTHWISE_CONV_2D, AVERAGE/MAX_POOL_2D), NHWC int8, output pixels p = 0, 1, ... in
+raster order (batch, row, column), all channels of pixel p stored before any channel of pixel p + 1:
+  let low(p) be the lowest input pixel any output q >= p reads (its window's first in-bounds row and column);
+  output pixel p covers output bytes [p * C_out, (p + 1) * C_out); it may clobber input bytes below
+  low(p) * C_in only. So with d = output.start - input.start,
+      d <= min_p (low(p) * C_in - (p + 1) * C_out),   N = output.size + that minimum.
+Worked cases (one batch, SAME padding, int8; W = input width, C = channels):
+  - 3x3 depthwise, stride 1, C_in = C_out = C: low(p) = (oy-1)*W + (ox-1) clipped at 0; the minimum is at an
+    interior pixel: -(W + 2) * C, so N = output.size - (W + 2) * C: the output starts W + 2 pixels (one input row
+    and two pixels) before the input and nearly all of it overlaps. vww's 48x48x8 layer: 18,432 + 400 bytes.
+  - stride 2 (depthwise or full convolution, 3x3, even input, pad_top = 0): low(p) = 2*oy*W + 2*ox, which runs
+    ahead of the output; the minimum sits at p = 0 or at the end of the first output row. vww's 96x96x3 -> 48x48x8
+    convolution: d <= -102, and the 48x48x16 -> 24x24x16 depthwise: d <= -16.
+  - 1x1 convolution, stride 1: low(p) = p, the minimum of p * C_in - (p + 1) * C_out is -C_out when C_in >= C_out
+    (output one pixel ahead) and (P - 1) * C_in - P * C_out when it expands (P pixels): N = input.size - C_in, the
+    output ends one input pixel before the input ends. A backward kernel (output.start >= input.start, pixels in
+    decreasing order, the current input pixel copied to a C_in-byte scratch before its output pixel is stored)
+    would save those C_in bytes; forward keeps one direction for every kernel and needs no scratch, so it is not
+    declared.
+  - pooling: as depthwise (a 2x2 stride-2 pool reads ahead like a strided convolution).
+Elementwise ADD / MUL, an input with the output's shape (no broadcasting for that input): element i is written
+after element i of each input is read, so N = input.size: the output may start at or below the input (in place).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from firmware_gen.ir import Graph, Operator, Tensor
+from firmware_gen.ops.geometry import Window2D
+from firmware_gen.planner.buffers import OUTPUT_BEFORE_INPUT, OverlapAllowance
+
+
+def forward_window_bytes(source: Tensor, result: Tensor, window: Window2D) -> int:
+    """N for a raster-order window kernel (see the module docstring); <= 0 means no overlap at all."""
+    batches, in_h, in_w, in_c = source.shape
+    out_c = result.shape[3] * result.dtype.itemsize
+    in_c *= source.dtype.itemsize
+    rows = np.maximum(np.arange(window.out_h) * window.stride_h - window.pad_top, 0)
+    cols = np.maximum(np.arange(window.out_w) * window.stride_w - window.pad_left, 0)
+    image = (rows[:, None] * in_w + cols[None, :]).ravel()
+    low = (np.arange(batches)[:, None] * in_h * in_w + image[None, :]).ravel().astype(np.int64)
+    low = np.minimum.accumulate(low[::-1])[::-1]  # the lowest pixel read by this output or any later one
+    pixels = np.arange(1, low.size + 1, dtype=np.int64)
+    return result.nbytes + int(np.min(low * in_c - pixels * out_c))
+
+
+def window_overlap(op: Operator, source: Tensor, result: Tensor, window: Window2D) -> list[OverlapAllowance]:
+    allowed = forward_window_bytes(source, result, window)
+    return [OverlapAllowance(op.inputs[0], op.outputs[0], OUTPUT_BEFORE_INPUT, allowed)] if allowed > 0 else []
+
+
+def elementwise_overlap(graph: Graph, op: Operator) -> list[OverlapAllowance]:
+    """In place for each input of the output's shape and element size."""
+    result = graph.tensors[op.outputs[0]]
+    return [OverlapAllowance(index, op.outputs[0], OUTPUT_BEFORE_INPUT, graph.tensors[index].nbytes)
+            for index in dict.fromkeys(op.inputs)
+            if index >= 0 and not graph.tensors[index].is_constant
+            and tuple(graph.tensors[index].shape) == tuple(result.shape)
+            and graph.tensors[index].dtype.itemsize == result.dtype.itemsize]
