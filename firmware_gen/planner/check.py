@@ -58,11 +58,12 @@ def check_plan(plan: MemoryPlan, graph: Graph, scratch: Mapping[int, int] | None
     owner: dict[int, PlannedBuffer] = {}
     pool_sizes = {pool.name: plan.pool_sizes.get(pool.name, plan.pool_bytes) for pool in plan.pools}
     for buffer in plan.buffers:
+        name = f"tensor {buffer.tensor}" if buffer.tensors else buffer.label
         assert buffer.offset >= 0 and buffer.offset % plan.alignment == 0, \
-            f"{buffer.label}: offset {buffer.offset} is not a multiple of {plan.alignment}"
-        assert buffer.pool in pool_sizes, f"{buffer.label}: unknown pool {buffer.pool!r}"
+            f"{name}: offset {buffer.offset} is not a multiple of {plan.alignment}"
+        assert buffer.pool in pool_sizes, f"{name}: unknown pool {buffer.pool!r}"
         limit = pool_sizes[buffer.pool]
-        assert buffer.end <= limit, f"tensor {buffer.tensor}: [{buffer.offset}, {buffer.end}) exceeds the pool of " \
+        assert buffer.end <= limit, f"{name}: [{buffer.offset}, {buffer.end}) exceeds the pool of " \
                                     f"{limit} bytes"
         for index in buffer.tensors:
             assert index not in owner, f"tensor {index} is in two buffers"
