@@ -24,6 +24,7 @@ OUTPUT_SECTIONS: tuple[tuple[str, str, str], ...] = (
     (".bss", "bss", "*(.bss .bss.*) *(COMMON)"),
 )
 SECTION_KIND = {name: kind for name, kind, _ in OUTPUT_SECTIONS}
+HANDLER_STACK_BYTES = 512
 # Region length used to measure an image that does not fit (with ld --no-check-sections).
 _MEASURE_LENGTH = 0x40000000
 
@@ -40,7 +41,8 @@ def _region_length(region: MemoryRegion, measure: bool) -> int:
 def _section_body(name: str, inputs: str) -> list[str]:
     if name == ".stack":
         return ["    . = ALIGN(8);", "    __fg_stack_bottom = .;", "    . += __fg_stack_bytes;",
-                "    . = ALIGN(8);", "    __fg_stack_top = .;"]
+                "    . = ALIGN(8);", "    __fg_thread_stack_top = .;", "    . += __fg_handler_stack_bytes;",
+                "    __fg_stack_top = .;"]
     label = {".data": "data", ".bss": "bss", ".fg_pool": "pool"}.get(name)
     lines = [f"    . = ALIGN({16 if name == '.fg_pool' else 4});"]
     lines += [f"    __fg_{label}_start = .;"] if label else []
@@ -60,7 +62,9 @@ def render_linker_script(board: Board, measure: bool = False) -> str:
         access = "rx" if region.holds and set(region.holds) <= {"code", "rodata"} else "rwx"
         lines.append(f"    {region_symbol(region)} ({access}) : ORIGIN = 0x{region.origin:08X}, "
                      f"LENGTH = 0x{_region_length(region, measure):X}")
-    lines += ["}", "", f"__fg_stack_bytes = {board.stack_bytes};", "", "SECTIONS", "{"]
+    lines += ["}", "", f"__fg_stack_bytes = {board.stack_bytes};",
+              f"__fg_handler_stack_bytes = {HANDLER_STACK_BYTES};  /* exceptions run on their own stack */",
+              "", "SECTIONS", "{"]
     for name, kind, inputs in OUTPUT_SECTIONS:
         region = region_symbol(board.region_for(kind))
         load = f" AT > {region_symbol(code)}" if kind == "data" else ""

@@ -27,7 +27,8 @@ from firmware_gen.serial_link import LinkError, open_link
 
 QEMU = "qemu-system-arm"
 QEMU_INSTALL_HINT = "apt-get install --no-install-recommends qemu-system-arm"
-LOCKUP_STATUS = 134  # QEMU aborts when the CPU locks up (a fault while handling a fault)
+# QEMU aborts (SIGABRT; 134 through `timeout`) when the CPU locks up: a fault while handling a fault.
+ABORT_STATUSES = (134, -signal.SIGABRT)
 
 
 def qemu_command(board: Board, elf: Path, port: int) -> list[str]:
@@ -56,16 +57,22 @@ class QemuSession:
         except subprocess.TimeoutExpired:
             return None
 
-    def log_tail(self, lines: int = 5) -> str:
+    def log_lines(self) -> list[str]:
         text = self.log.read_text(errors="replace") if self.log.exists() else ""
-        kept = [line for line in text.splitlines() if "Timer with period zero" not in line]  # lm3s6965evb noise
-        return " | ".join(kept[-lines:])
+        return [line for line in text.splitlines() if "Timer with period zero" not in line]  # lm3s6965evb noise
+
+    def log_tail(self, lines: int = 5) -> str:
+        return " | ".join(self.log_lines()[-lines:])
 
     def describe_exit(self, status: int | None) -> str:
         if status is None:
             return "QEMU is still running"
-        what = {LOCKUP_STATUS: " (CPU lockup: a fault while handling a fault, e.g. the stack overflowed)",
-                -signal.SIGKILL: " (killed)", 137: " (killed at its time limit)"}.get(status, "")
+        fatal = [line for line in self.log_lines() if "fatal" in line or "Lockup" in line]
+        if status in ABORT_STATUSES and fatal:
+            # The register dump that follows is of little use without the image: keep QEMU's verdict.
+            return (f"QEMU aborted: {fatal[0].strip()} (the CPU locked up: a fault while handling a fault, "
+                    "e.g. the stack overflowed)")
+        what = {-signal.SIGKILL: " (killed)", 137: " (killed at its time limit)"}.get(status, "")
         tail = self.log_tail()
         return f"QEMU exited with status {status}{what}{': ' + tail if tail else ''}"
 

@@ -176,6 +176,7 @@ _CFSR_BITS = {0: "instruction access violation", 1: "data access violation", 3: 
               10: "imprecise data bus error", 11: "bus fault on exception return",
               12: "bus fault on exception entry (stack overflow?)", 16: "undefined instruction",
               17: "invalid state (Thumb bit clear)", 18: "invalid exception return", 19: "no coprocessor (FPU off?)",
+              20: "stack overflow (stack limit reached)",
               24: "unaligned access", 25: "divide by zero"}
 
 

@@ -132,6 +132,10 @@ static void send_results(int counter_kind, uint64_t total, int32_t status) {
 void fg_fault_report(const fg_exception_frame *frame, uint32_t exc_return) {
     uint32_t ipsr;
     __asm__ volatile("mrs %0, ipsr" : "=r"(ipsr));
+    static const fg_exception_frame unknown = {0};
+    if (frame == NULL) {
+        frame = &unknown; /* the stack overflowed: the registers were not saved anywhere readable */
+    }
     const uint32_t words[10] = {
         (uint32_t)running_step, ipsr & 0x1FFu, frame->pc, frame->lr, frame->xpsr,
         SCB_REG(0xE000ED28u), /* CFSR */

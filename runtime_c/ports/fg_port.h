@@ -38,7 +38,8 @@ typedef struct {
     uint32_t r0, r1, r2, r3, r12, lr, pc, xpsr;
 } fg_exception_frame;
 
-/* Provided by the program: called from HardFault with the stacked registers; must not return. */
+/* Provided by the program: called from HardFault with the stacked registers (NULL when they are not on the
+ * stack: it overflowed), on a fresh stack; must not return. */
 void fg_fault_report(const fg_exception_frame *frame, uint32_t exc_return) __attribute__((noreturn));
 
 #endif /* FG_PORT_H */

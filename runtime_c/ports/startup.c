@@ -8,16 +8,35 @@
 extern uint8_t __fg_data_load[], __fg_data_start[], __fg_data_end[];
 extern uint8_t __fg_bss_start[], __fg_bss_end[];
 extern uint8_t __fg_pool_start[], __fg_pool_end[];
-extern uint8_t __fg_stack_top[];
+extern uint8_t __fg_stack_bottom[], __fg_stack_top[];
 
 int main(void);
 void Reset_Handler(void);
+void fg_reset(void) __attribute__((noreturn, used));
 void Fault_Handler(void);
+void fg_fault_entry(const fg_exception_frame *frame, uint32_t exc_return) __attribute__((noreturn, used));
 void SysTick_Handler(void);
 
 #define CPACR (*(volatile uint32_t *)0xE000ED88u)
 
-void Reset_Handler(void) {
+/* The program runs on the process stack (PSP, the bulk of .stack) and exceptions on the main stack (MSP, its top
+ * __fg_handler_stack_bytes): when the program overflows its stack the fault handler still has a valid one and can
+ * report. On Armv8-M the stack limit register makes the overflow itself a precise fault. */
+__attribute__((naked)) void Reset_Handler(void) {
+    __asm__ volatile(
+        "ldr r0, =__fg_thread_stack_top\n\t"
+        "msr psp, r0\n\t"
+#if defined(__ARM_ARCH_8M_MAIN__) || defined(__ARM_ARCH_8_1M_MAIN__)
+        "ldr r0, =__fg_stack_bottom\n\t"
+        "msr psplim, r0\n\t"
+#endif
+        "movs r0, #2\n\t" /* CONTROL.SPSEL: thread mode uses PSP */
+        "msr control, r0\n\t"
+        "isb\n\t"
+        "b fg_reset\n\t");
+}
+
+void fg_reset(void) {
 #if defined(__ARM_FP) || defined(__ARM_FEATURE_MVE)
     CPACR |= 0xFu << 20; /* CP10 and CP11 full access: FPU (and MVE) instructions */
     __asm__ volatile("dsb\n\tisb" ::: "memory");
@@ -28,8 +47,8 @@ void Reset_Handler(void) {
     fg_exit(main());
 }
 
-/* Every exception but reset and SysTick is unexpected: report it. Passes the stack the core pushed the
- * registers on (MSP or PSP, from EXC_RETURN bit 2) and EXC_RETURN itself. */
+/* Every exception but reset and SysTick is unexpected: report it, with the stack the core pushed the registers
+ * on (MSP or PSP, from EXC_RETURN bit 2) and EXC_RETURN. */
 __attribute__((naked)) void Fault_Handler(void) {
     __asm__ volatile(
         "tst lr, #4\n\t"
@@ -37,7 +56,14 @@ __attribute__((naked)) void Fault_Handler(void) {
         "mrseq r0, msp\n\t"
         "mrsne r0, psp\n\t"
         "mov r1, lr\n\t"
-        "b fg_fault_report\n\t");
+        "b fg_fault_entry\n\t");
+}
+
+/* The stacked registers are only readable when they lie on the stack (else the stack overflowed: NULL). */
+void fg_fault_entry(const fg_exception_frame *frame, uint32_t exc_return) {
+    const uint8_t *at = (const uint8_t *)frame;
+    int on_stack = at >= __fg_stack_bottom && at + sizeof *frame <= __fg_stack_top;
+    fg_fault_report(on_stack ? frame : NULL, exc_return);
 }
 
 typedef void (*fg_vector)(void);

@@ -45,6 +45,22 @@ def test_hard_fault_reports_the_step(tmp_path):
     assert not qemu_processes_for(build.elf)
 
 
+def test_stack_overflow_is_reported_on_armv8m(tmp_path):
+    build = build_firmware(FIXTURE_MODEL, "mps3_an547", tmp_path,
+                           extra_cflags=["-DFG_TEST_STACK_OVERFLOW", "-Wno-infinite-recursion"])
+    with pytest.raises(FirmwareFault, match=r"in step 0 .*stack overflow \(stack limit reached\)"):
+        run_model(build, [INPUT], timeout=60)
+
+
+def test_stack_overflow_on_armv7m_is_a_clear_error(tmp_path):
+    # The Cortex-M3 locks up when the fault entry cannot push onto the overflowed stack: QEMU says so.
+    build = build_firmware(FIXTURE_MODEL, "mps2_an385", tmp_path,
+                           extra_cflags=["-DFG_TEST_STACK_OVERFLOW", "-Wno-infinite-recursion"])
+    with pytest.raises(LinkError, match="locked up"):
+        run_model(build, [INPUT], timeout=60)
+    assert not qemu_processes_for(build.elf)
+
+
 def test_corrupted_input_frame_is_rejected_by_the_firmware(tmp_path):
     build = build_firmware(FIXTURE_MODEL, "qemu_cortex_m3", tmp_path)
     with start_qemu(build.board, build.elf, timeout=60) as qemu:
