@@ -35,7 +35,8 @@ GENERATED_FILES = ("model.h", "model.c", "model_weights.h", "model_weights.c")
 @dataclass
 class _GraphIO:
     tensor: Tensor
-    offset: int
+    offset: int  # within its pool
+    storage: str  # C address, e.g. "fg_pool + 128"
     scale: str
     zero_point: int
 
@@ -69,7 +70,8 @@ def _graph_io(graph: Graph, plan: MemoryPlan, indices: tuple[int, ...]) -> list[
     for index in indices:
         tensor = graph.tensors[index]
         q = tensor.quantization
-        result.append(_GraphIO(tensor, plan.offset_of(index), c_float(q.scale) if q else "1.0f",
+        result.append(_GraphIO(tensor, plan.offset_of(index), f"{plan.symbol_of(index)} + {plan.offset_of(index)}",
+                               c_float(q.scale) if q else "1.0f",
                                q.zero_point if q else 0))
     return result
 
@@ -82,11 +84,23 @@ def _constants(graph: Graph, steps: list[Step]) -> list[_Constant]:
 
 def _pool_map(graph: Graph, plan: MemoryPlan) -> list[dict]:
     rows = []
-    for buffer in sorted(plan.buffers, key=lambda b: (b.offset, b.first_op)):
-        names = ", ".join(f"t{i} '{graph.tensors[i].name}'" for i in buffer.tensors)
+    for buffer in sorted(plan.buffers, key=lambda b: (b.pool, b.offset, b.first_op)):
+        names = ", ".join(f"t{i} '{graph.tensors[i].name}'" for i in buffer.tensors) or f"scratch of step " \
+                                                                                           f"{buffer.scratch_step}"
+        if buffer.pool:
+            names = f"[{plan.pool_spec(buffer.pool).symbol}] {names}"
         rows.append({"offset": buffer.offset, "size": buffer.size, "first_op": buffer.first_op,
                      "last_op": buffer.last_op, "label": c_comment_safe(names)})
     return rows
+
+
+def _pool_arrays(plan: MemoryPlan) -> list[dict]:
+    """One C array per pool that holds something (the single default pool always, sized by the header macro)."""
+    if len(plan.pools) == 1 and not plan.pools[0].name:
+        pool = plan.pools[0]
+        return [{"symbol": pool.symbol, "section": pool.section, "size": "FG_MODEL_WORKSPACE_BYTES"}]
+    return [{"symbol": pool.symbol, "section": pool.section, "size": plan.pool_sizes[pool.name]}
+            for pool in plan.pools if plan.pool_sizes[pool.name] > 0]
 
 
 def _headers_declaring(type_names: set[str]) -> list[str]:
@@ -118,6 +132,7 @@ def render(graph: Graph, plan: MemoryPlan, steps: list[Step], source: str = "",
         "constants": _constants(graph, steps),
         "headers": headers,
         "pool_map": _pool_map(graph, plan),
+        "pools": _pool_arrays(plan),
         "step_params": {s.index: [(f, _param_value(v, s)) for f, v in s.call.params.items()]
                         for s in steps if s.call},
         "table_bodies": {s.index: [c_array_body(t.values) for t in s.call.tables] for s in steps if s.call},

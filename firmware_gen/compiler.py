@@ -13,7 +13,7 @@ from firmware_gen.legalize import Step, legalize
 from firmware_gen.ops import REGISTRY
 from firmware_gen.ops.base import KernelCall
 from firmware_gen.packed import INTERFACES
-from firmware_gen.planner import MemoryPlan, plan_graph
+from firmware_gen.planner import MemoryPlan, PoolSpec, plan_graph
 
 
 @dataclass
@@ -35,7 +35,8 @@ def lower(graph: Graph) -> dict[int, KernelCall]:
             if not REGISTRY[op.opcode].is_alias}
 
 
-def compile_graph(graph: Graph, interface: str = "unpacked") -> CompiledModel:
+def compile_graph(graph: Graph, interface: str = "unpacked", overlap: bool = False,
+                  pools: list[PoolSpec] | None = None) -> CompiledModel:
     if interface not in INTERFACES:
         raise UserError(f"unknown interface {interface!r}; choose one of {', '.join(INTERFACES)}")
     check_supported(graph)
@@ -43,12 +44,14 @@ def compile_graph(graph: Graph, interface: str = "unpacked") -> CompiledModel:
     aliases = view_aliases(graph)
     # Plan on the raw buffers first: the planner's input has no notion of an interface. Legalization (and, for
     # the packed interface, wrapping pointers into descriptors) only ever sees the finished plan.
-    plan = plan_graph(graph, aliases=aliases)
+    scratch = {index: call.scratch_bytes for index, call in calls.items() if call.scratch_bytes}
+    plan = plan_graph(graph, aliases=aliases, overlap=overlap, scratch=scratch, pools=pools)
     return CompiledModel(graph, calls, aliases, plan, legalize(graph, calls, plan), interface)
 
 
-def generate(graph: Graph, out_dir: str | Path, source: str = "", interface: str = "unpacked") -> CompiledModel:
-    compiled = compile_graph(graph, interface)
+def generate(graph: Graph, out_dir: str | Path, source: str = "", interface: str = "unpacked", overlap: bool = False,
+             pools: list[PoolSpec] | None = None) -> CompiledModel:
+    compiled = compile_graph(graph, interface, overlap, pools)
     files = codegen.render(graph, compiled.plan, compiled.steps, source, interface)
     codegen.write_output(files, Path(out_dir))
     return compiled

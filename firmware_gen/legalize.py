@@ -16,7 +16,7 @@ from firmware_gen.ir import Graph, Operator
 from firmware_gen.ops.base import KernelCall
 from firmware_gen.planner import MemoryPlan
 
-POOL = "fg_pool"
+POOL = "fg_pool"  # the array of the default single pool; with several pools each has its own (PoolSpec.symbol)
 
 
 def constant_name(tensor_index: int) -> str:
@@ -43,6 +43,16 @@ class Step:
     outputs: list[TensorRef]
     params_name: str = ""
     tables: dict[str, str] = field(default_factory=dict)  # table suffix -> C name
+    scratch: TensorRef | None = None  # the kernel's scratch buffer, passed after the outputs
+
+    @property
+    def trailing_arguments(self) -> list[TensorRef]:
+        """What the call passes after its inputs: the outputs, then the scratch buffer if any."""
+        return self.outputs + ([self.scratch] if self.scratch else [])
+
+    @property
+    def arguments(self) -> list[TensorRef]:
+        return self.inputs + self.trailing_arguments
 
     @property
     def summary(self) -> str:
@@ -58,10 +68,23 @@ def tensor_ref(graph: Graph, plan: MemoryPlan, index: int, writable: bool) -> Te
     tensor = graph.tensors[index]
     if tensor.is_constant:
         return TensorRef(index, constant_name(index), "const", tensor.nbytes, constant_name(index))
-    offset = plan.offset_of(index)
+    buffer = plan.buffer_of(index)
     cast = pointer_type(tensor.dtype, const=not writable)
-    storage = f"{POOL} + {offset}"
-    return TensorRef(index, f"({cast})({storage})", f"pool+{offset}", tensor.nbytes, storage)
+    return pool_ref(index, plan, buffer.pool, buffer.offset, cast, tensor.nbytes)
+
+
+def pool_ref(index: int, plan: MemoryPlan, pool: str, offset: int, cast: str, nbytes: int) -> TensorRef:
+    symbol = plan.pool_spec(pool).symbol
+    storage = f"{symbol} + {offset}"
+    address = f"pool+{offset}" if symbol == POOL else f"{symbol}+{offset}"
+    return TensorRef(index, f"({cast})({storage})", address, nbytes, storage)
+
+
+def scratch_ref(plan: MemoryPlan, step: int) -> TensorRef | None:
+    buffer = plan.scratch_of(step)
+    if buffer is None:
+        return None
+    return pool_ref(-1, plan, buffer.pool, buffer.offset, "void *", buffer.size)
 
 
 def legalize(graph: Graph, calls: dict[int, KernelCall], plan: MemoryPlan) -> list[Step]:
@@ -81,5 +104,6 @@ def legalize(graph: Graph, calls: dict[int, KernelCall], plan: MemoryPlan) -> li
         if call is not None:
             step.params_name = f"step{op.index}_params"
             step.tables = {table.suffix: f"step{op.index}_{table.suffix}" for table in call.tables}
+            step.scratch = scratch_ref(plan, op.index) if call.scratch_bytes > 0 else None
         steps.append(step)
     return steps
