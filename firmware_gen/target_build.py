@@ -170,15 +170,17 @@ def _not_fit_message(board: Board, regions: list[RegionUsage]) -> str:
 
 
 def build_firmware(model_dir: str | Path, board: Board | str, out_dir: str | Path,
-                   extra_cflags: Sequence[str] = ()) -> FirmwareBuild:
+                   extra_cflags: Sequence[str] = (), semihosting: bool = True) -> FirmwareBuild:
     """Cross-compile model_dir (a `firmware-gen generate` output) into out_dir/firmware.elf for board.
+    semihosting=False for a real board without a debugger (the firmware then sleeps at the end instead of exiting).
     Raises DoesNotFitError (with the sizes) when the image is larger than the board's memory."""
     board = load_board(board) if isinstance(board, str) else board
     model_dir, out_dir = Path(model_dir), Path(out_dir)
     interface = read_model_interface(model_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     sources, includes = _sources(model_dir, board)
-    objects = _compile(sources, includes, board, out_dir / "obj", extra_cflags)
+    cflags = [*extra_cflags, *([] if semihosting else ["-DFG_NO_SEMIHOSTING"])]
+    objects = _compile(sources, includes, board, out_dir / "obj", cflags)
     elf = out_dir / "firmware.elf"
     linked = _link(objects, board, elf, measure=False)
     if linked.returncode != 0:
