@@ -1,0 +1,120 @@
+"""From a model file to a result on a board: generate, cross-compile (cached), run, compare with the oracle."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import sys
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from firmware_gen import __version__
+from firmware_gen.boards import Board, load_board
+from firmware_gen.compiler import CompiledModel, generate
+from firmware_gen.importer import check_supported, read_model
+from firmware_gen.ir import Graph
+from firmware_gen.oracle import run_tflm
+from firmware_gen.runner import RunResult, run_model
+from firmware_gen.target_build import FirmwareBuild, build_firmware
+
+Progress = Callable[[str], None]
+
+
+def stderr_progress(message: str) -> None:
+    print(f"firmware-gen: {message}", file=sys.stderr, flush=True)
+
+
+def quiet(message: str) -> None:
+    del message
+
+
+@dataclass
+class Deployment:
+    graph: Graph
+    compiled: CompiledModel
+    firmware: FirmwareBuild
+
+
+def _cache_root() -> Path:
+    return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "firmware-gen" / "firmware"
+
+
+def _runtime_digest() -> str:
+    root = Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256(__version__.encode())
+    for folder in (root / "runtime_c", root / "boards", Path(__file__).resolve().parent):
+        for path in sorted(folder.rglob("*")):
+            if path.is_file() and path.suffix in {".c", ".h", ".py", ".j2", ".toml", ".ld"}:
+                digest.update(str(path.relative_to(root)).encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def prepare(model: bytes, source: str, board: Board | str, interface: str = "unpacked",
+            out_dir: Path | None = None, progress: Progress = quiet) -> Deployment:
+    """Generate and cross-compile `model` for `board`. Without out_dir the build is cached by the model, the
+    board, the interface and the compiler's own sources, so `run` rebuilds only when something changed.
+    A failed build leaves nothing behind."""
+    board = load_board(board) if isinstance(board, str) else board
+    graph = read_model(model, source)
+    check_supported(graph)
+    if out_dir is None:
+        key = hashlib.sha256(model + board.name.encode() + interface.encode() + _runtime_digest().encode())
+        out_dir = _cache_root() / key.hexdigest()[:32]
+    out_dir = Path(out_dir)
+    existed = out_dir.exists()
+    try:
+        progress(f"generating C for {Path(source).name} ({len(graph.operators)} operators, {interface})")
+        compiled = generate(graph, out_dir / "model", source=Path(source).name, interface=interface)
+        progress(f"cross-compiling for {board.name} ({board.core}) with arm-none-eabi-gcc")
+        firmware = build_firmware(out_dir / "model", board, out_dir / "build")
+    except BaseException:
+        if not existed:
+            shutil.rmtree(out_dir, ignore_errors=True)
+        raise
+    return Deployment(graph, compiled, firmware)
+
+
+def run(deployment: Deployment, inputs: list[np.ndarray], serial_url: str | None = None,
+        progress: Progress = quiet) -> RunResult:
+    where = serial_url or f"QEMU ({deployment.firmware.board.qemu_machine}, -icount shift=0)"
+    progress(f"running on {deployment.firmware.board.name} via {where}")
+    return run_model(deployment.firmware, inputs, serial_url=serial_url)
+
+
+def outputs_equal_oracle(model: bytes, graph: Graph, inputs: list[np.ndarray],
+                         outputs: list[np.ndarray]) -> list[bool]:
+    oracle = run_tflm(model, inputs, len(graph.tensors))
+    return [np.array_equal(np.asarray(ours).ravel(), np.asarray(theirs).ravel())
+            for ours, theirs in zip(outputs, oracle.outputs, strict=True)]
+
+
+def run_demo(board: str = "qemu_cortex_m3", seed: int = 0, progress: Progress = stderr_progress) -> int:
+    """MobileNetV1 0.25 (96x96x3, int8, seeded weights) on an emulated board: profile, then TFLM's verdict."""
+    from firmware_gen.modelgen.mobilenet import mobilenet_v1
+    from firmware_gen.profile import build_profile, format_profile
+    from firmware_gen.validate import random_inputs
+
+    progress(f"building the demo model: MobileNetV1 alpha 0.25, 96x96x3 int8, weights seeded with {seed}")
+    model = mobilenet_v1(seed=seed)
+    with tempfile.TemporaryDirectory(prefix="fg-demo-") as scratch:
+        path = Path(scratch) / "mobilenet_v1_025_96.tflite"
+        path.write_bytes(model)
+        deployment = prepare(model, str(path), board, progress=progress)
+        print(deployment.firmware.summary())
+        inputs = random_inputs(deployment.graph, seed)
+        result = run(deployment, inputs, progress=progress)
+        print(format_profile(build_profile(deployment.graph, result)))
+        progress("running the same input through TensorFlow Lite Micro")
+        equal = outputs_equal_oracle(model, deployment.graph, inputs, result.outputs)
+    scores = ", ".join(str(v) for v in np.asarray(result.outputs[0]).ravel()[:8])
+    if all(equal):
+        print(f"outputs equal TensorFlow Lite Micro's, byte for byte (output 0: [{scores}])")
+        return 0
+    print(f"outputs DIFFER from TensorFlow Lite Micro's (output 0: [{scores}])")
+    return 1
