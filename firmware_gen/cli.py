@@ -57,14 +57,43 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     return 0
 
 
+_SIZE_SUFFIXES = {"": 1, "K": 1024, "M": 1024 * 1024}
+
+
+def parse_pool(text: str, priority: int):
+    """--pool NAME[:SIZE], SIZE in bytes with an optional K or M suffix; no size: unlimited."""
+    from firmware_gen.planner import PoolSpec
+
+    name, _, size = text.partition(":")
+    if not name.isidentifier():
+        raise UserError(f"--pool {text}: the pool name must be a C identifier")
+    if not size:
+        return PoolSpec(name, None, priority)
+    digits, suffix = size.rstrip("kKmM"), size[len(size.rstrip("kKmM")):].upper()
+    if not digits.isdigit() or suffix not in _SIZE_SUFFIXES:
+        raise UserError(f"--pool {text}: the size must be bytes, e.g. 65536, 64K or 1M")
+    return PoolSpec(name, int(digits) * _SIZE_SUFFIXES[suffix], priority)
+
+
 def cmd_plan(args: argparse.Namespace) -> int:
-    from firmware_gen.compiler import view_aliases
+    from firmware_gen.compiler import lower, view_aliases
+    from firmware_gen.importer import check_supported
     from firmware_gen.planner import check_plan, plan_graph
     from firmware_gen.planner.report import format_plan
 
     graph = _load(args.model)
-    plan = plan_graph(graph, aliases=view_aliases(graph))
-    check_plan(plan, graph)
+    pools = [parse_pool(text, priority) for priority, text in enumerate(args.pool or [])] or None
+    if pools and len({p.name for p in pools}) != len(pools):
+        raise UserError("--pool: each pool needs a distinct name")
+    check_supported(graph)
+    scratch = {index: call.scratch_bytes for index, call in lower(graph).items() if call.scratch_bytes}
+    plan = plan_graph(graph, aliases=view_aliases(graph), algorithm=args.algorithm, overlap=args.overlap,
+                      scratch=scratch, pools=pools)
+    check_plan(plan, graph, scratch=scratch)
+    if args.plot:
+        from firmware_gen.planner.plot import plot_plan
+
+        plot_plan(plan, args.plot, title=graph.name)
     if args.json:
         # The plan never depends on the interface (planning precedes legalization); it is echoed for the record.
         _print_json({**plan.to_json(), "interface": args.interface})
@@ -84,9 +113,32 @@ def cmd_generate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _validate_on_board(args: argparse.Namespace) -> int:
+    from firmware_gen.deploy import outputs_equal_oracle, run
+    from firmware_gen.validate import random_inputs
+
+    data, deployment, progress = _prepare(args)
+    inputs = _load_inputs(args.input, deployment.graph) or random_inputs(deployment.graph, args.seed)
+    result = run(deployment, inputs, serial_url=args.port, progress=progress)
+    progress("running the same input through TensorFlow Lite Micro")
+    equal = outputs_equal_oracle(data, deployment.graph, inputs, result.outputs)
+    exact = all(equal)
+    if args.json:
+        _print_json({"model": args.model, "board": args.board, "interface": args.interface, "bit_exact": exact,
+                     "outputs_compared": len(equal), "mismatches": [i for i, ok in enumerate(equal) if not ok],
+                     "instructions": result.instructions})
+    else:
+        verdict = "bit-exact" if exact else "MISMATCH"
+        print(f"{Path(args.model).name} on {args.board}: {verdict} with TensorFlow Lite Micro "
+              f"({len(equal)} output(s) compared)")
+    return 0 if exact else 1
+
+
 def cmd_validate(args: argparse.Namespace) -> int:
     from firmware_gen.validate import validate_model
 
+    if args.board:
+        return _validate_on_board(args)
     graph = _load(args.model)
     inputs = _load_inputs(args.input, graph)
     report = validate_model(args.model, inputs=inputs, seed=args.seed, sanitize=args.sanitize,
@@ -102,6 +154,81 @@ def cmd_validate(args: argparse.Namespace) -> int:
             print(f"  tensor {m.tensor} '{m.name}' {m.shape} from {where}: {m.differing_elements} elements differ, "
                   f"max |diff| {m.max_abs_diff:g}")
     return 0 if report.bit_exact else 1
+
+
+def cmd_boards(args: argparse.Namespace) -> int:
+    from firmware_gen.boards import list_boards, load_board
+
+    boards = [load_board(name) for name in list_boards()]
+    if args.json:
+        _print_json({"boards": [{"name": b.name, "cpu": b.core, "description": b.description,
+                                 "flash_bytes": b.region_for("code").size, "ram_bytes": b.region_for("pool").size}
+                                for b in boards]})
+        return 0
+    print(f"{'board':<16} {'cpu':<11} {'flash':>10} {'RAM':>10}  description")
+    for b in boards:
+        print(f"{b.name:<16} {b.core:<11} {b.region_for('code').size // 1024:>7} KiB "
+              f"{b.region_for('pool').size // 1024:>6} KiB  {b.description}")
+    return 0
+
+
+def _prepare(args: argparse.Namespace, out_dir: Path | None = None):
+    from firmware_gen.deploy import prepare, quiet, stderr_progress
+
+    model = Path(args.model)
+    try:
+        data = model.read_bytes()
+    except OSError as error:
+        raise UserError(f"{model}: cannot read ({error.strerror})") from None
+    progress = quiet if getattr(args, "json", False) else stderr_progress
+    return data, prepare(data, str(model), args.board, interface=args.interface, out_dir=out_dir,
+                         progress=progress), progress
+
+
+def cmd_build(args: argparse.Namespace) -> int:
+    out_dir = Path(args.output) if args.output else Path(f"{Path(args.model).stem}-{args.board}")
+    _, deployment, _ = _prepare(args, out_dir)
+    firmware = deployment.firmware
+    if args.json:
+        _print_json({"board": firmware.board.name, "elf": str(firmware.elf), "flash_bytes": firmware.flash_bytes,
+                     "ram_bytes": firmware.ram_bytes, "workspace_bytes": firmware.workspace_bytes,
+                     "fits": firmware.fits, "interface": args.interface})
+    else:
+        print(firmware.summary())
+    return 0
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from firmware_gen.deploy import run
+    from firmware_gen.profile import build_profile, format_profile, plot_profile
+    from firmware_gen.validate import random_inputs
+
+    _, deployment, progress = _prepare(args)
+    inputs = _load_inputs(args.input, deployment.graph) or random_inputs(deployment.graph, args.seed)
+    result = run(deployment, inputs, serial_url=args.port, progress=progress)
+    profile = build_profile(deployment.graph, result)
+    if args.plot:
+        plot_profile(profile, args.plot, title=f"{Path(args.model).name} on {args.board}")
+    if args.json:
+        _print_json({**result.to_json(), "profile": profile.to_json()["layers"], "macs": profile.macs,
+                     "interface": args.interface})
+    else:
+        print(format_profile(profile))
+        for i, output in enumerate(result.outputs):
+            print(f"output {i} {list(output.shape)}: {np.array2string(output.ravel()[:16], separator=', ')}")
+    return 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from firmware_gen.deploy import run_demo
+
+    return run_demo(board=args.board, seed=args.seed)
+
+
+def _planning_algorithms() -> list[str]:
+    from firmware_gen.planner import ALGORITHMS
+
+    return list(ALGORITHMS)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -125,6 +252,13 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("--json", action="store_true")
     sub = command("plan", cmd_plan, "the static memory plan of the workspace pool")
     sub.add_argument("--json", action="store_true")
+    sub.add_argument("--algorithm", choices=_planning_algorithms(),
+                     help="one planning algorithm (default: run them all, keep the smallest pool)")
+    sub.add_argument("--overlap", action=argparse.BooleanOptionalAction, default=False,
+                     help="let outputs overlap inputs where the kernels allow it")
+    sub.add_argument("--pool", action="append", metavar="NAME[:SIZE]",
+                     help="a RAM pool, e.g. dtcm:64K (repeat, fastest first; the last may have no size)")
+    sub.add_argument("--plot", metavar="PNG", help="draw the memory timeline (needs matplotlib)")
     interface_option(sub)
     sub = command("generate", cmd_generate, "write the C sources of the model")
     sub.add_argument("-o", "--output", required=True, help="output directory")
@@ -133,8 +267,29 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("--input", action="append", help="input tensor as .npy (once per model input)")
     sub.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
     sub.add_argument("--sanitize", action="store_true", help="host build with AddressSanitizer and UBSan")
+    sub.add_argument("--board", help="run on this board (QEMU, or a real board with --port) instead of the host")
+    sub.add_argument("--port", help="serial port of a real board (e.g. /dev/ttyACM0); default: QEMU")
     interface_option(sub)
     sub.add_argument("--json", action="store_true")
+
+    sub = command("boards", cmd_boards, "the boards firmware-gen knows (one file each in boards/)", model=False)
+    sub.add_argument("--json", action="store_true")
+    sub = command("build", cmd_build, "cross-compile the model's firmware for a board")
+    sub.add_argument("--board", required=True)
+    sub.add_argument("-o", "--output", help="output directory (default: MODEL-BOARD)")
+    sub.add_argument("--json", action="store_true")
+    interface_option(sub)
+    sub = command("run", cmd_run, "run the model on a board and show the per-layer profile")
+    sub.add_argument("--board", required=True)
+    sub.add_argument("--input", action="append", help="input tensor as .npy (once per model input)")
+    sub.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
+    sub.add_argument("--port", help="serial port of a real board (e.g. /dev/ttyACM0); default: QEMU")
+    sub.add_argument("--json", action="store_true")
+    sub.add_argument("--plot", help="write a bar chart of the profile to this PNG")
+    interface_option(sub)
+    sub = command("demo", cmd_demo, "MobileNetV1 0.25 on an emulated Cortex-M3, checked against TFLM", model=False)
+    sub.add_argument("--board", default="qemu_cortex_m3")
+    sub.add_argument("--seed", type=int, default=0)
     return parser
 
 
