@@ -71,3 +71,42 @@ def test_generated_c_has_one_array_per_pool_and_stays_bit_exact(tmp_path, monkey
         assert f'static uint8_t fg_pool_{name}[' in model_c
         assert f'section(".bss.fg_pool_{name}")' in model_c
     assert "fg_pool[" not in model_c
+
+
+# --- the command line -------------------------------------------------------------------------------------------------
+
+
+def cli_plan(tmp_path, capsys, *options: str) -> tuple[int, str, str]:
+    from firmware_gen.cli import main
+
+    model = tmp_path / "residual.tflite"
+    model.write_bytes(residual_block())
+    status = main(["plan", str(model), *options])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_cli_plan_options(tmp_path, capsys) -> None:
+    import json
+
+    status, out, _ = cli_plan(tmp_path, capsys, "--json", "--algorithm", "hill_climb", "--overlap",
+                              "--pool", "dtcm:2K", "--pool", "sram")
+    assert status == 0
+    plan = json.loads(out)
+    assert plan["overlap"] is True and "hill_climb" in plan["algorithm"]
+    assert [(p["name"], p["limit"]) for p in plan["pools"]] == [("dtcm", 2048), ("sram", None)]
+    assert plan["lower_bound_bytes"] > 0 and "proven_optimal" in plan
+    status, _, err = cli_plan(tmp_path, capsys, "--pool", "dtcm:2Q")
+    assert status == 2 and "--pool dtcm:2Q: the size must be bytes" in err
+    status, _, err = cli_plan(tmp_path, capsys, "--pool", "ram:100")
+    assert status == 2 and "pool 'ram' needs" in err and "holds 100 B" in err
+
+
+def test_cli_plot(tmp_path, capsys, monkeypatch) -> None:
+    pytest.importorskip("matplotlib")
+    png = tmp_path / "timeline.png"
+    assert cli_plan(tmp_path, capsys, "--plot", str(png), "--pool", "dtcm:2K", "--pool", "sram")[0] == 0
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    monkeypatch.setitem(__import__("sys").modules, "matplotlib", None)
+    status, _, err = cli_plan(tmp_path, capsys, "--plot", str(png))
+    assert status == 2 and "--plot needs matplotlib" in err

@@ -1,0 +1,50 @@
+"""The memory timeline of a plan as a PNG: x the schedule step, y the address, one rectangle per buffer.
+
+Each pool gets its own panel, with its size and (for the whole plan) the tensor-level lower bound as lines.
+matplotlib is an optional dependency (`pip install firmware-gen[plot]`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from firmware_gen.errors import UserError
+from firmware_gen.planner.plan import MemoryPlan
+
+
+def plot_plan(plan: MemoryPlan, path: str | Path, title: str = "") -> None:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        from matplotlib.patches import Rectangle
+    except ImportError:
+        raise UserError("--plot needs matplotlib: pip install 'firmware-gen[plot]'") from None
+
+    pools = [pool for pool in plan.pools if plan.pool_sizes.get(pool.name, 0) > 0] or plan.pools[:1]
+    figure, axes = plt.subplots(len(pools), 1, figsize=(10, 3 + 3 * len(pools)), squeeze=False)
+    steps = max((b.last_op for b in plan.buffers), default=0) + 1
+    colours = plt.get_cmap("tab20")
+    for axis, pool in zip(axes[:, 0], pools, strict=True):
+        for number, buffer in enumerate(b for b in plan.buffers if b.pool == pool.name):
+            colour = "lightgrey" if buffer.scratch_step is not None else colours(number % 20)
+            axis.add_patch(Rectangle((buffer.first_op - 0.45, buffer.offset), buffer.last_op - buffer.first_op + 0.9,
+                                     buffer.size, facecolor=colour, edgecolor="black", linewidth=0.5, alpha=0.8))
+        size = plan.pool_sizes.get(pool.name, plan.pool_bytes)
+        axis.axhline(size, color="black", label=f"pool {size:,} B")
+        if len(plan.pools) == 1:
+            axis.axhline(plan.lower_bound_bytes, color="red", linestyle="--",
+                         label=f"tensor-level lower bound {plan.lower_bound_bytes:,} B")
+        if pool.size_limit is not None:
+            axis.axhline(pool.size_limit, color="grey", linestyle=":", label=f"limit {pool.size_limit:,} B")
+        top = max(size, plan.lower_bound_bytes if len(plan.pools) == 1 else 0, pool.size_limit or 0, 1)
+        axis.set_xlim(-0.5, steps - 0.5)
+        axis.set_ylim(0, top * 1.05)
+        axis.set_xlabel("schedule step")
+        axis.set_ylabel(f"{pool.symbol} offset (bytes)")
+        axis.legend(loc="upper right", fontsize="small")
+    figure.suptitle(f"{title} {plan.algorithm}{', overlap' if plan.overlap else ''}".strip())
+    figure.tight_layout()
+    figure.savefig(Path(path), dpi=100)
+    plt.close(figure)
