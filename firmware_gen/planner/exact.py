@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import reduce
 
-from firmware_gen.planner import greedy_by_conflicts, greedy_by_size
+from firmware_gen.planner import greedy_by_conflicts, greedy_by_size, hill_climb
 from firmware_gen.planner.buffers import (
     BufferInfo,
     Offsets,
@@ -144,9 +144,11 @@ def solve(buffers: Sequence[BufferInfo], overlaps: Iterable[OverlapAllowance] = 
     if not buffers:
         return ExactResult(empty, 0, 0, True, 0)
     separations = Separations(buffers, overlaps)
-    candidates = [greedy_by_size.plan(buffers, overlaps), greedy_by_conflicts.plan(buffers, overlaps)]
     if initial is not None:
-        candidates.append({b.id: initial[b.id] for b in buffers})
+        candidates = [{b.id: initial[b.id] for b in buffers}]
+    else:
+        candidates = [greedy_by_size.plan(buffers, overlaps), greedy_by_conflicts.plan(buffers, overlaps),
+                      hill_climb.plan(buffers, overlaps)]
     best = min(candidates, key=lambda offsets: pool_bytes(buffers, offsets))
     granule = reduce(math.gcd, (b.alignment for b in buffers))
     lower = align_up(separations.lower_bound(), granule)
