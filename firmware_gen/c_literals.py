@@ -26,8 +26,8 @@ def c_float(value: float) -> str:
     return text + "f"
 
 
-def c_array_body(values: np.ndarray, per_line: int = 24, indent: str = "    ") -> str:
-    """The comma-separated elements of an initializer, wrapped."""
+def c_array_body(values: np.ndarray, width: int = 116, indent: str = "    ") -> str:
+    """The comma-separated elements of an initializer, wrapped to about `width` columns."""
     flat = np.asarray(values).ravel()
     if flat.dtype.kind == "f":
         items = [c_float(v) for v in flat.tolist()]
@@ -35,6 +35,7 @@ def c_array_body(values: np.ndarray, per_line: int = 24, indent: str = "    ") -
         items = ["1" if v else "0" for v in flat.tolist()]
     else:
         items = [c_int(v) for v in flat.tolist()]
+    per_line = max(1, (width - len(indent)) // (max(map(len, items), default=1) + 2))
     lines = [", ".join(items[i:i + per_line]) for i in range(0, len(items), per_line)]
     return (",\n" + indent).join(lines)
 
@@ -42,6 +43,11 @@ def c_array_body(values: np.ndarray, per_line: int = 24, indent: str = "    ") -
 def c_identifier(text: str, limit: int = 40) -> str:
     name = re.sub(r"[^0-9a-zA-Z_]", "_", text).strip("_")
     return name[:limit] or "anonymous"
+
+
+def short_name(text: str, limit: int = 56) -> str:
+    """A tensor name cut to fit a comment line (converters write names hundreds of characters long)."""
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def c_comment_safe(text: str) -> str:

@@ -14,11 +14,11 @@ import jinja2
 import numpy as np
 
 from firmware_gen import __version__
-from firmware_gen.c_literals import c_array_body, c_comment_safe, c_float, c_int, pointer_type
+from firmware_gen.c_literals import c_array_body, c_comment_safe, c_float, c_int, pointer_type, short_name
 from firmware_gen.ir import Graph, Tensor
 from firmware_gen.legalize import Step, constant_name
 from firmware_gen.ops.base import TableRef
-from firmware_gen.packed import pack
+from firmware_gen.packed import pack, packed_tables
 from firmware_gen.planner import MemoryPlan
 
 RUNTIME_DIR = Path(__file__).resolve().parent.parent / "runtime_c"
@@ -85,8 +85,8 @@ def _constants(graph: Graph, steps: list[Step]) -> list[_Constant]:
 def _pool_map(graph: Graph, plan: MemoryPlan) -> list[dict]:
     rows = []
     for buffer in sorted(plan.buffers, key=lambda b: (b.pool, b.offset, b.first_op)):
-        names = ", ".join(f"t{i} '{graph.tensors[i].name}'" for i in buffer.tensors) or f"scratch of step " \
-                                                                                           f"{buffer.scratch_step}"
+        names = (", ".join(f"t{i} '{short_name(graph.tensors[i].name)}'" for i in buffer.tensors)
+                 or f"scratch of step {buffer.scratch_step}")
         if buffer.pool:
             names = f"[{plan.pool_spec(buffer.pool).symbol}] {names}"
         rows.append({"offset": buffer.offset, "size": buffer.size, "first_op": buffer.first_op,
@@ -124,6 +124,7 @@ def render(graph: Graph, plan: MemoryPlan, steps: list[Step], source: str = "",
         "interface": interface,
         "packed_steps": packed_steps,
         "packed_shims": packed_shims,
+        "packed_tables": packed_tables(packed_steps),
         "graph": graph,
         "plan": plan,
         "steps": steps,
