@@ -88,6 +88,7 @@ def _sources(model_dir: Path, board: Board) -> tuple[list[Path], list[Path]]:
     for the board's UART, and the firmware."""
     runtime = model_dir / "runtime" if (model_dir / "runtime" / "kernels").is_dir() else RUNTIME_DIR
     sources = sorted(model_dir.glob("*.c")) + sorted((runtime / "kernels").glob("*.c"))
+    sources += sorted((runtime / "packed").glob("*.c"))  # the packed-call checks (--interface packed)
     sources += [PORTS_DIR / name for name in ("startup.c", "cycles.c", "semihosting.c", f"uart_{board.uart_kind}.c")]
     sources += sorted(FIRMWARE_DIR.glob("*.c"))
     return sources, [model_dir, runtime / "include", PORTS_DIR, FIRMWARE_DIR]
