@@ -25,6 +25,7 @@ PACKED_ERRORS = {
     -4: "wrong shape",
     -5: "null argument",
     -6: "no such step",
+    -7: "no such tensor argument",
 }
 
 

@@ -32,8 +32,14 @@ class FrameType(enum.IntEnum):
     DONE = 0x04
     ERROR = 0x05
     FAULT = 0x06
+    STEP_DONE = 0x07
+    TENSOR = 0x08
     HELLO_REQUEST = 0x10
     INPUT = 0x11
+    STEP_SESSION = 0x12  # the step session of a packed build (firmware_gen/layers.py)
+    STEP_REQUEST = 0x13
+    TENSOR_REQUEST = 0x14
+    END_REQUEST = 0x15
 
 
 class FirmwareExit(enum.IntEnum):
@@ -52,7 +58,8 @@ class CounterKind(enum.IntEnum):
 
 FIRMWARE_ERRORS = {1: "a frame from the host failed its CRC check", 2: "a frame from the host had a wrong length",
                    3: "a frame from the host named a tensor index that does not exist",
-                   4: "the host sent an unexpected frame type"}
+                   4: "the host sent an unexpected frame type",
+                   5: "the firmware was built without --interface packed: it cannot run single steps"}
 
 
 class LinkError(UserError):

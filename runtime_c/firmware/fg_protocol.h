@@ -6,6 +6,12 @@
  * Session: host -> HELLO_REQUEST (repeated until answered); firmware -> HELLO; host -> one INPUT per model input; firmware runs the model, then -> one OUTPUT per
  * model output, PROFILE, DONE and exits. Anything wrong from the host -> ERROR and exit FG_EXIT_PROTOCOL_ERROR;
  * a fault -> FAULT and exit FG_EXIT_FAULT.
+ *
+ * Step session (models generated with --interface packed): host -> STEP_SESSION instead of the inputs; then any
+ * number of INPUT (written, nothing runs), STEP_REQUEST (the firmware runs that one step through the registry,
+ * fg_model_call_step, -> STEP_DONE) and TENSOR_REQUEST (-> TENSOR: the bytes of one tensor argument of a step,
+ * read through its DLTensor, so the firmware needs no tensor table); END_REQUEST -> DONE (0) and exit.
+ * A firmware built without the packed interface answers STEP_SESSION with ERROR NOT_PACKED.
  * The host speaks first because what the firmware sends before the host listens can be lost: a real board boots
  * before its serial port is opened, and QEMU's TCP serial backend sometimes drops the first bytes after it
  * accepted the connection. */
@@ -25,14 +31,21 @@
 #define FG_FRAME_ERROR 0x05   /* u8 error code, 3 x u8 0, u32 detail */
 #define FG_FRAME_FAULT 0x06   /* i32 running step (-1: none), u32 exception number, pc, lr, xpsr, cfsr, hfsr,
                                  mmfar, bfar, exc_return */
+#define FG_FRAME_STEP_DONE 0x07 /* u32 step, i32 status (FG_PACKED_OK or FG_PACKED_ERR_*), u64 counter ticks */
+#define FG_FRAME_TENSOR 0x08    /* u32 step, u32 argument, i32 status, the tensor bytes (none if status != 0) */
 /* Host -> firmware. */
 #define FG_FRAME_HELLO_REQUEST 0x10 /* empty */
 #define FG_FRAME_INPUT 0x11         /* u8 input index, the tensor bytes */
+#define FG_FRAME_STEP_SESSION 0x12  /* empty */
+#define FG_FRAME_STEP_REQUEST 0x13  /* u32 step */
+#define FG_FRAME_TENSOR_REQUEST 0x14 /* u32 step, u32 argument (0-based among the step's tensors: inputs, outputs) */
+#define FG_FRAME_END_REQUEST 0x15   /* empty */
 
 /* ERROR codes. */
 #define FG_ERROR_BAD_CRC 1
 #define FG_ERROR_BAD_LENGTH 2
 #define FG_ERROR_BAD_INDEX 3
 #define FG_ERROR_UNEXPECTED_FRAME 4
+#define FG_ERROR_NOT_PACKED 5 /* STEP_SESSION to a firmware built without --interface packed */
 
 #endif /* FG_PROTOCOL_H */

@@ -62,8 +62,41 @@ static void send_hello(int counter_kind) {
     fg_link_send_end();
 }
 
+/* The rest of an INPUT frame (type and length already read): the tensor goes where fg_model_input() points.
+ * Returns the input's index. */
+static int receive_input(uint32_t length) {
+    if (length < 1) {
+        fail(FG_ERROR_BAD_LENGTH, length);
+    }
+    uint8_t index;
+    fg_link_receive_part(&index, 1);
+    if (index >= FG_MODEL_NUM_INPUTS) {
+        fail(FG_ERROR_BAD_INDEX, index);
+    }
+    if (length - 1u != fg_model_input_bytes(index)) {
+        fail(FG_ERROR_BAD_LENGTH, length);
+    }
+    fg_link_receive_part(fg_model_input(index), length - 1u);
+    if (!fg_link_receive_end()) {
+        fail(FG_ERROR_BAD_CRC, index);
+    }
+    return index;
+}
+
+/* Reads the CRC of an empty frame. */
+static void receive_empty(uint8_t type, uint32_t length) {
+    if (length != 0) {
+        fail(FG_ERROR_BAD_LENGTH, length);
+    }
+    if (!fg_link_receive_end()) {
+        fail(FG_ERROR_BAD_CRC, type);
+    }
+}
+
+static void step_session(int counter_kind) __attribute__((noreturn));
+
 /* Answers HELLO_REQUESTs until one INPUT frame per model input has arrived, in any order, written where
- * fg_model_input() points. */
+ * fg_model_input() points. A STEP_SESSION frame instead hands over to the step session. */
 static void receive_inputs(int counter_kind) {
     uint32_t missing = FG_MODEL_NUM_INPUTS;
     uint8_t received[FG_MODEL_NUM_INPUTS] = {0};
@@ -72,36 +105,130 @@ static void receive_inputs(int counter_kind) {
         uint32_t length;
         fg_link_receive_begin(&type, &length);
         if (type == FG_FRAME_HELLO_REQUEST && length == 0) {
-            if (!fg_link_receive_end()) {
-                fail(FG_ERROR_BAD_CRC, type);
-            }
+            receive_empty(type, length);
             send_hello(counter_kind);
             continue;
+        }
+        if (type == FG_FRAME_STEP_SESSION) {
+            receive_empty(type, length);
+            step_session(counter_kind);
         }
         if (type != FG_FRAME_INPUT) {
             fail(FG_ERROR_UNEXPECTED_FRAME, type);
         }
-        if (length < 1) {
-            fail(FG_ERROR_BAD_LENGTH, length);
-        }
-        uint8_t index;
-        fg_link_receive_part(&index, 1);
-        if (index >= FG_MODEL_NUM_INPUTS) {
-            fail(FG_ERROR_BAD_INDEX, index);
-        }
-        if (length - 1u != fg_model_input_bytes(index)) {
-            fail(FG_ERROR_BAD_LENGTH, length);
-        }
-        fg_link_receive_part(fg_model_input(index), length - 1u);
-        if (!fg_link_receive_end()) {
-            fail(FG_ERROR_BAD_CRC, index);
-        }
+        int index = receive_input(length);
         if (!received[index]) {
             received[index] = 1;
             --missing;
         }
     }
 }
+
+#ifdef FG_MODEL_INTERFACE_PACKED
+/* The payload of a request made of `count` u32 values, and its CRC. */
+static void receive_words(uint8_t type, uint32_t length, uint32_t *words, uint32_t count) {
+    if (length != 4u * count) {
+        fail(FG_ERROR_BAD_LENGTH, length);
+    }
+    for (uint32_t i = 0; i < count; ++i) {
+        uint8_t bytes[4];
+        fg_link_receive_part(bytes, sizeof bytes);
+        words[i] = (uint32_t)bytes[0] | (uint32_t)bytes[1] << 8 | (uint32_t)bytes[2] << 16 | (uint32_t)bytes[3] << 24;
+    }
+    if (!fg_link_receive_end()) {
+        fail(FG_ERROR_BAD_CRC, type);
+    }
+}
+
+static void run_step(uint32_t step) {
+    int32_t status = FG_PACKED_ERR_NO_SUCH_STEP;
+    if (step < FG_MODEL_NUM_STEPS) {
+        fg_hook_step_begin((int)step); /* the fault report names the step */
+        status = fg_model_call_step((int)step);
+        fg_hook_step_end((int)step);
+    }
+    uint8_t payload[16];
+    fg_put_u32(payload, step);
+    fg_put_u32(payload + 4, (uint32_t)status);
+    fg_put_u64(payload + 8, step < FG_MODEL_NUM_STEPS ? step_counts[step] : 0);
+    fg_link_send(FG_FRAME_STEP_DONE, payload, sizeof payload);
+}
+
+/* The DLTensor of one tensor argument of a step, through the registry; NULL with *status set if there is none. */
+static const DLTensor *step_tensor(uint32_t step, uint32_t argument, int32_t *status) {
+    *status = FG_PACKED_ERR_NO_SUCH_STEP;
+    if (step >= FG_MODEL_NUM_STEPS) {
+        return NULL;
+    }
+    const fg_packed_entry *entry = &fg_model_registry[step];
+    *status = FG_PACKED_ERR_NO_SUCH_ARG;
+    if (entry->function == NULL || argument + 1u >= (uint32_t)entry->num_args ||
+        entry->type_codes[argument + 1u] != kTVMDLTensorHandle) {
+        return NULL;
+    }
+    *status = FG_PACKED_OK;
+    return (const DLTensor *)entry->args[argument + 1u].v_handle;
+}
+
+static void send_tensor(uint32_t step, uint32_t argument) {
+    int32_t status;
+    const DLTensor *tensor = step_tensor(step, argument, &status);
+    uint32_t bytes = 0;
+    if (tensor != NULL) {
+        bytes = ((uint32_t)tensor->dtype.bits * tensor->dtype.lanes + 7u) / 8u;
+        for (int32_t d = 0; d < tensor->ndim; ++d) {
+            bytes *= (uint32_t)tensor->shape[d];
+        }
+    }
+    uint8_t header[12];
+    fg_put_u32(header, step);
+    fg_put_u32(header + 4, argument);
+    fg_put_u32(header + 8, (uint32_t)status);
+    fg_link_send_begin(FG_FRAME_TENSOR, sizeof header + bytes);
+    fg_link_send_part(header, sizeof header);
+    if (bytes > 0) {
+        fg_link_send_part((const uint8_t *)tensor->data + tensor->byte_offset, bytes);
+    }
+    fg_link_send_end();
+}
+
+/* The host drives the schedule one step at a time and reads any tensor between steps (fg_protocol.h). */
+static void step_session(int counter_kind) {
+    fg_cycles_restart();
+    for (;;) {
+        uint8_t type;
+        uint32_t length;
+        fg_link_receive_begin(&type, &length);
+        if (type == FG_FRAME_INPUT) {
+            (void)receive_input(length);
+            continue;
+        }
+        uint32_t words[2];
+        if (type == FG_FRAME_STEP_REQUEST) {
+            receive_words(type, length, words, 1);
+            run_step(words[0]);
+        } else if (type == FG_FRAME_TENSOR_REQUEST) {
+            receive_words(type, length, words, 2);
+            send_tensor(words[0], words[1]);
+        } else if (type == FG_FRAME_HELLO_REQUEST) {
+            receive_empty(type, length);
+            send_hello(counter_kind);
+        } else if (type == FG_FRAME_END_REQUEST) {
+            receive_empty(type, length);
+            uint8_t done[4] = {0};
+            fg_link_send(FG_FRAME_DONE, done, sizeof done);
+            fg_exit(FG_EXIT_OK);
+        } else {
+            fail(FG_ERROR_UNEXPECTED_FRAME, type);
+        }
+    }
+}
+#else
+static void step_session(int counter_kind) {
+    (void)counter_kind;
+    fail(FG_ERROR_NOT_PACKED, FG_FRAME_STEP_SESSION);
+}
+#endif
 
 static void send_results(int counter_kind, uint64_t total, int32_t status) {
     for (int i = 0; i < FG_MODEL_NUM_OUTPUTS; ++i) {

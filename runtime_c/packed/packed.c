@@ -52,6 +52,7 @@ const char *fg_packed_error_name(int32_t code) {
     case FG_PACKED_ERR_SHAPE: return "wrong shape";
     case FG_PACKED_ERR_NULL: return "null argument";
     case FG_PACKED_ERR_NO_SUCH_STEP: return "no such step";
+    case FG_PACKED_ERR_NO_SUCH_ARG: return "no such tensor argument";
     default: return "unknown error";
     }
 }

@@ -64,6 +64,7 @@ enum {
     FG_PACKED_ERR_SHAPE = -4,
     FG_PACKED_ERR_NULL = -5,
     FG_PACKED_ERR_NO_SUCH_STEP = -6,
+    FG_PACKED_ERR_NO_SUCH_ARG = -7, /* a host asked for a tensor argument the step does not have */
 };
 
 /* What one argument must be: its dtype and shape. */
