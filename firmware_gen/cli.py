@@ -134,9 +134,30 @@ def _validate_on_board(args: argparse.Namespace) -> int:
     return 0 if exact else 1
 
 
+def _validate_layers_on_board(args: argparse.Namespace) -> int:
+    from firmware_gen.layers import validate_layers
+    from firmware_gen.validate import random_inputs
+
+    if not args.board:
+        raise UserError("--layers runs the model step by step on a board: give --board")
+    args.interface = "packed"  # the steps are called through the packed registry
+    data, deployment, progress = _prepare(args)
+    inputs = _load_inputs(args.input, deployment.graph) or random_inputs(deployment.graph, args.seed)
+    progress(f"running {len(deployment.compiled.steps)} steps one by one on {args.board}, then TFLite Micro")
+    report = validate_layers(data, deployment.compiled, deployment.firmware, inputs, source=args.model,
+                             serial_url=args.port)
+    if args.json:
+        _print_json(report.to_json())
+    else:
+        print(report.format())
+    return 0 if report.bit_exact else 1
+
+
 def cmd_validate(args: argparse.Namespace) -> int:
     from firmware_gen.validate import validate_model
 
+    if args.layers:
+        return _validate_layers_on_board(args)
     if args.board:
         return _validate_on_board(args)
     graph = _load(args.model)
@@ -269,6 +290,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("--sanitize", action="store_true", help="host build with AddressSanitizer and UBSan")
     sub.add_argument("--board", help="run on this board (QEMU, or a real board with --port) instead of the host")
     sub.add_argument("--port", help="serial port of a real board (e.g. /dev/ttyACM0); default: QEMU")
+    sub.add_argument("--layers", action="store_true",
+                     help="with --board: run the schedule step by step on the board and compare every layer with "
+                          "TFLite Micro, naming the first that differs (implies --interface packed)")
     interface_option(sub)
     sub.add_argument("--json", action="store_true")
 
