@@ -105,6 +105,7 @@ class StepSession:
         self.graph = graph
         self.step_timeout = step_timeout
         link.send(FrameType.STEP_SESSION, b"")
+        _reply(link, FrameType.SESSION_READY, step_timeout)
 
     def write_input(self, index: int, data: bytes) -> None:
         self.link.send(FrameType.INPUT, bytes([index]) + data)

@@ -34,6 +34,7 @@ class FrameType(enum.IntEnum):
     FAULT = 0x06
     STEP_DONE = 0x07
     TENSOR = 0x08
+    SESSION_READY = 0x09
     HELLO_REQUEST = 0x10
     INPUT = 0x11
     STEP_SESSION = 0x12  # the step session of a packed build (firmware_gen/layers.py)

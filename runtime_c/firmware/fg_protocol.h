@@ -7,7 +7,8 @@
  * model output, PROFILE, DONE and exits. Anything wrong from the host -> ERROR and exit FG_EXIT_PROTOCOL_ERROR;
  * a fault -> FAULT and exit FG_EXIT_FAULT.
  *
- * Step session (models generated with --interface packed): host -> STEP_SESSION instead of the inputs; then any
+ * Step session (models generated with --interface packed): host -> STEP_SESSION instead of the inputs, firmware ->
+ * SESSION_READY (the host waits for it: an ERROR sent just before the firmware exits must not race a write); then any
  * number of INPUT (written, nothing runs), STEP_REQUEST (the firmware runs that one step through the registry,
  * fg_model_call_step, -> STEP_DONE) and TENSOR_REQUEST (-> TENSOR: the bytes of one tensor argument of a step,
  * read through its DLTensor, so the firmware needs no tensor table); END_REQUEST -> DONE (0) and exit.
@@ -33,6 +34,7 @@
                                  mmfar, bfar, exc_return */
 #define FG_FRAME_STEP_DONE 0x07 /* u32 step, i32 status (FG_PACKED_OK or FG_PACKED_ERR_*), u64 counter ticks */
 #define FG_FRAME_TENSOR 0x08    /* u32 step, u32 argument, i32 status, the tensor bytes (none if status != 0) */
+#define FG_FRAME_SESSION_READY 0x09 /* empty: the step session has begun */
 /* Host -> firmware. */
 #define FG_FRAME_HELLO_REQUEST 0x10 /* empty */
 #define FG_FRAME_INPUT 0x11         /* u8 input index, the tensor bytes */

@@ -194,6 +194,7 @@ static void send_tensor(uint32_t step, uint32_t argument) {
 
 /* The host drives the schedule one step at a time and reads any tensor between steps (fg_protocol.h). */
 static void step_session(int counter_kind) {
+    fg_link_send(FG_FRAME_SESSION_READY, NULL, 0);
     fg_cycles_restart();
     for (;;) {
         uint8_t type;

@@ -1,0 +1,113 @@
+"""On-target layer validation: the schedule run step by step on QEMU through the packed registry, every layer
+compared with TFLite Micro; a corrupted layer is named; a bad packed call from the host becomes a message."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from target_fixtures import needs_qemu
+
+from firmware_gen.compiler import generate
+from firmware_gen.importer import read_model
+from firmware_gen.layers import PackedCallRefused, step_session, validate_layers
+from firmware_gen.legalize import constant_name
+from firmware_gen.modelgen import zoo
+from firmware_gen.serial_link import LinkError
+from firmware_gen.target_build import build_firmware
+from firmware_gen.validate import random_inputs
+
+from conftest import run_cli, shared_model
+
+pytestmark = [needs_qemu, pytest.mark.qemu]
+
+
+def packed_firmware(data: bytes, name: str, board: str, out: Path, patch=None):
+    graph = read_model(data, name)
+    compiled = generate(graph, out / "model", source=name, interface="packed")
+    if patch is not None:
+        patch(graph, out / "model")
+    return compiled, build_firmware(out / "model", board, out / "fw")
+
+
+def test_every_op_model_is_bit_exact_layer_by_layer_on_mps2_an385(tmp_path: Path) -> None:
+    data = zoo.every_op()
+    compiled, firmware = packed_firmware(data, "every_op", "mps2_an385", tmp_path)
+    report = validate_layers(data, compiled, firmware, random_inputs(compiled.graph, seed=1), source="every_op")
+    assert report.bit_exact, report.format()
+    assert report.tensors_compared == sum(len(op.outputs) for op in compiled.graph.operators)
+    assert report.steps_run == sum(1 for step in compiled.steps if step.call is not None) > 10
+    assert report.first_difference is None
+
+
+def _corrupt_first_weight(op_index: int):
+    """A patch that changes one weight byte of an operator in the generated model_weights.c."""
+    def patch(graph, model_dir: Path) -> None:
+        weights = model_dir / "model_weights.c"
+        name = constant_name(graph.operators[op_index].inputs[1])
+        text = weights.read_text()
+        match = re.search(rf"{name}\[\d+\][^=]*= {{\s*(-?\d+)", text)
+        value = int(match[1])
+        weights.write_text(text[:match.start(1)] + str(value - 100 if value > 0 else value + 100) + text[match.end(1):])
+    return patch
+
+
+def test_a_corrupted_layer_is_named_as_the_first_that_differs(tmp_path: Path) -> None:
+    data = zoo.tiny_cnn()
+    graph = read_model(data, "tiny_cnn")
+    depthwise = next(op for op in graph.operators if op.opcode == "DEPTHWISE_CONV_2D")
+    assert depthwise.index > 0  # the layers before it must still be equal
+    compiled, firmware = packed_firmware(data, "tiny_cnn", "mps2_an385", tmp_path, _corrupt_first_weight(
+        depthwise.index))
+    report = validate_layers(data, compiled, firmware, random_inputs(graph, seed=0), source="tiny_cnn")
+    assert not report.bit_exact
+    first = report.first_difference
+    assert (first.op_index, first.opcode, first.tensor) == (depthwise.index, "DEPTHWISE_CONV_2D", depthwise.outputs[0])
+    assert first.shape == list(graph.tensors[depthwise.outputs[0]].shape)
+    assert first.differing_elements > 0 and first.max_abs_diff > 0
+    assert all(m.op_index >= depthwise.index for m in report.mismatches)
+    assert f"first differing layer: operator {depthwise.index} (DEPTHWISE_CONV_2D)" in report.format()
+    assert report.to_json()["first_difference"]["op_index"] == depthwise.index
+
+
+def test_bad_packed_calls_from_the_host_become_readable_messages(tmp_path: Path) -> None:
+    data = zoo.tiny_cnn()
+    compiled, firmware = packed_firmware(data, "tiny_cnn", "mps2_an385", tmp_path)
+    graph = compiled.graph
+    with step_session(firmware, graph, timeout=60) as session:
+        with pytest.raises(PackedCallRefused, match=r"^packed call of step 99 refused: no such step$"):
+            session.call_step(99)
+        with pytest.raises(PackedCallRefused, match=r"argument 9 of step 0 refused: no such tensor argument"):
+            session.read_tensor(0, 9)
+        # The session goes on after a refusal: the step runs and its output comes back.
+        session.call_step(0)
+        output = session.read_tensor(0, len(compiled.steps[0].inputs))
+        assert len(output) == graph.tensors[graph.operators[0].outputs[0]].nbytes
+
+
+def test_an_unpacked_firmware_refuses_the_step_session_by_name(tmp_path: Path) -> None:
+    data = zoo.tiny_cnn()
+    graph = read_model(data, "tiny_cnn")
+    generate(graph, tmp_path / "model", interface="unpacked")
+    firmware = build_firmware(tmp_path / "model", "mps2_an385", tmp_path / "fw")
+    with pytest.raises(LinkError, match="built without --interface packed"), \
+            step_session(firmware, graph, timeout=60) as session:
+        session.call_step(0)
+
+
+def test_layers_needs_a_board(tmp_path: Path) -> None:
+    model = tmp_path / "tiny_cnn.tflite"
+    model.write_bytes(zoo.tiny_cnn())
+    done = run_cli("validate", str(model), "--layers")
+    assert done.returncode == 2 and "--layers" in done.stderr and "--board" in done.stderr
+
+
+@pytest.mark.slow
+def test_person_detect_is_bit_exact_layer_by_layer_on_qemu_cortex_m3() -> None:
+    done = run_cli("validate", str(shared_model("person_detect")), "--board", "qemu_cortex_m3", "--layers", "--json")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["bit_exact"] is True and report["mismatches"] == [] and report["first_difference"] is None
+    assert report["interface"] == "packed" and report["tensors_compared"] == 31 and report["steps_run"] == 30
