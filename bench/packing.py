@@ -1,6 +1,8 @@
 """The price of the packed interface: flash bytes and guest instructions per inference, unpacked vs packed, for
 each model x board (QEMU -icount shift=0: deterministic instruction counts, not timings). Each packed run's
-outputs must equal the unpacked run's, and those TFLM's.
+outputs must equal the unpacked run's, and those TFLM's. Flash is the whole profiling firmware; a packed build
+also carries the step session of `validate --layers`, whose bytes are shown apart ("session"): "packing +"
+is the rest of the difference, the price of the calling convention itself.
 
     python bench/packing.py [--models DIR] [--only NAME,...] [--boards qemu_cortex_m3,mps2_an386]
 
@@ -19,6 +21,7 @@ import numpy as np
 from firmware_gen.deploy import outputs_equal_oracle, prepare, run
 from firmware_gen.errors import DoesNotFitError
 from firmware_gen.importer import read_model
+from firmware_gen.target_build import build_firmware
 from firmware_gen.validate import random_inputs
 
 DEFAULT_MODELS = Path(__file__).resolve().parent.parent.parent / "shared" / "models"
@@ -29,6 +32,7 @@ INSTRUCTION_TARGET = {"vww_96_int8": 3.0}  # max % more instructions packed
 @dataclass
 class Measurement:
     flash: int | None = None  # None: does not fit
+    flash_without_session: int | None = None  # packed builds: without the step session (FG_NO_STEP_SESSION)
     instructions: int | None = None
     outputs: list[np.ndarray] | None = None
     note: str = ""
@@ -42,7 +46,12 @@ def measure(data: bytes, path: Path, board: str, interface: str, inputs: list[np
     if inputs is None:
         inputs = random_inputs(deployment.graph)
     result = run(deployment, inputs)
-    return Measurement(deployment.firmware.flash_bytes, result.instructions, result.outputs)
+    without_session = None
+    if interface == "packed":
+        firmware = deployment.firmware
+        without_session = build_firmware(firmware.model_dir, board, firmware.elf.parent.parent / "no-session",
+                                         extra_cflags=["-DFG_NO_STEP_SESSION"]).flash_bytes
+    return Measurement(deployment.firmware.flash_bytes, without_session, result.instructions, result.outputs)
 
 
 def percent(packed: int | None, unpacked: int | None) -> str:
@@ -66,7 +75,8 @@ def main() -> int:
         models = [m for m in models if m.stem in args.only.split(",")]
     if not models:
         parser.error(f"no .tflite models in {args.models}")
-    header = (f"{'model':<24} {'board':<15} {'flash unpacked':>14} {'flash packed':>13} {'flash +':>9} "
+    header = (f"{'model':<24} {'board':<15} {'flash unpacked':>14} {'flash packed':>13} {'session':>8} "
+              f"{'packing +':>16} "
               f"{'instr unpacked':>15} {'instr packed':>15} {'instr +':>9} {'per step':>8}  outputs")
     print(header)
     print("-" * len(header))
@@ -88,13 +98,18 @@ def main() -> int:
             extra = percent(packed.instructions, unpacked.instructions)
             per_step = ("-" if packed.instructions is None or unpacked.instructions is None else
                         f"{(packed.instructions - unpacked.instructions) / len(graph.operators):,.0f}")
+            session = packing = "-"
+            if packed.flash is not None and unpacked.flash is not None:
+                session = f"{packed.flash - packed.flash_without_session:,}"
+                extra_flash = packed.flash_without_session - unpacked.flash
+                packing = f"{extra_flash:+,} {percent(packed.flash_without_session, unpacked.flash)}"
             limit = INSTRUCTION_TARGET.get(path.stem)
             if limit is not None and packed.instructions and unpacked.instructions:
                 over = 100 * (packed.instructions - unpacked.instructions) / unpacked.instructions > limit
                 failures += over
                 verdict += f"; target <= {limit:g}%: {'MISSED' if over else 'met'}"
             print(f"{path.stem:<24} {board:<15} {number(unpacked.flash):>14} {number(packed.flash):>13} "
-                  f"{percent(packed.flash, unpacked.flash):>9} {number(unpacked.instructions):>15} "
+                  f"{session:>8} {packing:>16} {number(unpacked.instructions):>15} "
                   f"{number(packed.instructions):>15} {extra:>9} {per_step:>8}  {verdict}", flush=True)
     return 1 if failures else 0
 

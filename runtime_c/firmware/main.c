@@ -124,7 +124,8 @@ static void receive_inputs(int counter_kind) {
     }
 }
 
-#ifdef FG_MODEL_INTERFACE_PACKED
+/* FG_NO_STEP_SESSION: a packed build without the step session (bench/packing.py measures what it costs). */
+#if defined(FG_MODEL_INTERFACE_PACKED) && !defined(FG_NO_STEP_SESSION)
 /* The payload of a request made of `count` u32 values, and its CRC. */
 static void receive_words(uint8_t type, uint32_t length, uint32_t *words, uint32_t count) {
     if (length != 4u * count) {
