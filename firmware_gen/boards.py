@@ -1,4 +1,5 @@
-"""Target boards: one TOML file per board in boards/ (CPU flags, memory regions, UART, cycle counter, QEMU machine)."""
+"""Target boards: one TOML file per board in boards/ (CPU flags, memory regions, UART, cycle counter, and either the
+QEMU machine that emulates it or, for a real board, its clock, its debug probe and how pyOCD flashes it)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,10 @@ import tomllib
 from firmware_gen.errors import UserError
 
 BOARDS_DIR = Path(__file__).resolve().parent.parent / "boards"
+PORTS_DIR = Path(__file__).resolve().parent.parent / "runtime_c" / "ports"
 # What the linker script can place in a memory region. "pool" is the model's workspace (.bss.fg_pool).
 MEMORY_KINDS = ("code", "rodata", "data", "bss", "pool", "stack")
-UART_KINDS = ("pl011", "cmsdk")
+UART_KINDS = ("pl011", "cmsdk", "stm32_usart", "nrf_uarte", "kinetis_uart")
 CYCLE_COUNTER_KINDS = ("dwt", "systick")
 # Under QEMU -icount shift=N every guest instruction takes 2**N ns of virtual time; the runner uses shift 0.
 ICOUNT_SHIFT = 0
@@ -35,6 +37,16 @@ class MemoryRegion:
 
 
 @dataclass(frozen=True)
+class Probe:
+    """The debug probe on a real board: what the USB port looks like and what pyOCD calls the chip."""
+
+    name: str
+    usb_ids: tuple[tuple[int, int], ...]  # (vendor id, product id) of the probe's USB device
+    pyocd_target: str
+    pyocd_pack: str | None = None  # the CMSIS pack `pyocd pack install` needs, when the target is not built in
+
+
+@dataclass(frozen=True)
 class Board:
     name: str
     description: str
@@ -47,8 +59,20 @@ class Board:
     uart_base: int
     cycle_counter: str  # the preferred counter; SysTick is always the fallback
     systick_hz: int
-    qemu_machine: str
+    qemu_machine: str | None  # None: a real board
     qemu_flags: tuple[str, ...]
+    core_hz: int = 0  # the core clock the firmware runs at on a real board (0: not stated, QEMU)
+    uart_baud: int = 115200
+    uart_clock_hz: int = 0  # the UART's kernel clock, from which the baud divisor is computed
+    uart_pins: tuple[int, int] | None = None  # (TX, RX) for UARTs with their own pin select (nRF)
+    init: str | None = None  # runtime_c/ports/board_<init>.c: clocks, pins, watchdog, before anything else runs
+    flash_config_offset: int | None = None  # a chip configuration word block that must sit at code + offset
+    probe: Probe | None = None
+
+    @property
+    def emulated(self) -> bool:
+        """True for a QEMU machine, False for a real board (flashed with pyOCD, run over its serial port)."""
+        return self.qemu_machine is not None
 
     def region_for(self, kind: str) -> MemoryRegion:
         """The region that holds one kind of memory (the first that lists it)."""
@@ -60,8 +84,12 @@ class Board:
         return 1e9 / (self.systick_hz * 2**ICOUNT_SHIFT)
 
 
-def list_boards() -> list[str]:
-    return sorted(path.stem for path in BOARDS_DIR.glob("*.toml"))
+def list_boards(emulated: bool | None = None) -> list[str]:
+    """Board names; emulated=True: only QEMU machines, False: only real boards."""
+    names = sorted(path.stem for path in BOARDS_DIR.glob("*.toml"))
+    if emulated is None:
+        return names
+    return [name for name in names if load_board(name).emulated == emulated]
 
 
 def load_board(name: str) -> Board:
@@ -82,9 +110,25 @@ def load_board(name: str) -> Board:
     return board
 
 
+def _usb_id(text: str) -> tuple[int, int]:
+    vendor, product = text.split(":")
+    return int(vendor, 16), int(product, 16)
+
+
+def _probe_from_dict(data: dict | None) -> Probe | None:
+    if data is None:
+        return None
+    return Probe(str(data["name"]), tuple(_usb_id(str(i)) for i in data["usb_ids"]), str(data["pyocd_target"]),
+                 data.get("pyocd_pack"))
+
+
 def _board_from_dict(data: dict) -> Board:
     regions = tuple(MemoryRegion(str(m["name"]), int(m["origin"]), int(m["size"]), tuple(m["holds"]))
                     for m in data["memory"])
+    qemu = data.get("qemu")
+    core_hz = int(data.get("clock", {}).get("core_hz", 0))
+    uart = data["uart"]
+    pins = (int(uart["tx_pin"]), int(uart["rx_pin"])) if "tx_pin" in uart else None
     return Board(
         name=str(data["name"]),
         description=str(data.get("description", "")),
@@ -93,12 +137,19 @@ def _board_from_dict(data: dict) -> Board:
         fpu=bool(data["cpu"]["fpu"]),
         regions=regions,
         stack_bytes=int(data["stack"]["bytes"]),
-        uart_kind=str(data["uart"]["kind"]),
-        uart_base=int(data["uart"]["base"]),
+        uart_kind=str(uart["kind"]),
+        uart_base=int(uart["base"]),
         cycle_counter=str(data["cycle_counter"]["kind"]),
-        systick_hz=int(data["cycle_counter"]["systick_hz"]),
-        qemu_machine=str(data["qemu"]["machine"]),
-        qemu_flags=tuple(data["qemu"].get("extra_flags", ())),
+        systick_hz=int(data["cycle_counter"].get("systick_hz", core_hz)),  # real boards: SysTick on the core clock
+        qemu_machine=None if qemu is None else str(qemu["machine"]),
+        qemu_flags=() if qemu is None else tuple(qemu.get("extra_flags", ())),
+        core_hz=core_hz,
+        uart_baud=int(uart.get("baud", 115200)),
+        uart_clock_hz=int(uart.get("clock_hz", core_hz)),
+        uart_pins=pins,
+        init=data["cpu"].get("init"),
+        flash_config_offset=data.get("flash_config", {}).get("offset"),
+        probe=_probe_from_dict(data.get("probe")),
     )
 
 
@@ -119,5 +170,12 @@ def _check(board: Board, path: Path) -> None:
         problems.append(f"cycle_counter kind '{board.cycle_counter}' is not one of {CYCLE_COUNTER_KINDS}")
     if board.systick_hz <= 0 or board.stack_bytes <= 0:
         problems.append("systick_hz and stack bytes must be positive")
+    if not board.emulated:
+        if board.probe is None:
+            problems.append("a real board (no [qemu] section) needs a [probe] section")
+        if board.core_hz <= 0 or board.uart_clock_hz <= 0 or board.uart_baud <= 0:
+            problems.append("a real board needs [clock] core_hz and a positive UART clock and baud rate")
+    if board.init is not None and not (PORTS_DIR / f"board_{board.init}.c").is_file():
+        problems.append(f"cpu.init '{board.init}': no {PORTS_DIR / f'board_{board.init}.c'}")
     if problems:
         raise BoardError(f"{path}: " + "; ".join(problems))

@@ -38,7 +38,17 @@ def _region_length(region: MemoryRegion, measure: bool) -> int:
     return min(_MEASURE_LENGTH, 2**32 - region.origin) if measure else region.size
 
 
-def _section_body(name: str, inputs: str) -> list[str]:
+def _flash_config_lines(offset: int) -> list[str]:
+    """Some chips (NXP Kinetis) read a configuration block at a fixed flash offset at reset: a wrong one can
+    secure the chip for good, so it must be exactly there and exactly 16 bytes."""
+    return ["    KEEP(*(.vectors))", f"    . = 0x{offset:X};", "    __fg_flash_config_start = .;",
+            "    KEEP(*(.fg_flash_config))", "    __fg_flash_config_end = .;"]
+
+
+def _section_body(name: str, inputs: str, flash_config_offset: int | None = None) -> list[str]:
+    if name == ".text" and flash_config_offset is not None:
+        return ["    . = ALIGN(4);", *_flash_config_lines(flash_config_offset),
+                f"    {inputs.replace('KEEP(*(.vectors)) ', '')}", "    . = ALIGN(4);"]
     if name == ".stack":
         return ["    . = ALIGN(8);", "    __fg_stack_bottom = .;", "    . += __fg_stack_bytes;",
                 "    . = ALIGN(8);", "    __fg_thread_stack_top = .;", "    . += __fg_handler_stack_bytes;",
@@ -69,10 +79,16 @@ def render_linker_script(board: Board, measure: bool = False) -> str:
         region = region_symbol(board.region_for(kind))
         load = f" AT > {region_symbol(code)}" if kind == "data" else ""
         noload = " (NOLOAD)" if kind in ("stack", "pool", "bss") else ""
-        lines += [f"  {name}{noload} :", "  {", *_section_body(name, inputs), f"  }} > {region}{load}", ""]
+        body = _section_body(name, inputs, board.flash_config_offset)
+        lines += [f"  {name}{noload} :", "  {", *body, f"  }} > {region}{load}", ""]
     lines += ["  __fg_data_load = LOADADDR(.data);", "}", ""]
     lines.append(f'ASSERT(ADDR(.text) == ORIGIN({region_symbol(code)}), '
                  f'"firmware-gen: the vector table must start the {code.name} region (the boot address)");')
+    if board.flash_config_offset is not None:
+        lines.append(f'ASSERT(__fg_flash_config_start == ORIGIN({region_symbol(code)}) + '
+                     f'0x{board.flash_config_offset:X} && __fg_flash_config_end - __fg_flash_config_start == 16, '
+                     f'"firmware-gen: the 16-byte flash configuration field of {board.name} is missing or '
+                     f'misplaced (flashing the image could lock the chip)");')
     for name, kind, _ in OUTPUT_SECTIONS:
         region = board.region_for(kind)
         lines.append(_fits_assert(f"ADDR({name}) + SIZEOF({name})", region, f"{kind} ({name})"))

@@ -90,13 +90,19 @@ def _sources(model_dir: Path, board: Board) -> tuple[list[Path], list[Path]]:
     sources = sorted(model_dir.glob("*.c")) + sorted((runtime / "kernels").glob("*.c"))
     sources += sorted((runtime / "packed").glob("*.c"))  # the packed-call checks (--interface packed)
     sources += [PORTS_DIR / name for name in ("startup.c", "cycles.c", "semihosting.c", f"uart_{board.uart_kind}.c")]
+    sources += [PORTS_DIR / f"board_{board.init}.c"] if board.init else []
     sources += sorted(FIRMWARE_DIR.glob("*.c"))
     return sources, [model_dir, runtime / "include", PORTS_DIR, FIRMWARE_DIR]
 
 
 def _board_flags(board: Board) -> list[str]:
-    return [*board.gcc_flags, f"-DFG_UART_BASE=0x{board.uart_base:08X}u",
-            f"-DFG_PREFER_DWT={1 if board.cycle_counter == 'dwt' else 0}"]
+    flags = [*board.gcc_flags, f"-DFG_UART_BASE=0x{board.uart_base:08X}u",
+             f"-DFG_PREFER_DWT={1 if board.cycle_counter == 'dwt' else 0}"]
+    if board.uart_clock_hz:
+        flags += [f"-DFG_UART_BAUD={board.uart_baud}u", f"-DFG_UART_CLOCK_HZ={board.uart_clock_hz}u"]
+    if board.uart_pins:
+        flags += [f"-DFG_UART_TX_PIN={board.uart_pins[0]}u", f"-DFG_UART_RX_PIN={board.uart_pins[1]}u"]
+    return flags
 
 
 def _compile(sources: list[Path], includes: list[Path], board: Board, obj_dir: Path,

@@ -15,9 +15,14 @@
 #define FG_EXIT_PROTOCOL_ERROR 11 /* a corrupted or unexpected frame from the host */
 #define FG_EXIT_FAULT 12          /* HardFault (or another fault escalated to it) */
 
+/* Board set-up that must come first (clocks, pins, watchdog): runtime_c/ports/board_<name>.c on real boards,
+ * nothing on QEMU machines. Called from reset before .data and .bss are set up: it must not use them. */
+void fg_board_init(void);
+
 void fg_uart_init(void);
 void fg_uart_write(const void *data, size_t bytes);
 uint8_t fg_uart_read_byte(void); /* blocks until a byte arrives */
+void fg_uart_flush(void);        /* returns once every byte written has left the UART */
 
 /* Which counter fg_cycles_now() reads. */
 #define FG_COUNTER_DWT 1     /* core clock cycles */
@@ -30,7 +35,8 @@ int fg_cycles_init(void);
 void fg_cycles_restart(void);
 uint64_t fg_cycles_now(void);
 
-/* Ends the run with a code: semihosting SYS_EXIT_EXTENDED (QEMU with -semihosting-config enable=on). */
+/* Ends the run with a code: semihosting SYS_EXIT_EXTENDED (QEMU with -semihosting-config enable=on). Real-board
+ * builds (FG_NO_SEMIHOSTING) drain the UART and reset the chip instead, ready for the next session. */
 void fg_exit(int code) __attribute__((noreturn));
 
 /* The registers the core stacked on a fault, as the fault entry passes them to fg_fault_report. */

@@ -36,7 +36,11 @@ __attribute__((naked)) void Reset_Handler(void) {
         "b fg_reset\n\t");
 }
 
+/* QEMU machines need no set-up; a real board's board_<name>.c replaces this. */
+__attribute__((weak)) void fg_board_init(void) {}
+
 void fg_reset(void) {
+    fg_board_init();
 #if defined(__ARM_FP) || defined(__ARM_FEATURE_MVE)
     CPACR |= 0xFu << 20; /* CP10 and CP11 full access: FPU (and MVE) instructions */
     __asm__ volatile("dsb\n\tisb" ::: "memory");

@@ -34,3 +34,11 @@ uint8_t fg_uart_read_byte(void) {
     }
     return (uint8_t)UART_DATA;
 }
+
+/* The CMSDK UART has no "shift register empty" flag: once the one-byte buffer is free, wait for one character. */
+void fg_uart_flush(void) {
+    while (UART_STATE & STATE_TX_FULL) {
+    }
+    for (volatile uint32_t i = 0; i < 16u * UART_BAUDDIV; ++i) {
+    }
+}

@@ -9,6 +9,7 @@
 #define UART_DR UART_REG(0x000)
 #define UART_FR UART_REG(0x018)
 #define UART_CR UART_REG(0x030)
+#define FR_BUSY (1u << 3)
 #define FR_RXFE (1u << 4)
 #define FR_TXFF (1u << 5)
 #define CR_UARTEN (1u << 0)
@@ -30,4 +31,9 @@ uint8_t fg_uart_read_byte(void) {
     while (UART_FR & FR_RXFE) {
     }
     return (uint8_t)UART_DR;
+}
+
+void fg_uart_flush(void) {
+    while (UART_FR & FR_BUSY) {
+    }
 }

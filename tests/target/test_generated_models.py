@@ -32,7 +32,7 @@ def every_op(tmp_path_factory):
     return data, graph, model_dir, inputs, run_tflm(data, inputs, len(graph.tensors)).outputs
 
 
-@pytest.mark.parametrize("board", list_boards())
+@pytest.mark.parametrize("board", list_boards(emulated=True))
 def test_every_op_model_is_bit_exact_on_the_board(every_op, tmp_path, board):
     _, graph, model_dir, inputs, expected = every_op
     result = run_model(build_firmware(model_dir, board, tmp_path), inputs, timeout=120)

@@ -19,7 +19,7 @@ INPUT = np.arange(-8, 8, dtype=np.int8).reshape(1, 16)
 EXPECTED = (2 * (INPUT.astype(np.int32) + 1)).astype(np.int8)
 
 
-@pytest.mark.parametrize("board", list_boards())
+@pytest.mark.parametrize("board", list_boards(emulated=True))
 def test_add_one_model_runs_and_counts_repeatably(tmp_path, board):
     build = build_firmware(FIXTURE_MODEL, board, tmp_path)
     first = run_model(build, [INPUT], timeout=60)

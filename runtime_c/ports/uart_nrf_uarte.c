@@ -1,0 +1,101 @@
+/* Nordic nRF52 UARTE (UART with EasyDMA). Polled, no interrupts. 8N1 at FG_UART_BAUD, TX on pin FG_UART_TX_PIN
+ * and RX on FG_UART_RX_PIN of port 0, no flow control.
+ * EasyDMA only reads and writes RAM, so bytes to send are staged in a small RAM buffer (they may come from flash)
+ * and bytes arrive one at a time in a one-byte RAM buffer; bytes that arrive while the receiver is being restarted
+ * wait in the UARTE's RX FIFO. */
+#include "fg_port.h"
+
+#if !defined(FG_UART_BASE) || !defined(FG_UART_BAUD) || !defined(FG_UART_CLOCK_HZ) || !defined(FG_UART_TX_PIN) || \
+    !defined(FG_UART_RX_PIN)
+#error "FG_UART_BASE, FG_UART_BAUD, FG_UART_CLOCK_HZ, FG_UART_TX_PIN and FG_UART_RX_PIN must be defined"
+#endif
+
+#define UART_REG(offset) (*(volatile uint32_t *)((uintptr_t)(FG_UART_BASE) + (offset)))
+#define UARTE_TASKS_STARTRX UART_REG(0x000)
+#define UARTE_TASKS_STARTTX UART_REG(0x008)
+#define UARTE_EVENTS_ENDRX UART_REG(0x110)
+#define UARTE_EVENTS_ENDTX UART_REG(0x120)
+#define UARTE_EVENTS_ERROR UART_REG(0x124)
+#define UARTE_ERRORSRC UART_REG(0x480)
+#define UARTE_ENABLE UART_REG(0x500)
+#define UARTE_PSEL_RTS UART_REG(0x508)
+#define UARTE_PSEL_TXD UART_REG(0x50C)
+#define UARTE_PSEL_CTS UART_REG(0x510)
+#define UARTE_PSEL_RXD UART_REG(0x514)
+#define UARTE_BAUDRATE UART_REG(0x524)
+#define UARTE_RXD_PTR UART_REG(0x534)
+#define UARTE_RXD_MAXCNT UART_REG(0x538)
+#define UARTE_TXD_PTR UART_REG(0x544)
+#define UARTE_TXD_MAXCNT UART_REG(0x548)
+#define UARTE_CONFIG UART_REG(0x56C)
+#define UARTE_ENABLE_ENABLED 8u
+#define PSEL_DISCONNECTED 0xFFFFFFFFu
+/* The BAUDRATE register holds baud x 2^32 / 16 MHz, rounded to a multiple of 0x1000 (115200 -> 0x01D7E000). */
+#define UARTE_BAUDRATE_VALUE \
+    ((uint32_t)(((((uint64_t)(FG_UART_BAUD) << 32) / (FG_UART_CLOCK_HZ)) + 0x800u) & 0xFFFFF000u))
+
+#define GPIO_P0_REG(offset) (*(volatile uint32_t *)(0x50000000u + (offset)))
+#define GPIO_OUTSET GPIO_P0_REG(0x508)
+#define GPIO_PIN_CNF(pin) GPIO_P0_REG(0x700 + 4 * (pin))
+#define PIN_CNF_OUTPUT 1u /* DIR output, input buffer connected */
+#define PIN_CNF_INPUT 0u  /* DIR input, input buffer connected, no pull */
+
+#define TX_CHUNK 32u
+
+static uint8_t tx_buffer[TX_CHUNK];
+static volatile uint8_t rx_byte;
+
+static void start_receiving(void) {
+    UARTE_EVENTS_ENDRX = 0;
+    UARTE_TASKS_STARTRX = 1;
+}
+
+void fg_uart_init(void) {
+    UARTE_ENABLE = 0;
+    GPIO_OUTSET = 1u << FG_UART_TX_PIN; /* the idle line is high */
+    GPIO_PIN_CNF(FG_UART_TX_PIN) = PIN_CNF_OUTPUT;
+    GPIO_PIN_CNF(FG_UART_RX_PIN) = PIN_CNF_INPUT;
+    UARTE_PSEL_TXD = FG_UART_TX_PIN;
+    UARTE_PSEL_RXD = FG_UART_RX_PIN;
+    UARTE_PSEL_RTS = PSEL_DISCONNECTED;
+    UARTE_PSEL_CTS = PSEL_DISCONNECTED;
+    UARTE_BAUDRATE = UARTE_BAUDRATE_VALUE;
+    UARTE_CONFIG = 0; /* no parity, one stop bit, no flow control */
+    UARTE_ENABLE = UARTE_ENABLE_ENABLED;
+    UARTE_RXD_PTR = (uint32_t)(uintptr_t)&rx_byte;
+    UARTE_RXD_MAXCNT = 1;
+    start_receiving();
+}
+
+void fg_uart_write(const void *data, size_t bytes) {
+    const uint8_t *p = data;
+    while (bytes > 0) {
+        uint32_t chunk = bytes < TX_CHUNK ? (uint32_t)bytes : TX_CHUNK;
+        for (uint32_t i = 0; i < chunk; ++i) {
+            tx_buffer[i] = p[i];
+        }
+        UARTE_TXD_PTR = (uint32_t)(uintptr_t)tx_buffer;
+        UARTE_TXD_MAXCNT = chunk;
+        UARTE_EVENTS_ENDTX = 0;
+        UARTE_TASKS_STARTTX = 1;
+        while (!UARTE_EVENTS_ENDTX) {
+        }
+        p += chunk;
+        bytes -= chunk;
+    }
+}
+
+uint8_t fg_uart_read_byte(void) {
+    while (!UARTE_EVENTS_ENDRX) {
+        if (UARTE_EVENTS_ERROR) {
+            UARTE_EVENTS_ERROR = 0;
+            UARTE_ERRORSRC = UARTE_ERRORSRC; /* write-one-to-clear; the frame CRC catches the damaged byte */
+        }
+    }
+    uint8_t byte = rx_byte;
+    start_receiving();
+    return byte;
+}
+
+/* fg_uart_write returns once ENDTX says the last byte left: nothing is pending. */
+void fg_uart_flush(void) {}
