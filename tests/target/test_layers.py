@@ -87,6 +87,29 @@ def test_bad_packed_calls_from_the_host_become_readable_messages(tmp_path: Path)
         assert len(output) == graph.tensors[graph.operators[0].outputs[0]].nbytes
 
 
+def test_the_firmware_refuses_a_call_with_the_wrong_argument_count_and_runs_no_kernel(tmp_path: Path) -> None:
+    """The registry entry of step 1 is patched to pass one argument too few: its shim must refuse on the board."""
+    def patch(graph, model_dir: Path) -> None:
+        model_c = model_dir / "model.c"
+        text, count = re.subn(r'(\{ "step1_\w+", [^}]*?), (\d+), (&fg_signature_\d+ \})',
+                              lambda m: f"{m[1]}, {int(m[2]) - 1}, {m[3]}", model_c.read_text())
+        assert count == 1
+        model_c.write_text(text)
+
+    data = zoo.tiny_cnn()
+    compiled, firmware = packed_firmware(data, "tiny_cnn", "mps2_an385", tmp_path, patch)
+    # Step 1's output, read as step 2's input (the patched entry has lost step 1's last argument).
+    assert compiled.steps[2].inputs[0].index == compiled.steps[1].outputs[0].index
+    with step_session(firmware, compiled.graph, timeout=60) as session:
+        before = session.read_tensor(2, 0)
+        with pytest.raises(PackedCallRefused, match=r"^packed call of step 1 \(DEPTHWISE_CONV_2D\) refused its "
+                                                    r"arguments: wrong argument count$") as refused:
+            session.call_step(1)
+        assert refused.value.code == -1
+        assert session.read_tensor(2, 0) == before
+        session.call_step(2)  # the other steps still run
+
+
 def test_an_unpacked_firmware_refuses_the_step_session_by_name(tmp_path: Path) -> None:
     data = zoo.tiny_cnn()
     graph = read_model(data, "tiny_cnn")
