@@ -75,6 +75,14 @@ def parse_pool(text: str, priority: int):
     return PoolSpec(name, int(digits) * _SIZE_SUFFIXES[suffix], priority)
 
 
+def _planning(args: argparse.Namespace) -> dict:
+    """The planning options of a command (planning_options) as keyword arguments of compiler.generate."""
+    pools = [parse_pool(text, priority) for priority, text in enumerate(args.pool or [])] or None
+    if pools and len({p.name for p in pools}) != len(pools):
+        raise UserError("--pool: each pool needs a distinct name")
+    return {"overlap": args.overlap, "pools": pools, "io_in_pool": args.io_in_pool}
+
+
 def cmd_plan(args: argparse.Namespace) -> int:
     from firmware_gen.compiler import lower, view_aliases
     from firmware_gen.importer import check_supported
@@ -82,13 +90,12 @@ def cmd_plan(args: argparse.Namespace) -> int:
     from firmware_gen.planner.report import format_plan
 
     graph = _load(args.model)
-    pools = [parse_pool(text, priority) for priority, text in enumerate(args.pool or [])] or None
-    if pools and len({p.name for p in pools}) != len(pools):
-        raise UserError("--pool: each pool needs a distinct name")
+    planning = _planning(args)
     check_supported(graph)
     scratch = {index: call.scratch_bytes for index, call in lower(graph).items() if call.scratch_bytes}
-    plan = plan_graph(graph, aliases=view_aliases(graph), algorithm=args.algorithm, overlap=args.overlap,
-                      scratch=scratch, pools=pools)
+    outside = () if planning["io_in_pool"] else (*graph.inputs, *graph.outputs)
+    plan = plan_graph(graph, aliases=view_aliases(graph), algorithm=args.algorithm, overlap=planning["overlap"],
+                      scratch=scratch, pools=planning["pools"], outside=outside)
     check_plan(plan, graph, scratch=scratch)
     if args.plot:
         from firmware_gen.planner.plot import plot_plan
@@ -106,7 +113,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
     from firmware_gen.compiler import generate
 
     graph = _load(args.model)
-    compiled = generate(graph, args.output, source=Path(args.model).name, interface=args.interface)
+    compiled = generate(graph, args.output, source=Path(args.model).name, interface=args.interface,
+                        **_planning(args))
     print(f"wrote {args.output}/model.c, model.h, model_weights.c, model_weights.h and runtime/: "
           f"{len(compiled.steps)} steps ({args.interface}), pool {compiled.plan.pool_bytes:,} B "
           f"(lower bound {compiled.plan.lower_bound_bytes:,} B)")
@@ -163,7 +171,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     graph = _load(args.model)
     inputs = _load_inputs(args.input, graph)
     report = validate_model(args.model, inputs=inputs, seed=args.seed, sanitize=args.sanitize,
-                            interface=args.interface)
+                            interface=args.interface, **_planning(args))
     if args.json:
         _print_json(report.to_json())
     else:
@@ -203,7 +211,7 @@ def _prepare(args: argparse.Namespace, out_dir: Path | None = None):
         raise UserError(f"{model}: cannot read ({error.strerror})") from None
     progress = quiet if getattr(args, "json", False) else stderr_progress
     return data, prepare(data, str(model), args.board, interface=args.interface, out_dir=out_dir,
-                         progress=progress), progress
+                         progress=progress, **_planning(args)), progress
 
 
 def cmd_build(args: argparse.Namespace) -> int:
@@ -243,7 +251,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 def cmd_demo(args: argparse.Namespace) -> int:
     from firmware_gen.deploy import run_demo
 
-    return run_demo(board=args.board, seed=args.seed)
+    return run_demo(board=args.board, seed=args.seed, overlap=args.overlap)
 
 
 def _planning_algorithms() -> list[str]:
@@ -265,6 +273,19 @@ def build_parser() -> argparse.ArgumentParser:
         sub.set_defaults(handler=handler)
         return sub
 
+    def overlap_option(sub: argparse.ArgumentParser) -> None:
+        sub.add_argument("--overlap", action=argparse.BooleanOptionalAction, default=True,
+                         help="let outputs overlap inputs where the kernels allow it (default: on)")
+
+    def planning_options(sub: argparse.ArgumentParser) -> None:
+        overlap_option(sub)
+        sub.add_argument("--pool", action="append", metavar="NAME[:SIZE]",
+                         help="a RAM pool, e.g. dtcm:64K (repeat, fastest first; the last may have no size); on a "
+                              "board each pool goes to the memory region of its name")
+        sub.add_argument("--io-in-pool", action=argparse.BooleanOptionalAction, default=True,
+                         help="plan the model's inputs and outputs in the pool (default); --no-io-in-pool leaves "
+                              "them in the caller's buffers, which fg_model_run reads and writes in place")
+
     def interface_option(sub: argparse.ArgumentParser) -> None:
         sub.add_argument("--interface", choices=INTERFACES, default="unpacked",
                          help="how the schedule calls kernels: direct C calls (default) or TVM's packed ABI")
@@ -275,15 +296,13 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("--json", action="store_true")
     sub.add_argument("--algorithm", choices=_planning_algorithms(),
                      help="one planning algorithm (default: run them all, keep the smallest pool)")
-    sub.add_argument("--overlap", action=argparse.BooleanOptionalAction, default=False,
-                     help="let outputs overlap inputs where the kernels allow it")
-    sub.add_argument("--pool", action="append", metavar="NAME[:SIZE]",
-                     help="a RAM pool, e.g. dtcm:64K (repeat, fastest first; the last may have no size)")
+    planning_options(sub)
     sub.add_argument("--plot", metavar="PNG", help="draw the memory timeline (needs matplotlib)")
     interface_option(sub)
     sub = command("generate", cmd_generate, "write the C sources of the model")
     sub.add_argument("-o", "--output", required=True, help="output directory")
     interface_option(sub)
+    planning_options(sub)
     sub = command("validate", cmd_validate, "compare every tensor of the generated C with TFLite Micro")
     sub.add_argument("--input", action="append", help="input tensor as .npy (once per model input)")
     sub.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
@@ -294,6 +313,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="with --board: run the schedule step by step on the board and compare every layer with "
                           "TFLite Micro, naming the first that differs (implies --interface packed)")
     interface_option(sub)
+    planning_options(sub)
     sub.add_argument("--json", action="store_true")
 
     sub = command("boards", cmd_boards, "the boards firmware-gen knows (one file each in boards/)", model=False)
@@ -303,6 +323,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("-o", "--output", help="output directory (default: MODEL-BOARD)")
     sub.add_argument("--json", action="store_true")
     interface_option(sub)
+    planning_options(sub)
     sub = command("run", cmd_run, "run the model on a board and show the per-layer profile")
     sub.add_argument("--board", required=True)
     sub.add_argument("--input", action="append", help="input tensor as .npy (once per model input)")
@@ -311,7 +332,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("--json", action="store_true")
     sub.add_argument("--plot", help="write a bar chart of the profile to this PNG")
     interface_option(sub)
+    planning_options(sub)
     sub = command("demo", cmd_demo, "MobileNetV1 0.25 on an emulated Cortex-M3, checked against TFLM", model=False)
+    overlap_option(sub)
     sub.add_argument("--board", default="qemu_cortex_m3")
     sub.add_argument("--seed", type=int, default=0)
     return parser

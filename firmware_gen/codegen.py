@@ -35,8 +35,8 @@ GENERATED_FILES = ("model.h", "model.c", "model_weights.h", "model_weights.c")
 @dataclass
 class _GraphIO:
     tensor: Tensor
-    offset: int  # within its pool
-    storage: str  # C address, e.g. "fg_pool + 128"
+    offset: int | None  # within its pool; None in the caller's buffer
+    storage: str  # C address, e.g. "fg_pool + 128", or "inputs[0]" in the caller's buffer
     scale: str
     zero_point: int
 
@@ -65,14 +65,16 @@ def _param_value(value: object, step: Step) -> str:
     raise TypeError(f"cannot emit a params value of type {type(value).__name__}")
 
 
-def _graph_io(graph: Graph, plan: MemoryPlan, indices: tuple[int, ...]) -> list[_GraphIO]:
+def _graph_io(graph: Graph, plan: MemoryPlan, indices: tuple[int, ...], kind: str) -> list[_GraphIO]:
     result = []
-    for index in indices:
+    for position, index in enumerate(indices):
         tensor = graph.tensors[index]
         q = tensor.quantization
-        result.append(_GraphIO(tensor, plan.offset_of(index), f"{plan.symbol_of(index)} + {plan.offset_of(index)}",
-                               c_float(q.scale) if q else "1.0f",
-                               q.zero_point if q else 0))
+        if plan.is_outside(index):
+            offset, storage = None, f"{kind}[{position}]"
+        else:
+            offset, storage = plan.offset_of(index), f"{plan.symbol_of(index)} + {plan.offset_of(index)}"
+        result.append(_GraphIO(tensor, offset, storage, c_float(q.scale) if q else "1.0f", q.zero_point if q else 0))
     return result
 
 
@@ -98,6 +100,8 @@ def _pool_arrays(plan: MemoryPlan) -> list[dict]:
     """One C array per pool that holds something (the single default pool always, sized by the header macro)."""
     if len(plan.pools) == 1 and not plan.pools[0].name:
         pool = plan.pools[0]
+        if plan.outside and not plan.buffers:
+            return []  # everything lives in the caller's buffers: an unused array would not compile with -Werror
         return [{"symbol": pool.symbol, "section": pool.section, "size": "FG_MODEL_WORKSPACE_BYTES"}]
     return [{"symbol": pool.symbol, "section": pool.section, "size": plan.pool_sizes[pool.name]}
             for pool in plan.pools if plan.pool_sizes[pool.name] > 0]
@@ -128,8 +132,10 @@ def render(graph: Graph, plan: MemoryPlan, steps: list[Step], source: str = "",
         "graph": graph,
         "plan": plan,
         "steps": steps,
-        "inputs": _graph_io(graph, plan, graph.inputs),
-        "outputs": _graph_io(graph, plan, graph.outputs),
+        "io_in_pool": not plan.outside,
+        "io_bytes": sum(-(-graph.tensors[i].nbytes // 16) * 16 for i in (*graph.inputs, *graph.outputs)),
+        "inputs": _graph_io(graph, plan, graph.inputs, "inputs"),
+        "outputs": _graph_io(graph, plan, graph.outputs, "outputs"),
         "constants": _constants(graph, steps),
         "headers": headers,
         "pool_map": _pool_map(graph, plan),

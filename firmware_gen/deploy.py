@@ -18,7 +18,9 @@ from firmware_gen.boards import Board, load_board
 from firmware_gen.compiler import CompiledModel, generate
 from firmware_gen.importer import check_supported, read_model
 from firmware_gen.ir import Graph
+from firmware_gen.linker_script import pool_region
 from firmware_gen.oracle import run_tflm
+from firmware_gen.planner import PoolSpec
 from firmware_gen.runner import RunResult, run_model
 from firmware_gen.target_build import FirmwareBuild, build_firmware
 
@@ -55,22 +57,34 @@ def _runtime_digest() -> str:
     return digest.hexdigest()
 
 
+def _planning_key(overlap: bool, pools: list[PoolSpec] | None, io_in_pool: bool) -> bytes:
+    pool_text = ",".join(f"{p.name}:{p.size_limit}:{p.priority}" for p in pools or [])
+    return f"overlap={overlap};pools={pool_text};io_in_pool={io_in_pool}".encode()
+
+
 def prepare(model: bytes, source: str, board: Board | str, interface: str = "unpacked",
-            out_dir: Path | None = None, progress: Progress = quiet) -> Deployment:
-    """Generate and cross-compile `model` for `board`. Without out_dir the build is cached by the model, the
-    board, the interface and the compiler's own sources, so `run` rebuilds only when something changed.
-    A failed build leaves nothing behind."""
+            out_dir: Path | None = None, progress: Progress = quiet, overlap: bool = True,
+            pools: list[PoolSpec] | None = None, io_in_pool: bool = True) -> Deployment:
+    """Generate and cross-compile `model` for `board`, planned with `overlap`, `pools` (each named after a memory
+    region of the board) and `io_in_pool` (see compiler.generate). Without out_dir the build is cached by the
+    model, the board, the interface, the planning options and the compiler's own sources, so `run` rebuilds only
+    when something changed. A failed build leaves nothing behind."""
     board = load_board(board) if isinstance(board, str) else board
+    for pool in pools or []:
+        if pool.name:  # the unnamed default pool goes where the board puts "pool"
+            pool_region(board, pool.name)
     graph = read_model(model, source)
     check_supported(graph)
     if out_dir is None:
-        key = hashlib.sha256(model + board.name.encode() + interface.encode() + _runtime_digest().encode())
+        key = hashlib.sha256(model + board.name.encode() + interface.encode()
+                             + _planning_key(overlap, pools, io_in_pool) + _runtime_digest().encode())
         out_dir = _cache_root() / key.hexdigest()[:32]
     out_dir = Path(out_dir)
     existed = out_dir.exists()
     try:
         progress(f"generating C for {Path(source).name} ({len(graph.operators)} operators, {interface})")
-        compiled = generate(graph, out_dir / "model", source=Path(source).name, interface=interface)
+        compiled = generate(graph, out_dir / "model", source=Path(source).name, interface=interface,
+                            overlap=overlap, pools=pools, io_in_pool=io_in_pool)
         progress(f"cross-compiling for {board.name} ({board.core}) with arm-none-eabi-gcc")
         firmware = build_firmware(out_dir / "model", board, out_dir / "build")
     except BaseException:
@@ -94,7 +108,8 @@ def outputs_equal_oracle(model: bytes, graph: Graph, inputs: list[np.ndarray],
             for ours, theirs in zip(outputs, oracle.outputs, strict=True)]
 
 
-def run_demo(board: str = "qemu_cortex_m3", seed: int = 0, progress: Progress = stderr_progress) -> int:
+def run_demo(board: str = "qemu_cortex_m3", seed: int = 0, progress: Progress = stderr_progress,
+             overlap: bool = True) -> int:
     """MobileNetV1 0.25 (96x96x3, int8, seeded weights) on an emulated board: profile, then TFLM's verdict."""
     from firmware_gen.modelgen.mobilenet import mobilenet_v1
     from firmware_gen.profile import build_profile, format_profile
@@ -105,7 +120,7 @@ def run_demo(board: str = "qemu_cortex_m3", seed: int = 0, progress: Progress = 
     with tempfile.TemporaryDirectory(prefix="fg-demo-") as scratch:
         path = Path(scratch) / "mobilenet_v1_025_96.tflite"
         path.write_bytes(model)
-        deployment = prepare(model, str(path), board, progress=progress)
+        deployment = prepare(model, str(path), board, progress=progress, overlap=overlap)
         print(deployment.firmware.summary())
         inputs = random_inputs(deployment.graph, seed)
         result = run(deployment, inputs, progress=progress)

@@ -1,7 +1,8 @@
 """Call legalization: a finished memory plan + lowered kernel calls -> the concrete steps of the schedule.
 
 This stage runs strictly after planning. The planner works on raw buffers (tensor indices, sizes, live
-ranges); only here do tensors become C pointer expressions (`fg_pool + OFFSET`, a constant array), and only
+ranges); only here do tensors become C pointer expressions (`fg_pool + OFFSET`, a constant array, the caller's
+`inputs[i]` / `outputs[i]` when the model's I/O stays outside the pool), and only
 here would they be wrapped into argument structs for another calling convention. Planning the wrapped form
 instead is the bug of TVM PR 8096: the planner saw struct handles, not the buffers behind them, and reused
 memory that was still live.
@@ -12,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from firmware_gen.c_literals import c_comment_safe, pointer_type
+from firmware_gen.errors import UserError
 from firmware_gen.ir import Graph, Operator
 from firmware_gen.ops.base import KernelCall
 from firmware_gen.planner import MemoryPlan
@@ -62,14 +64,32 @@ class Step:
         return c_comment_safe(f"{self.op.opcode}({show(self.inputs)}) -> {show(self.outputs)}")
 
 
-def tensor_ref(graph: Graph, plan: MemoryPlan, index: int, writable: bool) -> TensorRef:
+def user_buffers(graph: Graph, plan: MemoryPlan) -> dict[int, str]:
+    """Tensor -> the caller's pointer that holds it ("inputs[0]", "outputs[1]": the arguments of fg_model_run),
+    for the tensors the plan keeps outside the pools."""
+    storage = {}
+    for group in plan.outside:
+        names = [f"inputs[{k}]" for k, i in enumerate(graph.inputs) if i in group]
+        names += [f"outputs[{k}]" for k, i in enumerate(graph.outputs) if i in group]
+        if len(names) != 1:
+            raise UserError(f"tensors {', '.join(f't{i}' for i in group)} share one buffer but are "
+                            f"{' and '.join(names) or 'no model input or output'}: the caller's buffers cannot hold "
+                            f"them; keep the inputs and outputs in the pool")
+        storage.update(dict.fromkeys(group, names[0]))
+    return storage
+
+
+def tensor_ref(graph: Graph, plan: MemoryPlan, index: int, writable: bool,
+               outside: dict[int, str] | None = None) -> TensorRef:
     if index < 0:
         return TensorRef(index, "NULL", "NULL", 0)
     tensor = graph.tensors[index]
     if tensor.is_constant:
         return TensorRef(index, constant_name(index), "const", tensor.nbytes, constant_name(index))
-    buffer = plan.buffer_of(index)
     cast = pointer_type(tensor.dtype, const=not writable)
+    if outside and index in outside:
+        return TensorRef(index, f"({cast})({outside[index]})", outside[index], tensor.nbytes, outside[index])
+    buffer = plan.buffer_of(index)
     return pool_ref(index, plan, buffer.pool, buffer.offset, cast, tensor.nbytes)
 
 
@@ -89,6 +109,7 @@ def scratch_ref(plan: MemoryPlan, step: int) -> TensorRef | None:
 
 def legalize(graph: Graph, calls: dict[int, KernelCall], plan: MemoryPlan) -> list[Step]:
     """The schedule with every tensor resolved against `plan` (direct C calls, typed arguments)."""
+    outside = user_buffers(graph, plan)
     steps = []
     for op in graph.operators:
         call = calls.get(op.index)
@@ -98,8 +119,8 @@ def legalize(graph: Graph, calls: dict[int, KernelCall], plan: MemoryPlan) -> li
             index=op.index,
             op=op,
             call=call,
-            inputs=[tensor_ref(graph, plan, i, writable=False) for i in input_indices],
-            outputs=[tensor_ref(graph, plan, i, writable=True) for i in output_indices],
+            inputs=[tensor_ref(graph, plan, i, writable=False, outside=outside) for i in input_indices],
+            outputs=[tensor_ref(graph, plan, i, writable=True, outside=outside) for i in output_indices],
         )
         if call is not None:
             step.params_name = f"step{op.index}_params"

@@ -17,7 +17,7 @@ from pathlib import Path
 from firmware_gen.boards import Board, load_board
 from firmware_gen.codegen import RUNTIME_DIR
 from firmware_gen.errors import DoesNotFitError, ToolchainError
-from firmware_gen.linker_script import SECTION_KIND, render_linker_script
+from firmware_gen.linker_script import SECTION_KIND, named_pool_section, pool_region, render_linker_script
 from firmware_gen.model_header import ModelInterface, read_model_interface
 
 CROSS_GCC = "arm-none-eabi-gcc"
@@ -120,9 +120,10 @@ def _compile(sources: list[Path], includes: list[Path], board: Board, obj_dir: P
     return objects
 
 
-def _link(objects: list[Path], board: Board, elf: Path, measure: bool) -> subprocess.CompletedProcess:
+def _link(objects: list[Path], board: Board, elf: Path, measure: bool,
+          pools: Sequence[str] = ()) -> subprocess.CompletedProcess:
     script = elf.with_suffix(".measure.ld" if measure else ".ld")
-    script.write_text(render_linker_script(board, measure=measure))
+    script.write_text(render_linker_script(board, measure=measure, pools=pools))
     command = [find_tool(CROSS_GCC), *board.gcc_flags, *LINK_FLAGS, f"-T{script}", *map(str, objects),
                f"-Wl,-Map={elf.with_suffix('.map')}", "-o", str(elf)]
     if measure:
@@ -146,14 +147,27 @@ def _sections(elf: Path) -> dict[str, _Section]:
     return {m[1]: _Section(m[1], int(m[2], 16), int(m[3], 16), int(m[4], 16)) for m in pattern.finditer(done.stdout)}
 
 
-def _region_usage(board: Board, sections: dict[str, _Section]) -> list[RegionUsage]:
+def pool_names(model_dir: Path) -> list[str]:
+    """The named pools of a generated model (`fg_pool_<name>` arrays in sections `.bss.fg_pool_<name>`)."""
+    text = "".join(path.read_text() for path in sorted(model_dir.glob("*.c")))
+    return sorted(set(re.findall(r'section\("\.bss\.fg_pool_(\w+)"\)', text)))
+
+
+def _placed_sections(board: Board, pools: Sequence[str]) -> dict[str, tuple[str, str]]:
+    """Output section -> (region name, kind) for every section the script places, named pools included."""
+    placed = {name: (board.region_for(kind).name, kind) for name, kind in SECTION_KIND.items()}
+    placed.update({named_pool_section(pool): (pool_region(board, pool).name, "pool") for pool in pools})
+    return placed
+
+
+def _region_usage(board: Board, sections: dict[str, _Section], pools: Sequence[str] = ()) -> list[RegionUsage]:
     # (region name, kind, start address, size) of every placed piece; .data also has its load image in code.
     pieces = []
-    for name, kind in SECTION_KIND.items():
+    for name, (region_name, kind) in _placed_sections(board, pools).items():
         section = sections.get(name)
         if section is None or section.size == 0:
             continue
-        pieces.append((board.region_for(kind).name, kind, section.vma, section.size))
+        pieces.append((region_name, kind, section.vma, section.size))
         if kind == "data":
             pieces.append((board.region_for("code").name, "data", section.lma, section.size))
     usage = []
@@ -187,22 +201,27 @@ def build_firmware(model_dir: str | Path, board: Board | str, out_dir: str | Pat
     out_dir.mkdir(parents=True, exist_ok=True)
     sources, includes = _sources(model_dir, board)
     cflags = [*extra_cflags, *([] if semihosting else ["-DFG_NO_SEMIHOSTING"])]
+    pools = pool_names(model_dir)
+    for pool in pools:
+        pool_region(board, pool)  # an unknown region name fails before compiling
     objects = _compile(sources, includes, board, out_dir / "obj", cflags)
     elf = out_dir / "firmware.elf"
-    linked = _link(objects, board, elf, measure=False)
+    linked = _link(objects, board, elf, measure=False, pools=pools)
     if linked.returncode != 0:
         too_big = "overflow" in linked.stderr or "firmware-gen:" in linked.stderr
-        if too_big and _link(objects, board, elf, measure=True).returncode == 0:
-            regions = _region_usage(board, _sections(elf))
+        if too_big and _link(objects, board, elf, measure=True, pools=pools).returncode == 0:
+            regions = _region_usage(board, _sections(elf), pools)
             elf.unlink()  # a measuring image is not runnable
             if not all(r.fits for r in regions):
                 raise DoesNotFitError(_not_fit_message(board, regions))
         raise ToolchainError(f"linking the firmware for {board.name} failed:\n{linked.stderr[-4000:]}")
     sections = _sections(elf)
-    regions = _region_usage(board, sections)
+    regions = _region_usage(board, sections, pools)
 
     def size(name: str) -> int:
         return sections[name].size if name in sections else 0
+
+    workspace = size(".fg_pool") + sum(size(named_pool_section(pool)) for pool in pools)
 
     return FirmwareBuild(
         board=board,
@@ -210,7 +229,7 @@ def build_firmware(model_dir: str | Path, board: Board | str, out_dir: str | Pat
         model_dir=model_dir,
         interface=interface,
         flash_bytes=size(".text") + size(".ARM.exidx") + size(".rodata") + size(".data"),
-        ram_bytes=size(".data") + size(".bss") + size(".fg_pool") + size(".stack"),
-        workspace_bytes=size(".fg_pool"),
+        ram_bytes=size(".data") + size(".bss") + workspace + size(".stack"),
+        workspace_bytes=workspace,
         regions=regions,
     )

@@ -16,6 +16,7 @@ from firmware_gen.hostbuild import build_trace_executable
 from firmware_gen.importer import read_model
 from firmware_gen.ir import DType, Graph, Tensor
 from firmware_gen.oracle import run_tflm
+from firmware_gen.planner import PoolSpec
 
 
 @dataclass
@@ -38,6 +39,8 @@ class ValidationReport:
     mismatches: list[Mismatch] = field(default_factory=list)
     pool_bytes: int = 0
     lower_bound_bytes: int = 0
+    overlap: bool = True
+    io_in_pool: bool = True
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -83,8 +86,10 @@ def _compare(tensor: Tensor, ours: bytes, theirs: np.ndarray) -> tuple[int, floa
 
 def validate_model(model: bytes | str | Path, inputs: list[np.ndarray] | None = None, seed: int = 0,
                    sanitize: bool = False, work_dir: str | Path | None = None,
-                   interface: str = "unpacked") -> ValidationReport:
-    """Generate C for the model, run it on the host and compare every tensor with TFLM's."""
+                   interface: str = "unpacked", overlap: bool = True, pools: list[PoolSpec] | None = None,
+                   io_in_pool: bool = True) -> ValidationReport:
+    """Generate C for the model (planned with `overlap`, `pools`, `io_in_pool` as compiler.generate takes them), run
+    it on the host and compare every tensor with TFLM's."""
     if isinstance(model, (str, Path)):
         source = str(model)
         data = Path(model).read_bytes()
@@ -97,7 +102,8 @@ def validate_model(model: bytes | str | Path, inputs: list[np.ndarray] | None = 
               for x, i in zip(inputs, graph.inputs, strict=True)]
     with tempfile.TemporaryDirectory(prefix="fg-validate-") as scratch:
         work = Path(work_dir) if work_dir else Path(scratch)
-        compiled = compiler.generate(graph, work / "model", source=Path(source).name, interface=interface)
+        compiled = compiler.generate(graph, work / "model", source=Path(source).name, interface=interface,
+                                     overlap=overlap, pools=pools, io_in_pool=io_in_pool)
         executable = build_trace_executable(work / "model", work / "build", sanitize=sanitize)
         input_files = []
         for i, array in enumerate(inputs):
@@ -112,7 +118,8 @@ def validate_model(model: bytes | str | Path, inputs: list[np.ndarray] | None = 
     oracle = run_tflm(data, inputs, len(graph.tensors))
     report = ValidationReport(model=source, bit_exact=True, tensors_compared=0, outputs_compared=0,
                               pool_bytes=compiled.plan.pool_bytes,
-                              lower_bound_bytes=compiled.plan.lower_bound_bytes)
+                              lower_bound_bytes=compiled.plan.lower_bound_bytes, overlap=overlap,
+                              io_in_pool=io_in_pool)
     for op in graph.operators:
         for index in op.outputs:
             tensor = graph.tensors[index]

@@ -11,7 +11,7 @@ so far and either proves it optimal or improves it (or runs out of nodes).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 
 from firmware_gen.errors import DoesNotFitError
 from firmware_gen.ir import Graph
@@ -66,14 +66,18 @@ def plan_buffers(buffers: Sequence[BufferInfo], overlaps: Sequence[OverlapAllowa
 
 def plan_graph(graph: Graph, aliases: Mapping[int, int] | None = None, alignment: int = 16,
                algorithm: str | None = None, overlap: bool = False, scratch: Mapping[int, int] | None = None,
-               pools: Sequence[PoolSpec] | None = None) -> MemoryPlan:
+               pools: Sequence[PoolSpec] | None = None, outside: Collection[int] = ()) -> MemoryPlan:
     """Offsets for every activation tensor of `graph` (views share their target's storage).
 
     overlap: let outputs overlap inputs where the operators allow it (`OpKernel.output_overlap`).
     scratch: step -> bytes of kernel scratch, a buffer live only at that step.
     pools: the RAM regions to fill, by priority; default one unlimited pool.
+    outside: tensors that live in the caller's memory (graph inputs and outputs in user buffers): their alias
+    groups are not planned and take part in no overlap.
     """
     groups = alias_groups(graph, aliases or {})
+    external = [g for g in groups if not set(outside).isdisjoint(g.tensors)]
+    groups = [g for g in groups if g not in external]
     buffers = [BufferInfo(g.tensors[0], g.size, alignment, g.first, g.last) for g in groups]
     scratch_steps = {step: nbytes for step, nbytes in (scratch or {}).items() if nbytes > 0}
     buffers += [BufferInfo(("scratch", step), nbytes, alignment, step, step) for step, nbytes in scratch_steps.items()]
@@ -107,6 +111,7 @@ def plan_graph(graph: Graph, aliases: Mapping[int, int] | None = None, alignment
     return MemoryPlan(pool_bytes=sum(pool_sizes.values()), lower_bound_bytes=lower_bound(buffers),
                       algorithm="+".join(dict.fromkeys(names)), buffers=planned, alignment=alignment,
                       unaligned_lower_bound_bytes=unaligned, overlap=overlap, proven_optimal=proven,
-                      proven_lower_bound_bytes=proven_bound, pools=pool_specs, pool_sizes=pool_sizes)
+                      proven_lower_bound_bytes=proven_bound, pools=pool_specs, pool_sizes=pool_sizes,
+                      outside=[g.tensors for g in external])
 
 

@@ -65,6 +65,7 @@ class MemoryPlan:
     proven_lower_bound_bytes: int = 0  # the best bound proven for this problem (overlap-aware when overlapping)
     pools: list[PoolSpec] = field(default_factory=lambda: [PoolSpec()])
     pool_sizes: dict[str, int] = field(default_factory=dict)  # pool name -> bytes used
+    outside: list[tuple[int, ...]] = field(default_factory=list)  # alias groups in the caller's memory, not planned
     _by_tensor: dict[int, PlannedBuffer] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -74,6 +75,10 @@ class MemoryPlan:
                                for pool in self.pools}
             if len(self.pools) == 1:
                 self.pool_sizes[self.pools[0].name] = self.pool_bytes
+
+    def is_outside(self, tensor_index: int) -> bool:
+        """Whether the tensor lives in the caller's memory (a user buffer) instead of a pool."""
+        return any(tensor_index in group for group in self.outside)
 
     def buffer_of(self, tensor_index: int) -> PlannedBuffer:
         try:
@@ -102,6 +107,7 @@ class MemoryPlan:
             "overlap": self.overlap,
             "proven_optimal": self.proven_optimal,
             "proven_lower_bound_bytes": self.proven_lower_bound_bytes,
+            "outside": [list(group) for group in self.outside],
             "pools": [{"name": p.name, "symbol": p.symbol, "bytes": self.pool_sizes[p.name], "limit": p.size_limit}
                       for p in self.pools],
             "buffers": [{"tensor": b.tensor, "tensors": list(b.tensors), "offset": b.offset, "size": b.size,

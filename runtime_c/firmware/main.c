@@ -8,6 +8,7 @@
 #include "fg_port.h"
 #include "fg_protocol.h"
 #include "model.h"
+#include "fg_user_buffers.h"
 
 #ifndef FG_ENABLE_HOOKS
 #error "the profiling firmware needs FG_ENABLE_HOOKS"
