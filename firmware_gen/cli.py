@@ -127,7 +127,7 @@ def _validate_on_board(args: argparse.Namespace) -> int:
 
     data, deployment, progress = _prepare(args)
     inputs = _load_inputs(args.input, deployment.graph) or random_inputs(deployment.graph, args.seed)
-    result = run(deployment, inputs, serial_url=args.port, progress=progress)
+    result = run(deployment, inputs, serial_url=args.port, progress=progress, baudrate=args.baud)
     progress("running the same input through TensorFlow Lite Micro")
     equal = outputs_equal_oracle(data, deployment.graph, inputs, result.outputs)
     exact = all(equal)
@@ -210,8 +210,37 @@ def _prepare(args: argparse.Namespace, out_dir: Path | None = None):
     except OSError as error:
         raise UserError(f"{model}: cannot read ({error.strerror})") from None
     progress = quiet if getattr(args, "json", False) else stderr_progress
+    port = _board_port(args)
     return data, prepare(data, str(model), args.board, interface=args.interface, out_dir=out_dir,
-                         progress=progress, **_planning(args)), progress
+                         progress=progress, semihosting=None if port is None else False,
+                         **_planning(args)), progress
+
+
+def _board_port(args: argparse.Namespace) -> str | None:
+    """The serial port the run goes through, None for QEMU's own: --port, else for a real board the port of its
+    probe (list_ports by USB ids, --probe narrows by serial number). Sets args.port."""
+    from firmware_gen.board_port import find_board_port
+    from firmware_gen.boards import load_board
+
+    if not hasattr(args, "port") or not args.board:
+        return None
+    board = load_board(args.board)
+    if args.port is None and not board.emulated:
+        args.port = find_board_port(board, getattr(args, "probe", None))
+    return args.port
+
+
+def cmd_flash(args: argparse.Namespace) -> int:
+    from firmware_gen.boards import load_board
+    from firmware_gen.flashing import flash, refuse_emulated
+
+    refuse_emulated(load_board(args.board), args.model)  # before building anything
+    _, deployment, progress = _prepare(args)
+    print(deployment.firmware.summary())
+    probe = flash(deployment.firmware.board, deployment.firmware.elf, args.probe, progress=progress)
+    print(f"flashed {args.board} through {probe.description} {probe.unique_id}; now: "
+          f"firmware-gen run {args.model} --board {args.board}")
+    return 0
 
 
 def cmd_build(args: argparse.Namespace) -> int:
@@ -234,7 +263,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     _, deployment, progress = _prepare(args)
     inputs = _load_inputs(args.input, deployment.graph) or random_inputs(deployment.graph, args.seed)
-    result = run(deployment, inputs, serial_url=args.port, progress=progress)
+    result = run(deployment, inputs, serial_url=args.port, progress=progress, baudrate=args.baud)
     profile = build_profile(deployment.graph, result)
     if args.plot:
         plot_profile(profile, args.plot, title=f"{Path(args.model).name} on {args.board}")
@@ -286,6 +315,11 @@ def build_parser() -> argparse.ArgumentParser:
                          help="plan the model's inputs and outputs in the pool (default); --no-io-in-pool leaves "
                               "them in the caller's buffers, which fg_model_run reads and writes in place")
 
+    def board_link_options(sub: argparse.ArgumentParser) -> None:
+        sub.add_argument("--baud", type=int, help="baud rate of the serial port (default: the board file's)")
+        sub.add_argument("--probe", help="a real board without --port: the serial number of its probe, to pick its "
+                                         "port among several boards")
+
     def interface_option(sub: argparse.ArgumentParser) -> None:
         sub.add_argument("--interface", choices=INTERFACES, default="unpacked",
                          help="how the schedule calls kernels: direct C calls (default) or TVM's packed ABI")
@@ -309,6 +343,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("--sanitize", action="store_true", help="host build with AddressSanitizer and UBSan")
     sub.add_argument("--board", help="run on this board (QEMU, or a real board with --port) instead of the host")
     sub.add_argument("--port", help="serial port of a real board (e.g. /dev/ttyACM0); default: QEMU")
+    board_link_options(sub)
     sub.add_argument("--layers", action="store_true",
                      help="with --board: run the schedule step by step on the board and compare every layer with "
                           "TFLite Micro, naming the first that differs (implies --interface packed)")
@@ -329,8 +364,14 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("--input", action="append", help="input tensor as .npy (once per model input)")
     sub.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
     sub.add_argument("--port", help="serial port of a real board (e.g. /dev/ttyACM0); default: QEMU")
+    board_link_options(sub)
     sub.add_argument("--json", action="store_true")
     sub.add_argument("--plot", help="write a bar chart of the profile to this PNG")
+    interface_option(sub)
+    planning_options(sub)
+    sub = command("flash", cmd_flash, "build the model's firmware for a real board and flash it with pyOCD")
+    sub.add_argument("--board", required=True)
+    sub.add_argument("--probe", help="unique id (or part of it) of the debug probe, when several are connected")
     interface_option(sub)
     planning_options(sub)
     sub = command("demo", cmd_demo, "MobileNetV1 0.25 on an emulated Cortex-M3, checked against TFLM", model=False)

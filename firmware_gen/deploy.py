@@ -64,12 +64,15 @@ def _planning_key(overlap: bool, pools: list[PoolSpec] | None, io_in_pool: bool)
 
 def prepare(model: bytes, source: str, board: Board | str, interface: str = "unpacked",
             out_dir: Path | None = None, progress: Progress = quiet, overlap: bool = True,
-            pools: list[PoolSpec] | None = None, io_in_pool: bool = True) -> Deployment:
+            pools: list[PoolSpec] | None = None, io_in_pool: bool = True,
+            semihosting: bool | None = None) -> Deployment:
     """Generate and cross-compile `model` for `board`, planned with `overlap`, `pools` (each named after a memory
     region of the board) and `io_in_pool` (see compiler.generate). Without out_dir the build is cached by the
     model, the board, the interface, the planning options and the compiler's own sources, so `run` rebuilds only
-    when something changed. A failed build leaves nothing behind."""
+    when something changed. A failed build leaves nothing behind. semihosting: end the run through semihosting
+    (default: on QEMU machines only; a real board, or QEMU reached through a serial port, resets instead)."""
     board = load_board(board) if isinstance(board, str) else board
+    semihosting = board.emulated if semihosting is None else semihosting
     for pool in pools or []:
         if pool.name:  # the unnamed default pool goes where the board puts "pool"
             pool_region(board, pool.name)
@@ -77,7 +80,8 @@ def prepare(model: bytes, source: str, board: Board | str, interface: str = "unp
     check_supported(graph)
     if out_dir is None:
         key = hashlib.sha256(model + board.name.encode() + interface.encode()
-                             + _planning_key(overlap, pools, io_in_pool) + _runtime_digest().encode())
+                             + _planning_key(overlap, pools, io_in_pool) + _runtime_digest().encode()
+                             + (b"" if semihosting else b"no-semihosting"))
         out_dir = _cache_root() / key.hexdigest()[:32]
     out_dir = Path(out_dir)
     existed = out_dir.exists()
@@ -86,7 +90,7 @@ def prepare(model: bytes, source: str, board: Board | str, interface: str = "unp
         compiled = generate(graph, out_dir / "model", source=Path(source).name, interface=interface,
                             overlap=overlap, pools=pools, io_in_pool=io_in_pool)
         progress(f"cross-compiling for {board.name} ({board.core}) with arm-none-eabi-gcc")
-        firmware = build_firmware(out_dir / "model", board, out_dir / "build")
+        firmware = build_firmware(out_dir / "model", board, out_dir / "build", semihosting=semihosting)
     except BaseException:
         if not existed:
             shutil.rmtree(out_dir, ignore_errors=True)
@@ -95,10 +99,10 @@ def prepare(model: bytes, source: str, board: Board | str, interface: str = "unp
 
 
 def run(deployment: Deployment, inputs: list[np.ndarray], serial_url: str | None = None,
-        progress: Progress = quiet) -> RunResult:
+        progress: Progress = quiet, baudrate: int | None = None) -> RunResult:
     where = serial_url or f"QEMU ({deployment.firmware.board.qemu_machine}, -icount shift=0)"
     progress(f"running on {deployment.firmware.board.name} via {where}")
-    return run_model(deployment.firmware, inputs, serial_url=serial_url)
+    return run_model(deployment.firmware, inputs, serial_url=serial_url, baudrate=baudrate)
 
 
 def outputs_equal_oracle(model: bytes, graph: Graph, inputs: list[np.ndarray],

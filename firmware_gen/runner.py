@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from firmware_gen.board_port import board_link
 from firmware_gen.errors import UserError
 from firmware_gen.model_header import ModelInterface
 from firmware_gen.qemu import start_qemu
@@ -31,7 +32,6 @@ from firmware_gen.serial_link import (
     decode_hello,
     decode_profile,
     describe_error,
-    open_link,
 )
 from firmware_gen.target_build import FirmwareBuild
 
@@ -137,18 +137,15 @@ def exchange(link: Link, interface: ModelInterface, inputs: list[bytes], run_tim
 
 
 def run_model(firmware: FirmwareBuild, inputs: Sequence[np.ndarray | bytes], *, serial_url: str | None = None,
-              timeout: float = 300.0, stall_timeout: float = 20.0) -> RunResult:
+              timeout: float = 300.0, stall_timeout: float = 20.0, baudrate: int | None = None) -> RunResult:
     """Run firmware once on inputs (arrays or raw bytes, one per model input): under QEMU, or on the board at
-    serial_url (e.g. /dev/ttyACM0) when given. timeout bounds the whole run."""
+    serial_url (e.g. /dev/ttyACM0) when given, at baudrate (default: the board's). timeout bounds the whole run."""
     interface = firmware.interface
     data = _input_bytes(interface, inputs)
     exit_code = None
     if serial_url is not None:
-        port = open_link(serial_url)
-        try:
+        with board_link(firmware.board, serial_url, baudrate or firmware.board.uart_baud) as port:
             session = exchange(Link(port, stall_timeout), interface, data, run_timeout=timeout)
-        finally:
-            port.close()
     else:
         with start_qemu(firmware.board, firmware.elf, timeout=timeout) as qemu:
             try:

@@ -1,0 +1,300 @@
+"""Real boards, tested without them: board files against the datasheets, linker scripts, -Werror builds without
+semihosting, serial port discovery on fake list_ports entries, opening errors, a silent board, pyOCD flashing with
+a fake pyOCD, and the CLI's errors."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import types
+from types import SimpleNamespace
+
+import pytest
+from target_fixtures import FIXTURE_MODEL, needs_cross_gcc
+
+from firmware_gen import board_port, cli, flashing
+from firmware_gen.board_port import BoardPortError, find_board_port, open_board_port
+from firmware_gen.boards import BOARDS_DIR, BoardError, list_boards, load_board
+from firmware_gen.flashing import FlashError, ProbeInfo, choose_probe
+from firmware_gen.linker_script import render_linker_script
+from firmware_gen.runner import run_model
+from firmware_gen.serial_link import LinkStalled
+from firmware_gen.target_build import build_firmware
+
+REAL_BOARDS = ["frdm_k64f", "nrf52840dk", "nucleo_f746zg"]
+# (region name, origin, size) from the datasheets / reference manuals.
+DATASHEET_REGIONS = {
+    "nucleo_f746zg": [("flash", 0x08000000, 1 << 20), ("DTCM", 0x20000000, 64 << 10),
+                      ("SRAM1+SRAM2", 0x20010000, 256 << 10)],
+    "nrf52840dk": [("flash", 0x00000000, 1 << 20), ("RAM", 0x20000000, 256 << 10)],
+    "frdm_k64f": [("flash", 0x00000000, 1 << 20), ("SRAM_L", 0x1FFF0000, 64 << 10),
+                  ("SRAM_U", 0x20000000, 192 << 10)],
+}
+
+
+def test_real_boards_are_listed_apart_from_qemu_machines():
+    assert list_boards(emulated=False) == REAL_BOARDS
+    assert not set(REAL_BOARDS) & set(list_boards(emulated=True))
+
+
+@pytest.mark.parametrize("name", REAL_BOARDS)
+def test_board_file_matches_the_datasheet(name):
+    board = load_board(name)
+    assert not board.emulated and board.qemu_machine is None
+    assert [(r.name, r.origin, r.size) for r in board.regions] == DATASHEET_REGIONS[name]
+    assert board.cycle_counter == "dwt" and board.systick_hz == board.core_hz
+    assert board.probe is not None and board.probe.usb_ids and board.probe.pyocd_target
+    script = render_linker_script(board)
+    for region in board.regions:
+        assert f"ORIGIN = 0x{region.origin:08X}, LENGTH = 0x{region.size:X}" in script
+
+
+def test_clocks_uarts_and_probes():
+    nucleo, nrf, k64f = (load_board(n) for n in ("nucleo_f746zg", "nrf52840dk", "frdm_k64f"))
+    assert (nucleo.core_hz, nucleo.uart_kind, nucleo.uart_base) == (16_000_000, "stm32_usart", 0x40004800)
+    assert round(nucleo.uart_clock_hz / nucleo.uart_baud) == 139  # BRR at the reset clock
+    assert (nrf.core_hz, nrf.uart_kind, nrf.uart_base, nrf.uart_pins) == (64_000_000, "nrf_uarte", 0x40002000, (6, 8))
+    assert (k64f.core_hz, k64f.uart_kind, k64f.uart_base) == (20_971_520, "kinetis_uart", 0x4006A000)
+    assert divmod(round(2 * k64f.uart_clock_hz / k64f.uart_baud), 32) == (11, 12)  # SBR, BRFA
+    assert (0x0483, 0x374B) in nucleo.probe.usb_ids and nucleo.probe.pyocd_pack
+    assert k64f.probe.usb_ids == ((0x0D28, 0x0204),) and k64f.probe.pyocd_target == "k64f"
+    assert nrf.probe.pyocd_target == "nrf52840" and all(vid == 0x1366 for vid, _ in nrf.probe.usb_ids)
+
+
+def test_kinetis_flash_configuration_field_is_pinned_at_0x400():
+    script = render_linker_script(load_board("frdm_k64f"))
+    assert script.index("KEEP(*(.vectors))") < script.index(". = 0x400;") < script.index("KEEP(*(.fg_flash_config))")
+    assert "__fg_flash_config_end - __fg_flash_config_start == 16" in script
+    assert ".fg_flash_config" not in render_linker_script(load_board("nrf52840dk"))
+
+
+def test_a_real_board_file_without_a_probe_is_refused(tmp_path):
+    broken = tmp_path / "noprobe.toml"
+    broken.write_text((BOARDS_DIR / "nrf52840dk.toml").read_text().split("[probe]")[0])
+    with pytest.raises(BoardError, match=r"needs a \[probe\] section"):
+        load_board(str(broken))
+
+
+def _objdump(elf, *flags):
+    return subprocess.run(["arm-none-eabi-objdump", *flags, str(elf)], capture_output=True, text=True,
+                          check=True).stdout
+
+
+@needs_cross_gcc
+@pytest.mark.parametrize("name", REAL_BOARDS)
+def test_real_board_build_has_no_semihosting_and_fits(tmp_path, name):
+    build = build_firmware(FIXTURE_MODEL, name, tmp_path, semihosting=False)
+    assert build.fits and 2000 < build.flash_bytes < 6000
+    assert build.regions[0].origin == load_board(name).region_for("code").origin
+    disassembly = _objdump(build.elf, "-d")
+    assert "bkpt" not in disassembly  # a semihosting call would fault without a debugger
+    assert "<fg_board_init>:" in disassembly and "<fg_uart_flush>:" in disassembly
+    if name == "frdm_k64f":
+        dump = _objdump(build.elf, "-s", "-j", ".text", "--start-address=0x40c", "--stop-address=0x410")
+        assert "feffffff" in dump  # FSEC = 0xFE: unsecured
+
+
+@pytest.mark.parametrize("name", REAL_BOARDS)
+def test_board_ports_compile_with_werror_on_the_host_syntax_check(name):
+    """The register-level drivers also pass the host compiler's -Wall -Wextra -Werror (syntax and types)."""
+    board = load_board(name)
+    ports = FIXTURE_MODEL.parent.parent.parent / "runtime_c" / "ports"
+    defines = [f"-DFG_UART_BASE=0x{board.uart_base:08X}u", f"-DFG_UART_BAUD={board.uart_baud}u",
+               f"-DFG_UART_CLOCK_HZ={board.uart_clock_hz}u", "-DFG_UART_TX_PIN=6u", "-DFG_UART_RX_PIN=8u"]
+    for source in (ports / f"uart_{board.uart_kind}.c", ports / f"board_{board.init}.c"):
+        done = subprocess.run(["gcc", "-std=c99", "-Wall", "-Wextra", "-Werror", "-fsyntax-only", f"-I{ports}",
+                               *defines, str(source)], capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+
+
+# Serial port discovery.
+
+def _port(device, vid=None, pid=None, serial_number=None, description="n/a"):
+    return SimpleNamespace(device=device, vid=vid, pid=pid, serial_number=serial_number, description=description)
+
+
+FAKE_PORTS = [
+    _port("/dev/ttyS0"),
+    _port("/dev/ttyUSB0", 0x0403, 0x6001, "A50285BI", "FT232R USB UART"),
+    _port("/dev/ttyACM0", 0x0483, 0x374B, "066DFF485056", "STM32 STLink"),
+    _port("/dev/ttyACM1", 0x0D28, 0x0204, "0240000032044e45", "DAPLink CMSIS-DAP"),
+]
+
+
+def test_port_found_by_the_probes_usb_ids():
+    assert find_board_port(load_board("nucleo_f746zg"), ports=FAKE_PORTS) == "/dev/ttyACM0"
+    assert find_board_port(load_board("frdm_k64f"), ports=FAKE_PORTS) == "/dev/ttyACM1"
+
+
+def test_no_port_for_the_board_lists_what_is_there():
+    with pytest.raises(BoardPortError) as error:
+        find_board_port(load_board("nrf52840dk"), ports=FAKE_PORTS)
+    message = str(error.value)
+    assert "no serial port of a J-Link OB (USB 1366:1015" in message and "--port" in message
+    assert "/dev/ttyUSB0 (USB 0403:6001, serial A50285BI, FT232R USB UART)" in message
+
+
+def test_several_boards_need_port_or_probe():
+    ports = [*FAKE_PORTS, _port("/dev/ttyACM2", 0x0483, 0x374B, "0670FF3837", "STM32 STLink")]
+    board = load_board("nucleo_f746zg")
+    with pytest.raises(BoardPortError, match=r"2 serial ports of a ST-LINK/V2-1 .*/dev/ttyACM0.*/dev/ttyACM2.*--probe"):
+        find_board_port(board, ports=ports)
+    assert find_board_port(board, probe_id="0670ff", ports=ports) == "/dev/ttyACM2"
+    with pytest.raises(BoardPortError, match="serial number containing nope"):
+        find_board_port(board, probe_id="nope", ports=ports)
+
+
+def test_missing_port_is_named(monkeypatch):
+    monkeypatch.setattr(board_port.list_ports, "comports", lambda: FAKE_PORTS[1:2])
+    with pytest.raises(BoardPortError, match=r"no serial port /dev/ttyNOPE9: the board is unplugged .*ttyUSB0"):
+        open_board_port("/dev/ttyNOPE9", 115200)
+
+
+def test_busy_port_is_named():
+    controller, device = os.openpty()
+    path = os.ttyname(device)
+    first = open_board_port(path, 115200)
+    try:
+        with pytest.raises(BoardPortError, match=f"{path} is busy: another program has it open"):
+            open_board_port(path, 115200)
+    finally:
+        first.close()
+        os.close(controller)
+        os.close(device)
+
+
+@needs_cross_gcc
+def test_silent_board_times_out_with_a_hint(tmp_path):
+    """A pseudo-terminal nobody answers on stands for a board that is not flashed or runs at another baud rate."""
+    build = build_firmware(FIXTURE_MODEL, "nucleo_f746zg", tmp_path, semihosting=False)
+    controller, device = os.openpty()
+    try:
+        with pytest.raises(LinkStalled) as error:
+            run_model(build, [bytes(16)], serial_url=os.ttyname(device), stall_timeout=1.0, baudrate=9600)
+    finally:
+        os.close(controller)
+        os.close(device)
+    message = str(error.value)
+    assert "did not answer HELLO_REQUEST" in message and "stayed silent at 9600 baud" in message
+    assert "talks at 115200 baud" in message and "firmware-gen flash MODEL --board nucleo_f746zg" in message
+
+
+# Flashing with pyOCD.
+
+def test_pyocd_missing_says_what_to_install(monkeypatch):
+    monkeypatch.setitem(sys.modules, "pyocd", None)
+    monkeypatch.setitem(sys.modules, "pyocd.core", None)
+    monkeypatch.setitem(sys.modules, "pyocd.core.helpers", None)
+    with pytest.raises(FlashError, match=r"needs pyOCD, which is not installed: pip install 'firmware-gen\[boards\]'"):
+        flashing.connected_probes()
+
+
+def test_probe_choice():
+    board = load_board("frdm_k64f")
+    one, two = ProbeInfo("0240000032044e45", "DAPLink CMSIS-DAP"), ProbeInfo("066DFF485056", "STLink")
+    assert choose_probe(board, [one], None) == one
+    assert choose_probe(board, [one, two], "066d") == two
+    with pytest.raises(FlashError, match="no debug probe found: connect frdm_k64f .* OpenSDA DAPLink"):
+        choose_probe(board, [], None)
+    with pytest.raises(FlashError, match=r"2 debug probes connected: 0240000032044e45 \(DAPLink.*--probe ID"):
+        choose_probe(board, [one, two], None)
+    with pytest.raises(FlashError, match="no debug probe matches --probe zzz"):
+        choose_probe(board, [one, two], "zzz")
+
+
+def test_qemu_boards_are_not_flashed(tmp_path):
+    with pytest.raises(FlashError, match="QEMU boards are not flashed"):
+        flashing.flash(load_board("mps2_an385"), tmp_path / "firmware.elf")
+
+
+class _FakeProbe:
+    unique_id = "066DFF485056"
+    description = "STM32 STLink"
+
+
+def _fake_pyocd(monkeypatch, calls, fail_with=None):
+    """A stand-in for the pyOCD API firmware-gen uses, recording the calls."""
+    exceptions = types.ModuleType("pyocd.core.exceptions")
+    exceptions.Error = type("Error", (Exception,), {})
+    exceptions.TargetSupportError = type("TargetSupportError", (exceptions.Error,), {})
+
+    class ConnectHelper:
+        @staticmethod
+        def get_all_connected_probes(blocking=True, unique_id=None, print_wait_message=True):
+            calls.append(("probes", blocking, unique_id))
+            return [_FakeProbe()]
+
+    class Session:
+        def __init__(self, probe, **options):
+            calls.append(("session", probe.unique_id, options))
+            self.target = SimpleNamespace(reset=lambda: calls.append(("reset",)))
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            calls.append(("closed",))
+
+    class FileProgrammer:
+        def __init__(self, session):
+            pass
+
+        def program(self, path, file_format=None):
+            if fail_with:
+                raise fail_with(exceptions)
+            calls.append(("program", path, file_format))
+
+    modules = {"pyocd": types.ModuleType("pyocd"), "pyocd.core": types.ModuleType("pyocd.core"),
+               "pyocd.core.helpers": SimpleNamespace(ConnectHelper=ConnectHelper),
+               "pyocd.core.session": SimpleNamespace(Session=Session), "pyocd.core.exceptions": exceptions,
+               "pyocd.flash": types.ModuleType("pyocd.flash"),
+               "pyocd.flash.file_programmer": SimpleNamespace(FileProgrammer=FileProgrammer)}
+    for name, module in modules.items():
+        monkeypatch.setitem(sys.modules, name, module)
+
+
+def test_flash_programs_verifies_and_resets_through_the_one_probe(monkeypatch, tmp_path):
+    calls = []
+    _fake_pyocd(monkeypatch, calls)
+    elf = tmp_path / "firmware.elf"
+    probe = flashing.flash(load_board("nucleo_f746zg"), elf)
+    assert probe.unique_id == "066DFF485056"
+    assert ("session", "066DFF485056", {"target_override": "stm32f746zgtx"}) in calls
+    assert calls[-3:] == [("program", str(elf), "elf"), ("reset",), ("closed",)]
+
+
+def test_unknown_target_names_the_pack(monkeypatch, tmp_path):
+    _fake_pyocd(monkeypatch, [], fail_with=lambda exceptions: exceptions.TargetSupportError("no such target"))
+    with pytest.raises(FlashError, match="pyocd pack install stm32f746zg"):
+        flashing.flash(load_board("nucleo_f746zg"), tmp_path / "firmware.elf")
+
+
+# The command line.
+
+def test_cli_run_on_a_real_board_without_its_port_fails_fast(monkeypatch, capsys, tmp_path):
+    monkeypatch.setattr(board_port.list_ports, "comports", lambda: FAKE_PORTS[:2])
+    model = tmp_path / "m.tflite"
+    model.write_bytes(b"not read before the port is found")
+    status = cli.main(["run", str(model), "--board", "frdm_k64f"])
+    assert status == 2
+    assert "no serial port of a OpenSDA DAPLink (USB 0d28:0204)" in capsys.readouterr().err
+
+
+def test_cli_flash_refuses_qemu_boards(capsys):
+    assert cli.main(["flash", "whatever.tflite", "--board", "qemu_cortex_m3"]) == 2
+    assert "QEMU boards are not flashed" in capsys.readouterr().err
+
+
+@needs_cross_gcc
+def test_cli_flash_without_pyocd(monkeypatch, capsys, tmp_path):
+    monkeypatch.setitem(sys.modules, "pyocd", None)
+    monkeypatch.setitem(sys.modules, "pyocd.core", None)
+    monkeypatch.setitem(sys.modules, "pyocd.core.helpers", None)
+    from firmware_gen.modelgen import zoo
+
+    model = tmp_path / "add.tflite"
+    model.write_bytes(zoo.every_op())
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    assert cli.main(["flash", str(model), "--board", "nrf52840dk"]) == 2
+    assert "pip install 'firmware-gen[boards]'" in capsys.readouterr().err
