@@ -1,10 +1,11 @@
-"""Pool bytes per planning algorithm and model, without and with operator-level overlap, against the tensor-level
-lower bound and TFLM's greedy planner; and the time the default planner (all algorithms, best kept) takes.
+"""Pool bytes per planning algorithm and model: without overlap, with operator-level overlap (the default), and with
+overlap and the model's inputs and outputs outside the pool (--no-io-in-pool), against the tensor-level lower bound
+and TFLM's greedy planner (whose arena holds the inputs and outputs too); and the time the default planner (all
+algorithms, best kept) takes.
 
     python bench/planners.py [--models DIR] [--validate]
 
---validate also runs the overlapped plan's generated C on the host against TFLM (bit-exact or not). The kernels do
-not yet promise to honour overlap (plan_graph's default stays overlap=False), so that column is a measurement.
+--validate also runs each plan's generated C on the host against TFLM (every tensor, bit-exact or not).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import sys
 import time
 from pathlib import Path
 
-from firmware_gen.compiler import view_aliases
+from firmware_gen.compiler import lower, view_aliases
 from firmware_gen.importer import load_model
 from firmware_gen.planner import ALGORITHMS, check_plan, plan_graph
 
@@ -24,18 +25,14 @@ TFLM_GREEDY = {"person_detect": 55296, "vww_96_int8": 73728, "kws_ref_model": 16
                "ad01_int8": 768, "hello_world_int8": 32, "micro_speech_quantized": 5968}
 
 
-def validated(path: Path) -> str:
-    import firmware_gen.compiler as compiler
+# (label, overlap, inputs and outputs in the pool)
+MODES = (("no", False, True), ("yes", True, True), ("yes, I/O out", True, False))
+
+
+def validated(path: Path, overlap: bool, io_in_pool: bool) -> str:
     from firmware_gen.validate import validate_model
 
-    def overlapped(graph, **options):
-        return plan_graph(graph, **{**options, "overlap": True})
-
-    original, compiler.plan_graph = compiler.plan_graph, overlapped
-    try:
-        return "bit-exact" if validate_model(path).bit_exact else "MISMATCH"
-    finally:
-        compiler.plan_graph = original
+    return "bit-exact" if validate_model(path, overlap=overlap, io_in_pool=io_in_pool).bit_exact else "MISMATCH"
 
 
 def main() -> int:
@@ -48,28 +45,31 @@ def main() -> int:
         print(f"no .tflite models in {args.models}", file=sys.stderr)
         return 1
     names = list(ALGORITHMS)
-    header = (f"{'model':<24} {'overlap':<7} " + " ".join(f"{n[:14]:>14}" for n in names)
-              + f" {'best':>8} {'time':>6} {'proven':>6} {'bound':>8} {'tensor LB':>9} {'TFLM':>7}"
+    header = (f"{'model':<24} {'overlap':<12} " + " ".join(f"{n[:14]:>14}" for n in names)
+              + f" {'best':>8} {'time':>6} {'proven':>6} {'bound':>8} {'tensor LB':>9} {'TFLM':>7} {'vs TFLM':>7}"
               + ("  host" if args.validate else ""))
     print(header)
     print("-" * len(header))
     for path in paths:
         graph = load_model(path)
         aliases = view_aliases(graph)
-        for overlap in (False, True):
-            pools = {name: plan_graph(graph, aliases=aliases, algorithm=name, overlap=overlap).pool_bytes
-                     for name in names}
-            start = time.perf_counter()
-            best = plan_graph(graph, aliases=aliases, overlap=overlap)
-            seconds = time.perf_counter() - start
-            check_plan(best, graph)
-            row = (f"{path.stem:<24} {'yes' if overlap else 'no':<7} "
+        scratch = {index: call.scratch_bytes for index, call in lower(graph).items() if call.scratch_bytes}
+        tflm = TFLM_GREEDY.get(path.stem, 0)
+        for label, overlap, io_in_pool in MODES:
+            options = {"aliases": aliases, "overlap": overlap, "scratch": scratch,
+                       "outside": () if io_in_pool else (*graph.inputs, *graph.outputs)}
+            pools = {name: plan_graph(graph, algorithm=name, **options).pool_bytes for name in names}
+            started = time.perf_counter()
+            best = plan_graph(graph, **options)
+            seconds = time.perf_counter() - started
+            check_plan(best, graph, scratch=scratch)
+            saved = f"{100 * (best.pool_bytes - tflm) / tflm:+.0f}%" if tflm else "-"
+            row = (f"{path.stem:<24} {label:<12} "
                    + " ".join(f"{pools[n]:>14,}" for n in names)
                    + f" {best.pool_bytes:>8,} {seconds:>5.2f}s {'yes' if best.proven_optimal else 'no':>6}"
-                   + f" {best.proven_lower_bound_bytes:>8,} {best.lower_bound_bytes:>9,}"
-                   + f" {TFLM_GREEDY.get(path.stem, 0):>7,}")
-            if args.validate and overlap:
-                row += f"  {validated(path)}"
+                   + f" {best.proven_lower_bound_bytes:>8,} {best.lower_bound_bytes:>9,} {tflm:>7,} {saved:>7}")
+            if args.validate:
+                row += f"  {validated(path, overlap, io_in_pool)}"
             print(row, flush=True)
     return 0
 

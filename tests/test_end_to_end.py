@@ -16,7 +16,7 @@ def test_shared_model_bit_exact_under_sanitizers(name: str) -> None:
     report = validate_model(shared_model(name), seed=1, sanitize=True)
     assert report.bit_exact, report.mismatches[:3]
     assert report.tensors_compared >= 3
-    assert report.pool_bytes == report.lower_bound_bytes
+    assert report.pool_bytes <= report.lower_bound_bytes  # overlap (the default) can go below the tensor bound
 
 
 @pytest.mark.parametrize("seed", [0, 7])
