@@ -76,11 +76,12 @@ def parse_pool(text: str, priority: int):
 
 
 def _planning(args: argparse.Namespace) -> dict:
-    """The planning options of a command (planning_options) as keyword arguments of compiler.generate."""
-    pools = [parse_pool(text, priority) for priority, text in enumerate(args.pool or [])] or None
+    """The planning options of a command (planning_options) as keyword arguments of compiler.generate; the
+    defaults for a command without them."""
+    pools = [parse_pool(text, priority) for priority, text in enumerate(getattr(args, "pool", None) or [])] or None
     if pools and len({p.name for p in pools}) != len(pools):
         raise UserError("--pool: each pool needs a distinct name")
-    return {"overlap": args.overlap, "pools": pools, "io_in_pool": args.io_in_pool}
+    return {"overlap": getattr(args, "overlap", True), "pools": pools, "io_in_pool": getattr(args, "io_in_pool", True)}
 
 
 def cmd_plan(args: argparse.Namespace) -> int:
