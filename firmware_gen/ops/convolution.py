@@ -3,17 +3,35 @@
 Taps that fall in the implicit padding are skipped (TFLite's SAME puts the odd padding row or column after
 the image, so only the padding before it is a parameter). Weights are int8 and symmetric, per tensor or per
 output channel; the bias is optional int32.
+
+With constant weights (and bias) the lowering picks a fast variant, bit-exact with the reference: the input
+zero point is folded into the bias at generation time (bias + input_offset * sum of the taps), so the inner
+loops are plain int8 dot products. A tap in the padding then adds zero_point * tap, cancelling its share.
+  fg_conv2d_pointwise_s8     1x1 filter, stride 1: one dot product per pixel and output channel
+  fg_conv2d_folded_s8        any other convolution
+  fg_depthwise_conv2d_3x3_s8 3x3 depthwise, depth_multiplier 1 (filter repacked as [channel][9 taps])
+Other depthwise convolutions, and non-constant weights, use the reference kernels.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from firmware_gen.ir import Graph, Operator, Tensor
-from firmware_gen.ops.base import KernelCall
+from firmware_gen.ops.base import ConstTable, KernelCall, TableRef
 from firmware_gen.ops.geometry import Window2D, window_2d
 from firmware_gen.ops.overlap import window_overlap
-from firmware_gen.ops.requantize import bias_tensor, convolution_multipliers, output_stage, weights_tensor
+from firmware_gen.ops.requantize import (
+    OutputStage,
+    bias_tensor,
+    constant_operands,
+    convolution_multipliers,
+    folded_bias,
+    output_stage,
+    weights_tensor,
+)
 from firmware_gen.ops.tensor_checks import int8_per_tensor, unsupported
 from firmware_gen.planner.buffers import OverlapAllowance
 
@@ -115,15 +133,46 @@ def _window_fields(window: Window2D) -> dict[str, int]:
     }
 
 
-def _call(graph: Graph, op: Operator, shapes: ConvShapes, function: str, params_type: str,
-          geometry: dict[str, int]) -> KernelCall:
-    source, weights, result = shapes.source, shapes.weights, shapes.result
-    scales = weights.quantization.scales
-    multipliers, shifts = convolution_multipliers(source.quantization.scale, scales, result.quantization.scale)
-    stage = output_stage(graph, op, source, result, multipliers, shifts)
+def _output_stage(graph: Graph, op: Operator, shapes: ConvShapes) -> OutputStage:
+    source, result = shapes.source, shapes.result
+    multipliers, shifts = convolution_multipliers(source.quantization.scale, shapes.weights.quantization.scales,
+                                                  result.quantization.scale)
+    return output_stage(graph, op, source, result, multipliers, shifts)
+
+
+def _reference_call(graph: Graph, op: Operator, shapes: ConvShapes, function: str, params_type: str,
+                    geometry: dict[str, int]) -> KernelCall:
+    stage = _output_stage(graph, op, shapes)
     bias = op.inputs[2] if len(op.inputs) > 2 else -1
     return KernelCall(function, params_type, {**geometry, **_window_fields(shapes.window), **stage.fields},
                       inputs=[op.inputs[0], op.inputs[1], bias], outputs=[op.outputs[0]], tables=stage.tables)
+
+
+def conv2d_variant(graph: Graph, op: Operator, window: Window2D) -> str:
+    """The C function that runs this CONV_2D."""
+    if not constant_operands(graph, op):
+        return "fg_conv2d_s8"
+    if (window.filter_h, window.filter_w, window.stride_h, window.stride_w) == (1, 1, 1, 1):
+        return "fg_conv2d_pointwise_s8"
+    return "fg_conv2d_folded_s8"
+
+
+def depthwise_variant(graph: Graph, op: Operator, window: Window2D, depth_multiplier: int) -> str:
+    """The C function that runs this DEPTHWISE_CONV_2D."""
+    if constant_operands(graph, op) and (window.filter_h, window.filter_w, depth_multiplier) == (3, 3, 1):
+        return "fg_depthwise_conv2d_3x3_s8"
+    return "fg_depthwise_conv2d_s8"
+
+
+def _folded_call(graph: Graph, op: Operator, shapes: ConvShapes, function: str, params_type: str,
+                 geometry: dict[str, int], taps_per_channel: np.ndarray, inputs: list[int],
+                 extra_tables: tuple[ConstTable, ...] = ()) -> KernelCall:
+    """A variant call: the bias (folded) and any repacked filter travel in params tables."""
+    stage = _output_stage(graph, op, shapes)
+    tables = [*stage.tables, folded_bias(graph, op, shapes.source, taps_per_channel), *extra_tables]
+    params = {**geometry, **_window_fields(shapes.window), **stage.fields,
+              **{table.suffix: TableRef(table.suffix) for table in tables[len(stage.tables):]}}
+    return KernelCall(function, params_type, params, inputs=inputs, outputs=[op.outputs[0]], tables=tables)
 
 
 class Conv2DKernel:
@@ -143,7 +192,12 @@ class Conv2DKernel:
         batches, in_h, in_w, in_c = shapes.source.shape
         geometry = {"batches": batches, "in_h": in_h, "in_w": in_w, "in_c": in_c,
                     "out_h": shapes.window.out_h, "out_w": shapes.window.out_w, "out_c": shapes.out_channels}
-        return _call(graph, op, shapes, "fg_conv2d_s8", "fg_conv2d_params", geometry)
+        function = conv2d_variant(graph, op, shapes.window)
+        if function == "fg_conv2d_s8":
+            return _reference_call(graph, op, shapes, function, "fg_conv2d_params", geometry)
+        taps = np.asarray(shapes.weights.data).reshape(shapes.out_channels, -1)
+        return _folded_call(graph, op, shapes, function, "fg_conv2d_params", geometry, taps,
+                            inputs=[op.inputs[0], op.inputs[1]])
 
     def output_overlap(self, graph: Graph, op: Operator) -> list[OverlapAllowance]:
         shapes = conv2d_shapes(graph, op)
@@ -167,7 +221,14 @@ class DepthwiseConv2DKernel:
         geometry = {"batches": batches, "in_h": in_h, "in_w": in_w, "in_c": in_c,
                     "out_h": shapes.window.out_h, "out_w": shapes.window.out_w,
                     "depth_multiplier": shapes.out_channels // in_c}
-        return _call(graph, op, shapes, "fg_depthwise_conv2d_s8", "fg_depthwise_conv2d_params", geometry)
+        function = depthwise_variant(graph, op, shapes.window, geometry["depth_multiplier"])
+        if function == "fg_depthwise_conv2d_s8":
+            return _reference_call(graph, op, shapes, function, "fg_depthwise_conv2d_params", geometry)
+        # [1, 3, 3, channels] -> [channels, 9]: each channel's taps contiguous for the kernel's inner loop.
+        taps = np.asarray(shapes.weights.data).reshape(9, shapes.out_channels).T
+        repacked = ConstTable("channel_taps", "int8_t", np.ascontiguousarray(taps, dtype=np.int8).ravel())
+        return _folded_call(graph, op, shapes, function, "fg_depthwise_conv2d_params", geometry, taps,
+                            inputs=[op.inputs[0]], extra_tables=(repacked,))
 
     def output_overlap(self, graph: Graph, op: Operator) -> list[OverlapAllowance]:
         shapes = depthwise_shapes(graph, op)

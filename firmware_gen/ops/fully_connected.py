@@ -3,18 +3,24 @@
 The input, of any rank, is read as [batches, accum_depth] where accum_depth is the weights' depth; the
 output is [batches, out_depth], or the input's leading dimensions + [out_depth] with keep_num_dims.
 Weights are symmetric, per tensor or per output channel; the bias is optional int32.
+With constant weights and bias, fg_fully_connected_folded_s8 runs it: the input zero point folded into the bias
+at generation time (bit-exact with the reference fg_fully_connected_s8, which runs the rest).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from firmware_gen.ir import Graph, Operator, Tensor
-from firmware_gen.ops.base import KernelCall
+from firmware_gen.ops.base import KernelCall, TableRef
 from firmware_gen.ops.requantize import (
     BIAS_SCALE_TOLERANCE,
     bias_tensor,
+    constant_operands,
     convolution_multipliers,
+    folded_bias,
     fully_connected_multiplier,
     output_stage,
     weights_tensor,
@@ -94,9 +100,20 @@ class FullyConnectedKernel:
         stage = output_stage(graph, op, shapes.source, shapes.result, multipliers, shifts)
         params = {"batches": shapes.batches, "accum_depth": shapes.accum_depth, "out_depth": shapes.out_depth,
                   **stage.fields}
-        bias = op.inputs[2] if len(op.inputs) > 2 else -1
+        if fully_connected_variant(graph, op) == "fg_fully_connected_folded_s8":
+            bias = folded_bias(graph, op, shapes.source, np.asarray(shapes.weights.data))
+            return KernelCall("fg_fully_connected_folded_s8", "fg_fully_connected_params",
+                              {**params, "folded_bias": TableRef(bias.suffix)}, inputs=[op.inputs[0], op.inputs[1]],
+                              outputs=[op.outputs[0]], tables=[*stage.tables, bias])
+        bias_index = op.inputs[2] if len(op.inputs) > 2 else -1
         return KernelCall("fg_fully_connected_s8", "fg_fully_connected_params", params,
-                          inputs=[op.inputs[0], op.inputs[1], bias], outputs=[op.outputs[0]], tables=stage.tables)
+                          inputs=[op.inputs[0], op.inputs[1], bias_index], outputs=[op.outputs[0]],
+                          tables=stage.tables)
+
+
+def fully_connected_variant(graph: Graph, op: Operator) -> str:
+    """The C function that runs this FULLY_CONNECTED."""
+    return "fg_fully_connected_folded_s8" if constant_operands(graph, op) else "fg_fully_connected_s8"
 
 
 KERNELS = [FullyConnectedKernel()]

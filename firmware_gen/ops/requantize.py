@@ -79,9 +79,9 @@ def fully_connected_multiplier(input_scale: float, weight_scale: float, output_s
 
 @dataclass
 class OutputStage:
-    """The params fields and tables of the shared output stage, in the order the C structs declare them."""
+    """The params field `requant` (an fg_requant_params initializer) and the tables it points at."""
 
-    fields: dict[str, int | TableRef]
+    fields: dict[str, int | TableRef | tuple]
     tables: list[ConstTable]
 
 
@@ -92,15 +92,28 @@ def output_stage(graph: Graph, op: Operator, source: Tensor, result: Tensor,
     activation_min, activation_max = fused_activation_range(graph, op, result)
     if np.all(multipliers == multipliers[0]) and np.all(shifts == shifts[0]):
         multipliers, shifts = multipliers[:1], shifts[:1]
-    fields: dict[str, int | TableRef] = {
-        "input_offset": -source.quantization.zero_point,
-        "output_offset": result.quantization.zero_point,
-        "activation_min": activation_min,
-        "activation_max": activation_max,
-        "per_channel": int(multipliers.size > 1),
-        "multipliers": TableRef("multipliers"),
-        "shifts": TableRef("shifts"),
-    }
+    # In the order fg_requant_params declares them.
+    requant = (-source.quantization.zero_point, result.quantization.zero_point, activation_min, activation_max,
+               int(multipliers.size > 1), TableRef("multipliers"), TableRef("shifts"))
     tables = [ConstTable("multipliers", "int32_t", multipliers.astype(np.int32)),
               ConstTable("shifts", "int32_t", shifts.astype(np.int32))]
-    return OutputStage(fields, tables)
+    return OutputStage({"requant": requant}, tables)
+
+
+def constant_operands(graph: Graph, op: Operator) -> bool:
+    """Weights and bias (if any) are constants: what folding the input zero point into the bias needs."""
+    return all(graph.tensors[i].is_constant and graph.tensors[i].data is not None for i in op.inputs[1:] if i >= 0)
+
+
+def wrap_int32(values: np.ndarray) -> np.ndarray:
+    """int64 values reduced modulo 2^32 into int32 (two's complement), as int32 arithmetic wraps."""
+    return ((np.asarray(values, dtype=np.int64) + (1 << 31)) % (1 << 32) - (1 << 31)).astype(np.int32)
+
+
+def folded_bias(graph: Graph, op: Operator, source: Tensor, taps_per_channel: np.ndarray) -> ConstTable:
+    """bias + input_offset * (sum of each output channel's taps): the input zero point moved out of the inner
+    loop. `taps_per_channel` is [channels, taps]. Exact modulo 2^32, as the accumulators."""
+    sums = np.asarray(taps_per_channel, dtype=np.int64).sum(axis=1)
+    bias = graph.tensors[op.inputs[2]] if len(op.inputs) > 2 and op.inputs[2] >= 0 else None
+    base = np.zeros(sums.size, np.int64) if bias is None else np.asarray(bias.data, dtype=np.int64).ravel()
+    return ConstTable("folded_bias", "int32_t", wrap_int32(base - source.quantization.zero_point * sums))

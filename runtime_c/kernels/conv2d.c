@@ -26,16 +26,14 @@ void fg_conv2d_s8(const fg_conv2d_params *p, const int8_t *input, const int8_t *
                             const int8_t *pixel = image + (y * p->in_w + x) * in_c;
                             const int8_t *taps = kernel + (fy * p->filter_w + fx) * in_c;
                             for (int32_t ic = 0; ic < in_c; ++ic) {
-                                acc += (int32_t)taps[ic] * ((int32_t)pixel[ic] + p->input_offset);
+                                acc += (int32_t)taps[ic] * ((int32_t)pixel[ic] + p->requant.input_offset);
                             }
                         }
                     }
                     if (bias) {
                         acc += bias[oc];
                     }
-                    *output++ = fg_requantize_s8(acc, fg_channel_entry(p->multipliers, p->per_channel, oc),
-                                                 fg_channel_entry(p->shifts, p->per_channel, oc), p->output_offset,
-                                                 p->activation_min, p->activation_max);
+                    *output++ = fg_requantize_channel_s8(&p->requant, acc, oc);
                 }
             }
         }

@@ -26,15 +26,13 @@ void fg_depthwise_conv2d_s8(const fg_depthwise_conv2d_params *p, const int8_t *i
                             }
                             const int32_t in_value = image[(y * p->in_w + x) * in_c + ic];
                             const int32_t tap = filter[(fy * p->filter_w + fx) * out_c + oc];
-                            acc += tap * (in_value + p->input_offset);
+                            acc += tap * (in_value + p->requant.input_offset);
                         }
                     }
                     if (bias) {
                         acc += bias[oc];
                     }
-                    *output++ = fg_requantize_s8(acc, fg_channel_entry(p->multipliers, p->per_channel, oc),
-                                                 fg_channel_entry(p->shifts, p->per_channel, oc), p->output_offset,
-                                                 p->activation_min, p->activation_max);
+                    *output++ = fg_requantize_channel_s8(&p->requant, acc, oc);
                 }
             }
         }

@@ -9,14 +9,12 @@ void fg_fully_connected_s8(const fg_fully_connected_params *p, const int8_t *inp
             const int8_t *column = weights + oc * p->accum_depth;
             int32_t acc = 0;
             for (int32_t d = 0; d < p->accum_depth; ++d) {
-                acc += (int32_t)column[d] * ((int32_t)row[d] + p->input_offset);
+                acc += (int32_t)column[d] * ((int32_t)row[d] + p->requant.input_offset);
             }
             if (bias) {
                 acc += bias[oc];
             }
-            *output++ = fg_requantize_s8(acc, fg_channel_entry(p->multipliers, p->per_channel, oc),
-                                         fg_channel_entry(p->shifts, p->per_channel, oc), p->output_offset,
-                                         p->activation_min, p->activation_max);
+            *output++ = fg_requantize_channel_s8(&p->requant, acc, oc);
         }
     }
 }

@@ -4,6 +4,8 @@
 
 #include <stdint.h>
 
+#include "fg/requantize.h"
+
 typedef struct {
     int32_t batches;
     int32_t in_h, in_w, in_c;
@@ -12,16 +14,21 @@ typedef struct {
     int32_t stride_h, stride_w;
     int32_t dilation_h, dilation_w;
     int32_t pad_top, pad_left;  /* implicit zero padding before the first row / column */
-    int32_t input_offset;       /* minus the input zero point */
-    int32_t output_offset;      /* the output zero point */
-    int32_t activation_min, activation_max;
-    int32_t per_channel;        /* 1: one multiplier and shift per output channel; 0: a single entry */
-    const int32_t *multipliers;
-    const int32_t *shifts;
+    fg_requant_params requant;
+    /* The variants only: bias + input_offset * (sum of the channel's taps), computed at generation time. */
+    const int32_t *folded_bias;
 } fg_conv2d_params;
 
 /* filter is [out_c, filter_h, filter_w, in_c]; bias is [out_c] or NULL. Taps in the padding are skipped. */
 void fg_conv2d_s8(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter, const int32_t *bias,
                   int8_t *output);
+
+/* The fast variants, bit-exact with fg_conv2d_s8, taking the bias from params->folded_bias. Both write output
+ * pixels in raster order and read no input pixel below the first one the current pixel's window reads.
+ * pointwise: a 1x1 filter with stride 1 (every pixel a dot product per output channel).
+ * folded: any geometry; a tap in the padding adds zero point * tap, which cancels its share of the folded bias. */
+void fg_conv2d_pointwise_s8(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter,
+                            int8_t *output);
+void fg_conv2d_folded_s8(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter, int8_t *output);
 
 #endif /* FG_CONV2D_H */

@@ -4,6 +4,8 @@
 
 #include <stdint.h>
 
+#include "fg/requantize.h"
+
 typedef struct {
     int32_t batches;
     int32_t in_h, in_w, in_c;
@@ -13,17 +15,21 @@ typedef struct {
     int32_t stride_h, stride_w;
     int32_t dilation_h, dilation_w;
     int32_t pad_top, pad_left;  /* implicit zero padding before the first row / column */
-    int32_t input_offset;       /* minus the input zero point */
-    int32_t output_offset;      /* the output zero point */
-    int32_t activation_min, activation_max;
-    int32_t per_channel;        /* 1: one multiplier and shift per output channel; 0: a single entry */
-    const int32_t *multipliers;
-    const int32_t *shifts;
+    fg_requant_params requant;
+    /* The 3x3 variant only, computed at generation time: the filter as [channel][9 taps], and
+     * bias + input_offset * (sum of the channel's taps). */
+    const int8_t *channel_taps;
+    const int32_t *folded_bias;
 } fg_depthwise_conv2d_params;
 
 /* filter is [1, filter_h, filter_w, in_c * depth_multiplier]: output channel c * depth_multiplier + m reads
  * input channel c. bias is [in_c * depth_multiplier] or NULL. Taps in the padding are skipped. */
 void fg_depthwise_conv2d_s8(const fg_depthwise_conv2d_params *params, const int8_t *input, const int8_t *filter,
                             const int32_t *bias, int8_t *output);
+
+/* Bit-exact with fg_depthwise_conv2d_s8 for a 3x3 filter and depth_multiplier 1 (any stride and dilation); filter
+ * and bias come from params. Windows inside the image run without bounds checks; at the border a tap in the
+ * padding reads the input zero point. Output pixels in raster order, channel by channel, as the reference. */
+void fg_depthwise_conv2d_3x3_s8(const fg_depthwise_conv2d_params *params, const int8_t *input, int8_t *output);
 
 #endif /* FG_DEPTHWISE_CONV2D_H */

@@ -22,14 +22,14 @@ static inline int32_t fg_saturating_rounding_doubling_high_mul(int32_t a, int32_
     if (a == b && a == FG_INT32_MIN) {
         return FG_INT32_MAX;
     }
-    int64_t ab = (int64_t)a * (int64_t)b;
-    int32_t nudge = ab >= 0 ? (1 << 30) : (1 - (1 << 30));
-    return (int32_t)((ab + nudge) / ((int64_t)1 << 31));
+    /* TFLite adds 2^30 (1 - 2^30 below zero) and divides by 2^31 rounding toward zero: for every product that is
+     * floor((ab + 2^30) / 2^31), an arithmetic shift instead of a signed 64-bit division. */
+    return (int32_t)(((int64_t)a * (int64_t)b + ((int64_t)1 << 30)) >> 31);
 }
 
 /* x / 2^exponent, rounding to nearest with ties away from zero. */
 static inline int32_t fg_rounding_divide_by_pot(int32_t x, int exponent) {
-    int32_t mask = (int32_t)(((int64_t)1 << exponent) - 1);
+    int32_t mask = (int32_t)((1u << exponent) - 1u);  /* exponent <= 31 */
     int32_t remainder = x & mask;
     int32_t threshold = (mask >> 1) + (x < 0 ? 1 : 0);
     return (x >> exponent) + (remainder > threshold ? 1 : 0);

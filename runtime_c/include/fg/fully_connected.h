@@ -4,20 +4,23 @@
 
 #include <stdint.h>
 
+#include "fg/requantize.h"
+
 typedef struct {
     int32_t batches;      /* the input read as [batches, accum_depth] */
     int32_t accum_depth;
     int32_t out_depth;
-    int32_t input_offset;   /* minus the input zero point */
-    int32_t output_offset;  /* the output zero point */
-    int32_t activation_min, activation_max;
-    int32_t per_channel;    /* 1: one multiplier and shift per output channel; 0: a single entry */
-    const int32_t *multipliers;
-    const int32_t *shifts;
+    fg_requant_params requant;
+    /* The folded variant only: bias + input_offset * (sum of the output's weights), computed at generation time. */
+    const int32_t *folded_bias;
 } fg_fully_connected_params;
 
 /* weights are [out_depth, accum_depth]; bias is [out_depth] or NULL; output is [batches, out_depth]. */
 void fg_fully_connected_s8(const fg_fully_connected_params *params, const int8_t *input, const int8_t *weights,
                            const int32_t *bias, int8_t *output);
+
+/* Bit-exact with fg_fully_connected_s8, the bias taken from params->folded_bias. */
+void fg_fully_connected_folded_s8(const fg_fully_connected_params *params, const int8_t *input,
+                                  const int8_t *weights, int8_t *output);
 
 #endif /* FG_FULLY_CONNECTED_H */

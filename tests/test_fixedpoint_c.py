@@ -1,0 +1,85 @@
+"""runtime_c's fixed-point helpers against TFLite's definitions, written out with Python integers: random and edge
+inputs, compiled with the sanitizers (the helpers use shifts where TFLite divides)."""
+
+from __future__ import annotations
+
+import subprocess
+
+import numpy as np
+
+from firmware_gen.codegen import RUNTIME_DIR
+from firmware_gen.hostbuild import SANITIZERS, WARNINGS, host_compiler
+
+INT32_MIN, INT32_MAX = -(1 << 31), (1 << 31) - 1
+
+HARNESS = r"""
+#include <stdio.h>
+#include "fg/fixedpoint.h"
+int main(void) {
+    long long x, m, s;
+    while (scanf("%lld %lld %lld", &x, &m, &s) == 3) {
+        printf("%ld %ld\n", (long)fg_saturating_rounding_doubling_high_mul((int32_t)x, (int32_t)m),
+               (long)fg_multiply_by_quantized_multiplier((int32_t)x, (int32_t)m, (int)s));
+    }
+    return 0;
+}
+"""
+
+
+def _wrap32(v: int) -> int:
+    return (v + (1 << 31)) % (1 << 32) - (1 << 31)
+
+
+def srdhm(a: int, b: int) -> int:
+    """gemmlowp's SaturatingRoundingDoublingHighMul: nudge, then divide by 2^31 rounding toward zero."""
+    if a == b == INT32_MIN:
+        return INT32_MAX
+    ab = a * b
+    total = ab + ((1 << 30) if ab >= 0 else 1 - (1 << 30))
+    quotient = abs(total) >> 31
+    return quotient if total >= 0 else -quotient
+
+
+def rounding_divide_by_pot(x: int, exponent: int) -> int:
+    mask = (1 << exponent) - 1
+    remainder = x & mask
+    threshold = (mask >> 1) + (1 if x < 0 else 0)
+    return (x >> exponent) + (1 if remainder > threshold else 0)
+
+
+def multiply_by_quantized_multiplier(x: int, multiplier: int, shift: int) -> int:
+    left, right = max(shift, 0), max(-shift, 0)
+    return rounding_divide_by_pot(srdhm(_wrap32(x << left), multiplier), right)
+
+
+def _cases(rng: np.random.Generator) -> list[tuple[int, int, int]]:
+    edges = [INT32_MIN, INT32_MIN + 1, -(1 << 30), -1, 0, 1, 1 << 30, INT32_MAX - 1, INT32_MAX]
+    cases = [(a, b, s) for a in edges for b in edges for s in (-31, -8, -1, 0, 1, 3)]
+    count = 40_000
+    accumulators = np.concatenate([rng.integers(INT32_MIN, INT32_MAX, count // 2, endpoint=True),
+                                   rng.integers(-(1 << 20), 1 << 20, count // 2)])
+    multipliers = rng.integers(1 << 30, INT32_MAX, count, endpoint=True)
+    multipliers[::7] = rng.integers(INT32_MIN, INT32_MAX, len(multipliers[::7]), endpoint=True)
+    shifts = rng.integers(-31, 8, count)
+    cases += [(int(a), int(m), int(s)) for a, m, s in zip(accumulators, multipliers, shifts, strict=True)]
+    # Exact ties of the doubling high multiply (a * 2^30 with a odd) and of the rounding divide.
+    odd = rng.integers(-(1 << 20), 1 << 20, 2000) * 2 + 1
+    cases += [(int(a), 1 << 30, int(s)) for a, s in zip(odd, rng.integers(-12, 1, odd.size), strict=True)]
+    return cases
+
+
+def test_fixed_point_helpers_match_tflite(tmp_path):
+    source = tmp_path / "harness.c"
+    source.write_text(HARNESS)
+    exe = tmp_path / "harness"
+    subprocess.run([host_compiler(), "-std=c99", "-O1", *WARNINGS, *SANITIZERS, f"-I{RUNTIME_DIR / 'include'}",
+                    str(source), "-o", str(exe)], check=True)
+    cases = _cases(np.random.default_rng(0))
+    stdin = "".join(f"{a} {m} {s}\n" for a, m, s in cases)
+    done = subprocess.run([str(exe)], input=stdin, capture_output=True, text=True, check=True)
+    assert not done.stderr
+    got = [tuple(map(int, line.split())) for line in done.stdout.splitlines()]
+    assert len(got) == len(cases)
+    for (a, m, s), (high_mul, scaled) in zip(cases, got, strict=True):
+        assert high_mul == srdhm(a, m), (a, m)
+        assert scaled == multiply_by_quantized_multiplier(a, m, s), (a, m, s)
