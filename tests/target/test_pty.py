@@ -1,9 +1,10 @@
 """The real-board serial path, end to end, against QEMU through a real pseudo-terminal.
 
-QEMU runs the real-board build (no semihosting: the run ends with a UART drain and a system reset, which
--no-reboot turns into QEMU's exit) with its UART on `-serial pty`, held at reset (-S) until the test has opened
-the pty, then resumed over QMP: nothing the firmware sends can be lost before a reader exists. The command line
-then talks to /dev/pts/N exactly as to a board's /dev/ttyACM0.
+QEMU runs the real-board build (no semihosting: the run ends with a UART drain and a system reset) with its UART
+on `-serial pty`, held at reset (-S) until the test has opened the pty, then resumed over QMP: nothing the
+firmware sends can be lost before a reader exists. The command line then talks to /dev/pts/N exactly as to a
+board's /dev/ttyACM0. The reset pauses QEMU (-action reboot=shutdown,shutdown=pause) instead of ending it: an
+exiting QEMU closes the pty, and Linux may drop the last bytes still unread on it.
 """
 
 from __future__ import annotations
@@ -41,12 +42,12 @@ def _pty_command(elf: Path, qmp_socket: Path) -> list[str]:
     command[0] = shutil.which(QEMU)
     serial_at = command.index("-serial")
     command[serial_at + 1] = "pty"
-    return ["timeout", "-s", "KILL", "120", *command, "-S", "-no-reboot",
+    return ["timeout", "-s", "KILL", "120", *command, "-S", "-action", "reboot=shutdown,shutdown=pause",
             "-qmp", f"unix:{qmp_socket},server=on,wait=off"]
 
 
-def _qmp(qmp_socket: Path, command: str) -> None:
-    """One QMP command on a fresh connection (greeting, capabilities, command)."""
+def _qmp(qmp_socket: Path, command: str) -> dict:
+    """One QMP command on a fresh connection (greeting, capabilities, command): its "return" value."""
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as qmp:
         qmp.settimeout(10)
         qmp.connect(str(qmp_socket))
@@ -56,6 +57,7 @@ def _qmp(qmp_socket: Path, command: str) -> None:
             qmp.sendall(json.dumps({"execute": execute}).encode() + b"\n")
             while b'"return"' not in (answer := reader.readline()):
                 assert answer and b'"error"' not in answer, answer
+        return json.loads(answer)["return"]
 
 
 @contextlib.contextmanager
@@ -96,10 +98,15 @@ def test_validate_through_a_pty_is_the_real_board_path(tmp_path, monkeypatch, ca
             status = cli.main([*argv[:-1], pty, "--json"])
         finally:
             holder.close()
-        report = json.loads(capsys.readouterr().out)
-        assert status == 0 and report["bit_exact"] and report["outputs_compared"] == 1
-        # The firmware ends like on a board: UART drained, SYSRESETREQ; -no-reboot makes that QEMU's exit.
-        assert process.wait(timeout=30) == 0
+        captured = capsys.readouterr()
+        assert status == 0, captured.err
+        report = json.loads(captured.out)
+        assert report["bit_exact"] and report["outputs_compared"] == 1
+        # The firmware ended like on a board: UART drained, then SYSRESETREQ, which paused QEMU.
+        deadline = time.monotonic() + 30
+        while (state := _qmp(tmp_path / "qmp.sock", "query-status"))["status"] != "shutdown":
+            assert time.monotonic() < deadline and process.poll() is None, state
+            time.sleep(0.1)
     assert not qemu_processes_for(elf)
 
 
