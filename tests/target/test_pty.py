@@ -75,10 +75,19 @@ def qemu_on_a_pty(elf: Path, scratch: Path) -> Iterator[tuple[subprocess.Popen, 
             time.sleep(0.05)
         yield process, found[1]
     finally:
-        if process.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(process.pid, signal.SIGKILL)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
         process.wait(timeout=10)
+        _wait_group_gone(process.pid)
+
+
+def _wait_group_gone(group: int, seconds: float = 10.0) -> None:
+    """QEMU is the child of `timeout`: after the group's SIGKILL, wait until the kernel has ended it too."""
+    deadline = time.monotonic() + seconds
+    with contextlib.suppress(ProcessLookupError):
+        while time.monotonic() < deadline:
+            os.killpg(group, 0)
+            time.sleep(0.02)
 
 
 def test_validate_through_a_pty_is_the_real_board_path(tmp_path, monkeypatch, capsys):
