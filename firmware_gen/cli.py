@@ -119,6 +119,12 @@ def cmd_generate(args: argparse.Namespace) -> int:
     print(f"wrote {args.output}/model.c, model.h, model_weights.c, model_weights.h and runtime/: "
           f"{len(compiled.steps)} steps ({args.interface}), pool {compiled.plan.pool_bytes:,} B "
           f"(lower bound {compiled.plan.lower_bound_bytes:,} B)")
+    if args.zephyr:
+        from firmware_gen.zephyr_module import write_zephyr_module
+
+        write_zephyr_module(args.output, source=Path(args.model).name)
+        print(f"wrote {args.output}/zephyr/: a Zephyr module; build it with the app: west build -b BOARD zephyr_app "
+              f"-- -DFIRMWARE_GEN_MODEL_DIR={Path(args.output).resolve()}")
     return 0
 
 
@@ -336,6 +342,9 @@ def build_parser() -> argparse.ArgumentParser:
     interface_option(sub)
     sub = command("generate", cmd_generate, "write the C sources of the model")
     sub.add_argument("-o", "--output", required=True, help="output directory")
+    sub.add_argument("--zephyr", action="store_true",
+                     help="also make the directory a Zephyr module (zephyr/module.yml, CMakeLists.txt, pool section) "
+                          "for zephyr_app/")
     interface_option(sub)
     planning_options(sub)
     sub = command("validate", cmd_validate, "compare every tensor of the generated C with TFLite Micro")

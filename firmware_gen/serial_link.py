@@ -55,6 +55,7 @@ class FirmwareExit(enum.IntEnum):
 class CounterKind(enum.IntEnum):
     DWT = 1  # core clock cycles
     SYSTICK = 2  # SysTick ticks
+    ZEPHYR_CYCLES = 3  # k_cycle_get_32() cycles (zephyr_app/)
 
 
 FIRMWARE_ERRORS = {1: "a frame from the host failed its CRC check", 2: "a frame from the host had a wrong length",

@@ -1,0 +1,121 @@
+"""Zephyr, tested without Zephyr (it does not install from the registries reachable here): the module files of
+`generate --zephyr`, its CMake building the model library with arm-none-eabi-gcc for a board's CPU through stand-ins
+of the zephyr_* functions, and zephyr_app's main.c compiled on the host against stand-ins of printk and
+k_cycle_get_32, its console output decoded and compared with TFLite Micro."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+from target_fixtures import needs_cross_gcc
+
+from firmware_gen import cli
+from firmware_gen.boards import load_board
+from firmware_gen.importer import read_model
+from firmware_gen.model_header import read_model_interface
+from firmware_gen.modelgen import zoo
+from firmware_gen.oracle import run_tflm
+from firmware_gen.serial_link import CounterKind
+from firmware_gen.zephyr_console import ConsoleError, input_pattern, parse_console
+from firmware_gen.zephyr_module import module_sources
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+STUB = ROOT / "tests" / "fixtures" / "zephyr_stub"
+APP = ROOT / "zephyr_app"
+needs_cmake = pytest.mark.skipif(shutil.which("cmake") is None or shutil.which("ninja") is None,
+                                 reason="cmake or ninja missing")
+
+
+def _generate_module(folder: Path, name: str) -> tuple[bytes, Path]:
+    data = getattr(zoo, name)()
+    (folder / f"{name}.tflite").write_bytes(data)
+    assert cli.main(["generate", str(folder / f"{name}.tflite"), "-o", str(folder / name), "--zephyr"]) == 0
+    return data, folder / name
+
+
+@pytest.fixture(scope="module")
+def module(tmp_path_factory):
+    """every_op (all the kernels) generated with --zephyr through the command line: (model bytes, directory)."""
+    return _generate_module(tmp_path_factory.mktemp("zephyr"), "every_op")
+
+
+@pytest.fixture(scope="module")
+def int8_module(tmp_path_factory):
+    """tiny_cnn, int8 in and out: the app's byte pattern is a valid input (every_op's are floats)."""
+    return _generate_module(tmp_path_factory.mktemp("zephyr"), "tiny_cnn")
+
+
+def test_generated_module_files(module):
+    _, out = module
+    assert (out / "zephyr" / "module.yml").read_text().splitlines()[1:] == [
+        "name: firmware_gen_model", "build:", "  cmake: zephyr"]
+    cmake = (out / "zephyr" / "CMakeLists.txt").read_text()
+    assert "zephyr_library_named(firmware_gen_model)" in cmake
+    sources = module_sources(out)
+    assert sources[:2] == ["model.c", "model_weights.c"] and "runtime/kernels/conv2d.c" in sources
+    assert all(f"${{FG_MODEL_DIR}}/{name}" in cmake for name in sources)
+    assert "zephyr_linker_sources(RAM_SECTIONS ${CMAKE_CURRENT_LIST_DIR}/fg_pool.ld)" in cmake
+    snippet = (out / "zephyr" / "fg_pool.ld").read_text()
+    assert "KEEP(*(.bss.fg_pool))" in snippet and "(NOLOAD)" in snippet and "__fg_pool_end" in snippet
+    assert 'section(".bss.fg_pool")' in (out / "model.c").read_text()  # what the snippet claims
+
+
+@needs_cross_gcc
+@needs_cmake
+@pytest.mark.parametrize("board", ["nrf52840dk", "qemu_cortex_m3"])
+def test_module_cmake_builds_the_model_library_for_the_boards_cpu(module, tmp_path, board):
+    _, out = module
+    flags = " ".join([*load_board(board).gcc_flags, "-Os", "-ffunction-sections", "-Wall", "-Wextra", "-Werror"])
+    configure = subprocess.run(
+        ["cmake", "-G", "Ninja", "-S", str(STUB), "-B", str(tmp_path), f"-DFIRMWARE_GEN_MODULE={out}",
+         "-DCMAKE_SYSTEM_NAME=Generic", "-DCMAKE_C_COMPILER=arm-none-eabi-gcc",
+         "-DCMAKE_TRY_COMPILE_TARGET_TYPE=STATIC_LIBRARY", f"-DCMAKE_C_FLAGS={flags}"],
+        capture_output=True, text=True)
+    assert configure.returncode == 0, configure.stdout + configure.stderr
+    assert f"linker snippet RAM_SECTIONS {out}/zephyr/fg_pool.ld" in configure.stdout
+    built = subprocess.run(["cmake", "--build", str(tmp_path)], capture_output=True, text=True)
+    assert built.returncode == 0, built.stdout + built.stderr
+    library = tmp_path / "module" / "libfirmware_gen_model.a"
+    symbols = subprocess.run(["arm-none-eabi-nm", str(library)], capture_output=True, text=True, check=True).stdout
+    assert " T fg_model_invoke" in symbols and " U fg_hook_step_begin" in symbols  # hooks on, for the app
+    sections = subprocess.run(["arm-none-eabi-objdump", "-h", str(library)], capture_output=True, text=True,
+                              check=True).stdout
+    assert ".bss.fg_pool" in sections
+    attributes = subprocess.run(["arm-none-eabi-readelf", "-A", str(library)], capture_output=True, text=True,
+                                check=True).stdout
+    assert "Tag_CPU_arch_profile: Microcontroller" in attributes
+    assert ("Tag_ABI_VFP_args: VFP registers" in attributes) == ("-mfloat-abi=hard" in load_board(board).gcc_flags)
+
+
+def test_app_on_the_host_prints_frames_that_decode_to_tflms_outputs(int8_module, tmp_path):
+    data, out = int8_module
+    program = tmp_path / "zephyr_app_host"
+    sources = [APP / "src" / "main.c", ROOT / "runtime_c" / "firmware" / "fg_link.c", STUB / "stub_kernel.c",
+               *(out / name for name in module_sources(out))]
+    includes = [STUB, out, out / "runtime" / "include", ROOT / "runtime_c" / "firmware", ROOT / "runtime_c" / "ports"]
+    compiled = subprocess.run(["gcc", "-std=gnu11", "-O1", "-Wall", "-Wextra", "-Werror", "-DFG_ENABLE_HOOKS",
+                               *(f"-I{d}" for d in includes), *map(str, sources), "-o", str(program)],
+                              capture_output=True, text=True)
+    assert compiled.returncode == 0, compiled.stderr
+    console = subprocess.run([str(program)], capture_output=True, text=True, timeout=60, check=True).stdout
+    assert console.splitlines()[0].endswith(" on host_stub, k_cycle_get_32 at 1000000 Hz")
+    run = parse_console("*** Booting Zephyr OS ***\n" + console)
+    interface = read_model_interface(out)
+    assert run.status == 0 and run.cycles_per_second == 1_000_000
+    assert run.hello.counter == CounterKind.ZEPHYR_CYCLES and run.hello.num_steps == interface.num_steps
+    assert len(run.profile.steps) == interface.num_steps and all(count > 0 for count in run.profile.steps)
+    graph = read_model(data, "tiny_cnn")
+    expected = run_tflm(data, input_pattern(interface), len(graph.tensors)).outputs
+    for ours, spec, theirs in zip(run.outputs, interface.outputs, expected, strict=True):
+        assert np.array_equal(spec.array_from(ours).ravel(), np.asarray(theirs).ravel())
+
+
+def test_console_without_a_run_or_with_a_damaged_frame():
+    with pytest.raises(ConsoleError, match="no zephyr_app run"):
+        parse_console("*** Booting Zephyr OS ***\nhello\n")
+    with pytest.raises(ConsoleError, match="damaged frame line"):
+        parse_console("@FG 4647010a000000\n")
