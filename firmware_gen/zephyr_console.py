@@ -90,3 +90,30 @@ def input_pattern(interface: ModelInterface) -> list[np.ndarray]:
         raw = ((37 * np.arange(spec.nbytes) + 101 * index + 11) % 256).astype(np.uint8).tobytes()
         arrays.append(spec.array_from(raw))
     return arrays
+
+
+def main(argv: list[str] | None = None) -> int:
+    """python -m firmware_gen.zephyr_console CONSOLE.log: the run's cycles per step and its outputs."""
+    import argparse
+    import sys
+
+    parser = argparse.ArgumentParser(prog="python -m firmware_gen.zephyr_console", description=main.__doc__)
+    parser.add_argument("log", help="the console output of zephyr_app (e.g. west build -t run | tee console.log)")
+    args = parser.parse_args(argv)
+    try:
+        with open(args.log, errors="replace") as file:
+            run = parse_console(file.read())
+    except (OSError, UserError) as error:
+        print(f"firmware-gen: error: {error}", file=sys.stderr)
+        return 2
+    rate = f" at {run.cycles_per_second:,} Hz" if run.cycles_per_second else ""
+    print(f"status {run.status}, {run.profile.total:,} cycles{rate}, {len(run.profile.steps)} steps")
+    for step, cycles in enumerate(run.profile.steps):
+        print(f"  step {step:3d}: {cycles:>12,} cycles")
+    for index, raw in enumerate(run.outputs):
+        print(f"output {index}: {raw.hex()}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from target_fixtures import needs_cross_gcc
 
-from firmware_gen import cli
+from firmware_gen import cli, zephyr_console
 from firmware_gen.boards import load_board
 from firmware_gen.importer import read_model
 from firmware_gen.model_header import read_model_interface
@@ -104,6 +104,8 @@ def test_app_on_the_host_prints_frames_that_decode_to_tflms_outputs(int8_module,
     console = subprocess.run([str(program)], capture_output=True, text=True, timeout=60, check=True).stdout
     assert console.splitlines()[0].endswith(" on host_stub, k_cycle_get_32 at 1000000 Hz")
     run = parse_console("*** Booting Zephyr OS ***\n" + console)
+    (tmp_path / "console.log").write_text(console)
+    assert zephyr_console.main([str(tmp_path / "console.log")]) == 0
     interface = read_model_interface(out)
     assert run.status == 0 and run.cycles_per_second == 1_000_000
     assert run.hello.counter == CounterKind.ZEPHYR_CYCLES and run.hello.num_steps == interface.num_steps
@@ -112,6 +114,13 @@ def test_app_on_the_host_prints_frames_that_decode_to_tflms_outputs(int8_module,
     expected = run_tflm(data, input_pattern(interface), len(graph.tensors)).outputs
     for ours, spec, theirs in zip(run.outputs, interface.outputs, expected, strict=True):
         assert np.array_equal(spec.array_from(ours).ravel(), np.asarray(theirs).ravel())
+
+
+def test_console_log_command(tmp_path, capsys):
+    log = tmp_path / "console.log"
+    log.write_text("no run here\n")
+    assert zephyr_console.main([str(log)]) == 2
+    assert "no zephyr_app run" in capsys.readouterr().err
 
 
 def test_console_without_a_run_or_with_a_damaged_frame():
