@@ -10,12 +10,14 @@ static void fg_window_dot4(const fg_conv2d_params *p, const int8_t *image, int32
         const int32_t y = y0 + fy * p->dilation_h;
         if (y < 0 || y >= p->in_h) {
             fg_sum4_s8(rows, p->filter_w * in_c, zero_point, acc);
+            fg_advance4(rows, p->filter_w * in_c);
             continue;
         }
         for (int32_t fx = 0; fx < p->filter_w;) {
             const int32_t x = x0 + fx * p->dilation_w;
             if (x < 0 || x >= p->in_w) {
                 fg_sum4_s8(rows, in_c, zero_point, acc);
+                fg_advance4(rows, in_c);
                 ++fx;
                 continue;
             }
@@ -25,6 +27,7 @@ static void fg_window_dot4(const fg_conv2d_params *p, const int8_t *image, int32
                 run = p->filter_w - fx < p->in_w - x ? p->filter_w - fx : p->in_w - x;
             }
             fg_dot4_s8(image + (y * p->in_w + x) * in_c, rows, run * in_c, acc);
+            fg_advance4(rows, run * in_c);
             fx += run;
         }
     }
@@ -48,9 +51,7 @@ void fg_conv2d_folded_s8(const fg_conv2d_params *p, const int8_t *input, const i
                         acc[j] = (uint32_t)p->folded_bias[channel];
                     }
                     fg_window_dot4(p, image, y0, x0, rows, acc);
-                    for (int32_t j = 0; j < group; ++j) {
-                        output[oc + j] = fg_requantize_channel_s8(&p->requant, fg_wrapped_i32(acc[j]), oc + j);
-                    }
+                    fg_requantize_run_s8(&p->requant, acc, oc, group, output + oc);
                 }
                 output += p->out_c;
             }

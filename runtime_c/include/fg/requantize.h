@@ -17,27 +17,26 @@ typedef struct {
     const int32_t *shifts;
 } fg_requant_params;
 
-/* The multiplier and shift of output channel `channel`: per-tensor tables hold a single entry. */
-static inline int32_t fg_channel_entry(const int32_t *table, int32_t per_channel, int32_t channel) {
-    return table[per_channel ? channel : 0];
-}
-
-static inline int8_t fg_requantize_s8(int32_t acc, int32_t multiplier, int32_t shift, int32_t output_offset,
-                                      int32_t activation_min, int32_t activation_max) {
-    int32_t scaled = fg_multiply_by_quantized_multiplier(acc, multiplier, (int)shift) + output_offset;
-    return (int8_t)fg_clamp_i32(scaled, activation_min, activation_max);
-}
-
-/* Output channel `channel` of accumulator `acc`. */
+/* Output channel `channel` of accumulator `acc`. Kernels whose loops store int8 outputs pass a local copy of their
+ * params' fg_requant_params: a char store may alias the params, so the compiler would reload every field. */
 static inline int8_t fg_requantize_channel_s8(const fg_requant_params *q, int32_t acc, int32_t channel) {
     const int32_t entry = q->per_channel ? channel : 0;
-    return fg_requantize_s8(acc, q->multipliers[entry], q->shifts[entry], q->output_offset, q->activation_min,
-                            q->activation_max);
+    const int32_t scaled = fg_multiply_by_quantized_multiplier(acc, q->multipliers[entry], (int)q->shifts[entry]);
+    return (int8_t)fg_clamp_i32(scaled + q->output_offset, q->activation_min, q->activation_max);
 }
 
 /* An accumulator kept as uint32 (so that sums wrap instead of overflowing) read back as TFLite's int32. */
 static inline int32_t fg_wrapped_i32(uint32_t acc) {
     return acc <= (uint32_t)FG_INT32_MAX ? (int32_t)acc : -(int32_t)(~acc) - 1;
 }
+
+/* output[k] = channel first + k of the wrapped accumulator acc[k], for k < count: the output stage of the fast
+ * variants, one loop with the layer's constants in registers. Assumes no multiplier is INT32_MIN (none that
+ * TFLite's QuantizeMultiplier produces is), the only case fg_saturating_rounding_doubling_high_mul saturates. */
+void fg_requantize_run_s8(const fg_requant_params *q, const uint32_t *acc, int32_t first, int32_t count,
+                          int8_t *output);
+
+/* Channels per fg_requantize_run_s8 call in the fast variants (their accumulators live on the stack). */
+#define FG_REQUANT_CHUNK 16
 
 #endif /* FG_REQUANTIZE_H */
