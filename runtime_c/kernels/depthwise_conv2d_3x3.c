@@ -14,38 +14,34 @@ FG_HOT_LOOP static void fg_dw3x3_interior(const int8_t *r0, int32_t row_step, in
     }
 }
 
-/* The same at the border: tap t reads image[offsets[t] + k], or the zero point where offsets[t] < 0 (in the
- * padding, where x + input_offset is 0). */
-static void fg_dw3x3_border(const int8_t *image, const int32_t offsets[9], int32_t zero_point, const int8_t *w,
-                            const int32_t *bias, int32_t count, uint32_t *acc) {
+/* The same for a window at the border: tap t reads x[t][k], a pointer into the image or, for a tap in the padding,
+ * into a row of zero points (there x + input_offset is 0, which the folded bias expects). */
+FG_HOT_LOOP static void fg_dw3x3_gathered(const int8_t *const x[9], const int8_t *w, const int32_t *bias,
+                                          int32_t count, uint32_t *acc) {
     for (int32_t k = 0; k < count; ++k, w += 9) {
         int32_t sum = 0;
         for (int32_t t = 0; t < 9; ++t) {
-            sum += w[t] * (offsets[t] >= 0 ? image[offsets[t] + k] : zero_point);
+            sum += w[t] * x[t][k];
         }
         acc[k] = (uint32_t)bias[k] + (uint32_t)sum;
     }
 }
 
-/* Where the window at (y0, x0) finds each tap: offsets[t] into the image, -1 in the padding. */
-static void fg_dw3x3_offsets(const fg_depthwise_conv2d_params *p, int32_t y0, int32_t x0, int32_t offsets[9]) {
-    for (int32_t fy = 0; fy < 3; ++fy) {
-        const int32_t y = y0 + fy * p->dilation_h;
-        for (int32_t fx = 0; fx < 3; ++fx) {
-            const int32_t x = x0 + fx * p->dilation_w;
-            offsets[3 * fy + fx] = y >= 0 && y < p->in_h && x >= 0 && x < p->in_w ? (y * p->in_w + x) * p->in_c : -1;
-        }
-    }
-}
-
-/* One output pixel, FG_REQUANT_CHUNK channels at a time; window_start is the offset of its top left tap when the
+/* One output pixel, FG_REQUANT_CHUNK channels at a time. window_start is the offset of its top left tap when the
  * whole window is inside the image, else negative. */
 static void fg_dw3x3_pixel(const fg_depthwise_conv2d_params *p, const int8_t *image, int32_t y0, int32_t x0,
                            int32_t window_start, int8_t *output) {
     const int32_t channels = p->in_c;
-    int32_t offsets[9];
+    int8_t zero_points[FG_REQUANT_CHUNK];
+    int32_t offsets[9];  /* of each tap in the image, -1 in the padding */
     if (window_start < 0) {
-        fg_dw3x3_offsets(p, y0, x0, offsets);
+        for (int32_t k = 0; k < FG_REQUANT_CHUNK; ++k) {
+            zero_points[k] = (int8_t)-p->requant.input_offset;
+        }
+        for (int32_t t = 0; t < 9; ++t) {
+            const int32_t y = y0 + (t / 3) * p->dilation_h, x = x0 + (t % 3) * p->dilation_w;
+            offsets[t] = y >= 0 && y < p->in_h && x >= 0 && x < p->in_w ? (y * p->in_w + x) * channels : -1;
+        }
     }
     uint32_t acc[FG_REQUANT_CHUNK];
     for (int32_t c = 0; c < channels; c += FG_REQUANT_CHUNK) {
@@ -55,7 +51,11 @@ static void fg_dw3x3_pixel(const fg_depthwise_conv2d_params *p, const int8_t *im
             fg_dw3x3_interior(image + window_start + c, p->dilation_h * p->in_w * channels, p->dilation_w * channels,
                               taps, p->folded_bias + c, count, acc);
         } else {
-            fg_dw3x3_border(image + c, offsets, -p->requant.input_offset, taps, p->folded_bias + c, count, acc);
+            const int8_t *x[9];
+            for (int32_t t = 0; t < 9; ++t) {
+                x[t] = offsets[t] >= 0 ? image + offsets[t] + c : zero_points;
+            }
+            fg_dw3x3_gathered(x, taps, p->folded_bias + c, count, acc);
         }
         fg_requantize_run_s8(&p->requant, acc, c, count, output + c);
     }

@@ -1,0 +1,152 @@
+"""The fast kernel variants (input zero point folded into the bias, 4-channel dot products, 3x3 depthwise interior
+path): cases that force each variant's preconditions, the lowering's choice asserted, and the generated C bit-exact
+against TFLM (sanitized host build; the memory plan lets outputs overlap inputs where the kernels allow it)."""
+
+from __future__ import annotations
+
+import numpy as np
+import test_convolution as convolution_cases
+import test_fully_connected as fully_connected_cases
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+from validated import MAX_EXAMPLES, assert_bit_exact, int8_zero_points, scales
+from weighted import ACTIVATIONS, weights
+
+from firmware_gen.compiler import lower
+from firmware_gen.importer import read_model
+from firmware_gen.modelgen.writer import ModelBuilder
+from firmware_gen.ops.geometry import window_2d
+
+CHANNEL_AXIS = convolution_cases.CHANNEL_AXIS
+
+
+def chosen_functions(model: bytes) -> list[str]:
+    return [call.function for _, call in sorted(lower(read_model(model)).items())]
+
+
+def _options(draw, stride, dilation, padding=None):
+    return {"padding": padding or draw(st.sampled_from(["SAME", "VALID"])),
+            "stride_h": draw(stride), "stride_w": draw(stride),
+            "dilation_h": draw(dilation), "dilation_w": draw(dilation), "activation": draw(ACTIVATIONS)}
+
+
+@st.composite
+def variant_cases(draw, opcode, filter_hw, stride, dilation, channels, out_channels=None):
+    options = _options(draw, stride, dilation)
+    in_h, in_w, in_c = draw(st.integers(1, 9)), draw(st.integers(1, 9)), draw(channels)
+    window = window_2d(options["padding"], (in_h, in_w), filter_hw, (options["stride_h"], options["stride_w"]),
+                       (options["dilation_h"], options["dilation_w"]))
+    assume(window.out_h >= 1 and window.out_w >= 1)
+    input_scale = draw(scales)
+    if opcode == "CONV_2D":
+        shape, taps = (draw(out_channels), *filter_hw, in_c), filter_hw[0] * filter_hw[1] * in_c
+    else:
+        options["depth_multiplier"] = 1
+        shape, taps = (1, *filter_hw, in_c), filter_hw[0] * filter_hw[1]
+    w = draw(weights(shape, CHANNEL_AXIS[opcode], input_scale, taps))
+    model = convolution_cases.conv_model(opcode, (draw(st.integers(1, 2)), in_h, in_w, in_c), w, input_scale,
+                                         draw(int8_zero_points), draw(int8_zero_points), options)
+    return model
+
+
+# Channel counts around the 4-channel groups and the 16-channel requantization chunks.
+CHANNELS = st.one_of(st.integers(1, 9), st.sampled_from([15, 16, 17, 31, 33, 40]))
+
+
+@settings(max_examples=MAX_EXAMPLES, deadline=None)
+@given(model=variant_cases("CONV_2D", (1, 1), st.just(1), st.integers(1, 2), CHANNELS, CHANNELS),
+       seed=st.integers(0, 99))
+def test_pointwise_convolution(model, seed):
+    assert chosen_functions(model) == ["fg_conv2d_pointwise_s8"]
+    assert_bit_exact(model, seed=seed)
+
+
+@settings(max_examples=MAX_EXAMPLES, deadline=None)
+@given(model=variant_cases("CONV_2D", (3, 3), st.integers(1, 2), st.integers(1, 2), st.integers(1, 6),
+                           st.integers(1, 9)),
+       seed=st.integers(0, 99))
+def test_folded_convolution(model, seed):
+    assert chosen_functions(model) == ["fg_conv2d_folded_s8"]
+    assert_bit_exact(model, seed=seed)
+
+
+@settings(max_examples=MAX_EXAMPLES, deadline=None)
+@given(filter_hw=st.sampled_from([(1, 3), (2, 2), (3, 1), (1, 1)]), stride=st.integers(1, 3), seed=st.integers(0, 99),
+       data=st.data())
+def test_folded_convolution_other_windows(filter_hw, stride, seed, data):
+    model = data.draw(variant_cases("CONV_2D", filter_hw, st.just(stride), st.integers(1, 2), st.integers(1, 5),
+                                    st.integers(1, 6)))
+    assume(filter_hw != (1, 1) or stride > 1)
+    assert chosen_functions(model) == ["fg_conv2d_folded_s8"]
+    assert_bit_exact(model, seed=seed)
+
+
+@settings(max_examples=MAX_EXAMPLES, deadline=None)
+@given(model=variant_cases("DEPTHWISE_CONV_2D", (3, 3), st.integers(1, 2), st.integers(1, 2), CHANNELS),
+       seed=st.integers(0, 99))
+def test_depthwise_3x3(model, seed):
+    assert chosen_functions(model) == ["fg_depthwise_conv2d_3x3_s8"]
+    assert_bit_exact(model, seed=seed)
+
+
+@settings(max_examples=MAX_EXAMPLES, deadline=None)
+@given(accum_depth=st.integers(1, 80), out_depth=CHANNELS, batches=st.integers(1, 3), input_scale=scales,
+       input_zp=int8_zero_points, output_zp=int8_zero_points, activation=ACTIVATIONS, seed=st.integers(0, 99),
+       data=st.data())
+def test_fully_connected_folded(accum_depth, out_depth, batches, input_scale, input_zp, output_zp, activation, seed,
+                                data):
+    w = data.draw(weights((out_depth, accum_depth), 0, input_scale, accum_depth))
+    model = fully_connected_cases.fc_model((batches, accum_depth), w, input_scale, input_zp, output_zp, activation)
+    assert chosen_functions(model) == ["fg_fully_connected_folded_s8"]
+    assert_bit_exact(model, seed=seed)
+
+
+def test_other_depthwise_filters_use_the_reference():
+    rng = np.random.default_rng(0)
+    for filter_hw, multiplier in (((3, 3), 2), ((5, 5), 1), ((2, 3), 1)):
+        values = rng.integers(-127, 127, (1, *filter_hw, 4 * multiplier), endpoint=True).astype(np.int8)
+        w = convolution_cases.Weights(values, [0.02], None, 0.5)
+        options = {"padding": "SAME", "stride_h": 1, "stride_w": 1, "dilation_h": 1, "dilation_w": 1,
+                   "depth_multiplier": multiplier, "activation": "NONE"}
+        model = convolution_cases.conv_model("DEPTHWISE_CONV_2D", (1, 6, 7, 4), w, 0.1, 3, -2, options)
+        assert chosen_functions(model) == ["fg_depthwise_conv2d_s8"]
+        assert_bit_exact(model)
+
+
+def _chain_model(seed: int) -> bytes:
+    """depthwise 3x3 -> pointwise -> depthwise 3x3 stride 2 -> pointwise: intermediate tensors the planner may lay
+    over their inputs, so the variants' raster-order promise is exercised."""
+    rng = np.random.default_rng(seed)
+    b = ModelBuilder("chain")
+    x = b.input("x", (1, 9, 11, 8), "int8", scale=0.05, zero_point=-3)
+    shape, channels, scale = (1, 9, 11), 8, 0.05
+    for layer, (kind, stride, out_c) in enumerate([("dw", 1, 8), ("pw", 1, 12), ("dw", 2, 12), ("pw", 1, 6)]):
+        if kind == "dw":
+            values = rng.integers(-127, 127, (1, 3, 3, channels), endpoint=True).astype(np.int8)
+            opcode, axis = "DEPTHWISE_CONV_2D", 3
+            out_hw = ((shape[1] + stride - 1) // stride, (shape[2] + stride - 1) // stride)
+        else:
+            values = rng.integers(-127, 127, (out_c, 1, 1, channels), endpoint=True).astype(np.int8)
+            opcode, axis, out_hw = "CONV_2D", 0, shape[1:]
+        weight_scales = list(rng.uniform(0.005, 0.02, out_c))
+        wi = b.constant(f"w{layer}", values, scale=weight_scales, zero_point=0, axis=axis)
+        bi = b.constant(f"b{layer}", rng.integers(-2000, 2000, out_c).astype(np.int32),
+                        scale=[scale * s for s in weight_scales], zero_point=0)
+        out_scale = scale * 3.0
+        y = b.tensor(f"y{layer}", (1, *out_hw, out_c), "int8", scale=out_scale, zero_point=int(rng.integers(-20, 20)))
+        options = {"padding": "SAME", "stride_h": stride, "stride_w": stride, "dilation_h": 1, "dilation_w": 1,
+                   "activation": "RELU6"}
+        if kind == "dw":
+            options["depth_multiplier"] = 1
+        b.operator(opcode, inputs=[x, wi, bi], outputs=[y], options=options)
+        x, shape, channels, scale = y, (1, *out_hw), out_c, out_scale
+    b.output(x)
+    return b.build()
+
+
+def test_chain_with_overlapping_buffers():
+    for seed in range(3):
+        model = _chain_model(seed)
+        assert chosen_functions(model) == ["fg_depthwise_conv2d_3x3_s8", "fg_conv2d_pointwise_s8",
+                                           "fg_depthwise_conv2d_3x3_s8", "fg_conv2d_pointwise_s8"]
+        assert_bit_exact(model, seed=seed)
