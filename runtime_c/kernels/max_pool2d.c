@@ -1,27 +1,18 @@
 #include "fg/fixedpoint.h"
 #include "fg/pooling.h"
 
-void fg_max_pool2d_s8(const fg_pool2d_params *p, const int8_t *input, int8_t *output) {
-    const int32_t channels = p->channels;
-    for (int32_t b = 0; b < p->batches; ++b) {
-        const int8_t *image = input + (int32_t)b * p->in_h * p->in_w * channels;
-        for (int32_t oy = 0; oy < p->out_h; ++oy) {
-            int32_t y0, y1;
-            fg_pool_window_1d(oy, p->stride_h, p->pad_top, p->filter_h, p->in_h, &y0, &y1);
-            for (int32_t ox = 0; ox < p->out_w; ++ox) {
-                int32_t x0, x1;
-                fg_pool_window_1d(ox, p->stride_w, p->pad_left, p->filter_w, p->in_w, &x0, &x1);
-                for (int32_t c = 0; c < channels; ++c) {
-                    int32_t max = -128;
-                    for (int32_t y = y0; y < y1; ++y) {
-                        const int8_t *row = image + (y * p->in_w) * channels + c;
-                        for (int32_t x = x0; x < x1; ++x) {
-                            max = fg_max_i32(max, row[x * channels]);
-                        }
-                    }
-                    *output++ = (int8_t)fg_clamp_i32(max, p->activation_min, p->activation_max);
-                }
-            }
+/* The largest value of a rows x cols window of one channel. */
+static int32_t fg_window_max(const int8_t *first, int32_t rows, int32_t cols, int32_t row_stride,
+                             int32_t col_stride) {
+    int32_t max = -128;
+    for (int32_t y = 0; y < rows; ++y) {
+        for (int32_t x = 0; x < cols; ++x) {
+            max = fg_max_i32(max, first[y * row_stride + x * col_stride]);
         }
     }
+    return max;
+}
+
+void fg_max_pool2d_s8(const fg_pool2d_params *p, const int8_t *input, int8_t *output) {
+    fg_pool2d_walk_s8(p, input, output, fg_window_max);
 }

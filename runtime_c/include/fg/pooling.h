@@ -28,4 +28,12 @@ static inline void fg_pool_window_1d(int32_t out, int32_t stride, int32_t pad, i
     *end = origin + filter < in_size ? origin + filter : in_size;
 }
 
+/* One channel of one window, rows x cols elements from `first` (steps row_stride, col_stride), reduced to a value. */
+typedef int32_t (*fg_pool2d_reduce)(const int8_t *first, int32_t rows, int32_t cols, int32_t row_stride,
+                                    int32_t col_stride);
+
+/* The loop both pools share: every output (raster order, channels innermost) is `reduce` of its clipped window,
+ * clamped to the activation range. */
+void fg_pool2d_walk_s8(const fg_pool2d_params *p, const int8_t *input, int8_t *output, fg_pool2d_reduce reduce);
+
 #endif /* FG_POOLING_H */
