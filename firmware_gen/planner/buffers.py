@@ -78,7 +78,9 @@ class OverlapAllowance:
     output_before_input (a kernel that walks forward, writing its output at lower addresses than the input it has
     still to read): allowed when output.end <= input.start + bytes.
     output_after_input (a kernel that walks backward): allowed when output.start >= input.end - bytes.
-    Disjoint placements stay allowed; `bytes` is clamped to [0, footprint], so an allowance never forbids anything.
+    Disjoint placements stay allowed and a negative `bytes` counts as 0, so an allowance never forbids anything. An
+    output_before_input allowance larger than the output lets the output start inside the input (a kernel that
+    reads ahead of its writes), which puts the input below the output: see the exact solver.
     Ids are tensor indices on the operator side and buffer ids on the planner side.
     """
 
@@ -144,12 +146,17 @@ class Separations:
                 continue
             fx, fy = self.buffers[x].footprint, self.buffers[y].footprint
             if allowance.kind == OUTPUT_BEFORE_INPUT:
-                permitted = (min(max(allowance.bytes, 0), fy) - fy, fx)
+                permitted = (max(allowance.bytes, 0) - fy, fx)
             else:
-                permitted = (-fy, fx - min(max(allowance.bytes, 0), fx))
+                permitted = (-fy, fx - max(allowance.bytes, 0))
             lo, hi = self.forbidden[y][x]
             lo, hi = max(lo, permitted[0]), min(hi, permitted[1])
             self.forbidden[y][x], self.forbidden[x][y] = (lo, hi), (-hi, -lo)
+            self.overlapping.pop((y, x), None)  # one saving per pair, from all its allowances together
+            self.overlapping[(x, y)] = 0
+        for x, y in self.overlapping:
+            fx, fy = self.buffers[x].footprint, self.buffers[y].footprint
+            lo, hi = self.forbidden[y][x]
             granule = math.gcd(self.buffers[x].alignment, self.buffers[y].alignment)
             self.overlapping[(x, y)] = fx + fy - _min_span(fy, fx, (lo, hi), granule) if lo < hi else min(fx, fy)
         for row in self.forbidden:

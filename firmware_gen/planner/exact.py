@@ -3,14 +3,20 @@ within its node budget.
 
 Completeness rests on compaction. Take any valid placement and keep lowering any buffer to the lowest offset the
 others leave it: the pool never grows, and at the end every buffer sits at 0 or right against the end of a forbidden
-range of a neighbour j, at align_up(offset_j + hi_ij). Allowances are clamped so that hi_ij >= 0: j lies no higher
-than i. So some optimal placement can be built by placing buffers in order of increasing offset, each at 0 or
-against a buffer placed before it. The search does exactly that: at each node, any unplaced buffer may come next, at
-any such offset not below the previous one (buffers at equal offsets come in increasing position, unless some
-pair may sit at the same offset, i.e. hi_ij = 0: then any order). Empty buffers go to offset 0, which is always
-valid. Offsets only grow along a branch, so a node is pruned when, at some step, the bytes
-still to place there (less what overlaps can save) cannot fit between the current offset and the limit beside what
-is already placed above it.
+range of a neighbour j, at align_up(offset_j + hi_ij). When every hi_ij >= 0, j lies no higher than i. So some
+optimal placement can be built by placing buffers in order of increasing offset, each at 0 or against a buffer
+placed before it. The search does exactly that: at each node, any unplaced buffer may come next, at any such offset
+not below the previous one (buffers at equal offsets come in increasing position, unless some pair may sit at the
+same offset, i.e. hi_ij = 0: then any order). Empty buffers go to offset 0, which is always valid. Offsets only grow
+along a branch, so a node is pruned when, at some step, the bytes still to place there (less what overlaps can save)
+cannot fit between the current offset and the limit beside what is already placed above it.
+
+An allowance that lets an output start inside its input (hi_ij < 0: the input rests below the output it overlaps)
+breaks that order. Such problems go to a second complete search that branches on sides instead: each pair live
+together must have i at least hi_ij above j or j at least hi_ji above i; a node fixes the sides of some pairs, takes
+the least offsets those difference constraints allow (aligned), and branches on the first pair they still place too
+close. Any valid placement chooses a side for every pair and lies above the least offsets of each node on its path,
+so the search misses none.
 
 A binary search on the pool limit between the best known plan and the lower bound turns feasibility searches into
 either a better plan or a proof that no plan below the limit exists. The budget counts nodes, not seconds, so the
@@ -135,6 +141,62 @@ class _Search:
         return covered
 
 
+class _SideSearch:
+    """Feasibility under a pool limit by branching on which buffer of a conflicting pair lies above the other."""
+
+    def __init__(self, separations: Separations) -> None:
+        self.separations = separations
+        self.buffers = separations.buffers
+        self.pairs = [(i, j) for i, row in enumerate(separations.forbidden) for j in row if i < j]
+        self.limit = 0
+        self.budget = 0
+        self.spent = 0
+
+    def run(self, limit: int, budget: int) -> dict[int, int] | None:
+        self.limit, self.budget = limit, budget
+        try:
+            return self._branch([[] for _ in self.buffers], [0] * len(self.buffers))
+        finally:
+            self.spent += budget - max(self.budget, 0)
+
+    def _least(self, below: list[list[tuple[int, int]]], offsets: list[int]) -> list[int] | None:
+        """The least aligned offsets >= `offsets` with offset_i >= offset_j + gap for every (j, gap) in below[i];
+        None when one of them no longer fits under the limit."""
+        offsets = list(offsets)
+        changed = True
+        while changed:
+            changed = False
+            for i, buffer in enumerate(self.buffers):
+                for j, gap in below[i]:
+                    if offsets[i] < offsets[j] + gap:
+                        offsets[i] = align_up(offsets[j] + gap, buffer.alignment)
+                        if offsets[i] + buffer.footprint > self.limit:
+                            return None
+                        changed = True
+        return offsets if self.separations.pool(dict(enumerate(offsets))) <= self.limit else None
+
+    def _branch(self, below: list[list[tuple[int, int]]], offsets: list[int]) -> dict[int, int] | None:
+        self.budget -= 1
+        if self.budget < 0:
+            raise _BudgetExhausted
+        least = self._least(below, offsets)
+        if least is None:
+            return None
+        forbidden = self.separations.forbidden
+        clash = next(((i, j) for i, j in self.pairs if forbidden[i][j][0] < least[i] - least[j] < forbidden[i][j][1]),
+                     None)
+        if clash is None:
+            return dict(enumerate(least))
+        i, j = clash
+        for upper, lower in ((i, j), (j, i)):
+            below[upper].append((lower, forbidden[upper][lower][1]))
+            found = self._branch(below, least)
+            below[upper].pop()
+            if found is not None:
+                return found
+        return None
+
+
 def solve(buffers: Sequence[BufferInfo], overlaps: Iterable[OverlapAllowance] = (),
           node_budget: int = NODE_BUDGET, initial: Mapping | None = None) -> ExactResult:
     """The best placement found, with the best lower bound proven and whether they meet."""
@@ -152,7 +214,8 @@ def solve(buffers: Sequence[BufferInfo], overlaps: Iterable[OverlapAllowance] = 
     best = min(candidates, key=lambda offsets: pool_bytes(buffers, offsets))
     granule = reduce(math.gcd, (b.alignment for b in buffers))
     lower = align_up(separations.lower_bound(), granule)
-    search = _Search(separations)
+    inverted = any(hi < 0 for row in separations.forbidden for _, hi in row.values())
+    search = _SideSearch(separations) if inverted else _Search(separations)
     while lower < pool_bytes(buffers, best) and search.spent < node_budget:
         limit = lower + align_down((pool_bytes(buffers, best) - granule - lower) // 2, granule)
         try:

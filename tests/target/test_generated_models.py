@@ -55,7 +55,7 @@ def test_person_detect_fits_the_lm3s6965_and_runs_bit_exact(tmp_path):
     assert first.instructions == second.instructions and first.step_cycles == second.step_cycles
     expected = run_tflm(data, inputs, len(graph.tensors)).outputs
     assert np.array_equal(first.outputs[0].ravel(), np.asarray(expected[0]).ravel())
-    assert 100e6 < first.instructions < 400e6  # 7.2 M MACs of plain C int8 kernels on a Cortex-M3
+    assert 25e6 < first.instructions < 45e6  # 7.2 M MACs through the fast variants: ~5.4 instructions per MAC on an M3
 
 
 def test_anomaly_detection_weights_do_not_fit_the_lm3s6965_flash(tmp_path):

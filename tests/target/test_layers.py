@@ -43,14 +43,20 @@ def test_every_op_model_is_bit_exact_layer_by_layer_on_mps2_an385(tmp_path: Path
 
 
 def _corrupt_first_weight(op_index: int):
-    """A patch that changes one weight byte of an operator in the generated model_weights.c."""
+    """A patch that changes one weight byte of an operator: in its constant in model_weights.c, or, when the lowering
+    rearranged the weights into a table of the step (a folded variant's taps), in that int8 table in model.c."""
     def patch(graph, model_dir: Path) -> None:
-        weights = model_dir / "model_weights.c"
         name = constant_name(graph.operators[op_index].inputs[1])
-        text = weights.read_text()
-        match = re.search(rf"{name}\[\d+\][^=]*= {{\s*(-?\d+)", text)
-        value = int(match[1])
-        weights.write_text(text[:match.start(1)] + str(value - 100 if value > 0 else value + 100) + text[match.end(1):])
+        for path, pattern in ((model_dir / "model_weights.c", rf"{name}\[\d+\][^=]*= {{\s*(-?\d+)"),
+                              (model_dir / "model.c", rf"int8_t step{op_index}_\w+\[\d+\][^=]*= {{\s*(-?\d+)")):
+            text = path.read_text()
+            match = re.search(pattern, text)
+            if match:
+                value = int(match[1])
+                path.write_text(text[:match.start(1)] + str(value - 100 if value > 0 else value + 100)
+                                + text[match.end(1):])
+                return
+        raise AssertionError(f"no weights of operator {op_index} found to corrupt")
     return patch
 
 
