@@ -78,11 +78,20 @@ class QemuSession:
 
 
 def _kill(process: subprocess.Popen) -> None:
-    if process.poll() is None:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(process.pid, signal.SIGKILL)
+    """Kill QEMU's whole process group (QEMU is the child of `timeout`) and wait until none of it is left."""
+    if process.poll() is not None:
+        return  # `timeout` has exited, so has QEMU, and the group id may already belong to someone else
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(process.pid, signal.SIGKILL)
     with contextlib.suppress(subprocess.TimeoutExpired):
         process.wait(timeout=10)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(process.pid, 0)
+        except (ProcessLookupError, PermissionError):
+            return
+        time.sleep(0.02)
 
 
 def _connect(process: subprocess.Popen, port: int, deadline: float) -> serial.SerialBase | None:
