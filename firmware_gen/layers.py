@@ -21,21 +21,20 @@ from firmware_gen.ir import Graph
 from firmware_gen.oracle import run_tflm
 from firmware_gen.packed import PACKED_ERRORS, describe_packed_error
 from firmware_gen.qemu import start_qemu
-from firmware_gen.runner import _input_bytes, handshake
+from firmware_gen.runner import encode_inputs, handshake
 from firmware_gen.serial_link import (
     FirmwareExit,
-    FirmwareFault,
     Frame,
     FrameType,
     Link,
     LinkError,
     decode_done,
-    decode_fault,
     describe_error,
+    fault_error,
     open_link,
 )
 from firmware_gen.target_build import FirmwareBuild
-from firmware_gen.validate import Mismatch, _compare
+from firmware_gen.validate import Mismatch, compare_tensor
 
 
 class PackedCallRefused(UserError):
@@ -90,10 +89,7 @@ def _reply(link: Link, expected: FrameType, wait: float) -> Frame:
         if frame.type == FrameType.ERROR:
             raise LinkError(f"the firmware rejected the host's request: {describe_error(frame)}")
         if frame.type == FrameType.FAULT:
-            fault = decode_fault(frame)
-            error = FirmwareFault(f"the firmware faulted: {fault.describe()}")
-            error.fault = fault
-            raise error
+            raise fault_error(frame)
         raise LinkError(f"unexpected frame from the firmware: type 0x{frame.type:02x} (expected {expected.name})")
 
 
@@ -204,7 +200,7 @@ def compare_layers(graph: Graph, ours: dict[int, bytes], oracle: dict[int, np.nd
     for op in graph.operators:
         for index in op.outputs:
             tensor = graph.tensors[index]
-            count, max_diff = _compare(tensor, ours[index], oracle[index])
+            count, max_diff = compare_tensor(tensor, ours[index], oracle[index])
             if count:
                 mismatches.append(Mismatch(index, tensor.name, op.index, op.opcode, list(tensor.shape), count,
                                            max_diff))
@@ -218,7 +214,7 @@ def validate_layers(model: bytes, compiled: CompiledModel, firmware: FirmwareBui
     if compiled.interface != "packed":
         raise UserError("layer validation on a board needs a model generated with --interface packed")
     graph = compiled.graph
-    data = _input_bytes(firmware.interface, inputs)
+    data = encode_inputs(firmware.interface, inputs)
     with step_session(firmware, graph, serial_url=serial_url, timeout=timeout) as session:
         ours = read_layers(session, compiled, data)
     oracle = run_tflm(model, [np.asarray(x) for x in inputs], len(graph.tensors))

@@ -20,7 +20,6 @@ from firmware_gen.qemu import start_qemu
 from firmware_gen.serial_link import (
     CounterKind,
     FirmwareExit,
-    FirmwareFault,
     FrameType,
     Hello,
     Link,
@@ -28,10 +27,10 @@ from firmware_gen.serial_link import (
     LinkStalled,
     Profile,
     decode_done,
-    decode_fault,
     decode_hello,
     decode_profile,
     describe_error,
+    fault_error,
 )
 from firmware_gen.target_build import FirmwareBuild
 
@@ -63,7 +62,7 @@ class _Session:
     status: int
 
 
-def _input_bytes(interface: ModelInterface, inputs: Sequence[np.ndarray | bytes]) -> list[bytes]:
+def encode_inputs(interface: ModelInterface, inputs: Sequence[np.ndarray | bytes]) -> list[bytes]:
     if len(inputs) != len(interface.inputs):
         raise UserError(f"the model has {len(interface.inputs)} input(s); {len(inputs)} given")
     result = []
@@ -120,10 +119,7 @@ def exchange(link: Link, interface: ModelInterface, inputs: list[bytes], run_tim
         elif frame.type == FrameType.ERROR:
             raise LinkError(f"the firmware rejected the host's data: {describe_error(frame)}")
         elif frame.type == FrameType.FAULT:
-            fault = decode_fault(frame)
-            error = FirmwareFault(f"the firmware faulted: {fault.describe()}")
-            error.fault = fault
-            raise error
+            raise fault_error(frame)
         else:
             raise LinkError(f"unexpected frame from the firmware: type 0x{frame.type:02x}")
     missing = [i for i in range(len(hello.output_bytes)) if i not in outputs]
@@ -141,7 +137,7 @@ def run_model(firmware: FirmwareBuild, inputs: Sequence[np.ndarray | bytes], *, 
     """Run firmware once on inputs (arrays or raw bytes, one per model input): under QEMU, or on the board at
     serial_url (e.g. /dev/ttyACM0) when given, at baudrate (default: the board's). timeout bounds the whole run."""
     interface = firmware.interface
-    data = _input_bytes(interface, inputs)
+    data = encode_inputs(interface, inputs)
     exit_code = None
     if serial_url is not None:
         with board_link(firmware.board, serial_url, baudrate or firmware.board.uart_baud) as port:

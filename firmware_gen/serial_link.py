@@ -249,6 +249,14 @@ def decode_fault(frame: Frame) -> Fault:
     return Fault(step, *words)
 
 
+def fault_error(frame: Frame) -> FirmwareFault:
+    """The error to raise for a FAULT frame, carrying the decoded fault."""
+    fault = decode_fault(frame)
+    error = FirmwareFault(f"the firmware faulted: {fault.describe()}")
+    error.fault = fault
+    return error
+
+
 def decode_done(frame: Frame) -> int:
     _check_length(frame, 4)
     return struct.unpack("<i", frame.payload)[0]

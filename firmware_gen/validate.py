@@ -72,7 +72,7 @@ def read_trace(path: Path) -> tuple[dict[int, bytes], dict[int, bytes]]:
     return tensors, outputs
 
 
-def _compare(tensor: Tensor, ours: bytes, theirs: np.ndarray) -> tuple[int, float]:
+def compare_tensor(tensor: Tensor, ours: bytes, theirs: np.ndarray) -> tuple[int, float]:
     expected = np.ascontiguousarray(theirs, dtype=tensor.dtype.numpy_type).ravel()
     actual = np.frombuffer(ours, dtype=tensor.dtype.numpy_type)
     if actual.size != expected.size:
@@ -123,13 +123,13 @@ def validate_model(model: bytes | str | Path, inputs: list[np.ndarray] | None = 
     for op in graph.operators:
         for index in op.outputs:
             tensor = graph.tensors[index]
-            count, max_diff = _compare(tensor, ours[index], oracle.tensors[index])
+            count, max_diff = compare_tensor(tensor, ours[index], oracle.tensors[index])
             report.tensors_compared += 1
             if count:
                 report.mismatches.append(Mismatch(index, tensor.name, op.index, op.opcode, list(tensor.shape),
                                                   count, max_diff))
     for position, index in enumerate(graph.outputs):
-        count, max_diff = _compare(graph.tensors[index], our_outputs[position], oracle.outputs[position])
+        count, max_diff = compare_tensor(graph.tensors[index], our_outputs[position], oracle.outputs[position])
         report.outputs_compared += 1
         if count:
             report.mismatches.append(Mismatch(index, graph.tensors[index].name, -1, "graph output",
