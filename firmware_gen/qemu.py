@@ -77,7 +77,7 @@ class QemuSession:
         return f"QEMU exited with status {status}{what}{': ' + tail if tail else ''}"
 
 
-def _kill(process: subprocess.Popen) -> None:
+def kill_process_group(process: subprocess.Popen) -> None:
     """Kill QEMU's whole process group (QEMU is the child of `timeout`) and wait until none of it is left."""
     if process.poll() is not None:
         return  # `timeout` has exited, so has QEMU, and the group id may already belong to someone else
@@ -141,5 +141,5 @@ def start_qemu(board: Board, elf: Path, timeout: float, startup_timeout: float =
             finally:
                 if session is not None and session.link is not None:
                     session.link.close()
-                _kill(process)
+                kill_process_group(process)
         raise ToolchainError("QEMU could not bind a free local TCP port for its serial line (3 attempts)")

@@ -12,10 +12,8 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
-import os
 import re
 import shutil
-import signal
 import socket
 import subprocess
 import time
@@ -29,7 +27,7 @@ from target_fixtures import needs_qemu, qemu_processes_for
 from firmware_gen import cli, deploy
 from firmware_gen.boards import load_board
 from firmware_gen.modelgen import zoo
-from firmware_gen.qemu import QEMU, qemu_command
+from firmware_gen.qemu import QEMU, kill_process_group, qemu_command
 from firmware_gen.runner import run_model
 
 pytestmark = [needs_qemu, pytest.mark.qemu]
@@ -75,19 +73,7 @@ def qemu_on_a_pty(elf: Path, scratch: Path) -> Iterator[tuple[subprocess.Popen, 
             time.sleep(0.05)
         yield process, found[1]
     finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGKILL)
-        process.wait(timeout=10)
-        _wait_group_gone(process.pid)
-
-
-def _wait_group_gone(group: int, seconds: float = 10.0) -> None:
-    """QEMU is the child of `timeout`: after the group's SIGKILL, wait until the kernel has ended it too."""
-    deadline = time.monotonic() + seconds
-    with contextlib.suppress(ProcessLookupError):
-        while time.monotonic() < deadline:
-            os.killpg(group, 0)
-            time.sleep(0.02)
+        kill_process_group(process)
 
 
 def test_validate_through_a_pty_is_the_real_board_path(tmp_path, monkeypatch, capsys):
