@@ -34,7 +34,7 @@ from firmware_gen.serial_link import (
     open_link,
 )
 from firmware_gen.target_build import FirmwareBuild
-from firmware_gen.validate import Mismatch, compare_tensor
+from firmware_gen.validate import Mismatch, compare_layers
 
 
 class PackedCallRefused(UserError):
@@ -192,19 +192,6 @@ def read_layers(session: StepSession, compiled: CompiledModel, inputs: list[byte
                                 f"it has {ref.nbytes:,} B")
             tensors[ref.index] = data
     return tensors
-
-
-def compare_layers(graph: Graph, ours: dict[int, bytes], oracle: dict[int, np.ndarray]) -> list[Mismatch]:
-    """Every operator output, in schedule order, against TFLM's preserved tensors."""
-    mismatches = []
-    for op in graph.operators:
-        for index in op.outputs:
-            tensor = graph.tensors[index]
-            count, max_diff = compare_tensor(tensor, ours[index], oracle[index])
-            if count:
-                mismatches.append(Mismatch(index, tensor.name, op.index, op.opcode, list(tensor.shape), count,
-                                           max_diff))
-    return mismatches
 
 
 def validate_layers(model: bytes, compiled: CompiledModel, firmware: FirmwareBuild,

@@ -84,6 +84,19 @@ def compare_tensor(tensor: Tensor, ours: bytes, theirs: np.ndarray) -> tuple[int
     return int(np.count_nonzero(actual != expected)), float(np.nanmax(diff))
 
 
+def compare_layers(graph: Graph, ours: dict[int, bytes], oracle: dict[int, np.ndarray]) -> list[Mismatch]:
+    """Every operator output, in schedule order, against TFLM's preserved tensors."""
+    mismatches = []
+    for op in graph.operators:
+        for index in op.outputs:
+            tensor = graph.tensors[index]
+            count, max_diff = compare_tensor(tensor, ours[index], oracle[index])
+            if count:
+                mismatches.append(Mismatch(index, tensor.name, op.index, op.opcode, list(tensor.shape), count,
+                                           max_diff))
+    return mismatches
+
+
 def validate_model(model: bytes | str | Path, inputs: list[np.ndarray] | None = None, seed: int = 0,
                    sanitize: bool = False, work_dir: str | Path | None = None,
                    interface: str = "unpacked", overlap: bool = True, pools: list[PoolSpec] | None = None,
@@ -120,14 +133,8 @@ def validate_model(model: bytes | str | Path, inputs: list[np.ndarray] | None = 
                               pool_bytes=compiled.plan.pool_bytes,
                               lower_bound_bytes=compiled.plan.lower_bound_bytes, overlap=overlap,
                               io_in_pool=io_in_pool)
-    for op in graph.operators:
-        for index in op.outputs:
-            tensor = graph.tensors[index]
-            count, max_diff = compare_tensor(tensor, ours[index], oracle.tensors[index])
-            report.tensors_compared += 1
-            if count:
-                report.mismatches.append(Mismatch(index, tensor.name, op.index, op.opcode, list(tensor.shape),
-                                                  count, max_diff))
+    report.mismatches.extend(compare_layers(graph, ours, oracle.tensors))
+    report.tensors_compared = sum(len(op.outputs) for op in graph.operators)
     for position, index in enumerate(graph.outputs):
         count, max_diff = compare_tensor(graph.tensors[index], our_outputs[position], oracle.outputs[position])
         report.outputs_compared += 1
