@@ -11,10 +11,10 @@ import argparse
 import sys
 from pathlib import Path
 
-from firmware_gen.importer import load_model
-from firmware_gen.inspect_model import summarize
+from firmware_gen.check.host_validation import validate_model
+from firmware_gen.check.model_summary import summarize
+from firmware_gen.frontend.tflite_reader import load_model
 from firmware_gen.modelgen.mobilenet import mobilenet_v1
-from firmware_gen.validate import validate_model
 
 DEFAULT_MODELS = Path(__file__).resolve().parent.parent.parent / "shared" / "models"
 # ../shared/models/README.md: TFLM's GreedyMemoryPlanner and the smallest arena tflite-micro runs with.

@@ -18,11 +18,11 @@ from pathlib import Path
 
 import numpy as np
 
-from firmware_gen.deploy import outputs_equal_oracle, prepare, run
+from firmware_gen.check.host_validation import random_inputs
+from firmware_gen.driver.deploy import outputs_equal_oracle, prepare, run
 from firmware_gen.errors import DoesNotFitError
-from firmware_gen.importer import read_model
-from firmware_gen.target_build import build_firmware
-from firmware_gen.validate import random_inputs
+from firmware_gen.frontend.tflite_reader import read_model
+from firmware_gen.target.cross_build import build_firmware
 
 DEFAULT_MODELS = Path(__file__).resolve().parent.parent.parent / "shared" / "models"
 INTERFACES = ("unpacked", "packed")

@@ -15,8 +15,8 @@ import sys
 import time
 from pathlib import Path
 
-from firmware_gen.compiler import lower, view_aliases
-from firmware_gen.importer import load_model
+from firmware_gen.driver.compiler import lower, view_aliases
+from firmware_gen.frontend.tflite_reader import load_model
 from firmware_gen.planner import ALGORITHMS, check_plan, plan_graph
 
 DEFAULT_MODELS = Path(__file__).resolve().parent.parent.parent / "shared" / "models"
@@ -30,7 +30,7 @@ MODES = (("no", False, True), ("yes", True, True), ("yes, I/O out", True, False)
 
 
 def validated(path: Path, overlap: bool, io_in_pool: bool) -> str:
-    from firmware_gen.validate import validate_model
+    from firmware_gen.check.host_validation import validate_model
 
     return "bit-exact" if validate_model(path, overlap=overlap, io_in_pool=io_in_pool).bit_exact else "MISMATCH"
 

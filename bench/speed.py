@@ -14,11 +14,11 @@ import json
 import sys
 from pathlib import Path
 
-from firmware_gen.boards import list_boards
-from firmware_gen.deploy import outputs_equal_oracle, prepare, run
+from firmware_gen.check.host_validation import random_inputs
+from firmware_gen.check.model_summary import summarize
+from firmware_gen.driver.deploy import outputs_equal_oracle, prepare, run
 from firmware_gen.errors import DoesNotFitError
-from firmware_gen.inspect_model import summarize
-from firmware_gen.validate import random_inputs
+from firmware_gen.target.boards import list_boards
 
 DEFAULT_MODELS = Path(__file__).resolve().parent.parent.parent / "shared" / "models"
 DEFAULT_BOARDS = "qemu_cortex_m3,mps2_an386,mps3_an547"

@@ -10,12 +10,12 @@ import argparse
 import sys
 from pathlib import Path
 
-from firmware_gen.boards import list_boards
-from firmware_gen.deploy import outputs_equal_oracle, prepare, run
+from firmware_gen.check.host_validation import random_inputs
+from firmware_gen.check.model_summary import summarize
+from firmware_gen.driver.deploy import outputs_equal_oracle, prepare, run
 from firmware_gen.errors import DoesNotFitError
-from firmware_gen.inspect_model import summarize
 from firmware_gen.modelgen.mobilenet import mobilenet_v1
-from firmware_gen.validate import random_inputs
+from firmware_gen.target.boards import list_boards
 
 DEFAULT_MODELS = Path(__file__).resolve().parent.parent.parent / "shared" / "models"
 

@@ -11,12 +11,12 @@ from pathlib import Path
 import numpy as np
 
 from firmware_gen import __version__
+from firmware_gen.backend.packed import INTERFACES
 from firmware_gen.errors import UserError
-from firmware_gen.packed import INTERFACES
 
 
 def _load(path: str):
-    from firmware_gen.importer import load_model
+    from firmware_gen.frontend.tflite_reader import load_model
 
     return load_model(path)
 
@@ -47,7 +47,7 @@ def _load_inputs(paths: list[str] | None, graph) -> list[np.ndarray] | None:
 
 
 def cmd_inspect(args: argparse.Namespace) -> int:
-    from firmware_gen.inspect_model import format_summary, summarize
+    from firmware_gen.check.model_summary import format_summary, summarize
 
     summary = summarize(_load(args.model))
     if args.json:
@@ -85,8 +85,8 @@ def _planning(args: argparse.Namespace) -> dict:
 
 
 def cmd_plan(args: argparse.Namespace) -> int:
-    from firmware_gen.compiler import lower, view_aliases
-    from firmware_gen.importer import check_supported
+    from firmware_gen.driver.compiler import lower, view_aliases
+    from firmware_gen.frontend.tflite_reader import check_supported
     from firmware_gen.planner import check_plan, plan_graph
     from firmware_gen.planner.report import format_plan
 
@@ -111,7 +111,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
-    from firmware_gen.compiler import generate
+    from firmware_gen.driver.compiler import generate
 
     graph = _load(args.model)
     compiled = generate(graph, args.output, source=Path(args.model).name, interface=args.interface,
@@ -120,7 +120,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
           f"{len(compiled.steps)} steps ({args.interface}), pool {compiled.plan.pool_bytes:,} B "
           f"(lower bound {compiled.plan.lower_bound_bytes:,} B)")
     if args.zephyr:
-        from firmware_gen.zephyr_module import write_zephyr_module
+        from firmware_gen.backend.zephyr_module import write_zephyr_module
 
         write_zephyr_module(args.output, source=Path(args.model).name)
         print(f"wrote {args.output}/zephyr/: a Zephyr module; build it with the app: west build -b BOARD zephyr_app "
@@ -129,8 +129,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 
 def _validate_on_board(args: argparse.Namespace) -> int:
-    from firmware_gen.deploy import outputs_equal_oracle, run
-    from firmware_gen.validate import random_inputs
+    from firmware_gen.check.host_validation import random_inputs
+    from firmware_gen.driver.deploy import outputs_equal_oracle, run
 
     data, deployment, progress = _prepare(args)
     inputs = _load_inputs(args.input, deployment.graph) or random_inputs(deployment.graph, args.seed)
@@ -150,8 +150,8 @@ def _validate_on_board(args: argparse.Namespace) -> int:
 
 
 def _validate_layers_on_board(args: argparse.Namespace) -> int:
-    from firmware_gen.layers import validate_layers
-    from firmware_gen.validate import random_inputs
+    from firmware_gen.check.host_validation import random_inputs
+    from firmware_gen.check.layer_validation import validate_layers
 
     if not args.board:
         raise UserError("--layers runs the model step by step on a board: give --board")
@@ -169,7 +169,7 @@ def _validate_layers_on_board(args: argparse.Namespace) -> int:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    from firmware_gen.validate import validate_model
+    from firmware_gen.check.host_validation import validate_model
 
     if args.layers:
         return _validate_layers_on_board(args)
@@ -193,7 +193,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 def cmd_boards(args: argparse.Namespace) -> int:
-    from firmware_gen.boards import list_boards, load_board
+    from firmware_gen.target.boards import list_boards, load_board
 
     boards = [load_board(name) for name in list_boards()]
     if args.json:
@@ -209,7 +209,7 @@ def cmd_boards(args: argparse.Namespace) -> int:
 
 
 def _prepare(args: argparse.Namespace, out_dir: Path | None = None):
-    from firmware_gen.deploy import prepare, quiet, stderr_progress
+    from firmware_gen.driver.deploy import prepare, quiet, stderr_progress
 
     model = Path(args.model)
     try:
@@ -226,8 +226,8 @@ def _prepare(args: argparse.Namespace, out_dir: Path | None = None):
 def _board_port(args: argparse.Namespace) -> str | None:
     """The serial port the run goes through, None for QEMU's own: --port, else for a real board the port of its
     probe (list_ports by USB ids, --probe narrows by serial number). Sets args.port."""
-    from firmware_gen.board_port import find_board_port
-    from firmware_gen.boards import load_board
+    from firmware_gen.link.serial_ports import find_board_port
+    from firmware_gen.target.boards import load_board
 
     if not hasattr(args, "port") or not args.board:
         return None
@@ -238,8 +238,8 @@ def _board_port(args: argparse.Namespace) -> str | None:
 
 
 def cmd_flash(args: argparse.Namespace) -> int:
-    from firmware_gen.boards import load_board
-    from firmware_gen.flashing import flash, refuse_emulated
+    from firmware_gen.link.flashing import flash, refuse_emulated
+    from firmware_gen.target.boards import load_board
 
     refuse_emulated(load_board(args.board), args.model)  # before building anything
     _, deployment, progress = _prepare(args)
@@ -264,9 +264,9 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from firmware_gen.deploy import run
-    from firmware_gen.profile import build_profile, format_profile, plot_profile
-    from firmware_gen.validate import random_inputs
+    from firmware_gen.check.host_validation import random_inputs
+    from firmware_gen.check.profile import build_profile, format_profile, plot_profile
+    from firmware_gen.driver.deploy import run
 
     _, deployment, progress = _prepare(args)
     inputs = _load_inputs(args.input, deployment.graph) or random_inputs(deployment.graph, args.seed)
@@ -285,7 +285,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from firmware_gen.deploy import run_demo
+    from firmware_gen.driver.deploy import run_demo
 
     return run_demo(board=args.board, seed=args.seed, overlap=args.overlap)
 

@@ -8,11 +8,11 @@ import subprocess
 import numpy as np
 import pytest
 
-from firmware_gen.compiler import compile_graph, generate
-from firmware_gen.hostbuild import WARNINGS, c_sources
-from firmware_gen.importer import read_model
-from firmware_gen.legalize import legalize
+from firmware_gen.backend.legalize import legalize
+from firmware_gen.driver.compiler import compile_graph, generate
+from firmware_gen.frontend.tflite_reader import read_model
 from firmware_gen.modelgen.writer import ModelBuilder
+from firmware_gen.target.host_build import WARNINGS, c_sources
 
 
 def add_reshape_softmax() -> bytes:

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from firmware_gen.validate import validate_model
+from firmware_gen.check.host_validation import validate_model
 
 from conftest import SHARED_MODEL_NAMES, run_cli, shared_model
 

@@ -7,8 +7,8 @@ import subprocess
 
 import numpy as np
 
-from firmware_gen.codegen import RUNTIME_DIR
-from firmware_gen.hostbuild import SANITIZERS, WARNINGS, host_compiler
+from firmware_gen.backend.codegen import RUNTIME_DIR
+from firmware_gen.target.host_build import SANITIZERS, WARNINGS, host_compiler
 
 INT32_MIN, INT32_MAX = -(1 << 31), (1 << 31) - 1
 

@@ -7,13 +7,13 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from firmware_gen.importer import read_model
-from firmware_gen.ir import DType, Graph
+from firmware_gen.check.oracle import OracleResult, run_tflm
+from firmware_gen.frontend.ir import DType, Graph
+from firmware_gen.frontend.tflite_reader import read_model
 from firmware_gen.modelgen.calibrated import CalibratedBuilder, fit_int8
 from firmware_gen.modelgen.mobilenet import mobilenet_v1
 from firmware_gen.modelgen.writer import OPTION_WRITERS
 from firmware_gen.modelgen.zoo import SYNTHETIC_MODELS
-from firmware_gen.oracle import OracleResult, run_tflm
 
 
 def _random_inputs(graph: Graph, rng: np.random.Generator) -> list[np.ndarray]:

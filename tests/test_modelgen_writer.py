@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 import tflite
 
-from firmware_gen.importer import read_model
+from firmware_gen.check.oracle import run_tflm
+from firmware_gen.frontend.tflite_reader import read_model
 from firmware_gen.modelgen.writer import OPTION_WRITERS, ModelBuilder
-from firmware_gen.oracle import run_tflm
 
 
 def _conv_model() -> tuple[bytes, np.ndarray]:

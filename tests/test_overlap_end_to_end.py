@@ -16,14 +16,14 @@ from pathlib import Path
 
 import pytest
 
-from firmware_gen.boards import BoardError, load_board
-from firmware_gen.compiler import compile_graph, generate, lower, view_aliases
-from firmware_gen.importer import load_model, read_model
-from firmware_gen.linker_script import pool_region, render_linker_script
+from firmware_gen.check.host_validation import validate_model
+from firmware_gen.driver.compiler import compile_graph, generate, lower, view_aliases
+from firmware_gen.frontend.tflite_reader import load_model, read_model
 from firmware_gen.modelgen.mobilenet import mobilenet_v1
 from firmware_gen.modelgen.zoo import SYNTHETIC_MODELS
 from firmware_gen.planner import check_plan, plan_graph
-from firmware_gen.validate import validate_model
+from firmware_gen.target.boards import BoardError, load_board
+from firmware_gen.target.linker_script import pool_region, render_linker_script
 
 from conftest import SHARED_MODEL_NAMES, run_cli, shared_model
 
@@ -185,7 +185,7 @@ def test_io_outside_the_pool_runs_bit_exact_on_a_board() -> None:
 
 @needs_cross_gcc
 def test_build_cache_is_keyed_by_the_planning_options(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from firmware_gen.deploy import prepare
+    from firmware_gen.driver.deploy import prepare
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     path = shared_model("micro_speech_quantized")

@@ -15,15 +15,15 @@ from pathlib import Path
 import pytest
 from test_codegen import add_reshape_softmax
 
-from firmware_gen.compiler import compile_graph, generate
-from firmware_gen.hostbuild import WARNINGS, c_sources, host_compiler
-from firmware_gen.importer import read_model
+from firmware_gen.backend.packed import describe_packed_error, pack
+from firmware_gen.check.host_validation import validate_model
+from firmware_gen.driver.compiler import compile_graph, generate
+from firmware_gen.frontend.tflite_reader import read_model
 from firmware_gen.modelgen.zoo import SYNTHETIC_MODELS
-from firmware_gen.packed import describe_packed_error, pack
 from firmware_gen.planner import MemoryPlan, PlannedBuffer, check_plan, plan_graph
 from firmware_gen.planner.buffers import BufferInfo
 from firmware_gen.planner.greedy_by_size import plan as greedy_by_size
-from firmware_gen.validate import validate_model
+from firmware_gen.target.host_build import WARNINGS, c_sources, host_compiler
 
 from conftest import SHARED_MODEL_NAMES, shared_model
 

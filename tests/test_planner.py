@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from firmware_gen.importer import read_model
-from firmware_gen.ir import DType, Graph, Operator, Tensor
+from firmware_gen.frontend.ir import DType, Graph, Operator, Tensor
+from firmware_gen.frontend.tflite_reader import read_model
 from firmware_gen.planner import ALGORITHMS, MemoryPlan, PlannedBuffer, check_plan, plan_graph
 from firmware_gen.planner.buffers import BufferInfo, align_up, lower_bound, pool_bytes
 from firmware_gen.planner.report import format_plan

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from firmware_gen.importer import read_model
-from firmware_gen.ir import DType, Graph, Operator, Quantization, Tensor
+from firmware_gen.frontend.ir import DType, Graph, Operator, Quantization, Tensor
+from firmware_gen.frontend.tflite_reader import read_model
 from firmware_gen.ops.geometry import window_2d
 from firmware_gen.ops.overlap import elementwise_overlap, forward_window_bytes
 from firmware_gen.planner import MemoryPlan, PlannedBuffer, check_plan, plan_graph

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-import firmware_gen.compiler as compiler
-from firmware_gen.compiler import compile_graph, view_aliases
+import firmware_gen.driver.compiler as compiler
+from firmware_gen.backend.legalize import legalize
+from firmware_gen.check.host_validation import validate_model
+from firmware_gen.driver.compiler import compile_graph, view_aliases
 from firmware_gen.errors import DoesNotFitError
-from firmware_gen.importer import read_model
-from firmware_gen.legalize import legalize
+from firmware_gen.frontend.tflite_reader import read_model
 from firmware_gen.modelgen.zoo import residual_block, tiny_cnn
 from firmware_gen.planner import PoolSpec, check_plan, plan_graph
-from firmware_gen.validate import validate_model
 
 
 def test_scratch_is_a_buffer_of_its_step_only() -> None:

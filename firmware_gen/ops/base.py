@@ -14,7 +14,7 @@ from typing import Protocol
 
 import numpy as np
 
-from firmware_gen.ir import Graph, Operator
+from firmware_gen.frontend.ir import Graph, Operator
 from firmware_gen.planner.buffers import OverlapAllowance
 
 

@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from firmware_gen.ir import DType, Graph, Operator
+from firmware_gen.frontend.ir import DType, Graph, Operator
 from firmware_gen.ops.base import ConstTable, KernelCall, TableRef
 from firmware_gen.ops.operands import operand, per_tensor_quantization, require_dtype, resolve_axis, unsupported
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from firmware_gen.ir import Graph, Operator, Tensor
+from firmware_gen.frontend.ir import Graph, Operator, Tensor
 from firmware_gen.ops.base import ConstTable, KernelCall, TableRef
 from firmware_gen.ops.geometry import Window2D, window_2d
 from firmware_gen.ops.overlap import window_overlap

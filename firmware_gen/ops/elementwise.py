@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from firmware_gen.fixedpoint import quantize_multiplier, quantize_multiplier_smaller_than_one_exp
-from firmware_gen.ir import Graph, Operator, Tensor
+from firmware_gen.frontend.ir import Graph, Operator, Tensor
 from firmware_gen.ops.base import KernelCall
 from firmware_gen.ops.broadcast import MAX_LOOPS, broadcast_loops, broadcast_shape
+from firmware_gen.ops.fixedpoint import quantize_multiplier, quantize_multiplier_smaller_than_one_exp
 from firmware_gen.ops.overlap import elementwise_overlap
 from firmware_gen.ops.tensor_checks import fused_activation_range, int8_per_tensor, unsupported
 from firmware_gen.planner.buffers import OverlapAllowance

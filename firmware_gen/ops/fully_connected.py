@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from firmware_gen.ir import Graph, Operator, Tensor
+from firmware_gen.frontend.ir import Graph, Operator, Tensor
 from firmware_gen.ops.base import KernelCall, TableRef
 from firmware_gen.ops.requantize import (
     BIAS_SCALE_TOLERANCE,

@@ -10,7 +10,7 @@ from collections.abc import Collection
 import numpy as np
 
 from firmware_gen.errors import UnsupportedModelError
-from firmware_gen.ir import DType, Graph, Operator, Quantization, Tensor
+from firmware_gen.frontend.ir import DType, Graph, Operator, Quantization, Tensor
 
 
 def unsupported(graph: Graph, op: Operator, message: str) -> UnsupportedModelError:

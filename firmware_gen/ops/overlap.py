@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from firmware_gen.ir import Graph, Operator, Tensor
+from firmware_gen.frontend.ir import Graph, Operator, Tensor
 from firmware_gen.ops.geometry import Window2D
 from firmware_gen.planner.buffers import OUTPUT_BEFORE_INPUT, OverlapAllowance
 

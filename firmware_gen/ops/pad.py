@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from firmware_gen.ir import DType, Graph, Operator
+from firmware_gen.frontend.ir import DType, Graph, Operator
 from firmware_gen.ops.base import KernelCall
 from firmware_gen.ops.operands import (
     constant_ints,

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from firmware_gen.fixedpoint import quantize_multiplier
-from firmware_gen.ir import DType, Graph, Operator
+from firmware_gen.frontend.ir import DType, Graph, Operator
 from firmware_gen.ops.base import KernelCall
+from firmware_gen.ops.fixedpoint import quantize_multiplier
 from firmware_gen.ops.operands import (
     operand,
     per_tensor_quantization,

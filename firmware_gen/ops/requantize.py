@@ -13,9 +13,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from firmware_gen.fixedpoint import quantize_multipliers
-from firmware_gen.ir import DType, Graph, Operator, Tensor
+from firmware_gen.frontend.ir import DType, Graph, Operator, Tensor
 from firmware_gen.ops.base import ConstTable, TableRef
+from firmware_gen.ops.fixedpoint import quantize_multipliers
 from firmware_gen.ops.tensor_checks import fused_activation_range, unsupported
 
 # TFLM refuses a per-tensor FULLY_CONNECTED whose bias scale strays further than this from

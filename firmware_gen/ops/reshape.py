@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from firmware_gen.ir import Graph, Operator
+from firmware_gen.frontend.ir import Graph, Operator
 from firmware_gen.ops.base import KernelCall
 from firmware_gen.ops.operands import operand, require_same_elements, unsupported
 

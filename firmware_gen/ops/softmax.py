@@ -10,9 +10,9 @@ from __future__ import annotations
 import numpy as np
 
 from firmware_gen.errors import UnsupportedModelError
-from firmware_gen.fixedpoint import quantize_multiplier_greater_than_one
-from firmware_gen.ir import Graph, Operator
+from firmware_gen.frontend.ir import Graph, Operator
 from firmware_gen.ops.base import KernelCall
+from firmware_gen.ops.fixedpoint import quantize_multiplier_greater_than_one
 from firmware_gen.ops.unary_s8 import float32, input_radius, int8_input_output
 
 SCALED_DIFF_INTEGER_BITS = 5

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from firmware_gen.errors import UnsupportedModelError
-from firmware_gen.fixedpoint import INT_RANGES, activation_range
-from firmware_gen.ir import DType, Graph, Operator, Tensor
+from firmware_gen.frontend.ir import DType, Graph, Operator, Tensor
+from firmware_gen.ops.fixedpoint import INT_RANGES, activation_range
 from firmware_gen.ops.operands import unsupported
 
 __all__ = ["fused_activation_range", "int8_per_tensor", "unsupported"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from firmware_gen.ir import DType, Graph, Operator
+from firmware_gen.frontend.ir import DType, Graph, Operator
 from firmware_gen.ops.base import KernelCall
 from firmware_gen.ops.layout import coalesce, row_major_strides, walk_params
 from firmware_gen.ops.operands import (

@@ -9,7 +9,7 @@ import math
 import numpy as np
 
 from firmware_gen.errors import UnsupportedModelError
-from firmware_gen.ir import DType, Graph, Operator, Tensor
+from firmware_gen.frontend.ir import DType, Graph, Operator, Tensor
 
 OUTPUT_ZERO_POINT = -128
 

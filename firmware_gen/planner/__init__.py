@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 
 from firmware_gen.errors import DoesNotFitError
-from firmware_gen.ir import Graph
+from firmware_gen.frontend.ir import Graph
 from firmware_gen.planner import branch_and_bound, exact, greedy_by_conflicts, greedy_by_size, hill_climb
 from firmware_gen.planner.buffers import BufferInfo, Offsets, OverlapAllowance, Separations, lower_bound, pool_bytes
 from firmware_gen.planner.check import check_plan

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from itertools import combinations
 
-from firmware_gen.ir import Graph
+from firmware_gen.frontend.ir import Graph
 from firmware_gen.planner.buffers import OverlapAllowance
 from firmware_gen.planner.plan import MemoryPlan, PlannedBuffer
 

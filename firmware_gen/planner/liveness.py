@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from firmware_gen.ir import Graph
+from firmware_gen.frontend.ir import Graph
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ and the output's buffer is first written there; the allowance then applies to ex
 
 from __future__ import annotations
 
-from firmware_gen.ir import Graph
+from firmware_gen.frontend.ir import Graph
 from firmware_gen.planner.buffers import OverlapAllowance
 from firmware_gen.planner.liveness import TensorGroup
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from firmware_gen.ir import Graph
+from firmware_gen.frontend.ir import Graph
 from firmware_gen.planner.plan import MemoryPlan
 
 NAME_WIDTH = 60  # converter names run to hundreds of characters; their start says what the tensor is

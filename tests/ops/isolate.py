@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from firmware_gen.importer import read_model
-from firmware_gen.ir import Graph, Operator
+from firmware_gen.frontend.ir import Graph, Operator
+from firmware_gen.frontend.tflite_reader import read_model
 from firmware_gen.modelgen.writer import ModelBuilder
 
 

@@ -10,8 +10,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from firmware_gen.check.host_validation import validate_model
 from firmware_gen.modelgen.writer import ModelBuilder
-from firmware_gen.validate import validate_model
 
 
 def single_op_model(opcode: str, shape: Sequence[int], input_scale: float, input_zero_point: int,

@@ -10,9 +10,9 @@ from isolate import operators_of
 from validated import MAX_EXAMPLES, assert_bit_exact, int8_zero_points, refusal, scales
 from weighted import ACTIVATIONS, Weights, add_weights, weights
 
+from firmware_gen.check.host_validation import validate_model
 from firmware_gen.modelgen.writer import ModelBuilder
 from firmware_gen.ops.requantize import convolution_multipliers, fully_connected_multiplier
-from firmware_gen.validate import validate_model
 
 from conftest import shared_model
 

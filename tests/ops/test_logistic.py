@@ -8,12 +8,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from single_op_harness import assert_bit_exact, single_op_model
 
+from firmware_gen.check.oracle import run_tflm
 from firmware_gen.errors import UnsupportedModelError, UserError
-from firmware_gen.importer import read_model
+from firmware_gen.frontend.tflite_reader import read_model
 from firmware_gen.modelgen.writer import ModelBuilder
 from firmware_gen.ops import REGISTRY
 from firmware_gen.ops.logistic import logistic_scaling
-from firmware_gen.oracle import run_tflm
 
 LOGISTIC = REGISTRY["LOGISTIC"]
 VALUES = np.arange(-128, 128, dtype=np.int8).reshape(1, 256)

@@ -8,12 +8,12 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from isolate import operators_of
 
+from firmware_gen.check.host_validation import validate_model
 from firmware_gen.errors import UnsupportedModelError
-from firmware_gen.importer import read_model
+from firmware_gen.frontend.tflite_reader import read_model
 from firmware_gen.modelgen.writer import ModelBuilder
 from firmware_gen.ops import REGISTRY
 from firmware_gen.ops.geometry import window_2d
-from firmware_gen.validate import validate_model
 
 from conftest import shared_model
 

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from validated import assert_bit_exact, refusal
 
-from firmware_gen.compiler import compile_graph
-from firmware_gen.importer import read_model
+from firmware_gen.driver.compiler import compile_graph
+from firmware_gen.frontend.tflite_reader import read_model
 from firmware_gen.modelgen.writer import ModelBuilder
 from firmware_gen.ops import REGISTRY
 

@@ -8,13 +8,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from single_op_harness import assert_bit_exact, single_op_model
 
+from firmware_gen.check.host_validation import validate_model
+from firmware_gen.check.oracle import run_tflm
 from firmware_gen.errors import UnsupportedModelError, UserError
-from firmware_gen.importer import read_model
+from firmware_gen.frontend.tflite_reader import read_model
 from firmware_gen.modelgen.writer import ModelBuilder
 from firmware_gen.ops import REGISTRY
 from firmware_gen.ops.softmax import softmax_scaling
-from firmware_gen.oracle import run_tflm
-from firmware_gen.validate import validate_model
 
 from conftest import SHARED_MODELS_DIR
 

@@ -8,9 +8,9 @@ from collections.abc import Sequence
 import numpy as np
 from hypothesis import strategies as st
 
+from firmware_gen.check.host_validation import validate_model
 from firmware_gen.errors import UnsupportedModelError
-from firmware_gen.importer import check_supported, read_model
-from firmware_gen.validate import validate_model
+from firmware_gen.frontend.tflite_reader import check_supported, read_model
 
 MAX_EXAMPLES = 25
 

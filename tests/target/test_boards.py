@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from firmware_gen.boards import BOARDS_DIR, BoardError, list_boards, load_board
-from firmware_gen.linker_script import render_linker_script
+from firmware_gen.target.boards import BOARDS_DIR, BoardError, list_boards, load_board
+from firmware_gen.target.linker_script import render_linker_script
 
 EXPECTED_BOARDS = ["mps2_an385", "mps2_an386", "mps2_an500", "mps3_an547", "qemu_cortex_m3"]
 

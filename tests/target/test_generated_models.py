@@ -6,16 +6,16 @@ import numpy as np
 import pytest
 from target_fixtures import needs_qemu
 
-from firmware_gen.boards import list_boards
-from firmware_gen.compiler import generate
+from firmware_gen.check.host_validation import random_inputs
+from firmware_gen.check.oracle import run_tflm
+from firmware_gen.check.profile import build_profile, format_profile
+from firmware_gen.driver.compiler import generate
 from firmware_gen.errors import DoesNotFitError
-from firmware_gen.importer import read_model
+from firmware_gen.frontend.tflite_reader import read_model
+from firmware_gen.link.runner import run_model
 from firmware_gen.modelgen import zoo
-from firmware_gen.oracle import run_tflm
-from firmware_gen.profile import build_profile, format_profile
-from firmware_gen.runner import run_model
-from firmware_gen.target_build import build_firmware
-from firmware_gen.validate import random_inputs
+from firmware_gen.target.boards import list_boards
+from firmware_gen.target.cross_build import build_firmware
 
 from conftest import shared_model
 

@@ -24,11 +24,12 @@ import pytest
 import serial
 from target_fixtures import needs_qemu, qemu_processes_for
 
-from firmware_gen import cli, deploy
-from firmware_gen.boards import load_board
+from firmware_gen import cli
+from firmware_gen.driver import deploy
+from firmware_gen.link.qemu import QEMU, kill_process_group, qemu_command
+from firmware_gen.link.runner import run_model
 from firmware_gen.modelgen import zoo
-from firmware_gen.qemu import QEMU, kill_process_group, qemu_command
-from firmware_gen.runner import run_model
+from firmware_gen.target.boards import load_board
 
 pytestmark = [needs_qemu, pytest.mark.qemu]
 BOARD = "mps2_an385"

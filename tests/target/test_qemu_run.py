@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 from target_fixtures import FIXTURE_MODEL, needs_qemu, qemu_processes_for
 
-from firmware_gen.boards import list_boards, load_board
-from firmware_gen.qemu import start_qemu
-from firmware_gen.runner import handshake, run_model
-from firmware_gen.serial_link import FirmwareFault, FrameType, Link, LinkError, describe_error, encode_frame
-from firmware_gen.target_build import build_firmware
+from firmware_gen.link.framing import FirmwareFault, FrameType, Link, LinkError, describe_error, encode_frame
+from firmware_gen.link.qemu import start_qemu
+from firmware_gen.link.runner import handshake, run_model
+from firmware_gen.target.boards import list_boards, load_board
+from firmware_gen.target.cross_build import build_firmware
 
 pytestmark = [needs_qemu, pytest.mark.qemu]
 INPUT = np.arange(-8, 8, dtype=np.int8).reshape(1, 16)

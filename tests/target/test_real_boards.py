@@ -13,14 +13,16 @@ from types import SimpleNamespace
 import pytest
 from target_fixtures import FIXTURE_MODEL, needs_cross_gcc
 
-from firmware_gen import board_port, cli, flashing
-from firmware_gen.board_port import BoardPortError, find_board_port, open_board_port
-from firmware_gen.boards import BOARDS_DIR, BoardError, list_boards, load_board
-from firmware_gen.flashing import FlashError, ProbeInfo, choose_probe
-from firmware_gen.linker_script import render_linker_script
-from firmware_gen.runner import run_model
-from firmware_gen.serial_link import LinkStalled
-from firmware_gen.target_build import build_firmware
+from firmware_gen import cli
+from firmware_gen.link import flashing
+from firmware_gen.link import serial_ports as board_port
+from firmware_gen.link.flashing import FlashError, ProbeInfo, choose_probe
+from firmware_gen.link.framing import LinkStalled
+from firmware_gen.link.runner import run_model
+from firmware_gen.link.serial_ports import BoardPortError, find_board_port, open_board_port
+from firmware_gen.target.boards import BOARDS_DIR, BoardError, list_boards, load_board
+from firmware_gen.target.cross_build import build_firmware
+from firmware_gen.target.linker_script import render_linker_script
 
 REAL_BOARDS = ["frdm_k64f", "nrf52840dk", "nucleo_f746zg"]
 # (region name, origin, size) from the datasheets / reference manuals.

@@ -7,9 +7,7 @@ import time
 
 import pytest
 
-from firmware_gen.model_header import ModelInterface, TensorSpec
-from firmware_gen.runner import exchange, handshake
-from firmware_gen.serial_link import (
+from firmware_gen.link.framing import (
     MAGIC,
     FirmwareFault,
     FrameType,
@@ -19,6 +17,8 @@ from firmware_gen.serial_link import (
     decode_fault,
     encode_frame,
 )
+from firmware_gen.link.runner import exchange, handshake
+from firmware_gen.manifest import ModelInterface, TensorSpec
 
 
 class ScriptedPort:

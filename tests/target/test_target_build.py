@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from target_fixtures import FIXTURE_MODEL, needs_cross_gcc
 
-from firmware_gen import target_build
-from firmware_gen.boards import list_boards
 from firmware_gen.errors import DoesNotFitError, ToolchainError
-from firmware_gen.target_build import build_firmware
+from firmware_gen.target import cross_build as target_build
+from firmware_gen.target.boards import list_boards
+from firmware_gen.target.cross_build import build_firmware
 
 
 @needs_cross_gcc

@@ -13,15 +13,16 @@ import numpy as np
 import pytest
 from target_fixtures import needs_cross_gcc
 
-from firmware_gen import cli, zephyr_console
-from firmware_gen.boards import load_board
-from firmware_gen.importer import read_model
-from firmware_gen.model_header import read_model_interface
+from firmware_gen import cli
+from firmware_gen.backend.zephyr_module import module_sources
+from firmware_gen.check.oracle import run_tflm
+from firmware_gen.frontend.tflite_reader import read_model
+from firmware_gen.link import zephyr_console
+from firmware_gen.link.framing import CounterKind
+from firmware_gen.link.zephyr_console import ConsoleError, input_pattern, parse_console
+from firmware_gen.manifest import read_model_interface
 from firmware_gen.modelgen import zoo
-from firmware_gen.oracle import run_tflm
-from firmware_gen.serial_link import CounterKind
-from firmware_gen.zephyr_console import ConsoleError, input_pattern, parse_console
-from firmware_gen.zephyr_module import module_sources
+from firmware_gen.target.boards import load_board
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 STUB = ROOT / "tests" / "fixtures" / "zephyr_stub"

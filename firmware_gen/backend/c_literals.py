@@ -7,7 +7,7 @@ import re
 
 import numpy as np
 
-from firmware_gen.ir import DType
+from firmware_gen.frontend.ir import DType
 
 
 def c_int(value: int) -> str:

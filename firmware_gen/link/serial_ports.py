@@ -16,9 +16,9 @@ from typing import Any
 import serial
 from serial.tools import list_ports
 
-from firmware_gen.boards import Board
 from firmware_gen.errors import UserError
-from firmware_gen.serial_link import LinkStalled
+from firmware_gen.link.framing import LinkStalled
+from firmware_gen.target.boards import Board
 
 
 class BoardPortError(UserError):

@@ -21,9 +21,9 @@ from pathlib import Path
 
 import serial
 
-from firmware_gen.boards import ICOUNT_SHIFT, Board
 from firmware_gen.errors import ToolchainError
-from firmware_gen.serial_link import LinkError, open_link
+from firmware_gen.link.framing import LinkError, open_link
+from firmware_gen.target.boards import ICOUNT_SHIFT, Board
 
 QEMU = "qemu-system-arm"
 QEMU_INSTALL_HINT = "apt-get install --no-install-recommends qemu-system-arm"

@@ -15,14 +15,13 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from firmware_gen.compiler import CompiledModel
+from firmware_gen.backend.packed import PACKED_ERRORS, describe_packed_error
+from firmware_gen.check.host_validation import Mismatch, compare_layers
+from firmware_gen.check.oracle import run_tflm
+from firmware_gen.driver.compiler import CompiledModel
 from firmware_gen.errors import UserError
-from firmware_gen.ir import Graph
-from firmware_gen.oracle import run_tflm
-from firmware_gen.packed import PACKED_ERRORS, describe_packed_error
-from firmware_gen.qemu import start_qemu
-from firmware_gen.runner import encode_inputs, handshake
-from firmware_gen.serial_link import (
+from firmware_gen.frontend.ir import Graph
+from firmware_gen.link.framing import (
     FirmwareExit,
     Frame,
     FrameType,
@@ -33,8 +32,9 @@ from firmware_gen.serial_link import (
     fault_error,
     open_link,
 )
-from firmware_gen.target_build import FirmwareBuild
-from firmware_gen.validate import Mismatch, compare_layers
+from firmware_gen.link.qemu import start_qemu
+from firmware_gen.link.runner import encode_inputs, handshake
+from firmware_gen.target.cross_build import FirmwareBuild
 
 
 class PackedCallRefused(UserError):

@@ -10,13 +10,13 @@ from pathlib import Path
 
 import numpy as np
 
-from firmware_gen import compiler
+from firmware_gen.check.oracle import run_tflm
+from firmware_gen.driver import compiler
 from firmware_gen.errors import UserError
-from firmware_gen.hostbuild import build_trace_executable
-from firmware_gen.importer import read_model
-from firmware_gen.ir import DType, Graph, Tensor
-from firmware_gen.oracle import run_tflm
+from firmware_gen.frontend.ir import DType, Graph, Tensor
+from firmware_gen.frontend.tflite_reader import read_model
 from firmware_gen.planner import PoolSpec
+from firmware_gen.target.host_build import build_trace_executable
 
 
 @dataclass

@@ -14,14 +14,14 @@ import jinja2
 import numpy as np
 
 from firmware_gen import __version__
-from firmware_gen.c_literals import c_array_body, c_comment_safe, c_float, c_int, pointer_type, short_name
-from firmware_gen.ir import Graph, Tensor
-from firmware_gen.legalize import Step, constant_name
+from firmware_gen.backend.c_literals import c_array_body, c_comment_safe, c_float, c_int, pointer_type, short_name
+from firmware_gen.backend.legalize import Step, constant_name
+from firmware_gen.backend.packed import pack, packed_tables
+from firmware_gen.frontend.ir import Graph, Tensor
 from firmware_gen.ops.base import TableRef
-from firmware_gen.packed import pack, packed_tables
 from firmware_gen.planner import MemoryPlan
+from firmware_gen.resources import RUNTIME_DIR
 
-RUNTIME_DIR = Path(__file__).resolve().parent.parent / "runtime_c"
 _TEMPLATES = jinja2.Environment(
     loader=jinja2.FileSystemLoader(Path(__file__).resolve().parent / "templates"),
     trim_blocks=True,

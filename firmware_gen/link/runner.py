@@ -13,11 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from firmware_gen.board_port import board_link
 from firmware_gen.errors import UserError
-from firmware_gen.model_header import ModelInterface
-from firmware_gen.qemu import start_qemu
-from firmware_gen.serial_link import (
+from firmware_gen.link.framing import (
     CounterKind,
     FirmwareExit,
     FrameType,
@@ -32,7 +29,10 @@ from firmware_gen.serial_link import (
     describe_error,
     fault_error,
 )
-from firmware_gen.target_build import FirmwareBuild
+from firmware_gen.link.qemu import start_qemu
+from firmware_gen.link.serial_ports import board_link
+from firmware_gen.manifest import ModelInterface
+from firmware_gen.target.cross_build import FirmwareBuild
 
 HELLO_RETRY_SECONDS = 0.5
 

@@ -5,14 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from firmware_gen import codegen
+from firmware_gen.backend import codegen
+from firmware_gen.backend.legalize import Step, legalize
+from firmware_gen.backend.packed import INTERFACES
 from firmware_gen.errors import UserError
-from firmware_gen.importer import check_supported
-from firmware_gen.ir import Graph
-from firmware_gen.legalize import Step, legalize
+from firmware_gen.frontend.ir import Graph
+from firmware_gen.frontend.tflite_reader import check_supported
 from firmware_gen.ops import REGISTRY
 from firmware_gen.ops.base import KernelCall
-from firmware_gen.packed import INTERFACES
 from firmware_gen.planner import MemoryPlan, PoolSpec, plan_graph
 
 

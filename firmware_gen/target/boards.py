@@ -9,9 +9,9 @@ from pathlib import Path
 import tomllib
 
 from firmware_gen.errors import UserError
+from firmware_gen.resources import BOARDS_DIR, RUNTIME_DIR
 
-BOARDS_DIR = Path(__file__).resolve().parent.parent / "boards"
-PORTS_DIR = Path(__file__).resolve().parent.parent / "runtime_c" / "ports"
+PORTS_DIR = RUNTIME_DIR / "ports"
 # What the linker script can place in a memory region. "pool" is the model's workspace (.bss.fg_pool).
 MEMORY_KINDS = ("code", "rodata", "data", "bss", "pool", "stack")
 UART_KINDS = ("pl011", "cmsdk", "stm32_usart", "nrf_uarte", "kinetis_uart")

@@ -6,9 +6,9 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from firmware_gen.errors import UserError
-from firmware_gen.ir import Graph
+from firmware_gen.frontend.ir import Graph
+from firmware_gen.link.runner import RunResult
 from firmware_gen.ops import REGISTRY
-from firmware_gen.runner import RunResult
 
 
 @dataclass

@@ -14,11 +14,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from firmware_gen.boards import Board, load_board
-from firmware_gen.codegen import RUNTIME_DIR
 from firmware_gen.errors import DoesNotFitError, ToolchainError
-from firmware_gen.linker_script import SECTION_KIND, named_pool_section, pool_region, render_linker_script
-from firmware_gen.model_header import ModelInterface, read_model_interface
+from firmware_gen.manifest import ModelInterface, read_model_interface
+from firmware_gen.resources import RUNTIME_DIR
+from firmware_gen.target.boards import Board, load_board
+from firmware_gen.target.linker_script import SECTION_KIND, named_pool_section, pool_region, render_linker_script
 
 CROSS_GCC = "arm-none-eabi-gcc"
 CROSS_OBJDUMP = "arm-none-eabi-objdump"

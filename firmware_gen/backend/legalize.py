@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from firmware_gen.c_literals import c_comment_safe, pointer_type
+from firmware_gen.backend.c_literals import c_comment_safe, pointer_type
 from firmware_gen.errors import UserError
-from firmware_gen.ir import Graph, Operator
+from firmware_gen.frontend.ir import Graph, Operator
 from firmware_gen.ops.base import KernelCall
 from firmware_gen.planner import MemoryPlan
 

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from firmware_gen.boards import Board
 from firmware_gen.errors import UserError
+from firmware_gen.target.boards import Board
 
 PYOCD_INSTALL = "pip install 'firmware-gen[boards]' (or: pip install pyocd)"
 

@@ -18,7 +18,7 @@ from tflite.Padding import Padding
 from tflite.TensorType import TensorType
 
 from firmware_gen.errors import ModelFormatError, UnsupportedModelError
-from firmware_gen.ir import DType, Graph, Operator, Quantization, Tensor
+from firmware_gen.frontend.ir import DType, Graph, Operator, Quantization, Tensor
 
 _OPCODE_NAMES = {value: name for name, value in vars(BuiltinOperator).items() if not name.startswith("_")}
 _ACTIVATIONS = {value: name for name, value in vars(ActivationFunctionType).items() if not name.startswith("_")}

@@ -14,15 +14,16 @@ from pathlib import Path
 import numpy as np
 
 from firmware_gen import __version__
-from firmware_gen.boards import Board, load_board
-from firmware_gen.compiler import CompiledModel, generate
-from firmware_gen.importer import check_supported, read_model
-from firmware_gen.ir import Graph
-from firmware_gen.linker_script import pool_region
-from firmware_gen.oracle import run_tflm
+from firmware_gen.check.oracle import run_tflm
+from firmware_gen.driver.compiler import CompiledModel, generate
+from firmware_gen.frontend.ir import Graph
+from firmware_gen.frontend.tflite_reader import check_supported, read_model
+from firmware_gen.link.runner import RunResult, run_model
 from firmware_gen.planner import PoolSpec
-from firmware_gen.runner import RunResult, run_model
-from firmware_gen.target_build import FirmwareBuild, build_firmware
+from firmware_gen.resources import BOARDS_DIR, PACKAGE_DIR, PROJECT_DIR, RUNTIME_DIR
+from firmware_gen.target.boards import Board, load_board
+from firmware_gen.target.cross_build import FirmwareBuild, build_firmware
+from firmware_gen.target.linker_script import pool_region
 
 Progress = Callable[[str], None]
 
@@ -47,9 +48,9 @@ def _cache_root() -> Path:
 
 
 def _runtime_digest() -> str:
-    root = Path(__file__).resolve().parent.parent
+    root = PROJECT_DIR
     digest = hashlib.sha256(__version__.encode())
-    for folder in (root / "runtime_c", root / "boards", Path(__file__).resolve().parent):
+    for folder in (RUNTIME_DIR, BOARDS_DIR, PACKAGE_DIR):
         for path in sorted(folder.rglob("*")):
             if path.is_file() and path.suffix in {".c", ".h", ".py", ".j2", ".toml", ".ld"}:
                 digest.update(str(path.relative_to(root)).encode())
@@ -115,9 +116,9 @@ def outputs_equal_oracle(model: bytes, graph: Graph, inputs: list[np.ndarray],
 def run_demo(board: str = "qemu_cortex_m3", seed: int = 0, progress: Progress = stderr_progress,
              overlap: bool = True) -> int:
     """MobileNetV1 0.25 (96x96x3, int8, seeded weights) on an emulated board: profile, then TFLM's verdict."""
+    from firmware_gen.check.host_validation import random_inputs
+    from firmware_gen.check.profile import build_profile, format_profile
     from firmware_gen.modelgen.mobilenet import mobilenet_v1
-    from firmware_gen.profile import build_profile, format_profile
-    from firmware_gen.validate import random_inputs
 
     progress(f"building the demo model: MobileNetV1 alpha 0.25, 96x96x3 int8, weights seeded with {seed}")
     model = mobilenet_v1(seed=seed)

@@ -11,9 +11,9 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from firmware_gen.c_literals import pointer_type
-from firmware_gen.ir import DType, Graph
-from firmware_gen.legalize import Step, TensorRef
+from firmware_gen.backend.c_literals import pointer_type
+from firmware_gen.backend.legalize import Step, TensorRef
+from firmware_gen.frontend.ir import DType, Graph
 
 INTERFACES = ("unpacked", "packed")
 

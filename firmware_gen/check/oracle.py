@@ -31,7 +31,7 @@ def run_tflm(model: bytes, inputs: list[np.ndarray], num_tensors: int, timeout: 
         work = Path(tmp)
         (work / "model.tflite").write_bytes(model)
         np.savez(work / "inputs.npz", *inputs)
-        command = [sys.executable, "-m", "firmware_gen.oracle", str(work), str(num_tensors)]
+        command = [sys.executable, "-m", "firmware_gen.check.oracle", str(work), str(num_tensors)]
         try:
             done = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
         except subprocess.TimeoutExpired:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from firmware_gen.boards import Board, BoardError, MemoryRegion
+from firmware_gen.target.boards import Board, BoardError, MemoryRegion
 
 # Output section -> (memory kind, input sections). Script order is placement order within a region, and ld
 # gives an input section to the first pattern that matches it: .fg_pool must come before .bss.

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-from firmware_gen.compiler import view_aliases
-from firmware_gen.importer import check_supported
-from firmware_gen.ir import Graph
+from firmware_gen.driver.compiler import view_aliases
+from firmware_gen.frontend.ir import Graph
+from firmware_gen.frontend.tflite_reader import check_supported
 from firmware_gen.ops import REGISTRY
 from firmware_gen.planner import plan_graph
 

@@ -13,8 +13,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from firmware_gen.codegen import RUNTIME_DIR
 from firmware_gen.errors import ToolchainError
+from firmware_gen.resources import RUNTIME_DIR
 
 WARNINGS = ["-Wall", "-Wextra", "-Werror"]
 SANITIZERS = ["-fsanitize=address,undefined", "-fno-sanitize-recover=all", "-fno-omit-frame-pointer"]

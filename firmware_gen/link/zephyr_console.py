@@ -13,8 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from firmware_gen.errors import UserError
-from firmware_gen.model_header import ModelInterface
-from firmware_gen.serial_link import (
+from firmware_gen.link.framing import (
     Frame,
     FrameType,
     Hello,
@@ -25,6 +24,7 @@ from firmware_gen.serial_link import (
     decode_hello,
     decode_profile,
 )
+from firmware_gen.manifest import ModelInterface
 
 FRAME_PREFIX = "@FG "
 _CYCLES_PER_SECOND = re.compile(r"k_cycle_get_32 at (\d+) Hz")
@@ -93,11 +93,11 @@ def input_pattern(interface: ModelInterface) -> list[np.ndarray]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """python -m firmware_gen.zephyr_console CONSOLE.log: the run's cycles per step and its outputs."""
+    """python -m firmware_gen.link.zephyr_console CONSOLE.log: the run's cycles per step and its outputs."""
     import argparse
     import sys
 
-    parser = argparse.ArgumentParser(prog="python -m firmware_gen.zephyr_console", description=main.__doc__)
+    parser = argparse.ArgumentParser(prog="python -m firmware_gen.link.zephyr_console", description=main.__doc__)
     parser.add_argument("log", help="the console output of zephyr_app (e.g. west build -t run | tee console.log)")
     args = parser.parse_args(argv)
     try:
