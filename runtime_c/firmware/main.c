@@ -4,6 +4,7 @@
 #include <stdint.h>
 
 #include "fg/hooks.h"
+#include "fg_frames.h"
 #include "fg_link.h"
 #include "fg_port.h"
 #include "fg_protocol.h"
@@ -35,32 +36,14 @@ void fg_hook_tensor_ready(int step, int tensor, const void *data, size_t bytes) 
     (void)bytes;
 }
 
+/* The frames of fg_frames.c go straight on the UART. */
+void fg_frame_open(void) {}
+void fg_frame_close(void) {}
+
 static void fail(uint8_t code, uint32_t detail) __attribute__((noreturn));
 static void fail(uint8_t code, uint32_t detail) {
-    uint8_t payload[8] = {code};
-    fg_put_u32(payload + 4, detail);
-    fg_link_send(FG_FRAME_ERROR, payload, sizeof payload);
+    fg_frame_send_error(code, detail);
     fg_exit(FG_EXIT_PROTOCOL_ERROR);
-}
-
-static void send_hello(int counter_kind) {
-    uint8_t header[16] = {FG_PROTOCOL_VERSION, (uint8_t)counter_kind};
-    fg_put_u16(header + 2, FG_MODEL_NUM_INPUTS);
-    fg_put_u16(header + 4, FG_MODEL_NUM_OUTPUTS);
-    fg_put_u32(header + 8, FG_MODEL_NUM_STEPS);
-    fg_put_u32(header + 12, FG_MODEL_WORKSPACE_BYTES);
-    fg_link_send_begin(FG_FRAME_HELLO, sizeof header + 4u * (FG_MODEL_NUM_INPUTS + FG_MODEL_NUM_OUTPUTS));
-    fg_link_send_part(header, sizeof header);
-    uint8_t size[4];
-    for (int i = 0; i < FG_MODEL_NUM_INPUTS; ++i) {
-        fg_put_u32(size, fg_model_input_bytes(i));
-        fg_link_send_part(size, sizeof size);
-    }
-    for (int i = 0; i < FG_MODEL_NUM_OUTPUTS; ++i) {
-        fg_put_u32(size, fg_model_output_bytes(i));
-        fg_link_send_part(size, sizeof size);
-    }
-    fg_link_send_end();
 }
 
 /* The rest of an INPUT frame (type and length already read): the tensor goes where fg_model_input() points.
@@ -107,7 +90,7 @@ static void receive_inputs(int counter_kind) {
         fg_link_receive_begin(&type, &length);
         if (type == FG_FRAME_HELLO_REQUEST && length == 0) {
             receive_empty(type, length);
-            send_hello(counter_kind);
+            fg_frame_send_hello(counter_kind);
             continue;
         }
         if (type == FG_FRAME_STEP_SESSION) {
@@ -215,11 +198,10 @@ static void step_session(int counter_kind) {
             send_tensor(words[0], words[1]);
         } else if (type == FG_FRAME_HELLO_REQUEST) {
             receive_empty(type, length);
-            send_hello(counter_kind);
+            fg_frame_send_hello(counter_kind);
         } else if (type == FG_FRAME_END_REQUEST) {
             receive_empty(type, length);
-            uint8_t done[4] = {0};
-            fg_link_send(FG_FRAME_DONE, done, sizeof done);
+            fg_frame_send_done(0);
             fg_exit(FG_EXIT_OK);
         } else {
             fail(FG_ERROR_UNEXPECTED_FRAME, type);
@@ -235,26 +217,10 @@ static void step_session(int counter_kind) {
 
 static void send_results(int counter_kind, uint64_t total, int32_t status) {
     for (int i = 0; i < FG_MODEL_NUM_OUTPUTS; ++i) {
-        uint8_t index = (uint8_t)i;
-        fg_link_send_begin(FG_FRAME_OUTPUT, 1u + fg_model_output_bytes(i));
-        fg_link_send_part(&index, 1);
-        fg_link_send_part(fg_model_output(i), fg_model_output_bytes(i));
-        fg_link_send_end();
+        fg_frame_send_output(i, fg_model_output(i));
     }
-    uint8_t header[16] = {(uint8_t)counter_kind};
-    fg_put_u32(header + 4, FG_MODEL_NUM_STEPS);
-    fg_put_u64(header + 8, total);
-    fg_link_send_begin(FG_FRAME_PROFILE, sizeof header + 8u * FG_MODEL_NUM_STEPS);
-    fg_link_send_part(header, sizeof header);
-    for (int i = 0; i < FG_MODEL_NUM_STEPS; ++i) {
-        uint8_t count[8];
-        fg_put_u64(count, step_counts[i]);
-        fg_link_send_part(count, sizeof count);
-    }
-    fg_link_send_end();
-    uint8_t done[4];
-    fg_put_u32(done, (uint32_t)status);
-    fg_link_send(FG_FRAME_DONE, done, sizeof done);
+    fg_frame_send_profile(counter_kind, total, step_counts);
+    fg_frame_send_done(status);
 }
 
 #define SCB_REG(address) (*(volatile uint32_t *)(address))

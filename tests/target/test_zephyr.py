@@ -95,7 +95,8 @@ def test_module_cmake_builds_the_model_library_for_the_boards_cpu(module, tmp_pa
 def test_app_on_the_host_prints_frames_that_decode_to_tflms_outputs(int8_module, tmp_path):
     data, out = int8_module
     program = tmp_path / "zephyr_app_host"
-    sources = [APP / "src" / "main.c", ROOT / "runtime_c" / "firmware" / "fg_link.c", STUB / "stub_kernel.c",
+    sources = [APP / "src" / "main.c", ROOT / "runtime_c" / "firmware" / "fg_frames.c",
+               ROOT / "runtime_c" / "firmware" / "fg_link.c", STUB / "stub_kernel.c",
                *(out / name for name in module_sources(out))]
     includes = [STUB, out, out / "runtime" / "include", ROOT / "runtime_c" / "firmware", ROOT / "runtime_c" / "ports"]
     compiled = subprocess.run(["gcc", "-std=gnu11", "-O1", "-Wall", "-Wextra", "-Werror", "-DFG_ENABLE_HOOKS",

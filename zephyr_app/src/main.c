@@ -1,6 +1,7 @@
 /* firmware-gen on Zephyr: runs the model of a `firmware-gen generate --zephyr` module once and prints the frames
  * of the profiling protocol (runtime_c/firmware/fg_protocol.h: HELLO, OUTPUT, PROFILE, DONE) on Zephyr's console,
- * each frame hex-encoded on a line of its own starting with "@FG ", so that any console carries them.
+ * each frame hex-encoded on a line of its own starting with "@FG ", so that any console carries them. The frames
+ * are encoded by the bare-metal firmware's fg_frames.c.
  * Steps are timed with k_cycle_get_32() (sys_clock_hw_cycles_per_sec() counts per second).
  * The input is a fixed byte pattern (firmware_gen/zephyr_console.py: input_pattern) since nothing is received:
  * the host can compute the expected outputs from it. Only long-stable Zephyr APIs: printk, k_cycle_get_32,
@@ -11,9 +12,8 @@
 #include <zephyr/sys/printk.h>
 
 #include "fg/hooks.h"
-#include "fg_link.h"
+#include "fg_frames.h"
 #include "fg_port.h"
-#include "fg_protocol.h"
 #include "model.h"
 
 #ifndef FG_ENABLE_HOOKS
@@ -26,7 +26,7 @@
  * Zephyr's boot, so the app clears it as the bare-metal startup does. */
 extern uint8_t __fg_pool_start[], __fg_pool_end[];
 
-static uint32_t step_cycles[FG_MODEL_NUM_STEPS];
+static uint64_t step_cycles[FG_MODEL_NUM_STEPS]; /* 32-bit differences, in the u64 counts PROFILE carries */
 static uint32_t step_started_at;
 
 void fg_hook_step_begin(int step) {
@@ -54,65 +54,10 @@ void fg_uart_write(const void *data, size_t bytes) {
 /* Nothing is received on Zephyr (the input is built in); fg_link.c's receiver is never called. */
 uint8_t fg_uart_read_byte(void) { return 0; }
 
-static void frame_begin(uint8_t type, uint32_t length) {
-    printk("@FG ");
-    fg_link_send_begin(type, length);
-}
+/* Each frame of fg_frames.c on a console line of its own. */
+void fg_frame_open(void) { printk("@FG "); }
 
-static void frame_end(void) {
-    fg_link_send_end();
-    printk("\n");
-}
-
-static void send_u32s(uint8_t type, const uint8_t *header, uint32_t header_bytes, const uint32_t *values,
-                      uint32_t count) {
-    frame_begin(type, header_bytes + 4u * count);
-    fg_link_send_part(header, header_bytes);
-    for (uint32_t i = 0; i < count; ++i) {
-        uint8_t word[4];
-        fg_put_u32(word, values[i]);
-        fg_link_send_part(word, sizeof word);
-    }
-    frame_end();
-}
-
-static void send_hello(void) {
-    uint8_t header[16] = {FG_PROTOCOL_VERSION, FG_COUNTER_ZEPHYR_CYCLES};
-    uint32_t sizes[FG_MODEL_NUM_INPUTS + FG_MODEL_NUM_OUTPUTS];
-    fg_put_u16(header + 2, FG_MODEL_NUM_INPUTS);
-    fg_put_u16(header + 4, FG_MODEL_NUM_OUTPUTS);
-    fg_put_u32(header + 8, FG_MODEL_NUM_STEPS);
-    fg_put_u32(header + 12, FG_MODEL_WORKSPACE_BYTES);
-    for (int i = 0; i < FG_MODEL_NUM_INPUTS; ++i) {
-        sizes[i] = fg_model_input_bytes(i);
-    }
-    for (int i = 0; i < FG_MODEL_NUM_OUTPUTS; ++i) {
-        sizes[FG_MODEL_NUM_INPUTS + i] = fg_model_output_bytes(i);
-    }
-    send_u32s(FG_FRAME_HELLO, header, sizeof header, sizes, FG_MODEL_NUM_INPUTS + FG_MODEL_NUM_OUTPUTS);
-}
-
-static void send_profile(uint32_t total) {
-    uint8_t header[16] = {FG_COUNTER_ZEPHYR_CYCLES};
-    fg_put_u32(header + 4, FG_MODEL_NUM_STEPS);
-    fg_put_u64(header + 8, total);
-    frame_begin(FG_FRAME_PROFILE, sizeof header + 8u * FG_MODEL_NUM_STEPS);
-    fg_link_send_part(header, sizeof header);
-    for (int i = 0; i < FG_MODEL_NUM_STEPS; ++i) {
-        uint8_t count[8];
-        fg_put_u64(count, step_cycles[i]);
-        fg_link_send_part(count, sizeof count);
-    }
-    frame_end();
-}
-
-static void send_output(int index, const void *data) {
-    uint8_t number = (uint8_t)index;
-    frame_begin(FG_FRAME_OUTPUT, 1u + fg_model_output_bytes(index));
-    fg_link_send_part(&number, 1);
-    fg_link_send_part(data, fg_model_output_bytes(index));
-    frame_end();
-}
+void fg_frame_close(void) { printk("\n"); }
 
 /* Byte j of input i: (37 j + 101 i + 11) mod 256. */
 static void fill_input(int index, uint8_t *data) {
@@ -163,19 +108,15 @@ int main(void) {
     memset(__fg_pool_start, 0, (size_t)(__fg_pool_end - __fg_pool_start));
     printk("firmware-gen: model %s on %s, k_cycle_get_32 at %u Hz\n", FG_MODEL_NAME, CONFIG_BOARD,
            (unsigned)sys_clock_hw_cycles_per_sec());
-    send_hello();
+    fg_frame_send_hello(FG_COUNTER_ZEPHYR_CYCLES);
     const void *outputs[FG_MODEL_NUM_OUTPUTS];
     uint32_t total = 0;
     int status = run_model(outputs, &total);
     for (int i = 0; i < FG_MODEL_NUM_OUTPUTS; ++i) {
-        send_output(i, outputs[i]);
+        fg_frame_send_output(i, outputs[i]);
     }
-    send_profile(total);
-    uint8_t done[4];
-    fg_put_u32(done, (uint32_t)status);
-    frame_begin(FG_FRAME_DONE, sizeof done);
-    fg_link_send_part(done, sizeof done);
-    frame_end();
+    fg_frame_send_profile(FG_COUNTER_ZEPHYR_CYCLES, total, step_cycles);
+    fg_frame_send_done(status);
     printk("firmware-gen: done, status %d\n", status);
     return 0;
 }

@@ -1,0 +1,25 @@
+/* The frames the firmware sends to the host at the end of a run (fg_protocol.h: HELLO, OUTPUT, PROFILE, DONE,
+ * ERROR), encoded once for both programs that speak the protocol: the bare-metal profiling firmware (main.c) and
+ * zephyr_app (which prints them hex-encoded on the console). Built on fg_link.c's fg_link_send_begin/part/end;
+ * the sizes and counts come from the model (model.h). */
+#ifndef FG_FRAMES_H
+#define FG_FRAMES_H
+
+#include <stdint.h>
+
+/* Provided by the program: called before and after every frame sent here, so that it can delimit frames on its
+ * transport (the bare-metal firmware adds nothing; zephyr_app puts each frame on a console line of its own). */
+void fg_frame_open(void);
+void fg_frame_close(void);
+
+/* counter_kind: FG_COUNTER_* of fg_port.h, or the program's own (zephyr_app: k_cycle_get_32 cycles). */
+void fg_frame_send_hello(int counter_kind);
+/* Output `index` of the model, its fg_model_output_bytes(index) bytes at data. */
+void fg_frame_send_output(int index, const void *data);
+/* total: the whole invoke; step_counts: FG_MODEL_NUM_STEPS counts, one per step. */
+void fg_frame_send_profile(int counter_kind, uint64_t total, const uint64_t *step_counts);
+void fg_frame_send_done(int32_t status);
+/* code: FG_ERROR_* of fg_protocol.h. */
+void fg_frame_send_error(uint8_t code, uint32_t detail);
+
+#endif /* FG_FRAMES_H */
