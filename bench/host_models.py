@@ -15,6 +15,7 @@ from firmware_gen.check.host_validation import validate_model
 from firmware_gen.check.model_summary import summarize
 from firmware_gen.frontend.tflite_reader import load_model
 from firmware_gen.modelgen.mobilenet import mobilenet_v1
+from firmware_gen.planner import PlanningOptions
 
 DEFAULT_MODELS = Path(__file__).resolve().parent.parent.parent / "shared" / "models"
 # ../shared/models/README.md: TFLM's GreedyMemoryPlanner and the smallest arena tflite-micro runs with.
@@ -42,8 +43,8 @@ def main() -> int:
     all_exact = True
     for path in [*paths, synthetic]:
         summary = summarize(load_model(path))
-        tensor_level = validate_model(path, sanitize=args.sanitize, overlap=False)
-        overlapped = validate_model(path, sanitize=args.sanitize, overlap=True)
+        tensor_level = validate_model(path, sanitize=args.sanitize, options=PlanningOptions(overlap=False))
+        overlapped = validate_model(path, sanitize=args.sanitize, options=PlanningOptions(overlap=True))
         exact = tensor_level.bit_exact and overlapped.bit_exact
         all_exact &= exact
         greedy, arena = TFLM_FIGURES.get(path.stem, (None, None))

@@ -15,9 +15,10 @@ import sys
 import time
 from pathlib import Path
 
-from firmware_gen.driver.compiler import lower, view_aliases
+from firmware_gen.driver.compiler import overlap_allowances
 from firmware_gen.frontend.tflite_reader import load_model
-from firmware_gen.planner import ALGORITHMS, check_plan, plan_graph
+from firmware_gen.ops import check_supported, view_aliases
+from firmware_gen.planner import ALGORITHMS, PlanningOptions, check_plan, plan_graph
 
 DEFAULT_MODELS = Path(__file__).resolve().parent.parent.parent / "shared" / "models"
 # ../shared/models/README.md: the arena head of TFLM's GreedyMemoryPlanner.
@@ -32,7 +33,8 @@ MODES = (("no", False, True), ("yes", True, True), ("yes, I/O out", True, False)
 def validated(path: Path, overlap: bool, io_in_pool: bool) -> str:
     from firmware_gen.check.host_validation import validate_model
 
-    return "bit-exact" if validate_model(path, overlap=overlap, io_in_pool=io_in_pool).bit_exact else "MISMATCH"
+    report = validate_model(path, options=PlanningOptions(overlap=overlap, io_in_pool=io_in_pool))
+    return "bit-exact" if report.bit_exact else "MISMATCH"
 
 
 def main() -> int:
@@ -52,17 +54,18 @@ def main() -> int:
     print("-" * len(header))
     for path in paths:
         graph = load_model(path)
-        aliases = view_aliases(graph)
-        scratch = {index: call.scratch_bytes for index, call in lower(graph).items() if call.scratch_bytes}
+        check_supported(graph)
+        aliases, allowances = view_aliases(graph), overlap_allowances(graph)
         tflm = TFLM_GREEDY.get(path.stem, 0)
         for label, overlap, io_in_pool in MODES:
-            options = {"aliases": aliases, "overlap": overlap, "scratch": scratch,
-                       "outside": () if io_in_pool else (*graph.inputs, *graph.outputs)}
-            pools = {name: plan_graph(graph, algorithm=name, **options).pool_bytes for name in names}
+            options = PlanningOptions(overlap=overlap, io_in_pool=io_in_pool)
+            pools = {name: plan_graph(graph, aliases, PlanningOptions(overlap=overlap, io_in_pool=io_in_pool,
+                                                                      algorithm=name), allowances).pool_bytes
+                     for name in names}
             started = time.perf_counter()
-            best = plan_graph(graph, **options)
+            best = plan_graph(graph, aliases, options, allowances)
             seconds = time.perf_counter() - started
-            check_plan(best, graph, scratch=scratch)
+            check_plan(best, graph, allowances)
             saved = f"{100 * (best.pool_bytes - tflm) / tflm:+.0f}%" if tflm else "-"
             row = (f"{path.stem:<24} {label:<12} "
                    + " ".join(f"{pools[n]:>14,}" for n in names)

@@ -14,9 +14,10 @@ import json
 import sys
 from pathlib import Path
 
-from firmware_gen.check.host_validation import random_inputs
+from firmware_gen.check.board_validation import outputs_equal_oracle
+from firmware_gen.check.inputs import random_inputs
 from firmware_gen.check.model_summary import summarize
-from firmware_gen.driver.deploy import outputs_equal_oracle, prepare, run
+from firmware_gen.driver.deploy import prepare, run
 from firmware_gen.errors import DoesNotFitError
 from firmware_gen.target.boards import list_boards
 
@@ -36,7 +37,7 @@ def measure(path: Path, board: str) -> dict:
     result = run(deployment, inputs)
     macs = summarize(deployment.graph).macs
     return {**row, "instructions": result.instructions, "macs": macs, "flash_bytes": deployment.firmware.flash_bytes,
-            "bit_exact": all(outputs_equal_oracle(data, deployment.graph, inputs, result.outputs))}
+            "bit_exact": all(outputs_equal_oracle(data, inputs, result.outputs, len(deployment.graph.tensors)))}
 
 
 def format_row(row: dict, before: dict | None) -> str:

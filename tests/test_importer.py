@@ -104,7 +104,7 @@ def test_unsupported_operator_names_itself_and_the_supported_ones(monkeypatch: p
     y = b.tensor("y", (1, 4), "int8", scale=1 / 128)
     b.operator("TANH", inputs=[x], outputs=[y])
     b.output(y)
-    from firmware_gen.frontend.tflite_reader import check_supported
+    from firmware_gen.ops import check_supported
 
     with pytest.raises(UnsupportedModelError, match=r"operator 0 is TANH.*supported: .*CONV_2D"):
         check_supported(read_model(b.build(), "tanh.tflite"))

@@ -17,11 +17,12 @@ from pathlib import Path
 import pytest
 
 from firmware_gen.check.host_validation import validate_model
-from firmware_gen.driver.compiler import compile_graph, generate, lower, view_aliases
+from firmware_gen.driver.compiler import compile_graph, generate, overlap_allowances
 from firmware_gen.frontend.tflite_reader import load_model, read_model
 from firmware_gen.modelgen.mobilenet import mobilenet_v1
 from firmware_gen.modelgen.zoo import SYNTHETIC_MODELS
-from firmware_gen.planner import check_plan, plan_graph
+from firmware_gen.ops import view_aliases
+from firmware_gen.planner import PlanningOptions, check_plan, plan_graph
 from firmware_gen.target.boards import BoardError, load_board
 from firmware_gen.target.linker_script import pool_region, render_linker_script
 
@@ -49,7 +50,7 @@ def _assert_bit_exact(report, data: bytes) -> None:
 @pytest.mark.parametrize("name", SHARED_MODEL_NAMES)
 def test_shared_model_bit_exact_on_the_host(name: str, overlap: bool) -> None:
     path = shared_model(name)
-    report = validate_model(path, overlap=overlap)
+    report = validate_model(path, options=PlanningOptions(overlap=overlap))
     _assert_bit_exact(report, path.read_bytes())
     assert report.overlap is overlap
 
@@ -58,24 +59,24 @@ def test_shared_model_bit_exact_on_the_host(name: str, overlap: bool) -> None:
 @pytest.mark.parametrize("name", SYNTHETIC)
 def test_synthetic_model_bit_exact_on_the_host(name: str, overlap: bool) -> None:
     data = SYNTHETIC[name]()
-    _assert_bit_exact(validate_model(data, overlap=overlap), data)
+    _assert_bit_exact(validate_model(data, options=PlanningOptions(overlap=overlap)), data)
 
 
 @pytest.mark.parametrize("name", SHARED_MODEL_NAMES)
 def test_planning_a_shared_model_with_overlap_takes_under_two_seconds(name: str) -> None:
     graph = load_model(shared_model(name))
-    scratch = {index: call.scratch_bytes for index, call in lower(graph).items() if call.scratch_bytes}
     started = time.process_time()  # CPU time: the team shares two cores
-    plan = plan_graph(graph, aliases=view_aliases(graph), overlap=True, scratch=scratch)
+    allowances = overlap_allowances(graph)
+    plan = plan_graph(graph, aliases=view_aliases(graph), allowances=allowances)
     assert time.process_time() - started < 2.0
-    check_plan(plan, graph, scratch=scratch)
+    check_plan(plan, graph, allowances)
 
 
 @pytest.mark.parametrize("name", ["vww_96_int8", "person_detect"])
 def test_overlap_brings_the_big_models_under_40_kib(name: str) -> None:
     graph = load_model(shared_model(name))
     assert compile_graph(graph).plan.pool_bytes <= RAM_BUDGET  # overlap is the default
-    assert compile_graph(graph, overlap=False).plan.pool_bytes == 55_296
+    assert compile_graph(graph, options=PlanningOptions(overlap=False)).plan.pool_bytes == 55_296
 
 
 # --- inputs and outputs outside the pool -------------------------------------------------------------------------
@@ -83,7 +84,7 @@ def test_overlap_brings_the_big_models_under_40_kib(name: str) -> None:
 @pytest.mark.parametrize("name", SHARED_MODEL_NAMES)
 def test_shared_model_with_io_outside_the_pool_bit_exact(name: str) -> None:
     path = shared_model(name)
-    report = validate_model(path, io_in_pool=False)
+    report = validate_model(path, options=PlanningOptions(io_in_pool=False))
     _assert_bit_exact(report, path.read_bytes())
     assert not report.io_in_pool
 
@@ -91,12 +92,12 @@ def test_shared_model_with_io_outside_the_pool_bit_exact(name: str) -> None:
 @pytest.mark.parametrize("name", SYNTHETIC)
 def test_synthetic_model_with_io_outside_the_pool_bit_exact(name: str) -> None:
     data = SYNTHETIC[name]()
-    _assert_bit_exact(validate_model(data, io_in_pool=False), data)
+    _assert_bit_exact(validate_model(data, options=PlanningOptions(io_in_pool=False)), data)
 
 
 def test_io_outside_the_pool_plans_only_intermediates_and_copies_nothing(tmp_path: Path) -> None:
     graph = read_model(SYNTHETIC_MODELS["tiny_cnn"]())
-    compiled = generate(graph, tmp_path, io_in_pool=False)
+    compiled = generate(graph, tmp_path, options=PlanningOptions(io_in_pool=False))
     planned = {index for buffer in compiled.plan.buffers for index in buffer.tensors}
     io = {*graph.inputs, *graph.outputs}
     assert planned.isdisjoint(io)
@@ -113,7 +114,8 @@ def test_io_outside_the_pool_refuses_the_packed_interface() -> None:
     from firmware_gen.errors import UserError
 
     with pytest.raises(UserError, match="packed"):
-        compile_graph(read_model(SYNTHETIC_MODELS["tiny_cnn"]()), interface="packed", io_in_pool=False)
+        compile_graph(read_model(SYNTHETIC_MODELS["tiny_cnn"]()), interface="packed",
+                      options=PlanningOptions(io_in_pool=False))
 
 
 # --- several pools in a board's memory regions -------------------------------------------------------------------
@@ -191,7 +193,7 @@ def test_build_cache_is_keyed_by_the_planning_options(tmp_path: Path, monkeypatc
     path = shared_model("micro_speech_quantized")
     data = path.read_bytes()
     overlapped = prepare(data, str(path), "qemu_cortex_m3")
-    plain = prepare(data, str(path), "qemu_cortex_m3", overlap=False)
+    plain = prepare(data, str(path), "qemu_cortex_m3", options=PlanningOptions(overlap=False))
     assert overlapped.firmware.elf != plain.firmware.elf
     assert overlapped.firmware.workspace_bytes < plain.firmware.workspace_bytes
     again = prepare(data, str(path), "qemu_cortex_m3")

@@ -15,10 +15,11 @@ from pathlib import Path
 import pytest
 from test_codegen import add_reshape_softmax
 
-from firmware_gen.backend.packed import describe_packed_error, pack
+from firmware_gen.backend.packed import pack
 from firmware_gen.check.host_validation import validate_model
-from firmware_gen.driver.compiler import compile_graph, generate
+from firmware_gen.driver.compiler import compile_graph, generate, overlap_allowances
 from firmware_gen.frontend.tflite_reader import read_model
+from firmware_gen.link.step_session import refused_call_message
 from firmware_gen.modelgen.zoo import SYNTHETIC_MODELS
 from firmware_gen.planner import MemoryPlan, PlannedBuffer, check_plan, plan_graph
 from firmware_gen.planner.buffers import BufferInfo
@@ -43,7 +44,7 @@ def test_plan_is_identical_under_both_interfaces(name: str) -> None:
         graph = read_model(shared_model(name).read_bytes(), name)
     unpacked, packed = compile_graph(graph, "unpacked"), compile_graph(graph, "packed")
     assert packed.plan.to_json() == unpacked.plan.to_json()
-    check_plan(packed.plan, graph)
+    check_plan(packed.plan, graph, overlap_allowances(graph))
     # Every graph output is a buffer of exactly its own size, live to the end: nothing reuses it.
     last_step = len(graph.operators) - 1
     for index in graph.outputs:
@@ -126,4 +127,4 @@ def test_bad_packed_calls_return_named_errors_and_never_run_the_kernel(tmp_path:
 
 def test_host_message_for_a_refused_packed_call() -> None:
     graph = read_model(add_reshape_softmax())
-    assert describe_packed_error(-4, 2, graph) == "packed call of step 2 (SOFTMAX) refused its arguments: wrong shape"
+    assert refused_call_message(-4, 2, graph) == "packed call of step 2 (SOFTMAX) refused its arguments: wrong shape"

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from firmware_gen.frontend.ir import DType, Graph, Operator, Tensor
 from firmware_gen.frontend.tflite_reader import read_model
-from firmware_gen.planner import ALGORITHMS, MemoryPlan, PlannedBuffer, check_plan, plan_graph
+from firmware_gen.planner import ALGORITHMS, MemoryPlan, PlannedBuffer, PlanningOptions, check_plan, plan_graph
 from firmware_gen.planner.buffers import BufferInfo, align_up, lower_bound, pool_bytes
 from firmware_gen.planner.report import format_plan
 from tests.conftest import SHARED_MODEL_NAMES, shared_model
@@ -153,7 +153,7 @@ def test_skip_connection_is_not_reused_while_live() -> None:
     """TVM PR 8096: a buffer read again later must keep its bytes until that last read."""
     graph = skip_connection_graph()
     for name in ALGORITHMS:
-        plan = plan_graph(graph, algorithm=name)
+        plan = plan_graph(graph, options=PlanningOptions(algorithm=name))
         check_plan(plan, graph)
         skip = plan.buffer_of(1)
         assert (skip.first_op, skip.last_op) == (0, 3)
@@ -225,7 +225,7 @@ def test_alias_chains_and_bad_aliases() -> None:
 
 def test_unknown_algorithm() -> None:
     with pytest.raises(ValueError, match="unknown planning algorithm 'magic'"):
-        plan_graph(skip_connection_graph(), algorithm="magic")
+        plan_graph(skip_connection_graph(), options=PlanningOptions(algorithm="magic"))
 
 
 def test_report_lists_every_buffer() -> None:
@@ -262,7 +262,7 @@ def random_graphs(draw: st.DrawFn) -> tuple[Graph, dict[int, int]]:
 def test_every_algorithm_passes_the_checker_on_random_graphs(case: tuple[Graph, dict[int, int]]) -> None:
     graph, aliases = case
     for name in ALGORITHMS:
-        plan = plan_graph(graph, aliases=aliases, algorithm=name)
+        plan = plan_graph(graph, aliases=aliases, options=PlanningOptions(algorithm=name))
         check_plan(plan, graph)
         assert plan.pool_bytes >= plan.lower_bound_bytes
         for view, target in aliases.items():
@@ -293,6 +293,6 @@ def test_reference_model_plan_reaches_the_lower_bound(name: str) -> None:
     assert plan.unaligned_lower_bound_bytes == README_LOWER_BOUNDS[name]
     assert plan.pool_bytes == plan.lower_bound_bytes
     # The search on its own must get there too, not only thanks to a lucky greedy order.
-    searched = plan_graph(graph, aliases=aliases, algorithm="branch_and_bound")
+    searched = plan_graph(graph, aliases=aliases, options=PlanningOptions(algorithm="branch_and_bound"))
     check_plan(searched, graph)
     assert searched.pool_bytes == plan.lower_bound_bytes

@@ -7,11 +7,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from firmware_gen.driver.compiler import overlap_allowances
 from firmware_gen.frontend.ir import DType, Graph, Operator, Quantization, Tensor
 from firmware_gen.frontend.tflite_reader import read_model
 from firmware_gen.ops.geometry import window_2d
 from firmware_gen.ops.overlap import elementwise_overlap, forward_window_bytes
-from firmware_gen.planner import MemoryPlan, PlannedBuffer, check_plan, plan_graph
+from firmware_gen.planner import MemoryPlan, PlannedBuffer, PlanningOptions, check_plan, plan_graph
 from tests.conftest import shared_model
 
 
@@ -88,8 +89,10 @@ def residual_graph() -> Graph:
 
 def test_overlap_only_where_the_input_dies() -> None:
     graph = residual_graph()
-    plain, overlapped = plan_graph(graph), plan_graph(graph, overlap=True)
-    check_plan(overlapped, graph)
+    allowances = overlap_allowances(graph)
+    plain = plan_graph(graph, options=PlanningOptions(overlap=False), allowances=allowances)
+    overlapped = plan_graph(graph, allowances=allowances)
+    check_plan(overlapped, graph, allowances)
     assert overlapped.overlap and overlapped.pool_bytes < plain.pool_bytes
     t1, t2 = overlapped.buffer_of(1), overlapped.buffer_of(2)
     assert t1.end <= t2.offset or t2.end <= t1.offset  # t1 is read again by the ADD
@@ -104,18 +107,22 @@ def test_checker_verifies_the_allowance_condition() -> None:
         buffers = [PlannedBuffer((t,), offsets[t], 256, *lives[t]) for t in offsets]
         return MemoryPlan(1792, 0, "by hand", buffers, overlap=overlap)
 
-    check_plan(plan_with(512 - 48), graph)
+    allowances = overlap_allowances(graph)
+    check_plan(plan_with(512 - 48), graph, allowances)
     with pytest.raises(AssertionError, match="step 0: tensor 0 't0'.* tensor 1 't1'"):
-        check_plan(plan_with(512 - 32), graph)  # 16-aligned, closer than 40 bytes: the window's top row is lost
+        check_plan(plan_with(512 - 32), graph, allowances)  # 16-aligned, closer than 40 bytes: the top row is lost
     with pytest.raises(AssertionError, match="overlap"):
-        check_plan(plan_with(512 - 48, overlap=False), graph)
+        check_plan(plan_with(512 - 48, overlap=False), graph, allowances)
+    with pytest.raises(AssertionError, match="overlap"):
+        check_plan(plan_with(512 - 48), graph)  # the same placement, with no allowance declared
 
 
 @pytest.mark.parametrize("name", ["vww_96_int8", "person_detect"])
 def test_mobilenets_fit_in_40k_with_overlap(name: str) -> None:
     graph = read_model(shared_model(name).read_bytes(), name)
     aliases = {op.outputs[0]: op.inputs[0] for op in graph.operators if op.opcode in ("RESHAPE", "SQUEEZE")}
-    plan = plan_graph(graph, aliases=aliases, overlap=True)
-    check_plan(plan, graph)
+    allowances = overlap_allowances(graph)
+    plan = plan_graph(graph, aliases=aliases, allowances=allowances)
+    check_plan(plan, graph, allowances)
     assert plan.lower_bound_bytes == 55296
     assert plan.pool_bytes <= 40960

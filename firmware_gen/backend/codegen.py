@@ -14,10 +14,12 @@ import jinja2
 import numpy as np
 
 from firmware_gen import __version__
+from firmware_gen.abi import constant_symbol, pool_input_section, pool_symbol
 from firmware_gen.backend.c_literals import c_array_body, c_comment_safe, c_float, c_int, pointer_type, short_name
-from firmware_gen.backend.legalize import Step, constant_name
+from firmware_gen.backend.legalize import Step
 from firmware_gen.backend.packed import pack, packed_tables
 from firmware_gen.frontend.ir import Graph, Tensor
+from firmware_gen.manifest import MANIFEST_FILE, ModelInterface, ModelManifest, PoolArray, TensorSpec, write_manifest
 from firmware_gen.ops.base import TableRef
 from firmware_gen.planner import MemoryPlan
 from firmware_gen.resources import RUNTIME_DIR
@@ -30,6 +32,14 @@ _TEMPLATES = jinja2.Environment(
     undefined=jinja2.StrictUndefined,
 )
 GENERATED_FILES = ("model.h", "model.c", "model_weights.h", "model_weights.c")
+RUNTIME_PARTS = ("include", "kernels")  # the folders of runtime_c every model needs; packed models add "packed"
+
+
+@dataclass
+class GeneratedModel:
+    files: dict[str, str]  # file name -> text
+    runtime_parts: tuple[str, ...]  # the folders of runtime_c copied beside them
+    manifest: ModelManifest
 
 
 @dataclass
@@ -73,38 +83,46 @@ def _graph_io(graph: Graph, plan: MemoryPlan, indices: tuple[int, ...], kind: st
         if plan.is_outside(index):
             offset, storage = None, f"{kind}[{position}]"
         else:
-            offset, storage = plan.offset_of(index), f"{plan.symbol_of(index)} + {plan.offset_of(index)}"
+            buffer = plan.buffer_of(index)
+            offset, storage = buffer.offset, f"{pool_symbol(buffer.pool)} + {buffer.offset}"
         result.append(_GraphIO(tensor, offset, storage, c_float(q.scale) if q else "1.0f", q.zero_point if q else 0))
     return result
 
 
 def _constants(graph: Graph, steps: list[Step]) -> list[_Constant]:
     used = sorted({ref.index for step in steps for ref in step.inputs if ref.expression.startswith("fg_const_")})
-    return [_Constant(graph.tensors[i], constant_name(i), c_comment_safe(graph.tensors[i].name),
+    return [_Constant(graph.tensors[i], constant_symbol(i), c_comment_safe(graph.tensors[i].name),
                       c_array_body(graph.tensors[i].data)) for i in used]
 
 
 def _pool_map(graph: Graph, plan: MemoryPlan) -> list[dict]:
     rows = []
     for buffer in sorted(plan.buffers, key=lambda b: (b.pool, b.offset, b.first_op)):
-        names = (", ".join(f"t{i} '{short_name(graph.tensors[i].name)}'" for i in buffer.tensors)
-                 or f"scratch of step {buffer.scratch_step}")
+        names = ", ".join(f"t{i} '{short_name(graph.tensors[i].name)}'" for i in buffer.tensors)
         if buffer.pool:
-            names = f"[{plan.pool_spec(buffer.pool).symbol}] {names}"
+            names = f"[{pool_symbol(buffer.pool)}] {names}"
         rows.append({"offset": buffer.offset, "size": buffer.size, "first_op": buffer.first_op,
                      "last_op": buffer.last_op, "label": c_comment_safe(names)})
     return rows
 
 
-def _pool_arrays(plan: MemoryPlan) -> list[dict]:
-    """One C array per pool that holds something (the single default pool always, sized by the header macro)."""
+def pool_arrays(plan: MemoryPlan) -> list[PoolArray]:
+    """One C array per pool that holds something (the single default pool always)."""
     if len(plan.pools) == 1 and not plan.pools[0].name:
-        pool = plan.pools[0]
         if plan.outside and not plan.buffers:
             return []  # everything lives in the caller's buffers: an unused array would not compile with -Werror
-        return [{"symbol": pool.symbol, "section": pool.section, "size": "FG_MODEL_WORKSPACE_BYTES"}]
-    return [{"symbol": pool.symbol, "section": pool.section, "size": plan.pool_sizes[pool.name]}
-            for pool in plan.pools if plan.pool_sizes[pool.name] > 0]
+        pools = plan.pools
+    else:
+        pools = [pool for pool in plan.pools if plan.pool_sizes[pool.name] > 0]
+    return [PoolArray(pool.name, pool_symbol(pool.name), pool_input_section(pool.name), plan.pool_sizes[pool.name])
+            for pool in pools]
+
+
+def _pool_declarations(plan: MemoryPlan, arrays: list[PoolArray]) -> list[dict]:
+    """The arrays as model.c declares them: the single default pool is sized by the header macro."""
+    single = len(plan.pools) == 1 and not plan.pools[0].name
+    return [{"symbol": a.symbol, "section": a.section, "size": "FG_MODEL_WORKSPACE_BYTES" if single else a.nbytes}
+            for a in arrays]
 
 
 def _headers_declaring(type_names: set[str]) -> list[str]:
@@ -117,9 +135,36 @@ def _headers_declaring(type_names: set[str]) -> list[str]:
     return headers
 
 
+def _tensor_spec(tensor: Tensor) -> TensorSpec:
+    return TensorSpec(tensor.nbytes, tuple(tensor.shape), str(tensor.dtype))
+
+
+def _manifest(graph: Graph, plan: MemoryPlan, interface: str, files: dict[str, str],
+              runtime_parts: tuple[str, ...]) -> ModelManifest:
+    runtime = [f"runtime/{part}/{path.name}" for part in runtime_parts if part != "include"
+               for path in sorted((RUNTIME_DIR / part).glob("*.c"))]
+    io_in_pool = not plan.outside
+    symbols = {"run": "fg_model_run", "input_bytes": "fg_model_input_bytes", "output_bytes": "fg_model_output_bytes"}
+    if io_in_pool:
+        symbols.update(invoke="fg_model_invoke", input="fg_model_input", output="fg_model_output")
+    if interface == "packed":
+        symbols.update(registry="fg_model_registry", call_step="fg_model_call_step", find_step="fg_model_find_step")
+    return ModelManifest(
+        interface=ModelInterface(tuple(_tensor_spec(graph.tensors[i]) for i in graph.inputs),
+                                 tuple(_tensor_spec(graph.tensors[i]) for i in graph.outputs),
+                                 len(graph.operators)),
+        calling_convention=interface,
+        io_in_pool=io_in_pool,
+        pools=tuple(pool_arrays(plan)),
+        sources=tuple(sorted(name for name in files if name.endswith(".c"))) + tuple(runtime),
+        include_dirs=(".", "runtime/include"),
+        symbols=symbols,
+    )
+
+
 def render(graph: Graph, plan: MemoryPlan, steps: list[Step], source: str = "",
-           interface: str = "unpacked") -> dict[str, str]:
-    """The generated files, name -> text."""
+           interface: str = "unpacked") -> GeneratedModel:
+    """The generated files and their manifest."""
     packed_steps, packed_shims = pack(graph, steps) if interface == "packed" else ([], [])
     banner = f"Generated by firmware-gen {__version__}{' from ' + source if source else ''}. Do not edit."
     headers = _headers_declaring({step.call.params_type for step in steps if step.call})
@@ -139,31 +184,32 @@ def render(graph: Graph, plan: MemoryPlan, steps: list[Step], source: str = "",
         "constants": _constants(graph, steps),
         "headers": headers,
         "pool_map": _pool_map(graph, plan),
-        "pools": _pool_arrays(plan),
+        "pools": _pool_declarations(plan, pool_arrays(plan)),
         "step_params": {s.index: [(f, _param_value(v, s)) for f, v in s.call.params.items()]
                         for s in steps if s.call},
         "table_bodies": {s.index: [c_array_body(t.values) for t in s.call.tables] for s in steps if s.call},
         "variadic_types": {s.index: pointer_type(graph.tensors[s.inputs[0].index].dtype, const=True)
                            for s in steps if s.call and s.call.variadic_inputs},
     }
-    return {name: _TEMPLATES.get_template(name + ".j2").render(context) for name in GENERATED_FILES}
+    files = {name: _TEMPLATES.get_template(name + ".j2").render(context) for name in GENERATED_FILES}
+    runtime_parts = RUNTIME_PARTS + (("packed",) if interface == "packed" else ())
+    return GeneratedModel(files, runtime_parts, _manifest(graph, plan, interface, files, runtime_parts))
 
 
-def write_output(files: dict[str, str], out_dir: Path) -> None:
-    """Write the generated files and a copy of the runtime into out_dir, all or nothing: everything is
-    written to a scratch directory beside it first, then moved into place."""
+def write_output(generated: GeneratedModel, out_dir: Path) -> None:
+    """Write the generated files, their manifest and a copy of the runtime they need into out_dir, all or
+    nothing: everything is written to a scratch directory beside it first, then moved into place."""
     out_dir = Path(out_dir)
     out_dir.parent.mkdir(parents=True, exist_ok=True)
     scratch = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", dir=out_dir.parent))
     try:
-        for name, text in files.items():
+        for name, text in generated.files.items():
             (scratch / name).write_text(text)
-        shutil.copytree(RUNTIME_DIR / "include", scratch / "runtime" / "include")
-        shutil.copytree(RUNTIME_DIR / "kernels", scratch / "runtime" / "kernels")
-        if "fg/packed.h" in files["model.h"]:
-            shutil.copytree(RUNTIME_DIR / "packed", scratch / "runtime" / "packed")
+        write_manifest(generated.manifest, scratch)
+        for part in generated.runtime_parts:
+            shutil.copytree(RUNTIME_DIR / part, scratch / "runtime" / part)
         out_dir.mkdir(exist_ok=True)
-        for name in files:
+        for name in [*generated.files, MANIFEST_FILE]:
             (scratch / name).replace(out_dir / name)
         if (out_dir / "runtime").exists():
             shutil.rmtree(out_dir / "runtime")

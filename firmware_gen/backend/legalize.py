@@ -12,17 +12,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from firmware_gen.abi import constant_symbol, pool_symbol
 from firmware_gen.backend.c_literals import c_comment_safe, pointer_type
 from firmware_gen.errors import UserError
 from firmware_gen.frontend.ir import Graph, Operator
 from firmware_gen.ops.base import KernelCall
 from firmware_gen.planner import MemoryPlan
-
-POOL = "fg_pool"  # the array of the default single pool; with several pools each has its own (PoolSpec.symbol)
-
-
-def constant_name(tensor_index: int) -> str:
-    return f"fg_const_{tensor_index}"
 
 
 @dataclass(frozen=True)
@@ -45,16 +40,10 @@ class Step:
     outputs: list[TensorRef]
     params_name: str = ""
     tables: dict[str, str] = field(default_factory=dict)  # table suffix -> C name
-    scratch: TensorRef | None = None  # the kernel's scratch buffer, passed after the outputs
-
-    @property
-    def trailing_arguments(self) -> list[TensorRef]:
-        """What the call passes after its inputs: the outputs, then the scratch buffer if any."""
-        return self.outputs + ([self.scratch] if self.scratch else [])
 
     @property
     def arguments(self) -> list[TensorRef]:
-        return self.inputs + self.trailing_arguments
+        return self.inputs + self.outputs
 
     @property
     def summary(self) -> str:
@@ -85,26 +74,15 @@ def tensor_ref(graph: Graph, plan: MemoryPlan, index: int, writable: bool,
         return TensorRef(index, "NULL", "NULL", 0)
     tensor = graph.tensors[index]
     if tensor.is_constant:
-        return TensorRef(index, constant_name(index), "const", tensor.nbytes, constant_name(index))
+        return TensorRef(index, constant_symbol(index), "const", tensor.nbytes, constant_symbol(index))
     cast = pointer_type(tensor.dtype, const=not writable)
     if outside and index in outside:
         return TensorRef(index, f"({cast})({outside[index]})", outside[index], tensor.nbytes, outside[index])
     buffer = plan.buffer_of(index)
-    return pool_ref(index, plan, buffer.pool, buffer.offset, cast, tensor.nbytes)
-
-
-def pool_ref(index: int, plan: MemoryPlan, pool: str, offset: int, cast: str, nbytes: int) -> TensorRef:
-    symbol = plan.pool_spec(pool).symbol
-    storage = f"{symbol} + {offset}"
-    address = f"pool+{offset}" if symbol == POOL else f"{symbol}+{offset}"
-    return TensorRef(index, f"({cast})({storage})", address, nbytes, storage)
-
-
-def scratch_ref(plan: MemoryPlan, step: int) -> TensorRef | None:
-    buffer = plan.scratch_of(step)
-    if buffer is None:
-        return None
-    return pool_ref(-1, plan, buffer.pool, buffer.offset, "void *", buffer.size)
+    symbol = pool_symbol(buffer.pool)
+    storage = f"{symbol} + {buffer.offset}"
+    address = f"{symbol}+{buffer.offset}" if buffer.pool else f"pool+{buffer.offset}"
+    return TensorRef(index, f"({cast})({storage})", address, tensor.nbytes, storage)
 
 
 def legalize(graph: Graph, calls: dict[int, KernelCall], plan: MemoryPlan) -> list[Step]:
@@ -125,6 +103,5 @@ def legalize(graph: Graph, calls: dict[int, KernelCall], plan: MemoryPlan) -> li
         if call is not None:
             step.params_name = f"step{op.index}_params"
             step.tables = {table.suffix: f"step{op.index}_{table.suffix}" for table in call.tables}
-            step.scratch = scratch_ref(plan, op.index) if call.scratch_bytes > 0 else None
         steps.append(step)
     return steps

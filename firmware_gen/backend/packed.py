@@ -11,30 +11,12 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
+from firmware_gen.abi import CALLING_CONVENTIONS
 from firmware_gen.backend.c_literals import pointer_type
 from firmware_gen.backend.legalize import Step, TensorRef
 from firmware_gen.frontend.ir import DType, Graph
 
-INTERFACES = ("unpacked", "packed")
-
-# The FG_PACKED_ERR_* codes of runtime_c/include/fg/packed.h, for messages on the host.
-PACKED_ERRORS = {
-    -1: "wrong argument count",
-    -2: "wrong type code",
-    -3: "wrong dtype",
-    -4: "wrong shape",
-    -5: "null argument",
-    -6: "no such step",
-    -7: "no such tensor argument",
-}
-
-
-def describe_packed_error(code: int, step: int, graph: Graph) -> str:
-    """A readable message for a packed call the firmware refused."""
-    what = PACKED_ERRORS.get(code, f"error code {code}")
-    if 0 <= step < len(graph.operators):
-        return f"packed call of step {step} ({graph.operators[step].opcode}) refused its arguments: {what}"
-    return f"packed call of step {step} refused: {what}"
+INTERFACES = CALLING_CONVENTIONS
 
 # dlpack type code and bits of each dtype.
 _DL_TYPES = {

@@ -10,24 +10,14 @@ from pathlib import Path
 
 import numpy as np
 
+from firmware_gen.check.compare import Mismatch, compare_layers, compare_tensor
+from firmware_gen.check.inputs import random_inputs
 from firmware_gen.check.oracle import run_tflm
 from firmware_gen.driver import compiler
 from firmware_gen.errors import UserError
-from firmware_gen.frontend.ir import DType, Graph, Tensor
 from firmware_gen.frontend.tflite_reader import read_model
-from firmware_gen.planner import PoolSpec
+from firmware_gen.planner import PlanningOptions
 from firmware_gen.target.host_build import build_trace_executable
-
-
-@dataclass
-class Mismatch:
-    tensor: int
-    name: str
-    op_index: int
-    opcode: str
-    shape: list[int]
-    differing_elements: int
-    max_abs_diff: float
 
 
 @dataclass
@@ -45,17 +35,15 @@ class ValidationReport:
     def to_json(self) -> dict:
         return asdict(self)
 
-
-def random_input(tensor: Tensor, rng: np.random.Generator) -> np.ndarray:
-    if tensor.dtype is DType.FLOAT32:
-        return rng.normal(0.0, 2.0, tensor.shape).astype(np.float32)
-    info = np.iinfo(tensor.dtype.numpy_type)
-    return rng.integers(info.min, info.max, tensor.shape, endpoint=True).astype(tensor.dtype.numpy_type)
-
-
-def random_inputs(graph: Graph, seed: int = 0) -> list[np.ndarray]:
-    rng = np.random.default_rng(seed)
-    return [random_input(graph.tensors[i], rng) for i in graph.inputs]
+    def format(self) -> str:
+        verdict = "bit-exact" if self.bit_exact else "MISMATCH"
+        lines = [f"{Path(self.model).name}: {verdict} with TFLite Micro: {self.tensors_compared} tensors and "
+                 f"{self.outputs_compared} output(s) compared, {len(self.mismatches)} differ"]
+        for m in self.mismatches[:10]:
+            where = f"operator {m.op_index} ({m.opcode})" if m.op_index >= 0 else m.opcode
+            lines.append(f"  tensor {m.tensor} '{m.name}' {m.shape} from {where}: {m.differing_elements} elements "
+                         f"differ, max |diff| {m.max_abs_diff:g}")
+        return "\n".join(lines)
 
 
 def read_trace(path: Path) -> tuple[dict[int, bytes], dict[int, bytes]]:
@@ -72,37 +60,11 @@ def read_trace(path: Path) -> tuple[dict[int, bytes], dict[int, bytes]]:
     return tensors, outputs
 
 
-def compare_tensor(tensor: Tensor, ours: bytes, theirs: np.ndarray) -> tuple[int, float]:
-    expected = np.ascontiguousarray(theirs, dtype=tensor.dtype.numpy_type).ravel()
-    actual = np.frombuffer(ours, dtype=tensor.dtype.numpy_type)
-    if actual.size != expected.size:
-        return max(actual.size, expected.size), float("inf")
-    differing = actual.tobytes() != expected.tobytes()
-    if not differing:
-        return 0, 0.0
-    diff = np.abs(actual.astype(np.float64) - expected.astype(np.float64))
-    return int(np.count_nonzero(actual != expected)), float(np.nanmax(diff))
-
-
-def compare_layers(graph: Graph, ours: dict[int, bytes], oracle: dict[int, np.ndarray]) -> list[Mismatch]:
-    """Every operator output, in schedule order, against TFLM's preserved tensors."""
-    mismatches = []
-    for op in graph.operators:
-        for index in op.outputs:
-            tensor = graph.tensors[index]
-            count, max_diff = compare_tensor(tensor, ours[index], oracle[index])
-            if count:
-                mismatches.append(Mismatch(index, tensor.name, op.index, op.opcode, list(tensor.shape), count,
-                                           max_diff))
-    return mismatches
-
-
 def validate_model(model: bytes | str | Path, inputs: list[np.ndarray] | None = None, seed: int = 0,
                    sanitize: bool = False, work_dir: str | Path | None = None,
-                   interface: str = "unpacked", overlap: bool = True, pools: list[PoolSpec] | None = None,
-                   io_in_pool: bool = True) -> ValidationReport:
-    """Generate C for the model (planned with `overlap`, `pools`, `io_in_pool` as compiler.generate takes them), run
-    it on the host and compare every tensor with TFLM's."""
+                   interface: str = "unpacked", options: PlanningOptions = PlanningOptions()) -> ValidationReport:
+    """Generate C for the model (planned with `options`), run it on the host and compare every tensor with
+    TFLM's."""
     if isinstance(model, (str, Path)):
         source = str(model)
         data = Path(model).read_bytes()
@@ -116,7 +78,7 @@ def validate_model(model: bytes | str | Path, inputs: list[np.ndarray] | None = 
     with tempfile.TemporaryDirectory(prefix="fg-validate-") as scratch:
         work = Path(work_dir) if work_dir else Path(scratch)
         compiled = compiler.generate(graph, work / "model", source=Path(source).name, interface=interface,
-                                     overlap=overlap, pools=pools, io_in_pool=io_in_pool)
+                                     options=options)
         executable = build_trace_executable(work / "model", work / "build", sanitize=sanitize)
         input_files = []
         for i, array in enumerate(inputs):
@@ -131,8 +93,8 @@ def validate_model(model: bytes | str | Path, inputs: list[np.ndarray] | None = 
     oracle = run_tflm(data, inputs, len(graph.tensors))
     report = ValidationReport(model=source, bit_exact=True, tensors_compared=0, outputs_compared=0,
                               pool_bytes=compiled.plan.pool_bytes,
-                              lower_bound_bytes=compiled.plan.lower_bound_bytes, overlap=overlap,
-                              io_in_pool=io_in_pool)
+                              lower_bound_bytes=compiled.plan.lower_bound_bytes, overlap=options.overlap,
+                              io_in_pool=options.io_in_pool)
     report.mismatches.extend(compare_layers(graph, ours, oracle.tensors))
     report.tensors_compared = sum(len(op.outputs) for op in graph.operators)
     for position, index in enumerate(graph.outputs):

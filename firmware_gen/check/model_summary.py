@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-from firmware_gen.driver.compiler import view_aliases
+from firmware_gen.driver.compiler import plan_model
 from firmware_gen.frontend.ir import Graph
-from firmware_gen.frontend.tflite_reader import check_supported
-from firmware_gen.ops import REGISTRY
-from firmware_gen.planner import plan_graph
+from firmware_gen.ops import check_supported, macs
+from firmware_gen.planner import PlanningOptions
 
 
 @dataclass
@@ -45,10 +44,11 @@ def _io(graph: Graph, index: int) -> dict:
 
 def summarize(graph: Graph) -> ModelSummary:
     check_supported(graph)
+    op_macs = macs(graph)
     operators = [OperatorSummary(op.index, op.opcode, list(op.inputs), list(op.outputs),
-                                 list(graph.tensors[op.outputs[0]].shape), REGISTRY[op.opcode].macs(graph, op))
+                                 list(graph.tensors[op.outputs[0]].shape), op_macs[op.index])
                  for op in graph.operators]
-    plan = plan_graph(graph, aliases=view_aliases(graph))
+    plan = plan_model(graph, PlanningOptions(overlap=False))  # the tensor-level bound needs no overlap
     return ModelSummary(
         name=graph.name,
         operators=operators,

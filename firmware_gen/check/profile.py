@@ -8,7 +8,7 @@ from pathlib import Path
 from firmware_gen.errors import UserError
 from firmware_gen.frontend.ir import Graph
 from firmware_gen.link.runner import RunResult
-from firmware_gen.ops import REGISTRY
+from firmware_gen.ops import macs
 
 
 @dataclass
@@ -49,10 +49,11 @@ def build_profile(graph: Graph, result: RunResult) -> ModelProfile:
         unit, counts, invoke = "cycles", result.step_cycles, result.total_cycles
     total = sum(counts)
     layers = []
+    op_macs = macs(graph)
     for op, count in zip(graph.operators, counts, strict=True):
-        macs = REGISTRY[op.opcode].macs(graph, op)
-        layers.append(LayerProfile(op.index, op.opcode, list(graph.tensors[op.outputs[0]].shape), macs, count,
-                                   count / total if total else 0.0, macs / count if count and macs else None))
+        n = op_macs[op.index]
+        layers.append(LayerProfile(op.index, op.opcode, list(graph.tensors[op.outputs[0]].shape), n, count,
+                                   count / total if total else 0.0, n / count if count and n else None))
     return ModelProfile(result.board, unit, layers, sum(layer.macs for layer in layers), total, invoke)
 
 

@@ -1,4 +1,11 @@
-"""The pipeline: IR -> lowered calls -> memory plan -> legalized steps -> C sources."""
+"""The compile driver: the passes in order, each one's result checked before the next runs.
+
+    IR -> operator check -> lowering (kernel calls) -> memory plan -> plan check -> call legalization -> C
+
+The memory plan is made on the raw buffers (tensor indices, sizes, live ranges, overlap allowances) and only then
+are calls legalized into direct C calls or packed-call structs: a planner that saw struct handles instead of the
+buffers behind them would reuse memory that is still live (TVM issue 8062, fixed by PR 8096).
+"""
 
 from __future__ import annotations
 
@@ -10,10 +17,11 @@ from firmware_gen.backend.legalize import Step, legalize
 from firmware_gen.backend.packed import INTERFACES
 from firmware_gen.errors import UserError
 from firmware_gen.frontend.ir import Graph
-from firmware_gen.frontend.tflite_reader import check_supported
-from firmware_gen.ops import REGISTRY
+from firmware_gen.manifest import ModelManifest
+from firmware_gen.ops import check_supported, lower, output_overlaps, view_aliases
 from firmware_gen.ops.base import KernelCall
-from firmware_gen.planner import MemoryPlan, PoolSpec, plan_graph
+from firmware_gen.planner import MemoryPlan, OverlapAllowance, PlanningOptions, check_plan, plan_graph
+from firmware_gen.planner.buffers import OUTPUT_BEFORE_INPUT
 
 
 @dataclass
@@ -24,41 +32,42 @@ class CompiledModel:
     plan: MemoryPlan
     steps: list[Step]
     interface: str = "unpacked"
+    manifest: ModelManifest | None = None  # set once the C is generated
 
 
-def view_aliases(graph: Graph) -> dict[int, int]:
-    return {op.outputs[0]: op.inputs[0] for op in graph.operators if REGISTRY[op.opcode].is_alias}
+def overlap_allowances(graph: Graph) -> dict[int, list[OverlapAllowance]]:
+    """What the operators allow (ops) in the planner's terms: step -> tensor-level allowances."""
+    return {step: [OverlapAllowance(o.input, o.output, OUTPUT_BEFORE_INPUT, o.bytes) for o in overlaps]
+            for step, overlaps in output_overlaps(graph).items()}
 
 
-def lower(graph: Graph) -> dict[int, KernelCall]:
-    return {op.index: REGISTRY[op.opcode].lower(graph, op) for op in graph.operators
-            if not REGISTRY[op.opcode].is_alias}
+def plan_model(graph: Graph, options: PlanningOptions = PlanningOptions()) -> MemoryPlan:
+    """The checked memory plan of a supported graph."""
+    allowances = overlap_allowances(graph) if options.overlap else {}
+    plan = plan_graph(graph, aliases=view_aliases(graph), options=options, allowances=allowances)
+    check_plan(plan, graph, allowances)
+    return plan
 
 
-def compile_graph(graph: Graph, interface: str = "unpacked", overlap: bool = True,
-                  pools: list[PoolSpec] | None = None, io_in_pool: bool = True) -> CompiledModel:
-    """overlap: let outputs overlap inputs where the kernels allow it. pools: the RAM pools, fastest first.
-    io_in_pool=False leaves the model's inputs and outputs in the caller's buffers (fg_model_run reads and writes
-    them in place) and plans only the intermediates."""
+def compile_graph(graph: Graph, interface: str = "unpacked",
+                  options: PlanningOptions = PlanningOptions()) -> CompiledModel:
+    """Every pass up to the legalized schedule (no C yet)."""
     if interface not in INTERFACES:
         raise UserError(f"unknown interface {interface!r}; choose one of {', '.join(INTERFACES)}")
-    if not io_in_pool and interface != "unpacked":
+    if not options.io_in_pool and interface != "unpacked":
         raise UserError(f"the {interface} interface needs the inputs and outputs in the pool (its tensor "
                         f"descriptors are constants); use the unpacked interface or keep I/O in the pool")
     check_supported(graph)
     calls = lower(graph)
-    aliases = view_aliases(graph)
-    # Plan on the raw buffers first: the planner's input has no notion of an interface. Legalization (and, for
-    # the packed interface, wrapping pointers into descriptors) only ever sees the finished plan.
-    scratch = {index: call.scratch_bytes for index, call in calls.items() if call.scratch_bytes}
-    outside = () if io_in_pool else (*graph.inputs, *graph.outputs)
-    plan = plan_graph(graph, aliases=aliases, overlap=overlap, scratch=scratch, pools=pools, outside=outside)
-    return CompiledModel(graph, calls, aliases, plan, legalize(graph, calls, plan), interface)
+    plan = plan_model(graph, options)
+    return CompiledModel(graph, calls, view_aliases(graph), plan, legalize(graph, calls, plan), interface)
 
 
-def generate(graph: Graph, out_dir: str | Path, source: str = "", interface: str = "unpacked", overlap: bool = True,
-             pools: list[PoolSpec] | None = None, io_in_pool: bool = True) -> CompiledModel:
-    compiled = compile_graph(graph, interface, overlap, pools, io_in_pool)
-    files = codegen.render(graph, compiled.plan, compiled.steps, source, interface)
-    codegen.write_output(files, Path(out_dir))
+def generate(graph: Graph, out_dir: str | Path, source: str = "", interface: str = "unpacked",
+             options: PlanningOptions = PlanningOptions()) -> CompiledModel:
+    """compile_graph, then the C sources, their manifest and the runtime they need, written to out_dir."""
+    compiled = compile_graph(graph, interface, options)
+    generated = codegen.render(graph, compiled.plan, compiled.steps, source, interface)
+    codegen.write_output(generated, Path(out_dir))
+    compiled.manifest = generated.manifest
     return compiled

@@ -7,7 +7,6 @@ The same code talks to QEMU (socket://127.0.0.1:PORT) and to a real board (/dev/
 
 from __future__ import annotations
 
-import enum
 import struct
 import time
 import zlib
@@ -15,53 +14,13 @@ from dataclasses import dataclass
 
 import serial
 
+from firmware_gen.abi import FIRMWARE_ERROR_TEXT, FRAME_MAGIC, PROTOCOL_VERSION, CounterKind, FrameType
 from firmware_gen.errors import UserError
 
-MAGIC = b"FG"
-PROTOCOL_VERSION = 1
 MAX_PAYLOAD_BYTES = 64 << 20
 MAX_SKIPPED_BYTES = 4096  # bytes tolerated before the first frame (a real board may print a banner)
 _HEADER = struct.Struct("<BI")
 _WRITE_CHUNK = 4096
-
-
-class FrameType(enum.IntEnum):
-    HELLO = 0x01
-    OUTPUT = 0x02
-    PROFILE = 0x03
-    DONE = 0x04
-    ERROR = 0x05
-    FAULT = 0x06
-    STEP_DONE = 0x07
-    TENSOR = 0x08
-    SESSION_READY = 0x09
-    HELLO_REQUEST = 0x10
-    INPUT = 0x11
-    STEP_SESSION = 0x12  # the step session of a packed build (firmware_gen/layers.py)
-    STEP_REQUEST = 0x13
-    TENSOR_REQUEST = 0x14
-    END_REQUEST = 0x15
-
-
-class FirmwareExit(enum.IntEnum):
-    """Exit codes of the firmware (runtime_c/ports/fg_port.h)."""
-
-    OK = 0
-    MODEL_ERROR = 10
-    PROTOCOL_ERROR = 11
-    FAULT = 12
-
-
-class CounterKind(enum.IntEnum):
-    DWT = 1  # core clock cycles
-    SYSTICK = 2  # SysTick ticks
-    ZEPHYR_CYCLES = 3  # k_cycle_get_32() cycles (zephyr_app/)
-
-
-FIRMWARE_ERRORS = {1: "a frame from the host failed its CRC check", 2: "a frame from the host had a wrong length",
-                   3: "a frame from the host named a tensor index that does not exist",
-                   4: "the host sent an unexpected frame type",
-                   5: "the firmware was built without --interface packed: it cannot run single steps"}
 
 
 class LinkError(UserError):
@@ -84,7 +43,7 @@ class Frame:
 
 def encode_frame(frame_type: int, payload: bytes) -> bytes:
     header = _HEADER.pack(frame_type, len(payload))
-    return MAGIC + header + payload + struct.pack("<I", zlib.crc32(header + payload))
+    return FRAME_MAGIC + header + payload + struct.pack("<I", zlib.crc32(header + payload))
 
 
 def open_link(url: str, baudrate: int = 115200) -> serial.SerialBase:
@@ -121,7 +80,7 @@ class Link:
         previous = self._read(1, wait, "the next frame")
         while True:
             byte = self._read(1, None, "a frame start")
-            if previous == MAGIC[:1] and byte == MAGIC[1:]:
+            if previous == FRAME_MAGIC[:1] and byte == FRAME_MAGIC[1:]:
                 break
             skipped += 1
             if skipped > MAX_SKIPPED_BYTES:
@@ -265,4 +224,4 @@ def decode_done(frame: Frame) -> int:
 def describe_error(frame: Frame) -> str:
     _check_length(frame, 8)
     code, detail = struct.unpack("<B3xI", frame.payload)
-    return f"{FIRMWARE_ERRORS.get(code, f'error code {code}')} (detail {detail})"
+    return f"{FIRMWARE_ERROR_TEXT.get(code, f'error code {code}')} (detail {detail})"

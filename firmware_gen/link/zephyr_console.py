@@ -12,18 +12,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from firmware_gen.abi import FrameType
 from firmware_gen.errors import UserError
-from firmware_gen.link.framing import (
-    Frame,
-    FrameType,
-    Hello,
-    Link,
-    LinkError,
-    Profile,
-    decode_done,
-    decode_hello,
-    decode_profile,
-)
+from firmware_gen.link.framing import Frame, Hello, Link, LinkError, Profile, decode_done, decode_hello, decode_profile
 from firmware_gen.manifest import ModelInterface
 
 FRAME_PREFIX = "@FG "

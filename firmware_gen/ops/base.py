@@ -15,7 +15,7 @@ from typing import Protocol
 import numpy as np
 
 from firmware_gen.frontend.ir import Graph, Operator
-from firmware_gen.planner.buffers import OverlapAllowance
+from firmware_gen.ops.overlap import OutputOverlap
 
 
 @dataclass(frozen=True)
@@ -48,9 +48,6 @@ class KernelCall:
     # When True the inputs are passed as one array of pointers (`const T *const inputs[]`) built next to the
     # call, for operators with a variable number of inputs (CONCATENATION).
     variadic_inputs: bool = False
-    # Bytes of working memory the kernel needs during this call only (im2col, accumulators). When > 0 the planner
-    # gives it a buffer live at this step alone and legalization passes it as the last argument (`void *scratch`).
-    scratch_bytes: int = 0
 
 
 class OpKernel(Protocol):
@@ -72,12 +69,12 @@ class OverlappingKernel(Protocol):
     """Optional, on top of OpKernel: a kernel whose output may overlap its input.
 
     `output_overlap` returns allowances naming tensors by index (input, output), e.g.
-    OverlapAllowance(op.inputs[0], op.outputs[0], "output_before_input", N): the output may end up to N bytes after
+    OutputOverlap(op.inputs[0], op.outputs[0], N): the output may end up to N bytes after
     the input's start. Declaring one is a promise about the C kernel: it reads every input byte before it
     overwrites it, for any placement the allowance permits (firmware_gen/ops/overlap.py works the rules out). The
     planner uses it only with overlap=True and only where the input is read for the last time. Operators without
     the method allow no overlap.
     """
 
-    def output_overlap(self, graph: Graph, op: Operator) -> list[OverlapAllowance]:
+    def output_overlap(self, graph: Graph, op: Operator) -> list[OutputOverlap]:
         """The allowances of this operator (may be empty)."""

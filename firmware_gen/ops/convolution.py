@@ -22,7 +22,7 @@ import numpy as np
 from firmware_gen.frontend.ir import Graph, Operator, Tensor
 from firmware_gen.ops.base import ConstTable, KernelCall, TableRef
 from firmware_gen.ops.geometry import Window2D, window_2d
-from firmware_gen.ops.overlap import window_overlap
+from firmware_gen.ops.overlap import OutputOverlap, window_overlap
 from firmware_gen.ops.requantize import (
     OutputStage,
     bias_tensor,
@@ -33,7 +33,6 @@ from firmware_gen.ops.requantize import (
     weights_tensor,
 )
 from firmware_gen.ops.tensor_checks import int8_per_tensor, unsupported
-from firmware_gen.planner.buffers import OverlapAllowance
 
 
 @dataclass(frozen=True)
@@ -199,7 +198,7 @@ class Conv2DKernel:
         return _folded_call(graph, op, shapes, function, "fg_conv2d_params", geometry, taps,
                             inputs=[op.inputs[0], op.inputs[1]])
 
-    def output_overlap(self, graph: Graph, op: Operator) -> list[OverlapAllowance]:
+    def output_overlap(self, graph: Graph, op: Operator) -> list[OutputOverlap]:
         shapes = conv2d_shapes(graph, op)
         return window_overlap(op, shapes.source, shapes.result, shapes.window)
 
@@ -230,7 +229,7 @@ class DepthwiseConv2DKernel:
         return _folded_call(graph, op, shapes, function, "fg_depthwise_conv2d_params", geometry, taps,
                             inputs=[op.inputs[0]], extra_tables=(repacked,))
 
-    def output_overlap(self, graph: Graph, op: Operator) -> list[OverlapAllowance]:
+    def output_overlap(self, graph: Graph, op: Operator) -> list[OutputOverlap]:
         shapes = depthwise_shapes(graph, op)
         return window_overlap(op, shapes.source, shapes.result, shapes.window)
 

@@ -12,9 +12,8 @@ from firmware_gen.frontend.ir import Graph, Operator, Tensor
 from firmware_gen.ops.base import KernelCall
 from firmware_gen.ops.broadcast import MAX_LOOPS, broadcast_loops, broadcast_shape
 from firmware_gen.ops.fixedpoint import quantize_multiplier, quantize_multiplier_smaller_than_one_exp
-from firmware_gen.ops.overlap import elementwise_overlap
+from firmware_gen.ops.overlap import OutputOverlap, elementwise_overlap
 from firmware_gen.ops.tensor_checks import fused_activation_range, int8_per_tensor, unsupported
-from firmware_gen.planner.buffers import OverlapAllowance
 
 ADD_LEFT_SHIFT = 20  # headroom bits of the int8 ADD (15 for int16)
 
@@ -62,7 +61,7 @@ class BinaryKernel:
         }
         return KernelCall(self.function, self.params_type, params, inputs=list(op.inputs), outputs=[op.outputs[0]])
 
-    def output_overlap(self, graph: Graph, op: Operator) -> list[OverlapAllowance]:
+    def output_overlap(self, graph: Graph, op: Operator) -> list[OutputOverlap]:
         return elementwise_overlap(graph, op)
 
     def rescaling(self, graph: Graph, op: Operator, a: Tensor, b: Tensor, out: Tensor) -> dict[str, int]:

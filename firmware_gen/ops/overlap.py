@@ -31,11 +31,23 @@ after element i of each input is read, so N = input.size: the output may start a
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from firmware_gen.frontend.ir import Graph, Operator, Tensor
 from firmware_gen.ops.geometry import Window2D
-from firmware_gen.planner.buffers import OUTPUT_BEFORE_INPUT, OverlapAllowance
+
+
+@dataclass(frozen=True)
+class OutputOverlap:
+    """Tensor `output` may end up to `bytes` after the start of tensor `input` (output.end <= input.start + bytes)
+    at the operator's step: a kernel that walks forward and reads every input byte before it overwrites it. The
+    compiler hands these to the planner as its output_before_input allowances."""
+
+    input: int
+    output: int
+    bytes: int
 
 
 def forward_window_bytes(source: Tensor, result: Tensor, window: Window2D) -> int:
@@ -52,15 +64,15 @@ def forward_window_bytes(source: Tensor, result: Tensor, window: Window2D) -> in
     return result.nbytes + int(np.min(low * in_c - pixels * out_c))
 
 
-def window_overlap(op: Operator, source: Tensor, result: Tensor, window: Window2D) -> list[OverlapAllowance]:
+def window_overlap(op: Operator, source: Tensor, result: Tensor, window: Window2D) -> list[OutputOverlap]:
     allowed = forward_window_bytes(source, result, window)
-    return [OverlapAllowance(op.inputs[0], op.outputs[0], OUTPUT_BEFORE_INPUT, allowed)] if allowed > 0 else []
+    return [OutputOverlap(op.inputs[0], op.outputs[0], allowed)] if allowed > 0 else []
 
 
-def elementwise_overlap(graph: Graph, op: Operator) -> list[OverlapAllowance]:
+def elementwise_overlap(graph: Graph, op: Operator) -> list[OutputOverlap]:
     """In place for each input of the output's shape and element size."""
     result = graph.tensors[op.outputs[0]]
-    return [OverlapAllowance(index, op.outputs[0], OUTPUT_BEFORE_INPUT, graph.tensors[index].nbytes)
+    return [OutputOverlap(index, op.outputs[0], graph.tensors[index].nbytes)
             for index in dict.fromkeys(op.inputs)
             if index >= 0 and not graph.tensors[index].is_constant
             and tuple(graph.tensors[index].shape) == tuple(result.shape)

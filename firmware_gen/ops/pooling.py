@@ -11,9 +11,8 @@ from dataclasses import dataclass
 from firmware_gen.frontend.ir import Graph, Operator
 from firmware_gen.ops.base import KernelCall
 from firmware_gen.ops.geometry import Window2D, window_2d
-from firmware_gen.ops.overlap import window_overlap
+from firmware_gen.ops.overlap import OutputOverlap, window_overlap
 from firmware_gen.ops.tensor_checks import fused_activation_range, int8_per_tensor, unsupported
-from firmware_gen.planner.buffers import OverlapAllowance
 
 # TFLM accepts an input/output scale difference up to this (absolute, in double precision).
 SCALE_TOLERANCE = 1.0e-6
@@ -101,7 +100,7 @@ class Pool2DKernel:
         }
         return KernelCall(self.function, "fg_pool2d_params", params, inputs=[op.inputs[0]], outputs=[op.outputs[0]])
 
-    def output_overlap(self, graph: Graph, op: Operator) -> list[OverlapAllowance]:
+    def output_overlap(self, graph: Graph, op: Operator) -> list[OutputOverlap]:
         source, result = graph.tensors[op.inputs[0]], graph.tensors[op.outputs[0]]
         return window_overlap(op, source, result, pool_window(graph, op))
 

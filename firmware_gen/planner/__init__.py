@@ -1,7 +1,9 @@
-"""Static memory planning: every activation tensor (and kernel scratch buffer) at an offset decided ahead of time.
+"""Static memory planning: every activation tensor at an offset decided ahead of time.
 
-    plan = plan_graph(graph, aliases={view: viewed, ...}, alignment=16)
-    check_plan(plan, graph)  # independent safety check
+    plan = plan_graph(graph, aliases={view: viewed, ...}, options=PlanningOptions(), allowances={step: [...]})
+    check_plan(plan, graph, allowances)  # independent safety check
+
+The planner knows buffers, live ranges and allowances; no operator, C name or calling convention.
 
 Each algorithm is a pure function from buffer descriptions (`BufferInfo`, optional `OverlapAllowance`s) to
 offsets, selectable by name in `ALGORITHMS`. By default `plan_graph` runs them in order (cheapest first), keeps the
@@ -11,7 +13,7 @@ so far and either proves it optimal or improves it (or runs out of nodes).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from firmware_gen.errors import DoesNotFitError
 from firmware_gen.frontend.ir import Graph
@@ -20,6 +22,7 @@ from firmware_gen.planner.buffers import BufferInfo, Offsets, OverlapAllowance, 
 from firmware_gen.planner.check import check_plan
 from firmware_gen.planner.liveness import alias_groups
 from firmware_gen.planner.operator_overlap import graph_overlaps
+from firmware_gen.planner.options import PlanningOptions
 from firmware_gen.planner.plan import MemoryPlan, PlannedBuffer, PoolSpec
 from firmware_gen.planner.pools import assign_pools
 
@@ -33,8 +36,8 @@ ALGORITHMS: dict[str, Algorithm] = {
     "exact": exact.plan,
 }
 
-__all__ = ["ALGORITHMS", "BufferInfo", "MemoryPlan", "OverlapAllowance", "PlannedBuffer", "PoolSpec", "check_plan",
-           "plan_graph", "plan_buffers"]
+__all__ = ["ALGORITHMS", "BufferInfo", "MemoryPlan", "OverlapAllowance", "PlannedBuffer", "PlanningOptions", "PoolSpec",
+           "check_plan", "plan_graph", "plan_buffers"]
 
 
 def plan_buffers(buffers: Sequence[BufferInfo], overlaps: Sequence[OverlapAllowance] = (),
@@ -64,32 +67,28 @@ def plan_buffers(buffers: Sequence[BufferInfo], overlaps: Sequence[OverlapAllowa
     return offsets, name, pool <= proven_bound, min(proven_bound, pool)
 
 
-def plan_graph(graph: Graph, aliases: Mapping[int, int] | None = None, alignment: int = 16,
-               algorithm: str | None = None, overlap: bool = False, scratch: Mapping[int, int] | None = None,
-               pools: Sequence[PoolSpec] | None = None, outside: Collection[int] = ()) -> MemoryPlan:
-    """Offsets for every activation tensor of `graph` (views share their target's storage).
+def plan_graph(graph: Graph, aliases: Mapping[int, int] | None = None,
+               options: PlanningOptions = PlanningOptions(),
+               allowances: Mapping[int, Sequence[OverlapAllowance]] | None = None) -> MemoryPlan:
+    """Offsets for every activation tensor of `graph` (views share their target's storage: `aliases` maps a view
+    to the tensor it views).
 
-    overlap: let outputs overlap inputs where the operators allow it (`OpKernel.output_overlap`).
-    scratch: step -> bytes of kernel scratch, a buffer live only at that step.
-    pools: the RAM regions to fill, by priority; default one unlimited pool.
-    outside: tensors that live in the caller's memory (graph inputs and outputs in user buffers): their alias
-    groups are not planned and take part in no overlap.
-    """
+    allowances: step -> the overlap allowances the operator of that step declares, between its tensors (ids are
+    tensor indices); used only with options.overlap, and only where they are safe (see operator_overlap).
+    With options.io_in_pool=False the graph's inputs and outputs live in the caller's memory: their alias
+    groups are not planned and take part in no overlap."""
     groups = alias_groups(graph, aliases or {})
-    external = [g for g in groups if not set(outside).isdisjoint(g.tensors)]
+    outside = set() if options.io_in_pool else {*graph.inputs, *graph.outputs}
+    external = [g for g in groups if not outside.isdisjoint(g.tensors)]
     groups = [g for g in groups if g not in external]
-    buffers = [BufferInfo(g.tensors[0], g.size, alignment, g.first, g.last) for g in groups]
-    scratch_steps = {step: nbytes for step, nbytes in (scratch or {}).items() if nbytes > 0}
-    buffers += [BufferInfo(("scratch", step), nbytes, alignment, step, step) for step, nbytes in scratch_steps.items()]
-    overlaps = graph_overlaps(graph, groups) if overlap else []
-    pool_specs = sorted(pools or [PoolSpec()], key=lambda p: p.priority)
-    if len({p.name for p in pool_specs}) != len(pool_specs):
-        raise ValueError("pool names must be distinct")
+    buffers = [BufferInfo(g.tensors[0], g.size, options.alignment, g.first, g.last) for g in groups]
+    overlaps = graph_overlaps(graph, groups, allowances or {}) if options.overlap else []
+    pool_specs = sorted(options.pools or [PoolSpec()], key=lambda p: p.priority)
 
     placed: dict = {}
     names, proven, proven_bound = [], True, 0
     for pool, members, fallback in assign_pools(buffers, overlaps, pool_specs):
-        offsets, name, optimal, bound = plan_buffers(members, overlaps, algorithm, fallback)
+        offsets, name, optimal, bound = plan_buffers(members, overlaps, options.algorithm, fallback)
         size = pool_bytes(members, offsets)
         if pool.size_limit is not None and size > pool.size_limit:
             raise DoesNotFitError(
@@ -102,16 +101,12 @@ def plan_graph(graph: Graph, aliases: Mapping[int, int] | None = None, alignment
     by_id = {b.id: b for b in buffers}
     planned = [PlannedBuffer(g.tensors, placed[g.tensors[0]][1], g.size, g.first, g.last, placed[g.tensors[0]][0])
                for g in groups]
-    planned += [PlannedBuffer((), placed[("scratch", step)][1], nbytes, step, step, placed[("scratch", step)][0],
-                              scratch_step=step) for step, nbytes in sorted(scratch_steps.items())]
     pool_sizes = {pool.name: pool_bytes([by_id[i] for i, (n, _) in placed.items() if n == pool.name],
                                         {i: o for i, (n, o) in placed.items() if n == pool.name})
                   for pool in pool_specs}
     unaligned = lower_bound(BufferInfo(b.id, b.size, 1, b.first, b.last) for b in buffers)
     return MemoryPlan(pool_bytes=sum(pool_sizes.values()), lower_bound_bytes=lower_bound(buffers),
-                      algorithm="+".join(dict.fromkeys(names)), buffers=planned, alignment=alignment,
-                      unaligned_lower_bound_bytes=unaligned, overlap=overlap, proven_optimal=proven,
+                      algorithm="+".join(dict.fromkeys(names)), buffers=planned, alignment=options.alignment,
+                      unaligned_lower_bound_bytes=unaligned, overlap=options.overlap, proven_optimal=proven,
                       proven_lower_bound_bytes=proven_bound, pools=pool_specs, pool_sizes=pool_sizes,
                       outside=[g.tensors for g in external])
-
-

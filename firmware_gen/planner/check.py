@@ -4,13 +4,12 @@ It shares no code with the planner: liveness is recomputed step by step from the
 tensors live at the same step in the same pool must occupy disjoint bytes unless the plan put them in one alias
 group, or the plan was made with overlap and the operator of that step allows exactly that overlap (the input read
 there for the last time, the output first written there, and the allowance's condition met on the byte ranges).
-A kernel's scratch buffer must be disjoint from everything live at its step. Tensors the plan keeps outside the
-pools (in the caller's buffers) are not checked here.
+Tensors the plan keeps outside the pools (in the caller's buffers) are not checked here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from itertools import combinations
 
 from firmware_gen.frontend.ir import Graph
@@ -31,17 +30,10 @@ def _label(graph: Graph, tensor_index: int, buffer: PlannedBuffer) -> str:
     return f"tensor {tensor_index} '{graph.tensors[tensor_index].name}' at [{buffer.offset}, {buffer.end})"
 
 
-def _declared(graph: Graph, step: int) -> list[OverlapAllowance]:
-    from firmware_gen.ops import REGISTRY
-
-    op = graph.operators[step]
-    declare = getattr(REGISTRY.get(op.opcode), "output_overlap", None)
-    return list(declare(graph, op)) if declare else []
-
-
-def _overlap_permitted(graph: Graph, step: int, buffer_a: PlannedBuffer, buffer_b: PlannedBuffer,
-                       owner: Mapping[int, PlannedBuffer], live_ranges: Mapping[int, tuple[int, int]]) -> bool:
-    for allowance in _declared(graph, step):
+def _overlap_permitted(graph: Graph, declared: Sequence[OverlapAllowance], step: int, buffer_a: PlannedBuffer,
+                       buffer_b: PlannedBuffer, owner: Mapping[int, PlannedBuffer],
+                       live_ranges: Mapping[int, tuple[int, int]]) -> bool:
+    for allowance in declared:
         source, result = owner.get(allowance.input), owner.get(allowance.output)
         if {id(source), id(result)} != {id(buffer_a), id(buffer_b)} or source is result:
             continue
@@ -52,14 +44,16 @@ def _overlap_permitted(graph: Graph, step: int, buffer_a: PlannedBuffer, buffer_
     return False
 
 
-def check_plan(plan: MemoryPlan, graph: Graph, scratch: Mapping[int, int] | None = None) -> None:
+def check_plan(plan: MemoryPlan, graph: Graph,
+               allowances: Mapping[int, Sequence[OverlapAllowance]] | None = None) -> None:
     """Raise AssertionError naming the tensors involved if the plan is unsafe for `graph`.
 
-    scratch: step -> bytes each kernel's scratch needs (checked against the plan's scratch buffers when given)."""
+    allowances: step -> the overlap allowances its operator declares (as plan_graph took them); without them no
+    two tensors live together may share a byte."""
     owner: dict[int, PlannedBuffer] = {}
     pool_sizes = {pool.name: plan.pool_sizes.get(pool.name, plan.pool_bytes) for pool in plan.pools}
     for buffer in plan.buffers:
-        name = f"tensor {buffer.tensor}" if buffer.tensors else buffer.label
+        name = f"tensor {buffer.tensor}"
         assert buffer.offset >= 0 and buffer.offset % plan.alignment == 0, \
             f"{name}: offset {buffer.offset} is not a multiple of {plan.alignment}"
         assert buffer.pool in pool_sizes, f"{name}: unknown pool {buffer.pool!r}"
@@ -85,27 +79,16 @@ def check_plan(plan: MemoryPlan, graph: Graph, scratch: Mapping[int, int] | None
             f"{tensor.describe()} is live over steps {live_ranges[tensor.index]}, its buffer only over " \
             f"[{buffer.first_op}, {buffer.last_op}]"
 
-    scratch_at = {b.scratch_step: b for b in plan.buffers if b.scratch_step is not None}
-    for step, nbytes in (scratch or {}).items():
-        if nbytes > 0:
-            assert step in scratch_at and scratch_at[step].size >= nbytes, \
-                f"step {step}: the kernel needs {nbytes} bytes of scratch, the plan gives " \
-                f"{scratch_at[step].size if step in scratch_at else 0}"
-
     for step in range(max(len(graph.operators), 1)):
         live = [index for index, (first, last) in live_ranges.items() if first <= step <= last]
         for a, b in combinations(live, 2):
             buffer_a, buffer_b = owner[a], owner[b]
             if buffer_a is buffer_b or not _share_bytes(buffer_a, buffer_b):
                 continue
-            assert plan.overlap and _overlap_permitted(graph, step, buffer_a, buffer_b, owner, live_ranges), \
+            declared = (allowances or {}).get(step, ())
+            assert plan.overlap and _overlap_permitted(graph, declared, step, buffer_a, buffer_b, owner, live_ranges), \
                 f"step {step}: {_label(graph, a, buffer_a)} and {_label(graph, b, buffer_b)} are live together and " \
                 f"overlap"
-        if step in scratch_at:
-            for index in live:
-                assert not _share_bytes(scratch_at[step], owner[index]), \
-                    f"step {step}: the scratch buffer at [{scratch_at[step].offset}, {scratch_at[step].end}) " \
-                    f"overlaps {_label(graph, index, owner[index])}"
 
 
 def _share_bytes(a: PlannedBuffer, b: PlannedBuffer) -> bool:

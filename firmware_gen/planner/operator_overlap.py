@@ -1,29 +1,28 @@
 """The overlap allowances of a graph: what each operator declares, kept only where it is safe.
 
-An operator's `output_overlap` names (input tensor, output tensor) pairs. A pair is kept only when the input's
-buffer is read for the last time at that operator (no later reader, not a graph output, no view of it read later)
-and the output's buffer is first written there; the allowance then applies to exactly that one step.
+The compiler passes, per step, the allowances its operator declares between (input tensor, output tensor). A pair
+is kept only when the input's buffer is read for the last time at that operator (no later reader, not a graph
+output, no view of it read later) and the output's buffer is first written there; the allowance then applies to
+exactly that one step.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
 
 from firmware_gen.frontend.ir import Graph
 from firmware_gen.planner.buffers import OverlapAllowance
 from firmware_gen.planner.liveness import TensorGroup
 
 
-def graph_overlaps(graph: Graph, groups: list[TensorGroup]) -> list[OverlapAllowance]:
-    """Allowances between buffers (ids: the groups' root tensors)."""
-    from firmware_gen.ops import REGISTRY  # the operator modules import the planner's data types
-
+def graph_overlaps(graph: Graph, groups: list[TensorGroup],
+                   declared: Mapping[int, Sequence[OverlapAllowance]]) -> list[OverlapAllowance]:
+    """Allowances between buffers (ids: the groups' root tensors), from the tensor-level ones declared per step."""
     group_of = {index: group for group in groups for index in group.tensors}
     outputs = set(graph.outputs)
     allowances = []
     for op in graph.operators:
-        declare = getattr(REGISTRY[op.opcode], "output_overlap", None) if op.opcode in REGISTRY else None
-        if declare is None:
-            continue
-        for allowance in declare(graph, op):
+        for allowance in declared.get(op.index, ()):
             source, result = group_of.get(allowance.input), group_of.get(allowance.output)
             if source is None or result is None or source is result:
                 continue

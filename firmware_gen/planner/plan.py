@@ -1,4 +1,4 @@
-"""The result of planning: where each alias group (and each kernel's scratch) lives, in one or several pools."""
+"""The result of planning: where each alias group lives, in one or several pools."""
 
 from __future__ import annotations
 
@@ -17,29 +17,19 @@ class PoolSpec:
     size_limit: int | None = None
     priority: int = 0
 
-    @property
-    def symbol(self) -> str:
-        """The C array of this pool."""
-        return f"fg_pool_{self.name}" if self.name else "fg_pool"
-
-    @property
-    def section(self) -> str:
-        return f".bss.{self.symbol}"
-
 
 @dataclass(frozen=True)
 class PlannedBuffer:
-    tensors: tuple[int, ...]  # the alias group, root first; empty for a kernel's scratch buffer
+    tensors: tuple[int, ...]  # the alias group, root first
     offset: int
     size: int
     first_op: int
     last_op: int
     pool: str = DEFAULT_POOL
-    scratch_step: int | None = None  # the step whose kernel owns this scratch buffer
 
     @property
     def tensor(self) -> int:
-        return self.tensors[0] if self.tensors else -1
+        return self.tensors[0]
 
     @property
     def end(self) -> int:
@@ -47,8 +37,6 @@ class PlannedBuffer:
 
     @property
     def label(self) -> str:
-        if self.scratch_step is not None:
-            return f"scratch{self.scratch_step}"
         return "=".join(f"t{i}" for i in self.tensors)
 
 
@@ -92,13 +80,6 @@ class MemoryPlan:
     def pool_spec(self, name: str) -> PoolSpec:
         return next(pool for pool in self.pools if pool.name == name)
 
-    def symbol_of(self, tensor_index: int) -> str:
-        """The C array that holds the tensor."""
-        return self.pool_spec(self.buffer_of(tensor_index).pool).symbol
-
-    def scratch_of(self, step: int) -> PlannedBuffer | None:
-        return next((b for b in self.buffers if b.scratch_step == step), None)
-
     def to_json(self) -> dict[str, Any]:
         return {
             "pool_bytes": self.pool_bytes,
@@ -108,9 +89,9 @@ class MemoryPlan:
             "proven_optimal": self.proven_optimal,
             "proven_lower_bound_bytes": self.proven_lower_bound_bytes,
             "outside": [list(group) for group in self.outside],
-            "pools": [{"name": p.name, "symbol": p.symbol, "bytes": self.pool_sizes[p.name], "limit": p.size_limit}
+            "pools": [{"name": p.name, "bytes": self.pool_sizes[p.name], "limit": p.size_limit}
                       for p in self.pools],
             "buffers": [{"tensor": b.tensor, "tensors": list(b.tensors), "offset": b.offset, "size": b.size,
-                         "first_op": b.first_op, "last_op": b.last_op, "pool": b.pool, "scratch_step": b.scratch_step}
+                         "first_op": b.first_op, "last_op": b.last_op, "pool": b.pool}
                         for b in self.buffers],
         }

@@ -28,7 +28,7 @@ def plot_plan(plan: MemoryPlan, path: str | Path, title: str = "") -> None:
     colours = plt.get_cmap("tab20")
     for axis, pool in zip(axes[:, 0], pools, strict=True):
         for number, buffer in enumerate(b for b in plan.buffers if b.pool == pool.name):
-            colour = "lightgrey" if buffer.scratch_step is not None else colours(number % 20)
+            colour = colours(number % 20)
             axis.add_patch(Rectangle((buffer.first_op - 0.45, buffer.offset), buffer.last_op - buffer.first_op + 0.9,
                                      buffer.size, facecolor=colour, edgecolor="black", linewidth=0.5, alpha=0.8))
         size = plan.pool_sizes.get(pool.name, plan.pool_bytes)
@@ -42,7 +42,7 @@ def plot_plan(plan: MemoryPlan, path: str | Path, title: str = "") -> None:
         axis.set_xlim(-0.5, steps - 0.5)
         axis.set_ylim(0, top * 1.05)
         axis.set_xlabel("schedule step")
-        axis.set_ylabel(f"{pool.symbol} offset (bytes)")
+        axis.set_ylabel(f"pool {pool.name or 'default'}: offset (bytes)")
         axis.legend(loc="upper right", fontsize="small")
     figure.suptitle(f"{title} {plan.algorithm}{', overlap' if plan.overlap else ''}".strip())
     figure.tight_layout()

@@ -17,13 +17,13 @@ def format_plan(plan: MemoryPlan, graph: Graph) -> str:
     several = len(plan.pools) > 1
     if several:
         lines.append("pools: " + ", ".join(
-            f"{p.symbol} {plan.pool_sizes[p.name]:,} B" + (f" of {p.size_limit:,}" if p.size_limit else "")
+            f"{p.name or 'default'} {plan.pool_sizes[p.name]:,} B" + (f" of {p.size_limit:,}" if p.size_limit else "")
             for p in plan.pools))
     pool_column = "pool  " if several else ""
     lines.append(f"{'tensor':<12} {'offset':>8} {'size':>8} {'first':>6} {'last':>6}  {pool_column}name")
     for buffer in sorted(plan.buffers, key=lambda b: (b.pool, b.offset, b.first_op)):
         indices = buffer.label
-        names = " = ".join(graph.tensors[i].name for i in buffer.tensors) or "kernel scratch"
+        names = " = ".join(graph.tensors[i].name for i in buffer.tensors)
         if several:
             names = f"{buffer.pool:<5} {names}"
         if len(names) > NAME_WIDTH:

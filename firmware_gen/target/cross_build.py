@@ -14,11 +14,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from firmware_gen.abi import pool_output_section
 from firmware_gen.errors import DoesNotFitError, ToolchainError
-from firmware_gen.manifest import ModelInterface, read_model_interface
+from firmware_gen.manifest import ModelInterface, ModelManifest, read_manifest
 from firmware_gen.resources import RUNTIME_DIR
 from firmware_gen.target.boards import Board, load_board
-from firmware_gen.target.linker_script import SECTION_KIND, named_pool_section, pool_region, render_linker_script
+from firmware_gen.target.linker_script import SECTION_KIND, pool_region, render_linker_script
 
 CROSS_GCC = "arm-none-eabi-gcc"
 CROSS_OBJDUMP = "arm-none-eabi-objdump"
@@ -83,16 +84,14 @@ def _run(command: list[str]) -> subprocess.CompletedProcess:
     return done
 
 
-def _sources(model_dir: Path, board: Board) -> tuple[list[Path], list[Path]]:
-    """C files and include directories: the model with the runtime copy beside it (else runtime_c), the ports
-    for the board's UART, and the firmware."""
-    runtime = model_dir / "runtime" if (model_dir / "runtime" / "kernels").is_dir() else RUNTIME_DIR
-    sources = sorted(model_dir.glob("*.c")) + sorted((runtime / "kernels").glob("*.c"))
-    sources += sorted((runtime / "packed").glob("*.c"))  # the packed-call checks (--interface packed)
+def _sources(model_dir: Path, manifest: ModelManifest, board: Board) -> tuple[list[Path], list[Path]]:
+    """C files and include directories: the model with the runtime copy beside it (as its manifest lists them),
+    the ports for the board's UART, and the firmware."""
+    sources = [model_dir / name for name in manifest.sources]
     sources += [PORTS_DIR / name for name in ("startup.c", "cycles.c", "semihosting.c", f"uart_{board.uart_kind}.c")]
     sources += [PORTS_DIR / f"board_{board.init}.c"] if board.init else []
     sources += sorted(FIRMWARE_DIR.glob("*.c"))
-    return sources, [model_dir, runtime / "include", PORTS_DIR, FIRMWARE_DIR]
+    return sources, [*(model_dir / d for d in manifest.include_dirs), PORTS_DIR, FIRMWARE_DIR]
 
 
 def _board_flags(board: Board) -> list[str]:
@@ -147,16 +146,10 @@ def _sections(elf: Path) -> dict[str, _Section]:
     return {m[1]: _Section(m[1], int(m[2], 16), int(m[3], 16), int(m[4], 16)) for m in pattern.finditer(done.stdout)}
 
 
-def pool_names(model_dir: Path) -> list[str]:
-    """The named pools of a generated model (`fg_pool_<name>` arrays in sections `.bss.fg_pool_<name>`)."""
-    text = "".join(path.read_text() for path in sorted(model_dir.glob("*.c")))
-    return sorted(set(re.findall(r'section\("\.bss\.fg_pool_(\w+)"\)', text)))
-
-
 def _placed_sections(board: Board, pools: Sequence[str]) -> dict[str, tuple[str, str]]:
     """Output section -> (region name, kind) for every section the script places, named pools included."""
     placed = {name: (board.region_for(kind).name, kind) for name, kind in SECTION_KIND.items()}
-    placed.update({named_pool_section(pool): (pool_region(board, pool).name, "pool") for pool in pools})
+    placed.update({pool_output_section(pool): (pool_region(board, pool).name, "pool") for pool in pools})
     return placed
 
 
@@ -197,11 +190,11 @@ def build_firmware(model_dir: str | Path, board: Board | str, out_dir: str | Pat
     Raises DoesNotFitError (with the sizes) when the image is larger than the board's memory."""
     board = load_board(board) if isinstance(board, str) else board
     model_dir, out_dir = Path(model_dir), Path(out_dir)
-    interface = read_model_interface(model_dir)
+    manifest = read_manifest(model_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    sources, includes = _sources(model_dir, board)
+    sources, includes = _sources(model_dir, manifest, board)
     cflags = [*extra_cflags, *([] if semihosting else ["-DFG_NO_SEMIHOSTING"])]
-    pools = pool_names(model_dir)
+    pools = manifest.named_pools
     for pool in pools:
         pool_region(board, pool)  # an unknown region name fails before compiling
     objects = _compile(sources, includes, board, out_dir / "obj", cflags)
@@ -221,13 +214,13 @@ def build_firmware(model_dir: str | Path, board: Board | str, out_dir: str | Pat
     def size(name: str) -> int:
         return sections[name].size if name in sections else 0
 
-    workspace = size(".fg_pool") + sum(size(named_pool_section(pool)) for pool in pools)
+    workspace = sum(size(pool_output_section(pool.name)) for pool in manifest.pools)
 
     return FirmwareBuild(
         board=board,
         elf=elf,
         model_dir=model_dir,
-        interface=interface,
+        interface=manifest.interface,
         flash_bytes=size(".text") + size(".ARM.exidx") + size(".rodata") + size(".data"),
         ram_bytes=size(".data") + size(".bss") + workspace + size(".stack"),
         workspace_bytes=workspace,

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from firmware_gen.abi import pool_bounds, pool_input_section, pool_output_section
 from firmware_gen.target.boards import Board, BoardError, MemoryRegion
 
 # Output section -> (memory kind, input sections). Script order is placement order within a region, and ld
@@ -21,7 +22,7 @@ OUTPUT_SECTIONS: tuple[tuple[str, str, str], ...] = (
     (".rodata", "rodata", "*(.rodata .rodata.*)"),
     (".stack", "stack", ""),
     (".data", "data", "*(.data .data.*)"),
-    (".fg_pool", "pool", "KEEP(*(.bss.fg_pool))"),
+    (pool_output_section(""), "pool", f"KEEP(*({pool_input_section('')}))"),
     (".bss", "bss", "*(.bss .bss.*) *(COMMON)"),
 )
 SECTION_KIND = {name: kind for name, kind, _ in OUTPUT_SECTIONS}
@@ -84,7 +85,7 @@ def render_linker_script(board: Board, measure: bool = False, pools: Sequence[st
         noload = " (NOLOAD)" if kind in ("stack", "pool", "bss") else ""
         body = _section_body(name, inputs, board.flash_config_offset)
         lines += [f"  {name}{noload} :", "  {", *body, f"  }} > {region}{load}", ""]
-        if name == ".fg_pool":  # before .bss, whose .bss.* would otherwise take the named pools
+        if name == pool_output_section(""):  # before .bss, whose .bss.* would otherwise take the named pools
             lines += [line for pool, where in pool_regions.items() for line in _named_pool_section(pool, where)]
     lines += ["  __fg_data_load = LOADADDR(.data);", "}", ""]
     lines.append(f'ASSERT(ADDR(.text) == ORIGIN({region_symbol(code)}), '
@@ -99,7 +100,7 @@ def render_linker_script(board: Board, measure: bool = False, pools: Sequence[st
         lines.append(_fits_assert(f"ADDR({name}) + SIZEOF({name})", region, f"{kind} ({name})"))
     lines.append(_fits_assert("LOADADDR(.data) + SIZEOF(.data)", code, "the .data load image"))
     for pool, where in pool_regions.items():
-        section = named_pool_section(pool)
+        section = pool_output_section(pool)
         lines.append(_fits_assert(f"ADDR({section}) + SIZEOF({section})", where, f"pool '{pool}' ({section})"))
     return "\n".join(lines) + "\n"
 
@@ -107,11 +108,6 @@ def render_linker_script(board: Board, measure: bool = False, pools: Sequence[st
 def _fits_assert(end: str, region: MemoryRegion, what: str) -> str:
     limit = f"ORIGIN({region_symbol(region)}) + LENGTH({region_symbol(region)})"
     return f'ASSERT({end} <= {limit}, "firmware-gen: {what} overflows the {region.name} region");'
-
-
-def named_pool_section(pool: str) -> str:
-    """The output section of the pool `fg_pool_<pool>` (its input section is `.bss.fg_pool_<pool>`)."""
-    return f".fg_pool_{pool}"
 
 
 def pool_region(board: Board, pool: str) -> MemoryRegion:
@@ -126,7 +122,7 @@ def pool_region(board: Board, pool: str) -> MemoryRegion:
 
 
 def _named_pool_section(pool: str, region: MemoryRegion) -> list[str]:
-    section = named_pool_section(pool)
-    return [f"  {section} (NOLOAD) :", "  {", "    . = ALIGN(16);", f"    __fg_pool_{pool}_start = .;",
-            f"    KEEP(*(.bss.fg_pool_{pool}))", "    . = ALIGN(4);", f"    __fg_pool_{pool}_end = .;",
+    start, end = pool_bounds(pool)
+    return [f"  {pool_output_section(pool)} (NOLOAD) :", "  {", "    . = ALIGN(16);", f"    {start} = .;",
+            f"    KEEP(*({pool_input_section(pool)}))", "    . = ALIGN(4);", f"    {end} = .;",
             f"  }} > {region_symbol(region)}", ""]

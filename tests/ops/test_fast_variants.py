@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 from validated import MAX_EXAMPLES, assert_bit_exact, int8_zero_points, scales
 from weighted import ACTIVATIONS, weights
 
-from firmware_gen.driver.compiler import lower
 from firmware_gen.frontend.tflite_reader import read_model
 from firmware_gen.modelgen.writer import ModelBuilder
+from firmware_gen.ops import lower
 from firmware_gen.ops.geometry import window_2d
 
 CHANNEL_AXIS = convolution_cases.CHANNEL_AXIS

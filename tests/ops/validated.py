@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 from firmware_gen.check.host_validation import validate_model
 from firmware_gen.errors import UnsupportedModelError
-from firmware_gen.frontend.tflite_reader import check_supported, read_model
+from firmware_gen.frontend.tflite_reader import read_model
+from firmware_gen.ops import check_supported
 
 MAX_EXAMPLES = 25
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from target_fixtures import needs_qemu
 
-from firmware_gen.check.host_validation import random_inputs
+from firmware_gen.check.inputs import random_inputs
 from firmware_gen.check.oracle import run_tflm
 from firmware_gen.check.profile import build_profile, format_profile
 from firmware_gen.driver.compiler import generate

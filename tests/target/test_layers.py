@@ -10,12 +10,13 @@ from pathlib import Path
 import pytest
 from target_fixtures import needs_qemu
 
-from firmware_gen.backend.legalize import constant_name
-from firmware_gen.check.host_validation import random_inputs
-from firmware_gen.check.layer_validation import PackedCallRefused, step_session, validate_layers
+from firmware_gen.abi import constant_symbol as constant_name
+from firmware_gen.check.inputs import random_inputs
+from firmware_gen.check.layer_validation import validate_layers
 from firmware_gen.driver.compiler import generate
 from firmware_gen.frontend.tflite_reader import read_model
 from firmware_gen.link.framing import LinkError
+from firmware_gen.link.step_session import PackedCallRefused, step_session
 from firmware_gen.modelgen import zoo
 from firmware_gen.target.cross_build import build_firmware
 

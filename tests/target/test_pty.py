@@ -83,7 +83,8 @@ def test_validate_through_a_pty_is_the_real_board_path(tmp_path, monkeypatch, ca
     model.write_bytes(zoo.every_op())
     argv = ["validate", str(model), "--board", BOARD, "--port", "PTY"]
     # The same preparation the command does (a real-board build: --port given), to hand its image to QEMU.
-    _, deployment, _ = cli._prepare(cli.build_parser().parse_args(argv))
+    args = cli.build_parser().parse_args(argv)
+    _, deployment, _ = cli._deploy(args, args.port)
     elf = deployment.firmware.elf
     assert "bkpt" not in subprocess.run(["arm-none-eabi-objdump", "-d", str(elf)], capture_output=True,
                                         text=True).stdout
@@ -112,7 +113,8 @@ def test_silent_pty_when_qemu_stays_halted(tmp_path, monkeypatch, capsys):
     model = tmp_path / "tiny.tflite"
     model.write_bytes(zoo.tiny_cnn())
     argv = ["run", str(model), "--board", BOARD, "--port", "PTY"]
-    _, deployment, _ = cli._prepare(cli.build_parser().parse_args(argv))
+    args = cli.build_parser().parse_args(argv)
+    _, deployment, _ = cli._deploy(args, args.port)
     with qemu_on_a_pty(deployment.firmware.elf, tmp_path) as (_, pty):
         monkeypatch.setattr(deploy, "run_model", functools.partial(run_model, stall_timeout=1.0))
         assert cli.main([*argv[:-1], pty]) == 2

@@ -8,9 +8,11 @@ import numpy as np
 import pytest
 from target_fixtures import FIXTURE_MODEL, needs_qemu, qemu_processes_for
 
-from firmware_gen.link.framing import FirmwareFault, FrameType, Link, LinkError, describe_error, encode_frame
+from firmware_gen.abi import FrameType
+from firmware_gen.link.framing import FirmwareFault, Link, LinkError, describe_error, encode_frame
 from firmware_gen.link.qemu import start_qemu
-from firmware_gen.link.runner import handshake, run_model
+from firmware_gen.link.runner import run_model
+from firmware_gen.link.session import handshake
 from firmware_gen.target.boards import list_boards, load_board
 from firmware_gen.target.cross_build import build_firmware
 

@@ -7,17 +7,10 @@ import time
 
 import pytest
 
-from firmware_gen.link.framing import (
-    MAGIC,
-    FirmwareFault,
-    FrameType,
-    Link,
-    LinkError,
-    LinkStalled,
-    decode_fault,
-    encode_frame,
-)
-from firmware_gen.link.runner import exchange, handshake
+from firmware_gen.abi import FRAME_MAGIC, FrameType
+from firmware_gen.link.framing import FirmwareFault, Link, LinkError, LinkStalled, decode_fault, encode_frame
+from firmware_gen.link.runner import exchange
+from firmware_gen.link.session import handshake
 from firmware_gen.manifest import ModelInterface, TensorSpec
 
 
@@ -56,7 +49,7 @@ def test_frame_round_trip_skipping_noise():
 
 def test_frame_layout():
     data = encode_frame(FrameType.INPUT, b"\x00abc")
-    assert data[:2] == MAGIC and data[2] == 0x11 and struct.unpack("<I", data[3:7])[0] == 4
+    assert data[:2] == FRAME_MAGIC and data[2] == 0x11 and struct.unpack("<I", data[3:7])[0] == 4
     assert len(data) == 2 + 1 + 4 + 4 + 4
 
 
@@ -82,7 +75,7 @@ def test_silent_link_is_a_stall():
 
 def test_absurd_length_is_a_corrupted_frame():
     with pytest.raises(LinkError, match="corrupted frame"):
-        link_over(MAGIC + struct.pack("<BI", 2, 1 << 30)).receive()
+        link_over(FRAME_MAGIC + struct.pack("<BI", 2, 1 << 30)).receive()
 
 
 def test_endless_garbage_is_refused():

@@ -14,13 +14,13 @@ import pytest
 from target_fixtures import needs_cross_gcc
 
 from firmware_gen import cli
+from firmware_gen.abi import CounterKind
 from firmware_gen.backend.zephyr_module import module_sources
 from firmware_gen.check.oracle import run_tflm
 from firmware_gen.frontend.tflite_reader import read_model
 from firmware_gen.link import zephyr_console
-from firmware_gen.link.framing import CounterKind
 from firmware_gen.link.zephyr_console import ConsoleError, input_pattern, parse_console
-from firmware_gen.manifest import read_model_interface
+from firmware_gen.manifest import read_manifest
 from firmware_gen.modelgen import zoo
 from firmware_gen.target.boards import load_board
 
@@ -108,7 +108,7 @@ def test_app_on_the_host_prints_frames_that_decode_to_tflms_outputs(int8_module,
     run = parse_console("*** Booting Zephyr OS ***\n" + console)
     (tmp_path / "console.log").write_text(console)
     assert zephyr_console.main([str(tmp_path / "console.log")]) == 0
-    interface = read_model_interface(out)
+    interface = read_manifest(out).interface
     assert run.status == 0 and run.cycles_per_second == 1_000_000
     assert run.hello.counter == CounterKind.ZEPHYR_CYCLES and run.hello.num_steps == interface.num_steps
     assert len(run.profile.steps) == interface.num_steps and all(count > 0 for count in run.profile.steps)

@@ -1,0 +1,143 @@
+"""The names and codes the Python side shares with the C runtime and the linker scripts, spelled once.
+
+Pool arrays and their sections (codegen writes them, the linker scripts place them, the build measures them),
+the serial protocol's frame types and error codes (runtime_c/firmware/fg_protocol.h), the firmware's exit codes
+and counter kinds (runtime_c/ports/fg_port.h), the packed-call error codes (runtime_c/include/fg/packed.h), and
+the exit statuses of the command line. tests/test_abi.py pins every code here to its C header.
+"""
+
+from __future__ import annotations
+
+import enum
+
+# --- The workspace pools -----------------------------------------------------------------------------------------
+
+
+
+def pool_symbol(pool: str) -> str:
+    """The C array of a pool: `fg_pool` for the default pool, `fg_pool_<name>` for a named one."""
+    return f"fg_pool_{pool}" if pool else "fg_pool"
+
+
+def pool_input_section(pool: str) -> str:
+    """The section the generated C puts a pool's array in (`__attribute__((section(...)))`)."""
+    return f".bss.{pool_symbol(pool)}"
+
+
+def pool_output_section(pool: str) -> str:
+    """The output section of the linker script that holds a pool: `.fg_pool`, `.fg_pool_<name>`."""
+    return f".{pool_symbol(pool)}"
+
+
+def pool_bounds(pool: str) -> tuple[str, str]:
+    """The linker symbols at the start and end of a pool's output section."""
+    return f"__{pool_symbol(pool)}_start", f"__{pool_symbol(pool)}_end"
+
+
+def constant_symbol(tensor_index: int) -> str:
+    """The C array of a constant tensor (weights, biases) in model_weights.c."""
+    return f"fg_const_{tensor_index}"
+
+
+# --- The calling conventions of the generated schedule --------------------------------------------------------
+CALLING_CONVENTIONS = ("unpacked", "packed")  # direct C calls; TVM's C-runtime packed ABI
+
+
+# --- The serial protocol (runtime_c/firmware/fg_protocol.h) -------------------------------------------------------
+FRAME_MAGIC = b"FG"
+PROTOCOL_VERSION = 1
+
+
+class FrameType(enum.IntEnum):
+    """FG_FRAME_<name>."""
+
+    # firmware -> host
+    HELLO = 0x01
+    OUTPUT = 0x02
+    PROFILE = 0x03
+    DONE = 0x04
+    ERROR = 0x05
+    FAULT = 0x06
+    STEP_DONE = 0x07
+    TENSOR = 0x08
+    SESSION_READY = 0x09
+    # host -> firmware
+    HELLO_REQUEST = 0x10
+    INPUT = 0x11
+    STEP_SESSION = 0x12  # the step session of a packed build (check/layer_validation.py)
+    STEP_REQUEST = 0x13
+    TENSOR_REQUEST = 0x14
+    END_REQUEST = 0x15
+
+
+class FirmwareError(enum.IntEnum):
+    """FG_ERROR_<name>, the codes of an ERROR frame: what the firmware found wrong with the host's data."""
+
+    BAD_CRC = 1
+    BAD_LENGTH = 2
+    BAD_INDEX = 3
+    UNEXPECTED_FRAME = 4
+    NOT_PACKED = 5
+
+
+FIRMWARE_ERROR_TEXT = {
+    FirmwareError.BAD_CRC: "a frame from the host failed its CRC check",
+    FirmwareError.BAD_LENGTH: "a frame from the host had a wrong length",
+    FirmwareError.BAD_INDEX: "a frame from the host named a tensor index that does not exist",
+    FirmwareError.UNEXPECTED_FRAME: "the host sent an unexpected frame type",
+    FirmwareError.NOT_PACKED: "the firmware was built without --interface packed: it cannot run single steps",
+}
+
+
+# --- The firmware's end of run (runtime_c/ports/fg_port.h) ---------------------------------------------------------
+class FirmwareExit(enum.IntEnum):
+    """FG_EXIT_<name>: how the firmware ends a run (the semihosting exit status under QEMU)."""
+
+    OK = 0
+    MODEL_ERROR = 10
+    PROTOCOL_ERROR = 11
+    FAULT = 12
+
+
+class CounterKind(enum.IntEnum):
+    """FG_COUNTER_<name>: what the step counts of a PROFILE frame count."""
+
+    DWT = 1  # core clock cycles
+    SYSTICK = 2  # SysTick ticks
+    ZEPHYR_CYCLES = 3  # k_cycle_get_32() cycles (zephyr_app/)
+
+
+# --- Packed calls (runtime_c/include/fg/packed.h) ------------------------------------------------------------------
+class PackedError(enum.IntEnum):
+    """FG_PACKED_ERR_<name>: why a shim refused its arguments instead of running its kernel."""
+
+    NUM_ARGS = -1
+    TYPE_CODE = -2
+    DTYPE = -3
+    SHAPE = -4
+    NULL = -5
+    NO_SUCH_STEP = -6
+    NO_SUCH_ARG = -7
+
+
+PACKED_ERROR_TEXT = {
+    PackedError.NUM_ARGS: "wrong argument count",
+    PackedError.TYPE_CODE: "wrong type code",
+    PackedError.DTYPE: "wrong dtype",
+    PackedError.SHAPE: "wrong shape",
+    PackedError.NULL: "null argument",
+    PackedError.NO_SUCH_STEP: "no such step",
+    PackedError.NO_SUCH_ARG: "no such tensor argument",
+}
+
+
+def describe_packed_error(code: int) -> str:
+    return PACKED_ERROR_TEXT.get(code, f"error code {code}")  # type: ignore[call-overload]
+
+
+# --- The command line ----------------------------------------------------------------------------------------------
+class ExitStatus(enum.IntEnum):
+    OK = 0
+    MISMATCH = 1  # the model ran, and differs from TensorFlow Lite Micro
+    USER_ERROR = 2  # the user's mistake, explained in one line on stderr
+    INTERRUPTED = 130  # 128 + SIGINT

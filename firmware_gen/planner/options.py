@@ -1,0 +1,32 @@
+"""The options of a memory plan, defined once: every command, cache key and stage takes this value."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from firmware_gen.planner.plan import PoolSpec
+
+
+@dataclass(frozen=True)
+class PlanningOptions:
+    """overlap: let an operator's output overlap the part of its input it has already read, where the operator
+    allows it. pools: the RAM regions to fill, fastest first (none: one unlimited pool). io_in_pool=False leaves
+    the model's inputs and outputs in the caller's buffers and plans only the intermediates. algorithm: one
+    planning algorithm by name (None: run them all, keep the smallest pool)."""
+
+    overlap: bool = True
+    pools: tuple[PoolSpec, ...] = field(default_factory=tuple)
+    io_in_pool: bool = True
+    algorithm: str | None = None
+    alignment: int = 16
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "pools", tuple(self.pools))
+        if len({p.name for p in self.pools}) != len(self.pools):
+            raise ValueError("pool names must be distinct")
+
+    def cache_key(self) -> str:
+        """A text that differs whenever the plan may differ."""
+        pools = ",".join(f"{p.name}:{p.size_limit}:{p.priority}" for p in self.pools)
+        return (f"overlap={self.overlap};pools={pools};io_in_pool={self.io_in_pool};algorithm={self.algorithm};"
+                f"alignment={self.alignment}")
