@@ -10,7 +10,8 @@ import pytest
 from firmware_gen.check.oracle import OracleResult, run_tflm
 from firmware_gen.frontend.ir import DType, Graph
 from firmware_gen.frontend.tflite_reader import read_model
-from firmware_gen.modelgen.calibrated import CalibratedBuilder, fit_int8
+from firmware_gen.modelgen.calibrated import CalibratedBuilder
+from firmware_gen.modelgen.float_reference import fit_int8
 from firmware_gen.modelgen.mobilenet import mobilenet_v1
 from firmware_gen.modelgen.writer import OPTION_WRITERS
 from firmware_gen.modelgen.zoo import SYNTHETIC_MODELS
