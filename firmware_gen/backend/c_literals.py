@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import re
 
 import numpy as np
 
@@ -38,11 +37,6 @@ def c_array_body(values: np.ndarray, width: int = 116, indent: str = "    ") -> 
     per_line = max(1, (width - len(indent)) // (max(map(len, items), default=1) + 2))
     lines = [", ".join(items[i:i + per_line]) for i in range(0, len(items), per_line)]
     return (",\n" + indent).join(lines)
-
-
-def c_identifier(text: str, limit: int = 40) -> str:
-    name = re.sub(r"[^0-9a-zA-Z_]", "_", text).strip("_")
-    return name[:limit] or "anonymous"
 
 
 def short_name(text: str, limit: int = 56) -> str:

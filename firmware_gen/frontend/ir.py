@@ -105,12 +105,6 @@ class Graph:
     outputs: tuple[int, ...]
     name: str = "model"
 
-    def input_tensors(self, op: Operator) -> list[Tensor | None]:
-        return [self.tensors[i] if i >= 0 else None for i in op.inputs]
-
-    def output_tensors(self, op: Operator) -> list[Tensor]:
-        return [self.tensors[i] for i in op.outputs]
-
     @property
     def activation_tensors(self) -> list[Tensor]:
         """Every tensor that needs RAM: graph inputs, intermediates and outputs (not constants)."""

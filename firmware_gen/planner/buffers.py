@@ -44,10 +44,6 @@ class BufferInfo:
     def footprint(self) -> int:
         return align_up(self.size, self.alignment)
 
-    def live_together(self, other: BufferInfo) -> bool:
-        return self.first <= other.last and other.first <= self.last
-
-
 def live_sums(buffers: Iterable[BufferInfo]) -> dict[int, int]:
     """Step -> total footprint of the buffers live at that step (only steps where some buffer is live)."""
     sums: dict[int, int] = {}
@@ -223,6 +219,3 @@ def conflicts(buffers: Sequence[BufferInfo]) -> list[list[int]]:
     return [separations.neighbours(i) for i in range(len(buffers))]
 
 
-def first_fit_in_order(ordered: Sequence[BufferInfo]) -> Offsets:
-    """Place each buffer in the given order at the lowest offset free of every live-together buffer placed so far."""
-    return Separations(ordered).first_fit(range(len(ordered)))

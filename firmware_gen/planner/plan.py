@@ -77,9 +77,6 @@ class MemoryPlan:
     def offset_of(self, tensor_index: int) -> int:
         return self.buffer_of(tensor_index).offset
 
-    def pool_spec(self, name: str) -> PoolSpec:
-        return next(pool for pool in self.pools if pool.name == name)
-
     def to_json(self) -> dict[str, Any]:
         return {
             "pool_bytes": self.pool_bytes,
