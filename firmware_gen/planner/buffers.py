@@ -217,5 +217,3 @@ def conflicts(buffers: Sequence[BufferInfo]) -> list[list[int]]:
     """For each buffer (by position), the positions of the other buffers live at some common step."""
     separations = Separations(buffers)
     return [separations.neighbours(i) for i in range(len(buffers))]
-
-
