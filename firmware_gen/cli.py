@@ -261,14 +261,17 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def _add_planning_options(sub: argparse.ArgumentParser, overlap_only: bool = False) -> None:
-    sub.add_argument("--overlap", action=argparse.BooleanOptionalAction, default=True,
+    from firmware_gen.planner import PlanningOptions
+
+    defaults = PlanningOptions()
+    sub.add_argument("--overlap", action=argparse.BooleanOptionalAction, default=defaults.overlap,
                      help="let outputs overlap inputs where the kernels allow it (default: on)")
     if overlap_only:
         return
     sub.add_argument("--pool", action="append", metavar="NAME[:SIZE]",
                      help="a RAM pool, e.g. dtcm:64K (repeat, fastest first; the last may have no size); on a "
                           "board each pool goes to the memory region of its name")
-    sub.add_argument("--io-in-pool", action=argparse.BooleanOptionalAction, default=True,
+    sub.add_argument("--io-in-pool", action=argparse.BooleanOptionalAction, default=defaults.io_in_pool,
                      help="plan the model's inputs and outputs in the pool (default); --no-io-in-pool leaves "
                           "them in the caller's buffers, which fg_model_run reads and writes in place")
 
