@@ -113,7 +113,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
     graph = _load_graph(args.model)
     compiled = generate(graph, args.output, source=Path(args.model).name, interface=args.interface,
-                        options=planning_options(args))
+                        options=planning_options(args), isa=_isa(args))
     print(f"wrote {args.output}/model.c, model.h, model_weights.c, model_weights.h and runtime/: "
           f"{len(compiled.steps)} steps ({args.interface}), pool {compiled.plan.pool_bytes:,} B "
           f"(lower bound {compiled.plan.lower_bound_bytes:,} B)")
@@ -124,6 +124,14 @@ def cmd_generate(args: argparse.Namespace) -> int:
         print(f"wrote {args.output}/zephyr/: a Zephyr module; build it with the app: west build -b BOARD zephyr_app "
               f"-- -DFIRMWARE_GEN_MODEL_DIR={Path(args.output).resolve()}")
     return ExitStatus.OK
+
+
+def _isa(args: argparse.Namespace):
+    """The instruction set the kernels may use: the board's (--board), else portable C."""
+    from firmware_gen.isa import PORTABLE
+    from firmware_gen.target.boards import load_board
+
+    return load_board(args.board).isa if getattr(args, "board", None) else PORTABLE
 
 
 def _board_port(args: argparse.Namespace) -> str | None:
@@ -241,7 +249,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     _, deployment, progress = _deploy(args, port)
     result = run(deployment, _inputs(args, deployment.graph), serial_url=port, progress=progress,
                  baudrate=args.baud)
-    profile = build_profile(deployment.graph, result)
+    profile = build_profile(deployment.graph, result, deployment.compiled.calls)
     if args.plot:
         plot_profile(profile, args.plot, title=f"{Path(args.model).name} on {args.board}")
     if args.json:
@@ -310,6 +318,7 @@ def _add_compile_commands(command: Callable[..., argparse.ArgumentParser]) -> No
     _add_interface_option(sub)
     sub = command("generate", cmd_generate, "write the C sources of the model")
     sub.add_argument("-o", "--output", required=True, help="output directory")
+    sub.add_argument("--board", help="pick the kernel variants for this board's CPU (DSP, MVE); default: portable C")
     sub.add_argument("--zephyr", action="store_true",
                      help="also make the directory a Zephyr module (zephyr/module.yml, CMakeLists.txt, pool section) "
                           "for zephyr_app/")

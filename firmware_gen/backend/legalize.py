@@ -46,6 +46,14 @@ class Step:
         return self.inputs + self.outputs
 
     @property
+    def kernel(self) -> str:
+        """The function this step calls and the instruction-set class it was chosen for, for comments."""
+        if self.call is None:
+            return "no code (a view of its input)"
+        detail = f"{self.call.isa}: {self.call.variant}" if self.call.variant else self.call.isa
+        return c_comment_safe(f"{self.call.function} ({detail})")
+
+    @property
     def summary(self) -> str:
         """One line naming the op and where its tensors live, for comments."""
         def show(refs: list[TensorRef]) -> str:

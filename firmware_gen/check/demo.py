@@ -25,7 +25,7 @@ def run_demo(board: str = "qemu_cortex_m3", seed: int = 0, progress: Progress = 
     print(deployment.firmware.summary())
     inputs = random_inputs(deployment.graph, seed)
     result = run(deployment, inputs, progress=progress)
-    print(format_profile(build_profile(deployment.graph, result)))
+    print(format_profile(build_profile(deployment.graph, result, deployment.compiled.calls)))
     progress("running the same input through TensorFlow Lite Micro")
     equal = outputs_equal_oracle(model, inputs, result.outputs, len(deployment.graph.tensors))
     scores = ", ".join(str(v) for v in np.asarray(result.outputs[0]).ravel()[:8])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -9,6 +10,7 @@ from firmware_gen.errors import UserError
 from firmware_gen.frontend.ir import Graph
 from firmware_gen.link.runner import RunResult
 from firmware_gen.ops import macs
+from firmware_gen.ops.base import KernelCall
 
 
 @dataclass
@@ -20,6 +22,8 @@ class LayerProfile:
     count: int  # instructions under QEMU, core cycles on a board
     share: float  # of the sum over all steps, 0..1
     macs_per_count: float | None
+    kernel: str = ""  # the C function the step called ("" for a view, which runs no code)
+    isa: str = ""  # the instruction-set class that function was chosen for ("portable C" when no variant fit)
 
 
 @dataclass
@@ -39,7 +43,8 @@ class ModelProfile:
         return {**asdict(self), "macs_per_count": self.macs_per_count}
 
 
-def build_profile(graph: Graph, result: RunResult) -> ModelProfile:
+def build_profile(graph: Graph, result: RunResult, calls: Mapping[int, KernelCall] | None = None) -> ModelProfile:
+    """calls: the compiled model's kernel calls, to name the kernel of each step."""
     if len(result.step_cycles) != len(graph.operators):
         raise UserError(f"the run timed {len(result.step_cycles)} steps; the model has {len(graph.operators)} "
                         "operators: was the firmware built from this model?")
@@ -52,19 +57,22 @@ def build_profile(graph: Graph, result: RunResult) -> ModelProfile:
     op_macs = macs(graph)
     for op, count in zip(graph.operators, counts, strict=True):
         n = op_macs[op.index]
+        call = (calls or {}).get(op.index)
         layers.append(LayerProfile(op.index, op.opcode, list(graph.tensors[op.outputs[0]].shape), n, count,
-                                   count / total if total else 0.0, n / count if count and n else None))
+                                   count / total if total else 0.0, n / count if count and n else None,
+                                   call.function if call else "", call.isa if call else ""))
     return ModelProfile(result.board, unit, layers, sum(layer.macs for layer in layers), total, invoke)
 
 
 def format_profile(profile: ModelProfile) -> str:
     unit = profile.unit
     lines = [f"{'#':>4}  {'operator':<18} {'output shape':<18} {'MACs':>12} {unit:>14} {'%':>6} "
-             f"{'MACs/' + unit[:5]:>11}"]
+             f"{'MACs/' + unit[:5]:>11}  kernel"]
     for layer in profile.layers:
         ratio = f"{layer.macs_per_count:.3f}" if layer.macs_per_count is not None else "-"
+        kernel = f"{layer.kernel} ({layer.isa})" if layer.kernel else ""
         lines.append(f"{layer.index:>4}  {layer.opcode:<18} {str(layer.output_shape):<18} {layer.macs:>12,} "
-                     f"{layer.count:>14,} {100 * layer.share:>6.2f} {ratio:>11}")
+                     f"{layer.count:>14,} {100 * layer.share:>6.2f} {ratio:>11}  {kernel}".rstrip())
     ratio = f"{profile.macs_per_count:.3f}" if profile.macs_per_count is not None else "-"
     lines.append(f"{'':>4}  {'total':<18} {'':<18} {profile.macs:>12,} {profile.count:>14,} {100.0:>6.2f} "
                  f"{ratio:>11}")

@@ -17,6 +17,7 @@ from firmware_gen.backend.legalize import Step, legalize
 from firmware_gen.backend.packed import INTERFACES
 from firmware_gen.errors import UserError
 from firmware_gen.frontend.ir import Graph
+from firmware_gen.isa import PORTABLE, Isa
 from firmware_gen.manifest import ModelManifest
 from firmware_gen.ops import check_supported, lower, output_overlaps, view_aliases
 from firmware_gen.ops.base import KernelCall
@@ -49,24 +50,24 @@ def plan_model(graph: Graph, options: PlanningOptions = PlanningOptions()) -> Me
     return plan
 
 
-def compile_graph(graph: Graph, interface: str = "unpacked",
-                  options: PlanningOptions = PlanningOptions()) -> CompiledModel:
-    """Every pass up to the legalized schedule (no C yet)."""
+def compile_graph(graph: Graph, interface: str = "unpacked", options: PlanningOptions = PlanningOptions(),
+                  isa: Isa = PORTABLE) -> CompiledModel:
+    """Every pass up to the legalized schedule (no C yet), with the kernel variants `isa` offers."""
     if interface not in INTERFACES:
         raise UserError(f"unknown interface {interface!r}; choose one of {', '.join(INTERFACES)}")
     if not options.io_in_pool and interface != "unpacked":
         raise UserError(f"the {interface} interface needs the inputs and outputs in the pool (its tensor "
                         f"descriptors are constants); use the unpacked interface or keep I/O in the pool")
     check_supported(graph)
-    calls = lower(graph)
+    calls = lower(graph, isa)
     plan = plan_model(graph, options)
     return CompiledModel(graph, calls, view_aliases(graph), plan, legalize(graph, calls, plan), interface)
 
 
 def generate(graph: Graph, out_dir: str | Path, source: str = "", interface: str = "unpacked",
-             options: PlanningOptions = PlanningOptions()) -> CompiledModel:
+             options: PlanningOptions = PlanningOptions(), isa: Isa = PORTABLE) -> CompiledModel:
     """compile_graph, then the C sources, their manifest and the runtime they need, written to out_dir."""
-    compiled = compile_graph(graph, interface, options)
+    compiled = compile_graph(graph, interface, options, isa)
     generated = codegen.render(graph, compiled.plan, compiled.steps, source, interface)
     codegen.write_output(generated, Path(out_dir))
     compiled.manifest = generated.manifest

@@ -82,7 +82,7 @@ def prepare(model: bytes, source: str, board: Board | str, interface: str = "unp
     try:
         progress(f"generating C for {Path(source).name} ({len(graph.operators)} operators, {interface})")
         compiled = generate(graph, out_dir / "model", source=Path(source).name, interface=interface,
-                            options=options)
+                            options=options, isa=board.isa)
         progress(f"cross-compiling for {board.name} ({board.core}) with arm-none-eabi-gcc")
         firmware = build_firmware(out_dir / "model", board, out_dir / "build", semihosting=semihosting)
     except BaseException:

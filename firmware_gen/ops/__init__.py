@@ -9,6 +9,7 @@ import pkgutil
 
 from firmware_gen.errors import UnsupportedModelError
 from firmware_gen.frontend.ir import Graph
+from firmware_gen.isa import PORTABLE, Isa
 from firmware_gen.ops.base import KernelCall, OpKernel
 from firmware_gen.ops.overlap import OutputOverlap
 
@@ -44,9 +45,11 @@ def view_aliases(graph: Graph) -> dict[int, int]:
     return {op.outputs[0]: op.inputs[0] for op in graph.operators if REGISTRY[op.opcode].is_alias}
 
 
-def lower(graph: Graph) -> dict[int, KernelCall]:
-    """Operator index -> its kernel call; views have none."""
-    return {op.index: REGISTRY[op.opcode].lower(graph, op) for op in graph.operators
+def lower(graph: Graph, isa: Isa = PORTABLE) -> dict[int, KernelCall]:
+    """Operator index -> its kernel call, the fastest variant `isa` offers (ops/variants); views have none."""
+    from firmware_gen.ops.variants import specialize  # the variant modules import this package's kernels
+
+    return {op.index: specialize(graph, op, REGISTRY[op.opcode].lower(graph, op), isa) for op in graph.operators
             if not REGISTRY[op.opcode].is_alias}
 
 

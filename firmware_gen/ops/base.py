@@ -48,6 +48,10 @@ class KernelCall:
     # When True the inputs are passed as one array of pointers (`const T *const inputs[]`) built next to the
     # call, for operators with a variable number of inputs (CONCATENATION).
     variadic_inputs: bool = False
+    # The instruction-set class the function needs, and what its variant does (ops/variants), for comments and
+    # profiles; the portable kernels need none.
+    isa: str = "portable C"
+    variant: str = ""
 
 
 class OpKernel(Protocol):

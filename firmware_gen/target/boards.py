@@ -9,6 +9,7 @@ from pathlib import Path
 import tomllib
 
 from firmware_gen.errors import UserError
+from firmware_gen.isa import CORE_FEATURES, FEATURES, Isa
 from firmware_gen.resources import BOARDS_DIR, RUNTIME_DIR
 
 PORTS_DIR = RUNTIME_DIR / "ports"
@@ -53,6 +54,7 @@ class Board:
     core: str
     gcc_flags: tuple[str, ...]
     fpu: bool
+    features: frozenset[str]  # ISA features of the CPU (firmware_gen.isa.FEATURES)
     regions: tuple[MemoryRegion, ...]
     stack_bytes: int
     uart_kind: str
@@ -77,6 +79,10 @@ class Board:
     def region_for(self, kind: str) -> MemoryRegion:
         """The region that holds one kind of memory (the first that lists it)."""
         return next(r for r in self.regions if kind in r.holds)
+
+    @property
+    def isa(self) -> Isa:
+        return Isa(self.features)
 
     @property
     def instructions_per_tick(self) -> float:
@@ -135,6 +141,7 @@ def _board_from_dict(data: dict) -> Board:
         core=str(data["cpu"]["core"]),
         gcc_flags=tuple(data["cpu"]["gcc_flags"]),
         fpu=bool(data["cpu"]["fpu"]),
+        features=frozenset(str(f) for f in data["cpu"]["features"]),
         regions=regions,
         stack_bytes=int(data["stack"]["bytes"]),
         uart_kind=str(uart["kind"]),
@@ -164,6 +171,7 @@ def _check(board: Board, path: Path) -> None:
             problems.append(f"region '{region.name}' holds unknown kinds {sorted(unknown)} (known: {MEMORY_KINDS})")
         if region.size <= 0 or region.origin < 0 or region.end > 2**32:
             problems.append(f"region '{region.name}' is not inside the 32-bit address space")
+    problems += _feature_problems(board)
     if board.uart_kind not in UART_KINDS:
         problems.append(f"uart kind '{board.uart_kind}' is not one of {UART_KINDS}")
     if board.cycle_counter not in CYCLE_COUNTER_KINDS:
@@ -179,3 +187,18 @@ def _check(board: Board, path: Path) -> None:
         problems.append(f"cpu.init '{board.init}': no {PORTS_DIR / f'board_{board.init}.c'}")
     if problems:
         raise BoardError(f"{path}: " + "; ".join(problems))
+
+
+def _feature_problems(board: Board) -> list[str]:
+    unknown = sorted(board.features - set(FEATURES))
+    if unknown:
+        return [f"cpu.features {unknown} unknown (known: {', '.join(FEATURES)})"]
+    possible = CORE_FEATURES.get(board.core)
+    if possible is None:
+        return [] if not board.features else [f"cpu.features: core '{board.core}' is unknown, so its features "
+                                              f"cannot be checked (known cores: {', '.join(CORE_FEATURES)})"]
+    impossible = sorted(board.features - possible)
+    if impossible:
+        return [f"cpu.features {impossible}: a {board.core} has no such extension "
+                f"(it can have {sorted(possible) or 'none'})"]
+    return []

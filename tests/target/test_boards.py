@@ -78,3 +78,25 @@ def test_measuring_linker_script_has_room_for_anything():
     script = render_linker_script(load_board("qemu_cortex_m3"), measure=True)
     assert "LENGTH = 0x40000000" in script
     assert "not runnable" in script
+
+
+@pytest.mark.parametrize(("name", "features"), [("qemu_cortex_m3", set()), ("mps2_an385", set()),
+                                                 ("mps2_an386", {"dsp"}), ("mps2_an500", {"dsp"}),
+                                                 ("mps3_an547", {"dsp", "mve"})])
+def test_boards_state_their_isa_features(name, features):
+    assert load_board(name).features == features
+
+
+@pytest.mark.parametrize(("core", "features", "message"), [
+    ("cortex-m4", '["dsp", "mve"]', r"cpu.features \['mve'\]: a cortex-m4 has no such extension"),
+    ("cortex-m3", '["dsp"]', r"cpu.features \['dsp'\]: a cortex-m3 has no such extension"),
+    ("cortex-m4", '["neon"]', r"cpu.features \['neon'\] unknown"),
+    ("riscv-e20", '["dsp"]', r"core 'riscv-e20' is unknown"),
+])
+def test_inconsistent_isa_features_are_refused_naming_the_file_and_field(tmp_path, core, features, message):
+    text = (BOARDS_DIR / "mps2_an386.toml").read_text()
+    text = text.replace('core = "cortex-m4"', f'core = "{core}"').replace('features = ["dsp"]', f"features = {features}")
+    path = tmp_path / "copied.toml"
+    path.write_text(text)
+    with pytest.raises(BoardError, match=rf"{path}: .*{message}"):
+        load_board(str(path))

@@ -1,0 +1,66 @@
+"""Kernel variants per instruction-set class, chosen at generation time from the board's ISA features.
+
+An operator's lowering produces the portable call (`fg_conv2d_pointwise_s8`, ...). A `Variant` may replace it
+with a function of the same results for a CPU class: the same params struct and arguments, the function named
+after the variant, and any constants the variant's inner loop wants laid out ahead of time (weights reordered,
+per-layer constants) in its own tables. Each module here lists the variants of one instruction-set class in
+`VARIANTS`; `specialize` takes the first that the board's ISA has the features for and whose preconditions the
+layer meets (most demanding ISA first), else keeps the portable call. The portable kernels stay the reference
+every variant is tested against; the host build always uses them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import pkgutil
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from firmware_gen.frontend.ir import Graph, Operator
+from firmware_gen.isa import Isa
+from firmware_gen.ops.base import KernelCall
+
+# (graph, operator, the portable call) -> the variant's call, or None when the layer does not meet its
+# preconditions.
+Specializer = Callable[[Graph, Operator, KernelCall], KernelCall | None]
+
+
+@dataclass(frozen=True)
+class Variant:
+    function: str  # the C function of the variant
+    replaces: str  # the portable function whose results it computes
+    requires: frozenset[str]  # ISA features (firmware_gen.isa)
+    specialize: Specializer
+    description: str = ""  # what the variant does, for the comment of each step that calls it
+
+
+def renamed(call: KernelCall, variant: Variant, **changes: object) -> KernelCall:
+    """The portable call, calling the variant's function instead (and any field changed)."""
+    return dataclasses.replace(call, function=variant.function, isa=_isa_label(variant.requires),
+                               variant=variant.description, **changes)
+
+
+def _isa_label(requires: frozenset[str]) -> str:
+    return Isa(requires).name
+
+
+def _discover() -> list[Variant]:
+    variants: list[Variant] = []
+    for module_info in pkgutil.iter_modules(__path__):
+        module = importlib.import_module(f"{__name__}.{module_info.name}")
+        variants.extend(getattr(module, "VARIANTS", ()))
+    return sorted(variants, key=lambda v: -len(v.requires))  # the most demanding ISA first; stable otherwise
+
+
+VARIANTS: list[Variant] = _discover()
+
+
+def specialize(graph: Graph, op: Operator, call: KernelCall, isa: Isa) -> KernelCall:
+    """The fastest variant of `call` the ISA offers and the layer allows; the call itself if none."""
+    for variant in VARIANTS:
+        if variant.replaces == call.function and isa.has(variant.requires):
+            chosen = variant.specialize(graph, op, call)
+            if chosen is not None:
+                return chosen
+    return call
