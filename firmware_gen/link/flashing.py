@@ -62,6 +62,32 @@ def choose_probe(board: Board, probes: list[ProbeInfo], probe_id: str | None) ->
     return probes[0]
 
 
+def _normalised(pyocd_target: Any, name: str) -> str:
+    normalise = getattr(pyocd_target, "normalise_target_type_name", None)
+    return normalise(name) if normalise else name.lower()
+
+
+def check_target_support(board: Board) -> None:
+    """pyOCD knows the board's chip: built in, or from an installed CMSIS pack. `flash` never downloads a pack (it
+    may run offline): a missing one is named, with the one command that installs it."""
+    assert board.probe is not None
+    targets = _pyocd("pyocd.target")
+    name = _normalised(targets, board.probe.pyocd_target)
+    if name in targets.TARGET:
+        return
+    _pyocd("pyocd.target.pack.pack_target").ManagedPacks.populate_target(board.probe.pyocd_target)
+    if name in targets.TARGET:
+        return
+    pack = board.probe.pyocd_pack
+    if pack is None:
+        raise FlashError(f"pyOCD does not know the target '{board.probe.pyocd_target}' of {board.name}: "
+                         f"upgrade pyOCD ({PYOCD_INSTALL})")
+    family = f" ({board.probe.pyocd_pack_name})" if board.probe.pyocd_pack_name else ""
+    raise FlashError(f"pyOCD has no target '{board.probe.pyocd_target}' for {board.name}: it comes from the CMSIS "
+                     f"pack of {pack}{family}, which is not installed and which flash does not download; install "
+                     f"it once with: pyocd pack install {pack}")
+
+
 def _pack_hint(board: Board) -> str:
     pack = board.probe.pyocd_pack if board.probe else None
     return f" (pyOCD needs the chip's CMSIS pack for this target: pyocd pack install {pack})" if pack else ""
@@ -100,6 +126,7 @@ def flash(board: Board, elf: Path, probe_id: str | None = None,
           progress: Callable[[str], None] = lambda message: None) -> ProbeInfo:
     """Flash elf into board through its probe (probe_id chooses among several). Returns the probe used."""
     refuse_emulated(board)
+    check_target_support(board)
     probe = choose_probe(board, connected_probes(), probe_id)
     progress(f"flashing {elf} ({board.probe.pyocd_target if board.probe else '?'}) through {probe.description} "
              f"{probe.unique_id}")

@@ -57,10 +57,23 @@ def find_board_port(board: Board, probe_id: str | None = None, ports: Sequence[A
         raise BoardPortError(f"no serial port of a {what} found: plug {board.name} in (the USB connector of its "
                              f"probe), or name the port with --port; {_present(ports)}")
     if len(matches) > 1:
-        raise BoardPortError(f"{len(matches)} serial ports of a {what}: "
-                             f"{', '.join(describe_port(p) for p in matches)}; choose one with --port DEVICE "
-                             "or --probe SERIAL")
+        raise BoardPortError(_several_ports(what, matches))
     return matches[0].device
+
+
+def _several_ports(what: str, matches: Sequence[Any]) -> str:
+    """Several matching ports. One probe may show several (nRF52840-DK v3: two VCOMs, same USB id and serial
+    number): then --probe cannot choose and only --port can."""
+    listing = ", ".join(describe_port(p) for p in matches)
+    serials = {(p.serial_number or "").lower() for p in matches}
+    if len(serials) == 1:
+        choices = " or ".join(f"--port {p.device}" for p in matches)
+        number = next(iter(serials))
+        same = f"all with serial number {number}" if number else "none with a serial number"
+        return (f"{len(matches)} serial ports of a {what}, {same}: {listing}; --probe cannot tell them apart "
+                f"(a probe may show several ports: nRF52840-DK v3 J-Link OBs show two): choose the board's console "
+                f"with {choices}")
+    return f"{len(matches)} serial ports of a {what}: {listing}; choose one with --port DEVICE or --probe SERIAL"
 
 
 def open_board_port(device: str, baudrate: int) -> serial.SerialBase:

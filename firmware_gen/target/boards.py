@@ -45,6 +45,7 @@ class Probe:
     usb_ids: tuple[tuple[int, int], ...]  # (vendor id, product id) of the probe's USB device
     pyocd_target: str
     pyocd_pack: str | None = None  # the CMSIS pack `pyocd pack install` needs, when the target is not built in
+    pyocd_pack_name: str | None = None  # that pack's own name (e.g. Keil.STM32F7xx_DFP), for messages
 
 
 @dataclass(frozen=True)
@@ -67,6 +68,7 @@ class Board:
     uart_baud: int = 115200
     uart_clock_hz: int = 0  # the UART's kernel clock, from which the baud divisor is computed
     uart_pins: tuple[int, int] | None = None  # (TX, RX) for UARTs with their own pin select (nRF)
+    uart_rts_pin: int | None = None  # a pin held high as an output (nRF-DK: RTS towards the J-Link OB's CTS)
     init: str | None = None  # runtime_c/ports/board_<init>.c: clocks, pins, watchdog, before anything else runs
     flash_config_offset: int | None = None  # a chip configuration word block that must sit at code + offset
     probe: Probe | None = None
@@ -125,7 +127,7 @@ def _probe_from_dict(data: dict | None) -> Probe | None:
     if data is None:
         return None
     return Probe(str(data["name"]), tuple(_usb_id(str(i)) for i in data["usb_ids"]), str(data["pyocd_target"]),
-                 data.get("pyocd_pack"))
+                 data.get("pyocd_pack"), data.get("pyocd_pack_name"))
 
 
 def _board_from_dict(data: dict) -> Board:
@@ -154,6 +156,7 @@ def _board_from_dict(data: dict) -> Board:
         uart_baud=int(uart.get("baud", 115200)),
         uart_clock_hz=int(uart.get("clock_hz", core_hz)),
         uart_pins=pins,
+        uart_rts_pin=int(uart["rts_pin"]) if "rts_pin" in uart else None,
         init=data["cpu"].get("init"),
         flash_config_offset=data.get("flash_config", {}).get("offset"),
         probe=_probe_from_dict(data.get("probe")),

@@ -101,6 +101,8 @@ def _board_flags(board: Board) -> list[str]:
         flags += [f"-DFG_UART_BAUD={board.uart_baud}u", f"-DFG_UART_CLOCK_HZ={board.uart_clock_hz}u"]
     if board.uart_pins:
         flags += [f"-DFG_UART_TX_PIN={board.uart_pins[0]}u", f"-DFG_UART_RX_PIN={board.uart_pins[1]}u"]
+    if board.uart_rts_pin is not None:
+        flags.append(f"-DFG_UART_RTS_PIN={board.uart_rts_pin}u")
     return flags
 
 

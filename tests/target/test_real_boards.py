@@ -215,8 +215,20 @@ class _FakeProbe:
     description = "STM32 STLink"
 
 
-def _fake_pyocd(monkeypatch, calls, fail_with=None):
-    """A stand-in for the pyOCD API firmware-gen uses, recording the calls."""
+def _fake_pyocd(monkeypatch, calls, fail_with=None, builtin=("k64f", "nrf52840"), packs=("stm32f746zgtx",)):
+    """A stand-in for the pyOCD API firmware-gen uses, recording the calls. builtin: the targets pyOCD knows
+    itself; packs: those of the CMSIS packs installed (populate_target adds them to TARGET on demand)."""
+    target = types.ModuleType("pyocd.target")
+    target.TARGET = dict.fromkeys(builtin, object)
+    target.normalise_target_type_name = lambda name: name.lower()
+
+    class ManagedPacks:
+        @staticmethod
+        def populate_target(name):
+            calls.append(("populate", name))
+            if name.lower() in packs:
+                target.TARGET[name.lower()] = object
+
     exceptions = types.ModuleType("pyocd.core.exceptions")
     exceptions.Error = type("Error", (Exception,), {})
     exceptions.TargetSupportError = type("TargetSupportError", (exceptions.Error,), {})
@@ -251,7 +263,9 @@ def _fake_pyocd(monkeypatch, calls, fail_with=None):
                "pyocd.core.helpers": SimpleNamespace(ConnectHelper=ConnectHelper),
                "pyocd.core.session": SimpleNamespace(Session=Session), "pyocd.core.exceptions": exceptions,
                "pyocd.flash": types.ModuleType("pyocd.flash"),
-               "pyocd.flash.file_programmer": SimpleNamespace(FileProgrammer=FileProgrammer)}
+               "pyocd.flash.file_programmer": SimpleNamespace(FileProgrammer=FileProgrammer),
+               "pyocd.target": target, "pyocd.target.pack": types.ModuleType("pyocd.target.pack"),
+               "pyocd.target.pack.pack_target": SimpleNamespace(ManagedPacks=ManagedPacks)}
     for name, module in modules.items():
         monkeypatch.setitem(sys.modules, name, module)
 
@@ -270,6 +284,39 @@ def test_unknown_target_names_the_pack(monkeypatch, tmp_path):
     _fake_pyocd(monkeypatch, [], fail_with=lambda exceptions: exceptions.TargetSupportError("no such target"))
     with pytest.raises(FlashError, match="pyocd pack install stm32f746zg"):
         flashing.flash(load_board("nucleo_f746zg"), tmp_path / "firmware.elf")
+
+
+def test_flash_without_the_boards_pack_names_it_and_its_install_command(monkeypatch, tmp_path, capsys):
+    calls = []
+    _fake_pyocd(monkeypatch, calls, packs=())
+    with pytest.raises(FlashError) as error:
+        flashing.flash(load_board("nucleo_f746zg"), tmp_path / "firmware.elf")
+    message = str(error.value)
+    assert "no target 'stm32f746zgtx'" in message and "Keil.STM32F7xx_DFP" in message
+    assert message.endswith("install it once with: pyocd pack install stm32f746zg")
+    assert not [c for c in calls if c[0] in ("probes", "program")]  # refused before touching a probe
+
+
+def test_flash_with_the_pack_installed_or_a_built_in_target(monkeypatch, tmp_path):
+    calls = []
+    _fake_pyocd(monkeypatch, calls)
+    flashing.flash(load_board("nucleo_f746zg"), tmp_path / "firmware.elf")
+    assert ("populate", "stm32f746zgtx") in calls and ("reset",) in calls
+    calls.clear()
+    flashing.flash(load_board("nrf52840dk"), tmp_path / "firmware.elf")
+    assert not [c for c in calls if c[0] == "populate"] and ("reset",) in calls
+
+
+def test_one_probe_with_two_ports_asks_for_port_naming_both():
+    """nRF52840-DK v3: the J-Link OB shows two serial ports with the same USB id and serial number."""
+    twins = [_port(f"/dev/ttyACM{i}", 0x1366, 0x1051, "001050234567", "J-Link - CDC") for i in (3, 4)]
+    board = load_board("nrf52840dk")
+    for probe_id in (None, "1050234"):
+        with pytest.raises(BoardPortError) as error:
+            find_board_port(board, probe_id=probe_id, ports=[*FAKE_PORTS, *twins])
+        message = str(error.value)
+        assert "all with serial number 001050234567" in message and "--probe cannot tell them apart" in message
+        assert message.endswith("--port /dev/ttyACM3 or --port /dev/ttyACM4")
 
 
 # The command line.
