@@ -95,7 +95,8 @@ def test_boards_state_their_isa_features(name, features):
 ])
 def test_inconsistent_isa_features_are_refused_naming_the_file_and_field(tmp_path, core, features, message):
     text = (BOARDS_DIR / "mps2_an386.toml").read_text()
-    text = text.replace('core = "cortex-m4"', f'core = "{core}"').replace('features = ["dsp"]', f"features = {features}")
+    text = text.replace('core = "cortex-m4"', f'core = "{core}"')
+    text = text.replace('features = ["dsp"]', f"features = {features}")
     path = tmp_path / "copied.toml"
     path.write_text(text)
     with pytest.raises(BoardError, match=rf"{path}: .*{message}"):

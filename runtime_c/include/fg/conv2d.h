@@ -17,6 +17,9 @@ typedef struct {
     fg_requant_params requant;
     /* The variants only: bias + input_offset * (sum of the channel's taps), computed at generation time. */
     const int32_t *folded_bias;
+    /* An ISA variant only (firmware_gen/ops/variants): its constants laid out at generation time for its inner
+     * loop (weights reordered, per-layer constants), in the layout that variant documents. */
+    const void *packed;
 } fg_conv2d_params;
 
 /* filter is [out_c, filter_h, filter_w, in_c]; bias is [out_c] or NULL. Taps in the padding are skipped. */

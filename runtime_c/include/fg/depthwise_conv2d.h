@@ -20,6 +20,9 @@ typedef struct {
      * bias + input_offset * (sum of the channel's taps). */
     const int8_t *channel_taps;
     const int32_t *folded_bias;
+    /* An ISA variant only (firmware_gen/ops/variants): its constants laid out at generation time for its inner
+     * loop (weights reordered, per-layer constants), in the layout that variant documents. */
+    const void *packed;
 } fg_depthwise_conv2d_params;
 
 /* filter is [1, filter_h, filter_w, in_c * depth_multiplier]: output channel c * depth_multiplier + m reads

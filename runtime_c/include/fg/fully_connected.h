@@ -13,6 +13,9 @@ typedef struct {
     fg_requant_params requant;
     /* The folded variant only: bias + input_offset * (sum of the output's weights), computed at generation time. */
     const int32_t *folded_bias;
+    /* An ISA variant only (firmware_gen/ops/variants): its constants laid out at generation time for its inner
+     * loop (weights reordered, per-layer constants), in the layout that variant documents. */
+    const void *packed;
 } fg_fully_connected_params;
 
 /* weights are [out_depth, accum_depth]; bias is [out_depth] or NULL; output is [batches, out_depth]. */
