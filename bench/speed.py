@@ -1,7 +1,8 @@
-"""Prints, for each shared model x board: guest instructions per inference, instructions per MAC and flash bytes,
-and whether the outputs equal TFLM's (QEMU -icount shift=0: deterministic counts, not timings).
+"""Speed per shared model x QEMU board: our instructions per inference against TFLM + CMSIS-NN (the anchors of
+../shared/ANCHORS.md, same QEMU, same gcc), the ratio, the target of issue 14, instructions per MAC, flash bytes,
+the split by operator type, and whether the outputs equal TFLM's (QEMU -icount shift=0: exact counts, not timings).
 
-    python bench/speed.py [--models DIR] [--boards qemu_cortex_m3,mps2_an386,mps3_an547]
+    python bench/speed.py [--models DIR] [--boards qemu_cortex_m3,mps2_an385,...] [--only vww_96_int8,...]
                           [--save after.json] [--compare before.json]
 
 --save writes the rows as JSON; --compare adds the instructions of an earlier --save and the speed-up.
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -21,12 +23,37 @@ from firmware_gen.driver.deploy import prepare, run
 from firmware_gen.errors import DoesNotFitError
 from firmware_gen.target.boards import list_boards
 
-DEFAULT_MODELS = Path(__file__).resolve().parent.parent.parent / "shared" / "models"
-DEFAULT_BOARDS = "qemu_cortex_m3,mps2_an386,mps3_an547"
+SHARED = Path(__file__).resolve().parent.parent.parent / "shared"
+DEFAULT_BOARDS = "qemu_cortex_m3,mps2_an385,mps2_an386,mps2_an500,mps3_an547"
+# Which column of ANCHORS.md's TFLM + CMSIS-NN table each board is measured against.
+ANCHOR_COLUMN = {"qemu_cortex_m3": "M3 CMSIS-NN", "mps2_an385": "M3 CMSIS-NN", "mps2_an386": "M4 CMSIS-NN",
+                 "mps2_an500": "M7 CMSIS-NN", "mps3_an547": "M55 CMSIS-NN (MVE)"}
+# Issue 14's targets, instructions per inference: (M3, M4, M7, M55).
+TARGETS = {"vww_96_int8": (16.0e6, 10.8e6, 10.8e6, 3.6e6), "person_detect": (15.2e6, 10.3e6, 10.2e6, 3.6e6),
+           "kws_ref_model": (5.3e6, 3.5e6, 3.4e6, 1.0e6), "pretrainedResnet_quant": (20.9e6, 13.4e6, 13.5e6, 2.7e6),
+           "ad01_int8": (0.48e6, 0.26e6, 0.26e6, 0.083e6)}
+TARGET_COLUMN = {"qemu_cortex_m3": 0, "mps2_an385": 0, "mps2_an386": 1, "mps2_an500": 2, "mps3_an547": 3}
+OP_TYPES = ("CONV_2D", "DEPTHWISE_CONV_2D", "FULLY_CONNECTED")
+
+
+def read_anchors(path: Path) -> dict[tuple[str, str], int]:
+    """(model, column) -> instructions, from the first table of ANCHORS.md (empty when the file is absent)."""
+    if not path.is_file():
+        return {}
+    rows = [line.strip().strip("|").split("|") for line in path.read_text().splitlines() if line.startswith("|")]
+    header = [cell.strip() for cell in rows[0]]
+    anchors = {}
+    for cells in rows[2:]:
+        cells = [cell.strip() for cell in cells]
+        if len(cells) != len(header) or not re.fullmatch(r"[\d,]+", cells[1]):
+            break  # the end of the first table
+        anchors.update({(cells[0], column): int(value.replace(",", ""))
+                        for column, value in zip(header[2:], cells[2:], strict=True)})
+    return anchors
 
 
 def measure(path: Path, board: str) -> dict:
-    """One row: instructions, instructions per MAC, flash bytes and the oracle's verdict (or why it did not run)."""
+    """One row: instructions (total and by operator type), MACs, flash bytes and the oracle's verdict."""
     data = path.read_bytes()
     row: dict = {"model": path.stem, "board": board}
     try:
@@ -35,26 +62,39 @@ def measure(path: Path, board: str) -> dict:
         return {**row, "error": f"does not fit: {str(error).splitlines()[0]}"}
     inputs = random_inputs(deployment.graph)
     result = run(deployment, inputs)
-    macs = summarize(deployment.graph).macs
-    return {**row, "instructions": result.instructions, "macs": macs, "flash_bytes": deployment.firmware.flash_bytes,
+    split = dict.fromkeys((*OP_TYPES, "other"), 0)
+    for op, count in zip(deployment.graph.operators, result.step_instructions or [], strict=True):
+        split[op.opcode if op.opcode in OP_TYPES else "other"] += count
+    return {**row, "instructions": result.instructions, "macs": summarize(deployment.graph).macs, "split": split,
+            "flash_bytes": deployment.firmware.flash_bytes,
             "bit_exact": all(outputs_equal_oracle(data, inputs, result.outputs, len(deployment.graph.tensors)))}
 
 
-def format_row(row: dict, before: dict | None) -> str:
-    head = f"{row['model']:<24} {row['board']:<15}"
+def _millions(value: float | None) -> str:
+    return f"{value / 1e6:.2f}" if value else "-"
+
+
+def format_row(row: dict, anchors: dict, before: dict | None) -> str:
+    head = f"{row['model']:<23} {row['board']:<15}"
     if "error" in row:
         return f"{head} {row['error']}"
-    line = (f"{head} {row['instructions']:>13,} {row['instructions'] / max(row['macs'], 1):>9.2f} "
-            f"{row['flash_bytes']:>9,}  {'equal' if row['bit_exact'] else 'DIFFERS'}")
+    ours = row["instructions"]
+    anchor = anchors.get((row["model"], ANCHOR_COLUMN.get(row["board"], "")))
+    target = TARGETS.get(row["model"], (None,) * 4)[TARGET_COLUMN.get(row["board"], 0)]
+    ratio = f"{ours / anchor:.2f}x" if anchor else "-"
+    met = "" if target is None else ("met" if ours <= target else "NOT met")
+    split = " ".join(f"{_millions(row['split'][k]):>6}" for k in (*OP_TYPES, "other"))
+    line = (f"{head} {_millions(ours):>7} {_millions(anchor):>7} {ratio:>6} {_millions(target):>7} {met:<7} "
+            f"{ours / max(row['macs'], 1):>6.2f} {row['flash_bytes']:>9,} {split}  "
+            f"{'equal' if row['bit_exact'] else 'DIFFERS'}")
     if before and "instructions" in before:
-        line += (f"  {before['instructions']:>13,} {before['instructions'] / max(before['macs'], 1):>9.2f} "
-                 f"{before['flash_bytes']:>9,} {before['instructions'] / row['instructions']:>7.2f}x")
+        line += f"  {_millions(before['instructions']):>7} {before['instructions'] / ours:>5.2f}x"
     return line
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--models", type=Path, default=DEFAULT_MODELS)
+    parser.add_argument("--models", type=Path, default=SHARED / "models")
     parser.add_argument("--boards", default=DEFAULT_BOARDS)
     parser.add_argument("--only", default="", help="comma-separated model names (file stems) to keep")
     parser.add_argument("--save", type=Path, help="write the rows to this JSON file")
@@ -69,18 +109,19 @@ def main() -> int:
         return 2
     only = {name for name in args.only.split(",") if name}
     models = [p for p in sorted(args.models.glob("*.tflite")) if not only or p.stem in only]
+    anchors = read_anchors(SHARED / "ANCHORS.md")
     earlier = {(r["model"], r["board"]): r for r in json.loads(args.compare.read_text())} if args.compare else {}
-    header = f"{'model':<24} {'board':<15} {'instructions':>13} {'instr/MAC':>9} {'flash B':>9}  TFLM"
+    header = (f"{'model':<23} {'board':<15} {'ours M':>7} {'anchor':>7} {'ratio':>6} {'target':>7} {'':<7} "
+              f"{'i/MAC':>6} {'flash B':>9} {'conv':>6} {'dwconv':>6} {'fc':>6} {'other':>6}  TFLM")
     if earlier:
-        header += f"  {'before instr':>13} {'instr/MAC':>9} {'flash B':>9} speedup"
+        header += f"  {'before':>7} speedup"
     print(header)
     print("-" * len(header))
     rows = []
     for path in models:
         for board in boards:
-            row = measure(path, board)
-            rows.append(row)
-            print(format_row(row, earlier.get((row["model"], row["board"]))), flush=True)
+            rows.append(measure(path, board))
+            print(format_row(rows[-1], anchors, earlier.get((path.stem, board))), flush=True)
     if args.save:
         args.save.write_text(json.dumps(rows, indent=1))
     return 1 if any(r.get("bit_exact") is False for r in rows) else 0
