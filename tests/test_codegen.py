@@ -81,3 +81,22 @@ def test_generated_c_compiles_without_warnings(tmp_path, compiler: str, flags: l
                                f"-I{out / 'runtime' / 'include'}", "-o", str(tmp_path / (source.stem + ".o"))],
                               capture_output=True, text=True)
         assert done.returncode == 0, done.stderr
+
+
+def test_a_corrupted_plan_is_refused_before_any_code_is_written(tmp_path, monkeypatch) -> None:
+    import dataclasses
+
+    import firmware_gen.driver.compiler as compiler
+    from firmware_gen.planner import PlanError
+
+    real = compiler.plan_graph
+
+    def everything_at_offset_zero(*args, **kwargs):
+        plan = real(*args, **kwargs)
+        plan.buffers = [dataclasses.replace(b, offset=0) for b in plan.buffers]
+        return plan
+
+    monkeypatch.setattr(compiler, "plan_graph", everything_at_offset_zero)
+    with pytest.raises(PlanError, match="live together and overlap"):
+        generate(read_model(add_reshape_softmax()), tmp_path / "out")
+    assert not (tmp_path / "out").exists()

@@ -19,7 +19,7 @@ from firmware_gen.errors import DoesNotFitError
 from firmware_gen.frontend.ir import Graph
 from firmware_gen.planner import branch_and_bound, exact, greedy_by_conflicts, greedy_by_size, hill_climb
 from firmware_gen.planner.buffers import BufferInfo, Offsets, OverlapAllowance, Separations, lower_bound, pool_bytes
-from firmware_gen.planner.check import check_plan
+from firmware_gen.planner.check import PlanError, check_plan
 from firmware_gen.planner.liveness import alias_groups
 from firmware_gen.planner.operator_overlap import graph_overlaps
 from firmware_gen.planner.options import PlanningOptions
@@ -37,7 +37,7 @@ ALGORITHMS: dict[str, Algorithm] = {
 }
 
 __all__ = ["ALGORITHMS", "BufferInfo", "MemoryPlan", "OverlapAllowance", "PlannedBuffer", "PlanningOptions", "PoolSpec",
-           "check_plan", "plan_graph", "plan_buffers"]
+           "PlanError", "check_plan", "plan_graph", "plan_buffers"]
 
 
 def plan_buffers(buffers: Sequence[BufferInfo], overlaps: Sequence[OverlapAllowance] = (),

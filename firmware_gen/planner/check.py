@@ -17,6 +17,11 @@ from firmware_gen.planner.buffers import OverlapAllowance
 from firmware_gen.planner.plan import MemoryPlan, PlannedBuffer
 
 
+class PlanError(AssertionError):
+    """The plan is unsafe for its graph: a bug of the planner, never the user's. Raised, not asserted, so that
+    `python -O` keeps the check."""
+
+
 def _touching_steps(graph: Graph, tensor_index: int) -> list[int]:
     steps = [step for step, op in enumerate(graph.operators) if tensor_index in (*op.inputs, *op.outputs)]
     if tensor_index in graph.inputs:
@@ -46,7 +51,7 @@ def _overlap_permitted(graph: Graph, declared: Sequence[OverlapAllowance], step:
 
 def check_plan(plan: MemoryPlan, graph: Graph,
                allowances: Mapping[int, Sequence[OverlapAllowance]] | None = None) -> None:
-    """Raise AssertionError naming the tensors involved if the plan is unsafe for `graph`.
+    """Raise PlanError naming the tensors involved if the plan is unsafe for `graph`.
 
     allowances: step -> the overlap allowances its operator declares (as plan_graph took them); without them no
     two tensors live together may share a byte."""
@@ -54,30 +59,31 @@ def check_plan(plan: MemoryPlan, graph: Graph,
     pool_sizes = {pool.name: plan.pool_sizes.get(pool.name, plan.pool_bytes) for pool in plan.pools}
     for buffer in plan.buffers:
         name = f"tensor {buffer.tensor}"
-        assert buffer.offset >= 0 and buffer.offset % plan.alignment == 0, \
-            f"{name}: offset {buffer.offset} is not a multiple of {plan.alignment}"
-        assert buffer.pool in pool_sizes, f"{name}: unknown pool {buffer.pool!r}"
+        _require(buffer.offset >= 0 and buffer.offset % plan.alignment == 0,
+                 f"{name}: offset {buffer.offset} is not a multiple of {plan.alignment}")
+        _require(buffer.pool in pool_sizes, f"{name}: unknown pool {buffer.pool!r}")
         limit = pool_sizes[buffer.pool]
-        assert buffer.end <= limit, f"{name}: [{buffer.offset}, {buffer.end}) exceeds the pool of " \
-                                    f"{limit} bytes"
+        _require(buffer.end <= limit,
+                 f"{name}: [{buffer.offset}, {buffer.end}) exceeds the pool of {limit} bytes")
         for index in buffer.tensors:
-            assert index not in owner, f"tensor {index} is in two buffers"
+            _require(index not in owner, f"tensor {index} is in two buffers")
             owner[index] = buffer
 
     live_ranges: dict[int, tuple[int, int]] = {}
     for tensor in graph.activation_tensors:
         if plan.is_outside(tensor.index):
-            assert tensor.index not in owner, f"{tensor.describe()} is both in a pool and outside"
+            _require(tensor.index not in owner, f"{tensor.describe()} is both in a pool and outside")
             continue
-        assert tensor.index in owner, f"{tensor.describe()} has no place in the plan"
+        _require(tensor.index in owner, f"{tensor.describe()} has no place in the plan")
         buffer = owner[tensor.index]
-        assert tensor.nbytes <= buffer.size, \
-            f"{tensor.describe()} needs {tensor.nbytes} bytes, its buffer has {buffer.size}"
+        _require(tensor.nbytes <= buffer.size,
+                 f"{tensor.describe()} needs {tensor.nbytes} bytes, its buffer has {buffer.size}")
         steps = _touching_steps(graph, tensor.index)
         live_ranges[tensor.index] = (min(steps, default=0), max(steps, default=0))
-        assert buffer.first_op <= live_ranges[tensor.index][0] and live_ranges[tensor.index][1] <= buffer.last_op, \
-            f"{tensor.describe()} is live over steps {live_ranges[tensor.index]}, its buffer only over " \
-            f"[{buffer.first_op}, {buffer.last_op}]"
+        first, last = live_ranges[tensor.index]
+        _require(buffer.first_op <= first and last <= buffer.last_op,
+                 f"{tensor.describe()} is live over steps {live_ranges[tensor.index]}, its buffer only over "
+                 f"[{buffer.first_op}, {buffer.last_op}]")
 
     for step in range(max(len(graph.operators), 1)):
         live = [index for index, (first, last) in live_ranges.items() if first <= step <= last]
@@ -86,9 +92,15 @@ def check_plan(plan: MemoryPlan, graph: Graph,
             if buffer_a is buffer_b or not _share_bytes(buffer_a, buffer_b):
                 continue
             declared = (allowances or {}).get(step, ())
-            assert plan.overlap and _overlap_permitted(graph, declared, step, buffer_a, buffer_b, owner, live_ranges), \
-                f"step {step}: {_label(graph, a, buffer_a)} and {_label(graph, b, buffer_b)} are live together and " \
-                f"overlap"
+            permitted = plan.overlap and _overlap_permitted(graph, declared, step, buffer_a, buffer_b, owner,
+                                                            live_ranges)
+            _require(permitted, f"step {step}: {_label(graph, a, buffer_a)} and {_label(graph, b, buffer_b)} are "
+                                f"live together and overlap")
+
+
+def _require(condition: bool, message: str) -> None:
+    if not condition:
+        raise PlanError(message)
 
 
 def _share_bytes(a: PlannedBuffer, b: PlannedBuffer) -> bool:
