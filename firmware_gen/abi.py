@@ -61,6 +61,10 @@ class FrameType(enum.IntEnum):
     STEP_DONE = 0x07
     TENSOR = 0x08
     SESSION_READY = 0x09
+    ECHO = 0x0A  # the self-test (runtime_c/selftest/, link/selftest.py)
+    TIMING = 0x0B
+    MEMTEST = 0x0C
+    FEATURE = 0x0D
     # host -> firmware
     HELLO_REQUEST = 0x10
     INPUT = 0x11
@@ -68,6 +72,24 @@ class FrameType(enum.IntEnum):
     STEP_REQUEST = 0x13
     TENSOR_REQUEST = 0x14
     END_REQUEST = 0x15
+    ECHO_REQUEST = 0x16
+    TIMING_REQUEST = 0x17
+    MEMTEST_REQUEST = 0x18
+    FEATURE_REQUEST = 0x19
+
+
+SELFTEST_ECHO_MAX = 4096  # FG_SELFTEST_ECHO_MAX: the largest ECHO_REQUEST payload
+
+
+class Feature(enum.IntEnum):
+    """FG_FEATURE_<name>: a CPU feature the self-test runs a probe of, and what the probe computes."""
+
+    FPU = 1
+    DSP = 2
+    MVE = 3
+
+
+FEATURE_PROBE_RESULT = {Feature.FPU: 0x40900000, Feature.DSP: 33, Feature.MVE: 240}
 
 
 class FirmwareError(enum.IntEnum):

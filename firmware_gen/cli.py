@@ -262,6 +262,16 @@ def cmd_run(args: argparse.Namespace) -> int:
     return ExitStatus.OK
 
 
+def cmd_selftest(args: argparse.Namespace) -> int:
+    from firmware_gen.check.selftest import selftest
+    from firmware_gen.driver.deploy import quiet, stderr_progress
+
+    report = selftest(args.board, port=_board_port(args), baudrate=args.baud, probe=args.probe,
+                      flash_first=not args.no_flash, progress=quiet if args.json else stderr_progress)
+    _show(args, report.to_json(), report.format())
+    return ExitStatus.OK if report.passed else ExitStatus.MISMATCH
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     from firmware_gen.check.demo import run_demo
 
@@ -359,6 +369,12 @@ def _add_board_commands(command: Callable[..., argparse.ArgumentParser]) -> None
     sub.add_argument("--probe", help="unique id (or part of it) of the debug probe, when several are connected")
     _add_interface_option(sub)
     _add_planning_options(sub)
+    sub = command("selftest", cmd_selftest, "check a board before trusting it: UART both ways, cycle counter and "
+                  "clock, every RAM region, the CPU features its file claims, the end of run", model=False)
+    sub.add_argument("--board", required=True, help="a board name or the path of a board file")
+    _add_link_options(sub)
+    sub.add_argument("--no-flash", action="store_true", help="a real board already flashed with the self-test")
+    sub.add_argument("--json", action="store_true")
     sub = command("demo", cmd_demo, "MobileNetV1 0.25 on an emulated Cortex-M3, checked against TFLM", model=False)
     _add_planning_options(sub, overlap_only=True)
     sub.add_argument("--board", default="qemu_cortex_m3")

@@ -31,6 +31,7 @@ def c_constants() -> dict[str, int]:
     (abi.FirmwareExit, "FG_EXIT_"),
     (abi.CounterKind, "FG_COUNTER_"),
     (abi.PackedError, "FG_PACKED_ERR_"),
+    (abi.Feature, "FG_FEATURE_"),
 ])
 def test_python_codes_equal_the_c_headers(codes: type[enum.IntEnum], prefix: str) -> None:
     constants = c_constants()
@@ -44,6 +45,11 @@ def test_protocol_version_and_magic() -> None:
     constants = c_constants()
     assert constants["FG_PROTOCOL_VERSION"] == abi.PROTOCOL_VERSION
     assert bytes([constants["FG_FRAME_MAGIC0"], constants["FG_FRAME_MAGIC1"]]) == abi.FRAME_MAGIC
+
+
+def test_selftest_echo_limit() -> None:
+    assert c_constants()["FG_SELFTEST_ECHO_MAX"] == abi.SELFTEST_ECHO_MAX
+    assert set(abi.FEATURE_PROBE_RESULT) == set(abi.Feature)
 
 
 def test_every_code_has_a_message() -> None:

@@ -87,11 +87,15 @@ def _run(command: list[str]) -> subprocess.CompletedProcess:
 def _sources(model_dir: Path, manifest: ModelManifest, board: Board) -> tuple[list[Path], list[Path]]:
     """C files and include directories: the model with the runtime copy beside it (as its manifest lists them),
     the ports for the board's UART, and the firmware."""
-    sources = [model_dir / name for name in manifest.sources]
-    sources += [PORTS_DIR / name for name in ("startup.c", "cycles.c", "semihosting.c", f"uart_{board.uart_kind}.c")]
-    sources += [PORTS_DIR / f"board_{board.init}.c"] if board.init else []
+    sources = [model_dir / name for name in manifest.sources] + port_sources(board)
     sources += sorted(FIRMWARE_DIR.glob("*.c"))
     return sources, [*(model_dir / d for d in manifest.include_dirs), PORTS_DIR, FIRMWARE_DIR]
+
+
+def port_sources(board: Board) -> list[Path]:
+    """The board port: startup, cycle counter, end of run, the board's UART driver and its init, if any."""
+    sources = [PORTS_DIR / name for name in ("startup.c", "cycles.c", "semihosting.c", f"uart_{board.uart_kind}.c")]
+    return sources + ([PORTS_DIR / f"board_{board.init}.c"] if board.init else [])
 
 
 def _board_flags(board: Board) -> list[str]:
@@ -200,7 +204,13 @@ def build_firmware(model_dir: str | Path, board: Board | str, out_dir: str | Pat
     for pool in pools:
         pool_region(board, pool)  # an unknown region name fails before compiling
     objects = _compile(sources, includes, board, out_dir / "obj", cflags)
-    elf = out_dir / "firmware.elf"
+    return link_firmware(objects, board, out_dir / "firmware.elf", model_dir, manifest.interface, pools)
+
+
+def link_firmware(objects: list[Path], board: Board, elf: Path, model_dir: Path, interface: ModelInterface,
+                  pools: Sequence[str] = ()) -> FirmwareBuild:
+    """Link the objects into elf with the board's script, and measure it. Raises DoesNotFitError (with the sizes)
+    when the image is larger than the board's memory."""
     linked = _link(objects, board, elf, measure=False, pools=pools)
     if linked.returncode != 0:
         too_big = "overflow" in linked.stderr or "firmware-gen:" in linked.stderr
@@ -216,13 +226,13 @@ def build_firmware(model_dir: str | Path, board: Board | str, out_dir: str | Pat
     def size(name: str) -> int:
         return sections[name].size if name in sections else 0
 
-    workspace = sum(size(pool_output_section(pool.name)) for pool in manifest.pools)
+    workspace = sum(size(pool_output_section(pool)) for pool in ("", *pools))
 
     return FirmwareBuild(
         board=board,
         elf=elf,
         model_dir=model_dir,
-        interface=manifest.interface,
+        interface=interface,
         flash_bytes=size(".text") + size(".ARM.exidx") + size(".rodata") + size(".data"),
         ram_bytes=size(".data") + size(".bss") + workspace + size(".stack"),
         workspace_bytes=workspace,

@@ -72,3 +72,29 @@ void fg_frame_send_error(uint8_t code, uint32_t detail) {
     send_u32(detail);
     frame_end();
 }
+
+#define SCB_REG(address) (*(volatile uint32_t *)(address))
+
+void fg_frame_send_fault(int32_t step, const fg_exception_frame *frame, uint32_t exc_return) {
+    uint32_t ipsr = 0;
+#if defined(__arm__)
+    __asm__ volatile("mrs %0, ipsr" : "=r"(ipsr));
+#endif
+    static const fg_exception_frame unknown = {0};
+    if (frame == NULL) {
+        frame = &unknown; /* the stack overflowed: the registers were not saved anywhere readable */
+    }
+    const uint32_t words[10] = {
+        (uint32_t)step, ipsr & 0x1FFu, frame->pc, frame->lr, frame->xpsr,
+        SCB_REG(0xE000ED28u), /* CFSR */
+        SCB_REG(0xE000ED2Cu), /* HFSR */
+        SCB_REG(0xE000ED34u), /* MMFAR */
+        SCB_REG(0xE000ED38u), /* BFAR */
+        exc_return,
+    };
+    frame_begin(FG_FRAME_FAULT, sizeof words);
+    for (unsigned i = 0; i < 10; ++i) {
+        send_u32(words[i]);
+    }
+    frame_end();
+}

@@ -7,6 +7,8 @@
 
 #include <stdint.h>
 
+#include "fg_port.h"
+
 /* Provided by the program: called before and after every frame sent here, so that it can delimit frames on its
  * transport (the bare-metal firmware adds nothing; zephyr_app puts each frame on a console line of its own). */
 void fg_frame_open(void);
@@ -21,5 +23,8 @@ void fg_frame_send_profile(int counter_kind, uint64_t total, const uint64_t *ste
 void fg_frame_send_done(int32_t status);
 /* code: FG_ERROR_* of fg_protocol.h. */
 void fg_frame_send_error(uint8_t code, uint32_t detail);
+/* From a fault handler (Cortex-M): the FAULT frame, with the running step (-1: none), the exception number, the
+ * stacked registers (frame NULL: they were not readable) and the fault status registers. */
+void fg_frame_send_fault(int32_t step, const fg_exception_frame *frame, uint32_t exc_return);
 
 #endif /* FG_FRAMES_H */

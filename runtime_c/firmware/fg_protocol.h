@@ -15,7 +15,10 @@
  * A firmware built without the packed interface answers STEP_SESSION with ERROR NOT_PACKED.
  * The host speaks first because what the firmware sends before the host listens can be lost: a real board boots
  * before its serial port is opened, and QEMU's TCP serial backend sometimes drops the first bytes after it
- * accepted the connection. */
+ * accepted the connection.
+ *
+ * Self-test session (`firmware-gen selftest`, runtime_c/selftest/): after the HELLO, any number of ECHO_REQUEST,
+ * TIMING_REQUEST, MEMTEST_REQUEST and FEATURE_REQUEST, each answered; END_REQUEST -> DONE (0) and exit. */
 #ifndef FG_PROTOCOL_H
 #define FG_PROTOCOL_H
 
@@ -35,6 +38,12 @@
 #define FG_FRAME_STEP_DONE 0x07 /* u32 step, i32 status (FG_PACKED_OK or FG_PACKED_ERR_*), u64 counter ticks */
 #define FG_FRAME_TENSOR 0x08    /* u32 step, u32 argument, i32 status, the tensor bytes (none if status != 0) */
 #define FG_FRAME_SESSION_READY 0x09 /* empty: the step session has begun */
+#define FG_FRAME_ECHO 0x0A    /* self-test: the payload of the ECHO_REQUEST, unchanged */
+#define FG_FRAME_TIMING 0x0B  /* self-test: u8 phase (0: the counted wait starts, 1: it ended), u8 counter kind,
+                                 u8 stuck (1: the counter stopped advancing), u8 0, u64 counts waited */
+#define FG_FRAME_MEMTEST 0x0C /* self-test: u32 start, u32 bytes, u32 bytes tested, u32 status (0: pass, 1: a word
+                                 read back wrong), u32 address, u32 read, u32 expected (of the first bad word) */
+#define FG_FRAME_FEATURE 0x0D /* self-test: u8 feature, 3 x u8 0, u32 what its probe computed */
 /* Host -> firmware. */
 #define FG_FRAME_HELLO_REQUEST 0x10 /* empty */
 #define FG_FRAME_INPUT 0x11         /* u8 input index, the tensor bytes */
@@ -42,6 +51,18 @@
 #define FG_FRAME_STEP_REQUEST 0x13  /* u32 step */
 #define FG_FRAME_TENSOR_REQUEST 0x14 /* u32 step, u32 argument (0-based among the step's tensors: inputs, outputs) */
 #define FG_FRAME_END_REQUEST 0x15   /* empty */
+#define FG_FRAME_ECHO_REQUEST 0x16    /* self-test: 1 to FG_SELFTEST_ECHO_MAX bytes, echoed back in an ECHO */
+#define FG_FRAME_TIMING_REQUEST 0x17  /* self-test: u32 counts: TIMING 0, a wait of that many counts, TIMING 1 */
+#define FG_FRAME_MEMTEST_REQUEST 0x18 /* self-test: u32 start, u32 bytes: a RAM range to test (the firmware skips
+                                         its own data, bss and stack) -> MEMTEST */
+#define FG_FRAME_FEATURE_REQUEST 0x19 /* self-test: u8 feature (FG_FEATURE_*): run its probe -> FEATURE */
+
+/* Self-test (runtime_c/selftest/): its HELLO is that of a model with no inputs, outputs or steps; END_REQUEST ends
+ * it with DONE (0). The probes of the CPU features and what they compute (fixed inputs). */
+#define FG_SELFTEST_ECHO_MAX 4096
+#define FG_FEATURE_FPU 1 /* vmul.f32 + vadd.f32: 1.5 x 2.0 + 1.5 = 4.5f (0x40900000) */
+#define FG_FEATURE_DSP 2 /* smlad: 2 x 4 + 3 x 5 + 10 = 33 */
+#define FG_FEATURE_MVE 3 /* vdup.8 + vmlav.s8 over 16 lanes: 16 x 3 x 5 = 240 */
 
 /* ERROR codes. */
 #define FG_ERROR_BAD_CRC 1

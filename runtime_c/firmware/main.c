@@ -223,28 +223,8 @@ static void send_results(int counter_kind, uint64_t total, int32_t status) {
     fg_frame_send_done(status);
 }
 
-#define SCB_REG(address) (*(volatile uint32_t *)(address))
-
 void fg_fault_report(const fg_exception_frame *frame, uint32_t exc_return) {
-    uint32_t ipsr;
-    __asm__ volatile("mrs %0, ipsr" : "=r"(ipsr));
-    static const fg_exception_frame unknown = {0};
-    if (frame == NULL) {
-        frame = &unknown; /* the stack overflowed: the registers were not saved anywhere readable */
-    }
-    const uint32_t words[10] = {
-        (uint32_t)running_step, ipsr & 0x1FFu, frame->pc, frame->lr, frame->xpsr,
-        SCB_REG(0xE000ED28u), /* CFSR */
-        SCB_REG(0xE000ED2Cu), /* HFSR */
-        SCB_REG(0xE000ED34u), /* MMFAR */
-        SCB_REG(0xE000ED38u), /* BFAR */
-        exc_return,
-    };
-    uint8_t payload[sizeof words];
-    for (unsigned i = 0; i < 10; ++i) {
-        fg_put_u32(payload + 4 * i, words[i]);
-    }
-    fg_link_send(FG_FRAME_FAULT, payload, sizeof payload);
+    fg_frame_send_fault(running_step, frame, exc_return);
     fg_exit(FG_EXIT_FAULT);
 }
 
