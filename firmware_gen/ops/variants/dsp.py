@@ -1,0 +1,101 @@
+"""Armv7E-M (DSP extension) variants: SMLAD tiles on int16 pairs, weights interleaved at generation time, the output
+stage with SMMULR. The C side and the layouts: runtime_c/include/fg/dsp_support.h, runtime_c/kernels/*_dsp.c.
+
+Every variant's table (`packed`, int32 words) starts with one fg_dsp_channel per output channel: the folded bias,
+the Q31 multiplier, offset = 2^(shift-1) + (output zero point << shift), and the right shift. The kernels compute
+SMMULR(2 * acc, multiplier), equal to TFLite's SaturatingRoundingDoublingHighMul(acc, multiplier) while 2 * acc
+fits in int32. A channel whose weights, bias and input range allow a larger accumulator, whose shift is not a
+right shift of 1..31, or whose offset could overflow is marked wide: the kernels run TFLite's arithmetic as the
+portable kernels do (offset then holds TFLite's signed shift).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from firmware_gen.frontend.ir import Graph, Operator
+from firmware_gen.isa import DSP
+from firmware_gen.ops.base import ConstTable, KernelCall, TableRef
+from firmware_gen.ops.variants import Variant, renamed
+
+REQUIRES = frozenset({DSP})
+INT32_LIMIT = 1 << 31
+# The x buffer on the stack holds three pixels' pairs of this many depths (12 bytes per two depths).
+MAX_DEPTH = 640
+WIDE = 256  # FG_DSP_WIDE: the shift field's flag for a channel that needs the 64-bit product
+
+
+def _table(call: KernelCall, suffix: str) -> np.ndarray:
+    return next(t.values for t in call.tables if t.suffix == suffix)
+
+
+def _raw_bias(graph: Graph, op: Operator, channels: int) -> np.ndarray:
+    if len(op.inputs) > 2 and op.inputs[2] >= 0:
+        return np.asarray(graph.tensors[op.inputs[2]].data, dtype=np.int64).ravel()
+    return np.zeros(channels, np.int64)
+
+
+def channel_constants(graph: Graph, op: Operator, call: KernelCall, taps: np.ndarray) -> np.ndarray:
+    """[channels, 4] int32 fg_dsp_channel rows for the [channels, taps] filter (see the module's docstring)."""
+    channels = taps.shape[0]
+    input_offset, output_zp = call.params["requant"][0], call.params["requant"][1]
+    multipliers = np.broadcast_to(_table(call, "multipliers").astype(np.int64), (channels,))
+    shifts = np.broadcast_to(_table(call, "shifts").astype(np.int64), (channels,))
+    widest = max(abs(-128 + input_offset), abs(127 + input_offset))  # |x - zero point|
+    bound = np.abs(_raw_bias(graph, op, channels)) + widest * np.abs(taps.astype(np.int64)).sum(axis=1)
+    right = np.clip(-shifts, 1, 31)
+    offsets = (np.int64(1) << (right - 1)) + (np.int64(output_zp) << right)
+    high_mul = (np.minimum(bound, INT32_LIMIT) * multipliers >> 31) + 1  # |v| cannot exceed it
+    narrow = (shifts <= -1) & (shifts >= -31) & (2 * bound < INT32_LIMIT) & (
+        high_mul + 1 + np.abs(offsets) < INT32_LIMIT)
+    rows = np.stack([_table(call, "folded_bias").astype(np.int64), multipliers, np.where(narrow, offsets, shifts),
+                     np.where(narrow, right, WIDE)], axis=1)
+    return rows.astype(np.int32)
+
+
+def interleaved_pairs(taps: np.ndarray) -> np.ndarray:
+    """[channels, depth] int8 -> the weight words of each channel pair (fg/dsp_support.h), as int32: depth padded
+    to a multiple of 8 and the channels to an even count, with zeros."""
+    channels, depth = taps.shape
+    padded = np.zeros((channels + channels % 2, -(-depth // 8) * 8), np.int8)
+    padded[:channels, :depth] = taps
+    quads = padded.reshape(padded.shape[0] // 2, 2, -1, 4).transpose(0, 2, 3, 1)  # [pair, q, j, channel]
+    ordered = np.ascontiguousarray(quads[:, :, [0, 2, 1, 3], :])  # A[k0] B[k0] A[k1] B[k1] for (k0, k1) = (0,2), (1,3)
+    return ordered.reshape(-1).view("<i4").astype(np.int32)
+
+
+def packed_call(call: KernelCall, variant: Variant, constants: np.ndarray, words: np.ndarray,
+                inputs: list[int]) -> KernelCall:
+    """The variant's call: `packed` points at the channel constants followed by the words."""
+    table = ConstTable("dsp_packed", "int32_t", np.concatenate([constants.ravel(), words]).astype(np.int32))
+    return renamed(call, variant, params={**call.params, "packed": TableRef(table.suffix)},
+                   tables=[*call.tables, table], inputs=inputs)
+
+
+def _conv_taps(graph: Graph, op: Operator) -> np.ndarray:
+    weights = np.asarray(graph.tensors[op.inputs[1]].data, dtype=np.int8)
+    return weights.reshape(weights.shape[0], -1)
+
+
+def _pointwise(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
+    taps = _conv_taps(graph, op)
+    if taps.shape[1] > MAX_DEPTH:
+        return None
+    constants = channel_constants(graph, op, call, taps)
+    return packed_call(call, POINTWISE, constants, interleaved_pairs(taps), [op.inputs[0], -1])
+
+
+def _folded(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
+    taps = _conv_taps(graph, op)
+    if taps.shape[1] > MAX_DEPTH:
+        return None
+    constants = channel_constants(graph, op, call, taps)
+    return packed_call(call, FOLDED, constants, interleaved_pairs(taps), [op.inputs[0], -1])
+
+
+POINTWISE = Variant("fg_conv2d_pointwise_dsp", "fg_conv2d_pointwise_s8", REQUIRES, _pointwise,
+                    "3 pixels x 2 channels per SMLAD tile, weights interleaved for SXTB16, SMMULR output stage")
+FOLDED = Variant("fg_conv2d_folded_dsp", "fg_conv2d_folded_s8", REQUIRES, _folded,
+                 "im2col of 3 pixels, then the 3 x 2 SMLAD tile; SMMULR output stage")
+
+VARIANTS = [POINTWISE, FOLDED]

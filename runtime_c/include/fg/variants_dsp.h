@@ -1,0 +1,23 @@
+/* Kernel variants for Armv7E-M with the DSP extension (Cortex-M4, M7, M33, M55): the same results as the portable
+ * kernel each replaces, with generation-time constants in params->packed (layouts: fg/dsp_support.h and
+ * firmware_gen/ops/variants/dsp.py). On other targets their files compile to nothing and the generator never
+ * calls them. */
+#ifndef FG_VARIANTS_DSP_H
+#define FG_VARIANTS_DSP_H
+
+#include <stdint.h>
+
+#include "fg/conv2d.h"
+#include "fg/depthwise_conv2d.h"
+#include "fg/fully_connected.h"
+
+/* fg_conv2d_pointwise_s8: three pixels x two channels per SMLAD tile; filter unused (NULL). */
+void fg_conv2d_pointwise_dsp(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter,
+                             int8_t *output);
+
+/* fg_conv2d_folded_s8: each output pixel's window gathered (im2col, zero point in the padding) and run through
+ * the same tile; filter unused (NULL). */
+void fg_conv2d_folded_dsp(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter,
+                          int8_t *output);
+
+#endif /* FG_VARIANTS_DSP_H */

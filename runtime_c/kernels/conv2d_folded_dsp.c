@@ -1,0 +1,64 @@
+#include "fg/variants_dsp.h"
+
+#if defined(__ARM_FEATURE_DSP)
+#include <string.h>
+
+#include "fg/dot_s8.h"
+#include "fg/dsp_support.h"
+
+/* The window of the output pixel whose top left tap is (y0, x0), as the filter orders its taps
+ * ([filter_h][filter_w][in_c]); a tap in the padding reads the zero point (x + input_offset = 0, which the folded
+ * bias expects). */
+static void fg_dsp_window(const fg_conv2d_params *p, const int8_t *image, int32_t y0, int32_t x0, int8_t *patch) {
+    const int32_t in_c = p->in_c, row = p->filter_w * in_c;
+    const int zero_point = (int)(int8_t)-p->requant.input_offset;
+    for (int32_t fy = 0; fy < p->filter_h; ++fy, patch += row) {
+        const int32_t y = y0 + fy * p->dilation_h;
+        if (y < 0 || y >= p->in_h) {
+            memset(patch, zero_point, (size_t)row);
+            continue;
+        }
+        const int8_t *line = image + y * p->in_w * in_c;
+        for (int32_t fx = 0; fx < p->filter_w;) {
+            const int32_t x = x0 + fx * p->dilation_w;
+            int32_t run = 1;  /* taps read together: without dilation the in-bounds taps are contiguous */
+            if (x < 0 || x >= p->in_w) {
+                memset(patch + fx * in_c, zero_point, (size_t)in_c);
+            } else {
+                if (p->dilation_w == 1) {
+                    run = p->filter_w - fx < p->in_w - x ? p->filter_w - fx : p->in_w - x;
+                }
+                memcpy(patch + fx * in_c, line + x * in_c, (size_t)(run * in_c));
+            }
+            fx += run;
+        }
+    }
+}
+
+/* params->packed: fg_dsp_channel[out_c], then per channel pair the weight words of filter_h * filter_w * in_c
+ * rounded up to 8. */
+FG_HOT_LOOP void fg_conv2d_folded_dsp(const fg_conv2d_params *p, const int8_t *input, const int8_t *filter,
+                                      int8_t *output) {
+    (void)filter;
+    const int32_t depth = p->filter_h * p->filter_w * p->in_c, pairs = ((depth + 7) >> 3) << 2;
+    const int32_t out_c = p->out_c, per_image = p->out_h * p->out_w;
+    const fg_requant_params q = p->requant;  /* a local copy: the int8 stores may alias params */
+    const fg_dsp_channel *ch = (const fg_dsp_channel *)p->packed;
+    const uint32_t *weights = (const uint32_t *)(ch + out_c);
+    uint32_t x[3 * pairs];
+    int8_t patch[depth];
+    for (int32_t b = 0; b < p->batches; ++b) {
+        const int8_t *image = input + b * p->in_h * p->in_w * p->in_c;
+        for (int32_t i = 0; i < per_image; i += 3) {
+            const int32_t n = per_image - i < 3 ? per_image - i : 3;
+            for (int32_t px = 0; px < 3; ++px) {  /* a short block repeats its first pixel */
+                const int32_t pixel = i + (px < n ? px : 0), oy = pixel / p->out_w, ox = pixel % p->out_w;
+                fg_dsp_window(p, image, oy * p->stride_h - p->pad_top, ox * p->stride_w - p->pad_left, patch);
+                fg_dsp_extend(patch, depth, pairs, x + px, 3);
+            }
+            fg_dsp_gemm_3(x, weights, pairs, ch, out_c, n, output + i * out_c, &q);
+        }
+        output += per_image * out_c;
+    }
+}
+#endif
