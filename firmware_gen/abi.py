@@ -89,7 +89,7 @@ class Feature(enum.IntEnum):
     MVE = 3
 
 
-FEATURE_PROBE_RESULT = {Feature.FPU: 0x40900000, Feature.DSP: 33, Feature.MVE: 240}
+FEATURE_PROBE_RESULT = {Feature.FPU: 0x40900000, Feature.DSP: 0x00080046, Feature.MVE: 240}
 
 
 class FirmwareError(enum.IntEnum):

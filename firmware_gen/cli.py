@@ -264,10 +264,13 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 def cmd_selftest(args: argparse.Namespace) -> int:
     from firmware_gen.check.selftest import selftest
-    from firmware_gen.driver.deploy import quiet, stderr_progress
+
+    def progress(message: str) -> None:
+        if not args.json:
+            print(f"firmware-gen: {message}", file=sys.stderr, flush=True)
 
     report = selftest(args.board, port=_board_port(args), baudrate=args.baud, probe=args.probe,
-                      flash_first=not args.no_flash, progress=quiet if args.json else stderr_progress)
+                      flash_first=not args.no_flash, progress=progress)
     _show(args, report.to_json(), report.format())
     return ExitStatus.OK if report.passed else ExitStatus.MISMATCH
 

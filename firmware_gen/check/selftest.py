@@ -5,30 +5,21 @@ line per check."""
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from firmware_gen.abi import Feature
-from firmware_gen.driver.deploy import Progress, quiet
 from firmware_gen.link.flashing import flash
 from firmware_gen.link.selftest import CheckResult, run_selftest
 from firmware_gen.target.boards import Board, load_board
 from firmware_gen.target.selftest_build import build_selftest
 
-# What each core executes, when the board file does not list its features: the DSP extension on every Armv7E-M
-# and Armv8.1-M Mainline core, MVE (Helium) on the Cortex-M55; the FPU comes from the board file's [cpu] fpu.
-CORE_FEATURES = {"cortex-m3": (), "cortex-m4": (Feature.DSP,), "cortex-m7": (Feature.DSP,),
-                 "cortex-m33": (Feature.DSP,), "cortex-m55": (Feature.DSP, Feature.MVE)}
-
 
 def claimed_features(board: Board) -> list[Feature]:
-    """The CPU features the board file claims: its `features` list when it has one, else those of its core (and
-    the FPU if [cpu] fpu is set)."""
-    listed = getattr(board, "features", None)
-    if listed is not None:
-        names = {str(name).lower() for name in listed} | ({"fpu"} if board.fpu else set())
-        return [f for f in Feature if f.name.lower() in names]
-    return [*([Feature.FPU] if board.fpu else []), *CORE_FEATURES.get(board.core, ())]
+    """The CPU features the board file claims: [cpu] fpu, and the ISA extensions of [cpu] features (dsp, mve)."""
+    names = {name.lower() for name in board.features} | ({"fpu"} if board.fpu else set())
+    return [feature for feature in Feature if feature.name.lower() in names]
 
 
 @dataclass
@@ -55,7 +46,8 @@ class SelftestReport:
 
 
 def selftest(board: Board | str, *, port: str | None = None, baudrate: int | None = None, probe: str | None = None,
-             flash_first: bool = True, stall_timeout: float = 10.0, progress: Progress = quiet) -> SelftestReport:
+             flash_first: bool = True, stall_timeout: float = 10.0,
+             progress: Callable[[str], None] = lambda message: None) -> SelftestReport:
     """Build the self-test for board, flash it (a real board, unless flash_first is False) and run it under QEMU
     or over port."""
     board = load_board(board) if isinstance(board, str) else board

@@ -40,6 +40,17 @@ class CheckResult:
 
 
 Check = Callable[[TargetSession], list[CheckResult]]
+# What to look at when a check fails on an error (a fault, a stall, no link), by the check's first word.
+HINTS = {"uart": "check [uart] kind, base, baud and pins, the port and the cable",
+         "counter": "check [cycle_counter] and [clock]", "memory": "check the region's origin and size in [[memory]]",
+         "fpu": "the core does not execute it: check [cpu] fpu and gcc_flags",
+         "dsp": "the core does not execute it: check [cpu] core and features",
+         "mve": "the core does not execute it: check [cpu] core and features",
+         "end": "the end of run is broken: check the UART driver's fg_uart_flush"}
+
+
+def _failed(name: str, error: Exception) -> CheckResult:
+    return CheckResult(name, "fail", f"{error}; {HINTS[name.split()[0]]}")
 
 
 def _expect(session: TargetSession, expected: FrameType, wait: float | None = None) -> Frame:
@@ -172,10 +183,10 @@ def run_selftest(firmware: FirmwareBuild, features: Sequence[Feature], *, serial
                     try:
                         results += check(session)
                     except UserError as error:  # a fault, a stall, a corrupted frame: this check failed
-                        results.append(CheckResult(name, "fail", str(error)))
+                        results.append(_failed(name, error))
                         break
         except UserError as error:  # the session did not come up: nothing else can run
-            results.append(CheckResult(pending.pop(0)[0], "fail", f"no link with the self-test firmware: {error}"))
+            results.append(_failed(pending.pop(0)[0], LinkError(f"no link with the self-test firmware: {error}")))
             results += [CheckResult(name, "skip", "not run: no link") for name, _ in pending]
             break
     return results

@@ -61,7 +61,7 @@
  * it with DONE (0). The probes of the CPU features and what they compute (fixed inputs). */
 #define FG_SELFTEST_ECHO_MAX 4096
 #define FG_FEATURE_FPU 1 /* vmul.f32 + vadd.f32: 1.5 x 2.0 + 1.5 = 4.5f (0x40900000) */
-#define FG_FEATURE_DSP 2 /* smlad: 2 x 4 + 3 x 5 + 10 = 33 */
+#define FG_FEATURE_DSP 2 /* sadd16, sxtb16, smlad on 0x00030002, 0x00050004: 0x00080046 */
 #define FG_FEATURE_MVE 3 /* vdup.8 + vmlav.s8 over 16 lanes: 16 x 3 x 5 = 240 */
 
 /* ERROR codes. */

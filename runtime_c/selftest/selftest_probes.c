@@ -85,8 +85,9 @@ __attribute__((naked)) static uint32_t dsp_probe(void) {
     __asm__ volatile(
         "ldr r1, =0x00030002\n\t"
         "ldr r2, =0x00050004\n\t"
-        "movs r3, #10\n\t"
-        ".inst.w 0xFB213002\n\t" /* smlad r0, r1, r2, r3 */
+        ".inst.w 0xFA91F002\n\t" /* sadd16 r0, r1, r2: 0x00080006 */
+        ".inst.w 0xFA2FF180\n\t" /* sxtb16 r1, r0: 0x00080006 */
+        ".inst.w 0xFB210002\n\t" /* smlad r0, r1, r2, r0: 6 x 4 + 8 x 5 + 0x00080006 */
         "bx lr\n\t"
         ".ltorg\n\t");
 }
