@@ -22,6 +22,7 @@ REQUIRES = frozenset({DSP})
 INT32_LIMIT = 1 << 31
 # The x buffer on the stack holds three pixels' pairs of this many depths (12 bytes per two depths).
 MAX_DEPTH = 640
+DW_MAX_CHANNELS = 1024  # FG_DSP_DW_MAX_CHANNELS: the depthwise kernel's row of zero points on the stack
 WIDE = 256  # FG_DSP_WIDE: the shift field's flag for a channel that needs the 64-bit product
 
 
@@ -93,9 +94,29 @@ def _folded(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
     return packed_call(call, FOLDED, constants, interleaved_pairs(taps), [op.inputs[0], -1])
 
 
+def depthwise_words(taps: np.ndarray) -> np.ndarray:
+    """[channels, 9] int8 (channels a multiple of 4) -> per group of four channels c..c+3 and tap t the int16 pair
+    words (w_t[c], w_t[c+2]) and (w_t[c+1], w_t[c+3]), as int32."""
+    groups = taps.astype(np.int16).reshape(-1, 2, 2, 9)  # [group, high half, odd channel, tap]
+    halves = groups.transpose(0, 3, 2, 1)  # [group, tap, odd channel, half]: half 0 the low int16
+    return np.ascontiguousarray(halves).reshape(-1).view("<i4").astype(np.int32)
+
+
+def _depthwise(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
+    channels = call.params["in_c"]
+    if channels % 4 or channels > DW_MAX_CHANNELS:
+        return None
+    taps = _table(call, "channel_taps").reshape(channels, 9)
+    constants = channel_constants(graph, op, call, taps)
+    return packed_call(call, DEPTHWISE, constants, depthwise_words(taps), [op.inputs[0]])
+
+
 POINTWISE = Variant("fg_conv2d_pointwise_dsp", "fg_conv2d_pointwise_s8", REQUIRES, _pointwise,
                     "3 pixels x 2 channels per SMLAD tile, weights interleaved for SXTB16, SMMULR output stage")
 FOLDED = Variant("fg_conv2d_folded_dsp", "fg_conv2d_folded_s8", REQUIRES, _folded,
                  "im2col of 3 pixels, then the 3 x 2 SMLAD tile; SMMULR output stage")
 
-VARIANTS = [POINTWISE, FOLDED]
+DEPTHWISE = Variant("fg_depthwise_conv2d_3x3_dsp", "fg_depthwise_conv2d_3x3_s8", REQUIRES, _depthwise,
+                    "4 channels per word, SXTB16 + SMLABB/SMLATT on int16 weight pairs, SMMULR output stage")
+
+VARIANTS = [POINTWISE, FOLDED, DEPTHWISE]

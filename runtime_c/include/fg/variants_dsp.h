@@ -20,4 +20,9 @@ void fg_conv2d_pointwise_dsp(const fg_conv2d_params *params, const int8_t *input
 void fg_conv2d_folded_dsp(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter,
                           int8_t *output);
 
+/* fg_depthwise_conv2d_3x3_s8 for in_c a multiple of 4, at most FG_DSP_DW_MAX_CHANNELS: four channels per pass,
+ * one word of input per tap, SMLABB / SMLATT against weights pre-extended to int16 pairs. */
+#define FG_DSP_DW_MAX_CHANNELS 1024
+void fg_depthwise_conv2d_3x3_dsp(const fg_depthwise_conv2d_params *params, const int8_t *input, int8_t *output);
+
 #endif /* FG_VARIANTS_DSP_H */
