@@ -9,19 +9,29 @@ the exit statuses of the command line. tests/test_abi.py pins every code here to
 from __future__ import annotations
 
 import enum
+import re
 
 # --- The workspace pools -----------------------------------------------------------------------------------------
 
 
 
-def pool_symbol(pool: str) -> str:
-    """The C array of a pool: `fg_pool` for the default pool, `fg_pool_<name>` for a named one."""
-    return f"fg_pool_{pool}" if pool else "fg_pool"
+DEFAULT_PREFIX = "fg"  # generate --name: the prefix of every external symbol (and, upper-cased, every macro)
+_C_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
-def pool_input_section(pool: str) -> str:
+def is_c_identifier(text: str) -> bool:
+    return _C_IDENTIFIER.fullmatch(text) is not None
+
+
+def pool_symbol(pool: str, prefix: str = DEFAULT_PREFIX) -> str:
+    """The C array of a pool: `fg_pool` for the default pool, `fg_pool_<name>` for a named one (`fg` is the
+    model's prefix, generate --name)."""
+    return f"{prefix}_pool_{pool}" if pool else f"{prefix}_pool"
+
+
+def pool_input_section(pool: str, prefix: str = DEFAULT_PREFIX) -> str:
     """The section the generated C puts a pool's array in (`__attribute__((section(...)))`)."""
-    return f".bss.{pool_symbol(pool)}"
+    return f".bss.{pool_symbol(pool, prefix)}"
 
 
 def pool_output_section(pool: str) -> str:
@@ -34,9 +44,32 @@ def pool_bounds(pool: str) -> tuple[str, str]:
     return f"__{pool_symbol(pool)}_start", f"__{pool_symbol(pool)}_end"
 
 
-def constant_symbol(tensor_index: int) -> str:
+def constant_symbol(tensor_index: int, prefix: str = DEFAULT_PREFIX) -> str:
     """The C array of a constant tensor (weights, biases) in model_weights.c."""
-    return f"fg_const_{tensor_index}"
+    return f"{prefix}_const_{tensor_index}"
+
+
+def model_symbol(role: str, prefix: str = DEFAULT_PREFIX) -> str:
+    """A function of the generated model: `fg_model_run`, `fg_model_invoke`, ... (role "run", "invoke", ...)."""
+    return f"{prefix}_model_{role}"
+
+
+def model_macro(name: str, prefix: str = DEFAULT_PREFIX) -> str:
+    """A macro of the generated model.h: `FG_MODEL_NUM_STEPS`, ... (name "NUM_STEPS", ...)."""
+    return f"{prefix.upper()}_MODEL_{name}"
+
+
+POOL_ALIGNMENT = 16  # bytes: every pool array, and a pool the application supplies (generate --pool-from-app)
+
+
+class ModelStatus(enum.IntEnum):
+    """FG_STATUS_<name> (runtime_c/include/fg/status.h): what a generated model's functions return besides 0 when
+    the application supplies the pool (generate --pool-from-app)."""
+
+    OK = 0
+    NO_POOL = -16  # invoke or run before a pool was set
+    POOL_TOO_SMALL = -17
+    POOL_MISALIGNED = -18
 
 
 # --- The calling conventions of the generated schedule --------------------------------------------------------

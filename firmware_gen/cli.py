@@ -70,6 +70,16 @@ def planning_options(args: argparse.Namespace):
                            algorithm=getattr(args, "algorithm", None))
 
 
+def generation_options(args: argparse.Namespace):
+    """The GenerationOptions of a command (--name, --pool-from-app, --weights-section); defaults without them."""
+    from firmware_gen.backend.options import GenerationOptions
+
+    defaults = GenerationOptions()
+    return GenerationOptions(name=getattr(args, "name", None) or defaults.name,
+                             pool_from_app=getattr(args, "pool_from_app", False),
+                             weights_section=getattr(args, "weights_section", None))
+
+
 def _inputs(args: argparse.Namespace, graph) -> list[np.ndarray]:
     from firmware_gen.check.inputs import load_inputs, random_inputs
 
@@ -111,12 +121,16 @@ def cmd_plan(args: argparse.Namespace) -> int:
 def cmd_generate(args: argparse.Namespace) -> int:
     from firmware_gen.driver.compiler import generate
 
+    generation = generation_options(args)
+    generation.check(args.interface, named_pools=bool(args.pool))  # before reading the model
     graph = _load_graph(args.model)
     compiled = generate(graph, args.output, source=Path(args.model).name, interface=args.interface,
-                        options=planning_options(args), isa=_isa(args))
+                        options=planning_options(args), isa=_isa(args), generation=generation)
     print(f"wrote {args.output}/model.c, model.h, model_weights.c, model_weights.h and runtime/: "
           f"{len(compiled.steps)} steps ({args.interface}), pool {compiled.plan.pool_bytes:,} B "
           f"(lower bound {compiled.plan.lower_bound_bytes:,} B)")
+    print(f"wrote {args.output}/CMakeLists.txt (library {generation.name}_model), model.mk and README.txt "
+          f"(how to call it, what the linker script needs)")
     if args.zephyr:
         from firmware_gen.backend.zephyr_module import write_zephyr_module
 
@@ -155,7 +169,7 @@ def _deploy(args: argparse.Namespace, port: str | None, interface: str | None = 
     progress = quiet if getattr(args, "json", False) else stderr_progress
     deployment = prepare(data, args.model, args.board, interface=interface or args.interface, out_dir=out_dir,
                          progress=progress, semihosting=None if port is None else False,
-                         options=planning_options(args))
+                         options=planning_options(args), generation=generation_options(args))
     return data, deployment, progress
 
 
@@ -297,6 +311,16 @@ def _add_planning_options(sub: argparse.ArgumentParser, overlap_only: bool = Fal
                           "them in the caller's buffers, which fg_model_run reads and writes in place")
 
 
+def _add_product_options(sub: argparse.ArgumentParser, pool_from_app: bool = True) -> None:
+    sub.add_argument("--name", help="prefix of every external symbol (NAME_model_run, NAME_pool, NAME_const_*) and, "
+                                    "upper-cased, every macro of the model (default: fg)")
+    sub.add_argument("--weights-section", metavar="SECTION",
+                     help="put the weights in this linker section (e.g. .ext_flash), for external flash or a bank")
+    if pool_from_app:
+        sub.add_argument("--pool-from-app", action="store_true",
+                         help="the application supplies the workspace pool through NAME_model_set_pool()")
+
+
 def _add_interface_option(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--interface", choices=CALLING_CONVENTIONS, default="unpacked",
                      help="how the schedule calls kernels: direct C calls (default) or TVM's packed ABI")
@@ -335,6 +359,7 @@ def _add_compile_commands(command: Callable[..., argparse.ArgumentParser]) -> No
     sub.add_argument("--zephyr", action="store_true",
                      help="also make the directory a Zephyr module (zephyr/module.yml, CMakeLists.txt, pool section) "
                           "for zephyr_app/")
+    _add_product_options(sub)
     _add_interface_option(sub)
     _add_planning_options(sub)
     sub = command("validate", cmd_validate, "compare every tensor of the generated C with TFLite Micro")
@@ -357,6 +382,7 @@ def _add_board_commands(command: Callable[..., argparse.ArgumentParser]) -> None
     sub.add_argument("--board", required=True)
     sub.add_argument("-o", "--output", help="output directory (default: MODEL-BOARD)")
     sub.add_argument("--json", action="store_true")
+    _add_product_options(sub, pool_from_app=False)
     _add_interface_option(sub)
     _add_planning_options(sub)
     sub = command("run", cmd_run, "run the model on a board and show the per-layer profile")

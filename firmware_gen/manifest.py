@@ -56,6 +56,10 @@ class ModelManifest:
     sources: tuple[str, ...]  # the C files to compile, relative to the model directory
     include_dirs: tuple[str, ...]  # relative to the model directory
     symbols: dict[str, str] = field(default_factory=dict)  # role ("run", "invoke", ...) -> C name
+    prefix: str = "fg"  # generate --name: every external symbol starts with it, every macro with it upper-cased
+    macros: dict[str, str] = field(default_factory=dict)  # macro ("NUM_STEPS", ...) -> its name in model.h
+    pool_from_app: bool = False  # the application passes the pool (symbols["set_pool"])
+    weights_section: str | None = None  # the section of the constant tensors (None: .rodata)
 
     @property
     def named_pools(self) -> list[str]:
@@ -83,6 +87,10 @@ class ModelManifest:
             sources=tuple(data["sources"]),
             include_dirs=tuple(data["include_dirs"]),
             symbols=dict(data["symbols"]),
+            prefix=data.get("prefix", "fg"),
+            macros=dict(data.get("macros", {})),
+            pool_from_app=data.get("pool_from_app", False),
+            weights_section=data.get("weights_section"),
         )
 
 

@@ -14,6 +14,10 @@ command -v arm-none-eabi-gcc >/dev/null || missing+=(gcc-arm-none-eabi)
 [ -e /usr/lib/arm-none-eabi/newlib/libc_nano.a ] || [ -e /usr/lib/arm-none-eabi/newlib/thumb/v7-m/nofp/libc_nano.a ] \
     || missing+=(libnewlib-arm-none-eabi)
 command -v qemu-system-arm >/dev/null || missing+=(qemu-system-arm)
+# The integration tests: the generated CMakeLists.txt and a C++ caller on the host, the model.mk fragment with make.
+command -v cmake >/dev/null || missing+=(cmake)
+command -v g++ >/dev/null || missing+=(g++)
+command -v make >/dev/null || missing+=(make)
 python3 -c "import ensurepip, venv" 2>/dev/null || missing+=(python3-venv)
 if [ ${#missing[@]} -gt 0 ]; then
     echo "bootstrap: installing Debian packages: ${missing[*]}"

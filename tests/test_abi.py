@@ -13,7 +13,8 @@ from firmware_gen.resources import PROJECT_DIR, RUNTIME_DIR
 _DEFINE = re.compile(r"#define\s+(FG_\w+)\s+(-?(?:0x[0-9A-Fa-f]+|\d+))\b")
 _ENUMERATOR = re.compile(r"\b(FG_\w+)\s*=\s*(-?\d+)")
 HEADERS = [RUNTIME_DIR / "firmware" / "fg_protocol.h", RUNTIME_DIR / "ports" / "fg_port.h",
-           RUNTIME_DIR / "include" / "fg" / "packed.h", PROJECT_DIR / "zephyr_app" / "src" / "main.c"]
+           RUNTIME_DIR / "include" / "fg" / "packed.h", RUNTIME_DIR / "include" / "fg" / "status.h",
+           PROJECT_DIR / "zephyr_app" / "src" / "main.c"]
 
 
 def c_constants() -> dict[str, int]:
@@ -31,6 +32,7 @@ def c_constants() -> dict[str, int]:
     (abi.FirmwareExit, "FG_EXIT_"),
     (abi.CounterKind, "FG_COUNTER_"),
     (abi.PackedError, "FG_PACKED_ERR_"),
+    (abi.ModelStatus, "FG_STATUS_"),
     (abi.Feature, "FG_FEATURE_"),
 ])
 def test_python_codes_equal_the_c_headers(codes: type[enum.IntEnum], prefix: str) -> None:

@@ -15,9 +15,11 @@ import jinja2
 import numpy as np
 
 from firmware_gen import __version__
-from firmware_gen.abi import constant_symbol, pool_input_section, pool_symbol
+from firmware_gen.abi import POOL_ALIGNMENT, constant_symbol, model_macro, model_symbol, pool_input_section, pool_symbol
 from firmware_gen.backend.c_literals import c_array_body, c_comment_safe, c_float, c_int, pointer_type, short_name
+from firmware_gen.backend.integration import integration_files
 from firmware_gen.backend.legalize import Step
+from firmware_gen.backend.options import GenerationOptions
 from firmware_gen.backend.packed import pack, packed_tables
 from firmware_gen.frontend.ir import Graph, Tensor
 from firmware_gen.manifest import MANIFEST_FILE, ModelInterface, ModelManifest, PoolArray, TensorSpec, write_manifest
@@ -76,7 +78,7 @@ def _param_value(value: object, step: Step) -> str:
     raise TypeError(f"cannot emit a params value of type {type(value).__name__}")
 
 
-def _graph_io(graph: Graph, plan: MemoryPlan, indices: tuple[int, ...], kind: str) -> list[_GraphIO]:
+def _graph_io(graph: Graph, plan: MemoryPlan, indices: tuple[int, ...], kind: str, prefix: str) -> list[_GraphIO]:
     result = []
     for position, index in enumerate(indices):
         tensor = graph.tensors[index]
@@ -85,29 +87,30 @@ def _graph_io(graph: Graph, plan: MemoryPlan, indices: tuple[int, ...], kind: st
             offset, storage = None, f"{kind}[{position}]"
         else:
             buffer = plan.buffer_of(index)
-            offset, storage = buffer.offset, f"{pool_symbol(buffer.pool)} + {buffer.offset}"
+            offset, storage = buffer.offset, f"{pool_symbol(buffer.pool, prefix)} + {buffer.offset}"
         result.append(_GraphIO(tensor, offset, storage, c_float(q.scale) if q else "1.0f", q.zero_point if q else 0))
     return result
 
 
-def _constants(graph: Graph, steps: list[Step]) -> list[_Constant]:
-    used = sorted({ref.index for step in steps for ref in step.inputs if ref.expression.startswith("fg_const_")})
-    return [_Constant(graph.tensors[i], constant_symbol(i), c_comment_safe(graph.tensors[i].name),
+def _constants(graph: Graph, steps: list[Step], prefix: str) -> list[_Constant]:
+    used = sorted({ref.index for step in steps for ref in step.inputs
+                   if ref.index >= 0 and graph.tensors[ref.index].is_constant})
+    return [_Constant(graph.tensors[i], constant_symbol(i, prefix), c_comment_safe(graph.tensors[i].name),
                       c_array_body(graph.tensors[i].data)) for i in used]
 
 
-def _pool_map(graph: Graph, plan: MemoryPlan) -> list[dict]:
+def _pool_map(graph: Graph, plan: MemoryPlan, prefix: str) -> list[dict]:
     rows = []
     for buffer in sorted(plan.buffers, key=lambda b: (b.pool, b.offset, b.first_op)):
         names = ", ".join(f"t{i} '{short_name(graph.tensors[i].name)}'" for i in buffer.tensors)
         if buffer.pool:
-            names = f"[{pool_symbol(buffer.pool)}] {names}"
+            names = f"[{pool_symbol(buffer.pool, prefix)}] {names}"
         rows.append({"offset": buffer.offset, "size": buffer.size, "first_op": buffer.first_op,
                      "last_op": buffer.last_op, "label": c_comment_safe(names)})
     return rows
 
 
-def pool_arrays(plan: MemoryPlan) -> list[PoolArray]:
+def pool_arrays(plan: MemoryPlan, prefix: str = GenerationOptions().name) -> list[PoolArray]:
     """One C array per pool that holds something (the single default pool always)."""
     if len(plan.pools) == 1 and not plan.pools[0].name:
         if plan.outside and not plan.buffers:
@@ -115,14 +118,16 @@ def pool_arrays(plan: MemoryPlan) -> list[PoolArray]:
         pools = plan.pools
     else:
         pools = [pool for pool in plan.pools if plan.pool_sizes[pool.name] > 0]
-    return [PoolArray(pool.name, pool_symbol(pool.name), pool_input_section(pool.name), plan.pool_sizes[pool.name])
+    return [PoolArray(pool.name, pool_symbol(pool.name, prefix), pool_input_section(pool.name, prefix),
+                      plan.pool_sizes[pool.name])
             for pool in pools]
 
 
-def _pool_declarations(plan: MemoryPlan, arrays: list[PoolArray]) -> list[dict]:
+def _pool_declarations(plan: MemoryPlan, arrays: list[PoolArray], prefix: str) -> list[dict]:
     """The arrays as model.c declares them: the single default pool is sized by the header macro."""
     single = len(plan.pools) == 1 and not plan.pools[0].name
-    return [{"symbol": a.symbol, "section": a.section, "size": "FG_MODEL_WORKSPACE_BYTES" if single else a.nbytes}
+    size = model_macro("WORKSPACE_BYTES", prefix)
+    return [{"symbol": a.symbol, "section": a.section, "size": size if single else a.nbytes}
             for a in arrays]
 
 
@@ -140,38 +145,55 @@ def _tensor_spec(tensor: Tensor) -> TensorSpec:
     return TensorSpec(tensor.nbytes, tuple(tensor.shape), str(tensor.dtype))
 
 
+_MACROS = ("NAME", "NUM_STEPS", "WORKSPACE_BYTES", "NUM_INPUTS", "NUM_OUTPUTS", "IO_IN_POOL", "IO_BYTES")
+
+
 def _manifest(graph: Graph, plan: MemoryPlan, interface: str, files: dict[str, str],
-              runtime_parts: tuple[str, ...]) -> ModelManifest:
+              runtime_parts: tuple[str, ...], options: GenerationOptions) -> ModelManifest:
     runtime = [f"runtime/{part}/{path.name}" for part in runtime_parts if part != "include"
                for path in sorted((RUNTIME_DIR / part).glob("*.c"))]
     io_in_pool = not plan.outside
-    symbols = {"run": "fg_model_run", "input_bytes": "fg_model_input_bytes", "output_bytes": "fg_model_output_bytes"}
-    if io_in_pool:
-        symbols.update(invoke="fg_model_invoke", input="fg_model_input", output="fg_model_output")
-    if interface == "packed":
-        symbols.update(registry="fg_model_registry", call_step="fg_model_call_step", find_step="fg_model_find_step")
+    roles = ["run", "input_bytes", "output_bytes"]
+    roles += ["invoke", "input", "output"] if io_in_pool else []
+    roles += ["registry", "call_step", "find_step"] if interface == "packed" else []
+    roles += ["set_pool"] if options.pool_from_app else []
+    macros = [*_MACROS, *(["INTERFACE_PACKED"] if interface == "packed" else []),
+              *(["POOL_ALIGN"] if options.pool_from_app else [])]
     return ModelManifest(
         interface=ModelInterface(tuple(_tensor_spec(graph.tensors[i]) for i in graph.inputs),
                                  tuple(_tensor_spec(graph.tensors[i]) for i in graph.outputs),
                                  len(graph.operators)),
         calling_convention=interface,
         io_in_pool=io_in_pool,
-        pools=tuple(pool_arrays(plan)),
+        pools=tuple(pool_arrays(plan, options.name)),
         sources=tuple(sorted(name for name in files if name.endswith(".c"))) + tuple(runtime),
         include_dirs=(".", "runtime/include"),
-        symbols=symbols,
+        symbols={role: model_symbol(role, options.name) for role in roles},
+        prefix=options.name,
+        macros={macro: model_macro(macro, options.name) for macro in macros},
+        pool_from_app=options.pool_from_app,
+        weights_section=options.weights_section,
     )
 
 
 def render(graph: Graph, plan: MemoryPlan, steps: list[Step], source: str = "",
-           interface: str = "unpacked") -> GeneratedModel:
-    """The generated files and their manifest."""
+           interface: str = "unpacked", options: GenerationOptions = GenerationOptions()) -> GeneratedModel:
+    """The generated files and their manifest; `options` name the model's symbols, own its pool, place its
+    weights (the steps must have been legalized with the same name)."""
+    options.check(interface, named_pools=any(pool.name for pool in plan.pools))
     packed_steps, packed_shims = pack(graph, steps) if interface == "packed" else ([], [])
     banner = f"Generated by firmware-gen {__version__}{' from ' + source if source else ''}. Do not edit."
     headers = _headers_declaring({step.call.function for step in steps if step.call})
+    prefix = options.name
     context = {
         "banner": banner,
         "interface": interface,
+        "sym": lambda role: model_symbol(role, prefix),
+        "mac": lambda name: model_macro(name, prefix),
+        "pool_from_app": options.pool_from_app,
+        "app_pool_symbol": pool_symbol("", prefix),
+        "pool_align": POOL_ALIGNMENT,
+        "weights_section": options.weights_section,
         "packed_steps": packed_steps,
         "packed_shims": packed_shims,
         "packed_tables": packed_tables(packed_steps),
@@ -180,12 +202,12 @@ def render(graph: Graph, plan: MemoryPlan, steps: list[Step], source: str = "",
         "steps": steps,
         "io_in_pool": not plan.outside,
         "io_bytes": sum(-(-graph.tensors[i].nbytes // 16) * 16 for i in (*graph.inputs, *graph.outputs)),
-        "inputs": _graph_io(graph, plan, graph.inputs, "inputs"),
-        "outputs": _graph_io(graph, plan, graph.outputs, "outputs"),
-        "constants": _constants(graph, steps),
+        "inputs": _graph_io(graph, plan, graph.inputs, "inputs", prefix),
+        "outputs": _graph_io(graph, plan, graph.outputs, "outputs", prefix),
+        "constants": _constants(graph, steps, prefix),
         "headers": headers,
-        "pool_map": _pool_map(graph, plan),
-        "pools": _pool_declarations(plan, pool_arrays(plan)),
+        "pool_map": _pool_map(graph, plan, prefix),
+        "pools": _pool_declarations(plan, pool_arrays(plan, prefix), prefix),
         "step_params": {s.index: [(f, _param_value(v, s)) for f, v in s.call.params.items()]
                         for s in steps if s.call},
         "table_bodies": {s.index: [c_array_body(t.values) for t in s.call.tables] for s in steps if s.call},
@@ -194,7 +216,9 @@ def render(graph: Graph, plan: MemoryPlan, steps: list[Step], source: str = "",
     }
     files = {name: _TEMPLATES.get_template(name + ".j2").render(context) for name in GENERATED_FILES}
     runtime_parts = RUNTIME_PARTS + (("packed",) if interface == "packed" else ())
-    return GeneratedModel(files, runtime_parts, _manifest(graph, plan, interface, files, runtime_parts))
+    manifest = _manifest(graph, plan, interface, files, runtime_parts, options)
+    files.update(integration_files(manifest, source))
+    return GeneratedModel(files, runtime_parts, manifest)
 
 
 def write_output(generated: GeneratedModel, out_dir: Path) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from firmware_gen.abi import constant_symbol, pool_symbol
+from firmware_gen.abi import DEFAULT_PREFIX, constant_symbol, pool_symbol
 from firmware_gen.backend.c_literals import c_comment_safe, pointer_type
 from firmware_gen.errors import UserError
 from firmware_gen.frontend.ir import Graph, Operator
@@ -77,24 +77,27 @@ def user_buffers(graph: Graph, plan: MemoryPlan) -> dict[int, str]:
 
 
 def tensor_ref(graph: Graph, plan: MemoryPlan, index: int, writable: bool,
-               outside: dict[int, str] | None = None) -> TensorRef:
+               outside: dict[int, str] | None = None, prefix: str = DEFAULT_PREFIX) -> TensorRef:
     if index < 0:
         return TensorRef(index, "NULL", "NULL", 0)
     tensor = graph.tensors[index]
     if tensor.is_constant:
-        return TensorRef(index, constant_symbol(index), "const", tensor.nbytes, constant_symbol(index))
+        symbol = constant_symbol(index, prefix)
+        return TensorRef(index, symbol, "const", tensor.nbytes, symbol)
     cast = pointer_type(tensor.dtype, const=not writable)
     if outside and index in outside:
         return TensorRef(index, f"({cast})({outside[index]})", outside[index], tensor.nbytes, outside[index])
     buffer = plan.buffer_of(index)
-    symbol = pool_symbol(buffer.pool)
+    symbol = pool_symbol(buffer.pool, prefix)
     storage = f"{symbol} + {buffer.offset}"
     address = f"{symbol}+{buffer.offset}" if buffer.pool else f"pool+{buffer.offset}"
     return TensorRef(index, f"({cast})({storage})", address, tensor.nbytes, storage)
 
 
-def legalize(graph: Graph, calls: dict[int, KernelCall], plan: MemoryPlan) -> list[Step]:
-    """The schedule with every tensor resolved against `plan` (direct C calls, typed arguments)."""
+def legalize(graph: Graph, calls: dict[int, KernelCall], plan: MemoryPlan,
+             prefix: str = DEFAULT_PREFIX) -> list[Step]:
+    """The schedule with every tensor resolved against `plan` (direct C calls, typed arguments); `prefix` starts
+    the names of the model's pools and constants (generate --name)."""
     outside = user_buffers(graph, plan)
     steps = []
     for op in graph.operators:
@@ -105,8 +108,8 @@ def legalize(graph: Graph, calls: dict[int, KernelCall], plan: MemoryPlan) -> li
             index=op.index,
             op=op,
             call=call,
-            inputs=[tensor_ref(graph, plan, i, writable=False, outside=outside) for i in input_indices],
-            outputs=[tensor_ref(graph, plan, i, writable=True, outside=outside) for i in output_indices],
+            inputs=[tensor_ref(graph, plan, i, False, outside, prefix) for i in input_indices],
+            outputs=[tensor_ref(graph, plan, i, True, outside, prefix) for i in output_indices],
         )
         if call is not None:
             step.params_name = f"step{op.index}_params"

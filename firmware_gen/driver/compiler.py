@@ -14,6 +14,7 @@ from pathlib import Path
 
 from firmware_gen.backend import codegen
 from firmware_gen.backend.legalize import Step, legalize
+from firmware_gen.backend.options import GenerationOptions
 from firmware_gen.backend.packed import INTERFACES
 from firmware_gen.errors import UserError
 from firmware_gen.frontend.ir import Graph
@@ -51,24 +52,29 @@ def plan_model(graph: Graph, options: PlanningOptions = PlanningOptions()) -> Me
 
 
 def compile_graph(graph: Graph, interface: str = "unpacked", options: PlanningOptions = PlanningOptions(),
-                  isa: Isa = PORTABLE) -> CompiledModel:
-    """Every pass up to the legalized schedule (no C yet), with the kernel variants `isa` offers."""
+                  isa: Isa = PORTABLE, generation: GenerationOptions = GenerationOptions()) -> CompiledModel:
+    """Every pass up to the legalized schedule (no C yet), with the kernel variants `isa` offers, its names
+    starting with generation.name."""
     if interface not in INTERFACES:
         raise UserError(f"unknown interface {interface!r}; choose one of {', '.join(INTERFACES)}")
     if not options.io_in_pool and interface != "unpacked":
         raise UserError(f"the {interface} interface needs the inputs and outputs in the pool (its tensor "
                         f"descriptors are constants); use the unpacked interface or keep I/O in the pool")
+    generation.check(interface, named_pools=any(pool.name for pool in options.pools))
     check_supported(graph)
     calls = lower(graph, isa)
     plan = plan_model(graph, options)
-    return CompiledModel(graph, calls, view_aliases(graph), plan, legalize(graph, calls, plan), interface)
+    steps = legalize(graph, calls, plan, generation.name)
+    return CompiledModel(graph, calls, view_aliases(graph), plan, steps, interface)
 
 
 def generate(graph: Graph, out_dir: str | Path, source: str = "", interface: str = "unpacked",
-             options: PlanningOptions = PlanningOptions(), isa: Isa = PORTABLE) -> CompiledModel:
-    """compile_graph, then the C sources, their manifest and the runtime they need, written to out_dir."""
-    compiled = compile_graph(graph, interface, options, isa)
-    generated = codegen.render(graph, compiled.plan, compiled.steps, source, interface)
+             options: PlanningOptions = PlanningOptions(), isa: Isa = PORTABLE,
+             generation: GenerationOptions = GenerationOptions()) -> CompiledModel:
+    """compile_graph, then the C sources, their manifest, their build files and the runtime they need, written to
+    out_dir."""
+    compiled = compile_graph(graph, interface, options, isa, generation)
+    generated = codegen.render(graph, compiled.plan, compiled.steps, source, interface, generation)
     codegen.write_output(generated, Path(out_dir))
     compiled.manifest = generated.manifest
     return compiled

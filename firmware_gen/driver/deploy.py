@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from firmware_gen import __version__
+from firmware_gen.backend.options import GenerationOptions
 from firmware_gen.driver.compiler import CompiledModel, generate
 from firmware_gen.frontend.ir import Graph
 from firmware_gen.frontend.tflite_reader import read_model
@@ -59,7 +60,7 @@ def _runtime_digest() -> str:
 
 def prepare(model: bytes, source: str, board: Board | str, interface: str = "unpacked",
             out_dir: Path | None = None, progress: Progress = quiet, options: PlanningOptions = PlanningOptions(),
-            semihosting: bool | None = None) -> Deployment:
+            semihosting: bool | None = None, generation: GenerationOptions = GenerationOptions()) -> Deployment:
     """Generate and cross-compile `model` for `board`, planned with `options` (each named pool goes to the memory
     region of the board of that name). Without out_dir the build is cached by the
     model, the board, the interface, the planning options and the compiler's own sources, so `run` rebuilds only
@@ -74,7 +75,7 @@ def prepare(model: bytes, source: str, board: Board | str, interface: str = "unp
     check_supported(graph)
     if out_dir is None:
         key = hashlib.sha256(model + board.name.encode() + interface.encode()
-                             + options.cache_key().encode() + _runtime_digest().encode()
+                             + options.cache_key().encode() + _runtime_digest().encode() + repr(generation).encode()
                              + (b"" if semihosting else b"no-semihosting"))
         out_dir = _cache_root() / key.hexdigest()[:32]
     out_dir = Path(out_dir)
@@ -82,7 +83,7 @@ def prepare(model: bytes, source: str, board: Board | str, interface: str = "unp
     try:
         progress(f"generating C for {Path(source).name} ({len(graph.operators)} operators, {interface})")
         compiled = generate(graph, out_dir / "model", source=Path(source).name, interface=interface,
-                            options=options, isa=board.isa)
+                            options=options, isa=board.isa, generation=generation)
         progress(f"cross-compiling for {board.name} ({board.core}) with arm-none-eabi-gcc")
         firmware = build_firmware(out_dir / "model", board, out_dir / "build", semihosting=semihosting)
     except BaseException:

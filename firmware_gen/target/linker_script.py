@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from firmware_gen.abi import pool_bounds, pool_input_section, pool_output_section
+from firmware_gen.abi import DEFAULT_PREFIX, pool_bounds, pool_input_section, pool_output_section
 from firmware_gen.target.boards import Board, BoardError, MemoryRegion
 
 # Output section -> (memory kind, input sections). Script order is placement order within a region, and ld
@@ -63,10 +63,13 @@ def _section_body(name: str, inputs: str, flash_config_offset: int | None = None
     return lines
 
 
-def render_linker_script(board: Board, measure: bool = False, pools: Sequence[str] = ()) -> str:
+def render_linker_script(board: Board, measure: bool = False, pools: Sequence[str] = (),
+                         rodata_sections: Sequence[str] = (), prefix: str = DEFAULT_PREFIX) -> str:
     """The script text. measure=True gives every region a huge length (link with --no-check-sections): the image
     then always links and its section sizes say how much room it needs. pools: the names of the model's named
-    pools (`.bss.fg_pool_<name>`), each placed in the board region of that name."""
+    pools (`.bss.fg_pool_<name>`), each placed in the board region of that name. rodata_sections: input sections
+    placed with the constants (generate --weights-section). prefix: the model's (generate --name), whose pool
+    arrays' sections the pool output sections collect."""
     pool_regions = {name: pool_region(board, name) for name in pools}
     code = board.region_for("code")
     note = " (measuring, not runnable)" if measure else ""
@@ -83,10 +86,11 @@ def render_linker_script(board: Board, measure: bool = False, pools: Sequence[st
         region = region_symbol(board.region_for(kind))
         load = f" AT > {region_symbol(code)}" if kind == "data" else ""
         noload = " (NOLOAD)" if kind in ("stack", "pool", "bss") else ""
-        body = _section_body(name, inputs, board.flash_config_offset)
+        body = _section_body(name, _inputs_of(name, inputs, rodata_sections, prefix), board.flash_config_offset)
         lines += [f"  {name}{noload} :", "  {", *body, f"  }} > {region}{load}", ""]
         if name == pool_output_section(""):  # before .bss, whose .bss.* would otherwise take the named pools
-            lines += [line for pool, where in pool_regions.items() for line in _named_pool_section(pool, where)]
+            lines += [line for pool, where in pool_regions.items()
+                      for line in _named_pool_section(pool, where, prefix)]
     lines += ["  __fg_data_load = LOADADDR(.data);", "}", ""]
     lines.append(f'ASSERT(ADDR(.text) == ORIGIN({region_symbol(code)}), '
                  f'"firmware-gen: the vector table must start the {code.name} region (the boot address)");')
@@ -121,8 +125,17 @@ def pool_region(board: Board, pool: str) -> MemoryRegion:
                      f"its regions: {names}")
 
 
-def _named_pool_section(pool: str, region: MemoryRegion) -> list[str]:
+def _inputs_of(name: str, inputs: str, rodata_sections: Sequence[str], prefix: str) -> str:
+    """An output section's input patterns, with the model's own section names where they differ from the default."""
+    if name == ".rodata" and rodata_sections:
+        return inputs + " " + " ".join(f"KEEP(*({section}))" for section in rodata_sections)
+    if name == pool_output_section("") and prefix != DEFAULT_PREFIX:
+        return f"KEEP(*({pool_input_section('', prefix)}))"
+    return inputs
+
+
+def _named_pool_section(pool: str, region: MemoryRegion, prefix: str = DEFAULT_PREFIX) -> list[str]:
     start, end = pool_bounds(pool)
     return [f"  {pool_output_section(pool)} (NOLOAD) :", "  {", "    . = ALIGN(16);", f"    {start} = .;",
-            f"    KEEP(*({pool_input_section(pool)}))", "    . = ALIGN(4);", f"    {end} = .;",
+            f"    KEEP(*({pool_input_section(pool, prefix)}))", "    . = ALIGN(4);", f"    {end} = .;",
             f"  }} > {region_symbol(region)}", ""]

@@ -1,0 +1,31 @@
+"""How the generated C presents itself to a product: its name prefix, who owns the pool, where the weights go."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from firmware_gen.abi import DEFAULT_PREFIX, is_c_identifier
+from firmware_gen.errors import UserError
+
+_SECTION_NAME = re.compile(r"\.?[A-Za-z_][A-Za-z0-9_.$]*")
+
+
+@dataclass(frozen=True)
+class GenerationOptions:
+    name: str = DEFAULT_PREFIX  # --name: every external symbol starts with it, every macro with it upper-cased
+    pool_from_app: bool = False  # --pool-from-app: the application passes the pool (NAME_model_set_pool)
+    weights_section: str | None = None  # --weights-section: the section of the constant tensors
+
+    def check(self, interface: str, named_pools: bool) -> None:
+        """Refuse what cannot be generated, as the user's mistake."""
+        if not is_c_identifier(self.name):
+            raise UserError(f"--name {self.name!r}: not a C identifier (letters, digits and _, not starting with "
+                            f"a digit)")
+        if self.weights_section is not None and not _SECTION_NAME.fullmatch(self.weights_section):
+            raise UserError(f"--weights-section {self.weights_section!r}: not a section name (e.g. .ext_flash)")
+        if self.pool_from_app and interface != "unpacked":
+            raise UserError("--pool-from-app needs the unpacked interface (the packed tensor descriptors are "
+                            "constants pointing into a static pool)")
+        if self.pool_from_app and named_pools:
+            raise UserError("--pool-from-app supplies the one default pool: it cannot be combined with --pool")
