@@ -15,7 +15,7 @@ import socket
 import subprocess
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,6 +29,9 @@ QEMU = "qemu-system-arm"
 QEMU_INSTALL_HINT = "apt-get install --no-install-recommends qemu-system-arm"
 # QEMU aborts (SIGABRT; 134 through `timeout`) when the CPU locks up: a fault while handling a fault.
 ABORT_STATUSES = (134, -signal.SIGABRT)
+# Harmless lines of QEMU's log: lm3s6965evb's timer, the serial backend waiting for and losing its client.
+_LOG_NOISE = ("Timer with period zero", "QEMU waiting for connection")
+Relay = Callable[[int], str]  # QEMU's serial port -> the URL the host opens to reach it (e.g. through a proxy)
 
 
 def qemu_command(board: Board, elf: Path, port: int) -> list[str]:
@@ -49,6 +52,7 @@ class QemuSession:
     log: Path
     port: int
     link: serial.SerialBase
+    time_limit: float = 0.0  # seconds QEMU may live (`timeout -s KILL`); 0: none
 
     def wait(self, timeout: float) -> int | None:
         """QEMU's exit status, or None if it is still running after timeout seconds."""
@@ -59,20 +63,22 @@ class QemuSession:
 
     def log_lines(self) -> list[str]:
         text = self.log.read_text(errors="replace") if self.log.exists() else ""
-        return [line for line in text.splitlines() if "Timer with period zero" not in line]  # lm3s6965evb noise
+        return [line for line in text.splitlines() if not any(noise in line for noise in _LOG_NOISE)]
 
     def log_tail(self, lines: int = 5) -> str:
         return " | ".join(self.log_lines()[-lines:])
 
     def describe_exit(self, status: int | None) -> str:
         if status is None:
-            return "QEMU is still running"
+            return "QEMU was still running (stopped)"
         fatal = [line for line in self.log_lines() if "fatal" in line or "Lockup" in line]
         if status in ABORT_STATUSES and fatal:
             # The register dump that follows is of little use without the image: keep QEMU's verdict.
             return (f"QEMU aborted: {fatal[0].strip()} (the CPU locked up: a fault while handling a fault, "
                     "e.g. the stack overflowed)")
-        what = {-signal.SIGKILL: " (killed)", 137: " (killed at its time limit)"}.get(status, "")
+        # `timeout -s KILL` kills its whole group, itself included: -9 is QEMU's time limit, as is 137.
+        limit = f" (killed at its time limit of {self.time_limit:g} s)" if self.time_limit else " (killed)"
+        what = {-signal.SIGKILL: limit, 137: limit}.get(status, "")
         tail = self.log_tail()
         return f"QEMU exited with status {status}{what}{': ' + tail if tail else ''}"
 
@@ -94,22 +100,23 @@ def kill_process_group(process: subprocess.Popen) -> None:
         time.sleep(0.02)
 
 
-def _connect(process: subprocess.Popen, port: int, deadline: float) -> serial.SerialBase | None:
-    """The serial link to QEMU's UART, once QEMU listens; None if QEMU exited first."""
+def _connect(process: subprocess.Popen, url: str, port: int, deadline: float) -> serial.SerialBase | None:
+    """The serial link to QEMU's UART at url, once QEMU listens; None if QEMU exited first."""
     while time.monotonic() < deadline:
         if process.poll() is not None:
             return None
         try:
-            return open_link(f"socket://127.0.0.1:{port}")
+            return open_link(url)
         except LinkError:
             time.sleep(0.05)
     raise ToolchainError(f"QEMU did not open its serial port 127.0.0.1:{port} within its start-up time")
 
 
 @contextlib.contextmanager
-def start_qemu(board: Board, elf: Path, timeout: float, startup_timeout: float = 15.0) -> Iterator[QemuSession]:
+def start_qemu(board: Board, elf: Path, timeout: float, startup_timeout: float = 15.0,
+               relay: Relay | None = None) -> Iterator[QemuSession]:
     """QEMU running elf, connected; killed on exit from the block whatever happens. timeout is the hard limit on
-    QEMU's whole life."""
+    QEMU's whole life. relay: the URL to open instead of QEMU's serial port, given that port (a test's proxy)."""
     qemu = shutil.which(QEMU)
     if qemu is None:
         raise ToolchainError(f"{QEMU} not found: {QEMU_INSTALL_HINT}")
@@ -127,7 +134,8 @@ def start_qemu(board: Board, elf: Path, timeout: float, startup_timeout: float =
                                            start_new_session=True)
             session = None
             try:
-                link = _connect(process, port, time.monotonic() + startup_timeout)
+                url = relay(port) if relay is not None else f"socket://127.0.0.1:{port}"
+                link = _connect(process, url, port, time.monotonic() + startup_timeout)
                 if link is None:
                     status = process.wait()
                     session = QemuSession(process, log, port, None)  # type: ignore[arg-type]
@@ -135,7 +143,7 @@ def start_qemu(board: Board, elf: Path, timeout: float, startup_timeout: float =
                         continue
                     raise ToolchainError(f"QEMU ({board.qemu_machine}) did not start: "
                                          f"{session.describe_exit(status)}")
-                session = QemuSession(process, log, port, link)
+                session = QemuSession(process, log, port, link, max(1, round(timeout)) if killer else 0.0)
                 yield session
                 return
             finally:

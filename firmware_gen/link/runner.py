@@ -15,6 +15,7 @@ import numpy as np
 from firmware_gen.abi import CounterKind, FirmwareExit, FrameType
 from firmware_gen.errors import UserError
 from firmware_gen.link.framing import Link, LinkError, Profile, decode_done, decode_profile, describe_error, fault_error
+from firmware_gen.link.qemu import Relay
 from firmware_gen.link.session import TargetSession, check_model, encode_inputs, handshake, open_session
 from firmware_gen.manifest import ModelInterface
 from firmware_gen.target.cross_build import FirmwareBuild
@@ -87,13 +88,15 @@ def run_inputs(session: TargetSession, inputs: list[bytes], run_timeout: float) 
 
 
 def run_model(firmware: FirmwareBuild, inputs: Sequence[np.ndarray | bytes], *, serial_url: str | None = None,
-              timeout: float = 300.0, stall_timeout: float = 20.0, baudrate: int | None = None) -> RunResult:
+              timeout: float = 300.0, stall_timeout: float = 20.0, baudrate: int | None = None,
+              relay: Relay | None = None) -> RunResult:
     """Run firmware once on inputs (arrays or raw bytes, one per model input): under QEMU, or on the board at
-    serial_url (e.g. /dev/ttyACM0) when given, at baudrate (default: the board's). timeout bounds the whole run."""
+    serial_url (e.g. /dev/ttyACM0) when given, at baudrate (default: the board's). timeout bounds the whole run.
+    relay: see start_qemu."""
     interface = firmware.interface
     data = encode_inputs(interface, inputs)
     with open_session(firmware, serial_url=serial_url, baudrate=baudrate, timeout=timeout,
-                      stall_timeout=stall_timeout) as session:
+                      stall_timeout=stall_timeout, relay=relay) as session:
         results = run_inputs(session, data, run_timeout=timeout)
         expected = FirmwareExit.OK if results.status == 0 else FirmwareExit.MODEL_ERROR
         exit_code = session.expect_exit(expected, "the firmware sent its results")

@@ -13,8 +13,8 @@ import numpy as np
 
 from firmware_gen.abi import FirmwareExit, FrameType
 from firmware_gen.errors import UserError
-from firmware_gen.link.framing import Hello, Link, LinkError, LinkStalled, decode_hello
-from firmware_gen.link.qemu import QemuSession, start_qemu
+from firmware_gen.link.framing import Hello, Link, LinkError, LinkStalled, decode_hello, describe_error, fault_error
+from firmware_gen.link.qemu import QemuSession, Relay, start_qemu
 from firmware_gen.link.serial_ports import board_link
 from firmware_gen.manifest import ModelInterface
 from firmware_gen.target.cross_build import FirmwareBuild
@@ -72,6 +72,10 @@ def handshake(link: Link) -> Hello:
             if time.monotonic() < deadline:
                 continue
             raise LinkStalled(f"the firmware did not answer HELLO_REQUEST within {link.stall_timeout:g} s") from None
+        if frame.type == FrameType.ERROR:
+            raise LinkError(f"the firmware rejected the host's HELLO_REQUEST: {describe_error(frame)}")
+        if frame.type == FrameType.FAULT:
+            raise fault_error(frame)
         if frame.type != FrameType.HELLO:
             raise LinkError(f"the firmware answered HELLO_REQUEST with frame type 0x{frame.type:02x}")
         return decode_hello(frame)
@@ -88,14 +92,15 @@ def check_model(hello: Hello, interface: ModelInterface) -> None:
 
 @contextlib.contextmanager
 def open_session(firmware: FirmwareBuild, *, serial_url: str | None = None, baudrate: int | None = None,
-                 timeout: float = 300.0, stall_timeout: float = 20.0) -> Iterator[TargetSession]:
+                 timeout: float = 300.0, stall_timeout: float = 20.0,
+                 relay: Relay | None = None) -> Iterator[TargetSession]:
     """A session with `firmware` under QEMU (default), or on the board at serial_url at baudrate (default: the
     board file's), handshake done and the model checked. timeout bounds the whole session under QEMU. A LinkError
-    inside the block says, under QEMU, how QEMU ended."""
+    inside the block says, under QEMU, how QEMU ended. relay: see start_qemu."""
     with contextlib.ExitStack() as stack:
         qemu = None
         if serial_url is None:
-            qemu = stack.enter_context(start_qemu(firmware.board, firmware.elf, timeout=timeout))
+            qemu = stack.enter_context(start_qemu(firmware.board, firmware.elf, timeout=timeout, relay=relay))
             port = qemu.link
         else:
             port = stack.enter_context(board_link(firmware.board, serial_url, baudrate or firmware.board.uart_baud))
@@ -107,4 +112,5 @@ def open_session(firmware: FirmwareBuild, *, serial_url: str | None = None, baud
         except LinkError as error:
             if qemu is None or isinstance(error, UncleanExit):
                 raise
-            raise LinkError(f"{error}; {qemu.describe_exit(qemu.wait(2.0))}") from None
+            # QEMU has ended by now if the firmware did (a fault, a protocol error); else it is stopped below.
+            raise LinkError(f"{error}; {qemu.describe_exit(qemu.wait(min(2.0, link.stall_timeout)))}") from None
