@@ -243,15 +243,37 @@ def cmd_flash(args: argparse.Namespace) -> int:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
+    from firmware_gen.check.analysis import memory_split
+    from firmware_gen.check.analysis_report import format_memory
+
     out_dir = Path(args.output) if args.output else Path(f"{Path(args.model).stem}-{args.board}")
     _, deployment, _ = _deploy(args, port=None, out_dir=out_dir)
     firmware = deployment.firmware
+    split = memory_split(firmware, deployment.compiled)
     if args.json:
         _print_json({"board": firmware.board.name, "elf": str(firmware.elf), "flash_bytes": firmware.flash_bytes,
                      "ram_bytes": firmware.ram_bytes, "workspace_bytes": firmware.workspace_bytes,
-                     "fits": firmware.fits, "interface": args.interface})
+                     "fits": firmware.fits, "interface": args.interface, "memory": split.to_json()})
     else:
         print(firmware.summary())
+        print("\n".join(format_memory(split)))
+    return ExitStatus.OK
+
+
+def cmd_analyze(args: argparse.Namespace) -> int:
+    from firmware_gen.check.analysis import analyze
+    from firmware_gen.check.analysis_report import format_analysis
+
+    if args.board:
+        _, deployment, _ = _deploy(args, port=None)
+        report = analyze(deployment.compiled, args.model, deployment.firmware)
+    else:
+        from firmware_gen.driver.compiler import compile_graph
+
+        compiled = compile_graph(_load_graph(args.model), args.interface, planning_options(args),
+                                 generation=generation_options(args))
+        report = analyze(compiled, args.model)
+    _show(args, report.to_json(), format_analysis(report))
     return ExitStatus.OK
 
 
@@ -353,6 +375,13 @@ def _add_compile_commands(command: Callable[..., argparse.ArgumentParser]) -> No
     _add_planning_options(sub)
     sub.add_argument("--plot", metavar="PNG", help="draw the memory timeline (needs matplotlib)")
     _add_interface_option(sub)
+    sub = command("analyze", cmd_analyze, "per layer: kernel, MACs, weights, activations, buffers; with --board the "
+                                          "firmware's flash and RAM split from its ELF and the fit with margins")
+    sub.add_argument("--board", help="build the firmware for this board and split its memory")
+    sub.add_argument("--json", action="store_true")
+    _add_product_options(sub, pool_from_app=False)
+    _add_interface_option(sub)
+    _add_planning_options(sub)
     sub = command("generate", cmd_generate, "write the C sources of the model")
     sub.add_argument("-o", "--output", required=True, help="output directory")
     sub.add_argument("--board", help="pick the kernel variants for this board's CPU (DSP, MVE); default: portable C")

@@ -7,7 +7,6 @@ An image that does not fit fails here with the numbers, never later in QEMU (whi
 
 from __future__ import annotations
 
-import re
 import shutil
 import subprocess
 from collections.abc import Sequence
@@ -19,10 +18,10 @@ from firmware_gen.errors import DoesNotFitError, ToolchainError, UserError
 from firmware_gen.manifest import ModelInterface, ModelManifest, read_manifest
 from firmware_gen.resources import RUNTIME_DIR
 from firmware_gen.target.boards import Board, load_board
+from firmware_gen.target.elf_image import Section, read_elf
 from firmware_gen.target.linker_script import SECTION_KIND, pool_region, render_linker_script
 
 CROSS_GCC = "arm-none-eabi-gcc"
-CROSS_OBJDUMP = "arm-none-eabi-objdump"
 INSTALL_HINT = "apt-get install --no-install-recommends gcc-arm-none-eabi libnewlib-arm-none-eabi"
 PORTS_DIR = RUNTIME_DIR / "ports"
 FIRMWARE_DIR = RUNTIME_DIR / "firmware"
@@ -137,20 +136,8 @@ def _link(objects: list[Path], board: Board, elf: Path, measure: bool, pools: Se
     return _run(command)
 
 
-@dataclass(frozen=True)
-class _Section:
-    name: str
-    size: int
-    vma: int
-    lma: int
-
-
-def _sections(elf: Path) -> dict[str, _Section]:
-    done = _run([find_tool(CROSS_OBJDUMP), "-h", str(elf)])
-    if done.returncode != 0:
-        raise ToolchainError(f"{CROSS_OBJDUMP} -h {elf} failed: {done.stderr.strip()}")
-    pattern = re.compile(r"^\s*\d+\s+(\S+)\s+([0-9a-f]+)\s+([0-9a-f]+)\s+([0-9a-f]+)\s", re.MULTILINE)
-    return {m[1]: _Section(m[1], int(m[2], 16), int(m[3], 16), int(m[4], 16)) for m in pattern.finditer(done.stdout)}
+def _sections(elf: Path) -> dict[str, Section]:
+    return read_elf(elf).sections  # the ELF's own section headers (pyelftools), not a tool's printout
 
 
 def _placed_sections(board: Board, pools: Sequence[str]) -> dict[str, tuple[str, str]]:
@@ -160,7 +147,7 @@ def _placed_sections(board: Board, pools: Sequence[str]) -> dict[str, tuple[str,
     return placed
 
 
-def _region_usage(board: Board, sections: dict[str, _Section], pools: Sequence[str] = ()) -> list[RegionUsage]:
+def _region_usage(board: Board, sections: dict[str, Section], pools: Sequence[str] = ()) -> list[RegionUsage]:
     # (region name, kind, start address, size) of every placed piece; .data also has its load image in code.
     pieces = []
     for name, (region_name, kind) in _placed_sections(board, pools).items():
