@@ -1,0 +1,83 @@
+/* Helium (MVE) building blocks shared by the *_mve.c kernel variants (firmware_gen/ops/variants/mve.py lays out
+ * their constants). Only for a compiler targeting MVE; everything is static inline.
+ *
+ * The output stage, four lanes at a time: TFLite's MultiplyByQuantizedMultiplier on int32 lanes, bit-exact with
+ * fg_multiply_by_quantized_multiplier (fg/fixedpoint.h):
+ *   left shift (wrapping, VSHL), SaturatingRoundingDoublingHighMul (VQRDMULH: the same rounding and the same single
+ *   saturating case), RoundingDivideByPOT (VRSHL by a negative shift rounds half up; subtracting 1 from negative
+ *   lanes first, saturating, turns that into TFLite's half away from zero), + output offset, clamp.
+ * The shift is stored split: left = max(shift, 0), right = min(shift, 0) (a right shift, as VRSHL takes it). */
+#ifndef FG_MVE_SUPPORT_H
+#define FG_MVE_SUPPORT_H
+
+#if defined(__ARM_FEATURE_MVE)
+
+#include <arm_mve.h>
+#include <stdint.h>
+
+#include "fg/dot_s8.h"
+
+/* The quantization of one block of four output channels, as the variants' packed tables store it (int32 each). */
+typedef struct {
+    int32x4_t bias, multiplier, left, right;
+} fg_mve_quant4;
+
+/* Offset and clamp of a layer, in vector registers. */
+typedef struct {
+    int32_t offset;
+    int32x4_t low, high;
+} fg_mve_clamp;
+
+/* The 16 int32 words bias[4], multiplier[4], left[4], right[4] at `words`. */
+static inline fg_mve_quant4 fg_mve_load_quant4(const int32_t *words) {
+    fg_mve_quant4 q;
+    q.bias = vldrwq_s32(words);
+    q.multiplier = vldrwq_s32(words + 4);
+    q.left = vldrwq_s32(words + 8);
+    q.right = vldrwq_s32(words + 12);
+    return q;
+}
+
+static inline fg_mve_clamp fg_mve_make_clamp(const fg_requant_params *q) {
+    fg_mve_clamp c;
+    c.offset = q->output_offset;
+    c.low = vdupq_n_s32(q->activation_min);
+    c.high = vdupq_n_s32(q->activation_max);
+    return c;
+}
+
+/* acc (bias already added) scaled by the lanes' multipliers and shifts, offset and clamped. */
+static inline int32x4_t fg_mve_requantize(int32x4_t acc, const fg_mve_quant4 *q, const fg_mve_clamp *c) {
+    int32x4_t x = vqrdmulhq_s32(vshlq_s32(acc, q->left), q->multiplier);
+    x = vqaddq_s32(x, vshrq_n_s32(vandq_s32(x, q->right), 31));  /* -1 on negative lanes when shifting right */
+    x = vaddq_n_s32(vrshlq_s32(x, q->right), c->offset);
+    return vminq_s32(vmaxq_s32(x, c->low), c->high);
+}
+
+/* dst[i] = src[i], i < n. */
+static inline void fg_mve_copy_s8(int8_t *dst, const int8_t *src, int32_t n) {
+    for (; n > 0; n -= 16, src += 16, dst += 16) {
+        const mve_pred16_t p = vctp8q((uint32_t)n);
+        vstrbq_p_s8(dst, vldrbq_z_s8(src, p), p);
+    }
+}
+
+/* dst[i] = value, i < n. */
+static inline void fg_mve_fill_s8(int8_t *dst, int8_t value, int32_t n) {
+    const int8x16_t v = vdupq_n_s8(value);
+    for (; n > 0; n -= 16, dst += 16) {
+        vstrbq_p_s8(dst, v, vctp8q((uint32_t)n));
+    }
+}
+
+/* The vector {a, b, c, d}. */
+static inline int32x4_t fg_mve_vec4(int32_t a, int32_t b, int32_t c, int32_t d) {
+    int32x4_t v = vdupq_n_s32(a);
+    v = vsetq_lane_s32(b, v, 1);
+    v = vsetq_lane_s32(c, v, 2);
+    return vsetq_lane_s32(d, v, 3);
+}
+
+#endif /* __ARM_FEATURE_MVE */
+
+#endif /* FG_MVE_SUPPORT_H */

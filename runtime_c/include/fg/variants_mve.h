@@ -1,0 +1,47 @@
+/* Helium (MVE) variants of the kernels, for Armv8.1-M with MVE (Cortex-M55, M85): each is bit-exact with the
+ * portable function it replaces (named in its comment), takes the same params and arguments, and reads its
+ * generation-time constants from params->packed (firmware_gen/ops/variants/mve.py documents and builds each
+ * layout). On other targets the kernels compile to nothing. */
+#ifndef FG_VARIANTS_MVE_H
+#define FG_VARIANTS_MVE_H
+
+#include <stdint.h>
+
+#include "fg/add.h"
+#include "fg/conv2d.h"
+#include "fg/depthwise_conv2d.h"
+#include "fg/fully_connected.h"
+#include "fg/pooling.h"
+#include "fg/requantize.h"
+
+/* Largest row (input channels of a 1x1 convolution, taps of a convolution window) the convolution variants copy
+ * to their stack: mve.py keeps layers above it on the portable kernels. */
+#define FG_MVE_ROW_MAX 1152
+/* Largest channel count of the depthwise variants (a row of zero points on the stack for the padding). */
+#define FG_MVE_DEPTHWISE_MAX 1024
+
+/* out{0,1}[oc] = requantized(sum_{i < depth} x{0,1}[i] * weight[oc][i] + bias[oc]), oc < out_c, for one row
+ * (x1 == NULL) or two. `packed` is the GEMM layout: per block of four output channels, 16 int32 words (bias,
+ * multiplier, left shift, right shift per channel) then ceil(depth / 16) chunks of 4 rows x 16 weight bytes (zero
+ * padded). Each block's outputs are stored once all its reads of x0 and x1 are done. */
+void fg_mve_gemm_s8(const int8_t *x0, const int8_t *x1, int32_t depth, int32_t out_c, const int32_t *packed,
+                    const fg_requant_params *requant, int8_t *out0, int8_t *out1);
+
+/* fg_conv2d_pointwise_s8, two pixels at a time against the GEMM layout (filter unused, may be NULL). */
+void fg_conv2d_pointwise_s8_mve(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter,
+                                int8_t *output);
+
+/* fg_conv2d_folded_s8: each pair of windows copied to the stack (the padding as the input zero point), then the
+ * GEMM layout (filter unused, may be NULL). */
+void fg_conv2d_folded_s8_mve(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter,
+                             int8_t *output);
+
+/* fg_fully_connected_folded_s8 against the GEMM layout (weights unused, may be NULL). */
+void fg_fully_connected_folded_s8_mve(const fg_fully_connected_params *params, const int8_t *input,
+                                      const int8_t *weights, int8_t *output);
+
+/* fg_depthwise_conv2d_3x3_s8: four channels per vector, nine taps. packed: per block of four channels, 16 int32
+ * words (as the GEMM layout) then the 9 taps x 4 channels as bytes (9 int32 words). */
+void fg_depthwise_conv2d_3x3_s8_mve(const fg_depthwise_conv2d_params *params, const int8_t *input, int8_t *output);
+
+#endif /* FG_VARIANTS_MVE_H */

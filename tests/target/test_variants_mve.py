@@ -1,0 +1,163 @@
+"""The Helium (MVE) kernel variants on the Cortex-M55 (mps3_an547 under QEMU): for each variant a batch of single-op
+cases around its block sizes (4 output channels, 16 taps per step, 4 depthwise channels per vector), strides,
+dilations, padding, zero points, per-channel and per-tensor scales, all in one firmware and bit-exact with TFLM;
+each batch asserts that its variant ran, and a layer outside a variant's preconditions keeps the portable kernel."""
+
+from __future__ import annotations
+
+import functools
+
+import batched
+import numpy as np
+import pytest
+from batched import assert_batch_bit_exact
+from target_fixtures import needs_qemu
+
+from firmware_gen.driver.deploy import prepare
+from firmware_gen.modelgen.writer import ModelBuilder
+from firmware_gen.ops.geometry import window_2d
+from firmware_gen.planner.options import PlanningOptions
+
+BOARD = "mps3_an547"
+CHANNELS = [*range(1, 18), 31, 33, 64]
+ACTIVATIONS = ["NONE", "RELU", "RELU6", "RELU_N1_TO_1"]
+
+
+def _weights(rng: np.random.Generator, builder: ModelBuilder, shape: tuple[int, ...], axis: int, input_scale: float,
+             taps: int) -> tuple[int, int, float]:
+    """(weights, bias or -1, an output scale that spreads the accumulators over the int8 range)."""
+    channels = shape[axis]
+    values = rng.integers(-127, 127, shape, endpoint=True).astype(np.int8)
+    scales = [float(s) for s in rng.uniform(1e-3, 0.5, channels if rng.random() < 0.6 else 1)]
+    index = builder.constant("w", values, scale=scales, zero_point=0, axis=axis)
+    bias = -1
+    if rng.random() < 0.7:
+        bias_scales = [input_scale * s for s in scales]
+        bias = builder.constant("b", rng.integers(-(1 << 14), 1 << 14, channels).astype(np.int32), scale=bias_scales)
+    spread = float(np.sqrt(taps)) * 127 * 74 / 128
+    return index, bias, input_scale * float(np.mean(scales)) * spread * 2.0 ** int(rng.integers(-3, 3))
+
+
+def conv_case(seed: int, opcode: str, input_shape: tuple[int, int, int, int], filter_hw: tuple[int, int],
+              channels: int, stride: int = 1, dilation: int = 1, padding: str = "SAME") -> bytes:
+    """CONV_2D (channels = output channels) or DEPTHWISE_CONV_2D (channels = depth multiplier)."""
+    rng = np.random.default_rng(seed)
+    options = {"padding": padding, "stride_h": stride, "stride_w": stride, "dilation_h": dilation,
+               "dilation_w": dilation, "activation": ACTIVATIONS[seed % 4]}
+    in_c = input_shape[3]
+    window = window_2d(padding, input_shape[1:3], filter_hw, (stride, stride), (dilation, dilation))
+    builder = ModelBuilder(opcode.lower())
+    input_scale = float(rng.uniform(0.005, 0.1))
+    x = builder.input("x", input_shape, "int8", scale=input_scale, zero_point=int(rng.integers(-128, 128)))
+    if opcode == "CONV_2D":
+        out_c, shape, axis, taps = channels, (channels, *filter_hw, in_c), 0, filter_hw[0] * filter_hw[1] * in_c
+    else:
+        options["depth_multiplier"] = channels
+        out_c, shape, axis, taps = in_c * channels, (1, *filter_hw, in_c * channels), 3, filter_hw[0] * filter_hw[1]
+    w, b, output_scale = _weights(rng, builder, shape, axis, input_scale, taps)
+    y = builder.tensor("y", (input_shape[0], window.out_h, window.out_w, out_c), "int8", scale=output_scale,
+                       zero_point=int(rng.integers(-128, 128)))
+    builder.operator(opcode, [x, w] + ([b] if b >= 0 else []), [y], options)
+    builder.output(y)
+    return builder.build()
+
+
+def fully_connected_case(seed: int, batches: int, depth: int, out_c: int) -> bytes:
+    rng = np.random.default_rng(seed)
+    builder = ModelBuilder("fully_connected")
+    input_scale = float(rng.uniform(0.005, 0.1))
+    x = builder.input("x", (batches, depth), "int8", scale=input_scale, zero_point=int(rng.integers(-128, 128)))
+    w, b, output_scale = _weights(rng, builder, (out_c, depth), 0, input_scale, depth)
+    y = builder.tensor("y", (batches, out_c), "int8", scale=output_scale, zero_point=int(rng.integers(-128, 128)))
+    builder.operator("FULLY_CONNECTED", [x, w] + ([b] if b >= 0 else []), [y], {"activation": ACTIVATIONS[seed % 4]})
+    builder.output(y)
+    return builder.build()
+
+
+def _pointwise_cases() -> list[bytes]:
+    rng = np.random.default_rng(1)
+    cases = []
+    for k, in_c in enumerate(CHANNELS):
+        out_c = CHANNELS[(k * 7 + 3) % len(CHANNELS)]
+        shape = (int(rng.integers(1, 3)), int(rng.integers(1, 5)), int(rng.integers(1, 5)), in_c)
+        cases.append(conv_case(100 + k, "CONV_2D", shape, (1, 1), out_c))
+    cases += [conv_case(150, "CONV_2D", (1, 3, 5, 48), (1, 1), 64),
+              conv_case(151, "CONV_2D", (1, 5, 3, 64), (1, 1), 13),
+              conv_case(152, "CONV_2D", (2, 3, 3, 130), (1, 1), 6),
+              conv_case(153, "CONV_2D", (1, 1, 1, 256), (1, 1), 3),
+              conv_case(154, "CONV_2D", (1, 7, 1, 16), (1, 1), 32),
+              conv_case(155, "CONV_2D", (2, 2, 3, 96), (1, 1), 24),
+              conv_case(156, "CONV_2D", (1, 3, 3, 1152), (1, 1), 5)]
+    return cases
+
+
+def _folded_cases() -> list[bytes]:
+    rng = np.random.default_rng(2)
+    cases = []
+    geometries = [((3, 3), 1, 1), ((3, 3), 2, 1), ((3, 3), 1, 2), ((1, 1), 2, 1), ((1, 3), 1, 1), ((3, 1), 2, 1),
+                  ((2, 2), 2, 1), ((5, 5), 1, 1)]
+    for k in range(28):
+        filter_hw, stride, dilation = geometries[k % len(geometries)]
+        in_c = [1, 2, 3, 4, 5, 8, 16, 17, 31][k % 9]
+        low = (max(filter_hw) - 1) * dilation + 1
+        shape = (1 + k % 2, int(rng.integers(low, 10)), int(rng.integers(low, 10)), in_c)
+        cases.append(conv_case(200 + k, "CONV_2D", shape, filter_hw, CHANNELS[(k * 5) % len(CHANNELS)], stride,
+                               dilation, "SAME" if k % 3 else "VALID"))
+    return cases
+
+
+def _depthwise_cases() -> list[bytes]:
+    rng = np.random.default_rng(3)
+    cases = []
+    for k, channels in enumerate([*CHANNELS, 48, 100, 7, 4, 12, 20, 9]):
+        stride, dilation = (1, 1) if k % 3 == 0 else (2, 1) if k % 3 == 1 else (1 + k % 2, 2)
+        shape = (1 + k % 2, int(rng.integers(2, 9)), int(rng.integers(2, 9)), channels)
+        if dilation == 2 and k % 4 == 0:
+            shape = (1, 7, 6, channels)
+        cases.append(conv_case(300 + k, "DEPTHWISE_CONV_2D", shape, (3, 3), 1, stride, dilation,
+                               "VALID" if k % 5 == 4 and min(shape[1:3]) > 4 else "SAME"))
+    return cases
+
+
+def _fully_connected_cases() -> list[bytes]:
+    depths = [*CHANNELS, 100, 250, 1, 16, 48]
+    return [fully_connected_case(400 + k, 1 + k % 3, depth, CHANNELS[(k * 3 + 1) % len(CHANNELS)])
+            for k, depth in enumerate(depths)]
+
+
+BATCHES = {
+    "pointwise": (_pointwise_cases, "fg_conv2d_pointwise_s8_mve"),
+    "folded": (_folded_cases, "fg_conv2d_folded_s8_mve"),
+    "depthwise_3x3": (_depthwise_cases, "fg_depthwise_conv2d_3x3_s8_mve"),
+    "fully_connected": (_fully_connected_cases, "fg_fully_connected_folded_s8_mve"),
+}
+
+
+@pytest.fixture(autouse=True)
+def _greedy_planner(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One greedy planning pass (outputs still overlapping inputs where the kernels allow it): the default runs every
+    algorithm and the exact search, seconds per merged model, and the plan is not what these tests are about."""
+    monkeypatch.setattr(batched, "prepare",
+                        functools.partial(prepare, options=PlanningOptions(algorithm="greedy_by_conflicts")))
+
+
+@needs_qemu
+@pytest.mark.parametrize("batch", sorted(BATCHES))
+def test_variant_bit_exact(batch: str, tmp_path) -> None:
+    cases, function = BATCHES[batch]
+    models = cases()
+    assert len(models) >= 25
+    functions = assert_batch_bit_exact(models, BOARD, tmp_path / "build", seed=len(models), expect_functions=[function])
+    assert all(f.endswith("_mve") for f in functions), sorted(set(functions))
+
+
+@needs_qemu
+def test_outside_the_preconditions_the_portable_kernel_runs(tmp_path) -> None:
+    """A 1x1 convolution of more input channels than the variant's stack row, a depthwise one of more channels than
+    its zero-point row: the portable kernels, still bit-exact, beside a case the variant takes."""
+    models = [conv_case(500, "CONV_2D", (1, 2, 2, 1200), (1, 1), 5),
+              conv_case(501, "DEPTHWISE_CONV_2D", (1, 3, 3, 1030), (3, 3), 1),
+              conv_case(502, "CONV_2D", (1, 2, 3, 8), (1, 1), 4)]
+    functions = assert_batch_bit_exact(models, BOARD, tmp_path / "build",
+                                       expect_functions=["fg_conv2d_pointwise_s8", "fg_conv2d_pointwise_s8_mve"])
+    assert functions[:2] == ["fg_conv2d_pointwise_s8", "fg_depthwise_conv2d_3x3_s8"]
