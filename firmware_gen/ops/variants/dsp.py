@@ -23,6 +23,7 @@ INT32_LIMIT = 1 << 31
 # The x buffer on the stack holds three pixels' pairs of this many depths (12 bytes per two depths).
 MAX_DEPTH = 640
 DW_MAX_CHANNELS = 1024  # FG_DSP_DW_MAX_CHANNELS: the depthwise kernel's row of zero points on the stack
+FC_MAX_DEPTH = 2048  # FG_DSP_FC_MAX_DEPTH: the row's pairs on the stack
 WIDE = 256  # FG_DSP_WIDE: the shift field's flag for a channel that needs the 64-bit product
 
 
@@ -111,6 +112,25 @@ def _depthwise(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | Non
     return packed_call(call, DEPTHWISE, constants, depthwise_words(taps), [op.inputs[0]])
 
 
+def extended_pairs(taps: np.ndarray) -> np.ndarray:
+    """[outputs, depth] int8 -> each output's weights as int16 pairs (k0, k1) in fg_dsp_extend's order, the depth
+    padded to a multiple of 4 with zeros, as int32 words."""
+    outputs, depth = taps.shape
+    padded = np.zeros((outputs, -(-depth // 4) * 4), np.int16)
+    padded[:, :depth] = taps
+    ordered = padded.reshape(outputs, -1, 2, 2).transpose(0, 1, 3, 2)  # [out, q, (x0 x2) | (x1 x3), half]
+    return np.ascontiguousarray(ordered).reshape(-1).view("<i4").astype(np.int32)
+
+
+def _fully_connected(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
+    taps = np.asarray(graph.tensors[op.inputs[1]].data, dtype=np.int8)
+    taps = taps.reshape(call.params["out_depth"], -1)
+    if taps.shape[1] > FC_MAX_DEPTH:
+        return None
+    constants = channel_constants(graph, op, call, taps)
+    return packed_call(call, FULLY_CONNECTED, constants, extended_pairs(taps), [op.inputs[0], -1])
+
+
 POINTWISE = Variant("fg_conv2d_pointwise_dsp", "fg_conv2d_pointwise_s8", REQUIRES, _pointwise,
                     "3 pixels x 2 channels per SMLAD tile, weights interleaved for SXTB16, SMMULR output stage")
 FOLDED = Variant("fg_conv2d_folded_dsp", "fg_conv2d_folded_s8", REQUIRES, _folded,
@@ -119,4 +139,7 @@ FOLDED = Variant("fg_conv2d_folded_dsp", "fg_conv2d_folded_s8", REQUIRES, _folde
 DEPTHWISE = Variant("fg_depthwise_conv2d_3x3_dsp", "fg_depthwise_conv2d_3x3_s8", REQUIRES, _depthwise,
                     "4 channels per word, SXTB16 + SMLABB/SMLATT on int16 weight pairs, SMMULR output stage")
 
-VARIANTS = [POINTWISE, FOLDED, DEPTHWISE]
+FULLY_CONNECTED = Variant("fg_fully_connected_dsp", "fg_fully_connected_folded_s8", REQUIRES, _fully_connected,
+                          "row extended once, 2 outputs per SMLAD pass on int16 weights, SMMULR output stage")
+
+VARIANTS = [POINTWISE, FOLDED, DEPTHWISE, FULLY_CONNECTED]

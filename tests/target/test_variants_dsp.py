@@ -1,0 +1,133 @@
+"""The Armv7E-M (DSP) kernel variants on QEMU: many single-operator cases batched into one firmware per variant,
+every output bit-exact with TFLM, the variant forced (expect_functions) and a shape whose preconditions fail shown
+to keep the portable kernel. Shapes go around the variants' blocks: 3-pixel tiles, channel pairs, depths padded to
+8, 4-channel depthwise groups; scales reach the output stage's wide channels (huge biases, multipliers >= 1/2)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from batched import assert_batch_bit_exact
+from target_fixtures import needs_qemu
+
+from firmware_gen.modelgen.writer import ModelBuilder
+from firmware_gen.ops.geometry import window_2d
+
+CHANNELS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 15, 16, 17, 31, 33]
+ACTIVATIONS = ["NONE", "RELU", "RELU6", "RELU_N1_TO_1"]
+
+
+def _weights(rng, shape, axis, taps, input_scale, wide):
+    channels = shape[axis]
+    values = rng.integers(-127, 127, shape, endpoint=True).astype(np.int8)
+    scales = [float(s) for s in rng.uniform(1e-3, 0.5, channels if rng.random() < 0.6 else 1)]
+    bias = rng.integers(-(1 << 14), 1 << 14, channels).astype(np.int32) if rng.random() < 0.7 else None
+    if wide and bias is not None:  # a dead channel's bias, as in vww: 2 * acc leaves int32
+        bias[rng.integers(0, channels)] = (1 << 30) * rng.choice([-1, 1])
+    spread = float(np.sqrt(taps)) * 127 * 74 / 128 * 2.0 ** int(rng.integers(-4, 4))
+    if wide and rng.random() < 0.5:
+        spread = 0.7  # multipliers above 1/2: shift >= 0
+    return values, scales, bias, input_scale * float(np.mean(scales)) * spread
+
+
+def conv_case(rng, opcode, filter_hw, in_c, out_c, stride=1, dilation=1, padding=None, wide=False) -> bytes:
+    """One CONV_2D or DEPTHWISE_CONV_2D (depth_multiplier 1) model with random quantization."""
+    padding = padding or str(rng.choice(["SAME", "VALID"]))
+    options = {"padding": padding, "stride_h": stride, "stride_w": stride, "dilation_h": dilation,
+               "dilation_w": dilation, "activation": str(rng.choice(ACTIVATIONS))}
+    while True:
+        shape = (int(rng.integers(1, 3)), int(rng.integers(1, 6)), int(rng.integers(1, 6)), in_c)
+        window = window_2d(padding, shape[1:3], filter_hw, (stride, stride), (dilation, dilation))
+        if window.out_h >= 1 and window.out_w >= 1:
+            break
+    input_scale = float(rng.uniform(0.005, 0.1))
+    if opcode == "CONV_2D":
+        w_shape, axis, taps, out_c = (out_c, *filter_hw, in_c), 0, filter_hw[0] * filter_hw[1] * in_c, out_c
+    else:
+        options["depth_multiplier"] = 1
+        w_shape, axis, taps, out_c = (1, *filter_hw, in_c), 3, filter_hw[0] * filter_hw[1], in_c
+    values, scales, bias, output_scale = _weights(rng, w_shape, axis, taps, input_scale, wide)
+    b = ModelBuilder(opcode.lower())
+    x = b.input("x", shape, "int8", scale=input_scale, zero_point=int(rng.integers(-128, 128)))
+    inputs = [x, b.constant("w", values, scale=scales, zero_point=0, axis=axis)]
+    if bias is not None:
+        inputs.append(b.constant("b", bias, scale=[input_scale * s for s in scales], zero_point=0))
+    y = b.tensor("y", (shape[0], window.out_h, window.out_w, out_c), "int8", scale=output_scale,
+                 zero_point=int(rng.integers(-128, 128)))
+    b.operator(opcode, inputs=inputs, outputs=[y], options=options)
+    b.output(y)
+    return b.build()
+
+
+def pointwise_cases(rng, count):
+    return [conv_case(rng, "CONV_2D", (1, 1), CHANNELS[k % len(CHANNELS)], int(rng.choice(CHANNELS)),
+                      wide=k % 5 == 4) for k in range(count)]
+
+
+def folded_cases(rng, count):
+    cases = []
+    for k in range(count):
+        filter_hw = [(3, 3), (3, 3), (1, 3), (2, 2), (3, 1), (1, 1)][k % 6]
+        stride = 2 if filter_hw == (1, 1) else int(rng.integers(1, 3))
+        cases.append(conv_case(rng, "CONV_2D", filter_hw, int(rng.integers(1, 7)), int(rng.choice(CHANNELS[:12])),
+                               stride, int(rng.integers(1, 3)), wide=k % 7 == 6))
+    return cases
+
+
+def depthwise_cases(rng, count):
+    return [conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), [4, 8, 12, 16, 32, 36][k % 6], 0, int(rng.integers(1, 3)),
+                      int(rng.integers(1, 3)), wide=k % 6 == 5) for k in range(count)]
+
+
+def fully_connected_case(rng, depth, outputs, wide=False) -> bytes:
+    batches, input_scale = int(rng.integers(1, 4)), float(rng.uniform(0.005, 0.1))
+    values, scales, bias, output_scale = _weights(rng, (outputs, depth), 0, depth, input_scale, wide)
+    b = ModelBuilder("fully_connected")
+    x = b.input("x", (batches, depth), "int8", scale=input_scale, zero_point=int(rng.integers(-128, 128)))
+    inputs = [x, b.constant("w", values, scale=scales[:1], zero_point=0)]
+    if bias is not None:
+        inputs.append(b.constant("b", bias, scale=[input_scale * scales[0]], zero_point=0))
+    y = b.tensor("y", (batches, outputs), "int8", scale=output_scale, zero_point=int(rng.integers(-128, 128)))
+    b.operator("FULLY_CONNECTED", inputs=inputs, outputs=[y], options={"activation": str(rng.choice(ACTIVATIONS))})
+    b.output(y)
+    return b.build()
+
+
+def fully_connected_cases(rng, count):
+    return [fully_connected_case(rng, CHANNELS[k % len(CHANNELS)] + 8 * int(rng.integers(0, 3)),
+                                 int(rng.choice(CHANNELS)), wide=k % 5 == 4) for k in range(count)]
+
+
+@needs_qemu
+@pytest.mark.parametrize("variant, cases, portable", [
+    ("fg_fully_connected_dsp", fully_connected_cases, "fg_fully_connected_folded_s8"),
+    ("fg_conv2d_pointwise_dsp", pointwise_cases, "fg_conv2d_pointwise_s8"),
+    ("fg_conv2d_folded_dsp", folded_cases, "fg_conv2d_folded_s8"),
+    ("fg_depthwise_conv2d_3x3_dsp", depthwise_cases, "fg_depthwise_conv2d_3x3_s8"),
+])
+def test_variant_bit_exact_on_m4(variant, cases, portable, tmp_path) -> None:
+    rng = np.random.default_rng(len(variant))
+    functions = assert_batch_bit_exact(cases(rng, 26), "mps2_an386", tmp_path / "build", seed=1,
+                                       expect_functions=[variant])
+    assert portable not in functions  # every case met the variant's preconditions
+
+
+@needs_qemu
+def test_preconditions_not_met_keep_the_portable_kernels(tmp_path) -> None:
+    rng = np.random.default_rng(7)
+    models = [conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), 6, 0),  # channels not a multiple of 4
+              conv_case(rng, "CONV_2D", (1, 1), 700, 3),  # deeper than the tile's buffer (MAX_DEPTH)
+              conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), 8, 0)]
+    functions = assert_batch_bit_exact(models, "mps2_an386", tmp_path / "build",
+                                       expect_functions=["fg_depthwise_conv2d_3x3_s8", "fg_conv2d_pointwise_s8",
+                                                         "fg_depthwise_conv2d_3x3_dsp"])
+    assert functions.count("fg_depthwise_conv2d_3x3_s8") == 1
+
+
+@needs_qemu
+def test_variants_bit_exact_on_m7(tmp_path) -> None:
+    rng = np.random.default_rng(14)
+    models = pointwise_cases(rng, 5) + folded_cases(rng, 5) + depthwise_cases(rng, 5)
+    assert_batch_bit_exact(models, "mps2_an500", tmp_path / "build", seed=2,
+                           expect_functions=["fg_conv2d_pointwise_dsp", "fg_conv2d_folded_dsp",
+                                             "fg_depthwise_conv2d_3x3_dsp"])
