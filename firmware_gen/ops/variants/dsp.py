@@ -79,20 +79,15 @@ def _conv_taps(graph: Graph, op: Operator) -> np.ndarray:
     return weights.reshape(weights.shape[0], -1)
 
 
-def _pointwise(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
-    taps = _conv_taps(graph, op)
-    if taps.shape[1] > MAX_DEPTH:
-        return None
-    constants = channel_constants(graph, op, call, taps)
-    return packed_call(call, POINTWISE, constants, interleaved_pairs(taps), [op.inputs[0], -1])
-
-
-def _folded(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
-    taps = _conv_taps(graph, op)
-    if taps.shape[1] > MAX_DEPTH:
-        return None
-    constants = channel_constants(graph, op, call, taps)
-    return packed_call(call, FOLDED, constants, interleaved_pairs(taps), [op.inputs[0], -1])
+def _tiled(variant_name: str):
+    """The specializer of a CONV_2D variant on the 3 x 2 tile (1x1 or im2col: the same weight layout)."""
+    def specialize(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
+        taps = _conv_taps(graph, op)
+        if taps.shape[1] > MAX_DEPTH:
+            return None
+        constants = channel_constants(graph, op, call, taps)
+        return packed_call(call, globals()[variant_name], constants, interleaved_pairs(taps), [op.inputs[0], -1])
+    return specialize
 
 
 def depthwise_words(taps: np.ndarray) -> np.ndarray:
@@ -131,9 +126,9 @@ def _fully_connected(graph: Graph, op: Operator, call: KernelCall) -> KernelCall
     return packed_call(call, FULLY_CONNECTED, constants, extended_pairs(taps), [op.inputs[0], -1])
 
 
-POINTWISE = Variant("fg_conv2d_pointwise_dsp", "fg_conv2d_pointwise_s8", REQUIRES, _pointwise,
+POINTWISE = Variant("fg_conv2d_pointwise_dsp", "fg_conv2d_pointwise_s8", REQUIRES, _tiled("POINTWISE"),
                     "3 pixels x 2 channels per SMLAD tile, weights interleaved for SXTB16, SMMULR output stage")
-FOLDED = Variant("fg_conv2d_folded_dsp", "fg_conv2d_folded_s8", REQUIRES, _folded,
+FOLDED = Variant("fg_conv2d_folded_dsp", "fg_conv2d_folded_s8", REQUIRES, _tiled("FOLDED"),
                  "im2col of 3 pixels, then the 3 x 2 SMLAD tile; SMMULR output stage")
 
 DEPTHWISE = Variant("fg_depthwise_conv2d_3x3_dsp", "fg_depthwise_conv2d_3x3_s8", REQUIRES, _depthwise,
