@@ -198,10 +198,28 @@ def _validate_layers_on_board(args: argparse.Namespace) -> int:
     return ExitStatus.OK if report.bit_exact else ExitStatus.MISMATCH
 
 
+def _validate_dataset(args: argparse.Namespace) -> int:
+    from firmware_gen.check.dataset import load_dataset, load_labels
+    from firmware_gen.check.dataset_validation import no_progress, stderr_bar, validate_dataset
+
+    if args.board:
+        raise UserError("--dataset runs on the host; on a board it is not supported yet (the UART carries "
+                        "4-15 KiB/s to the firmware: a dataset must be built into the image)")
+    graph = _load_graph(args.model)
+    samples = load_dataset(args.dataset, graph)
+    labels = load_labels(args.labels, len(samples))
+    report = validate_dataset(graph, _read_model(args.model), args.model, samples, labels,
+                              progress=no_progress if args.json else stderr_bar, options=planning_options(args))
+    _show(args, report.to_json(), report.format())
+    return ExitStatus.OK if report.bit_exact else ExitStatus.MISMATCH
+
+
 def cmd_validate(args: argparse.Namespace) -> int:
     from firmware_gen.check.host_validation import validate_model
     from firmware_gen.check.inputs import load_inputs
 
+    if args.dataset:
+        return _validate_dataset(args)
     if args.layers:
         return _validate_layers_on_board(args)
     if args.board:
@@ -394,6 +412,9 @@ def _add_compile_commands(command: Callable[..., argparse.ArgumentParser]) -> No
     sub = command("validate", cmd_validate, "compare every tensor of the generated C with TFLite Micro")
     _add_input_options(sub)
     sub.add_argument("--sanitize", action="store_true", help="host build with AddressSanitizer and UBSan")
+    sub.add_argument("--dataset", metavar="FILE.npz", help="validate on these samples (one array per input, "
+                     "float samples quantized with the input's parameters): error metrics per output")
+    sub.add_argument("--labels", metavar="FILE.npy", help="with --dataset: class labels, for top-1 accuracy")
     sub.add_argument("--board", help="run on this board (QEMU, or a real board with --port) instead of the host")
     _add_link_options(sub)
     sub.add_argument("--layers", action="store_true",

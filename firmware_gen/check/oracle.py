@@ -47,6 +47,64 @@ def run_tflm(model: bytes, inputs: list[np.ndarray], num_tensors: int, timeout: 
     return OracleResult(outputs=outputs, tensors=tensors)
 
 
+def run_tflm_batch(model: bytes, samples: list[list[np.ndarray]], timeout: float = 600.0) -> list[list[np.ndarray]]:
+    """The outputs of every sample (one list of inputs each), all in one child process and one interpreter."""
+    with tempfile.TemporaryDirectory(prefix="fg-oracle-") as tmp:
+        work = Path(tmp)
+        (work / "model.tflite").write_bytes(model)
+        np.savez(work / "inputs.npz", **{f"s{s}_{i}": x for s, sample in enumerate(samples)
+                                         for i, x in enumerate(sample)})
+        command = [sys.executable, "-m", "firmware_gen.check.oracle", str(work), "batch"]
+        try:
+            done = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            raise UserError(f"TensorFlow Lite Micro did not finish {len(samples)} samples within {timeout:.0f} s") \
+                from None
+        if done.returncode == 3:
+            raise ToolchainError(f"the oracle needs TensorFlow Lite Micro: {_INSTALL_HINT}")
+        if done.returncode != 0:
+            last = (done.stderr.strip().splitlines() or [f"exit status {done.returncode}"])[-1]
+            raise UserError(f"TensorFlow Lite Micro failed on this model: {last}")
+        with np.load(work / "result.npz") as result:
+            per_sample: list[list[np.ndarray]] = [[] for _ in samples]
+            for key in sorted(result.files, key=lambda k: tuple(int(p) for p in k[1:].split("_"))):
+                per_sample[int(key[1:].split("_")[0])].append(result[key])
+    return per_sample
+
+
+def _num_outputs(interpreter) -> int:
+    count = 0
+    while True:
+        try:
+            interpreter.get_output(count)
+        except Exception:
+            return count
+        count += 1
+
+
+def _batch_worker(work: Path) -> int:
+    try:
+        from tflite_micro.python.tflite_micro import runtime
+    except ImportError:
+        return 3
+    model = (work / "model.tflite").read_bytes()
+    interpreter = runtime.Interpreter.from_bytes(model, arena_size=max(10 * len(model), _MIN_ARENA_BYTES))
+    samples: dict[int, dict[int, np.ndarray]] = {}
+    with np.load(work / "inputs.npz") as inputs:
+        for key in inputs.files:
+            sample, index = (int(p) for p in key[1:].split("_"))
+            samples.setdefault(sample, {})[index] = inputs[key]
+    result, outputs = {}, _num_outputs(interpreter)
+    for sample in sorted(samples):
+        for index, array in samples[sample].items():
+            interpreter.set_input(array, index)
+        interpreter.invoke()
+        for i in range(outputs):
+            result[f"s{sample}_{i}"] = np.asarray(interpreter.get_output(i)).copy()
+    np.savez(work / "result.npz", **result)
+    return 0
+
+
 def _worker(work: Path, num_tensors: int) -> int:
     try:
         from tflite_micro.python.tflite_micro import runtime
@@ -75,4 +133,5 @@ def _worker(work: Path, num_tensors: int) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(_worker(Path(sys.argv[1]), int(sys.argv[2])))
+    sys.exit(_batch_worker(Path(sys.argv[1])) if sys.argv[2] == "batch" else _worker(Path(sys.argv[1]),
+                                                                                    int(sys.argv[2])))
