@@ -6,6 +6,7 @@ shapes, unsupported dtypes and unsupported operators end in one `UserError` nami
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from tflite.Padding import Padding
 from tflite.TensorType import TensorType
 
 from firmware_gen.errors import ModelFormatError, UnsupportedModelError
+from firmware_gen.frontend.dataflow import check_dataflow
 from firmware_gen.frontend.ir import DType, Graph, Operator, Quantization, Tensor
 
 _OPCODE_NAMES = {value: name for name, value in vars(BuiltinOperator).items() if not name.startswith("_")}
@@ -90,6 +92,10 @@ OPTION_DECODERS: dict[str, tuple[type, Callable[[Any], dict[str, Any]]]] = {
 }
 
 
+def _first_bad(scales: tuple[float, ...]) -> float:
+    return next(s for s in scales if not math.isfinite(s))
+
+
 class _Reader:
     """Reads one model, checking every reference against what the file really holds."""
 
@@ -124,7 +130,9 @@ class _Reader:
         if not inputs or not outputs:
             raise self.fail("the graph declares no inputs or no outputs")
         name = Path(self.source).stem if self.source else "model"
-        return Graph(tensors=tensors, operators=operators, inputs=inputs, outputs=outputs, name=name)
+        graph = Graph(tensors=tensors, operators=operators, inputs=inputs, outputs=outputs, name=name)
+        check_dataflow(graph, self.source)
+        return graph
 
     def _tensor_refs(self, refs: Any, count: int, what: str, optional: bool = False) -> tuple[int, ...]:
         result = []
@@ -165,6 +173,8 @@ class _Reader:
         zero_points = tuple(int(z) for z in raw.ZeroPointAsNumpy()) if raw.ZeroPointLength() else (0,) * len(scales)
         if len(zero_points) != len(scales):
             raise self.fail(f"{where} has {len(scales)} scales but {len(zero_points)} zero points")
+        if not all(math.isfinite(s) for s in scales):
+            raise self.fail(f"{where} has a scale that is not a finite number ({_first_bad(scales)})")
         # A single scale's quantized dimension is meaningless (person_detect's rank-1 biases say 3): normalise it.
         axis = int(raw.QuantizedDimension()) if len(scales) > 1 else 0
         return Quantization(scales=scales, zero_points=zero_points, axis=axis)

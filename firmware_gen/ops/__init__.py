@@ -8,9 +8,10 @@ import importlib
 import pkgutil
 
 from firmware_gen.errors import UnsupportedModelError
-from firmware_gen.frontend.ir import Graph
+from firmware_gen.frontend.ir import Graph, Operator
 from firmware_gen.isa import PORTABLE, Isa
 from firmware_gen.ops.base import KernelCall, OpKernel
+from firmware_gen.ops.fixedpoint import MultiplierOutOfRange
 from firmware_gen.ops.overlap import OutputOverlap
 
 
@@ -49,8 +50,16 @@ def lower(graph: Graph, isa: Isa = PORTABLE) -> dict[int, KernelCall]:
     """Operator index -> its kernel call, the fastest variant `isa` offers (ops/variants); views have none."""
     from firmware_gen.ops.variants import specialize  # the variant modules import this package's kernels
 
-    return {op.index: specialize(graph, op, REGISTRY[op.opcode].lower(graph, op), isa) for op in graph.operators
+    return {op.index: specialize(graph, op, _lower_one(graph, op), isa) for op in graph.operators
             if not REGISTRY[op.opcode].is_alias}
+
+
+def _lower_one(graph: Graph, op: Operator) -> KernelCall:
+    try:
+        return REGISTRY[op.opcode].lower(graph, op)
+    except MultiplierOutOfRange as error:
+        tensors = ", ".join(graph.tensors[i].describe() for i in (*op.inputs, *op.outputs) if i >= 0)
+        raise UnsupportedModelError(f"{graph.name}: {op.describe()}: {error} ({tensors})") from None
 
 
 def output_overlaps(graph: Graph) -> dict[int, list[OutputOverlap]]:

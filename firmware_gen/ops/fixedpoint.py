@@ -20,10 +20,17 @@ def round_half_away(x: float) -> int:
     return int(math.copysign(math.floor(abs(x) + 0.5), x))
 
 
+class MultiplierOutOfRange(UnsupportedModelError):
+    """A real multiplier (from the scales of an operator's tensors) that no Q31 multiplier and shift can hold."""
+
+
 def quantize_multiplier(real_multiplier: float) -> tuple[int, int]:
     """(q31 multiplier, shift) with real = multiplier * 2**(shift - 31); shift > 0 is a left shift."""
     if real_multiplier == 0.0:
         return 0, 0
+    if not math.isfinite(real_multiplier) or abs(real_multiplier) >= 2.0 ** 31:
+        raise MultiplierOutOfRange(f"the scales of its tensors give a multiplier of {real_multiplier:g}, "
+                                   "beyond what a 32-bit shift can hold")
     fraction, shift = math.frexp(real_multiplier)
     q_fixed = round_half_away(fraction * (1 << 31))
     if q_fixed == 1 << 31:
