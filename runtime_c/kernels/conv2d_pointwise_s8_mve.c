@@ -6,19 +6,25 @@
 
 /* Pixels in pairs. With the output overlapping the input as the planner allows (ops/overlap.py: output pixel p may
  * clobber input bytes below pixel p), the stores of output pixel p + 1 may land on input pixel p, which later blocks
- * of channels still read: that pixel is copied to the stack first. */
+ * of channels still read: that pixel is copied to the stack first; so is pixel p + 1 when the GEMM would read past
+ * its end (in_c not a multiple of 16). */
 void fg_conv2d_pointwise_s8_mve(const fg_conv2d_params *p, const int8_t *input, const int8_t *filter,
                                 int8_t *output) {
     (void)filter;
     const int32_t pixels = p->batches * p->out_h * p->out_w, in_c = p->in_c, out_c = p->out_c;
     const fg_requant_params requant = p->requant;
     const int32_t *packed = (const int32_t *)p->packed;
-    int8_t row[FG_MVE_ROW_MAX];
+    int8_t rows[2][FG_MVE_ROW_MAX];
+    const int copy_second = (in_c & 15) != 0;
     int32_t i = 0;
     for (; i + 1 < pixels; i += 2) {
-        fg_mve_copy_s8(row, input + i * in_c, in_c);
-        fg_mve_gemm_s8(row, input + (i + 1) * in_c, in_c, out_c, packed, &requant, output + i * out_c,
-                       output + (i + 1) * out_c);
+        const int8_t *second = input + (i + 1) * in_c;
+        fg_mve_copy_s8(rows[0], input + i * in_c, in_c);
+        if (copy_second) {
+            fg_mve_copy_s8(rows[1], second, in_c);
+            second = rows[1];
+        }
+        fg_mve_gemm_s8(rows[0], second, in_c, out_c, packed, &requant, output + i * out_c, output + (i + 1) * out_c);
     }
     if (i < pixels) {
         fg_mve_gemm_s8(input + i * in_c, 0, in_c, out_c, packed, &requant, output + i * out_c, 0);

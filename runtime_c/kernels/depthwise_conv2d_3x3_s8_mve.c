@@ -6,36 +6,63 @@
 
 enum { FG_DW_BLOCK_WORDS = 16 + 9 };  /* per four channels: bias, multiplier, left, right, then 9 x 4 taps */
 
-/* acc + tap k of four channels: x[k] (advanced past them) times the block's weights w[4 k .. 4 k + 3]. */
-#define FG_DW_TAP(k)                                                                      \
-    do {                                                                                  \
-        acc = vaddq_s32(acc, vmulq_s32(vldrbq_s32(x##k), vldrbq_s32(w + 4 * (k))));       \
-        x##k += 4;                                                                        \
-    } while (0)
+/* acc + tap k of the last channels: x[k] (predicated) times the block's weights w[4 k .. 4 k + 3]. */
 #define FG_DW_TAP_Z(k)                                                                            \
     acc = vaddq_s32(acc, vmulq_s32(vldrbq_z_s32(x##k, lanes), vldrbq_s32(w + 4 * (k))))
 
-/* Every channel of one output pixel whose taps start at t[0..8] (in the image, or a row of zero points). */
-FG_HOT_LOOP static void fg_dw_pixel(const int8_t *const t[9], const int32_t *packed, int32_t channels,
+#define FG_DW_ASM_TAP(k, offset)                        \
+    "vldrb.s32 q1, [%[t" #k "]], #4\n"                  \
+    "vldrb.s32 q2, [%[pk], #" #offset "]\n"             \
+    "vmul.i32 q1, q1, q2\n"                             \
+    "vadd.i32 q0, q0, q1\n"
+#define FG_DW_ASM_GATHERED_TAP(k, offset)               \
+    "vldrb.s32 q1, [%[t" #k "], %q[lane]]\n"           \
+    "adds %[t" #k "], %[t" #k "], #4\n"                 \
+    "vldrb.s32 q2, [%[pk], #" #offset "]\n"             \
+    "vmul.i32 q1, q1, q2\n"                             \
+    "vadd.i32 q0, q0, q1\n"
+
+/* Every channel of one output pixel whose taps start at t[0..8] (in the image, or a row of zero points). The blocks of
+ * four channels in assembly: GCC spills the nine tap pointers, which here stay in registers (post-incremented). The
+ * widening loads and the narrowing store take r0-r7 only (r7 may be the frame pointer): taps 0-6 there, taps 7 and 8
+ * and the output through byte-offset gathers and scatters (any base register). */
+FG_HOT_LOOP __attribute__((noinline)) static void fg_dw_pixel(const int8_t *const t[9], const int32_t *packed, int32_t channels,
                                     const fg_mve_clamp *clamp, int8_t *out) {
     const int8_t *x0 = t[0], *x1 = t[1], *x2 = t[2], *x3 = t[3], *x4 = t[4], *x5 = t[5], *x6 = t[6], *x7 = t[7];
     const int8_t *x8 = t[8];
-    int32_t n = channels;
-    for (; n >= 4; n -= 4, packed += FG_DW_BLOCK_WORDS, out += 4) {
-        const fg_mve_quant4 q = fg_mve_load_quant4(packed);
-        const int8_t *w = (const int8_t *)(packed + 16);
-        int32x4_t acc = q.bias;
-        FG_DW_TAP(0);
-        FG_DW_TAP(1);
-        FG_DW_TAP(2);
-        FG_DW_TAP(3);
-        FG_DW_TAP(4);
-        FG_DW_TAP(5);
-        FG_DW_TAP(6);
-        FG_DW_TAP(7);
-        FG_DW_TAP(8);
-        vstrbq_s32(out, fg_mve_requantize(acc, &q, clamp));
+    int32_t blocks = channels >> 2;
+    if (blocks > 0) {
+        const int32x4_t low = clamp->low, high = clamp->high, offset = vdupq_n_s32(clamp->offset);
+        const uint32x4_t lane = vidupq_n_u32(0, 1);  /* byte offsets 0..3: tap 8 and the store use any register */
+        __asm__ volatile("1:\n"
+                         "vldrw.32 q0, [%[pk]]\n"
+                         FG_DW_ASM_TAP(0, 64) FG_DW_ASM_TAP(1, 68) FG_DW_ASM_TAP(2, 72)
+                         FG_DW_ASM_TAP(3, 76) FG_DW_ASM_TAP(4, 80) FG_DW_ASM_TAP(5, 84)
+                         FG_DW_ASM_TAP(6, 88) FG_DW_ASM_GATHERED_TAP(7, 92) FG_DW_ASM_GATHERED_TAP(8, 96)
+                         "vldrw.32 q2, [%[pk], #32]\n"
+                         "vshl.s32 q0, q0, q2\n"
+                         "vldrw.32 q2, [%[pk], #16]\n"
+                         "vqrdmulh.s32 q0, q0, q2\n"
+                         "vldrw.32 q2, [%[pk], #48]\n"
+                         "vand q3, q0, q2\n"
+                         "vshr.s32 q3, q3, #31\n"
+                         "vqadd.s32 q0, q0, q3\n"
+                         "vrshl.s32 q0, q0, q2\n"
+                         "vadd.i32 q0, q0, %q[off]\n"
+                         "vmax.s32 q0, q0, %q[lo]\n"
+                         "vmin.s32 q0, q0, %q[hi]\n"
+                         "vstrb.32 q0, [%[out], %q[lane]]\n"
+                         "adds %[out], %[out], #4\n"
+                         "adds %[pk], %[pk], #100\n"
+                         "subs %[n], %[n], #1\n"
+                         "bne 1b\n"
+                         : [t0] "+l"(x0), [t1] "+l"(x1), [t2] "+l"(x2), [t3] "+l"(x3), [t4] "+l"(x4),
+                           [t5] "+l"(x5), [t6] "+l"(x6), [t7] "+r"(x7), [t8] "+r"(x8), [pk] "+r"(packed),
+                           [out] "+r"(out), [n] "+r"(blocks)
+                         : [off] "w"(offset), [lo] "w"(low), [hi] "w"(high), [lane] "w"(lane)
+                         : "q0", "q1", "q2", "q3", "memory", "cc");
     }
+    const int32_t n = channels & 3;
     if (n > 0) {  /* the last one to three channels: predicated loads and store */
         const mve_pred16_t lanes = vctp32q((uint32_t)n);
         const fg_mve_quant4 q = fg_mve_load_quant4(packed);

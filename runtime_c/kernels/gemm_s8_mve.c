@@ -6,13 +6,11 @@
 
 /* Two rows against one block of four weight rows, `steps` times 16 taps: 6 VLDRB + 8 VMLADAVA per step. Assembly,
  * because VMLADAVA accumulates into even registers only and GCC spills the eighth accumulator: here they sit in
- * r0, r2, ..., r12 and lr, start from the block's bias (LDM) and end in sums[0..7] (STM); pointers and count in odd
+ * r0, r2, ..., r12 and lr, start from sums[0..7] (LDM) and end there (STM); pointers, count and sums in odd
  * registers. */
 __attribute__((always_inline)) static inline void fg_mve_dot2x4(const int8_t *x0, const int8_t *x1, const int8_t *w,
-                                                                int32_t steps, const int32_t *bias,
-                                                                int32_t sums[8]) {
-    __asm__ volatile("ldm %[bias], {r0, r2, r4, r6}\n"
-                     "ldm %[bias], {r8, r10, r12, lr}\n"
+                                                                int32_t steps, int32_t sums[8]) {
+    __asm__ volatile("ldm %[sums], {r0, r2, r4, r6, r8, r10, r12, lr}\n"
                      "1:\n"
                      "vldrb.8 q0, [%[px0]], #16\n"
                      "vldrb.8 q1, [%[px1]], #16\n"
@@ -32,33 +30,22 @@ __attribute__((always_inline)) static inline void fg_mve_dot2x4(const int8_t *x0
                      "bne 1b\n"
                      "stm %[sums], {r0, r2, r4, r6, r8, r10, r12, lr}\n"
                      : [px0] "+r"(x0), [px1] "+r"(x1), [pw] "+r"(w), [n] "+r"(steps)
-                     : [bias] "r"(bias), [sums] "r"(sums)
+                     : [sums] "r"(sums)
                      : "r0", "r2", "r4", "r6", "r8", "r10", "r12", "lr", "q0", "q1", "q2", "q3", "memory", "cc");
 }
 
-/* Two rows against one block of four weight rows: 2 x 4 dot products plus the bias. */
+/* Two rows against one block of four weight rows: 2 x 4 dot products plus the bias, 16 taps at a time (the rows
+ * are read up to the next multiple of 16, where the weights are zero). */
 __attribute__((always_inline)) static inline void fg_mve_block2(const int8_t *x0, const int8_t *x1,
                                                                 const int8_t *w, int32_t depth, const int32_t *bias,
                                                                 int32x4_t *acc0, int32x4_t *acc1) {
     int32_t sums[8] __attribute__((aligned(8)));
-    const int32_t steps = depth >> 4, n = depth & 15;
-    if (steps > 0) {
-        fg_mve_dot2x4(x0, x1, w, steps, bias, sums);
-        *acc0 = vldrwq_s32(sums);
-        *acc1 = vldrwq_s32(sums + 4);
-    } else {
-        *acc0 = *acc1 = vldrwq_s32(bias);
-    }
-    if (n > 0) {  /* the last taps: the rows' lanes past depth read as zero (the weights there are zero too) */
-        const mve_pred16_t p = vctp8q((uint32_t)n);
-        const int8x16_t u = vldrbq_z_s8(x0 + 16 * steps, p), v = vldrbq_z_s8(x1 + 16 * steps, p);
-        const int8_t *t = w + 64 * steps;
-        const int8x16_t w0 = vldrbq_s8(t), w1 = vldrbq_s8(t + 16), w2 = vldrbq_s8(t + 32), w3 = vldrbq_s8(t + 48);
-        *acc0 = vaddq_s32(*acc0, fg_mve_vec4(vmladavq_s8(u, w0), vmladavq_s8(u, w1), vmladavq_s8(u, w2),
-                                             vmladavq_s8(u, w3)));
-        *acc1 = vaddq_s32(*acc1, fg_mve_vec4(vmladavq_s8(v, w0), vmladavq_s8(v, w1), vmladavq_s8(v, w2),
-                                             vmladavq_s8(v, w3)));
-    }
+    const int32x4_t b = vldrwq_s32(bias);
+    vstrwq_s32(sums, b);
+    vstrwq_s32(sums + 4, b);
+    fg_mve_dot2x4(x0, x1, w, (depth + 15) >> 4, sums);
+    *acc0 = vldrwq_s32(sums);
+    *acc1 = vldrwq_s32(sums + 4);
 }
 
 /* One row against one block of four weight rows. */
@@ -83,12 +70,110 @@ __attribute__((always_inline)) static inline int32x4_t fg_mve_block1(const int8_
     return fg_mve_vec4(a0, a1, a2, a3);
 }
 
+/* What the two-row assembly loop reads and updates in memory (its registers hold the accumulators). */
+typedef struct {
+    const int8_t *x0, *x1;  /* 0, 4 */
+    int32_t steps;          /* 8: ceil(depth / 16) */
+    int8_t *out0, *out1;    /* 12, 16: advanced by 4 per block */
+    int32_t blocks;         /* 20: full blocks of four channels left */
+    const int32_t *quant;   /* 24: the current block's multipliers, then left and right shifts */
+    int32_t unused;
+    int32_t sums[8];        /* 32: the accumulators on their way to vector registers */
+} fg_mve_gemm_state;
+
+/* Every full block of four output channels of two rows, in one assembly loop: the block's bias into the eight
+ * accumulators (LDM), the dot products (as fg_mve_dot2x4), then through sums[] into two vectors, requantized
+ * (fg_mve_requantize) and stored. Returns the packed pointer after the last block. */
+__attribute__((noinline)) static const int32_t *fg_mve_blocks2(fg_mve_gemm_state *st, const int32_t *packed,
+                                                                 const fg_mve_clamp *clamp) {
+    const int32x4_t offset = vdupq_n_s32(clamp->offset), low = clamp->low, high = clamp->high;
+    const int8_t *px0, *px1;
+    int32_t n;
+    __asm__ volatile("2:\n"
+                     "ldm %[pk], {r8, r10, r12, lr}\n"
+                     "ldm %[pk]!, {r0, r2, r4, r6}\n"
+                     "ldr %[px0], [%[st], #0]\n"
+                     "ldr %[px1], [%[st], #4]\n"
+                     "ldr %[n], [%[st], #8]\n"
+                     "str %[pk], [%[st], #24]\n"
+                     "adds %[pk], %[pk], #48\n"
+                     "1:\n"
+                     "vldrb.8 q0, [%[px0]], #16\n"
+                     "vldrb.8 q1, [%[px1]], #16\n"
+                     "vldrb.8 q3, [%[pk], #16]\n"
+                     "vldrb.8 q2, [%[pk]], #64\n"
+                     "vmladava.s8 r0, q0, q2\n"
+                     "vmladava.s8 r8, q1, q2\n"
+                     "vldrb.8 q2, [%[pk], #-32]\n"
+                     "vmladava.s8 r2, q0, q3\n"
+                     "vmladava.s8 r10, q1, q3\n"
+                     "vldrb.8 q3, [%[pk], #-16]\n"
+                     "vmladava.s8 r4, q0, q2\n"
+                     "vmladava.s8 r12, q1, q2\n"
+                     "vmladava.s8 r6, q0, q3\n"
+                     "vmladava.s8 lr, q1, q3\n"
+                     "subs %[n], %[n], #1\n"
+                     "bne 1b\n"
+                     "ldr %[px0], [%[st], #24]\n"
+                     "add %[px1], %[st], #32\n"
+                     "stm %[px1], {r0, r2, r4, r6, r8, r10, r12, lr}\n"
+                     "vldrw.32 q0, [%[px1]]\n"
+                     "vldrw.32 q1, [%[px1], #16]\n"
+                     "vldrw.32 q2, [%[px0], #16]\n"
+                     "vshl.s32 q0, q0, q2\n"
+                     "vshl.s32 q1, q1, q2\n"
+                     "vldrw.32 q2, [%[px0]]\n"
+                     "vqrdmulh.s32 q0, q0, q2\n"
+                     "vqrdmulh.s32 q1, q1, q2\n"
+                     "vldrw.32 q2, [%[px0], #32]\n"
+                     "vand q3, q0, q2\n"
+                     "vshr.s32 q3, q3, #31\n"
+                     "vqadd.s32 q0, q0, q3\n"
+                     "vrshl.s32 q0, q0, q2\n"
+                     "vand q3, q1, q2\n"
+                     "vshr.s32 q3, q3, #31\n"
+                     "vqadd.s32 q1, q1, q3\n"
+                     "vrshl.s32 q1, q1, q2\n"
+                     "vadd.i32 q0, q0, %q[off]\n"
+                     "vadd.i32 q1, q1, %q[off]\n"
+                     "vmax.s32 q0, q0, %q[lo]\n"
+                     "vmax.s32 q1, q1, %q[lo]\n"
+                     "vmin.s32 q0, q0, %q[hi]\n"
+                     "vmin.s32 q1, q1, %q[hi]\n"
+                     "ldr r0, [%[st], #12]\n"
+                     "ldr r2, [%[st], #16]\n"
+                     "vstrb.32 q0, [r0], #4\n"
+                     "vstrb.32 q1, [r2], #4\n"
+                     "str r0, [%[st], #12]\n"
+                     "str r2, [%[st], #16]\n"
+                     "ldr r0, [%[st], #20]\n"
+                     "subs r0, r0, #1\n"
+                     "str r0, [%[st], #20]\n"
+                     "bne 2b\n"
+                     : [pk] "+r"(packed), [px0] "=&r"(px0), [px1] "=&r"(px1), [n] "=&r"(n)
+                     : [st] "r"(st), [off] "w"(offset), [lo] "w"(low), [hi] "w"(high)
+                     : "r0", "r2", "r4", "r6", "r8", "r10", "r12", "lr", "q0", "q1", "q2", "q3", "memory", "cc");
+    return packed;
+}
+
 FG_HOT_LOOP void fg_mve_gemm_s8(const int8_t *x0, const int8_t *x1, int32_t depth, int32_t out_c,
                                 const int32_t *packed, const fg_requant_params *requant, int8_t *out0,
                                 int8_t *out1) {
     const fg_mve_clamp clamp = fg_mve_make_clamp(requant);
     const int32_t block_words = 16 + 16 * ((depth + 15) / 16);
-    for (int32_t c = 0; c < out_c; c += 4, packed += block_words) {
+    int32_t c = 0;
+    if (x1 != 0 && out_c >= 4) {
+        fg_mve_gemm_state st;
+        st.x0 = x0;
+        st.x1 = x1;
+        st.steps = (depth + 15) >> 4;
+        st.out0 = out0;
+        st.out1 = out1;
+        st.blocks = out_c >> 2;
+        packed = fg_mve_blocks2(&st, packed, &clamp);
+        c = out_c & ~3;
+    }
+    for (; c < out_c; c += 4, packed += block_words) {
         const fg_mve_quant4 q = fg_mve_load_quant4(packed);
         const int8_t *w = (const int8_t *)(packed + 16);
         const mve_pred16_t store = vctp32q((uint32_t)(out_c - c));

@@ -16,14 +16,16 @@
 
 /* Largest row (input channels of a 1x1 convolution, taps of a convolution window) the convolution variants copy
  * to their stack: mve.py keeps layers above it on the portable kernels. */
-#define FG_MVE_ROW_MAX 1152
+#define FG_MVE_ROW_MAX 1152  /* a multiple of 16 */
 /* Largest channel count of the depthwise variants (a row of zero points on the stack for the padding). */
 #define FG_MVE_DEPTHWISE_MAX 1024
 
 /* out{0,1}[oc] = requantized(sum_{i < depth} x{0,1}[i] * weight[oc][i] + bias[oc]), oc < out_c, for one row
  * (x1 == NULL) or two. `packed` is the GEMM layout: per block of four output channels, 16 int32 words (bias,
  * multiplier, left shift, right shift per channel) then ceil(depth / 16) chunks of 4 rows x 16 weight bytes (zero
- * padded). Each block's outputs are stored once all its reads of x0 and x1 are done. */
+ * padded). Two rows are read up to depth rounded up to 16 (the padding weights are zero, whatever the bytes there):
+ * the caller copies a row whose end is not that far from the end of its buffer. Each block's outputs are stored
+ * once all its reads of x0 and x1 are done. */
 void fg_mve_gemm_s8(const int8_t *x0, const int8_t *x1, int32_t depth, int32_t out_c, const int32_t *packed,
                     const fg_requant_params *requant, int8_t *out0, int8_t *out1);
 
