@@ -1,9 +1,17 @@
-"""Shared test fixtures: where the reference models are, and how to run the CLI as a user does."""
+"""Shared test fixtures: where the reference models are, and how to run the CLI as a user does.
+
+Every test process (each pytest-xdist worker, or the one process of a serial run) gets a cache directory of its
+own under pytest's temporary directory (XDG_CACHE_HOME, inherited by the CLI child processes): the firmware cache
+builds into a fixed directory per model, which two processes must not do at once, and the tests leave the user's
+~/.cache alone. A fresh host object cache costs one compile of the runtime kernels per set of flags, per process
+(about 1.5 s).
+"""
 
 from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,6 +27,13 @@ SHARED_MODEL_NAMES = [
     "hello_world_int8",
     "micro_speech_quantized",
 ]
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _cache_home_of_this_process(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("xdg-cache")))
+        yield
 
 
 def shared_model(name: str) -> Path:

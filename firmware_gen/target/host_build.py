@@ -1,8 +1,8 @@
 """Build a generated model for the host with the system's C compiler (validation, sanitizers).
 
 The runtime kernels are the same for every model, so their object files are cached by the hash of their
-source, the runtime headers and the flags: a test suite that validates hundreds of small models compiles
-each kernel once per set of flags.
+source, the runtime headers and the flags (never by the temporary directory they were copied to): a test suite
+that validates hundreds of small models compiles each kernel once per set of flags.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ import hashlib
 import os
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 from firmware_gen.errors import ToolchainError
@@ -49,17 +50,46 @@ def _compile(command: list[str], source: Path, output: Path) -> None:
         raise ToolchainError(f"host build of {source} failed:\n{done.stderr[-4000:]}")
 
 
-def _runtime_object(command: list[str], source: Path, include_dir: Path) -> Path:
-    digest = hashlib.sha256(" ".join(command).encode())
-    for path in [source, *sorted(include_dir.rglob("*.h"))]:
-        digest.update(path.name.encode())
-        digest.update(path.read_bytes())
+def _update(digest: hashlib._Hash, name: str, data: bytes) -> None:
+    digest.update(f"\0{name}\0{len(data)}\0".encode())
+    digest.update(data)
+
+
+def _shared_key(command: list[str], include_dir: Path) -> hashlib._Hash:
+    """The part of the runtime objects' cache key they all share: the flags without the include path (a
+    temporary directory that differs on every call), and every runtime header by its name relative to
+    include_dir and its bytes."""
+    digest = hashlib.sha256()
+    include_flag = f"-I{include_dir}"
+    for flag in command:
+        if flag != include_flag:
+            _update(digest, "flag", flag.encode())
+    for header in sorted(include_dir.rglob("*.h")):
+        _update(digest, header.relative_to(include_dir).as_posix(), header.read_bytes())
+    return digest
+
+
+def _runtime_object(command: list[str], source: Path, include_dir: Path,
+                    shared_key: hashlib._Hash | None = None) -> Path:
+    """The object of one runtime source, from the cache when it was built before with the same content: the
+    key is content only (_shared_key, then the source by its name relative to the runtime and its bytes)."""
+    digest = (shared_key or _shared_key(command, include_dir)).copy()
+    runtime = include_dir.parent
+    name = source.relative_to(runtime) if source.is_relative_to(runtime) else Path(source.name)
+    _update(digest, name.as_posix(), source.read_bytes())
     cached = _cache_dir() / f"{source.stem}-{digest.hexdigest()[:24]}.o"
     if not cached.exists():
         cached.parent.mkdir(parents=True, exist_ok=True)
-        partial = cached.with_suffix(f".{os.getpid()}.tmp")
-        _compile(command, source, partial)
-        partial.replace(cached)  # atomic: concurrent builds never see half an object
+        # A name of its own for every build, then an atomic rename: concurrent builds of the same object (test
+        # workers) each publish a whole, identical file, and nobody ever sees half an object.
+        handle, partial_name = tempfile.mkstemp(prefix=f".{cached.stem}.", suffix=".tmp", dir=cached.parent)
+        os.close(handle)
+        partial = Path(partial_name)
+        try:
+            _compile(command, source, partial)
+            partial.replace(cached)
+        finally:
+            partial.unlink(missing_ok=True)
     return cached
 
 
@@ -71,8 +101,8 @@ def build_trace_executable(model_dir: str | Path, build_dir: str | Path, sanitiz
     compiler = host_compiler()
     flags = ["-std=c99", "-O1", "-g", *WARNINGS, "-DFG_ENABLE_HOOKS", *(SANITIZERS if sanitize else [])]
     command = [compiler, *flags, f"-I{include_dir}"]
-    objects = [_runtime_object(command, source, include_dir)
-               for source in runtime_sources(model_dir)]
+    shared_key = _shared_key(command, include_dir)
+    objects = [_runtime_object(command, source, include_dir, shared_key) for source in runtime_sources(model_dir)]
     model_command = [*command, f"-I{model_dir}"]
     for source in [*sorted(model_dir.glob("*.c")), RUNTIME_DIR / "host" / "trace_main.c"]:
         objects.append(build_dir / f"{source.stem}.o")
