@@ -53,6 +53,6 @@ def test_missing_toolchain_says_what_to_install(tmp_path, monkeypatch):
         build_firmware(FIXTURE_MODEL, "qemu_cortex_m3", tmp_path)
 
 
-def test_model_dir_without_model_h(tmp_path):
-    with pytest.raises(Exception, match="no model.h"):
+def test_model_dir_without_a_manifest(tmp_path):
+    with pytest.raises(Exception, match="holds no manifest.json"):
         build_firmware(tmp_path, "qemu_cortex_m3", tmp_path / "out")
