@@ -5,7 +5,8 @@ Their constants travel in one int32 table, `packed`, per layer:
     right shift[4] = min(shift, 0); channels past the layer's are zero.
   GEMM layout (1x1 and folded convolutions, fully connected): per block of four output channels its quant block,
     then ceil(depth / 16) chunks of 4 rows x 16 weight bytes (zero padded), as VMLADAVA reads them.
-  depthwise 3x3 layout: per block of four channels its quant block, then 9 taps x 4 channels as bytes.
+  depthwise 3x3 layout: per block of four channels its quant block, then 9 taps x 4 channels as int32 words (the
+    kernel's word loads take any base register; its byte-widening loads want r0-r7, which hold the taps).
 The variants no longer read the original filter (it is not emitted) nor the folded bias table.
 MVE implies the DSP extension, so the variants require both: they sort ahead of any DSP-only variant.
 """
@@ -62,10 +63,10 @@ def gemm_layout(call: KernelCall, weights: np.ndarray) -> np.ndarray:
 def depthwise_layout(call: KernelCall, taps: np.ndarray) -> np.ndarray:
     """The depthwise 3x3 layout of taps [9, channels]."""
     channels = taps.shape[1]
-    padded = np.zeros((9, _blocks(channels) * 4), dtype=np.int8)
+    padded = np.zeros((9, _blocks(channels) * 4), dtype=np.int32)
     padded[:, :channels] = taps
     ordered = padded.reshape(9, -1, 4).transpose(1, 0, 2).reshape(_blocks(channels), 36)
-    return np.concatenate([quant_blocks(call, channels), _as_words(ordered)], axis=1).ravel()
+    return np.concatenate([quant_blocks(call, channels), ordered], axis=1).ravel()
 
 
 def _table_refs(value: object) -> set[str]:

@@ -43,7 +43,7 @@ void fg_fully_connected_folded_s8_mve(const fg_fully_connected_params *params, c
                                       const int8_t *weights, int8_t *output);
 
 /* fg_depthwise_conv2d_3x3_s8: four channels per vector, nine taps. packed: per block of four channels, 16 int32
- * words (as the GEMM layout) then the 9 taps x 4 channels as bytes (9 int32 words). */
+ * words (as the GEMM layout) then the 9 taps x 4 channels, one int32 word each. */
 void fg_depthwise_conv2d_3x3_s8_mve(const fg_depthwise_conv2d_params *params, const int8_t *input, int8_t *output);
 
 #endif /* FG_VARIANTS_MVE_H */
