@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import signal
 import sys
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -477,16 +480,52 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class Signalled(KeyboardInterrupt):
+    """SIGTERM, SIGHUP or SIGINT arrived: unwinds like Ctrl-C, so every `finally` runs (QEMU's process group is
+    killed, temporary and half-built directories removed), then the command exits with 128 + the signal."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+_STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
+
+
+def _stop(signum: int, frame: object) -> None:
+    for stop in _STOP_SIGNALS:  # a second signal must not interrupt the clean-up of the first
+        signal.signal(stop, signal.SIG_IGN)
+    raise Signalled(signum)
+
+
+def _quiet_stdout() -> None:
+    """The reader of stdout went away (`firmware-gen plan MODEL | head`): drop whatever is still buffered."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    in_main_thread = threading.current_thread() is threading.main_thread()
+    previous = {s: signal.signal(s, _stop) for s in _STOP_SIGNALS} if in_main_thread else {}
     try:
-        return args.handler(args)
+        status = args.handler(args)
+        sys.stdout.flush()
+        return status
     except UserError as error:
         print(f"firmware-gen: error: {error}", file=sys.stderr)
         return error.exit_status
-    except KeyboardInterrupt:
-        print("firmware-gen: interrupted", file=sys.stderr)
-        return ExitStatus.INTERRUPTED
+    except KeyboardInterrupt as error:
+        signum = getattr(error, "signum", signal.SIGINT)
+        print(f"firmware-gen: interrupted ({signal.Signals(signum).name})", file=sys.stderr)
+        return 128 + signum
+    except BrokenPipeError:
+        _quiet_stdout()
+        return 128 + signal.SIGPIPE
+    finally:
+        for stop, handler in previous.items():
+            signal.signal(stop, handler)
 
 
 if __name__ == "__main__":

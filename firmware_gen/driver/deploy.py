@@ -14,6 +14,7 @@ import numpy as np
 
 from firmware_gen import __version__
 from firmware_gen.backend.options import GenerationOptions
+from firmware_gen.driver import build_cache
 from firmware_gen.driver.compiler import CompiledModel, generate
 from firmware_gen.frontend.ir import Graph
 from firmware_gen.frontend.tflite_reader import read_model
@@ -73,11 +74,16 @@ def prepare(model: bytes, source: str, board: Board | str, interface: str = "unp
             pool_region(board, pool.name)
     graph = read_model(model, source)
     check_supported(graph)
+    entry = None
     if out_dir is None:
         key = hashlib.sha256(model + board.name.encode() + interface.encode()
                              + options.cache_key().encode() + _runtime_digest().encode() + repr(generation).encode()
                              + (b"" if semihosting else b"no-semihosting"))
         out_dir = _cache_root() / key.hexdigest()[:32]
+        cached = build_cache.load(out_dir, graph, interface, options, board.isa, generation)
+        if cached is not None:
+            return Deployment(graph, *cached)
+        entry, out_dir = out_dir, build_cache.private_dir(out_dir)  # built privately, then published whole
     out_dir = Path(out_dir)
     existed = out_dir.exists()
     try:
@@ -90,6 +96,8 @@ def prepare(model: bytes, source: str, board: Board | str, interface: str = "unp
         if not existed:
             shutil.rmtree(out_dir, ignore_errors=True)
         raise
+    if entry is not None:
+        firmware = build_cache.publish(entry, out_dir, firmware)
     return Deployment(graph, compiled, firmware)
 
 

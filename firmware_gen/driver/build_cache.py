@@ -1,0 +1,81 @@
+"""The firmware cache, safe under concurrency: an entry (generated C, objects, ELF) is built in a private
+directory beside it and published whole by one rename, with a record of its FirmwareBuild written last. An entry
+is trusted only with its record; a build that was interrupted leaves only a private directory nobody reads (swept
+once it is a day old), so any number of processes may build the same or different entries at once."""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import os
+import pickle
+import shutil
+import time
+import uuid
+from pathlib import Path
+
+from firmware_gen.backend.options import GenerationOptions
+from firmware_gen.driver.compiler import CompiledModel, compile_graph
+from firmware_gen.frontend.ir import Graph
+from firmware_gen.isa import Isa
+from firmware_gen.manifest import read_manifest
+from firmware_gen.planner import PlanningOptions
+from firmware_gen.target.cross_build import FirmwareBuild
+
+RECORD = "firmware-build.pickle"
+_STALE_SECONDS = 24 * 3600
+
+
+def private_dir(entry: Path) -> Path:
+    """A directory name beside entry that no other process uses (not created: the build creates it)."""
+    entry.parent.mkdir(parents=True, exist_ok=True)
+    _sweep(entry.parent)
+    return entry.parent / f".{entry.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.partial"
+
+
+def _sweep(root: Path) -> None:
+    """Private directories of builds that were killed long ago."""
+    now = time.time()
+    for partial in root.glob(".*.partial"):
+        with contextlib.suppress(OSError):
+            if now - partial.stat().st_mtime > _STALE_SECONDS:
+                shutil.rmtree(partial, ignore_errors=True)
+
+
+def _relocated(firmware: FirmwareBuild, entry: Path) -> FirmwareBuild:
+    return dataclasses.replace(firmware, elf=entry / firmware.elf.relative_to(firmware.model_dir.parent),
+                               model_dir=entry / firmware.model_dir.name)
+
+
+def load(entry: Path, graph: Graph, interface: str, options: PlanningOptions, isa: Isa,
+         generation: GenerationOptions) -> tuple[CompiledModel, FirmwareBuild] | None:
+    """The compiled model and firmware of a published entry; None if there is none (or it is unreadable)."""
+    try:
+        firmware = pickle.loads((entry / RECORD).read_bytes())
+    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, TypeError):
+        return None
+    if not isinstance(firmware, FirmwareBuild) or not firmware.elf.exists():
+        return None
+    compiled = compile_graph(graph, interface, options, isa, generation)  # in memory: the C is already there
+    compiled.manifest = read_manifest(firmware.model_dir)
+    return compiled, firmware
+
+
+def publish(entry: Path, private: Path, firmware: FirmwareBuild) -> FirmwareBuild:
+    """Publish the whole build in private as entry (or drop it if another process published entry first); the
+    firmware at its published place."""
+    (private / RECORD).write_bytes(pickle.dumps(_relocated(firmware, entry)))
+    for _attempt in range(3):
+        try:
+            os.rename(private, entry)
+            return _relocated(firmware, entry)
+        except OSError:
+            if (entry / RECORD).exists():  # identical by its key: use the one already there
+                shutil.rmtree(private, ignore_errors=True)
+                return _relocated(firmware, entry)
+            # An entry without its record (written by an older firmware-gen): set it aside, then publish.
+            aside = entry.parent / f".{entry.name}.{uuid.uuid4().hex[:8]}.partial"
+            with contextlib.suppress(OSError):
+                os.rename(entry, aside)
+                shutil.rmtree(aside, ignore_errors=True)
+    return firmware  # could not publish: this run uses its private build

@@ -1,0 +1,106 @@
+"""SIGTERM, SIGHUP and SIGINT sent to `firmware-gen` while it cross-compiles, while QEMU runs the model and while
+validate runs TFLM (issue 10): the command exits with 128 + the signal, no QEMU is left, no temporary directory and
+no half-built cache entry remain. A closed stdout pipe ends quietly."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from target_fixtures import needs_qemu
+
+from conftest import REPO, shared_model
+
+pytestmark = [needs_qemu, pytest.mark.qemu]
+SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
+
+
+def _processes_mentioning(text: str, name: bytes = b"") -> list[int]:
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and int(entry.name) != os.getpid():
+            try:
+                cmdline = (entry / "cmdline").read_bytes()
+            except OSError:
+                continue
+            if text.encode() in cmdline and name in cmdline:
+                pids.append(int(entry.name))
+    return pids
+
+
+def _interrupt(command: list[str], marker: str, child: bytes, signum: int, cache: Path, tmp: Path) -> int:
+    """Start `firmware-gen COMMAND`, wait for `marker` on its stderr, then for a process named `child` working
+    under cache (up to 10 s), and send signum to firmware-gen alone (as `kill` does). Its exit status."""
+    env = {**os.environ, "XDG_CACHE_HOME": str(cache), "TMPDIR": str(tmp)}
+    process = subprocess.Popen([sys.executable, "-m", "firmware_gen", *command], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, env=env, cwd=REPO)
+    try:
+        for line in process.stderr:
+            if marker.encode() in line:
+                break
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and not (_processes_mentioning(str(cache), child)
+                                                   or _processes_mentioning(str(tmp), child)):
+            time.sleep(0.005)
+        process.send_signal(signum)
+        process.stderr.read()
+        return process.wait(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+
+def _assert_clean(cache: Path, tmp: Path) -> None:
+    time.sleep(0.2)
+    assert not _processes_mentioning(str(cache), b"qemu-system-arm"), "a QEMU was left behind"
+    assert not list(tmp.iterdir()), f"temporary files left: {list(tmp.iterdir())}"
+    root = cache / "firmware-gen" / "firmware"
+    assert not list(root.glob(".*.partial")), "a half-built cache entry was left"
+
+
+@pytest.fixture(scope="module")
+def warm_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    cache = tmp_path_factory.mktemp("cache")
+    done = subprocess.run([sys.executable, "-m", "firmware_gen", "run", str(shared_model("hello_world_int8")),
+                           "--board", "mps2_an385"], capture_output=True, text=True, cwd=REPO,
+                          env={**os.environ, "XDG_CACHE_HOME": str(cache)}, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return cache
+
+
+@pytest.mark.parametrize("signum", SIGNALS, ids=lambda s: signal.Signals(s).name)
+def test_signal_during_build(signum: int, tmp_path: Path):
+    cache, tmp = tmp_path / "cache", tmp_path / "tmp"
+    tmp.mkdir()
+    command = ["run", str(shared_model("kws_ref_model")), "--board", "mps2_an386"]
+    assert _interrupt(command, "cross-compiling", b"arm-none-eabi-gcc", signum, cache, tmp) == 128 + signum
+    _assert_clean(cache, tmp)
+    assert not [p for p in (cache / "firmware-gen" / "firmware").iterdir()], "an interrupted build was published"
+
+
+@pytest.mark.parametrize("signum", SIGNALS, ids=lambda s: signal.Signals(s).name)
+@pytest.mark.parametrize("command, marker, child", [
+    ("run", "running on", b"qemu-system-arm"),
+    ("validate", "through TensorFlow Lite Micro", b"firmware_gen.check.oracle"),
+], ids=["run", "validate"])
+def test_signal_during_run_and_validate(command: str, marker: str, child: bytes, signum: int, warm_cache: Path,
+                                        tmp_path: Path):
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    status = _interrupt([command, str(shared_model("hello_world_int8")), "--board", "mps2_an385"], marker, child,
+                        signum, warm_cache, tmp)
+    assert status == 128 + signum
+    _assert_clean(warm_cache, tmp)
+
+
+def test_closed_stdout_pipe_ends_quietly():
+    model = shared_model("person_detect")
+    done = subprocess.run(f"{sys.executable} -m firmware_gen plan {model} | true", shell=True, cwd=REPO,
+                          capture_output=True, text=True, timeout=120)
+    assert done.stderr == "", done.stderr
