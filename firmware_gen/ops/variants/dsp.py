@@ -31,27 +31,46 @@ def _table(call: KernelCall, suffix: str) -> np.ndarray:
     return next(t.values for t in call.tables if t.suffix == suffix)
 
 
-def _raw_bias(graph: Graph, op: Operator, channels: int) -> np.ndarray:
-    if len(op.inputs) > 2 and op.inputs[2] >= 0:
-        return np.asarray(graph.tensors[op.inputs[2]].data, dtype=np.int64).ravel()
-    return np.zeros(channels, np.int64)
+def _tflite_outputs(acc: np.ndarray, multipliers: np.ndarray, shifts: np.ndarray, call: KernelCall) -> np.ndarray:
+    """TFLite's output stage (MultiplyByQuantizedMultiplier, zero point, clamp) of int64 accumulators within int32,
+    for right shifts (shift <= 0)."""
+    product = acc * multipliers
+    nudge = np.where(product >= 0, 1 << 30, 1 - (1 << 30))
+    total = product + nudge
+    high = np.where(total >= 0, total >> 31, -((-total) >> 31))  # C's division by 2^31: towards zero
+    exponent = -shifts
+    mask = (np.int64(1) << exponent) - 1
+    threshold = (mask >> 1) + (high < 0)
+    scaled = (high >> exponent) + ((high & mask) > threshold)
+    _, output_zp, low, top = call.params["requant"][:4]
+    return np.clip(scaled + output_zp, low, top)
 
 
 def channel_constants(graph: Graph, op: Operator, call: KernelCall, taps: np.ndarray) -> np.ndarray:
     """[channels, 4] int32 fg_dsp_channel rows for the [channels, taps] filter (see the module's docstring)."""
     channels = taps.shape[0]
-    input_offset, output_zp = call.params["requant"][0], call.params["requant"][1]
+    output_zp = call.params["requant"][1]
     multipliers = np.broadcast_to(_table(call, "multipliers").astype(np.int64), (channels,))
     shifts = np.broadcast_to(_table(call, "shifts").astype(np.int64), (channels,))
-    widest = max(abs(-128 + input_offset), abs(127 + input_offset))  # |x - zero point|
-    bound = np.abs(_raw_bias(graph, op, channels)) + widest * np.abs(taps.astype(np.int64)).sum(axis=1)
+    folded = _table(call, "folded_bias").astype(np.int64)
+    weights = taps.astype(np.int64)  # the kernels' accumulator: folded bias + taps . raw inputs in [-128, 127]
+    lowest = folded + np.minimum(-128 * weights, 127 * weights).sum(axis=1)
+    highest = folded + np.maximum(-128 * weights, 127 * weights).sum(axis=1)
+    bound = np.maximum(np.abs(lowest), np.abs(highest))
     right = np.clip(-shifts, 1, 31)
     offsets = (np.int64(1) << (right - 1)) + (np.int64(output_zp) << right)
     high_mul = (np.minimum(bound, INT32_LIMIT) * multipliers >> 31) + 1  # |v| cannot exceed it
     narrow = (shifts <= -1) & (shifts >= -31) & (2 * bound < INT32_LIMIT) & (
         high_mul + 1 + np.abs(offsets) < INT32_LIMIT)
-    rows = np.stack([_table(call, "folded_bias").astype(np.int64), multipliers, np.where(narrow, offsets, shifts),
-                     np.where(narrow, right, WIDE)], axis=1)
+    rows = np.stack([folded, multipliers, np.where(narrow, offsets, shifts), np.where(narrow, right, WIDE)], axis=1)
+    # A channel whose output stage (monotonic in the accumulator) gives one value over the whole range, as a dead
+    # channel's huge bias does: multiplier 0, the value in offset (v = 0, shift 1), narrow whatever its bias.
+    fits = (shifts <= 0) & (lowest >= -INT32_LIMIT) & (highest < INT32_LIMIT)
+    first = _tflite_outputs(np.where(fits, lowest, 0), multipliers, np.minimum(shifts, 0), call)
+    last = _tflite_outputs(np.where(fits, highest, 0), multipliers, np.minimum(shifts, 0), call)
+    constant = fits & (first == last)
+    rows[constant] = np.stack([folded[constant], 0 * folded[constant], 2 * first[constant],
+                               np.ones_like(first[constant])], axis=1)
     return rows.astype(np.int32)
 
 

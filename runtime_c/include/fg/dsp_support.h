@@ -60,6 +60,32 @@ static inline __attribute__((always_inline)) int8_t fg_dsp_requantize(uint32_t a
     return (int8_t)(t > high ? high : t);
 }
 
+/* The narrow output stage of one accumulator before the clamp (see fg_dsp_channel). */
+static inline __attribute__((always_inline)) int32_t fg_dsp_narrow(uint32_t acc, int32_t multiplier, int32_t offset,
+                                                                  int32_t shift) {
+    const int32_t v = fg_dsp_high_mul(acc, multiplier);
+    return (v + offset + (v >> 31)) >> shift;
+}
+
+/* t clamped to [low, high]; full: the clamp is all of int8 (one SSAT). */
+static inline __attribute__((always_inline)) int8_t fg_dsp_clamp(int32_t t, int full, int32_t low, int32_t high) {
+    if (full) {
+        return (int8_t)__ssat(t, 8);
+    }
+    t = t < low ? low : t;
+    return (int8_t)(t > high ? high : t);
+}
+
+/* Whether no channel of ch[0..channels) is wide. */
+static inline int fg_dsp_all_narrow(const fg_dsp_channel *ch, int32_t channels) {
+    for (int32_t c = 0; c < channels; ++c) {
+        if (ch[c].shift == FG_DSP_WIDE) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* Channel ch of `pixels` (<= 3) accumulators, output p at out[p * stride]. */
 static inline __attribute__((always_inline)) void fg_dsp_store_channel(const uint32_t *acc, const fg_dsp_channel *ch,
                                                                         int32_t pixels, int8_t *out, int32_t stride,
@@ -113,7 +139,6 @@ static __attribute__((noinline, unused)) void fg_dsp_tile_3x2(const uint32_t *x,
         : [x] "+r"(rx), [w] "+r"(rw), [n] "+r"(rn), [acc] "+r"(racc)
         :
         : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "lr", "cc", "memory");
-#undef FG_DSP_TILE_PAIR
 }
 
 /* Bytes 1 and 3 of v sign-extended into halfwords (GCC 12's arm_acle.h has no __ror). */
@@ -162,17 +187,121 @@ static inline void fg_dsp_bias_3x2(const fg_dsp_channel *ch, int32_t c, int32_t 
     acc[3] = acc[4] = acc[5] = b;
 }
 
+/* What fg_dsp_tile_store needs besides the pixels' pairs and the weights. */
+typedef struct {
+    int32_t blocks;              /* 8 depths each, >= 1 */
+    const fg_dsp_channel *ch;    /* the pair's two channels, both narrow */
+    int8_t *out;                 /* pixel 0's output of the first channel */
+    int32_t stride;              /* from one pixel's outputs to the next */
+    int32_t low, high;           /* the clamp */
+    int32_t full;                /* the clamp is all of int8 */
+} fg_dsp_job;
+
+#define FG_DSP_NARROW(r)                 \
+    "lsl " r ", " r ", #1\n\t"           \
+    "smmulr " r ", " r ", r10\n\t"       \
+    "add lr, " r ", r11\n\t"             \
+    "add " r ", lr, " r ", asr #31\n\t"  \
+    "asr " r ", " r ", r12\n\t"
+#define FG_DSP_CLAMP(r)                  \
+    "cmp " r ", r0\n\t"                  \
+    "it lt\n\t"                          \
+    "movlt " r ", r0\n\t"                \
+    "cmp " r ", r1\n\t"                  \
+    "it gt\n\t"                          \
+    "movgt " r ", r1\n\t"
+
+/* The 3 x 2 tile of fg_dsp_tile_3x2 for two narrow channels, the bias loaded and the output stage fused while the
+ * accumulators are in registers: per output LSL + SMMULR + 3 for the rounding shift, the clamp (one SSAT when it
+ * is all of int8), STRB. */
+static __attribute__((noinline, unused)) void fg_dsp_tile_store(const uint32_t *x, const uint32_t *w,
+                                                                const fg_dsp_job *job) {
+    register const uint32_t *rx __asm__("r0") = x;
+    register const uint32_t *rw __asm__("r1") = w;
+    register const fg_dsp_job *rj __asm__("r2") = job;
+    __asm__ volatile(
+        "push {%[job]}\n\t"
+        "ldr r3, [%[job], #4]\n\t"
+        "ldr r4, [r3, #0]\n\t"
+        "mov r5, r4\n\t"
+        "mov r6, r4\n\t"
+        "ldr r7, [r3, #16]\n\t"
+        "mov r8, r7\n\t"
+        "mov r9, r7\n\t"
+        "ldr %[job], [%[job], #0]\n"
+        "1:\n\t"
+        FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR
+        "subs %[job], %[job], #1\n\t"
+        "bne 1b\n\t"
+        "pop {%[job]}\n\t"
+        "ldr r3, [%[job], #4]\n\t"
+        "ldr r10, [r3, #4]\n\t"
+        "ldr r11, [r3, #8]\n\t"
+        "ldr r12, [r3, #12]\n\t"
+        FG_DSP_NARROW("r4") FG_DSP_NARROW("r5") FG_DSP_NARROW("r6")
+        "ldr r10, [r3, #20]\n\t"
+        "ldr r11, [r3, #24]\n\t"
+        "ldr r12, [r3, #28]\n\t"
+        FG_DSP_NARROW("r7") FG_DSP_NARROW("r8") FG_DSP_NARROW("r9")
+        "ldr r3, [%[job], #24]\n\t"
+        "cbz r3, 2f\n\t"
+        "ssat r4, #8, r4\n\t"
+        "ssat r5, #8, r5\n\t"
+        "ssat r6, #8, r6\n\t"
+        "ssat r7, #8, r7\n\t"
+        "ssat r8, #8, r8\n\t"
+        "ssat r9, #8, r9\n\t"
+        "b 3f\n"
+        "2:\n\t"
+        "ldr r0, [%[job], #16]\n\t"
+        "ldr r1, [%[job], #20]\n\t"
+        FG_DSP_CLAMP("r4") FG_DSP_CLAMP("r5") FG_DSP_CLAMP("r6")
+        FG_DSP_CLAMP("r7") FG_DSP_CLAMP("r8") FG_DSP_CLAMP("r9")
+        "3:\n\t"
+        "ldr r3, [%[job], #8]\n\t"
+        "ldr r1, [%[job], #12]\n\t"
+        "strb r4, [r3]\n\t"
+        "strb r7, [r3, #1]\n\t"
+        "add r3, r3, r1\n\t"
+        "strb r5, [r3]\n\t"
+        "strb r8, [r3, #1]\n\t"
+        "add r3, r3, r1\n\t"
+        "strb r6, [r3]\n\t"
+        "strb r9, [r3, #1]\n\t"
+        : [x] "+r"(rx), [w] "+r"(rw), [job] "+r"(rj)
+        :
+        : "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "lr", "cc", "memory");
+}
+#undef FG_DSP_NARROW
+#undef FG_DSP_CLAMP
+
+static inline __attribute__((always_inline)) void fg_dsp_gemm_3_body(const uint32_t *x, const uint32_t *weights,
+                                                                      int32_t pairs, const fg_dsp_channel *ch,
+                                                                      int32_t out_c, int32_t pixels, int8_t *output,
+                                                                      const fg_requant_params *q) {
+    fg_dsp_job job = {pairs >> 2, ch, output, out_c, q->activation_min, q->activation_max,
+                      q->activation_min == -128 && q->activation_max == 127};
+    for (int32_t c = 0; c < out_c; c += 2, weights += pairs) {
+        if (pixels == 3 && c + 1 < out_c && ch[c].shift != FG_DSP_WIDE && ch[c + 1].shift != FG_DSP_WIDE) {
+            job.ch = ch + c;
+            job.out = output + c;
+            fg_dsp_tile_store(x, weights, &job);
+        } else {
+            uint32_t acc[6];
+            fg_dsp_bias_3x2(ch, c, out_c, acc);
+            fg_dsp_tile_3x2(x, weights, pairs >> 2, acc);
+            fg_dsp_store_3x2(acc, ch, c, out_c, pixels, output, out_c, q);
+        }
+    }
+}
+
 /* Every output channel of up to three pixels whose input pairs fg_dsp_extend laid out in x (stride 3): the
  * weights are one block of `pairs` words per channel pair, pixel p's outputs go to output + p * out_c. */
 static inline void fg_dsp_gemm_3(const uint32_t *x, const uint32_t *weights, int32_t pairs, const fg_dsp_channel *ch,
                                  int32_t out_c, int32_t pixels, int8_t *output, const fg_requant_params *q) {
-    for (int32_t c = 0; c < out_c; c += 2, weights += pairs) {
-        uint32_t acc[6];
-        fg_dsp_bias_3x2(ch, c, out_c, acc);
-        fg_dsp_tile_3x2(x, weights, pairs >> 2, acc);
-        fg_dsp_store_3x2(acc, ch, c, out_c, pixels, output, out_c, q);
-    }
+    fg_dsp_gemm_3_body(x, weights, pairs, ch, out_c, pixels, output, q);
 }
 
+#undef FG_DSP_TILE_PAIR
 #endif /* __ARM_FEATURE_DSP */
 #endif /* FG_DSP_SUPPORT_H */
