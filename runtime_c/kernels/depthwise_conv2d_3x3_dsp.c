@@ -29,6 +29,40 @@ static inline __attribute__((always_inline)) void fg_dsp_dw_group(const int8_t *
     acc[3] = (uint32_t)a3;
 }
 
+/* Channels c..c+3 of one pixel, all narrow: each output LSL + SMMULR + 3 + the clamp + STRB, the constants read
+ * two channels at a time. */
+static inline __attribute__((always_inline)) void fg_dsp_dw_store4(const uint32_t acc[4], const fg_dsp_channel *ch,
+                                                                    int8_t *out, int full, int32_t low,
+                                                                    int32_t high) {
+#pragma GCC unroll 2
+    for (int32_t j = 0; j < 4; j += 2) {
+        const int32_t m0 = ch[j].multiplier, o0 = ch[j].offset, s0 = ch[j].shift;
+        const int32_t m1 = ch[j + 1].multiplier, o1 = ch[j + 1].offset, s1 = ch[j + 1].shift;
+        const int8_t y0 = fg_dsp_clamp(fg_dsp_narrow(acc[j], m0, o0, s0), full, low, high);
+        const int8_t y1 = fg_dsp_clamp(fg_dsp_narrow(acc[j + 1], m1, o1, s1), full, low, high);
+        out[j] = y0;
+        out[j + 1] = y1;
+    }
+}
+
+/* Every group of four channels of one output pixel whose taps start at x[t]. narrow: no channel is wide. */
+static inline __attribute__((always_inline)) void fg_dsp_dw_pixel(const int8_t *const x[9], const uint32_t *w,
+                                                                   const fg_dsp_channel *ch, int32_t channels,
+                                                                   int8_t *output, const fg_requant_params *q,
+                                                                   int narrow, int full) {
+    for (int32_t c = 0; c < channels; c += 4, w += 18) {
+        uint32_t acc[4];
+        fg_dsp_dw_group(x, c, w, ch + c, acc);
+        if (narrow) {
+            fg_dsp_dw_store4(acc, ch + c, output + c, full, q->activation_min, q->activation_max);
+        } else {
+            for (int32_t j = 0; j < 4; ++j) {
+                fg_dsp_store_channel(acc + j, ch + c + j, 1, output + c + j, 1, q);
+            }
+        }
+    }
+}
+
 /* The taps of a window at the border: into the image, or for a tap in the padding the row of zero points. */
 static void fg_dsp_dw_border(const fg_depthwise_conv2d_params *p, const int8_t *image, int32_t y0, int32_t x0,
                              const int8_t *zero_points, const int8_t *x[9]) {
@@ -52,6 +86,8 @@ FG_HOT_LOOP void fg_depthwise_conv2d_3x3_dsp(const fg_depthwise_conv2d_params *p
     for (int32_t t = 0; t < 9; ++t) {
         offsets[t] = ((t / 3) * p->dilation_h * p->in_w + (t % 3) * p->dilation_w) * channels;
     }
+    /* 2: every channel narrow and the clamp all of int8; 1: every channel narrow; 0: some channel wide */
+    const int mode = fg_dsp_all_narrow(ch, channels) ? 1 + (q.activation_min == -128 && q.activation_max == 127) : 0;
     for (int32_t b = 0; b < p->batches; ++b) {
         const int8_t *image = input + b * p->in_h * p->in_w * channels;
         for (int32_t oy = 0; oy < p->out_h; ++oy) {
@@ -66,13 +102,12 @@ FG_HOT_LOOP void fg_depthwise_conv2d_3x3_dsp(const fg_depthwise_conv2d_params *p
                 } else {
                     fg_dsp_dw_border(p, image, y0, x0, zero_points, x);
                 }
-                const uint32_t *w = weights;
-                for (int32_t c = 0; c < channels; c += 4, w += 18) {
-                    uint32_t acc[4];
-                    fg_dsp_dw_group(x, c, w, ch + c, acc);
-                    for (int32_t j = 0; j < 4; ++j) {
-                        fg_dsp_store_channel(acc + j, ch + c + j, 1, output + c + j, 1, &q);
-                    }
+                if (mode == 2) {
+                    fg_dsp_dw_pixel(x, weights, ch, channels, output, &q, 1, 1);
+                } else if (mode == 1) {
+                    fg_dsp_dw_pixel(x, weights, ch, channels, output, &q, 1, 0);
+                } else {
+                    fg_dsp_dw_pixel(x, weights, ch, channels, output, &q, 0, 0);
                 }
             }
         }
