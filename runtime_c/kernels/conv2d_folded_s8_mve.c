@@ -41,30 +41,57 @@ static void fg_mve_window_row(const fg_conv2d_params *p, const int8_t *image, in
     }
 }
 
+/* `runs` runs of `span` bytes, `step` apart in the input, one after the other in row. Whole vectors are stored
+ * (the next run, or the row's 16 bytes of slack, takes what lands past a run); loads past a run are predicated off,
+ * so nothing past the input is read. */
+static inline void fg_mve_copy_runs(int8_t *row, const int8_t *line, int32_t runs, int32_t span, int32_t step) {
+    const mve_pred16_t last = vctp8q((uint32_t)(((span - 1) & 15) + 1));
+    const int32_t whole = (span - 1) >> 4;  /* vectors before the last one of a run */
+    for (int32_t fy = 0; fy < runs; ++fy, row += span, line += step) {
+        int32_t k = 0;
+        for (; k < whole; ++k) {
+            vstrbq_s8(row + 16 * k, vldrbq_s8(line + 16 * k));
+        }
+        vstrbq_s8(row + 16 * k, vldrbq_z_s8(line + 16 * k, last));
+    }
+}
+
 /* Output pixels in pairs, raster order: both windows are copied before either pixel is stored, so an output
- * overlapping the input as ops/overlap.py allows never changes what a window reads. */
-void fg_conv2d_folded_s8_mve(const fg_conv2d_params *p, const int8_t *input, const int8_t *filter, int8_t *output) {
+ * overlapping the input as ops/overlap.py allows never changes what a window reads. A window inside the image (no
+ * dilation across) is copied run by run; one at the border through fg_mve_window_row. */
+FG_HOT_LOOP void fg_conv2d_folded_s8_mve(const fg_conv2d_params *p, const int8_t *input, const int8_t *filter,
+                                         int8_t *output) {
     (void)filter;
-    const int32_t depth = p->filter_h * p->filter_w * p->in_c, out_c = p->out_c;
-    const int32_t pixels = p->batches * p->out_h * p->out_w, image_bytes = p->in_h * p->in_w * p->in_c;
+    const int32_t in_c = p->in_c, depth = p->filter_h * p->filter_w * in_c, out_c = p->out_c;
+    const int32_t line_bytes = p->in_w * in_c, image_bytes = p->in_h * line_bytes;
+    const int32_t span = p->filter_w * in_c, step = p->dilation_h * line_bytes, runs = p->filter_h;
+    const int32_t reach_y = (p->filter_h - 1) * p->dilation_h;
     const fg_requant_params requant = p->requant;
     const int32_t *packed = (const int32_t *)p->packed;
-    int8_t rows[2][FG_MVE_ROW_MAX];
-    int32_t b = 0, oy = 0, ox = 0;  /* of the next window to copy */
-    for (int32_t i = 0; i < pixels; i += 2) {
-        const int32_t pair = pixels - i < 2 ? 1 : 2;
-        for (int32_t k = 0; k < pair; ++k) {
-            fg_mve_window_row(p, input + b * image_bytes, oy, ox, rows[k]);
-            if (++ox == p->out_w) {
-                ox = 0;
-                if (++oy == p->out_h) {
-                    oy = 0;
-                    ++b;
+    int8_t rows[2][FG_MVE_ROW_MAX + 16];
+    int32_t pending = 0;
+    for (int32_t b = 0; b < p->batches; ++b) {
+        const int8_t *image = input + b * image_bytes;
+        for (int32_t oy = 0; oy < p->out_h; ++oy) {
+            const int32_t y0 = oy * p->stride_h - p->pad_top;
+            const int rows_inside = y0 >= 0 && y0 + reach_y < p->in_h && p->dilation_w == 1;
+            for (int32_t ox = 0; ox < p->out_w; ++ox) {
+                const int32_t x0 = ox * p->stride_w - p->pad_left;
+                if (rows_inside && x0 >= 0 && x0 + p->filter_w <= p->in_w) {
+                    fg_mve_copy_runs(rows[pending], image + y0 * line_bytes + x0 * in_c, runs, span, step);
+                } else {
+                    fg_mve_window_row(p, image, oy, ox, rows[pending]);
+                }
+                if (++pending == 2) {
+                    fg_mve_gemm_s8(rows[0], rows[1], depth, out_c, packed, &requant, output, output + out_c);
+                    output += 2 * out_c;
+                    pending = 0;
                 }
             }
         }
-        fg_mve_gemm_s8(rows[0], pair == 2 ? rows[1] : 0, depth, out_c, packed, &requant, output + i * out_c,
-                       output + (i + 1) * out_c);
+    }
+    if (pending) {
+        fg_mve_gemm_s8(rows[0], 0, depth, out_c, packed, &requant, output, 0);
     }
 }
 

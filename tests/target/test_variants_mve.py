@@ -74,6 +74,25 @@ def fully_connected_case(seed: int, batches: int, depth: int, out_c: int) -> byt
     return builder.build()
 
 
+def add_case(seed: int, shape: tuple[int, ...], other: tuple[int, ...] | None = None) -> bytes:
+    """ADD of two int8 tensors (the second of shape `other` when it broadcasts)."""
+    rng = np.random.default_rng(seed)
+    builder = ModelBuilder("add")
+    scales = rng.uniform(0.005, 0.2, 3)
+    a = builder.input("a", shape, "int8", scale=float(scales[0]), zero_point=int(rng.integers(-128, 128)))
+    b = builder.input("b", other or shape, "int8", scale=float(scales[1]), zero_point=int(rng.integers(-128, 128)))
+    y = builder.tensor("y", shape, "int8", scale=float(scales[2]), zero_point=int(rng.integers(-128, 128)))
+    builder.operator("ADD", [a, b], [y], {"activation": ACTIVATIONS[seed % 3]})
+    builder.output(y)
+    return builder.build()
+
+
+def _add_cases() -> list[bytes]:
+    rng = np.random.default_rng(5)
+    return [add_case(600 + k, (1, int(rng.integers(1, 6)), int(rng.integers(1, 6)), size))
+            for k, size in enumerate([*CHANNELS, 3, 7, 16, 32, 64, 5])]
+
+
 def _pointwise_cases() -> list[bytes]:
     rng = np.random.default_rng(1)
     cases = []
@@ -103,6 +122,9 @@ def _folded_cases() -> list[bytes]:
         shape = (1 + k % 2, int(rng.integers(low, 10)), int(rng.integers(low, 10)), in_c)
         cases.append(conv_case(200 + k, "CONV_2D", shape, filter_hw, CHANNELS[(k * 5) % len(CHANNELS)], stride,
                                dilation, "SAME" if k % 3 else "VALID"))
+    # a depthwise convolution of one input channel runs as a convolution
+    cases += [conv_case(240 + k, "DEPTHWISE_CONV_2D", (1, 9, 8, 1), (3, 3), multiplier, 1 + k % 2)
+              for k, multiplier in enumerate([8, 3, 16])]
     return cases
 
 
@@ -130,6 +152,7 @@ BATCHES = {
     "folded": (_folded_cases, "fg_conv2d_folded_s8_mve"),
     "depthwise_3x3": (_depthwise_cases, "fg_depthwise_conv2d_3x3_s8_mve"),
     "fully_connected": (_fully_connected_cases, "fg_fully_connected_folded_s8_mve"),
+    "add": (_add_cases, "fg_add_s8_mve"),
 }
 
 
@@ -154,10 +177,12 @@ def test_variant_bit_exact(batch: str, tmp_path) -> None:
 @needs_qemu
 def test_outside_the_preconditions_the_portable_kernel_runs(tmp_path) -> None:
     """A 1x1 convolution of more input channels than the variant's stack row, a depthwise one of more channels than
-    its zero-point row: the portable kernels, still bit-exact, beside a case the variant takes."""
+    its zero-point row, an ADD that broadcasts: the portable kernels, still bit-exact, beside a case the variant
+    takes."""
     models = [conv_case(500, "CONV_2D", (1, 2, 2, 1200), (1, 1), 5),
               conv_case(501, "DEPTHWISE_CONV_2D", (1, 3, 3, 1030), (3, 3), 1),
+              add_case(503, (1, 3, 4, 5), (1, 1, 4, 5)),
               conv_case(502, "CONV_2D", (1, 2, 3, 8), (1, 1), 4)]
     functions = assert_batch_bit_exact(models, BOARD, tmp_path / "build",
                                        expect_functions=["fg_conv2d_pointwise_s8", "fg_conv2d_pointwise_s8_mve"])
-    assert functions[:2] == ["fg_conv2d_pointwise_s8", "fg_depthwise_conv2d_3x3_s8"]
+    assert functions[:3] == ["fg_conv2d_pointwise_s8", "fg_depthwise_conv2d_3x3_s8", "fg_add_s8"]

@@ -110,7 +110,8 @@ def _pointwise(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | Non
 def _folded(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
     if call.params["filter_h"] * call.params["filter_w"] * call.params["in_c"] > ROW_MAX:
         return None
-    return _gemm_call(graph, op, call, FOLDED, int(call.params["out_c"]))
+    variant = ONE_CHANNEL if op.opcode == "DEPTHWISE_CONV_2D" else FOLDED
+    return _gemm_call(graph, op, call, variant, int(call.params["out_c"]))
 
 
 def _fully_connected(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
@@ -125,13 +126,25 @@ def _depthwise_3x3(graph: Graph, op: Operator, call: KernelCall) -> KernelCall |
     return _with_packed(call, DEPTHWISE_3X3, depthwise_layout(call, taps), [call.inputs[0]])
 
 
+def _add(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
+    dims, strides1, strides2 = call.params["shape"]
+    if any(d != 1 for d in dims[:-1]) or (strides1[-1], strides2[-1]) != (1, 1):
+        return None  # broadcasting: the portable walker
+    return renamed(call, ADD)
+
+
 POINTWISE = Variant("fg_conv2d_pointwise_s8_mve", "fg_conv2d_pointwise_s8", REQUIRES, _pointwise,
                     "Helium: 2 pixels x 4 channels of VMLADAVA per 16 taps, vector requantization")
 FOLDED = Variant("fg_conv2d_folded_s8_mve", "fg_conv2d_folded_s8", REQUIRES, _folded,
                  "Helium: windows copied to the stack in pairs, then 2 x 4 VMLADAVA dot products")
+# A depthwise convolution of one input channel, which the portable lowering runs as a convolution: the same kernel.
+ONE_CHANNEL = Variant("fg_conv2d_folded_s8_mve", "fg_depthwise_conv2d_one_channel_s8", REQUIRES, _folded,
+                      "Helium: as a convolution of one input channel, windows copied in pairs, 2 x 4 VMLADAVA")
 FULLY_CONNECTED = Variant("fg_fully_connected_folded_s8_mve", "fg_fully_connected_folded_s8", REQUIRES,
                           _fully_connected, "Helium: VMLADAVA dot products, 4 outputs per block")
 DEPTHWISE_3X3 = Variant("fg_depthwise_conv2d_3x3_s8_mve", "fg_depthwise_conv2d_3x3_s8", REQUIRES, _depthwise_3x3,
                         "Helium: 4 channels per vector, 9 taps, vector requantization")
 
-VARIANTS = [POINTWISE, FOLDED, FULLY_CONNECTED, DEPTHWISE_3X3]
+ADD = Variant("fg_add_s8_mve", "fg_add_s8", REQUIRES, _add, "Helium: 4 elements per vector, VQRDMULH rescaling")
+
+VARIANTS = [POINTWISE, FOLDED, ONE_CHANNEL, FULLY_CONNECTED, DEPTHWISE_3X3, ADD]

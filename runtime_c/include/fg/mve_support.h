@@ -46,12 +46,16 @@ static inline fg_mve_clamp fg_mve_make_clamp(const fg_requant_params *q) {
     return c;
 }
 
+/* TFLite's RoundingDivideByPOT of each lane by 2^-right (right <= 0). */
+static inline int32x4_t fg_mve_rounding_divide_by_pot(int32x4_t x, int32x4_t right) {
+    x = vqaddq_s32(x, vshrq_n_s32(vandq_s32(x, right), 31));  /* -1 on negative lanes when shifting right */
+    return vrshlq_s32(x, right);
+}
+
 /* acc (bias already added) scaled by the lanes' multipliers and shifts, offset and clamped. */
 static inline int32x4_t fg_mve_requantize(int32x4_t acc, const fg_mve_quant4 *q, const fg_mve_clamp *c) {
-    int32x4_t x = vqrdmulhq_s32(vshlq_s32(acc, q->left), q->multiplier);
-    x = vqaddq_s32(x, vshrq_n_s32(vandq_s32(x, q->right), 31));  /* -1 on negative lanes when shifting right */
-    x = vaddq_n_s32(vrshlq_s32(x, q->right), c->offset);
-    return vminq_s32(vmaxq_s32(x, c->low), c->high);
+    const int32x4_t x = vqrdmulhq_s32(vshlq_s32(acc, q->left), q->multiplier);
+    return vminq_s32(vmaxq_s32(vaddq_n_s32(fg_mve_rounding_divide_by_pot(x, q->right), c->offset), c->low), c->high);
 }
 
 /* dst[i] = src[i], i < n. */
