@@ -7,8 +7,9 @@ output channel; the bias is optional int32.
 With constant weights (and bias) the lowering picks a fast variant, bit-exact with the reference: the input
 zero point is folded into the bias at generation time (bias + input_offset * sum of the taps), so the inner
 loops are plain int8 dot products. A tap in the padding then adds zero_point * tap, cancelling its share.
-  fg_conv2d_pointwise_s8     1x1 filter, stride 1: one dot product per pixel and output channel
-  fg_conv2d_folded_s8        any other convolution
+  fg_conv2d_pointwise_s8     1x1 filter, stride 1: two pixels x four channels per inner loop (ops/blocking.py)
+  fg_conv2d_folded_s8        any other convolution, the same loop (fg_depthwise_conv2d_one_channel_s8: a
+                             depthwise one of one input channel, any depth multiplier, as that convolution)
   fg_depthwise_conv2d_3x3_s8 3x3 depthwise, depth_multiplier 1 (filter repacked as [channel][9 taps])
 Other depthwise convolutions, and non-constant weights, use the reference kernels.
 """
@@ -21,6 +22,7 @@ import numpy as np
 
 from firmware_gen.frontend.ir import Graph, Operator, Tensor
 from firmware_gen.ops.base import ConstTable, KernelCall, TableRef
+from firmware_gen.ops.blocking import blocked_filter
 from firmware_gen.ops.geometry import Window2D, window_2d
 from firmware_gen.ops.overlap import OutputOverlap, window_overlap
 from firmware_gen.ops.requantize import (
@@ -147,31 +149,51 @@ def _reference_call(graph: Graph, op: Operator, shapes: ConvShapes, function: st
                       inputs=[op.inputs[0], op.inputs[1], bias], outputs=[op.outputs[0]], tables=stage.tables)
 
 
-def conv2d_variant(graph: Graph, op: Operator, window: Window2D) -> str:
+def _blocked_window_fits(window: Window2D, in_channels: int) -> bool:
+    """fg_conv2d_folded_s8 gathers border windows on the stack (FG_CONV_GATHER_TAPS, FG_CONV_MAX_ROWS)."""
+    return window.filter_h <= 16 and window.filter_h * window.filter_w * in_channels <= 576
+
+
+def conv2d_variant(graph: Graph, op: Operator, window: Window2D, in_channels: int) -> str:
     """The C function that runs this CONV_2D."""
     if not constant_operands(graph, op):
         return "fg_conv2d_s8"
     if (window.filter_h, window.filter_w, window.stride_h, window.stride_w) == (1, 1, 1, 1):
         return "fg_conv2d_pointwise_s8"
-    return "fg_conv2d_folded_s8"
+    return "fg_conv2d_folded_s8" if _blocked_window_fits(window, in_channels) else "fg_conv2d_s8"
 
 
-def depthwise_variant(graph: Graph, op: Operator, window: Window2D, depth_multiplier: int) -> str:
-    """The C function that runs this DEPTHWISE_CONV_2D."""
-    if constant_operands(graph, op) and (window.filter_h, window.filter_w, depth_multiplier) == (3, 3, 1):
+def depthwise_variant(graph: Graph, op: Operator, window: Window2D, depth_multiplier: int, in_channels: int) -> str:
+    """The C function that runs this DEPTHWISE_CONV_2D. With one input channel it is a CONV_2D whose output channels
+    are the depth multiplier's (filter [1, h, w, m] read as [m, h, w, 1])."""
+    if not constant_operands(graph, op):
+        return "fg_depthwise_conv2d_s8"
+    if in_channels == 1 and _blocked_window_fits(window, 1):
+        return "fg_depthwise_conv2d_one_channel_s8"
+    if (window.filter_h, window.filter_w, depth_multiplier) == (3, 3, 1):
         return "fg_depthwise_conv2d_3x3_s8"
     return "fg_depthwise_conv2d_s8"
 
 
 def _folded_call(graph: Graph, op: Operator, shapes: ConvShapes, function: str, params_type: str,
-                 geometry: dict[str, int], taps_per_channel: np.ndarray, inputs: list[int],
-                 extra_tables: tuple[ConstTable, ...] = ()) -> KernelCall:
-    """A variant call: the bias (folded) and any repacked filter travel in params tables."""
+                 geometry: dict[str, int], taps_per_channel: np.ndarray, extra: dict[str, object],
+                 extra_tables: tuple[ConstTable, ...], inputs: list[int]) -> KernelCall:
+    """A variant call: the bias (folded) and the repacked filter travel in params tables; the filter input is not
+    passed (-1), so that its constant is not emitted."""
     stage = _output_stage(graph, op, shapes)
-    tables = [*stage.tables, folded_bias(graph, op, shapes.source, taps_per_channel), *extra_tables]
-    params = {**geometry, **_window_fields(shapes.window), **stage.fields,
-              **{table.suffix: TableRef(table.suffix) for table in tables[len(stage.tables):]}}
-    return KernelCall(function, params_type, params, inputs=inputs, outputs=[op.outputs[0]], tables=tables)
+    bias = folded_bias(graph, op, shapes.source, taps_per_channel)
+    params = {**geometry, **_window_fields(shapes.window), **stage.fields, "folded_bias": TableRef(bias.suffix),
+              **extra}
+    return KernelCall(function, params_type, params, inputs=inputs, outputs=[op.outputs[0]],
+                      tables=[*stage.tables, bias, *extra_tables])
+
+
+def _blocked_conv_call(graph: Graph, op: Operator, shapes: ConvShapes, function: str, geometry: dict[str, int],
+                       taps: np.ndarray) -> KernelCall:
+    """fg_conv2d_pointwise_s8 / fg_conv2d_folded_s8: `taps` is [out_c, filter_h, filter_w * in_c]."""
+    table, blocked = blocked_filter(taps)
+    return _folded_call(graph, op, shapes, function, "fg_conv2d_params", geometry, taps.reshape(taps.shape[0], -1),
+                        {"blocked": blocked}, (table,), inputs=[op.inputs[0], -1])
 
 
 class Conv2DKernel:
@@ -191,12 +213,11 @@ class Conv2DKernel:
         batches, in_h, in_w, in_c = shapes.source.shape
         geometry = {"batches": batches, "in_h": in_h, "in_w": in_w, "in_c": in_c,
                     "out_h": shapes.window.out_h, "out_w": shapes.window.out_w, "out_c": shapes.out_channels}
-        function = conv2d_variant(graph, op, shapes.window)
+        function = conv2d_variant(graph, op, shapes.window, in_c)
         if function == "fg_conv2d_s8":
             return _reference_call(graph, op, shapes, function, "fg_conv2d_params", geometry)
-        taps = np.asarray(shapes.weights.data).reshape(shapes.out_channels, -1)
-        return _folded_call(graph, op, shapes, function, "fg_conv2d_params", geometry, taps,
-                            inputs=[op.inputs[0], op.inputs[1]])
+        taps = np.asarray(shapes.weights.data).reshape(shapes.out_channels, shapes.window.filter_h, -1)
+        return _blocked_conv_call(graph, op, shapes, function, geometry, taps)
 
     def output_overlap(self, graph: Graph, op: Operator) -> list[OutputOverlap]:
         shapes = conv2d_shapes(graph, op)
@@ -220,14 +241,20 @@ class DepthwiseConv2DKernel:
         geometry = {"batches": batches, "in_h": in_h, "in_w": in_w, "in_c": in_c,
                     "out_h": shapes.window.out_h, "out_w": shapes.window.out_w,
                     "depth_multiplier": shapes.out_channels // in_c}
-        function = depthwise_variant(graph, op, shapes.window, geometry["depth_multiplier"])
+        function = depthwise_variant(graph, op, shapes.window, geometry["depth_multiplier"], in_c)
         if function == "fg_depthwise_conv2d_s8":
             return _reference_call(graph, op, shapes, function, "fg_depthwise_conv2d_params", geometry)
+        if function == "fg_depthwise_conv2d_one_channel_s8":  # [1, h, w, m] -> [m, h, w * 1]
+            taps = np.moveaxis(np.asarray(shapes.weights.data), 3, 0).reshape(shapes.out_channels,
+                                                                            shapes.window.filter_h, -1)
+            conv_geometry = {"batches": batches, "in_h": in_h, "in_w": in_w, "in_c": 1, "out_h": shapes.window.out_h,
+                             "out_w": shapes.window.out_w, "out_c": shapes.out_channels}
+            return _blocked_conv_call(graph, op, shapes, function, conv_geometry, taps)
         # [1, 3, 3, channels] -> [channels, 9]: each channel's taps contiguous for the kernel's inner loop.
         taps = np.asarray(shapes.weights.data).reshape(9, shapes.out_channels).T
         repacked = ConstTable("channel_taps", "int8_t", np.ascontiguousarray(taps, dtype=np.int8).ravel())
         return _folded_call(graph, op, shapes, function, "fg_depthwise_conv2d_params", geometry, taps,
-                            inputs=[op.inputs[0]], extra_tables=(repacked,))
+                            {"channel_taps": TableRef(repacked.suffix)}, (repacked,), inputs=[op.inputs[0]])
 
     def output_overlap(self, graph: Graph, op: Operator) -> list[OutputOverlap]:
         shapes = depthwise_shapes(graph, op)

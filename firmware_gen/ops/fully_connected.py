@@ -15,6 +15,7 @@ import numpy as np
 
 from firmware_gen.frontend.ir import Graph, Operator, Tensor
 from firmware_gen.ops.base import KernelCall, TableRef
+from firmware_gen.ops.blocking import blocked_filter
 from firmware_gen.ops.requantize import (
     BIAS_SCALE_TOLERANCE,
     bias_tensor,
@@ -101,10 +102,12 @@ class FullyConnectedKernel:
         params = {"batches": shapes.batches, "accum_depth": shapes.accum_depth, "out_depth": shapes.out_depth,
                   **stage.fields}
         if fully_connected_variant(graph, op) == "fg_fully_connected_folded_s8":
-            bias = folded_bias(graph, op, shapes.source, np.asarray(shapes.weights.data))
+            weights = np.asarray(shapes.weights.data)
+            bias = folded_bias(graph, op, shapes.source, weights)
+            table, blocked = blocked_filter(weights.reshape(shapes.out_depth, 1, shapes.accum_depth))
             return KernelCall("fg_fully_connected_folded_s8", "fg_fully_connected_params",
-                              {**params, "folded_bias": TableRef(bias.suffix)}, inputs=[op.inputs[0], op.inputs[1]],
-                              outputs=[op.outputs[0]], tables=[*stage.tables, bias])
+                              {**params, "folded_bias": TableRef(bias.suffix), "blocked": blocked},
+                              inputs=[op.inputs[0], -1], outputs=[op.outputs[0]], tables=[*stage.tables, bias, table])
         bias_index = op.inputs[2] if len(op.inputs) > 2 else -1
         return KernelCall("fg_fully_connected_s8", "fg_fully_connected_params", params,
                           inputs=[op.inputs[0], op.inputs[1], bias_index], outputs=[op.outputs[0]],

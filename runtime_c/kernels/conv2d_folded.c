@@ -1,60 +1,60 @@
+#include <string.h>
+
 #include "fg/conv2d.h"
 #include "fg/dot_s8.h"
 
-/* Adds one window's taps to four output channels' accumulators, advancing rows[] through the filter. With the
- * input offset folded into the bias, a tap in the padding must add zero_point * tap (its x + offset is 0). */
-static void fg_window_dot4(const fg_conv2d_params *p, const int8_t *image, int32_t y0, int32_t x0,
-                           const int8_t *rows[4], uint32_t acc[4]) {
-    const int32_t in_c = p->in_c, zero_point = -p->requant.input_offset;
+/* The filter rows of output pixel `pixel`'s window: pointers into the image where a row lies inside it (and the
+ * filter is not dilated along x), else the row gathered into `buffer` with the zero point in the padding. Returns 1
+ * when every row points into the image. */
+static int fg_window_rows(const fg_conv2d_params *p, const int8_t *input, int32_t pixel, int8_t *buffer,
+                          const int8_t *rows[]) {
+    const int32_t in_c = p->in_c, run = p->blocked.run;
+    const int32_t ox = pixel % p->out_w, oy = pixel / p->out_w % p->out_h, b = pixel / p->out_w / p->out_h;
+    const int32_t y0 = oy * p->stride_h - p->pad_top, x0 = ox * p->stride_w - p->pad_left;
+    const int8_t *image = input + b * p->in_h * p->in_w * in_c;
+    const int columns_inside = p->dilation_w == 1 && x0 >= 0 && x0 + p->filter_w <= p->in_w;
+    int direct = 1;
     for (int32_t fy = 0; fy < p->filter_h; ++fy) {
         const int32_t y = y0 + fy * p->dilation_h;
-        if (y < 0 || y >= p->in_h) {
-            fg_sum4_s8(rows, p->filter_w * in_c, zero_point, acc);
-            fg_advance4(rows, p->filter_w * in_c);
+        const int row_inside = y >= 0 && y < p->in_h;
+        if (row_inside && columns_inside) {
+            rows[fy] = image + (y * p->in_w + x0) * in_c;
             continue;
         }
-        for (int32_t fx = 0; fx < p->filter_w;) {
+        int8_t *row = buffer + fy * run;
+        for (int32_t fx = 0; fx < p->filter_w; ++fx) {
             const int32_t x = x0 + fx * p->dilation_w;
-            if (x < 0 || x >= p->in_w) {
-                fg_sum4_s8(rows, in_c, zero_point, acc);
-                fg_advance4(rows, in_c);
-                ++fx;
-                continue;
+            if (row_inside && x >= 0 && x < p->in_w) {
+                memcpy(row + fx * in_c, image + (y * p->in_w + x) * in_c, (size_t)in_c);
+            } else {
+                memset(row + fx * in_c, -p->requant.input_offset, (size_t)in_c);
             }
-            /* Without dilation the in-bounds taps of a filter row are contiguous in the input too. */
-            int32_t run = 1;
-            if (p->dilation_w == 1) {
-                run = p->filter_w - fx < p->in_w - x ? p->filter_w - fx : p->in_w - x;
-            }
-            fg_dot4_s8(image + (y * p->in_w + x) * in_c, rows, run * in_c, acc);
-            fg_advance4(rows, run * in_c);
-            fx += run;
         }
+        rows[fy] = row;
+        direct = 0;
     }
+    return direct;
 }
 
 void fg_conv2d_folded_s8(const fg_conv2d_params *p, const int8_t *input, const int8_t *filter, int8_t *output) {
-    const int32_t taps = p->filter_h * p->filter_w * p->in_c;
-    for (int32_t b = 0; b < p->batches; ++b) {
-        const int8_t *image = input + b * p->in_h * p->in_w * p->in_c;
-        for (int32_t oy = 0; oy < p->out_h; ++oy) {
-            const int32_t y0 = oy * p->stride_h - p->pad_top;
-            for (int32_t ox = 0; ox < p->out_w; ++ox) {
-                const int32_t x0 = ox * p->stride_w - p->pad_left;
-                for (int32_t oc = 0; oc < p->out_c; oc += 4) {
-                    const int32_t group = p->out_c - oc < 4 ? p->out_c - oc : 4;
-                    const int8_t *rows[4];
-                    uint32_t acc[4];
-                    for (int32_t j = 0; j < 4; ++j) {
-                        const int32_t channel = oc + (j < group ? j : 0);  /* a short group repeats its first */
-                        rows[j] = filter + channel * taps;
-                        acc[j] = (uint32_t)p->folded_bias[channel];
-                    }
-                    fg_window_dot4(p, image, y0, x0, rows, acc);
-                    fg_requantize_run_s8(&p->requant, acc, oc, group, output + oc);
-                }
-                output += p->out_c;
-            }
-        }
+    const int32_t pixels = p->batches * p->out_h * p->out_w, out_c = p->out_c;
+    const int32_t row_step = p->dilation_h * p->in_w * p->in_c;
+    const fg_requant_params requant = p->requant;
+    int8_t gathered[2][FG_CONV_GATHER_TAPS];
+    const int8_t *rows0[FG_CONV_MAX_ROWS], *rows1[FG_CONV_MAX_ROWS];
+    (void)filter;
+    for (int32_t i = 0; i < pixels; i += 2) {
+        /* an odd last pixel (or every pixel, past FG_PAIR_MAX_OUT channels) is computed twice */
+        const int pair = i + 1 < pixels && out_c <= FG_PAIR_MAX_OUT;
+        const int direct = fg_window_rows(p, input, i, gathered[0], rows0)
+                         & fg_window_rows(p, input, pair ? i + 1 : i, gathered[1], rows1);
+        fg_blocked_pair_s8(&p->blocked, rows0, rows1, direct ? row_step : 0, out_c, p->folded_bias, &requant,
+                           output + i * out_c, pair ? output + (i + 1) * out_c : NULL);
+        i -= !pair;
     }
+}
+
+void fg_depthwise_conv2d_one_channel_s8(const fg_conv2d_params *p, const int8_t *input, const int8_t *filter,
+                                        int8_t *output) {
+    fg_conv2d_folded_s8(p, input, filter, output);
 }

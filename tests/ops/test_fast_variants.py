@@ -1,6 +1,7 @@
-"""The fast kernel variants (input zero point folded into the bias, 4-channel dot products, 3x3 depthwise interior
-path): cases that force each variant's preconditions, the lowering's choice asserted, and the generated C bit-exact
-against TFLM (sanitized host build; the memory plan lets outputs overlap inputs where the kernels allow it)."""
+"""The fast kernel variants (input zero point folded into the bias, the register-blocked 2-pixel x 4-channel dot
+products of ops/blocking.py, 3x3 depthwise interior path): cases that force each variant's preconditions, the
+lowering's choice asserted, and the generated C bit-exact against TFLM (sanitized host build; the memory plan lets
+outputs overlap inputs where the kernels allow it)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from weighted import ACTIVATIONS, weights
 from firmware_gen.frontend.tflite_reader import read_model
 from firmware_gen.modelgen.writer import ModelBuilder
 from firmware_gen.ops import lower
+from firmware_gen.ops.blocking import EXACT_WEIGHT_SUM, blocked_filter
 from firmware_gen.ops.geometry import window_2d
 
 CHANNEL_AXIS = convolution_cases.CHANNEL_AXIS
@@ -85,7 +87,9 @@ def test_folded_convolution_other_windows(filter_hw, stride, seed, data):
 @given(model=variant_cases("DEPTHWISE_CONV_2D", (3, 3), st.integers(1, 2), st.integers(1, 2), CHANNELS),
        seed=st.integers(0, 99))
 def test_depthwise_3x3(model, seed):
-    assert chosen_functions(model) == ["fg_depthwise_conv2d_3x3_s8"]
+    channels = read_model(model).tensors[0].shape[3]
+    assert chosen_functions(model) == ["fg_depthwise_conv2d_one_channel_s8" if channels == 1
+                                       else "fg_depthwise_conv2d_3x3_s8"]
     assert_bit_exact(model, seed=seed)
 
 
@@ -99,6 +103,66 @@ def test_fully_connected_folded(accum_depth, out_depth, batches, input_scale, in
     model = fully_connected_cases.fc_model((batches, accum_depth), w, input_scale, input_zp, output_zp, activation)
     assert chosen_functions(model) == ["fg_fully_connected_folded_s8"]
     assert_bit_exact(model, seed=seed)
+
+
+@settings(max_examples=MAX_EXAMPLES, deadline=None)
+@given(filter_hw=st.sampled_from([(3, 3), (10, 8), (2, 5), (1, 1), (4, 1)]), multiplier=st.integers(1, 9),
+       stride=st.integers(1, 3), seed=st.integers(0, 99), data=st.data())
+def test_depthwise_of_one_channel_runs_as_a_convolution(filter_hw, multiplier, stride, seed, data):
+    """One input channel, any depth multiplier (person_detect's first layer, micro_speech's 10x8)."""
+    options = _options(data.draw, st.just(stride), st.integers(1, 2))
+    options["depth_multiplier"] = multiplier
+    in_h, in_w = data.draw(st.integers(1, 14)), data.draw(st.integers(1, 12))
+    window = window_2d(options["padding"], (in_h, in_w), filter_hw, (stride, stride),
+                       (options["dilation_h"], options["dilation_w"]))
+    assume(window.out_h >= 1 and window.out_w >= 1)
+    input_scale = data.draw(scales)
+    w = data.draw(weights((1, *filter_hw, multiplier), 3, input_scale, filter_hw[0] * filter_hw[1]))
+    model = convolution_cases.conv_model("DEPTHWISE_CONV_2D", (data.draw(st.integers(1, 2)), in_h, in_w, 1), w,
+                                         input_scale, data.draw(int8_zero_points), data.draw(int8_zero_points),
+                                         options)
+    assert chosen_functions(model) == ["fg_depthwise_conv2d_one_channel_s8"]
+    assert_bit_exact(model, seed=seed)
+
+
+def _saturated(w):
+    """The same weights at full magnitude (+-127, some -128): the 64-bit two-pixel sums need splitting."""
+    values = np.where(w.values >= 0, 127, np.where(w.values % 3 == 0, -128, -127)).astype(np.int8)
+    return convolution_cases.Weights(values, w.scales, w.bias, w.output_scale * 2)
+
+
+@settings(max_examples=MAX_EXAMPLES, deadline=None)
+@given(accum_depth=st.integers(100, 400), out_depth=st.integers(1, 9), batches=st.integers(1, 3),
+       input_scale=scales, input_zp=int8_zero_points, output_zp=int8_zero_points, seed=st.integers(0, 99),
+       data=st.data())
+def test_blocked_calls_split_where_the_weights_need_it(accum_depth, out_depth, batches, input_scale, input_zp,
+                                                       output_zp, seed, data):
+    """Inputs at -128 or 127 against full-magnitude weights: every split of ops/blocking.py taken."""
+    w = data.draw(weights((out_depth, accum_depth), 0, input_scale, accum_depth))
+    if data.draw(st.booleans()):
+        w = _saturated(w)
+    model = fully_connected_cases.fc_model((batches, accum_depth), w, input_scale, input_zp, output_zp, "NONE")
+    assert chosen_functions(model) == ["fg_fully_connected_folded_s8"]
+    extremes = np.random.default_rng(seed).choice(np.array([-128, 127], np.int8), (batches, accum_depth))
+    assert_bit_exact(model, inputs=[extremes] if seed % 2 else None, seed=seed)
+
+
+@settings(max_examples=MAX_EXAMPLES, deadline=None)
+@given(taps=st.integers(1, 700), rows=st.integers(1, 6), channels=st.integers(1, 9), seed=st.integers(0, 2**16))
+def test_blocked_filter_calls_stay_exact(taps, rows, channels, seed):
+    """Every call fg_blocked_pair_s8 makes sums at most EXACT_WEIGHT_SUM weight magnitudes per channel."""
+    rng = np.random.default_rng(seed)
+    values = rng.integers(-128, 127, (channels, rows, taps), endpoint=True) * rng.integers(0, 2, (channels, 1, 1))
+    table, (_, n_rows, run, call_rows, call_taps) = blocked_filter(values)
+    magnitude = np.abs(values.astype(np.int64))
+    assert (n_rows, run) == (rows, taps) and table.values.size == -(-channels // 4) * 4 * rows * taps
+    for r in range(0, rows, call_rows):  # the evenly spaced path
+        assert call_rows == 1 or magnitude[:, r:r + call_rows].sum(axis=(1, 2)).max() <= EXACT_WEIGHT_SUM
+    for t in range(0, taps, call_taps):  # row by row
+        assert magnitude[:, :, t:t + call_taps].sum(axis=2).max() <= EXACT_WEIGHT_SUM
+    groups = table.values.reshape(-1, rows * taps, 4)
+    assert np.array_equal(groups.transpose(0, 2, 1).reshape(-1, rows * taps)[:channels],
+                          values.reshape(channels, -1))
 
 
 def test_other_depthwise_filters_use_the_reference():

@@ -4,6 +4,7 @@
 
 #include <stdint.h>
 
+#include "fg/dot_s8.h"
 #include "fg/requantize.h"
 
 typedef struct {
@@ -17,6 +18,9 @@ typedef struct {
     fg_requant_params requant;
     /* The variants only: bias + input_offset * (sum of the channel's taps), computed at generation time. */
     const int32_t *folded_bias;
+    /* The portable fast variants only: the filter in the register-blocked layout of fg/dot_s8.h (filter_h rows of
+     * filter_w * in_c taps), written at generation time; they take no filter argument. */
+    fg_blocked_filter blocked;
     /* An ISA variant only (firmware_gen/ops/variants): its constants laid out at generation time for its inner
      * loop (weights reordered, per-layer constants), in the layout that variant documents. */
     const void *packed;
@@ -26,12 +30,21 @@ typedef struct {
 void fg_conv2d_s8(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter, const int32_t *bias,
                   int8_t *output);
 
-/* The fast variants, bit-exact with fg_conv2d_s8, taking the bias from params->folded_bias. Both write output
- * pixels in raster order and read no input pixel below the first one the current pixel's window reads.
+/* The fast variants, bit-exact with fg_conv2d_s8, taking the bias from params->folded_bias and the filter from
+ * params->blocked (filter is NULL). Both compute output pixels two at a time in raster order (every input byte of
+ * the pair read before its outputs are stored) and read no input pixel below the first one the pair's windows read.
  * pointwise: a 1x1 filter with stride 1 (every pixel a dot product per output channel).
- * folded: any geometry; a tap in the padding adds zero point * tap, which cancels its share of the folded bias. */
+ * folded: any geometry whose window has at most FG_CONV_GATHER_TAPS taps; a tap in the padding reads the input zero
+ * point (x + input_offset = 0), which the folded bias expects. Border windows are gathered on the stack. */
+#define FG_CONV_GATHER_TAPS 576
+#define FG_CONV_MAX_ROWS 16  /* and at most this many filter rows */
 void fg_conv2d_pointwise_s8(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter,
                             int8_t *output);
 void fg_conv2d_folded_s8(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter, int8_t *output);
+
+/* A DEPTHWISE_CONV_2D of one input channel is this convolution (filter [1, h, w, m] read as [m, h, w, 1]): its own
+ * name, so that a variant of fg_conv2d_folded_s8 that reads the CONV_2D filter layout does not replace it. */
+void fg_depthwise_conv2d_one_channel_s8(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter,
+                                        int8_t *output);
 
 #endif /* FG_CONV2D_H */

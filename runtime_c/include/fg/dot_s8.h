@@ -4,6 +4,7 @@
 #ifndef FG_DOT_S8_H
 #define FG_DOT_S8_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "fg/requantize.h"
@@ -30,5 +31,34 @@ void fg_advance4(const int8_t *w[4], int32_t n);
  * folded into the bias. */
 void fg_dense_row_s8(const int8_t *x, const int8_t *weights, int32_t depth, int32_t out_c, const int32_t *bias,
                      const fg_requant_params *requant, int8_t *output);
+
+/* The register-blocked inner loop of the convolutions on Armv7-M: two output pixels x four output channels, two
+ * products per SMLAL. The weights of a group of four output channels are interleaved tap by tap at generation time
+ * (w[4 * t + j]: tap t of channel j). Each tap packs the two pixels' inputs into one word, x0 + x1 * 2^22, and
+ * multiplies it by the channel's weight into a 64-bit sum S0 + S1 * 2^22; the low 22 bits hold S0 exactly while
+ * 128 * sum(|w|) < 2^21 over the taps of one call, which the lowering guarantees by splitting the window
+ * (firmware_gen/ops/blocking.py). acc0[j] += S0 (pixel 0), acc1[j] += S1 (pixel 1) for j < 4, the taps being `rows`
+ * runs of `run` contiguous inputs, run r of pixel i at x_i + r * step. */
+#define FG_BLOCK_CHANNELS 4
+void fg_dot2x4_s8(const int8_t *x0, const int8_t *x1, int32_t rows, int32_t run, int32_t step, const int8_t *w,
+                  uint32_t acc0[4], uint32_t acc1[4]);
+
+/* How a blocked filter is walked: a window of `rows` filter rows of `run` taps each (filter row r of pixel i read
+ * from x_i[r]), at most `call_rows` rows per fg_dot2x4_s8 call when the rows are `step` bytes apart in both pixels,
+ * else row by row in pieces of at most `call_taps` taps. */
+typedef struct {
+    const int8_t *weights;  /* [groups of 4 output channels][rows * run taps][4], padded with zero channels */
+    int32_t rows, run;
+    int32_t call_rows, call_taps;
+} fg_blocked_filter;
+
+/* The output channels [0, out_c) of two output pixels (out1 may be NULL: pixel 1 is then computed from x1 and
+ * dropped): bias + the window's dot products, requantized. step 0: the rows are not evenly spaced. Pixel 0 is
+ * stored chunk by chunk, pixel 1 only after every input has been read (out_c <= FG_PAIR_MAX_OUT when out1 is
+ * given), so that pixel 1's output may overlap the inputs of pixel 0 (ops/overlap.py). */
+#define FG_PAIR_MAX_OUT 256
+void fg_blocked_pair_s8(const fg_blocked_filter *f, const int8_t *const x0[], const int8_t *const x1[], int32_t step,
+                        int32_t out_c, const int32_t *bias, const fg_requant_params *requant, int8_t *out0,
+                        int8_t *out1);
 
 #endif /* FG_DOT_S8_H */

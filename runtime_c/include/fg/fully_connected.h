@@ -4,6 +4,7 @@
 
 #include <stdint.h>
 
+#include "fg/dot_s8.h"
 #include "fg/requantize.h"
 
 typedef struct {
@@ -13,6 +14,9 @@ typedef struct {
     fg_requant_params requant;
     /* The folded variant only: bias + input_offset * (sum of the output's weights), computed at generation time. */
     const int32_t *folded_bias;
+    /* The folded variant only: the weights in the register-blocked layout of fg/dot_s8.h (one row of accum_depth
+     * taps), written at generation time; it takes no weights argument. */
+    fg_blocked_filter blocked;
     /* An ISA variant only (firmware_gen/ops/variants): its constants laid out at generation time for its inner
      * loop (weights reordered, per-layer constants), in the layout that variant documents. */
     const void *packed;
@@ -22,7 +26,8 @@ typedef struct {
 void fg_fully_connected_s8(const fg_fully_connected_params *params, const int8_t *input, const int8_t *weights,
                            const int32_t *bias, int8_t *output);
 
-/* Bit-exact with fg_fully_connected_s8, the bias taken from params->folded_bias. */
+/* Bit-exact with fg_fully_connected_s8, the bias taken from params->folded_bias, the weights from params->blocked
+ * (weights is NULL). */
 void fg_fully_connected_folded_s8(const fg_fully_connected_params *params, const int8_t *input,
                                   const int8_t *weights, int8_t *output);
 

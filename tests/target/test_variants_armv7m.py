@@ -1,0 +1,98 @@
+"""The portable fast variants (the register-blocked kernels the Cortex-M3 runs) on mps2_an385, bit-exact with TFLM:
+random single-operator cases, >= 25 per variant, merged into a few firmware builds (tests/target/batched.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+from batched import assert_batch_bit_exact
+from target_fixtures import needs_qemu
+
+from firmware_gen.modelgen.writer import ModelBuilder
+from firmware_gen.ops.geometry import window_2d
+
+CASES = 25
+
+
+def _weighted_model(opcode: str, input_shape: tuple, values: np.ndarray, axis: int, options: dict,
+                    rng: np.random.Generator, output_shape: tuple) -> bytes:
+    channels = values.shape[axis]
+    input_scale = float(rng.uniform(0.01, 0.1))
+    scales = list(rng.uniform(0.002, 0.02, channels if rng.integers(2) else 1))
+    taps = values.size // channels
+    spread = float(np.sqrt(taps)) * 127 * 74 / 128 * float(np.mean(scales)) * input_scale
+    b = ModelBuilder(opcode.lower())
+    x = b.input("x", input_shape, "int8", scale=input_scale, zero_point=int(rng.integers(-128, 128)))
+    w = b.constant("w", values, scale=scales, zero_point=0, axis=axis)
+    inputs = [x, w]
+    if rng.integers(2):
+        bias_scales = [input_scale * s for s in (scales if len(scales) > 1 else scales * channels)]
+        inputs.append(b.constant("b", rng.integers(-4000, 4000, channels).astype(np.int32), scale=bias_scales,
+                                 zero_point=0))
+    y = b.tensor("y", output_shape, "int8", scale=spread * 2.0 ** int(rng.integers(-3, 3)),
+                 zero_point=int(rng.integers(-128, 128)))
+    b.operator(opcode, inputs=inputs, outputs=[y], options=options)
+    b.output(y)
+    return b.build()
+
+
+def _weights(rng: np.random.Generator, shape: tuple) -> np.ndarray:
+    values = rng.integers(-127, 128, shape)
+    if rng.integers(4) == 0:  # full magnitude: the 64-bit two-pixel sums need splitting
+        values = np.where(values >= 0, 127, -128)
+    return values.astype(np.int8)
+
+
+def _window_case(rng: np.random.Generator, opcode: str, filter_hw: tuple, stride: int, in_c: int, out_c: int,
+                 multiplier: int = 1) -> bytes:
+    padding = str(rng.choice(["SAME", "VALID"]))
+    dilation = int(rng.integers(1, 3)) if filter_hw != (1, 1) and rng.integers(3) == 0 else 1
+    while True:
+        in_h, in_w = (int(v) for v in rng.integers(1, 13, 2))
+        window = window_2d(padding, (in_h, in_w), filter_hw, (stride, stride), (dilation, dilation))
+        if window.out_h >= 1 and window.out_w >= 1:
+            break
+    options = {"padding": padding, "stride_h": stride, "stride_w": stride, "dilation_h": dilation,
+               "dilation_w": dilation, "activation": str(rng.choice(["NONE", "RELU", "RELU6"]))}
+    input_shape = (int(rng.integers(1, 3)), in_h, in_w, in_c)
+    if opcode == "CONV_2D":
+        values, axis = _weights(rng, (out_c, *filter_hw, in_c)), 0
+    else:
+        options["depth_multiplier"] = multiplier
+        values, axis, out_c = _weights(rng, (1, *filter_hw, in_c * multiplier)), 3, in_c * multiplier
+    output_shape = (input_shape[0], window.out_h, window.out_w, out_c)
+    return _weighted_model(opcode, input_shape, values, axis, options, rng, output_shape)
+
+
+def _fc_case(rng: np.random.Generator) -> bytes:
+    depth, out_depth, batches = int(rng.integers(1, 400)), int(rng.integers(1, 40)), int(rng.integers(1, 4))
+    return _weighted_model("FULLY_CONNECTED", (batches, depth), _weights(rng, (out_depth, depth)), 0,
+                           {"activation": "NONE"}, rng, (batches, out_depth))
+
+
+def _channels(rng: np.random.Generator) -> int:
+    return int(rng.choice([1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 33, 64, 130]))
+
+
+@needs_qemu
+def test_convolutions_on_armv7m(tmp_path) -> None:
+    rng = np.random.default_rng(14)
+    pointwise = [_window_case(rng, "CONV_2D", (1, 1), 1, _channels(rng), _channels(rng)) for _ in range(CASES)]
+    folded = [_window_case(rng, "CONV_2D", [(3, 3), (3, 3), (1, 1), (2, 3), (10, 4)][k % 5], int(rng.integers(1, 3)),
+                           int(rng.integers(1, 20)), int(rng.integers(1, 20))) for k in range(CASES)]
+    assert_batch_bit_exact(pointwise + folded, "mps2_an385", tmp_path / "conv", seed=1,
+                           expect_functions=["fg_conv2d_pointwise_s8", "fg_conv2d_folded_s8"])
+
+
+@needs_qemu
+def test_depthwise_and_fully_connected_on_armv7m(tmp_path) -> None:
+    rng = np.random.default_rng(15)
+    single = [_window_case(rng, "DEPTHWISE_CONV_2D", [(3, 3), (10, 8), (2, 5)][k % 3], int(rng.integers(1, 3)), 1, 0,
+                           int(rng.integers(1, 10))) for k in range(CASES)]
+    depthwise = [_window_case(rng, "DEPTHWISE_CONV_2D", (3, 3), int(rng.integers(1, 3)), _channels(rng), 0)
+                 for _ in range(CASES)]
+    dense = [_fc_case(rng) for _ in range(CASES)]
+    functions = assert_batch_bit_exact(single + depthwise + dense, "mps2_an385", tmp_path / "dw", seed=2,
+                                       expect_functions=["fg_depthwise_conv2d_one_channel_s8",
+                                                         "fg_depthwise_conv2d_3x3_s8",
+                                                         "fg_fully_connected_folded_s8"])
+    assert functions[:CASES] == ["fg_depthwise_conv2d_one_channel_s8"] * CASES
