@@ -30,6 +30,14 @@ static void fg_mve_window_row(const fg_conv2d_params *p, const int8_t *image, in
             fg_mve_copy_s8(row, line + x0 * in_c, span);
             continue;
         }
+        if (p->dilation_w == 1) {  /* zero points left of the image, the columns inside, zero points right of it */
+            const int32_t lo = x0 < 0 ? -x0 : 0, right = x0 + p->filter_w > p->in_w ? p->in_w - x0 : p->filter_w;
+            const int32_t hi = right > lo ? right : lo;
+            fg_mve_fill_s8(row, zero_point, lo * in_c);
+            fg_mve_copy_s8(row + lo * in_c, line + (x0 + lo) * in_c, (hi - lo) * in_c);
+            fg_mve_fill_s8(row + hi * in_c, zero_point, (p->filter_w - hi) * in_c);
+            continue;
+        }
         for (int32_t fx = 0; fx < p->filter_w; ++fx) {
             const int32_t x = x0 + fx * p->dilation_w;
             if (x < 0 || x >= p->in_w) {

@@ -98,6 +98,84 @@ FG_HOT_LOOP __attribute__((noinline)) static void fg_dw_run(const int8_t *const 
     }
 }
 
+/* What the gathering loop reads and updates in memory. */
+typedef struct {
+    int32_t sums[4];              /* 0: the four channels' scalar accumulators on their way to a vector */
+    const int32_t *packed;        /* 16: the first block of the gathering layout */
+    int32_t blocks;               /* 20 */
+    int32_t advance;              /* 24: from past a pixel's last channel to the next pixel's first */
+    int32_t pixels;               /* 28: left to do */
+} fg_dw_gather_state;
+
+/* `pixels` interior output pixels of a row (channels a multiple of four; first: the top left tap of the first one),
+ * through the gathering layout: per channel, taps 0-7 gathered into eight int16 lanes (VLDRB.S16 with the taps'
+ * byte offsets, the same for every interior pixel) and dotted with the channel's eight int16 weights by one
+ * VMLADAVA.S16 into an even register; tap 8 of the four channels as a vector (VLDRB.S32 gather, VMUL). */
+FG_HOT_LOOP __attribute__((noinline)) static void fg_dw_gathered_run(const int8_t *first, const int32_t *packed,
+                                                                     int32_t channels, int32_t pixels,
+                                                                     int32_t pixel_step, uint16x8_t tap_offsets,
+                                                                     uint32_t tap8_offset, const fg_mve_clamp *clamp,
+                                                                     int8_t *out) {
+    fg_dw_gather_state st = {{0, 0, 0, 0}, packed, channels >> 2, pixel_step - channels, pixels};
+    const int32x4_t low = clamp->low, high = clamp->high;
+    const uint32x4_t tap8 = vaddq_n_u32(vidupq_n_u32(0, 1), tap8_offset - 4u);  /* from past the block */
+    const int32_t *pk;
+    int32_t n;
+    __asm__ volatile("3:\n"
+                     "ldr %[pk], [%[st], #16]\n"
+                     "ldr %[n], [%[st], #20]\n"
+                     "1:\n"
+                     "ldm %[pk]!, {r0, r2, r4, r6}\n"
+                     "vldrb.s16 q0, [%[x], %q[taps]]\n"
+                     "vldrh.16 q1, [%[pk], #48]\n"
+                     "vmladava.s16 r0, q0, q1\n"
+                     "adds %[x], %[x], #1\n"
+                     "vldrb.s16 q0, [%[x], %q[taps]]\n"
+                     "vldrh.16 q1, [%[pk], #64]\n"
+                     "vmladava.s16 r2, q0, q1\n"
+                     "adds %[x], %[x], #1\n"
+                     "vldrb.s16 q0, [%[x], %q[taps]]\n"
+                     "vldrh.16 q1, [%[pk], #80]\n"
+                     "vmladava.s16 r4, q0, q1\n"
+                     "adds %[x], %[x], #1\n"
+                     "vldrb.s16 q0, [%[x], %q[taps]]\n"
+                     "vldrh.16 q1, [%[pk], #96]\n"
+                     "vmladava.s16 r6, q0, q1\n"
+                     "adds %[x], %[x], #1\n"
+                     "vldrb.s32 q0, [%[x], %q[tap8]]\n"
+                     "vldrw.32 q1, [%[pk], #112]\n"
+                     "vmul.i32 q0, q0, q1\n"
+                     "stm %[st], {r0, r2, r4, r6}\n"
+                     "vldrw.32 q1, [%[st]]\n"
+                     "vadd.i32 q0, q0, q1\n"
+                     "vldrw.32 q1, [%[pk], #16]\n"
+                     "vshl.s32 q0, q0, q1\n"
+                     "vldrw.32 q1, [%[pk]]\n"
+                     "vqrdmulh.s32 q0, q0, q1\n"
+                     "vldrw.32 q1, [%[pk], #32]\n"
+                     "vand q2, q0, q1\n"
+                     "vshr.s32 q2, q2, #31\n"
+                     "vqadd.s32 q0, q0, q2\n"
+                     "vrshl.s32 q0, q0, q1\n"
+                     "vadd.i32 q0, q0, %[off]\n"
+                     "vmax.s32 q0, q0, %q[lo]\n"
+                     "vmin.s32 q0, q0, %q[hi]\n"
+                     "vstrb.32 q0, [%[out]], #4\n"
+                     "adds %[pk], %[pk], #128\n"
+                     "subs %[n], %[n], #1\n"
+                     "bne 1b\n"
+                     "ldr %[n], [%[st], #24]\n"
+                     "add %[x], %[x], %[n]\n"
+                     "ldr %[n], [%[st], #28]\n"
+                     "subs %[n], %[n], #1\n"
+                     "str %[n], [%[st], #28]\n"
+                     "bne 3b\n"
+                     : [x] "+r"(first), [out] "+l"(out), [pk] "=&r"(pk), [n] "=&r"(n)
+                     : [st] "r"(&st), [off] "r"(clamp->offset), [lo] "w"(low), [hi] "w"(high),
+                       [taps] "w"(tap_offsets), [tap8] "w"(tap8)
+                     : "r0", "r2", "r4", "r6", "q0", "q1", "q2", "memory", "cc");
+}
+
 /* Channels c .. c + n - 1 (n < 4, the last block) of one output pixel whose taps start at t[0..8]: predicated loads
  * and store. packed is that block's. */
 FG_HOT_LOOP static void fg_dw_last_channels(const int8_t *const t[9], const int32_t *packed, int32_t c, int32_t n,
@@ -146,6 +224,15 @@ void fg_depthwise_conv2d_3x3_s8_mve(const fg_depthwise_conv2d_params *p, const i
     fg_mve_fill_s8(zero_points, (int8_t)-p->requant.input_offset, channels);
     const int32_t pixel_step = p->stride_w * channels;
     const int runs = (channels & 3) == 0;  /* interior pixels of a row in one call */
+    /* The gathering layout follows the first; its tap offsets must fit in 16 bits. */
+    const int gather = runs && 2 * (row_step + col_step) < 65536;
+    const int32_t *gathering = packed + FG_DW_BLOCK_WORDS * ((channels + 3) >> 2);
+    uint16_t offsets[8];
+    for (int32_t k = 0; k < 8; ++k) {
+        offsets[k] = (uint16_t)((k / 3) * row_step + (k % 3) * col_step);
+    }
+    const uint16x8_t tap_offsets = vldrhq_u16(offsets);
+    const uint32_t tap8_offset = (uint32_t)(2 * (row_step + col_step));
     for (int32_t b = 0; b < p->batches; ++b) {
         const int8_t *image = input + b * p->in_h * row_bytes;
         for (int32_t oy = 0; oy < p->out_h; ++oy) {
@@ -155,6 +242,14 @@ void fg_depthwise_conv2d_3x3_s8_mve(const fg_depthwise_conv2d_params *p, const i
                 const int32_t x0 = ox * p->stride_w - p->pad_left;
                 const int8_t *t[9];
                 int32_t pixels = 1;
+                if (gather && rows_inside && ox >= first && ox < end) {
+                    pixels = end - ox;
+                    fg_dw_gathered_run(image + y0 * row_bytes + x0 * channels, gathering, channels, pixels,
+                                       pixel_step, tap_offsets, tap8_offset, &clamp, output);
+                    ox += pixels;
+                    output += pixels * channels;
+                    continue;
+                }
                 if (rows_inside && ox >= first && ox < end) {
                     t[0] = image + y0 * row_bytes + x0 * channels;
                     t[3] = t[0] + row_step;

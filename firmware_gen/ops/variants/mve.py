@@ -5,8 +5,10 @@ Their constants travel in one int32 table, `packed`, per layer:
     right shift[4] = min(shift, 0); channels past the layer's are zero.
   GEMM layout (1x1 and folded convolutions, fully connected): per block of four output channels its quant block,
     then ceil(depth / 16) chunks of 4 rows x 16 weight bytes (zero padded), as VMLADAVA reads them.
-  depthwise 3x3 layout: per block of four channels its quant block, then 9 taps x 4 channels as int32 words (the
-    kernel's word loads take any base register; its byte-widening loads want r0-r7, which hold the taps).
+  depthwise 3x3 layouts, one after the other, per block of four channels its quant block, then
+    vector: 9 taps x 4 channels as int32 words (word loads take any base register; byte-widening loads want
+      r0-r7, which hold the taps);
+    gathering: per channel its taps 0-7 as int16 (VMLADAVA.S16), then tap 8 of the 4 channels as int32 words.
 The variants no longer read the original filter (it is not emitted) nor the folded bias table.
 MVE implies the DSP extension, so the variants require both: they sort ahead of any DSP-only variant.
 """
@@ -61,12 +63,16 @@ def gemm_layout(call: KernelCall, weights: np.ndarray) -> np.ndarray:
 
 
 def depthwise_layout(call: KernelCall, taps: np.ndarray) -> np.ndarray:
-    """The depthwise 3x3 layout of taps [9, channels]."""
+    """The depthwise 3x3 layouts of taps [9, channels]: the vector one, then the gathering one."""
     channels = taps.shape[1]
     padded = np.zeros((9, _blocks(channels) * 4), dtype=np.int32)
     padded[:, :channels] = taps
-    ordered = padded.reshape(9, -1, 4).transpose(1, 0, 2).reshape(_blocks(channels), 36)
-    return np.concatenate([quant_blocks(call, channels), ordered], axis=1).ravel()
+    by_block = padded.reshape(9, -1, 4).transpose(1, 2, 0)  # [block, channel, tap]
+    quant = quant_blocks(call, channels)
+    vector = np.concatenate([quant, by_block.transpose(0, 2, 1).reshape(-1, 36)], axis=1)
+    pairs = np.ascontiguousarray(by_block[:, :, :8], dtype="<i2").reshape(-1, 32).view("<i4").astype(np.int32)
+    gathering = np.concatenate([quant, pairs, by_block[:, :, 8]], axis=1)
+    return np.concatenate([vector.ravel(), gathering.ravel()])
 
 
 def _table_refs(value: object) -> set[str]:
@@ -145,6 +151,8 @@ FULLY_CONNECTED = Variant("fg_fully_connected_folded_s8_mve", "fg_fully_connecte
 DEPTHWISE_3X3 = Variant("fg_depthwise_conv2d_3x3_s8_mve", "fg_depthwise_conv2d_3x3_s8", REQUIRES, _depthwise_3x3,
                         "Helium: 4 channels per vector, 9 taps, vector requantization")
 
+AVERAGE_POOL = Variant("fg_avg_pool2d_s8_mve", "fg_avg_pool2d_s8", REQUIRES, lambda graph, op, call: renamed(
+    call, AVERAGE_POOL), "Helium: windows summed 4 channels per vector")
 ADD = Variant("fg_add_s8_mve", "fg_add_s8", REQUIRES, _add, "Helium: 4 elements per vector, VQRDMULH rescaling")
 
-VARIANTS = [POINTWISE, FOLDED, ONE_CHANNEL, FULLY_CONNECTED, DEPTHWISE_3X3, ADD]
+VARIANTS = [POINTWISE, FOLDED, ONE_CHANNEL, FULLY_CONNECTED, DEPTHWISE_3X3, AVERAGE_POOL, ADD]
