@@ -6,12 +6,43 @@
 #include "fg/dot_s8.h"
 #include "fg/dsp_support.h"
 
+/* n bytes, a word at a time (a library call costs more than the few bytes of a window's row). */
+static inline void fg_dsp_copy(int8_t *to, const int8_t *from, int32_t n) {
+    int32_t k = 0;
+    for (; k + 4 <= n; k += 4) {
+        uint32_t v;
+        __builtin_memcpy(&v, from + k, sizeof v);
+        __builtin_memcpy(to + k, &v, sizeof v);
+    }
+    for (; k < n; ++k) {
+        to[k] = from[k];
+    }
+}
+
+/* The pairs of a patch of 2 * pairs bytes (a multiple of 8), pair g at out[3 * g]. */
+static inline void fg_dsp_extend_patch(const int8_t *patch, int32_t pairs, uint32_t *out) {
+    for (int32_t k = 0; k < 2 * pairs; k += 4, out += 6) {
+        uint32_t v;
+        __builtin_memcpy(&v, patch + k, sizeof v);
+        out[0] = __sxtb16(v);
+        out[3] = fg_dsp_odd_s8x2(v);
+    }
+}
+
 /* The window of the output pixel whose top left tap is (y0, x0), as the filter orders its taps
  * ([filter_h][filter_w][in_c]); a tap in the padding reads the zero point (x + input_offset = 0, which the folded
  * bias expects). */
 static void fg_dsp_window(const fg_conv2d_params *p, const int8_t *image, int32_t y0, int32_t x0, int8_t *patch) {
     const int32_t in_c = p->in_c, row = p->filter_w * in_c;
     const int zero_point = (int)(int8_t)-p->requant.input_offset;
+    if (p->dilation_h == 1 && p->dilation_w == 1 && y0 >= 0 && y0 + p->filter_h <= p->in_h && x0 >= 0 &&
+        x0 + p->filter_w <= p->in_w) {  /* inside the image: each row of the window is contiguous */
+        const int8_t *line = image + (y0 * p->in_w + x0) * in_c;
+        for (int32_t fy = 0; fy < p->filter_h; ++fy, patch += row, line += p->in_w * in_c) {
+            fg_dsp_copy(patch, line, row);
+        }
+        return;
+    }
     for (int32_t fy = 0; fy < p->filter_h; ++fy, patch += row) {
         const int32_t y = y0 + fy * p->dilation_h;
         if (y < 0 || y >= p->in_h) {
@@ -28,7 +59,7 @@ static void fg_dsp_window(const fg_conv2d_params *p, const int8_t *image, int32_
                 if (p->dilation_w == 1) {
                     run = p->filter_w - fx < p->in_w - x ? p->filter_w - fx : p->in_w - x;
                 }
-                memcpy(patch + fx * in_c, line + x * in_c, (size_t)(run * in_c));
+                fg_dsp_copy(patch + fx * in_c, line + x * in_c, run * in_c);
             }
             fx += run;
         }
@@ -46,7 +77,8 @@ FG_HOT_LOOP void fg_conv2d_folded_dsp(const fg_conv2d_params *p, const int8_t *i
     const fg_dsp_channel *ch = (const fg_dsp_channel *)p->packed;
     const uint32_t *weights = (const uint32_t *)(ch + out_c);
     uint32_t x[3 * pairs];
-    int8_t patch[depth];
+    int8_t patch[2 * pairs];  /* zeros past depth: their weights are zero too */
+    memset(patch, 0, sizeof patch);
     for (int32_t b = 0; b < p->batches; ++b) {
         const int8_t *image = input + b * p->in_h * p->in_w * p->in_c;
         for (int32_t i = 0; i < per_image; i += 3) {
@@ -54,7 +86,7 @@ FG_HOT_LOOP void fg_conv2d_folded_dsp(const fg_conv2d_params *p, const int8_t *i
             for (int32_t px = 0; px < 3; ++px) {  /* a short block repeats its first pixel */
                 const int32_t pixel = i + (px < n ? px : 0), oy = pixel / p->out_w, ox = pixel % p->out_w;
                 fg_dsp_window(p, image, oy * p->stride_h - p->pad_top, ox * p->stride_w - p->pad_left, patch);
-                fg_dsp_extend(patch, depth, pairs, x + px, 3);
+                fg_dsp_extend_patch(patch, pairs, x + px);
             }
             fg_dsp_gemm_3(x, weights, pairs, ch, out_c, n, output + i * out_c, &q);
         }
