@@ -4,6 +4,20 @@
 
 #include "fg/mve_support.h"
 
+/* The run of `span` bytes starting `start` bytes into `line` (negative: left of it), of which bytes [lo, hi) lie in the
+ * line: those loaded (the lanes outside them never touch memory), the others the zero point. Whole vectors stored. */
+static inline void fg_mve_border_run(int8_t *row, const int8_t *line, int32_t start, int32_t lo, int32_t hi,
+                                     int32_t span, int8_t zero_point) {
+    const int8x16_t zero_points = vdupq_n_s8(zero_point);
+    const uintptr_t from = (uintptr_t)line + (uintptr_t)(intptr_t)start;
+    for (int32_t k = 0; k < span; k += 16) {
+        const int32_t below = lo - k > 0 ? lo - k : 0, above = hi - k > 0 ? hi - k : 0;
+        const mve_pred16_t inside = (mve_pred16_t)(vctp8q((uint32_t)above) & ~vctp8q((uint32_t)below));
+        const int8x16_t loaded = vldrbq_z_s8((const int8_t *)(from + (uintptr_t)k), inside);
+        vstrbq_s8(row + k, vpselq_s8(loaded, zero_points, inside));
+    }
+}
+
 /* The window of output pixel (oy, ox) as one row of filter_h * filter_w * in_c bytes, in the filter's order; taps in
  * the padding read the input zero point (the folded bias expects x + input_offset = 0 there). */
 static void fg_mve_window_row(const fg_conv2d_params *p, const int8_t *image, int32_t oy, int32_t ox, int8_t *row) {
@@ -25,17 +39,14 @@ static void fg_mve_window_row(const fg_conv2d_params *p, const int8_t *image, in
             fg_mve_fill_s8(row, zero_point, span);
             continue;
         }
-        const int8_t *line = image + y * line_bytes;
+        const int8_t *line = image + y * line_bytes;  /* a row in the image */
         if (columns_inside) {
             fg_mve_copy_s8(row, line + x0 * in_c, span);
             continue;
         }
-        if (p->dilation_w == 1) {  /* zero points left of the image, the columns inside, zero points right of it */
-            const int32_t lo = x0 < 0 ? -x0 : 0, right = x0 + p->filter_w > p->in_w ? p->in_w - x0 : p->filter_w;
-            const int32_t hi = right > lo ? right : lo;
-            fg_mve_fill_s8(row, zero_point, lo * in_c);
-            fg_mve_copy_s8(row + lo * in_c, line + (x0 + lo) * in_c, (hi - lo) * in_c);
-            fg_mve_fill_s8(row + hi * in_c, zero_point, (p->filter_w - hi) * in_c);
+        if (p->dilation_w == 1) {
+            fg_mve_border_run(row, line, x0 * in_c, (x0 < 0 ? -x0 : 0) * in_c,
+                              (x0 + p->filter_w > p->in_w ? p->in_w - x0 : p->filter_w) * in_c, span, zero_point);
             continue;
         }
         for (int32_t fx = 0; fx < p->filter_w; ++fx) {
@@ -50,18 +61,34 @@ static void fg_mve_window_row(const fg_conv2d_params *p, const int8_t *image, in
 }
 
 /* `runs` runs of `span` bytes, `step` apart in the input, one after the other in row. Whole vectors are stored
- * (the next run, or the row's 16 bytes of slack, takes what lands past a run); loads past a run are predicated off,
- * so nothing past the input is read. */
+ * (the next run, or the row's 16 bytes of slack, takes what lands past a run); the load of a run's last vector is
+ * predicated to the run, so nothing past the input is read. Assembly: GCC moves the predicate through memory. */
 static inline void fg_mve_copy_runs(int8_t *row, const int8_t *line, int32_t runs, int32_t span, int32_t step) {
-    const mve_pred16_t last = vctp8q((uint32_t)(((span - 1) & 15) + 1));
-    const int32_t whole = (span - 1) >> 4;  /* vectors before the last one of a run */
-    for (int32_t fy = 0; fy < runs; ++fy, row += span, line += step) {
-        int32_t k = 0;
-        for (; k < whole; ++k) {
-            vstrbq_s8(row + 16 * k, vldrbq_s8(line + 16 * k));
-        }
-        vstrbq_s8(row + 16 * k, vldrbq_z_s8(line + 16 * k, last));
-    }
+    const uint32_t tail = (uint32_t)(((span - 1) & 15) + 1);
+    const int32_t whole = (span - 1) >> 4, gap = step - 16 * whole;  /* vectors before the last; source skip */
+    int32_t k, saved;
+    __asm__ volatile("vmrs %[saved], p0\n"  /* GCC may hold a predicate there; VPR is no clobber it knows */
+                     "vctp.8 %[tail]\n"
+                     "1:\n"
+                     "movs %[k], %[whole]\n"
+                     "beq 3f\n"
+                     "2:\n"
+                     "vldrb.8 q0, [%[src]], #16\n"
+                     "vstrb.8 q0, [%[dst]], #16\n"
+                     "subs %[k], %[k], #1\n"
+                     "bne 2b\n"
+                     "3:\n"
+                     "vpst\n"
+                     "vldrbt.8 q0, [%[src]]\n"
+                     "vstrb.8 q0, [%[dst]]\n"
+                     "add %[dst], %[dst], %[tail]\n"
+                     "add %[src], %[src], %[gap]\n"
+                     "subs %[runs], %[runs], #1\n"
+                     "bne 1b\n"
+                     "vmsr p0, %[saved]\n"
+                     : [src] "+r"(line), [dst] "+r"(row), [runs] "+r"(runs), [k] "=&r"(k), [saved] "=&r"(saved)
+                     : [tail] "r"(tail), [whole] "r"(whole), [gap] "r"(gap)
+                     : "q0", "memory", "cc");
 }
 
 /* Output pixels in pairs, raster order: both windows are copied before either pixel is stored, so an output
