@@ -64,7 +64,7 @@ class Board:
     systick_hz: int
     qemu_machine: str | None  # None: a real board
     qemu_flags: tuple[str, ...]
-    core_hz: int = 0  # the core clock the firmware runs at on a real board (0: not stated, QEMU)
+    core_hz: int = 0  # the core clock the firmware runs at; a QEMU board's nominal one (0: not stated)
     uart_baud: int = 115200
     uart_clock_hz: int = 0  # the UART's kernel clock, from which the baud divisor is computed
     uart_pins: tuple[int, int] | None = None  # (TX, RX) for UARTs with their own pin select (nRF)
@@ -154,7 +154,7 @@ def _board_from_dict(data: dict) -> Board:
         qemu_flags=() if qemu is None else tuple(qemu.get("extra_flags", ())),
         core_hz=core_hz,
         uart_baud=int(uart.get("baud", 115200)),
-        uart_clock_hz=int(uart.get("clock_hz", core_hz)),
+        uart_clock_hz=int(uart.get("clock_hz", core_hz if qemu is None else 0)),  # QEMU: no baud divisor
         uart_pins=pins,
         uart_rts_pin=int(uart["rts_pin"]) if "rts_pin" in uart else None,
         init=data["cpu"].get("init"),
