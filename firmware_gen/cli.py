@@ -16,6 +16,7 @@ import numpy as np
 from firmware_gen import __version__
 from firmware_gen.abi import CALLING_CONVENTIONS, ExitStatus
 from firmware_gen.errors import UserError
+from firmware_gen.output_paths import check_output_dir, check_output_file
 
 _SIZE_SUFFIXES = {"": 1, "K": 1024, "M": 1024 * 1024}
 
@@ -103,6 +104,8 @@ def cmd_plan(args: argparse.Namespace) -> int:
     from firmware_gen.ops import check_supported
     from firmware_gen.planner.report import format_plan
 
+    if args.plot:
+        check_output_file(args.plot, "--plot")  # before the work
     graph = _load_graph(args.model)
     check_supported(graph)
     plan = plan_model(graph, planning_options(args))
@@ -126,6 +129,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
     generation = generation_options(args)
     generation.check(args.interface, named_pools=bool(args.pool))  # before reading the model
+    check_output_dir(args.output, "-o")
     graph = _load_graph(args.model)
     compiled = generate(graph, args.output, source=Path(args.model).name, interface=args.interface,
                         options=planning_options(args), isa=_isa(args), generation=generation)
@@ -268,6 +272,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     from firmware_gen.check.analysis_report import format_memory
 
     out_dir = Path(args.output) if args.output else Path(f"{Path(args.model).stem}-{args.board}")
+    check_output_dir(out_dir, "-o")  # before the cross build
     _, deployment, _ = _deploy(args, port=None, out_dir=out_dir)
     firmware = deployment.firmware
     split = memory_split(firmware, deployment.compiled)
@@ -302,6 +307,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     from firmware_gen.check.profile import build_profile, format_profile, plot_profile
     from firmware_gen.driver.deploy import run
 
+    if args.plot:
+        check_output_file(args.plot, "--plot")  # before the build and the run
     port = _board_port(args)
     _, deployment, progress = _deploy(args, port)
     result = run(deployment, _inputs(args, deployment.graph), serial_url=port, progress=progress,

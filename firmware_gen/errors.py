@@ -28,3 +28,7 @@ class ToolchainError(UserError):
 
 class DoesNotFitError(UserError):
     """The model needs more memory than the target has."""
+
+
+class OutputPathError(UserError):
+    """An output (-o, --plot) that cannot be written: a file where a directory is wanted, read-only, full..."""

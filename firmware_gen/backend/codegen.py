@@ -24,6 +24,7 @@ from firmware_gen.backend.packed import pack, packed_tables
 from firmware_gen.frontend.ir import Graph, Tensor
 from firmware_gen.manifest import MANIFEST_FILE, ModelInterface, ModelManifest, PoolArray, TensorSpec, write_manifest
 from firmware_gen.ops.base import TableRef
+from firmware_gen.output_paths import check_output_dir, copy_tree, move, output_error
 from firmware_gen.planner import MemoryPlan
 from firmware_gen.resources import RUNTIME_DIR
 
@@ -223,21 +224,34 @@ def render(graph: Graph, plan: MemoryPlan, steps: list[Step], source: str = "",
 
 def write_output(generated: GeneratedModel, out_dir: Path) -> None:
     """Write the generated files, their manifest and a copy of the runtime they need into out_dir, all or
-    nothing: everything is written to a scratch directory beside it first, then moved into place."""
-    out_dir = Path(out_dir)
+    nothing: everything is written to a scratch directory on out_dir's file system first (beside a new out_dir,
+    which it then becomes by one rename; inside an existing one), then moved into place. A file-system error
+    (out_dir a file, read-only, full) is an OutputPathError naming out_dir, with the scratch directory removed."""
+    out_dir = check_output_dir(out_dir)
+    try:
+        _write_output(generated, out_dir)
+    except OSError as error:
+        raise output_error("output directory", out_dir, error) from None
+
+
+def _write_output(generated: GeneratedModel, out_dir: Path) -> None:
+    existed = out_dir.is_dir()
     out_dir.parent.mkdir(parents=True, exist_ok=True)
-    scratch = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", dir=out_dir.parent))
+    scratch = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", dir=out_dir if existed else out_dir.parent))
     try:
         for name, text in generated.files.items():
             (scratch / name).write_text(text)
         write_manifest(generated.manifest, scratch)
+        (scratch / "runtime").mkdir()
         for part in generated.runtime_parts:
-            shutil.copytree(RUNTIME_DIR / part, scratch / "runtime" / part)
-        out_dir.mkdir(exist_ok=True)
+            copy_tree(RUNTIME_DIR / part, scratch / "runtime" / part)
+        if not existed:
+            move(scratch, out_dir)
+            return
         for name in [*generated.files, MANIFEST_FILE]:
-            (scratch / name).replace(out_dir / name)
-        if (out_dir / "runtime").exists():
+            move(scratch / name, out_dir / name)
+        if (out_dir / "runtime").is_dir():
             shutil.rmtree(out_dir / "runtime")
-        (scratch / "runtime").replace(out_dir / "runtime")
+        move(scratch / "runtime", out_dir / "runtime")
     finally:
         shutil.rmtree(scratch, ignore_errors=True)

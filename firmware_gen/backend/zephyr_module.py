@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from firmware_gen.output_paths import output_error, written_file
+
 MODULE_NAME = "firmware_gen_model"
 LIBRARY_NAME = "firmware_gen_model"
 
@@ -67,11 +69,15 @@ def write_zephyr_module(model_dir: str | Path, source: str = "") -> list[Path]:
     """Add the Zephyr module files to a `generate` output directory; returns the files written."""
     model_dir = Path(model_dir)
     folder = model_dir / "zephyr"
-    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise output_error("output directory", folder, error) from None
     contents = {"module.yml": _MODULE_YML, "CMakeLists.txt": _cmake_lists(module_sources(model_dir), source),
                 "fg_pool.ld": _POOL_SNIPPET}
     written = []
     for name, text in contents.items():
-        (folder / name).write_text(text)
+        with written_file(folder / name, "output file") as temporary:
+            temporary.write_text(text)
         written.append(folder / name)
     return written

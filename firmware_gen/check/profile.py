@@ -11,6 +11,7 @@ from firmware_gen.frontend.ir import Graph
 from firmware_gen.link.runner import RunResult
 from firmware_gen.ops import macs
 from firmware_gen.ops.base import KernelCall
+from firmware_gen.output_paths import written_file
 
 
 @dataclass
@@ -98,7 +99,9 @@ def plot_profile(profile: ModelProfile, path: str | Path, title: str = "") -> Pa
     axes.set_ylabel(profile.unit)
     axes.set_title(title or f"{profile.unit} per layer on {profile.board} (total {profile.count:,})")
     figure.tight_layout()
-    path = Path(path)
-    figure.savefig(path, dpi=120)
-    plt.close(figure)
-    return path
+    try:
+        with written_file(path, "--plot") as temporary:  # a full disk leaves no half-written PNG
+            figure.savefig(temporary, dpi=120)
+    finally:
+        plt.close(figure)
+    return Path(path)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from firmware_gen.errors import UserError
+from firmware_gen.output_paths import written_file
 from firmware_gen.planner.plan import MemoryPlan
 
 
@@ -46,5 +47,8 @@ def plot_plan(plan: MemoryPlan, path: str | Path, title: str = "") -> None:
         axis.legend(loc="upper right", fontsize="small")
     figure.suptitle(f"{title} {plan.algorithm}{', overlap' if plan.overlap else ''}".strip())
     figure.tight_layout()
-    figure.savefig(Path(path), dpi=100)
-    plt.close(figure)
+    try:
+        with written_file(path, "--plot") as temporary:  # a full disk leaves no half-written PNG
+            figure.savefig(temporary, dpi=100)
+    finally:
+        plt.close(figure)
