@@ -30,8 +30,10 @@ def _weights(rng, shape, axis, taps, input_scale, wide):
     return values, scales, bias, input_scale * float(np.mean(scales)) * spread
 
 
-def conv_case(rng, opcode, filter_hw, in_c, out_c, stride=1, dilation=1, padding=None, wide=False) -> bytes:
-    """One CONV_2D or DEPTHWISE_CONV_2D (depth_multiplier 1) model with random quantization."""
+def conv_case(rng, opcode, filter_hw, in_c, out_c, stride=1, dilation=1, padding=None, wide=False,
+              multiplier=1) -> bytes:
+    """One CONV_2D or DEPTHWISE_CONV_2D (out_c unused: in_c * multiplier channels) model with random
+    quantization."""
     padding = padding or str(rng.choice(["SAME", "VALID"]))
     options = {"padding": padding, "stride_h": stride, "stride_w": stride, "dilation_h": dilation,
                "dilation_w": dilation, "activation": str(rng.choice(ACTIVATIONS))}
@@ -44,8 +46,9 @@ def conv_case(rng, opcode, filter_hw, in_c, out_c, stride=1, dilation=1, padding
     if opcode == "CONV_2D":
         w_shape, axis, taps, out_c = (out_c, *filter_hw, in_c), 0, filter_hw[0] * filter_hw[1] * in_c, out_c
     else:
-        options["depth_multiplier"] = 1
-        w_shape, axis, taps, out_c = (1, *filter_hw, in_c), 3, filter_hw[0] * filter_hw[1], in_c
+        options["depth_multiplier"] = multiplier
+        out_c = in_c * multiplier
+        w_shape, axis, taps = (1, *filter_hw, out_c), 3, filter_hw[0] * filter_hw[1]
     values, scales, bias, output_scale = _weights(rng, w_shape, axis, taps, input_scale, wide)
     b = ModelBuilder(opcode.lower())
     x = b.input("x", shape, "int8", scale=input_scale, zero_point=int(rng.integers(-128, 128)))
@@ -79,6 +82,14 @@ def depthwise_cases(rng, count):
                       int(rng.integers(1, 3)), wide=k % 6 == 5) for k in range(count)]
 
 
+def one_channel_depthwise_cases(rng, count):
+    """One input channel, any filter and multiplier: person_detect's first layer (3x3 s2, multiplier 8)."""
+    filters = [(3, 3), (3, 3), (1, 3), (5, 5), (2, 2), (3, 1)]  # 5x5 undilated: a VALID window fits 5 pixels
+    return [conv_case(rng, "DEPTHWISE_CONV_2D", filters[k % 6], 1, 0, int(rng.integers(1, 3)),
+                      1 if k % 6 == 3 else int(rng.integers(1, 3)), wide=k % 6 == 5,
+                      multiplier=[8, 1, 2, 3, 5, 16, 7][k % 7]) for k in range(count)]
+
+
 def fully_connected_case(rng, depth, outputs, wide=False) -> bytes:
     batches, input_scale = int(rng.integers(1, 4)), float(rng.uniform(0.005, 0.1))
     values, scales, bias, output_scale = _weights(rng, (outputs, depth), 0, depth, input_scale, wide)
@@ -104,6 +115,7 @@ def fully_connected_cases(rng, count):
     ("fg_conv2d_pointwise_dsp", pointwise_cases, "fg_conv2d_pointwise_s8"),
     ("fg_conv2d_folded_dsp", folded_cases, "fg_conv2d_folded_s8"),
     ("fg_depthwise_conv2d_3x3_dsp", depthwise_cases, "fg_depthwise_conv2d_3x3_s8"),
+    ("fg_depthwise_conv2d_dsp", one_channel_depthwise_cases, "fg_depthwise_conv2d_s8"),
 ])
 def test_variant_bit_exact_on_m4(variant, cases, portable, tmp_path) -> None:
     rng = np.random.default_rng(len(variant))
@@ -117,17 +129,20 @@ def test_preconditions_not_met_keep_the_portable_kernels(tmp_path) -> None:
     rng = np.random.default_rng(7)
     models = [conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), 6, 0),  # channels not a multiple of 4
               conv_case(rng, "CONV_2D", (1, 1), 700, 3),  # deeper than the tile's buffer (MAX_DEPTH)
-              conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), 8, 0)]
+              conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), 8, 0),
+              conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), 2, 0, multiplier=2)]  # two input channels
     functions = assert_batch_bit_exact(models, "mps2_an386", tmp_path / "build",
                                        expect_functions=["fg_depthwise_conv2d_3x3_s8", "fg_conv2d_pointwise_s8",
                                                          "fg_depthwise_conv2d_3x3_dsp"])
     assert functions.count("fg_depthwise_conv2d_3x3_s8") == 1
+    assert "fg_depthwise_conv2d_s8" in functions and "fg_depthwise_conv2d_dsp" not in functions
 
 
 @needs_qemu
 def test_variants_bit_exact_on_m7(tmp_path) -> None:
     rng = np.random.default_rng(14)
-    models = pointwise_cases(rng, 5) + folded_cases(rng, 5) + depthwise_cases(rng, 5)
+    models = pointwise_cases(rng, 5) + folded_cases(rng, 5) + depthwise_cases(rng, 5) + one_channel_depthwise_cases(
+        rng, 4)
     assert_batch_bit_exact(models, "mps2_an500", tmp_path / "build", seed=2,
                            expect_functions=["fg_conv2d_pointwise_dsp", "fg_conv2d_folded_dsp",
-                                             "fg_depthwise_conv2d_3x3_dsp"])
+                                             "fg_depthwise_conv2d_3x3_dsp", "fg_depthwise_conv2d_dsp"])

@@ -16,6 +16,7 @@ import numpy as np
 from firmware_gen.frontend.ir import Graph, Operator
 from firmware_gen.isa import DSP
 from firmware_gen.ops.base import ConstTable, KernelCall, TableRef
+from firmware_gen.ops.requantize import constant_operands, folded_bias
 from firmware_gen.ops.variants import Variant, renamed
 
 REQUIRES = frozenset({DSP})
@@ -46,13 +47,15 @@ def _tflite_outputs(acc: np.ndarray, multipliers: np.ndarray, shifts: np.ndarray
     return np.clip(scaled + output_zp, low, top)
 
 
-def channel_constants(graph: Graph, op: Operator, call: KernelCall, taps: np.ndarray) -> np.ndarray:
-    """[channels, 4] int32 fg_dsp_channel rows for the [channels, taps] filter (see the module's docstring)."""
+def channel_constants(graph: Graph, op: Operator, call: KernelCall, taps: np.ndarray,
+                      folded_bias: np.ndarray | None = None) -> np.ndarray:
+    """[channels, 4] int32 fg_dsp_channel rows for the [channels, taps] filter (see the module's docstring); the
+    folded bias from the call's table unless given."""
     channels = taps.shape[0]
     output_zp = call.params["requant"][1]
     multipliers = np.broadcast_to(_table(call, "multipliers").astype(np.int64), (channels,))
     shifts = np.broadcast_to(_table(call, "shifts").astype(np.int64), (channels,))
-    folded = _table(call, "folded_bias").astype(np.int64)
+    folded = (_table(call, "folded_bias") if folded_bias is None else folded_bias).astype(np.int64)
     weights = taps.astype(np.int64)  # the kernels' accumulator: folded bias + taps . raw inputs in [-128, 127]
     lowest = folded + np.minimum(-128 * weights, 127 * weights).sum(axis=1)
     highest = folded + np.maximum(-128 * weights, 127 * weights).sum(axis=1)
@@ -126,6 +129,20 @@ def _depthwise(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | Non
     return packed_call(call, DEPTHWISE, constants, depthwise_words(taps), [op.inputs[0]])
 
 
+def _depthwise_one_channel(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
+    """A DEPTHWISE_CONV_2D of one input channel (any filter, multiplier, stride, dilation) is the CONV_2D of
+    depth_multiplier filters [h, w, 1]: the im2col tile's layout."""
+    if call.params["in_c"] != 1 or not constant_operands(graph, op):
+        return None
+    weights = np.asarray(graph.tensors[op.inputs[1]].data, dtype=np.int8)  # [1, h, w, multiplier]
+    taps = np.ascontiguousarray(weights.reshape(-1, weights.shape[3]).T)
+    if taps.shape[1] > MAX_DEPTH:
+        return None
+    folded = folded_bias(graph, op, graph.tensors[op.inputs[0]], taps).values
+    constants = channel_constants(graph, op, call, taps, folded)
+    return packed_call(call, DEPTHWISE_ONE_CHANNEL, constants, interleaved_pairs(taps), [op.inputs[0]])
+
+
 def extended_pairs(taps: np.ndarray) -> np.ndarray:
     """[outputs, depth] int8 -> each output's weights as int16 pairs (k0, k1) in fg_dsp_extend's order, the depth
     padded to a multiple of 4 with zeros, as int32 words."""
@@ -153,7 +170,10 @@ FOLDED = Variant("fg_conv2d_folded_dsp", "fg_conv2d_folded_s8", REQUIRES, _tiled
 DEPTHWISE = Variant("fg_depthwise_conv2d_3x3_dsp", "fg_depthwise_conv2d_3x3_s8", REQUIRES, _depthwise,
                     "4 channels per word, SXTB16 + SMLABB/SMLATT on int16 weight pairs, SMMULR output stage")
 
+DEPTHWISE_ONE_CHANNEL = Variant("fg_depthwise_conv2d_dsp", "fg_depthwise_conv2d_s8", REQUIRES, _depthwise_one_channel,
+                                "one input channel as a CONV_2D of depth_multiplier filters: im2col + 3 x 2 SMLAD tile")
+
 FULLY_CONNECTED = Variant("fg_fully_connected_dsp", "fg_fully_connected_folded_s8", REQUIRES, _fully_connected,
                           "row extended once, 2 outputs per SMLAD pass on int16 weights, SMMULR output stage")
 
-VARIANTS = [POINTWISE, FOLDED, DEPTHWISE, FULLY_CONNECTED]
+VARIANTS = [POINTWISE, FOLDED, DEPTHWISE, DEPTHWISE_ONE_CHANNEL, FULLY_CONNECTED]

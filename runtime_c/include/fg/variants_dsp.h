@@ -25,6 +25,10 @@ void fg_conv2d_folded_dsp(const fg_conv2d_params *params, const int8_t *input, c
 #define FG_DSP_DW_MAX_CHANNELS 1024
 void fg_depthwise_conv2d_3x3_dsp(const fg_depthwise_conv2d_params *params, const int8_t *input, int8_t *output);
 
+/* fg_depthwise_conv2d_s8 for in_c 1 (any filter, depth_multiplier, stride, dilation): the CONV_2D of
+ * depth_multiplier filters it is, through fg_conv2d_folded_dsp (weights and bias from params). */
+void fg_depthwise_conv2d_dsp(const fg_depthwise_conv2d_params *params, const int8_t *input, int8_t *output);
+
 /* fg_fully_connected_folded_s8 for accum_depth <= FG_DSP_FC_MAX_DEPTH: the row sign-extended once, two outputs per
  * pass of SMLAD against weights pre-extended to int16 pairs at generation time; weights unused (NULL). */
 #define FG_DSP_FC_MAX_DEPTH 2048
