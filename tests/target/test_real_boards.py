@@ -5,8 +5,11 @@ a fake pyOCD, and the CLI's errors."""
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
+import tempfile
+import time
 import types
 from types import SimpleNamespace
 
@@ -347,3 +350,33 @@ def test_cli_flash_without_pyocd(monkeypatch, capsys, tmp_path):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     assert cli.main(["flash", str(model), "--board", "nrf52840dk"]) == 2
     assert "pip install 'firmware-gen[boards]'" in capsys.readouterr().err
+
+
+@pytest.fixture(scope="module")
+def flash_cache(tmp_path_factory):
+    return tmp_path_factory.mktemp("flash-cache")
+
+
+@needs_cross_gcc
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT], ids=lambda s: signal.Signals(s).name)
+def test_cli_flash_interrupted_while_programming(signum, monkeypatch, capsys, tmp_path, flash_cache):
+    """A signal while pyOCD programs (issue 10): the probe's session is closed, the command exits 128 + signal,
+    no temporary file is left, no half-built cache entry."""
+    from firmware_gen.modelgen import zoo
+
+    calls = []
+    _fake_pyocd(monkeypatch, calls, fail_with=lambda exceptions: (os.kill(os.getpid(), signum), time.sleep(10)))
+    model = tmp_path / "tiny_cnn.tflite"
+    model.write_bytes(zoo.tiny_cnn())
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    monkeypatch.setenv("XDG_CACHE_HOME", str(flash_cache))
+    monkeypatch.setenv("TMPDIR", str(tmp))
+    monkeypatch.setattr(tempfile, "tempdir", None)  # gettempdir() reads TMPDIR again
+    start = time.monotonic()
+    assert cli.main(["flash", str(model), "--board", "nucleo_f746zg"]) == 128 + signum
+    assert time.monotonic() - start < 60
+    assert f"interrupted ({signal.Signals(signum).name})" in capsys.readouterr().err
+    assert calls[-1] == ("closed",) and not [c for c in calls if c[0] == "program"]
+    assert not list(tmp.iterdir()), f"temporary files left: {list(tmp.iterdir())}"
+    assert not list((flash_cache / "firmware-gen" / "firmware").glob(".*")), "a private build directory was left"
