@@ -16,7 +16,7 @@ import errno
 import os
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -52,21 +52,25 @@ def _mounted(where: Path, options: str) -> Iterator[Path]:
 
 
 @pytest.fixture
-def read_only(tmp_path: Path) -> Iterator[Path]:
-    with _mounted(tmp_path / "ro", "size=64k,ro") as where:
-        yield where
+def tmpfs(tmp_path: Path) -> Iterator[Callable[[str, str], Path]]:
+    """Mounts a tmpfs at tmp_path/NAME with OPTIONS, unmounted after the test."""
+    with contextlib.ExitStack() as mounts:
+        yield lambda name, options: mounts.enter_context(_mounted(tmp_path / name, options))
 
 
 @pytest.fixture
-def full_disk(tmp_path: Path) -> Iterator[Path]:
-    with _mounted(tmp_path / "full", "size=16k") as where:
-        yield where
+def read_only(tmpfs: Callable[[str, str], Path]) -> Path:
+    return tmpfs("ro", "size=64k,ro")
 
 
 @pytest.fixture
-def mounted(tmp_path: Path) -> Iterator[Path]:
-    with _mounted(tmp_path / "mnt", "size=8m") as where:
-        yield where
+def full_disk(tmpfs: Callable[[str, str], Path]) -> Path:
+    return tmpfs("full", "size=16k")
+
+
+@pytest.fixture
+def mounted(tmpfs: Callable[[str, str], Path]) -> Path:
+    return tmpfs("mnt", "size=8m")
 
 
 @pytest.fixture
