@@ -37,7 +37,7 @@ def _blocks(channels: int) -> int:
 
 def quant_blocks(call: KernelCall, channels: int) -> np.ndarray:
     """[blocks, 16] int32: the quant block of every four output channels."""
-    bias = _table(call, "folded_bias")
+    bias = _table(call, "folded_bias")[:channels]  # the portable layout may pad it
     multipliers = np.broadcast_to(_table(call, "multipliers"), (channels,))
     shifts = np.broadcast_to(_table(call, "shifts"), (channels,))
     padded = _blocks(channels) * 4
