@@ -21,13 +21,19 @@ FG_HOT_LOOP void fg_add_s8_mve(const fg_add_params *p, const int8_t *input1, con
     const int32x4_t right1 = vdupq_n_s32(p->input1_shift), right2 = vdupq_n_s32(p->input2_shift);
     const int32x4_t out_right = vdupq_n_s32(p->output_shift);
     const int32x4_t low = vdupq_n_s32(p->activation_min), high = vdupq_n_s32(p->activation_max);
-    for (int32_t i = 0; i < n; i += 4) {
+    int32_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        const int32x4_t a = fg_add_scale(vldrbq_s32(input1 + i), offset1, left, multiplier1, right1);
+        const int32x4_t b = fg_add_scale(vldrbq_s32(input2 + i), offset2, left, multiplier2, right2);
+        int32x4_t sum = fg_mve_rounding_divide_by_pot(vqrdmulhq_n_s32(vaddq_s32(a, b), out_multiplier), out_right);
+        vstrbq_s32(output + i, vminq_s32(vmaxq_s32(vaddq_n_s32(sum, out_offset), low), high));
+    }
+    if (i < n) {  /* the last one to three elements */
         const mve_pred16_t lanes = vctp32q((uint32_t)(n - i));
         const int32x4_t a = fg_add_scale(vldrbq_z_s32(input1 + i, lanes), offset1, left, multiplier1, right1);
         const int32x4_t b = fg_add_scale(vldrbq_z_s32(input2 + i, lanes), offset2, left, multiplier2, right2);
         int32x4_t sum = fg_mve_rounding_divide_by_pot(vqrdmulhq_n_s32(vaddq_s32(a, b), out_multiplier), out_right);
-        sum = vminq_s32(vmaxq_s32(vaddq_n_s32(sum, out_offset), low), high);
-        vstrbq_p_s32(output + i, sum, lanes);
+        vstrbq_p_s32(output + i, vminq_s32(vmaxq_s32(vaddq_n_s32(sum, out_offset), low), high), lanes);
     }
 }
 
