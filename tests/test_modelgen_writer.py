@@ -91,9 +91,10 @@ OPTION_EXAMPLES = {
 def test_every_option_writer_round_trips_through_the_importer() -> None:
     b = ModelBuilder()
     x = b.input("x", (1, 12), "int8", scale=1.0)
-    for opcode in OPTION_WRITERS:
-        b.operator(opcode, [x, x], [x], OPTION_EXAMPLES.get(opcode, {}))
-    b.output(x)
+    for number, opcode in enumerate(OPTION_WRITERS):  # each writes a tensor of its own: a graph the reader accepts
+        y = b.tensor(f"y{number}", (1, 12), "int8", scale=1.0)
+        b.operator(opcode, [x, x], [y], OPTION_EXAMPLES.get(opcode, {}))
+        b.output(y)
     graph = read_model(b.build())
     assert [op.opcode for op in graph.operators] == list(OPTION_WRITERS)
     for op in graph.operators:
@@ -103,9 +104,11 @@ def test_every_option_writer_round_trips_through_the_importer() -> None:
 def test_defaults_are_the_documented_ones() -> None:
     b = ModelBuilder()
     x = b.input("x", (1, 4, 4, 1), "int8", scale=1.0)
-    for opcode in ("CONV_2D", "DEPTHWISE_CONV_2D", "FULLY_CONNECTED", "SOFTMAX", "MEAN", "CONCATENATION", "SQUEEZE"):
-        b.operator(opcode, [x], [x])
-    b.output(x)
+    for number, opcode in enumerate(("CONV_2D", "DEPTHWISE_CONV_2D", "FULLY_CONNECTED", "SOFTMAX", "MEAN",
+                                     "CONCATENATION", "SQUEEZE")):
+        y = b.tensor(f"y{number}", (1, 4, 4, 1), "int8", scale=1.0)
+        b.operator(opcode, [x], [y])
+        b.output(y)
     options = [op.options for op in read_model(b.build()).operators]
     assert options[0] == {"padding": "SAME", "stride_h": 1, "stride_w": 1, "dilation_h": 1, "dilation_w": 1,
                           "activation": "NONE"}
