@@ -73,22 +73,40 @@ __attribute__((always_inline)) static inline int32x4_t fg_mve_block1(const int8_
 /* What the two-row assembly loop reads and updates in memory (its registers hold the accumulators). */
 typedef struct {
     const int8_t *x0, *x1;  /* 0, 4 */
-    int32_t steps;          /* 8: ceil(depth / 16) */
+    int32_t rounds;         /* 8: ceil(steps / 8), steps = ceil(depth / 16) */
     int8_t *out0, *out1;    /* 12, 16: advanced by 4 per block */
     int32_t blocks;         /* 20: full blocks of four channels left */
     const int32_t *quant;   /* 24: the current block's multipliers, then left and right shifts */
-    int32_t unused;
+    int32_t entry;          /* 28: steps % 8: the dot loop, unrolled 8 times, is entered that many steps before its end */
     int32_t sums[8];        /* 32: the accumulators on their way to vector registers */
 } fg_mve_gemm_state;
 
+/* 16 taps of two rows against four weight rows (as fg_mve_dot2x4's loop body). */
+#define FG_MVE_STEP2X4                          \
+    "vldrb.8 q0, [%[px0]], #16\n"              \
+    "vldrb.8 q1, [%[px1]], #16\n"              \
+    "vldrb.8 q3, [%[pk], #16]\n"               \
+    "vldrb.8 q2, [%[pk]], #64\n"               \
+    "vmladava.s8 r0, q0, q2\n"                 \
+    "vmladava.s8 r8, q1, q2\n"                 \
+    "vldrb.8 q2, [%[pk], #-32]\n"              \
+    "vmladava.s8 r2, q0, q3\n"                 \
+    "vmladava.s8 r10, q1, q3\n"                \
+    "vldrb.8 q3, [%[pk], #-16]\n"              \
+    "vmladava.s8 r4, q0, q2\n"                 \
+    "vmladava.s8 r12, q1, q2\n"                \
+    "vmladava.s8 r6, q0, q3\n"                 \
+    "vmladava.s8 lr, q1, q3\n"
+
 /* Every full block of four output channels of two rows, in one assembly loop: the block's bias into the eight
- * accumulators (LDM), the dot products (as fg_mve_dot2x4), then through sums[] into two vectors, requantized
- * (fg_mve_requantize) and stored. Returns the packed pointer after the last block. */
+ * accumulators (LDM), the dot products (unrolled 8 times, entered by TBB at steps % 8 before the end), then through
+ * sums[] into two vectors, requantized (fg_mve_requantize) and stored. Returns the packed pointer after the last
+ * block. */
 __attribute__((noinline)) static const int32_t *fg_mve_blocks2(fg_mve_gemm_state *st, const int32_t *packed,
                                                                  const fg_mve_clamp *clamp) {
     const int32x4_t offset = vdupq_n_s32(clamp->offset), low = clamp->low, high = clamp->high;
     const int8_t *px0, *px1;
-    int32_t n;
+    int32_t n, t;
     __asm__ volatile("2:\n"
                      "ldm %[pk], {r8, r10, r12, lr}\n"
                      "ldm %[pk]!, {r0, r2, r4, r6}\n"
@@ -97,23 +115,23 @@ __attribute__((noinline)) static const int32_t *fg_mve_blocks2(fg_mve_gemm_state
                      "ldr %[n], [%[st], #8]\n"
                      "str %[pk], [%[st], #24]\n"
                      "adds %[pk], %[pk], #48\n"
-                     "1:\n"
-                     "vldrb.8 q0, [%[px0]], #16\n"
-                     "vldrb.8 q1, [%[px1]], #16\n"
-                     "vldrb.8 q3, [%[pk], #16]\n"
-                     "vldrb.8 q2, [%[pk]], #64\n"
-                     "vmladava.s8 r0, q0, q2\n"
-                     "vmladava.s8 r8, q1, q2\n"
-                     "vldrb.8 q2, [%[pk], #-32]\n"
-                     "vmladava.s8 r2, q0, q3\n"
-                     "vmladava.s8 r10, q1, q3\n"
-                     "vldrb.8 q3, [%[pk], #-16]\n"
-                     "vmladava.s8 r4, q0, q2\n"
-                     "vmladava.s8 r12, q1, q2\n"
-                     "vmladava.s8 r6, q0, q3\n"
-                     "vmladava.s8 lr, q1, q3\n"
+                     "ldr %[t], [%[st], #28]\n"
+                     "tbb [pc, %[t]]\n"
+                     ".Lentries%=:\n"
+                     ".byte (.Ls0%= - .Lentries%=) / 2, (.Ls7%= - .Lentries%=) / 2\n"
+                     ".byte (.Ls6%= - .Lentries%=) / 2, (.Ls5%= - .Lentries%=) / 2\n"
+                     ".byte (.Ls4%= - .Lentries%=) / 2, (.Ls3%= - .Lentries%=) / 2\n"
+                     ".byte (.Ls2%= - .Lentries%=) / 2, (.Ls1%= - .Lentries%=) / 2\n"
+                     ".Ls0%=:\n" FG_MVE_STEP2X4
+                     ".Ls1%=:\n" FG_MVE_STEP2X4
+                     ".Ls2%=:\n" FG_MVE_STEP2X4
+                     ".Ls3%=:\n" FG_MVE_STEP2X4
+                     ".Ls4%=:\n" FG_MVE_STEP2X4
+                     ".Ls5%=:\n" FG_MVE_STEP2X4
+                     ".Ls6%=:\n" FG_MVE_STEP2X4
+                     ".Ls7%=:\n" FG_MVE_STEP2X4
                      "subs %[n], %[n], #1\n"
-                     "bne 1b\n"
+                     "bne .Ls0%=\n"
                      "ldr %[px0], [%[st], #24]\n"
                      "add %[px1], %[st], #32\n"
                      "stm %[px1], {r0, r2, r4, r6, r8, r10, r12, lr}\n"
@@ -150,7 +168,7 @@ __attribute__((noinline)) static const int32_t *fg_mve_blocks2(fg_mve_gemm_state
                      "subs r0, r0, #1\n"
                      "str r0, [%[st], #20]\n"
                      "bne 2b\n"
-                     : [pk] "+r"(packed), [px0] "=&r"(px0), [px1] "=&r"(px1), [n] "=&r"(n)
+                     : [pk] "+r"(packed), [px0] "=&r"(px0), [px1] "=&r"(px1), [n] "=&r"(n), [t] "=&r"(t)
                      : [st] "r"(st), [off] "w"(offset), [lo] "w"(low), [hi] "w"(high)
                      : "r0", "r2", "r4", "r6", "r8", "r10", "r12", "lr", "q0", "q1", "q2", "q3", "memory", "cc");
     return packed;
@@ -166,7 +184,8 @@ FG_HOT_LOOP void fg_mve_gemm_s8(const int8_t *x0, const int8_t *x1, int32_t dept
         fg_mve_gemm_state st;
         st.x0 = x0;
         st.x1 = x1;
-        st.steps = (depth + 15) >> 4;
+        st.rounds = (((depth + 15) >> 4) + 7) >> 3;
+        st.entry = ((depth + 15) >> 4) & 7;
         st.out0 = out0;
         st.out1 = out1;
         st.blocks = out_c >> 2;
