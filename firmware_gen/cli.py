@@ -18,7 +18,8 @@ from firmware_gen.abi import CALLING_CONVENTIONS, ExitStatus
 from firmware_gen.errors import UserError
 from firmware_gen.output_paths import check_output_dir, check_output_file
 
-_SIZE_SUFFIXES = {"": 1, "K": 1024, "M": 1024 * 1024}
+# Settings of the project file a command does not take from it: validate and demo run where the command line says.
+_NOT_FROM_CONFIG = {("validate", "board"), ("demo", "board")}
 
 
 def _print_json(data: dict) -> None:
@@ -49,16 +50,13 @@ def _load_graph(path: str):
 def parse_pool(text: str, priority: int):
     """--pool NAME[:SIZE], SIZE in bytes with an optional K or M suffix; no size: unlimited."""
     from firmware_gen.planner import PoolSpec
+    from firmware_gen.project_config import split_pool
 
-    name, _, size = text.partition(":")
-    if not name.isidentifier():
-        raise UserError(f"--pool {text}: the pool name must be a C identifier")
-    if not size:
-        return PoolSpec(name, None, priority)
-    digits, suffix = size.rstrip("kKmM"), size[len(size.rstrip("kKmM")):].upper()
-    if not digits.isdigit() or suffix not in _SIZE_SUFFIXES:
-        raise UserError(f"--pool {text}: the size must be bytes, e.g. 65536, 64K or 1M")
-    return PoolSpec(name, int(digits) * _SIZE_SUFFIXES[suffix], priority)
+    try:
+        name, size = split_pool(text)
+    except ValueError as error:
+        raise UserError(f"--pool {text}: {error}") from None
+    return PoolSpec(name, size, priority)
 
 
 def planning_options(args: argparse.Namespace):
@@ -305,24 +303,33 @@ def cmd_analyze(args: argparse.Namespace) -> int:
 
 def cmd_run(args: argparse.Namespace) -> int:
     from firmware_gen.check.profile import build_profile, format_profile, plot_profile
+    from firmware_gen.check.run_report import build_run_report, check_save_path, run_json, save_outputs
     from firmware_gen.driver.deploy import run
 
     if args.plot:
         check_output_file(args.plot, "--plot")  # before the build and the run
+    if args.save_outputs:
+        check_save_path(args.save_outputs)
     port = _board_port(args)
     _, deployment, progress = _deploy(args, port)
+    if args.save_outputs:
+        check_save_path(args.save_outputs, outputs=len(deployment.graph.outputs))
     result = run(deployment, _inputs(args, deployment.graph), serial_url=port, progress=progress,
                  baudrate=args.baud)
     profile = build_profile(deployment.graph, result, deployment.compiled.calls)
+    report = build_run_report(deployment.graph, result, deployment.firmware.board)
+    if args.save_outputs:
+        save_outputs(args.save_outputs, result.outputs)
     if args.plot:
         plot_profile(profile, args.plot, title=f"{Path(args.model).name} on {args.board}")
     if args.json:
-        _print_json({**result.to_json(), "profile": profile.to_json()["layers"], "macs": profile.macs,
+        _print_json({**run_json(report, result), "profile": profile.to_json()["layers"], "macs": profile.macs,
                      "interface": args.interface})
         return ExitStatus.OK
     print(format_profile(profile))
-    for i, output in enumerate(result.outputs):
-        print(f"output {i} {list(output.shape)}: {np.array2string(output.ravel()[:16], separator=', ')}")
+    print(report.format())
+    if args.save_outputs:
+        print(f"wrote {args.save_outputs}: the raw outputs")
     return ExitStatus.OK
 
 
@@ -353,7 +360,7 @@ def _add_planning_options(sub: argparse.ArgumentParser, overlap_only: bool = Fal
                      help="let outputs overlap inputs where the kernels allow it (default: on)")
     if overlap_only:
         return
-    sub.add_argument("--pool", action="append", metavar="NAME[:SIZE]",
+    sub.add_argument("--pool", action=_Repeated, metavar="NAME[:SIZE]",
                      help="a RAM pool, e.g. dtcm:64K (repeat, fastest first; the last may have no size); on a "
                           "board each pool goes to the memory region of its name")
     sub.add_argument("--io-in-pool", action=argparse.BooleanOptionalAction, default=defaults.io_in_pool,
@@ -451,6 +458,8 @@ def _add_board_commands(command: Callable[..., argparse.ArgumentParser]) -> None
     _add_link_options(sub)
     sub.add_argument("--json", action="store_true")
     sub.add_argument("--plot", help="write a bar chart of the profile to this PNG")
+    sub.add_argument("--save-outputs", metavar="FILE.npy", help="write the raw outputs (the model's dtype and "
+                     "shape) to FILE.npy, or to FILE.npz (output_0, output_1, ...) for a model of several outputs")
     _add_interface_option(sub)
     _add_planning_options(sub)
     sub = command("flash", cmd_flash, "build the model's firmware for a real board and flash it with pyOCD")
@@ -470,7 +479,40 @@ def _add_board_commands(command: Callable[..., argparse.ArgumentParser]) -> None
     sub.add_argument("--seed", type=int, default=0)
 
 
-def build_parser() -> argparse.ArgumentParser:
+class _Repeated(argparse.Action):
+    """action="append", except that the first use on the command line replaces a default of the project file."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: str | None = None) -> None:
+        given = f"_{self.dest}_on_command_line"
+        items = list(getattr(namespace, self.dest) or []) if getattr(namespace, given, False) else []
+        setattr(namespace, given, True)
+        setattr(namespace, self.dest, [*items, values])
+
+
+def _apply_config(commands: argparse._SubParsersAction, settings: dict[str, object]) -> None:
+    """The project file's settings become the defaults of the commands that take them (a required option it
+    gives is no longer required); the command line overrides them."""
+    for name, sub in commands.choices.items():
+        for action in sub._actions:
+            if action.dest in settings and (name, action.dest) not in _NOT_FROM_CONFIG:
+                sub.set_defaults(**{action.dest: settings[action.dest]})
+                action.required = False
+
+
+def _project_settings(argv: list[str]) -> dict[str, object]:
+    """The settings of --config FILE, else of ./firmware-gen.toml, else none."""
+    from firmware_gen.project_config import find_config, read_config
+
+    pre = argparse.ArgumentParser(add_help=False)
+    pre.add_argument("--config")
+    known, _ = pre.parse_known_args(argv)
+    path = find_config(known.config)
+    return read_config(path) if path else {}
+
+
+def build_parser(settings: dict[str, object] | None = None) -> argparse.ArgumentParser:
+    """settings: the project file's, as argparse destinations and values."""
     parser = argparse.ArgumentParser(prog="firmware-gen", description=__doc__)
     parser.add_argument("--version", action="version", version=f"firmware-gen {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -480,10 +522,13 @@ def build_parser() -> argparse.ArgumentParser:
         if model:
             sub.add_argument("model", help="a quantized .tflite file")
         sub.set_defaults(handler=handler)
+        sub.add_argument("--config", metavar="FILE", help="the project file (default: ./firmware-gen.toml if "
+                                                          "there); the command line overrides its settings")
         return sub
 
     _add_compile_commands(command)
     _add_board_commands(command)
+    _apply_config(commands, settings or {})
     return parser
 
 
@@ -513,7 +558,13 @@ def _quiet_stdout() -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    try:
+        settings = _project_settings(argv)
+    except UserError as error:
+        print(f"firmware-gen: error: {error}", file=sys.stderr)
+        return error.exit_status
+    args = build_parser(settings).parse_args(argv)
     in_main_thread = threading.current_thread() is threading.main_thread()
     previous = {s: signal.signal(s, _stop) for s in _STOP_SIGNALS} if in_main_thread else {}
     try:
