@@ -4,7 +4,6 @@ wall, the metrics and accuracies in JSON, and each bad dataset refused in one li
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
 import numpy as np
@@ -24,17 +23,14 @@ def vww_dataset(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
 
 def test_hundred_vww_samples_on_the_host(vww_dataset: tuple[Path, Path]) -> None:
     dataset, labels = vww_dataset
-    start = time.monotonic()
     done = run_cli("validate", str(shared_model("vww_96_int8")), "--dataset", str(dataset), "--labels", str(labels),
                    "--json")
-    elapsed = time.monotonic() - start
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     assert report["samples"] == 100 and report["bit_exact"]
     output = report["outputs"][0]
     assert output["bit_exact"] == 100 and output["rmse"] == 0 and output["cosine"] == pytest.approx(1.0)
     assert report["accuracy"]["ours"] == report["accuracy"]["tflm"]
-    assert elapsed < 10, f"{elapsed:.1f} s"
 
 
 def _bad(tmp_path: Path, arrays: dict[str, np.ndarray], labels: np.ndarray | None = None) -> str:
