@@ -107,6 +107,46 @@ typedef struct {
     int32_t pixels;               /* 28: left to do */
 } fg_dw_gather_state;
 
+/* Taps 0-7 of one channel gathered into int16 lanes and dotted with its eight weights (at pk + offset) into acc;
+ * on to the next channel. The masked form takes the zero point in the lanes of taps in the padding (P0). */
+#define FG_DW_GATHER(offset, acc)                   \
+    "vldrb.s16 q0, [%[x], %q[taps]]\n"             \
+    "vldrh.16 q1, [%[pk], #" #offset "]\n"         \
+    "vmladava.s16 " acc ", q0, q1\n"               \
+    "adds %[x], %[x], #1\n"
+#define FG_DW_GATHER_MASKED(offset, acc)            \
+    "vpst\n"                                       \
+    "vldrbt.s16 q0, [%[x], %q[taps]]\n"            \
+    "vpsel q0, q0, %q[zp]\n"                       \
+    "vldrh.16 q1, [%[pk], #" #offset "]\n"         \
+    "vmladava.s16 " acc ", q0, q1\n"               \
+    "adds %[x], %[x], #1\n"
+/* The rest of a block: tap 8 of the four channels (gathered: its offsets are per lane), the scalar sums into a
+ * vector through st, requantization (as fg_mve_requantize), the store, on to the next block. */
+#define FG_DW_GATHER_BLOCK_END                      \
+    "vldrb.s32 q0, [%[x], %q[tap8]]\n"             \
+    "vldrw.32 q1, [%[pk], #112]\n"                 \
+    "vmul.i32 q0, q0, q1\n"                        \
+    "stm %[st], {r0, r2, r4, r6}\n"                \
+    "vldrw.32 q1, [%[st]]\n"                       \
+    "vadd.i32 q0, q0, q1\n"                        \
+    "vldrw.32 q1, [%[pk], #16]\n"                  \
+    "vshl.s32 q0, q0, q1\n"                        \
+    "vldrw.32 q1, [%[pk]]\n"                       \
+    "vqrdmulh.s32 q0, q0, q1\n"                    \
+    "vldrw.32 q1, [%[pk], #32]\n"                  \
+    "vand q2, q0, q1\n"                            \
+    "vshr.s32 q2, q2, #31\n"                       \
+    "vqadd.s32 q0, q0, q2\n"                       \
+    "vrshl.s32 q0, q0, q1\n"                       \
+    "vadd.i32 q0, q0, %[off]\n"                    \
+    "vmax.s32 q0, q0, %q[lo]\n"                    \
+    "vmin.s32 q0, q0, %q[hi]\n"                    \
+    "vstrb.32 q0, [%[out]], #4\n"                  \
+    "adds %[pk], %[pk], #128\n"                    \
+    "subs %[n], %[n], #1\n"                        \
+    "bne 1b\n"
+
 /* `pixels` interior output pixels of a row (channels a multiple of four; first: the top left tap of the first one),
  * through the gathering layout: per channel, taps 0-7 gathered into eight int16 lanes (VLDRB.S16 with the taps'
  * byte offsets, the same for every interior pixel) and dotted with the channel's eight int16 weights by one
@@ -126,44 +166,8 @@ FG_HOT_LOOP __attribute__((noinline)) static void fg_dw_gathered_run(const int8_
                      "ldr %[n], [%[st], #20]\n"
                      "1:\n"
                      "ldm %[pk]!, {r0, r2, r4, r6}\n"
-                     "vldrb.s16 q0, [%[x], %q[taps]]\n"
-                     "vldrh.16 q1, [%[pk], #48]\n"
-                     "vmladava.s16 r0, q0, q1\n"
-                     "adds %[x], %[x], #1\n"
-                     "vldrb.s16 q0, [%[x], %q[taps]]\n"
-                     "vldrh.16 q1, [%[pk], #64]\n"
-                     "vmladava.s16 r2, q0, q1\n"
-                     "adds %[x], %[x], #1\n"
-                     "vldrb.s16 q0, [%[x], %q[taps]]\n"
-                     "vldrh.16 q1, [%[pk], #80]\n"
-                     "vmladava.s16 r4, q0, q1\n"
-                     "adds %[x], %[x], #1\n"
-                     "vldrb.s16 q0, [%[x], %q[taps]]\n"
-                     "vldrh.16 q1, [%[pk], #96]\n"
-                     "vmladava.s16 r6, q0, q1\n"
-                     "adds %[x], %[x], #1\n"
-                     "vldrb.s32 q0, [%[x], %q[tap8]]\n"
-                     "vldrw.32 q1, [%[pk], #112]\n"
-                     "vmul.i32 q0, q0, q1\n"
-                     "stm %[st], {r0, r2, r4, r6}\n"
-                     "vldrw.32 q1, [%[st]]\n"
-                     "vadd.i32 q0, q0, q1\n"
-                     "vldrw.32 q1, [%[pk], #16]\n"
-                     "vshl.s32 q0, q0, q1\n"
-                     "vldrw.32 q1, [%[pk]]\n"
-                     "vqrdmulh.s32 q0, q0, q1\n"
-                     "vldrw.32 q1, [%[pk], #32]\n"
-                     "vand q2, q0, q1\n"
-                     "vshr.s32 q2, q2, #31\n"
-                     "vqadd.s32 q0, q0, q2\n"
-                     "vrshl.s32 q0, q0, q1\n"
-                     "vadd.i32 q0, q0, %[off]\n"
-                     "vmax.s32 q0, q0, %q[lo]\n"
-                     "vmin.s32 q0, q0, %q[hi]\n"
-                     "vstrb.32 q0, [%[out]], #4\n"
-                     "adds %[pk], %[pk], #128\n"
-                     "subs %[n], %[n], #1\n"
-                     "bne 1b\n"
+                     FG_DW_GATHER(48, "r0") FG_DW_GATHER(64, "r2") FG_DW_GATHER(80, "r4") FG_DW_GATHER(96, "r6")
+                     FG_DW_GATHER_BLOCK_END
                      "ldr %[n], [%[st], #24]\n"
                      "add %[x], %[x], %[n]\n"
                      "ldr %[n], [%[st], #28]\n"
@@ -173,6 +177,33 @@ FG_HOT_LOOP __attribute__((noinline)) static void fg_dw_gathered_run(const int8_
                      : [x] "+r"(first), [out] "+l"(out), [pk] "=&r"(pk), [n] "=&r"(n)
                      : [st] "r"(&st), [off] "r"(clamp->offset), [lo] "w"(low), [hi] "w"(high),
                        [taps] "w"(tap_offsets), [tap8] "w"(tap8)
+                     : "r0", "r2", "r4", "r6", "q0", "q1", "q2", "memory", "cc");
+}
+
+/* One output pixel at the border as fg_dw_gathered_run: `first` is where its top left tap would be; taps 0-7 in the
+ * padding are masked off (`inside`, two predicate bits per int16 lane) and read the zero point, tap 8 is gathered
+ * from tap8 (per lane: the image or the zero-point row). VPR is saved and restored around the loop. */
+FG_HOT_LOOP __attribute__((noinline)) static void fg_dw_gathered_border(const int8_t *first, const int32_t *packed,
+                                                                        int32_t channels, uint16x8_t tap_offsets,
+                                                                        uint32x4_t tap8, mve_pred16_t inside,
+                                                                        int8_t zero_point, const fg_mve_clamp *clamp,
+                                                                        int8_t *out) {
+    fg_dw_gather_state st = {{0, 0, 0, 0}, packed, channels >> 2, 0, 1};
+    const int32x4_t low = clamp->low, high = clamp->high;
+    const int16x8_t zero_points = vdupq_n_s16(zero_point);
+    const int32_t *pk = packed;
+    int32_t n = channels >> 2, saved, mask = inside;
+    __asm__ volatile("vmrs %[saved], p0\n"
+                     "vmsr p0, %[mask]\n"
+                     "1:\n"
+                     "ldm %[pk]!, {r0, r2, r4, r6}\n"
+                     FG_DW_GATHER_MASKED(48, "r0") FG_DW_GATHER_MASKED(64, "r2") FG_DW_GATHER_MASKED(80, "r4")
+                     FG_DW_GATHER_MASKED(96, "r6")
+                     FG_DW_GATHER_BLOCK_END
+                     "vmsr p0, %[saved]\n"
+                     : [x] "+r"(first), [out] "+l"(out), [pk] "+r"(pk), [n] "+r"(n), [saved] "=&r"(saved)
+                     : [st] "r"(&st), [off] "r"(clamp->offset), [lo] "w"(low), [hi] "w"(high),
+                       [taps] "w"(tap_offsets), [tap8] "w"(tap8), [zp] "w"(zero_points), [mask] "r"(mask)
                      : "r0", "r2", "r4", "r6", "q0", "q1", "q2", "memory", "cc");
 }
 
@@ -194,6 +225,30 @@ FG_HOT_LOOP static void fg_dw_last_channels(const int8_t *const t[9], const int3
     FG_DW_TAP_Z(7);
     FG_DW_TAP_Z(8);
     vstrbq_p_s32(out + c, fg_mve_requantize(acc, &q, clamp), lanes);
+}
+
+/* The border pixel whose window's top left tap is at (y0, x0), through fg_dw_gathered_border: the predicate of its
+ * taps 0-7 inside the image, and tap 8's offsets (into the image, or to the zero-point row). */
+static void fg_dw_border(const fg_depthwise_conv2d_params *p, const int8_t *image, int32_t y0, int32_t x0,
+                         const int8_t *zero_points, const int32_t *gathering, uint16x8_t tap_offsets,
+                         uint32_t tap8_offset, const fg_mve_clamp *clamp, int8_t *out) {
+    const int32_t channels = p->in_c, row_bytes = p->in_w * channels;
+    const uintptr_t first = (uintptr_t)image + (uintptr_t)(intptr_t)(y0 * row_bytes + x0 * channels);
+    uint32_t inside = 0;
+    int tap8_inside = 0;
+    for (int32_t k = 0; k < 9; ++k) {
+        const int32_t y = y0 + (k / 3) * p->dilation_h, x = x0 + (k % 3) * p->dilation_w;
+        const int in = y >= 0 && y < p->in_h && x >= 0 && x < p->in_w;
+        if (k < 8) {
+            inside |= in ? 3u << (2 * k) : 0u;
+        } else {
+            tap8_inside = in;
+        }
+    }
+    const uint32_t to_tap8 = tap8_inside ? tap8_offset : (uint32_t)((uintptr_t)zero_points - first);
+    const uint32x4_t tap8 = vaddq_n_u32(vidupq_n_u32(0, 1), to_tap8 - 4u);  /* from past the block */
+    fg_dw_gathered_border((const int8_t *)first, gathering, channels, tap_offsets, tap8, (mve_pred16_t)inside,
+                          zero_points[0], clamp, out);
 }
 
 /* The taps of the window at (y0, x0): pointers into the image, or to a row of zero points in the padding. */
@@ -259,6 +314,11 @@ void fg_depthwise_conv2d_3x3_s8_mve(const fg_depthwise_conv2d_params *p, const i
                         t[k + 2] = t[k + 1] + col_step;
                     }
                     pixels = runs ? end - ox : 1;
+                } else if (gather) {
+                    fg_dw_border(p, image, y0, x0, zero_points, gathering, tap_offsets, tap8_offset, &clamp, output);
+                    ++ox;
+                    output += channels;
+                    continue;
                 } else {
                     fg_dw_taps(p, image, y0, x0, zero_points, t);
                 }
