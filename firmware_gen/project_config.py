@@ -113,7 +113,7 @@ def find_config(explicit: str | None, directory: Path | None = None) -> Path | N
         if not Path(explicit).is_file():
             raise ConfigError(f"--config {explicit}: no such file")
         return Path(explicit)
-    path = (directory or Path.cwd()) / CONFIG_NAME
+    path = (directory or Path()) / CONFIG_NAME  # relative: errors name it as the user sees it
     return path if path.is_file() else None
 
 

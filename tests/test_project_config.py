@@ -98,7 +98,7 @@ def test_a_bad_setting_is_one_line_naming_key_file_and_line(project: Path, capsy
     assert cli.main(["generate", "tiny.tflite", "-o", "out"]) == 2
     error = capsys.readouterr().err.strip()
     assert len(error.splitlines()) == 1, error
-    assert error.startswith(f"firmware-gen: error: {project / CONFIG_NAME}:{line}: ") and message in error, error
+    assert error.startswith(f"firmware-gen: error: {CONFIG_NAME}:{line}: ") and message in error, error
     assert not (project / "out").exists()
 
 
@@ -124,3 +124,11 @@ def test_line_of_finds_tables_dotted_and_quoted_keys() -> None:
     text = '"board" = "x"\nplanning.overlap = true\n[ planning ]  # opts\n  io_in_pool = false\n[other]\nname = 1\n'
     assert [line_of(text, key) for key in ("board", "planning.overlap", "planning", "planning.io_in_pool",
                                            "other.name", "name")] == [1, 2, 3, 4, 6, None]
+
+
+def test_the_readme_example_is_a_valid_project_file(tmp_path: Path) -> None:
+    readme = (Path(cli.__file__).parent.parent / "README.md").read_text()
+    block = readme.split("    # firmware-gen.toml\n", 1)[1].split("\n\n    firmware-gen ", 1)[0]
+    (tmp_path / CONFIG_NAME).write_text("\n".join(line[4:] for line in block.splitlines()))
+    assert read_config(tmp_path / CONFIG_NAME) == {"board": "mps2_an386", "interface": "unpacked", "name": "kws",
+                                                   "pool": ["sram"], "overlap": True, "io_in_pool": False}

@@ -19,7 +19,7 @@ from firmware_gen.link.runner import RunResult
 from firmware_gen.target.boards import Board
 
 TOP_K = 5
-SHOWN_VALUES = 16  # values of each output printed; --json and --save-outputs have them all
+SHOWN_VALUES = 12  # values of each output printed; --json and --save-outputs have them all
 
 
 @dataclass
@@ -132,7 +132,7 @@ def run_json(report: RunReport, result: RunResult) -> dict:
 
 
 def _columns(values: list[str]) -> str:
-    return " ".join(f"{v:>9}" for v in values)
+    return " ".join(f"{v:>8}" for v in values)
 
 
 def _format_output(output: OutputReport) -> list[str]:
