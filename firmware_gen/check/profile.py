@@ -93,11 +93,14 @@ def plot_profile(profile: ModelProfile, path: str | Path, title: str = "") -> Pa
     except ImportError:
         raise UserError("--plot needs matplotlib: pip install matplotlib (or the package's [plot] extra)") from None
     labels = [f"{layer.index} {layer.opcode}" for layer in profile.layers]
-    figure, axes = plt.subplots(figsize=(max(6.0, 0.35 * len(labels) + 2), 4.5))
-    axes.bar(range(len(labels)), [layer.count for layer in profile.layers], color="tab:blue")
-    axes.set_xticks(range(len(labels)), labels, rotation=90, fontsize=7)
-    axes.set_ylabel(profile.unit)
-    axes.set_title(title or f"{profile.unit} per layer on {profile.board} (total {profile.count:,})")
+    # Horizontal bars, one row per layer, first layer at the top: readable for 100+ layers (the figure grows).
+    figure, axes = plt.subplots(figsize=(8.0, max(3.0, 0.18 * len(labels) + 1.5)))
+    axes.barh(range(len(labels)), [layer.count for layer in profile.layers], color="tab:blue")
+    axes.set_yticks(range(len(labels)), labels, fontsize=7 if len(labels) <= 60 else 5)
+    axes.set_ylim(len(labels) - 0.5, -0.5)
+    axes.set_xlabel(f"{profile.unit} per layer")
+    total = f"total {profile.count:,} {profile.unit} over {len(labels)} layers"
+    axes.set_title(f"{title} ({total})" if title else f"{profile.board}: {total}", fontsize=9)
     figure.tight_layout()
     try:
         with written_file(path, "--plot") as temporary:  # a full disk leaves no half-written PNG

@@ -1,19 +1,41 @@
 """The memory timeline of a plan as a PNG: x the schedule step, y the address, one rectangle per buffer.
 
-Each pool gets its own panel, with its size and (for the whole plan) the tensor-level lower bound as lines.
+Each pool gets its own panel, with its size and (for the whole plan) the tensor-level bound, the pool a plan
+without overlap could reach, as lines. Each buffer is labelled by its tensor indices and coloured by its kind:
+input, output or intermediate.
 matplotlib is an optional dependency (`pip install firmware-gen[plot]`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from pathlib import Path
 
 from firmware_gen.errors import UserError
 from firmware_gen.output_paths import written_file
-from firmware_gen.planner.plan import MemoryPlan
+from firmware_gen.planner.plan import MemoryPlan, PlannedBuffer
+
+KIND_COLOURS = {"input": "tab:green", "output": "tab:red", "intermediate": "tab:blue"}
 
 
-def plot_plan(plan: MemoryPlan, path: str | Path, title: str = "") -> None:
+def buffer_kind(buffer: PlannedBuffer, inputs: Collection[int], outputs: Collection[int]) -> str:
+    """input, output (an alias group holding a model output) or intermediate."""
+    if any(t in outputs for t in buffer.tensors):
+        return "output"
+    return "input" if any(t in inputs for t in buffer.tensors) else "intermediate"
+
+
+def _draw_buffer(axis, rectangle, buffer: PlannedBuffer, kind: str) -> None:
+    width = buffer.last_op - buffer.first_op + 0.9
+    axis.add_patch(rectangle((buffer.first_op - 0.45, buffer.offset), width, buffer.size,
+                             facecolor=KIND_COLOURS[kind], edgecolor="black", linewidth=0.5, alpha=0.6))
+    axis.text(buffer.first_op - 0.4, buffer.offset + buffer.size / 2, buffer.label, fontsize=6, va="center",
+              clip_on=True)
+
+
+def plot_plan(plan: MemoryPlan, path: str | Path, title: str = "", inputs: Collection[int] = (),
+              outputs: Collection[int] = ()) -> None:
+    """inputs, outputs: the model's input and output tensor indices, to colour their buffers."""
     try:
         import matplotlib
 
@@ -26,17 +48,18 @@ def plot_plan(plan: MemoryPlan, path: str | Path, title: str = "") -> None:
     pools = [pool for pool in plan.pools if plan.pool_sizes.get(pool.name, 0) > 0] or plan.pools[:1]
     figure, axes = plt.subplots(len(pools), 1, figsize=(10, 3 + 3 * len(pools)), squeeze=False)
     steps = max((b.last_op for b in plan.buffers), default=0) + 1
-    colours = plt.get_cmap("tab20")
     for axis, pool in zip(axes[:, 0], pools, strict=True):
-        for number, buffer in enumerate(b for b in plan.buffers if b.pool == pool.name):
-            colour = colours(number % 20)
-            axis.add_patch(Rectangle((buffer.first_op - 0.45, buffer.offset), buffer.last_op - buffer.first_op + 0.9,
-                                     buffer.size, facecolor=colour, edgecolor="black", linewidth=0.5, alpha=0.8))
+        kinds = set()
+        for buffer in (b for b in plan.buffers if b.pool == pool.name):
+            kinds.add(kind := buffer_kind(buffer, inputs, outputs))
+            _draw_buffer(axis, Rectangle, buffer, kind)
+        for kind in (k for k in KIND_COLOURS if k in kinds):
+            axis.add_patch(Rectangle((0, 0), 0, 0, facecolor=KIND_COLOURS[kind], alpha=0.6, label=kind))
         size = plan.pool_sizes.get(pool.name, plan.pool_bytes)
         axis.axhline(size, color="black", label=f"pool {size:,} B")
         if len(plan.pools) == 1:
             axis.axhline(plan.lower_bound_bytes, color="red", linestyle="--",
-                         label=f"tensor-level lower bound {plan.lower_bound_bytes:,} B")
+                         label=f"tensor-level bound, without overlap {plan.lower_bound_bytes:,} B")
         if pool.size_limit is not None:
             axis.axhline(pool.size_limit, color="grey", linestyle=":", label=f"limit {pool.size_limit:,} B")
         top = max(size, plan.lower_bound_bytes if len(plan.pools) == 1 else 0, pool.size_limit or 0, 1)
