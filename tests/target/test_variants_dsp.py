@@ -109,6 +109,24 @@ def fully_connected_cases(rng, count):
                                  int(rng.choice(CHANNELS)), wide=k % 5 == 4) for k in range(count)]
 
 
+def add_case(rng, shape2=None) -> bytes:
+    """One ADD of random scales and zero points (the output's scale within 2^3 of the sum's natural range)."""
+    shape = tuple(int(d) for d in rng.integers(1, 6, int(rng.integers(1, 4))))  # small: inputs cross the UART
+    scales = [float(np.float32(2.0 ** rng.uniform(-10, 0))) for _ in range(2)]
+    b = ModelBuilder("add")
+    x1 = b.input("x1", shape, "int8", scale=scales[0], zero_point=int(rng.integers(-128, 128)))
+    x2 = b.input("x2", shape2 or shape, "int8", scale=scales[1], zero_point=int(rng.integers(-128, 128)))
+    y = b.tensor("y", shape, "int8", scale=float(np.float32(sum(scales) * 2.0 ** rng.uniform(-3, 3))),
+                 zero_point=int(rng.integers(-128, 128)))
+    b.operator("ADD", inputs=[x1, x2], outputs=[y], options={"activation": str(rng.choice(ACTIVATIONS))})
+    b.output(y)
+    return b.build()
+
+
+def add_cases(rng, count):
+    return [add_case(rng) for _ in range(count)]
+
+
 @needs_qemu
 @pytest.mark.parametrize("variant, cases, portable", [
     ("fg_fully_connected_dsp", fully_connected_cases, "fg_fully_connected_folded_s8"),
@@ -116,6 +134,7 @@ def fully_connected_cases(rng, count):
     ("fg_conv2d_folded_dsp", folded_cases, "fg_conv2d_folded_s8"),
     ("fg_depthwise_conv2d_3x3_dsp", depthwise_cases, "fg_depthwise_conv2d_3x3_s8"),
     ("fg_depthwise_conv2d_dsp", one_channel_depthwise_cases, "fg_depthwise_conv2d_s8"),
+    ("fg_add_dsp", add_cases, "fg_add_s8"),
 ])
 def test_variant_bit_exact_on_m4(variant, cases, portable, tmp_path) -> None:
     rng = np.random.default_rng(len(variant))
@@ -130,12 +149,14 @@ def test_preconditions_not_met_keep_the_portable_kernels(tmp_path) -> None:
     models = [conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), 6, 0),  # channels not a multiple of 4
               conv_case(rng, "CONV_2D", (1, 1), 700, 3),  # deeper than the tile's buffer (MAX_DEPTH)
               conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), 8, 0),
-              conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), 2, 0, multiplier=2)]  # two input channels
+              conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), 2, 0, multiplier=2),  # two input channels
+              add_case(rng, shape2=(1,))]  # broadcasting
     functions = assert_batch_bit_exact(models, "mps2_an386", tmp_path / "build",
                                        expect_functions=["fg_depthwise_conv2d_3x3_s8", "fg_conv2d_pointwise_s8",
                                                          "fg_depthwise_conv2d_3x3_dsp"])
     assert functions.count("fg_depthwise_conv2d_3x3_s8") == 1
     assert "fg_depthwise_conv2d_s8" in functions and "fg_depthwise_conv2d_dsp" not in functions
+    assert "fg_add_s8" in functions and "fg_add_dsp" not in functions
 
 
 @needs_qemu

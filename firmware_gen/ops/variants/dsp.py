@@ -162,6 +162,15 @@ def _fully_connected(graph: Graph, op: Operator, call: KernelCall) -> KernelCall
     return packed_call(call, FULLY_CONNECTED, constants, extended_pairs(taps), [op.inputs[0], -1])
 
 
+def _add(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
+    shapes = [tuple(graph.tensors[i].shape) for i in (*op.inputs[:2], op.outputs[0])]
+    if shapes[0] != shapes[2] or shapes[1] != shapes[2]:
+        return None  # broadcasting
+    if call.params["left_shift"] > 20 or not -31 <= call.params["output_shift"] <= 0:
+        return None
+    return renamed(call, ADD)
+
+
 POINTWISE = Variant("fg_conv2d_pointwise_dsp", "fg_conv2d_pointwise_s8", REQUIRES, _tiled("POINTWISE"),
                     "3 pixels x 2 channels per SMLAD tile, weights interleaved for SXTB16, SMMULR output stage")
 FOLDED = Variant("fg_conv2d_folded_dsp", "fg_conv2d_folded_s8", REQUIRES, _tiled("FOLDED"),
@@ -176,4 +185,7 @@ DEPTHWISE_ONE_CHANNEL = Variant("fg_depthwise_conv2d_dsp", "fg_depthwise_conv2d_
 FULLY_CONNECTED = Variant("fg_fully_connected_dsp", "fg_fully_connected_folded_s8", REQUIRES, _fully_connected,
                           "row extended once, 2 outputs per SMLAD pass on int16 weights, SMMULR output stage")
 
-VARIANTS = [POINTWISE, FOLDED, DEPTHWISE, DEPTHWISE_ONE_CHANNEL, FULLY_CONNECTED]
+ADD = Variant("fg_add_dsp", "fg_add_s8", REQUIRES, _add,
+              "each input's 256 rescaled values tabulated once per call, SMMULR output stage")
+
+VARIANTS = [POINTWISE, FOLDED, DEPTHWISE, DEPTHWISE_ONE_CHANNEL, FULLY_CONNECTED, ADD]

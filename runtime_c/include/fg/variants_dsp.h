@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 
+#include "fg/add.h"
 #include "fg/conv2d.h"
 #include "fg/depthwise_conv2d.h"
 #include "fg/fully_connected.h"
@@ -34,5 +35,9 @@ void fg_depthwise_conv2d_dsp(const fg_depthwise_conv2d_params *params, const int
 #define FG_DSP_FC_MAX_DEPTH 2048
 void fg_fully_connected_dsp(const fg_fully_connected_params *params, const int8_t *input, const int8_t *weights,
                             int8_t *output);
+
+/* fg_add_s8 without broadcasting (both inputs of the output's shape), left_shift <= 20, output_shift in [-31, 0]:
+ * each input's 256 rescaled values tabulated once per call, the output stage with SMMULR. */
+void fg_add_dsp(const fg_add_params *params, const int8_t *input1, const int8_t *input2, int8_t *output);
 
 #endif /* FG_VARIANTS_DSP_H */
