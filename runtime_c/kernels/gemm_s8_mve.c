@@ -74,8 +74,9 @@ __attribute__((always_inline)) static inline int32x4_t fg_mve_block1(const int8_
 typedef struct {
     const int8_t *x0, *x1;  /* 0, 4 */
     int32_t rounds;         /* 8: ceil(steps / 8), steps = ceil(depth / 16) */
-    int8_t *out0, *out1;    /* 12, 16: advanced by 4 per block */
-    int32_t blocks;         /* 20: full blocks of four channels left */
+    int8_t *out0;           /* 12: advanced by 4 per block */
+    uint32_t out1;          /* 16: row 1's outputs, from row 0's */
+    const int32_t *end;     /* 20: past the last full block */
     const int32_t *quant;   /* 24: the current block's multipliers, then left and right shifts */
     int32_t entry;          /* 28: steps % 8: the dot loop, unrolled 8 times, is entered that many steps before its end */
     int32_t sums[8];        /* 32: the accumulators on their way to vector registers */
@@ -105,6 +106,7 @@ typedef struct {
 __attribute__((noinline)) static const int32_t *fg_mve_blocks2(fg_mve_gemm_state *st, const int32_t *packed,
                                                                  const fg_mve_clamp *clamp) {
     const int32x4_t offset = vdupq_n_s32(clamp->offset), low = clamp->low, high = clamp->high;
+    const uint32x4_t second = vaddq_n_u32(vidupq_n_u32(0, 1), st->out1);  /* row 1 scattered from row 0's pointer */
     const int8_t *px0, *px1;
     int32_t n, t;
     __asm__ volatile("2:\n"
@@ -159,17 +161,14 @@ __attribute__((noinline)) static const int32_t *fg_mve_blocks2(fg_mve_gemm_state
                      "vmin.s32 q0, q0, %q[hi]\n"
                      "vmin.s32 q1, q1, %q[hi]\n"
                      "ldr r0, [%[st], #12]\n"
-                     "ldr r2, [%[st], #16]\n"
+                     "vstrb.32 q1, [r0, %q[second]]\n"
                      "vstrb.32 q0, [r0], #4\n"
-                     "vstrb.32 q1, [r2], #4\n"
                      "str r0, [%[st], #12]\n"
-                     "str r2, [%[st], #16]\n"
                      "ldr r0, [%[st], #20]\n"
-                     "subs r0, r0, #1\n"
-                     "str r0, [%[st], #20]\n"
+                     "cmp %[pk], r0\n"
                      "bne 2b\n"
                      : [pk] "+r"(packed), [px0] "=&r"(px0), [px1] "=&r"(px1), [n] "=&r"(n), [t] "=&r"(t)
-                     : [st] "r"(st), [off] "w"(offset), [lo] "w"(low), [hi] "w"(high)
+                     : [st] "r"(st), [off] "w"(offset), [lo] "w"(low), [hi] "w"(high), [second] "w"(second)
                      : "r0", "r2", "r4", "r6", "r8", "r10", "r12", "lr", "q0", "q1", "q2", "q3", "memory", "cc");
     return packed;
 }
@@ -187,8 +186,8 @@ FG_HOT_LOOP void fg_mve_gemm_s8(const int8_t *x0, const int8_t *x1, int32_t dept
         st.rounds = (((depth + 15) >> 4) + 7) >> 3;
         st.entry = ((depth + 15) >> 4) & 7;
         st.out0 = out0;
-        st.out1 = out1;
-        st.blocks = out_c >> 2;
+        st.out1 = (uint32_t)((uintptr_t)out1 - (uintptr_t)out0);
+        st.end = packed + block_words * (out_c >> 2);
         packed = fg_mve_blocks2(&st, packed, &clamp);
         c = out_c & ~3;
     }
