@@ -15,6 +15,7 @@ import tempfile
 from pathlib import Path
 
 from firmware_gen.errors import ToolchainError
+from firmware_gen.manifest import read_manifest
 from firmware_gen.resources import RUNTIME_DIR
 
 WARNINGS = ["-Wall", "-Wextra", "-Werror"]
@@ -29,14 +30,21 @@ def host_compiler() -> str:
 
 
 def c_sources(model_dir: Path) -> list[Path]:
-    """The generated model and the runtime copy that came with it."""
-    return sorted(model_dir.glob("*.c")) + runtime_sources(model_dir)
+    """The generated model and the runtime copy that came with it, as its manifest lists them."""
+    return [model_dir / name for name in read_manifest(model_dir).sources]
 
 
 def runtime_sources(model_dir: Path) -> list[Path]:
     """The runtime copied beside a generated model: kernels, and the packed-call support if it was generated."""
-    runtime = model_dir / "runtime"
-    return sorted((runtime / "kernels").glob("*.c")) + sorted((runtime / "packed").glob("*.c"))
+    return [path for path in c_sources(model_dir) if _in_runtime(model_dir, path)]
+
+
+def _model_sources(model_dir: Path) -> list[Path]:
+    return [path for path in c_sources(model_dir) if not _in_runtime(model_dir, path)]
+
+
+def _in_runtime(model_dir: Path, path: Path) -> bool:
+    return path.is_relative_to(model_dir / "runtime")
 
 
 def _cache_dir() -> Path:
@@ -104,7 +112,7 @@ def build_trace_executable(model_dir: str | Path, build_dir: str | Path, sanitiz
     shared_key = _shared_key(command, include_dir)
     objects = [_runtime_object(command, source, include_dir, shared_key) for source in runtime_sources(model_dir)]
     model_command = [*command, f"-I{model_dir}"]
-    for source in [*sorted(model_dir.glob("*.c")), RUNTIME_DIR / "host" / "trace_main.c"]:
+    for source in [*_model_sources(model_dir), RUNTIME_DIR / "host" / "trace_main.c"]:
         objects.append(build_dir / f"{source.stem}.o")
         _compile(model_command, source, objects[-1])
     executable = build_dir / "fg_trace"
