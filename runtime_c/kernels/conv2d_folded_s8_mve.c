@@ -102,6 +102,7 @@ FG_HOT_LOOP void fg_conv2d_folded_s8_mve(const fg_conv2d_params *p, const int8_t
     const int32_t span = p->filter_w * in_c, step = p->dilation_h * line_bytes, runs = p->filter_h;
     const int32_t reach_y = (p->filter_h - 1) * p->dilation_h;
     const fg_requant_params requant = p->requant;
+    const int shifts_left = fg_mve_any_left_shift(&requant, out_c);
     const int32_t *packed = (const int32_t *)p->packed;
     int8_t rows[2][FG_MVE_ROW_MAX + 16];
     int32_t pending = 0;
@@ -118,7 +119,8 @@ FG_HOT_LOOP void fg_conv2d_folded_s8_mve(const fg_conv2d_params *p, const int8_t
                     fg_mve_window_row(p, image, oy, ox, rows[pending]);
                 }
                 if (++pending == 2) {
-                    fg_mve_gemm_s8(rows[0], rows[1], depth, out_c, packed, &requant, output, output + out_c);
+                    fg_mve_gemm_s8(rows[0], rows[1], depth, out_c, packed, &requant, shifts_left, output,
+                                   output + out_c);
                     output += 2 * out_c;
                     pending = 0;
                 }
@@ -126,7 +128,7 @@ FG_HOT_LOOP void fg_conv2d_folded_s8_mve(const fg_conv2d_params *p, const int8_t
         }
     }
     if (pending) {
-        fg_mve_gemm_s8(rows[0], 0, depth, out_c, packed, &requant, output, 0);
+        fg_mve_gemm_s8(rows[0], 0, depth, out_c, packed, &requant, shifts_left, output, 0);
     }
 }
 

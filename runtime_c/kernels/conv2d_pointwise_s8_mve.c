@@ -13,6 +13,7 @@ void fg_conv2d_pointwise_s8_mve(const fg_conv2d_params *p, const int8_t *input, 
     (void)filter;
     const int32_t pixels = p->batches * p->out_h * p->out_w, in_c = p->in_c, out_c = p->out_c;
     const fg_requant_params requant = p->requant;
+    const int shifts_left = fg_mve_any_left_shift(&requant, out_c);
     const int32_t *packed = (const int32_t *)p->packed;
     int8_t rows[2][FG_MVE_ROW_MAX];
     const int copy_second = (in_c & 15) != 0;
@@ -24,10 +25,11 @@ void fg_conv2d_pointwise_s8_mve(const fg_conv2d_params *p, const int8_t *input, 
             fg_mve_copy_s8(rows[1], second, in_c);
             second = rows[1];
         }
-        fg_mve_gemm_s8(rows[0], second, in_c, out_c, packed, &requant, output + i * out_c, output + (i + 1) * out_c);
+        fg_mve_gemm_s8(rows[0], second, in_c, out_c, packed, &requant, shifts_left, output + i * out_c,
+                       output + (i + 1) * out_c);
     }
     if (i < pixels) {
-        fg_mve_gemm_s8(input + i * in_c, 0, in_c, out_c, packed, &requant, output + i * out_c, 0);
+        fg_mve_gemm_s8(input + i * in_c, 0, in_c, out_c, packed, &requant, shifts_left, output + i * out_c, 0);
     }
 }
 

@@ -122,16 +122,17 @@ typedef struct {
     "vmladava.s16 " acc ", q0, q1\n"               \
     "adds %[x], %[x], #1\n"
 /* The rest of a block: tap 8 of the four channels (gathered: its offsets are per lane), the scalar sums into a
- * vector through st, requantization (as fg_mve_requantize), the store, on to the next block. */
-#define FG_DW_GATHER_BLOCK_END                      \
+ * vector through st, requantization (as fg_mve_requantize; LEFT_SHIFT: FG_DW_LEFT_SHIFT, or nothing for a layer
+ * that never shifts left), the store, on to the next block. */
+#define FG_DW_LEFT_SHIFT "vldrw.32 q1, [%[pk], #16]\n" "vshl.s32 q0, q0, q1\n"
+#define FG_DW_GATHER_BLOCK_END(LEFT_SHIFT)          \
     "vldrb.s32 q0, [%[x], %q[tap8]]\n"             \
     "vldrw.32 q1, [%[pk], #112]\n"                 \
     "vmul.i32 q0, q0, q1\n"                        \
     "stm %[st], {r0, r2, r4, r6}\n"                \
     "vldrw.32 q1, [%[st]]\n"                       \
     "vadd.i32 q0, q0, q1\n"                        \
-    "vldrw.32 q1, [%[pk], #16]\n"                  \
-    "vshl.s32 q0, q0, q1\n"                        \
+    LEFT_SHIFT                                      \
     "vldrw.32 q1, [%[pk]]\n"                       \
     "vqrdmulh.s32 q0, q0, q1\n"                    \
     "vldrw.32 q1, [%[pk], #32]\n"                  \
@@ -151,61 +152,67 @@ typedef struct {
  * through the gathering layout: per channel, taps 0-7 gathered into eight int16 lanes (VLDRB.S16 with the taps'
  * byte offsets, the same for every interior pixel) and dotted with the channel's eight int16 weights by one
  * VMLADAVA.S16 into an even register; tap 8 of the four channels as a vector (VLDRB.S32 gather, VMUL). */
-FG_HOT_LOOP __attribute__((noinline)) static void fg_dw_gathered_run(const int8_t *first, const int32_t *packed,
-                                                                     int32_t channels, int32_t pixels,
-                                                                     int32_t pixel_step, uint16x8_t tap_offsets,
-                                                                     uint32_t tap8_offset, const fg_mve_clamp *clamp,
-                                                                     int8_t *out) {
-    fg_dw_gather_state st = {{0, 0, 0, 0}, packed, channels >> 2, pixel_step - channels, pixels};
-    const int32x4_t low = clamp->low, high = clamp->high;
-    const uint32x4_t tap8 = vaddq_n_u32(vidupq_n_u32(0, 1), tap8_offset - 4u);  /* from past the block */
-    const int32_t *pk;
-    int32_t n;
-    __asm__ volatile("3:\n"
-                     "ldr %[pk], [%[st], #16]\n"
-                     "ldr %[n], [%[st], #20]\n"
-                     "1:\n"
-                     "ldm %[pk]!, {r0, r2, r4, r6}\n"
-                     FG_DW_GATHER(48, "r0") FG_DW_GATHER(64, "r2") FG_DW_GATHER(80, "r4") FG_DW_GATHER(96, "r6")
-                     FG_DW_GATHER_BLOCK_END
-                     "ldr %[n], [%[st], #24]\n"
-                     "add %[x], %[x], %[n]\n"
-                     "ldr %[n], [%[st], #28]\n"
-                     "subs %[n], %[n], #1\n"
-                     "str %[n], [%[st], #28]\n"
-                     "bne 3b\n"
-                     : [x] "+r"(first), [out] "+l"(out), [pk] "=&r"(pk), [n] "=&r"(n)
-                     : [st] "r"(&st), [off] "r"(clamp->offset), [lo] "w"(low), [hi] "w"(high),
-                       [taps] "w"(tap_offsets), [tap8] "w"(tap8)
-                     : "r0", "r2", "r4", "r6", "q0", "q1", "q2", "memory", "cc");
+#define FG_DW_GATHERED_RUN(NAME, LEFT_SHIFT) \
+FG_HOT_LOOP __attribute__((noinline)) static void NAME(const int8_t *first, const int32_t *packed, \
+                                                                     int32_t channels, int32_t pixels, \
+                                                                     int32_t pixel_step, uint16x8_t tap_offsets, \
+                                                                     uint32_t tap8_offset, const fg_mve_clamp *clamp, \
+                                                                     int8_t *out) { \
+    fg_dw_gather_state st = {{0, 0, 0, 0}, packed, channels >> 2, pixel_step - channels, pixels}; \
+    const int32x4_t low = clamp->low, high = clamp->high; \
+    const uint32x4_t tap8 = vaddq_n_u32(vidupq_n_u32(0, 1), tap8_offset - 4u);  /* from past the block */ \
+    const int32_t *pk; \
+    int32_t n; \
+    __asm__ volatile("3:\n" \
+                     "ldr %[pk], [%[st], #16]\n" \
+                     "ldr %[n], [%[st], #20]\n" \
+                     "1:\n" \
+                     "ldm %[pk]!, {r0, r2, r4, r6}\n" \
+                     FG_DW_GATHER(48, "r0") FG_DW_GATHER(64, "r2") FG_DW_GATHER(80, "r4") FG_DW_GATHER(96, "r6") \
+                     FG_DW_GATHER_BLOCK_END(LEFT_SHIFT) \
+                     "ldr %[n], [%[st], #24]\n" \
+                     "add %[x], %[x], %[n]\n" \
+                     "ldr %[n], [%[st], #28]\n" \
+                     "subs %[n], %[n], #1\n" \
+                     "str %[n], [%[st], #28]\n" \
+                     "bne 3b\n" \
+                     : [x] "+r"(first), [out] "+l"(out), [pk] "=&r"(pk), [n] "=&r"(n) \
+                     : [st] "r"(&st), [off] "r"(clamp->offset), [lo] "w"(low), [hi] "w"(high), \
+                       [taps] "w"(tap_offsets), [tap8] "w"(tap8) \
+                     : "r0", "r2", "r4", "r6", "q0", "q1", "q2", "memory", "cc"); \
 }
+FG_DW_GATHERED_RUN(fg_dw_gathered_run_shifted, FG_DW_LEFT_SHIFT)
+FG_DW_GATHERED_RUN(fg_dw_gathered_run, "")
 
 /* One output pixel at the border as fg_dw_gathered_run: `first` is where its top left tap would be; taps 0-7 in the
  * padding are masked off (`inside`, two predicate bits per int16 lane) and read the zero point, tap 8 is gathered
  * from tap8 (per lane: the image or the zero-point row). VPR is saved and restored around the loop. */
-FG_HOT_LOOP __attribute__((noinline)) static void fg_dw_gathered_border(const int8_t *first, const int32_t *packed,
-                                                                        int32_t channels, uint16x8_t tap_offsets,
-                                                                        uint32x4_t tap8, mve_pred16_t inside,
-                                                                        int8_t zero_point, const fg_mve_clamp *clamp,
-                                                                        int8_t *out) {
-    fg_dw_gather_state st = {{0, 0, 0, 0}, packed, channels >> 2, 0, 1};
-    const int32x4_t low = clamp->low, high = clamp->high;
-    const int16x8_t zero_points = vdupq_n_s16(zero_point);
-    const int32_t *pk = packed;
-    int32_t n = channels >> 2, saved, mask = inside;
-    __asm__ volatile("vmrs %[saved], p0\n"
-                     "vmsr p0, %[mask]\n"
-                     "1:\n"
-                     "ldm %[pk]!, {r0, r2, r4, r6}\n"
-                     FG_DW_GATHER_MASKED(48, "r0") FG_DW_GATHER_MASKED(64, "r2") FG_DW_GATHER_MASKED(80, "r4")
-                     FG_DW_GATHER_MASKED(96, "r6")
-                     FG_DW_GATHER_BLOCK_END
-                     "vmsr p0, %[saved]\n"
-                     : [x] "+r"(first), [out] "+l"(out), [pk] "+r"(pk), [n] "+r"(n), [saved] "=&r"(saved)
-                     : [st] "r"(&st), [off] "r"(clamp->offset), [lo] "w"(low), [hi] "w"(high),
-                       [taps] "w"(tap_offsets), [tap8] "w"(tap8), [zp] "w"(zero_points), [mask] "r"(mask)
-                     : "r0", "r2", "r4", "r6", "q0", "q1", "q2", "memory", "cc");
+#define FG_DW_GATHERED_BORDER(NAME, LEFT_SHIFT) \
+FG_HOT_LOOP __attribute__((noinline)) static void NAME(const int8_t *first, const int32_t *packed, \
+                                                                        int32_t channels, uint16x8_t tap_offsets, \
+                                                                        uint32x4_t tap8, mve_pred16_t inside, \
+                                                                        int8_t zero_point, const fg_mve_clamp *clamp, \
+                                                                        int8_t *out) { \
+    fg_dw_gather_state st = {{0, 0, 0, 0}, packed, channels >> 2, 0, 1}; \
+    const int32x4_t low = clamp->low, high = clamp->high; \
+    const int16x8_t zero_points = vdupq_n_s16(zero_point); \
+    const int32_t *pk = packed; \
+    int32_t n = channels >> 2, saved, mask = inside; \
+    __asm__ volatile("vmrs %[saved], p0\n" \
+                     "vmsr p0, %[mask]\n" \
+                     "1:\n" \
+                     "ldm %[pk]!, {r0, r2, r4, r6}\n" \
+                     FG_DW_GATHER_MASKED(48, "r0") FG_DW_GATHER_MASKED(64, "r2") FG_DW_GATHER_MASKED(80, "r4") \
+                     FG_DW_GATHER_MASKED(96, "r6") \
+                     FG_DW_GATHER_BLOCK_END(LEFT_SHIFT) \
+                     "vmsr p0, %[saved]\n" \
+                     : [x] "+r"(first), [out] "+l"(out), [pk] "+r"(pk), [n] "+r"(n), [saved] "=&r"(saved) \
+                     : [st] "r"(&st), [off] "r"(clamp->offset), [lo] "w"(low), [hi] "w"(high), \
+                       [taps] "w"(tap_offsets), [tap8] "w"(tap8), [zp] "w"(zero_points), [mask] "r"(mask) \
+                     : "r0", "r2", "r4", "r6", "q0", "q1", "q2", "memory", "cc"); \
 }
+FG_DW_GATHERED_BORDER(fg_dw_gathered_border_shifted, FG_DW_LEFT_SHIFT)
+FG_DW_GATHERED_BORDER(fg_dw_gathered_border, "")
 
 /* Channels c .. c + n - 1 (n < 4, the last block) of one output pixel whose taps start at t[0..8]: predicated loads
  * and store. packed is that block's. */
@@ -231,7 +238,7 @@ FG_HOT_LOOP static void fg_dw_last_channels(const int8_t *const t[9], const int3
  * taps 0-7 inside the image, and tap 8's offsets (into the image, or to the zero-point row). */
 static void fg_dw_border(const fg_depthwise_conv2d_params *p, const int8_t *image, int32_t y0, int32_t x0,
                          const int8_t *zero_points, const int32_t *gathering, uint16x8_t tap_offsets,
-                         uint32_t tap8_offset, const fg_mve_clamp *clamp, int8_t *out) {
+                         uint32_t tap8_offset, int shifts_left, const fg_mve_clamp *clamp, int8_t *out) {
     const int32_t channels = p->in_c, row_bytes = p->in_w * channels;
     const uintptr_t first = (uintptr_t)image + (uintptr_t)(intptr_t)(y0 * row_bytes + x0 * channels);
     uint32_t inside = 0;
@@ -247,8 +254,9 @@ static void fg_dw_border(const fg_depthwise_conv2d_params *p, const int8_t *imag
     }
     const uint32_t to_tap8 = tap8_inside ? tap8_offset : (uint32_t)((uintptr_t)zero_points - first);
     const uint32x4_t tap8 = vaddq_n_u32(vidupq_n_u32(0, 1), to_tap8 - 4u);  /* from past the block */
-    fg_dw_gathered_border((const int8_t *)first, gathering, channels, tap_offsets, tap8, (mve_pred16_t)inside,
-                          zero_points[0], clamp, out);
+    (shifts_left ? fg_dw_gathered_border_shifted : fg_dw_gathered_border)(
+        (const int8_t *)first, gathering, channels, tap_offsets, tap8, (mve_pred16_t)inside, zero_points[0], clamp,
+        out);
 }
 
 /* The taps of the window at (y0, x0): pointers into the image, or to a row of zero points in the padding. */
@@ -282,6 +290,7 @@ void fg_depthwise_conv2d_3x3_s8_mve(const fg_depthwise_conv2d_params *p, const i
     /* The gathering layout follows the first; its tap offsets must fit in 16 bits. */
     const int gather = runs && 2 * (row_step + col_step) < 65536;
     const int32_t *gathering = packed + FG_DW_BLOCK_WORDS * ((channels + 3) >> 2);
+    const int shifts_left = fg_mve_any_left_shift(&p->requant, channels);
     uint16_t offsets[8];
     for (int32_t k = 0; k < 8; ++k) {
         offsets[k] = (uint16_t)((k / 3) * row_step + (k % 3) * col_step);
@@ -299,7 +308,8 @@ void fg_depthwise_conv2d_3x3_s8_mve(const fg_depthwise_conv2d_params *p, const i
                 int32_t pixels = 1;
                 if (gather && rows_inside && ox >= first && ox < end) {
                     pixels = end - ox;
-                    fg_dw_gathered_run(image + y0 * row_bytes + x0 * channels, gathering, channels, pixels,
+                    (shifts_left ? fg_dw_gathered_run_shifted : fg_dw_gathered_run)(
+                                       image + y0 * row_bytes + x0 * channels, gathering, channels, pixels,
                                        pixel_step, tap_offsets, tap8_offset, &clamp, output);
                     ox += pixels;
                     output += pixels * channels;
@@ -315,7 +325,8 @@ void fg_depthwise_conv2d_3x3_s8_mve(const fg_depthwise_conv2d_params *p, const i
                     }
                     pixels = runs ? end - ox : 1;
                 } else if (gather) {
-                    fg_dw_border(p, image, y0, x0, zero_points, gathering, tap_offsets, tap8_offset, &clamp, output);
+                    fg_dw_border(p, image, y0, x0, zero_points, gathering, tap_offsets, tap8_offset, shifts_left,
+                                 &clamp, output);
                     ++ox;
                     output += channels;
                     continue;

@@ -11,6 +11,7 @@ void fg_fully_connected_folded_s8_mve(const fg_fully_connected_params *p, const 
     (void)weights;
     const int32_t depth = p->accum_depth, out_c = p->out_depth;
     const fg_requant_params requant = p->requant;
+    const int shifts_left = fg_mve_any_left_shift(&requant, out_c);
     const int32_t *packed = (const int32_t *)p->packed;
     const int copy = (depth & 15) != 0;
     int8_t rows[2][FG_MVE_ROW_MAX];
@@ -24,11 +25,12 @@ void fg_fully_connected_folded_s8_mve(const fg_fully_connected_params *p, const 
                 x0 = rows[0];
                 x1 = rows[1];
             }
-            fg_mve_gemm_s8(x0, x1, depth, out_c, packed, &requant, output + b * out_c, output + (b + 1) * out_c);
+            fg_mve_gemm_s8(x0, x1, depth, out_c, packed, &requant, shifts_left, output + b * out_c,
+                           output + (b + 1) * out_c);
         }
     }
     for (; b < p->batches; ++b) {
-        fg_mve_gemm_s8(input + b * depth, 0, depth, out_c, packed, &requant, output + b * out_c, 0);
+        fg_mve_gemm_s8(input + b * depth, 0, depth, out_c, packed, &requant, shifts_left, output + b * out_c, 0);
     }
 }
 

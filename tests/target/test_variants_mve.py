@@ -25,7 +25,8 @@ ACTIVATIONS = ["NONE", "RELU", "RELU6", "RELU_N1_TO_1"]
 
 def _weights(rng: np.random.Generator, builder: ModelBuilder, shape: tuple[int, ...], axis: int, input_scale: float,
              taps: int) -> tuple[int, int, float]:
-    """(weights, bias or -1, an output scale that spreads the accumulators over the int8 range)."""
+    """(weights, bias or -1, an output scale that spreads the accumulators over the int8 range, or now and then one
+    so small that the multipliers exceed one)."""
     channels = shape[axis]
     values = rng.integers(-127, 127, shape, endpoint=True).astype(np.int8)
     scales = [float(s) for s in rng.uniform(1e-3, 0.5, channels if rng.random() < 0.6 else 1)]
@@ -34,6 +35,8 @@ def _weights(rng: np.random.Generator, builder: ModelBuilder, shape: tuple[int, 
     if rng.random() < 0.7:
         bias_scales = [input_scale * s for s in scales]
         bias = builder.constant("b", rng.integers(-(1 << 14), 1 << 14, channels).astype(np.int32), scale=bias_scales)
+    if rng.random() < 0.2:  # multipliers above one: the requantization's left shift (and saturation)
+        return index, bias, input_scale * float(np.mean(scales)) * 2.0 ** -int(rng.integers(0, 4))
     spread = float(np.sqrt(taps)) * 127 * 74 / 128
     return index, bias, input_scale * float(np.mean(scales)) * spread * 2.0 ** int(rng.integers(-3, 3))
 

@@ -58,6 +58,18 @@ static inline int32x4_t fg_mve_requantize(int32x4_t acc, const fg_mve_quant4 *q,
     return vminq_s32(vmaxq_s32(vaddq_n_s32(fg_mve_rounding_divide_by_pot(x, q->right), c->offset), c->low), c->high);
 }
 
+/* Whether any of the layer's channels shifts left before its multiplier (most convolutions do not: the variants'
+ * assembly loops then skip that step). */
+static inline int fg_mve_any_left_shift(const fg_requant_params *q, int32_t channels) {
+    const int32_t entries = q->per_channel ? channels : 1;
+    for (int32_t k = 0; k < entries; ++k) {
+        if (q->shifts[k] > 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* dst[i] = src[i], i < n. */
 static inline void fg_mve_copy_s8(int8_t *dst, const int8_t *src, int32_t n) {
     for (; n > 0; n -= 16, src += 16, dst += 16) {

@@ -25,9 +25,10 @@
  * multiplier, left shift, right shift per channel) then ceil(depth / 16) chunks of 4 rows x 16 weight bytes (zero
  * padded). Two rows are read up to depth rounded up to 16 (the padding weights are zero, whatever the bytes there):
  * the caller copies a row whose end is not that far from the end of its buffer. Each block's outputs are stored
- * once all its reads of x0 and x1 are done. */
+ * once all its reads of x0 and x1 are done. shifts_left: whether any channel's shift is positive
+ * (fg_mve_any_left_shift). */
 void fg_mve_gemm_s8(const int8_t *x0, const int8_t *x1, int32_t depth, int32_t out_c, const int32_t *packed,
-                    const fg_requant_params *requant, int8_t *out0, int8_t *out1);
+                    const fg_requant_params *requant, int shifts_left, int8_t *out0, int8_t *out1);
 
 /* fg_conv2d_pointwise_s8, two pixels at a time against the GEMM layout (filter unused, may be NULL). */
 void fg_conv2d_pointwise_s8_mve(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter,
