@@ -63,6 +63,80 @@ static inline __attribute__((always_inline)) void fg_dsp_dw_pixel(const int8_t *
     }
 }
 
+#define FG_DSP_DW_WINDOW_CHANNELS 256  /* at most this many channels: a border pixel's window on the stack */
+
+/* What fg_dsp_dw_pixel_asm needs besides its pointers (bytes between taps). */
+typedef struct {
+    int32_t col;      /* from one tap to the next in a row: dilation_w * in_c */
+    int32_t row_adj;  /* from a row's second tap to the next row's first: dilation_h * in_w * in_c - col */
+    int32_t back;     /* from the last row's second tap to the next group's first tap: 2 rows + col - 4 */
+    int32_t groups;   /* in_c / 4 */
+} fg_dsp_dw_job;
+
+#define FG_DSP_DW_TAP(addr)              \
+    "ldr r10, " addr "\n\t"              \
+    "ldrd r12, lr, [%[w]], #8\n\t"       \
+    "sxtb16 r11, r10, ror #8\n\t"        \
+    "sxtb16 r10, r10\n\t"                \
+    "smlabb r4, r10, r12, r4\n\t"        \
+    "smlatt r6, r10, r12, r6\n\t"        \
+    "smlabb r5, r11, lr, r5\n\t"         \
+    "smlatt r7, r11, lr, r7\n\t"
+#define FG_DSP_DW_ROW                    \
+    FG_DSP_DW_TAP("[%[x]]")              \
+    FG_DSP_DW_TAP("[%[x], r8]")          \
+    "add %[x], %[x], r8\n\t"             \
+    FG_DSP_DW_TAP("[%[x], r8]")
+#define FG_DSP_DW_OUT(acc, j)                                 \
+    "ldrd r10, r11, [%[ch], #" #j "* 16 + 4]\n\t"            \
+    "ldr r12, [%[ch], #" #j "* 16 + 12]\n\t"                 \
+    "lsl " acc ", " acc ", #1\n\t"                             \
+    "smmulr " acc ", " acc ", r10\n\t"                         \
+    "add lr, " acc ", r11\n\t"                                 \
+    "add " acc ", lr, " acc ", asr #31\n\t"                    \
+    "asr " acc ", " acc ", r12\n\t"                            \
+    "ssat " acc ", #8, " acc "\n\t"                            \
+    "strb " acc ", [%[out], #" #j "]\n\t"
+
+/* Every group of four channels of one output pixel whose window is inside the image, every channel narrow and the
+ * clamp all of int8: per tap LDR + LDRD + 2 SXTB16 + 4 SMLAxy, per output 9 for the output stage. x: the window's
+ * top left tap. */
+static __attribute__((noinline)) void fg_dsp_dw_pixel_asm(const int8_t *x, const uint32_t *w, const fg_dsp_channel *ch,
+                                                          int8_t *out, const fg_dsp_dw_job *job) {
+    register const int8_t *rx __asm__("r0") = x;
+    register const uint32_t *rw __asm__("r1") = w;
+    register const fg_dsp_channel *rc __asm__("r2") = ch;
+    register int8_t *ro __asm__("r3") = out;
+    register const fg_dsp_dw_job *rj __asm__("r12") = job;
+    __asm__ volatile(
+        "ldrd r8, r9, [%[job]]\n\t"
+        "ldrd r10, r11, [%[job], #8]\n\t"
+        "push {r10, r11}\n"
+        "1:\n\t"
+        "ldr r4, [%[ch], #0]\n\t"
+        "ldr r5, [%[ch], #16]\n\t"
+        "ldr r6, [%[ch], #32]\n\t"
+        "ldr r7, [%[ch], #48]\n\t"
+        FG_DSP_DW_ROW "add %[x], %[x], r9\n\t"
+        FG_DSP_DW_ROW "add %[x], %[x], r9\n\t"
+        FG_DSP_DW_ROW
+        FG_DSP_DW_OUT("r4", 0) FG_DSP_DW_OUT("r5", 1) FG_DSP_DW_OUT("r6", 2) FG_DSP_DW_OUT("r7", 3)
+        "ldrd r10, r11, [sp]\n\t"
+        "sub %[x], %[x], r10\n\t"
+        "add %[ch], %[ch], #64\n\t"
+        "add %[out], %[out], #4\n\t"
+        "subs r11, r11, #1\n\t"
+        "str r11, [sp, #4]\n\t"
+        "bne 1b\n\t"
+        "add sp, sp, #8\n\t"
+        : [x] "+r"(rx), [w] "+r"(rw), [ch] "+r"(rc), [out] "+r"(ro), [job] "+r"(rj)
+        :
+        : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "lr", "cc", "memory");
+}
+#undef FG_DSP_DW_TAP
+#undef FG_DSP_DW_ROW
+#undef FG_DSP_DW_OUT
+
 /* The taps of a window at the border: into the image, or for a tap in the padding the row of zero points. */
 static void fg_dsp_dw_border(const fg_depthwise_conv2d_params *p, const int8_t *image, int32_t y0, int32_t x0,
                              const int8_t *zero_points, const int8_t *x[9]) {
@@ -88,6 +162,11 @@ FG_HOT_LOOP void fg_depthwise_conv2d_3x3_dsp(const fg_depthwise_conv2d_params *p
     }
     /* 2: every channel narrow and the clamp all of int8; 1: every channel narrow; 0: some channel wide */
     const int mode = fg_dsp_all_narrow(ch, channels) ? 1 + (q.activation_min == -128 && q.activation_max == 127) : 0;
+    const int32_t row = p->dilation_h * p->in_w * channels, col = p->dilation_w * channels;
+    const fg_dsp_dw_job job = {col, row - col, 2 * row + col - 4, channels / 4};
+    const fg_dsp_dw_job gathered = {channels, 2 * channels, 7 * channels - 4, channels / 4};  /* [3][3][in_c] */
+    uint32_t words[9 * FG_DSP_DW_WINDOW_CHANNELS / 4];  /* a border pixel's window, the padding's taps zero points */
+    int8_t *window = (int8_t *)words;
     for (int32_t b = 0; b < p->batches; ++b) {
         const int8_t *image = input + b * p->in_h * p->in_w * channels;
         for (int32_t oy = 0; oy < p->out_h; ++oy) {
@@ -96,11 +175,22 @@ FG_HOT_LOOP void fg_depthwise_conv2d_3x3_dsp(const fg_depthwise_conv2d_params *p
                 const int8_t *x[9];
                 if (y0 >= 0 && y0 + 2 * p->dilation_h < p->in_h && x0 >= 0 && x0 + 2 * p->dilation_w < p->in_w) {
                     const int8_t *corner = image + (y0 * p->in_w + x0) * channels;
+                    if (mode == 2) {
+                        fg_dsp_dw_pixel_asm(corner, weights, ch, output, &job);
+                        continue;
+                    }
                     for (int32_t t = 0; t < 9; ++t) {
                         x[t] = corner + offsets[t];
                     }
                 } else {
                     fg_dsp_dw_border(p, image, y0, x0, zero_points, x);
+                    if (mode == 2 && channels >= 64 && channels <= FG_DSP_DW_WINDOW_CHANNELS) {  /* gathered, then asm */
+                        for (int32_t t = 0; t < 9; ++t) {
+                            memcpy(window + t * channels, x[t], (size_t)channels);
+                        }
+                        fg_dsp_dw_pixel_asm(window, weights, ch, output, &gathered);
+                        continue;
+                    }
                 }
                 if (mode == 2) {
                     fg_dsp_dw_pixel(x, weights, ch, channels, output, &q, 1, 1);

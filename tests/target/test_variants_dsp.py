@@ -78,8 +78,9 @@ def folded_cases(rng, count):
 
 
 def depthwise_cases(rng, count):
-    return [conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), [4, 8, 12, 16, 32, 36][k % 6], 0, int(rng.integers(1, 3)),
-                      int(rng.integers(1, 3)), wide=k % 6 == 5) for k in range(count)]
+    # 64 channels and more: a border pixel's window gathered for the assembly loop
+    return [conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), [4, 8, 12, 16, 32, 36, 64, 68][k % 8], 0,
+                      int(rng.integers(1, 3)), int(rng.integers(1, 3)), wide=k % 6 == 5) for k in range(count)]
 
 
 def one_channel_depthwise_cases(rng, count):
