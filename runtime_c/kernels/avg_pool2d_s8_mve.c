@@ -4,7 +4,8 @@
 
 #include "fg/mve_support.h"
 
-/* Each output pixel's clipped window summed four channels at a time (int32 lanes), then divided per channel as
+/* Each output pixel's clipped window summed eight channels at a time (int16 lanes: windows of at most 255 elements),
+ * then divided per channel as
  * fg_avg_pool2d_s8 does (rounding half away from zero). A block of channels is stored after its window is read: output
  * pixel p only lands below the first input pixel its window reads (ops/overlap.py). */
 FG_HOT_LOOP void fg_avg_pool2d_s8_mve(const fg_pool2d_params *p, const int8_t *input, int8_t *output) {
@@ -20,18 +21,18 @@ FG_HOT_LOOP void fg_avg_pool2d_s8_mve(const fg_pool2d_params *p, const int8_t *i
                 fg_pool_window_1d(ox, p->stride_w, p->pad_left, p->filter_w, p->in_w, &x_start, &x_end);
                 const int32_t cols = x_end - x_start, count = (y_end - y_start) * cols;
                 const int8_t *first = image + y_start * row_bytes + x_start * channels;
-                for (int32_t c = 0; c < channels; c += 4) {
-                    const mve_pred16_t lanes = vctp32q((uint32_t)(channels - c));
-                    int32x4_t sum = vdupq_n_s32(0);
+                for (int32_t c = 0; c < channels; c += 8) {
+                    const mve_pred16_t lanes = vctp16q((uint32_t)(channels - c));
+                    int16x8_t sum = vdupq_n_s16(0);  /* exact: count <= 255 (a precondition of the variant) */
                     for (int32_t y = y_start; y < y_end; ++y) {
                         const int8_t *x = first + (y - y_start) * row_bytes + c;
                         for (int32_t k = 0; k < cols; ++k, x += channels) {
-                            sum = vaddq_s32(sum, vldrbq_z_s32(x, lanes));
+                            sum = vaddq_s16(sum, vldrbq_z_s16(x, lanes));
                         }
                     }
-                    int32_t sums[4];
-                    vstrwq_s32(sums, sum);
-                    const int32_t n = channels - c < 4 ? channels - c : 4;
+                    int16_t sums[8];
+                    vstrhq_s16(sums, sum);
+                    const int32_t n = channels - c < 8 ? channels - c : 8;
                     for (int32_t k = 0; k < n; ++k) {
                         const int32_t s = sums[k];
                         const int32_t average = count <= 0 ? 0 : s > 0 ? (s + count / 2) / count

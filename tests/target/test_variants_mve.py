@@ -96,6 +96,32 @@ def _add_cases() -> list[bytes]:
             for k, size in enumerate([*CHANNELS, 3, 7, 16, 32, 64, 5])]
 
 
+def pool_case(seed: int, shape: tuple[int, int, int, int], filter_hw: tuple[int, int], stride: int,
+              padding: str) -> bytes:
+    rng = np.random.default_rng(seed)
+    options = {"padding": padding, "filter_h": filter_hw[0], "filter_w": filter_hw[1], "stride_h": stride,
+               "stride_w": stride, "activation": ACTIVATIONS[seed % 4]}
+    window = window_2d(padding, shape[1:3], filter_hw, (stride, stride))
+    builder = ModelBuilder("average_pool")
+    scale, zero_point = float(rng.uniform(0.01, 0.1)), int(rng.integers(-128, 128))
+    x = builder.input("x", shape, "int8", scale=scale, zero_point=zero_point)
+    y = builder.tensor("y", (shape[0], window.out_h, window.out_w, shape[3]), "int8", scale=scale,
+                       zero_point=zero_point)
+    builder.operator("AVERAGE_POOL_2D", [x], [y], options)
+    builder.output(y)
+    return builder.build()
+
+
+def _pool_cases() -> list[bytes]:
+    rng = np.random.default_rng(7)
+    cases = []
+    for k, channels in enumerate([*CHANNELS, 128, 256, 5, 9, 24]):
+        filter_hw = (int(rng.integers(1, 4)), int(rng.integers(1, 4))) if k % 4 else (5, 5)
+        shape = (1 + k % 2, int(rng.integers(5, 9)), int(rng.integers(5, 9)), channels)
+        cases.append(pool_case(700 + k, shape, filter_hw, 1 + k % 3, "SAME" if k % 2 else "VALID"))
+    return cases
+
+
 def _pointwise_cases() -> list[bytes]:
     rng = np.random.default_rng(1)
     cases = []
@@ -156,6 +182,7 @@ BATCHES = {
     "depthwise_3x3": (_depthwise_cases, "fg_depthwise_conv2d_3x3_s8_mve"),
     "fully_connected": (_fully_connected_cases, "fg_fully_connected_folded_s8_mve"),
     "add": (_add_cases, "fg_add_s8_mve"),
+    "average_pool": (_pool_cases, "fg_avg_pool2d_s8_mve"),
 }
 
 
@@ -180,12 +207,13 @@ def test_variant_bit_exact(batch: str, tmp_path) -> None:
 @needs_qemu
 def test_outside_the_preconditions_the_portable_kernel_runs(tmp_path) -> None:
     """A 1x1 convolution of more input channels than the variant's stack row, a depthwise one of more channels than
-    its zero-point row, an ADD that broadcasts: the portable kernels, still bit-exact, beside a case the variant
-    takes."""
+    its zero-point row, an ADD that broadcasts, an average pool of a 256-element window: the portable kernels, still
+    bit-exact, beside a case the variant takes."""
     models = [conv_case(500, "CONV_2D", (1, 2, 2, 1200), (1, 1), 5),
               conv_case(501, "DEPTHWISE_CONV_2D", (1, 3, 3, 1030), (3, 3), 1),
               add_case(503, (1, 3, 4, 5), (1, 1, 4, 5)),
+              pool_case(504, (1, 16, 17, 3), (16, 16), 1, "VALID"),
               conv_case(502, "CONV_2D", (1, 2, 3, 8), (1, 1), 4)]
     functions = assert_batch_bit_exact(models, BOARD, tmp_path / "build",
                                        expect_functions=["fg_conv2d_pointwise_s8", "fg_conv2d_pointwise_s8_mve"])
-    assert functions[:3] == ["fg_conv2d_pointwise_s8", "fg_depthwise_conv2d_3x3_s8", "fg_add_s8"]
+    assert functions[:4] == ["fg_conv2d_pointwise_s8", "fg_depthwise_conv2d_3x3_s8", "fg_add_s8", "fg_avg_pool2d_s8"]

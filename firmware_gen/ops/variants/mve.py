@@ -151,8 +151,14 @@ FULLY_CONNECTED = Variant("fg_fully_connected_folded_s8_mve", "fg_fully_connecte
 DEPTHWISE_3X3 = Variant("fg_depthwise_conv2d_3x3_s8_mve", "fg_depthwise_conv2d_3x3_s8", REQUIRES, _depthwise_3x3,
                         "Helium: 4 channels per vector, 9 taps, vector requantization")
 
-AVERAGE_POOL = Variant("fg_avg_pool2d_s8_mve", "fg_avg_pool2d_s8", REQUIRES, lambda graph, op, call: renamed(
-    call, AVERAGE_POOL), "Helium: windows summed 4 channels per vector")
+def _average_pool(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
+    if call.params["filter_h"] * call.params["filter_w"] > 255:
+        return None  # its int16 sums could overflow
+    return renamed(call, AVERAGE_POOL)
+
+
+AVERAGE_POOL = Variant("fg_avg_pool2d_s8_mve", "fg_avg_pool2d_s8", REQUIRES, _average_pool,
+                       "Helium: windows summed 8 channels per vector (int16)")
 ADD = Variant("fg_add_s8_mve", "fg_add_s8", REQUIRES, _add, "Helium: 4 elements per vector, VQRDMULH rescaling")
 
 VARIANTS = [POINTWISE, FOLDED, ONE_CHANNEL, FULLY_CONNECTED, DEPTHWISE_3X3, AVERAGE_POOL, ADD]

@@ -50,7 +50,7 @@ void fg_depthwise_conv2d_3x3_s8_mve(const fg_depthwise_conv2d_params *params, co
 /* fg_add_s8 for inputs of the output's shape (no broadcasting: a single loop of shape.dims[last] elements). */
 void fg_add_s8_mve(const fg_add_params *params, const int8_t *input1, const int8_t *input2, int8_t *output);
 
-/* fg_avg_pool2d_s8: windows summed four channels per vector. */
+/* fg_avg_pool2d_s8 for windows of at most 255 elements: summed eight channels per vector (int16 lanes). */
 void fg_avg_pool2d_s8_mve(const fg_pool2d_params *params, const int8_t *input, int8_t *output);
 
 #endif /* FG_VARIANTS_MVE_H */
