@@ -76,6 +76,7 @@ FG_HOT_LOOP void fg_conv2d_folded_dsp(const fg_conv2d_params *p, const int8_t *i
     const fg_requant_params q = p->requant;  /* a local copy: the int8 stores may alias params */
     const fg_dsp_channel *ch = (const fg_dsp_channel *)p->packed;
     const uint32_t *weights = (const uint32_t *)(ch + out_c);
+    const int narrow = fg_dsp_all_narrow(ch, out_c);
     uint32_t x[3 * pairs];
     int8_t patch[2 * pairs];  /* zeros past depth: their weights are zero too */
     memset(patch, 0, sizeof patch);
@@ -88,7 +89,7 @@ FG_HOT_LOOP void fg_conv2d_folded_dsp(const fg_conv2d_params *p, const int8_t *i
                 fg_dsp_window(p, image, oy * p->stride_h - p->pad_top, ox * p->stride_w - p->pad_left, patch);
                 fg_dsp_extend_patch(patch, pairs, x + px);
             }
-            fg_dsp_gemm_3(x, weights, pairs, ch, out_c, n, output + i * out_c, &q);
+            fg_dsp_gemm_3(x, weights, pairs, ch, out_c, n, output + i * out_c, &q, narrow);
         }
         output += per_image * out_c;
     }

@@ -13,13 +13,14 @@ FG_HOT_LOOP void fg_conv2d_pointwise_dsp(const fg_conv2d_params *p, const int8_t
     const fg_requant_params q = p->requant;  /* a local copy: the int8 stores may alias params */
     const fg_dsp_channel *ch = (const fg_dsp_channel *)p->packed;
     const uint32_t *weights = (const uint32_t *)(ch + out_c);
+    const int narrow = fg_dsp_all_narrow(ch, out_c);
     uint32_t x[3 * pairs];
     for (int32_t i = 0; i < pixels; i += 3) {
         const int32_t n = pixels - i < 3 ? pixels - i : 3;
         for (int32_t px = 0; px < 3; ++px) {  /* a short block repeats its first pixel */
             fg_dsp_extend(input + (i + (px < n ? px : 0)) * depth, depth, pairs, x + px, 3);
         }
-        fg_dsp_gemm_3(x, weights, pairs, ch, out_c, n, output + i * out_c, &q);
+        fg_dsp_gemm_3(x, weights, pairs, ch, out_c, n, output + i * out_c, &q, narrow);
     }
 }
 #endif

@@ -195,6 +195,8 @@ typedef struct {
     int32_t stride;              /* from one pixel's outputs to the next */
     int32_t low, high;           /* the clamp */
     int32_t full;                /* the clamp is all of int8 */
+    int32_t rewind;              /* bytes of the pixels' pairs: back to the first pair after a tile */
+    int32_t pairs;               /* channel pairs to run, >= 1 (ch and out advance past them) */
 } fg_dsp_job;
 
 #define FG_DSP_NARROW(r)                 \
@@ -204,23 +206,24 @@ typedef struct {
     "add " r ", lr, " r ", asr #31\n\t"  \
     "asr " r ", " r ", r12\n\t"
 #define FG_DSP_CLAMP(r)                  \
-    "cmp " r ", r0\n\t"                  \
+    "cmp " r ", r10\n\t"                 \
     "it lt\n\t"                          \
-    "movlt " r ", r0\n\t"                \
-    "cmp " r ", r1\n\t"                  \
+    "movlt " r ", r10\n\t"               \
+    "cmp " r ", r11\n\t"                 \
     "it gt\n\t"                          \
-    "movgt " r ", r1\n\t"
+    "movgt " r ", r11\n\t"
 
-/* The 3 x 2 tile of fg_dsp_tile_3x2 for two narrow channels, the bias loaded and the output stage fused while the
- * accumulators are in registers: per output LSL + SMMULR + 3 for the rounding shift, the clamp (one SSAT when it
- * is all of int8), STRB. */
+/* The 3 x 2 tile of fg_dsp_tile_3x2 for job->pairs pairs of narrow channels in turn (their weight blocks one after
+ * the other), the bias loaded and the output stage fused while the accumulators are in registers: per output
+ * LSL + SMMULR + 3 for the rounding shift, the clamp (one SSAT when it is all of int8), STRB. */
 static __attribute__((noinline, unused)) void fg_dsp_tile_store(const uint32_t *x, const uint32_t *w,
                                                                 const fg_dsp_job *job) {
     register const uint32_t *rx __asm__("r0") = x;
     register const uint32_t *rw __asm__("r1") = w;
     register const fg_dsp_job *rj __asm__("r2") = job;
     __asm__ volatile(
-        "push {%[job]}\n\t"
+        "push {%[job]}\n"
+        "4:\n\t"
         "ldr r3, [%[job], #4]\n\t"
         "ldr r4, [r3, #0]\n\t"
         "mov r5, r4\n\t"
@@ -233,7 +236,7 @@ static __attribute__((noinline, unused)) void fg_dsp_tile_store(const uint32_t *
         FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR
         "subs %[job], %[job], #1\n\t"
         "bne 1b\n\t"
-        "pop {%[job]}\n\t"
+        "ldr %[job], [sp]\n\t"
         "ldr r3, [%[job], #4]\n\t"
         "ldr r10, [r3, #4]\n\t"
         "ldr r11, [r3, #8]\n\t"
@@ -243,6 +246,8 @@ static __attribute__((noinline, unused)) void fg_dsp_tile_store(const uint32_t *
         "ldr r11, [r3, #24]\n\t"
         "ldr r12, [r3, #28]\n\t"
         FG_DSP_NARROW("r7") FG_DSP_NARROW("r8") FG_DSP_NARROW("r9")
+        "add r3, r3, #32\n\t"
+        "str r3, [%[job], #4]\n\t"
         "ldr r3, [%[job], #24]\n\t"
         "cbz r3, 2f\n\t"
         "ssat r4, #8, r4\n\t"
@@ -253,21 +258,30 @@ static __attribute__((noinline, unused)) void fg_dsp_tile_store(const uint32_t *
         "ssat r9, #8, r9\n\t"
         "b 3f\n"
         "2:\n\t"
-        "ldr r0, [%[job], #16]\n\t"
-        "ldr r1, [%[job], #20]\n\t"
+        "ldr r10, [%[job], #16]\n\t"
+        "ldr r11, [%[job], #20]\n\t"
         FG_DSP_CLAMP("r4") FG_DSP_CLAMP("r5") FG_DSP_CLAMP("r6")
         FG_DSP_CLAMP("r7") FG_DSP_CLAMP("r8") FG_DSP_CLAMP("r9")
         "3:\n\t"
         "ldr r3, [%[job], #8]\n\t"
-        "ldr r1, [%[job], #12]\n\t"
+        "ldr r10, [%[job], #12]\n\t"
         "strb r4, [r3]\n\t"
         "strb r7, [r3, #1]\n\t"
-        "add r3, r3, r1\n\t"
-        "strb r5, [r3]\n\t"
-        "strb r8, [r3, #1]\n\t"
-        "add r3, r3, r1\n\t"
-        "strb r6, [r3]\n\t"
-        "strb r9, [r3, #1]\n\t"
+        "add r11, r3, r10\n\t"
+        "strb r5, [r11]\n\t"
+        "strb r8, [r11, #1]\n\t"
+        "add r11, r11, r10\n\t"
+        "strb r6, [r11]\n\t"
+        "strb r9, [r11, #1]\n\t"
+        "add r3, r3, #2\n\t"
+        "str r3, [%[job], #8]\n\t"
+        "ldr r10, [%[job], #28]\n\t"
+        "sub %[x], %[x], r10\n\t"
+        "ldr r10, [%[job], #32]\n\t"
+        "subs r10, r10, #1\n\t"
+        "str r10, [%[job], #32]\n\t"
+        "bne 4b\n\t"
+        "add sp, sp, #4\n\t"
         : [x] "+r"(rx), [w] "+r"(rw), [job] "+r"(rj)
         :
         : "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "lr", "cc", "memory");
@@ -275,31 +289,26 @@ static __attribute__((noinline, unused)) void fg_dsp_tile_store(const uint32_t *
 #undef FG_DSP_NARROW
 #undef FG_DSP_CLAMP
 
-static inline __attribute__((always_inline)) void fg_dsp_gemm_3_body(const uint32_t *x, const uint32_t *weights,
-                                                                      int32_t pairs, const fg_dsp_channel *ch,
-                                                                      int32_t out_c, int32_t pixels, int8_t *output,
-                                                                      const fg_requant_params *q) {
-    fg_dsp_job job = {pairs >> 2, ch, output, out_c, q->activation_min, q->activation_max,
-                      q->activation_min == -128 && q->activation_max == 127};
-    for (int32_t c = 0; c < out_c; c += 2, weights += pairs) {
-        if (pixels == 3 && c + 1 < out_c && ch[c].shift != FG_DSP_WIDE && ch[c + 1].shift != FG_DSP_WIDE) {
-            job.ch = ch + c;
-            job.out = output + c;
-            fg_dsp_tile_store(x, weights, &job);
-        } else {
-            uint32_t acc[6];
-            fg_dsp_bias_3x2(ch, c, out_c, acc);
-            fg_dsp_tile_3x2(x, weights, pairs >> 2, acc);
-            fg_dsp_store_3x2(acc, ch, c, out_c, pixels, output, out_c, q);
-        }
-    }
-}
-
 /* Every output channel of up to three pixels whose input pairs fg_dsp_extend laid out in x (stride 3): the
- * weights are one block of `pairs` words per channel pair, pixel p's outputs go to output + p * out_c. */
+ * weights are one block of `pairs` words per channel pair, pixel p's outputs go to output + p * out_c. narrow: no
+ * channel is wide (fg_dsp_all_narrow). */
 static inline void fg_dsp_gemm_3(const uint32_t *x, const uint32_t *weights, int32_t pairs, const fg_dsp_channel *ch,
-                                 int32_t out_c, int32_t pixels, int8_t *output, const fg_requant_params *q) {
-    fg_dsp_gemm_3_body(x, weights, pairs, ch, out_c, pixels, output, q);
+                                 int32_t out_c, int32_t pixels, int8_t *output, const fg_requant_params *q,
+                                 int narrow) {
+    int32_t c = 0;
+    if (pixels == 3 && narrow && out_c >= 2) {  /* every whole channel pair in one call */
+        fg_dsp_job job = {pairs >> 2, ch, output, out_c, q->activation_min, q->activation_max,
+                          q->activation_min == -128 && q->activation_max == 127, 3 * 4 * pairs, out_c >> 1};
+        fg_dsp_tile_store(x, weights, &job);
+        c = out_c & ~1;
+        weights += (out_c >> 1) * pairs;
+    }
+    for (; c < out_c; c += 2, weights += pairs) {
+        uint32_t acc[6];
+        fg_dsp_bias_3x2(ch, c, out_c, acc);
+        fg_dsp_tile_3x2(x, weights, pairs >> 2, acc);
+        fg_dsp_store_3x2(acc, ch, c, out_c, pixels, output, out_c, q);
+    }
 }
 
 #undef FG_DSP_TILE_PAIR
