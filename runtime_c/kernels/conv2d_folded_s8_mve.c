@@ -105,6 +105,12 @@ FG_HOT_LOOP void fg_conv2d_folded_s8_mve(const fg_conv2d_params *p, const int8_t
     const int shifts_left = fg_mve_any_left_shift(&requant, out_c);
     const int32_t *packed = (const int32_t *)p->packed;
     int8_t rows[2][FG_MVE_ROW_MAX + 16];
+    const fg_mve_clamp clamp = fg_mve_make_clamp(&requant);
+    fg_mve_gemm_state st;  /* the pairs' full blocks straight to the assembly loop, set up once */
+    const int32_t full = fg_mve_gemm_begin(&st, depth, out_c, packed, (uint32_t)out_c);
+    const int32_t *rest = packed + (16 + 16 * ((depth + 15) >> 4)) * (out_c >> 2);
+    st.x0 = rows[0];
+    st.x1 = rows[1];
     int32_t pending = 0;
     for (int32_t b = 0; b < p->batches; ++b) {
         const int8_t *image = input + b * image_bytes;
@@ -119,8 +125,14 @@ FG_HOT_LOOP void fg_conv2d_folded_s8_mve(const fg_conv2d_params *p, const int8_t
                     fg_mve_window_row(p, image, oy, ox, rows[pending]);
                 }
                 if (++pending == 2) {
-                    fg_mve_gemm_s8(rows[0], rows[1], depth, out_c, packed, &requant, shifts_left, output,
-                                   output + out_c);
+                    if (full) {
+                        st.out0 = output;
+                        fg_mve_gemm_blocks2(&st, packed, &clamp, shifts_left);
+                    }
+                    if (full < out_c) {
+                        fg_mve_gemm_s8(rows[0], rows[1], depth, out_c - full, rest, &requant, shifts_left,
+                                       output + full, output + out_c + full);
+                    }
                     output += 2 * out_c;
                     pending = 0;
                 }

@@ -17,6 +17,10 @@ void fg_conv2d_pointwise_s8_mve(const fg_conv2d_params *p, const int8_t *input, 
     const int32_t *packed = (const int32_t *)p->packed;
     int8_t rows[2][FG_MVE_ROW_MAX];
     const int copy_second = (in_c & 15) != 0;
+    const fg_mve_clamp clamp = fg_mve_make_clamp(&requant);
+    fg_mve_gemm_state st;  /* the pairs' full blocks straight to the assembly loop, set up once */
+    const int32_t full = fg_mve_gemm_begin(&st, in_c, out_c, packed, (uint32_t)out_c);
+    const int32_t *rest = packed + (16 + 16 * ((in_c + 15) >> 4)) * (out_c >> 2);
     int32_t i = 0;
     for (; i + 1 < pixels; i += 2) {
         const int8_t *second = input + (i + 1) * in_c;
@@ -25,8 +29,17 @@ void fg_conv2d_pointwise_s8_mve(const fg_conv2d_params *p, const int8_t *input, 
             fg_mve_copy_s8(rows[1], second, in_c);
             second = rows[1];
         }
-        fg_mve_gemm_s8(rows[0], second, in_c, out_c, packed, &requant, shifts_left, output + i * out_c,
-                       output + (i + 1) * out_c);
+        int8_t *out = output + i * out_c;
+        if (full) {
+            st.x0 = rows[0];
+            st.x1 = second;
+            st.out0 = out;
+            fg_mve_gemm_blocks2(&st, packed, &clamp, shifts_left);
+        }
+        if (full < out_c) {
+            fg_mve_gemm_s8(rows[0], second, in_c, out_c - full, rest, &requant, shifts_left, out + full,
+                           out + out_c + full);
+        }
     }
     if (i < pixels) {
         fg_mve_gemm_s8(input + i * in_c, 0, in_c, out_c, packed, &requant, shifts_left, output + i * out_c, 0);

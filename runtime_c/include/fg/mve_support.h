@@ -28,6 +28,32 @@ typedef struct {
     int32x4_t low, high;
 } fg_mve_clamp;
 
+/* What fg_mve_gemm_blocks2's assembly loop reads and updates in memory (its registers hold the accumulators); the
+ * offsets are the loop's. */
+typedef struct {
+    const int8_t *x0, *x1;  /* 0, 4 */
+    int32_t rounds;         /* 8: ceil(steps / 8), steps = ceil(depth / 16) */
+    int8_t *out0;           /* 12: advanced by 4 per block */
+    uint32_t out1;          /* 16: row 1's outputs, from row 0's */
+    const int32_t *end;     /* 20: past the last full block */
+    const int32_t *quant;   /* 24: the current block's multipliers, then left and right shifts */
+    int32_t entry;          /* 28: steps % 8: the dot loop, unrolled 8 times, is entered that many steps before its
+                             * end */
+    int32_t sums[8];        /* 32: the accumulators on their way to vector registers */
+} fg_mve_gemm_state;
+
+/* st for rows of `depth` taps against the full blocks of `out_c` channels from packed, row 1's outputs `second`
+ * bytes after row 0's (the rows and out0 are the caller's, per call). Returns the number of channels in full blocks. */
+static inline int32_t fg_mve_gemm_begin(fg_mve_gemm_state *st, int32_t depth, int32_t out_c, const int32_t *packed,
+                                        uint32_t second) {
+    const int32_t steps = (depth + 15) >> 4;
+    st->rounds = (steps + 7) >> 3;
+    st->entry = steps & 7;
+    st->out1 = second;
+    st->end = packed + (16 + 16 * steps) * (out_c >> 2);
+    return out_c & ~3;
+}
+
 /* The 16 int32 words bias[4], multiplier[4], left[4], right[4] at `words`. */
 static inline fg_mve_quant4 fg_mve_load_quant4(const int32_t *words) {
     fg_mve_quant4 q;

@@ -30,6 +30,16 @@
 void fg_mve_gemm_s8(const int8_t *x0, const int8_t *x1, int32_t depth, int32_t out_c, const int32_t *packed,
                     const fg_requant_params *requant, int shifts_left, int8_t *out0, int8_t *out1);
 
+#if defined(__ARM_FEATURE_MVE)
+#include "fg/mve_support.h"
+
+/* Every full block of four output channels of the two rows st describes (x0, x1, out0, out1, rounds, entry, end;
+ * the GEMM layout from packed), in one assembly loop; returns packed past the last block. Kernels that call it for
+ * every pair of rows set st up once (fg_mve_gemm_begin) and move only the rows and out0. */
+const int32_t *fg_mve_gemm_blocks2(fg_mve_gemm_state *st, const int32_t *packed, const fg_mve_clamp *clamp,
+                                   int shifts_left);
+#endif
+
 /* fg_conv2d_pointwise_s8, two pixels at a time against the GEMM layout (filter unused, may be NULL). */
 void fg_conv2d_pointwise_s8_mve(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter,
                                 int8_t *output);

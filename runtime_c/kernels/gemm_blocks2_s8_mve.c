@@ -1,0 +1,103 @@
+#include "fg/variants_mve.h"
+
+#if defined(__ARM_FEATURE_MVE)
+
+/* 16 taps of two rows against four weight rows (as fg_mve_dot2x4's loop body). */
+#define FG_MVE_STEP2X4                          \
+    "vldrb.8 q0, [%[px0]], #16\n"              \
+    "vldrb.8 q1, [%[px1]], #16\n"              \
+    "vldrb.8 q3, [%[pk], #16]\n"               \
+    "vldrb.8 q2, [%[pk]], #64\n"               \
+    "vmladava.s8 r0, q0, q2\n"                 \
+    "vmladava.s8 r8, q1, q2\n"                 \
+    "vldrb.8 q2, [%[pk], #-32]\n"              \
+    "vmladava.s8 r2, q0, q3\n"                 \
+    "vmladava.s8 r10, q1, q3\n"                \
+    "vldrb.8 q3, [%[pk], #-16]\n"              \
+    "vmladava.s8 r4, q0, q2\n"                 \
+    "vmladava.s8 r12, q1, q2\n"                \
+    "vmladava.s8 r6, q0, q3\n"                 \
+    "vmladava.s8 lr, q1, q3\n"
+
+/* Every full block of four output channels of two rows, in one assembly loop: the block's bias into the eight
+ * accumulators (LDM), the dot products (unrolled 8 times, entered by TBB at steps % 8 before the end), then through
+ * sums[] into two vectors, requantized (fg_mve_requantize) and stored. Returns the packed pointer after the last
+ * block. Two versions: with the left shift, and without it for layers that never shift left. */
+#define FG_MVE_BLOCKS2(NAME, LEFT_SHIFT) \
+__attribute__((noinline)) static const int32_t *NAME(fg_mve_gemm_state *st, const int32_t *packed, \
+                                                                 const fg_mve_clamp *clamp) { \
+    const int32x4_t offset = vdupq_n_s32(clamp->offset), low = clamp->low, high = clamp->high; \
+    const uint32x4_t second = vaddq_n_u32(vidupq_n_u32(0, 1), st->out1);  /* row 1 scattered from row 0's pointer */ \
+    const int8_t *px0, *px1; \
+    int32_t n, t; \
+    __asm__ volatile("2:\n" \
+                     "ldm %[pk], {r8, r10, r12, lr}\n" \
+                     "ldm %[pk]!, {r0, r2, r4, r6}\n" \
+                     "ldr %[px0], [%[st], #0]\n" \
+                     "ldr %[px1], [%[st], #4]\n" \
+                     "ldr %[n], [%[st], #8]\n" \
+                     "str %[pk], [%[st], #24]\n" \
+                     "adds %[pk], %[pk], #48\n" \
+                     "ldr %[t], [%[st], #28]\n" \
+                     "tbb [pc, %[t]]\n" \
+                     ".Lentries%=:\n" \
+                     ".byte (.Ls0%= - .Lentries%=) / 2, (.Ls7%= - .Lentries%=) / 2\n" \
+                     ".byte (.Ls6%= - .Lentries%=) / 2, (.Ls5%= - .Lentries%=) / 2\n" \
+                     ".byte (.Ls4%= - .Lentries%=) / 2, (.Ls3%= - .Lentries%=) / 2\n" \
+                     ".byte (.Ls2%= - .Lentries%=) / 2, (.Ls1%= - .Lentries%=) / 2\n" \
+                     ".Ls0%=:\n" FG_MVE_STEP2X4 \
+                     ".Ls1%=:\n" FG_MVE_STEP2X4 \
+                     ".Ls2%=:\n" FG_MVE_STEP2X4 \
+                     ".Ls3%=:\n" FG_MVE_STEP2X4 \
+                     ".Ls4%=:\n" FG_MVE_STEP2X4 \
+                     ".Ls5%=:\n" FG_MVE_STEP2X4 \
+                     ".Ls6%=:\n" FG_MVE_STEP2X4 \
+                     ".Ls7%=:\n" FG_MVE_STEP2X4 \
+                     "subs %[n], %[n], #1\n" \
+                     "bne .Ls0%=\n" \
+                     "ldr %[px0], [%[st], #24]\n" \
+                     "add %[px1], %[st], #32\n" \
+                     "stm %[px1], {r0, r2, r4, r6, r8, r10, r12, lr}\n" \
+                     "vldrw.32 q0, [%[px1]]\n" \
+                     "vldrw.32 q1, [%[px1], #16]\n" \
+                     LEFT_SHIFT \
+                     "vldrw.32 q2, [%[px0]]\n" \
+                     "vqrdmulh.s32 q0, q0, q2\n" \
+                     "vqrdmulh.s32 q1, q1, q2\n" \
+                     "vldrw.32 q2, [%[px0], #32]\n" \
+                     "vand q3, q0, q2\n" \
+                     "vshr.s32 q3, q3, #31\n" \
+                     "vqadd.s32 q0, q0, q3\n" \
+                     "vrshl.s32 q0, q0, q2\n" \
+                     "vand q3, q1, q2\n" \
+                     "vshr.s32 q3, q3, #31\n" \
+                     "vqadd.s32 q1, q1, q3\n" \
+                     "vrshl.s32 q1, q1, q2\n" \
+                     "vadd.i32 q0, q0, %q[off]\n" \
+                     "vadd.i32 q1, q1, %q[off]\n" \
+                     "vmax.s32 q0, q0, %q[lo]\n" \
+                     "vmax.s32 q1, q1, %q[lo]\n" \
+                     "vmin.s32 q0, q0, %q[hi]\n" \
+                     "vmin.s32 q1, q1, %q[hi]\n" \
+                     "ldr r0, [%[st], #12]\n" \
+                     "vstrb.32 q1, [r0, %q[second]]\n" \
+                     "vstrb.32 q0, [r0], #4\n" \
+                     "str r0, [%[st], #12]\n" \
+                     "ldr r0, [%[st], #20]\n" \
+                     "cmp %[pk], r0\n" \
+                     "bne 2b\n" \
+                     : [pk] "+r"(packed), [px0] "=&r"(px0), [px1] "=&r"(px1), [n] "=&r"(n), [t] "=&r"(t) \
+                     : [st] "r"(st), [off] "w"(offset), [lo] "w"(low), [hi] "w"(high), [second] "w"(second) \
+                     : "r0", "r2", "r4", "r6", "r8", "r10", "r12", "lr", "q0", "q1", "q2", "q3", "memory", "cc"); \
+    return packed; \
+}
+
+FG_MVE_BLOCKS2(fg_mve_blocks2_shifted, "vldrw.32 q2, [%[px0], #16]\n" "vshl.s32 q0, q0, q2\n" "vshl.s32 q1, q1, q2\n")
+FG_MVE_BLOCKS2(fg_mve_blocks2, "")
+
+const int32_t *fg_mve_gemm_blocks2(fg_mve_gemm_state *st, const int32_t *packed, const fg_mve_clamp *clamp,
+                                   int shifts_left) {
+    return shifts_left ? fg_mve_blocks2_shifted(st, packed, clamp) : fg_mve_blocks2(st, packed, clamp);
+}
+
+#endif /* __ARM_FEATURE_MVE */
