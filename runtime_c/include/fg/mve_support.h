@@ -15,6 +15,12 @@
 #include <arm_mve.h>
 #include <stdint.h>
 
+/* The variants' assembly loops keep 13 or 14 core registers busy (r7 included): GCC finds them only when it
+ * optimizes and omits the frame pointer (its default from -O1; not with -fno-omit-frame-pointer). */
+#if !defined(__OPTIMIZE__)
+#error "the MVE kernel variants need an optimized build (-Og, -O1 or above, without -fno-omit-frame-pointer)"
+#endif
+
 #include "fg/dot_s8.h"
 
 /* The quantization of one block of four output channels, as the variants' packed tables store it (int32 each). */
