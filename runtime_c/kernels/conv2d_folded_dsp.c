@@ -29,6 +29,18 @@ static inline void fg_dsp_extend_patch(const int8_t *patch, int32_t pairs, uint3
     }
 }
 
+/* The pairs of `rows` rows of `row` bytes (a multiple of 4) `line` bytes apart, pair g at out[3 * g]. */
+static inline void fg_dsp_extend_rows(const int8_t *from, int32_t rows, int32_t row, int32_t line, uint32_t *out) {
+    for (int32_t fy = 0; fy < rows; ++fy, from += line) {
+        for (int32_t k = 0; k < row; k += 4, out += 6) {
+            uint32_t v;
+            __builtin_memcpy(&v, from + k, sizeof v);
+            out[0] = __sxtb16(v);
+            out[3] = fg_dsp_odd_s8x2(v);
+        }
+    }
+}
+
 /* The window of the output pixel whose top left tap is (y0, x0), as the filter orders its taps
  * ([filter_h][filter_w][in_c]); a tap in the padding reads the zero point (x + input_offset = 0, which the folded
  * bias expects). */
@@ -80,14 +92,23 @@ FG_HOT_LOOP void fg_conv2d_folded_dsp(const fg_conv2d_params *p, const int8_t *i
     uint32_t x[3 * pairs];
     int8_t patch[2 * pairs];  /* zeros past depth: their weights are zero too */
     memset(patch, 0, sizeof patch);
+    memset(x, 0, sizeof x);  /* the pairs past depth stay zero */
+    /* a window inside the image read straight from its rows when each row is whole words */
+    const int32_t row = p->filter_w * p->in_c, line = p->in_w * p->in_c;
+    const int direct = p->dilation_h == 1 && p->dilation_w == 1 && row % 4 == 0;
     for (int32_t b = 0; b < p->batches; ++b) {
         const int8_t *image = input + b * p->in_h * p->in_w * p->in_c;
         for (int32_t i = 0; i < per_image; i += 3) {
             const int32_t n = per_image - i < 3 ? per_image - i : 3;
             for (int32_t px = 0; px < 3; ++px) {  /* a short block repeats its first pixel */
                 const int32_t pixel = i + (px < n ? px : 0), oy = pixel / p->out_w, ox = pixel % p->out_w;
-                fg_dsp_window(p, image, oy * p->stride_h - p->pad_top, ox * p->stride_w - p->pad_left, patch);
-                fg_dsp_extend_patch(patch, pairs, x + px);
+                const int32_t y0 = oy * p->stride_h - p->pad_top, x0 = ox * p->stride_w - p->pad_left;
+                if (direct && y0 >= 0 && y0 + p->filter_h <= p->in_h && x0 >= 0 && x0 + p->filter_w <= p->in_w) {
+                    fg_dsp_extend_rows(image + (y0 * p->in_w + x0) * p->in_c, p->filter_h, row, line, x + px);
+                } else {
+                    fg_dsp_window(p, image, y0, x0, patch);
+                    fg_dsp_extend_patch(patch, pairs, x + px);
+                }
             }
             fg_dsp_gemm_3(x, weights, pairs, ch, out_c, n, output + i * out_c, &q, narrow);
         }
