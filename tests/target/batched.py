@@ -18,6 +18,7 @@ from firmware_gen.driver.deploy import prepare, run
 from firmware_gen.frontend.ir import Graph, Tensor
 from firmware_gen.frontend.tflite_reader import read_model
 from firmware_gen.modelgen.writer import ModelBuilder
+from firmware_gen.planner import PlanningOptions
 
 
 def _copy_tensor(builder: ModelBuilder, tensor: Tensor, prefix: str) -> int:
@@ -51,12 +52,19 @@ def merge_models(models: Sequence[bytes], name: str = "batch") -> tuple[bytes, l
     return builder.build(), counts
 
 
+# One greedy planning pass, outputs still overlapping inputs where the kernels allow it: the default runs every
+# algorithm up to the exact search, which on a merged model of dozens of cases takes tens of seconds and tests
+# nothing the kernels care about.
+BATCH_PLANNING = PlanningOptions(algorithm="greedy_by_conflicts")
+
+
 def assert_batch_bit_exact(models: Sequence[bytes], board: str, cache_dir: Path, seed: int = 0,
-                           expect_functions: Sequence[str] = ()) -> list[str]:
+                           expect_functions: Sequence[str] = (),
+                           options: PlanningOptions = BATCH_PLANNING) -> list[str]:
     """Runs all cases in one firmware on `board`; every output must equal TFLM's. Returns the kernel function of
     every step (so that a test can assert which variants ran); expect_functions: each must be among them."""
     merged, counts = merge_models(models)
-    deployment = prepare(merged, "batch.tflite", board, out_dir=cache_dir)
+    deployment = prepare(merged, "batch.tflite", board, out_dir=cache_dir, options=options)
     functions = [call.function for _, call in sorted(deployment.compiled.calls.items())]
     missing = [f for f in expect_functions if f not in functions]
     assert not missing, f"the batch never calls {missing}; it calls {sorted(set(functions))}"

@@ -5,18 +5,13 @@ each batch asserts that its variant ran, and a layer outside a variant's precond
 
 from __future__ import annotations
 
-import functools
-
-import batched
 import numpy as np
 import pytest
 from batched import assert_batch_bit_exact
 from target_fixtures import needs_qemu
 
-from firmware_gen.driver.deploy import prepare
 from firmware_gen.modelgen.writer import ModelBuilder
 from firmware_gen.ops.geometry import window_2d
-from firmware_gen.planner.options import PlanningOptions
 
 BOARD = "mps3_an547"
 CHANNELS = [*range(1, 18), 31, 33, 64]
@@ -184,14 +179,6 @@ BATCHES = {
     "add": (_add_cases, "fg_add_s8_mve"),
     "average_pool": (_pool_cases, "fg_avg_pool2d_s8_mve"),
 }
-
-
-@pytest.fixture(autouse=True)
-def _greedy_planner(monkeypatch: pytest.MonkeyPatch) -> None:
-    """One greedy planning pass (outputs still overlapping inputs where the kernels allow it): the default runs every
-    algorithm and the exact search, seconds per merged model, and the plan is not what these tests are about."""
-    monkeypatch.setattr(batched, "prepare",
-                        functools.partial(prepare, options=PlanningOptions(algorithm="greedy_by_conflicts")))
 
 
 @needs_qemu
