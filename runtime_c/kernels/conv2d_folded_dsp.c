@@ -44,18 +44,19 @@ static inline void fg_dsp_extend_rows(const int8_t *from, int32_t rows, int32_t 
 /* The window of the output pixel whose top left tap is (y0, x0), as the filter orders its taps
  * ([filter_h][filter_w][in_c]); a tap in the padding reads the zero point (x + input_offset = 0, which the folded
  * bias expects). */
-static void fg_dsp_window(const fg_conv2d_params *p, const int8_t *image, int32_t y0, int32_t x0, int8_t *patch) {
+static void fg_dsp_window(const fg_conv2d_params *p, const int8_t *image, int32_t y0, int32_t x0, int8_t *patch,
+                          int32_t padded_row) {
     const int32_t in_c = p->in_c, row = p->filter_w * in_c;
     const int zero_point = (int)(int8_t)-p->requant.input_offset;
     if (p->dilation_h == 1 && p->dilation_w == 1 && y0 >= 0 && y0 + p->filter_h <= p->in_h && x0 >= 0 &&
         x0 + p->filter_w <= p->in_w) {  /* inside the image: each row of the window is contiguous */
         const int8_t *line = image + (y0 * p->in_w + x0) * in_c;
-        for (int32_t fy = 0; fy < p->filter_h; ++fy, patch += row, line += p->in_w * in_c) {
+        for (int32_t fy = 0; fy < p->filter_h; ++fy, patch += padded_row, line += p->in_w * in_c) {
             fg_dsp_copy(patch, line, row);
         }
         return;
     }
-    for (int32_t fy = 0; fy < p->filter_h; ++fy, patch += row) {
+    for (int32_t fy = 0; fy < p->filter_h; ++fy, patch += padded_row) {
         const int32_t y = y0 + fy * p->dilation_h;
         if (y < 0 || y >= p->in_h) {
             memset(patch, zero_point, (size_t)row);
@@ -83,7 +84,12 @@ static void fg_dsp_window(const fg_conv2d_params *p, const int8_t *image, int32_
 FG_HOT_LOOP void fg_conv2d_folded_dsp(const fg_conv2d_params *p, const int8_t *input, const int8_t *filter,
                                       int8_t *output) {
     (void)filter;
-    const int32_t depth = p->filter_h * p->filter_w * p->in_c, pairs = ((depth + 7) >> 3) << 2;
+    /* each filter row's taps padded to whole words unless that adds more than 8 blocks x outputs (dsp.py's
+     * padded_row pads the weights alike) */
+    const int32_t row = p->filter_w * p->in_c, words = (row + 3) & ~3, line = p->in_w * p->in_c;
+    const int32_t extra = ((p->filter_h * words + 7) >> 3) - ((p->filter_h * row + 7) >> 3);
+    const int32_t padded_row = extra * p->out_c <= 8 ? words : row;
+    const int32_t depth = p->filter_h * padded_row, pairs = ((depth + 7) >> 3) << 2;
     const int32_t out_c = p->out_c, per_image = p->out_h * p->out_w;
     const fg_requant_params q = p->requant;  /* a local copy: the int8 stores may alias params */
     const fg_dsp_channel *ch = (const fg_dsp_channel *)p->packed;
@@ -93,9 +99,9 @@ FG_HOT_LOOP void fg_conv2d_folded_dsp(const fg_conv2d_params *p, const int8_t *i
     int8_t patch[2 * pairs];  /* zeros past depth: their weights are zero too */
     memset(patch, 0, sizeof patch);
     memset(x, 0, sizeof x);  /* the pairs past depth stay zero */
-    /* a window inside the image read straight from its rows when each row is whole words */
-    const int32_t row = p->filter_w * p->in_c, line = p->in_w * p->in_c;
-    const int direct = p->dilation_h == 1 && p->dilation_w == 1 && row % 4 == 0;
+    /* a window inside the image read straight from its rows (the padding's bytes from the same image row: their
+     * weights are zero) */
+    const int direct = p->dilation_h == 1 && p->dilation_w == 1 && padded_row % 4 == 0;
     for (int32_t b = 0; b < p->batches; ++b) {
         const int8_t *image = input + b * p->in_h * p->in_w * p->in_c;
         for (int32_t i = 0; i < per_image; i += 3) {
@@ -103,10 +109,12 @@ FG_HOT_LOOP void fg_conv2d_folded_dsp(const fg_conv2d_params *p, const int8_t *i
             for (int32_t px = 0; px < 3; ++px) {  /* a short block repeats its first pixel */
                 const int32_t pixel = i + (px < n ? px : 0), oy = pixel / p->out_w, ox = pixel % p->out_w;
                 const int32_t y0 = oy * p->stride_h - p->pad_top, x0 = ox * p->stride_w - p->pad_left;
-                if (direct && y0 >= 0 && y0 + p->filter_h <= p->in_h && x0 >= 0 && x0 + p->filter_w <= p->in_w) {
-                    fg_dsp_extend_rows(image + (y0 * p->in_w + x0) * p->in_c, p->filter_h, row, line, x + px);
+                if (direct && y0 >= 0 && y0 + p->filter_h <= p->in_h && x0 >= 0 &&
+                    x0 * p->in_c + padded_row <= line) {
+                    fg_dsp_extend_rows(image + (y0 * p->in_w + x0) * p->in_c, p->filter_h, padded_row, line,
+                                       x + px);
                 } else {
-                    fg_dsp_window(p, image, y0, x0, patch);
+                    fg_dsp_window(p, image, y0, x0, patch, padded_row);
                     fg_dsp_extend_patch(patch, pairs, x + px);
                 }
             }

@@ -101,14 +101,31 @@ def _conv_taps(graph: Graph, op: Operator) -> np.ndarray:
     return weights.reshape(weights.shape[0], -1)
 
 
+def padded_row(filter_h: int, row: int, outputs: int) -> int:
+    """The im2col kernel's bytes per filter row (fg_conv2d_folded_dsp): row rounded up to whole words (windows then
+    read straight from the image) unless the blocks of 8 depths that adds, times the outputs, exceed 8."""
+    words = -(-row // 4) * 4
+    return words if (-(-filter_h * words // 8) + (filter_h * row // -8)) * outputs <= 8 else row
+
+
+def rows_padded(weights: np.ndarray) -> np.ndarray:
+    """[outputs, filter_h, filter_w, in_c] -> [outputs, filter_h * padded_row]: each filter row's taps padded with
+    zeros, the im2col kernel's depth order (a 1x1 filter: unchanged once the depth is padded to 8)."""
+    outputs, filter_h = weights.shape[:2]
+    taps = weights.reshape(outputs, filter_h, -1)
+    padded = np.zeros((outputs, filter_h, padded_row(filter_h, taps.shape[2], outputs)), np.int8)
+    padded[:, :, :taps.shape[2]] = taps
+    return padded.reshape(outputs, -1)
+
+
 def _tiled(variant_name: str):
     """The specializer of a CONV_2D variant on the 3 x 2 tile (1x1 or im2col: the same weight layout)."""
     def specialize(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
-        taps = _conv_taps(graph, op)
-        if taps.shape[1] > MAX_DEPTH:
+        padded = rows_padded(np.asarray(graph.tensors[op.inputs[1]].data, dtype=np.int8))
+        if padded.shape[1] > MAX_DEPTH:
             return None
-        constants = channel_constants(graph, op, call, taps)
-        return packed_call(call, globals()[variant_name], constants, interleaved_pairs(taps), [op.inputs[0], -1])
+        constants = channel_constants(graph, op, call, _conv_taps(graph, op))
+        return packed_call(call, globals()[variant_name], constants, interleaved_pairs(padded), [op.inputs[0], -1])
     return specialize
 
 
@@ -135,12 +152,14 @@ def _depthwise_one_channel(graph: Graph, op: Operator, call: KernelCall) -> Kern
     if call.params["in_c"] != 1 or not constant_operands(graph, op):
         return None
     weights = np.asarray(graph.tensors[op.inputs[1]].data, dtype=np.int8)  # [1, h, w, multiplier]
-    taps = np.ascontiguousarray(weights.reshape(-1, weights.shape[3]).T)
-    if taps.shape[1] > MAX_DEPTH:
+    filters = np.ascontiguousarray(weights.transpose(3, 1, 2, 0))  # [multiplier, h, w, 1]
+    padded = rows_padded(filters)
+    if padded.shape[1] > MAX_DEPTH:
         return None
+    taps = filters.reshape(filters.shape[0], -1)
     folded = folded_bias(graph, op, graph.tensors[op.inputs[0]], taps).values
     constants = channel_constants(graph, op, call, taps, folded)
-    return packed_call(call, DEPTHWISE_ONE_CHANNEL, constants, interleaved_pairs(taps), [op.inputs[0]])
+    return packed_call(call, DEPTHWISE_ONE_CHANNEL, constants, interleaved_pairs(padded), [op.inputs[0]])
 
 
 def extended_pairs(taps: np.ndarray) -> np.ndarray:
