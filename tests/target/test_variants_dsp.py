@@ -134,7 +134,7 @@ def add_cases(rng, count):
     ("fg_conv2d_pointwise_dsp", pointwise_cases, "fg_conv2d_pointwise_s8"),
     ("fg_conv2d_folded_dsp", folded_cases, "fg_conv2d_folded_s8"),
     ("fg_depthwise_conv2d_3x3_dsp", depthwise_cases, "fg_depthwise_conv2d_3x3_s8"),
-    ("fg_depthwise_conv2d_dsp", one_channel_depthwise_cases, "fg_depthwise_conv2d_s8"),
+    ("fg_conv2d_folded_dsp", one_channel_depthwise_cases, "fg_depthwise_conv2d_one_channel_s8"),
     ("fg_add_dsp", add_cases, "fg_add_s8"),
 ])
 def test_variant_bit_exact_on_m4(variant, cases, portable, tmp_path) -> None:
@@ -165,6 +165,8 @@ def test_variants_bit_exact_on_m7(tmp_path) -> None:
     rng = np.random.default_rng(14)
     models = pointwise_cases(rng, 5) + folded_cases(rng, 5) + depthwise_cases(rng, 5) + one_channel_depthwise_cases(
         rng, 4)
+    # a one-channel depthwise the portable lowering leaves to the reference kernel (filter_h > 16)
+    models.append(conv_case(rng, "DEPTHWISE_CONV_2D", (17, 1), 1, 0, padding="SAME", multiplier=3))
     assert_batch_bit_exact(models, "mps2_an500", tmp_path / "build", seed=2,
                            expect_functions=["fg_conv2d_pointwise_dsp", "fg_conv2d_folded_dsp",
                                              "fg_depthwise_conv2d_3x3_dsp", "fg_depthwise_conv2d_dsp"])

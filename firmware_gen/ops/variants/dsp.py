@@ -151,15 +151,32 @@ def _depthwise_one_channel(graph: Graph, op: Operator, call: KernelCall) -> Kern
     depth_multiplier filters [h, w, 1]: the im2col tile's layout."""
     if call.params["in_c"] != 1 or not constant_operands(graph, op):
         return None
-    weights = np.asarray(graph.tensors[op.inputs[1]].data, dtype=np.int8)  # [1, h, w, multiplier]
-    filters = np.ascontiguousarray(weights.transpose(3, 1, 2, 0))  # [multiplier, h, w, 1]
-    padded = rows_padded(filters)
-    if padded.shape[1] > MAX_DEPTH:
+    filters = _one_channel_filters(graph, op)
+    if filters is None:
         return None
     taps = filters.reshape(filters.shape[0], -1)
     folded = folded_bias(graph, op, graph.tensors[op.inputs[0]], taps).values
     constants = channel_constants(graph, op, call, taps, folded)
-    return packed_call(call, DEPTHWISE_ONE_CHANNEL, constants, interleaved_pairs(padded), [op.inputs[0]])
+    words = interleaved_pairs(rows_padded(filters))
+    return packed_call(call, DEPTHWISE_ONE_CHANNEL, constants, words, [op.inputs[0]])
+
+
+def _one_channel_filters(graph: Graph, op: Operator) -> np.ndarray | None:
+    """A one-channel depthwise's filter [1, h, w, m] as the CONV_2D filters [m, h, w, 1]; None when too deep."""
+    weights = np.asarray(graph.tensors[op.inputs[1]].data, dtype=np.int8)
+    filters = np.ascontiguousarray(weights.transpose(3, 1, 2, 0))
+    return None if rows_padded(filters).shape[1] > MAX_DEPTH else filters
+
+
+def _one_channel_conv(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
+    """fg_depthwise_conv2d_one_channel_s8: the portable lowering already made it a CONV_2D call (fg_conv2d_params,
+    its folded bias): the im2col tile runs it as it is."""
+    filters = _one_channel_filters(graph, op)
+    if filters is None:
+        return None
+    constants = channel_constants(graph, op, call, filters.reshape(filters.shape[0], -1))
+    words = interleaved_pairs(rows_padded(filters))
+    return packed_call(call, FOLDED_ONE_CHANNEL, constants, words, [op.inputs[0], -1])
 
 
 def extended_pairs(taps: np.ndarray) -> np.ndarray:
@@ -201,10 +218,13 @@ DEPTHWISE = Variant("fg_depthwise_conv2d_3x3_dsp", "fg_depthwise_conv2d_3x3_s8",
 DEPTHWISE_ONE_CHANNEL = Variant("fg_depthwise_conv2d_dsp", "fg_depthwise_conv2d_s8", REQUIRES, _depthwise_one_channel,
                                 "one input channel as a CONV_2D of depth_multiplier filters: im2col + 3 x 2 SMLAD tile")
 
+FOLDED_ONE_CHANNEL = Variant("fg_conv2d_folded_dsp", "fg_depthwise_conv2d_one_channel_s8", REQUIRES,
+                             _one_channel_conv, "one-channel depthwise as its CONV_2D: im2col + 3 x 2 SMLAD tile")
+
 FULLY_CONNECTED = Variant("fg_fully_connected_dsp", "fg_fully_connected_folded_s8", REQUIRES, _fully_connected,
                           "row extended once, 2 outputs per SMLAD pass on int16 weights, SMMULR output stage")
 
 ADD = Variant("fg_add_dsp", "fg_add_s8", REQUIRES, _add,
               "each input's 256 rescaled values tabulated once per call, SMMULR output stage")
 
-VARIANTS = [POINTWISE, FOLDED, DEPTHWISE, DEPTHWISE_ONE_CHANNEL, FULLY_CONNECTED, ADD]
+VARIANTS = [POINTWISE, FOLDED, DEPTHWISE, DEPTHWISE_ONE_CHANNEL, FOLDED_ONE_CHANNEL, FULLY_CONNECTED, ADD]
