@@ -54,3 +54,16 @@ def blocked_filter(taps: np.ndarray) -> tuple[ConstTable, tuple]:
     layout = padded.reshape(groups, GROUP, rows * run).transpose(0, 2, 1)
     table = ConstTable("blocked_weights", "int8_t", np.ascontiguousarray(layout).ravel())
     return table, (TableRef(table.suffix), rows, run, max(call_rows, 1), call_taps)
+
+
+def paired_weights(weights: np.ndarray) -> ConstTable:
+    """[out_depth, depth] weights as fg_dot1x4_paired_s8 reads them: per group of four output channels, tap by tap,
+    the words w[c] + w[c + 1] * 2^22 for channels (0, 1) and (2, 3) (a short last group padded with zeros)."""
+    channels, depth = weights.shape
+    groups = -(-channels // GROUP)
+    padded = np.zeros((groups * GROUP, depth), np.int64)
+    padded[:channels] = weights
+    grouped = padded.reshape(groups, GROUP // 2, 2, depth)
+    words = grouped[:, :, 0, :] + grouped[:, :, 1, :] * (1 << 22)  # [group, pair, tap]
+    return ConstTable("paired_weights", "int32_t", np.ascontiguousarray(words.transpose(0, 2, 1)).ravel()
+                      .astype(np.int32))

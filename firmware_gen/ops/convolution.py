@@ -22,6 +22,7 @@ import numpy as np
 
 from firmware_gen.frontend.ir import Graph, Operator, Tensor
 from firmware_gen.ops.base import ConstTable, KernelCall, TableRef
+from firmware_gen.ops.blocking import GROUP as BLOCK
 from firmware_gen.ops.blocking import blocked_filter
 from firmware_gen.ops.geometry import Window2D, window_2d
 from firmware_gen.ops.overlap import OutputOverlap, window_overlap
@@ -177,11 +178,11 @@ def depthwise_variant(graph: Graph, op: Operator, window: Window2D, depth_multip
 
 def _folded_call(graph: Graph, op: Operator, shapes: ConvShapes, function: str, params_type: str,
                  geometry: dict[str, int], taps_per_channel: np.ndarray, extra: dict[str, object],
-                 extra_tables: tuple[ConstTable, ...], inputs: list[int]) -> KernelCall:
+                 extra_tables: tuple[ConstTable, ...], inputs: list[int], bias_multiple: int = 1) -> KernelCall:
     """A variant call: the bias (folded) and the repacked filter travel in params tables; the filter input is not
     passed (-1), so that its constant is not emitted."""
     stage = _output_stage(graph, op, shapes)
-    bias = folded_bias(graph, op, shapes.source, taps_per_channel)
+    bias = folded_bias(graph, op, shapes.source, taps_per_channel, bias_multiple)
     params = {**geometry, **_window_fields(shapes.window), **stage.fields, "folded_bias": TableRef(bias.suffix),
               **extra}
     return KernelCall(function, params_type, params, inputs=inputs, outputs=[op.outputs[0]],
@@ -193,7 +194,7 @@ def _blocked_conv_call(graph: Graph, op: Operator, shapes: ConvShapes, function:
     """fg_conv2d_pointwise_s8 / fg_conv2d_folded_s8: `taps` is [out_c, filter_h, filter_w * in_c]."""
     table, blocked = blocked_filter(taps)
     return _folded_call(graph, op, shapes, function, "fg_conv2d_params", geometry, taps.reshape(taps.shape[0], -1),
-                        {"blocked": blocked}, (table,), inputs=[op.inputs[0], -1])
+                        {"blocked": blocked}, (table,), inputs=[op.inputs[0], -1], bias_multiple=BLOCK)
 
 
 class Conv2DKernel:

@@ -4,7 +4,9 @@ The input, of any rank, is read as [batches, accum_depth] where accum_depth is t
 output is [batches, out_depth], or the input's leading dimensions + [out_depth] with keep_num_dims.
 Weights are symmetric, per tensor or per output channel; the bias is optional int32.
 With constant weights and bias, fg_fully_connected_folded_s8 runs it: the input zero point folded into the bias
-at generation time (bit-exact with the reference fg_fully_connected_s8, which runs the rest).
+at generation time (bit-exact with the reference fg_fully_connected_s8, which runs the rest), the weights in the
+register-blocked layout of ops/blocking.py, or, with a single batch and whole groups of four outputs, two output
+channels per int32 word (twice the bytes of the int8 weights, for half the instructions).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import numpy as np
 
 from firmware_gen.frontend.ir import Graph, Operator, Tensor
 from firmware_gen.ops.base import KernelCall, TableRef
-from firmware_gen.ops.blocking import blocked_filter
+from firmware_gen.ops.blocking import GROUP, blocked_filter, paired_weights
 from firmware_gen.ops.requantize import (
     BIAS_SCALE_TOLERANCE,
     bias_tensor,
@@ -103,10 +105,15 @@ class FullyConnectedKernel:
                   **stage.fields}
         if fully_connected_variant(graph, op) == "fg_fully_connected_folded_s8":
             weights = np.asarray(shapes.weights.data)
-            bias = folded_bias(graph, op, shapes.source, weights)
+            bias = folded_bias(graph, op, shapes.source, weights, GROUP)
             table, blocked = blocked_filter(weights.reshape(shapes.out_depth, 1, shapes.accum_depth))
+            layout = {"blocked": blocked}
+            # One batch (no second row for the two-pixel loop): two channels per word, where no group is padded.
+            if shapes.batches == 1 and shapes.out_depth % GROUP == 0:
+                table = paired_weights(weights)
+                layout = {"blocked": (0, *blocked[1:]), "paired_weights": TableRef(table.suffix)}
             return KernelCall("fg_fully_connected_folded_s8", "fg_fully_connected_params",
-                              {**params, "folded_bias": TableRef(bias.suffix), "blocked": blocked},
+                              {**params, "folded_bias": TableRef(bias.suffix), **layout},
                               inputs=[op.inputs[0], -1], outputs=[op.outputs[0]], tables=[*stage.tables, bias, table])
         bias_index = op.inputs[2] if len(op.inputs) > 2 else -1
         return KernelCall("fg_fully_connected_s8", "fg_fully_connected_params", params,

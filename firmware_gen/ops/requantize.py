@@ -110,10 +110,13 @@ def wrap_int32(values: np.ndarray) -> np.ndarray:
     return ((np.asarray(values, dtype=np.int64) + (1 << 31)) % (1 << 32) - (1 << 31)).astype(np.int32)
 
 
-def folded_bias(graph: Graph, op: Operator, source: Tensor, taps_per_channel: np.ndarray) -> ConstTable:
+def folded_bias(graph: Graph, op: Operator, source: Tensor, taps_per_channel: np.ndarray,
+                multiple: int = 1) -> ConstTable:
     """bias + input_offset * (sum of each output channel's taps): the input zero point moved out of the inner
-    loop. `taps_per_channel` is [channels, taps]. Exact modulo 2^32, as the accumulators."""
+    loop. `taps_per_channel` is [channels, taps]. Exact modulo 2^32, as the accumulators. Padded with zeros to a
+    multiple of `multiple` entries (kernels that compute whole groups of channels)."""
     sums = np.asarray(taps_per_channel, dtype=np.int64).sum(axis=1)
     bias = graph.tensors[op.inputs[2]] if len(op.inputs) > 2 and op.inputs[2] >= 0 else None
     base = np.zeros(sums.size, np.int64) if bias is None else np.asarray(bias.data, dtype=np.int64).ravel()
-    return ConstTable("folded_bias", "int32_t", wrap_int32(base - source.quantization.zero_point * sums))
+    folded = wrap_int32(base - source.quantization.zero_point * sums)
+    return ConstTable("folded_bias", "int32_t", np.pad(folded, (0, -folded.size % multiple)))

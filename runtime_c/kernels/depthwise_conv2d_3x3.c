@@ -1,3 +1,5 @@
+#include <string.h>
+
 #include "fg/depthwise_conv2d.h"
 #include "fg/dot_s8.h"
 
@@ -14,50 +16,173 @@ FG_HOT_LOOP static void fg_dw3x3_interior(const int8_t *r0, int32_t row_step, in
     }
 }
 
-/* The same for a window at the border: tap t reads x[t][k], a pointer into the image or, for a tap in the padding,
- * into a row of zero points (there x + input_offset is 0, which the folded bias expects). */
-FG_HOT_LOOP static void fg_dw3x3_gathered(const int8_t *const x[9], const int8_t *w, const int32_t *bias,
-                                          int32_t count, uint32_t *acc) {
-    for (int32_t k = 0; k < count; ++k, w += 9) {
-        int32_t sum = 0;
-        for (int32_t t = 0; t < 9; ++t) {
-            sum += w[t] * x[t][k];
+/* The same for two windows inside the image, the second pixel_step bytes after the first: each weight loaded once
+ * for both; when the second window starts one column after the first (stride = dilation), the inputs the two
+ * share are loaded once too. */
+
+/* Adds the 3x3 taps *w (advanced past them) of two windows one column apart to *sum0, *sum1: four inputs per row
+ * (the two windows share three), each weight loaded once. */
+static inline void fg_dw3x3_columns4(const int8_t *row, int32_t row_step, int32_t col_step, const int8_t **w,
+                                     int32_t *sum0, int32_t *sum1) {
+#if defined(__arm__) && defined(__thumb2__)
+#define FG_DW_ROW_ASM                                       \
+    "ldrsb %[x0], [%[p]]\n\t"                              \
+    "ldrsb %[x1], [%[p], %[cs]]\n\t"                       \
+    "add %[t], %[p], %[cs], lsl #1\n\t"                    \
+    "ldrsb %[x2], [%[t]]\n\t"                              \
+    "ldrsb %[t], [%[t], %[cs]]\n\t"                        \
+    "ldrsb %[wt], [%[w]], #1\n\t"                          \
+    "mla %[s0], %[wt], %[x0], %[s0]\n\t"                   \
+    "mla %[s1], %[wt], %[x1], %[s1]\n\t"                   \
+    "ldrsb %[wt], [%[w]], #1\n\t"                          \
+    "mla %[s0], %[wt], %[x1], %[s0]\n\t"                   \
+    "mla %[s1], %[wt], %[x2], %[s1]\n\t"                   \
+    "ldrsb %[wt], [%[w]], #1\n\t"                          \
+    "mla %[s0], %[wt], %[x2], %[s0]\n\t"                   \
+    "mla %[s1], %[wt], %[t], %[s1]\n\t"
+    int32_t x0, x1, x2, t, wt;
+    const int8_t *p = row;
+    __asm__(FG_DW_ROW_ASM "add %[p], %[p], %[rs]\n\t" FG_DW_ROW_ASM "add %[p], %[p], %[rs]\n\t" FG_DW_ROW_ASM
+            : [s0] "+r"(*sum0), [s1] "+r"(*sum1), [w] "+r"(*w), [p] "+r"(p), [x0] "=&r"(x0), [x1] "=&r"(x1),
+              [x2] "=&r"(x2), [t] "=&r"(t), [wt] "=&r"(wt)
+            : [cs] "r"(col_step), [rs] "r"(row_step)
+            : "memory");
+#undef FG_DW_ROW_ASM
+#else
+    const int8_t *taps = *w;
+    for (int32_t r = 0; r < 3; ++r, row += row_step, taps += 3) {
+        const int32_t x1 = row[col_step], x2 = row[2 * col_step];
+        *sum0 += taps[0] * row[0] + taps[1] * x1 + taps[2] * x2;
+        *sum1 += taps[0] * x1 + taps[1] * x2 + taps[2] * row[3 * col_step];
+    }
+    *w = taps;
+#endif
+}
+
+/* The same for two windows pixel_step bytes apart: six inputs per row. */
+static inline void fg_dw3x3_apart(const int8_t *row, int32_t row_step, int32_t col_step, int32_t pixel_step,
+                                  const int8_t **w, int32_t *sum0, int32_t *sum1) {
+#if defined(__arm__) && defined(__thumb2__)
+#define FG_DW_APART_ASM                                     \
+    "ldrsb %[x0], [%[p]]\n\t"                              \
+    "ldrsb %[x1], [%[p], %[cs]]\n\t"                       \
+    "add %[t], %[p], %[cs], lsl #1\n\t"                    \
+    "ldrsb %[x2], [%[t]]\n\t"                              \
+    "ldrsb %[wt], [%[w]], #1\n\t"                          \
+    "mla %[s0], %[wt], %[x0], %[s0]\n\t"                   \
+    "ldrsb %[x0], [%[p], %[ps]]\n\t"                       \
+    "mla %[s1], %[wt], %[x0], %[s1]\n\t"                   \
+    "ldrsb %[wt], [%[w]], #1\n\t"                          \
+    "mla %[s0], %[wt], %[x1], %[s0]\n\t"                   \
+    "add %[t], %[p], %[ps]\n\t"                            \
+    "ldrsb %[x1], [%[t], %[cs]]\n\t"                       \
+    "mla %[s1], %[wt], %[x1], %[s1]\n\t"                   \
+    "ldrsb %[wt], [%[w]], #1\n\t"                          \
+    "mla %[s0], %[wt], %[x2], %[s0]\n\t"                   \
+    "add %[t], %[t], %[cs], lsl #1\n\t"                    \
+    "ldrsb %[x2], [%[t]]\n\t"                              \
+    "mla %[s1], %[wt], %[x2], %[s1]\n\t"
+    int32_t x0, x1, x2, t, wt;
+    const int8_t *p = row;
+    __asm__(FG_DW_APART_ASM "add %[p], %[p], %[rs]\n\t" FG_DW_APART_ASM "add %[p], %[p], %[rs]\n\t"
+            FG_DW_APART_ASM
+            : [s0] "+r"(*sum0), [s1] "+r"(*sum1), [w] "+r"(*w), [p] "+r"(p), [x0] "=&r"(x0), [x1] "=&r"(x1),
+              [x2] "=&r"(x2), [t] "=&r"(t), [wt] "=&r"(wt)
+            : [cs] "r"(col_step), [rs] "r"(row_step), [ps] "r"(pixel_step)
+            : "memory");
+#undef FG_DW_APART_ASM
+#else
+    const int8_t *taps = *w;
+    for (int32_t r = 0; r < 3; ++r, row += row_step, taps += 3) {
+        const int8_t *second = row + pixel_step;
+        *sum0 += taps[0] * row[0] + taps[1] * row[col_step] + taps[2] * row[2 * col_step];
+        *sum1 += taps[0] * second[0] + taps[1] * second[col_step] + taps[2] * second[2 * col_step];
+    }
+    *w = taps;
+#endif
+}
+
+FG_HOT_LOOP static void fg_dw3x3_interior2(const int8_t *r0, int32_t row_step, int32_t col_step, int32_t pixel_step,
+                                           const int8_t *w, const int32_t *bias, int32_t count, uint32_t *acc0,
+                                           uint32_t *acc1) {
+    if (pixel_step == col_step) {
+        for (int32_t k = 0; k < count; ++k) {
+            int32_t sum0 = 0, sum1 = 0;
+            fg_dw3x3_columns4(r0 + k, row_step, col_step, &w, &sum0, &sum1);
+            acc0[k] = (uint32_t)bias[k] + (uint32_t)sum0;
+            acc1[k] = (uint32_t)bias[k] + (uint32_t)sum1;
         }
-        acc[k] = (uint32_t)bias[k] + (uint32_t)sum;
+        return;
+    }
+    for (int32_t k = 0; k < count; ++k) {
+        int32_t sum0 = 0, sum1 = 0;
+        fg_dw3x3_apart(r0 + k, row_step, col_step, pixel_step, &w, &sum0, &sum1);
+        acc0[k] = (uint32_t)bias[k] + (uint32_t)sum0;
+        acc1[k] = (uint32_t)bias[k] + (uint32_t)sum1;
     }
 }
 
-/* One output pixel, FG_REQUANT_CHUNK channels at a time. window_start is the offset of its top left tap when the
- * whole window is inside the image, else negative. */
-static void fg_dw3x3_pixel(const fg_depthwise_conv2d_params *p, const int8_t *image, int32_t y0, int32_t x0,
-                           int32_t window_start, int8_t *output) {
+/* One output pixel whose window is inside the image, at input offset window_start. */
+static void fg_dw3x3_pixel(const fg_depthwise_conv2d_params *p, const int8_t *image, int32_t window_start,
+                           int8_t *output) {
     const int32_t channels = p->in_c;
-    int8_t zero_points[FG_REQUANT_CHUNK];
-    int32_t offsets[9];  /* of each tap in the image, -1 in the padding */
-    if (window_start < 0) {
-        for (int32_t k = 0; k < FG_REQUANT_CHUNK; ++k) {
-            zero_points[k] = (int8_t)-p->requant.input_offset;
-        }
-        for (int32_t t = 0; t < 9; ++t) {
-            const int32_t y = y0 + (t / 3) * p->dilation_h, x = x0 + (t % 3) * p->dilation_w;
-            offsets[t] = y >= 0 && y < p->in_h && x >= 0 && x < p->in_w ? (y * p->in_w + x) * channels : -1;
-        }
-    }
     uint32_t acc[FG_REQUANT_CHUNK];
     for (int32_t c = 0; c < channels; c += FG_REQUANT_CHUNK) {
         const int32_t count = channels - c < FG_REQUANT_CHUNK ? channels - c : FG_REQUANT_CHUNK;
-        const int8_t *taps = p->channel_taps + 9 * c;
-        if (window_start >= 0) {
-            fg_dw3x3_interior(image + window_start + c, p->dilation_h * p->in_w * channels, p->dilation_w * channels,
-                              taps, p->folded_bias + c, count, acc);
-        } else {
-            const int8_t *x[9];
-            for (int32_t t = 0; t < 9; ++t) {
-                x[t] = offsets[t] >= 0 ? image + offsets[t] + c : zero_points;
-            }
-            fg_dw3x3_gathered(x, taps, p->folded_bias + c, count, acc);
-        }
+        fg_dw3x3_interior(image + window_start + c, p->dilation_h * p->in_w * channels, p->dilation_w * channels,
+                          p->channel_taps + 9 * c, p->folded_bias + c, count, acc);
         fg_requantize_run_s8(&p->requant, acc, c, count, output + c);
+    }
+}
+
+/* Channels per window copy of a border pixel. */
+#define FG_DW_GATHER 64
+
+/* One output pixel at the border: its window copied FG_DW_GATHER channels at a time, the zero point where a tap
+ * lies in the padding (there x + input_offset is 0, which the folded bias expects), then as inside the image. */
+static void fg_dw3x3_border_pixel(const fg_depthwise_conv2d_params *p, const int8_t *image, int32_t y0, int32_t x0,
+                                  int8_t *output) {
+    const int32_t channels = p->in_c;
+    int32_t offsets[9];  /* of each tap in the image, -1 in the padding */
+    int8_t window[9 * FG_DW_GATHER];
+    uint32_t acc[FG_REQUANT_CHUNK];
+    for (int32_t t = 0; t < 9; ++t) {
+        const int32_t y = y0 + (t / 3) * p->dilation_h, x = x0 + (t % 3) * p->dilation_w;
+        offsets[t] = y >= 0 && y < p->in_h && x >= 0 && x < p->in_w ? (y * p->in_w + x) * channels : -1;
+    }
+    for (int32_t first = 0; first < channels; first += FG_DW_GATHER) {
+        const int32_t width = channels - first < FG_DW_GATHER ? channels - first : FG_DW_GATHER;
+        for (int32_t t = 0; t < 9; ++t) {
+            if (offsets[t] >= 0) {
+                memcpy(window + t * width, image + offsets[t] + first, (size_t)width);
+            } else {
+                memset(window + t * width, -p->requant.input_offset, (size_t)width);
+            }
+        }
+        for (int32_t c = first; c < first + width; c += FG_REQUANT_CHUNK) {
+            const int32_t count = first + width - c < FG_REQUANT_CHUNK ? first + width - c : FG_REQUANT_CHUNK;
+            fg_dw3x3_interior(window + (c - first), 3 * width, width, p->channel_taps + 9 * c, p->folded_bias + c,
+                              count, acc);
+            fg_requantize_run_s8(&p->requant, acc, c, count, output + c);
+        }
+    }
+}
+
+/* Two output pixels side by side whose windows are inside the image, at input offset start. The second pixel's
+ * outputs are stored after the last input is read (FG_PAIR_MAX_OUT channels at most), as fg_blocked_pair_s8. */
+static void fg_dw3x3_pair(const fg_depthwise_conv2d_params *p, const int8_t *image, int32_t start, int8_t *output) {
+    const int32_t channels = p->in_c, col_step = p->dilation_w * channels;
+    uint32_t acc[2 * FG_REQUANT_CHUNK];
+    int8_t later[FG_PAIR_MAX_OUT];
+    int8_t *const out1 = channels > FG_REQUANT_CHUNK ? later : output + channels;
+    for (int32_t c = 0; c < channels; c += FG_REQUANT_CHUNK) {
+        const int32_t count = channels - c < FG_REQUANT_CHUNK ? channels - c : FG_REQUANT_CHUNK;
+        fg_dw3x3_interior2(image + start + c, p->dilation_h * p->in_w * channels, col_step, p->stride_w * channels,
+                           p->channel_taps + 9 * c, p->folded_bias + c, count, acc, acc + FG_REQUANT_CHUNK);
+        fg_requantize_pair_s8(&p->requant, acc, c, count, output + c, out1 + c);
+    }
+    if (out1 == later) {
+        memcpy(output + channels, later, (size_t)channels);
     }
 }
 
@@ -74,8 +199,17 @@ void fg_depthwise_conv2d_3x3_s8(const fg_depthwise_conv2d_params *p, const int8_
             const int rows_inside = y0 >= 0 && y0 + 2 * p->dilation_h < p->in_h;
             for (int32_t ox = 0; ox < p->out_w; ++ox) {
                 const int32_t x0 = ox * p->stride_w - p->pad_left;
-                const int inside = rows_inside && ox >= first && ox < end;
-                fg_dw3x3_pixel(p, image, y0, x0, inside ? (y0 * p->in_w + x0) * channels : -1, output);
+                if (rows_inside && ox >= first && ox + 1 < end && channels <= FG_PAIR_MAX_OUT) {
+                    fg_dw3x3_pair(p, image, (y0 * p->in_w + x0) * channels, output);
+                    output += 2 * channels;
+                    ++ox;
+                    continue;
+                }
+                if (rows_inside && ox >= first && ox < end) {
+                    fg_dw3x3_pixel(p, image, (y0 * p->in_w + x0) * channels, output);
+                } else {
+                    fg_dw3x3_border_pixel(p, image, y0, x0, output);
+                }
                 output += channels;
             }
         }

@@ -135,53 +135,95 @@ static inline void fg_split_add(int64_t sum, uint32_t *acc0, uint32_t *acc1) {
 #endif
 
 FG_HOT_LOOP void fg_dot2x4_s8(const int8_t *x0, const int8_t *x1, int32_t rows, int32_t run, int32_t step,
-                              const int8_t *w, uint32_t acc0[4], uint32_t acc1[4]) {
-    int64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-    for (; rows > 0; --rows, x0 += step, x1 += step) {
-        const int8_t *a = x0, *b = x1;
-        const int8_t *const end = x0 + run;
-        if (run & 1) {
-            FG_DOT2X4_TAP();
-        }
+                              const int8_t *weights, int32_t groups, int32_t group_bytes, uint32_t *acc) {
+    for (int32_t g = 0; g < groups; ++g, acc += FG_BLOCK_CHANNELS) {
+        int64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+        const int8_t *w = weights + g * group_bytes;
+        for (int32_t r = 0; r < rows; ++r) {
+            const int8_t *a = x0 + r * step, *b = x1 + r * step;
+            const int8_t *const end = a + run;
 #if defined(__arm__) && defined(__thumb2__)
-        if (a < end) {
-            int32_t p, t;
-            __asm__("1:\n\t" FG_DOT2X4_TAP_ASM FG_DOT2X4_TAP_ASM
-                    "cmp %[a], %[end]\n\t"
-                    "bne 1b\n\t"
-                    : [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3), [a] "+r"(a), [b] "+r"(b),
-                      [w] "+r"(w), [p] "=&r"(p), [t] "=&r"(t)
-                    : [end] "r"(end)
-                    : "cc", "memory");
-        }
+            if (a < end) {
+                int32_t p, t;
+                /* an odd run enters at the second tap of the pass */
+                __asm__("sub %[p], %[end], %[a]\n\t"
+                        "tst %[p], #1\n\t"
+                        "bne 2f\n\t"
+                        "1:\n\t" FG_DOT2X4_TAP_ASM "2:\n\t" FG_DOT2X4_TAP_ASM
+                        "cmp %[a], %[end]\n\t"
+                        "bne 1b\n\t"
+                        : [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3), [a] "+r"(a), [b] "+r"(b),
+                          [w] "+r"(w), [p] "=&r"(p), [t] "=&r"(t)
+                        : [end] "r"(end)
+                        : "cc", "memory");
+            }
 #else
-        while (a < end) {
-            FG_DOT2X4_TAP();
-            FG_DOT2X4_TAP();
-        }
+            while (a < end) {
+                FG_DOT2X4_TAP();
+            }
 #endif
+        }
+        fg_split_add(s0, acc + 0, acc + FG_REQUANT_CHUNK + 0);
+        fg_split_add(s1, acc + 1, acc + FG_REQUANT_CHUNK + 1);
+        fg_split_add(s2, acc + 2, acc + FG_REQUANT_CHUNK + 2);
+        fg_split_add(s3, acc + 3, acc + FG_REQUANT_CHUNK + 3);
     }
-    fg_split_add(s0, acc0 + 0, acc1 + 0);
-    fg_split_add(s1, acc0 + 1, acc1 + 1);
-    fg_split_add(s2, acc0 + 2, acc1 + 2);
-    fg_split_add(s3, acc0 + 3, acc1 + 3);
 }
 
-/* One group of four channels of the pair, over the whole window. */
-static void fg_blocked_group(const fg_blocked_filter *f, const int8_t *w, const int8_t *const x0[],
-                             const int8_t *const x1[], int32_t step, uint32_t acc0[4], uint32_t acc1[4]) {
-    const int32_t run = f->run;
+FG_HOT_LOOP void fg_dot1x4_paired_s8(const int8_t *x, int32_t run, const int32_t *w, uint32_t acc[4]) {
+    int64_t s01 = 0, s23 = 0;
+    const int8_t *const end = x + run;
+    if (run & 1) {
+        const int32_t xi = *x++;
+        s01 += (int64_t)xi * w[0];
+        s23 += (int64_t)xi * w[1];
+        w += 2;
+    }
+#if defined(__arm__) && defined(__thumb2__)
+    if (x < end) {
+        int32_t t, w0, w1;
+        __asm__("1:\n\t"
+                "ldrsb %[t], [%[x]], #1\n\t"
+                "ldrd %[w0], %[w1], [%[w]], #8\n\t"
+                "smlal %Q[s01], %R[s01], %[t], %[w0]\n\t"
+                "smlal %Q[s23], %R[s23], %[t], %[w1]\n\t"
+                "ldrsb %[t], [%[x]], #1\n\t"
+                "ldrd %[w0], %[w1], [%[w]], #8\n\t"
+                "smlal %Q[s01], %R[s01], %[t], %[w0]\n\t"
+                "smlal %Q[s23], %R[s23], %[t], %[w1]\n\t"
+                "cmp %[x], %[end]\n\t"
+                "bne 1b\n\t"
+                : [s01] "+r"(s01), [s23] "+r"(s23), [x] "+r"(x), [w] "+r"(w), [t] "=&r"(t), [w0] "=&r"(w0),
+                  [w1] "=&r"(w1)
+                : [end] "r"(end)
+                : "cc", "memory");
+    }
+#else
+    for (; x < end; ++x, w += 2) {
+        s01 += (int64_t)*x * w[0];
+        s23 += (int64_t)*x * w[1];
+    }
+#endif
+    fg_split_add(s01, acc + 0, acc + 1);
+    fg_split_add(s23, acc + 2, acc + 3);
+}
+
+/* The groups [first, first + groups) of the pair over the whole window, into acc ([2][FG_REQUANT_CHUNK]). */
+static void fg_blocked_window(const fg_blocked_filter *f, int32_t first, int32_t groups, const int8_t *const x0[],
+                              const int8_t *const x1[], int32_t step, uint32_t *acc) {
+    const int32_t run = f->run, group_bytes = FG_BLOCK_CHANNELS * f->rows * run;
+    const int8_t *const w = f->weights + first * group_bytes;
     if (step != 0 && f->call_rows > 1) {
         for (int32_t r = 0; r < f->rows; r += f->call_rows) {
             const int32_t rows = f->rows - r < f->call_rows ? f->rows - r : f->call_rows;
-            fg_dot2x4_s8(x0[r], x1[r], rows, run, step, w + 4 * r * run, acc0, acc1);
+            fg_dot2x4_s8(x0[r], x1[r], rows, run, step, w + 4 * r * run, groups, group_bytes, acc);
         }
         return;
     }
     for (int32_t r = 0; r < f->rows; ++r) {
         for (int32_t t = 0; t < run; t += f->call_taps) {
             const int32_t taps = run - t < f->call_taps ? run - t : f->call_taps;
-            fg_dot2x4_s8(x0[r] + t, x1[r] + t, 1, taps, 0, w + 4 * (r * run + t), acc0, acc1);
+            fg_dot2x4_s8(x0[r] + t, x1[r] + t, 1, taps, 0, w + 4 * (r * run + t), groups, group_bytes, acc);
         }
     }
 }
@@ -189,23 +231,17 @@ static void fg_blocked_group(const fg_blocked_filter *f, const int8_t *w, const 
 void fg_blocked_pair_s8(const fg_blocked_filter *f, const int8_t *const x0[], const int8_t *const x1[], int32_t step,
                         int32_t out_c, const int32_t *bias, const fg_requant_params *requant, int8_t *out0,
                         int8_t *out1) {
-    uint32_t acc0[FG_REQUANT_CHUNK], acc1[FG_REQUANT_CHUNK];
+    uint32_t acc[2 * FG_REQUANT_CHUNK];
     int8_t later[FG_PAIR_MAX_OUT];  /* pixel 1's outputs until the last input is read */
     int8_t *const out1_chunks = out_c > FG_REQUANT_CHUNK ? later : out1;
-    const int32_t group_bytes = FG_BLOCK_CHANNELS * f->rows * f->run;
     for (int32_t chunk = 0; chunk < out_c; chunk += FG_REQUANT_CHUNK) {
         const int32_t count = out_c - chunk < FG_REQUANT_CHUNK ? out_c - chunk : FG_REQUANT_CHUNK;
-        for (int32_t k = 0; k < count; k += FG_BLOCK_CHANNELS) {
-            for (int32_t j = 0; j < FG_BLOCK_CHANNELS; ++j) {
-                /* past the last channel the spare accumulators start from the group's first bias */
-                const int32_t channel = chunk + k + j < out_c ? chunk + k + j : chunk + k;
-                acc0[k + j] = acc1[k + j] = (uint32_t)bias[channel];
-            }
-            fg_blocked_group(f, f->weights + (chunk + k) / FG_BLOCK_CHANNELS * group_bytes, x0, x1, step, acc0 + k,
-                             acc1 + k);
+        const int32_t groups = (count + FG_BLOCK_CHANNELS - 1) / FG_BLOCK_CHANNELS;
+        for (int32_t k = 0; k < groups * FG_BLOCK_CHANNELS; ++k) {  /* the bias table is padded to whole groups */
+            acc[k] = acc[FG_REQUANT_CHUNK + k] = (uint32_t)bias[chunk + k];
         }
-        fg_requantize_pair_s8(requant, acc0, acc1, chunk, count, out0 + chunk,
-                              out1 != NULL ? out1_chunks + chunk : NULL);
+        fg_blocked_window(f, chunk / FG_BLOCK_CHANNELS, groups, x0, x1, step, acc);
+        fg_requantize_pair_s8(requant, acc, chunk, count, out0 + chunk, out1 != NULL ? out1_chunks + chunk : NULL);
     }
     if (out1 != NULL && out1_chunks != out1) {
         memcpy(out1, later, (size_t)out_c);

@@ -64,7 +64,7 @@ def _window_case(rng: np.random.Generator, opcode: str, filter_hw: tuple, stride
 
 
 def _fc_case(rng: np.random.Generator) -> bytes:
-    depth, out_depth, batches = int(rng.integers(1, 400)), int(rng.integers(1, 40)), int(rng.integers(1, 4))
+    depth, out_depth, batches = int(rng.integers(1, 200)), int(rng.integers(1, 24)), int(rng.integers(1, 4))
     return _weighted_model("FULLY_CONNECTED", (batches, depth), _weights(rng, (out_depth, depth)), 0,
                            {"activation": "NONE"}, rng, (batches, out_depth))
 

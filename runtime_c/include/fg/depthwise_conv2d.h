@@ -31,8 +31,10 @@ void fg_depthwise_conv2d_s8(const fg_depthwise_conv2d_params *params, const int8
                             const int32_t *bias, int8_t *output);
 
 /* Bit-exact with fg_depthwise_conv2d_s8 for a 3x3 filter and depth_multiplier 1 (any stride and dilation); filter
- * and bias come from params. Windows inside the image run without bounds checks; at the border a tap in the
- * padding reads the input zero point. Output pixels in raster order, channel by channel, as the reference. */
+ * and bias come from params. Windows inside the image run without bounds checks, two output pixels side by side
+ * per pass (each weight loaded once for both; the second pixel stored after the pair's last input is read); a
+ * border window is copied to the stack, the input zero point where a tap lies in the padding. Output pixels in
+ * raster order, as the reference. */
 void fg_depthwise_conv2d_3x3_s8(const fg_depthwise_conv2d_params *params, const int8_t *input, int8_t *output);
 
 #endif /* FG_DEPTHWISE_CONV2D_H */

@@ -37,11 +37,16 @@ void fg_dense_row_s8(const int8_t *x, const int8_t *weights, int32_t depth, int3
  * (w[4 * t + j]: tap t of channel j). Each tap packs the two pixels' inputs into one word, x0 + x1 * 2^22, and
  * multiplies it by the channel's weight into a 64-bit sum S0 + S1 * 2^22; the low 22 bits hold S0 exactly while
  * 128 * sum(|w|) < 2^21 over the taps of one call, which the lowering guarantees by splitting the window
- * (firmware_gen/ops/blocking.py). acc0[j] += S0 (pixel 0), acc1[j] += S1 (pixel 1) for j < 4, the taps being `rows`
- * runs of `run` contiguous inputs, run r of pixel i at x_i + r * step. */
+ * (firmware_gen/ops/blocking.py). For each group g < groups (its weights group_bytes after the previous group's),
+ * acc[4g + j] += S0 (pixel 0) and acc[FG_REQUANT_CHUNK + 4g + j] += S1 (pixel 1), j < 4, the taps being `rows` runs
+ * of `run` contiguous inputs, run r of pixel i at x_i + r * step. */
 #define FG_BLOCK_CHANNELS 4
 void fg_dot2x4_s8(const int8_t *x0, const int8_t *x1, int32_t rows, int32_t run, int32_t step, const int8_t *w,
-                  uint32_t acc0[4], uint32_t acc1[4]);
+                  int32_t groups, int32_t group_bytes, uint32_t *acc);
+
+/* One row x four output channels with two channels per 64-bit sum: w holds, tap by tap, two words
+ * w[c] + w[c + 1] * 2^22 for channels (0, 1) and (2, 3); exact under the same bound as fg_dot2x4_s8. */
+void fg_dot1x4_paired_s8(const int8_t *x, int32_t run, const int32_t *w, uint32_t acc[4]);
 
 /* How a blocked filter is walked: a window of `rows` filter rows of `run` taps each (filter row r of pixel i read
  * from x_i[r]), at most `call_rows` rows per fg_dot2x4_s8 call when the rows are `step` bytes apart in both pixels,
@@ -53,7 +58,7 @@ typedef struct {
 } fg_blocked_filter;
 
 /* The output channels [0, out_c) of two output pixels (out1 may be NULL: pixel 1 is then computed from x1 and
- * dropped): bias + the window's dot products, requantized. step 0: the rows are not evenly spaced. Pixel 0 is
+ * dropped): bias (padded to whole groups of four) + the window's dot products, requantized. step 0: the rows are not evenly spaced. Pixel 0 is
  * stored chunk by chunk, pixel 1 only after every input has been read (out_c <= FG_PAIR_MAX_OUT when out1 is
  * given), so that pixel 1's output may overlap the inputs of pixel 0 (ops/overlap.py). */
 #define FG_PAIR_MAX_OUT 256

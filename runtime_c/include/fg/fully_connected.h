@@ -17,6 +17,9 @@ typedef struct {
     /* The folded variant only: the weights in the register-blocked layout of fg/dot_s8.h (one row of accum_depth
      * taps), written at generation time; it takes no weights argument. */
     fg_blocked_filter blocked;
+    /* With one batch (no second row to pair with) the weights instead as int32 words, two output channels per word
+     * (w[c] + w[c + 1] * 2^22), [groups of 4 channels][accum_depth][2 words]; blocked.weights is then NULL. */
+    const int32_t *paired_weights;
     /* An ISA variant only (firmware_gen/ops/variants): its constants laid out at generation time for its inner
      * loop (weights reordered, per-layer constants), in the layout that variant documents. */
     const void *packed;

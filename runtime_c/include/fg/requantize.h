@@ -36,9 +36,10 @@ static inline int32_t fg_wrapped_i32(uint32_t acc) {
 void fg_requantize_run_s8(const fg_requant_params *q, const uint32_t *acc, int32_t first, int32_t count,
                           int8_t *output);
 
-/* The same for two pixels at once (acc1, out1 the second pixel's; out1 NULL: one pixel), channels outer. */
-void fg_requantize_pair_s8(const fg_requant_params *q, const uint32_t *acc0, const uint32_t *acc1, int32_t first,
-                           int32_t count, int8_t *out0, int8_t *out1);
+/* The same for two pixels at once, channels outer: the second pixel's accumulators at acc + FG_REQUANT_CHUNK, its
+ * outputs at out1 (NULL: one pixel; acc then needs only count entries). */
+void fg_requantize_pair_s8(const fg_requant_params *q, const uint32_t *acc, int32_t first, int32_t count,
+                           int8_t *out0, int8_t *out1);
 
 /* Channels per fg_requantize_run_s8 call in the fast variants (their accumulators live on the stack). */
 #define FG_REQUANT_CHUNK 16
