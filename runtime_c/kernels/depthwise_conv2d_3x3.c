@@ -20,12 +20,11 @@ FG_HOT_LOOP static void fg_dw3x3_interior(const int8_t *r0, int32_t row_step, in
  * for both; when the second window starts one column after the first (stride = dilation), the inputs the two
  * share are loaded once too. */
 
-/* Adds the 3x3 taps *w (advanced past them) of two windows one column apart to *sum0, *sum1: four inputs per row
- * (the two windows share three), each weight loaded once. */
-static inline void fg_dw3x3_columns4(const int8_t *row, int32_t row_step, int32_t col_step, const int8_t **w,
-                                     int32_t *sum0, int32_t *sum1) {
+/* Adds the 3x3 taps *w (advanced past them) of two windows pixel_step bytes apart to *sum0, *sum1, each weight loaded
+ * once for both; when the windows are one column apart (stride = dilation) four inputs per row, the two windows
+ * sharing three, else six. */
 #if defined(__arm__) && defined(__thumb2__)
-#define FG_DW_ROW_ASM                                       \
+#define FG_DW_ADJACENT_ROW                                  \
     "ldrsb %[x0], [%[p]]\n\t"                              \
     "ldrsb %[x1], [%[p], %[cs]]\n\t"                       \
     "add %[t], %[p], %[cs], lsl #1\n\t"                    \
@@ -40,30 +39,7 @@ static inline void fg_dw3x3_columns4(const int8_t *row, int32_t row_step, int32_
     "ldrsb %[wt], [%[w]], #1\n\t"                          \
     "mla %[s0], %[wt], %[x2], %[s0]\n\t"                   \
     "mla %[s1], %[wt], %[t], %[s1]\n\t"
-    int32_t x0, x1, x2, t, wt;
-    const int8_t *p = row;
-    __asm__(FG_DW_ROW_ASM "add %[p], %[p], %[rs]\n\t" FG_DW_ROW_ASM "add %[p], %[p], %[rs]\n\t" FG_DW_ROW_ASM
-            : [s0] "+r"(*sum0), [s1] "+r"(*sum1), [w] "+r"(*w), [p] "+r"(p), [x0] "=&r"(x0), [x1] "=&r"(x1),
-              [x2] "=&r"(x2), [t] "=&r"(t), [wt] "=&r"(wt)
-            : [cs] "r"(col_step), [rs] "r"(row_step)
-            : "memory");
-#undef FG_DW_ROW_ASM
-#else
-    const int8_t *taps = *w;
-    for (int32_t r = 0; r < 3; ++r, row += row_step, taps += 3) {
-        const int32_t x1 = row[col_step], x2 = row[2 * col_step];
-        *sum0 += taps[0] * row[0] + taps[1] * x1 + taps[2] * x2;
-        *sum1 += taps[0] * x1 + taps[1] * x2 + taps[2] * row[3 * col_step];
-    }
-    *w = taps;
-#endif
-}
-
-/* The same for two windows pixel_step bytes apart: six inputs per row. */
-static inline void fg_dw3x3_apart(const int8_t *row, int32_t row_step, int32_t col_step, int32_t pixel_step,
-                                  const int8_t **w, int32_t *sum0, int32_t *sum1) {
-#if defined(__arm__) && defined(__thumb2__)
-#define FG_DW_APART_ASM                                     \
+#define FG_DW_APART_ROW                                     \
     "ldrsb %[x0], [%[p]]\n\t"                              \
     "ldrsb %[x1], [%[p], %[cs]]\n\t"                       \
     "add %[t], %[p], %[cs], lsl #1\n\t"                    \
@@ -82,15 +58,27 @@ static inline void fg_dw3x3_apart(const int8_t *row, int32_t row_step, int32_t c
     "add %[t], %[t], %[cs], lsl #1\n\t"                    \
     "ldrsb %[x2], [%[t]]\n\t"                              \
     "mla %[s1], %[wt], %[x2], %[s1]\n\t"
+#define FG_DW_THREE_ROWS(row) row "add %[p], %[p], %[rs]\n\t" row "add %[p], %[p], %[rs]\n\t" row
+#endif
+
+static inline void fg_dw3x3_pair_taps(const int8_t *row, int32_t row_step, int32_t col_step, int32_t pixel_step,
+                                      const int8_t **w, int32_t *sum0, int32_t *sum1) {
+#if defined(__arm__) && defined(__thumb2__)
     int32_t x0, x1, x2, t, wt;
     const int8_t *p = row;
-    __asm__(FG_DW_APART_ASM "add %[p], %[p], %[rs]\n\t" FG_DW_APART_ASM "add %[p], %[p], %[rs]\n\t"
-            FG_DW_APART_ASM
-            : [s0] "+r"(*sum0), [s1] "+r"(*sum1), [w] "+r"(*w), [p] "+r"(p), [x0] "=&r"(x0), [x1] "=&r"(x1),
-              [x2] "=&r"(x2), [t] "=&r"(t), [wt] "=&r"(wt)
-            : [cs] "r"(col_step), [rs] "r"(row_step), [ps] "r"(pixel_step)
-            : "memory");
-#undef FG_DW_APART_ASM
+    if (pixel_step == col_step) {
+        __asm__(FG_DW_THREE_ROWS(FG_DW_ADJACENT_ROW)
+                : [s0] "+r"(*sum0), [s1] "+r"(*sum1), [w] "+r"(*w), [p] "+r"(p), [x0] "=&r"(x0), [x1] "=&r"(x1),
+                  [x2] "=&r"(x2), [t] "=&r"(t), [wt] "=&r"(wt)
+                : [cs] "r"(col_step), [rs] "r"(row_step)
+                : "memory");
+    } else {
+        __asm__(FG_DW_THREE_ROWS(FG_DW_APART_ROW)
+                : [s0] "+r"(*sum0), [s1] "+r"(*sum1), [w] "+r"(*w), [p] "+r"(p), [x0] "=&r"(x0), [x1] "=&r"(x1),
+                  [x2] "=&r"(x2), [t] "=&r"(t), [wt] "=&r"(wt)
+                : [cs] "r"(col_step), [rs] "r"(row_step), [ps] "r"(pixel_step)
+                : "memory");
+    }
 #else
     const int8_t *taps = *w;
     for (int32_t r = 0; r < 3; ++r, row += row_step, taps += 3) {
@@ -105,18 +93,9 @@ static inline void fg_dw3x3_apart(const int8_t *row, int32_t row_step, int32_t c
 FG_HOT_LOOP static void fg_dw3x3_interior2(const int8_t *r0, int32_t row_step, int32_t col_step, int32_t pixel_step,
                                            const int8_t *w, const int32_t *bias, int32_t count, uint32_t *acc0,
                                            uint32_t *acc1) {
-    if (pixel_step == col_step) {
-        for (int32_t k = 0; k < count; ++k) {
-            int32_t sum0 = 0, sum1 = 0;
-            fg_dw3x3_columns4(r0 + k, row_step, col_step, &w, &sum0, &sum1);
-            acc0[k] = (uint32_t)bias[k] + (uint32_t)sum0;
-            acc1[k] = (uint32_t)bias[k] + (uint32_t)sum1;
-        }
-        return;
-    }
     for (int32_t k = 0; k < count; ++k) {
         int32_t sum0 = 0, sum1 = 0;
-        fg_dw3x3_apart(r0 + k, row_step, col_step, pixel_step, &w, &sum0, &sum1);
+        fg_dw3x3_pair_taps(r0 + k, row_step, col_step, pixel_step, &w, &sum0, &sum1);
         acc0[k] = (uint32_t)bias[k] + (uint32_t)sum0;
         acc1[k] = (uint32_t)bias[k] + (uint32_t)sum1;
     }
