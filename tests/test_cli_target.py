@@ -72,3 +72,23 @@ def test_demo_runs_mobilenet_on_qemu_cortex_m3_bit_exact() -> None:
     assert done.returncode == 0, done.stderr
     assert "outputs equal TensorFlow Lite Micro's" in done.stdout
     assert "DEPTHWISE_CONV_2D" in done.stdout and "qemu_cortex_m3" in done.stdout
+
+
+def test_build_into_an_existing_directory_replaces_only_its_build(tmp_path) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "notes.txt").write_text("the user's own file")
+    model = tmp_path / "tiny.tflite"
+    model.write_bytes(SYNTHETIC_MODELS["tiny_cnn"]())
+    for _ in range(2):
+        done = run_cli("build", str(model), "--board", "mps2_an385", "-o", str(out))
+        assert done.returncode == 0, done.stderr
+    assert (out / "build" / "firmware.elf").is_file() and (out / "model" / "model.c").is_file()
+    assert (out / "notes.txt").read_text() == "the user's own file"
+    assert sorted(p.name for p in out.iterdir()) == ["build", "model", "notes.txt"]  # nothing half-moved
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no private build left beside it
+    elf = (out / "build" / "firmware.elf").read_bytes()
+    too_big = run_cli("build", str(shared_model("ad01_int8")), "--board", "qemu_cortex_m3", "-o", str(out))
+    assert too_big.returncode == 2
+    assert (out / "build" / "firmware.elf").read_bytes() == elf  # a failed build leaves the earlier one whole
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]

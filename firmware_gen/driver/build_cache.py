@@ -79,3 +79,17 @@ def publish(entry: Path, private: Path, firmware: FirmwareBuild) -> FirmwareBuil
                 os.rename(entry, aside)
                 shutil.rmtree(aside, ignore_errors=True)
     return firmware  # could not publish: this run uses its private build
+
+
+def install(destination: Path, private: Path, firmware: FirmwareBuild) -> FirmwareBuild:
+    """Move a build made in private into the user's output directory: its model/ and build/ folders each replace
+    the old one by a rename (other files there are left alone), so a failed build never leaves half a folder."""
+    destination.mkdir(parents=True, exist_ok=True)
+    for part in ("model", "build"):
+        target, aside = destination / part, destination / f".{part}.{uuid.uuid4().hex[:8]}.old"
+        if target.exists():
+            os.rename(target, aside)
+        os.rename(private / part, target)
+        shutil.rmtree(aside, ignore_errors=True)
+    shutil.rmtree(private, ignore_errors=True)
+    return _relocated(firmware, destination)

@@ -74,7 +74,7 @@ def prepare(model: bytes, source: str, board: Board | str, interface: str = "unp
             pool_region(board, pool.name)
     graph = read_model(model, source)
     check_supported(graph)
-    entry = None
+    entry = destination = None
     if out_dir is None:
         key = hashlib.sha256(model + board.name.encode() + interface.encode()
                              + options.cache_key().encode() + _runtime_digest().encode() + repr(generation).encode()
@@ -84,6 +84,8 @@ def prepare(model: bytes, source: str, board: Board | str, interface: str = "unp
         if cached is not None:
             return Deployment(graph, *cached)
         entry, out_dir = out_dir, build_cache.private_dir(out_dir)  # built privately, then published whole
+    else:
+        destination, out_dir = Path(out_dir), build_cache.private_dir(Path(out_dir))  # built beside, then moved in
     out_dir = Path(out_dir)
     existed = out_dir.exists()
     try:
@@ -98,6 +100,8 @@ def prepare(model: bytes, source: str, board: Board | str, interface: str = "unp
         raise
     if entry is not None:
         firmware = build_cache.publish(entry, out_dir, firmware)
+    elif destination is not None:
+        firmware = build_cache.install(destination, out_dir, firmware)
     return Deployment(graph, compiled, firmware)
 
 
