@@ -55,7 +55,8 @@ def channel_constants(graph: Graph, op: Operator, call: KernelCall, taps: np.nda
     output_zp = call.params["requant"][1]
     multipliers = np.broadcast_to(_table(call, "multipliers").astype(np.int64), (channels,))
     shifts = np.broadcast_to(_table(call, "shifts").astype(np.int64), (channels,))
-    folded = (_table(call, "folded_bias") if folded_bias is None else folded_bias).astype(np.int64)
+    # The portable lowering pads its folded bias to whole groups of channels: one entry per channel here.
+    folded = (_table(call, "folded_bias") if folded_bias is None else folded_bias).astype(np.int64)[:channels]
     weights = taps.astype(np.int64)  # the kernels' accumulator: folded bias + taps . raw inputs in [-128, 127]
     lowest = folded + np.minimum(-128 * weights, 127 * weights).sum(axis=1)
     highest = folded + np.maximum(-128 * weights, 127 * weights).sum(axis=1)
