@@ -4,7 +4,6 @@ MAE and cosine similarity of the dequantized values, and with labels the top-1 a
 
 from __future__ import annotations
 
-import subprocess
 import sys
 import tempfile
 from collections.abc import Callable
@@ -14,10 +13,9 @@ from pathlib import Path
 
 import numpy as np
 
-from firmware_gen.check.host_validation import read_trace
+from firmware_gen.check.host_validation import run_trace
 from firmware_gen.check.oracle import run_tflm_batch
 from firmware_gen.driver import compiler
-from firmware_gen.errors import UserError
 from firmware_gen.frontend.ir import Graph, Tensor
 from firmware_gen.planner import PlanningOptions
 from firmware_gen.target.host_build import build_trace_executable
@@ -103,16 +101,7 @@ def host_outputs(graph: Graph, data: bytes, source: str, samples: list[list[np.n
         executable = build_trace_executable(work / "model", work / "build")
         results = []
         for number, sample in enumerate(samples):
-            files = []
-            for i, array in enumerate(sample):
-                files.append(work / f"input{i}.bin")
-                files[-1].write_bytes(np.ascontiguousarray(array).tobytes())
-            done = subprocess.run([str(executable), str(work / "trace.bin"), *map(str, files)],
-                                  capture_output=True, text=True, timeout=600)
-            if done.returncode != 0:
-                raise UserError(f"sample {number}: the generated C failed on the host (exit {done.returncode}): "
-                                f"{done.stderr.strip()[-500:]}")
-            _, outputs = read_trace(work / "trace.bin")
+            _, outputs = run_trace(executable, work, sample, what=f"sample {number}: ")
             results.append([np.frombuffer(outputs[i], dtype=graph.tensors[t].dtype.numpy_type)
                             .reshape(graph.tensors[t].shape) for i, t in enumerate(graph.outputs)])
             progress(number + 1, len(samples))

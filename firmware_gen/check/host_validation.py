@@ -5,6 +5,7 @@ from __future__ import annotations
 import struct
 import subprocess
 import tempfile
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -60,6 +61,21 @@ def read_trace(path: Path) -> tuple[dict[int, bytes], dict[int, bytes]]:
     return tensors, outputs
 
 
+def run_trace(executable: Path, work: Path, inputs: Sequence[np.ndarray], what: str = "") -> tuple[
+        dict[int, bytes], dict[int, bytes]]:
+    """One run of a host build (build_trace_executable) on inputs, its files in work: read_trace's result."""
+    files = []
+    for i, array in enumerate(inputs):
+        files.append(work / f"input{i}.bin")
+        files[-1].write_bytes(np.ascontiguousarray(array).tobytes())
+    done = subprocess.run([str(executable), str(work / "trace.bin"), *map(str, files)], capture_output=True,
+                          text=True, timeout=600)
+    if done.returncode != 0:
+        raise UserError(f"{what}the generated C failed on the host (exit {done.returncode}): "
+                        f"{done.stderr.strip()[-2000:]}")
+    return read_trace(work / "trace.bin")
+
+
 def validate_model(model: bytes | str | Path, inputs: list[np.ndarray] | None = None, seed: int = 0,
                    sanitize: bool = False, work_dir: str | Path | None = None,
                    interface: str = "unpacked", options: PlanningOptions = PlanningOptions()) -> ValidationReport:
@@ -80,16 +96,7 @@ def validate_model(model: bytes | str | Path, inputs: list[np.ndarray] | None = 
         compiled = compiler.generate(graph, work / "model", source=Path(source).name, interface=interface,
                                      options=options)
         executable = build_trace_executable(work / "model", work / "build", sanitize=sanitize)
-        input_files = []
-        for i, array in enumerate(inputs):
-            input_files.append(work / f"input{i}.bin")
-            input_files[-1].write_bytes(array.tobytes())
-        done = subprocess.run([str(executable), str(work / "trace.bin"), *map(str, input_files)],
-                              capture_output=True, text=True, timeout=600)
-        if done.returncode != 0:
-            raise UserError(f"the generated C failed on the host (exit {done.returncode}): "
-                            f"{done.stderr.strip()[-2000:]}")
-        ours, our_outputs = read_trace(work / "trace.bin")
+        ours, our_outputs = run_trace(executable, work, inputs)
     oracle = run_tflm(data, inputs, len(graph.tensors))
     report = ValidationReport(model=source, bit_exact=True, tensors_compared=0, outputs_compared=0,
                               pool_bytes=compiled.plan.pool_bytes,

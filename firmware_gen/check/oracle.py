@@ -26,21 +26,26 @@ class OracleResult:
     tensors: dict[int, np.ndarray]  # every tensor TFLM kept (preserve-all-tensors), by index
 
 
+def _run_worker(work: Path, what: str, timeout: float, label: str) -> None:
+    """TFLM in a child process on the files in work (_worker below); its failures as one-line errors."""
+    command = [sys.executable, "-m", "firmware_gen.check.oracle", str(work), what]
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise UserError(f"TensorFlow Lite Micro did not finish{label} within {timeout:.0f} s") from None
+    if done.returncode == 3:
+        raise ToolchainError(f"the oracle needs TensorFlow Lite Micro: {_INSTALL_HINT}")
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or [f"exit status {done.returncode}"])[-1]
+        raise UserError(f"TensorFlow Lite Micro failed on this model: {last}")
+
+
 def run_tflm(model: bytes, inputs: list[np.ndarray], num_tensors: int, timeout: float = 300.0) -> OracleResult:
     with tempfile.TemporaryDirectory(prefix="fg-oracle-") as tmp:
         work = Path(tmp)
         (work / "model.tflite").write_bytes(model)
         np.savez(work / "inputs.npz", *inputs)
-        command = [sys.executable, "-m", "firmware_gen.check.oracle", str(work), str(num_tensors)]
-        try:
-            done = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
-        except subprocess.TimeoutExpired:
-            raise UserError(f"TFLite Micro did not finish within {timeout:.0f} s") from None
-        if done.returncode == 3:
-            raise ToolchainError(f"the oracle needs TensorFlow Lite Micro: {_INSTALL_HINT}")
-        if done.returncode != 0:
-            last = (done.stderr.strip().splitlines() or [f"exit status {done.returncode}"])[-1]
-            raise UserError(f"TensorFlow Lite Micro failed on this model: {last}")
+        _run_worker(work, str(num_tensors), timeout, "")
         with np.load(work / "result.npz") as result:
             outputs = [result[f"output_{i}"] for i in range(len([k for k in result.files if k.startswith("output_")]))]
             tensors = {int(k.split("_")[1]): result[k] for k in result.files if k.startswith("tensor_")}
@@ -54,17 +59,7 @@ def run_tflm_batch(model: bytes, samples: list[list[np.ndarray]], timeout: float
         (work / "model.tflite").write_bytes(model)
         np.savez(work / "inputs.npz", **{f"s{s}_{i}": x for s, sample in enumerate(samples)
                                          for i, x in enumerate(sample)})
-        command = [sys.executable, "-m", "firmware_gen.check.oracle", str(work), "batch"]
-        try:
-            done = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
-        except subprocess.TimeoutExpired:
-            raise UserError(f"TensorFlow Lite Micro did not finish {len(samples)} samples within {timeout:.0f} s") \
-                from None
-        if done.returncode == 3:
-            raise ToolchainError(f"the oracle needs TensorFlow Lite Micro: {_INSTALL_HINT}")
-        if done.returncode != 0:
-            last = (done.stderr.strip().splitlines() or [f"exit status {done.returncode}"])[-1]
-            raise UserError(f"TensorFlow Lite Micro failed on this model: {last}")
+        _run_worker(work, "batch", timeout, f" {len(samples)} samples")
         with np.load(work / "result.npz") as result:
             per_sample: list[list[np.ndarray]] = [[] for _ in samples]
             for key in sorted(result.files, key=lambda k: tuple(int(p) for p in k[1:].split("_"))):
