@@ -92,13 +92,16 @@ def interleaved_pairs(taps: np.ndarray) -> np.ndarray:
 def packed_call(call: KernelCall, variant: Variant, constants: np.ndarray, words: np.ndarray,
                 inputs: list[int]) -> KernelCall:
     """The variant's call: `packed` points at the channel constants followed by the words. The portable kernels'
-    register-blocked copy of the weights (params `blocked`, table `blocked_weights`) is left out: the variants
-    never read it, and it would cost the weights' size again in flash."""
+    register-blocked and paired copies of the weights (params `blocked`, `paired_weights`, tables
+    `blocked_weights`, `paired_weights`) are left out: the variants never read them, and they would cost the
+    weights' size again in flash."""
     table = ConstTable("dsp_packed", "int32_t", np.concatenate([constants.ravel(), words]).astype(np.int32))
     params = {**call.params, "packed": TableRef(table.suffix)}
     if "blocked" in params:
         params["blocked"] = ("0", *([0] * (len(params["blocked"]) - 1)))  # NULL and zeros
-    kept = [t for t in call.tables if t.suffix != "blocked_weights"]
+    if "paired_weights" in params:
+        params["paired_weights"] = "0"  # NULL
+    kept = [t for t in call.tables if t.suffix not in ("blocked_weights", "paired_weights")]
     return renamed(call, variant, params=params, tables=[*kept, table], inputs=inputs)
 
 
