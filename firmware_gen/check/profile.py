@@ -7,11 +7,11 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from firmware_gen.errors import UserError
+from firmware_gen.figures import pyplot, save_figure
 from firmware_gen.frontend.ir import Graph
 from firmware_gen.link.runner import RunResult
 from firmware_gen.ops import macs
 from firmware_gen.ops.base import KernelCall
-from firmware_gen.output_paths import written_file
 
 
 @dataclass
@@ -85,13 +85,7 @@ def format_profile(profile: ModelProfile) -> str:
 
 def plot_profile(profile: ModelProfile, path: str | Path, title: str = "") -> Path:
     """A PNG bar chart of the count per layer. Needs matplotlib (pip install matplotlib)."""
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise UserError("--plot needs matplotlib: pip install matplotlib (or the package's [plot] extra)") from None
+    plt = pyplot()
     labels = [f"{layer.index} {layer.opcode}" for layer in profile.layers]
     # Horizontal bars, one row per layer, first layer at the top: readable for 100+ layers (the figure grows).
     figure, axes = plt.subplots(figsize=(8.0, max(3.0, 0.18 * len(labels) + 1.5)))
@@ -102,9 +96,4 @@ def plot_profile(profile: ModelProfile, path: str | Path, title: str = "") -> Pa
     total = f"total {profile.count:,} {profile.unit} over {len(labels)} layers"
     axes.set_title(f"{title} ({total})" if title else f"{profile.board}: {total}", fontsize=9)
     figure.tight_layout()
-    try:
-        with written_file(path, "--plot") as temporary:  # a full disk leaves no half-written PNG
-            figure.savefig(temporary, dpi=120)
-    finally:
-        plt.close(figure)
-    return Path(path)
+    return save_figure(figure, path, dpi=120)

@@ -11,8 +11,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from pathlib import Path
 
-from firmware_gen.errors import UserError
-from firmware_gen.output_paths import written_file
+from firmware_gen.figures import pyplot, save_figure
 from firmware_gen.planner.plan import MemoryPlan, PlannedBuffer
 
 KIND_COLOURS = {"input": "tab:green", "output": "tab:red", "intermediate": "tab:blue"}
@@ -36,14 +35,8 @@ def _draw_buffer(axis, rectangle, buffer: PlannedBuffer, kind: str) -> None:
 def plot_plan(plan: MemoryPlan, path: str | Path, title: str = "", inputs: Collection[int] = (),
               outputs: Collection[int] = ()) -> None:
     """inputs, outputs: the model's input and output tensor indices, to colour their buffers."""
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-        from matplotlib.patches import Rectangle
-    except ImportError:
-        raise UserError("--plot needs matplotlib: pip install 'firmware-gen[plot]'") from None
+    plt = pyplot()
+    from matplotlib.patches import Rectangle
 
     pools = [pool for pool in plan.pools if plan.pool_sizes.get(pool.name, 0) > 0] or plan.pools[:1]
     figure, axes = plt.subplots(len(pools), 1, figsize=(10, 3 + 3 * len(pools)), squeeze=False)
@@ -70,8 +63,4 @@ def plot_plan(plan: MemoryPlan, path: str | Path, title: str = "", inputs: Colle
         axis.legend(loc="upper right", fontsize="small")
     figure.suptitle(f"{title} {plan.algorithm}{', overlap' if plan.overlap else ''}".strip())
     figure.tight_layout()
-    try:
-        with written_file(path, "--plot") as temporary:  # a full disk leaves no half-written PNG
-            figure.savefig(temporary, dpi=100)
-    finally:
-        plt.close(figure)
+    save_figure(figure, path, dpi=100)
