@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
+from firmware_gen.abi import CALLING_CONVENTIONS
 from firmware_gen.check.board_validation import outputs_equal_oracle
 from firmware_gen.check.inputs import random_inputs
 from firmware_gen.driver.deploy import prepare, run
@@ -26,7 +27,6 @@ from firmware_gen.frontend.tflite_reader import read_model
 from firmware_gen.target.cross_build import build_firmware
 
 DEFAULT_MODELS = Path(__file__).resolve().parent.parent.parent / "shared" / "models"
-INTERFACES = ("unpacked", "packed")
 INSTRUCTION_TARGET = {"vww_96_int8": 3.0}  # max % more instructions packed
 
 
@@ -87,9 +87,9 @@ def main() -> int:
         for board in args.boards.split(","):
             graph = read_model(data, str(path))
             inputs = random_inputs(graph)
-            unpacked, packed = (measure(data, path, board, interface, inputs) for interface in INTERFACES)
+            unpacked, packed = (measure(data, path, board, interface, inputs) for interface in CALLING_CONVENTIONS)
             if unpacked.outputs is None or packed.outputs is None:
-                verdict = "; ".join(f"{name}: {m.note}" for name, m in zip(INTERFACES, (unpacked, packed),
+                verdict = "; ".join(f"{name}: {m.note}" for name, m in zip(CALLING_CONVENTIONS, (unpacked, packed),
                                                                           strict=True) if m.note)
             else:
                 same = all(np.array_equal(a, b) for a, b in zip(unpacked.outputs, packed.outputs, strict=True))

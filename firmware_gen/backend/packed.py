@@ -11,12 +11,9 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from firmware_gen.abi import CALLING_CONVENTIONS
 from firmware_gen.backend.c_literals import pointer_type
 from firmware_gen.backend.legalize import Step, TensorRef
 from firmware_gen.frontend.ir import DType, Graph
-
-INTERFACES = CALLING_CONVENTIONS
 
 # dlpack type code and bits of each dtype.
 _DL_TYPES = {

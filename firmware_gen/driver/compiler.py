@@ -12,10 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from firmware_gen.abi import CALLING_CONVENTIONS
 from firmware_gen.backend import codegen
 from firmware_gen.backend.legalize import Step, legalize
 from firmware_gen.backend.options import GenerationOptions
-from firmware_gen.backend.packed import INTERFACES
 from firmware_gen.errors import UserError
 from firmware_gen.frontend.ir import Graph
 from firmware_gen.isa import PORTABLE, Isa
@@ -55,8 +55,8 @@ def compile_graph(graph: Graph, interface: str = "unpacked", options: PlanningOp
                   isa: Isa = PORTABLE, generation: GenerationOptions = GenerationOptions()) -> CompiledModel:
     """Every pass up to the legalized schedule (no C yet), with the kernel variants `isa` offers, its names
     starting with generation.name."""
-    if interface not in INTERFACES:
-        raise UserError(f"unknown interface {interface!r}; choose one of {', '.join(INTERFACES)}")
+    if interface not in CALLING_CONVENTIONS:
+        raise UserError(f"unknown interface {interface!r}; choose one of {', '.join(CALLING_CONVENTIONS)}")
     if not options.io_in_pool and interface != "unpacked":
         raise UserError(f"the {interface} interface needs the inputs and outputs in the pool (its tensor "
                         f"descriptors are constants); use the unpacked interface or keep I/O in the pool")
