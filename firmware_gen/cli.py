@@ -110,7 +110,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
     if args.plot:
         from firmware_gen.planner.plot import plot_plan
 
-        plot_plan(plan, args.plot, title=graph.name, inputs=graph.inputs, outputs=graph.outputs)
+        plot_plan(plan, args.plot, title=graph.name)
     if args.json:
         data = plan.to_json()
         for pool in data["pools"]:

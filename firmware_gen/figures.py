@@ -1,8 +1,9 @@
-"""matplotlib for the plots (`plan --plot`, `run --plot`): loaded on demand, since it is an optional dependency,
-and a figure saved whole or not at all."""
+"""matplotlib for the plots (`plan --plot`, `run --plot`, `analyze --html`): loaded on demand, since it is an
+optional dependency, and a figure saved whole or not at all, or rendered to PNG bytes for a page."""
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 from typing import Any
 
@@ -30,3 +31,13 @@ def save_figure(figure: Any, path: str | Path, dpi: int) -> Path:
     finally:
         pyplot().close(figure)
     return Path(path)
+
+
+def figure_png(figure: Any, dpi: int) -> bytes:
+    """The figure as PNG bytes (for a page that embeds it), then closed."""
+    buffer = io.BytesIO()
+    try:
+        figure.savefig(buffer, format="png", dpi=dpi)
+    finally:
+        pyplot().close(figure)
+    return buffer.getvalue()
