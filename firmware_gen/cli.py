@@ -213,16 +213,30 @@ def _validate_dataset(args: argparse.Namespace) -> int:
     graph = _load_graph(args.model)
     samples = load_dataset(args.dataset, graph)
     labels = load_labels(args.labels, len(samples))
+    reference, float_samples = _reference(args, graph)
     report = validate_dataset(graph, _read_model(args.model), args.model, samples, labels,
-                              progress=no_progress if args.json else stderr_bar, options=planning_options(args))
+                              progress=no_progress if args.json else stderr_bar, options=planning_options(args),
+                              reference=reference, float_samples=float_samples)
     _show(args, report.to_json(), report.format())
     return ExitStatus.OK if report.bit_exact else ExitStatus.MISMATCH
+
+
+def _reference(args: argparse.Namespace, graph) -> tuple:
+    """(the float model of --reference, checked against the quantized one; the dataset as floats), or Nones."""
+    if not args.reference:
+        return None, None
+    from firmware_gen.check.dataset import load_float_dataset
+    from firmware_gen.check.reference_model import load_reference
+
+    return load_reference(args.reference, graph), load_float_dataset(args.dataset, graph)
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
     from firmware_gen.check.host_validation import validate_model
     from firmware_gen.check.inputs import load_inputs
 
+    if args.reference and not args.dataset:
+        raise UserError("--reference compares with a float model on a dataset: give --dataset FILE.npz too")
     if args.dataset:
         return _validate_dataset(args)
     if args.layers:
@@ -432,6 +446,8 @@ def _add_compile_commands(command: Callable[..., argparse.ArgumentParser]) -> No
     sub.add_argument("--dataset", metavar="FILE.npz", help="validate on these samples (one array per input, "
                      "float samples quantized with the input's parameters): error metrics per output")
     sub.add_argument("--labels", metavar="FILE.npy", help="with --dataset: class labels, for top-1 accuracy")
+    sub.add_argument("--reference", metavar="FLOAT.tflite", help="with --dataset: also compare with this float "
+                     "model run by LiteRT (the quantization error; pip install 'firmware-gen[reference]')")
     sub.add_argument("--board", help="run on this board (QEMU, or a real board with --port) instead of the host")
     _add_link_options(sub)
     sub.add_argument("--layers", action="store_true",
