@@ -302,16 +302,26 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     from firmware_gen.check.analysis import analyze
     from firmware_gen.check.analysis_report import format_analysis
 
+    if args.html:
+        check_output_file(args.html, "--html")  # before the work
+    deployment, progress = None, None
     if args.board:
-        _, deployment, _ = _deploy(args, port=None)
-        report = analyze(deployment.compiled, args.model, deployment.firmware)
+        _, deployment, progress = _deploy(args, port=None)
+        compiled = deployment.compiled
+        report = analyze(compiled, args.model, deployment.firmware)
     else:
         from firmware_gen.driver.compiler import compile_graph
 
         compiled = compile_graph(_load_graph(args.model), args.interface, planning_options(args),
                                  generation=generation_options(args))
         report = analyze(compiled, args.model)
+    if args.html:
+        from firmware_gen.check.html_report import write_html_report
+
+        write_html_report(args.html, report, compiled.plan, deployment, progress)
     _show(args, report.to_json(), format_analysis(report))
+    if args.html:
+        print(f"wrote {args.html}: the report as one self-contained page", file=sys.stderr if args.json else sys.stdout)
     return ExitStatus.OK
 
 
@@ -428,6 +438,8 @@ def _add_compile_commands(command: Callable[..., argparse.ArgumentParser]) -> No
                                           "firmware's flash and RAM split from its ELF and the fit with margins")
     sub.add_argument("--board", help="build the firmware for this board and split its memory")
     sub.add_argument("--json", action="store_true")
+    sub.add_argument("--html", metavar="FILE", help="also write one self-contained HTML page: the tables, the memory "
+                     "timeline and, with a QEMU board, the per-layer profile of one run (needs matplotlib)")
     _add_product_options(sub, pool_from_app=False)
     _add_interface_option(sub)
     _add_planning_options(sub)
