@@ -303,7 +303,10 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     from firmware_gen.check.analysis_report import format_analysis
 
     if args.html:
+        from firmware_gen.figures import pyplot
+
         check_output_file(args.html, "--html")  # before the work
+        pyplot("--html")
     deployment, progress = None, None
     if args.board:
         _, deployment, progress = _deploy(args, port=None)

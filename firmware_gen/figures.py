@@ -11,15 +11,16 @@ from firmware_gen.errors import UserError
 from firmware_gen.output_paths import written_file
 
 
-def pyplot() -> Any:
-    """matplotlib.pyplot, drawing off-screen; a one-line error when matplotlib is not installed."""
+def pyplot(option: str = "--plot") -> Any:
+    """matplotlib.pyplot, drawing off-screen; a one-line error naming `option` when matplotlib is not installed
+    (call it before the work to refuse early)."""
     try:
         import matplotlib
 
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        raise UserError("--plot needs matplotlib: pip install 'firmware-gen[plot]'") from None
+        raise UserError(f"{option} needs matplotlib: pip install 'firmware-gen[plot]'") from None
     return plt
 
 

@@ -8,6 +8,7 @@ import base64
 import json
 import re
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -61,6 +62,14 @@ def test_without_a_board(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
 def test_a_path_that_cannot_be_written_is_refused_first(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     status, _, err = _analyze(capsys, "no/such/model.tflite", "--html", str(tmp_path / "missing" / "r.html"))
     assert status == 2 and len(err.strip().splitlines()) == 1 and "--html" in err and "no such directory" in err
+
+
+def test_without_matplotlib_it_says_so_first(tmp_path: Path, capsys: pytest.CaptureFixture,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    status, _, err = _analyze(capsys, "no/such/model.tflite", "--html", str(tmp_path / "r.html"))
+    assert status == 2 and err == "firmware-gen: error: --html needs matplotlib: pip install 'firmware-gen[plot]'\n"
+    assert list(tmp_path.iterdir()) == []
 
 
 @pytest.mark.qemu
