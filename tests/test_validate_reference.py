@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from firmware_gen.check.dataset import load_dataset, load_float_dataset
 from firmware_gen.check.dataset_validation import compare_dataset
 from firmware_gen.cli import main
 from firmware_gen.frontend.tflite_reader import read_model
@@ -68,6 +69,19 @@ def test_the_reference_metrics_on_known_values() -> None:
     assert metrics.cosine == pytest.approx(0.5)  # 1 and 0
     assert report.accuracy == {"ours": 0.5, "tflm": 0.5, "float": 1.0}
     assert "top-1 accuracy: ours 50.00%, TFLM 50.00%, float model 100.00%" in report.format()
+
+
+def test_the_float_model_gets_float_samples(tmp_path: Path) -> None:
+    """Float samples as they are (ours gets them quantized), int8 samples dequantized with the input's parameters."""
+    graph = read_model(tiny_cnn_pair()[0])
+    q = graph.tensors[graph.inputs[0]].quantization
+    floats = np.linspace(-1, 1, 2 * 16 * 16 * 3, dtype=np.float32).reshape(2, 16, 16, 3)
+    np.savez(tmp_path / "f.npz", x=floats)
+    quantized = load_dataset(str(tmp_path / "f.npz"), graph)[1][0]  # sample 1, (1, 16, 16, 3) int8
+    np.savez(tmp_path / "q.npz", x=np.concatenate([quantized, quantized]))
+    assert np.array_equal(load_float_dataset(str(tmp_path / "f.npz"), graph)[1][0], floats[1][None])
+    dequantized = load_float_dataset(str(tmp_path / "q.npz"), graph)[0][0]
+    assert dequantized.dtype == np.float32 and np.max(np.abs(dequantized - floats[1][None])) <= q.scale / 2 + 1e-6
 
 
 def _refused(pair: dict[str, Path], reference: Path | str, capsys: pytest.CaptureFixture) -> str:
