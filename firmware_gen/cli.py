@@ -110,7 +110,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
     if args.plot:
         from firmware_gen.planner.plot import plot_plan
 
-        plot_plan(plan, args.plot, title=graph.name, inputs=graph.inputs, outputs=graph.outputs)
+        plot_plan(plan, args.plot, title=graph.name)
     if args.json:
         data = plan.to_json()
         for pool in data["pools"]:
@@ -213,16 +213,30 @@ def _validate_dataset(args: argparse.Namespace) -> int:
     graph = _load_graph(args.model)
     samples = load_dataset(args.dataset, graph)
     labels = load_labels(args.labels, len(samples))
+    reference, float_samples = _reference(args, graph)
     report = validate_dataset(graph, _read_model(args.model), args.model, samples, labels,
-                              progress=no_progress if args.json else stderr_bar, options=planning_options(args))
+                              progress=no_progress if args.json else stderr_bar, options=planning_options(args),
+                              reference=reference, float_samples=float_samples)
     _show(args, report.to_json(), report.format())
     return ExitStatus.OK if report.bit_exact else ExitStatus.MISMATCH
+
+
+def _reference(args: argparse.Namespace, graph) -> tuple:
+    """(the float model of --reference, checked against the quantized one; the dataset as floats), or Nones."""
+    if not args.reference:
+        return None, None
+    from firmware_gen.check.dataset import load_float_dataset
+    from firmware_gen.check.reference_model import load_reference
+
+    return load_reference(args.reference, graph), load_float_dataset(args.dataset, graph)
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
     from firmware_gen.check.host_validation import validate_model
     from firmware_gen.check.inputs import load_inputs
 
+    if args.reference and not args.dataset:
+        raise UserError("--reference compares with a float model on a dataset: give --dataset FILE.npz too")
     if args.dataset:
         return _validate_dataset(args)
     if args.layers:
@@ -288,16 +302,29 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     from firmware_gen.check.analysis import analyze
     from firmware_gen.check.analysis_report import format_analysis
 
+    if args.html:
+        from firmware_gen.figures import pyplot
+
+        check_output_file(args.html, "--html")  # before the work
+        pyplot("--html")
+    deployment, progress = None, None
     if args.board:
-        _, deployment, _ = _deploy(args, port=None)
-        report = analyze(deployment.compiled, args.model, deployment.firmware)
+        _, deployment, progress = _deploy(args, port=None)
+        compiled = deployment.compiled
+        report = analyze(compiled, args.model, deployment.firmware)
     else:
         from firmware_gen.driver.compiler import compile_graph
 
         compiled = compile_graph(_load_graph(args.model), args.interface, planning_options(args),
                                  generation=generation_options(args))
         report = analyze(compiled, args.model)
+    if args.html:
+        from firmware_gen.check.html_report import write_html_report
+
+        write_html_report(args.html, report, compiled.plan, deployment, progress)
     _show(args, report.to_json(), format_analysis(report))
+    if args.html:
+        print(f"wrote {args.html}: the report as one self-contained page", file=sys.stderr if args.json else sys.stdout)
     return ExitStatus.OK
 
 
@@ -414,6 +441,8 @@ def _add_compile_commands(command: Callable[..., argparse.ArgumentParser]) -> No
                                           "firmware's flash and RAM split from its ELF and the fit with margins")
     sub.add_argument("--board", help="build the firmware for this board and split its memory")
     sub.add_argument("--json", action="store_true")
+    sub.add_argument("--html", metavar="FILE", help="also write one self-contained HTML page: the tables, the memory "
+                     "timeline and, with a QEMU board, the per-layer profile of one run (needs matplotlib)")
     _add_product_options(sub, pool_from_app=False)
     _add_interface_option(sub)
     _add_planning_options(sub)
@@ -432,6 +461,8 @@ def _add_compile_commands(command: Callable[..., argparse.ArgumentParser]) -> No
     sub.add_argument("--dataset", metavar="FILE.npz", help="validate on these samples (one array per input, "
                      "float samples quantized with the input's parameters): error metrics per output")
     sub.add_argument("--labels", metavar="FILE.npy", help="with --dataset: class labels, for top-1 accuracy")
+    sub.add_argument("--reference", metavar="FLOAT.tflite", help="with --dataset: also compare with this float "
+                     "model run by LiteRT (the quantization error; pip install 'firmware-gen[reference]')")
     sub.add_argument("--board", help="run on this board (QEMU, or a real board with --port) instead of the host")
     _add_link_options(sub)
     sub.add_argument("--layers", action="store_true",

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from firmware_gen.check.analysis import Analysis, LayerAnalysis, MemorySplit
 
-_FLASH_LABELS = {"code": "model code", "weights": "weights", "quantization": "quantization parameters",
+FLASH_LABELS = {"code": "model code", "weights": "weights", "quantization": "quantization parameters",
                  "runtime": "runtime (kernels, port, libc)"}
-_RAM_LABELS = {"pool": "workspace pool", "io": "inputs/outputs outside the pool", "stack": "stack",
+RAM_LABELS = {"pool": "workspace pool", "io": "inputs/outputs outside the pool", "stack": "stack",
                "runtime_data": "runtime data (.data, .bss)"}
 
 
-def _buffers(layer: LayerAnalysis) -> str:
+def format_buffers(layer: LayerAnalysis) -> str:
     parts = [f"t{b['tensor']}@caller" if b["pool"] is None else
              f"t{b['tensor']}@{'' if b['pool'] == 'default' else b['pool'] + ':'}{b['offset']}+{b['bytes']}"
              for b in layer.buffers]
@@ -24,14 +24,14 @@ def format_layers(layers: list[LayerAnalysis]) -> list[str]:
         shape = "x".join(map(str, layer.output_shape))
         lines.append(f"{layer.index:>3} {layer.operator:<18} {layer.function or '(view)':<34} {layer.isa:<14.14} "
                      f"{shape:<16} {layer.macs:>11,} {layer.weight_bytes:>9,} {layer.read_bytes:>8,} "
-                     f"{layer.written_bytes:>8,}  {_buffers(layer)}")
+                     f"{layer.written_bytes:>8,}  {format_buffers(layer)}")
     return lines
 
 
 def format_memory(memory: MemorySplit) -> list[str]:
-    lines = [f"flash {memory.flash_bytes:,} B: " + ", ".join(f"{_FLASH_LABELS[k]} {v:,}" for k, v in
+    lines = [f"flash {memory.flash_bytes:,} B: " + ", ".join(f"{FLASH_LABELS[k]} {v:,}" for k, v in
                                                              memory.flash.items()),
-             f"RAM {memory.ram_bytes:,} B: " + ", ".join(f"{_RAM_LABELS[k]} {v:,}" for k, v in memory.ram.items()
+             f"RAM {memory.ram_bytes:,} B: " + ", ".join(f"{RAM_LABELS[k]} {v:,}" for k, v in memory.ram.items()
                                                        if v or k != "io")]
     for region in memory.regions:
         if region["used"]:

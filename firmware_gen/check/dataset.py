@@ -62,6 +62,20 @@ def load_dataset(path: str, graph: Graph) -> list[list[np.ndarray]]:
     return [[a[s] for a in per_input] for s in range(counts.pop())]
 
 
+def load_float_dataset(path: str, graph: Graph) -> list[list[np.ndarray]]:
+    """The samples as float32, for a float reference model: float samples as they are, integer samples dequantized
+    with the input's scale and zero point. Call it after `load_dataset` has accepted the file."""
+    per_input = []
+    for array, index in zip(_load_npz(path).values(), graph.inputs, strict=True):
+        tensor = graph.tensors[index]
+        values = array.reshape((array.shape[0], *tensor.shape))
+        q = tensor.quantization
+        if not np.issubdtype(values.dtype, np.floating) and q:
+            values = (values.astype(np.float64) - q.zero_point) * q.scale
+        per_input.append(values.astype(np.float32))
+    return [[a[s] for a in per_input] for s in range(len(per_input[0]))]
+
+
 def load_labels(path: str | None, count: int) -> np.ndarray | None:
     if path is None:
         return None

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 from firmware_gen.errors import UserError
 from firmware_gen.figures import pyplot, save_figure
@@ -12,6 +13,8 @@ from firmware_gen.frontend.ir import Graph
 from firmware_gen.link.runner import RunResult
 from firmware_gen.ops import macs
 from firmware_gen.ops.base import KernelCall
+
+PROFILE_DPI = 120
 
 
 @dataclass
@@ -83,8 +86,8 @@ def format_profile(profile: ModelProfile) -> str:
     return "\n".join(lines)
 
 
-def plot_profile(profile: ModelProfile, path: str | Path, title: str = "") -> Path:
-    """A PNG bar chart of the count per layer. Needs matplotlib (pip install matplotlib)."""
+def profile_figure(profile: ModelProfile, title: str = "") -> Any:
+    """A bar chart of the count per layer, as a matplotlib figure (the caller saves and closes it)."""
     plt = pyplot()
     labels = [f"{layer.index} {layer.opcode}" for layer in profile.layers]
     # Horizontal bars, one row per layer, first layer at the top: readable for 100+ layers (the figure grows).
@@ -96,4 +99,9 @@ def plot_profile(profile: ModelProfile, path: str | Path, title: str = "") -> Pa
     total = f"total {profile.count:,} {profile.unit} over {len(labels)} layers"
     axes.set_title(f"{title} ({total})" if title else f"{profile.board}: {total}", fontsize=9)
     figure.tight_layout()
-    return save_figure(figure, path, dpi=120)
+    return figure
+
+
+def plot_profile(profile: ModelProfile, path: str | Path, title: str = "") -> Path:
+    """The profile's bar chart as a PNG at `path`. Needs matplotlib (pip install matplotlib)."""
+    return save_figure(profile_figure(profile, title), path, dpi=PROFILE_DPI)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from firmware_gen.modelgen.float_reference import conv_forward, fake_quantize, fit_int8, tap_windows
+from firmware_gen.modelgen.float_twin import float_twin
 from firmware_gen.modelgen.writer import ModelBuilder
 
 _ACTIVATIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
@@ -48,6 +49,7 @@ class Activation:
 class CalibratedBuilder:
     def __init__(self, name: str, seed: int = 0) -> None:
         self.model = ModelBuilder(name=name)
+        self.float_constants: dict[int, np.ndarray] = {}  # weights and biases before quantization, for float_twin
         self.rng = np.random.default_rng(seed)
         self._names: dict[str, int] = {}
 
@@ -87,6 +89,10 @@ class CalibratedBuilder:
     def build(self) -> bytes:
         return self.model.build()
 
+    def build_float_twin(self) -> bytes:
+        """The float model this int8 graph quantizes (float weights, float32 activations): modelgen/float_twin.py."""
+        return float_twin(self.model, self.float_constants)
+
     # ---- layers with weights ----
 
     def _weighted(self, opcode: str, name: str, x: Activation, weights: np.ndarray, channel_axis: int | None,
@@ -117,6 +123,7 @@ class CalibratedBuilder:
                                 axis=channel_axis or 0)
         b = self.model.constant(self._name(f"{name}/bias"), q_bias,
                                 scale=list(b_scales) if per_channel else float(b_scales[0]), zero_point=0)
+        self.float_constants.update({w: weights, b: bias})
         real = forward(x.values, q_weights * w_scales.reshape(shape)) + q_bias * b_scales
         y = self._calibrated(name, _ACTIVATIONS[activation](real))
         self.model.operator(opcode, [x.index, w, b], [y.index], options)

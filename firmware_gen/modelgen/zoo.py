@@ -17,8 +17,7 @@ def _start(name: str, seed: int, height: int, width: int, channels: int,
     return graph, graph.input("input", images, dtype=dtype)
 
 
-def tiny_cnn(seed: int = 0) -> bytes:
-    """16x16x3 -> conv 3x3/2 -> depthwise 3x3 -> average pool 2x2 -> reshape -> FC -> softmax (4 classes)."""
+def _tiny_cnn(seed: int) -> CalibratedBuilder:
     graph, x = _start("tiny_cnn", seed, 16, 16, 3)
     x = graph.conv2d(x, 8, kernel=3, stride=2, name="conv")
     x = graph.depthwise_conv2d(x, kernel=3, name="depthwise")
@@ -26,7 +25,18 @@ def tiny_cnn(seed: int = 0) -> bytes:
     x = graph.reshape(x, (1, 4 * 4 * 8), name="flatten")
     x = graph.fully_connected(x, 4, name="fc")
     graph.output(graph.softmax(x, name="probabilities"))
-    return graph.build()
+    return graph
+
+
+def tiny_cnn(seed: int = 0) -> bytes:
+    """16x16x3 -> conv 3x3/2 -> depthwise 3x3 -> average pool 2x2 -> reshape -> FC -> softmax (4 classes)."""
+    return _tiny_cnn(seed).build()
+
+
+def tiny_cnn_pair(seed: int = 0) -> tuple[bytes, bytes]:
+    """(tiny_cnn int8, the float model it quantizes): a float reference and its int8 twin."""
+    graph = _tiny_cnn(seed)
+    return graph.build(), graph.build_float_twin()
 
 
 def residual_block(seed: int = 0) -> bytes:

@@ -99,8 +99,8 @@ def plan_graph(graph: Graph, aliases: Mapping[int, int] | None = None,
         proven, proven_bound = proven and optimal, proven_bound + bound
 
     by_id = {b.id: b for b in buffers}
-    planned = [PlannedBuffer(g.tensors, placed[g.tensors[0]][1], g.size, g.first, g.last, placed[g.tensors[0]][0])
-               for g in groups]
+    planned = [PlannedBuffer(g.tensors, placed[g.tensors[0]][1], g.size, g.first, g.last, placed[g.tensors[0]][0],
+                             g.kind) for g in groups]
     pool_sizes = {pool.name: pool_bytes([by_id[i] for i, (n, _) in placed.items() if n == pool.name],
                                         {i: o for i, (n, o) in placed.items() if n == pool.name})
                   for pool in pool_specs}

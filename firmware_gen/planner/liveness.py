@@ -20,6 +20,13 @@ class TensorGroup:
     size: int
     first: int
     last: int
+    kind: str = "intermediate"  # planner.plan.BUFFER_KINDS: input, output (wins over input), intermediate
+
+
+def _kind(graph: Graph, tensors: tuple[int, ...]) -> str:
+    if any(t in graph.outputs for t in tensors):
+        return "output"
+    return "input" if any(t in graph.inputs for t in tensors) else "intermediate"
 
 
 def last_step(graph: Graph) -> int:
@@ -71,5 +78,6 @@ def alias_groups(graph: Graph, aliases: Mapping[int, int]) -> list[TensorGroup]:
         groups.append(TensorGroup(tensors=tensors,
                                   size=max(graph.tensors[i].nbytes for i in tensors),
                                   first=min(intervals[i][0] for i in tensors),
-                                  last=max(intervals[i][1] for i in tensors)))
+                                  last=max(intervals[i][1] for i in tensors),
+                                  kind=_kind(graph, tensors)))
     return sorted(groups, key=lambda g: (g.first, g.tensors[0]))

@@ -7,6 +7,10 @@ from typing import Any
 
 DEFAULT_POOL = ""  # the name of the single pool of a plan made without pool specs
 
+# What a buffer holds, as the plan records it (the memory timeline colours by it): a model input or output, an
+# activation between operators, a kernel's scratch space, or state kept from one invoke to the next.
+BUFFER_KINDS = ("input", "output", "intermediate", "scratch", "state")
+
 
 @dataclass(frozen=True)
 class PoolSpec:
@@ -26,6 +30,11 @@ class PlannedBuffer:
     first_op: int
     last_op: int
     pool: str = DEFAULT_POOL
+    kind: str = "intermediate"  # one of BUFFER_KINDS
+
+    def __post_init__(self) -> None:
+        if self.kind not in BUFFER_KINDS:
+            raise ValueError(f"buffer {self.label}: kind {self.kind!r} is not one of {', '.join(BUFFER_KINDS)}")
 
     @property
     def tensor(self) -> int:
@@ -89,6 +98,6 @@ class MemoryPlan:
             "pools": [{"name": p.name, "bytes": self.pool_sizes[p.name], "limit": p.size_limit}
                       for p in self.pools],
             "buffers": [{"tensor": b.tensor, "tensors": list(b.tensors), "offset": b.offset, "size": b.size,
-                         "first_op": b.first_op, "last_op": b.last_op, "pool": b.pool}
+                         "first_op": b.first_op, "last_op": b.last_op, "pool": b.pool, "kind": b.kind}
                         for b in self.buffers],
         }

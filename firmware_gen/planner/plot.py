@@ -1,40 +1,35 @@
 """The memory timeline of a plan as a PNG: x the schedule step, y the address, one rectangle per buffer.
 
 Each pool gets its own panel, with its size and (for the whole plan) the tensor-level bound, the pool a plan
-without overlap could reach, as lines. Each buffer is labelled by its tensor indices and coloured by its kind:
-input, output or intermediate.
+without overlap could reach, as lines. Each buffer is labelled by its tensor indices and coloured by the kind its
+record carries (`PlannedBuffer.kind`: input, output, intermediate, scratch, state); the legend lists the kinds
+present.
 matplotlib is an optional dependency (`pip install firmware-gen[plot]`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection
 from pathlib import Path
+from typing import Any
 
 from firmware_gen.figures import pyplot, save_figure
 from firmware_gen.planner.plan import MemoryPlan, PlannedBuffer
 
-KIND_COLOURS = {"input": "tab:green", "output": "tab:red", "intermediate": "tab:blue"}
+KIND_COLOURS = {"input": "tab:green", "output": "tab:red", "intermediate": "tab:blue",  # one per BUFFER_KINDS
+                "scratch": "tab:orange", "state": "tab:purple"}
+PLAN_DPI = 100
 
 
-def buffer_kind(buffer: PlannedBuffer, inputs: Collection[int], outputs: Collection[int]) -> str:
-    """input, output (an alias group holding a model output) or intermediate."""
-    if any(t in outputs for t in buffer.tensors):
-        return "output"
-    return "input" if any(t in inputs for t in buffer.tensors) else "intermediate"
-
-
-def _draw_buffer(axis, rectangle, buffer: PlannedBuffer, kind: str) -> None:
+def _draw_buffer(axis, rectangle, buffer: PlannedBuffer) -> None:
     width = buffer.last_op - buffer.first_op + 0.9
     axis.add_patch(rectangle((buffer.first_op - 0.45, buffer.offset), width, buffer.size,
-                             facecolor=KIND_COLOURS[kind], edgecolor="black", linewidth=0.5, alpha=0.6))
+                             facecolor=KIND_COLOURS[buffer.kind], edgecolor="black", linewidth=0.5, alpha=0.6))
     axis.text(buffer.first_op - 0.4, buffer.offset + buffer.size / 2, buffer.label, fontsize=6, va="center",
               clip_on=True)
 
 
-def plot_plan(plan: MemoryPlan, path: str | Path, title: str = "", inputs: Collection[int] = (),
-              outputs: Collection[int] = ()) -> None:
-    """inputs, outputs: the model's input and output tensor indices, to colour their buffers."""
+def plan_figure(plan: MemoryPlan, title: str = "") -> Any:
+    """The memory timeline as a matplotlib figure (the caller saves and closes it)."""
     plt = pyplot()
     from matplotlib.patches import Rectangle
 
@@ -44,8 +39,8 @@ def plot_plan(plan: MemoryPlan, path: str | Path, title: str = "", inputs: Colle
     for axis, pool in zip(axes[:, 0], pools, strict=True):
         kinds = set()
         for buffer in (b for b in plan.buffers if b.pool == pool.name):
-            kinds.add(kind := buffer_kind(buffer, inputs, outputs))
-            _draw_buffer(axis, Rectangle, buffer, kind)
+            kinds.add(buffer.kind)
+            _draw_buffer(axis, Rectangle, buffer)
         for kind in (k for k in KIND_COLOURS if k in kinds):
             axis.add_patch(Rectangle((0, 0), 0, 0, facecolor=KIND_COLOURS[kind], alpha=0.6, label=kind))
         size = plan.pool_sizes.get(pool.name, plan.pool_bytes)
@@ -63,4 +58,10 @@ def plot_plan(plan: MemoryPlan, path: str | Path, title: str = "", inputs: Colle
         axis.legend(loc="upper right", fontsize="small")
     figure.suptitle(f"{title} {plan.algorithm}{', overlap' if plan.overlap else ''}".strip())
     figure.tight_layout()
-    save_figure(figure, path, dpi=100)
+    return figure
+
+
+def plot_plan(plan: MemoryPlan, path: str | Path, title: str = "") -> Path:
+    """The memory timeline as a PNG at `path`."""
+    return save_figure(plan_figure(plan, title), path, dpi=PLAN_DPI)
+
