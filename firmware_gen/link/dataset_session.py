@@ -15,8 +15,9 @@ from firmware_gen.target.cross_build import FirmwareBuild
 SampleDone = Callable[[int], None]  # called with the number of the sample whose outputs arrived
 
 
-def _receive_samples(session: TargetSession, count: int, sample_timeout: float, sample_done: SampleDone,
-                     first_sample: int) -> list[tuple[bytes, ...]]:
+def receive_samples(session: TargetSession, count: int, sample_timeout: float, sample_done: SampleDone,
+                    first_sample: int) -> list[tuple[bytes, ...]]:
+    """The outputs of `count` samples, SAMPLE frame by frame, up to the DONE that ends them."""
     link, hello = session.link, session.hello
     results: list[tuple[bytes, ...]] = []
     while True:
@@ -56,6 +57,6 @@ def run_dataset_firmware(firmware: FirmwareBuild, count: int, sample_bytes: int,
     timeout = 120.0 + 10.0 * count if timeout is None else timeout
     with open_session(firmware, timeout=timeout) as session:
         session.link.send(FrameType.DATASET_REQUEST, struct.pack("<II", count, sample_bytes))
-        results = _receive_samples(session, count, sample_timeout, sample_done, first_sample)
+        results = receive_samples(session, count, sample_timeout, sample_done, first_sample)
         session.expect_exit(FirmwareExit.OK, f"the firmware sent the outputs of {count} samples")
     return results

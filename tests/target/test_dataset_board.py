@@ -18,7 +18,7 @@ from firmware_gen.abi import CounterKind, FrameType
 from firmware_gen.driver.dataset_deploy import image_chunks
 from firmware_gen.driver.deploy import prepare
 from firmware_gen.errors import UserError
-from firmware_gen.link.dataset_session import _receive_samples, run_dataset_firmware
+from firmware_gen.link.dataset_session import receive_samples, run_dataset_firmware
 from firmware_gen.link.framing import FirmwareFault, Hello, Link, LinkError, encode_frame
 from firmware_gen.link.session import TargetSession
 from firmware_gen.modelgen.calibrated import CalibratedBuilder, calibration_images
@@ -31,13 +31,16 @@ TWO_IMAGES_OF_SAMPLES = 12  # of wide_input_model on SMALL_FLASH_BOARD: one imag
 
 
 def wide_input_model() -> bytes:
-    """A 48x64x8 int8 input (24 KiB a sample: the 256 KiB flash of qemu_cortex_m3 holds 10 beside the firmware)
-    -> average pool 8x8 -> FC (4)."""
+    """Two inputs, two outputs: a 48x64x8 int8 image (24 KiB a sample: the 256 KiB flash of qemu_cortex_m3 holds 10
+    beside the firmware) -> average pool 8x8 -> flatten, plus a 384-element second input -> ADD -> FC (4); the sum
+    is an output too."""
     graph = CalibratedBuilder(name="wide_input", seed=3)
-    x = graph.input("input", calibration_images(graph.rng, 8, 48, 64, 8))
-    x = graph.average_pool(x, size=8, name="pool")
-    x = graph.reshape(x, (1, 6 * 8 * 8), name="flatten")
-    graph.output(graph.fully_connected(x, 4, name="fc"))
+    image = graph.input("image", calibration_images(graph.rng, 8, 48, 64, 8))
+    offset = graph.input("offset", graph.rng.uniform(-1, 1, (8, 6 * 8 * 8)).astype(np.float32))
+    pooled = graph.reshape(graph.average_pool(image, size=8, name="pool"), (1, 6 * 8 * 8), name="flatten")
+    summed = graph.add(pooled, offset, name="sum")
+    graph.output(graph.fully_connected(summed, 4, name="fc"))
+    graph.output(summed)
     return graph.build()
 
 
@@ -48,9 +51,10 @@ def wide_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-def _dataset(path: Path, count: int, shape: tuple[int, ...], seed: int, classes: int) -> tuple[Path, Path]:
+def _dataset(path: Path, count: int, shapes: list[tuple[int, ...]], seed: int, classes: int) -> tuple[Path, Path]:
     rng = np.random.default_rng(seed)
-    np.savez(path / "samples.npz", x=rng.uniform(-1, 1, (count, *shape)).astype(np.float32))
+    np.savez(path / "samples.npz", **{f"x{i}": rng.uniform(-1, 1, (count, *shape)).astype(np.float32)
+                                      for i, shape in enumerate(shapes)})
     np.save(path / "labels.npy", rng.integers(0, classes, count))
     return path / "samples.npz", path / "labels.npy"
 
@@ -73,7 +77,7 @@ def test_images_split_the_samples_evenly() -> None:
 @needs_qemu
 @pytest.mark.qemu
 def test_synthetic_model_over_two_images_equals_the_host(wide_model: Path, tmp_path: Path) -> None:
-    dataset, labels = _dataset(tmp_path, TWO_IMAGES_OF_SAMPLES, (48, 64, 8), seed=5, classes=4)
+    dataset, labels = _dataset(tmp_path, TWO_IMAGES_OF_SAMPLES, [(48, 64, 8), (384,)], seed=5, classes=4)
     board, host = _board_and_host_reports(wide_model, dataset, labels, SMALL_FLASH_BOARD)
     assert board.pop("where") == SMALL_FLASH_BOARD and host.pop("where") == "host"
     assert board == host and board["bit_exact"] and board["samples"] == TWO_IMAGES_OF_SAMPLES
@@ -82,7 +86,7 @@ def test_synthetic_model_over_two_images_equals_the_host(wide_model: Path, tmp_p
 @needs_qemu
 @pytest.mark.qemu
 def test_vww_samples_on_mps2_an386_equal_the_host(tmp_path: Path) -> None:
-    dataset, labels = _dataset(tmp_path, 4, (96, 96, 3), seed=7, classes=2)
+    dataset, labels = _dataset(tmp_path, 4, [(96, 96, 3)], seed=7, classes=2)
     board, host = _board_and_host_reports(shared_model("vww_96_int8"), dataset, labels, "mps2_an386")
     assert board.pop("where") == "mps2_an386" and host.pop("where") == "host"
     assert board == host and board["outputs"][0]["bit_exact"] == 4
@@ -97,7 +101,7 @@ def wide_deployment(wide_model: Path):
 @pytest.mark.qemu
 def test_the_firmware_refuses_a_dataset_it_does_not_hold(wide_deployment, tmp_path: Path) -> None:
     firmware = wide_deployment.firmware
-    sample_bytes = firmware.interface.inputs[0].nbytes
+    sample_bytes = sum(spec.nbytes for spec in firmware.interface.inputs)
     assert TWO_IMAGES_OF_SAMPLES / 2 <= samples_per_image(firmware, sample_bytes) < TWO_IMAGES_OF_SAMPLES
     with pytest.raises(LinkError, match="holds no samples"):
         run_dataset_firmware(firmware, 1, sample_bytes)
@@ -109,7 +113,7 @@ def test_the_firmware_refuses_a_dataset_it_does_not_hold(wide_deployment, tmp_pa
 @needs_qemu
 def test_too_many_samples_for_one_image_do_not_link(wide_deployment, tmp_path: Path) -> None:
     firmware = wide_deployment.firmware
-    sample_bytes = firmware.interface.inputs[0].nbytes
+    sample_bytes = sum(spec.nbytes for spec in firmware.interface.inputs)
     with pytest.raises(UserError, match="does not fit"):
         link_dataset_firmware(firmware, [bytes(sample_bytes)] * (samples_per_image(firmware, sample_bytes) + 2),
                               tmp_path)
@@ -121,7 +125,7 @@ def test_a_fault_names_the_sample_and_the_step() -> None:
     port.write(encode_frame(FrameType.FAULT, struct.pack("<i9I", 3, 3, 0x1234, 0, 0, 0, 1 << 30, 0, 0, 0)))
     hello = Hello(1, CounterKind.SYSTICK, (4,), (2,), 5, 64)
     with pytest.raises(FirmwareFault, match=r"^sample 8: the firmware faulted: HardFault in step 3"):
-        _receive_samples(TargetSession(Link(port, 1.0), hello, None), 4, 1.0, lambda _: None, first_sample=7)
+        receive_samples(TargetSession(Link(port, 1.0), hello, None), 4, 1.0, lambda _: None, first_sample=7)
 
 
 def test_bad_input_on_a_board_is_one_line(tmp_path: Path) -> None:
