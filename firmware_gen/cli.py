@@ -217,7 +217,8 @@ def _validate_dataset(args: argparse.Namespace) -> int:
 
         check_emulated(args.board, args.port)
         data, deployment, progress = _deploy(args, None)
-        report = validate_dataset_on_board(data, args.model, deployment, samples, labels, bar, progress)
+        report = validate_dataset_on_board(data, args.model, deployment, samples, labels, progress=bar,
+                                           message=progress)
     else:
         report = validate_dataset(graph, _read_model(args.model), args.model, samples, labels, progress=bar,
                                   options=planning_options(args))
