@@ -98,6 +98,7 @@ class FrameType(enum.IntEnum):
     TIMING = 0x0B
     MEMTEST = 0x0C
     FEATURE = 0x0D
+    SAMPLE = 0x0E  # the dataset session (validate --dataset --board)
     # host -> firmware
     HELLO_REQUEST = 0x10
     INPUT = 0x11
@@ -109,6 +110,7 @@ class FrameType(enum.IntEnum):
     TIMING_REQUEST = 0x17
     MEMTEST_REQUEST = 0x18
     FEATURE_REQUEST = 0x19
+    DATASET_REQUEST = 0x1A
 
 
 SELFTEST_ECHO_MAX = 4096  # FG_SELFTEST_ECHO_MAX: the largest ECHO_REQUEST payload
@@ -133,6 +135,7 @@ class FirmwareError(enum.IntEnum):
     BAD_INDEX = 3
     UNEXPECTED_FRAME = 4
     NOT_PACKED = 5
+    NO_DATASET = 6
 
 
 FIRMWARE_ERROR_TEXT = {
@@ -141,7 +144,13 @@ FIRMWARE_ERROR_TEXT = {
     FirmwareError.BAD_INDEX: "a frame from the host named a tensor index that does not exist",
     FirmwareError.UNEXPECTED_FRAME: "the host sent an unexpected frame type",
     FirmwareError.NOT_PACKED: "the firmware was built without --interface packed: it cannot run single steps",
+    FirmwareError.NO_DATASET: "the firmware holds no samples: it is not a dataset firmware",
 }
+
+# A dataset firmware's samples (runtime_c/firmware/fg_dataset.h): a header (magic, samples, bytes per sample, 0;
+# u32 LE each), then per sample the bytes of every input in order.
+DATASET_MAGIC = 0x53444746  # FG_DATASET_MAGIC, "FGDS"
+DATASET_HEADER_BYTES = 16  # FG_DATASET_HEADER_BYTES
 
 
 # --- The firmware's end of run (runtime_c/ports/fg_port.h) ---------------------------------------------------------

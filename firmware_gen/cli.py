@@ -207,16 +207,22 @@ def _validate_dataset(args: argparse.Namespace) -> int:
     from firmware_gen.check.dataset import load_dataset, load_labels
     from firmware_gen.check.dataset_validation import no_progress, stderr_bar, validate_dataset
 
-    if args.board:
-        raise UserError("--dataset runs on the host; on a board it is not supported yet (the UART carries "
-                        "4-15 KiB/s to the firmware: a dataset must be built into the image)")
     graph = _load_graph(args.model)
     samples = load_dataset(args.dataset, graph)
     labels = load_labels(args.labels, len(samples))
     reference, float_samples = _reference(args, graph)
-    report = validate_dataset(graph, _read_model(args.model), args.model, samples, labels,
-                              progress=no_progress if args.json else stderr_bar, options=planning_options(args),
-                              reference=reference, float_samples=float_samples)
+    bar = no_progress if args.json else stderr_bar
+    if args.board:  # QEMU only: the samples are built into the firmware's flash
+        from firmware_gen.check.dataset_board import validate_dataset_on_board
+        from firmware_gen.driver.dataset_deploy import check_emulated
+
+        check_emulated(args.board, args.port)
+        data, deployment, progress = _deploy(args, None)
+        report = validate_dataset_on_board(data, args.model, deployment, samples, labels, progress=bar,
+                                           message=progress, reference=reference, float_samples=float_samples)
+    else:
+        report = validate_dataset(graph, _read_model(args.model), args.model, samples, labels, progress=bar,
+                                  options=planning_options(args), reference=reference, float_samples=float_samples)
     _show(args, report.to_json(), report.format())
     return ExitStatus.OK if report.bit_exact else ExitStatus.MISMATCH
 
@@ -463,7 +469,8 @@ def _add_compile_commands(command: Callable[..., argparse.ArgumentParser]) -> No
     sub.add_argument("--labels", metavar="FILE.npy", help="with --dataset: class labels, for top-1 accuracy")
     sub.add_argument("--reference", metavar="FLOAT.tflite", help="with --dataset: also compare with this float "
                      "model run by LiteRT (the quantization error; pip install 'firmware-gen[reference]')")
-    sub.add_argument("--board", help="run on this board (QEMU, or a real board with --port) instead of the host")
+    sub.add_argument("--board", help="run on this board (QEMU, or a real board with --port) instead of the host; "
+                                     "with --dataset a QEMU board, the samples built into its flash")
     _add_link_options(sub)
     sub.add_argument("--layers", action="store_true",
                      help="with --board: run the schedule step by step on the board and compare every layer with "

@@ -12,9 +12,9 @@ from firmware_gen.resources import PROJECT_DIR, RUNTIME_DIR
 
 _DEFINE = re.compile(r"#define\s+(FG_\w+)\s+(-?(?:0x[0-9A-Fa-f]+|\d+))\b")
 _ENUMERATOR = re.compile(r"\b(FG_\w+)\s*=\s*(-?\d+)")
-HEADERS = [RUNTIME_DIR / "firmware" / "fg_protocol.h", RUNTIME_DIR / "ports" / "fg_port.h",
-           RUNTIME_DIR / "include" / "fg" / "packed.h", RUNTIME_DIR / "include" / "fg" / "status.h",
-           PROJECT_DIR / "zephyr_app" / "src" / "main.c"]
+HEADERS = [RUNTIME_DIR / "firmware" / "fg_protocol.h", RUNTIME_DIR / "firmware" / "fg_dataset.h",
+           RUNTIME_DIR / "ports" / "fg_port.h", RUNTIME_DIR / "include" / "fg" / "packed.h",
+           RUNTIME_DIR / "include" / "fg" / "status.h", PROJECT_DIR / "zephyr_app" / "src" / "main.c"]
 
 
 def c_constants() -> dict[str, int]:
@@ -52,6 +52,12 @@ def test_protocol_version_and_magic() -> None:
 def test_selftest_echo_limit() -> None:
     assert c_constants()["FG_SELFTEST_ECHO_MAX"] == abi.SELFTEST_ECHO_MAX
     assert set(abi.FEATURE_PROBE_RESULT) == set(abi.Feature)
+
+
+def test_dataset_image_layout() -> None:
+    constants = c_constants()
+    assert constants["FG_DATASET_MAGIC"] == abi.DATASET_MAGIC
+    assert constants["FG_DATASET_HEADER_BYTES"] == abi.DATASET_HEADER_BYTES
 
 
 def test_every_code_has_a_message() -> None:

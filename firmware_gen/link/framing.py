@@ -225,3 +225,21 @@ def describe_error(frame: Frame) -> str:
     _check_length(frame, 8)
     code, detail = struct.unpack("<B3xI", frame.payload)
     return f"{FIRMWARE_ERROR_TEXT.get(code, f'error code {code}')} (detail {detail})"
+
+
+@dataclass(frozen=True)
+class SampleResult:
+    sample: int
+    status: int  # what fg_model_invoke returned
+    outputs: tuple[bytes, ...]
+
+
+def decode_sample(frame: Frame, output_bytes: tuple[int, ...]) -> SampleResult:
+    """A SAMPLE frame of the dataset session: its outputs split by the sizes the firmware announced in its HELLO."""
+    _check_length(frame, 8 + sum(output_bytes))
+    sample, status = struct.unpack_from("<Ii", frame.payload)
+    outputs, position = [], 8
+    for size in output_bytes:
+        outputs.append(frame.payload[position:position + size])
+        position += size
+    return SampleResult(sample, status, tuple(outputs))

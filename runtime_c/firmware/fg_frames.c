@@ -65,6 +65,20 @@ void fg_frame_send_done(int32_t status) {
     frame_end();
 }
 
+void fg_frame_send_sample(uint32_t sample, int32_t status, const void *const *outputs) {
+    uint32_t length = 8;
+    for (int i = 0; i < FG_MODEL_NUM_OUTPUTS; ++i) {
+        length += fg_model_output_bytes(i);
+    }
+    frame_begin(FG_FRAME_SAMPLE, length);
+    send_u32(sample);
+    send_u32((uint32_t)status);
+    for (int i = 0; i < FG_MODEL_NUM_OUTPUTS; ++i) {
+        fg_link_send_part(outputs[i], fg_model_output_bytes(i));
+    }
+    frame_end();
+}
+
 void fg_frame_send_error(uint8_t code, uint32_t detail) {
     const uint8_t header[4] = {code};
     frame_begin(FG_FRAME_ERROR, sizeof header + 4u);

@@ -18,7 +18,12 @@
  * accepted the connection.
  *
  * Self-test session (`firmware-gen selftest`, runtime_c/selftest/): after the HELLO, any number of ECHO_REQUEST,
- * TIMING_REQUEST, MEMTEST_REQUEST and FEATURE_REQUEST, each answered; END_REQUEST -> DONE (0) and exit. */
+ * TIMING_REQUEST, MEMTEST_REQUEST and FEATURE_REQUEST, each answered; END_REQUEST -> DONE (0) and exit.
+ *
+ * Dataset session (`validate --dataset --board`): the samples are built into the image (fg_dataset.h), so only the
+ * outputs cross the link. Host -> DATASET_REQUEST instead of the inputs; the firmware runs every sample it holds,
+ * -> one SAMPLE per sample, then DONE (0) and exits. A firmware that holds no samples answers ERROR NO_DATASET, one
+ * that holds another count or size than the host expects ERROR BAD_LENGTH. */
 #ifndef FG_PROTOCOL_H
 #define FG_PROTOCOL_H
 
@@ -44,6 +49,7 @@
 #define FG_FRAME_MEMTEST 0x0C /* self-test: u32 start, u32 bytes, u32 bytes tested, u32 status (0: pass, 1: a word
                                  read back wrong), u32 address, u32 read, u32 expected (of the first bad word) */
 #define FG_FRAME_FEATURE 0x0D /* self-test: u8 feature, 3 x u8 0, u32 what its probe computed */
+#define FG_FRAME_SAMPLE 0x0E  /* dataset: u32 sample, i32 status of fg_model_invoke, the bytes of every output in order */
 /* Host -> firmware. */
 #define FG_FRAME_HELLO_REQUEST 0x10 /* empty */
 #define FG_FRAME_INPUT 0x11         /* u8 input index, the tensor bytes */
@@ -56,6 +62,8 @@
 #define FG_FRAME_MEMTEST_REQUEST 0x18 /* self-test: u32 start, u32 bytes: a RAM range to test (the firmware skips
                                          its own data, bss and stack) -> MEMTEST */
 #define FG_FRAME_FEATURE_REQUEST 0x19 /* self-test: u8 feature (FG_FEATURE_*): run its probe -> FEATURE */
+#define FG_FRAME_DATASET_REQUEST 0x1A /* dataset: u32 samples, u32 bytes per sample (what the host built into the
+                                         image) -> one SAMPLE per sample, DONE */
 
 /* Self-test (runtime_c/selftest/): its HELLO is that of a model with no inputs, outputs or steps; END_REQUEST ends
  * it with DONE (0). The probes of the CPU features and what they compute (fixed inputs). */
@@ -70,5 +78,6 @@
 #define FG_ERROR_BAD_INDEX 3
 #define FG_ERROR_UNEXPECTED_FRAME 4
 #define FG_ERROR_NOT_PACKED 5 /* STEP_SESSION to a firmware built without --interface packed */
+#define FG_ERROR_NO_DATASET 6 /* DATASET_REQUEST to a firmware that holds no samples */
 
 #endif /* FG_PROTOCOL_H */

@@ -1,9 +1,12 @@
 /* Profiling firmware: receives the model inputs over the UART straight into the workspace pool, runs the model
- * once with the step hooks timing every step, sends the outputs and the per-step counts back, and exits.
+ * once with the step hooks timing every step, sends the outputs and the per-step counts back, and exits. Linked with
+ * samples (fg_dataset.h) it is a dataset firmware: it runs each of them and sends back only the outputs.
  * The protocol is in fg_protocol.h; a fault anywhere is reported with the step that was running. */
 #include <stdint.h>
+#include <string.h>
 
 #include "fg/hooks.h"
+#include "fg_dataset.h"
 #include "fg_frames.h"
 #include "fg_link.h"
 #include "fg_port.h"
@@ -77,10 +80,58 @@ static void receive_empty(uint8_t type, uint32_t length) {
     }
 }
 
+/* The payload of a request made of `count` u32 values, and its CRC. */
+static void receive_words(uint8_t type, uint32_t length, uint32_t *words, uint32_t count) {
+    if (length != 4u * count) {
+        fail(FG_ERROR_BAD_LENGTH, length);
+    }
+    for (uint32_t i = 0; i < count; ++i) {
+        uint8_t bytes[4];
+        fg_link_receive_part(bytes, sizeof bytes);
+        words[i] = (uint32_t)bytes[0] | (uint32_t)bytes[1] << 8 | (uint32_t)bytes[2] << 16 | (uint32_t)bytes[3] << 24;
+    }
+    if (!fg_link_receive_end()) {
+        fail(FG_ERROR_BAD_CRC, type);
+    }
+}
+
+/* A dataset firmware (fg_dataset.h): every sample it holds through the model, one SAMPLE frame each, then DONE.
+ * The request says what the host built into the image; a firmware holding anything else refuses it. */
+static void dataset_session(uint32_t length) __attribute__((noreturn));
+static void dataset_session(uint32_t length) {
+    uint32_t request[2];
+    receive_words(FG_FRAME_DATASET_REQUEST, length, request, 2);
+    const fg_dataset_image *image = &fg_dataset;
+    if (image == NULL || image->magic != FG_DATASET_MAGIC) {
+        fail(FG_ERROR_NO_DATASET, 0);
+    }
+    uint32_t sample_bytes = 0;
+    for (int i = 0; i < FG_MODEL_NUM_INPUTS; ++i) {
+        sample_bytes += fg_model_input_bytes(i);
+    }
+    if (request[0] != image->samples || request[1] != image->sample_bytes || sample_bytes != image->sample_bytes) {
+        fail(FG_ERROR_BAD_LENGTH, image->sample_bytes);
+    }
+    const void *outputs[FG_MODEL_NUM_OUTPUTS];
+    for (int i = 0; i < FG_MODEL_NUM_OUTPUTS; ++i) {
+        outputs[i] = fg_model_output(i);
+    }
+    const uint8_t *sample = image->data;
+    for (uint32_t s = 0; s < image->samples; ++s) {
+        for (int i = 0; i < FG_MODEL_NUM_INPUTS; ++i) {
+            memcpy(fg_model_input(i), sample, fg_model_input_bytes(i));
+            sample += fg_model_input_bytes(i);
+        }
+        fg_frame_send_sample(s, fg_model_invoke(), outputs);
+    }
+    fg_frame_send_done(0);
+    fg_exit(FG_EXIT_OK);
+}
+
 static void step_session(int counter_kind) __attribute__((noreturn));
 
 /* Answers HELLO_REQUESTs until one INPUT frame per model input has arrived, in any order, written where
- * fg_model_input() points. A STEP_SESSION frame instead hands over to the step session. */
+ * fg_model_input() points. A STEP_SESSION or DATASET_REQUEST frame instead hands over to that session. */
 static void receive_inputs(int counter_kind) {
     uint32_t missing = FG_MODEL_NUM_INPUTS;
     uint8_t received[FG_MODEL_NUM_INPUTS] = {0};
@@ -97,6 +148,9 @@ static void receive_inputs(int counter_kind) {
             receive_empty(type, length);
             step_session(counter_kind);
         }
+        if (type == FG_FRAME_DATASET_REQUEST) {
+            dataset_session(length);
+        }
         if (type != FG_FRAME_INPUT) {
             fail(FG_ERROR_UNEXPECTED_FRAME, type);
         }
@@ -110,21 +164,6 @@ static void receive_inputs(int counter_kind) {
 
 /* FG_NO_STEP_SESSION: a packed build without the step session (bench/packing.py measures what it costs). */
 #if defined(FG_MODEL_INTERFACE_PACKED) && !defined(FG_NO_STEP_SESSION)
-/* The payload of a request made of `count` u32 values, and its CRC. */
-static void receive_words(uint8_t type, uint32_t length, uint32_t *words, uint32_t count) {
-    if (length != 4u * count) {
-        fail(FG_ERROR_BAD_LENGTH, length);
-    }
-    for (uint32_t i = 0; i < count; ++i) {
-        uint8_t bytes[4];
-        fg_link_receive_part(bytes, sizeof bytes);
-        words[i] = (uint32_t)bytes[0] | (uint32_t)bytes[1] << 8 | (uint32_t)bytes[2] << 16 | (uint32_t)bytes[3] << 24;
-    }
-    if (!fg_link_receive_end()) {
-        fail(FG_ERROR_BAD_CRC, type);
-    }
-}
-
 static void run_step(uint32_t step) {
     int32_t status = FG_PACKED_ERR_NO_SUCH_STEP;
     if (step < FG_MODEL_NUM_STEPS) {

@@ -1,6 +1,6 @@
-"""SIGTERM, SIGHUP and SIGINT sent to `firmware-gen` while it cross-compiles, while QEMU runs the model and while
-validate runs TFLM (issue 10): the command exits with 128 + the signal, no QEMU is left, no temporary directory and
-no half-built cache entry remain. A closed stdout pipe ends quietly."""
+"""SIGTERM, SIGHUP and SIGINT sent to `firmware-gen` while it cross-compiles, while QEMU runs the model (or a
+dataset firmware) and while validate runs TFLM (issue 10): the command exits with 128 + the signal, no QEMU is left,
+no temporary directory and no half-built cache entry remain. A closed stdout pipe ends quietly."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 from target_fixtures import needs_qemu
 
@@ -99,6 +100,19 @@ def test_signal_during_run_and_validate(command: str, marker: str, child: bytes,
     status = _interrupt([command, str(shared_model("hello_world_int8")), "--board", "mps2_an385"], marker, child,
                         signum, warm_cache, tmp)
     assert status == 128 + signum
+    _assert_clean(warm_cache, tmp)
+
+
+def test_signal_during_a_dataset_run_on_a_board(warm_cache: Path, tmp_path: Path):
+    """validate --dataset --board: the dataset firmware is linked in a temporary directory and run under QEMU (one
+    signal: the clean-up is the run's, tested above with each)."""
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    dataset = tmp_path / "samples.npz"
+    np.savez(dataset, x=np.random.default_rng(0).uniform(-1, 1, (3000, 1)).astype(np.float32))
+    command = ["validate", str(shared_model("hello_world_int8")), "--dataset", str(dataset), "--board", "mps2_an385"]
+    status = _interrupt(command, "dataset firmware", b"qemu-system-arm", signal.SIGTERM, warm_cache, tmp)
+    assert status == 128 + signal.SIGTERM
     _assert_clean(warm_cache, tmp)
 
 
