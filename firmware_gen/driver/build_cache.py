@@ -1,7 +1,8 @@
 """The firmware cache, safe under concurrency: an entry (generated C, objects, ELF) is built in a private
-directory beside it and published whole by one rename, with a record of its FirmwareBuild written last. An entry
-is trusted only with its record; a build that was interrupted leaves only a private directory nobody reads (swept
-once it is a day old), so any number of processes may build the same or different entries at once."""
+directory beside it and published whole by one rename, with a record of its FirmwareBuild and CompiledModel
+written last (a hit neither plans nor lowers again). An entry is trusted only with its record; a build that was
+interrupted leaves only a private directory nobody reads (swept once it is a day old), so any number of processes
+may build the same or different entries at once."""
 
 from __future__ import annotations
 
@@ -14,12 +15,8 @@ import time
 import uuid
 from pathlib import Path
 
-from firmware_gen.backend.options import GenerationOptions
-from firmware_gen.driver.compiler import CompiledModel, compile_graph
-from firmware_gen.frontend.ir import Graph
-from firmware_gen.isa import Isa
+from firmware_gen.driver.compiler import CompiledModel
 from firmware_gen.manifest import read_manifest
-from firmware_gen.planner import PlanningOptions
 from firmware_gen.target.cross_build import FirmwareBuild
 
 RECORD = "firmware-build.pickle"
@@ -47,24 +44,25 @@ def _relocated(firmware: FirmwareBuild, entry: Path) -> FirmwareBuild:
                                model_dir=entry / firmware.model_dir.name)
 
 
-def load(entry: Path, graph: Graph, interface: str, options: PlanningOptions, isa: Isa,
-         generation: GenerationOptions) -> tuple[CompiledModel, FirmwareBuild] | None:
-    """The compiled model and firmware of a published entry; None if there is none (or it is unreadable)."""
+def load(entry: Path) -> tuple[CompiledModel, FirmwareBuild] | None:
+    """The compiled model and firmware of a published entry; None if there is none (or it is unreadable). The
+    entry's key covers the model, the options and the compiler's sources, so its record is what compiling would
+    give."""
     try:
-        firmware = pickle.loads((entry / RECORD).read_bytes())
-    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, TypeError):
+        compiled, firmware = pickle.loads((entry / RECORD).read_bytes())
+    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, TypeError, ValueError):
         return None
-    if not isinstance(firmware, FirmwareBuild) or not firmware.elf.exists():
+    if not isinstance(firmware, FirmwareBuild) or not isinstance(compiled, CompiledModel) \
+            or not firmware.elf.exists():
         return None
-    compiled = compile_graph(graph, interface, options, isa, generation)  # in memory: the C is already there
-    compiled.manifest = read_manifest(firmware.model_dir)
+    compiled.manifest = read_manifest(firmware.model_dir)  # the published copy's
     return compiled, firmware
 
 
-def publish(entry: Path, private: Path, firmware: FirmwareBuild) -> FirmwareBuild:
+def publish(entry: Path, private: Path, compiled: CompiledModel, firmware: FirmwareBuild) -> FirmwareBuild:
     """Publish the whole build in private as entry (or drop it if another process published entry first); the
     firmware at its published place."""
-    (private / RECORD).write_bytes(pickle.dumps(_relocated(firmware, entry)))
+    (private / RECORD).write_bytes(pickle.dumps((compiled, _relocated(firmware, entry))))
     for _attempt in range(3):
         try:
             os.rename(private, entry)

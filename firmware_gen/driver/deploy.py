@@ -80,7 +80,7 @@ def prepare(model: bytes, source: str, board: Board | str, interface: str = "unp
                              + options.cache_key().encode() + _runtime_digest().encode() + repr(generation).encode()
                              + (b"" if semihosting else b"no-semihosting"))
         out_dir = _cache_root() / key.hexdigest()[:32]
-        cached = build_cache.load(out_dir, graph, interface, options, board.isa, generation)
+        cached = build_cache.load(out_dir)
         if cached is not None:
             return Deployment(graph, *cached)
         entry, out_dir = out_dir, build_cache.private_dir(out_dir)  # built privately, then published whole
@@ -99,7 +99,7 @@ def prepare(model: bytes, source: str, board: Board | str, interface: str = "unp
             shutil.rmtree(out_dir, ignore_errors=True)
         raise
     if entry is not None:
-        firmware = build_cache.publish(entry, out_dir, firmware)
+        firmware = build_cache.publish(entry, out_dir, compiled, firmware)
     elif destination is not None:
         firmware = build_cache.install(destination, out_dir, firmware)
     return Deployment(graph, compiled, firmware)
