@@ -8,6 +8,7 @@ input -128), as TFLM's own lookup tables are. Quantization is (scale, zero point
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 import numpy as np
@@ -79,19 +80,48 @@ def tanh_table(source: Quant, result: Quant) -> np.ndarray:
     return table_of(fixed_point_tanh)
 
 
-def elu_table(source: Quant, result: Quant) -> np.ndarray:
-    """ELU: TFLM fills its own table in float32 (PopulateLookupTable with exp(x) - 1 below zero)."""
+def float_transform_table(source: Quant, result: Quant, transform: Callable[[np.float32], np.float32]) -> np.ndarray:
+    """A table filled in float32 as TFLite's PopulateLookupTable / LUTPopulate do: dequantize, transform, multiply
+    by 1 / output scale, roundf, add the zero point, truncate to int32, clamp."""
     (in_scale, in_zp), (out_scale, out_zp) = source, result
     inverse_scale = _f32(1.0) / _f32(out_scale)
-    values = np.arange(-128, 128, dtype=np.int32)
-    dequantized = _f32(in_scale) * (values - in_zp).astype(np.float32)
+
+    def quantized(v: int) -> int:
+        scaled = float(np.float32(transform(_f32(in_scale) * _f32(v - in_zp))) * inverse_scale)
+        rounded = math.copysign(math.floor(abs(scaled) + 0.5), scaled) if math.isfinite(scaled) else scaled
+        total = float(_f32(rounded) + _f32(out_zp))
+        return int(min(max(total, -2.0**31), 2.0**31 - 1))  # C's float -> int32 conversion is UB beyond
+    return table_of(quantized)
+
+
+def _elu(x: np.float32) -> np.float32:
     with np.errstate(over="ignore"):
-        transformed = np.where(dequantized < 0, np.exp(dequantized) - _f32(1.0), dequantized).astype(np.float32)
-    scaled = (transformed * inverse_scale).astype(np.float64)
-    rounded = np.sign(scaled) * np.floor(np.abs(scaled) + 0.5)  # roundf (halves away from zero), exact in double
-    quantized = (rounded.astype(np.float32) + _f32(out_zp)).astype(np.float64)
-    by_value = np.clip(quantized, -2.0**31, 2.0**31 - 1).astype(np.int64)  # C's float -> int32 is UB beyond
-    return table_of(lambda v: int(by_value[v + 128]))
+        return np.float32(np.exp(x) - _f32(1.0)) if x < 0 else x
+
+
+def elu_table(source: Quant, result: Quant) -> np.ndarray:
+    """ELU: TFLM fills its own table in float32 (PopulateLookupTable with exp(x) - 1 below zero)."""
+    return float_transform_table(source, result, _elu)
+
+
+_SQRT_HALF = float(np.sqrt(0.5))
+_SQRT_2_OVER_PI = _f32(2.0 / math.sqrt(math.pi) * math.sqrt(0.5))
+
+
+def _gelu(x: np.float32) -> np.float32:
+    """0.5 x erfc(-x / sqrt(2)) in float32 (LiteRT's GeluTransform); erfc in double, rounded to float32."""
+    return _f32(_f32(0.5) * x) * _f32(math.erfc(float(x * _f32(-_SQRT_HALF))))
+
+
+def _gelu_approximate(x: np.float32) -> np.float32:
+    """0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))) in float32 (LiteRT's GeluTransformApproximate)."""
+    cubic = _f32(_f32(_f32(0.044715) * x) * x) * x
+    return _f32(_f32(0.5) * x) * (_f32(1.0) + _f32(math.tanh(float(_SQRT_2_OVER_PI * (x + cubic)))))
+
+
+def gelu_table(source: Quant, result: Quant, approximate: bool) -> np.ndarray:
+    """GELU: LiteRT's int8 kernel is a table filled in float32 (TFLite Micro has no GELU kernel)."""
+    return float_transform_table(source, result, _gelu_approximate if approximate else _gelu)
 
 
 def _int16_multiplier(real: float) -> tuple[int, int]:

@@ -1,7 +1,8 @@
-"""RELU, RELU6, LEAKY_RELU, HARD_SWISH, TANH and ELU on int8 tensors: one table lookup per element.
+"""RELU, RELU6, LEAKY_RELU, HARD_SWISH, TANH, ELU and GELU on int8 tensors: one table lookup per element.
 
 The output of each depends only on the input byte, so the compiler computes the 256 outputs at generation time
-with TFLite Micro's arithmetic (ops/activation_tables.py) and the device runs `fg_lookup_s8`. The checks refuse
+with TFLite Micro's arithmetic (ops/activation_tables.py) and the device runs `fg_lookup_s8`. GELU, which TFLM
+does not implement, follows LiteRT's reference kernel (the TFLite converter emits it for Keras' GELU). The checks refuse
 what TFLM's Prepare refuses (or what would make its arithmetic undefined), naming operator, tensor and value.
 """
 
@@ -17,6 +18,7 @@ from firmware_gen.frontend.ir import Graph, Operator, Tensor
 from firmware_gen.ops.activation_tables import (
     Quant,
     elu_table,
+    gelu_table,
     hard_swish_parameters,
     hard_swish_table,
     leaky_relu_table,
@@ -96,6 +98,10 @@ def _tanh(graph: Graph, op: Operator, source: Quant, result: Quant) -> np.ndarra
     return tanh_table(source, result)
 
 
+def _gelu(graph: Graph, op: Operator, source: Quant, result: Quant) -> np.ndarray:
+    return gelu_table(source, result, bool(op.options.get("approximate", False)))
+
+
 def _ignoring_options(table: Callable[[Quant, Quant], np.ndarray]) -> TableFunction:
     return lambda graph, op, source, result: table(source, result)
 
@@ -107,4 +113,5 @@ KERNELS = [
     LookupActivation("HARD_SWISH", _hard_swish),
     LookupActivation("TANH", _tanh),
     LookupActivation("ELU", _ignoring_options(elu_table)),
+    LookupActivation("GELU", _gelu),
 ]
