@@ -49,7 +49,11 @@ def relu_table(source: Quant, result: Quant) -> np.ndarray:
 def relu6_table(source: Quant, result: Quant) -> np.ndarray:
     """RELU6: TFLM clamps the input bytes between the input's 0 and 6 and ignores the output's quantization."""
     in_scale, in_zp = source
-    six = min(max(int(np.round(_f32(6.0) / _f32(in_scale))) + in_zp, -128), 127)
+    with np.errstate(over="ignore"):
+        six_steps = float(np.round(_f32(6.0) / _f32(in_scale)))
+    if not abs(six_steps) < 2.0**31:  # TFLM converts it to int32: undefined behaviour
+        raise ValueError(f"6 / input scale {in_scale:g} does not fit in int32")
+    six = min(max(int(six_steps) + in_zp, -128), 127)
     return table_of(lambda v: six if v > six else in_zp if v < in_zp else v)
 
 
@@ -90,6 +94,8 @@ def float_transform_table(source: Quant, result: Quant, transform: Callable[[np.
         scaled = float(np.float32(transform(_f32(in_scale) * _f32(v - in_zp))) * inverse_scale)
         rounded = math.copysign(math.floor(abs(scaled) + 0.5), scaled) if math.isfinite(scaled) else scaled
         total = float(_f32(rounded) + _f32(out_zp))
+        if math.isnan(total):
+            raise ValueError(f"output scale {out_scale:g} makes the table undefined (NaN)")
         return int(min(max(total, -2.0**31), 2.0**31 - 1))  # C's float -> int32 conversion is UB beyond
     return table_of(quantized)
 
