@@ -16,6 +16,7 @@ import numpy as np
 from firmware_gen.ops.fixedpoint import (
     multiply_by_quantized_multiplier,
     quantize_multiplier,
+    round_half_away,
     rounding_divide_by_pot,
     saturating_rounding_doubling_high_mul,
 )
@@ -50,10 +51,10 @@ def relu6_table(source: Quant, result: Quant) -> np.ndarray:
     """RELU6: TFLM clamps the input bytes between the input's 0 and 6 and ignores the output's quantization."""
     in_scale, in_zp = source
     with np.errstate(over="ignore"):
-        six_steps = float(np.round(_f32(6.0) / _f32(in_scale)))
+        six_steps = float(_f32(6.0) / _f32(in_scale))
     if not abs(six_steps) < 2.0**31:  # TFLM converts it to int32: undefined behaviour
         raise ValueError(f"6 / input scale {in_scale:g} does not fit in int32")
-    six = min(max(int(six_steps) + in_zp, -128), 127)
+    six = min(max(round_half_away(six_steps) + in_zp, -128), 127)
     return table_of(lambda v: six if v > six else in_zp if v < in_zp else v)
 
 

@@ -50,7 +50,7 @@ def test_hard_swish_matches_tflm_on_every_input_byte(cases):
 def test_tables_at_the_edges_of_quantization_match_tflm():
     edges = [((1e-4, 0), (1e-4, 0)), ((2.0, 127), (0.001, -128)), ((0.001, -128), (2.0, 127)),
              ((1 / 16, 0), (1 / 128, 0)), ((3e-8, 0), (1.0, 0)), ((8.0, -3), (8.0, 5)), ((0.05, 0), (0.05, 0)),
-             ((1.0, 0), (0.004, 0))]
+             ((1.0, 0), (0.004, 0)), ((12.0, 0), (1.0, 0)), ((0.48, 3), (0.1, 0))]  # 6 / 12 = 0.5 rounds away
     for opcode, table in TABLES.items():
         assert not mismatches(opcode, edges, [table(*case) for case in edges])
 
