@@ -1,5 +1,6 @@
 /* LOG_SOFTMAX int8 with TFLite Micro's reference arithmetic: differences to the row maximum in Q5.26, exp()
- * summed in Q12.19, log of the sum in Q5.26, result rounded to 1/16 steps from 127 down. */
+ * summed in Q12.19 (both looked up: they depend on the difference alone), log of the sum in Q5.26, result rounded
+ * to 1/16 steps from 127 down. */
 #include "fg/log_softmax.h"
 
 #include "fg/fixedpoint.h"
@@ -23,12 +24,7 @@ static int32_t row_max(const int8_t *row, int32_t depth) {
 static int32_t log_sum_of_exps_q5(const fg_log_softmax_params *p, const int8_t *row, int32_t max) {
     int32_t sum_q12 = 0;
     for (int32_t c = 0; c < p->depth; ++c) {
-        const int32_t diff = row[c] - max;
-        if (diff >= p->diff_min) {
-            const int32_t diff_q5 = fg_multiply_by_quantized_multiplier(diff, p->input_multiplier, p->input_left_shift);
-            sum_q12 = fg_fx_add(sum_q12, fg_fx_rescale(fg_fx_exp_on_negative_values(diff_q5, DIFF_INTEGER_BITS), 0,
-                                                       ACCUMULATION_INTEGER_BITS));
-        }
+        sum_q12 = fg_fx_add(sum_q12, p->exp_q12[max - row[c]]);
     }
     return fg_fx_log_x_for_x_greater_than_or_equal_to_1(sum_q12, ACCUMULATION_INTEGER_BITS, DIFF_INTEGER_BITS);
 }
@@ -47,10 +43,8 @@ void fg_log_softmax_s8(const fg_log_softmax_params *params, const int8_t *input,
         for (int32_t c = 0; c < params->depth; ++c) {
             const int32_t diff = in[c] - max;
             if (diff > adjusted_diff_min) {
-                const int32_t diff_q5 =
-                    fg_multiply_by_quantized_multiplier(diff, params->input_multiplier, params->input_left_shift);
                 out[c] = fg_saturate_s8(
-                    fg_rounding_divide_by_pot(fg_fx_sub(diff_q5, log_sum_q5),
+                    fg_rounding_divide_by_pot(fg_fx_sub(params->diff_q5[-diff], log_sum_q5),
                                               31 - DIFF_INTEGER_BITS - OUTPUT_INTEGER_BITS) + 127);
             } else {
                 out[c] = -128;
