@@ -1,5 +1,6 @@
-"""runtime_c's fixed-point helpers against TFLite's definitions, written out with Python integers: random and edge
-inputs, compiled with the sanitizers (the helpers use shifts where TFLite divides)."""
+"""runtime_c's fixed-point helpers against TFLite's definitions, written out with Python integers in
+ops/fixedpoint.py (which fills generation-time tables with them): random and edge inputs, compiled with the
+sanitizers (the helpers use shifts where TFLite divides)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,9 @@ import subprocess
 import numpy as np
 
 from firmware_gen.backend.codegen import RUNTIME_DIR
+from firmware_gen.ops.fixedpoint import INT32_MAX, INT32_MIN, multiply_by_quantized_multiplier
+from firmware_gen.ops.fixedpoint import saturating_rounding_doubling_high_mul as srdhm
 from firmware_gen.target.host_build import SANITIZERS, WARNINGS, host_compiler
-
-INT32_MIN, INT32_MAX = -(1 << 31), (1 << 31) - 1
 
 HARNESS = r"""
 #include <stdio.h>
@@ -24,32 +25,6 @@ int main(void) {
     return 0;
 }
 """
-
-
-def _wrap32(v: int) -> int:
-    return (v + (1 << 31)) % (1 << 32) - (1 << 31)
-
-
-def srdhm(a: int, b: int) -> int:
-    """gemmlowp's SaturatingRoundingDoublingHighMul: nudge, then divide by 2^31 rounding toward zero."""
-    if a == b == INT32_MIN:
-        return INT32_MAX
-    ab = a * b
-    total = ab + ((1 << 30) if ab >= 0 else 1 - (1 << 30))
-    quotient = abs(total) >> 31
-    return quotient if total >= 0 else -quotient
-
-
-def rounding_divide_by_pot(x: int, exponent: int) -> int:
-    mask = (1 << exponent) - 1
-    remainder = x & mask
-    threshold = (mask >> 1) + (1 if x < 0 else 0)
-    return (x >> exponent) + (1 if remainder > threshold else 0)
-
-
-def multiply_by_quantized_multiplier(x: int, multiplier: int, shift: int) -> int:
-    left, right = max(shift, 0), max(-shift, 0)
-    return rounding_divide_by_pot(srdhm(_wrap32(x << left), multiplier), right)
 
 
 def _cases(rng: np.random.Generator) -> list[tuple[int, int, int]]:

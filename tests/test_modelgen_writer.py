@@ -85,6 +85,9 @@ OPTION_EXAMPLES = {
     "MEAN": {"keep_dims": True},
     "RESHAPE": {"new_shape": (1, 12)},
     "SQUEEZE": {"squeeze_dims": (0, 2)},
+    # activations (issue 15)
+    "LEAKY_RELU": {"alpha": 0.5},
+    "GELU": {"approximate": True},
 }
 
 

@@ -89,6 +89,9 @@ OPTION_DECODERS: dict[str, tuple[type, Callable[[Any], dict[str, Any]]]] = {
     "MEAN": (tflite.ReducerOptions, lambda o: {"keep_dims": bool(o.KeepDims())}),
     "RESHAPE": (tflite.ReshapeOptions, _reshape),
     "SQUEEZE": (tflite.SqueezeOptions, _squeeze),
+    # activations (issue 15)
+    "LEAKY_RELU": (tflite.LeakyReluOptions, lambda o: {"alpha": float(o.Alpha())}),
+    "GELU": (tflite.GeluOptions, lambda o: {"approximate": bool(o.Approximate())}),
 }
 
 

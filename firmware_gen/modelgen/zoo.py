@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from firmware_gen.modelgen.calibrated import Activation, CalibratedBuilder, calibration_images
 from firmware_gen.modelgen.mobilenet import mobilenet_v1
+from firmware_gen.modelgen.mobilenet_v3 import mobilenet_v3_block
 
 CALIBRATION_IMAGES = 8
 
@@ -83,4 +84,5 @@ SYNTHETIC_MODELS: dict[str, Callable[[], bytes]] = {
     "residual_block": residual_block,
     "every_op": every_op,
     "small_mobilenet": small_mobilenet,
+    "mobilenet_v3_block": mobilenet_v3_block,  # activations (issue 15)
 }

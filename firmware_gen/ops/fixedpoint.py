@@ -79,3 +79,38 @@ def activation_range(activation: str, scale: float, zero_point: int, dtype: str 
     if activation == "RELU_N1_TO_1":
         return max(qmin, quantize(-1.0)), min(qmax, quantize(1.0))
     raise UnsupportedModelError(f"fused activation {activation} is not supported (NONE, RELU, RELU6, RELU_N1_TO_1)")
+
+
+# ---- TFLite's integer helpers on Python ints, for tables computed at generation time (activations, issue 15) ----
+
+INT32_MIN, INT32_MAX = INT_RANGES["int32"]
+
+
+def wrap_int32(x: int) -> int:
+    """Two's-complement wrap-around to int32 (the C kernels' unsigned arithmetic)."""
+    return (x + 2**31) % 2**32 - 2**31
+
+
+def saturating_rounding_doubling_high_mul(a: int, b: int, bits: int = 32) -> int:
+    """gemmlowp's SaturatingRoundingDoublingHighMul for int32 (bits=32) or int16 (bits=16) operands."""
+    low = -(1 << (bits - 1))
+    if a == b == low:
+        return -low - 1
+    product = a * b
+    nudge = 1 << (bits - 2) if product >= 0 else 1 - (1 << (bits - 2))
+    quotient = abs(product + nudge) >> (bits - 1)  # C's division rounds toward zero
+    return quotient if product + nudge >= 0 else -quotient
+
+
+def rounding_divide_by_pot(x: int, exponent: int) -> int:
+    """gemmlowp's RoundingDivideByPOT: x / 2^exponent, ties away from zero."""
+    mask = (1 << exponent) - 1
+    remainder = x & mask
+    threshold = (mask >> 1) + (1 if x < 0 else 0)
+    return (x >> exponent) + (1 if remainder > threshold else 0)
+
+
+def multiply_by_quantized_multiplier(x: int, multiplier: int, shift: int) -> int:
+    """TFLite's MultiplyByQuantizedMultiplier (double rounding), x an int32."""
+    left, right = max(shift, 0), max(-shift, 0)
+    return rounding_divide_by_pot(saturating_rounding_doubling_high_mul(wrap_int32(x << left), multiplier), right)

@@ -1,0 +1,26 @@
+/* CAST between int8, int16 and int32, as TFLite Micro's static_cast: widening keeps the value, narrowing keeps
+ * the low bits (two's complement). One kernel per (input, output) type pair, each defined by FG_CAST_KERNEL. */
+#ifndef FG_CAST_H
+#define FG_CAST_H
+
+#include <stdint.h>
+
+typedef struct {
+    int32_t size; /* number of elements */
+} fg_cast_params;
+
+#define FG_CAST_KERNEL(name, from_type, to_type)                                          \
+    void name(const fg_cast_params *params, const from_type *input, to_type *output) {    \
+        for (int32_t i = 0; i < params->size; ++i) {                                      \
+            output[i] = (to_type)(uint32_t)input[i]; /* modulo 2^bits, without UB */      \
+        }                                                                                 \
+    }
+
+void fg_cast_s8_s16(const fg_cast_params *params, const int8_t *input, int16_t *output);
+void fg_cast_s8_s32(const fg_cast_params *params, const int8_t *input, int32_t *output);
+void fg_cast_s16_s8(const fg_cast_params *params, const int16_t *input, int8_t *output);
+void fg_cast_s16_s32(const fg_cast_params *params, const int16_t *input, int32_t *output);
+void fg_cast_s32_s8(const fg_cast_params *params, const int32_t *input, int8_t *output);
+void fg_cast_s32_s16(const fg_cast_params *params, const int32_t *input, int16_t *output);
+
+#endif /* FG_CAST_H */

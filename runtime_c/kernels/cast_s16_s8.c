@@ -1,0 +1,4 @@
+/* CAST int16_t -> int8_t (see fg/cast.h). */
+#include "fg/cast.h"
+
+FG_CAST_KERNEL(fg_cast_s16_s8, int16_t, int8_t)
