@@ -1,6 +1,6 @@
 """GELU int8, beyond TFLite Micro: TFLM has no GELU kernel (its interpreter refuses the model), so the oracle is
-LiteRT's reference kernel (PyPI ai-edge-litert, the `litert` extra, with its BUILTIN_REF op resolver), whose int8
-GELU is a table filled in float32. The tables are checked on all 256 input bytes, the C kernel end to end."""
+LiteRT's reference kernel (PyPI ai-edge-litert, in the `reference` and `test` extras; its BUILTIN_REF op resolver),
+whose int8 GELU is a table filled in float32. The tables are checked on all 256 input bytes, the C kernel end to end."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from firmware_gen.modelgen.writer import ModelBuilder
 from firmware_gen.ops.activation_tables import gelu_table
 from firmware_gen.target.host_build import build_trace_executable
 
-litert = pytest.importorskip("ai_edge_litert.interpreter", reason="GELU's oracle needs ai-edge-litert (extra litert)")
+litert = pytest.importorskip("ai_edge_litert.interpreter", reason="GELU's oracle: ai-edge-litert (extra reference)")
 
 float32_scales = st.floats(-3.0, 0.3).map(lambda e: float(np.float32(10.0**e)))
 quantizations = st.tuples(float32_scales, int8_zero_points)
