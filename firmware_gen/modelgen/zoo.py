@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from firmware_gen.modelgen.calibrated import Activation, CalibratedBuilder, calibration_images
 from firmware_gen.modelgen.mobilenet import mobilenet_v1
+from firmware_gen.modelgen.unet import unet_block
 
 CALIBRATION_IMAGES = 8
 
@@ -73,4 +74,6 @@ SYNTHETIC_MODELS: dict[str, Callable[[], bytes]] = {
     "residual_block": residual_block,
     "every_op": every_op,
     "small_mobilenet": small_mobilenet,
+    # convolution family, resampling, matrix (issue 15)
+    "unet_block": unet_block,
 }
