@@ -71,12 +71,26 @@ def bilinear_taps(in_size: int, out_size: int, align_corners: bool, half_pixel_c
     return np.array(taps, dtype=np.int32).reshape(out_size, 3)
 
 
+def _weight_span(taps: np.ndarray) -> int:
+    """The largest |weight of the lower| + |weight of the upper| index, in 1/1024 (bounds the bilinear sums)."""
+    upper = taps[:, 2].astype(np.int64)
+    return int(np.max(np.abs((1 << 10) - upper) + np.abs(upper)))
+
+
 class _ResizeKernel:
     is_alias = False
 
     def check(self, graph: Graph, op: Operator) -> None:
-        _shapes(graph, op)
+        source, _ = _shapes(graph, op)
         _options(graph, op)
+        rows, cols = self._tables(graph, op)
+        for table, size in ((rows, source.shape[1]), (cols, source.shape[2])):
+            indices = table if table.ndim == 1 else table[:, :2]
+            if indices.min() < 0 or indices.max() >= size:
+                raise unsupported(graph, op, f"reads input index {int(indices.max())} of {size} (TFLM would read out "
+                                             f"of bounds)")
+        if rows.ndim == 2 and 128 * _weight_span(rows) * _weight_span(cols) + (1 << 19) >= 1 << 31:
+            raise unsupported(graph, op, "interpolation weights too large for the kernel's int32 sums")
 
     def macs(self, graph: Graph, op: Operator) -> int:
         return 0

@@ -1,7 +1,10 @@
 #include "fg/batch_matmul.h"
 
+#include "fg/dot_s8.h" /* FG_HOT_LOOP */
+
 /* One [rows x cols] output matrix. */
-static void fg_matmul_one_s8(const fg_batch_matmul_params *p, const int8_t *lhs, const int8_t *rhs, int8_t *output) {
+FG_HOT_LOOP static void fg_matmul_one_s8(const fg_batch_matmul_params *p, const int8_t *lhs, const int8_t *rhs,
+                                         int8_t *output) {
     for (int32_t m = 0; m < p->rows; ++m) {
         const int8_t *lhs_row = lhs + m * p->lhs_row_stride;
         for (int32_t n = 0; n < p->cols; ++n) {

@@ -1,5 +1,7 @@
 #include "fg/transpose_conv2d.h"
 
+#include "fg/dot_s8.h" /* FG_HOT_LOOP */
+
 /* The taps of one output row (or column) o: tap t = (o + pad) mod stride, then every stride-th one, paired with input
  * row (o + pad - t) / stride, which decreases by one per tap. first_tap and first_row describe the first of them. */
 typedef struct {
@@ -12,8 +14,8 @@ static fg_tap_walk fg_tap_walk_of(int32_t out, int32_t pad, int32_t stride) {
 }
 
 /* The accumulator of output (oy, ox, oc): sum over its taps of filter * (input + input_offset). */
-static int32_t fg_transpose_conv_sum(const fg_transpose_conv2d_params *p, const int8_t *image, const int8_t *kernel,
-                                     fg_tap_walk rows, fg_tap_walk cols) {
+FG_HOT_LOOP static int32_t fg_transpose_conv_sum(const fg_transpose_conv2d_params *p, const int8_t *image,
+                                                 const int8_t *kernel, fg_tap_walk rows, fg_tap_walk cols) {
     int32_t acc = 0;
     for (int32_t fy = rows.first_tap, y = rows.first_row; fy < p->filter_h && y >= 0; fy += p->stride_h, --y) {
         if (y >= p->in_h) {
@@ -33,8 +35,8 @@ static int32_t fg_transpose_conv_sum(const fg_transpose_conv2d_params *p, const 
     return acc;
 }
 
-void fg_transpose_conv2d_s8(const fg_transpose_conv2d_params *p, const int8_t *input, const int8_t *filter,
-                            const int32_t *bias, int8_t *output) {
+FG_HOT_LOOP void fg_transpose_conv2d_s8(const fg_transpose_conv2d_params *p, const int8_t *input,
+                                        const int8_t *filter, const int32_t *bias, int8_t *output) {
     const int32_t kernel_size = p->filter_h * p->filter_w * p->in_c;
     for (int32_t b = 0; b < p->batches; ++b) {
         const int8_t *image = input + b * p->in_h * p->in_w * p->in_c;
