@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from firmware_gen.modelgen.attention import attention_block
 from firmware_gen.modelgen.calibrated import Activation, CalibratedBuilder, calibration_images
 from firmware_gen.modelgen.mobilenet import mobilenet_v1
 from firmware_gen.modelgen.unet import unet_block
@@ -76,4 +77,5 @@ SYNTHETIC_MODELS: dict[str, Callable[[], bytes]] = {
     "small_mobilenet": small_mobilenet,
     # convolution family, resampling, matrix (issue 15)
     "unet_block": unet_block,
+    "attention_block": attention_block,
 }

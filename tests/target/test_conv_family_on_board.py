@@ -1,7 +1,8 @@
 """The issue-15 convolution family, resampling and matrix kernels on a Cortex-M4 board: the synthetic U-Net block
-(TRANSPOSE_CONV, CONCATENATION, RESIZE_BILINEAR, RESIZE_NEAREST_NEIGHBOR among convolutions) bit-exact with TFLM on
-the host (every tensor, sanitizers on), then, in one firmware on mps2_an386 (-Os, the kernels' O2 hot loops), the
-block and one single-operator case of every other new kernel, each output bit-exact."""
+(TRANSPOSE_CONV, CONCATENATION, RESIZE_BILINEAR, RESIZE_NEAREST_NEIGHBOR among convolutions) and attention block
+(FULLY_CONNECTED keep_num_dims, BATCH_MATMUL, SOFTMAX) bit-exact with TFLM on the host (every tensor, sanitizers on),
+then, in one firmware on mps2_an386 (-Os, the kernels' O2 hot loops), both blocks and one single-operator case of
+every other new kernel, each output bit-exact."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from target_fixtures import needs_qemu
 
 from firmware_gen.check.host_validation import validate_model
 from firmware_gen.frontend.tflite_reader import read_model
+from firmware_gen.modelgen.attention import attention_block
 from firmware_gen.modelgen.unet import unet_block
 from firmware_gen.modelgen.writer import ModelBuilder
 
@@ -66,11 +68,13 @@ def _cases() -> list[bytes]:
 
 
 def test_unet_block_and_every_new_kernel_are_bit_exact_on_the_host_and_on_mps2_an386(tmp_path):
-    data = unet_block(seed=3)
-    report = validate_model(data, seed=2, sanitize=True)
-    assert report.bit_exact and report.tensors_compared == 9, report.mismatches
+    data, attention = unet_block(seed=3), attention_block(seed=3)
+    for model, tensors in ((data, 9), (attention, 7)):
+        report = validate_model(model, seed=2, sanitize=True)
+        assert report.bit_exact and report.tensors_compared == tensors, report.mismatches
     assert {op.opcode for op in read_model(data).operators} >= {"TRANSPOSE_CONV", "CONCATENATION", "RESIZE_BILINEAR",
                                                                 "RESIZE_NEAREST_NEIGHBOR"}
     expected = ["fg_transpose_conv2d_s8", "fg_batch_matmul_s8", "fg_transpose_s8", "fg_space_to_batch_s8",
                 "fg_batch_to_space_s8", "fg_l2_normalization_s8", "fg_resize_nearest_s8", "fg_resize_bilinear_s8"]
-    assert_batch_bit_exact([data, *_cases()], "mps2_an386", tmp_path / "build", seed=2, expect_functions=expected)
+    assert_batch_bit_exact([data, attention, *_cases()], "mps2_an386", tmp_path / "build", seed=2,
+                           expect_functions=expected)
