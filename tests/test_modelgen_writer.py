@@ -88,6 +88,16 @@ OPTION_EXAMPLES = {
     # activations (issue 15)
     "LEAKY_RELU": {"alpha": 0.5},
     "GELU": {"approximate": True},
+    # convolution family, resampling, matrix (issue 15)
+    "TRANSPOSE_CONV": {"padding": "VALID", "stride_h": 2, "stride_w": 3, "activation": "RELU"},
+    "RESIZE_NEAREST_NEIGHBOR": {"align_corners": True, "half_pixel_centers": False},
+    "RESIZE_BILINEAR": {"align_corners": False, "half_pixel_centers": True},
+    "BATCH_MATMUL": {"adj_x": True, "adj_y": False, "asymmetric_quantize_inputs": False},
+    "DEPTH_TO_SPACE": {"block_size": 2},
+    "SPACE_TO_DEPTH": {"block_size": 3},
+    "L2_NORMALIZATION": {"activation": "NONE"},
+    "L2_POOL_2D": {"padding": "VALID", "stride_h": 2, "stride_w": 1, "filter_h": 2, "filter_w": 3,
+                   "activation": "NONE"},
 }
 
 

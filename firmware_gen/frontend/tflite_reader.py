@@ -92,7 +92,25 @@ OPTION_DECODERS: dict[str, tuple[type, Callable[[Any], dict[str, Any]]]] = {
     # activations (issue 15)
     "LEAKY_RELU": (tflite.LeakyReluOptions, lambda o: {"alpha": float(o.Alpha())}),
     "GELU": (tflite.GeluOptions, lambda o: {"approximate": bool(o.Approximate())}),
+    # convolution family, resampling, matrix (issue 15)
+    "TRANSPOSE_CONV": (tflite.TransposeConvOptions, _window),
+    "RESIZE_NEAREST_NEIGHBOR": (tflite.ResizeNearestNeighborOptions, lambda o: _resize(o)),
+    "RESIZE_BILINEAR": (tflite.ResizeBilinearOptions, lambda o: _resize(o)),
+    "BATCH_MATMUL": (tflite.BatchMatMulOptions, lambda o: _batch_matmul(o)),
+    "DEPTH_TO_SPACE": (tflite.DepthToSpaceOptions, lambda o: {"block_size": o.BlockSize()}),
+    "SPACE_TO_DEPTH": (tflite.SpaceToDepthOptions, lambda o: {"block_size": o.BlockSize()}),
+    "L2_NORMALIZATION": (tflite.L2NormOptions, lambda o: {"activation": _activation(o)}),
+    "L2_POOL_2D": (tflite.Pool2DOptions, _pool),
 }
+
+
+def _resize(options: Any) -> dict[str, Any]:
+    return {"align_corners": bool(options.AlignCorners()), "half_pixel_centers": bool(options.HalfPixelCenters())}
+
+
+def _batch_matmul(options: Any) -> dict[str, Any]:
+    return {"adj_x": bool(options.AdjX()), "adj_y": bool(options.AdjY()),
+            "asymmetric_quantize_inputs": bool(options.AsymmetricQuantizeInputs())}
 
 
 def _first_bad(scales: tuple[float, ...]) -> float:

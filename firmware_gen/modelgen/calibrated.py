@@ -100,6 +100,15 @@ class CalibratedBuilder:
                   spread: float, mean: float) -> Activation:
         """Rescale `weights` per output channel to the wanted pre-activation statistics, quantize, run, calibrate."""
         activation = options.get("activation", "NONE")
+        w, b, real = self._quantized_weights(name, x, weights, channel_axis, forward, spread, mean)
+        y = self._calibrated(name, _ACTIVATIONS[activation](real))
+        self.model.operator(opcode, [x.index, w, b], [y.index], options)
+        return y
+
+    def _quantized_weights(self, name: str, x: Activation, weights: np.ndarray, channel_axis: int | None,
+                           forward: Callable[[np.ndarray, np.ndarray], np.ndarray], spread: float, mean: float,
+                           ) -> tuple[int, int, np.ndarray]:
+        """(weights tensor, bias tensor, float output before the activation) of a weighted layer."""
         raw = forward(x.values, weights)
         reduce_axes = tuple(range(raw.ndim - 1))
         gain = spread / np.maximum(raw.std(axis=reduce_axes), 1e-9)
@@ -124,10 +133,7 @@ class CalibratedBuilder:
         b = self.model.constant(self._name(f"{name}/bias"), q_bias,
                                 scale=list(b_scales) if per_channel else float(b_scales[0]), zero_point=0)
         self.float_constants.update({w: weights, b: bias})
-        real = forward(x.values, q_weights * w_scales.reshape(shape)) + q_bias * b_scales
-        y = self._calibrated(name, _ACTIVATIONS[activation](real))
-        self.model.operator(opcode, [x.index, w, b], [y.index], options)
-        return y
+        return w, b, forward(x.values, q_weights * w_scales.reshape(shape)) + q_bias * b_scales
 
     def conv2d(self, x: Activation, out_channels: int, kernel: int = 3, stride: int = 1, padding: str = "SAME",
                activation: str = "RELU6", name: str = "conv", spread: float = 1.5, mean: float = 0.75) -> Activation:

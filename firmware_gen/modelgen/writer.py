@@ -5,10 +5,9 @@ a list of `(slot, kind, value)` fields: the slot is the field's position in the 
 `self._tab.Offset(4 + 2 * slot)`), the kind names the Builder's `Prepend<kind>Slot` method, or "offset" for a
 table, vector or string written beforehand.
 
-Builtin options missing from `options` take the TFLite schema defaults, except that strides, dilations and the
-depth multiplier default to 1 (the schema's 0 is not a valid value): padding SAME, activation NONE,
-keep_num_dims / keep_dims False, softmax beta 1.0, concatenation axis 0, squeeze_dims () (= every size-1 axis).
-Pooling needs filter_h and filter_w.
+Builtin options missing from `options` take the TFLite schema defaults, except that strides, dilations and the depth
+multiplier default to 1 (the schema's 0 is not a valid value): padding SAME, activation NONE, keep_num_dims / keep_dims
+False, softmax beta 1.0, concatenation axis 0, squeeze_dims () (= every size-1 axis). Pooling needs filter_h, filter_w.
 """
 
 from __future__ import annotations
@@ -25,6 +24,7 @@ from tflite.BuiltinOptions import BuiltinOptions
 from tflite.Padding import Padding
 from tflite.TensorType import TensorType
 
+from firmware_gen.modelgen import spatial_options
 from firmware_gen.modelgen.activation_options import ACTIVATION_OPTIONS, ACTIVATION_VERSIONS
 
 SCHEMA_VERSION = 3
@@ -45,7 +45,9 @@ _TENSOR_TYPES = {
 _VERSIONS = {
     "CONV_2D": 3, "DEPTHWISE_CONV_2D": 3, "FULLY_CONNECTED": 4, "AVERAGE_POOL_2D": 2, "MAX_POOL_2D": 2,
     "ADD": 2, "MUL": 2, "RESHAPE": 1, "SQUEEZE": 1, "SOFTMAX": 2, "QUANTIZE": 2, "DEQUANTIZE": 2, "PAD": 2, "PADV2": 2,
-    "MEAN": 2, "CONCATENATION": 2, "TRANSPOSE": 2, "LOGISTIC": 2, **ACTIVATION_VERSIONS,  # activations (issue 15)
+    "MEAN": 2, "CONCATENATION": 2, "TRANSPOSE": 2, "LOGISTIC": 2,
+    **ACTIVATION_VERSIONS,  # activations (issue 15)
+    **spatial_options.VERSIONS,  # convolution family, resampling, matrix (issue 15)
 }
 
 Field = tuple[int, str, Any]  # (schema slot, Builder kind or "offset", value)
@@ -149,6 +151,7 @@ OPTION_WRITERS: dict[str, tuple[int, OptionWriter]] = {
     "DEQUANTIZE": (BuiltinOptions.DequantizeOptions, _no_fields),
     "LOGISTIC": (BuiltinOptions.NONE, _no_fields),  # the schema has no LogisticOptions
     **ACTIVATION_OPTIONS,  # activations (issue 15)
+    **spatial_options.OPTION_WRITERS,  # convolution family, resampling, matrix (issue 15)
 }
 
 

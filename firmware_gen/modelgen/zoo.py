@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from firmware_gen.modelgen.attention import attention_block
 from firmware_gen.modelgen.calibrated import Activation, CalibratedBuilder, calibration_images
 from firmware_gen.modelgen.mobilenet import mobilenet_v1
 from firmware_gen.modelgen.mobilenet_v3 import mobilenet_v3_block
+from firmware_gen.modelgen.unet import unet_block
 
 CALIBRATION_IMAGES = 8
 
@@ -85,4 +87,7 @@ SYNTHETIC_MODELS: dict[str, Callable[[], bytes]] = {
     "every_op": every_op,
     "small_mobilenet": small_mobilenet,
     "mobilenet_v3_block": mobilenet_v3_block,  # activations (issue 15)
+    # convolution family, resampling, matrix (issue 15)
+    "unet_block": unet_block,
+    "attention_block": attention_block,
 }

@@ -59,9 +59,16 @@ def forward_window_bytes(source: Tensor, result: Tensor, window: Window2D) -> in
     cols = np.maximum(np.arange(window.out_w) * window.stride_w - window.pad_left, 0)
     image = (rows[:, None] * in_w + cols[None, :]).ravel()
     low = (np.arange(batches)[:, None] * in_h * in_w + image[None, :]).ravel().astype(np.int64)
-    low = np.minimum.accumulate(low[::-1])[::-1]  # the lowest pixel read by this output or any later one
+    return forward_raster_bytes(low, in_c, out_c, result.nbytes)
+
+
+def forward_raster_bytes(low: np.ndarray, in_pixel_bytes: int, out_pixel_bytes: int, out_nbytes: int) -> int:
+    """N for any kernel that stores output pixels in raster order, all of a pixel's bytes before the next pixel's:
+    low[p] is the lowest input pixel output pixel p reads (a lower bound will do; an output that reads nothing
+    may give the input's pixel count)."""
+    low = np.minimum.accumulate(np.asarray(low, dtype=np.int64)[::-1])[::-1]  # read by this output or a later one
     pixels = np.arange(1, low.size + 1, dtype=np.int64)
-    return result.nbytes + int(np.min(low * in_c - pixels * out_c))
+    return out_nbytes + int(np.min(low * in_pixel_bytes - pixels * out_pixel_bytes))
 
 
 def window_overlap(op: Operator, source: Tensor, result: Tensor, window: Window2D) -> list[OutputOverlap]:

@@ -48,11 +48,11 @@ def weights_tensor(graph: Graph, op: Operator, index: int, channel_axis: int, ch
     return weights
 
 
-def bias_tensor(graph: Graph, op: Operator, channels: int) -> Tensor | None:
-    """The optional int32 bias (input 2), one value per output channel."""
-    if len(op.inputs) < 3 or op.inputs[2] < 0:
+def bias_tensor(graph: Graph, op: Operator, channels: int, position: int = 2) -> Tensor | None:
+    """The optional int32 bias (input `position`), one value per output channel."""
+    if len(op.inputs) <= position or op.inputs[position] < 0:
         return None
-    bias = graph.tensors[op.inputs[2]]
+    bias = graph.tensors[op.inputs[position]]
     if bias.dtype is not DType.INT32:
         raise unsupported(graph, op, f"bias {bias.describe()} is {bias.dtype}; int8 kernels need an int32 bias")
     if bias.num_elements != channels:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 from firmware_gen.frontend.ir import DType, Graph, Operator
 from firmware_gen.ops.base import KernelCall
@@ -47,15 +48,19 @@ class TransposeKernel:
         return 0
 
     def lower(self, graph: Graph, op: Operator) -> KernelCall:
-        source = operand(graph, op, 0)
-        strides = row_major_strides(source.shape)
-        perm = self._permutation(graph, op)
-        walk = coalesce([(source.shape[p], strides[p]) for p in perm])
-        row = walk.pop()[0] if walk and walk[-1][1] == 1 else 1
-        rows = math.prod(size for size, _ in walk)
-        return KernelCall(function="fg_transpose_s8", params_type="fg_transpose_params",
-                          params={**walk_params(walk, ""), "row": row, "rows": rows},
-                          inputs=[op.inputs[0]], outputs=[op.outputs[0]])
+        return permuted_copy_call(operand(graph, op, 0).shape, self._permutation(graph, op), op.inputs[0],
+                                  op.outputs[0])
+
+
+def permuted_copy_call(shape: Sequence[int], perm: Sequence[int], source: int, result: int) -> KernelCall:
+    """fg_transpose_s8 writing the int8 tensor `source`, read as `shape`, permuted by `perm` into `result` (also
+    DEPTH_TO_SPACE and SPACE_TO_DEPTH, which are permutations of a 6-D view)."""
+    strides = row_major_strides(shape)
+    walk = coalesce([(shape[p], strides[p]) for p in perm])
+    row = walk.pop()[0] if walk and walk[-1][1] == 1 else 1
+    rows = math.prod(size for size, _ in walk)
+    return KernelCall(function="fg_transpose_s8", params_type="fg_transpose_params",
+                      params={**walk_params(walk, ""), "row": row, "rows": rows}, inputs=[source], outputs=[result])
 
 
 KERNELS = [TransposeKernel()]
