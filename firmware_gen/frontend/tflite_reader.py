@@ -89,6 +89,13 @@ OPTION_DECODERS: dict[str, tuple[type, Callable[[Any], dict[str, Any]]]] = {
     "MEAN": (tflite.ReducerOptions, lambda o: {"keep_dims": bool(o.KeepDims())}),
     "RESHAPE": (tflite.ReshapeOptions, _reshape),
     "SQUEEZE": (tflite.SqueezeOptions, _squeeze),
+    # arithmetic and reductions (issue 15)
+    "SUB": (tflite.SubOptions, lambda o: {"activation": _activation(o)}),
+    "SUM": (tflite.ReducerOptions, lambda o: {"keep_dims": bool(o.KeepDims())}),
+    "REDUCE_MAX": (tflite.ReducerOptions, lambda o: {"keep_dims": bool(o.KeepDims())}),
+    "REDUCE_MIN": (tflite.ReducerOptions, lambda o: {"keep_dims": bool(o.KeepDims())}),
+    "ARG_MAX": (tflite.ArgMaxOptions, lambda o: {"output_type": _TENSOR_TYPES.get(o.OutputType(), "UNKNOWN")}),
+    "ARG_MIN": (tflite.ArgMinOptions, lambda o: {"output_type": _TENSOR_TYPES.get(o.OutputType(), "UNKNOWN")}),
 }
 
 

@@ -1,0 +1,103 @@
+"""SUB, SQUARED_DIFFERENCE, MAXIMUM and MINIMUM on int8 tensors with broadcasting, as TFLM's reference kernels
+compute them (sub_common.cc, squared_difference.cc, maximum_minimum.cc). They share ADD's operand checks and
+broadcast loops (elementwise.BinaryKernel, broadcast.py); each adds the broadcast rank TFLM's kernel allows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from firmware_gen.frontend.ir import Graph, Operator, Tensor
+from firmware_gen.ops.base import KernelCall
+from firmware_gen.ops.broadcast import broadcast_loops
+from firmware_gen.ops.elementwise import ADD_LEFT_SHIFT, BinaryKernel
+from firmware_gen.ops.fixedpoint import quantize_multiplier, quantize_multiplier_smaller_than_one_exp
+from firmware_gen.ops.tensor_checks import unsupported
+
+SQUARED_DIFFERENCE_LEFT_SHIFT = 7  # 255^2 * 2^14 still fits in int32
+
+
+class RankLimitedBinaryKernel(BinaryKernel):
+    """A binary kernel whose TFLM implementation walks at most `max_broadcast_rank` dimensions when the input
+    shapes differ (`always_broadcast`: also when they agree)."""
+
+    max_broadcast_rank: int = 6
+    always_broadcast: bool = False
+
+    def check(self, graph: Graph, op: Operator) -> None:
+        super().check(graph, op)
+        a, b, out = self.operands(graph, op)
+        broadcasting = self.always_broadcast or tuple(a.shape) != tuple(b.shape)
+        if broadcasting and len(out.shape) > self.max_broadcast_rank:
+            raise unsupported(graph, op, f"output {out.describe()} has rank {len(out.shape)}; TFLM broadcasts "
+                                         f"{self.opcode} over at most {self.max_broadcast_rank} dimensions")
+
+
+class SubKernel(RankLimitedBinaryKernel):
+    max_broadcast_rank = 5
+
+    def rescaling(self, graph: Graph, op: Operator, a: Tensor, b: Tensor, out: Tensor) -> dict[str, int]:
+        # sub_common.cc computes the real multipliers in float32, unlike ADD.
+        scale1, scale2 = np.float32(a.quantization.scale), np.float32(b.quantization.scale)
+        twice_max_input_scale = np.float32(2) * max(scale1, scale2)
+        real_output = twice_max_input_scale / (np.float32(1 << ADD_LEFT_SHIFT) * np.float32(out.quantization.scale))
+        try:
+            multiplier1, shift1 = quantize_multiplier_smaller_than_one_exp(float(scale1 / twice_max_input_scale))
+            multiplier2, shift2 = quantize_multiplier_smaller_than_one_exp(float(scale2 / twice_max_input_scale))
+            output_multiplier, output_shift = quantize_multiplier_smaller_than_one_exp(float(real_output))
+        except ValueError:
+            raise unsupported(graph, op, f"output {out.describe()} scale {out.quantization.scale} is too small for "
+                                         f"the inputs' scales {scale1}, {scale2}") from None
+        return {
+            "input1_offset": -a.quantization.zero_point, "input1_multiplier": multiplier1, "input1_shift": shift1,
+            "input2_offset": -b.quantization.zero_point, "input2_multiplier": multiplier2, "input2_shift": shift2,
+            "left_shift": ADD_LEFT_SHIFT, "output_offset": out.quantization.zero_point,
+            "output_multiplier": output_multiplier, "output_shift": output_shift,
+        }
+
+
+class SquaredDifferenceKernel(RankLimitedBinaryKernel):
+    max_broadcast_rank = 4
+
+    def rescaling(self, graph: Graph, op: Operator, a: Tensor, b: Tensor, out: Tensor) -> dict[str, int]:
+        scale1, scale2 = a.quantization.scale, b.quantization.scale
+        twice_max_input_scale = 2.0 * max(scale1, scale2)
+        real_output = twice_max_input_scale**2 / ((1 << 2 * SQUARED_DIFFERENCE_LEFT_SHIFT) * out.quantization.scale)
+        multiplier1, shift1 = quantize_multiplier_smaller_than_one_exp(scale1 / twice_max_input_scale)
+        multiplier2, shift2 = quantize_multiplier_smaller_than_one_exp(scale2 / twice_max_input_scale)
+        output_multiplier, output_shift = quantize_multiplier(real_output)
+        return {
+            "input1_offset": -a.quantization.zero_point, "input1_multiplier": multiplier1, "input1_shift": shift1,
+            "input2_offset": -b.quantization.zero_point, "input2_multiplier": multiplier2, "input2_shift": shift2,
+            "left_shift": SQUARED_DIFFERENCE_LEFT_SHIFT, "output_offset": out.quantization.zero_point,
+            "output_multiplier": output_multiplier, "output_shift": output_shift,
+        }
+
+
+@dataclass(frozen=True)
+class MaximumMinimumKernel(RankLimitedBinaryKernel):
+    """Raw int8 comparison, as TFLM: the quantization parameters are not used (the converter gives the inputs
+    and the output the same ones)."""
+
+    max_broadcast_rank = 5
+    always_broadcast = True  # TFLM always takes MaximumMinimumBroadcastSlow, 5-D at most
+
+    flip: int = 0  # -1 for MINIMUM (runtime_c/include/fg/maximum_minimum.h)
+
+    def rescaling(self, graph: Graph, op: Operator, a: Tensor, b: Tensor, out: Tensor) -> dict[str, int]:
+        return {}
+
+    def lower(self, graph: Graph, op: Operator) -> KernelCall:
+        a, b, out = self.operands(graph, op)
+        params = {"shape": broadcast_loops(a.shape, b.shape, out.shape).as_param(), "flip": self.flip}
+        return KernelCall(self.function, self.params_type, params, inputs=list(op.inputs), outputs=[op.outputs[0]])
+
+
+KERNELS = [
+    SubKernel("SUB", "fg_sub_s8", "fg_add_params"),
+    SquaredDifferenceKernel("SQUARED_DIFFERENCE", "fg_squared_difference_s8", "fg_add_params"),
+    MaximumMinimumKernel("MAXIMUM", "fg_maximum_minimum_s8", "fg_maximum_minimum_params", flip=0),
+    MaximumMinimumKernel("MINIMUM", "fg_maximum_minimum_s8", "fg_maximum_minimum_params", flip=-1),
+]
