@@ -70,20 +70,30 @@ class MeanKernel:
     def macs(self, graph: Graph, op: Operator) -> int:
         return operand(graph, op, 0).num_elements
 
-    def lower(self, graph: Graph, op: Operator) -> KernelCall:
+    def walks(self, graph: Graph, op: Operator) -> tuple[dict[str, int | tuple[int, ...]], int]:
+        """The outer (kept dimensions) and inner (reduced dimensions) walks as params fields, and the count of
+        elements reduced into each output."""
         source, output = operand(graph, op, 0), graph.tensors[op.outputs[0]]
-        in_q = per_tensor_quantization(graph, op, source)
-        out_q = per_tensor_quantization(graph, op, output)
         axes = self._axes(graph, op)
         strides = row_major_strides(source.shape)
         outer = coalesce([(n, strides[d]) for d, n in enumerate(source.shape) if d not in axes])
         inner = coalesce([(n, strides[d]) for d, n in enumerate(source.shape) if d in axes])
         count = math.prod(source.shape[d] for d in axes)
-        multiplier, shift = mean_multiplier(in_q.scale / out_q.scale, count)
+        walks = {"num_outputs": output.num_elements, **walk_params(outer, "outer_"), **walk_params(inner, "inner_")}
+        return walks, count
+
+    def output_multiplier(self, real_multiplier: float, count: int) -> tuple[int, int]:
+        return mean_multiplier(real_multiplier, count)
+
+    def lower(self, graph: Graph, op: Operator) -> KernelCall:
+        source, output = operand(graph, op, 0), graph.tensors[op.outputs[0]]
+        in_q = per_tensor_quantization(graph, op, source)
+        out_q = per_tensor_quantization(graph, op, output)
+        walks, count = self.walks(graph, op)
+        multiplier, shift = self.output_multiplier(in_q.scale / out_q.scale, count)
         return KernelCall(
             function="fg_mean_s8", params_type="fg_mean_params",
-            params={"num_outputs": output.num_elements, **walk_params(outer, "outer_"), **walk_params(inner, "inner_"),
-                    "count": count, "zero_point_sum": wrap_int32(in_q.zero_point * count),
+            params={**walks, "count": count, "zero_point_sum": wrap_int32(in_q.zero_point * count),
                     "multiplier": multiplier, "shift": shift, "output_zero_point": out_q.zero_point},
             inputs=[op.inputs[0]], outputs=[op.outputs[0]])
 
