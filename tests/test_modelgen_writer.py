@@ -85,6 +85,9 @@ OPTION_EXAMPLES = {
     "MEAN": {"keep_dims": True},
     "RESHAPE": {"new_shape": (1, 12)},
     "SQUEEZE": {"squeeze_dims": (0, 2)},
+    # arithmetic and reductions (issue 15)
+    "SUB": {"activation": "RELU"}, "SUM": {"keep_dims": True}, "REDUCE_MAX": {"keep_dims": False},
+    "REDUCE_MIN": {"keep_dims": True}, "ARG_MAX": {"output_type": "int32"}, "ARG_MIN": {"output_type": "int64"},
 }
 
 

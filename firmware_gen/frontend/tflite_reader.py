@@ -94,8 +94,8 @@ OPTION_DECODERS: dict[str, tuple[type, Callable[[Any], dict[str, Any]]]] = {
     "SUM": (tflite.ReducerOptions, lambda o: {"keep_dims": bool(o.KeepDims())}),
     "REDUCE_MAX": (tflite.ReducerOptions, lambda o: {"keep_dims": bool(o.KeepDims())}),
     "REDUCE_MIN": (tflite.ReducerOptions, lambda o: {"keep_dims": bool(o.KeepDims())}),
-    "ARG_MAX": (tflite.ArgMaxOptions, lambda o: {"output_type": _TENSOR_TYPES.get(o.OutputType(), "UNKNOWN")}),
-    "ARG_MIN": (tflite.ArgMinOptions, lambda o: {"output_type": _TENSOR_TYPES.get(o.OutputType(), "UNKNOWN")}),
+    "ARG_MAX": (tflite.ArgMaxOptions, lambda o: {"output_type": _TENSOR_TYPES.get(o.OutputType(), "UNKNOWN").lower()}),
+    "ARG_MIN": (tflite.ArgMinOptions, lambda o: {"output_type": _TENSOR_TYPES.get(o.OutputType(), "UNKNOWN").lower()}),
 }
 
 

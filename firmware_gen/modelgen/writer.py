@@ -5,10 +5,9 @@ a list of `(slot, kind, value)` fields: the slot is the field's position in the 
 `self._tab.Offset(4 + 2 * slot)`), the kind names the Builder's `Prepend<kind>Slot` method, or "offset" for a
 table, vector or string written beforehand.
 
-Builtin options missing from `options` take the TFLite schema defaults, except that strides, dilations and the
-depth multiplier default to 1 (the schema's 0 is not a valid value): padding SAME, activation NONE,
-keep_num_dims / keep_dims False, softmax beta 1.0, concatenation axis 0, squeeze_dims () (= every size-1 axis).
-Pooling needs filter_h and filter_w.
+Builtin options missing from `options` take the TFLite schema defaults, except that strides, dilations and the depth
+multiplier default to 1 (the schema's 0 is invalid): padding SAME, activation NONE, keep_num_dims / keep_dims False,
+softmax beta 1.0, concatenation axis 0, squeeze_dims () (= every size-1 axis). Pooling needs filter_h and filter_w.
 """
 
 from __future__ import annotations
@@ -24,6 +23,8 @@ from tflite.BuiltinOperator import BuiltinOperator
 from tflite.BuiltinOptions import BuiltinOptions
 from tflite.Padding import Padding
 from tflite.TensorType import TensorType
+
+from firmware_gen.modelgen import options_arithmetic
 
 SCHEMA_VERSION = 3
 FILE_IDENTIFIER = b"TFL3"
@@ -44,9 +45,7 @@ _VERSIONS = {
     "CONV_2D": 3, "DEPTHWISE_CONV_2D": 3, "FULLY_CONNECTED": 4, "AVERAGE_POOL_2D": 2, "MAX_POOL_2D": 2,
     "ADD": 2, "MUL": 2, "RESHAPE": 1, "SQUEEZE": 1, "SOFTMAX": 2, "QUANTIZE": 2, "DEQUANTIZE": 2, "PAD": 2, "PADV2": 2,
     "MEAN": 2, "CONCATENATION": 2, "TRANSPOSE": 2, "LOGISTIC": 2,
-    # arithmetic and reductions (issue 15)
-    "SUB": 2, "SQUARED_DIFFERENCE": 2, "MAXIMUM": 2, "MINIMUM": 2, "ABS": 2, "NEG": 2, "RSQRT": 2, "SQRT": 1,
-    "ADD_N": 1, "SUM": 2, "REDUCE_MAX": 2, "REDUCE_MIN": 2, "ARG_MAX": 2, "ARG_MIN": 2,
+    **options_arithmetic.VERSIONS,  # arithmetic and reductions (issue 15)
 }
 
 Field = tuple[int, str, Any]  # (schema slot, Builder kind or "offset", value)
@@ -128,14 +127,6 @@ def _no_fields(builder: flatbuffers.Builder, o: dict[str, Any]) -> list[Field]:
     return []
 
 
-def _reducer_fields(builder: flatbuffers.Builder, o: dict[str, Any]) -> list[Field]:
-    return [(0, "Bool", bool(o.get("keep_dims", False)))]
-
-
-def _arg_fields(builder: flatbuffers.Builder, o: dict[str, Any]) -> list[Field]:
-    return [(0, "Int8", _TENSOR_TYPES[o.get("output_type", "int32")])]
-
-
 OptionWriter = Callable[[flatbuffers.Builder, dict[str, Any]], list[Field]]
 OPTION_WRITERS: dict[str, tuple[int, OptionWriter]] = {
     "CONV_2D": (BuiltinOptions.Conv2DOptions, _conv_fields),
@@ -157,21 +148,7 @@ OPTION_WRITERS: dict[str, tuple[int, OptionWriter]] = {
     "QUANTIZE": (BuiltinOptions.QuantizeOptions, _no_fields),
     "DEQUANTIZE": (BuiltinOptions.DequantizeOptions, _no_fields),
     "LOGISTIC": (BuiltinOptions.NONE, _no_fields),  # the schema has no LogisticOptions
-    # arithmetic and reductions (issue 15)
-    "SUB": (BuiltinOptions.SubOptions, _activation_only),
-    "SQUARED_DIFFERENCE": (BuiltinOptions.SquaredDifferenceOptions, _no_fields),
-    "MAXIMUM": (BuiltinOptions.MaximumMinimumOptions, _no_fields),
-    "MINIMUM": (BuiltinOptions.MaximumMinimumOptions, _no_fields),
-    "ABS": (BuiltinOptions.AbsOptions, _no_fields),
-    "NEG": (BuiltinOptions.NegOptions, _no_fields),
-    "RSQRT": (BuiltinOptions.NONE, _no_fields),  # the schema has no RsqrtOptions
-    "SQRT": (BuiltinOptions.NONE, _no_fields),
-    "ADD_N": (BuiltinOptions.AddNOptions, _no_fields),
-    "SUM": (BuiltinOptions.ReducerOptions, _reducer_fields),
-    "REDUCE_MAX": (BuiltinOptions.ReducerOptions, _reducer_fields),
-    "REDUCE_MIN": (BuiltinOptions.ReducerOptions, _reducer_fields),
-    "ARG_MAX": (BuiltinOptions.ArgMaxOptions, _arg_fields),
-    "ARG_MIN": (BuiltinOptions.ArgMinOptions, _arg_fields),
+    **options_arithmetic.OPTION_WRITERS,  # arithmetic and reductions (issue 15)
 }
 
 
