@@ -7,12 +7,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
 from firmware_gen.frontend.ir import Graph, Operator, Tensor
 from firmware_gen.ops.base import KernelCall
 from firmware_gen.ops.broadcast import broadcast_loops
-from firmware_gen.ops.elementwise import ADD_LEFT_SHIFT, BinaryKernel
+from firmware_gen.ops.elementwise import AddKernel, BinaryKernel
 from firmware_gen.ops.fixedpoint import quantize_multiplier, quantize_multiplier_smaller_than_one_exp
 from firmware_gen.ops.tensor_checks import unsupported
 
@@ -35,27 +33,11 @@ class RankLimitedBinaryKernel(BinaryKernel):
                                          f"{self.opcode} over at most {self.max_broadcast_rank} dimensions")
 
 
-class SubKernel(RankLimitedBinaryKernel):
-    max_broadcast_rank = 5
+class SubKernel(RankLimitedBinaryKernel, AddKernel):
+    """ADD's rescaling (TFLM's SUB derives its multipliers in double precision as ADD does), the second input
+    subtracted (runtime_c/kernels/sub.c)."""
 
-    def rescaling(self, graph: Graph, op: Operator, a: Tensor, b: Tensor, out: Tensor) -> dict[str, int]:
-        # sub_common.cc computes the real multipliers in float32, unlike ADD.
-        scale1, scale2 = np.float32(a.quantization.scale), np.float32(b.quantization.scale)
-        twice_max_input_scale = np.float32(2) * max(scale1, scale2)
-        real_output = twice_max_input_scale / (np.float32(1 << ADD_LEFT_SHIFT) * np.float32(out.quantization.scale))
-        try:
-            multiplier1, shift1 = quantize_multiplier_smaller_than_one_exp(float(scale1 / twice_max_input_scale))
-            multiplier2, shift2 = quantize_multiplier_smaller_than_one_exp(float(scale2 / twice_max_input_scale))
-            output_multiplier, output_shift = quantize_multiplier_smaller_than_one_exp(float(real_output))
-        except ValueError:
-            raise unsupported(graph, op, f"output {out.describe()} scale {out.quantization.scale} is too small for "
-                                         f"the inputs' scales {scale1}, {scale2}") from None
-        return {
-            "input1_offset": -a.quantization.zero_point, "input1_multiplier": multiplier1, "input1_shift": shift1,
-            "input2_offset": -b.quantization.zero_point, "input2_multiplier": multiplier2, "input2_shift": shift2,
-            "left_shift": ADD_LEFT_SHIFT, "output_offset": out.quantization.zero_point,
-            "output_multiplier": output_multiplier, "output_shift": output_shift,
-        }
+    max_broadcast_rank = 5
 
 
 class SquaredDifferenceKernel(RankLimitedBinaryKernel):
