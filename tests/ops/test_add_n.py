@@ -24,7 +24,7 @@ def add_n_model(shape: tuple[int, ...], count: int, in_q: tuple[float, int], out
 scales = st.floats(min_value=-10.0, max_value=0.0).map(lambda e: float(np.float32(2.0**e)))
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=8, deadline=None)
 @given(shape=shapes(1, 4, max_side=6), count=st.integers(2, 4), in_scale=scales, in_zero_point=int8_zero_points,
        factor=st.floats(-3.0, 3.0), out_zero_point=int8_zero_points, seed=st.integers(0, 99))
 def test_add_n_is_bit_exact(shape, count, in_scale, in_zero_point, factor, out_zero_point, seed):

@@ -13,7 +13,7 @@ from validated import assert_bit_exact, refusal
 from firmware_gen.modelgen.writer import ModelBuilder
 
 MAX_RANK = {"SUB": 5, "SQUARED_DIFFERENCE": 4, "MAXIMUM": 5, "MINIMUM": 5}
-EXAMPLES_PER_OPCODE = 8
+EXAMPLES_PER_OPCODE = 6
 
 
 def binary_model(opcode: str, shapes: tuple[tuple[int, ...], ...], quants: tuple[tuple[float, int], ...],

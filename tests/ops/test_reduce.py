@@ -11,7 +11,7 @@ from validated import assert_bit_exact, int8_zero_points, refusal, scales, shape
 
 from firmware_gen.modelgen.writer import ModelBuilder
 
-EXAMPLES_PER_OPCODE = 8
+EXAMPLES_PER_OPCODE = 6
 
 
 def reduce_model(opcode: str, shape: tuple[int, ...], axes: list[int], keep_dims: bool, in_q: tuple[float, int],
