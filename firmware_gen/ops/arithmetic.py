@@ -1,6 +1,8 @@
 """SUB, SQUARED_DIFFERENCE, MAXIMUM and MINIMUM on int8 tensors with broadcasting, as TFLM's reference kernels
 compute them (sub_common.cc, squared_difference.cc, maximum_minimum.cc). They share ADD's operand checks and
-broadcast loops (elementwise.BinaryKernel, broadcast.py); each adds the broadcast rank TFLM's kernel allows.
+broadcast loops (elementwise.BinaryKernel, broadcast.py), hence its limit of 6 loops after fusing dimensions: the
+installed TFLM broadcasts all four up to 6-D (older sources show 5-D and 4-D limits; tests/ops/test_arithmetic.py
+checks 6-D against the installed one).
 """
 
 from __future__ import annotations
@@ -12,37 +14,16 @@ from firmware_gen.ops.base import KernelCall
 from firmware_gen.ops.broadcast import broadcast_loops
 from firmware_gen.ops.elementwise import AddKernel, BinaryKernel
 from firmware_gen.ops.fixedpoint import quantize_multiplier, quantize_multiplier_smaller_than_one_exp
-from firmware_gen.ops.tensor_checks import unsupported
 
 SQUARED_DIFFERENCE_LEFT_SHIFT = 7  # 255^2 * 2^14 still fits in int32
 
 
-class RankLimitedBinaryKernel(BinaryKernel):
-    """A binary kernel whose TFLM implementation walks at most `max_broadcast_rank` dimensions when the input
-    shapes differ (`always_broadcast`: also when they agree)."""
-
-    max_broadcast_rank: int = 6
-    always_broadcast: bool = False
-
-    def check(self, graph: Graph, op: Operator) -> None:
-        super().check(graph, op)
-        a, b, out = self.operands(graph, op)
-        broadcasting = self.always_broadcast or tuple(a.shape) != tuple(b.shape)
-        if broadcasting and len(out.shape) > self.max_broadcast_rank:
-            raise unsupported(graph, op, f"output {out.describe()} has rank {len(out.shape)}; TFLM broadcasts "
-                                         f"{self.opcode} over at most {self.max_broadcast_rank} dimensions")
-
-
-class SubKernel(RankLimitedBinaryKernel, AddKernel):
+class SubKernel(AddKernel):
     """ADD's rescaling (TFLM's SUB derives its multipliers in double precision as ADD does), the second input
     subtracted (runtime_c/kernels/sub.c)."""
 
-    max_broadcast_rank = 5
 
-
-class SquaredDifferenceKernel(RankLimitedBinaryKernel):
-    max_broadcast_rank = 4
-
+class SquaredDifferenceKernel(BinaryKernel):
     def rescaling(self, graph: Graph, op: Operator, a: Tensor, b: Tensor, out: Tensor) -> dict[str, int]:
         scale1, scale2 = a.quantization.scale, b.quantization.scale
         twice_max_input_scale = 2.0 * max(scale1, scale2)
@@ -59,12 +40,9 @@ class SquaredDifferenceKernel(RankLimitedBinaryKernel):
 
 
 @dataclass(frozen=True)
-class MaximumMinimumKernel(RankLimitedBinaryKernel):
+class MaximumMinimumKernel(BinaryKernel):
     """Raw int8 comparison, as TFLM: the quantization parameters are not used (the converter gives the inputs
     and the output the same ones)."""
-
-    max_broadcast_rank = 5
-    always_broadcast = True  # TFLM always takes MaximumMinimumBroadcastSlow, 5-D at most
 
     flip: int = 0  # -1 for MINIMUM (runtime_c/include/fg/maximum_minimum.h)
 
