@@ -21,6 +21,7 @@ from firmware_gen.ops.operands import (
     resolve_axis,
     unsupported,
 )
+from firmware_gen.ops.overlap import OutputOverlap
 
 
 def wrap_int32(value: int) -> int:
@@ -69,6 +70,15 @@ class MeanKernel:
 
     def macs(self, graph: Graph, op: Operator) -> int:
         return operand(graph, op, 0).num_elements
+
+    def output_overlap(self, graph: Graph, op: Operator) -> list[OutputOverlap]:
+        """In place from the input's start (MEAN, SUM, REDUCE_MAX/MIN: int8 to int8). Output o is stored after
+        every read of outputs 0..o; outputs after o read input offsets >= their first offset, which grows with
+        the output index at least as fast as the output index (a kept dimension's input stride is at least its
+        output stride), so no later read sees byte o of the input overwritten."""
+        if operand(graph, op, 0).is_constant:
+            return []
+        return [OutputOverlap(op.inputs[0], op.outputs[0], graph.tensors[op.outputs[0]].nbytes)]
 
     def walks(self, graph: Graph, op: Operator) -> tuple[dict[str, int | tuple[int, ...]], int]:
         """The outer (kept dimensions) and inner (reduced dimensions) walks as params fields, and the count of

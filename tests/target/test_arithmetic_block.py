@@ -14,6 +14,8 @@ from firmware_gen.driver.compiler import generate
 from firmware_gen.frontend.tflite_reader import read_model
 from firmware_gen.link.runner import run_model
 from firmware_gen.modelgen.arithmetic import arithmetic_block
+from firmware_gen.ops import output_overlaps
+from firmware_gen.planner import PlanningOptions
 from firmware_gen.target.cross_build import build_firmware
 
 NEW_OPERATORS = {"SUB", "SQUARED_DIFFERENCE", "MAXIMUM", "MINIMUM", "ABS", "RSQRT", "ADD_N", "SUM", "MEAN",
@@ -25,6 +27,14 @@ def test_arithmetic_block_uses_every_new_operator_and_is_bit_exact_on_the_host()
     assert NEW_OPERATORS <= {op.opcode for op in read_model(model).operators}
     report = validate_model(model, seed=3, sanitize=True)
     assert report.outputs_compared == 7 and report.bit_exact, report.mismatches
+
+
+def test_arithmetic_block_is_bit_exact_with_overlapping_buffers_on_the_host():
+    graph = read_model(arithmetic_block())
+    declared = output_overlaps(graph)
+    assert {graph.operators[i].opcode for i in declared} >= {"SUB", "ABS", "ADD_N", "SUM", "REDUCE_MAX"}
+    report = validate_model(arithmetic_block(), seed=4, options=PlanningOptions(overlap=True))
+    assert report.bit_exact, report.mismatches
 
 
 @needs_qemu
