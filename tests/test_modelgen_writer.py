@@ -98,6 +98,9 @@ OPTION_EXAMPLES = {
     "L2_NORMALIZATION": {"activation": "NONE"},
     "L2_POOL_2D": {"padding": "VALID", "stride_h": 2, "stride_w": 1, "filter_h": 2, "filter_w": 3,
                    "activation": "NONE"},
+    # arithmetic and reductions (issue 15)
+    "SUB": {"activation": "RELU"}, "SUM": {"keep_dims": True}, "REDUCE_MAX": {"keep_dims": False},
+    "REDUCE_MIN": {"keep_dims": True}, "ARG_MAX": {"output_type": "int32"}, "ARG_MIN": {"output_type": "int64"},
 }
 
 

@@ -101,6 +101,13 @@ OPTION_DECODERS: dict[str, tuple[type, Callable[[Any], dict[str, Any]]]] = {
     "SPACE_TO_DEPTH": (tflite.SpaceToDepthOptions, lambda o: {"block_size": o.BlockSize()}),
     "L2_NORMALIZATION": (tflite.L2NormOptions, lambda o: {"activation": _activation(o)}),
     "L2_POOL_2D": (tflite.Pool2DOptions, _pool),
+    # arithmetic and reductions (issue 15)
+    "SUB": (tflite.SubOptions, lambda o: {"activation": _activation(o)}),
+    "SUM": (tflite.ReducerOptions, lambda o: {"keep_dims": bool(o.KeepDims())}),
+    "REDUCE_MAX": (tflite.ReducerOptions, lambda o: {"keep_dims": bool(o.KeepDims())}),
+    "REDUCE_MIN": (tflite.ReducerOptions, lambda o: {"keep_dims": bool(o.KeepDims())}),
+    "ARG_MAX": (tflite.ArgMaxOptions, lambda o: {"output_type": _TENSOR_TYPES.get(o.OutputType(), "UNKNOWN").lower()}),
+    "ARG_MIN": (tflite.ArgMinOptions, lambda o: {"output_type": _TENSOR_TYPES.get(o.OutputType(), "UNKNOWN").lower()}),
 }
 
 

@@ -8,7 +8,7 @@ from typing import Any
 from tflite.BuiltinOptions import BuiltinOptions
 from tflite.TensorType import TensorType
 
-ACTIVATION_VERSIONS = {
+VERSIONS = {
     "RELU": 2, "RELU6": 2, "RELU_N1_TO_1": 1, "LEAKY_RELU": 2, "PRELU": 1, "HARD_SWISH": 1, "TANH": 2, "ELU": 1,
     "EXP": 2, "LOG": 1, "LOG_SOFTMAX": 2, "CAST": 1, "GELU": 2,
 }
@@ -24,7 +24,7 @@ def _cast_fields(builder: Any, o: dict[str, Any]) -> list:
             in enumerate(("in_data_type", "out_data_type")) if key in o]
 
 
-ACTIVATION_OPTIONS = {
+OPTION_WRITERS = {
     "RELU": (BuiltinOptions.NONE, _no_fields),
     "RELU6": (BuiltinOptions.NONE, _no_fields),
     "RELU_N1_TO_1": (BuiltinOptions.NONE, _no_fields),

@@ -24,8 +24,7 @@ from tflite.BuiltinOptions import BuiltinOptions
 from tflite.Padding import Padding
 from tflite.TensorType import TensorType
 
-from firmware_gen.modelgen import spatial_options
-from firmware_gen.modelgen.activation_options import ACTIVATION_OPTIONS, ACTIVATION_VERSIONS
+from firmware_gen.modelgen import family_options
 
 SCHEMA_VERSION = 3
 FILE_IDENTIFIER = b"TFL3"
@@ -46,8 +45,7 @@ _VERSIONS = {
     "CONV_2D": 3, "DEPTHWISE_CONV_2D": 3, "FULLY_CONNECTED": 4, "AVERAGE_POOL_2D": 2, "MAX_POOL_2D": 2,
     "ADD": 2, "MUL": 2, "RESHAPE": 1, "SQUEEZE": 1, "SOFTMAX": 2, "QUANTIZE": 2, "DEQUANTIZE": 2, "PAD": 2, "PADV2": 2,
     "MEAN": 2, "CONCATENATION": 2, "TRANSPOSE": 2, "LOGISTIC": 2,
-    **ACTIVATION_VERSIONS,  # activations (issue 15)
-    **spatial_options.VERSIONS,  # convolution family, resampling, matrix (issue 15)
+    **family_options.VERSIONS,
 }
 
 Field = tuple[int, str, Any]  # (schema slot, Builder kind or "offset", value)
@@ -150,8 +148,7 @@ OPTION_WRITERS: dict[str, tuple[int, OptionWriter]] = {
     "QUANTIZE": (BuiltinOptions.QuantizeOptions, _no_fields),
     "DEQUANTIZE": (BuiltinOptions.DequantizeOptions, _no_fields),
     "LOGISTIC": (BuiltinOptions.NONE, _no_fields),  # the schema has no LogisticOptions
-    **ACTIVATION_OPTIONS,  # activations (issue 15)
-    **spatial_options.OPTION_WRITERS,  # convolution family, resampling, matrix (issue 15)
+    **family_options.OPTION_WRITERS,
 }
 
 

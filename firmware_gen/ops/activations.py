@@ -26,7 +26,8 @@ from firmware_gen.ops.activation_tables import (
     relu_table,
     tanh_table,
 )
-from firmware_gen.ops.base import ConstTable, KernelCall, TableRef
+from firmware_gen.ops.base import KernelCall
+from firmware_gen.ops.lookup import lookup_call
 from firmware_gen.ops.operands import require_arity, unsupported
 from firmware_gen.ops.overlap import OutputOverlap, elementwise_overlap
 from firmware_gen.ops.tensor_checks import int8_per_tensor
@@ -68,11 +69,7 @@ class LookupActivation:
         return graph.tensors[op.inputs[0]].num_elements
 
     def lower(self, graph: Graph, op: Operator) -> KernelCall:
-        table = self.lookup_table(graph, op)
-        return KernelCall("fg_lookup_s8", "fg_lookup_params",
-                          {"size": graph.tensors[op.inputs[0]].num_elements, "table": TableRef("table")},
-                          inputs=[op.inputs[0]], outputs=[op.outputs[0]],
-                          tables=[ConstTable("table", "int8_t", table)])
+        return lookup_call(op, graph.tensors[op.inputs[0]].num_elements, self.lookup_table(graph, op))
 
     def output_overlap(self, graph: Graph, op: Operator) -> list[OutputOverlap]:
         return elementwise_overlap(graph, op)

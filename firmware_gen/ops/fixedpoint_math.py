@@ -102,3 +102,28 @@ def tanh(a: int, integer_bits: int) -> int:
     minus_abs = a if a < 0 else fx_sub(0, a)
     t = one_minus_x_over_one_plus_x_for_x_in_0_1(exp_on_negative_values(minus_abs, integer_bits + 1))
     return fx_sub(0, t) if a < 0 else t
+
+
+def inv_sqrt_quantized_multiplier_exp(value: int, reverse_shift: int) -> tuple[int, int]:
+    """TFLite's GetInvSqrtQuantizedMultiplierExp: 1 / sqrt(value) as (multiplier, shift), five Newton-Raphson
+    steps in gemmlowp fixed point with 3 integer bits."""
+    if value <= 1:
+        return INT32_MAX, 0
+    shift = 11
+    while value >= 1 << 29:
+        value //= 4
+        shift += 1
+    pairs = (32 - value.bit_length() - 1) // 2 - 1  # (CountLeadingZeros - 1) / 2 - 1
+    shift -= pairs
+    value <<= 2 * pairs
+    half_input = rounding_divide_by_pot(value >> 1, 1)
+    half_three = (1 << 28) + (1 << 27)
+    x = 1 << 28  # F3::One()
+    mul = saturating_rounding_doubling_high_mul
+    for _ in range(5):
+        x3 = saturating_rounding_mul_by_pot(mul(mul(x, x), x), 6)  # F9 -> F3
+        x = saturating_rounding_mul_by_pot(wrap_int32(mul(half_three, x) - mul(half_input, x3)), 3)  # F6 -> F3
+    x = mul(x, 1518500250)  # * sqrt(2) / 2 in F0
+    if shift < 0:
+        x, shift = wrap_int32(x << -shift), 0
+    return x, shift * reverse_shift

@@ -21,6 +21,7 @@ from firmware_gen.ops.operands import (
     resolve_axis,
     unsupported,
 )
+from firmware_gen.ops.overlap import OutputOverlap
 
 
 def wrap_int32(value: int) -> int:
@@ -70,20 +71,39 @@ class MeanKernel:
     def macs(self, graph: Graph, op: Operator) -> int:
         return operand(graph, op, 0).num_elements
 
-    def lower(self, graph: Graph, op: Operator) -> KernelCall:
+    def output_overlap(self, graph: Graph, op: Operator) -> list[OutputOverlap]:
+        """In place from the input's start (MEAN, SUM, REDUCE_MAX/MIN: int8 to int8). Output o is stored after
+        every read of outputs 0..o; outputs after o read input offsets >= their first offset, which grows with
+        the output index at least as fast as the output index (a kept dimension's input stride is at least its
+        output stride), so no later read sees byte o of the input overwritten."""
+        if operand(graph, op, 0).is_constant:
+            return []
+        return [OutputOverlap(op.inputs[0], op.outputs[0], graph.tensors[op.outputs[0]].nbytes)]
+
+    def walks(self, graph: Graph, op: Operator) -> tuple[dict[str, int | tuple[int, ...]], int]:
+        """The outer (kept dimensions) and inner (reduced dimensions) walks as params fields, and the count of
+        elements reduced into each output."""
         source, output = operand(graph, op, 0), graph.tensors[op.outputs[0]]
-        in_q = per_tensor_quantization(graph, op, source)
-        out_q = per_tensor_quantization(graph, op, output)
         axes = self._axes(graph, op)
         strides = row_major_strides(source.shape)
         outer = coalesce([(n, strides[d]) for d, n in enumerate(source.shape) if d not in axes])
         inner = coalesce([(n, strides[d]) for d, n in enumerate(source.shape) if d in axes])
         count = math.prod(source.shape[d] for d in axes)
-        multiplier, shift = mean_multiplier(in_q.scale / out_q.scale, count)
+        walks = {"num_outputs": output.num_elements, **walk_params(outer, "outer_"), **walk_params(inner, "inner_")}
+        return walks, count
+
+    def output_multiplier(self, real_multiplier: float, count: int) -> tuple[int, int]:
+        return mean_multiplier(real_multiplier, count)
+
+    def lower(self, graph: Graph, op: Operator) -> KernelCall:
+        source, output = operand(graph, op, 0), graph.tensors[op.outputs[0]]
+        in_q = per_tensor_quantization(graph, op, source)
+        out_q = per_tensor_quantization(graph, op, output)
+        walks, count = self.walks(graph, op)
+        multiplier, shift = self.output_multiplier(in_q.scale / out_q.scale, count)
         return KernelCall(
             function="fg_mean_s8", params_type="fg_mean_params",
-            params={"num_outputs": output.num_elements, **walk_params(outer, "outer_"), **walk_params(inner, "inner_"),
-                    "count": count, "zero_point_sum": wrap_int32(in_q.zero_point * count),
+            params={**walks, "count": count, "zero_point_sum": wrap_int32(in_q.zero_point * count),
                     "multiplier": multiplier, "shift": shift, "output_zero_point": out_q.zero_point},
             inputs=[op.inputs[0]], outputs=[op.outputs[0]])
 

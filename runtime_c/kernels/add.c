@@ -1,20 +1,13 @@
 #include "fg/add.h"
-#include "fg/fixedpoint.h"
-
-static inline int32_t scale_input(int32_t value, int32_t offset, int32_t left_shift, int32_t multiplier,
-                                  int32_t shift) {
-    return fg_multiply_by_quantized_multiplier_smaller_than_one_exp((value + offset) * (1 << left_shift),
-                                                                    multiplier, shift);
-}
 
 static void add_row(const void *params, const int8_t *in1, int32_t step1, const int8_t *in2, int32_t step2,
                     int8_t *out, int32_t n) {
     const fg_add_params *p = (const fg_add_params *)params;
     for (int32_t i = 0; i < n; ++i) {
-        const int32_t a = scale_input(in1[i * step1], p->input1_offset, p->left_shift, p->input1_multiplier,
-                                      p->input1_shift);
-        const int32_t b = scale_input(in2[i * step2], p->input2_offset, p->left_shift, p->input2_multiplier,
-                                      p->input2_shift);
+        const int32_t a = fg_add_rescale_input(in1[i * step1], p->input1_offset, p->left_shift,
+                                               p->input1_multiplier, p->input1_shift);
+        const int32_t b = fg_add_rescale_input(in2[i * step2], p->input2_offset, p->left_shift,
+                                               p->input2_multiplier, p->input2_shift);
         const int32_t sum = fg_multiply_by_quantized_multiplier_smaller_than_one_exp(a + b, p->output_multiplier,
                                                                                      p->output_shift);
         out[i] = (int8_t)fg_clamp_i32(sum + p->output_offset, p->activation_min, p->activation_max);

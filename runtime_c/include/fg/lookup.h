@@ -1,5 +1,5 @@
 /* Unary int8 operators whose output depends only on the input byte (RELU, RELU6, LEAKY_RELU, HARD_SWISH, TANH,
- * ELU): a 256-entry table computed at generation time with TFLite Micro's arithmetic, one lookup per element. */
+ * ELU, GELU, ABS, RSQRT): a 256-entry table computed at generation time with TFLite Micro's arithmetic, one lookup per element. */
 #ifndef FG_LOOKUP_H
 #define FG_LOOKUP_H
 
