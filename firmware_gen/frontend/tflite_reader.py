@@ -89,6 +89,17 @@ OPTION_DECODERS: dict[str, tuple[type, Callable[[Any], dict[str, Any]]]] = {
     "MEAN": (tflite.ReducerOptions, lambda o: {"keep_dims": bool(o.KeepDims())}),
     "RESHAPE": (tflite.ReshapeOptions, _reshape),
     "SQUEEZE": (tflite.SqueezeOptions, _squeeze),
+    # data movement (issue 15)
+    "STRIDED_SLICE": (tflite.StridedSliceOptions, lambda o: {
+        "begin_mask": o.BeginMask(), "end_mask": o.EndMask(), "ellipsis_mask": o.EllipsisMask(),
+        "new_axis_mask": o.NewAxisMask(), "shrink_axis_mask": o.ShrinkAxisMask(), "offset": bool(o.Offset())}),
+    "SPLIT": (tflite.SplitOptions, lambda o: {"num_splits": o.NumSplits()}),
+    "SPLIT_V": (tflite.SplitVOptions, lambda o: {"num_splits": o.NumSplits()}),
+    "PACK": (tflite.PackOptions, lambda o: {"values_count": o.ValuesCount(), "axis": o.Axis()}),
+    "UNPACK": (tflite.UnpackOptions, lambda o: {"num": o.Num(), "axis": o.Axis()}),
+    "GATHER": (tflite.GatherOptions, lambda o: {"axis": o.Axis(), "batch_dims": o.BatchDims()}),
+    "MIRROR_PAD": (tflite.MirrorPadOptions, lambda o: {"mode": {0: "REFLECT", 1: "SYMMETRIC"}.get(o.Mode(), o.Mode())}),
+    "SHAPE": (tflite.ShapeOptions, lambda o: {"out_type": _TENSOR_TYPES.get(o.OutType(), o.OutType())}),
 }
 
 

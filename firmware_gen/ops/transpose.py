@@ -1,4 +1,5 @@
-"""TRANSPOSE of int8 tensors by a constant permutation, up to rank 5 (as TFLM; the kernel walks up to 6)."""
+"""TRANSPOSE of int8 tensors by a constant permutation, up to rank 5 (as TFLM; the kernel walks up to 6), and the
+strided gather its kernel performs, which the slicing, reversing and broadcasting operators lower to as well."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import math
 
 from firmware_gen.frontend.ir import DType, Graph, Operator
 from firmware_gen.ops.base import KernelCall
-from firmware_gen.ops.layout import coalesce, row_major_strides, walk_params
+from firmware_gen.ops.layout import Walk, coalesce, row_major_strides, walk_params
 from firmware_gen.ops.operands import (
     constant_ints,
     operand,
@@ -50,12 +51,18 @@ class TransposeKernel:
         source = operand(graph, op, 0)
         strides = row_major_strides(source.shape)
         perm = self._permutation(graph, op)
-        walk = coalesce([(source.shape[p], strides[p]) for p in perm])
-        row = walk.pop()[0] if walk and walk[-1][1] == 1 else 1
-        rows = math.prod(size for size, _ in walk)
-        return KernelCall(function="fg_transpose_s8", params_type="fg_transpose_params",
-                          params={**walk_params(walk, ""), "row": row, "rows": rows},
-                          inputs=[op.inputs[0]], outputs=[op.outputs[0]])
+        return strided_gather([(source.shape[p], strides[p]) for p in perm], 0, op.inputs[0], op.outputs[0])
+
+
+def strided_gather(walk: Walk, offset: int, source: int, output: int) -> KernelCall:
+    """The call of fg_transpose_s8 that writes `output` in order from input elements offset + sum(i_d * stride_d)
+    over `walk` (the output's dimensions with their input strides, which may be negative or zero)."""
+    walk = coalesce(walk)
+    row = walk.pop()[0] if walk and walk[-1][1] == 1 else 1
+    rows = math.prod(size for size, _ in walk)
+    return KernelCall(function="fg_transpose_s8", params_type="fg_transpose_params",
+                      params={**walk_params(walk, ""), "row": row, "rows": rows, "offset": int(offset)},
+                      inputs=[source], outputs=[output])
 
 
 KERNELS = [TransposeKernel()]
