@@ -22,9 +22,10 @@ import numpy as np
 from tflite.ActivationFunctionType import ActivationFunctionType
 from tflite.BuiltinOperator import BuiltinOperator
 from tflite.BuiltinOptions import BuiltinOptions
-from tflite.MirrorPadMode import MirrorPadMode
 from tflite.Padding import Padding
 from tflite.TensorType import TensorType
+
+from firmware_gen.modelgen.movement_options import MOVEMENT_OPTION_WRITERS, MOVEMENT_VERSIONS
 
 SCHEMA_VERSION = 3
 FILE_IDENTIFIER = b"TFL3"
@@ -41,14 +42,10 @@ _TENSOR_TYPES = {
 }
 
 # Operator versions as the TFLite converter writes them for int8 models (TFLM does not check them).
-_VERSIONS = {
+_VERSIONS = MOVEMENT_VERSIONS | {  # data movement (issue 15) first
     "CONV_2D": 3, "DEPTHWISE_CONV_2D": 3, "FULLY_CONNECTED": 4, "AVERAGE_POOL_2D": 2, "MAX_POOL_2D": 2,
     "ADD": 2, "MUL": 2, "RESHAPE": 1, "SQUEEZE": 1, "SOFTMAX": 2, "QUANTIZE": 2, "DEQUANTIZE": 2, "PAD": 2, "PADV2": 2,
     "MEAN": 2, "CONCATENATION": 2, "TRANSPOSE": 2, "LOGISTIC": 2,
-    # data movement (issue 15)
-    "STRIDED_SLICE": 2, "SLICE": 2, "SPLIT": 2, "SPLIT_V": 2, "PACK": 2, "UNPACK": 2, "EXPAND_DIMS": 1,
-    "GATHER": 2, "GATHER_ND": 2, "MIRROR_PAD": 2, "BROADCAST_TO": 2, "REVERSE_V2": 2, "ZEROS_LIKE": 1, "FILL": 1,
-    "SHAPE": 1,
 }
 
 Field = tuple[int, str, Any]  # (schema slot, Builder kind or "offset", value)
@@ -130,17 +127,6 @@ def _no_fields(builder: flatbuffers.Builder, o: dict[str, Any]) -> list[Field]:
     return []
 
 
-def _strided_slice_fields(builder: flatbuffers.Builder, o: dict[str, Any]) -> list[Field]:
-    masks = ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask")
-    return [(slot, "Int32", int(o.get(mask, 0))) for slot, mask in enumerate(masks)] + [
-        (5, "Bool", bool(o.get("offset", False)))]
-
-
-def _int_fields(*names: str) -> Callable[[flatbuffers.Builder, dict[str, Any]], list[Field]]:
-    """Options made of int32 fields in schema order, each defaulting to 0."""
-    return lambda builder, o: [(slot, "Int32", int(o.get(name, 0))) for slot, name in enumerate(names)]
-
-
 OptionWriter = Callable[[flatbuffers.Builder, dict[str, Any]], list[Field]]
 OPTION_WRITERS: dict[str, tuple[int, OptionWriter]] = {
     "CONV_2D": (BuiltinOptions.Conv2DOptions, _conv_fields),
@@ -162,23 +148,7 @@ OPTION_WRITERS: dict[str, tuple[int, OptionWriter]] = {
     "QUANTIZE": (BuiltinOptions.QuantizeOptions, _no_fields),
     "DEQUANTIZE": (BuiltinOptions.DequantizeOptions, _no_fields),
     "LOGISTIC": (BuiltinOptions.NONE, _no_fields),  # the schema has no LogisticOptions
-    # data movement (issue 15)
-    "STRIDED_SLICE": (BuiltinOptions.StridedSliceOptions, _strided_slice_fields),
-    "SLICE": (BuiltinOptions.SliceOptions, _no_fields),
-    "SPLIT": (BuiltinOptions.SplitOptions, _int_fields("num_splits")),
-    "SPLIT_V": (BuiltinOptions.SplitVOptions, _int_fields("num_splits")),
-    "PACK": (BuiltinOptions.PackOptions, _int_fields("values_count", "axis")),
-    "UNPACK": (BuiltinOptions.UnpackOptions, _int_fields("num", "axis")),
-    "EXPAND_DIMS": (BuiltinOptions.ExpandDimsOptions, _no_fields),
-    "GATHER": (BuiltinOptions.GatherOptions, _int_fields("axis", "batch_dims")),
-    "GATHER_ND": (BuiltinOptions.GatherNdOptions, _no_fields),
-    "MIRROR_PAD": (BuiltinOptions.MirrorPadOptions,
-                   lambda b, o: [(0, "Int8", getattr(MirrorPadMode, o.get("mode", "REFLECT")))]),
-    "BROADCAST_TO": (BuiltinOptions.BroadcastToOptions, _no_fields),
-    "REVERSE_V2": (BuiltinOptions.ReverseV2Options, _no_fields),
-    "ZEROS_LIKE": (BuiltinOptions.ZerosLikeOptions, _no_fields),
-    "FILL": (BuiltinOptions.FillOptions, _no_fields),
-    "SHAPE": (BuiltinOptions.ShapeOptions, lambda b, o: [(0, "Int8", _TENSOR_TYPES[o.get("out_type", "int32")])]),
+    **MOVEMENT_OPTION_WRITERS,  # data movement (issue 15)
 }
 
 

@@ -37,6 +37,8 @@ class ReverseKernel:
         axes = [resolve_axis(graph, op, int(a), rank) for a in constant_ints(graph, op, 1, "axis").ravel()]
         if len(set(axes)) != len(axes):
             raise unsupported(graph, op, f"axis {axes} names an axis twice")
+        if axes and sorted(axes) != list(range(min(axes), max(axes) + 1)):
+            raise unsupported(graph, op, f"axis {axes}: axes that are not contiguous (TFLM refuses them too)")
         return set(axes)
 
     def check(self, graph: Graph, op: Operator) -> None:

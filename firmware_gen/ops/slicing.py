@@ -3,8 +3,9 @@ offset (the TRANSPOSE kernel, fg_transpose_s8), computed as TFLM computes it.
 
 STRIDED_SLICE follows TFLM's clamping: a negative begin or end counts from the end of its axis; begin_mask and
 end_mask take the whole axis in the stride's direction; shrink_axis_mask takes one element and drops the axis;
-`offset` makes end relative to begin. TFLM ignores ellipsis_mask and new_axis_mask (it zeroes them), so a model
-that sets them computes something other than TensorFlow meant there, and is refused rather than imitated.
+TFLM ignores ellipsis_mask, new_axis_mask and offset (its shape check leaves them out), and writes nothing for a
+shrunk axis with a negative stride: a model that relies on them computes something other than TensorFlow meant
+there, and is refused rather than imitated.
 """
 
 from __future__ import annotations
@@ -19,8 +20,8 @@ from firmware_gen.ops.layout import Walk, row_major_strides
 from firmware_gen.ops.operands import constant_ints, operand, require_arity, require_dtype, unsupported
 from firmware_gen.ops.transpose import strided_gather
 
-MAX_SLICE_RANK = 5
-_MASKS = {"begin": "begin_mask", "end": "end_mask", "shrink": "shrink_axis_mask"}  # TFLM's reference slices pad shapes to 5 dimensions
+MAX_SLICE_RANK = 5  # TFLM's reference slices pad shapes to 5 dimensions
+_MASKS = {"begin": "begin_mask", "end": "end_mask", "shrink": "shrink_axis_mask"}
 
 
 def _clamp(value: int, stride: int, size: int) -> int:
@@ -94,10 +95,10 @@ class StridedSliceKernel(_SliceBase):
     num_inputs = 4
 
     def _walk(self, graph: Graph, op: Operator) -> tuple[Walk, int, list[int]]:
-        for mask in ("ellipsis_mask", "new_axis_mask"):
-            if op.options.get(mask, 0):
-                raise unsupported(graph, op, f"option {mask} = {op.options[mask]}: TFLM ignores it, so its result "
-                                             "is not what TensorFlow means; not supported")
+        for option in ("ellipsis_mask", "new_axis_mask", "offset"):
+            if op.options.get(option, 0):
+                raise unsupported(graph, op, f"option {option} = {op.options[option]}: TFLM ignores it, so its "
+                                             "result is not what TensorFlow means; not supported")
         shape = operand(graph, op, 0).shape
         begin, end, steps = (constant_ints(graph, op, p, what).ravel()
                              for p, what in ((1, "begin"), (2, "end"), (3, "strides")))
@@ -112,6 +113,9 @@ class StridedSliceKernel(_SliceBase):
             masks = {name: bool(op.options.get(option, 0) >> axis & 1) for name, option in _MASKS.items()}
             if masks["shrink"] and not -size <= begin[axis] < size and not masks["begin"]:
                 raise unsupported(graph, op, f"shrink_axis_mask: begin {begin[axis]} is outside axis {axis}")
+            if masks["shrink"] and steps[axis] < 0:
+                raise unsupported(graph, op, f"shrink_axis_mask with stride {steps[axis]} on axis {axis}: TFLM "
+                                             "writes no element there; not supported")
             start, count = _axis_walk(size, int(begin[axis]), int(end[axis]), int(steps[axis]), masks,
                                       bool(op.options.get("offset", False)))
             offset += start * strides[axis]
