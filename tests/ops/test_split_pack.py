@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from movement_models import FEW_EXAMPLES, movement_model
 from validated import assert_bit_exact, refusal, shapes
 
+from firmware_gen.check.host_validation import validate_model
 from firmware_gen.driver.compiler import compile_graph
 from firmware_gen.frontend.tflite_reader import read_model
 
@@ -58,3 +59,9 @@ def test_every_output_of_a_split_has_its_own_buffer():
 def test_uneven_split_is_refused():
     assert "does not split into 2 equal parts" in refusal(
         movement_model("SPLIT", [(2, 5)], [(2, 2), (2, 3)], [1], {"num_splits": 2}, params_first=True))
+
+
+def test_split_through_the_packed_interface_is_bit_exact():
+    model = movement_model("SPLIT", [(2, 6)], [(2, 2)] * 3, [1], {"num_splits": 3}, params_first=True)
+    report = validate_model(model, interface="packed", sanitize=True)
+    assert report.bit_exact, report.mismatches
