@@ -10,6 +10,7 @@ from target_fixtures import needs_qemu
 from firmware_gen.check.host_validation import validate_model
 from firmware_gen.check.inputs import random_inputs
 from firmware_gen.check.oracle import run_tflm
+from firmware_gen.check.profile import build_profile
 from firmware_gen.driver.deploy import prepare, run
 from firmware_gen.modelgen.data_movement import data_movement
 
@@ -28,3 +29,6 @@ def test_data_movement_model_is_bit_exact_on_host_and_mps2_an386(tmp_path):
     expected = run_tflm(model, inputs, len(deployment.graph.tensors)).outputs
     for ours, theirs in zip(result.outputs, expected, strict=True):
         assert np.array_equal(np.asarray(ours).ravel(), np.asarray(theirs).ravel())
+    # one timed step per operator left after folding (TRANSPOSE, RESHAPE of weights, FILL, ZEROS_LIKE, SHAPE gone)
+    profile = build_profile(deployment.graph, result, deployment.compiled.calls)
+    assert len(profile.layers) == len(deployment.compiled.steps) == 14
