@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from firmware_gen.errors import UnsupportedModelError
+from firmware_gen.frontend.ir import DType, Graph, Operator, Tensor
 from firmware_gen.frontend.tflite_reader import read_model
 from firmware_gen.modelgen import writer
 from firmware_gen.modelgen.writer import ModelBuilder
@@ -63,3 +64,12 @@ def test_inspect_lists_them_all_and_exits_2(monkeypatch: pytest.MonkeyPatch, tmp
         "firmware-gen: error: gaps: 4 operators cannot be compiled (0, 1, 2, 3; listed above)"]
     done = run_cli("inspect", str(path), "--json")
     assert [op["index"] for op in json.loads(done.stdout)["operators"] if op["unsupported"]] == [0, 1, 2, 3]
+
+
+def test_control_flow_and_custom_operators_say_what_they_are() -> None:
+    tensors = [Tensor(i, f"t{i}", (1,), DType.INT8) for i in range(3)]
+    operators = [Operator(0, "WHILE", (0,), (1,)), Operator(1, "CUSTOM (TFLite_Detection_PostProcess)", (1,), (2,))]
+    problems = refusals(Graph(tensors, operators, inputs=(0,), outputs=(2,), name="flow"))
+    assert problems == {0: "flow: operator 0 is WHILE, control flow, which firmware-gen does not compile",
+                        1: "flow: operator 1 is CUSTOM (TFLite_Detection_PostProcess), a custom operator, which "
+                           "firmware-gen does not compile"}

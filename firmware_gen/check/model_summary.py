@@ -87,8 +87,10 @@ def format_summary(summary: ModelSummary) -> str:
                          f"scale={io['scale']} zero_point={io['zero_point']}")
     if summary.unsupported:
         lines.append(f"{len(summary.unsupported)} operator(s) firmware-gen cannot compile:")
-        lines.extend(f"  {op.unsupported}" for op in summary.unsupported)
-        return "\n".join(lines)
+        reasons = [op.unsupported.partition("; supported: ") for op in summary.unsupported]
+        lines.extend(f"  {reason}" for reason, _, _ in reasons)
+        supported = next((names for _, _, names in reasons if names), "")
+        return "\n".join(lines + ([f"supported operators: {supported}"] if supported else []))
     lines.append(f"MACs: {summary.macs:,}   weights: {summary.weight_bytes:,} B   "
                  f"activation lower bound: {summary.activation_lower_bound_bytes:,} B")
     return "\n".join(lines)
