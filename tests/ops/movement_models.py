@@ -5,10 +5,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+from target.batched import merge_models
+from validated import assert_bit_exact
 
 from firmware_gen.modelgen.writer import ModelBuilder
 
-FEW_EXAMPLES = 4  # each example is a generated, sanitized host build and a TFLM run (several seconds here)
+# Each example is CASES single-operator models merged into one (tests/target/batched.py), validated at once: one
+# generated, sanitized host build and one TFLM run for all of them.
+FEW_EXAMPLES = 2
+CASES = 4
 
 
 def movement_model(opcode: str, in_shapes: Sequence[Sequence[int]], out_shapes: Sequence[Sequence[int]],
@@ -26,3 +31,9 @@ def movement_model(opcode: str, in_shapes: Sequence[Sequence[int]], out_shapes: 
     for y in outputs:
         b.output(y)
     return b.build()
+
+
+def assert_cases_bit_exact(models: Sequence[bytes], seed: int = 0) -> None:
+    """Every case's every tensor equal to TFLM's, the cases merged into one model (one validation)."""
+    merged, _ = merge_models(models)
+    assert_bit_exact(merged, seed=seed)

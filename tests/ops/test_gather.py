@@ -6,23 +6,29 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from movement_models import FEW_EXAMPLES, movement_model
+from movement_models import CASES, FEW_EXAMPLES, assert_cases_bit_exact, movement_model
 from validated import assert_bit_exact, refusal, shapes
 
 from firmware_gen.modelgen.writer import ModelBuilder
 
 
-@settings(max_examples=FEW_EXAMPLES, deadline=None)
-@given(shape=shapes(1, 4, max_side=4), data=st.data())
-def test_gather_is_bit_exact(shape, data):
-    axis = data.draw(st.integers(0, len(shape) - 1))
-    batch_dims = data.draw(st.integers(0, axis))
-    count = data.draw(st.integers(1, 4))
-    indices = np.array(data.draw(st.lists(st.integers(0, shape[axis] - 1), min_size=count * int(
-        np.prod(shape[:batch_dims])), max_size=count * int(np.prod(shape[:batch_dims]))))).reshape(
-        *shape[:batch_dims], count)
+@st.composite
+def gather_models(draw):
+    shape = draw(shapes(1, 4, max_side=4))
+    axis = draw(st.integers(0, len(shape) - 1))
+    batch_dims = draw(st.integers(0, axis))
+    count = draw(st.integers(1, 4))
+    batches = shape[:batch_dims]
+    indices = np.array(draw(st.lists(st.integers(0, shape[axis] - 1), min_size=count * int(np.prod(batches)),
+                                     max_size=count * int(np.prod(batches))))).reshape(*batches, count)
     out = shape[:axis] + (count,) + shape[axis + 1:]
-    assert_bit_exact(movement_model("GATHER", [shape], [out], [indices], {"axis": axis, "batch_dims": batch_dims}))
+    return movement_model("GATHER", [shape], [out], [indices], {"axis": axis, "batch_dims": batch_dims})
+
+
+@settings(max_examples=FEW_EXAMPLES, deadline=None)
+@given(models=st.lists(gather_models(), min_size=CASES, max_size=CASES))
+def test_gather_is_bit_exact(models):
+    assert_cases_bit_exact(models)
 
 
 def test_gather_with_indices_computed_at_run_time_is_bit_exact():
@@ -35,13 +41,19 @@ def test_gather_with_indices_computed_at_run_time_is_bit_exact():
     assert_bit_exact(b.build(), inputs=[np.arange(15, dtype=np.int8).reshape(5, 3), np.array([4, 0, 2, 2], np.int32)])
 
 
+@st.composite
+def gather_nd_models(draw):
+    shape = draw(shapes(1, 4, max_side=4))
+    depth = draw(st.integers(1, len(shape)))
+    rows = draw(st.integers(1, 4))
+    indices = np.array([[draw(st.integers(0, n - 1)) for n in shape[:depth]] for _ in range(rows)])
+    return movement_model("GATHER_ND", [shape], [(rows, *shape[depth:])], [indices])
+
+
 @settings(max_examples=FEW_EXAMPLES, deadline=None)
-@given(shape=shapes(1, 4, max_side=4), data=st.data())
-def test_gather_nd_is_bit_exact(shape, data):
-    depth = data.draw(st.integers(1, len(shape)))
-    rows = data.draw(st.integers(1, 4))
-    indices = np.array([[data.draw(st.integers(0, n - 1)) for n in shape[:depth]] for _ in range(rows)])
-    assert_bit_exact(movement_model("GATHER_ND", [shape], [(rows, *shape[depth:])], [indices]))
+@given(models=st.lists(gather_nd_models(), min_size=CASES, max_size=CASES))
+def test_gather_nd_is_bit_exact(models):
+    assert_cases_bit_exact(models)
 
 
 def test_constant_index_out_of_bounds_is_refused():

@@ -7,7 +7,7 @@ import math
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from movement_models import FEW_EXAMPLES, movement_model
+from movement_models import CASES, FEW_EXAMPLES, assert_cases_bit_exact, movement_model
 from validated import assert_bit_exact, refusal, shapes
 
 
@@ -49,15 +49,13 @@ def strided_cases(draw):
         begin.append(b)
         end.append(e)
         strides.append(stride)
-    return shape, begin, end, strides, out_shape, masks
+    return movement_model("STRIDED_SLICE", [shape], [out_shape], [begin, end, strides], masks)
 
 
 @settings(max_examples=FEW_EXAMPLES, deadline=None)
-@given(case=strided_cases(), seed=st.integers(0, 99))
-def test_strided_slice_is_bit_exact(case, seed):
-    shape, begin, end, strides, out_shape, options = case
-    model = movement_model("STRIDED_SLICE", [shape], [out_shape], [begin, end, strides], options)
-    assert_bit_exact(model, seed=seed)
+@given(models=st.lists(strided_cases(), min_size=CASES, max_size=CASES), seed=st.integers(0, 99))
+def test_strided_slice_is_bit_exact(models, seed):
+    assert_cases_bit_exact(models, seed=seed)
 
 
 def test_every_mask_with_negative_strides_is_bit_exact():
@@ -67,14 +65,20 @@ def test_every_mask_with_negative_strides_is_bit_exact():
     assert_bit_exact(model)
 
 
-@settings(max_examples=FEW_EXAMPLES, deadline=None)
-@given(shape=shapes(1, 4, max_side=6), data=st.data())
-def test_slice_is_bit_exact(shape, data):
-    begin = [data.draw(st.integers(0, n - 1)) for n in shape]
-    size = [data.draw(st.sampled_from([-1, n - b])) if data.draw(st.booleans()) else data.draw(st.integers(1, n - b))
+@st.composite
+def slice_models(draw):
+    shape = draw(shapes(1, 4, max_side=6))
+    begin = [draw(st.integers(0, n - 1)) for n in shape]
+    size = [draw(st.sampled_from([-1, n - b])) if draw(st.booleans()) else draw(st.integers(1, n - b))
             for n, b in zip(shape, begin, strict=True)]
     out = [n - b if s == -1 else s for n, b, s in zip(shape, begin, size, strict=True)]
-    assert_bit_exact(movement_model("SLICE", [shape], [out], [begin, size]))
+    return movement_model("SLICE", [shape], [out], [begin, size])
+
+
+@settings(max_examples=FEW_EXAMPLES, deadline=None)
+@given(models=st.lists(slice_models(), min_size=CASES, max_size=CASES))
+def test_slice_is_bit_exact(models):
+    assert_cases_bit_exact(models)
 
 
 def test_ellipsis_and_new_axis_masks_are_refused():

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from movement_models import FEW_EXAMPLES, movement_model
-from validated import assert_bit_exact, refusal, shapes
+from movement_models import CASES, FEW_EXAMPLES, assert_cases_bit_exact, movement_model
+from validated import refusal, shapes
 
 from firmware_gen.check.host_validation import validate_model
 from firmware_gen.driver.compiler import compile_graph
@@ -17,32 +17,44 @@ def _with(shape, axis, size):
     return tuple(size if d == axis else n for d, n in enumerate(shape))
 
 
-@settings(max_examples=FEW_EXAMPLES, deadline=None)
-@given(shape=shapes(1, 4, max_side=4), data=st.data())
-def test_split_and_split_v_are_bit_exact(shape, data):
-    axis = data.draw(st.integers(-len(shape), len(shape) - 1))
-    count = data.draw(st.integers(1, 3))
-    shape = _with(shape, axis % len(shape), shape[axis] * count)
-    parts = [_with(shape, axis % len(shape), shape[axis] // count)] * count
-    assert_bit_exact(movement_model("SPLIT", [shape], parts, [axis], {"num_splits": count}, params_first=True))
-    sizes = data.draw(st.lists(st.integers(1, 3), min_size=1, max_size=3))
+@st.composite
+def split_models(draw):
+    shape = draw(shapes(1, 4, max_side=4))
+    axis = draw(st.integers(-len(shape), len(shape) - 1))
+    if draw(st.booleans()):
+        count = draw(st.integers(1, 3))
+        shape = _with(shape, axis % len(shape), shape[axis] * count)
+        parts = [_with(shape, axis % len(shape), shape[axis] // count)] * count
+        return movement_model("SPLIT", [shape], parts, [axis], {"num_splits": count}, params_first=True)
+    sizes = draw(st.lists(st.integers(1, 3), min_size=1, max_size=3))
     shape = _with(shape, axis % len(shape), sum(sizes))
-    written = list(sizes)
-    written[0] = -1 if data.draw(st.booleans()) else sizes[0]  # one size may be inferred
-    assert_bit_exact(movement_model("SPLIT_V", [shape], [_with(shape, axis % len(shape), s) for s in sizes],
-                                    [written, axis], {"num_splits": len(sizes)}))
+    written = [-1 if draw(st.booleans()) else sizes[0], *sizes[1:]]  # one size may be inferred
+    return movement_model("SPLIT_V", [shape], [_with(shape, axis % len(shape), s) for s in sizes],
+                          [written, axis], {"num_splits": len(sizes)})
+
+
+@st.composite
+def unpack_pack_models(draw):
+    shape = draw(shapes(1, 4, max_side=4))
+    axis = draw(st.integers(0, len(shape) - 1))
+    if draw(st.booleans()):
+        parts = [shape[:axis] + shape[axis + 1:]] * shape[axis]
+        return movement_model("UNPACK", [shape], parts, options={"num": shape[axis], "axis": axis})
+    count = draw(st.integers(1, 3))
+    return movement_model("PACK", [shape] * count, [shape[:axis] + (count,) + shape[axis:]],
+                          options={"values_count": count, "axis": axis})
 
 
 @settings(max_examples=FEW_EXAMPLES, deadline=None)
-@given(shape=shapes(1, 4, max_side=4), data=st.data())
-def test_unpack_and_pack_are_bit_exact(shape, data):
-    axis = data.draw(st.integers(0, len(shape) - 1))
-    parts = [shape[:axis] + shape[axis + 1:]] * shape[axis]
-    assert_bit_exact(movement_model("UNPACK", [shape], parts, options={"num": shape[axis], "axis": axis}))
-    count = data.draw(st.integers(1, 3))
-    packed = shape[:axis] + (count,) + shape[axis:]
-    assert_bit_exact(movement_model("PACK", [shape] * count, [packed],
-                                    options={"values_count": count, "axis": axis}))
+@given(models=st.lists(split_models(), min_size=CASES, max_size=CASES))
+def test_split_and_split_v_are_bit_exact(models):
+    assert_cases_bit_exact(models)
+
+
+@settings(max_examples=FEW_EXAMPLES, deadline=None)
+@given(models=st.lists(unpack_pack_models(), min_size=CASES, max_size=CASES))
+def test_unpack_and_pack_are_bit_exact(models):
+    assert_cases_bit_exact(models)
 
 
 def test_every_output_of_a_split_has_its_own_buffer():
