@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from firmware_gen.check.host_validation import validate_model
-from firmware_gen.driver.compiler import compile_graph
+from firmware_gen.driver.compiler import compile_graph, overlap_allowances
 from firmware_gen.frontend.tflite_reader import read_model
 from firmware_gen.modelgen.writer import ModelBuilder
 from firmware_gen.ops import fold
@@ -41,7 +41,9 @@ def test_folded_operators_emit_no_kernel_call_and_stay_bit_exact():
     graph = read_model(model)
     compiled = compile_graph(graph)
     assert [s.op.opcode for s in compiled.steps] == ["ADD", "ADD"]
-    assert [s.op.index for s in compiled.steps] == [4, 5]  # the file's operator numbers are kept
+    assert [s.op.index for s in compiled.steps] == [4, 5]  # the file's operator numbers are kept...
+    assert [s.index for s in compiled.steps] == [0, 1]  # ...the steps (profile slots, packed registry) count on
+    assert overlap_allowances(compiled.graph).keys() == {0, 1}  # the in-place ADDs, at their steps
     folded = compiled.graph.tensors
     assert folded[graph.operators[1].outputs[0]].data.tolist() == [1, 2, 3]  # SHAPE
     assert (folded[graph.operators[3].outputs[0]].data == 5).all()  # FILL

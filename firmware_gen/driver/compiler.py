@@ -39,9 +39,11 @@ class CompiledModel:
 
 
 def overlap_allowances(graph: Graph) -> dict[int, list[OverlapAllowance]]:
-    """What the operators allow (ops) in the planner's terms: step -> tensor-level allowances."""
-    return {step: [OverlapAllowance(o.input, o.output, OUTPUT_BEFORE_INPUT, o.bytes) for o in overlaps]
-            for step, overlaps in output_overlaps(graph).items()}
+    """What the operators allow (ops) in the planner's terms: step -> tensor-level allowances. A step is a position
+    in graph.operators, which after constant folding may differ from the operator's index in the file."""
+    step_of = {op.index: step for step, op in enumerate(graph.operators)}
+    return {step_of[index]: [OverlapAllowance(o.input, o.output, OUTPUT_BEFORE_INPUT, o.bytes) for o in overlaps]
+            for index, overlaps in output_overlaps(graph).items()}
 
 
 def plan_model(graph: Graph, options: PlanningOptions = PlanningOptions()) -> MemoryPlan:

@@ -48,8 +48,9 @@ def _moved(graph: Graph, op: Operator, kernels: Mapping) -> list[np.ndarray] | N
     data_positions = range(len(op.inputs)) if op.opcode in {"PACK", "CONCATENATION"} else _DATA_INPUTS.get(
         op.opcode, (0,))
     tensors = list(graph.tensors)
-    for index in [op.inputs[p] for p in data_positions] + list(op.outputs):
-        tensors[index] = _as_int8(tensors[index])
+    for index in [op.inputs[p] for p in data_positions if p < len(op.inputs)] + list(op.outputs):
+        if index >= 0:
+            tensors[index] = _as_int8(tensors[index])
     typed = replace(graph, tensors=tensors)
     try:
         kernel.check(typed, op)
@@ -62,8 +63,11 @@ def _moved(graph: Graph, op: Operator, kernels: Mapping) -> list[np.ndarray] | N
 
 def _folded(graph: Graph, op: Operator, kernels: Mapping) -> list[np.ndarray] | None:
     """The values of op's outputs when they are known at generation time, else None."""
-    if set(op.outputs) & set(graph.outputs):
+    if not op.outputs or set(op.outputs) & set(graph.outputs):
         return None
+    if op.opcode in SHAPE_ONLY | VIEWS and (len(op.outputs) != 1 or not op.inputs or op.inputs[0] < 0
+                                             or (op.opcode in SHAPE_ONLY and len(op.inputs) != 1)):
+        return None  # malformed: left for the operator check to refuse
     outputs = [graph.tensors[i] for i in op.outputs]
     if op.opcode == "SHAPE":
         source = graph.tensors[op.inputs[0]]

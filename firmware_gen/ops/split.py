@@ -15,6 +15,7 @@ from firmware_gen.ops.operands import constant_ints, operand, require_dtype, res
 class _SplitBase:
     is_alias = False
     source_position = 0
+    num_inputs = 1
 
     def _axis(self, graph: Graph, op: Operator) -> int:
         raise NotImplementedError
@@ -27,8 +28,9 @@ class _SplitBase:
         return (*source.shape[:axis], size, *source.shape[axis + 1:])
 
     def check(self, graph: Graph, op: Operator) -> None:
-        if not op.outputs:
-            raise unsupported(graph, op, "has no outputs")
+        if not op.outputs or len(op.inputs) != self.num_inputs:
+            raise unsupported(graph, op, f"expects {self.num_inputs} inputs and at least one output, has "
+                                         f"{len(op.inputs)} and {len(op.outputs)}")
         source = operand(graph, op, self.source_position)
         require_dtype(graph, op, source, (DType.INT8,))
         axis = self._axis(graph, op)
@@ -68,6 +70,7 @@ def _constant_axis(graph: Graph, op: Operator, position: int) -> int:
 class SplitKernel(_SplitBase):
     opcode = "SPLIT"
     source_position = 1  # SPLIT takes (axis, input)
+    num_inputs = 2
 
     def _axis(self, graph: Graph, op: Operator) -> int:
         rank = len(operand(graph, op, 1).shape)
@@ -82,6 +85,7 @@ class SplitKernel(_SplitBase):
 
 class SplitVKernel(_SplitBase):
     opcode = "SPLIT_V"
+    num_inputs = 3
 
     def _axis(self, graph: Graph, op: Operator) -> int:
         return resolve_axis(graph, op, _constant_axis(graph, op, 2), len(operand(graph, op, 0).shape))

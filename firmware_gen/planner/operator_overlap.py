@@ -21,12 +21,12 @@ def graph_overlaps(graph: Graph, groups: list[TensorGroup],
     group_of = {index: group for group in groups for index in group.tensors}
     outputs = set(graph.outputs)
     allowances = []
-    for step, op in enumerate(graph.operators):  # op.index numbers the file's operators, step the graph's
+    for op in graph.operators:
         for allowance in declared.get(op.index, ()):
             source, result = group_of.get(allowance.input), group_of.get(allowance.output)
             if source is None or result is None or source is result:
                 continue
-            if source.last != step or result.first != step or outputs.intersection(source.tensors):
+            if source.last != op.index or result.first != op.index or outputs.intersection(source.tensors):
                 continue
             allowances.append(OverlapAllowance(source.tensors[0], result.tensors[0], allowance.kind, allowance.bytes))
     return allowances
