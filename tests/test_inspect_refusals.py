@@ -73,3 +73,34 @@ def test_control_flow_and_custom_operators_say_what_they_are() -> None:
     assert problems == {0: "flow: operator 0 is WHILE, control flow, which firmware-gen does not compile",
                         1: "flow: operator 1 is CUSTOM (TFLite_Detection_PostProcess), a custom operator, which "
                            "firmware-gen does not compile"}
+
+
+def test_a_model_with_control_flow_names_it_when_refusing_its_subgraphs() -> None:
+    from tflite.BuiltinOperator import BuiltinOperator
+
+    from firmware_gen.frontend.tflite_reader import _Reader
+
+    class Code:
+        def __init__(self, code: int) -> None:
+            self.code = code
+
+        def BuiltinCode(self) -> int:  # noqa: N802 (the flatbuffer reader's names)
+            return self.code
+
+        def DeprecatedBuiltinCode(self) -> int:  # noqa: N802
+            return min(self.code, 127)
+
+    class Op:
+        def __init__(self, opcode_index: int) -> None:
+            self.opcode_index = opcode_index
+
+        def OpcodeIndex(self) -> int:  # noqa: N802
+            return self.opcode_index
+
+    codes = [Code(BuiltinOperator.ADD), Code(BuiltinOperator.WHILE)]
+    ops = [Op(0), Op(1), Op(0)]
+    main = type("Subgraph", (), {"OperatorsLength": lambda self: 3, "Operators": lambda self, i: ops[i]})()
+    model = type("Model", (), {"SubgraphsLength": lambda self: 3, "Subgraphs": lambda self, i: main,
+                               "OperatorCodesLength": lambda self: 2, "OperatorCodes": lambda self, i: codes[i]})()
+    with pytest.raises(UnsupportedModelError, match=r"has 3 subgraphs \(control flow: operator 1 is WHILE\)"):
+        _Reader(b"", "loop.tflite")._read_model(model)
