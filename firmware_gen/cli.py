@@ -15,7 +15,7 @@ import numpy as np
 
 from firmware_gen import __version__
 from firmware_gen.abi import CALLING_CONVENTIONS, ExitStatus
-from firmware_gen.errors import UserError
+from firmware_gen.errors import UnsupportedModelError, UserError
 from firmware_gen.output_paths import check_output_dir, check_output_file
 
 # Settings of the project file a command does not take from it: validate and demo run where the command line says.
@@ -91,8 +91,13 @@ def _inputs(args: argparse.Namespace, graph) -> list[np.ndarray]:
 def cmd_inspect(args: argparse.Namespace) -> int:
     from firmware_gen.check.model_summary import format_summary, summarize
 
-    summary = summarize(_load_graph(args.model))
+    summary = summarize(_load_graph(args.model), unsupported_too=True)
     _show(args, summary.to_json(), format_summary(summary))
+    if len(summary.unsupported) == 1:
+        raise UnsupportedModelError(summary.unsupported[0].unsupported)
+    if summary.unsupported:
+        raise UnsupportedModelError(f"{summary.name}: {len(summary.unsupported)} operators cannot be compiled "
+                                    f"({', '.join(str(op.index) for op in summary.unsupported)}; listed above)")
     return ExitStatus.OK
 
 

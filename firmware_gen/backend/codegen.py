@@ -214,6 +214,8 @@ def render(graph: Graph, plan: MemoryPlan, steps: list[Step], source: str = "",
         "table_bodies": {s.index: [c_array_body(t.values) for t in s.call.tables] for s in steps if s.call},
         "variadic_types": {s.index: pointer_type(graph.tensors[s.inputs[0].index].dtype, const=True)
                            for s in steps if s.call and s.call.variadic_inputs},
+        "variadic_output_types": {s.index: pointer_type(graph.tensors[s.outputs[0].index].dtype, const=False)
+                                  for s in steps if s.call and s.call.variadic_outputs},
     }
     files = {name: _TEMPLATES.get_template(name + ".j2").render(context) for name in GENERATED_FILES}
     runtime_parts = RUNTIME_PARTS + (("packed",) if interface == "packed" else ())

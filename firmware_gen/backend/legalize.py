@@ -33,7 +33,7 @@ class TensorRef:
 
 @dataclass
 class Step:
-    index: int
+    index: int  # the position in the schedule (operators folded at generation time have none)
     op: Operator
     call: KernelCall | None  # None: a view (RESHAPE, SQUEEZE), no code
     inputs: list[TensorRef]
@@ -58,7 +58,8 @@ class Step:
         """One line naming the op and where its tensors live, for comments."""
         def show(refs: list[TensorRef]) -> str:
             return ", ".join(f"t{r.index}@{r.address}" for r in refs if r.index >= 0)
-        return c_comment_safe(f"{self.op.opcode}({show(self.inputs)}) -> {show(self.outputs)}")
+        number = f"operator {self.op.index}, " if self.op.index != self.index else ""  # others were folded
+        return c_comment_safe(f"{number}{self.op.opcode}({show(self.inputs)}) -> {show(self.outputs)}")
 
 
 def user_buffers(graph: Graph, plan: MemoryPlan) -> dict[int, str]:
@@ -100,19 +101,19 @@ def legalize(graph: Graph, calls: dict[int, KernelCall], plan: MemoryPlan,
     the names of the model's pools and constants (generate --name)."""
     outside = user_buffers(graph, plan)
     steps = []
-    for op in graph.operators:
+    for position, op in enumerate(graph.operators):  # a step is a position; op.index the file's number
         call = calls.get(op.index)
         input_indices = call.inputs if call is not None else [op.inputs[0]]
         output_indices = call.outputs if call is not None else list(op.outputs)
         step = Step(
-            index=op.index,
+            index=position,
             op=op,
             call=call,
             inputs=[tensor_ref(graph, plan, i, False, outside, prefix) for i in input_indices],
             outputs=[tensor_ref(graph, plan, i, True, outside, prefix) for i in output_indices],
         )
         if call is not None:
-            step.params_name = f"step{op.index}_params"
-            step.tables = {table.suffix: f"step{op.index}_{table.suffix}" for table in call.tables}
+            step.params_name = f"step{position}_params"
+            step.tables = {table.suffix: f"step{position}_{table.suffix}" for table in call.tables}
         steps.append(step)
     return steps

@@ -32,6 +32,7 @@ class PackedShim:
     params_type: str
     arg_types: tuple[str, ...]  # C pointer type of each tensor argument, in order
     variadic_inputs: int  # > 0: the first N tensor arguments are gathered into one pointer array
+    variadic_outputs: int = 0  # > 0: the last N tensor arguments are gathered into one pointer array
 
 
 @dataclass(frozen=True)
@@ -88,8 +89,9 @@ def _shim(graph: Graph, step: Step) -> PackedShim:
                                    const=position < len(step.inputs))
                       for position, r in enumerate(refs))
     variadic = len(step.inputs) if call.variadic_inputs else 0
-    name = f"fg_packed_{call.function}" + (f"_{variadic}" if variadic else "")
-    return PackedShim(name, call.function, call.params_type, arg_types, variadic)
+    variadic_outputs = len(step.outputs) if call.variadic_outputs else 0
+    name = f"fg_packed_{call.function}" + (f"_{variadic or variadic_outputs}" if variadic or variadic_outputs else "")
+    return PackedShim(name, call.function, call.params_type, arg_types, variadic, variadic_outputs)
 
 
 class _Names:

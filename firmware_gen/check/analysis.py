@@ -100,7 +100,7 @@ def analyze_layers(compiled: CompiledModel) -> list[LayerAnalysis]:
             index=op.index, operator=op.opcode, function=call.function if call else "",
             isa=call.isa if call else "", output_shape=list(graph.tensors[op.outputs[0]].shape),
             macs=op_macs[op.index],
-            weight_bytes=sum(graph.tensors[i].nbytes for i in constants) + sum(tables.get(op.index, {}).values()),
+            weight_bytes=sum(graph.tensors[i].nbytes for i in constants) + sum(tables.get(step.index, {}).values()),
             read_bytes=sum(graph.tensors[i].nbytes for i in activations),
             written_bytes=sum(graph.tensors[i].nbytes for i in op.outputs),
             buffers=_buffers(compiled, [*activations, *op.outputs])))

@@ -1,6 +1,7 @@
 """The compile driver: the passes in order, each one's result checked before the next runs.
 
-    IR -> operator check -> lowering (kernel calls) -> memory plan -> plan check -> call legalization -> C
+    IR -> constant folding -> operator check -> lowering (kernel calls) -> memory plan -> plan check
+       -> call legalization -> C
 
 The memory plan is made on the raw buffers (tensor indices, sizes, live ranges, overlap allowances) and only then
 are calls legalized into direct C calls or packed-call structs: a planner that saw struct handles instead of the
@@ -20,7 +21,7 @@ from firmware_gen.errors import UserError
 from firmware_gen.frontend.ir import Graph
 from firmware_gen.isa import PORTABLE, Isa
 from firmware_gen.manifest import ModelManifest
-from firmware_gen.ops import check_supported, lower, output_overlaps, view_aliases
+from firmware_gen.ops import check_supported, fold, lower, output_overlaps, view_aliases
 from firmware_gen.ops.base import KernelCall
 from firmware_gen.planner import MemoryPlan, OverlapAllowance, PlanningOptions, check_plan, plan_graph
 from firmware_gen.planner.buffers import OUTPUT_BEFORE_INPUT
@@ -28,7 +29,7 @@ from firmware_gen.planner.buffers import OUTPUT_BEFORE_INPUT
 
 @dataclass
 class CompiledModel:
-    graph: Graph
+    graph: Graph  # constants folded (ops/constant_folding.py)
     calls: dict[int, KernelCall]  # operator index -> kernel call; views (RESHAPE...) have none
     aliases: dict[int, int]  # view tensor -> the tensor whose storage it shares
     plan: MemoryPlan
@@ -38,13 +39,16 @@ class CompiledModel:
 
 
 def overlap_allowances(graph: Graph) -> dict[int, list[OverlapAllowance]]:
-    """What the operators allow (ops) in the planner's terms: step -> tensor-level allowances."""
-    return {step: [OverlapAllowance(o.input, o.output, OUTPUT_BEFORE_INPUT, o.bytes) for o in overlaps]
-            for step, overlaps in output_overlaps(graph).items()}
+    """What the operators allow (ops) in the planner's terms: step -> tensor-level allowances. A step is a position
+    in graph.operators, which after constant folding may differ from the operator's index in the file."""
+    step_of = {op.index: step for step, op in enumerate(graph.operators)}
+    return {step_of[index]: [OverlapAllowance(o.input, o.output, OUTPUT_BEFORE_INPUT, o.bytes) for o in overlaps]
+            for index, overlaps in output_overlaps(graph).items()}
 
 
 def plan_model(graph: Graph, options: PlanningOptions = PlanningOptions()) -> MemoryPlan:
-    """The checked memory plan of a supported graph."""
+    """The checked memory plan of a supported graph (its constants folded first)."""
+    graph = fold(graph)
     allowances = overlap_allowances(graph) if options.overlap else {}
     plan = plan_graph(graph, aliases=view_aliases(graph), options=options, allowances=allowances)
     check_plan(plan, graph, allowances)
@@ -61,6 +65,7 @@ def compile_graph(graph: Graph, interface: str = "unpacked", options: PlanningOp
         raise UserError(f"the {interface} interface needs the inputs and outputs in the pool (its tensor "
                         f"descriptors are constants); use the unpacked interface or keep I/O in the pool")
     generation.check(interface, named_pools=any(pool.name for pool in options.pools))
+    graph = fold(graph)  # what is known at generation time never runs on the device
     check_supported(graph)
     calls = lower(graph, isa)
     plan = plan_model(graph, options)
@@ -74,7 +79,7 @@ def generate(graph: Graph, out_dir: str | Path, source: str = "", interface: str
     """compile_graph, then the C sources, their manifest, their build files and the runtime they need, written to
     out_dir."""
     compiled = compile_graph(graph, interface, options, isa, generation)
-    generated = codegen.render(graph, compiled.plan, compiled.steps, source, interface, generation)
+    generated = codegen.render(compiled.graph, compiled.plan, compiled.steps, source, interface, generation)
     codegen.write_output(generated, Path(out_dir))
     compiled.manifest = generated.manifest
     return compiled

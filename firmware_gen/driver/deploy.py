@@ -39,7 +39,7 @@ def quiet(message: str) -> None:
 
 @dataclass
 class Deployment:
-    graph: Graph
+    graph: Graph  # as compiled: constants folded, one operator per step of the firmware
     compiled: CompiledModel
     firmware: FirmwareBuild
 
@@ -82,7 +82,7 @@ def prepare(model: bytes, source: str, board: Board | str, interface: str = "unp
         out_dir = _cache_root() / key.hexdigest()[:32]
         cached = build_cache.load(out_dir)
         if cached is not None:
-            return Deployment(graph, *cached)
+            return Deployment(cached[0].graph, *cached)
         entry, out_dir = out_dir, build_cache.private_dir(out_dir)  # built privately, then published whole
     else:
         destination, out_dir = Path(out_dir), build_cache.private_dir(Path(out_dir))  # built beside, then moved in
@@ -102,7 +102,7 @@ def prepare(model: bytes, source: str, board: Board | str, interface: str = "unp
         firmware = build_cache.publish(entry, out_dir, compiled, firmware)
     elif destination is not None:
         firmware = build_cache.install(destination, out_dir, firmware)
-    return Deployment(graph, compiled, firmware)
+    return Deployment(compiled.graph, compiled, firmware)
 
 
 def run(deployment: Deployment, inputs: list[np.ndarray], serial_url: str | None = None,

@@ -37,6 +37,9 @@ _DTYPES = {
 }
 
 
+_CONTROL_FLOW = {"IF", "WHILE", "CALL_ONCE"}  # operators that run other subgraphs
+
+
 def _activation(options: Any) -> str:
     return _ACTIVATIONS.get(options.FusedActivationFunction(), "UNKNOWN")
 
@@ -108,6 +111,17 @@ OPTION_DECODERS: dict[str, tuple[type, Callable[[Any], dict[str, Any]]]] = {
     "REDUCE_MIN": (tflite.ReducerOptions, lambda o: {"keep_dims": bool(o.KeepDims())}),
     "ARG_MAX": (tflite.ArgMaxOptions, lambda o: {"output_type": _TENSOR_TYPES.get(o.OutputType(), "UNKNOWN").lower()}),
     "ARG_MIN": (tflite.ArgMinOptions, lambda o: {"output_type": _TENSOR_TYPES.get(o.OutputType(), "UNKNOWN").lower()}),
+    # data movement (issue 15)
+    "STRIDED_SLICE": (tflite.StridedSliceOptions, lambda o: {
+        "begin_mask": o.BeginMask(), "end_mask": o.EndMask(), "ellipsis_mask": o.EllipsisMask(),
+        "new_axis_mask": o.NewAxisMask(), "shrink_axis_mask": o.ShrinkAxisMask(), "offset": bool(o.Offset())}),
+    "SPLIT": (tflite.SplitOptions, lambda o: {"num_splits": o.NumSplits()}),
+    "SPLIT_V": (tflite.SplitVOptions, lambda o: {"num_splits": o.NumSplits()}),
+    "PACK": (tflite.PackOptions, lambda o: {"values_count": o.ValuesCount(), "axis": o.Axis()}),
+    "UNPACK": (tflite.UnpackOptions, lambda o: {"num": o.Num(), "axis": o.Axis()}),
+    "GATHER": (tflite.GatherOptions, lambda o: {"axis": o.Axis(), "batch_dims": o.BatchDims()}),
+    "MIRROR_PAD": (tflite.MirrorPadOptions, lambda o: {"mode": {0: "REFLECT", 1: "SYMMETRIC"}.get(o.Mode(), o.Mode())}),
+    "SHAPE": (tflite.ShapeOptions, lambda o: {"out_type": _TENSOR_TYPES.get(o.OutType(), o.OutType())}),
 }
 
 
@@ -146,8 +160,8 @@ class _Reader:
 
     def _read_model(self, model: Any) -> Graph:
         if model.SubgraphsLength() != 1:
-            raise UnsupportedModelError(f"{self.source}: has {model.SubgraphsLength()} subgraphs; "
-                                        "firmware-gen compiles models with exactly one")
+            raise UnsupportedModelError(f"{self.source}: has {model.SubgraphsLength()} subgraphs"
+                                        f"{self._control_flow(model)}; firmware-gen compiles models with exactly one")
         subgraph = model.Subgraphs(0)
         tensors = [self._read_tensor(model, subgraph, i) for i in range(subgraph.TensorsLength())]
         operators = [self._read_operator(model, subgraph, i, len(tensors)) for i in range(subgraph.OperatorsLength())]
@@ -161,6 +175,20 @@ class _Reader:
         graph = Graph(tensors=tensors, operators=operators, inputs=inputs, outputs=outputs, name=name)
         check_dataflow(graph, self.source)
         return graph
+
+    def _control_flow(self, model: Any) -> str:
+        """', control flow: operator 3 is WHILE, ...' for the operators of the main subgraph that call others."""
+        if not model.SubgraphsLength():
+            return ""
+        main, found = model.Subgraphs(0), []
+        for index in range(main.OperatorsLength()):
+            code_index = main.Operators(index).OpcodeIndex()
+            if 0 <= code_index < model.OperatorCodesLength():
+                code = model.OperatorCodes(code_index)
+                name = _OPCODE_NAMES.get(max(code.BuiltinCode(), code.DeprecatedBuiltinCode()), "")
+                if name in _CONTROL_FLOW:
+                    found.append(f"operator {index} is {name}")
+        return f" (control flow: {', '.join(found)})" if found else ""
 
     def _tensor_refs(self, refs: Any, count: int, what: str, optional: bool = False) -> tuple[int, ...]:
         result = []

@@ -11,6 +11,7 @@ from firmware_gen.errors import UnsupportedModelError
 from firmware_gen.frontend.ir import Graph, Operator
 from firmware_gen.isa import PORTABLE, Isa
 from firmware_gen.ops.base import KernelCall, OpKernel
+from firmware_gen.ops.constant_folding import fold_constants
 from firmware_gen.ops.fixedpoint import MultiplierOutOfRange
 from firmware_gen.ops.overlap import OutputOverlap
 
@@ -27,18 +28,49 @@ def _discover() -> dict[str, OpKernel]:
 REGISTRY: dict[str, OpKernel] = _discover()
 
 
+def fold(graph: Graph) -> Graph:
+    """The graph with the operators whose results are known at generation time folded into constants
+    (ops/constant_folding.py)."""
+    return fold_constants(graph, REGISTRY)
+
+
 def supported_opcodes() -> list[str]:
     return sorted(REGISTRY)
 
 
-def check_supported(graph: Graph) -> None:
-    """Raise UnsupportedModelError naming the first operator firmware-gen cannot compile, and why."""
-    for op in graph.operators:
-        kernel = REGISTRY.get(op.opcode)
-        if kernel is None:
-            raise UnsupportedModelError(f"{graph.name}: operator {op.index} is {op.opcode}, which firmware-gen "
-                                        f"does not support; supported: {', '.join(supported_opcodes())}")
+# Operators that are not computations on tensors, named by what they are when refused.
+_KINDS = {"IF": "control flow", "WHILE": "control flow", "CALL_ONCE": "control flow",
+          "VAR_HANDLE": "a resource variable operator", "READ_VARIABLE": "a resource variable operator",
+          "ASSIGN_VARIABLE": "a resource variable operator"}
+
+
+def _refusal(graph: Graph, op: Operator) -> str | None:
+    kernel = REGISTRY.get(op.opcode)
+    if kernel is None:
+        kind = "a custom operator" if op.opcode.startswith("CUSTOM") else _KINDS.get(op.opcode)
+        if kind is not None:
+            return f"{graph.name}: operator {op.index} is {op.opcode}, {kind}, which firmware-gen does not compile"
+        return (f"{graph.name}: operator {op.index} is {op.opcode}, which firmware-gen does not support; "
+                f"supported: {', '.join(supported_opcodes())}")
+    try:
         kernel.check(graph, op)
+    except UnsupportedModelError as error:
+        return str(error)
+    return None
+
+
+def refusals(graph: Graph) -> dict[int, str]:
+    """Operator index -> why firmware-gen cannot compile it, for every such operator once constants are folded."""
+    folded = fold(graph)
+    return {op.index: message for op in folded.operators if (message := _refusal(folded, op)) is not None}
+
+
+def check_supported(graph: Graph) -> None:
+    """Raise UnsupportedModelError naming the first operator firmware-gen cannot compile (constants folded), and
+    why."""
+    problems = refusals(graph)
+    if problems:
+        raise UnsupportedModelError(problems[min(problems)])
 
 
 def view_aliases(graph: Graph) -> dict[int, int]:

@@ -48,6 +48,9 @@ class KernelCall:
     # When True the inputs are passed as one array of pointers (`const T *const inputs[]`) built next to the
     # call, for operators with a variable number of inputs (CONCATENATION).
     variadic_inputs: bool = False
+    # When True the outputs are passed as one array of pointers (`T *const outputs[]`) built next to the call, for
+    # operators with a variable number of outputs (SPLIT, SPLIT_V, UNPACK); such a call has one input.
+    variadic_outputs: bool = False
     # The instruction-set class the function needs, and what its variant does (ops/variants), for comments and
     # profiles; the portable kernels need none.
     isa: str = "portable C"

@@ -1,4 +1,4 @@
-"""RESHAPE and SQUEEZE: views. The output shares its input's storage; no code runs."""
+"""RESHAPE, SQUEEZE and EXPAND_DIMS: views. The output shares its input's storage; no code runs."""
 
 from __future__ import annotations
 
@@ -31,4 +31,4 @@ class ViewKernel:
         raise AssertionError(f"{op.describe()} is a view and has no kernel call")
 
 
-KERNELS = [ViewKernel("RESHAPE", {1, 2}), ViewKernel("SQUEEZE", {1})]
+KERNELS = [ViewKernel("RESHAPE", {1, 2}), ViewKernel("SQUEEZE", {1}), ViewKernel("EXPAND_DIMS", {2})]

@@ -1,4 +1,5 @@
-"""TRANSPOSE of int8 tensors by a constant permutation, up to rank 5 (as TFLM; the kernel walks up to 6)."""
+"""TRANSPOSE of int8 tensors by a constant permutation, up to rank 5 (as TFLM; the kernel walks up to 6), and the
+strided gather its kernel performs, which the slicing, reversing and broadcasting operators lower to as well."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from collections.abc import Sequence
 
 from firmware_gen.frontend.ir import DType, Graph, Operator
 from firmware_gen.ops.base import KernelCall
-from firmware_gen.ops.layout import coalesce, row_major_strides, walk_params
+from firmware_gen.ops.layout import Walk, coalesce, row_major_strides, walk_params
 from firmware_gen.ops.operands import (
     constant_ints,
     operand,
@@ -56,11 +57,18 @@ def permuted_copy_call(shape: Sequence[int], perm: Sequence[int], source: int, r
     """fg_transpose_s8 writing the int8 tensor `source`, read as `shape`, permuted by `perm` into `result` (also
     DEPTH_TO_SPACE and SPACE_TO_DEPTH, which are permutations of a 6-D view)."""
     strides = row_major_strides(shape)
-    walk = coalesce([(shape[p], strides[p]) for p in perm])
+    return strided_gather([(shape[p], strides[p]) for p in perm], 0, source, result)
+
+
+def strided_gather(walk: Walk, offset: int, source: int, output: int) -> KernelCall:
+    """The call of fg_transpose_s8 that writes `output` in order from input elements offset + sum(i_d * stride_d)
+    over `walk` (the output's dimensions with their input strides, which may be negative or zero)."""
+    walk = coalesce(walk)
     row = walk.pop()[0] if walk and walk[-1][1] == 1 else 1
     rows = math.prod(size for size, _ in walk)
     return KernelCall(function="fg_transpose_s8", params_type="fg_transpose_params",
-                      params={**walk_params(walk, ""), "row": row, "rows": rows}, inputs=[source], outputs=[result])
+                      params={**walk_params(walk, ""), "row": row, "rows": rows, "offset": int(offset)},
+                      inputs=[source], outputs=[output])
 
 
 KERNELS = [TransposeKernel()]

@@ -1,0 +1,22 @@
+#include "fg/gather.h"
+
+#include <string.h>
+
+void fg_gather_s8(const fg_gather_params *params, const int8_t *input, const int32_t *indices, int8_t *output) {
+    const size_t inner = (size_t)params->inner;
+    for (int32_t b = 0; b < params->batches; ++b) {
+        const int32_t *batch_indices = indices + (size_t)b * (size_t)params->num_indices;
+        for (int32_t o = 0; o < params->outer; ++o) {
+            const int8_t *slab = input + ((size_t)b * (size_t)params->outer + (size_t)o) * (size_t)params->axis_size * inner;
+            for (int32_t i = 0; i < params->num_indices; ++i) {
+                const int32_t index = batch_indices[i];
+                if (index >= 0 && index < params->axis_size) {
+                    memcpy(output, slab + (size_t)index * inner, inner);
+                } else {
+                    memset(output, 0, inner);
+                }
+                output += inner;
+            }
+        }
+    }
+}
