@@ -89,6 +89,8 @@ OPTION_DECODERS: dict[str, tuple[type, Callable[[Any], dict[str, Any]]]] = {
     "MEAN": (tflite.ReducerOptions, lambda o: {"keep_dims": bool(o.KeepDims())}),
     "RESHAPE": (tflite.ReshapeOptions, _reshape),
     "SQUEEZE": (tflite.SqueezeOptions, _squeeze),
+    # stateful models (issue 12)
+    "SVDF": (tflite.SVDFOptions, lambda o: {"rank": o.Rank(), "activation": _activation(o)}),
 }
 
 
@@ -162,7 +164,8 @@ class _Reader:
             raise UnsupportedModelError(f"{self.source}: {where} has a dynamic shape {list(signature or shape)}; "
                                         "firmware-gen needs static shapes")
         tensor = Tensor(index=index, name=name, shape=shape, dtype=dtype,
-                        quantization=self._read_quantization(raw.Quantization(), where))
+                        quantization=self._read_quantization(raw.Quantization(), where),
+                        is_variable=bool(raw.IsVariable()))
         tensor.data = self._read_constant(model, raw.Buffer(), tensor)
         return tensor
 

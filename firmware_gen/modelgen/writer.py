@@ -5,10 +5,9 @@ a list of `(slot, kind, value)` fields: the slot is the field's position in the 
 `self._tab.Offset(4 + 2 * slot)`), the kind names the Builder's `Prepend<kind>Slot` method, or "offset" for a
 table, vector or string written beforehand.
 
-Builtin options missing from `options` take the TFLite schema defaults, except that strides, dilations and the
-depth multiplier default to 1 (the schema's 0 is not a valid value): padding SAME, activation NONE,
-keep_num_dims / keep_dims False, softmax beta 1.0, concatenation axis 0, squeeze_dims () (= every size-1 axis).
-Pooling needs filter_h and filter_w.
+Builtin options missing from `options` take the TFLite schema defaults, except that strides, dilations and the depth
+multiplier default to 1 (the schema's 0 is not a valid value): padding SAME, activation NONE, keep_num_dims / keep_dims
+False, softmax beta 1.0, concatenation axis 0, squeeze_dims () (= every size-1 axis). Pooling needs filter_h, filter_w.
 """
 
 from __future__ import annotations
@@ -44,6 +43,7 @@ _VERSIONS = {
     "CONV_2D": 3, "DEPTHWISE_CONV_2D": 3, "FULLY_CONNECTED": 4, "AVERAGE_POOL_2D": 2, "MAX_POOL_2D": 2,
     "ADD": 2, "MUL": 2, "RESHAPE": 1, "SQUEEZE": 1, "SOFTMAX": 2, "QUANTIZE": 2, "DEQUANTIZE": 2, "PAD": 2, "PADV2": 2,
     "MEAN": 2, "CONCATENATION": 2, "TRANSPOSE": 2, "LOGISTIC": 2,
+    "SVDF": 4,  # stateful models (issue 12)
 }
 
 Field = tuple[int, str, Any]  # (schema slot, Builder kind or "offset", value)
@@ -146,6 +146,8 @@ OPTION_WRITERS: dict[str, tuple[int, OptionWriter]] = {
     "QUANTIZE": (BuiltinOptions.QuantizeOptions, _no_fields),
     "DEQUANTIZE": (BuiltinOptions.DequantizeOptions, _no_fields),
     "LOGISTIC": (BuiltinOptions.NONE, _no_fields),  # the schema has no LogisticOptions
+    # stateful models (issue 12)
+    "SVDF": (BuiltinOptions.SVDFOptions, lambda b, o: [(0, "Int32", o.get("rank", 1)), (1, "Int8", _activation(o))]),
 }
 
 
@@ -158,6 +160,7 @@ class _Tensor:
     zero_points: tuple[int, ...]
     axis: int
     data: bytes | None
+    variable: bool = False  # a TFLite variable tensor (is_variable): state kept from one invoke to the next
 
 
 @dataclass
@@ -192,12 +195,12 @@ class ModelBuilder:
         self.outputs: list[int] = []
 
     def tensor(self, name: str, shape: Sequence[int], dtype: str, scale: float | Sequence[float] | None = None,
-               zero_point: int | Sequence[int] = 0, axis: int = 0) -> int:
-        """A non-constant tensor; `scale=None` leaves it unquantized. Returns its index."""
+               zero_point: int | Sequence[int] = 0, axis: int = 0, variable: bool = False) -> int:
+        """A non-constant tensor (`variable`: TFLite state, zeroed at start); `scale=None` leaves it unquantized."""
         if dtype not in _TENSOR_TYPES:
             raise ValueError(f"dtype {dtype!r} is not one of {', '.join(_TENSOR_TYPES)}")
         scales, zero_points = _quantization(scale, zero_point)
-        self.tensors.append(_Tensor(name, tuple(int(d) for d in shape), dtype, scales, zero_points, axis, None))
+        self.tensors.append(_Tensor(name, tuple(map(int, shape)), dtype, scales, zero_points, axis, None, variable))
         return len(self.tensors) - 1
 
     def input(self, name: str, shape: Sequence[int], dtype: str, scale: float | Sequence[float] | None = None,
@@ -219,8 +222,7 @@ class ModelBuilder:
         """Append an operator (executed in the order added); `-1` in `inputs` is an absent optional input."""
         if opcode not in OPTION_WRITERS:
             raise ValueError(f"operator {opcode!r} is not one of {', '.join(OPTION_WRITERS)}")
-        options = dict(options or {})
-        inputs = tuple(inputs)
+        options, inputs = dict(options or {}), tuple(inputs)
         if opcode == "RESHAPE":  # as converters do: the target shape both as option and as int32 input
             options.setdefault("new_shape", self.tensors[outputs[0]].shape)
             if len(inputs) == 1:
@@ -268,6 +270,7 @@ class ModelBuilder:
             (1, "Int8", _TENSOR_TYPES[tensor.dtype]),
             (2, "Uint32", buffer),
             (3, "offset", builder.CreateString(tensor.name)),
+            *([(5, "Bool", True)] if tensor.variable else []),
         ]
         if tensor.scales is not None:
             quantization = _table(builder, [
