@@ -100,10 +100,10 @@ def svdf_shapes(graph: Graph, op: Operator) -> SvdfShapes:
     return SvdfShapes(source, features, time, bias, state, result, batches, input_size, filters, units, rank, memory)
 
 
-def _multiplier(*scales: float) -> tuple[int, int]:
-    """a * b / c in single precision, as TFLM's PrepareSvdf computes its effective scales, then Q31."""
-    a, b, c = (np.float32(s) for s in scales)
-    return quantize_multiplier(float(a * b / c))
+def _multiplier(a: float, b: float, c: float) -> tuple[int, int]:
+    """a * b / c in double precision (the oracle's PrepareSvdf; measured: single precision differs by an ulp and
+    changes a rounding), then Q31."""
+    return quantize_multiplier(a * b / c)
 
 
 class SvdfKernel:
