@@ -21,7 +21,8 @@ def check_dataflow(graph: Graph, source: str) -> None:
         for index in op.inputs:
             if index >= 0 and index not in available and not tensors[index].is_constant:
                 raise ModelFormatError(f"{source}: {op.describe()} reads {tensors[index].describe()}, which no "
-                                       "earlier operator writes and which is neither a graph input nor a constant")
+                                       "earlier operator writes and which is neither a graph input, a constant nor a "
+                                       "variable tensor")
         for index in op.outputs:
             tensor = tensors[index]
             if tensor.is_constant or index in available:
