@@ -85,6 +85,8 @@ OPTION_EXAMPLES = {
     "MEAN": {"keep_dims": True},
     "RESHAPE": {"new_shape": (1, 12)},
     "SQUEEZE": {"squeeze_dims": (0, 2)},
+    # stateful models (issue 12)
+    "SVDF": {"rank": 2, "activation": "RELU"},
 }
 
 
@@ -223,3 +225,13 @@ def test_tflm_runs_arithmetic_ops_between_float_boundaries() -> None:
     assert gate_value.shape == (1, 3) and gate_value.dtype == np.int8
     quantized = result.tensors[x]
     np.testing.assert_array_equal(quantized, np.clip(np.round(x_value * 64), -128, 127))
+
+
+def test_variable_tensors_round_trip() -> None:  # stateful models (issue 12)
+    b = ModelBuilder()
+    x = b.input("x", (1, 4), "int8", scale=1.0)
+    state = b.tensor("state", (1, 8), "int16", scale=0.5, variable=True)
+    b.output(x)
+    assert not b.tensors[x].variable and b.tensors[state].variable
+    graph = read_model(b.build())
+    assert [t.is_variable for t in graph.tensors] == [False, True]
