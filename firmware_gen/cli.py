@@ -240,9 +240,17 @@ def _reference(args: argparse.Namespace, graph) -> tuple:
 def _validate_sequence(args: argparse.Namespace, frames: list) -> int:
     from firmware_gen.check.sequence_validation import validate_sequence
 
-    if args.board or args.layers:
-        raise UserError("a sequence (--input with a leading frames axis) is validated on the host only so far; "
-                        "drop --board/--layers")
+    if args.layers:
+        raise UserError("--layers does not take a sequence (--input with a leading frames axis) yet")
+    if args.board:  # QEMU only: the frames are built into the firmware's flash and run in order
+        from firmware_gen.check.sequence_board import validate_sequence_on_board
+        from firmware_gen.driver.dataset_deploy import check_emulated
+
+        check_emulated(args.board, args.port)
+        data, deployment, progress = _deploy(args, None)
+        report = validate_sequence_on_board(data, args.model, deployment, frames, message=progress)
+        _show(args, report.to_json(), report.format())
+        return ExitStatus.OK if report.bit_exact else ExitStatus.MISMATCH
     report = validate_sequence(args.model, frames, sanitize=args.sanitize, interface=args.interface,
                                options=planning_options(args))
     _show(args, report.to_json(), report.format())
@@ -257,14 +265,14 @@ def cmd_validate(args: argparse.Namespace) -> int:
         raise UserError("--reference compares with a float model on a dataset: give --dataset FILE.npz too")
     if args.dataset:
         return _validate_dataset(args)
-    if args.layers:
-        return _validate_layers_on_board(args)
-    if args.board:
-        return _validate_on_board(args)
     graph = _load_graph(args.model)
     frames = load_sequence(args.input, graph)
     if frames is not None:
         return _validate_sequence(args, frames)
+    if args.layers:
+        return _validate_layers_on_board(args)
+    if args.board:
+        return _validate_on_board(args)
     inputs = load_inputs(args.input, graph)
     report = validate_model(args.model, inputs=inputs, seed=args.seed, sanitize=args.sanitize,
                             interface=args.interface, options=planning_options(args))

@@ -5,6 +5,7 @@ calling conventions; model.h resets them; the SVDF keyword spotter is bit-exact 
 from __future__ import annotations
 
 import dataclasses
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -133,3 +134,16 @@ def test_validate_takes_a_sequence_from_the_command_line(kws: bytes, tmp_path: P
     np.save(tmp_path / "frames.npy", np.stack([frame[0] for frame in _frames(10, seed=1)]))
     assert main(["validate", str(tmp_path / "kws.tflite"), "--input", str(tmp_path / "frames.npy")]) == 0
     assert "bit-exact with TFLite Micro over 10 invocations" in capsys.readouterr().out
+
+
+@pytest.mark.qemu
+@pytest.mark.skipif(shutil.which("qemu-system-arm") is None or shutil.which("arm-none-eabi-gcc") is None,
+                    reason="needs qemu-system-arm and arm-none-eabi-gcc")
+@pytest.mark.parametrize("board", ["mps2_an385", "mps2_an386"])
+def test_keyword_spotter_is_bit_exact_over_a_sequence_under_qemu(kws: bytes, board: str, tmp_path: Path,
+                                                                 capsys) -> None:
+    (tmp_path / "kws.tflite").write_bytes(kws)
+    np.save(tmp_path / "frames.npy", np.stack([frame[0] for frame in _frames(SEQUENCE, seed=2)]))
+    assert main(["validate", str(tmp_path / "kws.tflite"), "--input", str(tmp_path / "frames.npy"),
+                 "--board", board]) == 0
+    assert f"on {board}: bit-exact with TFLite Micro over {SEQUENCE} invocations" in capsys.readouterr().out
