@@ -147,3 +147,10 @@ def test_keyword_spotter_is_bit_exact_over_a_sequence_under_qemu(kws: bytes, boa
     assert main(["validate", str(tmp_path / "kws.tflite"), "--input", str(tmp_path / "frames.npy"),
                  "--board", board]) == 0
     assert f"on {board}: bit-exact with TFLite Micro over {SEQUENCE} invocations" in capsys.readouterr().out
+
+
+def test_a_dataset_of_a_stateful_model_runs_as_one_sequence_on_the_host(kws: bytes) -> None:
+    from firmware_gen.check.dataset_validation import validate_dataset
+
+    report = validate_dataset(read_model(kws), kws, "kws", _frames(8, seed=3))
+    assert report.bit_exact, report.format()
