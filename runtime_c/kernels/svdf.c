@@ -3,8 +3,23 @@
 #include "fg/fixedpoint.h"
 #include "fg/svdf.h"
 
-static int32_t state_at(const fg_svdf_params *p, const void *values, int32_t i) {
-    return p->state_bits == 16 ? ((const int16_t *)values)[i] : ((const int8_t *)values)[i];
+/* One filter's time product, TFLM's per-filter int32 scratch entry: its `memory` time weights against its state
+ * row less the state's zero point (both int16 or both int8; `weights` and `row`: their first elements). */
+static int32_t time_product(const fg_svdf_params *p, const void *weights_time, const void *state, int32_t weights,
+                            int32_t row) {
+    int32_t dot = 0;
+    if (p->state_bits == 16) {
+        const int16_t *w = (const int16_t *)weights_time + weights, *s = (const int16_t *)state + row;
+        for (int32_t m = 0; m < p->memory; ++m) {
+            dot += (int32_t)w[m] * ((int32_t)s[m] - p->state_zero_point);
+        }
+    } else {
+        const int8_t *w = (const int8_t *)weights_time + weights, *s = (const int8_t *)state + row;
+        for (int32_t m = 0; m < p->memory; ++m) {
+            dot += (int32_t)w[m] * ((int32_t)s[m] - p->state_zero_point);
+        }
+    }
+    return dot;
 }
 
 /* Drop the oldest column, then write each filter's rescaled feature product into the newest one. */
@@ -43,13 +58,7 @@ void fg_svdf_s8(const fg_svdf_params *p, const int8_t *input, const int8_t *weig
         for (int32_t u = 0; u < p->units; ++u) {
             int32_t acc = bias ? bias[u] : 0;
             for (int32_t f = u * p->rank; f < (u + 1) * p->rank; ++f) {
-                const int32_t base = (b * p->filters + f) * p->memory;
-                int32_t dot = 0; /* TFLM's per-filter int32 scratch entry */
-                for (int32_t m = 0; m < p->memory; ++m) {
-                    dot += state_at(p, weights_time, f * p->memory + m) *
-                           (state_at(p, state, base + m) - p->state_zero_point);
-                }
-                acc += dot;
+                acc += time_product(p, weights_time, state, f * p->memory, (b * p->filters + f) * p->memory);
             }
             acc = fg_multiply_by_quantized_multiplier(acc, p->output_multiplier, p->output_shift);
             *output++ = fg_saturate_s8(acc + p->output_zero_point);
