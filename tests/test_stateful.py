@@ -84,6 +84,8 @@ def test_keyword_spotter_is_bit_exact_over_a_sequence(kws: bytes) -> None:
     assert report.tensors_compared == SEQUENCE * (4 + 2)  # 4 operator outputs and 2 states per invocation
     assert report.bit_exact, report.format()
     assert validate_model(kws, interface="packed").bit_exact
+    outside = validate_sequence(kws, _frames(4, seed=4), options=PlanningOptions(io_in_pool=False))
+    assert outside.bit_exact, outside.format()  # I/O in the caller's buffers: the state stays in the pool
 
 
 _RESET_MAIN = r"""
