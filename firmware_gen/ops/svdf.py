@@ -19,9 +19,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from firmware_gen.frontend.ir import DType, Graph, Operator, Tensor
-from firmware_gen.ops.base import KernelCall
+from firmware_gen.ops.base import ConstTable, KernelCall, TableRef
 from firmware_gen.ops.fixedpoint import quantize_multiplier
 from firmware_gen.ops.operands import require_arity, unsupported
+from firmware_gen.ops.requantize import wrap_int32
 from firmware_gen.ops.tensor_checks import int8_per_tensor
 
 STATE_DTYPES = (DType.INT16, DType.INT8)
@@ -131,10 +132,12 @@ class SvdfKernel:
                   "output_zero_point": s.result.quantization.zero_point,
                   "feature_multiplier": feature[0], "feature_shift": feature[1],
                   "output_multiplier": output[0], "output_shift": output[1],
-                  "state_bits": 8 * s.state.dtype.itemsize}
+                  "state_bits": 8 * s.state.dtype.itemsize, "feature_bias": TableRef("feature_bias")}
+        sums = np.asarray(s.features.data, dtype=np.int64).sum(axis=1)
+        feature_bias = ConstTable("feature_bias", "int32_t", wrap_int32(-s.source.quantization.zero_point * sums))
         return KernelCall("fg_svdf_s8", "fg_svdf_params", params,
                           inputs=[op.inputs[0], op.inputs[1], op.inputs[2], op.inputs[3]],
-                          outputs=[op.outputs[0], op.inputs[4]])
+                          outputs=[op.outputs[0], op.inputs[4]], tables=[feature_bias])
 
 
 KERNELS = [SvdfKernel()]

@@ -33,9 +33,9 @@ static void update_state(const fg_svdf_params *p, const int8_t *input, const int
         const int8_t *row = input + b * p->input_size;
         for (int32_t f = 0; f < p->filters; ++f) {
             const int8_t *weights = weights_feature + f * p->input_size;
-            int32_t dot = 0;
+            int32_t dot = p->feature_bias[f];
             for (int32_t c = 0; c < p->input_size; ++c) {
-                dot += (int32_t)weights[c] * ((int32_t)row[c] + p->input_offset);
+                dot += (int32_t)weights[c] * (int32_t)row[c];
             }
             dot = fg_multiply_by_quantized_multiplier(dot, p->feature_multiplier, p->feature_shift);
             /* Clamped to the state's range, then the zero point added (and narrowed, wrapping), as the TFLM of

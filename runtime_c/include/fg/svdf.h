@@ -11,7 +11,7 @@ typedef struct {
     int32_t units;
     int32_t rank;
     int32_t memory;            /* the state keeps `memory` columns per filter */
-    int32_t input_offset;      /* -input zero point */
+    int32_t input_offset;      /* -input zero point (folded into feature_bias; kept for the record) */
     int32_t state_zero_point;
     int32_t output_zero_point;
     int32_t feature_multiplier; /* input * weights_feature -> state scale */
@@ -19,6 +19,9 @@ typedef struct {
     int32_t output_multiplier;  /* state * weights_time -> output scale */
     int32_t output_shift;
     int32_t state_bits;         /* 16: state and weights_time are int16; 8: int8 */
+    /* [filters]: input_offset * (the sum of each filter's feature weights), computed at generation time, so the
+     * feature product is feature_bias[f] + sum(weights * input): TFLM's sum(weights * (input - zero point)). */
+    const int32_t *feature_bias;
 } fg_svdf_params;
 
 /* weights_feature [filters, input_size]; weights_time [filters, memory] and state [batches, filters * memory] of the
