@@ -242,19 +242,43 @@ def _reference(args: argparse.Namespace, graph) -> tuple:
     return load_reference(args.reference, graph), load_float_dataset(args.dataset, graph)
 
 
+def _validate_sequence(args: argparse.Namespace, frames: list) -> int:
+    from firmware_gen.check.sequence_validation import validate_sequence
+
+    if args.layers:
+        raise UserError("--layers does not take a sequence (--input with a leading frames axis) yet")
+    if args.board:  # QEMU only: the frames are built into the firmware's flash and run in order
+        from firmware_gen.check.sequence_board import validate_sequence_on_board
+        from firmware_gen.driver.dataset_deploy import check_emulated
+
+        check_emulated(args.board, args.port)
+        data, deployment, progress = _deploy(args, None)
+        report = validate_sequence_on_board(data, args.model, deployment, frames, message=progress)
+        _show(args, report.to_json(), report.format())
+        return ExitStatus.OK if report.bit_exact else ExitStatus.MISMATCH
+    report = validate_sequence(args.model, frames, sanitize=args.sanitize, interface=args.interface,
+                               options=planning_options(args))
+    _show(args, report.to_json(), report.format())
+    return ExitStatus.OK if report.bit_exact else ExitStatus.MISMATCH
+
+
 def cmd_validate(args: argparse.Namespace) -> int:
     from firmware_gen.check.host_validation import validate_model
-    from firmware_gen.check.inputs import load_inputs
+    from firmware_gen.check.inputs import load_inputs, load_sequence
 
     if args.reference and not args.dataset:
         raise UserError("--reference compares with a float model on a dataset: give --dataset FILE.npz too")
     if args.dataset:
         return _validate_dataset(args)
+    graph = _load_graph(args.model)
+    frames = load_sequence(args.input, graph)
+    if frames is not None:
+        return _validate_sequence(args, frames)
     if args.layers:
         return _validate_layers_on_board(args)
     if args.board:
         return _validate_on_board(args)
-    inputs = load_inputs(args.input, _load_graph(args.model))
+    inputs = load_inputs(args.input, graph)
     report = validate_model(args.model, inputs=inputs, seed=args.seed, sanitize=args.sanitize,
                             interface=args.interface, options=planning_options(args))
     _show(args, report.to_json(), report.format())
@@ -422,7 +446,8 @@ def _add_interface_option(sub: argparse.ArgumentParser) -> None:
 
 
 def _add_input_options(sub: argparse.ArgumentParser) -> None:
-    sub.add_argument("--input", action="append", help="input tensor as .npy (once per model input)")
+    sub.add_argument("--input", action="append", help="input tensor as .npy (once per model input); validate: an "
+                     "array with one more leading axis (frames) is a sequence, run in order, state carried")
     sub.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
 
 

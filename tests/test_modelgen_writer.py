@@ -107,6 +107,8 @@ OPTION_EXAMPLES = {
     "SPLIT": {"num_splits": 3}, "SPLIT_V": {"num_splits": 2}, "PACK": {"values_count": 2, "axis": 1},
     "UNPACK": {"num": 2, "axis": -1}, "GATHER": {"axis": 1, "batch_dims": 1}, "MIRROR_PAD": {"mode": "SYMMETRIC"},
     "SHAPE": {"out_type": "INT32"},
+    # stateful models (issue 12)
+    "SVDF": {"rank": 2, "activation": "RELU"},
 }
 
 
@@ -245,3 +247,13 @@ def test_tflm_runs_arithmetic_ops_between_float_boundaries() -> None:
     assert gate_value.shape == (1, 3) and gate_value.dtype == np.int8
     quantized = result.tensors[x]
     np.testing.assert_array_equal(quantized, np.clip(np.round(x_value * 64), -128, 127))
+
+
+def test_variable_tensors_round_trip() -> None:  # stateful models (issue 12)
+    b = ModelBuilder()
+    x = b.input("x", (1, 4), "int8", scale=1.0)
+    state = b.tensor("state", (1, 8), "int16", scale=0.5, variable=True)
+    b.output(x)
+    assert not b.tensors[x].variable and b.tensors[state].variable
+    graph = read_model(b.build())
+    assert [t.is_variable for t in graph.tensors] == [False, True]

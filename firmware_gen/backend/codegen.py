@@ -100,6 +100,17 @@ def _constants(graph: Graph, steps: list[Step], prefix: str) -> list[_Constant]:
                       c_array_body(graph.tensors[i].data)) for i in used]
 
 
+def _state_buffers(graph: Graph, plan: MemoryPlan, prefix: str) -> list[dict]:
+    """The state buffers as reset_state fills them: TFLM's start value, the zero point of int8 state, else 0."""
+    rows = []
+    for tensor in graph.state_tensors:
+        buffer = plan.buffer_of(tensor.index)
+        fill = tensor.quantization.zero_point & 0xFF if tensor.dtype.itemsize == 1 and tensor.quantization else 0
+        rows.append({"storage": f"{pool_symbol(buffer.pool, prefix)} + {buffer.offset}", "bytes": tensor.nbytes,
+                     "fill": fill, "label": c_comment_safe(f"t{tensor.index} '{short_name(tensor.name)}'")})
+    return rows
+
+
 def _pool_map(graph: Graph, plan: MemoryPlan, prefix: str) -> list[dict]:
     rows = []
     for buffer in sorted(plan.buffers, key=lambda b: (b.pool, b.offset, b.first_op)):
@@ -158,6 +169,7 @@ def _manifest(graph: Graph, plan: MemoryPlan, interface: str, files: dict[str, s
     roles += ["invoke", "input", "output"] if io_in_pool else []
     roles += ["registry", "call_step", "find_step"] if interface == "packed" else []
     roles += ["set_pool"] if options.pool_from_app else []
+    roles += ["reset_state"] if graph.state_tensors else []
     macros = [*_MACROS, *(["INTERFACE_PACKED"] if interface == "packed" else []),
               *(["POOL_ALIGN"] if options.pool_from_app else [])]
     return ModelManifest(
@@ -208,6 +220,7 @@ def render(graph: Graph, plan: MemoryPlan, steps: list[Step], source: str = "",
         "constants": _constants(graph, steps, prefix),
         "headers": headers,
         "pool_map": _pool_map(graph, plan, prefix),
+        "state_buffers": _state_buffers(graph, plan, prefix),
         "pools": _pool_declarations(plan, pool_arrays(plan, prefix), prefix),
         "step_params": {s.index: [(f, _param_value(v, s)) for f, v in s.call.params.items()]
                         for s in steps if s.call},

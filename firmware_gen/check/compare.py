@@ -18,6 +18,7 @@ class Mismatch:
     shape: list[int]
     differing_elements: int
     max_abs_diff: float
+    invocation: int = -1  # which invocation of a sequence (-1: a single one)
 
 
 def compare_tensor(tensor: Tensor, ours: bytes, theirs: np.ndarray) -> tuple[int, float]:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from firmware_gen.check.host_validation import run_trace
+from firmware_gen.check.host_validation import run_trace, run_trace_sequence
 from firmware_gen.check.oracle import run_tflm_batch
 from firmware_gen.check.reference_model import ReferenceModel
 from firmware_gen.driver import compiler
@@ -140,9 +140,12 @@ def host_outputs(graph: Graph, data: bytes, source: str, samples: list[list[np.n
         work = Path(scratch)
         compiler.generate(graph, work / "model", source=Path(source).name, options=options)
         executable = build_trace_executable(work / "model", work / "build")
+        if graph.state_tensors:  # one process, the state carried from sample to sample as on TFLM's interpreter
+            runs = [outputs for _, outputs in run_trace_sequence(executable, work, samples)]
+        else:
+            runs = (run_trace(executable, work, sample, what=f"sample {n}: ")[1] for n, sample in enumerate(samples))
         results = []
-        for number, sample in enumerate(samples):
-            _, outputs = run_trace(executable, work, sample, what=f"sample {number}: ")
+        for number, outputs in enumerate(runs):
             results.append([np.frombuffer(outputs[i], dtype=graph.tensors[t].dtype.numpy_type)
                             .reshape(graph.tensors[t].shape) for i, t in enumerate(graph.outputs)])
             progress(number + 1, len(samples))

@@ -13,9 +13,10 @@ import numpy as np
 
 from firmware_gen.check.compare import Mismatch, compare_layers, compare_tensor
 from firmware_gen.check.inputs import random_inputs
-from firmware_gen.check.oracle import run_tflm
+from firmware_gen.check.oracle import OracleResult, run_tflm
 from firmware_gen.driver import compiler
 from firmware_gen.errors import UserError
+from firmware_gen.frontend.ir import Graph
 from firmware_gen.frontend.tflite_reader import read_model
 from firmware_gen.planner import PlanningOptions
 from firmware_gen.target.host_build import build_trace_executable
@@ -32,24 +33,31 @@ class ValidationReport:
     lower_bound_bytes: int = 0
     overlap: bool = True
     io_in_pool: bool = True
+    invocations: int = 1  # runs of one sequence, state carried from each to the next
 
     def to_json(self) -> dict:
         return asdict(self)
 
     def format(self) -> str:
         verdict = "bit-exact" if self.bit_exact else "MISMATCH"
-        lines = [f"{Path(self.model).name}: {verdict} with TFLite Micro: {self.tensors_compared} tensors and "
+        over = f" over {self.invocations} invocations (state carried)" if self.invocations > 1 else ""
+        lines = [f"{Path(self.model).name}: {verdict} with TFLite Micro{over}: {self.tensors_compared} tensors and "
                  f"{self.outputs_compared} output(s) compared, {len(self.mismatches)} differ"]
         for m in self.mismatches[:10]:
             where = f"operator {m.op_index} ({m.opcode})" if m.op_index >= 0 else m.opcode
-            lines.append(f"  tensor {m.tensor} '{m.name}' {m.shape} from {where}: {m.differing_elements} elements "
-                         f"differ, max |diff| {m.max_abs_diff:g}")
+            when = f"invocation {m.invocation}: " if m.invocation >= 0 else ""
+            lines.append(f"  {when}tensor {m.tensor} '{m.name}' {m.shape} from {where}: {m.differing_elements} "
+                         f"elements differ, max |diff| {m.max_abs_diff:g}")
         return "\n".join(lines)
 
 
-def read_trace(path: Path) -> tuple[dict[int, bytes], dict[int, bytes]]:
-    """(tensor index -> bytes as produced, output index -> bytes as returned)."""
-    tensors, outputs = {}, {}
+Trace = tuple[dict[int, bytes], dict[int, bytes]]  # (tensor index -> bytes as produced, output index -> bytes)
+_END_OF_RUN = -2  # runtime_c/host/trace_main.c: the record that ends each run of a sequence
+
+
+def read_trace_sequence(path: Path) -> list[Trace]:
+    """One Trace per run, in order."""
+    runs: list[Trace] = [({}, {})]
     data = path.read_bytes()
     position = 0
     while position < len(data):
@@ -57,23 +65,36 @@ def read_trace(path: Path) -> tuple[dict[int, bytes], dict[int, bytes]]:
         position += 12
         payload = data[position:position + size]
         position += size
-        (outputs if step < 0 else tensors)[tensor] = payload
-    return tensors, outputs
+        if step == _END_OF_RUN:
+            runs.append(({}, {}))
+        else:
+            runs[-1][1 if step < 0 else 0][tensor] = payload
+    return runs[:-1] if len(runs) > 1 else runs
 
 
-def run_trace(executable: Path, work: Path, inputs: Sequence[np.ndarray], what: str = "") -> tuple[
-        dict[int, bytes], dict[int, bytes]]:
+def read_trace(path: Path) -> Trace:
+    """The first (or only) run's (tensor index -> bytes as produced, output index -> bytes as returned)."""
+    return read_trace_sequence(path)[0]
+
+
+def run_trace(executable: Path, work: Path, inputs: Sequence[np.ndarray], what: str = "") -> Trace:
     """One run of a host build (build_trace_executable) on inputs, its files in work: read_trace's result."""
+    return run_trace_sequence(executable, work, [inputs], what)[0]
+
+
+def run_trace_sequence(executable: Path, work: Path, frames: Sequence[Sequence[np.ndarray]],
+                       what: str = "") -> list[Trace]:
+    """A host build run on each frame (one array per input) in turn, in one process (state carried)."""
     files = []
-    for i, array in enumerate(inputs):
+    for i in range(len(frames[0])):
         files.append(work / f"input{i}.bin")
-        files[-1].write_bytes(np.ascontiguousarray(array).tobytes())
+        files[-1].write_bytes(b"".join(np.ascontiguousarray(frame[i]).tobytes() for frame in frames))
     done = subprocess.run([str(executable), str(work / "trace.bin"), *map(str, files)], capture_output=True,
                           text=True, timeout=600)
     if done.returncode != 0:
         raise UserError(f"{what}the generated C failed on the host (exit {done.returncode}): "
                         f"{done.stderr.strip()[-2000:]}")
-    return read_trace(work / "trace.bin")
+    return read_trace_sequence(work / "trace.bin")
 
 
 def validate_model(model: bytes | str | Path, inputs: list[np.ndarray] | None = None, seed: int = 0,
@@ -105,13 +126,28 @@ def validate_model(model: bytes | str | Path, inputs: list[np.ndarray] | None = 
                               pool_bytes=compiled.plan.pool_bytes,
                               lower_bound_bytes=compiled.plan.lower_bound_bytes, overlap=options.overlap,
                               io_in_pool=options.io_in_pool)
-    report.mismatches.extend(compare_layers(graph, ours, oracle.tensors))
-    report.tensors_compared = sum(len(op.outputs) for op in graph.operators)
+    compare_run(graph, (ours, our_outputs), oracle, report)
+    report.bit_exact = not report.mismatches
+    return report
+
+
+def compare_run(graph: Graph, run: Trace, oracle: OracleResult, report: ValidationReport,
+                invocation: int = -1) -> None:
+    """One run's operator outputs, state tensors and graph outputs against TFLM's, added to report."""
+    ours, our_outputs = run
+    mismatches = compare_layers(graph, ours, oracle.tensors)
+    report.tensors_compared += sum(len(op.outputs) for op in graph.operators)
+    for tensor in graph.state_tensors:  # the state as the invocation left it
+        count, max_diff = compare_tensor(tensor, ours[tensor.index], oracle.tensors[tensor.index])
+        report.tensors_compared += 1
+        if count:
+            mismatches.append(Mismatch(tensor.index, tensor.name, -1, "state", list(tensor.shape), count, max_diff))
     for position, index in enumerate(graph.outputs):
         count, max_diff = compare_tensor(graph.tensors[index], our_outputs[position], oracle.outputs[position])
         report.outputs_compared += 1
         if count:
-            report.mismatches.append(Mismatch(index, graph.tensors[index].name, -1, "graph output",
-                                              list(graph.tensors[index].shape), count, max_diff))
-    report.bit_exact = not report.mismatches
-    return report
+            mismatches.append(Mismatch(index, graph.tensors[index].name, -1, "graph output",
+                                       list(graph.tensors[index].shape), count, max_diff))
+    for mismatch in mismatches:
+        mismatch.invocation = invocation
+    report.mismatches.extend(mismatches)

@@ -40,3 +40,27 @@ def load_inputs(paths: list[str] | None, graph) -> list[np.ndarray] | None:
             raise UserError(f"{path}: dtype {array.dtype}; input {tensor.describe()} needs {tensor.dtype}")
         arrays.append(array.reshape(tensor.shape))
     return arrays
+
+
+def load_sequence(paths: list[str] | None, graph) -> list[list[np.ndarray]] | None:
+    """The frames of a sequence, one list of inputs each, when every --input .npy has one more leading axis than its
+    input tensor (frames x the tensor's shape); None when they hold single inputs (load_inputs reads those)."""
+    if not paths or len(paths) != len(graph.inputs):
+        return None
+    arrays = []
+    for path, index in zip(paths, graph.inputs, strict=True):
+        try:
+            array = np.load(path, allow_pickle=False, mmap_mode="r")
+        except (OSError, ValueError) as error:
+            raise UserError(f"{path}: not a readable .npy file ({error})") from None
+        tensor = graph.tensors[index]
+        if array.ndim != len(tensor.shape) + 1 or tuple(array.shape[1:]) != tuple(tensor.shape):
+            return None
+        if array.dtype != tensor.dtype.numpy_type:
+            raise UserError(f"{path}: dtype {array.dtype}; input {tensor.describe()} needs {tensor.dtype}")
+        arrays.append(np.asarray(array))
+    lengths = {len(a) for a in arrays}
+    if len(lengths) != 1 or 0 in lengths:
+        raise UserError(f"the --input sequences hold {', '.join(str(len(a)) for a in arrays)} frames; "
+                        "every input needs the same number, at least one")
+    return [[array[frame] for array in arrays] for frame in range(len(arrays[0]))]

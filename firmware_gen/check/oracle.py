@@ -67,6 +67,52 @@ def run_tflm_batch(model: bytes, samples: list[list[np.ndarray]], timeout: float
     return per_sample
 
 
+def run_tflm_sequence(model: bytes, frames: list[list[np.ndarray]], num_tensors: int,
+                      timeout: float = 600.0) -> list[OracleResult]:
+    """Every tensor after each invocation of one interpreter run on the frames in order: its variable tensors
+    (state) are never reset between them, as an application runs a stateful model."""
+    with tempfile.TemporaryDirectory(prefix="fg-oracle-") as tmp:
+        work = Path(tmp)
+        (work / "model.tflite").write_bytes(model)
+        np.savez(work / "inputs.npz", **{f"f{f}_{i}": x for f, frame in enumerate(frames) for i, x in enumerate(frame)})
+        _run_worker(work, f"sequence {num_tensors}", timeout, f" {len(frames)} invocations")
+        results = [OracleResult([], {}) for _ in frames]
+        with np.load(work / "result.npz") as result:
+            for key in sorted(result.files, key=lambda k: tuple(int(p) for p in k[1:].split("_"))):
+                frame, index = (int(p) for p in key[1:].split("_"))
+                if key[0] == "o":
+                    results[frame].outputs.append(result[key])
+                else:
+                    results[frame].tensors[index] = result[key]
+    return results
+
+
+def _sequence_worker(work: Path, num_tensors: int) -> int:
+    try:
+        from tflite_micro.python.tflite_micro import runtime
+    except ImportError:
+        return 3
+    model = (work / "model.tflite").read_bytes()
+    interpreter = runtime.Interpreter.from_bytes(model, arena_size=max(10 * len(model), _MIN_ARENA_BYTES),
+                                                 intrepreter_config=runtime.InterpreterConfig.kPreserveAllTensors)
+    frames: dict[int, dict[int, np.ndarray]] = {}
+    with np.load(work / "inputs.npz") as inputs:
+        for key in inputs.files:
+            frame, index = (int(p) for p in key[1:].split("_"))
+            frames.setdefault(frame, {})[index] = inputs[key]
+    result, outputs = {}, _num_outputs(interpreter)
+    for frame in sorted(frames):
+        for index, array in frames[frame].items():
+            interpreter.set_input(array, index)
+        interpreter.invoke()
+        for i in range(num_tensors):
+            result[f"t{frame}_{i}"] = np.asarray(interpreter.GetTensor(i, 0)["tensor_data"]).copy()
+        for i in range(outputs):
+            result[f"o{frame}_{i}"] = np.asarray(interpreter.get_output(i)).copy()
+    np.savez(work / "result.npz", **result)
+    return 0
+
+
 def _num_outputs(interpreter) -> int:
     count = 0
     while True:
@@ -127,6 +173,13 @@ def _worker(work: Path, num_tensors: int) -> int:
     return 0
 
 
+def _main(work: Path, what: str) -> int:
+    if what == "batch":
+        return _batch_worker(work)
+    if what.startswith("sequence "):
+        return _sequence_worker(work, int(what.split()[1]))
+    return _worker(work, int(what))
+
+
 if __name__ == "__main__":
-    sys.exit(_batch_worker(Path(sys.argv[1])) if sys.argv[2] == "batch" else _worker(Path(sys.argv[1]),
-                                                                                    int(sys.argv[2])))
+    sys.exit(_main(Path(sys.argv[1]), sys.argv[2]))

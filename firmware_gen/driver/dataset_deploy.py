@@ -42,7 +42,11 @@ def run_dataset(deployment: Deployment, samples: list[list[np.ndarray]], progres
     firmware = deployment.firmware
     check_emulated(firmware.board)
     encoded = [b"".join(encode_inputs(firmware.interface, sample)) for sample in samples]
-    chunks = image_chunks(len(encoded), samples_per_image(firmware, len(encoded[0])))
+    room = samples_per_image(firmware, len(encoded[0]))
+    if deployment.graph.state_tensors and room < len(encoded):  # a second image would start the state again
+        raise UserError(f"the model keeps state from run to run: its {len(encoded)} samples must run in one "
+                        f"firmware image, which holds {room} on {firmware.board.name}; use fewer, or the host")
+    chunks = image_chunks(len(encoded), room)
     message(f"running {len(encoded)} samples on {firmware.board.name} under QEMU: {len(chunks)} dataset "
             f"firmware{'s' if len(chunks) > 1 else ''} with the samples in flash")
     outputs: list[list[np.ndarray]] = []

@@ -16,12 +16,13 @@ def check_dataflow(graph: Graph, source: str) -> None:
     for index in graph.inputs:
         if tensors[index].is_constant:
             raise ModelFormatError(f"{source}: graph input {tensors[index].describe()} is a constant tensor")
-    available = set(graph.inputs)
+    available = set(graph.inputs) | {t.index for t in tensors if t.is_variable}  # state: there from the start
     for op in graph.operators:
         for index in op.inputs:
             if index >= 0 and index not in available and not tensors[index].is_constant:
                 raise ModelFormatError(f"{source}: {op.describe()} reads {tensors[index].describe()}, which no "
-                                       "earlier operator writes and which is neither a graph input nor a constant")
+                                       "earlier operator writes and which is neither a graph input, a constant nor a "
+                                       "variable tensor")
         for index in op.outputs:
             tensor = tensors[index]
             if tensor.is_constant or index in available:

@@ -66,6 +66,7 @@ class Tensor:
     dtype: DType
     quantization: Quantization | None = None
     data: np.ndarray | None = None  # constant contents, already shaped and typed
+    is_variable: bool = False  # TFLite variable tensor: state kept from one invocation to the next (issue 12)
 
     @property
     def is_constant(self) -> bool:
@@ -90,7 +91,7 @@ class Operator:
     inputs: tuple[int, ...]
     outputs: tuple[int, ...]
     # Builtin options, decoded by the importer. Enumerations are strings ("SAME", "RELU6"); see
-    # importer.OPTION_DECODERS for the keys of each operator.
+    # frontend/builtin_options.OPTION_DECODERS for the keys of each operator.
     options: dict[str, Any] = field(default_factory=dict)
 
     def describe(self) -> str:
@@ -112,3 +113,8 @@ class Graph:
         used.update(self.inputs)
         used.update(self.outputs)
         return [t for t in self.tensors if t.index in used and not t.is_constant]
+
+    @property
+    def state_tensors(self) -> list[Tensor]:
+        """The variable tensors operators use: they keep their bytes from one invocation to the next."""
+        return [t for t in self.activation_tensors if t.is_variable]

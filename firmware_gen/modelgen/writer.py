@@ -30,15 +30,8 @@ SCHEMA_VERSION = 3
 FILE_IDENTIFIER = b"TFL3"
 _BUFFER_ALIGNMENT = 16  # constant data is read in place by TFLM: keep int32/int64/float data aligned
 
-_TENSOR_TYPES = {
-    "int8": TensorType.INT8,
-    "uint8": TensorType.UINT8,
-    "int16": TensorType.INT16,
-    "int32": TensorType.INT32,
-    "int64": TensorType.INT64,
-    "float32": TensorType.FLOAT32,
-    "bool": TensorType.BOOL,
-}
+_TENSOR_TYPES = {name: getattr(TensorType, name.upper())
+                 for name in ("int8", "uint8", "int16", "int32", "int64", "float32", "bool")}
 
 # Operator versions as the TFLite converter writes them for int8 models (TFLM does not check them).
 _VERSIONS = {
@@ -161,6 +154,7 @@ class _Tensor:
     zero_points: tuple[int, ...]
     axis: int
     data: bytes | None
+    variable: bool = False  # a TFLite variable tensor (is_variable): state kept from one invoke to the next
 
 
 @dataclass
@@ -195,12 +189,12 @@ class ModelBuilder:
         self.outputs: list[int] = []
 
     def tensor(self, name: str, shape: Sequence[int], dtype: str, scale: float | Sequence[float] | None = None,
-               zero_point: int | Sequence[int] = 0, axis: int = 0) -> int:
-        """A non-constant tensor; `scale=None` leaves it unquantized. Returns its index."""
+               zero_point: int | Sequence[int] = 0, axis: int = 0, variable: bool = False) -> int:
+        """A non-constant tensor (`variable`: TFLite state, zeroed at start); `scale=None` leaves it unquantized."""
         if dtype not in _TENSOR_TYPES:
             raise ValueError(f"dtype {dtype!r} is not one of {', '.join(_TENSOR_TYPES)}")
         scales, zero_points = _quantization(scale, zero_point)
-        self.tensors.append(_Tensor(name, tuple(int(d) for d in shape), dtype, scales, zero_points, axis, None))
+        self.tensors.append(_Tensor(name, tuple(map(int, shape)), dtype, scales, zero_points, axis, None, variable))
         return len(self.tensors) - 1
 
     def input(self, name: str, shape: Sequence[int], dtype: str, scale: float | Sequence[float] | None = None,
@@ -222,8 +216,7 @@ class ModelBuilder:
         """Append an operator (executed in the order added); `-1` in `inputs` is an absent optional input."""
         if opcode not in OPTION_WRITERS:
             raise ValueError(f"operator {opcode!r} is not one of {', '.join(OPTION_WRITERS)}")
-        options = dict(options or {})
-        inputs = tuple(inputs)
+        options, inputs = dict(options or {}), tuple(inputs)
         if opcode == "RESHAPE":  # as converters do: the target shape both as option and as int32 input
             options.setdefault("new_shape", self.tensors[outputs[0]].shape)
             if len(inputs) == 1:
@@ -271,6 +264,7 @@ class ModelBuilder:
             (1, "Int8", _TENSOR_TYPES[tensor.dtype]),
             (2, "Uint32", buffer),
             (3, "offset", builder.CreateString(tensor.name)),
+            *([(5, "Bool", True)] if tensor.variable else []),
         ]
         if tensor.scales is not None:
             quantization = _table(builder, [

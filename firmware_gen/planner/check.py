@@ -26,8 +26,10 @@ def _touching_steps(graph: Graph, tensor_index: int) -> list[int]:
     steps = [step for step, op in enumerate(graph.operators) if tensor_index in (*op.inputs, *op.outputs)]
     if tensor_index in graph.inputs:
         steps.append(0)
-    if tensor_index in graph.outputs:
+    if tensor_index in graph.outputs or graph.tensors[tensor_index].is_variable:
         steps.append(max(len(graph.operators) - 1, 0))
+    if graph.tensors[tensor_index].is_variable:  # state: its bytes must survive every step, and between invocations
+        steps.append(0)
     return steps
 
 
@@ -42,8 +44,9 @@ def _overlap_permitted(graph: Graph, declared: Sequence[OverlapAllowance], step:
         source, result = owner.get(allowance.input), owner.get(allowance.output)
         if {id(source), id(result)} != {id(buffer_a), id(buffer_b)} or source is result:
             continue
-        last_read = all(live_ranges[i][1] <= step and i not in graph.outputs for i in source.tensors)
-        first_write = all(live_ranges[i][0] >= step for i in result.tensors)
+        last_read = all(live_ranges[i][1] <= step and i not in graph.outputs and not graph.tensors[i].is_variable
+                        for i in source.tensors)
+        first_write = all(live_ranges[i][0] >= step and not graph.tensors[i].is_variable for i in result.tensors)
         if last_read and first_write and allowance.permits(source.offset, source.size, result.offset, result.size):
             return True
     return False

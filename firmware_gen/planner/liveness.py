@@ -20,10 +20,12 @@ class TensorGroup:
     size: int
     first: int
     last: int
-    kind: str = "intermediate"  # planner.plan.BUFFER_KINDS: input, output (wins over input), intermediate
+    kind: str = "intermediate"  # plan.BUFFER_KINDS: state (wins), output (wins over input), input, intermediate
 
 
 def _kind(graph: Graph, tensors: tuple[int, ...]) -> str:
+    if any(graph.tensors[t].is_variable for t in tensors):
+        return "state"
     if any(t in graph.outputs for t in tensors):
         return "output"
     return "input" if any(t in graph.inputs for t in tensors) else "intermediate"
@@ -49,6 +51,8 @@ def tensor_intervals(graph: Graph) -> dict[int, tuple[int, int]]:
     for index in graph.outputs:
         first.setdefault(index, 0)
         last[index] = last_step(graph)
+    for tensor in graph.state_tensors:  # kept from one invocation to the next: live over the whole schedule
+        first[tensor.index], last[tensor.index] = 0, last_step(graph)
     return {index: (first[index], last[index]) for index in sorted(activation)}
 
 

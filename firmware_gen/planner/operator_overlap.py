@@ -24,8 +24,8 @@ def graph_overlaps(graph: Graph, groups: list[TensorGroup],
     for op in graph.operators:
         for allowance in declared.get(op.index, ()):
             source, result = group_of.get(allowance.input), group_of.get(allowance.output)
-            if source is None or result is None or source is result:
-                continue
+            if source is None or result is None or source is result or "state" in (source.kind, result.kind):
+                continue  # state keeps its bytes across invocations: nothing may ever share them
             if source.last != op.index or result.first != op.index or outputs.intersection(source.tensors):
                 continue
             allowances.append(OverlapAllowance(source.tensors[0], result.tensors[0], allowance.kind, allowance.bytes))
