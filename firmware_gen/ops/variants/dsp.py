@@ -23,6 +23,10 @@ REQUIRES = frozenset({DSP})
 INT32_LIMIT = 1 << 31
 # The x buffer on the stack holds three pixels' pairs of this many depths (12 bytes per two depths).
 MAX_DEPTH = 640
+DW_ROW_MAX = 256  # FG_DSP_DW_ROW_MAX: a ring row's columns (five rows of int16 on the stack)
+# Rows at least this wide run channel by channel on int16 rows (measured on vww's 48- and 24-wide layers: 3.1 and
+# 3.6 instructions per MAC against 4.6 and 4.0); narrower ones lose more to each row's and channel's setup.
+PLANAR_MIN_WIDTH = 24
 DW_MAX_CHANNELS = 1024  # FG_DSP_DW_MAX_CHANNELS: the depthwise kernel's row of zero points on the stack
 FC_MAX_DEPTH = 2048  # FG_DSP_FC_MAX_DEPTH: the row's pairs on the stack
 WIDE = 256  # FG_DSP_WIDE: the shift field's flag for a channel that needs the 64-bit product
@@ -155,6 +159,35 @@ def _depthwise(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | Non
     return packed_call(call, DEPTHWISE, constants, depthwise_words(taps), [op.inputs[0]])
 
 
+def planar_depthwise_words(taps: np.ndarray, doubled: np.ndarray) -> np.ndarray:
+    """[channels, 9] int8 -> per channel and filter row i the int16 pair words A_i = (w_i0, w_i1), C_i = (w_i1,
+    w_i2) (fg_depthwise_conv2d_planar_dsp), the weights doubled where `doubled`, as int32."""
+    w = taps.astype(np.int64).reshape(-1, 3, 3) * np.where(doubled, 2, 1)[:, None, None]
+    a = (w[:, :, 0] & 0xFFFF) | ((w[:, :, 1] & 0xFFFF) << 16)
+    c = (w[:, :, 1] & 0xFFFF) | ((w[:, :, 2] & 0xFFFF) << 16)
+    return np.stack([a, c], axis=2).reshape(-1).astype(np.uint32).view(np.int32)
+
+
+def planar_row_len(params: dict) -> int:
+    """fg_dsp_dw_row_len: the columns of one ring row."""
+    pairs_end = 2 * -(-params["out_w"] // 2) + 4
+    return (max(pairs_end, params["pad_left"] + params["in_w"]) + 1) & ~1
+
+
+def _planar_depthwise(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
+    p = call.params
+    if (p["dilation_h"], p["dilation_w"], p["stride_w"]) != (1, 1, 1) or p["stride_h"] not in (1, 2):
+        return None
+    if p["out_w"] < PLANAR_MIN_WIDTH or planar_row_len(p) > DW_ROW_MAX:
+        return None
+    taps = _table(call, "channel_taps").reshape(p["in_c"], 9)
+    constants = channel_constants(graph, op, call, taps).astype(np.int64)
+    narrow = constants[:, 3] != WIDE  # 2 acc fits: the bias and weights doubled, SMMULR alone
+    constants[:, 0] = np.where(narrow, constants[:, 0] * 2, constants[:, 0])
+    constants = (constants & 0xFFFFFFFF).astype(np.uint32).view(np.int32)  # a dead channel's doubled bias wraps
+    return packed_call(call, PLANAR_DEPTHWISE, constants, planar_depthwise_words(taps, narrow), [op.inputs[0]])
+
+
 def _depthwise_one_channel(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
     """A DEPTHWISE_CONV_2D of one input channel (any filter, multiplier, stride, dilation) is the CONV_2D of
     depth_multiplier filters [h, w, 1]: the im2col tile's layout."""
@@ -221,6 +254,9 @@ POINTWISE = Variant("fg_conv2d_pointwise_dsp", "fg_conv2d_pointwise_s8", REQUIRE
 FOLDED = Variant("fg_conv2d_folded_dsp", "fg_conv2d_folded_s8", REQUIRES, _tiled("FOLDED"),
                  "im2col of 3 pixels, then the 3 x 2 SMLAD tile; SMMULR output stage")
 
+PLANAR_DEPTHWISE = Variant("fg_depthwise_conv2d_planar_dsp", "fg_depthwise_conv2d_3x3_s8", REQUIRES,
+                           _planar_depthwise, "channel by channel on int16 rows, 2 outputs per pass of SMLAD on "
+                           "paired taps, SMMULR output stage on doubled weights")
 DEPTHWISE = Variant("fg_depthwise_conv2d_3x3_dsp", "fg_depthwise_conv2d_3x3_s8", REQUIRES, _depthwise,
                     "4 channels per word, SXTB16 + SMLABB/SMLATT on int16 weight pairs, SMMULR output stage")
 
@@ -236,4 +272,5 @@ FULLY_CONNECTED = Variant("fg_fully_connected_dsp", "fg_fully_connected_folded_s
 ADD = Variant("fg_add_dsp", "fg_add_s8", REQUIRES, _add,
               "each input's 256 rescaled values tabulated once per call, SMMULR output stage")
 
-VARIANTS = [POINTWISE, FOLDED, DEPTHWISE, DEPTHWISE_ONE_CHANNEL, FOLDED_ONE_CHANNEL, FULLY_CONNECTED, ADD]
+VARIANTS = [POINTWISE, FOLDED, PLANAR_DEPTHWISE, DEPTHWISE, DEPTHWISE_ONE_CHANNEL, FOLDED_ONE_CHANNEL, FULLY_CONNECTED,
+            ADD]

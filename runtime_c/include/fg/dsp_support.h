@@ -42,6 +42,14 @@ static inline __attribute__((always_inline)) int32_t fg_dsp_high_mul(uint32_t ac
     return v;
 }
 
+/* SaturatingRoundingDoublingHighMul(acc, multiplier) for an accumulator already doubled (weights and bias doubled
+ * at generation time): SMMULR alone. */
+static inline __attribute__((always_inline)) int32_t fg_dsp_high_mul_doubled(int32_t acc2, int32_t multiplier) {
+    int32_t v;
+    __asm__("smmulr %0, %1, %2" : "=r"(v) : "r"(acc2), "r"(multiplier));
+    return v;
+}
+
 /* The output of one channel, clamped to [low, high]; full: the clamp is all of int8 (one SSAT). */
 static inline __attribute__((always_inline)) int8_t fg_dsp_requantize(uint32_t acc, const fg_dsp_channel *ch,
                                                                        int wide, int full, int32_t low,

@@ -26,6 +26,14 @@ void fg_conv2d_folded_dsp(const fg_conv2d_params *params, const int8_t *input, c
 #define FG_DSP_DW_MAX_CHANNELS 1024
 void fg_depthwise_conv2d_3x3_dsp(const fg_depthwise_conv2d_params *params, const int8_t *input, int8_t *output);
 
+/* fg_depthwise_conv2d_3x3_s8 for dilation 1, stride_w 1, stride_h 1 or 2 and padded rows of at most FG_DSP_DW_ROW_MAX
+ * columns: channel by channel, the window's rows sign-extended into a ring of int16 rows on the stack
+ * (5 * FG_DSP_DW_ROW_MAX * 2 bytes), two outputs per pass of SMLAD. An output that overlaps the input other than
+ * a whole number of pixels before it runs the portable kernel (raster order). */
+#define FG_DSP_DW_ROW_MAX 256
+void fg_depthwise_conv2d_planar_dsp(const fg_depthwise_conv2d_params *params, const int8_t *input,
+                                    int8_t *output);
+
 /* fg_depthwise_conv2d_s8 for in_c 1 (any filter, depth_multiplier, stride, dilation): the CONV_2D of
  * depth_multiplier filters it is, through fg_conv2d_folded_dsp (weights and bias from params). */
 void fg_depthwise_conv2d_dsp(const fg_depthwise_conv2d_params *params, const int8_t *input, int8_t *output);
