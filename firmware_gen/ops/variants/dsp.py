@@ -155,8 +155,18 @@ def _depthwise(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | Non
     if channels % 4 or channels > DW_MAX_CHANNELS:
         return None
     taps = _table(call, "channel_taps").reshape(channels, 9)
-    constants = channel_constants(graph, op, call, taps)
-    return packed_call(call, DEPTHWISE, constants, depthwise_words(taps), [op.inputs[0]])
+    constants, narrow = doubled_constants(graph, op, call, taps)
+    doubled = taps.astype(np.int16) * np.where(narrow, 2, 1).astype(np.int16)[:, None]
+    return packed_call(call, DEPTHWISE, constants, depthwise_words(doubled), [op.inputs[0]])
+
+
+def doubled_constants(graph: Graph, op: Operator, call: KernelCall, taps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """channel_constants with a narrow channel's bias doubled (its int16 weights are doubled too: the accumulator is
+    2 acc, which fits, and SMMULR alone is the high multiply), and which channels are narrow."""
+    constants = channel_constants(graph, op, call, taps).astype(np.int64)
+    narrow = constants[:, 3] != WIDE
+    constants[:, 0] = np.where(narrow, constants[:, 0] * 2, constants[:, 0])
+    return (constants & 0xFFFFFFFF).astype(np.uint32).view(np.int32), narrow  # a dead channel's doubled bias wraps
 
 
 def planar_depthwise_words(taps: np.ndarray, doubled: np.ndarray) -> np.ndarray:
@@ -181,10 +191,7 @@ def _planar_depthwise(graph: Graph, op: Operator, call: KernelCall) -> KernelCal
     if p["out_w"] < PLANAR_MIN_WIDTH or planar_row_len(p) > DW_ROW_MAX:
         return None
     taps = _table(call, "channel_taps").reshape(p["in_c"], 9)
-    constants = channel_constants(graph, op, call, taps).astype(np.int64)
-    narrow = constants[:, 3] != WIDE  # 2 acc fits: the bias and weights doubled, SMMULR alone
-    constants[:, 0] = np.where(narrow, constants[:, 0] * 2, constants[:, 0])
-    constants = (constants & 0xFFFFFFFF).astype(np.uint32).view(np.int32)  # a dead channel's doubled bias wraps
+    constants, narrow = doubled_constants(graph, op, call, taps)
     return packed_call(call, PLANAR_DEPTHWISE, constants, planar_depthwise_words(taps, narrow), [op.inputs[0]])
 
 
@@ -258,7 +265,7 @@ PLANAR_DEPTHWISE = Variant("fg_depthwise_conv2d_planar_dsp", "fg_depthwise_conv2
                            _planar_depthwise, "channel by channel on int16 rows, 2 outputs per pass of SMLAD on "
                            "paired taps, SMMULR output stage on doubled weights")
 DEPTHWISE = Variant("fg_depthwise_conv2d_3x3_dsp", "fg_depthwise_conv2d_3x3_s8", REQUIRES, _depthwise,
-                    "4 channels per word, SXTB16 + SMLABB/SMLATT on int16 weight pairs, SMMULR output stage")
+                    "4 channels per word, SXTB16 + SMLABB/SMLATT on doubled int16 weight pairs, SMMULR output stage")
 
 DEPTHWISE_ONE_CHANNEL = Variant("fg_depthwise_conv2d_dsp", "fg_depthwise_conv2d_s8", REQUIRES, _depthwise_one_channel,
                                 "one input channel as a CONV_2D of depth_multiplier filters: im2col + 3 x 2 SMLAD tile")
