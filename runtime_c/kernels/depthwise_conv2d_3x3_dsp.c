@@ -29,17 +29,6 @@ static inline __attribute__((always_inline)) void fg_dsp_dw_group(const int8_t *
     acc[3] = (uint32_t)a3;
 }
 
-/* The output of one channel of a doubled accumulator (a narrow channel's weights and bias are doubled at generation
- * time: SMMULR alone; a wide channel's are not). */
-static inline __attribute__((always_inline)) int8_t fg_dsp_dw_output(uint32_t acc, const fg_dsp_channel *k,
-                                                                      const fg_requant_params *q) {
-    if (k->shift == FG_DSP_WIDE) {
-        return fg_dsp_requantize(acc, k, 1, 0, q->activation_min, q->activation_max, q->output_offset);
-    }
-    const int32_t v = fg_dsp_high_mul_doubled((int32_t)acc, k->multiplier);
-    return fg_dsp_clamp((v + k->offset + (v >> 31)) >> k->shift, 0, q->activation_min, q->activation_max);
-}
-
 /* Channels c..c+3 of one pixel, all narrow: each output SMMULR + 3 + the clamp + STRB, the constants read two
  * channels at a time. */
 static inline __attribute__((always_inline)) void fg_dsp_dw_store4(const uint32_t acc[4], const fg_dsp_channel *ch,
@@ -70,7 +59,7 @@ static inline __attribute__((always_inline)) void fg_dsp_dw_pixel(const int8_t *
             fg_dsp_dw_store4(acc, ch + c, output + c, full, q->activation_min, q->activation_max);
         } else {
             for (int32_t j = 0; j < 4; ++j) {
-                output[c + j] = fg_dsp_dw_output(acc[j], ch + c + j, q);
+                output[c + j] = fg_dsp_output_doubled(acc[j], ch + c + j, q);
             }
         }
     }

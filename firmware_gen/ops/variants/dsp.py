@@ -229,10 +229,10 @@ def _one_channel_conv(graph: Graph, op: Operator, call: KernelCall) -> KernelCal
 
 
 def extended_pairs(taps: np.ndarray) -> np.ndarray:
-    """[outputs, depth] int8 -> each output's weights as int16 pairs (k0, k1) in fg_dsp_extend's order, the depth
-    padded to a multiple of 4 with zeros, as int32 words."""
+    """[outputs, depth] int16 -> each output's weights as int16 pairs (k0, k1) in fg_dsp_extend's order, the depth
+    padded to a multiple of 16 (fg_fully_connected_dsp's pass) with zeros, as int32 words."""
     outputs, depth = taps.shape
-    padded = np.zeros((outputs, -(-depth // 4) * 4), np.int16)
+    padded = np.zeros((outputs, -(-depth // 16) * 16), np.int16)
     padded[:, :depth] = taps
     ordered = padded.reshape(outputs, -1, 2, 2).transpose(0, 1, 3, 2)  # [out, q, (x0 x2) | (x1 x3), half]
     return np.ascontiguousarray(ordered).reshape(-1).view("<i4").astype(np.int32)
@@ -243,8 +243,9 @@ def _fully_connected(graph: Graph, op: Operator, call: KernelCall) -> KernelCall
     taps = taps.reshape(call.params["out_depth"], -1)
     if taps.shape[1] > FC_MAX_DEPTH:
         return None
-    constants = channel_constants(graph, op, call, taps)
-    return packed_call(call, FULLY_CONNECTED, constants, extended_pairs(taps), [op.inputs[0], -1])
+    constants, narrow = doubled_constants(graph, op, call, taps)
+    doubled = taps.astype(np.int16) * np.where(narrow, 2, 1).astype(np.int16)[:, None]
+    return packed_call(call, FULLY_CONNECTED, constants, extended_pairs(doubled), [op.inputs[0], -1])
 
 
 def _add(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
@@ -274,7 +275,8 @@ FOLDED_ONE_CHANNEL = Variant("fg_conv2d_folded_dsp", "fg_depthwise_conv2d_one_ch
                              _one_channel_conv, "one-channel depthwise as its CONV_2D: im2col + 3 x 2 SMLAD tile")
 
 FULLY_CONNECTED = Variant("fg_fully_connected_dsp", "fg_fully_connected_folded_s8", REQUIRES, _fully_connected,
-                          "row extended once, 2 outputs per SMLAD pass on int16 weights, SMMULR output stage")
+                          "row extended once, 2 outputs per LDM + SMLAD pass on doubled int16 weights, SMMULR output "
+                          "stage")
 
 ADD = Variant("fg_add_dsp", "fg_add_s8", REQUIRES, _add,
               "each input's 256 rescaled values tabulated once per call, SMMULR output stage")
