@@ -79,7 +79,7 @@ static void fg_dsp_window(const fg_conv2d_params *p, const int8_t *image, int32_
     }
 }
 
-/* params->packed: fg_dsp_channel[out_c], then per channel pair the weight words of filter_h * filter_w * in_c
+/* params->packed: fg_dsp_channel[out_c], then per channel pair the int16 weight words of filter_h * filter_w * in_c
  * rounded up to 8. */
 FG_HOT_LOOP void fg_conv2d_folded_dsp(const fg_conv2d_params *p, const int8_t *input, const int8_t *filter,
                                       int8_t *output) {

@@ -4,7 +4,7 @@
 #include "fg/dot_s8.h"
 #include "fg/dsp_support.h"
 
-/* params->packed: fg_dsp_channel[out_c], then per channel pair the weight words of in_c rounded up to 8. */
+/* params->packed: fg_dsp_channel[out_c], then per channel pair the int16 weight words of in_c rounded up to 8. */
 FG_HOT_LOOP void fg_conv2d_pointwise_dsp(const fg_conv2d_params *p, const int8_t *input, const int8_t *filter,
                                          int8_t *output) {
     (void)filter;

@@ -83,14 +83,16 @@ def channel_constants(graph: Graph, op: Operator, call: KernelCall, taps: np.nda
 
 
 def interleaved_pairs(taps: np.ndarray) -> np.ndarray:
-    """[channels, depth] int8 -> the weight words of each channel pair (fg/dsp_support.h), as int32: depth padded
-    to a multiple of 8 and the channels to an even count, with zeros."""
+    """[channels, depth] int8 -> per channel pair (A, B) and input pair g with depths (k0, k1) (fg/dsp_support.h) the
+    int16 pair words (A[k0], A[k1]) and (B[k0], B[k1]), as int32: depth padded to a multiple of 8 and the channels to
+    an even count, with zeros."""
     channels, depth = taps.shape
-    padded = np.zeros((channels + channels % 2, -(-depth // 8) * 8), np.int8)
+    padded = np.zeros((channels + channels % 2, -(-depth // 8) * 8), np.int16)
     padded[:channels, :depth] = taps
-    quads = padded.reshape(padded.shape[0] // 2, 2, -1, 4).transpose(0, 2, 3, 1)  # [pair, q, j, channel]
-    ordered = np.ascontiguousarray(quads[:, :, [0, 2, 1, 3], :])  # A[k0] B[k0] A[k1] B[k1] for (k0, k1) = (0,2), (1,3)
-    return ordered.reshape(-1).view("<i4").astype(np.int32)
+    pairs = padded.shape[0] // 2
+    quads = padded.reshape(pairs, 2, -1, 4)[:, :, :, [0, 2, 1, 3]]  # (k0, k1) = (4q, 4q+2), (4q+1, 4q+3)
+    ordered = quads.reshape(pairs, 2, -1, 2, 2).transpose(0, 2, 3, 1, 4)  # [pair, q, g, channel, half]
+    return np.ascontiguousarray(ordered).reshape(-1).view("<i4").astype(np.int32)
 
 
 def packed_call(call: KernelCall, variant: Variant, constants: np.ndarray, words: np.ndarray,

@@ -5,8 +5,9 @@
  * - An input "pair" is a word holding two sign-extended int8 inputs of one pixel as int16 halves. SXTB16 on four
  *   inputs x0..x3 gives the pairs (x0, x2) and (x1, x3): depth k is read in that order, pair 2q = (x[4q], x[4q+2]),
  *   pair 2q+1 = (x[4q+1], x[4q+3]); depths past the layer's are zero.
- * - A weight word of a channel pair (A, B) for input pair g with depths (k0, k1) holds the bytes
- *   [A[k0], B[k0], A[k1], B[k1]]: SXTB16 gives A's pair, SXTB16 ROR #8 gives B's, each matching the input pair.
+ * - The weights of a channel pair (A, B) for input pair g with depths (k0, k1) are two words of int16 halves,
+ *   (A[k0], A[k1]) then (B[k0], B[k1]), extended at generation time: one LDRD per input pair (twice the flash of
+ *   int8 weights, two SXTB16 fewer per input pair in the tile).
  * - Each output channel has an fg_dsp_channel: its folded bias and its output stage precomputed. */
 #ifndef FG_DSP_SUPPORT_H
 #define FG_DSP_SUPPORT_H
@@ -127,8 +128,8 @@ static inline __attribute__((always_inline)) void fg_dsp_store_channel(const uin
 }
 
 /* acc[c * 3 + p] += sum over `blocks` x 4 input pairs g of pixel p's pair x[3 g + p] . channel c's pair of w[g],
- * for pixels p < 3 and the channel pair c < 2 (layouts above). Per 8 depths: 4 LDM of three pixels' pairs, 4 LDR
- * and 8 SXTB16 of the weights, 24 SMLAD, 2 for the loop. blocks >= 1. */
+ * for pixels p < 3 and the channel pair c < 2 (layouts above). Per 8 depths: 4 LDM of three pixels' pairs, 4 LDRD
+ * of the weights, 24 SMLAD, 2 for the loop. blocks >= 1. */
 static __attribute__((noinline, unused)) void fg_dsp_tile_3x2(const uint32_t *x, const uint32_t *w,
                                                                    int32_t blocks, uint32_t acc[6]) {
     register const uint32_t *rx __asm__("r0") = x;
@@ -137,9 +138,7 @@ static __attribute__((noinline, unused)) void fg_dsp_tile_3x2(const uint32_t *x,
     register uint32_t *racc __asm__("r3") = acc;
 #define FG_DSP_TILE_PAIR                     \
     "ldm %[x]!, {r10, r11, r12}\n\t"         \
-    "ldr lr, [%[w]], #4\n\t"                 \
-    "sxtb16 r3, lr, ror #8\n\t"              \
-    "sxtb16 lr, lr\n\t"                      \
+    "ldrd lr, r3, [%[w]], #8\n\t"            \
     "smlad r4, r10, lr, r4\n\t"              \
     "smlad r5, r11, lr, r5\n\t"              \
     "smlad r6, r12, lr, r6\n\t"              \
@@ -309,7 +308,7 @@ static __attribute__((noinline, unused)) void fg_dsp_tile_store(const uint32_t *
 #undef FG_DSP_CLAMP
 
 /* Every output channel of up to three pixels whose input pairs fg_dsp_extend laid out in x (stride 3): the
- * weights are one block of `pairs` words per channel pair, pixel p's outputs go to output + p * out_c. narrow: no
+ * weights are one block of 2 * pairs words per channel pair, pixel p's outputs go to output + p * out_c. narrow: no
  * channel is wide (fg_dsp_all_narrow). */
 static inline void fg_dsp_gemm_3(const uint32_t *x, const uint32_t *weights, int32_t pairs, const fg_dsp_channel *ch,
                                  int32_t out_c, int32_t pixels, int8_t *output, const fg_requant_params *q,
@@ -320,9 +319,9 @@ static inline void fg_dsp_gemm_3(const uint32_t *x, const uint32_t *weights, int
                           q->activation_min == -128 && q->activation_max == 127, 3 * 4 * pairs, out_c >> 1};
         fg_dsp_tile_store(x, weights, &job);
         c = out_c & ~1;
-        weights += (out_c >> 1) * pairs;
+        weights += (out_c >> 1) * 2 * pairs;
     }
-    for (; c < out_c; c += 2, weights += pairs) {
+    for (; c < out_c; c += 2, weights += 2 * pairs) {
         uint32_t acc[6];
         fg_dsp_bias_3x2(ch, c, out_c, acc);
         fg_dsp_tile_3x2(x, weights, pairs >> 2, acc);
