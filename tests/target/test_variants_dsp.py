@@ -9,10 +9,11 @@ import numpy as np
 import pytest
 from batched import assert_batch_bit_exact
 from target_fixtures import needs_qemu
+from test_variants_mve import pool_case
 
 from firmware_gen.modelgen.writer import ModelBuilder
 from firmware_gen.ops.geometry import window_2d
-from firmware_gen.ops.variants.dsp import PLANAR_MIN_WIDTH
+from firmware_gen.ops.variants.dsp_window import PLANAR_MIN_WIDTH
 
 CHANNELS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 15, 16, 17, 31, 33]
 ACTIVATIONS = ["NONE", "RELU", "RELU6", "RELU_N1_TO_1"]
@@ -123,6 +124,15 @@ def fully_connected_cases(rng, count):
                                  int(rng.choice(CHANNELS)), wide=k % 5 == 4) for k in range(count)]
 
 
+def avg_pool_cases(rng, count):
+    """Channels a multiple of 4, windows clipped at the border (SAME), strides 1 to 3, and a global pool (kws's)."""
+    filters = [(2, 2), (3, 3), (1, 3), (5, 5), (3, 2)]
+    cases = [pool_case(int(rng.integers(1 << 30)), (1 + k % 2, int(rng.integers(5, 9)), int(rng.integers(5, 9)),
+                                                    [4, 8, 12, 16, 64][k % 5]),
+                       filters[k % 5], 1 + k % 3, "SAME" if k % 2 else "VALID") for k in range(min(count, 15))]
+    return [*cases, pool_case(3, (1, 13, 5, 8), (13, 5), 1, "VALID")]
+
+
 def add_case(rng, shape2=None) -> bytes:
     """One ADD of random scales and zero points (the output's scale within 2^3 of the sum's natural range)."""
     shape = tuple(int(d) for d in rng.integers(1, 6, int(rng.integers(1, 4))))  # small: inputs cross the UART
@@ -150,6 +160,7 @@ def add_cases(rng, count):
     ("fg_depthwise_conv2d_planar_dsp", planar_depthwise_cases, "fg_depthwise_conv2d_3x3_s8"),
     ("fg_conv2d_folded_dsp", one_channel_depthwise_cases, "fg_depthwise_conv2d_one_channel_s8"),
     ("fg_add_dsp", add_cases, "fg_add_s8"),
+    ("fg_avg_pool2d_dsp", avg_pool_cases, "fg_avg_pool2d_s8"),
 ])
 def test_variant_bit_exact_on_m4(variant, cases, portable, tmp_path) -> None:
     rng = np.random.default_rng(len(variant))
@@ -165,13 +176,15 @@ def test_preconditions_not_met_keep_the_portable_kernels(tmp_path) -> None:
               conv_case(rng, "CONV_2D", (1, 1), 700, 3),  # deeper than the tile's buffer (MAX_DEPTH)
               conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), 8, 0),
               conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), 2, 0, multiplier=2),  # two input channels
-              add_case(rng, shape2=(1,))]  # broadcasting
+              add_case(rng, shape2=(1,)),  # broadcasting
+              pool_case(5, (1, 4, 4, 6), (2, 2), 2, "VALID")]  # channels not a multiple of 4
     functions = assert_batch_bit_exact(models, "mps2_an386", tmp_path / "build",
                                        expect_functions=["fg_depthwise_conv2d_3x3_s8", "fg_conv2d_pointwise_s8",
                                                          "fg_depthwise_conv2d_3x3_dsp"])
     assert functions.count("fg_depthwise_conv2d_3x3_s8") == 1
     assert "fg_depthwise_conv2d_s8" in functions and "fg_depthwise_conv2d_dsp" not in functions
     assert "fg_add_s8" in functions and "fg_add_dsp" not in functions
+    assert "fg_avg_pool2d_s8" in functions and "fg_avg_pool2d_dsp" not in functions
 
 
 @needs_qemu

@@ -23,16 +23,11 @@ REQUIRES = frozenset({DSP})
 INT32_LIMIT = 1 << 31
 # The x buffer on the stack holds three pixels' pairs of this many depths (12 bytes per two depths).
 MAX_DEPTH = 640
-DW_ROW_MAX = 256  # FG_DSP_DW_ROW_MAX: a ring row's columns (five rows of int16 on the stack)
-# Rows at least this wide run channel by channel on int16 rows (measured on vww's 48- and 24-wide layers: 3.1 and
-# 3.6 instructions per MAC against 4.6 and 4.0); narrower ones lose more to each row's and channel's setup.
-PLANAR_MIN_WIDTH = 24
-DW_MAX_CHANNELS = 1024  # FG_DSP_DW_MAX_CHANNELS: the depthwise kernel's row of zero points on the stack
 FC_MAX_DEPTH = 2048  # FG_DSP_FC_MAX_DEPTH: the row's pairs on the stack
 WIDE = 256  # FG_DSP_WIDE: the shift field's flag for a channel that needs the 64-bit product
 
 
-def _table(call: KernelCall, suffix: str) -> np.ndarray:
+def call_table(call: KernelCall, suffix: str) -> np.ndarray:
     return next(t.values for t in call.tables if t.suffix == suffix)
 
 
@@ -57,10 +52,10 @@ def channel_constants(graph: Graph, op: Operator, call: KernelCall, taps: np.nda
     folded bias from the call's table unless given."""
     channels = taps.shape[0]
     output_zp = call.params["requant"][1]
-    multipliers = np.broadcast_to(_table(call, "multipliers").astype(np.int64), (channels,))
-    shifts = np.broadcast_to(_table(call, "shifts").astype(np.int64), (channels,))
+    multipliers = np.broadcast_to(call_table(call, "multipliers").astype(np.int64), (channels,))
+    shifts = np.broadcast_to(call_table(call, "shifts").astype(np.int64), (channels,))
     # The portable lowering pads its folded bias to whole groups of channels: one entry per channel here.
-    folded = (_table(call, "folded_bias") if folded_bias is None else folded_bias).astype(np.int64)[:channels]
+    folded = (call_table(call, "folded_bias") if folded_bias is None else folded_bias).astype(np.int64)[:channels]
     weights = taps.astype(np.int64)  # the kernels' accumulator: folded bias + taps . raw inputs in [-128, 127]
     lowest = folded + np.minimum(-128 * weights, 127 * weights).sum(axis=1)
     highest = folded + np.maximum(-128 * weights, 127 * weights).sum(axis=1)
@@ -144,24 +139,6 @@ def _tiled(variant_name: str):
     return specialize
 
 
-def depthwise_words(taps: np.ndarray) -> np.ndarray:
-    """[channels, 9] int8 (channels a multiple of 4) -> per group of four channels c..c+3 and tap t the int16 pair
-    words (w_t[c], w_t[c+2]) and (w_t[c+1], w_t[c+3]), as int32."""
-    groups = taps.astype(np.int16).reshape(-1, 2, 2, 9)  # [group, high half, odd channel, tap]
-    halves = groups.transpose(0, 3, 2, 1)  # [group, tap, odd channel, half]: half 0 the low int16
-    return np.ascontiguousarray(halves).reshape(-1).view("<i4").astype(np.int32)
-
-
-def _depthwise(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
-    channels = call.params["in_c"]
-    if channels % 4 or channels > DW_MAX_CHANNELS:
-        return None
-    taps = _table(call, "channel_taps").reshape(channels, 9)
-    constants, narrow = doubled_constants(graph, op, call, taps)
-    doubled = taps.astype(np.int16) * np.where(narrow, 2, 1).astype(np.int16)[:, None]
-    return packed_call(call, DEPTHWISE, constants, depthwise_words(doubled), [op.inputs[0]])
-
-
 def doubled_constants(graph: Graph, op: Operator, call: KernelCall, taps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """channel_constants with a narrow channel's bias doubled (its int16 weights are doubled too: the accumulator is
     2 acc, which fits, and SMMULR alone is the high multiply), and which channels are narrow."""
@@ -169,32 +146,6 @@ def doubled_constants(graph: Graph, op: Operator, call: KernelCall, taps: np.nda
     narrow = constants[:, 3] != WIDE
     constants[:, 0] = np.where(narrow, constants[:, 0] * 2, constants[:, 0])
     return (constants & 0xFFFFFFFF).astype(np.uint32).view(np.int32), narrow  # a dead channel's doubled bias wraps
-
-
-def planar_depthwise_words(taps: np.ndarray, doubled: np.ndarray) -> np.ndarray:
-    """[channels, 9] int8 -> per channel and filter row i the int16 pair words A_i = (w_i0, w_i1), C_i = (w_i1,
-    w_i2) (fg_depthwise_conv2d_planar_dsp), the weights doubled where `doubled`, as int32."""
-    w = taps.astype(np.int64).reshape(-1, 3, 3) * np.where(doubled, 2, 1)[:, None, None]
-    a = (w[:, :, 0] & 0xFFFF) | ((w[:, :, 1] & 0xFFFF) << 16)
-    c = (w[:, :, 1] & 0xFFFF) | ((w[:, :, 2] & 0xFFFF) << 16)
-    return np.stack([a, c], axis=2).reshape(-1).astype(np.uint32).view(np.int32)
-
-
-def planar_row_len(params: dict) -> int:
-    """fg_dsp_dw_row_len: the columns of one ring row."""
-    pairs_end = 2 * -(-params["out_w"] // 2) + 4
-    return (max(pairs_end, params["pad_left"] + params["in_w"]) + 1) & ~1
-
-
-def _planar_depthwise(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
-    p = call.params
-    if (p["dilation_h"], p["dilation_w"], p["stride_w"]) != (1, 1, 1) or p["stride_h"] not in (1, 2):
-        return None
-    if p["out_w"] < PLANAR_MIN_WIDTH or planar_row_len(p) > DW_ROW_MAX:
-        return None
-    taps = _table(call, "channel_taps").reshape(p["in_c"], 9)
-    constants, narrow = doubled_constants(graph, op, call, taps)
-    return packed_call(call, PLANAR_DEPTHWISE, constants, planar_depthwise_words(taps, narrow), [op.inputs[0]])
 
 
 def _depthwise_one_channel(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
@@ -264,12 +215,6 @@ POINTWISE = Variant("fg_conv2d_pointwise_dsp", "fg_conv2d_pointwise_s8", REQUIRE
 FOLDED = Variant("fg_conv2d_folded_dsp", "fg_conv2d_folded_s8", REQUIRES, _tiled("FOLDED"),
                  "im2col of 3 pixels, then the 3 x 2 SMLAD tile; SMMULR output stage")
 
-PLANAR_DEPTHWISE = Variant("fg_depthwise_conv2d_planar_dsp", "fg_depthwise_conv2d_3x3_s8", REQUIRES,
-                           _planar_depthwise, "channel by channel on int16 rows, 2 outputs per pass of SMLAD on "
-                           "paired taps, SMMULR output stage on doubled weights")
-DEPTHWISE = Variant("fg_depthwise_conv2d_3x3_dsp", "fg_depthwise_conv2d_3x3_s8", REQUIRES, _depthwise,
-                    "4 channels per word, SXTB16 + SMLABB/SMLATT on doubled int16 weight pairs, SMMULR output stage")
-
 DEPTHWISE_ONE_CHANNEL = Variant("fg_depthwise_conv2d_dsp", "fg_depthwise_conv2d_s8", REQUIRES, _depthwise_one_channel,
                                 "one input channel as a CONV_2D of depth_multiplier filters: im2col + 3 x 2 SMLAD tile")
 
@@ -283,5 +228,4 @@ FULLY_CONNECTED = Variant("fg_fully_connected_dsp", "fg_fully_connected_folded_s
 ADD = Variant("fg_add_dsp", "fg_add_s8", REQUIRES, _add,
               "each input's 256 rescaled values tabulated once per call, SMMULR output stage")
 
-VARIANTS = [POINTWISE, FOLDED, PLANAR_DEPTHWISE, DEPTHWISE, DEPTHWISE_ONE_CHANNEL, FOLDED_ONE_CHANNEL, FULLY_CONNECTED,
-            ADD]
+VARIANTS = [POINTWISE, FOLDED, DEPTHWISE_ONE_CHANNEL, FOLDED_ONE_CHANNEL, FULLY_CONNECTED, ADD]
