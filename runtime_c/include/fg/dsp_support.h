@@ -223,6 +223,11 @@ typedef struct {
     "add lr, " r ", r11\n\t"             \
     "add " r ", lr, " r ", asr #31\n\t"  \
     "asr " r ", " r ", r12\n\t"
+#define FG_DSP_RELU(r)                   \
+    "lsl " r ", " r ", #1\n\t"           \
+    "smmulr " r ", " r ", r10\n\t"       \
+    "add " r ", " r ", r11\n\t"          \
+    "asr " r ", " r ", r12\n\t"
 #define FG_DSP_CLAMP(r)                  \
     "cmp " r ", r10\n\t"                 \
     "it lt\n\t"                          \
@@ -230,6 +235,71 @@ typedef struct {
     "cmp " r ", r11\n\t"                 \
     "it gt\n\t"                          \
     "movgt " r ", r11\n\t"
+
+#define FG_DSP_TILE_STORE(OUT, FULL_CHECK) \
+    __asm__ volatile(                                                                                               \
+        "push {%[job]}\n"                                                                                           \
+        "4:\n\t"                                                                                                    \
+        "ldr r3, [%[job], #4]\n\t"                                                                                  \
+        "ldr r4, [r3, #0]\n\t"                                                                                      \
+        "mov r5, r4\n\t"                                                                                            \
+        "mov r6, r4\n\t"                                                                                            \
+        "ldr r7, [r3, #16]\n\t"                                                                                     \
+        "mov r8, r7\n\t"                                                                                            \
+        "mov r9, r7\n\t"                                                                                            \
+        "ldr %[job], [%[job], #0]\n"                                                                                \
+        "1:\n\t"                                                                                                    \
+        FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR                                         \
+        "subs %[job], %[job], #1\n\t"                                                                               \
+        "bne 1b\n\t"                                                                                                \
+        "ldr %[job], [sp]\n\t"                                                                                      \
+        "ldr r3, [%[job], #4]\n\t"                                                                                  \
+        "ldr r10, [r3, #4]\n\t"                                                                                     \
+        "ldr r11, [r3, #8]\n\t"                                                                                     \
+        "ldr r12, [r3, #12]\n\t"                                                                                    \
+        OUT("r4") OUT("r5") OUT("r6")                                                                               \
+        "ldr r10, [r3, #20]\n\t"                                                                                    \
+        "ldr r11, [r3, #24]\n\t"                                                                                    \
+        "ldr r12, [r3, #28]\n\t"                                                                                    \
+        OUT("r7") OUT("r8") OUT("r9")                                                                               \
+        "add r3, r3, #32\n\t"                                                                                       \
+        "str r3, [%[job], #4]\n\t"                                                                                  \
+        FULL_CHECK                                                                                                  \
+        "ssat r4, #8, r4\n\t"                                                                                       \
+        "ssat r5, #8, r5\n\t"                                                                                       \
+        "ssat r6, #8, r6\n\t"                                                                                       \
+        "ssat r7, #8, r7\n\t"                                                                                       \
+        "ssat r8, #8, r8\n\t"                                                                                       \
+        "ssat r9, #8, r9\n\t"                                                                                       \
+        "b 3f\n"                                                                                                    \
+        "2:\n\t"                                                                                                    \
+        "ldr r10, [%[job], #16]\n\t"                                                                                \
+        "ldr r11, [%[job], #20]\n\t"                                                                                \
+        FG_DSP_CLAMP("r4") FG_DSP_CLAMP("r5") FG_DSP_CLAMP("r6")                                                    \
+        FG_DSP_CLAMP("r7") FG_DSP_CLAMP("r8") FG_DSP_CLAMP("r9")                                                    \
+        "3:\n\t"                                                                                                    \
+        "ldr r3, [%[job], #8]\n\t"                                                                                  \
+        "ldr r10, [%[job], #12]\n\t"                                                                                \
+        "strb r4, [r3]\n\t"                                                                                         \
+        "strb r7, [r3, #1]\n\t"                                                                                     \
+        "add r11, r3, r10\n\t"                                                                                      \
+        "strb r5, [r11]\n\t"                                                                                        \
+        "strb r8, [r11, #1]\n\t"                                                                                    \
+        "add r11, r11, r10\n\t"                                                                                     \
+        "strb r6, [r11]\n\t"                                                                                        \
+        "strb r9, [r11, #1]\n\t"                                                                                    \
+        "add r3, r3, #2\n\t"                                                                                        \
+        "str r3, [%[job], #8]\n\t"                                                                                  \
+        "ldr r10, [%[job], #28]\n\t"                                                                                \
+        "sub %[x], %[x], r10\n\t"                                                                                   \
+        "ldr r10, [%[job], #32]\n\t"                                                                                \
+        "subs r10, r10, #1\n\t"                                                                                     \
+        "str r10, [%[job], #32]\n\t"                                                                                \
+        "bne 4b\n\t"                                                                                                \
+        "add sp, sp, #4\n\t"                                                                                        \
+        : [x] "+r"(rx), [w] "+r"(rw), [job] "+r"(rj)                                                                \
+        :                                                                                                           \
+        : "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "lr", "cc", "memory")
 
 /* The 3 x 2 tile of fg_dsp_tile_3x2 for job->pairs pairs of narrow channels in turn (their weight blocks one after
  * the other), the bias loaded and the output stage fused while the accumulators are in registers: per output
@@ -239,72 +309,21 @@ static __attribute__((noinline, unused)) void fg_dsp_tile_store(const uint32_t *
     register const uint32_t *rx __asm__("r0") = x;
     register const uint32_t *rw __asm__("r1") = w;
     register const fg_dsp_job *rj __asm__("r2") = job;
-    __asm__ volatile(
-        "push {%[job]}\n"
-        "4:\n\t"
-        "ldr r3, [%[job], #4]\n\t"
-        "ldr r4, [r3, #0]\n\t"
-        "mov r5, r4\n\t"
-        "mov r6, r4\n\t"
-        "ldr r7, [r3, #16]\n\t"
-        "mov r8, r7\n\t"
-        "mov r9, r7\n\t"
-        "ldr %[job], [%[job], #0]\n"
-        "1:\n\t"
-        FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR
-        "subs %[job], %[job], #1\n\t"
-        "bne 1b\n\t"
-        "ldr %[job], [sp]\n\t"
-        "ldr r3, [%[job], #4]\n\t"
-        "ldr r10, [r3, #4]\n\t"
-        "ldr r11, [r3, #8]\n\t"
-        "ldr r12, [r3, #12]\n\t"
-        FG_DSP_NARROW("r4") FG_DSP_NARROW("r5") FG_DSP_NARROW("r6")
-        "ldr r10, [r3, #20]\n\t"
-        "ldr r11, [r3, #24]\n\t"
-        "ldr r12, [r3, #28]\n\t"
-        FG_DSP_NARROW("r7") FG_DSP_NARROW("r8") FG_DSP_NARROW("r9")
-        "add r3, r3, #32\n\t"
-        "str r3, [%[job], #4]\n\t"
-        "ldr r3, [%[job], #24]\n\t"
-        "cbz r3, 2f\n\t"
-        "ssat r4, #8, r4\n\t"
-        "ssat r5, #8, r5\n\t"
-        "ssat r6, #8, r6\n\t"
-        "ssat r7, #8, r7\n\t"
-        "ssat r8, #8, r8\n\t"
-        "ssat r9, #8, r9\n\t"
-        "b 3f\n"
-        "2:\n\t"
-        "ldr r10, [%[job], #16]\n\t"
-        "ldr r11, [%[job], #20]\n\t"
-        FG_DSP_CLAMP("r4") FG_DSP_CLAMP("r5") FG_DSP_CLAMP("r6")
-        FG_DSP_CLAMP("r7") FG_DSP_CLAMP("r8") FG_DSP_CLAMP("r9")
-        "3:\n\t"
-        "ldr r3, [%[job], #8]\n\t"
-        "ldr r10, [%[job], #12]\n\t"
-        "strb r4, [r3]\n\t"
-        "strb r7, [r3, #1]\n\t"
-        "add r11, r3, r10\n\t"
-        "strb r5, [r11]\n\t"
-        "strb r8, [r11, #1]\n\t"
-        "add r11, r11, r10\n\t"
-        "strb r6, [r11]\n\t"
-        "strb r9, [r11, #1]\n\t"
-        "add r3, r3, #2\n\t"
-        "str r3, [%[job], #8]\n\t"
-        "ldr r10, [%[job], #28]\n\t"
-        "sub %[x], %[x], r10\n\t"
-        "ldr r10, [%[job], #32]\n\t"
-        "subs r10, r10, #1\n\t"
-        "str r10, [%[job], #32]\n\t"
-        "bne 4b\n\t"
-        "add sp, sp, #4\n\t"
-        : [x] "+r"(rx), [w] "+r"(rw), [job] "+r"(rj)
-        :
-        : "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "lr", "cc", "memory");
+    FG_DSP_TILE_STORE(FG_DSP_NARROW, "ldr r3, [%[job], #24]\n\tcbz r3, 2f\n\t");
 }
+
+/* fg_dsp_tile_store for a layer whose output zero point is -128 and clamp all of int8: no rounding correction of
+ * negative values (they clamp to -128 either way) and no check of the clamp. */
+static __attribute__((noinline, unused)) void fg_dsp_tile_store_relu(const uint32_t *x, const uint32_t *w,
+                                                                     const fg_dsp_job *job) {
+    register const uint32_t *rx __asm__("r0") = x;
+    register const uint32_t *rw __asm__("r1") = w;
+    register const fg_dsp_job *rj __asm__("r2") = job;
+    FG_DSP_TILE_STORE(FG_DSP_RELU, "");
+}
+#undef FG_DSP_TILE_STORE
 #undef FG_DSP_NARROW
+#undef FG_DSP_RELU
 #undef FG_DSP_CLAMP
 
 /* Every output channel of up to three pixels whose input pairs fg_dsp_extend laid out in x (stride 3): the
@@ -317,7 +336,11 @@ static inline void fg_dsp_gemm_3(const uint32_t *x, const uint32_t *weights, int
     if (pixels == 3 && narrow && out_c >= 2) {  /* every whole channel pair in one call */
         fg_dsp_job job = {pairs >> 2, ch, output, out_c, q->activation_min, q->activation_max,
                           q->activation_min == -128 && q->activation_max == 127, 3 * 4 * pairs, out_c >> 1};
-        fg_dsp_tile_store(x, weights, &job);
+        if (job.full && q->output_offset == -128) {
+            fg_dsp_tile_store_relu(x, weights, &job);
+        } else {
+            fg_dsp_tile_store(x, weights, &job);
+        }
         c = out_c & ~1;
         weights += (out_c >> 1) * 2 * pairs;
     }
