@@ -13,6 +13,33 @@ static inline uint32_t fg_dsp_add_odd_s8x2(uint32_t sum, uint32_t v) {
     return r;
 }
 
+/* even, odd += the words of four channels every `channels` bytes over the first `bytes` of line, sign-extended to
+ * halfwords: (c, c + 2) into even, (c + 1, c + 3) into odd; four pixels per pass. */
+static inline __attribute__((always_inline)) void fg_dsp_pool_sum(const int8_t *line, int32_t bytes,
+                                                                   int32_t channels, uint32_t *even, uint32_t *odd) {
+    uint32_t e = *even, o = *odd;
+    int32_t x = 0;
+    const int8_t *at = line, *end = line + bytes - 3 * channels;
+    for (; at < end; at += 4 * channels) {
+        uint32_t v0, v1, v2, v3;
+        memcpy(&v0, at, sizeof v0);
+        memcpy(&v1, at + channels, sizeof v1);
+        memcpy(&v2, at + 2 * channels, sizeof v2);
+        memcpy(&v3, at + 3 * channels, sizeof v3);
+        e = __sxtab16(__sxtab16(__sxtab16(__sxtab16(e, v0), v1), v2), v3);
+        o = fg_dsp_add_odd_s8x2(fg_dsp_add_odd_s8x2(fg_dsp_add_odd_s8x2(fg_dsp_add_odd_s8x2(o, v0), v1), v2), v3);
+    }
+    x = (int32_t)(at - line);
+    for (; x < bytes; x += channels) {
+        uint32_t v;
+        memcpy(&v, line + x, sizeof v);
+        e = __sxtab16(e, v);
+        o = fg_dsp_add_odd_s8x2(o, v);
+    }
+    *even = e;
+    *odd = o;
+}
+
 /* The rounded average (half away from zero) of a window's sum over count elements, clamped. */
 static inline int8_t fg_dsp_pool_average(int32_t sum, int32_t count, int32_t low, int32_t high) {
     const int32_t average = sum > 0 ? (sum + count / 2) / count : (sum - count / 2) / count;
@@ -31,16 +58,13 @@ FG_HOT_LOOP void fg_avg_pool2d_dsp(const fg_pool2d_params *p, const int8_t *inpu
                 int32_t x0, x1;
                 fg_pool_window_1d(ox, p->stride_w, p->pad_left, p->filter_w, p->in_w, &x0, &x1);
                 const int32_t count = (y1 - y0) * (x1 - x0), cols = (x1 - x0) * channels;
+                /* a window as wide as the image is one run of bytes: all its rows summed in one pass */
+                const int32_t run_rows = x1 - x0 == p->in_w ? y1 - y0 : 1, run = run_rows * cols;
                 for (int32_t c = 0; c < channels; c += 4) {
                     uint32_t even = 0, odd = 0;  /* channels (c, c + 2) and (c + 1, c + 3) */
                     const int8_t *line = input + y0 * row + x0 * channels + c;
-                    for (int32_t y = y0; y < y1; ++y, line += row) {
-                        for (int32_t x = 0; x < cols; x += channels) {
-                            uint32_t v;
-                            memcpy(&v, line + x, sizeof v);
-                            even = __sxtab16(even, v);
-                            odd = fg_dsp_add_odd_s8x2(odd, v);
-                        }
+                    for (int32_t y = y0; y < y1; y += run_rows, line += run_rows * row) {
+                        fg_dsp_pool_sum(line, run, channels, &even, &odd);
                     }
                     output[c] = fg_dsp_pool_average((int16_t)even, count, p->activation_min, p->activation_max);
                     output[c + 1] = fg_dsp_pool_average((int16_t)odd, count, p->activation_min, p->activation_max);

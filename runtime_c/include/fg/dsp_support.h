@@ -235,8 +235,16 @@ typedef struct {
     "cmp " r ", r11\n\t"                 \
     "it gt\n\t"                          \
     "movgt " r ", r11\n\t"
+/* The clamp of the tile's six outputs when it is not all of int8 (label 2), then on to the stores (label 3). */
+#define FG_DSP_CLAMP_BLOCK                                        \
+    "b 3f\n"                                                      \
+    "2:\n\t"                                                     \
+    "ldr r10, [%[job], #16]\n\t"                                 \
+    "ldr r11, [%[job], #20]\n\t"                                 \
+    FG_DSP_CLAMP("r4") FG_DSP_CLAMP("r5") FG_DSP_CLAMP("r6")     \
+    FG_DSP_CLAMP("r7") FG_DSP_CLAMP("r8") FG_DSP_CLAMP("r9")
 
-#define FG_DSP_TILE_STORE(OUT, FULL_CHECK) \
+#define FG_DSP_TILE_STORE(OUT, FULL_CHECK, CLAMP_BLOCK) \
     __asm__ volatile(                                                                                               \
         "push {%[job]}\n"                                                                                           \
         "4:\n\t"                                                                                                    \
@@ -254,15 +262,12 @@ typedef struct {
         "bne 1b\n\t"                                                                                                \
         "ldr %[job], [sp]\n\t"                                                                                      \
         "ldr r3, [%[job], #4]\n\t"                                                                                  \
-        "ldr r10, [r3, #4]\n\t"                                                                                     \
-        "ldr r11, [r3, #8]\n\t"                                                                                     \
-        "ldr r12, [r3, #12]\n\t"                                                                                    \
+        "add r3, r3, #4\n\t"                                                                                        \
+        "ldm r3!, {r10, r11, r12}\n\t"                                                                              \
         OUT("r4") OUT("r5") OUT("r6")                                                                               \
-        "ldr r10, [r3, #20]\n\t"                                                                                    \
-        "ldr r11, [r3, #24]\n\t"                                                                                    \
-        "ldr r12, [r3, #28]\n\t"                                                                                    \
+        "add r3, r3, #4\n\t"                                                                                        \
+        "ldm r3!, {r10, r11, r12}\n\t"                                                                              \
         OUT("r7") OUT("r8") OUT("r9")                                                                               \
-        "add r3, r3, #32\n\t"                                                                                       \
         "str r3, [%[job], #4]\n\t"                                                                                  \
         FULL_CHECK                                                                                                  \
         "ssat r4, #8, r4\n\t"                                                                                       \
@@ -271,12 +276,7 @@ typedef struct {
         "ssat r7, #8, r7\n\t"                                                                                       \
         "ssat r8, #8, r8\n\t"                                                                                       \
         "ssat r9, #8, r9\n\t"                                                                                       \
-        "b 3f\n"                                                                                                    \
-        "2:\n\t"                                                                                                    \
-        "ldr r10, [%[job], #16]\n\t"                                                                                \
-        "ldr r11, [%[job], #20]\n\t"                                                                                \
-        FG_DSP_CLAMP("r4") FG_DSP_CLAMP("r5") FG_DSP_CLAMP("r6")                                                    \
-        FG_DSP_CLAMP("r7") FG_DSP_CLAMP("r8") FG_DSP_CLAMP("r9")                                                    \
+        CLAMP_BLOCK                                                                                                 \
         "3:\n\t"                                                                                                    \
         "ldr r3, [%[job], #8]\n\t"                                                                                  \
         "ldr r10, [%[job], #12]\n\t"                                                                                \
@@ -309,7 +309,7 @@ static __attribute__((noinline, unused)) void fg_dsp_tile_store(const uint32_t *
     register const uint32_t *rx __asm__("r0") = x;
     register const uint32_t *rw __asm__("r1") = w;
     register const fg_dsp_job *rj __asm__("r2") = job;
-    FG_DSP_TILE_STORE(FG_DSP_NARROW, "ldr r3, [%[job], #24]\n\tcbz r3, 2f\n\t");
+    FG_DSP_TILE_STORE(FG_DSP_NARROW, "ldr r3, [%[job], #24]\n\tcbz r3, 2f\n\t", FG_DSP_CLAMP_BLOCK);
 }
 
 /* fg_dsp_tile_store for a layer whose output zero point is -128 and clamp all of int8: no rounding correction of
@@ -319,11 +319,12 @@ static __attribute__((noinline, unused)) void fg_dsp_tile_store_relu(const uint3
     register const uint32_t *rx __asm__("r0") = x;
     register const uint32_t *rw __asm__("r1") = w;
     register const fg_dsp_job *rj __asm__("r2") = job;
-    FG_DSP_TILE_STORE(FG_DSP_RELU, "");
+    FG_DSP_TILE_STORE(FG_DSP_RELU, "", "");
 }
 #undef FG_DSP_TILE_STORE
 #undef FG_DSP_NARROW
 #undef FG_DSP_RELU
+#undef FG_DSP_CLAMP_BLOCK
 #undef FG_DSP_CLAMP
 
 /* Every output channel of up to three pixels whose input pairs fg_dsp_extend laid out in x (stride 3): the
