@@ -29,8 +29,8 @@ static inline __attribute__((always_inline)) void fg_dsp_dw_group(const int8_t *
     acc[3] = (uint32_t)a3;
 }
 
-/* Channels c..c+3 of one pixel, all narrow: each output LSL + SMMULR + 3 + the clamp + STRB, the constants read
- * two channels at a time. */
+/* Channels c..c+3 of one pixel, all narrow: each output SMMULR + 3 + the clamp + STRB, the constants read two
+ * channels at a time. */
 static inline __attribute__((always_inline)) void fg_dsp_dw_store4(const uint32_t acc[4], const fg_dsp_channel *ch,
                                                                     int8_t *out, int full, int32_t low,
                                                                     int32_t high) {
@@ -38,8 +38,10 @@ static inline __attribute__((always_inline)) void fg_dsp_dw_store4(const uint32_
     for (int32_t j = 0; j < 4; j += 2) {
         const int32_t m0 = ch[j].multiplier, o0 = ch[j].offset, s0 = ch[j].shift;
         const int32_t m1 = ch[j + 1].multiplier, o1 = ch[j + 1].offset, s1 = ch[j + 1].shift;
-        const int8_t y0 = fg_dsp_clamp(fg_dsp_narrow(acc[j], m0, o0, s0), full, low, high);
-        const int8_t y1 = fg_dsp_clamp(fg_dsp_narrow(acc[j + 1], m1, o1, s1), full, low, high);
+        const int32_t v0 = fg_dsp_high_mul_doubled((int32_t)acc[j], m0);
+        const int32_t v1 = fg_dsp_high_mul_doubled((int32_t)acc[j + 1], m1);
+        const int8_t y0 = fg_dsp_clamp((v0 + o0 + (v0 >> 31)) >> s0, full, low, high);
+        const int8_t y1 = fg_dsp_clamp((v1 + o1 + (v1 >> 31)) >> s1, full, low, high);
         out[j] = y0;
         out[j + 1] = y1;
     }
@@ -57,7 +59,7 @@ static inline __attribute__((always_inline)) void fg_dsp_dw_pixel(const int8_t *
             fg_dsp_dw_store4(acc, ch + c, output + c, full, q->activation_min, q->activation_max);
         } else {
             for (int32_t j = 0; j < 4; ++j) {
-                fg_dsp_store_channel(acc + j, ch + c + j, 1, output + c + j, 1, q);
+                output[c + j] = fg_dsp_output_doubled(acc[j], ch + c + j, q);
             }
         }
     }
@@ -90,49 +92,66 @@ typedef struct {
 #define FG_DSP_DW_OUT(acc, j)                                 \
     "ldrd r10, r11, [%[ch], #" #j "* 16 + 4]\n\t"            \
     "ldr r12, [%[ch], #" #j "* 16 + 12]\n\t"                 \
-    "lsl " acc ", " acc ", #1\n\t"                             \
     "smmulr " acc ", " acc ", r10\n\t"                         \
     "add lr, " acc ", r11\n\t"                                 \
     "add " acc ", lr, " acc ", asr #31\n\t"                    \
     "asr " acc ", " acc ", r12\n\t"                            \
     "ssat " acc ", #8, " acc "\n\t"                            \
     "strb " acc ", [%[out], #" #j "]\n\t"
+/* Without the rounding correction of negative values: the clamp's floor at or above the output zero point. */
+#define FG_DSP_DW_OUT_RELU(acc, j)                            \
+    "ldrd r10, r11, [%[ch], #" #j "* 16 + 4]\n\t"            \
+    "ldr r12, [%[ch], #" #j "* 16 + 12]\n\t"                 \
+    "smmulr " acc ", " acc ", r10\n\t"                         \
+    "add " acc ", " acc ", r11\n\t"                            \
+    "asr " acc ", " acc ", r12\n\t"                            \
+    "ssat " acc ", #8, " acc "\n\t"                            \
+    "strb " acc ", [%[out], #" #j "]\n\t"
+
+#define FG_DSP_DW_PIXEL_ASM(OUT)                                                                       \
+    __asm__ volatile(                                                                                  \
+        "ldrd r8, r9, [%[job]]\n\t"                                                                  \
+        "ldrd r10, r11, [%[job], #8]\n\t"                                                            \
+        "push {r10, r11}\n"                                                                           \
+        "1:\n\t"                                                                                     \
+        "ldr r4, [%[ch], #0]\n\t"                                                                    \
+        "ldr r5, [%[ch], #16]\n\t"                                                                   \
+        "ldr r6, [%[ch], #32]\n\t"                                                                   \
+        "ldr r7, [%[ch], #48]\n\t"                                                                   \
+        FG_DSP_DW_ROW "add %[x], %[x], r9\n\t"                                                       \
+        FG_DSP_DW_ROW "add %[x], %[x], r9\n\t"                                                       \
+        FG_DSP_DW_ROW                                                                                  \
+        OUT("r4", 0) OUT("r5", 1) OUT("r6", 2) OUT("r7", 3)                                            \
+        "ldrd r10, r11, [sp]\n\t"                                                                    \
+        "sub %[x], %[x], r10\n\t"                                                                    \
+        "add %[ch], %[ch], #64\n\t"                                                                  \
+        "add %[out], %[out], #4\n\t"                                                                 \
+        "subs r11, r11, #1\n\t"                                                                      \
+        "str r11, [sp, #4]\n\t"                                                                      \
+        "bne 1b\n\t"                                                                                 \
+        "add sp, sp, #8\n\t"                                                                         \
+        : [x] "+r"(rx), [w] "+r"(rw), [ch] "+r"(rc), [out] "+r"(ro), [job] "+r"(rj)                    \
+        :                                                                                              \
+        : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "lr", "cc", "memory")
 
 /* Every group of four channels of one output pixel whose window is inside the image, every channel narrow and the
- * clamp all of int8: per tap LDR + LDRD + 2 SXTB16 + 4 SMLAxy, per output 9 for the output stage. x: the window's
- * top left tap. */
+ * clamp all of int8: per tap LDR + LDRD + 2 SXTB16 + 4 SMLAxy, per output 7 or 6 (relu: no rounding correction of
+ * negative values, the output zero point -128) for the output stage. x: the window's top left tap. */
 static __attribute__((noinline)) void fg_dsp_dw_pixel_asm(const int8_t *x, const uint32_t *w, const fg_dsp_channel *ch,
-                                                          int8_t *out, const fg_dsp_dw_job *job) {
+                                                          int8_t *out, const fg_dsp_dw_job *job, int relu) {
     register const int8_t *rx __asm__("r0") = x;
     register const uint32_t *rw __asm__("r1") = w;
     register const fg_dsp_channel *rc __asm__("r2") = ch;
     register int8_t *ro __asm__("r3") = out;
     register const fg_dsp_dw_job *rj __asm__("r12") = job;
-    __asm__ volatile(
-        "ldrd r8, r9, [%[job]]\n\t"
-        "ldrd r10, r11, [%[job], #8]\n\t"
-        "push {r10, r11}\n"
-        "1:\n\t"
-        "ldr r4, [%[ch], #0]\n\t"
-        "ldr r5, [%[ch], #16]\n\t"
-        "ldr r6, [%[ch], #32]\n\t"
-        "ldr r7, [%[ch], #48]\n\t"
-        FG_DSP_DW_ROW "add %[x], %[x], r9\n\t"
-        FG_DSP_DW_ROW "add %[x], %[x], r9\n\t"
-        FG_DSP_DW_ROW
-        FG_DSP_DW_OUT("r4", 0) FG_DSP_DW_OUT("r5", 1) FG_DSP_DW_OUT("r6", 2) FG_DSP_DW_OUT("r7", 3)
-        "ldrd r10, r11, [sp]\n\t"
-        "sub %[x], %[x], r10\n\t"
-        "add %[ch], %[ch], #64\n\t"
-        "add %[out], %[out], #4\n\t"
-        "subs r11, r11, #1\n\t"
-        "str r11, [sp, #4]\n\t"
-        "bne 1b\n\t"
-        "add sp, sp, #8\n\t"
-        : [x] "+r"(rx), [w] "+r"(rw), [ch] "+r"(rc), [out] "+r"(ro), [job] "+r"(rj)
-        :
-        : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "lr", "cc", "memory");
+    if (relu) {
+        FG_DSP_DW_PIXEL_ASM(FG_DSP_DW_OUT_RELU);
+    } else {
+        FG_DSP_DW_PIXEL_ASM(FG_DSP_DW_OUT);
+    }
 }
+#undef FG_DSP_DW_PIXEL_ASM
+#undef FG_DSP_DW_OUT_RELU
 #undef FG_DSP_DW_TAP
 #undef FG_DSP_DW_ROW
 #undef FG_DSP_DW_OUT
@@ -146,7 +165,8 @@ static void fg_dsp_dw_border(const fg_depthwise_conv2d_params *p, const int8_t *
     }
 }
 
-/* params->packed: fg_dsp_channel[in_c], then per group of four channels the 18 weight words above. in_c is a
+/* params->packed: fg_dsp_channel[in_c], then per group of four channels the 18 weight words above; a narrow
+ * channel's bias and weights doubled (fg_dsp_dw_output). in_c is a
  * multiple of 4 and at most FG_DSP_DW_MAX_CHANNELS (the generator checks). */
 FG_HOT_LOOP void fg_depthwise_conv2d_3x3_dsp(const fg_depthwise_conv2d_params *p, const int8_t *input,
                                              int8_t *output) {
@@ -162,6 +182,7 @@ FG_HOT_LOOP void fg_depthwise_conv2d_3x3_dsp(const fg_depthwise_conv2d_params *p
     }
     /* 2: every channel narrow and the clamp all of int8; 1: every channel narrow; 0: some channel wide */
     const int mode = fg_dsp_all_narrow(ch, channels) ? 1 + (q.activation_min == -128 && q.activation_max == 127) : 0;
+    const int relu = q.output_offset == -128;  /* mode 2: every negative value clamps to -128 either way */
     const int32_t row = p->dilation_h * p->in_w * channels, col = p->dilation_w * channels;
     const fg_dsp_dw_job job = {col, row - col, 2 * row + col - 4, channels / 4};
     const fg_dsp_dw_job gathered = {channels, 2 * channels, 7 * channels - 4, channels / 4};  /* [3][3][in_c] */
@@ -176,7 +197,7 @@ FG_HOT_LOOP void fg_depthwise_conv2d_3x3_dsp(const fg_depthwise_conv2d_params *p
                 if (y0 >= 0 && y0 + 2 * p->dilation_h < p->in_h && x0 >= 0 && x0 + 2 * p->dilation_w < p->in_w) {
                     const int8_t *corner = image + (y0 * p->in_w + x0) * channels;
                     if (mode == 2) {
-                        fg_dsp_dw_pixel_asm(corner, weights, ch, output, &job);
+                        fg_dsp_dw_pixel_asm(corner, weights, ch, output, &job, relu);
                         continue;
                     }
                     for (int32_t t = 0; t < 9; ++t) {
@@ -188,7 +209,7 @@ FG_HOT_LOOP void fg_depthwise_conv2d_3x3_dsp(const fg_depthwise_conv2d_params *p
                         for (int32_t t = 0; t < 9; ++t) {
                             memcpy(window + t * channels, x[t], (size_t)channels);
                         }
-                        fg_dsp_dw_pixel_asm(window, weights, ch, output, &gathered);
+                        fg_dsp_dw_pixel_asm(window, weights, ch, output, &gathered, relu);
                         continue;
                     }
                 }

@@ -9,9 +9,11 @@ import numpy as np
 import pytest
 from batched import assert_batch_bit_exact
 from target_fixtures import needs_qemu
+from test_variants_mve import pool_case
 
 from firmware_gen.modelgen.writer import ModelBuilder
 from firmware_gen.ops.geometry import window_2d
+from firmware_gen.ops.variants.dsp_window import PLANAR_MIN_WIDTH
 
 CHANNELS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 15, 16, 17, 31, 33]
 ACTIVATIONS = ["NONE", "RELU", "RELU6", "RELU_N1_TO_1"]
@@ -31,15 +33,16 @@ def _weights(rng, shape, axis, taps, input_scale, wide):
 
 
 def conv_case(rng, opcode, filter_hw, in_c, out_c, stride=1, dilation=1, padding=None, wide=False,
-              multiplier=1) -> bytes:
+              multiplier=1, widths=(1, 6), stride_w=None, output_zero_point=None) -> bytes:
     """One CONV_2D or DEPTHWISE_CONV_2D (out_c unused: in_c * multiplier channels) model with random
-    quantization."""
+    quantization; the input's width drawn from `widths` (half-open), stride_w `stride` unless given."""
     padding = padding or str(rng.choice(["SAME", "VALID"]))
-    options = {"padding": padding, "stride_h": stride, "stride_w": stride, "dilation_h": dilation,
+    stride_w = stride if stride_w is None else stride_w
+    options = {"padding": padding, "stride_h": stride, "stride_w": stride_w, "dilation_h": dilation,
                "dilation_w": dilation, "activation": str(rng.choice(ACTIVATIONS))}
     while True:
-        shape = (int(rng.integers(1, 3)), int(rng.integers(1, 6)), int(rng.integers(1, 6)), in_c)
-        window = window_2d(padding, shape[1:3], filter_hw, (stride, stride), (dilation, dilation))
+        shape = (int(rng.integers(1, 3)), int(rng.integers(1, 6)), int(rng.integers(*widths)), in_c)
+        window = window_2d(padding, shape[1:3], filter_hw, (stride, stride_w), (dilation, dilation))
         if window.out_h >= 1 and window.out_w >= 1:
             break
     input_scale = float(rng.uniform(0.005, 0.1))
@@ -55,16 +58,20 @@ def conv_case(rng, opcode, filter_hw, in_c, out_c, stride=1, dilation=1, padding
     inputs = [x, b.constant("w", values, scale=scales, zero_point=0, axis=axis)]
     if bias is not None:
         inputs.append(b.constant("b", bias, scale=[input_scale * s for s in scales], zero_point=0))
+    if output_zero_point is None:
+        output_zero_point = int(rng.integers(-128, 128))
     y = b.tensor("y", (shape[0], window.out_h, window.out_w, out_c), "int8", scale=output_scale,
-                 zero_point=int(rng.integers(-128, 128)))
+                 zero_point=output_zero_point)
     b.operator(opcode, inputs=inputs, outputs=[y], options=options)
     b.output(y)
     return b.build()
 
 
 def pointwise_cases(rng, count):
+    # every third case with the output zero point -128: the tile without the rounding correction when the clamp
+    # is all of int8
     return [conv_case(rng, "CONV_2D", (1, 1), CHANNELS[k % len(CHANNELS)], int(rng.choice(CHANNELS)),
-                      wide=k % 5 == 4) for k in range(count)]
+                      wide=k % 5 == 4, output_zero_point=-128 if k % 3 == 0 else None) for k in range(count)]
 
 
 def folded_cases(rng, count):
@@ -73,7 +80,8 @@ def folded_cases(rng, count):
         filter_hw = [(3, 3), (3, 3), (1, 3), (2, 2), (3, 1), (1, 1)][k % 6]
         stride = 2 if filter_hw == (1, 1) else int(rng.integers(1, 3))
         cases.append(conv_case(rng, "CONV_2D", filter_hw, int(rng.integers(1, 7)), int(rng.choice(CHANNELS[:12])),
-                               stride, int(rng.integers(1, 3)), wide=k % 7 == 6))
+                               stride, int(rng.integers(1, 3)), wide=k % 7 == 6,
+                               output_zero_point=-128 if k % 3 == 0 else None))
     return cases
 
 
@@ -81,6 +89,15 @@ def depthwise_cases(rng, count):
     # 64 channels and more: a border pixel's window gathered for the assembly loop
     return [conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), [4, 8, 12, 16, 32, 36, 64, 68][k % 8], 0,
                       int(rng.integers(1, 3)), int(rng.integers(1, 3)), wide=k % 6 == 5) for k in range(count)]
+
+
+def planar_depthwise_cases(rng, count):
+    """Rows at least PLANAR_MIN_WIDTH outputs wide, stride_w 1, stride_h 1 or 2, any channel count; every second case
+    with the output zero point -128 (ReLU-like clamps: the assembly loop without the rounding correction)."""
+    return [conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), [1, 2, 3, 4, 5, 8, 9][k % 7], 0, 1 + k % 3 // 2,
+                      widths=(PLANAR_MIN_WIDTH + 2, PLANAR_MIN_WIDTH + 9), stride_w=1, wide=k % 6 == 5,
+                      output_zero_point=-128 if k % 2 else None)
+            for k in range(min(count, 14))]  # at most 14: wide inputs cross the UART slowly
 
 
 def one_channel_depthwise_cases(rng, count):
@@ -110,6 +127,15 @@ def fully_connected_cases(rng, count):
                                  int(rng.choice(CHANNELS)), wide=k % 5 == 4) for k in range(count)]
 
 
+def avg_pool_cases(rng, count):
+    """Channels a multiple of 4, windows clipped at the border (SAME), strides 1 to 3, and a global pool (kws's)."""
+    filters = [(2, 2), (3, 3), (1, 3), (5, 5), (3, 2)]
+    cases = [pool_case(int(rng.integers(1 << 30)), (1 + k % 2, int(rng.integers(5, 9)), int(rng.integers(5, 9)),
+                                                    [4, 8, 12, 16, 64][k % 5]),
+                       filters[k % 5], 1 + k % 3, "SAME" if k % 2 else "VALID") for k in range(min(count, 15))]
+    return [*cases, pool_case(3, (1, 13, 5, 8), (13, 5), 1, "VALID")]
+
+
 def add_case(rng, shape2=None) -> bytes:
     """One ADD of random scales and zero points (the output's scale within 2^3 of the sum's natural range)."""
     shape = tuple(int(d) for d in rng.integers(1, 6, int(rng.integers(1, 4))))  # small: inputs cross the UART
@@ -134,8 +160,10 @@ def add_cases(rng, count):
     ("fg_conv2d_pointwise_dsp", pointwise_cases, "fg_conv2d_pointwise_s8"),
     ("fg_conv2d_folded_dsp", folded_cases, "fg_conv2d_folded_s8"),
     ("fg_depthwise_conv2d_3x3_dsp", depthwise_cases, "fg_depthwise_conv2d_3x3_s8"),
+    ("fg_depthwise_conv2d_planar_dsp", planar_depthwise_cases, "fg_depthwise_conv2d_3x3_s8"),
     ("fg_conv2d_folded_dsp", one_channel_depthwise_cases, "fg_depthwise_conv2d_one_channel_s8"),
     ("fg_add_dsp", add_cases, "fg_add_s8"),
+    ("fg_avg_pool2d_dsp", avg_pool_cases, "fg_avg_pool2d_s8"),
 ])
 def test_variant_bit_exact_on_m4(variant, cases, portable, tmp_path) -> None:
     rng = np.random.default_rng(len(variant))
@@ -151,22 +179,25 @@ def test_preconditions_not_met_keep_the_portable_kernels(tmp_path) -> None:
               conv_case(rng, "CONV_2D", (1, 1), 700, 3),  # deeper than the tile's buffer (MAX_DEPTH)
               conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), 8, 0),
               conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), 2, 0, multiplier=2),  # two input channels
-              add_case(rng, shape2=(1,))]  # broadcasting
+              add_case(rng, shape2=(1,)),  # broadcasting
+              pool_case(5, (1, 4, 4, 6), (2, 2), 2, "VALID")]  # channels not a multiple of 4
     functions = assert_batch_bit_exact(models, "mps2_an386", tmp_path / "build",
                                        expect_functions=["fg_depthwise_conv2d_3x3_s8", "fg_conv2d_pointwise_s8",
                                                          "fg_depthwise_conv2d_3x3_dsp"])
     assert functions.count("fg_depthwise_conv2d_3x3_s8") == 1
     assert "fg_depthwise_conv2d_s8" in functions and "fg_depthwise_conv2d_dsp" not in functions
     assert "fg_add_s8" in functions and "fg_add_dsp" not in functions
+    assert "fg_avg_pool2d_s8" in functions and "fg_avg_pool2d_dsp" not in functions
 
 
 @needs_qemu
 def test_variants_bit_exact_on_m7(tmp_path) -> None:
     rng = np.random.default_rng(14)
     models = pointwise_cases(rng, 5) + folded_cases(rng, 5) + depthwise_cases(rng, 5) + one_channel_depthwise_cases(
-        rng, 4)
+        rng, 4) + planar_depthwise_cases(rng, 4)
     # a one-channel depthwise the portable lowering leaves to the reference kernel (filter_h > 16)
     models.append(conv_case(rng, "DEPTHWISE_CONV_2D", (17, 1), 1, 0, padding="SAME", multiplier=3))
     assert_batch_bit_exact(models, "mps2_an500", tmp_path / "build", seed=2,
                            expect_functions=["fg_conv2d_pointwise_dsp", "fg_conv2d_folded_dsp",
-                                             "fg_depthwise_conv2d_3x3_dsp", "fg_depthwise_conv2d_dsp"])
+                                             "fg_depthwise_conv2d_3x3_dsp", "fg_depthwise_conv2d_dsp",
+                                             "fg_depthwise_conv2d_planar_dsp"])

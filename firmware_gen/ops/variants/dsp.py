@@ -23,12 +23,11 @@ REQUIRES = frozenset({DSP})
 INT32_LIMIT = 1 << 31
 # The x buffer on the stack holds three pixels' pairs of this many depths (12 bytes per two depths).
 MAX_DEPTH = 640
-DW_MAX_CHANNELS = 1024  # FG_DSP_DW_MAX_CHANNELS: the depthwise kernel's row of zero points on the stack
 FC_MAX_DEPTH = 2048  # FG_DSP_FC_MAX_DEPTH: the row's pairs on the stack
 WIDE = 256  # FG_DSP_WIDE: the shift field's flag for a channel that needs the 64-bit product
 
 
-def _table(call: KernelCall, suffix: str) -> np.ndarray:
+def call_table(call: KernelCall, suffix: str) -> np.ndarray:
     return next(t.values for t in call.tables if t.suffix == suffix)
 
 
@@ -53,10 +52,10 @@ def channel_constants(graph: Graph, op: Operator, call: KernelCall, taps: np.nda
     folded bias from the call's table unless given."""
     channels = taps.shape[0]
     output_zp = call.params["requant"][1]
-    multipliers = np.broadcast_to(_table(call, "multipliers").astype(np.int64), (channels,))
-    shifts = np.broadcast_to(_table(call, "shifts").astype(np.int64), (channels,))
+    multipliers = np.broadcast_to(call_table(call, "multipliers").astype(np.int64), (channels,))
+    shifts = np.broadcast_to(call_table(call, "shifts").astype(np.int64), (channels,))
     # The portable lowering pads its folded bias to whole groups of channels: one entry per channel here.
-    folded = (_table(call, "folded_bias") if folded_bias is None else folded_bias).astype(np.int64)[:channels]
+    folded = (call_table(call, "folded_bias") if folded_bias is None else folded_bias).astype(np.int64)[:channels]
     weights = taps.astype(np.int64)  # the kernels' accumulator: folded bias + taps . raw inputs in [-128, 127]
     lowest = folded + np.minimum(-128 * weights, 127 * weights).sum(axis=1)
     highest = folded + np.maximum(-128 * weights, 127 * weights).sum(axis=1)
@@ -79,14 +78,16 @@ def channel_constants(graph: Graph, op: Operator, call: KernelCall, taps: np.nda
 
 
 def interleaved_pairs(taps: np.ndarray) -> np.ndarray:
-    """[channels, depth] int8 -> the weight words of each channel pair (fg/dsp_support.h), as int32: depth padded
-    to a multiple of 8 and the channels to an even count, with zeros."""
+    """[channels, depth] int8 -> per channel pair (A, B) and input pair g with depths (k0, k1) (fg/dsp_support.h) the
+    int16 pair words (A[k0], A[k1]) and (B[k0], B[k1]), as int32: depth padded to a multiple of 8 and the channels to
+    an even count, with zeros."""
     channels, depth = taps.shape
-    padded = np.zeros((channels + channels % 2, -(-depth // 8) * 8), np.int8)
+    padded = np.zeros((channels + channels % 2, -(-depth // 8) * 8), np.int16)
     padded[:channels, :depth] = taps
-    quads = padded.reshape(padded.shape[0] // 2, 2, -1, 4).transpose(0, 2, 3, 1)  # [pair, q, j, channel]
-    ordered = np.ascontiguousarray(quads[:, :, [0, 2, 1, 3], :])  # A[k0] B[k0] A[k1] B[k1] for (k0, k1) = (0,2), (1,3)
-    return ordered.reshape(-1).view("<i4").astype(np.int32)
+    pairs = padded.shape[0] // 2
+    quads = padded.reshape(pairs, 2, -1, 4)[:, :, :, [0, 2, 1, 3]]  # (k0, k1) = (4q, 4q+2), (4q+1, 4q+3)
+    ordered = quads.reshape(pairs, 2, -1, 2, 2).transpose(0, 2, 3, 1, 4)  # [pair, q, g, channel, half]
+    return np.ascontiguousarray(ordered).reshape(-1).view("<i4").astype(np.int32)
 
 
 def packed_call(call: KernelCall, variant: Variant, constants: np.ndarray, words: np.ndarray,
@@ -138,21 +139,13 @@ def _tiled(variant_name: str):
     return specialize
 
 
-def depthwise_words(taps: np.ndarray) -> np.ndarray:
-    """[channels, 9] int8 (channels a multiple of 4) -> per group of four channels c..c+3 and tap t the int16 pair
-    words (w_t[c], w_t[c+2]) and (w_t[c+1], w_t[c+3]), as int32."""
-    groups = taps.astype(np.int16).reshape(-1, 2, 2, 9)  # [group, high half, odd channel, tap]
-    halves = groups.transpose(0, 3, 2, 1)  # [group, tap, odd channel, half]: half 0 the low int16
-    return np.ascontiguousarray(halves).reshape(-1).view("<i4").astype(np.int32)
-
-
-def _depthwise(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
-    channels = call.params["in_c"]
-    if channels % 4 or channels > DW_MAX_CHANNELS:
-        return None
-    taps = _table(call, "channel_taps").reshape(channels, 9)
-    constants = channel_constants(graph, op, call, taps)
-    return packed_call(call, DEPTHWISE, constants, depthwise_words(taps), [op.inputs[0]])
+def doubled_constants(graph: Graph, op: Operator, call: KernelCall, taps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """channel_constants with a narrow channel's bias doubled (its int16 weights are doubled too: the accumulator is
+    2 acc, which fits, and SMMULR alone is the high multiply), and which channels are narrow."""
+    constants = channel_constants(graph, op, call, taps).astype(np.int64)
+    narrow = constants[:, 3] != WIDE
+    constants[:, 0] = np.where(narrow, constants[:, 0] * 2, constants[:, 0])
+    return (constants & 0xFFFFFFFF).astype(np.uint32).view(np.int32), narrow  # a dead channel's doubled bias wraps
 
 
 def _depthwise_one_channel(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
@@ -189,10 +182,10 @@ def _one_channel_conv(graph: Graph, op: Operator, call: KernelCall) -> KernelCal
 
 
 def extended_pairs(taps: np.ndarray) -> np.ndarray:
-    """[outputs, depth] int8 -> each output's weights as int16 pairs (k0, k1) in fg_dsp_extend's order, the depth
-    padded to a multiple of 4 with zeros, as int32 words."""
+    """[outputs, depth] int16 -> each output's weights as int16 pairs (k0, k1) in fg_dsp_extend's order, the depth
+    padded to a multiple of 16 (fg_fully_connected_dsp's pass) with zeros, as int32 words."""
     outputs, depth = taps.shape
-    padded = np.zeros((outputs, -(-depth // 4) * 4), np.int16)
+    padded = np.zeros((outputs, -(-depth // 16) * 16), np.int16)
     padded[:, :depth] = taps
     ordered = padded.reshape(outputs, -1, 2, 2).transpose(0, 1, 3, 2)  # [out, q, (x0 x2) | (x1 x3), half]
     return np.ascontiguousarray(ordered).reshape(-1).view("<i4").astype(np.int32)
@@ -203,8 +196,9 @@ def _fully_connected(graph: Graph, op: Operator, call: KernelCall) -> KernelCall
     taps = taps.reshape(call.params["out_depth"], -1)
     if taps.shape[1] > FC_MAX_DEPTH:
         return None
-    constants = channel_constants(graph, op, call, taps)
-    return packed_call(call, FULLY_CONNECTED, constants, extended_pairs(taps), [op.inputs[0], -1])
+    constants, narrow = doubled_constants(graph, op, call, taps)
+    doubled = taps.astype(np.int16) * np.where(narrow, 2, 1).astype(np.int16)[:, None]
+    return packed_call(call, FULLY_CONNECTED, constants, extended_pairs(doubled), [op.inputs[0], -1])
 
 
 def _add(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
@@ -221,9 +215,6 @@ POINTWISE = Variant("fg_conv2d_pointwise_dsp", "fg_conv2d_pointwise_s8", REQUIRE
 FOLDED = Variant("fg_conv2d_folded_dsp", "fg_conv2d_folded_s8", REQUIRES, _tiled("FOLDED"),
                  "im2col of 3 pixels, then the 3 x 2 SMLAD tile; SMMULR output stage")
 
-DEPTHWISE = Variant("fg_depthwise_conv2d_3x3_dsp", "fg_depthwise_conv2d_3x3_s8", REQUIRES, _depthwise,
-                    "4 channels per word, SXTB16 + SMLABB/SMLATT on int16 weight pairs, SMMULR output stage")
-
 DEPTHWISE_ONE_CHANNEL = Variant("fg_depthwise_conv2d_dsp", "fg_depthwise_conv2d_s8", REQUIRES, _depthwise_one_channel,
                                 "one input channel as a CONV_2D of depth_multiplier filters: im2col + 3 x 2 SMLAD tile")
 
@@ -231,9 +222,10 @@ FOLDED_ONE_CHANNEL = Variant("fg_conv2d_folded_dsp", "fg_depthwise_conv2d_one_ch
                              _one_channel_conv, "one-channel depthwise as its CONV_2D: im2col + 3 x 2 SMLAD tile")
 
 FULLY_CONNECTED = Variant("fg_fully_connected_dsp", "fg_fully_connected_folded_s8", REQUIRES, _fully_connected,
-                          "row extended once, 2 outputs per SMLAD pass on int16 weights, SMMULR output stage")
+                          "row extended once, 2 outputs per LDM + SMLAD pass on doubled int16 weights, SMMULR output "
+                          "stage")
 
 ADD = Variant("fg_add_dsp", "fg_add_s8", REQUIRES, _add,
               "each input's 256 rescaled values tabulated once per call, SMMULR output stage")
 
-VARIANTS = [POINTWISE, FOLDED, DEPTHWISE, DEPTHWISE_ONE_CHANNEL, FOLDED_ONE_CHANNEL, FULLY_CONNECTED, ADD]
+VARIANTS = [POINTWISE, FOLDED, DEPTHWISE_ONE_CHANNEL, FOLDED_ONE_CHANNEL, FULLY_CONNECTED, ADD]

@@ -5,8 +5,9 @@
  * - An input "pair" is a word holding two sign-extended int8 inputs of one pixel as int16 halves. SXTB16 on four
  *   inputs x0..x3 gives the pairs (x0, x2) and (x1, x3): depth k is read in that order, pair 2q = (x[4q], x[4q+2]),
  *   pair 2q+1 = (x[4q+1], x[4q+3]); depths past the layer's are zero.
- * - A weight word of a channel pair (A, B) for input pair g with depths (k0, k1) holds the bytes
- *   [A[k0], B[k0], A[k1], B[k1]]: SXTB16 gives A's pair, SXTB16 ROR #8 gives B's, each matching the input pair.
+ * - The weights of a channel pair (A, B) for input pair g with depths (k0, k1) are two words of int16 halves,
+ *   (A[k0], A[k1]) then (B[k0], B[k1]), extended at generation time: one LDRD per input pair (twice the flash of
+ *   int8 weights, two SXTB16 fewer per input pair in the tile).
  * - Each output channel has an fg_dsp_channel: its folded bias and its output stage precomputed. */
 #ifndef FG_DSP_SUPPORT_H
 #define FG_DSP_SUPPORT_H
@@ -39,6 +40,14 @@ typedef struct {
 static inline __attribute__((always_inline)) int32_t fg_dsp_high_mul(uint32_t acc, int32_t multiplier) {
     int32_t v;
     __asm__("smmulr %0, %1, %2" : "=r"(v) : "r"(acc << 1), "r"(multiplier));
+    return v;
+}
+
+/* SaturatingRoundingDoublingHighMul(acc, multiplier) for an accumulator already doubled (weights and bias doubled
+ * at generation time): SMMULR alone. */
+static inline __attribute__((always_inline)) int32_t fg_dsp_high_mul_doubled(int32_t acc2, int32_t multiplier) {
+    int32_t v;
+    __asm__("smmulr %0, %1, %2" : "=r"(v) : "r"(acc2), "r"(multiplier));
     return v;
 }
 
@@ -76,6 +85,17 @@ static inline __attribute__((always_inline)) int8_t fg_dsp_clamp(int32_t t, int 
     return (int8_t)(t > high ? high : t);
 }
 
+/* The output of one channel of a doubled accumulator: a narrow channel's bias and int16 weights are doubled at
+ * generation time (2 acc fits: SMMULR alone is the high multiply); a wide channel's are not. */
+static inline __attribute__((always_inline)) int8_t fg_dsp_output_doubled(uint32_t acc, const fg_dsp_channel *k,
+                                                                           const fg_requant_params *q) {
+    if (k->shift == FG_DSP_WIDE) {
+        return fg_dsp_requantize(acc, k, 1, 0, q->activation_min, q->activation_max, q->output_offset);
+    }
+    const int32_t v = fg_dsp_high_mul_doubled((int32_t)acc, k->multiplier);
+    return fg_dsp_clamp((v + k->offset + (v >> 31)) >> k->shift, 0, q->activation_min, q->activation_max);
+}
+
 /* Whether no channel of ch[0..channels) is wide. */
 static inline int fg_dsp_all_narrow(const fg_dsp_channel *ch, int32_t channels) {
     for (int32_t c = 0; c < channels; ++c) {
@@ -108,8 +128,8 @@ static inline __attribute__((always_inline)) void fg_dsp_store_channel(const uin
 }
 
 /* acc[c * 3 + p] += sum over `blocks` x 4 input pairs g of pixel p's pair x[3 g + p] . channel c's pair of w[g],
- * for pixels p < 3 and the channel pair c < 2 (layouts above). Per 8 depths: 4 LDM of three pixels' pairs, 4 LDR
- * and 8 SXTB16 of the weights, 24 SMLAD, 2 for the loop. blocks >= 1. */
+ * for pixels p < 3 and the channel pair c < 2 (layouts above). Per 8 depths: 4 LDM of three pixels' pairs, 4 LDRD
+ * of the weights, 24 SMLAD, 2 for the loop. blocks >= 1. */
 static __attribute__((noinline, unused)) void fg_dsp_tile_3x2(const uint32_t *x, const uint32_t *w,
                                                                    int32_t blocks, uint32_t acc[6]) {
     register const uint32_t *rx __asm__("r0") = x;
@@ -118,9 +138,7 @@ static __attribute__((noinline, unused)) void fg_dsp_tile_3x2(const uint32_t *x,
     register uint32_t *racc __asm__("r3") = acc;
 #define FG_DSP_TILE_PAIR                     \
     "ldm %[x]!, {r10, r11, r12}\n\t"         \
-    "ldr lr, [%[w]], #4\n\t"                 \
-    "sxtb16 r3, lr, ror #8\n\t"              \
-    "sxtb16 lr, lr\n\t"                      \
+    "ldrd lr, r3, [%[w]], #8\n\t"            \
     "smlad r4, r10, lr, r4\n\t"              \
     "smlad r5, r11, lr, r5\n\t"              \
     "smlad r6, r12, lr, r6\n\t"              \
@@ -205,6 +223,11 @@ typedef struct {
     "add lr, " r ", r11\n\t"             \
     "add " r ", lr, " r ", asr #31\n\t"  \
     "asr " r ", " r ", r12\n\t"
+#define FG_DSP_RELU(r)                   \
+    "lsl " r ", " r ", #1\n\t"           \
+    "smmulr " r ", " r ", r10\n\t"       \
+    "add " r ", " r ", r11\n\t"          \
+    "asr " r ", " r ", r12\n\t"
 #define FG_DSP_CLAMP(r)                  \
     "cmp " r ", r10\n\t"                 \
     "it lt\n\t"                          \
@@ -212,6 +235,71 @@ typedef struct {
     "cmp " r ", r11\n\t"                 \
     "it gt\n\t"                          \
     "movgt " r ", r11\n\t"
+/* The clamp of the tile's six outputs when it is not all of int8 (label 2), then on to the stores (label 3). */
+#define FG_DSP_CLAMP_BLOCK                                        \
+    "b 3f\n"                                                      \
+    "2:\n\t"                                                     \
+    "ldr r10, [%[job], #16]\n\t"                                 \
+    "ldr r11, [%[job], #20]\n\t"                                 \
+    FG_DSP_CLAMP("r4") FG_DSP_CLAMP("r5") FG_DSP_CLAMP("r6")     \
+    FG_DSP_CLAMP("r7") FG_DSP_CLAMP("r8") FG_DSP_CLAMP("r9")
+
+#define FG_DSP_TILE_STORE(OUT, FULL_CHECK, CLAMP_BLOCK) \
+    __asm__ volatile(                                                                                               \
+        "push {%[job]}\n"                                                                                           \
+        "4:\n\t"                                                                                                    \
+        "ldr r3, [%[job], #4]\n\t"                                                                                  \
+        "ldr r4, [r3, #0]\n\t"                                                                                      \
+        "mov r5, r4\n\t"                                                                                            \
+        "mov r6, r4\n\t"                                                                                            \
+        "ldr r7, [r3, #16]\n\t"                                                                                     \
+        "mov r8, r7\n\t"                                                                                            \
+        "mov r9, r7\n\t"                                                                                            \
+        "ldr %[job], [%[job], #0]\n"                                                                                \
+        "1:\n\t"                                                                                                    \
+        FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR                                         \
+        "subs %[job], %[job], #1\n\t"                                                                               \
+        "bne 1b\n\t"                                                                                                \
+        "ldr %[job], [sp]\n\t"                                                                                      \
+        "ldr r3, [%[job], #4]\n\t"                                                                                  \
+        "add r3, r3, #4\n\t"                                                                                        \
+        "ldm r3!, {r10, r11, r12}\n\t"                                                                              \
+        OUT("r4") OUT("r5") OUT("r6")                                                                               \
+        "add r3, r3, #4\n\t"                                                                                        \
+        "ldm r3!, {r10, r11, r12}\n\t"                                                                              \
+        OUT("r7") OUT("r8") OUT("r9")                                                                               \
+        "str r3, [%[job], #4]\n\t"                                                                                  \
+        FULL_CHECK                                                                                                  \
+        "ssat r4, #8, r4\n\t"                                                                                       \
+        "ssat r5, #8, r5\n\t"                                                                                       \
+        "ssat r6, #8, r6\n\t"                                                                                       \
+        "ssat r7, #8, r7\n\t"                                                                                       \
+        "ssat r8, #8, r8\n\t"                                                                                       \
+        "ssat r9, #8, r9\n\t"                                                                                       \
+        CLAMP_BLOCK                                                                                                 \
+        "3:\n\t"                                                                                                    \
+        "ldr r3, [%[job], #8]\n\t"                                                                                  \
+        "ldr r10, [%[job], #12]\n\t"                                                                                \
+        "strb r4, [r3]\n\t"                                                                                         \
+        "strb r7, [r3, #1]\n\t"                                                                                     \
+        "add r11, r3, r10\n\t"                                                                                      \
+        "strb r5, [r11]\n\t"                                                                                        \
+        "strb r8, [r11, #1]\n\t"                                                                                    \
+        "add r11, r11, r10\n\t"                                                                                     \
+        "strb r6, [r11]\n\t"                                                                                        \
+        "strb r9, [r11, #1]\n\t"                                                                                    \
+        "add r3, r3, #2\n\t"                                                                                        \
+        "str r3, [%[job], #8]\n\t"                                                                                  \
+        "ldr r10, [%[job], #28]\n\t"                                                                                \
+        "sub %[x], %[x], r10\n\t"                                                                                   \
+        "ldr r10, [%[job], #32]\n\t"                                                                                \
+        "subs r10, r10, #1\n\t"                                                                                     \
+        "str r10, [%[job], #32]\n\t"                                                                                \
+        "bne 4b\n\t"                                                                                                \
+        "add sp, sp, #4\n\t"                                                                                        \
+        : [x] "+r"(rx), [w] "+r"(rw), [job] "+r"(rj)                                                                \
+        :                                                                                                           \
+        : "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "lr", "cc", "memory")
 
 /* The 3 x 2 tile of fg_dsp_tile_3x2 for job->pairs pairs of narrow channels in turn (their weight blocks one after
  * the other), the bias loaded and the output stage fused while the accumulators are in registers: per output
@@ -221,76 +309,26 @@ static __attribute__((noinline, unused)) void fg_dsp_tile_store(const uint32_t *
     register const uint32_t *rx __asm__("r0") = x;
     register const uint32_t *rw __asm__("r1") = w;
     register const fg_dsp_job *rj __asm__("r2") = job;
-    __asm__ volatile(
-        "push {%[job]}\n"
-        "4:\n\t"
-        "ldr r3, [%[job], #4]\n\t"
-        "ldr r4, [r3, #0]\n\t"
-        "mov r5, r4\n\t"
-        "mov r6, r4\n\t"
-        "ldr r7, [r3, #16]\n\t"
-        "mov r8, r7\n\t"
-        "mov r9, r7\n\t"
-        "ldr %[job], [%[job], #0]\n"
-        "1:\n\t"
-        FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR
-        "subs %[job], %[job], #1\n\t"
-        "bne 1b\n\t"
-        "ldr %[job], [sp]\n\t"
-        "ldr r3, [%[job], #4]\n\t"
-        "ldr r10, [r3, #4]\n\t"
-        "ldr r11, [r3, #8]\n\t"
-        "ldr r12, [r3, #12]\n\t"
-        FG_DSP_NARROW("r4") FG_DSP_NARROW("r5") FG_DSP_NARROW("r6")
-        "ldr r10, [r3, #20]\n\t"
-        "ldr r11, [r3, #24]\n\t"
-        "ldr r12, [r3, #28]\n\t"
-        FG_DSP_NARROW("r7") FG_DSP_NARROW("r8") FG_DSP_NARROW("r9")
-        "add r3, r3, #32\n\t"
-        "str r3, [%[job], #4]\n\t"
-        "ldr r3, [%[job], #24]\n\t"
-        "cbz r3, 2f\n\t"
-        "ssat r4, #8, r4\n\t"
-        "ssat r5, #8, r5\n\t"
-        "ssat r6, #8, r6\n\t"
-        "ssat r7, #8, r7\n\t"
-        "ssat r8, #8, r8\n\t"
-        "ssat r9, #8, r9\n\t"
-        "b 3f\n"
-        "2:\n\t"
-        "ldr r10, [%[job], #16]\n\t"
-        "ldr r11, [%[job], #20]\n\t"
-        FG_DSP_CLAMP("r4") FG_DSP_CLAMP("r5") FG_DSP_CLAMP("r6")
-        FG_DSP_CLAMP("r7") FG_DSP_CLAMP("r8") FG_DSP_CLAMP("r9")
-        "3:\n\t"
-        "ldr r3, [%[job], #8]\n\t"
-        "ldr r10, [%[job], #12]\n\t"
-        "strb r4, [r3]\n\t"
-        "strb r7, [r3, #1]\n\t"
-        "add r11, r3, r10\n\t"
-        "strb r5, [r11]\n\t"
-        "strb r8, [r11, #1]\n\t"
-        "add r11, r11, r10\n\t"
-        "strb r6, [r11]\n\t"
-        "strb r9, [r11, #1]\n\t"
-        "add r3, r3, #2\n\t"
-        "str r3, [%[job], #8]\n\t"
-        "ldr r10, [%[job], #28]\n\t"
-        "sub %[x], %[x], r10\n\t"
-        "ldr r10, [%[job], #32]\n\t"
-        "subs r10, r10, #1\n\t"
-        "str r10, [%[job], #32]\n\t"
-        "bne 4b\n\t"
-        "add sp, sp, #4\n\t"
-        : [x] "+r"(rx), [w] "+r"(rw), [job] "+r"(rj)
-        :
-        : "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "lr", "cc", "memory");
+    FG_DSP_TILE_STORE(FG_DSP_NARROW, "ldr r3, [%[job], #24]\n\tcbz r3, 2f\n\t", FG_DSP_CLAMP_BLOCK);
 }
+
+/* fg_dsp_tile_store for a layer whose output zero point is -128 and clamp all of int8: no rounding correction of
+ * negative values (they clamp to -128 either way) and no check of the clamp. */
+static __attribute__((noinline, unused)) void fg_dsp_tile_store_relu(const uint32_t *x, const uint32_t *w,
+                                                                     const fg_dsp_job *job) {
+    register const uint32_t *rx __asm__("r0") = x;
+    register const uint32_t *rw __asm__("r1") = w;
+    register const fg_dsp_job *rj __asm__("r2") = job;
+    FG_DSP_TILE_STORE(FG_DSP_RELU, "", "");
+}
+#undef FG_DSP_TILE_STORE
 #undef FG_DSP_NARROW
+#undef FG_DSP_RELU
+#undef FG_DSP_CLAMP_BLOCK
 #undef FG_DSP_CLAMP
 
 /* Every output channel of up to three pixels whose input pairs fg_dsp_extend laid out in x (stride 3): the
- * weights are one block of `pairs` words per channel pair, pixel p's outputs go to output + p * out_c. narrow: no
+ * weights are one block of 2 * pairs words per channel pair, pixel p's outputs go to output + p * out_c. narrow: no
  * channel is wide (fg_dsp_all_narrow). */
 static inline void fg_dsp_gemm_3(const uint32_t *x, const uint32_t *weights, int32_t pairs, const fg_dsp_channel *ch,
                                  int32_t out_c, int32_t pixels, int8_t *output, const fg_requant_params *q,
@@ -299,11 +337,15 @@ static inline void fg_dsp_gemm_3(const uint32_t *x, const uint32_t *weights, int
     if (pixels == 3 && narrow && out_c >= 2) {  /* every whole channel pair in one call */
         fg_dsp_job job = {pairs >> 2, ch, output, out_c, q->activation_min, q->activation_max,
                           q->activation_min == -128 && q->activation_max == 127, 3 * 4 * pairs, out_c >> 1};
-        fg_dsp_tile_store(x, weights, &job);
+        if (job.full && q->output_offset == -128) {
+            fg_dsp_tile_store_relu(x, weights, &job);
+        } else {
+            fg_dsp_tile_store(x, weights, &job);
+        }
         c = out_c & ~1;
-        weights += (out_c >> 1) * pairs;
+        weights += (out_c >> 1) * 2 * pairs;
     }
-    for (; c < out_c; c += 2, weights += pairs) {
+    for (; c < out_c; c += 2, weights += 2 * pairs) {
         uint32_t acc[6];
         fg_dsp_bias_3x2(ch, c, out_c, acc);
         fg_dsp_tile_3x2(x, weights, pairs >> 2, acc);

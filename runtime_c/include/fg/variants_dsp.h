@@ -11,6 +11,7 @@
 #include "fg/conv2d.h"
 #include "fg/depthwise_conv2d.h"
 #include "fg/fully_connected.h"
+#include "fg/pooling.h"
 
 /* fg_conv2d_pointwise_s8: three pixels x two channels per SMLAD tile; filter unused (NULL). */
 void fg_conv2d_pointwise_dsp(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter,
@@ -26,6 +27,14 @@ void fg_conv2d_folded_dsp(const fg_conv2d_params *params, const int8_t *input, c
 #define FG_DSP_DW_MAX_CHANNELS 1024
 void fg_depthwise_conv2d_3x3_dsp(const fg_depthwise_conv2d_params *params, const int8_t *input, int8_t *output);
 
+/* fg_depthwise_conv2d_3x3_s8 for dilation 1, stride_w 1, stride_h 1 or 2 and padded rows of at most FG_DSP_DW_ROW_MAX
+ * columns: channel by channel, the window's rows sign-extended into a ring of int16 rows on the stack
+ * (5 * FG_DSP_DW_ROW_MAX * 2 bytes), two outputs per pass of SMLAD. An output that overlaps the input other than
+ * a whole number of pixels before it runs the portable kernel (raster order). */
+#define FG_DSP_DW_ROW_MAX 256
+void fg_depthwise_conv2d_planar_dsp(const fg_depthwise_conv2d_params *params, const int8_t *input,
+                                    int8_t *output);
+
 /* fg_depthwise_conv2d_s8 for in_c 1 (any filter, depth_multiplier, stride, dilation): the CONV_2D of
  * depth_multiplier filters it is, through fg_conv2d_folded_dsp (weights and bias from params). */
 void fg_depthwise_conv2d_dsp(const fg_depthwise_conv2d_params *params, const int8_t *input, int8_t *output);
@@ -39,5 +48,9 @@ void fg_fully_connected_dsp(const fg_fully_connected_params *params, const int8_
 /* fg_add_s8 without broadcasting (both inputs of the output's shape), left_shift <= 20, output_shift in [-31, 0]:
  * each input's 256 rescaled values tabulated once per call, the output stage with SMMULR. */
 void fg_add_dsp(const fg_add_params *params, const int8_t *input1, const int8_t *input2, int8_t *output);
+
+/* fg_avg_pool2d_s8 for channels a multiple of 4 and windows of at most 255 elements: four channels per word,
+ * SXTAB16 sums in int16 halves. Output pixels in raster order, as the portable kernel (the same overlap). */
+void fg_avg_pool2d_dsp(const fg_pool2d_params *params, const int8_t *input, int8_t *output);
 
 #endif /* FG_VARIANTS_DSP_H */
