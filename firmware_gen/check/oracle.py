@@ -54,61 +54,60 @@ def run_tflm(model: bytes, inputs: list[np.ndarray], num_tensors: int, timeout: 
 
 def run_tflm_batch(model: bytes, samples: list[list[np.ndarray]], timeout: float = 600.0) -> list[list[np.ndarray]]:
     """The outputs of every sample (one list of inputs each), all in one child process and one interpreter."""
-    with tempfile.TemporaryDirectory(prefix="fg-oracle-") as tmp:
-        work = Path(tmp)
-        (work / "model.tflite").write_bytes(model)
-        np.savez(work / "inputs.npz", **{f"s{s}_{i}": x for s, sample in enumerate(samples)
-                                         for i, x in enumerate(sample)})
-        _run_worker(work, "batch", timeout, f" {len(samples)} samples")
-        with np.load(work / "result.npz") as result:
-            per_sample: list[list[np.ndarray]] = [[] for _ in samples]
-            for key in sorted(result.files, key=lambda k: tuple(int(p) for p in k[1:].split("_"))):
-                per_sample[int(key[1:].split("_")[0])].append(result[key])
-    return per_sample
+    return [run.outputs for run in _run_in_order(model, samples, 0, timeout, f" {len(samples)} samples")]
 
 
 def run_tflm_sequence(model: bytes, frames: list[list[np.ndarray]], num_tensors: int,
                       timeout: float = 600.0) -> list[OracleResult]:
     """Every tensor after each invocation of one interpreter run on the frames in order: its variable tensors
     (state) are never reset between them, as an application runs a stateful model."""
+    return _run_in_order(model, frames, num_tensors, timeout, f" {len(frames)} invocations")
+
+
+def _run_in_order(model: bytes, runs: list[list[np.ndarray]], num_tensors: int, timeout: float,
+                  label: str) -> list[OracleResult]:
+    """One interpreter invoked on each run's inputs in turn (never reset); the outputs of each and, with
+    num_tensors, its first num_tensors tensors."""
     with tempfile.TemporaryDirectory(prefix="fg-oracle-") as tmp:
         work = Path(tmp)
         (work / "model.tflite").write_bytes(model)
-        np.savez(work / "inputs.npz", **{f"f{f}_{i}": x for f, frame in enumerate(frames) for i, x in enumerate(frame)})
-        _run_worker(work, f"sequence {num_tensors}", timeout, f" {len(frames)} invocations")
-        results = [OracleResult([], {}) for _ in frames]
+        np.savez(work / "inputs.npz", **{f"r{r}_{i}": x for r, run in enumerate(runs) for i, x in enumerate(run)})
+        _run_worker(work, f"in-order {num_tensors}", timeout, label)
+        results = [OracleResult([], {}) for _ in runs]
         with np.load(work / "result.npz") as result:
             for key in sorted(result.files, key=lambda k: tuple(int(p) for p in k[1:].split("_"))):
-                frame, index = (int(p) for p in key[1:].split("_"))
+                run, index = (int(p) for p in key[1:].split("_"))
                 if key[0] == "o":
-                    results[frame].outputs.append(result[key])
+                    results[run].outputs.append(result[key])
                 else:
-                    results[frame].tensors[index] = result[key]
+                    results[run].tensors[index] = result[key]
     return results
 
 
-def _sequence_worker(work: Path, num_tensors: int) -> int:
+def _in_order_worker(work: Path, num_tensors: int) -> int:
     try:
         from tflite_micro.python.tflite_micro import runtime
     except ImportError:
         return 3
     model = (work / "model.tflite").read_bytes()
+    configs = runtime.InterpreterConfig
+    config = configs.kPreserveAllTensors if num_tensors else configs.kAllocationRecording  # the default
     interpreter = runtime.Interpreter.from_bytes(model, arena_size=max(10 * len(model), _MIN_ARENA_BYTES),
-                                                 intrepreter_config=runtime.InterpreterConfig.kPreserveAllTensors)
-    frames: dict[int, dict[int, np.ndarray]] = {}
+                                                 intrepreter_config=config)
+    runs: dict[int, dict[int, np.ndarray]] = {}
     with np.load(work / "inputs.npz") as inputs:
         for key in inputs.files:
-            frame, index = (int(p) for p in key[1:].split("_"))
-            frames.setdefault(frame, {})[index] = inputs[key]
+            run, index = (int(p) for p in key[1:].split("_"))
+            runs.setdefault(run, {})[index] = inputs[key]
     result, outputs = {}, _num_outputs(interpreter)
-    for frame in sorted(frames):
-        for index, array in frames[frame].items():
+    for run in sorted(runs):
+        for index, array in runs[run].items():
             interpreter.set_input(array, index)
         interpreter.invoke()
         for i in range(num_tensors):
-            result[f"t{frame}_{i}"] = np.asarray(interpreter.GetTensor(i, 0)["tensor_data"]).copy()
+            result[f"t{run}_{i}"] = np.asarray(interpreter.GetTensor(i, 0)["tensor_data"]).copy()
         for i in range(outputs):
-            result[f"o{frame}_{i}"] = np.asarray(interpreter.get_output(i)).copy()
+            result[f"o{run}_{i}"] = np.asarray(interpreter.get_output(i)).copy()
     np.savez(work / "result.npz", **result)
     return 0
 
@@ -121,29 +120,6 @@ def _num_outputs(interpreter) -> int:
         except Exception:
             return count
         count += 1
-
-
-def _batch_worker(work: Path) -> int:
-    try:
-        from tflite_micro.python.tflite_micro import runtime
-    except ImportError:
-        return 3
-    model = (work / "model.tflite").read_bytes()
-    interpreter = runtime.Interpreter.from_bytes(model, arena_size=max(10 * len(model), _MIN_ARENA_BYTES))
-    samples: dict[int, dict[int, np.ndarray]] = {}
-    with np.load(work / "inputs.npz") as inputs:
-        for key in inputs.files:
-            sample, index = (int(p) for p in key[1:].split("_"))
-            samples.setdefault(sample, {})[index] = inputs[key]
-    result, outputs = {}, _num_outputs(interpreter)
-    for sample in sorted(samples):
-        for index, array in samples[sample].items():
-            interpreter.set_input(array, index)
-        interpreter.invoke()
-        for i in range(outputs):
-            result[f"s{sample}_{i}"] = np.asarray(interpreter.get_output(i)).copy()
-    np.savez(work / "result.npz", **result)
-    return 0
 
 
 def _worker(work: Path, num_tensors: int) -> int:
@@ -174,10 +150,8 @@ def _worker(work: Path, num_tensors: int) -> int:
 
 
 def _main(work: Path, what: str) -> int:
-    if what == "batch":
-        return _batch_worker(work)
-    if what.startswith("sequence "):
-        return _sequence_worker(work, int(what.split()[1]))
+    if what.startswith("in-order "):
+        return _in_order_worker(work, int(what.split()[1]))
     return _worker(work, int(what))
 
 

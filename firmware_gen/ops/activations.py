@@ -27,10 +27,9 @@ from firmware_gen.ops.activation_tables import (
     tanh_table,
 )
 from firmware_gen.ops.base import KernelCall
-from firmware_gen.ops.lookup import lookup_call
-from firmware_gen.ops.operands import require_arity, unsupported
+from firmware_gen.ops.lookup import lookup_call, unary_operands
+from firmware_gen.ops.operands import unsupported
 from firmware_gen.ops.overlap import OutputOverlap, elementwise_overlap
-from firmware_gen.ops.tensor_checks import int8_per_tensor
 
 TableFunction = Callable[[Graph, Operator, Quant, Quant], np.ndarray]
 
@@ -46,13 +45,7 @@ class LookupActivation:
     is_alias: bool = False
 
     def operands(self, graph: Graph, op: Operator) -> tuple[Tensor, Tensor]:
-        require_arity(graph, op, {1})
-        source = int8_per_tensor(graph, op, op.inputs[0], "input")
-        result = int8_per_tensor(graph, op, op.outputs[0], "output")
-        if tuple(source.shape) != tuple(result.shape):
-            raise unsupported(graph, op, f"output {result.describe()} does not have the shape of input "
-                                         f"{source.describe()}")
-        return source, result
+        return unary_operands(graph, op)
 
     def check(self, graph: Graph, op: Operator) -> None:
         self.lookup_table(graph, op)

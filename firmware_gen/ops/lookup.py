@@ -20,6 +20,19 @@ from firmware_gen.ops.tensor_checks import int8_per_tensor, unsupported
 INT8_INPUTS = range(-128, 128)
 
 
+def unary_operands(graph: Graph, op: Operator) -> tuple[Tensor, Tensor]:
+    """The checked (input, output) of a table-driven operator: int8, per tensor, one shape."""
+    if len(op.inputs) != 1 or len(op.outputs) != 1:
+        raise unsupported(graph, op, f"expected one input and one output, got {len(op.inputs)} and "
+                                     f"{len(op.outputs)}")
+    source = int8_per_tensor(graph, op, op.inputs[0], "input")
+    result = int8_per_tensor(graph, op, op.outputs[0], "output")
+    if tuple(source.shape) != tuple(result.shape):
+        raise unsupported(graph, op, f"output {result.describe()} does not have the shape of input "
+                                     f"{source.describe()}")
+    return source, result
+
+
 def lookup_call(op: Operator, size: int, table: np.ndarray) -> KernelCall:
     """fg_lookup_s8 over `size` elements; table: 256 int8 outputs indexed by the input byte read as uint8."""
     return KernelCall("fg_lookup_s8", "fg_lookup_params", {"size": size, "table": TableRef("table")},
@@ -33,15 +46,7 @@ class LookupKernel:
     is_alias = False
 
     def operands(self, graph: Graph, op: Operator) -> tuple[Tensor, Tensor]:
-        if len(op.inputs) != 1 or len(op.outputs) != 1:
-            raise unsupported(graph, op, f"expected one input and one output, got {len(op.inputs)} and "
-                                         f"{len(op.outputs)}")
-        source = int8_per_tensor(graph, op, op.inputs[0], "input")
-        result = int8_per_tensor(graph, op, op.outputs[0], "output")
-        if tuple(source.shape) != tuple(result.shape):
-            raise unsupported(graph, op, f"output {result.describe()} does not have the shape of input "
-                                         f"{source.describe()}")
-        return source, result
+        return unary_operands(graph, op)
 
     def check(self, graph: Graph, op: Operator) -> None:
         self.table(*self.operands(graph, op))
