@@ -1,35 +1,54 @@
 #include "fg/dot_s8.h"
 #include "fg/requantize.h"
 
-/* fg_multiply_by_quantized_multiplier for a shift < 0 (right = -shift >= 1, no left shift), as one 64-bit sum:
- * with T = acc * multiplier + 2^30, TFLite's high product is floor(T / 2^31) and its rounding division by 2^right
- * adds 2^(right-1) minus one below zero; the floors compose, so the result is
- * (T + 2^(30+right) - 2^31 * [acc < 0]) >> (31 + right): the high word shifted right by right - 1 (the test on acc
- * instead of T differs only for T = 0, where both give 0). The sum starts at 2^30 + 2^(30+right), words low, high. */
-static inline int32_t fg_scaled_fast(uint32_t acc, int32_t multiplier, uint32_t low, int32_t high, int32_t shift) {
+/* The fast output stage: fg_multiply_by_quantized_multiplier for a right shift r in [2, 23] (shift = -r), plus the
+ * output zero point, as one 64-bit sum. With T = acc * multiplier + 2^30, TFLite's high product is floor(T / 2^31)
+ * and its rounding division by 2^r adds 2^(r-1) minus one below zero; the floors compose, so the result plus the
+ * zero point z is (T + 2^(30+r) - 2^31 * [acc < 0] + z * 2^(31+r)) >> (31 + r) (the test on acc instead of T
+ * differs only for T = 0, where both give 0). The sum starts at words low = 2^30 + 2^31 * [acc < 0],
+ * high = 2^(r-2) + z * 2^(r-1) - [acc < 0]: one SMLAL, then the high word shifted right by r - 1. It cannot
+ * overflow: |acc * multiplier| < 2^62 and |z| <= 128 with r <= 23 keep the high word within 2^31. */
+typedef struct {
+    int32_t multiplier;
+    int32_t high;   /* 2^(r-2) + z * 2^(r-1) */
+    int32_t shift;  /* r - 1 */
+} fg_fast_channel;
+
+/* The fast constants of one channel; 0 when its shift is not a right shift in [2, 23]. twice_offset_plus_one is
+ * 2z + 1: 2^(r-2) + z * 2^(r-1) = ((2z + 1) << r) >> 2. */
+static inline int fg_fast_channel_of(int32_t multiplier, int32_t shift, uint32_t twice_offset_plus_one,
+                                     fg_fast_channel *c) {
+    const uint32_t right = (uint32_t)-shift;
+    if (right - 2u > 21u) {
+        return 0;
+    }
+    c->multiplier = multiplier;
+    c->high = (int32_t)(twice_offset_plus_one << right) >> 2;
+    c->shift = (int32_t)right - 1;
+    return 1;
+}
+
+static inline int8_t fg_fast_output(uint32_t acc, const fg_fast_channel *c) {
 #if defined(__arm__) && defined(__thumb2__)
-    const int32_t below_zero = (int32_t)(acc >> 31), minimum = FG_INT32_MIN;
-    __asm__("smlal %0, %1, %2, %3" : "+r"(low), "+r"(high) : "r"(acc), "r"(multiplier));
-    __asm__("smlal %0, %1, %2, %3" : "+r"(low), "+r"(high) : "r"(below_zero), "r"(minimum));
-    return high >> shift;
+    int32_t low, high, sign;
+    __asm__("and %[s], %[a], #0x80000000\n\t"
+            "orr %[lo], %[s], #0x40000000\n\t"
+            "add %[hi], %[h0], %[a], asr #31\n\t"
+            "smlal %[lo], %[hi], %[a], %[m]\n\t"
+            "asr %[hi], %[hi], %[e]\n\t"
+            "ssat %[hi], #8, %[hi]"
+            : [lo] "=&r"(low), [hi] "=&r"(high), [s] "=&r"(sign)
+            : [a] "r"(acc), [m] "r"(c->multiplier), [h0] "r"(c->high), [e] "r"(c->shift));
+    return (int8_t)high;
 #else
-    const int64_t start = (int64_t)(((uint64_t)(uint32_t)high << 32) | low);
-    const int64_t sum = start + (int64_t)fg_wrapped_i32(acc) * multiplier + (int64_t)(acc >> 31) * FG_INT32_MIN;
-    return (int32_t)(sum >> 32) >> shift;
+    const int64_t below_zero = (int64_t)(acc >> 31);
+    const int64_t start = (int64_t)c->high * 4294967296LL + 1073741824LL - below_zero * 2147483648LL;
+    const int32_t high = (int32_t)((start + (int64_t)fg_wrapped_i32(acc) * c->multiplier) >> 32) >> c->shift;
+    return (int8_t)fg_clamp_i32(high, -128, 127);
 #endif
 }
 
-static inline int32_t fg_saturate_8(int32_t x) {
-#if defined(__arm__) && defined(__thumb2__)
-    int32_t r;
-    __asm__("ssat %0, #8, %1" : "=r"(r) : "r"(x));
-    return r;
-#else
-    return x < -128 ? -128 : x > 127 ? 127 : x;
-#endif
-}
-
-/* One channel of one or two pixels whose shift is not negative (or whose clamp is not int8's). */
+/* One channel of one or two pixels by TFLite's arithmetic (a shift outside [-23, -2] or a narrower clamp). */
 static void fg_requantize_slow(const fg_requant_params *q, const uint32_t *acc, int32_t channel, int8_t *out0,
                                int8_t *out1) {
     *out0 = fg_requantize_channel_s8(q, fg_wrapped_i32(acc[0]), channel);
@@ -38,27 +57,40 @@ static void fg_requantize_slow(const fg_requant_params *q, const uint32_t *acc, 
     }
 }
 
-/* Channels outer: each channel's multiplier and shift are decoded once for both pixels. The fast loop serves layers
- * clamped to the whole int8 range (no fused activation narrower than it), channel by channel with a shift in
- * [-31, -1]; the rest takes fg_requantize_channel_s8. */
+/* Channels outer: each channel's constants are derived once for both pixels. The fast path serves layers clamped to
+ * the whole int8 range (no fused activation narrower than it); a channel it does not serve takes
+ * fg_requantize_channel_s8. */
 FG_HOT_LOOP void fg_requantize_pair_s8(const fg_requant_params *q, const uint32_t *acc, int32_t first, int32_t count,
                                        int8_t *out0, int8_t *out1) {
-    const int32_t step = q->per_channel ? 1 : 0;
-    const int32_t *multiplier = q->multipliers + first * step, *shift = q->shifts + first * step;
-    const int32_t offset = q->output_offset;
+    const uint32_t twice_offset_plus_one = 2u * (uint32_t)q->output_offset + 1u;
     const int whole_range = q->activation_min == -128 && q->activation_max == 127;
+    fg_fast_channel shared;
+    if (!whole_range || (!q->per_channel && !fg_fast_channel_of(q->multipliers[0], q->shifts[0],
+                                                                 twice_offset_plus_one, &shared))) {
+        for (int32_t k = 0; k < count; ++k) {
+            fg_requantize_slow(q, acc + k, first + k, out0 + k, out1 != NULL ? out1 + k : NULL);
+        }
+        return;
+    }
+    if (!q->per_channel) {
+        for (int32_t k = 0; k < count; ++k) {
+            out0[k] = fg_fast_output(acc[k], &shared);
+            if (out1 != NULL) {
+                out1[k] = fg_fast_output(acc[k + FG_REQUANT_CHUNK], &shared);
+            }
+        }
+        return;
+    }
+    const int32_t *multiplier = q->multipliers + first, *shift = q->shifts + first;
     for (int32_t k = 0; k < count; ++k) {
-        const int32_t right = -shift[k * step], m = multiplier[k * step];
-        if (!whole_range || right <= 0 || right > 31) {
+        fg_fast_channel c;
+        if (!fg_fast_channel_of(multiplier[k], shift[k], twice_offset_plus_one, &c)) {
             fg_requantize_slow(q, acc + k, first + k, out0 + k, out1 != NULL ? out1 + k : NULL);
             continue;
         }
-        const uint32_t low = 0x40000000u | ((2u >> right) << 31);  /* 2^30, + 2^31 for right = 1 */
-        const int32_t high = (int32_t)((1u << right) >> 2);         /* 2^(right - 2) */
-        out0[k] = (int8_t)fg_saturate_8(fg_scaled_fast(acc[k], m, low, high, right - 1) + offset);
+        out0[k] = fg_fast_output(acc[k], &c);
         if (out1 != NULL) {
-            out1[k] = (int8_t)fg_saturate_8(fg_scaled_fast(acc[k + FG_REQUANT_CHUNK], m, low, high, right - 1)
-                                            + offset);
+            out1[k] = fg_fast_output(acc[k + FG_REQUANT_CHUNK], &c);
         }
     }
 }
