@@ -101,6 +101,90 @@ FG_HOT_LOOP static void fg_dw3x3_interior2(const int8_t *r0, int32_t row_step, i
     }
 }
 
+/* Adds one filter row (weights w0..w2) of four windows side by side, one column apart (stride = dilation), to
+ * s[0..3]: the six inputs of the row loaded once, each weight in a register for all four. */
+#if defined(__arm__) && defined(__thumb2__)
+#define FG_DW_QUAD_ROW                                      \
+    "ldrsb %[x], [%[p]]\n\t"                               \
+    "mla %[s0], %[w0], %[x], %[s0]\n\t"                    \
+    "ldrsb %[x], [%[p], %[cs]]\n\t"                        \
+    "mla %[s0], %[w1], %[x], %[s0]\n\t"                    \
+    "mla %[s1], %[w0], %[x], %[s1]\n\t"                    \
+    "add %[t], %[p], %[cs], lsl #1\n\t"                    \
+    "ldrsb %[x], [%[t]]\n\t"                               \
+    "mla %[s0], %[w2], %[x], %[s0]\n\t"                    \
+    "mla %[s1], %[w1], %[x], %[s1]\n\t"                    \
+    "mla %[s2], %[w0], %[x], %[s2]\n\t"                    \
+    "ldrsb %[x], [%[t], %[cs]]\n\t"                        \
+    "mla %[s1], %[w2], %[x], %[s1]\n\t"                    \
+    "mla %[s2], %[w1], %[x], %[s2]\n\t"                    \
+    "mla %[s3], %[w0], %[x], %[s3]\n\t"                    \
+    "add %[t], %[t], %[cs], lsl #1\n\t"                    \
+    "ldrsb %[x], [%[t]]\n\t"                               \
+    "mla %[s2], %[w2], %[x], %[s2]\n\t"                    \
+    "mla %[s3], %[w1], %[x], %[s3]\n\t"                    \
+    "ldrsb %[x], [%[t], %[cs]]\n\t"                        \
+    "mla %[s3], %[w2], %[x], %[s3]\n\t"
+#endif
+
+#if defined(__arm__) && defined(__thumb2__)
+#define FG_DW_QUAD(row, w)                                                                                         \
+    do {                                                                                                           \
+        const int32_t w0 = (w)[0], w1 = (w)[1], w2 = (w)[2];                                                       \
+        int32_t x, t;                                                                                              \
+        __asm__(FG_DW_QUAD_ROW                                                                                     \
+                : [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3), [x] "=&r"(x), [t] "=&r"(t)           \
+                : [p] "r"(row), [cs] "r"(col_step), [w0] "r"(w0), [w1] "r"(w1), [w2] "r"(w2)                       \
+                : "memory");                                                                                       \
+    } while (0)
+#else
+#define FG_DW_QUAD(row, w)                                                                                         \
+    do {                                                                                                           \
+        const int8_t *const r_ = (row);                                                                            \
+        const int32_t w0 = (w)[0], w1 = (w)[1], w2 = (w)[2];                                                       \
+        s0 += w0 * r_[0] + w1 * r_[col_step] + w2 * r_[2 * col_step];                                              \
+        s1 += w0 * r_[col_step] + w1 * r_[2 * col_step] + w2 * r_[3 * col_step];                                   \
+        s2 += w0 * r_[2 * col_step] + w1 * r_[3 * col_step] + w2 * r_[4 * col_step];                               \
+        s3 += w0 * r_[3 * col_step] + w1 * r_[4 * col_step] + w2 * r_[5 * col_step];                               \
+    } while (0)
+#endif
+
+/* acc[i * FG_REQUANT_CHUNK + k] = bias + the taps of channel k < count of window i < 4, the windows one column apart
+ * inside the image (r0: the first one's top left). */
+FG_HOT_LOOP static void fg_dw3x3_interior4(const int8_t *r0, int32_t row_step, int32_t col_step, const int8_t *w,
+                                           const int32_t *bias, int32_t count, uint32_t *acc) {
+    for (int32_t k = 0; k < count; ++k, w += 9, ++r0) {
+        int32_t s0 = bias[k], s1 = s0, s2 = s0, s3 = s0;
+        FG_DW_QUAD(r0, w);
+        FG_DW_QUAD(r0 + row_step, w + 3);
+        FG_DW_QUAD(r0 + 2 * row_step, w + 6);
+        acc[k] = (uint32_t)s0;
+        acc[FG_REQUANT_CHUNK + k] = (uint32_t)s1;
+        acc[2 * FG_REQUANT_CHUNK + k] = (uint32_t)s2;
+        acc[3 * FG_REQUANT_CHUNK + k] = (uint32_t)s3;
+    }
+}
+
+/* Four output pixels side by side, one column apart, whose windows are inside the image, at input offset start; the
+ * last three pixels' outputs stored after the last input is read (FG_PAIR_MAX_OUT channels at most). */
+static void fg_dw3x3_quad(const fg_depthwise_conv2d_params *p, const int8_t *image, int32_t start, int8_t *output) {
+    const int32_t channels = p->in_c, col_step = p->dilation_w * channels;
+    uint32_t acc[4 * FG_REQUANT_CHUNK];
+    int8_t later[3 * FG_PAIR_MAX_OUT];
+    int8_t *const rest = channels > FG_REQUANT_CHUNK ? later : output + channels;
+    for (int32_t c = 0; c < channels; c += FG_REQUANT_CHUNK) {
+        const int32_t count = channels - c < FG_REQUANT_CHUNK ? channels - c : FG_REQUANT_CHUNK;
+        fg_dw3x3_interior4(image + start + c, p->dilation_h * p->in_w * channels, col_step, p->channel_taps + 9 * c,
+                           p->folded_bias + c, count, acc);
+        fg_requantize_pair_s8(&p->requant, acc, c, count, output + c, rest + c);
+        fg_requantize_pair_s8(&p->requant, acc + 2 * FG_REQUANT_CHUNK, c, count, rest + channels + c,
+                              rest + 2 * channels + c);
+    }
+    if (rest == later) {
+        memcpy(output + channels, later, (size_t)(3 * channels));
+    }
+}
+
 /* One output pixel whose window is inside the image, at input offset window_start. */
 static void fg_dw3x3_pixel(const fg_depthwise_conv2d_params *p, const int8_t *image, int32_t window_start,
                            int8_t *output) {
@@ -178,6 +262,13 @@ void fg_depthwise_conv2d_3x3_s8(const fg_depthwise_conv2d_params *p, const int8_
             const int rows_inside = y0 >= 0 && y0 + 2 * p->dilation_h < p->in_h;
             for (int32_t ox = 0; ox < p->out_w; ++ox) {
                 const int32_t x0 = ox * p->stride_w - p->pad_left;
+                if (rows_inside && ox >= first && ox + 3 < end && channels <= FG_PAIR_MAX_OUT
+                    && p->stride_w == p->dilation_w) {
+                    fg_dw3x3_quad(p, image, (y0 * p->in_w + x0) * channels, output);
+                    output += 4 * channels;
+                    ox += 3;
+                    continue;
+                }
                 if (rows_inside && ox >= first && ox + 1 < end && channels <= FG_PAIR_MAX_OUT) {
                     fg_dw3x3_pair(p, image, (y0 * p->in_w + x0) * channels, output);
                     output += 2 * channels;
