@@ -171,18 +171,13 @@ static void fg_dw3x3_quad(const fg_depthwise_conv2d_params *p, const int8_t *ima
     const int32_t channels = p->in_c, col_step = p->dilation_w * channels;
     uint32_t acc[4 * FG_REQUANT_CHUNK];
     int8_t later[3 * FG_PAIR_MAX_OUT];
-    int8_t *const rest = channels > FG_REQUANT_CHUNK ? later : output + channels;
     for (int32_t c = 0; c < channels; c += FG_REQUANT_CHUNK) {
         const int32_t count = channels - c < FG_REQUANT_CHUNK ? channels - c : FG_REQUANT_CHUNK;
         fg_dw3x3_interior4(image + start + c, p->dilation_h * p->in_w * channels, col_step, p->channel_taps + 9 * c,
                            p->folded_bias + c, count, acc);
-        fg_requantize_pair_s8(&p->requant, acc, c, count, output + c, rest + c);
-        fg_requantize_pair_s8(&p->requant, acc + 2 * FG_REQUANT_CHUNK, c, count, rest + channels + c,
-                              rest + 2 * channels + c);
+        fg_requantize_quad_s8(&p->requant, acc, c, count, output + c, later + c, channels);
     }
-    if (rest == later) {
-        memcpy(output + channels, later, (size_t)(3 * channels));
-    }
+    memcpy(output + channels, later, (size_t)(3 * channels));
 }
 
 /* One output pixel whose window is inside the image, at input offset window_start. */

@@ -92,6 +92,29 @@ FG_HOT_LOOP void fg_requantize_pair_s8(const fg_requant_params *q, const uint32_
     }
 }
 
+FG_HOT_LOOP void fg_requantize_quad_s8(const fg_requant_params *q, const uint32_t *acc, int32_t first, int32_t count,
+                                       int8_t *out0, int8_t *rest, int32_t rest_step) {
+    if (q->activation_min != -128 || q->activation_max != 127) {
+        fg_requantize_pair_s8(q, acc, first, count, out0, rest);
+        fg_requantize_pair_s8(q, acc + 2 * FG_REQUANT_CHUNK, first, count, rest + rest_step, rest + 2 * rest_step);
+        return;
+    }
+    const int32_t offset = q->output_offset, step = q->per_channel ? 1 : 0;
+    const int32_t *multiplier = q->multipliers + first * step, *shift = q->shifts + first * step;
+    for (int32_t k = 0; k < count; ++k, ++acc, ++out0, ++rest) {
+        fg_fast_channel c;
+        if (!fg_fast_channel_of(multiplier[k * step], shift[k * step], &c)) {
+            fg_requantize_slow(q, acc, first + k, out0, rest);
+            fg_requantize_slow(q, acc + 2 * FG_REQUANT_CHUNK, first + k, rest + rest_step, rest + 2 * rest_step);
+            continue;
+        }
+        out0[0] = fg_fast_output(acc[0], &c, offset);
+        rest[0] = fg_fast_output(acc[FG_REQUANT_CHUNK], &c, offset);
+        rest[rest_step] = fg_fast_output(acc[2 * FG_REQUANT_CHUNK], &c, offset);
+        rest[2 * rest_step] = fg_fast_output(acc[3 * FG_REQUANT_CHUNK], &c, offset);
+    }
+}
+
 void fg_requantize_run_s8(const fg_requant_params *q, const uint32_t *acc, int32_t first, int32_t count,
                           int8_t *output) {
     fg_requantize_pair_s8(q, acc, first, count, output, NULL);
