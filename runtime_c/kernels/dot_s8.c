@@ -118,7 +118,7 @@ static inline void fg_split_add(int64_t sum, uint32_t *acc0, uint32_t *acc1) {
     } while (0)
 
 #if defined(__arm__) && defined(__thumb2__)
-/* Two taps per pass, in registers throughout: 8 accumulator words, 2 inputs, the weights, the end, 2 temporaries (GCC's
+/* Four taps per pass, in registers throughout: 8 accumulator words, 2 inputs, the weights, the end, 2 temporaries (GCC's
  * own allocation of the C loop spills, 1.3x the instructions). */
 #define FG_DOT2X4_TAP_ASM                           \
     "ldrsb %[t], [%[a]], #1\n\t"                    \
@@ -145,11 +145,16 @@ FG_HOT_LOOP void fg_dot2x4_s8(const int8_t *x0, const int8_t *x1, int32_t rows, 
 #if defined(__arm__) && defined(__thumb2__)
             if (a < end) {
                 int32_t p, t;
-                /* an odd run enters at the second tap of the pass */
+                /* a run of 4n + r taps (r > 0) enters the pass at its tap 4 - r */
                 __asm__("sub %[p], %[end], %[a]\n\t"
-                        "tst %[p], #1\n\t"
-                        "bne 2f\n\t"
+                        "ands %[p], %[p], #3\n\t"
+                        "beq 1f\n\t"
+                        "cmp %[p], #2\n\t"
+                        "bhi 2f\n\t"
+                        "beq 3f\n\t"
+                        "b 4f\n\t"
                         "1:\n\t" FG_DOT2X4_TAP_ASM "2:\n\t" FG_DOT2X4_TAP_ASM
+                        "3:\n\t" FG_DOT2X4_TAP_ASM "4:\n\t" FG_DOT2X4_TAP_ASM
                         "cmp %[a], %[end]\n\t"
                         "bne 1b\n\t"
                         : [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3), [a] "+r"(a), [b] "+r"(b),
