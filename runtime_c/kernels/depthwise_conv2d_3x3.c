@@ -165,16 +165,59 @@ FG_HOT_LOOP static void fg_dw3x3_interior4(const int8_t *r0, int32_t row_step, i
     }
 }
 
-/* Four output pixels side by side, one column apart, whose windows are inside the image, at input offset start; the
- * last three pixels' outputs stored after the last input is read (FG_PAIR_MAX_OUT channels at most). */
-static void fg_dw3x3_quad(const fg_depthwise_conv2d_params *p, const int8_t *image, int32_t start, int8_t *output) {
+/* The same for four windows whose filter rows fy lie inside the image where rows[fy] (their first window's tap 0 of
+ * that row) is not NULL: a row in the padding reads the zero point, so its taps add -input_offset * (their weights'
+ * sum) to the folded bias, which expects them. */
+FG_HOT_LOOP static void fg_dw3x3_rows4(const int8_t *const rows[3], int32_t col_step, int32_t input_offset,
+                                       const int8_t *w, const int32_t *bias, int32_t count, uint32_t *acc) {
+    for (int32_t k = 0; k < count; ++k, w += 9) {
+        uint32_t start = (uint32_t)bias[k];
+        for (int32_t fy = 0; fy < 3; ++fy) {
+            if (rows[fy] == NULL) {
+                start -= (uint32_t)input_offset * (uint32_t)(w[3 * fy] + w[3 * fy + 1] + w[3 * fy + 2]);
+            }
+        }
+        int32_t s0 = (int32_t)start, s1 = s0, s2 = s0, s3 = s0;
+        for (int32_t fy = 0; fy < 3; ++fy) {
+            if (rows[fy] != NULL) {
+                FG_DW_QUAD(rows[fy] + k, w + 3 * fy);
+            }
+        }
+        acc[k] = (uint32_t)s0;
+        acc[FG_REQUANT_CHUNK + k] = (uint32_t)s1;
+        acc[2 * FG_REQUANT_CHUNK + k] = (uint32_t)s2;
+        acc[3 * FG_REQUANT_CHUNK + k] = (uint32_t)s3;
+    }
+}
+
+/* Four output pixels side by side, one column apart, whose windows' columns are inside the image, the first one's
+ * window at input row y0, column x0; the last three pixels' outputs stored after the last input is read
+ * (FG_PAIR_MAX_OUT channels at most). Filter rows in the padding are left out (fg_dw3x3_rows4). */
+static void fg_dw3x3_quad(const fg_depthwise_conv2d_params *p, const int8_t *image, int32_t y0, int32_t x0,
+                          int8_t *output) {
     const int32_t channels = p->in_c, col_step = p->dilation_w * channels;
+    const int32_t row_step = p->dilation_h * p->in_w * channels;
+    const int8_t *rows[3];
+    int inside = 1;
+    for (int32_t fy = 0; fy < 3; ++fy) {
+        const int32_t y = y0 + fy * p->dilation_h;
+        rows[fy] = y >= 0 && y < p->in_h ? image + (y * p->in_w + x0) * channels : NULL;
+        inside &= rows[fy] != NULL;
+    }
     uint32_t acc[4 * FG_REQUANT_CHUNK];
     int8_t later[3 * FG_PAIR_MAX_OUT];
     for (int32_t c = 0; c < channels; c += FG_REQUANT_CHUNK) {
         const int32_t count = channels - c < FG_REQUANT_CHUNK ? channels - c : FG_REQUANT_CHUNK;
-        fg_dw3x3_interior4(image + start + c, p->dilation_h * p->in_w * channels, col_step, p->channel_taps + 9 * c,
-                           p->folded_bias + c, count, acc);
+        if (inside) {
+            fg_dw3x3_interior4(rows[0] + c, row_step, col_step, p->channel_taps + 9 * c, p->folded_bias + c, count,
+                               acc);
+        } else {
+            const int8_t *const chunk_rows[3] = {rows[0] != NULL ? rows[0] + c : NULL,
+                                                 rows[1] != NULL ? rows[1] + c : NULL,
+                                                 rows[2] != NULL ? rows[2] + c : NULL};
+            fg_dw3x3_rows4(chunk_rows, col_step, p->requant.input_offset, p->channel_taps + 9 * c, p->folded_bias + c,
+                           count, acc);
+        }
         fg_requantize_quad_s8(&p->requant, acc, c, count, output + c, later + c, channels);
     }
     memcpy(output + channels, later, (size_t)(3 * channels));
@@ -257,9 +300,8 @@ void fg_depthwise_conv2d_3x3_s8(const fg_depthwise_conv2d_params *p, const int8_
             const int rows_inside = y0 >= 0 && y0 + 2 * p->dilation_h < p->in_h;
             for (int32_t ox = 0; ox < p->out_w; ++ox) {
                 const int32_t x0 = ox * p->stride_w - p->pad_left;
-                if (rows_inside && ox >= first && ox + 3 < end && channels <= FG_PAIR_MAX_OUT
-                    && p->stride_w == p->dilation_w) {
-                    fg_dw3x3_quad(p, image, (y0 * p->in_w + x0) * channels, output);
+                if (ox >= first && ox + 3 < end && channels <= FG_PAIR_MAX_OUT && p->stride_w == p->dilation_w) {
+                    fg_dw3x3_quad(p, image, y0, x0, output);
                     output += 4 * channels;
                     ox += 3;
                     continue;

@@ -118,8 +118,8 @@ static inline void fg_split_add(int64_t sum, uint32_t *acc0, uint32_t *acc1) {
     } while (0)
 
 #if defined(__arm__) && defined(__thumb2__)
-/* Four taps per pass, in registers throughout: 8 accumulator words, 2 inputs, the weights, the end, 2 temporaries (GCC's
- * own allocation of the C loop spills, 1.3x the instructions). */
+/* Four taps per pass, in registers throughout: 8 accumulator words, 2 inputs, the weights, the end, 2 temporaries
+ * (GCC's own allocation of the C loop spills, 1.3x the instructions). */
 #define FG_DOT2X4_TAP_ASM                           \
     "ldrsb %[t], [%[a]], #1\n\t"                    \
     "ldrsb %[p], [%[b]], #1\n\t"                    \
