@@ -101,6 +101,177 @@ FG_HOT_LOOP static void fg_dw3x3_interior2(const int8_t *r0, int32_t row_step, i
     }
 }
 
+/* Adds one filter row (weights w0..w2) of four windows side by side to s0..s3, each weight in a register for all
+ * four, each input of the row loaded once: ADJACENT, windows one column apart (stride = dilation: six inputs);
+ * APART, two columns apart (stride = 2 x dilation: nine inputs). */
+#if defined(__arm__) && defined(__thumb2__)
+#define FG_DW_QUAD_ADJACENT_ROW                             \
+    "ldrsb %[x], [%[p]]\n\t"                               \
+    "mla %[s0], %[w0], %[x], %[s0]\n\t"                    \
+    "ldrsb %[x], [%[p], %[cs]]\n\t"                        \
+    "mla %[s0], %[w1], %[x], %[s0]\n\t"                    \
+    "mla %[s1], %[w0], %[x], %[s1]\n\t"                    \
+    "add %[t], %[p], %[cs], lsl #1\n\t"                    \
+    "ldrsb %[x], [%[t]]\n\t"                               \
+    "mla %[s0], %[w2], %[x], %[s0]\n\t"                    \
+    "mla %[s1], %[w1], %[x], %[s1]\n\t"                    \
+    "mla %[s2], %[w0], %[x], %[s2]\n\t"                    \
+    "ldrsb %[x], [%[t], %[cs]]\n\t"                        \
+    "mla %[s1], %[w2], %[x], %[s1]\n\t"                    \
+    "mla %[s2], %[w1], %[x], %[s2]\n\t"                    \
+    "mla %[s3], %[w0], %[x], %[s3]\n\t"                    \
+    "add %[t], %[t], %[cs], lsl #1\n\t"                    \
+    "ldrsb %[x], [%[t]]\n\t"                               \
+    "mla %[s2], %[w2], %[x], %[s2]\n\t"                    \
+    "mla %[s3], %[w1], %[x], %[s3]\n\t"                    \
+    "ldrsb %[x], [%[t], %[cs]]\n\t"                        \
+    "mla %[s3], %[w2], %[x], %[s3]\n\t"
+#define FG_DW_QUAD_APART_ROW                                \
+    "ldrsb %[x], [%[p]]\n\t"                               \
+    "mla %[s0], %[w0], %[x], %[s0]\n\t"                    \
+    "ldrsb %[x], [%[p], %[cs]]\n\t"                        \
+    "mla %[s0], %[w1], %[x], %[s0]\n\t"                    \
+    "add %[t], %[p], %[cs], lsl #1\n\t"                    \
+    "ldrsb %[x], [%[t]]\n\t"                               \
+    "mla %[s0], %[w2], %[x], %[s0]\n\t"                    \
+    "mla %[s1], %[w0], %[x], %[s1]\n\t"                    \
+    "ldrsb %[x], [%[t], %[cs]]\n\t"                        \
+    "mla %[s1], %[w1], %[x], %[s1]\n\t"                    \
+    "add %[t], %[t], %[cs], lsl #1\n\t"                    \
+    "ldrsb %[x], [%[t]]\n\t"                               \
+    "mla %[s1], %[w2], %[x], %[s1]\n\t"                    \
+    "mla %[s2], %[w0], %[x], %[s2]\n\t"                    \
+    "ldrsb %[x], [%[t], %[cs]]\n\t"                        \
+    "mla %[s2], %[w1], %[x], %[s2]\n\t"                    \
+    "add %[t], %[t], %[cs], lsl #1\n\t"                    \
+    "ldrsb %[x], [%[t]]\n\t"                               \
+    "mla %[s2], %[w2], %[x], %[s2]\n\t"                    \
+    "mla %[s3], %[w0], %[x], %[s3]\n\t"                    \
+    "ldrsb %[x], [%[t], %[cs]]\n\t"                        \
+    "mla %[s3], %[w1], %[x], %[s3]\n\t"                    \
+    "add %[t], %[t], %[cs], lsl #1\n\t"                    \
+    "ldrsb %[x], [%[t]]\n\t"                               \
+    "mla %[s3], %[w2], %[x], %[s3]\n\t"
+#define FG_DW_QUAD_ASM(ROW, row, w)                                                                                \
+    do {                                                                                                           \
+        const int32_t w0 = (w)[0], w1 = (w)[1], w2 = (w)[2];                                                       \
+        int32_t x, t;                                                                                              \
+        __asm__(ROW                                                                                                \
+                : [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3), [x] "=&r"(x), [t] "=&r"(t)           \
+                : [p] "r"(row), [cs] "r"(col_step), [w0] "r"(w0), [w1] "r"(w1), [w2] "r"(w2)                       \
+                : "memory");                                                                                       \
+    } while (0)
+#define FG_DW_QUAD(spread, row, w)                                                                                 \
+    do {                                                                                                           \
+        if ((spread) == 2) {                                                                                       \
+            FG_DW_QUAD_ASM(FG_DW_QUAD_APART_ROW, row, w);                                                          \
+        } else {                                                                                                   \
+            FG_DW_QUAD_ASM(FG_DW_QUAD_ADJACENT_ROW, row, w);                                                       \
+        }                                                                                                          \
+    } while (0)
+#else
+#define FG_DW_QUAD(spread, row, w)                                                                                 \
+    do {                                                                                                           \
+        const int8_t *const r_ = (row);                                                                            \
+        const int32_t w0 = (w)[0], w1 = (w)[1], w2 = (w)[2], m_ = (spread) * col_step;                            \
+        s0 += w0 * r_[0] + w1 * r_[col_step] + w2 * r_[2 * col_step];                                              \
+        s1 += w0 * r_[m_] + w1 * r_[m_ + col_step] + w2 * r_[m_ + 2 * col_step];                                   \
+        s2 += w0 * r_[2 * m_] + w1 * r_[2 * m_ + col_step] + w2 * r_[2 * m_ + 2 * col_step];                       \
+        s3 += w0 * r_[3 * m_] + w1 * r_[3 * m_ + col_step] + w2 * r_[3 * m_ + 2 * col_step];                       \
+    } while (0)
+#endif
+
+/* acc[i * FG_REQUANT_CHUNK + k] = bias + the taps of channel k < count of window i < 4, the windows `spread` columns
+ * apart (1 or 2) inside the image (r0: the first one's top left). */
+static inline __attribute__((always_inline)) void fg_dw3x3_interior4(const int8_t *r0, int32_t row_step,
+                                                                     int32_t col_step, const int32_t spread,
+                                                                     const int8_t *w, const int32_t *bias,
+                                                                     int32_t count, uint32_t *acc) {
+    for (int32_t k = 0; k < count; ++k, w += 9, ++r0) {
+        int32_t s0 = bias[k], s1 = s0, s2 = s0, s3 = s0;
+        FG_DW_QUAD(spread, r0, w);
+        FG_DW_QUAD(spread, r0 + row_step, w + 3);
+        FG_DW_QUAD(spread, r0 + 2 * row_step, w + 6);
+        acc[k] = (uint32_t)s0;
+        acc[FG_REQUANT_CHUNK + k] = (uint32_t)s1;
+        acc[2 * FG_REQUANT_CHUNK + k] = (uint32_t)s2;
+        acc[3 * FG_REQUANT_CHUNK + k] = (uint32_t)s3;
+    }
+}
+
+FG_HOT_LOOP static void fg_dw3x3_interior4_adjacent(const int8_t *r0, int32_t row_step, int32_t col_step,
+                                                    const int8_t *w, const int32_t *bias, int32_t count,
+                                                    uint32_t *acc) {
+    fg_dw3x3_interior4(r0, row_step, col_step, 1, w, bias, count, acc);
+}
+
+FG_HOT_LOOP static void fg_dw3x3_interior4_apart(const int8_t *r0, int32_t row_step, int32_t col_step,
+                                                 const int8_t *w, const int32_t *bias, int32_t count, uint32_t *acc) {
+    fg_dw3x3_interior4(r0, row_step, col_step, 2, w, bias, count, acc);
+}
+
+/* The same for four windows whose filter rows fy lie inside the image where rows[fy] (their first window's tap 0 of
+ * that row) is not NULL: a row in the padding reads the zero point, so its taps add -input_offset * (their weights'
+ * sum) to the folded bias, which expects them. */
+FG_HOT_LOOP static void fg_dw3x3_rows4(const int8_t *const rows[3], int32_t col_step, int32_t spread,
+                                       int32_t input_offset, const int8_t *w, const int32_t *bias, int32_t count,
+                                       uint32_t *acc) {
+    for (int32_t k = 0; k < count; ++k, w += 9) {
+        uint32_t start = (uint32_t)bias[k];
+        for (int32_t fy = 0; fy < 3; ++fy) {
+            if (rows[fy] == NULL) {
+                start -= (uint32_t)input_offset * (uint32_t)(w[3 * fy] + w[3 * fy + 1] + w[3 * fy + 2]);
+            }
+        }
+        int32_t s0 = (int32_t)start, s1 = s0, s2 = s0, s3 = s0;
+        for (int32_t fy = 0; fy < 3; ++fy) {
+            if (rows[fy] != NULL) {
+                FG_DW_QUAD(spread, rows[fy] + k, w + 3 * fy);
+            }
+        }
+        acc[k] = (uint32_t)s0;
+        acc[FG_REQUANT_CHUNK + k] = (uint32_t)s1;
+        acc[2 * FG_REQUANT_CHUNK + k] = (uint32_t)s2;
+        acc[3 * FG_REQUANT_CHUNK + k] = (uint32_t)s3;
+    }
+}
+
+/* Four output pixels side by side, one or two columns apart, whose windows' columns are inside the image, the first
+ * one's window at input row y0, column x0; the last three pixels' outputs stored after the last input is read
+ * (FG_PAIR_MAX_OUT channels at most). Filter rows in the padding are left out (fg_dw3x3_rows4). */
+static void fg_dw3x3_quad(const fg_depthwise_conv2d_params *p, const int8_t *image, int32_t y0, int32_t x0,
+                          int8_t *output) {
+    const int32_t channels = p->in_c, col_step = p->dilation_w * channels;
+    const int32_t row_step = p->dilation_h * p->in_w * channels, spread = p->stride_w / p->dilation_w;
+    const int8_t *rows[3];
+    int inside = 1;
+    for (int32_t fy = 0; fy < 3; ++fy) {
+        const int32_t y = y0 + fy * p->dilation_h;
+        rows[fy] = y >= 0 && y < p->in_h ? image + (y * p->in_w + x0) * channels : NULL;
+        inside &= rows[fy] != NULL;
+    }
+    uint32_t acc[4 * FG_REQUANT_CHUNK];
+    int8_t later[3 * FG_PAIR_MAX_OUT];
+    for (int32_t c = 0; c < channels; c += FG_REQUANT_CHUNK) {
+        const int32_t count = channels - c < FG_REQUANT_CHUNK ? channels - c : FG_REQUANT_CHUNK;
+        if (inside && spread == 1) {
+            fg_dw3x3_interior4_adjacent(rows[0] + c, row_step, col_step, p->channel_taps + 9 * c, p->folded_bias + c,
+                                        count, acc);
+        } else if (inside) {
+            fg_dw3x3_interior4_apart(rows[0] + c, row_step, col_step, p->channel_taps + 9 * c, p->folded_bias + c,
+                                     count, acc);
+        } else {
+            const int8_t *const chunk_rows[3] = {rows[0] != NULL ? rows[0] + c : NULL,
+                                                 rows[1] != NULL ? rows[1] + c : NULL,
+                                                 rows[2] != NULL ? rows[2] + c : NULL};
+            fg_dw3x3_rows4(chunk_rows, col_step, spread, p->requant.input_offset, p->channel_taps + 9 * c,
+                           p->folded_bias + c, count, acc);
+        }
+        fg_requantize_quad_s8(&p->requant, acc, c, count, output + c, later + c, channels);
+    }
+    memcpy(output + channels, later, (size_t)(3 * channels));
+}
+
 /* One output pixel whose window is inside the image, at input offset window_start. */
 static void fg_dw3x3_pixel(const fg_depthwise_conv2d_params *p, const int8_t *image, int32_t window_start,
                            int8_t *output) {
@@ -178,6 +349,13 @@ void fg_depthwise_conv2d_3x3_s8(const fg_depthwise_conv2d_params *p, const int8_
             const int rows_inside = y0 >= 0 && y0 + 2 * p->dilation_h < p->in_h;
             for (int32_t ox = 0; ox < p->out_w; ++ox) {
                 const int32_t x0 = ox * p->stride_w - p->pad_left;
+                if (ox >= first && ox + 3 < end && channels <= FG_PAIR_MAX_OUT
+                    && (p->stride_w == p->dilation_w || p->stride_w == 2 * p->dilation_w)) {
+                    fg_dw3x3_quad(p, image, y0, x0, output);
+                    output += 4 * channels;
+                    ox += 3;
+                    continue;
+                }
                 if (rows_inside && ox >= first && ox + 1 < end && channels <= FG_PAIR_MAX_OUT) {
                     fg_dw3x3_pair(p, image, (y0 * p->in_w + x0) * channels, output);
                     output += 2 * channels;

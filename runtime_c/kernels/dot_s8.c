@@ -100,11 +100,18 @@ void fg_dense_row_s8(const int8_t *x, const int8_t *weights, int32_t depth, int3
     }
 }
 
-/* Adds a two-pixel sum S0 + S1 * 2^22 (|S0| < 2^21) to the pixels' accumulators. */
-static inline void fg_split_add(int64_t sum, uint32_t *acc0, uint32_t *acc1) {
+/* Adds a two-pixel sum S0 + S1 * 2^22 (|S0| < 2^21) to the pixels' accumulators, or, with a bias, sets them to the
+ * bias plus the sum (the window's first call: no pass over the accumulators to start them). */
+static inline void fg_split_add(int64_t sum, const int32_t *bias, uint32_t *acc0, uint32_t *acc1) {
     const int32_t low = (int32_t)((uint32_t)sum << 10) >> 10;
-    *acc0 += (uint32_t)low;
-    *acc1 += (uint32_t)(int32_t)((sum - low) >> 22);
+    const uint32_t high = (uint32_t)(int32_t)((sum - low) >> 22);
+    if (bias != NULL) {
+        *acc0 = (uint32_t)*bias + (uint32_t)low;
+        *acc1 = (uint32_t)*bias + high;
+    } else {
+        *acc0 += (uint32_t)low;
+        *acc1 += high;
+    }
 }
 
 #define FG_DOT2X4_TAP()                                 \
@@ -118,8 +125,8 @@ static inline void fg_split_add(int64_t sum, uint32_t *acc0, uint32_t *acc1) {
     } while (0)
 
 #if defined(__arm__) && defined(__thumb2__)
-/* Two taps per pass, in registers throughout: 8 accumulator words, 2 inputs, the weights, the end, 2 temporaries (GCC's
- * own allocation of the C loop spills, 1.3x the instructions). */
+/* Four taps per pass, in registers throughout: 8 accumulator words, 2 inputs, the weights, the end, 2 temporaries
+ * (GCC's own allocation of the C loop spills, 1.3x the instructions). */
 #define FG_DOT2X4_TAP_ASM                           \
     "ldrsb %[t], [%[a]], #1\n\t"                    \
     "ldrsb %[p], [%[b]], #1\n\t"                    \
@@ -135,8 +142,9 @@ static inline void fg_split_add(int64_t sum, uint32_t *acc0, uint32_t *acc1) {
 #endif
 
 FG_HOT_LOOP void fg_dot2x4_s8(const int8_t *x0, const int8_t *x1, int32_t rows, int32_t run, int32_t step,
-                              const int8_t *weights, int32_t groups, int32_t group_bytes, uint32_t *acc) {
-    for (int32_t g = 0; g < groups; ++g, acc += FG_BLOCK_CHANNELS) {
+                              const int8_t *weights, int32_t groups, int32_t group_bytes, const int32_t *bias,
+                              uint32_t *acc) {
+    for (int32_t g = 0; g < groups; ++g, acc += FG_BLOCK_CHANNELS, bias = bias != NULL ? bias + 4 : NULL) {
         int64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
         const int8_t *w = weights + g * group_bytes;
         for (int32_t r = 0; r < rows; ++r) {
@@ -145,11 +153,16 @@ FG_HOT_LOOP void fg_dot2x4_s8(const int8_t *x0, const int8_t *x1, int32_t rows, 
 #if defined(__arm__) && defined(__thumb2__)
             if (a < end) {
                 int32_t p, t;
-                /* an odd run enters at the second tap of the pass */
+                /* a run of 4n + r taps (r > 0) enters the pass at its tap 4 - r */
                 __asm__("sub %[p], %[end], %[a]\n\t"
-                        "tst %[p], #1\n\t"
-                        "bne 2f\n\t"
+                        "ands %[p], %[p], #3\n\t"
+                        "beq 1f\n\t"
+                        "cmp %[p], #2\n\t"
+                        "bhi 2f\n\t"
+                        "beq 3f\n\t"
+                        "b 4f\n\t"
                         "1:\n\t" FG_DOT2X4_TAP_ASM "2:\n\t" FG_DOT2X4_TAP_ASM
+                        "3:\n\t" FG_DOT2X4_TAP_ASM "4:\n\t" FG_DOT2X4_TAP_ASM
                         "cmp %[a], %[end]\n\t"
                         "bne 1b\n\t"
                         : [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3), [a] "+r"(a), [b] "+r"(b),
@@ -163,10 +176,10 @@ FG_HOT_LOOP void fg_dot2x4_s8(const int8_t *x0, const int8_t *x1, int32_t rows, 
             }
 #endif
         }
-        fg_split_add(s0, acc + 0, acc + FG_REQUANT_CHUNK + 0);
-        fg_split_add(s1, acc + 1, acc + FG_REQUANT_CHUNK + 1);
-        fg_split_add(s2, acc + 2, acc + FG_REQUANT_CHUNK + 2);
-        fg_split_add(s3, acc + 3, acc + FG_REQUANT_CHUNK + 3);
+        fg_split_add(s0, bias, acc + 0, acc + FG_REQUANT_CHUNK + 0);
+        fg_split_add(s1, bias != NULL ? bias + 1 : NULL, acc + 1, acc + FG_REQUANT_CHUNK + 1);
+        fg_split_add(s2, bias != NULL ? bias + 2 : NULL, acc + 2, acc + FG_REQUANT_CHUNK + 2);
+        fg_split_add(s3, bias != NULL ? bias + 3 : NULL, acc + 3, acc + FG_REQUANT_CHUNK + 3);
     }
 }
 
@@ -204,26 +217,29 @@ FG_HOT_LOOP void fg_dot1x4_paired_s8(const int8_t *x, int32_t run, const int32_t
         s23 += (int64_t)*x * w[1];
     }
 #endif
-    fg_split_add(s01, acc + 0, acc + 1);
-    fg_split_add(s23, acc + 2, acc + 3);
+    fg_split_add(s01, NULL, acc + 0, acc + 1);
+    fg_split_add(s23, NULL, acc + 2, acc + 3);
 }
 
-/* The groups [first, first + groups) of the pair over the whole window, into acc ([2][FG_REQUANT_CHUNK]). */
+/* The groups [first, first + groups) of the pair over the whole window, into acc ([2][FG_REQUANT_CHUNK]): the bias of
+ * those groups (bias) plus the dot products, the first call setting the accumulators, the later ones adding. */
 static void fg_blocked_window(const fg_blocked_filter *f, int32_t first, int32_t groups, const int8_t *const x0[],
-                              const int8_t *const x1[], int32_t step, uint32_t *acc) {
+                              const int8_t *const x1[], int32_t step, const int32_t *bias, uint32_t *acc) {
     const int32_t run = f->run, group_bytes = FG_BLOCK_CHANNELS * f->rows * run;
     const int8_t *const w = f->weights + first * group_bytes;
     if (step != 0 && f->call_rows > 1) {
         for (int32_t r = 0; r < f->rows; r += f->call_rows) {
             const int32_t rows = f->rows - r < f->call_rows ? f->rows - r : f->call_rows;
-            fg_dot2x4_s8(x0[r], x1[r], rows, run, step, w + 4 * r * run, groups, group_bytes, acc);
+            fg_dot2x4_s8(x0[r], x1[r], rows, run, step, w + 4 * r * run, groups, group_bytes, r == 0 ? bias : NULL,
+                         acc);
         }
         return;
     }
     for (int32_t r = 0; r < f->rows; ++r) {
         for (int32_t t = 0; t < run; t += f->call_taps) {
             const int32_t taps = run - t < f->call_taps ? run - t : f->call_taps;
-            fg_dot2x4_s8(x0[r] + t, x1[r] + t, 1, taps, 0, w + 4 * (r * run + t), groups, group_bytes, acc);
+            fg_dot2x4_s8(x0[r] + t, x1[r] + t, 1, taps, 0, w + 4 * (r * run + t), groups, group_bytes,
+                         r == 0 && t == 0 ? bias : NULL, acc);
         }
     }
 }
@@ -237,10 +253,8 @@ void fg_blocked_pair_s8(const fg_blocked_filter *f, const int8_t *const x0[], co
     for (int32_t chunk = 0; chunk < out_c; chunk += FG_REQUANT_CHUNK) {
         const int32_t count = out_c - chunk < FG_REQUANT_CHUNK ? out_c - chunk : FG_REQUANT_CHUNK;
         const int32_t groups = (count + FG_BLOCK_CHANNELS - 1) / FG_BLOCK_CHANNELS;
-        for (int32_t k = 0; k < groups * FG_BLOCK_CHANNELS; ++k) {  /* the bias table is padded to whole groups */
-            acc[k] = acc[FG_REQUANT_CHUNK + k] = (uint32_t)bias[chunk + k];
-        }
-        fg_blocked_window(f, chunk / FG_BLOCK_CHANNELS, groups, x0, x1, step, acc);
+        /* the bias table is padded to whole groups */
+        fg_blocked_window(f, chunk / FG_BLOCK_CHANNELS, groups, x0, x1, step, bias + chunk, acc);
         fg_requantize_pair_s8(requant, acc, chunk, count, out0 + chunk, out1 != NULL ? out1_chunks + chunk : NULL);
     }
     if (out1 != NULL && out1_chunks != out1) {

@@ -31,8 +31,10 @@ void fg_depthwise_conv2d_s8(const fg_depthwise_conv2d_params *params, const int8
                             const int32_t *bias, int8_t *output);
 
 /* Bit-exact with fg_depthwise_conv2d_s8 for a 3x3 filter and depth_multiplier 1 (any stride and dilation); filter
- * and bias come from params. Windows inside the image run without bounds checks, two output pixels side by side
- * per pass (each weight loaded once for both; the second pixel stored after the pair's last input is read); a
+ * and bias come from params. Windows inside the image run without bounds checks, four output pixels side by side
+ * per pass when they are one column apart (stride = dilation; each weight in a register for all four, each input
+ * row loaded once), else two (each weight loaded once for both); the pixels after the first are stored after the
+ * pass's last input is read; a
  * border window is copied to the stack, the input zero point where a tap lies in the padding. Output pixels in
  * raster order, as the reference. */
 void fg_depthwise_conv2d_3x3_s8(const fg_depthwise_conv2d_params *params, const int8_t *input, int8_t *output);

@@ -39,10 +39,11 @@ void fg_dense_row_s8(const int8_t *x, const int8_t *weights, int32_t depth, int3
  * 128 * sum(|w|) < 2^21 over the taps of one call, which the lowering guarantees by splitting the window
  * (firmware_gen/ops/blocking.py). For each group g < groups (its weights group_bytes after the previous group's),
  * acc[4g + j] += S0 (pixel 0) and acc[FG_REQUANT_CHUNK + 4g + j] += S1 (pixel 1), j < 4, the taps being `rows` runs
- * of `run` contiguous inputs, run r of pixel i at x_i + r * step. */
+ * of `run` contiguous inputs, run r of pixel i at x_i + r * step. With a bias ([4 * groups]), the accumulators are set
+ * to bias[4g + j] + S instead of added to. */
 #define FG_BLOCK_CHANNELS 4
 void fg_dot2x4_s8(const int8_t *x0, const int8_t *x1, int32_t rows, int32_t run, int32_t step, const int8_t *w,
-                  int32_t groups, int32_t group_bytes, uint32_t *acc);
+                  int32_t groups, int32_t group_bytes, const int32_t *bias, uint32_t *acc);
 
 /* One row x four output channels with two channels per 64-bit sum: w holds, tap by tap, two words
  * w[c] + w[c + 1] * 2^22 for channels (0, 1) and (2, 3); exact under the same bound as fg_dot2x4_s8. */

@@ -41,6 +41,11 @@ void fg_requantize_run_s8(const fg_requant_params *q, const uint32_t *acc, int32
 void fg_requantize_pair_s8(const fg_requant_params *q, const uint32_t *acc, int32_t first, int32_t count,
                            int8_t *out0, int8_t *out1);
 
+/* The same for four pixels (accumulators at acc + i * FG_REQUANT_CHUNK): pixel 0's outputs at out0, pixel i's
+ * (i = 1..3) at rest + (i - 1) * rest_step. */
+void fg_requantize_quad_s8(const fg_requant_params *q, const uint32_t *acc, int32_t first, int32_t count,
+                           int8_t *out0, int8_t *rest, int32_t rest_step);
+
 /* Channels per fg_requantize_run_s8 call in the fast variants (their accumulators live on the stack). */
 #define FG_REQUANT_CHUNK 16
 
