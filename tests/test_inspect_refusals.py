@@ -21,13 +21,13 @@ Q = {"scale": 0.1, "zero_point": 0}
 
 
 def _model_with_gaps(monkeypatch: pytest.MonkeyPatch) -> bytes:
-    for opcode in ("TANH", "VAR_HANDLE", "READ_VARIABLE"):
+    for opcode in ("EXP", "VAR_HANDLE", "READ_VARIABLE"):
         monkeypatch.setitem(writer.OPTION_WRITERS, opcode, writer.OPTION_WRITERS["LOGISTIC"])
         monkeypatch.setitem(writer._VERSIONS, opcode, 1)
     b = ModelBuilder("gaps")
     x = b.input("x", (1, 4), "int8", **Q)
     h = b.tensor("h", (1, 4), "int8", **Q)
-    b.operator("TANH", [x], [h])
+    b.operator("EXP", [x], [h])
     handle = b.tensor("handle", (), "int32")
     b.operator("VAR_HANDLE", [], [handle])
     v = b.tensor("v", (1, 4), "int8", **Q)
@@ -45,10 +45,10 @@ def test_every_unsupported_operator_is_named(monkeypatch: pytest.MonkeyPatch) ->
     graph = read_model(_model_with_gaps(monkeypatch), "gaps.tflite")
     problems = refusals(graph)
     assert sorted(problems) == [0, 1, 2, 3]
-    assert "operator 0 is TANH, which firmware-gen does not support" in problems[0]
+    assert "operator 0 is EXP, which firmware-gen does not support" in problems[0]
     assert "operator 1 is VAR_HANDLE, a resource variable operator" in problems[1]
     assert "option ellipsis_mask = 1" in problems[3]
-    with pytest.raises(UnsupportedModelError, match="operator 0 is TANH"):
+    with pytest.raises(UnsupportedModelError, match="operator 0 is EXP"):
         check_supported(graph)  # the other commands: one line, the first problem
 
 
