@@ -7,7 +7,10 @@ An image that does not fit fails here with the numbers, never later in QEMU (whi
 
 from __future__ import annotations
 
+import contextlib
+import os
 import shutil
+import signal
 import subprocess
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -25,8 +28,8 @@ CROSS_GCC = "arm-none-eabi-gcc"
 INSTALL_HINT = "apt-get install --no-install-recommends gcc-arm-none-eabi libnewlib-arm-none-eabi"
 PORTS_DIR = RUNTIME_DIR / "ports"
 FIRMWARE_DIR = RUNTIME_DIR / "firmware"
-COMPILE_FLAGS = ("-std=c99", "-Os", "-g", "-ffunction-sections", "-fdata-sections", "-Wall", "-Wextra", "-Werror",
-                 "--specs=nano.specs", "-DFG_ENABLE_HOOKS")
+COMPILE_FLAGS = ("-std=c99", "-Os", "-g", "-pipe", "-ffunction-sections", "-fdata-sections", "-Wall", "-Wextra",
+                 "-Werror", "--specs=nano.specs", "-DFG_ENABLE_HOOKS")
 LINK_FLAGS = ("--specs=nano.specs", "--specs=nosys.specs", "-nostartfiles", "-Wl,--gc-sections")
 _KIND_LABEL = {"code": "code", "rodata": "constants", "data": "data", "bss": "bss", "pool": "workspace pool",
                "stack": "stack"}
@@ -77,10 +80,30 @@ def find_tool(name: str) -> str:
 
 
 def _run(command: list[str]) -> subprocess.CompletedProcess:
-    done = subprocess.run(command, capture_output=True, text=True)
+    """The tool in a process group of its own: if firmware-gen is stopped meanwhile, the whole group gets SIGTERM,
+    on which gcc's driver removes its temporary files (a SIGKILL of the driver alone left them, and its children)."""
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                          start_new_session=True) as process:
+        try:
+            stdout, stderr = process.communicate()
+        except BaseException:
+            _end_group(process)
+            raise
+    done = subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
     if done.returncode != 0 and ("nano.specs" in done.stderr or "-lc_nano" in done.stderr):
         raise ToolchainError(f"newlib-nano is missing ({done.stderr.strip().splitlines()[0]}): {INSTALL_HINT}")
     return done
+
+
+def _end_group(process: subprocess.Popen) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
 
 
 def _sources(model_dir: Path, manifest: ModelManifest, board: Board) -> tuple[list[Path], list[Path]]:
