@@ -8,8 +8,8 @@ from collections.abc import Callable
 
 from firmware_gen.abi import FirmwareExit, FrameType
 from firmware_gen.errors import UserError
-from firmware_gen.link.framing import LinkError, decode_done, decode_sample, describe_error, fault_error
-from firmware_gen.link.session import TargetSession, open_session
+from firmware_gen.link.framing import FirmwareFault, LinkError, decode_done, decode_sample
+from firmware_gen.link.session import TargetSession, next_frame, open_session
 from firmware_gen.target.cross_build import FirmwareBuild
 
 SampleDone = Callable[[int], None]  # called with the number of the sample whose outputs arrived
@@ -22,7 +22,11 @@ def receive_samples(session: TargetSession, count: int, sample_timeout: float, s
     results: list[tuple[bytes, ...]] = []
     while True:
         what = f"sample {first_sample + len(results)}: " if len(results) < count else ""
-        frame = link.receive(wait=sample_timeout)
+        try:
+            frame = next_frame(link, sample_timeout, "the dataset run")
+        except FirmwareFault as fault:
+            fault.args = (f"{what}{fault}",)  # the fault names the step, this the sample
+            raise
         if frame.type == FrameType.SAMPLE:
             result = decode_sample(frame, hello.output_bytes)
             if result.sample != len(results) or result.sample >= count:
@@ -36,14 +40,6 @@ def receive_samples(session: TargetSession, count: int, sample_timeout: float, s
             if len(results) != count:
                 raise LinkError(f"the firmware finished after {len(results)} of {count} samples")
             return results
-        elif frame.type == FrameType.HELLO:
-            continue  # the answer to a repeated HELLO_REQUEST
-        elif frame.type == FrameType.ERROR:
-            raise LinkError(f"the firmware refused the dataset run: {describe_error(frame)}")
-        elif frame.type == FrameType.FAULT:
-            error = fault_error(frame)
-            error.args = (f"{what}{error}",)  # the fault names the step, this the sample
-            raise error
         else:
             raise LinkError(f"unexpected frame from the firmware: type 0x{frame.type:02x}")
 

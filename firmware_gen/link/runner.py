@@ -14,9 +14,9 @@ import numpy as np
 
 from firmware_gen.abi import CounterKind, FirmwareExit, FrameType
 from firmware_gen.errors import UserError
-from firmware_gen.link.framing import Link, LinkError, Profile, decode_done, decode_profile, describe_error, fault_error
+from firmware_gen.link.framing import Link, LinkError, Profile, decode_done, decode_profile
 from firmware_gen.link.qemu import Relay
-from firmware_gen.link.session import TargetSession, check_model, encode_inputs, handshake, open_session
+from firmware_gen.link.session import TargetSession, check_model, encode_inputs, handshake, next_frame, open_session
 from firmware_gen.manifest import ModelInterface
 from firmware_gen.target.cross_build import FirmwareBuild
 
@@ -62,19 +62,13 @@ def run_inputs(session: TargetSession, inputs: list[bytes], run_timeout: float) 
     profile = None
     status = None
     while status is None:
-        frame = link.receive(wait=run_timeout)
+        frame = next_frame(link, run_timeout, "the host's data")
         if frame.type == FrameType.OUTPUT and frame.payload and frame.payload[0] < len(hello.output_bytes):
             outputs[frame.payload[0]] = frame.payload[1:]
-        elif frame.type == FrameType.HELLO:
-            continue  # the answer to a repeated HELLO_REQUEST
         elif frame.type == FrameType.PROFILE:
             profile = decode_profile(frame)
         elif frame.type == FrameType.DONE:
             status = decode_done(frame)
-        elif frame.type == FrameType.ERROR:
-            raise LinkError(f"the firmware rejected the host's data: {describe_error(frame)}")
-        elif frame.type == FrameType.FAULT:
-            raise fault_error(frame)
         else:
             raise LinkError(f"unexpected frame from the firmware: type 0x{frame.type:02x}")
     missing = [i for i in range(len(hello.output_bytes)) if i not in outputs]

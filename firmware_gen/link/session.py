@@ -13,7 +13,16 @@ import numpy as np
 
 from firmware_gen.abi import FirmwareExit, FrameType
 from firmware_gen.errors import UserError
-from firmware_gen.link.framing import Hello, Link, LinkError, LinkStalled, decode_hello, describe_error, fault_error
+from firmware_gen.link.framing import (
+    Frame,
+    Hello,
+    Link,
+    LinkError,
+    LinkStalled,
+    decode_hello,
+    describe_error,
+    fault_error,
+)
 from firmware_gen.link.qemu import QemuSession, Relay, start_qemu
 from firmware_gen.link.serial_ports import board_link
 from firmware_gen.manifest import ModelInterface
@@ -79,6 +88,20 @@ def handshake(link: Link) -> Hello:
         if frame.type != FrameType.HELLO:
             raise LinkError(f"the firmware answered HELLO_REQUEST with frame type 0x{frame.type:02x}")
         return decode_hello(frame)
+
+
+def next_frame(link: Link, wait: float, refused: str) -> Frame:
+    """The firmware's next frame that answers the host: a repeated HELLO is skipped, an ERROR (the firmware
+    refused `refused`) or a FAULT raised."""
+    while True:
+        frame = link.receive(wait=wait)
+        if frame.type == FrameType.HELLO:
+            continue  # the answer to a repeated HELLO_REQUEST
+        if frame.type == FrameType.ERROR:
+            raise LinkError(f"the firmware rejected {refused}: {describe_error(frame)}")
+        if frame.type == FrameType.FAULT:
+            raise fault_error(frame)
+        return frame
 
 
 def check_model(hello: Hello, interface: ModelInterface) -> None:

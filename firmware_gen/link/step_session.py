@@ -12,8 +12,8 @@ from collections.abc import Iterator
 from firmware_gen.abi import FirmwareExit, FrameType, describe_packed_error
 from firmware_gen.errors import UserError
 from firmware_gen.frontend.ir import Graph
-from firmware_gen.link.framing import Frame, Link, LinkError, decode_done, describe_error, fault_error
-from firmware_gen.link.session import open_session
+from firmware_gen.link.framing import Frame, Link, LinkError, decode_done
+from firmware_gen.link.session import next_frame, open_session
 from firmware_gen.target.cross_build import FirmwareBuild
 
 
@@ -35,17 +35,10 @@ def refused_call_message(code: int, step: int, graph: Graph) -> str:
 
 def _reply(link: Link, expected: FrameType, wait: float) -> Frame:
     """The firmware's answer to one request; its ERROR or FAULT frames become exceptions."""
-    while True:
-        frame = link.receive(wait=wait)
-        if frame.type == expected:
-            return frame
-        if frame.type == FrameType.HELLO:
-            continue  # the answer to a repeated HELLO_REQUEST
-        if frame.type == FrameType.ERROR:
-            raise LinkError(f"the firmware rejected the host's request: {describe_error(frame)}")
-        if frame.type == FrameType.FAULT:
-            raise fault_error(frame)
+    frame = next_frame(link, wait, "the host's request")
+    if frame.type != expected:
         raise LinkError(f"unexpected frame from the firmware: type 0x{frame.type:02x} (expected {expected.name})")
+    return frame
 
 
 class StepSession:

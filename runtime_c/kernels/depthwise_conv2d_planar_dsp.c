@@ -46,10 +46,9 @@ static inline __attribute__((always_inline)) int8_t fg_dsp_dw_out(int32_t acc, c
         return (int8_t)__ssat((v + k->offset) >> k->shift, 8);
     }
     if (mode == 1) {
-        const int32_t v = fg_dsp_high_mul_doubled(acc, k->multiplier);
-        return fg_dsp_clamp((v + k->offset + (v >> 31)) >> k->shift, 0, q->activation_min, q->activation_max);
+        return fg_dsp_clamp(fg_dsp_narrow_doubled(acc, k), 0, q->activation_min, q->activation_max);
     }
-    return fg_dsp_requantize((uint32_t)acc, k, 1, 0, q->activation_min, q->activation_max, q->output_offset);
+    return fg_dsp_output_doubled((uint32_t)acc, k, q);  /* wide */
 }
 
 /* One output row of one channel: `count` outputs (rounded up to pairs: the ring holds the columns a pair's second

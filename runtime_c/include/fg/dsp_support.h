@@ -85,15 +85,20 @@ static inline __attribute__((always_inline)) int8_t fg_dsp_clamp(int32_t t, int 
     return (int8_t)(t > high ? high : t);
 }
 
-/* The output of one channel of a doubled accumulator: a narrow channel's bias and int16 weights are doubled at
- * generation time (2 acc fits: SMMULR alone is the high multiply); a wide channel's are not. */
+/* The narrow output stage of a doubled accumulator before the clamp: a narrow channel's bias and int16 weights are
+ * doubled at generation time (2 acc fits: SMMULR alone is the high multiply). */
+static inline __attribute__((always_inline)) int32_t fg_dsp_narrow_doubled(int32_t acc2, const fg_dsp_channel *k) {
+    const int32_t v = fg_dsp_high_mul_doubled(acc2, k->multiplier);
+    return (v + k->offset + (v >> 31)) >> k->shift;
+}
+
+/* The output of one channel of a doubled accumulator (a wide channel's are not doubled). */
 static inline __attribute__((always_inline)) int8_t fg_dsp_output_doubled(uint32_t acc, const fg_dsp_channel *k,
                                                                            const fg_requant_params *q) {
     if (k->shift == FG_DSP_WIDE) {
         return fg_dsp_requantize(acc, k, 1, 0, q->activation_min, q->activation_max, q->output_offset);
     }
-    const int32_t v = fg_dsp_high_mul_doubled((int32_t)acc, k->multiplier);
-    return fg_dsp_clamp((v + k->offset + (v >> 31)) >> k->shift, 0, q->activation_min, q->activation_max);
+    return fg_dsp_clamp(fg_dsp_narrow_doubled((int32_t)acc, k), 0, q->activation_min, q->activation_max);
 }
 
 /* Whether no channel of ch[0..channels) is wide. */
