@@ -111,6 +111,7 @@ class FrameType(enum.IntEnum):
     MEMTEST_REQUEST = 0x18
     FEATURE_REQUEST = 0x19
     DATASET_REQUEST = 0x1A
+    SEQUENCE_REQUEST = 0x1B  # `run` of a sequence: several invocations in one session, state carried
 
 
 SELFTEST_ECHO_MAX = 4096  # FG_SELFTEST_ECHO_MAX: the largest ECHO_REQUEST payload

@@ -363,7 +363,33 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     return ExitStatus.OK
 
 
+def _run_sequence(args: argparse.Namespace, deployment, frames: list, port: str | None, progress) -> int:
+    from firmware_gen.check.profile import build_profile, format_profile, plot_profile
+    from firmware_gen.check.run_report import save_outputs
+    from firmware_gen.check.sequence_run import format_sequence, sequence_json, sequence_reports, stacked_outputs
+    from firmware_gen.driver.deploy import run_frames
+
+    results = run_frames(deployment, frames, serial_url=port, progress=progress, baudrate=args.baud)
+    profile = build_profile(deployment.graph, results[0], deployment.compiled.calls)
+    reports = sequence_reports(deployment.graph, results, deployment.firmware.board)
+    if args.save_outputs:
+        save_outputs(args.save_outputs, stacked_outputs(results))
+    if args.plot:
+        plot_profile(profile, args.plot, title=f"{Path(args.model).name} on {args.board}, invocation 0")
+    if args.json:
+        _print_json({"invocations": sequence_json(reports, results), "profile": profile.to_json()["layers"],
+                     "macs": profile.macs, "interface": args.interface})
+        return ExitStatus.OK
+    print(f"profile of invocation 0 of {len(frames)}:")
+    print(format_profile(profile))
+    print(format_sequence(reports))
+    if args.save_outputs:
+        print(f"wrote {args.save_outputs}: the raw outputs, frames x each output's shape")
+    return ExitStatus.OK
+
+
 def cmd_run(args: argparse.Namespace) -> int:
+    from firmware_gen.check.inputs import load_sequence
     from firmware_gen.check.profile import build_profile, format_profile, plot_profile
     from firmware_gen.check.run_report import build_run_report, check_save_path, run_json, save_outputs
     from firmware_gen.driver.deploy import run
@@ -376,6 +402,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     _, deployment, progress = _deploy(args, port)
     if args.save_outputs:
         check_save_path(args.save_outputs, outputs=len(deployment.graph.outputs))
+    frames = load_sequence(args.input, deployment.graph)
+    if frames is not None:
+        return _run_sequence(args, deployment, frames, port, progress)
     result = run(deployment, _inputs(args, deployment.graph), serial_url=port, progress=progress,
                  baudrate=args.baud)
     profile = build_profile(deployment.graph, result, deployment.compiled.calls)
@@ -446,8 +475,8 @@ def _add_interface_option(sub: argparse.ArgumentParser) -> None:
 
 
 def _add_input_options(sub: argparse.ArgumentParser) -> None:
-    sub.add_argument("--input", action="append", help="input tensor as .npy (once per model input); validate: an "
-                     "array with one more leading axis (frames) is a sequence, run in order, state carried")
+    sub.add_argument("--input", action="append", help="input tensor as .npy (once per model input); validate and run: "
+                     "an array with one more leading axis (frames) is a sequence, run in order, state carried")
     sub.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
 
 

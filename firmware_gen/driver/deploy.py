@@ -18,7 +18,7 @@ from firmware_gen.driver import build_cache
 from firmware_gen.driver.compiler import CompiledModel, generate
 from firmware_gen.frontend.ir import Graph
 from firmware_gen.frontend.tflite_reader import read_model
-from firmware_gen.link.runner import RunResult, run_model
+from firmware_gen.link.runner import RunResult, run_model, run_sequence
 from firmware_gen.ops import check_supported
 from firmware_gen.planner import PlanningOptions
 from firmware_gen.resources import BOARDS_DIR, PACKAGE_DIR, PROJECT_DIR, RUNTIME_DIR
@@ -110,3 +110,11 @@ def run(deployment: Deployment, inputs: list[np.ndarray], serial_url: str | None
     where = serial_url or f"QEMU ({deployment.firmware.board.qemu_machine}, -icount shift=0)"
     progress(f"running on {deployment.firmware.board.name} via {where}")
     return run_model(deployment.firmware, inputs, serial_url=serial_url, baudrate=baudrate)
+
+
+def run_frames(deployment: Deployment, frames: list[list[np.ndarray]], serial_url: str | None = None,
+               progress: Progress = quiet, baudrate: int | None = None) -> list[RunResult]:
+    """A sequence: one run per frame through one model instance (state carried)."""
+    where = serial_url or f"QEMU ({deployment.firmware.board.qemu_machine}, -icount shift=0)"
+    progress(f"running {len(frames)} invocations on {deployment.firmware.board.name} via {where}")
+    return run_sequence(deployment.firmware, frames, serial_url=serial_url, baudrate=baudrate)

@@ -7,6 +7,7 @@ session runs on a real board over its serial port (counts are core clock cycles 
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -81,30 +82,17 @@ def run_inputs(session: TargetSession, inputs: list[bytes], run_timeout: float) 
     return _Results([outputs[i] for i in range(len(outputs))], profile, status)
 
 
-def run_model(firmware: FirmwareBuild, inputs: Sequence[np.ndarray | bytes], *, serial_url: str | None = None,
-              timeout: float = 300.0, stall_timeout: float = 20.0, baudrate: int | None = None,
-              relay: Relay | None = None) -> RunResult:
-    """Run firmware once on inputs (arrays or raw bytes, one per model input): under QEMU, or on the board at
-    serial_url (e.g. /dev/ttyACM0) when given, at baudrate (default: the board's). timeout bounds the whole run.
-    relay: see start_qemu."""
-    interface = firmware.interface
-    data = encode_inputs(interface, inputs)
-    with open_session(firmware, serial_url=serial_url, baudrate=baudrate, timeout=timeout,
-                      stall_timeout=stall_timeout, relay=relay) as session:
-        results = run_inputs(session, data, run_timeout=timeout)
-        expected = FirmwareExit.OK if results.status == 0 else FirmwareExit.MODEL_ERROR
-        exit_code = session.expect_exit(expected, "the firmware sent its results")
+def _run_result(firmware: FirmwareBuild, results: _Results, exit_code: int | None, emulated: bool) -> RunResult:
+    """What one invocation's frames say, in the host's terms (instructions under QEMU's SysTick)."""
     profile = results.profile
     steps = list(profile.steps)
     instructions = step_instructions = None
-    if serial_url is None and profile.counter == CounterKind.SYSTICK:
+    if emulated and profile.counter == CounterKind.SYSTICK:
         per_tick = firmware.board.instructions_per_tick
         instructions = round(profile.total * per_tick)
         step_instructions = [round(t * per_tick) for t in steps]
-    if results.status != 0:
-        raise UserError(f"the model's invoke returned status {results.status} on {firmware.board.name}")
     return RunResult(
-        outputs=[spec.array_from(raw) for spec, raw in zip(interface.outputs, results.outputs, strict=True)],
+        outputs=[spec.array_from(raw) for spec, raw in zip(firmware.interface.outputs, results.outputs, strict=True)],
         step_cycles=steps,
         instructions=instructions,
         exit_code=exit_code,
@@ -113,3 +101,42 @@ def run_model(firmware: FirmwareBuild, inputs: Sequence[np.ndarray | bytes], *, 
         counter=profile.counter.name.lower(),
         board=firmware.board.name,
     )
+
+
+def run_sequence(firmware: FirmwareBuild, frames: Sequence[Sequence[np.ndarray | bytes]], *,
+                 serial_url: str | None = None, timeout: float = 300.0, stall_timeout: float = 20.0,
+                 baudrate: int | None = None, relay: Relay | None = None) -> list[RunResult]:
+    """Run firmware once per frame (the inputs of one invocation each), in order, through one model instance, so
+    that the state of a stateful model is carried: one result per frame. Where run_model runs once, this runs as
+    many times (the sequence session of fg_protocol.h); timeout bounds each invocation."""
+    data = [encode_inputs(firmware.interface, inputs) for inputs in frames]
+    if not data:
+        raise UserError("a sequence needs at least one frame")
+    results: list[_Results] = []
+    with open_session(firmware, serial_url=serial_url, baudrate=baudrate, timeout=timeout * len(data),
+                      stall_timeout=stall_timeout, relay=relay) as session:
+        session.link.send(FrameType.SEQUENCE_REQUEST, struct.pack("<I", len(data)))
+        for invocation, inputs in enumerate(data):
+            results.append(run_inputs(session, inputs, run_timeout=timeout))
+            if results[-1].status != 0:
+                raise UserError(f"invocation {invocation}: the model's invoke returned status "
+                                f"{results[-1].status} on {firmware.board.name}")
+        exit_code = session.expect_exit(FirmwareExit.OK, f"the firmware sent the results of {len(data)} invocations")
+    return [_run_result(firmware, r, exit_code, serial_url is None) for r in results]
+
+
+def run_model(firmware: FirmwareBuild, inputs: Sequence[np.ndarray | bytes], *, serial_url: str | None = None,
+              timeout: float = 300.0, stall_timeout: float = 20.0, baudrate: int | None = None,
+              relay: Relay | None = None) -> RunResult:
+    """Run firmware once on inputs (arrays or raw bytes, one per model input): under QEMU, or on the board at
+    serial_url (e.g. /dev/ttyACM0) when given, at baudrate (default: the board's). timeout bounds the whole run.
+    relay: see start_qemu."""
+    data = encode_inputs(firmware.interface, inputs)
+    with open_session(firmware, serial_url=serial_url, baudrate=baudrate, timeout=timeout,
+                      stall_timeout=stall_timeout, relay=relay) as session:
+        results = run_inputs(session, data, run_timeout=timeout)
+        expected = FirmwareExit.OK if results.status == 0 else FirmwareExit.MODEL_ERROR
+        exit_code = session.expect_exit(expected, "the firmware sent its results")
+    if results.status != 0:
+        raise UserError(f"the model's invoke returned status {results.status} on {firmware.board.name}")
+    return _run_result(firmware, results, exit_code, serial_url is None)

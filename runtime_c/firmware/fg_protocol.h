@@ -23,7 +23,11 @@
  * Dataset session (`validate --dataset --board`): the samples are built into the image (fg_dataset.h), so only the
  * outputs cross the link. Host -> DATASET_REQUEST instead of the inputs; the firmware runs every sample it holds,
  * -> one SAMPLE per sample, then DONE (0) and exits. A firmware that holds no samples answers ERROR NO_DATASET, one
- * that holds another count or size than the host expects ERROR BAD_LENGTH. */
+ * that holds another count or size than the host expects ERROR BAD_LENGTH.
+ *
+ * Sequence session (`run` of a sequence on a stateful model): host -> SEQUENCE_REQUEST (u32 invocations >= 1) before
+ * the inputs; then, per invocation, the session above: the inputs, the firmware -> outputs, PROFILE, DONE, through
+ * one model instance (its state carried). The firmware exits after the last DONE or the first non-zero status. */
 #ifndef FG_PROTOCOL_H
 #define FG_PROTOCOL_H
 
@@ -64,6 +68,7 @@
 #define FG_FRAME_FEATURE_REQUEST 0x19 /* self-test: u8 feature (FG_FEATURE_*): run its probe -> FEATURE */
 #define FG_FRAME_DATASET_REQUEST 0x1A /* dataset: u32 samples, u32 bytes per sample (what the host built into the
                                          image) -> one SAMPLE per sample, DONE */
+#define FG_FRAME_SEQUENCE_REQUEST 0x1B /* sequence: u32 invocations, before the first inputs */
 
 /* Self-test (runtime_c/selftest/): its HELLO is that of a model with no inputs, outputs or steps; END_REQUEST ends
  * it with DONE (0). The probes of the CPU features and what they compute (fixed inputs). */

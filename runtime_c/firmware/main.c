@@ -1,5 +1,6 @@
 /* Profiling firmware: receives the model inputs over the UART straight into the workspace pool, runs the model
- * once with the step hooks timing every step, sends the outputs and the per-step counts back, and exits. Linked with
+ * once (or, for a sequence, as many times as asked) with the step hooks timing every step, sends the outputs and the
+ * per-step counts back, and exits. Linked with
  * samples (fg_dataset.h) it is a dataset firmware: it runs each of them and sends back only the outputs.
  * The protocol is in fg_protocol.h; a fault anywhere is reported with the step that was running. */
 #include <stdint.h>
@@ -131,8 +132,9 @@ static void dataset_session(uint32_t length) {
 static void step_session(int counter_kind) __attribute__((noreturn));
 
 /* Answers HELLO_REQUESTs until one INPUT frame per model input has arrived, in any order, written where
- * fg_model_input() points. A STEP_SESSION or DATASET_REQUEST frame instead hands over to that session. */
-static void receive_inputs(int counter_kind) {
+ * fg_model_input() points. Before the first invocation's inputs (first), a STEP_SESSION or DATASET_REQUEST frame
+ * hands over to that session, and a SEQUENCE_REQUEST sets *invocations. */
+static void receive_inputs(int counter_kind, int first, uint32_t *invocations) {
     uint32_t missing = FG_MODEL_NUM_INPUTS;
     uint8_t received[FG_MODEL_NUM_INPUTS] = {0};
     while (missing > 0) {
@@ -144,12 +146,20 @@ static void receive_inputs(int counter_kind) {
             fg_frame_send_hello(counter_kind);
             continue;
         }
-        if (type == FG_FRAME_STEP_SESSION) {
+        if (first && type == FG_FRAME_STEP_SESSION) {
             receive_empty(type, length);
             step_session(counter_kind);
         }
-        if (type == FG_FRAME_DATASET_REQUEST) {
+        if (first && type == FG_FRAME_DATASET_REQUEST) {
             dataset_session(length);
+        }
+        if (first && missing == FG_MODEL_NUM_INPUTS && type == FG_FRAME_SEQUENCE_REQUEST) {
+            receive_words(type, length, invocations, 1);
+            if (*invocations == 0) {
+                fail(FG_ERROR_BAD_LENGTH, 0);
+            }
+            first = 0;  /* one request, before any input */
+            continue;
         }
         if (type != FG_FRAME_INPUT) {
             fail(FG_ERROR_UNEXPECTED_FRAME, type);
@@ -267,14 +277,25 @@ void fg_fault_report(const fg_exception_frame *frame, uint32_t exc_return) {
     fg_exit(FG_EXIT_FAULT);
 }
 
+/* One invocation, timed, and its results sent. */
+static int32_t invoke(int counter_kind) {
+    fg_cycles_restart();
+    uint64_t started_at = fg_cycles_now();
+    int32_t status = fg_model_invoke();
+    uint64_t total = fg_cycles_now() - started_at;
+    send_results(counter_kind, total, status);
+    return status;
+}
+
 int main(void) {
     fg_uart_init();
     int counter_kind = fg_cycles_init();
-    receive_inputs(counter_kind);
-    fg_cycles_restart();
-    uint64_t started_at = fg_cycles_now();
-    int status = fg_model_invoke();
-    uint64_t total = fg_cycles_now() - started_at;
-    send_results(counter_kind, total, status);
+    uint32_t invocations = 1;
+    receive_inputs(counter_kind, 1, &invocations);
+    int32_t status = invoke(counter_kind);
+    for (uint32_t i = 1; i < invocations && status == 0; ++i) {
+        receive_inputs(counter_kind, 0, &invocations);
+        status = invoke(counter_kind);
+    }
     return status == 0 ? FG_EXIT_OK : FG_EXIT_MODEL_ERROR;
 }
