@@ -194,16 +194,17 @@ def _validate_on_board(args: argparse.Namespace) -> int:
     return ExitStatus.OK if report.bit_exact else ExitStatus.MISMATCH
 
 
-def _validate_layers_on_board(args: argparse.Namespace) -> int:
-    from firmware_gen.check.layer_validation import validate_layers
+def _validate_layers_on_board(args: argparse.Namespace, frames: list | None = None) -> int:
+    from firmware_gen.check.layer_validation import validate_layers_over_sequence
 
     if not args.board:
         raise UserError("--layers runs the model step by step on a board: give --board")
     port = _board_port(args)
     data, deployment, progress = _deploy(args, port, interface="packed")  # steps run through the packed registry
     progress(f"running {len(deployment.compiled.steps)} steps one by one on {args.board}, then TFLite Micro")
-    report = validate_layers(data, deployment.compiled, deployment.firmware, _inputs(args, deployment.graph),
-                             source=args.model, serial_url=port, baudrate=args.baud)
+    frames = frames or [_inputs(args, deployment.graph)]
+    report = validate_layers_over_sequence(data, deployment.compiled, deployment.firmware, frames,
+                                           source=args.model, serial_url=port, baudrate=args.baud)
     _show(args, report.to_json(), report.format())
     return ExitStatus.OK if report.bit_exact else ExitStatus.MISMATCH
 
@@ -246,7 +247,7 @@ def _validate_sequence(args: argparse.Namespace, frames: list) -> int:
     from firmware_gen.check.sequence_validation import validate_sequence
 
     if args.layers:
-        raise UserError("--layers does not take a sequence (--input with a leading frames axis) yet")
+        return _validate_layers_on_board(args, frames)
     if args.board:  # QEMU only: the frames are built into the firmware's flash and run in order
         from firmware_gen.check.sequence_board import validate_sequence_on_board
         from firmware_gen.driver.dataset_deploy import check_emulated

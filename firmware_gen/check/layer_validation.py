@@ -8,13 +8,14 @@ step through its DLTensor. A refused packed call comes back as a named error cod
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
 from firmware_gen.check.compare import Mismatch, compare_layers
-from firmware_gen.check.oracle import run_tflm
+from firmware_gen.check.oracle import run_tflm, run_tflm_sequence
 from firmware_gen.driver.compiler import CompiledModel
 from firmware_gen.errors import UserError
 from firmware_gen.link.framing import LinkError
@@ -34,10 +35,11 @@ class LayerReport:
     steps_run: int
     mismatches: list[Mismatch] = field(default_factory=list)
     interface: str = "packed"
+    invocations: int = 1  # a sequence: the schedule run once per frame, the state carried
 
     @property
     def first_difference(self) -> Mismatch | None:
-        return min(self.mismatches, key=lambda m: m.op_index, default=None)
+        return min(self.mismatches, key=lambda m: (m.invocation, m.op_index), default=None)
 
     def to_json(self) -> dict:
         first = self.first_difference
@@ -45,13 +47,15 @@ class LayerReport:
 
     def format(self) -> str:
         verdict = "bit-exact" if self.bit_exact else "MISMATCH"
-        lines = [f"{self.model} on {self.board}, layer by layer: {verdict} with TensorFlow Lite Micro "
+        over = f" over {self.invocations} invocations" if self.invocations > 1 else ""
+        lines = [f"{self.model} on {self.board}, layer by layer: {verdict} with TensorFlow Lite Micro{over} "
                  f"({self.steps_run} steps run, {self.tensors_compared} tensors compared, "
                  f"{len(self.mismatches)} differ)"]
         first = self.first_difference
         if first is not None:
-            lines.append(f"  first differing layer: operator {first.op_index} ({first.opcode}), tensor {first.tensor} "
-                         f"'{first.name}' {first.shape}: {first.differing_elements} elements differ, "
+            when = f"invocation {first.invocation}, " if self.invocations > 1 else ""
+            lines.append(f"  first differing layer: {when}operator {first.op_index} ({first.opcode}), tensor "
+                         f"{first.tensor} '{first.name}' {first.shape}: {first.differing_elements} elements differ, "
                          f"max |diff| {first.max_abs_diff:g}")
         return "\n".join(lines)
 
@@ -83,14 +87,32 @@ def validate_layers(model: bytes, compiled: CompiledModel, firmware: FirmwareBui
                     inputs: Sequence[np.ndarray], *, source: str = "model", serial_url: str | None = None,
                     baudrate: int | None = None, timeout: float = 600.0) -> LayerReport:
     """Runs a packed build step by step on its board and compares every layer with TFLM."""
+    return validate_layers_over_sequence(model, compiled, firmware, [inputs], source=source, serial_url=serial_url,
+                                         baudrate=baudrate, timeout=timeout)
+
+
+def validate_layers_over_sequence(model: bytes, compiled: CompiledModel, firmware: FirmwareBuild,
+                                  frames: Sequence[Sequence[np.ndarray]], *, source: str = "model",
+                                  serial_url: str | None = None, baudrate: int | None = None,
+                                  timeout: float = 600.0) -> LayerReport:
+    """The schedule run step by step once per frame in one step session (the pool, and so the state, is never
+    reset between frames), every layer of every invocation compared with TFLM running the frames on one
+    interpreter."""
     if compiled.interface != "packed":
         raise UserError("layer validation on a board needs a model generated with --interface packed")
     graph = compiled.graph
-    data = encode_inputs(firmware.interface, inputs)
+    data = [encode_inputs(firmware.interface, inputs) for inputs in frames]
     with step_session(firmware, graph, serial_url=serial_url, baudrate=baudrate, timeout=timeout) as session:
-        ours = read_layers(session, compiled, data)
-    oracle = run_tflm(model, [np.asarray(x) for x in inputs], len(graph.tensors))
-    mismatches = compare_layers(graph, ours, oracle.tensors)
+        ours = [read_layers(session, compiled, inputs) for inputs in data]
+    arrays = [[np.asarray(x) for x in inputs] for inputs in frames]
+    if len(arrays) == 1:
+        oracle = [run_tflm(model, arrays[0], len(graph.tensors))]
+    else:
+        oracle = run_tflm_sequence(model, arrays, len(graph.tensors))
+    mismatches = [dataclasses.replace(m, invocation=i if len(frames) > 1 else -1)
+                  for i, (layers, expected) in enumerate(zip(ours, oracle, strict=True))
+                  for m in compare_layers(graph, layers, expected.tensors)]
     return LayerReport(model=source, board=firmware.board.name, bit_exact=not mismatches,
-                       tensors_compared=sum(len(op.outputs) for op in graph.operators),
-                       steps_run=sum(1 for step in compiled.steps if step.call is not None), mismatches=mismatches)
+                       tensors_compared=len(frames) * sum(len(op.outputs) for op in graph.operators),
+                       steps_run=len(frames) * sum(1 for step in compiled.steps if step.call is not None),
+                       mismatches=mismatches, invocations=len(frames))

@@ -4,6 +4,7 @@ invocation's outputs equal TFLM's over the same sequence, and the profile and ti
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -53,3 +54,19 @@ def test_the_firmware_refuses_a_sequence_of_no_invocations(tmp_path: Path) -> No
         with open_session(deployment.firmware, timeout=60) as session:
             session.link.send(FrameType.SEQUENCE_REQUEST, struct.pack("<I", 0))
             next_frame(session.link, 20, "the sequence request")
+
+
+@needs_qemu
+@pytest.mark.qemu
+def test_layer_validation_runs_the_schedule_once_per_frame(tmp_path: Path) -> None:
+    """`validate --layers --board` of a sequence: every layer of every invocation equals TFLM's, the SVDF state
+    carried by the step session from one frame to the next."""
+    (tmp_path / "kws.tflite").write_bytes(svdf_keyword_spotter(seed=0))
+    frames = np.random.default_rng(5).integers(-128, 128, size=(FRAMES, 1, 40)).astype(np.int8)
+    np.save(tmp_path / "frames.npy", frames)
+    result = run_cli("validate", str(tmp_path / "kws.tflite"), "--board", "mps2_an386", "--layers", "--input",
+                     str(tmp_path / "frames.npy"), "--json")
+    assert result.returncode == 0, result.stdout + result.stderr
+    report = json.loads(result.stdout)
+    assert report["bit_exact"] and report["invocations"] == FRAMES
+    assert report["tensors_compared"] == FRAMES * 4
