@@ -92,3 +92,19 @@ def test_build_into_an_existing_directory_replaces_only_its_build(tmp_path) -> N
     assert too_big.returncode == 2
     assert (out / "build" / "firmware.elf").read_bytes() == elf  # a failed build leaves the earlier one whole
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
+
+
+def test_build_reuses_the_cached_firmware_of_an_earlier_run(tmp_path) -> None:
+    model = tmp_path / "tiny.tflite"
+    model.write_bytes(SYNTHETIC_MODELS["tiny_cnn"](seed=7))
+    assert run_cli("run", str(model), "--board", "mps2_an385").returncode == 0  # builds into the cache
+    out = tmp_path / "out"
+    done = run_cli("build", str(model), "--board", "mps2_an385", "-o", str(out))
+    assert done.returncode == 0, done.stderr
+    assert "cross-compiling" not in done.stderr  # copied from the cache, not built again
+    assert (out / "build" / "firmware.elf").is_file() and (out / "model" / "model.c").is_file()
+    assert "tiny" in (out / "model" / "model.c").read_text()
+    assert sorted(p.name for p in out.iterdir()) == ["build", "model"]
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
+    rebuilt = run_cli("run", str(model), "--board", "mps2_an385", "--json")  # the cache entry is still whole
+    assert rebuilt.returncode == 0 and "cross-compiling" not in rebuilt.stderr

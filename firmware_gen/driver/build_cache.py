@@ -79,6 +79,18 @@ def publish(entry: Path, private: Path, compiled: CompiledModel, firmware: Firmw
     return firmware  # could not publish: this run uses its private build
 
 
+def copy_entry(firmware: FirmwareBuild, private: Path) -> Path:
+    """A published entry's model/ and build/ copied into private (for install)."""
+    source = firmware.model_dir.parent
+    try:
+        for part in ("model", "build"):
+            shutil.copytree(source / part, private / part, symlinks=True)
+    except BaseException:
+        shutil.rmtree(private, ignore_errors=True)
+        raise
+    return private
+
+
 def install(destination: Path, private: Path, firmware: FirmwareBuild) -> FirmwareBuild:
     """Move a build made in private into the user's output directory: its model/ and build/ folders each replace
     the old one by a rename (other files there are left alone), so a failed build never leaves half a folder."""

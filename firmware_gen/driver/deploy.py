@@ -74,18 +74,22 @@ def prepare(model: bytes, source: str, board: Board | str, interface: str = "unp
             pool_region(board, pool.name)
     graph = read_model(model, source)
     check_supported(graph)
-    entry = destination = None
+    key = hashlib.sha256(model + board.name.encode() + interface.encode()
+                         + options.cache_key().encode() + _runtime_digest().encode() + repr(generation).encode()
+                         + (b"" if semihosting else b"no-semihosting"))
+    entry, destination = _cache_root() / key.hexdigest()[:32], None
+    cached = build_cache.load(entry)
     if out_dir is None:
-        key = hashlib.sha256(model + board.name.encode() + interface.encode()
-                             + options.cache_key().encode() + _runtime_digest().encode() + repr(generation).encode()
-                             + (b"" if semihosting else b"no-semihosting"))
-        out_dir = _cache_root() / key.hexdigest()[:32]
-        cached = build_cache.load(out_dir)
         if cached is not None:
             return Deployment(cached[0].graph, *cached)
-        entry, out_dir = out_dir, build_cache.private_dir(out_dir)  # built privately, then published whole
+        out_dir = build_cache.private_dir(entry)  # built privately, then published whole
     else:
-        destination, out_dir = Path(out_dir), build_cache.private_dir(Path(out_dir))  # built beside, then moved in
+        destination, entry = Path(out_dir), None
+        out_dir = build_cache.private_dir(destination)  # built beside, then moved in
+        if cached is not None:  # the cached build, copied: what building again would give
+            compiled, firmware = cached
+            firmware = build_cache.install(destination, build_cache.copy_entry(firmware, out_dir), firmware)
+            return Deployment(compiled.graph, compiled, firmware)
     out_dir = Path(out_dir)
     existed = out_dir.exists()
     try:
@@ -98,7 +102,7 @@ def prepare(model: bytes, source: str, board: Board | str, interface: str = "unp
         if not existed:
             shutil.rmtree(out_dir, ignore_errors=True)
         raise
-    if entry is not None:
+    if destination is None:
         firmware = build_cache.publish(entry, out_dir, compiled, firmware)
     elif destination is not None:
         firmware = build_cache.install(destination, out_dir, firmware)
