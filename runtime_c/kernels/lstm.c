@@ -1,0 +1,87 @@
+#include <string.h>
+
+#include "fg/fixedpoint.h"
+#include "fg/int16_activations.h"
+#include "fg/lstm.h"
+#include "fg/requantize.h"
+
+typedef struct {
+    const int8_t *input[FG_LSTM_GATES];
+    const int8_t *recurrent[FG_LSTM_GATES];
+} lstm_weights;
+
+static int16_t saturate_s16(int32_t x) { return (int16_t)fg_clamp_i32(x, -32768, 32767); }
+
+/* bias + sum(row * x) over n, in wrapping int32 arithmetic as TFLM's accumulators. */
+static int32_t dot_s8(const int8_t *row, const int8_t *x, int32_t n, int32_t bias) {
+    uint32_t acc = (uint32_t)bias;
+    for (int32_t i = 0; i < n; ++i) {
+        acc += (uint32_t)((int32_t)row[i] * (int32_t)x[i]);
+    }
+    return fg_wrapped_i32(acc);
+}
+
+/* Gate g of unit u: its two products, each rescaled to Q3.12 and saturated, added with saturation, then the
+ * gate's non-linearity (Q0.15 out). */
+static int16_t gate(const fg_lstm_params *p, const lstm_weights *w, int g, int32_t u, const int8_t *x,
+                    const int8_t *h) {
+    const int32_t from_input = dot_s8(w->input[g] + u * p->input_size, x, p->input_size,
+                                      p->input_bias[g * p->units + u]);
+    const int32_t from_hidden = dot_s8(w->recurrent[g] + u * p->units, h, p->units,
+                                       p->recurrent_bias[g * p->units + u]);
+    const int16_t pre = saturate_s16(
+        saturate_s16(fg_multiply_by_quantized_multiplier(from_input, p->input_multiplier[g], p->input_shift[g])) +
+        saturate_s16(fg_multiply_by_quantized_multiplier(from_hidden, p->recurrent_multiplier[g],
+                                                         p->recurrent_shift[g])));
+    if (g == FG_LSTM_CELL_GATE && !p->cell_gate_sigmoid) {
+        return fg_tanh_s16(pre, 3, 0); /* Q3.12 in: TFLM's tanh with cell_state_scale_power -12 */
+    }
+    return fg_logistic_s16(pre, 3, 0);
+}
+
+static int32_t product(int16_t a, int16_t b, int32_t multiplier, int32_t shift) {
+    return fg_multiply_by_quantized_multiplier((int32_t)a * (int32_t)b, multiplier, shift);
+}
+
+/* One time step of one batch row: every unit's gates from x and the previous hidden state h, its cell state
+ * updated in place, its new hidden value written to out (h is read until the last unit, so out must not be h). */
+static void step(const fg_lstm_params *p, const lstm_weights *w, const int8_t *x, const int8_t *h, int16_t *cell,
+                 int8_t *out) {
+    for (int32_t u = 0; u < p->units; ++u) {
+        const int16_t forget = gate(p, w, FG_LSTM_FORGET_GATE, u, x, h);
+        const int16_t input = gate(p, w, FG_LSTM_INPUT_GATE, u, x, h);
+        const int16_t candidate = gate(p, w, FG_LSTM_CELL_GATE, u, x, h);
+        int16_t c = saturate_s16(saturate_s16(product(forget, cell[u], p->forget_multiplier, p->forget_shift)) +
+                                 saturate_s16(product(input, candidate, p->update_multiplier, p->update_shift)));
+        if (p->clip_cell) {
+            c = (int16_t)fg_clamp_i32(c, -p->cell_clip, p->cell_clip);
+        }
+        cell[u] = c;
+        const int16_t output_gate = gate(p, w, FG_LSTM_OUTPUT_GATE, u, x, h);
+        const int16_t squashed = fg_tanh_s16(c, p->cell_tanh_multiplier, p->cell_tanh_shift);
+        out[u] = fg_saturate_s8(p->hidden_zero_point +
+                                product(squashed, output_gate, p->hidden_multiplier, p->hidden_shift));
+    }
+}
+
+void fg_lstm_s8(const fg_lstm_params *p, const int8_t *input, const int8_t *input_to_input_weights,
+                const int8_t *input_to_forget_weights, const int8_t *input_to_cell_weights,
+                const int8_t *input_to_output_weights, const int8_t *recurrent_to_input_weights,
+                const int8_t *recurrent_to_forget_weights, const int8_t *recurrent_to_cell_weights,
+                const int8_t *recurrent_to_output_weights, int8_t *output, int8_t *hidden_state,
+                int16_t *cell_state) {
+    const lstm_weights w = {
+        {input_to_input_weights, input_to_forget_weights, input_to_cell_weights, input_to_output_weights},
+        {recurrent_to_input_weights, recurrent_to_forget_weights, recurrent_to_cell_weights,
+         recurrent_to_output_weights}};
+    /* Batch rows are independent, so one loop order serves both layouts. */
+    for (int32_t b = 0; b < p->batches; ++b) {
+        int8_t *h = hidden_state + b * p->units;
+        for (int32_t t = 0; t < p->time_steps; ++t) {
+            const int32_t row = p->time_major ? t * p->batches + b : b * p->time_steps + t;
+            int8_t *out = output + row * p->units;
+            step(p, &w, input + row * p->input_size, h, cell_state + b * p->units, out);
+            memcpy(h, out, (size_t)p->units);
+        }
+    }
+}
