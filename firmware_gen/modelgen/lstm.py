@@ -33,7 +33,7 @@ class LstmLayer:
     time_major: bool = False
     cell_clip: float = 0.0
     cell_scale_power: int = -11  # the int16 cell state's scale is 2 ** cell_scale_power
-    activation: str = "TANH"  # the cell gate's non-linearity
+    activation: str = "TANH"  # the cell gate's non-linearity (the only one TFLM's LSTM takes from a file)
     hidden_zero_point: int = 0
     projection: int = 0  # projection size; 0: none (TFLite Micro refuses a projection)
 

@@ -2,7 +2,7 @@
 and hidden state, int8 weights, int32 biases, an int16 cell state whose scale is a power of two).
 
 Each gate is the sum of two fully-connected products rescaled to Q3.12 (input x weights + bias, hidden state x
-recurrent weights), then a sigmoid (the cell gate: the `activation` option, tanh or sigmoid) in Q0.15; the cell
+recurrent weights), then a sigmoid (the cell gate: tanh, its `activation` option) in Q0.15; the cell
 state becomes forget x cell + input x cell gate (clipped when cell_clip > 0); the hidden state is tanh(cell) x
 output gate, which is also the step's output. TFLM supports only this standard LSTM: its kernel refuses peephole
 weights, a projection, layer normalization and a missing input gate (CIFG), and so does this module. TFLM never reads
@@ -23,7 +23,7 @@ from firmware_gen.ops.tensor_checks import int8_per_tensor
 INPUT, OUTPUT_STATE, CELL_STATE = 0, 18, 19
 INPUT_WEIGHTS, RECURRENT_WEIGHTS, BIASES = range(1, 5), range(5, 9), range(12, 16)
 ABSENT = {"peephole weights": range(9, 12), "projection": range(16, 18), "layer-norm coefficients": range(20, 24)}
-CELL_GATE_ACTIVATIONS = ("TANH", "SIGMOID")
+CELL_GATE_ACTIVATION = "TANH"  # the only one a flatbuffer can name that TFLM's LSTM applies
 
 
 @dataclass(frozen=True)
@@ -49,9 +49,9 @@ def _refuse_variants(graph: Graph, op: Operator) -> None:
     if op.inputs[1] < 0 or op.inputs[5] < 0:
         raise unsupported(graph, op, "has no input gate (CIFG); TFLite Micro's LSTM needs all four gates")
     activation = op.options.get("activation", "NONE")
-    if activation not in CELL_GATE_ACTIVATIONS:
+    if activation != CELL_GATE_ACTIVATION:
         raise unsupported(graph, op, f"option activation {activation}: TFLite Micro's LSTM applies "
-                                     f"{' or '.join(CELL_GATE_ACTIVATIONS)} to the cell gate")
+                                     f"{CELL_GATE_ACTIVATION} to the cell gate")
     if op.options.get("diagonal_recurrent_tensors"):
         raise unsupported(graph, op, "option diagonal_recurrent_tensors True: TFLite Micro's LSTM needs full "
                                      "recurrent weight matrices")

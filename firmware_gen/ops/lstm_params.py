@@ -74,7 +74,6 @@ def lstm_params(graph: Graph, op: Operator, operands) -> tuple[dict, list[ConstT
         "time_major": int(bool(op.options.get("time_major"))),
         "input_multiplier": input_multipliers, "input_shift": input_shifts,
         "recurrent_multiplier": recurrent_multipliers, "recurrent_shift": recurrent_shifts,
-        "cell_gate_sigmoid": int(op.options.get("activation") == "SIGMOID"),
         "forget_multiplier": forget[0], "forget_shift": forget[1],
         "update_multiplier": update[0], "update_shift": update[1],
         "clip_cell": int(cell_clip > 0.0),

@@ -22,7 +22,7 @@ static int32_t dot_s8(const int8_t *row, const int8_t *x, int32_t n, int32_t bia
 }
 
 /* Gate g of unit u: its two products, each rescaled to Q3.12 and saturated, added with saturation, then the
- * gate's non-linearity (Q0.15 out). */
+ * gate's non-linearity (Q0.15 out): tanh for the cell gate, sigmoid for the others. */
 static int16_t gate(const fg_lstm_params *p, const lstm_weights *w, int g, int32_t u, const int8_t *x,
                     const int8_t *h) {
     const int32_t from_input = dot_s8(w->input[g] + u * p->input_size, x, p->input_size,
@@ -33,7 +33,7 @@ static int16_t gate(const fg_lstm_params *p, const lstm_weights *w, int g, int32
         saturate_s16(fg_multiply_by_quantized_multiplier(from_input, p->input_multiplier[g], p->input_shift[g])) +
         saturate_s16(fg_multiply_by_quantized_multiplier(from_hidden, p->recurrent_multiplier[g],
                                                          p->recurrent_shift[g])));
-    if (g == FG_LSTM_CELL_GATE && !p->cell_gate_sigmoid) {
+    if (g == FG_LSTM_CELL_GATE) {
         return fg_tanh_s16(pre, 3, 0); /* Q3.12 in: TFLM's tanh with cell_state_scale_power -12 */
     }
     return fg_logistic_s16(pre, 3, 0);

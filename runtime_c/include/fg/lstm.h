@@ -18,7 +18,6 @@ typedef struct {
     int32_t input_shift[FG_LSTM_GATES];
     int32_t recurrent_multiplier[FG_LSTM_GATES];
     int32_t recurrent_shift[FG_LSTM_GATES];
-    int32_t cell_gate_sigmoid;      /* the cell gate's non-linearity: 1 sigmoid, 0 tanh */
     int32_t forget_multiplier;      /* forget gate (Q0.15) x cell state -> cell state */
     int32_t forget_shift;
     int32_t update_multiplier;      /* input gate (Q0.15) x cell gate (Q0.15) -> cell state */

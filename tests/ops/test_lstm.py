@@ -1,0 +1,94 @@
+"""UNIDIRECTIONAL_SEQUENCE_LSTM int8 (TFLM's integer LSTM, int16 cell state): generated C bit-exact against TFLM
+over sequences (every invocation's output and both states compared) across shapes, layouts, cell scales, clipping
+and zero points; and the one-line refusals of what TFLM refuses."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from validated import MAX_EXAMPLES, refusal
+
+from firmware_gen.check.sequence_validation import validate_sequence
+from firmware_gen.errors import UnsupportedModelError
+from firmware_gen.frontend.tflite_reader import read_model
+from firmware_gen.modelgen.lstm import LstmLayer, lstm_model
+from firmware_gen.ops import check_supported
+
+FRAMES = 3
+
+
+def _frames(model: bytes, count: int, seed: int) -> list[list[np.ndarray]]:
+    graph = read_model(model)
+    rng = np.random.default_rng(seed)
+    shape = graph.tensors[graph.inputs[0]].shape
+    return [[rng.integers(-128, 128, size=shape).astype(np.int8)] for _ in range(count)]
+
+
+@st.composite
+def layers(draw) -> LstmLayer:
+    return LstmLayer(units=draw(st.integers(1, 6)), time_major=draw(st.booleans()),
+                     cell_clip=draw(st.sampled_from([0.0, 0.7, 3.0])), cell_scale_power=draw(st.integers(-15, -8)),
+                     hidden_zero_point=draw(st.integers(-20, 20)))
+
+
+@settings(max_examples=max(MAX_EXAMPLES // 5, 1), deadline=None)
+@given(layer=layers(), input_size=st.integers(1, 9), batch=st.integers(1, 3), time_steps=st.integers(1, 4),
+       input_zero_point=st.integers(-9, 9), input_scale=st.sampled_from([0.02, 0.05, 0.2]), seed=st.integers(0, 99))
+def test_lstm_is_bit_exact_over_a_sequence(layer, input_size, batch, time_steps, input_zero_point, input_scale, seed):
+    model = lstm_model(layer, input_size=input_size, batch=batch, time_steps=time_steps, seed=seed,
+                       input_zero_point=input_zero_point, input_scale=input_scale)
+    report = validate_sequence(model, _frames(model, FRAMES, seed), sanitize=True)
+    assert report.invocations == FRAMES
+    assert report.tensors_compared == FRAMES * 3  # the output and both states, every invocation
+    assert report.bit_exact, report.format()
+
+
+def _edited(edit) -> str:
+    """The refusal of a one-layer LSTM model after `edit(graph, op)`."""
+    graph = read_model(lstm_model(LstmLayer(units=3), input_size=4))
+    edit(graph, graph.operators[0])
+    try:
+        check_supported(graph)
+    except UnsupportedModelError as error:
+        assert "\n" not in str(error) and "operator 0 (UNIDIRECTIONAL_SEQUENCE_LSTM)" in str(error)
+        return str(error)
+    raise AssertionError("the model was accepted")
+
+
+def _set_input(position: int, source: int):
+    def edit(graph, op):
+        op.inputs = tuple(op.inputs[source] if i == position else t for i, t in enumerate(op.inputs))
+    return edit
+
+
+def test_a_projection_is_refused_as_tflm_refuses_it():
+    message = refusal(lstm_model(LstmLayer(units=3, projection=2), input_size=4))
+    assert "projection (inputs [16])" in message and "\n" not in message
+
+
+@pytest.mark.parametrize(("position", "what"), [(9, "peephole weights"), (20, "layer-norm coefficients")])
+def test_peephole_and_layer_norm_variants_are_refused(position, what):
+    assert what in _edited(_set_input(position, 1))
+
+
+def test_cifg_options_and_states_are_refused_in_one_line():
+    assert "no input gate (CIFG)" in _edited(_set_input(1, 9))
+
+    def relu(graph, op):
+        op.options["activation"] = "RELU"
+    assert "option activation RELU" in _edited(relu)  # TFLM asserts; only TANH reaches its kernel from a file
+
+    def diagonal(graph, op):
+        op.options["diagonal_recurrent_tensors"] = True
+    assert "diagonal_recurrent_tensors" in _edited(diagonal)
+
+    def constant_cell(graph, op):
+        graph.tensors[op.inputs[19]].is_variable = False
+    assert "cell state (input 19)" in _edited(constant_cell) and "not a variable tensor" in _edited(constant_cell)
+
+    def per_channel(graph, op):
+        weights = graph.tensors[op.inputs[2]]
+        weights.quantization = type(weights.quantization)(scales=(0.1, 0.2, 0.3), zero_points=(0, 0, 0))
+    assert "input 2" in _edited(per_channel) and "one positive scale" in _edited(per_channel)
