@@ -45,6 +45,14 @@ def test_lstm_is_bit_exact_over_a_sequence(layer, input_size, batch, time_steps,
     assert report.bit_exact, report.format()
 
 
+def test_the_cell_state_rounds_as_tflm_does():
+    """A case where TFLM's old single-precision 2^-15 literal would round one cell-state element differently."""
+    layer = LstmLayer(units=2, time_major=True, cell_clip=100.0, cell_scale_power=-15, hidden_zero_point=39)
+    model = lstm_model(layer, input_size=6, batch=3, time_steps=4, seed=8, input_zero_point=-7, input_scale=1.0)
+    report = validate_sequence(model, _frames(model, FRAMES, 8))
+    assert report.bit_exact, report.format()
+
+
 def _edited(edit) -> str:
     """The refusal of a one-layer LSTM model after `edit(graph, op)`."""
     graph = read_model(lstm_model(LstmLayer(units=3), input_size=4))
