@@ -1,5 +1,6 @@
-"""UNIDIRECTIONAL_SEQUENCE_LSTM on int8 activations, as TFLite Micro's integer LSTM computes it (int8 input, output
-and hidden state, int8 weights, int32 biases, an int16 cell state whose scale is a power of two).
+"""UNIDIRECTIONAL_SEQUENCE_LSTM as TFLite Micro's integer LSTM computes it: int8 input, output and hidden state with
+int32 biases, or (16x8) int16 ones with int64 biases and zero points 0; int8 weights; an int16 cell state whose scale
+is a power of two.
 
 Each gate is the sum of two fully-connected products rescaled to Q3.12 (input x weights + bias, hidden state x
 recurrent weights), then a sigmoid (the cell gate: tanh, its `activation` option) in Q0.15; the cell
@@ -19,6 +20,8 @@ from firmware_gen.ops.base import KernelCall
 from firmware_gen.ops.lstm_params import lstm_params
 from firmware_gen.ops.operands import require_arity, unsupported
 from firmware_gen.ops.tensor_checks import int8_per_tensor
+
+BIAS_DTYPES = {DType.INT8: DType.INT32, DType.INT16: DType.INT64}  # activation type -> gate bias type
 
 INPUT, OUTPUT_STATE, CELL_STATE = 0, 18, 19
 INPUT_WEIGHTS, RECURRENT_WEIGHTS, BIASES = range(1, 5), range(5, 9), range(12, 16)
@@ -88,12 +91,25 @@ def _state(graph: Graph, op: Operator, position: int, dtype: DType, elements: in
     return tensor
 
 
+def _activation(graph: Graph, op: Operator, index: int, role: str, dtype: DType | None = None) -> Tensor:
+    """An int8 tensor, or an int16 one (one positive scale, zero point 0); of `dtype` when given."""
+    tensor = graph.tensors[index] if index >= 0 else None
+    if tensor is None or tensor.dtype is not DType.INT16 or dtype is DType.INT8:
+        tensor = int8_per_tensor(graph, op, index, role)
+    elif (q := tensor.quantization) is None or q.per_channel or q.zero_point != 0 or not q.scale > 0.0:
+        raise unsupported(graph, op, f"{role} {tensor.describe()} is int16: it needs one positive scale and zero "
+                                     "point 0")
+    if dtype is not None and tensor.dtype is not dtype:
+        raise unsupported(graph, op, f"{role} {tensor.describe()} must be {dtype} as the input is")
+    return tensor
+
+
 def lstm_operands(graph: Graph, op: Operator) -> LstmOperands:
     """The operands, checked against each other and against what TFLM's integer LSTM accepts."""
     require_arity(graph, op, (24,))
     _refuse_variants(graph, op)
-    source = int8_per_tensor(graph, op, op.inputs[INPUT], "input")
-    result = int8_per_tensor(graph, op, op.outputs[0], "output")
+    source = _activation(graph, op, op.inputs[INPUT], "input")
+    result = _activation(graph, op, op.outputs[0], "output", source.dtype)
     if len(source.shape) != 3:
         raise unsupported(graph, op, f"input {source.describe()} must have rank 3 ([batch, time, features] or "
                                      "time-major)")
@@ -102,13 +118,16 @@ def lstm_operands(graph: Graph, op: Operator) -> LstmOperands:
     units = graph.tensors[op.inputs[RECURRENT_WEIGHTS[1]]].shape[0] if op.inputs[RECURRENT_WEIGHTS[1]] >= 0 else 0
     weights = [_constant(graph, op, p, DType.INT8, (units, input_size)) for p in INPUT_WEIGHTS]
     weights += [_constant(graph, op, p, DType.INT8, (units, units)) for p in RECURRENT_WEIGHTS]
-    biases = [graph.tensors[op.inputs[p]] if op.inputs[p] >= 0 else None for p in BIASES]
+    biases, bias_dtype = [graph.tensors[op.inputs[p]] if op.inputs[p] >= 0 else None for p in BIASES], \
+        BIAS_DTYPES[source.dtype]
     for position, bias in zip(BIASES, biases, strict=True):
-        if bias is None or bias.dtype is not DType.INT32 or not bias.is_constant or tuple(bias.shape) != (units,):
-            raise unsupported(graph, op, f"gate bias (input {position}) must be a constant int32 tensor [{units}]")
+        if bias is None or bias.dtype is not bias_dtype or not bias.is_constant or tuple(bias.shape) != (units,):
+            raise unsupported(graph, op, f"gate bias (input {position}) must be a constant {bias_dtype} tensor "
+                                         f"[{units}] ({source.dtype} activations)")
     if tuple(result.shape) != (outer, inner, units):
         raise unsupported(graph, op, f"output {result.describe()} should be {[outer, inner, units]}")
-    hidden = _state(graph, op, OUTPUT_STATE, DType.INT8, batches * units)
+    hidden = _state(graph, op, OUTPUT_STATE, source.dtype, batches * units)
+    _activation(graph, op, op.inputs[OUTPUT_STATE], "output (hidden) state", source.dtype)
     cell = _state(graph, op, CELL_STATE, DType.INT16, batches * units)
     return LstmOperands(source, result, weights, biases, hidden, cell, batches, time_steps, input_size, units)
 
@@ -127,7 +146,7 @@ class LstmKernel:
     def lower(self, graph: Graph, op: Operator) -> KernelCall:
         operands = lstm_operands(graph, op)
         params, tables = lstm_params(graph, op, operands)
-        return KernelCall("fg_lstm_s8", "fg_lstm_params", params,
+        return KernelCall("fg_lstm", "fg_lstm_params", params,
                           inputs=[op.inputs[INPUT], *(op.inputs[p] for p in (*INPUT_WEIGHTS, *RECURRENT_WEIGHTS))],
                           outputs=[op.outputs[0], op.inputs[OUTPUT_STATE], op.inputs[CELL_STATE]], tables=tables)
 

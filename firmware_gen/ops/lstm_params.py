@@ -72,7 +72,7 @@ def lstm_params(graph: Graph, op: Operator, operands) -> tuple[dict, list[ConstT
     tanh_multiplier, tanh_shift = tanh_rescaling(power)
     params = {
         "batches": s.batches, "time_steps": s.time_steps, "input_size": s.input_size, "units": s.units,
-        "time_major": int(bool(op.options.get("time_major"))),
+        "time_major": int(bool(op.options.get("time_major"))), "activation_bits": 8 * s.source.dtype.itemsize,
         "input_multiplier": input_multipliers, "input_shift": input_shifts,
         "recurrent_multiplier": recurrent_multipliers, "recurrent_shift": recurrent_shifts,
         "forget_multiplier": forget[0], "forget_shift": forget[1],
@@ -82,8 +82,12 @@ def lstm_params(graph: Graph, op: Operator, operands) -> tuple[dict, list[ConstT
         "cell_tanh_multiplier": tanh_multiplier, "cell_tanh_shift": tanh_shift,
         "hidden_multiplier": hidden_rescale[0], "hidden_shift": hidden_rescale[1],
         "hidden_zero_point": hidden.zero_point,
-        "input_bias": TableRef("input_bias"), "recurrent_bias": TableRef("recurrent_bias"),
     }
+    if s.source.dtype.itemsize == 2:  # 16x8: zero points 0, nothing to fold; int64 biases
+        biases = np.concatenate([np.asarray(s.biases[g].data, dtype=np.int64) for g in range(4)])
+        params.update(input_bias=0, recurrent_bias=0, input_bias64=TableRef("input_bias64"))
+        return params, [ConstTable("input_bias64", "int64_t", biases)]
+    params.update(input_bias=TableRef("input_bias"), recurrent_bias=TableRef("recurrent_bias"), input_bias64=0)
     input_offset = -s.source.quantization.zero_point
     input_bias = [_folded(s.weights[g].data, input_offset, s.biases[g].data) for g in range(4)]
     recurrent_bias = [_folded(s.weights[4 + g].data, -hidden.zero_point) for g in range(4)]

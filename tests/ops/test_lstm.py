@@ -1,5 +1,5 @@
-"""UNIDIRECTIONAL_SEQUENCE_LSTM int8 (TFLM's integer LSTM, int16 cell state): generated C bit-exact against TFLM
-over sequences (every invocation's output and both states compared) across shapes, layouts, cell scales, clipping
+"""UNIDIRECTIONAL_SEQUENCE_LSTM int8 and 16x8 (TFLM's integer LSTM, int16 cell state): generated C bit-exact against
+TFLM over sequences (every invocation's output and both states compared) across shapes, layouts, cell scales, clipping
 and zero points; and the one-line refusals of what TFLM refuses."""
 
 from __future__ import annotations
@@ -22,23 +22,33 @@ FRAMES = 3
 def _frames(model: bytes, count: int, seed: int) -> list[list[np.ndarray]]:
     graph = read_model(model)
     rng = np.random.default_rng(seed)
-    shape = graph.tensors[graph.inputs[0]].shape
-    return [[rng.integers(-128, 128, size=shape).astype(np.int8)] for _ in range(count)]
+    tensor = graph.tensors[graph.inputs[0]]
+    info = np.iinfo(tensor.dtype.numpy_type)
+    return [[rng.integers(info.min, info.max + 1, size=tensor.shape).astype(info.dtype)] for _ in range(count)]
 
 
 @st.composite
-def layers(draw) -> LstmLayer:
+def layers(draw, activations: str) -> LstmLayer:
     return LstmLayer(units=draw(st.integers(1, 6)), time_major=draw(st.booleans()),
                      cell_clip=draw(st.sampled_from([0.0, 0.7, 3.0])), cell_scale_power=draw(st.integers(-15, -8)),
-                     hidden_zero_point=draw(st.integers(-20, 20)))
+                     hidden_zero_point=draw(st.integers(-20, 20)) if activations == "int8" else 0)
+
+
+@st.composite
+def models(draw) -> bytes:
+    """An int8 LSTM, or a 16x8 one (int16 activations: zero points 0, scales 1/256 of the int8 ones)."""
+    activations = draw(st.sampled_from(["int8", "int8", "int16"]))
+    wide = activations == "int16"
+    return lstm_model(draw(layers(activations)), input_size=draw(st.integers(1, 9)), batch=draw(st.integers(1, 3)),
+                      time_steps=draw(st.integers(1, 4)), seed=draw(st.integers(0, 99)),
+                      input_zero_point=0 if wide else draw(st.integers(-9, 9)),
+                      input_scale=draw(st.sampled_from([0.02, 0.05, 0.2])) / (256 if wide else 1),
+                      activations=activations)
 
 
 @settings(max_examples=max(MAX_EXAMPLES // 5, 1), deadline=None)
-@given(layer=layers(), input_size=st.integers(1, 9), batch=st.integers(1, 3), time_steps=st.integers(1, 4),
-       input_zero_point=st.integers(-9, 9), input_scale=st.sampled_from([0.02, 0.05, 0.2]), seed=st.integers(0, 99))
-def test_lstm_is_bit_exact_over_a_sequence(layer, input_size, batch, time_steps, input_zero_point, input_scale, seed):
-    model = lstm_model(layer, input_size=input_size, batch=batch, time_steps=time_steps, seed=seed,
-                       input_zero_point=input_zero_point, input_scale=input_scale)
+@given(model=models(), seed=st.integers(0, 99))
+def test_lstm_is_bit_exact_over_a_sequence(model, seed):
     report = validate_sequence(model, _frames(model, FRAMES, seed), sanitize=True)
     assert report.invocations == FRAMES
     assert report.tensors_compared == FRAMES * 3  # the output and both states, every invocation
@@ -96,7 +106,23 @@ def test_cifg_options_and_states_are_refused_in_one_line():
         graph.tensors[op.inputs[19]].is_variable = False
     assert "cell state (input 19)" in _edited(constant_cell) and "not a variable tensor" in _edited(constant_cell)
 
+    def int16_zero_point(graph, op):
+        graph.tensors[op.inputs[0]].quantization = type(graph.tensors[op.inputs[0]].quantization)((0.001,), (5,))
+    graph = read_model(lstm_model(LstmLayer(units=3), input_size=4, activations="int16", input_scale=1e-4))
+    int16_zero_point(graph, graph.operators[0])
+    with pytest.raises(UnsupportedModelError, match="is int16: it needs one positive scale and zero point 0"):
+        check_supported(graph)
+
     def per_channel(graph, op):
         weights = graph.tensors[op.inputs[2]]
         weights.quantization = type(weights.quantization)(scales=(0.1, 0.2, 0.3), zero_points=(0, 0, 0))
     assert "input 2" in _edited(per_channel) and "one positive scale" in _edited(per_channel)
+
+
+def test_the_converters_intermediates_are_written_and_need_no_memory():
+    import tflite
+
+    data = lstm_model(LstmLayer(units=3), input_size=4)
+    intermediates = tflite.Model.GetRootAsModel(data, 0).Subgraphs(0).Operators(0).IntermediatesAsNumpy()
+    assert len(intermediates) == 5
+    assert not set(intermediates.tolist()) & {t.index for t in read_model(data).activation_tensors}
