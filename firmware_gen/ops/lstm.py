@@ -115,11 +115,12 @@ def lstm_operands(graph: Graph, op: Operator) -> LstmOperands:
                                      "time-major)")
     outer, inner, input_size = source.shape
     batches, time_steps = (inner, outer) if op.options.get("time_major") else (outer, inner)
-    units = graph.tensors[op.inputs[RECURRENT_WEIGHTS[1]]].shape[0] if op.inputs[RECURRENT_WEIGHTS[1]] >= 0 else 0
+    forget = graph.tensors[op.inputs[RECURRENT_WEIGHTS[1]]] if op.inputs[RECURRENT_WEIGHTS[1]] >= 0 else None
+    units = forget.shape[0] if forget is not None and forget.shape else 0  # checked with the weights below
     weights = [_constant(graph, op, p, DType.INT8, (units, input_size)) for p in INPUT_WEIGHTS]
     weights += [_constant(graph, op, p, DType.INT8, (units, units)) for p in RECURRENT_WEIGHTS]
-    biases, bias_dtype = [graph.tensors[op.inputs[p]] if op.inputs[p] >= 0 else None for p in BIASES], \
-        BIAS_DTYPES[source.dtype]
+    biases = [graph.tensors[op.inputs[p]] if op.inputs[p] >= 0 else None for p in BIASES]
+    bias_dtype = BIAS_DTYPES[source.dtype]
     for position, bias in zip(BIASES, biases, strict=True):
         if bias is None or bias.dtype is not bias_dtype or not bias.is_constant or tuple(bias.shape) != (units,):
             raise unsupported(graph, op, f"gate bias (input {position}) must be a constant {bias_dtype} tensor "
