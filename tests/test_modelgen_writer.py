@@ -109,6 +109,8 @@ OPTION_EXAMPLES = {
     "SHAPE": {"out_type": "INT32"},
     # stateful models (issue 12)
     "SVDF": {"rank": 2, "activation": "RELU"},
+    "UNIDIRECTIONAL_SEQUENCE_LSTM": {"activation": "TANH", "cell_clip": 2.5, "proj_clip": 0.5, "time_major": True,
+                                     "diagonal_recurrent_tensors": True},
 }
 
 

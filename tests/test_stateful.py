@@ -5,25 +5,27 @@ calling conventions; model.h resets them; the SVDF keyword spotter is bit-exact 
 from __future__ import annotations
 
 import dataclasses
-import shutil
-import subprocess
 from pathlib import Path
 
 import numpy as np
 import pytest
+from stateful_support import (
+    BOARDS,
+    SEQUENCE,
+    assert_bit_exact_on_board,
+    assert_reset_starts_the_sequence_again,
+    assert_state_is_alone,
+    int8_frames,
+    on_qemu,
+)
 
-from firmware_gen.backend.options import GenerationOptions
 from firmware_gen.check.host_validation import validate_model
 from firmware_gen.check.sequence_validation import validate_sequence
 from firmware_gen.cli import main
-from firmware_gen.driver.compiler import compile_graph, generate, overlap_allowances, plan_model
+from firmware_gen.driver.compiler import compile_graph, overlap_allowances, plan_model
 from firmware_gen.frontend.tflite_reader import read_model
 from firmware_gen.modelgen.svdf import svdf_keyword_spotter
 from firmware_gen.planner import ALGORITHMS, PlanError, PlanningOptions, PoolSpec, check_plan
-from firmware_gen.planner.plan import MemoryPlan
-from firmware_gen.target.host_build import WARNINGS, c_sources, host_compiler
-
-SEQUENCE = 12
 
 
 @pytest.fixture(scope="module")
@@ -32,19 +34,7 @@ def kws() -> bytes:
 
 
 def _frames(count: int, seed: int = 0) -> list[list[np.ndarray]]:
-    rng = np.random.default_rng(seed)
-    return [[rng.integers(-128, 128, size=(1, 40)).astype(np.int8)] for _ in range(count)]
-
-
-def _assert_state_is_alone(plan: MemoryPlan, graph) -> None:
-    states = [b for b in plan.buffers if b.kind == "state"]
-    assert sorted(t for b in states for t in b.tensors) == sorted(t.index for t in graph.state_tensors)
-    for state in states:
-        assert (state.first_op, state.last_op) == (0, len(graph.operators) - 1)
-        assert len(state.tensors) == 1 and state.size == graph.tensors[state.tensor].nbytes
-        for other in plan.buffers:
-            if other is not state and other.pool == state.pool:  # live at some step, as the state at every step
-                assert other.end <= state.offset or state.end <= other.offset, (state, other)
+    return int8_frames((1, 40), count, seed)
 
 
 @pytest.mark.parametrize("algorithm", [None, *ALGORITHMS])
@@ -52,7 +42,7 @@ def _assert_state_is_alone(plan: MemoryPlan, graph) -> None:
 def test_no_tensor_shares_a_state_buffer_at_any_step(kws: bytes, algorithm, overlap: bool) -> None:
     graph = read_model(kws)
     plan = plan_model(graph, PlanningOptions(overlap=overlap, algorithm=algorithm))
-    _assert_state_is_alone(plan, graph)
+    assert_state_is_alone(plan, graph)
     state_bytes = sum(b.size for b in plan.buffers if b.kind == "state")
     assert state_bytes == 32 * 2 * 10 * 2 + 16 * 6  # svdf0: int16 [1, 640]; svdf1: int8 [1, 96]
 
@@ -75,7 +65,7 @@ def test_packed_plans_identically_and_named_pools_hold_the_state(kws: bytes) -> 
     pools = (PoolSpec("dtcm", 1024, 0), PoolSpec("sram", None, 1))
     plan = plan_model(graph, PlanningOptions(pools=pools))
     assert {b.pool for b in plan.buffers if b.kind == "state"} <= {"dtcm", "sram"}
-    _assert_state_is_alone(plan, graph)
+    assert_state_is_alone(plan, graph)
 
 
 def test_keyword_spotter_is_bit_exact_over_a_sequence(kws: bytes) -> None:
@@ -88,47 +78,8 @@ def test_keyword_spotter_is_bit_exact_over_a_sequence(kws: bytes) -> None:
     assert outside.bit_exact, outside.format()  # I/O in the caller's buffers: the state stays in the pool
 
 
-_RESET_MAIN = r"""
-#include <stdint.h>
-#include <string.h>
-#include "model.h"
-#define FRAMES 6
-int main(void) {
-    static int8_t input[KWS_MODEL_INPUT0_BYTES], first[FRAMES][KWS_MODEL_OUTPUT0_BYTES];
-    static int8_t output[KWS_MODEL_OUTPUT0_BYTES];
-    const void *inputs[1] = { input };
-    void *outputs[1] = { output };
-    for (int pass = 0; pass < 2; ++pass) {
-        for (int frame = 0; frame < FRAMES; ++frame) {
-            for (int i = 0; i < KWS_MODEL_INPUT0_BYTES; ++i) {
-                input[i] = (int8_t)((frame * 37 + i * 11) % 256 - 128);
-            }
-            if (kws_model_run(inputs, outputs) != 0) {
-                return 2;
-            }
-            if (pass == 0) {
-                memcpy(first[frame], output, sizeof output);
-            } else if (memcmp(first[frame], output, sizeof output) != 0) {
-                return 1;
-            }
-        }
-        kws_model_reset_state();
-    }
-    return 0;
-}
-"""
-
-
 def test_reset_state_starts_the_sequence_again(kws: bytes, tmp_path: Path) -> None:
-    generate(read_model(kws), tmp_path / "model", generation=GenerationOptions(name="kws"))
-    header = (tmp_path / "model" / "model.h").read_text()
-    assert "void kws_model_reset_state(void);" in header
-    (tmp_path / "main.c").write_text(_RESET_MAIN)
-    executable = tmp_path / "reset"
-    subprocess.run([host_compiler(), "-std=c99", *WARNINGS, f"-I{tmp_path / 'model'}",
-                    f"-I{tmp_path / 'model' / 'runtime' / 'include'}", str(tmp_path / "main.c"),
-                    *map(str, c_sources(tmp_path / "model")), "-o", str(executable)], check=True)
-    assert subprocess.run([str(executable)]).returncode == 0
+    assert_reset_starts_the_sequence_again(kws, tmp_path)
 
 
 def test_validate_takes_a_sequence_from_the_command_line(kws: bytes, tmp_path: Path, capsys) -> None:
@@ -138,17 +89,11 @@ def test_validate_takes_a_sequence_from_the_command_line(kws: bytes, tmp_path: P
     assert "bit-exact with TFLite Micro over 10 invocations" in capsys.readouterr().out
 
 
-@pytest.mark.qemu
-@pytest.mark.skipif(shutil.which("qemu-system-arm") is None or shutil.which("arm-none-eabi-gcc") is None,
-                    reason="needs qemu-system-arm and arm-none-eabi-gcc")
-@pytest.mark.parametrize("board", ["mps2_an385", "mps2_an386"])
+@on_qemu
+@pytest.mark.parametrize("board", BOARDS)
 def test_keyword_spotter_is_bit_exact_over_a_sequence_under_qemu(kws: bytes, board: str, tmp_path: Path,
                                                                  capsys) -> None:
-    (tmp_path / "kws.tflite").write_bytes(kws)
-    np.save(tmp_path / "frames.npy", np.stack([frame[0] for frame in _frames(SEQUENCE, seed=2)]))
-    assert main(["validate", str(tmp_path / "kws.tflite"), "--input", str(tmp_path / "frames.npy"),
-                 "--board", board]) == 0
-    assert f"on {board}: bit-exact with TFLite Micro over {SEQUENCE} invocations" in capsys.readouterr().out
+    assert_bit_exact_on_board(kws, _frames(SEQUENCE, seed=2), board, tmp_path, capsys)
 
 
 def test_a_dataset_of_a_stateful_model_runs_as_one_sequence_on_the_host(kws: bytes) -> None:

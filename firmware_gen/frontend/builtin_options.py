@@ -104,11 +104,18 @@ OPTION_DECODERS: dict[str, tuple[type, Callable[[Any], dict[str, Any]]]] = {
     "SHAPE": (tflite.ShapeOptions, lambda o: {"out_type": TENSOR_TYPE_NAMES.get(o.OutType(), o.OutType())}),
     # stateful models (issue 12)
     "SVDF": (tflite.SVDFOptions, lambda o: {"rank": o.Rank(), "activation": _activation(o)}),
+    "UNIDIRECTIONAL_SEQUENCE_LSTM": (tflite.UnidirectionalSequenceLSTMOptions, lambda o: _lstm(o)),
 }
 
 
 def _resize(options: Any) -> dict[str, Any]:
     return {"align_corners": bool(options.AlignCorners()), "half_pixel_centers": bool(options.HalfPixelCenters())}
+
+
+def _lstm(options: Any) -> dict[str, Any]:
+    return {"activation": _activation(options), "cell_clip": float(options.CellClip()),
+            "proj_clip": float(options.ProjClip()), "time_major": bool(options.TimeMajor()),
+            "diagonal_recurrent_tensors": bool(options.DiagonalRecurrentTensors())}
 
 
 def _batch_matmul(options: Any) -> dict[str, Any]:

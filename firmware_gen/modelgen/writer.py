@@ -163,6 +163,7 @@ class _Operator:
     inputs: tuple[int, ...]
     outputs: tuple[int, ...]
     options: dict[str, Any]
+    intermediates: tuple[int, ...] = ()  # tensors only the kernel's preparation reads (the converter's LSTM scales)
 
 
 def _quantization(scale: float | Sequence[float] | None, zero_point: int | Sequence[int],
@@ -212,7 +213,7 @@ class ModelBuilder:
         return index
 
     def operator(self, opcode: str, inputs: Sequence[int], outputs: Sequence[int],
-                 options: dict[str, Any] | None = None) -> int:
+                 options: dict[str, Any] | None = None, intermediates: Sequence[int] = ()) -> int:
         """Append an operator (executed in the order added); `-1` in `inputs` is an absent optional input."""
         if opcode not in OPTION_WRITERS:
             raise ValueError(f"operator {opcode!r} is not one of {', '.join(OPTION_WRITERS)}")
@@ -222,7 +223,7 @@ class ModelBuilder:
             if len(inputs) == 1:
                 shape = np.asarray(options["new_shape"], dtype=np.int32)
                 inputs += (self.constant(f"{self.tensors[outputs[0]].name}/shape", shape),)
-        self.operators.append(_Operator(opcode, inputs, tuple(outputs), options))
+        self.operators.append(_Operator(opcode, inputs, tuple(outputs), options, tuple(intermediates)))
         return len(self.operators) - 1
 
     def output(self, index: int) -> None:
@@ -286,6 +287,8 @@ class ModelBuilder:
         if options_type != BuiltinOptions.NONE:
             options = _table(builder, write_fields(builder, op.options))
             fields += [(3, "Uint8", options_type), (4, "offset", options)]
+        if op.intermediates:
+            fields.append((8, "offset", _numbers(builder, op.intermediates, np.int32)))
         return _table(builder, fields)
 
     @staticmethod
