@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from firmware_gen.modelgen.classifier_head import add_classifier_head
 from firmware_gen.modelgen.writer import ModelBuilder
 
 GATES = ("input", "forget", "cell", "output")
@@ -123,14 +124,5 @@ def lstm_keyword_spotter(seed: int = 0, frames: int = 4, features: int = 10, uni
     flat = model.tensor("lstm/flat", (1, frames * units), "int8", scale=model.tensors[x].scales[0],
                         zero_point=model.tensors[x].zero_points[0])
     model.operator("RESHAPE", [x], [flat])
-    hidden_scale, logits_scale = model.tensors[flat].scales[0], 0.05
-    weights_scale = 2.0 / (np.sqrt(frames * units) * 0.5 * 73.0)
-    weights = model.constant("fc/weights", _uniform_int8(rng, (classes, frames * units)), scale=weights_scale)
-    bias = model.constant("fc/bias", rng.integers(-500, 501, size=classes).astype(np.int32),
-                          scale=hidden_scale * weights_scale)
-    logits = model.tensor("logits", (1, classes), "int8", scale=logits_scale, zero_point=0)
-    model.operator("FULLY_CONNECTED", [flat, weights, bias], [logits])
-    probabilities = model.tensor("probabilities", (1, classes), "int8", scale=1 / 256, zero_point=-128)
-    model.operator("SOFTMAX", [logits], [probabilities])
-    model.output(probabilities)
+    add_classifier_head(model, rng, flat, classes, weights_scale=2.0 / (np.sqrt(frames * units) * 0.5 * 73.0))
     return model.build()

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from firmware_gen.modelgen.classifier_head import LOGITS_SCALE, add_classifier_head
 from firmware_gen.modelgen.writer import ModelBuilder
 
 _STATE_SPREAD = {"int16": 8000.0, "int8": 40.0}  # the state's typical magnitude, in quanta
@@ -90,14 +91,7 @@ def svdf_keyword_spotter(seed: int = 0, input_size: int = 40, classes: int = 4) 
     x = add_svdf(model, rng, x, SvdfLayer(units=32, rank=2, memory=10, activation="RELU"), "svdf0")
     x = add_svdf(model, rng, x, SvdfLayer(units=16, rank=1, memory=6, state_dtype="int8", state_zero_point=5,
                                           output_zero_point=-7), "svdf1")
-    hidden_scale, logits_scale = model.tensors[x].scales[0], 0.05  # logits of about +-2: a soft softmax
-    weights_scale = logits_scale * _OUTPUT_SPREAD / (hidden_scale * np.sqrt(16) * _OUTPUT_SPREAD * 73.0)
-    weights = model.constant("fc/weights", _uniform(rng, 127, (classes, 16), "int8"), scale=weights_scale)
-    bias = model.constant("fc/bias", rng.integers(-500, 501, size=classes).astype(np.int32),
-                          scale=hidden_scale * weights_scale)
-    logits = model.tensor("logits", (1, classes), "int8", scale=logits_scale, zero_point=0)
-    model.operator("FULLY_CONNECTED", [x, weights, bias], [logits])
-    probabilities = model.tensor("probabilities", (1, classes), "int8", scale=1 / 256, zero_point=-128)
-    model.operator("SOFTMAX", [logits], [probabilities])
-    model.output(probabilities)
+    hidden_scale = model.tensors[x].scales[0]
+    weights_scale = LOGITS_SCALE * _OUTPUT_SPREAD / (hidden_scale * np.sqrt(16) * _OUTPUT_SPREAD * 73.0)
+    add_classifier_head(model, rng, x, classes, weights_scale)
     return model.build()
