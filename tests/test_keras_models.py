@@ -1,0 +1,89 @@
+"""Models the TFLite converter exported from standard Keras layers (tests/fixtures/keras/, written by
+scripts/export_keras_models.py): each compiles and is bit-exact with TFLite Micro on the host (every tensor,
+sanitizers on) and on mps2_an386 (their outputs, in one firmware); the export script, where TensorFlow is at
+hand, writes models that compile."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from target.batched import assert_batch_bit_exact, merge_models
+from target.target_fixtures import needs_qemu
+
+from firmware_gen.check.host_validation import validate_model
+from firmware_gen.driver.compiler import compile_graph
+from firmware_gen.frontend.tflite_reader import read_model
+
+from conftest import REPO
+
+FIXTURES = REPO / "tests" / "fixtures" / "keras"
+EXPORT_SCRIPT = REPO / "scripts" / "export_keras_models.py"
+MODELS = ["keras_cnn", "keras_unet", "keras_sequence"]
+
+# What each model is there for: the operators the converter made of its Keras layers.
+EXPECTED_OPERATORS = {
+    "keras_cnn": {"CONV_2D", "DEPTHWISE_CONV_2D", "HARD_SWISH", "LOGISTIC", "MUL", "LEAKY_RELU", "PRELU", "ADD",
+                  "SUB", "MAX_POOL_2D", "AVERAGE_POOL_2D", "CONCATENATION", "MEAN", "RESHAPE", "FULLY_CONNECTED",
+                  "SOFTMAX"},
+    "keras_unet": {"CONV_2D", "MAX_POOL_2D", "TRANSPOSE_CONV", "RESIZE_NEAREST_NEIGHBOR", "RESIZE_BILINEAR",
+                   "CONCATENATION", "RESHAPE"},
+    # MultiHeadAttention, LayerNormalization (its -mean in float: DEQUANTIZE, NEG, QUANTIZE) and the unrolled GRU.
+    "keras_sequence": {"FULLY_CONNECTED", "BATCH_MATMUL", "TRANSPOSE", "SOFTMAX", "MEAN", "SQUARED_DIFFERENCE",
+                       "RSQRT", "DEQUANTIZE", "NEG", "QUANTIZE", "UNPACK", "SPLIT", "STRIDED_SLICE", "LOGISTIC",
+                       "TANH", "SUB"},
+}
+
+
+def _fixture(name: str) -> bytes:
+    return (FIXTURES / f"{name}.tflite").read_bytes()
+
+
+@pytest.mark.parametrize("name", MODELS)
+def test_converter_output_holds_the_operators_of_its_layers(name):
+    assert EXPECTED_OPERATORS[name] <= {op.opcode for op in read_model(_fixture(name)).operators}
+
+
+@pytest.mark.parametrize("name", MODELS)
+def test_keras_model_is_bit_exact_on_the_host(name):
+    report = validate_model(_fixture(name), seed=3, sanitize=True)
+    assert report.bit_exact, report.format()
+    assert report.tensors_compared >= len(read_model(_fixture(name)).operators)
+
+
+@needs_qemu
+@pytest.mark.qemu
+def test_keras_models_are_bit_exact_on_mps2_an386(tmp_path):
+    """All three side by side in one firmware (one build instead of three); the merged model keeps every
+    operator and option of the converter's (the writer only adds RESHAPE's new_shape, equal to the output's
+    shape)."""
+    models = [_fixture(name) for name in MODELS]
+    merged, _ = merge_models(models)
+    ours = [(op.opcode, {k: v for k, v in op.options.items() if k != "new_shape"})
+            for op in read_model(merged).operators]
+    assert ours == [(op.opcode, dict(op.options)) for model in models for op in read_model(model).operators]
+    assert_batch_bit_exact(models, "mps2_an386", tmp_path, seed=4)
+
+
+def _python_with_tensorflow() -> str | None:
+    """This interpreter if it has TensorFlow, else the one FG_TENSORFLOW_PYTHON names (e.g. /work/tfvenv/bin/python)."""
+    if importlib.util.find_spec("tensorflow") is not None:
+        return sys.executable
+    return os.environ.get("FG_TENSORFLOW_PYTHON") or None
+
+
+def test_export_script_writes_models_that_compile(tmp_path):
+    python = _python_with_tensorflow()
+    if python is None:
+        pytest.skip("TensorFlow is not installed here (it is too big for the project's test install); set "
+                    "FG_TENSORFLOW_PYTHON to a Python that has it (see scripts/export_keras_models.py)")
+    done = subprocess.run([python, str(EXPORT_SCRIPT), str(tmp_path)], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    for name in MODELS:
+        graph = read_model(Path(tmp_path / f"{name}.tflite").read_bytes(), name)
+        compile_graph(graph)
+        assert EXPECTED_OPERATORS[name] - {"DEQUANTIZE", "NEG", "QUANTIZE"} <= {op.opcode for op in graph.operators}
