@@ -12,7 +12,8 @@ data set, int8 inputs and outputs, TFLITE_BUILTINS_INT8 only.
 
 Keras 3's UpSampling2D is left out: it converts to RESHAPE + TILE, and TFLite Micro registers no TILE kernel (its
 interpreter refuses the model), so there is no oracle; Resizing(interpolation="nearest") is the nearest-neighbour
-upsampling that converts to RESIZE_NEAREST_NEIGHBOR.
+upsampling that converts to RESIZE_NEAREST_NEIGHBOR. keras_upsampling (UpSampling2D alone) is exported to show the
+refusal.
 
 The models cover the standard Keras layers a user brings to a microcontroller:
 - keras_cnn: Conv2D, DepthwiseConv2D, BatchNormalization (folded and standalone), ReLU, HardSwish, Swish,
@@ -84,10 +85,17 @@ def keras_sequence() -> keras.Model:
     return keras.Model(x_in, x, name="keras_sequence")
 
 
+def keras_upsampling() -> keras.Model:
+    """Refused, as TFLite Micro refuses it: UpSampling2D converts to TILE."""
+    x_in = keras.Input((4, 4, 2), batch_size=1)
+    return keras.Model(x_in, layers.UpSampling2D(2)(layers.Conv2D(2, 1)(x_in)), name="keras_upsampling")
+
+
 MODELS: dict[str, Callable[[], keras.Model]] = {
     "keras_cnn": keras_cnn,
     "keras_unet": keras_unet,
     "keras_sequence": keras_sequence,
+    "keras_upsampling": keras_upsampling,
 }
 
 

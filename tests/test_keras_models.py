@@ -16,8 +16,12 @@ from target.batched import assert_batch_bit_exact, merge_models
 from target.target_fixtures import needs_qemu
 
 from firmware_gen.check.host_validation import validate_model
+from firmware_gen.check.inputs import random_inputs
+from firmware_gen.check.oracle import run_tflm
 from firmware_gen.driver.compiler import compile_graph
+from firmware_gen.errors import UnsupportedModelError, UserError
 from firmware_gen.frontend.tflite_reader import read_model
+from firmware_gen.ops import check_supported
 
 from conftest import REPO
 
@@ -69,6 +73,19 @@ def test_keras_models_are_bit_exact_on_mps2_an386(tmp_path):
     assert_batch_bit_exact(models, "mps2_an386", tmp_path, seed=4)
 
 
+def test_upsampling2d_is_refused_as_tflite_micro_refuses_it():
+    """Keras 3's UpSampling2D converts to TILE: no kernel in TFLite Micro, so none here; the refusal says what to
+    use instead."""
+    data = _fixture("keras_upsampling")
+    graph = read_model(data, "keras_upsampling")
+    assert "TILE" in {op.opcode for op in graph.operators}
+    with pytest.raises(UnsupportedModelError, match=r"TILE, which TensorFlow Lite Micro has no kernel for .*"
+                                                    r"Resizing\(interpolation=\"nearest\"\)"):
+        check_supported(graph)
+    with pytest.raises(UserError, match="TensorFlow Lite Micro failed on this model"):
+        run_tflm(data, random_inputs(graph, seed=0), len(graph.tensors))
+
+
 def _python_with_tensorflow() -> str | None:
     """This interpreter if it has TensorFlow, else the one FG_TENSORFLOW_PYTHON names (e.g. /work/tfvenv/bin/python)."""
     if importlib.util.find_spec("tensorflow") is not None:
@@ -87,3 +104,5 @@ def test_export_script_writes_models_that_compile(tmp_path):
         graph = read_model(Path(tmp_path / f"{name}.tflite").read_bytes(), name)
         compile_graph(graph)
         assert EXPECTED_OPERATORS[name] - {"DEQUANTIZE", "NEG", "QUANTIZE"} <= {op.opcode for op in graph.operators}
+    with pytest.raises(UnsupportedModelError, match="TILE"):
+        check_supported(read_model((tmp_path / "keras_upsampling.tflite").read_bytes(), "keras_upsampling"))
