@@ -2,18 +2,22 @@
 
 Run with TensorFlow in a virtual environment of its own (it is too big for the project's test install):
 
-    python3 -m venv /work/tfvenv && /work/tfvenv/bin/pip install "tensorflow-cpu==2.18.1"
-    /work/tfvenv/bin/python scripts/export_keras_models.py [OUT_DIR]      # default: tests/fixtures/keras/
+    python3 -m venv /work/tfvenv && /work/tfvenv/bin/pip install "tensorflow-cpu==2.18.1" "tf_keras==2.18.0"
+    /work/tfvenv/bin/python scripts/export_keras_models.py [OUT_DIR]      # Keras 3; default tests/fixtures/keras/
+    TF_USE_LEGACY_KERAS=1 /work/tfvenv/bin/python scripts/export_keras_models.py [OUT_DIR]   # Keras 2: tf_keras_*
 
-The committed fixtures were written with tensorflow-cpu 2.18.1 and keras 3.15.1 (Python 3.11). The weights,
-the representative data set and the converter's inputs are all seeded, so a run writes the same models again
-(up to the converter's own version). Each model is converted with full-integer quantization: a representative
-data set, int8 inputs and outputs, TFLITE_BUILTINS_INT8 only.
+The committed fixtures were written with TensorFlow 2.18.1 (tensorflow-cpu 2.18.1; tf_keras 2.18.0 pulls in the
+tensorflow 2.18.1 wheel beside it), keras 3.15.1 and tf_keras 2.18.0, Python 3.11. The weights, the
+representative data set and the converter's inputs are all seeded; a run writes the CNN and U-Net models again
+byte for byte, but the converter itself is not deterministic on the GRU: one run leaves the first time step's
+SPLIT in float between DEQUANTIZE and QUANTIZE, another quantizes it (the committed keras_sequence has the float
+one). Each model is converted with full-integer quantization: a representative data set, int8 inputs and
+outputs, TFLITE_BUILTINS_INT8 only.
 
-Keras 3's UpSampling2D is left out: it converts to RESHAPE + TILE, and TFLite Micro registers no TILE kernel (its
-interpreter refuses the model), so there is no oracle; Resizing(interpolation="nearest") is the nearest-neighbour
-upsampling that converts to RESIZE_NEAREST_NEIGHBOR. keras_upsampling (UpSampling2D alone) is exported to show the
-refusal.
+Keras 3's UpSampling2D converts to RESHAPE + TILE, and TFLite Micro registers no TILE kernel (its interpreter
+refuses the model), so there is no oracle: keras_upsampling (UpSampling2D alone) is exported to pin the refusal,
+and the U-Net upsamples with Resizing(interpolation="nearest"), which converts to RESIZE_NEAREST_NEIGHBOR. Keras
+2's UpSampling2D converts to RESIZE_NEAREST_NEIGHBOR (tf_keras_upsampling compiles).
 
 The models cover the standard Keras layers a user brings to a microcontroller:
 - keras_cnn: Conv2D, DepthwiseConv2D, BatchNormalization (folded and standalone), ReLU, HardSwish, Swish,
@@ -34,9 +38,22 @@ import tensorflow as tf
 from tensorflow import keras
 from tensorflow.keras import layers
 
+# Keras 2 (tf_keras, with TF_USE_LEGACY_KERAS=1) where its API differs: what many exported models still come from.
+LEGACY_KERAS = layers.Layer.__module__.startswith("tf_keras")
 SEED = 15
 REPRESENTATIVE_SAMPLES = 64
 DEFAULT_OUT = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "keras"
+
+
+def _hard_swish(x):
+    if not LEGACY_KERAS:
+        return layers.Activation("hard_swish")(x)
+    relu6 = layers.ReLU(6.0)(layers.Rescaling(1.0, offset=3.0)(x))  # tf_keras has no hard_swish activation
+    return layers.Multiply()([x, layers.Rescaling(1.0 / 6.0)(relu6)])
+
+
+def _leaky_relu(slope: float) -> layers.Layer:
+    return layers.LeakyReLU(alpha=slope) if LEGACY_KERAS else layers.LeakyReLU(negative_slope=slope)
 
 
 def keras_cnn() -> keras.Model:
@@ -45,9 +62,9 @@ def keras_cnn() -> keras.Model:
     x = layers.BatchNormalization()(x)
     x = layers.ReLU()(x)
     x = layers.DepthwiseConv2D(3, padding="same")(x)
-    x = layers.Activation("hard_swish")(x)
+    x = _hard_swish(x)
     swish = layers.Conv2D(8, 1, activation="swish")(x)
-    leaky = layers.LeakyReLU(negative_slope=0.2)(layers.Conv2D(8, 1)(x))
+    leaky = _leaky_relu(0.2)(layers.Conv2D(8, 1)(x))
     prelu = layers.PReLU(shared_axes=[1, 2])(layers.Conv2D(8, 1)(x))
     x = layers.Add()([swish, leaky])
     x = layers.Multiply()([x, prelu])
@@ -134,7 +151,7 @@ def export(out_dir: Path) -> list[Path]:
         keras.utils.set_random_seed(SEED)
         model = build()
         _randomize_batch_norms(model, np.random.default_rng(SEED))
-        path = out_dir / f"{name}.tflite"
+        path = out_dir / f"{'tf_' if LEGACY_KERAS else ''}{name}.tflite"
         path.write_bytes(convert(model))
         written.append(path)
     return written
