@@ -44,12 +44,20 @@ _KINDS = {"IF": "control flow", "WHILE": "control flow", "CALL_ONCE": "control f
           "ASSIGN_VARIABLE": "a resource variable operator"}
 
 
+# Operators TFLite Micro registers no kernel for (so there is nothing to be bit-exact with), and what to use instead.
+_NOT_IN_TFLM = {"TILE": "Keras 3's UpSampling2D converts to RESHAPE + TILE; Resizing(interpolation=\"nearest\") "
+                        "converts to RESIZE_NEAREST_NEIGHBOR, which firmware-gen compiles"}
+
+
 def _refusal(graph: Graph, op: Operator) -> str | None:
     kernel = REGISTRY.get(op.opcode)
     if kernel is None:
         kind = "a custom operator" if op.opcode.startswith("CUSTOM") else _KINDS.get(op.opcode)
         if kind is not None:
             return f"{graph.name}: operator {op.index} is {op.opcode}, {kind}, which firmware-gen does not compile"
+        if op.opcode in _NOT_IN_TFLM:
+            return (f"{graph.name}: operator {op.index} is {op.opcode}, which TensorFlow Lite Micro has no kernel "
+                    f"for and firmware-gen does not support ({_NOT_IN_TFLM[op.opcode]})")
         return (f"{graph.name}: operator {op.index} is {op.opcode}, which firmware-gen does not support; "
                 f"supported: {', '.join(supported_opcodes())}")
     try:

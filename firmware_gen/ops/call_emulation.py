@@ -67,6 +67,7 @@ def _fill(call: KernelCall, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
 
 
 EMULATIONS: dict[str, Callable[[KernelCall, Sequence[np.ndarray]], list[np.ndarray]]] = {
-    "fg_transpose_s8": _strided_gather, "fg_split_s8": _split, "fg_concatenation_s8": _concatenation,
+    "fg_transpose_s8": _strided_gather, "fg_split_s8": _split, "fg_split_f32": _split,
+    "fg_concatenation_s8": _concatenation,
     "fg_gather_s8": _gather, "fg_gather_nd_s8": _gather_nd, "fg_mirror_pad_s8": _mirror_pad, "fg_fill_s8": _fill,
 }

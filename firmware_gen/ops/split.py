@@ -1,5 +1,7 @@
 """SPLIT, SPLIT_V and UNPACK of int8 tensors along one constant axis: one call (fg_split_s8) writes every
-output, each its own buffer in the plan (the call takes them as one array of pointers)."""
+output, each its own buffer in the plan (the call takes them as one array of pointers). float32 (fg_split_f32)
+is accepted too, as TFLM accepts it: the TFLite converter leaves a float SPLIT between DEQUANTIZE and QUANTIZE in
+a Keras GRU."""
 
 from __future__ import annotations
 
@@ -11,11 +13,14 @@ from firmware_gen.frontend.ir import DType, Graph, Operator, Tensor
 from firmware_gen.ops.base import ConstTable, KernelCall, TableRef
 from firmware_gen.ops.operands import constant_ints, operand, require_dtype, resolve_axis, unsupported
 
+_FUNCTIONS = {DType.INT8: "fg_split_s8", DType.FLOAT32: "fg_split_f32"}
+
 
 class _SplitBase:
     is_alias = False
     source_position = 0
     num_inputs = 1
+    dtypes = (DType.INT8, DType.FLOAT32)
 
     def _axis(self, graph: Graph, op: Operator) -> int:
         raise NotImplementedError
@@ -32,7 +37,7 @@ class _SplitBase:
             raise unsupported(graph, op, f"expects {self.num_inputs} inputs and at least one output, has "
                                          f"{len(op.inputs)} and {len(op.outputs)}")
         source = operand(graph, op, self.source_position)
-        require_dtype(graph, op, source, (DType.INT8,))
+        require_dtype(graph, op, source, self.dtypes)
         axis = self._axis(graph, op)
         sizes = self._sizes(graph, op, axis)
         if len(sizes) != len(op.outputs) or sum(sizes) != source.shape[axis] or min(sizes) <= 0:
@@ -40,7 +45,7 @@ class _SplitBase:
                                          f"with {len(op.outputs)} non-empty outputs")
         for index, size in zip(op.outputs, sizes, strict=True):
             output = graph.tensors[index]
-            require_dtype(graph, op, output, (DType.INT8,))
+            require_dtype(graph, op, output, (source.dtype,))
             if tuple(output.shape) != self._expected_shape(source, axis, size):
                 raise unsupported(graph, op, f"{output.describe()} should have shape "
                                              f"{list(self._expected_shape(source, axis, size))}")
@@ -53,7 +58,7 @@ class _SplitBase:
         axis = self._axis(graph, op)
         inner = math.prod(source.shape[axis + 1:])
         chunks = np.array([size * inner for size in self._sizes(graph, op, axis)], dtype=np.int32)
-        return KernelCall(function="fg_split_s8", params_type="fg_split_params",
+        return KernelCall(function=_FUNCTIONS[source.dtype], params_type="fg_split_params",
                           params={"num_outputs": len(op.outputs), "outer": math.prod(source.shape[:axis]),
                                   "input_row": source.shape[axis] * inner, "chunk_sizes": TableRef("chunk_sizes")},
                           inputs=[op.inputs[self.source_position]], outputs=list(op.outputs),

@@ -1,10 +1,13 @@
 /* SPLIT, SPLIT_V and UNPACK along one axis. Seen from the axis, the input is `outer` rows of `input_row`
  * elements; output k takes chunk_sizes[k] contiguous elements of each row, in order. Values are copied
- * unchanged, as TFLM does. */
+ * unchanged, as TFLM does. int8, and float32 (the converter leaves a SPLIT in float between DEQUANTIZE and
+ * QUANTIZE in Keras GRUs). */
 #ifndef FG_SPLIT_H
 #define FG_SPLIT_H
 
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 typedef struct {
     int32_t num_outputs;
@@ -14,5 +17,18 @@ typedef struct {
 } fg_split_params;
 
 void fg_split_s8(const fg_split_params *params, const int8_t *input, int8_t *const outputs[]);
+void fg_split_f32(const fg_split_params *params, const float *input, float *const outputs[]);
+
+/* Output k of the split, whose chunk starts `offset` elements into each row; the walk of every element type. */
+static inline void fg_split_chunk(const fg_split_params *params, int32_t k, int32_t offset, size_t element_bytes,
+                                  const void *input, void *output) {
+    const size_t chunk = (size_t)params->chunk_sizes[k] * element_bytes;
+    const size_t row = (size_t)params->input_row * element_bytes;
+    const uint8_t *from = (const uint8_t *)input + (size_t)offset * element_bytes;
+    uint8_t *to = (uint8_t *)output;
+    for (int32_t o = 0; o < params->outer; ++o) {
+        memcpy(to + (size_t)o * chunk, from + (size_t)o * row, chunk);
+    }
+}
 
 #endif /* FG_SPLIT_H */
