@@ -1,6 +1,34 @@
 #include "fg/depthwise_conv2d.h"
 #include "fg/dot_s16.h"
 
+/* Output channels per pass of one pixel: their partial sums stay on the stack while the taps go by. */
+#define FG_DW_S16_CHUNK 32
+
+/* acc[k] += the window's products of output channel first + k, k < count (taps outer, channels inner: consecutive
+ * channels read consecutive filter bytes and, with depth multiplier 1, consecutive input values). */
+static void fg_depthwise_s16_chunk(const fg_depthwise_conv2d_params *p, const int16_t *image, const int8_t *filter,
+                                   int32_t y_origin, int32_t x_origin, const int32_t span[4], int32_t first,
+                                   int32_t count, int64_t *acc) {
+    const int32_t in_c = p->in_c, multiplier = p->depth_multiplier;
+    const int32_t out_c = in_c * multiplier;
+    for (int32_t fy = span[0]; fy < span[1]; ++fy) {
+        const int32_t y = y_origin + fy * p->dilation_h;
+        for (int32_t fx = span[2]; fx < span[3]; ++fx) {
+            const int16_t *pixel = image + (y * p->in_w + x_origin + fx * p->dilation_w) * in_c;
+            const int8_t *taps = filter + (fy * p->filter_w + fx) * out_c + first;
+            if (multiplier == 1) {
+                for (int32_t k = 0; k < count; ++k) {
+                    acc[k] += (int32_t)taps[k] * pixel[first + k];
+                }
+            } else {
+                for (int32_t k = 0; k < count; ++k) {
+                    acc[k] += (int32_t)taps[k] * pixel[(first + k) / multiplier];
+                }
+            }
+        }
+    }
+}
+
 void fg_depthwise_conv2d_s16(const fg_depthwise_conv2d_params *p, const int16_t *input, const int8_t *filter,
                              int16_t *output) {
     const fg_requant_params q = p->requant;
@@ -11,24 +39,18 @@ void fg_depthwise_conv2d_s16(const fg_depthwise_conv2d_params *p, const int16_t 
         const int16_t *image = input + b * p->in_h * p->in_w * in_c;
         for (int32_t oy = 0; oy < p->out_h; ++oy) {
             const int32_t y_origin = oy * p->stride_h - p->pad_top;
-            int32_t fy_first, fy_end;
-            fg_window_inside(y_origin, p->filter_h, p->dilation_h, p->in_h, &fy_first, &fy_end);
+            int32_t span[4];  /* in-bounds filter rows [span[0], span[1]) and columns [span[2], span[3]) */
+            fg_window_inside(y_origin, p->filter_h, p->dilation_h, p->in_h, &span[0], &span[1]);
             for (int32_t ox = 0; ox < p->out_w; ++ox) {
                 const int32_t x_origin = ox * p->stride_w - p->pad_left;
-                int32_t fx_first, fx_end;
-                fg_window_inside(x_origin, p->filter_w, p->dilation_w, p->in_w, &fx_first, &fx_end);
-                for (int32_t oc = 0; oc < out_c; ++oc) {
-                    const int16_t *channel = image + oc / p->depth_multiplier;
-                    int64_t acc = 0;
-                    for (int32_t fy = fy_first; fy < fy_end; ++fy) {
-                        const int32_t y = y_origin + fy * p->dilation_h;
-                        for (int32_t fx = fx_first; fx < fx_end; ++fx) {
-                            const int32_t x = x_origin + fx * p->dilation_w;
-                            const int32_t tap = filter[(fy * p->filter_w + fx) * out_c + oc];
-                            acc += tap * channel[(y * p->in_w + x) * in_c];
-                        }
+                fg_window_inside(x_origin, p->filter_w, p->dilation_w, p->in_w, &span[2], &span[3]);
+                for (int32_t first = 0; first < out_c; first += FG_DW_S16_CHUNK) {
+                    const int32_t count = out_c - first < FG_DW_S16_CHUNK ? out_c - first : FG_DW_S16_CHUNK;
+                    int64_t acc[FG_DW_S16_CHUNK] = {0};
+                    fg_depthwise_s16_chunk(p, image, filter, y_origin, x_origin, span, first, count, acc);
+                    for (int32_t k = 0; k < count; ++k) {
+                        *output++ = fg_requantize_channel_s16(&q, &w, acc[k], first + k);
                     }
-                    *output++ = fg_requantize_channel_s16(&q, &w, acc, oc);
                 }
             }
         }

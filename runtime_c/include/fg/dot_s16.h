@@ -25,6 +25,11 @@ static inline int64_t fg_dot_s16_s8(const int16_t *a, const int8_t *b, int32_t n
     return sum;
 }
 
+/* acc[k] += sum(x[i] * w[k * stride + i], i < n), k < 4: four output channels share each input load (int32 partial
+ * sums over runs of up to 256 products, widened once per run). A function of its own (runtime_c/kernels/dot4_s16.c):
+ * inlined into the kernels' loops it ran out of registers. */
+void fg_dot4_s16_s8(const int16_t *x, const int8_t *w, int32_t stride, int32_t n, int64_t acc[4]);
+
 /* The taps [*first, *end) of a window dimension, `taps` taps `dilation` apart from `origin` (negative in the padding),
  * that fall inside an input of `size`: TFLite skips the others (zero padding). */
 static inline void fg_window_inside(int32_t origin, int32_t taps, int32_t dilation, int32_t size, int32_t *first,
