@@ -37,7 +37,7 @@ from firmware_gen.ops.requantize import (
     weights_tensor,
 )
 from firmware_gen.ops.tensor_checks import activation_per_tensor, same_activation_dtype, unsupported
-from firmware_gen.ops.weighted_16x8 import call_16x8, check_bias_16x8, is_16x8
+from firmware_gen.ops.weighted_16x8 import call_16x8, check_depthwise_16x8, is_16x8
 
 
 @dataclass(frozen=True)
@@ -123,7 +123,7 @@ def depthwise_shapes(graph: Graph, op: Operator) -> ConvShapes:
     _check_output_shape(graph, op, shapes)
     bias_tensor(graph, op, out_channels)
     if is_16x8(source):
-        check_bias_16x8(graph, op)
+        check_depthwise_16x8(graph, op, filter_w)
     return shapes
 
 

@@ -21,9 +21,17 @@ def is_16x8(source: Tensor) -> bool:
     return source.dtype is DType.INT16
 
 
-def check_bias_16x8(graph: Graph, op: Operator, position: int = 2) -> None:
-    """TFLite Micro's 16x8 DEPTHWISE_CONV_2D reads its bias as int64 whatever its type (an int32 one is misread)."""
-    if op.opcode != "DEPTHWISE_CONV_2D" or len(op.inputs) <= position or op.inputs[position] < 0:
+# fg_depthwise_conv2d_s16 sums one filter row at a time in int32: 512 products of 23 bits at most.
+MAX_DEPTHWISE_FILTER_WIDTH = 512
+
+
+def check_depthwise_16x8(graph: Graph, op: Operator, filter_w: int, position: int = 2) -> None:
+    """TFLite Micro's 16x8 DEPTHWISE_CONV_2D reads its bias as int64 whatever its type (an int32 one is misread);
+    our kernel's filter rows are at most MAX_DEPTHWISE_FILTER_WIDTH wide."""
+    if filter_w > MAX_DEPTHWISE_FILTER_WIDTH:
+        raise unsupported(graph, op, f"a 16x8 filter {filter_w} wide is not supported (at most "
+                                     f"{MAX_DEPTHWISE_FILTER_WIDTH})")
+    if len(op.inputs) <= position or op.inputs[position] < 0:
         return
     bias = graph.tensors[op.inputs[position]]
     if bias.dtype is not DType.INT64:
@@ -35,7 +43,6 @@ def wide_bias(graph: Graph, op: Operator, position: int = 2) -> tuple[list[Const
     """The `wide` params field (fg_wide_bias) and the table it points at (none without a bias)."""
     if len(op.inputs) <= position or op.inputs[position] < 0:
         return [], (0, 0)
-    check_bias_16x8(graph, op, position)
     bias = graph.tensors[op.inputs[position]]
     if not bias.is_constant:
         raise unsupported(graph, op, f"bias {bias.describe()} is not a constant; the 16x8 kernels need a constant "
