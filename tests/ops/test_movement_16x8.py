@@ -61,3 +61,24 @@ def test_mixed_int8_and_int16_are_refused():
     b.operator("TRANSPOSE", [x, _ints(b, "perm", (1, 0))], [y])
     b.output(y)
     assert "is int8 but tensor 0 'x'" in refusal(b.build())
+
+
+def _pad(opcode: str, value: int | None) -> bytes:
+    b = ModelBuilder(opcode.lower())
+    x = b.input("x", (1, 3, 2, 4), "int16", scale=SCALE)
+    y = b.tensor("y", (1, 5, 3, 4), "int16", scale=SCALE)
+    inputs = [x, _ints(b, "paddings", [[0, 0], [1, 1], [0, 1], [0, 0]])]
+    if value is not None:
+        inputs.append(b.constant("value", np.array([value], dtype=np.int16)))
+    b.operator(opcode, inputs, [y])
+    b.output(y)
+    return b.build()
+
+
+def test_int16_pads_are_bit_exact():
+    assert_bit_exact(_pad("PAD", None), seed=1)
+    assert_bit_exact(_pad("PADV2", -1), seed=2)
+
+
+def test_an_int16_pad_value_of_two_different_bytes_is_refused():
+    assert "pad value 5 of int16" in refusal(_pad("PADV2", 5))
