@@ -2,7 +2,7 @@
 
 /* The rounded average of a rows x cols window of one channel. */
 static int32_t fg_window_average_s16(const void *input, int32_t first, int32_t rows, int32_t cols,
-                                      int32_t row_stride, int32_t col_stride) {
+                                     int32_t row_stride, int32_t col_stride) {
     const int16_t *corner = (const int16_t *)input + first;
     int32_t sum = 0;
     for (int32_t y = 0; y < rows; ++y) {
