@@ -47,6 +47,10 @@ class Activation:
 
 
 class CalibratedBuilder:
+    # What activations and biases are written as; modelgen/ds_cnn_16x8.py makes them int16 and int64.
+    activation_dtype = "int8"
+    bias_dtype: type = np.int32
+
     def __init__(self, name: str, seed: int = 0) -> None:
         self.model = ModelBuilder(name=name)
         self.float_constants: dict[int, np.ndarray] = {}  # weights and biases before quantization, for float_twin
@@ -60,16 +64,22 @@ class CalibratedBuilder:
 
     def _calibrated(self, name: str, values: np.ndarray) -> Activation:
         """A new int8 tensor whose quantization fits `values`."""
-        scale, zero_point = fit_int8(values)
-        return self._like(name, fake_quantize(values, scale, zero_point), scale, zero_point)
+        scale, zero_point = self._fit(values)
+        return self._like(name, self._fake_quantize(values, scale, zero_point), scale, zero_point)
+
+    def _fit(self, values: np.ndarray) -> tuple[float, int]:
+        return fit_int8(values)
+
+    def _fake_quantize(self, values: np.ndarray, scale: float, zero_point: int) -> np.ndarray:
+        return fake_quantize(values, scale, zero_point)
 
     def _like(self, name: str, values: np.ndarray, scale: float | None, zero_point: int = 0) -> Activation:
-        dtype = "float32" if scale is None else "int8"
+        dtype = "float32" if scale is None else self.activation_dtype
         index = self.model.tensor(self._name(name), (1, *values.shape[1:]), dtype, scale=scale, zero_point=zero_point)
         return Activation(index, values, scale, zero_point)
 
     def _fixed(self, name: str, values: np.ndarray, scale: float, zero_point: int) -> Activation:
-        return self._like(name, fake_quantize(values, scale, zero_point), scale, zero_point)
+        return self._like(name, self._fake_quantize(values, scale, zero_point), scale, zero_point)
 
     # ---- graph boundary ----
 
@@ -124,7 +134,7 @@ class CalibratedBuilder:
         w_scales = np.maximum(w_scales, 1e-9).astype(np.float32).astype(np.float64)
         q_weights = np.clip(np.round(weights / w_scales.reshape(shape)), -127, 127).astype(np.int8)
         b_scales = x.scale * w_scales
-        q_bias = np.round(bias / b_scales).astype(np.int32)
+        q_bias = np.round(bias / b_scales).astype(self.bias_dtype)
 
         per_channel = channel_axis is not None
         w = self.model.constant(self._name(f"{name}/weights"), q_weights,
@@ -160,17 +170,21 @@ class CalibratedBuilder:
 
     # ---- layers without weights ----
 
-    def _pool(self, opcode: str, x: Activation, size: int, stride: int, padding: str, name: str) -> Activation:
-        windows = [w for _, _, w in tap_windows(x.values, (size, size), stride, padding, np.nan)]
+    def _pool(self, opcode: str, x: Activation, size: int | tuple[int, int], stride: int, padding: str,
+              name: str) -> Activation:
+        filter_h, filter_w = (size, size) if isinstance(size, int) else size
+        windows = [w for _, _, w in tap_windows(x.values, (filter_h, filter_w), stride, padding, np.nan)]
         reduce = np.nanmax if opcode == "MAX_POOL_2D" else np.nanmean
         y = self._fixed(name, reduce(np.stack(windows), axis=0), x.scale, x.zero_point)
         self.model.operator(opcode, [x.index], [y.index], {"padding": padding, "stride_h": stride,
-                                                           "stride_w": stride, "filter_h": size, "filter_w": size})
+                                                           "stride_w": stride, "filter_h": filter_h,
+                                                           "filter_w": filter_w})
         return y
 
-    def average_pool(self, x: Activation, size: int, stride: int | None = None, padding: str = "VALID",
-                     name: str = "avg_pool") -> Activation:
-        return self._pool("AVERAGE_POOL_2D", x, size, stride or size, padding, name)
+    def average_pool(self, x: Activation, size: int | tuple[int, int], stride: int | None = None,
+                     padding: str = "VALID", name: str = "avg_pool") -> Activation:
+        """A square window of `size`, or (height, width) with stride 1 by default."""
+        return self._pool("AVERAGE_POOL_2D", x, size, stride or (size if isinstance(size, int) else 1), padding, name)
 
     def max_pool(self, x: Activation, size: int, stride: int | None = None, padding: str = "VALID",
                  name: str = "max_pool") -> Activation:

@@ -10,9 +10,16 @@ import math
 
 import numpy as np
 
-from firmware_gen.frontend.ir import DType, Graph, Operator
+from firmware_gen.frontend.ir import Graph, Operator
 from firmware_gen.ops.base import ConstTable, KernelCall, TableRef
-from firmware_gen.ops.operands import operand, per_tensor_quantization, require_dtype, resolve_axis, unsupported
+from firmware_gen.ops.operands import (
+    moved_element_bytes,
+    moved_function,
+    operand,
+    per_tensor_quantization,
+    resolve_axis,
+    unsupported,
+)
 
 
 class ConcatenationKernel:
@@ -23,7 +30,7 @@ class ConcatenationKernel:
         if not op.inputs or len(op.outputs) != 1:
             raise unsupported(graph, op, "needs at least one input and exactly one output")
         output = graph.tensors[op.outputs[0]]
-        require_dtype(graph, op, output, (DType.INT8,))
+        moved_element_bytes(graph, op, output, *(operand(graph, op, p) for p in range(len(op.inputs))))
         activation = op.options.get("activation", "NONE")
         if activation != "NONE":
             raise unsupported(graph, op, f"fused activation {activation} is not supported (TFLM refuses it too)")
@@ -33,7 +40,6 @@ class ConcatenationKernel:
         total = 0
         for position in range(len(op.inputs)):
             source = operand(graph, op, position)
-            require_dtype(graph, op, source, (DType.INT8,))
             in_q = per_tensor_quantization(graph, op, source)
             if (in_q.scale, in_q.zero_point) != (out_q.scale, out_q.zero_point):
                 raise unsupported(graph, op, f"{source.describe()} is quantized (scale {in_q.scale:.9g}, zero point "
@@ -53,9 +59,10 @@ class ConcatenationKernel:
     def lower(self, graph: Graph, op: Operator) -> KernelCall:
         output = graph.tensors[op.outputs[0]]
         axis = resolve_axis(graph, op, int(op.options.get("axis", 0)), len(output.shape))
-        row_sizes = [math.prod(operand(graph, op, p).shape[axis:]) for p in range(len(op.inputs))]
+        element_bytes = output.dtype.itemsize  # fg_concatenation_s16 copies rows of bytes
+        row_sizes = [math.prod(operand(graph, op, p).shape[axis:]) * element_bytes for p in range(len(op.inputs))]
         return KernelCall(
-            function="fg_concatenation_s8", params_type="fg_concatenation_params",
+            function=moved_function("fg_concatenation_s8", element_bytes), params_type="fg_concatenation_params",
             params={"num_inputs": len(op.inputs), "outer": math.prod(output.shape[:axis]),
                     "row_sizes": TableRef("row_sizes")},
             inputs=list(op.inputs), outputs=[op.outputs[0]],

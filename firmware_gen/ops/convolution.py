@@ -11,7 +11,8 @@ loops are plain int8 dot products. A tap in the padding then adds zero_point * t
   fg_conv2d_folded_s8        any other convolution, the same loop (fg_depthwise_conv2d_one_channel_s8: a
                              depthwise one of one input channel, any depth multiplier, as that convolution)
   fg_depthwise_conv2d_3x3_s8 3x3 depthwise, depth_multiplier 1 (filter repacked as [channel][9 taps])
-Other depthwise convolutions, and non-constant weights, use the reference kernels.
+Other depthwise convolutions, and non-constant weights, use the reference kernels. With int16 activations (16x8)
+fg_conv2d_s16 / fg_depthwise_conv2d_s16 run them (ops/weighted_16x8.py).
 """
 
 from __future__ import annotations
@@ -35,7 +36,8 @@ from firmware_gen.ops.requantize import (
     output_stage,
     weights_tensor,
 )
-from firmware_gen.ops.tensor_checks import int8_per_tensor, unsupported
+from firmware_gen.ops.tensor_checks import activation_per_tensor, same_activation_dtype, unsupported
+from firmware_gen.ops.weighted_16x8 import call_16x8, check_depthwise_16x8, is_16x8
 
 
 @dataclass(frozen=True)
@@ -69,8 +71,9 @@ def conv_window(graph: Graph, op: Operator, source: Tensor, filter_hw: tuple[int
 def _activations(graph: Graph, op: Operator) -> tuple[Tensor, Tensor]:
     if len(op.inputs) not in (2, 3) or len(op.outputs) != 1:
         raise unsupported(graph, op, "expected input, weights, optional bias and one output")
-    source = int8_per_tensor(graph, op, op.inputs[0], "input")
-    result = int8_per_tensor(graph, op, op.outputs[0], "output")
+    source = activation_per_tensor(graph, op, op.inputs[0], "input")
+    result = activation_per_tensor(graph, op, op.outputs[0], "output")
+    same_activation_dtype(graph, op, source, result)
     for role, tensor in (("input", source), ("output", result)):
         if len(tensor.shape) != 4:
             raise unsupported(graph, op, f"{role} {tensor.describe()} is not 4-D NHWC")
@@ -119,6 +122,8 @@ def depthwise_shapes(graph: Graph, op: Operator) -> ConvShapes:
     shapes = ConvShapes(source, weights, result, conv_window(graph, op, source, (filter_h, filter_w)), out_channels)
     _check_output_shape(graph, op, shapes)
     bias_tensor(graph, op, out_channels)
+    if is_16x8(source):
+        check_depthwise_16x8(graph, op, filter_w)
     return shapes
 
 
@@ -140,6 +145,14 @@ def _output_stage(graph: Graph, op: Operator, shapes: ConvShapes) -> OutputStage
     multipliers, shifts = convolution_multipliers(source.quantization.scale, shapes.weights.quantization.scales,
                                                   result.quantization.scale)
     return output_stage(graph, op, source, result, multipliers, shifts)
+
+
+def _call_16x8(graph: Graph, op: Operator, shapes: ConvShapes, function: str, params_type: str,
+               geometry: dict[str, int], placeholders: dict[str, object]) -> KernelCall:
+    multipliers, shifts = convolution_multipliers(shapes.source.quantization.scale,
+                                                  shapes.weights.quantization.scales, shapes.result.quantization.scale)
+    return call_16x8(graph, op, function, params_type, {**geometry, **_window_fields(shapes.window)}, placeholders,
+                     multipliers, shifts)
 
 
 def _reference_call(graph: Graph, op: Operator, shapes: ConvShapes, function: str, params_type: str,
@@ -214,6 +227,9 @@ class Conv2DKernel:
         batches, in_h, in_w, in_c = shapes.source.shape
         geometry = {"batches": batches, "in_h": in_h, "in_w": in_w, "in_c": in_c,
                     "out_h": shapes.window.out_h, "out_w": shapes.window.out_w, "out_c": shapes.out_channels}
+        if is_16x8(shapes.source):
+            return _call_16x8(graph, op, shapes, "fg_conv2d_s16", "fg_conv2d_params", geometry,
+                              {"folded_bias": 0, "blocked": (0,), "packed": 0})
         function = conv2d_variant(graph, op, shapes.window, in_c)
         if function == "fg_conv2d_s8":
             return _reference_call(graph, op, shapes, function, "fg_conv2d_params", geometry)
@@ -242,6 +258,9 @@ class DepthwiseConv2DKernel:
         geometry = {"batches": batches, "in_h": in_h, "in_w": in_w, "in_c": in_c,
                     "out_h": shapes.window.out_h, "out_w": shapes.window.out_w,
                     "depth_multiplier": shapes.out_channels // in_c}
+        if is_16x8(shapes.source):
+            return _call_16x8(graph, op, shapes, "fg_depthwise_conv2d_s16", "fg_depthwise_conv2d_params", geometry,
+                              {"channel_taps": 0, "folded_bias": 0, "packed": 0})
         function = depthwise_variant(graph, op, shapes.window, geometry["depth_multiplier"], in_c)
         if function == "fg_depthwise_conv2d_s8":
             return _reference_call(graph, op, shapes, function, "fg_depthwise_conv2d_params", geometry)

@@ -2,7 +2,8 @@
 
 The input, of any rank, is read as [batches, accum_depth] where accum_depth is the weights' depth; the
 output is [batches, out_depth], or the input's leading dimensions + [out_depth] with keep_num_dims.
-Weights are symmetric, per tensor or per output channel; the bias is optional int32.
+Weights are symmetric, per tensor or per output channel; the bias is optional int32. With int16 activations
+(16x8) fg_fully_connected_s16 runs it (ops/weighted_16x8.py).
 With constant weights and bias, fg_fully_connected_folded_s8 runs it: the input zero point folded into the bias
 at generation time (bit-exact with the reference fg_fully_connected_s8, which runs the rest), the weights in the
 register-blocked layout of ops/blocking.py, or, with a single batch and whole groups of four outputs, two output
@@ -28,7 +29,8 @@ from firmware_gen.ops.requantize import (
     output_stage,
     weights_tensor,
 )
-from firmware_gen.ops.tensor_checks import int8_per_tensor, unsupported
+from firmware_gen.ops.tensor_checks import activation_per_tensor, same_activation_dtype, unsupported
+from firmware_gen.ops.weighted_16x8 import call_16x8, is_16x8
 
 
 @dataclass(frozen=True)
@@ -46,8 +48,9 @@ def fully_connected_shapes(graph: Graph, op: Operator) -> FullyConnectedShapes:
     """The operands, checked against each other and against what TFLM accepts."""
     if len(op.inputs) not in (2, 3) or len(op.outputs) != 1:
         raise unsupported(graph, op, "expected input, weights, optional bias and one output")
-    source = int8_per_tensor(graph, op, op.inputs[0], "input")
-    result = int8_per_tensor(graph, op, op.outputs[0], "output")
+    source = activation_per_tensor(graph, op, op.inputs[0], "input")
+    result = activation_per_tensor(graph, op, op.outputs[0], "output")
+    same_activation_dtype(graph, op, source, result)
     weights = graph.tensors[op.inputs[1]] if op.inputs[1] >= 0 else None
     if weights is None or len(weights.shape) != 2:
         raise unsupported(graph, op, "the weights must be a 2-D [out_depth, accum_depth] tensor")
@@ -81,6 +84,10 @@ def _check_bias_scale(graph: Graph, op: Operator, shapes: FullyConnectedShapes) 
                                      f"input scale * weight scale = {product:g} (TFLite Micro refuses this)")
 
 
+# fg_fully_connected_params' fields between requant and wide, unused by fg_fully_connected_s16.
+_BEFORE_WIDE = {"folded_bias": 0, "blocked": (0,), "paired_weights": 0, "packed": 0}
+
+
 class FullyConnectedKernel:
     opcode = "FULLY_CONNECTED"
     is_alias = False
@@ -100,9 +107,12 @@ class FullyConnectedKernel:
             multipliers, shifts = convolution_multipliers(input_scale, weight_q.scales, output_scale)
         else:
             multipliers, shifts = fully_connected_multiplier(input_scale, weight_q.scale, output_scale)
+        geometry = {"batches": shapes.batches, "accum_depth": shapes.accum_depth, "out_depth": shapes.out_depth}
+        if is_16x8(shapes.source):
+            return call_16x8(graph, op, "fg_fully_connected_s16", "fg_fully_connected_params", geometry,
+                             _BEFORE_WIDE, multipliers, shifts)
         stage = output_stage(graph, op, shapes.source, shapes.result, multipliers, shifts)
-        params = {"batches": shapes.batches, "accum_depth": shapes.accum_depth, "out_depth": shapes.out_depth,
-                  **stage.fields}
+        params = {**geometry, **stage.fields}
         if fully_connected_variant(graph, op) == "fg_fully_connected_folded_s8":
             weights = np.asarray(shapes.weights.data)
             bias = folded_bias(graph, op, shapes.source, weights, GROUP)

@@ -37,6 +37,26 @@ def require_dtype(graph: Graph, op: Operator, tensor: Tensor, allowed: Collectio
         raise unsupported(graph, op, f"{tensor.describe()} has type {tensor.dtype}; supported: {names}")
 
 
+# Element types the data-movement kernels move (int16: 16x8 models), by their byte size.
+MOVED_DTYPES = (DType.INT8, DType.INT16)
+
+
+def moved_element_bytes(graph: Graph, op: Operator, *tensors: Tensor) -> int:
+    """The element size of a data-movement operator's tensors, after checking they are int8 or int16, one type.
+    Its _s16 entry point runs the _s8 kernel on bytes, with every size and stride counted in bytes."""
+    for tensor in tensors:
+        require_dtype(graph, op, tensor, MOVED_DTYPES)
+        if tensor.dtype is not tensors[0].dtype:
+            raise unsupported(graph, op, f"{tensor.describe()} is {tensor.dtype} but {tensors[0].describe()} is "
+                                         f"{tensors[0].dtype}")
+    return tensors[0].dtype.itemsize
+
+
+def moved_function(name: str, element_bytes: int) -> str:
+    """fg_transpose_s8 -> fg_transpose_s16 for two-byte elements."""
+    return name if element_bytes == 1 else name.replace("_s8", "_s16")
+
+
 def per_tensor_quantization(graph: Graph, op: Operator, tensor: Tensor) -> Quantization:
     q = tensor.quantization
     if q is None or not q.scales:

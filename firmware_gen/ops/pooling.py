@@ -1,4 +1,5 @@
-"""AVERAGE_POOL_2D and MAX_POOL_2D on int8 NHWC tensors, as TFLite Micro's reference kernels compute them.
+"""AVERAGE_POOL_2D and MAX_POOL_2D on int8 or int16 (zero point 0) NHWC tensors, as TFLite Micro's reference
+kernels compute them.
 
 Windows are clipped to the input (padding never counts), the average divides by the in-bounds count with
 rounding, and input and output must share their quantization (TFLM refuses the operator otherwise).
@@ -8,11 +9,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from firmware_gen.frontend.ir import Graph, Operator
+from firmware_gen.frontend.ir import DType, Graph, Operator
 from firmware_gen.ops.base import KernelCall
 from firmware_gen.ops.geometry import Window2D, window_2d
 from firmware_gen.ops.overlap import OutputOverlap, window_overlap
-from firmware_gen.ops.tensor_checks import fused_activation_range, int8_per_tensor, unsupported
+from firmware_gen.ops.tensor_checks import (
+    activation_per_tensor,
+    fused_activation_range,
+    same_activation_dtype,
+    unsupported,
+)
 
 # TFLM accepts an input/output scale difference up to this (absolute, in double precision).
 SCALE_TOLERANCE = 1.0e-6
@@ -56,8 +62,9 @@ class Pool2DKernel:
     def check(self, graph: Graph, op: Operator) -> None:
         if len(op.inputs) != 1 or len(op.outputs) != 1:
             raise unsupported(graph, op, "expected one input and one output")
-        source = int8_per_tensor(graph, op, op.inputs[0], "input")
-        result = int8_per_tensor(graph, op, op.outputs[0], "output")
+        source = activation_per_tensor(graph, op, op.inputs[0], "input")
+        result = activation_per_tensor(graph, op, op.outputs[0], "output")
+        same_activation_dtype(graph, op, source, result)
         window = pool_window(graph, op)
         expected = (source.shape[0], window.out_h, window.out_w, source.shape[3])
         if tuple(result.shape) != expected:
@@ -98,7 +105,8 @@ class Pool2DKernel:
             "activation_min": activation_min,
             "activation_max": activation_max,
         }
-        return KernelCall(self.function, "fg_pool2d_params", params, inputs=[op.inputs[0]], outputs=[op.outputs[0]])
+        function = self.function.replace("_s8", "_s16") if source.dtype is DType.INT16 else self.function
+        return KernelCall(function, "fg_pool2d_params", params, inputs=[op.inputs[0]], outputs=[op.outputs[0]])
 
     def output_overlap(self, graph: Graph, op: Operator) -> list[OutputOverlap]:
         source, result = graph.tensors[op.inputs[0]], graph.tensors[op.outputs[0]]

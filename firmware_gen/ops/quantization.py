@@ -1,4 +1,5 @@
-"""QUANTIZE (float32 -> int8, int8 <-> uint8 / int8 requantization) and DEQUANTIZE (int8 / uint8 -> float32)."""
+"""QUANTIZE (float32 -> int8 / int16, requantization between int8, uint8 and int16) and DEQUANTIZE (int8 / uint8 /
+int16 -> float32). int16 tensors (16x8 models) have zero point 0."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from firmware_gen.ops.operands import (
     unsupported,
 )
 
-_SHORT = {DType.FLOAT32: "f32", DType.INT8: "s8", DType.UINT8: "u8"}
+_SHORT = {DType.FLOAT32: "f32", DType.INT8: "s8", DType.UINT8: "u8", DType.INT16: "s16"}
 
 
 def _variant(graph: Graph, op: Operator, supported: set[tuple[DType, DType]]) -> str:
@@ -24,6 +25,10 @@ def _variant(graph: Graph, op: Operator, supported: set[tuple[DType, DType]]) ->
         names = ", ".join(f"{a} -> {b}" for a, b in sorted(supported, key=str))
         raise unsupported(graph, op, f"{source.dtype} -> {output.dtype} is not supported; supported: {names}")
     require_same_elements(graph, op, source, output)
+    for tensor in (source, output):
+        if tensor.dtype is DType.INT16 and per_tensor_quantization(graph, op, tensor).zero_point != 0:
+            raise unsupported(graph, op, f"{tensor.describe()} has zero point {tensor.quantization.zero_point}; "
+                                         f"int16 tensors must have zero point 0")
     return f"{_SHORT[source.dtype]}_{_SHORT[output.dtype]}"
 
 
@@ -31,7 +36,8 @@ class QuantizeKernel:
     opcode = "QUANTIZE"
     is_alias = False
     supported = {(DType.FLOAT32, DType.INT8), (DType.INT8, DType.INT8), (DType.INT8, DType.UINT8),
-                 (DType.UINT8, DType.INT8)}
+                 (DType.UINT8, DType.INT8), (DType.FLOAT32, DType.INT16), (DType.INT8, DType.INT16),
+                 (DType.INT16, DType.INT8), (DType.INT16, DType.INT16)}
 
     def check(self, graph: Graph, op: Operator) -> None:
         _variant(graph, op, self.supported)
@@ -62,7 +68,7 @@ class QuantizeKernel:
 class DequantizeKernel:
     opcode = "DEQUANTIZE"
     is_alias = False
-    supported = {(DType.INT8, DType.FLOAT32), (DType.UINT8, DType.FLOAT32)}
+    supported = {(DType.INT8, DType.FLOAT32), (DType.UINT8, DType.FLOAT32), (DType.INT16, DType.FLOAT32)}
 
     def check(self, graph: Graph, op: Operator) -> None:
         _variant(graph, op, self.supported)

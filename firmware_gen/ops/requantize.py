@@ -49,12 +49,15 @@ def weights_tensor(graph: Graph, op: Operator, index: int, channel_axis: int, ch
 
 
 def bias_tensor(graph: Graph, op: Operator, channels: int, position: int = 2) -> Tensor | None:
-    """The optional int32 bias (input `position`), one value per output channel."""
+    """The optional bias (input `position`), one value per output channel: int32 on int8 activations, int64 or
+    int32 (as TFLite stores them) on int16 ones."""
     if len(op.inputs) <= position or op.inputs[position] < 0:
         return None
     bias = graph.tensors[op.inputs[position]]
-    if bias.dtype is not DType.INT32:
-        raise unsupported(graph, op, f"bias {bias.describe()} is {bias.dtype}; int8 kernels need an int32 bias")
+    wide = graph.tensors[op.inputs[0]].dtype is DType.INT16
+    if bias.dtype is not DType.INT32 and not (wide and bias.dtype is DType.INT64):
+        needed = "an int64 or int32" if wide else "an int32"
+        raise unsupported(graph, op, f"bias {bias.describe()} is {bias.dtype}; these kernels need {needed} bias")
     if bias.num_elements != channels:
         raise unsupported(graph, op, f"bias {bias.describe()} has {bias.num_elements} values for {channels} "
                                      f"output channels")

@@ -14,10 +14,10 @@ import math
 
 import numpy as np
 
-from firmware_gen.frontend.ir import DType, Graph, Operator
+from firmware_gen.frontend.ir import Graph, Operator
 from firmware_gen.ops.base import KernelCall
 from firmware_gen.ops.layout import Walk, row_major_strides
-from firmware_gen.ops.operands import constant_ints, operand, require_arity, require_dtype, unsupported
+from firmware_gen.ops.operands import constant_ints, moved_element_bytes, operand, require_arity, unsupported
 from firmware_gen.ops.transpose import strided_gather
 
 MAX_SLICE_RANK = 5  # TFLM's reference slices pad shapes to 5 dimensions
@@ -54,8 +54,7 @@ class _SliceBase:
     def check(self, graph: Graph, op: Operator) -> None:
         require_arity(graph, op, {self.num_inputs})
         source, output = operand(graph, op, 0), graph.tensors[op.outputs[0]]
-        require_dtype(graph, op, source, (DType.INT8,))
-        require_dtype(graph, op, output, (DType.INT8,))
+        moved_element_bytes(graph, op, source, output)
         if not 1 <= len(source.shape) <= MAX_SLICE_RANK:
             raise unsupported(graph, op, f"{source.describe()} has {len(source.shape)} dimensions; "
                                          f"1 to {MAX_SLICE_RANK} are supported")
@@ -68,7 +67,7 @@ class _SliceBase:
 
     def lower(self, graph: Graph, op: Operator) -> KernelCall:
         walk, offset, _ = self._walk(graph, op)
-        return strided_gather(walk, offset, op.inputs[0], op.outputs[0])
+        return strided_gather(walk, offset, op.inputs[0], op.outputs[0], operand(graph, op, 0).dtype.itemsize)
 
 
 class SliceKernel(_SliceBase):

@@ -21,7 +21,7 @@ CHANNEL_AXIS = {"CONV_2D": 0, "DEPTHWISE_CONV_2D": 3}
 
 
 def conv_model(opcode, input_shape, w: Weights, input_scale, input_zp, output_zp, options,
-               output_shape=None) -> bytes:
+               output_shape=None, dtype="int8") -> bytes:
     axis = CHANNEL_AXIS[opcode]
     filter_hw = w.values.shape[1:3]
     if output_shape is None:
@@ -29,9 +29,9 @@ def conv_model(opcode, input_shape, w: Weights, input_scale, input_zp, output_zp
                            (options["stride_h"], options["stride_w"]), (options["dilation_h"], options["dilation_w"]))
         output_shape = (input_shape[0], window.out_h, window.out_w, w.values.shape[axis])
     b = ModelBuilder(opcode.lower())
-    x = b.input("x", input_shape, "int8", scale=input_scale, zero_point=input_zp)
+    x = b.input("x", input_shape, dtype, scale=input_scale, zero_point=input_zp)
     weights_index, bias_index = add_weights(b, "conv", w, input_scale, axis)
-    y = b.tensor("y", output_shape, "int8", scale=w.output_scale, zero_point=output_zp)
+    y = b.tensor("y", output_shape, dtype, scale=w.output_scale, zero_point=output_zp)
     inputs = [x, weights_index] + ([bias_index] if bias_index >= 0 else [])
     b.operator(opcode, inputs=inputs, outputs=[y], options=options)
     b.output(y)

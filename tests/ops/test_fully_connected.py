@@ -18,15 +18,15 @@ from conftest import shared_model
 
 
 def fc_model(input_shape, w: Weights, input_scale, input_zp, output_zp, activation="NONE", keep_num_dims=False,
-             output_shape=None) -> bytes:
+             output_shape=None, dtype="int8") -> bytes:
     out_depth, accum_depth = w.values.shape
     if output_shape is None:
         batches = int(np.prod(input_shape)) // accum_depth
         output_shape = (*input_shape[:-1], out_depth) if keep_num_dims else (batches, out_depth)
     b = ModelBuilder("fully_connected")
-    x = b.input("x", input_shape, "int8", scale=input_scale, zero_point=input_zp)
+    x = b.input("x", input_shape, dtype, scale=input_scale, zero_point=input_zp)
     weights_index, bias_index = add_weights(b, "fc", w, input_scale, 0)
-    y = b.tensor("y", output_shape, "int8", scale=w.output_scale, zero_point=output_zp)
+    y = b.tensor("y", output_shape, dtype, scale=w.output_scale, zero_point=output_zp)
     inputs = [x, weights_index] + ([bias_index] if bias_index >= 0 else [])
     b.operator("FULLY_CONNECTED", inputs=inputs, outputs=[y],
                options={"activation": activation, "keep_num_dims": keep_num_dims})

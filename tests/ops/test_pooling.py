@@ -22,14 +22,14 @@ ACTIVATIONS = ["NONE", "RELU", "RELU6", "RELU_N1_TO_1"]
 
 
 def pool_model(opcode: str, shape: tuple[int, int, int, int], options: dict, scale: float = 0.05,
-               zero_point: int = 0, output_quant: tuple[float, int] | None = None) -> bytes:
+               zero_point: int = 0, output_quant: tuple[float, int] | None = None, dtype: str = "int8") -> bytes:
     """One pooling operator; the output shape follows from the window (TFLite's rules)."""
     window = window_2d(options["padding"], shape[1:3], (options["filter_h"], options["filter_w"]),
                        (options["stride_h"], options["stride_w"]))
     out_scale, out_zero_point = output_quant or (scale, zero_point)
     builder = ModelBuilder(opcode.lower())
-    x = builder.input("x", shape, "int8", scale=scale, zero_point=zero_point)
-    y = builder.tensor("y", (shape[0], window.out_h, window.out_w, shape[3]), "int8", scale=out_scale,
+    x = builder.input("x", shape, dtype, scale=scale, zero_point=zero_point)
+    y = builder.tensor("y", (shape[0], window.out_h, window.out_w, shape[3]), dtype, scale=out_scale,
                        zero_point=out_zero_point)
     builder.operator(opcode, inputs=[x], outputs=[y], options=options)
     builder.output(y)
@@ -83,6 +83,13 @@ def test_window_shapes(opcode: str, shape: tuple, window: tuple) -> None:
     options = {"padding": padding, "filter_h": filter_h, "filter_w": filter_w, "stride_h": stride_h,
                "stride_w": stride_w, "activation": "RELU6"}
     assert_bit_exact(pool_model(opcode, shape, options, scale=0.03, zero_point=-20))
+
+
+@pytest.mark.parametrize("opcode", POOLS)
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=pool_cases(), seed=st.integers(0, 2**16))
+def test_int16_bit_exact_with_tflm(opcode: str, case: dict, seed: int) -> None:
+    assert_bit_exact(pool_model(opcode, **{**case, "zero_point": 0}, dtype="int16"), seed=seed)
 
 
 def test_average_rounds_half_away_from_zero() -> None:

@@ -13,4 +13,7 @@ typedef struct {
 
 void fg_concatenation_s8(const fg_concatenation_params *params, const int8_t *const inputs[], int8_t *output);
 
+/* int16 tensors (16x8 models): fg_concatenation_s8 on their bytes, row sizes counted in bytes. */
+void fg_concatenation_s16(const fg_concatenation_params *params, const int16_t *const inputs[], int16_t *output);
+
 #endif /* FG_CONCATENATION_H */

@@ -24,7 +24,13 @@ typedef struct {
     /* An ISA variant only (firmware_gen/ops/variants): its constants laid out at generation time for its inner
      * loop (weights reordered, per-layer constants), in the layout that variant documents. */
     const void *packed;
+    /* The 16x8 kernels only (fg/requantize.h). */
+    fg_wide_bias wide;
 } fg_conv2d_params;
+
+/* 16x8: int16 NHWC input and output (zero point 0), int8 filter [out_c, filter_h, filter_w, in_c], the bias in
+ * params->wide. */
+void fg_conv2d_s16(const fg_conv2d_params *params, const int16_t *input, const int8_t *filter, int16_t *output);
 
 /* filter is [out_c, filter_h, filter_w, in_c]; bias is [out_c] or NULL. Taps in the padding are skipped. */
 void fg_conv2d_s8(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter, const int32_t *bias,

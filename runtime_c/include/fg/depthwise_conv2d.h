@@ -23,7 +23,14 @@ typedef struct {
     /* An ISA variant only (firmware_gen/ops/variants): its constants laid out at generation time for its inner
      * loop (weights reordered, per-layer constants), in the layout that variant documents. */
     const void *packed;
+    /* The 16x8 kernels only (fg/requantize.h). */
+    fg_wide_bias wide;
 } fg_depthwise_conv2d_params;
+
+/* 16x8: int16 NHWC input and output (zero point 0), int8 filter [1, filter_h, filter_w, out_c], the bias in
+ * params->wide. */
+void fg_depthwise_conv2d_s16(const fg_depthwise_conv2d_params *params, const int16_t *input, const int8_t *filter,
+                             int16_t *output);
 
 /* filter is [1, filter_h, filter_w, in_c * depth_multiplier]: output channel c * depth_multiplier + m reads
  * input channel c. bias is [in_c * depth_multiplier] or NULL. Taps in the padding are skipped. */

@@ -12,5 +12,6 @@ typedef struct {
 
 void fg_dequantize_s8_f32(const fg_dequantize_params *params, const int8_t *input, float *output);
 void fg_dequantize_u8_f32(const fg_dequantize_params *params, const uint8_t *input, float *output);
+void fg_dequantize_s16_f32(const fg_dequantize_params *params, const int16_t *input, float *output);
 
 #endif /* FG_DEQUANTIZE_H */

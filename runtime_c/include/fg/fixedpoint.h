@@ -55,6 +55,14 @@ static inline int32_t fg_multiply_by_quantized_multiplier_greater_than_one(int32
     return fg_saturating_rounding_doubling_high_mul(fg_shift_left_wrapping(x, shift), multiplier);
 }
 
+/* x * multiplier * 2^(shift - 31) for an int64 x (TFLite's 64-bit MultiplyByQuantizedMultiplier, the 16x8
+ * kernels): the multiplier rounded to 16 bits, then a single rounding shift. */
+static inline int32_t fg_multiply_by_quantized_multiplier_64(int64_t x, int32_t multiplier, int shift) {
+    const int32_t reduced = multiplier < 0x7FFF0000 ? (multiplier + (1 << 15)) >> 16 : 0x7FFF;
+    const int total_shift = 15 - shift;
+    return (int32_t)((x * reduced + ((int64_t)1 << (total_shift - 1))) >> total_shift);
+}
+
 static inline int8_t fg_saturate_s8(int32_t x) { return (int8_t)fg_clamp_i32(x, -128, 127); }
 
 #endif /* FG_FIXEDPOINT_H */

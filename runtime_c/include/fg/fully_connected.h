@@ -23,7 +23,13 @@ typedef struct {
     /* An ISA variant only (firmware_gen/ops/variants): its constants laid out at generation time for its inner
      * loop (weights reordered, per-layer constants), in the layout that variant documents. */
     const void *packed;
+    /* The 16x8 kernels only (fg/requantize.h). */
+    fg_wide_bias wide;
 } fg_fully_connected_params;
+
+/* 16x8: int16 input and output (zero point 0), int8 weights [out_depth, accum_depth], the bias in params->wide. */
+void fg_fully_connected_s16(const fg_fully_connected_params *params, const int16_t *input, const int8_t *weights,
+                            int16_t *output);
 
 /* weights are [out_depth, accum_depth]; bias is [out_depth] or NULL; output is [batches, out_depth]. */
 void fg_fully_connected_s8(const fg_fully_connected_params *params, const int8_t *input, const int8_t *weights,

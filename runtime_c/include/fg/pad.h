@@ -16,4 +16,7 @@ typedef struct {
 
 void fg_pad_s8(const fg_pad_params *params, const int8_t *input, int8_t *output);
 
+/* int16 tensors (16x8 models): fg_pad_s8 on their bytes, the innermost dimension the two bytes of an element. */
+void fg_pad_s16(const fg_pad_params *params, const int16_t *input, int16_t *output);
+
 #endif /* FG_PAD_H */

@@ -1,4 +1,4 @@
-/* AVERAGE_POOL_2D and MAX_POOL_2D on int8 NHWC tensors (TFLite reference semantics). */
+/* AVERAGE_POOL_2D and MAX_POOL_2D on int8 or int16 NHWC tensors (TFLite reference semantics). */
 #ifndef FG_POOLING_H
 #define FG_POOLING_H
 
@@ -19,6 +19,17 @@ typedef struct {
  * number of in-bounds elements, rounding half away from zero; input and output share scale and zero point. */
 void fg_avg_pool2d_s8(const fg_pool2d_params *params, const int8_t *input, int8_t *output);
 void fg_max_pool2d_s8(const fg_pool2d_params *params, const int8_t *input, int8_t *output);
+void fg_avg_pool2d_s16(const fg_pool2d_params *params, const int16_t *input, int16_t *output);
+void fg_max_pool2d_s16(const fg_pool2d_params *params, const int16_t *input, int16_t *output);
+
+/* A window sum divided by its element count, rounding half away from zero (TFLite's AveragePool). */
+static inline int32_t fg_rounded_average(int32_t sum, int32_t count) {
+    /* Generation rejects windows with no element in bounds; this only avoids a trap. */
+    if (count <= 0) {
+        return 0;
+    }
+    return sum > 0 ? (sum + count / 2) / count : (sum - count / 2) / count;
+}
 
 /* The in-bounds part [*start, *end) of the window of output position `out` along one axis. */
 static inline void fg_pool_window_1d(int32_t out, int32_t stride, int32_t pad, int32_t filter, int32_t in_size,
@@ -28,12 +39,14 @@ static inline void fg_pool_window_1d(int32_t out, int32_t stride, int32_t pad, i
     *end = origin + filter < in_size ? origin + filter : in_size;
 }
 
-/* One channel of one window, rows x cols elements from `first` (steps row_stride, col_stride), reduced to a value. */
-typedef int32_t (*fg_pool2d_reduce)(const int8_t *first, int32_t rows, int32_t cols, int32_t row_stride,
-                                    int32_t col_stride);
+/* One channel of one window, rows x cols elements of `input` (int8 or int16, as the reduction knows) from element
+ * `first` (steps row_stride, col_stride), reduced to a value. */
+typedef int32_t (*fg_pool2d_reduce)(const void *input, int32_t first, int32_t rows, int32_t cols,
+                                    int32_t row_stride, int32_t col_stride);
 
-/* The loop both pools share: every output (raster order, channels innermost) is `reduce` of its clipped window,
- * clamped to the activation range. */
-void fg_pool2d_walk_s8(const fg_pool2d_params *p, const int8_t *input, int8_t *output, fg_pool2d_reduce reduce);
+/* The loop every pool shares: each output (raster order, channels innermost) is `reduce` of its clipped window,
+ * clamped to the activation range and stored as int8 (element_bytes 1) or int16 (2). */
+void fg_pool2d_walk(const fg_pool2d_params *p, const void *input, void *output, int32_t element_bytes,
+                    fg_pool2d_reduce reduce);
 
 #endif /* FG_POOLING_H */

@@ -1,5 +1,5 @@
-/* The output stage shared by the int8 convolution-like kernels (CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED):
- * an int32 accumulator, scaled by one output channel's quantized multiplier, offset and clamped to int8. */
+/* The output stage shared by the convolution-like kernels (CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED): an int32
+ * (int8) or int64 (16x8) accumulator, scaled by one output channel's quantized multiplier, offset and clamped. */
 #ifndef FG_REQUANTIZE_H
 #define FG_REQUANTIZE_H
 
@@ -23,6 +23,28 @@ static inline int8_t fg_requantize_channel_s8(const fg_requant_params *q, int32_
     const int32_t entry = q->per_channel ? channel : 0;
     const int32_t scaled = fg_multiply_by_quantized_multiplier(acc, q->multipliers[entry], (int)q->shifts[entry]);
     return (int8_t)fg_clamp_i32(scaled + q->output_offset, q->activation_min, q->activation_max);
+}
+
+/* The bias of a 16x8 kernel (int16 activations, int8 weights), widened to int64 at generation time. narrow: TFLite
+ * stored it as int32, so TFLite accumulates in int32 and scales with the 32-bit multiply; else (an int64 bias, or
+ * none: bias NULL) in int64 with the 64-bit one. */
+typedef struct {
+    const int64_t *bias;
+    int32_t narrow;
+} fg_wide_bias;
+
+/* Output channel `channel` of a 16x8 accumulator (the products summed in int64, without the bias). */
+static inline int16_t fg_requantize_channel_s16(const fg_requant_params *q, const fg_wide_bias *w, int64_t acc,
+                                                int32_t channel) {
+    const int32_t entry = q->per_channel ? channel : 0;
+    if (w->bias) {
+        acc += w->bias[channel];
+    }
+    const int32_t scaled = w->narrow
+        ? fg_multiply_by_quantized_multiplier((int32_t)(uint32_t)(uint64_t)acc, q->multipliers[entry],
+                                              (int)q->shifts[entry])
+        : fg_multiply_by_quantized_multiplier_64(acc, q->multipliers[entry], (int)q->shifts[entry]);
+    return (int16_t)fg_clamp_i32(scaled + q->output_offset, q->activation_min, q->activation_max);
 }
 
 /* An accumulator kept as uint32 (so that sums wrap instead of overflowing) read back as TFLite's int32. */

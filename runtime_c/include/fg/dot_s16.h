@@ -1,0 +1,42 @@
+/* Shared inner loops of the 16x8 kernels (int16 activations, int8 weights): int64 sums of int16 x int8 products, and
+ * the part of a window dimension that lies inside the input. */
+#ifndef FG_DOT_S16_H
+#define FG_DOT_S16_H
+
+#include <stdint.h>
+
+#include "fg/fixedpoint.h"
+
+/* sum(a[i] * b[i], i < n); each product fits 23 bits, so partial sums of up to 256 products stay in int32 (one
+ * multiply-accumulate each) and are widened once per block. */
+static inline int64_t fg_dot_s16_s8(const int16_t *a, const int8_t *b, int32_t n) {
+    int64_t sum = 0;
+    while (n > 0) {
+        const int32_t block = n < 256 ? n : 256;
+        int32_t partial = 0;
+        for (int32_t i = 0; i < block; ++i) {
+            partial += (int32_t)a[i] * b[i];
+        }
+        sum += partial;
+        a += block;
+        b += block;
+        n -= block;
+    }
+    return sum;
+}
+
+/* acc[k] += sum(x[i] * w[k * stride + i], i < n), k < 4: four output channels share each input load (int32 partial
+ * sums over runs of up to 256 products, widened once per run). A function of its own (runtime_c/kernels/dot4_s16.c):
+ * inlined into the kernels' loops it ran out of registers. */
+void fg_dot4_s16_s8(const int16_t *x, const int8_t *w, int32_t stride, int32_t n, int64_t acc[4]);
+
+/* The taps [*first, *end) of a window dimension, `taps` taps `dilation` apart from `origin` (negative in the padding),
+ * that fall inside an input of `size`: TFLite skips the others (zero padding). */
+static inline void fg_window_inside(int32_t origin, int32_t taps, int32_t dilation, int32_t size, int32_t *first,
+                                    int32_t *end) {
+    const int32_t last = size - 1 - origin;
+    *first = origin >= 0 ? 0 : (-origin + dilation - 1) / dilation;
+    *end = last < 0 ? 0 : fg_min_i32(taps, last / dilation + 1);
+}
+
+#endif /* FG_DOT_S16_H */

@@ -1,0 +1,23 @@
+#include "fg/dot_s16.h"
+#include "fg/fully_connected.h"
+
+void fg_fully_connected_s16(const fg_fully_connected_params *p, const int16_t *input, const int8_t *weights,
+                            int16_t *output) {
+    const fg_requant_params q = p->requant;
+    const fg_wide_bias w = p->wide;
+    const int32_t depth = p->accum_depth;
+    for (int32_t b = 0; b < p->batches; ++b) {
+        const int16_t *row = input + b * depth;
+        int32_t oc = 0;
+        for (; oc + 4 <= p->out_depth; oc += 4) {
+            int64_t acc[4] = {0, 0, 0, 0};
+            fg_dot4_s16_s8(row, weights + oc * depth, depth, depth, acc);
+            for (int32_t k = 0; k < 4; ++k) {
+                *output++ = fg_requantize_channel_s16(&q, &w, acc[k], oc + k);
+            }
+        }
+        for (; oc < p->out_depth; ++oc) {
+            *output++ = fg_requantize_channel_s16(&q, &w, fg_dot_s16_s8(row, weights + oc * depth, depth), oc);
+        }
+    }
+}
