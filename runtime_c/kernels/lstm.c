@@ -10,16 +10,6 @@ typedef struct {
     const int8_t *recurrent[FG_LSTM_GATES];
 } lstm_weights;
 
-static int16_t saturate_s16(int32_t x) { return (int16_t)fg_clamp_i32(x, -32768, 32767); }
-
-/* TFLite's MultiplyByQuantizedMultiplier of a 64-bit accumulator (its 16x8 kernels): the multiplier rounded to 16
- * bits, one rounding shift. */
-static int32_t multiply_64(int64_t x, int32_t multiplier, int32_t shift) {
-    const int64_t reduced = multiplier < 0x7FFF0000 ? (multiplier + (1 << 15)) >> 16 : 0x7FFF;
-    const int total_shift = 15 - shift;
-    return (int32_t)((x * reduced + ((int64_t)1 << (total_shift - 1))) >> total_shift);
-}
-
 /* bias + sum(row * x) over n, rescaled to Q3.12 and saturated. int8 values: int32 accumulator (wrapping as TFLM's
  * does in practice), folded bias; int16 values: int64 accumulator and bias. */
 static int16_t product_s8(const int8_t *row, const int8_t *x, int32_t n, int32_t bias, int32_t multiplier,
@@ -28,7 +18,7 @@ static int16_t product_s8(const int8_t *row, const int8_t *x, int32_t n, int32_t
     for (int32_t i = 0; i < n; ++i) {
         acc += (uint32_t)((int32_t)row[i] * (int32_t)x[i]);
     }
-    return saturate_s16(fg_multiply_by_quantized_multiplier(fg_wrapped_i32(acc), multiplier, shift));
+    return fg_saturate_s16(fg_multiply_by_quantized_multiplier(fg_wrapped_i32(acc), multiplier, shift));
 }
 
 static int16_t product_s16(const int8_t *row, const int16_t *x, int32_t n, int64_t bias, int32_t multiplier,
@@ -37,7 +27,7 @@ static int16_t product_s16(const int8_t *row, const int16_t *x, int32_t n, int64
     for (int32_t i = 0; i < n; ++i) {
         acc += (int32_t)row[i] * (int32_t)x[i];
     }
-    return saturate_s16(multiply_64(acc, multiplier, shift));
+    return fg_saturate_s16(fg_multiply_by_quantized_multiplier_64(acc, multiplier, shift));
 }
 
 /* Gate g of unit u: its two products (input, previous hidden state), added with saturation, then the gate's
@@ -57,7 +47,7 @@ static int16_t gate(const fg_lstm_params *p, const lstm_weights *w, int g, int32
         from_hidden = product_s8(recurrent_row, (const int8_t *)h, p->units, p->recurrent_bias[at],
                                  p->recurrent_multiplier[g], p->recurrent_shift[g]);
     }
-    const int16_t pre = saturate_s16((int32_t)from_input + (int32_t)from_hidden);
+    const int16_t pre = fg_saturate_s16((int32_t)from_input + (int32_t)from_hidden);
     if (g == FG_LSTM_CELL_GATE) {
         return fg_tanh_s16(pre, 3, 0); /* Q3.12 in: TFLM's tanh with cell_state_scale_power -12 */
     }
@@ -76,8 +66,8 @@ static void step(const fg_lstm_params *p, const lstm_weights *w, const void *x, 
         const int16_t forget = gate(p, w, FG_LSTM_FORGET_GATE, u, x, h);
         const int16_t input = gate(p, w, FG_LSTM_INPUT_GATE, u, x, h);
         const int16_t candidate = gate(p, w, FG_LSTM_CELL_GATE, u, x, h);
-        int16_t c = saturate_s16(saturate_s16(product(forget, cell[u], p->forget_multiplier, p->forget_shift)) +
-                                 saturate_s16(product(input, candidate, p->update_multiplier, p->update_shift)));
+        int16_t c = fg_saturate_s16(fg_saturate_s16(product(forget, cell[u], p->forget_multiplier, p->forget_shift)) +
+                                    fg_saturate_s16(product(input, candidate, p->update_multiplier, p->update_shift)));
         if (p->clip_cell) {
             c = (int16_t)fg_clamp_i32(c, -p->cell_clip, p->cell_clip);
         }
@@ -87,7 +77,7 @@ static void step(const fg_lstm_params *p, const lstm_weights *w, const void *x, 
         const int32_t hidden = p->hidden_zero_point +
                                product(squashed, output_gate, p->hidden_multiplier, p->hidden_shift);
         if (p->activation_bits == 16) {
-            ((int16_t *)out)[u] = saturate_s16(hidden);
+            ((int16_t *)out)[u] = fg_saturate_s16(hidden);
         } else {
             ((int8_t *)out)[u] = fg_saturate_s8(hidden);
         }

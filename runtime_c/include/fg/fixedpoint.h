@@ -64,5 +64,6 @@ static inline int32_t fg_multiply_by_quantized_multiplier_64(int64_t x, int32_t 
 }
 
 static inline int8_t fg_saturate_s8(int32_t x) { return (int8_t)fg_clamp_i32(x, -128, 127); }
+static inline int16_t fg_saturate_s16(int32_t x) { return (int16_t)fg_clamp_i32(x, -32768, 32767); }
 
 #endif /* FG_FIXEDPOINT_H */
