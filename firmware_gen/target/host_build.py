@@ -1,8 +1,10 @@
 """Build a generated model for the host with the system's C compiler (validation, sanitizers).
 
 The runtime kernels are the same for every model, so their object files are cached by the hash of their
-source, the runtime headers and the flags (never by the temporary directory they were copied to): a test suite
-that validates hundreds of small models compiles each kernel once per set of flags.
+source, the runtime headers and the flags (never by the temporary directory they were copied to), and so is the
+static archive of all of them: a test suite that validates hundreds of small models compiles each kernel once
+per set of flags, and each link takes from the archive only the kernels its model calls (with gold, where it is
+installed: a fifth of the CPU time of ld.bfd on these links).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 from firmware_gen.errors import ToolchainError
@@ -87,18 +90,46 @@ def _runtime_object(command: list[str], source: Path, include_dir: Path,
     _update(digest, name.as_posix(), source.read_bytes())
     cached = _cache_dir() / f"{source.stem}-{digest.hexdigest()[:24]}.o"
     if not cached.exists():
-        cached.parent.mkdir(parents=True, exist_ok=True)
-        # A name of its own for every build, then an atomic rename: concurrent builds of the same object (test
-        # workers) each publish a whole, identical file, and nobody ever sees half an object.
-        handle, partial_name = tempfile.mkstemp(prefix=f".{cached.stem}.", suffix=".tmp", dir=cached.parent)
-        os.close(handle)
-        partial = Path(partial_name)
-        try:
-            _compile(command, source, partial)
-            partial.replace(cached)
-        finally:
-            partial.unlink(missing_ok=True)
+        _publish(cached, lambda partial: _compile(command, source, partial))
     return cached
+
+
+def _runtime_archive(command: list[str], sources: list[Path], include_dir: Path) -> Path:
+    """A static archive of every runtime object (each from the cache), itself cached under a key made of the
+    objects' keys."""
+    shared_key = _shared_key(command, include_dir)
+    objects = [_runtime_object(command, source, include_dir, shared_key) for source in sources]
+    digest = hashlib.sha256("\0".join(path.name for path in objects).encode())
+    cached = _cache_dir() / f"libfg_runtime-{digest.hexdigest()[:24]}.a"
+    if not cached.exists():
+        _publish(cached, lambda partial: _archive(objects, partial))
+    return cached
+
+
+def _archive(objects: list[Path], output: Path) -> None:
+    output.unlink()  # ar adds to an archive that exists
+    done = subprocess.run(["ar", "rcs", str(output), *map(str, objects)], capture_output=True, text=True)
+    if done.returncode != 0:
+        raise ToolchainError(f"ar failed on the runtime objects:\n{done.stderr[-4000:]}")
+
+
+def _publish(cached: Path, build: Callable[[Path], None]) -> None:
+    """build(partial) writes a file that then becomes cached. A name of its own for every build, then an atomic
+    rename: concurrent builds of the same file (test workers) each publish a whole, identical file, and nobody
+    ever sees half of one."""
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    handle, partial_name = tempfile.mkstemp(prefix=f".{cached.stem}.", suffix=".tmp", dir=cached.parent)
+    os.close(handle)
+    partial = Path(partial_name)
+    try:
+        build(partial)
+        partial.replace(cached)
+    finally:
+        partial.unlink(missing_ok=True)
+
+
+def _linker_flags() -> list[str]:
+    return ["-fuse-ld=gold"] if shutil.which("ld.gold") else []
 
 
 def build_trace_executable(model_dir: str | Path, build_dir: str | Path, sanitize: bool = False) -> Path:
@@ -109,14 +140,14 @@ def build_trace_executable(model_dir: str | Path, build_dir: str | Path, sanitiz
     compiler = host_compiler()
     flags = ["-std=c99", "-O1", "-g", *WARNINGS, "-DFG_ENABLE_HOOKS", *(SANITIZERS if sanitize else [])]
     command = [compiler, *flags, f"-I{include_dir}"]
-    shared_key = _shared_key(command, include_dir)
-    objects = [_runtime_object(command, source, include_dir, shared_key) for source in runtime_sources(model_dir)]
+    objects = []
     model_command = [*command, f"-I{model_dir}"]
     for source in [*_model_sources(model_dir), RUNTIME_DIR / "host" / "trace_main.c"]:
         objects.append(build_dir / f"{source.stem}.o")
         _compile(model_command, source, objects[-1])
+    objects.append(_runtime_archive(command, runtime_sources(model_dir), include_dir))
     executable = build_dir / "fg_trace"
-    done = subprocess.run([compiler, *flags, *map(str, objects), "-o", str(executable), "-lm"],
+    done = subprocess.run([compiler, *flags, *_linker_flags(), *map(str, objects), "-o", str(executable), "-lm"],
                           capture_output=True, text=True)
     if done.returncode != 0:
         raise ToolchainError(f"host link of {model_dir} failed:\n{done.stderr[-4000:]}")
