@@ -23,6 +23,7 @@ from firmware_gen.resources import RUNTIME_DIR
 
 WARNINGS = ["-Wall", "-Wextra", "-Werror"]
 SANITIZERS = ["-fsanitize=address,undefined", "-fno-sanitize-recover=all", "-fno-omit-frame-pointer"]
+_HOST_DIR = RUNTIME_DIR / "host"
 
 
 def host_compiler() -> str:
@@ -81,13 +82,15 @@ def _shared_key(command: list[str], include_dir: Path) -> hashlib._Hash:
 
 
 def _runtime_object(command: list[str], source: Path, include_dir: Path,
-                    shared_key: hashlib._Hash | None = None) -> Path:
+                    shared_key: hashlib._Hash | None = None, local_headers: tuple[Path, ...] = ()) -> Path:
     """The object of one runtime source, from the cache when it was built before with the same content: the
-    key is content only (_shared_key, then the source by its name relative to the runtime and its bytes)."""
+    key is content only (_shared_key, then the source by its name relative to the runtime and its bytes, then
+    the headers it includes from its own folder)."""
     digest = (shared_key or _shared_key(command, include_dir)).copy()
     runtime = include_dir.parent
-    name = source.relative_to(runtime) if source.is_relative_to(runtime) else Path(source.name)
-    _update(digest, name.as_posix(), source.read_bytes())
+    for path in (source, *local_headers):
+        name = path.relative_to(runtime) if path.is_relative_to(runtime) else Path(path.name)
+        _update(digest, name.as_posix(), path.read_bytes())
     cached = _cache_dir() / f"{source.stem}-{digest.hexdigest()[:24]}.o"
     if not cached.exists():
         _publish(cached, lambda partial: _compile(command, source, partial))
@@ -133,7 +136,8 @@ def _linker_flags() -> list[str]:
 
 
 def build_trace_executable(model_dir: str | Path, build_dir: str | Path, sanitize: bool = False) -> Path:
-    """The model linked with runtime_c/host/trace_main.c: runs once and records every tensor."""
+    """The model linked with the host driver (runtime_c/host/trace_main.c, for this model, and trace_run.c,
+    cached): runs once per frame and records every tensor."""
     model_dir, build_dir = Path(model_dir), Path(build_dir)
     build_dir.mkdir(parents=True, exist_ok=True)
     include_dir = model_dir / "runtime" / "include"
@@ -142,9 +146,11 @@ def build_trace_executable(model_dir: str | Path, build_dir: str | Path, sanitiz
     command = [compiler, *flags, f"-I{include_dir}"]
     objects = []
     model_command = [*command, f"-I{model_dir}"]
-    for source in [*_model_sources(model_dir), RUNTIME_DIR / "host" / "trace_main.c"]:
+    for source in [*_model_sources(model_dir), _HOST_DIR / "trace_main.c"]:
         objects.append(build_dir / f"{source.stem}.o")
         _compile(model_command, source, objects[-1])
+    objects.append(_runtime_object(command, _HOST_DIR / "trace_run.c", include_dir,
+                                   local_headers=(_HOST_DIR / "trace_run.h",)))
     objects.append(_runtime_archive(command, runtime_sources(model_dir), include_dir))
     executable = build_dir / "fg_trace"
     done = subprocess.run([compiler, *flags, *_linker_flags(), *map(str, objects), "-o", str(executable), "-lm"],
