@@ -3,8 +3,9 @@
 Every test process (each pytest-xdist worker, or the one process of a serial run) gets a cache directory of its
 own under pytest's temporary directory (XDG_CACHE_HOME, inherited by the CLI child processes): the firmware cache
 builds into a fixed directory per model, which two processes must not do at once, and the tests leave the user's
-~/.cache alone. A fresh host object cache costs one compile of the runtime kernels per set of flags, per process
-(about 1.5 s).
+~/.cache alone. A fresh object cache (target/object_cache.py) costs one compile of the runtime kernels per set of
+flags, per process: about 1.5 s on the host, about 5 s per board's flags for the cross build. The oracle's fork
+server (check/fork_server.py) is started once per process too.
 """
 
 from __future__ import annotations

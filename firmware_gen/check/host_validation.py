@@ -52,7 +52,7 @@ class ValidationReport:
 
 
 Trace = tuple[dict[int, bytes], dict[int, bytes]]  # (tensor index -> bytes as produced, output index -> bytes)
-_END_OF_RUN = -2  # runtime_c/host/trace_main.c: the record that ends each run of a sequence
+_END_OF_RUN = -2  # runtime_c/host/trace_run.c: the record that ends each run of a sequence
 
 
 def read_trace_sequence(path: Path) -> list[Trace]:

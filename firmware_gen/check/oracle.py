@@ -1,12 +1,11 @@
 """The numerical oracle: TensorFlow Lite Micro's own kernels (PyPI `tflite-micro`).
 
-TFLM can crash the process on a model it dislikes, so it always runs in a child Python process; tensors come
-back through an .npz file.
+TFLM can crash the process on a model it dislikes, so it always runs in a child process: one forked for each run
+by a server that has imported tflite_micro once (fork_server.py); tensors come back through an .npz file.
 """
 
 from __future__ import annotations
 
-import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -14,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
+from firmware_gen.check.fork_server import STDERR_FILE, ForkServer, serve
 from firmware_gen.errors import ToolchainError, UserError
 
 _INSTALL_HINT = "pip install tflite-micro"
@@ -26,17 +26,20 @@ class OracleResult:
     tensors: dict[int, np.ndarray]  # every tensor TFLM kept (preserve-all-tensors), by index
 
 
+_SERVER = ForkServer([sys.executable, "-m", "firmware_gen.check.oracle", "--serve"])
+
+
 def _run_worker(work: Path, what: str, timeout: float, label: str) -> None:
-    """TFLM in a child process on the files in work (_worker below); its failures as one-line errors."""
-    command = [sys.executable, "-m", "firmware_gen.check.oracle", str(work), what]
-    try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        raise UserError(f"TensorFlow Lite Micro did not finish{label} within {timeout:.0f} s") from None
-    if done.returncode == 3:
+    """TFLM in a child process on the files in work (_main below); its failures as one-line errors."""
+    status = _SERVER.run(work, what, timeout)
+    if status is None:
+        raise UserError(f"TensorFlow Lite Micro did not finish{label} within {timeout:.0f} s")
+    if status == 3:
         raise ToolchainError(f"the oracle needs TensorFlow Lite Micro: {_INSTALL_HINT}")
-    if done.returncode != 0:
-        last = (done.stderr.strip().splitlines() or [f"exit status {done.returncode}"])[-1]
+    if status != 0:
+        errors = work / STDERR_FILE
+        text = errors.read_text(errors="replace") if errors.exists() else ""
+        last = (text.strip().splitlines() or [f"exit status {status}"])[-1]
         raise UserError(f"TensorFlow Lite Micro failed on this model: {last}")
 
 
@@ -155,5 +158,14 @@ def _main(work: Path, what: str) -> int:
     return _worker(work, int(what))
 
 
+def _serve() -> None:
+    """The fork server (`--serve CLIENT_PID`): tflite_micro imported once, before any child is forked."""
+    try:
+        from tflite_micro.python.tflite_micro import runtime  # noqa: F401
+    except ImportError:
+        pass  # each child then reports it (exit status 3)
+    serve(_main)
+
+
 if __name__ == "__main__":
-    sys.exit(_main(Path(sys.argv[1]), sys.argv[2]))
+    _serve()

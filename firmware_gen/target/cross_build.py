@@ -12,7 +12,7 @@ import os
 import shutil
 import signal
 import subprocess
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,6 +23,7 @@ from firmware_gen.resources import RUNTIME_DIR
 from firmware_gen.target.boards import Board, load_board
 from firmware_gen.target.elf_image import Section, read_elf
 from firmware_gen.target.linker_script import SECTION_KIND, pool_region, render_linker_script
+from firmware_gen.target.object_cache import cached_object, flags_key
 
 CROSS_GCC = "arm-none-eabi-gcc"
 INSTALL_HINT = "apt-get install --no-install-recommends gcc-arm-none-eabi libnewlib-arm-none-eabi"
@@ -31,6 +32,7 @@ FIRMWARE_DIR = RUNTIME_DIR / "firmware"
 COMPILE_FLAGS = ("-std=c99", "-Os", "-g", "-pipe", "-ffunction-sections", "-fdata-sections", "-Wall", "-Wextra",
                  "-Werror", "--specs=nano.specs", "-DFG_ENABLE_HOOKS")
 LINK_FLAGS = ("--specs=nano.specs", "--specs=nosys.specs", "-nostartfiles", "-Wl,--gc-sections")
+_CACHE = "cross-objects"
 _KIND_LABEL = {"code": "code", "rodata": "constants", "data": "data", "bss": "bss", "pool": "workspace pool",
                "stack": "stack"}
 
@@ -132,19 +134,31 @@ def _board_flags(board: Board) -> list[str]:
     return flags
 
 
-def _compile(sources: list[Path], includes: list[Path], board: Board, obj_dir: Path,
-             extra_cflags: Sequence[str]) -> list[Path]:
-    gcc = find_tool(CROSS_GCC)
+def _compile(sources: list[Path], includes: list[Path], board: Board, obj_dir: Path, extra_cflags: Sequence[str],
+             shared: Collection[Path] = (), shared_includes: Sequence[Path] = ()) -> list[Path]:
+    """Every source into obj_dir, as NNN_NAME.o in the order given. The `shared` ones (runtime kernels and board
+    ports, which include nothing of the model) are compiled with shared_includes only, through the object
+    cache."""
+    flags = [find_tool(CROSS_GCC), *_board_flags(board), *COMPILE_FLAGS, *extra_cflags]
+    shared_command = [*flags, *(f"-I{d}" for d in shared_includes)]
+    shared_key = flags_key(shared_command) if shared else None
     obj_dir.mkdir(parents=True, exist_ok=True)
     objects = []
     for number, source in enumerate(sources):
-        obj = obj_dir / f"{number:03d}_{source.stem}.o"
-        done = _run([gcc, *_board_flags(board), *COMPILE_FLAGS, *extra_cflags, *(f"-I{d}" for d in includes),
-                     "-c", str(source), "-o", str(obj)])
-        if done.returncode != 0:
-            raise ToolchainError(f"{CROSS_GCC} could not compile {source} for {board.name}:\n{done.stderr[-4000:]}")
-        objects.append(obj)
+        objects.append(obj_dir / f"{number:03d}_{source.stem}.o")
+        if source in shared:
+            cached = cached_object(_CACHE, shared_key, source,
+                                   lambda path, s=source: _compile_one(shared_command, s, path, board))
+            shutil.copyfile(cached, objects[-1])
+        else:
+            _compile_one([*flags, *(f"-I{d}" for d in includes)], source, objects[-1], board)
     return objects
+
+
+def _compile_one(command: list[str], source: Path, obj: Path, board: Board) -> None:
+    done = _run([*command, "-c", str(source), "-o", str(obj)])
+    if done.returncode != 0:
+        raise ToolchainError(f"{CROSS_GCC} could not compile {source} for {board.name}:\n{done.stderr[-4000:]}")
 
 
 def _link(objects: list[Path], board: Board, elf: Path, measure: bool, pools: Sequence[str] = (),
@@ -234,7 +248,9 @@ def build_firmware(model_dir: str | Path, board: Board | str, out_dir: str | Pat
     pools = manifest.named_pools
     for pool in pools:
         pool_region(board, pool)  # an unknown region name fails before compiling
-    objects = _compile(sources, includes, board, out_dir / "obj", cflags)
+    shared = {*(model_dir / name for name in manifest.sources if name.startswith("runtime/")), *port_sources(board)}
+    shared_includes = [*(model_dir / d for d in manifest.include_dirs if d != "."), PORTS_DIR, FIRMWARE_DIR]
+    objects = _compile(sources, includes, board, out_dir / "obj", cflags, shared, shared_includes)
     return link_firmware(objects, board, out_dir / "firmware.elf", model_dir, manifest.interface, pools,
                          rodata_sections=[manifest.weights_section] if manifest.weights_section else [],
                          prefix=manifest.prefix)

@@ -1,94 +1,10 @@
-/* Host driver for validation: runs the generated model and records every tensor it produces.
- *
- * usage: fg_trace TRACE_FILE INPUT0.bin [INPUT1.bin ...]
- * Each input file holds one or more frames of its input, the same number in every file: the model runs once per
- * frame, in order, keeping its state from one run to the next (a sequence).
- * The trace is a sequence of records: int32 step, int32 tensor, uint32 byte count, then the bytes. Records
- * with step -1 hold the model outputs as fg_model_run returned them (tensor = output index); a record with step -2
- * and no bytes ends each run (tensor = the run's index). */
-#include <stdio.h>
-#include <stdlib.h>
-
+/* fg_trace for one generated model: the only part of the host validation driver compiled per model (the rest,
+ * trace_run.c, is compiled once). The compiler checks the model's functions against fg_trace_model. */
 #include "model.h"
-#include "fg/hooks.h"
-
-static FILE *trace;
-
-static void write_record(int32_t step, int32_t tensor, const void *data, uint32_t bytes) {
-    if (fwrite(&step, sizeof step, 1, trace) != 1 || fwrite(&tensor, sizeof tensor, 1, trace) != 1 ||
-        fwrite(&bytes, sizeof bytes, 1, trace) != 1 || fwrite(data, 1, bytes, trace) != bytes) {
-        fprintf(stderr, "fg_trace: cannot write the trace\n");
-        exit(1);
-    }
-}
-
-void fg_hook_step_begin(int step) { (void)step; }
-void fg_hook_step_end(int step) { (void)step; }
-void fg_hook_tensor_ready(int step, int tensor, const void *data, size_t bytes) {
-    write_record(step, tensor, data, (uint32_t)bytes);
-}
-
-/* The whole file, which must hold a whole number (> 0) of frames of `bytes` each; their count in *frames. */
-static uint8_t *read_frames(const char *path, size_t bytes, long *frames) {
-    FILE *file = fopen(path, "rb");
-    long size = -1;
-    if (file != NULL && fseek(file, 0, SEEK_END) == 0) {
-        size = ftell(file);
-        rewind(file);
-    }
-    uint8_t *data = size > 0 ? malloc((size_t)size) : NULL;
-    if (data == NULL || bytes == 0 || size % (long)bytes != 0 || fread(data, 1, (size_t)size, file) != (size_t)size) {
-        fprintf(stderr, "fg_trace: %s must hold a whole number of %zu-byte frames\n", path, bytes);
-        exit(1);
-    }
-    fclose(file);
-    *frames = size / (long)bytes;
-    return data;
-}
+#include "trace_run.h"
 
 int main(int argc, char **argv) {
-    if (argc != 2 + FG_MODEL_NUM_INPUTS) {
-        fprintf(stderr, "usage: %s TRACE_FILE followed by %d input file(s)\n", argv[0], FG_MODEL_NUM_INPUTS);
-        return 2;
-    }
-    uint8_t *data[FG_MODEL_NUM_INPUTS];
-    const void *inputs[FG_MODEL_NUM_INPUTS];
-    void *outputs[FG_MODEL_NUM_OUTPUTS];
-    long frames = 0;
-    for (int i = 0; i < FG_MODEL_NUM_INPUTS; ++i) {
-        long count = 0;
-        data[i] = read_frames(argv[2 + i], fg_model_input_bytes(i), &count);
-        if (i > 0 && count != frames) {
-            fprintf(stderr, "fg_trace: %s holds %ld frames, the first input %ld\n", argv[2 + i], count, frames);
-            return 1;
-        }
-        frames = count;
-    }
-    for (int i = 0; i < FG_MODEL_NUM_OUTPUTS; ++i) {
-        outputs[i] = malloc(fg_model_output_bytes(i) ? fg_model_output_bytes(i) : 1);
-    }
-    trace = fopen(argv[1], "wb");
-    if (trace == NULL) {
-        fprintf(stderr, "fg_trace: cannot create %s\n", argv[1]);
-        return 1;
-    }
-    int status = 0;
-    for (long frame = 0; frame < frames && status == 0; ++frame) {
-        for (int i = 0; i < FG_MODEL_NUM_INPUTS; ++i) {
-            inputs[i] = data[i] + (size_t)frame * fg_model_input_bytes(i);
-        }
-        status = fg_model_run(inputs, outputs);
-        for (int i = 0; i < FG_MODEL_NUM_OUTPUTS; ++i) {
-            write_record(-1, i, outputs[i], (uint32_t)fg_model_output_bytes(i));
-        }
-        write_record(-2, (int32_t)frame, "", 0);
-    }
-    for (int i = 0; i < FG_MODEL_NUM_OUTPUTS; ++i) {
-        free(outputs[i]);
-    }
-    for (int i = 0; i < FG_MODEL_NUM_INPUTS; ++i) {
-        free(data[i]);
-    }
-    fclose(trace);
-    return status;
+    const fg_trace_model model = {FG_MODEL_NUM_INPUTS, FG_MODEL_NUM_OUTPUTS, fg_model_run, fg_model_input_bytes,
+                                  fg_model_output_bytes};
+    return fg_trace_main(argc, argv, &model);
 }

@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -19,6 +20,7 @@ from conftest import REPO, shared_model
 
 pytestmark = [needs_qemu, pytest.mark.qemu]
 SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
+ORACLE = b"firmware_gen.check.oracle"
 
 
 def _processes_mentioning(text: str, name: bytes = b"") -> list[int]:
@@ -34,23 +36,51 @@ def _processes_mentioning(text: str, name: bytes = b"") -> list[int]:
     return pids
 
 
+def _oracle_processes(client: int) -> dict[int, int]:
+    """pid -> parent pid of the oracle's fork server that `client` started and of the TFLM child it forked (the
+    child has the server's command line, which ends with the client's pid)."""
+    found = {}
+    for pid in _processes_mentioning("firmware_gen.check.oracle"):
+        try:
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+            parent = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        if b"--serve" in cmdline and cmdline[-2:-1] == [str(client).encode()]:
+            found[pid] = parent
+    return found
+
+
+def _child_at_work(child: bytes, cache: Path, tmp: Path) -> Callable[[int], bool]:
+    """Whether firmware-gen (its pid) has `child` at work: the oracle (its server, starting or forking TFLM's
+    run), or a process of that name working under cache or tmp (gcc, QEMU). tests/test_fork_server.py signals
+    and kills clients while the forked child runs."""
+    if child == ORACLE:
+        return lambda client: bool(_oracle_processes(client))
+    return lambda _: bool(_processes_mentioning(str(cache), child) or _processes_mentioning(str(tmp), child))
+
+
 def _interrupt(command: list[str], marker: str, child: bytes, signum: int, cache: Path, tmp: Path) -> int:
-    """Start `firmware-gen COMMAND`, wait for `marker` on its stderr, then for a process named `child` working
-    under cache (up to 10 s), and send signum to firmware-gen alone (as `kill` does). Its exit status."""
+    """Start `firmware-gen COMMAND`, wait for `marker` on its stderr, then for a process named `child` at work
+    (up to 10 s), and send signum to firmware-gen alone (as `kill` does). Its exit status, once no process of the
+    oracle it started is left."""
     env = {**os.environ, "XDG_CACHE_HOME": str(cache), "TMPDIR": str(tmp)}
     process = subprocess.Popen([sys.executable, "-m", "firmware_gen", *command], stdout=subprocess.DEVNULL,
                                stderr=subprocess.PIPE, env=env, cwd=REPO)
+    at_work = _child_at_work(child, cache, tmp)
     try:
         for line in process.stderr:
             if marker.encode() in line:
                 break
         deadline = time.monotonic() + 10
-        while time.monotonic() < deadline and not (_processes_mentioning(str(cache), child)
-                                                   or _processes_mentioning(str(tmp), child)):
+        while time.monotonic() < deadline and not at_work(process.pid):
             time.sleep(0.005)
+        assert child != ORACLE or at_work(process.pid), "the oracle's server never started"
         process.send_signal(signum)
         process.stderr.read()
-        return process.wait(timeout=60)
+        status = process.wait(timeout=60)
+        assert not _oracle_processes(process.pid), "the oracle's server or its child was left behind"
+        return status
     finally:
         if process.poll() is None:
             process.kill()
@@ -91,7 +121,7 @@ def test_signal_during_build(signum: int, tmp_path: Path):
 @pytest.mark.parametrize("signum", SIGNALS, ids=lambda s: signal.Signals(s).name)
 @pytest.mark.parametrize("command, marker, child", [
     ("run", "running on", b"qemu-system-arm"),
-    ("validate", "through TensorFlow Lite Micro", b"firmware_gen.check.oracle"),
+    ("validate", "through TensorFlow Lite Micro", ORACLE),
 ], ids=["run", "validate"])
 def test_signal_during_run_and_validate(command: str, marker: str, child: bytes, signum: int, warm_cache: Path,
                                         tmp_path: Path):

@@ -1,0 +1,75 @@
+"""Objects of the runtime (kernels, board ports, the host driver) cached by content, for the host and the cross
+build alike: they are the same for every model, so a process that builds many models (a test suite, `run` on
+several models) compiles each once per set of flags.
+
+The key is content only, never the temporary directory a model's runtime copy sits in: the compiler and its
+flags with every include directory replaced by the headers under it (by relative name and bytes), and a
+force-included header (`-include FILE`) by its bytes; then the source by its name relative to its own folder's
+parent and its bytes, and the headers it includes from its own folder. The debug information of a cached object
+names the directory it was first compiled in.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+
+def cache_dir(kind: str) -> Path:
+    base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache"))
+    return base / "firmware-gen" / kind
+
+
+def _update(digest: hashlib._Hash, name: str, data: bytes) -> None:
+    digest.update(f"\0{name}\0{len(data)}\0".encode())
+    digest.update(data)
+
+
+def flags_key(command: Sequence[str]) -> hashlib._Hash:
+    """The key shared by every source compiled with command (the compiler and its flags, without -c SOURCE -o
+    OUTPUT)."""
+    digest = hashlib.sha256()
+    forced = False
+    for flag in command:
+        if forced:
+            _update(digest, "forced header", Path(flag).read_bytes())
+        elif flag.startswith("-I"):
+            include_dir = Path(flag[2:])
+            _update(digest, "include dir", b"")
+            for header in sorted(include_dir.rglob("*.h")):
+                _update(digest, header.relative_to(include_dir).as_posix(), header.read_bytes())
+        else:
+            _update(digest, "flag", flag.encode())
+        forced = flag == "-include"
+    return digest
+
+
+def cached_object(kind: str, shared_key: hashlib._Hash, source: Path, compile_to: Callable[[Path], None],
+                  local_headers: Sequence[Path] = ()) -> Path:
+    """The object of source under shared_key (flags_key), from the cache of `kind` or made by compile_to(path)
+    and published there."""
+    digest = shared_key.copy()
+    for path in (source, *local_headers):
+        _update(digest, f"{path.parent.name}/{path.name}", path.read_bytes())
+    cached = cache_dir(kind) / f"{source.stem}-{digest.hexdigest()[:24]}.o"
+    if not cached.exists():
+        publish(cached, compile_to)
+    return cached
+
+
+def publish(cached: Path, build: Callable[[Path], None]) -> None:
+    """build(partial) writes a file that then becomes cached. A name of its own for every build, then an atomic
+    rename: concurrent builds of the same file (test workers) each publish a whole, identical file, and nobody
+    ever sees half of one; an interrupted build leaves nothing."""
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    handle, partial_name = tempfile.mkstemp(prefix=f".{cached.stem}.", suffix=".tmp", dir=cached.parent)
+    os.close(handle)
+    partial = Path(partial_name)
+    try:
+        build(partial)
+        partial.replace(cached)
+    finally:
+        partial.unlink(missing_ok=True)
