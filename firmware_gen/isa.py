@@ -1,4 +1,5 @@
-"""What a CPU's instruction set offers the kernels: the only thing kernel selection knows about a board.
+"""What a CPU's instruction set offers the kernels, and the board's flash for constants: the only things kernel
+selection knows about a board.
 
 A board file lists its CPU's features (`[cpu] features = ["dsp", "mve"]`); the board loader checks them against
 the core, and the compiler picks, per layer, the fastest kernel variant whose required features the board has.
@@ -28,6 +29,9 @@ CORE_FEATURES: dict[str, frozenset[str]] = {
 @dataclass(frozen=True)
 class Isa:
     features: frozenset[str] = frozenset()
+    # Bytes of the memory region that holds the constants (and the code): what the lowering may spend on wider,
+    # faster weight layouts (ops/wide_layout.py). 0: unknown (the host build), compact layouts only.
+    flash_bytes: int = 0
 
     def has(self, required: frozenset[str]) -> bool:
         return required <= self.features

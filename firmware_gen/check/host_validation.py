@@ -18,6 +18,7 @@ from firmware_gen.driver import compiler
 from firmware_gen.errors import UserError
 from firmware_gen.frontend.ir import Graph
 from firmware_gen.frontend.tflite_reader import read_model
+from firmware_gen.isa import PORTABLE, Isa
 from firmware_gen.planner import PlanningOptions
 from firmware_gen.target.host_build import build_trace_executable
 
@@ -99,9 +100,10 @@ def run_trace_sequence(executable: Path, work: Path, frames: Sequence[Sequence[n
 
 def validate_model(model: bytes | str | Path, inputs: list[np.ndarray] | None = None, seed: int = 0,
                    sanitize: bool = False, work_dir: str | Path | None = None,
-                   interface: str = "unpacked", options: PlanningOptions = PlanningOptions()) -> ValidationReport:
-    """Generate C for the model (planned with `options`), run it on the host and compare every tensor with
-    TFLM's."""
+                   interface: str = "unpacked", options: PlanningOptions = PlanningOptions(),
+                   isa: Isa = PORTABLE) -> ValidationReport:
+    """Generate C for the model (planned with `options`, the kernel variants and weight layouts `isa` allows that
+    build on the host), run it on the host and compare every tensor with TFLM's."""
     if isinstance(model, (str, Path)):
         source = str(model)
         data = Path(model).read_bytes()
@@ -114,7 +116,7 @@ def validate_model(model: bytes | str | Path, inputs: list[np.ndarray] | None = 
               for x, i in zip(inputs, graph.inputs, strict=True)]
     with tempfile.TemporaryDirectory(prefix="fg-validate-") as scratch:
         work = Path(work_dir) if work_dir else Path(scratch)
-        compiled = compiler.generate(graph, work / "model", source=Path(source).name, interface=interface,
+        compiled = compiler.generate(graph, work / "model", source=Path(source).name, interface=interface, isa=isa,
                                      options=options)
         executable = build_trace_executable(work / "model", work / "build", sanitize=sanitize)
         ours, our_outputs = run_trace(executable, work, inputs)

@@ -10,6 +10,7 @@ buffers behind them would reuse memory that is still live (TVM issue 8062, fixed
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -67,7 +68,7 @@ def compile_graph(graph: Graph, interface: str = "unpacked", options: PlanningOp
     generation.check(interface, named_pools=any(pool.name for pool in options.pools))
     graph = fold(graph)  # what is known at generation time never runs on the device
     check_supported(graph)
-    calls = lower(graph, isa)
+    calls = lower(graph, dataclasses.replace(isa, flash_bytes=0) if generation.compact_weights else isa)
     plan = plan_model(graph, options)
     steps = legalize(graph, calls, plan, generation.name)
     return CompiledModel(graph, calls, view_aliases(graph), plan, steps, interface)

@@ -87,11 +87,15 @@ def view_aliases(graph: Graph) -> dict[int, int]:
 
 
 def lower(graph: Graph, isa: Isa = PORTABLE) -> dict[int, KernelCall]:
-    """Operator index -> its kernel call, the fastest variant `isa` offers (ops/variants); views have none."""
+    """Operator index -> its kernel call, the fastest variant `isa` offers (ops/variants); views have none. Where
+    the board's flash allows, the portable blocked convolutions read a wider, faster weight layout
+    (ops/wide_layout.py)."""
     from firmware_gen.ops.variants import specialize  # the variant modules import this package's kernels
+    from firmware_gen.ops.wide_layout import widen
 
-    return {op.index: specialize(graph, op, _lower_one(graph, op), isa) for op in graph.operators
-            if not REGISTRY[op.opcode].is_alias}
+    calls = {op.index: specialize(graph, op, _lower_one(graph, op), isa) for op in graph.operators
+             if not REGISTRY[op.opcode].is_alias}
+    return widen(graph, calls, isa.flash_bytes) if isa.flash_bytes else calls
 
 
 def _lower_one(graph: Graph, op: Operator) -> KernelCall:

@@ -19,6 +19,7 @@ from firmware_gen.ops.base import ConstTable, TableRef
 # The largest sum(|w|) over the taps of one fg_dot2x4_s8 call: 128 * 16383 < 2^21.
 EXACT_WEIGHT_SUM = (1 << 21) // 128 - 1
 GROUP = 4  # FG_BLOCK_CHANNELS
+PAIRED_GROUP = 8  # FG_PAIRED_CHANNELS
 
 
 def _call_rows(row_sums: np.ndarray) -> int:
@@ -53,17 +54,32 @@ def blocked_filter(taps: np.ndarray) -> tuple[ConstTable, tuple]:
     padded[:channels] = np.asarray(taps, dtype=np.int8).reshape(channels, rows * run)
     layout = padded.reshape(groups, GROUP, rows * run).transpose(0, 2, 1)
     table = ConstTable("blocked_weights", "int8_t", np.ascontiguousarray(layout).ravel())
-    return table, (TableRef(table.suffix), rows, run, max(call_rows, 1), call_taps)
+    return table, (TableRef(table.suffix), rows, run, max(call_rows, 1), call_taps, 0)
+
+
+def _paired_words(weights: np.ndarray, group: int) -> np.ndarray:
+    """[channels, taps] -> per group of `group` output channels, tap by tap, the words w[c] + w[c + 1] * 2^22 of its
+    channel pairs (a short last group padded with zero channels), as int32 in that order."""
+    channels, taps = weights.shape
+    groups = -(-channels // group)
+    padded = np.zeros((groups * group, taps), np.int64)
+    padded[:channels] = weights
+    grouped = padded.reshape(groups, group // 2, 2, taps)
+    words = grouped[:, :, 0, :] + grouped[:, :, 1, :] * (1 << 22)  # [group, pair, tap]
+    return np.ascontiguousarray(words.transpose(0, 2, 1)).ravel().astype(np.int32)
+
+
+def paired_filter(taps: np.ndarray) -> tuple[ConstTable, tuple]:
+    """The wide layout of blocked_filter's filter (fg_dot1x8_paired_s8, twice the bytes): the table `paired_filter`
+    and the fg_blocked_filter initializer (same calls, blocked weights NULL)."""
+    channels, rows, run = taps.shape
+    _, blocked = blocked_filter(taps)
+    words = _paired_words(np.asarray(taps, dtype=np.int64).reshape(channels, rows * run), PAIRED_GROUP)
+    table = ConstTable("paired_filter", "int32_t", words)
+    return table, (0, *blocked[1:5], TableRef(table.suffix))
 
 
 def paired_weights(weights: np.ndarray) -> ConstTable:
     """[out_depth, depth] weights as fg_dot1x4_paired_s8 reads them: per group of four output channels, tap by tap,
     the words w[c] + w[c + 1] * 2^22 for channels (0, 1) and (2, 3) (a short last group padded with zeros)."""
-    channels, depth = weights.shape
-    groups = -(-channels // GROUP)
-    padded = np.zeros((groups * GROUP, depth), np.int64)
-    padded[:channels] = weights
-    grouped = padded.reshape(groups, GROUP // 2, 2, depth)
-    words = grouped[:, :, 0, :] + grouped[:, :, 1, :] * (1 << 22)  # [group, pair, tap]
-    return ConstTable("paired_weights", "int32_t", np.ascontiguousarray(words.transpose(0, 2, 1)).ravel()
-                      .astype(np.int32))
+    return ConstTable("paired_weights", "int32_t", _paired_words(np.asarray(weights, dtype=np.int64), GROUP))

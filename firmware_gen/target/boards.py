@@ -84,7 +84,7 @@ class Board:
 
     @property
     def isa(self) -> Isa:
-        return Isa(self.features)
+        return Isa(self.features, self.region_for("rodata").size)
 
     @property
     def instructions_per_tick(self) -> float:

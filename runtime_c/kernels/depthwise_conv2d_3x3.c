@@ -336,16 +336,102 @@ static void fg_dw3x3_pair(const fg_depthwise_conv2d_params *p, const int8_t *ima
     }
 }
 
+/* Narrow images: the columns an output row's windows span (padding included) at most FG_DW_NARROW_COLUMNS, an output
+ * row at most FG_DW_ROW_MAX bytes. Their borders are a large share of the pixels (kws_ref_model's 25x5: no column
+ * quad fits inside the image); instead, each output row copies its three filter rows, one chunk of channels at a
+ * time, with the zero point in the padding (which the folded bias expects), and runs every window of the row as an
+ * interior one. */
+#define FG_DW_NARROW_COLUMNS 16
+#define FG_DW_ROW_MAX (3 * FG_PAIR_MAX_OUT)
+
+static int32_t fg_dw3x3_span(const fg_depthwise_conv2d_params *p) {
+    return (p->out_w - 1) * p->stride_w + 2 * p->dilation_w + 1;
+}
+
+/* Channels [c, c + count) of the filter rows from input row y0, columns from -pad_left, into rows
+ * ([3][span][FG_REQUANT_CHUNK]). */
+static void fg_dw3x3_gather_rows(const fg_depthwise_conv2d_params *p, const int8_t *image, int32_t y0, int32_t c,
+                                 int32_t count, int32_t span, int8_t *rows) {
+    const int zero_point = -p->requant.input_offset;
+    for (int32_t fy = 0; fy < 3; ++fy) {
+        const int32_t y = y0 + fy * p->dilation_h;
+        int8_t *column = rows + fy * span * FG_REQUANT_CHUNK;
+        for (int32_t xp = 0; xp < span; ++xp, column += FG_REQUANT_CHUNK) {
+            const int32_t x = xp - p->pad_left;
+            const int8_t *const source = image + (y * p->in_w + x) * p->in_c + c;
+            const int inside = y >= 0 && y < p->in_h && x >= 0 && x < p->in_w;
+            if (count == FG_REQUANT_CHUNK) {  /* a whole chunk: four word moves, no library call */
+                if (inside) {
+                    memcpy(column, source, FG_REQUANT_CHUNK);
+                } else {
+                    memset(column, zero_point, FG_REQUANT_CHUNK);
+                }
+            } else if (inside) {
+                memcpy(column, source, (size_t)count);
+            } else {
+                memset(column, zero_point, (size_t)count);
+            }
+        }
+    }
+}
+
+/* One output row of a narrow image, its windows at input row y0; stored after the last input is read. */
+static void fg_dw3x3_narrow_row(const fg_depthwise_conv2d_params *p, const int8_t *image, int32_t y0,
+                                int8_t *output) {
+    const int32_t channels = p->in_c, out_w = p->out_w, span = fg_dw3x3_span(p);
+    const int32_t row_step = span * FG_REQUANT_CHUNK, col_step = p->dilation_w * FG_REQUANT_CHUNK;
+    const int32_t pixel_step = p->stride_w * FG_REQUANT_CHUNK;
+    const int adjacent = p->stride_w == p->dilation_w, apart = p->stride_w == 2 * p->dilation_w;
+    int8_t rows[3 * FG_DW_NARROW_COLUMNS * FG_REQUANT_CHUNK];
+    int8_t outs[FG_DW_ROW_MAX];
+    uint32_t acc[4 * FG_REQUANT_CHUNK];
+    for (int32_t c = 0; c < channels; c += FG_REQUANT_CHUNK) {
+        const int32_t count = channels - c < FG_REQUANT_CHUNK ? channels - c : FG_REQUANT_CHUNK;
+        const int8_t *const w = p->channel_taps + 9 * c;
+        const int32_t *const bias = p->folded_bias + c;
+        int32_t ox = 0;
+        fg_dw3x3_gather_rows(p, image, y0, c, count, span, rows);
+        for (; (adjacent || apart) && ox + 3 < out_w; ox += 4) {
+            if (adjacent) {
+                fg_dw3x3_interior4_adjacent(rows + ox * pixel_step, row_step, col_step, w, bias, count, acc);
+            } else {
+                fg_dw3x3_interior4_apart(rows + ox * pixel_step, row_step, col_step, w, bias, count, acc);
+            }
+            fg_requantize_quad_s8(&p->requant, acc, c, count, outs + ox * channels + c,
+                                  outs + (ox + 1) * channels + c, channels);
+        }
+        for (; ox + 1 < out_w; ox += 2) {
+            fg_dw3x3_interior2(rows + ox * pixel_step, row_step, col_step, pixel_step, w, bias, count, acc,
+                               acc + FG_REQUANT_CHUNK);
+            fg_requantize_pair_s8(&p->requant, acc, c, count, outs + ox * channels + c,
+                                  outs + (ox + 1) * channels + c);
+        }
+        if (ox < out_w) {
+            fg_dw3x3_interior(rows + ox * pixel_step, row_step, col_step, w, bias, count, acc);
+            fg_requantize_run_s8(&p->requant, acc, c, count, outs + ox * channels + c);
+        }
+    }
+    memcpy(output, outs, (size_t)(out_w * channels));
+}
+
 void fg_depthwise_conv2d_3x3_s8(const fg_depthwise_conv2d_params *p, const int8_t *input, int8_t *output) {
     const int32_t channels = p->in_c;
     /* Output columns [first, end) have their windows' columns inside the image. */
     const int32_t first = (p->pad_left + p->stride_w - 1) / p->stride_w;
     const int32_t last_x = p->in_w - 1 - 2 * p->dilation_w + p->pad_left;
     const int32_t end = last_x < 0 ? 0 : last_x / p->stride_w + 1;
+    /* the copied rows where they give a row more quads of windows than the image's interior columns do */
+    const int narrow = fg_dw3x3_span(p) <= FG_DW_NARROW_COLUMNS && p->out_w * channels <= FG_DW_ROW_MAX
+                       && p->out_w / 4 > (end > first ? end - first : 0) / 4;
     for (int32_t b = 0; b < p->batches; ++b) {
         const int8_t *image = input + b * p->in_h * p->in_w * channels;
         for (int32_t oy = 0; oy < p->out_h; ++oy) {
             const int32_t y0 = oy * p->stride_h - p->pad_top;
+            if (narrow) {
+                fg_dw3x3_narrow_row(p, image, y0, output);
+                output += p->out_w * channels;
+                continue;
+            }
             const int rows_inside = y0 >= 0 && y0 + 2 * p->dilation_h < p->in_h;
             for (int32_t ox = 0; ox < p->out_w; ++ox) {
                 const int32_t x0 = ox * p->stride_w - p->pad_left;

@@ -14,10 +14,12 @@ from validated import MAX_EXAMPLES, assert_bit_exact, int8_zero_points, scales
 from weighted import ACTIVATIONS, weights
 
 from firmware_gen.frontend.tflite_reader import read_model
+from firmware_gen.isa import Isa
 from firmware_gen.modelgen.writer import ModelBuilder
 from firmware_gen.ops import lower
 from firmware_gen.ops.blocking import EXACT_WEIGHT_SUM, blocked_filter
 from firmware_gen.ops.geometry import window_2d
+from firmware_gen.ops.wide_layout import PAIRED
 
 CHANNEL_AXIS = convolution_cases.CHANNEL_AXIS
 
@@ -153,9 +155,9 @@ def test_blocked_filter_calls_stay_exact(taps, rows, channels, seed):
     """Every call fg_blocked_pair_s8 makes sums at most EXACT_WEIGHT_SUM weight magnitudes per channel."""
     rng = np.random.default_rng(seed)
     values = rng.integers(-128, 127, (channels, rows, taps), endpoint=True) * rng.integers(0, 2, (channels, 1, 1))
-    table, (_, n_rows, run, call_rows, call_taps) = blocked_filter(values)
+    table, (_, n_rows, run, call_rows, call_taps, paired) = blocked_filter(values)
     magnitude = np.abs(values.astype(np.int64))
-    assert (n_rows, run) == (rows, taps) and table.values.size == -(-channels // 4) * 4 * rows * taps
+    assert (n_rows, run, paired) == (rows, taps, 0) and table.values.size == -(-channels // 4) * 4 * rows * taps
     for r in range(0, rows, call_rows):  # the evenly spaced path
         assert call_rows == 1 or magnitude[:, r:r + call_rows].sum(axis=(1, 2)).max() <= EXACT_WEIGHT_SUM
     for t in range(0, taps, call_taps):  # row by row
@@ -214,3 +216,34 @@ def test_chain_with_overlapping_buffers():
         assert chosen_functions(model) == ["fg_depthwise_conv2d_3x3_s8", "fg_conv2d_pointwise_s8",
                                            "fg_depthwise_conv2d_3x3_s8", "fg_conv2d_pointwise_s8"]
         assert_bit_exact(model, seed=seed)
+
+
+WIDE = Isa(flash_bytes=1 << 22)  # flash enough for every layer's paired weights (ops/wide_layout.py)
+
+
+@settings(max_examples=MAX_EXAMPLES, deadline=None)
+@given(filter_hw=st.sampled_from([(1, 1), (3, 3), (2, 3)]), stride=st.integers(1, 2), seed=st.integers(0, 99),
+       data=st.data())
+def test_paired_weights(filter_hw, stride, seed, data):
+    """The wide layout of the blocked convolutions; full-magnitude weights and extreme inputs take its exactness
+    splits."""
+    assume(filter_hw != (1, 1) or stride == 1)
+    options = _options(data.draw, st.just(stride), st.integers(1, 2))
+    in_h, in_w = data.draw(st.integers(1, 6)), data.draw(st.integers(1, 6))
+    in_c, out_c = data.draw(st.one_of(st.integers(1, 9), st.just(140))), data.draw(CHANNELS)
+    assume(filter_hw == (1, 1) or in_c < 64)  # a larger window is not blocked (FG_CONV_GATHER_TAPS)
+    window = window_2d(options["padding"], (in_h, in_w), filter_hw, (stride, stride),
+                       (options["dilation_h"], options["dilation_w"]))
+    assume(window.out_h >= 1 and window.out_w >= 1)
+    input_scale = data.draw(scales)
+    w = data.draw(weights((out_c, *filter_hw, in_c), CHANNEL_AXIS["CONV_2D"], input_scale,
+                          filter_hw[0] * filter_hw[1] * in_c))
+    if data.draw(st.booleans()):
+        w = _saturated(w)
+    shape = (data.draw(st.integers(1, 2)), in_h, in_w, in_c)
+    model = convolution_cases.conv_model("CONV_2D", shape, w, input_scale, data.draw(int8_zero_points),
+                                         data.draw(int8_zero_points), options)
+    functions = [call.function for _, call in sorted(lower(read_model(model), WIDE).items())]
+    assert functions == [PAIRED["fg_conv2d_pointwise_s8" if filter_hw == (1, 1) else "fg_conv2d_folded_s8"]]
+    extremes = np.random.default_rng(seed).choice(np.array([-128, 127], np.int8), shape)
+    assert_bit_exact(model, inputs=[extremes] if seed % 2 else None, seed=seed, isa=WIDE)

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from firmware_gen.check.host_validation import validate_model
 from firmware_gen.errors import UnsupportedModelError
 from firmware_gen.frontend.tflite_reader import read_model
+from firmware_gen.isa import PORTABLE, Isa
 from firmware_gen.ops import check_supported
 
 MAX_EXAMPLES = 25
@@ -23,8 +24,10 @@ def shapes(min_rank: int = 1, max_rank: int = 4, max_side: int = 6) -> st.Search
     return st.lists(st.integers(1, max_side), min_size=min_rank, max_size=max_rank).map(tuple)
 
 
-def assert_bit_exact(model: bytes, inputs: Sequence[np.ndarray] | None = None, seed: int = 0) -> None:
-    report = validate_model(model, inputs=list(inputs) if inputs is not None else None, seed=seed, sanitize=True)
+def assert_bit_exact(model: bytes, inputs: Sequence[np.ndarray] | None = None, seed: int = 0,
+                     isa: Isa = PORTABLE) -> None:
+    report = validate_model(model, inputs=list(inputs) if inputs is not None else None, seed=seed, sanitize=True,
+                            isa=isa)
     assert report.tensors_compared >= 1
     assert report.bit_exact, report.mismatches
 

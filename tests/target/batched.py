@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from firmware_gen.backend.options import GenerationOptions
 from firmware_gen.check.board_validation import outputs_equal_oracle
 from firmware_gen.check.inputs import random_inputs
 from firmware_gen.driver.deploy import prepare, run
@@ -60,11 +61,12 @@ BATCH_PLANNING = PlanningOptions(algorithm="greedy_by_conflicts")
 
 def assert_batch_bit_exact(models: Sequence[bytes], board: str, cache_dir: Path, seed: int = 0,
                            expect_functions: Sequence[str] = (),
-                           options: PlanningOptions = BATCH_PLANNING) -> list[str]:
+                           options: PlanningOptions = BATCH_PLANNING,
+                           generation: GenerationOptions = GenerationOptions()) -> list[str]:
     """Runs all cases in one firmware on `board`; every output must equal TFLM's. Returns the kernel function of
     every step (so that a test can assert which variants ran); expect_functions: each must be among them."""
     merged, counts = merge_models(models)
-    deployment = prepare(merged, "batch.tflite", board, out_dir=cache_dir, options=options)
+    deployment = prepare(merged, "batch.tflite", board, out_dir=cache_dir, options=options, generation=generation)
     functions = [call.function for _, call in sorted(deployment.compiled.calls.items())]
     missing = [f for f in expect_functions if f not in functions]
     assert not missing, f"the batch never calls {missing}; it calls {sorted(set(functions))}"

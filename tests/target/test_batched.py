@@ -24,7 +24,7 @@ def test_merged_model_keeps_every_case_apart() -> None:
 def test_a_batch_runs_bit_exact_in_one_firmware(tmp_path) -> None:
     models = [SYNTHETIC_MODELS[name]() for name in ("tiny_cnn", "residual_block", "every_op")]
     functions = assert_batch_bit_exact(models, "mps2_an385", tmp_path / "build",
-                                       expect_functions=["fg_conv2d_pointwise_s8"])
+                                       expect_functions=["fg_conv2d_pointwise_paired_s8"])
     assert len(functions) >= 3
 
 

@@ -7,10 +7,14 @@ import numpy as np
 from batched import assert_batch_bit_exact
 from target_fixtures import needs_qemu
 
+from firmware_gen.backend.options import GenerationOptions
 from firmware_gen.modelgen.writer import ModelBuilder
 from firmware_gen.ops.geometry import window_2d
+from firmware_gen.ops.wide_layout import PAIRED
 
 CASES = 25
+PAIRED_CASES = 12
+COMPACT = GenerationOptions(compact_weights=True)  # the blocked layout, whatever the board's flash
 
 
 def _weighted_model(opcode: str, input_shape: tuple, values: np.ndarray, axis: int, options: dict,
@@ -80,7 +84,20 @@ def test_convolutions_on_armv7m(tmp_path) -> None:
     folded = [_window_case(rng, "CONV_2D", [(3, 3), (3, 3), (1, 1), (2, 3), (10, 4)][k % 5], int(rng.integers(1, 3)),
                            int(rng.integers(1, 20)), int(rng.integers(1, 20))) for k in range(CASES)]
     assert_batch_bit_exact(pointwise + folded, "mps2_an385", tmp_path / "conv", seed=1,
-                           expect_functions=["fg_conv2d_pointwise_s8", "fg_conv2d_folded_s8"])
+                           expect_functions=["fg_conv2d_pointwise_s8", "fg_conv2d_folded_s8"], generation=COMPACT)
+
+
+@needs_qemu
+def test_paired_weights_on_armv7m(tmp_path) -> None:
+    """The wide layout (ops/wide_layout.py), which mps2_an385's 4 MiB of flash gives every blocked convolution."""
+    rng = np.random.default_rng(16)
+    cases = [_window_case(rng, "CONV_2D", (1, 1), 1, _channels(rng), _channels(rng)) for _ in range(PAIRED_CASES)]
+    cases += [_window_case(rng, "CONV_2D", [(3, 3), (1, 1), (2, 3), (10, 4)][k % 4], int(rng.integers(1, 3)),
+                           int(rng.integers(1, 20)), int(rng.integers(1, 20))) for k in range(PAIRED_CASES)]
+    cases += [_window_case(rng, "DEPTHWISE_CONV_2D", [(3, 3), (10, 8)][k % 2], int(rng.integers(1, 3)), 1, 0,
+                           int(rng.integers(1, 10))) for k in range(PAIRED_CASES)]
+    assert_batch_bit_exact(cases, "mps2_an385", tmp_path / "paired", seed=3,
+                           expect_functions=list(PAIRED.values()))
 
 
 @needs_qemu
@@ -94,5 +111,5 @@ def test_depthwise_and_fully_connected_on_armv7m(tmp_path) -> None:
     functions = assert_batch_bit_exact(single + depthwise + dense, "mps2_an385", tmp_path / "dw", seed=2,
                                        expect_functions=["fg_depthwise_conv2d_one_channel_s8",
                                                          "fg_depthwise_conv2d_3x3_s8",
-                                                         "fg_fully_connected_folded_s8"])
+                                                         "fg_fully_connected_folded_s8"], generation=COMPACT)
     assert functions[:CASES] == ["fg_depthwise_conv2d_one_channel_s8"] * CASES

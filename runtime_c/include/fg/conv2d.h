@@ -53,4 +53,14 @@ void fg_conv2d_folded_s8(const fg_conv2d_params *params, const int8_t *input, co
 void fg_depthwise_conv2d_one_channel_s8(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter,
                                         int8_t *output);
 
+/* The same three with the filter in the wide paired layout (params->blocked.paired, twice the flash of the blocked
+ * one; firmware_gen/ops/wide_layout.py gives it to the layers that gain most per byte while the flash allows):
+ * one pixel x eight channels per pass of fg_dot1x8_paired_s8. */
+void fg_conv2d_pointwise_paired_s8(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter,
+                                   int8_t *output);
+void fg_conv2d_folded_paired_s8(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter,
+                                int8_t *output);
+void fg_depthwise_conv2d_one_channel_paired_s8(const fg_conv2d_params *params, const int8_t *input,
+                                               const int8_t *filter, int8_t *output);
+
 #endif /* FG_CONV2D_H */

@@ -45,6 +45,27 @@ void fg_dense_row_s8(const int8_t *x, const int8_t *weights, int32_t depth, int3
 void fg_dot2x4_s8(const int8_t *x0, const int8_t *x1, int32_t rows, int32_t run, int32_t step, const int8_t *w,
                   int32_t groups, int32_t group_bytes, const int32_t *bias, uint32_t *acc);
 
+/* The two fields of a sum S0 + S1 * 2^22 with |S0| < 2^21. */
+static inline void fg_split_sum(int64_t sum, uint32_t *s0, uint32_t *s1) {
+    const int32_t low = (int32_t)((uint32_t)sum << 10) >> 10;
+    *s0 = (uint32_t)low;
+    *s1 = (uint32_t)(int32_t)((sum - low) >> 22);
+}
+
+/* Adds a two-pixel sum S0 + S1 * 2^22 (|S0| < 2^21) to the pixels' accumulators, or, with a bias, sets them to the
+ * bias plus the sum (the window's first call: no pass over the accumulators to start them). */
+static inline void fg_split_add(int64_t sum, const int32_t *bias, uint32_t *acc0, uint32_t *acc1) {
+    uint32_t s0, s1;
+    fg_split_sum(sum, &s0, &s1);
+    if (bias != NULL) {
+        *acc0 = (uint32_t)*bias + s0;
+        *acc1 = (uint32_t)*bias + s1;
+    } else {
+        *acc0 += s0;
+        *acc1 += s1;
+    }
+}
+
 /* One row x four output channels with two channels per 64-bit sum: w holds, tap by tap, two words
  * w[c] + w[c + 1] * 2^22 for channels (0, 1) and (2, 3); exact under the same bound as fg_dot2x4_s8. */
 void fg_dot1x4_paired_s8(const int8_t *x, int32_t run, const int32_t *w, uint32_t acc[4]);
@@ -56,7 +77,20 @@ typedef struct {
     const int8_t *weights;  /* [groups of 4 output channels][rows * run taps][4], padded with zero channels */
     int32_t rows, run;
     int32_t call_rows, call_taps;
+    /* NULL, or the wide layout (twice the flash): the same taps as paired words w[c] + w[c + 1] * 2^22,
+     * [groups of 8 output channels][rows * run taps][4 words], which fg_dot1x8_paired_s8 reads (weights is then
+     * NULL) */
+    const int32_t *paired;
 } fg_blocked_filter;
+
+/* One pixel x eight output channels, two channels per SMLAL: w holds, tap by tap, the four words
+ * w[c] + w[c + 1] * 2^22 of channels (0, 1) .. (6, 7) (firmware_gen/ops/blocking.py, paired_filter). The taps are
+ * `rows` runs of `run` inputs, run r at x[r]; exact under the bound of fg_dot2x4_s8. acc[c] += S_c, or with a bias,
+ * acc[c] = bias[c] + S_c. */
+#define FG_PAIRED_CHANNELS 8
+#define FG_PAIRED_WORDS 4
+void fg_dot1x8_paired_s8(const int8_t *const x[], int32_t rows, int32_t run, const int32_t *w, const int32_t *bias,
+                         uint32_t acc[FG_PAIRED_CHANNELS]);
 
 /* The output channels [0, out_c) of two output pixels (out1 may be NULL: pixel 1 is then computed from x1 and
  * dropped): bias (padded to whole groups of four) + the window's dot products, requantized. step 0: the rows are not evenly spaced. Pixel 0 is

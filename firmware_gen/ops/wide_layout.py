@@ -1,0 +1,83 @@
+"""The wide (paired) weight layout of the blocked convolutions, given to the layers that gain most per byte while
+the board's flash allows it.
+
+fg_conv2d_pointwise_s8, fg_conv2d_folded_s8 and fg_depthwise_conv2d_one_channel_s8 read their filter either in the
+compact blocked layout (int8, fg_dot2x4_s8: 11 instructions per 8 products) or in the paired one (two channels per
+int32 word, fg_dot1x8_paired_s8: 7 instructions per 8 products, and fewer per-call costs), which takes twice the
+bytes (ops/blocking.py). A layer's extra bytes grow with its filter and its gain with its MACs, so its gain per
+extra byte is its count of output pixels: the layers are widened in that order while the extra bytes stay within the
+budget, the flash left once the compact constants and CODE_RESERVE are counted. The linker's fit check still has the
+last word.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from firmware_gen.frontend.ir import Graph
+from firmware_gen.ops.base import ConstTable, KernelCall
+from firmware_gen.ops.blocking import GROUP, PAIRED_GROUP, paired_filter
+
+# The blocked function -> its paired twin (runtime_c/kernels/conv2d_paired.c).
+PAIRED = {"fg_conv2d_pointwise_s8": "fg_conv2d_pointwise_paired_s8",
+          "fg_conv2d_folded_s8": "fg_conv2d_folded_paired_s8",
+          "fg_depthwise_conv2d_one_channel_s8": "fg_depthwise_conv2d_one_channel_paired_s8"}
+# Flash kept for everything but the model's constants: code, runtime, libc (vww_96_int8 on qemu_cortex_m3: 15.0 KB
+# with the paired kernels linked in).
+CODE_RESERVE = 24 * 1024
+DESCRIPTION = "paired weights (2x flash): 1 pixel x 8 channels, two per SMLAL"
+
+
+def constant_bytes(graph: Graph, calls: dict[int, KernelCall]) -> int:
+    """The bytes of every call's tables and of the constant tensors the calls read."""
+    tables = sum(table.values.nbytes for call in calls.values() for table in call.tables)
+    read = {i for call in calls.values() for i in call.inputs if i >= 0}
+    tensors = sum(graph.tensors[i].data.nbytes for i in read if graph.tensors[i].is_constant)
+    return tables + tensors
+
+
+def _table(call: KernelCall, suffix: str) -> ConstTable:
+    return next(t for t in call.tables if t.suffix == suffix)
+
+
+def paired_call(call: KernelCall) -> KernelCall:
+    """The blocked call reading the paired layout: its filter recovered from the blocked table, its bias padded to
+    whole groups of eight channels."""
+    _, rows, run, *_ = call.params["blocked"]
+    blocked = _table(call, "blocked_weights").values.reshape(-1, rows * run, GROUP)
+    taps = blocked.transpose(0, 2, 1).reshape(-1, rows, run)  # [channels padded to groups of 4, rows, run]
+    table, initializer = paired_filter(taps)
+    bias = _table(call, "folded_bias")
+    padded = np.zeros(-(-bias.values.size // PAIRED_GROUP) * PAIRED_GROUP, np.int32)
+    padded[:bias.values.size] = bias.values
+    tables = [t for t in call.tables if t.suffix not in ("blocked_weights", "folded_bias")]
+    return dataclasses.replace(call, function=PAIRED[call.function],
+                               params={**call.params, "blocked": initializer}, variant=DESCRIPTION,
+                               tables=[*tables, ConstTable(bias.suffix, bias.c_type, padded), table])
+
+
+def _extra_bytes(call: KernelCall, wide: KernelCall) -> int:
+    return sum(t.values.nbytes for t in wide.tables) - sum(t.values.nbytes for t in call.tables)
+
+
+def _output_pixels(graph: Graph, call: KernelCall) -> int:
+    shape = graph.tensors[call.outputs[0]].shape
+    return int(np.prod(shape[:-1]))
+
+
+def widen(graph: Graph, calls: dict[int, KernelCall], flash_bytes: int) -> dict[int, KernelCall]:
+    """`calls` with the paired layout for the layers that gain most per byte, within the flash left over."""
+    budget = flash_bytes - CODE_RESERVE - constant_bytes(graph, calls)
+    candidates = sorted((index for index, call in calls.items() if call.function in PAIRED),
+                        key=lambda index: -_output_pixels(graph, calls[index]))
+    widened = dict(calls)
+    for index in candidates:
+        wide = paired_call(calls[index])
+        extra = _extra_bytes(calls[index], wide)
+        if extra <= budget:
+            widened[index] = wide
+            budget -= extra
+    return widened
+

@@ -1,0 +1,36 @@
+"""ops/wide_layout.py: the paired layout goes to the layers with most output pixels first, within the flash left
+over, and never past it."""
+
+from __future__ import annotations
+
+from firmware_gen.frontend.tflite_reader import read_model
+from firmware_gen.modelgen.zoo import SYNTHETIC_MODELS
+from firmware_gen.ops import fold, lower
+from firmware_gen.ops.wide_layout import CODE_RESERVE, PAIRED, constant_bytes, paired_call, widen
+
+
+def _blocked():
+    graph = fold(read_model(SYNTHETIC_MODELS["small_mobilenet"]()))
+    calls = lower(graph)
+    candidates = {index: call for index, call in calls.items() if call.function in PAIRED}
+    assert len(candidates) >= 2
+    return graph, calls, candidates
+
+
+def _extra(call) -> int:
+    return sum(t.values.nbytes for t in paired_call(call).tables) - sum(t.values.nbytes for t in call.tables)
+
+
+def test_widening_follows_the_budget_and_the_gain_per_byte():
+    graph, calls, candidates = _blocked()
+    compact = CODE_RESERVE + constant_bytes(graph, calls)
+    pixels = {i: int(graph.tensors[c.outputs[0]].num_elements // graph.tensors[c.outputs[0]].shape[-1])
+              for i, c in candidates.items()}
+    first = max(candidates, key=lambda i: pixels[i])
+    assert widen(graph, calls, compact) == calls  # no flash to spare: compact everywhere
+    everything = widen(graph, calls, compact + sum(_extra(c) for c in candidates.values()))
+    assert all(everything[i].function == PAIRED[c.function] for i, c in candidates.items())
+    just_first = widen(graph, calls, compact + _extra(candidates[first]))
+    assert just_first[first].function == PAIRED[candidates[first].function]
+    spent = sum(_extra(calls[i]) for i in candidates if just_first[i].function != calls[i].function)
+    assert spent <= _extra(candidates[first])
