@@ -10,10 +10,8 @@ from target_fixtures import needs_qemu
 from firmware_gen.backend.options import GenerationOptions
 from firmware_gen.modelgen.writer import ModelBuilder
 from firmware_gen.ops.geometry import window_2d
-from firmware_gen.ops.wide_layout import PAIRED
 
 CASES = 25
-PAIRED_CASES = 12
 COMPACT = GenerationOptions(compact_weights=True)  # the blocked layout, whatever the board's flash
 
 
@@ -85,19 +83,6 @@ def test_convolutions_on_armv7m(tmp_path) -> None:
                            int(rng.integers(1, 20)), int(rng.integers(1, 20))) for k in range(CASES)]
     assert_batch_bit_exact(pointwise + folded, "mps2_an385", tmp_path / "conv", seed=1,
                            expect_functions=["fg_conv2d_pointwise_s8", "fg_conv2d_folded_s8"], generation=COMPACT)
-
-
-@needs_qemu
-def test_paired_weights_on_armv7m(tmp_path) -> None:
-    """The wide layout (ops/wide_layout.py), which mps2_an385's 4 MiB of flash gives every blocked convolution."""
-    rng = np.random.default_rng(16)
-    cases = [_window_case(rng, "CONV_2D", (1, 1), 1, _channels(rng), _channels(rng)) for _ in range(PAIRED_CASES)]
-    cases += [_window_case(rng, "CONV_2D", [(3, 3), (1, 1), (2, 3), (10, 4)][k % 4], int(rng.integers(1, 3)),
-                           int(rng.integers(1, 20)), int(rng.integers(1, 20))) for k in range(PAIRED_CASES)]
-    cases += [_window_case(rng, "DEPTHWISE_CONV_2D", [(3, 3), (10, 8)][k % 2], int(rng.integers(1, 3)), 1, 0,
-                           int(rng.integers(1, 10))) for k in range(PAIRED_CASES)]
-    assert_batch_bit_exact(cases, "mps2_an385", tmp_path / "paired", seed=3,
-                           expect_functions=list(PAIRED.values()))
 
 
 @needs_qemu
