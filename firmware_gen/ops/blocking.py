@@ -54,7 +54,7 @@ def blocked_filter(taps: np.ndarray) -> tuple[ConstTable, tuple]:
     padded[:channels] = np.asarray(taps, dtype=np.int8).reshape(channels, rows * run)
     layout = padded.reshape(groups, GROUP, rows * run).transpose(0, 2, 1)
     table = ConstTable("blocked_weights", "int8_t", np.ascontiguousarray(layout).ravel())
-    return table, (TableRef(table.suffix), rows, run, max(call_rows, 1), call_taps, 0)
+    return table, (TableRef(table.suffix), rows, run, max(call_rows, 1), call_taps, 0, "fg_blocked_window_s8")
 
 
 def _paired_words(weights: np.ndarray, group: int) -> np.ndarray:
@@ -76,7 +76,7 @@ def paired_filter(taps: np.ndarray) -> tuple[ConstTable, tuple]:
     _, blocked = blocked_filter(taps)
     words = _paired_words(np.asarray(taps, dtype=np.int64).reshape(channels, rows * run), PAIRED_GROUP)
     table = ConstTable("paired_filter", "int32_t", words)
-    return table, (0, *blocked[1:5], TableRef(table.suffix))
+    return table, (0, *blocked[1:5], TableRef(table.suffix), "fg_paired_window_s8")
 
 
 def paired_weights(weights: np.ndarray) -> ConstTable:

@@ -207,41 +207,9 @@ FG_HOT_LOOP void fg_dot1x4_paired_s8(const int8_t *x, int32_t run, const int32_t
     fg_split_add(s23, NULL, acc + 2, acc + 3);
 }
 
-/* The groups of 8 channels [first, first + groups) of one pixel over the whole window from the paired weights, into
- * acc: the bias of those groups plus the dot products, in calls that stay exact (fg_blocked_filter). */
-static void fg_paired_window(const fg_blocked_filter *f, int32_t first, int32_t groups, const int8_t *const x[],
-                             const int32_t *bias, uint32_t *acc) {
-    const int32_t rows = f->rows, run = f->run, group_words = FG_PAIRED_WORDS * rows * run;
-    for (int32_t g = 0; g < groups; ++g, acc += FG_PAIRED_CHANNELS, bias += FG_PAIRED_CHANNELS) {
-        const int32_t *const w = f->paired + (first + g) * group_words;
-        if (f->call_taps == run) {  /* whole rows, call_rows at a time */
-            for (int32_t r = 0; r < rows; r += f->call_rows) {
-                const int32_t count = rows - r < f->call_rows ? rows - r : f->call_rows;
-                fg_dot1x8_paired_s8(x + r, count, run, w + FG_PAIRED_WORDS * r * run, r == 0 ? bias : NULL, acc);
-            }
-            continue;
-        }
-        for (int32_t r = 0; r < rows; ++r) {
-            for (int32_t t = 0; t < run; t += f->call_taps) {
-                const int8_t *const piece = x[r] + t;
-                fg_dot1x8_paired_s8(&piece, 1, run - t < f->call_taps ? run - t : f->call_taps,
-                                    w + FG_PAIRED_WORDS * (r * run + t), r == 0 && t == 0 ? bias : NULL, acc);
-            }
-        }
-    }
-}
-
-/* The groups [first, first + groups) of the pair over the whole window, into acc ([2][FG_REQUANT_CHUNK]): the bias of
- * those groups (bias) plus the dot products, the first call setting the accumulators, the later ones adding. */
-static void fg_blocked_window(const fg_blocked_filter *f, int32_t first, int32_t groups, const int8_t *const x0[],
-                              const int8_t *const x1[], int32_t step, const int32_t *bias, uint32_t *acc) {
-    if (f->paired != NULL) {  /* groups of 4 channels here, of 8 there; the bias is padded to whole groups of 8 */
-        fg_paired_window(f, first / 2, (groups + 1) / 2, x0, bias, acc);
-        if (x1 != NULL) {
-            fg_paired_window(f, first / 2, (groups + 1) / 2, x1, bias, acc + FG_REQUANT_CHUNK);
-        }
-        return;
-    }
+/* The blocked layout (fg_dot2x4_s8), both pixels at once: the first call sets the accumulators, the later ones add. */
+void fg_blocked_window_s8(const fg_blocked_filter *f, int32_t first, int32_t groups, const int8_t *const x0[],
+                          const int8_t *const x1[], int32_t step, const int32_t *bias, uint32_t *acc) {
     const int32_t run = f->run, group_bytes = FG_BLOCK_CHANNELS * f->rows * run;
     const int8_t *const w = f->weights + first * group_bytes;
     if (step != 0 && f->call_rows > 1) {
@@ -272,8 +240,8 @@ void fg_blocked_pair_s8(const fg_blocked_filter *f, const int8_t *const x0[], co
         const int32_t groups = (count + FG_BLOCK_CHANNELS - 1) / FG_BLOCK_CHANNELS;
         /* the bias table is padded to whole groups */
         /* the paired layout computes one pixel at a time: a dropped pixel 1 is not computed */
-        fg_blocked_window(f, chunk / FG_BLOCK_CHANNELS, groups, x0, f->paired != NULL && out1 == NULL ? NULL : x1,
-                          step, bias + chunk, acc);
+        f->window(f, chunk / FG_BLOCK_CHANNELS, groups, x0, f->paired != NULL && out1 == NULL ? NULL : x1, step,
+                  bias + chunk, acc);
         fg_requantize_pair_s8(requant, acc, chunk, count, out0 + chunk, out1 != NULL ? out1_chunks + chunk : NULL);
     }
     if (out1 != NULL && out1_chunks != out1) {

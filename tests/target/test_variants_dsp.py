@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from batched import assert_batch_bit_exact
 from target_fixtures import needs_qemu
-from test_variants_mve import pool_case
+from test_variants_mve import COMPACT, pool_case
 
 from firmware_gen.modelgen.writer import ModelBuilder
 from firmware_gen.ops.geometry import window_2d
@@ -181,7 +181,7 @@ def test_preconditions_not_met_keep_the_portable_kernels(tmp_path) -> None:
               conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), 2, 0, multiplier=2),  # two input channels
               add_case(rng, shape2=(1,)),  # broadcasting
               pool_case(5, (1, 4, 4, 6), (2, 2), 2, "VALID")]  # channels not a multiple of 4
-    functions = assert_batch_bit_exact(models, "mps2_an386", tmp_path / "build",
+    functions = assert_batch_bit_exact(models, "mps2_an386", tmp_path / "build", generation=COMPACT,
                                        expect_functions=["fg_depthwise_conv2d_3x3_s8", "fg_conv2d_pointwise_s8",
                                                          "fg_depthwise_conv2d_3x3_dsp"])
     assert functions.count("fg_depthwise_conv2d_3x3_s8") == 1

@@ -10,8 +10,12 @@ import pytest
 from batched import assert_batch_bit_exact
 from target_fixtures import needs_qemu
 
+from firmware_gen.backend.options import GenerationOptions
+from firmware_gen.frontend.tflite_reader import read_model
 from firmware_gen.modelgen.writer import ModelBuilder
+from firmware_gen.ops import lower
 from firmware_gen.ops.geometry import window_2d
+from firmware_gen.target.boards import load_board
 
 BOARD = "mps3_an547"
 CHANNELS = [*range(1, 18), 31, 33, 64]
@@ -34,6 +38,9 @@ def _weights(rng: np.random.Generator, builder: ModelBuilder, shape: tuple[int, 
         return index, bias, input_scale * float(np.mean(scales)) * 2.0 ** -int(rng.integers(0, 4))
     spread = float(np.sqrt(taps)) * 127 * 74 / 128
     return index, bias, input_scale * float(np.mean(scales)) * spread * 2.0 ** int(rng.integers(-3, 3))
+
+
+COMPACT = GenerationOptions(compact_weights=True)  # no flash for the Armv7-M paired layout: the portable kernels
 
 
 def conv_case(seed: int, opcode: str, input_shape: tuple[int, int, int, int], filter_hw: tuple[int, int],
@@ -201,6 +208,14 @@ def test_outside_the_preconditions_the_portable_kernel_runs(tmp_path) -> None:
               add_case(503, (1, 3, 4, 5), (1, 1, 4, 5)),
               pool_case(504, (1, 16, 17, 3), (16, 16), 1, "VALID"),
               conv_case(502, "CONV_2D", (1, 2, 3, 8), (1, 1), 4)]
-    functions = assert_batch_bit_exact(models, BOARD, tmp_path / "build",
+    functions = assert_batch_bit_exact(models, BOARD, tmp_path / "build", generation=COMPACT,
                                        expect_functions=["fg_conv2d_pointwise_s8", "fg_conv2d_pointwise_s8_mve"])
     assert functions[:4] == ["fg_conv2d_pointwise_s8", "fg_depthwise_conv2d_3x3_s8", "fg_add_s8", "fg_avg_pool2d_s8"]
+
+
+def test_with_the_boards_flash_the_paired_layout_serves_what_mve_does_not() -> None:
+    """Outside MVE's preconditions, the next variant the core executes is chosen before the portable kernel: the
+    Armv7-M paired layout, which the board's flash budget allows (the test above takes that budget away)."""
+    graph = read_model(conv_case(500, "CONV_2D", (1, 2, 2, 1200), (1, 1), 5))
+    calls = lower(graph, load_board(BOARD).isa)
+    assert [call.function for call in calls.values()] == ["fg_conv2d_pointwise_paired_s8"]

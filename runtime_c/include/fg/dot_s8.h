@@ -73,7 +73,16 @@ void fg_dot1x4_paired_s8(const int8_t *x, int32_t run, const int32_t *w, uint32_
 /* How a blocked filter is walked: a window of `rows` filter rows of `run` taps each (filter row r of pixel i read
  * from x_i[r]), at most `call_rows` rows per fg_dot2x4_s8 call when the rows are `step` bytes apart in both pixels,
  * else row by row in pieces of at most `call_taps` taps. */
-typedef struct {
+struct fg_blocked_filter;
+
+/* The bias of the groups of 4 output channels [first, first + groups) plus the window's dot products of pixel 0
+ * (from x0) into acc[0..] and, unless x1 is NULL, of pixel 1 into acc[FG_REQUANT_CHUNK..]: one function per weight
+ * layout, named in the filter by the generator, so that a firmware links only the layouts its steps use. */
+typedef void fg_blocked_window_fn(const struct fg_blocked_filter *f, int32_t first, int32_t groups,
+                                  const int8_t *const x0[], const int8_t *const x1[], int32_t step,
+                                  const int32_t *bias, uint32_t *acc);
+
+typedef struct fg_blocked_filter {
     const int8_t *weights;  /* [groups of 4 output channels][rows * run taps][4], padded with zero channels */
     int32_t rows, run;
     int32_t call_rows, call_taps;
@@ -81,7 +90,11 @@ typedef struct {
      * [groups of 8 output channels][rows * run taps][4 words], which fg_dot1x8_paired_s8 reads (weights is then
      * NULL) */
     const int32_t *paired;
+    fg_blocked_window_fn *window;  /* fg_blocked_window_s8, or fg_paired_window_s8 for the paired layout */
 } fg_blocked_filter;
+
+fg_blocked_window_fn fg_blocked_window_s8;
+fg_blocked_window_fn fg_paired_window_s8;
 
 /* One pixel x eight output channels, two channels per SMLAL: w holds, tap by tap, the four words
  * w[c] + w[c + 1] * 2^22 of channels (0, 1) .. (6, 7) (firmware_gen/ops/blocking.py, paired_filter). The taps are
