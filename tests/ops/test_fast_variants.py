@@ -155,9 +155,10 @@ def test_blocked_filter_calls_stay_exact(taps, rows, channels, seed):
     """Every call fg_blocked_pair_s8 makes sums at most EXACT_WEIGHT_SUM weight magnitudes per channel."""
     rng = np.random.default_rng(seed)
     values = rng.integers(-128, 127, (channels, rows, taps), endpoint=True) * rng.integers(0, 2, (channels, 1, 1))
-    table, (_, n_rows, run, call_rows, call_taps, paired) = blocked_filter(values)
+    table, (_, n_rows, run, call_rows, call_taps, paired, window) = blocked_filter(values)
     magnitude = np.abs(values.astype(np.int64))
-    assert (n_rows, run, paired) == (rows, taps, 0) and table.values.size == -(-channels // 4) * 4 * rows * taps
+    assert (n_rows, run, paired, window) == (rows, taps, 0, "fg_blocked_window_s8")
+    assert table.values.size == -(-channels // 4) * 4 * rows * taps
     for r in range(0, rows, call_rows):  # the evenly spaced path
         assert call_rows == 1 or magnitude[:, r:r + call_rows].sum(axis=(1, 2)).max() <= EXACT_WEIGHT_SUM
     for t in range(0, taps, call_taps):  # row by row
