@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from firmware_gen.check.compare import Mismatch, compare_layers
-from firmware_gen.check.oracle import run_tflm, run_tflm_sequence
+from firmware_gen.check.oracle import run_tflm_sequence
 from firmware_gen.driver.compiler import CompiledModel
 from firmware_gen.errors import UserError
 from firmware_gen.link.framing import LinkError
@@ -104,11 +104,7 @@ def validate_layers_over_sequence(model: bytes, compiled: CompiledModel, firmwar
     data = [encode_inputs(firmware.interface, inputs) for inputs in frames]
     with step_session(firmware, graph, serial_url=serial_url, baudrate=baudrate, timeout=timeout) as session:
         ours = [read_layers(session, compiled, inputs) for inputs in data]
-    arrays = [[np.asarray(x) for x in inputs] for inputs in frames]
-    if len(arrays) == 1:
-        oracle = [run_tflm(model, arrays[0], len(graph.tensors))]
-    else:
-        oracle = run_tflm_sequence(model, arrays, len(graph.tensors))
+    oracle = run_tflm_sequence(model, [[np.asarray(x) for x in inputs] for inputs in frames], len(graph.tensors))
     mismatches = [dataclasses.replace(m, invocation=i if len(frames) > 1 else -1)
                   for i, (layers, expected) in enumerate(zip(ours, oracle, strict=True))
                   for m in compare_layers(graph, layers, expected.tensors)]

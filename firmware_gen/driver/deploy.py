@@ -109,16 +109,19 @@ def prepare(model: bytes, source: str, board: Board | str, interface: str = "unp
     return Deployment(compiled.graph, compiled, firmware)
 
 
+def _where(deployment: Deployment, serial_url: str | None) -> str:
+    board = deployment.firmware.board
+    return f"{board.name} via {serial_url or f'QEMU ({board.qemu_machine}, -icount shift=0)'}"
+
+
 def run(deployment: Deployment, inputs: list[np.ndarray], serial_url: str | None = None,
         progress: Progress = quiet, baudrate: int | None = None) -> RunResult:
-    where = serial_url or f"QEMU ({deployment.firmware.board.qemu_machine}, -icount shift=0)"
-    progress(f"running on {deployment.firmware.board.name} via {where}")
+    progress(f"running on {_where(deployment, serial_url)}")
     return run_model(deployment.firmware, inputs, serial_url=serial_url, baudrate=baudrate)
 
 
 def run_frames(deployment: Deployment, frames: list[list[np.ndarray]], serial_url: str | None = None,
                progress: Progress = quiet, baudrate: int | None = None) -> list[RunResult]:
     """A sequence: one run per frame through one model instance (state carried)."""
-    where = serial_url or f"QEMU ({deployment.firmware.board.qemu_machine}, -icount shift=0)"
-    progress(f"running {len(frames)} invocations on {deployment.firmware.board.name} via {where}")
+    progress(f"running {len(frames)} invocations on {_where(deployment, serial_url)}")
     return run_sequence(deployment.firmware, frames, serial_url=serial_url, baudrate=baudrate)
