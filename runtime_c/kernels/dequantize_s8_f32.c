@@ -8,9 +8,3 @@ void fg_dequantize_s8_f32(const fg_dequantize_params *params, const int8_t *inpu
         output[i] = params->scale * (float)((int32_t)input[i] - params->zero_point);
     }
 }
-
-void fg_dequantize_u8_f32(const fg_dequantize_params *params, const uint8_t *input, float *output) {
-    for (int32_t i = 0; i < params->size; ++i) {
-        output[i] = params->scale * (float)((int32_t)input[i] - params->zero_point);
-    }
-}
