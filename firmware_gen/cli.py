@@ -286,6 +286,27 @@ def cmd_validate(args: argparse.Namespace) -> int:
     return ExitStatus.OK if report.bit_exact else ExitStatus.MISMATCH
 
 
+def cmd_cache(args: argparse.Namespace) -> int:
+    from firmware_gen.target import cache_limit
+
+    root, limit = cache_limit.cache_root(), cache_limit.limit_bytes()
+    items = cache_limit.clear(root) if args.clear else cache_limit.cache_items(root)
+    kinds: dict[str, list[int]] = {}
+    for item in items:
+        count_size = kinds.setdefault(item.path.parent.name, [0, 0])
+        count_size[0] += 1
+        count_size[1] += item.size
+    total = sum(size for _, size in kinds.values())
+    verb = "removed" if args.clear else "holds"
+    lines = [f"{root} {verb} {total / 2**20:.1f} MiB (limit {limit / 2**20:.0f} MiB, "
+             f"{cache_limit.LIMIT_ENV}; least recently used first)"]
+    lines += [f"  {kind:<14} {count:>6} items {size / 2**20:>9.1f} MiB"
+              for kind, (count, size) in sorted(kinds.items())]
+    _show(args, {"root": str(root), "limit_bytes": limit, "cleared": args.clear, "total_bytes": total,
+                 "kinds": {kind: {"items": c, "bytes": b} for kind, (c, b) in kinds.items()}}, "\n".join(lines))
+    return ExitStatus.OK
+
+
 def cmd_boards(args: argparse.Namespace) -> int:
     from firmware_gen.target.boards import list_boards, load_board
 
@@ -542,6 +563,10 @@ def _add_compile_commands(command: Callable[..., argparse.ArgumentParser]) -> No
 
 def _add_board_commands(command: Callable[..., argparse.ArgumentParser]) -> None:
     sub = command("boards", cmd_boards, "the boards firmware-gen knows (one file each in boards/)", model=False)
+    sub.add_argument("--json", action="store_true")
+    sub = command("cache", cmd_cache, "the size of the build cache (firmware and objects), or --clear it",
+                  model=False)
+    sub.add_argument("--clear", action="store_true", help="remove every cached build and object")
     sub.add_argument("--json", action="store_true")
     sub = command("build", cmd_build, "cross-compile the model's firmware for a board")
     sub.add_argument("--board", required=True)

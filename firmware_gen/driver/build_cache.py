@@ -17,6 +17,7 @@ from pathlib import Path
 
 from firmware_gen.driver.compiler import CompiledModel
 from firmware_gen.manifest import read_manifest
+from firmware_gen.target.cache_limit import enforce_limit, mark_used
 from firmware_gen.target.cross_build import FirmwareBuild
 
 RECORD = "firmware-build.pickle"
@@ -56,6 +57,7 @@ def load(entry: Path) -> tuple[CompiledModel, FirmwareBuild] | None:
             or not firmware.elf.exists():
         return None
     compiled.manifest = read_manifest(firmware.model_dir)  # the published copy's
+    mark_used(entry)
     return compiled, firmware
 
 
@@ -66,6 +68,7 @@ def publish(entry: Path, private: Path, compiled: CompiledModel, firmware: Firmw
     for _attempt in range(3):
         try:
             os.rename(private, entry)
+            enforce_limit()
             return _relocated(firmware, entry)
         except OSError:
             if (entry / RECORD).exists():  # identical by its key: use the one already there

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import os
 import shutil
 import sys
 from collections.abc import Callable
@@ -23,6 +22,7 @@ from firmware_gen.ops import check_supported
 from firmware_gen.planner import PlanningOptions
 from firmware_gen.resources import BOARDS_DIR, PACKAGE_DIR, PROJECT_DIR, RUNTIME_DIR
 from firmware_gen.target.boards import Board, load_board
+from firmware_gen.target.cache_limit import cache_root
 from firmware_gen.target.cross_build import FirmwareBuild, build_firmware
 from firmware_gen.target.linker_script import pool_region
 
@@ -45,7 +45,7 @@ class Deployment:
 
 
 def _cache_root() -> Path:
-    return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "firmware-gen" / "firmware"
+    return cache_root() / "firmware"
 
 
 def _runtime_digest() -> str:

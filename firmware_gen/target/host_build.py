@@ -16,7 +16,7 @@ from pathlib import Path
 from firmware_gen.errors import ToolchainError
 from firmware_gen.manifest import read_manifest
 from firmware_gen.resources import RUNTIME_DIR
-from firmware_gen.target.object_cache import cache_dir, cached_object, flags_key, publish
+from firmware_gen.target.object_cache import cache_dir, cached_file, cached_object, flags_key
 
 WARNINGS = ["-Wall", "-Wextra", "-Werror"]
 SANITIZERS = ["-fsanitize=address,undefined", "-fno-sanitize-recover=all", "-fno-omit-frame-pointer"]
@@ -61,10 +61,8 @@ def _runtime_archive(command: list[str], shared_key: hashlib._Hash, sources: lis
     objects = [cached_object(_CACHE, shared_key, source, lambda path, s=source: _compile(command, s, path))
                for source in sources]
     digest = hashlib.sha256("\0".join(path.name for path in objects).encode())
-    cached = cache_dir(_CACHE) / f"libfg_runtime-{digest.hexdigest()[:24]}.a"
-    if not cached.exists():
-        publish(cached, lambda partial: _archive(objects, partial))
-    return cached
+    return cached_file(cache_dir(_CACHE) / f"libfg_runtime-{digest.hexdigest()[:24]}.a",
+                       lambda partial: _archive(objects, partial))
 
 
 def _archive(objects: list[Path], output: Path) -> None:

@@ -17,10 +17,11 @@ import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from firmware_gen.target.cache_limit import cache_root, mark_used
+
 
 def cache_dir(kind: str) -> Path:
-    base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache"))
-    return base / "firmware-gen" / kind
+    return cache_root() / kind
 
 
 def _update(digest: hashlib._Hash, name: str, data: bytes) -> None:
@@ -54,9 +55,15 @@ def cached_object(kind: str, shared_key: hashlib._Hash, source: Path, compile_to
     digest = shared_key.copy()
     for path in (source, *local_headers):
         _update(digest, f"{path.parent.name}/{path.name}", path.read_bytes())
-    cached = cache_dir(kind) / f"{source.stem}-{digest.hexdigest()[:24]}.o"
-    if not cached.exists():
-        publish(cached, compile_to)
+    return cached_file(cache_dir(kind) / f"{source.stem}-{digest.hexdigest()[:24]}.o", compile_to)
+
+
+def cached_file(cached: Path, build: Callable[[Path], None]) -> Path:
+    """cached, made by build(path) and published if it is not there yet."""
+    if cached.exists():
+        mark_used(cached)
+    else:
+        publish(cached, build)
     return cached
 
 
