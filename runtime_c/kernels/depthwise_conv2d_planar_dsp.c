@@ -48,7 +48,7 @@ static inline __attribute__((always_inline)) int8_t fg_dsp_dw_out(int32_t acc, c
     if (mode == 1) {
         return fg_dsp_clamp(fg_dsp_narrow_doubled(acc, k), 0, q->activation_min, q->activation_max);
     }
-    return fg_dsp_output_doubled((uint32_t)acc, k, q);  /* wide */
+    return fg_dsp_requantize((uint32_t)acc, k, 1, 0, q->activation_min, q->activation_max, q->output_offset);
 }
 
 /* One output row of one channel: `count` outputs (rounded up to pairs: the ring holds the columns a pair's second
