@@ -16,6 +16,7 @@ import numpy as np
 from firmware_gen.frontend.ir import DType, Graph, Operator, Tensor
 from firmware_gen.ops.base import KernelCall
 from firmware_gen.ops.fixedpoint import multiply_by_quantized_multiplier, quantize_multiplier
+from firmware_gen.ops.lookup import unary_operands
 from firmware_gen.ops.overlap import OutputOverlap, elementwise_overlap
 from firmware_gen.ops.tensor_checks import activation_per_tensor, unsupported
 
@@ -31,17 +32,10 @@ def has_int16_input(graph: Graph, op: Operator) -> bool:
 
 def int16_operands(graph: Graph, op: Operator) -> tuple[Tensor, Tensor]:
     """The checked (input, output): int16 both, per tensor, zero point 0, one shape."""
-    if len(op.inputs) != 1 or len(op.outputs) != 1:
-        raise unsupported(graph, op, f"expected one input and one output, got {len(op.inputs)} and "
-                                     f"{len(op.outputs)}")
-    source = activation_per_tensor(graph, op, op.inputs[0], "input")
-    result = activation_per_tensor(graph, op, op.outputs[0], "output")
+    source, result = unary_operands(graph, op, activation_per_tensor)
     if result.dtype is not DType.INT16:
         raise unsupported(graph, op, f"output {result.describe()} is {result.dtype}; an int16 input needs an int16 "
                                      f"output")
-    if tuple(source.shape) != tuple(result.shape):
-        raise unsupported(graph, op, f"output {result.describe()} does not have the shape of input "
-                                     f"{source.describe()}")
     return source, result
 
 
