@@ -17,7 +17,7 @@ import numpy as np
 from firmware_gen.frontend.ir import Graph, Operator
 from firmware_gen.ops.activations_16x8 import int16_operands
 from firmware_gen.ops.base import ConstTable, KernelCall, TableRef
-from firmware_gen.ops.fixedpoint import quantize_multiplier, round_half_away
+from firmware_gen.ops.fixedpoint import MultiplierOutOfRange, quantize_multiplier, round_half_away
 from firmware_gen.ops.tensor_checks import unsupported
 
 OUTPUT_SCALE = 1.0 / 32768
@@ -69,8 +69,11 @@ class Softmax16x8:
             raise unsupported(graph, op, f"output {result.describe()} has scale {result.quantization.scale:g}; "
                                          f"TFLite Micro requires 1/32768 for int16")
         beta = float(np.float32(op.options.get("beta", 1.0)))
-        return quantize_multiplier(float(np.float32(source.quantization.scale)) * beta
-                                   / (EXP_INPUT_RANGE / 65535.0))
+        try:
+            return quantize_multiplier(float(np.float32(source.quantization.scale)) * beta
+                                       / (EXP_INPUT_RANGE / 65535.0))
+        except MultiplierOutOfRange as error:
+            raise unsupported(graph, op, f"input {source.describe()}, beta {beta:g}: {error}") from None
 
     def check(self, graph: Graph, op: Operator) -> None:
         self.scaling(graph, op)

@@ -59,3 +59,8 @@ def test_what_tflm_refuses_is_refused_in_one_line(change, words):
     assert words in message and "operator 0" in message and "\n" not in message
     with pytest.raises(UserError):
         run_tflm(model, [np.zeros((1, 4), np.int16)], 2)
+
+
+def test_an_input_scale_beyond_a_32_bit_shift_is_refused_in_one_line():
+    message = refusal(unary_16x8("SOFTMAX", (1, 4), 1e6, OUTPUT_SCALE, {"beta": 1e6}))
+    assert "operator 0" in message and "'x0'" in message and "beta" in message and "\n" not in message
