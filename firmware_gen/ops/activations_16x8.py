@@ -2,8 +2,9 @@
 
 LOGISTIC and TANH (logistic.cc / tanh.cc: reference_integer_ops Logistic and Tanh) read one sigmoid table,
 interpolated, with the input rescaled to steps of 1/(3 * 4096). A power-of-two input scale of 2^-12 or 2^-11 gives
-the multiplier 3 << shift; any other scale a multiplier of at most 15 bits and a right shift, both from doubles
-(TFLM's Prepare). The output must be zero point 0 and scale 2^-15. LEAKY_RELU takes the int8 form's multipliers.
+the multiplier 3 << shift; any other scale input_scale * 3 * 4096, doubled (and the right shift counted up) while
+at most 32767 / 2, in doubles (TFLM's Prepare). The output must be zero point 0 and scale 2^-15. LEAKY_RELU takes
+the int8 form's multipliers.
 TFLite Micro has no int16 HARD_SWISH: it is refused.
 """
 
@@ -22,8 +23,8 @@ from firmware_gen.ops.tensor_checks import activation_per_tensor, unsupported
 
 SIGMOID_INPUT_INTEGER_BITS = 3
 OUTPUT_FRACTIONAL_BITS = 15
-SIGMOID_TABLE_STEP = 3 * 4096
-INT32_MAX = 2**31 - 1  # the rescaled input counts steps of 1/(3 * 4096)
+SIGMOID_TABLE_STEP = 3 * 4096  # the rescaled input counts steps of 1/(3 * 4096)
+INT32_MAX = 2**31 - 1
 
 
 def has_int16_input(graph: Graph, op: Operator) -> bool:
@@ -118,7 +119,7 @@ class SigmoidFamily16x8(Int16Form):
         multiplier, shift = self.scaling(graph, op)
         return KernelCall(self.function, "fg_sigmoid_s16_params",
                           {"size": graph.tensors[op.inputs[0]].num_elements, "input_multiplier": multiplier,
-                           "input_left_shift": shift},
+                           "input_right_shift": shift},
                           inputs=[op.inputs[0]], outputs=[op.outputs[0]])
 
 

@@ -5,6 +5,6 @@
 
 void fg_logistic_s16(const fg_sigmoid_s16_params *params, const int16_t *input, int16_t *output) {
     for (int32_t i = 0; i < params->size; ++i) {
-        output[i] = fg_logistic_s16_value(input[i], params->input_multiplier, params->input_left_shift);
+        output[i] = fg_logistic_s16_value(input[i], params->input_multiplier, params->input_right_shift);
     }
 }

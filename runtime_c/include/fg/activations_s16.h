@@ -7,8 +7,8 @@
 
 typedef struct {
     int32_t size;              /* number of elements */
-    int32_t input_multiplier;  /* the input becomes (x * multiplier + rounding) >> left_shift, ... */
-    int32_t input_left_shift;  /* ... in steps of 1/(3 * 4096): the shared sigmoid table's input scale */
+    int32_t input_multiplier;   /* the input becomes (x * multiplier + rounding) >> right_shift, ... */
+    int32_t input_right_shift;  /* ... in steps of 1/(3 * 4096): the shared sigmoid table's input scale */
 } fg_sigmoid_s16_params;
 
 /* Output in Q0.15 (scale 2^-15). */
