@@ -50,6 +50,8 @@ class CalibratedBuilder:
     # What activations and biases are written as; modelgen/ds_cnn_16x8.py makes them int16 and int64.
     activation_dtype = "int8"
     bias_dtype: type = np.int32
+    # The (scale, zero point) TFLM requires of SOFTMAX and LOGISTIC outputs of that dtype.
+    probability_quantization = (SOFTMAX_SCALE, SOFTMAX_ZERO_POINT)
 
     def __init__(self, name: str, seed: int = 0) -> None:
         self.model = ModelBuilder(name=name)
@@ -213,12 +215,12 @@ class CalibratedBuilder:
     def softmax(self, x: Activation, beta: float = 1.0, name: str = "softmax") -> Activation:
         shifted = beta * (x.values - x.values.max(axis=-1, keepdims=True))
         exp = np.exp(shifted)
-        y = self._fixed(name, exp / exp.sum(axis=-1, keepdims=True), SOFTMAX_SCALE, SOFTMAX_ZERO_POINT)
+        y = self._fixed(name, exp / exp.sum(axis=-1, keepdims=True), *self.probability_quantization)
         self.model.operator("SOFTMAX", [x.index], [y.index], {"beta": beta})
         return y
 
     def logistic(self, x: Activation, name: str = "logistic") -> Activation:
-        y = self._fixed(name, 1.0 / (1.0 + np.exp(-x.values)), SOFTMAX_SCALE, SOFTMAX_ZERO_POINT)
+        y = self._fixed(name, 1.0 / (1.0 + np.exp(-x.values)), *self.probability_quantization)
         self.model.operator("LOGISTIC", [x.index], [y.index])
         return y
 

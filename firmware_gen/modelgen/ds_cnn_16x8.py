@@ -16,6 +16,7 @@ class Calibrated16x8Builder(CalibratedBuilder):
 
     activation_dtype = "int16"
     bias_dtype = np.int64
+    probability_quantization = (1.0 / 32768, 0)  # int16 SOFTMAX and LOGISTIC outputs: Q0.15
 
     def _fit(self, values: np.ndarray) -> tuple[float, int]:
         return float(np.float32(max(float(np.abs(values).max()), 1e-6) / INT16_MAX)), 0
@@ -27,7 +28,7 @@ class Calibrated16x8Builder(CalibratedBuilder):
 def ds_cnn_16x8(seed: int = 0, frames: int = 49, coefficients: int = 10, channels: int = 16, blocks: int = 2,
                 keywords: int = 12) -> bytes:
     """MFCC [frames, coefficients, 1] -> conv 10x4/2 -> blocks x (depthwise 3x3 + pointwise 1x1), ReLU -> average
-    pool over the whole map -> reshape -> FC (keyword logits)."""
+    pool over the whole map -> reshape -> FC (keyword logits) -> SOFTMAX (keyword probabilities)."""
     graph = Calibrated16x8Builder(name="ds_cnn_16x8", seed=seed)
     x = graph.input("mfcc", calibration_images(graph.rng, 8, frames, coefficients, 1), dtype="int16")
     x = graph.conv2d(x, channels, kernel=4, stride=2, activation="RELU", name="conv_0")
@@ -36,6 +37,6 @@ def ds_cnn_16x8(seed: int = 0, frames: int = 49, coefficients: int = 10, channel
         x = graph.conv2d(x, channels, kernel=1, activation="RELU", name=f"block_{block}/pointwise")
     x = graph.average_pool(x, size=x.shape[1:3], name="avg_pool")
     x = graph.reshape(x, (1, channels), name="flatten")
-    graph.output(graph.fully_connected(x, keywords, name="logits"))
+    graph.output(graph.softmax(graph.fully_connected(x, keywords, name="logits"), name="probabilities"))
     return graph.build()
 

@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from firmware_gen.ops.activations_16x8 import leaky_relu_multipliers, multiply_by_signed_multiplier
 from firmware_gen.ops.fixedpoint import (
     multiply_by_quantized_multiplier,
     quantize_multiplier,
@@ -59,14 +60,13 @@ def relu6_table(source: Quant, result: Quant) -> np.ndarray:
 
 
 def leaky_relu_table(source: Quant, result: Quant, alpha: float) -> np.ndarray:
-    """LEAKY_RELU: identity and alpha multipliers from float32 products (CalculateOpDataLeakyRelu)."""
+    """LEAKY_RELU on every int8 input."""
     (in_scale, in_zp), (out_scale, out_zp) = source, result
-    alpha_pair = quantize_multiplier(float(_f32(in_scale) * _f32(alpha) / _f32(out_scale)))
-    identity_pair = quantize_multiplier(float(_f32(in_scale) / _f32(out_scale)))
+    identity_pair, alpha_pair = leaky_relu_multipliers(in_scale, out_scale, alpha)
 
     def leaky(v: int) -> int:
         x = v - in_zp
-        return out_zp + multiply_by_quantized_multiplier(x, *(identity_pair if x >= 0 else alpha_pair))
+        return out_zp + multiply_by_signed_multiplier(x, *(identity_pair if x >= 0 else alpha_pair))
     return table_of(leaky)
 
 

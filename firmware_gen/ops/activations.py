@@ -26,6 +26,13 @@ from firmware_gen.ops.activation_tables import (
     relu_table,
     tanh_table,
 )
+from firmware_gen.ops.activations_16x8 import (
+    LEAKY_RELU_16X8,
+    NO_INT16_KERNEL,
+    TANH_16X8,
+    Int16Form,
+    has_int16_input,
+)
 from firmware_gen.ops.base import KernelCall
 from firmware_gen.ops.lookup import lookup_call, unary_operands
 from firmware_gen.ops.operands import unsupported
@@ -42,12 +49,19 @@ def _quant(tensor: Tensor) -> Quant:
 class LookupActivation:
     opcode: str
     table: TableFunction
+    int16: Int16Form | None = None  # the form on int16 tensors (ops/activations_16x8.py), where there is one
     is_alias: bool = False
 
     def operands(self, graph: Graph, op: Operator) -> tuple[Tensor, Tensor]:
         return unary_operands(graph, op)
 
+    def wide_form(self, graph: Graph, op: Operator) -> Int16Form | None:
+        return self.int16 if self.int16 is not None and has_int16_input(graph, op) else None
+
     def check(self, graph: Graph, op: Operator) -> None:
+        if wide := self.wide_form(graph, op):
+            wide.check(graph, op)
+            return
         self.lookup_table(graph, op)
 
     def lookup_table(self, graph: Graph, op: Operator) -> np.ndarray:
@@ -62,6 +76,8 @@ class LookupActivation:
         return graph.tensors[op.inputs[0]].num_elements
 
     def lower(self, graph: Graph, op: Operator) -> KernelCall:
+        if wide := self.wide_form(graph, op):
+            return wide.lower(graph, op)
         return lookup_call(op, graph.tensors[op.inputs[0]].num_elements, self.lookup_table(graph, op))
 
     def output_overlap(self, graph: Graph, op: Operator) -> list[OutputOverlap]:
@@ -94,9 +110,9 @@ def _ignoring_options(table: Callable[[Quant, Quant], np.ndarray]) -> TableFunct
 KERNELS = [
     LookupActivation("RELU", _ignoring_options(relu_table)),
     LookupActivation("RELU6", _ignoring_options(relu6_table)),
-    LookupActivation("LEAKY_RELU", _leaky_relu),
-    LookupActivation("HARD_SWISH", _hard_swish),
-    LookupActivation("TANH", _ignoring_options(tanh_table)),  # ValueError below input scale 2^-28
+    LookupActivation("LEAKY_RELU", _leaky_relu, LEAKY_RELU_16X8),
+    LookupActivation("HARD_SWISH", _hard_swish, NO_INT16_KERNEL),
+    LookupActivation("TANH", _ignoring_options(tanh_table), TANH_16X8),  # ValueError below input scale 2^-28
     LookupActivation("ELU", _ignoring_options(elu_table)),
     LookupActivation("GELU", _gelu),
 ]

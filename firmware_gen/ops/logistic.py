@@ -1,4 +1,5 @@
-"""LOGISTIC (sigmoid), int8 -> int8 elementwise (output zero point -128, read as scale 1/256).
+"""LOGISTIC (sigmoid), int8 -> int8 elementwise (output zero point -128, read as scale 1/256); the int16 form is
+in ops/activations_16x8.py.
 
 Parameters are those of TFLite Micro's LogisticPrepare: input_scale * 2^27 split by frexp into a Q31
 multiplier and a shift that bring (input - zero_point) to Q4.27, and the input radius beyond which the
@@ -11,8 +12,10 @@ import math
 
 from firmware_gen.errors import UnsupportedModelError
 from firmware_gen.frontend.ir import Graph, Operator
+from firmware_gen.ops.activations_16x8 import LOGISTIC_16X8, has_int16_input
 from firmware_gen.ops.base import KernelCall
 from firmware_gen.ops.fixedpoint import round_half_away
+from firmware_gen.ops.overlap import OutputOverlap
 from firmware_gen.ops.unary_s8 import float32, input_radius, int8_input_output
 
 INPUT_INTEGER_BITS = 4
@@ -33,6 +36,9 @@ class LogisticKernel:
     is_alias = False
 
     def check(self, graph: Graph, op: Operator) -> None:
+        if has_int16_input(graph, op):
+            LOGISTIC_16X8.check(graph, op)
+            return
         source, _ = int8_input_output(graph, op)
         try:
             logistic_scaling(source.quantization.scale)
@@ -43,6 +49,8 @@ class LogisticKernel:
         return graph.tensors[op.inputs[0]].num_elements
 
     def lower(self, graph: Graph, op: Operator) -> KernelCall:
+        if has_int16_input(graph, op):
+            return LOGISTIC_16X8.lower(graph, op)
         source = graph.tensors[op.inputs[0]]
         multiplier, left_shift, radius = logistic_scaling(source.quantization.scale)
         return KernelCall(
@@ -58,6 +66,9 @@ class LogisticKernel:
             inputs=[op.inputs[0]],
             outputs=[op.outputs[0]],
         )
+
+    def output_overlap(self, graph: Graph, op: Operator) -> list[OutputOverlap]:
+        return LOGISTIC_16X8.output_overlap(graph, op) if has_int16_input(graph, op) else []
 
 
 KERNELS = [LogisticKernel()]

@@ -7,6 +7,7 @@ offered.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 
@@ -20,13 +21,17 @@ from firmware_gen.ops.tensor_checks import int8_per_tensor, unsupported
 INT8_INPUTS = range(-128, 128)
 
 
-def unary_operands(graph: Graph, op: Operator) -> tuple[Tensor, Tensor]:
-    """The checked (input, output) of a table-driven operator: int8, per tensor, one shape."""
+PerTensorCheck = Callable[[Graph, Operator, int, str], Tensor]
+
+
+def unary_operands(graph: Graph, op: Operator, per_tensor: PerTensorCheck = int8_per_tensor) -> tuple[Tensor, Tensor]:
+    """The checked (input, output) of a table-driven operator: int8 (or as `per_tensor` checks), per tensor, one
+    shape."""
     if len(op.inputs) != 1 or len(op.outputs) != 1:
         raise unsupported(graph, op, f"expected one input and one output, got {len(op.inputs)} and "
                                      f"{len(op.outputs)}")
-    source = int8_per_tensor(graph, op, op.inputs[0], "input")
-    result = int8_per_tensor(graph, op, op.outputs[0], "output")
+    source = per_tensor(graph, op, op.inputs[0], "input")
+    result = per_tensor(graph, op, op.outputs[0], "output")
     if tuple(source.shape) != tuple(result.shape):
         raise unsupported(graph, op, f"output {result.describe()} does not have the shape of input "
                                      f"{source.describe()}")

@@ -1,4 +1,5 @@
-"""SOFTMAX over the last dimension, int8 -> int8 (output scale 1/256, zero point -128).
+"""SOFTMAX over the last dimension, int8 -> int8 (output scale 1/256, zero point -128); the int16 form is in
+ops/softmax_16x8.py.
 
 Parameters are those of TFLite Micro's SoftmaxPrepare: beta * input_scale becomes a Q31 multiplier and a
 left shift that bring input differences to Q5.26 (PreprocessSoftmaxScaling), and differences below
@@ -11,8 +12,10 @@ import numpy as np
 
 from firmware_gen.errors import UnsupportedModelError
 from firmware_gen.frontend.ir import Graph, Operator
+from firmware_gen.ops.activations_16x8 import has_int16_input
 from firmware_gen.ops.base import KernelCall
 from firmware_gen.ops.fixedpoint import quantize_multiplier_greater_than_one
+from firmware_gen.ops.softmax_16x8 import SOFTMAX_16X8
 from firmware_gen.ops.unary_s8 import float32, input_radius, int8_input_output
 
 SCALED_DIFF_INTEGER_BITS = 5
@@ -37,6 +40,9 @@ class SoftmaxKernel:
     is_alias = False
 
     def check(self, graph: Graph, op: Operator) -> None:
+        if has_int16_input(graph, op):
+            SOFTMAX_16X8.check(graph, op)
+            return
         source, result = int8_input_output(graph, op)
         if not source.shape:
             raise UnsupportedModelError(f"{op.describe()}: input {source.describe()} is a scalar; "
@@ -54,6 +60,8 @@ class SoftmaxKernel:
         return graph.tensors[op.inputs[0]].num_elements
 
     def lower(self, graph: Graph, op: Operator) -> KernelCall:
+        if has_int16_input(graph, op):
+            return SOFTMAX_16X8.lower(graph, op)
         source = graph.tensors[op.inputs[0]]
         multiplier, left_shift, diff_min = softmax_scaling(op.options.get("beta", 1.0), source.quantization.scale)
         depth = int(source.shape[-1])

@@ -49,9 +49,9 @@ static int16_t gate(const fg_lstm_params *p, const lstm_weights *w, int g, int32
     }
     const int16_t pre = fg_saturate_s16((int32_t)from_input + (int32_t)from_hidden);
     if (g == FG_LSTM_CELL_GATE) {
-        return fg_tanh_s16(pre, 3, 0); /* Q3.12 in: TFLM's tanh with cell_state_scale_power -12 */
+        return fg_tanh_s16_value(pre, 3, 0); /* Q3.12 in: TFLM's tanh with cell_state_scale_power -12 */
     }
-    return fg_logistic_s16(pre, 3, 0);
+    return fg_logistic_s16_value(pre, 3, 0);
 }
 
 static int32_t product(int16_t a, int16_t b, int32_t multiplier, int32_t shift) {
@@ -73,7 +73,7 @@ static void step(const fg_lstm_params *p, const lstm_weights *w, const void *x, 
         }
         cell[u] = c;
         const int16_t output_gate = gate(p, w, FG_LSTM_OUTPUT_GATE, u, x, h);
-        const int16_t squashed = fg_tanh_s16(c, p->cell_tanh_multiplier, p->cell_tanh_shift);
+        const int16_t squashed = fg_tanh_s16_value(c, p->cell_tanh_multiplier, p->cell_tanh_shift);
         const int32_t hidden = p->hidden_zero_point +
                                product(squashed, output_gate, p->hidden_multiplier, p->hidden_shift);
         if (p->activation_bits == 16) {

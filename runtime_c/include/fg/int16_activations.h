@@ -28,15 +28,18 @@ static const uint16_t fg_sigmoid_table_u16[256] = {
     65533, 65533, 65533, 65533, 65533, 65534, 65534, 65534, 65534, 65534, 65534, 65534, 65534, 65534, 65534, 65535
 };
 
+/* The product wraps modulo 2^32 where it overflows, as TFLite's int32 arithmetic does on the targets it runs on. */
 static inline int32_t fg_s16_rescaled_input(int16_t x, int32_t multiplier, int32_t shift) {
-    const int32_t round = shift > 0 ? (int32_t)1 << (shift - 1) : 0;
-    return ((int32_t)x * multiplier + round) >> shift;
+    const uint32_t round = shift > 0 ? (uint32_t)1 << (shift - 1) : 0u;
+    return (int32_t)((uint32_t)(int32_t)x * (uint32_t)multiplier + round) >> shift;
 }
 
+static inline uint32_t fg_s16_magnitude(int32_t x) { return x < 0 ? 0u - (uint32_t)x : (uint32_t)x; }
+
 /* sigmoid in Q0.15 of the input rescaled by fg_s16_rescaled_input (9 fractional bits index the table). */
-static inline int16_t fg_logistic_s16(int16_t x, int32_t multiplier, int32_t shift) {
+static inline int16_t fg_logistic_s16_value(int16_t x, int32_t multiplier, int32_t shift) {
     const int32_t input = fg_s16_rescaled_input(x, multiplier, shift);
-    const uint32_t magnitude = (uint32_t)(input < 0 ? -input : input);
+    const uint32_t magnitude = fg_s16_magnitude(input);
     const uint32_t index = magnitude >> 9;
     uint32_t result;
     if (index >= 255u) {
@@ -50,9 +53,9 @@ static inline int16_t fg_logistic_s16(int16_t x, int32_t multiplier, int32_t shi
 }
 
 /* tanh in Q0.15 of the input rescaled by fg_s16_rescaled_input (8 fractional bits index the table). */
-static inline int16_t fg_tanh_s16(int16_t x, int32_t multiplier, int32_t shift) {
+static inline int16_t fg_tanh_s16_value(int16_t x, int32_t multiplier, int32_t shift) {
     const int32_t input = fg_s16_rescaled_input(x, multiplier, shift);
-    const uint32_t magnitude = (uint32_t)(input < 0 ? -input : input);
+    const uint32_t magnitude = fg_s16_magnitude(input);
     const uint32_t index = magnitude >> 8;
     int32_t result;
     if (index >= 255u) {

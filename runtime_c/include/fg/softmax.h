@@ -1,4 +1,4 @@
-/* SOFTMAX, int8 in and out (output scale 1/256, zero point -128), over the last dimension. */
+/* SOFTMAX over the last dimension: int8 in and out (output scale 1/256, zero point -128), or int16. */
 #ifndef FG_SOFTMAX_H
 #define FG_SOFTMAX_H
 
@@ -13,5 +13,17 @@ typedef struct {
 } fg_softmax_params;
 
 void fg_softmax_s8(const fg_softmax_params *params, const int8_t *input, int8_t *output);
+
+/* SOFTMAX int16 -> int16 (16x8 models: input zero point 0, output scale 1/32768 zero point 0). */
+typedef struct {
+    int32_t rows;
+    int32_t depth;
+    int32_t input_multiplier;        /* input_scale * beta / (10 / 65535) as Q31 multiplier and shift (left if > 0): */
+    int32_t input_shift;             /* differences from the row maximum, [-65535, 0], become [-10, 0] in the table */
+    const int16_t *exp_lut;          /* 513 entries: exp on [-10, 0] in Q0.15 */
+    const int16_t *reciprocal_lut;   /* 513 entries: 1 / (1 + x) on [0, 1] in Q0.15 */
+} fg_softmax_s16_params;
+
+void fg_softmax_s16(const fg_softmax_s16_params *params, const int16_t *input, int16_t *output);
 
 #endif /* FG_SOFTMAX_H */
