@@ -1,0 +1,34 @@
+"""Armv7-M variants (Cortex-M3 and up, no DSP needed): the 3x3 depthwise convolution channel by channel on a ring of
+int8 rows (runtime_c/kernels/depthwise_conv2d_3x3_planar.c). It reads the portable call's tables as they are (the
+filter as [channel][9 taps], the folded bias): no constants of its own, so no flash beyond its code.
+"""
+
+from __future__ import annotations
+
+from firmware_gen.frontend.ir import Graph, Operator
+from firmware_gen.isa import ARMV7M
+from firmware_gen.ops.base import KernelCall
+from firmware_gen.ops.variants import Variant, renamed
+
+REQUIRES = frozenset({ARMV7M})
+PITCH = 64  # FG_DW_PLANAR_PITCH: the columns of a ring row
+
+
+def planar_fits(params: dict) -> bool:
+    """The ring row holds the padded input row and every window of an output row."""
+    stride = params["stride_w"]
+    return params["pad_left"] + params["in_w"] <= PITCH and stride * (params["out_w"] - 1) + 3 <= PITCH
+
+
+def _planar_depthwise(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
+    p = call.params
+    if (p["dilation_h"], p["dilation_w"]) != (1, 1) or p["stride_w"] not in (1, 2) or p["stride_h"] != p["stride_w"]:
+        return None
+    return renamed(call, PLANAR_DEPTHWISE) if planar_fits(p) else None
+
+
+PLANAR_DEPTHWISE = Variant("fg_depthwise_conv2d_3x3_planar_s8", "fg_depthwise_conv2d_3x3_s8", REQUIRES,
+                           _planar_depthwise, "channel by channel on a ring of int8 rows, the nine weights in "
+                           "registers along a row, output stage with the channel's constants hoisted")
+
+VARIANTS = [PLANAR_DEPTHWISE]
