@@ -13,13 +13,14 @@
 #define FG_DW_PLANAR_ROWS 12   /* input rows of a band's plane */
 #define FG_DW_PLANAR_SUMS 192  /* outputs of a band */
 
-/* sums[i * n + x] = the nine taps of window x < n of output row i < rows, windows `stride` columns and rows apart,
- * the first's top left at r. */
+/* sums[i * n + x] = the nine taps of window x < n of output row i < rows, windows `stride` columns and `stride_h`
+ * rows apart, the first's top left at r. */
 static inline __attribute__((always_inline)) void fg_dw_planar_sums(const int8_t *r, const int8_t *w, int32_t stride,
-                                                                     int32_t rows, int32_t n, int32_t *sums) {
+                                                                     int32_t stride_h, int32_t rows, int32_t n,
+                                                                     int32_t *sums) {
     enum { P = FG_DW_PLANAR_PITCH };
     const int32_t w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3], w4 = w[4], w5 = w[5], w6 = w[6], w7 = w[7], w8 = w[8];
-    for (int32_t i = 0; i < rows; ++i, r += stride * P - stride * n) {
+    for (int32_t i = 0; i < rows; ++i, r += stride_h * P - stride * n) {
         for (int32_t x = 0; x < n; ++x, r += stride) {
             *sums++ = w0 * r[0] + w1 * r[1] + w2 * r[2] + w3 * r[P] + w4 * r[P + 1] + w5 * r[P + 2] + w6 * r[2 * P] +
                       w7 * r[2 * P + 1] + w8 * r[2 * P + 2];
@@ -27,15 +28,93 @@ static inline __attribute__((always_inline)) void fg_dw_planar_sums(const int8_t
     }
 }
 
-FG_HOT_LOOP static void fg_dw_planar_sums_s1(const int8_t *r, const int8_t *w, int32_t rows, int32_t n,
-                                             int32_t *sums) {
-    fg_dw_planar_sums(r, w, 1, rows, n, sums);
-}
+#if defined(__arm__) && defined(__thumb2__)
+/* Two windows side by side per pass, each input of a filter row loaded once for both: acc0 (r2) and acc1 (r3) += the
+ * filter row's taps (weights wa, wb, wc) at plane offset `row`; stride 1 reads four columns, stride 2 five. */
+#define FG_DW_ROW_S1(row, wa, wb, wc, first)                                   \
+    "ldrsb r12, [r0, #" row "]\n\t" first("r2", wa)                         \
+    "ldrsb r12, [r0, #" row "+1]\n\t" "mla r2, " wb ", r12, r2\n\t" first("r3", wa) \
+    "ldrsb r12, [r0, #" row "+2]\n\t" "mla r2, " wc ", r12, r2\n\t" "mla r3, " wb ", r12, r3\n\t" \
+    "ldrsb r12, [r0, #" row "+3]\n\t" "mla r3, " wc ", r12, r3\n\t"
+#define FG_DW_ROW_S2(row, wa, wb, wc, first)                                   \
+    "ldrsb r12, [r0, #" row "]\n\t" first("r2", wa)                         \
+    "ldrsb r12, [r0, #" row "+1]\n\t" "mla r2, " wb ", r12, r2\n\t"           \
+    "ldrsb r12, [r0, #" row "+2]\n\t" "mla r2, " wc ", r12, r2\n\t" first("r3", wa) \
+    "ldrsb r12, [r0, #" row "+3]\n\t" "mla r3, " wb ", r12, r3\n\t"           \
+    "ldrsb r12, [r0, #" row "+4]\n\t" "mla r3, " wc ", r12, r3\n\t"
+#define FG_DW_MUL(acc, w) "mul " acc ", " w ", r12\n\t"
+#define FG_DW_MLA(acc, w) "mla " acc ", " w ", r12, " acc "\n\t"
+#define FG_DW_STR(x) #x
+#define FG_DW_XSTR(x) FG_DW_STR(x)
+/* What the band's loop keeps on the stack: where the current row's pairs end, from there to the next row's first
+ * pair, the rows left, and the bytes of sums an odd row's last pair wrote past the row. */
+typedef struct {
+    const int8_t *end;
+    int32_t jump, rows, back;
+    int32_t row_bytes;  /* from one output row's windows to the next's: stride_h * FG_DW_PLANAR_PITCH */
+} fg_dw_band_job;
 
-FG_HOT_LOOP static void fg_dw_planar_sums_s2(const int8_t *r, const int8_t *w, int32_t rows, int32_t n,
-                                             int32_t *sums) {
-    fg_dw_planar_sums(r, w, 2, rows, n, sums);
+#define FG_DW_BAND_ASM(ROW, advance)                                                        \
+    __asm__ volatile(                                                                                   \
+        "ldm r3, {r4-r8}\n\t"                                                                         \
+        "push {r4-r8}\n\t"                                                                            \
+        "ldm r2, {r4-r11, lr}\n"                                                                      \
+        "1:\n\t"                                                                                      \
+        ROW("0", "r4", "r5", "r6", FG_DW_MUL)                                                           \
+        ROW(FG_DW_XSTR(FG_DW_PLANAR_PITCH), "r7", "r8", "r9", FG_DW_MLA)                                \
+        ROW(FG_DW_XSTR(2 * FG_DW_PLANAR_PITCH), "r10", "r11", "lr", FG_DW_MLA)                          \
+        "strd r2, r3, [r1], #8\n\t"                                                                   \
+        "add r0, r0, #" advance "\n\t"                                                                 \
+        "ldr r12, [sp]\n\t"                                                                           \
+        "cmp r0, r12\n\t"                                                                             \
+        "bne 1b\n\t"                                                                                  \
+        "ldr r2, [sp, #16]\n\t"                                                                      \
+        "add r12, r12, r2\n\t"                                                                       \
+        "str r12, [sp]\n\t"                                                                           \
+        "ldrd r12, r2, [sp, #4]\n\t"                                                                  \
+        "add r0, r0, r12\n\t"                                                                         \
+        "ldr r12, [sp, #12]\n\t"                                                                      \
+        "sub r1, r1, r12\n\t"                                                                         \
+        "subs r2, r2, #1\n\t"                                                                         \
+        "str r2, [sp, #8]\n\t"                                                                        \
+        "bne 1b\n\t"                                                                                  \
+        "add sp, sp, #20\n\t"                                                                         \
+        : "+r"(rr), "+r"(rs), "+r"(rw), "+r"(rj)                                                        \
+        :                                                                                               \
+        : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "lr", "cc", "memory")
+
+/* sums[i * n + x] of the band's rows, windows `stride` columns and rows apart from r, two per pass; sums has room
+ * for one output past the band (an odd row's last pair). */
+static __attribute__((noinline)) void fg_dw_planar_band(const int8_t *r, const int8_t *w, int32_t stride,
+                                                        int32_t stride_h, int32_t rows, int32_t n, int32_t *sums) {
+    int32_t taps[9];
+    for (int32_t t = 0; t < 9; ++t) {
+        taps[t] = w[t];
+    }
+    const int32_t pairs = (n + 1) / 2, width = 2 * stride * pairs;
+    const fg_dw_band_job job = {r + width, stride_h * FG_DW_PLANAR_PITCH - width, rows, 4 * (2 * pairs - n),
+                                stride_h * FG_DW_PLANAR_PITCH};
+    register const int8_t *rr __asm__("r0") = r;
+    register int32_t *rs __asm__("r1") = sums;
+    register const int32_t *rw __asm__("r2") = taps;
+    register const fg_dw_band_job *rj __asm__("r3") = &job;
+    if (stride == 1) {
+        FG_DW_BAND_ASM(FG_DW_ROW_S1, "2");
+    } else {
+        FG_DW_BAND_ASM(FG_DW_ROW_S2, "4");
+    }
 }
+#undef FG_DW_BAND_ASM
+#undef FG_DW_ROW_S1
+#undef FG_DW_ROW_S2
+#undef FG_DW_MUL
+#undef FG_DW_MLA
+#else
+FG_HOT_LOOP static void fg_dw_planar_band(const int8_t *r, const int8_t *w, int32_t stride, int32_t stride_h,
+                                          int32_t rows, int32_t n, int32_t *sums) {
+    fg_dw_planar_sums(r, w, stride, stride_h, rows, n, sums);
+}
+#endif
 
 /* The output stage of one row of one channel: output x at out[x * step]. fast: the channel's constants, or NULL
  * (TFLite's arithmetic). */
@@ -60,6 +139,86 @@ FG_HOT_LOOP static void fg_dw_planar_outputs(const int32_t *sums, int32_t count,
         const int32_t v = fg_fast_output(bias + (uint32_t)sums[x], &k, offset);
         *out = (int8_t)(v < low ? low : v > high ? high : v);
     }
+}
+
+/* The output stage of a layer whose output zero point is -128 and clamp all of int8 (ReLU's), for a right shift r in
+ * [1, 23] and a bias that no sum of nine int8 products wraps: with a = bias + sum, the fast output stage
+ * (fg/requantize_fast.h) without its terms for a < 0 (those outputs clamp to -128 either way, as the exact ones do)
+ * is floor((a * M + 2^30 + 2^(30+r)) / 2^(31+r)) - 128: one SMLAL from the per-channel 64-bit start
+ * bias * M + 2^30 + 2^(30+r) - 2^(38+r), then the high word shifted right by r - 1 and saturated. */
+typedef struct {
+    uint32_t start_low;
+    int32_t start_high;
+    int32_t multiplier, shift;  /* shift: r - 1 */
+} fg_dw_floor_stage;
+
+#define FG_DW_SUM_BOUND 147456  /* 9 * 128 * 128: no sum of a window's products is larger */
+
+static int fg_dw_floor_stage_of(const fg_requant_params *q, int32_t entry, int32_t bias, fg_dw_floor_stage *s) {
+    const int32_t r = -q->shifts[entry], m = q->multipliers[entry];
+    if (q->output_offset != -128 || q->activation_min != -128 || q->activation_max != 127 || r < 1 || r > 23 ||
+        m < 0 || bias > INT32_MAX - FG_DW_SUM_BOUND || bias < INT32_MIN + FG_DW_SUM_BOUND) {
+        return 0;
+    }
+    const int64_t start = (int64_t)bias * m + (1LL << 30) + ((int64_t)1 << (30 + r)) - ((int64_t)1 << (38 + r));
+    s->start_low = (uint32_t)(uint64_t)start;
+    s->start_high = (int32_t)(uint32_t)((uint64_t)start >> 32);
+    s->multiplier = m;
+    s->shift = r - 1;
+    return 1;
+}
+
+static inline int8_t fg_dw_floor_output(int32_t sum, const fg_dw_floor_stage *s) {
+    const int64_t start = (int64_t)(((uint64_t)(uint32_t)s->start_high << 32) | s->start_low);
+    const int32_t high = (int32_t)((start + (int64_t)sum * s->multiplier) >> 32) >> s->shift;
+    return (int8_t)fg_clamp_i32(high, -128, 127);
+}
+
+/* output x = fg_dw_floor_output(sums[x]) at out[x * step], x < count. */
+static void fg_dw_floor_outputs(const int32_t *sums, int32_t count, const fg_dw_floor_stage *s, int8_t *out,
+                                int32_t step) {
+#if defined(__arm__) && defined(__thumb2__)
+    if (count & 1) {
+        out[(count - 1) * step] = fg_dw_floor_output(sums[count - 1], s);
+    }
+    if (count < 2) {
+        return;
+    }
+    const struct {
+        const int32_t *end;
+        int32_t step;
+        fg_dw_floor_stage stage;
+    } job = {sums + (count & ~1), step, *s};
+    register const int32_t *rs __asm__("r0") = sums;
+    register int8_t *ro __asm__("r1") = out;
+    register const void *rj __asm__("r2") = &job;
+    __asm__ volatile(
+        "ldm r2, {r3-r8}\n"
+        "1:\n\t"
+        "ldrd r9, r12, [r0], #8\n\t"
+        "mov r10, r5\n\t"
+        "mov r11, r6\n\t"
+        "smlal r10, r11, r9, r7\n\t"
+        "asr r11, r11, r8\n\t"
+        "ssat r11, #8, r11\n\t"
+        "strb r11, [r1]\n\t"
+        "mov r10, r5\n\t"
+        "mov r9, r6\n\t"
+        "smlal r10, r9, r12, r7\n\t"
+        "asr r9, r9, r8\n\t"
+        "ssat r9, #8, r9\n\t"
+        "strb r9, [r1, r4]\n\t"
+        "add r1, r1, r4, lsl #1\n\t"
+        "cmp r0, r3\n\t"
+        "bne 1b\n\t"
+        : "+r"(rs), "+r"(ro), "+r"(rj)
+        :
+        : "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "cc", "memory");
+#else
+    for (int32_t x = 0; x < count; ++x, out += step) {
+        *out = fg_dw_floor_output(sums[x], s);
+    }
+#endif
 }
 
 /* Channel c of input rows first.. (count of them; the zero point outside the image) into plane rows 0.., columns
@@ -94,16 +253,18 @@ static void fg_dw_planar_channel(const fg_depthwise_conv2d_params *p, const int8
     fg_fast_channel fast;
     const fg_fast_channel *k = fg_fast_channel_of(q->multipliers[entry], q->shifts[entry], &fast) ? &fast : NULL;
     const uint32_t bias = (uint32_t)p->folded_bias[c];
+    fg_dw_floor_stage floor_stage;
+    const int floor = fg_dw_floor_stage_of(q, entry, p->folded_bias[c], &floor_stage);
     const int8_t *w = p->channel_taps + 9 * c;
     for (int32_t oy = 0; oy < p->out_h; oy += band) {
         const int32_t rows = p->out_h - oy < band ? p->out_h - oy : band;
         fg_dw_planar_fill(p, image, c, oy * stride - p->pad_top, (rows - 1) * stride + 3, plane);
-        if (stride == 1) {
-            fg_dw_planar_sums_s1(plane, w, rows, n, sums);
+        fg_dw_planar_band(plane, w, p->stride_w, stride, rows, n, sums);
+        if (floor) {
+            fg_dw_floor_outputs(sums, rows * n, &floor_stage, output + oy * n * step + c, step);
         } else {
-            fg_dw_planar_sums_s2(plane, w, rows, n, sums);
+            fg_dw_planar_outputs(sums, rows * n, bias, k, q, c, output + oy * n * step + c, step);
         }
-        fg_dw_planar_outputs(sums, rows * n, bias, k, q, c, output + oy * n * step + c, step);
     }
 }
 
@@ -136,7 +297,7 @@ void fg_depthwise_conv2d_3x3_planar_s8(const fg_depthwise_conv2d_params *p, cons
         return;
     }
     int8_t plane[FG_DW_PLANAR_ROWS * FG_DW_PLANAR_PITCH];
-    int32_t sums[FG_DW_PLANAR_SUMS];
+    int32_t sums[FG_DW_PLANAR_SUMS + 1];
     memset(plane, (int)(int8_t)-p->requant.input_offset, sizeof plane);  /* the padding's columns keep it */
     const int32_t by_plane = (FG_DW_PLANAR_ROWS - 3) / p->stride_h + 1, by_sums = FG_DW_PLANAR_SUMS / p->out_w;
     const int32_t band = by_plane < by_sums ? by_plane : by_sums;

@@ -15,14 +15,14 @@ PITCH = 64  # FG_DW_PLANAR_PITCH: the columns of a ring row
 
 
 def planar_fits(params: dict) -> bool:
-    """The ring row holds the padded input row and every window of an output row."""
-    stride = params["stride_w"]
-    return params["pad_left"] + params["in_w"] <= PITCH and stride * (params["out_w"] - 1) + 3 <= PITCH
+    """A plane row holds the padded input row and every window of an output row (whole pairs of them)."""
+    last = 2 * -(-params["out_w"] // 2) - 1
+    return params["pad_left"] + params["in_w"] <= PITCH and params["stride_w"] * last + 3 <= PITCH
 
 
 def _planar_depthwise(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
     p = call.params
-    if (p["dilation_h"], p["dilation_w"]) != (1, 1) or p["stride_w"] not in (1, 2) or p["stride_h"] != p["stride_w"]:
+    if (p["dilation_h"], p["dilation_w"]) != (1, 1) or p["stride_w"] not in (1, 2) or p["stride_h"] not in (1, 2):
         return None
     return renamed(call, PLANAR_DEPTHWISE) if planar_fits(p) else None
 
