@@ -50,7 +50,7 @@ def _discover() -> list[Variant]:
     for module_info in pkgutil.iter_modules(__path__):
         module = importlib.import_module(f"{__name__}.{module_info.name}")
         variants.extend(getattr(module, "VARIANTS", ()))
-    # The most demanding ISA first (Armv7-M, which every DSP or MVE core also has, counts for nothing); stable otherwise.
+    # The most demanding ISA first (Armv7-M, which every DSP or MVE core has too, counts for nothing); else stable.
     return sorted(variants, key=lambda v: -len(v.requires - {ARMV7M}))
 
 
