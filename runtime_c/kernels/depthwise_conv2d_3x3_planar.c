@@ -221,26 +221,28 @@ static void fg_dw_floor_outputs(const int32_t *sums, int32_t count, const fg_dw_
 #endif
 }
 
-/* Channel c of input rows first.. (count of them; the zero point outside the image) into plane rows 0.., columns
- * pad_left... */
+/* Channel c of input rows first.. (count of them) into plane rows 0.., columns pad_left..; a row outside the image
+ * gets the zero point unless `padded` (it holds it already). Four inputs per word store. */
 FG_HOT_LOOP static void fg_dw_planar_fill(const fg_depthwise_conv2d_params *p, const int8_t *image, int32_t c,
-                                          int32_t first, int32_t count, int8_t *plane) {
+                                          int32_t first, int32_t count, int padded, int8_t *plane) {
     const int32_t step = p->in_c, n = p->in_w;
     for (int32_t y = first; y < first + count; ++y, plane += FG_DW_PLANAR_PITCH) {
         int8_t *dst = plane + p->pad_left;
         if (y < 0 || y >= p->in_h) {
-            memset(dst, (int)(int8_t)-p->requant.input_offset, (size_t)n);
+            if (!padded) {
+                memset(dst, (int)(int8_t)-p->requant.input_offset, (size_t)n);
+            }
             continue;
         }
-        const int8_t *src = image + y * n * step + c;
+        const uint8_t *src = (const uint8_t *)image + y * n * step + c;
         int32_t x = 0;
-        for (; x + 2 <= n; x += 2, src += 2 * step) {
-            const int8_t a = src[0], b = src[step];
-            dst[x] = a;
-            dst[x + 1] = b;
+        for (; x + 4 <= n; x += 4, src += 4 * step) {
+            const uint32_t word = src[0] | (uint32_t)src[step] << 8 | (uint32_t)src[2 * step] << 16 |
+                                  (uint32_t)src[3 * step] << 24;
+            memcpy(dst + x, &word, sizeof word);
         }
-        if (x < n) {
-            dst[x] = *src;
+        for (; x < n; ++x, src += step) {
+            dst[x] = (int8_t)*src;
         }
     }
 }
@@ -258,7 +260,8 @@ static void fg_dw_planar_channel(const fg_depthwise_conv2d_params *p, const int8
     const int8_t *w = p->channel_taps + 9 * c;
     for (int32_t oy = 0; oy < p->out_h; oy += band) {
         const int32_t rows = p->out_h - oy < band ? p->out_h - oy : band;
-        fg_dw_planar_fill(p, image, c, oy * stride - p->pad_top, (rows - 1) * stride + 3, plane);
+        /* one band: the rows outside the image are the same plane rows for every channel, set up once */
+        fg_dw_planar_fill(p, image, c, oy * stride - p->pad_top, (rows - 1) * stride + 3, band >= p->out_h, plane);
         fg_dw_planar_band(plane, w, p->stride_w, stride, rows, n, sums);
         if (floor) {
             fg_dw_floor_outputs(sums, rows * n, &floor_stage, output + oy * n * step + c, step);

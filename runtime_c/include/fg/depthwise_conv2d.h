@@ -46,11 +46,12 @@ void fg_depthwise_conv2d_s8(const fg_depthwise_conv2d_params *params, const int8
  * raster order, as the reference. */
 void fg_depthwise_conv2d_3x3_s8(const fg_depthwise_conv2d_params *params, const int8_t *input, int8_t *output);
 
-/* Bit-exact with fg_depthwise_conv2d_3x3_s8 for dilation 1 and stride_h = stride_w = 1 or 2 (the Armv7-M variant,
- * firmware_gen/ops/variants/armv7m.py): channel by channel, the window's rows copied into a ring of int8 rows
- * FG_DW_PLANAR_PITCH apart on the stack, each channel's nine weights in registers along an output row. The generator
- * checks that a padded input row and every window of an output row fit in FG_DW_PLANAR_PITCH columns. An output
- * that overlaps the input other than a whole number of pixels before it runs in raster order. */
+/* Bit-exact with fg_depthwise_conv2d_3x3_s8 for dilation 1 and stride_h, stride_w each 1 or 2 (the Armv7-M variant,
+ * firmware_gen/ops/variants/armv7m.py): channel by channel, in bands of output rows whose input rows are copied into
+ * a plane of int8 rows FG_DW_PLANAR_PITCH apart on the stack (~1.6 KB with the band's sums), each channel's nine
+ * weights in registers over the band, two windows per pass. The generator checks that a padded input row and every
+ * window of an output row (whole pairs) fit in FG_DW_PLANAR_PITCH columns. An output that overlaps the input other
+ * than a whole number of pixels before it runs in raster order. */
 #define FG_DW_PLANAR_PITCH 64
 void fg_depthwise_conv2d_3x3_planar_s8(const fg_depthwise_conv2d_params *params, const int8_t *input,
                                        int8_t *output);
