@@ -58,7 +58,15 @@ typedef struct {
     __asm__ volatile(                                                                                   \
         "ldm r3, {r4-r8}\n\t"                                                                         \
         "push {r4-r8}\n\t"                                                                            \
-        "ldm r2, {r4-r11, lr}\n"                                                                      \
+        "ldrsb r4, [r2]\n\t"                                                                         \
+        "ldrsb r5, [r2, #1]\n\t"                                                                     \
+        "ldrsb r6, [r2, #2]\n\t"                                                                     \
+        "ldrsb r7, [r2, #3]\n\t"                                                                     \
+        "ldrsb r8, [r2, #4]\n\t"                                                                     \
+        "ldrsb r9, [r2, #5]\n\t"                                                                     \
+        "ldrsb r10, [r2, #6]\n\t"                                                                    \
+        "ldrsb r11, [r2, #7]\n\t"                                                                    \
+        "ldrsb lr, [r2, #8]\n"                                                                        \
         "1:\n\t"                                                                                      \
         ROW("0", "r4", "r5", "r6", FG_DW_MUL)                                                           \
         ROW(FG_DW_XSTR(FG_DW_PLANAR_PITCH), "r7", "r8", "r9", FG_DW_MLA)                                \
@@ -87,16 +95,12 @@ typedef struct {
  * for one output past the band (an odd row's last pair). */
 static __attribute__((noinline)) void fg_dw_planar_band(const int8_t *r, const int8_t *w, int32_t stride,
                                                         int32_t stride_h, int32_t rows, int32_t n, int32_t *sums) {
-    int32_t taps[9];
-    for (int32_t t = 0; t < 9; ++t) {
-        taps[t] = w[t];
-    }
     const int32_t pairs = (n + 1) / 2, width = 2 * stride * pairs;
     const fg_dw_band_job job = {r + width, stride_h * FG_DW_PLANAR_PITCH - width, rows, 4 * (2 * pairs - n),
                                 stride_h * FG_DW_PLANAR_PITCH};
     register const int8_t *rr __asm__("r0") = r;
     register int32_t *rs __asm__("r1") = sums;
-    register const int32_t *rw __asm__("r2") = taps;
+    register const int8_t *rw __asm__("r2") = w;
     register const fg_dw_band_job *rj __asm__("r3") = &job;
     if (stride == 1) {
         FG_DW_BAND_ASM(FG_DW_ROW_S1, "2");
