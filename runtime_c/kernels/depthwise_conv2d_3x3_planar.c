@@ -225,20 +225,40 @@ static void fg_dw_floor_outputs(const int32_t *sums, int32_t count, const fg_dw_
 #endif
 }
 
-/* Channel c of input rows first.. (count of them) into plane rows 0.., columns pad_left..; a row outside the image
+/* How the channels' images are walked: along their rows, or (taller than wide: fewer, longer plane rows) along their
+ * columns, as if transposed. Steps in bytes. */
+typedef struct {
+    int32_t in_rows, in_cols, pad_top, pad_left, stride_r, stride_c, out_rows, out_cols;
+    int32_t in_row_step, in_col_step, out_row_step, out_col_step;
+    int32_t columns;  /* 1: along the columns */
+} fg_dw_walk;
+
+static fg_dw_walk fg_dw_walk_of(const fg_depthwise_conv2d_params *p) {
+    const int32_t c = p->in_c;
+    if (p->out_h > p->out_w) {
+        const fg_dw_walk columns = {p->in_w, p->in_h, p->pad_left, p->pad_top, p->stride_w, p->stride_h, p->out_w,
+                                    p->out_h, c, p->in_w * c, c, p->out_w * c, 1};
+        return columns;
+    }
+    const fg_dw_walk rows = {p->in_h, p->in_w, p->pad_top, p->pad_left, p->stride_h, p->stride_w, p->out_h, p->out_w,
+                             p->in_w * c, c, p->out_w * c, c, 0};
+    return rows;
+}
+
+/* Channel c of walked rows first.. (count of them) into plane rows 0.., columns pad_left..; a row outside the image
  * gets the zero point unless `padded` (it holds it already). Four inputs per word store. */
-FG_HOT_LOOP static void fg_dw_planar_fill(const fg_depthwise_conv2d_params *p, const int8_t *image, int32_t c,
-                                          int32_t first, int32_t count, int padded, int8_t *plane) {
-    const int32_t step = p->in_c, n = p->in_w;
+FG_HOT_LOOP static void fg_dw_planar_fill(const fg_dw_walk *v, const int8_t *image, int8_t zero_point, int32_t first,
+                                          int32_t count, int padded, int8_t *plane) {
+    const int32_t step = v->in_col_step, n = v->in_cols;
     for (int32_t y = first; y < first + count; ++y, plane += FG_DW_PLANAR_PITCH) {
-        int8_t *dst = plane + p->pad_left;
-        if (y < 0 || y >= p->in_h) {
+        int8_t *dst = plane + v->pad_left;
+        if (y < 0 || y >= v->in_rows) {
             if (!padded) {
-                memset(dst, (int)(int8_t)-p->requant.input_offset, (size_t)n);
+                memset(dst, zero_point, (size_t)n);
             }
             continue;
         }
-        const uint8_t *src = (const uint8_t *)image + y * n * step + c;
+        const uint8_t *src = (const uint8_t *)image + y * v->in_row_step;
         int32_t x = 0;
         for (; x + 4 <= n; x += 4, src += 4 * step) {
             const uint32_t word = src[0] | (uint32_t)src[step] << 8 | (uint32_t)src[2 * step] << 16 |
@@ -251,27 +271,51 @@ FG_HOT_LOOP static void fg_dw_planar_fill(const fg_depthwise_conv2d_params *p, c
     }
 }
 
-/* Every output row of channel c of one image, in bands of `band` rows. */
-static void fg_dw_planar_channel(const fg_depthwise_conv2d_params *p, const int8_t *image, int32_t c, int32_t band,
-                                 int8_t *output, int8_t *plane, int32_t *sums) {
+/* The output stage of a band's rows (n outputs each) of channel c, from out: one run when a row's outputs continue
+ * the previous row's. */
+static inline __attribute__((always_inline)) void fg_dw_planar_band_outputs(
+    const fg_depthwise_conv2d_params *p, const fg_dw_walk *v, int32_t c, const int32_t *sums, int32_t rows,
+    const fg_dw_floor_stage *floor_stage, const fg_fast_channel *fast, int8_t *out) {
+    const int32_t n = v->out_cols, step = v->out_col_step;
+    int32_t runs = rows, count = n;
+    if (v->out_row_step == n * step) {
+        runs = 1;
+        count = rows * n;
+    }
+    for (int32_t i = 0; i < runs; ++i, sums += n, out += v->out_row_step) {
+        if (floor_stage != NULL) {
+            fg_dw_floor_outputs(sums, count, floor_stage, out, step);
+        } else {
+            fg_dw_planar_outputs(sums, count, (uint32_t)p->folded_bias[c], fast, &p->requant, c, out, step);
+        }
+    }
+}
+
+/* Every walked row of channel c of one image, in bands of `band` rows. */
+static void fg_dw_planar_channel(const fg_depthwise_conv2d_params *p, const fg_dw_walk *v, const int8_t *image,
+                                 int32_t c, int32_t band, int8_t *output, int8_t *plane, int32_t *sums) {
     const fg_requant_params *q = &p->requant;
-    const int32_t entry = q->per_channel ? c : 0, step = p->in_c, n = p->out_w, stride = p->stride_h;
+    const int32_t entry = q->per_channel ? c : 0;
     fg_fast_channel fast;
     const fg_fast_channel *k = fg_fast_channel_of(q->multipliers[entry], q->shifts[entry], &fast) ? &fast : NULL;
-    const uint32_t bias = (uint32_t)p->folded_bias[c];
     fg_dw_floor_stage floor_stage;
     const int floor = fg_dw_floor_stage_of(q, entry, p->folded_bias[c], &floor_stage);
     const int8_t *w = p->channel_taps + 9 * c;
-    for (int32_t oy = 0; oy < p->out_h; oy += band) {
-        const int32_t rows = p->out_h - oy < band ? p->out_h - oy : band;
-        /* one band: the rows outside the image are the same plane rows for every channel, set up once */
-        fg_dw_planar_fill(p, image, c, oy * stride - p->pad_top, (rows - 1) * stride + 3, band >= p->out_h, plane);
-        fg_dw_planar_band(plane, w, p->stride_w, stride, rows, n, sums);
-        if (floor) {
-            fg_dw_floor_outputs(sums, rows * n, &floor_stage, output + oy * n * step + c, step);
-        } else {
-            fg_dw_planar_outputs(sums, rows * n, bias, k, q, c, output + oy * n * step + c, step);
+    int8_t transposed[9];  /* the taps in the order of a walk along the columns */
+    if (v->columns) {
+        for (int32_t t = 0; t < 9; ++t) {
+            transposed[t] = w[3 * (t % 3) + t / 3];
         }
+        w = transposed;
+    }
+    for (int32_t oy = 0; oy < v->out_rows; oy += band) {
+        const int32_t rows = v->out_rows - oy < band ? v->out_rows - oy : band;
+        /* one band: the rows outside the image are the same plane rows for every channel, set up once */
+        fg_dw_planar_fill(v, image + c, (int8_t)-q->input_offset, oy * v->stride_r - v->pad_top,
+                          (rows - 1) * v->stride_r + 3, band >= v->out_rows, plane);
+        fg_dw_planar_band(plane, w, v->stride_c, v->stride_r, rows, v->out_cols, sums);
+        fg_dw_planar_band_outputs(p, v, c, sums, rows, floor ? &floor_stage : NULL, k,
+                                  output + oy * v->out_row_step + c);
     }
 }
 
@@ -306,12 +350,13 @@ void fg_depthwise_conv2d_3x3_planar_s8(const fg_depthwise_conv2d_params *p, cons
     int8_t plane[FG_DW_PLANAR_ROWS * FG_DW_PLANAR_PITCH];
     int32_t sums[FG_DW_PLANAR_SUMS + 1];
     memset(plane, (int)(int8_t)-p->requant.input_offset, sizeof plane);  /* the padding's columns keep it */
-    const int32_t by_plane = (FG_DW_PLANAR_ROWS - 3) / p->stride_h + 1, by_sums = FG_DW_PLANAR_SUMS / p->out_w;
+    const fg_dw_walk walk = fg_dw_walk_of(p);
+    const int32_t by_plane = (FG_DW_PLANAR_ROWS - 3) / walk.stride_r + 1, by_sums = FG_DW_PLANAR_SUMS / walk.out_cols;
     const int32_t band = by_plane < by_sums ? by_plane : by_sums;
     const int32_t image_bytes = p->in_h * p->in_w * p->in_c, out_bytes = p->out_h * p->out_w * p->in_c;
     for (int32_t b = 0; b < p->batches; ++b) {
         for (int32_t c = 0; c < p->in_c; ++c) {
-            fg_dw_planar_channel(p, input + b * image_bytes, c, band, output + b * out_bytes, plane, sums);
+            fg_dw_planar_channel(p, &walk, input + b * image_bytes, c, band, output + b * out_bytes, plane, sums);
         }
     }
 }

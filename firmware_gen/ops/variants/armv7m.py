@@ -17,9 +17,12 @@ PITCH = 64  # FG_DW_PLANAR_PITCH: the columns of a ring row
 
 
 def planar_fits(params: dict) -> bool:
-    """A plane row holds the padded input row and every window of an output row (whole pairs of them)."""
-    last = 2 * -(-params["out_w"] // 2) - 1
-    return params["pad_left"] + params["in_w"] <= PITCH and params["stride_w"] * last + 3 <= PITCH
+    """A plane row holds the padded input row and every window of an output row (whole pairs of them); the kernel walks
+    an image taller than wide along its columns."""
+    axis = "h" if params["out_h"] > params["out_w"] else "w"
+    pad = params["pad_top"] if axis == "h" else params["pad_left"]
+    last = 2 * -(-params[f"out_{axis}"] // 2) - 1
+    return pad + params[f"in_{axis}"] <= PITCH and params[f"stride_{axis}"] * last + 3 <= PITCH
 
 
 def _planar_depthwise(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
