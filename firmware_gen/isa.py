@@ -12,6 +12,9 @@ from dataclasses import dataclass
 DSP = "dsp"  # Armv7E-M DSP extension: SMLAD, SXTB16, SMMULR, saturating arithmetic (M4, M7, M33, M55)
 MVE = "mve"  # Armv8.1-M M-profile Vector Extension (Helium), integer (M55, M85)
 FEATURES = (DSP, MVE)
+# Armv7-M's Thumb-2 instructions (MLA, SMULL/SMLAL, SSAT, LDRSB with offsets): every core from the M3 on has them, so
+# a board file does not list this feature; the board's Isa adds it from the core.
+ARMV7M = "armv7m"
 
 # The features each core can have (a core may be built without some of them, never with more).
 CORE_FEATURES: dict[str, frozenset[str]] = {
@@ -24,6 +27,13 @@ CORE_FEATURES: dict[str, frozenset[str]] = {
     "cortex-m55": frozenset({DSP, MVE}),
     "cortex-m85": frozenset({DSP, MVE}),
 }
+
+THUMB2_CORES = frozenset({"cortex-m3", "cortex-m4", "cortex-m7", "cortex-m33", "cortex-m55", "cortex-m85"})
+
+
+def core_features(core: str, listed: frozenset[str]) -> frozenset[str]:
+    """A board's ISA features: those its file lists and those its core implies."""
+    return listed | ({ARMV7M} if core in THUMB2_CORES else frozenset())
 
 
 @dataclass(frozen=True)
@@ -43,6 +53,8 @@ class Isa:
             return "Armv8.1-M + MVE"
         if DSP in self.features:
             return "Armv7E-M (DSP)"
+        if ARMV7M in self.features:
+            return "Armv7-M"
         return "portable C"
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import tomllib
 
 from firmware_gen.errors import UserError
-from firmware_gen.isa import CORE_FEATURES, FEATURES, Isa
+from firmware_gen.isa import CORE_FEATURES, FEATURES, Isa, core_features
 from firmware_gen.resources import BOARDS_DIR, RUNTIME_DIR
 
 PORTS_DIR = RUNTIME_DIR / "ports"
@@ -84,7 +84,7 @@ class Board:
 
     @property
     def isa(self) -> Isa:
-        return Isa(self.features, self.region_for("rodata").size)
+        return Isa(core_features(self.core, self.features), self.region_for("rodata").size)
 
     @property
     def instructions_per_tick(self) -> float:

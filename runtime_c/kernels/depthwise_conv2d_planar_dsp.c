@@ -208,22 +208,12 @@ static void fg_dsp_dw_channel(const fg_depthwise_conv2d_params *p, const int8_t 
     }
 }
 
-/* Whether the output may be written channel by channel: it does not overlap the input, or it lies a whole number
- * of pixels before it (each output byte then lands on an input byte of its own channel that the planner's
- * allowance says no later output of that channel reads). */
-static int fg_dsp_dw_channel_major(const fg_depthwise_conv2d_params *p, const int8_t *input, const int8_t *output) {
-    const uintptr_t in = (uintptr_t)input, out = (uintptr_t)output;
-    const uintptr_t in_bytes = (uintptr_t)(p->batches * p->in_h * p->in_w * p->in_c);
-    const uintptr_t out_bytes = (uintptr_t)(p->batches * p->out_h * p->out_w * p->in_c);
-    return out + out_bytes <= in || in + in_bytes <= out || (out <= in && (in - out) % (uintptr_t)p->in_c == 0);
-}
-
 /* params->packed: fg_dsp_channel[in_c] (a narrow channel's bias doubled), then per channel the six words A_0, C_0,
  * A_1, C_1, A_2, C_2 (doubled for a narrow channel). The generator checks: depth_multiplier 1, dilation 1, stride_w 1,
  * stride_h 1 or 2, the padded row and what the last pair reads past it within FG_DSP_DW_ROW_MAX columns (planar_row_len). */
 FG_HOT_LOOP void fg_depthwise_conv2d_planar_dsp(const fg_depthwise_conv2d_params *p, const int8_t *input,
                                                 int8_t *output) {
-    if (!fg_dsp_dw_channel_major(p, input, output)) {
+    if (!fg_depthwise_channel_major(p, input, output)) {
         fg_depthwise_conv2d_3x3_s8(p, input, output);  /* raster order: any overlap the planner allows */
         return;
     }

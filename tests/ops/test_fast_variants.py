@@ -35,7 +35,7 @@ def _options(draw, stride, dilation, padding=None):
 
 
 @st.composite
-def variant_cases(draw, opcode, filter_hw, stride, dilation, channels, out_channels=None):
+def variant_cases(draw, opcode, filter_hw, stride, dilation, channels, out_channels=None, output_zps=int8_zero_points):
     options = _options(draw, stride, dilation)
     in_h, in_w, in_c = draw(st.integers(1, 9)), draw(st.integers(1, 9)), draw(channels)
     window = window_2d(options["padding"], (in_h, in_w), filter_hw, (options["stride_h"], options["stride_w"]),
@@ -49,7 +49,7 @@ def variant_cases(draw, opcode, filter_hw, stride, dilation, channels, out_chann
         shape, taps = (1, *filter_hw, in_c), filter_hw[0] * filter_hw[1]
     w = draw(weights(shape, CHANNEL_AXIS[opcode], input_scale, taps))
     model = convolution_cases.conv_model(opcode, (draw(st.integers(1, 2)), in_h, in_w, in_c), w, input_scale,
-                                         draw(int8_zero_points), draw(int8_zero_points), options)
+                                         draw(int8_zero_points), draw(output_zps), options)
     return model
 
 

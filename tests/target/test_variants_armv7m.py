@@ -45,11 +45,12 @@ def _weights(rng: np.random.Generator, shape: tuple) -> np.ndarray:
 
 
 def _window_case(rng: np.random.Generator, opcode: str, filter_hw: tuple, stride: int, in_c: int, out_c: int,
-                 multiplier: int = 1) -> bytes:
+                 multiplier: int = 1, widths: tuple[int, int] = (1, 13)) -> bytes:
     padding = str(rng.choice(["SAME", "VALID"]))
-    dilation = int(rng.integers(1, 3)) if filter_hw != (1, 1) and rng.integers(3) == 0 else 1
+    dilation = int(rng.integers(1, 3)) if filter_hw != (1, 1) and rng.integers(3) == 0 and widths[0] == 1 else 1
     while True:
-        in_h, in_w = (int(v) for v in rng.integers(1, 13, 2))
+        in_h, in_w = ((int(v) for v in rng.integers(1, 13, 2)) if widths == (1, 13)
+                      else (int(rng.integers(1, 13)), int(rng.integers(*widths))))
         window = window_2d(padding, (in_h, in_w), filter_hw, (stride, stride), (dilation, dilation))
         if window.out_h >= 1 and window.out_w >= 1:
             break
@@ -92,9 +93,12 @@ def test_depthwise_and_fully_connected_on_armv7m(tmp_path) -> None:
                            int(rng.integers(1, 10))) for k in range(CASES)]
     depthwise = [_window_case(rng, "DEPTHWISE_CONV_2D", (3, 3), int(rng.integers(1, 3)), _channels(rng), 0)
                  for _ in range(CASES)]
+    wide = [_window_case(rng, "DEPTHWISE_CONV_2D", (3, 3), stride, int(rng.integers(2, 6)), 0, widths=(30, 63))
+            for stride in (1, 2, 1, 2)]  # the planar variant's plane rows filled to their pitch, several bands
     dense = [_fc_case(rng) for _ in range(CASES)]
-    functions = assert_batch_bit_exact(single + depthwise + dense, "mps2_an385", tmp_path / "dw", seed=2,
+    functions = assert_batch_bit_exact(single + depthwise + wide + dense, "mps2_an385", tmp_path / "dw", seed=2,
                                        expect_functions=["fg_depthwise_conv2d_one_channel_s8",
                                                          "fg_depthwise_conv2d_3x3_s8",
+                                                         "fg_depthwise_conv2d_3x3_planar_s8",
                                                          "fg_fully_connected_folded_s8"], generation=COMPACT)
     assert functions[:CASES] == ["fg_depthwise_conv2d_one_channel_s8"] * CASES

@@ -175,16 +175,16 @@ def test_variant_bit_exact_on_m4(variant, cases, portable, tmp_path) -> None:
 @needs_qemu
 def test_preconditions_not_met_keep_the_portable_kernels(tmp_path) -> None:
     rng = np.random.default_rng(7)
-    models = [conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), 6, 0),  # channels not a multiple of 4
+    models = [conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), 6, 0),  # channels not a multiple of 4: the Armv7-M variant
               conv_case(rng, "CONV_2D", (1, 1), 700, 3),  # deeper than the tile's buffer (MAX_DEPTH)
               conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), 8, 0),
               conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), 2, 0, multiplier=2),  # two input channels
               add_case(rng, shape2=(1,)),  # broadcasting
               pool_case(5, (1, 4, 4, 6), (2, 2), 2, "VALID")]  # channels not a multiple of 4
     functions = assert_batch_bit_exact(models, "mps2_an386", tmp_path / "build", generation=COMPACT,
-                                       expect_functions=["fg_depthwise_conv2d_3x3_s8", "fg_conv2d_pointwise_s8",
+                                       expect_functions=["fg_depthwise_conv2d_3x3_planar_s8", "fg_conv2d_pointwise_s8",
                                                          "fg_depthwise_conv2d_3x3_dsp"])
-    assert functions.count("fg_depthwise_conv2d_3x3_s8") == 1
+    assert functions.count("fg_depthwise_conv2d_3x3_planar_s8") == 1
     assert "fg_depthwise_conv2d_s8" in functions and "fg_depthwise_conv2d_dsp" not in functions
     assert "fg_add_s8" in functions and "fg_add_dsp" not in functions
     assert "fg_avg_pool2d_s8" in functions and "fg_avg_pool2d_dsp" not in functions

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from firmware_gen.frontend.ir import Graph, Operator
-from firmware_gen.isa import Isa
+from firmware_gen.isa import ARMV7M, Isa
 from firmware_gen.ops.base import KernelCall
 
 # (graph, operator, the portable call) -> the variant's call, or None when the layer does not meet its
@@ -50,7 +50,8 @@ def _discover() -> list[Variant]:
     for module_info in pkgutil.iter_modules(__path__):
         module = importlib.import_module(f"{__name__}.{module_info.name}")
         variants.extend(getattr(module, "VARIANTS", ()))
-    return sorted(variants, key=lambda v: -len(v.requires))  # the most demanding ISA first; stable otherwise
+    # The most demanding ISA first (Armv7-M, which every DSP or MVE core has too, counts for nothing); else stable.
+    return sorted(variants, key=lambda v: -len(v.requires - {ARMV7M}))
 
 
 VARIANTS: list[Variant] = _discover()

@@ -46,4 +46,25 @@ void fg_depthwise_conv2d_s8(const fg_depthwise_conv2d_params *params, const int8
  * raster order, as the reference. */
 void fg_depthwise_conv2d_3x3_s8(const fg_depthwise_conv2d_params *params, const int8_t *input, int8_t *output);
 
+/* Bit-exact with fg_depthwise_conv2d_3x3_s8 for dilation 1 and stride_h, stride_w each 1 or 2 (the Armv7-M variant,
+ * firmware_gen/ops/variants/armv7m.py): channel by channel, in bands of output rows whose input rows are copied into
+ * a plane of int8 rows FG_DW_PLANAR_PITCH apart on the stack (~1.6 KB with the band's sums), each channel's nine
+ * weights in registers over the band, two windows per pass. The generator checks that a padded input row and every
+ * window of an output row (whole pairs) fit in FG_DW_PLANAR_PITCH columns. An output that overlaps the input other
+ * than a whole number of pixels before it runs in raster order. */
+#define FG_DW_PLANAR_PITCH 64
+void fg_depthwise_conv2d_3x3_planar_s8(const fg_depthwise_conv2d_params *params, const int8_t *input,
+                                       int8_t *output);
+
+/* Whether a depthwise kernel may write its output channel by channel: the output does not overlap the input, or it
+ * lies a whole number of pixels before it (each output byte then lands on an input byte of its own channel that the
+ * planner's allowance says no later output of that channel reads). */
+static inline int fg_depthwise_channel_major(const fg_depthwise_conv2d_params *p, const int8_t *input,
+                                             const int8_t *output) {
+    const uintptr_t in = (uintptr_t)input, out = (uintptr_t)output;
+    const uintptr_t in_bytes = (uintptr_t)(p->batches * p->in_h * p->in_w * p->in_c);
+    const uintptr_t out_bytes = (uintptr_t)(p->batches * p->out_h * p->out_w * p->in_c);
+    return out + out_bytes <= in || in + in_bytes <= out || (out <= in && (in - out) % (uintptr_t)p->in_c == 0);
+}
+
 #endif /* FG_DEPTHWISE_CONV2D_H */

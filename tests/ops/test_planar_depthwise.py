@@ -1,0 +1,50 @@
+"""The Armv7-M planar 3x3 depthwise variant (fg_depthwise_conv2d_3x3_planar_s8) forced on the host: its C outside the
+Thumb-2 loops (bands of a stack plane, the output stage, the raster-order fallback) bit-exact with TFLM, and the
+layers it refuses left to the portable kernel. The Thumb-2 loops run in tests/target/test_variants_armv7m.py."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_fast_variants import CHANNELS, _chain_model, variant_cases
+from validated import MAX_EXAMPLES, assert_bit_exact, int8_zero_points
+
+from firmware_gen.frontend.tflite_reader import read_model
+from firmware_gen.isa import ARMV7M, DSP, Isa
+from firmware_gen.ops import lower
+
+ARMV7 = Isa(frozenset({ARMV7M}))
+PLANAR = "fg_depthwise_conv2d_3x3_planar_s8"
+EXAMPLES = min(MAX_EXAMPLES, 4)  # each a sanitized host build; the QEMU batch covers the Thumb-2 loops
+
+
+def chosen(model: bytes, isa: Isa = ARMV7) -> list[str]:
+    return [call.function for _, call in sorted(lower(read_model(model), isa).items())]
+
+
+RELU_RANGE = st.one_of(st.just(-128), int8_zero_points)  # -128 (with NONE or RELU): the one-SMLAL output stage
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(model=variant_cases("DEPTHWISE_CONV_2D", (3, 3), st.integers(1, 2), st.just(1), CHANNELS,
+                           output_zps=RELU_RANGE), seed=st.integers(0, 99))
+def test_planar_depthwise_is_exact(model, seed):
+    channels = read_model(model).tensors[0].shape[3]
+    assert chosen(model) == ["fg_depthwise_conv2d_one_channel_s8" if channels == 1 else PLANAR]
+    assert_bit_exact(model, seed=seed, isa=ARMV7)
+
+
+def test_planar_depthwise_with_overlapping_buffers():
+    """The planner lays outputs over inputs: channel by channel where that is a whole number of pixels, else raster
+    order."""
+    model = _chain_model(0)
+    assert chosen(model)[::2] == [PLANAR, PLANAR]
+    assert_bit_exact(model, isa=ARMV7)
+
+
+@settings(max_examples=2, deadline=None)
+@given(dilated=variant_cases("DEPTHWISE_CONV_2D", (3, 3), st.just(1), st.just(2), st.just(4)))
+def test_planar_depthwise_preconditions(dilated):
+    assert chosen(dilated) == ["fg_depthwise_conv2d_3x3_s8"]
+    model = _chain_model(1)
+    assert chosen(model, Isa(frozenset({ARMV7M, DSP})))[::2] != [PLANAR, PLANAR]  # the DSP variants come first
