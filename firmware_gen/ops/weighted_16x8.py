@@ -31,11 +31,17 @@ def check_depthwise_16x8(graph: Graph, op: Operator, filter_w: int, position: in
     if filter_w > MAX_DEPTHWISE_FILTER_WIDTH:
         raise unsupported(graph, op, f"a 16x8 filter {filter_w} wide is not supported (at most "
                                      f"{MAX_DEPTHWISE_FILTER_WIDTH})")
+    check_int64_bias(graph, op, position)
+
+
+def check_int64_bias(graph: Graph, op: Operator, position: int) -> None:
+    """The 16x8 kernels of TFLite Micro that read their bias as int64 whatever its type (DEPTHWISE_CONV_2D,
+    TRANSPOSE_CONV): any other bias type is refused rather than misread as TFLM would."""
     if len(op.inputs) <= position or op.inputs[position] < 0:
         return
     bias = graph.tensors[op.inputs[position]]
     if bias.dtype is not DType.INT64:
-        raise unsupported(graph, op, f"bias {bias.describe()} is {bias.dtype}; TFLite Micro's 16x8 DEPTHWISE_CONV_2D "
+        raise unsupported(graph, op, f"bias {bias.describe()} is {bias.dtype}; TFLite Micro's 16x8 {op.opcode} "
                                      f"reads an int64 bias only")
 
 

@@ -1,5 +1,6 @@
-"""CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED 16x8 (int16 activations, int8 weights): bit-exact against TFLM,
-with the int64 bias TFLite's converter writes, the int32 one it may write, or none; and the refusals."""
+"""CONV_2D, DEPTHWISE_CONV_2D, TRANSPOSE_CONV and FULLY_CONNECTED 16x8 (int16 activations, int8 weights):
+bit-exact against TFLM, with the int64 bias TFLite's converter writes, the int32 one it may write, or none; and the
+refusals."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_convolution import conv_cases, conv_model
 from test_fully_connected import fc_cases, fc_model
+from test_transpose_conv import transpose_conv_cases, transpose_conv_model
 from validated import MAX_EXAMPLES, assert_bit_exact, refusal
 from weighted import ACTIVATIONS, Weights
 
@@ -40,6 +42,16 @@ def test_fully_connected_16x8_is_bit_exact(case, activation, bias_dtype, seed):
     assert_bit_exact(model, seed=seed)
 
 
+@settings(max_examples=MAX_EXAMPLES // 3, deadline=None)
+@given(case=transpose_conv_cases(), seed=st.integers(0, 99))
+def test_transpose_conv_16x8_is_bit_exact(case, seed):
+    """With an int64 bias or none: TFLM's 16x8 TRANSPOSE_CONV reads int64 only, as its depthwise."""
+    input_shape, output_shape, w, input_scale, options = case
+    model = transpose_conv_model(input_shape, output_shape, _widened(w, np.int64), input_scale, 0, 0, options,
+                                 dtype="int16")
+    assert_bit_exact(model, seed=seed)
+
+
 def _fc_weights() -> Weights:
     return Weights(np.ones((3, 4), np.int8), [0.01], np.zeros(3, np.int64), 0.05)
 
@@ -65,3 +77,11 @@ def test_an_int32_bias_of_a_16x8_depthwise_is_refused():
     options = {"padding": "SAME", "stride_h": 1, "stride_w": 1, "dilation_h": 1, "dilation_w": 1}
     model = conv_model("DEPTHWISE_CONV_2D", (1, 2, 2, 2), w, 0.01, 0, 0, options, dtype="int16")
     assert "reads an int64 bias only" in refusal(model)
+
+
+def test_an_int32_bias_of_a_16x8_transpose_conv_is_refused():
+    w = Weights(np.ones((2, 2, 2, 1), np.int8), [0.01], np.zeros(2, np.int32), 0.05)
+    model = transpose_conv_model((1, 2, 2, 1), (1, 4, 4, 2), w, 0.01, 0, 0,
+                                 {"padding": "SAME", "stride_h": 2, "stride_w": 2}, dtype="int16")
+    message = refusal(model)
+    assert "operator 0" in message and "TRANSPOSE_CONV reads an int64 bias only" in message
