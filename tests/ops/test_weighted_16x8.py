@@ -11,7 +11,7 @@ from test_convolution import conv_cases, conv_model
 from test_fully_connected import fc_cases, fc_model
 from test_transpose_conv import transpose_conv_cases, transpose_conv_model
 from validated import MAX_EXAMPLES, assert_bit_exact, refusal
-from weighted import ACTIVATIONS, Weights
+from weighted import ACTIVATIONS, Weights, weights
 
 BIAS_DTYPES = st.sampled_from([np.int64, np.int32])
 
@@ -30,6 +30,22 @@ def test_convolutions_16x8_are_bit_exact(opcode, data, bias_dtype, seed):
     if opcode == "DEPTHWISE_CONV_2D":
         bias_dtype = np.int64  # TFLM's 16x8 depthwise reads int64 only (test_int32_bias_of_a_16x8_depthwise...)
     model = conv_model(opcode, input_shape, _widened(w, bias_dtype), input_scale, 0, 0, options, dtype="int16")
+    assert_bit_exact(model, seed=seed)
+
+
+@settings(max_examples=MAX_EXAMPLES // 4, deadline=None)
+@given(data=st.data(), seed=st.integers(0, 99))
+def test_depthwise_3x3_16x8_is_bit_exact(data, seed):
+    """The 3x3 path (constant filter, depth multiplier 1: interior windows summed in registers) beside the border
+    pixels' general one."""
+    side = st.integers(5, 8)
+    shape = (data.draw(st.integers(1, 2)), data.draw(side), data.draw(side), data.draw(st.integers(1, 5)))
+    options = {"padding": data.draw(st.sampled_from(["SAME", "VALID"])), "stride_h": data.draw(st.integers(1, 2)),
+               "stride_w": data.draw(st.integers(1, 2)), "dilation_h": data.draw(st.integers(1, 2)),
+               "dilation_w": data.draw(st.integers(1, 2)), "activation": data.draw(ACTIVATIONS),
+               "depth_multiplier": 1}
+    w = data.draw(weights((1, 3, 3, shape[3]), 3, 0.01, 9))
+    model = conv_model("DEPTHWISE_CONV_2D", shape, _widened(w, np.int64), 0.01, 0, 0, options, dtype="int16")
     assert_bit_exact(model, seed=seed)
 
 

@@ -16,8 +16,8 @@ typedef struct {
     int32_t dilation_h, dilation_w;
     int32_t pad_top, pad_left;  /* implicit zero padding before the first row / column */
     fg_requant_params requant;
-    /* The 3x3 variant only, computed at generation time: the filter as [channel][9 taps], and
-     * bias + input_offset * (sum of the channel's taps). */
+    /* The 3x3 variants only, computed at generation time: the filter as [channel][9 taps] (int8, and 16x8 with
+     * constant weights and depth multiplier 1), and (int8) bias + input_offset * (sum of the channel's taps). */
     const int8_t *channel_taps;
     const int32_t *folded_bias;
     /* An ISA variant only (firmware_gen/ops/variants): its constants laid out at generation time for its inner

@@ -39,4 +39,26 @@ static inline void fg_window_inside(int32_t origin, int32_t taps, int32_t dilati
     *end = last < 0 ? 0 : fg_min_i32(taps, last / dilation + 1);
 }
 
+/* The geometry of a windowed 16x8 kernel (CONV_2D, DEPTHWISE_CONV_2D), as their params structs hold it. */
+typedef struct {
+    int32_t batches, in_h, in_w, in_c, out_h, out_w;
+    int32_t filter_h, filter_w, stride_h, stride_w, dilation_h, dilation_w, pad_top, pad_left;
+} fg_window_geometry_s16;
+
+/* One output pixel's window: its batch's image, its origin (negative in the padding) and the in-bounds filter rows
+ * [span[0], span[1]) and columns [span[2], span[3]). */
+typedef struct {
+    const int16_t *image;
+    int32_t y_origin, x_origin;
+    int32_t span[4];
+} fg_window_s16;
+
+/* Computes every output channel of one pixel from its window into output; returns the output past them. */
+typedef int16_t *(*fg_window_pixel_s16)(const void *params, const int8_t *filter, const fg_window_s16 *window,
+                                        int16_t *output);
+
+/* The output-pixel walk the windowed 16x8 kernels share (raster order, channels innermost, written by `pixel`). */
+void fg_window_walk_s16(const fg_window_geometry_s16 *g, const void *params, const int16_t *input,
+                        const int8_t *filter, int16_t *output, fg_window_pixel_s16 pixel);
+
 #endif /* FG_DOT_S16_H */
