@@ -57,13 +57,35 @@ def wide_bias(graph: Graph, op: Operator, position: int = 2) -> tuple[list[Const
     return [table], (TableRef(table.suffix), int(bias.dtype is DType.INT32))
 
 
+# Output channels per group of the interleaved weight layout (FG_S16_GROUP, fg/dot_s16.h).
+GROUP = 8
+
+
+def interleaved_weights(rows: np.ndarray) -> ConstTable:
+    """[out_c, taps] int8 weights as fg_dot8_s16_s8 reads them: each group of GROUP output channels interleaved
+    ([group][taps][GROUP]), then the other out_c % GROUP rows as they are."""
+    rows = np.asarray(rows, dtype=np.int8)
+    grouped = rows.shape[0] - rows.shape[0] % GROUP
+    head = rows[:grouped].reshape(-1, GROUP, rows.shape[1]).transpose(0, 2, 1)
+    return ConstTable("interleaved", "int8_t", np.concatenate([head.ravel(), rows[grouped:].ravel()]))
+
+
 def call_16x8(graph: Graph, op: Operator, function: str, params_type: str, fields: dict[str, object],
-              placeholders: dict[str, object], multipliers: np.ndarray, shifts: np.ndarray) -> KernelCall:
+              placeholders: dict[str, object], multipliers: np.ndarray, shifts: np.ndarray,
+              interleave: np.ndarray | None = None) -> KernelCall:
     """A 16x8 kernel call: `fields` (geometry) and the output stage, then `placeholders` for the int8 variants'
-    fields that precede `wide` in the params struct, then `wide`. The kernel takes input, weights, output."""
+    fields that precede `wide` in the params struct, then `wide`. The kernel takes input, weights, output; given
+    `interleave` ([out_c, taps] constant weights), the weights travel instead in the `interleaved` field that follows
+    `wide` (interleaved_weights) and the weights argument is NULL."""
     source, result = graph.tensors[op.inputs[0]], graph.tensors[op.outputs[0]]
     stage = output_stage(graph, op, source, result, multipliers, shifts)
     tables, wide = wide_bias(graph, op)
     params = {**fields, **stage.fields, **placeholders, "wide": wide}
-    return KernelCall(function, params_type, params, inputs=[op.inputs[0], op.inputs[1]], outputs=[op.outputs[0]],
+    inputs = [op.inputs[0], op.inputs[1]]
+    if interleave is not None:
+        table = interleaved_weights(interleave)
+        params["interleaved"] = TableRef(table.suffix)
+        tables.append(table)
+        inputs[1] = -1
+    return KernelCall(function, params_type, params, inputs=inputs, outputs=[op.outputs[0]],
                       tables=[*stage.tables, *tables])

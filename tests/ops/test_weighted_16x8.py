@@ -68,6 +68,15 @@ def test_transpose_conv_16x8_is_bit_exact(case, seed):
     assert_bit_exact(model, seed=seed)
 
 
+def test_fully_connected_16x8_interleaved_groups_over_long_rows():
+    """Eight-channel groups (interleaved weights), then four and one; rows longer than the 256-product int32 runs,
+    inputs at the int16 extremes."""
+    rng = np.random.default_rng(3)
+    w = Weights(rng.integers(-128, 128, (13, 600)).astype(np.int8), [0.01], rng.integers(-9, 9, 13) << 20, 40.0)
+    inputs = [np.where(rng.random((2, 600)) < 0.5, -32768, 32767).astype(np.int16)]
+    assert_bit_exact(fc_model((2, 600), w, 0.01, 0, 0, dtype="int16"), inputs=inputs)
+
+
 def _fc_weights() -> Weights:
     return Weights(np.ones((3, 4), np.int8), [0.01], np.zeros(3, np.int64), 0.05)
 
