@@ -148,11 +148,12 @@ def _output_stage(graph: Graph, op: Operator, shapes: ConvShapes) -> OutputStage
 
 
 def _call_16x8(graph: Graph, op: Operator, shapes: ConvShapes, function: str, params_type: str,
-               geometry: dict[str, int], placeholders: dict[str, object]) -> KernelCall:
+               geometry: dict[str, int], placeholders: dict[str, object],
+               interleave: bool = False) -> KernelCall:
     multipliers, shifts = convolution_multipliers(shapes.source.quantization.scale,
                                                   shapes.weights.quantization.scales, shapes.result.quantization.scale)
     return call_16x8(graph, op, function, params_type, {**geometry, **_window_fields(shapes.window)}, placeholders,
-                     multipliers, shifts)
+                     multipliers, shifts, interleave)
 
 
 def _channel_taps_3x3(shapes: ConvShapes) -> ConstTable:
@@ -167,8 +168,7 @@ def _depthwise_16x8_call(graph: Graph, op: Operator, shapes: ConvShapes, geometr
     repacked = _channel_taps_3x3(shapes) if shape == (3, 3, 1) and constant_operands(graph, op) else None
     call = _call_16x8(graph, op, shapes, "fg_depthwise_conv2d_s16", "fg_depthwise_conv2d_params", geometry,
                       {"channel_taps": TableRef(repacked.suffix) if repacked else 0, "folded_bias": 0, "packed": 0})
-    if repacked is not None:
-        call.tables.append(repacked)
+    call.tables.extend([repacked] if repacked else [])
     return call
 
 
@@ -246,7 +246,7 @@ class Conv2DKernel:
                     "out_h": shapes.window.out_h, "out_w": shapes.window.out_w, "out_c": shapes.out_channels}
         if is_16x8(shapes.source):
             return _call_16x8(graph, op, shapes, "fg_conv2d_s16", "fg_conv2d_params", geometry,
-                              {"folded_bias": 0, "blocked": (0,), "packed": 0})
+                              {"folded_bias": 0, "blocked": (0,), "packed": 0}, interleave=True)
         function = conv2d_variant(graph, op, shapes.window, in_c)
         if function == "fg_conv2d_s8":
             return _reference_call(graph, op, shapes, function, "fg_conv2d_params", geometry)
@@ -287,8 +287,8 @@ class DepthwiseConv2DKernel:
                              "out_w": shapes.window.out_w, "out_c": shapes.out_channels}
             return _blocked_conv_call(graph, op, shapes, function, conv_geometry, taps)
         repacked = _channel_taps_3x3(shapes)
-        taps = np.asarray(shapes.weights.data).reshape(9, shapes.out_channels).T
-        return _folded_call(graph, op, shapes, function, "fg_depthwise_conv2d_params", geometry, taps,
+        return _folded_call(graph, op, shapes, function, "fg_depthwise_conv2d_params", geometry,
+                            repacked.values.reshape(shapes.out_channels, 9),
                             {"channel_taps": TableRef(repacked.suffix)}, (repacked,), inputs=[op.inputs[0]])
 
     def output_overlap(self, graph: Graph, op: Operator) -> list[OutputOverlap]:

@@ -13,7 +13,7 @@ import numpy as np
 
 from firmware_gen.frontend.ir import DType, Graph, Operator, Tensor
 from firmware_gen.ops.base import ConstTable, KernelCall, TableRef
-from firmware_gen.ops.requantize import output_stage
+from firmware_gen.ops.requantize import constant_operands, output_stage
 from firmware_gen.ops.tensor_checks import unsupported
 
 
@@ -72,18 +72,19 @@ def interleaved_weights(rows: np.ndarray) -> ConstTable:
 
 def call_16x8(graph: Graph, op: Operator, function: str, params_type: str, fields: dict[str, object],
               placeholders: dict[str, object], multipliers: np.ndarray, shifts: np.ndarray,
-              interleave: np.ndarray | None = None) -> KernelCall:
+              interleave: bool = False) -> KernelCall:
     """A 16x8 kernel call: `fields` (geometry) and the output stage, then `placeholders` for the int8 variants'
-    fields that precede `wide` in the params struct, then `wide`. The kernel takes input, weights, output; given
-    `interleave` ([out_c, taps] constant weights), the weights travel instead in the `interleaved` field that follows
-    `wide` (interleaved_weights) and the weights argument is NULL."""
+    fields that precede `wide` in the params struct, then `wide`. The kernel takes input, weights, output; with
+    `interleave` and constant operands the weights (read as [out_c, taps]) travel instead in the `interleaved` field
+    that follows `wide` (interleaved_weights) and the weights argument is NULL."""
     source, result = graph.tensors[op.inputs[0]], graph.tensors[op.outputs[0]]
     stage = output_stage(graph, op, source, result, multipliers, shifts)
     tables, wide = wide_bias(graph, op)
     params = {**fields, **stage.fields, **placeholders, "wide": wide}
     inputs = [op.inputs[0], op.inputs[1]]
-    if interleave is not None:
-        table = interleaved_weights(interleave)
+    if interleave and constant_operands(graph, op):
+        weights = np.asarray(graph.tensors[op.inputs[1]].data)
+        table = interleaved_weights(weights.reshape(weights.shape[0], -1))
         params["interleaved"] = TableRef(table.suffix)
         tables.append(table)
         inputs[1] = -1

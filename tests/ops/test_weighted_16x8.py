@@ -35,6 +35,21 @@ def test_convolutions_16x8_are_bit_exact(opcode, data, bias_dtype, seed):
 
 @settings(max_examples=MAX_EXAMPLES // 4, deadline=None)
 @given(data=st.data(), seed=st.integers(0, 99))
+def test_conv_16x8_interleaved_groups_are_bit_exact(data, seed):
+    """Groups of eight output channels (interleaved weights) then four and one; filter rows or columns summed in
+    int32 runs of at most 256 products (in_c 90: rows of 270), windows partly or wholly in the padding."""
+    shape = (1, data.draw(st.integers(1, 6)), data.draw(st.integers(1, 6)), data.draw(st.sampled_from([1, 3, 90])))
+    fh, fw = data.draw(st.integers(1, 3)), data.draw(st.integers(1, 3))
+    options = {"padding": "SAME", "stride_h": data.draw(st.integers(1, 2)), "stride_w": data.draw(st.integers(1, 2)),
+               "dilation_h": data.draw(st.integers(1, 3)), "dilation_w": data.draw(st.integers(1, 3)),
+               "activation": "NONE"}
+    w = data.draw(weights((data.draw(st.integers(8, 13)), fh, fw, shape[3]), 0, 0.01, fh * fw * shape[3]))
+    assert_bit_exact(conv_model("CONV_2D", shape, _widened(w, np.int64), 0.01, 0, 0, options, dtype="int16"),
+                     seed=seed)
+
+
+@settings(max_examples=MAX_EXAMPLES // 4, deadline=None)
+@given(data=st.data(), seed=st.integers(0, 99))
 def test_depthwise_3x3_16x8_is_bit_exact(data, seed):
     """The 3x3 path (constant filter, depth multiplier 1: interior windows summed in registers) beside the border
     pixels' general one."""

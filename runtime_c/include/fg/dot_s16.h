@@ -33,9 +33,29 @@ void fg_dot4_s16_s8(const int16_t *x, const int8_t *w, int32_t stride, int32_t n
 /* Output channels per group of the interleaved 16x8 weight layout (fg_dot8_s16_s8). */
 #define FG_S16_GROUP 8
 
-/* acc[k] += sum(x[i] * w[i * 8 + k], i < n), k < 8: the weights of eight output channels interleaved at generation
- * time (ops/weighted_16x8.py), so that one pointer walks them (2.5 instructions per MAC on Armv7-M). */
-void fg_dot8_s16_s8(const int16_t *x, const int8_t *w, int32_t n, int64_t acc[8]);
+/* sums[k] += sum(x[r * x_step + i] * w[r * w_step + i * 8 + k], r < runs, i < n), k < 8, runs and n >= 1: the
+ * weights of eight output channels interleaved at generation time (ops/weighted_16x8.py), so that one pointer walks
+ * them (2.5 instructions per MAC on Armv7-M); runs are e.g. the rows of a window. The sums are int32: the caller adds
+ * at most 256 products (23 bits each) to them between two fg_widen_s16 calls. */
+void fg_dot8_s16_s8_runs(const int16_t *x, int32_t x_step, const int8_t *w, int32_t w_step, int32_t runs, int32_t n,
+                         int32_t sums[8]);
+
+/* acc[k] += sums[k], then sums[k] = 0, k < count. */
+static inline void fg_widen_s16(int32_t *sums, int64_t *acc, int32_t count) {
+    for (int32_t k = 0; k < count; ++k) {
+        acc[k] += sums[k];
+        sums[k] = 0;
+    }
+}
+
+/* acc[k] += sum(x[i] * w[i * 8 + k], i < n), k < 8, any n: runs of at most 256 products, widened after each. */
+static inline void fg_dot8_s16_s8(const int16_t *x, const int8_t *w, int32_t n, int64_t acc[8]) {
+    int32_t sums[FG_S16_GROUP] = {0, 0, 0, 0, 0, 0, 0, 0};
+    for (; n > 0; n -= 256, x += 256, w += 256 * FG_S16_GROUP) {
+        fg_dot8_s16_s8_runs(x, 0, w, 0, 1, n < 256 ? n : 256, sums);
+        fg_widen_s16(sums, acc, FG_S16_GROUP);
+    }
+}
 
 /* The taps [*first, *end) of a window dimension, `taps` taps `dilation` apart from `origin` (negative in the padding),
  * that fall inside an input of `size`: TFLite skips the others (zero padding). */
