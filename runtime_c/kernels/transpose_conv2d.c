@@ -20,23 +20,22 @@ FG_HOT_LOOP static int32_t fg_transpose_conv_sum(const fg_transpose_conv2d_param
     return acc;
 }
 
-FG_HOT_LOOP void fg_transpose_conv2d_s8(const fg_transpose_conv2d_params *p, const int8_t *input,
-                                        const int8_t *filter, const int32_t *bias, int8_t *output) {
+FG_HOT_LOOP static void *fg_transpose_conv_s8_pixel(const fg_transpose_conv2d_params *p, const void *image,
+                                                    const int8_t *filter, const int32_t *bias, fg_tap_walk rows,
+                                                    fg_tap_walk cols, void *output) {
     const int32_t kernel_size = p->filter_h * p->filter_w * p->in_c;
-    for (int32_t b = 0; b < p->batches; ++b) {
-        const int8_t *image = input + b * p->in_h * p->in_w * p->in_c;
-        for (int32_t oy = 0; oy < p->out_h; ++oy) {
-            const fg_tap_walk rows = fg_tap_walk_of(oy, p->pad_top, p->filter_h, p->stride_h, p->in_h);
-            for (int32_t ox = 0; ox < p->out_w; ++ox) {
-                const fg_tap_walk cols = fg_tap_walk_of(ox, p->pad_left, p->filter_w, p->stride_w, p->in_w);
-                for (int32_t oc = 0; oc < p->out_c; ++oc) {
-                    int32_t acc = fg_transpose_conv_sum(p, image, filter + oc * kernel_size, rows, cols);
-                    if (bias) {
-                        acc += bias[oc];
-                    }
-                    *output++ = fg_requantize_channel_s8(&p->requant, acc, oc);
-                }
-            }
+    int8_t *out = (int8_t *)output;
+    for (int32_t oc = 0; oc < p->out_c; ++oc) {
+        int32_t acc = fg_transpose_conv_sum(p, (const int8_t *)image, filter + oc * kernel_size, rows, cols);
+        if (bias) {
+            acc += bias[oc];
         }
+        *out++ = fg_requantize_channel_s8(&p->requant, acc, oc);
     }
+    return out;
+}
+
+void fg_transpose_conv2d_s8(const fg_transpose_conv2d_params *p, const int8_t *input, const int8_t *filter,
+                            const int32_t *bias, int8_t *output) {
+    fg_transpose_conv2d_walk(p, input, 1, filter, bias, output, fg_transpose_conv_s8_pixel);
 }

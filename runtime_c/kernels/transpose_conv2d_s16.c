@@ -21,26 +21,22 @@ static void fg_transpose_conv_s16_sums(const fg_transpose_conv2d_params *p, cons
     }
 }
 
+static void *fg_transpose_conv_s16_pixel(const fg_transpose_conv2d_params *p, const void *image, const int8_t *filter,
+                                         const int32_t *bias, fg_tap_walk rows, fg_tap_walk cols, void *output) {
+    const int32_t kernel_size = p->filter_h * p->filter_w * p->in_c;
+    int16_t *out = (int16_t *)output;
+    (void)bias;  /* in p->wide */
+    for (int32_t oc = 0; oc < p->out_c;) {
+        const int32_t group = p->out_c - oc >= 4 ? 4 : 1;
+        int64_t acc[4] = {0, 0, 0, 0};
+        fg_transpose_conv_s16_sums(p, (const int16_t *)image, filter + oc * kernel_size, rows, cols, group, acc);
+        out = fg_requantize_block_s16(&p->requant, &p->wide, acc, oc, group, out);
+        oc += group;
+    }
+    return out;
+}
+
 void fg_transpose_conv2d_s16(const fg_transpose_conv2d_params *p, const int16_t *input, const int8_t *filter,
                              int16_t *output) {
-    const fg_requant_params q = p->requant;
-    const fg_wide_bias w = p->wide;
-    const int32_t kernel_size = p->filter_h * p->filter_w * p->in_c;
-    for (int32_t b = 0; b < p->batches; ++b) {
-        const int16_t *image = input + b * p->in_h * p->in_w * p->in_c;
-        for (int32_t oy = 0; oy < p->out_h; ++oy) {
-            const fg_tap_walk rows = fg_tap_walk_of(oy, p->pad_top, p->filter_h, p->stride_h, p->in_h);
-            for (int32_t ox = 0; ox < p->out_w; ++ox) {
-                const fg_tap_walk cols = fg_tap_walk_of(ox, p->pad_left, p->filter_w, p->stride_w, p->in_w);
-                for (int32_t oc = 0; oc < p->out_c;) {
-                    const int32_t group = p->out_c - oc >= 4 ? 4 : 1;
-                    int64_t acc[4] = {0, 0, 0, 0};
-                    fg_transpose_conv_s16_sums(p, image, filter + oc * kernel_size, rows, cols, group, acc);
-                    for (int32_t k = 0; k < group; ++k, ++oc) {
-                        *output++ = fg_requantize_channel_s16(&q, &w, acc[k], oc);
-                    }
-                }
-            }
-        }
-    }
+    fg_transpose_conv2d_walk(p, input, 2, filter, 0, output, fg_transpose_conv_s16_pixel);
 }

@@ -37,6 +37,16 @@ static inline fg_tap_walk fg_tap_walk_of(int32_t out, int32_t pad, int32_t taps,
     return walk;
 }
 
+/* Computes every output channel of one output pixel, whose taps `rows` and `cols` walk, from `image` (its batch's
+ * input) into output; returns the output past them. */
+typedef void *(*fg_transpose_conv_pixel)(const fg_transpose_conv2d_params *p, const void *image, const int8_t *filter,
+                                         const int32_t *bias, fg_tap_walk rows, fg_tap_walk cols, void *output);
+
+/* The output-pixel walk both kernels share (raster order, channels innermost, written by `pixel`); input elements of
+ * element_bytes bytes. */
+void fg_transpose_conv2d_walk(const fg_transpose_conv2d_params *p, const void *input, int32_t element_bytes,
+                              const int8_t *filter, const int32_t *bias, void *output, fg_transpose_conv_pixel pixel);
+
 /* filter is [out_c, filter_h, filter_w, in_c]; bias is [out_c] or NULL. Output pixels are stored in raster order,
  * each after every input byte it reads has been read. */
 void fg_transpose_conv2d_s8(const fg_transpose_conv2d_params *params, const int8_t *input, const int8_t *filter,
