@@ -158,17 +158,18 @@ def _call_16x8(graph: Graph, op: Operator, shapes: ConvShapes, function: str, pa
 
 def _channel_taps_3x3(shapes: ConvShapes) -> ConstTable:
     """[1, 3, 3, channels] -> [channels, 9]: each channel's taps contiguous for the kernel's inner loop."""
-    taps = np.asarray(shapes.weights.data).reshape(9, shapes.out_channels).T
-    return ConstTable("channel_taps", "int8_t", np.ascontiguousarray(taps, dtype=np.int8).ravel())
+    return ConstTable("channel_taps", "int8_t", np.asarray(shapes.weights.data, np.int8).reshape(9, -1).T.ravel())
 
 
 def _depthwise_16x8_call(graph: Graph, op: Operator, shapes: ConvShapes, geometry: dict[str, int]) -> KernelCall:
-    """fg_depthwise_conv2d_s16; a constant 3x3 filter of depth multiplier 1 repacked for its 3x3 path."""
+    """fg_depthwise_conv2d_s16; a constant 3x3 filter of depth multiplier 1 travels only repacked (channel_taps)."""
     shape = (shapes.window.filter_h, shapes.window.filter_w, geometry["depth_multiplier"])
     repacked = _channel_taps_3x3(shapes) if shape == (3, 3, 1) and constant_operands(graph, op) else None
     call = _call_16x8(graph, op, shapes, "fg_depthwise_conv2d_s16", "fg_depthwise_conv2d_params", geometry,
                       {"channel_taps": TableRef(repacked.suffix) if repacked else 0, "folded_bias": 0, "packed": 0})
-    call.tables.extend([repacked] if repacked else [])
+    if repacked:
+        call.tables.append(repacked)
+        call.inputs[1] = -1
     return call
 
 

@@ -6,7 +6,8 @@
 
 /* sums[k] = the products of output channel first + k, k < count, over filter rows [rows[0], rows[1]) and columns
  * [span[2], span[3]) (taps outer, channels inner: consecutive channels read consecutive filter bytes and, with depth
- * multiplier 1, consecutive input values). At most 512 taps: int32 holds their sum. */
+ * multiplier 1, consecutive input values; with the filter repacked as channel_taps, bytes 9 apart). At most 512
+ * taps: int32 holds their sum. */
 static void fg_depthwise_s16_chunk(const fg_depthwise_conv2d_params *p, const fg_window_s16 *win, const int8_t *filter,
                                    const int32_t rows[2], int32_t first, int32_t count, int32_t *sums) {
     const int32_t in_c = p->in_c, multiplier = p->depth_multiplier;
@@ -18,6 +19,14 @@ static void fg_depthwise_s16_chunk(const fg_depthwise_conv2d_params *p, const fg
         const int32_t y = win->y_origin + fy * p->dilation_h;
         for (int32_t fx = win->span[2]; fx < win->span[3]; ++fx) {
             const int16_t *pixel = win->image + (y * p->in_w + win->x_origin + fx * p->dilation_w) * in_c;
+            if (p->channel_taps) {  /* 3x3, depth multiplier 1 */
+                const int8_t *taps = p->channel_taps + first * 9 + fy * 3 + fx;
+                pixel += first;
+                for (int32_t k = 0; k < count; ++k) {
+                    sums[k] += (int32_t)taps[k * 9] * pixel[k];
+                }
+                continue;
+            }
             const int8_t *taps = filter + (fy * p->filter_w + fx) * out_c + first;
             if (multiplier == 1) {
                 pixel += first;

@@ -27,8 +27,8 @@ typedef struct {
     fg_wide_bias wide;
 } fg_depthwise_conv2d_params;
 
-/* 16x8: int16 NHWC input and output (zero point 0), int8 filter [1, filter_h, filter_w, out_c], the bias in
- * params->wide. */
+/* 16x8: int16 NHWC input and output (zero point 0), int8 filter [1, filter_h, filter_w, out_c] (NULL with
+ * params->channel_taps), the bias in params->wide. */
 void fg_depthwise_conv2d_s16(const fg_depthwise_conv2d_params *params, const int16_t *input, const int8_t *filter,
                              int16_t *output);
 
