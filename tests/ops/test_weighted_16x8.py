@@ -38,7 +38,7 @@ def test_convolutions_16x8_are_bit_exact(opcode, data, bias_dtype, seed):
 def test_conv_16x8_interleaved_groups_are_bit_exact(data, seed):
     """Groups of eight output channels (interleaved weights) then four and one; filter rows or columns summed in
     int32 runs of at most 256 products (in_c 90: rows of 270), windows partly or wholly in the padding."""
-    shape = (1, data.draw(st.integers(1, 6)), data.draw(st.integers(1, 6)), data.draw(st.sampled_from([1, 3, 90])))
+    shape = (1, data.draw(st.integers(1, 4)), data.draw(st.integers(1, 4)), data.draw(st.sampled_from([1, 3, 90])))
     fh, fw = data.draw(st.integers(1, 3)), data.draw(st.integers(1, 3))
     options = {"padding": "SAME", "stride_h": data.draw(st.integers(1, 2)), "stride_w": data.draw(st.integers(1, 2)),
                "dilation_h": data.draw(st.integers(1, 3)), "dilation_w": data.draw(st.integers(1, 3)),
