@@ -1,8 +1,11 @@
 """Instructions per MAC of the 16x8 kernels (int16 activations, int8 weights) against the int8 ones on a QEMU board
-(-icount shift=0: exact counts), and the issue-12 target: 16x8 no slower per MAC than 2x int8.
+(-icount shift=0: exact counts), and the issue-12 target: 16x8 no slower per MAC than 2x the int8 portable kernels.
 
 Two chains of the same layers (3x3 conv, 3x3 depthwise, 1x1 conv, FULLY_CONNECTED) on 16x16x16, one int8 and one
 16x8, each built for the board as `build --board` does (its kernel variants), run once and checked against TFLM.
+The int8 chain is built twice: with the portable reference kernels (fg_conv2d_s8, fg_depthwise_conv2d_s8,
+fg_fully_connected_s8: what every variant is tested against, the issue's criterion), forced as the lowering picks
+them for weights it does not know, and with the board's fast variants (the stricter comparison).
 
     python bench/int16.py [--board mps2_an385]
 """
@@ -10,8 +13,11 @@ Two chains of the same layers (3x3 conv, 3x3 depthwise, 1x1 conv, FULLY_CONNECTE
 from __future__ import annotations
 
 import argparse
+import contextlib
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
+from unittest import mock
 
 import numpy as np
 
@@ -21,7 +27,7 @@ from firmware_gen.driver.compiler import generate
 from firmware_gen.frontend.tflite_reader import read_model
 from firmware_gen.link.runner import run_model
 from firmware_gen.modelgen.writer import ModelBuilder
-from firmware_gen.ops import REGISTRY
+from firmware_gen.ops import REGISTRY, convolution, fully_connected
 from firmware_gen.target.boards import load_board
 from firmware_gen.target.cross_build import build_firmware
 
@@ -55,12 +61,23 @@ def chain_model(dtype: str) -> bytes:
     return builder.build()
 
 
-def instructions_per_mac(dtype: str, board_name: str) -> tuple[list[tuple[str, str, float]], bool]:
+@contextlib.contextmanager
+def reference_kernels(enabled: bool) -> Iterator[None]:
+    """The weighted operators lowered to their reference kernels, as for weights that are not constants."""
+    with contextlib.ExitStack() as stack:
+        if enabled:
+            for module in (convolution, fully_connected):
+                stack.enter_context(mock.patch.object(module, "constant_operands", lambda graph, op: False))
+        yield
+
+
+def instructions_per_mac(dtype: str, board_name: str, reference: bool = False,
+                         ) -> tuple[list[tuple[str, str, float]], bool]:
     """[(layer, C function, instructions / MAC)] of the chain on the board, and whether it equals TFLM."""
     data = chain_model(dtype)
     graph = read_model(data, f"chain_{dtype}")
     board = load_board(board_name)
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp, reference_kernels(reference):
         compiled = generate(graph, Path(tmp) / "model", isa=board.isa)
         inputs = random_inputs(graph, seed=0)
         result = run_model(build_firmware(Path(tmp) / "model", board, Path(tmp) / "fw"), inputs, timeout=600)
@@ -78,13 +95,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--board", default="mps2_an385")
     board = parser.parse_args().board
-    int8, int8_exact = instructions_per_mac("int8", board)
+    portable, portable_exact = instructions_per_mac("int8", board, reference=True)
+    fast, fast_exact = instructions_per_mac("int8", board)
     wide, wide_exact = instructions_per_mac("int16", board)
-    print(f"{board}: instructions per MAC, int8 vs 16x8 (bit-exact with TFLM: int8 {int8_exact}, 16x8 {wide_exact})")
-    for (name, f8, i8), (_, f16, i16) in zip(int8, wide, strict=True):
-        verdict = "meets" if i16 <= 2 * i8 else "MISSES"
-        print(f"  {name:16s} int8 {i8:6.2f} ({f8})  16x8 {i16:6.2f} ({f16})  ratio {i16 / i8:4.2f}  "
-              f"{verdict} the 2x target")
+    print(f"{board}: instructions per MAC; 16x8 against int8's portable reference kernels (the issue's 2x target) and "
+          f"against int8's fast variants (bit-exact with TFLM: int8 reference {portable_exact}, int8 fast "
+          f"{fast_exact}, 16x8 {wide_exact})")
+    for (name, f_ref, i_ref), (_, f_fast, i_fast), (_, f16, i16) in zip(portable, fast, wide, strict=True):
+        print(f"  {name:16s} 16x8 {i16:6.2f} ({f16})")
+        for label, function, count in (("portable", f_ref, i_ref), ("fast", f_fast, i_fast)):
+            verdict = "meets" if i16 <= 2 * count else "MISSES"
+            print(f"  {'':16s}   int8 {label:8s} {count:6.2f} ({function})  ratio {i16 / count:4.2f}  {verdict} 2x")
 
 
 if __name__ == "__main__":

@@ -4,14 +4,11 @@ sanitizers (the helpers use shifts where TFLite divides)."""
 
 from __future__ import annotations
 
-import subprocess
-
 import numpy as np
+from c_harness import run_c_harness
 
-from firmware_gen.backend.codegen import RUNTIME_DIR
 from firmware_gen.ops.fixedpoint import INT32_MAX, INT32_MIN, multiply_by_quantized_multiplier
 from firmware_gen.ops.fixedpoint import saturating_rounding_doubling_high_mul as srdhm
-from firmware_gen.target.host_build import SANITIZERS, WARNINGS, host_compiler
 
 HARNESS = r"""
 #include <stdio.h>
@@ -44,16 +41,9 @@ def _cases(rng: np.random.Generator) -> list[tuple[int, int, int]]:
 
 
 def test_fixed_point_helpers_match_tflite(tmp_path):
-    source = tmp_path / "harness.c"
-    source.write_text(HARNESS)
-    exe = tmp_path / "harness"
-    subprocess.run([host_compiler(), "-std=c99", "-O1", *WARNINGS, *SANITIZERS, f"-I{RUNTIME_DIR / 'include'}",
-                    str(source), "-o", str(exe)], check=True)
     cases = _cases(np.random.default_rng(0))
-    stdin = "".join(f"{a} {m} {s}\n" for a, m, s in cases)
-    done = subprocess.run([str(exe)], input=stdin, capture_output=True, text=True, check=True)
-    assert not done.stderr
-    got = [tuple(map(int, line.split())) for line in done.stdout.splitlines()]
+    lines = run_c_harness(tmp_path, HARNESS, "".join(f"{a} {m} {s}\n" for a, m, s in cases))
+    got = [tuple(map(int, line.split())) for line in lines]
     assert len(got) == len(cases)
     for (a, m, s), (high_mul, scaled) in zip(cases, got, strict=True):
         assert high_mul == srdhm(a, m), (a, m)

@@ -148,11 +148,29 @@ def _output_stage(graph: Graph, op: Operator, shapes: ConvShapes) -> OutputStage
 
 
 def _call_16x8(graph: Graph, op: Operator, shapes: ConvShapes, function: str, params_type: str,
-               geometry: dict[str, int], placeholders: dict[str, object]) -> KernelCall:
+               geometry: dict[str, int], placeholders: dict[str, object],
+               interleave: bool = False) -> KernelCall:
     multipliers, shifts = convolution_multipliers(shapes.source.quantization.scale,
                                                   shapes.weights.quantization.scales, shapes.result.quantization.scale)
     return call_16x8(graph, op, function, params_type, {**geometry, **_window_fields(shapes.window)}, placeholders,
-                     multipliers, shifts)
+                     multipliers, shifts, interleave)
+
+
+def _channel_taps_3x3(shapes: ConvShapes) -> ConstTable:
+    """[1, 3, 3, channels] -> [channels, 9]: each channel's taps contiguous for the kernel's inner loop."""
+    return ConstTable("channel_taps", "int8_t", np.asarray(shapes.weights.data, np.int8).reshape(9, -1).T.ravel())
+
+
+def _depthwise_16x8_call(graph: Graph, op: Operator, shapes: ConvShapes, geometry: dict[str, int]) -> KernelCall:
+    """fg_depthwise_conv2d_s16; a constant 3x3 filter of depth multiplier 1 travels only repacked (channel_taps)."""
+    shape = (shapes.window.filter_h, shapes.window.filter_w, geometry["depth_multiplier"])
+    repacked = _channel_taps_3x3(shapes) if shape == (3, 3, 1) and constant_operands(graph, op) else None
+    call = _call_16x8(graph, op, shapes, "fg_depthwise_conv2d_s16", "fg_depthwise_conv2d_params", geometry,
+                      {"channel_taps": TableRef(repacked.suffix) if repacked else 0, "folded_bias": 0, "packed": 0})
+    if repacked:
+        call.tables.append(repacked)
+        call.inputs[1] = -1
+    return call
 
 
 def _reference_call(graph: Graph, op: Operator, shapes: ConvShapes, function: str, params_type: str,
@@ -229,7 +247,7 @@ class Conv2DKernel:
                     "out_h": shapes.window.out_h, "out_w": shapes.window.out_w, "out_c": shapes.out_channels}
         if is_16x8(shapes.source):
             return _call_16x8(graph, op, shapes, "fg_conv2d_s16", "fg_conv2d_params", geometry,
-                              {"folded_bias": 0, "blocked": (0,), "packed": 0})
+                              {"folded_bias": 0, "blocked": (0,), "packed": 0}, interleave=True)
         function = conv2d_variant(graph, op, shapes.window, in_c)
         if function == "fg_conv2d_s8":
             return _reference_call(graph, op, shapes, function, "fg_conv2d_params", geometry)
@@ -259,8 +277,7 @@ class DepthwiseConv2DKernel:
                     "out_h": shapes.window.out_h, "out_w": shapes.window.out_w,
                     "depth_multiplier": shapes.out_channels // in_c}
         if is_16x8(shapes.source):
-            return _call_16x8(graph, op, shapes, "fg_depthwise_conv2d_s16", "fg_depthwise_conv2d_params", geometry,
-                              {"channel_taps": 0, "folded_bias": 0, "packed": 0})
+            return _depthwise_16x8_call(graph, op, shapes, geometry)
         function = depthwise_variant(graph, op, shapes.window, geometry["depth_multiplier"], in_c)
         if function == "fg_depthwise_conv2d_s8":
             return _reference_call(graph, op, shapes, function, "fg_depthwise_conv2d_params", geometry)
@@ -270,10 +287,9 @@ class DepthwiseConv2DKernel:
             conv_geometry = {"batches": batches, "in_h": in_h, "in_w": in_w, "in_c": 1, "out_h": shapes.window.out_h,
                              "out_w": shapes.window.out_w, "out_c": shapes.out_channels}
             return _blocked_conv_call(graph, op, shapes, function, conv_geometry, taps)
-        # [1, 3, 3, channels] -> [channels, 9]: each channel's taps contiguous for the kernel's inner loop.
-        taps = np.asarray(shapes.weights.data).reshape(9, shapes.out_channels).T
-        repacked = ConstTable("channel_taps", "int8_t", np.ascontiguousarray(taps, dtype=np.int8).ravel())
-        return _folded_call(graph, op, shapes, function, "fg_depthwise_conv2d_params", geometry, taps,
+        repacked = _channel_taps_3x3(shapes)
+        return _folded_call(graph, op, shapes, function, "fg_depthwise_conv2d_params", geometry,
+                            repacked.values.reshape(shapes.out_channels, 9),
                             {"channel_taps": TableRef(repacked.suffix)}, (repacked,), inputs=[op.inputs[0]])
 
     def output_overlap(self, graph: Graph, op: Operator) -> list[OutputOverlap]:

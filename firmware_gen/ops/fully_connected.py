@@ -110,7 +110,7 @@ class FullyConnectedKernel:
         geometry = {"batches": shapes.batches, "accum_depth": shapes.accum_depth, "out_depth": shapes.out_depth}
         if is_16x8(shapes.source):
             return call_16x8(graph, op, "fg_fully_connected_s16", "fg_fully_connected_params", geometry,
-                             _BEFORE_WIDE, multipliers, shifts)
+                             _BEFORE_WIDE, multipliers, shifts, interleave=True)
         stage = output_stage(graph, op, shapes.source, shapes.result, multipliers, shifts)
         params = {**geometry, **stage.fields}
         if fully_connected_variant(graph, op) == "fg_fully_connected_folded_s8":

@@ -48,13 +48,14 @@ def weights_tensor(graph: Graph, op: Operator, index: int, channel_axis: int, ch
     return weights
 
 
-def bias_tensor(graph: Graph, op: Operator, channels: int, position: int = 2) -> Tensor | None:
+def bias_tensor(graph: Graph, op: Operator, channels: int, position: int = 2,
+                source: Tensor | None = None) -> Tensor | None:
     """The optional bias (input `position`), one value per output channel: int32 on int8 activations, int64 or
-    int32 (as TFLite stores them) on int16 ones."""
+    int32 (as TFLite stores them) on int16 ones. The activations are `source`, by default input 0."""
     if len(op.inputs) <= position or op.inputs[position] < 0:
         return None
     bias = graph.tensors[op.inputs[position]]
-    wide = graph.tensors[op.inputs[0]].dtype is DType.INT16
+    wide = (source or graph.tensors[op.inputs[0]]).dtype is DType.INT16
     if bias.dtype is not DType.INT32 and not (wide and bias.dtype is DType.INT64):
         needed = "an int64 or int32" if wide else "an int32"
         raise unsupported(graph, op, f"bias {bias.describe()} is {bias.dtype}; these kernels need {needed} bias")

@@ -1,4 +1,4 @@
-"""TRANSPOSE_CONV on int8 NHWC tensors, as TFLite Micro's reference kernel computes it.
+"""TRANSPOSE_CONV on int8 NHWC tensors, and its 16x8 form, as TFLite Micro's reference kernels compute them.
 
 Inputs: output shape (int32 [4], which TFLM ignores: the output tensor's shape rules), filter [out_c, fh, fw, in_c]
 (int8, symmetric, per tensor or per output channel along axis 0), input, optional int32 bias. The padding is the
@@ -9,6 +9,10 @@ TFLM scatters every input pixel into an int32 scratch accumulator the size of th
 kernel gathers instead: each output value sums the (input, tap) pairs that the scatter would have added to it, in
 a register, then goes through the same output stage (ops/requantize.py). The int32 sums are the same integers, so
 the outputs are bit-exact, and no scratch buffer is needed (none in the plan, none hidden in the kernel).
+
+16x8 (int16 activations, zero point 0): TFLM scatters into an int64 scratch buffer with an int64 bias (or none) and
+scales with the 64-bit multiply; fg_transpose_conv2d_s16 gathers the same sums and takes the bias as the other 16x8
+kernels do (ops/weighted_16x8.py).
 """
 
 from __future__ import annotations
@@ -22,7 +26,8 @@ from firmware_gen.ops.base import KernelCall
 from firmware_gen.ops.geometry import output_size, padding_before
 from firmware_gen.ops.overlap import OutputOverlap, forward_raster_bytes
 from firmware_gen.ops.requantize import bias_tensor, convolution_multipliers, output_stage, weights_tensor
-from firmware_gen.ops.tensor_checks import int8_per_tensor, unsupported
+from firmware_gen.ops.tensor_checks import activation_per_tensor, same_activation_dtype, unsupported
+from firmware_gen.ops.weighted_16x8 import check_int64_bias, is_16x8, wide_bias
 
 OUTPUT_SHAPE, FILTER, INPUT, BIAS = 0, 1, 2, 3
 
@@ -40,8 +45,9 @@ def transpose_conv_shapes(graph: Graph, op: Operator) -> TransposeConvShapes:
     """The operands and geometry, checked against each other and against what TFLM accepts."""
     if len(op.inputs) not in (3, 4) or len(op.outputs) != 1:
         raise unsupported(graph, op, "expected output shape, filter, input, optional bias and one output")
-    source = int8_per_tensor(graph, op, op.inputs[INPUT], "input")
-    result = int8_per_tensor(graph, op, op.outputs[0], "output")
+    source = activation_per_tensor(graph, op, op.inputs[INPUT], "input")
+    result = activation_per_tensor(graph, op, op.outputs[0], "output")
+    same_activation_dtype(graph, op, source, result)
     if op.inputs[FILTER] < 0 or len(graph.tensors[op.inputs[FILTER]].shape) != 4:
         raise unsupported(graph, op, "the filter must be a 4-D [out_channels, height, width, in_channels] tensor")
     weights = weights_tensor(graph, op, op.inputs[FILTER], 0, graph.tensors[op.inputs[FILTER]].shape[0])
@@ -61,7 +67,9 @@ def transpose_conv_shapes(graph: Graph, op: Operator) -> TransposeConvShapes:
         raise unsupported(graph, op, f"option stride_h={stride[0]}, stride_w={stride[1]}: strides must be >= 1")
     pad = tuple(padding_before(size, taps, step, 1, output_size(padding, size, taps, step))
                 for size, taps, step in zip(result.shape[1:3], (filter_h, filter_w), stride, strict=True))
-    bias_tensor(graph, op, out_c, BIAS)
+    bias_tensor(graph, op, out_c, BIAS, source)
+    if is_16x8(source):
+        check_int64_bias(graph, op, BIAS)
     return TransposeConvShapes(source, weights, result, stride, pad)
 
 
@@ -103,6 +111,11 @@ class TransposeConvKernel:
                   "out_w": shapes.result.shape[2], "out_c": out_c, "filter_h": filter_h, "filter_w": filter_w,
                   "stride_h": shapes.stride[0], "stride_w": shapes.stride[1], "pad_top": shapes.pad[0],
                   "pad_left": shapes.pad[1], **stage.fields}
+        if is_16x8(shapes.source):
+            tables, params["wide"] = wide_bias(graph, op, BIAS)
+            return KernelCall("fg_transpose_conv2d_s16", "fg_transpose_conv2d_params", params,
+                              inputs=[op.inputs[INPUT], op.inputs[FILTER]], outputs=[op.outputs[0]],
+                              tables=[*stage.tables, *tables])
         bias = op.inputs[BIAS] if len(op.inputs) > BIAS else -1
         return KernelCall("fg_transpose_conv2d_s8", "fg_transpose_conv2d_params", params,
                           inputs=[op.inputs[INPUT], op.inputs[FILTER], bias], outputs=[op.outputs[0]],
@@ -119,7 +132,8 @@ class TransposeConvKernel:
         cols = np.minimum(_first_row_read(np.arange(out_w), shapes.pad[1], filter_w, shapes.stride[1]), in_w - 1)
         image = (rows[:, None] * in_w + cols[None, :]).ravel()
         low = (np.arange(batches)[:, None] * in_h * in_w + image[None, :]).ravel()
-        allowed = forward_raster_bytes(low, in_c, out_c, shapes.result.nbytes)
+        allowed = forward_raster_bytes(low, in_c * shapes.source.dtype.itemsize,
+                                       out_c * shapes.result.dtype.itemsize, shapes.result.nbytes)
         return [OutputOverlap(op.inputs[INPUT], op.outputs[0], allowed)] if allowed > 0 else []
 
 

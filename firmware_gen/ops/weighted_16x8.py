@@ -13,7 +13,7 @@ import numpy as np
 
 from firmware_gen.frontend.ir import DType, Graph, Operator, Tensor
 from firmware_gen.ops.base import ConstTable, KernelCall, TableRef
-from firmware_gen.ops.requantize import output_stage
+from firmware_gen.ops.requantize import constant_operands, output_stage
 from firmware_gen.ops.tensor_checks import unsupported
 
 
@@ -31,11 +31,17 @@ def check_depthwise_16x8(graph: Graph, op: Operator, filter_w: int, position: in
     if filter_w > MAX_DEPTHWISE_FILTER_WIDTH:
         raise unsupported(graph, op, f"a 16x8 filter {filter_w} wide is not supported (at most "
                                      f"{MAX_DEPTHWISE_FILTER_WIDTH})")
+    check_int64_bias(graph, op, position)
+
+
+def check_int64_bias(graph: Graph, op: Operator, position: int) -> None:
+    """The 16x8 kernels of TFLite Micro that read their bias as int64 whatever its type (DEPTHWISE_CONV_2D,
+    TRANSPOSE_CONV): any other bias type is refused rather than misread as TFLM would."""
     if len(op.inputs) <= position or op.inputs[position] < 0:
         return
     bias = graph.tensors[op.inputs[position]]
     if bias.dtype is not DType.INT64:
-        raise unsupported(graph, op, f"bias {bias.describe()} is {bias.dtype}; TFLite Micro's 16x8 DEPTHWISE_CONV_2D "
+        raise unsupported(graph, op, f"bias {bias.describe()} is {bias.dtype}; TFLite Micro's 16x8 {op.opcode} "
                                      f"reads an int64 bias only")
 
 
@@ -51,13 +57,36 @@ def wide_bias(graph: Graph, op: Operator, position: int = 2) -> tuple[list[Const
     return [table], (TableRef(table.suffix), int(bias.dtype is DType.INT32))
 
 
+# Output channels per group of the interleaved weight layout (FG_S16_GROUP, fg/dot_s16.h).
+GROUP = 8
+
+
+def interleaved_weights(rows: np.ndarray) -> ConstTable:
+    """[out_c, taps] int8 weights as fg_dot8_s16_s8 reads them: each group of GROUP output channels interleaved
+    ([group][taps][GROUP]), then the other out_c % GROUP rows as they are."""
+    rows = np.asarray(rows, dtype=np.int8)
+    grouped = rows.shape[0] - rows.shape[0] % GROUP
+    head = rows[:grouped].reshape(-1, GROUP, rows.shape[1]).transpose(0, 2, 1)
+    return ConstTable("interleaved", "int8_t", np.concatenate([head.ravel(), rows[grouped:].ravel()]))
+
+
 def call_16x8(graph: Graph, op: Operator, function: str, params_type: str, fields: dict[str, object],
-              placeholders: dict[str, object], multipliers: np.ndarray, shifts: np.ndarray) -> KernelCall:
+              placeholders: dict[str, object], multipliers: np.ndarray, shifts: np.ndarray,
+              interleave: bool = False) -> KernelCall:
     """A 16x8 kernel call: `fields` (geometry) and the output stage, then `placeholders` for the int8 variants'
-    fields that precede `wide` in the params struct, then `wide`. The kernel takes input, weights, output."""
+    fields that precede `wide` in the params struct, then `wide`. The kernel takes input, weights, output; with
+    `interleave` and constant operands the weights (read as [out_c, taps]) travel instead in the `interleaved` field
+    that follows `wide` (interleaved_weights) and the weights argument is NULL."""
     source, result = graph.tensors[op.inputs[0]], graph.tensors[op.outputs[0]]
     stage = output_stage(graph, op, source, result, multipliers, shifts)
     tables, wide = wide_bias(graph, op)
     params = {**fields, **stage.fields, **placeholders, "wide": wide}
-    return KernelCall(function, params_type, params, inputs=[op.inputs[0], op.inputs[1]], outputs=[op.outputs[0]],
+    inputs = [op.inputs[0], op.inputs[1]]
+    if interleave and constant_operands(graph, op):
+        weights = np.asarray(graph.tensors[op.inputs[1]].data)
+        table = interleaved_weights(weights.reshape(weights.shape[0], -1))
+        params["interleaved"] = TableRef(table.suffix)
+        tables.append(table)
+        inputs[1] = -1
+    return KernelCall(function, params_type, params, inputs=inputs, outputs=[op.outputs[0]],
                       tables=[*stage.tables, *tables])

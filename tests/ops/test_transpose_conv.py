@@ -15,12 +15,12 @@ EXAMPLES = MAX_EXAMPLES // 2
 
 
 def transpose_conv_model(input_shape, output_shape, w: Weights, input_scale, input_zp, output_zp, options,
-                         shape_operand=None) -> bytes:
+                         shape_operand=None, dtype="int8") -> bytes:
     b = ModelBuilder("transpose_conv")
-    x = b.input("x", input_shape, "int8", scale=input_scale, zero_point=input_zp)
+    x = b.input("x", input_shape, dtype, scale=input_scale, zero_point=input_zp)
     shape = b.constant("output_shape", np.array(shape_operand or output_shape, np.int32))
     weights_index, bias_index = add_weights(b, "tconv", w, input_scale, 0)
-    y = b.tensor("y", output_shape, "int8", scale=w.output_scale, zero_point=output_zp)
+    y = b.tensor("y", output_shape, dtype, scale=w.output_scale, zero_point=output_zp)
     inputs = [shape, weights_index, x] + ([bias_index] if bias_index >= 0 else [])
     b.operator("TRANSPOSE_CONV", inputs=inputs, outputs=[y], options=options)
     b.output(y)

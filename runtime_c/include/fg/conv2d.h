@@ -26,10 +26,14 @@ typedef struct {
     const void *packed;
     /* The 16x8 kernels only (fg/requantize.h). */
     fg_wide_bias wide;
+    /* 16x8 with constant weights: the filter's groups of FG_S16_GROUP output channels interleaved
+     * ([group][filter_h][filter_w][in_c][8]), then the other out_c % 8 channels as they are; the filter argument is
+     * then NULL. */
+    const int8_t *interleaved;
 } fg_conv2d_params;
 
-/* 16x8: int16 NHWC input and output (zero point 0), int8 filter [out_c, filter_h, filter_w, in_c], the bias in
- * params->wide. */
+/* 16x8: int16 NHWC input and output (zero point 0), int8 filter [out_c, filter_h, filter_w, in_c] (or
+ * params->interleaved), the bias in params->wide. */
 void fg_conv2d_s16(const fg_conv2d_params *params, const int16_t *input, const int8_t *filter, int16_t *output);
 
 /* filter is [out_c, filter_h, filter_w, in_c]; bias is [out_c] or NULL. Taps in the padding are skipped. */

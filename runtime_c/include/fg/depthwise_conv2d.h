@@ -16,8 +16,8 @@ typedef struct {
     int32_t dilation_h, dilation_w;
     int32_t pad_top, pad_left;  /* implicit zero padding before the first row / column */
     fg_requant_params requant;
-    /* The 3x3 variant only, computed at generation time: the filter as [channel][9 taps], and
-     * bias + input_offset * (sum of the channel's taps). */
+    /* The 3x3 variants only, computed at generation time: the filter as [channel][9 taps] (int8, and 16x8 with
+     * constant weights and depth multiplier 1), and (int8) bias + input_offset * (sum of the channel's taps). */
     const int8_t *channel_taps;
     const int32_t *folded_bias;
     /* An ISA variant only (firmware_gen/ops/variants): its constants laid out at generation time for its inner
@@ -27,8 +27,8 @@ typedef struct {
     fg_wide_bias wide;
 } fg_depthwise_conv2d_params;
 
-/* 16x8: int16 NHWC input and output (zero point 0), int8 filter [1, filter_h, filter_w, out_c], the bias in
- * params->wide. */
+/* 16x8: int16 NHWC input and output (zero point 0), int8 filter [1, filter_h, filter_w, out_c] (NULL with
+ * params->channel_taps), the bias in params->wide. */
 void fg_depthwise_conv2d_s16(const fg_depthwise_conv2d_params *params, const int16_t *input, const int8_t *filter,
                              int16_t *output);
 

@@ -25,9 +25,13 @@ typedef struct {
     const void *packed;
     /* The 16x8 kernels only (fg/requantize.h). */
     fg_wide_bias wide;
+    /* 16x8 with constant weights: the groups of FG_S16_GROUP output channels interleaved ([group][accum_depth][8]),
+     * then the other out_depth % 8 rows as they are; the kernel then takes no weights argument (NULL). */
+    const int8_t *interleaved;
 } fg_fully_connected_params;
 
-/* 16x8: int16 input and output (zero point 0), int8 weights [out_depth, accum_depth], the bias in params->wide. */
+/* 16x8: int16 input and output (zero point 0), int8 weights [out_depth, accum_depth] (or params->interleaved), the
+ * bias in params->wide. */
 void fg_fully_connected_s16(const fg_fully_connected_params *params, const int16_t *input, const int8_t *weights,
                             int16_t *output);
 

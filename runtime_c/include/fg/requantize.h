@@ -33,6 +33,21 @@ typedef struct {
     int32_t narrow;
 } fg_wide_bias;
 
+/* fg_multiply_by_quantized_multiplier_64(x, multiplier, shift), the same integer, in 32-bit arithmetic where x fits
+ * int32 and the total shift s = 15 - shift is in [16, 32] (the usual case): with x = xh * 2^16 + xl and r the 16-bit
+ * multiplier, floor((x * r + 2^(s-1)) / 2^s) = (xh * r + (xl * r + 2^(s-1)) / 2^16) >> (s - 16), where xl * r +
+ * 2^(s-1) < 2^32 and xh * r fits int32. */
+static inline int32_t fg_scale_wide_s16(int64_t x, int32_t multiplier, int shift) {
+    const int total_shift = 15 - shift;
+    const int32_t low = (int32_t)(uint32_t)(uint64_t)x;
+    if (total_shift < 16 || total_shift > 32 || (int64_t)low != x) {
+        return fg_multiply_by_quantized_multiplier_64(x, multiplier, shift);
+    }
+    const int32_t reduced = multiplier < 0x7FFF0000 ? (multiplier + (1 << 15)) >> 16 : 0x7FFF;
+    const uint32_t rounded = ((uint32_t)low & 0xFFFFu) * (uint32_t)reduced + ((uint32_t)1 << (total_shift - 1));
+    return ((low >> 16) * reduced + (int32_t)(rounded >> 16)) >> (total_shift - 16);
+}
+
 /* Output channel `channel` of a 16x8 accumulator (the products summed in int64, without the bias). */
 static inline int16_t fg_requantize_channel_s16(const fg_requant_params *q, const fg_wide_bias *w, int64_t acc,
                                                 int32_t channel) {
@@ -43,9 +58,14 @@ static inline int16_t fg_requantize_channel_s16(const fg_requant_params *q, cons
     const int32_t scaled = w->narrow
         ? fg_multiply_by_quantized_multiplier((int32_t)(uint32_t)(uint64_t)acc, q->multipliers[entry],
                                               (int)q->shifts[entry])
-        : fg_multiply_by_quantized_multiplier_64(acc, q->multipliers[entry], (int)q->shifts[entry]);
+        : fg_scale_wide_s16(acc, q->multipliers[entry], (int)q->shifts[entry]);
     return (int16_t)fg_clamp_i32(scaled + q->output_offset, q->activation_min, q->activation_max);
 }
+
+/* output[k] = fg_requantize_channel_s16(q, w, acc[k], first + k), k < count, in one loop with the layer's constants
+ * in registers (runtime_c/kernels/requantize_block_s16.c); returns output + count. */
+int16_t *fg_requantize_block_s16(const fg_requant_params *q, const fg_wide_bias *w, const int64_t *acc, int32_t first,
+                                 int32_t count, int16_t *output);
 
 /* An accumulator kept as uint32 (so that sums wrap instead of overflowing) read back as TFLite's int32. */
 static inline int32_t fg_wrapped_i32(uint32_t acc) {
