@@ -4,33 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from binary_models import binary_model
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import mutually_broadcastable_shapes
 from validated import assert_bit_exact, refusal
 
-from firmware_gen.modelgen.writer import ModelBuilder
-
 OPCODES = ["SUB", "SQUARED_DIFFERENCE", "MAXIMUM", "MINIMUM"]
 EXAMPLES_PER_OPCODE = 5
-
-
-def binary_model(opcode: str, shapes: tuple[tuple[int, ...], ...], quants: tuple[tuple[float, int], ...],
-                 activation: str = "NONE", constant: int | None = None, seed: int = 0) -> bytes:
-    """One binary operator; `constant` (0 or 1) makes that input a constant tensor of random values."""
-    builder = ModelBuilder(opcode.lower())
-    rng = np.random.default_rng(seed)
-    operands = []
-    for position, (shape, (scale, zero_point)) in enumerate(zip(shapes, quants[:2], strict=True)):
-        if position == constant:
-            data = rng.integers(-128, 128, shape).astype(np.int8)
-            operands.append(builder.constant(f"x{position}", data, scale=scale, zero_point=zero_point))
-        else:
-            operands.append(builder.input(f"x{position}", shape, "int8", scale=scale, zero_point=zero_point))
-    out = builder.tensor("y", np.broadcast_shapes(*shapes), "int8", scale=quants[2][0], zero_point=quants[2][1])
-    builder.operator(opcode, inputs=operands, outputs=[out], options={"activation": activation})
-    builder.output(out)
-    return builder.build()
 
 
 scales = st.floats(min_value=-10.0, max_value=0.0).map(lambda e: float(np.float32(2.0**e)))
