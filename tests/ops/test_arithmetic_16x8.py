@@ -39,7 +39,7 @@ def cases_16x8(draw: st.DrawFn, opcode: str) -> bytes:
                         seed=draw(st.integers(0, 2**16)), dtype="int16")
 
 
-@settings(max_examples=max(MAX_EXAMPLES // 5, 1), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=max(MAX_EXAMPLES // 6, 1), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), seed=st.integers(0, 99))
 def test_16x8_arithmetic_is_bit_exact(data: st.DataObject, seed: int) -> None:
     assert_cases_bit_exact([data.draw(cases_16x8(opcode)) for opcode in OPCODES], seed=seed)
