@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from binary_models import binary_model
+from binary_models import binary_model, broadcast_operands
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from hypothesis.extra.numpy import mutually_broadcastable_shapes
 from movement_models import assert_cases_bit_exact
 from validated import MAX_EXAMPLES, refusal
 
@@ -23,18 +22,10 @@ ACTIVATIONS = ("NONE", "RELU", "RELU6", "RELU_N1_TO_1")
 scales = st.floats(min_value=-14.0, max_value=0.0).map(lambda e: float(np.float32(2.0**e)))
 
 
-def natural_output_scale(opcode: str, scale1: float, scale2: float) -> float:
-    """An output scale near the result's range, so that outputs are not all saturated."""
-    return scale1 * scale2 * 2.0**15 if opcode == "MUL" else scale1 + scale2
-
-
 @st.composite
 def cases_16x8(draw: st.DrawFn, opcode: str) -> bytes:
-    shapes = draw(mutually_broadcastable_shapes(num_shapes=2, min_dims=0, max_dims=6, max_side=4))
-    scale1, scale2 = draw(scales), draw(scales)
-    factor = 2.0 ** draw(st.floats(min_value=-3.0, max_value=3.0))
-    out_scale = float(np.float32(natural_output_scale(opcode, scale1, scale2) * factor))
-    return binary_model(opcode, shapes.input_shapes, ((scale1, 0), (scale2, 0), (out_scale, 0)),
+    shapes, scale1, scale2, out_scale = draw(broadcast_operands(opcode, scales, "int16"))
+    return binary_model(opcode, shapes, ((scale1, 0), (scale2, 0), (out_scale, 0)),
                         activation=draw(st.sampled_from(ACTIVATIONS)), constant=draw(st.sampled_from([None, 0, 1])),
                         seed=draw(st.integers(0, 2**16)), dtype="int16")
 
