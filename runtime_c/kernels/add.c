@@ -43,11 +43,13 @@ void fg_add_s8(const fg_add_params *params, const int8_t *input1, const int8_t *
     fg_add_tables tables;
     if (outputs < FG_ADD_TABLE_MIN_OUTPUTS
         || !fg_fast_channel_of(params->output_multiplier, params->output_shift, &tables.output)) {
-        fg_broadcast_binary(&params->shape, sizeof(int8_t), params, input1, input2, output, add_row);
+        const fg_add_stages stages = fg_add_stages_of(params);
+        fg_broadcast_binary(&params->shape, sizeof(int8_t), &stages, input1, input2, output, add_row);
         return;
     }
+    const fg_add_inputs inputs = fg_add_inputs_of(params);
     for (int32_t v = -128; v < 128; ++v) {
-        const fg_add_pair scaled = fg_add_rescale_pair(params, v, v);
+        const fg_add_pair scaled = fg_add_rescale_pair(&inputs, v, v);
         tables.scaled1[v + 128] = scaled.first;
         tables.scaled2[v + 128] = scaled.second;
     }

@@ -7,11 +7,11 @@
 
 #include "fg/add.h"
 
-/* One output of SUB (params: fg_add_params). */
-static inline int32_t fg_sub_element(const void *params, int32_t value1, int32_t value2) {
-    const fg_add_params *p = (const fg_add_params *)params;
-    const fg_add_pair pair = fg_add_rescale_pair(p, value1, value2);
-    return fg_add_output(p, pair.first - pair.second);
+/* One output of SUB (stages: fg_add_stages). */
+static inline int32_t fg_sub_element(const void *stages, int32_t value1, int32_t value2) {
+    const fg_add_stages *s = (const fg_add_stages *)stages;
+    const fg_add_pair pair = fg_add_rescale_pair(&s->inputs, value1, value2);
+    return fg_add_output(s, pair.first - pair.second);
 }
 
 void fg_sub_s8(const fg_add_params *params, const int8_t *input1, const int8_t *input2, int8_t *output);
