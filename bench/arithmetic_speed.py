@@ -1,6 +1,7 @@
 """Prints guest instructions per element of the arithmetic and reduction kernels of issue 15 on one board
 (QEMU -icount shift=0: deterministic counts, not timings), from one firmware running a chain of single operators
-on 1x16x16x16 int8 tensors; the outputs are checked against TFLM.
+on 1x16x16x16 int8 tensors (and the 16x8 forms of ADD, SUB, MUL and MEAN on int16 ones); the outputs are checked
+against TFLM.
 
     python bench/arithmetic_speed.py [--board mps2_an385]
 """
@@ -21,7 +22,7 @@ SHAPE = (1, 16, 16, 16)
 
 
 def chain_model() -> tuple[bytes, list[str]]:
-    """Each new operator once (ADD for comparison), and a label per operator."""
+    """Each new operator once (ADD for comparison; the 16x8 forms last), and a label per operator."""
     b = ModelBuilder("arithmetic_speed")
     x = b.input("x", SHAPE, "int8", scale=0.05, zero_point=3)
     y = b.input("y", SHAPE, "int8", scale=0.04, zero_point=-5)
@@ -29,7 +30,7 @@ def chain_model() -> tuple[bytes, list[str]]:
     labels: list[str] = []
 
     def op(label: str, opcode: str, inputs: list[int], shape=SHAPE, quant=(0.06, -2), dtype="int8", **options):
-        scale, zero_point = quant if dtype == "int8" else (None, 0)
+        scale, zero_point = quant if dtype in ("int8", "int16") else (None, 0)
         out = b.tensor(label, shape, dtype, scale=scale, zero_point=zero_point)
         b.operator(opcode, inputs, [out], options)
         labels.append(label)
@@ -52,8 +53,15 @@ def chain_model() -> tuple[bytes, list[str]]:
     op("REDUCE_MIN axis 3", "REDUCE_MIN", [x, axes([3])], shape=(1, 16, 16), quant=(0.05, 3))
     op("ARG_MAX axis 3", "ARG_MAX", [x, axes([3])], shape=(1, 16, 16), dtype="int32", output_type="int32")
     op("ARG_MIN axis 1", "ARG_MIN", [x, axes([1])], shape=(1, 16, 16), dtype="int32", output_type="int32")
+    op("MUL", "MUL", [x, y], quant=(0.25, 1))
+    x16 = b.input("x16", SHAPE, "int16", scale=0.0005, zero_point=0)
+    y16 = b.input("y16", SHAPE, "int16", scale=0.0004, zero_point=0)
+    for opcode, quant in (("ADD", (0.0009, 0)), ("SUB", (0.0009, 0)), ("MUL", (0.0065, 0))):
+        op(f"{opcode} 16x8", opcode, [x16, y16], quant=quant, dtype="int16")
+    op("MEAN 16x8 axes (1, 2)", "MEAN", [x16, axes([1, 2])], shape=(1, 1, 1, 16), quant=(0.0005, 0), dtype="int16",
+       keep_dims=True)
     for index in range(2, len(b.tensors)):
-        if b.tensors[index].data is None:
+        if b.tensors[index].data is None and index not in (x16, y16):
             b.output(index)
     return b.build(), labels
 

@@ -48,3 +48,41 @@ def test_fixed_point_helpers_match_tflite(tmp_path):
     for (a, m, s), (high_mul, scaled) in zip(cases, got, strict=True):
         assert high_mul == srdhm(a, m), (a, m)
         assert scaled == multiply_by_quantized_multiplier(a, m, s), (a, m, s)
+
+
+SINGLE_ROUNDING_HARNESS = r"""
+#include <stdio.h>
+#include "fg/single_rounding.h"
+int main(void) {
+    long long x, m, s;
+    while (scanf("%lld %lld %lld", &x, &m, &s) == 3) {
+        const fg_single_rounding stage = fg_single_rounding_of((int32_t)m, (int32_t)s);
+        printf("%ld\n", (long)fg_single_rounding_apply((int32_t)x, &stage));
+    }
+    return 0;
+}
+"""
+
+
+def test_single_rounding_matches_tflite_in_its_range(tmp_path):
+    """fg/single_rounding.h (ADD's and SUB's rescales) equals MultiplyByQuantizedMultiplierSmallerThanOneExp for
+    accumulators in [-2^30, 2^30), every right shift, ties included."""
+    source, exe = tmp_path / "single.c", tmp_path / "single"
+    source.write_text(SINGLE_ROUNDING_HARNESS)
+    subprocess.run([host_compiler(), "-std=c99", "-O1", *WARNINGS, *SANITIZERS, f"-I{RUNTIME_DIR / 'include'}",
+                    str(source), "-o", str(exe)], check=True)
+    rng = np.random.default_rng(1)
+    edges = [-(1 << 30), -(1 << 29), -32768 << 15, -1, 0, 1, 32767 << 15, (1 << 30) - 1]
+    cases = [(a, m, s) for a in edges for m in (1 << 30, INT32_MAX) for s in range(-31, 1)]
+    count = 20_000
+    accumulators = np.concatenate([rng.integers(-(1 << 30), 1 << 30, count // 2),
+                                   rng.integers(-32768, 32768, count // 2) << 15])
+    multipliers = rng.integers(1 << 30, INT32_MAX, count, endpoint=True)
+    multipliers[::5] = 1 << 30  # exact ties of the high multiply and of the division
+    shifts = rng.integers(-31, 1, count)
+    cases += [(int(a), int(m), int(s)) for a, m, s in zip(accumulators, multipliers, shifts, strict=True)]
+    stdin = "".join(f"{a} {m} {s}\n" for a, m, s in cases)
+    done = subprocess.run([str(exe)], input=stdin, capture_output=True, text=True, check=True)
+    assert not done.stderr
+    got = [int(line) for line in done.stdout.splitlines()]
+    assert got == [multiply_by_quantized_multiplier(a, m, s) for a, m, s in cases]

@@ -1,4 +1,4 @@
-"""SUB, SQUARED_DIFFERENCE, MAXIMUM and MINIMUM on int8 tensors with broadcasting, as TFLM's reference kernels
+"""SUB (int8 or int16), SQUARED_DIFFERENCE, MAXIMUM and MINIMUM (int8) with broadcasting, as TFLM's reference kernels
 compute them (sub_common.cc, squared_difference.cc, maximum_minimum.cc). They share ADD's operand checks and
 broadcast loops (elementwise.BinaryKernel, broadcast.py), hence its limit of 6 loops after fusing dimensions: the
 installed TFLM broadcasts all four up to 6-D (older sources show 5-D and 4-D limits; tests/ops/test_arithmetic.py
@@ -56,7 +56,7 @@ class MaximumMinimumKernel(BinaryKernel):
 
 
 KERNELS = [
-    SubKernel("SUB", "fg_sub_s8", "fg_add_params"),
+    SubKernel("SUB", "fg_sub_s8", "fg_add_params", function_s16="fg_sub_s16"),
     SquaredDifferenceKernel("SQUARED_DIFFERENCE", "fg_squared_difference_s8", "fg_add_params"),
     MaximumMinimumKernel("MAXIMUM", "fg_maximum_minimum_s8", "fg_maximum_minimum_params", flip=0),
     MaximumMinimumKernel("MINIMUM", "fg_maximum_minimum_s8", "fg_maximum_minimum_params", flip=-1),

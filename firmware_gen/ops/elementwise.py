@@ -1,38 +1,57 @@
-"""ADD and MUL on int8 tensors with broadcasting, as TFLite Micro's reference kernels compute them.
+"""ADD and MUL on int8 or int16 (16x8) tensors with broadcasting, as TFLite Micro's reference kernels compute them.
 
 Multipliers are derived from the float32 scales in double precision in TFLM's order of operations
-(add_common.cc / mul_common.cc), so the integer parameters, and hence every output byte, match.
+(add_common.cc / mul_common.cc), so the integer parameters, and hence every output byte, match. TFLM's int16 ADD
+and SUB take the general path (reference_ops::Add with pot_scale false, BroadcastAdd6DSlow, SubElementwise): the
+int8 arithmetic with 15 bits of headroom instead of 20, not TFLite's power-of-two path; its int16 MUL is the int8
+one on int16 elements.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from firmware_gen.frontend.ir import Graph, Operator, Tensor
+from firmware_gen.frontend.ir import DType, Graph, Operator, Tensor
 from firmware_gen.ops.base import KernelCall
 from firmware_gen.ops.broadcast import MAX_LOOPS, broadcast_loops, broadcast_shape
 from firmware_gen.ops.fixedpoint import quantize_multiplier, quantize_multiplier_smaller_than_one_exp
 from firmware_gen.ops.overlap import OutputOverlap, elementwise_overlap
-from firmware_gen.ops.tensor_checks import fused_activation_range, int8_per_tensor, unsupported
+from firmware_gen.ops.tensor_checks import (
+    activation_per_tensor,
+    fused_activation_range,
+    int8_per_tensor,
+    same_activation_dtype,
+    unsupported,
+)
 
-ADD_LEFT_SHIFT = 20  # headroom bits of the int8 ADD (15 for int16)
+ADD_LEFT_SHIFT = 20  # headroom bits of the int8 ADD and SUB
+ADD_LEFT_SHIFTS = {DType.INT8: ADD_LEFT_SHIFT, DType.INT16: 15}  # by activation type: 32767 * 2^15 fits in int32
 
 
 @dataclass(frozen=True)
 class BinaryKernel:
-    """What ADD and MUL share: two broadcastable int8 inputs, one int8 output, a fused activation."""
+    """What ADD and MUL share: two broadcastable int8 inputs, one int8 output, a fused activation; or all three
+    int16 where the kernel has a 16x8 form (`function_s16`)."""
 
     opcode: str
     function: str
     params_type: str
     is_alias: bool = False
+    function_s16: str = ""
 
     def operands(self, graph: Graph, op: Operator) -> tuple[Tensor, Tensor, Tensor]:
         if len(op.inputs) != 2 or len(op.outputs) != 1:
             raise unsupported(graph, op, "expected two inputs and one output")
-        return (int8_per_tensor(graph, op, op.inputs[0], "input 1"),
-                int8_per_tensor(graph, op, op.inputs[1], "input 2"),
-                int8_per_tensor(graph, op, op.outputs[0], "output"))
+        roles = ((op.inputs[0], "input 1"), (op.inputs[1], "input 2"), (op.outputs[0], "output"))
+        if not self.function_s16:
+            a, b, out = (int8_per_tensor(graph, op, index, role) for index, role in roles)
+            return a, b, out
+        a, b, out = (activation_per_tensor(graph, op, index, role) for index, role in roles)
+        same_activation_dtype(graph, op, out, a, b)
+        return a, b, out
+
+    def function_for(self, out: Tensor) -> str:
+        return self.function_s16 if out.dtype is DType.INT16 else self.function
 
     def check(self, graph: Graph, op: Operator) -> None:
         a, b, out = self.operands(graph, op)
@@ -59,7 +78,8 @@ class BinaryKernel:
             "activation_min": activation_min,
             "activation_max": activation_max,
         }
-        return KernelCall(self.function, self.params_type, params, inputs=list(op.inputs), outputs=[op.outputs[0]])
+        return KernelCall(self.function_for(out), self.params_type, params, inputs=list(op.inputs),
+                          outputs=[op.outputs[0]])
 
     def output_overlap(self, graph: Graph, op: Operator) -> list[OutputOverlap]:
         return elementwise_overlap(graph, op)
@@ -72,8 +92,9 @@ class BinaryKernel:
 class AddKernel(BinaryKernel):
     def rescaling(self, graph: Graph, op: Operator, a: Tensor, b: Tensor, out: Tensor) -> dict[str, int]:
         scale1, scale2, scale_out = a.quantization.scale, b.quantization.scale, out.quantization.scale
+        left_shift = ADD_LEFT_SHIFTS[out.dtype]
         twice_max_input_scale = 2 * max(scale1, scale2)
-        real_output = twice_max_input_scale / ((1 << ADD_LEFT_SHIFT) * scale_out)
+        real_output = twice_max_input_scale / ((1 << left_shift) * scale_out)
         try:
             multiplier1, shift1 = quantize_multiplier_smaller_than_one_exp(scale1 / twice_max_input_scale)
             multiplier2, shift2 = quantize_multiplier_smaller_than_one_exp(scale2 / twice_max_input_scale)
@@ -88,7 +109,7 @@ class AddKernel(BinaryKernel):
             "input2_offset": -b.quantization.zero_point,
             "input2_multiplier": multiplier2,
             "input2_shift": shift2,
-            "left_shift": ADD_LEFT_SHIFT,
+            "left_shift": left_shift,
             "output_offset": out.quantization.zero_point,
             "output_multiplier": output_multiplier,
             "output_shift": output_shift,
@@ -109,6 +130,6 @@ class MulKernel(BinaryKernel):
 
 
 KERNELS = [
-    AddKernel("ADD", "fg_add_s8", "fg_add_params"),
-    MulKernel("MUL", "fg_mul_s8", "fg_mul_params"),
+    AddKernel("ADD", "fg_add_s8", "fg_add_params", function_s16="fg_add_s16"),
+    MulKernel("MUL", "fg_mul_s8", "fg_mul_params", function_s16="fg_mul_s16"),
 ]

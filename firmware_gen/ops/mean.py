@@ -1,4 +1,5 @@
-"""MEAN of int8 tensors over constant axes, as TFLM's QuantizedMeanOrSum computes it.
+"""MEAN of int8 or int16 (16x8, zero point 0) tensors over constant axes, as TFLM's QuantizedMeanOrSum computes it
+(reduce_common.cc: the same arithmetic for both types, saturated to the element type).
 
 TFLM sums in int32, then folds 1/count into the input->output rescaling multiplier (losing some precision
 exactly as done here), subtracts count * input zero point and rescales once.
@@ -22,6 +23,9 @@ from firmware_gen.ops.operands import (
     unsupported,
 )
 from firmware_gen.ops.overlap import OutputOverlap
+from firmware_gen.ops.tensor_checks import activation_per_tensor, same_activation_dtype
+
+FUNCTIONS = {DType.INT8: "fg_mean_s8", DType.INT16: "fg_mean_s16"}
 
 
 def wrap_int32(value: int) -> int:
@@ -38,6 +42,7 @@ def mean_multiplier(real_multiplier: float, count: int) -> tuple[int, int]:
 class MeanKernel:
     opcode = "MEAN"
     is_alias = False
+    dtypes: tuple[DType, ...] = (DType.INT8, DType.INT16)
 
     def _axes(self, graph: Graph, op: Operator) -> list[int]:
         rank = len(operand(graph, op, 0).shape)
@@ -51,12 +56,13 @@ class MeanKernel:
     def check(self, graph: Graph, op: Operator) -> None:
         require_arity(graph, op, {2})
         source, output = operand(graph, op, 0), graph.tensors[op.outputs[0]]
-        require_dtype(graph, op, source, (DType.INT8,))
-        require_dtype(graph, op, output, (DType.INT8,))
+        require_dtype(graph, op, source, self.dtypes)
+        require_dtype(graph, op, output, self.dtypes)
+        same_activation_dtype(graph, op, source, output)
         if len(source.shape) > MAX_RANK:
             raise unsupported(graph, op, f"{source.describe()} has more than {MAX_RANK} dimensions")
-        per_tensor_quantization(graph, op, source)
-        per_tensor_quantization(graph, op, output)
+        activation_per_tensor(graph, op, op.inputs[0], "input")
+        activation_per_tensor(graph, op, op.outputs[0], "output")
         axes = self._axes(graph, op)
         kept = [n for d, n in enumerate(source.shape) if d not in axes]
         if op.options.get("keep_dims", False):
@@ -102,7 +108,7 @@ class MeanKernel:
         walks, count = self.walks(graph, op)
         multiplier, shift = self.output_multiplier(in_q.scale / out_q.scale, count)
         return KernelCall(
-            function="fg_mean_s8", params_type="fg_mean_params",
+            function=FUNCTIONS[source.dtype], params_type="fg_mean_params",
             params={**walks, "count": count, "zero_point_sum": wrap_int32(in_q.zero_point * count),
                     "multiplier": multiplier, "shift": shift, "output_zero_point": out_q.zero_point},
             inputs=[op.inputs[0]], outputs=[op.outputs[0]])

@@ -1,4 +1,4 @@
-"""SUM, REDUCE_MAX and REDUCE_MIN of int8 over constant axes, walked as MEAN is (ops/mean.py).
+"""SUM (int8 or int16), REDUCE_MAX and REDUCE_MIN (int8) over constant axes, walked as MEAN is (ops/mean.py).
 
 SUM is TFLM's QuantizedMeanOrSum with compute_sum: MEAN's kernel without the 1/count folded into the multiplier.
 REDUCE_MAX / REDUCE_MIN: TFLM requires equal input and output quantization and returns the raw extreme.
@@ -6,7 +6,7 @@ REDUCE_MAX / REDUCE_MIN: TFLM requires equal input and output quantization and r
 
 from __future__ import annotations
 
-from firmware_gen.frontend.ir import Graph, Operator
+from firmware_gen.frontend.ir import DType, Graph, Operator
 from firmware_gen.ops.base import KernelCall
 from firmware_gen.ops.fixedpoint import quantize_multiplier
 from firmware_gen.ops.mean import MeanKernel
@@ -21,6 +21,8 @@ class SumKernel(MeanKernel):
 
 
 class ReduceMaxKernel(MeanKernel):
+    dtypes = (DType.INT8,)  # TFLM's REDUCE_MAX and REDUCE_MIN take float32 and int8 only
+
     def __init__(self, opcode: str, flip: int) -> None:
         self.opcode = opcode
         self.flip = flip  # -1 for REDUCE_MIN (runtime_c/include/fg/reduce_max.h)

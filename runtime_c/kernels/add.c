@@ -3,19 +3,7 @@
 #include "fg/fixedpoint.h"
 #include "fg/requantize_fast.h"
 
-static void add_row(const void *params, const int8_t *in1, int32_t step1, const int8_t *in2, int32_t step2,
-                    int8_t *out, int32_t n) {
-    const fg_add_params *p = (const fg_add_params *)params;
-    for (int32_t i = 0; i < n; ++i) {
-        const int32_t a = fg_add_rescale_input(in1[i * step1], p->input1_offset, p->left_shift,
-                                               p->input1_multiplier, p->input1_shift);
-        const int32_t b = fg_add_rescale_input(in2[i * step2], p->input2_offset, p->left_shift,
-                                               p->input2_multiplier, p->input2_shift);
-        const int32_t sum = fg_multiply_by_quantized_multiplier_smaller_than_one_exp(a + b, p->output_multiplier,
-                                                                                     p->output_shift);
-        out[i] = (int8_t)fg_clamp_i32(sum + p->output_offset, p->activation_min, p->activation_max);
-    }
-}
+FG_BINARY_ROW(add_row, int8_t, fg_add_element)
 
 /* Each input's rescaled value depends on its int8 value only: above this many outputs, the 256 values of each are
  * tabulated once per call (on the stack) and the output stage takes the one-SMLAL path (fg/requantize_fast.h). */
@@ -27,9 +15,11 @@ typedef struct {
     int32_t output_offset, activation_min, activation_max;
 } fg_add_tables;
 
-FG_HOT_LOOP static void add_row_tabulated(const void *context, const int8_t *in1, int32_t step1, const int8_t *in2,
-                                          int32_t step2, int8_t *out, int32_t n) {
+FG_HOT_LOOP static void add_row_tabulated(const void *context, const void *input1, int32_t step1, const void *input2,
+                                          int32_t step2, void *output, int32_t n) {
     const fg_add_tables *t = (const fg_add_tables *)context;
+    const int8_t *in1 = (const int8_t *)input1, *in2 = (const int8_t *)input2;
+    int8_t *out = (int8_t *)output;
     const int32_t *scaled1 = t->scaled1 + 128, *scaled2 = t->scaled2 + 128;
     const fg_fast_channel stage = t->output;
     const int32_t offset = t->output_offset, low = t->activation_min, high = t->activation_max;
@@ -53,17 +43,18 @@ void fg_add_s8(const fg_add_params *params, const int8_t *input1, const int8_t *
     fg_add_tables tables;
     if (outputs < FG_ADD_TABLE_MIN_OUTPUTS
         || !fg_fast_channel_of(params->output_multiplier, params->output_shift, &tables.output)) {
-        fg_broadcast_binary_s8(&params->shape, params, input1, input2, output, add_row);
+        const fg_add_stages stages = fg_add_stages_of(params);
+        fg_broadcast_binary(&params->shape, sizeof(int8_t), &stages, input1, input2, output, add_row);
         return;
     }
+    const fg_add_inputs inputs = fg_add_inputs_of(params);
     for (int32_t v = -128; v < 128; ++v) {
-        tables.scaled1[v + 128] = fg_add_rescale_input(v, params->input1_offset, params->left_shift,
-                                                       params->input1_multiplier, params->input1_shift);
-        tables.scaled2[v + 128] = fg_add_rescale_input(v, params->input2_offset, params->left_shift,
-                                                       params->input2_multiplier, params->input2_shift);
+        const fg_add_pair scaled = fg_add_rescale_pair(&inputs, v, v);
+        tables.scaled1[v + 128] = scaled.first;
+        tables.scaled2[v + 128] = scaled.second;
     }
     tables.output_offset = params->output_offset;
     tables.activation_min = params->activation_min;
     tables.activation_max = params->activation_max;
-    fg_broadcast_binary_s8(&params->shape, &tables, input1, input2, output, add_row_tabulated);
+    fg_broadcast_binary(&params->shape, sizeof(int8_t), &tables, input1, input2, output, add_row_tabulated);
 }

@@ -1,15 +1,13 @@
 #include "fg/maximum_minimum.h"
 
-static void maximum_minimum_row(const void *params, const int8_t *in1, int32_t step1, const int8_t *in2,
-                                int32_t step2, int8_t *out, int32_t n) {
+static inline int32_t maximum_minimum_element(const void *params, int32_t a, int32_t b) {
     const int32_t flip = ((const fg_maximum_minimum_params *)params)->flip;
-    for (int32_t i = 0; i < n; ++i) {
-        const int8_t a = in1[i * step1], b = in2[i * step2];
-        out[i] = (a ^ flip) > (b ^ flip) ? a : b;
-    }
+    return (a ^ flip) > (b ^ flip) ? a : b;
 }
+
+FG_BINARY_ROW(maximum_minimum_row, int8_t, maximum_minimum_element)
 
 void fg_maximum_minimum_s8(const fg_maximum_minimum_params *params, const int8_t *input1, const int8_t *input2,
                            int8_t *output) {
-    fg_broadcast_binary_s8(&params->shape, params, input1, input2, output, maximum_minimum_row);
+    fg_broadcast_binary(&params->shape, sizeof(int8_t), params, input1, input2, output, maximum_minimum_row);
 }

@@ -1,21 +1,24 @@
 #include "fg/squared_difference.h"
 
-static void squared_difference_row(const void *params, const int8_t *in1, int32_t step1, const int8_t *in2,
-                                   int32_t step2, int8_t *out, int32_t n) {
-    const fg_add_params *p = (const fg_add_params *)params;
-    for (int32_t i = 0; i < n; ++i) {
-        const int32_t a = fg_add_rescale_input(in1[i * step1], p->input1_offset, p->left_shift,
-                                               p->input1_multiplier, p->input1_shift);
-        const int32_t b = fg_add_rescale_input(in2[i * step2], p->input2_offset, p->left_shift,
-                                               p->input2_multiplier, p->input2_shift);
-        const int32_t difference = a - b;
-        const int32_t square = fg_multiply_by_quantized_multiplier(difference * difference, p->output_multiplier,
-                                                                   p->output_shift);
-        out[i] = (int8_t)fg_clamp_i32(square + p->output_offset, p->activation_min, p->activation_max);
-    }
+typedef struct {
+    fg_add_inputs inputs;
+    const fg_add_params *params;
+} squared_difference_context;
+
+static inline int32_t squared_difference_element(const void *context, int32_t value1, int32_t value2) {
+    const squared_difference_context *c = (const squared_difference_context *)context;
+    const fg_add_params *p = c->params;
+    const fg_add_pair pair = fg_add_rescale_pair(&c->inputs, value1, value2);
+    const int32_t difference = pair.first - pair.second;
+    const int32_t square = fg_multiply_by_quantized_multiplier(difference * difference, p->output_multiplier,
+                                                               p->output_shift);
+    return fg_clamp_i32(square + p->output_offset, p->activation_min, p->activation_max);
 }
+
+FG_BINARY_ROW(squared_difference_row, int8_t, squared_difference_element)
 
 void fg_squared_difference_s8(const fg_add_params *params, const int8_t *input1, const int8_t *input2,
                               int8_t *output) {
-    fg_broadcast_binary_s8(&params->shape, params, input1, input2, output, squared_difference_row);
+    const squared_difference_context context = {fg_add_inputs_of(params), params};
+    fg_broadcast_binary(&params->shape, sizeof(int8_t), &context, input1, input2, output, squared_difference_row);
 }

@@ -4,54 +4,24 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from binary_models import binary_model, broadcast_operands
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from hypothesis.extra.numpy import mutually_broadcastable_shapes
 from validated import assert_bit_exact, refusal
-
-from firmware_gen.modelgen.writer import ModelBuilder
 
 OPCODES = ["SUB", "SQUARED_DIFFERENCE", "MAXIMUM", "MINIMUM"]
 EXAMPLES_PER_OPCODE = 5
-
-
-def binary_model(opcode: str, shapes: tuple[tuple[int, ...], ...], quants: tuple[tuple[float, int], ...],
-                 activation: str = "NONE", constant: int | None = None, seed: int = 0) -> bytes:
-    """One binary operator; `constant` (0 or 1) makes that input a constant tensor of random values."""
-    builder = ModelBuilder(opcode.lower())
-    rng = np.random.default_rng(seed)
-    operands = []
-    for position, (shape, (scale, zero_point)) in enumerate(zip(shapes, quants[:2], strict=True)):
-        if position == constant:
-            data = rng.integers(-128, 128, shape).astype(np.int8)
-            operands.append(builder.constant(f"x{position}", data, scale=scale, zero_point=zero_point))
-        else:
-            operands.append(builder.input(f"x{position}", shape, "int8", scale=scale, zero_point=zero_point))
-    out = builder.tensor("y", np.broadcast_shapes(*shapes), "int8", scale=quants[2][0], zero_point=quants[2][1])
-    builder.operator(opcode, inputs=operands, outputs=[out], options={"activation": activation})
-    builder.output(out)
-    return builder.build()
 
 
 scales = st.floats(min_value=-10.0, max_value=0.0).map(lambda e: float(np.float32(2.0**e)))
 zero_points = st.integers(-128, 127)
 
 
-def natural_output_scale(opcode: str, scale1: float, scale2: float) -> float:
-    """An output scale near the result's range, so that outputs are not all saturated."""
-    if opcode == "SQUARED_DIFFERENCE":
-        return (scale1 + scale2) ** 2 * 64
-    return scale1 + scale2
-
-
 @st.composite
 def binary_cases(draw: st.DrawFn, opcode: str) -> dict:
-    shapes = draw(mutually_broadcastable_shapes(num_shapes=2, min_dims=0, max_dims=6, max_side=4))
-    scale1, scale2 = draw(scales), draw(scales)
-    factor = 2.0 ** draw(st.floats(min_value=-3.0, max_value=3.0))
-    out_scale = float(np.float32(natural_output_scale(opcode, scale1, scale2) * factor))
+    shapes, scale1, scale2, out_scale = draw(broadcast_operands(opcode, scales))
     return {
-        "shapes": shapes.input_shapes,
+        "shapes": shapes,
         "quants": ((scale1, draw(zero_points)), (scale2, draw(zero_points)), (out_scale, draw(zero_points))),
         "activation": draw(st.sampled_from(["NONE", "RELU", "RELU6", "RELU_N1_TO_1"])) if opcode == "SUB" else "NONE",
         "constant": draw(st.sampled_from([None, 0, 1])),

@@ -1,5 +1,5 @@
-"""The 16x8 DS-CNN (int16 activations, int8 weights, int64 biases) bit-exact with TFLM on both Cortex-M QEMU boards,
-one build each."""
+"""The 16x8 DS-CNN (int16 activations, int8 weights, int64 biases; residual: 16x8 ADDs too) bit-exact with TFLM on
+both Cortex-M QEMU boards, one build each."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ pytestmark = [needs_qemu, pytest.mark.qemu]
 
 @pytest.mark.parametrize("board_name", ["mps2_an385", "mps2_an386"])
 def test_ds_cnn_16x8_is_bit_exact_on_the_board(tmp_path, board_name):
-    data = ds_cnn_16x8(seed=2)
+    data = ds_cnn_16x8(seed=2, residual=True)
     graph = read_model(data, "ds_cnn_16x8")
     board = load_board(board_name)
     generate(graph, tmp_path / "model", source="ds_cnn_16x8", isa=board.isa)
