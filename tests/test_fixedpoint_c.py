@@ -67,10 +67,6 @@ int main(void) {
 def test_single_rounding_matches_tflite_in_its_range(tmp_path):
     """fg/single_rounding.h (ADD's and SUB's rescales) equals MultiplyByQuantizedMultiplierSmallerThanOneExp for
     accumulators in [-2^30, 2^30), every right shift, ties included."""
-    source, exe = tmp_path / "single.c", tmp_path / "single"
-    source.write_text(SINGLE_ROUNDING_HARNESS)
-    subprocess.run([host_compiler(), "-std=c99", "-O1", *WARNINGS, *SANITIZERS, f"-I{RUNTIME_DIR / 'include'}",
-                    str(source), "-o", str(exe)], check=True)
     rng = np.random.default_rng(1)
     edges = [-(1 << 30), -(1 << 29), -32768 << 15, -1, 0, 1, 32767 << 15, (1 << 30) - 1]
     cases = [(a, m, s) for a in edges for m in (1 << 30, INT32_MAX) for s in range(-31, 1)]
@@ -81,8 +77,6 @@ def test_single_rounding_matches_tflite_in_its_range(tmp_path):
     multipliers[::5] = 1 << 30  # exact ties of the high multiply and of the division
     shifts = rng.integers(-31, 1, count)
     cases += [(int(a), int(m), int(s)) for a, m, s in zip(accumulators, multipliers, shifts, strict=True)]
-    stdin = "".join(f"{a} {m} {s}\n" for a, m, s in cases)
-    done = subprocess.run([str(exe)], input=stdin, capture_output=True, text=True, check=True)
-    assert not done.stderr
-    got = [int(line) for line in done.stdout.splitlines()]
+    lines = run_c_harness(tmp_path, SINGLE_ROUNDING_HARNESS, "".join(f"{a} {m} {s}\n" for a, m, s in cases))
+    got = [int(line) for line in lines]
     assert got == [multiply_by_quantized_multiplier(a, m, s) for a, m, s in cases]
