@@ -121,9 +121,9 @@ def depthwise_shapes(graph: Graph, op: Operator) -> ConvShapes:
     weights_tensor(graph, op, op.inputs[1], 3, out_channels)
     shapes = ConvShapes(source, weights, result, conv_window(graph, op, source, (filter_h, filter_w)), out_channels)
     _check_output_shape(graph, op, shapes)
-    bias_tensor(graph, op, out_channels)
-    if is_16x8(source):
+    if is_16x8(source):  # its bias types first: narrower than bias_tensor's
         check_depthwise_16x8(graph, op, filter_w)
+    bias_tensor(graph, op, out_channels)
     return shapes
 
 

@@ -67,9 +67,9 @@ def transpose_conv_shapes(graph: Graph, op: Operator) -> TransposeConvShapes:
         raise unsupported(graph, op, f"option stride_h={stride[0]}, stride_w={stride[1]}: strides must be >= 1")
     pad = tuple(padding_before(size, taps, step, 1, output_size(padding, size, taps, step))
                 for size, taps, step in zip(result.shape[1:3], (filter_h, filter_w), stride, strict=True))
-    bias_tensor(graph, op, out_c, BIAS, source)
-    if is_16x8(source):
+    if is_16x8(source):  # its bias types first: narrower than bias_tensor's
         check_int64_bias(graph, op, BIAS)
+    bias_tensor(graph, op, out_c, BIAS, source)
     return TransposeConvShapes(source, weights, result, stride, pad)
 
 
