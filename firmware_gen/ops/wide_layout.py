@@ -19,6 +19,7 @@ import numpy as np
 from firmware_gen.frontend.ir import Graph
 from firmware_gen.ops.base import ConstTable, KernelCall
 from firmware_gen.ops.blocking import GROUP, PAIRED_GROUP, paired_filter
+from firmware_gen.ops.fused_pointwise import fused_call, fusable
 
 # The blocked function -> its paired twin (runtime_c/kernels/conv2d_paired.c).
 PAIRED = {"fg_conv2d_pointwise_s8": "fg_conv2d_pointwise_paired_s8",
@@ -53,9 +54,10 @@ def paired_call(call: KernelCall) -> KernelCall:
     padded = np.zeros(-(-bias.values.size // PAIRED_GROUP) * PAIRED_GROUP, np.int32)
     padded[:bias.values.size] = bias.values
     tables = [t for t in call.tables if t.suffix not in ("blocked_weights", "folded_bias")]
-    return dataclasses.replace(call, function=PAIRED[call.function],
+    wide = dataclasses.replace(call, function=PAIRED[call.function],
                                params={**call.params, "blocked": initializer}, variant=DESCRIPTION,
                                tables=[*tables, ConstTable(bias.suffix, bias.c_type, padded), table])
+    return fused_call(wide) if fusable(wide) else wide
 
 
 def _extra_bytes(call: KernelCall, wide: KernelCall) -> int:
