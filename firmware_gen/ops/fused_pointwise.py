@@ -27,13 +27,23 @@ def _table(call: KernelCall, suffix: str) -> np.ndarray:
     return next(t.values for t in call.tables if t.suffix == suffix)
 
 
+def _per_channel(call: KernelCall, suffix: str, size: int) -> np.ndarray:
+    """The call's multipliers or shifts, one per output channel, padded with zeros to `size`."""
+    values = np.zeros(size, np.int64)
+    values[:call.params["out_c"]] = _table(call, suffix)  # a single entry when every channel shares it
+    return values
+
+
 def fusable(call: KernelCall) -> bool:
-    """A paired 1x1 call whose output stage the fast path serves for every channel."""
+    """A paired 1x1 call whose output stage the fast path serves for every channel (a channel of multiplier 0
+    outputs the zero point whatever its shift: the fast stage with multiplier 0, 2^(r-2) = 1 and r - 1 = 1)."""
     if call.function != UNFUSED:
         return False
     activation_min, activation_max = call.params["requant"][2:4]
-    right = -_table(call, "shifts").astype(np.int64)
-    return (activation_min, activation_max) == (-128, 127) and bool(np.all((right >= 2) & (right <= 31)))
+    channels = call.params["out_c"]
+    multipliers, right = _per_channel(call, "multipliers", channels), -_per_channel(call, "shifts", channels)
+    served = (multipliers == 0) | ((right >= 2) & (right <= 31))
+    return (activation_min, activation_max) == (-128, 127) and bool(np.all(served))
 
 
 def channel_constants(call: KernelCall) -> np.ndarray:
@@ -43,13 +53,11 @@ def channel_constants(call: KernelCall) -> np.ndarray:
     bias = _table(call, "folded_bias").astype(np.int64)  # padded to whole groups of 8 by the paired call
     in_c, call_taps = call.params["in_c"], call.params["blocked"][4]
     calls = -(-in_c // call_taps)
-    multipliers = np.broadcast_to(_table(call, "multipliers").astype(np.int64), bias.shape).copy()
-    right = np.broadcast_to(-_table(call, "shifts").astype(np.int64), bias.shape).copy()
-    channels = call.params["out_c"]
-    multipliers[channels:], right[channels:] = 0, 2  # padding channels: never stored
+    multipliers = _per_channel(call, "multipliers", bias.size)
+    right = np.where(multipliers == 0, 2, -_per_channel(call, "shifts", bias.size))  # padding: multiplier 0
     low_field = np.arange(bias.size) % 2 == 0  # channel 2k: the low field, which carries each call's 2^21
-    rows = np.stack([wrap_int32(bias - low_field * calls * LOW_START), multipliers, (np.int64(1) << right) >> 2, right - 1],
-                    axis=1)
+    rows = np.stack([wrap_int32(bias - low_field * calls * LOW_START), multipliers,
+                     (np.int64(1) << right) >> 2, right - 1], axis=1)
     return rows.astype(np.int32)
 
 

@@ -12,15 +12,31 @@ static inline uint32_t fg_high_field(int64_t s) {
     return (uint32_t)(s >> 22);
 }
 
-static inline int8_t fg_fused_output(uint32_t field, const fg_fused_channel *c, int32_t offset) {
-    return fg_fast_output(field + (uint32_t)c->bias, &c->fast, offset);
+/* Stores the output of channel *c for the sum `field` at *out; both move on by one. */
+__attribute__((always_inline)) static inline void fg_fused_put(uint32_t field, const fg_fused_channel **c,
+                                                               int32_t offset, int8_t **out) {
+#if defined(__arm__) && defined(__thumb2__)
+    int32_t low, multiplier, high0, shift, high;
+    __asm__ volatile("ldrd %[lo], %[m], [%[c]], #8\n\t"
+            "ldrd %[h0], %[e], [%[c]], #8\n\t"
+            "add %[a], %[a], %[lo]\n\t" FG_FAST_OUTPUT_ASM
+            "strb %[hi], [%[o]], #1"
+            : [a] "+r"(field), [c] "+r"(*c), [o] "+r"(*out), [lo] "=&r"(low), [m] "=&r"(multiplier),
+              [h0] "=&r"(high0), [e] "=&r"(shift), [hi] "=&r"(high)
+            : [z] "r"(offset)
+            : "memory");
+#else
+    *(*out)++ = fg_fast_output(field + (uint32_t)(*c)->bias, &(*c)->fast, offset);
+    ++*c;
+#endif
 }
 
-/* The eight outputs of one group whose taps took a single call (sums straight from registers). */
-static inline void fg_fused_store8(const int64_t s[4], const fg_fused_channel *c, int32_t offset, int8_t *out) {
+/* The eight outputs of one group whose taps took a single call (its sums kept on the stack meanwhile). */
+__attribute__((always_inline)) static inline void fg_fused_store8(const int64_t s[4], const fg_fused_channel **c, int32_t offset, int8_t **out) {
+#pragma GCC unroll 4
     for (int k = 0; k < 4; ++k) {
-        out[2 * k] = fg_fused_output(fg_low_field(s[k]), c + 2 * k, offset);
-        out[2 * k + 1] = fg_fused_output(fg_high_field(s[k]), c + 2 * k + 1, offset);
+        fg_fused_put(fg_low_field(s[k]), c, offset, out);
+        fg_fused_put(fg_high_field(s[k]), c, offset, out);
     }
 }
 
@@ -39,7 +55,7 @@ static void fg_fused_group(const int8_t *x, int32_t depth, int32_t call_taps, co
         }
     }
     for (int32_t j = 0; j < count; ++j) {
-        out[j] = fg_fused_output(acc[j], c + j, offset);
+        fg_fused_put(acc[j], &c, offset, &out);
     }
 }
 
@@ -57,11 +73,11 @@ FG_HOT_LOOP void fg_conv2d_pointwise_fused_s8(const fg_conv2d_params *p, const i
     for (int32_t i = 0; i < pixels; ++i, input += depth) {
         const int32_t *w = weights;
         const fg_fused_channel *c = constants;
-        for (int32_t g = 0; g < whole; ++g, c += FG_PAIRED_CHANNELS, output += FG_PAIRED_CHANNELS) {
+        for (int32_t g = 0; g < whole; ++g) {
             int64_t s[4];
             s[0] = s[1] = s[2] = s[3] = FG_LOW_START;
             fg_paired_run(input, input + depth, &w, s);
-            fg_fused_store8(s, c, offset, output);
+            fg_fused_store8(s, &c, offset, &output);
         }
         for (int32_t oc = whole * FG_PAIRED_CHANNELS; oc < out_c; oc += FG_PAIRED_CHANNELS, c += FG_PAIRED_CHANNELS) {
             const int32_t count = out_c - oc < FG_PAIRED_CHANNELS ? out_c - oc : FG_PAIRED_CHANNELS;
