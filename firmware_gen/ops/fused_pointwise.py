@@ -17,8 +17,10 @@ import numpy as np
 from firmware_gen.ops.base import ConstTable, KernelCall, TableRef
 from firmware_gen.ops.requantize import wrap_int32
 
-UNFUSED = "fg_conv2d_pointwise_paired_s8"
-FUNCTION = "fg_conv2d_pointwise_fused_s8"
+# The paired function -> its fused twin.
+FUSED = {"fg_conv2d_pointwise_paired_s8": "fg_conv2d_pointwise_fused_s8",
+         "fg_conv2d_folded_paired_s8": "fg_conv2d_folded_fused_s8",
+         "fg_depthwise_conv2d_one_channel_paired_s8": "fg_depthwise_conv2d_one_channel_fused_s8"}
 DESCRIPTION = "paired weights (2x flash), output stage fused: 1 pixel x 8 channels, two per SMLAL"
 LOW_START = 1 << 21  # FG_LOW_START: where each call's 64-bit sums start
 
@@ -37,7 +39,7 @@ def _per_channel(call: KernelCall, suffix: str, size: int) -> np.ndarray:
 def fusable(call: KernelCall) -> bool:
     """A paired 1x1 call whose output stage the fast path serves for every channel (a channel of multiplier 0
     outputs the zero point whatever its shift: the fast stage with multiplier 0, 2^(r-2) = 1 and r - 1 = 1)."""
-    if call.function != UNFUSED:
+    if call.function not in FUSED:
         return False
     activation_min, activation_max = call.params["requant"][2:4]
     channels = call.params["out_c"]
@@ -51,8 +53,8 @@ def channel_constants(call: KernelCall) -> np.ndarray:
     paired loop for the even channels, whose low fields carry it), multiplier, 2^(r-2) and r - 1 for the right shift
     r."""
     bias = _table(call, "folded_bias").astype(np.int64)  # padded to whole groups of 8 by the paired call
-    in_c, call_taps = call.params["in_c"], call.params["blocked"][4]
-    calls = -(-in_c // call_taps)
+    _, rows, run, call_rows, call_taps, *_ = call.params["blocked"]
+    calls = -(-rows // call_rows) if call_taps == run else rows * -(-run // call_taps)  # as fg_fused_window_group
     multipliers = _per_channel(call, "multipliers", bias.size)
     right = np.where(multipliers == 0, 2, -_per_channel(call, "shifts", bias.size))  # padding: multiplier 0
     low_field = np.arange(bias.size) % 2 == 0  # channel 2k: the low field, which carries each call's 2^21
@@ -68,4 +70,4 @@ def fused_call(call: KernelCall) -> KernelCall:
     blocked = (*call.params["blocked"][:6], 0)
     params = {**call.params, "folded_bias": 0, "blocked": blocked, "packed": TableRef(table.suffix)}
     tables = [t for t in call.tables if t.suffix != "folded_bias"]
-    return dataclasses.replace(call, function=FUNCTION, params=params, variant=DESCRIPTION, tables=[*tables, table])
+    return dataclasses.replace(call, function=FUSED[call.function], params=params, variant=DESCRIPTION, tables=[*tables, table])

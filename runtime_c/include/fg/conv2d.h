@@ -49,6 +49,12 @@ void fg_conv2d_pointwise_s8(const fg_conv2d_params *params, const int8_t *input,
                             int8_t *output);
 void fg_conv2d_folded_s8(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter, int8_t *output);
 
+/* The filter rows of output pixel `pixel`'s window for the blocked kernels: pointers into the image where a row lies
+ * inside it (and the filter is not dilated along x), else the row gathered into `buffer` (filter_h * blocked.run
+ * bytes) with the zero point in the padding. Returns 1 when every row points into the image. */
+int fg_conv_window_rows(const fg_conv2d_params *params, const int8_t *input, int32_t pixel, int8_t *buffer,
+                        const int8_t *rows[]);
+
 /* A DEPTHWISE_CONV_2D of one input channel is this convolution (filter [1, h, w, m] read as [m, h, w, 1]): its own
  * name, so that a variant of fg_conv2d_folded_s8 that reads the CONV_2D filter layout does not replace it. */
 void fg_depthwise_conv2d_one_channel_s8(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter,
@@ -76,5 +82,11 @@ typedef struct {
 } fg_fused_channel;
 void fg_conv2d_pointwise_fused_s8(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter,
                                   int8_t *output);
+/* The same for any window fg_conv2d_folded_s8 serves (rows gathered as it gathers them), one pixel at a time, and
+ * its one-input-channel depthwise twin. */
+void fg_conv2d_folded_fused_s8(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter,
+                               int8_t *output);
+void fg_depthwise_conv2d_one_channel_fused_s8(const fg_conv2d_params *params, const int8_t *input,
+                                              const int8_t *filter, int8_t *output);
 
 #endif /* FG_CONV2D_H */

@@ -21,7 +21,8 @@
 
 /* s[k] += sum over the taps [x, end) of x[i] * w[4 * i + k], k < 4 (the channel pairs (2k, 2k + 1) of a group);
  * *w is advanced past the taps' words. */
-static inline void fg_paired_run(const int8_t *x, const int8_t *end, const int32_t **weights, int64_t s[4]) {
+__attribute__((always_inline)) static inline void fg_paired_run(const int8_t *x, const int8_t *end,
+                                                                const int32_t **weights, int64_t s[4]) {
     const int32_t *w = *weights;
 #if defined(__arm__) && defined(__thumb2__)
     int64_t s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3];
