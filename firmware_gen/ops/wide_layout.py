@@ -19,7 +19,7 @@ import numpy as np
 from firmware_gen.frontend.ir import Graph
 from firmware_gen.ops.base import ConstTable, KernelCall
 from firmware_gen.ops.blocking import GROUP, PAIRED_GROUP, paired_filter
-from firmware_gen.ops.fused_pointwise import fusable, fused_call
+from firmware_gen.ops.fused_output import fusable, fused_call
 
 # The blocked function -> its paired twin (runtime_c/kernels/conv2d_paired.c).
 PAIRED = {"fg_conv2d_pointwise_s8": "fg_conv2d_pointwise_paired_s8",

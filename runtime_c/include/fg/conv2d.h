@@ -72,7 +72,7 @@ void fg_depthwise_conv2d_one_channel_paired_s8(const fg_conv2d_params *params, c
 
 /* The 1x1 convolution on the paired layout with its output stage fused: one pixel x eight channels per pass of the
  * paired loop, each group's sums requantized straight from registers with constants laid out at generation time
- * (firmware_gen/ops/fused_pointwise.py). params->packed points at one fg_fused_channel per output channel (padded to
+ * (firmware_gen/ops/fused_output.py). params->packed points at one fg_fused_channel per output channel (padded to
  * whole groups of eight). Each call of the paired loop (call_taps taps) starts its 64-bit sums at 2^21, so that the
  * low field is 2^21 + S0 in [0, 2^22) and the high part S1 exactly; the bias is the folded bias less 2^21 per call
  * (mod 2^32) for the even channels. Served: the whole int8 clamp and every channel's shift a right shift in [2, 31]. */

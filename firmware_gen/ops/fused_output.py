@@ -1,11 +1,11 @@
-"""The 1x1 convolution on the paired weight layout with its output stage fused (fg_conv2d_pointwise_fused_s8,
-runtime_c/include/fg/conv2d.h): the per-channel constants of the fast output stage (fg/requantize_fast.h) are laid
-out here, next to the folded bias, so that each group of eight sums is requantized straight from registers instead
-of going through an accumulator chunk and fg_requantize_pair_s8 (~45 instructions per output on small layers, ~15
-fused).
+"""The convolutions on the paired weight layout with their output stage fused (fg_conv2d_pointwise_fused_s8,
+fg_conv2d_folded_fused_s8 and its one-input-channel depthwise twin; runtime_c/include/fg/conv2d.h, fused_group.h):
+the per-channel constants of the fast output stage (fg/requantize_fast.h) are laid out here, next to the folded
+bias, so that each group of eight sums is requantized straight from registers instead of going through an
+accumulator chunk and fg_requantize_pair_s8 (~45 instructions per output on vww's small 1x1 layers, ~13 fused).
 
-Served: the whole int8 clamp and every channel's shift a right shift in [2, 31] (the fast stage's range); any other
-layer keeps fg_conv2d_pointwise_paired_s8.
+Served: the whole int8 clamp and every channel's shift a right shift in [2, 31] (the fast stage's range) or its
+multiplier 0; any other layer keeps its paired function.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ def _per_channel(call: KernelCall, suffix: str, size: int) -> np.ndarray:
 
 
 def fusable(call: KernelCall) -> bool:
-    """A paired 1x1 call whose output stage the fast path serves for every channel (a channel of multiplier 0
+    """A paired call whose output stage the fast path serves for every channel (a channel of multiplier 0
     outputs the zero point whatever its shift: the fast stage with multiplier 0, 2^(r-2) = 1 and r - 1 = 1)."""
     if call.function not in FUSED:
         return False
@@ -64,10 +64,11 @@ def channel_constants(call: KernelCall) -> np.ndarray:
 
 
 def fused_call(call: KernelCall) -> KernelCall:
-    """The paired 1x1 call with its output stage fused: the channel constants replace the folded bias, and the
+    """The paired call with its output stage fused: the channel constants replace the folded bias, and the
     window walk (fg_paired_window_s8) is not linked for it."""
     table = ConstTable("fused_channels", "int32_t", channel_constants(call).ravel())
     blocked = (*call.params["blocked"][:6], 0)
     params = {**call.params, "folded_bias": 0, "blocked": blocked, "packed": TableRef(table.suffix)}
     tables = [t for t in call.tables if t.suffix != "folded_bias"]
-    return dataclasses.replace(call, function=FUSED[call.function], params=params, variant=DESCRIPTION, tables=[*tables, table])
+    return dataclasses.replace(call, function=FUSED[call.function], params=params, variant=DESCRIPTION,
+                               tables=[*tables, table])
