@@ -64,7 +64,7 @@ def _extra_bytes(call: KernelCall, wide: KernelCall) -> int:
     return sum(t.values.nbytes for t in wide.tables) - sum(t.values.nbytes for t in call.tables)
 
 
-def _output_pixels(graph: Graph, call: KernelCall) -> int:
+def output_pixels(graph: Graph, call: KernelCall) -> int:
     shape = graph.tensors[call.outputs[0]].shape
     return int(np.prod(shape[:-1]))
 
@@ -73,7 +73,7 @@ def widen(graph: Graph, calls: dict[int, KernelCall], flash_bytes: int) -> dict[
     """`calls` with the paired layout for the layers that gain most per byte, within the flash left over."""
     budget = flash_bytes - CODE_RESERVE - constant_bytes(graph, calls)
     candidates = sorted((index for index, call in calls.items() if call.function in PAIRED),
-                        key=lambda index: -_output_pixels(graph, calls[index]))
+                        key=lambda index: -output_pixels(graph, calls[index]))
     widened = dict(calls)
     for index in candidates:
         wide = paired_call(calls[index])
