@@ -28,18 +28,7 @@ __attribute__((always_inline)) static inline void fg_paired_run(const int8_t *x,
     int64_t s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3];
     if (x < end) {
         int32_t t, w0, w1;
-        /* a run of 4n + r taps (r > 0) enters the pass at its tap 4 - r */
-        __asm__("sub %[t], %[end], %[x]\n\t"
-                "ands %[t], %[t], #3\n\t"
-                "beq 1f\n\t"
-                "cmp %[t], #2\n\t"
-                "bhi 2f\n\t"
-                "beq 3f\n\t"
-                "b 4f\n\t"
-                "1:\n\t" FG_DOT1X8_TAP_ASM "2:\n\t" FG_DOT1X8_TAP_ASM
-                "3:\n\t" FG_DOT1X8_TAP_ASM "4:\n\t" FG_DOT1X8_TAP_ASM
-                "cmp %[x], %[end]\n\t"
-                "bne 1b\n\t"
+        __asm__(FG_FOUR_TAP_LOOP_ASM(FG_DOT1X8_TAP_ASM, t, x)
                 : [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3), [x] "+r"(x), [w] "+r"(w),
                   [t] "=&r"(t), [w0] "=&r"(w0), [w1] "=&r"(w1)
                 : [end] "r"(end)
