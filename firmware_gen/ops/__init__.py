@@ -87,15 +87,19 @@ def view_aliases(graph: Graph) -> dict[int, int]:
 
 
 def lower(graph: Graph, isa: Isa = PORTABLE) -> dict[int, KernelCall]:
-    """Operator index -> its kernel call, the fastest variant `isa` offers (ops/variants); views have none. Where
-    the board's flash allows, the portable blocked convolutions read a wider, faster weight layout
-    (ops/wide_layout.py)."""
+    """Operator index -> its kernel call, the fastest variant `isa` offers (ops/variants) within the board's flash
+    (ops/variant_budget.py); views have none. Where the board's flash allows, the portable blocked convolutions read
+    a wider, faster weight layout (ops/wide_layout.py)."""
+    from firmware_gen.ops.variant_budget import fit_variants
     from firmware_gen.ops.variants import specialize  # the variant modules import this package's kernels
     from firmware_gen.ops.wide_layout import widen
 
-    calls = {op.index: specialize(graph, op, _lower_one(graph, op), isa) for op in graph.operators
-             if not REGISTRY[op.opcode].is_alias}
-    return widen(graph, calls, isa.flash_bytes) if isa.flash_bytes else calls
+    operators = [op for op in graph.operators if not REGISTRY[op.opcode].is_alias]
+    portable = {op.index: _lower_one(graph, op) for op in operators}
+    calls = {op.index: specialize(graph, op, portable[op.index], isa) for op in operators}
+    if not isa.flash_bytes:
+        return calls
+    return widen(graph, fit_variants(graph, portable, calls, isa.flash_bytes), isa.flash_bytes)
 
 
 def _lower_one(graph: Graph, op: Operator) -> KernelCall:

@@ -19,6 +19,7 @@ import numpy as np
 from firmware_gen.frontend.ir import Graph
 from firmware_gen.ops.base import ConstTable, KernelCall
 from firmware_gen.ops.blocking import GROUP, PAIRED_GROUP, paired_filter
+from firmware_gen.ops.fused_output import fusable, fused_call
 
 # The blocked function -> its paired twin (runtime_c/kernels/conv2d_paired.c).
 PAIRED = {"fg_conv2d_pointwise_s8": "fg_conv2d_pointwise_paired_s8",
@@ -53,16 +54,17 @@ def paired_call(call: KernelCall) -> KernelCall:
     padded = np.zeros(-(-bias.values.size // PAIRED_GROUP) * PAIRED_GROUP, np.int32)
     padded[:bias.values.size] = bias.values
     tables = [t for t in call.tables if t.suffix not in ("blocked_weights", "folded_bias")]
-    return dataclasses.replace(call, function=PAIRED[call.function],
+    wide = dataclasses.replace(call, function=PAIRED[call.function],
                                params={**call.params, "blocked": initializer}, variant=DESCRIPTION,
                                tables=[*tables, ConstTable(bias.suffix, bias.c_type, padded), table])
+    return fused_call(wide) if fusable(wide) else wide
 
 
 def _extra_bytes(call: KernelCall, wide: KernelCall) -> int:
     return sum(t.values.nbytes for t in wide.tables) - sum(t.values.nbytes for t in call.tables)
 
 
-def _output_pixels(graph: Graph, call: KernelCall) -> int:
+def output_pixels(graph: Graph, call: KernelCall) -> int:
     shape = graph.tensors[call.outputs[0]].shape
     return int(np.prod(shape[:-1]))
 
@@ -71,7 +73,7 @@ def widen(graph: Graph, calls: dict[int, KernelCall], flash_bytes: int) -> dict[
     """`calls` with the paired layout for the layers that gain most per byte, within the flash left over."""
     budget = flash_bytes - CODE_RESERVE - constant_bytes(graph, calls)
     candidates = sorted((index for index, call in calls.items() if call.function in PAIRED),
-                        key=lambda index: -_output_pixels(graph, calls[index]))
+                        key=lambda index: -output_pixels(graph, calls[index]))
     widened = dict(calls)
     for index in candidates:
         wide = paired_call(calls[index])

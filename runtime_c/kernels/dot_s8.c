@@ -139,18 +139,7 @@ FG_HOT_LOOP void fg_dot2x4_s8(const int8_t *x0, const int8_t *x1, int32_t rows, 
 #if defined(__arm__) && defined(__thumb2__)
             if (a < end) {
                 int32_t p, t;
-                /* a run of 4n + r taps (r > 0) enters the pass at its tap 4 - r */
-                __asm__("sub %[p], %[end], %[a]\n\t"
-                        "ands %[p], %[p], #3\n\t"
-                        "beq 1f\n\t"
-                        "cmp %[p], #2\n\t"
-                        "bhi 2f\n\t"
-                        "beq 3f\n\t"
-                        "b 4f\n\t"
-                        "1:\n\t" FG_DOT2X4_TAP_ASM "2:\n\t" FG_DOT2X4_TAP_ASM
-                        "3:\n\t" FG_DOT2X4_TAP_ASM "4:\n\t" FG_DOT2X4_TAP_ASM
-                        "cmp %[a], %[end]\n\t"
-                        "bne 1b\n\t"
+                __asm__(FG_FOUR_TAP_LOOP_ASM(FG_DOT2X4_TAP_ASM, p, a)
                         : [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3), [a] "+r"(a), [b] "+r"(b),
                           [w] "+r"(w), [p] "=&r"(p), [t] "=&r"(t)
                         : [end] "r"(end)

@@ -4,8 +4,11 @@ over, and never past it."""
 from __future__ import annotations
 
 from firmware_gen.frontend.tflite_reader import read_model
+from firmware_gen.isa import DSP, Isa
 from firmware_gen.modelgen.zoo import SYNTHETIC_MODELS
 from firmware_gen.ops import fold, lower
+from firmware_gen.ops.fused_output import FUSED
+from firmware_gen.ops.variant_budget import fit_variants
 from firmware_gen.ops.wide_layout import CODE_RESERVE, PAIRED, constant_bytes, paired_call, widen
 
 
@@ -15,6 +18,11 @@ def _blocked():
     candidates = {index: call for index, call in calls.items() if call.function in PAIRED}
     assert len(candidates) >= 2
     return graph, calls, candidates
+
+
+def _wide(function: str) -> set[str]:
+    """The paired twin of a blocked function, with its output stage fused or not (ops/fused_output.py)."""
+    return {PAIRED[function], FUSED[PAIRED[function]]}
 
 
 def _extra(call) -> int:
@@ -29,8 +37,23 @@ def test_widening_follows_the_budget_and_the_gain_per_byte():
     first = max(candidates, key=lambda i: pixels[i])
     assert widen(graph, calls, compact) == calls  # no flash to spare: compact everywhere
     everything = widen(graph, calls, compact + sum(_extra(c) for c in candidates.values()))
-    assert all(everything[i].function == PAIRED[c.function] for i, c in candidates.items())
+    assert all(everything[i].function in _wide(c.function) for i, c in candidates.items())
     just_first = widen(graph, calls, compact + _extra(candidates[first]))
-    assert just_first[first].function == PAIRED[candidates[first].function]
+    assert just_first[first].function in _wide(candidates[first].function)
     spent = sum(_extra(calls[i]) for i in candidates if just_first[i].function != calls[i].function)
     assert spent <= _extra(candidates[first])
+
+
+def test_variants_that_do_not_fit_go_back_to_the_portable_calls():
+    """ops/variant_budget.py: the DSP variants' int16 weights within the board's flash, fewest pixels first."""
+    graph = fold(read_model(SYNTHETIC_MODELS["small_mobilenet"]()))
+    portable, dsp = lower(graph), lower(graph, Isa(frozenset({DSP})))
+    costly = [i for i in dsp if dsp[i].function != portable[i].function
+              and sum(t.values.nbytes for t in dsp[i].tables) > sum(t.values.nbytes for t in portable[i].tables)]
+    assert costly
+    roomy = CODE_RESERVE + constant_bytes(graph, dsp)
+    assert fit_variants(graph, portable, dsp, roomy) == dsp
+    tight = fit_variants(graph, portable, dsp, roomy - 1)
+    assert CODE_RESERVE + constant_bytes(graph, tight) <= roomy - 1
+    assert sum(tight[i] is portable[i] for i in costly) >= 1
+    assert fit_variants(graph, portable, dsp, 0) == {**dsp, **{i: portable[i] for i in costly}}

@@ -23,9 +23,9 @@ def test_merged_model_keeps_every_case_apart() -> None:
 @needs_qemu
 def test_a_batch_runs_bit_exact_in_one_firmware(tmp_path) -> None:
     models = [SYNTHETIC_MODELS[name]() for name in ("tiny_cnn", "residual_block", "every_op")]
-    functions = assert_batch_bit_exact(models, "mps2_an385", tmp_path / "build",
-                                       expect_functions=["fg_conv2d_pointwise_paired_s8"])
+    functions = assert_batch_bit_exact(models, "mps2_an385", tmp_path / "build")
     assert len(functions) >= 3
+    assert {"fg_conv2d_pointwise_paired_s8", "fg_conv2d_pointwise_fused_s8"} & set(functions)
 
 
 @needs_qemu

@@ -12,6 +12,7 @@ from firmware_gen.modelgen.writer import ModelBuilder
 from firmware_gen.ops.geometry import window_2d
 
 CASES = 25
+PAIRED_CASES = 16  # the paired layout's batch: its kernels share the blocked ones' window walk, tested above
 COMPACT = GenerationOptions(compact_weights=True)  # the blocked layout, whatever the board's flash
 
 
@@ -48,12 +49,12 @@ def _window_case(rng: np.random.Generator, opcode: str, filter_hw: tuple, stride
                  multiplier: int = 1, widths: tuple[int, int] = (1, 13)) -> bytes:
     padding = str(rng.choice(["SAME", "VALID"]))
     dilation = int(rng.integers(1, 3)) if filter_hw != (1, 1) and rng.integers(3) == 0 and widths[0] == 1 else 1
-    while True:
-        in_h, in_w = ((int(v) for v in rng.integers(1, 13, 2)) if widths == (1, 13)
-                      else (int(rng.integers(1, 13)), int(rng.integers(*widths))))
-        window = window_2d(padding, (in_h, in_w), filter_hw, (stride, stride), (dilation, dilation))
-        if window.out_h >= 1 and window.out_w >= 1:
-            break
+    # VALID needs the dilated filter inside the input: sides drawn from there up, so every draw is a valid shape
+    low_h, low_w = ((side - 1) * dilation + 1 if padding == "VALID" else 1 for side in filter_hw)
+    in_h = int(rng.integers(low_h, low_h + 12))
+    in_w = int(rng.integers(low_w, low_w + 12) if widths == (1, 13) else rng.integers(max(widths[0], low_w), widths[1]))
+    window = window_2d(padding, (in_h, in_w), filter_hw, (stride, stride), (dilation, dilation))
+    assert window.out_h >= 1 and window.out_w >= 1
     options = {"padding": padding, "stride_h": stride, "stride_w": stride, "dilation_h": dilation,
                "dilation_w": dilation, "activation": str(rng.choice(["NONE", "RELU", "RELU6"]))}
     input_shape = (int(rng.integers(1, 3)), in_h, in_w, in_c)
@@ -84,6 +85,22 @@ def test_convolutions_on_armv7m(tmp_path) -> None:
                            int(rng.integers(1, 20)), int(rng.integers(1, 20))) for k in range(CASES)]
     assert_batch_bit_exact(pointwise + folded, "mps2_an385", tmp_path / "conv", seed=1,
                            expect_functions=["fg_conv2d_pointwise_s8", "fg_conv2d_folded_s8"], generation=COMPACT)
+
+
+@needs_qemu
+def test_paired_layout_on_armv7m(tmp_path) -> None:
+    """The board's flash takes every layer's paired weights: the fused 1x1 kernel (whole clamp), its unfused twin
+    (RELU, RELU6), the folded convolution and the one-channel depthwise on the paired layout."""
+    rng = np.random.default_rng(16)
+    pointwise = [_window_case(rng, "CONV_2D", (1, 1), 1, _channels(rng), _channels(rng)) for _ in range(PAIRED_CASES)]
+    folded = [_window_case(rng, "CONV_2D", [(3, 3), (2, 3), (10, 4)][k % 3], int(rng.integers(1, 3)),
+                           int(rng.integers(1, 20)), int(rng.integers(1, 20))) for k in range(PAIRED_CASES // 2)]
+    single = [_window_case(rng, "DEPTHWISE_CONV_2D", (3, 3), int(rng.integers(1, 3)), 1, 0, int(rng.integers(1, 10)))
+              for _ in range(PAIRED_CASES // 2)]
+    assert_batch_bit_exact(pointwise + folded + single, "mps2_an385", tmp_path / "paired", seed=3,
+                           expect_functions=["fg_conv2d_pointwise_fused_s8", "fg_conv2d_pointwise_paired_s8",
+                                             "fg_conv2d_folded_paired_s8",
+                                             "fg_depthwise_conv2d_one_channel_paired_s8"])
 
 
 @needs_qemu

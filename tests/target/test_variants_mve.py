@@ -217,7 +217,8 @@ def test_outside_the_preconditions_the_portable_kernel_runs(tmp_path) -> None:
 
 def test_with_the_boards_flash_the_paired_layout_serves_what_mve_does_not() -> None:
     """Outside MVE's preconditions, the next variant the core executes is chosen before the portable kernel: the
-    Armv7-M paired layout, which the board's flash budget allows (the test above takes that budget away)."""
+    Armv7-M paired layout (its output stage fused), which the board's flash budget allows (the test above takes that
+    budget away)."""
     graph = read_model(conv_case(500, "CONV_2D", (1, 2, 2, 1200), (1, 1), 5))
     calls = lower(graph, load_board(BOARD).isa)
-    assert [call.function for call in calls.values()] == ["fg_conv2d_pointwise_paired_s8"]
+    assert [call.function for call in calls.values()] == ["fg_conv2d_pointwise_fused_s8"]

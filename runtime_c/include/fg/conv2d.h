@@ -6,6 +6,7 @@
 
 #include "fg/dot_s8.h"
 #include "fg/requantize.h"
+#include "fg/requantize_fast.h"
 
 typedef struct {
     int32_t batches;
@@ -52,6 +53,12 @@ void fg_conv2d_pointwise_s8(const fg_conv2d_params *params, const int8_t *input,
                             int8_t *output);
 void fg_conv2d_folded_s8(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter, int8_t *output);
 
+/* The filter rows of output pixel `pixel`'s window for the blocked kernels: pointers into the image where a row lies
+ * inside it (and the filter is not dilated along x), else the row gathered into `buffer` (filter_h * blocked.run
+ * bytes) with the zero point in the padding. Returns 1 when every row points into the image. */
+int fg_conv_window_rows(const fg_conv2d_params *params, const int8_t *input, int32_t pixel, int8_t *buffer,
+                        const int8_t *rows[]);
+
 /* A DEPTHWISE_CONV_2D of one input channel is this convolution (filter [1, h, w, m] read as [m, h, w, 1]): its own
  * name, so that a variant of fg_conv2d_folded_s8 that reads the CONV_2D filter layout does not replace it. */
 void fg_depthwise_conv2d_one_channel_s8(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter,
@@ -66,5 +73,24 @@ void fg_conv2d_folded_paired_s8(const fg_conv2d_params *params, const int8_t *in
                                 int8_t *output);
 void fg_depthwise_conv2d_one_channel_paired_s8(const fg_conv2d_params *params, const int8_t *input,
                                                const int8_t *filter, int8_t *output);
+
+/* The 1x1 convolution on the paired layout with its output stage fused: one pixel x eight channels per pass of the
+ * paired loop, each group's sums requantized straight from registers with constants laid out at generation time
+ * (firmware_gen/ops/fused_output.py). params->packed points at one fg_fused_channel per output channel (padded to
+ * whole groups of eight). Each call of the paired loop (call_taps taps) starts its 64-bit sums at 2^21, so that the
+ * low field is 2^21 + S0 in [0, 2^22) and the high part S1 exactly; the bias is the folded bias less 2^21 per call
+ * (mod 2^32) for the even channels. Served: the whole int8 clamp and every channel's shift a right shift in [2, 31]. */
+typedef struct {
+    int32_t bias;
+    fg_fast_channel fast;
+} fg_fused_channel;
+void fg_conv2d_pointwise_fused_s8(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter,
+                                  int8_t *output);
+/* The same for any window fg_conv2d_folded_s8 serves (rows gathered as it gathers them), one pixel at a time, and
+ * its one-input-channel depthwise twin. */
+void fg_conv2d_folded_fused_s8(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter,
+                               int8_t *output);
+void fg_depthwise_conv2d_one_channel_fused_s8(const fg_conv2d_params *params, const int8_t *input,
+                                              const int8_t *filter, int8_t *output);
 
 #endif /* FG_CONV2D_H */

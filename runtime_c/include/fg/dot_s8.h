@@ -17,6 +17,23 @@
 #define FG_HOT_LOOP
 #endif
 
+#if defined(__arm__) && defined(__thumb2__)
+/* The unrolled tap loops of the blocked and paired layouts: four taps per pass of TAP, a run of 4n + r taps (r > 0)
+ * entering the pass at its tap 4 - r; `left` names a scratch operand, `x` the input pointer operand that TAP advances
+ * to the operand %[end]. */
+#define FG_FOUR_TAP_LOOP_ASM(TAP, left, x)          \
+    "sub %[" #left "], %[end], %[" #x "]\n\t"       \
+    "ands %[" #left "], %[" #left "], #3\n\t"       \
+    "beq 1f\n\t"                                   \
+    "cmp %[" #left "], #2\n\t"                     \
+    "bhi 2f\n\t"                                   \
+    "beq 3f\n\t"                                   \
+    "b 4f\n\t"                                     \
+    "1:\n\t" TAP "2:\n\t" TAP "3:\n\t" TAP "4:\n\t" TAP \
+    "cmp %[" #x "], %[end]\n\t"                    \
+    "bne 1b\n\t"
+#endif
+
 /* acc[j] += sum_{i < n} x[i] * w[j][i] for j = 0..3 (four weight rows share each load of x). Rows may repeat. */
 void fg_dot4_s8(const int8_t *x, const int8_t *const w[4], int32_t n, uint32_t acc[4]);
 

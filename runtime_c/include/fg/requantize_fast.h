@@ -31,17 +31,24 @@ static inline int fg_fast_channel_of(int32_t multiplier, int32_t shift, fg_fast_
     return 1;
 }
 
+#if defined(__arm__) && defined(__thumb2__)
+/* fg_fast_output in Thumb-2: the accumulator in %[a], the channel's multiplier, high and shift in %[m], %[h0], %[e],
+ * the zero point in %[z]; the int8 output lands in %[hi] (%[lo] a temporary). */
+#define FG_FAST_OUTPUT_ASM                          \
+    "and %[lo], %[a], #0x80000000\n\t"              \
+    "orr %[lo], %[lo], #0x40000000\n\t"             \
+    "add %[hi], %[h0], %[a], asr #31\n\t"           \
+    "smlal %[lo], %[hi], %[a], %[m]\n\t"            \
+    "asr %[hi], %[hi], %[e]\n\t"                    \
+    "add %[hi], %[hi], %[z]\n\t"                    \
+    "ssat %[hi], #8, %[hi]\n\t"
+#endif
+
 static inline int8_t fg_fast_output(uint32_t acc, const fg_fast_channel *c, int32_t offset) {
 #if defined(__arm__) && defined(__thumb2__)
-    int32_t low, high, sign;
-    __asm__("and %[s], %[a], #0x80000000\n\t"
-            "orr %[lo], %[s], #0x40000000\n\t"
-            "add %[hi], %[h0], %[a], asr #31\n\t"
-            "smlal %[lo], %[hi], %[a], %[m]\n\t"
-            "asr %[hi], %[hi], %[e]\n\t"
-            "add %[hi], %[hi], %[z]\n\t"
-            "ssat %[hi], #8, %[hi]"
-            : [lo] "=&r"(low), [hi] "=&r"(high), [s] "=&r"(sign)
+    int32_t low, high;
+    __asm__(FG_FAST_OUTPUT_ASM
+            : [lo] "=&r"(low), [hi] "=&r"(high)
             : [a] "r"(acc), [m] "r"(c->multiplier), [h0] "r"(c->high), [e] "r"(c->shift), [z] "r"(offset));
     return (int8_t)high;
 #else

@@ -1,0 +1,74 @@
+"""The convolutions on the paired weight layout with their output stage fused (fg_conv2d_pointwise_fused_s8,
+fg_conv2d_folded_fused_s8 and its one-input-channel depthwise twin; runtime_c/include/fg/conv2d.h, fused_group.h):
+the per-channel constants of the fast output stage (fg/requantize_fast.h) are laid out here, next to the folded
+bias, so that each group of eight sums is requantized straight from registers instead of going through an
+accumulator chunk and fg_requantize_pair_s8 (~45 instructions per output on vww's small 1x1 layers, ~13 fused).
+
+Served: the whole int8 clamp and every channel's shift a right shift in [2, 31] (the fast stage's range) or its
+multiplier 0; any other layer keeps its paired function.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from firmware_gen.ops.base import ConstTable, KernelCall, TableRef
+from firmware_gen.ops.requantize import wrap_int32
+
+# The paired function -> its fused twin.
+FUSED = {"fg_conv2d_pointwise_paired_s8": "fg_conv2d_pointwise_fused_s8",
+         "fg_conv2d_folded_paired_s8": "fg_conv2d_folded_fused_s8",
+         "fg_depthwise_conv2d_one_channel_paired_s8": "fg_depthwise_conv2d_one_channel_fused_s8"}
+DESCRIPTION = "paired weights (2x flash), output stage fused: 1 pixel x 8 channels, two per SMLAL"
+LOW_START = 1 << 21  # FG_LOW_START: where each call's 64-bit sums start
+
+
+def _table(call: KernelCall, suffix: str) -> np.ndarray:
+    return next(t.values for t in call.tables if t.suffix == suffix)
+
+
+def _per_channel(call: KernelCall, suffix: str, size: int) -> np.ndarray:
+    """The call's multipliers or shifts, one per output channel, padded with zeros to `size`."""
+    values = np.zeros(size, np.int64)
+    values[:call.params["out_c"]] = _table(call, suffix)  # a single entry when every channel shares it
+    return values
+
+
+def fusable(call: KernelCall) -> bool:
+    """A paired call whose output stage the fast path serves for every channel (a channel of multiplier 0
+    outputs the zero point whatever its shift: the fast stage with multiplier 0, 2^(r-2) = 1 and r - 1 = 1)."""
+    if call.function not in FUSED:
+        return False
+    activation_min, activation_max = call.params["requant"][2:4]
+    channels = call.params["out_c"]
+    multipliers, right = _per_channel(call, "multipliers", channels), -_per_channel(call, "shifts", channels)
+    served = (multipliers == 0) | ((right >= 2) & (right <= 31))
+    return (activation_min, activation_max) == (-128, 127) and bool(np.all(served))
+
+
+def channel_constants(call: KernelCall) -> np.ndarray:
+    """[channels padded to groups of 8, 4] int32 fg_fused_channel rows: the folded bias (less 2^21 per call of the
+    paired loop for the even channels, whose low fields carry it), multiplier, 2^(r-2) and r - 1 for the right shift
+    r."""
+    bias = _table(call, "folded_bias").astype(np.int64)  # padded to whole groups of 8 by the paired call
+    _, rows, run, call_rows, call_taps, *_ = call.params["blocked"]
+    calls = -(-rows // call_rows) if call_taps == run else rows * -(-run // call_taps)  # as fg_fused_window_group
+    multipliers = _per_channel(call, "multipliers", bias.size)
+    right = np.where(multipliers == 0, 2, -_per_channel(call, "shifts", bias.size))  # padding: multiplier 0
+    low_field = np.arange(bias.size) % 2 == 0  # channel 2k: the low field, which carries each call's 2^21
+    rows = np.stack([wrap_int32(bias - low_field * calls * LOW_START), multipliers,
+                     (np.int64(1) << right) >> 2, right - 1], axis=1)
+    return rows.astype(np.int32)
+
+
+def fused_call(call: KernelCall) -> KernelCall:
+    """The paired call with its output stage fused: the channel constants replace the folded bias, and the
+    window walk (fg_paired_window_s8) is not linked for it."""
+    table = ConstTable("fused_channels", "int32_t", channel_constants(call).ravel())
+    blocked = (*call.params["blocked"][:6], 0)
+    params = {**call.params, "folded_bias": 0, "blocked": blocked, "packed": TableRef(table.suffix)}
+    tables = [t for t in call.tables if t.suffix != "folded_bias"]
+    return dataclasses.replace(call, function=FUSED[call.function], params=params, variant=DESCRIPTION,
+                               tables=[*tables, table])
