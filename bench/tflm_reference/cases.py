@@ -1,0 +1,15 @@
+"""The benchmark's cases, most used operators first (issue 15's list)."""
+
+from __future__ import annotations
+
+from tflm_reference.elementwise_cases import add_elementwise_cases
+from tflm_reference.model import BenchModel
+
+
+def build_model(only: list[str]) -> BenchModel:
+    """Every case, or those whose label starts with one of `only` (the model keeps every operator)."""
+    model = BenchModel()
+    add_elementwise_cases(model)
+    if only:
+        model.cases = [c for c in model.cases if any(c.label.startswith(prefix) for prefix in only)]
+    return model
