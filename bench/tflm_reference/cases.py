@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from tflm_reference.elementwise_cases import add_elementwise_cases
 from tflm_reference.model import BenchModel
+from tflm_reference.movement_cases import add_movement_cases
 
 
 def build_model(only: list[str]) -> BenchModel:
     """Every case, or those whose label starts with one of `only` (the model keeps every operator)."""
     model = BenchModel()
     add_elementwise_cases(model)
+    add_movement_cases(model)
     if only:
         model.cases = [c for c in model.cases if any(c.label.startswith(prefix) for prefix in only)]
     return model
