@@ -43,10 +43,13 @@ def fnv1a(data: bytes) -> int:
 
 
 def _array(name: str, dtype: str, values: np.ndarray | None, count: int) -> str:
+    """A tensor's C array. Every array, dims included, is a mutable global of external linkage: GCC must not see
+    the shapes as constants and specialise the kernel for them, which TFLM (shapes read from tensors at run time)
+    never gets."""
     if values is None:
         return f"alignas(4) {C_TYPES[dtype]} {name}[{count}];"
     body = ", ".join(str(int(v)) for v in values.ravel())
-    return f"alignas(4) const {C_TYPES[dtype]} {name}[] = {{{body}}};"
+    return f"alignas(4) {C_TYPES[dtype]} {name}[] = {{{body}}};"
 
 
 def _tensor_arrays(model: BenchModel, inputs: list[np.ndarray]) -> list[str]:
@@ -61,19 +64,19 @@ def _tensor_arrays(model: BenchModel, inputs: list[np.ndarray]) -> list[str]:
             values = np.frombuffer(tensor.data, dtype=np.dtype(tensor.dtype).newbyteorder("<"))
         lines.append(_array(f"t{t}", tensor.dtype, values, int(np.prod(tensor.shape))))
         dims = ", ".join(map(str, tensor.shape)) or "1"
-        lines.append(f"const int32_t d{t}[] = {{{dims}}};")
+        lines.append(f"int32_t d{t}[] = {{{dims}}};")
     return lines
 
 
 def cases_source(model: BenchModel, inputs: list[np.ndarray]) -> str:
     headers = REFERENCE_HEADERS_FILE.read_text().split()
-    lines = [f'#include "{h}"' for h in headers] + ["namespace {"] + _tensor_arrays(model, inputs)
+    lines = [f'#include "{h}"' for h in headers] + _tensor_arrays(model, inputs)
     for n, case in enumerate(model.cases):
         lines += [f"namespace case{n} {{", case.state, f"void setup() {{\n  {case.setup}\n}}",
                   f"void call() {{\n  {case.call}\n}}", f"}}  // namespace case{n}"]
     entries = [f"  {{case{n}::setup, case{n}::call, t{c.output}, sizeof(t{c.output})}}," for n, c in
                enumerate(model.cases)]
-    lines += ["const BenchCase kCases[] = {", *entries, "};", "}  // namespace"]
+    lines += ["const BenchCase kCases[] = {", *entries, "};"]
     return "\n".join(lines) + "\n"
 
 
