@@ -20,8 +20,8 @@ from firmware_gen.ops.fixedpoint import (
     rounding_divide_by_pot,
     saturating_rounding_doubling_high_mul,
 )
-from firmware_gen.ops.fixedpoint_math import tanh
-from firmware_gen.ops.logistic import logistic_scaling
+from firmware_gen.ops.fixedpoint_math import logistic, tanh
+from firmware_gen.ops.unary_s8 import float32, input_radius
 
 INT8_VALUES = range(-128, 128)
 Quant = tuple[float, int]
@@ -68,6 +68,37 @@ def leaky_relu_table(source: Quant, result: Quant, alpha: float) -> np.ndarray:
         x = v - in_zp
         return out_zp + multiply_by_quantized_multiplier(x, *(identity_pair if x >= 0 else alpha_pair))
     return table_of(leaky)
+
+
+SIGMOID_INPUT_INTEGER_BITS = 4
+
+
+def logistic_scaling(input_scale: float) -> tuple[int, int, int]:
+    """(input_multiplier, input_left_shift, input_range_radius) as TFLite's LOGISTIC and TANH Prepare compute them:
+    input_scale * 2^27 split by frexp into a Q31 multiplier and a shift that bring (input - zero_point) to Q4.27, and
+    the input radius beyond which the output saturates; ValueError for input scales below 2^-28, where TFLite's
+    radius computation shifts by a negative amount."""
+    fraction, left_shift = math.frexp(float32(input_scale) * (1 << (31 - SIGMOID_INPUT_INTEGER_BITS)))
+    if left_shift < 0:
+        raise ValueError(f"input scale {input_scale:g} is below 2^-28")
+    multiplier = round_half_away(fraction * (1 << 31))
+    return multiplier, left_shift, input_radius(SIGMOID_INPUT_INTEGER_BITS, left_shift)
+
+
+def logistic_table(source: Quant, result: Quant) -> np.ndarray:
+    """LOGISTIC: the input in Q4.27, gemmlowp's logistic, output fixed at Q0.8 with zero point -128."""
+    in_scale, in_zp = source
+    multiplier, left_shift, radius = logistic_scaling(in_scale)
+
+    def fixed_point_logistic(v: int) -> int:
+        x = v - in_zp
+        if x <= -radius:
+            return -128
+        if x >= radius:
+            return 127
+        q0 = logistic(multiply_by_quantized_multiplier(x, multiplier, left_shift), SIGMOID_INPUT_INTEGER_BITS)
+        return rounding_divide_by_pot(q0, 23) - 128
+    return table_of(fixed_point_logistic)
 
 
 def tanh_table(source: Quant, result: Quant) -> np.ndarray:

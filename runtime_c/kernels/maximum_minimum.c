@@ -3,8 +3,15 @@
 static void maximum_minimum_row(const void *params, const int8_t *in1, int32_t step1, const int8_t *in2,
                                 int32_t step2, int8_t *out, int32_t n) {
     const int32_t flip = ((const fg_maximum_minimum_params *)params)->flip;
-    for (int32_t i = 0; i < n; ++i) {
-        const int8_t a = in1[i * step1], b = in2[i * step2];
+    if (step1 == 1 && step2 == 1) { /* same shapes, or a broadcast folded away: walk both by pointer */
+        for (const int8_t *const end = in1 + n; in1 < end;) {
+            const int8_t a = *in1++, b = *in2++;
+            *out++ = (a ^ flip) > (b ^ flip) ? a : b;
+        }
+        return;
+    }
+    for (int32_t i = 0; i < n; ++i, in1 += step1, in2 += step2) {
+        const int8_t a = *in1, b = *in2;
         out[i] = (a ^ flip) > (b ^ flip) ? a : b;
     }
 }

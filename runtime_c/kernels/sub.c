@@ -1,5 +1,7 @@
 #include "fg/sub.h"
 
+#include "fg/add_tabulated.h"
+
 static void sub_row(const void *params, const int8_t *in1, int32_t step1, const int8_t *in2, int32_t step2,
                     int8_t *out, int32_t n) {
     const fg_add_params *p = (const fg_add_params *)params;
@@ -15,5 +17,7 @@ static void sub_row(const void *params, const int8_t *in1, int32_t step1, const 
 }
 
 void fg_sub_s8(const fg_add_params *params, const int8_t *input1, const int8_t *input2, int8_t *output) {
-    fg_broadcast_binary_s8(&params->shape, params, input1, input2, output, sub_row);
+    if (!fg_add_tabulated_s8(params, -1, input1, input2, output)) {
+        fg_broadcast_binary_s8(&params->shape, params, input1, input2, output, sub_row);
+    }
 }
