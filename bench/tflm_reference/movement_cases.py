@@ -1,5 +1,6 @@
-"""ADD_N, ARG_MAX and the data-movement cases, parameters as TFLM Micro's Prepare computes them (add_n.cc,
-arg_min_max.cc, depth_to_space.cc, space_to_depth.cc, resize_nearest_neighbor.cc, pad.cc)."""
+"""ADD_N, ARG_MAX, QUANTIZE and the data-movement cases, parameters as TFLM Micro's Prepare computes them
+(add_n.cc, arg_min_max.cc, depth_to_space.cc, space_to_depth.cc, resize_nearest_neighbor.cc, resize_bilinear.cc,
+pad.cc, concatenation.cc, quantize_common.cc)."""
 
 from __future__ import annotations
 
@@ -44,15 +45,40 @@ def add_block_moves(m: BenchModel) -> None:
               (f"tflite::{params} params;", "params.block_size = 2;", call), {"block_size": 2})
 
 
-def add_resize_nearest(m: BenchModel) -> None:
-    size = m.builder.constant("resize_size", np.array([32, 32], np.int32))
-    out = m.tensor((1, 32, 32, 16), m.quant(m.x))
-    setup = "params.align_corners = false;\n  params.half_pixel_centers = false;"
-    call = (f"tflite::reference_ops::ResizeNearestNeighbor(params, {shape_expr(m, m.x)}, t{m.x}, "
-            f"{shape_expr(m, size)}, t{size}, {shape_expr(m, out)}, t{out});")
-    m.add("RESIZE_NEAREST_NEIGHBOR 2x", "RESIZE_NEAREST_NEIGHBOR", [m.x, size], out,
-          ("tflite::ResizeNearestNeighborParams params;", setup, call),
-          {"align_corners": False, "half_pixel_centers": False})
+def add_resizes(m: BenchModel) -> None:
+    """2x up-sampling; TFLM's int8 RESIZE_BILINEAR runs ResizeBilinearInteger."""
+    for opcode, function, params, half_pixel in (
+            ("RESIZE_NEAREST_NEIGHBOR", "ResizeNearestNeighbor", "ResizeNearestNeighborParams", False),
+            ("RESIZE_BILINEAR", "ResizeBilinearInteger", "ResizeBilinearParams", True)):
+        size = m.builder.constant(f"{opcode.lower()}_size", np.array([32, 32], np.int32))
+        out = m.tensor((1, 32, 32, 16), m.quant(m.x))
+        setup = f"params.align_corners = false;\n  params.half_pixel_centers = {str(half_pixel).lower()};"
+        call = (f"tflite::reference_ops::{function}(params, {shape_expr(m, m.x)}, t{m.x}, "
+                f"{shape_expr(m, size)}, t{size}, {shape_expr(m, out)}, t{out});")
+        label = f"{opcode} 2x" + (" half-pixel" if half_pixel else "")
+        m.add(label, opcode, [m.x, size], out, (f"tflite::{params} params;", setup, call),
+              {"align_corners": False, "half_pixel_centers": half_pixel})
+
+
+def add_concatenation(m: BenchModel) -> None:
+    out = m.tensor((1, 16, 16, 32), m.quant(m.x))
+    # TFLM's Eval gathers the input shapes and data pointers on every call, as this does (and the firmware's startup
+    # runs no C++ constructors: no RuntimeShape may be a global)
+    call = (f"const int8_t* const inputs[2] = {{t{m.x}, t{m.x}}};\n  const tflite::RuntimeShape shape = "
+            f"{shape_expr(m, m.x)};\n  const tflite::RuntimeShape* const shapes[2] = {{&shape, &shape}};\n  "
+            f"tflite::reference_ops::Concatenation(params, shapes, inputs, {shape_expr(m, out)}, t{out});")
+    m.add("CONCATENATION 2 inputs, axis 3", "CONCATENATION", [m.x, m.x], out,
+          ("tflite::ConcatenationParams params;", "params.axis = 3;\n  params.inputs_count = 2;", call),
+          {"axis": 3})
+
+
+def add_requantize(m: BenchModel) -> None:
+    out = m.tensor(SHAPE, (0.07, -9))
+    (si, zi), (so, zo) = m.quant(m.x), m.quant(out)
+    multiplier, shift = quantize_multiplier(si / so)
+    call = (f"tflite::reference_ops::Requantize(t{m.x}, {int(np.prod(SHAPE))}, {multiplier}, {shift}, {zi}, {zo}, "
+            f"t{out});")
+    m.add("QUANTIZE int8 -> int8", "QUANTIZE", [m.x], out, ("", "", call))
 
 
 def add_pad(m: BenchModel) -> None:
@@ -72,5 +98,7 @@ def add_movement_cases(m: BenchModel) -> None:
     add_add_n(m)
     add_arg_max(m)
     add_block_moves(m)
-    add_resize_nearest(m)
+    add_resizes(m)
     add_pad(m)
+    add_concatenation(m)
+    add_requantize(m)
