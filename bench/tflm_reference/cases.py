@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tflm_reference.conv_cases import add_transpose_conv
 from tflm_reference.elementwise_cases import add_elementwise_cases
 from tflm_reference.model import BenchModel
 from tflm_reference.movement_cases import add_movement_cases
@@ -14,6 +15,7 @@ def build_model(only: list[str]) -> BenchModel:
     add_elementwise_cases(model)
     add_movement_cases(model)
     add_normalization_cases(model)
+    add_transpose_conv(model)
     if only:
         model.cases = [c for c in model.cases if any(c.label.startswith(prefix) for prefix in only)]
     return model

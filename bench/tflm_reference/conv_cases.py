@@ -1,0 +1,49 @@
+"""TRANSPOSE_CONV 3x3, stride 2, SAME, per-channel weights with bias, 1x16x16x16 -> 1x32x32x8: parameters as
+TFLM Micro's transpose_conv.cc Prepare computes them (ComputePaddingHeightWidth on the output size, and
+PopulateConvolutionQuantizationParams' per-channel multipliers from double products)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from firmware_gen.ops.fixedpoint import quantize_multiplier
+from tflm_reference.elementwise_cases import INT8_RANGE, _fields
+from tflm_reference.model import BenchModel, shape_expr
+
+OUT_SHAPE = (1, 32, 32, 8)
+KERNEL, STRIDE = 3, 2
+
+
+def _same_padding(size: int) -> int:
+    """ComputePaddingWithOffset for the transposed convolution's output dimension (dilation 1)."""
+    out = (size + STRIDE - 1) // STRIDE
+    return max(0, (out - 1) * STRIDE + KERNEL - size) // 2
+
+
+def add_transpose_conv(m: BenchModel) -> None:
+    rng = np.random.default_rng(7)
+    channels_out, channels_in = OUT_SHAPE[3], m.shape(m.x)[3]
+    filter_scales = [float(np.float32(0.01 + 0.002 * c)) for c in range(channels_out)]
+    b = m.builder
+    weights = b.constant("tconv_w", rng.integers(-127, 128, (channels_out, KERNEL, KERNEL, channels_in), np.int8),
+                         scale=filter_scales, zero_point=[0] * channels_out)
+    (si, zi) = m.quant(m.x)
+    bias = b.constant("tconv_b", rng.integers(-2000, 2000, channels_out).astype(np.int32),
+                      scale=[si * s for s in filter_scales], zero_point=[0] * channels_out)
+    output_shape = b.constant("tconv_shape", np.array(OUT_SHAPE, np.int32))
+    out = m.tensor(OUT_SHAPE, (0.1, 2))
+    so, zo = m.quant(out)
+    pairs = [quantize_multiplier(si * fs / so) for fs in filter_scales]
+    state = "\n".join((f"tflite::ConvParams params;\nint32_t multipliers[{channels_out}] = "
+                       f"{{{', '.join(str(p[0]) for p in pairs)}}};",
+                       f"int32_t shifts[{channels_out}] = {{{', '.join(str(p[1]) for p in pairs)}}};",
+                       f"int32_t scratch[{int(np.prod(OUT_SHAPE))}];"))
+    setup = _fields(input_offset=-zi, weights_offset=0, output_offset=zo, stride_width=STRIDE,
+                    stride_height=STRIDE) + "\n" + _fields(**{"padding_values.width": _same_padding(OUT_SHAPE[2]),
+                                                              "padding_values.height": _same_padding(OUT_SHAPE[1])})
+    setup += "\n  " + INT8_RANGE
+    call = (f"tflite::reference_integer_ops::TransposeConv(params, multipliers, shifts, {shape_expr(m, m.x)}, "
+            f"t{m.x}, {shape_expr(m, weights)}, t{weights}, {shape_expr(m, bias)}, t{bias}, "
+            f"{shape_expr(m, out)}, t{out}, tflite::RuntimeShape(), nullptr, scratch);")
+    m.add("TRANSPOSE_CONV 3x3/2 16->8 ch", "TRANSPOSE_CONV", [output_shape, weights, m.x, bias], out,
+          (state, setup.lstrip(), call), {"padding": "SAME", "stride_w": STRIDE, "stride_h": STRIDE})
