@@ -7,12 +7,14 @@ from tflm_reference.elementwise_cases import add_elementwise_cases
 from tflm_reference.model import BenchModel
 from tflm_reference.movement_cases import add_movement_cases
 from tflm_reference.normalization_cases import add_normalization_cases
+from tflm_reference.reduce_cases import add_reduce_cases
 
 
 def build_model(only: list[str]) -> BenchModel:
     """Every case, or those whose label starts with one of `only` (the model keeps every operator)."""
     model = BenchModel()
     add_elementwise_cases(model)
+    add_reduce_cases(model)
     add_movement_cases(model)
     add_normalization_cases(model)
     add_transpose_conv(model)
