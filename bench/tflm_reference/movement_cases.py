@@ -94,6 +94,23 @@ def add_pad(m: BenchModel) -> None:
     m.add("PAD 1 on H and W", "PAD", [m.x, paddings], out, (state, "\n  ".join(lines), call))
 
 
+def add_strided_slice(m: BenchModel) -> None:
+    """x[:, 1:15:2, ::2, 4:12] (strided_slice_common.cc's params; TFLM's Eval copies the inner run with WriteN)."""
+    begin, end, strides = (0, 1, 0, 4), (1, 15, 16, 12), (1, 2, 2, 1)
+    operands = [m.builder.constant(f"strided_slice_{name}", np.array(values, np.int32))
+                for name, values in (("begin", begin), ("end", end), ("strides", strides))]
+    out = m.tensor((1, 7, 8, 8), m.quant(m.x))
+    lines = ["params.start_indices_count = 4;", "params.stop_indices_count = 4;", "params.strides_count = 4;"]
+    for k in range(4):
+        lines += [f"params.start_indices[{k}] = {begin[k]};", f"params.stop_indices[{k}] = {end[k]};",
+                  f"params.strides[{k}] = {strides[k]};"]
+    lines += [f"params.{mask} = 0;" for mask in ("begin_mask", "ellipsis_mask", "end_mask", "new_axis_mask",
+                                                  "shrink_axis_mask")] + ["params.offset = false;"]
+    call = f"tflite::reference_ops::StridedSlice(params, {io(m, m.x, out)});"
+    m.add("STRIDED_SLICE [:,1:15:2,::2,4:12]", "STRIDED_SLICE", [m.x, *operands], out,
+          ("tflite::StridedSliceParams params;", "\n  ".join(lines), call))
+
+
 def add_movement_cases(m: BenchModel) -> None:
     add_add_n(m)
     add_arg_max(m)
@@ -101,4 +118,5 @@ def add_movement_cases(m: BenchModel) -> None:
     add_resizes(m)
     add_pad(m)
     add_concatenation(m)
+    add_strided_slice(m)
     add_requantize(m)

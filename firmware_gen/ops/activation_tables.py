@@ -85,35 +85,31 @@ def logistic_scaling(input_scale: float) -> tuple[int, int, int]:
     return multiplier, left_shift, input_radius(SIGMOID_INPUT_INTEGER_BITS, left_shift)
 
 
-def logistic_table(source: Quant, result: Quant) -> np.ndarray:
-    """LOGISTIC: the input in Q4.27, gemmlowp's logistic, output fixed at Q0.8 with zero point -128."""
+def _sigmoid_family_table(source: Quant, inside: Callable[[int], int]) -> np.ndarray:
+    """LOGISTIC's or TANH's table: -128 or 127 at and beyond TFLite's input radius, else `inside` of the input
+    brought to Q4.27 by the Prepare's multiplier and shift."""
     in_scale, in_zp = source
     multiplier, left_shift, radius = logistic_scaling(in_scale)
 
-    def fixed_point_logistic(v: int) -> int:
+    def per_value(v: int) -> int:
         x = v - in_zp
         if x <= -radius:
             return -128
         if x >= radius:
             return 127
-        q0 = logistic(multiply_by_quantized_multiplier(x, multiplier, left_shift), SIGMOID_INPUT_INTEGER_BITS)
-        return rounding_divide_by_pot(q0, 23) - 128
-    return table_of(fixed_point_logistic)
+        return inside(multiply_by_quantized_multiplier(x, multiplier, left_shift))
+    return table_of(per_value)
+
+
+def logistic_table(source: Quant, result: Quant) -> np.ndarray:
+    """LOGISTIC: gemmlowp's logistic of the Q4.27 input, output fixed at Q0.8 with zero point -128."""
+    return _sigmoid_family_table(
+        source, lambda q4: rounding_divide_by_pot(logistic(q4, SIGMOID_INPUT_INTEGER_BITS), 23) - 128)
 
 
 def tanh_table(source: Quant, result: Quant) -> np.ndarray:
-    """TANH: the input in Q4.27 as for LOGISTIC, gemmlowp's tanh, output fixed at Q0.7 (zero point 0)."""
-    in_scale, in_zp = source
-    multiplier, left_shift, radius = logistic_scaling(in_scale)
-
-    def fixed_point_tanh(v: int) -> int:
-        x = v - in_zp
-        if x <= -radius:
-            return -128
-        if x >= radius:
-            return 127
-        return rounding_divide_by_pot(tanh(multiply_by_quantized_multiplier(x, multiplier, left_shift), 4), 24)
-    return table_of(fixed_point_tanh)
+    """TANH: gemmlowp's tanh of the Q4.27 input (as for LOGISTIC), output fixed at Q0.7 (zero point 0)."""
+    return _sigmoid_family_table(source, lambda q4: rounding_divide_by_pot(tanh(q4, SIGMOID_INPUT_INTEGER_BITS), 24))
 
 
 def float_transform_table(source: Quant, result: Quant, transform: Callable[[np.float32], np.float32]) -> np.ndarray:
