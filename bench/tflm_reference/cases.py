@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tflm_reference.conv_cases import add_transpose_conv
+from tflm_reference.conv_cases import add_batch_matmul, add_transpose_conv
 from tflm_reference.elementwise_cases import add_elementwise_cases
 from tflm_reference.model import BenchModel
 from tflm_reference.movement_cases import add_movement_cases
@@ -18,6 +18,7 @@ def build_model(only: list[str]) -> BenchModel:
     add_movement_cases(model)
     add_normalization_cases(model)
     add_transpose_conv(model)
+    add_batch_matmul(model)
     if only:
         model.cases = [c for c in model.cases if any(c.label.startswith(prefix) for prefix in only)]
     return model

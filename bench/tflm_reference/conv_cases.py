@@ -47,3 +47,22 @@ def add_transpose_conv(m: BenchModel) -> None:
             f"{shape_expr(m, out)}, t{out}, tflite::RuntimeShape(), nullptr, scratch);")
     m.add("TRANSPOSE_CONV 3x3/2 16->8 ch", "TRANSPOSE_CONV", [output_shape, weights, m.x, bias], out,
           (state, setup.lstrip(), call), {"padding": "SAME", "stride_w": STRIDE, "stride_h": STRIDE})
+
+
+def add_batch_matmul(m: BenchModel) -> None:
+    """[4, 64, 32] x [4, 16, 32]^T (adj_y, so TFLM's Eval transposes nothing): BatchMatMul<int8_t, int32_t> with the
+    right-hand side passed first, as batch_matmul.cc's EvalInt8 does; one per-tensor multiplier
+    (GetQuantizedConvolutionMultipler)."""
+    b = m.builder
+    lhs = b.input("bm_lhs", (1, 4, 64, 32), "int8", scale=0.05, zero_point=2)
+    rhs = b.input("bm_rhs", (1, 4, 16, 32), "int8", scale=0.03, zero_point=-1)
+    out = m.tensor((1, 4, 64, 16), (0.5, -3))
+    (sl, zl), (sr, zr), (so, zo) = m.quant(lhs), m.quant(rhs), m.quant(out)
+    multiplier, shift = quantize_multiplier(sl * sr / so)
+    setup = _fields(input_offset=-zl, weights_offset=-zr, output_offset=zo, output_multiplier=multiplier,
+                    output_shift=shift) + "\n  " + INT8_RANGE
+    swapped = "const int32_t lhs_dims[] = {1, 4, 32, 64};"  # SwapRowColumnDims of the left-hand side's shape
+    call = (f"{swapped}\n  tflite::reference_ops::BatchMatMul<int8_t, int32_t>(params, {shape_expr(m, rhs)}, t{rhs}, "
+            f"tflite::RuntimeShape(4, lhs_dims), t{lhs}, {shape_expr(m, out)}, t{out});")
+    m.add("BATCH_MATMUL 4x(64x32 . 32x16)", "BATCH_MATMUL", [lhs, rhs], out,
+          ("tflite::FullyConnectedParams params;", setup, call), {"adj_x": False, "adj_y": True})
