@@ -18,7 +18,8 @@ def build_model(only: list[str]) -> BenchModel:
     add_movement_cases(model)
     add_normalization_cases(model)
     add_transpose_conv(model)
-    add_batch_matmul(model)
+    add_batch_matmul(model, adj_y=True)
+    add_batch_matmul(model, adj_y=False)
     if only:
         model.cases = [c for c in model.cases if any(c.label.startswith(prefix) for prefix in only)]
     return model

@@ -49,20 +49,28 @@ def add_transpose_conv(m: BenchModel) -> None:
           (state, setup.lstrip(), call), {"padding": "SAME", "stride_w": STRIDE, "stride_h": STRIDE})
 
 
-def add_batch_matmul(m: BenchModel) -> None:
-    """[4, 64, 32] x [4, 16, 32]^T (adj_y, so TFLM's Eval transposes nothing): BatchMatMul<int8_t, int32_t> with the
-    right-hand side passed first, as batch_matmul.cc's EvalInt8 does; one per-tensor multiplier
+def add_batch_matmul(m: BenchModel, adj_y: bool) -> None:
+    """[4, 64, 32] x [4, 32, 16] (or its transpose [4, 16, 32] with adj_y): BatchMatMul<int8_t, int32_t> with the
+    right-hand side passed first, as batch_matmul.cc's EvalInt8 does, read as [n, k]; without adj_y TFLM's Eval
+    first transposes the right-hand side into a scratch tensor (TransposeRowsColumns, micro code not compiled here):
+    the harness transposes it in setup, untimed, so TFLM's figure leaves that pass out. One per-tensor multiplier
     (GetQuantizedConvolutionMultipler)."""
     b = m.builder
-    lhs = b.input("bm_lhs", (1, 4, 64, 32), "int8", scale=0.05, zero_point=2)
-    rhs = b.input("bm_rhs", (1, 4, 16, 32), "int8", scale=0.03, zero_point=-1)
+    tag = "adj_y" if adj_y else "plain"
+    lhs = b.input(f"bm_lhs_{tag}", (1, 4, 64, 32), "int8", scale=0.05, zero_point=2)
+    rhs = b.input(f"bm_rhs_{tag}", (1, 4, 16, 32) if adj_y else (1, 4, 32, 16), "int8", scale=0.03, zero_point=-1)
     out = m.tensor((1, 4, 64, 16), (0.5, -3))
     (sl, zl), (sr, zr), (so, zo) = m.quant(lhs), m.quant(rhs), m.quant(out)
     multiplier, shift = quantize_multiplier(sl * sr / so)
     setup = _fields(input_offset=-zl, weights_offset=-zr, output_offset=zo, output_multiplier=multiplier,
                     output_shift=shift) + "\n  " + INT8_RANGE
-    swapped = "const int32_t lhs_dims[] = {1, 4, 32, 64};"  # SwapRowColumnDims of the left-hand side's shape
-    call = (f"{swapped}\n  tflite::reference_ops::BatchMatMul<int8_t, int32_t>(params, {shape_expr(m, rhs)}, t{rhs}, "
-            f"tflite::RuntimeShape(4, lhs_dims), t{lhs}, {shape_expr(m, out)}, t{out});")
-    m.add("BATCH_MATMUL 4x(64x32 . 32x16)", "BATCH_MATMUL", [lhs, rhs], out,
-          ("tflite::FullyConnectedParams params;", setup, call), {"adj_x": False, "adj_y": True})
+    state = "tflite::FullyConnectedParams params;\nint8_t rhs_nk[4 * 16 * 32];\nint32_t rhs_dims[] = {1, 4, 16, 32};"
+    if not adj_y:
+        setup += (f"\n  for (int b = 0; b < 4; ++b) for (int k = 0; k < 32; ++k) for (int n = 0; n < 16; ++n) "
+                  f"rhs_nk[(b * 16 + n) * 32 + k] = t{rhs}[(b * 32 + k) * 16 + n];")
+    rhs_data = f"t{rhs}" if adj_y else "rhs_nk"
+    call = ("const int32_t lhs_dims[] = {1, 4, 32, 64};\n  "  # SwapRowColumnDims of the left-hand side's shape
+            f"tflite::reference_ops::BatchMatMul<int8_t, int32_t>(params, tflite::RuntimeShape(4, rhs_dims), "
+            f"{rhs_data}, tflite::RuntimeShape(4, lhs_dims), t{lhs}, {shape_expr(m, out)}, t{out});")
+    label = "BATCH_MATMUL 4x(64x32 . 32x16)" + (" adj_y" if adj_y else "")
+    m.add(label, "BATCH_MATMUL", [lhs, rhs], out, (state, setup, call), {"adj_x": False, "adj_y": adj_y})

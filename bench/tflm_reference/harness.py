@@ -16,7 +16,7 @@ from firmware_gen.link.qemu import start_qemu
 from firmware_gen.target.boards import Board
 from firmware_gen.target.cross_build import PORTS_DIR, _compile, port_sources
 from firmware_gen.target.linker_script import render_linker_script
-from tflm_reference.model import BenchModel
+from tflm_reference.model import BenchModel, Case
 
 HERE = Path(__file__).resolve().parent
 C_TYPES = {"int8": "int8_t", "int16": "int16_t", "int32": "int32_t"}
@@ -42,42 +42,53 @@ def fnv1a(data: bytes) -> int:
     return value
 
 
-def _array(name: str, dtype: str, values: np.ndarray | None, count: int) -> str:
-    """A tensor's C array. Every array, dims included, is a mutable global of external linkage: GCC must not see
-    the shapes as constants and specialise the kernel for them, which TFLM (shapes read from tensors at run time)
-    never gets."""
+def _array(name: str, dtype: str, values: np.ndarray | None, count: int) -> tuple[str, str]:
+    """A tensor's C array: (its extern declaration, its definition). Every array, dims included, is a mutable
+    global of external linkage, defined in a translation unit of its own: GCC must not see the shapes as constants
+    and specialise a kernel for them, which TFLM (shapes read from tensors at run time) never gets."""
+    declaration = f"extern {C_TYPES[dtype]} {name}[{count}];"
     if values is None:
-        return f"alignas(4) {C_TYPES[dtype]} {name}[{count}];"
+        return declaration, f"alignas(4) {C_TYPES[dtype]} {name}[{count}];"
     body = ", ".join(str(int(v)) for v in values.ravel())
-    return f"alignas(4) {C_TYPES[dtype]} {name}[] = {{{body}}};"
+    return declaration, f"alignas(4) {C_TYPES[dtype]} {name}[{count}] = {{{body}}};"
 
 
-def _tensor_arrays(model: BenchModel, inputs: list[np.ndarray]) -> list[str]:
+def tensor_sources(model: BenchModel, inputs: list[np.ndarray]) -> tuple[str, str]:
+    """(bench_tensors.h, bench_tensors.cc): every tensor the operators use, data t<index> and dims d<index>."""
     b = model.builder
     given = dict(zip(b.inputs, inputs, strict=True))
     used = sorted({t for op in b.operators for t in (*op.inputs, *op.outputs) if t >= 0})
-    lines = []
+    header, definitions = ["#include <cstdint>"], ['#include "bench_tensors.h"']
     for t in used:
         tensor = b.tensors[t]
         values = given.get(t)
         if tensor.data is not None:
             values = np.frombuffer(tensor.data, dtype=np.dtype(tensor.dtype).newbyteorder("<"))
-        lines.append(_array(f"t{t}", tensor.dtype, values, int(np.prod(tensor.shape))))
-        dims = ", ".join(map(str, tensor.shape)) or "1"
-        lines.append(f"int32_t d{t}[] = {{{dims}}};")
-    return lines
+        dims = tensor.shape or (1,)
+        for declaration, definition in (_array(f"t{t}", tensor.dtype, values, int(np.prod(tensor.shape))),
+                                        _array(f"d{t}", "int32", np.array(dims), len(dims))):
+            header.append(declaration)
+            definitions.append(definition)
+    return "\n".join(header) + "\n", "\n".join(definitions) + "\n"
 
 
-def cases_source(model: BenchModel, inputs: list[np.ndarray]) -> str:
+def case_source(n: int, case: Case) -> str:
+    """case_<n>.cc: the case in its own translation unit, as each TFLM kernel's Eval is."""
     headers = REFERENCE_HEADERS_FILE.read_text().split()
-    lines = [f'#include "{h}"' for h in headers] + _tensor_arrays(model, inputs)
-    for n, case in enumerate(model.cases):
-        lines += [f"namespace case{n} {{", case.state, f"void setup() {{\n  {case.setup}\n}}",
-                  f"void call() {{\n  {case.call}\n}}", f"}}  // namespace case{n}"]
-    entries = [f"  {{case{n}::setup, case{n}::call, t{c.output}, sizeof(t{c.output})}}," for n, c in
-               enumerate(model.cases)]
-    lines += ["const BenchCase kCases[] = {", *entries, "};"]
+    lines = [f'#include "{h}"' for h in headers] + ['#include "bench_case.h"', '#include "bench_tensors.h"',
+                                                   f"namespace case{n} {{", case.state,
+                                                   f"void setup() {{\n  {case.setup}\n}}",
+                                                   f"void call() {{\n  {case.call}\n}}", f"}}  // namespace case{n}",
+                                                   f"extern const BenchCase kCase{n} = {{case{n}::setup, "
+                                                   f"case{n}::call, t{case.output}, sizeof(t{case.output})}};"]
     return "\n".join(lines) + "\n"
+
+
+def cases_table(count: int) -> str:
+    """bench_cases.inc, included by harness_main.cc: the list of the cases."""
+    externs = [f"extern const BenchCase kCase{n};" for n in range(count)]
+    entries = ", ".join(f"&kCase{n}" for n in range(count))
+    return "\n".join(externs) + f"\nconst BenchCase* const kCases[] = {{{entries}}};\n"
 
 
 def _run_tool(command: list[str]) -> None:
@@ -86,13 +97,27 @@ def _run_tool(command: list[str]) -> None:
         raise RuntimeError(f"{command[0]} failed:\n{done.stderr[-6000:]}")
 
 
+def _write_sources(model: BenchModel, inputs: list[np.ndarray], out: Path) -> list[Path]:
+    """The generated C++ of the harness, written to out; returns the translation units."""
+    header, definitions = tensor_sources(model, inputs)
+    (out / "bench_tensors.h").write_text(header)
+    (out / "bench_tensors.cc").write_text(definitions)
+    (out / "bench_cases.inc").write_text(cases_table(len(model.cases)))
+    units = [out / "bench_tensors.cc"]
+    for n, case in enumerate(model.cases):
+        units.append(out / f"case_{n}.cc")
+        units[-1].write_text(case_source(n, case))
+    return units
+
+
 def build_harness(model: BenchModel, inputs: list[np.ndarray], tflm_src: Path, board: Board, out: Path) -> Path:
     out.mkdir(parents=True, exist_ok=True)
-    (out / "bench_cases.inc").write_text(cases_source(model, inputs))
+    units = _write_sources(model, inputs, out)
     objects = _compile(port_sources(board), [PORTS_DIR], board, out / "obj", [])
-    includes = [f"-I{d}" for d in (out, HERE / "shim", tflm_src, tflm_src / "third_party" / "gemmlowp", PORTS_DIR)]
+    includes = [f"-I{d}" for d in (out, HERE, HERE / "shim", tflm_src, tflm_src / "third_party" / "gemmlowp",
+                                   PORTS_DIR)]
     cxx = ["arm-none-eabi-g++", *board.gcc_flags, *CXX_FLAGS, *includes]
-    for source in (HERE / "harness_main.cc", *(tflm_src / s for s in TFLM_SOURCES)):
+    for source in (HERE / "harness_main.cc", *(tflm_src / s for s in TFLM_SOURCES), *units):
         objects.append(out / "obj" / (source.stem + ".o"))
         _run_tool([*cxx, "-c", str(source), "-o", str(objects[-1])])
     elf = out / "tflm_reference.elf"

@@ -1,7 +1,7 @@
-/* The TFLM side of bench/reference_kernels.py (firmware-gen's own code): runs every case of the generated
- * bench_cases.inc once (each case: a TFLM reference kernel called on the benchmark's tensors, its parameters set
- * before timing), timed with the board port's counter, and prints per case "case <n> <ticks> <fnv1a of output>"
- * on the UART, then "done". */
+/* The TFLM side of bench/reference_kernels.py (firmware-gen's own code): runs every case listed by the generated
+ * bench_cases.inc once (each case, in its own translation unit as each TFLM kernel is: a TFLM reference kernel
+ * called on the benchmark's tensors, its parameters set before timing), timed with the board port's counter, and
+ * prints per case "case <n> <ticks> <fnv1a of output>" on the UART, then "done". */
 extern "C" {
 #include "fg_port.h"
 }
@@ -10,17 +10,7 @@ extern "C" {
 #include <cstdint>
 #include <cstring>
 
-namespace {
-
-struct BenchCase {
-  void (*setup)();
-  void (*call)();
-  const void* output;
-  size_t output_bytes;
-};
-
-}  // namespace
-
+#include "bench_case.h"
 #include "bench_cases.inc"
 
 extern "C" void fg_fault_report(const fg_exception_frame* frame, uint32_t exc_return) {
@@ -56,7 +46,7 @@ int main(void) {
   fg_uart_init();
   fg_cycles_init();
   for (size_t n = 0; n < sizeof(kCases) / sizeof(kCases[0]); ++n) {
-    const BenchCase& c = kCases[n];
+    const BenchCase& c = *kCases[n];
     c.setup();
     fg_cycles_restart();
     const uint64_t start = fg_cycles_now();
