@@ -5,8 +5,8 @@ counted in guest instructions (QEMU -icount shift=0: deterministic counts, not t
 built through the project's pipeline (one step per operator); the TFLM side is a C++ harness that calls, per
 operator, the reference function TFLM Micro's Eval calls, with its parameters set as its Prepare sets them,
 compiled from the TFLM sources in --tflm-src (tensorflow/lite/kernels/internal/..., third_party/gemmlowp; not
-part of firmware-gen) and linked with firmware-gen's board port. The last column says whether both outputs are
-byte-equal.
+part of firmware-gen) and linked with firmware-gen's board port; arm-none-eabi-g++ needs the C++ headers of Debian's
+libstdc++-arm-none-eabi-dev. The last column says whether both outputs are byte-equal.
 
     python bench/reference_kernels.py --tflm-src /work/tflm-src [--board mps2_an385] [--only SUB,TANH]
 """
