@@ -21,8 +21,8 @@ from firmware_gen.ops.fixedpoint import (
     rounding_divide_by_pot,
     saturating_rounding_doubling_high_mul,
 )
-from firmware_gen.ops.fixedpoint_math import tanh
-from firmware_gen.ops.logistic import logistic_scaling
+from firmware_gen.ops.fixedpoint_math import logistic, tanh
+from firmware_gen.ops.unary_s8 import float32, input_radius
 
 INT8_VALUES = range(-128, 128)
 Quant = tuple[float, int]
@@ -70,19 +70,46 @@ def leaky_relu_table(source: Quant, result: Quant, alpha: float) -> np.ndarray:
     return table_of(leaky)
 
 
-def tanh_table(source: Quant, result: Quant) -> np.ndarray:
-    """TANH: the input in Q4.27 as for LOGISTIC, gemmlowp's tanh, output fixed at Q0.7 (zero point 0)."""
+SIGMOID_INPUT_INTEGER_BITS = 4
+
+
+def logistic_scaling(input_scale: float) -> tuple[int, int, int]:
+    """(input_multiplier, input_left_shift, input_range_radius) as TFLite's LOGISTIC and TANH Prepare compute them:
+    input_scale * 2^27 split by frexp into a Q31 multiplier and a shift that bring (input - zero_point) to Q4.27, and
+    the input radius beyond which the output saturates; ValueError for input scales below 2^-28, where TFLite's
+    radius computation shifts by a negative amount."""
+    fraction, left_shift = math.frexp(float32(input_scale) * (1 << (31 - SIGMOID_INPUT_INTEGER_BITS)))
+    if left_shift < 0:
+        raise ValueError(f"input scale {input_scale:g} is below 2^-28")
+    multiplier = round_half_away(fraction * (1 << 31))
+    return multiplier, left_shift, input_radius(SIGMOID_INPUT_INTEGER_BITS, left_shift)
+
+
+def _sigmoid_family_table(source: Quant, inside: Callable[[int], int]) -> np.ndarray:
+    """LOGISTIC's or TANH's table: -128 or 127 at and beyond TFLite's input radius, else `inside` of the input
+    brought to Q4.27 by the Prepare's multiplier and shift."""
     in_scale, in_zp = source
     multiplier, left_shift, radius = logistic_scaling(in_scale)
 
-    def fixed_point_tanh(v: int) -> int:
+    def per_value(v: int) -> int:
         x = v - in_zp
         if x <= -radius:
             return -128
         if x >= radius:
             return 127
-        return rounding_divide_by_pot(tanh(multiply_by_quantized_multiplier(x, multiplier, left_shift), 4), 24)
-    return table_of(fixed_point_tanh)
+        return inside(multiply_by_quantized_multiplier(x, multiplier, left_shift))
+    return table_of(per_value)
+
+
+def logistic_table(source: Quant, result: Quant) -> np.ndarray:
+    """LOGISTIC: gemmlowp's logistic of the Q4.27 input, output fixed at Q0.8 with zero point -128."""
+    return _sigmoid_family_table(
+        source, lambda q4: rounding_divide_by_pot(logistic(q4, SIGMOID_INPUT_INTEGER_BITS), 23) - 128)
+
+
+def tanh_table(source: Quant, result: Quant) -> np.ndarray:
+    """TANH: gemmlowp's tanh of the Q4.27 input (as for LOGISTIC), output fixed at Q0.7 (zero point 0)."""
+    return _sigmoid_family_table(source, lambda q4: rounding_divide_by_pot(tanh(q4, SIGMOID_INPUT_INTEGER_BITS), 24))
 
 
 def float_transform_table(source: Quant, result: Quant, transform: Callable[[np.float32], np.float32]) -> np.ndarray:

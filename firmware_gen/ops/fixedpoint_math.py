@@ -95,6 +95,19 @@ def one_minus_x_over_one_plus_x_for_x_in_0_1(a: int) -> int:
     return rescale(fx_sub(x, 1 << 29), 2, 0)
 
 
+def one_over_one_plus_x_for_x_in_0_1(a: int) -> int:
+    x = _newton_raphson_reciprocal_q2(_rounding_half_sum(a, Q0_ONE))
+    return rescale(x, 1, 0)  # gemmlowp's ExactMulByPot<-1> (Q2 read as Q1), then Rescale<0>
+
+
+def logistic(a: int, integer_bits: int) -> int:
+    """1 / (1 + exp(-a)) for a in Q(integer_bits); the result in Q0."""
+    if a == 0:
+        return 1 << 30
+    positive = one_over_one_plus_x_for_x_in_0_1(exp_on_negative_values(-abs(a), integer_bits))
+    return positive if a > 0 else fx_sub(Q0_ONE, positive)
+
+
 def tanh(a: int, integer_bits: int) -> int:
     """tanh(a) for a in Q(integer_bits); the result in Q0."""
     if a == 0:

@@ -1,34 +1,24 @@
-"""LOGISTIC (sigmoid), int8 -> int8 elementwise (output zero point -128, read as scale 1/256); the int16 form is
-in ops/activations_16x8.py.
+"""LOGISTIC (sigmoid), int8 -> int8 elementwise (output zero point -128, read as scale 1/256): one table lookup per
+element; the int16 form is in ops/activations_16x8.py.
 
-Parameters are those of TFLite Micro's LogisticPrepare: input_scale * 2^27 split by frexp into a Q31
-multiplier and a shift that bring (input - zero_point) to Q4.27, and the input radius beyond which the
-output saturates. TFLite checks the output zero point but not its scale; neither do we.
+The output depends only on the input byte, so the compiler computes the 256 outputs at generation time with TFLite
+Micro's arithmetic (activation_tables.logistic_table: LogisticPrepare's Q4.27 input scaling and radius, gemmlowp's
+fixed-point logistic) and the device runs `fg_lookup_s8`. TFLite checks the output zero point but not its scale;
+neither do we.
 """
 
 from __future__ import annotations
 
-import math
-
 from firmware_gen.errors import UnsupportedModelError
 from firmware_gen.frontend.ir import Graph, Operator
+from firmware_gen.ops.activation_tables import logistic_scaling, logistic_table
 from firmware_gen.ops.activations_16x8 import LOGISTIC_16X8, has_int16_input
 from firmware_gen.ops.base import KernelCall
-from firmware_gen.ops.fixedpoint import round_half_away
-from firmware_gen.ops.overlap import OutputOverlap
-from firmware_gen.ops.unary_s8 import float32, input_radius, int8_input_output
+from firmware_gen.ops.lookup import lookup_call
+from firmware_gen.ops.overlap import OutputOverlap, elementwise_overlap
+from firmware_gen.ops.unary_s8 import int8_input_output
 
-INPUT_INTEGER_BITS = 4
-
-
-def logistic_scaling(input_scale: float) -> tuple[int, int, int]:
-    """(input_multiplier, input_left_shift, input_range_radius) as TFLite computes them, or ValueError for
-    input scales below 2^-28, where TFLite's radius computation shifts by a negative amount."""
-    fraction, left_shift = math.frexp(float32(input_scale) * (1 << (31 - INPUT_INTEGER_BITS)))
-    if left_shift < 0:
-        raise ValueError(f"input scale {input_scale:g} is below 2^-28")
-    multiplier = round_half_away(fraction * (1 << 31))
-    return multiplier, left_shift, input_radius(INPUT_INTEGER_BITS, left_shift)
+__all__ = ["KERNELS", "logistic_scaling"]
 
 
 class LogisticKernel:
@@ -51,24 +41,15 @@ class LogisticKernel:
     def lower(self, graph: Graph, op: Operator) -> KernelCall:
         if has_int16_input(graph, op):
             return LOGISTIC_16X8.lower(graph, op)
-        source = graph.tensors[op.inputs[0]]
-        multiplier, left_shift, radius = logistic_scaling(source.quantization.scale)
-        return KernelCall(
-            function="fg_logistic_s8",
-            params_type="fg_logistic_params",
-            params={
-                "size": source.num_elements,
-                "input_zero_point": int(source.quantization.zero_point),
-                "input_range_radius": int(radius),
-                "input_multiplier": int(multiplier),
-                "input_left_shift": int(left_shift),
-            },
-            inputs=[op.inputs[0]],
-            outputs=[op.outputs[0]],
-        )
+        source, result = int8_input_output(graph, op)
+        table = logistic_table((float(source.quantization.scale), int(source.quantization.zero_point)),
+                               (float(result.quantization.scale), int(result.quantization.zero_point)))
+        return lookup_call(op, source.num_elements, table)
 
     def output_overlap(self, graph: Graph, op: Operator) -> list[OutputOverlap]:
-        return LOGISTIC_16X8.output_overlap(graph, op) if has_int16_input(graph, op) else []
+        if has_int16_input(graph, op):
+            return LOGISTIC_16X8.output_overlap(graph, op)
+        return elementwise_overlap(graph, op)
 
 
 KERNELS = [LogisticKernel()]

@@ -4,8 +4,10 @@ int16 -> float32). int16 tensors (16x8 models) have zero point 0."""
 from __future__ import annotations
 
 from firmware_gen.frontend.ir import DType, Graph, Operator
+from firmware_gen.ops.activation_tables import table_of
 from firmware_gen.ops.base import KernelCall
-from firmware_gen.ops.fixedpoint import quantize_multiplier
+from firmware_gen.ops.fixedpoint import multiply_by_quantized_multiplier, quantize_multiplier
+from firmware_gen.ops.lookup import lookup_call
 from firmware_gen.ops.operands import (
     operand,
     per_tensor_quantization,
@@ -58,6 +60,10 @@ class QuantizeKernel:
             in_q = per_tensor_quantization(graph, op, source)
             input_zero_point = in_q.zero_point
             multiplier, shift = quantize_multiplier(in_q.scale / out_q.scale)
+        if variant == "s8_s8":  # TFLM's Requantize depends on the input byte only: one table lookup per element
+            table = table_of(lambda v: out_q.zero_point
+                             + multiply_by_quantized_multiplier(v - input_zero_point, multiplier, shift))
+            return lookup_call(op, source.num_elements, table)
         return KernelCall(
             function=f"fg_quantize_{variant}", params_type="fg_quantize_params",
             params={"size": source.num_elements, "scale": out_q.scale, "input_zero_point": input_zero_point,

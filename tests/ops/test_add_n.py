@@ -32,6 +32,12 @@ def test_add_n_is_bit_exact(shape, count, in_scale, in_zero_point, factor, out_z
     assert_bit_exact(add_n_model(shape, count, (in_scale, in_zero_point), (out_scale, out_zero_point)), seed=seed)
 
 
+def test_tabulated_path_is_bit_exact():
+    # 1024 elements take the path that tabulates the shared rescaling (every input byte occurs) and the fast output
+    # stage.
+    assert_bit_exact(add_n_model((1, 16, 8, 8), 3, (0.05, 3), (0.15, 3)), seed=4)
+
+
 def test_inputs_of_another_quantization_are_refused():
     message = refusal(add_n_model((2, 3), 3, (0.1, 0), (0.2, 0), odd_quantization=(0.1, 4)))
     assert "operator 0" in message and "input 3" in message and "one quantization for all inputs" in message

@@ -43,6 +43,13 @@ def test_sub_multipliers_are_derived_in_double_precision():
     assert_bit_exact(binary_model("SUB", (shape, shape), ((0.05, 3), (0.04, -5), (0.06, -2))), seed=0)
 
 
+def test_tabulated_sub_broadcasts_and_clamps_bit_exact():
+    # 4096 outputs take SUB's tabulated path (ADD's tables, the second one negated); a broadcast row and RELU6 take
+    # its strided, clamping loop.
+    shapes = ((1, 16, 16, 16), (1, 1, 1, 16))
+    assert_bit_exact(binary_model("SUB", shapes, ((0.05, 3), (0.04, -5), (0.03, -128)), activation="RELU6"), seed=2)
+
+
 @pytest.mark.parametrize("opcode", OPCODES)
 def test_six_dimensional_broadcasting_is_bit_exact(opcode: str) -> None:
     # Older TFLM sources walk SQUARED_DIFFERENCE in 4-D and SUB, MAXIMUM, MINIMUM in 5-D; the installed one in 6-D.

@@ -55,6 +55,13 @@ def test_batch_matmul_is_bit_exact(case, constant_rhs, seed):
     assert_bit_exact(matmul_model(lhs_shape, rhs_shape, out_shape, adj_x, adj_y, quant, rhs), seed=seed)
 
 
+def test_depth_contiguous_operands_take_the_dot4_path_bit_exact():
+    # lhs [m, k] and adj_y rhs [n, k]: the path of four columns per dot product, zero points applied after; 6 columns
+    # leave a tail of 2, the batch dimensions broadcast.
+    quant = ((0.05, 7), (0.03, -9), (0.4, 3))
+    assert_bit_exact(matmul_model((2, 1, 5, 7), (1, 3, 6, 7), (2, 3, 5, 6), False, True, quant), seed=5)
+
+
 def test_batch_dimensions_that_do_not_broadcast_are_refused():
     quant = ((0.1, 0), (0.1, 0), (0.5, 0))
     message = refusal(matmul_model((2, 3, 4), (3, 4, 5), (3, 3, 5), False, False, quant))

@@ -49,3 +49,9 @@ def test_prelu_is_bit_exact(data, shape, source, alpha_q, result, constant, seed
 def test_five_dimensions_are_refused_as_tflm_does():
     message = refusal(prelu_model((1, 2, 2, 2, 3), (3,), (0.1, 0), (0.01, 0), (0.1, 0), np.ones(3, np.int8)))
     assert "operator 0 (PRELU)" in message and "5 dimensions" in message
+
+
+def test_tabulated_non_negative_branch_is_bit_exact():
+    # 2048 outputs take the path that tabulates the non-negative branch per input byte; every input byte occurs.
+    alpha = (np.arange(16, dtype=np.int8) - 8)
+    assert_bit_exact(prelu_model((1, 8, 16, 16), (16,), (0.05, 3), (0.02, -4), (0.03, 1), alpha), seed=3)

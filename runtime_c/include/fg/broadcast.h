@@ -29,6 +29,12 @@ typedef void (*fg_binary_row)(const void *params, const void *in1, int32_t step1
                      void *out, int32_t n) {                                                                  \
         const TYPE *a = (const TYPE *)in1, *b = (const TYPE *)in2;                                            \
         TYPE *result = (TYPE *)out;                                                                           \
+        if (step1 == 1 && step2 == 1) { /* same shapes, or a broadcast folded away */                         \
+            for (int32_t i = 0; i < n; ++i) {                                                                 \
+                result[i] = (TYPE)ELEMENT(params, a[i], b[i]);                                                \
+            }                                                                                                 \
+            return;                                                                                           \
+        }                                                                                                     \
         for (int32_t i = 0; i < n; ++i) {                                                                     \
             result[i] = (TYPE)ELEMENT(params, a[i * step1], b[i * step2]);                                    \
         }                                                                                                     \

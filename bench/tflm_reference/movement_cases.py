@@ -1,0 +1,122 @@
+"""ADD_N, ARG_MAX, QUANTIZE and the data-movement cases, parameters as TFLM Micro's Prepare computes them
+(add_n.cc, arg_min_max.cc, depth_to_space.cc, space_to_depth.cc, resize_nearest_neighbor.cc, resize_bilinear.cc,
+pad.cc, concatenation.cc, quantize_common.cc)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from firmware_gen.ops.fixedpoint import quantize_multiplier
+from tflm_reference.elementwise_cases import INT8_RANGE, _fields
+from tflm_reference.model import SHAPE, BenchModel, io, shape_expr
+
+
+def add_add_n(m: BenchModel) -> None:
+    out = m.tensor(SHAPE, (0.15, 3))
+    (si, zi), (so, zo) = m.quant(m.x), m.quant(out)
+    left_shift = 20
+    twice_max = 2 * si
+    mi, shi = quantize_multiplier(si / twice_max)
+    mo, sho = quantize_multiplier(twice_max / ((1 << left_shift) * so))
+    setup = _fields(left_shift=left_shift, input1_offset=-zi, output_offset=zo, input1_multiplier=mi,
+                    input1_shift=shi, output_multiplier=mo, output_shift=sho) + "\n  " + INT8_RANGE
+    state = f"tflite::ArithmeticParams params;\nconst int8_t* const inputs[3] = {{t{m.x}, t{m.x}, t{m.x}}};"
+    call = f"tflite::reference_ops::AddN(params, {shape_expr(m, m.x)}, 3, inputs, t{out});"
+    m.add("ADD_N (3 inputs)", "ADD_N", [m.x, m.x, m.x], out, (state, setup, call))
+
+
+def add_arg_max(m: BenchModel) -> None:
+    axis = m.builder.constant("arg_max_axis", np.array([3], np.int32))
+    out = m.tensor(SHAPE[:3], None, "int32")
+    # arg_min_max.cc passes reference_ops::GreaterFn<T1>, a plain `lhs > rhs` function
+    state = "bool greater(int8_t lhs, int8_t rhs) { return lhs > rhs; }"
+    call = (f"tflite::reference_ops::ArgMinMax({shape_expr(m, m.x)}, t{m.x}, t{axis}, {shape_expr(m, out)}, "
+            f"t{out}, greater);")
+    m.add("ARG_MAX axis 3", "ARG_MAX", [m.x, axis], out, (state, "", call), {"output_type": "int32"})
+
+
+def add_block_moves(m: BenchModel) -> None:
+    for opcode, shape, function, params in (
+            ("DEPTH_TO_SPACE", (1, 32, 32, 4), "DepthToSpace", "DepthToSpaceParams"),
+            ("SPACE_TO_DEPTH", (1, 8, 8, 64), "SpaceToDepth", "SpaceToDepthParams")):
+        out = m.tensor(shape, m.quant(m.x))
+        call = f"tflite::reference_ops::{function}(params, {io(m, m.x, out)});"
+        m.add(f"{opcode} block 2", opcode, [m.x], out,
+              (f"tflite::{params} params;", "params.block_size = 2;", call), {"block_size": 2})
+
+
+def add_resizes(m: BenchModel) -> None:
+    """2x up-sampling; TFLM's int8 RESIZE_BILINEAR runs ResizeBilinearInteger."""
+    for opcode, function, params, half_pixel in (
+            ("RESIZE_NEAREST_NEIGHBOR", "ResizeNearestNeighbor", "ResizeNearestNeighborParams", False),
+            ("RESIZE_BILINEAR", "ResizeBilinearInteger", "ResizeBilinearParams", True)):
+        size = m.builder.constant(f"{opcode.lower()}_size", np.array([32, 32], np.int32))
+        out = m.tensor((1, 32, 32, 16), m.quant(m.x))
+        setup = f"params.align_corners = false;\n  params.half_pixel_centers = {str(half_pixel).lower()};"
+        call = (f"tflite::reference_ops::{function}(params, {shape_expr(m, m.x)}, t{m.x}, "
+                f"{shape_expr(m, size)}, t{size}, {shape_expr(m, out)}, t{out});")
+        label = f"{opcode} 2x" + (" half-pixel" if half_pixel else "")
+        m.add(label, opcode, [m.x, size], out, (f"tflite::{params} params;", setup, call),
+              {"align_corners": False, "half_pixel_centers": half_pixel})
+
+
+def add_concatenation(m: BenchModel) -> None:
+    out = m.tensor((1, 16, 16, 32), m.quant(m.x))
+    # TFLM's Eval gathers the input shapes and data pointers on every call, as this does (and the firmware's startup
+    # runs no C++ constructors: no RuntimeShape may be a global)
+    call = (f"const int8_t* const inputs[2] = {{t{m.x}, t{m.x}}};\n  const tflite::RuntimeShape shape = "
+            f"{shape_expr(m, m.x)};\n  const tflite::RuntimeShape* const shapes[2] = {{&shape, &shape}};\n  "
+            f"tflite::reference_ops::Concatenation(params, shapes, inputs, {shape_expr(m, out)}, t{out});")
+    m.add("CONCATENATION 2 inputs, axis 3", "CONCATENATION", [m.x, m.x], out,
+          ("tflite::ConcatenationParams params;", "params.axis = 3;\n  params.inputs_count = 2;", call),
+          {"axis": 3})
+
+
+def add_requantize(m: BenchModel) -> None:
+    out = m.tensor(SHAPE, (0.07, -9))
+    (si, zi), (so, zo) = m.quant(m.x), m.quant(out)
+    multiplier, shift = quantize_multiplier(si / so)
+    call = (f"tflite::reference_ops::Requantize(t{m.x}, {int(np.prod(SHAPE))}, {multiplier}, {shift}, {zi}, {zo}, "
+            f"t{out});")
+    m.add("QUANTIZE int8 -> int8", "QUANTIZE", [m.x], out, ("", "", call))
+
+
+def add_pad(m: BenchModel) -> None:
+    paddings = m.builder.constant("paddings", np.array([[0, 0], [1, 1], [1, 1], [0, 0]], np.int32))
+    out = m.tensor((1, 18, 18, 16), m.quant(m.x))
+    lines = ["params.left_padding_count = 4;", "params.right_padding_count = 4;",
+             "params.resizing_category = tflite::ResizingCategory::kImageStyle;"]
+    for k, (left, right) in enumerate(((0, 0), (1, 1), (1, 1), (0, 0))):
+        lines += [f"params.left_padding[{k}] = {left};", f"params.right_padding[{k}] = {right};"]
+    state = f"tflite::PadParams params;\nconst int8_t pad_value = {m.quant(out)[1]};"
+    call = f"tflite::reference_ops::PadImageStyle(params, {shape_expr(m, m.x)}, t{m.x}, &pad_value, " \
+           f"{shape_expr(m, out)}, t{out});"
+    m.add("PAD 1 on H and W", "PAD", [m.x, paddings], out, (state, "\n  ".join(lines), call))
+
+
+def add_strided_slice(m: BenchModel) -> None:
+    """x[:, 1:15:2, ::2, 4:12] (strided_slice_common.cc's params; TFLM's Eval copies the inner run with WriteN)."""
+    begin, end, strides = (0, 1, 0, 4), (1, 15, 16, 12), (1, 2, 2, 1)
+    operands = [m.builder.constant(f"strided_slice_{name}", np.array(values, np.int32))
+                for name, values in (("begin", begin), ("end", end), ("strides", strides))]
+    out = m.tensor((1, 7, 8, 8), m.quant(m.x))
+    lines = ["params.start_indices_count = 4;", "params.stop_indices_count = 4;", "params.strides_count = 4;"]
+    for k in range(4):
+        lines += [f"params.start_indices[{k}] = {begin[k]};", f"params.stop_indices[{k}] = {end[k]};",
+                  f"params.strides[{k}] = {strides[k]};"]
+    lines += [f"params.{mask} = 0;" for mask in ("begin_mask", "ellipsis_mask", "end_mask", "new_axis_mask",
+                                                  "shrink_axis_mask")] + ["params.offset = false;"]
+    call = f"tflite::reference_ops::StridedSlice(params, {io(m, m.x, out)});"
+    m.add("STRIDED_SLICE [:,1:15:2,::2,4:12]", "STRIDED_SLICE", [m.x, *operands], out,
+          ("tflite::StridedSliceParams params;", "\n  ".join(lines), call))
+
+
+def add_movement_cases(m: BenchModel) -> None:
+    add_add_n(m)
+    add_arg_max(m)
+    add_block_moves(m)
+    add_resizes(m)
+    add_pad(m)
+    add_concatenation(m)
+    add_strided_slice(m)
+    add_requantize(m)

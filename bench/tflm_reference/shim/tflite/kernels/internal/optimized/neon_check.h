@@ -1,0 +1,1 @@
+/* Shim (firmware-gen's own code): no NEON on Cortex-M. */
