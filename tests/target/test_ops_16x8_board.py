@@ -48,6 +48,15 @@ def _binary(opcode: str, out_scale: float) -> bytes:
     return b.build()
 
 
+def _concatenation() -> bytes:
+    b = ModelBuilder("concatenation")
+    x = b.input("x", SHAPE, "int16", scale=0.01)
+    y = b.tensor("y", (*SHAPE[:3], 2 * SHAPE[3]), "int16", scale=0.01)
+    b.operator("CONCATENATION", [x, x], [y], {"axis": 3})
+    b.output(y)
+    return b.build()
+
+
 def _transpose_conv() -> bytes:
     rng = np.random.default_rng(3)
     b = ModelBuilder("transpose_conv")
@@ -79,8 +88,12 @@ def _models() -> list[bytes]:
                 out_shape=(1, 2, 3, 3)),
         _single("SLICE", _ints([[0, 1, 1, 2], [1, 2, 3, 4]]), out_shape=(1, 2, 3, 4)),
         _single("PAD", _ints([[[0, 0], [1, 0], [0, 2], [0, 0]]]), out_shape=(1, 5, 7, 8)),
+        _single("PADV2", lambda b: [*_ints([[[0, 0], [1, 0], [0, 2], [0, 0]]])(b),
+                                    b.constant("value", np.array([-1], dtype=np.int16))], out_shape=(1, 5, 7, 8)),
+        _concatenation(),
         _single("RESHAPE", _ints([[1, 20, 8]]), {"new_shape": (1, 20, 8)}, out_shape=(1, 20, 8)),
         _single("QUANTIZE", out_scale=0.02), _single("QUANTIZE", out_dtype="int8", out_scale=0.5),
+        _single("QUANTIZE", in_dtype="int8", in_scale=0.5), _single("QUANTIZE", in_dtype="float32"),
         _single("DEQUANTIZE", out_dtype="float32"), _transpose_conv(),
     ]
 
