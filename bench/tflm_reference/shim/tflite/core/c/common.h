@@ -1,8 +1,19 @@
-/* Shim (firmware-gen's own code) for TFLite's C API header, which portable_tensor.h and tensor_ctypes.h include:
- * only the members their inline code names, enough to compile them. The bench passes plain arrays, never these. */
+/* Shim (firmware-gen's own code) for TFLite's C API header, which portable_tensor.h, tensor_ctypes.h and the
+ * micro kernel .cc files the bench compiles include: only the members their code names, enough to compile them.
+ * The bench passes plain arrays to the kernels' functions; the Prepare functions these files also hold are never
+ * called (their parameters are set as they would set them, by the case's setup). */
 #ifndef FG_SHIM_TFLITE_CORE_C_COMMON_H
 #define FG_SHIM_TFLITE_CORE_C_COMMON_H
+#include <stddef.h>
 #include <stdint.h>
+typedef enum { kTfLiteOk = 0, kTfLiteError = 1 } TfLiteStatus;
+typedef enum {
+  kTfLiteNoType = 0,
+  kTfLiteFloat32 = 1,
+  kTfLiteInt32 = 2,
+  kTfLiteInt16 = 7,
+  kTfLiteInt8 = 9,
+} TfLiteType;
 typedef struct {
   int size;
   int data[1];
@@ -16,9 +27,13 @@ typedef union {
   const void* raw_const;
 } TfLitePtrUnion;
 typedef struct {
+  TfLiteType type;
   TfLitePtrUnion data;
   TfLiteQuantizationParams params;
 } TfLiteTensor;
+typedef struct {
+  void* user_data;
+} TfLiteNode;
 typedef struct {
   TfLiteTensor* tensors;
 } TfLiteContext;
