@@ -1,7 +1,8 @@
 /* Shim (firmware-gen's own code) for TFLite's C API header, which portable_tensor.h, tensor_ctypes.h and the
- * micro kernel .cc files the bench compiles include: only the members their code names, enough to compile them.
- * The bench passes plain arrays to the kernels' functions; the Prepare functions these files also hold are never
- * called (their parameters are set as they would set them, by the case's setup). */
+ * micro kernel .cc files the bench compiles include: only the members their code names. A case whose Eval is
+ * invoked through its registration describes its tensors as TfLiteEvalTensor (data, dims, type) and hands them
+ * over in its TfLiteNode; the Prepare functions (TfLiteTensor, MicroContext) are never called, their parameters
+ * are set by the case's setup. */
 #ifndef FG_SHIM_TFLITE_CORE_C_COMMON_H
 #define FG_SHIM_TFLITE_CORE_C_COMMON_H
 #include <stddef.h>
@@ -11,6 +12,8 @@ typedef enum {
   kTfLiteNoType = 0,
   kTfLiteFloat32 = 1,
   kTfLiteInt32 = 2,
+  kTfLiteInt64 = 4,
+  kTfLiteBool = 6,
   kTfLiteInt16 = 7,
   kTfLiteInt8 = 9,
 } TfLiteType;
@@ -32,9 +35,20 @@ typedef struct {
   TfLiteQuantizationParams params;
 } TfLiteTensor;
 typedef struct {
+  TfLitePtrUnion data;
+  int dims_size;
+  const int32_t* dims_data;
+  TfLiteType type;
+} TfLiteEvalTensor;
+typedef struct {
+  TfLiteEvalTensor* const* inputs;
+  int inputs_size;
+  TfLiteEvalTensor* const* outputs;
+  int outputs_size;
   void* user_data;
 } TfLiteNode;
-typedef struct {
+typedef struct TfLiteContext {
   TfLiteTensor* tensors;
+  void* (*AllocatePersistentBuffer)(struct TfLiteContext* context, size_t bytes);
 } TfLiteContext;
 #endif

@@ -1,15 +1,25 @@
-/* Shim (firmware-gen's own code) for TFLM's micro/kernels/kernel_util.h and micro_context.h: what the Prepare
- * functions of the compiled micro kernel .cc files name. They are never called (the case's setup sets their
- * parameters), so the temporary tensors are never there. */
+/* Shim (firmware-gen's own code) for TFLM's micro/kernels/kernel_util.h, micro_context.h and the registration
+ * type: the accessors an Eval uses read the case's TfLiteEvalTensor and TfLiteNode (see tflite/core/c/common.h);
+ * what only the never-called Prepare functions name is there so that they compile. */
 #ifndef FG_SHIM_TENSORFLOW_LITE_MICRO_KERNELS_KERNEL_UTIL_H
 #define FG_SHIM_TENSORFLOW_LITE_MICRO_KERNELS_KERNEL_UTIL_H
 #include "tflite/core/c/common.h"
+#include "tflite/kernels/internal/types.h"
 
 #define TF_LITE_ENSURE(context, condition) \
   do {                                     \
     (void)(context);                       \
     if (!(condition)) return kTfLiteError; \
   } while (0)
+#define TF_LITE_ENSURE_EQ(context, a, b) TF_LITE_ENSURE(context, (a) == (b))
+#define TF_LITE_ENSURE_TYPES_EQ(context, a, b) TF_LITE_ENSURE(context, (a) == (b))
+
+struct TFLMRegistration {
+  void* (*init)(TfLiteContext* context, const char* buffer, size_t length);
+  void (*free)(TfLiteContext* context, void* buffer);
+  TfLiteStatus (*prepare)(TfLiteContext* context, TfLiteNode* node);
+  TfLiteStatus (*invoke)(TfLiteContext* context, TfLiteNode* node);
+};
 
 namespace tflite {
 class MicroContext {
@@ -19,5 +29,30 @@ class MicroContext {
   void DeallocateTempTfLiteTensor(TfLiteTensor*) {}
 };
 inline MicroContext* GetMicroContext(const TfLiteContext*) { return nullptr; }
+
+namespace micro {
+inline TFLMRegistration RegisterOp(void* (*init)(TfLiteContext*, const char*, size_t),
+                                   TfLiteStatus (*prepare)(TfLiteContext*, TfLiteNode*),
+                                   TfLiteStatus (*invoke)(TfLiteContext*, TfLiteNode*)) {
+  return {init, nullptr, prepare, invoke};
+}
+inline const TfLiteEvalTensor* GetEvalInput(const TfLiteContext*, const TfLiteNode* node, int index) {
+  return node->inputs[index];
+}
+inline TfLiteEvalTensor* GetEvalOutput(const TfLiteContext*, const TfLiteNode* node, int index) {
+  return node->outputs[index];
+}
+inline RuntimeShape GetTensorShape(const TfLiteEvalTensor* tensor) {
+  return RuntimeShape(tensor->dims_size, tensor->dims_data);
+}
+template <typename T>
+T* GetTensorData(TfLiteEvalTensor* tensor) {
+  return static_cast<T*>(tensor->data.raw);
+}
+template <typename T>
+const T* GetTensorData(const TfLiteEvalTensor* tensor) {
+  return static_cast<const T*>(tensor->data.raw_const);
+}
+}  // namespace micro
 }  // namespace tflite
 #endif

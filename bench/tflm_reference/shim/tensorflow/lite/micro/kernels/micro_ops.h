@@ -1,0 +1,9 @@
+/* Shim (firmware-gen's own code) for TFLM's micro_ops.h: the registrations of the micro kernel .cc files the
+ * bench compiles (harness.TFLM_SOURCES). */
+#ifndef FG_SHIM_TENSORFLOW_LITE_MICRO_KERNELS_MICRO_OPS_H
+#define FG_SHIM_TENSORFLOW_LITE_MICRO_KERNELS_MICRO_OPS_H
+#include "tensorflow/lite/micro/kernels/kernel_util.h"
+namespace tflite {
+TFLMRegistration Register_SQUARED_DIFFERENCE();
+}  // namespace tflite
+#endif
