@@ -10,7 +10,6 @@ from firmware_gen.ops.fixedpoint import quantize_multiplier, round_half_away
 from tflm_reference.elementwise_cases import INT8_RANGE, _fields
 from tflm_reference.model import SHAPE, BenchModel, io, shape_expr
 
-
 TF_LITE_TYPES = {"int8": "kTfLiteInt8", "int16": "kTfLiteInt16", "int32": "kTfLiteInt32"}
 
 
