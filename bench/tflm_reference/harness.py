@@ -27,7 +27,8 @@ CXX_FLAGS = ("-std=c++17", "-O2", "-fno-rtti", "-fno-exceptions", "-fno-threadsa
              "-include", "cstring")
 TFLM_SOURCES = ("tensorflow/lite/kernels/internal/common.cc",
                 "tensorflow/lite/micro/kernels/activations_common.cc",
-                "tensorflow/lite/micro/kernels/squared_difference.cc")
+                "tensorflow/lite/micro/kernels/squared_difference.cc", "tensorflow/lite/micro/kernels/gather.cc",
+                "tensorflow/lite/micro/kernels/mirror_pad.cc")
 REFERENCE_HEADERS_FILE = HERE / "reference_headers.txt"
 
 

@@ -13,19 +13,25 @@ from tflm_reference.model import SHAPE, BenchModel, io, shape_expr
 TF_LITE_TYPES = {"int8": "kTfLiteInt8", "int16": "kTfLiteInt16", "int32": "kTfLiteInt32"}
 
 
-def invoked(m: BenchModel, op_data: str, inputs: list[int], outputs: list[int]) -> str:
+def invoked(m: BenchModel, op_data: str, inputs: list[int], outputs: list[int], builtin: str = "") -> str:
     """The state of a case timed as `registration.invoke(&context, &node)`: op_data declares `data`, the node's
     user_data (the .cc's OpData lives in its anonymous namespace: a struct of the same members stands in for
-    it), and every tensor is a TfLiteEvalTensor of the shim's, over the harness's data and dims arrays."""
-    lines = [op_data, "TFLMRegistration registration;", "TfLiteContext context = {};"]
+    it), builtin declares `options`, its builtin_data; every tensor is a TfLiteEvalTensor of the shim's over the
+    harness's data array, its dims a TfLiteIntArray of ints (as TFLM points into the flatbuffer's)."""
+    lines = [op_data, builtin, "TFLMRegistration registration;", "TfLiteContext context = {};"]
     for t in (*inputs, *outputs):
         tensor = m.builder.tensors[t]
-        lines.append(f"TfLiteEvalTensor e{t} = {{{{t{t}}}, {len(tensor.shape)}, d{t}, "
+        shape = tensor.shape or (1,)
+        lines.append(f"int dims{t}[] = {{{len(shape)}, {', '.join(map(str, shape))}}};")
+        lines.append(f"TfLiteEvalTensor e{t} = {{{{.raw = t{t}}}, reinterpret_cast<TfLiteIntArray*>(dims{t}), "
                      f"{TF_LITE_TYPES[tensor.dtype]}}};")
     for name, tensors in (("inputs", inputs), ("outputs", outputs)):
         lines.append(f"TfLiteEvalTensor* const {name}[] = {{{', '.join(f'&e{t}' for t in tensors)}}};")
-    lines.append(f"TfLiteNode node = {{inputs, {len(inputs)}, outputs, {len(outputs)}, &data}};")
-    return "\n".join(lines)
+    user_data = "&data" if op_data else "nullptr"
+    builtin_data = "&options" if builtin else "nullptr"
+    lines.append(f"TfLiteNode node = {{inputs, {len(inputs)}, outputs, {len(outputs)}, {user_data}, "
+                 f"{builtin_data}}};")
+    return "\n".join(line for line in lines if line)
 
 
 INVOKE = "registration.invoke(&context, &node);"
@@ -76,8 +82,38 @@ def add_relu6(m: BenchModel) -> None:
     m.add("RELU6", "RELU6", [m.x], out, (state, setup, call))
 
 
+def add_gather(m: BenchModel, axis: int, indices: np.ndarray) -> None:
+    """gather.cc's Eval: Gather<int8_t, int32_t>, a memcpy of each index's inner block (no OpData)."""
+    coords = m.builder.constant(f"gather_axis{axis}", indices.astype(np.int32))
+    shape = list(m.shape(m.x))
+    shape[axis] = len(indices)
+    out = m.tensor(tuple(shape), m.quant(m.x))
+    builtin = f"TfLiteGatherParams options = {{{axis}, 0}};"
+    state = invoked(m, "", [m.x, coords], [out], builtin)
+    m.add(f"GATHER axis {axis} ({len(indices)} indices)", "GATHER", [m.x, coords], out,
+          (state, "registration = tflite::Register_GATHER();", INVOKE), {"axis": axis, "batch_dims": 0})
+
+
+def add_mirror_pad(m: BenchModel) -> None:
+    """mirror_pad.cc's MirrorPadEval, OpDataMirrorPad as MirrorPadPrepare sets it (offset 1 for REFLECT, its two
+    scratch buffers of input_dims ints)."""
+    pads = ((0, 0), (1, 1), (1, 1), (0, 0))
+    paddings = m.builder.constant("mirror_paddings", np.array(pads, np.int32))
+    out_shape = tuple(d + left + right for d, (left, right) in zip(m.shape(m.x), pads, strict=True))
+    out = m.tensor(out_shape, m.quant(m.x))
+    op_data = ("struct {\n  int input_dims;\n  int output_size;\n  int offset;\n"
+               "  int output_dims_num_elements_buffer_index;\n  int input_dims_num_elements_buffer_index;\n} data;")
+    setup = ("registration = tflite::Register_MIRROR_PAD();\n  context.GetScratchBuffer = BenchScratchBuffer;\n  "
+             f"data = {{{len(out_shape)}, {int(np.prod(out_shape))}, 1, 0, 1}};")
+    m.add("MIRROR_PAD REFLECT 1 on H and W", "MIRROR_PAD", [m.x, paddings], out,
+          (invoked(m, op_data, [m.x, paddings], [out]), setup, INVOKE), {"mode": "REFLECT"})
+
+
 def add_micro_kernel_cases(m: BenchModel) -> None:
     add_relu(m)
     add_relu6(m)
     add_squared_difference(m, "SQUARED_DIFFERENCE", m.y)
     add_squared_difference(m, "SQUARED_DIFFERENCE (broadcast row)", m.row)
+    add_gather(m, 1, np.random.default_rng(3).integers(0, 16, 16))
+    add_gather(m, 3, np.random.default_rng(4).integers(0, 16, 16))
+    add_mirror_pad(m)

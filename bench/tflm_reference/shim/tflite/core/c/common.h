@@ -26,18 +26,20 @@ typedef struct {
   int32_t zero_point;
 } TfLiteQuantizationParams;
 typedef union {
+  int32_t* i32;
+  int64_t* i64;
   void* raw;
   const void* raw_const;
 } TfLitePtrUnion;
 typedef struct {
   TfLiteType type;
   TfLitePtrUnion data;
+  TfLiteIntArray* dims;
   TfLiteQuantizationParams params;
 } TfLiteTensor;
 typedef struct {
   TfLitePtrUnion data;
-  int dims_size;
-  const int32_t* dims_data;
+  TfLiteIntArray* dims;
   TfLiteType type;
 } TfLiteEvalTensor;
 typedef struct {
@@ -46,9 +48,12 @@ typedef struct {
   TfLiteEvalTensor* const* outputs;
   int outputs_size;
   void* user_data;
+  void* builtin_data;
 } TfLiteNode;
 typedef struct TfLiteContext {
   TfLiteTensor* tensors;
   void* (*AllocatePersistentBuffer)(struct TfLiteContext* context, size_t bytes);
+  TfLiteStatus (*RequestScratchBufferInArena)(struct TfLiteContext* context, size_t bytes, int* buffer_index);
+  void* (*GetScratchBuffer)(struct TfLiteContext* context, int buffer_index);
 } TfLiteContext;
 #endif

@@ -13,6 +13,13 @@
   } while (0)
 #define TF_LITE_ENSURE_EQ(context, a, b) TF_LITE_ENSURE(context, (a) == (b))
 #define TF_LITE_ENSURE_TYPES_EQ(context, a, b) TF_LITE_ENSURE(context, (a) == (b))
+#define TF_LITE_ENSURE_STATUS(status) \
+  do {                                \
+    if ((status) != kTfLiteOk) return kTfLiteError; \
+  } while (0)
+#define TF_LITE_ENSURE_OK(context, status) TF_LITE_ENSURE_STATUS(status)
+
+inline const char* TfLiteTypeGetName(TfLiteType) { return ""; }
 
 struct TFLMRegistration {
   void* (*init)(TfLiteContext* context, const char* buffer, size_t length);
@@ -43,7 +50,10 @@ inline TfLiteEvalTensor* GetEvalOutput(const TfLiteContext*, const TfLiteNode* n
   return node->outputs[index];
 }
 inline RuntimeShape GetTensorShape(const TfLiteEvalTensor* tensor) {
-  return RuntimeShape(tensor->dims_size, tensor->dims_data);
+  return RuntimeShape(tensor->dims->size, reinterpret_cast<const int32_t*>(tensor->dims->data));
+}
+inline TfLiteStatus CreateWritableTensorDimsWithCopy(TfLiteContext*, TfLiteTensor*, TfLiteEvalTensor*) {
+  return kTfLiteError;
 }
 template <typename T>
 T* GetTensorData(TfLiteEvalTensor* tensor) {

@@ -5,5 +5,7 @@
 #include "tensorflow/lite/micro/kernels/kernel_util.h"
 namespace tflite {
 TFLMRegistration Register_SQUARED_DIFFERENCE();
+TFLMRegistration Register_GATHER();
+TFLMRegistration Register_MIRROR_PAD();
 }  // namespace tflite
 #endif
