@@ -1,8 +1,11 @@
 """Cases whose int8 Eval is code of TFLM's micro kernel .cc files rather than a reference/*.h function: the case
 calls the .cc's own helper, or the invoke of its registration, compiled from --tflm-src (harness.TFLM_SOURCES),
-with the parameters its Prepare would set (activations_common.cc, squared_difference.cc)."""
+with the parameters its Prepare would set (activations_common.cc, squared_difference.cc, gather.cc,
+mirror_pad.cc, elementwise.cc)."""
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
@@ -109,6 +112,30 @@ def add_mirror_pad(m: BenchModel) -> None:
           (invoked(m, op_data, [m.x, paddings], [out]), setup, INVOKE), {"mode": "REFLECT"})
 
 
+ABS_RSQRT_OP_DATA = ("struct {\n  int32_t multiplier;\n  int shift;\n  int input_offset;\n  int output_offset;\n"
+                     "  bool needs_rescale;\n  TfLiteQuantizationType input_quantization_type;\n"
+                     "  TfLiteType input_type;\n} data;")
+
+
+def add_abs_rsqrt(m: BenchModel, opcode: str) -> None:
+    """elementwise.cc's AbsEval / RsqrtEval: EvalImplQuantized<int8_t> over AbsEvalQuantized / RsqrtEvalQuantized
+    (RSQRT checks every input against the zero point first), OpDataAbsRsqrt as PrepareAbsRsqrt sets it. RSQRT
+    reads an input of zero point -128 (TFLM fails on values below the zero point)."""
+    source = m.x
+    if opcode == "RSQRT":
+        source = m.builder.input("rsqrt_in", SHAPE, "int8", scale=0.02, zero_point=-128)
+    out = m.tensor(SHAPE, (0.03, -128))
+    (si, zi), (so, zo) = m.quant(source), m.quant(out)
+    if opcode == "ABS":
+        multiplier, shift = quantize_multiplier(si / so)
+    else:
+        multiplier, shift = quantize_multiplier(1.0 / (math.sqrt(si) * so))
+    setup = (f"registration = tflite::Register_{opcode}();\n  "
+             f"data = {{{multiplier}, {shift}, {zi}, {zo}, {'true' if si != so else 'false'}, "
+             "kTfLiteAffineQuantization, kTfLiteInt8};")
+    m.add(opcode, opcode, [source], out, (invoked(m, ABS_RSQRT_OP_DATA, [source], [out]), setup, INVOKE))
+
+
 def add_micro_kernel_cases(m: BenchModel) -> None:
     add_relu(m)
     add_relu6(m)
@@ -117,3 +144,5 @@ def add_micro_kernel_cases(m: BenchModel) -> None:
     add_gather(m, 1, np.random.default_rng(3).integers(0, 16, 16))
     add_gather(m, 3, np.random.default_rng(4).integers(0, 16, 16))
     add_mirror_pad(m)
+    add_abs_rsqrt(m, "ABS")
+    add_abs_rsqrt(m, "RSQRT")

@@ -22,9 +22,23 @@ typedef struct {
   int data[1];
 } TfLiteIntArray;
 typedef struct {
+  int size;
+  float data[1];
+} TfLiteFloatArray;
+typedef struct {
   float scale;
   int32_t zero_point;
 } TfLiteQuantizationParams;
+typedef enum { kTfLiteNoQuantization = 0, kTfLiteAffineQuantization = 1 } TfLiteQuantizationType;
+typedef struct {
+  TfLiteQuantizationType type;
+  void* params;
+} TfLiteQuantization;
+typedef struct {
+  TfLiteFloatArray* scale;
+  TfLiteIntArray* zero_point;
+  int32_t quantized_dimension;
+} TfLiteAffineQuantization;
 typedef union {
   int32_t* i32;
   int64_t* i64;
@@ -36,6 +50,7 @@ typedef struct {
   TfLitePtrUnion data;
   TfLiteIntArray* dims;
   TfLiteQuantizationParams params;
+  TfLiteQuantization quantization;
 } TfLiteTensor;
 typedef struct {
   TfLitePtrUnion data;

@@ -11,6 +11,7 @@
     (void)(context);                       \
     if (!(condition)) return kTfLiteError; \
   } while (0)
+#define TF_LITE_ENSURE_MSG(context, condition, message) TF_LITE_ENSURE(context, condition)
 #define TF_LITE_ENSURE_EQ(context, a, b) TF_LITE_ENSURE(context, (a) == (b))
 #define TF_LITE_ENSURE_TYPES_EQ(context, a, b) TF_LITE_ENSURE(context, (a) == (b))
 #define TF_LITE_ENSURE_STATUS(status) \

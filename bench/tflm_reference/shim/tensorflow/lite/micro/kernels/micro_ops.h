@@ -7,5 +7,7 @@ namespace tflite {
 TFLMRegistration Register_SQUARED_DIFFERENCE();
 TFLMRegistration Register_GATHER();
 TFLMRegistration Register_MIRROR_PAD();
+TFLMRegistration Register_ABS();
+TFLMRegistration Register_RSQRT();
 }  // namespace tflite
 #endif
