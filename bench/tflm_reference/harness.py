@@ -28,7 +28,8 @@ CXX_FLAGS = ("-std=c++17", "-O2", "-fno-rtti", "-fno-exceptions", "-fno-threadsa
 TFLM_SOURCES = ("tensorflow/lite/kernels/internal/common.cc",
                 "tensorflow/lite/micro/kernels/activations_common.cc",
                 "tensorflow/lite/micro/kernels/squared_difference.cc", "tensorflow/lite/micro/kernels/gather.cc",
-                "tensorflow/lite/micro/kernels/mirror_pad.cc", "tensorflow/lite/micro/kernels/elementwise.cc")
+                "tensorflow/lite/micro/kernels/mirror_pad.cc", "tensorflow/lite/micro/kernels/elementwise.cc",
+                "tensorflow/lite/micro/kernels/elu.cc", "tensorflow/lite/micro/kernels/cast.cc")
 REFERENCE_HEADERS_FILE = HERE / "reference_headers.txt"
 
 

@@ -1,7 +1,7 @@
 """Cases whose int8 Eval is code of TFLM's micro kernel .cc files rather than a reference/*.h function: the case
 calls the .cc's own helper, or the invoke of its registration, compiled from --tflm-src (harness.TFLM_SOURCES),
 with the parameters its Prepare would set (activations_common.cc, squared_difference.cc, gather.cc,
-mirror_pad.cc, elementwise.cc)."""
+mirror_pad.cc, elementwise.cc, elu.cc, cast.cc)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import math
 
 import numpy as np
 
+from firmware_gen.ops.activation_tables import elu_table
 from firmware_gen.ops.fixedpoint import quantize_multiplier, round_half_away
 from tflm_reference.elementwise_cases import INT8_RANGE, _fields
 from tflm_reference.model import SHAPE, BenchModel, io, shape_expr
@@ -16,12 +17,13 @@ from tflm_reference.model import SHAPE, BenchModel, io, shape_expr
 TF_LITE_TYPES = {"int8": "kTfLiteInt8", "int16": "kTfLiteInt16", "int32": "kTfLiteInt32"}
 
 
-def invoked(m: BenchModel, op_data: str, inputs: list[int], outputs: list[int], builtin: str = "") -> str:
+def invoked(m: BenchModel, op_data: str, inputs: list[int], outputs: list[int], builtin: str = "",
+            registration: str = "TFLMRegistration") -> str:
     """The state of a case timed as `registration.invoke(&context, &node)`: op_data declares `data`, the node's
     user_data (the .cc's OpData lives in its anonymous namespace: a struct of the same members stands in for
     it), builtin declares `options`, its builtin_data; every tensor is a TfLiteEvalTensor of the shim's over the
     harness's data array, its dims a TfLiteIntArray of ints (as TFLM points into the flatbuffer's)."""
-    lines = [op_data, builtin, "TFLMRegistration registration;", "TfLiteContext context = {};"]
+    lines = [op_data, builtin, f"{registration} registration;", "TfLiteContext context = {};"]
     for t in (*inputs, *outputs):
         tensor = m.builder.tensors[t]
         shape = tensor.shape or (1,)
@@ -136,6 +138,27 @@ def add_abs_rsqrt(m: BenchModel, opcode: str) -> None:
     m.add(opcode, opcode, [source], out, (invoked(m, ABS_RSQRT_OP_DATA, [source], [out]), setup, INVOKE))
 
 
+def add_elu(m: BenchModel) -> None:
+    """elu.cc's EluEval: EvalUsingLookupTable over OpData's 256 bytes. Its Prepare fills them in float32
+    (PopulateLookupTable); the case takes them from firmware-gen's elu_table, the same float32 computation,
+    whose bytes the ELU property test holds equal to TFLM's."""
+    out = m.tensor(SHAPE, (0.04, -100))
+    table = elu_table(m.quant(m.x), m.quant(out))
+    setup = ("registration = tflite::micro::Register_ELU();\n  const int8_t table[256] = {"
+             + ", ".join(str(int(v)) for v in table) + "};\n  std::memcpy(data.table, table, sizeof(table));")
+    m.add("ELU", "ELU", [m.x], out,
+          (invoked(m, "struct {\n  int8_t table[256];\n} data;", [m.x], [out]), setup, INVOKE))
+
+
+def add_cast(m: BenchModel) -> None:
+    """cast.cc's Eval: copyToTensor, a std::transform of static_casts (no OpData, no parameters)."""
+    out = m.tensor(SHAPE, None, "int16")
+    m.add("CAST int8 -> int16", "CAST", [m.x], out,
+          (invoked(m, "", [m.x], [out], registration="TfLiteRegistration"), "registration = tflite::Register_CAST();",
+           INVOKE),
+          {"in_data_type": "int8", "out_data_type": "int16"})
+
+
 def add_micro_kernel_cases(m: BenchModel) -> None:
     add_relu(m)
     add_relu6(m)
@@ -146,3 +169,5 @@ def add_micro_kernel_cases(m: BenchModel) -> None:
     add_mirror_pad(m)
     add_abs_rsqrt(m, "ABS")
     add_abs_rsqrt(m, "RSQRT")
+    add_elu(m)
+    add_cast(m)

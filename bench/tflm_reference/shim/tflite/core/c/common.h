@@ -40,6 +40,8 @@ typedef struct {
   int32_t quantized_dimension;
 } TfLiteAffineQuantization;
 typedef union {
+  int8_t* int8;
+  int16_t* i16;
   int32_t* i32;
   int64_t* i64;
   void* raw;
@@ -71,4 +73,14 @@ typedef struct TfLiteContext {
   TfLiteStatus (*RequestScratchBufferInArena)(struct TfLiteContext* context, size_t bytes, int* buffer_index);
   void* (*GetScratchBuffer)(struct TfLiteContext* context, int buffer_index);
 } TfLiteContext;
+typedef struct {
+  void* (*init)(TfLiteContext* context, const char* buffer, size_t length);
+  void (*free)(TfLiteContext* context, void* buffer);
+  TfLiteStatus (*prepare)(TfLiteContext* context, TfLiteNode* node);
+  TfLiteStatus (*invoke)(TfLiteContext* context, TfLiteNode* node);
+  const char* (*profiling_string)(const TfLiteContext* context, const TfLiteNode* node);
+  int32_t builtin_code;
+  const char* custom_name;
+  int version;
+} TfLiteRegistration;
 #endif

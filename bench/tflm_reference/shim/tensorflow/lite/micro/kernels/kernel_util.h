@@ -3,6 +3,7 @@
  * what only the never-called Prepare functions name is there so that they compile. */
 #ifndef FG_SHIM_TENSORFLOW_LITE_MICRO_KERNELS_KERNEL_UTIL_H
 #define FG_SHIM_TENSORFLOW_LITE_MICRO_KERNELS_KERNEL_UTIL_H
+#include "tensorflow/lite/kernels/kernel_util.h"
 #include "tflite/core/c/common.h"
 #include "tflite/kernels/internal/types.h"
 

@@ -9,5 +9,9 @@ TFLMRegistration Register_GATHER();
 TFLMRegistration Register_MIRROR_PAD();
 TFLMRegistration Register_ABS();
 TFLMRegistration Register_RSQRT();
+TfLiteRegistration Register_CAST();  // cast.cc's version predates TFLMRegistration
+namespace micro {
+TFLMRegistration Register_ELU();  // elu.cc's version declares it in tflite::micro
+}  // namespace micro
 }  // namespace tflite
 #endif
