@@ -11,7 +11,7 @@ import numpy as np
 
 from firmware_gen.ops.activation_tables import elu_table
 from firmware_gen.ops.fixedpoint import quantize_multiplier, round_half_away
-from tflm_reference.elementwise_cases import INT8_RANGE, _fields
+from tflm_reference.elementwise_cases import INT8_RANGE, _fields, two_input_rescale
 from tflm_reference.model import SHAPE, BenchModel, io, shape_expr
 
 TF_LITE_TYPES = {"int8": "kTfLiteInt8", "int16": "kTfLiteInt16", "int32": "kTfLiteInt32"}
@@ -48,17 +48,14 @@ def add_squared_difference(m: BenchModel, label: str, second: int) -> None:
     out = m.tensor(SHAPE, (0.5, -128))
     (s1, z1), (s2, z2), (so, zo) = m.quant(m.x), m.quant(second), m.quant(out)
     left_shift = 7
-    twice_max = 2.0 * max(s1, s2)
-    m1, sh1 = quantize_multiplier(s1 / twice_max)
-    m2, sh2 = quantize_multiplier(s2 / twice_max)
+    twice_max, input_fields = two_input_rescale(s1, s2)
     mo, sho = quantize_multiplier(twice_max * twice_max / float(np.float32(1 << 2 * left_shift) * np.float32(so)))
     op_data = "struct {\n  bool requires_broadcast;\n  tflite::ArithmeticParams arithmetic_params;\n} data;"
     setup = (f"registration = tflite::Register_SQUARED_DIFFERENCE();\n  data.requires_broadcast = "
              f"{'true' if m.shape(m.x) != m.shape(second) else 'false'};\n  "
              "tflite::ArithmeticParams& params = data.arithmetic_params;\n"
              + _fields(input1_offset=-z1, input2_offset=-z2, output_offset=zo, left_shift=left_shift,
-                       input1_multiplier=m1, input1_shift=sh1, input2_multiplier=m2, input2_shift=sh2,
-                       output_multiplier=mo, output_shift=sho) + "\n  " + INT8_RANGE)
+                       **input_fields, output_multiplier=mo, output_shift=sho) + "\n  " + INT8_RANGE)
     m.add(label, "SQUARED_DIFFERENCE", [m.x, second], out, (invoked(m, op_data, [m.x, second], [out]), setup, INVOKE))
 
 
