@@ -3,9 +3,11 @@
 Both sides run the same operators on the same tensors (int8 1x16x16x16 and the shapes each case names) and are
 counted in guest instructions (QEMU -icount shift=0: deterministic counts, not timings). Our side is one model
 built through the project's pipeline (one step per operator); the TFLM side is a C++ harness that calls, per
-operator, the reference function TFLM Micro's Eval calls, with its parameters set as its Prepare sets them,
-compiled from the TFLM sources in --tflm-src (tensorflow/lite/kernels/internal/..., third_party/gemmlowp; not
-part of firmware-gen) and linked with firmware-gen's board port; arm-none-eabi-g++ needs the C++ headers of Debian's
+operator, the reference function TFLM Micro's Eval calls (or, where that code is in the micro kernel's .cc, its
+helper or its registered invoke), with its parameters set as its Prepare sets them, compiled from the TFLM
+sources in --tflm-src (tensorflow/lite/kernels/internal/..., tensorflow/lite/micro/kernels/*.cc,
+third_party/gemmlowp; not part of firmware-gen; framework headers shimmed in tflm_reference/shim) and linked
+with firmware-gen's board port; arm-none-eabi-g++ needs the C++ headers of Debian's
 libstdc++-arm-none-eabi-dev. The last column says whether both outputs are byte-equal.
 
     python bench/reference_kernels.py --tflm-src /work/tflm-src [--board mps2_an385] [--only SUB,TANH]
@@ -19,7 +21,8 @@ import tempfile
 from pathlib import Path
 
 NEEDS = ("needs --tflm-src DIR: a directory holding TFLM's tensorflow/lite/kernels/internal sources "
-         "(common.h, types.h, reference/...) and third_party/gemmlowp/fixedpoint")
+         "(common.h, types.h, reference/...), tensorflow/lite/micro/kernels (activations_common.cc, gather.cc, ...) "
+         "and third_party/gemmlowp/fixedpoint")
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

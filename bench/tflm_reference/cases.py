@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from tflm_reference.conv_cases import add_batch_matmul, add_transpose_conv
 from tflm_reference.elementwise_cases import add_elementwise_cases
+from tflm_reference.micro_kernel_cases import add_micro_kernel_cases
 from tflm_reference.model import BenchModel
 from tflm_reference.movement_cases import add_movement_cases
 from tflm_reference.normalization_cases import add_normalization_cases
@@ -14,6 +15,7 @@ def build_model(only: list[str]) -> BenchModel:
     """Every case, or those whose label starts with one of `only` (the model keeps every operator)."""
     model = BenchModel()
     add_elementwise_cases(model)
+    add_micro_kernel_cases(model)
     add_reduce_cases(model)
     add_movement_cases(model)
     add_normalization_cases(model)

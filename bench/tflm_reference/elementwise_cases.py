@@ -18,16 +18,22 @@ def _fields(**values: int) -> str:
     return "\n".join(f"  params.{name} = {value};" for name, value in values.items())
 
 
+def two_input_rescale(s1: float, s2: float) -> tuple[float, dict[str, int]]:
+    """The rescale of TFLM's two-input Prepare (sub_common.cc, squared_difference.cc): twice the larger input
+    scale, and each input's multiplier and shift as ArithmeticParams fields."""
+    twice_max = 2 * max(s1, s2)
+    m1, sh1 = quantize_multiplier(s1 / twice_max)
+    m2, sh2 = quantize_multiplier(s2 / twice_max)
+    return twice_max, {"input1_multiplier": m1, "input1_shift": sh1, "input2_multiplier": m2, "input2_shift": sh2}
+
+
 def add_sub(m: BenchModel, label: str, second: int) -> None:
     out = m.tensor(SHAPE, (0.06, -2))
     (s1, z1), (s2, z2), (so, zo) = m.quant(m.x), m.quant(second), m.quant(out)
     left_shift = 20
-    twice_max = 2 * max(s1, s2)
-    m1, sh1 = quantize_multiplier(s1 / twice_max)
-    m2, sh2 = quantize_multiplier(s2 / twice_max)
+    twice_max, input_fields = two_input_rescale(s1, s2)
     mo, sho = quantize_multiplier(twice_max / ((1 << left_shift) * so))
-    setup = _fields(left_shift=left_shift, input1_offset=-z1, input2_offset=-z2, output_offset=zo,
-                    input1_multiplier=m1, input1_shift=sh1, input2_multiplier=m2, input2_shift=sh2,
+    setup = _fields(left_shift=left_shift, input1_offset=-z1, input2_offset=-z2, output_offset=zo, **input_fields,
                     output_multiplier=mo, output_shift=sho) + "\n  " + INT8_RANGE
     broadcast = m.shape(m.x) != m.shape(second)
     function = "BroadcastQuantSubSlow" if broadcast else "Sub"

@@ -25,7 +25,11 @@ CXX_FLAGS = ("-std=c++17", "-O2", "-fno-rtti", "-fno-exceptions", "-fno-threadsa
              "-Wno-psabi",
              # the stored runtime_shape.h (another commit than common.h's) uses std::memcpy without <cstring>
              "-include", "cstring")
-TFLM_SOURCES = ("tensorflow/lite/kernels/internal/common.cc",)
+TFLM_SOURCES = ("tensorflow/lite/kernels/internal/common.cc",
+                "tensorflow/lite/micro/kernels/activations_common.cc",
+                "tensorflow/lite/micro/kernels/squared_difference.cc", "tensorflow/lite/micro/kernels/gather.cc",
+                "tensorflow/lite/micro/kernels/mirror_pad.cc", "tensorflow/lite/micro/kernels/elementwise.cc",
+                "tensorflow/lite/micro/kernels/elu.cc", "tensorflow/lite/micro/kernels/cast.cc")
 REFERENCE_HEADERS_FILE = HERE / "reference_headers.txt"
 
 

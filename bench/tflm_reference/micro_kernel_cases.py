@@ -1,0 +1,170 @@
+"""Cases whose int8 Eval is code of TFLM's micro kernel .cc files rather than a reference/*.h function: the case
+calls the .cc's own helper, or the invoke of its registration, compiled from --tflm-src (harness.TFLM_SOURCES),
+with the parameters its Prepare would set (activations_common.cc, squared_difference.cc, gather.cc,
+mirror_pad.cc, elementwise.cc, elu.cc, cast.cc)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from firmware_gen.ops.activation_tables import elu_table
+from firmware_gen.ops.fixedpoint import quantize_multiplier, round_half_away
+from tflm_reference.elementwise_cases import INT8_RANGE, _fields, two_input_rescale
+from tflm_reference.model import SHAPE, BenchModel, io, shape_expr
+
+TF_LITE_TYPES = {"int8": "kTfLiteInt8", "int16": "kTfLiteInt16", "int32": "kTfLiteInt32"}
+
+
+def invoked(m: BenchModel, op_data: str, inputs: list[int], outputs: list[int], builtin: str = "",
+            registration: str = "TFLMRegistration") -> str:
+    """The state of a case timed as `registration.invoke(&context, &node)`: op_data declares `data`, the node's
+    user_data (the .cc's OpData lives in its anonymous namespace: a struct of the same members stands in for
+    it), builtin declares `options`, its builtin_data; every tensor is a TfLiteEvalTensor of the shim's over the
+    harness's data array, its dims a TfLiteIntArray of ints (as TFLM points into the flatbuffer's)."""
+    lines = [op_data, builtin, f"{registration} registration;", "TfLiteContext context = {};"]
+    for t in (*inputs, *outputs):
+        tensor = m.builder.tensors[t]
+        shape = tensor.shape or (1,)
+        lines.append(f"int dims{t}[] = {{{len(shape)}, {', '.join(map(str, shape))}}};")
+        lines.append(f"TfLiteEvalTensor e{t} = {{{{.raw = t{t}}}, reinterpret_cast<TfLiteIntArray*>(dims{t}), "
+                     f"{TF_LITE_TYPES[tensor.dtype]}}};")
+    for name, tensors in (("inputs", inputs), ("outputs", outputs)):
+        lines.append(f"TfLiteEvalTensor* const {name}[] = {{{', '.join(f'&e{t}' for t in tensors)}}};")
+    user_data = "&data" if op_data else "nullptr"
+    builtin_data = "&options" if builtin else "nullptr"
+    lines.append(f"TfLiteNode node = {{inputs, {len(inputs)}, outputs, {len(outputs)}, {user_data}, "
+                 f"{builtin_data}}};")
+    return "\n".join(line for line in lines if line)
+
+
+INVOKE = "registration.invoke(&context, &node);"
+
+
+def add_squared_difference(m: BenchModel, label: str, second: int) -> None:
+    """SquaredDifferenceEval (squared_difference.cc): ElementWise or BroadcastBinaryFunction4DSlow of add.h over
+    the .cc's SquaredDifference, ArithmeticParams as its PrepareQuantized sets them (left shift 7)."""
+    out = m.tensor(SHAPE, (0.5, -128))
+    (s1, z1), (s2, z2), (so, zo) = m.quant(m.x), m.quant(second), m.quant(out)
+    left_shift = 7
+    twice_max, input_fields = two_input_rescale(s1, s2)
+    mo, sho = quantize_multiplier(twice_max * twice_max / float(np.float32(1 << 2 * left_shift) * np.float32(so)))
+    op_data = "struct {\n  bool requires_broadcast;\n  tflite::ArithmeticParams arithmetic_params;\n} data;"
+    setup = (f"registration = tflite::Register_SQUARED_DIFFERENCE();\n  data.requires_broadcast = "
+             f"{'true' if m.shape(m.x) != m.shape(second) else 'false'};\n  "
+             "tflite::ArithmeticParams& params = data.arithmetic_params;\n"
+             + _fields(input1_offset=-z1, input2_offset=-z2, output_offset=zo, left_shift=left_shift,
+                       **input_fields, output_multiplier=mo, output_shift=sho) + "\n  " + INT8_RANGE)
+    m.add(label, "SQUARED_DIFFERENCE", [m.x, second], out, (invoked(m, op_data, [m.x, second], [out]), setup, INVOKE))
+
+
+def add_relu(m: BenchModel) -> None:
+    """ReluEval's int8 path: tflite::ReluQuantized (activations_common.cc), ReluOpData as CalculateReluOpData sets
+    it (the scale ratio is a float32 division)."""
+    out = m.tensor(SHAPE, (0.04, -128))
+    (si, zi), (so, zo) = m.quant(m.x), m.quant(out)
+    multiplier, shift = quantize_multiplier(float(np.float32(si) / np.float32(so)))
+    setup = "tflite::ReluParams& params = data.params;\n" + _fields(
+        output_multiplier=multiplier, output_shift=shift, quantized_activation_min=max(-128, zo),
+        quantized_activation_max=127, input_offset=zi, output_offset=zo)
+    call = f"tflite::ReluQuantized(data, {shape_expr(m, m.x)}, {shape_expr(m, out)}, t{m.x}, t{out});"
+    m.add("RELU", "RELU", [m.x], out, ("tflite::ReluOpData data;", setup, call))
+
+
+def add_relu6(m: BenchModel) -> None:
+    """Relu6Eval's int8 path: Relu6Quantized<int8_t>(zero, six, ...) of activations.h, Relu6OpData as
+    Relu6Prepare sets it (FloatToQuantizedType of 6.0f on the input's quantization)."""
+    out = m.tensor(SHAPE, m.quant(m.x))
+    si, zi = m.quant(m.x)
+    six = min(max(round_half_away(float(np.float32(6.0) / np.float32(si))) + zi, -128), 127)
+    state = "tflite::Relu6OpData<int8_t> data;"
+    setup = f"data.six = {six};\n  data.zero = {zi};"
+    call = f"tflite::Relu6Quantized<int8_t>(data.zero, data.six, {io(m, m.x, out)});"
+    m.add("RELU6", "RELU6", [m.x], out, (state, setup, call))
+
+
+def add_gather(m: BenchModel, axis: int, indices: np.ndarray) -> None:
+    """gather.cc's Eval: Gather<int8_t, int32_t>, a memcpy of each index's inner block (no OpData)."""
+    coords = m.builder.constant(f"gather_axis{axis}", indices.astype(np.int32))
+    shape = list(m.shape(m.x))
+    shape[axis] = len(indices)
+    out = m.tensor(tuple(shape), m.quant(m.x))
+    builtin = f"TfLiteGatherParams options = {{{axis}, 0}};"
+    state = invoked(m, "", [m.x, coords], [out], builtin)
+    m.add(f"GATHER axis {axis} ({len(indices)} indices)", "GATHER", [m.x, coords], out,
+          (state, "registration = tflite::Register_GATHER();", INVOKE), {"axis": axis, "batch_dims": 0})
+
+
+def add_mirror_pad(m: BenchModel) -> None:
+    """mirror_pad.cc's MirrorPadEval, OpDataMirrorPad as MirrorPadPrepare sets it (offset 1 for REFLECT, its two
+    scratch buffers of input_dims ints)."""
+    pads = ((0, 0), (1, 1), (1, 1), (0, 0))
+    paddings = m.builder.constant("mirror_paddings", np.array(pads, np.int32))
+    out_shape = tuple(d + left + right for d, (left, right) in zip(m.shape(m.x), pads, strict=True))
+    out = m.tensor(out_shape, m.quant(m.x))
+    op_data = ("struct {\n  int input_dims;\n  int output_size;\n  int offset;\n"
+               "  int output_dims_num_elements_buffer_index;\n  int input_dims_num_elements_buffer_index;\n} data;")
+    setup = ("registration = tflite::Register_MIRROR_PAD();\n  context.GetScratchBuffer = BenchScratchBuffer;\n  "
+             f"data = {{{len(out_shape)}, {int(np.prod(out_shape))}, 1, 0, 1}};")
+    m.add("MIRROR_PAD REFLECT 1 on H and W", "MIRROR_PAD", [m.x, paddings], out,
+          (invoked(m, op_data, [m.x, paddings], [out]), setup, INVOKE), {"mode": "REFLECT"})
+
+
+ABS_RSQRT_OP_DATA = ("struct {\n  int32_t multiplier;\n  int shift;\n  int input_offset;\n  int output_offset;\n"
+                     "  bool needs_rescale;\n  TfLiteQuantizationType input_quantization_type;\n"
+                     "  TfLiteType input_type;\n} data;")
+
+
+def add_abs_rsqrt(m: BenchModel, opcode: str) -> None:
+    """elementwise.cc's AbsEval / RsqrtEval: EvalImplQuantized<int8_t> over AbsEvalQuantized / RsqrtEvalQuantized
+    (RSQRT checks every input against the zero point first), OpDataAbsRsqrt as PrepareAbsRsqrt sets it. RSQRT
+    reads an input of zero point -128 (TFLM fails on values below the zero point)."""
+    source = m.x
+    if opcode == "RSQRT":
+        source = m.builder.input("rsqrt_in", SHAPE, "int8", scale=0.02, zero_point=-128)
+    out = m.tensor(SHAPE, (0.03, -128))
+    (si, zi), (so, zo) = m.quant(source), m.quant(out)
+    if opcode == "ABS":
+        multiplier, shift = quantize_multiplier(si / so)
+    else:
+        multiplier, shift = quantize_multiplier(1.0 / (math.sqrt(si) * so))
+    setup = (f"registration = tflite::Register_{opcode}();\n  "
+             f"data = {{{multiplier}, {shift}, {zi}, {zo}, {'true' if si != so else 'false'}, "
+             "kTfLiteAffineQuantization, kTfLiteInt8};")
+    m.add(opcode, opcode, [source], out, (invoked(m, ABS_RSQRT_OP_DATA, [source], [out]), setup, INVOKE))
+
+
+def add_elu(m: BenchModel) -> None:
+    """elu.cc's EluEval: EvalUsingLookupTable over OpData's 256 bytes. Its Prepare fills them in float32
+    (PopulateLookupTable); the case takes them from firmware-gen's elu_table, the same float32 computation,
+    whose bytes the ELU property test holds equal to TFLM's."""
+    out = m.tensor(SHAPE, (0.04, -100))
+    table = elu_table(m.quant(m.x), m.quant(out))
+    setup = ("registration = tflite::micro::Register_ELU();\n  const int8_t table[256] = {"
+             + ", ".join(str(int(v)) for v in table) + "};\n  std::memcpy(data.table, table, sizeof(table));")
+    m.add("ELU", "ELU", [m.x], out,
+          (invoked(m, "struct {\n  int8_t table[256];\n} data;", [m.x], [out]), setup, INVOKE))
+
+
+def add_cast(m: BenchModel) -> None:
+    """cast.cc's Eval: copyToTensor, a std::transform of static_casts (no OpData, no parameters)."""
+    out = m.tensor(SHAPE, None, "int16")
+    m.add("CAST int8 -> int16", "CAST", [m.x], out,
+          (invoked(m, "", [m.x], [out], registration="TfLiteRegistration"), "registration = tflite::Register_CAST();",
+           INVOKE),
+          {"in_data_type": "int8", "out_data_type": "int16"})
+
+
+def add_micro_kernel_cases(m: BenchModel) -> None:
+    add_relu(m)
+    add_relu6(m)
+    add_squared_difference(m, "SQUARED_DIFFERENCE", m.y)
+    add_squared_difference(m, "SQUARED_DIFFERENCE (broadcast row)", m.row)
+    add_gather(m, 1, np.random.default_rng(3).integers(0, 16, 16))
+    add_gather(m, 3, np.random.default_rng(4).integers(0, 16, 16))
+    add_mirror_pad(m)
+    add_abs_rsqrt(m, "ABS")
+    add_abs_rsqrt(m, "RSQRT")
+    add_elu(m)
+    add_cast(m)

@@ -1,0 +1,17 @@
+/* Shim (firmware-gen's own code) for TFLM's micro_ops.h: the registrations of the micro kernel .cc files the
+ * bench compiles (harness.TFLM_SOURCES). */
+#ifndef FG_SHIM_TENSORFLOW_LITE_MICRO_KERNELS_MICRO_OPS_H
+#define FG_SHIM_TENSORFLOW_LITE_MICRO_KERNELS_MICRO_OPS_H
+#include "tensorflow/lite/micro/kernels/kernel_util.h"
+namespace tflite {
+TFLMRegistration Register_SQUARED_DIFFERENCE();
+TFLMRegistration Register_GATHER();
+TFLMRegistration Register_MIRROR_PAD();
+TFLMRegistration Register_ABS();
+TFLMRegistration Register_RSQRT();
+TfLiteRegistration Register_CAST();  // cast.cc's version predates TFLMRegistration
+namespace micro {
+TFLMRegistration Register_ELU();  // elu.cc's version declares it in tflite::micro
+}  // namespace micro
+}  // namespace tflite
+#endif

@@ -1,0 +1,5 @@
+/* Shim (firmware-gen's own code): TFLMRegistration is in the micro kernel_util.h shim. */
+#ifndef FG_SHIM_TENSORFLOW_LITE_MICRO_MICRO_COMMON_H
+#define FG_SHIM_TENSORFLOW_LITE_MICRO_MICRO_COMMON_H
+#include "tensorflow/lite/micro/kernels/kernel_util.h"
+#endif
