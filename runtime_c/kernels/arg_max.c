@@ -1,6 +1,6 @@
 #include "fg/arg_max.h"
 
-#include "fg/dot_s8.h" /* FG_HOT_LOOP */
+#include "fg/hot_loop.h"
 
 /* The index of the first greatest of `count` values `stride` apart (compared after `^ flip`). */
 static inline int32_t first_best(const int8_t *values, int32_t count, int32_t stride, int32_t flip) {

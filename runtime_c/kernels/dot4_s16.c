@@ -1,5 +1,5 @@
 #include "fg/dot_s16.h"
-#include "fg/dot_s8.h" /* FG_HOT_LOOP */
+#include "fg/hot_loop.h"
 
 /* One run of 1 to 256 taps: int32 sums (each product fits 23 bits). Kept out of line with only the loop's own values
  * live; at -O2 (FG_HOT_LOOP) gcc walks the four weight rows with pre-incremented loads, 11 instructions per input on

@@ -1,5 +1,5 @@
 #include "fg/dot_s16.h"
-#include "fg/dot_s8.h" /* FG_HOT_LOOP */
+#include "fg/hot_loop.h"
 
 /* At -O2 gcc keeps the eight sums, the input and one weight pointer in registers: 20 instructions per input. */
 FG_HOT_LOOP void fg_dot8_s16_s8_runs(const int16_t *x, int32_t x_step, const int8_t *w, int32_t w_step, int32_t runs,

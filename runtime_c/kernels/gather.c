@@ -2,12 +2,29 @@
 
 #include <string.h>
 
+#include "fg/hot_loop.h"
+
+/* A gather along the last axis moves single elements: by assignment, as a memcpy call per byte costs several times
+ * the byte. */
+FG_HOT_LOOP static void gather_elements(const int8_t *slab, int32_t axis_size, const int32_t *indices,
+                                        int32_t num_indices, int8_t *output) {
+    for (const int32_t *const end = indices + num_indices; indices < end;) {
+        const int32_t index = *indices++;
+        *output++ = (index >= 0 && index < axis_size) ? slab[index] : 0;
+    }
+}
+
 void fg_gather_s8(const fg_gather_params *params, const int8_t *input, const int32_t *indices, int8_t *output) {
     const size_t inner = (size_t)params->inner;
     for (int32_t b = 0; b < params->batches; ++b) {
         const int32_t *batch_indices = indices + (size_t)b * (size_t)params->num_indices;
         for (int32_t o = 0; o < params->outer; ++o) {
             const int8_t *slab = input + ((size_t)b * (size_t)params->outer + (size_t)o) * (size_t)params->axis_size * inner;
+            if (inner == 1) {
+                gather_elements(slab, params->axis_size, batch_indices, params->num_indices, output);
+                output += params->num_indices;
+                continue;
+            }
             for (int32_t i = 0; i < params->num_indices; ++i) {
                 const int32_t index = batch_indices[i];
                 if (index >= 0 && index < params->axis_size) {

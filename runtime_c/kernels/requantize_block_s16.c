@@ -1,4 +1,4 @@
-#include "fg/dot_s8.h" /* FG_HOT_LOOP */
+#include "fg/hot_loop.h"
 #include "fg/requantize.h"
 
 FG_HOT_LOOP int16_t *fg_requantize_block_s16(const fg_requant_params *q, const fg_wide_bias *w, const int64_t *acc,

@@ -1,6 +1,6 @@
 #include "fg/resize.h"
 
-#include "fg/dot_s8.h" /* FG_HOT_LOOP */
+#include "fg/hot_loop.h"
 
 #define FG_RESIZE_ONE (1 << 10)
 

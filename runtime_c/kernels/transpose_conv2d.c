@@ -1,6 +1,6 @@
 #include "fg/transpose_conv2d.h"
 
-#include "fg/dot_s8.h" /* FG_HOT_LOOP */
+#include "fg/hot_loop.h"
 
 /* The accumulator of output (oy, ox, oc): sum over its taps of filter * (input + input_offset). */
 FG_HOT_LOOP static int32_t fg_transpose_conv_sum(const fg_transpose_conv2d_params *p, const int8_t *image,

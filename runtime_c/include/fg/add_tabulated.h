@@ -9,7 +9,7 @@
 
 #include "fg/add.h"
 #include "fg/broadcast.h"
-#include "fg/dot_s8.h" /* FG_HOT_LOOP */
+#include "fg/hot_loop.h"
 #include "fg/fixedpoint.h"
 #include "fg/requantize_fast.h"
 

@@ -5,14 +5,16 @@
 
 #include <stdint.h>
 
+#include "fg/hot_loop.h"
+
 typedef struct {
     int32_t size; /* number of elements */
 } fg_cast_params;
 
 #define FG_CAST_KERNEL(name, from_type, to_type)                                          \
-    void name(const fg_cast_params *params, const from_type *input, to_type *output) {    \
-        for (int32_t i = 0; i < params->size; ++i) {                                      \
-            output[i] = (to_type)(uint32_t)input[i]; /* modulo 2^bits, without UB */      \
+    FG_HOT_LOOP void name(const fg_cast_params *params, const from_type *input, to_type *output) { \
+        for (const from_type *const end = input + params->size; input < end;) {           \
+            *output++ = (to_type)(uint32_t)*input++; /* modulo 2^bits, without UB */      \
         }                                                                                 \
     }
 

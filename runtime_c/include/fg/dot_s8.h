@@ -7,15 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fg/hot_loop.h"
 #include "fg/requantize.h"
-
-/* The firmware is built with -Os, whose register allocation spills the pointers of the unrolled inner loops to the
- * stack (twice the instructions); the hot loops ask GCC for -O2 instead. */
-#if defined(__GNUC__) && !defined(__clang__)
-#define FG_HOT_LOOP __attribute__((optimize("O2")))
-#else
-#define FG_HOT_LOOP
-#endif
 
 #if defined(__arm__) && defined(__thumb2__)
 /* The unrolled tap loops of the blocked and paired layouts: four taps per pass of TAP, a run of 4n + r taps (r > 0)
