@@ -14,11 +14,11 @@ from validated import MAX_EXAMPLES, assert_bit_exact, int8_zero_points, scales
 from weighted import ACTIVATIONS, weights
 
 from firmware_gen.frontend.tflite_reader import read_model
-from firmware_gen.isa import Isa
+from firmware_gen.isa import ARMV7M, Isa
 from firmware_gen.modelgen.writer import ModelBuilder
 from firmware_gen.ops import lower
 from firmware_gen.ops.blocking import EXACT_WEIGHT_SUM, blocked_filter
-from firmware_gen.ops.fused_output import FUSED
+from firmware_gen.ops.fused_output import COMPACT, COMPACT_FUSED, FUSED
 from firmware_gen.ops.geometry import window_2d
 from firmware_gen.ops.wide_layout import PAIRED
 
@@ -250,3 +250,27 @@ def test_paired_weights(filter_hw, stride, seed, data):
     assert functions in ([paired], [FUSED[paired]])  # fused under the whole clamp (ops/fused_output.py)
     extremes = np.random.default_rng(seed).choice(np.array([-128, 127], np.int8), shape)
     assert_bit_exact(model, inputs=[extremes] if seed % 2 else None, seed=seed, isa=WIDE)
+
+
+ARMV7M_COMPACT = Isa(features=frozenset({ARMV7M}))  # no flash to spare: the compact layouts only
+
+
+@settings(max_examples=MAX_EXAMPLES // 2, deadline=None)  # its unfused twin is tested above
+@given(in_c=st.one_of(CHANNELS, st.just(100)), out_c=st.sampled_from([4, 8, 12, 16, 20, 32, 36, 64]),
+       seed=st.integers(0, 99), data=st.data())
+def test_compact_pointwise_fused(in_c, out_c, seed, data):
+    """The compact 1x1 convolution with its output stage fused (Armv7-M, the whole clamp); full-magnitude weights
+    and extreme inputs push the two-pixel sums to their bound."""
+    options = _options(data.draw, st.just(1), st.just(1), padding="SAME") | {"activation": "NONE"}
+    in_h, in_w = data.draw(st.integers(1, 6)), data.draw(st.integers(1, 6))
+    input_scale = data.draw(scales)
+    w = data.draw(weights((out_c, 1, 1, in_c), CHANNEL_AXIS["CONV_2D"], input_scale, in_c))
+    if data.draw(st.booleans()):
+        w = _saturated(w)
+    shape = (data.draw(st.integers(1, 2)), in_h, in_w, in_c)
+    model = convolution_cases.conv_model("CONV_2D", shape, w, input_scale, data.draw(int8_zero_points),
+                                         data.draw(int8_zero_points), options)
+    functions = [call.function for _, call in sorted(lower(read_model(model), ARMV7M_COMPACT).items())]
+    assert functions in ([COMPACT_FUSED], [COMPACT])  # unfused where a shift is out of the fast stage's range
+    extremes = np.random.default_rng(seed).choice(np.array([-128, 127], np.int8), shape)
+    assert_bit_exact(model, inputs=[extremes] if seed % 2 else None, seed=seed, isa=ARMV7M_COMPACT)
