@@ -28,6 +28,7 @@ FG_HOT_LOOP void fg_conv2d_pointwise_blocked_fused_s8(const fg_conv2d_params *p,
         for (int32_t oc = 0; oc < out_c; oc += FG_BLOCK_CHANNELS) {
             int64_t s[FG_BLOCK_CHANNELS] = {FG_LOW_START, FG_LOW_START, FG_LOW_START, FG_LOW_START};
             fg_blocked_run(x0, x1, in_c, &w, s);
+#pragma GCC unroll 4
             for (int32_t c = oc; c < oc + FG_BLOCK_CHANNELS; ++c) {
                 const int32_t entry = per_channel ? c : 0;
                 fg_blocked_fused_put(s[c - oc], (uint32_t)bias[c], multipliers[entry], shifts[entry], offset,
