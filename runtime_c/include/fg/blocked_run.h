@@ -32,19 +32,9 @@ __attribute__((always_inline)) static inline void fg_blocked_run(const int8_t *a
     const int8_t *w = *weights;
     const int8_t *const end = a + run;
 #if defined(__arm__) && defined(__thumb2__)
-    int64_t s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3];
-    if (a < end) {
-        int32_t p, t;
-        __asm__(FG_FOUR_TAP_LOOP_ASM(FG_DOT2X4_TAP_ASM, p, a)
-                : [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3), [a] "+r"(a), [b] "+r"(b),
-                  [w] "+r"(w), [p] "=&r"(p), [t] "=&r"(t)
-                : [end] "r"(end)
-                : "cc", "memory");
-    }
-    s[0] = s0;
-    s[1] = s1;
-    s[2] = s2;
-    s[3] = s3;
+    int32_t p, t;
+    FG_FOUR_TAP_RUN(FG_DOT2X4_TAP_ASM, p, a, end, s, [a] "+r"(a), [b] "+r"(b), [w] "+r"(w), [p] "=&r"(p),
+                    [t] "=&r"(t));
 #else
     for (; a < end; w += FG_BLOCK_CHANNELS) {
         const int32_t pair = *a++ + *b++ * 4194304;
