@@ -89,7 +89,9 @@ def view_aliases(graph: Graph) -> dict[int, int]:
 def lower(graph: Graph, isa: Isa = PORTABLE) -> dict[int, KernelCall]:
     """Operator index -> its kernel call, the fastest variant `isa` offers (ops/variants) within the board's flash
     (ops/variant_budget.py); views have none. Where the board's flash allows, the portable blocked convolutions read
-    a wider, faster weight layout (ops/wide_layout.py)."""
+    a wider, faster weight layout (ops/wide_layout.py); on Armv7-M, a compact 1x1 convolution left has its output
+    stage fused (ops/fused_output.py)."""
+    from firmware_gen.ops.fused_output import fuse_compact
     from firmware_gen.ops.variant_budget import fit_variants
     from firmware_gen.ops.variants import specialize  # the variant modules import this package's kernels
     from firmware_gen.ops.wide_layout import widen
@@ -97,9 +99,9 @@ def lower(graph: Graph, isa: Isa = PORTABLE) -> dict[int, KernelCall]:
     operators = [op for op in graph.operators if not REGISTRY[op.opcode].is_alias]
     portable = {op.index: _lower_one(graph, op) for op in operators}
     calls = {op.index: specialize(graph, op, portable[op.index], isa) for op in operators}
-    if not isa.flash_bytes:
-        return calls
-    return widen(graph, fit_variants(graph, portable, calls, isa.flash_bytes), isa.flash_bytes)
+    if isa.flash_bytes:
+        calls = widen(graph, fit_variants(graph, portable, calls, isa.flash_bytes), isa.flash_bytes)
+    return fuse_compact(calls, isa)
 
 
 def _lower_one(graph: Graph, op: Operator) -> KernelCall:

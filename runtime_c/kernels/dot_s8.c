@@ -1,5 +1,6 @@
 #include <string.h>
 
+#include "fg/blocked_run.h"
 #include "fg/dot_s8.h"
 
 #if defined(__ARM_FEATURE_DSP)
@@ -100,61 +101,19 @@ void fg_dense_row_s8(const int8_t *x, const int8_t *weights, int32_t depth, int3
     }
 }
 
-#define FG_DOT2X4_TAP()                                 \
-    do {                                                \
-        const int32_t pair = *a++ + *b++ * 4194304;     \
-        s0 += (int64_t)pair * w[0];                     \
-        s1 += (int64_t)pair * w[1];                     \
-        s2 += (int64_t)pair * w[2];                     \
-        s3 += (int64_t)pair * w[3];                     \
-        w += 4;                                         \
-    } while (0)
-
-#if defined(__arm__) && defined(__thumb2__)
-/* Four taps per pass, in registers throughout: 8 accumulator words, 2 inputs, the weights, the end, 2 temporaries
- * (GCC's own allocation of the C loop spills, 1.3x the instructions). */
-#define FG_DOT2X4_TAP_ASM                           \
-    "ldrsb %[t], [%[a]], #1\n\t"                    \
-    "ldrsb %[p], [%[b]], #1\n\t"                    \
-    "add %[p], %[t], %[p], lsl #22\n\t"             \
-    "ldrsb %[t], [%[w]], #1\n\t"                    \
-    "smlal %Q[s0], %R[s0], %[p], %[t]\n\t"          \
-    "ldrsb %[t], [%[w]], #1\n\t"                    \
-    "smlal %Q[s1], %R[s1], %[p], %[t]\n\t"          \
-    "ldrsb %[t], [%[w]], #1\n\t"                    \
-    "smlal %Q[s2], %R[s2], %[p], %[t]\n\t"          \
-    "ldrsb %[t], [%[w]], #1\n\t"                    \
-    "smlal %Q[s3], %R[s3], %[p], %[t]\n\t"
-#endif
-
 FG_HOT_LOOP void fg_dot2x4_s8(const int8_t *x0, const int8_t *x1, int32_t rows, int32_t run, int32_t step,
                               const int8_t *weights, int32_t groups, int32_t group_bytes, const int32_t *bias,
                               uint32_t *acc) {
     for (int32_t g = 0; g < groups; ++g, acc += FG_BLOCK_CHANNELS, bias = bias != NULL ? bias + 4 : NULL) {
-        int64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+        int64_t s[4] = {0, 0, 0, 0};
         const int8_t *w = weights + g * group_bytes;
         for (int32_t r = 0; r < rows; ++r) {
-            const int8_t *a = x0 + r * step, *b = x1 + r * step;
-            const int8_t *const end = a + run;
-#if defined(__arm__) && defined(__thumb2__)
-            if (a < end) {
-                int32_t p, t;
-                __asm__(FG_FOUR_TAP_LOOP_ASM(FG_DOT2X4_TAP_ASM, p, a)
-                        : [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3), [a] "+r"(a), [b] "+r"(b),
-                          [w] "+r"(w), [p] "=&r"(p), [t] "=&r"(t)
-                        : [end] "r"(end)
-                        : "cc", "memory");
-            }
-#else
-            while (a < end) {
-                FG_DOT2X4_TAP();
-            }
-#endif
+            fg_blocked_run(x0 + r * step, x1 + r * step, run, &w, s);
         }
-        fg_split_add(s0, bias, acc + 0, acc + FG_REQUANT_CHUNK + 0);
-        fg_split_add(s1, bias != NULL ? bias + 1 : NULL, acc + 1, acc + FG_REQUANT_CHUNK + 1);
-        fg_split_add(s2, bias != NULL ? bias + 2 : NULL, acc + 2, acc + FG_REQUANT_CHUNK + 2);
-        fg_split_add(s3, bias != NULL ? bias + 3 : NULL, acc + 3, acc + FG_REQUANT_CHUNK + 3);
+        fg_split_add(s[0], bias, acc + 0, acc + FG_REQUANT_CHUNK + 0);
+        fg_split_add(s[1], bias != NULL ? bias + 1 : NULL, acc + 1, acc + FG_REQUANT_CHUNK + 1);
+        fg_split_add(s[2], bias != NULL ? bias + 2 : NULL, acc + 2, acc + FG_REQUANT_CHUNK + 2);
+        fg_split_add(s[3], bias != NULL ? bias + 3 : NULL, acc + 3, acc + FG_REQUANT_CHUNK + 3);
     }
 }
 

@@ -14,11 +14,11 @@ from validated import MAX_EXAMPLES, assert_bit_exact, int8_zero_points, scales
 from weighted import ACTIVATIONS, weights
 
 from firmware_gen.frontend.tflite_reader import read_model
-from firmware_gen.isa import Isa
+from firmware_gen.isa import ARMV7M, Isa
 from firmware_gen.modelgen.writer import ModelBuilder
 from firmware_gen.ops import lower
 from firmware_gen.ops.blocking import EXACT_WEIGHT_SUM, blocked_filter
-from firmware_gen.ops.fused_output import FUSED
+from firmware_gen.ops.fused_output import COMPACT, COMPACT_FUSED, FUSED
 from firmware_gen.ops.geometry import window_2d
 from firmware_gen.ops.wide_layout import PAIRED
 
@@ -220,6 +220,27 @@ def test_chain_with_overlapping_buffers():
         assert_bit_exact(model, seed=seed)
 
 
+def _saturable_convolution(data, options: dict, filter_hw: tuple[int, int], in_hw: tuple[int, int], in_c: int,
+                           out_c: int) -> tuple[bytes, tuple[int, ...]]:
+    """A CONV_2D model, its weights at full magnitude half the time (the blocked sums' exactness bound), and its
+    input shape."""
+    input_scale = data.draw(scales)
+    w = data.draw(weights((out_c, *filter_hw, in_c), CHANNEL_AXIS["CONV_2D"], input_scale,
+                          filter_hw[0] * filter_hw[1] * in_c))
+    if data.draw(st.booleans()):
+        w = _saturated(w)
+    shape = (data.draw(st.integers(1, 2)), *in_hw, in_c)
+    model = convolution_cases.conv_model("CONV_2D", shape, w, input_scale, data.draw(int8_zero_points),
+                                         data.draw(int8_zero_points), options)
+    return model, shape
+
+
+def _assert_bit_exact_at_extremes(model: bytes, shape: tuple[int, ...], seed: int, isa: Isa) -> None:
+    """Bit-exact on random inputs, or for an odd seed on inputs at -128 and 127 only."""
+    extremes = np.random.default_rng(seed).choice(np.array([-128, 127], np.int8), shape)
+    assert_bit_exact(model, inputs=[extremes] if seed % 2 else None, seed=seed, isa=isa)
+
+
 WIDE = Isa(flash_bytes=1 << 22)  # flash enough for every layer's paired weights (ops/wide_layout.py)
 
 
@@ -237,16 +258,25 @@ def test_paired_weights(filter_hw, stride, seed, data):
     window = window_2d(options["padding"], (in_h, in_w), filter_hw, (stride, stride),
                        (options["dilation_h"], options["dilation_w"]))
     assume(window.out_h >= 1 and window.out_w >= 1)
-    input_scale = data.draw(scales)
-    w = data.draw(weights((out_c, *filter_hw, in_c), CHANNEL_AXIS["CONV_2D"], input_scale,
-                          filter_hw[0] * filter_hw[1] * in_c))
-    if data.draw(st.booleans()):
-        w = _saturated(w)
-    shape = (data.draw(st.integers(1, 2)), in_h, in_w, in_c)
-    model = convolution_cases.conv_model("CONV_2D", shape, w, input_scale, data.draw(int8_zero_points),
-                                         data.draw(int8_zero_points), options)
+    model, shape = _saturable_convolution(data, options, filter_hw, (in_h, in_w), in_c, out_c)
     functions = [call.function for _, call in sorted(lower(read_model(model), WIDE).items())]
     paired = PAIRED["fg_conv2d_pointwise_s8" if filter_hw == (1, 1) else "fg_conv2d_folded_s8"]
     assert functions in ([paired], [FUSED[paired]])  # fused under the whole clamp (ops/fused_output.py)
-    extremes = np.random.default_rng(seed).choice(np.array([-128, 127], np.int8), shape)
-    assert_bit_exact(model, inputs=[extremes] if seed % 2 else None, seed=seed, isa=WIDE)
+    _assert_bit_exact_at_extremes(model, shape, seed, WIDE)
+
+
+ARMV7M_COMPACT = Isa(features=frozenset({ARMV7M}))  # no flash to spare: the compact layouts only
+
+
+@settings(max_examples=MAX_EXAMPLES // 3, deadline=None)  # the unfused twin is tested above, the asm on QEMU
+@given(in_c=st.one_of(CHANNELS, st.just(100)), out_c=st.sampled_from([4, 8, 12, 16, 20, 32, 36, 64]),
+       seed=st.integers(0, 99), data=st.data())
+def test_compact_pointwise_fused(in_c, out_c, seed, data):
+    """The compact 1x1 convolution with its output stage fused (Armv7-M, the whole clamp); full-magnitude weights
+    and extreme inputs push the two-pixel sums to their bound."""
+    options = _options(data.draw, st.just(1), st.just(1), padding="SAME") | {"activation": "NONE"}
+    in_h, in_w = data.draw(st.integers(1, 6)), data.draw(st.integers(1, 6))
+    model, shape = _saturable_convolution(data, options, (1, 1), (in_h, in_w), in_c, out_c)
+    functions = [call.function for _, call in sorted(lower(read_model(model), ARMV7M_COMPACT).items())]
+    assert functions in ([COMPACT_FUSED], [COMPACT])  # unfused where a shift is out of the fast stage's range
+    _assert_bit_exact_at_extremes(model, shape, seed, ARMV7M_COMPACT)

@@ -13,6 +13,7 @@ from firmware_gen.ops.geometry import window_2d
 
 CASES = 25
 PAIRED_CASES = 16  # the paired layout's batch: its kernels share the blocked ones' window walk, tested above
+FUSED_CASES = 6  # the compact 1x1 convolution with its output stage fused (whole clamp, whole groups of 4)
 COMPACT = GenerationOptions(compact_weights=True)  # the blocked layout, whatever the board's flash
 
 
@@ -46,7 +47,7 @@ def _weights(rng: np.random.Generator, shape: tuple) -> np.ndarray:
 
 
 def _window_case(rng: np.random.Generator, opcode: str, filter_hw: tuple, stride: int, in_c: int, out_c: int,
-                 multiplier: int = 1, widths: tuple[int, int] = (1, 13)) -> bytes:
+                 multiplier: int = 1, widths: tuple[int, int] = (1, 13), activation: str | None = None) -> bytes:
     padding = str(rng.choice(["SAME", "VALID"]))
     dilation = int(rng.integers(1, 3)) if filter_hw != (1, 1) and rng.integers(3) == 0 and widths[0] == 1 else 1
     # VALID needs the dilated filter inside the input: sides drawn from there up, so every draw is a valid shape
@@ -57,6 +58,7 @@ def _window_case(rng: np.random.Generator, opcode: str, filter_hw: tuple, stride
     assert window.out_h >= 1 and window.out_w >= 1
     options = {"padding": padding, "stride_h": stride, "stride_w": stride, "dilation_h": dilation,
                "dilation_w": dilation, "activation": str(rng.choice(["NONE", "RELU", "RELU6"]))}
+    options["activation"] = activation or options["activation"]
     input_shape = (int(rng.integers(1, 3)), in_h, in_w, in_c)
     if opcode == "CONV_2D":
         values, axis = _weights(rng, (out_c, *filter_hw, in_c)), 0
@@ -83,8 +85,12 @@ def test_convolutions_on_armv7m(tmp_path) -> None:
     pointwise = [_window_case(rng, "CONV_2D", (1, 1), 1, _channels(rng), _channels(rng)) for _ in range(CASES)]
     folded = [_window_case(rng, "CONV_2D", [(3, 3), (3, 3), (1, 1), (2, 3), (10, 4)][k % 5], int(rng.integers(1, 3)),
                            int(rng.integers(1, 20)), int(rng.integers(1, 20))) for k in range(CASES)]
-    assert_batch_bit_exact(pointwise + folded, "mps2_an385", tmp_path / "conv", seed=1,
-                           expect_functions=["fg_conv2d_pointwise_s8", "fg_conv2d_folded_s8"], generation=COMPACT)
+    fused = [_window_case(rng, "CONV_2D", (1, 1), 1, _channels(rng), 4 * int(rng.integers(1, 20)), activation="NONE")
+             for _ in range(FUSED_CASES)]
+    functions = assert_batch_bit_exact(pointwise + folded + fused, "mps2_an385", tmp_path / "conv", seed=1,
+                                       expect_functions=["fg_conv2d_pointwise_s8", "fg_conv2d_folded_s8"],
+                                       generation=COMPACT)
+    assert functions[-FUSED_CASES:] == ["fg_conv2d_pointwise_blocked_fused_s8"] * FUSED_CASES
 
 
 @needs_qemu

@@ -93,4 +93,13 @@ void fg_conv2d_folded_fused_s8(const fg_conv2d_params *params, const int8_t *inp
 void fg_depthwise_conv2d_one_channel_fused_s8(const fg_conv2d_params *params, const int8_t *input,
                                               const int8_t *filter, int8_t *output);
 
+/* fg_conv2d_pointwise_s8 on its compact blocked layout with the output stage fused: two pixels x four channels per
+ * pass of the blocked loop (fg/blocked_run.h), each channel's two sums requantized from registers with the fast
+ * constants (fg/requantize_fast.h) derived from the requant tables, where the lowering wrote every shift as a right
+ * shift in [2, 31] (firmware_gen/ops/fused_output.py). Served: the whole int8 clamp, every window in one call of the
+ * blocked loop (blocked.call_taps == in_c), out_c a multiple of 4 up to FG_PAIR_MAX_OUT. Pixel 0 of a pair is stored
+ * group by group, pixel 1 after pixel 0's last input is read (ops/overlap.py). */
+void fg_conv2d_pointwise_blocked_fused_s8(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter,
+                                          int8_t *output);
+
 #endif /* FG_CONV2D_H */

@@ -25,6 +25,23 @@
     "1:\n\t" TAP "2:\n\t" TAP "3:\n\t" TAP "4:\n\t" TAP \
     "cmp %[" #x "], %[end]\n\t"                    \
     "bne 1b\n\t"
+
+/* FG_FOUR_TAP_LOOP_ASM over the taps [x, end) with the four 64-bit sums sums[0..3] held in %[s0]..%[s3]; the
+ * loop's other operands (its input, weight and scratch registers, declared by the caller) follow. */
+#define FG_FOUR_TAP_RUN(TAP, left, x, end, sums, ...)                                             \
+    do {                                                                                         \
+        int64_t s0 = (sums)[0], s1 = (sums)[1], s2 = (sums)[2], s3 = (sums)[3];                  \
+        if ((x) < (end)) {                                                                       \
+            __asm__(FG_FOUR_TAP_LOOP_ASM(TAP, left, x)                                           \
+                    : [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3), __VA_ARGS__    \
+                    : [end] "r"(end)                                                             \
+                    : "cc", "memory");                                                           \
+        }                                                                                        \
+        (sums)[0] = s0;                                                                          \
+        (sums)[1] = s1;                                                                          \
+        (sums)[2] = s2;                                                                          \
+        (sums)[3] = s3;                                                                          \
+    } while (0)
 #endif
 
 /* acc[j] += sum_{i < n} x[i] * w[j][i] for j = 0..3 (four weight rows share each load of x). Rows may repeat. */

@@ -25,19 +25,9 @@ __attribute__((always_inline)) static inline void fg_paired_run(const int8_t *x,
                                                                 const int32_t **weights, int64_t s[4]) {
     const int32_t *w = *weights;
 #if defined(__arm__) && defined(__thumb2__)
-    int64_t s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3];
-    if (x < end) {
-        int32_t t, w0, w1;
-        __asm__(FG_FOUR_TAP_LOOP_ASM(FG_DOT1X8_TAP_ASM, t, x)
-                : [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3), [x] "+r"(x), [w] "+r"(w),
-                  [t] "=&r"(t), [w0] "=&r"(w0), [w1] "=&r"(w1)
-                : [end] "r"(end)
-                : "cc", "memory");
-    }
-    s[0] = s0;
-    s[1] = s1;
-    s[2] = s2;
-    s[3] = s3;
+    int32_t t, w0, w1;
+    FG_FOUR_TAP_RUN(FG_DOT1X8_TAP_ASM, t, x, end, s, [x] "+r"(x), [w] "+r"(w), [t] "=&r"(t), [w0] "=&r"(w0),
+                    [w1] "=&r"(w1));
 #else
     for (; x < end; ++x, w += FG_PAIRED_WORDS) {
         for (int k = 0; k < FG_PAIRED_WORDS; ++k) {

@@ -19,15 +19,19 @@ typedef struct {
     int32_t shift;  /* r - 1 */
 } fg_fast_channel;
 
+/* The fast constants of a channel whose shift is known to be a right shift in [2, 31]. */
+static inline fg_fast_channel fg_fast_channel_right(int32_t multiplier, int32_t shift) {
+    const uint32_t right = (uint32_t)-shift;
+    const fg_fast_channel c = {multiplier, (int32_t)((1u << right) >> 2), (int32_t)right - 1};
+    return c;
+}
+
 /* The fast constants of one channel; 0 when its shift is not a right shift in [2, 31]. */
 static inline int fg_fast_channel_of(int32_t multiplier, int32_t shift, fg_fast_channel *c) {
-    const uint32_t right = (uint32_t)-shift;
-    if (right - 2u > 29u) {
+    if ((uint32_t)-shift - 2u > 29u) {
         return 0;
     }
-    c->multiplier = multiplier;
-    c->high = (int32_t)((1u << right) >> 2);
-    c->shift = (int32_t)right - 1;
+    *c = fg_fast_channel_right(multiplier, shift);
     return 1;
 }
 
