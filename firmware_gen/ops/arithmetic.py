@@ -1,4 +1,4 @@
-"""SUB (int8 or int16), SQUARED_DIFFERENCE, MAXIMUM and MINIMUM (int8) with broadcasting, as TFLM's reference kernels
+"""SUB, MAXIMUM and MINIMUM (int8 or int16), SQUARED_DIFFERENCE (int8) with broadcasting, as TFLM's reference kernels
 compute them (sub_common.cc, squared_difference.cc, maximum_minimum.cc). They share ADD's operand checks and
 broadcast loops (elementwise.BinaryKernel, broadcast.py), hence its limit of 6 loops after fusing dimensions: the
 installed TFLM broadcasts all four up to 6-D (older sources show 5-D and 4-D limits; tests/ops/test_arithmetic.py
@@ -41,7 +41,7 @@ class SquaredDifferenceKernel(BinaryKernel):
 
 @dataclass(frozen=True)
 class MaximumMinimumKernel(BinaryKernel):
-    """Raw int8 comparison, as TFLM: the quantization parameters are not used (the converter gives the inputs
+    """Raw int8 or int16 comparison, as TFLM: the quantization parameters are not used (the converter gives the inputs
     and the output the same ones)."""
 
     flip: int = 0  # -1 for MINIMUM (runtime_c/include/fg/maximum_minimum.h)
@@ -52,12 +52,15 @@ class MaximumMinimumKernel(BinaryKernel):
     def lower(self, graph: Graph, op: Operator) -> KernelCall:
         a, b, out = self.operands(graph, op)
         params = {"shape": broadcast_loops(a.shape, b.shape, out.shape).as_param(), "flip": self.flip}
-        return KernelCall(self.function, self.params_type, params, inputs=list(op.inputs), outputs=[op.outputs[0]])
+        return KernelCall(self.function_for(out), self.params_type, params, inputs=list(op.inputs),
+                          outputs=[op.outputs[0]])
 
 
 KERNELS = [
     SubKernel("SUB", "fg_sub_s8", "fg_add_params", function_s16="fg_sub_s16"),
     SquaredDifferenceKernel("SQUARED_DIFFERENCE", "fg_squared_difference_s8", "fg_add_params"),
-    MaximumMinimumKernel("MAXIMUM", "fg_maximum_minimum_s8", "fg_maximum_minimum_params", flip=0),
-    MaximumMinimumKernel("MINIMUM", "fg_maximum_minimum_s8", "fg_maximum_minimum_params", flip=-1),
+    MaximumMinimumKernel("MAXIMUM", "fg_maximum_minimum_s8", "fg_maximum_minimum_params",
+                         function_s16="fg_maximum_minimum_s16", flip=0),
+    MaximumMinimumKernel("MINIMUM", "fg_maximum_minimum_s8", "fg_maximum_minimum_params",
+                         function_s16="fg_maximum_minimum_s16", flip=-1),
 ]

@@ -1,6 +1,6 @@
 """ADD, SUB and MUL with int16 activations (16x8, zero points 0), broadcasting up to 6-D: bit-exact against TFLM
-(its general int16 path: left_shift 15 for ADD and SUB). Each example merges one model per operator into one
-validation."""
+(its general int16 path: left_shift 15 for ADD and SUB); MAXIMUM and MINIMUM (raw comparisons) alike. Each example
+merges one model per operator into one validation."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from firmware_gen.modelgen.writer import ModelBuilder
 from firmware_gen.ops import REGISTRY
 
 OPCODES = ("ADD", "SUB", "MUL")
+COMPARISONS = ("MAXIMUM", "MINIMUM")
 ACTIVATIONS = ("NONE", "RELU", "RELU6", "RELU_N1_TO_1")
 
 scales = st.floats(min_value=-14.0, max_value=0.0).map(lambda e: float(np.float32(2.0**e)))
@@ -39,10 +40,10 @@ def test_16x8_arithmetic_is_bit_exact(data: st.DataObject, seed: int) -> None:
 def test_16x8_extremes_and_six_dimensional_broadcasting_are_bit_exact() -> None:
     shapes = ((2, 1, 3, 1, 2, 1), (1, 2, 1, 2, 1, 3))
     models = [binary_model(opcode, shapes, ((2.0**-12, 0), (2.0**-14, 0), (2.0**-11, 0)), dtype="int16")
-              for opcode in OPCODES]
+              for opcode in OPCODES + COMPARISONS]
     same = ((1, 64), (1, 64))
     models += [binary_model(opcode, same, ((1.0, 0), (1.0, 0), (1.0, 0)), dtype="int16", constant=1, seed=3)
-               for opcode in OPCODES]
+               for opcode in OPCODES + COMPARISONS]
     assert_cases_bit_exact(models, seed=1)
 
 
