@@ -1,4 +1,4 @@
-/* LOGISTIC, TANH, LEAKY_RELU, RELU and RELU6 on int16 tensors (16x8 models: zero points 0), elementwise, as TFLite Micro's
+/* LOGISTIC, TANH, LEAKY_RELU, RELU, RELU6 and ABS on int16 tensors (16x8 models: zero points 0), elementwise, as TFLite Micro's
  * int16 kernels compute them. */
 #ifndef FG_ACTIVATIONS_S16_H
 #define FG_ACTIVATIONS_S16_H
@@ -35,5 +35,13 @@ typedef struct {
 } fg_relu_s16_params;
 
 void fg_relu_s16(const fg_relu_s16_params *params, const int16_t *input, int16_t *output);
+
+typedef struct {
+    int32_t size;        /* number of elements */
+    int32_t multiplier;  /* |x| times input scale / output scale (exactly 1 where the scales are equal) */
+    int32_t shift;
+} fg_abs_s16_params;
+
+void fg_abs_s16(const fg_abs_s16_params *params, const int16_t *input, int16_t *output);
 
 #endif /* FG_ACTIVATIONS_S16_H */
