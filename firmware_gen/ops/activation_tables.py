@@ -13,7 +13,12 @@ from collections.abc import Callable
 
 import numpy as np
 
-from firmware_gen.ops.activations_16x8 import leaky_relu_multipliers, multiply_by_signed_multiplier
+from firmware_gen.ops.activations_16x8 import (
+    leaky_relu_multipliers,
+    multiply_by_signed_multiplier,
+    relu6_six,
+    relu_rescaling,
+)
 from firmware_gen.ops.fixedpoint import (
     multiply_by_quantized_multiplier,
     quantize_multiplier,
@@ -43,7 +48,7 @@ def table_of(per_value: Callable[[int], int]) -> np.ndarray:
 def relu_table(source: Quant, result: Quant) -> np.ndarray:
     """RELU: rescale to the output's quantization, clamp below at the output's zero (CalculateReluOpData)."""
     (in_scale, in_zp), (out_scale, out_zp) = source, result
-    multiplier, shift = quantize_multiplier(float(_f32(in_scale)) / float(_f32(out_scale)))
+    multiplier, shift = relu_rescaling(in_scale, out_scale)
     low = max(-128, out_zp)
     return table_of(lambda v: max(low, out_zp + multiply_by_quantized_multiplier(v - in_zp, multiplier, shift)))
 
@@ -51,11 +56,7 @@ def relu_table(source: Quant, result: Quant) -> np.ndarray:
 def relu6_table(source: Quant, result: Quant) -> np.ndarray:
     """RELU6: TFLM clamps the input bytes between the input's 0 and 6 and ignores the output's quantization."""
     in_scale, in_zp = source
-    with np.errstate(over="ignore"):
-        six_steps = float(_f32(6.0) / _f32(in_scale))
-    if not abs(six_steps) < 2.0**31:  # TFLM converts it to int32: undefined behaviour
-        raise ValueError(f"6 / input scale {in_scale:g} does not fit in int32")
-    six = min(max(round_half_away(six_steps) + in_zp, -128), 127)
+    six = relu6_six(in_scale, in_zp, (-128, 127))
     return table_of(lambda v: six if v > six else in_zp if v < in_zp else v)
 
 

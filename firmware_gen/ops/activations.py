@@ -1,4 +1,5 @@
-"""RELU, RELU6, LEAKY_RELU, HARD_SWISH, TANH, ELU and GELU on int8 tensors: one table lookup per element.
+"""RELU, RELU6, LEAKY_RELU, HARD_SWISH, TANH, ELU and GELU on int8 tensors: one table lookup per element (the int16
+forms of RELU, RELU6, LEAKY_RELU and TANH: ops/activations_16x8.py).
 
 The output of each depends only on the input byte, so the compiler computes the 256 outputs at generation time
 with TFLite Micro's arithmetic (ops/activation_tables.py) and the device runs `fg_lookup_s8`. GELU, which TFLM
@@ -29,6 +30,8 @@ from firmware_gen.ops.activation_tables import (
 from firmware_gen.ops.activations_16x8 import (
     LEAKY_RELU_16X8,
     NO_INT16_KERNEL,
+    RELU6_16X8,
+    RELU_16X8,
     TANH_16X8,
     Int16Form,
     has_int16_input,
@@ -108,8 +111,8 @@ def _ignoring_options(table: Callable[[Quant, Quant], np.ndarray]) -> TableFunct
 
 
 KERNELS = [
-    LookupActivation("RELU", _ignoring_options(relu_table)),
-    LookupActivation("RELU6", _ignoring_options(relu6_table)),
+    LookupActivation("RELU", _ignoring_options(relu_table), RELU_16X8),
+    LookupActivation("RELU6", _ignoring_options(relu6_table), RELU6_16X8),
     LookupActivation("LEAKY_RELU", _leaky_relu, LEAKY_RELU_16X8),
     LookupActivation("HARD_SWISH", _hard_swish, NO_INT16_KERNEL),
     LookupActivation("TANH", _ignoring_options(tanh_table), TANH_16X8),  # ValueError below input scale 2^-28

@@ -1,10 +1,13 @@
-"""LOGISTIC, TANH and LEAKY_RELU on int16 tensors (16x8 models), as TFLite Micro's int16 kernels compute them.
+"""LOGISTIC, TANH, LEAKY_RELU, RELU and RELU6 on int16 tensors (16x8 models), as TFLite Micro's int16 kernels compute
+them.
 
 LOGISTIC and TANH (logistic.cc / tanh.cc: reference_integer_ops Logistic and Tanh) read one sigmoid table,
 interpolated, with the input rescaled to steps of 1/(3 * 4096). A power-of-two input scale of 2^-12 or 2^-11 gives
 the multiplier 3 << shift; any other scale input_scale * 3 * 4096, doubled (and the right shift counted up) while
 at most 32767 / 2, in doubles (TFLM's Prepare). The output must be zero point 0 and scale 2^-15. LEAKY_RELU takes
-the int8 form's multipliers.
+the int8 form's multipliers. RELU rescales by input_scale / output_scale and clamps at the output's zero; RELU6
+clamps the raw input between the input's 0 and 6 (the output's quantization unused); one kernel does both, RELU6
+with the exact identity multiplier.
 TFLite Micro has no int16 HARD_SWISH: it is refused.
 """
 
@@ -16,7 +19,7 @@ import numpy as np
 
 from firmware_gen.frontend.ir import DType, Graph, Operator, Tensor
 from firmware_gen.ops.base import KernelCall
-from firmware_gen.ops.fixedpoint import multiply_by_quantized_multiplier, quantize_multiplier
+from firmware_gen.ops.fixedpoint import multiply_by_quantized_multiplier, quantize_multiplier, round_half_away
 from firmware_gen.ops.lookup import unary_operands
 from firmware_gen.ops.overlap import OutputOverlap, elementwise_overlap
 from firmware_gen.ops.tensor_checks import activation_per_tensor, unsupported
@@ -47,6 +50,21 @@ def leaky_relu_multipliers(in_scale: float, out_scale: float, alpha: float) -> t
     f32 = np.float32
     return (quantize_multiplier(float(f32(in_scale) / f32(out_scale))),
             quantize_multiplier(float(f32(in_scale) * f32(alpha) / f32(out_scale))))
+
+
+def relu_rescaling(in_scale: float, out_scale: float) -> tuple[int, int]:
+    """RELU's multiplier and shift: the float32 scales divided in double (CalculateReluOpData)."""
+    return quantize_multiplier(float(np.float32(in_scale)) / float(np.float32(out_scale)))
+
+
+def relu6_six(in_scale: float, in_zero_point: int, value_range: tuple[int, int]) -> int:
+    """RELU6's upper bound: 6 quantized with the input's parameters in float32 (FloatToQuantizedType), clamped to
+    the type's range; ValueError where TFLM's conversion to int32 would be undefined."""
+    with np.errstate(over="ignore"):
+        six_steps = float(np.float32(6.0) / np.float32(in_scale))
+    if not abs(six_steps) < 2.0**31:
+        raise ValueError(f"6 / input scale {in_scale:g} does not fit in int32")
+    return min(max(round_half_away(six_steps) + in_zero_point, value_range[0]), value_range[1])
 
 
 def multiply_by_signed_multiplier(x: int, multiplier: int, shift: int) -> int:
@@ -143,6 +161,34 @@ class LeakyRelu16x8(Int16Form):
                           inputs=[op.inputs[0]], outputs=[op.outputs[0]])
 
 
+class Relu16x8(Int16Form):
+    """RELU (six=False) or RELU6 on int16: fg_relu_s16, a rescaling then a clamp."""
+
+    function = "fg_relu_s16"
+
+    def __init__(self, six: bool) -> None:
+        self.six = six
+
+    def check(self, graph: Graph, op: Operator) -> None:
+        self.lower(graph, op)
+
+    def lower(self, graph: Graph, op: Operator) -> KernelCall:
+        source, result = int16_operands(graph, op)
+        if self.six:
+            (multiplier, shift), low = quantize_multiplier(1.0), 0
+            try:
+                high = relu6_six(source.quantization.scale, 0, (-32768, 32767))
+            except ValueError as error:
+                raise unsupported(graph, op, f"input {source.describe()}: {error}") from None
+        else:
+            multiplier, shift = relu_rescaling(source.quantization.scale, result.quantization.scale)
+            low, high = 0, 32767
+        return KernelCall(self.function, "fg_relu_s16_params",
+                          {"size": source.num_elements, "multiplier": multiplier, "shift": shift,
+                           "activation_min": low, "activation_max": high},
+                          inputs=[op.inputs[0]], outputs=[op.outputs[0]])
+
+
 class NoInt16Kernel(Int16Form):
     """An operator TFLite Micro has no int16 kernel for: refused."""
 
@@ -159,4 +205,6 @@ class NoInt16Kernel(Int16Form):
 LOGISTIC_16X8 = SigmoidFamily16x8("fg_logistic_s16")
 TANH_16X8 = SigmoidFamily16x8("fg_tanh_s16")
 LEAKY_RELU_16X8 = LeakyRelu16x8()
+RELU_16X8 = Relu16x8(six=False)
+RELU6_16X8 = Relu16x8(six=True)
 NO_INT16_KERNEL = NoInt16Kernel()

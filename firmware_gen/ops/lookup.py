@@ -1,4 +1,4 @@
-"""ABS and RSQRT on int8: functions of one input byte, so the compiler evaluates TFLM's integer formula
+"""ABS (ops/abs.py) and RSQRT on int8: functions of one input byte, so the compiler evaluates TFLM's integer formula
 (elementwise.cc, AbsEvalQuantized and RsqrtEvalQuantized) on all 256 inputs and the device looks the results up
 (fg_lookup_s8, the kernel of the table-driven activations). NEG and SQRT have no int8 kernel in TFLM and are not
 offered.
@@ -72,18 +72,6 @@ class LookupKernel:
         raise NotImplementedError
 
 
-class AbsKernel(LookupKernel):
-    opcode = "ABS"
-
-    def table(self, source: Tensor, result: Tensor) -> list[int]:
-        in_q, out_q = source.quantization, result.quantization
-        magnitudes = [abs(x - in_q.zero_point) for x in INT8_INPUTS]
-        if in_q.scale == out_q.scale:  # TFLM skips the rescaling only for bit-identical float32 scales
-            return [m + out_q.zero_point for m in magnitudes]
-        multiplier, shift = quantize_multiplier(in_q.scale / out_q.scale)
-        return [multiply_by_quantized_multiplier(m, multiplier, shift) + out_q.zero_point for m in magnitudes]
-
-
 RSQRT_HEADROOM = 20  # TFLM's kShift: 1/sqrt(value) is kept as an integer scaled by 2^20
 
 
@@ -109,4 +97,4 @@ class RsqrtKernel(LookupKernel):
         return values
 
 
-KERNELS = [AbsKernel(), RsqrtKernel()]
+KERNELS = [RsqrtKernel()]

@@ -1,4 +1,6 @@
-"""RESIZE_NEAREST_NEIGHBOR and RESIZE_BILINEAR on int8 NHWC tensors, as TFLite Micro's reference kernels compute them.
+"""RESIZE_NEAREST_NEIGHBOR and RESIZE_BILINEAR on int8 NHWC tensors, as TFLite Micro's reference kernels compute them;
+RESIZE_NEAREST_NEIGHBOR also on int16 (16x8 models: fg_resize_nearest_s16, the int8 kernel on bytes), which TFLM's
+bilinear kernel does not take.
 
 Which input rows and columns an output row or column reads depends on the shapes and options only, so it is worked
 out here, at generation time, with TFLM's own arithmetic (nearest: single-precision floats, as GetNearestNeighbor;
@@ -18,15 +20,25 @@ import numpy as np
 
 from firmware_gen.frontend.ir import DType, Graph, Operator, Tensor
 from firmware_gen.ops.base import ConstTable, KernelCall, TableRef
-from firmware_gen.ops.operands import constant_ints, operand, require_arity, require_dtype, unsupported
+from firmware_gen.ops.operands import (
+    constant_ints,
+    moved_element_bytes,
+    moved_function,
+    operand,
+    require_arity,
+    require_dtype,
+    unsupported,
+)
 from firmware_gen.ops.overlap import OutputOverlap, forward_raster_bytes
 
 
 def _shapes(graph: Graph, op: Operator) -> tuple[Tensor, Tensor]:
     require_arity(graph, op, {2})
     source, result = operand(graph, op, 0), graph.tensors[op.outputs[0]]
+    moved_element_bytes(graph, op, source, result)
+    if op.opcode == "RESIZE_BILINEAR":
+        require_dtype(graph, op, source, (DType.INT8,))
     for tensor in (source, result):
-        require_dtype(graph, op, tensor, (DType.INT8,))
         if len(tensor.shape) != 4:
             raise unsupported(graph, op, f"{tensor.describe()} is not 4-D NHWC")
     size = [int(v) for v in constant_ints(graph, op, 1, "output size").ravel()]
@@ -106,16 +118,19 @@ class _ResizeKernel:
         source, result = _shapes(graph, op)
         rows, cols = self._tables(graph, op)
         batches, in_h, in_w, depth = source.shape
+        depth *= source.dtype.itemsize  # fg_resize_nearest_s16 moves pixels of bytes
         params = {"batches": batches, "in_h": in_h, "in_w": in_w, "depth": depth, "out_h": result.shape[1],
                   "out_w": result.shape[2], "rows": TableRef("rows"), "cols": TableRef("cols")}
         tables = [ConstTable("rows", "int32_t", rows.ravel()), ConstTable("cols", "int32_t", cols.ravel())]
-        return KernelCall(self.function, "fg_resize_params", params, inputs=[op.inputs[0]], outputs=[op.outputs[0]],
+        function = moved_function(self.function, source.dtype.itemsize)
+        return KernelCall(function, "fg_resize_params", params, inputs=[op.inputs[0]], outputs=[op.outputs[0]],
                           tables=tables)
 
     def output_overlap(self, graph: Graph, op: Operator) -> list[OutputOverlap]:
         """Output pixels in raster order, each reading input pixels from (lower row, lower column) on."""
         source, result = _shapes(graph, op)
-        batches, in_h, in_w, depth = source.shape
+        batches, in_h, in_w, channels = source.shape
+        depth = channels * source.dtype.itemsize
         rows, cols = (table if table.ndim == 1 else table[:, 0] for table in self._tables(graph, op))
         image = (rows.astype(np.int64)[:, None] * in_w + cols[None, :]).ravel()
         low = (np.arange(batches)[:, None] * in_h * in_w + image[None, :]).ravel()

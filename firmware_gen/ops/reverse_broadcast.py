@@ -1,16 +1,16 @@
-"""REVERSE_V2 (negative strides) and BROADCAST_TO (zero strides) of int8 tensors: strided gathers
-(fg_transpose_s8), up to 5 dimensions as in TFLM."""
+"""REVERSE_V2 (negative strides) and BROADCAST_TO (zero strides) of int8 or int16 tensors: strided gathers
+(fg_transpose_s8, or its _s16 form on bytes), up to 5 dimensions as in TFLM."""
 
 from __future__ import annotations
 
-from firmware_gen.frontend.ir import DType, Graph, Operator
+from firmware_gen.frontend.ir import Graph, Operator
 from firmware_gen.ops.base import KernelCall
 from firmware_gen.ops.layout import row_major_strides
 from firmware_gen.ops.operands import (
     constant_ints,
+    moved_element_bytes,
     operand,
     require_arity,
-    require_dtype,
     resolve_axis,
     unsupported,
 )
@@ -19,11 +19,10 @@ from firmware_gen.ops.transpose import strided_gather
 MAX_RANK = 5
 
 
-def _check_int8_pair(graph: Graph, op: Operator) -> None:
+def _check_moved_pair(graph: Graph, op: Operator) -> None:
     require_arity(graph, op, {2})
     source, output = operand(graph, op, 0), graph.tensors[op.outputs[0]]
-    require_dtype(graph, op, source, (DType.INT8,))
-    require_dtype(graph, op, output, (DType.INT8,))
+    moved_element_bytes(graph, op, source, output)
     if len(output.shape) > MAX_RANK:
         raise unsupported(graph, op, f"{output.describe()} has more than {MAX_RANK} dimensions")
 
@@ -42,7 +41,7 @@ class ReverseKernel:
         return set(axes)
 
     def check(self, graph: Graph, op: Operator) -> None:
-        _check_int8_pair(graph, op)
+        _check_moved_pair(graph, op)
         source, output = operand(graph, op, 0), graph.tensors[op.outputs[0]]
         if output.shape != source.shape:
             raise unsupported(graph, op, f"{output.describe()} should have shape {list(source.shape)}")
@@ -57,7 +56,7 @@ class ReverseKernel:
         axes = self._axes(graph, op)
         walk = [(n, -s if d in axes else s) for d, (n, s) in enumerate(zip(shape, strides, strict=True))]
         offset = sum((n - 1) * s for d, (n, s) in enumerate(zip(shape, strides, strict=True)) if d in axes)
-        return strided_gather(walk, offset, op.inputs[0], op.outputs[0])
+        return strided_gather(walk, offset, op.inputs[0], op.outputs[0], operand(graph, op, 0).dtype.itemsize)
 
 
 class BroadcastToKernel:
@@ -65,7 +64,7 @@ class BroadcastToKernel:
     is_alias = False
 
     def check(self, graph: Graph, op: Operator) -> None:
-        _check_int8_pair(graph, op)
+        _check_moved_pair(graph, op)
         source, output = operand(graph, op, 0), graph.tensors[op.outputs[0]]
         target = tuple(int(d) for d in constant_ints(graph, op, 1, "shape").ravel())
         if target != tuple(output.shape):
@@ -82,7 +81,7 @@ class BroadcastToKernel:
         padded = (1,) * (len(output.shape) - len(source.shape)) + tuple(source.shape)
         strides = row_major_strides(padded)
         walk = [(t, s if n == t else 0) for n, t, s in zip(padded, output.shape, strides, strict=True)]
-        return strided_gather(walk, 0, op.inputs[0], op.outputs[0])
+        return strided_gather(walk, 0, op.inputs[0], op.outputs[0], source.dtype.itemsize)
 
 
 KERNELS = [ReverseKernel(), BroadcastToKernel()]

@@ -1,7 +1,7 @@
-"""SPLIT, SPLIT_V and UNPACK of int8 tensors along one constant axis: one call (fg_split_s8) writes every
-output, each its own buffer in the plan (the call takes them as one array of pointers). float32 (fg_split_f32)
-is accepted too, as TFLM accepts it: the TFLite converter leaves a float SPLIT between DEQUANTIZE and QUANTIZE in
-a Keras GRU."""
+"""SPLIT, SPLIT_V and UNPACK of int8 tensors along one constant axis: one call (fg_split_s8; fg_split_s16 for the
+int16 tensors of 16x8 models) writes every output, each its own buffer in the plan (the call takes them as one
+array of pointers). float32 (fg_split_f32) is accepted too, as TFLM accepts it: the TFLite converter leaves a float
+SPLIT between DEQUANTIZE and QUANTIZE in a Keras GRU."""
 
 from __future__ import annotations
 
@@ -13,14 +13,14 @@ from firmware_gen.frontend.ir import DType, Graph, Operator, Tensor
 from firmware_gen.ops.base import ConstTable, KernelCall, TableRef
 from firmware_gen.ops.operands import constant_ints, operand, require_dtype, resolve_axis, unsupported
 
-_FUNCTIONS = {DType.INT8: "fg_split_s8", DType.FLOAT32: "fg_split_f32"}
+_FUNCTIONS = {DType.INT8: "fg_split_s8", DType.INT16: "fg_split_s16", DType.FLOAT32: "fg_split_f32"}
 
 
 class _SplitBase:
     is_alias = False
     source_position = 0
     num_inputs = 1
-    dtypes = (DType.INT8, DType.FLOAT32)
+    dtypes = tuple(_FUNCTIONS)
 
     def _axis(self, graph: Graph, op: Operator) -> int:
         raise NotImplementedError

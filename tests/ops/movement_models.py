@@ -1,4 +1,4 @@
-"""Single-operator int8 models of the data-movement operators (issue 15), for their property tests."""
+"""Single-operator int8 (or int16) models of the data-movement operators (issue 15), for their property tests."""
 
 from __future__ import annotations
 
@@ -18,14 +18,17 @@ CASES = 4
 
 def movement_model(opcode: str, in_shapes: Sequence[Sequence[int]], out_shapes: Sequence[Sequence[int]],
                    params: Sequence[np.ndarray] = (), options: dict | None = None, params_first: bool = False,
-                   quantization: tuple[float, int] = (0.05, -3)) -> bytes:
-    """One operator: int8 inputs of in_shapes (graph inputs), constant int32 params after them (before them with
-    params_first, as SPLIT takes its axis), int8 outputs of out_shapes, every output a graph output."""
+                   quantization: tuple[float, int] = (0.05, -3), dtype: str = "int8") -> bytes:
+    """One operator: int8 (or `dtype`) inputs of in_shapes (graph inputs), constant int32 params after them (before
+    them with params_first, as SPLIT takes its axis), outputs of out_shapes, every output a graph output. int16
+    tensors take zero point 0, as 16x8 models have."""
     scale, zero_point = quantization
+    if dtype == "int16":
+        zero_point = 0
     b = ModelBuilder(opcode.lower())
-    data = [b.input(f"x{i}", shape, "int8", scale=scale, zero_point=zero_point) for i, shape in enumerate(in_shapes)]
+    data = [b.input(f"x{i}", shape, dtype, scale=scale, zero_point=zero_point) for i, shape in enumerate(in_shapes)]
     constants = [b.constant(f"p{i}", np.asarray(p, dtype=np.int32)) for i, p in enumerate(params)]
-    outputs = [b.tensor(f"y{i}", shape, "int8", scale=scale, zero_point=zero_point)
+    outputs = [b.tensor(f"y{i}", shape, dtype, scale=scale, zero_point=zero_point)
                for i, shape in enumerate(out_shapes)]
     b.operator(opcode, constants + data if params_first else data + constants, outputs, options or {})
     for y in outputs:

@@ -1,4 +1,5 @@
-"""LOGISTIC, TANH and LEAKY_RELU on int16 tensors (16x8 models): bit-exact against TFLM on every int16 input;
+"""LOGISTIC, TANH, LEAKY_RELU, RELU, RELU6 and ABS on int16 tensors (16x8 models): bit-exact against TFLM on every
+int16 input;
 HARD_SWISH, for which TFLite Micro has no int16 kernel, and what TFLM's Prepare refuses are refused in one line."""
 
 from __future__ import annotations
@@ -43,6 +44,9 @@ def side_by_side_16x8(shape: tuple[int, ...], cases: list[tuple[str, float, floa
 # firmware build) keep the memory planner's search short.
 SIGMOID_SCALES = [(2.0**-12, 2.0**-11), (2.0**-10, 0.001), (3e-5, 8.0)]
 LEAKY_CASES = [(0.01, 0.02, 0.2), (1.0, 1.0, -0.5), (2e-4, 0.1, 3.0)]
+# RELU and ABS: scaled down, up (saturating) and not at all; RELU6: six at 600, beyond int16 (clamped), and 6.
+RELU_CASES = [("RELU", 0.01, 0.02), ("RELU", 1.0, 0.3), ("RELU", 2e-4, 2e-4), ("RELU6", 0.01, 0.01),
+              ("RELU6", 1e-4, 0.5), ("RELU6", 1.0, 1.0), ("ABS", 0.01, 0.03), ("ABS", 1.0, 0.3), ("ABS", 2e-4, 2e-4)]
 
 
 @pytest.mark.parametrize("scales", SIGMOID_SCALES)
@@ -56,6 +60,11 @@ def test_leaky_relu_is_bit_exact_over_the_int16_range():
     assert_bit_exact(side_by_side_16x8(INT16_SWEEP.shape, cases), [INT16_SWEEP] * len(cases))
 
 
+def test_relu_relu6_and_abs_are_bit_exact_over_the_int16_range():
+    cases = [(opcode, in_scale, out_scale, {}) for opcode, in_scale, out_scale in RELU_CASES]
+    assert_bit_exact(side_by_side_16x8(INT16_SWEEP.shape, cases), [INT16_SWEEP] * len({c[1] for c in cases}))
+
+
 def test_int8_leaky_relu_rounds_halves_of_a_negative_alpha_as_tflm():
     b = ModelBuilder("leaky_int8")
     x = b.input("x", (1, 256), "int8", scale=1.0)
@@ -66,11 +75,11 @@ def test_int8_leaky_relu_rounds_halves_of_a_negative_alpha_as_tflm():
 
 
 @settings(max_examples=max(MAX_EXAMPLES // 8, 1), deadline=None)
-@given(opcode=st.sampled_from(["LOGISTIC", "TANH", "LEAKY_RELU"]),
+@given(opcode=st.sampled_from(["LOGISTIC", "TANH", "LEAKY_RELU", "RELU", "RELU6", "ABS"]),
        shape=st.lists(st.integers(1, 6), min_size=1, max_size=4).map(tuple),
        log_scale=st.floats(-5, 0.5), seed=st.integers(0, 99))
 def test_random_shapes_and_scales_are_bit_exact(opcode, shape, log_scale, seed):
-    output_scale = 10**log_scale / 3 if opcode == "LEAKY_RELU" else Q15
+    output_scale = Q15 if opcode in ("LOGISTIC", "TANH") else 10**log_scale / 3
     assert_bit_exact(unary_16x8(opcode, shape, 10**log_scale, output_scale, {"alpha": 0.3}), seed=seed)
 
 

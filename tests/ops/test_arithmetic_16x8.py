@@ -1,12 +1,12 @@
 """ADD, SUB and MUL with int16 activations (16x8, zero points 0), broadcasting up to 6-D: bit-exact against TFLM
-(its general int16 path: left_shift 15 for ADD and SUB). Each example merges one model per operator into one
-validation."""
+(its general int16 path: left_shift 15 for ADD and SUB); SQUARED_DIFFERENCE, MAXIMUM and MINIMUM alike. Each example
+merges one model per operator into one validation."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from binary_models import binary_model, broadcast_operands
+from binary_models import binary_model, broadcast_operands, natural_output_scale
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from movement_models import assert_cases_bit_exact
@@ -17,6 +17,7 @@ from firmware_gen.modelgen.writer import ModelBuilder
 from firmware_gen.ops import REGISTRY
 
 OPCODES = ("ADD", "SUB", "MUL")
+COMPARISONS = ("MAXIMUM", "MINIMUM")
 ACTIVATIONS = ("NONE", "RELU", "RELU6", "RELU_N1_TO_1")
 
 scales = st.floats(min_value=-14.0, max_value=0.0).map(lambda e: float(np.float32(2.0**e)))
@@ -39,10 +40,10 @@ def test_16x8_arithmetic_is_bit_exact(data: st.DataObject, seed: int) -> None:
 def test_16x8_extremes_and_six_dimensional_broadcasting_are_bit_exact() -> None:
     shapes = ((2, 1, 3, 1, 2, 1), (1, 2, 1, 2, 1, 3))
     models = [binary_model(opcode, shapes, ((2.0**-12, 0), (2.0**-14, 0), (2.0**-11, 0)), dtype="int16")
-              for opcode in OPCODES]
+              for opcode in OPCODES + COMPARISONS]
     same = ((1, 64), (1, 64))
     models += [binary_model(opcode, same, ((1.0, 0), (1.0, 0), (1.0, 0)), dtype="int16", constant=1, seed=3)
-               for opcode in OPCODES]
+               for opcode in OPCODES + COMPARISONS]
     assert_cases_bit_exact(models, seed=1)
 
 
@@ -79,5 +80,12 @@ def test_16x8_nonzero_zero_point_is_refused(opcode: str) -> None:
     assert "input 1" in message and "zero point 3; int16 activations must have zero point 0" in message
 
 
-def test_squared_difference_stays_int8_only() -> None:
-    assert "only int8 is supported" in refusal(mixed_model("SQUARED_DIFFERENCE", ("int16", "int16", "int16")))
+def test_16x8_squared_difference_is_bit_exact() -> None:
+    """No headroom shift for int16 (TFLM's left_shift 0): 6-D broadcasting, a constant operand, output scales about
+    and far below the natural one (saturating)."""
+    shapes = ((2, 1, 3, 1, 2, 1), (1, 2, 1, 2, 1, 3))
+    natural = natural_output_scale("SQUARED_DIFFERENCE", 2.0**-12, 2.0**-14, "int16")
+    models = [binary_model("SQUARED_DIFFERENCE", shapes, ((2.0**-12, 0), (2.0**-14, 0), (natural * f, 0)),
+                           dtype="int16", constant=constant, seed=4)
+              for f, constant in ((1.0, None), (0.3, 1), (1e-3, 0))]
+    assert_cases_bit_exact(models, seed=2)

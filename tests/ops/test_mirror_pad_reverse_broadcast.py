@@ -19,19 +19,19 @@ def mirror_pad_models(draw):
 
 
 @st.composite
-def reverse_models(draw):
+def reverse_models(draw, dtype="int8"):
     shape = draw(shapes(1, 5, max_side=4))
     first = draw(st.integers(0, len(shape) - 1))
     last = draw(st.integers(first, len(shape) - 1))  # TFLM reverses contiguous axes only
-    return movement_model("REVERSE_V2", [shape], [shape], [list(range(first, last + 1))])
+    return movement_model("REVERSE_V2", [shape], [shape], [list(range(first, last + 1))], dtype=dtype)
 
 
 @st.composite
-def broadcast_models(draw):
+def broadcast_models(draw, dtype="int8"):
     target = draw(shapes(1, 5, max_side=4))
     kept = draw(st.integers(1, len(target)))
     source = tuple(n if draw(st.booleans()) else 1 for n in target[-kept:])
-    return movement_model("BROADCAST_TO", [source], [target], [list(target)])
+    return movement_model("BROADCAST_TO", [source], [target], [list(target)], dtype=dtype)
 
 
 @settings(max_examples=FEW_EXAMPLES, deadline=None)

@@ -1,11 +1,16 @@
-"""TRANSPOSE, STRIDED_SLICE, SLICE and CONCATENATION on int16 tensors (16x8 models): the int8 kernels on bytes,
-bit-exact against TFLM."""
+"""TRANSPOSE, STRIDED_SLICE, SLICE, CONCATENATION, PAD, and SPLIT, SPLIT_V, UNPACK, PACK, REVERSE_V2, BROADCAST_TO,
+RESIZE_NEAREST_NEIGHBOR on int16 tensors (16x8 models): the int8 kernels on bytes (SPLIT: fg_split_s16), bit-exact
+against TFLM."""
 
 from __future__ import annotations
 
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from movement_models import CASES, FEW_EXAMPLES, assert_cases_bit_exact, movement_model
+from test_mirror_pad_reverse_broadcast import broadcast_models, reverse_models
+from test_resize import resize_cases
+from test_split_pack import split_models, unpack_pack_models
 from validated import MAX_EXAMPLES, assert_bit_exact, refusal
 
 from firmware_gen.modelgen.writer import ModelBuilder
@@ -82,3 +87,18 @@ def test_int16_pads_are_bit_exact():
 
 def test_an_int16_pad_value_of_two_different_bytes_is_refused():
     assert "pad value 5 of int16" in refusal(_pad("PADV2", 5))
+
+
+@st.composite
+def resize_nearest_models(draw):
+    shape, size, options = draw(resize_cases())
+    return movement_model("RESIZE_NEAREST_NEIGHBOR", [shape], [(shape[0], *size, shape[3])], [size], options,
+                          dtype="int16")
+
+
+@settings(max_examples=FEW_EXAMPLES, deadline=None)
+@given(models=st.lists(st.one_of(split_models("int16"), unpack_pack_models("int16"), reverse_models("int16"),
+                                 broadcast_models("int16")), min_size=CASES, max_size=CASES),
+       resize=resize_nearest_models())
+def test_int16_split_pack_reverse_broadcast_and_resize_nearest_are_bit_exact(models, resize):
+    assert_cases_bit_exact([*models, resize])

@@ -87,7 +87,8 @@ def _graph(output_scale=1 / 256, output_zero_point=-128, output_dtype="int8", in
 @pytest.mark.parametrize("change, words", [
     ({"output_scale": 1 / 128}, "scale"),
     ({"output_zero_point": 0}, "zero point"),
-    ({"output_dtype": "int16", "output_zero_point": -32768, "output_scale": 1 / 65536}, "int16"),
+    ({"output_dtype": "int16", "output_zero_point": 0, "output_scale": 1 / 65536}, "-32768"),
+    ({"output_dtype": "int16", "output_zero_point": -32768, "output_scale": 1 / 32768}, "1/65536"),
     ({"input_dtype": "uint8", "output_dtype": "uint8"}, "uint8"),
     ({"beta": 1e-9}, "beta"),
 ])
@@ -99,7 +100,9 @@ def test_unsupported_softmax_is_refused_naming_op_and_tensor(change, words):
     assert "'logits'" in str(error.value) or "'probabilities'" in str(error.value)
 
 
-@pytest.mark.parametrize("change", [{"output_scale": 1 / 128}, {"output_zero_point": 0}])
+@pytest.mark.parametrize("change", [{"output_scale": 1 / 128}, {"output_zero_point": 0},
+                                    {"output_dtype": "int16", "output_zero_point": 0, "output_scale": 1 / 65536},
+                                    {"output_dtype": "int16", "output_zero_point": -32768, "output_scale": 1 / 32768}])
 def test_tflm_refuses_what_we_refuse(change):
     data, graph = _graph(**change)
     with pytest.raises(UserError):

@@ -18,31 +18,31 @@ def _with(shape, axis, size):
 
 
 @st.composite
-def split_models(draw):
+def split_models(draw, dtype="int8"):
     shape = draw(shapes(1, 4, max_side=4))
     axis = draw(st.integers(-len(shape), len(shape) - 1))
     if draw(st.booleans()):
         count = draw(st.integers(1, 3))
         shape = _with(shape, axis % len(shape), shape[axis] * count)
         parts = [_with(shape, axis % len(shape), shape[axis] // count)] * count
-        return movement_model("SPLIT", [shape], parts, [axis], {"num_splits": count}, params_first=True)
+        return movement_model("SPLIT", [shape], parts, [axis], {"num_splits": count}, params_first=True, dtype=dtype)
     sizes = draw(st.lists(st.integers(1, 3), min_size=1, max_size=3))
     shape = _with(shape, axis % len(shape), sum(sizes))
     written = [-1 if draw(st.booleans()) else sizes[0], *sizes[1:]]  # one size may be inferred
     return movement_model("SPLIT_V", [shape], [_with(shape, axis % len(shape), s) for s in sizes],
-                          [written, axis], {"num_splits": len(sizes)})
+                          [written, axis], {"num_splits": len(sizes)}, dtype=dtype)
 
 
 @st.composite
-def unpack_pack_models(draw):
+def unpack_pack_models(draw, dtype="int8"):
     shape = draw(shapes(1, 4, max_side=4))
     axis = draw(st.integers(0, len(shape) - 1))
     if draw(st.booleans()):
         parts = [shape[:axis] + shape[axis + 1:]] * shape[axis]
-        return movement_model("UNPACK", [shape], parts, options={"num": shape[axis], "axis": axis})
+        return movement_model("UNPACK", [shape], parts, options={"num": shape[axis], "axis": axis}, dtype=dtype)
     count = draw(st.integers(1, 3))
     return movement_model("PACK", [shape] * count, [shape[:axis] + (count,) + shape[axis:]],
-                          options={"values_count": count, "axis": axis})
+                          options={"values_count": count, "axis": axis}, dtype=dtype)
 
 
 @settings(max_examples=FEW_EXAMPLES, deadline=None)

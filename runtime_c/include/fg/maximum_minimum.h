@@ -1,4 +1,4 @@
-/* MAXIMUM and MINIMUM on int8 tensors with broadcasting. As TFLM, the raw int8 values are compared (the
+/* MAXIMUM and MINIMUM on int8 or int16 tensors with broadcasting. As TFLM, the raw values are compared (the
  * quantization parameters are not looked at). */
 #ifndef FG_MAXIMUM_MINIMUM_H
 #define FG_MAXIMUM_MINIMUM_H
@@ -14,5 +14,13 @@ typedef struct {
 
 void fg_maximum_minimum_s8(const fg_maximum_minimum_params *params, const int8_t *input1, const int8_t *input2,
                            int8_t *output);
+void fg_maximum_minimum_s16(const fg_maximum_minimum_params *params, const int16_t *input1, const int16_t *input2,
+                            int16_t *output);
+
+/* The element of either size (params: the fg_maximum_minimum_params, as FG_BINARY_ROW passes them). */
+static inline int32_t fg_maximum_minimum_element(const void *params, int32_t a, int32_t b) {
+    const int32_t flip = ((const fg_maximum_minimum_params *)params)->flip;
+    return (a ^ flip) > (b ^ flip) ? a : b;
+}
 
 #endif /* FG_MAXIMUM_MINIMUM_H */

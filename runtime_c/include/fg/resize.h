@@ -17,6 +17,8 @@ typedef struct {
 
 /* Both store output pixels in raster order, each after reading the input pixels it needs. */
 void fg_resize_nearest_s8(const fg_resize_params *params, const int8_t *input, int8_t *output);
+/* int16 (16x8 models): the int8 kernel on bytes, depth counted in bytes. */
+void fg_resize_nearest_s16(const fg_resize_params *params, const int16_t *input, int16_t *output);
 void fg_resize_bilinear_s8(const fg_resize_params *params, const int8_t *input, int8_t *output);
 
 #endif /* FG_RESIZE_H */

@@ -1,4 +1,5 @@
-/* SOFTMAX over the last dimension: int8 in and out (output scale 1/256, zero point -128), or int16. */
+/* SOFTMAX over the last dimension: int8 in and out (output scale 1/256, zero point -128), int8 in and int16 out
+ * (output scale 1/65536, zero point -32768), or int16 in and out. */
 #ifndef FG_SOFTMAX_H
 #define FG_SOFTMAX_H
 
@@ -13,6 +14,7 @@ typedef struct {
 } fg_softmax_params;
 
 void fg_softmax_s8(const fg_softmax_params *params, const int8_t *input, int8_t *output);
+void fg_softmax_s8_s16(const fg_softmax_params *params, const int8_t *input, int16_t *output);
 
 /* SOFTMAX int16 -> int16 (16x8 models: input zero point 0, output scale 1/32768 zero point 0). */
 typedef struct {

@@ -1,6 +1,6 @@
 /* SPLIT, SPLIT_V and UNPACK along one axis. Seen from the axis, the input is `outer` rows of `input_row`
  * elements; output k takes chunk_sizes[k] contiguous elements of each row, in order. Values are copied
- * unchanged, as TFLM does. int8, and float32 (the converter leaves a SPLIT in float between DEQUANTIZE and
+ * unchanged, as TFLM does. int8, int16 (16x8 models), and float32 (the converter leaves a SPLIT in float between DEQUANTIZE and
  * QUANTIZE in Keras GRUs). */
 #ifndef FG_SPLIT_H
 #define FG_SPLIT_H
@@ -17,6 +17,7 @@ typedef struct {
 } fg_split_params;
 
 void fg_split_s8(const fg_split_params *params, const int8_t *input, int8_t *const outputs[]);
+void fg_split_s16(const fg_split_params *params, const int16_t *input, int16_t *const outputs[]);
 void fg_split_f32(const fg_split_params *params, const float *input, float *const outputs[]);
 
 /* Output k of the split, whose chunk starts `offset` elements into each row; the walk of every element type. */
@@ -28,6 +29,16 @@ static inline void fg_split_chunk(const fg_split_params *params, int32_t k, int3
     uint8_t *to = (uint8_t *)output;
     for (int32_t o = 0; o < params->outer; ++o) {
         memcpy(to + (size_t)o * chunk, from + (size_t)o * row, chunk);
+    }
+}
+
+/* Every output of the split, for elements of element_bytes bytes (outputs: the kernel's array of pointers). */
+static inline void fg_split_outputs(const fg_split_params *params, size_t element_bytes, const void *input,
+                                    void *const outputs[]) {
+    int32_t offset = 0;
+    for (int32_t k = 0; k < params->num_outputs; ++k) {
+        fg_split_chunk(params, k, offset, element_bytes, input, outputs[k]);
+        offset += params->chunk_sizes[k];
     }
 }
 
