@@ -1,6 +1,6 @@
 """Every 16x8 operator (int16 activations, zero point 0) bit-exact with TFLM on a QEMU board: one single-operator
-model per operator, all in one firmware. CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, AVERAGE_POOL_2D and
-SOFTMAX run on the boards inside the 16x8 DS-CNN too (test_ds_cnn_16x8_boards.py)."""
+model per operator (and SOFTMAX int8 -> int16), all in one firmware. CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED,
+AVERAGE_POOL_2D and SOFTMAX run on the boards inside the 16x8 DS-CNN too (test_ds_cnn_16x8_boards.py)."""
 
 from __future__ import annotations
 
@@ -21,11 +21,13 @@ Q15 = 2.0**-15
 
 def _single(opcode: str, extra_inputs: Callable[[ModelBuilder], list[int]] | None = None,
             options: dict | None = None, out_shape: tuple[int, ...] = SHAPE, in_scale: float = 0.01,
-            out_scale: float = 0.01, in_dtype: str = "int16", out_dtype: str = "int16") -> bytes:
+            out_scale: float = 0.01, in_dtype: str = "int16", out_dtype: str = "int16",
+            out_zero_point: int = 0) -> bytes:
     """x (SHAPE, in_dtype) -> opcode -> y; extra_inputs adds the operator's other inputs."""
     b = ModelBuilder(opcode.lower())
     x = b.input("x", SHAPE, in_dtype, scale=in_scale if in_dtype != "float32" else None)
-    y = b.tensor("y", out_shape, out_dtype, scale=out_scale if out_dtype != "float32" else None)
+    y = b.tensor("y", out_shape, out_dtype, scale=out_scale if out_dtype != "float32" else None,
+                 zero_point=out_zero_point)
     b.operator(opcode, [x, *(extra_inputs(b) if extra_inputs else [])], [y], options or {})
     b.output(y)
     return b.build()
@@ -37,13 +39,13 @@ def _ints(values) -> Callable[[ModelBuilder], list[int]]:
     return add
 
 
-def _binary(opcode: str, out_scale: float) -> bytes:
+def _binary(opcode: str, out_scale: float, options: dict | None = None) -> bytes:
     """x (SHAPE) op y (broadcast along the channels)."""
     b = ModelBuilder(opcode.lower())
     x = b.input("x", SHAPE, "int16", scale=0.01)
     w = b.input("w", (1, 1, 1, SHAPE[-1]), "int16", scale=0.02)
     y = b.tensor("y", SHAPE, "int16", scale=out_scale)
-    b.operator(opcode, [x, w], [y], {"activation": "NONE"})
+    b.operator(opcode, [x, w], [y], {"activation": "NONE"} if options is None else options)
     b.output(y)
     return b.build()
 
@@ -95,6 +97,11 @@ def _models() -> list[bytes]:
         _single("QUANTIZE", out_scale=0.02), _single("QUANTIZE", out_dtype="int8", out_scale=0.5),
         _single("QUANTIZE", in_dtype="int8", in_scale=0.5), _single("QUANTIZE", in_dtype="float32"),
         _single("DEQUANTIZE", out_dtype="float32"), _transpose_conv(),
+        _single("SOFTMAX", options={"beta": 1.0}, in_dtype="int8", in_scale=0.05, out_scale=2.0**-16,
+                out_zero_point=-32768),
+        _single("RELU", out_scale=0.02), _single("RELU6", in_scale=0.001, out_scale=0.001), _single("ABS"),
+        _binary("MAXIMUM", 0.02, {}), _binary("SQUARED_DIFFERENCE", 2.0, {}),
+        _single("RESIZE_NEAREST_NEIGHBOR", _ints([[8, 10]]), out_shape=(1, 8, 10, 8)),
     ]
 
 
