@@ -1,6 +1,6 @@
 """ADD_N, ARG_MAX, QUANTIZE and the data-movement cases, parameters as TFLM Micro's Prepare computes them
 (add_n.cc, arg_min_max.cc, depth_to_space.cc, space_to_depth.cc, resize_nearest_neighbor.cc, resize_bilinear.cc,
-pad.cc, concatenation.cc, quantize_common.cc)."""
+pad.cc, concatenation.cc, space_to_batch_nd.cc, batch_to_space_nd.cc, quantize_common.cc)."""
 
 from __future__ import annotations
 
@@ -111,6 +111,26 @@ def add_strided_slice(m: BenchModel) -> None:
           ("tflite::StridedSliceParams params;", "\n  ".join(lines), call))
 
 
+def add_space_batch(m: BenchModel) -> None:
+    """Blocks 2x2: SPACE_TO_BATCH_ND of x padded by 1 (TFLM's int8 kernel pads with the raw value 0, output_offset
+    0, as our property tests against the oracle confirm), and BATCH_TO_SPACE_ND of x seen as [4, 8, 8, 16] (a
+    RESHAPE, a view on our side; TFLM reads the same bytes under that shape) with no crops."""
+    block = m.builder.constant("space_batch_block", np.array([2, 2], np.int32))
+    paddings = m.builder.constant("space_batch_paddings", np.array([[1, 1], [1, 1]], np.int32))
+    out = m.tensor((4, 9, 9, 16), m.quant(m.x))
+    call = (f"tflite::reference_ops::SpaceToBatchND(params, {shape_expr(m, m.x)}, t{m.x}, {shape_expr(m, block)}, "
+            f"t{block}, {shape_expr(m, paddings)}, t{paddings}, {shape_expr(m, out)}, t{out});")
+    m.add("SPACE_TO_BATCH_ND block 2x2, pad 1", "SPACE_TO_BATCH_ND", [m.x, block, paddings], out,
+          ("tflite::SpaceToBatchParams params;", "params.output_offset = 0;", call))
+    batched = m.tensor((4, 8, 8, 16), m.quant(m.x))
+    m.builder.operator("RESHAPE", [m.x], [batched], {"new_shape": (4, 8, 8, 16)})
+    crops = m.builder.constant("batch_space_crops", np.array([[0, 0], [0, 0]], np.int32))
+    out = m.tensor(SHAPE, m.quant(m.x))
+    call = (f"tflite::reference_ops::BatchToSpaceND({shape_expr(m, batched)}, t{m.x}, {shape_expr(m, block)}, "
+            f"t{block}, {shape_expr(m, crops)}, t{crops}, {shape_expr(m, out)}, t{out});")
+    m.add("BATCH_TO_SPACE_ND block 2x2", "BATCH_TO_SPACE_ND", [batched, block, crops], out, ("", "", call))
+
+
 def add_movement_cases(m: BenchModel) -> None:
     add_add_n(m)
     add_arg_max(m)
@@ -119,4 +139,5 @@ def add_movement_cases(m: BenchModel) -> None:
     add_pad(m)
     add_concatenation(m)
     add_strided_slice(m)
+    add_space_batch(m)
     add_requantize(m)

@@ -2,9 +2,11 @@
 
 #include <string.h>
 
+#include "fg/hot_loop.h"
+
 /* Output pixels in order; output (n, y, x) comes from input batch (sy * block_w + sx) * N + n, where
  * y + crop_top = iy * block_h + sy and x + crop_left = ix * block_w + sx. */
-void fg_batch_to_space_s8(const fg_space_batch_params *p, const int8_t *input, int8_t *output) {
+FG_HOT_LOOP void fg_batch_to_space_s8(const fg_space_batch_params *p, const int8_t *input, int8_t *output) {
     const int32_t out_n = p->out_shape[0], in_h = p->in_shape[1], in_w = p->in_shape[2], depth = p->in_shape[3];
     for (int32_t n = 0; n < out_n; ++n) {
         for (int32_t oy = 0; oy < p->out_shape[1]; ++oy) {
