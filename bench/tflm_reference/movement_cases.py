@@ -1,6 +1,6 @@
 """ADD_N, ARG_MAX, QUANTIZE and the data-movement cases, parameters as TFLM Micro's Prepare computes them
 (add_n.cc, arg_min_max.cc, depth_to_space.cc, space_to_depth.cc, resize_nearest_neighbor.cc, resize_bilinear.cc,
-pad.cc, concatenation.cc, space_to_batch_nd.cc, batch_to_space_nd.cc, quantize_common.cc)."""
+pad.cc, concatenation.cc, space_to_batch_nd.cc, batch_to_space_nd.cc, reverse.cc, quantize_common.cc)."""
 
 from __future__ import annotations
 
@@ -131,6 +131,17 @@ def add_space_batch(m: BenchModel) -> None:
     m.add("BATCH_TO_SPACE_ND block 2x2", "BATCH_TO_SPACE_ND", [batched, block, crops], out, ("", "", call))
 
 
+def add_reverse(m: BenchModel) -> None:
+    """REVERSE_V2 along one axis: W (rows of channels moved whole) and C (each row reversed); reverse.cc passes
+    the single axis in a std::array of 8."""
+    for axis in (2, 3):
+        axes = m.builder.constant(f"reverse_axis_{axis}", np.array([axis], np.int32))
+        out = m.tensor(SHAPE, m.quant(m.x))
+        state = "std::array<int32_t, 8> axes;"
+        call = f"tflite::reference_ops::Reverse(axes, 1, {shape_expr(m, m.x)}, t{m.x}, t{out});"
+        m.add(f"REVERSE_V2 axis {axis}", "REVERSE_V2", [m.x, axes], out, (state, f"axes[0] = {axis};", call))
+
+
 def add_movement_cases(m: BenchModel) -> None:
     add_add_n(m)
     add_arg_max(m)
@@ -140,4 +151,5 @@ def add_movement_cases(m: BenchModel) -> None:
     add_concatenation(m)
     add_strided_slice(m)
     add_space_batch(m)
+    add_reverse(m)
     add_requantize(m)
