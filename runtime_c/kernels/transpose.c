@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "fg/hot_loop.h"
+
 /* A short row (a channel run of a few bytes) is copied by words: the 4-byte memcpy compiles to one
  * (unaligned-capable) load and store, cheaper than a call to the C library's memcpy, which serves longer rows. */
 static inline void copy_short_row(int8_t *output, const int8_t *input, int32_t bytes) {
@@ -16,8 +18,24 @@ static inline void copy_short_row(int8_t *output, const int8_t *input, int32_t b
     }
 }
 
+/* n bytes from source down to source - n + 1 (REVERSE_V2 along the innermost dimension): four at a time, the word
+ * below source byte-reversed. */
+static inline int8_t *copy_reversed(int8_t *output, const int8_t *source, int32_t n) {
+    int8_t *const end = output + n;
+    for (; end - output >= 4; output += 4, source -= 4) {
+        uint32_t word;
+        memcpy(&word, source - 3, 4);
+        word = __builtin_bswap32(word);
+        memcpy(output, &word, 4);
+    }
+    for (; output < end; --source) {
+        *output++ = *source;
+    }
+    return output;
+}
+
 /* The innermost walked dimension is stepped here with its stride; fg_nd_advance only carries into the outer ones. */
-void fg_transpose_s8(const fg_transpose_params *params, const int8_t *input, int8_t *output) {
+FG_HOT_LOOP void fg_transpose_s8(const fg_transpose_params *params, const int8_t *input, int8_t *output) {
     int32_t index[FG_MAX_RANK] = {0};
     const int32_t rank = params->rank;
     const int32_t row = params->row;
@@ -26,11 +44,13 @@ void fg_transpose_s8(const fg_transpose_params *params, const int8_t *input, int
     int32_t offset = params->offset;
     for (int32_t r = 0; r < params->rows; r += inner) {
         const int8_t *source = input + offset;
-        if (row == 1) {
+        if (row == 1 && inner_stride == -1) {
+            output = copy_reversed(output, source, inner);
+        } else if (row == 1) {
             for (int32_t k = 0; k < inner; ++k, source += inner_stride) {
                 *output++ = *source;
             }
-        } else if (row < 16) {
+        } else if (row <= 16) {
             for (int32_t k = 0; k < inner; ++k, source += inner_stride, output += row) {
                 copy_short_row(output, source, row);
             }
