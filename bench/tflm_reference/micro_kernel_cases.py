@@ -1,7 +1,7 @@
 """Cases whose int8 Eval is code of TFLM's micro kernel .cc files rather than a reference/*.h function: the case
 calls the .cc's own helper, or the invoke of its registration, compiled from --tflm-src (harness.TFLM_SOURCES),
 with the parameters its Prepare would set (activations_common.cc, squared_difference.cc, gather.cc,
-mirror_pad.cc, elementwise.cc, elu.cc, cast.cc)."""
+mirror_pad.cc, elementwise.cc, elu.cc, cast.cc, pack.cc, split.cc)."""
 
 from __future__ import annotations
 
@@ -156,6 +156,27 @@ def add_cast(m: BenchModel) -> None:
           {"in_data_type": "int8", "out_data_type": "int16"})
 
 
+def add_pack(m: BenchModel) -> None:
+    """pack.cc's Eval: PackImpl<int8_t>, an element loop per copy_size run of each input (no OpData)."""
+    scale, zero_point = m.quant(m.x)
+    other = m.builder.input("pack_x2", SHAPE, "int8", scale=scale, zero_point=zero_point)
+    out = m.tensor((1, 16, 16, 2, 16), (scale, zero_point))
+    builtin = "TfLitePackParams options = {2, 3};"
+    m.add("PACK 2 inputs, axis 3", "PACK", [m.x, other], out,
+          (invoked(m, "", [m.x, other], [out], builtin, registration="TfLiteRegistration"),
+           "registration = tflite::ops::micro::Register_PACK();", INVOKE), {"values_count": 2, "axis": 3})
+
+
+def add_split(m: BenchModel) -> None:
+    """split.cc's SplitEval: SplitImpl<int8_t>, an element loop per output run; 4 outputs along C, compared on the
+    first."""
+    axis = m.builder.constant("split_axis", np.array([3], np.int32))
+    outs = [m.tensor((1, 16, 16, 4), m.quant(m.x)) for _ in range(4)]
+    m.add("SPLIT 4 ways along C", "SPLIT", [axis, m.x], outs[0],
+          (invoked(m, "", [axis, m.x], outs), "registration = tflite::micro::Register_SPLIT();", INVOKE),
+          {"num_splits": 4}, tuple(outs[1:]))
+
+
 def add_micro_kernel_cases(m: BenchModel) -> None:
     add_relu(m)
     add_relu6(m)
@@ -168,3 +189,5 @@ def add_micro_kernel_cases(m: BenchModel) -> None:
     add_abs_rsqrt(m, "RSQRT")
     add_elu(m)
     add_cast(m)
+    add_pack(m)
+    add_split(m)

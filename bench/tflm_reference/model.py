@@ -18,7 +18,7 @@ class Case:
     label: str
     op_index: int  # the operator of the model this case times on our side
     output: int  # the tensor both sides write
-    elements: int  # the larger of the first input's and the output's element counts
+    elements: int  # the largest element count of the inputs and the output
     state: str  # C++ declarations at the case's namespace scope (its parameters)
     setup: str  # C++ run once before timing (TFLM's Prepare)
     call: str  # C++ timed (TFLM's Eval)
@@ -52,11 +52,13 @@ class BenchModel:
         return self.builder.tensor(name, shape, dtype, scale=quant[0], zero_point=quant[1])
 
     def add(self, label: str, opcode: str, inputs: list[int], output: int, code: tuple[str, str, str],
-            options: dict | None = None) -> None:
-        """code: (state, setup, call) of the TFLM side."""
-        op_index = self.builder.operator(opcode, inputs, [output], options or {})
-        self.builder.output(output)
-        elements = max(int(np.prod(self.shape(t))) for t in (inputs[0], output))
+            options: dict | None = None, more_outputs: tuple[int, ...] = ()) -> None:
+        """code: (state, setup, call) of the TFLM side. An operator of several outputs (SPLIT) is compared on its
+        first, `output`; `more_outputs` are its others."""
+        op_index = self.builder.operator(opcode, inputs, [output, *more_outputs], options or {})
+        for tensor in (output, *more_outputs):
+            self.builder.output(tensor)
+        elements = max(int(np.prod(self.shape(t))) for t in (*inputs, output))
         self.cases.append(Case(label, op_index, output, elements, *code))
 
 

@@ -14,4 +14,8 @@ typedef enum {
 typedef struct {
   TfLiteMirrorPaddingMode mode;
 } TfLiteMirrorPaddingParams;
+typedef struct {
+  int values_count;
+  int axis;
+} TfLitePackParams;
 #endif

@@ -6,6 +6,7 @@
 namespace tflite {
 inline int NumInputs(const TfLiteNode* node) { return node->inputs_size; }
 inline int NumOutputs(const TfLiteNode* node) { return node->outputs_size; }
+inline bool IsConstantTensor(const TfLiteTensor*) { return true; }
 inline const TfLiteTensor* GetInput(const TfLiteContext*, const TfLiteNode*, int) { return nullptr; }
 inline TfLiteTensor* GetOutput(TfLiteContext*, const TfLiteNode*, int) { return nullptr; }
 inline int NumDimensions(const TfLiteTensor* t) { return t->dims->size; }

@@ -5,6 +5,7 @@
 #define FG_SHIM_TENSORFLOW_LITE_MICRO_KERNELS_KERNEL_UTIL_H
 #include "tensorflow/lite/kernels/kernel_util.h"
 #include "tflite/core/c/common.h"
+#include "tensorflow/lite/micro/micro_log.h"  // TFLM's kernel_util.h brings MicroPrintf (pack.cc relies on it)
 #include "tflite/kernels/internal/types.h"
 
 #define TF_LITE_ENSURE(context, condition) \
@@ -28,6 +29,8 @@ struct TFLMRegistration {
   void (*free)(TfLiteContext* context, void* buffer);
   TfLiteStatus (*prepare)(TfLiteContext* context, TfLiteNode* node);
   TfLiteStatus (*invoke)(TfLiteContext* context, TfLiteNode* node);
+  // The older kernels (pack.cc) return RegisterOp's result as a TfLiteRegistration.
+  operator TfLiteRegistration() const { return {init, free, prepare, invoke, nullptr, 0, nullptr, 0}; }
 };
 
 namespace tflite {

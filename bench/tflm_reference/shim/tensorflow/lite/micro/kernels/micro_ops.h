@@ -12,6 +12,12 @@ TFLMRegistration Register_RSQRT();
 TfLiteRegistration Register_CAST();  // cast.cc's version predates TFLMRegistration
 namespace micro {
 TFLMRegistration Register_ELU();  // elu.cc's version declares it in tflite::micro
+TFLMRegistration Register_SPLIT();  // so does split.cc's
 }  // namespace micro
+namespace ops {
+namespace micro {
+TfLiteRegistration Register_PACK();  // pack.cc's version declares it in tflite::ops::micro
+}  // namespace micro
+}  // namespace ops
 }  // namespace tflite
 #endif
