@@ -1,7 +1,7 @@
 """Cases whose int8 Eval is code of TFLM's micro kernel .cc files rather than a reference/*.h function: the case
 calls the .cc's own helper, or the invoke of its registration, compiled from --tflm-src (harness.TFLM_SOURCES),
 with the parameters its Prepare would set (activations_common.cc, squared_difference.cc, gather.cc,
-mirror_pad.cc, elementwise.cc, elu.cc, cast.cc, pack.cc, split.cc)."""
+mirror_pad.cc, elementwise.cc, elu.cc, cast.cc, pack.cc, split.cc, unpack.cc)."""
 
 from __future__ import annotations
 
@@ -177,6 +177,16 @@ def add_split(m: BenchModel) -> None:
           {"num_splits": 4}, tuple(outs[1:]))
 
 
+def add_unpack(m: BenchModel) -> None:
+    """unpack.cc's UnpackEval: UnpackImpl<int8_t>, an element loop per run; x unpacked along W into 16 outputs,
+    compared on the first."""
+    outs = [m.tensor((1, 16, 16), m.quant(m.x)) for _ in range(16)]
+    builtin = "TfLiteUnpackParams options = {16, 2};"
+    m.add("UNPACK 16 along W", "UNPACK", [m.x], outs[0],
+          (invoked(m, "", [m.x], outs, builtin), "registration = tflite::micro::Register_UNPACK();", INVOKE),
+          {"num": 16, "axis": 2}, tuple(outs[1:]))
+
+
 def add_micro_kernel_cases(m: BenchModel) -> None:
     add_relu(m)
     add_relu6(m)
@@ -191,3 +201,4 @@ def add_micro_kernel_cases(m: BenchModel) -> None:
     add_cast(m)
     add_pack(m)
     add_split(m)
+    add_unpack(m)

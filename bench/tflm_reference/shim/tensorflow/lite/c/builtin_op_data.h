@@ -18,4 +18,8 @@ typedef struct {
   int values_count;
   int axis;
 } TfLitePackParams;
+typedef struct {
+  int num;
+  int axis;
+} TfLiteUnpackParams;
 #endif

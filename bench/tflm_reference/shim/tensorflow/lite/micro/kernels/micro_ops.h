@@ -12,7 +12,8 @@ TFLMRegistration Register_RSQRT();
 TfLiteRegistration Register_CAST();  // cast.cc's version predates TFLMRegistration
 namespace micro {
 TFLMRegistration Register_ELU();  // elu.cc's version declares it in tflite::micro
-TFLMRegistration Register_SPLIT();  // so does split.cc's
+TFLMRegistration Register_SPLIT();  // so do split.cc's and unpack.cc's
+TFLMRegistration Register_UNPACK();
 }  // namespace micro
 namespace ops {
 namespace micro {
