@@ -1,7 +1,7 @@
 """Cases whose int8 Eval is code of TFLM's micro kernel .cc files rather than a reference/*.h function: the case
 calls the .cc's own helper, or the invoke of its registration, compiled from --tflm-src (harness.TFLM_SOURCES),
 with the parameters its Prepare would set (activations_common.cc, squared_difference.cc, gather.cc,
-mirror_pad.cc, elementwise.cc, elu.cc, cast.cc, pack.cc, split.cc, unpack.cc)."""
+mirror_pad.cc, elementwise.cc, elu.cc, cast.cc, pack.cc, split.cc, unpack.cc, gather_nd.cc)."""
 
 from __future__ import annotations
 
@@ -187,6 +187,19 @@ def add_unpack(m: BenchModel) -> None:
           {"num": 16, "axis": 2}, tuple(outs[1:]))
 
 
+def add_gather_nd(m: BenchModel) -> None:
+    """gather_nd.cc's Eval: GatherNd<int8_t, int32_t>, a memcpy per slice; the 256 pixels of x in a shuffled order,
+    each a slice of 16 channels."""
+    rng = np.random.default_rng(5)
+    pixels = rng.permutation(256)
+    coords = np.stack([np.zeros(256, int), pixels // 16, pixels % 16], axis=1).astype(np.int32)
+    indices = m.builder.constant("gather_nd_indices", coords)
+    out = m.tensor((256, 16), m.quant(m.x))
+    m.add("GATHER_ND 256 pixels", "GATHER_ND", [m.x, indices], out,
+          (invoked(m, "", [m.x, indices], [out], registration="TfLiteRegistration"),
+           "registration = tflite::Register_GATHER_ND();", INVOKE))
+
+
 def add_micro_kernel_cases(m: BenchModel) -> None:
     add_relu(m)
     add_relu6(m)
@@ -202,3 +215,4 @@ def add_micro_kernel_cases(m: BenchModel) -> None:
     add_pack(m)
     add_split(m)
     add_unpack(m)
+    add_gather_nd(m)
