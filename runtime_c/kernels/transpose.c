@@ -3,20 +3,7 @@
 #include <string.h>
 
 #include "fg/hot_loop.h"
-
-/* A short row (a channel run of a few bytes) is copied by words: the 4-byte memcpy compiles to one
- * (unaligned-capable) load and store, cheaper than a call to the C library's memcpy, which serves longer rows. */
-static inline void copy_short_row(int8_t *output, const int8_t *input, int32_t bytes) {
-    int32_t i = 0;
-    for (; i + 4 <= bytes; i += 4) {
-        uint32_t word;
-        memcpy(&word, input + i, 4);
-        memcpy(output + i, &word, 4);
-    }
-    for (; i < bytes; ++i) {
-        output[i] = input[i];
-    }
-}
+#include "fg/row_copy.h"
 
 /* n bytes from source down to source - n + 1 (REVERSE_V2 along the innermost dimension): four at a time, the word
  * below source byte-reversed. */
@@ -50,9 +37,9 @@ FG_HOT_LOOP void fg_transpose_s8(const fg_transpose_params *params, const int8_t
             for (int32_t k = 0; k < inner; ++k, source += inner_stride) {
                 *output++ = *source;
             }
-        } else if (row <= 16) {
+        } else if (row <= FG_SHORT_ROW_BYTES) {
             for (int32_t k = 0; k < inner; ++k, source += inner_stride, output += row) {
-                copy_short_row(output, source, row);
+                fg_copy_short_row(output, source, row);
             }
         } else {
             for (int32_t k = 0; k < inner; ++k, source += inner_stride, output += row) {

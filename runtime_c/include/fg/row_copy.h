@@ -1,0 +1,45 @@
+/* Copies of contiguous rows of bytes. A short row (a channel run, a GATHER_ND slice of a few bytes) is copied by
+ * words, the last 1 to 3 bytes one by one: the 4-byte memcpy compiles to one (unaligned-capable) load and store,
+ * cheaper than a call to the C library's memcpy, which serves the longer rows. */
+#ifndef FG_ROW_COPY_H
+#define FG_ROW_COPY_H
+
+#include <stdint.h>
+#include <string.h>
+
+/* The longest row copied inline; longer rows go to memcpy. */
+#define FG_SHORT_ROW_BYTES 16
+
+static inline void fg_copy_short_row(int8_t *output, const int8_t *input, int32_t bytes) {
+    const int8_t *const words_end = input + (bytes & ~3);
+    for (; input != words_end; input += 4, output += 4) {
+        uint32_t word;
+        memcpy(&word, input, 4);
+        memcpy(output, &word, 4);
+    }
+    for (int32_t i = 0; i < (bytes & 3); ++i) {
+        output[i] = input[i];
+    }
+}
+
+/* A row of a whole number of words, at least one. */
+static inline void fg_copy_words(int8_t *output, const int8_t *input, int32_t bytes) {
+    const int8_t *const end = input + bytes;
+    do {
+        uint32_t word;
+        memcpy(&word, input, 4);
+        memcpy(output, &word, 4);
+        input += 4;
+        output += 4;
+    } while (input != end);
+}
+
+static inline void fg_copy_row(int8_t *output, const int8_t *input, int32_t bytes) {
+    if (bytes <= FG_SHORT_ROW_BYTES) {
+        fg_copy_short_row(output, input, bytes);
+    } else {
+        memcpy(output, input, (size_t)bytes);
+    }
+}
+
+#endif /* FG_ROW_COPY_H */
