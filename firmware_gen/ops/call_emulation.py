@@ -1,6 +1,6 @@
 """The data-movement kernel calls computed with numpy at generation time, index for index as the C kernels compute
-them (runtime_c/kernels/transpose.c, split.c, concatenation.c, gather.c, gather_nd.c, mirror_pad.c, fill.c), for
-constant folding. Values are moved, never changed, so any element type works."""
+them (runtime_c/kernels/transpose.c, split.c, concatenation.c, gather.c, gather_nd.c, gather_nd_offsets.c,
+mirror_pad.c, fill.c), for constant folding. Values are moved, never changed, so any element type works."""
 
 from __future__ import annotations
 
@@ -51,6 +51,13 @@ def _gather_nd(call: KernelCall, inputs: Sequence[np.ndarray]) -> list[np.ndarra
     return [inputs[0].ravel()[(starts[:, None] + np.arange(int(p["slice_size"]))).ravel()]]
 
 
+def _gather_nd_offsets(call: KernelCall, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    offsets, size = _table(call, "offsets"), int(call.params["slice_size"])
+    values = inputs[0].ravel()[(np.maximum(offsets, 0)[:, None] + np.arange(size)).ravel()]
+    values[np.repeat(offsets < 0, size)] = 0  # a row outside the bounds, as the kernel writes it
+    return [values]
+
+
 def _mirror_pad(call: KernelCall, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
     p = call.params
     table = _table(call, "source_offsets")
@@ -69,5 +76,6 @@ def _fill(call: KernelCall, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
 EMULATIONS: dict[str, Callable[[KernelCall, Sequence[np.ndarray]], list[np.ndarray]]] = {
     "fg_transpose_s8": _strided_gather, "fg_split_s8": _split, "fg_split_f32": _split,
     "fg_concatenation_s8": _concatenation,
-    "fg_gather_s8": _gather, "fg_gather_nd_s8": _gather_nd, "fg_mirror_pad_s8": _mirror_pad, "fg_fill_s8": _fill,
+    "fg_gather_s8": _gather, "fg_gather_nd_s8": _gather_nd,
+    "fg_gather_nd_offsets_s8": _gather_nd_offsets, "fg_mirror_pad_s8": _mirror_pad, "fg_fill_s8": _fill,
 }

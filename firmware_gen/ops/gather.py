@@ -9,7 +9,7 @@ import math
 import numpy as np
 
 from firmware_gen.frontend.ir import DType, Graph, Operator, Tensor
-from firmware_gen.ops.base import KernelCall
+from firmware_gen.ops.base import ConstTable, KernelCall, TableRef
 from firmware_gen.ops.layout import MAX_RANK, padded, row_major_strides
 from firmware_gen.ops.operands import operand, require_arity, require_dtype, resolve_axis, unsupported
 
@@ -69,6 +69,21 @@ class GatherKernel:
                           inputs=[op.inputs[0], op.inputs[1]], outputs=[op.outputs[0]])
 
 
+def _gather_nd_offsets(source: Tensor, indices: Tensor, op: Operator) -> KernelCall:
+    """Constant indices: every slice's input offset computed here (-1 for a row outside the bounds, zeros as the
+    run-time kernel writes), so the kernel only copies."""
+    depth = indices.shape[-1]
+    rows = np.asarray(indices.data, dtype=np.int64).reshape(-1, depth)
+    inside = ((rows >= 0) & (rows < np.asarray(source.shape[:depth]))).all(axis=1)
+    offsets = np.where(inside, rows @ np.asarray(row_major_strides(source.shape)[:depth], dtype=np.int64), -1)
+    return KernelCall(function="fg_gather_nd_offsets_s8", params_type="fg_gather_nd_offsets_params",
+                      params={"num_slices": len(rows), "slice_size": math.prod(source.shape[depth:]),
+                              "offsets": TableRef("offsets")},
+                      inputs=[op.inputs[0]], outputs=[op.outputs[0]],
+                      tables=[ConstTable("offsets", "int32_t", offsets.astype(np.int32))],
+                      variant="constant indices, slice offsets computed at generation time")
+
+
 class GatherNdKernel:
     opcode = "GATHER_ND"
     is_alias = False
@@ -90,6 +105,8 @@ class GatherNdKernel:
         source, indices, _ = _operands(graph, op)
         depth = indices.shape[-1]
         strides = row_major_strides(source.shape)
+        if indices.is_constant:
+            return _gather_nd_offsets(source, indices, op)
         return KernelCall(function="fg_gather_nd_s8", params_type="fg_gather_nd_params",
                           params={"num_slices": math.prod(indices.shape[:-1]), "index_depth": depth,
                                   "slice_size": math.prod(source.shape[depth:]),

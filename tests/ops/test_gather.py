@@ -1,5 +1,5 @@
-"""GATHER (any axis, batch_dims, constant or run-time indices) and GATHER_ND of int8 by int32 indices,
-bit-exact against TFLM."""
+"""GATHER and GATHER_ND (any axis, batch_dims, constant or run-time indices) of int8 by int32 indices, bit-exact
+against TFLM."""
 
 from __future__ import annotations
 
@@ -9,7 +9,10 @@ from hypothesis import strategies as st
 from movement_models import CASES, FEW_EXAMPLES, assert_cases_bit_exact, movement_model
 from validated import assert_bit_exact, refusal, shapes
 
+from firmware_gen.frontend.tflite_reader import read_model
 from firmware_gen.modelgen.writer import ModelBuilder
+from firmware_gen.ops.call_emulation import EMULATIONS
+from firmware_gen.ops.gather import GatherNdKernel
 
 
 @st.composite
@@ -56,5 +59,30 @@ def test_gather_nd_is_bit_exact(models):
     assert_cases_bit_exact(models)
 
 
+def test_gather_nd_with_indices_computed_at_run_time_is_bit_exact():
+    """The run-time kernel on slices of 1, 3, 7 (words, a halfword, a byte), 16 and 20 (memcpy) bytes."""
+    b = ModelBuilder("gather_nd")
+    inputs = []
+    for n, (shape, depth) in enumerate([((3, 4), 2), ((2, 5, 3), 2), ((4, 7), 1), ((2, 2, 16), 2), ((3, 20), 1)]):
+        rng = np.random.default_rng(n)
+        x = b.input(f"x{n}", shape, "int8", scale=0.1, zero_point=2)
+        i = b.input(f"i{n}", (5, depth), "int32")
+        y = b.tensor(f"y{n}", (5, *shape[depth:]), "int8", scale=0.1, zero_point=2)
+        b.operator("GATHER_ND", [x, i], [y])
+        b.output(y)
+        inputs += [rng.integers(-128, 128, shape, dtype=np.int8),
+                   np.stack([rng.integers(0, size, 5) for size in shape[:depth]], axis=1).astype(np.int32)]
+    assert_bit_exact(b.build(), inputs=inputs)
+
+
 def test_constant_index_out_of_bounds_is_refused():
     assert "holds an index outside axis 0" in refusal(movement_model("GATHER", [(3, 2)], [(1, 2)], [[3]]))
+
+
+def test_constant_index_outside_is_lowered_to_a_zeroed_slice():
+    """The check refuses such a model; lowered anyway, the row's offset is -1 and its slice zeros, as the run-time
+    kernel writes them."""
+    graph = read_model(movement_model("GATHER_ND", [(3, 2)], [(2, 2)], [[[1], [3]]]))
+    call = GatherNdKernel().lower(graph, graph.operators[0])
+    assert call.function == "fg_gather_nd_offsets_s8" and call.tables[0].values.tolist() == [2, -1]
+    assert EMULATIONS[call.function](call, [np.arange(6, dtype=np.int8)])[0].tolist() == [2, 3, 0, 0]

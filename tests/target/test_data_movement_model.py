@@ -23,7 +23,7 @@ def test_data_movement_model_is_bit_exact_on_host_and_mps2_an386(tmp_path):
     assert report.bit_exact, report.mismatches
     deployment = prepare(model, "data_movement.tflite", "mps2_an386", out_dir=tmp_path / "build")
     assert {s.call.function for s in deployment.compiled.steps if s.call} >= {
-        "fg_mirror_pad_s8", "fg_transpose_s8", "fg_split_s8", "fg_gather_s8", "fg_gather_nd_s8"}
+        "fg_mirror_pad_s8", "fg_transpose_s8", "fg_split_s8", "fg_gather_s8", "fg_gather_nd_offsets_s8"}
     inputs = random_inputs(deployment.graph, 1)
     result = run(deployment, inputs)
     expected = run_tflm(model, inputs, len(deployment.graph.tensors)).outputs
