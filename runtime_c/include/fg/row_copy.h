@@ -11,13 +11,13 @@
 #define FG_SHORT_ROW_BYTES 16
 
 static inline void fg_copy_short_row(int8_t *output, const int8_t *input, int32_t bytes) {
-    const int8_t *const words_end = input + (bytes & ~3);
-    for (; input != words_end; input += 4, output += 4) {
+    int32_t i = 0;
+    for (; i + 4 <= bytes; i += 4) {
         uint32_t word;
-        memcpy(&word, input, 4);
-        memcpy(output, &word, 4);
+        memcpy(&word, input + i, 4);
+        memcpy(output + i, &word, 4);
     }
-    for (int32_t i = 0; i < (bytes & 3); ++i) {
+    for (; i < bytes; ++i) {
         output[i] = input[i];
     }
 }
