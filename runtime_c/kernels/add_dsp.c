@@ -47,10 +47,7 @@ FG_HOT_LOOP void fg_add_dsp(const fg_add_params *p, const int8_t *input1, const 
         tables[1][x + 128] = fg_dsp_add_scaled(x, p->input2_offset, p->left_shift, p->input2_multiplier,
                                                p->input2_shift);
     }
-    int32_t n = 1;
-    for (int32_t d = 0; d < FG_BROADCAST_MAX_DIMS; ++d) {
-        n *= p->shape.dims[d];
-    }
+    const int32_t n = fg_broadcast_outputs(&p->shape);
     if (p->activation_min == -128 && p->activation_max == 127) {
         fg_dsp_add_loop(p, tables[0] + 128, tables[1] + 128, input1, input2, output, n, 1);
     } else {

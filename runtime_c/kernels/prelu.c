@@ -1,10 +1,6 @@
 #include "fg/fixedpoint.h"
 #include "fg/prelu.h"
 
-/* Above this many outputs the non-negative branch, which depends on the input byte only, is tabulated once per call
- * (256 bytes on the stack). */
-#define FG_PRELU_TABLE_MIN_OUTPUTS 1024
-
 typedef struct {
     const fg_prelu_params *params;
     const int8_t *non_negative; /* output of each input byte (indexed by byte + 128) whose x is >= 0; or NULL */
@@ -34,13 +30,10 @@ static void prelu_row(const void *context, const void *input_bytes, int32_t inpu
 }
 
 void fg_prelu_s8(const fg_prelu_params *params, const int8_t *input, const int8_t *alpha, int8_t *output) {
-    int32_t outputs = 1;
-    for (int d = 0; d < FG_BROADCAST_MAX_DIMS; ++d) {
-        outputs *= params->shape.dims[d];
-    }
     int8_t table[256];
     prelu_context context = {params, 0};
-    if (outputs >= FG_PRELU_TABLE_MIN_OUTPUTS) {
+    if (fg_broadcast_outputs(&params->shape) >= FG_BROADCAST_TABLE_MIN_OUTPUTS) {
+        /* the non-negative branch depends on the input byte only: tabulated once per call (256 bytes on the stack) */
         for (int32_t v = -128; v < 128; ++v) {
             const int32_t x = v + params->input_offset;
             table[v + 128] = x >= 0 ? prelu_one(params, x, 0) : 0;

@@ -1,5 +1,5 @@
 /* The tabulated path of int8 ADD and SUB: each input's rescaled value depends on its int8 value only, so above
- * FG_ADD_TABLE_MIN_OUTPUTS outputs the 256 values of each input are tabulated once per call (on the stack) and the
+ * FG_BROADCAST_TABLE_MIN_OUTPUTS outputs the 256 values of each input are tabulated once per call (on the stack) and the
  * output stage takes the one-SMLAL path (fg/requantize_fast.h). SUB is ADD with the second table negated: TFLite's
  * difference of the rescaled inputs is the sum with the second one's negation, exactly. */
 #ifndef FG_ADD_TABULATED_H
@@ -12,8 +12,6 @@
 #include "fg/hot_loop.h"
 #include "fg/fixedpoint.h"
 #include "fg/requantize_fast.h"
-
-#define FG_ADD_TABLE_MIN_OUTPUTS 1024
 
 typedef struct {
     int32_t scaled1[256], scaled2[256];  /* indexed by the input value + 128 */
@@ -45,12 +43,8 @@ FG_HOT_LOOP static void fg_add_row_tabulated(const void *context, const void *in
  * small for tables to pay or the output shift is not one the fast stage takes. */
 static inline int fg_add_tabulated_s8(const fg_add_params *params, int32_t sign2, const int8_t *input1,
                                       const int8_t *input2, int8_t *output) {
-    int32_t outputs = 1;
-    for (int d = 0; d < FG_BROADCAST_MAX_DIMS; ++d) {
-        outputs *= params->shape.dims[d];
-    }
     fg_add_tables tables;
-    if (outputs < FG_ADD_TABLE_MIN_OUTPUTS
+    if (fg_broadcast_outputs(&params->shape) < FG_BROADCAST_TABLE_MIN_OUTPUTS
         || !fg_fast_channel_of(params->output_multiplier, params->output_shift, &tables.output)) {
         return 0;
     }

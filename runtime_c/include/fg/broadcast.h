@@ -18,6 +18,19 @@ typedef struct {
     int32_t strides2[FG_BROADCAST_MAX_DIMS];
 } fg_broadcast_shape;
 
+/* Above this many outputs, a kernel's per-call table over the 256 int8 input values (ADD and SUB's rescaled inputs,
+ * PRELU's non-negative branch) costs less than it saves. */
+#define FG_BROADCAST_TABLE_MIN_OUTPUTS 1024
+
+/* The operator's output element count: the product of the folded extents. */
+static inline int32_t fg_broadcast_outputs(const fg_broadcast_shape *shape) {
+    int32_t outputs = 1;
+    for (int d = 0; d < FG_BROADCAST_MAX_DIMS; ++d) {
+        outputs *= shape->dims[d];
+    }
+    return outputs;
+}
+
 /* Computes n outputs from in1[i * step1] and in2[i * step2] (a step of 0 repeats one element); the pointers are
  * to the operator's element type. */
 typedef void (*fg_binary_row)(const void *params, const void *in1, int32_t step1, const void *in2, int32_t step2,
