@@ -7,13 +7,14 @@
 
 /* The input offset of the slice a row of indices picks, or -1 when an index is outside its dimension: one unsigned
  * compare per component tests 0 <= index < dim. */
-static inline int32_t slice_offset(const int32_t *row, const int32_t *dim, const int32_t *dims_end) {
+static inline int32_t slice_offset(const int32_t *row, const int32_t *dim, const int32_t *stride,
+                                   const int32_t *dims_end) {
     int32_t offset = 0;
     do {
         if ((uint32_t)*row >= (uint32_t)*dim) {
             return -1;
         }
-        offset += *row++ * dim[FG_MAX_RANK]; /* strides[d], FG_MAX_RANK after dims[d] */
+        offset += *row++ * *stride++;
     } while (++dim != dims_end);
     return offset;
 }
@@ -28,7 +29,7 @@ static inline __attribute__((always_inline)) void gather_slices(const fg_gather_
     const int32_t *const dims_end = params->dims + depth;
     const int32_t *const end = indices + params->num_slices * depth;
     for (; indices != end; indices += depth, output += slice) {
-        const int32_t offset = slice_offset(indices, params->dims, dims_end);
+        const int32_t offset = slice_offset(indices, params->dims, params->strides, dims_end);
         if (offset < 0) {
             memset(output, 0, (size_t)slice);
         } else if (short_words) {
