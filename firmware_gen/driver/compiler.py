@@ -66,12 +66,27 @@ def _expand_within_pool(graph: Graph, calls: dict[int, KernelCall], plan: Memory
     overlap, where planning them without it costs no pool bytes; otherwise `calls` and `plan` as they are."""
     keeping, side_by_side = expansion_candidates(graph, calls, plan.pool_bytes)
     if side_by_side and options.overlap:
-        replanned = plan_model(graph, options, without_overlap=side_by_side)
-        if replanned.pool_bytes > plan.pool_bytes:
-            side_by_side = frozenset()
-        else:
-            plan = replanned
+        replanned = _replan_within(graph, options, side_by_side, plan.pool_bytes)
+        side_by_side = side_by_side if replanned else frozenset()
+        plan = replanned or plan
     return expand(calls, keeping | side_by_side), plan
+
+
+# Tried first when no algorithm is named: on vww_96_int8 it finds the smallest pool in 0.1 s, where running every
+# algorithm up to the exact search takes 2 s.
+QUICK_PLANNING = "hill_climb"
+
+
+def _replan_within(graph: Graph, options: PlanningOptions, without_overlap: frozenset[int],
+                   pool_bytes: int) -> MemoryPlan | None:
+    """A plan of the operators `without_overlap` planned without their overlap allowances whose pool takes at most
+    `pool_bytes` (the quick algorithm first, then the options' own), or None."""
+    attempts = [options] if options.algorithm else [dataclasses.replace(options, algorithm=QUICK_PLANNING), options]
+    for attempt in attempts:
+        plan = plan_model(graph, attempt, without_overlap)
+        if plan.pool_bytes <= pool_bytes:
+            return plan
+    return None
 
 
 def compile_graph(graph: Graph, interface: str = "unpacked", options: PlanningOptions = PlanningOptions(),
