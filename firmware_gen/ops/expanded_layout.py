@@ -3,10 +3,10 @@ run time (fg_conv2d_pointwise_expanded_fused_s8, runtime_c/kernels/conv2d_pointw
 
 Where the board's flash has no room for a layer's paired weights (ops/wide_layout.py), the compact fused kernel runs
 11 instructions per 8 products (fg/blocked_run.h). The expanded variant turns each group of eight channels' compact
-weights into the paired words on the stack, a few taps at a time (~2 instructions per weight, once per pass of up to
+weights into the paired words on the stack, 64 taps at a time (~2 instructions per weight, once per pass of up to
 36 pixels), and runs the paired loop (7 per 8 products) over the pass's pixels, their 64-bit sums kept meanwhile; the
 channel constants of the fused output stage are derived once per group. vww_96_int8's 6x6 layers on qemu_cortex_m3:
-~955k -> ~660k instructions each.
+955k -> 713k instructions each (633k with the paired weights in flash on mps2_an385).
 
 It stores each group's outputs for all of a pass's pixels before the next group reads them, so its output may not
 overlap its input, except in a layer of at most 16 channels, whose pass outputs wait on the stack until the pass's

@@ -4,10 +4,12 @@
 
 /* Taps of one group of eight channels expanded at a time (16 bytes each), and output pixels whose sums are kept
  * meanwhile (32 bytes each); a 6x6 map takes one pass of its pixels. A layer of at most FG_EXPAND_BUFFERED_OUT
- * channels keeps a pass's outputs on the stack until its last input is read. 2.4 KB of stack in all. */
-#define FG_EXPAND_TAPS 32
+ * channels keeps a pass's outputs on the stack (FG_EXPAND_LATER bytes, fewer pixels per pass) until its last input is
+ * read. 2.6 KB of stack in all. */
+#define FG_EXPAND_TAPS 64
 #define FG_EXPAND_PIXELS 36
 #define FG_EXPAND_BUFFERED_OUT 16
+#define FG_EXPAND_LATER 288
 
 /* The paired words (fg/paired_run.h) of `taps` taps of one group of eight channels, from the compact blocked groups
  * `a` (channels 0-3) and `b` (channels 4-7), four weights per tap each. */
@@ -43,13 +45,15 @@ FG_HOT_LOOP void fg_conv2d_pointwise_expanded_fused_s8(const fg_conv2d_params *p
                                                        const int8_t *filter, int8_t *output) {
     const int32_t pixels = p->batches * p->out_h * p->out_w, depth = p->in_c, out_c = p->out_c;
     const int32_t offset = p->requant.output_offset;
-    const int32_t passes = (pixels + FG_EXPAND_PIXELS - 1) / FG_EXPAND_PIXELS;
+    const int buffered = out_c <= FG_EXPAND_BUFFERED_OUT;
+    const int32_t most = buffered && FG_EXPAND_LATER / out_c < FG_EXPAND_PIXELS ? FG_EXPAND_LATER / out_c
+                                                                               : FG_EXPAND_PIXELS;
+    const int32_t passes = (pixels + most - 1) / most;
     const int32_t per_pass = (pixels + passes - 1) / passes;  /* even passes: no short last one */
     int32_t words[FG_EXPAND_TAPS * FG_PAIRED_WORDS];
     int64_t sums[FG_EXPAND_PIXELS][FG_PAIRED_WORDS];
     fg_fused_channel constants[FG_PAIRED_CHANNELS];
-    int8_t later[FG_EXPAND_PIXELS * FG_EXPAND_BUFFERED_OUT];
-    const int buffered = out_c <= FG_EXPAND_BUFFERED_OUT;
+    int8_t later[FG_EXPAND_LATER];
     (void)filter;
     for (int32_t first = 0; first < pixels; first += per_pass) {
         const int32_t count = pixels - first < per_pass ? pixels - first : per_pass;
