@@ -22,13 +22,15 @@ static inline void fg_expand_pairs(const int8_t *a, const int8_t *b, int32_t tap
     }
 }
 
-/* The fg_fused_channel rows of channels [oc, oc + 8), derived from the requant tables (every shift a right shift in
- * [2, 31]) as the lowering of the paired layout lays them out: one call of the paired loop. */
+/* The fg_fused_channel rows of channels [oc, oc + 8), derived from the multipliers and the int8 shifts at
+ * params->packed (every shift a right shift in [2, 31]) as the lowering of the paired layout lays them out: one call
+ * of the paired loop. */
 static inline void fg_expanded_constants(const fg_conv2d_params *p, int32_t oc, fg_fused_channel c[]) {
+    const int8_t *const shifts = (const int8_t *)p->packed;
     for (int32_t j = 0; j < FG_PAIRED_CHANNELS; ++j) {
         const int32_t k = p->requant.per_channel ? oc + j : 0;
         c[j].bias = (int32_t)((uint32_t)p->folded_bias[oc + j] - (j % 2 == 0 ? (uint32_t)FG_LOW_START : 0u));
-        c[j].fast = fg_fast_channel_right(p->requant.multipliers[k], p->requant.shifts[k]);
+        c[j].fast = fg_fast_channel_right(p->requant.multipliers[k], shifts[k]);
     }
 }
 

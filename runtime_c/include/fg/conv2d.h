@@ -103,8 +103,8 @@ void fg_conv2d_pointwise_blocked_fused_s8(const fg_conv2d_params *params, const 
                                           int8_t *output);
 /* The same layer on the paired loop (fg/paired_run.h) without the paired weights in flash: per group of eight
  * channels, its compact weights expanded into paired words on the stack a few taps at a time, then run over up to
- * FG_EXPAND_PIXELS pixels, their sums kept meanwhile (firmware_gen/ops/expanded_layout.py). Served: as above, out_c a
- * multiple of 8. Each group's outputs are stored for all the pass's pixels before the next group reads them: the
+ * FG_EXPAND_PIXELS pixels, their sums kept meanwhile (firmware_gen/ops/expanded_layout.py). Its shifts are int8, at
+ * params->packed (requant.shifts is NULL). Served: as above, out_c a multiple of 8. Each group's outputs are stored for all the pass's pixels before the next group reads them: the
  * output must not overlap the input, unless out_c <= FG_EXPAND_BUFFERED_OUT (16), whose outputs wait on the stack
  * until the pass's last input is read (then as fg_conv2d_pointwise_fused_s8, ops/overlap.py). */
 void fg_conv2d_pointwise_expanded_fused_s8(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter,
