@@ -9,8 +9,8 @@ multiplier 0; any other layer keeps its paired function.
 
 A 1x1 convolution left in the compact blocked layout (no flash for the paired one, or compact_weights) on Armv7-M
 gets the same output stage without any table of its own: fg_conv2d_pointwise_blocked_fused_s8 derives each
-channel's fast constants from the requant tables as it goes (vww_96_int8 on qemu_cortex_m3: 19.71 -> 17.87 M
-instructions).
+channel's fast constants from its multiplier and its shift, stored as int8 (vww_96_int8 on qemu_cortex_m3: 19.71 ->
+17.87 M instructions); ops/expanded_layout.py runs the same call on the paired loop.
 """
 
 from __future__ import annotations
