@@ -100,7 +100,7 @@ def lower(graph: Graph, isa: Isa = PORTABLE) -> dict[int, KernelCall]:
     portable = {op.index: _lower_one(graph, op) for op in operators}
     calls = {op.index: specialize(graph, op, portable[op.index], isa) for op in operators}
     if isa.flash_bytes:
-        calls = widen(graph, fit_variants(graph, portable, calls, isa.flash_bytes), isa.flash_bytes)
+        calls = widen(graph, fit_variants(graph, portable, calls, isa.flash_bytes), isa.flash_bytes, isa)
     return fuse_compact(calls, isa)
 
 

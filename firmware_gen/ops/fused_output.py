@@ -9,8 +9,8 @@ multiplier 0; any other layer keeps its paired function.
 
 A 1x1 convolution left in the compact blocked layout (no flash for the paired one, or compact_weights) on Armv7-M
 gets the same output stage without any table of its own: fg_conv2d_pointwise_blocked_fused_s8 derives each
-channel's fast constants from the requant tables as it goes (vww_96_int8 on qemu_cortex_m3: 19.71 -> 17.87 M
-instructions).
+channel's fast constants from its multiplier and its shift, stored as int8 (vww_96_int8 on qemu_cortex_m3: 19.71 ->
+17.87 M instructions); ops/expanded_layout.py runs the same call on the paired loop.
 """
 
 from __future__ import annotations
@@ -101,13 +101,15 @@ def compact_fusable(call: KernelCall) -> bool:
 
 
 def compact_fused_call(call: KernelCall) -> KernelCall:
-    """The compact 1x1 call with its output stage fused: no extra table (a channel of multiplier 0 gets the right
-    shift 2, its output the zero point whatever the shift, so that the kernel derives every channel's fast constants
-    alike), and the window walk (fg_blocked_window_s8) not linked for it."""
+    """The compact 1x1 call with its output stage fused: no extra table, its shifts (right shifts of 2..31) as int8
+    at `packed` (3 bytes less per channel; a channel of multiplier 0 gets the right shift 2, its output the zero point
+    whatever the shift, so that the kernel derives every channel's fast constants alike), and the window walk
+    (fg_blocked_window_s8) not linked for it."""
     multipliers, shifts = _table(call, "multipliers"), _table(call, "shifts")
-    shifts = np.where(multipliers == 0, -2, shifts).astype(np.int32)
-    tables = [ConstTable(t.suffix, t.c_type, shifts) if t.suffix == "shifts" else t for t in call.tables]
-    params = {**call.params, "blocked": (*call.params["blocked"][:6], 0)}
+    shifts = np.where(multipliers == 0, -2, shifts).astype(np.int8)
+    tables = [ConstTable(t.suffix, "int8_t", shifts) if t.suffix == "shifts" else t for t in call.tables]
+    params = {**call.params, "blocked": (*call.params["blocked"][:6], 0), "packed": TableRef("shifts"),
+              "requant": (*call.params["requant"][:6], 0)}  # fg_requant_params.shifts: NULL
     return dataclasses.replace(call, function=COMPACT_FUSED, isa=Isa(COMPACT_REQUIRES).name,
                                variant=COMPACT_DESCRIPTION, params=params, tables=tables)
 

@@ -22,7 +22,8 @@ FG_HOT_LOOP void fg_conv2d_pointwise_blocked_fused_s8(const fg_conv2d_params *p,
         const int8_t *const x0 = input + i * in_c;
         const int8_t *const x1 = i + 1 < pixels ? x0 + in_c : x0;  /* an odd last pixel is computed twice */
         const int8_t *w = p->blocked.weights;
-        const int32_t *multiplier = p->requant.multipliers, *shift = p->requant.shifts, *bias = p->folded_bias;
+        const int32_t *multiplier = p->requant.multipliers, *bias = p->folded_bias;
+        const int8_t *shift = (const int8_t *)p->packed;  /* the shifts as int8 (requant.shifts is NULL) */
         int8_t *out0 = output + i * out_c, *out1 = later;
         for (int32_t oc = 0; oc < out_c; oc += FG_BLOCK_CHANNELS) {
             int64_t s[FG_BLOCK_CHANNELS] = {FG_LOW_START, FG_LOW_START, FG_LOW_START, FG_LOW_START};

@@ -13,14 +13,17 @@ from hypothesis import strategies as st
 from validated import MAX_EXAMPLES, assert_bit_exact, int8_zero_points, scales
 from weighted import ACTIVATIONS, weights
 
+from firmware_gen.driver.compiler import compile_graph
 from firmware_gen.frontend.tflite_reader import read_model
 from firmware_gen.isa import ARMV7M, Isa
 from firmware_gen.modelgen.writer import ModelBuilder
 from firmware_gen.ops import lower
 from firmware_gen.ops.blocking import EXACT_WEIGHT_SUM, blocked_filter
+from firmware_gen.ops.expanded_layout import BUFFERED_OUT, EXPANDED
 from firmware_gen.ops.fused_output import COMPACT, COMPACT_FUSED, FUSED
 from firmware_gen.ops.geometry import window_2d
 from firmware_gen.ops.wide_layout import PAIRED
+from firmware_gen.planner import PlanningOptions
 
 CHANNEL_AXIS = convolution_cases.CHANNEL_AXIS
 
@@ -235,10 +238,11 @@ def _saturable_convolution(data, options: dict, filter_hw: tuple[int, int], in_h
     return model, shape
 
 
-def _assert_bit_exact_at_extremes(model: bytes, shape: tuple[int, ...], seed: int, isa: Isa) -> None:
+def _assert_bit_exact_at_extremes(model: bytes, shape: tuple[int, ...], seed: int, isa: Isa,
+                                  options: PlanningOptions = PlanningOptions()) -> None:
     """Bit-exact on random inputs, or for an odd seed on inputs at -128 and 127 only."""
     extremes = np.random.default_rng(seed).choice(np.array([-128, 127], np.int8), shape)
-    assert_bit_exact(model, inputs=[extremes] if seed % 2 else None, seed=seed, isa=isa)
+    assert_bit_exact(model, inputs=[extremes] if seed % 2 else None, seed=seed, isa=isa, options=options)
 
 
 WIDE = Isa(flash_bytes=1 << 22)  # flash enough for every layer's paired weights (ops/wide_layout.py)
@@ -280,3 +284,20 @@ def test_compact_pointwise_fused(in_c, out_c, seed, data):
     functions = [call.function for _, call in sorted(lower(read_model(model), ARMV7M_COMPACT).items())]
     assert functions in ([COMPACT_FUSED], [COMPACT])  # unfused where a shift is out of the fast stage's range
     _assert_bit_exact_at_extremes(model, shape, seed, ARMV7M_COMPACT)
+
+
+@settings(max_examples=MAX_EXAMPLES // 5, deadline=None)  # the asm on QEMU (tests/target/test_variants_armv7m.py)
+@given(in_c=st.one_of(CHANNELS, st.sampled_from([32, 64, 100])), out_c=st.sampled_from([8, 16, 24, 40, 64]),
+       overlap=st.booleans(), seed=st.integers(0, 99), data=st.data())
+def test_expanded_pointwise_fused(in_c, out_c, overlap, seed, data):
+    """The compact 1x1 convolution on the paired loop, its weights expanded at run time (ops/expanded_layout.py):
+    passes of up to 36 pixels and of 32 taps; up to 16 channels the outputs wait on the stack (the overlap allowance
+    kept), above that the layer is taken only where it is planned without overlap."""
+    options = _options(data.draw, st.just(1), st.just(1), padding="SAME") | {"activation": "NONE"}
+    in_h, in_w = data.draw(st.integers(1, 9)), data.draw(st.integers(1, 9))
+    model, shape = _saturable_convolution(data, options, (1, 1), (in_h, in_w), in_c, out_c)
+    planning = PlanningOptions(overlap=overlap)
+    compiled = compile_graph(read_model(model), options=planning, isa=ARMV7M_COMPACT)
+    functions = [call.function for _, call in sorted(compiled.calls.items())]
+    assert functions in ([EXPANDED if out_c <= BUFFERED_OUT or not overlap else COMPACT_FUSED], [COMPACT])
+    _assert_bit_exact_at_extremes(model, shape, seed, ARMV7M_COMPACT, planning)

@@ -9,7 +9,7 @@ from firmware_gen.modelgen.zoo import SYNTHETIC_MODELS
 from firmware_gen.ops import fold, lower
 from firmware_gen.ops.fused_output import FUSED
 from firmware_gen.ops.variant_budget import fit_variants
-from firmware_gen.ops.wide_layout import CODE_RESERVE, PAIRED, constant_bytes, paired_call, widen
+from firmware_gen.ops.wide_layout import CODE_RESERVE, PAIRED, WIDE_CODE, constant_bytes, paired_call, widen
 
 
 def _blocked():
@@ -29,6 +29,11 @@ def _extra(call) -> int:
     return sum(t.values.nbytes for t in paired_call(call).tables) - sum(t.values.nbytes for t in call.tables)
 
 
+def _code(calls) -> int:
+    """The code of the wide kernel families the paired twins of `calls` link in, each counted once."""
+    return sum(dict(WIDE_CODE[paired_call(call).function] for call in calls).values())
+
+
 def test_widening_follows_the_budget_and_the_gain_per_byte():
     graph, calls, candidates = _blocked()
     compact = CODE_RESERVE + constant_bytes(graph, calls)
@@ -36,12 +41,15 @@ def test_widening_follows_the_budget_and_the_gain_per_byte():
               for i, c in candidates.items()}
     first = max(candidates, key=lambda i: pixels[i])
     assert widen(graph, calls, compact) == calls  # no flash to spare: compact everywhere
-    everything = widen(graph, calls, compact + sum(_extra(c) for c in candidates.values()))
+    everything = widen(graph, calls, compact + sum(_extra(c) for c in candidates.values()) +
+                       _code(candidates.values()))
     assert all(everything[i].function in _wide(c.function) for i, c in candidates.items())
-    just_first = widen(graph, calls, compact + _extra(candidates[first]))
+    just_first = widen(graph, calls, compact + _extra(candidates[first]) + _code([candidates[first]]))
     assert just_first[first].function in _wide(candidates[first].function)
-    spent = sum(_extra(calls[i]) for i in candidates if just_first[i].function != calls[i].function)
-    assert spent <= _extra(candidates[first])
+    taken = [calls[i] for i in candidates if just_first[i].function != calls[i].function]
+    assert sum(_extra(c) for c in taken) + _code(taken) <= _extra(candidates[first]) + _code([candidates[first]])
+    no_code = widen(graph, calls, compact + _extra(candidates[first]) + _code([candidates[first]]) - 1)
+    assert no_code[first] is calls[first]  # its bytes, but not its kernel's code: compact
 
 
 def test_variants_that_do_not_fit_go_back_to_the_portable_calls():

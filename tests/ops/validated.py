@@ -13,6 +13,7 @@ from firmware_gen.errors import UnsupportedModelError
 from firmware_gen.frontend.tflite_reader import read_model
 from firmware_gen.isa import PORTABLE, Isa
 from firmware_gen.ops import check_supported
+from firmware_gen.planner import PlanningOptions
 
 MAX_EXAMPLES = 25
 
@@ -25,9 +26,9 @@ def shapes(min_rank: int = 1, max_rank: int = 4, max_side: int = 6) -> st.Search
 
 
 def assert_bit_exact(model: bytes, inputs: Sequence[np.ndarray] | None = None, seed: int = 0,
-                     isa: Isa = PORTABLE) -> None:
+                     isa: Isa = PORTABLE, options: PlanningOptions = PlanningOptions()) -> None:
     report = validate_model(model, inputs=list(inputs) if inputs is not None else None, seed=seed, sanitize=True,
-                            isa=isa)
+                            isa=isa, options=options)
     assert report.tensors_compared >= 1
     assert report.bit_exact, report.mismatches
 

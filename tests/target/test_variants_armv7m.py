@@ -9,11 +9,16 @@ from target_fixtures import needs_qemu
 
 from firmware_gen.backend.options import GenerationOptions
 from firmware_gen.modelgen.writer import ModelBuilder
+from firmware_gen.ops.expanded_layout import EXPANDED
+from firmware_gen.ops.fused_output import COMPACT_FUSED
 from firmware_gen.ops.geometry import window_2d
 
 CASES = 25
 PAIRED_CASES = 16  # the paired layout's batch: its kernels share the blocked ones' window walk, tested above
-FUSED_CASES = 6  # the compact 1x1 convolution with its output stage fused (whole clamp, whole groups of 4)
+# the compact 1x1 convolution with its output stage fused (whole clamp): out_c an odd multiple of 4 (the blocked
+# loop) or a multiple of 8 (its weights expanded at run time, ops/expanded_layout.py: up to 16 channels with the
+# overlap allowance, above that planned without it)
+FUSED_CASES = 8
 COMPACT = GenerationOptions(compact_weights=True)  # the blocked layout, whatever the board's flash
 
 
@@ -85,12 +90,12 @@ def test_convolutions_on_armv7m(tmp_path) -> None:
     pointwise = [_window_case(rng, "CONV_2D", (1, 1), 1, _channels(rng), _channels(rng)) for _ in range(CASES)]
     folded = [_window_case(rng, "CONV_2D", [(3, 3), (3, 3), (1, 1), (2, 3), (10, 4)][k % 5], int(rng.integers(1, 3)),
                            int(rng.integers(1, 20)), int(rng.integers(1, 20))) for k in range(CASES)]
-    fused = [_window_case(rng, "CONV_2D", (1, 1), 1, _channels(rng), 4 * int(rng.integers(1, 20)), activation="NONE")
-             for _ in range(FUSED_CASES)]
+    fused = [_window_case(rng, "CONV_2D", (1, 1), 1, _channels(rng), [4, 8, 12, 16, 20, 40, 36, 72][k],
+                          activation="NONE") for k in range(FUSED_CASES)]
     functions = assert_batch_bit_exact(pointwise + folded + fused, "mps2_an385", tmp_path / "conv", seed=1,
                                        expect_functions=["fg_conv2d_pointwise_s8", "fg_conv2d_folded_s8"],
                                        generation=COMPACT)
-    assert functions[-FUSED_CASES:] == ["fg_conv2d_pointwise_blocked_fused_s8"] * FUSED_CASES
+    assert functions[-FUSED_CASES:] == [COMPACT_FUSED, EXPANDED] * (FUSED_CASES // 2)
 
 
 @needs_qemu

@@ -95,11 +95,20 @@ void fg_depthwise_conv2d_one_channel_fused_s8(const fg_conv2d_params *params, co
 
 /* fg_conv2d_pointwise_s8 on its compact blocked layout with the output stage fused: two pixels x four channels per
  * pass of the blocked loop (fg/blocked_run.h), each channel's two sums requantized from registers with the fast
- * constants (fg/requantize_fast.h) derived from the requant tables, where the lowering wrote every shift as a right
- * shift in [2, 31] (firmware_gen/ops/fused_output.py). Served: the whole int8 clamp, every window in one call of the
- * blocked loop (blocked.call_taps == in_c), out_c a multiple of 4 up to FG_PAIR_MAX_OUT. Pixel 0 of a pair is stored
- * group by group, pixel 1 after pixel 0's last input is read (ops/overlap.py). */
+ * constants (fg/requantize_fast.h) derived from the multipliers and the shifts, which the lowering wrote as int8 right
+ * shifts in [2, 31] at params->packed (requant.shifts is NULL; firmware_gen/ops/fused_output.py). Served: the whole
+ * int8 clamp, every window in one call of the blocked loop (blocked.call_taps == in_c), out_c a multiple of 4 up to
+ * FG_PAIR_MAX_OUT. Pixel 0 of a pair is stored group by group, pixel 1 after pixel 0's last input is read
+ * (ops/overlap.py). */
 void fg_conv2d_pointwise_blocked_fused_s8(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter,
                                           int8_t *output);
+/* The same layer (the same parameters and tables) on the paired loop (fg/paired_run.h) without the paired weights in
+ * flash: per group of eight channels, its compact weights expanded into paired words on the stack a few taps at a
+ * time, then run over up to FG_EXPAND_PIXELS pixels, their sums kept meanwhile (firmware_gen/ops/expanded_layout.py).
+ * Served: as above, out_c a multiple of 8. Each group's outputs are stored for all the pass's pixels before the next
+ * group reads them: the output must not overlap the input, unless out_c <= FG_EXPAND_BUFFERED_OUT (16), whose outputs
+ * wait on the stack until the pass's last input is read (then as fg_conv2d_pointwise_fused_s8, ops/overlap.py). */
+void fg_conv2d_pointwise_expanded_fused_s8(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter,
+                                           int8_t *output);
 
 #endif /* FG_CONV2D_H */
