@@ -1,7 +1,7 @@
 """Cases whose int8 Eval is code of TFLM's micro kernel .cc files rather than a reference/*.h function: the case
 calls the .cc's own helper, or the invoke of its registration, compiled from --tflm-src (harness.TFLM_SOURCES),
 with the parameters its Prepare would set (activations_common.cc, squared_difference.cc, gather.cc,
-mirror_pad.cc, elementwise.cc, elu.cc, cast.cc, pack.cc, split.cc, unpack.cc, gather_nd.cc)."""
+mirror_pad.cc, elementwise.cc, elu.cc, cast.cc, pack.cc, split.cc, split_v.cc, unpack.cc, gather_nd.cc)."""
 
 from __future__ import annotations
 
@@ -177,6 +177,18 @@ def add_split(m: BenchModel) -> None:
           {"num_splits": 4}, tuple(outs[1:]))
 
 
+def add_split_v(m: BenchModel) -> None:
+    """split_v.cc's SplitVEval: SplitImpl<int8_t>, an element loop per output run; sizes 3, 5 and 8 along C,
+    compared on the first output."""
+    sizes = (3, 5, 8)
+    size_splits = m.builder.constant("split_v_sizes", np.array(sizes, np.int32))
+    axis = m.builder.constant("split_v_axis", np.array([3], np.int32))
+    outs = [m.tensor((1, 16, 16, size), m.quant(m.x)) for size in sizes]
+    m.add("SPLIT_V 3, 5, 8 along C", "SPLIT_V", [m.x, size_splits, axis], outs[0],
+          (invoked(m, "", [m.x, size_splits, axis], outs), "registration = tflite::Register_SPLIT_V();", INVOKE),
+          {"num_splits": len(sizes)}, tuple(outs[1:]))
+
+
 def add_unpack(m: BenchModel) -> None:
     """unpack.cc's UnpackEval: UnpackImpl<int8_t>, an element loop per run; x unpacked along W into 16 outputs,
     compared on the first."""
@@ -214,5 +226,6 @@ def add_micro_kernel_cases(m: BenchModel) -> None:
     add_cast(m)
     add_pack(m)
     add_split(m)
+    add_split_v(m)
     add_unpack(m)
     add_gather_nd(m)

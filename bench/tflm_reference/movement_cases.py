@@ -1,6 +1,7 @@
-"""ADD_N, ARG_MAX, QUANTIZE and the data-movement cases, parameters as TFLM Micro's Prepare computes them
+"""ADD_N, ARG_MAX, ARG_MIN, QUANTIZE and the data-movement cases, parameters as TFLM Micro's Prepare computes them
 (add_n.cc, arg_min_max.cc, depth_to_space.cc, space_to_depth.cc, resize_nearest_neighbor.cc, resize_bilinear.cc,
-pad.cc, concatenation.cc, space_to_batch_nd.cc, batch_to_space_nd.cc, reverse.cc, quantize_common.cc)."""
+pad.cc, concatenation.cc, slice.cc, broadcast_to.cc, space_to_batch_nd.cc, batch_to_space_nd.cc, reverse.cc,
+quantize_common.cc)."""
 
 from __future__ import annotations
 
@@ -25,14 +26,15 @@ def add_add_n(m: BenchModel) -> None:
     m.add("ADD_N (3 inputs)", "ADD_N", [m.x, m.x, m.x], out, (state, setup, call))
 
 
-def add_arg_max(m: BenchModel) -> None:
-    axis = m.builder.constant("arg_max_axis", np.array([3], np.int32))
+def add_arg_min_max(m: BenchModel, opcode: str) -> None:
+    axis = m.builder.constant(f"{opcode.lower()}_axis", np.array([3], np.int32))
     out = m.tensor(SHAPE[:3], None, "int32")
-    # arg_min_max.cc passes reference_ops::GreaterFn<T1>, a plain `lhs > rhs` function
-    state = "bool greater(int8_t lhs, int8_t rhs) { return lhs > rhs; }"
+    # arg_min_max.cc passes reference_ops::GreaterFn<T1> (ARG_MAX) or LessFn<T1> (ARG_MIN), plain `lhs > rhs` /
+    # `lhs < rhs` functions
+    state = f"bool compare(int8_t lhs, int8_t rhs) {{ return lhs {'>' if opcode == 'ARG_MAX' else '<'} rhs; }}"
     call = (f"tflite::reference_ops::ArgMinMax({shape_expr(m, m.x)}, t{m.x}, t{axis}, {shape_expr(m, out)}, "
-            f"t{out}, greater);")
-    m.add("ARG_MAX axis 3", "ARG_MAX", [m.x, axis], out, (state, "", call), {"output_type": "int32"})
+            f"t{out}, compare);")
+    m.add(f"{opcode} axis 3", opcode, [m.x, axis], out, (state, "", call), {"output_type": "int32"})
 
 
 def add_block_moves(m: BenchModel) -> None:
@@ -111,6 +113,35 @@ def add_strided_slice(m: BenchModel) -> None:
           ("tflite::StridedSliceParams params;", "\n  ".join(lines), call))
 
 
+def add_slice(m: BenchModel) -> None:
+    """x[0:1, 2:14, 3:13, 4:12]: slice.cc's Eval fills SliceParams for 5 dimensions (begin 0, size 1 in front of the
+    input's 4) and calls reference_ops::Slice<int8_t> (slice.h: an Offset per element through a
+    SequentialTensorWriter); firmware-gen runs its STRIDED_SLICE kernel."""
+    begin, size = (0, 2, 3, 4), (1, 12, 10, 8)
+    operands = [m.builder.constant(f"slice_{name}", np.array(values, np.int32))
+                for name, values in (("begin", begin), ("size", size))]
+    out = m.tensor(size, m.quant(m.x))
+    lines = ["params.begin_count = 5;", "params.size_count = 5;", "params.begin[0] = 0;", "params.size[0] = 1;"]
+    for k in range(4):
+        lines += [f"params.begin[{k + 1}] = {begin[k]};", f"params.size[{k + 1}] = {size[k]};"]
+    call = f"tflite::reference_ops::Slice<int8_t>(params, {io(m, m.x, out)});"
+    m.add("SLICE [0:1,2:14,3:13,4:12]", "SLICE", [m.x, *operands], out,
+          ("tflite::SliceParams params;", "\n  ".join(lines), call))
+
+
+def add_broadcast_to(m: BenchModel) -> None:
+    """A row of channels to x's shape (copies of 16 bytes), and a column (1, 16, 16, 1) to it (copies of one byte):
+    broadcast_to.cc's Eval calls reference_ops::BroadcastTo<5> (broadcast_to.h: a memcpy per copied run)."""
+    column = m.builder.input("broadcast_column", (1, 16, 16, 1), "int8", scale=0.02, zero_point=-7)
+    for source in (m.row, column):
+        target = m.builder.constant(f"broadcast_to_shape_{source}", np.array(SHAPE, np.int32))
+        out = m.tensor(SHAPE, m.quant(source))
+        call = (f"tflite::reference_ops::BroadcastTo<5>({shape_expr(m, source)}, "
+                f"reinterpret_cast<const char*>(t{source}), {shape_expr(m, out)}, reinterpret_cast<char*>(t{out}), "
+                "kTfLiteInt8);")
+        m.add(f"BROADCAST_TO {m.shape(source)} -> x", "BROADCAST_TO", [source, target], out, ("", "", call))
+
+
 def add_space_batch(m: BenchModel) -> None:
     """Blocks 2x2: SPACE_TO_BATCH_ND of x padded by 1 (TFLM's int8 kernel pads with the raw value 0, output_offset
     0, as our property tests against the oracle confirm), and BATCH_TO_SPACE_ND of x seen as [4, 8, 8, 16] (a
@@ -144,12 +175,15 @@ def add_reverse(m: BenchModel) -> None:
 
 def add_movement_cases(m: BenchModel) -> None:
     add_add_n(m)
-    add_arg_max(m)
+    add_arg_min_max(m, "ARG_MAX")
+    add_arg_min_max(m, "ARG_MIN")
     add_block_moves(m)
     add_resizes(m)
     add_pad(m)
     add_concatenation(m)
     add_strided_slice(m)
+    add_slice(m)
+    add_broadcast_to(m)
     add_space_batch(m)
     add_reverse(m)
     add_requantize(m)

@@ -1,6 +1,7 @@
-"""MEAN, SUM and REDUCE_MAX over the spatial axes (1, 2) of the 1x16x16x16 input, keep_dims: TFLM Micro's reduce
-kernels (PrepareMeanOrSum's double-precision multiplier; EvalIntegerMean's QuantizedMeanOrSum, whose output
-quantization here differs from the input's so every TFLM revision takes that path; EvalMaxHelper's ReduceGeneric)."""
+"""MEAN, SUM, REDUCE_MAX and REDUCE_MIN over the spatial axes (1, 2) of the 1x16x16x16 input, keep_dims: TFLM
+Micro's reduce kernels (PrepareMeanOrSum's double-precision multiplier; EvalIntegerMean's QuantizedMeanOrSum, whose
+output quantization here differs from the input's so every TFLM revision takes that path; EvalMaxHelper's and
+EvalMinHelper's ReduceGeneric)."""
 
 from __future__ import annotations
 
@@ -30,17 +31,21 @@ def add_mean_or_sum(m: BenchModel, opcode: str, out_quant: tuple[float, int]) ->
     m.add(f"{opcode} axes (1, 2)", opcode, [m.x, axes], out, (SCRATCH, "", call), {"keep_dims": True})
 
 
-def add_reduce_max(m: BenchModel) -> None:
-    axes = m.builder.constant("reduce_max_axes", np.array([1, 2], np.int32))
+def add_reduce_extreme(m: BenchModel, opcode: str) -> None:
+    """REDUCE_MAX / REDUCE_MIN: ReduceGeneric with the lowest (highest) int8 as the initial value and TFLM's
+    comparison lambda (EvalMaxHelper / EvalMinHelper)."""
+    axes = m.builder.constant(f"{opcode.lower()}_axes", np.array([1, 2], np.int32))
     out = m.tensor(OUT_SHAPE, m.quant(m.x))
+    initial, compare = ("lowest", ">") if opcode == "REDUCE_MAX" else ("max", "<")
     call = (f"tflite::reference_ops::ReduceGeneric<int8_t>(t{m.x}, {_int_array(f'd{m.x}')}, 4, t{out}, "
             f"{_int_array(f'd{out}')}, 4, {_int_array(f't{axes}')}, 2, true, temp_index, resolved_axis, "
-            "std::numeric_limits<int8_t>::lowest(), "
-            "[](const int8_t current, const int8_t in) -> int8_t { return (in > current) ? in : current; });")
-    m.add("REDUCE_MAX axes (1, 2)", "REDUCE_MAX", [m.x, axes], out, (SCRATCH, "", call), {"keep_dims": True})
+            f"std::numeric_limits<int8_t>::{initial}(), [](const int8_t current, const int8_t in) -> int8_t "
+            f"{{ return (in {compare} current) ? in : current; }});")
+    m.add(f"{opcode} axes (1, 2)", opcode, [m.x, axes], out, (SCRATCH, "", call), {"keep_dims": True})
 
 
 def add_reduce_cases(m: BenchModel) -> None:
     add_mean_or_sum(m, "MEAN", (0.04, 1))
     add_mean_or_sum(m, "SUM", (5.0, 3))
-    add_reduce_max(m)
+    add_reduce_extreme(m, "REDUCE_MAX")
+    add_reduce_extreme(m, "REDUCE_MIN")

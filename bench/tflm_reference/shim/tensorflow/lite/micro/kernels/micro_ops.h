@@ -9,6 +9,7 @@ TFLMRegistration Register_GATHER();
 TFLMRegistration Register_MIRROR_PAD();
 TFLMRegistration Register_ABS();
 TFLMRegistration Register_RSQRT();
+TFLMRegistration Register_SPLIT_V();
 TfLiteRegistration Register_CAST();  // cast.cc's version predates TFLMRegistration
 TfLiteRegistration Register_GATHER_ND();  // so does gather_nd.cc's
 namespace micro {
