@@ -32,7 +32,7 @@ TFLM_SOURCES = ("tensorflow/lite/kernels/internal/common.cc",
                 "tensorflow/lite/micro/kernels/elu.cc", "tensorflow/lite/micro/kernels/cast.cc",
                 "tensorflow/lite/micro/kernels/pack.cc", "tensorflow/lite/micro/kernels/split.cc",
                 "tensorflow/lite/micro/kernels/unpack.cc", "tensorflow/lite/micro/kernels/gather_nd.cc",
-                "tensorflow/lite/micro/kernels/split_v.cc")
+                "tensorflow/lite/micro/kernels/split_v.cc", "tensorflow/lite/micro/kernels/zeros_like.cc")
 REFERENCE_HEADERS_FILE = HERE / "reference_headers.txt"
 
 

@@ -1,7 +1,8 @@
 """Cases whose int8 Eval is code of TFLM's micro kernel .cc files rather than a reference/*.h function: the case
 calls the .cc's own helper, or the invoke of its registration, compiled from --tflm-src (harness.TFLM_SOURCES),
 with the parameters its Prepare would set (activations_common.cc, squared_difference.cc, gather.cc,
-mirror_pad.cc, elementwise.cc, elu.cc, cast.cc, pack.cc, split.cc, split_v.cc, unpack.cc, gather_nd.cc)."""
+mirror_pad.cc, elementwise.cc, elu.cc, cast.cc, pack.cc, split.cc, split_v.cc, unpack.cc, gather_nd.cc,
+zeros_like.cc)."""
 
 from __future__ import annotations
 
@@ -199,6 +200,15 @@ def add_unpack(m: BenchModel) -> None:
           {"num": 16, "axis": 2}, tuple(outs[1:]))
 
 
+def add_zeros_like(m: BenchModel) -> None:
+    """zeros_like.cc's Eval: resetZeros<int8_t>, an element loop. On our side the operator runs only when its output
+    is a graph output (it is folded otherwise), as here."""
+    out = m.tensor(SHAPE, m.quant(m.x))
+    m.add("ZEROS_LIKE", "ZEROS_LIKE", [m.x], out,
+          (invoked(m, "", [m.x], [out], registration="TfLiteRegistration"),
+           "registration = tflite::Register_ZEROS_LIKE();", INVOKE))
+
+
 def add_gather_nd(m: BenchModel) -> None:
     """gather_nd.cc's Eval: GatherNd<int8_t, int32_t>, a memcpy per slice; the 256 pixels of x in a shuffled order,
     each a slice of 16 channels."""
@@ -229,3 +239,4 @@ def add_micro_kernel_cases(m: BenchModel) -> None:
     add_split_v(m)
     add_unpack(m)
     add_gather_nd(m)
+    add_zeros_like(m)

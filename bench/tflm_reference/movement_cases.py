@@ -1,6 +1,6 @@
 """ADD_N, ARG_MAX, ARG_MIN, QUANTIZE and the data-movement cases, parameters as TFLM Micro's Prepare computes them
 (add_n.cc, arg_min_max.cc, depth_to_space.cc, space_to_depth.cc, resize_nearest_neighbor.cc, resize_bilinear.cc,
-pad.cc, concatenation.cc, slice.cc, broadcast_to.cc, space_to_batch_nd.cc, batch_to_space_nd.cc, reverse.cc,
+pad.cc, concatenation.cc, slice.cc, broadcast_to.cc, fill.cc, space_to_batch_nd.cc, batch_to_space_nd.cc, reverse.cc,
 quantize_common.cc)."""
 
 from __future__ import annotations
@@ -142,6 +142,16 @@ def add_broadcast_to(m: BenchModel) -> None:
         m.add(f"BROADCAST_TO {m.shape(source)} -> x", "BROADCAST_TO", [source, target], out, ("", "", call))
 
 
+def add_fill(m: BenchModel) -> None:
+    """FILL of x's shape from a scalar that is a model input (a constant one is folded at generation time): fill.cc's
+    Eval calls reference_ops::Fill<int8_t> (fill.h: an element loop)."""
+    value = m.builder.input("fill_value", (), "int8", scale=0.1, zero_point=0)
+    dims = m.builder.constant("fill_dims", np.array(SHAPE, np.int32))
+    out = m.tensor(SHAPE, m.quant(value))
+    call = f"tflite::reference_ops::Fill(tflite::RuntimeShape(), t{value}, {shape_expr(m, out)}, t{out});"
+    m.add("FILL x's shape", "FILL", [dims, value], out, ("", "", call))
+
+
 def add_space_batch(m: BenchModel) -> None:
     """Blocks 2x2: SPACE_TO_BATCH_ND of x padded by 1 (TFLM's int8 kernel pads with the raw value 0, output_offset
     0, as our property tests against the oracle confirm), and BATCH_TO_SPACE_ND of x seen as [4, 8, 8, 16] (a
@@ -184,6 +194,7 @@ def add_movement_cases(m: BenchModel) -> None:
     add_strided_slice(m)
     add_slice(m)
     add_broadcast_to(m)
+    add_fill(m)
     add_space_batch(m)
     add_reverse(m)
     add_requantize(m)
