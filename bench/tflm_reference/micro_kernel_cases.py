@@ -97,19 +97,19 @@ def add_gather(m: BenchModel, axis: int, indices: np.ndarray) -> None:
           (state, "registration = tflite::Register_GATHER();", INVOKE), {"axis": axis, "batch_dims": 0})
 
 
-def add_mirror_pad(m: BenchModel) -> None:
-    """mirror_pad.cc's MirrorPadEval, OpDataMirrorPad as MirrorPadPrepare sets it (offset 1 for REFLECT, its two
-    scratch buffers of input_dims ints)."""
+def add_mirror_pad(m: BenchModel, mode: str) -> None:
+    """mirror_pad.cc's MirrorPadEval, OpDataMirrorPad as MirrorPadPrepare sets it (offset 1 for REFLECT, 0 for
+    SYMMETRIC, its two scratch buffers of input_dims ints)."""
     pads = ((0, 0), (1, 1), (1, 1), (0, 0))
-    paddings = m.builder.constant("mirror_paddings", np.array(pads, np.int32))
+    paddings = m.builder.constant(f"mirror_paddings_{mode.lower()}", np.array(pads, np.int32))
     out_shape = tuple(d + left + right for d, (left, right) in zip(m.shape(m.x), pads, strict=True))
     out = m.tensor(out_shape, m.quant(m.x))
     op_data = ("struct {\n  int input_dims;\n  int output_size;\n  int offset;\n"
                "  int output_dims_num_elements_buffer_index;\n  int input_dims_num_elements_buffer_index;\n} data;")
     setup = ("registration = tflite::Register_MIRROR_PAD();\n  context.GetScratchBuffer = BenchScratchBuffer;\n  "
-             f"data = {{{len(out_shape)}, {int(np.prod(out_shape))}, 1, 0, 1}};")
-    m.add("MIRROR_PAD REFLECT 1 on H and W", "MIRROR_PAD", [m.x, paddings], out,
-          (invoked(m, op_data, [m.x, paddings], [out]), setup, INVOKE), {"mode": "REFLECT"})
+             f"data = {{{len(out_shape)}, {int(np.prod(out_shape))}, {1 if mode == 'REFLECT' else 0}, 0, 1}};")
+    m.add(f"MIRROR_PAD {mode} 1 on H and W", "MIRROR_PAD", [m.x, paddings], out,
+          (invoked(m, op_data, [m.x, paddings], [out]), setup, INVOKE), {"mode": mode})
 
 
 ABS_RSQRT_OP_DATA = ("struct {\n  int32_t multiplier;\n  int shift;\n  int input_offset;\n  int output_offset;\n"
@@ -229,7 +229,8 @@ def add_micro_kernel_cases(m: BenchModel) -> None:
     add_squared_difference(m, "SQUARED_DIFFERENCE (broadcast row)", m.row)
     add_gather(m, 1, np.random.default_rng(3).integers(0, 16, 16))
     add_gather(m, 3, np.random.default_rng(4).integers(0, 16, 16))
-    add_mirror_pad(m)
+    add_mirror_pad(m, "REFLECT")
+    add_mirror_pad(m, "SYMMETRIC")
     add_abs_rsqrt(m, "ABS")
     add_abs_rsqrt(m, "RSQRT")
     add_elu(m)

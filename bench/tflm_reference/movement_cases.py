@@ -48,18 +48,21 @@ def add_block_moves(m: BenchModel) -> None:
 
 
 def add_resizes(m: BenchModel) -> None:
-    """2x up-sampling; TFLM's int8 RESIZE_BILINEAR runs ResizeBilinearInteger."""
-    for opcode, function, params, half_pixel in (
-            ("RESIZE_NEAREST_NEIGHBOR", "ResizeNearestNeighbor", "ResizeNearestNeighborParams", False),
-            ("RESIZE_BILINEAR", "ResizeBilinearInteger", "ResizeBilinearParams", True)):
-        size = m.builder.constant(f"{opcode.lower()}_size", np.array([32, 32], np.int32))
+    """2x up-sampling; TFLM's int8 RESIZE_BILINEAR runs ResizeBilinearInteger (half-pixel centers, and align
+    corners)."""
+    for opcode, function, params, align_corners, half_pixel in (
+            ("RESIZE_NEAREST_NEIGHBOR", "ResizeNearestNeighbor", "ResizeNearestNeighborParams", False, False),
+            ("RESIZE_BILINEAR", "ResizeBilinearInteger", "ResizeBilinearParams", False, True),
+            ("RESIZE_BILINEAR", "ResizeBilinearInteger", "ResizeBilinearParams", True, False)):
+        size = m.builder.constant(f"{opcode.lower()}_size_{int(align_corners)}", np.array([32, 32], np.int32))
         out = m.tensor((1, 32, 32, 16), m.quant(m.x))
-        setup = f"params.align_corners = false;\n  params.half_pixel_centers = {str(half_pixel).lower()};"
+        setup = (f"params.align_corners = {str(align_corners).lower()};\n  "
+                 f"params.half_pixel_centers = {str(half_pixel).lower()};")
         call = (f"tflite::reference_ops::{function}(params, {shape_expr(m, m.x)}, t{m.x}, "
                 f"{shape_expr(m, size)}, t{size}, {shape_expr(m, out)}, t{out});")
-        label = f"{opcode} 2x" + (" half-pixel" if half_pixel else "")
+        label = f"{opcode} 2x" + (" half-pixel" if half_pixel else "") + (" align-corners" if align_corners else "")
         m.add(label, opcode, [m.x, size], out, (f"tflite::{params} params;", setup, call),
-              {"align_corners": False, "half_pixel_centers": half_pixel})
+              {"align_corners": align_corners, "half_pixel_centers": half_pixel})
 
 
 def add_concatenation(m: BenchModel) -> None:
