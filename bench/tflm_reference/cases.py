@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tflm_reference.conv_cases import add_batch_matmul, add_transpose_conv
+from tflm_reference.conv_cases import add_batch_matmul, add_fully_connected_keep_num_dims, add_transpose_conv
 from tflm_reference.elementwise_cases import add_elementwise_cases
 from tflm_reference.micro_kernel_cases import add_micro_kernel_cases
 from tflm_reference.model import BenchModel
@@ -19,7 +19,9 @@ def build_model(only: list[str]) -> BenchModel:
     add_reduce_cases(model)
     add_movement_cases(model)
     add_normalization_cases(model)
-    add_transpose_conv(model)
+    add_transpose_conv(model, with_bias=True)
+    add_transpose_conv(model, with_bias=False)
+    add_fully_connected_keep_num_dims(model)
     add_batch_matmul(model, adj_y=True)
     add_batch_matmul(model, adj_y=False)
     if only:

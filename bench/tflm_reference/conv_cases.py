@@ -20,17 +20,20 @@ def _same_padding(size: int) -> int:
     return max(0, (out - 1) * STRIDE + KERNEL - size) // 2
 
 
-def add_transpose_conv(m: BenchModel) -> None:
+def add_transpose_conv(m: BenchModel, with_bias: bool) -> None:
+    """Without bias, TFLM's Eval passes a null bias (GetOptionalTensorData) and firmware-gen's model has no fourth
+    input."""
     rng = np.random.default_rng(7)
     channels_out, channels_in = OUT_SHAPE[3], m.shape(m.x)[3]
     filter_scales = [float(np.float32(0.01 + 0.002 * c)) for c in range(channels_out)]
     b = m.builder
-    weights = b.constant("tconv_w", rng.integers(-127, 128, (channels_out, KERNEL, KERNEL, channels_in), np.int8),
-                         scale=filter_scales, zero_point=[0] * channels_out)
+    tag = "" if with_bias else "_nobias"
+    weights = b.constant(f"tconv_w{tag}", rng.integers(-127, 128, (channels_out, KERNEL, KERNEL, channels_in),
+                                                      np.int8), scale=filter_scales, zero_point=[0] * channels_out)
     (si, zi) = m.quant(m.x)
     bias = b.constant("tconv_b", rng.integers(-2000, 2000, channels_out).astype(np.int32),
-                      scale=[si * s for s in filter_scales], zero_point=[0] * channels_out)
-    output_shape = b.constant("tconv_shape", np.array(OUT_SHAPE, np.int32))
+                      scale=[si * s for s in filter_scales], zero_point=[0] * channels_out) if with_bias else None
+    output_shape = b.constant(f"tconv_shape{tag}", np.array(OUT_SHAPE, np.int32))
     out = m.tensor(OUT_SHAPE, (0.1, 2))
     so, zo = m.quant(out)
     pairs = [quantize_multiplier(si * fs / so) for fs in filter_scales]
@@ -43,10 +46,32 @@ def add_transpose_conv(m: BenchModel) -> None:
                                                               "padding_values.height": _same_padding(OUT_SHAPE[1])})
     setup += "\n  " + INT8_RANGE
     call = (f"tflite::reference_integer_ops::TransposeConv(params, multipliers, shifts, {shape_expr(m, m.x)}, "
-            f"t{m.x}, {shape_expr(m, weights)}, t{weights}, {shape_expr(m, bias)}, t{bias}, "
+            f"t{m.x}, {shape_expr(m, weights)}, t{weights}, "
+            + (f"{shape_expr(m, bias)}, t{bias}, " if with_bias else "tflite::RuntimeShape(), nullptr, ") +
             f"{shape_expr(m, out)}, t{out}, tflite::RuntimeShape(), nullptr, scratch);")
-    m.add("TRANSPOSE_CONV 3x3/2 16->8 ch", "TRANSPOSE_CONV", [output_shape, weights, m.x, bias], out,
+    inputs = [output_shape, weights, m.x, bias] if with_bias else [output_shape, weights, m.x]
+    m.add("TRANSPOSE_CONV 3x3/2 16->8 ch" + ("" if with_bias else " no bias"), "TRANSPOSE_CONV", inputs, out,
           (state, setup.lstrip(), call), {"padding": "SAME", "stride_w": STRIDE, "stride_h": STRIDE})
+
+
+def add_fully_connected_keep_num_dims(m: BenchModel) -> None:
+    """x's 16 channels through [16, 16] per-tensor weights with bias, keep_num_dims (output 1x16x16x16):
+    fully_connected.cc's int8 Eval, reference_integer_ops::FullyConnected, one multiplier from double products
+    (GetQuantizedConvolutionMultipler)."""
+    rng = np.random.default_rng(8)
+    b = m.builder
+    weights = b.constant("fc_w", rng.integers(-127, 128, (16, 16), np.int8), scale=0.02, zero_point=0)
+    (si, zi), (sw, _) = m.quant(m.x), m.quant(weights)
+    bias = b.constant("fc_b", rng.integers(-2000, 2000, 16).astype(np.int32), scale=si * sw, zero_point=0)
+    out = m.tensor(m.shape(m.x), (0.08, -4))
+    so, zo = m.quant(out)
+    multiplier, shift = quantize_multiplier(si * sw / so)
+    setup = _fields(input_offset=-zi, weights_offset=0, output_offset=zo, output_multiplier=multiplier,
+                    output_shift=shift) + "\n  " + INT8_RANGE
+    call = (f"tflite::reference_integer_ops::FullyConnected(params, {shape_expr(m, m.x)}, t{m.x}, "
+            f"{shape_expr(m, weights)}, t{weights}, {shape_expr(m, bias)}, t{bias}, {shape_expr(m, out)}, t{out});")
+    m.add("FULLY_CONNECTED 16->16 keep_num_dims", "FULLY_CONNECTED", [m.x, weights, bias], out,
+          ("tflite::FullyConnectedParams params;", setup.lstrip(), call), {"keep_num_dims": True})
 
 
 def add_batch_matmul(m: BenchModel, adj_y: bool) -> None:
