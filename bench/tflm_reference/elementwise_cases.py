@@ -127,6 +127,7 @@ def add_elementwise_cases(m: BenchModel) -> None:
     add_sub(m, "SUB", m.y)
     add_sub(m, "SUB (broadcast row)", m.row)
     add_max_min(m, "MAXIMUM", m.y)
+    add_max_min(m, "MAXIMUM", m.row)
     add_max_min(m, "MINIMUM", m.y)
     add_max_min(m, "MINIMUM", m.row)
     add_leaky_relu(m)

@@ -148,13 +148,17 @@ def add_elu(m: BenchModel) -> None:
           (invoked(m, "struct {\n  int8_t table[256];\n} data;", [m.x], [out]), setup, INVOKE))
 
 
-def add_cast(m: BenchModel) -> None:
-    """cast.cc's Eval: copyToTensor, a std::transform of static_casts (no OpData, no parameters)."""
-    out = m.tensor(SHAPE, None, "int16")
-    m.add("CAST int8 -> int16", "CAST", [m.x], out,
-          (invoked(m, "", [m.x], [out], registration="TfLiteRegistration"), "registration = tflite::Register_CAST();",
-           INVOKE),
-          {"in_data_type": "int8", "out_data_type": "int16"})
+def add_cast(m: BenchModel, narrowing: bool) -> None:
+    """cast.cc's Eval: copyToTensor, a std::transform of static_casts (no OpData, no parameters); int8 -> int16, or
+    int16 (a model input of its own) -> int8."""
+    source = m.builder.input("cast_in16", SHAPE, "int16") if narrowing else m.x
+    out = m.builder.tensor(f"t{len(m.builder.tensors)}", SHAPE, "int8") if narrowing else m.tensor(SHAPE, None,
+                                                                                                    "int16")
+    types = ("int16", "int8") if narrowing else ("int8", "int16")
+    m.add(f"CAST {types[0]} -> {types[1]}", "CAST", [source], out,
+          (invoked(m, "", [source], [out], registration="TfLiteRegistration"),
+           "registration = tflite::Register_CAST();", INVOKE),
+          {"in_data_type": types[0], "out_data_type": types[1]})
 
 
 def add_pack(m: BenchModel) -> None:
@@ -234,7 +238,8 @@ def add_micro_kernel_cases(m: BenchModel) -> None:
     add_abs_rsqrt(m, "ABS")
     add_abs_rsqrt(m, "RSQRT")
     add_elu(m)
-    add_cast(m)
+    add_cast(m, narrowing=False)
+    add_cast(m, narrowing=True)
     add_pack(m)
     add_split(m)
     add_split_v(m)
