@@ -99,21 +99,25 @@ def add_pad(m: BenchModel) -> None:
     m.add("PAD 1 on H and W", "PAD", [m.x, paddings], out, (state, "\n  ".join(lines), call))
 
 
-def add_strided_slice(m: BenchModel) -> None:
-    """x[:, 1:15:2, ::2, 4:12] (strided_slice_common.cc's params; TFLM's Eval copies the inner run with WriteN)."""
-    begin, end, strides = (0, 1, 0, 4), (1, 15, 16, 12), (1, 2, 2, 1)
-    operands = [m.builder.constant(f"strided_slice_{name}", np.array(values, np.int32))
-                for name, values in (("begin", begin), ("end", end), ("strides", strides))]
-    out = m.tensor((1, 7, 8, 8), m.quant(m.x))
+MASKS = ("begin_mask", "ellipsis_mask", "end_mask", "new_axis_mask", "shrink_axis_mask")
+
+
+def add_strided_slice(m: BenchModel, label: str, spec: tuple[tuple[int, ...], ...], out_shape: tuple[int, ...],
+                      masks: dict[str, int] | None = None) -> None:
+    """spec: begin, end, strides; strided_slice_common.cc's params (the masks as the options give them, resolved by
+    strided_slice_logic.h in the reference StridedSlice; TFLM's Eval copies the inner run with WriteN)."""
+    masks = masks or {}
+    operands = [m.builder.constant(f"strided_slice_{name}_{len(m.cases)}", np.array(values, np.int32))
+                for name, values in zip(("begin", "end", "strides"), spec, strict=True)]
+    out = m.tensor(out_shape, m.quant(m.x))
     lines = ["params.start_indices_count = 4;", "params.stop_indices_count = 4;", "params.strides_count = 4;"]
     for k in range(4):
-        lines += [f"params.start_indices[{k}] = {begin[k]};", f"params.stop_indices[{k}] = {end[k]};",
-                  f"params.strides[{k}] = {strides[k]};"]
-    lines += [f"params.{mask} = 0;" for mask in ("begin_mask", "ellipsis_mask", "end_mask", "new_axis_mask",
-                                                  "shrink_axis_mask")] + ["params.offset = false;"]
+        lines += [f"params.{field}[{k}] = {values[k]};"
+                  for field, values in zip(("start_indices", "stop_indices", "strides"), spec, strict=True)]
+    lines += [f"params.{mask} = {masks.get(mask, 0)};" for mask in MASKS] + ["params.offset = false;"]
     call = f"tflite::reference_ops::StridedSlice(params, {io(m, m.x, out)});"
-    m.add("STRIDED_SLICE [:,1:15:2,::2,4:12]", "STRIDED_SLICE", [m.x, *operands], out,
-          ("tflite::StridedSliceParams params;", "\n  ".join(lines), call))
+    m.add(f"STRIDED_SLICE {label}", "STRIDED_SLICE", [m.x, *operands], out,
+          ("tflite::StridedSliceParams params;", "\n  ".join(lines), call), masks)
 
 
 def add_slice(m: BenchModel) -> None:
@@ -194,7 +198,9 @@ def add_movement_cases(m: BenchModel) -> None:
     add_resizes(m)
     add_pad(m)
     add_concatenation(m)
-    add_strided_slice(m)
+    add_strided_slice(m, "[:,1:15:2,::2,4:12]", ((0, 1, 0, 4), (1, 15, 16, 12), (1, 2, 2, 1)), (1, 7, 8, 8))
+    add_strided_slice(m, "[:,::-1,3,:] (masks)", ((0, 0, 3, 0), (0, 0, 4, 0), (1, -1, 1, 1)), (1, 16, 16),
+                      {"begin_mask": 0b1011, "end_mask": 0b1011, "shrink_axis_mask": 0b0100})
     add_slice(m)
     add_broadcast_to(m)
     add_fill(m)
