@@ -26,15 +26,15 @@ def add_add_n(m: BenchModel) -> None:
     m.add("ADD_N (3 inputs)", "ADD_N", [m.x, m.x, m.x], out, (state, setup, call))
 
 
-def add_arg_min_max(m: BenchModel, opcode: str) -> None:
-    axis = m.builder.constant(f"{opcode.lower()}_axis", np.array([3], np.int32))
-    out = m.tensor(SHAPE[:3], None, "int32")
+def add_arg_min_max(m: BenchModel, opcode: str, axis: int = 3) -> None:
+    axis_tensor = m.builder.constant(f"{opcode.lower()}_axis_{axis}", np.array([axis], np.int32))
+    out = m.tensor(tuple(n for d, n in enumerate(SHAPE) if d != axis), None, "int32")
     # arg_min_max.cc passes reference_ops::GreaterFn<T1> (ARG_MAX) or LessFn<T1> (ARG_MIN), plain `lhs > rhs` /
     # `lhs < rhs` functions
     state = f"bool compare(int8_t lhs, int8_t rhs) {{ return lhs {'>' if opcode == 'ARG_MAX' else '<'} rhs; }}"
-    call = (f"tflite::reference_ops::ArgMinMax({shape_expr(m, m.x)}, t{m.x}, t{axis}, {shape_expr(m, out)}, "
+    call = (f"tflite::reference_ops::ArgMinMax({shape_expr(m, m.x)}, t{m.x}, t{axis_tensor}, {shape_expr(m, out)}, "
             f"t{out}, compare);")
-    m.add(f"{opcode} axis 3", opcode, [m.x, axis], out, (state, "", call), {"output_type": "int32"})
+    m.add(f"{opcode} axis {axis}", opcode, [m.x, axis_tensor], out, (state, "", call), {"output_type": "int32"})
 
 
 def add_block_moves(m: BenchModel) -> None:
@@ -52,9 +52,11 @@ def add_resizes(m: BenchModel) -> None:
     corners)."""
     for opcode, function, params, align_corners, half_pixel in (
             ("RESIZE_NEAREST_NEIGHBOR", "ResizeNearestNeighbor", "ResizeNearestNeighborParams", False, False),
+            ("RESIZE_NEAREST_NEIGHBOR", "ResizeNearestNeighbor", "ResizeNearestNeighborParams", False, True),
             ("RESIZE_BILINEAR", "ResizeBilinearInteger", "ResizeBilinearParams", False, True),
             ("RESIZE_BILINEAR", "ResizeBilinearInteger", "ResizeBilinearParams", True, False)):
-        size = m.builder.constant(f"{opcode.lower()}_size_{int(align_corners)}", np.array([32, 32], np.int32))
+        size = m.builder.constant(f"{opcode.lower()}_size_{int(align_corners)}{int(half_pixel)}",
+                                  np.array([32, 32], np.int32))
         out = m.tensor((1, 32, 32, 16), m.quant(m.x))
         setup = (f"params.align_corners = {str(align_corners).lower()};\n  "
                  f"params.half_pixel_centers = {str(half_pixel).lower()};")
@@ -194,6 +196,7 @@ def add_movement_cases(m: BenchModel) -> None:
     add_add_n(m)
     add_arg_min_max(m, "ARG_MAX")
     add_arg_min_max(m, "ARG_MIN")
+    add_arg_min_max(m, "ARG_MAX", axis=1)
     add_block_moves(m)
     add_resizes(m)
     add_pad(m)
