@@ -172,13 +172,17 @@ def add_pack(m: BenchModel) -> None:
            "registration = tflite::ops::micro::Register_PACK();", INVOKE), {"values_count": 2, "axis": 3})
 
 
-def add_split(m: BenchModel) -> None:
-    """split.cc's SplitEval: SplitImpl<int8_t>, an element loop per output run; 4 outputs along C, compared on the
-    first."""
-    axis = m.builder.constant("split_axis", np.array([3], np.int32))
-    outs = [m.tensor((1, 16, 16, 4), m.quant(m.x)) for _ in range(4)]
-    m.add("SPLIT 4 ways along C", "SPLIT", [axis, m.x], outs[0],
-          (invoked(m, "", [axis, m.x], outs), "registration = tflite::micro::Register_SPLIT();", INVOKE),
+AXIS_NAMES = {1: "H", 2: "W", 3: "C"}
+
+
+def add_split(m: BenchModel, axis: int) -> None:
+    """split.cc's SplitEval: SplitImpl<int8_t>, an element loop per output run; 4 outputs along the axis, compared
+    on the first."""
+    axis_tensor = m.builder.constant(f"split_axis_{axis}", np.array([axis], np.int32))
+    shape = tuple(4 if d == axis else n for d, n in enumerate(SHAPE))
+    outs = [m.tensor(shape, m.quant(m.x)) for _ in range(4)]
+    m.add(f"SPLIT 4 ways along {AXIS_NAMES[axis]}", "SPLIT", [axis_tensor, m.x], outs[0],
+          (invoked(m, "", [axis_tensor, m.x], outs), "registration = tflite::micro::Register_SPLIT();", INVOKE),
           {"num_splits": 4}, tuple(outs[1:]))
 
 
@@ -194,14 +198,14 @@ def add_split_v(m: BenchModel) -> None:
           {"num_splits": len(sizes)}, tuple(outs[1:]))
 
 
-def add_unpack(m: BenchModel) -> None:
-    """unpack.cc's UnpackEval: UnpackImpl<int8_t>, an element loop per run; x unpacked along W into 16 outputs,
-    compared on the first."""
+def add_unpack(m: BenchModel, axis: int) -> None:
+    """unpack.cc's UnpackEval: UnpackImpl<int8_t>, an element loop per run; x unpacked along the axis into 16
+    outputs, compared on the first."""
     outs = [m.tensor((1, 16, 16), m.quant(m.x)) for _ in range(16)]
-    builtin = "TfLiteUnpackParams options = {16, 2};"
-    m.add("UNPACK 16 along W", "UNPACK", [m.x], outs[0],
+    builtin = f"TfLiteUnpackParams options = {{16, {axis}}};"
+    m.add(f"UNPACK 16 along {AXIS_NAMES[axis]}", "UNPACK", [m.x], outs[0],
           (invoked(m, "", [m.x], outs, builtin), "registration = tflite::micro::Register_UNPACK();", INVOKE),
-          {"num": 16, "axis": 2}, tuple(outs[1:]))
+          {"num": 16, "axis": axis}, tuple(outs[1:]))
 
 
 def add_zeros_like(m: BenchModel) -> None:
@@ -241,8 +245,10 @@ def add_micro_kernel_cases(m: BenchModel) -> None:
     add_cast(m, narrowing=False)
     add_cast(m, narrowing=True)
     add_pack(m)
-    add_split(m)
+    add_split(m, 3)
+    add_split(m, 1)
     add_split_v(m)
-    add_unpack(m)
+    add_unpack(m, 2)
+    add_unpack(m, 3)
     add_gather_nd(m)
     add_zeros_like(m)
