@@ -161,15 +161,16 @@ def add_cast(m: BenchModel, narrowing: bool) -> None:
           {"in_data_type": types[0], "out_data_type": types[1]})
 
 
-def add_pack(m: BenchModel) -> None:
-    """pack.cc's Eval: PackImpl<int8_t>, an element loop per copy_size run of each input (no OpData)."""
+def add_pack(m: BenchModel, axis: int) -> None:
+    """pack.cc's Eval: PackImpl<int8_t>, an element loop per copy_size run of each input (no OpData); x and a second
+    input packed along axis 3 (runs of 16 bytes) or 4 (single bytes)."""
     scale, zero_point = m.quant(m.x)
-    other = m.builder.input("pack_x2", SHAPE, "int8", scale=scale, zero_point=zero_point)
-    out = m.tensor((1, 16, 16, 2, 16), (scale, zero_point))
-    builtin = "TfLitePackParams options = {2, 3};"
-    m.add("PACK 2 inputs, axis 3", "PACK", [m.x, other], out,
+    other = m.builder.input(f"pack_x2_{axis}", SHAPE, "int8", scale=scale, zero_point=zero_point)
+    out = m.tensor((*SHAPE[:axis], 2, *SHAPE[axis:]), (scale, zero_point))
+    builtin = f"TfLitePackParams options = {{2, {axis}}};"
+    m.add(f"PACK 2 inputs, axis {axis}", "PACK", [m.x, other], out,
           (invoked(m, "", [m.x, other], [out], builtin, registration="TfLiteRegistration"),
-           "registration = tflite::ops::micro::Register_PACK();", INVOKE), {"values_count": 2, "axis": 3})
+           "registration = tflite::ops::micro::Register_PACK();", INVOKE), {"values_count": 2, "axis": axis})
 
 
 AXIS_NAMES = {1: "H", 2: "W", 3: "C"}
@@ -244,7 +245,8 @@ def add_micro_kernel_cases(m: BenchModel) -> None:
     add_elu(m)
     add_cast(m, narrowing=False)
     add_cast(m, narrowing=True)
-    add_pack(m)
+    add_pack(m, 3)
+    add_pack(m, 4)
     add_split(m, 3)
     add_split(m, 1)
     add_split_v(m)
