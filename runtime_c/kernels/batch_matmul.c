@@ -10,8 +10,8 @@
  * (as TFLM's Eval transposes it into a scratch tensor), so that it too takes the contiguous path. */
 #define FG_MATMUL_TRANSPOSE_MAX_BYTES 1024
 /* Up to this depth, a left-hand row strided along the depth (adj_x) is gathered into a contiguous copy per row, so
- * that it too takes the contiguous path. */
-#define FG_MATMUL_MAX_GATHERED_DEPTH 256
+ * that it too takes the contiguous path (128: attention heads' depths, at 128 bytes more of stack). */
+#define FG_MATMUL_MAX_GATHERED_DEPTH 128
 
 /* One [rows x cols] output matrix, any strides. */
 FG_HOT_LOOP static void fg_matmul_one_s8(const fg_batch_matmul_params *p, const int8_t *lhs, const int8_t *rhs,
