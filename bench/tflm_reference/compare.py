@@ -49,9 +49,9 @@ def compare(tflm_src: Path, board_name: str, scratch: Path, only: list[str]) -> 
 def print_table(board: str, rows: list[Row]) -> None:
     print(f"board {board}: guest instructions per element, TFLM reference kernel vs firmware-gen "
           "(ratio < 1: ours is faster)")
-    print(f"| {'operator':<34} | {'elements':>8} | {'TFLM ref/elem':>13} | {'ours/elem':>9} | {'ratio':>5} "
+    print(f"| {'operator':<38} | {'elements':>8} | {'TFLM ref/elem':>13} | {'ours/elem':>9} | {'ratio':>5} "
           f"| {'byte-equal':<10} |")
-    print(f"|{'-' * 36}|{'-' * 10}:|{'-' * 14}:|{'-' * 10}:|{'-' * 6}:|{'-' * 12}|")
+    print(f"|{'-' * 40}|{'-' * 10}:|{'-' * 14}:|{'-' * 10}:|{'-' * 6}:|{'-' * 12}|")
     for r in rows:
-        print(f"| {r.label:<34} | {r.elements:>8,} | {r.tflm / r.elements:>13.2f} | {r.ours / r.elements:>9.2f} "
+        print(f"| {r.label:<38} | {r.elements:>8,} | {r.tflm / r.elements:>13.2f} | {r.ours / r.elements:>9.2f} "
               f"| {r.ratio:>5.2f} | {'yes' if r.equal else 'NO':<10} |")

@@ -116,13 +116,23 @@ def add_tanh_logistic(m: BenchModel, opcode: str) -> None:
     m.add(opcode, opcode, [m.x], out, ("", "", call))
 
 
+def add_neg(m: BenchModel) -> None:
+    """NEG on float32, the only type TFLM's neg.cc takes (reference_ops::Negate)."""
+    source = m.builder.input("neg_in", SHAPE, "float32")
+    out = m.tensor(SHAPE, None, "float32")
+    m.add("NEG float32", "NEG", [source], out, ("", "", f"tflite::reference_ops::Negate({io(m, source, out)});"))
+
+
 def add_elementwise_cases(m: BenchModel) -> None:
     add_sub(m, "SUB", m.y)
     add_sub(m, "SUB (broadcast row)", m.row)
     add_max_min(m, "MAXIMUM", m.y)
+    add_max_min(m, "MAXIMUM", m.row)
+    add_max_min(m, "MINIMUM", m.y)
     add_max_min(m, "MINIMUM", m.row)
     add_leaky_relu(m)
     add_prelu(m)
     add_hard_swish(m)
     add_tanh_logistic(m, "TANH")
     add_tanh_logistic(m, "LOGISTIC")
+    add_neg(m)

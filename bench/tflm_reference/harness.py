@@ -19,7 +19,7 @@ from firmware_gen.target.linker_script import render_linker_script
 from tflm_reference.model import BenchModel, Case
 
 HERE = Path(__file__).resolve().parent
-C_TYPES = {"int8": "int8_t", "int16": "int16_t", "int32": "int32_t"}
+C_TYPES = {"int8": "int8_t", "int16": "int16_t", "int32": "int32_t", "float32": "float"}
 CXX_FLAGS = ("-std=c++17", "-O2", "-fno-rtti", "-fno-exceptions", "-fno-threadsafe-statics",
              "-fno-unwind-tables", "-ffunction-sections", "-fdata-sections", "-DNDEBUG", "-DTF_LITE_STATIC_MEMORY",
              "-Wno-psabi",
@@ -31,7 +31,8 @@ TFLM_SOURCES = ("tensorflow/lite/kernels/internal/common.cc",
                 "tensorflow/lite/micro/kernels/mirror_pad.cc", "tensorflow/lite/micro/kernels/elementwise.cc",
                 "tensorflow/lite/micro/kernels/elu.cc", "tensorflow/lite/micro/kernels/cast.cc",
                 "tensorflow/lite/micro/kernels/pack.cc", "tensorflow/lite/micro/kernels/split.cc",
-                "tensorflow/lite/micro/kernels/unpack.cc", "tensorflow/lite/micro/kernels/gather_nd.cc")
+                "tensorflow/lite/micro/kernels/unpack.cc", "tensorflow/lite/micro/kernels/gather_nd.cc",
+                "tensorflow/lite/micro/kernels/split_v.cc", "tensorflow/lite/micro/kernels/zeros_like.cc")
 REFERENCE_HEADERS_FILE = HERE / "reference_headers.txt"
 
 
@@ -55,7 +56,8 @@ def _array(name: str, dtype: str, values: np.ndarray | None, count: int) -> tupl
     declaration = f"extern {C_TYPES[dtype]} {name}[{count}];"
     if values is None:
         return declaration, f"alignas(4) {C_TYPES[dtype]} {name}[{count}];"
-    body = ", ".join(str(int(v)) for v in values.ravel())
+    # float32 values as exact hexadecimal literals (C++17)
+    body = ", ".join(float(v).hex() if dtype == "float32" else str(int(v)) for v in values.ravel())
     return declaration, f"alignas(4) {C_TYPES[dtype]} {name}[{count}] = {{{body}}};"
 
 

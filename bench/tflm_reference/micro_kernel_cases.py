@@ -1,7 +1,8 @@
 """Cases whose int8 Eval is code of TFLM's micro kernel .cc files rather than a reference/*.h function: the case
 calls the .cc's own helper, or the invoke of its registration, compiled from --tflm-src (harness.TFLM_SOURCES),
 with the parameters its Prepare would set (activations_common.cc, squared_difference.cc, gather.cc,
-mirror_pad.cc, elementwise.cc, elu.cc, cast.cc, pack.cc, split.cc, unpack.cc, gather_nd.cc)."""
+mirror_pad.cc, elementwise.cc, elu.cc, cast.cc, pack.cc, split.cc, split_v.cc, unpack.cc, gather_nd.cc,
+zeros_like.cc)."""
 
 from __future__ import annotations
 
@@ -96,19 +97,19 @@ def add_gather(m: BenchModel, axis: int, indices: np.ndarray) -> None:
           (state, "registration = tflite::Register_GATHER();", INVOKE), {"axis": axis, "batch_dims": 0})
 
 
-def add_mirror_pad(m: BenchModel) -> None:
-    """mirror_pad.cc's MirrorPadEval, OpDataMirrorPad as MirrorPadPrepare sets it (offset 1 for REFLECT, its two
-    scratch buffers of input_dims ints)."""
+def add_mirror_pad(m: BenchModel, mode: str) -> None:
+    """mirror_pad.cc's MirrorPadEval, OpDataMirrorPad as MirrorPadPrepare sets it (offset 1 for REFLECT, 0 for
+    SYMMETRIC, its two scratch buffers of input_dims ints)."""
     pads = ((0, 0), (1, 1), (1, 1), (0, 0))
-    paddings = m.builder.constant("mirror_paddings", np.array(pads, np.int32))
+    paddings = m.builder.constant(f"mirror_paddings_{mode.lower()}", np.array(pads, np.int32))
     out_shape = tuple(d + left + right for d, (left, right) in zip(m.shape(m.x), pads, strict=True))
     out = m.tensor(out_shape, m.quant(m.x))
     op_data = ("struct {\n  int input_dims;\n  int output_size;\n  int offset;\n"
                "  int output_dims_num_elements_buffer_index;\n  int input_dims_num_elements_buffer_index;\n} data;")
     setup = ("registration = tflite::Register_MIRROR_PAD();\n  context.GetScratchBuffer = BenchScratchBuffer;\n  "
-             f"data = {{{len(out_shape)}, {int(np.prod(out_shape))}, 1, 0, 1}};")
-    m.add("MIRROR_PAD REFLECT 1 on H and W", "MIRROR_PAD", [m.x, paddings], out,
-          (invoked(m, op_data, [m.x, paddings], [out]), setup, INVOKE), {"mode": "REFLECT"})
+             f"data = {{{len(out_shape)}, {int(np.prod(out_shape))}, {1 if mode == 'REFLECT' else 0}, 0, 1}};")
+    m.add(f"MIRROR_PAD {mode} 1 on H and W", "MIRROR_PAD", [m.x, paddings], out,
+          (invoked(m, op_data, [m.x, paddings], [out]), setup, INVOKE), {"mode": mode})
 
 
 ABS_RSQRT_OP_DATA = ("struct {\n  int32_t multiplier;\n  int shift;\n  int input_offset;\n  int output_offset;\n"
@@ -147,44 +148,74 @@ def add_elu(m: BenchModel) -> None:
           (invoked(m, "struct {\n  int8_t table[256];\n} data;", [m.x], [out]), setup, INVOKE))
 
 
-def add_cast(m: BenchModel) -> None:
-    """cast.cc's Eval: copyToTensor, a std::transform of static_casts (no OpData, no parameters)."""
-    out = m.tensor(SHAPE, None, "int16")
-    m.add("CAST int8 -> int16", "CAST", [m.x], out,
-          (invoked(m, "", [m.x], [out], registration="TfLiteRegistration"), "registration = tflite::Register_CAST();",
-           INVOKE),
-          {"in_data_type": "int8", "out_data_type": "int16"})
+def add_cast(m: BenchModel, narrowing: bool) -> None:
+    """cast.cc's Eval: copyToTensor, a std::transform of static_casts (no OpData, no parameters); int8 -> int16, or
+    int16 (a model input of its own) -> int8."""
+    source = m.builder.input("cast_in16", SHAPE, "int16") if narrowing else m.x
+    out = m.builder.tensor(f"t{len(m.builder.tensors)}", SHAPE, "int8") if narrowing else m.tensor(SHAPE, None,
+                                                                                                    "int16")
+    types = ("int16", "int8") if narrowing else ("int8", "int16")
+    m.add(f"CAST {types[0]} -> {types[1]}", "CAST", [source], out,
+          (invoked(m, "", [source], [out], registration="TfLiteRegistration"),
+           "registration = tflite::Register_CAST();", INVOKE),
+          {"in_data_type": types[0], "out_data_type": types[1]})
 
 
-def add_pack(m: BenchModel) -> None:
-    """pack.cc's Eval: PackImpl<int8_t>, an element loop per copy_size run of each input (no OpData)."""
+def add_pack(m: BenchModel, axis: int) -> None:
+    """pack.cc's Eval: PackImpl<int8_t>, an element loop per copy_size run of each input (no OpData); x and a second
+    input packed along axis 3 (runs of 16 bytes) or 4 (single bytes)."""
     scale, zero_point = m.quant(m.x)
-    other = m.builder.input("pack_x2", SHAPE, "int8", scale=scale, zero_point=zero_point)
-    out = m.tensor((1, 16, 16, 2, 16), (scale, zero_point))
-    builtin = "TfLitePackParams options = {2, 3};"
-    m.add("PACK 2 inputs, axis 3", "PACK", [m.x, other], out,
+    other = m.builder.input(f"pack_x2_{axis}", SHAPE, "int8", scale=scale, zero_point=zero_point)
+    out = m.tensor((*SHAPE[:axis], 2, *SHAPE[axis:]), (scale, zero_point))
+    builtin = f"TfLitePackParams options = {{2, {axis}}};"
+    m.add(f"PACK 2 inputs, axis {axis}", "PACK", [m.x, other], out,
           (invoked(m, "", [m.x, other], [out], builtin, registration="TfLiteRegistration"),
-           "registration = tflite::ops::micro::Register_PACK();", INVOKE), {"values_count": 2, "axis": 3})
+           "registration = tflite::ops::micro::Register_PACK();", INVOKE), {"values_count": 2, "axis": axis})
 
 
-def add_split(m: BenchModel) -> None:
-    """split.cc's SplitEval: SplitImpl<int8_t>, an element loop per output run; 4 outputs along C, compared on the
-    first."""
-    axis = m.builder.constant("split_axis", np.array([3], np.int32))
-    outs = [m.tensor((1, 16, 16, 4), m.quant(m.x)) for _ in range(4)]
-    m.add("SPLIT 4 ways along C", "SPLIT", [axis, m.x], outs[0],
-          (invoked(m, "", [axis, m.x], outs), "registration = tflite::micro::Register_SPLIT();", INVOKE),
+AXIS_NAMES = {1: "H", 2: "W", 3: "C"}
+
+
+def add_split(m: BenchModel, axis: int) -> None:
+    """split.cc's SplitEval: SplitImpl<int8_t>, an element loop per output run; 4 outputs along the axis, compared
+    on the first."""
+    axis_tensor = m.builder.constant(f"split_axis_{axis}", np.array([axis], np.int32))
+    shape = tuple(4 if d == axis else n for d, n in enumerate(SHAPE))
+    outs = [m.tensor(shape, m.quant(m.x)) for _ in range(4)]
+    m.add(f"SPLIT 4 ways along {AXIS_NAMES[axis]}", "SPLIT", [axis_tensor, m.x], outs[0],
+          (invoked(m, "", [axis_tensor, m.x], outs), "registration = tflite::micro::Register_SPLIT();", INVOKE),
           {"num_splits": 4}, tuple(outs[1:]))
 
 
-def add_unpack(m: BenchModel) -> None:
-    """unpack.cc's UnpackEval: UnpackImpl<int8_t>, an element loop per run; x unpacked along W into 16 outputs,
-    compared on the first."""
+def add_split_v(m: BenchModel) -> None:
+    """split_v.cc's SplitVEval: SplitImpl<int8_t>, an element loop per output run; sizes 3, 5 and 8 along C,
+    compared on the first output."""
+    sizes = (3, 5, 8)
+    size_splits = m.builder.constant("split_v_sizes", np.array(sizes, np.int32))
+    axis = m.builder.constant("split_v_axis", np.array([3], np.int32))
+    outs = [m.tensor((1, 16, 16, size), m.quant(m.x)) for size in sizes]
+    m.add("SPLIT_V 3, 5, 8 along C", "SPLIT_V", [m.x, size_splits, axis], outs[0],
+          (invoked(m, "", [m.x, size_splits, axis], outs), "registration = tflite::Register_SPLIT_V();", INVOKE),
+          {"num_splits": len(sizes)}, tuple(outs[1:]))
+
+
+def add_unpack(m: BenchModel, axis: int) -> None:
+    """unpack.cc's UnpackEval: UnpackImpl<int8_t>, an element loop per run; x unpacked along the axis into 16
+    outputs, compared on the first."""
     outs = [m.tensor((1, 16, 16), m.quant(m.x)) for _ in range(16)]
-    builtin = "TfLiteUnpackParams options = {16, 2};"
-    m.add("UNPACK 16 along W", "UNPACK", [m.x], outs[0],
+    builtin = f"TfLiteUnpackParams options = {{16, {axis}}};"
+    m.add(f"UNPACK 16 along {AXIS_NAMES[axis]}", "UNPACK", [m.x], outs[0],
           (invoked(m, "", [m.x], outs, builtin), "registration = tflite::micro::Register_UNPACK();", INVOKE),
-          {"num": 16, "axis": 2}, tuple(outs[1:]))
+          {"num": 16, "axis": axis}, tuple(outs[1:]))
+
+
+def add_zeros_like(m: BenchModel) -> None:
+    """zeros_like.cc's Eval: resetZeros<int8_t>, an element loop. On our side the operator runs only when its output
+    is a graph output (it is folded otherwise), as here."""
+    out = m.tensor(SHAPE, m.quant(m.x))
+    m.add("ZEROS_LIKE", "ZEROS_LIKE", [m.x], out,
+          (invoked(m, "", [m.x], [out], registration="TfLiteRegistration"),
+           "registration = tflite::Register_ZEROS_LIKE();", INVOKE))
 
 
 def add_gather_nd(m: BenchModel) -> None:
@@ -207,12 +238,19 @@ def add_micro_kernel_cases(m: BenchModel) -> None:
     add_squared_difference(m, "SQUARED_DIFFERENCE (broadcast row)", m.row)
     add_gather(m, 1, np.random.default_rng(3).integers(0, 16, 16))
     add_gather(m, 3, np.random.default_rng(4).integers(0, 16, 16))
-    add_mirror_pad(m)
+    add_mirror_pad(m, "REFLECT")
+    add_mirror_pad(m, "SYMMETRIC")
     add_abs_rsqrt(m, "ABS")
     add_abs_rsqrt(m, "RSQRT")
     add_elu(m)
-    add_cast(m)
-    add_pack(m)
-    add_split(m)
-    add_unpack(m)
+    add_cast(m, narrowing=False)
+    add_cast(m, narrowing=True)
+    add_pack(m, 3)
+    add_pack(m, 4)
+    add_split(m, 3)
+    add_split(m, 1)
+    add_split_v(m)
+    add_unpack(m, 2)
+    add_unpack(m, 3)
     add_gather_nd(m)
+    add_zeros_like(m)

@@ -1,6 +1,7 @@
-"""ADD_N, ARG_MAX, QUANTIZE and the data-movement cases, parameters as TFLM Micro's Prepare computes them
+"""ADD_N, ARG_MAX, ARG_MIN, QUANTIZE and the data-movement cases, parameters as TFLM Micro's Prepare computes them
 (add_n.cc, arg_min_max.cc, depth_to_space.cc, space_to_depth.cc, resize_nearest_neighbor.cc, resize_bilinear.cc,
-pad.cc, concatenation.cc, space_to_batch_nd.cc, batch_to_space_nd.cc, reverse.cc, quantize_common.cc)."""
+pad.cc, concatenation.cc, slice.cc, broadcast_to.cc, fill.cc, space_to_batch_nd.cc, batch_to_space_nd.cc, reverse.cc,
+quantize_common.cc)."""
 
 from __future__ import annotations
 
@@ -25,14 +26,15 @@ def add_add_n(m: BenchModel) -> None:
     m.add("ADD_N (3 inputs)", "ADD_N", [m.x, m.x, m.x], out, (state, setup, call))
 
 
-def add_arg_max(m: BenchModel) -> None:
-    axis = m.builder.constant("arg_max_axis", np.array([3], np.int32))
-    out = m.tensor(SHAPE[:3], None, "int32")
-    # arg_min_max.cc passes reference_ops::GreaterFn<T1>, a plain `lhs > rhs` function
-    state = "bool greater(int8_t lhs, int8_t rhs) { return lhs > rhs; }"
-    call = (f"tflite::reference_ops::ArgMinMax({shape_expr(m, m.x)}, t{m.x}, t{axis}, {shape_expr(m, out)}, "
-            f"t{out}, greater);")
-    m.add("ARG_MAX axis 3", "ARG_MAX", [m.x, axis], out, (state, "", call), {"output_type": "int32"})
+def add_arg_min_max(m: BenchModel, opcode: str, axis: int = 3) -> None:
+    axis_tensor = m.builder.constant(f"{opcode.lower()}_axis_{axis}", np.array([axis], np.int32))
+    out = m.tensor(tuple(n for d, n in enumerate(SHAPE) if d != axis), None, "int32")
+    # arg_min_max.cc passes reference_ops::GreaterFn<T1> (ARG_MAX) or LessFn<T1> (ARG_MIN), plain `lhs > rhs` /
+    # `lhs < rhs` functions
+    state = f"bool compare(int8_t lhs, int8_t rhs) {{ return lhs {'>' if opcode == 'ARG_MAX' else '<'} rhs; }}"
+    call = (f"tflite::reference_ops::ArgMinMax({shape_expr(m, m.x)}, t{m.x}, t{axis_tensor}, {shape_expr(m, out)}, "
+            f"t{out}, compare);")
+    m.add(f"{opcode} axis {axis}", opcode, [m.x, axis_tensor], out, (state, "", call), {"output_type": "int32"})
 
 
 def add_block_moves(m: BenchModel) -> None:
@@ -46,18 +48,23 @@ def add_block_moves(m: BenchModel) -> None:
 
 
 def add_resizes(m: BenchModel) -> None:
-    """2x up-sampling; TFLM's int8 RESIZE_BILINEAR runs ResizeBilinearInteger."""
-    for opcode, function, params, half_pixel in (
-            ("RESIZE_NEAREST_NEIGHBOR", "ResizeNearestNeighbor", "ResizeNearestNeighborParams", False),
-            ("RESIZE_BILINEAR", "ResizeBilinearInteger", "ResizeBilinearParams", True)):
-        size = m.builder.constant(f"{opcode.lower()}_size", np.array([32, 32], np.int32))
+    """2x up-sampling; TFLM's int8 RESIZE_BILINEAR runs ResizeBilinearInteger (half-pixel centers, and align
+    corners)."""
+    for opcode, function, params, align_corners, half_pixel in (
+            ("RESIZE_NEAREST_NEIGHBOR", "ResizeNearestNeighbor", "ResizeNearestNeighborParams", False, False),
+            ("RESIZE_NEAREST_NEIGHBOR", "ResizeNearestNeighbor", "ResizeNearestNeighborParams", False, True),
+            ("RESIZE_BILINEAR", "ResizeBilinearInteger", "ResizeBilinearParams", False, True),
+            ("RESIZE_BILINEAR", "ResizeBilinearInteger", "ResizeBilinearParams", True, False)):
+        size = m.builder.constant(f"{opcode.lower()}_size_{int(align_corners)}{int(half_pixel)}",
+                                  np.array([32, 32], np.int32))
         out = m.tensor((1, 32, 32, 16), m.quant(m.x))
-        setup = f"params.align_corners = false;\n  params.half_pixel_centers = {str(half_pixel).lower()};"
+        setup = (f"params.align_corners = {str(align_corners).lower()};\n  "
+                 f"params.half_pixel_centers = {str(half_pixel).lower()};")
         call = (f"tflite::reference_ops::{function}(params, {shape_expr(m, m.x)}, t{m.x}, "
                 f"{shape_expr(m, size)}, t{size}, {shape_expr(m, out)}, t{out});")
-        label = f"{opcode} 2x" + (" half-pixel" if half_pixel else "")
+        label = f"{opcode} 2x" + (" half-pixel" if half_pixel else "") + (" align-corners" if align_corners else "")
         m.add(label, opcode, [m.x, size], out, (f"tflite::{params} params;", setup, call),
-              {"align_corners": False, "half_pixel_centers": half_pixel})
+              {"align_corners": align_corners, "half_pixel_centers": half_pixel})
 
 
 def add_concatenation(m: BenchModel) -> None:
@@ -94,21 +101,64 @@ def add_pad(m: BenchModel) -> None:
     m.add("PAD 1 on H and W", "PAD", [m.x, paddings], out, (state, "\n  ".join(lines), call))
 
 
-def add_strided_slice(m: BenchModel) -> None:
-    """x[:, 1:15:2, ::2, 4:12] (strided_slice_common.cc's params; TFLM's Eval copies the inner run with WriteN)."""
-    begin, end, strides = (0, 1, 0, 4), (1, 15, 16, 12), (1, 2, 2, 1)
-    operands = [m.builder.constant(f"strided_slice_{name}", np.array(values, np.int32))
-                for name, values in (("begin", begin), ("end", end), ("strides", strides))]
-    out = m.tensor((1, 7, 8, 8), m.quant(m.x))
+MASKS = ("begin_mask", "ellipsis_mask", "end_mask", "new_axis_mask", "shrink_axis_mask")
+
+
+def add_strided_slice(m: BenchModel, label: str, spec: tuple[tuple[int, ...], ...], out_shape: tuple[int, ...],
+                      masks: dict[str, int] | None = None) -> None:
+    """spec: begin, end, strides; strided_slice_common.cc's params (the masks as the options give them, resolved by
+    strided_slice_logic.h in the reference StridedSlice; TFLM's Eval copies the inner run with WriteN)."""
+    masks = masks or {}
+    operands = [m.builder.constant(f"strided_slice_{name}_{len(m.cases)}", np.array(values, np.int32))
+                for name, values in zip(("begin", "end", "strides"), spec, strict=True)]
+    out = m.tensor(out_shape, m.quant(m.x))
     lines = ["params.start_indices_count = 4;", "params.stop_indices_count = 4;", "params.strides_count = 4;"]
     for k in range(4):
-        lines += [f"params.start_indices[{k}] = {begin[k]};", f"params.stop_indices[{k}] = {end[k]};",
-                  f"params.strides[{k}] = {strides[k]};"]
-    lines += [f"params.{mask} = 0;" for mask in ("begin_mask", "ellipsis_mask", "end_mask", "new_axis_mask",
-                                                  "shrink_axis_mask")] + ["params.offset = false;"]
+        lines += [f"params.{field}[{k}] = {values[k]};"
+                  for field, values in zip(("start_indices", "stop_indices", "strides"), spec, strict=True)]
+    lines += [f"params.{mask} = {masks.get(mask, 0)};" for mask in MASKS] + ["params.offset = false;"]
     call = f"tflite::reference_ops::StridedSlice(params, {io(m, m.x, out)});"
-    m.add("STRIDED_SLICE [:,1:15:2,::2,4:12]", "STRIDED_SLICE", [m.x, *operands], out,
-          ("tflite::StridedSliceParams params;", "\n  ".join(lines), call))
+    m.add(f"STRIDED_SLICE {label}", "STRIDED_SLICE", [m.x, *operands], out,
+          ("tflite::StridedSliceParams params;", "\n  ".join(lines), call), masks)
+
+
+def add_slice(m: BenchModel) -> None:
+    """x[0:1, 2:14, 3:13, 4:12]: slice.cc's Eval fills SliceParams for 5 dimensions (begin 0, size 1 in front of the
+    input's 4) and calls reference_ops::Slice<int8_t> (slice.h: an Offset per element through a
+    SequentialTensorWriter); firmware-gen runs its STRIDED_SLICE kernel."""
+    begin, size = (0, 2, 3, 4), (1, 12, 10, 8)
+    operands = [m.builder.constant(f"slice_{name}", np.array(values, np.int32))
+                for name, values in (("begin", begin), ("size", size))]
+    out = m.tensor(size, m.quant(m.x))
+    lines = ["params.begin_count = 5;", "params.size_count = 5;", "params.begin[0] = 0;", "params.size[0] = 1;"]
+    for k in range(4):
+        lines += [f"params.begin[{k + 1}] = {begin[k]};", f"params.size[{k + 1}] = {size[k]};"]
+    call = f"tflite::reference_ops::Slice<int8_t>(params, {io(m, m.x, out)});"
+    m.add("SLICE [0:1,2:14,3:13,4:12]", "SLICE", [m.x, *operands], out,
+          ("tflite::SliceParams params;", "\n  ".join(lines), call))
+
+
+def add_broadcast_to(m: BenchModel) -> None:
+    """A row of channels to x's shape (copies of 16 bytes), and a column (1, 16, 16, 1) to it (copies of one byte):
+    broadcast_to.cc's Eval calls reference_ops::BroadcastTo<5> (broadcast_to.h: a memcpy per copied run)."""
+    column = m.builder.input("broadcast_column", (1, 16, 16, 1), "int8", scale=0.02, zero_point=-7)
+    for source in (m.row, column):
+        target = m.builder.constant(f"broadcast_to_shape_{source}", np.array(SHAPE, np.int32))
+        out = m.tensor(SHAPE, m.quant(source))
+        call = (f"tflite::reference_ops::BroadcastTo<5>({shape_expr(m, source)}, "
+                f"reinterpret_cast<const char*>(t{source}), {shape_expr(m, out)}, reinterpret_cast<char*>(t{out}), "
+                "kTfLiteInt8);")
+        m.add(f"BROADCAST_TO {m.shape(source)} -> x", "BROADCAST_TO", [source, target], out, ("", "", call))
+
+
+def add_fill(m: BenchModel) -> None:
+    """FILL of x's shape from a scalar that is a model input (a constant one is folded at generation time): fill.cc's
+    Eval calls reference_ops::Fill<int8_t> (fill.h: an element loop)."""
+    value = m.builder.input("fill_value", (), "int8", scale=0.1, zero_point=0)
+    dims = m.builder.constant("fill_dims", np.array(SHAPE, np.int32))
+    out = m.tensor(SHAPE, m.quant(value))
+    call = f"tflite::reference_ops::Fill(tflite::RuntimeShape(), t{value}, {shape_expr(m, out)}, t{out});"
+    m.add("FILL x's shape", "FILL", [dims, value], out, ("", "", call))
 
 
 def add_space_batch(m: BenchModel) -> None:
@@ -144,12 +194,19 @@ def add_reverse(m: BenchModel) -> None:
 
 def add_movement_cases(m: BenchModel) -> None:
     add_add_n(m)
-    add_arg_max(m)
+    add_arg_min_max(m, "ARG_MAX")
+    add_arg_min_max(m, "ARG_MIN")
+    add_arg_min_max(m, "ARG_MAX", axis=1)
     add_block_moves(m)
     add_resizes(m)
     add_pad(m)
     add_concatenation(m)
-    add_strided_slice(m)
+    add_strided_slice(m, "[:,1:15:2,::2,4:12]", ((0, 1, 0, 4), (1, 15, 16, 12), (1, 2, 2, 1)), (1, 7, 8, 8))
+    add_strided_slice(m, "[:,::-1,3,:] (masks)", ((0, 0, 3, 0), (0, 0, 4, 0), (1, -1, 1, 1)), (1, 16, 16),
+                      {"begin_mask": 0b1011, "end_mask": 0b1011, "shrink_axis_mask": 0b0100})
+    add_slice(m)
+    add_broadcast_to(m)
+    add_fill(m)
     add_space_batch(m)
     add_reverse(m)
     add_requantize(m)

@@ -21,6 +21,39 @@ static inline int8_t *copy_reversed(int8_t *output, const int8_t *source, int32_
     return output;
 }
 
+/* `inner` copies of one row (BROADCAST_TO's zero stride): a single byte is set, a longer row is written once and the
+ * output then doubled onto itself (the source block lies before the destination, never overlapping it). */
+static inline int8_t *repeat_row(int8_t *output, const int8_t *source, int32_t inner, int32_t row) {
+    const int32_t total = inner * row;
+    if (row == 1) {
+        memset(output, *source, (size_t)total);
+        return output + total;
+    }
+    if (row <= 16) {
+        copy_short_row(output, source, row);
+    } else {
+        memcpy(output, source, (size_t)row);
+    }
+    for (int32_t filled = row; filled < total; filled += filled) {
+        memcpy(output + filled, output, (size_t)(total - filled < filled ? total - filled : filled));
+    }
+    return output + total;
+}
+
+/* The walk of a gather whose innermost walked dimension has stride 0, kept out of fg_transpose_s8's loop (whose code
+ * GCC would otherwise lay out worse for the other operators). */
+static __attribute__((noinline)) void repeat_rows(const fg_transpose_params *params, const int8_t *input,
+                                                  int8_t *output) {
+    int32_t index[FG_MAX_RANK] = {0};
+    const int32_t rank = params->rank;
+    const int32_t inner = params->shape[rank - 1];
+    int32_t offset = params->offset;
+    for (int32_t r = 0; r < params->rows; r += inner) {
+        output = repeat_row(output, input + offset, inner, params->row);
+        offset = fg_nd_advance(rank - 1, params->shape, params->strides, index, offset);
+    }
+}
+
 /* The innermost walked dimension is stepped here with its stride; fg_nd_advance only carries into the outer ones. */
 FG_HOT_LOOP void fg_transpose_s8(const fg_transpose_params *params, const int8_t *input, int8_t *output) {
     int32_t index[FG_MAX_RANK] = {0};
@@ -28,6 +61,10 @@ FG_HOT_LOOP void fg_transpose_s8(const fg_transpose_params *params, const int8_t
     const int32_t row = params->row;
     const int32_t inner = rank > 0 ? params->shape[rank - 1] : 1;
     const int32_t inner_stride = rank > 0 ? params->strides[rank - 1] : 0;
+    if (rank > 0 && inner_stride == 0) {
+        repeat_rows(params, input, output);
+        return;
+    }
     int32_t offset = params->offset;
     for (int32_t r = 0; r < params->rows; r += inner) {
         const int8_t *source = input + offset;

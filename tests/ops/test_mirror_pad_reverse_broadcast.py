@@ -40,10 +40,16 @@ def test_mirror_pad_is_bit_exact(models):
     assert_cases_bit_exact(models)
 
 
+# The kernel's zero-stride paths, in every example: one byte set across, a row doubled onto itself a number of
+# times that is not a power of two, a row longer than 16 bytes.
+REPEATED_ROWS = [((1, 3, 4, 1), (1, 3, 4, 6)), ((1, 2, 1, 5), (3, 2, 7, 5)), ((1, 1, 3, 9), (2, 5, 3, 9))]
+
+
 @settings(max_examples=FEW_EXAMPLES, deadline=None)
 @given(models=st.lists(st.one_of(reverse_models(), broadcast_models()), min_size=CASES, max_size=CASES))
 def test_reverse_and_broadcast_to_are_bit_exact(models):
-    assert_cases_bit_exact(models)
+    repeated = [movement_model("BROADCAST_TO", [source], [target], [list(target)]) for source, target in REPEATED_ROWS]
+    assert_cases_bit_exact([*models, *repeated])
 
 
 def test_refusals_name_the_option():

@@ -20,13 +20,33 @@ void fg_split_s8(const fg_split_params *params, const int8_t *input, int8_t *con
 void fg_split_s16(const fg_split_params *params, const int16_t *input, int16_t *const outputs[]);
 void fg_split_f32(const fg_split_params *params, const float *input, float *const outputs[]);
 
-/* Output k of the split, whose chunk starts `offset` elements into each row; the walk of every element type. */
+/* `outer` runs of `bytes` bytes, one per input row: with a constant `bytes` the memcpy is one load and store. */
+static inline __attribute__((always_inline)) void fg_split_short_runs(uint8_t *to, const uint8_t *from,
+                                                                      int32_t outer, size_t row, size_t bytes) {
+    for (const uint8_t *const end = to + (size_t)outer * bytes; to < end; to += bytes, from += row) {
+        memcpy(to, from, bytes);
+    }
+}
+
+/* Output k of the split, whose chunk starts `offset` elements into each row; the walk of every element type. A
+ * chunk of one, two or four bytes (UNPACK along the innermost axis) is copied without a memcpy call per row, which
+ * would cost several times the bytes. */
 static inline void fg_split_chunk(const fg_split_params *params, int32_t k, int32_t offset, size_t element_bytes,
                                   const void *input, void *output) {
     const size_t chunk = (size_t)params->chunk_sizes[k] * element_bytes;
     const size_t row = (size_t)params->input_row * element_bytes;
     const uint8_t *from = (const uint8_t *)input + (size_t)offset * element_bytes;
     uint8_t *to = (uint8_t *)output;
+    if (chunk == 1 || chunk == 2 || chunk == 4) {
+        if (chunk == 1) {
+            fg_split_short_runs(to, from, params->outer, row, 1);
+        } else if (chunk == 2) {
+            fg_split_short_runs(to, from, params->outer, row, 2);
+        } else {
+            fg_split_short_runs(to, from, params->outer, row, 4);
+        }
+        return;
+    }
     for (int32_t o = 0; o < params->outer; ++o) {
         memcpy(to + (size_t)o * chunk, from + (size_t)o * row, chunk);
     }

@@ -1,5 +1,5 @@
 /* Shim (firmware-gen's own code) for TFLite's kernels/kernel_util.h: what the micro kernels' Prepare functions
- * name (never called). */
+ * name (never called), and TfLiteTypeGetSize, which reference/broadcast_to.h calls. */
 #ifndef FG_SHIM_TENSORFLOW_LITE_KERNELS_KERNEL_UTIL_H
 #define FG_SHIM_TENSORFLOW_LITE_KERNELS_KERNEL_UTIL_H
 #include "tflite/core/c/common.h"
@@ -22,6 +22,19 @@ inline bool HaveSameShapes(const TfLiteTensor* input1, const TfLiteTensor* input
     if (input1->dims->data[i] != input2->dims->data[i]) return false;
   }
   return true;
+}
+inline int TfLiteTypeGetSize(TfLiteType type) {
+  switch (type) {
+    case kTfLiteInt8:
+    case kTfLiteBool:
+      return 1;
+    case kTfLiteInt16:
+      return 2;
+    case kTfLiteInt64:
+      return 8;
+    default:
+      return 4;  // float32, int32
+  }
 }
 }  // namespace tflite
 #endif

@@ -9,8 +9,10 @@ TFLMRegistration Register_GATHER();
 TFLMRegistration Register_MIRROR_PAD();
 TFLMRegistration Register_ABS();
 TFLMRegistration Register_RSQRT();
+TFLMRegistration Register_SPLIT_V();
 TfLiteRegistration Register_CAST();  // cast.cc's version predates TFLMRegistration
 TfLiteRegistration Register_GATHER_ND();  // so does gather_nd.cc's
+TfLiteRegistration Register_ZEROS_LIKE();  // and zeros_like.cc's
 namespace micro {
 TFLMRegistration Register_ELU();  // elu.cc's version declares it in tflite::micro
 TFLMRegistration Register_SPLIT();  // so do split.cc's and unpack.cc's
