@@ -3,13 +3,14 @@
 Every test process (each pytest-xdist worker, or the one process of a serial run) gets a cache directory of its
 own under pytest's temporary directory (XDG_CACHE_HOME, inherited by the CLI child processes): the firmware cache
 builds into a fixed directory per model, which two processes must not do at once, and the tests leave the user's
-~/.cache alone. A fresh object cache (target/object_cache.py) costs one compile of the runtime kernels per set of
-flags, per process: about 1.5 s on the host, about 5 s per board's flags for the cross build. The oracle's fork
-server (check/fork_server.py) is started once per process too.
+~/.cache alone. The object caches (target/object_cache.py) are shared by the workers of a run: a fresh one costs
+one compile of the runtime kernels per set of flags, about 1.5 s on the host, about 5 s per board's flags for the
+cross build. The oracle's fork server (check/fork_server.py) is started once per process.
 """
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -30,10 +31,23 @@ SHARED_MODEL_NAMES = [
 ]
 
 
+# The object caches, content-addressed and published atomically (target/object_cache.py), are the one part of
+# the cache the workers of a run share: each kernel is then compiled once per set of flags in the whole run.
+SHARED_OBJECT_CACHES = ("host-objects", "cross-objects")
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _cache_home_of_this_process(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    cache_home = tmp_path_factory.mktemp("xdg-cache")
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        # A worker's base temporary directory is popen-gwN in the run's own directory.
+        shared = tmp_path_factory.getbasetemp().parent / "shared-object-cache"
+        for kind in SHARED_OBJECT_CACHES:
+            (shared / kind).mkdir(parents=True, exist_ok=True)
+            (cache_home / "firmware-gen").mkdir(exist_ok=True)
+            (cache_home / "firmware-gen" / kind).symlink_to(shared / kind, target_is_directory=True)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("xdg-cache")))
+        patch.setenv("XDG_CACHE_HOME", str(cache_home))
         yield
 
 

@@ -21,6 +21,7 @@ from firmware_gen.backend.integration import integration_files
 from firmware_gen.backend.legalize import Step
 from firmware_gen.backend.options import GenerationOptions
 from firmware_gen.backend.packed import pack, packed_tables
+from firmware_gen.backend.runtime_closure import needed_kernels
 from firmware_gen.frontend.ir import Graph, Tensor
 from firmware_gen.manifest import MANIFEST_FILE, ModelInterface, ModelManifest, PoolArray, TensorSpec, write_manifest
 from firmware_gen.ops.base import TableRef
@@ -162,8 +163,10 @@ _MACROS = ("NAME", "NUM_STEPS", "WORKSPACE_BYTES", "NUM_INPUTS", "NUM_OUTPUTS", 
 
 def _manifest(graph: Graph, plan: MemoryPlan, interface: str, files: dict[str, str],
               runtime_parts: tuple[str, ...], options: GenerationOptions) -> ModelManifest:
-    runtime = [f"runtime/{part}/{path.name}" for part in runtime_parts if part != "include"
-               for path in sorted((RUNTIME_DIR / part).glob("*.c"))]
+    code = [text for name, text in files.items() if name.endswith((".c", ".h"))]
+    runtime = [f"runtime/kernels/{name}" for name in needed_kernels(code)]
+    runtime += [f"runtime/{part}/{path.name}" for part in runtime_parts if part not in ("include", "kernels")
+                for path in sorted((RUNTIME_DIR / part).glob("*.c"))]
     io_in_pool = not plan.outside
     roles = ["run", "input_bytes", "output_bytes"]
     roles += ["invoke", "input", "output"] if io_in_pool else []
@@ -258,8 +261,7 @@ def _write_output(generated: GeneratedModel, out_dir: Path) -> None:
             (scratch / name).write_text(text)
         write_manifest(generated.manifest, scratch)
         (scratch / "runtime").mkdir()
-        for part in generated.runtime_parts:
-            copy_tree(RUNTIME_DIR / part, scratch / "runtime" / part)
+        _copy_runtime(generated, scratch / "runtime")
         if not existed:
             move(scratch, out_dir)
             return
@@ -270,3 +272,14 @@ def _write_output(generated: GeneratedModel, out_dir: Path) -> None:
         move(scratch / "runtime", out_dir / "runtime")
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _copy_runtime(generated: GeneratedModel, runtime: Path) -> None:
+    """The runtime's folders beside the model; of its kernels, only those the manifest lists."""
+    for part in generated.runtime_parts:
+        if part != "kernels":
+            copy_tree(RUNTIME_DIR / part, runtime / part)
+    (runtime / "kernels").mkdir()
+    for name in generated.manifest.sources:
+        if name.startswith("runtime/kernels/"):
+            shutil.copyfile(RUNTIME_DIR / name.removeprefix("runtime/"), runtime / name.removeprefix("runtime/"))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from firmware_gen.manifest import read_manifest
 from firmware_gen.output_paths import output_error, written_file
 
 MODULE_NAME = "firmware_gen_model"
@@ -58,11 +59,9 @@ zephyr_linker_sources(RAM_SECTIONS ${{CMAKE_CURRENT_LIST_DIR}}/fg_pool.ld)
 
 
 def module_sources(model_dir: Path) -> list[str]:
-    """The C files of the library, relative to the model directory: the model, then the runtime it copied."""
-    files = sorted(model_dir.glob("*.c"))
-    for sub in ("kernels", "packed"):
-        files += sorted((model_dir / "runtime" / sub).glob("*.c"))
-    return [path.relative_to(model_dir).as_posix() for path in files]
+    """The C files of the library, relative to the model directory: the model, then the runtime it needs, as its
+    manifest lists them."""
+    return list(read_manifest(model_dir).sources)
 
 
 def write_zephyr_module(model_dir: str | Path, source: str = "") -> list[Path]:

@@ -1,0 +1,75 @@
+"""The runtime kernels a model carries (backend/runtime_closure.py): every kernel compiles without a warning for the
+host and each Cortex-M class, and reading the C text finds every function each object defines and every runtime
+function it calls, as the objects' symbol tables say."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+from elftools.elf.elffile import ELFFile
+
+from firmware_gen.backend.runtime_closure import KERNELS_DIR, kernel_files, needed_kernels
+from firmware_gen.driver.compiler import generate
+from firmware_gen.frontend.tflite_reader import read_model
+from firmware_gen.manifest import read_manifest
+from firmware_gen.modelgen.writer import ModelBuilder
+from firmware_gen.resources import RUNTIME_DIR
+from firmware_gen.target.host_build import WARNINGS
+
+CONFIGS = {
+    "host": ("cc", ["-std=c99", "-O2", "-pedantic"]),
+    "cortex-m3": ("arm-none-eabi-gcc", ["-std=c99", "-Os", "-mcpu=cortex-m3", "-mthumb"]),
+    "cortex-m4": ("arm-none-eabi-gcc", ["-std=c99", "-O2", "-mcpu=cortex-m4", "-mthumb", "-mfloat-abi=hard",
+                                        "-mfpu=fpv4-sp-d16"]),
+    "cortex-m55": ("arm-none-eabi-gcc", ["-std=c99", "-Os", "-mcpu=cortex-m55", "-mthumb", "-mfloat-abi=hard"]),
+}
+
+
+def _symbols(obj: Path) -> tuple[set[str], set[str]]:
+    """(functions defined, fg_ functions called from outside) by the object."""
+    with obj.open("rb") as handle:
+        symbols = list(ELFFile(handle).get_section_by_name(".symtab").iter_symbols())
+    defined = {s.name for s in symbols if s["st_info"]["bind"] == "STB_GLOBAL" and s["st_shndx"] != "SHN_UNDEF"
+               and s["st_info"]["type"] == "STT_FUNC"}
+    called = {s.name for s in symbols if s["st_shndx"] == "SHN_UNDEF" and s.name.startswith("fg_")}
+    return defined, called
+
+
+@pytest.mark.parametrize("config", CONFIGS)
+def test_every_kernel_compiles_cleanly_and_is_read_right(tmp_path: Path, config: str) -> None:
+    compiler, flags = CONFIGS[config]
+    if shutil.which(compiler) is None:
+        pytest.skip(f"{compiler} is not installed")
+    sources = sorted(KERNELS_DIR.glob("*.c"))
+    done = subprocess.run([compiler, *flags, *WARNINGS, f"-I{RUNTIME_DIR / 'include'}", "-c", *map(str, sources)],
+                          capture_output=True, text=True, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    for kernel in kernel_files():
+        defined, called = _symbols(tmp_path / kernel.name.replace(".c", ".o"))
+        assert defined <= kernel.defines, f"{kernel.name} defines {sorted(defined - kernel.defines)} unseen"
+        assert called <= kernel.calls, f"{kernel.name} calls {sorted(called - kernel.calls)} unseen"
+
+
+def test_a_model_carries_the_kernels_it_calls_and_theirs(tmp_path: Path) -> None:
+    b = ModelBuilder("pad_then_max_pool")
+    x = b.input("x", (1, 6, 6, 4), "int8", scale=0.05, zero_point=-3)
+    padded = b.tensor("padded", (1, 8, 8, 4), "int8", scale=0.05, zero_point=-3)
+    b.operator("PAD", inputs=[x, b.constant("paddings", np.array([[0, 0], [1, 1], [1, 1], [0, 0]], np.int32))],
+               outputs=[padded])
+    y = b.tensor("y", (1, 4, 4, 4), "int8", scale=0.05, zero_point=-3)
+    b.operator("MAX_POOL_2D", inputs=[padded], outputs=[y],
+               options={"stride_w": 2, "stride_h": 2, "filter_w": 2, "filter_h": 2, "padding": "VALID"})
+    b.output(y)
+    out = tmp_path / "model"
+    generate(read_model(b.build()), out)
+    kernels = sorted(p.name for p in (out / "runtime" / "kernels").iterdir())
+    assert kernels == needed_kernels([(out / "model.c").read_text()])
+    # max_pool2d.c walks its windows with fg_pool2d_walk, defined in a file of its own.
+    walk = next(k.name for k in kernel_files() if "fg_pool2d_walk" in k.defines)
+    assert {"pad.c", "max_pool2d.c", walk} <= set(kernels) and len(kernels) < 8, kernels
+    assert [s for s in read_manifest(out).sources if s.startswith("runtime/")] == [f"runtime/kernels/{k}"
+                                                                                  for k in kernels]
