@@ -29,11 +29,7 @@ static inline int8_t *repeat_row(int8_t *output, const int8_t *source, int32_t i
         memset(output, *source, (size_t)total);
         return output + total;
     }
-    if (row <= 16) {
-        copy_short_row(output, source, row);
-    } else {
-        memcpy(output, source, (size_t)row);
-    }
+    fg_copy_row(output, source, row);
     for (int32_t filled = row; filled < total; filled += filled) {
         memcpy(output + filled, output, (size_t)(total - filled < filled ? total - filled : filled));
     }
