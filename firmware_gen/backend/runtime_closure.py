@@ -3,11 +3,11 @@ calls, and the files those call in turn. A model of three operators then carries
 a handful of kernel files rather than all of them.
 
 The runtime's C text is read, not compiled. A kernel function is defined at the start of a line, by a C definition
-or by a kernel-defining macro (`FG_CAST_KERNEL(fg_cast_s8_s32, ...)`); it is called wherever its name is followed
-by `(` once comments and declarations are removed, in a kernel file or in the runtime headers it includes (their
-inline functions). Reading more than the preprocessor keeps (both sides of an #if) only adds a file the linker then
-drops. tests/test_runtime_closure.py checks the reading against the symbol tables of every kernel compiled for the
-host and for Cortex-M3, M4 and M55.
+or by a kernel-defining macro (`FG_CAST_KERNEL(fg_cast_s8_s32, ...)`); it is used wherever its name appears once
+comments and prototypes are removed (a call, or a function pointer in a parameter struct), in a kernel file or in
+the runtime headers it includes (their inline functions). Reading more than the preprocessor keeps (both sides of
+an #if) only adds a file the linker then drops. tests/test_runtime_closure.py checks the reading against the symbol
+tables of every kernel compiled for the host and for Cortex-M3, M4 and M55.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ _COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
 _DECLARATION = re.compile(r"^[A-Za-z_][\w \t\*]*\b(fg_\w+)\s*\([^;{}]*\)\s*;", re.M)
 _DEFINITION = re.compile(r"^(?!static\b)[A-Za-z_][\w \t\*]*\b(fg_\w+)\s*\([^;{}]*\)\s*\{", re.M)
 _MACRO_DEFINITION = re.compile(r"^[A-Z][A-Z0-9_]*\(\s*(fg_\w+)\s*,", re.M)
-_CALL = re.compile(r"\b(fg_\w+)\s*\(")
+_REFERENCE = re.compile(r"\b(fg_\w+)\b")
 _INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 
@@ -35,7 +35,7 @@ _INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 class KernelFile:
     name: str  # e.g. "conv2d_pointwise.c"
     defines: frozenset[str]
-    calls: frozenset[str]  # its own, and those of the runtime headers it includes
+    uses: frozenset[str]  # the fg_ names it uses, and those the runtime headers it includes use
 
 
 def _code(text: str) -> str:
@@ -43,29 +43,29 @@ def _code(text: str) -> str:
     return _DECLARATION.sub(" ", _COMMENT.sub(" ", text))
 
 
-def _calls(text: str) -> set[str]:
-    return set(_CALL.findall(_code(text)))
+def _uses(text: str) -> set[str]:
+    return set(_REFERENCE.findall(_code(text)))
 
 
 @functools.cache
-def _header_calls(name: str) -> frozenset[str]:
-    """The calls in a runtime header (`fg/x.h`) and in the runtime headers it includes."""
+def _header_uses(name: str) -> frozenset[str]:
+    """The fg_ names used in a runtime header (`fg/x.h`) and in the runtime headers it includes."""
     path = _HEADERS_DIR / name
     if not path.is_file():
         return frozenset()  # a C library header
     text = path.read_text()
-    return frozenset(_calls(text).union(*(_header_calls(h) for h in _INCLUDE.findall(text) if h != name)))
+    return frozenset(_uses(text).union(*(_header_uses(h) for h in _INCLUDE.findall(text) if h != name)))
 
 
-def included_calls(text: str) -> set[str]:
-    """The calls in C text and in the runtime headers it includes."""
-    return _calls(text).union(*(_header_calls(h) for h in _INCLUDE.findall(text)))
+def included_uses(text: str) -> set[str]:
+    """The fg_ names used in C text and in the runtime headers it includes."""
+    return _uses(text).union(*(_header_uses(h) for h in _INCLUDE.findall(text)))
 
 
 def read_kernel(path: Path) -> KernelFile:
     text = _COMMENT.sub(" ", path.read_text())
     defines = set(_DEFINITION.findall(text)) | set(_MACRO_DEFINITION.findall(text))
-    return KernelFile(path.name, frozenset(defines), frozenset(included_calls(text) - defines))
+    return KernelFile(path.name, frozenset(defines), frozenset(included_uses(text) - defines))
 
 
 @functools.cache
@@ -79,11 +79,11 @@ def needed_kernels(code: Iterable[str]) -> list[str]:
     for kernel in kernel_files():
         for function in kernel.defines:
             defined_in.setdefault(function, []).append(kernel)
-    wanted = set().union(*(included_calls(text) for text in code))
+    wanted = set().union(*(included_uses(text) for text in code))
     needed: dict[str, KernelFile] = {}
     while wanted:
         for kernel in defined_in.get(wanted.pop(), []):
             if kernel.name not in needed:
                 needed[kernel.name] = kernel
-                wanted |= kernel.calls
+                wanted |= kernel.uses
     return sorted(needed)
