@@ -25,14 +25,14 @@ void fg_gather_s8(const fg_gather_params *params, const int8_t *input, const int
                 output += params->num_indices;
                 continue;
             }
-            for (int32_t i = 0; i < params->num_indices; ++i) {
-                const int32_t index = batch_indices[i];
-                if (index >= 0 && index < params->axis_size) {
-                    memcpy(output, slab + (size_t)index * inner, inner);
+            const uint32_t axis_size = (uint32_t)params->axis_size;
+            for (const int32_t *index = batch_indices, *const end = index + params->num_indices; index < end;
+                 ++index, output += inner) {
+                if ((uint32_t)*index < axis_size) {  /* 0 <= index < axis_size */
+                    memcpy(output, slab + (size_t)*index * inner, inner);
                 } else {
                     memset(output, 0, inner);
                 }
-                output += inner;
             }
         }
     }
