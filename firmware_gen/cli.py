@@ -103,7 +103,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
 
 def cmd_plan(args: argparse.Namespace) -> int:
     from firmware_gen.abi import pool_symbol
-    from firmware_gen.driver.compiler import plan_model
+    from firmware_gen.driver.compiler import compile_graph, plan_model
     from firmware_gen.ops import check_supported
     from firmware_gen.planner.report import format_plan
 
@@ -111,7 +111,11 @@ def cmd_plan(args: argparse.Namespace) -> int:
         check_output_file(args.plot, "--plot")  # before the work
     graph = _load_graph(args.model)
     check_supported(graph)
-    plan = plan_model(graph, planning_options(args))
+    if args.board:  # as the firmware plans it: a kernel variant of the board's CPU may allow less overlap
+        compiled = compile_graph(graph, options=planning_options(args), isa=_isa(args))
+        graph, plan = compiled.graph, compiled.plan
+    else:
+        plan = plan_model(graph, planning_options(args))
     if args.plot:
         from firmware_gen.planner.plot import plot_plan
 
@@ -519,6 +523,8 @@ def _add_compile_commands(command: Callable[..., argparse.ArgumentParser]) -> No
     sub.add_argument("--json", action="store_true")
     sub = command("plan", cmd_plan, "the static memory plan of the workspace pool")
     sub.add_argument("--json", action="store_true")
+    sub.add_argument("--board", help="plan as the firmware for this board does, with its CPU's kernel variants "
+                                     "(default: the portable kernels)")
     sub.add_argument("--algorithm", choices=list(ALGORITHMS),
                      help="one planning algorithm (default: run them all, keep the smallest pool)")
     _add_planning_options(sub)

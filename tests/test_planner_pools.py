@@ -80,3 +80,17 @@ def test_cli_plot(tmp_path, capsys, monkeypatch) -> None:
     monkeypatch.setitem(__import__("sys").modules, "matplotlib", None)
     status, _, err = cli_plan(tmp_path, capsys, "--plot", str(png))
     assert status == 2 and "--plot needs matplotlib" in err
+
+
+def test_cli_plan_for_a_board_is_the_plan_its_firmware_gets(tmp_path, capsys) -> None:
+    import json
+
+    from firmware_gen.driver.compiler import compile_graph
+    from firmware_gen.frontend.tflite_reader import read_model
+    from firmware_gen.target.boards import load_board
+
+    status, out, _ = cli_plan(tmp_path, capsys, "--json", "--board", "mps2_an386")
+    assert status == 0
+    compiled = compile_graph(read_model(residual_block()), isa=load_board("mps2_an386").isa)
+    printed, planned = json.loads(out), json.loads(json.dumps(compiled.plan.to_json()))
+    assert (printed["pool_bytes"], printed["buffers"]) == (planned["pool_bytes"], planned["buffers"])
