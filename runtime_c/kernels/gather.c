@@ -3,18 +3,20 @@
 #include <string.h>
 
 #include "fg/hot_loop.h"
+#include "fg/row_copy.h"
 
 /* A gather along the last axis moves single elements: by assignment, as a memcpy call per byte costs several times
  * the byte. */
 FG_HOT_LOOP static void gather_elements(const int8_t *slab, int32_t axis_size, const int32_t *indices,
                                         int32_t num_indices, int8_t *output) {
     for (const int32_t *const end = indices + num_indices; indices < end;) {
-        const int32_t index = *indices++;
-        *output++ = (index >= 0 && index < axis_size) ? slab[index] : 0;
+        const uint32_t index = (uint32_t)*indices++;
+        *output++ = index < (uint32_t)axis_size ? slab[index] : 0;  /* 0 <= index < axis_size */
     }
 }
 
-void fg_gather_s8(const fg_gather_params *params, const int8_t *input, const int32_t *indices, int8_t *output) {
+FG_HOT_LOOP void fg_gather_s8(const fg_gather_params *params, const int8_t *input, const int32_t *indices,
+                              int8_t *output) {
     const size_t inner = (size_t)params->inner;
     for (int32_t b = 0; b < params->batches; ++b) {
         const int32_t *batch_indices = indices + (size_t)b * (size_t)params->num_indices;
@@ -29,7 +31,7 @@ void fg_gather_s8(const fg_gather_params *params, const int8_t *input, const int
             for (const int32_t *index = batch_indices, *const end = index + params->num_indices; index < end;
                  ++index, output += inner) {
                 if ((uint32_t)*index < axis_size) {  /* 0 <= index < axis_size */
-                    memcpy(output, slab + (size_t)*index * inner, inner);
+                    fg_copy_row(output, slab + (size_t)*index * inner, (int32_t)inner);
                 } else {
                     memset(output, 0, inner);
                 }

@@ -34,9 +34,21 @@ static inline void fg_copy_words(int8_t *output, const int8_t *input, int32_t by
     } while (input != end);
 }
 
+/* A row of whole 16-byte blocks between word-aligned addresses: a block per pass, loaded and stored as four words
+ * (LDM/STM), where the C library's memcpy spends ~0.7 instructions per byte. */
+static inline void fg_copy_blocks(int8_t *output, const int8_t *input, int32_t bytes) {
+    int8_t *to = __builtin_assume_aligned(output, 4);
+    const int8_t *from = __builtin_assume_aligned(input, 4);
+    for (const int8_t *const end = from + bytes; from != end; from += 16, to += 16) {
+        memcpy(to, from, 16);
+    }
+}
+
 static inline void fg_copy_row(int8_t *output, const int8_t *input, int32_t bytes) {
     if (bytes <= FG_SHORT_ROW_BYTES) {
         fg_copy_short_row(output, input, bytes);
+    } else if (bytes % 16 == 0 && ((uintptr_t)output | (uintptr_t)input) % 4 == 0) {
+        fg_copy_blocks(output, input, bytes);
     } else {
         memcpy(output, input, (size_t)bytes);
     }
