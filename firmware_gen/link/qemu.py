@@ -14,6 +14,7 @@ import signal
 import socket
 import subprocess
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -100,16 +101,30 @@ def kill_process_group(process: subprocess.Popen) -> None:
         time.sleep(0.02)
 
 
+_STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
+
+
 @contextlib.contextmanager
 def _stop_signals_deferred() -> Iterator[None]:
-    """SIGTERM, SIGHUP and SIGINT held back while QEMU is started: one arriving between the fork and the
-    assignment of the Popen would leave a QEMU nobody kills. Delivered (and raised, under the CLI) on exit."""
-    stops = {signal.SIGTERM, signal.SIGHUP, signal.SIGINT}
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, stops)
+    """SIGTERM, SIGHUP and SIGINT held back while QEMU is started: one arriving between the fork and the assignment
+    of the Popen would leave a QEMU nobody kills. Their handlers are swapped for one that only records, and the first
+    recorded is raised again on exit, to the handler in place before. A signal mask alone does not hold them back:
+    the kernel delivers a process's signal to any thread not blocking it (numpy's BLAS threads), and Python then runs
+    the handler in the main thread at its next instruction, inside Popen."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # handlers are the main thread's to set, and run there
+        return
+    arrived: list[int] = []
+    previous = {stop: signal.getsignal(stop) for stop in _STOP_SIGNALS}
+    for stop in _STOP_SIGNALS:
+        signal.signal(stop, lambda signum, _frame: arrived.append(signum))
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+        for stop, handler in previous.items():
+            signal.signal(stop, handler if handler is not None else signal.SIG_DFL)
+        if arrived:
+            signal.raise_signal(arrived[0])
 
 
 def _connect(process: subprocess.Popen, url: str, port: int, deadline: float) -> serial.SerialBase | None:

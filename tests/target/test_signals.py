@@ -151,3 +151,25 @@ def test_closed_stdout_pipe_ends_quietly():
     done = subprocess.run(f"{sys.executable} -m firmware_gen plan {model} | true", shell=True, cwd=REPO,
                           capture_output=True, text=True, timeout=120)
     assert done.stderr == "", done.stderr
+
+
+def test_a_stop_signal_during_qemus_start_waits_until_the_process_is_ours():
+    """A signal sent while QEMU is being started, from another thread (the kernel may hand a process's signal to
+    any thread, e.g. one of numpy's), runs its handler only once the start is over."""
+    import threading
+
+    from firmware_gen.link.qemu import _stop_signals_deferred
+
+    seen: list[object] = []
+    previous = signal.signal(signal.SIGHUP, lambda signum, _frame: seen.append(signum))
+    try:
+        with _stop_signals_deferred():
+            sender = threading.Thread(target=os.kill, args=(os.getpid(), signal.SIGHUP))
+            sender.start()
+            sender.join()
+            time.sleep(0.05)  # a handler that was not held back has run by now
+            seen.append("started")
+        seen.append("after")
+    finally:
+        signal.signal(signal.SIGHUP, previous)
+    assert seen == ["started", signal.SIGHUP, "after"]
