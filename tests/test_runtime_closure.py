@@ -79,3 +79,17 @@ def test_a_function_named_in_a_parameter_struct_is_needed_too() -> None:
     # The blocked kernels take their window walk as a function pointer among their parameters.
     window = next(k.name for k in kernel_files() if "fg_blocked_window_s8" in k.defines)
     assert window in needed_kernels(["static const fg_conv2d_params step0 = {.window = fg_blocked_window_s8};"])
+
+
+def test_headers_including_each_other_are_each_read_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from firmware_gen.backend import runtime_closure
+
+    (tmp_path / "fg").mkdir()
+    (tmp_path / "fg" / "a.h").write_text('#include "fg/b.h"\nstatic inline void fg_a(void) { fg_x(); }\n')
+    (tmp_path / "fg" / "b.h").write_text('#include "fg/a.h"\nstatic inline void fg_b(void) { fg_y(); }\n')
+    monkeypatch.setattr(runtime_closure, "_HEADERS_DIR", tmp_path)
+    runtime_closure._header.cache_clear()
+    try:
+        assert {"fg_x", "fg_y"} <= runtime_closure.included_uses('#include "fg/a.h"\n')
+    finally:
+        runtime_closure._header.cache_clear()

@@ -48,18 +48,28 @@ def _uses(text: str) -> set[str]:
 
 
 @functools.cache
-def _header_uses(name: str) -> frozenset[str]:
-    """The fg_ names used in a runtime header (`fg/x.h`) and in the runtime headers it includes."""
+def _header(name: str) -> tuple[frozenset[str], tuple[str, ...]]:
+    """The fg_ names a runtime header (`fg/x.h`) uses itself, and the headers it includes; nothing for a C library
+    header."""
     path = _HEADERS_DIR / name
     if not path.is_file():
-        return frozenset()  # a C library header
+        return frozenset(), ()
     text = path.read_text()
-    return frozenset(_uses(text).union(*(_header_uses(h) for h in _INCLUDE.findall(text) if h != name)))
+    return frozenset(_uses(text)), tuple(_INCLUDE.findall(text))
 
 
 def included_uses(text: str) -> set[str]:
-    """The fg_ names used in C text and in the runtime headers it includes."""
-    return _uses(text).union(*(_header_uses(h) for h in _INCLUDE.findall(text)))
+    """The fg_ names used in C text and in the runtime headers it includes, directly or not (each header once, so
+    that headers including each other, as their include guards allow, end the walk)."""
+    uses, pending, seen = _uses(text), _INCLUDE.findall(text), set()
+    while pending:
+        name = pending.pop()
+        if name not in seen:
+            seen.add(name)
+            own, includes = _header(name)
+            uses |= own
+            pending.extend(includes)
+    return uses
 
 
 def read_kernel(path: Path) -> KernelFile:
