@@ -42,9 +42,9 @@ def _cache_home_of_this_process(tmp_path_factory: pytest.TempPathFactory) -> Ite
     if os.environ.get("PYTEST_XDIST_WORKER"):
         # A worker's base temporary directory is popen-gwN in the run's own directory.
         shared = tmp_path_factory.getbasetemp().parent / "shared-object-cache"
+        (cache_home / "firmware-gen").mkdir()
         for kind in SHARED_OBJECT_CACHES:
             (shared / kind).mkdir(parents=True, exist_ok=True)
-            (cache_home / "firmware-gen").mkdir(exist_ok=True)
             (cache_home / "firmware-gen" / kind).symlink_to(shared / kind, target_is_directory=True)
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("XDG_CACHE_HOME", str(cache_home))
