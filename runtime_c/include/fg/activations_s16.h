@@ -1,5 +1,5 @@
-/* LOGISTIC, TANH, LEAKY_RELU, RELU, RELU6 and ABS on int16 tensors (16x8 models: zero points 0), elementwise, as TFLite Micro's
- * int16 kernels compute them. */
+/* LOGISTIC, TANH, LEAKY_RELU, RELU, RELU6 and ABS on int16 tensors (16x8 models: zero points 0), elementwise, as
+ * TFLite Micro's int16 kernels compute them. */
 #ifndef FG_ACTIVATIONS_S16_H
 #define FG_ACTIVATIONS_S16_H
 

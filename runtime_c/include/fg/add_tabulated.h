@@ -1,6 +1,6 @@
 /* The tabulated path of int8 ADD and SUB: each input's rescaled value depends on its int8 value only, so above
- * FG_BROADCAST_TABLE_MIN_OUTPUTS outputs the 256 values of each input are tabulated once per call (on the stack) and the
- * output stage takes the one-SMLAL path (fg/requantize_fast.h). SUB is ADD with the second table negated: TFLite's
+ * FG_BROADCAST_TABLE_MIN_OUTPUTS outputs the 256 values of each input are tabulated once per call (on the stack) and
+ * the output stage takes the one-SMLAL path (fg/requantize_fast.h). SUB is ADD with the second table negated: TFLite's
  * difference of the rescaled inputs is the sum with the second one's negation, exactly. */
 #ifndef FG_ADD_TABULATED_H
 #define FG_ADD_TABULATED_H
