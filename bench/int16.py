@@ -27,7 +27,9 @@ from firmware_gen.driver.compiler import generate
 from firmware_gen.frontend.tflite_reader import read_model
 from firmware_gen.link.runner import run_model
 from firmware_gen.modelgen.writer import ModelBuilder
-from firmware_gen.ops import REGISTRY, convolution, fully_connected
+from firmware_gen.ops import REGISTRY
+from firmware_gen.ops.convolution.conv2d import conv2d
+from firmware_gen.ops.fully_connected.fully_connected import fully_connected
 from firmware_gen.target.boards import load_board
 from firmware_gen.target.cross_build import build_firmware
 
@@ -66,7 +68,7 @@ def reference_kernels(enabled: bool) -> Iterator[None]:
     """The weighted operators lowered to their reference kernels, as for weights that are not constants."""
     with contextlib.ExitStack() as stack:
         if enabled:
-            for module in (convolution, fully_connected):
+            for module in (conv2d, fully_connected):
                 stack.enter_context(mock.patch.object(module, "constant_operands", lambda graph, op: False))
         yield
 

@@ -40,7 +40,7 @@ def core_features(core: str, listed: frozenset[str]) -> frozenset[str]:
 class Isa:
     features: frozenset[str] = frozenset()
     # Bytes of the memory region that holds the constants (and the code): what the lowering may spend on wider,
-    # faster weight layouts (ops/wide_layout.py). 0: unknown (the host build), compact layouts only.
+    # faster weight layouts (ops/convolution/wide_layout.py). 0: unknown (the host build), compact layouts only.
     flash_bytes: int = 0
 
     def has(self, required: frozenset[str]) -> bool:

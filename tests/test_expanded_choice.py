@@ -1,4 +1,5 @@
-"""Where the compiler runs the compact 1x1 layers on their expanded variant (ops/expanded_layout.py), which allows
+"""Where the compiler runs the compact 1x1 layers on their expanded variant (ops/convolution/expanded_layout.py),
+which allows
 no output overlap above 16 channels: only where the layers planned without it keep the pool's size."""
 
 from __future__ import annotations
@@ -10,8 +11,8 @@ import pytest
 import firmware_gen.driver.compiler as compiler
 from firmware_gen.driver.compiler import compile_graph
 from firmware_gen.frontend.tflite_reader import read_model
-from firmware_gen.ops.expanded_layout import EXPANDED
-from firmware_gen.ops.fused_output import COMPACT_FUSED
+from firmware_gen.ops.convolution.expanded_layout import EXPANDED
+from firmware_gen.ops.convolution.fused_output import COMPACT_FUSED
 from firmware_gen.planner import PlanningOptions
 from firmware_gen.target.boards import load_board
 

@@ -1,5 +1,5 @@
 """runtime_c's fixed-point helpers against TFLite's definitions, written out with Python integers in
-ops/fixedpoint.py (which fills generation-time tables with them): random and edge inputs, compiled with the
+ops/support/fixedpoint.py (which fills generation-time tables with them): random and edge inputs, compiled with the
 sanitizers (the helpers use shifts where TFLite divides)."""
 
 from __future__ import annotations
@@ -7,12 +7,12 @@ from __future__ import annotations
 import numpy as np
 from c_harness import run_c_harness
 
-from firmware_gen.ops.fixedpoint import INT32_MAX, INT32_MIN, multiply_by_quantized_multiplier
-from firmware_gen.ops.fixedpoint import saturating_rounding_doubling_high_mul as srdhm
+from firmware_gen.ops.support.fixedpoint import INT32_MAX, INT32_MIN, multiply_by_quantized_multiplier
+from firmware_gen.ops.support.fixedpoint import saturating_rounding_doubling_high_mul as srdhm
 
 HARNESS = r"""
 #include <stdio.h>
-#include "fg/fixedpoint.h"
+#include "fg/support/fixedpoint.h"
 int main(void) {
     long long x, m, s;
     while (scanf("%lld %lld %lld", &x, &m, &s) == 3) {
@@ -52,7 +52,7 @@ def test_fixed_point_helpers_match_tflite(tmp_path):
 
 SINGLE_ROUNDING_HARNESS = r"""
 #include <stdio.h>
-#include "fg/single_rounding.h"
+#include "fg/support/single_rounding.h"
 int main(void) {
     long long x, m, s;
     while (scanf("%lld %lld %lld", &x, &m, &s) == 3) {
@@ -65,7 +65,7 @@ int main(void) {
 
 
 def test_single_rounding_matches_tflite_in_its_range(tmp_path):
-    """fg/single_rounding.h (ADD's and SUB's rescales) equals MultiplyByQuantizedMultiplierSmallerThanOneExp for
+    """fg/support/single_rounding.h (ADD's and SUB's rescales) equals MultiplyByQuantizedMultiplierSmallerThanOneExp for
     accumulators in [-2^30, 2^30), every right shift, ties included."""
     rng = np.random.default_rng(1)
     edges = [-(1 << 30), -(1 << 29), -32768 << 15, -1, 0, 1, 32767 << 15, (1 << 30) - 1]

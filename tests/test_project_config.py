@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from firmware_gen import cli
+from firmware_gen.cli import entry as cli
 from firmware_gen.modelgen import zoo
 from firmware_gen.project_config import CONFIG_NAME, line_of, read_config
+from firmware_gen.resources import PROJECT_DIR
 
 PROJECT = """\
 # the team's settings
@@ -70,7 +71,7 @@ def test_plan_and_generate_follow_the_file(project: Path, capsys: pytest.Capture
 def test_config_option_and_a_board_file_relative_to_it(project: Path, capsys: pytest.CaptureFixture) -> None:
     team = project / "team"
     team.mkdir()
-    (team / "my_board.toml").write_text((Path(cli.__file__).parent.parent / "boards" / "mps2_an386.toml")
+    (team / "my_board.toml").write_text((PROJECT_DIR / "boards" / "mps2_an386.toml")
                                         .read_text())
     (team / "fg.toml").write_text('board = "my_board.toml"\n[planning]\noverlap = false\n')
     assert _args("run", "tiny.tflite", "--config", "team/fg.toml").board == str(team / "my_board.toml")
@@ -127,7 +128,7 @@ def test_line_of_finds_tables_dotted_and_quoted_keys() -> None:
 
 
 def test_the_readme_example_is_a_valid_project_file(tmp_path: Path) -> None:
-    readme = (Path(cli.__file__).parent.parent / "README.md").read_text()
+    readme = (PROJECT_DIR / "README.md").read_text()
     block = readme.split("    # firmware-gen.toml\n", 1)[1].split("\n\n    firmware-gen ", 1)[0]
     (tmp_path / CONFIG_NAME).write_text("\n".join(line[4:] for line in block.splitlines()))
     assert read_config(tmp_path / CONFIG_NAME) == {"board": "mps2_an386", "interface": "unpacked", "name": "kws",

@@ -28,7 +28,7 @@ import numpy as np
 import pytest
 from readme_commands import Workflow, product_workflows
 
-from firmware_gen.cli import _project_settings, build_parser, main
+from firmware_gen.cli.entry import _project_settings, build_parser, main
 from firmware_gen.modelgen.zoo import tiny_cnn_pair
 
 # One worker for the whole module (pytest-xdist --dist loadgroup): `run --board mps2_an386` then finds the firmware

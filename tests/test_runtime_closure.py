@@ -44,12 +44,12 @@ def test_every_kernel_compiles_cleanly_and_is_read_right(tmp_path: Path, config:
     compiler, flags = CONFIGS[config]
     if shutil.which(compiler) is None:
         pytest.skip(f"{compiler} is not installed")
-    sources = sorted(KERNELS_DIR.glob("*.c"))
+    sources = sorted(KERNELS_DIR.rglob("*.c"))
     done = subprocess.run([compiler, *flags, *WARNINGS, f"-I{RUNTIME_DIR / 'include'}", "-c", *map(str, sources)],
                           capture_output=True, text=True, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     for kernel in kernel_files():
-        defined, called = _symbols(tmp_path / kernel.name.replace(".c", ".o"))
+        defined, called = _symbols(tmp_path / Path(kernel.name).with_suffix(".o").name)
         assert defined <= kernel.defines, f"{kernel.name} defines {sorted(defined - kernel.defines)} unseen"
         assert called <= kernel.uses, f"{kernel.name} calls {sorted(called - kernel.uses)} unseen"
 
@@ -66,11 +66,12 @@ def test_a_model_carries_the_kernels_it_calls_and_theirs(tmp_path: Path) -> None
     b.output(y)
     out = tmp_path / "model"
     generate(read_model(b.build()), out)
-    kernels = sorted(p.name for p in (out / "runtime" / "kernels").iterdir())
+    kernels = sorted(p.relative_to(out / "runtime" / "kernels").as_posix()
+                     for p in (out / "runtime" / "kernels").rglob("*.c"))
     assert kernels == needed_kernels([(out / "model.c").read_text()])
     # max_pool2d.c walks its windows with fg_pool2d_walk, defined in a file of its own.
     walk = next(k.name for k in kernel_files() if "fg_pool2d_walk" in k.defines)
-    assert {"pad.c", "max_pool2d.c", walk} <= set(kernels) and len(kernels) < 8, kernels
+    assert {"data_movement/pad.c", "pooling/max_pool2d.c", walk} <= set(kernels) and len(kernels) < 8, kernels
     assert [s for s in read_manifest(out).sources if s.startswith("runtime/")] == [f"runtime/kernels/{k}"
                                                                                   for k in kernels]
 

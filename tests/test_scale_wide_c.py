@@ -9,7 +9,7 @@ from c_harness import run_c_harness
 
 HARNESS = r"""
 #include <stdio.h>
-#include "fg/requantize.h"
+#include "fg/support/requantize.h"
 int main(void) {
     long long x, m, s;
     while (scanf("%lld %lld %lld", &x, &m, &s) == 3) {

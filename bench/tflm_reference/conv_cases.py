@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from firmware_gen.ops.fixedpoint import quantize_multiplier
+from firmware_gen.ops.support.fixedpoint import quantize_multiplier
 from tflm_reference.elementwise_cases import INT8_RANGE, _fields
 from tflm_reference.model import BenchModel, shape_expr
 

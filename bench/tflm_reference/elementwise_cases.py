@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from firmware_gen.ops.fixedpoint import quantize_multiplier, round_half_away
+from firmware_gen.ops.support.fixedpoint import quantize_multiplier, round_half_away
 from tflm_reference.model import SHAPE, BenchModel, io
 
 INT8_RANGE = "params.quantized_activation_min = -128;\n  params.quantized_activation_max = 127;"

@@ -10,8 +10,8 @@ import math
 
 import numpy as np
 
-from firmware_gen.ops.activation_tables import elu_table
-from firmware_gen.ops.fixedpoint import quantize_multiplier, round_half_away
+from firmware_gen.ops.activation.activation_tables import elu_table
+from firmware_gen.ops.support.fixedpoint import quantize_multiplier, round_half_away
 from tflm_reference.elementwise_cases import INT8_RANGE, _fields, two_input_rescale
 from tflm_reference.model import SHAPE, BenchModel, io, shape_expr
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from firmware_gen.ops.log_softmax import log_softmax_scaling
+from firmware_gen.ops.softmax.log_softmax import log_softmax_scaling
 from tflm_reference.model import SHAPE, BenchModel, io
 
 ROWS, DEPTH = int(np.prod(SHAPE[:-1])), SHAPE[-1]

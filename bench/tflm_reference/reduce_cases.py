@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from firmware_gen.ops.fixedpoint import quantize_multiplier
+from firmware_gen.ops.support.fixedpoint import quantize_multiplier
 from tflm_reference.model import BenchModel
 
 AXES = {(1, 2): (1, 1, 1, 16), (3,): (1, 16, 16, 1)}  # reduced axes -> output shape (keep_dims)

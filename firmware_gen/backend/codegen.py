@@ -282,4 +282,6 @@ def _copy_runtime(generated: GeneratedModel, runtime: Path) -> None:
     (runtime / "kernels").mkdir()
     for name in generated.manifest.sources:
         if name.startswith("runtime/kernels/"):
-            shutil.copyfile(RUNTIME_DIR / name.removeprefix("runtime/"), runtime / name.removeprefix("runtime/"))
+            kernel = name.removeprefix("runtime/")
+            (runtime / kernel).parent.mkdir(exist_ok=True)
+            shutil.copyfile(RUNTIME_DIR / kernel, runtime / kernel)

@@ -129,7 +129,7 @@ def readme(manifest: ModelManifest, source: str) -> str:
              f"CMake: add_subdirectory(this directory); target_link_libraries(your_app PRIVATE {target}).",
              f"Make:  include {MAKE_FILE}; add $({target.upper()}_SRCS) $(FG_RUNTIME_SRCS) to your sources and "
              f"$({target.upper()}_CFLAGS) $(FG_RUNTIME_CFLAGS) to CFLAGS.",
-             "By hand: compile " + ", ".join(manifest.sources[:2]) + " and runtime/kernels/*.c with "
+             "By hand: compile " + ", ".join(manifest.sources[:2]) + " and runtime/kernels/*/*.c with "
              "-I. -Iruntime/include.",
              "Several models in one firmware: generate each with its own --name and into its own directory; include "
              "each header by its directory (\"kws/model.h\"); the kernels are linked once.", "",

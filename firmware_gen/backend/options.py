@@ -16,7 +16,8 @@ class GenerationOptions:
     name: str = DEFAULT_PREFIX  # --name: every external symbol starts with it, every macro with it upper-cased
     pool_from_app: bool = False  # --pool-from-app: the application passes the pool (NAME_model_set_pool)
     weights_section: str | None = None  # --weights-section: the section of the constant tensors
-    # Only the compact weight layouts, whatever flash the board has (ops/wide_layout.py; the tests of those kernels)
+    # Only the compact weight layouts, whatever flash the board has (ops/convolution/wide_layout.py; the tests of
+    # those kernels)
     compact_weights: bool = False
 
     def check(self, interface: str, named_pools: bool) -> None:

@@ -1,4 +1,5 @@
-"""The runtime kernels a generated model needs: the files of runtime_c/kernels that define the functions its code
+"""The runtime kernels a generated model needs: the files of runtime_c/kernels (by family) that define the functions
+its code
 calls, and the files those call in turn. A model of three operators then carries, and a first build compiles,
 a handful of kernel files rather than all of them.
 
@@ -33,7 +34,7 @@ _INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 @dataclass(frozen=True)
 class KernelFile:
-    name: str  # e.g. "conv2d_pointwise.c"
+    name: str  # its path under runtime_c/kernels, e.g. "convolution/conv2d_pointwise.c"
     defines: frozenset[str]
     uses: frozenset[str]  # the fg_ names it uses, and those the runtime headers it includes use
 
@@ -72,19 +73,20 @@ def included_uses(text: str) -> set[str]:
     return uses
 
 
-def read_kernel(path: Path) -> KernelFile:
+def read_kernel(path: Path, root: Path = KERNELS_DIR) -> KernelFile:
     text = _COMMENT.sub(" ", path.read_text())
     defines = set(_DEFINITION.findall(text)) | set(_MACRO_DEFINITION.findall(text))
-    return KernelFile(path.name, frozenset(defines), frozenset(included_uses(text) - defines))
+    return KernelFile(path.relative_to(root).as_posix(), frozenset(defines), frozenset(included_uses(text) - defines))
 
 
 @functools.cache
 def kernel_files() -> tuple[KernelFile, ...]:
-    return tuple(read_kernel(path) for path in sorted(KERNELS_DIR.glob("*.c")))
+    return tuple(read_kernel(path) for path in sorted(KERNELS_DIR.rglob("*.c")))
 
 
 def needed_kernels(code: Iterable[str]) -> list[str]:
-    """The kernel file names (sorted) that C texts `code` (a generated model's files) need, with what they call."""
+    """The kernel files (paths under runtime_c/kernels, sorted) that C texts `code` (a generated model's files) need,
+    with what they call."""
     defined_in: dict[str, list[KernelFile]] = {}
     for kernel in kernel_files():
         for function in kernel.defines:

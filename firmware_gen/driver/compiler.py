@@ -24,7 +24,7 @@ from firmware_gen.isa import PORTABLE, Isa
 from firmware_gen.manifest import ModelManifest
 from firmware_gen.ops import check_supported, fold, lower, output_overlaps, view_aliases
 from firmware_gen.ops.base import KernelCall
-from firmware_gen.ops.expanded_layout import expand, expansion_candidates
+from firmware_gen.ops.convolution.expanded_layout import expand, expansion_candidates
 from firmware_gen.planner import MemoryPlan, OverlapAllowance, PlanningOptions, check_plan, plan_graph
 from firmware_gen.planner.buffers import OUTPUT_BEFORE_INPUT
 
@@ -62,7 +62,8 @@ def plan_model(graph: Graph, options: PlanningOptions = PlanningOptions(),
 
 def _expand_within_pool(graph: Graph, calls: dict[int, KernelCall], plan: MemoryPlan,
                         options: PlanningOptions) -> tuple[dict[int, KernelCall], MemoryPlan]:
-    """The compact fused 1x1 layers on their expanded variant (ops/expanded_layout.py), which allows no output
+    """The compact fused 1x1 layers on their expanded variant (ops/convolution/expanded_layout.py), which allows no
+    output
     overlap, where planning them without it costs no pool bytes; otherwise `calls` and `plan` as they are."""
     keeping, side_by_side = expansion_candidates(graph, calls, plan.pool_bytes)
     if side_by_side and options.overlap:

@@ -12,14 +12,14 @@ from firmware_gen.frontend.ir import Graph, Operator
 from firmware_gen.isa import PORTABLE, Isa
 from firmware_gen.ops.base import KernelCall, OpKernel
 from firmware_gen.ops.constant_folding import fold_constants
-from firmware_gen.ops.fixedpoint import MultiplierOutOfRange
 from firmware_gen.ops.overlap import OutputOverlap
+from firmware_gen.ops.support.fixedpoint import MultiplierOutOfRange
 
 
 def _discover() -> dict[str, OpKernel]:
     registry: dict[str, OpKernel] = {}
-    for module_info in pkgutil.iter_modules(__path__):
-        module = importlib.import_module(f"{__name__}.{module_info.name}")
+    for module_info in pkgutil.walk_packages(__path__, prefix=f"{__name__}."):
+        module = importlib.import_module(module_info.name)
         for kernel in getattr(module, "KERNELS", ()):
             registry[kernel.opcode] = kernel
     return registry
@@ -89,12 +89,13 @@ def view_aliases(graph: Graph) -> dict[int, int]:
 def lower(graph: Graph, isa: Isa = PORTABLE) -> dict[int, KernelCall]:
     """Operator index -> its kernel call, the fastest variant `isa` offers (ops/variants) within the board's flash
     (ops/variant_budget.py); views have none. Where the board's flash allows, the portable blocked convolutions read
-    a wider, faster weight layout (ops/wide_layout.py); on Armv7-M, a compact 1x1 convolution left has its output
-    stage fused (ops/fused_output.py)."""
-    from firmware_gen.ops.fused_output import fuse_compact
+    a wider, faster weight layout (ops/convolution/wide_layout.py); on Armv7-M, a compact 1x1 convolution left has its
+    output
+    stage fused (ops/convolution/fused_output.py)."""
+    from firmware_gen.ops.convolution.fused_output import fuse_compact
+    from firmware_gen.ops.convolution.wide_layout import widen
     from firmware_gen.ops.variant_budget import fit_variants
     from firmware_gen.ops.variants import specialize  # the variant modules import this package's kernels
-    from firmware_gen.ops.wide_layout import widen
 
     operators = [op for op in graph.operators if not REGISTRY[op.opcode].is_alias]
     portable = {op.index: _lower_one(graph, op) for op in operators}

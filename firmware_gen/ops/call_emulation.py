@@ -1,5 +1,5 @@
 """The data-movement kernel calls computed with numpy at generation time, index for index as the C kernels compute
-them (runtime_c/kernels/transpose.c, split.c, concatenation.c, gather.c, gather_nd.c, gather_nd_offsets.c,
+them (runtime_c/kernels/data_movement/transpose.c, split.c, concatenation.c, gather.c, gather_nd.c, gather_nd_offsets.c,
 mirror_pad.c, fill.c), for constant folding. Values are moved, never changed, so any element type works."""
 
 from __future__ import annotations

@@ -2,7 +2,8 @@
 
 A variant may lay its weights out wider than the portable kernels do (the DSP variants' int16 pairs take twice the
 bytes of int8 weights). When the constants of the chosen variants do not fit the flash left once CODE_RESERVE is
-counted, the layers that gain least per extra byte (fewest output pixels, as in ops/wide_layout.py) go back to their
+counted, the layers that gain least per extra byte (fewest output pixels, as in ops/convolution/wide_layout.py) go
+back to their
 portable calls until they fit; the linker's fit check still has the last word.
 """
 
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 from firmware_gen.frontend.ir import Graph
 from firmware_gen.ops.base import KernelCall
-from firmware_gen.ops.wide_layout import CODE_RESERVE, constant_bytes, output_pixels
+from firmware_gen.ops.convolution.wide_layout import CODE_RESERVE, constant_bytes, output_pixels
 
 
 def _table_bytes(call: KernelCall) -> int:

@@ -11,7 +11,7 @@ from table_oracle import mismatches
 from validated import assert_bit_exact, int8_zero_points, refusal, shapes
 
 from firmware_gen.modelgen.writer import ModelBuilder
-from firmware_gen.ops import activation_tables as tables
+from firmware_gen.ops.activation import activation_tables as tables
 
 CASES_PER_RUN = 24
 float32_scales = st.floats(-3.0, 0.3).map(lambda e: float(np.float32(10.0**e)))

@@ -13,7 +13,7 @@ from validated import MAX_EXAMPLES, assert_bit_exact, refusal
 from firmware_gen.check.oracle import run_tflm
 from firmware_gen.errors import UserError
 from firmware_gen.modelgen.writer import ModelBuilder
-from firmware_gen.ops.activations_16x8 import sigmoid_input_scaling
+from firmware_gen.ops.activation.activations_16x8 import sigmoid_input_scaling
 
 Q15 = 2.0**-15
 # Every 7th int16 (odd and even, both ends): one firmware build tries all cases side by side within TFLM's arena.

@@ -16,7 +16,7 @@ from firmware_gen.errors import UnsupportedModelError
 from firmware_gen.frontend.tflite_reader import read_model
 from firmware_gen.modelgen.writer import ModelBuilder
 from firmware_gen.ops import REGISTRY
-from firmware_gen.ops.broadcast import broadcast_loops
+from firmware_gen.ops.support.broadcast import broadcast_loops
 
 from conftest import shared_model
 

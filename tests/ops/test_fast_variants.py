@@ -1,5 +1,6 @@
 """The fast kernel variants (input zero point folded into the bias, the register-blocked 2-pixel x 4-channel dot
-products of ops/blocking.py, 3x3 depthwise interior path): cases that force each variant's preconditions, the
+products of ops/convolution/blocking.py, 3x3 depthwise interior path): cases that force each variant's preconditions,
+the
 lowering's choice asserted, and the generated C bit-exact against TFLM (sanitized host build; the memory plan lets
 outputs overlap inputs where the kernels allow it)."""
 
@@ -18,11 +19,11 @@ from firmware_gen.frontend.tflite_reader import read_model
 from firmware_gen.isa import ARMV7M, Isa
 from firmware_gen.modelgen.writer import ModelBuilder
 from firmware_gen.ops import lower
-from firmware_gen.ops.blocking import EXACT_WEIGHT_SUM, blocked_filter
-from firmware_gen.ops.expanded_layout import BUFFERED_OUT, EXPANDED
-from firmware_gen.ops.fused_output import COMPACT, COMPACT_FUSED, FUSED
+from firmware_gen.ops.convolution.blocking import EXACT_WEIGHT_SUM, blocked_filter
+from firmware_gen.ops.convolution.expanded_layout import BUFFERED_OUT, EXPANDED
+from firmware_gen.ops.convolution.fused_output import COMPACT, COMPACT_FUSED, FUSED
+from firmware_gen.ops.convolution.wide_layout import PAIRED
 from firmware_gen.ops.geometry import window_2d
-from firmware_gen.ops.wide_layout import PAIRED
 from firmware_gen.planner import PlanningOptions
 
 CHANNEL_AXIS = convolution_cases.CHANNEL_AXIS
@@ -143,7 +144,7 @@ def _saturated(w):
        data=st.data())
 def test_blocked_calls_split_where_the_weights_need_it(accum_depth, out_depth, batches, input_scale, input_zp,
                                                        output_zp, seed, data):
-    """Inputs at -128 or 127 against full-magnitude weights: every split of ops/blocking.py taken."""
+    """Inputs at -128 or 127 against full-magnitude weights: every split of ops/convolution/blocking.py taken."""
     w = data.draw(weights((out_depth, accum_depth), 0, input_scale, accum_depth))
     if data.draw(st.booleans()):
         w = _saturated(w)
@@ -245,7 +246,7 @@ def _assert_bit_exact_at_extremes(model: bytes, shape: tuple[int, ...], seed: in
     assert_bit_exact(model, inputs=[extremes] if seed % 2 else None, seed=seed, isa=isa, options=options)
 
 
-WIDE = Isa(flash_bytes=1 << 22)  # flash enough for every layer's paired weights (ops/wide_layout.py)
+WIDE = Isa(flash_bytes=1 << 22)  # flash enough for every layer's paired weights (ops/convolution/wide_layout.py)
 
 
 @settings(max_examples=MAX_EXAMPLES, deadline=None)
@@ -265,7 +266,7 @@ def test_paired_weights(filter_hw, stride, seed, data):
     model, shape = _saturable_convolution(data, options, filter_hw, (in_h, in_w), in_c, out_c)
     functions = [call.function for _, call in sorted(lower(read_model(model), WIDE).items())]
     paired = PAIRED["fg_conv2d_pointwise_s8" if filter_hw == (1, 1) else "fg_conv2d_folded_s8"]
-    assert functions in ([paired], [FUSED[paired]])  # fused under the whole clamp (ops/fused_output.py)
+    assert functions in ([paired], [FUSED[paired]])  # fused under the whole clamp (ops/convolution/fused_output.py)
     _assert_bit_exact_at_extremes(model, shape, seed, WIDE)
 
 
@@ -290,7 +291,8 @@ def test_compact_pointwise_fused(in_c, out_c, seed, data):
 @given(in_c=st.one_of(CHANNELS, st.sampled_from([32, 64, 100])), out_c=st.sampled_from([8, 16, 24, 40, 64]),
        overlap=st.booleans(), seed=st.integers(0, 99), data=st.data())
 def test_expanded_pointwise_fused(in_c, out_c, overlap, seed, data):
-    """The compact 1x1 convolution on the paired loop, its weights expanded at run time (ops/expanded_layout.py):
+    """The compact 1x1 convolution on the paired loop, its weights expanded at run time
+    (ops/convolution/expanded_layout.py):
     passes of up to 36 pixels and of 64 taps; up to 16 channels the outputs wait on the stack (the overlap allowance
     kept), above that the layer is taken only where it is planned without overlap."""
     options = _options(data.draw, st.just(1), st.just(1), padding="SAME") | {"activation": "NONE"}

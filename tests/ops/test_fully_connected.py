@@ -12,7 +12,7 @@ from weighted import ACTIVATIONS, Weights, add_weights, weights
 
 from firmware_gen.check.host_validation import validate_model
 from firmware_gen.modelgen.writer import ModelBuilder
-from firmware_gen.ops.requantize import convolution_multipliers, fully_connected_multiplier
+from firmware_gen.ops.support.requantize import convolution_multipliers, fully_connected_multiplier
 
 from conftest import shared_model
 

@@ -12,7 +12,7 @@ from validated import assert_bit_exact, refusal, shapes
 from firmware_gen.frontend.tflite_reader import read_model
 from firmware_gen.modelgen.writer import ModelBuilder
 from firmware_gen.ops.call_emulation import EMULATIONS
-from firmware_gen.ops.gather import GatherNdKernel
+from firmware_gen.ops.data_movement.gather import GatherNdKernel
 
 
 @st.composite

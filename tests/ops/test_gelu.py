@@ -18,7 +18,7 @@ from firmware_gen.check.host_validation import run_trace
 from firmware_gen.driver.compiler import generate
 from firmware_gen.frontend.tflite_reader import read_model
 from firmware_gen.modelgen.writer import ModelBuilder
-from firmware_gen.ops.activation_tables import gelu_table
+from firmware_gen.ops.activation.activation_tables import gelu_table
 from firmware_gen.target.host_build import build_trace_executable
 
 litert = pytest.importorskip("ai_edge_litert.interpreter", reason="GELU's oracle: ai-edge-litert (extra reference)")

@@ -13,7 +13,7 @@ from firmware_gen.errors import UnsupportedModelError, UserError
 from firmware_gen.frontend.tflite_reader import read_model
 from firmware_gen.modelgen.writer import ModelBuilder
 from firmware_gen.ops import REGISTRY
-from firmware_gen.ops.logistic import logistic_scaling
+from firmware_gen.ops.activation.logistic import logistic_scaling
 
 LOGISTIC = REGISTRY["LOGISTIC"]
 VALUES = np.arange(-128, 128, dtype=np.int8).reshape(1, 256)

@@ -13,7 +13,7 @@ from movement_models import assert_cases_bit_exact
 from validated import MAX_EXAMPLES, assert_bit_exact, int8_zero_points, refusal, scales, shapes
 
 from firmware_gen.modelgen.writer import ModelBuilder
-from firmware_gen.ops.mean import mean_multiplier
+from firmware_gen.ops.reduction.mean import mean_multiplier
 
 
 def mean_model(shape, axes, keep_dims, in_q, out_q, out_shape=None, dtype="int8", opcode="MEAN") -> bytes:

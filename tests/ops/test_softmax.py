@@ -14,7 +14,7 @@ from firmware_gen.errors import UnsupportedModelError, UserError
 from firmware_gen.frontend.tflite_reader import read_model
 from firmware_gen.modelgen.writer import ModelBuilder
 from firmware_gen.ops import REGISTRY
-from firmware_gen.ops.softmax import softmax_scaling
+from firmware_gen.ops.softmax.softmax import softmax_scaling
 
 from conftest import SHARED_MODELS_DIR
 

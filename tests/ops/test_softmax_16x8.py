@@ -12,7 +12,7 @@ from validated import MAX_EXAMPLES, assert_bit_exact, refusal
 
 from firmware_gen.check.oracle import run_tflm
 from firmware_gen.errors import UserError
-from firmware_gen.ops.softmax_16x8 import int16_lut
+from firmware_gen.ops.softmax.softmax_16x8 import int16_lut
 
 OUTPUT_SCALE = 1.0 / 32768
 

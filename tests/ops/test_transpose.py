@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from validated import MAX_EXAMPLES, assert_bit_exact, refusal, shapes
 
 from firmware_gen.modelgen.writer import ModelBuilder
-from firmware_gen.ops.layout import coalesce
+from firmware_gen.ops.support.layout import coalesce
 
 
 def transpose_model(shape, perm, out_shape=None) -> bytes:

@@ -1,4 +1,5 @@
-"""ops/wide_layout.py: the paired layout goes to the layers with most output pixels first, within the flash left
+"""ops/convolution/wide_layout.py: the paired layout goes to the layers with most output pixels first, within the
+flash left
 over, and never past it."""
 
 from __future__ import annotations
@@ -7,9 +8,9 @@ from firmware_gen.frontend.tflite_reader import read_model
 from firmware_gen.isa import DSP, Isa
 from firmware_gen.modelgen.zoo import SYNTHETIC_MODELS
 from firmware_gen.ops import fold, lower
-from firmware_gen.ops.fused_output import FUSED
+from firmware_gen.ops.convolution.fused_output import FUSED
+from firmware_gen.ops.convolution.wide_layout import CODE_RESERVE, PAIRED, WIDE_CODE, constant_bytes, paired_call, widen
 from firmware_gen.ops.variant_budget import fit_variants
-from firmware_gen.ops.wide_layout import CODE_RESERVE, PAIRED, WIDE_CODE, constant_bytes, paired_call, widen
 
 
 def _blocked():
@@ -21,7 +22,7 @@ def _blocked():
 
 
 def _wide(function: str) -> set[str]:
-    """The paired twin of a blocked function, with its output stage fused or not (ops/fused_output.py)."""
+    """The paired twin of a blocked function, with its output stage fused or not (ops/convolution/fused_output.py)."""
     return {PAIRED[function], FUSED[PAIRED[function]]}
 
 

@@ -25,6 +25,7 @@ import serial
 from target_fixtures import needs_qemu, qemu_processes_for
 
 from firmware_gen import cli
+from firmware_gen.cli.common import deploy as cli_deploy
 from firmware_gen.driver import deploy
 from firmware_gen.link.qemu import QEMU, kill_process_group, qemu_command
 from firmware_gen.link.runner import run_model
@@ -84,7 +85,7 @@ def test_validate_through_a_pty_is_the_real_board_path(tmp_path, monkeypatch, ca
     argv = ["validate", str(model), "--board", BOARD, "--port", "PTY"]
     # The same preparation the command does (a real-board build: --port given), to hand its image to QEMU.
     args = cli.build_parser().parse_args(argv)
-    _, deployment, _ = cli._deploy(args, args.port)
+    _, deployment, _ = cli_deploy(args, args.port)
     elf = deployment.firmware.elf
     assert "bkpt" not in subprocess.run(["arm-none-eabi-objdump", "-d", str(elf)], capture_output=True,
                                         text=True).stdout
@@ -114,7 +115,7 @@ def test_silent_pty_when_qemu_stays_halted(tmp_path, monkeypatch, capsys):
     model.write_bytes(zoo.tiny_cnn())
     argv = ["run", str(model), "--board", BOARD, "--port", "PTY"]
     args = cli.build_parser().parse_args(argv)
-    _, deployment, _ = cli._deploy(args, args.port)
+    _, deployment, _ = cli_deploy(args, args.port)
     with qemu_on_a_pty(deployment.firmware.elf, tmp_path) as (_, pty):
         monkeypatch.setattr(deploy, "run_model", functools.partial(run_model, stall_timeout=1.0))
         assert cli.main([*argv[:-1], pty]) == 2

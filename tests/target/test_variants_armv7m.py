@@ -9,14 +9,15 @@ from target_fixtures import needs_qemu
 
 from firmware_gen.backend.options import GenerationOptions
 from firmware_gen.modelgen.writer import ModelBuilder
-from firmware_gen.ops.expanded_layout import EXPANDED
-from firmware_gen.ops.fused_output import COMPACT_FUSED
+from firmware_gen.ops.convolution.expanded_layout import EXPANDED
+from firmware_gen.ops.convolution.fused_output import COMPACT_FUSED
 from firmware_gen.ops.geometry import window_2d
 
 CASES = 25
 PAIRED_CASES = 16  # the paired layout's batch: its kernels share the blocked ones' window walk, tested above
 # the compact 1x1 convolution with its output stage fused (whole clamp): out_c an odd multiple of 4 (the blocked
-# loop) or a multiple of 8 (its weights expanded at run time, ops/expanded_layout.py: up to 16 channels with the
+# loop) or a multiple of 8 (its weights expanded at run time, ops/convolution/expanded_layout.py: up to 16 channels
+# with the
 # overlap allowance, above that planned without it)
 FUSED_CASES = 8
 COMPACT = GenerationOptions(compact_weights=True)  # the blocked layout, whatever the board's flash

@@ -57,7 +57,7 @@ def test_generated_module_files(module):
     cmake = (out / "zephyr" / "CMakeLists.txt").read_text()
     assert "zephyr_library_named(firmware_gen_model)" in cmake
     sources = module_sources(out)
-    assert sources[:2] == ["model.c", "model_weights.c"] and "runtime/kernels/conv2d_folded.c" in sources
+    assert sources[:2] == ["model.c", "model_weights.c"] and "runtime/kernels/convolution/conv2d_folded.c" in sources
     assert all(f"${{FG_MODEL_DIR}}/{name}" in cmake for name in sources)
     assert "zephyr_linker_sources(RAM_SECTIONS ${CMAKE_CURRENT_LIST_DIR}/fg_pool.ld)" in cmake
     snippet = (out / "zephyr" / "fg_pool.ld").read_text()

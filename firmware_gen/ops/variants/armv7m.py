@@ -1,6 +1,6 @@
 """Armv7-M variants (Cortex-M3 and up, no DSP needed; a DSP or MVE variant that fits is chosen first): the 3x3
 depthwise convolution channel by channel on a stack plane of int8 rows (runtime_c/kernels/
-depthwise_conv2d_3x3_planar.c). It reads the portable call's tables as they are (the filter as [channel][9 taps],
+depthwise_conv2d_3x3_planar_armv7m.c). It reads the portable call's tables as they are (the filter as [channel][9 taps],
 the folded bias) and derives each channel's output-stage constants at run time: no constants of its own, so no flash
 beyond its code (~2.2 KB, which replaces the portable kernel's ~3.7 KB where every depthwise layer takes it).
 """

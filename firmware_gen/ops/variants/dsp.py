@@ -1,5 +1,5 @@
 """Armv7E-M (DSP extension) variants: SMLAD tiles on int16 pairs, weights interleaved at generation time, the output
-stage with SMMULR. The C side and the layouts: runtime_c/include/fg/dsp_support.h, runtime_c/kernels/*_dsp.c.
+stage with SMMULR. The C side and the layouts: runtime_c/include/fg/isa/dsp.h, runtime_c/kernels/*_dsp.c.
 
 Every variant's table (`packed`, int32 words) starts with one fg_dsp_channel per output channel: the folded bias,
 the Q31 multiplier, offset = 2^(shift-1) + (output zero point << shift), and the right shift. The kernels compute
@@ -16,7 +16,7 @@ import numpy as np
 from firmware_gen.frontend.ir import Graph, Operator
 from firmware_gen.isa import DSP
 from firmware_gen.ops.base import ConstTable, KernelCall, TableRef
-from firmware_gen.ops.requantize import constant_operands, folded_bias
+from firmware_gen.ops.support.requantize import constant_operands, folded_bias
 from firmware_gen.ops.variants import Variant, renamed
 
 REQUIRES = frozenset({DSP})
@@ -78,7 +78,7 @@ def channel_constants(graph: Graph, op: Operator, call: KernelCall, taps: np.nda
 
 
 def interleaved_pairs(taps: np.ndarray) -> np.ndarray:
-    """[channels, depth] int8 -> per channel pair (A, B) and input pair g with depths (k0, k1) (fg/dsp_support.h) the
+    """[channels, depth] int8 -> per channel pair (A, B) and input pair g with depths (k0, k1) (fg/isa/dsp.h) the
     int16 pair words (A[k0], A[k1]) and (B[k0], B[k1]), as int32: depth padded to a multiple of 8 and the channels to
     an even count, with zeros."""
     channels, depth = taps.shape

@@ -5,9 +5,9 @@
 
 #include <stdint.h>
 
-#include "fg/broadcast.h"
-#include "fg/fixedpoint.h"
-#include "fg/single_rounding.h"
+#include "fg/support/broadcast.h"
+#include "fg/support/fixedpoint.h"
+#include "fg/support/single_rounding.h"
 
 /* Both inputs are rescaled to a common scale with 20 bits of headroom (left_shift; 15 for int16), summed, then
  * rescaled to the output. Shifts are exponents <= 0 (right shifts). */
@@ -35,7 +35,7 @@ static inline int32_t fg_add_rescale_input(int32_t value, int32_t offset, int32_
 }
 
 /* Both inputs brought to the common scale (ADD, SUB and SQUARED_DIFFERENCE, int8 and int16), each rescale a single
- * 64-bit rounding set up once per call (fg/single_rounding.h, exact for -2^30 <= acc < 2^30: a shifted input is
+ * 64-bit rounding set up once per call (fg/support/single_rounding.h, exact for -2^30 <= acc < 2^30: a shifted input is
  * within [-2^30, 2^30) for int8 (|value + offset| <= 255, 2^20) and zero-point-0 int16 (2^15); a rescaled one is
  * within half of it, so a sum or difference of two stays within the output stage's range too). */
 typedef struct {
@@ -87,7 +87,7 @@ static inline int32_t fg_add_output(const fg_add_stages *s, int32_t raw) {
                         s->activation_max);
 }
 
-/* One output of ADD (stages: fg_add_stages), the element function of its rows (fg/broadcast.h). */
+/* One output of ADD (stages: fg_add_stages), the element function of its rows (fg/support/broadcast.h). */
 static inline int32_t fg_add_element(const void *stages, int32_t value1, int32_t value2) {
     const fg_add_stages *s = (const fg_add_stages *)stages;
     const fg_add_pair pair = fg_add_rescale_pair(&s->inputs, value1, value2);

@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "fg/requantize.h"
+#include "fg/support/requantize.h"
 
 #define FG_MATMUL_BATCH_DIMS 3
 

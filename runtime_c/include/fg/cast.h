@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "fg/hot_loop.h"
+#include "fg/support/hot_loop.h"
 
 typedef struct {
     int32_t size; /* number of elements */

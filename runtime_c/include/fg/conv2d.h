@@ -4,9 +4,9 @@
 
 #include <stdint.h>
 
-#include "fg/dot_s8.h"
-#include "fg/requantize.h"
-#include "fg/requantize_fast.h"
+#include "fg/support/dot_s8.h"
+#include "fg/support/requantize.h"
+#include "fg/support/requantize_fast.h"
 
 typedef struct {
     int32_t batches;
@@ -19,13 +19,13 @@ typedef struct {
     fg_requant_params requant;
     /* The variants only: bias + input_offset * (sum of the channel's taps), computed at generation time. */
     const int32_t *folded_bias;
-    /* The portable fast variants only: the filter in the register-blocked layout of fg/dot_s8.h (filter_h rows of
+    /* The portable fast variants only: the filter in the register-blocked layout of fg/support/dot_s8.h (filter_h rows of
      * filter_w * in_c taps), written at generation time; they take no filter argument. */
     fg_blocked_filter blocked;
     /* An ISA variant only (firmware_gen/ops/variants): its constants laid out at generation time for its inner
      * loop (weights reordered, per-layer constants), in the layout that variant documents. */
     const void *packed;
-    /* The 16x8 kernels only (fg/requantize.h). */
+    /* The 16x8 kernels only (fg/support/requantize.h). */
     fg_wide_bias wide;
     /* 16x8 with constant weights: the filter's groups of FG_S16_GROUP output channels interleaved
      * ([group][filter_h][filter_w][in_c][8]), then the other out_c % 8 channels as they are; the filter argument is
@@ -65,7 +65,7 @@ void fg_depthwise_conv2d_one_channel_s8(const fg_conv2d_params *params, const in
                                         int8_t *output);
 
 /* The same three with the filter in the wide paired layout (params->blocked.paired, twice the flash of the blocked
- * one; firmware_gen/ops/wide_layout.py gives it to the layers that gain most per byte while the flash allows):
+ * one; firmware_gen/ops/convolution/wide_layout.py gives it to the layers that gain most per byte while the flash allows):
  * one pixel x eight channels per pass of fg_dot1x8_paired_s8. */
 void fg_conv2d_pointwise_paired_s8(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter,
                                    int8_t *output);
@@ -76,7 +76,7 @@ void fg_depthwise_conv2d_one_channel_paired_s8(const fg_conv2d_params *params, c
 
 /* The 1x1 convolution on the paired layout with its output stage fused: one pixel x eight channels per pass of the
  * paired loop, each group's sums requantized straight from registers with constants laid out at generation time
- * (firmware_gen/ops/fused_output.py). params->packed points at one fg_fused_channel per output channel (padded to
+ * (firmware_gen/ops/convolution/fused_output.py). params->packed points at one fg_fused_channel per output channel (padded to
  * whole groups of eight). Each call of the paired loop (call_taps taps) starts its 64-bit sums at 2^21, so that the
  * low field is 2^21 + S0 in [0, 2^22) and the high part S1 exactly; the bias is the folded bias less 2^21 per call
  * (mod 2^32) for the even channels. Served: the whole int8 clamp and every channel's shift a right shift in [2, 31]. */
@@ -94,17 +94,17 @@ void fg_depthwise_conv2d_one_channel_fused_s8(const fg_conv2d_params *params, co
                                               const int8_t *filter, int8_t *output);
 
 /* fg_conv2d_pointwise_s8 on its compact blocked layout with the output stage fused: two pixels x four channels per
- * pass of the blocked loop (fg/blocked_run.h), each channel's two sums requantized from registers with the fast
- * constants (fg/requantize_fast.h) derived from the multipliers and the shifts, which the lowering wrote as int8 right
- * shifts in [2, 31] at params->packed (requant.shifts is NULL; firmware_gen/ops/fused_output.py). Served: the whole
+ * pass of the blocked loop (fg/support/blocked_run.h), each channel's two sums requantized from registers with the fast
+ * constants (fg/support/requantize_fast.h) derived from the multipliers and the shifts, which the lowering wrote as int8 right
+ * shifts in [2, 31] at params->packed (requant.shifts is NULL; firmware_gen/ops/convolution/fused_output.py). Served: the whole
  * int8 clamp, every window in one call of the blocked loop (blocked.call_taps == in_c), out_c a multiple of 4 up to
  * FG_PAIR_MAX_OUT. Pixel 0 of a pair is stored group by group, pixel 1 after pixel 0's last input is read
  * (ops/overlap.py). */
 void fg_conv2d_pointwise_blocked_fused_s8(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter,
                                           int8_t *output);
-/* The same layer (the same parameters and tables) on the paired loop (fg/paired_run.h) without the paired weights in
+/* The same layer (the same parameters and tables) on the paired loop (fg/support/paired_run.h) without the paired weights in
  * flash: per group of eight channels, its compact weights expanded into paired words on the stack a few taps at a
- * time, then run over up to FG_EXPAND_PIXELS pixels, their sums kept meanwhile (firmware_gen/ops/expanded_layout.py).
+ * time, then run over up to FG_EXPAND_PIXELS pixels, their sums kept meanwhile (firmware_gen/ops/convolution/expanded_layout.py).
  * Served: as above, out_c a multiple of 8. Each group's outputs are stored for all the pass's pixels before the next
  * group reads them: the output must not overlap the input, unless out_c <= FG_EXPAND_BUFFERED_OUT (16), whose outputs
  * wait on the stack until the pass's last input is read (then as fg_conv2d_pointwise_fused_s8, ops/overlap.py). */

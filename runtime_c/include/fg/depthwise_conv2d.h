@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 
-#include "fg/requantize.h"
+#include "fg/support/requantize.h"
 
 typedef struct {
     int32_t batches;
@@ -23,7 +23,7 @@ typedef struct {
     /* An ISA variant only (firmware_gen/ops/variants): its constants laid out at generation time for its inner
      * loop (weights reordered, per-layer constants), in the layout that variant documents. */
     const void *packed;
-    /* The 16x8 kernels only (fg/requantize.h). */
+    /* The 16x8 kernels only (fg/support/requantize.h). */
     fg_wide_bias wide;
 } fg_depthwise_conv2d_params;
 

@@ -4,8 +4,8 @@
 
 #include <stdint.h>
 
-#include "fg/dot_s8.h"
-#include "fg/requantize.h"
+#include "fg/support/dot_s8.h"
+#include "fg/support/requantize.h"
 
 typedef struct {
     int32_t batches;      /* the input read as [batches, accum_depth] */
@@ -14,7 +14,7 @@ typedef struct {
     fg_requant_params requant;
     /* The folded variant only: bias + input_offset * (sum of the output's weights), computed at generation time. */
     const int32_t *folded_bias;
-    /* The folded variant only: the weights in the register-blocked layout of fg/dot_s8.h (one row of accum_depth
+    /* The folded variant only: the weights in the register-blocked layout of fg/support/dot_s8.h (one row of accum_depth
      * taps), written at generation time; it takes no weights argument. */
     fg_blocked_filter blocked;
     /* With one batch (no second row to pair with) the weights instead as int32 words, two output channels per word
@@ -23,7 +23,7 @@ typedef struct {
     /* An ISA variant only (firmware_gen/ops/variants): its constants laid out at generation time for its inner
      * loop (weights reordered, per-layer constants), in the layout that variant documents. */
     const void *packed;
-    /* The 16x8 kernels only (fg/requantize.h). */
+    /* The 16x8 kernels only (fg/support/requantize.h). */
     fg_wide_bias wide;
     /* 16x8 with constant weights: the groups of FG_S16_GROUP output channels interleaved ([group][accum_depth][8]),
      * then the other out_depth % 8 rows as they are; the kernel then takes no weights argument (NULL). */

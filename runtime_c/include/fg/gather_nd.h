@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-#include "fg/nd_walk.h"
+#include "fg/support/nd_walk.h"
 
 typedef struct {
     int32_t num_slices;

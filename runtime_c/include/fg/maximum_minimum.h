@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "fg/broadcast.h"
+#include "fg/support/broadcast.h"
 
 typedef struct {
     fg_broadcast_shape shape;

@@ -6,8 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "fg/fixedpoint.h"
-#include "fg/nd_walk.h"
+#include "fg/support/fixedpoint.h"
+#include "fg/support/nd_walk.h"
 
 typedef struct {
     int32_t num_outputs;

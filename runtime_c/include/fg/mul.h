@@ -4,8 +4,8 @@
 
 #include <stdint.h>
 
-#include "fg/broadcast.h"
-#include "fg/fixedpoint.h"
+#include "fg/support/broadcast.h"
+#include "fg/support/fixedpoint.h"
 
 /* out = output_offset + (in1 + input1_offset) * (in2 + input2_offset) * multiplier * 2^(shift - 31), clamped. */
 typedef struct {

@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 
-#include "fg/broadcast.h"
+#include "fg/support/broadcast.h"
 
 /* x = input + input_offset; out = output_offset + (x >= 0 ? x * m1 * 2^(s1 - 31)
  *                                                          : x * (alpha + alpha_offset) * m2 * 2^(s2 - 31)), clamped. */

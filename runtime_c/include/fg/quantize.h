@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 
-#include "fg/fixedpoint.h"
+#include "fg/support/fixedpoint.h"
 
 typedef struct {
     int32_t size;
@@ -49,7 +49,7 @@ static inline int32_t fg_requantize_value(const fg_quantize_params *params, int3
 }
 
 void fg_quantize_f32_s8(const fg_quantize_params *params, const float *input, int8_t *output);
-/* int8 -> int8 is a table lookup (fg_lookup_s8), computed at generation time (firmware_gen/ops/quantization.py). */
+/* int8 -> int8 is a table lookup (fg_lookup_s8), computed at generation time (firmware_gen/ops/quantization/quantization.py). */
 void fg_quantize_s8_u8(const fg_quantize_params *params, const int8_t *input, uint8_t *output);
 void fg_quantize_u8_s8(const fg_quantize_params *params, const uint8_t *input, int8_t *output);
 

@@ -1,5 +1,5 @@
 /* RESIZE_NEAREST_NEIGHBOR and RESIZE_BILINEAR on int8 NHWC tensors (TFLite Micro reference semantics). Which input
- * rows and columns each output row and column reads is computed at generation time (firmware_gen/ops/resize.py). */
+ * rows and columns each output row and column reads is computed at generation time (firmware_gen/ops/data_movement/resize.py). */
 #ifndef FG_RESIZE_H
 #define FG_RESIZE_H
 

@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-#include "fg/nd_walk.h"
+#include "fg/support/nd_walk.h"
 
 typedef struct {
     int32_t rank;                    /* dimensions walked, row length excluded */
@@ -20,7 +20,7 @@ typedef struct {
 
 void fg_transpose_s8(const fg_transpose_params *params, const int8_t *input, int8_t *output);
 
-/* int16 tensors (16x8 models): fg_transpose_s8 on their bytes, params counted in bytes (ops/transpose.py). */
+/* int16 tensors (16x8 models): fg_transpose_s8 on their bytes, params counted in bytes (ops/data_movement/transpose.py). */
 void fg_transpose_s16(const fg_transpose_params *params, const int16_t *input, int16_t *output);
 
 #endif /* FG_TRANSPOSE_H */

@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "fg/requantize.h"
+#include "fg/support/requantize.h"
 
 typedef struct {
     int32_t batches;
@@ -16,7 +16,7 @@ typedef struct {
     int32_t stride_h, stride_w;
     int32_t pad_top, pad_left;  /* input pixel (y, x) tap (fy, fx) lands on output (y * stride_h - pad_top + fy, ...) */
     fg_requant_params requant;
-    /* The 16x8 kernel only (fg/requantize.h). */
+    /* The 16x8 kernel only (fg/support/requantize.h). */
     fg_wide_bias wide;
 } fg_transpose_conv2d_params;
 

@@ -1,5 +1,5 @@
 /* Kernel variants for Armv7E-M with the DSP extension (Cortex-M4, M7, M33, M55): the same results as the portable
- * kernel each replaces, with generation-time constants in params->packed (layouts: fg/dsp_support.h and
+ * kernel each replaces, with generation-time constants in params->packed (layouts: fg/isa/dsp.h and
  * firmware_gen/ops/variants/dsp.py). On other targets their files compile to nothing and the generator never
  * calls them. */
 #ifndef FG_VARIANTS_DSP_H

@@ -12,7 +12,7 @@
 #include "fg/depthwise_conv2d.h"
 #include "fg/fully_connected.h"
 #include "fg/pooling.h"
-#include "fg/requantize.h"
+#include "fg/support/requantize.h"
 
 /* Largest row (input channels of a 1x1 convolution, taps of a convolution window) the convolution variants copy
  * to their stack: mve.py keeps layers above it on the portable kernels. */
@@ -31,7 +31,7 @@ void fg_mve_gemm_s8(const int8_t *x0, const int8_t *x1, int32_t depth, int32_t o
                     const fg_requant_params *requant, int shifts_left, int8_t *out0, int8_t *out1);
 
 #if defined(__ARM_FEATURE_MVE)
-#include "fg/mve_support.h"
+#include "fg/isa/mve.h"
 
 /* Every full block of four output channels of the two rows st describes (x0, x1, out0, out1, rounds, entry, end;
  * the GEMM layout from packed), in one assembly loop; returns packed past the last block. Kernels that call it for

@@ -1,0 +1,122 @@
+"""The convolutions on the paired weight layout with their output stage fused (fg_conv2d_pointwise_fused_s8,
+fg_conv2d_folded_fused_s8 and its one-input-channel depthwise twin; runtime_c/include/fg/conv2d.h, fused_group.h):
+the per-channel constants of the fast output stage (fg/support/requantize_fast.h) are laid out here, next to the folded
+bias, so that each group of eight sums is requantized straight from registers instead of going through an
+accumulator chunk and fg_requantize_pair_s8 (~45 instructions per output on vww's small 1x1 layers, ~13 fused).
+
+Served: the whole int8 clamp and every channel's shift a right shift in [2, 31] (the fast stage's range) or its
+multiplier 0; any other layer keeps its paired function.
+
+A 1x1 convolution left in the compact blocked layout (no flash for the paired one, or compact_weights) on Armv7-M
+gets the same output stage without any table of its own: fg_conv2d_pointwise_blocked_fused_s8 derives each
+channel's fast constants from its multiplier and its shift, stored as int8 (vww_96_int8 on qemu_cortex_m3: 19.71 ->
+17.87 M instructions); ops/convolution/expanded_layout.py runs the same call on the paired loop.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from firmware_gen.isa import ARMV7M, Isa
+from firmware_gen.ops.base import ConstTable, KernelCall, TableRef
+from firmware_gen.ops.convolution.blocking import GROUP
+from firmware_gen.ops.support.requantize import wrap_int32
+
+# The paired function -> its fused twin.
+FUSED = {"fg_conv2d_pointwise_paired_s8": "fg_conv2d_pointwise_fused_s8",
+         "fg_conv2d_folded_paired_s8": "fg_conv2d_folded_fused_s8",
+         "fg_depthwise_conv2d_one_channel_paired_s8": "fg_depthwise_conv2d_one_channel_fused_s8"}
+DESCRIPTION = "paired weights (2x flash), output stage fused: 1 pixel x 8 channels, two per SMLAL"
+# The compact 1x1 convolution and its fused twin (Armv7-M: the fast output stage's SMLAL and SSAT).
+COMPACT = "fg_conv2d_pointwise_s8"
+COMPACT_FUSED = "fg_conv2d_pointwise_blocked_fused_s8"
+COMPACT_REQUIRES = frozenset({ARMV7M})
+COMPACT_DESCRIPTION = "blocked weights, output stage fused: 2 pixels x 4 channels, two pixels per SMLAL"
+PAIR_MAX_OUT = 256  # FG_PAIR_MAX_OUT
+LOW_START = 1 << 21  # FG_LOW_START: where each call's 64-bit sums start
+
+
+def _table(call: KernelCall, suffix: str) -> np.ndarray:
+    return next(t.values for t in call.tables if t.suffix == suffix)
+
+
+def _per_channel(call: KernelCall, suffix: str, size: int) -> np.ndarray:
+    """The call's multipliers or shifts, one per output channel, padded with zeros to `size`."""
+    values = np.zeros(size, np.int64)
+    values[:call.params["out_c"]] = _table(call, suffix)  # a single entry when every channel shares it
+    return values
+
+
+def _served(call: KernelCall) -> bool:
+    """The whole int8 clamp, and every channel's shift a right shift in [2, 31] or its multiplier 0."""
+    activation_min, activation_max = call.params["requant"][2:4]
+    channels = call.params["out_c"]
+    multipliers, right = _per_channel(call, "multipliers", channels), -_per_channel(call, "shifts", channels)
+    served = (multipliers == 0) | ((right >= 2) & (right <= 31))
+    return (activation_min, activation_max) == (-128, 127) and bool(np.all(served))
+
+
+def fusable(call: KernelCall) -> bool:
+    """A paired call whose output stage the fast path serves for every channel (a channel of multiplier 0
+    outputs the zero point whatever its shift: the fast stage with multiplier 0, 2^(r-2) = 1 and r - 1 = 1)."""
+    return call.function in FUSED and _served(call)
+
+
+def channel_constants(call: KernelCall) -> np.ndarray:
+    """[channels padded to groups of 8, 4] int32 fg_fused_channel rows: the folded bias (less 2^21 per call of the
+    paired loop for the even channels, whose low fields carry it), multiplier, 2^(r-2) and r - 1 for the right shift
+    r."""
+    bias = _table(call, "folded_bias").astype(np.int64)  # padded to whole groups of 8 by the paired call
+    _, rows, run, call_rows, call_taps, *_ = call.params["blocked"]
+    calls = -(-rows // call_rows) if call_taps == run else rows * -(-run // call_taps)  # as fg_fused_window_group
+    multipliers = _per_channel(call, "multipliers", bias.size)
+    right = np.where(multipliers == 0, 2, -_per_channel(call, "shifts", bias.size))  # padding: multiplier 0
+    low_field = np.arange(bias.size) % 2 == 0  # channel 2k: the low field, which carries each call's 2^21
+    rows = np.stack([wrap_int32(bias - low_field * calls * LOW_START), multipliers,
+                     (np.int64(1) << right) >> 2, right - 1], axis=1)
+    return rows.astype(np.int32)
+
+
+def fused_call(call: KernelCall) -> KernelCall:
+    """The paired call with its output stage fused: the channel constants replace the folded bias, and the
+    window walk (fg_paired_window_s8) is not linked for it."""
+    table = ConstTable("fused_channels", "int32_t", channel_constants(call).ravel())
+    blocked = (*call.params["blocked"][:6], 0)
+    params = {**call.params, "folded_bias": 0, "blocked": blocked, "packed": TableRef(table.suffix)}
+    tables = [t for t in call.tables if t.suffix != "folded_bias"]
+    return dataclasses.replace(call, function=FUSED[call.function], params=params, variant=DESCRIPTION,
+                               tables=[*tables, table])
+
+
+def compact_fusable(call: KernelCall) -> bool:
+    """A compact 1x1 call fg_conv2d_pointwise_blocked_fused_s8 serves: its window in one call of the blocked loop,
+    whole groups of four channels, at most FG_PAIR_MAX_OUT of them, the output stage served."""
+    if call.function != COMPACT:
+        return False
+    _, _, run, _, call_taps, *_ = call.params["blocked"]
+    out_c = call.params["out_c"]
+    return call_taps == run and out_c <= PAIR_MAX_OUT and out_c % GROUP == 0 and _served(call)
+
+
+def compact_fused_call(call: KernelCall) -> KernelCall:
+    """The compact 1x1 call with its output stage fused: no extra table, its shifts (right shifts of 2..31) as int8
+    at `packed` (3 bytes less per channel; a channel of multiplier 0 gets the right shift 2, its output the zero point
+    whatever the shift, so that the kernel derives every channel's fast constants alike), and the window walk
+    (fg_blocked_window_s8) not linked for it."""
+    multipliers, shifts = _table(call, "multipliers"), _table(call, "shifts")
+    shifts = np.where(multipliers == 0, -2, shifts).astype(np.int8)
+    tables = [ConstTable(t.suffix, "int8_t", shifts) if t.suffix == "shifts" else t for t in call.tables]
+    params = {**call.params, "blocked": (*call.params["blocked"][:6], 0), "packed": TableRef("shifts"),
+              "requant": (*call.params["requant"][:6], 0)}  # fg_requant_params.shifts: NULL
+    return dataclasses.replace(call, function=COMPACT_FUSED, isa=Isa(COMPACT_REQUIRES).name,
+                               variant=COMPACT_DESCRIPTION, params=params, tables=tables)
+
+
+def fuse_compact(calls: dict[int, KernelCall], isa: Isa) -> dict[int, KernelCall]:
+    """`calls` with the compact 1x1 calls left after the layout choice fused where `isa` and the layer allow it (no
+    extra bytes)."""
+    if not isa.has(COMPACT_REQUIRES):
+        return calls
+    return {index: compact_fused_call(call) if compact_fusable(call) else call for index, call in calls.items()}

@@ -1,0 +1,102 @@
+"""The wide (paired) weight layout of the blocked convolutions, given to the layers that gain most per byte while
+the board's flash allows it.
+
+fg_conv2d_pointwise_s8, fg_conv2d_folded_s8 and fg_depthwise_conv2d_one_channel_s8 read their filter either in the
+compact blocked layout (int8, fg_dot2x4_s8: 11 instructions per 8 products) or in the paired one (two channels per
+int32 word, fg_dot1x8_paired_s8: 7 instructions per 8 products, and fewer per-call costs), which takes twice the
+bytes (ops/convolution/blocking.py). A layer's extra bytes grow with its filter and its gain with its MACs, so its
+gain per
+extra byte is its count of output pixels: the layers are widened in that order while the extra bytes stay within the
+budget, the flash left once the compact constants and CODE_RESERVE are counted, each wide kernel's code (WIDE_CODE)
+counted with the first layer that takes it. The linker's fit check still has the last word.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from firmware_gen.frontend.ir import Graph
+from firmware_gen.isa import PORTABLE, Isa
+from firmware_gen.ops.base import ConstTable, KernelCall
+from firmware_gen.ops.convolution.blocking import GROUP, PAIRED_GROUP, paired_filter
+from firmware_gen.ops.convolution.fused_output import fusable, fuse_compact, fused_call
+
+# The blocked function -> its paired twin (runtime_c/kernels/convolution/conv2d_paired.c).
+PAIRED = {"fg_conv2d_pointwise_s8": "fg_conv2d_pointwise_paired_s8",
+          "fg_conv2d_folded_s8": "fg_conv2d_folded_paired_s8",
+          "fg_depthwise_conv2d_one_channel_s8": "fg_depthwise_conv2d_one_channel_paired_s8"}
+# Flash kept for everything but the model's constants and the wide kernels (WIDE_CODE): code, runtime, libc,
+# parameter structs. person_detect on qemu_cortex_m3 with its compact layouts: 14.4 KB in its firmware, 20.0 KB in
+# the step-by-step one of validate --layers (packed calls, the step session), which must fit too.
+CODE_RESERVE = 21 * 1024
+# The code a wide kernel links in (arm-none-eabi-gcc 12.2, Cortex-M3, -Os), counted once per family: the
+# one-channel depthwise runs the folded kernel, the unfused paired kernels share the paired window walk.
+WIDE_CODE = {"fg_conv2d_folded_fused_s8": ("folded_fused", 1400),
+             "fg_depthwise_conv2d_one_channel_fused_s8": ("folded_fused", 1400),
+             "fg_conv2d_pointwise_fused_s8": ("pointwise_fused", 1900),
+             "fg_conv2d_pointwise_paired_s8": ("paired_window", 800),
+             "fg_conv2d_folded_paired_s8": ("paired_window", 800),
+             "fg_depthwise_conv2d_one_channel_paired_s8": ("paired_window", 800)}
+DESCRIPTION = "paired weights (2x flash): 1 pixel x 8 channels, two per SMLAL"
+
+
+def constant_bytes(graph: Graph, calls: dict[int, KernelCall]) -> int:
+    """The bytes of every call's tables and of the constant tensors the calls read."""
+    tables = sum(table.values.nbytes for call in calls.values() for table in call.tables)
+    read = {i for call in calls.values() for i in call.inputs if i >= 0}
+    tensors = sum(graph.tensors[i].data.nbytes for i in read if graph.tensors[i].is_constant)
+    return tables + tensors
+
+
+def _table(call: KernelCall, suffix: str) -> ConstTable:
+    return next(t for t in call.tables if t.suffix == suffix)
+
+
+def paired_call(call: KernelCall) -> KernelCall:
+    """The blocked call reading the paired layout: its filter recovered from the blocked table, its bias padded to
+    whole groups of eight channels."""
+    _, rows, run, *_ = call.params["blocked"]
+    blocked = _table(call, "blocked_weights").values.reshape(-1, rows * run, GROUP)
+    taps = blocked.transpose(0, 2, 1).reshape(-1, rows, run)  # [channels padded to groups of 4, rows, run]
+    table, initializer = paired_filter(taps)
+    bias = _table(call, "folded_bias")
+    padded = np.zeros(-(-bias.values.size // PAIRED_GROUP) * PAIRED_GROUP, np.int32)
+    padded[:bias.values.size] = bias.values
+    tables = [t for t in call.tables if t.suffix not in ("blocked_weights", "folded_bias")]
+    wide = dataclasses.replace(call, function=PAIRED[call.function],
+                               params={**call.params, "blocked": initializer}, variant=DESCRIPTION,
+                               tables=[*tables, ConstTable(bias.suffix, bias.c_type, padded), table])
+    return fused_call(wide) if fusable(wide) else wide
+
+
+def _extra_bytes(call: KernelCall, wide: KernelCall) -> int:
+    return sum(t.values.nbytes for t in wide.tables) - sum(t.values.nbytes for t in call.tables)
+
+
+def output_pixels(graph: Graph, call: KernelCall) -> int:
+    shape = graph.tensors[call.outputs[0]].shape
+    return int(np.prod(shape[:-1]))
+
+
+def widen(graph: Graph, calls: dict[int, KernelCall], flash_bytes: int, isa: Isa = PORTABLE) -> dict[int, KernelCall]:
+    """`calls` with the paired layout for the layers that gain most per byte, within the flash left over: the
+    constants of the compact calls as `isa` runs them (ops/convolution/fused_output.py: int8 shifts where the output
+    stage is
+    fused), CODE_RESERVE, and the code of each wide kernel family the first time a layer takes it."""
+    settled = fuse_compact(calls, isa)
+    budget = flash_bytes - CODE_RESERVE - constant_bytes(graph, settled)
+    candidates = sorted((index for index, call in calls.items() if call.function in PAIRED),
+                        key=lambda index: -output_pixels(graph, calls[index]))
+    widened, linked = dict(calls), set()
+    for index in candidates:
+        wide = paired_call(calls[index])
+        family, code = WIDE_CODE[wide.function]
+        extra = _extra_bytes(settled[index], wide) + (0 if family in linked else code)
+        if extra <= budget:
+            widened[index] = wide
+            budget -= extra
+            linked.add(family)
+    return widened
+

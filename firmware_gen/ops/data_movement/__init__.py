@@ -1,0 +1,1 @@
+"""Operators that move bytes without arithmetic: views, copies, gathers, padding, resizing."""

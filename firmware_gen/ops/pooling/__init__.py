@@ -1,0 +1,1 @@
+"""AVERAGE_POOL_2D and MAX_POOL_2D."""

@@ -1,0 +1,1 @@
+"""UNIDIRECTIONAL_SEQUENCE_LSTM and SVDF, with their state."""

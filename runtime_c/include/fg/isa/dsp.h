@@ -1,0 +1,363 @@
+/* Inner loops shared by the Armv7E-M (DSP extension) kernel variants: SMLAD tiles over int16 pairs and the output
+ * stage with SMMULR. Everything here is static inline; outside __ARM_FEATURE_DSP this header declares nothing.
+ *
+ * The layouts the generator writes (firmware_gen/ops/variants/dsp.py):
+ * - An input "pair" is a word holding two sign-extended int8 inputs of one pixel as int16 halves. SXTB16 on four
+ *   inputs x0..x3 gives the pairs (x0, x2) and (x1, x3): depth k is read in that order, pair 2q = (x[4q], x[4q+2]),
+ *   pair 2q+1 = (x[4q+1], x[4q+3]); depths past the layer's are zero.
+ * - The weights of a channel pair (A, B) for input pair g with depths (k0, k1) are two words of int16 halves,
+ *   (A[k0], A[k1]) then (B[k0], B[k1]), extended at generation time: one LDRD per input pair (twice the flash of
+ *   int8 weights, two SXTB16 fewer per input pair in the tile).
+ * - Each output channel has an fg_dsp_channel: its folded bias and its output stage precomputed. */
+#ifndef FG_DSP_SUPPORT_H
+#define FG_DSP_SUPPORT_H
+
+#include <stdint.h>
+
+#if defined(__ARM_FEATURE_DSP)
+#include <arm_acle.h>
+
+#include "fg/support/requantize.h"
+
+/* One output channel's constants. The output is ((v + offset + (v < 0 ? -1 : 0)) >> shift) clamped, with v
+ * TFLite's SaturatingRoundingDoublingHighMul(acc, multiplier) = (acc * multiplier + 2^30) >> 31 (the multiplier
+ * is positive: the saturating case never occurs). Adding 2^(shift-1) - (v < 0) before the arithmetic shift
+ * rounds half away from zero (RoundingDivideByPOT, shift >= 1), and offset = 2^(shift-1) + (zero_point << shift)
+ * adds the output zero point on the way; the generator checks that the sum cannot overflow.
+ * When |2 acc| < 2^31 for every accumulator the channel's weights, bias and input range allow (checked at
+ * generation time), v = SMMULR(2 acc, multiplier) = (2 acc m + 2^31) >> 32 exactly. Other channels ("wide":
+ * shift FG_DSP_WIDE, offset TFLite's signed shift), rare (a dead channel's huge bias, a multiplier above 1/2),
+ * run fg_multiply_by_quantized_multiplier itself. */
+typedef struct {
+    int32_t bias;        /* bias + input_offset * (sum of the channel's taps) */
+    int32_t multiplier;  /* TFLite's Q31 multiplier */
+    int32_t offset;
+    int32_t shift;       /* TFLite's right shift, 1..31, or FG_DSP_WIDE */
+} fg_dsp_channel;
+
+#define FG_DSP_WIDE 256
+
+static inline __attribute__((always_inline)) int32_t fg_dsp_high_mul(uint32_t acc, int32_t multiplier) {
+    int32_t v;
+    __asm__("smmulr %0, %1, %2" : "=r"(v) : "r"(acc << 1), "r"(multiplier));
+    return v;
+}
+
+/* SaturatingRoundingDoublingHighMul(acc, multiplier) for an accumulator already doubled (weights and bias doubled
+ * at generation time): SMMULR alone. */
+static inline __attribute__((always_inline)) int32_t fg_dsp_high_mul_doubled(int32_t acc2, int32_t multiplier) {
+    int32_t v;
+    __asm__("smmulr %0, %1, %2" : "=r"(v) : "r"(acc2), "r"(multiplier));
+    return v;
+}
+
+/* The output of one channel, clamped to [low, high]; full: the clamp is all of int8 (one SSAT). */
+static inline __attribute__((always_inline)) int8_t fg_dsp_requantize(uint32_t acc, const fg_dsp_channel *ch,
+                                                                       int wide, int full, int32_t low,
+                                                                       int32_t high, int32_t zero_point) {
+    int32_t t;
+    if (wide) {
+        t = fg_multiply_by_quantized_multiplier(fg_wrapped_i32(acc), ch->multiplier, (int)ch->offset) + zero_point;
+    } else {
+        const int32_t v = fg_dsp_high_mul(acc, ch->multiplier);
+        t = (v + ch->offset + (v >> 31)) >> ch->shift;
+    }
+    if (full) {
+        return (int8_t)__ssat(t, 8);
+    }
+    t = t < low ? low : t;
+    return (int8_t)(t > high ? high : t);
+}
+
+/* The narrow output stage of one accumulator before the clamp (see fg_dsp_channel). */
+static inline __attribute__((always_inline)) int32_t fg_dsp_narrow(uint32_t acc, int32_t multiplier, int32_t offset,
+                                                                  int32_t shift) {
+    const int32_t v = fg_dsp_high_mul(acc, multiplier);
+    return (v + offset + (v >> 31)) >> shift;
+}
+
+/* t clamped to [low, high]; full: the clamp is all of int8 (one SSAT). */
+static inline __attribute__((always_inline)) int8_t fg_dsp_clamp(int32_t t, int full, int32_t low, int32_t high) {
+    if (full) {
+        return (int8_t)__ssat(t, 8);
+    }
+    t = t < low ? low : t;
+    return (int8_t)(t > high ? high : t);
+}
+
+/* The narrow output stage of a doubled accumulator before the clamp: a narrow channel's bias and int16 weights are
+ * doubled at generation time (2 acc fits: SMMULR alone is the high multiply). */
+static inline __attribute__((always_inline)) int32_t fg_dsp_narrow_doubled(int32_t acc2, const fg_dsp_channel *k) {
+    const int32_t v = fg_dsp_high_mul_doubled(acc2, k->multiplier);
+    return (v + k->offset + (v >> 31)) >> k->shift;
+}
+
+/* The output of one channel of a doubled accumulator (a wide channel's are not doubled). */
+static inline __attribute__((always_inline)) int8_t fg_dsp_output_doubled(uint32_t acc, const fg_dsp_channel *k,
+                                                                           const fg_requant_params *q) {
+    if (k->shift == FG_DSP_WIDE) {
+        return fg_dsp_requantize(acc, k, 1, 0, q->activation_min, q->activation_max, q->output_offset);
+    }
+    return fg_dsp_clamp(fg_dsp_narrow_doubled((int32_t)acc, k), 0, q->activation_min, q->activation_max);
+}
+
+/* Whether no channel of ch[0..channels) is wide. */
+static inline int fg_dsp_all_narrow(const fg_dsp_channel *ch, int32_t channels) {
+    for (int32_t c = 0; c < channels; ++c) {
+        if (ch[c].shift == FG_DSP_WIDE) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Channel ch of `pixels` (<= 3) accumulators, output p at out[p * stride]. */
+static inline __attribute__((always_inline)) void fg_dsp_store_channel(const uint32_t *acc, const fg_dsp_channel *ch,
+                                                                        int32_t pixels, int8_t *out, int32_t stride,
+                                                                        const fg_requant_params *q) {
+    const int32_t low = q->activation_min, high = q->activation_max;
+    const fg_dsp_channel k = *ch;  /* a local copy: the int8 stores below may alias the table */
+    const int full = low == -128 && high == 127, wide = k.shift == FG_DSP_WIDE;
+#define FG_DSP_STORE(wide_, full_)                                                    \
+    for (int32_t p = 0; p < pixels; ++p) {                                            \
+        out[p * stride] = fg_dsp_requantize(acc[p], &k, wide_, full_, low, high, q->output_offset);\
+    }
+    if (wide) {
+        FG_DSP_STORE(1, 0)
+    } else if (full) {
+        FG_DSP_STORE(0, 1)
+    } else {
+        FG_DSP_STORE(0, 0)
+    }
+#undef FG_DSP_STORE
+}
+
+/* acc[c * 3 + p] += sum over `blocks` x 4 input pairs g of pixel p's pair x[3 g + p] . channel c's pair of w[g],
+ * for pixels p < 3 and the channel pair c < 2 (layouts above). Per 8 depths: 4 LDM of three pixels' pairs, 4 LDRD
+ * of the weights, 24 SMLAD, 2 for the loop. blocks >= 1. */
+static __attribute__((noinline, unused)) void fg_dsp_tile_3x2(const uint32_t *x, const uint32_t *w,
+                                                                   int32_t blocks, uint32_t acc[6]) {
+    register const uint32_t *rx __asm__("r0") = x;
+    register const uint32_t *rw __asm__("r1") = w;
+    register int32_t rn __asm__("r2") = blocks;
+    register uint32_t *racc __asm__("r3") = acc;
+#define FG_DSP_TILE_PAIR                     \
+    "ldm %[x]!, {r10, r11, r12}\n\t"         \
+    "ldrd lr, r3, [%[w]], #8\n\t"            \
+    "smlad r4, r10, lr, r4\n\t"              \
+    "smlad r5, r11, lr, r5\n\t"              \
+    "smlad r6, r12, lr, r6\n\t"              \
+    "smlad r7, r10, r3, r7\n\t"              \
+    "smlad r8, r11, r3, r8\n\t"              \
+    "smlad r9, r12, r3, r9\n\t"
+    __asm__ volatile(
+        "ldm %[acc], {r4-r9}\n\t"
+        "push {%[acc]}\n"
+        "1:\n\t"
+        FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR
+        "subs %[n], %[n], #1\n\t"
+        "bne 1b\n\t"
+        "pop {%[acc]}\n\t"
+        "stm %[acc], {r4-r9}\n\t"
+        : [x] "+r"(rx), [w] "+r"(rw), [n] "+r"(rn), [acc] "+r"(racc)
+        :
+        : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "lr", "cc", "memory");
+}
+
+/* Bytes 1 and 3 of v sign-extended into halfwords (GCC 12's arm_acle.h has no __ror). */
+static inline uint32_t fg_dsp_odd_s8x2(uint32_t v) {
+    uint32_t r;
+    __asm__("sxtb16 %0, %1, ror #8" : "=r"(r) : "r"(v));
+    return r;
+}
+
+/* Sign-extends `depth` int8 inputs into `pairs` input pairs (zeros past depth): pair g at out[stride * g], stride
+ * being the tile's pixel count. pairs is even and 2 * pairs >= depth. */
+static inline void fg_dsp_extend(const int8_t *x, int32_t depth, int32_t pairs, uint32_t *out, int32_t stride) {
+    int32_t k = 0;
+    for (; k + 4 <= depth; k += 4, out += 2 * stride) {
+        uint32_t v;
+        __builtin_memcpy(&v, x + k, sizeof v);
+        out[0] = __sxtb16(v);
+        out[stride] = fg_dsp_odd_s8x2(v);
+    }
+    for (; k < 2 * pairs; k += 4, out += 2 * stride) {
+        uint32_t v = 0;
+        for (int32_t j = 0; j < 4 && k + j < depth; ++j) {
+            v |= (uint32_t)(uint8_t)x[k + j] << (8 * j);
+        }
+        out[0] = __sxtb16(v);
+        out[stride] = fg_dsp_odd_s8x2(v);
+    }
+}
+
+/* Requantizes the tile of fg_dsp_tile_3x2 for channels c and c + 1 (c + 1 only if < out_c) and stores the first
+ * `pixels` pixels' outputs, pixel p's at output[p * stride]. */
+static inline __attribute__((always_inline)) void fg_dsp_store_3x2(const uint32_t acc[6], const fg_dsp_channel *ch,
+                                                                    int32_t c, int32_t out_c, int32_t pixels,
+                                                                    int8_t *output, int32_t stride,
+                                                                    const fg_requant_params *q) {
+    fg_dsp_store_channel(acc, ch + c, pixels, output + c, stride, q);
+    if (c + 1 < out_c) {
+        fg_dsp_store_channel(acc + 3, ch + c + 1, pixels, output + c + 1, stride, q);
+    }
+}
+
+/* Bias of channels c, c + 1 into the tile's accumulators (0 for a channel past out_c). */
+static inline void fg_dsp_bias_3x2(const fg_dsp_channel *ch, int32_t c, int32_t out_c, uint32_t acc[6]) {
+    const uint32_t a = (uint32_t)ch[c].bias, b = c + 1 < out_c ? (uint32_t)ch[c + 1].bias : 0u;
+    acc[0] = acc[1] = acc[2] = a;
+    acc[3] = acc[4] = acc[5] = b;
+}
+
+/* What fg_dsp_tile_store needs besides the pixels' pairs and the weights. */
+typedef struct {
+    int32_t blocks;              /* 8 depths each, >= 1 */
+    const fg_dsp_channel *ch;    /* the pair's two channels, both narrow */
+    int8_t *out;                 /* pixel 0's output of the first channel */
+    int32_t stride;              /* from one pixel's outputs to the next */
+    int32_t low, high;           /* the clamp */
+    int32_t full;                /* the clamp is all of int8 */
+    int32_t rewind;              /* bytes of the pixels' pairs: back to the first pair after a tile */
+    int32_t pairs;               /* channel pairs to run, >= 1 (ch and out advance past them) */
+} fg_dsp_job;
+
+#define FG_DSP_NARROW(r)                 \
+    "lsl " r ", " r ", #1\n\t"           \
+    "smmulr " r ", " r ", r10\n\t"       \
+    "add lr, " r ", r11\n\t"             \
+    "add " r ", lr, " r ", asr #31\n\t"  \
+    "asr " r ", " r ", r12\n\t"
+#define FG_DSP_RELU(r)                   \
+    "lsl " r ", " r ", #1\n\t"           \
+    "smmulr " r ", " r ", r10\n\t"       \
+    "add " r ", " r ", r11\n\t"          \
+    "asr " r ", " r ", r12\n\t"
+#define FG_DSP_CLAMP(r)                  \
+    "cmp " r ", r10\n\t"                 \
+    "it lt\n\t"                          \
+    "movlt " r ", r10\n\t"               \
+    "cmp " r ", r11\n\t"                 \
+    "it gt\n\t"                          \
+    "movgt " r ", r11\n\t"
+/* The clamp of the tile's six outputs when it is not all of int8 (label 2), then on to the stores (label 3). */
+#define FG_DSP_CLAMP_BLOCK                                        \
+    "b 3f\n"                                                      \
+    "2:\n\t"                                                     \
+    "ldr r10, [%[job], #16]\n\t"                                 \
+    "ldr r11, [%[job], #20]\n\t"                                 \
+    FG_DSP_CLAMP("r4") FG_DSP_CLAMP("r5") FG_DSP_CLAMP("r6")     \
+    FG_DSP_CLAMP("r7") FG_DSP_CLAMP("r8") FG_DSP_CLAMP("r9")
+
+#define FG_DSP_TILE_STORE(OUT, FULL_CHECK, CLAMP_BLOCK) \
+    __asm__ volatile(                                                                                               \
+        "push {%[job]}\n"                                                                                           \
+        "4:\n\t"                                                                                                    \
+        "ldr r3, [%[job], #4]\n\t"                                                                                  \
+        "ldr r4, [r3, #0]\n\t"                                                                                      \
+        "mov r5, r4\n\t"                                                                                            \
+        "mov r6, r4\n\t"                                                                                            \
+        "ldr r7, [r3, #16]\n\t"                                                                                     \
+        "mov r8, r7\n\t"                                                                                            \
+        "mov r9, r7\n\t"                                                                                            \
+        "ldr %[job], [%[job], #0]\n"                                                                                \
+        "1:\n\t"                                                                                                    \
+        FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR                                         \
+        "subs %[job], %[job], #1\n\t"                                                                               \
+        "bne 1b\n\t"                                                                                                \
+        "ldr %[job], [sp]\n\t"                                                                                      \
+        "ldr r3, [%[job], #4]\n\t"                                                                                  \
+        "add r3, r3, #4\n\t"                                                                                        \
+        "ldm r3!, {r10, r11, r12}\n\t"                                                                              \
+        OUT("r4") OUT("r5") OUT("r6")                                                                               \
+        "add r3, r3, #4\n\t"                                                                                        \
+        "ldm r3!, {r10, r11, r12}\n\t"                                                                              \
+        OUT("r7") OUT("r8") OUT("r9")                                                                               \
+        "str r3, [%[job], #4]\n\t"                                                                                  \
+        FULL_CHECK                                                                                                  \
+        "ssat r4, #8, r4\n\t"                                                                                       \
+        "ssat r5, #8, r5\n\t"                                                                                       \
+        "ssat r6, #8, r6\n\t"                                                                                       \
+        "ssat r7, #8, r7\n\t"                                                                                       \
+        "ssat r8, #8, r8\n\t"                                                                                       \
+        "ssat r9, #8, r9\n\t"                                                                                       \
+        CLAMP_BLOCK                                                                                                 \
+        "3:\n\t"                                                                                                    \
+        "ldr r3, [%[job], #8]\n\t"                                                                                  \
+        "ldr r10, [%[job], #12]\n\t"                                                                                \
+        "strb r4, [r3]\n\t"                                                                                         \
+        "strb r7, [r3, #1]\n\t"                                                                                     \
+        "add r11, r3, r10\n\t"                                                                                      \
+        "strb r5, [r11]\n\t"                                                                                        \
+        "strb r8, [r11, #1]\n\t"                                                                                    \
+        "add r11, r11, r10\n\t"                                                                                     \
+        "strb r6, [r11]\n\t"                                                                                        \
+        "strb r9, [r11, #1]\n\t"                                                                                    \
+        "add r3, r3, #2\n\t"                                                                                        \
+        "str r3, [%[job], #8]\n\t"                                                                                  \
+        "ldr r10, [%[job], #28]\n\t"                                                                                \
+        "sub %[x], %[x], r10\n\t"                                                                                   \
+        "ldr r10, [%[job], #32]\n\t"                                                                                \
+        "subs r10, r10, #1\n\t"                                                                                     \
+        "str r10, [%[job], #32]\n\t"                                                                                \
+        "bne 4b\n\t"                                                                                                \
+        "add sp, sp, #4\n\t"                                                                                        \
+        : [x] "+r"(rx), [w] "+r"(rw), [job] "+r"(rj)                                                                \
+        :                                                                                                           \
+        : "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "lr", "cc", "memory")
+
+/* The 3 x 2 tile of fg_dsp_tile_3x2 for job->pairs pairs of narrow channels in turn (their weight blocks one after
+ * the other), the bias loaded and the output stage fused while the accumulators are in registers: per output
+ * LSL + SMMULR + 3 for the rounding shift, the clamp (one SSAT when it is all of int8), STRB. */
+static __attribute__((noinline, unused)) void fg_dsp_tile_store(const uint32_t *x, const uint32_t *w,
+                                                                const fg_dsp_job *job) {
+    register const uint32_t *rx __asm__("r0") = x;
+    register const uint32_t *rw __asm__("r1") = w;
+    register const fg_dsp_job *rj __asm__("r2") = job;
+    FG_DSP_TILE_STORE(FG_DSP_NARROW, "ldr r3, [%[job], #24]\n\tcbz r3, 2f\n\t", FG_DSP_CLAMP_BLOCK);
+}
+
+/* fg_dsp_tile_store for a layer whose output zero point is -128 and clamp all of int8: no rounding correction of
+ * negative values (they clamp to -128 either way) and no check of the clamp. */
+static __attribute__((noinline, unused)) void fg_dsp_tile_store_relu(const uint32_t *x, const uint32_t *w,
+                                                                     const fg_dsp_job *job) {
+    register const uint32_t *rx __asm__("r0") = x;
+    register const uint32_t *rw __asm__("r1") = w;
+    register const fg_dsp_job *rj __asm__("r2") = job;
+    FG_DSP_TILE_STORE(FG_DSP_RELU, "", "");
+}
+#undef FG_DSP_TILE_STORE
+#undef FG_DSP_NARROW
+#undef FG_DSP_RELU
+#undef FG_DSP_CLAMP_BLOCK
+#undef FG_DSP_CLAMP
+
+/* Every output channel of up to three pixels whose input pairs fg_dsp_extend laid out in x (stride 3): the
+ * weights are one block of 2 * pairs words per channel pair, pixel p's outputs go to output + p * out_c. narrow: no
+ * channel is wide (fg_dsp_all_narrow). */
+static inline void fg_dsp_gemm_3(const uint32_t *x, const uint32_t *weights, int32_t pairs, const fg_dsp_channel *ch,
+                                 int32_t out_c, int32_t pixels, int8_t *output, const fg_requant_params *q,
+                                 int narrow) {
+    int32_t c = 0;
+    if (pixels == 3 && narrow && out_c >= 2) {  /* every whole channel pair in one call */
+        fg_dsp_job job = {pairs >> 2, ch, output, out_c, q->activation_min, q->activation_max,
+                          q->activation_min == -128 && q->activation_max == 127, 3 * 4 * pairs, out_c >> 1};
+        if (job.full && q->output_offset == -128) {
+            fg_dsp_tile_store_relu(x, weights, &job);
+        } else {
+            fg_dsp_tile_store(x, weights, &job);
+        }
+        c = out_c & ~1;
+        weights += (out_c >> 1) * 2 * pairs;
+    }
+    for (; c < out_c; c += 2, weights += 2 * pairs) {
+        uint32_t acc[6];
+        fg_dsp_bias_3x2(ch, c, out_c, acc);
+        fg_dsp_tile_3x2(x, weights, pairs >> 2, acc);
+        fg_dsp_store_3x2(acc, ch, c, out_c, pixels, output, out_c, q);
+    }
+}
+
+#undef FG_DSP_TILE_PAIR
+#endif /* __ARM_FEATURE_DSP */
+#endif /* FG_DSP_SUPPORT_H */

@@ -1,0 +1,131 @@
+/* Helium (MVE) building blocks shared by the *_mve.c kernel variants (firmware_gen/ops/variants/mve.py lays out
+ * their constants). Only for a compiler targeting MVE; everything is static inline.
+ *
+ * The output stage, four lanes at a time: TFLite's MultiplyByQuantizedMultiplier on int32 lanes, bit-exact with
+ * fg_multiply_by_quantized_multiplier (fg/support/fixedpoint.h):
+ *   left shift (wrapping, VSHL), SaturatingRoundingDoublingHighMul (VQRDMULH: the same rounding and the same single
+ *   saturating case), RoundingDivideByPOT (VRSHL by a negative shift rounds half up; subtracting 1 from negative
+ *   lanes first, saturating, turns that into TFLite's half away from zero), + output offset, clamp.
+ * The shift is stored split: left = max(shift, 0), right = min(shift, 0) (a right shift, as VRSHL takes it). */
+#ifndef FG_MVE_SUPPORT_H
+#define FG_MVE_SUPPORT_H
+
+#if defined(__ARM_FEATURE_MVE)
+
+#include <arm_mve.h>
+#include <stdint.h>
+
+/* The variants' assembly loops keep 13 or 14 core registers busy (r7 included): GCC finds them only when it
+ * optimizes and omits the frame pointer (its default from -O1; not with -fno-omit-frame-pointer). */
+#if !defined(__OPTIMIZE__)
+#error "the MVE kernel variants need an optimized build (-Og, -O1 or above, without -fno-omit-frame-pointer)"
+#endif
+
+#include "fg/support/dot_s8.h"
+
+/* The quantization of one block of four output channels, as the variants' packed tables store it (int32 each). */
+typedef struct {
+    int32x4_t bias, multiplier, left, right;
+} fg_mve_quant4;
+
+/* Offset and clamp of a layer, in vector registers. */
+typedef struct {
+    int32_t offset;
+    int32x4_t low, high;
+} fg_mve_clamp;
+
+/* What fg_mve_gemm_blocks2's assembly loop reads and updates in memory (its registers hold the accumulators); the
+ * offsets are the loop's. */
+typedef struct {
+    const int8_t *x0, *x1;  /* 0, 4 */
+    int32_t rounds;         /* 8: ceil(steps / 8), steps = ceil(depth / 16) */
+    int8_t *out0;           /* 12: advanced by 4 per block */
+    uint32_t out1;          /* 16: row 1's outputs, from row 0's */
+    const int32_t *end;     /* 20: past the last full block */
+    const int32_t *quant;   /* 24: the current block's multipliers, then left and right shifts */
+    int32_t entry;          /* 28: steps % 8: the dot loop, unrolled 8 times, is entered that many steps before its
+                             * end */
+    int32_t sums[8];        /* 32: the accumulators on their way to vector registers */
+} fg_mve_gemm_state;
+
+/* st for rows of `depth` taps against the full blocks of `out_c` channels from packed, row 1's outputs `second`
+ * bytes after row 0's (the rows and out0 are the caller's, per call). Returns the number of channels in full blocks. */
+static inline int32_t fg_mve_gemm_begin(fg_mve_gemm_state *st, int32_t depth, int32_t out_c, const int32_t *packed,
+                                        uint32_t second) {
+    const int32_t steps = (depth + 15) >> 4;
+    st->rounds = (steps + 7) >> 3;
+    st->entry = steps & 7;
+    st->out1 = second;
+    st->end = packed + (16 + 16 * steps) * (out_c >> 2);
+    return out_c & ~3;
+}
+
+/* The 16 int32 words bias[4], multiplier[4], left[4], right[4] at `words`. */
+static inline fg_mve_quant4 fg_mve_load_quant4(const int32_t *words) {
+    fg_mve_quant4 q;
+    q.bias = vldrwq_s32(words);
+    q.multiplier = vldrwq_s32(words + 4);
+    q.left = vldrwq_s32(words + 8);
+    q.right = vldrwq_s32(words + 12);
+    return q;
+}
+
+static inline fg_mve_clamp fg_mve_make_clamp(const fg_requant_params *q) {
+    fg_mve_clamp c;
+    c.offset = q->output_offset;
+    c.low = vdupq_n_s32(q->activation_min);
+    c.high = vdupq_n_s32(q->activation_max);
+    return c;
+}
+
+/* TFLite's RoundingDivideByPOT of each lane by 2^-right (right <= 0). */
+static inline int32x4_t fg_mve_rounding_divide_by_pot(int32x4_t x, int32x4_t right) {
+    x = vqaddq_s32(x, vshrq_n_s32(vandq_s32(x, right), 31));  /* -1 on negative lanes when shifting right */
+    return vrshlq_s32(x, right);
+}
+
+/* acc (bias already added) scaled by the lanes' multipliers and shifts, offset and clamped. */
+static inline int32x4_t fg_mve_requantize(int32x4_t acc, const fg_mve_quant4 *q, const fg_mve_clamp *c) {
+    const int32x4_t x = vqrdmulhq_s32(vshlq_s32(acc, q->left), q->multiplier);
+    return vminq_s32(vmaxq_s32(vaddq_n_s32(fg_mve_rounding_divide_by_pot(x, q->right), c->offset), c->low), c->high);
+}
+
+/* Whether any of the layer's channels shifts left before its multiplier (most convolutions do not: the variants'
+ * assembly loops then skip that step). */
+static inline int fg_mve_any_left_shift(const fg_requant_params *q, int32_t channels) {
+    const int32_t entries = q->per_channel ? channels : 1;
+    for (int32_t k = 0; k < entries; ++k) {
+        if (q->shifts[k] > 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* dst[i] = src[i], i < n. */
+static inline void fg_mve_copy_s8(int8_t *dst, const int8_t *src, int32_t n) {
+    for (; n > 0; n -= 16, src += 16, dst += 16) {
+        const mve_pred16_t p = vctp8q((uint32_t)n);
+        vstrbq_p_s8(dst, vldrbq_z_s8(src, p), p);
+    }
+}
+
+/* dst[i] = value, i < n. */
+static inline void fg_mve_fill_s8(int8_t *dst, int8_t value, int32_t n) {
+    const int8x16_t v = vdupq_n_s8(value);
+    for (; n > 0; n -= 16, dst += 16) {
+        vstrbq_p_s8(dst, v, vctp8q((uint32_t)n));
+    }
+}
+
+/* The vector {a, b, c, d}. */
+static inline int32x4_t fg_mve_vec4(int32_t a, int32_t b, int32_t c, int32_t d) {
+    int32x4_t v = vdupq_n_s32(a);
+    v = vsetq_lane_s32(b, v, 1);
+    v = vsetq_lane_s32(c, v, 2);
+    return vsetq_lane_s32(d, v, 3);
+}
+
+#endif /* __ARM_FEATURE_MVE */
+
+#endif /* FG_MVE_SUPPORT_H */

@@ -1,0 +1,41 @@
+/* The inner loop of the paired weight layout (fg/support/dot_s8.h): one input x eight output channels per tap, two channels
+ * per SMLAL, shared by fg_dot1x8_paired_s8 and the fused 1x1 convolution. */
+#ifndef FG_PAIRED_RUN_H
+#define FG_PAIRED_RUN_H
+
+#include <stdint.h>
+
+#include "fg/support/dot_s8.h"
+
+#if defined(__arm__) && defined(__thumb2__)
+/* One tap: 1 input, 4 weight words, 4 SMLAL (8 products) in 7 instructions; 14 registers in all, none spilled. */
+#define FG_DOT1X8_TAP_ASM                           \
+    "ldrsb %[t], [%[x]], #1\n\t"                    \
+    "ldrd %[w0], %[w1], [%[w]], #8\n\t"             \
+    "smlal %Q[s0], %R[s0], %[t], %[w0]\n\t"         \
+    "smlal %Q[s1], %R[s1], %[t], %[w1]\n\t"         \
+    "ldrd %[w0], %[w1], [%[w]], #8\n\t"             \
+    "smlal %Q[s2], %R[s2], %[t], %[w0]\n\t"         \
+    "smlal %Q[s3], %R[s3], %[t], %[w1]\n\t"
+#endif
+
+/* s[k] += sum over the taps [x, end) of x[i] * w[4 * i + k], k < 4 (the channel pairs (2k, 2k + 1) of a group);
+ * *w is advanced past the taps' words. */
+__attribute__((always_inline)) static inline void fg_paired_run(const int8_t *x, const int8_t *end,
+                                                                const int32_t **weights, int64_t s[4]) {
+    const int32_t *w = *weights;
+#if defined(__arm__) && defined(__thumb2__)
+    int32_t t, w0, w1;
+    FG_FOUR_TAP_RUN(FG_DOT1X8_TAP_ASM, t, x, end, s, [x] "+r"(x), [w] "+r"(w), [t] "=&r"(t), [w0] "=&r"(w0),
+                    [w1] "=&r"(w1));
+#else
+    for (; x < end; ++x, w += FG_PAIRED_WORDS) {
+        for (int k = 0; k < FG_PAIRED_WORDS; ++k) {
+            s[k] += (int64_t)*x * w[k];
+        }
+    }
+#endif
+    *weights = w;
+}
+
+#endif /* FG_PAIRED_RUN_H */

@@ -1,0 +1,147 @@
+#include "fg/variants_mve.h"
+
+#if defined(__ARM_FEATURE_MVE)
+
+#include "fg/isa/mve.h"
+
+/* The run of `span` bytes starting `start` bytes into `line` (negative: left of it), of which bytes [lo, hi) lie in the
+ * line: those loaded (the lanes outside them never touch memory), the others the zero point. Whole vectors stored. */
+static inline void fg_mve_border_run(int8_t *row, const int8_t *line, int32_t start, int32_t lo, int32_t hi,
+                                     int32_t span, int8_t zero_point) {
+    const int8x16_t zero_points = vdupq_n_s8(zero_point);
+    const uintptr_t from = (uintptr_t)line + (uintptr_t)(intptr_t)start;
+    for (int32_t k = 0; k < span; k += 16) {
+        const int32_t below = lo - k > 0 ? lo - k : 0, above = hi - k > 0 ? hi - k : 0;
+        const mve_pred16_t inside = (mve_pred16_t)(vctp8q((uint32_t)above) & ~vctp8q((uint32_t)below));
+        const int8x16_t loaded = vldrbq_z_s8((const int8_t *)(from + (uintptr_t)k), inside);
+        vstrbq_s8(row + k, vpselq_s8(loaded, zero_points, inside));
+    }
+}
+
+/* The window of output pixel (oy, ox) as one row of filter_h * filter_w * in_c bytes, in the filter's order; taps in
+ * the padding read the input zero point (the folded bias expects x + input_offset = 0 there). */
+static void fg_mve_window_row(const fg_conv2d_params *p, const int8_t *image, int32_t oy, int32_t ox, int8_t *row) {
+    const int32_t in_c = p->in_c, span = p->filter_w * in_c, line_bytes = p->in_w * in_c;
+    const int8_t zero_point = (int8_t)-p->requant.input_offset;
+    const int32_t y0 = oy * p->stride_h - p->pad_top, x0 = ox * p->stride_w - p->pad_left;
+    const int columns_inside = p->dilation_w == 1 && x0 >= 0 && x0 + p->filter_w <= p->in_w;
+    if (columns_inside && y0 >= 0 && y0 + (p->filter_h - 1) * p->dilation_h < p->in_h) {
+        const int8_t *line = image + y0 * line_bytes + x0 * in_c;
+        const int32_t step = p->dilation_h * line_bytes;
+        for (int32_t fy = 0; fy < p->filter_h; ++fy, row += span, line += step) {
+            fg_mve_copy_s8(row, line, span);
+        }
+        return;
+    }
+    for (int32_t fy = 0; fy < p->filter_h; ++fy, row += span) {
+        const int32_t y = y0 + fy * p->dilation_h;
+        if (y < 0 || y >= p->in_h) {
+            fg_mve_fill_s8(row, zero_point, span);
+            continue;
+        }
+        const int8_t *line = image + y * line_bytes;  /* a row in the image */
+        if (columns_inside) {
+            fg_mve_copy_s8(row, line + x0 * in_c, span);
+            continue;
+        }
+        if (p->dilation_w == 1) {
+            fg_mve_border_run(row, line, x0 * in_c, (x0 < 0 ? -x0 : 0) * in_c,
+                              (x0 + p->filter_w > p->in_w ? p->in_w - x0 : p->filter_w) * in_c, span, zero_point);
+            continue;
+        }
+        for (int32_t fx = 0; fx < p->filter_w; ++fx) {
+            const int32_t x = x0 + fx * p->dilation_w;
+            if (x < 0 || x >= p->in_w) {
+                fg_mve_fill_s8(row + fx * in_c, zero_point, in_c);
+            } else {
+                fg_mve_copy_s8(row + fx * in_c, line + x * in_c, in_c);
+            }
+        }
+    }
+}
+
+/* `runs` runs of `span` bytes, `step` apart in the input, one after the other in row. Whole vectors are stored
+ * (the next run, or the row's 16 bytes of slack, takes what lands past a run); the load of a run's last vector is
+ * predicated to the run, so nothing past the input is read. Assembly: GCC moves the predicate through memory. */
+static inline void fg_mve_copy_runs(int8_t *row, const int8_t *line, int32_t runs, int32_t span, int32_t step) {
+    const uint32_t tail = (uint32_t)(((span - 1) & 15) + 1);
+    const int32_t whole = (span - 1) >> 4, gap = step - 16 * whole;  /* vectors before the last; source skip */
+    int32_t k, saved;
+    __asm__ volatile("vmrs %[saved], p0\n"  /* GCC may hold a predicate there; VPR is no clobber it knows */
+                     "vctp.8 %[tail]\n"
+                     "1:\n"
+                     "movs %[k], %[whole]\n"
+                     "beq 3f\n"
+                     "2:\n"
+                     "vldrb.8 q0, [%[src]], #16\n"
+                     "vstrb.8 q0, [%[dst]], #16\n"
+                     "subs %[k], %[k], #1\n"
+                     "bne 2b\n"
+                     "3:\n"
+                     "vpst\n"
+                     "vldrbt.8 q0, [%[src]]\n"
+                     "vstrb.8 q0, [%[dst]]\n"
+                     "add %[dst], %[dst], %[tail]\n"
+                     "add %[src], %[src], %[gap]\n"
+                     "subs %[runs], %[runs], #1\n"
+                     "bne 1b\n"
+                     "vmsr p0, %[saved]\n"
+                     : [src] "+r"(line), [dst] "+r"(row), [runs] "+r"(runs), [k] "=&r"(k), [saved] "=&r"(saved)
+                     : [tail] "r"(tail), [whole] "r"(whole), [gap] "r"(gap)
+                     : "q0", "memory", "cc");
+}
+
+/* Output pixels in pairs, raster order: both windows are copied before either pixel is stored, so an output
+ * overlapping the input as ops/overlap.py allows never changes what a window reads. A window inside the image (no
+ * dilation across) is copied run by run; one at the border through fg_mve_window_row. */
+FG_HOT_LOOP void fg_conv2d_folded_s8_mve(const fg_conv2d_params *p, const int8_t *input, const int8_t *filter,
+                                         int8_t *output) {
+    (void)filter;
+    const int32_t in_c = p->in_c, depth = p->filter_h * p->filter_w * in_c, out_c = p->out_c;
+    const int32_t line_bytes = p->in_w * in_c, image_bytes = p->in_h * line_bytes;
+    const int32_t span = p->filter_w * in_c, step = p->dilation_h * line_bytes, runs = p->filter_h;
+    const int32_t reach_y = (p->filter_h - 1) * p->dilation_h;
+    const fg_requant_params requant = p->requant;
+    const int shifts_left = fg_mve_any_left_shift(&requant, out_c);
+    const int32_t *packed = (const int32_t *)p->packed;
+    int8_t rows[2][FG_MVE_ROW_MAX + 16];
+    const fg_mve_clamp clamp = fg_mve_make_clamp(&requant);
+    fg_mve_gemm_state st;  /* the pairs' full blocks straight to the assembly loop, set up once */
+    const int32_t full = fg_mve_gemm_begin(&st, depth, out_c, packed, (uint32_t)out_c);
+    const int32_t *rest = packed + (16 + 16 * ((depth + 15) >> 4)) * (out_c >> 2);
+    st.x0 = rows[0];
+    st.x1 = rows[1];
+    int32_t pending = 0;
+    for (int32_t b = 0; b < p->batches; ++b) {
+        const int8_t *image = input + b * image_bytes;
+        for (int32_t oy = 0; oy < p->out_h; ++oy) {
+            const int32_t y0 = oy * p->stride_h - p->pad_top;
+            const int rows_inside = y0 >= 0 && y0 + reach_y < p->in_h && p->dilation_w == 1;
+            for (int32_t ox = 0; ox < p->out_w; ++ox) {
+                const int32_t x0 = ox * p->stride_w - p->pad_left;
+                if (rows_inside && x0 >= 0 && x0 + p->filter_w <= p->in_w) {
+                    fg_mve_copy_runs(rows[pending], image + y0 * line_bytes + x0 * in_c, runs, span, step);
+                } else {
+                    fg_mve_window_row(p, image, oy, ox, rows[pending]);
+                }
+                if (++pending == 2) {
+                    if (full) {
+                        st.out0 = output;
+                        fg_mve_gemm_blocks2(&st, packed, &clamp, shifts_left);
+                    }
+                    if (full < out_c) {
+                        fg_mve_gemm_s8(rows[0], rows[1], depth, out_c - full, rest, &requant, shifts_left,
+                                       output + full, output + out_c + full);
+                    }
+                    output += 2 * out_c;
+                    pending = 0;
+                }
+            }
+        }
+    }
+    if (pending) {
+        fg_mve_gemm_s8(rows[0], 0, depth, out_c, packed, &requant, shifts_left, output, 0);
+    }
+}
+
+#endif /* __ARM_FEATURE_MVE */

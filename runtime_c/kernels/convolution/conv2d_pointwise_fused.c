@@ -1,0 +1,29 @@
+#include "fg/support/fused_group.h"
+
+FG_HOT_LOOP void fg_conv2d_pointwise_fused_s8(const fg_conv2d_params *p, const int8_t *input, const int8_t *filter,
+                                              int8_t *output) {
+    const int32_t pixels = p->batches * p->out_h * p->out_w, depth = p->in_c, out_c = p->out_c;
+    const int32_t call_taps = p->blocked.call_taps, offset = p->requant.output_offset;
+    const int32_t *const weights = p->blocked.paired;
+    const fg_fused_channel *const constants = (const fg_fused_channel *)p->packed;
+    /* the groups whose taps take one call and whose eight outputs are all stored */
+    const int32_t whole = call_taps >= depth ? out_c / FG_PAIRED_CHANNELS : 0;
+    (void)filter;
+    /* Output pixel i is stored group by group while input pixel i is read: the planner lets it overlap only the
+     * inputs below pixel i (ops/overlap.py). */
+    for (int32_t i = 0; i < pixels; ++i, input += depth) {
+        const int32_t *w = weights;
+        const fg_fused_channel *c = constants;
+        for (int32_t g = 0; g < whole; ++g) {
+            int64_t s[4];
+            s[0] = s[1] = s[2] = s[3] = FG_LOW_START;
+            fg_paired_run(input, input + depth, &w, s);
+            fg_fused_store8(s, &c, offset, &output);
+        }
+        for (int32_t oc = whole * FG_PAIRED_CHANNELS; oc < out_c; oc += FG_PAIRED_CHANNELS, c += FG_PAIRED_CHANNELS) {
+            const int32_t count = out_c - oc < FG_PAIRED_CHANNELS ? out_c - oc : FG_PAIRED_CHANNELS;
+            fg_fused_window_group(&input, 1, depth, 1, call_taps, &w, c, offset, count, output);
+            output += count;
+        }
+    }
+}

@@ -1,0 +1,40 @@
+#include "fg/depthwise_conv2d.h"
+#include "fg/support/requantize.h"
+
+void fg_depthwise_conv2d_s8(const fg_depthwise_conv2d_params *p, const int8_t *input, const int8_t *filter,
+                            const int32_t *bias, int8_t *output) {
+    const int32_t in_c = p->in_c;
+    const int32_t out_c = in_c * p->depth_multiplier;
+    for (int32_t b = 0; b < p->batches; ++b) {
+        const int8_t *image = input + b * p->in_h * p->in_w * in_c;
+        for (int32_t oy = 0; oy < p->out_h; ++oy) {
+            const int32_t y_origin = oy * p->stride_h - p->pad_top;
+            for (int32_t ox = 0; ox < p->out_w; ++ox) {
+                const int32_t x_origin = ox * p->stride_w - p->pad_left;
+                for (int32_t oc = 0; oc < out_c; ++oc) {
+                    const int32_t ic = oc / p->depth_multiplier;
+                    int32_t acc = 0;
+                    for (int32_t fy = 0; fy < p->filter_h; ++fy) {
+                        const int32_t y = y_origin + fy * p->dilation_h;
+                        if (y < 0 || y >= p->in_h) {
+                            continue;
+                        }
+                        for (int32_t fx = 0; fx < p->filter_w; ++fx) {
+                            const int32_t x = x_origin + fx * p->dilation_w;
+                            if (x < 0 || x >= p->in_w) {
+                                continue;
+                            }
+                            const int32_t in_value = image[(y * p->in_w + x) * in_c + ic];
+                            const int32_t tap = filter[(fy * p->filter_w + fx) * out_c + oc];
+                            acc += tap * (in_value + p->requant.input_offset);
+                        }
+                    }
+                    if (bias) {
+                        acc += bias[oc];
+                    }
+                    *output++ = fg_requantize_channel_s8(&p->requant, acc, oc);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,37 @@
+#include "fg/variants_mve.h"
+
+#if defined(__ARM_FEATURE_MVE)
+
+#include "fg/isa/mve.h"
+
+/* Batches in pairs (no overlap with the input is declared for FULLY_CONNECTED), copied to the stack when the GEMM would
+ * read past their end (a depth not a multiple of 16); one by one when such a row is too long to copy. */
+void fg_fully_connected_folded_s8_mve(const fg_fully_connected_params *p, const int8_t *input,
+                                      const int8_t *weights, int8_t *output) {
+    (void)weights;
+    const int32_t depth = p->accum_depth, out_c = p->out_depth;
+    const fg_requant_params requant = p->requant;
+    const int shifts_left = fg_mve_any_left_shift(&requant, out_c);
+    const int32_t *packed = (const int32_t *)p->packed;
+    const int copy = (depth & 15) != 0;
+    int8_t rows[2][FG_MVE_ROW_MAX];
+    int32_t b = 0;
+    if (!copy || depth <= FG_MVE_ROW_MAX) {
+        for (; b + 1 < p->batches; b += 2) {
+            const int8_t *x0 = input + b * depth, *x1 = x0 + depth;
+            if (copy) {
+                fg_mve_copy_s8(rows[0], x0, depth);
+                fg_mve_copy_s8(rows[1], x1, depth);
+                x0 = rows[0];
+                x1 = rows[1];
+            }
+            fg_mve_gemm_s8(x0, x1, depth, out_c, packed, &requant, shifts_left, output + b * out_c,
+                           output + (b + 1) * out_c);
+        }
+    }
+    for (; b < p->batches; ++b) {
+        fg_mve_gemm_s8(input + b * depth, 0, depth, out_c, packed, &requant, shifts_left, output + b * out_c, 0);
+    }
+}
+
+#endif /* __ARM_FEATURE_MVE */

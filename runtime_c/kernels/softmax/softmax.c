@@ -1,0 +1,17 @@
+/* SOFTMAX int8 -> int8 (output scale 1/256, zero point -128) with TFLite Micro's reference arithmetic
+ * (fg/support/softmax_s8_row.h). */
+#include "fg/softmax.h"
+
+#include "fg/support/softmax_s8_row.h"
+
+void fg_softmax_s8(const fg_softmax_params *params, const int8_t *input, int8_t *output) {
+    const int32_t depth = params->depth;
+    for (int32_t r = 0; r < params->rows; ++r) {
+        const int8_t *in = input + r * depth;
+        int8_t *out = output + r * depth;
+        const fg_softmax_s8_row row = fg_softmax_s8_row_sum(params, in, 8);
+        for (int32_t c = 0; c < depth; ++c) {
+            out[c] = fg_saturate_s8(fg_softmax_s8_probability(params, &row, in[c]) - 128);
+        }
+    }
+}
