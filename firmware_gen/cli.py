@@ -463,6 +463,14 @@ def cmd_selftest(args: argparse.Namespace) -> int:
     return ExitStatus.OK if report.passed else ExitStatus.MISMATCH
 
 
+def cmd_sweep(args: argparse.Namespace) -> int:
+    from firmware_gen.sweep.run import run_sweep
+
+    summary = run_sweep(args.spec, args.output, jobs=args.jobs, ray=args.ray, progress=not args.json)
+    _show(args, summary.to_json(), summary.format())
+    return ExitStatus.OK if summary.all_passed else ExitStatus.MISMATCH
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     from firmware_gen.check.demo import run_demo
 
@@ -504,6 +512,12 @@ def _add_input_options(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--input", action="append", help="input tensor as .npy (once per model input); validate and run: "
                      "an array with one more leading axis (frames) is a sequence, run in order, state carried")
     sub.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
+
+
+def _add_parallel_options(sub: argparse.ArgumentParser) -> None:
+    sub.add_argument("--jobs", type=int, metavar="N", help="local worker processes (default: one per core)")
+    sub.add_argument("--ray", metavar="auto|ADDRESS", help="run on a Ray cluster instead: auto (the one this "
+                     "machine belongs to) or the HOST:PORT of its head node (pip install 'firmware-gen[distributed]')")
 
 
 def _add_link_options(sub: argparse.ArgumentParser) -> None:
@@ -601,6 +615,13 @@ def _add_board_commands(command: Callable[..., argparse.ArgumentParser]) -> None
     sub.add_argument("--board", required=True, help="a board name or the path of a board file")
     _add_link_options(sub)
     sub.add_argument("--no-flash", action="store_true", help="a real board already flashed with the self-test")
+    sub.add_argument("--json", action="store_true")
+    sub = command("sweep", cmd_sweep, "models x boards x options from a spec file: every job generated, built, run "
+                  "and checked against TFLM, on local workers or a Ray cluster; JSON lines, CSV and a page",
+                  model=False)
+    sub.add_argument("spec", help="the sweep's TOML file (models, boards, [options])")
+    sub.add_argument("-o", "--output", help="results folder (default: SPEC-results); run again to resume")
+    _add_parallel_options(sub)
     sub.add_argument("--json", action="store_true")
     sub = command("demo", cmd_demo, "MobileNetV1 0.25 on an emulated Cortex-M3, checked against TFLM", model=False)
     _add_planning_options(sub, overlap_only=True)
