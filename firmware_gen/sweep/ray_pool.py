@@ -99,7 +99,7 @@ class RayExecutor:
                 for ref in done:
                     try:
                         result, node = ray.get(ref)
-                    except Exception as error:  # noqa: BLE001: the task failed after its retries
+                    except Exception as error:  # the task failed after its retries
                         result, node = error, ""
                     yield refs[ref], result, node
             finished = True

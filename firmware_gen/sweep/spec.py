@@ -22,9 +22,10 @@ import glob
 import hashlib
 import itertools
 import json
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
+
+import tomllib
 
 from firmware_gen.abi import CALLING_CONVENTIONS, DEFAULT_PREFIX
 from firmware_gen.backend.options import GenerationOptions
