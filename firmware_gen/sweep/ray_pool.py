@@ -6,9 +6,11 @@ writes them. A task whose node is lost is retried on another (Ray's task retries
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import socket
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -54,9 +56,14 @@ class RayExecutor:
         os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
         if address != "auto":
             _check_reachable(address)
+        # Ray's notes to the driver (a task retried after its node was lost) go to stderr, from its own threads:
+        # stdout is the command's result (--json).
+        self._notes = contextlib.redirect_stdout(sys.stderr)
+        self._notes.__enter__()
         try:
             ray.init(address=address, log_to_driver=False, logging_level=logging.ERROR)
         except (ConnectionError, RuntimeError, ValueError) as error:
+            self._notes.__exit__(None, None, None)
             message = " ".join(str(error).split())[:200]
             raise UserError(f"--ray {address}: cannot connect ({message})") from None
         self.ray, self.address = ray, address
@@ -75,7 +82,10 @@ class RayExecutor:
         return int(self.resources.get("CPU", 1))
 
     def close(self) -> None:
-        self.ray.shutdown()
+        try:
+            self.ray.shutdown()
+        finally:
+            self._notes.__exit__(None, None, None)
 
     def run(self, function: Callable, calls: Sequence[tuple], boards: Sequence[str | None]) -> Iterator[Outcome]:
         ray = self.ray
