@@ -14,6 +14,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import numpy as np
 import pytest
 from ray_cluster import (
     FAST_FAILURE_DETECTION,
@@ -132,3 +133,16 @@ def test_a_node_lost_mid_sweep_loses_no_job(cluster: object, tmp_path: Path) -> 
     rows = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
     assert len(rows) == 6 and len({row["job"] for row in rows}) == 6
     assert all(row["error"] is None and row["bit_exact"] for row in rows), rows
+
+
+def test_validate_dataset_on_the_cluster_gives_the_one_worker_report(cluster: object, tmp_path: Path) -> None:
+    write_models(tmp_path / "models")
+    model = tmp_path / "models" / "tiny_cnn.tflite"
+    images = np.random.default_rng(4).uniform(-1, 1, (9, 16, 16, 3)).astype(np.float32)
+    np.savez(tmp_path / "samples.npz", images=images)
+    reports = []
+    for extra in ([], ["--ray", cluster.address]):
+        done = run_cli("validate", str(model), "--dataset", str(tmp_path / "samples.npz"), "--json", *extra)
+        assert done.returncode == 0, done.stderr
+        reports.append(json.loads(done.stdout))
+    assert reports[0]["samples"] == 9 and reports[1] == reports[0]
