@@ -106,3 +106,21 @@ def test_bad_input_is_one_line_and_nothing_runs(tmp_path: Path) -> None:
     (other / "sweep.json").write_text(json.dumps({"spec": "elsewhere.toml", "fingerprint": "0" * 64, "jobs": 1}))
     assert "different spec (elsewhere.toml)" in _refused(str(spec), "-o", str(other))
     assert sorted(p.name for p in other.iterdir()) == ["sweep.json"]
+
+
+def test_the_readme_spec_reads_as_written(tmp_path: Path) -> None:
+    """The spec of README's "Many models, many boards, many machines", with stand-in model files: 24 jobs."""
+    from firmware_gen.sweep.page import pareto_front
+    from firmware_gen.sweep.spec import read_spec
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    section = readme.split("## Many models, many boards, many machines", 1)[1]
+    block = section.split("    # zoo.toml", 1)[1].split("\n\n    firmware-gen sweep", 1)[0]
+    write_models(tmp_path / "candidates")
+    shutil.copy(tmp_path / "candidates" / "tiny_cnn.tflite", tmp_path / "kws_ref_model.tflite")
+    spec = write_spec(tmp_path / "zoo.toml", "\n".join(line[4:] for line in block.splitlines()[1:]))
+    jobs = read_spec(spec).jobs()
+    assert len(jobs) == 3 * 2 * 2 * 2 * 2 and len({job.key for job in jobs}) == len(jobs)
+    assert {job.model for job in jobs} == {"candidates/residual.tflite", "candidates/tiny_cnn.tflite",
+                                           "kws_ref_model.tflite"}
+    assert pareto_front([(10, 5), (8, 9), (12, 5), (8, 7), (20, 1)]) == [(8, 7), (10, 5), (20, 1)]

@@ -44,8 +44,11 @@ def _plot(rows: list[dict]) -> str:
     for ax, (board, points) in zip(axes[0], sorted(by_board.items()), strict=True):
         ax.scatter([p[0] / 1024 for p in points], [p[1] for p in points], s=14, alpha=0.6, label="jobs")
         front = pareto_front(points)
-        ax.step([p[0] / 1024 for p in front], [p[1] for p in front], where="post", color="tab:red",
-                label="Pareto front")
+        ax.step([p[0] / 1024 for p in front], [p[1] for p in front], where="post", color="tab:red", marker="o",
+                markersize=4, label="Pareto front")
+        latencies = [p[1] for p in points]
+        if min(latencies) > 0 and max(latencies) > 10 * min(latencies):
+            ax.set_yscale("log")
         ax.set(title=board, xlabel="RAM (KiB)", ylabel="instructions per inference")
         ax.legend(fontsize="small")
     figure.tight_layout()
