@@ -66,11 +66,19 @@ def run_job(job: Job, model: bytes) -> dict:
     return row
 
 
+WORKER_FAILED = "the worker failed: "
+
+
 def failed_row(job: Job, error: BaseException) -> dict:
-    """The row of a job whose worker, or node, failed under it (after Ray's retries)."""
+    """The row of a job whose worker, or node, failed under it (after Ray's retries): the job runs again when the
+    sweep is resumed."""
     return {"job": job.key, "model": job.model, "board": job.board, "options": job.options, "pool_bytes": None,
             "flash_bytes": None, "ram_bytes": None, "instructions": None, "bit_exact": None, "wall_s": None,
-            "error": f"the worker failed: {_one_line(error)}", "node": None}
+            "error": WORKER_FAILED + _one_line(error), "node": None}
+
+
+def worker_failed(row: dict) -> bool:
+    return (row["error"] or "").startswith(WORKER_FAILED)
 
 
 def same_result(a: dict, b: dict) -> bool:

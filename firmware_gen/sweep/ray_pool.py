@@ -114,6 +114,6 @@ class RayExecutor:
                     yield refs[ref], result, node
             finished = True
         finally:
-            if not finished:
+            if not finished:  # interrupted: a running task gets KeyboardInterrupt, so its QEMU is killed
                 for ref in pending:
-                    ray.cancel(ref, force=True)
+                    ray.cancel(ref)

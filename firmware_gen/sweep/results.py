@@ -1,7 +1,7 @@
 """The results folder of a sweep: `sweep.json` (which spec wrote it), `results.jsonl` (one row per finished job,
 appended and flushed by the driver alone as each job ends: an interrupted sweep keeps every row it had), and at
 the end `results.csv` and `index.html`, written whole. A folder written by another spec is refused; a row already
-there is a job not run again."""
+there is a job not run again (unless its worker failed under it: a lost machine, not the job's error)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 
 from firmware_gen.output_paths import check_output_dir, output_error, written_file
-from firmware_gen.sweep.job import ROW_FIELDS
+from firmware_gen.sweep.job import ROW_FIELDS, worker_failed
 from firmware_gen.sweep.spec import OPTION_DEFAULTS, SpecError, SweepSpec
 
 MARKER, ROWS, TABLE, PAGE = "sweep.json", "results.jsonl", "results.csv", "index.html"
@@ -30,7 +30,8 @@ def _read_rows(path: Path) -> dict[str, dict]:
     for line in complete.decode().splitlines():
         if line.strip():
             row = json.loads(line)
-            rows.setdefault(row["job"], row)
+            if row["job"] not in rows or worker_failed(rows[row["job"]]):  # a job run again after its worker failed
+                rows[row["job"]] = row
     return rows
 
 
@@ -66,9 +67,13 @@ class ResultsDir:
         except OSError as error:
             raise output_error("-o", self.path, error) from None
 
+    def done(self, key: str) -> bool:
+        """The job has its row (a job whose worker failed has not: it runs again)."""
+        return key in self.rows and not worker_failed(self.rows[key])
+
     def add(self, row: dict) -> bool:
-        """Append the row of a job not yet written (False, nothing written, for a job already there)."""
-        if row["job"] in self.rows:
+        """Append the row of a job not yet done (False, nothing written, for a job already there)."""
+        if self.done(row["job"]):
             return False
         self.rows[row["job"]] = row
         self._file.write(json.dumps(row, sort_keys=True) + "\n")

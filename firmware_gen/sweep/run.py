@@ -66,7 +66,7 @@ def run_sweep(spec_path: str, out: str | None = None, jobs: int | None = None, r
               progress: bool = True) -> SweepSummary:
     spec = read_spec(spec_path)
     results = ResultsDir.check(out or f"{Path(spec_path).stem}-results", spec)
-    todo = [job for job in spec.jobs() if job.key not in results.rows]
+    todo = [job for job in spec.jobs() if not results.done(job.key)]
     models = _read_models({job.path for job in todo})
     boards = {name: load_board(name) for name in spec.boards}
     executor = make_executor(jobs, ray)
