@@ -104,7 +104,9 @@ def ray_sweep(spec: Path, root: Path, warm: Path) -> tuple[dict[str, dict], floa
         finally:
             executor.close()
     finally:
+        session = cluster.head_node.get_session_dir_path()
         cluster.shutdown()
+        shutil.rmtree(session, ignore_errors=True)
     return rows, elapsed, overhead
 
 

@@ -61,8 +61,10 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
         finally:
             for node in [started.head_node, *started.worker_nodes]:
                 pids |= process_tree(node_pids(node))
+            session = started.head_node.get_session_dir_path()
             started.shutdown()
             left = stop_by_pid(pids - {os.getpid()})
+            shutil.rmtree(session, ignore_errors=True)  # its logs and sockets under /tmp/ray
             assert not left, f"Ray processes left running: {sorted(left)}"
 
 
@@ -146,3 +148,11 @@ def test_validate_dataset_on_the_cluster_gives_the_one_worker_report(cluster: ob
         assert done.returncode == 0, done.stderr
         reports.append(json.loads(done.stdout))
     assert reports[0]["samples"] == 9 and reports[1] == reports[0]
+
+
+def test_a_real_board_no_node_has_is_refused(cluster: object, tmp_path: Path) -> None:
+    write_models(tmp_path / "models")
+    spec = write_spec(tmp_path / "spec.toml", 'models = ["models/tiny_cnn.tflite"]\nboards = ["nucleo_f746zg"]\n')
+    done = run_cli("sweep", str(spec), "-o", str(tmp_path / "out"), "--ray", cluster.address)
+    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert "nucleo_f746zg is a real board and no node" in done.stderr and not (tmp_path / "out").exists()
