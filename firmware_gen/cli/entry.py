@@ -10,11 +10,24 @@ import sys
 import threading
 
 from firmware_gen import __version__
-from firmware_gen.cli import analyze, boards, build, demo, flash, generate, inspect, plan, run, selftest, validate
+from firmware_gen.cli import (
+    analyze,
+    boards,
+    build,
+    demo,
+    flash,
+    generate,
+    inspect,
+    plan,
+    run,
+    selftest,
+    sweep,
+    validate,
+)
 from firmware_gen.cli.options import Command
 from firmware_gen.errors import UserError
 
-COMMANDS = (inspect, plan, analyze, generate, validate, boards, build, run, flash, selftest, demo)
+COMMANDS = (inspect, plan, analyze, generate, validate, boards, build, run, flash, selftest, sweep, demo)
 
 # Settings of the project file a command does not take from it: validate and demo run where the command line says.
 _NOT_FROM_CONFIG = {("validate", "board"), ("demo", "board")}

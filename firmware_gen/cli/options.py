@@ -49,6 +49,12 @@ def add_input_options(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
 
 
+def add_parallel_options(sub: argparse.ArgumentParser, prefix: str = "") -> None:
+    sub.add_argument("--jobs", type=int, metavar="N", help=f"{prefix}local worker processes (default: one per core)")
+    sub.add_argument("--ray", metavar="auto|ADDRESS", help=f"{prefix}run on a Ray cluster instead: auto (the one this "
+                     "machine belongs to) or the HOST:PORT of its head node (pip install 'firmware-gen[distributed]')")
+
+
 def add_link_options(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--port", help="serial port of a real board (e.g. /dev/ttyACM0); default: QEMU")
     sub.add_argument("--baud", type=int, help="baud rate of the serial port (default: the board file's)")

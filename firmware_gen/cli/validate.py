@@ -9,6 +9,7 @@ from firmware_gen.abi import ExitStatus
 from firmware_gen.cli.common import (
     board_port,
     deploy,
+    generation_options,
     load_graph,
     model_inputs,
     planning_options,
@@ -20,6 +21,7 @@ from firmware_gen.cli.options import (
     add_input_options,
     add_interface_option,
     add_link_options,
+    add_parallel_options,
     add_planning_options,
 )
 from firmware_gen.errors import UserError
@@ -60,7 +62,14 @@ def _validate_dataset(args: argparse.Namespace) -> int:
     labels = load_labels(args.labels, len(samples))
     reference, float_samples = _reference(args, graph)
     bar = no_progress if args.json else stderr_bar
-    if args.board:  # QEMU only: the samples are built into the firmware's flash
+    if args.jobs is not None or args.ray is not None:  # the samples in chunks across workers
+        from firmware_gen.sweep.dataset_chunks import validate_dataset_chunked
+
+        report = validate_dataset_chunked(graph, read_model(args.model), args.model, samples, labels, jobs=args.jobs,
+                                          ray=args.ray, board=args.board, interface=args.interface,
+                                          options=planning_options(args), generation=generation_options(args),
+                                          progress=bar, reference=reference, float_samples=float_samples)
+    elif args.board:  # QEMU only: the samples are built into the firmware's flash
         from firmware_gen.check.dataset_board import validate_dataset_on_board
         from firmware_gen.driver.dataset_deploy import check_emulated
 
@@ -111,6 +120,9 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
     if args.reference and not args.dataset:
         raise UserError("--reference compares with a float model on a dataset: give --dataset FILE.npz too")
+    if (args.jobs is not None or args.ray is not None) and (not args.dataset or args.port):
+        raise UserError("--jobs and --ray split a dataset across workers, on the host or a QEMU board: give "
+                        "--dataset FILE.npz (and no --port)")
     if args.dataset:
         return _validate_dataset(args)
     graph = load_graph(args.model)
@@ -135,6 +147,7 @@ def register(command: CommandAdder) -> None:
     sub.add_argument("--dataset", metavar="FILE.npz", help="validate on these samples (one array per input, "
                      "float samples quantized with the input's parameters): error metrics per output")
     sub.add_argument("--labels", metavar="FILE.npy", help="with --dataset: class labels, for top-1 accuracy")
+    add_parallel_options(sub, "with --dataset: ")
     sub.add_argument("--reference", metavar="FLOAT.tflite", help="with --dataset: also compare with this float "
                      "model run by LiteRT (the quantization error; pip install 'firmware-gen[reference]')")
     sub.add_argument("--board", help="run on this board (QEMU, or a real board with --port) instead of the host; "
