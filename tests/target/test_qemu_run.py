@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 import pytest
 from target_fixtures import FIXTURE_MODEL, needs_qemu, qemu_processes_for
@@ -80,8 +78,6 @@ def test_corrupted_input_frame_is_rejected_by_the_firmware(tmp_path):
 
 def test_hung_firmware_is_a_stall_and_qemu_is_killed(tmp_path):
     build = build_firmware(FIXTURE_MODEL, "qemu_cortex_m3", tmp_path, extra_cflags=["-DFG_TEST_HANG"])
-    started = time.monotonic()
-    with pytest.raises(LinkError, match="stalled|closed"):
+    with pytest.raises(LinkError, match="stalled: .*nothing for 2 s|killed at its time limit of 3 s"):
         run_model(build, [INPUT], timeout=3, stall_timeout=2)
-    assert time.monotonic() - started < 30
     assert not qemu_processes_for(build.elf)
