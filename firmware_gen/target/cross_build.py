@@ -27,7 +27,7 @@ from firmware_gen.target.elf_image import Section, read_elf
 from firmware_gen.target.linker_script import SECTION_KIND, pool_region, render_linker_script
 from firmware_gen.target.object_cache import cached_object, flags_key
 from firmware_gen.target.stack_bound import StackBound
-from firmware_gen.target.stack_fit import check_stack_fits, read_firmware_stack, stack_summary
+from firmware_gen.target.stack_fit import check_stack_fits, read_firmware_stack
 
 CROSS_GCC = "arm-none-eabi-gcc"
 INSTALL_HINT = "apt-get install --no-install-recommends gcc-arm-none-eabi libnewlib-arm-none-eabi"
@@ -76,7 +76,7 @@ class FirmwareBuild:
         for r in self.regions:
             if r.used:
                 lines.append(f"  {r.name:<10} {r.used:>10,} / {r.size:>10,} B ({100 * r.used / r.size:.1f}%)")
-        return "\n".join(lines + stack_summary(self.stack, self.board))
+        return "\n".join(lines)
 
 
 def find_tool(name: str) -> str:

@@ -1,6 +1,5 @@
-"""The worst-case stack of a cross build (stack_bound) against the board's reserve: read after the link, printed
-with its margin, and a firmware whose stack cannot fit refused with the bytes needed, the bytes there are and the
-deepest path."""
+"""The worst-case stack of a cross build (stack_bound) against the board's reserve: read after the link, and a
+firmware whose stack cannot fit refused with the bytes needed, the bytes there are and the deepest path."""
 
 from __future__ import annotations
 
@@ -37,13 +36,3 @@ def check_stack_fits(bound: StackBound | None, board: Board) -> None:
         if needed > available:
             raise DoesNotFitError(f"the firmware's {what} does not fit: needs {needed:,} B, {board.name} has "
                                   f"{available:,} B; deepest path: {path.describe()}")
-
-
-def stack_summary(bound: StackBound | None, board: Board) -> list[str]:
-    """The lines `build` prints: the worst case against the reserve, its margin and its deepest path."""
-    if bound is None:
-        return []
-    exact = "" if bound.exact else " (a bound of the paths analysed only: " + "; ".join(bound.problems) + ")"
-    return [f"  stack      worst case {bound.thread.bytes:,} / {board.stack_bytes:,} B "
-            f"(margin {board.stack_bytes - bound.thread.bytes:,} B){exact}",
-            f"             deepest path: {bound.thread.describe()}"]
