@@ -36,7 +36,7 @@ __attribute__((naked)) void Reset_Handler(void) {
         "b fg_reset\n\t");
 }
 
-#define FG_STACK_PAINT 0x5AC3A55Cu
+#define FG_STACK_PAINT 0xFFFFFFFFu /* erased flash: a stale word read as an address or return faults */
 #define FG_STACK_PAINT_CLEARANCE 64u /* bytes below the painter's own stack pointer left alone: its frame */
 
 /* Every word of the program's stack below the caller's frame gets the pattern fg_stack_used() looks for. */
