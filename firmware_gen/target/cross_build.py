@@ -35,7 +35,8 @@ PORTS_DIR = RUNTIME_DIR / "ports"
 FIRMWARE_DIR = RUNTIME_DIR / "firmware"
 COMPILE_FLAGS = ("-std=c99", "-Os", "-g", "-pipe", "-ffunction-sections", "-fdata-sections", "-Wall", "-Wextra",
                  "-Werror", "--specs=nano.specs", "-DFG_ENABLE_HOOKS", CALLGRAPH_FLAG)
-LINK_FLAGS = ("--specs=nano.specs", "--specs=nosys.specs", "-nostartfiles", "-Wl,--gc-sections")
+LINK_FLAGS = ("--specs=nano.specs", "--specs=nosys.specs", "-nostartfiles", "-Wl,--gc-sections",
+              "-Wl,--emit-relocs")  # the relocations tell stored function addresses from data (thumb_code)
 _CACHE = "cross-objects"
 _KIND_LABEL = {"code": "code", "rodata": "constants", "data": "data", "bss": "bss", "pool": "workspace pool",
                "stack": "stack"}

@@ -22,7 +22,7 @@ from firmware_gen.target.stack_bound import StackBound
 from firmware_gen.target.stack_fit import read_firmware_stack
 
 _LINK_FLAGS = ("--specs=nano.specs", "--specs=nosys.specs", "-nostartfiles", "-Wl,--gc-sections",
-               "-Wl,--unresolved-symbols=ignore-all")
+               "-Wl,--unresolved-symbols=ignore-all", "-Wl,--emit-relocs")
 
 
 def model_stack_bound(model_dir: str | Path, board: Board | str) -> StackBound:

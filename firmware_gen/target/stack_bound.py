@@ -83,11 +83,16 @@ class _Walker:
             return 0
         return code.frame_bytes
 
+    def _stored(self, name: str, holders: frozenset[str]) -> set[str]:
+        """Where name's address is stored as a pointer: not in the literal pool of a function that calls it directly
+        (gcc -Os loads a function called several times into a register once: a direct call in its graph)."""
+        return {h for h in holders if name not in self.graph.calls.get(h, ())}
+
     def _indirect_targets(self, caller: str) -> set[str]:
         from_registry = caller in self.registry_callers
         targets = {name for name, holders in self.image.address_taken.items()
                    if VECTOR_TABLE not in holders and (self.registry in holders if from_registry
-                                                       else bool(holders - {self.registry}))}
+                                                       else bool(self._stored(name, holders) - {self.registry}))}
         if not targets:
             self._note(f"an indirect call in {caller} has no possible target (no stored function address)")
         return targets

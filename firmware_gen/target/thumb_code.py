@@ -1,7 +1,9 @@
 """What a linked Cortex-M (Thumb) ELF says about its functions where the compiler's call graph is silent: the
 calls the compiler added after its graph was made (library helpers such as `__aeabi_uldivmod`), the frames of
-library functions compiled without `-fcallgraph-info` (newlib's `memcpy`), the functions whose address is stored
-somewhere (the only ones an indirect call can reach) and the exception vector table.
+library functions compiled without `-fcallgraph-info` (newlib's `memcpy`), and the functions whose address is
+stored somewhere (the only ones an indirect call can reach; the vector table's among them): the words the linker
+filled with a function's address, as the relocations kept by `-Wl,--emit-relocs` say (never a weight that
+happens to equal one).
 
 Only the instructions needed are decoded: BL and B.W (a call and a tail call, Thumb-2 encodings T1 and T4), and
 PUSH, STMDB SP!, STR Rt, [SP, #-4]!, SUB SP and VPUSH. Code is walked 16 or 32 bits at a time from
@@ -16,7 +18,10 @@ from pathlib import Path
 
 from elftools.elf.constants import SH_FLAGS
 from elftools.elf.elffile import ELFFile
+from elftools.elf.relocation import RelocationSection
 from elftools.elf.sections import SymbolTableSection
+
+_R_ARM_ABS32 = 2
 
 
 @dataclass(frozen=True)
@@ -31,7 +36,8 @@ class CodeFunction:
 @dataclass(frozen=True)
 class ThumbImage:
     functions: dict[str, CodeFunction]
-    address_taken: dict[str, frozenset[str]]  # function -> the data symbols (or sections) holding its address
+    address_taken: dict[str, frozenset[str]]  # function -> the symbols (data, or a function's literal pool) or
+    # sections holding its address
     entry: str  # the function at the ELF's entry point (the reset handler)
 
 
@@ -95,6 +101,18 @@ def _loaded(elf: ELFFile) -> list[tuple[str, int, bytes, bool]]:
             if s["sh_flags"] & SH_FLAGS.SHF_ALLOC and s["sh_type"] == "SHT_PROGBITS"]
 
 
+def _absolute_addresses(elf: ELFFile) -> set[int] | None:
+    """The addresses of the words the linker filled with an absolute address (R_ARM_ABS32), from the relocations
+    `-Wl,--emit-relocs` keeps; None if the ELF kept none (then every word is a candidate)."""
+    places: set[int] = set()
+    found = False
+    for section in elf.iter_sections():
+        if isinstance(section, RelocationSection) and section.name.startswith(".rel"):
+            found = True
+            places.update(r["r_offset"] for r in section.iter_relocations() if r["r_info_type"] == _R_ARM_ABS32)
+    return places if found else None
+
+
 def _qualified_names(symbols: list) -> list[str]:
     """Each symbol's name, `name@file` for a local function (the file: the STT_FILE symbol before it)."""
     names, file = [], ""
@@ -114,16 +132,17 @@ def read_thumb_image(path: Path) -> ThumbImage:
         symbols = list(table.iter_symbols()) if isinstance(table, SymbolTableSection) else []
         sections = _loaded(elf)
         entry = elf.header["e_entry"] & ~1
+        absolute = _absolute_addresses(elf)
     names = _qualified_names(symbols)
     starts = {s["st_value"] & ~1: names[i] for i, s in enumerate(symbols) if s["st_info"]["type"] == "STT_FUNC"}
-    objects = sorted((s["st_value"], s["st_size"], s.name) for s in symbols
-                     if s["st_info"]["type"] == "STT_OBJECT" and s["st_size"])
+    objects = sorted((s["st_value"] & ~1, s["st_size"], names[i]) for i, s in enumerate(symbols)
+                     if s["st_info"]["type"] in ("STT_OBJECT", "STT_FUNC") and s["st_size"])
     functions: dict[str, CodeFunction] = {}
     taken: dict[str, set[str]] = {}
     for section_name, address, code, executable in sections:
         for word_at in range(0, len(code) - 3, 4):
             word = struct.unpack_from("<I", code, word_at)[0]
-            if word & 1 and word & ~1 in starts:
+            if word & 1 and word & ~1 in starts and (absolute is None or address + word_at in absolute):
                 holder = next((name for start, size, name in objects
                                if start <= address + word_at < start + size), section_name)
                 taken.setdefault(starts[word & ~1], set()).add(holder)

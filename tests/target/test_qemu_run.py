@@ -29,6 +29,7 @@ def test_add_one_model_runs_and_counts_repeatably(tmp_path, board):
     assert len(first.step_cycles) == 2 and all(t > 0 for t in first.step_cycles)
     assert first.instructions == round(first.total_cycles * load_board(board).instructions_per_tick)
     assert (first.instructions, first.step_cycles) == (second.instructions, second.step_cycles)
+    assert 0 < first.stack_bytes_used <= build.stack.thread.bytes  # the high-water mark within the bound
     assert not qemu_processes_for(build.elf)
 
 
