@@ -67,7 +67,7 @@ class _Walker:
     problems: list[str] = field(default_factory=list)
     _done: dict[str, StackPath] = field(default_factory=dict)
 
-    def _note(self, problem: str) -> None:
+    def note(self, problem: str) -> None:
         if problem not in self.problems:
             self.problems.append(problem)
 
@@ -75,11 +75,11 @@ class _Walker:
         known = self.graph.frames.get(name)
         if known is not None:
             if not known.bounded:
-                self._note(f"the frame of {name} grows at run time (alloca or a variable-length array)")
+                self.note(f"the frame of {name} grows at run time (alloca or a variable-length array)")
             return known.bytes
         code = self.image.functions.get(name)
         if code is None:
-            self._note(f"{name} (called by {caller}) is in neither the call graph nor the ELF")
+            self.note(f"{name} (called by {caller}) is in neither the call graph nor the ELF")
             return 0
         return code.frame_bytes
 
@@ -94,7 +94,7 @@ class _Walker:
                    if VECTOR_TABLE not in holders and (self.registry in holders if from_registry
                                                        else bool(self._stored(name, holders) - {self.registry}))}
         if not targets:
-            self._note(f"an indirect call in {caller} has no possible target (no stored function address)")
+            self.note(f"an indirect call in {caller} has no possible target (no stored function address)")
         return targets
 
     def callees(self, name: str) -> set[str]:
@@ -117,7 +117,7 @@ class _Walker:
         for callee in sorted(self.callees(name)):
             if callee in active or callee == name:
                 cycle = [*active[active.index(callee):], name, callee] if callee in active else [name, callee]
-                self._note("recursion: " + " > ".join(cycle))
+                self.note("recursion: " + " > ".join(cycle))
                 continue
             path = self.deepest(callee, name, (*active, name))
             if path.bytes > below.bytes:
@@ -135,7 +135,7 @@ def stack_bound(graph: ObjectCallGraph, image: ThumbImage, symbols: dict[str, st
     worst_handler = max((walker.deepest(h) for h in handlers), key=lambda p: p.bytes, default=StackPath(0, ()))
     thread = walker.deepest(image.entry) if image.entry else StackPath(0, ())
     if not image.entry:
-        walker._note("the ELF's entry point is no function")
+        walker.note("the ELF's entry point is no function")
     run = symbols.get("run", "")
     model = walker.deepest(run) if run in graph.frames else None
     return StackBound(_with_exception(thread, exception), _with_exception(worst_handler, exception), model,

@@ -6,7 +6,7 @@ filled with a function's address, as the relocations kept by `-Wl,--emit-relocs`
 happens to equal one).
 
 Only the instructions needed are decoded: BL and B.W (a call and a tail call, Thumb-2 encodings T1 and T4), and
-PUSH, STMDB SP!, STR Rt, [SP, #-4]!, SUB SP and VPUSH. Code is walked 16 or 32 bits at a time from
+PUSH, STMDB SP!, STR Rt, [SP, #-4]!, SUB SP, SUBW SP and VPUSH. Code is walked 16 or 32 bits at a time from
 the start of each function symbol to its end.
 """
 
@@ -74,6 +74,8 @@ def _prologue_bytes(first: int, second: int | None) -> int:
         value = second & 0xFF
         rotation = ((first >> 10) & 1) << 4 | ((second >> 12) & 7) << 1 | (value >> 7)
         return value if rotation < 8 else (value | 0x80) << (32 - rotation) & 0xFFFFFFFF
+    if first & 0xFBFF == 0xF2AD and second & 0x8F00 == 0x0D00:  # SUBW SP, SP, #imm12
+        return ((first >> 10) & 1) << 11 | ((second >> 12) & 7) << 8 | (second & 0xFF)
     if first & 0xFFBF == 0xED2D and second & 0x0E00 == 0x0A00:  # VPUSH {d or s registers}
         return 4 * (second & 0xFF)
     return 0
@@ -83,7 +85,7 @@ def _walk(code: bytes, address: int, start: int, size: int) -> tuple[int, set[in
     """The bytes every push and stack reservation in the function at start take together (more than any one path
     takes: a bound), and its branch targets (code begins at address)."""
     frame, targets, offset = 0, set(), start - address
-    end = offset + size
+    end = min(offset + size, len(code))
     while offset + 2 <= end:
         first = struct.unpack_from("<H", code, offset)[0]
         second = struct.unpack_from("<H", code, offset + 2)[0] if _is_32bit(first) and offset + 4 <= end else None
