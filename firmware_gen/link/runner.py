@@ -33,10 +33,11 @@ class RunResult:
     counter: str = "systick"
     board: str = ""
     stack_bytes_used: int | None = None  # the program stack's high-water mark (bare-metal firmware only)
+    stack_bytes_bound: int | None = None  # its worst case from the call graph (FirmwareBuild.stack)
 
     def to_json(self) -> dict:
         return {"board": self.board, "counter": self.counter, "exit_code": self.exit_code,
-                "stack_bytes_used": self.stack_bytes_used,
+                "stack_bytes_used": self.stack_bytes_used, "stack_bytes_bound": self.stack_bytes_bound,
                 "instructions": self.instructions, "total_cycles": self.total_cycles,
                 "step_cycles": self.step_cycles, "step_instructions": self.step_instructions,
                 "outputs": [o.tolist() for o in self.outputs]}
@@ -106,6 +107,7 @@ def _run_result(firmware: FirmwareBuild, results: _Results, exit_code: int | Non
         counter=profile.counter.name.lower(),
         board=firmware.board.name,
         stack_bytes_used=results.stack_used,
+        stack_bytes_bound=firmware.stack.thread.bytes if firmware.stack else None,
     )
 
 

@@ -86,8 +86,9 @@ def test_the_measured_stack_never_exceeds_the_bound(name: str, board: str):
     deployment = prepare(data, f"{name}.tflite", board)
     bound = deployment.firmware.stack
     assert bound is not None and bound.exact, bound and bound.problems
-    measured = run_model(deployment.firmware, random_inputs(deployment.compiled.graph, seed=0),
-                         timeout=600).stack_bytes_used
+    result = run_model(deployment.firmware, random_inputs(deployment.compiled.graph, seed=0), timeout=600)
+    measured = result.stack_bytes_used
+    assert result.to_json()["stack_bytes_bound"] == bound.thread.bytes
     assert measured is not None and 0 < measured <= bound.thread.bytes <= deployment.firmware.board.stack_bytes
     if name not in LOOSER:
         assert bound.thread.bytes <= 1.25 * measured, f"bound {bound.thread.bytes} B, measured {measured} B"
