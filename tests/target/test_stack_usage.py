@@ -17,12 +17,13 @@ from firmware_gen.driver.deploy import prepare
 from firmware_gen.errors import DoesNotFitError
 from firmware_gen.link.runner import run_model
 from firmware_gen.modelgen import zoo
+from firmware_gen.resources import BOARDS_DIR
 from firmware_gen.target.boards import list_boards, load_board
 from firmware_gen.target.call_graph_info import INDIRECT, parse_call_graph
 from firmware_gen.target.cross_build import build_firmware
 from firmware_gen.target.model_stack import model_stack_bytes
 
-from conftest import SHARED_MODEL_NAMES, shared_model
+from conftest import SHARED_MODEL_NAMES, run_cli, shared_model
 
 # Each shared model on one QEMU board, every board at least once: seven runs (ad01_int8's weights do not fit
 # qemu_cortex_m3's flash).
@@ -105,3 +106,19 @@ def test_a_zephyr_module_carries_the_models_stack(tmp_path: Path, capsys: pytest
     needed = model_stack_bytes(out, "mps2_an386")
     assert f"set(FIRMWARE_GEN_MODEL_STACK_BYTES {needed})\n" in text
     assert "fg_model_run (" in text and "(exception entry) (108)" in text  # the FP context of an M4F
+
+
+@needs_cross_gcc
+def test_run_on_a_board_whose_stack_is_too_small_is_one_line_and_exit_2(tmp_path: Path):
+    """Refused after the link, before QEMU starts: the bytes needed, the bytes there are, the deepest path."""
+    board = tmp_path / "tiny_stack.toml"
+    board.write_text((BOARDS_DIR / "qemu_cortex_m3.toml").read_text().replace("[stack]\nbytes = 4096",
+                                                                             "[stack]\nbytes = 512"))
+    model = tmp_path / "tiny_cnn.tflite"
+    model.write_bytes(zoo.tiny_cnn())
+    done = run_cli("run", str(model), "--board", str(board))
+    assert done.returncode == 2, done.stderr
+    error = done.stderr.splitlines()[-1]
+    assert "Traceback" not in done.stderr and "QEMU" not in done.stderr, done.stderr
+    assert re.fullmatch(r"firmware-gen: error: the firmware's stack does not fit: needs [\d,]+ B, qemu_cortex_m3 has "
+                        r"512 B; deepest path: Reset_Handler \(0\) > .* > \(exception entry\) \(36\)", error), error
