@@ -99,6 +99,7 @@ class FrameType(enum.IntEnum):
     MEMTEST = 0x0C
     FEATURE = 0x0D
     SAMPLE = 0x0E  # the dataset session (validate --dataset --board)
+    STACK = 0x0F  # the program stack's high-water mark, after PROFILE
     # host -> firmware
     HELLO_REQUEST = 0x10
     INPUT = 0x11

@@ -109,6 +109,36 @@ def written_file(path: str | Path, label: str = "output file") -> Iterator[Path]
         temporary.unlink(missing_ok=True)
 
 
+SCRATCH_TAG = "fg-scratch"
+
+
+def process_running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def remove_dead_scratch(directory: Path, name: str) -> None:
+    """The scratch directories for `name` in directory (`scratch_dir`) of processes no longer running: what a
+    SIGKILL left, which no handler could remove."""
+    prefix = f".{name}.{SCRATCH_TAG}-"
+    for entry in directory.glob(f".*.{SCRATCH_TAG}-*"):
+        pid = entry.name[len(prefix):].split("-", 1)[0] if entry.name.startswith(prefix) else ""
+        if pid.isdigit() and not process_running(int(pid)):
+            shutil.rmtree(entry, ignore_errors=True)
+
+
+def scratch_dir(directory: Path, name: str) -> Path:
+    """A new hidden directory `.NAME.fg-scratch-PID-XXXX` in directory, to write an output before it is moved
+    into place; those for name that dead processes left there are removed first."""
+    remove_dead_scratch(directory, name)
+    return Path(tempfile.mkdtemp(prefix=f".{name}.{SCRATCH_TAG}-{os.getpid()}-", dir=directory))
+
+
 def copy_tree(source: Path, destination: Path) -> None:
     """shutil.copytree without its error list: the first OSError is raised as it is (ENOSPC, EROFS...)."""
     destination.mkdir()

@@ -51,3 +51,31 @@ def test_an_object_is_compiled_once_per_content(tmp_path: Path, monkeypatch):
     assert cached_object("test-objects", key, second / "kernels" / "kernel.c", compile_to) != one
     assert len(compiled) == 2 and one.read_bytes() == b"object"
     assert not [p for p in one.parent.iterdir() if p.name.startswith(".")], "a partial file was left"
+
+
+def test_a_prefix_map_counts_by_its_new_name_only(tmp_path: Path):
+    runtime = _runtime_copy(tmp_path / "a")
+    assert _key(runtime, f"-ffile-prefix-map={tmp_path / 'a'}=model") == _key(runtime, "-ffile-prefix-map=/x=model")
+    assert _key(runtime, "-ffile-prefix-map=/x=model") != _key(runtime, "-ffile-prefix-map=/x=build")
+
+
+def test_a_companion_file_is_cached_with_its_object_and_its_loss_rebuilds_both(tmp_path: Path, monkeypatch):
+    """The call-graph file gcc writes beside an object (.ci) is published with it; the cache's size limit may
+    remove one file of the pair, and then the pair is made again."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    source = _runtime_copy(tmp_path / "a") / "kernels" / "kernel.c"
+    compiled = []
+
+    def compile_to(path: Path) -> None:
+        compiled.append(path)
+        path.write_bytes(b"object")
+        path.with_suffix(".ci").write_text("graph")
+
+    key = flags_key(["cc"])
+    one = cached_object("test-objects", key, source, compile_to, companions=(".ci",))
+    assert one.with_suffix(".ci").read_text() == "graph" and len(compiled) == 1
+    assert cached_object("test-objects", key, source, compile_to, companions=(".ci",)) == one and len(compiled) == 1
+    one.with_suffix(".ci").unlink()
+    cached_object("test-objects", key, source, compile_to, companions=(".ci",))
+    assert one.with_suffix(".ci").exists() and len(compiled) == 2
+    assert not [p for p in one.parent.iterdir() if p.name.startswith(".")], "a partial file was left"

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import re
 import shutil
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,7 +24,7 @@ from firmware_gen.backend.runtime_closure import needed_kernels
 from firmware_gen.frontend.ir import Graph, Tensor
 from firmware_gen.manifest import MANIFEST_FILE, ModelInterface, ModelManifest, PoolArray, TensorSpec, write_manifest
 from firmware_gen.ops.base import TableRef
-from firmware_gen.output_paths import check_output_dir, copy_tree, move, output_error
+from firmware_gen.output_paths import check_output_dir, copy_tree, move, output_error, scratch_dir
 from firmware_gen.planner import MemoryPlan
 from firmware_gen.resources import RUNTIME_DIR
 
@@ -243,7 +242,8 @@ def render(graph: Graph, plan: MemoryPlan, steps: list[Step], source: str = "",
 def write_output(generated: GeneratedModel, out_dir: Path) -> None:
     """Write the generated files, their manifest and a copy of the runtime they need into out_dir, all or
     nothing: everything is written to a scratch directory on out_dir's file system first (beside a new out_dir,
-    which it then becomes by one rename; inside an existing one), then moved into place. A file-system error
+    which it then becomes by one rename; inside an existing one; one a killed run left is removed by the next),
+    then moved into place. A file-system error
     (out_dir a file, read-only, full) is an OutputPathError naming out_dir, with the scratch directory removed."""
     out_dir = check_output_dir(out_dir)
     try:
@@ -255,7 +255,7 @@ def write_output(generated: GeneratedModel, out_dir: Path) -> None:
 def _write_output(generated: GeneratedModel, out_dir: Path) -> None:
     existed = out_dir.is_dir()
     out_dir.parent.mkdir(parents=True, exist_ok=True)
-    scratch = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", dir=out_dir if existed else out_dir.parent))
+    scratch = scratch_dir(out_dir if existed else out_dir.parent, out_dir.name)
     try:
         for name, text in generated.files.items():
             (scratch / name).write_text(text)

@@ -40,6 +40,7 @@ class MemorySplit:
     flash: dict[str, int]  # code, weights, quantization, runtime
     ram: dict[str, int]  # pool, io, stack, runtime_data
     regions: list[dict]  # name, size, used, free, fits
+    stack: dict | None = None  # the worst case from the call graph: reserved, margin, thread/handler/model paths
 
     @property
     def flash_bytes(self) -> int:
@@ -139,7 +140,15 @@ def memory_split(firmware: FirmwareBuild, compiled: CompiledModel) -> MemorySpli
            "runtime_data": image.size(".data") + image.size(".bss") - io}
     regions = [{"name": r.name, "size": r.size, "used": r.used, "free": r.size - r.used, "fits": r.fits}
                for r in firmware.regions]
-    return MemorySplit(_flash_split(image, compiled), ram, regions)
+    return MemorySplit(_flash_split(image, compiled), ram, regions, _stack(firmware))
+
+
+def _stack(firmware: FirmwareBuild) -> dict | None:
+    bound = firmware.stack
+    if bound is None:
+        return None
+    return {"worst_case_bytes": bound.thread.bytes, "reserved_bytes": firmware.board.stack_bytes,
+            "margin_bytes": firmware.board.stack_bytes - bound.thread.bytes, **bound.to_json()}
 
 
 def analyze(compiled: CompiledModel, source: str, firmware: FirmwareBuild | None = None) -> Analysis:

@@ -38,7 +38,22 @@ def format_memory(memory: MemorySplit) -> list[str]:
             verdict = "fits" if region["fits"] else "DOES NOT FIT"
             lines.append(f"  {region['name']:<10} {region['used']:>10,} / {region['size']:>10,} B used, "
                          f"{region['free']:,} B free ({100 * region['free'] / region['size']:.1f}%): {verdict}")
-    return lines
+    return lines + format_stack(memory.stack)
+
+
+def stack_path(path: dict) -> str:
+    return " > ".join(f"{call['function']} ({call['bytes']})" for call in path["path"])
+
+
+def format_stack(stack: dict | None) -> list[str]:
+    if stack is None:
+        return []
+    lines = [f"stack: worst case {stack['worst_case_bytes']:,} B of {stack['reserved_bytes']:,} B reserved "
+             f"(margin {stack['margin_bytes']:,} B); deepest path: {stack_path(stack['thread'])}",
+             f"  exception handlers (their own stack): {stack['handler']['bytes']:,} B: {stack_path(stack['handler'])}"]
+    if stack["model"]:
+        lines.append(f"  from the model's run entry: {stack['model']['bytes']:,} B")
+    return lines + [f"  not bounded: {problem}" for problem in stack["problems"]]
 
 
 def format_analysis(analysis: Analysis) -> str:

@@ -72,7 +72,19 @@ def _memory(memory: MemorySplit, board: str) -> str:
     fit = fit.replace("<td>DOES NOT FIT</td>", '<td class="bad">DOES NOT FIT</td>')
     return (f"<h2>Flash and RAM on {html.escape(board)} (from the ELF)</h2>"
             f"<h3>Flash</h3>{_table(['part', 'bytes'], flash, numeric={1})}"
-            f"<h3>RAM</h3>{_table(['part', 'bytes'], ram, numeric={1})}<h3>Board fit</h3>{fit}")
+            f"<h3>RAM</h3>{_table(['part', 'bytes'], ram, numeric={1})}<h3>Board fit</h3>{fit}{_stack(memory.stack)}")
+
+
+def _stack(stack: dict | None) -> str:
+    """The worst-case stack and its deepest path, one row per frame."""
+    if stack is None:
+        return ""
+    rows = [[call["function"], call["bytes"]] for call in stack["thread"]["path"]]
+    problems = "".join(f'<p class="note">Not bounded: {html.escape(p)}</p>' for p in stack["problems"])
+    return (f"<h3>Stack (worst case from the call graph)</h3><p>{stack['worst_case_bytes']:,} B of "
+            f"{stack['reserved_bytes']:,} B reserved, margin {stack['margin_bytes']:,} B; exception handlers "
+            f"{stack['handler']['bytes']:,} B on their own stack.</p>{problems}"
+            f"{_table(['deepest path', 'frame B'], rows, numeric={1})}")
 
 
 def render_html(analysis: Analysis, plan_png: bytes, profile: ModelProfile | None, profile_png: bytes | None,

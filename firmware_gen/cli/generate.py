@@ -38,7 +38,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
     if args.zephyr:
         from firmware_gen.backend.zephyr_module import write_zephyr_module
 
-        write_zephyr_module(args.output, source=Path(args.model).name)
+        write_zephyr_module(args.output, source=Path(args.model).name, board=args.board)
         print(f"wrote {args.output}/zephyr/: a Zephyr module; build it with the app: west build -b BOARD zephyr_app "
               f"-- -DFIRMWARE_GEN_MODEL_DIR={Path(args.output).resolve()}")
     return ExitStatus.OK

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import glob
 import os
 import pickle
 import shutil
@@ -17,6 +18,7 @@ from pathlib import Path
 
 from firmware_gen.driver.compiler import CompiledModel
 from firmware_gen.manifest import read_manifest
+from firmware_gen.output_paths import process_running
 from firmware_gen.target.cache_limit import enforce_limit, mark_used
 from firmware_gen.target.cross_build import FirmwareBuild
 
@@ -28,6 +30,10 @@ def private_dir(entry: Path) -> Path:
     """A directory name beside entry that no other process uses (not created: the build creates it)."""
     entry.parent.mkdir(parents=True, exist_ok=True)
     _sweep(entry.parent)
+    for partial in entry.parent.glob(f".{glob.escape(entry.name)}.*.partial"):  # of this entry, a killed run's
+        pid = partial.name[len(entry.name) + 2:].split(".", 1)[0]
+        if pid.isdigit() and not process_running(int(pid)):
+            shutil.rmtree(partial, ignore_errors=True)
     return entry.parent / f".{entry.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.partial"
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 import hashlib
+import os
 import shutil
 import sys
 from collections.abc import Callable
@@ -15,6 +17,7 @@ from firmware_gen import __version__
 from firmware_gen.backend.options import GenerationOptions
 from firmware_gen.driver import build_cache
 from firmware_gen.driver.compiler import CompiledModel, generate
+from firmware_gen.errors import OutputPathError, UserError
 from firmware_gen.frontend.ir import Graph
 from firmware_gen.frontend.tflite_reader import read_model
 from firmware_gen.link.runner import RunResult, run_model, run_sequence
@@ -88,7 +91,11 @@ def prepare(model: bytes, source: str, board: Board | str, interface: str = "unp
         out_dir = build_cache.private_dir(destination)  # built beside, then moved in
         if cached is not None:  # the cached build, copied: what building again would give
             compiled, firmware = cached
-            firmware = build_cache.install(destination, build_cache.copy_entry(firmware, out_dir), firmware)
+            try:
+                firmware = build_cache.install(destination, build_cache.copy_entry(firmware, out_dir), firmware)
+            except OSError as error:
+                _refuse_if_out_of_space(destination, error)
+                raise
             return Deployment(compiled.graph, compiled, firmware)
     out_dir = Path(out_dir)
     existed = out_dir.exists()
@@ -98,15 +105,26 @@ def prepare(model: bytes, source: str, board: Board | str, interface: str = "unp
                             options=options, isa=board.isa, generation=generation)
         progress(f"cross-compiling for {board.name} ({board.core}) with arm-none-eabi-gcc")
         firmware = build_firmware(out_dir / "model", board, out_dir / "build", semihosting=semihosting)
-    except BaseException:
+    except BaseException as error:
         if not existed:
             shutil.rmtree(out_dir, ignore_errors=True)
+        if destination is not None:
+            _refuse_if_out_of_space(destination, error)
         raise
     if destination is None:
         firmware = build_cache.publish(entry, out_dir, compiled, firmware)
     elif destination is not None:
         firmware = build_cache.install(destination, out_dir, firmware)
     return Deployment(compiled.graph, compiled, firmware)
+
+
+def _refuse_if_out_of_space(destination: Path, error: BaseException) -> None:
+    """A build that failed because the output's file system is full (ENOSPC, in Python's words or gcc's and as's,
+    about a hidden folder beside destination): our one line naming destination instead."""
+    full = os.strerror(errno.ENOSPC)
+    if (isinstance(error, OSError) and (error.errno == errno.ENOSPC or full in str(error))) or (
+            isinstance(error, UserError) and full in str(error)):
+        raise OutputPathError(f"-o {destination}: cannot write ({full})") from None
 
 
 def _where(deployment: Deployment, serial_url: str | None) -> str:

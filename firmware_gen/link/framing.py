@@ -202,6 +202,13 @@ def decode_profile(frame: Frame) -> Profile:
     return Profile(CounterKind(counter), total, struct.unpack_from(f"<{steps}Q", frame.payload, 16))
 
 
+def decode_stack(frame: Frame) -> tuple[int, int]:
+    """A STACK frame: (bytes of the program's stack used since reset, bytes it has)."""
+    _check_length(frame, 8)
+    used, reserved = struct.unpack("<2I", frame.payload)
+    return used, reserved
+
+
 def decode_fault(frame: Frame) -> Fault:
     _check_length(frame, 40)
     step, *words = struct.unpack("<i9I", frame.payload)

@@ -15,7 +15,7 @@ import numpy as np
 
 from firmware_gen.abi import CounterKind, FirmwareExit, FrameType
 from firmware_gen.errors import UserError
-from firmware_gen.link.framing import Link, LinkError, Profile, decode_done, decode_profile
+from firmware_gen.link.framing import Link, LinkError, Profile, decode_done, decode_profile, decode_stack
 from firmware_gen.link.qemu import Relay
 from firmware_gen.link.session import TargetSession, check_model, encode_inputs, handshake, next_frame, open_session
 from firmware_gen.manifest import ModelInterface
@@ -32,9 +32,12 @@ class RunResult:
     total_cycles: int = 0
     counter: str = "systick"
     board: str = ""
+    stack_bytes_used: int | None = None  # the program stack's high-water mark (bare-metal firmware only)
+    stack_bytes_bound: int | None = None  # its worst case from the call graph (FirmwareBuild.stack)
 
     def to_json(self) -> dict:
         return {"board": self.board, "counter": self.counter, "exit_code": self.exit_code,
+                "stack_bytes_used": self.stack_bytes_used, "stack_bytes_bound": self.stack_bytes_bound,
                 "instructions": self.instructions, "total_cycles": self.total_cycles,
                 "step_cycles": self.step_cycles, "step_instructions": self.step_instructions,
                 "outputs": [o.tolist() for o in self.outputs]}
@@ -45,6 +48,7 @@ class _Results:
     outputs: list[bytes]
     profile: Profile
     status: int
+    stack_used: int | None = None
 
 
 def exchange(link: Link, interface: ModelInterface, inputs: list[bytes], run_timeout: float) -> _Results:
@@ -61,13 +65,15 @@ def run_inputs(session: TargetSession, inputs: list[bytes], run_timeout: float) 
         link.send(FrameType.INPUT, bytes([index]) + data)
     outputs: dict[int, bytes] = {}
     profile = None
-    status = None
+    status = stack_used = None
     while status is None:
         frame = next_frame(link, run_timeout, "the host's data")
         if frame.type == FrameType.OUTPUT and frame.payload and frame.payload[0] < len(hello.output_bytes):
             outputs[frame.payload[0]] = frame.payload[1:]
         elif frame.type == FrameType.PROFILE:
             profile = decode_profile(frame)
+        elif frame.type == FrameType.STACK:
+            stack_used = decode_stack(frame)[0]
         elif frame.type == FrameType.DONE:
             status = decode_done(frame)
         else:
@@ -79,7 +85,7 @@ def run_inputs(session: TargetSession, inputs: list[bytes], run_timeout: float) 
     for i, data in outputs.items():
         if len(data) != hello.output_bytes[i]:
             raise LinkError(f"output {i}: {len(data)} B received, {hello.output_bytes[i]} B announced")
-    return _Results([outputs[i] for i in range(len(outputs))], profile, status)
+    return _Results([outputs[i] for i in range(len(outputs))], profile, status, stack_used)
 
 
 def _run_result(firmware: FirmwareBuild, results: _Results, exit_code: int | None, emulated: bool) -> RunResult:
@@ -100,6 +106,8 @@ def _run_result(firmware: FirmwareBuild, results: _Results, exit_code: int | Non
         total_cycles=profile.total,
         counter=profile.counter.name.lower(),
         board=firmware.board.name,
+        stack_bytes_used=results.stack_used,
+        stack_bytes_bound=firmware.stack.thread.bytes if firmware.stack else None,
     )
 
 

@@ -16,22 +16,27 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from firmware_gen.abi import DEFAULT_PREFIX, model_macro, model_symbol, pool_output_section
+from firmware_gen.abi import DEFAULT_PREFIX, pool_output_section
 from firmware_gen.errors import DoesNotFitError, ToolchainError, UserError
 from firmware_gen.manifest import ModelInterface, ModelManifest, read_manifest
 from firmware_gen.resources import RUNTIME_DIR
 from firmware_gen.target.boards import Board, load_board
+from firmware_gen.target.build_flags import alias_flags, prefix_maps
+from firmware_gen.target.call_graph_info import CALLGRAPH_FLAG
 from firmware_gen.target.elf_image import Section, read_elf
 from firmware_gen.target.linker_script import SECTION_KIND, pool_region, render_linker_script
 from firmware_gen.target.object_cache import cached_object, flags_key
+from firmware_gen.target.stack_bound import StackBound
+from firmware_gen.target.stack_fit import check_stack_fits, read_firmware_stack
 
 CROSS_GCC = "arm-none-eabi-gcc"
 INSTALL_HINT = "apt-get install --no-install-recommends gcc-arm-none-eabi libnewlib-arm-none-eabi"
 PORTS_DIR = RUNTIME_DIR / "ports"
 FIRMWARE_DIR = RUNTIME_DIR / "firmware"
 COMPILE_FLAGS = ("-std=c99", "-Os", "-g", "-pipe", "-ffunction-sections", "-fdata-sections", "-Wall", "-Wextra",
-                 "-Werror", "--specs=nano.specs", "-DFG_ENABLE_HOOKS")
-LINK_FLAGS = ("--specs=nano.specs", "--specs=nosys.specs", "-nostartfiles", "-Wl,--gc-sections")
+                 "-Werror", "--specs=nano.specs", "-DFG_ENABLE_HOOKS", CALLGRAPH_FLAG)
+LINK_FLAGS = ("--specs=nano.specs", "--specs=nosys.specs", "-nostartfiles", "-Wl,--gc-sections",
+              "-Wl,--emit-relocs")  # the relocations tell stored function addresses from data (thumb_code)
 _CACHE = "cross-objects"
 _KIND_LABEL = {"code": "code", "rodata": "constants", "data": "data", "bss": "bss", "pool": "workspace pool",
                "stack": "stack"}
@@ -60,6 +65,7 @@ class FirmwareBuild:
     ram_bytes: int  # data + bss + workspace pool + stack
     workspace_bytes: int
     regions: list[RegionUsage]
+    stack: StackBound | None = None  # the worst case from the compiler's call graph (None: not analysed)
 
     @property
     def fits(self) -> bool:
@@ -81,11 +87,11 @@ def find_tool(name: str) -> str:
     return path
 
 
-def _run(command: list[str]) -> subprocess.CompletedProcess:
+def _run(command: list[str], cwd: Path | None = None) -> subprocess.CompletedProcess:
     """The tool in a process group of its own: if firmware-gen is stopped meanwhile, the whole group gets SIGTERM,
     on which gcc's driver removes its temporary files (a SIGKILL of the driver alone left them, and its children)."""
     with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                          start_new_session=True) as process:
+                          start_new_session=True, cwd=cwd) as process:
         try:
             stdout, stderr = process.communicate()
         except BaseException:
@@ -140,7 +146,7 @@ def _compile(sources: list[Path], includes: list[Path], board: Board, obj_dir: P
     ports, which include nothing of the model) are compiled with shared_includes only, through the object
     cache."""
     flags = [find_tool(CROSS_GCC), *_board_flags(board), *COMPILE_FLAGS, *extra_cflags]
-    shared_command = [*flags, *(f"-I{d}" for d in shared_includes)]
+    shared_command = [*flags, *(f"-I{d.resolve()}" for d in shared_includes)]
     shared_key = flags_key(shared_command) if shared else None
     obj_dir.mkdir(parents=True, exist_ok=True)
     objects = []
@@ -148,15 +154,19 @@ def _compile(sources: list[Path], includes: list[Path], board: Board, obj_dir: P
         objects.append(obj_dir / f"{number:03d}_{source.stem}.o")
         if source in shared:
             cached = cached_object(_CACHE, shared_key, source,
-                                   lambda path, s=source: _compile_one(shared_command, s, path, board))
+                                   lambda path, s=source: _compile_one(shared_command, s, path, board, obj_dir.parent),
+                                   companions=(".ci",))
             shutil.copyfile(cached, objects[-1])
+            shutil.copyfile(cached.with_suffix(".ci"), objects[-1].with_suffix(".ci"))
         else:
-            _compile_one([*flags, *(f"-I{d}" for d in includes)], source, objects[-1], board)
+            own_command = [*flags, *(f"-I{d.resolve()}" for d in includes)]
+            _compile_one(own_command, source, objects[-1], board, obj_dir.parent)
     return objects
 
 
-def _compile_one(command: list[str], source: Path, obj: Path, board: Board) -> None:
-    done = _run([*command, "-c", str(source), "-o", str(obj)])
+def _compile_one(command: list[str], source: Path, obj: Path, board: Board, cwd: Path) -> None:
+    """From cwd (the build's folder, mapped to `build` in the debug information)."""
+    done = _run([*command, "-c", str(source.resolve()), "-o", str(obj.resolve())], cwd=cwd)
     if done.returncode != 0:
         raise ToolchainError(f"{CROSS_GCC} could not compile {source} for {board.name}:\n{done.stderr[-4000:]}")
 
@@ -166,11 +176,13 @@ def _link(objects: list[Path], board: Board, elf: Path, measure: bool, pools: Se
     script = elf.with_suffix(".measure.ld" if measure else ".ld")
     script.write_text(render_linker_script(board, measure=measure, pools=pools, rodata_sections=rodata_sections,
                                            prefix=prefix))
-    command = [find_tool(CROSS_GCC), *board.gcc_flags, *LINK_FLAGS, f"-T{script}", *map(str, objects),
-               f"-Wl,-Map={elf.with_suffix('.map')}", "-o", str(elf)]
+    # From the ELF's folder, with relative names: the map names no temporary folder.
+    command = [find_tool(CROSS_GCC), *board.gcc_flags, *LINK_FLAGS, f"-T{script.name}",
+               *(os.path.relpath(o, elf.parent) for o in objects), f"-Wl,-Map={elf.with_suffix('.map').name}",
+               "-o", elf.name]
     if measure:
         command.append("-Wl,--no-check-sections")
-    return _run(command)
+    return _run(command, cwd=elf.parent)
 
 
 def _sections(elf: Path) -> dict[str, Section]:
@@ -214,23 +226,6 @@ def _not_fit_message(board: Board, regions: list[RegionUsage]) -> str:
     return "the firmware does not fit: " + "; ".join(parts)
 
 
-def _alias_flags(manifest: ModelManifest, out_dir: Path) -> list[str]:
-    """A model generated with --name NAME: the firmware (written for the default names) sees them through a header
-    of #defines, from the manifest's symbols and macros, force-included into every source."""
-    if manifest.prefix == DEFAULT_PREFIX:
-        return []
-    aliases = {model_symbol(role): name for role, name in manifest.symbols.items()}
-    aliases.update({model_macro(macro): name for macro, name in manifest.macros.items()})
-    aliases.update({model_macro(f"{kind}{i}_BYTES"): model_macro(f"{kind}{i}_BYTES", manifest.prefix)
-                    for kind, specs in (("INPUT", manifest.interface.inputs), ("OUTPUT", manifest.interface.outputs))
-                    for i in range(len(specs))})
-    header = out_dir / "fg_model_alias.h"
-    header.write_text("/* Generated by firmware-gen: the default model names the firmware uses, for a model "
-                      f"generated with --name {manifest.prefix}. */\n"
-                      + "".join(f"#define {a} {b}\n" for a, b in aliases.items()))
-    return ["-include", str(header)]
-
-
 def build_firmware(model_dir: str | Path, board: Board | str, out_dir: str | Path,
                    extra_cflags: Sequence[str] = (), semihosting: bool = True) -> FirmwareBuild:
     """Cross-compile model_dir (a `firmware-gen generate` output) into out_dir/firmware.elf for board.
@@ -244,16 +239,24 @@ def build_firmware(model_dir: str | Path, board: Board | str, out_dir: str | Pat
     if manifest.pool_from_app:
         raise UserError(f"{model_dir} was generated with --pool-from-app: the profiling firmware owns its pool; "
                         f"generate it without --pool-from-app to build it")
-    cflags = [*extra_cflags, *([] if semihosting else ["-DFG_NO_SEMIHOSTING"]), *_alias_flags(manifest, out_dir)]
+    cflags = [*extra_cflags, *([] if semihosting else ["-DFG_NO_SEMIHOSTING"]), *alias_flags(manifest, out_dir),
+              *prefix_maps(model_dir, out_dir)]
     pools = manifest.named_pools
     for pool in pools:
         pool_region(board, pool)  # an unknown region name fails before compiling
     shared = {*(model_dir / name for name in manifest.sources if name.startswith("runtime/")), *port_sources(board)}
     shared_includes = [*(model_dir / d for d in manifest.include_dirs if d != "."), PORTS_DIR, FIRMWARE_DIR]
     objects = _compile(sources, includes, board, out_dir / "obj", cflags, shared, shared_includes)
-    return link_firmware(objects, board, out_dir / "firmware.elf", model_dir, manifest.interface, pools,
-                         rodata_sections=[manifest.weights_section] if manifest.weights_section else [],
-                         prefix=manifest.prefix)
+    try:
+        firmware = link_firmware(objects, board, out_dir / "firmware.elf", model_dir, manifest.interface, pools,
+                                 rodata_sections=[manifest.weights_section] if manifest.weights_section else [],
+                                 prefix=manifest.prefix)
+        firmware.stack = read_firmware_stack(firmware.elf, objects, manifest.symbols, board)
+    finally:
+        for obj in objects:  # they name the build's folders: the output stays the same wherever it is built
+            obj.with_suffix(".ci").unlink(missing_ok=True)
+    check_stack_fits(firmware.stack, board)
+    return firmware
 
 
 def link_firmware(objects: list[Path], board: Board, elf: Path, model_dir: Path, interface: ModelInterface,

@@ -65,6 +65,13 @@ void fg_frame_send_done(int32_t status) {
     frame_end();
 }
 
+void fg_frame_send_stack(uint32_t used, uint32_t reserved) {
+    frame_begin(FG_FRAME_STACK, 8);
+    send_u32(used);
+    send_u32(reserved);
+    frame_end();
+}
+
 void fg_frame_send_sample(uint32_t sample, int32_t status, const void *const *outputs) {
     uint32_t length = 8;
     for (int i = 0; i < FG_MODEL_NUM_OUTPUTS; ++i) {

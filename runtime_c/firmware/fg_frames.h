@@ -21,6 +21,7 @@ void fg_frame_send_output(int index, const void *data);
 /* total: the whole invoke; step_counts: FG_MODEL_NUM_STEPS counts, one per step. */
 void fg_frame_send_profile(int counter_kind, uint64_t total, const uint64_t *step_counts);
 void fg_frame_send_done(int32_t status);
+void fg_frame_send_stack(uint32_t used, uint32_t reserved);
 /* Dataset session: the result of one sample, outputs[i] holding its fg_model_output_bytes(i) bytes. */
 void fg_frame_send_sample(uint32_t sample, int32_t status, const void *const *outputs);
 /* code: FG_ERROR_* of fg_protocol.h. */

@@ -54,6 +54,8 @@
                                  read back wrong), u32 address, u32 read, u32 expected (of the first bad word) */
 #define FG_FRAME_FEATURE 0x0D /* self-test: u8 feature, 3 x u8 0, u32 what its probe computed */
 #define FG_FRAME_SAMPLE 0x0E  /* dataset: u32 sample, i32 status of fg_model_invoke, the bytes of every output in order */
+#define FG_FRAME_STACK 0x0F   /* u32 bytes of the program's stack used since reset (its high-water mark), u32 bytes
+                                 it has; sent by the bare-metal firmware between PROFILE and DONE */
 /* Host -> firmware. */
 #define FG_FRAME_HELLO_REQUEST 0x10 /* empty */
 #define FG_FRAME_INPUT 0x11         /* u8 input index, the tensor bytes */

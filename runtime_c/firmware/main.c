@@ -269,6 +269,7 @@ static void send_results(int counter_kind, uint64_t total, int32_t status) {
         fg_frame_send_output(i, fg_model_output(i));
     }
     fg_frame_send_profile(counter_kind, total, step_counts);
+    fg_frame_send_stack(fg_stack_used(), fg_stack_reserved());
     fg_frame_send_done(status);
 }
 

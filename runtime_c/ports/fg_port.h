@@ -39,6 +39,11 @@ uint64_t fg_cycles_now(void);
  * builds (FG_NO_SEMIHOSTING) drain the UART and reset the chip instead, ready for the next session. */
 void fg_exit(int code) __attribute__((noreturn));
 
+/* The program's stack (startup.c): painted with a pattern at reset, fg_stack_used() is its high-water mark since
+ * then (the bytes below its top no longer holding the pattern), fg_stack_reserved() its size. */
+uint32_t fg_stack_used(void);
+uint32_t fg_stack_reserved(void);
+
 /* The registers the core stacked on a fault, as the fault entry passes them to fg_fault_report. */
 typedef struct {
     uint32_t r0, r1, r2, r3, r12, lr, pc, xpsr;

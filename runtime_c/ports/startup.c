@@ -8,7 +8,7 @@
 extern uint8_t __fg_data_load[], __fg_data_start[], __fg_data_end[];
 extern uint8_t __fg_bss_start[], __fg_bss_end[];
 extern uint8_t __fg_pool_start[], __fg_pool_end[];
-extern uint8_t __fg_stack_bottom[], __fg_stack_top[];
+extern uint8_t __fg_stack_bottom[], __fg_stack_top[], __fg_thread_stack_top[];
 
 int main(void);
 void Reset_Handler(void);
@@ -36,11 +36,36 @@ __attribute__((naked)) void Reset_Handler(void) {
         "b fg_reset\n\t");
 }
 
+#define FG_STACK_PAINT 0xFFFFFFFFu /* erased flash: a stale word read as an address or return faults */
+#define FG_STACK_PAINT_CLEARANCE 64u /* bytes below the painter's own stack pointer left alone: its frame */
+
+/* Every word of the program's stack below the caller's frame gets the pattern fg_stack_used() looks for. */
+static void __attribute__((noinline)) paint_stack(void) {
+    uint8_t *sp;
+    __asm__ volatile("mov %0, sp" : "=r"(sp));
+    for (uint32_t *word = (uint32_t *)__fg_stack_bottom; (uint8_t *)word < sp - FG_STACK_PAINT_CLEARANCE; ++word) {
+        *(volatile uint32_t *)word = FG_STACK_PAINT;
+    }
+}
+
+uint32_t fg_stack_used(void) {
+    const uint32_t *word = (const uint32_t *)__fg_stack_bottom;
+    while ((const uint8_t *)word < __fg_thread_stack_top && *word == FG_STACK_PAINT) {
+        ++word;
+    }
+    return (uint32_t)(__fg_thread_stack_top - (const uint8_t *)word);
+}
+
+uint32_t fg_stack_reserved(void) {
+    return (uint32_t)(__fg_thread_stack_top - __fg_stack_bottom);
+}
+
 /* QEMU machines need no set-up; a real board's board_<name>.c replaces this. */
 __attribute__((weak)) void fg_board_init(void) {}
 
 void fg_reset(void) {
     fg_board_init();
+    paint_stack();
 #if defined(__ARM_FP) || defined(__ARM_FEATURE_MVE)
     CPACR |= 0xFu << 20; /* CP10 and CP11 full access: FPU (and MVE) instructions */
     __asm__ volatile("dsb\n\tisb" ::: "memory");

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from target_fixtures import qemu_processes_for
+from target_fixtures import no_qemu_left, qemu_processes_for
 
 from firmware_gen.errors import UserError
 from firmware_gen.link.runner import run_model
@@ -223,7 +223,7 @@ class Campaign:
         seconds = time.monotonic() - started
         if seconds > self.timeout + self.hang_slack:
             verdict, detail = "hang", f"{seconds:.1f} s: {detail}"
-        left = qemu_processes_for(elf)
+        left = [] if no_qemu_left(elf) else qemu_processes_for(elf)  # a QEMU killed may take a moment to go
         if left:
             verdict, detail = "orphan", f"pids {left}: {detail}"
         elf.unlink()

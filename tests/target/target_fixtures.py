@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,15 @@ FIXTURE_MODEL = Path(__file__).resolve().parent.parent / "fixtures" / "add_one_m
 needs_cross_gcc = pytest.mark.skipif(shutil.which("arm-none-eabi-gcc") is None, reason="arm-none-eabi-gcc missing")
 needs_qemu = pytest.mark.skipif(shutil.which("qemu-system-arm") is None or shutil.which("arm-none-eabi-gcc") is None,
                                 reason="qemu-system-arm or arm-none-eabi-gcc missing")
+
+
+def no_qemu_left(elf: Path, within: float = 60.0) -> bool:
+    """No process with elf on its command line, polled for up to `within` seconds: a QEMU that was killed leaves
+    the process table only once the kernel has run its exit, which a loaded machine may delay; an orphan stays."""
+    deadline = time.monotonic() + within
+    while qemu_processes_for(elf) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return not qemu_processes_for(elf)
 
 
 def qemu_processes_for(elf: Path) -> list[int]:

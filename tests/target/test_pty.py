@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 import serial
-from target_fixtures import needs_qemu, qemu_processes_for
+from target_fixtures import needs_qemu, no_qemu_left
 
 from firmware_gen import cli
 from firmware_gen.cli.common import deploy as cli_deploy
@@ -105,7 +105,7 @@ def test_validate_through_a_pty_is_the_real_board_path(tmp_path, monkeypatch, ca
         while (state := _qmp(tmp_path / "qmp.sock", "query-status"))["status"] != "shutdown":
             assert time.monotonic() < deadline and process.poll() is None, state
             time.sleep(0.1)
-    assert not qemu_processes_for(elf)
+    assert no_qemu_left(elf)
 
 
 def test_silent_pty_when_qemu_stays_halted(tmp_path, monkeypatch, capsys):

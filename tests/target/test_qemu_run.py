@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 import pytest
-from target_fixtures import FIXTURE_MODEL, needs_qemu, qemu_processes_for
+from target_fixtures import FIXTURE_MODEL, needs_qemu, no_qemu_left
 
 from firmware_gen.abi import FrameType
 from firmware_gen.link.framing import FirmwareFault, Link, LinkError, describe_error, encode_frame
@@ -31,7 +29,8 @@ def test_add_one_model_runs_and_counts_repeatably(tmp_path, board):
     assert len(first.step_cycles) == 2 and all(t > 0 for t in first.step_cycles)
     assert first.instructions == round(first.total_cycles * load_board(board).instructions_per_tick)
     assert (first.instructions, first.step_cycles) == (second.instructions, second.step_cycles)
-    assert not qemu_processes_for(build.elf)
+    assert 0 < first.stack_bytes_used <= build.stack.thread.bytes  # the high-water mark within the bound
+    assert no_qemu_left(build.elf)
 
 
 def test_wrong_input_size_is_caught_before_qemu(tmp_path):
@@ -44,7 +43,7 @@ def test_hard_fault_reports_the_step(tmp_path):
     build = build_firmware(FIXTURE_MODEL, "mps2_an385", tmp_path, extra_cflags=["-DFG_TEST_FAULT_STEP=1"])
     with pytest.raises(FirmwareFault, match=r"HardFault in step 1 at pc 0x[0-9a-f]{8}.*undefined instruction"):
         run_model(build, [INPUT], timeout=60)
-    assert not qemu_processes_for(build.elf)
+    assert no_qemu_left(build.elf)
 
 
 def test_stack_overflow_is_reported_on_armv8m(tmp_path):
@@ -60,7 +59,7 @@ def test_stack_overflow_on_armv7m_is_a_clear_error(tmp_path):
                            extra_cflags=["-DFG_TEST_STACK_OVERFLOW", "-Wno-infinite-recursion"])
     with pytest.raises(LinkError, match="locked up"):
         run_model(build, [INPUT], timeout=60)
-    assert not qemu_processes_for(build.elf)
+    assert no_qemu_left(build.elf)
 
 
 def test_corrupted_input_frame_is_rejected_by_the_firmware(tmp_path):
@@ -75,13 +74,11 @@ def test_corrupted_input_frame_is_rejected_by_the_firmware(tmp_path):
         assert reply.type == FrameType.ERROR
         assert "CRC" in describe_error(reply)
         assert qemu.wait(20) == 11  # FG_EXIT_PROTOCOL_ERROR
-    assert not qemu_processes_for(build.elf)
+    assert no_qemu_left(build.elf)
 
 
 def test_hung_firmware_is_a_stall_and_qemu_is_killed(tmp_path):
     build = build_firmware(FIXTURE_MODEL, "qemu_cortex_m3", tmp_path, extra_cflags=["-DFG_TEST_HANG"])
-    started = time.monotonic()
-    with pytest.raises(LinkError, match="stalled|closed"):
+    with pytest.raises(LinkError, match="stalled: .*nothing for 2 s|killed at its time limit of 3 s"):
         run_model(build, [INPUT], timeout=3, stall_timeout=2)
-    assert time.monotonic() - started < 30
-    assert not qemu_processes_for(build.elf)
+    assert no_qemu_left(build.elf)

@@ -62,10 +62,8 @@ def test_corrupted_payload_fails_its_crc():
 
 def test_truncated_frame_is_a_stall_not_a_hang():
     data = encode_frame(FrameType.OUTPUT, bytes(100))[:60]
-    started = time.monotonic()
-    with pytest.raises(LinkError, match=r"stalled.*payload.*got \d+ of 100 B"):
+    with pytest.raises(LinkError, match=r"stalled: nothing for 0.3 s .*payload.*got \d+ of 100 B"):
         link_over(data).receive()
-    assert time.monotonic() - started < 5
 
 
 def test_silent_link_is_a_stall():

@@ -22,7 +22,7 @@ from firmware_gen.ops.variants import Variant, renamed
 REQUIRES = frozenset({DSP})
 INT32_LIMIT = 1 << 31
 # The x buffer on the stack holds three pixels' pairs of this many depths (12 bytes per two depths).
-MAX_DEPTH = 640
+MAX_DEPTH = 640  # FG_DSP_CONV_MAX_DEPTH: a fixed array on the stack, so that the kernel's frame is known
 FC_MAX_DEPTH = 2048  # FG_DSP_FC_MAX_DEPTH: the row's pairs on the stack
 WIDE = 256  # FG_DSP_WIDE: the shift field's flag for a channel that needs the 64-bit product
 

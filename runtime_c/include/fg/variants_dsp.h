@@ -35,6 +35,11 @@ void fg_depthwise_conv2d_3x3_dsp(const fg_depthwise_conv2d_params *params, const
 void fg_depthwise_conv2d_planar_dsp(const fg_depthwise_conv2d_params *params, const int8_t *input,
                                     int8_t *output);
 
+/* The deepest window (filter_h x padded row, or in_c for 1x1) the convolution variants take: three pixels' int16
+ * pairs of it sit in a fixed array on the stack, so that its frame is known at compile time. */
+#define FG_DSP_CONV_MAX_DEPTH 640
+#define FG_DSP_CONV_MAX_PAIRS (((FG_DSP_CONV_MAX_DEPTH + 7) >> 3) << 2)
+
 /* fg_depthwise_conv2d_s8 for in_c 1 (any filter, depth_multiplier, stride, dilation): the CONV_2D of
  * depth_multiplier filters it is, through fg_conv2d_folded_dsp (weights and bias from params). */
 void fg_depthwise_conv2d_dsp(const fg_depthwise_conv2d_params *params, const int8_t *input, int8_t *output);

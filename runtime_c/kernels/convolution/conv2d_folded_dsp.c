@@ -96,10 +96,10 @@ FG_HOT_LOOP static void fg_dsp_folded_image(const fg_conv2d_params *p, const int
     const fg_dsp_channel *ch = (const fg_dsp_channel *)p->packed;
     const uint32_t *weights = (const uint32_t *)(ch + out_c);
     const int narrow = fg_dsp_all_narrow(ch, out_c);
-    uint32_t x[3 * pairs];
-    int8_t patch[2 * pairs];  /* zeros past depth: their weights are zero too */
-    memset(patch, 0, sizeof patch);
-    memset(x, 0, sizeof x);  /* the pairs past depth stay zero */
+    uint32_t x[3 * FG_DSP_CONV_MAX_PAIRS];  /* 3 * pairs used: depth <= FG_DSP_CONV_MAX_DEPTH (the lowering's) */
+    int8_t patch[2 * FG_DSP_CONV_MAX_PAIRS];  /* 2 * pairs used; zeros past depth: their weights are zero too */
+    memset(patch, 0, 2u * (uint32_t)pairs);
+    memset(x, 0, 3u * sizeof x[0] * (uint32_t)pairs);  /* the pairs past depth stay zero */
     /* a window inside the image read straight from its rows (the padding's bytes from the same image row: their
      * weights are zero) */
     const int direct = p->dilation_h == 1 && p->dilation_w == 1 && padded_row % 4 == 0;

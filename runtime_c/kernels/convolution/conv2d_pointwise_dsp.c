@@ -14,7 +14,7 @@ FG_HOT_LOOP void fg_conv2d_pointwise_dsp(const fg_conv2d_params *p, const int8_t
     const fg_dsp_channel *ch = (const fg_dsp_channel *)p->packed;
     const uint32_t *weights = (const uint32_t *)(ch + out_c);
     const int narrow = fg_dsp_all_narrow(ch, out_c);
-    uint32_t x[3 * pairs];
+    uint32_t x[3 * FG_DSP_CONV_MAX_PAIRS];  /* 3 * pairs used: depth <= FG_DSP_CONV_MAX_DEPTH (the lowering's) */
     for (int32_t i = 0; i < pixels; i += 3) {
         if (pixels - i == 2 && i > 0) {
             /* two pixels left: the tile steps back over the last pixel stored and stores it again (the same
