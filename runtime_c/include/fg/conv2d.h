@@ -53,6 +53,10 @@ void fg_conv2d_pointwise_s8(const fg_conv2d_params *params, const int8_t *input,
                             int8_t *output);
 void fg_conv2d_folded_s8(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter, int8_t *output);
 
+/* 4-bit weights (fg/weights_s4.h): the filter [out_c, filter_h, filter_w, in_c] packed as TFLite packs it, read in
+ * place from params->packed (filter is NULL), the bias from params->folded_bias; any geometry. */
+void fg_conv2d_s4(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter, int8_t *output);
+
 /* The filter rows of output pixel `pixel`'s window for the blocked kernels: pointers into the image where a row lies
  * inside it (and the filter is not dilated along x), else the row gathered into `buffer` (filter_h * blocked.run
  * bytes) with the zero point in the padding. Returns 1 when every row points into the image. */

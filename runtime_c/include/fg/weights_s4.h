@@ -1,0 +1,30 @@
+/* 4-bit weights as TFLite packs them: two's-complement nibbles, element k of the flattened tensor in the low nibble
+ * of byte k / 2 when k is even, in the high nibble when it is odd. The kernels read them in place (from flash), two
+ * taps per byte load, unpacked in registers: the low nibble by shifting it to the top of a byte and back, the high
+ * one by an arithmetic shift of the sign-extended byte. Sums are modulo 2^32, as the int8 kernels' accumulators. */
+#ifndef FG_WEIGHTS_S4_H
+#define FG_WEIGHTS_S4_H
+
+#include <stdint.h>
+
+/* Element k. */
+static inline int32_t fg_nibble_s4(const uint8_t *w, int32_t k) {
+    const int32_t byte = (int8_t)w[k >> 1];
+    return (k & 1) ? byte >> 4 : (int32_t)(int8_t)(uint8_t)((uint32_t)byte << 4) >> 4;
+}
+
+/* sum_{i < n} x[i] * w(start + i). */
+uint32_t fg_dot_s4(const int8_t *x, const uint8_t *w, int32_t start, int32_t n);
+
+/* scale * sum_{i < n} w(start + i): the share of taps that read the input zero point (the padding). */
+uint32_t fg_scaled_sum_s4(int32_t scale, const uint8_t *w, int32_t start, int32_t n);
+
+/* acc[i] += x[(first + i) / multiplier] * w(start + i) for i < n: one tap of the depthwise output channels
+ * [first, first + n), x the input pixel's channels. */
+void fg_channel_taps_s4(const int8_t *x, int32_t multiplier, int32_t first, const uint8_t *w, int32_t start,
+                        int32_t n, uint32_t *acc);
+
+/* acc[i] += scale * w(start + i) for i < n: a depthwise tap in the padding. */
+void fg_scaled_taps_s4(int32_t scale, const uint8_t *w, int32_t start, int32_t n, uint32_t *acc);
+
+#endif /* FG_WEIGHTS_S4_H */
