@@ -2,12 +2,14 @@
 DEPTHWISE_CONV_2D (per tensor or per output channel) and FULLY_CONNECTED (per tensor only: TFLM refuses per-channel
 4-bit FULLY_CONNECTED), with int8 activations.
 
-The weights stay packed in flash exactly as the file packs them (nibbles, element 2i in the low nibble of byte i,
-over the whole flattened tensor: ceil(n / 2) bytes), in the table `packed_weights`; the kernels (fg/weights_s4.h)
-read two taps per byte load and unpack them in registers, so no layer needs a buffer for its unpacked filter. That
-layout is already the one their inner loops walk (consecutive taps of a channel, or consecutive channels of a
-depthwise tap), so nothing is repacked. The input zero point is folded into the bias at generation time, as in the
-int8 variants; a tap in the padding adds zero point x tap, cancelling its share.
+The weights stay packed in flash as the file packs them (nibbles, element 2i in the low nibble of byte i: ceil(n / 2)
+bytes), in the table `packed_weights`; the kernels (fg/weights_s4.h) read them in place and unpack them in registers
+(no layer needs a buffer for its unpacked filter). CONV_2D and FULLY_CONNECTED read each output channel's row from a
+byte boundary, four rows against one load of the inputs (fg_dot4_s4): when a row's tap count is odd each row gets a
+zero nibble at its end (out_channels / 2 bytes more than TFLite's packing), else the bytes are TFLite's. The
+depthwise filter is TFLite's packing as it is (a tap's channels are consecutive nibbles). The input zero point is
+folded into the bias at generation time, as in the int8 variants; a tap in the padding adds zero point x tap,
+cancelling its share.
 """
 
 from __future__ import annotations
@@ -54,6 +56,11 @@ def _packed(weights: np.ndarray) -> ConstTable:
     return ConstTable("packed_weights", "uint8_t", np.frombuffer(pack_int4(weights), np.uint8))
 
 
+def _packed_rows(taps: np.ndarray) -> ConstTable:
+    """[channels, taps] -> each channel's row from a byte boundary (a zero nibble after an odd count)."""
+    return _packed(np.pad(taps, ((0, 0), (0, taps.shape[1] % 2))))
+
+
 def lower_int4(graph: Graph, op: Operator) -> KernelCall:
     """The call of a CONV_2D, DEPTHWISE_CONV_2D or FULLY_CONNECTED whose weights are 4-bit (int4_refusal passed)."""
     return {"CONV_2D": _conv2d, "DEPTHWISE_CONV_2D": _depthwise, "FULLY_CONNECTED": _fully_connected}[op.opcode](
@@ -71,7 +78,8 @@ def _conv2d(graph: Graph, op: Operator) -> KernelCall:
     weights = np.asarray(shapes.weights.data)
     batches, in_h, in_w, in_c = shapes.source.shape
     stage = conv_output_stage(graph, op, shapes)
-    bias, packed = folded_bias(graph, op, shapes.source, weights.reshape(shapes.out_channels, -1)), _packed(weights)
+    taps = weights.reshape(shapes.out_channels, -1)
+    bias, packed = folded_bias(graph, op, shapes.source, taps), _packed_rows(taps)
     params = {"batches": batches, "in_h": in_h, "in_w": in_w, "in_c": in_c, "out_h": shapes.window.out_h,
               "out_w": shapes.window.out_w, "out_c": shapes.out_channels, **window_fields(shapes.window),
               **stage.fields, "folded_bias": TableRef(bias.suffix), "blocked": (0,), "packed": TableRef(packed.suffix)}
@@ -99,7 +107,7 @@ def _fully_connected(graph: Graph, op: Operator) -> KernelCall:
                                                      shapes.weights.quantization.scale,
                                                      shapes.result.quantization.scale)
     stage = output_stage(graph, op, shapes.source, shapes.result, multipliers, shifts)
-    bias, packed = folded_bias(graph, op, shapes.source, weights), _packed(weights)
+    bias, packed = folded_bias(graph, op, shapes.source, weights), _packed_rows(weights)
     params = {"batches": shapes.batches, "accum_depth": shapes.accum_depth, "out_depth": shapes.out_depth,
               **stage.fields, "folded_bias": TableRef(bias.suffix), "blocked": (0,), "paired_weights": 0,
               "packed": TableRef(packed.suffix)}

@@ -118,3 +118,11 @@ def test_4bit_weights_with_int16_activations_are_refused():
     w = Weights(np.ones((2, 3), np.int8), [0.01], None, 0.1, int4=True)
     message = refusal(fc_model((1, 3), w, 0.1, 0, 0, dtype="int16"))
     assert "4-bit weights with int16 activations are not supported" in message
+
+
+@pytest.mark.parametrize("in_c", [65, 71])  # windows of 585 and 639 taps: past FG_CONV_GATHER_TAPS, row by row
+def test_conv2d_of_a_window_too_large_to_gather_is_bit_exact(in_c):
+    rng = np.random.default_rng(in_c)
+    w = Weights(rng.integers(-8, 8, (5, 3, 3, in_c)).astype(np.int8), [0.02], None, 2.0, int4=True)
+    options = {"padding": "SAME", "stride_h": 1, "stride_w": 2, "dilation_h": 1, "dilation_w": 1, "activation": "NONE"}
+    assert_bit_exact(conv_model("CONV_2D", (1, 3, 4, in_c), w, 0.05, 7, -3, options), seed=1)

@@ -1,6 +1,7 @@
 """4-bit weights on the QEMU boards of each ISA class (Armv7-M mps2_an385, DSP mps2_an386, MVE mps3_an547): the
 synthetic w4a8 autoencoder and single-operator CONV_2D / DEPTHWISE_CONV_2D / FULLY_CONNECTED cases whose channel
-runs start and end inside a byte, all in one firmware per board and bit-exact with TFLM; and the autoencoder, whose
+runs start and end inside a byte, that reach the vector loops (32 taps on MVE, 8 on DSP) and their tails, and a
+window too large to gather, all in one firmware per board and bit-exact with TFLM; and the autoencoder, whose
 int8 twin does not fit, on qemu_cortex_m3."""
 
 from __future__ import annotations
@@ -55,7 +56,8 @@ def _cases() -> list[bytes]:
     return [
         _case(1, "CONV_2D", 3, 5), _case(2, "CONV_2D", 5, 7, (3, 2), stride=2, per_channel=False),
         _case(3, "CONV_2D", 1, 3, (1, 1)), _case(4, "CONV_2D", 7, 16, (1, 1), padding="VALID"),
-        _case(5, "CONV_2D", 3, 4, dilation=2, padding="VALID"),
+        _case(5, "CONV_2D", 3, 4, dilation=2, padding="VALID"), _case(12, "CONV_2D", 9, 6, stride=2),
+        _case(13, "CONV_2D", 33, 5, (1, 1)), _case(14, "CONV_2D", 71, 3, per_channel=False),
         _case(6, "DEPTHWISE_CONV_2D", 5, 1), _case(7, "DEPTHWISE_CONV_2D", 3, 3, stride=2, per_channel=False),
         _case(8, "DEPTHWISE_CONV_2D", 17, 1, (5, 5), dilation=2), _case(9, "DEPTHWISE_CONV_2D", 1, 5, (2, 3)),
         _case(10, "FULLY_CONNECTED", 33, 17, per_channel=False),

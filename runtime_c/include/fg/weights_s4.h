@@ -13,6 +13,13 @@ static inline int32_t fg_nibble_s4(const uint8_t *w, int32_t k) {
     return (k & 1) ? byte >> 4 : (int32_t)(int8_t)(uint8_t)((uint32_t)byte << 4) >> 4;
 }
 
+/* The rows of a 4-bit filter as the fast loops read them: output channel c's taps from byte c * row_bytes on,
+ * row_bytes = ceil(taps / 2) (TFLite's own packing when taps is even; with an odd count each row ends in a zero
+ * nibble, written at generation time). acc[j] += sum_{i < n} x[i] * w_j(i) for j < 4, w_j the row at rows[j]
+ * (rows may repeat): the inputs loaded once for four channels. Vector paths: SMLAD (DSP) and VMLADAVA (MVE), chosen
+ * by the compiler's target. */
+void fg_dot4_s4(const int8_t *x, const int8_t *const rows[4], int32_t n, uint32_t acc[4]);
+
 /* sum_{i < n} x[i] * w(start + i). */
 uint32_t fg_dot_s4(const int8_t *x, const uint8_t *w, int32_t start, int32_t n);
 

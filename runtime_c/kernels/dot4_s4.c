@@ -1,0 +1,140 @@
+#include <string.h>
+
+#include "fg/hot_loop.h"
+#include "fg/weights_s4.h"
+
+#if defined(__ARM_FEATURE_MVE)
+#include <arm_mve.h>
+#elif defined(__ARM_FEATURE_DSP)
+#include "fg/dsp_support.h"
+#endif
+
+/* The two taps of one packed byte, sign-extended. */
+#define FG_LOW_S4(byte) ((int32_t)(int8_t)(uint8_t)((uint32_t)(byte) << 4) >> 4)
+#define FG_HIGH_S4(byte) ((int32_t)(byte) >> 4)
+
+/* The vector paths multiply by 16 w (a nibble moved, or masked, to the top of its byte: one instruction, exact in
+ * int8) and divide the sums by 16 at the end, exact while |16 sum| < 2^31: at most FG_S4_BLOCK taps of |x w| <= 1024
+ * per division. */
+#define FG_S4_BLOCK 32768
+
+/* The scalar loop: the taps [0, n) of the rows from byte 0 (n even, or the last tap in a low nibble). */
+static void fg_dot4_scalar_s4(const int8_t *x, const int8_t *const w[4], int32_t n, uint32_t acc[4]) {
+    const int8_t *w0 = w[0], *w1 = w[1], *w2 = w[2], *w3 = w[3];
+    uint32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
+    for (; n >= 2; n -= 2, x += 2) {
+        const int32_t x0 = x[0], x1 = x[1];
+        int32_t b = *w0++;
+        a0 += (uint32_t)(x0 * FG_LOW_S4(b) + x1 * FG_HIGH_S4(b));
+        b = *w1++;
+        a1 += (uint32_t)(x0 * FG_LOW_S4(b) + x1 * FG_HIGH_S4(b));
+        b = *w2++;
+        a2 += (uint32_t)(x0 * FG_LOW_S4(b) + x1 * FG_HIGH_S4(b));
+        b = *w3++;
+        a3 += (uint32_t)(x0 * FG_LOW_S4(b) + x1 * FG_HIGH_S4(b));
+    }
+    if (n > 0) {
+        a0 += (uint32_t)(x[0] * FG_LOW_S4(*w0));
+        a1 += (uint32_t)(x[0] * FG_LOW_S4(*w1));
+        a2 += (uint32_t)(x[0] * FG_LOW_S4(*w2));
+        a3 += (uint32_t)(x[0] * FG_LOW_S4(*w3));
+    }
+    acc[0] = a0;
+    acc[1] = a1;
+    acc[2] = a2;
+    acc[3] = a3;
+}
+
+#if defined(__ARM_FEATURE_MVE)
+/* 32 taps per pass: VLD2 splits the inputs into even and odd taps, which the low and high nibbles of each row's 16
+ * weight bytes multiply (VMLADAVA, 16 products each): 2 loads for the inputs, 5 instructions per row. Returns the
+ * taps done. */
+FG_HOT_LOOP static int32_t fg_dot4_vector_s4(const int8_t *x, const int8_t *const w[4], int32_t n, uint32_t acc[4]) {
+    const int8_t *w0 = w[0], *w1 = w[1], *w2 = w[2], *w3 = w[3];
+    const int8x16_t high = vdupq_n_s8((int8_t)0xF0);
+    int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+    const int32_t done = n & ~31;
+    for (int32_t i = 0; i < done; i += 32, x += 32, w0 += 16, w1 += 16, w2 += 16, w3 += 16) {
+        const int8x16x2_t xs = vld2q_s8(x);
+        int8x16_t v = vldrbq_s8(w0);
+        a0 = vmladavaq_s8(a0, xs.val[0], vshlq_n_s8(v, 4));
+        a0 = vmladavaq_s8(a0, xs.val[1], vandq_s8(v, high));
+        v = vldrbq_s8(w1);
+        a1 = vmladavaq_s8(a1, xs.val[0], vshlq_n_s8(v, 4));
+        a1 = vmladavaq_s8(a1, xs.val[1], vandq_s8(v, high));
+        v = vldrbq_s8(w2);
+        a2 = vmladavaq_s8(a2, xs.val[0], vshlq_n_s8(v, 4));
+        a2 = vmladavaq_s8(a2, xs.val[1], vandq_s8(v, high));
+        v = vldrbq_s8(w3);
+        a3 = vmladavaq_s8(a3, xs.val[0], vshlq_n_s8(v, 4));
+        a3 = vmladavaq_s8(a3, xs.val[1], vandq_s8(v, high));
+    }
+    acc[0] += (uint32_t)(a0 >> 4);
+    acc[1] += (uint32_t)(a1 >> 4);
+    acc[2] += (uint32_t)(a2 >> 4);
+    acc[3] += (uint32_t)(a3 >> 4);
+    return done;
+}
+#elif defined(__ARM_FEATURE_DSP)
+static inline uint32_t fg_load_word(const void *p) {
+    uint32_t v;
+    memcpy(&v, p, sizeof v);  /* Armv7-M and later load unaligned words */
+    return v;
+}
+
+/* One row's 8 taps against the input pairs: the low nibbles (taps 0 2 4 6) and the high ones (1 3 5 7) masked to
+ * the top of their bytes; SXTB16 makes the halfword pairs (0, 4) (2, 6) (1, 5) (3, 7), which the inputs meet in the
+ * same order. */
+__attribute__((always_inline)) static inline int32_t fg_dsp_mac8_s4(int32_t acc, const int8_t *w, uint32_t x04,
+                                                                    uint32_t x15, uint32_t x26, uint32_t x37) {
+    const uint32_t word = fg_load_word(w);
+    const uint32_t low = (word << 4) & 0xF0F0F0F0u, high = word & 0xF0F0F0F0u;
+    acc = __smlad(x04, __sxtb16(low), acc);
+    acc = __smlad(x15, __sxtb16(high), acc);
+    acc = __smlad(x26, fg_dsp_odd_s8x2(low), acc);
+    return __smlad(x37, fg_dsp_odd_s8x2(high), acc);
+}
+
+/* 8 taps per pass: the inputs rearranged once for four rows by PKHBT / PKHTB into (x0 x1 x4 x5) and (x2 x3 x6 x7)
+ * and sign-extended into the pairs (0, 4) (1, 5) (2, 6) (3, 7). Returns the taps done. */
+FG_HOT_LOOP static int32_t fg_dot4_vector_s4(const int8_t *x, const int8_t *const w[4], int32_t n, uint32_t acc[4]) {
+    const int8_t *w0 = w[0], *w1 = w[1], *w2 = w[2], *w3 = w[3];
+    int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+    const int32_t done = n & ~7;
+    for (int32_t i = 0; i < done; i += 8, x += 8, w0 += 4, w1 += 4, w2 += 4, w3 += 4) {
+        const uint32_t lo = fg_load_word(x), hi = fg_load_word(x + 4);
+        const uint32_t x0145 = (lo & 0xFFFFu) | (hi << 16), x2367 = (hi & 0xFFFF0000u) | (lo >> 16);
+        const uint32_t x04 = __sxtb16(x0145), x15 = fg_dsp_odd_s8x2(x0145);
+        const uint32_t x26 = __sxtb16(x2367), x37 = fg_dsp_odd_s8x2(x2367);
+        a0 = fg_dsp_mac8_s4(a0, w0, x04, x15, x26, x37);
+        a1 = fg_dsp_mac8_s4(a1, w1, x04, x15, x26, x37);
+        a2 = fg_dsp_mac8_s4(a2, w2, x04, x15, x26, x37);
+        a3 = fg_dsp_mac8_s4(a3, w3, x04, x15, x26, x37);
+    }
+    acc[0] += (uint32_t)(a0 >> 4);
+    acc[1] += (uint32_t)(a1 >> 4);
+    acc[2] += (uint32_t)(a2 >> 4);
+    acc[3] += (uint32_t)(a3 >> 4);
+    return done;
+}
+#else
+static int32_t fg_dot4_vector_s4(const int8_t *x, const int8_t *const w[4], int32_t n, uint32_t acc[4]) {
+    (void)x, (void)w, (void)n, (void)acc;
+    return 0;
+}
+#endif
+
+FG_HOT_LOOP void fg_dot4_s4(const int8_t *x, const int8_t *const rows[4], int32_t n, uint32_t acc[4]) {
+    const int8_t *w[4] = {rows[0], rows[1], rows[2], rows[3]};
+    while (n > 0) {
+        const int32_t done = fg_dot4_vector_s4(x, w, n < FG_S4_BLOCK ? n : FG_S4_BLOCK, acc);
+        if (done == 0) {
+            break;
+        }
+        x += done, n -= done;
+        for (int j = 0; j < 4; ++j) {
+            w[j] += done / 2;
+        }
+    }
+    fg_dot4_scalar_s4(x, w, n, acc);
+}
