@@ -9,10 +9,6 @@
 #include "fg/dsp_support.h"
 #endif
 
-/* The two taps of one packed byte, sign-extended. */
-#define FG_LOW_S4(byte) ((int32_t)(int8_t)(uint8_t)((uint32_t)(byte) << 4) >> 4)
-#define FG_HIGH_S4(byte) ((int32_t)(byte) >> 4)
-
 /* The vector paths multiply by 16 w (a nibble moved, or masked, to the top of its byte: one instruction, exact in
  * int8) and divide the sums by 16 at the end, exact while |16 sum| < 2^31: at most FG_S4_BLOCK taps of |x w| <= 1024
  * per division. */
@@ -25,19 +21,19 @@ static void fg_dot4_scalar_s4(const int8_t *x, const int8_t *const w[4], int32_t
     for (; n >= 2; n -= 2, x += 2) {
         const int32_t x0 = x[0], x1 = x[1];
         int32_t b = *w0++;
-        a0 += (uint32_t)(x0 * FG_LOW_S4(b) + x1 * FG_HIGH_S4(b));
+        a0 += (uint32_t)(x0 * fg_low_s4(b) + x1 * fg_high_s4(b));
         b = *w1++;
-        a1 += (uint32_t)(x0 * FG_LOW_S4(b) + x1 * FG_HIGH_S4(b));
+        a1 += (uint32_t)(x0 * fg_low_s4(b) + x1 * fg_high_s4(b));
         b = *w2++;
-        a2 += (uint32_t)(x0 * FG_LOW_S4(b) + x1 * FG_HIGH_S4(b));
+        a2 += (uint32_t)(x0 * fg_low_s4(b) + x1 * fg_high_s4(b));
         b = *w3++;
-        a3 += (uint32_t)(x0 * FG_LOW_S4(b) + x1 * FG_HIGH_S4(b));
+        a3 += (uint32_t)(x0 * fg_low_s4(b) + x1 * fg_high_s4(b));
     }
     if (n > 0) {
-        a0 += (uint32_t)(x[0] * FG_LOW_S4(*w0));
-        a1 += (uint32_t)(x[0] * FG_LOW_S4(*w1));
-        a2 += (uint32_t)(x[0] * FG_LOW_S4(*w2));
-        a3 += (uint32_t)(x[0] * FG_LOW_S4(*w3));
+        a0 += (uint32_t)(x[0] * fg_low_s4(*w0));
+        a1 += (uint32_t)(x[0] * fg_low_s4(*w1));
+        a2 += (uint32_t)(x[0] * fg_low_s4(*w2));
+        a3 += (uint32_t)(x[0] * fg_low_s4(*w3));
     }
     acc[0] = a0;
     acc[1] = a1;
@@ -46,9 +42,27 @@ static void fg_dot4_scalar_s4(const int8_t *x, const int8_t *const w[4], int32_t
 }
 
 #if defined(__ARM_FEATURE_MVE)
+/* The last taps (n < 32), 16 per pass under a tail predicate: each weight byte gathered into the lanes of its two
+ * taps, then its low nibble (even lanes) shifted to the top of the byte and the high one (odd lanes) masked there. */
+__attribute__((always_inline)) static inline void fg_dot4_tail_s4(const int8_t *x, const int8_t *const w[4],
+                                                                   int32_t n, int32_t a[4]) {
+    static const uint8_t twice[16] = {0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7};
+    static const int8_t shifts[16] = {4, 0, 4, 0, 4, 0, 4, 0, 4, 0, 4, 0, 4, 0, 4, 0};
+    const uint8x16_t offsets = vldrbq_u8(twice);
+    const int8x16_t lane_shifts = vldrbq_s8(shifts), high = vdupq_n_s8((int8_t)0xF0);
+    for (int32_t i = 0; i < n; i += 16) {
+        const mve_pred16_t p = vctp8q((uint32_t)(n - i));
+        const int8x16_t xv = vldrbq_z_s8(x + i, p);
+        for (int j = 0; j < 4; ++j) {
+            const int8x16_t v = vldrbq_gather_offset_z_s8(w[j] + i / 2, offsets, p);
+            a[j] = vmladavaq_p_s8(a[j], xv, vandq_s8(vshlq_s8(v, lane_shifts), high), p);
+        }
+    }
+}
+
 /* 32 taps per pass: VLD2 splits the inputs into even and odd taps, which the low and high nibbles of each row's 16
- * weight bytes multiply (VMLADAVA, 16 products each): 2 loads for the inputs, 5 instructions per row. Returns the
- * taps done. */
+ * weight bytes multiply (VMLADAVA, 16 products each): 2 loads for the inputs, 5 instructions per row; then the
+ * tail. Returns the taps done (all). */
 FG_HOT_LOOP static int32_t fg_dot4_vector_s4(const int8_t *x, const int8_t *const w[4], int32_t n, uint32_t acc[4]) {
     const int8_t *w0 = w[0], *w1 = w[1], *w2 = w[2], *w3 = w[3];
     const int8x16_t high = vdupq_n_s8((int8_t)0xF0);
@@ -69,11 +83,15 @@ FG_HOT_LOOP static int32_t fg_dot4_vector_s4(const int8_t *x, const int8_t *cons
         a3 = vmladavaq_s8(a3, xs.val[0], vshlq_n_s8(v, 4));
         a3 = vmladavaq_s8(a3, xs.val[1], vandq_s8(v, high));
     }
-    acc[0] += (uint32_t)(a0 >> 4);
-    acc[1] += (uint32_t)(a1 >> 4);
-    acc[2] += (uint32_t)(a2 >> 4);
-    acc[3] += (uint32_t)(a3 >> 4);
-    return done;
+    int32_t a[4] = {a0, a1, a2, a3};
+    if (n > done) {
+        const int8_t *const rest[4] = {w[0] + done / 2, w[1] + done / 2, w[2] + done / 2, w[3] + done / 2};
+        fg_dot4_tail_s4(x, rest, n - done, a);
+    }
+    for (int j = 0; j < 4; ++j) {
+        acc[j] += (uint32_t)(a[j] >> 4);
+    }
+    return n;
 }
 #elif defined(__ARM_FEATURE_DSP)
 static inline uint32_t fg_load_word(const void *p) {

@@ -22,7 +22,8 @@ from firmware_gen.ops.geometry import window_2d
 
 @st.composite
 def conv_cases(draw, opcode):
-    in_h, in_w, in_c = draw(st.integers(1, 7)), draw(st.integers(1, 7)), draw(st.integers(1, 5))
+    in_h, in_w = draw(st.integers(1, 7)), draw(st.integers(1, 7))
+    in_c = draw(st.sampled_from([1, 2, 3, 4, 5, 8, 20]))  # 8, 20: whole groups of four depthwise channels
     filter_h, filter_w = draw(st.integers(1, 3)), draw(st.integers(1, 3))
     options = {"padding": draw(st.sampled_from(["SAME", "VALID"])), "activation": draw(ACTIVATIONS),
                "stride_h": draw(st.integers(1, 3)), "stride_w": draw(st.integers(1, 3)),

@@ -60,6 +60,7 @@ def _cases() -> list[bytes]:
         _case(13, "CONV_2D", 33, 5, (1, 1)), _case(14, "CONV_2D", 71, 3, per_channel=False),
         _case(6, "DEPTHWISE_CONV_2D", 5, 1), _case(7, "DEPTHWISE_CONV_2D", 3, 3, stride=2, per_channel=False),
         _case(8, "DEPTHWISE_CONV_2D", 17, 1, (5, 5), dilation=2), _case(9, "DEPTHWISE_CONV_2D", 1, 5, (2, 3)),
+        _case(15, "DEPTHWISE_CONV_2D", 20, 1, stride=2), _case(16, "DEPTHWISE_CONV_2D", 8, 1, (5, 5)),
         _case(10, "FULLY_CONNECTED", 33, 17, per_channel=False),
         _case(11, "FULLY_CONNECTED", 64, 16, per_channel=False),
     ]

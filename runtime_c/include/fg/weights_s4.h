@@ -7,10 +7,19 @@
 
 #include <stdint.h>
 
+/* The two taps of one packed byte (read as int8), sign-extended. */
+static inline int32_t fg_low_s4(int32_t byte) {
+    return (int32_t)(int8_t)(uint8_t)((uint32_t)byte << 4) >> 4;
+}
+
+static inline int32_t fg_high_s4(int32_t byte) {
+    return byte >> 4;
+}
+
 /* Element k. */
 static inline int32_t fg_nibble_s4(const uint8_t *w, int32_t k) {
     const int32_t byte = (int8_t)w[k >> 1];
-    return (k & 1) ? byte >> 4 : (int32_t)(int8_t)(uint8_t)((uint32_t)byte << 4) >> 4;
+    return (k & 1) ? fg_high_s4(byte) : fg_low_s4(byte);
 }
 
 /* The rows of a 4-bit filter as the fast loops read them: output channel c's taps from byte c * row_bytes on,
@@ -25,13 +34,5 @@ uint32_t fg_dot_s4(const int8_t *x, const uint8_t *w, int32_t start, int32_t n);
 
 /* scale * sum_{i < n} w(start + i): the share of taps that read the input zero point (the padding). */
 uint32_t fg_scaled_sum_s4(int32_t scale, const uint8_t *w, int32_t start, int32_t n);
-
-/* acc[i] += x[(first + i) / multiplier] * w(start + i) for i < n: one tap of the depthwise output channels
- * [first, first + n), x the input pixel's channels. */
-void fg_channel_taps_s4(const int8_t *x, int32_t multiplier, int32_t first, const uint8_t *w, int32_t start,
-                        int32_t n, uint32_t *acc);
-
-/* acc[i] += scale * w(start + i) for i < n: a depthwise tap in the padding. */
-void fg_scaled_taps_s4(int32_t scale, const uint8_t *w, int32_t start, int32_t n, uint32_t *acc);
 
 #endif /* FG_WEIGHTS_S4_H */
