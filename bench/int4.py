@@ -5,7 +5,8 @@ instructions per MAC of the int8 variant on the same ISA).
 The layers of bench/int16.py (3x3 conv, 3x3 depthwise, 1x1 conv, FULLY_CONNECTED on 16x16x16) in two chains with the
 same weight values in [-8, 7]: one writes them as int8 tensors, the other as INT4. Each chain is built for the board
 as `build --board` does (its kernel variants), run once and checked against TFLM; the int8 chain also with its
-portable reference kernels (fg_conv2d_s8, ...).
+portable reference kernels (fg_conv2d_s8, ...) and with compact weights (`--compact-weights`: no wider weight layout
+bought with flash, the fair comparison where flash is what 4-bit weights are for).
 
     python bench/int4.py [--board mps2_an385]
 """
@@ -19,6 +20,7 @@ from pathlib import Path
 import numpy as np
 from int16 import LAYERS, SIDE, UNITS, reference_kernels
 
+from firmware_gen.backend.options import GenerationOptions
 from firmware_gen.check.inputs import random_inputs
 from firmware_gen.check.oracle import run_tflm
 from firmware_gen.driver.compiler import generate
@@ -30,6 +32,7 @@ from firmware_gen.target.boards import load_board
 from firmware_gen.target.cross_build import build_firmware
 
 CHANNELS = 16
+WEIGHT_WORDS = ("weights", "taps", "packed", "blocked", "paired", "filter")  # the tables that hold a layer's weights
 
 
 def chain_model(int4: bool) -> bytes:
@@ -54,14 +57,16 @@ def chain_model(int4: bool) -> bytes:
     return builder.build()
 
 
-def measure(int4: bool, board_name: str, reference: bool = False) -> tuple[list[tuple[str, str, float, int]], bool]:
+def measure(int4: bool, board_name: str, reference: bool = False, compact: bool = False,
+            ) -> tuple[list[tuple[str, str, float, int]], bool]:
     """[(layer, C function, instructions / MAC, weight bytes in its tables)] on the board, and whether it equals
     TFLM."""
     data = chain_model(int4)
     graph = read_model(data, "chain")
     board = load_board(board_name)
     with tempfile.TemporaryDirectory() as tmp, reference_kernels(reference):
-        compiled = generate(graph, Path(tmp) / "model", isa=board.isa)
+        compiled = generate(graph, Path(tmp) / "model", isa=board.isa,
+                            generation=GenerationOptions(compact_weights=compact))
         inputs = random_inputs(graph, seed=0)
         result = run_model(build_firmware(Path(tmp) / "model", board, Path(tmp) / "fw"), inputs, timeout=600)
     expected = run_tflm(data, inputs, len(graph.tensors)).outputs[0]
@@ -72,8 +77,7 @@ def measure(int4: bool, board_name: str, reference: bool = False) -> tuple[list[
         if op.opcode == "RESHAPE":
             continue
         call = compiled.calls[op.index]
-        weight_bytes = sum(t.values.nbytes for t in call.tables
-                           if any(word in t.suffix for word in ("weights", "taps", "packed", "blocked")))
+        weight_bytes = sum(t.values.nbytes for t in call.tables if any(word in t.suffix for word in WEIGHT_WORDS))
         weight_bytes += sum(graph.tensors[i].nbytes for i in call.inputs[1:2] if i >= 0)
         rows.append((op.opcode if op.opcode == "FULLY_CONNECTED" else name, call.function,
                      count / REGISTRY[op.opcode].macs(graph, op), weight_bytes))
@@ -85,14 +89,17 @@ def main() -> None:
     parser.add_argument("--board", default="mps2_an385")
     board = parser.parse_args().board
     portable, portable_exact = measure(False, board, reference=True)
+    compact, compact_exact = measure(False, board, compact=True)
     fast, fast_exact = measure(False, board)
     w4, w4_exact = measure(True, board)
     print(f"{board}: instructions per MAC, 4-bit weights against int8 (bit-exact with TFLM: int8 reference "
-          f"{portable_exact}, int8 fast {fast_exact}, 4-bit {w4_exact}); weight bytes of each layer's layout")
-    for (name, f_ref, i_ref, b_ref), (_, f_fast, i_fast, b_fast), (_, f4, i4, b4) in zip(portable, fast, w4,
-                                                                                       strict=True):
+          f"{portable_exact}, int8 compact {compact_exact}, int8 fast {fast_exact}, 4-bit {w4_exact}); weight bytes "
+          "of each layer's layout")
+    for (name, f_ref, i_ref, b_ref), (_, f_c, i_c, b_c), (_, f_fast, i_fast, b_fast), (_, f4, i4, b4) in zip(
+            portable, compact, fast, w4, strict=True):
         print(f"  {name:16s} 4-bit {i4:6.2f} ({f4}, {b4} B)")
-        for label, function, count, nbytes in (("portable", f_ref, i_ref, b_ref), ("fast", f_fast, i_fast, b_fast)):
+        for label, function, count, nbytes in (("portable", f_ref, i_ref, b_ref), ("compact", f_c, i_c, b_c),
+                                                ("fast", f_fast, i_fast, b_fast)):
             verdict = "meets" if i4 <= 1.10 * count else "MISSES"
             print(f"  {'':16s}   int8 {label:8s} {count:6.2f} ({function}, {nbytes} B)  ratio {i4 / count:4.2f}  "
                   f"{verdict} 1.10x")

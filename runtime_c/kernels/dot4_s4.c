@@ -135,6 +135,47 @@ FG_HOT_LOOP static int32_t fg_dot4_vector_s4(const int8_t *x, const int8_t *cons
     acc[3] += (uint32_t)(a3 >> 4);
     return done;
 }
+#elif defined(__arm__) && defined(__thumb2__)
+/* One weight byte of one row: its two taps times the inputs t and u (SBFX, ASR, two MLAs). */
+#define FG_S4_ROW_ASM(a, w)                     \
+    "ldrsb %[b], [%[" #w "]], #1\n\t"           \
+    "sbfx %[c], %[b], #0, #4\n\t"               \
+    "asr %[b], %[b], #4\n\t"                    \
+    "mla %[" #a "], %[t], %[c], %[" #a "]\n\t"  \
+    "mla %[" #a "], %[u], %[b], %[" #a "]\n\t"
+
+#define FG_S4_PAIR_ASM                 \
+    "ldrsb %[t], [%[x]], #1\n\t"       \
+    "ldrsb %[u], [%[x]], #1\n\t"       \
+    FG_S4_ROW_ASM(a0, w0) FG_S4_ROW_ASM(a1, w1)
+
+/* Two rows, four taps per pass (n a positive multiple of 4): GCC's own loop over four rows spills (5 instructions
+ * per MAC); this one stays in ten registers, 26 instructions per 8 products. */
+static void fg_dot2_rows_s4(const int8_t *x, int32_t n, const int8_t *w0, const int8_t *w1, uint32_t *a0_out,
+                            uint32_t *a1_out) {
+    const int8_t *const end = x + n;
+    uint32_t a0 = *a0_out, a1 = *a1_out;
+    int32_t t, u, b, c;
+    __asm__("1:\n\t" FG_S4_PAIR_ASM FG_S4_PAIR_ASM
+            "cmp %[x], %[end]\n\t"
+            "bne 1b\n\t"
+            : [a0] "+r"(a0), [a1] "+r"(a1), [x] "+r"(x), [w0] "+r"(w0), [w1] "+r"(w1), [t] "=&r"(t), [u] "=&r"(u),
+              [b] "=&r"(b), [c] "=&r"(c)
+            : [end] "r"(end)
+            : "cc", "memory");
+    *a0_out = a0;
+    *a1_out = a1;
+}
+
+/* Four taps per pass of two rows at a time (the inputs loaded once per two rows). Returns the taps done. */
+FG_HOT_LOOP static int32_t fg_dot4_vector_s4(const int8_t *x, const int8_t *const w[4], int32_t n, uint32_t acc[4]) {
+    const int32_t done = n & ~3;
+    if (done > 0) {
+        fg_dot2_rows_s4(x, done, w[0], w[1], &acc[0], &acc[1]);
+        fg_dot2_rows_s4(x, done, w[2], w[3], &acc[2], &acc[3]);
+    }
+    return done;
+}
 #else
 static int32_t fg_dot4_vector_s4(const int8_t *x, const int8_t *const w[4], int32_t n, uint32_t acc[4]) {
     (void)x, (void)w, (void)n, (void)acc;
