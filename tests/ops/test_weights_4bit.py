@@ -13,11 +13,14 @@ from test_fully_connected import fc_model
 from validated import MAX_EXAMPLES, assert_bit_exact, int8_zero_points, refusal, scales
 from weighted import ACTIVATIONS, Weights, weights
 
+from firmware_gen.check.model_summary import summarize
 from firmware_gen.errors import ModelFormatError, UnsupportedModelError
 from firmware_gen.frontend.tflite_reader import read_model
 from firmware_gen.modelgen.writer import ModelBuilder
 from firmware_gen.nibbles import pack_int4, unpack_int4
 from firmware_gen.ops.geometry import window_2d
+
+from conftest import run_cli
 
 
 @st.composite
@@ -76,6 +79,18 @@ def _fc4(per_channel: bool = False, zero_point: int = 0) -> ModelBuilder:
     b.operator("FULLY_CONNECTED", [x, w], [y])
     b.output(y)
     return b
+
+
+def test_inspect_counts_4bit_weights_as_packed_bytes():
+    assert summarize(read_model(_fc4().build())).weight_bytes == 3  # six 4-bit weights
+
+
+def test_4bit_refusals_exit_2_in_one_line(tmp_path):
+    path = tmp_path / "fc4.tflite"
+    path.write_bytes(_fc4(per_channel=True).build())
+    done = run_cli("validate", str(path))
+    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert "per-channel scales, which TensorFlow Lite Micro refuses" in done.stderr
 
 
 def test_per_channel_4bit_fully_connected_is_refused_as_tflm_refuses_it():
