@@ -20,7 +20,9 @@ from firmware_gen.modelgen.writer import ModelBuilder
 from firmware_gen.nibbles import pack_int4, unpack_int4
 from firmware_gen.ops.geometry import window_2d
 
-from conftest import run_cli
+from conftest import REPO, run_cli
+
+AI_EDGE_MODEL = REPO / "tests" / "fixtures" / "ai_edge_quantizer" / "w4a8_cnn.tflite"
 
 
 @st.composite
@@ -142,3 +144,13 @@ def test_conv2d_of_a_window_too_large_to_gather_is_bit_exact(in_c):
     w = Weights(rng.integers(-8, 8, (5, 3, 3, in_c)).astype(np.int8), [0.02], None, 2.0, int4=True)
     options = {"padding": "SAME", "stride_h": 1, "stride_w": 2, "dilation_h": 1, "dilation_w": 1, "activation": "NONE"}
     assert_bit_exact(conv_model("CONV_2D", (1, 3, 4, in_c), w, 0.05, 7, -3, options), seed=1)
+
+
+def test_ai_edge_quantizer_w4a8_model_is_bit_exact():
+    """ai-edge-quantizer's 4-bit CONV_2D (per channel) and FULLY_CONNECTED (per tensor), written by
+    scripts/export_ai_edge_int4_model.py."""
+    model = AI_EDGE_MODEL.read_bytes()
+    graph = read_model(model)
+    int4 = {op.opcode for op in graph.operators for i in op.inputs if i >= 0 and graph.tensors[i].dtype.label == "int4"}
+    assert int4 == {"CONV_2D", "FULLY_CONNECTED"}
+    assert_bit_exact(model, seed=2)
