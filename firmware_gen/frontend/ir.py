@@ -16,6 +16,8 @@ import numpy as np
 
 class DType(enum.Enum):
     INT8 = ("int8", np.int8, "int8_t")
+    # 4-bit weights: held unpacked (one int8 per element) in Tensor.data; two per byte in the file and in flash.
+    INT4 = ("int4", np.int8, "int8_t")
     UINT8 = ("uint8", np.uint8, "uint8_t")
     INT16 = ("int16", np.int16, "int16_t")
     INT32 = ("int32", np.int32, "int32_t")
@@ -78,6 +80,8 @@ class Tensor:
 
     @property
     def nbytes(self) -> int:
+        if self.dtype is DType.INT4:  # packed two per byte, an odd count padded with a zero nibble
+            return (self.num_elements + 1) // 2
         return self.num_elements * self.dtype.itemsize
 
     def describe(self) -> str:

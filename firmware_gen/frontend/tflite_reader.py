@@ -19,10 +19,12 @@ from firmware_gen.errors import ModelFormatError, UnsupportedModelError
 from firmware_gen.frontend.builtin_options import OPTION_DECODERS, TENSOR_TYPE_NAMES
 from firmware_gen.frontend.dataflow import check_dataflow
 from firmware_gen.frontend.ir import DType, Graph, Operator, Quantization, Tensor
+from firmware_gen.nibbles import unpack_int4
 
 _OPCODE_NAMES = {value: name for name, value in vars(BuiltinOperator).items() if not name.startswith("_")}
 _DTYPES = {
     TensorType.INT8: DType.INT8,
+    TensorType.INT4: DType.INT4,
     TensorType.UINT8: DType.UINT8,
     TensorType.INT16: DType.INT16,
     TensorType.INT32: DType.INT32,
@@ -122,7 +124,20 @@ class _Reader:
                         quantization=self._read_quantization(raw.Quantization(), where),
                         is_variable=bool(raw.IsVariable()))
         tensor.data = self._read_constant(model, raw.Buffer(), tensor)
+        if dtype is DType.INT4:
+            self._check_int4(tensor)
         return tensor
+
+    def _check_int4(self, tensor: Tensor) -> None:
+        """TFLite Micro runs 4-bit tensors only as constant, symmetric weights."""
+        if tensor.data is None:
+            raise UnsupportedModelError(f"{self.source}: {tensor.describe()} is a 4-bit activation; firmware-gen, as "
+                                        "TFLite Micro, takes int4 only for constant weights")
+        zero_points = tensor.quantization.zero_points if tensor.quantization else ()
+        if any(zero_points):
+            raise UnsupportedModelError(f"{self.source}: {tensor.describe()} has zero point "
+                                        f"{next(z for z in zero_points if z)}; 4-bit weights must be symmetric "
+                                        "(zero point 0)")
 
     def _read_quantization(self, raw: Any, where: str) -> Quantization | None:
         if raw is None or raw.ScaleLength() == 0:
@@ -153,7 +168,11 @@ class _Reader:
         else:
             return None
         if len(raw) != tensor.nbytes:
-            raise self.fail(f"{tensor.describe()} needs {tensor.nbytes} bytes of data, its buffer holds {len(raw)}")
+            packing = " (two 4-bit values per byte)" if tensor.dtype is DType.INT4 else ""
+            raise self.fail(f"{tensor.describe()} needs {tensor.nbytes} bytes of data{packing}, its buffer holds "
+                            f"{len(raw)}")
+        if tensor.dtype is DType.INT4:
+            return unpack_int4(raw, tensor.num_elements).reshape(tensor.shape)
         return np.frombuffer(raw, dtype=tensor.dtype.numpy_type).reshape(tensor.shape).copy()
 
     def _read_operator(self, model: Any, subgraph: Any, index: int, tensor_count: int) -> Operator:

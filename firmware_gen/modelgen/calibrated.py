@@ -50,6 +50,7 @@ class CalibratedBuilder:
     # What activations and biases are written as; modelgen/ds_cnn_16x8.py makes them int16 and int64.
     activation_dtype = "int8"
     bias_dtype: type = np.int32
+    weight_bits = 8  # 4: the weights written as INT4 tensors (values in [-7, 7]), as ai-edge-quantizer's int4 recipe
     # The (scale, zero point) TFLM requires of SOFTMAX and LOGISTIC outputs of that dtype.
     probability_quantization = (SOFTMAX_SCALE, SOFTMAX_ZERO_POINT)
 
@@ -129,19 +130,20 @@ class CalibratedBuilder:
         weights = weights * gain.reshape(shape)
         bias = mean + self.rng.normal(0.0, 0.25 * spread, gain.shape) - raw.mean(axis=reduce_axes) * gain
 
+        top = (1 << (self.weight_bits - 1)) - 1
         if channel_axis is None:  # per-tensor weights
-            w_scales = np.full(gain.shape, np.abs(weights).max() / 127.0)
+            w_scales = np.full(gain.shape, np.abs(weights).max() / top)
         else:
-            w_scales = np.abs(weights).max(axis=tuple(a for a in range(weights.ndim) if a != channel_axis)) / 127.0
+            w_scales = np.abs(weights).max(axis=tuple(a for a in range(weights.ndim) if a != channel_axis)) / top
         w_scales = np.maximum(w_scales, 1e-9).astype(np.float32).astype(np.float64)
-        q_weights = np.clip(np.round(weights / w_scales.reshape(shape)), -127, 127).astype(np.int8)
+        q_weights = np.clip(np.round(weights / w_scales.reshape(shape)), -top, top).astype(np.int8)
         b_scales = x.scale * w_scales
         q_bias = np.round(bias / b_scales).astype(self.bias_dtype)
 
         per_channel = channel_axis is not None
         w = self.model.constant(self._name(f"{name}/weights"), q_weights,
                                 scale=list(w_scales) if per_channel else float(w_scales[0]), zero_point=0,
-                                axis=channel_axis or 0)
+                                axis=channel_axis or 0, int4=self.weight_bits == 4)
         b = self.model.constant(self._name(f"{name}/bias"), q_bias,
                                 scale=list(b_scales) if per_channel else float(b_scales[0]), zero_point=0)
         self.float_constants.update({w: weights, b: bias})

@@ -25,13 +25,14 @@ from tflite.Padding import Padding
 from tflite.TensorType import TensorType
 
 from firmware_gen.modelgen import family_options
+from firmware_gen.nibbles import pack_int4
 
 SCHEMA_VERSION = 3
 FILE_IDENTIFIER = b"TFL3"
 _BUFFER_ALIGNMENT = 16  # constant data is read in place by TFLM: keep int32/int64/float data aligned
 
 _TENSOR_TYPES = {name: getattr(TensorType, name.upper())
-                 for name in ("int8", "uint8", "int16", "int32", "int64", "float32", "bool")}
+                 for name in ("int4", "int8", "uint8", "int16", "int32", "int64", "float32", "bool")}
 
 # Operator versions as the TFLite converter writes them for int8 models (TFLM does not check them).
 _VERSIONS = {
@@ -205,11 +206,13 @@ class ModelBuilder:
         return index
 
     def constant(self, name: str, data: np.ndarray, scale: float | Sequence[float] | None = None,
-                 zero_point: int | Sequence[int] = 0, axis: int = 0) -> int:
-        """A constant tensor holding `data` (its dtype and shape are the tensor's)."""
+                 zero_point: int | Sequence[int] = 0, axis: int = 0, int4: bool = False) -> int:
+        """A constant tensor holding `data` (its dtype and shape are the tensor's; `int4`: an INT4 tensor of the
+        values in [-8, 7], packed two per byte)."""
         data = np.asarray(data)
-        index = self.tensor(name, data.shape, data.dtype.name, scale, zero_point, axis)
-        self.tensors[index].data = np.ascontiguousarray(data).astype(data.dtype.newbyteorder("<")).tobytes()
+        index = self.tensor(name, data.shape, "int4" if int4 else data.dtype.name, scale, zero_point, axis)
+        little = np.ascontiguousarray(data).astype(data.dtype.newbyteorder("<"))
+        self.tensors[index].data = pack_int4(data) if int4 else little.tobytes()
         return index
 
     def operator(self, opcode: str, inputs: Sequence[int], outputs: Sequence[int],

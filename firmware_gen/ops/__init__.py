@@ -50,6 +50,8 @@ _NOT_IN_TFLM = {"TILE": "Keras 3's UpSampling2D converts to RESHAPE + TILE; Resi
 
 
 def _refusal(graph: Graph, op: Operator) -> str | None:
+    from firmware_gen.ops.weights_4bit import int4_refusal
+
     kernel = REGISTRY.get(op.opcode)
     if kernel is None:
         kind = "a custom operator" if op.opcode.startswith("CUSTOM") else _KINDS.get(op.opcode)
@@ -60,6 +62,8 @@ def _refusal(graph: Graph, op: Operator) -> str | None:
                     f"for and firmware-gen does not support ({_NOT_IN_TFLM[op.opcode]})")
         return (f"{graph.name}: operator {op.index} is {op.opcode}, which firmware-gen does not support; "
                 f"supported: {', '.join(supported_opcodes())}")
+    if (int4 := int4_refusal(graph, op)) is not None:
+        return int4
     try:
         kernel.check(graph, op)
     except UnsupportedModelError as error:
@@ -69,8 +73,11 @@ def _refusal(graph: Graph, op: Operator) -> str | None:
 
 def refusals(graph: Graph) -> dict[int, str]:
     """Operator index -> why firmware-gen cannot compile it, for every such operator once constants are folded."""
+    from firmware_gen.ops.weights_4bit import int4_refusal
+
+    int4 = {op.index: message for op in graph.operators if (message := int4_refusal(graph, op)) is not None}
     folded = fold(graph)
-    return {op.index: message for op in folded.operators if (message := _refusal(folded, op)) is not None}
+    return {op.index: message for op in folded.operators if (message := _refusal(folded, op)) is not None} | int4
 
 
 def check_supported(graph: Graph) -> None:
@@ -106,8 +113,10 @@ def lower(graph: Graph, isa: Isa = PORTABLE) -> dict[int, KernelCall]:
 
 
 def _lower_one(graph: Graph, op: Operator) -> KernelCall:
+    from firmware_gen.ops.weights_4bit import lower_int4, uses_int4
+
     try:
-        return REGISTRY[op.opcode].lower(graph, op)
+        return lower_int4(graph, op) if uses_int4(graph, op) else REGISTRY[op.opcode].lower(graph, op)
     except MultiplierOutOfRange as error:
         tensors = ", ".join(graph.tensors[i].describe() for i in (*op.inputs, *op.outputs) if i >= 0)
         raise UnsupportedModelError(f"{graph.name}: {op.describe()}: {error} ({tensors})") from None

@@ -16,7 +16,7 @@ from firmware_gen.backend.options import GenerationOptions
 from firmware_gen.check.board_validation import outputs_equal_oracle
 from firmware_gen.check.inputs import random_inputs
 from firmware_gen.driver.deploy import prepare, run
-from firmware_gen.frontend.ir import Graph, Tensor
+from firmware_gen.frontend.ir import DType, Graph, Tensor
 from firmware_gen.frontend.tflite_reader import read_model
 from firmware_gen.modelgen.writer import ModelBuilder
 from firmware_gen.planner import PlanningOptions
@@ -29,7 +29,7 @@ def _copy_tensor(builder: ModelBuilder, tensor: Tensor, prefix: str) -> int:
     axis = q.axis if q else 0
     name = f"{prefix}{tensor.name}"
     if tensor.is_constant:
-        return builder.constant(name, tensor.data, scale, zero_point, axis)
+        return builder.constant(name, tensor.data, scale, zero_point, axis, int4=tensor.dtype is DType.INT4)
     return builder.tensor(name, tensor.shape, tensor.dtype.numpy_type.__name__, scale, zero_point, axis)
 
 

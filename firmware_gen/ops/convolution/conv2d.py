@@ -127,7 +127,7 @@ def depthwise_shapes(graph: Graph, op: Operator) -> ConvShapes:
     return shapes
 
 
-def _window_fields(window: Window2D) -> dict[str, int]:
+def window_fields(window: Window2D) -> dict[str, int]:
     return {
         "filter_h": window.filter_h,
         "filter_w": window.filter_w,
@@ -140,7 +140,7 @@ def _window_fields(window: Window2D) -> dict[str, int]:
     }
 
 
-def _output_stage(graph: Graph, op: Operator, shapes: ConvShapes) -> OutputStage:
+def conv_output_stage(graph: Graph, op: Operator, shapes: ConvShapes) -> OutputStage:
     source, result = shapes.source, shapes.result
     multipliers, shifts = convolution_multipliers(source.quantization.scale, shapes.weights.quantization.scales,
                                                   result.quantization.scale)
@@ -152,7 +152,7 @@ def _call_16x8(graph: Graph, op: Operator, shapes: ConvShapes, function: str, pa
                interleave: bool = False) -> KernelCall:
     multipliers, shifts = convolution_multipliers(shapes.source.quantization.scale,
                                                   shapes.weights.quantization.scales, shapes.result.quantization.scale)
-    return call_16x8(graph, op, function, params_type, {**geometry, **_window_fields(shapes.window)}, placeholders,
+    return call_16x8(graph, op, function, params_type, {**geometry, **window_fields(shapes.window)}, placeholders,
                      multipliers, shifts, interleave)
 
 
@@ -175,9 +175,9 @@ def _depthwise_16x8_call(graph: Graph, op: Operator, shapes: ConvShapes, geometr
 
 def _reference_call(graph: Graph, op: Operator, shapes: ConvShapes, function: str, params_type: str,
                     geometry: dict[str, int]) -> KernelCall:
-    stage = _output_stage(graph, op, shapes)
+    stage = conv_output_stage(graph, op, shapes)
     bias = op.inputs[2] if len(op.inputs) > 2 else -1
-    return KernelCall(function, params_type, {**geometry, **_window_fields(shapes.window), **stage.fields},
+    return KernelCall(function, params_type, {**geometry, **window_fields(shapes.window), **stage.fields},
                       inputs=[op.inputs[0], op.inputs[1], bias], outputs=[op.outputs[0]], tables=stage.tables)
 
 
@@ -212,9 +212,9 @@ def _folded_call(graph: Graph, op: Operator, shapes: ConvShapes, function: str, 
                  extra_tables: tuple[ConstTable, ...], inputs: list[int], bias_multiple: int = 1) -> KernelCall:
     """A variant call: the bias (folded) and the repacked filter travel in params tables; the filter input is not
     passed (-1), so that its constant is not emitted."""
-    stage = _output_stage(graph, op, shapes)
+    stage = conv_output_stage(graph, op, shapes)
     bias = folded_bias(graph, op, shapes.source, taps_per_channel, bias_multiple)
-    params = {**geometry, **_window_fields(shapes.window), **stage.fields, "folded_bias": TableRef(bias.suffix),
+    params = {**geometry, **window_fields(shapes.window), **stage.fields, "folded_bias": TableRef(bias.suffix),
               **extra}
     return KernelCall(function, params_type, params, inputs=inputs, outputs=[op.outputs[0]],
                       tables=[*stage.tables, bias, *extra_tables])

@@ -29,7 +29,7 @@ def weights_tensor(graph: Graph, op: Operator, index: int, channel_axis: int, ch
     if index < 0:
         raise unsupported(graph, op, "the weights are missing")
     weights = graph.tensors[index]
-    if weights.dtype is not DType.INT8:
+    if weights.dtype not in (DType.INT8, DType.INT4):  # which operators take int4: ops/weights_4bit.py
         raise unsupported(graph, op, f"weights {weights.describe()} are {weights.dtype}; only int8 is supported")
     q = weights.quantization
     if q is None:

@@ -1,0 +1,82 @@
+"""4-bit weights on the QEMU boards of each ISA class (Armv7-M mps2_an385, DSP mps2_an386, MVE mps3_an547): the
+synthetic w4a8 autoencoder, ai-edge-quantizer's w4a8 CNN (tests/fixtures/ai_edge_quantizer) and single-operator
+CONV_2D / DEPTHWISE_CONV_2D / FULLY_CONNECTED cases whose channel runs start and end inside a byte, that reach the
+vector loops (32 taps on MVE, 8 on DSP) and their tails, and a window too large to gather, all in one firmware per
+board and bit-exact with TFLM; and the autoencoder, whose int8 twin does not fit, on qemu_cortex_m3."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from batched import assert_batch_bit_exact
+from target_fixtures import needs_qemu
+
+from firmware_gen.driver.deploy import prepare
+from firmware_gen.errors import DoesNotFitError
+from firmware_gen.modelgen.autoencoder_w4 import dense_autoencoder_w4
+from firmware_gen.modelgen.writer import ModelBuilder
+
+from conftest import REPO
+
+pytestmark = [needs_qemu, pytest.mark.qemu]
+
+
+def _case(seed: int, opcode: str, in_c: int, channels: int, filter_hw: tuple[int, int] = (3, 3), stride: int = 1,
+          dilation: int = 1, padding: str = "SAME", per_channel: bool = True) -> bytes:
+    """CONV_2D (channels: output channels), DEPTHWISE_CONV_2D (channels: depth multiplier) on a 5x6 image, or
+    FULLY_CONNECTED (channels: units) on in_c inputs, with 4-bit weights."""
+    rng = np.random.default_rng(seed)
+    b = ModelBuilder(opcode.lower())
+    input_shape = (1, in_c) if opcode == "FULLY_CONNECTED" else (1, 5, 6, in_c)
+    x = b.input("x", input_shape, "int8", scale=0.05, zero_point=int(rng.integers(-128, 128)))
+    options: dict = {"activation": "RELU" if seed % 2 else "NONE"}
+    if opcode == "FULLY_CONNECTED":
+        shape, axis, out_shape = (channels, in_c), 0, (1, channels)
+    else:
+        options.update(padding=padding, stride_h=stride, stride_w=stride, dilation_h=dilation, dilation_w=dilation)
+        span = [(5 + stride - 1) // stride, (6 + stride - 1) // stride]
+        if padding == "VALID":
+            span = [(n - dilation * (f - 1) - 1) // stride + 1 for n, f in zip((5, 6), filter_hw, strict=True)]
+        if opcode == "CONV_2D":
+            shape, axis, out_c = (channels, *filter_hw, in_c), 0, channels
+        else:
+            options["depth_multiplier"] = channels
+            shape, axis, out_c = (1, *filter_hw, in_c * channels), 3, in_c * channels
+        out_shape = (1, *span, out_c)
+    out_c = shape[axis]
+    scales = [float(s) for s in rng.uniform(0.01, 0.1, out_c if per_channel else 1)]
+    w = b.constant("w", rng.integers(-8, 8, shape).astype(np.int8), scales, axis=axis, int4=True)
+    bias = b.constant("b", rng.integers(-300, 300, out_c).astype(np.int32), [0.05 * s for s in scales])
+    y = b.tensor("y", out_shape, "int8", scale=0.05 * float(np.mean(scales)) * 40 * np.sqrt(np.prod(shape) / out_c),
+                 zero_point=int(rng.integers(-20, 20)))
+    b.operator(opcode, [x, w, bias], [y], options)
+    b.output(y)
+    return b.build()
+
+
+def _cases() -> list[bytes]:
+    return [
+        _case(1, "CONV_2D", 3, 5), _case(2, "CONV_2D", 5, 7, (3, 2), stride=2, per_channel=False),
+        _case(3, "CONV_2D", 1, 3, (1, 1)), _case(4, "CONV_2D", 7, 16, (1, 1), padding="VALID"),
+        _case(5, "CONV_2D", 3, 4, dilation=2, padding="VALID"), _case(12, "CONV_2D", 9, 6, stride=2),
+        _case(13, "CONV_2D", 33, 5, (1, 1)), _case(14, "CONV_2D", 71, 3, per_channel=False),
+        _case(6, "DEPTHWISE_CONV_2D", 5, 1), _case(7, "DEPTHWISE_CONV_2D", 3, 3, stride=2, per_channel=False),
+        _case(8, "DEPTHWISE_CONV_2D", 17, 1, (5, 5), dilation=2), _case(9, "DEPTHWISE_CONV_2D", 1, 5, (2, 3)),
+        _case(15, "DEPTHWISE_CONV_2D", 20, 1, stride=2), _case(16, "DEPTHWISE_CONV_2D", 8, 1, (5, 5)),
+        _case(10, "FULLY_CONNECTED", 33, 17, per_channel=False),
+        _case(11, "FULLY_CONNECTED", 64, 16, per_channel=False),
+    ]
+
+
+@pytest.mark.parametrize("board", ["mps2_an385", "mps2_an386", "mps3_an547"])
+def test_4bit_weights_are_bit_exact_on_each_isa_class(board, tmp_path):
+    ai_edge = (REPO / "tests" / "fixtures" / "ai_edge_quantizer" / "w4a8_cnn.tflite").read_bytes()
+    assert_batch_bit_exact([dense_autoencoder_w4(), ai_edge, *_cases()], board, tmp_path, seed=3,
+                           expect_functions=["fg_conv2d_s4", "fg_depthwise_conv2d_s4", "fg_fully_connected_s4"])
+
+
+def test_the_w4a8_autoencoder_fits_qemu_cortex_m3_where_its_int8_twin_does_not(tmp_path):
+    assert_batch_bit_exact([dense_autoencoder_w4()], "qemu_cortex_m3", tmp_path / "w4", seed=4,
+                           expect_functions=["fg_fully_connected_s4"])
+    with pytest.raises(DoesNotFitError, match="does not fit"):
+        prepare(dense_autoencoder_w4(int4=False), "ad_w8a8.tflite", "qemu_cortex_m3", out_dir=tmp_path / "int8")
