@@ -3,7 +3,7 @@ DEPTHWISE_CONV_2D (per tensor or per output channel) and FULLY_CONNECTED (per te
 4-bit FULLY_CONNECTED), with int8 activations.
 
 The weights stay packed in flash as the file packs them (nibbles, element 2i in the low nibble of byte i: ceil(n / 2)
-bytes), in the table `packed_weights`; the kernels (fg/weights_s4.h) read them in place and unpack them in registers
+bytes), in the table `packed_weights`; the kernels (support/weights_s4.h) read them in place and unpack them in registers
 (no layer needs a buffer for its unpacked filter). CONV_2D and FULLY_CONNECTED read each output channel's row from a
 byte boundary, four rows against one load of the inputs (fg_dot4_s4): when a row's tap count is odd each row gets a
 zero nibble at its end (out_channels / 2 bytes more than TFLite's packing), else the bytes are TFLite's. The
@@ -19,9 +19,9 @@ import numpy as np
 from firmware_gen.frontend.ir import DType, Graph, Operator
 from firmware_gen.nibbles import pack_int4
 from firmware_gen.ops.base import ConstTable, KernelCall, TableRef
-from firmware_gen.ops.convolution import conv2d_shapes, conv_output_stage, depthwise_shapes, window_fields
-from firmware_gen.ops.fully_connected import fully_connected_shapes
-from firmware_gen.ops.requantize import folded_bias, fully_connected_multiplier, output_stage
+from firmware_gen.ops.convolution.conv2d import conv2d_shapes, conv_output_stage, depthwise_shapes, window_fields
+from firmware_gen.ops.fully_connected.fully_connected import fully_connected_shapes
+from firmware_gen.ops.support.requantize import folded_bias, fully_connected_multiplier, output_stage
 
 FILTER_INPUT = 1  # the only operand TFLM takes in 4 bits
 OPERATORS = ("CONV_2D", "DEPTHWISE_CONV_2D", "FULLY_CONNECTED")

@@ -53,7 +53,7 @@ void fg_conv2d_pointwise_s8(const fg_conv2d_params *params, const int8_t *input,
                             int8_t *output);
 void fg_conv2d_folded_s8(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter, int8_t *output);
 
-/* 4-bit weights (fg/weights_s4.h): the filter [out_c, filter_h, filter_w, in_c] in the packed rows of fg_dot4_s4,
+/* 4-bit weights (fg/support/weights_s4.h): the filter [out_c, filter_h, filter_w, in_c] in the packed rows of fg_dot4_s4,
  * read in place from params->packed (filter is NULL), the bias from params->folded_bias; any geometry (windows of
  * at most FG_CONV_GATHER_TAPS taps gathered on the stack, four channels per pass; larger ones row by row). */
 void fg_conv2d_s4(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter, int8_t *output);

@@ -32,7 +32,7 @@ typedef struct {
 void fg_depthwise_conv2d_s16(const fg_depthwise_conv2d_params *params, const int16_t *input, const int8_t *filter,
                              int16_t *output);
 
-/* 4-bit weights (fg/weights_s4.h): the filter [1, filter_h, filter_w, out_c] packed as TFLite packs it, read in place
+/* 4-bit weights (fg/support/weights_s4.h): the filter [1, filter_h, filter_w, out_c] packed as TFLite packs it, read in place
  * from params->packed (filter is NULL), the bias from params->folded_bias; any geometry and depth multiplier. */
 void fg_depthwise_conv2d_s4(const fg_depthwise_conv2d_params *params, const int8_t *input, const int8_t *filter,
                             int8_t *output);

@@ -35,7 +35,7 @@ typedef struct {
 void fg_fully_connected_s16(const fg_fully_connected_params *params, const int16_t *input, const int8_t *weights,
                             int16_t *output);
 
-/* 4-bit weights (fg/weights_s4.h): [out_depth, accum_depth] in the packed rows of fg_dot4_s4, read in place from
+/* 4-bit weights (fg/support/weights_s4.h): [out_depth, accum_depth] in the packed rows of fg_dot4_s4, read in place from
  * params->packed (weights is NULL), the bias from params->folded_bias. */
 void fg_fully_connected_s4(const fg_fully_connected_params *params, const int8_t *input, const int8_t *weights,
                            int8_t *output);

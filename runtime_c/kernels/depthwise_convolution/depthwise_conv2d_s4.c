@@ -2,9 +2,9 @@
 
 #include "fg/conv2d.h"
 #include "fg/depthwise_conv2d.h"
-#include "fg/hot_loop.h"
-#include "fg/requantize.h"
-#include "fg/weights_s4.h"
+#include "fg/support/hot_loop.h"
+#include "fg/support/requantize.h"
+#include "fg/support/weights_s4.h"
 
 #if defined(__ARM_FEATURE_MVE)
 #include <arm_mve.h>

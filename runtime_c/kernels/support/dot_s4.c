@@ -1,5 +1,5 @@
-#include "fg/hot_loop.h"
-#include "fg/weights_s4.h"
+#include "fg/support/hot_loop.h"
+#include "fg/support/weights_s4.h"
 
 FG_HOT_LOOP uint32_t fg_dot_s4(const int8_t *x, const uint8_t *w, int32_t start, int32_t n) {
     uint32_t acc = 0;

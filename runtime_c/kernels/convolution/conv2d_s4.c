@@ -1,8 +1,8 @@
 #include <string.h>
 
 #include "fg/conv2d.h"
-#include "fg/requantize.h"
-#include "fg/weights_s4.h"
+#include "fg/support/requantize.h"
+#include "fg/support/weights_s4.h"
 
 /* Filter row fy of one output channel's window (its taps from nibble `base` on) at an output pixel whose window
  * starts at column x_origin of image row y (or outside the image): the taps inside the image multiply the input,

@@ -1,12 +1,12 @@
 #include <string.h>
 
-#include "fg/hot_loop.h"
-#include "fg/weights_s4.h"
+#include "fg/support/hot_loop.h"
+#include "fg/support/weights_s4.h"
 
 #if defined(__ARM_FEATURE_MVE)
 #include <arm_mve.h>
 #elif defined(__ARM_FEATURE_DSP)
-#include "fg/dsp_support.h"
+#include "fg/isa/dsp.h"
 #endif
 
 /* The vector paths multiply by 16 w (a nibble moved, or masked, to the top of its byte: one instruction, exact in

@@ -1,6 +1,6 @@
 #include "fg/fully_connected.h"
-#include "fg/requantize.h"
-#include "fg/weights_s4.h"
+#include "fg/support/requantize.h"
+#include "fg/support/weights_s4.h"
 
 void fg_fully_connected_s4(const fg_fully_connected_params *p, const int8_t *input, const int8_t *weights,
                            int8_t *output) {
