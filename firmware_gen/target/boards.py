@@ -15,7 +15,7 @@ from firmware_gen.resources import BOARDS_DIR, RUNTIME_DIR
 PORTS_DIR = RUNTIME_DIR / "ports"
 # What the linker script can place in a memory region. "pool" is the model's workspace (.bss.fg_pool).
 MEMORY_KINDS = ("code", "rodata", "data", "bss", "pool", "stack")
-UART_KINDS = ("pl011", "cmsdk", "stm32_usart", "nrf_uarte", "kinetis_uart")
+UART_KINDS = ("pl011", "cmsdk", "stm32_usart", "nrf_uarte", "nrf_uart", "kinetis_uart")
 CYCLE_COUNTER_KINDS = ("dwt", "systick")
 # Under QEMU -icount shift=N every guest instruction takes 2**N ns of virtual time; the runner uses shift 0.
 ICOUNT_SHIFT = 0
