@@ -1,0 +1,78 @@
+"""Armv6-M variants (Cortex-M0, M0+: Thumb-1, MULS the only multiply, no long multiply, no SSAT, no divide), chosen
+only where the board's core is an Armv6-M one. The C side: runtime_c/include/fg/armv6m_support.h and
+runtime_c/kernels/*_armv6m.c.
+
+The convolutions and the fully-connected layer share one inner loop, fg_armv6m_dot8: eight output channels per
+input byte, each product one LDRB (the weight, with an immediate offset), one MULS and one ADD. For that the weights
+are written here as unsigned bytes w + 128, eight channels interleaved tap by tap ([group of 8][taps][8], a short
+last group padded): the same flash as the int8 filter. The kernels take 128 times the window's input sum off
+each sum. The folded bias (bias + input offset * sum of weights) is the portable call's.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from firmware_gen.frontend.ir import Graph, Operator
+from firmware_gen.isa import ARMV6M
+from firmware_gen.ops.base import ConstTable, KernelCall, TableRef
+from firmware_gen.ops.variants import Variant, renamed
+
+REQUIRES = frozenset({ARMV6M})
+GROUP = 8  # FG_ARMV6M_GROUP
+
+
+def unsigned_interleaved(taps: np.ndarray) -> np.ndarray:
+    """[channels, taps] int8 -> uint8 w + 128, [groups of GROUP channels][taps][GROUP] (zero weights padding the last
+    group)."""
+    channels, depth = taps.shape
+    groups = -(-channels // GROUP)
+    padded = np.zeros((groups * GROUP, depth), np.int16)
+    padded[:channels] = taps
+    layout = (padded + 128).astype(np.uint8).reshape(groups, GROUP, depth).transpose(0, 2, 1)
+    return np.ascontiguousarray(layout).ravel()
+
+
+def _weights_call(call: KernelCall, variant: Variant, taps: np.ndarray) -> KernelCall:
+    """The variant's call: `packed` the unsigned interleaved weights; the portable blocked and paired copies left
+    out (the blocked filter's geometry kept: rows and run)."""
+    table = ConstTable("armv6m_weights", "uint8_t", unsigned_interleaved(taps))
+    params = {**call.params, "packed": TableRef(table.suffix)}
+    if "blocked" in params:
+        blocked = params["blocked"]
+        params["blocked"] = ("0", *blocked[1:5], 0, "0")  # weights, paired and window NULL
+    if "paired_weights" in params:
+        params["paired_weights"] = "0"
+    kept = [t for t in call.tables if t.suffix not in ("blocked_weights", "paired_weights")]
+    return renamed(call, variant, params=params, tables=[*kept, table])
+
+
+def _conv_taps(graph: Graph, op: Operator, call: KernelCall) -> np.ndarray:
+    weights = np.asarray(graph.tensors[op.inputs[1]].data, dtype=np.int8)
+    if call.function == "fg_depthwise_conv2d_one_channel_s8":  # [1, h, w, m] -> [m, h, w, 1]
+        weights = np.moveaxis(weights, 3, 0)
+    return weights.reshape(weights.shape[0], -1)
+
+
+def _convolution(name: str):
+    def specialize(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
+        return _weights_call(call, globals()[name], _conv_taps(graph, op, call))
+    return specialize
+
+
+def _fully_connected(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
+    taps = np.asarray(graph.tensors[op.inputs[1]].data, dtype=np.int8).reshape(call.params["out_depth"], -1)
+    return _weights_call(call, FULLY_CONNECTED, taps)
+
+
+DOT8 = "one input x eight channels per tap: LDRB of w + 128 (interleaved), MULS, ADD; 128 x input sum taken off"
+POINTWISE = Variant("fg_conv2d_pointwise_armv6m", "fg_conv2d_pointwise_s8", REQUIRES, _convolution("POINTWISE"),
+                    DOT8)
+FOLDED = Variant("fg_conv2d_folded_armv6m", "fg_conv2d_folded_s8", REQUIRES, _convolution("FOLDED"),
+                 "window rows (gathered at the border), then " + DOT8)
+FOLDED_ONE_CHANNEL = Variant("fg_conv2d_folded_armv6m", "fg_depthwise_conv2d_one_channel_s8", REQUIRES,
+                             _convolution("FOLDED_ONE_CHANNEL"), "one-channel depthwise as its CONV_2D: " + DOT8)
+FULLY_CONNECTED = Variant("fg_fully_connected_armv6m", "fg_fully_connected_folded_s8", REQUIRES, _fully_connected,
+                          DOT8)
+
+VARIANTS = [POINTWISE, FOLDED, FOLDED_ONE_CHANNEL, FULLY_CONNECTED]

@@ -1,0 +1,109 @@
+/* The Armv6-M dot-product loop and the window of the convolution and fully-connected variants (fg/armv6m_support.h).
+ * The loop is Thumb-1 assembly: GCC keeps neither the eight sums nor the pointers in registers for it. */
+#include "fg/armv6m_support.h"
+#include "fg/hot_loop.h"
+
+#if defined(__ARM_ARCH_6M__)
+/* One tap: the input x[r1] (from base r0 or r3) times the eight weights at w + at .. w + at + 7, into the sums r6, r7,
+ * r8-r12, lr. MULS leaves the product in r5, which held the weight. */
+#define FG_PRODUCT(at, sum, add) "ldrb r5, [r2, #(" #at ")]\n\tmuls r5, r4\n\t" add " " sum ", r5\n\t"
+#define FG_TAP(base, at)                                                               \
+    "ldrsb r4, [" base ", r1]\n\t"                                                     \
+    FG_PRODUCT(at + 0, "r6", "adds r6,") FG_PRODUCT(at + 1, "r7", "adds r7,")          \
+    FG_PRODUCT(at + 2, "r8", "add") FG_PRODUCT(at + 3, "r9", "add")                    \
+    FG_PRODUCT(at + 4, "r10", "add") FG_PRODUCT(at + 5, "r11", "add")                  \
+    FG_PRODUCT(at + 6, "r12", "add") FG_PRODUCT(at + 7, "lr", "add")
+
+/* r0 = x, r1 = n, r2 = w, r3 = acc (kept on the stack meanwhile). The loop indexes x + n with r1 = -n .. -1, from r0
+ * (= x + n) and r3 (= x + n + 1) for the two taps of a pass: 53 instructions per 16 products; an odd first tap runs
+ * alone. */
+__attribute__((naked)) void fg_armv6m_dot8(__attribute__((unused)) const int8_t *x, __attribute__((unused)) int32_t n,
+                                           __attribute__((unused)) const uint8_t *w,
+                                           __attribute__((unused)) int32_t acc[FG_ARMV6M_GROUP]) {
+    __asm__ volatile(
+        ".syntax unified\n\t"
+        "cmp r1, #0\n\t"
+        "bgt 1f\n\t"
+        "bx lr\n\t"
+        "1:\n\t"
+        "push {r4-r7, lr}\n\t"
+        "mov r4, r8\n\tmov r5, r9\n\tmov r6, r10\n\tmov r7, r11\n\t"
+        "push {r3-r7}\n\t"
+        "ldr r4, [r3, #8]\n\tmov r8, r4\n\t"
+        "ldr r4, [r3, #12]\n\tmov r9, r4\n\t"
+        "ldr r4, [r3, #16]\n\tmov r10, r4\n\t"
+        "ldr r4, [r3, #20]\n\tmov r11, r4\n\t"
+        "ldr r4, [r3, #24]\n\tmov r12, r4\n\t"
+        "ldr r4, [r3, #28]\n\tmov lr, r4\n\t"
+        "ldr r6, [r3, #0]\n\t"
+        "ldr r7, [r3, #4]\n\t"
+        "adds r0, r0, r1\n\t"
+        "rsbs r1, r1, #0\n\t"
+        "adds r3, r0, #1\n\t"
+        "lsrs r4, r1, #1\n\t" /* carry: n odd */
+        "bcc 2f\n\t"
+        FG_TAP("r0", 0)
+        "adds r2, r2, #8\n\t"
+        "adds r1, r1, #1\n\t"
+        "beq 3f\n\t"
+        "2:\n\t"
+        FG_TAP("r0", 0)
+        FG_TAP("r3", 8)
+        "adds r2, r2, #16\n\t"
+        "adds r1, r1, #2\n\t"
+        "bne 2b\n\t"
+        "3:\n\t"
+        "pop {r3}\n\t"
+        "str r6, [r3, #0]\n\t"
+        "str r7, [r3, #4]\n\t"
+        "mov r4, r8\n\tstr r4, [r3, #8]\n\t"
+        "mov r4, r9\n\tstr r4, [r3, #12]\n\t"
+        "mov r4, r10\n\tstr r4, [r3, #16]\n\t"
+        "mov r4, r11\n\tstr r4, [r3, #20]\n\t"
+        "mov r4, r12\n\tstr r4, [r3, #24]\n\t"
+        "mov r4, lr\n\tstr r4, [r3, #28]\n\t"
+        "pop {r4-r7}\n\t"
+        "mov r8, r4\n\tmov r9, r5\n\tmov r10, r6\n\tmov r11, r7\n\t"
+        "pop {r4-r7, pc}\n\t");
+}
+#else
+/* The same sums in C, for the host build of the kernels' tests. */
+void fg_armv6m_dot8(const int8_t *x, int32_t n, const uint8_t *w, int32_t acc[FG_ARMV6M_GROUP]) {
+    for (int32_t k = 0; k < n; ++k) {
+        for (int32_t j = 0; j < FG_ARMV6M_GROUP; ++j) {
+            acc[j] = (int32_t)((uint32_t)acc[j] + (uint32_t)(x[k] * w[FG_ARMV6M_GROUP * k + j]));
+        }
+    }
+}
+#endif
+
+static int32_t fg_sum_s8(const int8_t *x, int32_t n) {
+    int32_t sum = 0;
+    for (int32_t k = 0; k < n; ++k) {
+        sum += x[k];
+    }
+    return sum;
+}
+
+FG_HOT_LOOP void fg_armv6m_window_s8(const int8_t *const x[], int32_t rows, int32_t run, const uint8_t *w,
+                                     int32_t out_c, const int32_t *bias, const fg_requant_params *q,
+                                     int8_t *output) {
+    int32_t sum = 0;
+    for (int32_t r = 0; r < rows; ++r) {
+        sum += fg_sum_s8(x[r], run);
+    }
+    const uint32_t unbiased = (uint32_t)sum * 0xFFFFFF80u; /* - 128 * sum: the weights were stored as w + 128 */
+    for (int32_t first = 0; first < out_c; first += FG_ARMV6M_GROUP) {
+        const int32_t count = out_c - first < FG_ARMV6M_GROUP ? out_c - first : FG_ARMV6M_GROUP;
+        int32_t acc[FG_ARMV6M_GROUP];
+        for (int32_t j = 0; j < FG_ARMV6M_GROUP; ++j) {
+            acc[j] = (int32_t)(unbiased + (uint32_t)(j < count ? bias[first + j] : 0));
+        }
+        for (int32_t r = 0; r < rows; ++r, w += FG_ARMV6M_GROUP * run) {
+            fg_armv6m_dot8(x[r], run, w, acc);
+        }
+        for (int32_t j = 0; j < count; ++j) {
+            output[first + j] = fg_requantize_channel_s8(q, acc[j], first + j);
+        }
+    }
+}
