@@ -66,7 +66,72 @@ __attribute__((naked)) void fg_armv6m_dot8(__attribute__((unused)) const int8_t 
         "mov r8, r4\n\tmov r9, r5\n\tmov r10, r6\n\tmov r11, r7\n\t"
         "pop {r4-r7, pc}\n\t");
 }
+
+/* r0 = acc, r1 = count, r2 = channel, r3 = output, the layer on the stack. Per output: the high product from four
+ * 16 x 16 products (25 instructions), the rounding division (10), zero point and clamp (5-7), store and loop (5).
+ * r8-r12: zero point, clamp low and high, output end, 2^14. */
+__attribute__((naked)) void fg_armv6m_requantize_s8(__attribute__((unused)) const int32_t *acc,
+                                                    __attribute__((unused)) int32_t count,
+                                                    __attribute__((unused)) const fg_armv6m_channel *channel,
+                                                    __attribute__((unused)) int8_t *output,
+                                                    __attribute__((unused)) const fg_armv6m_layer *layer) {
+    __asm__ volatile(
+        ".syntax unified\n\t"
+        "push {r4-r7, lr}\n\t"
+        "mov r4, r8\n\tmov r5, r9\n\tmov r6, r10\n\tmov r7, r11\n\t"
+        "push {r4-r7}\n\t"
+        "ldr r4, [sp, #36]\n\t"
+        "ldr r5, [r4, #4]\n\tmov r8, r5\n\t"
+        "ldr r5, [r4, #8]\n\tmov r9, r5\n\t"
+        "ldr r5, [r4, #12]\n\tmov r10, r5\n\t"
+        "adds r1, r3, r1\n\tmov r11, r1\n\t"
+        "movs r5, #1\n\tlsls r5, r5, #14\n\tmov r12, r5\n\t"
+        "mov r1, r2\n\t"
+        "mov r2, r3\n\t"
+        "1:\n\t"
+        "ldm r0!, {r3}\n\t"
+        "asrs r4, r3, #16\n\t"        /* ah */
+        "uxth r3, r3\n\t"             /* al */
+        "ldr r5, [r1, #4]\n\t"        /* ml */
+        "movs r6, r4\n\tmuls r6, r5, r6\n\t" /* ah ml */
+        "muls r5, r3, r5\n\t"         /* al ml */
+        "ldr r7, [r1, #0]\n\t"        /* mh */
+        "muls r3, r7, r3\n\t"         /* al mh */
+        "muls r4, r7, r4\n\t"         /* ah mh */
+        "lsrs r5, r5, #16\n\t"
+        "lsls r7, r6, #17\n\tlsrs r7, r7, #17\n\tadds r5, r5, r7\n\t"
+        "lsls r7, r3, #17\n\tlsrs r7, r7, #17\n\tadds r5, r5, r7\n\t"
+        "add r5, r12\n\t"
+        "lsrs r5, r5, #15\n\t"
+        "asrs r6, r6, #15\n\tasrs r3, r3, #15\n\t"
+        "lsls r4, r4, #1\n\t"
+        "adds r4, r4, r6\n\tadds r4, r4, r3\n\tadds r4, r4, r5\n\t" /* H */
+        "ldr r5, [r1, #8]\n\tands r5, r4\n\t"
+        "ldr r6, [r1, #12]\n\tadds r5, r5, r6\n\t"
+        "asrs r6, r4, #31\n\tadds r5, r5, r6\n\t"
+        "ldr r6, [r1, #16]\n\t"
+        "lsrs r5, r6\n\tasrs r4, r6\n\tadds r4, r4, r5\n\t"
+        "add r4, r8\n\t"
+        "cmp r4, r9\n\tbge 2f\n\tmov r4, r9\n\t2:\n\t"
+        "cmp r4, r10\n\tble 3f\n\tmov r4, r10\n\t3:\n\t"
+        "strb r4, [r2]\n\tadds r2, r2, #1\n\t"
+        "adds r1, r1, #20\n\t"
+        "cmp r2, r11\n\tbne 1b\n\t"
+        "pop {r4-r7}\n\t"
+        "mov r8, r4\n\tmov r9, r5\n\tmov r10, r6\n\tmov r11, r7\n\t"
+        "pop {r4-r7, pc}\n\t");
+}
 #else
+/* The same in C, for the host build of the kernels' tests. */
+void fg_armv6m_requantize_s8(const int32_t *acc, int32_t count, const fg_armv6m_channel *channel, int8_t *output,
+                             const fg_armv6m_layer *layer) {
+    for (int32_t j = 0; j < count; ++j) {
+        const int32_t m = (int32_t)((uint32_t)channel[j].high << 16 | (uint32_t)channel[j].low);
+        const int32_t v = fg_rounding_divide_by_pot(fg_high_mul_halves(acc[j], m), (int)channel[j].right);
+        output[j] = (int8_t)fg_clamp_i32(v + layer->zero, layer->low, layer->high);
+    }
+}
+
 /* The same sums in C, for the host build of the kernels' tests. */
 void fg_armv6m_dot8(const int8_t *x, int32_t n, const uint8_t *w, int32_t acc[FG_ARMV6M_GROUP]) {
     for (int32_t k = 0; k < n; ++k) {
@@ -77,6 +142,25 @@ void fg_armv6m_dot8(const int8_t *x, int32_t n, const uint8_t *w, int32_t acc[FG
 }
 #endif
 
+/* output[j] = fg_requantize_channel_s8(q, acc[j], first + j), j < count: a right shift (the usual case) through the
+ * 16-bit halves of the high multiply (fg/fixedpoint.h) and TFLite's rounding division, inlined here; any other shift,
+ * or the multiplier INT32_MIN (which the high multiply would saturate), by fg_requantize_channel_s8. */
+static void fg_armv6m_outputs_s8(const fg_requant_params *q, const int32_t *acc, int32_t first, int32_t count,
+                                 int8_t *output) {
+    const int32_t step = q->per_channel ? 1 : 0, zero = q->output_offset;
+    const int32_t low = q->activation_min, high = q->activation_max;
+    const int32_t *multiplier = q->multipliers + first * step, *shift = q->shifts + first * step;
+    for (int32_t j = 0; j < count; ++j) {
+        const int32_t m = multiplier[j * step], right = -shift[j * step];
+        if (right < 0 || m == FG_INT32_MIN) {
+            output[j] = fg_requantize_channel_s8(q, acc[j], first + j);
+            continue;
+        }
+        const int32_t v = fg_rounding_divide_by_pot(fg_high_mul_halves(acc[j], m), right) + zero;
+        output[j] = (int8_t)(v < low ? low : v > high ? high : v);
+    }
+}
+
 static int32_t fg_sum_s8(const int8_t *x, int32_t n) {
     int32_t sum = 0;
     for (int32_t k = 0; k < n; ++k) {
@@ -85,9 +169,12 @@ static int32_t fg_sum_s8(const int8_t *x, int32_t n) {
     return sum;
 }
 
-FG_HOT_LOOP void fg_armv6m_window_s8(const int8_t *const x[], int32_t rows, int32_t run, const uint8_t *w,
+FG_HOT_LOOP void fg_armv6m_window_s8(const int8_t *const x[], int32_t rows, int32_t run, const void *packed,
                                      int32_t out_c, const int32_t *bias, const fg_requant_params *q,
                                      int8_t *output) {
+    const fg_armv6m_layer *layer = packed;
+    const fg_armv6m_channel *channels = fg_armv6m_channels(packed);
+    const uint8_t *w = (const uint8_t *)(channels + out_c);
     int32_t sum = 0;
     for (int32_t r = 0; r < rows; ++r) {
         sum += fg_sum_s8(x[r], run);
@@ -102,8 +189,10 @@ FG_HOT_LOOP void fg_armv6m_window_s8(const int8_t *const x[], int32_t rows, int3
         for (int32_t r = 0; r < rows; ++r, w += FG_ARMV6M_GROUP * run) {
             fg_armv6m_dot8(x[r], run, w, acc);
         }
-        for (int32_t j = 0; j < count; ++j) {
-            output[first + j] = fg_requantize_channel_s8(q, acc[j], first + j);
+        if (layer->served) {
+            fg_armv6m_requantize_s8(acc, count, channels + first, output + first, layer);
+        } else {
+            fg_armv6m_outputs_s8(q, acc, first, count, output + first);
         }
     }
 }

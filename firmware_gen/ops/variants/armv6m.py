@@ -33,10 +33,36 @@ def unsigned_interleaved(taps: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(layout).ravel()
 
 
+def _call_table(call: KernelCall, suffix: str) -> np.ndarray:
+    return next(t.values for t in call.tables if t.suffix == suffix)
+
+
+def layer_constants(call: KernelCall, channels: int) -> np.ndarray:
+    """fg_armv6m_layer then one fg_armv6m_channel per output channel (runtime_c/include/fg/armv6m_support.h), int32:
+    served when every shift is a right shift of 1..31 (the multipliers TFLite's QuantizeMultiplier makes are never
+    INT32_MIN)."""
+    multipliers = np.broadcast_to(_call_table(call, "multipliers").astype(np.int64), (channels,))
+    right = -np.broadcast_to(_call_table(call, "shifts").astype(np.int64), (channels,))
+    served = bool(np.all((right >= 1) & (right <= 31)) and np.all(multipliers > -(1 << 31)))
+    right = np.clip(right, 1, 31)
+    rows = np.stack([multipliers >> 16, multipliers & 0xFFFF, (1 << right) - 1, 1 << (right - 1), right], axis=1)
+    _, zero, low, high = call.params["requant"][:4]
+    return np.concatenate([[int(served), zero, low, high], rows.ravel()]).astype(np.int32)
+
+
+def packed_table(call: KernelCall, taps: np.ndarray) -> ConstTable:
+    """The layer's constants, then the unsigned interleaved weights packed four to a little-endian word."""
+    weights = unsigned_interleaved(taps)
+    words = np.zeros(-(-weights.size // 4) * 4, np.uint8)
+    words[:weights.size] = weights
+    values = np.concatenate([layer_constants(call, taps.shape[0]), words.view("<i4").astype(np.int32)])
+    return ConstTable("armv6m_packed", "int32_t", values)
+
+
 def _weights_call(call: KernelCall, variant: Variant, taps: np.ndarray) -> KernelCall:
-    """The variant's call: `packed` the unsigned interleaved weights; the portable blocked and paired copies left
-    out (the blocked filter's geometry kept: rows and run)."""
-    table = ConstTable("armv6m_weights", "uint8_t", unsigned_interleaved(taps))
+    """The variant's call: `packed` the layer's constants and weights (packed_table); the portable blocked and paired
+    copies left out (the blocked filter's geometry kept: rows and run)."""
+    table = packed_table(call, taps)
     params = {**call.params, "packed": TableRef(table.suffix)}
     if "blocked" in params:
         blocked = params["blocked"]

@@ -23,7 +23,7 @@ static inline int32_t fg_shift_left_wrapping(int32_t x, int shift) {
  * low 16 bits cannot carry across a multiple of 2^31, so the result is 2 ah bh + floor(Q / 2^15) with Q the middle
  * sum. Q can exceed int32, so each cross product is split at bit 15 before it is added: every partial sum fits, and
  * the total, taken modulo 2^32, is the true result whenever that fits int32 (all but INT32_MIN * INT32_MIN). */
-static inline int32_t fg_high_mul_halves(int32_t a, int32_t b) {
+static inline __attribute__((always_inline)) int32_t fg_high_mul_halves(int32_t a, int32_t b) {
     const int32_t ah = a >> 16, bh = b >> 16;
     const uint32_t al = (uint32_t)a & 0xFFFFu, bl = (uint32_t)b & 0xFFFFu;
     const int32_t cross_a = ah * (int32_t)bl, cross_b = (int32_t)al * bh;
