@@ -16,10 +16,12 @@ import numpy as np
 from firmware_gen.frontend.ir import Graph, Operator
 from firmware_gen.isa import ARMV6M
 from firmware_gen.ops.base import ConstTable, KernelCall, TableRef
+from firmware_gen.ops.requantize import wrap_int32
 from firmware_gen.ops.variants import Variant, renamed
 
 REQUIRES = frozenset({ARMV6M})
 GROUP = 8  # FG_ARMV6M_GROUP
+RING_BYTES = 4096  # FG_DW_RING_BYTES: the depthwise kernel's ring of input rows on the stack
 
 
 def unsigned_interleaved(taps: np.ndarray) -> np.ndarray:
@@ -91,6 +93,28 @@ def _fully_connected(graph: Graph, op: Operator, call: KernelCall) -> KernelCall
     return _weights_call(call, FULLY_CONNECTED, taps)
 
 
+def _depthwise(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
+    """fg_depthwise_conv2d_armv6m: stride 1 or 2, no dilation, the ring within RING_BYTES, every channel served by
+    the fast output stage."""
+    p = call.params
+    if (p["dilation_h"], p["dilation_w"]) != (1, 1) or p["stride_w"] not in (1, 2) or p["stride_h"] not in (1, 2):
+        return None
+    channels = p["in_c"]
+    pitch = max(p["pad_left"] + p["in_w"], (p["out_w"] - 1) * p["stride_w"] + 3)
+    if channels * 3 * pitch > RING_BYTES:
+        return None
+    constants = layer_constants(call, channels)
+    if not constants[0]:
+        return None
+    taps = _call_table(call, "channel_taps").astype(np.int64).reshape(channels, 9)
+    bias = _call_table(call, "folded_bias").astype(np.int64)[:channels] - 128 * taps.sum(axis=1)
+    rows = np.concatenate([taps, bias[:, None]], axis=1)
+    table = ConstTable("armv6m_packed", "int32_t", np.concatenate([constants, wrap_int32(rows.ravel())]))
+    params = {**p, "packed": TableRef(table.suffix), "channel_taps": "0"}
+    kept = [t for t in call.tables if t.suffix != "channel_taps"]
+    return renamed(call, DEPTHWISE, params=params, tables=[*kept, table])
+
+
 DOT8 = "one input x eight channels per tap: LDRB of w + 128 (interleaved), MULS, ADD; 128 x input sum taken off"
 POINTWISE = Variant("fg_conv2d_pointwise_armv6m", "fg_conv2d_pointwise_s8", REQUIRES, _convolution("POINTWISE"),
                     DOT8)
@@ -101,4 +125,8 @@ FOLDED_ONE_CHANNEL = Variant("fg_conv2d_folded_armv6m", "fg_depthwise_conv2d_one
 FULLY_CONNECTED = Variant("fg_fully_connected_armv6m", "fg_fully_connected_folded_s8", REQUIRES, _fully_connected,
                           DOT8)
 
-VARIANTS = [POINTWISE, FOLDED, FOLDED_ONE_CHANNEL, FULLY_CONNECTED]
+DEPTHWISE = Variant("fg_depthwise_conv2d_armv6m", "fg_depthwise_conv2d_3x3_s8", REQUIRES, _depthwise,
+                    "a ring of three input rows per channel as x + 128 (LDRB at constant offsets), output rows "
+                    "channel by channel")
+
+VARIANTS = [POINTWISE, FOLDED, FOLDED_ONE_CHANNEL, FULLY_CONNECTED, DEPTHWISE]
