@@ -72,8 +72,9 @@ void fg_depthwise_conv2d_armv6m(const fg_depthwise_conv2d_params *p, const int8_
     const fg_armv6m_channel *constants = fg_armv6m_channels(p->packed);
     const int32_t *weights = (const int32_t *)(constants + channels);
     const int32_t reach = (out_w - 1) * stride + 3, inside = p->pad_left + p->in_w;
-    uint8_t ring[FG_DW_RING_BYTES];
-    fg_dw_ring r = {ring, reach > inside ? reach : inside, {0, 0, 0}};
+    const int32_t pitch = reach > inside ? reach : inside;
+    uint8_t ring[channels * 3 * pitch]; /* at most FG_DW_RING_BYTES (the lowering checks); no more than the layer needs */
+    fg_dw_ring r = {ring, pitch, {0, 0, 0}};
     for (int32_t b = 0; b < p->batches; ++b) {
         const int8_t *image = input + b * p->in_h * p->in_w * channels;
         r.held[0] = r.held[1] = r.held[2] = -1000000;  /* no row */
