@@ -111,7 +111,8 @@ def prepare(model: bytes, source: str, board: Board | str, interface: str = "unp
 
 def _where(deployment: Deployment, serial_url: str | None) -> str:
     board = deployment.firmware.board
-    return f"{board.name} via {serial_url or f'QEMU ({board.qemu_machine}, -icount shift=0)'}"
+    note = f"; {board.qemu_note}" if board.qemu_note else ""
+    return f"{board.name} via {serial_url or f'QEMU ({board.qemu_machine}, -icount shift=0{note})'}"
 
 
 def run(deployment: Deployment, inputs: list[np.ndarray], serial_url: str | None = None,

@@ -23,7 +23,7 @@ def test_the_armv6m_boards_are_their_own_isa_class():
     assert (microbit.qemu_machine, microbit.uart_kind, microbit.uart_base) == ("microbit", "nrf_uart", 0x40002000)
     assert forced.qemu_machine == load_board("mps2_an385").qemu_machine  # an M3 executing the Armv6-M code
     for board in (microbit, forced):
-        assert "-mcpu=cortex-m0" in board.gcc_flags
+        assert board.core in ("cortex-m0", "cortex-m0plus") and f"-mcpu={board.core}" in board.gcc_flags
         assert board.isa.name == "Armv6-M" and board.isa.features == {"armv6m"}
     assert load_board("mps2_an385").isa.name == "Armv7-M"
 
