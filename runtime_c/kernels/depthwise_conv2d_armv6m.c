@@ -14,6 +14,8 @@
 #include "fg/hot_loop.h"
 #include "fg/variants_armv6m.h"
 
+#define FG_DW_SUMS 256 /* the sums of a chunk of an output row: pixels x channels */
+
 typedef struct {
     uint8_t *ring;     /* [channel][3][pitch] */
     int32_t pitch;
@@ -47,24 +49,61 @@ static void fg_dw_fill(const fg_depthwise_conv2d_params *p, const int8_t *image,
     }
 }
 
-/* Output row `out` (outputs `step` bytes apart) of one channel: the windows' nine taps from the rows r0..r2, bias and
- * weights w, then the output stage of fg_armv6m_requantize_s8 with the channel's constants k. */
-static FG_HOT_LOOP void fg_dw_row(const uint8_t *r0, const uint8_t *r1, const uint8_t *r2, const int32_t *w,
-                                  int32_t stride, int32_t n, const fg_armv6m_channel *k, const fg_armv6m_layer *layer,
-                                  int8_t *out, int32_t step) {
-    const int32_t bias = w[9];
-    const int32_t multiplier = (int32_t)((uint32_t)k->high << 16 | (uint32_t)k->low);
-    const int32_t mask = k->mask, half = k->half, right = k->right;
-    const int32_t zero = layer->zero, low = layer->low, high = layer->high;
-    for (int32_t i = 0; i < n; ++i, r0 += stride, r1 += stride, r2 += stride, out += step) {
-        const int32_t taps = w[0] * r0[0] + w[1] * r0[1] + w[2] * r0[2] + w[3] * r1[0] + w[4] * r1[1] +
-                             w[5] * r1[2] + w[6] * r2[0] + w[7] * r2[1] + w[8] * r2[2];
-        const int32_t acc = (int32_t)((uint32_t)bias + (uint32_t)taps); /* wraps as TFLite's int32 sum does */
-        const int32_t h = fg_high_mul_halves(acc, multiplier);
-        const int32_t v = (h >> right) + (int32_t)((uint32_t)((h & mask) + half + (h >> 31)) >> right) + zero;
-        *out = (int8_t)(v < low ? low : v > high ? high : v);
+/* The windows of one channel along an output row: three row pointers (the window's top left in each), the step
+ * between windows, and the bytes between their sums. */
+typedef struct {
+    const uint8_t *row[3];
+    int32_t stride;
+    int32_t step;
+} fg_dw_pass;
+
+#if defined(__ARM_ARCH_6M__)
+/* One tap: the input at `at` of row register `row` times weight `k` (int32), added to the sum in r6. */
+#define FG_DW_TAP(row, at, k) "ldrb r4, [" row ", #" #at "]\n\tldr r5, [r3, #" #k "]\n\tmuls r4, r5, r4\n\tadds r6, r6, r4\n\t"
+
+/* sums[i * step] = w[9] + the nine taps of window i < n (n >= 1): rows in r0-r2, weights in r3, the sum in r6 stored
+ * through r7; r8 = stride, r10 = step, r12 counts down. 46 instructions per window. */
+static __attribute__((naked)) void fg_dw_sums(__attribute__((unused)) const fg_dw_pass *pass,
+                                              __attribute__((unused)) const int32_t *w,
+                                              __attribute__((unused)) int32_t *sums, __attribute__((unused)) int32_t n) {
+    __asm__ volatile(
+        ".syntax unified\n\t"
+        "push {r4-r7, lr}\n\t"
+        "mov r4, r8\n\tmov r5, r9\n\tmov r6, r10\n\tmov r7, r11\n\t"
+        "push {r4-r7}\n\t"
+        "mov r12, r3\n\t"
+        "movs r3, r1\n\t"
+        "movs r7, r2\n\t"
+        "ldr r4, [r0, #12]\n\tmov r8, r4\n\t"
+        "ldr r4, [r0, #16]\n\tmov r10, r4\n\t"
+        "ldr r1, [r0, #4]\n\tldr r2, [r0, #8]\n\tldr r0, [r0, #0]\n\t"
+        "1:\n\t"
+        "ldr r6, [r3, #36]\n\t"
+        FG_DW_TAP("r0", 0, 0) FG_DW_TAP("r0", 1, 4) FG_DW_TAP("r0", 2, 8)
+        FG_DW_TAP("r1", 0, 12) FG_DW_TAP("r1", 1, 16) FG_DW_TAP("r1", 2, 20)
+        FG_DW_TAP("r2", 0, 24) FG_DW_TAP("r2", 1, 28) FG_DW_TAP("r2", 2, 32)
+        "str r6, [r7]\n\t"
+        "add r7, r10\n\t"
+        "add r0, r8\n\tadd r1, r8\n\tadd r2, r8\n\t"
+        "mov r4, r12\n\tsubs r4, r4, #1\n\tmov r12, r4\n\t"
+        "bne 1b\n\t"
+        "pop {r4-r7}\n\t"
+        "mov r8, r4\n\tmov r9, r5\n\tmov r10, r6\n\tmov r11, r7\n\t"
+        "pop {r4-r7, pc}\n\t");
+}
+#else
+/* The same sums in C, for the host build of the kernels' tests. */
+static void fg_dw_sums(const fg_dw_pass *pass, const int32_t *w, int32_t *sums, int32_t n) {
+    for (int32_t i = 0; i < n; ++i) {
+        const int32_t at = i * pass->stride;
+        uint32_t sum = (uint32_t)w[9];
+        for (int32_t t = 0; t < 9; ++t) {
+            sum += (uint32_t)(w[t] * pass->row[t / 3][at + t % 3]);
+        }
+        *(int32_t *)((char *)sums + i * pass->step) = (int32_t)sum; /* wraps as TFLite's int32 sum does */
     }
 }
+#endif
 
 void fg_depthwise_conv2d_armv6m(const fg_depthwise_conv2d_params *p, const int8_t *input, int8_t *output) {
     const int32_t channels = p->in_c, out_w = p->out_w, stride = p->stride_w;
@@ -75,6 +114,8 @@ void fg_depthwise_conv2d_armv6m(const fg_depthwise_conv2d_params *p, const int8_
     const int32_t pitch = reach > inside ? reach : inside;
     uint8_t ring[channels * 3 * pitch]; /* at most FG_DW_RING_BYTES (the lowering checks); no more than the layer needs */
     fg_dw_ring r = {ring, pitch, {0, 0, 0}};
+    const int32_t chunk = FG_DW_SUMS / channels < 1 ? 1 : FG_DW_SUMS / channels;
+    int32_t sums[FG_DW_SUMS > 0 ? FG_DW_SUMS : 1];
     for (int32_t b = 0; b < p->batches; ++b) {
         const int8_t *image = input + b * p->in_h * p->in_w * channels;
         r.held[0] = r.held[1] = r.held[2] = -1000000;  /* no row */
@@ -89,10 +130,18 @@ void fg_depthwise_conv2d_armv6m(const fg_depthwise_conv2d_params *p, const int8_
                 rows[dy] = ring + slot * r.pitch;
             }
             int8_t *out = output + (b * p->out_h + oy) * out_w * channels;
-            for (int32_t c = 0; c < channels; ++c) {
-                const int32_t at = c * 3 * r.pitch;
-                fg_dw_row(rows[0] + at, rows[1] + at, rows[2] + at, weights + 10 * c, stride, out_w, constants + c,
-                          layer, out + c, channels);
+            for (int32_t x0 = 0; x0 < out_w; x0 += chunk) {
+                const int32_t n = out_w - x0 < chunk ? out_w - x0 : chunk;
+                for (int32_t c = 0; c < channels; ++c) {
+                    const int32_t at = c * 3 * r.pitch + x0 * stride;
+                    const fg_dw_pass pass = {{rows[0] + at, rows[1] + at, rows[2] + at}, stride,
+                                             channels * (int32_t)sizeof(int32_t)};
+                    fg_dw_sums(&pass, weights + 10 * c, sums + c, n);
+                }
+                for (int32_t i = 0; i < n; ++i) {
+                    fg_armv6m_requantize_s8(sums + i * channels, channels, constants, out + (x0 + i) * channels,
+                                            layer);
+                }
             }
         }
     }

@@ -22,6 +22,7 @@ from firmware_gen.ops.variants import Variant, renamed
 REQUIRES = frozenset({ARMV6M})
 GROUP = 8  # FG_ARMV6M_GROUP
 RING_BYTES = 4096  # FG_DW_RING_BYTES: the depthwise kernel's ring of input rows on the stack
+SUMS = 256  # FG_DW_SUMS: its sums of a chunk of pixels, every channel of a pixel among them
 
 
 def unsigned_interleaved(taps: np.ndarray) -> np.ndarray:
@@ -94,14 +95,14 @@ def _fully_connected(graph: Graph, op: Operator, call: KernelCall) -> KernelCall
 
 
 def _depthwise(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
-    """fg_depthwise_conv2d_armv6m: stride 1 or 2, no dilation, the ring within RING_BYTES, every channel served by
-    the fast output stage."""
+    """fg_depthwise_conv2d_armv6m: stride 1 or 2, no dilation, the ring within RING_BYTES, at most SUMS channels,
+    every channel served by the fast output stage."""
     p = call.params
     if (p["dilation_h"], p["dilation_w"]) != (1, 1) or p["stride_w"] not in (1, 2) or p["stride_h"] not in (1, 2):
         return None
     channels = p["in_c"]
     pitch = max(p["pad_left"] + p["in_w"], (p["out_w"] - 1) * p["stride_w"] + 3)
-    if channels * 3 * pitch > RING_BYTES:
+    if channels * 3 * pitch > RING_BYTES or channels > SUMS:
         return None
     constants = layer_constants(call, channels)
     if not constants[0]:
