@@ -4,8 +4,8 @@ the split by operator type, and whether the outputs equal TFLM's (QEMU -icount s
 The Armv6-M class runs as mps2_an385_armv6m: code built for the Cortex-M0+ executed by QEMU's Cortex-M3 (Armv7-M
 executes every Armv6-M instruction), against the anchors' Armv6-M build run the same way (issue 22: <= 0.40x).
 
-    python bench/speed.py [--models DIR] [--boards qemu_cortex_m3,mps2_an385,...] [--only vww_96_int8,...]
-                          [--save after.json] [--compare before.json]
+    python bench/speed.py [--shared DIR] [--models DIR] [--boards qemu_cortex_m3,mps2_an385,...]
+                          [--only vww_96_int8,...] [--save after.json] [--compare before.json]
 
 --save writes the rows as JSON; --compare adds the instructions of an earlier --save and the speed-up.
 """
@@ -104,7 +104,8 @@ def format_row(row: dict, anchors: dict, before: dict | None) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--models", type=Path, default=SHARED / "models")
+    parser.add_argument("--shared", type=Path, default=SHARED, help="the shared folder (models/, ANCHORS.md)")
+    parser.add_argument("--models", type=Path, help="default: SHARED/models")
     parser.add_argument("--boards", default=DEFAULT_BOARDS)
     parser.add_argument("--only", default="", help="comma-separated model names (file stems) to keep")
     parser.add_argument("--save", type=Path, help="write the rows to this JSON file")
@@ -114,12 +115,13 @@ def main() -> int:
     unknown = sorted(set(boards) - set(list_boards()))
     if unknown:
         parser.error(f"unknown boards {unknown}; known: {list_boards()}")
+    args.models = args.models or args.shared / "models"
     if not args.models.is_dir():
         print(f"no models folder {args.models}", file=sys.stderr)
         return 2
     only = {name for name in args.only.split(",") if name}
     models = [p for p in sorted(args.models.glob("*.tflite")) if not only or p.stem in only]
-    anchors = read_anchors(SHARED / "ANCHORS.md")
+    anchors = read_anchors(args.shared / "ANCHORS.md")
     earlier = {(r["model"], r["board"]): r for r in json.loads(args.compare.read_text())} if args.compare else {}
     header = (f"{'model':<23} {'board':<17} {'ours M':>7} {'anchor':>7} {'ratio':>6} {'target':>7} {'':<7} "
               f"{'i/MAC':>6} {'flash B':>9} {'conv':>6} {'dwconv':>6} {'fc':>6} {'other':>6}  TFLM")

@@ -5,7 +5,8 @@ import pytest
 from firmware_gen.target.boards import BOARDS_DIR, BoardError, list_boards, load_board
 from firmware_gen.target.linker_script import render_linker_script
 
-EXPECTED_BOARDS = ["microbit", "mps2_an385", "mps2_an385_armv6m", "mps2_an386", "mps2_an500", "mps3_an547", "qemu_cortex_m3"]
+EXPECTED_BOARDS = ["microbit", "mps2_an385", "mps2_an385_armv6m", "mps2_an386", "mps2_an500", "mps3_an547",
+                   "qemu_cortex_m3"]
 
 
 def test_every_board_loads():

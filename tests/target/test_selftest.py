@@ -18,8 +18,8 @@ from firmware_gen.target.boards import BOARDS_DIR, list_boards, load_board
 
 QEMU_BOARDS = ["microbit", "mps2_an385", "mps2_an385_armv6m", "mps2_an386", "mps2_an500", "mps3_an547",
                "qemu_cortex_m3"]
-FEATURES = {"microbit": [], "mps2_an385_armv6m": [], "qemu_cortex_m3": [], "mps2_an385": [], "mps2_an386": ["fpu", "dsp"], "mps2_an500": ["fpu", "dsp"],
-            "mps3_an547": ["fpu", "dsp", "mve"]}
+FEATURES = {"microbit": [], "mps2_an385_armv6m": [], "qemu_cortex_m3": [], "mps2_an385": [],
+            "mps2_an386": ["fpu", "dsp"], "mps2_an500": ["fpu", "dsp"], "mps3_an547": ["fpu", "dsp", "mve"]}
 
 
 @pytest.fixture(scope="module", params=QEMU_BOARDS)
