@@ -52,7 +52,7 @@ static const int8_t *fg_window_run(const fg_conv2d_params *p, const int8_t *imag
 void fg_conv2d_folded_armv6m(const fg_conv2d_params *p, const int8_t *input, const int8_t *filter, int8_t *output) {
     const int32_t out_c = p->out_c, taps = p->filter_h * p->filter_w * p->in_c;
     const fg_requant_params requant = p->requant;
-    int8_t gathered[FG_CONV_GATHER_TAPS];
+    int8_t gathered[FG_CONV_GATHER_TAPS] __attribute__((aligned(4))); /* summed a word at a time */
     (void)filter;
     for (int32_t b = 0; b < p->batches; ++b) {
         const int8_t *image = input + b * p->in_h * p->in_w * p->in_c;

@@ -142,29 +142,53 @@ void fg_armv6m_dot8(const int8_t *x, int32_t n, const uint8_t *w, int32_t acc[FG
 }
 #endif
 
-/* output[j] = fg_requantize_channel_s8(q, acc[j], first + j), j < count: a right shift (the usual case) through the
- * 16-bit halves of the high multiply (fg/fixedpoint.h) and TFLite's rounding division, inlined here; any other shift,
- * or the multiplier INT32_MIN (which the high multiply would saturate), by fg_requantize_channel_s8. */
-static void fg_armv6m_outputs_s8(const fg_requant_params *q, const int32_t *acc, int32_t first, int32_t count,
+/* output[j] = fg_requantize_channel_s8(q, acc[j], first + j), j < count, for a layer not every channel of which the
+ * Thumb-1 output stage serves: runs of served channels through it, the others (`right` 0) by TFLite's arithmetic. */
+static void fg_armv6m_outputs_s8(const fg_requant_params *q, const fg_armv6m_channel *channels,
+                                 const fg_armv6m_layer *layer, const int32_t *acc, int32_t first, int32_t count,
                                  int8_t *output) {
-    const int32_t step = q->per_channel ? 1 : 0, zero = q->output_offset;
-    const int32_t low = q->activation_min, high = q->activation_max;
-    const int32_t *multiplier = q->multipliers + first * step, *shift = q->shifts + first * step;
-    for (int32_t j = 0; j < count; ++j) {
-        const int32_t m = multiplier[j * step], right = -shift[j * step];
-        if (right < 0 || m == FG_INT32_MIN) {
+    int32_t j = 0;
+    while (j < count) {
+        if (channels[first + j].right == 0) {
             output[j] = fg_requantize_channel_s8(q, acc[j], first + j);
+            ++j;
             continue;
         }
-        const int32_t v = fg_rounding_divide_by_pot(fg_high_mul_halves(acc[j], m), right) + zero;
-        output[j] = (int8_t)(v < low ? low : v > high ? high : v);
+        int32_t end = j + 1;
+        while (end < count && channels[first + end].right != 0) {
+            ++end;
+        }
+        fg_armv6m_requantize_s8(acc + j, end - j, channels + first + j, output + j, layer);
+        j = end;
     }
 }
 
-static int32_t fg_sum_s8(const int8_t *x, int32_t n) {
+/* The sum of n signed bytes, four at a time where they are word-aligned: each byte flipped to x + 128 (unsigned), the
+ * even and odd bytes summed in the two 16-bit halves of a word (at most 128 words between flushes: 128 x 2 x 255 <
+ * 2^16), then 128 n taken off. */
+typedef uint32_t fg_bytes4 __attribute__((may_alias)); /* four int8 read as one word */
+
+static FG_HOT_LOOP int32_t fg_sum_s8(const int8_t *x, int32_t n) {
     int32_t sum = 0;
-    for (int32_t k = 0; k < n; ++k) {
-        sum += x[k];
+    while (n > 0 && ((uintptr_t)x & 3u) != 0) {
+        sum += *x++;
+        --n;
+    }
+    const fg_bytes4 *word = (const fg_bytes4 *)(const void *)x;
+    for (int32_t words = n >> 2; words > 0;) {
+        const int32_t batch = words < 128 ? words : 128;
+        uint32_t halves = 0;
+        for (int32_t i = 0; i < batch; ++i) {
+            const uint32_t v = word[i] ^ 0x80808080u;
+            halves += (v & 0x00FF00FFu) + ((v >> 8) & 0x00FF00FFu);
+        }
+        sum += (int32_t)((halves & 0xFFFFu) + (halves >> 16)) - 512 * batch;
+        word += batch;
+        words -= batch;
+    }
+    x = (const int8_t *)(const void *)word;
+    for (int32_t i = 0; i < (n & 3); ++i) {
+        sum += x[i];
     }
     return sum;
 }
@@ -192,7 +216,7 @@ FG_HOT_LOOP void fg_armv6m_window_s8(const int8_t *const x[], int32_t rows, int3
         if (layer->served) {
             fg_armv6m_requantize_s8(acc, count, channels + first, output + first, layer);
         } else {
-            fg_armv6m_outputs_s8(q, acc, first, count, output + first);
+            fg_armv6m_outputs_s8(q, channels, layer, acc, first, count, output + first);
         }
     }
 }

@@ -41,14 +41,17 @@ def _call_table(call: KernelCall, suffix: str) -> np.ndarray:
 
 
 def layer_constants(call: KernelCall, channels: int) -> np.ndarray:
-    """fg_armv6m_layer then one fg_armv6m_channel per output channel (runtime_c/include/fg/armv6m_support.h), int32:
-    served when every shift is a right shift of 1..31 (the multipliers TFLite's QuantizeMultiplier makes are never
-    INT32_MIN)."""
+    """fg_armv6m_layer then one fg_armv6m_channel per output channel (runtime_c/include/fg/armv6m_support.h), int32.
+    A channel is served by the Thumb-1 output stage when its shift is a right shift of 1..31 (and its multiplier not
+    INT32_MIN, which TFLite's QuantizeMultiplier never makes); another has `right` 0. The layer is served when all
+    are."""
     multipliers = np.broadcast_to(_call_table(call, "multipliers").astype(np.int64), (channels,))
     right = -np.broadcast_to(_call_table(call, "shifts").astype(np.int64), (channels,))
-    served = bool(np.all((right >= 1) & (right <= 31)) and np.all(multipliers > -(1 << 31)))
-    right = np.clip(right, 1, 31)
+    channel_served = (right >= 1) & (right <= 31) & (multipliers > -(1 << 31))
+    served = bool(np.all(channel_served))
+    right = np.where(channel_served, right, 1)
     rows = np.stack([multipliers >> 16, multipliers & 0xFFFF, (1 << right) - 1, 1 << (right - 1), right], axis=1)
+    rows[~channel_served, 2:] = 0  # right 0: the kernels run TFLite's arithmetic for this channel
     _, zero, low, high = call.params["requant"][:4]
     return np.concatenate([[int(served), zero, low, high], rows.ravel()]).astype(np.int32)
 

@@ -26,7 +26,8 @@ typedef struct {
 
 /* The layer's constants in params->packed: a flag (1: every channel's shift is a right shift of 1..31 and its
  * multiplier above INT32_MIN, so the fast stage serves the layer), the output zero point and clamp, one
- * fg_armv6m_channel per output channel, then the weights (as fg_armv6m_dot8 reads them). */
+ * fg_armv6m_channel per output channel (`right` 0 for a channel the fast stage does not serve), then the weights (as
+ * fg_armv6m_dot8 reads them). */
 typedef struct {
     int32_t served;
     int32_t zero, low, high;
