@@ -14,7 +14,7 @@
 #include "fg/hot_loop.h"
 #include "fg/variants_armv6m.h"
 
-#define FG_DW_SUMS 256 /* the sums of a chunk of an output row: pixels x channels */
+#define FG_DW_SUMS 512 /* the most sums of a chunk of an output row: pixels x channels */
 
 typedef struct {
     uint8_t *ring;     /* [channel][3][pitch] */
@@ -36,10 +36,14 @@ static void fg_dw_fill(const fg_depthwise_conv2d_params *p, const int8_t *image,
         return;
     }
     const int8_t *source = image + y * in_w * channels;
-    for (int32_t c = 0; c < channels; ++c) {
+    for (int32_t c = 0; c < channels; ++c) {  /* the padding columns: a byte or two, no call of memset */
         uint8_t *to = row + c * step;
-        memset(to, padding, (size_t)p->pad_left);
-        memset(to + p->pad_left + in_w, padding, (size_t)(pitch - p->pad_left - in_w));
+        for (int32_t i = 0; i < p->pad_left; ++i) {
+            to[i] = padding;
+        }
+        for (int32_t i = p->pad_left + in_w; i < pitch; ++i) {
+            to[i] = padding;
+        }
     }
     for (int32_t x = 0; x < in_w; ++x, source += channels) {
         uint8_t *to = row + p->pad_left + x;
@@ -114,8 +118,9 @@ void fg_depthwise_conv2d_armv6m(const fg_depthwise_conv2d_params *p, const int8_
     const int32_t pitch = reach > inside ? reach : inside;
     uint8_t ring[channels * 3 * pitch]; /* at most FG_DW_RING_BYTES (the lowering checks); no more than the layer needs */
     fg_dw_ring r = {ring, pitch, {0, 0, 0}};
-    const int32_t chunk = FG_DW_SUMS / channels < 1 ? 1 : FG_DW_SUMS / channels;
-    int32_t sums[FG_DW_SUMS > 0 ? FG_DW_SUMS : 1];
+    const int32_t most = FG_DW_SUMS / channels < 1 ? 1 : FG_DW_SUMS / channels;
+    const int32_t chunk = out_w < most ? out_w : most; /* a whole row when it fits */
+    int32_t sums[chunk * channels];
     for (int32_t b = 0; b < p->batches; ++b) {
         const int8_t *image = input + b * p->in_h * p->in_w * channels;
         r.held[0] = r.held[1] = r.held[2] = -1000000;  /* no row */

@@ -22,7 +22,7 @@ from firmware_gen.ops.variants import Variant, renamed
 REQUIRES = frozenset({ARMV6M})
 GROUP = 8  # FG_ARMV6M_GROUP
 RING_BYTES = 4096  # FG_DW_RING_BYTES: the depthwise kernel's ring of input rows on the stack
-SUMS = 256  # FG_DW_SUMS: its sums of a chunk of pixels, every channel of a pixel among them
+SUMS = 512  # FG_DW_SUMS: its sums of a chunk of pixels, every channel of a pixel among them
 
 
 def unsigned_interleaved(taps: np.ndarray) -> np.ndarray:
