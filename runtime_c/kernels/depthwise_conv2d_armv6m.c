@@ -22,10 +22,17 @@ typedef struct {
     int32_t held[3];   /* the input row each slot holds */
 } fg_dw_ring;
 
+/* y mod 3 for -3 <= y < 2^15 without a division (Armv6-M has none: y % 3 would call __aeabi_idivmod): with r = y + 3,
+ * floor(r / 3) = (r * 43691) >> 17 for r < 2^15 (43691 = ceil(2^17 / 3)). */
+static inline int32_t fg_dw_slot(int32_t y) {
+    const uint32_t r = (uint32_t)(y + 3);
+    return (int32_t)(r - 3u * ((r * 43691u) >> 17));
+}
+
 /* Input row y (any y: outside the image, the zero point) of every channel into slot y mod 3. */
 static void fg_dw_fill(const fg_depthwise_conv2d_params *p, const int8_t *image, fg_dw_ring *r, int32_t y) {
     const int32_t channels = p->in_c, in_w = p->in_w, pitch = r->pitch, step = 3 * pitch;
-    const int32_t slot = (y % 3 + 3) % 3;
+    const int32_t slot = fg_dw_slot(y);
     const uint8_t padding = (uint8_t)(128 - p->requant.input_offset);
     uint8_t *row = r->ring + slot * pitch;
     r->held[slot] = y;
@@ -128,7 +135,7 @@ void fg_depthwise_conv2d_armv6m(const fg_depthwise_conv2d_params *p, const int8_
             const int32_t y0 = oy * p->stride_h - p->pad_top;
             const uint8_t *rows[3];
             for (int32_t dy = 0; dy < 3; ++dy) {
-                const int32_t slot = ((y0 + dy) % 3 + 3) % 3;
+                const int32_t slot = fg_dw_slot(y0 + dy);
                 if (r.held[slot] != y0 + dy) {
                     fg_dw_fill(p, image, &r, y0 + dy);
                 }

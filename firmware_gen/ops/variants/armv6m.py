@@ -103,6 +103,8 @@ def _depthwise(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | Non
     p = call.params
     if (p["dilation_h"], p["dilation_w"]) != (1, 1) or p["stride_w"] not in (1, 2) or p["stride_h"] not in (1, 2):
         return None
+    if p["pad_top"] > 3:  # fg_dw_slot's range (a 3x3 window pads at most 1 row)
+        return None
     channels = p["in_c"]
     pitch = max(p["pad_left"] + p["in_w"], (p["out_w"] - 1) * p["stride_w"] + 3)
     if channels * 3 * pitch > RING_BYTES or channels > SUMS:
