@@ -13,8 +13,8 @@ void fg_conv2d_pointwise_armv6m(const fg_conv2d_params *p, const int8_t *input, 
     const fg_requant_params requant = p->requant;
     (void)filter;
     for (int32_t i = 0; i < pixels; ++i) {
-        const int8_t *const x = input + i * in_c;
-        fg_armv6m_window_s8(&x, 1, in_c, p->packed, out_c, p->folded_bias, &requant,
+        const int8_t *x = input + i * in_c;
+        fg_armv6m_window_s8(x, in_c, p->packed, out_c, p->folded_bias, &requant,
                             output + i * out_c);
     }
 }
@@ -58,8 +58,8 @@ void fg_conv2d_folded_armv6m(const fg_conv2d_params *p, const int8_t *input, con
         const int8_t *image = input + b * p->in_h * p->in_w * p->in_c;
         for (int32_t oy = 0; oy < p->out_h; ++oy) {
             for (int32_t ox = 0; ox < p->out_w; ++ox, output += out_c) {
-                const int8_t *const x = fg_window_run(p, image, oy, ox, gathered);
-                fg_armv6m_window_s8(&x, 1, taps, p->packed, out_c, p->folded_bias, &requant, output);
+                const int8_t *x = fg_window_run(p, image, oy, ox, gathered);
+                fg_armv6m_window_s8(x, taps, p->packed, out_c, p->folded_bias, &requant, output);
             }
         }
     }

@@ -9,8 +9,8 @@ void fg_fully_connected_armv6m(const fg_fully_connected_params *p, const int8_t 
     const fg_requant_params requant = p->requant;
     (void)weights;
     for (int32_t b = 0; b < p->batches; ++b) {
-        const int8_t *const x = input + b * depth;
-        fg_armv6m_window_s8(&x, 1, depth, p->packed, out_depth, p->folded_bias, &requant,
+        const int8_t *x = input + b * depth;
+        fg_armv6m_window_s8(x, depth, p->packed, out_depth, p->folded_bias, &requant,
                             output + b * out_depth);
     }
 }

@@ -193,26 +193,19 @@ static FG_HOT_LOOP int32_t fg_sum_s8(const int8_t *x, int32_t n) {
     return sum;
 }
 
-FG_HOT_LOOP void fg_armv6m_window_s8(const int8_t *const x[], int32_t rows, int32_t run, const void *packed,
-                                     int32_t out_c, const int32_t *bias, const fg_requant_params *q,
-                                     int8_t *output) {
+FG_HOT_LOOP void fg_armv6m_window_s8(const int8_t *x, int32_t taps, const void *packed, int32_t out_c,
+                                     const int32_t *bias, const fg_requant_params *q, int8_t *output) {
     const fg_armv6m_layer *layer = packed;
     const fg_armv6m_channel *channels = fg_armv6m_channels(packed);
     const uint8_t *w = (const uint8_t *)(channels + out_c);
-    int32_t sum = 0;
-    for (int32_t r = 0; r < rows; ++r) {
-        sum += fg_sum_s8(x[r], run);
-    }
-    const uint32_t unbiased = (uint32_t)sum * 0xFFFFFF80u; /* - 128 * sum: the weights were stored as w + 128 */
-    for (int32_t first = 0; first < out_c; first += FG_ARMV6M_GROUP) {
+    const uint32_t unbiased = (uint32_t)fg_sum_s8(x, taps) * 0xFFFFFF80u; /* - 128 * sum: the weights are w + 128 */
+    for (int32_t first = 0; first < out_c; first += FG_ARMV6M_GROUP, w += FG_ARMV6M_GROUP * taps) {
         const int32_t count = out_c - first < FG_ARMV6M_GROUP ? out_c - first : FG_ARMV6M_GROUP;
         int32_t acc[FG_ARMV6M_GROUP];
         for (int32_t j = 0; j < FG_ARMV6M_GROUP; ++j) {
             acc[j] = (int32_t)(unbiased + (uint32_t)(j < count ? bias[first + j] : 0));
         }
-        for (int32_t r = 0; r < rows; ++r, w += FG_ARMV6M_GROUP * run) {
-            fg_armv6m_dot8(x[r], run, w, acc);
-        }
+        fg_armv6m_dot8(x, taps, w, acc);
         if (layer->served) {
             fg_armv6m_requantize_s8(acc, count, channels + first, output + first, layer);
         } else {

@@ -67,12 +67,11 @@ def packed_table(call: KernelCall, taps: np.ndarray) -> ConstTable:
 
 def _weights_call(call: KernelCall, variant: Variant, taps: np.ndarray) -> KernelCall:
     """The variant's call: `packed` the layer's constants and weights (packed_table); the portable blocked and paired
-    copies left out (the blocked filter's geometry kept: rows and run)."""
+    copies of the weights left out (they would cost the weights' size again in flash)."""
     table = packed_table(call, taps)
     params = {**call.params, "packed": TableRef(table.suffix)}
     if "blocked" in params:
-        blocked = params["blocked"]
-        params["blocked"] = ("0", *blocked[1:5], 0, "0")  # weights, paired and window NULL
+        params["blocked"] = ("0", *([0] * (len(params["blocked"]) - 1)))  # NULL and zeros
     if "paired_weights" in params:
         params["paired_weights"] = "0"
     kept = [t for t in call.tables if t.suffix not in ("blocked_weights", "paired_weights")]

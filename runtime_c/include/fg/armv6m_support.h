@@ -44,11 +44,10 @@ void fg_armv6m_requantize_s8(const int32_t *acc, int32_t count, const fg_armv6m_
 /* acc[j] += sum_{k < n} x[k] * w[8 k + j], j < 8 (n >= 1): the interleaved unsigned weights (w + 128). */
 void fg_armv6m_dot8(const int8_t *x, int32_t n, const uint8_t *w, int32_t acc[FG_ARMV6M_GROUP]);
 
-/* The outputs of one window (a pixel's filter rows, or a fully-connected row): the taps are `rows` runs of `run`
- * inputs, run r at x[r]; packed is the layer's fg_armv6m_layer, channels and interleaved weights ([groups][rows *
- * run][8]), bias its folded bias;
+/* The outputs of one window (a pixel's taps, or a fully-connected row) of `taps` inputs at x: packed is the layer's
+ * fg_armv6m_layer, channels and interleaved weights ([groups][taps][8]), bias its folded bias;
  * output[c] = requantized(bias[c] + the window's dot product with channel c's weights), c < out_c. */
-void fg_armv6m_window_s8(const int8_t *const x[], int32_t rows, int32_t run, const void *packed, int32_t out_c,
-                         const int32_t *bias, const fg_requant_params *q, int8_t *output);
+void fg_armv6m_window_s8(const int8_t *x, int32_t taps, const void *packed, int32_t out_c, const int32_t *bias,
+                         const fg_requant_params *q, int8_t *output);
 
 #endif /* FG_ARMV6M_SUPPORT_H */

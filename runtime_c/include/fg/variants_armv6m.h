@@ -12,8 +12,9 @@
 /* fg_conv2d_pointwise_s8: one pixel x eight channels per pass of fg_armv6m_dot8; filter unused (NULL). */
 void fg_conv2d_pointwise_armv6m(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter,
                                 int8_t *output);
-/* fg_conv2d_folded_s8 (and its one-input-channel depthwise twin): each pixel's window rows (gathered at the border)
- * through fg_armv6m_window_s8; filter unused (NULL). */
+/* fg_conv2d_folded_s8 (and its one-input-channel depthwise twin): each pixel's window as one run of taps (copied
+ * unless it is one row inside the image, the zero point in the padding) through fg_armv6m_window_s8; filter unused
+ * (NULL). */
 void fg_conv2d_folded_armv6m(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter, int8_t *output);
 /* fg_fully_connected_folded_s8: each row through fg_armv6m_window_s8; weights unused (NULL). */
 void fg_fully_connected_armv6m(const fg_fully_connected_params *params, const int8_t *input, const int8_t *weights,
