@@ -67,8 +67,9 @@ __attribute__((naked)) void fg_armv6m_dot8(__attribute__((unused)) const int8_t 
         "pop {r4-r7, pc}\n\t");
 }
 
-/* r0 = acc, r1 = count, r2 = channel, r3 = output, the layer on the stack. Per output: the high product from four
- * 16 x 16 products (25 instructions), the rounding division (10), zero point and clamp (5-7), store and loop (5).
+/* r0 = acc, r1 = count, r2 = channel, r3 = output, the layer on the stack. Per output: the early exits (an accumulator
+ * outside the channel's unsaturated range: 11 instructions in all), else the high product from four 16 x 16 products
+ * (25 instructions), the rounding division (10), zero point and clamp (5-7), store and loop (5).
  * r8-r12: zero point, clamp low and high, output end, 2^14. */
 __attribute__((naked)) void fg_armv6m_requantize_s8(__attribute__((unused)) const int32_t *acc,
                                                     __attribute__((unused)) int32_t count,
@@ -90,6 +91,8 @@ __attribute__((naked)) void fg_armv6m_requantize_s8(__attribute__((unused)) cons
         "mov r2, r3\n\t"
         "1:\n\t"
         "ldm r0!, {r3}\n\t"
+        "ldr r4, [r1, #20]\n\tcmp r3, r4\n\tblt 5f\n\t" /* below: the clamp's low end */
+        "ldr r4, [r1, #24]\n\tcmp r3, r4\n\tbgt 6f\n\t" /* above: its high end */
         "asrs r4, r3, #16\n\t"        /* ah */
         "uxth r3, r3\n\t"             /* al */
         "ldr r5, [r1, #4]\n\t"        /* ml */
@@ -115,8 +118,12 @@ __attribute__((naked)) void fg_armv6m_requantize_s8(__attribute__((unused)) cons
         "cmp r4, r9\n\tbge 2f\n\tmov r4, r9\n\t2:\n\t"
         "cmp r4, r10\n\tble 3f\n\tmov r4, r10\n\t3:\n\t"
         "strb r4, [r2]\n\tadds r2, r2, #1\n\t"
-        "adds r1, r1, #20\n\t"
+        "adds r1, r1, #28\n\t"
         "cmp r2, r11\n\tbne 1b\n\t"
+        "b 7f\n\t"
+        "5:\n\tmov r4, r9\n\tb 3b\n\t"
+        "6:\n\tmov r4, r10\n\tb 3b\n\t"
+        "7:\n\t"
         "pop {r4-r7}\n\t"
         "mov r8, r4\n\tmov r9, r5\n\tmov r10, r6\n\tmov r11, r7\n\t"
         "pop {r4-r7, pc}\n\t");

@@ -24,7 +24,8 @@ from test_variants_dsp import (
 from firmware_gen.frontend.tflite_reader import read_model
 from firmware_gen.isa import ARMV6M, ARMV7M, Isa
 from firmware_gen.ops import lower
-from firmware_gen.ops.variants.armv6m import unsigned_interleaved
+from firmware_gen.ops.variants.armv6m import saturation_thresholds, unsigned_interleaved
+from firmware_gen.ops.variants.dsp import tflite_outputs
 
 BOARD = "mps2_an385_armv6m"
 ARMV6M_ISA = Isa(frozenset({ARMV6M}), flash_bytes=1 << 22)
@@ -81,3 +82,25 @@ def test_weights_are_unsigned_and_interleaved_by_eight() -> None:
     layout = unsigned_interleaved(taps).reshape(3, 8)  # [tap][channel]
     assert layout[:, 0].tolist() == [0, 255, 128] and layout[:, 1].tolist() == [129, 127, 133]
     assert (layout[:, 2:] == 128).all()  # zero weights
+
+
+def test_saturation_thresholds_bound_the_clamped_accumulators() -> None:
+    """The output stage's early exits: below `below` every accumulator gives the clamp's low end and `below` itself
+    does not; above `above` every one gives the high end and `above` itself does not (TFLite's arithmetic)."""
+    rng = np.random.default_rng(9)
+    graph = read_model(conv_case(rng, "CONV_2D", (1, 1), 16, 24, output_zero_point=-128), "relu_like")
+    call = next(iter(lower(graph).values()))
+    stage = {t.suffix: t.values.astype(np.int64) for t in call.tables}
+    multipliers, shifts = (np.broadcast_to(stage[name], (24,)) for name in ("multipliers", "shifts"))
+    below, above = saturation_thresholds(call, multipliers, shifts).T
+    low, high = call.params["requant"][2:4]
+    smallest, largest = -(1 << 31), (1 << 31) - 1
+
+    def outputs(acc):
+        return tflite_outputs(np.clip(acc, smallest, largest), multipliers, shifts, call)
+
+    assert np.all((outputs(below - 1) == low) | (below == smallest))
+    assert np.all((outputs(below) > low) | (below == largest))
+    assert np.all((outputs(above + 1) == high) | (above == largest))
+    assert np.all((outputs(above) < high) | (above == smallest))
+    assert np.any(below > smallest)  # a ReLU-like clamp: negative sums exit early

@@ -18,6 +18,7 @@ from firmware_gen.isa import ARMV6M
 from firmware_gen.ops.base import ConstTable, KernelCall, TableRef
 from firmware_gen.ops.requantize import wrap_int32
 from firmware_gen.ops.variants import Variant, renamed
+from firmware_gen.ops.variants.dsp import tflite_outputs
 
 REQUIRES = frozenset({ARMV6M})
 GROUP = 8  # FG_ARMV6M_GROUP
@@ -40,6 +41,29 @@ def _call_table(call: KernelCall, suffix: str) -> np.ndarray:
     return next(t.values for t in call.tables if t.suffix == suffix)
 
 
+def _first_above(call: KernelCall, multipliers: np.ndarray, shifts: np.ndarray, level: int) -> np.ndarray:
+    """Per channel, the smallest int32 accumulator whose output (TFLite's arithmetic) exceeds `level`; INT32_MAX + 1
+    where none does. The output rises with the accumulator (multipliers >= 0), so a bisection finds it."""
+    low = np.full(multipliers.shape, -(1 << 31), np.int64)
+    high = np.full(multipliers.shape, 1 << 31, np.int64)  # exclusive
+    while np.any(low < high):
+        middle = (low + high) // 2
+        above = tflite_outputs(np.minimum(middle, (1 << 31) - 1), multipliers, shifts, call) > level
+        above &= middle < (1 << 31)
+        high = np.where(above & (low < high), middle, high)
+        low = np.where(~above & (low < high), middle + 1, low)
+    return low
+
+
+def saturation_thresholds(call: KernelCall, multipliers: np.ndarray, shifts: np.ndarray) -> np.ndarray:
+    """[channels, 2]: accumulators below the first give the clamp's low end, above the second its high end (the
+    Thumb-1 output stage's early exits); INT32_MIN / INT32_MAX where there is no such accumulator."""
+    low_end, high_end = call.params["requant"][2:4]
+    below = np.minimum(_first_above(call, multipliers, shifts, low_end), (1 << 31) - 1)
+    above = _first_above(call, multipliers, shifts, high_end - 1) - 1  # the last accumulator below the high end
+    return np.stack([below, np.clip(above, -(1 << 31), (1 << 31) - 1)], axis=1)
+
+
 def layer_constants(call: KernelCall, channels: int) -> np.ndarray:
     """fg_armv6m_layer then one fg_armv6m_channel per output channel (runtime_c/include/fg/armv6m_support.h), int32.
     A channel is served by the Thumb-1 output stage when its shift is a right shift of 1..31 (and its multiplier not
@@ -51,6 +75,7 @@ def layer_constants(call: KernelCall, channels: int) -> np.ndarray:
     served = bool(np.all(channel_served))
     right = np.where(channel_served, right, 1)
     rows = np.stack([multipliers >> 16, multipliers & 0xFFFF, (1 << right) - 1, 1 << (right - 1), right], axis=1)
+    rows = np.concatenate([rows, saturation_thresholds(call, np.maximum(multipliers, 0), -right)], axis=1)
     rows[~channel_served, 2:] = 0  # right 0: the kernels run TFLite's arithmetic for this channel
     _, zero, low, high = call.params["requant"][:4]
     return np.concatenate([[int(served), zero, low, high], rows.ravel()]).astype(np.int32)

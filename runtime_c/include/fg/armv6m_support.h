@@ -22,6 +22,9 @@
  * (H >> r) + (((H & mask) + 2^(r-1) + (H >> 31)) >> r) (logical), which cannot overflow. */
 typedef struct {
     int32_t high, low, mask, half, right;
+    /* Early exits, worked out at generation time: an accumulator below `below` gives the clamp's low end (ReLU's
+     * zero for every negative sum), one above `above` its high end. */
+    int32_t below, above;
 } fg_armv6m_channel;
 
 /* The layer's constants in params->packed: a flag (1: every channel's shift is a right shift of 1..31 and its
