@@ -1,9 +1,11 @@
 """Speed per shared model x QEMU board: our instructions per inference against TFLM + CMSIS-NN (the anchors of
 ../shared/ANCHORS.md, same QEMU, same gcc), the ratio, the target of issue 14, instructions per MAC, flash bytes,
 the split by operator type, and whether the outputs equal TFLM's (QEMU -icount shift=0: exact counts, not timings).
+The Armv6-M class runs as mps2_an385_armv6m: code built for the Cortex-M0+ executed by QEMU's Cortex-M3 (Armv7-M
+executes every Armv6-M instruction), against the anchors' Armv6-M build run the same way (issue 22: <= 0.40x).
 
-    python bench/speed.py [--models DIR] [--boards qemu_cortex_m3,mps2_an385,...] [--only vww_96_int8,...]
-                          [--save after.json] [--compare before.json]
+    python bench/speed.py [--shared DIR] [--models DIR] [--boards qemu_cortex_m3,mps2_an385,...]
+                          [--only vww_96_int8,...] [--save after.json] [--compare before.json]
 
 --save writes the rows as JSON; --compare adds the instructions of an earlier --save and the speed-up.
 """
@@ -24,10 +26,16 @@ from firmware_gen.errors import DoesNotFitError
 from firmware_gen.target.boards import list_boards
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared"
-DEFAULT_BOARDS = "qemu_cortex_m3,mps2_an385,mps2_an386,mps2_an500,mps3_an547"
+DEFAULT_BOARDS = "qemu_cortex_m3,mps2_an385,mps2_an386,mps2_an500,mps3_an547,mps2_an385_armv6m"
 # Which column of ANCHORS.md's TFLM + CMSIS-NN table each board is measured against.
 ANCHOR_COLUMN = {"qemu_cortex_m3": "M3 CMSIS-NN", "mps2_an385": "M3 CMSIS-NN", "mps2_an386": "M4 CMSIS-NN",
-                 "mps2_an500": "M7 CMSIS-NN", "mps3_an547": "M55 CMSIS-NN (MVE)"}
+                 "mps2_an500": "M7 CMSIS-NN", "mps3_an547": "M55 CMSIS-NN (MVE)",
+                 "mps2_an385_armv6m": "M0+ CMSIS-NN", "microbit": "M0+ CMSIS-NN"}
+# Boards whose target is a fraction of the anchor (issue 22's Armv6-M class) rather than issue 14's figures.
+TARGET_RATIO = {"mps2_an385_armv6m": 0.40, "microbit": 0.40}
+# Printed under the table when these boards are measured.
+BOARD_NOTES = {"mps2_an385_armv6m": "mps2_an385_armv6m: an M3 (QEMU mps2-an385) executes the Armv6-M code, as it "
+                                    "executes the anchor's Armv6-M build"}
 # Issue 14's targets, instructions per inference: (M3, M4, M7, M55).
 TARGETS = {"vww_96_int8": (16.0e6, 10.8e6, 10.8e6, 3.6e6), "person_detect": (15.2e6, 10.3e6, 10.2e6, 3.6e6),
            "kws_ref_model": (5.3e6, 3.5e6, 3.4e6, 1.0e6), "pretrainedResnet_quant": (20.9e6, 13.4e6, 13.5e6, 2.7e6),
@@ -75,12 +83,14 @@ def _millions(value: float | None) -> str:
 
 
 def format_row(row: dict, anchors: dict, before: dict | None) -> str:
-    head = f"{row['model']:<23} {row['board']:<15}"
+    head = f"{row['model']:<23} {row['board']:<17}"
     if "error" in row:
         return f"{head} {row['error']}"
     ours = row["instructions"]
     anchor = anchors.get((row["model"], ANCHOR_COLUMN.get(row["board"], "")))
     target = TARGETS.get(row["model"], (None,) * 4)[TARGET_COLUMN.get(row["board"], 0)]
+    if row["board"] in TARGET_RATIO:
+        target = anchor * TARGET_RATIO[row["board"]] if anchor else None
     ratio = f"{ours / anchor:.2f}x" if anchor else "-"
     met = "" if target is None else ("met" if ours <= target else "NOT met")
     split = " ".join(f"{_millions(row['split'][k]):>6}" for k in (*OP_TYPES, "other"))
@@ -94,7 +104,8 @@ def format_row(row: dict, anchors: dict, before: dict | None) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--models", type=Path, default=SHARED / "models")
+    parser.add_argument("--shared", type=Path, default=SHARED, help="the shared folder (models/, ANCHORS.md)")
+    parser.add_argument("--models", type=Path, help="default: SHARED/models")
     parser.add_argument("--boards", default=DEFAULT_BOARDS)
     parser.add_argument("--only", default="", help="comma-separated model names (file stems) to keep")
     parser.add_argument("--save", type=Path, help="write the rows to this JSON file")
@@ -104,14 +115,15 @@ def main() -> int:
     unknown = sorted(set(boards) - set(list_boards()))
     if unknown:
         parser.error(f"unknown boards {unknown}; known: {list_boards()}")
+    args.models = args.models or args.shared / "models"
     if not args.models.is_dir():
         print(f"no models folder {args.models}", file=sys.stderr)
         return 2
     only = {name for name in args.only.split(",") if name}
     models = [p for p in sorted(args.models.glob("*.tflite")) if not only or p.stem in only]
-    anchors = read_anchors(SHARED / "ANCHORS.md")
+    anchors = read_anchors(args.shared / "ANCHORS.md")
     earlier = {(r["model"], r["board"]): r for r in json.loads(args.compare.read_text())} if args.compare else {}
-    header = (f"{'model':<23} {'board':<15} {'ours M':>7} {'anchor':>7} {'ratio':>6} {'target':>7} {'':<7} "
+    header = (f"{'model':<23} {'board':<17} {'ours M':>7} {'anchor':>7} {'ratio':>6} {'target':>7} {'':<7} "
               f"{'i/MAC':>6} {'flash B':>9} {'conv':>6} {'dwconv':>6} {'fc':>6} {'other':>6}  TFLM")
     if earlier:
         header += f"  {'before':>7} speedup"
@@ -122,6 +134,9 @@ def main() -> int:
         for board in boards:
             rows.append(measure(path, board))
             print(format_row(rows[-1], anchors, earlier.get((path.stem, board))), flush=True)
+    for board in boards:
+        if board in BOARD_NOTES:
+            print(BOARD_NOTES[board])
     if args.save:
         args.save.write_text(json.dumps(rows, indent=1))
     return 1 if any(r.get("bit_exact") is False for r in rows) else 0

@@ -15,6 +15,10 @@ FEATURES = (DSP, MVE)
 # Armv7-M's Thumb-2 instructions (MLA, SMULL/SMLAL, SSAT, LDRSB with offsets): every core from the M3 on has them, so
 # a board file does not list this feature; the board's Isa adds it from the core.
 ARMV7M = "armv7m"
+# Armv6-M (Cortex-M0, M0+): Thumb-1 only, MULS as the only multiply (no MLA, no long multiply), no SSAT, no divide,
+# no unaligned loads. Armv7-M executes all of it, but a board has this feature only when its core is an Armv6-M one:
+# its variants are chosen for the M0 class, never on an M3.
+ARMV6M = "armv6m"
 
 # The features each core can have (a core may be built without some of them, never with more).
 CORE_FEATURES: dict[str, frozenset[str]] = {
@@ -29,10 +33,13 @@ CORE_FEATURES: dict[str, frozenset[str]] = {
 }
 
 THUMB2_CORES = frozenset({"cortex-m3", "cortex-m4", "cortex-m7", "cortex-m33", "cortex-m55", "cortex-m85"})
+ARMV6M_CORES = frozenset({"cortex-m0", "cortex-m0plus"})
 
 
 def core_features(core: str, listed: frozenset[str]) -> frozenset[str]:
     """A board's ISA features: those its file lists and those its core implies."""
+    if core in ARMV6M_CORES:
+        return listed | {ARMV6M}
     return listed | ({ARMV7M} if core in THUMB2_CORES else frozenset())
 
 
@@ -55,6 +62,8 @@ class Isa:
             return "Armv7E-M (DSP)"
         if ARMV7M in self.features:
             return "Armv7-M"
+        if ARMV6M in self.features:
+            return "Armv6-M"
         return "portable C"
 
 

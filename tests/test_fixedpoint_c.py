@@ -80,3 +80,30 @@ def test_single_rounding_matches_tflite_in_its_range(tmp_path):
     lines = run_c_harness(tmp_path, SINGLE_ROUNDING_HARNESS, "".join(f"{a} {m} {s}\n" for a, m, s in cases))
     got = [int(line) for line in lines]
     assert got == [multiply_by_quantized_multiplier(a, m, s) for a, m, s in cases]
+
+
+HALVES_HARNESS = r"""
+#define FG_HIGH_MUL_HALVES 1 /* the Armv6-M form, from 16-bit halves, also on the host */
+#include <stdio.h>
+#include "fg/fixedpoint.h"
+int main(void) {
+    long long x, m, s;
+    while (scanf("%lld %lld %lld", &x, &m, &s) == 3) {
+        printf("%ld %ld\n", (long)fg_saturating_rounding_doubling_high_mul((int32_t)x, (int32_t)m),
+               (long)fg_multiply_by_quantized_multiplier((int32_t)x, (int32_t)m, (int)s));
+    }
+    return 0;
+}
+"""
+
+
+def test_high_multiply_from_halves_matches_tflite(tmp_path):
+    """Armv6-M's rounding doubling high multiply without a 64-bit product (fg_high_mul_halves: four 16 x 16
+    products), on the same random, edge and tie cases."""
+    cases = _cases(np.random.default_rng(1))
+    lines = run_c_harness(tmp_path, HALVES_HARNESS, "".join(f"{a} {m} {s}\n" for a, m, s in cases))
+    got = [tuple(map(int, line.split())) for line in lines]
+    assert len(got) == len(cases)
+    for (a, m, s), (high_mul, scaled) in zip(cases, got, strict=True):
+        assert high_mul == srdhm(a, m), (a, m)
+        assert scaled == multiply_by_quantized_multiplier(a, m, s), (a, m, s)

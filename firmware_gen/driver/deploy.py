@@ -129,7 +129,8 @@ def _refuse_if_out_of_space(destination: Path, error: BaseException) -> None:
 
 def _where(deployment: Deployment, serial_url: str | None) -> str:
     board = deployment.firmware.board
-    return f"{board.name} via {serial_url or f'QEMU ({board.qemu_machine}, -icount shift=0)'}"
+    note = f"; {board.qemu_note}" if board.qemu_note else ""
+    return f"{board.name} via {serial_url or f'QEMU ({board.qemu_machine}, -icount shift=0{note})'}"
 
 
 def run(deployment: Deployment, inputs: list[np.ndarray], serial_url: str | None = None,

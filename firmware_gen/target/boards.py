@@ -15,7 +15,7 @@ from firmware_gen.resources import BOARDS_DIR, RUNTIME_DIR
 PORTS_DIR = RUNTIME_DIR / "ports"
 # What the linker script can place in a memory region. "pool" is the model's workspace (.bss.fg_pool).
 MEMORY_KINDS = ("code", "rodata", "data", "bss", "pool", "stack")
-UART_KINDS = ("pl011", "cmsdk", "stm32_usart", "nrf_uarte", "kinetis_uart")
+UART_KINDS = ("pl011", "cmsdk", "stm32_usart", "nrf_uarte", "nrf_uart", "kinetis_uart")
 CYCLE_COUNTER_KINDS = ("dwt", "systick")
 # Under QEMU -icount shift=N every guest instruction takes 2**N ns of virtual time; the runner uses shift 0.
 ICOUNT_SHIFT = 0
@@ -64,6 +64,7 @@ class Board:
     systick_hz: int
     qemu_machine: str | None  # None: a real board
     qemu_flags: tuple[str, ...]
+    qemu_note: str = ""  # what the machine executes, when not the board's core (an M3 running Armv6-M code)
     core_hz: int = 0  # the core clock the firmware runs at; a QEMU board's nominal one (0: not stated)
     uart_baud: int = 115200
     uart_clock_hz: int = 0  # the UART's kernel clock, from which the baud divisor is computed
@@ -152,6 +153,7 @@ def _board_from_dict(data: dict) -> Board:
         systick_hz=int(data["cycle_counter"].get("systick_hz", core_hz)),  # real boards: SysTick on the core clock
         qemu_machine=None if qemu is None else str(qemu["machine"]),
         qemu_flags=() if qemu is None else tuple(qemu.get("extra_flags", ())),
+        qemu_note="" if qemu is None else str(qemu.get("note", "")),
         core_hz=core_hz,
         uart_baud=int(uart.get("baud", 115200)),
         uart_clock_hz=int(uart.get("clock_hz", core_hz if qemu is None else 0)),  # QEMU: no baud divisor

@@ -1,4 +1,4 @@
-/* Reset and exception entry for Armv7-M / Armv8-M Mainline cores: the vector table, C runtime set-up
+/* Reset and exception entry for Armv6-M, Armv7-M and Armv8-M Mainline cores: the vector table, C runtime set-up
  * (.data copy, .bss and pool zeroing, FPU/MVE enable) and one fault entry that hands the stacked registers
  * to fg_fault_report(). The linker script (generated from the board file) defines the __fg_* symbols. */
 #include <string.h>
@@ -79,6 +79,22 @@ void fg_reset(void) {
 /* Every exception but reset and SysTick is unexpected: report it, with the stack the core pushed the registers
  * on (MSP or PSP, from EXC_RETURN bit 2) and EXC_RETURN. */
 __attribute__((naked)) void Fault_Handler(void) {
+#if defined(__ARM_ARCH_6M__)
+    /* Thumb-1: no TST with an immediate, no IT block, and B's reach is 2 KiB. */
+    __asm__ volatile(
+        "mov r1, lr\n\t"
+        "movs r0, #4\n\t"
+        "tst r0, r1\n\t"
+        "bne 1f\n\t"
+        "mrs r0, msp\n\t"
+        "b 2f\n\t"
+        "1:\n\t"
+        "mrs r0, psp\n\t"
+        "2:\n\t"
+        "ldr r2, =fg_fault_entry\n\t"
+        "bx r2\n\t"
+        ".ltorg\n\t");
+#else
     __asm__ volatile(
         "tst lr, #4\n\t"
         "ite eq\n\t"
@@ -86,6 +102,7 @@ __attribute__((naked)) void Fault_Handler(void) {
         "mrsne r0, psp\n\t"
         "mov r1, lr\n\t"
         "b fg_fault_entry\n\t");
+#endif
 }
 
 /* The stacked registers are only readable when they lie on the stack (else the stack overflowed: NULL). */

@@ -5,7 +5,8 @@ import pytest
 from firmware_gen.target.boards import BOARDS_DIR, BoardError, list_boards, load_board
 from firmware_gen.target.linker_script import render_linker_script
 
-EXPECTED_BOARDS = ["mps2_an385", "mps2_an386", "mps2_an500", "mps3_an547", "qemu_cortex_m3"]
+EXPECTED_BOARDS = ["microbit", "mps2_an385", "mps2_an385_armv6m", "mps2_an386", "mps2_an500", "mps3_an547",
+                   "qemu_cortex_m3"]
 
 
 def test_every_board_loads():
@@ -14,7 +15,18 @@ def test_every_board_loads():
         board = load_board(name)
         assert board.name == name
         assert board.region_for("code").origin in (0x0, 0x10000000)
-        assert board.uart_kind in ("pl011", "cmsdk")
+        assert board.uart_kind in ("pl011", "cmsdk", "nrf_uart")
+
+
+def test_the_armv6m_boards_are_their_own_isa_class():
+    microbit, forced = load_board("microbit"), load_board("mps2_an385_armv6m")
+    assert (microbit.region_for("rodata").size, microbit.region_for("pool").size) == (256 * 1024, 16 * 1024)
+    assert (microbit.qemu_machine, microbit.uart_kind, microbit.uart_base) == ("microbit", "nrf_uart", 0x40002000)
+    assert forced.qemu_machine == load_board("mps2_an385").qemu_machine  # an M3 executing the Armv6-M code
+    for board in (microbit, forced):
+        assert board.core in ("cortex-m0", "cortex-m0plus") and f"-mcpu={board.core}" in board.gcc_flags
+        assert board.isa.name == "Armv6-M" and board.isa.features == {"armv6m"}
+    assert load_board("mps2_an385").isa.name == "Armv7-M"
 
 
 def test_qemu_cortex_m3_is_the_small_lm3s6965():
@@ -25,7 +37,7 @@ def test_qemu_cortex_m3_is_the_small_lm3s6965():
 
 
 @pytest.mark.parametrize(("name", "per_tick"), [("mps2_an385", 40), ("mps2_an386", 40), ("mps2_an500", 40),
-                                                ("mps3_an547", 31.25)])
+                                                ("mps3_an547", 31.25), ("microbit", 62.5)])
 def test_instructions_per_systick_tick(name, per_tick):
     assert load_board(name).instructions_per_tick == per_tick
 
@@ -90,6 +102,7 @@ def test_boards_state_their_isa_features(name, features):
 @pytest.mark.parametrize(("core", "features", "message"), [
     ("cortex-m4", '["dsp", "mve"]', r"cpu.features \['mve'\]: a cortex-m4 has no such extension"),
     ("cortex-m3", '["dsp"]', r"cpu.features \['dsp'\]: a cortex-m3 has no such extension"),
+    ("cortex-m0plus", '["dsp"]', r"cpu.features \['dsp'\]: a cortex-m0plus has no such extension"),
     ("cortex-m4", '["neon"]', r"cpu.features \['neon'\] unknown"),
     ("riscv-e20", '["dsp"]', r"core 'riscv-e20' is unknown"),
 ])

@@ -27,12 +27,13 @@ from firmware_gen.target.boards import BOARDS_DIR, BoardError, list_boards, load
 from firmware_gen.target.cross_build import build_firmware
 from firmware_gen.target.linker_script import render_linker_script
 
-REAL_BOARDS = ["frdm_k64f", "nrf52840dk", "nucleo_f746zg"]
+REAL_BOARDS = ["frdm_k64f", "nrf52840dk", "nucleo_f746zg", "nucleo_g071rb"]
 # (region name, origin, size) from the datasheets / reference manuals.
 DATASHEET_REGIONS = {
     "nucleo_f746zg": [("flash", 0x08000000, 1 << 20), ("DTCM", 0x20000000, 64 << 10),
                       ("SRAM1+SRAM2", 0x20010000, 256 << 10)],
     "nrf52840dk": [("flash", 0x00000000, 1 << 20), ("RAM", 0x20000000, 256 << 10)],
+    "nucleo_g071rb": [("flash", 0x08000000, 128 << 10), ("SRAM", 0x20000000, 36 << 10)],
     "frdm_k64f": [("flash", 0x00000000, 1 << 20), ("SRAM_L", 0x1FFF0000, 64 << 10),
                   ("SRAM_U", 0x20000000, 192 << 10)],
 }
@@ -48,7 +49,9 @@ def test_board_file_matches_the_datasheet(name):
     board = load_board(name)
     assert not board.emulated and board.qemu_machine is None
     assert [(r.name, r.origin, r.size) for r in board.regions] == DATASHEET_REGIONS[name]
-    assert board.cycle_counter == "dwt" and board.systick_hz == board.core_hz
+    # the Cortex-M0+ has no DWT cycle counter: SysTick on the core clock
+    assert board.cycle_counter == ("systick" if board.core == "cortex-m0plus" else "dwt")
+    assert board.systick_hz == board.core_hz
     assert board.probe is not None and board.probe.usb_ids and board.probe.pyocd_target
     script = render_linker_script(board)
     for region in board.regions:
@@ -65,6 +68,13 @@ def test_clocks_uarts_and_probes():
     assert (0x0483, 0x374B) in nucleo.probe.usb_ids and nucleo.probe.pyocd_pack
     assert k64f.probe.usb_ids == ((0x0D28, 0x0204),) and k64f.probe.pyocd_target == "k64f"
     assert nrf.probe.pyocd_target == "nrf52840" and all(vid == 0x1366 for vid, _ in nrf.probe.usb_ids)
+
+
+def test_the_cortex_m0plus_nucleo():
+    g0 = load_board("nucleo_g071rb")
+    assert (g0.core, g0.core_hz, g0.uart_kind, g0.uart_base) == ("cortex-m0plus", 16_000_000, "stm32_usart", 0x40004400)
+    assert round(g0.uart_clock_hz / g0.uart_baud) == 139  # BRR at the reset clock
+    assert g0.isa.name == "Armv6-M" and g0.probe.pyocd_pack and (0x0483, 0x374B) in g0.probe.usb_ids
 
 
 def test_kinetis_flash_configuration_field_is_pinned_at_0x400():

@@ -1,4 +1,4 @@
-"""`firmware-gen selftest` on the five QEMU machines: every check passes; and with a board file broken on purpose
+"""`firmware-gen selftest` on the QEMU machines: every check passes; and with a board file broken on purpose
 (a wrong UART base, a RAM region larger than the machine has, DSP claimed on a Cortex-M3) the named check fails
 and the command exits 1."""
 
@@ -16,9 +16,10 @@ from firmware_gen.check.selftest import claimed_features, selftest
 from firmware_gen.link.selftest import ECHO_SIZES, echo_payload
 from firmware_gen.target.boards import BOARDS_DIR, list_boards, load_board
 
-QEMU_BOARDS = ["mps2_an385", "mps2_an386", "mps2_an500", "mps3_an547", "qemu_cortex_m3"]
-FEATURES = {"qemu_cortex_m3": [], "mps2_an385": [], "mps2_an386": ["fpu", "dsp"], "mps2_an500": ["fpu", "dsp"],
-            "mps3_an547": ["fpu", "dsp", "mve"]}
+QEMU_BOARDS = ["microbit", "mps2_an385", "mps2_an385_armv6m", "mps2_an386", "mps2_an500", "mps3_an547",
+               "qemu_cortex_m3"]
+FEATURES = {"microbit": [], "mps2_an385_armv6m": [], "qemu_cortex_m3": [], "mps2_an385": [],
+            "mps2_an386": ["fpu", "dsp"], "mps2_an500": ["fpu", "dsp"], "mps3_an547": ["fpu", "dsp", "mve"]}
 
 
 @pytest.fixture(scope="module", params=QEMU_BOARDS)
@@ -27,7 +28,7 @@ def report(request):
     return selftest(request.param)
 
 
-def test_the_qemu_boards_are_the_five():
+def test_the_qemu_boards_are_these():
     assert list_boards(emulated=True) == QEMU_BOARDS
 
 
@@ -63,7 +64,9 @@ def test_measured_values_are_reported(report):
         report.board).systick_hz
     for check in checks.values():
         if check.name.startswith("memory"):
-            assert 0.8 * check.data["region_bytes"] < check.data["tested_bytes"] <= check.data["region_bytes"]
+            # all but what the self-test holds itself: its stack (4 KiB on the micro:bit) and 4 KiB frame buffer
+            region = check.data["region_bytes"]
+            assert min(0.8 * region, region - 9216) < check.data["tested_bytes"] <= region
     lines = report.format().splitlines()
     assert lines[-1] == "all checks passed" and len(lines) == len(report.checks) + 2
 

@@ -31,7 +31,7 @@ def call_table(call: KernelCall, suffix: str) -> np.ndarray:
     return next(t.values for t in call.tables if t.suffix == suffix)
 
 
-def _tflite_outputs(acc: np.ndarray, multipliers: np.ndarray, shifts: np.ndarray, call: KernelCall) -> np.ndarray:
+def tflite_outputs(acc: np.ndarray, multipliers: np.ndarray, shifts: np.ndarray, call: KernelCall) -> np.ndarray:
     """TFLite's output stage (MultiplyByQuantizedMultiplier, zero point, clamp) of int64 accumulators within int32,
     for right shifts (shift <= 0)."""
     product = acc * multipliers
@@ -69,8 +69,8 @@ def channel_constants(graph: Graph, op: Operator, call: KernelCall, taps: np.nda
     # A channel whose output stage (monotonic in the accumulator) gives one value over the whole range, as a dead
     # channel's huge bias does: multiplier 0, the value in offset (v = 0, shift 1), narrow whatever its bias.
     fits = (shifts <= 0) & (lowest >= -INT32_LIMIT) & (highest < INT32_LIMIT)
-    first = _tflite_outputs(np.where(fits, lowest, 0), multipliers, np.minimum(shifts, 0), call)
-    last = _tflite_outputs(np.where(fits, highest, 0), multipliers, np.minimum(shifts, 0), call)
+    first = tflite_outputs(np.where(fits, lowest, 0), multipliers, np.minimum(shifts, 0), call)
+    last = tflite_outputs(np.where(fits, highest, 0), multipliers, np.minimum(shifts, 0), call)
     constant = fits & (first == last)
     rows[constant] = np.stack([folded[constant], 0 * folded[constant], 2 * first[constant],
                                np.ones_like(first[constant])], axis=1)

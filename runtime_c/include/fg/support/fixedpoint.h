@@ -17,11 +17,30 @@ static inline int32_t fg_shift_left_wrapping(int32_t x, int shift) {
     return (int32_t)((uint32_t)x << shift);
 }
 
+/* floor((a * b + 2^30) / 2^31) from 16-bit halves, in 32-bit arithmetic only: Armv6-M has no long multiply, and
+ * GCC would call __aeabi_lmul for the 64-bit product. With a = ah 2^16 + al, b = bh 2^16 + bl (ah, bh signed,
+ * al, bl unsigned), ab + 2^30 = 2^32 ah bh + 2^16 (ah bl + al bh + (al bl >> 16) + 2^14) + (al bl & 0xFFFF); the
+ * low 16 bits cannot carry across a multiple of 2^31, so the result is 2 ah bh + floor(Q / 2^15) with Q the middle
+ * sum. Q can exceed int32, so each cross product is split at bit 15 before it is added: every partial sum fits, and
+ * the total, taken modulo 2^32, is the true result whenever that fits int32 (all but INT32_MIN * INT32_MIN). */
+static inline __attribute__((always_inline)) int32_t fg_high_mul_halves(int32_t a, int32_t b) {
+    const int32_t ah = a >> 16, bh = b >> 16;
+    const uint32_t al = (uint32_t)a & 0xFFFFu, bl = (uint32_t)b & 0xFFFFu;
+    const int32_t cross_a = ah * (int32_t)bl, cross_b = (int32_t)al * bh;
+    const uint32_t low = al * bl;
+    const uint32_t below = ((uint32_t)cross_a & 0x7FFFu) + ((uint32_t)cross_b & 0x7FFFu) + (low >> 16) + (1u << 14);
+    return (int32_t)(2u * (uint32_t)(ah * bh) + (uint32_t)(cross_a >> 15) + (uint32_t)(cross_b >> 15) +
+                     (below >> 15));
+}
+
 /* round(a * b / 2^31), saturating the single overflow case INT32_MIN * INT32_MIN. */
 static inline int32_t fg_saturating_rounding_doubling_high_mul(int32_t a, int32_t b) {
     if (a == b && a == FG_INT32_MIN) {
         return FG_INT32_MAX;
     }
+#if defined(__ARM_ARCH_6M__) || defined(FG_HIGH_MUL_HALVES)
+    return fg_high_mul_halves(a, b);
+#endif
     /* TFLite adds 2^30 (1 - 2^30 below zero) and divides by 2^31 rounding toward zero: for every product that is
      * floor((ab + 2^30) / 2^31), an arithmetic shift instead of a signed 64-bit division. */
     return (int32_t)(((int64_t)a * (int64_t)b + ((int64_t)1 << 30)) >> 31);

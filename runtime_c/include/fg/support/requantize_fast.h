@@ -55,6 +55,11 @@ static inline int8_t fg_fast_output(uint32_t acc, const fg_fast_channel *c, int3
             : [lo] "=&r"(low), [hi] "=&r"(high)
             : [a] "r"(acc), [m] "r"(c->multiplier), [h0] "r"(c->high), [e] "r"(c->shift), [z] "r"(offset));
     return (int8_t)high;
+#elif defined(__ARM_ARCH_6M__)
+    /* No long multiply: TFLite's two steps, the high product from 16-bit halves (fg/fixedpoint.h). */
+    const int32_t high = fg_rounding_divide_by_pot(fg_high_mul_halves(fg_wrapped_i32(acc), c->multiplier),
+                                                   (int)c->shift + 1);
+    return (int8_t)fg_clamp_i32(high + offset, -128, 127);
 #else
     const int64_t below_zero = (int64_t)(acc >> 31);
     const int64_t start = (int64_t)c->high * 4294967296LL + 1073741824LL - below_zero * 2147483648LL;

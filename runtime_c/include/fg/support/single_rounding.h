@@ -12,6 +12,8 @@
 
 #include <stdint.h>
 
+#include "fg/fixedpoint.h"
+
 typedef struct {
     int64_t bias;        /* 2^30, plus 2^(30+r) when r >= 1 */
     int64_t below_zero;  /* 2^31 when r >= 1, else 0: taken off for a negative acc */
@@ -33,6 +35,10 @@ static inline fg_single_rounding fg_single_rounding_of(int32_t multiplier, int32
 /* Inlined in every row: a call per rescale would cost as much as the arithmetic it saves. */
 static inline __attribute__((always_inline)) int32_t fg_single_rounding_apply(int32_t acc,
                                                                         const fg_single_rounding *s) {
+#if defined(__ARM_ARCH_6M__)
+    /* No long multiply: the two roundings this sum composes, the high product from 16-bit halves. */
+    return fg_rounding_divide_by_pot(fg_high_mul_halves(acc, s->multiplier), (int)s->shift);
+#endif
     const int64_t sum = (int64_t)acc * s->multiplier + s->bias - (acc < 0 ? s->below_zero : 0);
     return (int32_t)(sum >> 31) >> s->shift;
 }

@@ -1,0 +1,162 @@
+"""Armv6-M variants (Cortex-M0, M0+: Thumb-1, MULS the only multiply, no long multiply, no SSAT, no divide), chosen
+only where the board's core is an Armv6-M one. The C side: runtime_c/include/fg/armv6m_support.h and
+runtime_c/kernels/*_armv6m.c.
+
+The convolutions and the fully-connected layer share one inner loop, fg_armv6m_dot8: eight output channels per
+input byte, each product one LDRB (the weight, with an immediate offset), one MULS and one ADD. For that the weights
+are written here as unsigned bytes w + 128, eight channels interleaved tap by tap ([group of 8][taps][8], a short
+last group padded): the same flash as the int8 filter. The kernels take 128 times the window's input sum off
+each sum. The folded bias (bias + input offset * sum of weights) is the portable call's.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from firmware_gen.frontend.ir import Graph, Operator
+from firmware_gen.isa import ARMV6M
+from firmware_gen.ops.base import ConstTable, KernelCall, TableRef
+from firmware_gen.ops.requantize import wrap_int32
+from firmware_gen.ops.variants import Variant, renamed
+from firmware_gen.ops.variants.dsp import tflite_outputs
+
+REQUIRES = frozenset({ARMV6M})
+GROUP = 8  # FG_ARMV6M_GROUP
+RING_BYTES = 4096  # FG_DW_RING_BYTES: the depthwise kernel's ring of input rows on the stack
+SUMS = 512  # FG_DW_SUMS: its sums of a chunk of pixels, every channel of a pixel among them
+
+
+def unsigned_interleaved(taps: np.ndarray) -> np.ndarray:
+    """[channels, taps] int8 -> uint8 w + 128, [groups of GROUP channels][taps][GROUP] (zero weights padding the last
+    group)."""
+    channels, depth = taps.shape
+    groups = -(-channels // GROUP)
+    padded = np.zeros((groups * GROUP, depth), np.int16)
+    padded[:channels] = taps
+    layout = (padded + 128).astype(np.uint8).reshape(groups, GROUP, depth).transpose(0, 2, 1)
+    return np.ascontiguousarray(layout).ravel()
+
+
+def _call_table(call: KernelCall, suffix: str) -> np.ndarray:
+    return next(t.values for t in call.tables if t.suffix == suffix)
+
+
+def _first_above(call: KernelCall, multipliers: np.ndarray, shifts: np.ndarray, level: int) -> np.ndarray:
+    """Per channel, the smallest int32 accumulator whose output (TFLite's arithmetic) exceeds `level`; INT32_MAX + 1
+    where none does. The output rises with the accumulator (multipliers >= 0), so a bisection finds it."""
+    low = np.full(multipliers.shape, -(1 << 31), np.int64)
+    high = np.full(multipliers.shape, 1 << 31, np.int64)  # exclusive
+    while np.any(low < high):
+        middle = (low + high) // 2
+        above = tflite_outputs(np.minimum(middle, (1 << 31) - 1), multipliers, shifts, call) > level
+        above &= middle < (1 << 31)
+        high = np.where(above & (low < high), middle, high)
+        low = np.where(~above & (low < high), middle + 1, low)
+    return low
+
+
+def saturation_thresholds(call: KernelCall, multipliers: np.ndarray, shifts: np.ndarray) -> np.ndarray:
+    """[channels, 2]: accumulators below the first give the clamp's low end, above the second its high end (the
+    Thumb-1 output stage's early exits); INT32_MIN / INT32_MAX where there is no such accumulator."""
+    low_end, high_end = call.params["requant"][2:4]
+    below = np.minimum(_first_above(call, multipliers, shifts, low_end), (1 << 31) - 1)
+    above = _first_above(call, multipliers, shifts, high_end - 1) - 1  # the last accumulator below the high end
+    return np.stack([below, np.clip(above, -(1 << 31), (1 << 31) - 1)], axis=1)
+
+
+def layer_constants(call: KernelCall, channels: int) -> np.ndarray:
+    """fg_armv6m_layer then one fg_armv6m_channel per output channel (runtime_c/include/fg/armv6m_support.h), int32.
+    A channel is served by the Thumb-1 output stage when its shift is a right shift of 1..31 (and its multiplier not
+    INT32_MIN, which TFLite's QuantizeMultiplier never makes); another has `right` 0. The layer is served when all
+    are."""
+    multipliers = np.broadcast_to(_call_table(call, "multipliers").astype(np.int64), (channels,))
+    right = -np.broadcast_to(_call_table(call, "shifts").astype(np.int64), (channels,))
+    channel_served = (right >= 1) & (right <= 31) & (multipliers > -(1 << 31))
+    served = bool(np.all(channel_served))
+    right = np.where(channel_served, right, 1)
+    rows = np.stack([multipliers >> 16, multipliers & 0xFFFF, (1 << right) - 1, 1 << (right - 1), right], axis=1)
+    rows = np.concatenate([rows, saturation_thresholds(call, np.maximum(multipliers, 0), -right)], axis=1)
+    rows[~channel_served, 2:] = 0  # right 0: the kernels run TFLite's arithmetic for this channel
+    _, zero, low, high = call.params["requant"][:4]
+    return np.concatenate([[int(served), zero, low, high], rows.ravel()]).astype(np.int32)
+
+
+def packed_table(call: KernelCall, taps: np.ndarray) -> ConstTable:
+    """The layer's constants, then the unsigned interleaved weights packed four to a little-endian word."""
+    weights = unsigned_interleaved(taps)
+    words = np.zeros(-(-weights.size // 4) * 4, np.uint8)
+    words[:weights.size] = weights
+    values = np.concatenate([layer_constants(call, taps.shape[0]), words.view("<i4").astype(np.int32)])
+    return ConstTable("armv6m_packed", "int32_t", values)
+
+
+def _weights_call(call: KernelCall, variant: Variant, taps: np.ndarray) -> KernelCall:
+    """The variant's call: `packed` the layer's constants and weights (packed_table); the portable blocked and paired
+    copies of the weights left out (they would cost the weights' size again in flash)."""
+    table = packed_table(call, taps)
+    params = {**call.params, "packed": TableRef(table.suffix)}
+    if "blocked" in params:
+        params["blocked"] = ("0", *([0] * (len(params["blocked"]) - 1)))  # NULL and zeros
+    if "paired_weights" in params:
+        params["paired_weights"] = "0"
+    kept = [t for t in call.tables if t.suffix not in ("blocked_weights", "paired_weights")]
+    return renamed(call, variant, params=params, tables=[*kept, table])
+
+
+def _conv_taps(graph: Graph, op: Operator, call: KernelCall) -> np.ndarray:
+    weights = np.asarray(graph.tensors[op.inputs[1]].data, dtype=np.int8)
+    if call.function == "fg_depthwise_conv2d_one_channel_s8":  # [1, h, w, m] -> [m, h, w, 1]
+        weights = np.moveaxis(weights, 3, 0)
+    return weights.reshape(weights.shape[0], -1)
+
+
+def _convolution(name: str):
+    def specialize(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
+        return _weights_call(call, globals()[name], _conv_taps(graph, op, call))
+    return specialize
+
+
+def _fully_connected(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
+    taps = np.asarray(graph.tensors[op.inputs[1]].data, dtype=np.int8).reshape(call.params["out_depth"], -1)
+    return _weights_call(call, FULLY_CONNECTED, taps)
+
+
+def _depthwise(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
+    """fg_depthwise_conv2d_armv6m: stride 1 or 2, no dilation, the ring within RING_BYTES, at most SUMS channels,
+    every channel served by the fast output stage."""
+    p = call.params
+    if (p["dilation_h"], p["dilation_w"]) != (1, 1) or p["stride_w"] not in (1, 2) or p["stride_h"] not in (1, 2):
+        return None
+    if p["pad_top"] > 3:  # fg_dw_slot's range (a 3x3 window pads at most 1 row)
+        return None
+    channels = p["in_c"]
+    pitch = max(p["pad_left"] + p["in_w"], (p["out_w"] - 1) * p["stride_w"] + 3)
+    if channels * 3 * pitch > RING_BYTES or channels > SUMS:
+        return None
+    constants = layer_constants(call, channels)
+    if not constants[0]:
+        return None
+    taps = _call_table(call, "channel_taps").astype(np.int64).reshape(channels, 9)
+    bias = _call_table(call, "folded_bias").astype(np.int64)[:channels] - 128 * taps.sum(axis=1)
+    rows = np.concatenate([taps, bias[:, None]], axis=1)
+    table = ConstTable("armv6m_packed", "int32_t", np.concatenate([constants, wrap_int32(rows.ravel())]))
+    params = {**p, "packed": TableRef(table.suffix), "channel_taps": "0"}
+    kept = [t for t in call.tables if t.suffix != "channel_taps"]
+    return renamed(call, DEPTHWISE, params=params, tables=[*kept, table])
+
+
+DOT8 = "one input x eight channels per tap: LDRB of w + 128 (interleaved), MULS, ADD; 128 x input sum taken off"
+POINTWISE = Variant("fg_conv2d_pointwise_armv6m", "fg_conv2d_pointwise_s8", REQUIRES, _convolution("POINTWISE"),
+                    DOT8)
+FOLDED = Variant("fg_conv2d_folded_armv6m", "fg_conv2d_folded_s8", REQUIRES, _convolution("FOLDED"),
+                 "window rows (gathered at the border), then " + DOT8)
+FOLDED_ONE_CHANNEL = Variant("fg_conv2d_folded_armv6m", "fg_depthwise_conv2d_one_channel_s8", REQUIRES,
+                             _convolution("FOLDED_ONE_CHANNEL"), "one-channel depthwise as its CONV_2D: " + DOT8)
+FULLY_CONNECTED = Variant("fg_fully_connected_armv6m", "fg_fully_connected_folded_s8", REQUIRES, _fully_connected,
+                          DOT8)
+
+DEPTHWISE = Variant("fg_depthwise_conv2d_armv6m", "fg_depthwise_conv2d_3x3_s8", REQUIRES, _depthwise,
+                    "a ring of three input rows per channel as x + 128 (LDRB at constant offsets), output rows "
+                    "channel by channel")
+
+VARIANTS = [POINTWISE, FOLDED, FOLDED_ONE_CHANNEL, FULLY_CONNECTED, DEPTHWISE]

@@ -1,0 +1,160 @@
+/* DEPTHWISE_CONV_2D 3x3, depth multiplier 1, stride 1 or 2, no dilation, on Armv6-M. The input rows the windows read
+ * are copied, as they are first needed, into a ring of three rows per channel ([channel][3][pitch], unsigned bytes
+ * x + 128, the zero point in the padding): each tap is then an LDRB at a constant offset from one of three row
+ * pointers, and each input row is copied once. Output rows are computed channel by channel, each output through the
+ * Thumb-1 output stage's arithmetic with the channel's constants held over the row. The products hold x w + 128 w:
+ * the lowering took 128 times each channel's weight sum off its bias. An output row is written once the input rows
+ * it reads are in the ring; the forward overlap of firmware_gen/ops/overlap.py keeps the later rows' inputs intact.
+ * params->packed: the layer's constants and channels (fg_armv6m_layer), then per channel its nine weights and its
+ * bias (the folded bias less 128 times the weights' sum) as int32. */
+#include <string.h>
+
+#include "fg/armv6m_support.h"
+#include "fg/depthwise_conv2d.h"
+#include "fg/hot_loop.h"
+#include "fg/variants_armv6m.h"
+
+#define FG_DW_SUMS 512 /* the most sums of a chunk of an output row: pixels x channels */
+
+typedef struct {
+    uint8_t *ring;     /* [channel][3][pitch] */
+    int32_t pitch;
+    int32_t held[3];   /* the input row each slot holds */
+} fg_dw_ring;
+
+/* y mod 3 for -3 <= y < 2^15 without a division (Armv6-M has none: y % 3 would call __aeabi_idivmod): with r = y + 3,
+ * floor(r / 3) = (r * 43691) >> 17 for r < 2^15 (43691 = ceil(2^17 / 3)). */
+static inline int32_t fg_dw_slot(int32_t y) {
+    const uint32_t r = (uint32_t)(y + 3);
+    return (int32_t)(r - 3u * ((r * 43691u) >> 17));
+}
+
+/* Input row y (any y: outside the image, the zero point) of every channel into slot y mod 3. */
+static void fg_dw_fill(const fg_depthwise_conv2d_params *p, const int8_t *image, fg_dw_ring *r, int32_t y) {
+    const int32_t channels = p->in_c, in_w = p->in_w, pitch = r->pitch, step = 3 * pitch;
+    const int32_t slot = fg_dw_slot(y);
+    const uint8_t padding = (uint8_t)(128 - p->requant.input_offset);
+    uint8_t *row = r->ring + slot * pitch;
+    r->held[slot] = y;
+    if (y < 0 || y >= p->in_h) {
+        for (int32_t c = 0; c < channels; ++c) {
+            memset(row + c * step, padding, (size_t)pitch);
+        }
+        return;
+    }
+    const int8_t *source = image + y * in_w * channels;
+    for (int32_t c = 0; c < channels; ++c) {  /* the padding columns: a byte or two, no call of memset */
+        uint8_t *to = row + c * step;
+        for (int32_t i = 0; i < p->pad_left; ++i) {
+            to[i] = padding;
+        }
+        for (int32_t i = p->pad_left + in_w; i < pitch; ++i) {
+            to[i] = padding;
+        }
+    }
+    for (int32_t x = 0; x < in_w; ++x, source += channels) {
+        uint8_t *to = row + p->pad_left + x;
+        for (int32_t c = 0; c < channels; ++c, to += step) {
+            *to = (uint8_t)(source[c] + 128);
+        }
+    }
+}
+
+/* The windows of one channel along an output row: three row pointers (the window's top left in each), the step
+ * between windows, and the bytes between their sums. */
+typedef struct {
+    const uint8_t *row[3];
+    int32_t stride;
+    int32_t step;
+} fg_dw_pass;
+
+#if defined(__ARM_ARCH_6M__)
+/* One tap: the input at `at` of row register `row` times weight `k` (int32), added to the sum in r6. */
+#define FG_DW_TAP(row, at, k) "ldrb r4, [" row ", #" #at "]\n\tldr r5, [r3, #" #k "]\n\tmuls r4, r5, r4\n\tadds r6, r6, r4\n\t"
+
+/* sums[i * step] = w[9] + the nine taps of window i < n (n >= 1): rows in r0-r2, weights in r3, the sum in r6 stored
+ * through r7; r8 = stride, r10 = step, r12 counts down. 46 instructions per window. */
+static __attribute__((naked)) void fg_dw_sums(__attribute__((unused)) const fg_dw_pass *pass,
+                                              __attribute__((unused)) const int32_t *w,
+                                              __attribute__((unused)) int32_t *sums, __attribute__((unused)) int32_t n) {
+    __asm__ volatile(
+        ".syntax unified\n\t"
+        "push {r4-r7, lr}\n\t"
+        "mov r4, r8\n\tmov r5, r9\n\tmov r6, r10\n\tmov r7, r11\n\t"
+        "push {r4-r7}\n\t"
+        "mov r12, r3\n\t"
+        "movs r3, r1\n\t"
+        "movs r7, r2\n\t"
+        "ldr r4, [r0, #12]\n\tmov r8, r4\n\t"
+        "ldr r4, [r0, #16]\n\tmov r10, r4\n\t"
+        "ldr r1, [r0, #4]\n\tldr r2, [r0, #8]\n\tldr r0, [r0, #0]\n\t"
+        "1:\n\t"
+        "ldr r6, [r3, #36]\n\t"
+        FG_DW_TAP("r0", 0, 0) FG_DW_TAP("r0", 1, 4) FG_DW_TAP("r0", 2, 8)
+        FG_DW_TAP("r1", 0, 12) FG_DW_TAP("r1", 1, 16) FG_DW_TAP("r1", 2, 20)
+        FG_DW_TAP("r2", 0, 24) FG_DW_TAP("r2", 1, 28) FG_DW_TAP("r2", 2, 32)
+        "str r6, [r7]\n\t"
+        "add r7, r10\n\t"
+        "add r0, r8\n\tadd r1, r8\n\tadd r2, r8\n\t"
+        "mov r4, r12\n\tsubs r4, r4, #1\n\tmov r12, r4\n\t"
+        "bne 1b\n\t"
+        "pop {r4-r7}\n\t"
+        "mov r8, r4\n\tmov r9, r5\n\tmov r10, r6\n\tmov r11, r7\n\t"
+        "pop {r4-r7, pc}\n\t");
+}
+#else
+/* The same sums in C, for the host build of the kernels' tests. */
+static void fg_dw_sums(const fg_dw_pass *pass, const int32_t *w, int32_t *sums, int32_t n) {
+    for (int32_t i = 0; i < n; ++i) {
+        const int32_t at = i * pass->stride;
+        uint32_t sum = (uint32_t)w[9];
+        for (int32_t t = 0; t < 9; ++t) {
+            sum += (uint32_t)(w[t] * pass->row[t / 3][at + t % 3]);
+        }
+        *(int32_t *)((char *)sums + i * pass->step) = (int32_t)sum; /* wraps as TFLite's int32 sum does */
+    }
+}
+#endif
+
+void fg_depthwise_conv2d_armv6m(const fg_depthwise_conv2d_params *p, const int8_t *input, int8_t *output) {
+    const int32_t channels = p->in_c, out_w = p->out_w, stride = p->stride_w;
+    const fg_armv6m_layer *layer = p->packed;
+    const fg_armv6m_channel *constants = fg_armv6m_channels(p->packed);
+    const int32_t *weights = (const int32_t *)(constants + channels);
+    const int32_t reach = (out_w - 1) * stride + 3, inside = p->pad_left + p->in_w;
+    const int32_t pitch = reach > inside ? reach : inside;
+    uint8_t ring[channels * 3 * pitch]; /* at most FG_DW_RING_BYTES (the lowering checks); no more than the layer needs */
+    fg_dw_ring r = {ring, pitch, {0, 0, 0}};
+    const int32_t most = FG_DW_SUMS / channels < 1 ? 1 : FG_DW_SUMS / channels;
+    const int32_t chunk = out_w < most ? out_w : most; /* a whole row when it fits */
+    int32_t sums[chunk * channels];
+    for (int32_t b = 0; b < p->batches; ++b) {
+        const int8_t *image = input + b * p->in_h * p->in_w * channels;
+        r.held[0] = r.held[1] = r.held[2] = -1000000;  /* no row */
+        for (int32_t oy = 0; oy < p->out_h; ++oy) {
+            const int32_t y0 = oy * p->stride_h - p->pad_top;
+            const uint8_t *rows[3];
+            for (int32_t dy = 0; dy < 3; ++dy) {
+                const int32_t slot = fg_dw_slot(y0 + dy);
+                if (r.held[slot] != y0 + dy) {
+                    fg_dw_fill(p, image, &r, y0 + dy);
+                }
+                rows[dy] = ring + slot * r.pitch;
+            }
+            int8_t *out = output + (b * p->out_h + oy) * out_w * channels;
+            for (int32_t x0 = 0; x0 < out_w; x0 += chunk) {
+                const int32_t n = out_w - x0 < chunk ? out_w - x0 : chunk;
+                for (int32_t c = 0; c < channels; ++c) {
+                    const int32_t at = c * 3 * r.pitch + x0 * stride;
+                    const fg_dw_pass pass = {{rows[0] + at, rows[1] + at, rows[2] + at}, stride,
+                                             channels * (int32_t)sizeof(int32_t)};
+                    fg_dw_sums(&pass, weights + 10 * c, sums + c, n);
+                }
+                for (int32_t i = 0; i < n; ++i) {
+                    fg_armv6m_requantize_s8(sums + i * channels, channels, constants, out + (x0 + i) * channels,
+                                            layer);
+                }
+            }
+        }
+    }
+}

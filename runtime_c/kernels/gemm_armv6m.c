@@ -1,0 +1,222 @@
+/* The Armv6-M dot-product loop and the window of the convolution and fully-connected variants (fg/armv6m_support.h).
+ * The loop is Thumb-1 assembly: GCC keeps neither the eight sums nor the pointers in registers for it. */
+#include "fg/armv6m_support.h"
+#include "fg/hot_loop.h"
+
+#if defined(__ARM_ARCH_6M__)
+/* One tap: the input x[r1] (from base r0 or r3) times the eight weights at w + at .. w + at + 7, into the sums r6, r7,
+ * r8-r12, lr. MULS leaves the product in r5, which held the weight. */
+#define FG_PRODUCT(at, sum, add) "ldrb r5, [r2, #(" #at ")]\n\tmuls r5, r4\n\t" add " " sum ", r5\n\t"
+#define FG_TAP(base, at)                                                               \
+    "ldrsb r4, [" base ", r1]\n\t"                                                     \
+    FG_PRODUCT(at + 0, "r6", "adds r6,") FG_PRODUCT(at + 1, "r7", "adds r7,")          \
+    FG_PRODUCT(at + 2, "r8", "add") FG_PRODUCT(at + 3, "r9", "add")                    \
+    FG_PRODUCT(at + 4, "r10", "add") FG_PRODUCT(at + 5, "r11", "add")                  \
+    FG_PRODUCT(at + 6, "r12", "add") FG_PRODUCT(at + 7, "lr", "add")
+
+/* r0 = x, r1 = n, r2 = w, r3 = acc (kept on the stack meanwhile). The loop indexes x + n with r1 = -n .. -1, from r0
+ * (= x + n) and r3 (= x + n + 1) for the two taps of a pass: 53 instructions per 16 products; an odd first tap runs
+ * alone. */
+__attribute__((naked)) void fg_armv6m_dot8(__attribute__((unused)) const int8_t *x, __attribute__((unused)) int32_t n,
+                                           __attribute__((unused)) const uint8_t *w,
+                                           __attribute__((unused)) int32_t acc[FG_ARMV6M_GROUP]) {
+    __asm__ volatile(
+        ".syntax unified\n\t"
+        "cmp r1, #0\n\t"
+        "bgt 1f\n\t"
+        "bx lr\n\t"
+        "1:\n\t"
+        "push {r4-r7, lr}\n\t"
+        "mov r4, r8\n\tmov r5, r9\n\tmov r6, r10\n\tmov r7, r11\n\t"
+        "push {r3-r7}\n\t"
+        "ldr r4, [r3, #8]\n\tmov r8, r4\n\t"
+        "ldr r4, [r3, #12]\n\tmov r9, r4\n\t"
+        "ldr r4, [r3, #16]\n\tmov r10, r4\n\t"
+        "ldr r4, [r3, #20]\n\tmov r11, r4\n\t"
+        "ldr r4, [r3, #24]\n\tmov r12, r4\n\t"
+        "ldr r4, [r3, #28]\n\tmov lr, r4\n\t"
+        "ldr r6, [r3, #0]\n\t"
+        "ldr r7, [r3, #4]\n\t"
+        "adds r0, r0, r1\n\t"
+        "rsbs r1, r1, #0\n\t"
+        "adds r3, r0, #1\n\t"
+        "lsrs r4, r1, #1\n\t" /* carry: n odd */
+        "bcc 2f\n\t"
+        FG_TAP("r0", 0)
+        "adds r2, r2, #8\n\t"
+        "adds r1, r1, #1\n\t"
+        "beq 3f\n\t"
+        "2:\n\t"
+        FG_TAP("r0", 0)
+        FG_TAP("r3", 8)
+        "adds r2, r2, #16\n\t"
+        "adds r1, r1, #2\n\t"
+        "bne 2b\n\t"
+        "3:\n\t"
+        "pop {r3}\n\t"
+        "str r6, [r3, #0]\n\t"
+        "str r7, [r3, #4]\n\t"
+        "mov r4, r8\n\tstr r4, [r3, #8]\n\t"
+        "mov r4, r9\n\tstr r4, [r3, #12]\n\t"
+        "mov r4, r10\n\tstr r4, [r3, #16]\n\t"
+        "mov r4, r11\n\tstr r4, [r3, #20]\n\t"
+        "mov r4, r12\n\tstr r4, [r3, #24]\n\t"
+        "mov r4, lr\n\tstr r4, [r3, #28]\n\t"
+        "pop {r4-r7}\n\t"
+        "mov r8, r4\n\tmov r9, r5\n\tmov r10, r6\n\tmov r11, r7\n\t"
+        "pop {r4-r7, pc}\n\t");
+}
+
+/* r0 = acc, r1 = count, r2 = channel, r3 = output, the layer on the stack. Per output: the early exits (an accumulator
+ * outside the channel's unsaturated range: 11 instructions in all), else the high product from four 16 x 16 products
+ * (25 instructions), the rounding division (10), zero point and clamp (5-7), store and loop (5).
+ * r8-r12: zero point, clamp low and high, output end, 2^14. */
+__attribute__((naked)) void fg_armv6m_requantize_s8(__attribute__((unused)) const int32_t *acc,
+                                                    __attribute__((unused)) int32_t count,
+                                                    __attribute__((unused)) const fg_armv6m_channel *channel,
+                                                    __attribute__((unused)) int8_t *output,
+                                                    __attribute__((unused)) const fg_armv6m_layer *layer) {
+    __asm__ volatile(
+        ".syntax unified\n\t"
+        "push {r4-r7, lr}\n\t"
+        "mov r4, r8\n\tmov r5, r9\n\tmov r6, r10\n\tmov r7, r11\n\t"
+        "push {r4-r7}\n\t"
+        "ldr r4, [sp, #36]\n\t"
+        "ldr r5, [r4, #4]\n\tmov r8, r5\n\t"
+        "ldr r5, [r4, #8]\n\tmov r9, r5\n\t"
+        "ldr r5, [r4, #12]\n\tmov r10, r5\n\t"
+        "adds r1, r3, r1\n\tmov r11, r1\n\t"
+        "movs r5, #1\n\tlsls r5, r5, #14\n\tmov r12, r5\n\t"
+        "mov r1, r2\n\t"
+        "mov r2, r3\n\t"
+        "1:\n\t"
+        "ldm r0!, {r3}\n\t"
+        "ldr r4, [r1, #20]\n\tcmp r3, r4\n\tblt 5f\n\t" /* below: the clamp's low end */
+        "ldr r4, [r1, #24]\n\tcmp r3, r4\n\tbgt 6f\n\t" /* above: its high end */
+        "asrs r4, r3, #16\n\t"        /* ah */
+        "uxth r3, r3\n\t"             /* al */
+        "ldr r5, [r1, #4]\n\t"        /* ml */
+        "movs r6, r4\n\tmuls r6, r5, r6\n\t" /* ah ml */
+        "muls r5, r3, r5\n\t"         /* al ml */
+        "ldr r7, [r1, #0]\n\t"        /* mh */
+        "muls r3, r7, r3\n\t"         /* al mh */
+        "muls r4, r7, r4\n\t"         /* ah mh */
+        "lsrs r5, r5, #16\n\t"
+        "lsls r7, r6, #17\n\tlsrs r7, r7, #17\n\tadds r5, r5, r7\n\t"
+        "lsls r7, r3, #17\n\tlsrs r7, r7, #17\n\tadds r5, r5, r7\n\t"
+        "add r5, r12\n\t"
+        "lsrs r5, r5, #15\n\t"
+        "asrs r6, r6, #15\n\tasrs r3, r3, #15\n\t"
+        "lsls r4, r4, #1\n\t"
+        "adds r4, r4, r6\n\tadds r4, r4, r3\n\tadds r4, r4, r5\n\t" /* H */
+        "ldr r5, [r1, #8]\n\tands r5, r4\n\t"
+        "ldr r6, [r1, #12]\n\tadds r5, r5, r6\n\t"
+        "asrs r6, r4, #31\n\tadds r5, r5, r6\n\t"
+        "ldr r6, [r1, #16]\n\t"
+        "lsrs r5, r6\n\tasrs r4, r6\n\tadds r4, r4, r5\n\t"
+        "add r4, r8\n\t"
+        "cmp r4, r9\n\tbge 2f\n\tmov r4, r9\n\t2:\n\t"
+        "cmp r4, r10\n\tble 3f\n\tmov r4, r10\n\t3:\n\t"
+        "strb r4, [r2]\n\tadds r2, r2, #1\n\t"
+        "adds r1, r1, #28\n\t"
+        "cmp r2, r11\n\tbne 1b\n\t"
+        "b 7f\n\t"
+        "5:\n\tmov r4, r9\n\tb 3b\n\t"
+        "6:\n\tmov r4, r10\n\tb 3b\n\t"
+        "7:\n\t"
+        "pop {r4-r7}\n\t"
+        "mov r8, r4\n\tmov r9, r5\n\tmov r10, r6\n\tmov r11, r7\n\t"
+        "pop {r4-r7, pc}\n\t");
+}
+#else
+/* The same in C, for the host build of the kernels' tests. */
+void fg_armv6m_requantize_s8(const int32_t *acc, int32_t count, const fg_armv6m_channel *channel, int8_t *output,
+                             const fg_armv6m_layer *layer) {
+    for (int32_t j = 0; j < count; ++j) {
+        const int32_t m = (int32_t)((uint32_t)channel[j].high << 16 | (uint32_t)channel[j].low);
+        const int32_t v = fg_rounding_divide_by_pot(fg_high_mul_halves(acc[j], m), (int)channel[j].right);
+        output[j] = (int8_t)fg_clamp_i32(v + layer->zero, layer->low, layer->high);
+    }
+}
+
+/* The same sums in C, for the host build of the kernels' tests. */
+void fg_armv6m_dot8(const int8_t *x, int32_t n, const uint8_t *w, int32_t acc[FG_ARMV6M_GROUP]) {
+    for (int32_t k = 0; k < n; ++k) {
+        for (int32_t j = 0; j < FG_ARMV6M_GROUP; ++j) {
+            acc[j] = (int32_t)((uint32_t)acc[j] + (uint32_t)(x[k] * w[FG_ARMV6M_GROUP * k + j]));
+        }
+    }
+}
+#endif
+
+/* output[j] = fg_requantize_channel_s8(q, acc[j], first + j), j < count, for a layer not every channel of which the
+ * Thumb-1 output stage serves: runs of served channels through it, the others (`right` 0) by TFLite's arithmetic. */
+static void fg_armv6m_outputs_s8(const fg_requant_params *q, const fg_armv6m_channel *channels,
+                                 const fg_armv6m_layer *layer, const int32_t *acc, int32_t first, int32_t count,
+                                 int8_t *output) {
+    int32_t j = 0;
+    while (j < count) {
+        if (channels[first + j].right == 0) {
+            output[j] = fg_requantize_channel_s8(q, acc[j], first + j);
+            ++j;
+            continue;
+        }
+        int32_t end = j + 1;
+        while (end < count && channels[first + end].right != 0) {
+            ++end;
+        }
+        fg_armv6m_requantize_s8(acc + j, end - j, channels + first + j, output + j, layer);
+        j = end;
+    }
+}
+
+/* The sum of n signed bytes, four at a time where they are word-aligned: each byte flipped to x + 128 (unsigned), the
+ * even and odd bytes summed in the two 16-bit halves of a word (at most 128 words between flushes: 128 x 2 x 255 <
+ * 2^16), then 128 n taken off. */
+typedef uint32_t fg_bytes4 __attribute__((may_alias)); /* four int8 read as one word */
+
+static FG_HOT_LOOP int32_t fg_sum_s8(const int8_t *x, int32_t n) {
+    int32_t sum = 0;
+    while (n > 0 && ((uintptr_t)x & 3u) != 0) {
+        sum += *x++;
+        --n;
+    }
+    const fg_bytes4 *word = (const fg_bytes4 *)(const void *)x;
+    for (int32_t words = n >> 2; words > 0;) {
+        const int32_t batch = words < 128 ? words : 128;
+        uint32_t halves = 0;
+        for (int32_t i = 0; i < batch; ++i) {
+            const uint32_t v = word[i] ^ 0x80808080u;
+            halves += (v & 0x00FF00FFu) + ((v >> 8) & 0x00FF00FFu);
+        }
+        sum += (int32_t)((halves & 0xFFFFu) + (halves >> 16)) - 512 * batch;
+        word += batch;
+        words -= batch;
+    }
+    x = (const int8_t *)(const void *)word;
+    for (int32_t i = 0; i < (n & 3); ++i) {
+        sum += x[i];
+    }
+    return sum;
+}
+
+FG_HOT_LOOP void fg_armv6m_window_s8(const int8_t *x, int32_t taps, const void *packed, int32_t out_c,
+                                     const int32_t *bias, const fg_requant_params *q, int8_t *output) {
+    const fg_armv6m_layer *layer = packed;
+    const fg_armv6m_channel *channels = fg_armv6m_channels(packed);
+    const uint8_t *w = (const uint8_t *)(channels + out_c);
+    const uint32_t unbiased = (uint32_t)fg_sum_s8(x, taps) * 0xFFFFFF80u; /* - 128 * sum: the weights are w + 128 */
+    for (int32_t first = 0; first < out_c; first += FG_ARMV6M_GROUP, w += FG_ARMV6M_GROUP * taps) {
+        const int32_t count = out_c - first < FG_ARMV6M_GROUP ? out_c - first : FG_ARMV6M_GROUP;
+        int32_t acc[FG_ARMV6M_GROUP];
+        for (int32_t j = 0; j < FG_ARMV6M_GROUP; ++j) {
+            acc[j] = (int32_t)(unbiased + (uint32_t)(j < count ? bias[first + j] : 0));
+        }
+        fg_armv6m_dot8(x, taps, w, acc);
+        if (layer->served) {
+            fg_armv6m_requantize_s8(acc, count, channels + first, output + first, layer);
+        } else {
+            fg_armv6m_outputs_s8(q, channels, layer, acc, first, count, output + first);
+        }
+    }
+}
