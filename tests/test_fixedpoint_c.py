@@ -85,7 +85,7 @@ def test_single_rounding_matches_tflite_in_its_range(tmp_path):
 HALVES_HARNESS = r"""
 #define FG_HIGH_MUL_HALVES 1 /* the Armv6-M form, from 16-bit halves, also on the host */
 #include <stdio.h>
-#include "fg/fixedpoint.h"
+#include "fg/support/fixedpoint.h"
 int main(void) {
     long long x, m, s;
     while (scanf("%lld %lld %lld", &x, &m, &s) == 3) {

@@ -3,14 +3,13 @@ DEPTHWISE_CONV_2D (per tensor or per output channel) and FULLY_CONNECTED (per te
 4-bit FULLY_CONNECTED), with int8 activations.
 
 The weights stay packed in flash as the file packs them (nibbles, element 2i in the low nibble of byte i: ceil(n / 2)
-bytes), in the table `packed_weights`; the kernels (support/weights_s4.h) read them in place and unpack them in registers
-(no layer needs a buffer for its unpacked filter). CONV_2D and FULLY_CONNECTED read each output channel's row from a
-byte boundary, four rows against one load of the inputs (fg_dot4_s4): when a row's tap count is odd each row gets a
-zero nibble at its end (out_channels / 2 bytes more than TFLite's packing), else the bytes are TFLite's. The
-depthwise filter is TFLite's packing as it is (a tap's channels are consecutive nibbles). The input zero point is
+bytes), in the table `packed_weights`; the kernels (support/weights_s4.h) read them in place and unpack them in
+registers (no layer needs a buffer for its unpacked filter). CONV_2D and FULLY_CONNECTED read each output channel's
+row from a byte boundary, four rows against one load of the inputs (fg_dot4_s4): when a row's tap count is odd each
+row gets a zero nibble at its end (out_channels / 2 bytes more than TFLite's packing), else the bytes are TFLite's.
+The depthwise filter is TFLite's packing as it is (a tap's channels are consecutive nibbles). The input zero point is
 folded into the bias at generation time, as in the int8 variants; a tap in the padding adds zero point x tap,
-cancelling its share.
-"""
+cancelling its share."""
 
 from __future__ import annotations
 

@@ -48,7 +48,7 @@ def test_variant_bit_exact_on_armv6m(variant, cases, portable, tmp_path) -> None
 def test_depthwise_pooling_and_add_bit_exact_on_armv6m(tmp_path) -> None:
     """The depthwise variant where the output stage serves the layer (a layer with multipliers above one keeps the
     portable kernel, whose output stage has the left shift); pooling and ADD run the portable kernels, whose
-    arithmetic on Armv6-M is the 32-bit high multiply of fg/fixedpoint.h."""
+    arithmetic on Armv6-M is the 32-bit high multiply of fg/support/fixedpoint.h."""
     rng = np.random.default_rng(11)
     models = depthwise_cases(rng, 20) + avg_pool_cases(rng, 8) + add_cases(rng, 10)
     functions = assert_batch_bit_exact(models, BOARD, tmp_path / "build", seed=4,

@@ -1,5 +1,5 @@
 """Armv6-M variants (Cortex-M0, M0+: Thumb-1, MULS the only multiply, no long multiply, no SSAT, no divide), chosen
-only where the board's core is an Armv6-M one. The C side: runtime_c/include/fg/armv6m_support.h and
+only where the board's core is an Armv6-M one. The C side: runtime_c/include/fg/isa/armv6m.h and
 runtime_c/kernels/*_armv6m.c.
 
 The convolutions and the fully-connected layer share one inner loop, fg_armv6m_dot8: eight output channels per
@@ -16,7 +16,7 @@ import numpy as np
 from firmware_gen.frontend.ir import Graph, Operator
 from firmware_gen.isa import ARMV6M
 from firmware_gen.ops.base import ConstTable, KernelCall, TableRef
-from firmware_gen.ops.requantize import wrap_int32
+from firmware_gen.ops.support.requantize import wrap_int32
 from firmware_gen.ops.variants import Variant, renamed
 from firmware_gen.ops.variants.dsp import tflite_outputs
 
@@ -65,7 +65,7 @@ def saturation_thresholds(call: KernelCall, multipliers: np.ndarray, shifts: np.
 
 
 def layer_constants(call: KernelCall, channels: int) -> np.ndarray:
-    """fg_armv6m_layer then one fg_armv6m_channel per output channel (runtime_c/include/fg/armv6m_support.h), int32.
+    """fg_armv6m_layer then one fg_armv6m_channel per output channel (runtime_c/include/fg/isa/armv6m.h), int32.
     A channel is served by the Thumb-1 output stage when its shift is a right shift of 1..31 (and its multiplier not
     INT32_MIN, which TFLite's QuantizeMultiplier never makes); another has `right` 0. The layer is served when all
     are."""

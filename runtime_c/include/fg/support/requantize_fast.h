@@ -56,7 +56,7 @@ static inline int8_t fg_fast_output(uint32_t acc, const fg_fast_channel *c, int3
             : [a] "r"(acc), [m] "r"(c->multiplier), [h0] "r"(c->high), [e] "r"(c->shift), [z] "r"(offset));
     return (int8_t)high;
 #elif defined(__ARM_ARCH_6M__)
-    /* No long multiply: TFLite's two steps, the high product from 16-bit halves (fg/fixedpoint.h). */
+    /* No long multiply: TFLite's two steps, the high product from 16-bit halves (fg/support/fixedpoint.h). */
     const int32_t high = fg_rounding_divide_by_pot(fg_high_mul_halves(fg_wrapped_i32(acc), c->multiplier),
                                                    (int)c->shift + 1);
     return (int8_t)fg_clamp_i32(high + offset, -128, 127);

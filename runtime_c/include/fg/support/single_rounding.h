@@ -12,7 +12,7 @@
 
 #include <stdint.h>
 
-#include "fg/fixedpoint.h"
+#include "fg/support/fixedpoint.h"
 
 typedef struct {
     int64_t bias;        /* 2^30, plus 2^(30+r) when r >= 1 */

@@ -1,7 +1,7 @@
-/* The Armv6-M dot-product loop and the window of the convolution and fully-connected variants (fg/armv6m_support.h).
+/* The Armv6-M dot-product loop and the window of the convolution and fully-connected variants (fg/isa/armv6m.h).
  * The loop is Thumb-1 assembly: GCC keeps neither the eight sums nor the pointers in registers for it. */
-#include "fg/armv6m_support.h"
-#include "fg/hot_loop.h"
+#include "fg/isa/armv6m.h"
+#include "fg/support/hot_loop.h"
 
 #if defined(__ARM_ARCH_6M__)
 /* One tap: the input x[r1] (from base r0 or r3) times the eight weights at w + at .. w + at + 7, into the sums r6, r7,

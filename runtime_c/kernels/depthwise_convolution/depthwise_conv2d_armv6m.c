@@ -9,9 +9,9 @@
  * bias (the folded bias less 128 times the weights' sum) as int32. */
 #include <string.h>
 
-#include "fg/armv6m_support.h"
+#include "fg/isa/armv6m.h"
 #include "fg/depthwise_conv2d.h"
-#include "fg/hot_loop.h"
+#include "fg/support/hot_loop.h"
 #include "fg/variants_armv6m.h"
 
 #define FG_DW_SUMS 512 /* the most sums of a chunk of an output row: pixels x channels */

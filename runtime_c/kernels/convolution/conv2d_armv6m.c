@@ -1,10 +1,10 @@
-/* CONV_2D on Armv6-M (fg/armv6m_support.h): one output pixel at a time, every group of eight channels from the
+/* CONV_2D on Armv6-M (fg/isa/armv6m.h): one output pixel at a time, every group of eight channels from the
  * window's taps copied into one run (with the zero point in the padding), its outputs stored
  * after the pixel's inputs are read (the forward overlap of firmware_gen/ops/overlap.py). params->packed holds the
  * layer's weights as fg_armv6m_window_s8 reads them. */
 #include <string.h>
 
-#include "fg/armv6m_support.h"
+#include "fg/isa/armv6m.h"
 #include "fg/conv2d.h"
 
 void fg_conv2d_pointwise_armv6m(const fg_conv2d_params *p, const int8_t *input, const int8_t *filter,

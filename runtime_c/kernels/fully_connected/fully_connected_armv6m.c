@@ -1,6 +1,6 @@
-/* FULLY_CONNECTED on Armv6-M (fg/armv6m_support.h): each batch row through every group of eight outputs; the
+/* FULLY_CONNECTED on Armv6-M (fg/isa/armv6m.h): each batch row through every group of eight outputs; the
  * weights in params->packed as fg_armv6m_window_s8 reads them. */
-#include "fg/armv6m_support.h"
+#include "fg/isa/armv6m.h"
 #include "fg/fully_connected.h"
 
 void fg_fully_connected_armv6m(const fg_fully_connected_params *p, const int8_t *input, const int8_t *weights,

@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 
-#include "fg/requantize.h"
+#include "fg/support/requantize.h"
 
 #define FG_ARMV6M_GROUP 8
 
