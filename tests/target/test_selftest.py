@@ -1,4 +1,4 @@
-"""`firmware-gen selftest` on the five QEMU machines: every check passes; and with a board file broken on purpose
+"""`firmware-gen selftest` on the six QEMU machines: every check passes; and with a board file broken on purpose
 (a wrong UART base, a RAM region larger than the machine has, DSP claimed on a Cortex-M3) the named check fails
 and the command exits 1."""
 
@@ -16,9 +16,9 @@ from firmware_gen.check.selftest import claimed_features, selftest
 from firmware_gen.link.selftest import ECHO_SIZES, echo_payload
 from firmware_gen.target.boards import BOARDS_DIR, list_boards, load_board
 
-QEMU_BOARDS = ["mps2_an385", "mps2_an386", "mps2_an500", "mps3_an547", "qemu_cortex_m3"]
+QEMU_BOARDS = ["mps2_an385", "mps2_an386", "mps2_an500", "mps2_an521", "mps3_an547", "qemu_cortex_m3"]
 FEATURES = {"qemu_cortex_m3": [], "mps2_an385": [], "mps2_an386": ["fpu", "dsp"], "mps2_an500": ["fpu", "dsp"],
-            "mps3_an547": ["fpu", "dsp", "mve"]}
+            "mps2_an521": ["fpu", "dsp"], "mps3_an547": ["fpu", "dsp", "mve"]}
 
 
 @pytest.fixture(scope="module", params=QEMU_BOARDS)
@@ -27,7 +27,7 @@ def report(request):
     return selftest(request.param)
 
 
-def test_the_qemu_boards_are_the_five():
+def test_the_qemu_boards_are_the_six():
     assert list_boards(emulated=True) == QEMU_BOARDS
 
 
