@@ -69,6 +69,7 @@ class Board:
     uart_clock_hz: int = 0  # the UART's kernel clock, from which the baud divisor is computed
     uart_pins: tuple[int, int] | None = None  # (TX, RX) for UARTs with their own pin select (nRF)
     uart_rts_pin: int | None = None  # a pin held high as an output (nRF-DK: RTS towards the J-Link OB's CTS)
+    uart_gpio_base: int | None = None  # where the UART driver finds the GPIO port of its pins, when not the default
     init: str | None = None  # runtime_c/ports/board_<init>.c: clocks, pins, watchdog, before anything else runs
     flash_config_offset: int | None = None  # a chip configuration word block that must sit at code + offset
     probe: Probe | None = None
@@ -157,6 +158,7 @@ def _board_from_dict(data: dict) -> Board:
         uart_clock_hz=int(uart.get("clock_hz", core_hz if qemu is None else 0)),  # QEMU: no baud divisor
         uart_pins=pins,
         uart_rts_pin=int(uart["rts_pin"]) if "rts_pin" in uart else None,
+        uart_gpio_base=int(uart["gpio_base"]) if "gpio_base" in uart else None,
         init=data["cpu"].get("init"),
         flash_config_offset=data.get("flash_config", {}).get("offset"),
         probe=_probe_from_dict(data.get("probe")),

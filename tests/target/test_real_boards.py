@@ -27,12 +27,15 @@ from firmware_gen.target.boards import BOARDS_DIR, BoardError, list_boards, load
 from firmware_gen.target.cross_build import build_firmware
 from firmware_gen.target.linker_script import render_linker_script
 
-REAL_BOARDS = ["frdm_k64f", "nrf52840dk", "nucleo_f746zg"]
+REAL_BOARDS = ["frdm_k64f", "nrf52840dk", "nrf5340dk", "nucleo_f746zg", "nucleo_u575zi_q"]
 # (region name, origin, size) from the datasheets / reference manuals.
 DATASHEET_REGIONS = {
     "nucleo_f746zg": [("flash", 0x08000000, 1 << 20), ("DTCM", 0x20000000, 64 << 10),
                       ("SRAM1+SRAM2", 0x20010000, 256 << 10)],
     "nrf52840dk": [("flash", 0x00000000, 1 << 20), ("RAM", 0x20000000, 256 << 10)],
+    "nrf5340dk": [("flash", 0x00000000, 1 << 20), ("RAM", 0x20000000, 512 << 10)],
+    "nucleo_u575zi_q": [("flash", 0x08000000, 2 << 20), ("SRAM1-3", 0x20000000, 768 << 10),
+                        ("SRAM4", 0x28000000, 16 << 10)],
     "frdm_k64f": [("flash", 0x00000000, 1 << 20), ("SRAM_L", 0x1FFF0000, 64 << 10),
                   ("SRAM_U", 0x20000000, 192 << 10)],
 }
@@ -65,6 +68,18 @@ def test_clocks_uarts_and_probes():
     assert (0x0483, 0x374B) in nucleo.probe.usb_ids and nucleo.probe.pyocd_pack
     assert k64f.probe.usb_ids == ((0x0D28, 0x0204),) and k64f.probe.pyocd_target == "k64f"
     assert nrf.probe.pyocd_target == "nrf52840" and all(vid == 0x1366 for vid, _ in nrf.probe.usb_ids)
+
+
+def test_cortex_m33_boards_clocks_uarts_and_probes():
+    u575, nrf53 = load_board("nucleo_u575zi_q"), load_board("nrf5340dk")
+    assert (u575.core, u575.core_hz, u575.uart_kind, u575.uart_base) == ("cortex-m33", 4_000_000, "stm32_usart",
+                                                                          0x40013800)
+    assert round(u575.uart_clock_hz / u575.uart_baud) == 139  # BRR from HSI16
+    assert (nrf53.core_hz, nrf53.uart_base, nrf53.uart_pins, nrf53.uart_rts_pin) == (64_000_000, 0x50008000,
+                                                                                       (20, 22), 19)
+    assert nrf53.uart_gpio_base == 0x50842000  # + 0x500: P0's Secure registers
+    assert u575.probe.pyocd_pack and nrf53.probe.pyocd_pack  # neither is built into pyOCD
+    assert all(load_board(b).isa.has(frozenset({"dsp"})) for b in ("nucleo_u575zi_q", "nrf5340dk"))
 
 
 def test_kinetis_flash_configuration_field_is_pinned_at_0x400():
