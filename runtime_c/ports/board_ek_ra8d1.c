@@ -1,7 +1,7 @@
 /* Renesas EK-RA8D1 set-up (R7FA8D1BH, Secure): a known clock tree on the 8 MHz MOCO the part resets to (every
  * divider 1, so no flash or SRAM wait states to program), SCI9 clocked from the MOCO as well (SCICLK = 8 MHz) and
  * taken out of module stop, and PA14 (TXD9) / PA15 (RXD9) switched to the SCI9 function, the pins wired to the J-Link
- * OB's virtual COM port. Addresses from the RA8D1 Group User's Manual: Hardware (R01UH0995): SYSTEM at 0x4001E000
+ * OB's virtual COM port. Addresses from the RA8D1 Group User's Manual: Hardware: SYSTEM at 0x4001E000
  * (SCKDIVCR 0x20, SCKDIVCR2 0x24, SCKSCR 0x26, SCICKDIVCR 0x54, SCICKCR 0x55, PRCR 0x3FE), MSTPCRB at 0x40203004
  * (SCI9: bit 22), PFS at 0x40400800 + 0x40 x port + 4 x pin, PWPR at 0x40400D03. */
 #include "fg_port.h"

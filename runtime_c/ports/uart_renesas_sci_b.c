@@ -1,5 +1,5 @@
 /* Renesas SCI_B (RA8 series) in asynchronous mode, polled: 8N1 at FG_UART_BAUD from the SCI clock FG_UART_CLOCK_HZ
- * (SCICLK). Register offsets and bits from the RA8D1 Group User's Manual: Hardware (R01UH0995), SCI_B chapter:
+ * (SCICLK). Register offsets and bits from the RA8D1 Group User's Manual: Hardware, SCI_B chapter:
  * RDR 0x00, TDR 0x04, CCR0 0x08 (RE bit 0, TE bit 4), CCR2 0x10 (BGDM bit 4, ABCS bit 5, BRR 15:8, BRME bit 16,
  * CKS 21:20, MDDR 31:24), CCR3 0x14 (CHR 9:8, LSBF bit 12, STP bit 14, MOD 18:16), CSR 0x48 (ORER 24, PER 27, FER 28,
  * TDRE 29, TEND 30, RDRF 31), CFCLR 0x68 (the same positions clear the flags).
@@ -41,7 +41,8 @@
 #if SCI_DIVISOR < 1 || SCI_DIVISOR > 256
 #error "uart.clock_hz / (8 x baud) must be 1..256 for the SCI_B's bit rate register"
 #endif
-#define SCI_MDDR ((uint32_t)((256ull * 8u * (FG_UART_BAUD) * SCI_DIVISOR + (FG_UART_CLOCK_HZ) / 2u) / (FG_UART_CLOCK_HZ)))
+#define SCI_MDDR \
+    ((uint32_t)((256ull * 8u * (FG_UART_BAUD) * SCI_DIVISOR + (FG_UART_CLOCK_HZ) / 2u) / (FG_UART_CLOCK_HZ)))
 #define CCR2_VALUE \
     (CCR2_ABCS | CCR2_BGDM | CCR2_BRR(SCI_DIVISOR - 1u) | (SCI_MDDR < 256u ? CCR2_BRME | CCR2_MDDR(SCI_MDDR) : 0u))
 
