@@ -33,9 +33,9 @@ EXPECTED_LINE = (encode_frame(FrameType.OUTPUT, bytes((i * 37 + 1) & 0xFF for i 
 needs_gcc = pytest.mark.skipif(shutil.which("gcc") is None, reason="host gcc missing")
 
 
-def run_end_of_run(kind: str, tmp_path: Path, *extra: str) -> dict[str, str]:
+def run_end_of_run(kind: str, tmp_path: Path, *extra: str, board_name: str | None = None) -> dict[str, str]:
     """end_of_run.c with the board's driver and its peripheral's model, built for the host and run: its report."""
-    board = load_board(BOARD_OF_KIND[kind])
+    board = load_board(board_name or BOARD_OF_KIND[kind])
     defines = [flag for flag in _board_flags(board) if flag.startswith("-DFG_UART")]
     exe = tmp_path / f"end_of_run_{kind}"
     sources = [MODELS / "end_of_run.c", MODELS / "uart_model_common.c", MODELS / f"model_{kind}.c",
@@ -87,6 +87,9 @@ def test_init_programs_the_registers_of_the_board_files(tmp_path):
     assert stm32["BRR"] == 139 and stm32["CR1"] & 0xD == 0xD  # UE, TE, RE
     kinetis = _config(run_end_of_run("kinetis_uart", tmp_path))
     assert (kinetis["SBR"], kinetis["BRFA"]) == (11, 12) and kinetis["C2"] & 0xC == 0xC
+    nrf53 = _config(run_end_of_run("nrf_uarte", tmp_path, board_name="nrf5340dk"))
+    assert (nrf53["PSEL.TXD"], nrf53["PSEL.RXD"], nrf53["BAUDRATE"]) == (20, 22, 0x01D60000)
+    assert nrf53["OUT"] & (1 << 20) and nrf53["OUT"] & (1 << 19) and nrf53["PIN_CNF[22]"] == 0xC
     sci = _config(run_end_of_run("renesas_sci_b", tmp_path))
     assert sci["CCR2"] == (236 << 24) | (1 << 16) | (7 << 8) | 0x30  # MDDR 236, BRME, BRR 7, ABCS and BGDM
     assert sci["CCR3"] == 0x1200 and sci["CCR0"] == 0x11  # 8 bits, LSB first, asynchronous; TE, RE
