@@ -1,6 +1,7 @@
 """Speed per shared model x QEMU board: our instructions per inference against TFLM + CMSIS-NN (the anchors of
-../shared/ANCHORS.md, same QEMU, same gcc), the ratio, the target of issue 14, instructions per MAC, flash bytes,
-the split by operator type, and whether the outputs equal TFLM's (QEMU -icount shift=0: exact counts, not timings).
+../shared/ANCHORS.md, same QEMU, same gcc), the ratio, the targets (issue 14's; 0.40x the anchor on the M33),
+instructions per MAC, flash bytes, the split by operator type, and whether the outputs equal TFLM's (QEMU -icount
+shift=0: exact counts, not timings).
 
     python bench/speed.py [--models DIR] [--boards qemu_cortex_m3,mps2_an385,...] [--only vww_96_int8,...]
                           [--save after.json] [--compare before.json]
