@@ -1,8 +1,9 @@
 """Speed per shared model x QEMU board: our instructions per inference against TFLM + CMSIS-NN (the anchors of
-../shared/ANCHORS.md, same QEMU, same gcc), the ratio, the target of issue 14, instructions per MAC, flash bytes,
-the split by operator type, and whether the outputs equal TFLM's (QEMU -icount shift=0: exact counts, not timings).
-The Armv6-M class runs as mps2_an385_armv6m: code built for the Cortex-M0+ executed by QEMU's Cortex-M3 (Armv7-M
-executes every Armv6-M instruction), against the anchors' Armv6-M build run the same way (issue 22: <= 0.40x).
+../shared/ANCHORS.md, same QEMU, same gcc), the ratio, the targets (issue 14's; 0.40x the anchor on the M33 and the
+Armv6-M class), instructions per MAC, flash bytes, the split by operator type, and whether the outputs equal TFLM's
+(QEMU -icount shift=0: exact counts, not timings). The Armv6-M class runs as mps2_an385_armv6m: code built for the
+Cortex-M0+ executed by QEMU's Cortex-M3 (Armv7-M executes every Armv6-M instruction), against the anchors' Armv6-M
+build run the same way.
 
     python bench/speed.py [--shared DIR] [--models DIR] [--boards qemu_cortex_m3,mps2_an385,...]
                           [--only vww_96_int8,...] [--save after.json] [--compare before.json]
@@ -26,13 +27,14 @@ from firmware_gen.errors import DoesNotFitError
 from firmware_gen.target.boards import list_boards
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared"
-DEFAULT_BOARDS = "qemu_cortex_m3,mps2_an385,mps2_an386,mps2_an500,mps3_an547,mps2_an385_armv6m"
+DEFAULT_BOARDS = "qemu_cortex_m3,mps2_an385,mps2_an386,mps2_an500,mps2_an521,mps3_an547,mps2_an385_armv6m"
 # Which column of ANCHORS.md's TFLM + CMSIS-NN table each board is measured against.
 ANCHOR_COLUMN = {"qemu_cortex_m3": "M3 CMSIS-NN", "mps2_an385": "M3 CMSIS-NN", "mps2_an386": "M4 CMSIS-NN",
-                 "mps2_an500": "M7 CMSIS-NN", "mps3_an547": "M55 CMSIS-NN (MVE)",
+                 "mps2_an500": "M7 CMSIS-NN", "mps2_an521": "M33 CMSIS-NN", "mps3_an547": "M55 CMSIS-NN (MVE)",
                  "mps2_an385_armv6m": "M0+ CMSIS-NN", "microbit": "M0+ CMSIS-NN"}
-# Boards whose target is a fraction of the anchor (issue 22's Armv6-M class) rather than issue 14's figures.
-TARGET_RATIO = {"mps2_an385_armv6m": 0.40, "microbit": 0.40}
+# Boards whose target is a fraction of the anchor (issue 22) rather than issue 14's figures. The M33 anchors ran on
+# mps2-an505, whose M33 executes the same instructions as an521's (an instruction count does not depend on the machine).
+TARGET_RATIO = {"mps2_an521": 0.40, "mps2_an385_armv6m": 0.40, "microbit": 0.40}
 # Printed under the table when these boards are measured.
 BOARD_NOTES = {"mps2_an385_armv6m": "mps2_an385_armv6m: an M3 (QEMU mps2-an385) executes the Armv6-M code, as it "
                                     "executes the anchor's Armv6-M build"}

@@ -18,7 +18,7 @@ from firmware_gen.modelgen import zoo
 from firmware_gen.target.boards import list_boards, load_board
 
 NOMINAL_HZ = {"qemu_cortex_m3": 50_000_000, "mps2_an385": 25_000_000, "mps2_an386": 25_000_000,
-              "mps2_an500": 25_000_000, "mps3_an547": 32_000_000, "microbit": 16_000_000,
+              "mps2_an500": 25_000_000, "mps2_an521": 20_000_000, "mps3_an547": 32_000_000, "microbit": 16_000_000,
               "mps2_an385_armv6m": 25_000_000}
 
 

@@ -55,6 +55,8 @@ def _failed(name: str, error: Exception) -> CheckResult:
 
 def _expect(session: TargetSession, expected: FrameType, wait: float | None = None) -> Frame:
     frame = session.link.receive(wait=wait)
+    while frame.type == FrameType.HELLO:  # the answer to a repeated HELLO_REQUEST of a slow handshake
+        frame = session.link.receive(wait=wait)
     if frame.type == FrameType.FAULT:
         raise fault_error(frame)
     if frame.type == FrameType.ERROR:

@@ -18,7 +18,7 @@ from serial.tools import list_ports
 
 from firmware_gen.errors import UserError
 from firmware_gen.link.framing import LinkStalled
-from firmware_gen.target.boards import Board
+from firmware_gen.target.boards import Board, load_board
 
 
 class BoardPortError(UserError):
@@ -53,12 +53,27 @@ def find_board_port(board: Board, probe_id: str | None = None, ports: Sequence[A
     if probe_id:
         matches = [p for p in matches if probe_id.lower() in (p.serial_number or "").lower()]
     what = f"{board.probe.name} (USB {ids}{f', serial number containing {probe_id}' if probe_id else ''})"
+    if not matches and board.estimate_on:
+        raise BoardPortError(_no_emulator_hint(board, what))
     if not matches:
         raise BoardPortError(f"no serial port of a {what} found: plug {board.name} in (the USB connector of its "
                              f"probe), or name the port with --port; {_present(ports)}")
     if len(matches) > 1:
         raise BoardPortError(_several_ports(what, matches))
     return matches[0].device
+
+
+def _core_name(core: str) -> str:
+    """cortex-m85 -> M85."""
+    return core.removeprefix("cortex-").upper()
+
+
+def _no_emulator_hint(board: Board, what: str) -> str:
+    """A board QEMU cannot stand in for (no machine with its core), not attached: where estimated cycles come from."""
+    core, stand_in = _core_name(board.core), load_board(str(board.estimate_on))
+    return (f"{board.name} is not attached (no serial port of a {what}) and QEMU has no Cortex-{core}; estimated "
+            f"cycles: run the {_core_name(stand_in.core)} image with {core} timings, `firmware-gen run MODEL --board "
+            f"{stand_in.name} --cycles` (pending, issue 23); or plug the board in, or name its port with --port")
 
 
 def _several_ports(what: str, matches: Sequence[Any]) -> str:

@@ -15,7 +15,7 @@ from firmware_gen.resources import BOARDS_DIR, RUNTIME_DIR
 PORTS_DIR = RUNTIME_DIR / "ports"
 # What the linker script can place in a memory region. "pool" is the model's workspace (.bss.fg_pool).
 MEMORY_KINDS = ("code", "rodata", "data", "bss", "pool", "stack")
-UART_KINDS = ("pl011", "cmsdk", "stm32_usart", "nrf_uarte", "nrf_uart", "kinetis_uart")
+UART_KINDS = ("pl011", "cmsdk", "stm32_usart", "nrf_uarte", "nrf_uart", "kinetis_uart", "renesas_sci_b")
 CYCLE_COUNTER_KINDS = ("dwt", "systick")
 # Under QEMU -icount shift=N every guest instruction takes 2**N ns of virtual time; the runner uses shift 0.
 ICOUNT_SHIFT = 0
@@ -70,9 +70,13 @@ class Board:
     uart_clock_hz: int = 0  # the UART's kernel clock, from which the baud divisor is computed
     uart_pins: tuple[int, int] | None = None  # (TX, RX) for UARTs with their own pin select (nRF)
     uart_rts_pin: int | None = None  # a pin held high as an output (nRF-DK: RTS towards the J-Link OB's CTS)
+    uart_gpio_base: int | None = None  # where the UART driver finds the GPIO port of its pins, when not the default
     init: str | None = None  # runtime_c/ports/board_<init>.c: clocks, pins, watchdog, before anything else runs
     flash_config_offset: int | None = None  # a chip configuration word block that must sit at code + offset
     probe: Probe | None = None
+    # A real board whose core QEMU does not emulate: the QEMU board that runs the same instruction set, on which its
+    # cycles are estimated with this core's timings (Cortex-M85: the M55's mps3_an547).
+    estimate_on: str | None = None
 
     @property
     def emulated(self) -> bool:
@@ -159,9 +163,11 @@ def _board_from_dict(data: dict) -> Board:
         uart_clock_hz=int(uart.get("clock_hz", core_hz if qemu is None else 0)),  # QEMU: no baud divisor
         uart_pins=pins,
         uart_rts_pin=int(uart["rts_pin"]) if "rts_pin" in uart else None,
+        uart_gpio_base=int(uart["gpio_base"]) if "gpio_base" in uart else None,
         init=data["cpu"].get("init"),
         flash_config_offset=data.get("flash_config", {}).get("offset"),
         probe=_probe_from_dict(data.get("probe")),
+        estimate_on=data["cpu"].get("estimate_on"),
     )
 
 
@@ -188,6 +194,8 @@ def _check(board: Board, path: Path) -> None:
             problems.append("a real board (no [qemu] section) needs a [probe] section")
         if board.core_hz <= 0 or board.uart_clock_hz <= 0 or board.uart_baud <= 0:
             problems.append("a real board needs [clock] core_hz and a positive UART clock and baud rate")
+    if board.estimate_on is not None:
+        problems += _stand_in_problems(board)
     if board.init is not None and not (PORTS_DIR / f"board_{board.init}.c").is_file():
         problems.append(f"cpu.init '{board.init}': no {PORTS_DIR / f'board_{board.init}.c'}")
     if problems:
@@ -206,4 +214,16 @@ def _feature_problems(board: Board) -> list[str]:
     if impossible:
         return [f"cpu.features {impossible}: a {board.core} has no such extension "
                 f"(it can have {sorted(possible) or 'none'})"]
+    return []
+
+
+def _stand_in_problems(board: Board) -> list[str]:
+    """cpu.estimate_on must name a QEMU board whose core has every ISA feature this board's code uses."""
+    try:
+        stand_in = load_board(board.estimate_on)
+    except BoardError as error:
+        return [f"cpu.estimate_on: {error}"]
+    if not stand_in.emulated or not board.features <= stand_in.features:
+        return [f"cpu.estimate_on '{board.estimate_on}' is not a QEMU board with every feature of {board.core} "
+                f"({sorted(board.features)})"]
     return []

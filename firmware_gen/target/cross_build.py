@@ -137,6 +137,8 @@ def _board_flags(board: Board) -> list[str]:
         flags += [f"-DFG_UART_TX_PIN={board.uart_pins[0]}u", f"-DFG_UART_RX_PIN={board.uart_pins[1]}u"]
     if board.uart_rts_pin is not None:
         flags.append(f"-DFG_UART_RTS_PIN={board.uart_rts_pin}u")
+    if board.uart_gpio_base is not None:
+        flags.append(f"-DFG_UART_GPIO_BASE=0x{board.uart_gpio_base:08X}u")
     return flags
 
 

@@ -67,8 +67,13 @@
 #error "FG_UART_BAUD: the nRF UARTE supports 9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600, 1000000"
 #endif
 
+/* The P0 GPIO registers sit at FG_UART_GPIO_BASE + 0x500: 0x50000500 on the nRF52, 0x50842500 (Secure) on the
+ * nRF5340's application core, whose board file sets uart.gpio_base. */
+#ifndef FG_UART_GPIO_BASE
+#define FG_UART_GPIO_BASE 0x50000000u
+#endif
 #ifndef GPIO_P0_REG
-#define GPIO_P0_REG(offset) (*(volatile uint32_t *)(0x50000000u + (offset)))
+#define GPIO_P0_REG(offset) (*(volatile uint32_t *)((FG_UART_GPIO_BASE) + (offset)))
 #endif
 #define GPIO_OUTSET GPIO_P0_REG(0x508)
 #define GPIO_PIN_CNF(pin) GPIO_P0_REG(0x700 + 4 * (pin))

@@ -5,8 +5,8 @@ import pytest
 from firmware_gen.target.boards import BOARDS_DIR, BoardError, list_boards, load_board
 from firmware_gen.target.linker_script import render_linker_script
 
-EXPECTED_BOARDS = ["microbit", "mps2_an385", "mps2_an385_armv6m", "mps2_an386", "mps2_an500", "mps3_an547",
-                   "qemu_cortex_m3"]
+EXPECTED_BOARDS = ["microbit", "mps2_an385", "mps2_an385_armv6m", "mps2_an386", "mps2_an500", "mps2_an521",
+                   "mps3_an547", "qemu_cortex_m3"]
 
 
 def test_every_board_loads():
@@ -37,7 +37,7 @@ def test_qemu_cortex_m3_is_the_small_lm3s6965():
 
 
 @pytest.mark.parametrize(("name", "per_tick"), [("mps2_an385", 40), ("mps2_an386", 40), ("mps2_an500", 40),
-                                                ("mps3_an547", 31.25), ("microbit", 62.5)])
+                                                ("mps2_an521", 50), ("mps3_an547", 31.25), ("microbit", 62.5)])
 def test_instructions_per_systick_tick(name, per_tick):
     assert load_board(name).instructions_per_tick == per_tick
 
@@ -47,6 +47,13 @@ def test_mps3_an547_links_at_the_secure_aliases():
     assert board.region_for("code").origin == 0x10000000
     assert board.region_for("stack").origin == 0x30000000
     assert "-mfloat-abi=hard" in board.gcc_flags
+
+
+def test_mps2_an521_links_at_the_secure_aliases_and_runs_on_cpu1():
+    board = load_board("mps2_an521")
+    assert (board.region_for("code").origin, board.region_for("stack").origin) == (0x10000000, 0x38000000)
+    assert (board.uart_kind, board.uart_base, board.init) == ("cmsdk", 0x50200000, "mps2_an521")
+    assert board.core == "cortex-m33" and board.isa.has(frozenset({"dsp", "armv7m"}))
 
 
 def test_unknown_board_lists_the_known_ones():
@@ -94,7 +101,7 @@ def test_measuring_linker_script_has_room_for_anything():
 
 @pytest.mark.parametrize(("name", "features"), [("qemu_cortex_m3", set()), ("mps2_an385", set()),
                                                  ("mps2_an386", {"dsp"}), ("mps2_an500", {"dsp"}),
-                                                 ("mps3_an547", {"dsp", "mve"})])
+                                                 ("mps2_an521", {"dsp"}), ("mps3_an547", {"dsp", "mve"})])
 def test_boards_state_their_isa_features(name, features):
     assert load_board(name).features == features
 
@@ -105,6 +112,7 @@ def test_boards_state_their_isa_features(name, features):
     ("cortex-m0plus", '["dsp"]', r"cpu.features \['dsp'\]: a cortex-m0plus has no such extension"),
     ("cortex-m4", '["neon"]', r"cpu.features \['neon'\] unknown"),
     ("riscv-e20", '["dsp"]', r"core 'riscv-e20' is unknown"),
+    ("cortex-m33", '["dsp", "mve"]', r"cpu.features \['mve'\]: a cortex-m33 has no such extension"),
 ])
 def test_inconsistent_isa_features_are_refused_naming_the_file_and_field(tmp_path, core, features, message):
     text = (BOARDS_DIR / "mps2_an386.toml").read_text()

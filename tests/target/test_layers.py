@@ -141,3 +141,12 @@ def test_person_detect_is_bit_exact_layer_by_layer_on_qemu_cortex_m3() -> None:
     report = json.loads(done.stdout)
     assert report["bit_exact"] is True and report["mismatches"] == [] and report["first_difference"] is None
     assert report["interface"] == "packed" and report["tensors_compared"] == 31 and report["steps_run"] == 30
+
+
+@pytest.mark.slow
+def test_kws_is_bit_exact_layer_by_layer_on_the_cortex_m33() -> None:
+    """mps2_an521: the DSP variants as Armv8-M Mainline builds them, every tensor against TFLM."""
+    done = run_cli("validate", str(shared_model("kws_ref_model")), "--board", "mps2_an521", "--layers", "--json")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["bit_exact"] is True and report["tensors_compared"] == 13 and report["steps_run"] == 12

@@ -17,23 +17,29 @@ import pytest
 from target_fixtures import FIXTURE_MODEL, needs_cross_gcc
 
 from firmware_gen import cli
+from firmware_gen.driver.deploy import prepare
 from firmware_gen.link import flashing
 from firmware_gen.link import serial_ports as board_port
 from firmware_gen.link.flashing import FlashError, ProbeInfo, choose_probe
 from firmware_gen.link.framing import LinkStalled
 from firmware_gen.link.runner import run_model
 from firmware_gen.link.serial_ports import BoardPortError, find_board_port, open_board_port
+from firmware_gen.modelgen import zoo
 from firmware_gen.target.boards import BOARDS_DIR, BoardError, list_boards, load_board
 from firmware_gen.target.cross_build import build_firmware
 from firmware_gen.target.linker_script import render_linker_script
 
-REAL_BOARDS = ["frdm_k64f", "nrf52840dk", "nucleo_f746zg", "nucleo_g071rb"]
+REAL_BOARDS = ["ek_ra8d1", "frdm_k64f", "nrf52840dk", "nrf5340dk", "nucleo_f746zg", "nucleo_g071rb", "nucleo_u575zi_q"]
 # (region name, origin, size) from the datasheets / reference manuals.
 DATASHEET_REGIONS = {
+    "ek_ra8d1": [("code flash", 0x02000000, 2 << 20), ("SRAM", 0x22000000, 896 << 10), ("DTCM", 0x20000000, 64 << 10)],
     "nucleo_f746zg": [("flash", 0x08000000, 1 << 20), ("DTCM", 0x20000000, 64 << 10),
                       ("SRAM1+SRAM2", 0x20010000, 256 << 10)],
     "nrf52840dk": [("flash", 0x00000000, 1 << 20), ("RAM", 0x20000000, 256 << 10)],
     "nucleo_g071rb": [("flash", 0x08000000, 128 << 10), ("SRAM", 0x20000000, 36 << 10)],
+    "nrf5340dk": [("flash", 0x00000000, 1 << 20), ("RAM", 0x20000000, 512 << 10)],
+    "nucleo_u575zi_q": [("flash", 0x08000000, 2 << 20), ("SRAM1-3", 0x20000000, 768 << 10),
+                        ("SRAM4", 0x28000000, 16 << 10)],
     "frdm_k64f": [("flash", 0x00000000, 1 << 20), ("SRAM_L", 0x1FFF0000, 64 << 10),
                   ("SRAM_U", 0x20000000, 192 << 10)],
 }
@@ -75,6 +81,52 @@ def test_the_cortex_m0plus_nucleo():
     assert (g0.core, g0.core_hz, g0.uart_kind, g0.uart_base) == ("cortex-m0plus", 16_000_000, "stm32_usart", 0x40004400)
     assert round(g0.uart_clock_hz / g0.uart_baud) == 139  # BRR at the reset clock
     assert g0.isa.name == "Armv6-M" and g0.probe.pyocd_pack and (0x0483, 0x374B) in g0.probe.usb_ids
+
+
+def test_cortex_m33_boards_clocks_uarts_and_probes():
+    u575, nrf53 = load_board("nucleo_u575zi_q"), load_board("nrf5340dk")
+    assert (u575.core, u575.core_hz, u575.uart_kind, u575.uart_base) == ("cortex-m33", 4_000_000, "stm32_usart",
+                                                                          0x40013800)
+    assert round(u575.uart_clock_hz / u575.uart_baud) == 139  # BRR from HSI16
+    assert (nrf53.core_hz, nrf53.uart_base, nrf53.uart_pins, nrf53.uart_rts_pin) == (64_000_000, 0x50008000,
+                                                                                       (20, 22), 19)
+    assert nrf53.uart_gpio_base == 0x50842000  # + 0x500: P0's Secure registers
+    assert u575.probe.pyocd_pack and nrf53.probe.pyocd_pack  # neither is built into pyOCD
+    assert all(load_board(b).isa.has(frozenset({"dsp"})) for b in ("nucleo_u575zi_q", "nrf5340dk"))
+
+
+def test_cortex_m85_board_builds_helium_code_for_the_ra8d1():
+    ra8 = load_board("ek_ra8d1")
+    assert ra8.core == "cortex-m85" and ra8.isa.has(frozenset({"dsp", "mve"}))
+    assert "-march=armv8.1-m.main+mve.fp+fp.dp" in ra8.gcc_flags  # GCC 12 has no -mcpu=cortex-m85
+    assert (ra8.uart_kind, ra8.uart_base, ra8.core_hz, ra8.estimate_on) == ("renesas_sci_b", 0x40358900, 8_000_000,
+                                                                            "mps3_an547")
+
+
+@needs_cross_gcc
+def test_cortex_m85_build_runs_the_helium_kernels_and_fits(tmp_path):
+    deployment = prepare(zoo.small_mobilenet(), "small_mobilenet.tflite", "ek_ra8d1", out_dir=tmp_path)
+    functions = {call.function for call in deployment.compiled.calls.values()}
+    assert {"fg_conv2d_pointwise_s8_mve", "fg_depthwise_conv2d_3x3_s8_mve"} <= functions
+    assert deployment.firmware.fits and "vqrdmulh.s32" in _objdump(deployment.firmware.elf, "-d")
+
+
+def test_sci_b_bit_rate_with_modulation():
+    """8 base clocks per bit, N + 1 = clock / (8 baud) rounded down, MDDR / 256 taking the rest."""
+    ra8 = load_board("ek_ra8d1")
+    divisor = ra8.uart_clock_hz // (8 * ra8.uart_baud)
+    mddr = round(256 * 8 * ra8.uart_baud * divisor / ra8.uart_clock_hz)
+    assert (divisor - 1, mddr) == (7, 236)
+    assert abs(ra8.uart_clock_hz / (8 * divisor) * mddr / 256 / ra8.uart_baud - 1) < 0.001
+
+
+def test_a_stand_in_without_the_cores_features_is_refused(tmp_path):
+    path = tmp_path / "ra8_on_m33.toml"
+    path.write_text((BOARDS_DIR / "ek_ra8d1.toml").read_text().replace('estimate_on = "mps3_an547"',
+                                                                        'estimate_on = "mps2_an521"'))
+    with pytest.raises(BoardError, match=rf"{path}: cpu.estimate_on 'mps2_an521' is not a QEMU board with every "
+                                         r"feature of cortex-m85 \(\['dsp', 'mve'\]\)"):
+        load_board(str(path))
 
 
 def test_kinetis_flash_configuration_field_is_pinned_at_0x400():
@@ -341,6 +393,17 @@ def test_cli_run_on_a_real_board_without_its_port_fails_fast(monkeypatch, capsys
     status = cli.main(["run", str(model), "--board", "frdm_k64f"])
     assert status == 2
     assert "no serial port of a OpenSDA DAPLink (USB 0d28:0204)" in capsys.readouterr().err
+
+
+def test_cli_run_on_an_m85_without_the_board_says_where_estimated_cycles_come_from(monkeypatch, capsys, tmp_path):
+    monkeypatch.setattr(board_port.list_ports, "comports", lambda: FAKE_PORTS[:2])
+    model = tmp_path / "m.tflite"
+    model.write_bytes(b"not read before the port is found")
+    assert cli.main(["run", str(model), "--board", "ek_ra8d1"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1
+    assert "QEMU has no Cortex-M85; estimated cycles: run the M55 image with M85 timings" in err
+    assert "`firmware-gen run MODEL --board mps3_an547 --cycles` (pending, issue 23)" in err
 
 
 def test_cli_flash_refuses_qemu_boards(capsys):

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import subprocess
+
 import pytest
 from target_fixtures import FIXTURE_MODEL, needs_cross_gcc
 
 from firmware_gen.errors import DoesNotFitError, ToolchainError
+from firmware_gen.resources import RUNTIME_DIR
 from firmware_gen.target import cross_build as target_build
-from firmware_gen.target.boards import list_boards
+from firmware_gen.target.boards import list_boards, load_board
 from firmware_gen.target.cross_build import build_firmware
 
 
@@ -27,6 +30,20 @@ def test_small_firmware_and_its_sizes(tmp_path):
 @pytest.mark.parametrize("board", [b for b in list_boards() if b != "qemu_cortex_m3"])
 def test_builds_with_werror_for_every_board(tmp_path, board):
     assert build_firmware(FIXTURE_MODEL, board, tmp_path).fits
+
+
+@needs_cross_gcc
+def test_every_dsp_path_compiles_for_armv8m_mainline(tmp_path):
+    """The kernels' __ARM_FEATURE_DSP paths (intrinsics and inline assembly) as the Cortex-M33 boards build them:
+    Armv8-M Mainline with the DSP extension, -O2 -Werror, assembled."""
+    sources = sorted(p for p in (RUNTIME_DIR / "kernels").rglob("*.c") if "__ARM_FEATURE_DSP" in p.read_text())
+    command = ["arm-none-eabi-gcc", *load_board("mps2_an521").gcc_flags, "-std=c99", "-O2", "-Wall", "-Wextra",
+               "-Werror", f"-I{RUNTIME_DIR / 'include'}", "-c", *map(str, sources)]
+    done = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    symbols = subprocess.run(["arm-none-eabi-nm", *sorted(map(str, tmp_path.glob("*.o")))], capture_output=True,
+                             text=True, check=True).stdout
+    assert len(sources) >= 9 and symbols.count("_dsp\n") >= 8  # the variants are there, not compiled out
 
 
 @needs_cross_gcc

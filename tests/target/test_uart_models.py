@@ -1,7 +1,8 @@
 """The real boards' UART drivers on the host, against register-level models of their peripherals
 (tests/target/uart_models/): the end of a run requests the reset only after the transmission-complete event that
-follows the last byte (STM32 and Kinetis TC; nRF UARTE TXSTOPPED, not ENDTX, which fires as the last byte starts),
-every byte of the last frames reaches the line intact, and init programs the registers the board files describe."""
+follows the last byte (STM32 and Kinetis TC, RA8 SCI_B TEND; nRF UARTE TXSTOPPED, not ENDTX, which fires as the last
+byte starts), every byte of the last frames reaches the line intact, and init programs the registers the board files
+describe."""
 
 from __future__ import annotations
 
@@ -18,11 +19,13 @@ from firmware_gen.target.boards import load_board
 from firmware_gen.target.cross_build import _board_flags
 
 MODELS = Path(__file__).resolve().parent / "uart_models"
-BOARD_OF_KIND = {"nrf_uarte": "nrf52840dk", "stm32_usart": "nucleo_f746zg", "kinetis_uart": "frdm_k64f"}
+BOARD_OF_KIND = {"nrf_uarte": "nrf52840dk", "stm32_usart": "nucleo_f746zg", "kinetis_uart": "frdm_k64f",
+                 "renesas_sci_b": "ek_ra8d1"}
 ACCESSORS = {"nrf_uarte": ["-DUART_REG(offset)=(*fg_model_reg32(offset))",
                            "-DGPIO_P0_REG(offset)=(*fg_model_gpio_reg32(offset))"],
              "stm32_usart": ["-DUART_REG(offset)=(*fg_model_reg32(offset))"],
-             "kinetis_uart": ["-DUART_REG8(offset)=(*fg_model_reg8(offset))"]}
+             "kinetis_uart": ["-DUART_REG8(offset)=(*fg_model_reg8(offset))"],
+             "renesas_sci_b": ["-DUART_REG(offset)=(*fg_model_reg32(offset))"]}
 # The frames end_of_run.c sends: OUTPUT of 71 bytes (i * 37 + 1), DONE(0).
 EXPECTED_LINE = (encode_frame(FrameType.OUTPUT, bytes((i * 37 + 1) & 0xFF for i in range(71)))
                  + encode_frame(FrameType.DONE, bytes(4)))
@@ -30,9 +33,9 @@ EXPECTED_LINE = (encode_frame(FrameType.OUTPUT, bytes((i * 37 + 1) & 0xFF for i 
 needs_gcc = pytest.mark.skipif(shutil.which("gcc") is None, reason="host gcc missing")
 
 
-def run_end_of_run(kind: str, tmp_path: Path, *extra: str) -> dict[str, str]:
+def run_end_of_run(kind: str, tmp_path: Path, *extra: str, board_name: str | None = None) -> dict[str, str]:
     """end_of_run.c with the board's driver and its peripheral's model, built for the host and run: its report."""
-    board = load_board(BOARD_OF_KIND[kind])
+    board = load_board(board_name or BOARD_OF_KIND[kind])
     defines = [flag for flag in _board_flags(board) if flag.startswith("-DFG_UART")]
     exe = tmp_path / f"end_of_run_{kind}"
     sources = [MODELS / "end_of_run.c", MODELS / "uart_model_common.c", MODELS / f"model_{kind}.c",
@@ -84,6 +87,12 @@ def test_init_programs_the_registers_of_the_board_files(tmp_path):
     assert stm32["BRR"] == 139 and stm32["CR1"] & 0xD == 0xD  # UE, TE, RE
     kinetis = _config(run_end_of_run("kinetis_uart", tmp_path))
     assert (kinetis["SBR"], kinetis["BRFA"]) == (11, 12) and kinetis["C2"] & 0xC == 0xC
+    nrf53 = _config(run_end_of_run("nrf_uarte", tmp_path, board_name="nrf5340dk"))
+    assert (nrf53["PSEL.TXD"], nrf53["PSEL.RXD"], nrf53["BAUDRATE"]) == (20, 22, 0x01D60000)
+    assert nrf53["OUT"] & (1 << 20) and nrf53["OUT"] & (1 << 19) and nrf53["PIN_CNF[22]"] == 0xC
+    sci = _config(run_end_of_run("renesas_sci_b", tmp_path))
+    assert sci["CCR2"] == (236 << 24) | (1 << 16) | (7 << 8) | 0x30  # MDDR 236, BRME, BRR 7, ABCS and BGDM
+    assert sci["CCR3"] == 0x1200 and sci["CCR0"] == 0x11  # 8 bits, LSB first, asynchronous; TE, RE
 
 
 def test_fg_exit_on_a_real_board_flushes_before_it_requests_the_reset():

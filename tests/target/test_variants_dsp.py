@@ -201,3 +201,16 @@ def test_variants_bit_exact_on_m7(tmp_path) -> None:
                            expect_functions=["fg_conv2d_pointwise_dsp", "fg_conv2d_folded_dsp",
                                              "fg_depthwise_conv2d_3x3_dsp", "fg_depthwise_conv2d_dsp",
                                              "fg_depthwise_conv2d_planar_dsp"])
+
+
+@needs_qemu
+def test_variants_bit_exact_on_m33(tmp_path) -> None:
+    """Armv8-M Mainline with the DSP extension (mps2_an521's CPU 1): every DSP variant in one firmware."""
+    rng = np.random.default_rng(33)
+    models = (pointwise_cases(rng, 4) + folded_cases(rng, 4) + depthwise_cases(rng, 4) + planar_depthwise_cases(rng, 3)
+              + one_channel_depthwise_cases(rng, 3) + fully_connected_cases(rng, 4) + add_cases(rng, 3)
+              + avg_pool_cases(rng, 3)[:3])
+    assert_batch_bit_exact(models, "mps2_an521", tmp_path / "build", seed=3,
+                           expect_functions=["fg_conv2d_pointwise_dsp", "fg_conv2d_folded_dsp",
+                                             "fg_depthwise_conv2d_3x3_dsp", "fg_depthwise_conv2d_planar_dsp",
+                                             "fg_fully_connected_dsp", "fg_add_dsp", "fg_avg_pool2d_dsp"])

@@ -113,10 +113,11 @@ void model_reset_requested(void) {
     model_config("PSEL.RXD", REG(PSEL_RXD));
     model_config("PSEL.RTS", REG(PSEL_RTS));
     model_config("OUT", gpio[GPIO_OUT / 4]);
-    for (uint32_t pin = 5; pin <= 8; ++pin) {
+    static const uint32_t console_pins[] = {5, 6, 7, 8, 19, 20, 21, 22}; /* the nRF52840-DK's and the nRF5340 DK's */
+    for (uint32_t i = 0; i < sizeof console_pins / sizeof console_pins[0]; ++i) {
         char name[16];
-        snprintf(name, sizeof name, "PIN_CNF[%u]", (unsigned)pin);
-        model_config(name, gpio[(GPIO_PIN_CNF0 + 4 * pin) / 4]);
+        snprintf(name, sizeof name, "PIN_CNF[%u]", (unsigned)console_pins[i]);
+        model_config(name, gpio[(GPIO_PIN_CNF0 + 4 * console_pins[i]) / 4]);
     }
     model_cut((shifting_ticks ? 1u : 0u) + dma_left);
     model_reset_now();
