@@ -432,8 +432,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     if frames is not None:
         return _run_sequence(args, deployment, frames, port, progress)
     result = run(deployment, _inputs(args, deployment.graph), serial_url=port, progress=progress,
-                 baudrate=args.baud)
-    profile = build_profile(deployment.graph, result, deployment.compiled.calls)
+                 baudrate=args.baud, cycles=args.cycles)
+    profile = build_profile(deployment.graph, result, deployment.compiled.calls, deployment.firmware.board.core_hz)
     report = build_run_report(deployment.graph, result, deployment.firmware.board)
     if args.save_outputs:
         save_outputs(args.save_outputs, result.outputs)
@@ -587,6 +587,8 @@ def _add_board_commands(command: Callable[..., argparse.ArgumentParser]) -> None
     _add_link_options(sub)
     sub.add_argument("--json", action="store_true")
     sub.add_argument("--plot", help="write a bar chart of the profile to this PNG")
+    sub.add_argument("--cycles", action="store_true", help="under QEMU, also estimate core cycles and ms per step "
+                     "from the execution trace and the core's timing model (an estimate; docs/cycle_model.md)")
     sub.add_argument("--save-outputs", metavar="FILE.npy", help="write the raw outputs (the model's dtype and "
                      "shape) to FILE.npy, or to FILE.npz (output_0, output_1, ...) for a model of several outputs")
     _add_interface_option(sub)
