@@ -86,7 +86,7 @@ def _estimate_columns(profile: ModelProfile, cycles: int | None) -> str:
     return f" {cycles if cycles is not None else 0:>14,} {ms:>9}"
 
 
-def _estimate_note(estimate: dict) -> str:
+def estimate_note(estimate: dict) -> str:
     hz = estimate.get("core_hz") or 0
     at = f" = {estimate['ms']:.3f} ms at {hz / 1e6:g} MHz" if hz else ""
     return (f"est. cycles: an ESTIMATE, not a measurement ({estimate['core']} timing model on QEMU's execution "
@@ -114,7 +114,7 @@ def format_profile(profile: ModelProfile) -> str:
     lines.append(f"board {profile.board}: the whole invoke took {profile.invoke_count:,} {unit} "
                  f"({overhead:,} outside the steps: calls and timing hooks)")
     if profile.cycle_estimate is not None:
-        lines.append(_estimate_note(profile.cycle_estimate))
+        lines.append(estimate_note(profile.cycle_estimate))
     return "\n".join(lines)
 
 

@@ -17,6 +17,7 @@ import numpy as np
 from firmware_gen.abi import CounterKind, FirmwareExit, FrameType
 from firmware_gen.errors import UserError
 from firmware_gen.link.cycle_run import firmware_estimate, firmware_trace
+from firmware_gen.link.exec_trace import TraceCounts
 from firmware_gen.link.framing import Link, LinkError, Profile, decode_done, decode_profile
 from firmware_gen.link.qemu import Relay
 from firmware_gen.link.session import TargetSession, check_model, encode_inputs, handshake, next_frame, open_session
@@ -36,6 +37,7 @@ class RunResult:
     counter: str = "systick"
     board: str = ""
     cycles: CycleEstimate | None = None  # estimated from QEMU's execution trace (run_model(cycles=True))
+    trace: TraceCounts | None = None  # that trace's block counts, to estimate again on other timings
 
     def to_json(self) -> dict:
         return {"board": self.board, "counter": self.counter, "exit_code": self.exit_code,
@@ -149,5 +151,6 @@ def run_model(firmware: FirmwareBuild, inputs: Sequence[np.ndarray | bytes], *, 
             raise UserError(f"the model's invoke returned status {results.status} on {firmware.board.name}")
         result = _run_result(firmware, results, exit_code, serial_url is None)
         if trace is not None:
-            result.cycles = firmware_estimate(firmware, trace.counts())
+            result.trace = trace.counts()
+            result.cycles = firmware_estimate(firmware, result.trace)
     return result
