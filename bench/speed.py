@@ -28,7 +28,14 @@ from firmware_gen.link.cycle_run import firmware_estimate
 from firmware_gen.target.boards import list_boards
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from published_cycles import BEST, PUBLISHED_CORE, SAME_KERNELS, anchor_estimate, published_memory  # noqa: E402
+from published_cycles import (  # noqa: E402
+    BEST,
+    PUBLISHED_CORE,
+    SAME_KERNELS,
+    anchor_estimate,
+    our_samples,
+    published_memory,
+)
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared"
 DEFAULT_BOARDS = "qemu_cortex_m3,mps2_an385,mps2_an386,mps2_an500,mps3_an547"
@@ -59,14 +66,15 @@ def read_anchors(path: Path) -> dict[tuple[str, str], int]:
     return anchors
 
 
-def measure_cycles(deployment, result, model: str) -> dict:
+def measure_cycles(deployment, result, inputs: list, model: str) -> dict:
     """Our estimated cycles and the anchor image's, on the published core's timing and memory."""
     board = deployment.firmware.board
     core = PUBLISHED_CORE.get(board.name)
     if core is None or result.trace is None:
         return {}
     memory = published_memory(board, core)
-    ours = firmware_estimate(deployment.firmware, result.trace, memory, core)
+    samples = our_samples(deployment, inputs, result.trace, core, memory)
+    ours = firmware_estimate(deployment.firmware, result.trace, memory, core, samples)
     anchor = anchor_estimate(board, model, core, memory)
     return {"timing_core": core, "memory": memory.description, "est_cycles": ours.cycles,
             "anchor_instructions": anchor[0] if anchor else None, "anchor_est_cycles": anchor[1] if anchor else None,
@@ -84,7 +92,7 @@ def measure(path: Path, board: str, cycles: bool = False) -> dict:
         return {**row, "error": f"does not fit: {str(error).splitlines()[0]}"}
     inputs = random_inputs(deployment.graph)
     result = run(deployment, inputs, cycles=cycles and board in PUBLISHED_CORE)
-    row.update(measure_cycles(deployment, result, path.stem) if cycles else {})
+    row.update(measure_cycles(deployment, result, inputs, path.stem) if cycles else {})
     split = dict.fromkeys((*OP_TYPES, "other"), 0)
     for op, count in zip(deployment.graph.operators, result.step_instructions or [], strict=True):
         split[op.opcode if op.opcode in OP_TYPES else "other"] += count

@@ -12,8 +12,9 @@ from pathlib import Path
 from firmware_gen.link.exec_trace import Markers, TraceCounts, TraceReader
 from firmware_gen.target.boards import Board
 from firmware_gen.target.cross_build import FirmwareBuild
-from firmware_gen.target.cycle_model import CycleEstimate, MemoryTiming, board_memory, check_core, estimate_cycles
+from firmware_gen.target.cycle_model import CycleEstimate, check_core, estimate_cycles
 from firmware_gen.target.disassembly import symbol_addresses
+from firmware_gen.target.memory_timing import MemoryTiming, board_memory
 
 _INVOKE, _RESULTS, _STEP_BEGIN, _STEP_END = ("fg_model_invoke", "fg_frame_send_output", "fg_hook_step_begin",
                                              "fg_hook_step_end")
@@ -38,7 +39,8 @@ def firmware_trace(firmware: FirmwareBuild) -> Iterator[TraceReader]:
 
 
 def firmware_estimate(firmware: FirmwareBuild, counts: TraceCounts, memory: MemoryTiming | None = None,
-                      core: str | None = None) -> CycleEstimate:
+                      core: str | None = None, samples: dict | None = None) -> CycleEstimate:
+    """The estimate on the board's core and memory, or those given; samples: see estimate_cycles."""
     board = firmware.board
     return estimate_cycles(counts, firmware.elf, core or board.core, memory or board_memory(board),
-                           muls_cycles=board.muls_cycles, source=board.source or board.name)
+                           muls_cycles=board.muls_cycles, source=board.source or board.name, samples=samples)

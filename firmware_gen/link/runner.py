@@ -134,16 +134,17 @@ def run_sequence(firmware: FirmwareBuild, frames: Sequence[Sequence[np.ndarray |
 
 def run_model(firmware: FirmwareBuild, inputs: Sequence[np.ndarray | bytes], *, serial_url: str | None = None,
               timeout: float = 300.0, stall_timeout: float = 20.0, baudrate: int | None = None,
-              relay: Relay | None = None, cycles: bool = False) -> RunResult:
+              relay: Relay | None = None, cycles: bool = False, qemu_flags: Sequence[str] = ()) -> RunResult:
     """Run firmware once on inputs (arrays or raw bytes, one per model input): under QEMU, or on the board at
     serial_url (e.g. /dev/ttyACM0) when given, at baudrate (default: the board's). timeout bounds the whole run.
-    relay: see start_qemu. cycles: under QEMU, trace the run and estimate its cycles (cycle_run.py)."""
+    relay: see start_qemu. cycles: under QEMU, trace the run and estimate its cycles (cycle_run.py). qemu_flags:
+    more QEMU options (register_sample.py's GDB stub)."""
     data = encode_inputs(firmware.interface, inputs)
     with contextlib.ExitStack() as stack:
         trace = stack.enter_context(firmware_trace(firmware)) if cycles and serial_url is None else None
         with open_session(firmware, serial_url=serial_url, baudrate=baudrate, timeout=timeout,
                           stall_timeout=stall_timeout, relay=relay,
-                          qemu_flags=trace.qemu_flags if trace else ()) as session:
+                          qemu_flags=[*(trace.qemu_flags if trace else ()), *qemu_flags]) as session:
             results = run_inputs(session, data, run_timeout=timeout)
             expected = FirmwareExit.OK if results.status == 0 else FirmwareExit.MODEL_ERROR
             exit_code = session.expect_exit(expected, "the firmware sent its results")

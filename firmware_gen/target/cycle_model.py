@@ -12,11 +12,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from firmware_gen.errors import UserError
-from firmware_gen.target.boards import Board, MemoryRegion
 from firmware_gen.target.disassembly import Instruction, disassemble
+from firmware_gen.target.memory_timing import MemoryTiming, wait_cycles
 from firmware_gen.target.timing_inorder import (
     INORDER_CORES,
-    Access,
     InorderTiming,
     access_of,
     block_timing,
@@ -26,7 +25,6 @@ from firmware_gen.target.timing_inorder import (
 from firmware_gen.target.timing_mca import MCA_CORES, TAKEN_PENALTY, block_cycles
 
 TIMED_CORES = INORDER_CORES + MCA_CORES
-FETCH_BYTES = 4  # bytes an instruction fetch brings (charged its region's wait states when nothing hides them)
 _LOOP_ENDS = ("le", "letp")  # low-overhead loop ends: no refill after the first pass (M55, M85)
 
 
@@ -45,33 +43,6 @@ def _is_vector(instruction: Instruction) -> bool:
 
 class TimingError(UserError):
     """A core the timing model does not know."""
-
-
-@dataclass(frozen=True)
-class MemoryTiming:
-    """The memory the estimate assumes: the regions with their wait states, and where unknown loads go."""
-
-    regions: tuple[MemoryRegion, ...]
-    data_region: str  # the region charged for a load whose address is only known at run time
-    stack_region: str
-    description: str  # said beside every estimate
-
-    def region_at(self, address: int) -> MemoryRegion | None:
-        return next((r for r in self.regions if r.origin <= address < r.end), None)
-
-    def named(self, name: str) -> MemoryRegion | None:
-        return next((r for r in self.regions if r.name == name), None)
-
-
-def board_memory(board: Board) -> MemoryTiming:
-    """The memory timing a board file states; regions without timing fields get 0 wait states, named."""
-    unstated = [r.name for r in board.regions if r.wait_states is None]
-    stated = ", ".join(f"{r.name} {r.wait_states or 0} ws" + (f" ({r.cache} cached)" if r.cache != "none" else "")
-                       for r in board.regions if r.holds)
-    part = board.stands_for or board.description or board.name
-    default = f"; no timing stated for {', '.join(unstated)}: 0 wait states assumed" if unstated else ""
-    return MemoryTiming(board.regions, board.region_for("pool").name, board.region_for("stack").name,
-                        f"{part}: {stated}{default}")
 
 
 @dataclass
@@ -95,33 +66,20 @@ def check_core(core: str, source: str) -> None:
                           f"(known: {', '.join(TIMED_CORES)})")
 
 
-def _wait_cycles(accesses: Sequence[Access], block_pc: int, block_bytes: int, memory: MemoryTiming) -> int:
-    total = 0
-    code = memory.region_at(block_pc)
-    if code is not None and code.wait_states and code.cache == "none":
-        total += code.wait_states * -(-block_bytes // FETCH_BYTES)
-    for access in accesses:
-        if access.literal is not None:
-            region = memory.region_at(access.literal)
-        else:
-            region = memory.named(memory.stack_region if access.base == "sp" else memory.data_region)
-        if region is not None and region.wait_states and region.cache != "all":
-            total += region.wait_states * access.transfers
-    return total
-
-
 @dataclass(frozen=True)
 class _BlockCost:
     cycles: float
     taken: float
-    waits: int
+    waits: float
 
 
 def _block_costs(blocks: Mapping[int, Sequence[Instruction]], pcs: Mapping[int, tuple[int, int]], core: str,
-                 memory: MemoryTiming, muls_cycles: int) -> dict[int, _BlockCost]:
+                 memory: MemoryTiming, muls_cycles: int,
+                 samples: Mapping[int, Mapping[str, int]]) -> dict[int, _BlockCost]:
     costs = {}
     accesses = {b: tuple(a for i in ins if (a := access_of(i, mnemonic_base(i))) is not None)
                 for b, ins in blocks.items()}
+    waits = {b: wait_cycles(blocks[b], accesses[b], pcs[b], memory, samples.get(pcs[b][0])) for b in blocks}
     if core in MCA_CORES:
         ids = list(blocks)
         cycles = block_cycles(core, [blocks[b] for b in ids])
@@ -134,13 +92,12 @@ def _block_costs(blocks: Mapping[int, Sequence[Instruction]], pcs: Mapping[int, 
             taken = TAKEN_PENALTY[core] if last is not None and branches(last) else 0
             if last is not None and mnemonic_base(last) in _LOOP_ENDS:
                 taken = 0
-            costs[block_id] = _BlockCost(cost, taken, _wait_cycles(accesses[block_id], *pcs[block_id], memory))
+            costs[block_id] = _BlockCost(cost, taken, waits[block_id])
         return costs
     timing = InorderTiming(core, muls_cycles)
     for block_id, instructions in blocks.items():
         result = block_timing(instructions, timing)
-        costs[block_id] = _BlockCost(result.cycles, result.taken_penalty,
-                                     _wait_cycles(result.accesses, *pcs[block_id], memory))
+        costs[block_id] = _BlockCost(result.cycles, result.taken_penalty, waits[block_id])
     return costs
 
 
@@ -156,15 +113,37 @@ def block_instructions(listing: Mapping[int, Instruction], pc: int, end: int) ->
     return instructions
 
 
+def blocks_to_sample(counts: object, elf: Path, core: str, share: float = 0.99, limit: int = 400) -> list[int]:
+    """The pcs of the blocks whose accesses through pointers make up `share` of all such accesses in the window:
+    the blocks worth a register sample (link/register_sample.py)."""
+    listing = disassemble(elf, core)
+    weights = {}
+    for block_id, runs in counts.executions().items():
+        block = counts.blocks[block_id]
+        pointer = sum(a.bytes for i in block_instructions(listing, block.pc, block.end)
+                      if (a := access_of(i, mnemonic_base(i))) is not None and a.literal is None and a.base != "sp")
+        if pointer:
+            weights[block.pc] = weights.get(block.pc, 0) + runs * pointer
+    total = sum(weights.values())
+    chosen, covered = [], 0
+    for pc, weight in sorted(weights.items(), key=lambda item: -item[1]):
+        if covered >= share * total or len(chosen) >= limit:
+            break
+        chosen.append(pc)
+        covered += weight
+    return chosen
+
+
 def estimate_cycles(counts: object, elf: Path, core: str, memory: MemoryTiming, *, muls_cycles: int = 1,
-                    source: str = "") -> CycleEstimate:
-    """The estimate of a trace's window (counts: link.exec_trace.TraceCounts) on `core` with `memory`."""
+                    source: str = "", samples: Mapping[int, Mapping[str, int]] | None = None) -> CycleEstimate:
+    """The estimate of a trace's window (counts: link.exec_trace.TraceCounts) on `core` with `memory`; samples:
+    registers at the entry of blocks, by pc (link/register_sample.py), to place accesses through pointers."""
     check_core(core, source)
     listing = disassemble(elf, core)
     runs = counts.executions()
     blocks = {b: block_instructions(listing, counts.blocks[b].pc, counts.blocks[b].end) for b in runs}
     pcs = {b: (counts.blocks[b].pc, counts.blocks[b].end - counts.blocks[b].pc) for b in runs}
-    costs = _block_costs(blocks, pcs, core, memory, muls_cycles)
+    costs = _block_costs(blocks, pcs, core, memory, muls_cycles, samples or {})
     result = CycleEstimate(core, memory.description, 0.0,
                            instructions=sum(len(blocks[b]) * n for b, n in runs.items()))
     for segment, seg in counts.segments.items():

@@ -61,6 +61,11 @@ class Access:
     load: bool
     base: str
     literal: int | None = None
+    size: int = 4  # bytes per transfer
+
+    @property
+    def bytes(self) -> int:
+        return self.transfers * self.size
 
 
 @dataclass(frozen=True)
@@ -130,7 +135,12 @@ def access_of(instruction: Instruction, base: str) -> Access | None:
             transfers = 2
         elif base.startswith(("vldr", "vstr", "vld", "vst")) and instruction.operands.startswith("q"):
             transfers = 4  # an MVE vector: 16 bytes
-        return Access(transfers, not base.startswith(("st", "vst")), register, literal)
+        size = 4
+        if base.startswith(("ldrb", "strb", "ldrsb")):
+            size = 1
+        elif base.startswith(("ldrh", "strh", "ldrsh")):
+            size = 2
+        return Access(transfers, not base.startswith(("st", "vst")), register, literal, size)
     return None
 
 

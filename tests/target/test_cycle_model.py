@@ -15,8 +15,9 @@ import pytest
 from firmware_gen.errors import ToolchainError
 from firmware_gen.link.exec_trace import Markers, run_traced
 from firmware_gen.target.boards import MemoryRegion
-from firmware_gen.target.cycle_model import MemoryTiming, TimingError, check_core, estimate_cycles
+from firmware_gen.target.cycle_model import TimingError, check_core, estimate_cycles
 from firmware_gen.target.disassembly import LLVM_BIN, symbol_addresses
+from firmware_gen.target.memory_timing import MemoryTiming
 
 pytestmark = pytest.mark.skipif(not (LLVM_BIN / "llvm-objdump").is_file() or shutil.which("qemu-system-arm") is None,
                                 reason="needs llvm-19 (llvm-objdump, llvm-mca) and qemu-system-arm")
