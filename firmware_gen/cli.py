@@ -162,6 +162,18 @@ def _isa(args: argparse.Namespace):
     return load_board(args.board).isa if getattr(args, "board", None) else PORTABLE
 
 
+def _check_cycles_board(args: argparse.Namespace) -> None:
+    """--cycles needs QEMU's trace, and a core the timing model knows: refused before the build."""
+    from firmware_gen.link.cycle_run import check_timing
+    from firmware_gen.target.boards import load_board
+
+    board = load_board(args.board)
+    if args.port or not board.emulated:
+        raise UserError("--cycles estimates cycles from QEMU's execution trace: it needs a QEMU board, without "
+                        "--port (a real board's run reports measured cycles already)")
+    check_timing(board)
+
+
 def _board_port(args: argparse.Namespace) -> str | None:
     """The serial port the run goes through, None for QEMU's own: --port, else for a real board the port of its
     probe (list_ports by USB ids, --probe narrows by serial number)."""
@@ -424,6 +436,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         check_output_file(args.plot, "--plot")  # before the build and the run
     if args.save_outputs:
         check_save_path(args.save_outputs)
+    if args.cycles:
+        _check_cycles_board(args)
     port = _board_port(args)
     _, deployment, progress = _deploy(args, port)
     if args.save_outputs:

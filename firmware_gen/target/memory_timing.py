@@ -11,7 +11,7 @@ the accelerator's buffer serves the rest of it to the next sequential access).""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from firmware_gen.target.boards import Board, MemoryRegion
 from firmware_gen.target.disassembly import Instruction
@@ -51,8 +51,11 @@ def board_memory(board: Board) -> MemoryTiming:
                        for r in board.regions if r.holds)
     part = board.stands_for or board.description or board.name
     default = f"; no timing stated for {', '.join(unstated)}: 0 wait states assumed" if unstated else ""
-    return MemoryTiming(board.regions, board.region_for("pool").name, board.region_for("stack").name,
-                        f"{part}: {stated}{default}")
+    pool = board.region_for("pool").name
+    timing = MemoryTiming(board.regions, pool, board.region_for("stack").name, f"{part}: {stated}{default}")
+    if timing.data_waits:
+        timing = replace(timing, description=f"{timing.description}; accesses through pointers charged as {pool}")
+    return timing
 
 
 def _destinations(instruction: Instruction, access: Access) -> list[str]:

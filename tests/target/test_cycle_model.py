@@ -14,8 +14,9 @@ import pytest
 
 from firmware_gen.errors import ToolchainError
 from firmware_gen.link.exec_trace import Markers, run_traced
+from firmware_gen.link.register_sample import sample_run
 from firmware_gen.target.boards import MemoryRegion
-from firmware_gen.target.cycle_model import TimingError, check_core, estimate_cycles
+from firmware_gen.target.cycle_model import TimingError, blocks_to_sample, check_core, estimate_cycles
 from firmware_gen.target.disassembly import LLVM_BIN, symbol_addresses
 from firmware_gen.target.memory_timing import MemoryTiming
 
@@ -34,6 +35,9 @@ M4_RULES = {
     "mla 2": ("mla r0, r1, r2, r3\n", 2),
     "divide 2..12 (12 assumed)": ("udiv r0, r1, r2\n", 12),
     "literal load pays flash wait states": ("ldr r0, =0x12345678\n", 2 + 3),
+    "load through a pointer into flash pays them": ("ldr r3, [r5]\n", 2 + 3),
+    "the pointer followed through an addition": ("adds r6, r5, #4\nldr r3, [r6]\n", 1 + 2 + 3),
+    "load through a pointer into SRAM does not": ("ldr r3, [r2]\n", 2),
 }
 M3_RULES = {"long multiply (M3: 5 and 7, full operands)": ("smull r0, r1, r2, r3\numlal r0, r1, r2, r3\n", 5 + 7)}
 M0_RULES = {
@@ -56,6 +60,7 @@ def _image(tmp_path: Path, cpu: str, rules: dict[str, tuple[str, int]]) -> Path:
 .global _start
 _start:
     ldr r2, =data
+    ldr r5, =flash_data
     bl bench_all
     bl bench_done
 .thumb_func
@@ -75,6 +80,8 @@ bench_done:
     ldr r1, =0x20026
     bkpt 0xab
 .ltorg
+.align 2
+flash_data: .word 1, 2, 3, 4
 .section .data
 .align 2
 data: .word data, 2, 3, 4, 5, 6
@@ -94,7 +101,8 @@ def _segment_cycles(elf: Path, machine: str, core: str, muls_cycles: int = 1) ->
     memory = MemoryTiming((MemoryRegion("flash", 0, 0x400000, ("code",), FLASH_WAITS, "fetch"),
                            MemoryRegion("SRAM", 0x20000000, 0x400000, ("pool", "stack"), 0)),
                           "SRAM", "SRAM", "test: flash 3 ws (fetch hidden), SRAM 0 ws")
-    estimate = estimate_cycles(counts, elf, core, memory, muls_cycles=muls_cycles)
+    samples = sample_run(command, blocks_to_sample(counts, elf, core), timeout=60)  # where pointers point
+    estimate = estimate_cycles(counts, elf, core, memory, muls_cycles=muls_cycles, samples=samples)
     cycles = [estimate.segments[n] for n in range(len(estimate.segments))]
     return [c - cycles[0] for c in cycles[1:]]
 
