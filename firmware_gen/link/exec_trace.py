@@ -17,7 +17,7 @@ from __future__ import annotations
 import contextlib
 import os
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -234,12 +234,6 @@ class TraceReader:
             raise ToolchainError("QEMU's execution trace ended before the timed region did (the run was cut "
                                  "short): no cycle estimate")
         return self._result
-
-
-@contextlib.contextmanager
-def reading_trace(scratch: Path, markers: Markers) -> Iterator[TraceReader]:
-    with TraceReader(scratch, markers) as reader:
-        yield reader
 
 
 def run_traced(command: list[str], markers: Markers, timeout: float) -> tuple[TraceCounts, str]:

@@ -8,8 +8,9 @@ Cortex-M3 (DDI 0337) and Cortex-M4 (DDI 0439) "Processor instruction timings", r
   phases"); LDRD/STRD: 1 + 2; LDM/STM/PUSH/POP: 1 + N; VLDR/VSTR 2, VLDM/VSTM/VPUSH/VPOP 1 + N words;
 - a taken branch (B, BL, BX, BLX, CBZ/CBNZ, TBB/TBH (+1), a write to PC): 1 + P, P = 2 (the TRM's 1..3: it
   depends on the target's alignment and width, not known here); not taken: 1;
-- MUL 1, MLA/MLS 2; M4: every 32x32->64 and DSP multiply 1; M3: SMULL/UMULL 5, SMLAL/UMLAL 7 (the TRM's
-  3-5 and 4-7 end early on small operands; NN requantization multiplies full 32-bit values: the upper bound);
+- MUL 1, MLA/MLS 2; M4: every 32x32->64 and DSP multiply 1; M3: SMULL/UMULL 3-5, SMLAL/UMLAL 4-7 "depending on
+  the size of the source values": the lower bound when a source holds a byte or halfword (loaded as one, or
+  extended, earlier in the block), else the upper bound (NN requantization multiplies full 32-bit values);
 - SDIV/UDIV: 12 (the TRM's 2..12 ends early by operand size, not known from the trace: the upper bound);
 - FPv4: VMLA/VMLS/VFMA/VFMS 3, VDIV/VSQRT 14, other VFP 1.
 Cortex-M0+ (DDI 0484): ALU 1, loads and stores 2 (no pipelining), LDM/STM/PUSH/POP 1 + N, POP with PC 3 + N,
@@ -105,14 +106,14 @@ def _writes_pc(base: str, instruction: Instruction) -> bool:
     return operands.split(",")[0].strip() == "pc" and not _STORE.match(base) and base not in ("cmp", "cmn", "tst")
 
 
-def _arithmetic_cycles(base: str, timing: InorderTiming) -> int:
+def _arithmetic_cycles(base: str, timing: InorderTiming, narrow_operand: bool = False) -> int:
     core = timing.core
     if _DIVIDE.match(base):
         return 12 if core != "cortex-m0plus" else 1
     if _LONG_MULTIPLY.match(base):
-        return 5 if core == "cortex-m3" else 1
+        return (3 if narrow_operand else 5) if core == "cortex-m3" else 1
     if _LONG_ACCUMULATE.match(base):
-        return 7 if core == "cortex-m3" else 1
+        return (4 if narrow_operand else 7) if core == "cortex-m3" else 1
     if _MULTIPLY_ACCUMULATE.match(base):
         return 2
     if _MULS.match(base) and core in ("cortex-m0", "cortex-m0plus"):
@@ -150,12 +151,35 @@ def branches(instruction: Instruction) -> bool:
     return bool(_BRANCH.match(base)) or base in ("le", "letp", "wls", "wlstp") or _writes_pc(base, instruction)
 
 
+_NARROWING = re.compile(rf"^(?:ldrs?[bh]|[su]xt[bh]){_COND}$")
+
+
+def _track_narrow(narrow: set[str], base: str, instruction: Instruction) -> None:
+    """Registers known to hold a sign- or zero-extended byte or halfword: loaded as one, or extended."""
+    destination = instruction.operands.split(",")[0].strip()
+    if _NARROWING.match(base):
+        narrow.add(destination)
+    else:
+        narrow.discard(destination)
+
+
+def _narrow_throughout(instructions: Sequence[Instruction]) -> set[str]:
+    """Registers the block only ever writes with a byte or halfword: narrow at its entry too when it loops."""
+    narrowed: set[str] = set()
+    other: set[str] = set()
+    for instruction in instructions:
+        destination = instruction.operands.split(",")[0].strip()
+        (narrowed if _NARROWING.match(mnemonic_base(instruction)) else other).add(destination)
+    return narrowed - other
+
+
 def block_timing(instructions: Sequence[Instruction], timing: InorderTiming) -> BlockTiming:
     """The cycles of one execution of a block on an in-order core."""
     small = timing.core in ("cortex-m0", "cortex-m0plus")
     cycles = 0
     accesses = []
     previous_single: tuple[str, ...] | None = None  # registers loaded by the previous single load/store
+    narrow = _narrow_throughout(instructions)  # registers holding a byte or halfword: a long multiply ends early
     taken = 0
     for instruction in instructions:
         base = mnemonic_base(instruction)
@@ -173,7 +197,9 @@ def block_timing(instructions: Sequence[Instruction], timing: InorderTiming) -> 
             cycles += 2 if small and base == "bl" else 1
             taken = 1 if small else TAKEN_REFILL + (1 if base.startswith("tb") else 0)
         else:
-            cycles += _arithmetic_cycles(base, timing)
+            sources = [o.strip() for o in instruction.operands.split(",")[2:]]
+            cycles += _arithmetic_cycles(base, timing, any(r in narrow for r in sources))
+        _track_narrow(narrow, base, instruction)
         if _writes_pc(base, instruction):
             taken = 2 if small else TAKEN_REFILL
         previous_single = None

@@ -39,7 +39,9 @@ M4_RULES = {
     "the pointer followed through an addition": ("adds r6, r5, #4\nldr r3, [r6]\n", 1 + 2 + 3),
     "load through a pointer into SRAM does not": ("ldr r3, [r2]\n", 2),
 }
-M3_RULES = {"long multiply (M3: 5 and 7, full operands)": ("smull r0, r1, r2, r3\numlal r0, r1, r2, r3\n", 5 + 7)}
+M3_RULES = {"long multiply (M3: 5 and 7, full operands)": ("smull r0, r1, r2, r3\numlal r0, r1, r2, r3\n", 5 + 7),
+            "long multiply by a byte ends early (3 and 4)": ("ldrsb r3, [r2]\nsmull r0, r1, r4, r3\n"
+                                                             "smlal r0, r1, r3, r4\n", 2 + 3 + 4)}
 M0_RULES = {
     "muls": ("muls r0, r1, r0\n", 32),  # the small multiplier, by the image's timing option
     "load 2, no pipelining": ("ldr r1, [r2]\nldr r3, [r2, #4]\n", 2 + 2),
