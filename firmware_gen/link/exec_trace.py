@@ -16,12 +16,15 @@ from __future__ import annotations
 
 import contextlib
 import os
+import subprocess
+import tempfile
 import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from firmware_gen.errors import ToolchainError
+from firmware_gen.link.qemu import kill_process_group
 
 TRACE_FLAGS = ("-d", "in_asm,exec,nochain")
 OUTSIDE_SEGMENTS = -1
@@ -239,11 +242,6 @@ class TraceReader:
 def run_traced(command: list[str], markers: Markers, timeout: float) -> tuple[TraceCounts, str]:
     """Run a QEMU command line (without -d/-D) to its end with the trace on: the window's counts and what QEMU
     wrote on stdout. A run that fails or times out is an error (no partial counts)."""
-    import subprocess
-    import tempfile
-
-    from firmware_gen.link.qemu import kill_process_group
-
     with tempfile.TemporaryDirectory(prefix="fg-trace-") as scratch, TraceReader(Path(scratch), markers) as reader:
         process = subprocess.Popen([*command, *reader.qemu_flags], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                    stderr=subprocess.STDOUT, start_new_session=True)

@@ -9,11 +9,13 @@ pointers are assumed to stay in the region they start in (a kernel's weights sta
 from __future__ import annotations
 
 import socket
+import subprocess
 import threading
 import time
 from collections.abc import Iterable
 
 from firmware_gen.errors import ToolchainError
+from firmware_gen.link.qemu import free_tcp_port, kill_process_group
 
 REGISTER_NAMES = ("r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "sp", "lr", "pc")
 
@@ -113,10 +115,6 @@ class RegisterSampler:
 
 def sample_run(command: list[str], pcs: Iterable[int], timeout: float) -> dict[int, dict[str, int]]:
     """Run a QEMU command line (it must run to its end by itself) with the registers sampled at pcs."""
-    import subprocess
-
-    from firmware_gen.link.qemu import free_tcp_port, kill_process_group
-
     sampler = RegisterSampler(free_tcp_port(), pcs)
     process = subprocess.Popen([*command, *sampler.qemu_flags], stdin=subprocess.DEVNULL,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)

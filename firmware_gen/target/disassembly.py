@@ -9,6 +9,9 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from elftools.elf.elffile import ELFFile
+from elftools.elf.sections import SymbolTableSection
+
 from firmware_gen.errors import ToolchainError
 
 LLVM_BIN = Path("/usr/lib/llvm-19/bin")
@@ -67,9 +70,6 @@ def disassemble(elf: Path, core: str) -> dict[int, Instruction]:
 
 def symbol_addresses(elf: Path, names: tuple[str, ...]) -> dict[int | str, int]:
     """The addresses of the named functions (Thumb bit cleared); a missing one is an error."""
-    from elftools.elf.elffile import ELFFile
-    from elftools.elf.sections import SymbolTableSection
-
     found: dict[int | str, int] = {}
     with elf.open("rb") as file:
         for section in ELFFile(file).iter_sections():
