@@ -20,8 +20,9 @@ from firmware_gen.target.cycle_model import TimingError, blocks_to_sample, check
 from firmware_gen.target.disassembly import LLVM_BIN, symbol_addresses
 from firmware_gen.target.memory_timing import MemoryTiming
 
-pytestmark = pytest.mark.skipif(not (LLVM_BIN / "llvm-objdump").is_file() or shutil.which("qemu-system-arm") is None,
-                                reason="needs llvm-19 (llvm-objdump, llvm-mca) and qemu-system-arm")
+pytestmark = pytest.mark.skipif(not (LLVM_BIN / "llvm-mca").is_file() or shutil.which("qemu-system-arm") is None
+                                or shutil.which("arm-none-eabi-gcc") is None,
+                                reason="needs llvm-19 (llvm-objdump, llvm-mca), qemu-system-arm, arm-none-eabi-gcc")
 
 # name -> (assembly, cycles the TRM states for it on the core of the image)
 M4_RULES = {
