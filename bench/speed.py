@@ -6,9 +6,12 @@ Cortex-M0+ executed by QEMU's Cortex-M3 (Armv7-M executes every Armv6-M instruct
 build run the same way.
 
     python bench/speed.py [--shared DIR] [--models DIR] [--boards qemu_cortex_m3,mps2_an385,...]
-                          [--only vww_96_int8,...] [--save after.json] [--compare before.json]
+                          [--only vww_96_int8,...] [--save after.json] [--compare before.json] [--cycles]
 
 --save writes the rows as JSON; --compare adds the instructions of an earlier --save and the speed-up.
+--cycles (boards mps2_an386, mps2_an500, mps3_an547): a second table of ESTIMATED cycles (QEMU's execution trace on
+the core's timing model, docs/cycle_model.md), ours and the anchor image's, with the memory of the board the field
+publishes on, beside the best published figure for that core (bench/published_cycles.py).
 """
 
 from __future__ import annotations
@@ -24,7 +27,18 @@ from firmware_gen.check.inputs import random_inputs
 from firmware_gen.check.model_summary import summarize
 from firmware_gen.driver.deploy import prepare, run
 from firmware_gen.errors import DoesNotFitError
+from firmware_gen.link.cycle_run import firmware_estimate
 from firmware_gen.target.boards import list_boards
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from published_cycles import (  # noqa: E402
+    BEST,
+    PUBLISHED_CORE,
+    SAME_KERNELS,
+    anchor_estimate,
+    our_samples,
+    published_memory,
+)
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared"
 DEFAULT_BOARDS = "qemu_cortex_m3,mps2_an385,mps2_an386,mps2_an500,mps2_an521,mps3_an547,mps2_an385_armv6m"
@@ -62,8 +76,24 @@ def read_anchors(path: Path) -> dict[tuple[str, str], int]:
     return anchors
 
 
-def measure(path: Path, board: str) -> dict:
-    """One row: instructions (total and by operator type), MACs, flash bytes and the oracle's verdict."""
+def measure_cycles(deployment, result, inputs: list, model: str) -> dict:
+    """Our estimated cycles and the anchor image's, on the published core's timing and memory."""
+    board = deployment.firmware.board
+    core = PUBLISHED_CORE.get(board.name)
+    if core is None or result.trace is None:
+        return {}
+    memory = published_memory(board, core)
+    samples = our_samples(deployment, inputs, result.trace, core, memory)
+    ours = firmware_estimate(deployment.firmware, result.trace, memory, core, samples)
+    anchor = anchor_estimate(board, model, core, memory)
+    return {"timing_core": core, "memory": memory.description, "est_cycles": ours.cycles,
+            "anchor_instructions": anchor[0] if anchor else None, "anchor_est_cycles": anchor[1] if anchor else None,
+            "best_published": BEST[core].get(model), "same_kernels_published": SAME_KERNELS.get(core, {}).get(model)}
+
+
+def measure(path: Path, board: str, cycles: bool = False) -> dict:
+    """One row: instructions (total and by operator type), MACs, flash bytes and the oracle's verdict; with cycles,
+    the estimates of measure_cycles."""
     data = path.read_bytes()
     row: dict = {"model": path.stem, "board": board}
     try:
@@ -71,7 +101,8 @@ def measure(path: Path, board: str) -> dict:
     except DoesNotFitError as error:
         return {**row, "error": f"does not fit: {str(error).splitlines()[0]}"}
     inputs = random_inputs(deployment.graph)
-    result = run(deployment, inputs)
+    result = run(deployment, inputs, cycles=cycles and board in PUBLISHED_CORE)
+    row.update(measure_cycles(deployment, result, inputs, path.stem) if cycles else {})
     split = dict.fromkeys((*OP_TYPES, "other"), 0)
     for op, count in zip(deployment.graph.operators, result.step_instructions or [], strict=True):
         split[op.opcode if op.opcode in OP_TYPES else "other"] += count
@@ -104,6 +135,29 @@ def format_row(row: dict, anchors: dict, before: dict | None) -> str:
     return line
 
 
+def _ratio(a: float | None, b: float | None) -> str:
+    return f"{a / b:.2f}x" if a and b else "-"
+
+
+CYCLES_HEADER = (f"{'model':<23} {'board':<11} {'timing':<10} {'instr ours':>10} {'anchor':>7} {'ratio':>6} "
+                 f"{'est.cyc ours':>12} {'anchor':>7} {'ratio':>6} {'best pub':>8} {'ours/best':>9} "
+                 f"{'anchor/same-kernels pub':>23}")
+
+
+def format_cycles_row(row: dict) -> str:
+    """Millions; instructions exact, cycles ESTIMATED."""
+    if "est_cycles" not in row:
+        return ""
+    ours, anchor = row["est_cycles"], row["anchor_est_cycles"]
+    same = row["same_kernels_published"]
+    return (f"{row['model']:<23} {row['board']:<11} {row['timing_core'].removeprefix('cortex-'):<10} "
+            f"{_millions(row['instructions']):>10} {_millions(row['anchor_instructions']):>7} "
+            f"{_ratio(row['instructions'], row['anchor_instructions']):>6} {_millions(ours):>12} "
+            f"{_millions(anchor):>7} {_ratio(ours, anchor):>6} {_millions(row['best_published']):>8} "
+            f"{_ratio(ours, row['best_published']):>9} "
+            f"{_millions(anchor) + ' / ' + _millions(same) + ' = ' + _ratio(anchor, same) if same else '-':>23}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--shared", type=Path, default=SHARED, help="the shared folder (models/, ANCHORS.md)")
@@ -112,6 +166,7 @@ def main() -> int:
     parser.add_argument("--only", default="", help="comma-separated model names (file stems) to keep")
     parser.add_argument("--save", type=Path, help="write the rows to this JSON file")
     parser.add_argument("--compare", type=Path, help="an earlier --save to compare against")
+    parser.add_argument("--cycles", action="store_true", help="also estimate cycles, ours and the anchors'")
     args = parser.parse_args()
     boards = [b for b in args.boards.split(",") if b]
     unknown = sorted(set(boards) - set(list_boards()))
@@ -134,11 +189,20 @@ def main() -> int:
     rows = []
     for path in models:
         for board in boards:
-            rows.append(measure(path, board))
+            rows.append(measure(path, board, args.cycles))
             print(format_row(rows[-1], anchors, earlier.get((path.stem, board))), flush=True)
     for board in boards:
         if board in BOARD_NOTES:
             print(BOARD_NOTES[board])
+    if args.cycles:
+        print("\nESTIMATED cycles (M = millions; instructions exact)")
+        print(CYCLES_HEADER)
+        print("-" * len(CYCLES_HEADER))
+        for row in rows:
+            if "est_cycles" in row:
+                print(format_cycles_row(row))
+        for core, memory in sorted({(r["timing_core"], r["memory"]) for r in rows if "memory" in r}):
+            print(f"memory assumed for {core}: {memory}")
     if args.save:
         args.save.write_text(json.dumps(rows, indent=1))
     return 1 if any(r.get("bit_exact") is False for r in rows) else 0

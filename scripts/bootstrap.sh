@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything firmware-gen needs on a Debian machine with Python >= 3.10 (run as root, or with sudo
-# available): the host C compiler, the Arm cross toolchain, QEMU, and a virtual environment in .venv with the
+# available): the host C compiler, the Arm cross toolchain, QEMU, LLVM 19 (llvm-mca, llvm-objdump: the cycle
+# estimate), and a virtual environment in .venv with the
 # package and its test extras. Idempotent: what is already there is not installed again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,6 +15,8 @@ command -v arm-none-eabi-gcc >/dev/null || missing+=(gcc-arm-none-eabi)
 [ -e /usr/lib/arm-none-eabi/newlib/libc_nano.a ] || [ -e /usr/lib/arm-none-eabi/newlib/thumb/v7-m/nofp/libc_nano.a ] \
     || missing+=(libnewlib-arm-none-eabi)
 command -v qemu-system-arm >/dev/null || missing+=(qemu-system-arm)
+# The cycle estimate (docs/cycle_model.md): llvm-objdump and llvm-mca of LLVM 19.
+[ -x /usr/lib/llvm-19/bin/llvm-mca ] || missing+=(llvm-19)
 # The integration tests: the generated CMakeLists.txt and a C++ caller on the host, the model.mk fragment with make.
 command -v cmake >/dev/null || missing+=(cmake)
 command -v g++ >/dev/null || missing+=(g++)

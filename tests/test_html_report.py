@@ -90,3 +90,8 @@ def test_on_a_qemu_board(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     for region in (r for r in memory["regions"] if r["used"]):
         assert f'<td>{region["name"]}</td><td class="n">{region["used"]:,}</td>' in page
     assert "One run under QEMU on mps2_an385" in page and "<th>instructions</th>" in page
+    assert "est. cycles" not in page  # the estimate only on demand (it traces the run)
+    status, _, err = _analyze(capsys, str(model), "--board", "mps2_an385", "--html", str(page_path), "--cycles")
+    assert status == 0, err
+    page = page_path.read_text()
+    assert "<th>est. cycles (estimate)</th>" in page and "an ESTIMATE, not a measurement (cortex-m3" in page

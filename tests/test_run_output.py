@@ -127,3 +127,26 @@ def test_run_on_qemu_text_json_and_saved_outputs(tiny, tmp_path, monkeypatch, ca
     assert np.array_equal(np.load(saved), np.array(data["outputs"][0]["raw"], dtype=np.int8))
     assert data["time"]["milliseconds"] == pytest.approx(data["instructions"] / 25_000)
     assert "step_cycles" not in data and len(data["outputs"][0]["top5"]) == 4
+    assert cli.main([*argv, "--cycles"]) == 0  # the estimate: labelled, per step, beside the exact count
+    text = capsys.readouterr().out
+    assert "est. cycles" in text and "an ESTIMATE, not a measurement (cortex-m3 timing model" in text
+    assert "memory assumed: Arm MPS2 FPGA image AN385" in text
+    assert cli.main([*argv, "--cycles", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    estimate = data["cycle_estimate"]
+    assert estimate["estimate"] is True and estimate["core"] == "cortex-m3"
+    assert len(estimate["step_cycles"]) == len(data["profile"]) and sum(estimate["step_cycles"]) < estimate["cycles"]
+    assert abs(estimate["trace_instructions"] - data["instructions"]) < 200  # SysTick: 40-instruction ticks
+    assert [layer["estimated_cycles"] for layer in data["profile"]] == estimate["step_cycles"]
+
+
+def test_cycles_refuse_a_core_without_timing_model_in_one_line(tmp_path, capsys) -> None:
+    from firmware_gen.resources import BOARDS_DIR
+
+    board = tmp_path / "m23.toml"
+    board.write_text((BOARDS_DIR / "mps2_an385.toml").read_text().replace('core = "cortex-m3"', 'core = "cortex-m23"'))
+    model = tmp_path / "tiny.tflite"
+    model.write_bytes(zoo.tiny_cnn())
+    assert cli.main(["run", str(model), "--board", str(board), "--cycles"]) == 2
+    error = capsys.readouterr().err.strip()
+    assert len(error.splitlines()) == 1 and str(board) in error and "core 'cortex-m23'" in error

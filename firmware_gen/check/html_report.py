@@ -16,7 +16,7 @@ from pathlib import Path
 from firmware_gen.check.analysis import Analysis, MemorySplit
 from firmware_gen.check.analysis_report import FLASH_LABELS, RAM_LABELS, format_buffers
 from firmware_gen.check.inputs import random_inputs
-from firmware_gen.check.profile import PROFILE_DPI, ModelProfile, build_profile, profile_figure
+from firmware_gen.check.profile import PROFILE_DPI, ModelProfile, build_profile, estimate_note, profile_figure
 from firmware_gen.driver.deploy import Deployment, quiet, run
 from firmware_gen.figures import figure_png
 from firmware_gen.output_paths import written_file
@@ -54,13 +54,17 @@ def _image(png: bytes, alt: str) -> str:
 def _layers(analysis: Analysis, profile: ModelProfile | None) -> str:
     """The per-layer table; with a profile, each layer's count of the QEMU run too."""
     counts = {layer.index: layer.count for layer in profile.layers} if profile else {}
+    estimated = profile is not None and profile.cycle_estimate is not None
+    cycles = {layer.index: layer.estimated_cycles for layer in profile.layers} if estimated else {}
     rows = [[layer.index, layer.operator, layer.function or "(view)", layer.isa, "x".join(map(str, layer.output_shape)),
              layer.macs, layer.weight_bytes, layer.read_bytes, layer.written_bytes,
-             *([counts[layer.index]] if profile else []), format_buffers(layer)]
+             *([counts[layer.index]] if profile else []), *([cycles[layer.index]] if estimated else []),
+             format_buffers(layer)]
             for layer in analysis.layers]
     header = ["#", "operator", "kernel", "ISA", "output", "MACs", "weight B", "read B", "written B",
-              *([profile.unit] if profile else []), "buffers (tensor@pool offset+bytes)"]
-    return _table(header, rows, numeric={0, 5, 6, 7, 8, 9})
+              *([profile.unit] if profile else []), *(["est. cycles (estimate)"] if estimated else []),
+              "buffers (tensor@pool offset+bytes)"]
+    return _table(header, rows, numeric={0, 5, 6, 7, 8, 9, 10})
 
 
 def _memory(memory: MemorySplit, board: str) -> str:
@@ -108,25 +112,27 @@ def render_html(analysis: Analysis, plan_png: bytes, profile: ModelProfile | Non
             f"<h2>Per-layer profile</h2>{profile_part}<h2>Layers</h2>{_layers(analysis, profile)}</body></html>\n")
 
 
-def _profile(deployment: Deployment | None, progress: Callable[[str], None]) -> tuple[ModelProfile | None, str]:
+def _profile(deployment: Deployment | None, progress: Callable[[str], None],
+             cycles: bool = False) -> tuple[ModelProfile | None, str]:
     if deployment is None:
         return None, "Left out: without --board nothing runs; give --board with a QEMU board to time every layer."
     board = deployment.firmware.board
     if not board.emulated:
         return None, (f"Left out: {board.name} is a real board; analyze runs only QEMU boards. Time it with "
                       f"firmware-gen run MODEL --board {board.name} --plot profile.png.")
-    result = run(deployment, random_inputs(deployment.graph), progress=progress)
-    profile = build_profile(deployment.graph, result, deployment.compiled.calls)
-    return profile, (f"One run under QEMU on {board.name} (random input, -icount: exact instruction counts): "
-                     f"{profile.count:,} {profile.unit} over {len(profile.layers)} layers.")
+    result = run(deployment, random_inputs(deployment.graph), progress=progress, cycles=cycles)
+    profile = build_profile(deployment.graph, result, deployment.compiled.calls, board.core_hz)
+    note = (f"One run under QEMU on {board.name} (random input, -icount: exact instruction counts): "
+            f"{profile.count:,} {profile.unit} over {len(profile.layers)} layers.")
+    return profile, note + (f" {estimate_note(profile.cycle_estimate)}" if profile.cycle_estimate else "")
 
 
 def write_html_report(path: str | Path, analysis: Analysis, plan: MemoryPlan, deployment: Deployment | None = None,
-                      progress: Callable[[str], None] | None = None) -> Path:
+                      progress: Callable[[str], None] | None = None, cycles: bool = False) -> Path:
     """Draw the plots (run the model on QEMU for the profile when the deployment's board is emulated), write the
-    page through a temporary sibling of `path`."""
+    page through a temporary sibling of `path`. cycles: the run also estimates cycles (run --cycles)."""
     plan_png = figure_png(plan_figure(plan, title=Path(analysis.model).name), dpi=PLAN_DPI)
-    profile, note = _profile(deployment, progress or quiet)
+    profile, note = _profile(deployment, progress or quiet, cycles)
     profile_png = figure_png(profile_figure(profile, title=Path(analysis.model).name), dpi=PROFILE_DPI) \
         if profile else None
     page = render_html(analysis, plan_png, profile, profile_png, note)

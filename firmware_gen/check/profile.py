@@ -28,6 +28,7 @@ class LayerProfile:
     macs_per_count: float | None
     kernel: str = ""  # the C function the step called ("" for a view, which runs no code)
     isa: str = ""  # the instruction-set class that function was chosen for ("portable C" when no variant fit)
+    estimated_cycles: int | None = None  # an estimate from QEMU's execution trace (run --cycles), not a measurement
 
 
 @dataclass
@@ -38,6 +39,7 @@ class ModelProfile:
     macs: int
     count: int  # the sum over the steps
     invoke_count: int  # the whole invoke, hook calls between steps included
+    cycle_estimate: dict | None = None  # CycleEstimate.to_json() plus the clock, when the run estimated cycles
 
     @property
     def macs_per_count(self) -> float | None:
@@ -47,8 +49,10 @@ class ModelProfile:
         return {**asdict(self), "macs_per_count": self.macs_per_count}
 
 
-def build_profile(graph: Graph, result: RunResult, calls: Mapping[int, KernelCall] | None = None) -> ModelProfile:
-    """calls: the compiled model's kernel calls, to name the kernel of each step."""
+def build_profile(graph: Graph, result: RunResult, calls: Mapping[int, KernelCall] | None = None,
+                  core_hz: int = 0) -> ModelProfile:
+    """calls: the compiled model's kernel calls, to name the kernel of each step; core_hz: the board's clock, to
+    turn estimated cycles into milliseconds."""
     if len(result.step_cycles) != len(graph.operators):
         raise UserError(f"the run timed {len(result.step_cycles)} steps; the model has {len(graph.operators)} "
                         "operators: was the firmware built from this model?")
@@ -65,24 +69,52 @@ def build_profile(graph: Graph, result: RunResult, calls: Mapping[int, KernelCal
         layers.append(LayerProfile(op.index, op.opcode, list(graph.tensors[op.outputs[0]].shape), n, count,
                                    count / total if total else 0.0, n / count if count and n else None,
                                    call.function if call else "", call.isa if call else ""))
-    return ModelProfile(result.board, unit, layers, sum(layer.macs for layer in layers), total, invoke)
+    estimate = None
+    if result.cycles is not None:
+        for layer, position in zip(layers, range(len(layers)), strict=True):
+            layer.estimated_cycles = round(result.cycles.segments.get(position, 0.0))
+        estimate = {**result.cycles.to_json(), "core_hz": core_hz,
+                    "ms": 1e3 * result.cycles.cycles / core_hz if core_hz else None}
+    return ModelProfile(result.board, unit, layers, sum(layer.macs for layer in layers), total, invoke, estimate)
+
+
+def _estimate_columns(profile: ModelProfile, cycles: int | None) -> str:
+    if profile.cycle_estimate is None:
+        return ""
+    hz = profile.cycle_estimate.get("core_hz") or 0
+    ms = f"{1e3 * cycles / hz:.3f}" if hz and cycles is not None else "-"
+    return f" {cycles if cycles is not None else 0:>14,} {ms:>9}"
+
+
+def estimate_note(estimate: dict) -> str:
+    hz = estimate.get("core_hz") or 0
+    at = f" = {estimate['ms']:.3f} ms at {hz / 1e6:g} MHz" if hz else ""
+    return (f"est. cycles: an ESTIMATE, not a measurement ({estimate['core']} timing model on QEMU's execution "
+            f"trace of {estimate['trace_instructions']:,} instructions): the invoke {estimate['cycles']:,} "
+            f"cycles{at}, of them {estimate['wait_state_cycles']:,} wait states; memory assumed: "
+            f"{estimate['memory']}")
 
 
 def format_profile(profile: ModelProfile) -> str:
     unit = profile.unit
+    extra = f" {'est. cycles':>14} {'est. ms':>9}" if profile.cycle_estimate is not None else ""
     lines = [f"{'#':>4}  {'operator':<18} {'output shape':<18} {'MACs':>12} {unit:>14} {'%':>6} "
-             f"{'MACs/' + unit[:5]:>11}  kernel"]
+             f"{'MACs/' + unit[:5]:>11}{extra}  kernel"]
     for layer in profile.layers:
         ratio = f"{layer.macs_per_count:.3f}" if layer.macs_per_count is not None else "-"
         kernel = f"{layer.kernel} ({layer.isa})" if layer.kernel else ""
         lines.append(f"{layer.index:>4}  {layer.opcode:<18} {str(layer.output_shape):<18} {layer.macs:>12,} "
-                     f"{layer.count:>14,} {100 * layer.share:>6.2f} {ratio:>11}  {kernel}".rstrip())
+                     f"{layer.count:>14,} {100 * layer.share:>6.2f} {ratio:>11}"
+                     f"{_estimate_columns(profile, layer.estimated_cycles)}  {kernel}".rstrip())
     ratio = f"{profile.macs_per_count:.3f}" if profile.macs_per_count is not None else "-"
+    steps = sum(layer.estimated_cycles or 0 for layer in profile.layers)
     lines.append(f"{'':>4}  {'total':<18} {'':<18} {profile.macs:>12,} {profile.count:>14,} {100.0:>6.2f} "
-                 f"{ratio:>11}")
+                 f"{ratio:>11}{_estimate_columns(profile, steps if profile.cycle_estimate else None)}".rstrip())
     overhead = profile.invoke_count - profile.count
     lines.append(f"board {profile.board}: the whole invoke took {profile.invoke_count:,} {unit} "
                  f"({overhead:,} outside the steps: calls and timing hooks)")
+    if profile.cycle_estimate is not None:
+        lines.append(estimate_note(profile.cycle_estimate))
     return "\n".join(lines)
 
 

@@ -46,7 +46,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     if args.html:
         from firmware_gen.check.html_report import write_html_report
 
-        write_html_report(args.html, report, compiled.plan, deployment, progress)
+        write_html_report(args.html, report, compiled.plan, deployment, progress, cycles=args.cycles)
     show(args, report.to_json(), format_analysis(report))
     if args.html:
         print(f"wrote {args.html}: the report as one self-contained page", file=sys.stderr if args.json else sys.stdout)
@@ -60,6 +60,8 @@ def register(command: CommandAdder) -> None:
     sub.add_argument("--json", action="store_true")
     sub.add_argument("--html", metavar="FILE", help="also write one self-contained HTML page: the tables, the memory "
                      "timeline and, with a QEMU board, the per-layer profile of one run (needs matplotlib)")
+    sub.add_argument("--cycles", action="store_true", help="with --html and a QEMU board: the profile run also "
+                     "estimates core cycles per layer (an estimate; docs/cycle_model.md)")
     add_product_options(sub, pool_from_app=False)
     add_interface_option(sub)
     add_planning_options(sub)

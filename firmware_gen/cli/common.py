@@ -86,6 +86,18 @@ def board_isa(args: argparse.Namespace):
     return load_board(args.board).isa if getattr(args, "board", None) else PORTABLE
 
 
+def check_cycles_board(args: argparse.Namespace) -> None:
+    """--cycles needs QEMU's trace, and a core the timing model knows: refused before the build."""
+    from firmware_gen.link.cycle_run import check_timing
+    from firmware_gen.target.boards import load_board
+
+    board = load_board(args.board)
+    if args.port or not board.emulated:
+        raise UserError("--cycles estimates cycles from QEMU's execution trace: it needs a QEMU board, without "
+                        "--port (a real board's run reports measured cycles already)")
+    check_timing(board)
+
+
 def board_port(args: argparse.Namespace) -> str | None:
     """The serial port the run goes through, None for QEMU's own: --port, else for a real board the port of its
     probe (list_ports by USB ids, --probe narrows by serial number)."""

@@ -8,6 +8,7 @@ from pathlib import Path
 from firmware_gen.abi import ExitStatus
 from firmware_gen.cli.common import (
     board_port,
+    check_cycles_board,
     deploy,
     model_inputs,
     print_json,
@@ -57,6 +58,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         check_output_file(args.plot, "--plot")  # before the build and the run
     if args.save_outputs:
         check_save_path(args.save_outputs)
+    if args.cycles:
+        check_cycles_board(args)
     port = board_port(args)
     _, deployment, progress = deploy(args, port)
     if args.save_outputs:
@@ -65,8 +68,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     if frames is not None:
         return _run_sequence(args, deployment, frames, port, progress)
     result = run(deployment, model_inputs(args, deployment.graph), serial_url=port, progress=progress,
-                 baudrate=args.baud)
-    profile = build_profile(deployment.graph, result, deployment.compiled.calls)
+                 baudrate=args.baud, cycles=args.cycles)
+    profile = build_profile(deployment.graph, result, deployment.compiled.calls, deployment.firmware.board.core_hz)
     report = build_run_report(deployment.graph, result, deployment.firmware.board)
     if args.save_outputs:
         save_outputs(args.save_outputs, result.outputs)
@@ -90,6 +93,8 @@ def register(command: CommandAdder) -> None:
     add_link_options(sub)
     sub.add_argument("--json", action="store_true")
     sub.add_argument("--plot", help="write a bar chart of the profile to this PNG")
+    sub.add_argument("--cycles", action="store_true", help="under QEMU, also estimate core cycles and ms per step "
+                     "from the execution trace and the core's timing model (an estimate; docs/cycle_model.md)")
     sub.add_argument("--save-outputs", metavar="FILE.npy", help="write the raw outputs (the model's dtype and "
                      "shape) to FILE.npy, or to FILE.npz (output_0, output_1, ...) for a model of several outputs")
     add_interface_option(sub)

@@ -134,9 +134,10 @@ def _where(deployment: Deployment, serial_url: str | None) -> str:
 
 
 def run(deployment: Deployment, inputs: list[np.ndarray], serial_url: str | None = None,
-        progress: Progress = quiet, baudrate: int | None = None) -> RunResult:
-    progress(f"running on {_where(deployment, serial_url)}")
-    return run_model(deployment.firmware, inputs, serial_url=serial_url, baudrate=baudrate)
+        progress: Progress = quiet, baudrate: int | None = None, cycles: bool = False) -> RunResult:
+    """cycles: under QEMU, also estimate the cycles from the execution trace (slower: see docs/cycle_model.md)."""
+    progress(f"running on {_where(deployment, serial_url)}" + (", tracing for the cycle estimate" if cycles else ""))
+    return run_model(deployment.firmware, inputs, serial_url=serial_url, baudrate=baudrate, cycles=cycles)
 
 
 def run_frames(deployment: Deployment, frames: list[list[np.ndarray]], serial_url: str | None = None,

@@ -7,6 +7,7 @@ session runs on a real board over its serial port (counts are core clock cycles 
 
 from __future__ import annotations
 
+import contextlib
 import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -15,11 +16,14 @@ import numpy as np
 
 from firmware_gen.abi import CounterKind, FirmwareExit, FrameType
 from firmware_gen.errors import UserError
+from firmware_gen.link.cycle_run import firmware_estimate, firmware_trace
+from firmware_gen.link.exec_trace import TraceCounts
 from firmware_gen.link.framing import Link, LinkError, Profile, decode_done, decode_profile, decode_stack
 from firmware_gen.link.qemu import Relay
 from firmware_gen.link.session import TargetSession, check_model, encode_inputs, handshake, next_frame, open_session
 from firmware_gen.manifest import ModelInterface
 from firmware_gen.target.cross_build import FirmwareBuild
+from firmware_gen.target.cycle_model import CycleEstimate
 
 
 @dataclass
@@ -34,13 +38,16 @@ class RunResult:
     board: str = ""
     stack_bytes_used: int | None = None  # the program stack's high-water mark (bare-metal firmware only)
     stack_bytes_bound: int | None = None  # its worst case from the call graph (FirmwareBuild.stack)
+    cycles: CycleEstimate | None = None  # estimated from QEMU's execution trace (run_model(cycles=True))
+    trace: TraceCounts | None = None  # that trace's block counts, to estimate again on other timings
 
     def to_json(self) -> dict:
         return {"board": self.board, "counter": self.counter, "exit_code": self.exit_code,
                 "stack_bytes_used": self.stack_bytes_used, "stack_bytes_bound": self.stack_bytes_bound,
                 "instructions": self.instructions, "total_cycles": self.total_cycles,
                 "step_cycles": self.step_cycles, "step_instructions": self.step_instructions,
-                "outputs": [o.tolist() for o in self.outputs]}
+                "outputs": [o.tolist() for o in self.outputs],
+                **({"cycle_estimate": self.cycles.to_json()} if self.cycles is not None else {})}
 
 
 @dataclass
@@ -135,16 +142,24 @@ def run_sequence(firmware: FirmwareBuild, frames: Sequence[Sequence[np.ndarray |
 
 def run_model(firmware: FirmwareBuild, inputs: Sequence[np.ndarray | bytes], *, serial_url: str | None = None,
               timeout: float = 300.0, stall_timeout: float = 20.0, baudrate: int | None = None,
-              relay: Relay | None = None) -> RunResult:
+              relay: Relay | None = None, cycles: bool = False, qemu_flags: Sequence[str] = ()) -> RunResult:
     """Run firmware once on inputs (arrays or raw bytes, one per model input): under QEMU, or on the board at
     serial_url (e.g. /dev/ttyACM0) when given, at baudrate (default: the board's). timeout bounds the whole run.
-    relay: see start_qemu."""
+    relay: see start_qemu. cycles: under QEMU, trace the run and estimate its cycles (cycle_run.py). qemu_flags:
+    more QEMU options (register_sample.py's GDB stub)."""
     data = encode_inputs(firmware.interface, inputs)
-    with open_session(firmware, serial_url=serial_url, baudrate=baudrate, timeout=timeout,
-                      stall_timeout=stall_timeout, relay=relay) as session:
-        results = run_inputs(session, data, run_timeout=timeout)
-        expected = FirmwareExit.OK if results.status == 0 else FirmwareExit.MODEL_ERROR
-        exit_code = session.expect_exit(expected, "the firmware sent its results")
-    if results.status != 0:
-        raise UserError(f"the model's invoke returned status {results.status} on {firmware.board.name}")
-    return _run_result(firmware, results, exit_code, serial_url is None)
+    with contextlib.ExitStack() as stack:
+        trace = stack.enter_context(firmware_trace(firmware)) if cycles and serial_url is None else None
+        with open_session(firmware, serial_url=serial_url, baudrate=baudrate, timeout=timeout,
+                          stall_timeout=stall_timeout, relay=relay,
+                          qemu_flags=[*(trace.qemu_flags if trace else ()), *qemu_flags]) as session:
+            results = run_inputs(session, data, run_timeout=timeout)
+            expected = FirmwareExit.OK if results.status == 0 else FirmwareExit.MODEL_ERROR
+            exit_code = session.expect_exit(expected, "the firmware sent its results")
+        if results.status != 0:
+            raise UserError(f"the model's invoke returned status {results.status} on {firmware.board.name}")
+        result = _run_result(firmware, results, exit_code, serial_url is None)
+        if trace is not None:
+            result.trace = trace.counts()
+            result.cycles = firmware_estimate(firmware, result.trace)
+    return result

@@ -73,7 +73,8 @@ def _no_emulator_hint(board: Board, what: str) -> str:
     core, stand_in = _core_name(board.core), load_board(str(board.estimate_on))
     return (f"{board.name} is not attached (no serial port of a {what}) and QEMU has no Cortex-{core}; estimated "
             f"cycles: run the {_core_name(stand_in.core)} image with {core} timings, `firmware-gen run MODEL --board "
-            f"{stand_in.name} --cycles` (pending, issue 23); or plug the board in, or name its port with --port")
+            f"{stand_in.name} --cycles` gives {_core_name(stand_in.core)} timings, `python bench/speed.py --cycles` "
+            f"{core}'s; or plug the board in, or name its port with --port")
 
 
 def _several_ports(what: str, matches: Sequence[Any]) -> str:

@@ -116,14 +116,15 @@ def check_model(hello: Hello, interface: ModelInterface) -> None:
 @contextlib.contextmanager
 def open_session(firmware: FirmwareBuild, *, serial_url: str | None = None, baudrate: int | None = None,
                  timeout: float = 300.0, stall_timeout: float = 20.0,
-                 relay: Relay | None = None) -> Iterator[TargetSession]:
+                 relay: Relay | None = None, qemu_flags: Sequence[str] = ()) -> Iterator[TargetSession]:
     """A session with `firmware` under QEMU (default), or on the board at serial_url at baudrate (default: the
     board file's), handshake done and the model checked. timeout bounds the whole session under QEMU. A LinkError
     inside the block says, under QEMU, how QEMU ended. relay: see start_qemu."""
     with contextlib.ExitStack() as stack:
         qemu = None
         if serial_url is None:
-            qemu = stack.enter_context(start_qemu(firmware.board, firmware.elf, timeout=timeout, relay=relay))
+            qemu = stack.enter_context(start_qemu(firmware.board, firmware.elf, timeout=timeout, relay=relay,
+                                                   extra_flags=qemu_flags))
             port = qemu.link
         else:
             port = stack.enter_context(board_link(firmware.board, serial_url, baudrate or firmware.board.uart_baud))

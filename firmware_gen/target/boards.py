@@ -3,7 +3,7 @@ QEMU machine that emulates it or, for a real board, its clock, its debug probe a
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import tomllib
@@ -17,6 +17,7 @@ PORTS_DIR = RUNTIME_DIR / "ports"
 MEMORY_KINDS = ("code", "rodata", "data", "bss", "pool", "stack")
 UART_KINDS = ("pl011", "cmsdk", "stm32_usart", "nrf_uarte", "nrf_uart", "kinetis_uart", "renesas_sci_b")
 CYCLE_COUNTER_KINDS = ("dwt", "systick")
+REGION_CACHES = ("none", "fetch", "all")  # what hides a region's wait states: nothing, instruction fetch, every access
 # Under QEMU -icount shift=N every guest instruction takes 2**N ns of virtual time; the runner uses shift 0.
 ICOUNT_SHIFT = 0
 
@@ -31,6 +32,8 @@ class MemoryRegion:
     origin: int
     size: int
     holds: tuple[str, ...]
+    wait_states: int | None = None  # core cycles added per access (None: not stated, the estimate assumes 0)
+    cache: str = "none"  # what a cache or flash accelerator hides the wait states of: none, fetch or all
 
     @property
     def end(self) -> int:
@@ -77,6 +80,9 @@ class Board:
     # A real board whose core QEMU does not emulate: the QEMU board that runs the same instruction set, on which its
     # cycles are estimated with this core's timings (Cortex-M85: the M55's mps3_an547).
     estimate_on: str | None = None
+    source: str = ""  # the board file
+    stands_for: str = ""  # the real part whose memory timing the regions state (a QEMU board)
+    muls_cycles: int = 1  # a Cortex-M0+'s MULS: 1 (fast multiplier) or 32 (small), by configuration
 
     @property
     def emulated(self) -> bool:
@@ -116,7 +122,7 @@ def load_board(name: str) -> Board:
     except tomllib.TOMLDecodeError as error:
         raise BoardError(f"{path}: not valid TOML ({error})") from None
     try:
-        board = _board_from_dict(data)
+        board = replace(_board_from_dict(data), source=str(path))
     except (KeyError, TypeError, ValueError) as error:
         raise BoardError(f"{path}: not a valid board description ({type(error).__name__}: {error})") from None
     _check(board, path)
@@ -136,8 +142,10 @@ def _probe_from_dict(data: dict | None) -> Probe | None:
 
 
 def _board_from_dict(data: dict) -> Board:
-    regions = tuple(MemoryRegion(str(m["name"]), int(m["origin"]), int(m["size"]), tuple(m["holds"]))
+    regions = tuple(MemoryRegion(str(m["name"]), int(m["origin"]), int(m["size"]), tuple(m["holds"]),
+                                 None if "wait_states" not in m else int(m["wait_states"]), str(m.get("cache", "none")))
                     for m in data["memory"])
+    timing = data.get("timing", {})
     qemu = data.get("qemu")
     core_hz = int(data.get("clock", {}).get("core_hz", 0))
     uart = data["uart"]
@@ -168,6 +176,8 @@ def _board_from_dict(data: dict) -> Board:
         flash_config_offset=data.get("flash_config", {}).get("offset"),
         probe=_probe_from_dict(data.get("probe")),
         estimate_on=data["cpu"].get("estimate_on"),
+        stands_for=str(timing.get("stands_for", "")),
+        muls_cycles=int(timing.get("muls_cycles", 1)),
     )
 
 
@@ -180,6 +190,8 @@ def _check(board: Board, path: Path) -> None:
         unknown = set(region.holds) - set(MEMORY_KINDS)
         if unknown:
             problems.append(f"region '{region.name}' holds unknown kinds {sorted(unknown)} (known: {MEMORY_KINDS})")
+        if region.cache not in REGION_CACHES or (region.wait_states or 0) < 0:
+            problems.append(f"region '{region.name}': cache must be one of {REGION_CACHES} and wait_states >= 0")
         if region.size <= 0 or region.origin < 0 or region.end > 2**32:
             problems.append(f"region '{region.name}' is not inside the 32-bit address space")
     problems += _feature_problems(board)

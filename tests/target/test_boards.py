@@ -122,3 +122,25 @@ def test_inconsistent_isa_features_are_refused_naming_the_file_and_field(tmp_pat
     path.write_text(text)
     with pytest.raises(BoardError, match=rf"{path}: .*{message}"):
         load_board(str(path))
+
+
+def test_qemu_boards_state_their_memory_timing_and_what_they_stand_for():
+    from firmware_gen.target.memory_timing import board_memory
+
+    for name in EXPECTED_BOARDS:
+        board = load_board(name)
+        assert board.stands_for and all(r.wait_states == 0 for r in board.regions if r.holds)
+        assert board_memory(board).description.startswith(board.stands_for)
+
+
+def test_memory_timing_fields_default_named_and_checked(tmp_path):
+    from firmware_gen.target.memory_timing import board_memory
+
+    text = (BOARDS_DIR / "qemu_cortex_m3.toml").read_text().replace("wait_states = 0\n", "")
+    plain = tmp_path / "plain.toml"
+    plain.write_text(text)
+    description = board_memory(load_board(str(plain))).description
+    assert "no timing stated for flash, SRAM: 0 wait states assumed" in description
+    plain.write_text(text.replace('holds = ["code", "rodata"]', 'holds = ["code", "rodata"]\ncache = "sometimes"'))
+    with pytest.raises(BoardError, match="cache must be one of"):
+        load_board(str(plain))

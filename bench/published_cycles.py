@@ -1,0 +1,82 @@
+"""The cycle side of bench/speed.py: the anchor images (TFLM + CMSIS-NN, ../shared/anchors) traced and estimated
+like our firmware, the memory of the boards the field publishes on, and the published figures (issue 23).
+
+Estimates, never measurements: the timing model of firmware_gen/target/cycle_model.py on QEMU's execution trace."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from firmware_gen.link.exec_trace import Markers, run_traced
+from firmware_gen.link.qemu import free_tcp_port
+from firmware_gen.link.register_sample import RegisterSampler, sample_run
+from firmware_gen.link.runner import run_model
+from firmware_gen.target.boards import Board
+from firmware_gen.target.cycle_model import blocks_to_sample, estimate_cycles
+from firmware_gen.target.disassembly import symbol_addresses
+from firmware_gen.target.memory_timing import MemoryTiming
+
+_REPO = Path(__file__).resolve().parent.parent
+# The shared data beside the repository (a worktree's one level further up).
+ANCHORS = next((p / "shared" / "anchors" for p in (_REPO.parent, _REPO.parent.parent) if (p / "shared").is_dir()),
+               _REPO.parent / "shared" / "anchors")
+ANCHOR_CONFIG = {"mps2_an385": "m3", "qemu_cortex_m3": "m3", "mps2_an386": "m4", "mps2_an500": "m7",
+                 "mps3_an547": "m55"}
+# The core whose published figures a board is compared with, and the timing model used for that comparison (the
+# M55 images are compared with the EK-RA8D1's Cortex-M85, on M85 timings).
+PUBLISHED_CORE = {"mps2_an386": "cortex-m4", "mps2_an500": "cortex-m7", "mps3_an547": "cortex-m85"}
+# MLPerf Tiny closed division, median latency x core clock (issue 23): the best figure per core, and for the M4 and
+# M85 the figure of the same kernels (microTVM + CMSIS-NN on the L4R5; TFLM + CMSIS-NN on the RA8D1).
+BEST = {"cortex-m4": {"vww_96_int8": 10.7e6, "pretrainedResnet_quant": 19.8e6, "kws_ref_model": 5.18e6,
+                      "ad01_int8": 0.49e6},
+        "cortex-m7": {"vww_96_int8": 6.66e6, "pretrainedResnet_quant": 11.4e6, "kws_ref_model": 3.16e6,
+                      "ad01_int8": 0.30e6},
+        "cortex-m85": {"vww_96_int8": 6.43e6, "pretrainedResnet_quant": 4.07e6, "kws_ref_model": 1.67e6,
+                       "ad01_int8": 0.25e6}}
+SAME_KERNELS = {"cortex-m4": {"vww_96_int8": 36.1e6, "pretrainedResnet_quant": 46.8e6, "kws_ref_model": 12.0e6,
+                              "ad01_int8": 1.03e6},
+                "cortex-m85": BEST["cortex-m85"]}
+# The published boards' memory (reference manuals): STM32L4R5 at 120 MHz, 5 flash wait states, the ART
+# accelerator's prefetch and instruction cache hiding them on fetches, not on data reads (a 64-bit flash read per
+# 8 bytes of streamed weights); STM32H7A3 and RA8D1: L1 caches in front of flash (hit rates not modelled: all
+# hidden).
+PUBLISHED_MEMORY = {"cortex-m4": ("STM32L4R5 (NUCLEO-L4R5ZI, 120 MHz)", 5, "fetch", 8),
+                    "cortex-m7": ("STM32H7A3 (NUCLEO-H7A3ZI-Q, 280 MHz)", 0, "all", 8),
+                    "cortex-m85": ("R7FA8D1 (EK-RA8D1, 480 MHz)", 0, "all", 8)}
+
+
+def published_memory(board: Board, core: str) -> MemoryTiming:
+    """The board's regions with the published part's timing: code and read-only data in its flash, the rest in
+    zero-wait-state SRAM."""
+    part, flash_waits, cache, line = PUBLISHED_MEMORY[core]
+    regions = tuple(replace(r, wait_states=flash_waits, cache=cache) if {"code", "rodata"} & set(r.holds)
+                    else replace(r, wait_states=0, cache="none") for r in board.regions)
+    return MemoryTiming(regions, board.region_for("pool").name, board.region_for("stack").name,
+                        f"{part}-like: flash {flash_waits} ws ({cache} hidden, {line} B per flash read), SRAM 0 ws; "
+                        "accesses through pointers placed by a register sample per block", line_bytes=line)
+
+
+def anchor_estimate(board: Board, model: str, core: str, memory: MemoryTiming) -> tuple[int, float] | None:
+    """(instructions, estimated cycles) of the anchor image's timed Invoke; None when there is no image."""
+    elf = ANCHORS / ANCHOR_CONFIG.get(board.name, "-") / f"{model}.elf"
+    if not elf.is_file():
+        return None
+    marks = symbol_addresses(elf, ("anchor_timed_begin", "anchor_timed_end"))
+    command = ["qemu-system-arm", "-M", board.qemu_machine or "", "-nographic", "-monitor", "none", "-serial",
+               "null", "-icount", "shift=0", "-semihosting-config", "enable=on,target=native", "-kernel", str(elf)]
+    counts, _ = run_traced(command, Markers(marks["anchor_timed_begin"], marks["anchor_timed_end"]), 900)
+    samples = sample_run(command, blocks_to_sample(counts, elf, core), 900) if memory.data_waits else {}
+    estimate = estimate_cycles(counts, elf, core, memory, samples=samples)
+    return estimate.instructions, estimate.cycles
+
+
+def our_samples(deployment, inputs: list, counts, core: str, memory: MemoryTiming) -> dict:
+    """Registers at the entry of our firmware's pointer-heavy blocks (a second run, QEMU's GDB stub driving it)."""
+    if not memory.data_waits:
+        return {}
+    firmware = deployment.firmware
+    sampler = RegisterSampler(free_tcp_port(), blocks_to_sample(counts, firmware.elf, core))
+    sampler.start()
+    run_model(firmware, inputs, qemu_flags=sampler.qemu_flags)
+    return sampler.result()

@@ -1,0 +1,160 @@
+"""Estimated core cycles of a traced run: every executed block's cost on the core's timing model, times how often
+it ran, plus its taken branches and the wait states of the memory it touched (docs/cycle_model.md).
+
+An estimate, never a measurement: it is shown beside the exact instruction count, with the memory it assumed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from firmware_gen.errors import UserError
+from firmware_gen.target.disassembly import Instruction, disassemble
+from firmware_gen.target.memory_timing import MemoryTiming, wait_cycles
+from firmware_gen.target.timing_inorder import (
+    INORDER_CORES,
+    InorderTiming,
+    access_of,
+    block_timing,
+    branches,
+    mnemonic_base,
+)
+from firmware_gen.target.timing_mca import MCA_CORES, TAKEN_PENALTY, block_cycles
+
+TIMED_CORES = INORDER_CORES + MCA_CORES
+_LOOP_ENDS = ("le", "letp")  # low-overhead loop ends: no refill after the first pass (M55, M85)
+
+
+# LLVM 19's cortex-m85 model issues each MVE instruction only when the one it depends on has finished all its
+# beats (no beat overlap): 4.9 cycles per instruction on the VWW anchor image, 5x the EK-RA8D1's published time. The
+# M85 has the M55's two-beats-per-cycle MVE with overlap, so a block with vector instructions costs the lower of
+# the two models (each overestimates a different side: the M85 model the vector chains, the M55 model the scalar
+# work the M85 issues two at a time); a scalar block costs the M85 model's (dual issue).
+VECTOR_TIMING = "cortex-m55"
+_VECTOR_REGISTER = re.compile(r"\bq[0-7]\b")
+
+
+def _is_vector(instruction: Instruction) -> bool:
+    base = mnemonic_base(instruction)
+    return bool(_VECTOR_REGISTER.search(instruction.operands)) or base.startswith(("vctp", "vpst", "vpt"))
+
+
+class TimingError(UserError):
+    """A core the timing model does not know."""
+
+
+@dataclass
+class CycleEstimate:
+    core: str  # the timing model used
+    memory: str  # the memory configuration assumed
+    cycles: float  # the window (the whole invoke)
+    segments: dict[int, float] = field(default_factory=dict)  # per step
+    instructions: int = 0  # executed in the window, from the trace (exact)
+    wait_cycles: float = 0.0  # of `cycles`, charged for wait states
+
+    def to_json(self) -> dict:
+        return {"estimate": True, "core": self.core, "memory": self.memory, "cycles": round(self.cycles),
+                "wait_state_cycles": round(self.wait_cycles), "trace_instructions": self.instructions,
+                "step_cycles": [round(self.segments.get(i, 0.0)) for i in range(max(self.segments, default=-1) + 1)]}
+
+
+def check_core(core: str, source: str) -> None:
+    if core not in TIMED_CORES:
+        raise TimingError(f"{source or 'board'}: core '{core}' has no cycle timing model "
+                          f"(known: {', '.join(TIMED_CORES)})")
+
+
+@dataclass(frozen=True)
+class _BlockCost:
+    cycles: float
+    taken: float
+    waits: float
+
+
+def _block_costs(blocks: Mapping[int, Sequence[Instruction]], pcs: Mapping[int, tuple[int, int]], core: str,
+                 memory: MemoryTiming, muls_cycles: int,
+                 samples: Mapping[int, Mapping[str, int]]) -> dict[int, _BlockCost]:
+    costs = {}
+    accesses = {b: tuple(a for i in ins if (a := access_of(i, mnemonic_base(i))) is not None)
+                for b, ins in blocks.items()}
+    waits = {b: wait_cycles(blocks[b], accesses[b], pcs[b], memory, samples.get(pcs[b][0])) for b in blocks}
+    if core in MCA_CORES:
+        ids = list(blocks)
+        cycles = block_cycles(core, [blocks[b] for b in ids])
+        if core == "cortex-m85":  # vector blocks: the lower of the M85 and M55 models (VECTOR_TIMING)
+            vector = [n for n, b in enumerate(ids) if any(_is_vector(i) for i in blocks[b])]
+            for n, cost in zip(vector, block_cycles(VECTOR_TIMING, [blocks[ids[n]] for n in vector]), strict=True):
+                cycles[n] = min(cycles[n], cost)
+        for block_id, cost in zip(ids, cycles, strict=True):
+            last = blocks[block_id][-1] if blocks[block_id] else None
+            taken = TAKEN_PENALTY[core] if last is not None and branches(last) else 0
+            if last is not None and mnemonic_base(last) in _LOOP_ENDS:
+                taken = 0
+            costs[block_id] = _BlockCost(cost, taken, waits[block_id])
+        return costs
+    timing = InorderTiming(core, muls_cycles)
+    for block_id, instructions in blocks.items():
+        result = block_timing(instructions, timing)
+        costs[block_id] = _BlockCost(result.cycles, result.taken_penalty, waits[block_id])
+    return costs
+
+
+def block_instructions(listing: Mapping[int, Instruction], pc: int, end: int) -> list[Instruction]:
+    """The instructions of the code [pc, end) (an address the listing lacks counts as a 2-byte NOP)."""
+    instructions = []
+    address = pc
+    while address < end:
+        instruction = listing.get(address)
+        instructions.append(instruction or Instruction(address, "nop", ""))
+        following = [a for a in (address + 2, address + 4) if a in listing or a >= end]
+        address = following[0] if instruction is not None and following else address + 2
+    return instructions
+
+
+def blocks_to_sample(counts: object, elf: Path, core: str, share: float = 0.99, limit: int = 400) -> list[int]:
+    """The pcs of the blocks whose accesses through pointers make up `share` of all such accesses in the window:
+    the blocks worth a register sample (link/register_sample.py)."""
+    listing = disassemble(elf, core)
+    weights = {}
+    for block_id, runs in counts.executions().items():
+        block = counts.blocks[block_id]
+        pointer = sum(a.bytes for i in block_instructions(listing, block.pc, block.end)
+                      if (a := access_of(i, mnemonic_base(i))) is not None and a.literal is None and a.base != "sp")
+        if pointer:
+            weights[block.pc] = weights.get(block.pc, 0) + runs * pointer
+    total = sum(weights.values())
+    chosen, covered = [], 0
+    for pc, weight in sorted(weights.items(), key=lambda item: -item[1]):
+        if covered >= share * total or len(chosen) >= limit:
+            break
+        chosen.append(pc)
+        covered += weight
+    return chosen
+
+
+def estimate_cycles(counts: object, elf: Path, core: str, memory: MemoryTiming, *, muls_cycles: int = 1,
+                    source: str = "", samples: Mapping[int, Mapping[str, int]] | None = None) -> CycleEstimate:
+    """The estimate of a trace's window (counts: link.exec_trace.TraceCounts) on `core` with `memory`; samples:
+    registers at the entry of blocks, by pc (link/register_sample.py), to place accesses through pointers."""
+    check_core(core, source)
+    listing = disassemble(elf, core)
+    runs = counts.executions()
+    blocks = {b: block_instructions(listing, counts.blocks[b].pc, counts.blocks[b].end) for b in runs}
+    pcs = {b: (counts.blocks[b].pc, counts.blocks[b].end - counts.blocks[b].pc) for b in runs}
+    costs = _block_costs(blocks, pcs, core, memory, muls_cycles, samples or {})
+    result = CycleEstimate(core, memory.description, 0.0,
+                           instructions=sum(len(blocks[b]) * n for b, n in runs.items()))
+    for segment, seg in counts.segments.items():
+        cycles = 0.0
+        for block_id, runs in seg.executions.items():
+            cost = costs[block_id]
+            taken = runs - seg.fallthroughs.get(block_id, 0)
+            cycles += runs * (cost.cycles + cost.waits) + max(0, taken) * cost.taken
+            result.wait_cycles += runs * cost.waits
+        result.cycles += cycles
+        if segment >= 0:
+            result.segments[segment] = cycles
+    return result
