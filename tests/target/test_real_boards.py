@@ -403,7 +403,8 @@ def test_cli_run_on_an_m85_without_the_board_says_where_estimated_cycles_come_fr
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1
     assert "QEMU has no Cortex-M85; estimated cycles: run the M55 image with M85 timings" in err
-    assert "`firmware-gen run MODEL --board mps3_an547 --cycles` gives M55 timings, `python bench/speed.py --cycles` M85's" in err
+    assert ("`firmware-gen run MODEL --board mps3_an547 --cycles` gives M55 timings, "
+            "`python bench/speed.py --cycles` M85's") in err
 
 
 def test_cli_flash_refuses_qemu_boards(capsys):
