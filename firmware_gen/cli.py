@@ -183,8 +183,20 @@ def _deploy(args: argparse.Namespace, port: str | None, interface: str | None = 
     progress = quiet if getattr(args, "json", False) else stderr_progress
     deployment = prepare(data, args.model, args.board, interface=interface or args.interface, out_dir=out_dir,
                          progress=progress, semihosting=None if port is None else False,
-                         options=planning_options(args), generation=generation_options(args))
+                         options=planning_options(args), generation=generation_options(args),
+                         zephyr=_zephyr_tree(args, port))
     return data, deployment, progress
+
+
+def _zephyr_tree(args: argparse.Namespace, port: str | None):
+    """The Zephyr tree of --zephyr (--zephyr-base, else ZEPHYR_BASE); None without --zephyr."""
+    if not getattr(args, "zephyr", False):
+        return None
+    from firmware_gen.target.zephyr_tree import find_tree
+
+    if port is not None or getattr(args, "dataset", None):
+        raise UserError("--zephyr runs zephyr_app under QEMU: it takes no --port and no --dataset")
+    return find_tree(args.zephyr_base)
 
 
 def _validate_on_board(args: argparse.Namespace) -> int:
@@ -348,6 +360,12 @@ def cmd_build(args: argparse.Namespace) -> int:
     check_output_dir(out_dir, "-o")  # before the cross build
     _, deployment, _ = _deploy(args, port=None, out_dir=out_dir)
     firmware = deployment.firmware
+    if firmware.system:  # Zephyr's image: its own memory report, no split by the board file's regions
+        _show(args, {"board": firmware.board.name, "system": firmware.system, "elf": str(firmware.elf),
+                     "flash_bytes": firmware.flash_bytes, "ram_bytes": firmware.ram_bytes,
+                     "workspace_bytes": firmware.workspace_bytes, "main_stack_bytes": firmware.stack_bytes,
+                     "interface": args.interface}, firmware.summary())
+        return ExitStatus.OK
     split = memory_split(firmware, deployment.compiled)
     if args.json:
         _print_json({"board": firmware.board.name, "elf": str(firmware.elf), "flash_bytes": firmware.flash_bytes,
@@ -506,6 +524,13 @@ def _add_input_options(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
 
 
+def _add_zephyr_options(sub: argparse.ArgumentParser) -> None:
+    sub.add_argument("--zephyr", action="store_true", help="build zephyr_app/ with the model as a Zephyr module, for "
+                     "Zephyr's board of the --board name, and run it under QEMU as Zephyr's board does")
+    sub.add_argument("--zephyr-base", metavar="DIR", help="with --zephyr: the zephyr/ folder of a Zephyr workspace "
+                     "(default: $ZEPHYR_BASE)")
+
+
 def _add_link_options(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--port", help="serial port of a real board (e.g. /dev/ttyACM0); default: QEMU")
     sub.add_argument("--baud", type=int, help="baud rate of the serial port (default: the board file's)")
@@ -559,6 +584,7 @@ def _add_compile_commands(command: Callable[..., argparse.ArgumentParser]) -> No
     sub.add_argument("--board", help="run on this board (QEMU, or a real board with --port) instead of the host; "
                                      "with --dataset a QEMU board, the samples built into its flash")
     _add_link_options(sub)
+    _add_zephyr_options(sub)
     sub.add_argument("--layers", action="store_true",
                      help="with --board: run the schedule step by step on the board and compare every layer with "
                           "TFLite Micro, naming the first that differs (implies --interface packed)")
@@ -578,6 +604,7 @@ def _add_board_commands(command: Callable[..., argparse.ArgumentParser]) -> None
     sub.add_argument("--board", required=True)
     sub.add_argument("-o", "--output", help="output directory (default: MODEL-BOARD)")
     sub.add_argument("--json", action="store_true")
+    _add_zephyr_options(sub)
     _add_product_options(sub, pool_from_app=False)
     _add_interface_option(sub)
     _add_planning_options(sub)
@@ -585,6 +612,7 @@ def _add_board_commands(command: Callable[..., argparse.ArgumentParser]) -> None
     sub.add_argument("--board", required=True)
     _add_input_options(sub)
     _add_link_options(sub)
+    _add_zephyr_options(sub)
     sub.add_argument("--json", action="store_true")
     sub.add_argument("--plot", help="write a bar chart of the profile to this PNG")
     sub.add_argument("--save-outputs", metavar="FILE.npy", help="write the raw outputs (the model's dtype and "

@@ -38,6 +38,7 @@ class ModelProfile:
     macs: int
     count: int  # the sum over the steps
     invoke_count: int  # the whole invoke, hook calls between steps included
+    counter: str = ""  # RunResult.counter: what timed the steps ("systick", "dwt", "zephyr_cycles")
 
     @property
     def macs_per_count(self) -> float | None:
@@ -65,7 +66,13 @@ def build_profile(graph: Graph, result: RunResult, calls: Mapping[int, KernelCal
         layers.append(LayerProfile(op.index, op.opcode, list(graph.tensors[op.outputs[0]].shape), n, count,
                                    count / total if total else 0.0, n / count if count and n else None,
                                    call.function if call else "", call.isa if call else ""))
-    return ModelProfile(result.board, unit, layers, sum(layer.macs for layer in layers), total, invoke)
+    return ModelProfile(result.board, unit, layers, sum(layer.macs for layer in layers), total, invoke,
+                        result.counter)
+
+
+# How a Zephyr run was timed, said after its profile (a bare-metal run: SysTick under QEMU, else the DWT).
+_ZEPHYR_COUNTERS = {"zephyr_cycles": "; timed by Zephyr's k_cycle_get_32() (SysTick)",
+                    "dwt": "; timed by the DWT cycle counter"}
 
 
 def format_profile(profile: ModelProfile) -> str:
@@ -81,8 +88,9 @@ def format_profile(profile: ModelProfile) -> str:
     lines.append(f"{'':>4}  {'total':<18} {'':<18} {profile.macs:>12,} {profile.count:>14,} {100.0:>6.2f} "
                  f"{ratio:>11}")
     overhead = profile.invoke_count - profile.count
+    timed_by = _ZEPHYR_COUNTERS.get(profile.counter, "") if "Zephyr" in profile.board else ""
     lines.append(f"board {profile.board}: the whole invoke took {profile.invoke_count:,} {unit} "
-                 f"({overhead:,} outside the steps: calls and timing hooks)")
+                 f"({overhead:,} outside the steps: calls and timing hooks){timed_by}")
     return "\n".join(lines)
 
 

@@ -16,7 +16,7 @@ import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,7 +35,18 @@ _LOG_NOISE = ("Timer with period zero", "QEMU waiting for connection")
 Relay = Callable[[int], str]  # QEMU's serial port -> the URL the host opens to reach it (e.g. through a proxy)
 
 
-def qemu_command(board: Board, elf: Path, port: int) -> list[str]:
+# In a Zephyr build's QEMU line (FirmwareBuild.qemu_machine_args): the serial that is the console, uart0.
+ZEPHYR_CONSOLE_SERIAL = "@console"
+
+
+def qemu_command(board: Board, elf: Path, port: int, machine_args: Sequence[str] = ()) -> list[str]:
+    """machine_args: a Zephyr build's QEMU line (its -icount already shift 0, its console serial marked
+    ZEPHYR_CONSOLE_SERIAL), which replaces the board file's machine and flags."""
+    serial_url = f"tcp:127.0.0.1:{port},server=on,wait=on"
+    if machine_args:
+        machine = [serial_url if arg == ZEPHYR_CONSOLE_SERIAL else arg for arg in machine_args]
+        return [QEMU, *machine, "-kernel", str(elf), "-semihosting-config", "enable=on,target=native",
+                "-display", "none", "-monitor", "none"]
     return [QEMU, "-M", board.qemu_machine, *board.qemu_flags, "-kernel", str(elf),
             "-icount", f"shift={ICOUNT_SHIFT}", "-semihosting-config", "enable=on,target=native",
             "-display", "none", "-monitor", "none", "-serial", f"tcp:127.0.0.1:{port},server=on,wait=on"]
@@ -141,9 +152,10 @@ def _connect(process: subprocess.Popen, url: str, port: int, deadline: float) ->
 
 @contextlib.contextmanager
 def start_qemu(board: Board, elf: Path, timeout: float, startup_timeout: float = 15.0,
-               relay: Relay | None = None) -> Iterator[QemuSession]:
+               relay: Relay | None = None, machine_args: Sequence[str] = ()) -> Iterator[QemuSession]:
     """QEMU running elf, connected; killed on exit from the block whatever happens. timeout is the hard limit on
-    QEMU's whole life. relay: the URL to open instead of QEMU's serial port, given that port (a test's proxy)."""
+    QEMU's whole life. relay: the URL to open instead of QEMU's serial port, given that port (a test's proxy).
+    machine_args: see qemu_command."""
     qemu = shutil.which(QEMU)
     if qemu is None:
         raise ToolchainError(f"{QEMU} not found: {QEMU_INSTALL_HINT}")
@@ -152,7 +164,7 @@ def start_qemu(board: Board, elf: Path, timeout: float, startup_timeout: float =
         log = Path(scratch) / "qemu.log"
         for _attempt in range(3):  # the free port may be taken between probing and QEMU binding it
             port = free_tcp_port()
-            command = qemu_command(board, elf, port)
+            command = qemu_command(board, elf, port, machine_args)
             command[0] = qemu
             if killer:
                 command = [killer, "-s", "KILL", f"{max(1, round(timeout))}", *command]

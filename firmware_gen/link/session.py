@@ -123,7 +123,8 @@ def open_session(firmware: FirmwareBuild, *, serial_url: str | None = None, baud
     with contextlib.ExitStack() as stack:
         qemu = None
         if serial_url is None:
-            qemu = stack.enter_context(start_qemu(firmware.board, firmware.elf, timeout=timeout, relay=relay))
+            qemu = stack.enter_context(start_qemu(firmware.board, firmware.elf, timeout=timeout, relay=relay,
+                                                  machine_args=firmware.qemu_machine_args))
             port = qemu.link
         else:
             port = stack.enter_context(board_link(firmware.board, serial_url, baudrate or firmware.board.uart_baud))
