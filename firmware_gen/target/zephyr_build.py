@@ -131,6 +131,8 @@ def configure_command(tree: ZephyrTree, board: Board, model_dir: Path, build: Pa
     command = [shutil.which("cmake") or "cmake", "-GNinja", "-S", str(ZEPHYR_APP_DIR), "-B", str(build),
                f"-DBOARD={board.name}", f"-DFIRMWARE_GEN_MODEL_DIR={model_dir.resolve()}", "-DFIRMWARE_GEN_LINK=uart",
                f"-DPython3_EXECUTABLE={sys.executable}"]
+    # The FPU as the board file's CPU has it: without it Zephyr builds soft-float, where GCC offers no MVE.
+    command += ["-DCONFIG_FPU=y"] if board.fpu else []
     return command + ([f"-DZEPHYR_MODULES={';'.join(map(str, tree.modules))}"] if tree.modules else [])
 
 
