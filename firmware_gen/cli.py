@@ -266,6 +266,10 @@ def _validate_sequence(args: argparse.Namespace, frames: list) -> int:
         return _validate_layers_on_board(args, frames)
     if args.board:  # QEMU only: the frames are built into the firmware's flash and run in order
         from firmware_gen.check.sequence_board import validate_sequence_on_board
+
+        if args.zephyr:
+            raise UserError("--zephyr validates one invocation; a sequence's frames go into a bare-metal firmware's "
+                            "flash (run a sequence with `run --zephyr`)")
         from firmware_gen.driver.dataset_deploy import check_emulated
 
         check_emulated(args.board, args.port)

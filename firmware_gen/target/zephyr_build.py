@@ -109,7 +109,8 @@ def qemu_machine_args(run_command: str) -> tuple[str, ...]:
     return tuple(args)
 
 
-def _run_command(build: Path, env: dict[str, str]) -> str:
+def run_qemu_command(build: Path, env: dict[str, str]) -> str:
+    """Zephyr's own QEMU command for the build (its run_qemu target)."""
     done = subprocess.run([shutil.which("ninja") or "ninja", "-C", str(build), "-t", "commands", "run_qemu"],
                           capture_output=True, text=True, env=env)
     lines = [line for line in done.stdout.splitlines() if "qemu-system-" in line]
@@ -153,7 +154,7 @@ def build_zephyr_firmware(model_dir: Path, board: Board, tree: ZephyrTree, build
         if too_big is not None:
             raise too_big
         raise ZephyrError(f"Zephyr's build failed for board {board.name}: see {log}")
-    machine_args = qemu_machine_args(_run_command(build, env)) if board.emulated else ()
+    machine_args = qemu_machine_args(run_qemu_command(build, env)) if board.emulated else ()
     config = _config(build)
     _prune(build)
     elf = build / "zephyr" / "zephyr.elf"

@@ -1,4 +1,5 @@
-"""Zephyr, tested without Zephyr (it does not install from the registries reachable here): the module files of
+"""Zephyr without Zephyr (the real build and run are tests/target/test_zephyr_qemu.py's, with ../shared/zephyr's
+tree): the module files of
 `generate --zephyr`, its CMake building the model library with arm-none-eabi-gcc for a board's CPU through stand-ins
 of the zephyr_* functions, and zephyr_app's main.c compiled on the host against stand-ins of printk and
 k_cycle_get_32, its console output decoded and compared with TFLite Micro."""

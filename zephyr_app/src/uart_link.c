@@ -5,6 +5,7 @@
  * DWT cycle counter where it counts (real silicon), else with k_cycle_get_32(); the run ends through semihosting
  * (runtime_c/ports/semihosting.c), as on bare metal. */
 #include <stdint.h>
+#include <string.h>
 #include <zephyr/device.h>
 #include <zephyr/devicetree.h>
 #include <zephyr/drivers/uart.h>
@@ -27,7 +28,14 @@ static uint64_t high_count;
 
 int fg_firmware_main(void);
 
-int main(void) { fg_exit(fg_firmware_main()); }
+/* The pool's bounds, from the model module's linker snippet: its NOLOAD section is not zeroed by Zephyr's boot, so
+ * it is cleared here, as the bare-metal startup does. */
+extern uint8_t __fg_pool_start[], __fg_pool_end[];
+
+int main(void) {
+    memset(__fg_pool_start, 0, (size_t)(__fg_pool_end - __fg_pool_start));
+    fg_exit(fg_firmware_main());
+}
 
 void fg_board_init(void) {}
 
