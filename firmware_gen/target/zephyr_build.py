@@ -58,9 +58,10 @@ def _logged(command: list[str], log: Path, env: dict[str, str]) -> int:
 
 
 def _config(build: Path) -> dict[str, str]:
+    """The build's Kconfig values (zephyr/.config), as text; empty before CMake wrote it."""
     path = build / "zephyr" / ".config"
-    pairs = (line.split("=", 1) for line in path.read_text().splitlines() if "=" in line and line[0] != "#") \
-        if path.is_file() else ()
+    lines = path.read_text().splitlines() if path.is_file() else []
+    pairs = (line.split("=", 1) for line in lines if "=" in line and not line.startswith("#"))
     return {key: value.strip('"') for key, value in pairs}
 
 
