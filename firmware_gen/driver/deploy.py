@@ -73,7 +73,7 @@ def prepare(model: bytes, source: str, board: Board | str, interface: str = "unp
     board = load_board(board) if isinstance(board, str) else board
     semihosting = board.emulated if semihosting is None else semihosting
     if zephyr is not None:
-        zephyr_deploy.check_request(zephyr, board, options, generation)
+        board = zephyr_deploy.check_request(zephyr, board, options, generation)
     for pool in options.pools:
         if pool.name:  # the unnamed default pool goes where the board puts "pool"
             pool_region(board, pool.name)

@@ -3,6 +3,7 @@ it by Zephyr's CMake (target/zephyr_build.py), cached like the bare-metal firmwa
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from pathlib import Path
 
@@ -19,6 +20,10 @@ from firmware_gen.target.zephyr_build import build_zephyr_firmware
 from firmware_gen.target.zephyr_tree import ZephyrTree, check_board, check_host_tools
 
 CACHE_KIND = "zephyr-firmware"
+# Zephyr boards whose CPU has none of the ISA extensions of the project's board file of that name: Zephyr 3.4's
+# mps2_an521 runs on the SSE-200's CPU 0 (SOC_MPS2_AN521_CPU0: no FPU, no DSP, which is how QEMU models CPU 0; Zephyr
+# compiles it +nodsp), the board file's firmware on CPU 1.
+ZEPHYR_CPU_WITHOUT_EXTENSIONS = frozenset({"mps2_an521"})
 LOG_KIND = "zephyr-logs"
 
 
@@ -30,8 +35,17 @@ def model_stack_bytes(compiled: CompiledModel) -> int | None:
     return None
 
 
-def check_request(tree: ZephyrTree, board: Board, options: PlanningOptions, generation: GenerationOptions) -> None:
-    """What a --zephyr build cannot do, refused before any work, each in one line."""
+def zephyr_board(board: Board) -> Board:
+    """The project's board as Zephyr's board of that name runs it: the CPU Zephyr runs on may have fewer ISA
+    extensions than the board file's (its kernel variants are chosen from these)."""
+    if board.name not in ZEPHYR_CPU_WITHOUT_EXTENSIONS:
+        return board
+    soft = tuple(f for f in board.gcc_flags if not f.startswith(("-mfpu=", "-mfloat-abi="))) + ("-mfloat-abi=soft",)
+    return dataclasses.replace(board, features=frozenset(), fpu=False, gcc_flags=soft, init=None)
+
+
+def check_request(tree: ZephyrTree, board: Board, options: PlanningOptions, generation: GenerationOptions) -> Board:
+    """What a --zephyr build cannot do, refused before any work, each in one line; the board as Zephyr runs it."""
     check_host_tools()
     check_board(tree, board)
     if not board.emulated:
@@ -42,6 +56,7 @@ def check_request(tree: ZephyrTree, board: Board, options: PlanningOptions, gene
     if generation.pool_from_app or generation.name != GenerationOptions().name:
         raise UserError("--zephyr builds zephyr_app, which owns the pool and calls the fg_ names: drop "
                         "--pool-from-app and --name")
+    return zephyr_board(board)
 
 
 def cache_key(tree: ZephyrTree) -> bytes:

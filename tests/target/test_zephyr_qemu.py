@@ -129,17 +129,18 @@ def test_kws_counts_within_one_percent_of_bare_metal(zephyr_base: str) -> None:
     assert all(abs(z - b) <= 0.02 * b for z, b in big), steps
 
 
-@pytest.mark.parametrize(("board", "isa"), [("mps2_an385", "Armv7-M"), ("mps2_an521", "DSP")])
+@pytest.mark.parametrize(("board", "isa"), [("mps2_an385", "Armv7-M"), ("mps2_an521", "Arm")])
 def test_other_boards_bit_exact(zephyr_base: str, board: str, isa: str) -> None:
-    """mps3_an547 (the M55's MVE kernels) is validated by the README's commands above."""
+    """mps3_an547 (the M55's MVE kernels) is validated by the README's commands above. Zephyr's mps2_an521 runs on
+    the SSE-200's CPU 0, which has no DSP (nor in QEMU): its kernels are the M33's without the DSP variants."""
     if not (BOARDS_DIR / f"{board}.toml").is_file():
         pytest.skip(f"no project board file boards/{board}.toml yet")
     path = str(shared_model("kws_ref_model"))
     report = _json(_zephyr("validate", path, "--board", board, "--zephyr", "--json", base=zephyr_base))
     assert report["bit_exact"] is True
     run = _json(_zephyr("run", path, "--board", board, "--zephyr", "--json", base=zephyr_base))
-    assert any(isa in layer["isa"] for layer in run["profile"]), [layer["isa"] for layer in run["profile"]]
-    assert load_board(board).emulated
+    isas = [layer["isa"] for layer in run["profile"]]
+    assert any(isa in name for name in isas) and not any("DSP" in name for name in isas), isas
 
 
 def _error(result: subprocess.CompletedProcess) -> str:
