@@ -125,8 +125,8 @@ def test_kws_counts_within_one_percent_of_bare_metal(zephyr_base: str) -> None:
     assert zephyr["outputs"] == bare["outputs"]
     assert abs(zephyr["instructions"] - bare["instructions"]) <= 0.01 * bare["instructions"]
     steps = [(z["count"], b["count"]) for z, b in zip(zephyr["profile"], bare["profile"], strict=True)]
-    big = [(z, b) for z, b in steps if b > 100_000]  # a step of a few ticks differs by a tick or two
-    assert all(abs(z - b) <= 0.02 * b for z, b in big), steps
+    big = [(z, b) for z, b in steps if b > 100_000]  # a step of a few ticks may be a tick or two off
+    assert all(abs(z - b) <= 0.01 * b for z, b in big), steps
 
 
 @pytest.mark.parametrize(("board", "isa"), [("mps2_an385", "Armv7-M"), ("mps2_an521", "Arm")])
