@@ -21,6 +21,9 @@ command -v qemu-system-arm >/dev/null || missing+=(qemu-system-arm)
 command -v cmake >/dev/null || missing+=(cmake)
 command -v g++ >/dev/null || missing+=(g++)
 command -v make >/dev/null || missing+=(make)
+# Zephyr builds (build|run|validate --zephyr, tests/target/test_zephyr_qemu.py): plain cmake + ninja, dtc.
+command -v ninja >/dev/null || missing+=(ninja-build)
+command -v dtc >/dev/null || missing+=(device-tree-compiler)
 python3 -c "import ensurepip, venv" 2>/dev/null || missing+=(python3-venv)
 if [ ${#missing[@]} -gt 0 ]; then
     echo "bootstrap: installing Debian packages: ${missing[*]}"

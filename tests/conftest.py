@@ -19,7 +19,10 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
-SHARED_MODELS_DIR = REPO.parent / "shared" / "models"
+# The shared, read-only test data (../shared beside the checkout; FIRMWARE_GEN_SHARED for a checkout elsewhere).
+SHARED_DIR = Path(os.environ.get("FIRMWARE_GEN_SHARED", REPO.parent / "shared"))
+SHARED_MODELS_DIR = SHARED_DIR / "models"
+ZEPHYR_TARBALL = SHARED_DIR / "zephyr" / "zephyr-3.4.99-arm-qemu.tar.gz"
 SHARED_MODEL_NAMES = [
     "person_detect",
     "vww_96_int8",

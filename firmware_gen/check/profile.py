@@ -40,6 +40,7 @@ class ModelProfile:
     count: int  # the sum over the steps
     invoke_count: int  # the whole invoke, hook calls between steps included
     cycle_estimate: dict | None = None  # CycleEstimate.to_json() plus the clock, when the run estimated cycles
+    counter: str = ""  # RunResult.counter: what timed the steps ("systick", "dwt", "zephyr_cycles")
 
     @property
     def macs_per_count(self) -> float | None:
@@ -75,7 +76,8 @@ def build_profile(graph: Graph, result: RunResult, calls: Mapping[int, KernelCal
             layer.estimated_cycles = round(result.cycles.segments.get(position, 0.0))
         estimate = {**result.cycles.to_json(), "core_hz": core_hz,
                     "ms": 1e3 * result.cycles.cycles / core_hz if core_hz else None}
-    return ModelProfile(result.board, unit, layers, sum(layer.macs for layer in layers), total, invoke, estimate)
+    return ModelProfile(result.board, unit, layers, sum(layer.macs for layer in layers), total, invoke, estimate,
+                        result.counter)
 
 
 def _estimate_columns(profile: ModelProfile, cycles: int | None) -> str:
@@ -95,6 +97,11 @@ def estimate_note(estimate: dict) -> str:
             f"{estimate['memory']}")
 
 
+# How a Zephyr run was timed, said after its profile (a bare-metal run: SysTick under QEMU, else the DWT).
+_ZEPHYR_COUNTERS = {"zephyr_cycles": "; timed by Zephyr's k_cycle_get_32() (SysTick)",
+                    "dwt": "; timed by the DWT cycle counter"}
+
+
 def format_profile(profile: ModelProfile) -> str:
     unit = profile.unit
     extra = f" {'est. cycles':>14} {'est. ms':>9}" if profile.cycle_estimate is not None else ""
@@ -111,8 +118,9 @@ def format_profile(profile: ModelProfile) -> str:
     lines.append(f"{'':>4}  {'total':<18} {'':<18} {profile.macs:>12,} {profile.count:>14,} {100.0:>6.2f} "
                  f"{ratio:>11}{_estimate_columns(profile, steps if profile.cycle_estimate else None)}".rstrip())
     overhead = profile.invoke_count - profile.count
+    timed_by = _ZEPHYR_COUNTERS.get(profile.counter, "") if "Zephyr" in profile.board else ""
     lines.append(f"board {profile.board}: the whole invoke took {profile.invoke_count:,} {unit} "
-                 f"({overhead:,} outside the steps: calls and timing hooks)")
+                 f"({overhead:,} outside the steps: calls and timing hooks){timed_by}")
     if profile.cycle_estimate is not None:
         lines.append(estimate_note(profile.cycle_estimate))
     return "\n".join(lines)

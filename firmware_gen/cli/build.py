@@ -9,12 +9,14 @@ from firmware_gen.abi import ExitStatus
 from firmware_gen.cli.common import (
     deploy,
     print_json,
+    show,
 )
 from firmware_gen.cli.options import (
     CommandAdder,
     add_interface_option,
     add_planning_options,
     add_product_options,
+    add_zephyr_options,
 )
 from firmware_gen.output_paths import check_output_dir
 
@@ -27,6 +29,12 @@ def cmd_build(args: argparse.Namespace) -> int:
     check_output_dir(out_dir, "-o")  # before the cross build
     _, deployment, _ = deploy(args, port=None, out_dir=out_dir)
     firmware = deployment.firmware
+    if firmware.system:  # Zephyr's image: its own memory report, no split by the board file's regions
+        show(args, {"board": firmware.board.name, "system": firmware.system, "elf": str(firmware.elf),
+                    "flash_bytes": firmware.flash_bytes, "ram_bytes": firmware.ram_bytes,
+                    "workspace_bytes": firmware.workspace_bytes, "main_stack_bytes": firmware.stack_bytes,
+                    "interface": args.interface}, firmware.summary())
+        return ExitStatus.OK
     split = memory_split(firmware, deployment.compiled)
     if args.json:
         print_json({"board": firmware.board.name, "elf": str(firmware.elf), "flash_bytes": firmware.flash_bytes,
@@ -43,6 +51,7 @@ def register(command: CommandAdder) -> None:
     sub.add_argument("--board", required=True)
     sub.add_argument("-o", "--output", help="output directory (default: MODEL-BOARD)")
     sub.add_argument("--json", action="store_true")
+    add_zephyr_options(sub)
     add_product_options(sub, pool_from_app=False)
     add_interface_option(sub)
     add_planning_options(sub)

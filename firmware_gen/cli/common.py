@@ -119,5 +119,17 @@ def deploy(args: argparse.Namespace, port: str | None, interface: str | None = N
     progress = quiet if getattr(args, "json", False) else stderr_progress
     deployment = prepare(data, args.model, args.board, interface=interface or args.interface, out_dir=out_dir,
                          progress=progress, semihosting=None if port is None else False,
-                         options=planning_options(args), generation=generation_options(args))
+                         options=planning_options(args), generation=generation_options(args),
+                         zephyr=zephyr_tree(args, port))
     return data, deployment, progress
+
+
+def zephyr_tree(args: argparse.Namespace, port: str | None):
+    """The Zephyr tree of --zephyr (--zephyr-base, else ZEPHYR_BASE); None without --zephyr."""
+    if not getattr(args, "zephyr", False):
+        return None
+    from firmware_gen.target.zephyr_tree import find_tree
+
+    if port is not None or getattr(args, "dataset", None):
+        raise UserError("--zephyr runs zephyr_app under QEMU: it takes no --port and no --dataset")
+    return find_tree(args.zephyr_base)

@@ -55,6 +55,13 @@ def add_parallel_options(sub: argparse.ArgumentParser, prefix: str = "") -> None
                      "machine belongs to) or the HOST:PORT of its head node (pip install 'firmware-gen[distributed]')")
 
 
+def add_zephyr_options(sub: argparse.ArgumentParser) -> None:
+    sub.add_argument("--zephyr", action="store_true", help="build zephyr_app/ with the model as a Zephyr module, for "
+                     "Zephyr's board of the --board name, and run it under QEMU as Zephyr's board does")
+    sub.add_argument("--zephyr-base", metavar="DIR", help="with --zephyr: the zephyr/ folder of a Zephyr workspace "
+                     "(default: $ZEPHYR_BASE)")
+
+
 def add_link_options(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--port", help="serial port of a real board (e.g. /dev/ttyACM0); default: QEMU")
     sub.add_argument("--baud", type=int, help="baud rate of the serial port (default: the board file's)")

@@ -19,6 +19,7 @@ from firmware_gen.cli.options import (
     add_interface_option,
     add_link_options,
     add_planning_options,
+    add_zephyr_options,
 )
 from firmware_gen.output_paths import check_output_file
 
@@ -91,6 +92,7 @@ def register(command: CommandAdder) -> None:
     sub.add_argument("--board", required=True)
     add_input_options(sub)
     add_link_options(sub)
+    add_zephyr_options(sub)
     sub.add_argument("--json", action="store_true")
     sub.add_argument("--plot", help="write a bar chart of the profile to this PNG")
     sub.add_argument("--cycles", action="store_true", help="under QEMU, also estimate core cycles and ms per step "

@@ -23,6 +23,7 @@ from firmware_gen.cli.options import (
     add_link_options,
     add_parallel_options,
     add_planning_options,
+    add_zephyr_options,
 )
 from firmware_gen.errors import UserError
 
@@ -101,6 +102,10 @@ def _validate_sequence(args: argparse.Namespace, frames: list) -> int:
         return _validate_layers_on_board(args, frames)
     if args.board:  # QEMU only: the frames are built into the firmware's flash and run in order
         from firmware_gen.check.sequence_board import validate_sequence_on_board
+
+        if args.zephyr:
+            raise UserError("--zephyr validates one invocation; a sequence's frames go into a bare-metal firmware's "
+                            "flash (run a sequence with `run --zephyr`)")
         from firmware_gen.driver.dataset_deploy import check_emulated
 
         check_emulated(args.board, args.port)
@@ -153,6 +158,7 @@ def register(command: CommandAdder) -> None:
     sub.add_argument("--board", help="run on this board (QEMU, or a real board with --port) instead of the host; "
                                      "with --dataset a QEMU board, the samples built into its flash")
     add_link_options(sub)
+    add_zephyr_options(sub)
     sub.add_argument("--layers", action="store_true",
                      help="with --board: run the schedule step by step on the board and compare every layer with "
                           "TFLite Micro, naming the first that differs (implies --interface packed)")

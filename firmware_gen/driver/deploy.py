@@ -15,7 +15,7 @@ import numpy as np
 
 from firmware_gen import __version__
 from firmware_gen.backend.options import GenerationOptions
-from firmware_gen.driver import build_cache
+from firmware_gen.driver import build_cache, zephyr_deploy
 from firmware_gen.driver.compiler import CompiledModel, generate
 from firmware_gen.errors import OutputPathError, UserError
 from firmware_gen.frontend.ir import Graph
@@ -28,6 +28,7 @@ from firmware_gen.target.boards import Board, load_board
 from firmware_gen.target.cache_limit import cache_root
 from firmware_gen.target.cross_build import FirmwareBuild, build_firmware
 from firmware_gen.target.linker_script import pool_region
+from firmware_gen.target.zephyr_tree import ZephyrTree
 
 Progress = Callable[[str], None]
 
@@ -64,14 +65,18 @@ def _runtime_digest() -> str:
 
 def prepare(model: bytes, source: str, board: Board | str, interface: str = "unpacked",
             out_dir: Path | None = None, progress: Progress = quiet, options: PlanningOptions = PlanningOptions(),
-            semihosting: bool | None = None, generation: GenerationOptions = GenerationOptions()) -> Deployment:
+            semihosting: bool | None = None, generation: GenerationOptions = GenerationOptions(),
+            zephyr: ZephyrTree | None = None) -> Deployment:
     """Generate and cross-compile `model` for `board`, planned with `options` (each named pool goes to the memory
     region of the board of that name). Without out_dir the build is cached by the
     model, the board, the interface, the planning options and the compiler's own sources, so `run` rebuilds only
     when something changed. A failed build leaves nothing behind. semihosting: end the run through semihosting
-    (default: on QEMU machines only; a real board, or QEMU reached through a serial port, resets instead)."""
+    (default: on QEMU machines only; a real board, or QEMU reached through a serial port, resets instead).
+    zephyr: build zephyr_app/ with the model as a Zephyr module against this Zephyr tree instead of bare metal."""
     board = load_board(board) if isinstance(board, str) else board
     semihosting = board.emulated if semihosting is None else semihosting
+    if zephyr is not None:
+        board = zephyr_deploy.check_request(zephyr, board, options, generation)
     for pool in options.pools:
         if pool.name:  # the unnamed default pool goes where the board puts "pool"
             pool_region(board, pool.name)
@@ -79,8 +84,10 @@ def prepare(model: bytes, source: str, board: Board | str, interface: str = "unp
     check_supported(graph)
     key = hashlib.sha256(model + board.name.encode() + interface.encode()
                          + options.cache_key().encode() + _runtime_digest().encode() + repr(generation).encode()
-                         + (b"" if semihosting else b"no-semihosting"))
-    entry, destination = _cache_root() / key.hexdigest()[:32], None
+                         + (b"" if semihosting else b"no-semihosting")
+                         + (zephyr_deploy.cache_key(zephyr) if zephyr else b""))
+    root = zephyr_deploy.cache_dir() if zephyr else _cache_root()
+    entry, destination = root / key.hexdigest()[:32], None
     cached = build_cache.load(entry)
     if out_dir is None:
         if cached is not None:
@@ -103,8 +110,12 @@ def prepare(model: bytes, source: str, board: Board | str, interface: str = "unp
         progress(f"generating C for {Path(source).name} ({len(graph.operators)} operators, {interface})")
         compiled = generate(graph, out_dir / "model", source=Path(source).name, interface=interface,
                             options=options, isa=board.isa, generation=generation)
-        progress(f"cross-compiling for {board.name} ({board.core}) with arm-none-eabi-gcc")
-        firmware = build_firmware(out_dir / "model", board, out_dir / "build", semihosting=semihosting)
+        if zephyr is None:
+            progress(f"cross-compiling for {board.name} ({board.core}) with arm-none-eabi-gcc")
+            firmware = build_firmware(out_dir / "model", board, out_dir / "build", semihosting=semihosting)
+        else:
+            progress(f"building zephyr_app for Zephyr {zephyr.version}'s {board.name} ({board.core}) with CMake")
+            firmware = zephyr_deploy.build_on_zephyr(out_dir, board, zephyr, compiled, source, key.hexdigest())
     except BaseException as error:
         if not existed:
             shutil.rmtree(out_dir, ignore_errors=True)
@@ -128,9 +139,10 @@ def _refuse_if_out_of_space(destination: Path, error: BaseException) -> None:
 
 
 def _where(deployment: Deployment, serial_url: str | None) -> str:
-    board = deployment.firmware.board
+    board, system = deployment.firmware.board, deployment.firmware.system
+    under = f" under {system}" if system else ""
     note = f"; {board.qemu_note}" if board.qemu_note else ""
-    return f"{board.name} via {serial_url or f'QEMU ({board.qemu_machine}, -icount shift=0{note})'}"
+    return f"{board.name}{under} via {serial_url or f'QEMU ({board.qemu_machine}, -icount shift=0{note})'}"
 
 
 def run(deployment: Deployment, inputs: list[np.ndarray], serial_url: str | None = None,

@@ -35,7 +35,20 @@ _LOG_NOISE = ("Timer with period zero", "QEMU waiting for connection")
 Relay = Callable[[int], str]  # QEMU's serial port -> the URL the host opens to reach it (e.g. through a proxy)
 
 
-def qemu_command(board: Board, elf: Path, port: int, extra_flags: Sequence[str] = ()) -> list[str]:
+# In a Zephyr build's QEMU line (FirmwareBuild.qemu_machine_args): the serial that is the console, uart0.
+ZEPHYR_CONSOLE_SERIAL = "@console"
+
+
+def qemu_command(board: Board, elf: Path, port: int, extra_flags: Sequence[str] = (),
+                 machine_args: Sequence[str] = ()) -> list[str]:
+    """extra_flags: more QEMU options (the execution trace's). machine_args: a Zephyr build's QEMU line (its -icount
+    already shift 0, its console serial marked ZEPHYR_CONSOLE_SERIAL), which replaces the board file's machine and
+    flags."""
+    serial_url = f"tcp:127.0.0.1:{port},server=on,wait=on"
+    if machine_args:
+        machine = [serial_url if arg == ZEPHYR_CONSOLE_SERIAL else arg for arg in machine_args]
+        return [QEMU, *machine, *extra_flags, "-kernel", str(elf), "-semihosting-config", "enable=on,target=native",
+                "-display", "none", "-monitor", "none"]
     return [QEMU, "-M", board.qemu_machine, *board.qemu_flags, *extra_flags, "-kernel", str(elf),
             "-icount", f"shift={ICOUNT_SHIFT}", "-semihosting-config", "enable=on,target=native",
             "-display", "none", "-monitor", "none", "-serial", f"tcp:127.0.0.1:{port},server=on,wait=on"]
@@ -141,10 +154,11 @@ def _connect(process: subprocess.Popen, url: str, port: int, deadline: float) ->
 
 @contextlib.contextmanager
 def start_qemu(board: Board, elf: Path, timeout: float, startup_timeout: float = 15.0,
-               relay: Relay | None = None, extra_flags: Sequence[str] = ()) -> Iterator[QemuSession]:
+               relay: Relay | None = None, extra_flags: Sequence[str] = (),
+               machine_args: Sequence[str] = ()) -> Iterator[QemuSession]:
     """QEMU running elf, connected; killed on exit from the block whatever happens. timeout is the hard limit on
     QEMU's whole life. relay: the URL to open instead of QEMU's serial port, given that port (a test's proxy).
-    extra_flags: more QEMU options (the execution trace's)."""
+    extra_flags, machine_args: see qemu_command."""
     qemu = shutil.which(QEMU)
     if qemu is None:
         raise ToolchainError(f"{QEMU} not found: {QEMU_INSTALL_HINT}")
@@ -153,7 +167,7 @@ def start_qemu(board: Board, elf: Path, timeout: float, startup_timeout: float =
         log = Path(scratch) / "qemu.log"
         for _attempt in range(3):  # the free port may be taken between probing and QEMU binding it
             port = free_tcp_port()
-            command = qemu_command(board, elf, port, extra_flags)
+            command = qemu_command(board, elf, port, extra_flags, machine_args)
             command[0] = qemu
             if killer:
                 command = [killer, "-s", "KILL", f"{max(1, round(timeout))}", *command]

@@ -124,7 +124,8 @@ def open_session(firmware: FirmwareBuild, *, serial_url: str | None = None, baud
         qemu = None
         if serial_url is None:
             qemu = stack.enter_context(start_qemu(firmware.board, firmware.elf, timeout=timeout, relay=relay,
-                                                   extra_flags=qemu_flags))
+                                                   extra_flags=qemu_flags,
+                                                   machine_args=firmware.qemu_machine_args))
             port = qemu.link
         else:
             port = stack.enter_context(board_link(firmware.board, serial_url, baudrate or firmware.board.uart_baud))

@@ -66,14 +66,19 @@ class FirmwareBuild:
     workspace_bytes: int
     regions: list[RegionUsage]
     stack: StackBound | None = None  # the worst case from the compiler's call graph (None: not analysed)
+    qemu_machine_args: tuple[str, ...] = ()  # a Zephyr build's QEMU line (target/zephyr_build.py); (): the board's
+    stack_bytes: int | None = None  # the program's stack, when not the board file's (Zephyr's main stack)
+    system: str = ""  # what the model runs on besides its kernels: "" (bare metal) or "Zephyr 3.4.99"
 
     @property
     def fits(self) -> bool:
         return all(r.fits for r in self.regions)
 
     def summary(self) -> str:
-        lines = [f"{self.elf.name} for {self.board.name}: flash {self.flash_bytes:,} B, RAM {self.ram_bytes:,} B "
-                 f"(workspace pool {self.workspace_bytes:,} B, stack {self.board.stack_bytes:,} B)"]
+        stack = f"{'main ' if self.system else ''}stack {self.stack_bytes or self.board.stack_bytes:,} B"
+        under = f" under {self.system}" if self.system else ""
+        lines = [f"{self.elf.name} for {self.board.name}{under}: flash {self.flash_bytes:,} B, "
+                 f"RAM {self.ram_bytes:,} B (workspace pool {self.workspace_bytes:,} B, {stack})"]
         for r in self.regions:
             if r.used:
                 lines.append(f"  {r.name:<10} {r.used:>10,} / {r.size:>10,} B ({100 * r.used / r.size:.1f}%)")

@@ -27,6 +27,7 @@ void fg_uart_flush(void);        /* returns once every byte written has left the
 /* Which counter fg_cycles_now() reads. */
 #define FG_COUNTER_DWT 1     /* core clock cycles */
 #define FG_COUNTER_SYSTICK 2 /* SysTick ticks (processor clock source) */
+#define FG_COUNTER_ZEPHYR_CYCLES 3 /* Zephyr's k_cycle_get_32() cycles (zephyr_app/) */
 
 /* Starts the counter (DWT if it counts, else SysTick) and returns FG_COUNTER_*. */
 int fg_cycles_init(void);

@@ -1,4 +1,5 @@
-"""Zephyr, tested without Zephyr (it does not install from the registries reachable here): the module files of
+"""Zephyr without Zephyr (the real build and run are tests/target/test_zephyr_qemu.py's, with ../shared/zephyr's
+tree): the module files of
 `generate --zephyr`, its CMake building the model library with arm-none-eabi-gcc for a board's CPU through stand-ins
 of the zephyr_* functions, and zephyr_app's main.c compiled on the host against stand-ins of printk and
 k_cycle_get_32, its console output decoded and compared with TFLite Micro."""
@@ -130,3 +131,38 @@ def test_console_without_a_run_or_with_a_damaged_frame():
         parse_console("*** Booting Zephyr OS ***\nhello\n")
     with pytest.raises(ConsoleError, match="damaged frame line"):
         parse_console("@FG 4647010a000000\n")
+
+
+def test_main_stack_from_the_models_worst_case_stack(tmp_path):
+    """The one value that sizes zephyr_app's main stack: the model's worst-case stack, in the module's
+    main_stack.conf, which zephyr_app's CMake adds over prj.conf's 4 KiB fallback."""
+    from firmware_gen.backend.zephyr_module import APP_STACK_BYTES, MAIN_STACK_FALLBACK_BYTES, write_zephyr_module
+
+    _, out = _generate_module(tmp_path, "tiny_cnn")
+    assert not (out / "zephyr" / "main_stack.conf").exists()  # generate knows no stack bound: the fallback
+    assert f"CONFIG_MAIN_STACK_SIZE={MAIN_STACK_FALLBACK_BYTES}" in (APP / "prj.conf").read_text()
+    write_zephyr_module(out, model_stack_bytes=5001)
+    conf = (out / "zephyr" / "main_stack.conf").read_text()
+    assert f"CONFIG_MAIN_STACK_SIZE={(5001 + APP_STACK_BYTES + 7) // 8 * 8}" in conf
+    assert "zephyr/main_stack.conf" in (APP / "CMakeLists.txt").read_text()
+
+
+def test_qemu_line_of_a_zephyr_board():
+    """Zephyr's run_qemu command (BUILD.md's mps2_an521 line) made firmware-gen's: console on the host's socket,
+    the second serial null, -icount at shift 0, no terminal, monitor, pid file or kernel of Zephyr's."""
+    from firmware_gen.link.qemu import ZEPHYR_CONSOLE_SERIAL, qemu_command
+    from firmware_gen.target.zephyr_build import CONSOLE_SERIAL, qemu_machine_args
+
+    line = ("cd /b && /usr/bin/qemu-system-arm -cpu cortex-m33 -machine mps2-an521 -nographic -m 16 -vga none "
+            "-net none -pidfile qemu.pid -chardev stdio,id=con,mux=on -serial chardev:con "
+            "-mon chardev=con,mode=readline -icount shift=7,align=off,sleep=off -rtc clock=vm "
+            "-chardev pty,id=hostS0 -serial chardev:hostS0 "
+            "-kernel /b/zephyr/zephyr.elf")
+    args = qemu_machine_args(line)
+    assert CONSOLE_SERIAL == ZEPHYR_CONSOLE_SERIAL
+    assert list(args) == ["-cpu", "cortex-m33", "-machine", "mps2-an521", "-m", "16", "-vga", "none", "-net", "none",
+                          "-serial", CONSOLE_SERIAL, "-icount", "shift=0,align=off,sleep=off", "-rtc", "clock=vm",
+                          "-serial", "null"]
+    command = qemu_command(load_board("mps3_an547"), Path("/x.elf"), 4321, args)
+    assert "tcp:127.0.0.1:4321,server=on,wait=on" in command and CONSOLE_SERIAL not in command
+    assert command[command.index("-kernel") + 1] == "/x.elf" and "enable=on,target=native" in command

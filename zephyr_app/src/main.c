@@ -20,8 +20,6 @@
 #error "the model module must be built with FIRMWARE_GEN_HOOKS (the default)"
 #endif
 
-#define FG_COUNTER_ZEPHYR_CYCLES 3 /* k_cycle_get_32() cycles */
-
 /* The pool's bounds, from the module's linker snippet (zephyr/fg_pool.ld): its NOLOAD section is not zeroed by
  * Zephyr's boot, so the app clears it as the bare-metal startup does. */
 extern uint8_t __fg_pool_start[], __fg_pool_end[];
