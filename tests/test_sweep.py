@@ -124,3 +124,16 @@ def test_the_readme_spec_reads_as_written(tmp_path: Path) -> None:
     assert {job.model for job in jobs} == {"candidates/residual.tflite", "candidates/tiny_cnn.tflite",
                                            "kws_ref_model.tflite"}
     assert pareto_front([(10, 5), (8, 9), (12, 5), (8, 7), (20, 1)]) == [(8, 7), (10, 5), (20, 1)]
+
+
+def test_variants_off_runs_the_portable_kernels(tmp_path: Path) -> None:
+    """options.variants = false: the same board with the portable C kernels only; both bit-exact, different counts."""
+    write_models(tmp_path / "models")
+    spec = write_spec(tmp_path / "spec.toml", 'models = ["models/tiny_cnn.tflite"]\nboards = ["mps2_an386"]\n'
+                                              '[options]\nalgorithm = "greedy_by_size"\nvariants = [true, false]\n')
+    out = tmp_path / "results"
+    done = run_cli("sweep", str(spec), "-o", str(out), "--jobs", "1", "--json")
+    assert done.returncode == 0, done.stderr
+    rows = {r["options"]["variants"]: r for r in _rows(out)}
+    assert rows[True]["bit_exact"] is True and rows[False]["bit_exact"] is True
+    assert rows[True]["instructions"] != rows[False]["instructions"]

@@ -14,7 +14,6 @@ from firmware_gen.check.inputs import random_inputs
 from firmware_gen.driver.deploy import Deployment, prepare, run
 from firmware_gen.errors import UserError
 from firmware_gen.sweep.spec import Job
-from firmware_gen.target.boards import load_board
 
 ROW_FIELDS = ("job", "model", "board", "options", "pool_bytes", "flash_bytes", "ram_bytes", "instructions",
               "bit_exact", "wall_s", "error", "node")
@@ -38,7 +37,7 @@ def _real_board_port(deployment: Deployment) -> str | None:
 
 
 def _measure(job: Job, model: bytes, row: dict) -> None:
-    board = load_board(job.board)
+    board = job.target()
     deployment = prepare(model, job.path, board, interface=job.options["interface"], options=job.planning(),
                          generation=job.generation(), semihosting=None if board.emulated else False)
     row.update(pool_bytes=deployment.compiled.plan.pool_bytes, flash_bytes=deployment.firmware.flash_bytes,

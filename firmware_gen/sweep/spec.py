@@ -14,10 +14,12 @@ glob matching nothing, an unknown board or a bad option value is one line naming
     io_in_pool = true
     pools = [["sram"], ["dtcm:64K", "sram"]]  # a list of pool lists; each pool NAME[:SIZE]
     name = "fg"
+    variants = [true, false]   # the board's kernel variants (Armv7-M, DSP, MVE) or the portable C kernels only
 """
 
 from __future__ import annotations
 
+import dataclasses
 import glob
 import hashlib
 import itertools
@@ -32,7 +34,7 @@ from firmware_gen.backend.options import GenerationOptions
 from firmware_gen.errors import UserError
 from firmware_gen.planner import ALGORITHMS, PlanningOptions, PoolSpec
 from firmware_gen.project_config import split_pool
-from firmware_gen.target.boards import load_board
+from firmware_gen.target.boards import Board, load_board
 
 
 class SpecError(UserError):
@@ -42,7 +44,7 @@ class SpecError(UserError):
 _TOP_KEYS = {"models", "boards", "options", "validate", "seed"}
 BEST = "best"  # algorithm: run them all, keep the smallest pool
 OPTION_DEFAULTS: dict[str, object] = {"algorithm": BEST, "overlap": True, "interface": "unpacked", "io_in_pool": True,
-                                      "pools": [], "name": DEFAULT_PREFIX}
+                                      "pools": [], "name": DEFAULT_PREFIX, "variants": True}
 
 
 @dataclass(frozen=True)
@@ -69,6 +71,11 @@ class Job:
 
     def generation(self) -> GenerationOptions:
         return GenerationOptions(name=self.options["name"])
+
+    def target(self) -> Board:
+        """The board, with its kernel variants or (variants = false) the portable kernels only."""
+        board = load_board(self.board)
+        return board if self.options.get("variants", True) else dataclasses.replace(board, kernel_variants=False)
 
 
 @dataclass(frozen=True)
@@ -119,7 +126,7 @@ def _models(path: Path, patterns: list[str]) -> list[tuple[str, str]]:
 
 def _check_value(path: Path, name: str, value: object) -> None:
     where = f"{path}: options.{name} = {value!r}"
-    if name in ("overlap", "io_in_pool") and not isinstance(value, bool):
+    if name in ("overlap", "io_in_pool", "variants") and not isinstance(value, bool):
         raise SpecError(f"{where}: expected true or false")
     if name == "algorithm" and value not in (BEST, *ALGORITHMS):
         raise SpecError(f"{where}: unknown planning algorithm (known: {BEST}, {', '.join(ALGORITHMS)})")

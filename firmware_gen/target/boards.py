@@ -80,6 +80,7 @@ class Board:
     # A real board whose core QEMU does not emulate: the QEMU board that runs the same instruction set, on which its
     # cycles are estimated with this core's timings (Cortex-M85: the M55's mps3_an547).
     estimate_on: str | None = None
+    kernel_variants: bool = True  # False: the portable C kernels only, whatever the CPU offers (a sweep's option)
     source: str = ""  # the board file
     stands_for: str = ""  # the real part whose memory timing the regions state (a QEMU board)
     muls_cycles: int = 1  # a Cortex-M0+'s MULS: 1 (fast multiplier) or 32 (small), by configuration
@@ -95,7 +96,8 @@ class Board:
 
     @property
     def isa(self) -> Isa:
-        return Isa(core_features(self.core, self.features), self.region_for("rodata").size)
+        features = core_features(self.core, self.features) if self.kernel_variants else frozenset()
+        return Isa(features, self.region_for("rodata").size)
 
     @property
     def instructions_per_tick(self) -> float:
