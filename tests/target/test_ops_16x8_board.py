@@ -1,6 +1,7 @@
 """Every 16x8 operator (int16 activations, zero point 0) bit-exact with TFLM on a QEMU board: one single-operator
-model per operator (and SOFTMAX int8 -> int16), all in one firmware. CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED,
-AVERAGE_POOL_2D and SOFTMAX run on the boards inside the 16x8 DS-CNN too (test_ds_cnn_16x8_boards.py)."""
+model per operator (and SOFTMAX int8 -> int16, QUANTIZE to and from int32), all in one firmware. CONV_2D,
+DEPTHWISE_CONV_2D, FULLY_CONNECTED, AVERAGE_POOL_2D and SOFTMAX run on the boards inside the 16x8 DS-CNN too
+(test_ds_cnn_16x8_boards.py)."""
 
 from __future__ import annotations
 
@@ -73,6 +74,17 @@ def _transpose_conv() -> bytes:
     return b.build()
 
 
+def _batch_matmul() -> bytes:
+    b = ModelBuilder("batch_matmul")
+    x = b.input("x", SHAPE, "int16", scale=0.01)
+    rhs = b.constant("rhs", np.random.default_rng(4).integers(-32768, 32768, (1, 4, 8, 3)).astype(np.int16),
+                     scale=0.001)
+    y = b.tensor("y", (1, 4, 5, 3), "int16", scale=0.5)
+    b.operator("BATCH_MATMUL", [x, rhs], [y])
+    b.output(y)
+    return b.build()
+
+
 def _models() -> list[bytes]:
     pool = {"padding": "SAME", "stride_h": 2, "stride_w": 2, "filter_h": 2, "filter_w": 3}
     pooled = (1, 2, 3, 8)
@@ -102,6 +114,10 @@ def _models() -> list[bytes]:
         _single("RELU", out_scale=0.02), _single("RELU6", in_scale=0.001, out_scale=0.001), _single("ABS"),
         _binary("MAXIMUM", 0.02, {}), _binary("SQUARED_DIFFERENCE", 2.0, {}),
         _single("RESIZE_NEAREST_NEIGHBOR", _ints([[8, 10]]), out_shape=(1, 8, 10, 8)),
+        _single("QUANTIZE", out_dtype="int32", out_scale=0.0003), _single("QUANTIZE", in_dtype="int32", in_scale=1e-4),
+        _single("LEAKY_RELU", options={"alpha": 0.3}, in_scale=0.0066339182667434216,
+                out_scale=0.0013524781679734588),
+        _batch_matmul(),
     ]
 
 
