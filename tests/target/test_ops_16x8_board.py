@@ -118,6 +118,8 @@ def _models() -> list[bytes]:
         _single("LEAKY_RELU", options={"alpha": 0.3}, in_scale=0.0066339182667434216,
                 out_scale=0.0013524781679734588),
         _batch_matmul(),
+        _single("PRELU", lambda b: [b.constant("alpha", np.arange(-4, 4, dtype=np.int8) * 30, scale=0.01,
+                                               zero_point=3)], out_scale=0.007),
     ]
 
 
