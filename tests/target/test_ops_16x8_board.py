@@ -104,6 +104,8 @@ def _models() -> list[bytes]:
         _single("PAD", _ints([[[0, 0], [1, 0], [0, 2], [0, 0]]]), out_shape=(1, 5, 7, 8)),
         _single("PADV2", lambda b: [*_ints([[[0, 0], [1, 0], [0, 2], [0, 0]]])(b),
                                     b.constant("value", np.array([-1], dtype=np.int16))], out_shape=(1, 5, 7, 8)),
+        _single("PADV2", lambda b: [*_ints([[[0, 0], [0, 1], [2, 0], [0, 0]]])(b),
+                                    b.constant("value", np.array([0x1234], dtype=np.int16))], out_shape=(1, 5, 7, 8)),
         _concatenation(),
         _single("RESHAPE", _ints([[1, 20, 8]]), {"new_shape": (1, 20, 8)}, out_shape=(1, 20, 8)),
         _single("QUANTIZE", out_scale=0.02), _single("QUANTIZE", out_dtype="int8", out_scale=0.5),
