@@ -13,7 +13,7 @@ from rounding_cases import ALL_INT16, Q15, alphas, real_multipliers, scale_pairs
 from test_activations_16x8 import side_by_side_16x8
 from validated import assert_bit_exact
 
-EXAMPLES = int(os.environ.get("FG_ROUNDING_EXAMPLES", "3"))
+EXAMPLES = int(os.environ.get("FG_ROUNDING_EXAMPLES", "10"))
 CASES_PER_MODEL = 2  # TFLM keeps every tensor (four of 128 KiB) in its 1 MiB arena
 # SOFTMAX's rows: each a stride-256 walk over the int16 range, so that every row spans both extremes.
 SOFTMAX_INPUT = np.ascontiguousarray(ALL_INT16.reshape(256, 256).T)
