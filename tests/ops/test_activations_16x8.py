@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from rounding_cases import ALL_INT16
 from validated import MAX_EXAMPLES, assert_bit_exact, refusal
 
 from firmware_gen.check.oracle import run_tflm
@@ -60,6 +61,25 @@ def test_leaky_relu_is_bit_exact_over_the_int16_range():
     assert_bit_exact(side_by_side_16x8(INT16_SWEEP.shape, cases), [INT16_SWEEP] * len(cases))
 
 
+# Scales and alphas whose multipliers differ in their last bits between float32 arithmetic and TFLM's double: in
+# float32 (the kernel before the fix) 7 and 2 of the 65,536 outputs were off by 1.
+LEAKY_DOUBLE_CASES = [(0.0066339182667434216, 0.0013524781679734588, 0.3),
+                      (0.04782650247216225, 0.6094836592674255, 0.25403210520744324)]
+
+
+def test_leaky_relu_multipliers_are_tflm_double_quotients_on_every_int16():
+    cases = [("LEAKY_RELU", in_scale, out_scale, {"alpha": alpha}) for in_scale, out_scale, alpha in LEAKY_DOUBLE_CASES]
+    assert_bit_exact(side_by_side_16x8(ALL_INT16.shape, cases), [ALL_INT16] * len(cases))
+
+
+def test_logistic_takes_the_general_path_near_two_to_the_minus_11():
+    # 2^-11 (1 - 2^-24) is a power of two within CheckedLog2's tolerance: TANH multiplies by 6, LOGISTIC's Prepare
+    # (left shift 0 only) rescales by 24576 >> 12 instead, which differed in 3,831 outputs.
+    scale = float(np.float32(2.0**-11 * (1 - 2.0**-24)))
+    cases = [(opcode, scale, Q15, {}) for opcode in ("LOGISTIC", "TANH")]
+    assert_bit_exact(side_by_side_16x8(ALL_INT16.shape, cases), [ALL_INT16])
+
+
 def test_relu_relu6_and_abs_are_bit_exact_over_the_int16_range():
     cases = [(opcode, in_scale, out_scale, {}) for opcode, in_scale, out_scale in RELU_CASES]
     assert_bit_exact(side_by_side_16x8(INT16_SWEEP.shape, cases), [INT16_SWEEP] * len({c[1] for c in cases}))
@@ -86,6 +106,7 @@ def test_random_shapes_and_scales_are_bit_exact(opcode, shape, log_scale, seed):
 def test_input_scaling_follows_tflm_prepare():
     assert sigmoid_input_scaling(2.0**-12) == (3, 0)
     assert sigmoid_input_scaling(2.0**-11) == (6, 0)
+    assert sigmoid_input_scaling(2.0**-11, power_of_two_shifts=(0,)) == (6 << 12, 12)  # LOGISTIC
     # 2^-10 * 12288 = 12: doubled while at most 32767 / 2, i.e. 11 times.
     assert sigmoid_input_scaling(2.0**-10) == (12 << 11, 11)
     with pytest.raises(ValueError):

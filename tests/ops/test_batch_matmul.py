@@ -13,15 +13,15 @@ from firmware_gen.modelgen.writer import ModelBuilder
 EXAMPLES = MAX_EXAMPLES // 2
 
 
-def matmul_model(lhs_shape, rhs_shape, out_shape, adj_x, adj_y, quant, rhs_constant=None) -> bytes:
+def matmul_model(lhs_shape, rhs_shape, out_shape, adj_x, adj_y, quant, rhs_constant=None, dtype="int8") -> bytes:
     (lhs_scale, lhs_zp), (rhs_scale, rhs_zp), (out_scale, out_zp) = quant
     b = ModelBuilder("batch_matmul")
-    lhs = b.input("lhs", lhs_shape, "int8", scale=lhs_scale, zero_point=lhs_zp)
+    lhs = b.input("lhs", lhs_shape, dtype, scale=lhs_scale, zero_point=lhs_zp)
     if rhs_constant is None:
-        rhs = b.input("rhs", rhs_shape, "int8", scale=rhs_scale, zero_point=rhs_zp)
+        rhs = b.input("rhs", rhs_shape, dtype, scale=rhs_scale, zero_point=rhs_zp)
     else:
         rhs = b.constant("rhs", rhs_constant, scale=rhs_scale, zero_point=rhs_zp)
-    y = b.tensor("y", out_shape, "int8", scale=out_scale, zero_point=out_zp)
+    y = b.tensor("y", out_shape, dtype, scale=out_scale, zero_point=out_zp)
     b.operator("BATCH_MATMUL", inputs=[lhs, rhs], outputs=[y], options={"adj_x": adj_x, "adj_y": adj_y})
     b.output(y)
     return b.build()

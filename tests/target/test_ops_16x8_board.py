@@ -1,6 +1,7 @@
 """Every 16x8 operator (int16 activations, zero point 0) bit-exact with TFLM on a QEMU board: one single-operator
-model per operator (and SOFTMAX int8 -> int16), all in one firmware. CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED,
-AVERAGE_POOL_2D and SOFTMAX run on the boards inside the 16x8 DS-CNN too (test_ds_cnn_16x8_boards.py)."""
+model per operator (and SOFTMAX int8 -> int16, QUANTIZE to and from int32), all in one firmware. CONV_2D,
+DEPTHWISE_CONV_2D, FULLY_CONNECTED, AVERAGE_POOL_2D and SOFTMAX run on the boards inside the 16x8 DS-CNN too
+(test_ds_cnn_16x8_boards.py)."""
 
 from __future__ import annotations
 
@@ -73,6 +74,17 @@ def _transpose_conv() -> bytes:
     return b.build()
 
 
+def _batch_matmul() -> bytes:
+    b = ModelBuilder("batch_matmul")
+    x = b.input("x", SHAPE, "int16", scale=0.01)
+    rhs = b.constant("rhs", np.random.default_rng(4).integers(-32768, 32768, (1, 4, 8, 3)).astype(np.int16),
+                     scale=0.001)
+    y = b.tensor("y", (1, 4, 5, 3), "int16", scale=0.5)
+    b.operator("BATCH_MATMUL", [x, rhs], [y])
+    b.output(y)
+    return b.build()
+
+
 def _models() -> list[bytes]:
     pool = {"padding": "SAME", "stride_h": 2, "stride_w": 2, "filter_h": 2, "filter_w": 3}
     pooled = (1, 2, 3, 8)
@@ -92,6 +104,8 @@ def _models() -> list[bytes]:
         _single("PAD", _ints([[[0, 0], [1, 0], [0, 2], [0, 0]]]), out_shape=(1, 5, 7, 8)),
         _single("PADV2", lambda b: [*_ints([[[0, 0], [1, 0], [0, 2], [0, 0]]])(b),
                                     b.constant("value", np.array([-1], dtype=np.int16))], out_shape=(1, 5, 7, 8)),
+        _single("PADV2", lambda b: [*_ints([[[0, 0], [0, 1], [2, 0], [0, 0]]])(b),
+                                    b.constant("value", np.array([0x1234], dtype=np.int16))], out_shape=(1, 5, 7, 8)),
         _concatenation(),
         _single("RESHAPE", _ints([[1, 20, 8]]), {"new_shape": (1, 20, 8)}, out_shape=(1, 20, 8)),
         _single("QUANTIZE", out_scale=0.02), _single("QUANTIZE", out_dtype="int8", out_scale=0.5),
@@ -102,9 +116,16 @@ def _models() -> list[bytes]:
         _single("RELU", out_scale=0.02), _single("RELU6", in_scale=0.001, out_scale=0.001), _single("ABS"),
         _binary("MAXIMUM", 0.02, {}), _binary("SQUARED_DIFFERENCE", 2.0, {}),
         _single("RESIZE_NEAREST_NEIGHBOR", _ints([[8, 10]]), out_shape=(1, 8, 10, 8)),
+        _single("QUANTIZE", out_dtype="int32", out_scale=0.0003), _single("QUANTIZE", in_dtype="int32", in_scale=1e-4),
+        _single("LEAKY_RELU", options={"alpha": 0.3}, in_scale=0.0066339182667434216,
+                out_scale=0.0013524781679734588),
+        _batch_matmul(),
+        _single("PRELU", lambda b: [b.constant("alpha", np.arange(-4, 4, dtype=np.int8) * 30, scale=0.01,
+                                               zero_point=3)], out_scale=0.007),
     ]
 
 
 def test_every_16x8_operator_is_bit_exact_on_mps2_an385(tmp_path):
-    functions = assert_batch_bit_exact(_models(), "mps2_an385", tmp_path, seed=5)
+    functions = assert_batch_bit_exact(_models(), "mps2_an385", tmp_path, seed=5, expect_functions=[
+        "fg_prelu_s16", "fg_batch_matmul_s16", "fg_quantize_s16_s32", "fg_quantize_s32_s16", "fg_leaky_relu_s16"])
     assert any(f.endswith("_s16") for f in functions)

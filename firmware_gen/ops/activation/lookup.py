@@ -76,6 +76,11 @@ class LookupKernel:
 RSQRT_HEADROOM = 20  # TFLM's kShift: 1/sqrt(value) is kept as an integer scaled by 2^20
 
 
+def rsqrt_rescaling(source: Tensor, result: Tensor) -> tuple[int, int]:
+    """1 / (sqrt(input scale) * output scale) as a Q31 multiplier and shift."""
+    return quantize_multiplier(1.0 / (math.sqrt(source.quantization.scale) * result.quantization.scale))
+
+
 class RsqrtKernel(LookupKernel):
     """Inputs below the zero point (negative reals) make TFLM fail the invocation; the table gives them the int8
     maximum, as TFLM does for the zero point itself."""
@@ -84,7 +89,7 @@ class RsqrtKernel(LookupKernel):
 
     def table(self, source: Tensor, result: Tensor) -> list[int]:
         in_q, out_q = source.quantization, result.quantization
-        multiplier, shift = quantize_multiplier(1.0 / (math.sqrt(in_q.scale) * out_q.scale))
+        multiplier, shift = rsqrt_rescaling(source, result)
         values = []
         for x in INT8_INPUTS:
             value = x - in_q.zero_point
@@ -97,5 +102,3 @@ class RsqrtKernel(LookupKernel):
                           + out_q.zero_point)
         return values
 
-
-KERNELS = [RsqrtKernel()]

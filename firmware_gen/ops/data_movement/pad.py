@@ -1,6 +1,6 @@
 """PAD (pad value: the output zero point) and PADV2 (a constant pad value) of int8 tensors, up to 5-D, and of int16
-tensors up to 4-D (fg_pad_s16: fg_pad_s8 on bytes, each element one more dimension of two bytes; a pad value whose two
-bytes are equal: 0 or -1)."""
+tensors up to 4-D (fg_pad_s16: fg_pad_s8 on bytes, each element one more dimension of two bytes, the padding filled
+with the pad value's two bytes in turn)."""
 
 from __future__ import annotations
 
@@ -58,9 +58,7 @@ class PadKernel:
         expected = tuple(int(n + b + a) for n, (b, a) in zip(source.shape, paddings, strict=True))
         if tuple(output.shape) != expected:
             raise unsupported(graph, op, f"{output.describe()} should have shape {list(expected)}")
-        value = self._pad_value(graph, op)
-        if element_bytes > 1 and value not in (0, -1):
-            raise unsupported(graph, op, f"pad value {value} of int16 {source.describe()} is not supported (0 or -1)")
+        self._pad_value(graph, op)
 
     def macs(self, graph: Graph, op: Operator) -> int:
         return 0
@@ -77,7 +75,7 @@ class PadKernel:
             params={"input_shape": (1,) * extra + tuple(shape),
                     "before": (0,) * extra + tuple(b for b, _ in paddings),
                     "after": (0,) * extra + tuple(a for _, a in paddings),
-                    "pad_value": self._pad_value(graph, op)},  # int16: 0 or -1, each byte the same
+                    "pad_value": self._pad_value(graph, op), "value_bytes": element_bytes},
             inputs=[op.inputs[0]], outputs=[op.outputs[0]])
 
 

@@ -1,10 +1,12 @@
-"""BATCH_MATMUL on int8 tensors, as TFLite Micro's reference kernel computes it.
+"""BATCH_MATMUL on int8 tensors, or int16 ones (16x8 models), as TFLite Micro's reference kernel computes it.
 
 output[..., m, n] = requantize(sum_k (lhs[..., m, k] - lhs_zp) * (rhs[..., k, n] - rhs_zp)), with adj_x reading lhs
 as [..., k, m] and adj_y reading rhs as [..., n, k] (TFLM transposes them into scratch tensors; our kernel reads them
 in place through strides instead). Ranks 2 to 5; the batch dimensions (all but the last two) broadcast as TFLite
 defines it: right-aligned, a dimension of 1 repeats. One scale per operand (TFLM has no per-channel BATCH_MATMUL), no
 fused activation; the multiplier is the per-tensor FULLY_CONNECTED one (GetQuantizedConvolutionMultipler).
+On int16 (BatchMatMul<int16_t, int64_t>) both operands and the output are int16 with zero point 0 (TFLM runs no
+int16 x int8 BATCH_MATMUL), the products summed in int64 and scaled by the 64-bit MultiplyByQuantizedMultiplier.
 """
 
 from __future__ import annotations
@@ -14,15 +16,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from firmware_gen.frontend.ir import Graph, Operator, Tensor
+from firmware_gen.frontend.ir import DType, Graph, Operator, Tensor
 from firmware_gen.ops.base import KernelCall
 from firmware_gen.ops.support.layout import row_major_strides
 from firmware_gen.ops.support.operands import require_arity
 from firmware_gen.ops.support.requantize import fully_connected_multiplier, output_stage
-from firmware_gen.ops.support.tensor_checks import int8_per_tensor, unsupported
+from firmware_gen.ops.support.tensor_checks import activation_per_tensor, same_activation_dtype, unsupported
 
 MAX_RANK = 5
 BATCH_DIMS = MAX_RANK - 2
+# fg_multiply_by_quantized_multiplier_64 shifts right by 15 - shift: at least 1.
+MAX_WIDE_SHIFT = 14
 
 
 @dataclass(frozen=True)
@@ -42,9 +46,10 @@ def _batch_dims(shape: tuple[int, ...]) -> tuple[int, ...]:
 
 def matmul_shapes(graph: Graph, op: Operator) -> MatmulShapes:
     require_arity(graph, op, {2})
-    lhs = int8_per_tensor(graph, op, op.inputs[0], "lhs")
-    rhs = int8_per_tensor(graph, op, op.inputs[1], "rhs")
-    result = int8_per_tensor(graph, op, op.outputs[0], "output")
+    lhs = activation_per_tensor(graph, op, op.inputs[0], "lhs")
+    rhs = activation_per_tensor(graph, op, op.inputs[1], "rhs")
+    result = activation_per_tensor(graph, op, op.outputs[0], "output")
+    same_activation_dtype(graph, op, lhs, rhs, result)
     for role, tensor in (("lhs", lhs), ("rhs", rhs)):
         if not 2 <= len(tensor.shape) <= MAX_RANK:
             raise unsupported(graph, op, f"{role} {tensor.describe()} has rank {len(tensor.shape)}; TFLM takes 2 to "
@@ -80,7 +85,7 @@ class BatchMatmulKernel:
     is_alias = False
 
     def check(self, graph: Graph, op: Operator) -> None:
-        matmul_shapes(graph, op)
+        self.lower(graph, op)
 
     def macs(self, graph: Graph, op: Operator) -> int:
         shapes = matmul_shapes(graph, op)
@@ -90,6 +95,10 @@ class BatchMatmulKernel:
         s = matmul_shapes(graph, op)
         multiplier, shift = fully_connected_multiplier(s.lhs.quantization.scale, s.rhs.quantization.scale,
                                                        s.result.quantization.scale)
+        wide = s.lhs.dtype is DType.INT16
+        if wide and int(shift[0]) > MAX_WIDE_SHIFT:
+            raise unsupported(graph, op, f"lhs scale * rhs scale / output scale is 2^{int(shift[0]) - 1} or more; "
+                                         f"the int16 scaling takes less than 2^{MAX_WIDE_SHIFT}")
         stage = output_stage(graph, op, s.lhs, s.result, np.asarray(multiplier), np.asarray(shift))
         adj_x, adj_y = bool(op.options.get("adj_x", False)), bool(op.options.get("adj_y", False))
         # Element strides of lhs(m, k) and rhs(k, n) within one matrix.
@@ -100,7 +109,8 @@ class BatchMatmulKernel:
                   "depth": s.depth, "lhs_row_stride": lhs_row, "lhs_depth_stride": lhs_depth,
                   "rhs_depth_stride": rhs_depth, "rhs_col_stride": rhs_col,
                   "rhs_offset": -s.rhs.quantization.zero_point, **stage.fields}
-        return KernelCall("fg_batch_matmul_s8", "fg_batch_matmul_params", params, inputs=list(op.inputs),
+        function = "fg_batch_matmul_s16" if wide else "fg_batch_matmul_s8"
+        return KernelCall(function, "fg_batch_matmul_params", params, inputs=list(op.inputs),
                           outputs=[op.outputs[0]], tables=stage.tables)
 
 

@@ -1,5 +1,5 @@
-"""QUANTIZE (float32 -> int8 / int16, requantization between int8, uint8 and int16) and DEQUANTIZE (int8 / uint8 /
-int16 -> float32). int16 tensors (16x8 models) have zero point 0."""
+"""QUANTIZE (float32 -> int8 / int16, requantization between int8, uint8 and int16, and between int8 / int16 and
+int32) and DEQUANTIZE (int8 / uint8 / int16 -> float32). int16 tensors (16x8 models) have zero point 0."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from firmware_gen.ops.support.operands import (
     unsupported,
 )
 
-_SHORT = {DType.FLOAT32: "f32", DType.INT8: "s8", DType.UINT8: "u8", DType.INT16: "s16"}
+_SHORT = {DType.FLOAT32: "f32", DType.INT8: "s8", DType.UINT8: "u8", DType.INT16: "s16", DType.INT32: "s32"}
 
 
 def _variant(graph: Graph, op: Operator, supported: set[tuple[DType, DType]]) -> str:
@@ -39,7 +39,8 @@ class QuantizeKernel:
     is_alias = False
     supported = {(DType.FLOAT32, DType.INT8), (DType.INT8, DType.INT8), (DType.INT8, DType.UINT8),
                  (DType.UINT8, DType.INT8), (DType.FLOAT32, DType.INT16), (DType.INT8, DType.INT16),
-                 (DType.INT16, DType.INT8), (DType.INT16, DType.INT16)}
+                 (DType.INT16, DType.INT8), (DType.INT16, DType.INT16), (DType.INT16, DType.INT32),
+                 (DType.INT32, DType.INT16), (DType.INT8, DType.INT32), (DType.INT32, DType.INT8)}
 
     def check(self, graph: Graph, op: Operator) -> None:
         _variant(graph, op, self.supported)

@@ -7,11 +7,7 @@ typedef struct {
 } prelu_context;
 
 static inline int8_t prelu_one(const fg_prelu_params *p, int32_t x, int32_t alpha) {
-    const int32_t scaled =
-        x >= 0 ? fg_multiply_by_quantized_multiplier(x, p->identity_multiplier, p->identity_shift)
-               : fg_multiply_by_quantized_multiplier(x * (alpha + p->alpha_offset), p->alpha_multiplier,
-                                                     p->alpha_shift);
-    return fg_saturate_s8(scaled + p->output_offset);
+    return fg_saturate_s8(fg_prelu_value(p, x, alpha));
 }
 
 /* The parameters are read into a local copy once per row: the int8 stores could alias them, which would otherwise

@@ -100,16 +100,10 @@ static void fg_matmul_matrix_s8(const fg_batch_matmul_params *p, const int8_t *l
 
 void fg_batch_matmul_s8(const fg_batch_matmul_params *p, const int8_t *lhs, const int8_t *rhs, int8_t *output) {
     const int32_t matrix = p->rows * p->cols;
-    for (int32_t b0 = 0; b0 < p->batch_shape[0]; ++b0) {
-        for (int32_t b1 = 0; b1 < p->batch_shape[1]; ++b1) {
-            for (int32_t b2 = 0; b2 < p->batch_shape[2]; ++b2) {
-                const int8_t *l = lhs + b0 * p->lhs_batch_strides[0] + b1 * p->lhs_batch_strides[1]
-                                  + b2 * p->lhs_batch_strides[2];
-                const int8_t *r = rhs + b0 * p->rhs_batch_strides[0] + b1 * p->rhs_batch_strides[1]
-                                  + b2 * p->rhs_batch_strides[2];
-                fg_matmul_matrix_s8(p, l, r, output);
-                output += matrix;
-            }
-        }
+    for (int32_t batch = 0; batch < fg_matmul_batch_count(p); ++batch) {
+        int32_t lhs_offset, rhs_offset;
+        fg_matmul_batch_offsets(p, batch, &lhs_offset, &rhs_offset);
+        fg_matmul_matrix_s8(p, lhs + lhs_offset, rhs + rhs_offset, output);
+        output += matrix;
     }
 }

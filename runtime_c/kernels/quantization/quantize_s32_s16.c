@@ -1,0 +1,8 @@
+#include "fg/support/fixedpoint.h"
+#include "fg/quantize.h"
+
+void fg_quantize_s32_s16(const fg_quantize_params *params, const int32_t *input, int16_t *output) {
+    for (int32_t i = 0; i < params->size; ++i) {
+        output[i] = fg_saturate_s16(fg_requantize_value(params, input[i]));
+    }
+}
