@@ -51,6 +51,8 @@ void fg_uart_flush(void) {}
 int fg_cycles_init(void) { return FG_COUNTER_SYSTICK; }
 void fg_cycles_restart(void) {}
 uint64_t fg_cycles_now(void) { return 0; }
+uint32_t fg_stack_used(void) { return 0; }
+uint32_t fg_stack_reserved(void) { return 0; }
 
 uint8_t fg_uart_read_byte(void) {
     if (stream_at >= stream_bytes) {

@@ -163,6 +163,6 @@ def test_qemu_line_of_a_zephyr_board():
     assert list(args) == ["-cpu", "cortex-m33", "-machine", "mps2-an521", "-m", "16", "-vga", "none", "-net", "none",
                           "-serial", CONSOLE_SERIAL, "-icount", "shift=0,align=off,sleep=off", "-rtc", "clock=vm",
                           "-serial", "null"]
-    command = qemu_command(load_board("mps3_an547"), Path("/x.elf"), 4321, args)
+    command = qemu_command(load_board("mps3_an547"), Path("/x.elf"), 4321, machine_args=args)
     assert "tcp:127.0.0.1:4321,server=on,wait=on" in command and CONSOLE_SERIAL not in command
     assert command[command.index("-kernel") + 1] == "/x.elf" and "enable=on,target=native" in command

@@ -92,6 +92,18 @@ uint64_t fg_cycles_now(void) {
 }
 
 /* A fault (or a stack overflow Zephyr caught) is reported with the step that was running, as on bare metal. */
+/* The main thread's stack, which runs the model: Zephyr paints it when the thread is created (CONFIG_INIT_STACKS)
+ * and tells how much of it was never touched. */
+uint32_t fg_stack_used(void) {
+    size_t unused = 0;
+    if (k_thread_stack_space_get(k_current_get(), &unused) != 0) {
+        return 0;
+    }
+    return (uint32_t)(k_current_get()->stack_info.size - unused);
+}
+
+uint32_t fg_stack_reserved(void) { return (uint32_t)k_current_get()->stack_info.size; }
+
 void k_sys_fatal_error_handler(unsigned int reason, const z_arch_esf_t *esf) {
     (void)reason;
     fg_fault_report(esf != NULL ? (const fg_exception_frame *)&esf->basic : NULL, 0);
