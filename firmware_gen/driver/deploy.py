@@ -82,13 +82,9 @@ def prepare(model: bytes, source: str, board: Board | str, interface: str = "unp
             pool_region(board, pool.name)
     graph = read_model(model, source)
     check_supported(graph)
-    key = hashlib.sha256(model + board.name.encode() + ",".join(sorted(board.isa.features)).encode()
-                         + interface.encode()
-                         + options.cache_key().encode() + _runtime_digest().encode() + repr(generation).encode()
-                         + (b"" if semihosting else b"no-semihosting")
-                         + (zephyr_deploy.cache_key(zephyr) if zephyr else b""))
+    key = _cache_key(model, board, interface, options, generation, semihosting, zephyr)
     root = zephyr_deploy.cache_dir() if zephyr else _cache_root()
-    entry, destination = root / key.hexdigest()[:32], None
+    entry, destination = root / key[:32], None
     cached = build_cache.load(entry)
     if out_dir is None:
         if cached is not None:
@@ -98,13 +94,7 @@ def prepare(model: bytes, source: str, board: Board | str, interface: str = "unp
         destination, entry = Path(out_dir), None
         out_dir = build_cache.private_dir(destination)  # built beside, then moved in
         if cached is not None:  # the cached build, copied: what building again would give
-            compiled, firmware = cached
-            try:
-                firmware = build_cache.install(destination, build_cache.copy_entry(firmware, out_dir), firmware)
-            except OSError as error:
-                _refuse_if_out_of_space(destination, error)
-                raise
-            return Deployment(compiled.graph, compiled, firmware)
+            return _install_cached(cached, destination, out_dir)
     out_dir = Path(out_dir)
     existed = out_dir.exists()
     try:
@@ -116,7 +106,7 @@ def prepare(model: bytes, source: str, board: Board | str, interface: str = "unp
             firmware = build_firmware(out_dir / "model", board, out_dir / "build", semihosting=semihosting)
         else:
             progress(f"building zephyr_app for Zephyr {zephyr.version}'s {board.name} ({board.core}) with CMake")
-            firmware = zephyr_deploy.build_on_zephyr(out_dir, board, zephyr, compiled, source, key.hexdigest())
+            firmware = zephyr_deploy.build_on_zephyr(out_dir, board, zephyr, compiled, source, key)
     except BaseException as error:
         if not existed:
             shutil.rmtree(out_dir, ignore_errors=True)
@@ -127,6 +117,26 @@ def prepare(model: bytes, source: str, board: Board | str, interface: str = "unp
         firmware = build_cache.publish(entry, out_dir, compiled, firmware)
     elif destination is not None:
         firmware = build_cache.install(destination, out_dir, firmware)
+    return Deployment(compiled.graph, compiled, firmware)
+
+
+def _cache_key(model: bytes, board: Board, interface: str, options: PlanningOptions, generation: GenerationOptions,
+               semihosting: bool, zephyr: ZephyrTree | None) -> str:
+    """What a build depends on: the model, the board and the kernels its ISA allows, the options, the compiler's own
+    sources, the end of run, and the Zephyr tree."""
+    return hashlib.sha256(model + board.name.encode() + ",".join(sorted(board.isa.features)).encode()
+                          + interface.encode() + options.cache_key().encode() + _runtime_digest().encode()
+                          + repr(generation).encode() + (b"" if semihosting else b"no-semihosting")
+                          + (zephyr_deploy.cache_key(zephyr) if zephyr else b"")).hexdigest()
+
+
+def _install_cached(cached: tuple, destination: Path, out_dir: Path) -> Deployment:
+    compiled, firmware = cached
+    try:
+        firmware = build_cache.install(destination, build_cache.copy_entry(firmware, out_dir), firmware)
+    except OSError as error:
+        _refuse_if_out_of_space(destination, error)
+        raise
     return Deployment(compiled.graph, compiled, firmware)
 
 

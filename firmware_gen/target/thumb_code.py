@@ -5,9 +5,9 @@ stored somewhere (the only ones an indirect call can reach; the vector table's a
 filled with a function's address, as the relocations kept by `-Wl,--emit-relocs` say (never a weight that
 happens to equal one).
 
-Only the instructions needed are decoded: BL and B.W (a call and a tail call, Thumb-2 encodings T1 and T4), and
-PUSH, STMDB SP!, STR Rt, [SP, #-4]!, SUB SP, SUBW SP and VPUSH. Code is walked 16 or 32 bits at a time from
-the start of each function symbol to its end.
+Only the instructions needed are decoded: BL and B.W (a call and a tail call, Thumb-2 encodings T1 and T4), B
+(T2, Thumb-1's tail branch), and PUSH, STMDB SP!, STR Rt, [SP, #-4]!, SUB SP, SUBW SP and VPUSH. Code is walked 16
+or 32 bits at a time from the start of each function symbol to its end.
 """
 
 from __future__ import annotations
@@ -94,6 +94,9 @@ def _walk(code: bytes, address: int, start: int, size: int) -> tuple[int, set[in
             target = _branch_target(first, second, address + offset)
             if target is not None:
                 targets.add(target)
+        elif first >> 11 == 0b11100:  # B (T2), 16 bits: the tail branch of Thumb-1 code (Armv6-M's reset handler)
+            displacement = (first & 0x7FF) << 1
+            targets.add(address + offset + 4 + displacement - (0x1000 if displacement & 0x800 else 0))
         offset += 4 if second is not None else 2
     return frame, targets
 
