@@ -1,6 +1,5 @@
-#include <string.h>
-
 #include "fg/support/fused_group.h"
+#include "fg/support/row_copy.h"
 
 /* Taps of one group of eight channels expanded at a time (16 bytes each), and output pixels whose sums are kept
  * meanwhile (32 bytes each); a 6x6 map takes one pass of its pixels. A layer of at most FG_EXPAND_BUFFERED_OUT
@@ -80,7 +79,7 @@ FG_HOT_LOOP void fg_conv2d_pointwise_expanded_fused_s8(const fg_conv2d_params *p
             }
         }
         if (buffered) {
-            memcpy(output + first * out_c, later, (size_t)(count * out_c));
+            fg_copy_row(output + first * out_c, later, count * out_c);
         }
     }
 }

@@ -1,6 +1,5 @@
-#include <string.h>
-
 #include "fg/conv2d.h"
+#include "fg/support/row_copy.h"
 
 int fg_conv_window_rows(const fg_conv2d_params *p, const int8_t *input, int32_t pixel, int8_t *buffer,
                         const int8_t *rows[]) {
@@ -21,9 +20,9 @@ int fg_conv_window_rows(const fg_conv2d_params *p, const int8_t *input, int32_t 
         for (int32_t fx = 0; fx < p->filter_w; ++fx) {
             const int32_t x = x0 + fx * p->dilation_w;
             if (row_inside && x >= 0 && x < p->in_w) {
-                memcpy(row + fx * in_c, image + (y * p->in_w + x) * in_c, (size_t)in_c);
+                fg_copy_row(row + fx * in_c, image + (y * p->in_w + x) * in_c, in_c);
             } else {
-                memset(row + fx * in_c, -p->requant.input_offset, (size_t)in_c);
+                fg_fill_row(row + fx * in_c, (int8_t)-p->requant.input_offset, in_c);
             }
         }
         rows[fy] = row;

@@ -54,4 +54,15 @@ static inline void fg_copy_row(int8_t *output, const int8_t *input, int32_t byte
     }
 }
 
+/* A row of one byte value: a short row inline, a longer one by memset. */
+static inline void fg_fill_row(int8_t *output, int8_t value, int32_t bytes) {
+    if (bytes <= FG_SHORT_ROW_BYTES) {
+        for (int32_t i = 0; i < bytes; ++i) {
+            output[i] = value;
+        }
+    } else {
+        memset(output, value, (size_t)bytes);
+    }
+}
+
 #endif /* FG_ROW_COPY_H */
