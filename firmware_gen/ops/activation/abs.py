@@ -7,7 +7,7 @@ multiplier where TFLM skips the rescaling.
 from __future__ import annotations
 
 from firmware_gen.frontend.ir import Graph, Operator, Tensor
-from firmware_gen.ops.activation.activations_16x8 import has_int16_input, int16_operands
+from firmware_gen.ops.activation.activations_16x8 import Int16Dispatch, int16_operands
 from firmware_gen.ops.activation.lookup import INT8_INPUTS, LookupKernel
 from firmware_gen.ops.base import KernelCall
 from firmware_gen.ops.support.fixedpoint import multiply_by_quantized_multiplier, quantize_multiplier
@@ -19,17 +19,8 @@ def abs_rescaling(source: Tensor, result: Tensor) -> tuple[int, int] | None:
     return None if in_scale == out_scale else quantize_multiplier(in_scale / out_scale)
 
 
-class AbsKernel(LookupKernel):
+class AbsKernel(Int16Dispatch, LookupKernel):
     opcode = "ABS"
-
-    def check(self, graph: Graph, op: Operator) -> None:
-        if has_int16_input(graph, op):
-            self._lower_s16(graph, op)
-            return
-        super().check(graph, op)
-
-    def lower(self, graph: Graph, op: Operator) -> KernelCall:
-        return self._lower_s16(graph, op) if has_int16_input(graph, op) else super().lower(graph, op)
 
     def table(self, source: Tensor, result: Tensor) -> list[int]:
         in_zp, out_zp = source.quantization.zero_point, result.quantization.zero_point

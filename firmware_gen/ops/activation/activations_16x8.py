@@ -34,6 +34,20 @@ def has_int16_input(graph: Graph, op: Operator) -> bool:
     return bool(op.inputs) and op.inputs[0] >= 0 and graph.tensors[op.inputs[0]].dtype is DType.INT16
 
 
+class Int16Dispatch:
+    """Mixed into an int8 table operator whose int16 form has a kernel of its own (`_lower_s16`): an int16 input is
+    checked and lowered by it, any other by the int8 form (the next class)."""
+
+    def check(self, graph: Graph, op: Operator) -> None:
+        if has_int16_input(graph, op):
+            self._lower_s16(graph, op)
+            return
+        super().check(graph, op)
+
+    def lower(self, graph: Graph, op: Operator) -> KernelCall:
+        return self._lower_s16(graph, op) if has_int16_input(graph, op) else super().lower(graph, op)
+
+
 def int16_operands(graph: Graph, op: Operator) -> tuple[Tensor, Tensor]:
     """The checked (input, output): int16 both, per tensor, zero point 0, one shape."""
     source, result = unary_operands(graph, op, activation_per_tensor)

@@ -5,21 +5,12 @@ make a 128 KiB table)."""
 from __future__ import annotations
 
 from firmware_gen.frontend.ir import Graph, Operator
-from firmware_gen.ops.activation.activations_16x8 import has_int16_input, int16_operands
+from firmware_gen.ops.activation.activations_16x8 import Int16Dispatch, int16_operands
 from firmware_gen.ops.activation.lookup import RsqrtKernel, rsqrt_rescaling
 from firmware_gen.ops.base import KernelCall
 
 
-class Rsqrt(RsqrtKernel):
-    def check(self, graph: Graph, op: Operator) -> None:
-        if has_int16_input(graph, op):
-            self._lower_s16(graph, op)
-            return
-        super().check(graph, op)
-
-    def lower(self, graph: Graph, op: Operator) -> KernelCall:
-        return self._lower_s16(graph, op) if has_int16_input(graph, op) else super().lower(graph, op)
-
+class Rsqrt(Int16Dispatch, RsqrtKernel):
     def _lower_s16(self, graph: Graph, op: Operator) -> KernelCall:
         source, result = int16_operands(graph, op)
         multiplier, shift = rsqrt_rescaling(source, result)

@@ -55,11 +55,7 @@ static void pixel_chunk(const fg_conv2d_params *p, const int8_t *image, const in
     const int8_t *w = (const int8_t *)p->packed;
     for (int32_t k = 0; k < count; k += 4) {
         const int8_t *rows[4];
-        for (int32_t j = 0; j < 4; ++j) {  /* past the last channel, the group's first row again */
-            const int32_t channel = chunk + (k + j < count ? k + j : k);
-            rows[j] = w + channel * row_bytes;
-            acc[k + j] = (uint32_t)p->folded_bias[channel];
-        }
+        fg_s4_rows4(w, row_bytes, p->folded_bias, chunk, k, count, rows, acc);
         if (taps != NULL) {
             fg_dot4_s4(taps, rows, depth, acc + k);
             continue;

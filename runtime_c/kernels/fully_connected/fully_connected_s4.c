@@ -13,11 +13,7 @@ void fg_fully_connected_s4(const fg_fully_connected_params *p, const int8_t *inp
             const int32_t count = out_depth - chunk < FG_REQUANT_CHUNK ? out_depth - chunk : FG_REQUANT_CHUNK;
             for (int32_t k = 0; k < count; k += 4) {
                 const int8_t *rows[4];
-                for (int32_t j = 0; j < 4; ++j) {  /* past the last channel, the group's first row again */
-                    const int32_t channel = chunk + (k + j < count ? k + j : k);
-                    rows[j] = w + channel * row_bytes;
-                    acc[k + j] = (uint32_t)p->folded_bias[channel];
-                }
+                fg_s4_rows4(w, row_bytes, p->folded_bias, chunk, k, count, rows, acc);
                 fg_dot4_s4(input, rows, depth, acc + k);
             }
             fg_requantize_run_s8(&p->requant, acc, chunk, count, output + chunk);

@@ -35,4 +35,15 @@ uint32_t fg_dot_s4(const int8_t *x, const uint8_t *w, int32_t start, int32_t n);
 /* scale * sum_{i < n} w(start + i): the share of taps that read the input zero point (the padding). */
 uint32_t fg_scaled_sum_s4(int32_t scale, const uint8_t *w, int32_t start, int32_t n);
 
+/* The packed rows of four output channels, channels chunk + k .. chunk + k + 3 of a chunk of count (past the chunk's
+ * last channel, the group's first row again), and their accumulators acc[k .. k + 3] started at the folded bias. */
+static inline void fg_s4_rows4(const int8_t *weights, int32_t row_bytes, const int32_t *folded_bias, int32_t chunk,
+                               int32_t k, int32_t count, const int8_t *rows[4], uint32_t *acc) {
+    for (int32_t j = 0; j < 4; ++j) {
+        const int32_t channel = chunk + (k + j < count ? k + j : k);
+        rows[j] = weights + channel * row_bytes;
+        acc[k + j] = (uint32_t)folded_bias[channel];
+    }
+}
+
 #endif /* FG_WEIGHTS_S4_H */
