@@ -137,3 +137,17 @@ def test_variants_off_runs_the_portable_kernels(tmp_path: Path) -> None:
     rows = {r["options"]["variants"]: r for r in _rows(out)}
     assert rows[True]["bit_exact"] is True and rows[False]["bit_exact"] is True
     assert rows[True]["instructions"] != rows[False]["instructions"]
+
+
+def test_cycles_option_adds_the_estimate_beside_the_count(tmp_path: Path) -> None:
+    """options.cycles = true: each QEMU job's row carries estimated cycles (an estimate) beside the exact count."""
+    write_models(tmp_path / "models")
+    spec = write_spec(tmp_path / "spec.toml", 'models = ["models/tiny_cnn.tflite"]\nboards = ["mps2_an386"]\n'
+                                              '[options]\nalgorithm = "greedy_by_size"\ncycles = [false, true]\n')
+    out = tmp_path / "results"
+    done = run_cli("sweep", str(spec), "-o", str(out), "--jobs", "1", "--json")
+    assert done.returncode == 0, done.stderr
+    rows = {r["options"]["cycles"]: r for r in _rows(out)}
+    assert rows[False]["estimated_cycles"] is None and rows[True]["estimated_cycles"] > 0
+    assert rows[True]["instructions"] == rows[False]["instructions"]
+    assert "estimated_cycles" in (out / "results.csv").read_text().splitlines()[0]

@@ -16,7 +16,7 @@ from firmware_gen.errors import UserError
 from firmware_gen.sweep.spec import Job
 
 ROW_FIELDS = ("job", "model", "board", "options", "pool_bytes", "flash_bytes", "ram_bytes", "instructions",
-              "bit_exact", "wall_s", "error", "node")
+              "estimated_cycles", "bit_exact", "wall_s", "error", "node")
 
 
 def _one_line(error: BaseException) -> str:
@@ -43,8 +43,10 @@ def _measure(job: Job, model: bytes, row: dict) -> None:
     row.update(pool_bytes=deployment.compiled.plan.pool_bytes, flash_bytes=deployment.firmware.flash_bytes,
                ram_bytes=deployment.firmware.ram_bytes)
     inputs = random_inputs(deployment.graph, job.seed)
-    result = run(deployment, inputs, serial_url=_real_board_port(deployment))
+    result = run(deployment, inputs, serial_url=_real_board_port(deployment),
+                 cycles=job.options.get("cycles", False) and board.emulated)
     row["instructions"] = result.instructions
+    row["estimated_cycles"] = round(result.cycles.cycles) if result.cycles is not None else None
     if job.validate:
         equal = outputs_equal_oracle(model, inputs, [np.asarray(o) for o in result.outputs],
                                      len(deployment.graph.tensors))
@@ -55,7 +57,7 @@ def run_job(job: Job, model: bytes) -> dict:
     """The row of `job` (model: the bytes of job.path, sent by the driver); its node is the driver's to fill."""
     row: dict = {"job": job.key, "model": job.model, "board": job.board, "options": job.options,
                  "pool_bytes": None, "flash_bytes": None, "ram_bytes": None, "instructions": None,
-                 "bit_exact": None, "wall_s": None, "error": None, "node": None}
+                 "estimated_cycles": None, "bit_exact": None, "wall_s": None, "error": None, "node": None}
     started = time.monotonic()
     try:
         _measure(job, model, row)
@@ -72,7 +74,8 @@ def failed_row(job: Job, error: BaseException) -> dict:
     """The row of a job whose worker, or node, failed under it (after Ray's retries): the job runs again when the
     sweep is resumed."""
     return {"job": job.key, "model": job.model, "board": job.board, "options": job.options, "pool_bytes": None,
-            "flash_bytes": None, "ram_bytes": None, "instructions": None, "bit_exact": None, "wall_s": None,
+            "flash_bytes": None, "ram_bytes": None, "instructions": None, "estimated_cycles": None,
+            "bit_exact": None, "wall_s": None,
             "error": WORKER_FAILED + _one_line(error), "node": None}
 
 

@@ -65,8 +65,8 @@ def _cell(value: object) -> str:
 
 
 def write_page(path: Path, rows: list[dict], title: str) -> Path:
-    columns = ["model", "board", "options", "pool_bytes", "flash_bytes", "ram_bytes", "instructions", "bit_exact",
-               "wall_s", "error"]
+    columns = ["model", "board", "options", "pool_bytes", "flash_bytes", "ram_bytes", "instructions",
+               "estimated_cycles", "bit_exact", "wall_s", "error"]
     failed = sum(row["error"] is not None for row in rows)
     body = "\n".join("<tr>" + "".join(_cell(row[name]) for name in columns) + "</tr>" for row in rows)
     page = f"""<!DOCTYPE html>
@@ -74,7 +74,8 @@ def write_page(path: Path, rows: list[dict], title: str) -> Path:
 <style>body{{font-family:sans-serif}} table{{border-collapse:collapse;font-size:13px}}
 td,th{{border:1px solid #ccc;padding:2px 6px;text-align:right}} td:nth-child(-n+3){{text-align:left}}</style>
 </head><body><h1>{html.escape(title)}</h1>
-<p>{len(rows)} jobs, {failed} failed.</p>
+<p>{len(rows)} jobs, {failed} failed. instructions: exact counts under QEMU; estimated_cycles (with options.cycles):
+an ESTIMATE from QEMU's execution trace and the core's timing model, not a measurement.</p>
 {_plot(rows)}
 <table><tr>{''.join(f'<th>{name}</th>' for name in columns)}</tr>
 {body}

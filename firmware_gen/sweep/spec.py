@@ -15,6 +15,7 @@ glob matching nothing, an unknown board or a bad option value is one line naming
     pools = [["sram"], ["dtcm:64K", "sram"]]  # a list of pool lists; each pool NAME[:SIZE]
     name = "fg"
     variants = [true, false]   # the board's kernel variants (Armv7-M, DSP, MVE) or the portable C kernels only
+    cycles = true              # also estimate each QEMU job's cycles (docs/cycle_model.md; default false: slower)
 """
 
 from __future__ import annotations
@@ -44,7 +45,8 @@ class SpecError(UserError):
 _TOP_KEYS = {"models", "boards", "options", "validate", "seed"}
 BEST = "best"  # algorithm: run them all, keep the smallest pool
 OPTION_DEFAULTS: dict[str, object] = {"algorithm": BEST, "overlap": True, "interface": "unpacked", "io_in_pool": True,
-                                      "pools": [], "name": DEFAULT_PREFIX, "variants": True}
+                                      "pools": [], "name": DEFAULT_PREFIX, "variants": True,
+                                      "cycles": False}
 
 
 @dataclass(frozen=True)
@@ -126,7 +128,7 @@ def _models(path: Path, patterns: list[str]) -> list[tuple[str, str]]:
 
 def _check_value(path: Path, name: str, value: object) -> None:
     where = f"{path}: options.{name} = {value!r}"
-    if name in ("overlap", "io_in_pool", "variants") and not isinstance(value, bool):
+    if name in ("overlap", "io_in_pool", "variants", "cycles") and not isinstance(value, bool):
         raise SpecError(f"{where}: expected true or false")
     if name == "algorithm" and value not in (BEST, *ALGORITHMS):
         raise SpecError(f"{where}: unknown planning algorithm (known: {BEST}, {', '.join(ALGORITHMS)})")
