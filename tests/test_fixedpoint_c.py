@@ -82,19 +82,7 @@ def test_single_rounding_matches_tflite_in_its_range(tmp_path):
     assert got == [multiply_by_quantized_multiplier(a, m, s) for a, m, s in cases]
 
 
-HALVES_HARNESS = r"""
-#define FG_HIGH_MUL_HALVES 1 /* the Armv6-M form, from 16-bit halves, also on the host */
-#include <stdio.h>
-#include "fg/support/fixedpoint.h"
-int main(void) {
-    long long x, m, s;
-    while (scanf("%lld %lld %lld", &x, &m, &s) == 3) {
-        printf("%ld %ld\n", (long)fg_saturating_rounding_doubling_high_mul((int32_t)x, (int32_t)m),
-               (long)fg_multiply_by_quantized_multiplier((int32_t)x, (int32_t)m, (int)s));
-    }
-    return 0;
-}
-"""
+HALVES_HARNESS = "#define FG_HIGH_MUL_HALVES 1 /* the Armv6-M form, from 16-bit halves, also on the host */\n" + HARNESS
 
 
 def test_high_multiply_from_halves_matches_tflite(tmp_path):
