@@ -7,6 +7,7 @@ from collections.abc import Callable
 from firmware_gen.modelgen.attention import attention_block
 from firmware_gen.modelgen.calibrated import Activation, CalibratedBuilder, calibration_images
 from firmware_gen.modelgen.mobilenet import mobilenet_v1
+from firmware_gen.modelgen.mobilenet_v2 import mobilenet_v2
 from firmware_gen.modelgen.mobilenet_v3 import mobilenet_v3_block
 from firmware_gen.modelgen.unet import unet_block
 
@@ -81,11 +82,18 @@ def small_mobilenet() -> bytes:
     return mobilenet_v1(alpha=0.25, input_size=32, channels=3, num_classes=3, seed=1)
 
 
+def small_mobilenet_v2() -> bytes:
+    """MobileNetV2 alpha 0.35 on 96x96x3 cut after 4 of its 17 blocks (a stride-2 block with its PAD, a residual
+    ADD), a 128-wide last convolution and 10 classes: the full model's first stages, where its RAM peak is."""
+    return mobilenet_v2(alpha=0.35, input_size=96, num_classes=10, blocks=4, head_channels=128, seed=1)
+
+
 SYNTHETIC_MODELS: dict[str, Callable[[], bytes]] = {
     "tiny_cnn": tiny_cnn,
     "residual_block": residual_block,
     "every_op": every_op,
     "small_mobilenet": small_mobilenet,
+    "small_mobilenet_v2": small_mobilenet_v2,  # inverted residual blocks (issue 24)
     "mobilenet_v3_block": mobilenet_v3_block,  # activations (issue 15)
     # convolution family, resampling, matrix (issue 15)
     "unet_block": unet_block,
