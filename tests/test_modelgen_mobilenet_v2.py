@@ -113,3 +113,15 @@ def test_it_is_seeded_and_checks_its_depth() -> None:
     assert mobilenet_v2(input_size=32, blocks=2, seed=0) != mobilenet_v2(input_size=32, blocks=2, seed=1)
     with pytest.raises(ValueError, match="blocks must be 1..17"):
         mobilenet_v2(blocks=18)
+
+
+def test_without_explicit_pad_the_stride_2_blocks_compute_the_same() -> None:
+    """keras' ZeroPadding2D + VALID and TF-slim's SAME pad an even size alike: TFLM gives the same output."""
+    padded = mobilenet_v2(input_size=32, num_classes=10, blocks=4, head_channels=32)
+    same = mobilenet_v2(input_size=32, num_classes=10, blocks=4, head_channels=32, explicit_pad=False)
+    graph, graph_same = read_model(padded), read_model(same)
+    assert "PAD" not in {op.opcode for op in graph_same.operators}
+    assert len(graph.operators) == len(graph_same.operators) + 2
+    inputs = random_inputs(graph, seed=5)
+    assert np.array_equal(run_tflm(padded, inputs, len(graph.tensors)).outputs[0],
+                          run_tflm(same, inputs, len(graph_same.tensors)).outputs[0])

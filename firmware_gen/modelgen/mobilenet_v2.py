@@ -1,10 +1,11 @@
 """MobileNetV2 as keras.applications builds it, with seeded random weights and calibrated int8 quantization.
 
-The graph is the one the TFLite converter writes for `keras.applications.MobileNetV2(alpha, input_shape)` with
-batch norms folded: a 3x3/2 stem (SAME), 17 inverted residual blocks (1x1 expansion + ReLU6 except in block 0,
-the ZeroPadding2D of a stride-2 block as PAD then a VALID depthwise 3x3, else a SAME one, + ReLU6, a linear 1x1
-projection, ADD where the stride is 1 and the channels match), a 1x1 convolution + ReLU6, global average pooling
-(MEAN), the classifier (FULLY_CONNECTED) and SOFTMAX. Channels are rounded as keras rounds them.
+The layers of `keras.applications.MobileNetV2(alpha, input_shape)` with batch norms folded, as TFLite operators:
+a 3x3/2 stem (SAME), 17 inverted residual blocks (1x1 expansion + ReLU6 except in block 0; a depthwise 3x3 + ReLU6,
+in a stride-2 block keras' ZeroPadding2D as a PAD then a VALID depthwise; a linear 1x1 projection; ADD where the
+stride is 1 and the channels match), a 1x1 convolution + ReLU6, global average pooling (MEAN), the classifier
+(FULLY_CONNECTED) and SOFTMAX. Channels are rounded as keras rounds them. `explicit_pad=False` writes the stride-2
+depthwise layers SAME instead, without PAD (as TF-slim's MobileNetV2 is written): on even sizes, the same arithmetic.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ def correct_pad(size: tuple[int, int], kernel: int = 3) -> list[tuple[int, int]]
 
 
 def mobilenet_v2(alpha: float = 0.35, input_size: int = 96, num_classes: int = 1000, blocks: int = len(BLOCKS),
-                 head_channels: int | None = None, seed: int = 0) -> bytes:
+                 head_channels: int | None = None, explicit_pad: bool = True, seed: int = 0) -> bytes:
     """MobileNetV2 at width `alpha` on `input_size`^2 x 3 images. `blocks` keeps only the first blocks (a small
     model for tests); `head_channels` replaces the last convolution's width (default: keras' `last_channels`)."""
     if not 1 <= blocks <= len(BLOCKS):
@@ -49,7 +50,8 @@ def mobilenet_v2(alpha: float = 0.35, input_size: int = 96, num_classes: int = 1
     x = graph.input("input", calibration_images(graph.rng, CALIBRATION_IMAGES, input_size, input_size, 3))
     x = graph.conv2d(x, make_divisible(32 * alpha), kernel=3, stride=2, name="Conv1")
     for block, (filters, stride, expansion) in enumerate(BLOCKS[:blocks]):
-        x = inverted_residual(graph, x, make_divisible(int(filters * alpha)), stride, expansion, f"block_{block}")
+        x = inverted_residual(graph, x, make_divisible(int(filters * alpha)), stride, expansion, f"block_{block}",
+                              explicit_pad)
     x = graph.conv2d(x, head_channels or last_channels(alpha), kernel=1, name="Conv_1")
     x = graph.mean(x, axes=(1, 2), keep_dims=False, name="global_average_pooling")
     x = graph.fully_connected(x, num_classes, name="predictions")
@@ -58,15 +60,16 @@ def mobilenet_v2(alpha: float = 0.35, input_size: int = 96, num_classes: int = 1
 
 
 def inverted_residual(graph: CalibratedBuilder, x: Activation, filters: int, stride: int, expansion: int,
-                      name: str) -> Activation:
+                      name: str, explicit_pad: bool = True) -> Activation:
     """keras' `_inverted_res_block`: expand (unless 1), depthwise, project; the residual ADD where it fits."""
     inputs = x
     channels = x.shape[3]
     if expansion != 1:
         x = graph.conv2d(x, expansion * channels, kernel=1, name=f"{name}/expand")
-    if stride == 2:
+    padded = stride == 2 and explicit_pad
+    if padded:
         x = graph.pad(x, correct_pad(x.shape[1:3]), name=f"{name}/pad")
-    x = graph.depthwise_conv2d(x, kernel=3, stride=stride, padding="SAME" if stride == 1 else "VALID",
+    x = graph.depthwise_conv2d(x, kernel=3, stride=stride, padding="VALID" if padded else "SAME",
                                name=f"{name}/depthwise")
     x = graph.conv2d(x, filters, kernel=1, activation="NONE", name=f"{name}/project", mean=0.0)
     if stride == 1 and channels == filters:
