@@ -1,0 +1,200 @@
+"""The Raspberry Pi Pico without the board: the second stage's checksum (the bootrom's CRC32), its place in the
+built image, the UF2 file read back, flashing through the RPI-RP2 drive or picotool (a stand-in script: picotool is
+not installed here), and what `run` and `flash` say when the board or the tool is missing."""
+
+from __future__ import annotations
+
+import os
+import stat
+import zlib
+
+import pytest
+from target_fixtures import FIXTURE_MODEL, needs_cross_gcc
+
+from firmware_gen import cli
+from firmware_gen.link import serial_ports, uf2_flashing
+from firmware_gen.link.flashing import flash
+from firmware_gen.link.serial_ports import BoardPortError, find_board_port
+from firmware_gen.link.uf2_flashing import Uf2FlashError, boot_drives
+from firmware_gen.target.boards import BOARDS_DIR, BoardError, load_board
+from firmware_gen.target.cross_build import build_firmware
+from firmware_gen.target.linker_script import render_linker_script
+from firmware_gen.target.rp2040_boot2 import boot2_crc, boot2_is_valid
+from firmware_gen.target.uf2 import MAGIC_END, MAGIC_START0, MAGIC_START1, Uf2Error, decode_uf2, elf_pages, elf_to_uf2
+
+RP2040_FAMILY = 0xE48BFF56  # the UF2 family id of the RP2040 (UF2 specification's family list, Pico SDK)
+
+
+def _bit_reversed(value: int, bits: int) -> int:
+    return int(f"{value:0{bits}b}"[::-1], 2)
+
+
+def test_boot2_crc_is_crc32_mpeg2():
+    """The datasheet's parameters (2.8.1.3.1): poly 0x04c11db7, no reflection, init 0xffffffff, no final XOR; its
+    catalogue check value on b"123456789" is 0x0376E6E7 (CRC-32/MPEG-2)."""
+    assert boot2_crc(b"123456789") == 0x0376E6E7
+    assert boot2_crc(b"") == 0xFFFFFFFF
+    assert boot2_crc(bytes(4)) == 0xC704DD7B  # four zero bytes: the register's own shift of the initial value
+
+
+def test_boot2_crc_agrees_with_zlib_through_bit_reversal():
+    """An independent implementation: zlib's reflected CRC32 over bit-reversed bytes is the non-reflected CRC,
+    bit-reversed (both start at 0xffffffff; zlib's final XOR undone)."""
+    data = bytes((i * 37 + 11) & 0xFF for i in range(252))
+    mirrored = bytes(_bit_reversed(b, 8) for b in data)
+    assert boot2_crc(data) == _bit_reversed(zlib.crc32(mirrored) ^ 0xFFFFFFFF, 32)
+    # A non-reflected CRC without a final XOR leaves no remainder over the data followed by its CRC, big-endian.
+    assert boot2_crc(data + boot2_crc(data).to_bytes(4, "big")) == 0
+
+
+def test_boot2_validity_check():
+    stage = bytes(range(252))
+    sealed = stage + boot2_crc(stage).to_bytes(4, "little")
+    assert boot2_is_valid(sealed) and boot2_is_valid(sealed + b"more flash")
+    assert not boot2_is_valid(stage + boot2_crc(stage).to_bytes(4, "big"))
+    assert not boot2_is_valid(bytes([1]) + sealed[1:]) and not boot2_is_valid(sealed[:255])
+
+
+def test_the_pico_board_file():
+    pico = load_board("rp2040_pico")
+    assert (pico.core, pico.core_hz, pico.isa.name) == ("cortex-m0plus", 125_000_000, "Armv6-M")
+    assert (pico.uart_kind, pico.uart_base, pico.uart_clock_hz) == ("pl011", 0x40034000, 125_000_000)
+    sixty_fourths = (4 * pico.uart_clock_hz + pico.uart_baud // 2) // pico.uart_baud  # uart_pl011.c's divisor
+    assert divmod(sixty_fourths, 64) == (67, 52)  # IBRD, FBRD
+    assert abs(pico.uart_clock_hz * 4 / sixty_fourths / pico.uart_baud - 1) < 0.0001
+    assert (pico.boot_stage, pico.flash_method, pico.uf2_family) == ("rp2040", "uf2", RP2040_FAMILY)
+    assert pico.estimate_on == "mps2_an385_armv6m" and load_board(pico.estimate_on).core == pico.core
+    flash = pico.region_for("code")
+    assert (flash.cache, flash.wait_states) == ("all", 384)  # every XIP access a cache hit; a miss stated
+    assert sum(r.size for r in pico.regions if r.origin >= 0x20000000) == 264 << 10
+
+
+def test_the_linker_script_puts_the_second_stage_before_the_vectors():
+    script = render_linker_script(load_board("rp2040_pico"))
+    assert script.index("KEEP(*(.boot2))") < script.index("KEEP(*(.vectors))")
+    assert "__fg_boot2_end - __fg_boot2_start == 256" in script
+    assert ".boot2" not in render_linker_script(load_board("nucleo_g071rb"))
+
+
+@pytest.mark.parametrize(("edit", "message"), [
+    (('stage = "rp2040"', 'stage = "nope"'), r"boot.stage 'nope': no .*boot2_nope.c"),
+    (("uf2_family = 0xe48bff56", ""), r"uf2 \(and only uf2\) needs flash.uf2_family"),
+    (('method = "uf2"', 'method = "dfu"'), r"flash.method must be one of \('pyocd', 'uf2'\)"),
+])
+def test_a_broken_boot_or_flash_section_is_refused(tmp_path, edit, message):
+    path = tmp_path / "pico.toml"
+    path.write_text((BOARDS_DIR / "rp2040_pico.toml").read_text().replace(*edit))
+    with pytest.raises(BoardError, match=rf"{path}: .*{message}"):
+        load_board(str(path))
+
+
+@pytest.fixture(scope="module")
+def pico_build(tmp_path_factory):
+    return build_firmware(FIXTURE_MODEL, "rp2040_pico", tmp_path_factory.mktemp("pico"), semihosting=False)
+
+
+@needs_cross_gcc
+def test_the_built_image_starts_with_a_sealed_second_stage(pico_build):
+    pages = elf_pages(pico_build.elf, pico_build.board.region_for("code"))
+    first = pages[0x10000000]
+    assert boot2_is_valid(first)
+    vectors = pages[0x10000100]
+    stack_top, reset = int.from_bytes(vectors[:4], "little"), int.from_bytes(vectors[4:8], "little")
+    assert 0x20000000 < stack_top <= 0x20040000 and stack_top % 8 == 0
+    assert 0x10000100 < reset < 0x10000000 + pico_build.flash_bytes and reset & 1  # a Thumb address in flash
+    # the literals boot2 reads: the SSI, its 03h XIP command word, the vector table, VTOR
+    words = {int.from_bytes(first[i:i + 4], "little") for i in range(0, 252, 4)}
+    assert {0x18000000, 0x03000218, 0x180000F4, 0x10000100, 0xE000ED08} <= words
+
+
+@needs_cross_gcc
+def test_the_uf2_file_reads_back_as_the_image(pico_build):
+    flash_region = pico_build.board.region_for("code")
+    image = elf_to_uf2(pico_build.elf, flash_region, RP2040_FAMILY)
+    assert len(image) % 512 == 0 and image[:4] == MAGIC_START0.to_bytes(4, "little")
+    assert image[4:8] == MAGIC_START1.to_bytes(4, "little") and image[508:512] == MAGIC_END.to_bytes(4, "little")
+    decoded = decode_uf2(image)
+    assert decoded.family == RP2040_FAMILY
+    assert decoded.pages == elf_pages(pico_build.elf, flash_region)
+    assert all(address % 256 == 0 and len(payload) == 256 for address, payload in decoded.pages.items())
+    assert boot2_is_valid(decoded.pages[0x10000000])
+    assert len(decoded.pages) == -(-pico_build.flash_bytes // 256)  # contiguous from the start of flash
+    with pytest.raises(Uf2Error, match="block 1: wrong magic numbers"):
+        decode_uf2(image[:512] + bytes(4) + image[516:])
+    with pytest.raises(Uf2Error, match="numbered 1 of"):
+        decode_uf2(image[512:])
+
+
+def test_boot_drives_are_found_by_their_info_file(tmp_path):
+    drive, other = tmp_path / "RPI RP2", tmp_path / "usb stick"
+    for path, info in ((drive, "UF2 Bootloader v3.0\nModel: Raspberry Pi RP2\nBoard-ID: RPI-RP2\n"),
+                       (other, "something else")):
+        path.mkdir()
+        (path / "INFO_UF2.TXT").write_text(info)
+    table = tmp_path / "mounts"
+    table.write_text(f"/dev/sdb1 {str(drive).replace(' ', chr(92) + '040')} vfat rw 0 0\n"
+                     f"/dev/sdc1 {str(other).replace(' ', chr(92) + '040')} vfat rw 0 0\nproc /proc proc rw 0 0\n")
+    assert boot_drives(table) == [drive]
+    assert boot_drives(tmp_path / "no such table") == []
+
+
+def _fake_picotool(directory, status=0, said=""):
+    """A stand-in for picotool on PATH: records its arguments and the file it was given."""
+    tool = directory / "picotool"
+    tool.write_text(f"#!/bin/sh\necho \"$@\" > {directory}/args\ncp \"$4\" {directory}/loaded.uf2\n"
+                    f"echo '{said}' >&2\nexit {status}\n")
+    tool.chmod(tool.stat().st_mode | stat.S_IEXEC)
+    return tool
+
+
+@needs_cross_gcc
+def test_flash_copies_onto_the_drive_else_loads_with_picotool(pico_build, tmp_path, monkeypatch):
+    drive = tmp_path / "RPI-RP2"
+    drive.mkdir()
+    (drive / "INFO_UF2.TXT").write_text("Board-ID: RPI-RP2\n")
+    expected = elf_to_uf2(pico_build.elf, pico_build.board.region_for("code"), RP2040_FAMILY)
+    monkeypatch.setattr(uf2_flashing, "boot_drives", lambda: [drive])
+    used = flash(pico_build.board, pico_build.elf)
+    assert (used.description, used.unique_id) == ("its RPI-RP2 drive", str(drive))
+    assert (drive / "firmware.uf2").read_bytes() == expected
+    monkeypatch.setattr(uf2_flashing, "boot_drives", lambda: [])
+    tools = tmp_path / "bin"
+    tools.mkdir()
+    _fake_picotool(tools)
+    monkeypatch.setenv("PATH", f"{tools}{os.pathsep}{os.environ['PATH']}")
+    used = flash(pico_build.board, pico_build.elf)
+    assert used.description == "picotool" and (tools / "args").read_text().startswith("load -v -x ")
+    assert (tools / "loaded.uf2").read_bytes() == expected
+    _fake_picotool(tools, 1, "No accessible RP2040 devices in BOOTSEL mode were found.")
+    with pytest.raises(Uf2FlashError, match=r"\(No accessible RP2040 devices in BOOTSEL mode were found.\): "
+                                            r"hold the board's BOOTSEL button"):
+        flash(pico_build.board, pico_build.elf)
+    monkeypatch.setattr(uf2_flashing, "boot_drives", lambda: [drive, tmp_path])
+    with pytest.raises(Uf2FlashError, match="2 RPI-RP2 drives mounted"):
+        flash(pico_build.board, pico_build.elf)
+
+
+@needs_cross_gcc
+def test_cli_flash_without_drive_or_picotool_says_what_to_do(monkeypatch, capsys, tmp_path):
+    from firmware_gen.modelgen import zoo
+
+    monkeypatch.setattr(uf2_flashing, "boot_drives", lambda: [])
+    monkeypatch.setattr(uf2_flashing, "find_picotool", lambda: None)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    model = tmp_path / "add.tflite"
+    model.write_bytes(zoo.every_op())
+    assert cli.main(["flash", str(model), "--board", "rp2040_pico"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()[-1]  # after the progress lines, the one line of the error
+    assert "needs its RPI-RP2 drive or picotool, and neither is here: hold BOOTSEL while plugging" in err
+    assert "apt-get install picotool" in err and "github.com/raspberrypi/picotool" in err
+
+
+def test_run_without_the_pico_names_its_qemu_stand_in(monkeypatch):
+    monkeypatch.setattr(serial_ports.list_ports, "comports", lambda: [])
+    with pytest.raises(BoardPortError) as error:
+        find_board_port(load_board("rp2040_pico"))
+    message = str(error.value)
+    assert "no serial port of a Raspberry Pi Debug Probe (UART on GP0/GP1) (USB 2e8a:000c, 2e8a:0004)" in message
+    assert "QEMU has no machine of it" in message
+    assert "`firmware-gen run MODEL --board mps2_an385_armv6m --cycles` runs the same code with Cortex-M0+ timings" \
+        in message
