@@ -29,7 +29,8 @@ def cmd_flash(args: argparse.Namespace) -> int:
 
 
 def register(command: CommandAdder) -> None:
-    sub = command("flash", cmd_flash, "build the model's firmware for a real board and flash it with pyOCD")
+    sub = command("flash", cmd_flash,
+                  "build the model's firmware for a real board and flash it (pyOCD, or UF2 for the Pico)")
     sub.add_argument("--board", required=True)
     sub.add_argument("--probe", help="unique id (or part of it) of the debug probe, when several are connected")
     add_interface_option(sub)

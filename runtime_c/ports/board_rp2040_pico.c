@@ -8,7 +8,7 @@
  * - 2.16 "Crystal oscillator (XOSC)": CTRL.FREQ_RANGE 0xAA0 (1-15 MHz), CTRL.ENABLE 0xFAB, STARTUP.DELAY in units
  *   of 256 crystal cycles (47: about 1 ms at 12 MHz), STATUS.STABLE bit 31.
  * - 2.18 "PLL" (CS, PWR, FBDIV_INT, PRIM): FOUTPOSTDIV = FREF / REFDIV x FBDIV / (POSTDIV1 x POSTDIV2) =
- *   12 MHz / 1 x 125 / (6 x 2) = 125 MHz, VCO 1500 MHz (within 750-1600 MHz); 2.18.2.1 "Configuration": program the
+ *   12 MHz / 1 x 125 / (6 x 2) = 125 MHz, VCO 1500 MHz (within 750-1600 MHz); the order it gives: program the
  *   dividers, power up the PLL and VCO, wait for LOCK, then set and power up the post dividers.
  * - 2.15 "Clocks" (2.15.3 "Clock generators", 2.15.7 "List of registers"): clk_ref SRC 2 = XOSC; clk_sys SRC 1 =
  *   its aux mux, AUXSRC 0 = PLL_SYS; both glitchless, their SELECTED register one-hot for the source in use;

@@ -18,7 +18,7 @@
 #define FG_STRINGIFY(x) #x
 #define FG_STR(x) FG_STRINGIFY(x)
 
-#define SSI_CTRLR0 0x00  /* DW_apb_ssi register offsets (4.10.13 "List of registers") */
+#define SSI_CTRLR0 0x00  /* DW_apb_ssi register offsets (4.10 "SSI", list of registers) */
 #define SSI_CTRLR1 0x04
 #define SSI_SSIENR 0x08
 #define SSI_BAUDR 0x14

@@ -1,6 +1,6 @@
 /* ARM PrimeCell PL011 UART (TI Stellaris LM3S6965 UART0 under QEMU, the RP2040's UART0). Polled, no interrupts.
  * With FG_UART_CLOCK_HZ (a real board) it sets the baud rate and 8N1 with FIFOs (PL011 TRM, "UARTIBRD",
- * "UARTFBRD", "UARTLCR_H"; RP2040 Datasheet 4.2.7.1 "Baud rate calculation"); QEMU needs none. */
+ * "UARTFBRD", "UARTLCR_H"; RP2040 Datasheet 4.2 "UART", baud rate divisor); QEMU needs none. */
 #include "fg_port.h"
 
 #ifndef FG_UART_BASE

@@ -1,8 +1,8 @@
 """The real boards' UART drivers on the host, against register-level models of their peripherals
 (tests/target/uart_models/): the end of a run requests the reset only after the transmission-complete event that
 follows the last byte (STM32 and Kinetis TC, RA8 SCI_B TEND, PL011 BUSY clear; nRF UARTE TXSTOPPED, not ENDTX, which
-fires as the last byte starts), every byte of the last frames reaches the line intact, and init programs the registers the board files
-describe."""
+fires as the last byte starts), every byte of the last frames reaches the line intact, and init programs the registers
+the board files describe."""
 
 from __future__ import annotations
 
