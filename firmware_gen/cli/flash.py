@@ -16,10 +16,10 @@ from firmware_gen.cli.options import (
 
 
 def cmd_flash(args: argparse.Namespace) -> int:
-    from firmware_gen.link.flashing import flash, refuse_emulated
+    from firmware_gen.link.flashing import flash, refuse_before_building
     from firmware_gen.target.boards import load_board
 
-    refuse_emulated(load_board(args.board), args.model)  # before building anything
+    refuse_before_building(load_board(args.board), args.model)
     _, deployment, progress = deploy(args, port=None)
     print(deployment.firmware.summary())
     probe = flash(deployment.firmware.board, deployment.firmware.elf, args.probe, progress=progress)

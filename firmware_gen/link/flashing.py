@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware_gen.errors import UserError
-from firmware_gen.link.uf2_flashing import flash_uf2
+from firmware_gen.link.uf2_flashing import flash_uf2, require_a_way
 from firmware_gen.target.boards import Board
 
 PYOCD_INSTALL = "pip install 'firmware-gen[boards]' (or: pip install pyocd)"
@@ -116,6 +116,13 @@ def program(board: Board, elf: Path, probe: ProbeInfo) -> None:
     except exceptions.Error as error:
         raise FlashError(f"pyOCD could not flash {board.name} through {probe.unique_id}: "
                          f"{type(error).__name__}: {error}{_pack_hint(board)}") from None
+
+
+def refuse_before_building(board: Board, model: str = "MODEL") -> None:
+    """What can be refused before the firmware is built: a QEMU board, a UF2 board without a way to flash it."""
+    refuse_emulated(board, model)
+    if board.flash_method == "uf2":
+        require_a_way(board)
 
 
 def refuse_emulated(board: Board, model: str = "MODEL") -> None:

@@ -88,6 +88,18 @@ def _load_with_picotool(picotool: str, image: bytes) -> None:
                             " hold the board's BOOTSEL button while plugging it in, then flash again")
 
 
+def _no_way(board: Board) -> Uf2FlashError:
+    return Uf2FlashError(f"flashing {board.name} needs its {DRIVE_LABEL} drive or picotool, and neither is here: "
+                         f"hold BOOTSEL while plugging the board in and mount the {DRIVE_LABEL} drive, or "
+                         f"{PICOTOOL_INSTALL}")
+
+
+def require_a_way(board: Board) -> None:
+    """Refuses (before anything is built) when there is neither a bootloader drive nor picotool."""
+    if not boot_drives() and find_picotool() is None:
+        raise _no_way(board)
+
+
 def flash_uf2(board: Board, elf: Path, progress: Callable[[str], None] = lambda message: None) -> tuple[str, str]:
     """The ELF as a UF2 file onto the board's bootloader drive, else through picotool. Returns (what, where)."""
     assert board.uf2_family is not None
@@ -102,9 +114,7 @@ def flash_uf2(board: Board, elf: Path, progress: Callable[[str], None] = lambda 
         return f"its {DRIVE_LABEL} drive", str(drives[0])
     picotool = find_picotool()
     if picotool is None:
-        raise Uf2FlashError(f"flashing {board.name} needs its {DRIVE_LABEL} drive or picotool, and neither is here: "
-                            f"hold BOOTSEL while plugging the board in and mount the {DRIVE_LABEL} drive, or "
-                            f"{PICOTOOL_INSTALL}")
+        raise _no_way(board)
     progress(f"loading {len(image):,} B of UF2 with {picotool}")
     _load_with_picotool(picotool, image)
     return "picotool", picotool

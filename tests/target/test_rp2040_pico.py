@@ -18,6 +18,7 @@ from firmware_gen.link.serial_ports import BoardPortError, find_board_port
 from firmware_gen.link.uf2_flashing import Uf2FlashError, boot_drives
 from firmware_gen.target.boards import BOARDS_DIR, BoardError, load_board
 from firmware_gen.target.cross_build import build_firmware
+from firmware_gen.target.disassembly import symbol_addresses
 from firmware_gen.target.linker_script import render_linker_script
 from firmware_gen.target.rp2040_boot2 import boot2_crc, boot2_is_valid
 from firmware_gen.target.uf2 import MAGIC_END, MAGIC_START0, MAGIC_START1, Uf2Error, decode_uf2, elf_pages, elf_to_uf2
@@ -174,17 +175,14 @@ def test_flash_copies_onto_the_drive_else_loads_with_picotool(pico_build, tmp_pa
         flash(pico_build.board, pico_build.elf)
 
 
-@needs_cross_gcc
-def test_cli_flash_without_drive_or_picotool_says_what_to_do(monkeypatch, capsys, tmp_path):
-    from firmware_gen.modelgen import zoo
-
+def test_cli_flash_without_drive_or_picotool_says_what_to_do_before_building(monkeypatch, capsys, tmp_path):
     monkeypatch.setattr(uf2_flashing, "boot_drives", lambda: [])
     monkeypatch.setattr(uf2_flashing, "find_picotool", lambda: None)
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    model = tmp_path / "add.tflite"
-    model.write_bytes(zoo.every_op())
+    model = tmp_path / "m.tflite"
+    model.write_bytes(b"not read: refused before the build")
     assert cli.main(["flash", str(model), "--board", "rp2040_pico"]) == 2
-    err = capsys.readouterr().err.strip().splitlines()[-1]  # after the progress lines, the one line of the error
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1
     assert "needs its RPI-RP2 drive or picotool, and neither is here: hold BOOTSEL while plugging" in err
     assert "apt-get install picotool" in err and "github.com/raspberrypi/picotool" in err
 
@@ -198,3 +196,55 @@ def test_run_without_the_pico_names_its_qemu_stand_in(monkeypatch):
     assert "QEMU has no machine of it" in message
     assert "`firmware-gen run MODEL --board mps2_an385_armv6m --cycles` runs the same code with Cortex-M0+ timings" \
         in message
+
+
+def _run_thumb1(code: bytes, at: int, read_word, limit: int = 64) -> tuple[list[tuple[int, int]], int, int]:
+    """Executes the handful of Thumb-1 instructions a second stage needs (LDR literal, MOVS, STR immediate, LDMIA,
+    MSR MSP, BX; anything else fails the test), from `at`: the stores it makes, in order, and the MSP and the
+    address it branches to. read_word(address) reads memory outside the code."""
+    registers, stores, msp, pc = [0] * 8, [], None, at
+
+    def word(address: int) -> int:
+        offset = address - at
+        return int.from_bytes(code[offset:offset + 4], "little") if 0 <= offset < len(code) else read_word(address)
+
+    for _ in range(limit):
+        half = int.from_bytes(code[pc - at:pc - at + 2], "little")
+        if half >> 11 == 0b01001:  # LDR Rt, [PC, #imm8 * 4]
+            registers[(half >> 8) & 7] = word(((pc + 4) & ~3) + (half & 0xFF) * 4)
+        elif half >> 11 == 0b00100:  # MOVS Rd, #imm8
+            registers[(half >> 8) & 7] = half & 0xFF
+        elif half >> 11 == 0b01100:  # STR Rt, [Rn, #imm5 * 4]
+            stores.append((registers[(half >> 3) & 7] + ((half >> 6) & 0x1F) * 4, registers[half & 7]))
+        elif half >> 11 == 0b11001:  # LDMIA Rn(!), {list}
+            base = registers[(half >> 8) & 7]
+            for n, register in enumerate(r for r in range(8) if half & (1 << r)):
+                registers[register] = word(base + 4 * n)
+        elif half & 0xFFF0 == 0xF380 and int.from_bytes(code[pc - at + 2:pc - at + 4], "little") == 0x8808:
+            msp = registers[half & 0xF]  # MSR MSP, Rn
+            pc += 2
+        elif half & 0xFF87 == 0x4700:  # BX Rm
+            return stores, msp, registers[(half >> 3) & 0xF]
+        else:
+            raise AssertionError(f"0x{pc:08X}: 0x{half:04X} is not an instruction this second stage should use")
+        pc += 2
+    raise AssertionError(f"no branch out within {limit} instructions")
+
+
+@needs_cross_gcc
+def test_the_second_stage_run_from_sram_sets_up_xip_and_enters_the_image(pico_build):
+    """Run where the bootrom runs it (0x20041F00, not where it is linked): position independent, it programs the
+    SSI only while the SSI is disabled, and leaves for the image's reset vector with its stack pointer and VTOR."""
+    pages = elf_pages(pico_build.elf, pico_build.board.region_for("code"))
+
+    def flash_word(address: int) -> int:
+        page = pages[address & ~255]
+        return int.from_bytes(page[address & 255:(address & 255) + 4], "little")
+
+    stores, msp, entry = _run_thumb1(pages[0x10000000][:252], 0x20041F00, flash_word)
+    ssi = 0x18000000
+    assert stores == [(ssi + 0x08, 0), (ssi + 0x14, 4), (ssi + 0x00, (31 << 16) | (3 << 8)),
+                      (ssi + 0xF4, (0x03 << 24) | (2 << 8) | (6 << 2)), (ssi + 0x04, 0), (ssi + 0x08, 1),
+                      (0xE000ED08, 0x10000100)]  # SSIENR off, BAUDR, CTRLR0, SPI_CTRLR0, CTRLR1, SSIENR on, VTOR
+    assert (msp, entry) == (flash_word(0x10000100), flash_word(0x10000104))
+    assert entry & 1 and entry - 1 == symbol_addresses(pico_build.elf, ("Reset_Handler",))["Reset_Handler"]
