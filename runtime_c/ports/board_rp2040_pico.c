@@ -20,7 +20,10 @@
  * clk_sys and clk_ref first go back to the sources that need no PLL or crystal, as the SDK's clocks_init does. */
 #include "fg_port.h"
 
-#define REG32(address) (*(volatile uint32_t *)(address))
+/* A host test of this set-up defines REG32 to reach a model of the chip's registers instead. */
+#ifndef REG32
+#define REG32(address) (*(volatile uint32_t *)(uintptr_t)(address))
+#endif
 #define SET_ALIAS 0x2000u
 #define CLEAR_ALIAS 0x3000u
 
@@ -54,12 +57,13 @@
 #define PLL_POSTDIV2 2u
 
 #define CLOCKS_BASE 0x40008000u
-#define CLK_REF_CTRL REG32(CLOCKS_BASE + 0x30u)
+#define CLK_REF_CTRL_ADDRESS (CLOCKS_BASE + 0x30u)
 #define CLK_REF_DIV REG32(CLOCKS_BASE + 0x34u)
-#define CLK_REF_SELECTED REG32(CLOCKS_BASE + 0x38u)
-#define CLK_SYS_CTRL REG32(CLOCKS_BASE + 0x3Cu)
+#define CLK_REF_SELECTED_ADDRESS (CLOCKS_BASE + 0x38u)
+#define CLK_SYS_CTRL_ADDRESS (CLOCKS_BASE + 0x3Cu)
+#define CLK_SYS_CTRL REG32(CLK_SYS_CTRL_ADDRESS)
 #define CLK_SYS_DIV REG32(CLOCKS_BASE + 0x40u)
-#define CLK_SYS_SELECTED REG32(CLOCKS_BASE + 0x44u)
+#define CLK_SYS_SELECTED_ADDRESS (CLOCKS_BASE + 0x44u)
 #define CLK_PERI_CTRL REG32(CLOCKS_BASE + 0x48u)
 #define CLK_SYS_RESUS_CTRL REG32(CLOCKS_BASE + 0x78u)
 #define CLK_REF_SRC_ROSC 0u
@@ -88,10 +92,10 @@ static void reset_cycle(uint32_t blocks) {
     }
 }
 
-/* A glitchless clock's source, and the wait until the mux has switched. */
-static void select_source(volatile uint32_t *ctrl, volatile uint32_t *selected, uint32_t source) {
-    *ctrl = (*ctrl & ~3u) | source;
-    while (*selected != (1u << source)) {
+/* A glitchless clock's source, and the wait until the mux has switched (registers by address). */
+static void select_source(uint32_t ctrl, uint32_t selected, uint32_t source) {
+    REG32(ctrl) = (REG32(ctrl) & ~3u) | source;
+    while (REG32(selected) != (1u << source)) {
     }
 }
 
@@ -116,15 +120,15 @@ static void start_pll_sys(void) {
 
 static void clocks_from_pll(void) {
     CLK_SYS_RESUS_CTRL = 0;
-    select_source(&CLK_SYS_CTRL, &CLK_SYS_SELECTED, CLK_SYS_SRC_CLK_REF);
-    select_source(&CLK_REF_CTRL, &CLK_REF_SELECTED, CLK_REF_SRC_ROSC);
+    select_source(CLK_SYS_CTRL_ADDRESS, CLK_SYS_SELECTED_ADDRESS, CLK_SYS_SRC_CLK_REF);
+    select_source(CLK_REF_CTRL_ADDRESS, CLK_REF_SELECTED_ADDRESS, CLK_REF_SRC_ROSC);
     start_crystal();
     start_pll_sys();
     CLK_REF_DIV = CLK_DIV_1;
-    select_source(&CLK_REF_CTRL, &CLK_REF_SELECTED, CLK_REF_SRC_XOSC);
+    select_source(CLK_REF_CTRL_ADDRESS, CLK_REF_SELECTED_ADDRESS, CLK_REF_SRC_XOSC);
     CLK_SYS_DIV = CLK_DIV_1;
     CLK_SYS_CTRL = CLK_SYS_AUXSRC_PLL_SYS | CLK_SYS_SRC_CLK_REF; /* the aux mux is changed while unselected */
-    select_source(&CLK_SYS_CTRL, &CLK_SYS_SELECTED, CLK_SYS_SRC_AUX);
+    select_source(CLK_SYS_CTRL_ADDRESS, CLK_SYS_SELECTED_ADDRESS, CLK_SYS_SRC_AUX);
     CLK_PERI_CTRL = CLK_PERI_ENABLE | CLK_PERI_AUXSRC_CLK_SYS;
 }
 

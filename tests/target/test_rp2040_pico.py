@@ -1,12 +1,16 @@
 """The Raspberry Pi Pico without the board: the second stage's checksum (the bootrom's CRC32), its place in the
-built image, the UF2 file read back, flashing through the RPI-RP2 drive or picotool (a stand-in script: picotool is
-not installed here), and what `run` and `flash` say when the board or the tool is missing."""
+built image and what it does when run from SRAM, the clock and pin set-up against a register-level model of the chip
+(tests/target/board_models/), the UF2 file read back, flashing through the RPI-RP2 drive or picotool (a stand-in
+script: picotool is not installed here), and what `run` and `flash` say when the board or the tool is missing."""
 
 from __future__ import annotations
 
 import os
+import shutil
 import stat
+import subprocess
 import zlib
+from pathlib import Path
 
 import pytest
 from target_fixtures import FIXTURE_MODEL, needs_cross_gcc
@@ -16,6 +20,7 @@ from firmware_gen.link import serial_ports, uf2_flashing
 from firmware_gen.link.flashing import flash
 from firmware_gen.link.serial_ports import BoardPortError, find_board_port
 from firmware_gen.link.uf2_flashing import Uf2FlashError, boot_drives
+from firmware_gen.resources import RUNTIME_DIR
 from firmware_gen.target.boards import BOARDS_DIR, BoardError, load_board
 from firmware_gen.target.cross_build import build_firmware
 from firmware_gen.target.disassembly import symbol_addresses
@@ -248,3 +253,46 @@ def test_the_second_stage_run_from_sram_sets_up_xip_and_enters_the_image(pico_bu
                       (0xE000ED08, 0x10000100)]  # SSIENR off, BAUDR, CTRLR0, SPI_CTRLR0, CTRLR1, SSIENR on, VTOR
     assert (msp, entry) == (flash_word(0x10000100), flash_word(0x10000104))
     assert entry & 1 and entry - 1 == symbol_addresses(pico_build.elf, ("Reset_Handler",))["Reset_Handler"]
+
+
+BOARD_MODELS = Path(__file__).resolve().parent / "board_models"
+
+
+def _run_board_init(tmp_path, source: Path, *defines: str) -> dict[str, str]:
+    """board_rp2040_pico.c (or an edited copy) on the host against the chip model: what the model reports."""
+    exe = tmp_path / "rp2040_init"
+    command = ["gcc", "-std=c99", "-O1", "-Wall", "-Wextra", "-Werror", f"-I{RUNTIME_DIR / 'ports'}",
+               f"-I{BOARD_MODELS}", "-include", str(BOARD_MODELS / "rp2040_model.h"),
+               "-DREG32(address)=(*fg_model_reg(address))", *defines, str(source),
+               str(BOARD_MODELS / "model_rp2040.c"), "-o", str(exe)]
+    built = subprocess.run(command, capture_output=True, text=True)
+    assert built.returncode == 0, built.stderr
+    done = subprocess.run([str(exe)], capture_output=True, text=True, timeout=30, check=True)
+    return dict(line.partition(" ")[::2] for line in done.stdout.splitlines())
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="host gcc missing")
+@pytest.mark.parametrize("start", ["cold", "warm"])
+def test_board_init_brings_the_clocks_and_pins_up_in_the_datasheets_order(tmp_path, start):
+    """From reset, and from the state a run leaves (clocks on the PLL): clk_sys and clk_peri at the board file's
+    125 MHz, clk_ref on the crystal, GP0/GP1 on UART0 with their pads, no step the model calls a misuse."""
+    report = _run_board_init(tmp_path, RUNTIME_DIR / "ports" / "board_rp2040_pico.c",
+                             *(["-DMODEL_WARM"] if start == "warm" else []))
+    pico = load_board("rp2040_pico")
+    assert report["misuse"].strip() == ""
+    assert int(report["clk_sys"]) == int(report["clk_peri"]) == pico.core_hz == pico.uart_clock_hz
+    assert int(report["clk_ref"]) == 12_000_000 and report["resus"] == "0x0"
+    assert int(report["resets"], 16) & ((1 << 5) | (1 << 8) | (1 << 12) | (1 << 22)) == 0
+    assert report["funcsel"] == "2 2" and report["pads"] == "0x52 0x5A"  # UART; RX pulled up
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="host gcc missing")
+def test_the_chip_model_names_a_pll_reset_under_clk_sys(tmp_path):
+    """Without the first step (clk_sys back to clk_ref), a warm start resets the PLL that clocks the core."""
+    text = (RUNTIME_DIR / "ports" / "board_rp2040_pico.c").read_text()
+    step = "    select_source(CLK_SYS_CTRL_ADDRESS, CLK_SYS_SELECTED_ADDRESS, CLK_SYS_SRC_CLK_REF);\n"
+    assert step in text
+    edited = tmp_path / "board_rp2040_pico.c"
+    edited.write_text(text.replace(step, ""))
+    report = _run_board_init(tmp_path, edited, "-DMODEL_WARM")
+    assert "PLL_SYS reset while clk_sys runs from it" in report["misuse"]
