@@ -9,7 +9,7 @@
  * wait cycles), one data frame per XIP access (CTRLR1.NDF 0). SCK = clk_sys / 4 (BAUDR): 31.25 MHz once the
  * board's set-up runs clk_sys at 125 MHz, under the 50 MHz a 03h read allows. Then it points VTOR at the image's
  * vector table (flash + 0x100: 256-byte aligned, as the M0+'s VTOR needs), loads the stack pointer from its first
- * word and jumps to its reset vector: the bootrom's way out of a second stage it called (2.8.1.3).
+ * word and jumps to its reset vector, as the SDK's second stages do when the bootrom has called them.
  *
  * Thumb-1 assembly, position independent (literals read relative to the pc): it is linked at 0x10000000 and runs
  * at 0x20041F00. Its 252 bytes end with a zero word that firmware_gen/target/rp2040_boot2.py replaces by the CRC
