@@ -186,7 +186,7 @@ def _board_from_dict(data: dict) -> Board:
         muls_cycles=int(timing.get("muls_cycles", 1)),
         boot_stage=data.get("boot", {}).get("stage"),
         flash_method=str(data.get("flash", {}).get("method", "pyocd")),
-        uf2_family=data.get("flash", {}).get("uf2_family"),
+        uf2_family=int(data["flash"]["uf2_family"]) if "uf2_family" in data.get("flash", {}) else None,
     )
 
 
