@@ -16,10 +16,10 @@ from firmware_gen.cli.options import (
 
 
 def cmd_flash(args: argparse.Namespace) -> int:
-    from firmware_gen.link.flashing import flash, refuse_emulated
+    from firmware_gen.link.flashing import flash, refuse_before_building
     from firmware_gen.target.boards import load_board
 
-    refuse_emulated(load_board(args.board), args.model)  # before building anything
+    refuse_before_building(load_board(args.board), args.model)
     _, deployment, progress = deploy(args, port=None)
     print(deployment.firmware.summary())
     probe = flash(deployment.firmware.board, deployment.firmware.elf, args.probe, progress=progress)
@@ -29,7 +29,8 @@ def cmd_flash(args: argparse.Namespace) -> int:
 
 
 def register(command: CommandAdder) -> None:
-    sub = command("flash", cmd_flash, "build the model's firmware for a real board and flash it with pyOCD")
+    sub = command("flash", cmd_flash,
+                  "build the model's firmware for a real board and flash it (pyOCD, or UF2 for the Pico)")
     sub.add_argument("--board", required=True)
     sub.add_argument("--probe", help="unique id (or part of it) of the debug probe, when several are connected")
     add_interface_option(sub)

@@ -1,4 +1,5 @@
-"""Flash a firmware image into a real board through its debug probe, with pyOCD (the `boards` extra).
+"""Flash a firmware image into a real board through its debug probe, with pyOCD (the `boards` extra); a board
+flashed through its chip's USB bootloader gets a UF2 file instead (link/uf2_flashing.py).
 
 pyOCD talks to the probes found on these boards (ST-LINK, CMSIS-DAP/DAPLink, J-Link through SEGGER's library)
 and knows the flash algorithms of the chips (built in, or from a CMSIS pack). After programming the chip is reset,
@@ -14,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware_gen.errors import UserError
+from firmware_gen.link.uf2_flashing import flash_uf2, require_a_way
 from firmware_gen.target.boards import Board
 
 PYOCD_INSTALL = "pip install 'firmware-gen[boards]' (or: pip install pyocd)"
@@ -116,6 +118,13 @@ def program(board: Board, elf: Path, probe: ProbeInfo) -> None:
                          f"{type(error).__name__}: {error}{_pack_hint(board)}") from None
 
 
+def refuse_before_building(board: Board, model: str = "MODEL") -> None:
+    """What can be refused before the firmware is built: a QEMU board, a UF2 board without a way to flash it."""
+    refuse_emulated(board, model)
+    if board.flash_method == "uf2":
+        require_a_way(board)
+
+
 def refuse_emulated(board: Board, model: str = "MODEL") -> None:
     if board.emulated:
         raise FlashError(f"{board.name} is a QEMU machine: QEMU boards are not flashed (QEMU loads the image at "
@@ -124,8 +133,12 @@ def refuse_emulated(board: Board, model: str = "MODEL") -> None:
 
 def flash(board: Board, elf: Path, probe_id: str | None = None,
           progress: Callable[[str], None] = lambda message: None) -> ProbeInfo:
-    """Flash elf into board through its probe (probe_id chooses among several). Returns the probe used."""
+    """Flash elf into board through its probe (probe_id chooses among several), or as a UF2 file through the chip's
+    USB bootloader (flash.method uf2). Returns the probe used (for UF2: how, and where)."""
     refuse_emulated(board)
+    if board.flash_method == "uf2":
+        how, where = flash_uf2(board, elf, progress)
+        return ProbeInfo(where, how)
     check_target_support(board)
     probe = choose_probe(board, connected_probes(), probe_id)
     progress(f"flashing {elf} ({board.probe.pyocd_target if board.probe else '?'}) through {probe.description} "

@@ -64,13 +64,17 @@ def find_board_port(board: Board, probe_id: str | None = None, ports: Sequence[A
 
 
 def _core_name(core: str) -> str:
-    """cortex-m85 -> M85."""
-    return core.removeprefix("cortex-").upper()
+    """cortex-m85 -> M85, cortex-m0plus -> M0+."""
+    return core.removeprefix("cortex-").upper().replace("PLUS", "+")
 
 
 def _no_emulator_hint(board: Board, what: str) -> str:
     """A board QEMU cannot stand in for (no machine with its core), not attached: where estimated cycles come from."""
     core, stand_in = _core_name(board.core), load_board(str(board.estimate_on))
+    if stand_in.core == board.core:  # QEMU has the instruction set but no machine of this chip (RP2040)
+        return (f"{board.name} is not attached (no serial port of a {what}) and QEMU has no machine of it; "
+                f"estimated cycles: `firmware-gen run MODEL --board {stand_in.name} --cycles` runs the same code "
+                f"with Cortex-{core} timings; or plug the board in, or name its port with --port")
     return (f"{board.name} is not attached (no serial port of a {what}) and QEMU has no Cortex-{core}; estimated "
             f"cycles: run the {_core_name(stand_in.core)} image with {core} timings, `firmware-gen run MODEL --board "
             f"{stand_in.name} --cycles` gives {_core_name(stand_in.core)} timings, `python bench/speed.py --cycles` "

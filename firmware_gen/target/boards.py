@@ -17,6 +17,7 @@ PORTS_DIR = RUNTIME_DIR / "ports"
 MEMORY_KINDS = ("code", "rodata", "data", "bss", "pool", "stack")
 UART_KINDS = ("pl011", "cmsdk", "stm32_usart", "nrf_uarte", "nrf_uart", "kinetis_uart", "renesas_sci_b")
 CYCLE_COUNTER_KINDS = ("dwt", "systick")
+FLASH_METHODS = ("pyocd", "uf2")  # through the debug probe; a UF2 file for the chip's USB bootloader
 REGION_CACHES = ("none", "fetch", "all")  # what hides a region's wait states: nothing, instruction fetch, every access
 # Under QEMU -icount shift=N every guest instruction takes 2**N ns of virtual time; the runner uses shift 0.
 ICOUNT_SHIFT = 0
@@ -84,6 +85,9 @@ class Board:
     source: str = ""  # the board file
     stands_for: str = ""  # the real part whose memory timing the regions state (a QEMU board)
     muls_cycles: int = 1  # a Cortex-M0+'s MULS: 1 (fast multiplier) or 32 (small), by configuration
+    boot_stage: str | None = None  # runtime_c/ports/boot2_<stage>.c: a 256-byte flash second stage before the vectors
+    flash_method: str = "pyocd"  # FLASH_METHODS
+    uf2_family: int | None = None  # the UF2 family id of the chip (flash method uf2)
 
     @property
     def emulated(self) -> bool:
@@ -180,6 +184,9 @@ def _board_from_dict(data: dict) -> Board:
         estimate_on=data["cpu"].get("estimate_on"),
         stands_for=str(timing.get("stands_for", "")),
         muls_cycles=int(timing.get("muls_cycles", 1)),
+        boot_stage=data.get("boot", {}).get("stage"),
+        flash_method=str(data.get("flash", {}).get("method", "pyocd")),
+        uf2_family=int(data["flash"]["uf2_family"]) if "uf2_family" in data.get("flash", {}) else None,
     )
 
 
@@ -210,8 +217,12 @@ def _check(board: Board, path: Path) -> None:
             problems.append("a real board needs [clock] core_hz and a positive UART clock and baud rate")
     if board.estimate_on is not None:
         problems += _stand_in_problems(board)
-    if board.init is not None and not (PORTS_DIR / f"board_{board.init}.c").is_file():
-        problems.append(f"cpu.init '{board.init}': no {PORTS_DIR / f'board_{board.init}.c'}")
+    for field, value, file in (("cpu.init", board.init, f"board_{board.init}.c"),
+                               ("boot.stage", board.boot_stage, f"boot2_{board.boot_stage}.c")):
+        if value is not None and not (PORTS_DIR / file).is_file():
+            problems.append(f"{field} '{value}': no {PORTS_DIR / file}")
+    if board.flash_method not in FLASH_METHODS or (board.flash_method == "uf2") != (board.uf2_family is not None):
+        problems.append(f"flash.method must be one of {FLASH_METHODS}; uf2 (and only uf2) needs flash.uf2_family")
     if problems:
         raise BoardError(f"{path}: " + "; ".join(problems))
 

@@ -26,6 +26,7 @@ from firmware_gen.target.call_graph_info import CALLGRAPH_FLAG
 from firmware_gen.target.elf_image import Section, read_elf
 from firmware_gen.target.linker_script import SECTION_KIND, pool_region, render_linker_script
 from firmware_gen.target.object_cache import cached_object, flags_key
+from firmware_gen.target.rp2040_boot2 import seal_boot_stage
 from firmware_gen.target.stack_bound import StackBound
 from firmware_gen.target.stack_fit import check_stack_fits, read_firmware_stack
 
@@ -130,6 +131,7 @@ def _sources(model_dir: Path, manifest: ModelManifest, board: Board) -> tuple[li
 def port_sources(board: Board) -> list[Path]:
     """The board port: startup, cycle counter, end of run, the board's UART driver and its init, if any."""
     sources = [PORTS_DIR / name for name in ("startup.c", "cycles.c", "semihosting.c", f"uart_{board.uart_kind}.c")]
+    sources += [PORTS_DIR / f"boot2_{board.boot_stage}.c"] if board.boot_stage else []
     return sources + ([PORTS_DIR / f"board_{board.init}.c"] if board.init else [])
 
 
@@ -280,6 +282,7 @@ def link_firmware(objects: list[Path], board: Board, elf: Path, model_dir: Path,
             if not all(r.fits for r in regions):
                 raise DoesNotFitError(_not_fit_message(board, regions))
         raise ToolchainError(f"linking the firmware for {board.name} failed:\n{linked.stderr[-4000:]}")
+    seal_boot_stage(board, elf)  # a second stage's checksum, over the linked bytes
     sections = _sections(elf)
     regions = _region_usage(board, sections, pools)
 
@@ -287,12 +290,8 @@ def link_firmware(objects: list[Path], board: Board, elf: Path, model_dir: Path,
         return sections[name].size if name in sections else 0
 
     workspace = sum(size(pool_output_section(pool)) for pool in ("", *pools))
-
     return FirmwareBuild(
-        board=board,
-        elf=elf,
-        model_dir=model_dir,
-        interface=interface,
+        board=board, elf=elf, model_dir=model_dir, interface=interface,
         flash_bytes=size(".text") + size(".ARM.exidx") + size(".rodata") + size(".data"),
         ram_bytes=size(".data") + size(".bss") + workspace + size(".stack"),
         workspace_bytes=workspace,

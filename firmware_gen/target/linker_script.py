@@ -47,7 +47,16 @@ def _flash_config_lines(offset: int) -> list[str]:
             "    KEEP(*(.fg_flash_config))", "    __fg_flash_config_end = .;"]
 
 
-def _section_body(name: str, inputs: str, flash_config_offset: int | None = None) -> list[str]:
+# A flash second stage (RP2040): the first 256 bytes of flash, which the boot ROM checks and runs; the vector table
+# follows it (flash + 0x100, 256-byte aligned as VTOR needs).
+BOOT2_LINES = ("    __fg_boot2_start = .;", "    KEEP(*(.boot2))", "    __fg_boot2_end = .;")
+BOOT2_BYTES = 256
+
+
+def _section_body(name: str, inputs: str, flash_config_offset: int | None = None,
+                  boot_stage: str | None = None) -> list[str]:
+    if name == ".text" and boot_stage is not None:
+        return [*BOOT2_LINES, *_section_body(name, inputs, flash_config_offset)]
     if name == ".text" and flash_config_offset is not None:
         return ["    . = ALIGN(4);", *_flash_config_lines(flash_config_offset),
                 f"    {inputs.replace('KEEP(*(.vectors)) ', '')}", "    . = ALIGN(4);"]
@@ -86,7 +95,8 @@ def render_linker_script(board: Board, measure: bool = False, pools: Sequence[st
         region = region_symbol(board.region_for(kind))
         load = f" AT > {region_symbol(code)}" if kind == "data" else ""
         noload = " (NOLOAD)" if kind in ("stack", "pool", "bss") else ""
-        body = _section_body(name, _inputs_of(name, inputs, rodata_sections, prefix), board.flash_config_offset)
+        body = _section_body(name, _inputs_of(name, inputs, rodata_sections, prefix), board.flash_config_offset,
+                             board.boot_stage)
         lines += [f"  {name}{noload} :", "  {", *body, f"  }} > {region}{load}", ""]
         if name == pool_output_section(""):  # before .bss, whose .bss.* would otherwise take the named pools
             lines += [line for pool, where in pool_regions.items()
@@ -94,6 +104,10 @@ def render_linker_script(board: Board, measure: bool = False, pools: Sequence[st
     lines += ["  __fg_data_load = LOADADDR(.data);", "}", ""]
     lines.append(f'ASSERT(ADDR(.text) == ORIGIN({region_symbol(code)}), '
                  f'"firmware-gen: the vector table must start the {code.name} region (the boot address)");')
+    if board.boot_stage is not None:
+        lines.append(f'ASSERT(__fg_boot2_start == ORIGIN({region_symbol(code)}) && __fg_boot2_end - __fg_boot2_start'
+                     f' == {BOOT2_BYTES}, "firmware-gen: the {BOOT2_BYTES}-byte flash second stage of {board.name} '
+                     f'must start the {code.name} region (the boot ROM reads it there)");')
     if board.flash_config_offset is not None:
         lines.append(f'ASSERT(__fg_flash_config_start == ORIGIN({region_symbol(code)}) + '
                      f'0x{board.flash_config_offset:X} && __fg_flash_config_end - __fg_flash_config_start == 16, '

@@ -29,7 +29,8 @@ from firmware_gen.target.boards import BOARDS_DIR, BoardError, list_boards, load
 from firmware_gen.target.cross_build import build_firmware
 from firmware_gen.target.linker_script import render_linker_script
 
-REAL_BOARDS = ["ek_ra8d1", "frdm_k64f", "nrf52840dk", "nrf5340dk", "nucleo_f746zg", "nucleo_g071rb", "nucleo_u575zi_q"]
+REAL_BOARDS = ["ek_ra8d1", "frdm_k64f", "nrf52840dk", "nrf5340dk", "nucleo_f746zg", "nucleo_g071rb", "nucleo_u575zi_q",
+               "rp2040_pico"]
 # (region name, origin, size) from the datasheets / reference manuals.
 DATASHEET_REGIONS = {
     "ek_ra8d1": [("code flash", 0x02000000, 2 << 20), ("SRAM", 0x22000000, 896 << 10), ("DTCM", 0x20000000, 64 << 10)],
@@ -42,6 +43,8 @@ DATASHEET_REGIONS = {
                         ("SRAM4", 0x28000000, 16 << 10)],
     "frdm_k64f": [("flash", 0x00000000, 1 << 20), ("SRAM_L", 0x1FFF0000, 64 << 10),
                   ("SRAM_U", 0x20000000, 192 << 10)],
+    "rp2040_pico": [("flash", 0x10000000, 2 << 20), ("SRAM0-3", 0x20000000, 256 << 10),
+                    ("SRAM4", 0x20040000, 4 << 10), ("SRAM5", 0x20041000, 4 << 10)],
 }
 
 

@@ -1,8 +1,8 @@
 """The real boards' UART drivers on the host, against register-level models of their peripherals
 (tests/target/uart_models/): the end of a run requests the reset only after the transmission-complete event that
-follows the last byte (STM32 and Kinetis TC, RA8 SCI_B TEND; nRF UARTE TXSTOPPED, not ENDTX, which fires as the last
-byte starts), every byte of the last frames reaches the line intact, and init programs the registers the board files
-describe."""
+follows the last byte (STM32 and Kinetis TC, RA8 SCI_B TEND, PL011 BUSY clear; nRF UARTE TXSTOPPED, not ENDTX, which
+fires as the last byte starts), every byte of the last frames reaches the line intact, and init programs the registers
+the board files describe."""
 
 from __future__ import annotations
 
@@ -20,12 +20,13 @@ from firmware_gen.target.cross_build import _board_flags
 
 MODELS = Path(__file__).resolve().parent / "uart_models"
 BOARD_OF_KIND = {"nrf_uarte": "nrf52840dk", "stm32_usart": "nucleo_f746zg", "kinetis_uart": "frdm_k64f",
-                 "renesas_sci_b": "ek_ra8d1"}
+                 "renesas_sci_b": "ek_ra8d1", "pl011": "rp2040_pico"}
 ACCESSORS = {"nrf_uarte": ["-DUART_REG(offset)=(*fg_model_reg32(offset))",
                            "-DGPIO_P0_REG(offset)=(*fg_model_gpio_reg32(offset))"],
              "stm32_usart": ["-DUART_REG(offset)=(*fg_model_reg32(offset))"],
              "kinetis_uart": ["-DUART_REG8(offset)=(*fg_model_reg8(offset))"],
-             "renesas_sci_b": ["-DUART_REG(offset)=(*fg_model_reg32(offset))"]}
+             "renesas_sci_b": ["-DUART_REG(offset)=(*fg_model_reg32(offset))"],
+             "pl011": ["-DUART_REG(offset)=(*fg_model_reg32(offset))"]}
 # The frames end_of_run.c sends: OUTPUT of 71 bytes (i * 37 + 1), DONE(0).
 EXPECTED_LINE = (encode_frame(FrameType.OUTPUT, bytes((i * 37 + 1) & 0xFF for i in range(71)))
                  + encode_frame(FrameType.DONE, bytes(4)))
@@ -93,6 +94,9 @@ def test_init_programs_the_registers_of_the_board_files(tmp_path):
     sci = _config(run_end_of_run("renesas_sci_b", tmp_path))
     assert sci["CCR2"] == (236 << 24) | (1 << 16) | (7 << 8) | 0x30  # MDDR 236, BRME, BRR 7, ABCS and BGDM
     assert sci["CCR3"] == 0x1200 and sci["CCR0"] == 0x11  # 8 bits, LSB first, asynchronous; TE, RE
+    pl011 = _config(run_end_of_run("pl011", tmp_path))
+    assert (pl011["IBRD"], pl011["FBRD"]) == (67, 52)  # 125 MHz / (16 x 115200) = 67 + 52/64, latched by LCR_H
+    assert pl011["LCR_H"] == 0x70 and pl011["CR"] == 0x301  # 8 bits, FIFOs on; UARTEN, TXE, RXE
 
 
 def test_fg_exit_on_a_real_board_flushes_before_it_requests_the_reset():

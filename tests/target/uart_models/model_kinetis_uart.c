@@ -62,18 +62,6 @@ volatile uint8_t *fg_model_reg8(uint32_t offset) {
     return &regs[offset];
 }
 
-volatile uint32_t *fg_model_reg32(uint32_t offset) {
-    (void)offset;
-    model_misuse("32-bit access to the Kinetis UART");
-    return (volatile uint32_t *)(void *)&regs[0];
-}
-
-volatile uint32_t *fg_model_gpio_reg32(uint32_t offset) {
-    (void)offset;
-    model_misuse("GPIO access from the UART driver");
-    return (volatile uint32_t *)(void *)&regs[0];
-}
-
 void model_reset_now(void);
 
 void model_reset_requested(void) {

@@ -97,12 +97,6 @@ volatile uint32_t *fg_model_gpio_reg32(uint32_t offset) {
     return &gpio[offset / 4];
 }
 
-volatile uint8_t *fg_model_reg8(uint32_t offset) {
-    (void)offset;
-    model_misuse("8-bit access to the UARTE");
-    return (volatile uint8_t *)&regs[0];
-}
-
 void model_reset_now(void);
 
 void model_reset_requested(void) {

@@ -65,18 +65,6 @@ volatile uint32_t *fg_model_reg32(uint32_t offset) {
     return &regs[offset / 4];
 }
 
-volatile uint32_t *fg_model_gpio_reg32(uint32_t offset) {
-    (void)offset;
-    model_misuse("GPIO access from the SCI_B driver");
-    return &regs[0];
-}
-
-volatile uint8_t *fg_model_reg8(uint32_t offset) {
-    (void)offset;
-    model_misuse("8-bit access to the SCI_B");
-    return (volatile uint8_t *)&regs[0];
-}
-
 void model_reset_now(void);
 
 void model_reset_requested(void) {

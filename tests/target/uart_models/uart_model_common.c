@@ -56,3 +56,25 @@ void model_report(FILE *out) {
             reset_done);
     fprintf(out, "misuse %s\n", misuses);
 }
+
+/* The accessors a model's peripheral does not have: a driver using one is misusing it. Each model defines the ones
+ * it has, which take the place of these. */
+static volatile uint32_t no_register;
+
+__attribute__((weak)) volatile uint32_t *fg_model_reg32(uint32_t offset) {
+    (void)offset;
+    model_misuse("32-bit access to a peripheral the model gives none");
+    return &no_register;
+}
+
+__attribute__((weak)) volatile uint32_t *fg_model_gpio_reg32(uint32_t offset) {
+    (void)offset;
+    model_misuse("GPIO access from the UART driver");
+    return &no_register;
+}
+
+__attribute__((weak)) volatile uint8_t *fg_model_reg8(uint32_t offset) {
+    (void)offset;
+    model_misuse("8-bit access to a peripheral the model gives none");
+    return (volatile uint8_t *)&no_register;
+}
