@@ -60,6 +60,8 @@ class ModelManifest:
     macros: dict[str, str] = field(default_factory=dict)  # macro ("NUM_STEPS", ...) -> its name in model.h
     pool_from_app: bool = False  # the application passes the pool (symbols["set_pool"])
     weights_section: str | None = None  # the section of the constant tensors (None: .rodata)
+    # kernel -> the most its frame grows at run time in this model's calls (KernelCall.run_time_stack)
+    run_time_frames: dict[str, int] = field(default_factory=dict)
 
     @property
     def named_pools(self) -> list[str]:
@@ -91,6 +93,7 @@ class ModelManifest:
             macros=dict(data.get("macros", {})),
             pool_from_app=data.get("pool_from_app", False),
             weights_section=data.get("weights_section"),
+            run_time_frames=dict(data.get("run_time_frames", {})),
         )
 
 

@@ -160,7 +160,14 @@ def _tensor_spec(tensor: Tensor) -> TensorSpec:
 _MACROS = ("NAME", "NUM_STEPS", "WORKSPACE_BYTES", "NUM_INPUTS", "NUM_OUTPUTS", "IO_IN_POOL", "IO_BYTES")
 
 
-def _manifest(graph: Graph, plan: MemoryPlan, interface: str, files: dict[str, str],
+def _run_time_frames(steps: list[Step]) -> dict[str, int]:
+    frames: dict[str, int] = {}
+    for call in (step.call for step in steps if step.call and step.call.run_time_stack):
+        frames[call.function] = max(frames.get(call.function, 0), call.run_time_stack)
+    return dict(sorted(frames.items()))
+
+
+def _manifest(graph: Graph, plan: MemoryPlan, steps: list[Step], interface: str, files: dict[str, str],
               runtime_parts: tuple[str, ...], options: GenerationOptions) -> ModelManifest:
     code = [text for name, text in files.items() if name.endswith((".c", ".h"))]
     runtime = [f"runtime/kernels/{name}" for name in needed_kernels(code)]
@@ -188,6 +195,7 @@ def _manifest(graph: Graph, plan: MemoryPlan, interface: str, files: dict[str, s
         macros={macro: model_macro(macro, options.name) for macro in macros},
         pool_from_app=options.pool_from_app,
         weights_section=options.weights_section,
+        run_time_frames=_run_time_frames(steps),
     )
 
 
@@ -234,7 +242,7 @@ def render(graph: Graph, plan: MemoryPlan, steps: list[Step], source: str = "",
     }
     files = {name: _TEMPLATES.get_template(name + ".j2").render(context) for name in GENERATED_FILES}
     runtime_parts = RUNTIME_PARTS + (("packed",) if interface == "packed" else ())
-    manifest = _manifest(graph, plan, interface, files, runtime_parts, options)
+    manifest = _manifest(graph, plan, steps, interface, files, runtime_parts, options)
     files.update(integration_files(manifest, source))
     return GeneratedModel(files, runtime_parts, manifest)
 

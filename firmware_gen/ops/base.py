@@ -55,6 +55,10 @@ class KernelCall:
     # profiles; the portable kernels need none.
     isa: str = "portable C"
     variant: str = ""
+    # The bytes by which the function's frame grows at run time in this call (its variable-length arrays), sized
+    # by the variant that chose the geometry: the worst-case stack adds the largest over a model's calls
+    # (target/stack_bound.py), where gcc's call graph can only say "dynamic".
+    run_time_stack: int = 0
 
 
 class OpKernel(Protocol):

@@ -260,7 +260,7 @@ def build_firmware(model_dir: str | Path, board: Board | str, out_dir: str | Pat
         firmware = link_firmware(objects, board, out_dir / "firmware.elf", model_dir, manifest.interface, pools,
                                  rodata_sections=[manifest.weights_section] if manifest.weights_section else [],
                                  prefix=manifest.prefix)
-        firmware.stack = read_firmware_stack(firmware.elf, objects, manifest.symbols, board)
+        firmware.stack = read_firmware_stack(firmware.elf, objects, manifest, board)
     finally:
         for obj in objects:  # they name the build's folders: the output stays the same wherever it is built
             obj.with_suffix(".ci").unlink(missing_ok=True)

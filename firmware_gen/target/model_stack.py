@@ -43,7 +43,7 @@ def model_stack_bound(model_dir: str | Path, board: Board | str) -> StackBound:
                      "-o", str(elf)])
         if done.returncode != 0:
             raise ToolchainError(f"linking {model_dir}'s model alone for {board.name} failed:\n{done.stderr[-4000:]}")
-        bound = read_firmware_stack(elf, objects, manifest.symbols, board)
+        bound = read_firmware_stack(elf, objects, manifest, board)
     assert bound is not None  # every object was compiled with its call graph
     return bound
 

@@ -9,14 +9,17 @@ as an argument) may reach any function whose address is stored anywhere but in t
 table. The program runs on the process stack and the handlers on the main stack (runtime_c/ports/startup.c): an
 exception taken while the program runs pushes its frame on the process stack (8 words, 26 with the FPU's lazily
 stacked registers, plus a word of alignment), so that frame is added on top of the deepest path. A recursion, an
-indirect call with no possible target, a frame that grows at run time or a function of unknown frame is named in
-`problems`: the bound then holds only for the paths it covers.
+indirect call with no possible target, a frame that grows at run time (unless the generator sized its growth for
+this model: the manifest's run_time_frames) or a function of unknown frame is named in `problems`: the bound then
+holds only for the paths it covers.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 
 from firmware_gen.target.call_graph_info import INDIRECT, ObjectCallGraph
 from firmware_gen.target.thumb_code import ThumbImage
@@ -64,6 +67,7 @@ class _Walker:
     image: ThumbImage
     registry: str
     registry_callers: frozenset[str]
+    run_time_frames: Mapping[str, int]
     problems: list[str] = field(default_factory=list)
     _done: dict[str, StackPath] = field(default_factory=dict)
 
@@ -74,8 +78,11 @@ class _Walker:
     def frame(self, name: str, caller: str) -> int:
         known = self.graph.frames.get(name)
         if known is not None:
-            if not known.bounded:
-                self.note(f"the frame of {name} grows at run time (alloca or a variable-length array)")
+            if known.bounded:
+                return known.bytes
+            if name in self.run_time_frames:
+                return known.bytes + self.run_time_frames[name]
+            self.note(f"the frame of {name} grows at run time (alloca or a variable-length array)")
             return known.bytes
         code = self.image.functions.get(name)
         if code is None:
@@ -126,10 +133,13 @@ class _Walker:
         return result
 
 
-def stack_bound(graph: ObjectCallGraph, image: ThumbImage, symbols: dict[str, str], fpu: bool) -> StackBound:
+def stack_bound(graph: ObjectCallGraph, image: ThumbImage, symbols: Mapping[str, str], fpu: bool,
+                run_time_frames: Mapping[str, int] = MappingProxyType({})) -> StackBound:
     """The bound of a firmware: graph (the merged call graphs of its objects), image (its ELF), symbols (the
-    manifest's model symbols by role: run, registry, call_step), fpu (exceptions stack the FP registers)."""
-    walker = _Walker(graph, image, symbols.get("registry", ""), frozenset({symbols.get("call_step", "")}))
+    manifest's model symbols by role: run, registry, call_step), fpu (exceptions stack the FP registers),
+    run_time_frames (what the generator says a kernel's frame grows by at run time, at most, in this model)."""
+    walker = _Walker(graph, image, symbols.get("registry", ""), frozenset({symbols.get("call_step", "")}),
+                     run_time_frames)
     exception = FP_EXCEPTION_FRAME_BYTES if fpu else EXCEPTION_FRAME_BYTES
     handlers = sorted(n for n, holders in image.address_taken.items() if VECTOR_TABLE in holders and n != image.entry)
     worst_handler = max((walker.deepest(h) for h in handlers), key=lambda p: p.bytes, default=StackPath(0, ()))
@@ -146,8 +156,10 @@ def _with_exception(path: StackPath, exception: int) -> StackPath:
     return StackPath(path.bytes + exception, (*path.calls, (EXCEPTION_ENTRY, exception)))
 
 
-def read_stack_bound(elf: Path, ci_files: list[Path], symbols: dict[str, str], fpu: bool) -> StackBound:
+def read_stack_bound(elf: Path, ci_files: list[Path], symbols: Mapping[str, str], fpu: bool,
+                     run_time_frames: Mapping[str, int] = MappingProxyType({})) -> StackBound:
     from firmware_gen.target.call_graph_info import merge, read_call_graph
     from firmware_gen.target.thumb_code import read_thumb_image
 
-    return stack_bound(merge([read_call_graph(f) for f in ci_files]), read_thumb_image(elf), symbols, fpu)
+    return stack_bound(merge([read_call_graph(f) for f in ci_files]), read_thumb_image(elf), symbols, fpu,
+                       run_time_frames)

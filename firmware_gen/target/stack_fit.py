@@ -3,10 +3,11 @@ firmware whose stack cannot fit refused with the bytes needed, the bytes there a
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 from firmware_gen.errors import DoesNotFitError
+from firmware_gen.manifest import ModelManifest
 from firmware_gen.target.boards import Board
 from firmware_gen.target.linker_script import HANDLER_STACK_BYTES
 from firmware_gen.target.stack_bound import StackBound, read_stack_bound
@@ -17,13 +18,14 @@ def has_fp_context(board: Board) -> bool:
     return any(flag in ("-mfloat-abi=hard", "-mfloat-abi=softfp") for flag in board.gcc_flags)
 
 
-def read_firmware_stack(elf: Path, objects: Sequence[Path], symbols: Mapping[str, str],
+def read_firmware_stack(elf: Path, objects: Sequence[Path], manifest: ModelManifest,
                         board: Board) -> StackBound | None:
-    """The bound from the call-graph file beside each object (None if one is missing: not built for it)."""
+    """The bound from the call-graph file beside each object (None if one is missing: not built for it), the
+    kernels' run-time frames as the manifest sizes them."""
     graphs = [obj.with_suffix(".ci") for obj in objects]
     if not all(graph.exists() for graph in graphs):
         return None
-    return read_stack_bound(elf, graphs, dict(symbols), has_fp_context(board))
+    return read_stack_bound(elf, graphs, manifest.symbols, has_fp_context(board), manifest.run_time_frames)
 
 
 def check_stack_fits(bound: StackBound | None, board: Board) -> None:

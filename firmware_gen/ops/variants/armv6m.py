@@ -142,7 +142,15 @@ def _depthwise(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | Non
     table = ConstTable("armv6m_packed", "int32_t", np.concatenate([constants, wrap_int32(rows.ravel())]))
     params = {**p, "packed": TableRef(table.suffix), "channel_taps": "0"}
     kept = [t for t in call.tables if t.suffix != "channel_taps"]
-    return renamed(call, DEPTHWISE, params=params, tables=[*kept, table])
+    return renamed(call, DEPTHWISE, params=params, tables=[*kept, table],
+                   run_time_stack=_depthwise_arrays_bytes(channels, pitch, p["out_w"]))
+
+
+def _depthwise_arrays_bytes(channels: int, pitch: int, out_w: int) -> int:
+    """The stack of fg_depthwise_conv2d_armv6m's two variable-length arrays, as the kernel sizes them: its ring of
+    three input rows and its sums of a chunk of pixels; gcc rounds each allocation up to the stack's 8 bytes."""
+    chunk = min(out_w, max(1, SUMS // channels))
+    return sum(-(-size // 8) * 8 for size in (channels * 3 * pitch, chunk * channels * 4))
 
 
 DOT8 = "one input x eight channels per tap: LDRB of w + 128 (interleaved), MULS, ADD; 128 x input sum taken off"
