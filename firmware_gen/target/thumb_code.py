@@ -108,13 +108,17 @@ def _loaded(elf: ELFFile) -> list[tuple[str, int, bytes, bool]]:
 
 def _absolute_addresses(elf: ELFFile) -> set[int] | None:
     """The addresses of the words the linker filled with an absolute address (R_ARM_ABS32), from the relocations
-    `-Wl,--emit-relocs` keeps; None if the ELF kept none (then every word is a candidate)."""
+    `-Wl,--emit-relocs` keeps; None if the ELF kept none (then every word is a candidate). Only the relocations of
+    loaded sections count: those of the debug sections are offsets into them, which would read as flash addresses
+    (a weight at such an address, equal to a function's, was once taken for a pointer to it)."""
     places: set[int] = set()
     found = False
     for section in elf.iter_sections():
         if isinstance(section, RelocationSection) and section.name.startswith(".rel"):
             found = True
-            places.update(r["r_offset"] for r in section.iter_relocations() if r["r_info_type"] == _R_ARM_ABS32)
+            if elf.get_section(section["sh_info"])["sh_flags"] & SH_FLAGS.SHF_ALLOC:
+                places.update(r["r_offset"] for r in section.iter_relocations()
+                              if r["r_info_type"] == _R_ARM_ABS32)
     return places if found else None
 
 
