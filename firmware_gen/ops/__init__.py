@@ -96,13 +96,13 @@ def view_aliases(graph: Graph) -> dict[int, int]:
 def lower(graph: Graph, isa: Isa = PORTABLE) -> dict[int, KernelCall]:
     """Operator index -> its kernel call, the fastest variant `isa` offers (ops/variants) within the board's flash
     (ops/variant_budget.py); views have none. Where the board's flash allows, the portable blocked convolutions read
-    a wider, faster weight layout (ops/convolution/wide_layout.py); on Armv7-M, a compact 1x1 convolution left has its
+    a wider, faster weight layout (ops/wide_weights.py); on Armv7-M, a compact 1x1 convolution left has its
     output
     stage fused (ops/convolution/fused_output.py)."""
     from firmware_gen.ops.convolution.fused_output import fuse_compact
-    from firmware_gen.ops.convolution.wide_layout import widen
     from firmware_gen.ops.variant_budget import fit_variants
     from firmware_gen.ops.variants import specialize  # the variant modules import this package's kernels
+    from firmware_gen.ops.wide_weights import widen
 
     operators = [op for op in graph.operators if not REGISTRY[op.opcode].is_alias]
     portable = {op.index: _lower_one(graph, op) for op in operators}

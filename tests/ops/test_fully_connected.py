@@ -11,7 +11,10 @@ from validated import MAX_EXAMPLES, assert_bit_exact, int8_zero_points, refusal,
 from weighted import ACTIVATIONS, Weights, add_weights, weights
 
 from firmware_gen.check.host_validation import validate_model
+from firmware_gen.frontend.tflite_reader import read_model
+from firmware_gen.isa import PORTABLE, Isa
 from firmware_gen.modelgen.writer import ModelBuilder
+from firmware_gen.ops import lower
 from firmware_gen.ops.support.fixedpoint import quantize_multiplier
 from firmware_gen.ops.support.requantize import convolution_multipliers, fully_connected_multiplier
 
@@ -53,13 +56,22 @@ def fc_cases(draw):
     return input_shape, w, input_scale, keep_num_dims
 
 
+# Flash for every layer's paired weights (ops/wide_weights.py): a one-batch layer with whole groups of four outputs
+# reads two channels per word; without flash to spare, the blocked int8 layout.
+WIDE = Isa(flash_bytes=1 << 22)
+
+
 @settings(max_examples=MAX_EXAMPLES, deadline=None)
 @given(case=fc_cases(), input_zp=int8_zero_points, output_zp=int8_zero_points, activation=ACTIVATIONS,
-       seed=st.integers(0, 99))
-def test_fully_connected_is_bit_exact(case, input_zp, output_zp, activation, seed):
+       seed=st.integers(0, 99), isa=st.sampled_from([PORTABLE, WIDE]))
+def test_fully_connected_is_bit_exact(case, input_zp, output_zp, activation, seed, isa):
     input_shape, w, input_scale, keep_num_dims = case
     model = fc_model(input_shape, w, input_scale, input_zp, output_zp, activation, keep_num_dims)
-    assert_bit_exact(model, seed=seed)
+    (call,) = lower(read_model(model), isa).values()
+    batches = int(np.prod(input_shape)) // w.values.shape[1]
+    paired = isa is WIDE and batches == 1 and w.values.shape[0] % 4 == 0
+    assert ("paired_weights" in call.params) == paired
+    assert_bit_exact(model, seed=seed, isa=isa)
 
 
 def test_per_tensor_multiplier_takes_a_double_product():

@@ -9,8 +9,9 @@ from firmware_gen.isa import DSP, Isa
 from firmware_gen.modelgen.zoo import SYNTHETIC_MODELS
 from firmware_gen.ops import fold, lower
 from firmware_gen.ops.convolution.fused_output import FUSED
-from firmware_gen.ops.convolution.wide_layout import CODE_RESERVE, PAIRED, WIDE_CODE, constant_bytes, paired_call, widen
+from firmware_gen.ops.convolution.wide_layout import CODE_RESERVE, PAIRED, WIDE_CODE, constant_bytes, paired_call
 from firmware_gen.ops.variant_budget import fit_variants
+from firmware_gen.ops.wide_weights import widen
 
 
 def _blocked():

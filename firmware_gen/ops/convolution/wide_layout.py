@@ -18,10 +18,9 @@ import dataclasses
 import numpy as np
 
 from firmware_gen.frontend.ir import Graph
-from firmware_gen.isa import PORTABLE, Isa
 from firmware_gen.ops.base import ConstTable, KernelCall
 from firmware_gen.ops.convolution.blocking import GROUP, PAIRED_GROUP, paired_filter
-from firmware_gen.ops.convolution.fused_output import fusable, fuse_compact, fused_call
+from firmware_gen.ops.convolution.fused_output import fusable, fused_call
 
 # The blocked function -> its paired twin (runtime_c/kernels/convolution/conv2d_paired.c).
 PAIRED = {"fg_conv2d_pointwise_s8": "fg_conv2d_pointwise_paired_s8",
@@ -71,32 +70,6 @@ def paired_call(call: KernelCall) -> KernelCall:
     return fused_call(wide) if fusable(wide) else wide
 
 
-def _extra_bytes(call: KernelCall, wide: KernelCall) -> int:
-    return sum(t.values.nbytes for t in wide.tables) - sum(t.values.nbytes for t in call.tables)
-
-
 def output_pixels(graph: Graph, call: KernelCall) -> int:
     shape = graph.tensors[call.outputs[0]].shape
     return int(np.prod(shape[:-1]))
-
-
-def widen(graph: Graph, calls: dict[int, KernelCall], flash_bytes: int, isa: Isa = PORTABLE) -> dict[int, KernelCall]:
-    """`calls` with the paired layout for the layers that gain most per byte, within the flash left over: the
-    constants of the compact calls as `isa` runs them (ops/convolution/fused_output.py: int8 shifts where the output
-    stage is
-    fused), CODE_RESERVE, and the code of each wide kernel family the first time a layer takes it."""
-    settled = fuse_compact(calls, isa)
-    budget = flash_bytes - CODE_RESERVE - constant_bytes(graph, settled)
-    candidates = sorted((index for index, call in calls.items() if call.function in PAIRED),
-                        key=lambda index: -output_pixels(graph, calls[index]))
-    widened, linked = dict(calls), set()
-    for index in candidates:
-        wide = paired_call(calls[index])
-        family, code = WIDE_CODE[wide.function]
-        extra = _extra_bytes(settled[index], wide) + (0 if family in linked else code)
-        if extra <= budget:
-            widened[index] = wide
-            budget -= extra
-            linked.add(family)
-    return widened
-

@@ -6,13 +6,14 @@ Weights are symmetric, per tensor or per output channel; the bias is optional in
 (16x8) fg_fully_connected_s16 runs it (ops/convolution/weighted_16x8.py).
 With constant weights and bias, fg_fully_connected_folded_s8 runs it: the input zero point folded into the bias
 at generation time (bit-exact with the reference fg_fully_connected_s8, which runs the rest), the weights in the
-register-blocked layout of ops/convolution/blocking.py, or, with a single batch and whole groups of four outputs, two
-output
-channels per int32 word (twice the bytes of the int8 weights, for half the instructions).
+register-blocked layout of ops/convolution/blocking.py; with a single batch and whole groups of four outputs, where
+the board's flash allows (ops/wide_weights.py), two output channels per int32 word (twice the bytes of the
+int8 weights, for half the instructions).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
@@ -118,18 +119,25 @@ class FullyConnectedKernel:
             weights = np.asarray(shapes.weights.data)
             bias = folded_bias(graph, op, shapes.source, weights, GROUP)
             table, blocked = blocked_filter(weights.reshape(shapes.out_depth, 1, shapes.accum_depth))
-            layout = {"blocked": blocked}
-            # One batch (no second row for the two-pixel loop): two channels per word, where no group is padded.
-            if shapes.batches == 1 and shapes.out_depth % GROUP == 0:
-                table = paired_weights(weights)
-                layout = {"blocked": (0, *blocked[1:]), "paired_weights": TableRef(table.suffix)}
             return KernelCall("fg_fully_connected_folded_s8", "fg_fully_connected_params",
-                              {**params, "folded_bias": TableRef(bias.suffix), **layout},
+                              {**params, "folded_bias": TableRef(bias.suffix), "blocked": blocked},
                               inputs=[op.inputs[0], -1], outputs=[op.outputs[0]], tables=[*stage.tables, bias, table])
         bias_index = op.inputs[2] if len(op.inputs) > 2 else -1
         return KernelCall("fg_fully_connected_s8", "fg_fully_connected_params", params,
                           inputs=[op.inputs[0], op.inputs[1], bias_index], outputs=[op.outputs[0]],
                           tables=stage.tables)
+
+
+def paired_fully_connected(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
+    """The blocked fg_fully_connected_folded_s8 call of one batch (no second row for the two-pixel loop) reading
+    two output channels per int32 word instead, where no group of four is padded; else None."""
+    params = call.params
+    if call.function != "fg_fully_connected_folded_s8" or params["batches"] != 1 or params["out_depth"] % GROUP:
+        return None
+    table = paired_weights(np.asarray(fully_connected_shapes(graph, op).weights.data))
+    tables = [t if t.suffix != "blocked_weights" else table for t in call.tables]
+    return dataclasses.replace(call, params={**params, "blocked": (0, *params["blocked"][1:]),
+                                             "paired_weights": TableRef(table.suffix)}, tables=tables)
 
 
 def fully_connected_variant(graph: Graph, op: Operator) -> str:
