@@ -49,18 +49,31 @@ static const int8_t *fg_window_run(const fg_conv2d_params *p, const int8_t *imag
     return buffer - p->filter_h * run;
 }
 
-void fg_conv2d_folded_armv6m(const fg_conv2d_params *p, const int8_t *input, const int8_t *filter, int8_t *output) {
+static inline __attribute__((always_inline)) void fg_conv2d_windows_armv6m(const fg_conv2d_params *p,
+                                                                           const int8_t *input, int8_t *output,
+                                                                           fg_armv6m_window_fn *window) {
     const int32_t out_c = p->out_c, taps = p->filter_h * p->filter_w * p->in_c;
     const fg_requant_params requant = p->requant;
     int8_t gathered[FG_CONV_GATHER_TAPS] __attribute__((aligned(4))); /* summed a word at a time */
-    (void)filter;
     for (int32_t b = 0; b < p->batches; ++b) {
         const int8_t *image = input + b * p->in_h * p->in_w * p->in_c;
         for (int32_t oy = 0; oy < p->out_h; ++oy) {
             for (int32_t ox = 0; ox < p->out_w; ++ox, output += out_c) {
                 const int8_t *x = fg_window_run(p, image, oy, ox, gathered);
-                fg_armv6m_window_s8(x, taps, p->packed, out_c, p->folded_bias, &requant, output);
+                window(x, taps, p->packed, out_c, p->folded_bias, &requant, output);
             }
         }
     }
+}
+
+void fg_conv2d_folded_armv6m(const fg_conv2d_params *p, const int8_t *input, const int8_t *filter, int8_t *output) {
+    (void)filter;
+    fg_conv2d_windows_armv6m(p, input, output, fg_armv6m_window_s8);
+}
+
+/* fg_conv2d_s4 (4-bit weights, a window of at most FG_CONV_GATHER_TAPS taps): as fg_conv2d_folded_armv6m, the
+ * weights as fg_armv6m_window_s4 reads them. */
+void fg_conv2d_s4_armv6m(const fg_conv2d_params *p, const int8_t *input, const int8_t *filter, int8_t *output) {
+    (void)filter;
+    fg_conv2d_windows_armv6m(p, input, output, fg_armv6m_window_s4);
 }
