@@ -18,6 +18,7 @@ from firmware_gen.frontend.ir import Graph, Operator
 from firmware_gen.ops.base import KernelCall
 from firmware_gen.ops.variants import Variant
 from firmware_gen.ops.variants.mve import REQUIRES, ROW_MAX, _as_words, _blocks, _with_packed, quant_blocks
+from firmware_gen.ops.variants.pair_4bit import conv_and_fully_connected, weights_4bit
 
 DEPTH_MAX = 1 << 16  # |16 sum x B| < 2^31 (gemm_s4_mve.c)
 
@@ -35,28 +36,9 @@ def gemm_layout_4bit(call: KernelCall, weights: np.ndarray) -> np.ndarray:
 
 
 def _gemm_4bit(graph: Graph, op: Operator, call: KernelCall, variant: Variant, out_c: int) -> KernelCall:
-    weights = np.asarray(graph.tensors[op.inputs[1]].data, dtype=np.int64).reshape(out_c, -1)
-    return _with_packed(call, variant, gemm_layout_4bit(call, weights), [call.inputs[0], -1])
+    weights = gemm_layout_4bit(call, weights_4bit(graph, op, out_c))
+    return _with_packed(call, variant, weights, [call.inputs[0], -1])
 
 
-def _conv2d(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
-    p = call.params
-    if p["filter_h"] * p["filter_w"] * p["in_c"] > ROW_MAX:
-        return None
-    return _gemm_4bit(graph, op, call, CONV_2D, int(p["out_c"]))
-
-
-def _fully_connected(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
-    if call.params["accum_depth"] > DEPTH_MAX:
-        return None
-    return _gemm_4bit(graph, op, call, FULLY_CONNECTED, int(call.params["out_depth"]))
-
-
-CONV_2D = Variant("fg_conv2d_s4_mve", "fg_conv2d_s4", REQUIRES, _conv2d,
-                  "Helium, 4-bit weights: windows copied in pairs, 2 x 4 VMLADAVA on nibble pairs (one VAND per 32 "
-                  "weights)")
-FULLY_CONNECTED = Variant("fg_fully_connected_s4_mve", "fg_fully_connected_s4", REQUIRES, _fully_connected,
-                          "Helium, 4-bit weights: VMLADAVA on nibble pairs (one VAND per 32 weights), 4 outputs per "
-                          "block")
-
-VARIANTS = [CONV_2D, FULLY_CONNECTED]
+VARIANTS = conv_and_fully_connected("mve", REQUIRES, _gemm_4bit, ROW_MAX, "Helium, 4-bit weights: 2 x 4 VMLADAVA on "
+                                    "nibble pairs (one VAND per 32 weights)", depth_max=DEPTH_MAX)

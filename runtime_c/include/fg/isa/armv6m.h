@@ -53,10 +53,6 @@ void fg_armv6m_dot8(const int8_t *x, int32_t n, const uint8_t *w, int32_t acc[FG
 void fg_armv6m_window_s8(const int8_t *x, int32_t taps, const void *packed, int32_t out_c, const int32_t *bias,
                          const fg_requant_params *q, int8_t *output);
 
-/* fg_armv6m_window_s8 or fg_armv6m_window_s4, for the kernels that run either. */
-typedef void fg_armv6m_window_fn(const int8_t *x, int32_t taps, const void *packed, int32_t out_c,
-                                 const int32_t *bias, const fg_requant_params *q, int8_t *output);
-
 /* 4-bit weights: acc[2j + i] += sum_{k < n} x[k] * (nibble i of w[4 k + j]), j < 4, i < 2: byte j of a tap holds
  * channel 2j's weight + 8 in its low nibble and channel 2j + 1's + 8 in its high one (fg_armv6m_window_s4 takes the
  * 8 sum x off). */
