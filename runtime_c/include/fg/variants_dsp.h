@@ -70,5 +70,8 @@ void fg_fully_connected_s4_dsp(const fg_fully_connected_params *params, const in
  * is the int16 pair matching fg_dsp_extend's input pair k. */
 void fg_s4_window_dsp(const int8_t *x, int32_t taps, const void *packed, int32_t out_c, const int32_t *bias,
                       const fg_requant_params *q, int8_t *output);
+/* The same for two windows of at most FG_CONV_GATHER_TAPS taps, both read before either's outputs are stored. */
+void fg_s4_windows2_dsp(const int8_t *x0, const int8_t *x1, int32_t taps, const void *packed, int32_t out_c,
+                        const fg_requant_params *q, int8_t *out0, int8_t *out1);
 
 #endif /* FG_VARIANTS_DSP_H */
