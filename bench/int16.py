@@ -28,8 +28,8 @@ from firmware_gen.frontend.tflite_reader import read_model
 from firmware_gen.link.runner import run_model
 from firmware_gen.modelgen.writer import ModelBuilder
 from firmware_gen.ops import REGISTRY
-from firmware_gen.ops.convolution.conv2d import conv2d
-from firmware_gen.ops.fully_connected.fully_connected import fully_connected
+from firmware_gen.ops.convolution import conv2d
+from firmware_gen.ops.fully_connected import fully_connected
 from firmware_gen.target.boards import load_board
 from firmware_gen.target.cross_build import build_firmware
 

@@ -9,7 +9,9 @@ row from a byte boundary, four rows against one load of the inputs (fg_dot4_s4):
 row gets a zero nibble at its end (out_channels / 2 bytes more than TFLite's packing), else the bytes are TFLite's.
 The depthwise filter is TFLite's packing as it is (a tap's channels are consecutive nibbles). The input zero point is
 folded into the bias at generation time, as in the int8 variants; a tap in the padding adds zero point x tap,
-cancelling its share."""
+cancelling its share. These are the portable kernels' layouts: the ISA variants (ops/variants: mve_4bit, dsp_4bit,
+armv7m_4bit, armv6m, armv7m) repack the nibbles at generation time into the order of their inner loops, as many bytes
+but for padding to their groups of channels or taps."""
 
 from __future__ import annotations
 

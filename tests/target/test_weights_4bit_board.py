@@ -1,8 +1,9 @@
-"""4-bit weights on the QEMU boards of each ISA class (Armv7-M mps2_an385, DSP mps2_an386, MVE mps3_an547): the
-synthetic w4a8 autoencoder, ai-edge-quantizer's w4a8 CNN (tests/fixtures/ai_edge_quantizer) and single-operator
-CONV_2D / DEPTHWISE_CONV_2D / FULLY_CONNECTED cases whose channel runs start and end inside a byte, that reach the
-vector loops (32 taps on MVE, 8 on DSP) and their tails, and a window too large to gather, all in one firmware per
-board and bit-exact with TFLM; and the autoencoder, whose int8 twin does not fit, on qemu_cortex_m3."""
+"""4-bit weights on the QEMU boards of each ISA class (Armv7-M mps2_an385, DSP mps2_an386, MVE mps3_an547, Armv6-M
+mps2_an385_armv6m): the synthetic w4a8 autoencoder, ai-edge-quantizer's w4a8 CNN (tests/fixtures/ai_edge_quantizer)
+and single-operator CONV_2D / DEPTHWISE_CONV_2D / FULLY_CONNECTED cases whose channel runs start and end inside a byte,
+that reach the vector loops (16 and 32 taps on MVE, 8 on DSP) and their tails, and a window too large to gather, all
+in one firmware per board and bit-exact with TFLM; and the autoencoder, whose int8 twin does not fit, on
+qemu_cortex_m3."""
 
 from __future__ import annotations
 
@@ -68,15 +69,27 @@ def _cases() -> list[bytes]:
     ]
 
 
-@pytest.mark.parametrize("board", ["mps2_an385", "mps2_an386", "mps3_an547"])
+# The kernels each board's batch must reach: its ISA class's variants, and the portable ones where no variant takes
+# the layer (a window of more taps than the variants gather, depthwise filters other than 3x3).
+PLANAR = "fg_depthwise_conv2d_3x3_planar_s4"  # Armv7-M: every board here but the Armv6-M one
+ARMV7M = ["fg_conv2d_s4", "fg_conv2d_s4_armv7m", "fg_depthwise_conv2d_s4", PLANAR, "fg_fully_connected_s4_armv7m"]
+EXPECTED = {"mps2_an385": ARMV7M,
+            "mps2_an386": ["fg_conv2d_s4", "fg_conv2d_s4_dsp", "fg_depthwise_conv2d_s4", PLANAR,
+                           "fg_fully_connected_s4_dsp"],
+            "mps3_an547": ["fg_conv2d_s4_mve", "fg_depthwise_conv2d_s4", PLANAR, "fg_fully_connected_s4_mve"],
+            "mps2_an385_armv6m": ["fg_conv2d_s4", "fg_conv2d_s4_armv6m", "fg_depthwise_conv2d_s4",
+                                  "fg_depthwise_conv2d_s4_armv6m", "fg_fully_connected_s4_armv6m"]}
+
+
+@pytest.mark.parametrize("board", EXPECTED)
 def test_4bit_weights_are_bit_exact_on_each_isa_class(board, tmp_path):
     ai_edge = (REPO / "tests" / "fixtures" / "ai_edge_quantizer" / "w4a8_cnn.tflite").read_bytes()
     assert_batch_bit_exact([dense_autoencoder_w4(), ai_edge, *_cases()], board, tmp_path, seed=3,
-                           expect_functions=["fg_conv2d_s4", "fg_depthwise_conv2d_s4", "fg_fully_connected_s4"])
+                           expect_functions=EXPECTED[board])
 
 
 def test_the_w4a8_autoencoder_fits_qemu_cortex_m3_where_its_int8_twin_does_not(tmp_path):
     assert_batch_bit_exact([dense_autoencoder_w4()], "qemu_cortex_m3", tmp_path / "w4", seed=4,
-                           expect_functions=["fg_fully_connected_s4"])
+                           expect_functions=["fg_fully_connected_s4_armv7m"])
     with pytest.raises(DoesNotFitError, match="does not fit"):
         prepare(dense_autoencoder_w4(int4=False), "ad_w8a8.tflite", "qemu_cortex_m3", out_dir=tmp_path / "int8")

@@ -15,6 +15,7 @@ import numpy as np
 
 from firmware_gen.frontend.ir import Graph, Operator
 from firmware_gen.isa import ARMV6M
+from firmware_gen.nibbles import pack_int4
 from firmware_gen.ops.base import ConstTable, KernelCall, TableRef
 from firmware_gen.ops.support.requantize import wrap_int32
 from firmware_gen.ops.variants import Variant, renamed
@@ -24,6 +25,7 @@ REQUIRES = frozenset({ARMV6M})
 GROUP = 8  # FG_ARMV6M_GROUP
 RING_BYTES = 4096  # FG_DW_RING_BYTES: the depthwise kernel's ring of input rows on the stack
 SUMS = 512  # FG_DW_SUMS: its sums of a chunk of pixels, every channel of a pixel among them
+GATHER_TAPS = 576  # FG_CONV_GATHER_TAPS: the taps of a window the convolution copies to its stack
 
 
 def unsigned_interleaved(taps: np.ndarray) -> np.ndarray:
@@ -34,6 +36,19 @@ def unsigned_interleaved(taps: np.ndarray) -> np.ndarray:
     padded = np.zeros((groups * GROUP, depth), np.int16)
     padded[:channels] = taps
     layout = (padded + 128).astype(np.uint8).reshape(groups, GROUP, depth).transpose(0, 2, 1)
+    return np.ascontiguousarray(layout).ravel()
+
+
+def nibble_interleaved(taps: np.ndarray) -> np.ndarray:
+    """[channels, taps] 4-bit values -> uint8, [groups of GROUP channels][taps][GROUP / 2]: byte j of a tap holds
+    channel 2j's weight + 8 in its low nibble and channel 2j + 1's + 8 in its high one (fg_armv6m_dot8_s4; zero
+    weights, 0x88, padding the last group): half the bytes of the int8 layout."""
+    channels, depth = taps.shape
+    groups = -(-channels // GROUP)
+    padded = np.zeros((groups * GROUP, depth), np.int16)
+    padded[:channels] = taps
+    biased = (padded + 8).reshape(groups, GROUP // 2, 2, depth)
+    layout = (biased[:, :, 0] | (biased[:, :, 1] << 4)).astype(np.uint8).transpose(0, 2, 1)
     return np.ascontiguousarray(layout).ravel()
 
 
@@ -81,25 +96,27 @@ def layer_constants(call: KernelCall, channels: int) -> np.ndarray:
     return np.concatenate([[int(served), zero, low, high], rows.ravel()]).astype(np.int32)
 
 
-def packed_table(call: KernelCall, taps: np.ndarray) -> ConstTable:
-    """The layer's constants, then the unsigned interleaved weights packed four to a little-endian word."""
-    weights = unsigned_interleaved(taps)
+def packed_table(call: KernelCall, taps: np.ndarray, int4: bool = False) -> ConstTable:
+    """The layer's constants, then the unsigned interleaved weights (4-bit: nibble_interleaved) packed four to a
+    little-endian word."""
+    weights = nibble_interleaved(taps) if int4 else unsigned_interleaved(taps)
     words = np.zeros(-(-weights.size // 4) * 4, np.uint8)
     words[:weights.size] = weights
     values = np.concatenate([layer_constants(call, taps.shape[0]), words.view("<i4").astype(np.int32)])
     return ConstTable("armv6m_packed", "int32_t", values)
 
 
-def _weights_call(call: KernelCall, variant: Variant, taps: np.ndarray) -> KernelCall:
+def _weights_call(call: KernelCall, variant: Variant, taps: np.ndarray, int4: bool = False) -> KernelCall:
     """The variant's call: `packed` the layer's constants and weights (packed_table); the portable blocked and paired
-    copies of the weights left out (they would cost the weights' size again in flash)."""
-    table = packed_table(call, taps)
+    copies of the weights (4-bit: the packed rows) left out (they would cost the weights' size again in flash)."""
+    table = packed_table(call, taps, int4)
+    dropped = {"blocked_weights", "paired_weights", *([call.params["packed"].suffix] if int4 else [])}
     params = {**call.params, "packed": TableRef(table.suffix)}
     if "blocked" in params:
         params["blocked"] = ("0", *([0] * (len(params["blocked"]) - 1)))  # NULL and zeros
     if "paired_weights" in params:
         params["paired_weights"] = "0"
-    kept = [t for t in call.tables if t.suffix not in ("blocked_weights", "paired_weights")]
+    kept = [t for t in call.tables if t.suffix not in dropped]
     return renamed(call, variant, params=params, tables=[*kept, table])
 
 
@@ -121,9 +138,20 @@ def _fully_connected(graph: Graph, op: Operator, call: KernelCall) -> KernelCall
     return _weights_call(call, FULLY_CONNECTED, taps)
 
 
-def _depthwise(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
-    """fg_depthwise_conv2d_armv6m: stride 1 or 2, no dilation, the ring within RING_BYTES, at most SUMS channels,
-    every channel served by the fast output stage."""
+def _conv2d_4bit(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
+    if call.params["filter_h"] * call.params["filter_w"] * call.params["in_c"] > GATHER_TAPS:
+        return None
+    return _weights_call(call, CONV_2D_4BIT, _conv_taps(graph, op, call), int4=True)
+
+
+def _fully_connected_4bit(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
+    taps = np.asarray(graph.tensors[op.inputs[1]].data, dtype=np.int8).reshape(call.params["out_depth"], -1)
+    return _weights_call(call, FULLY_CONNECTED_4BIT, taps, int4=True)
+
+
+def _depthwise_constants(call: KernelCall) -> np.ndarray | None:
+    """The layer's constants for fg_depthwise_conv2d_armv6m: stride 1 or 2, no dilation, the ring within RING_BYTES,
+    at most SUMS channels, every channel served by the fast output stage (None: the layer is not for it)."""
     p = call.params
     if (p["dilation_h"], p["dilation_w"]) != (1, 1) or p["stride_w"] not in (1, 2) or p["stride_h"] not in (1, 2):
         return None
@@ -134,13 +162,19 @@ def _depthwise(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | Non
     if channels * 3 * pitch > RING_BYTES or channels > SUMS:
         return None
     constants = layer_constants(call, channels)
-    if not constants[0]:
+    return constants if constants[0] else None
+
+
+def _depthwise(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
+    constants = _depthwise_constants(call)
+    if constants is None:
         return None
+    channels = call.params["in_c"]
     taps = _call_table(call, "channel_taps").astype(np.int64).reshape(channels, 9)
     bias = _call_table(call, "folded_bias").astype(np.int64)[:channels] - 128 * taps.sum(axis=1)
     rows = np.concatenate([taps, bias[:, None]], axis=1)
     table = ConstTable("armv6m_packed", "int32_t", np.concatenate([constants, wrap_int32(rows.ravel())]))
-    params = {**p, "packed": TableRef(table.suffix), "channel_taps": "0"}
+    params = {**call.params, "packed": TableRef(table.suffix), "channel_taps": "0"}
     kept = [t for t in call.tables if t.suffix != "channel_taps"]
     return renamed(call, DEPTHWISE, params=params, tables=[*kept, table],
                    run_time_stack=_depthwise_arrays_bytes(channels, pitch, p["out_w"]))
@@ -151,6 +185,25 @@ def _depthwise_arrays_bytes(channels: int, pitch: int, out_w: int) -> int:
     three input rows and its sums of a chunk of pixels; gcc rounds each allocation up to the stack's 8 bytes."""
     chunk = min(out_w, max(1, SUMS // channels))
     return sum(-(-size // 8) * 8 for size in (channels * 3 * pitch, chunk * channels * 4))
+
+
+def _depthwise_4bit(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
+    """fg_depthwise_conv2d_s4_armv6m (3x3, depth multiplier 1): the constants, the channels' biases, then the filter
+    as [channel][9 taps] nibbles (ceil(9 channels / 2) bytes, TFLite's count, padded to a whole word)."""
+    p = call.params
+    constants = _depthwise_constants(call) if (p["filter_h"], p["filter_w"], p["depth_multiplier"]) == (3, 3, 1) \
+        else None
+    if constants is None:
+        return None
+    channels = p["in_c"]
+    taps = np.asarray(graph.tensors[op.inputs[1]].data, dtype=np.int64).reshape(9, channels).T
+    bias = _call_table(call, "folded_bias").astype(np.int64)[:channels] - 128 * taps.sum(axis=1)
+    nibbles = np.frombuffer(pack_int4(taps), np.uint8)
+    words = np.pad(nibbles, (0, -len(nibbles) % 4)).view("<i4").astype(np.int64)
+    values = np.concatenate([constants, wrap_int32(bias), words]).astype(np.int32)
+    table = ConstTable("armv6m_packed", "int32_t", values)
+    kept = [t for t in call.tables if t.suffix != p["packed"].suffix]
+    return renamed(call, DEPTHWISE_4BIT, params={**p, "packed": TableRef(table.suffix)}, tables=[*kept, table])
 
 
 DOT8 = "one input x eight channels per tap: LDRB of w + 128 (interleaved), MULS, ADD; 128 x input sum taken off"
@@ -167,4 +220,15 @@ DEPTHWISE = Variant("fg_depthwise_conv2d_armv6m", "fg_depthwise_conv2d_3x3_s8", 
                     "a ring of three input rows per channel as x + 128 (LDRB at constant offsets), output rows "
                     "channel by channel")
 
-VARIANTS = [POINTWISE, FOLDED, FOLDED_ONE_CHANNEL, FULLY_CONNECTED, DEPTHWISE]
+DOT8_4BIT = ("4-bit weights: one input x eight channels per tap, two nibbles + 8 per LDRB: the byte and its high "
+             "nibble (LSRS) each through MULS, ADD")
+CONV_2D_4BIT = Variant("fg_conv2d_s4_armv6m", "fg_conv2d_s4", REQUIRES, _conv2d_4bit,
+                       "window rows (gathered at the border), then " + DOT8_4BIT)
+FULLY_CONNECTED_4BIT = Variant("fg_fully_connected_s4_armv6m", "fg_fully_connected_s4", REQUIRES,
+                               _fully_connected_4bit, DOT8_4BIT)
+DEPTHWISE_4BIT = Variant("fg_depthwise_conv2d_s4_armv6m", "fg_depthwise_conv2d_s4", REQUIRES, _depthwise_4bit,
+                         "4-bit weights: the int8 variant's ring of input rows, each channel's nine nibbles unpacked "
+                         "once per chunk of an output row")
+
+VARIANTS = [POINTWISE, FOLDED, FOLDED_ONE_CHANNEL, FULLY_CONNECTED, DEPTHWISE, CONV_2D_4BIT, FULLY_CONNECTED_4BIT,
+            DEPTHWISE_4BIT]

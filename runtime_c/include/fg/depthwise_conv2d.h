@@ -60,6 +60,10 @@ void fg_depthwise_conv2d_3x3_s8(const fg_depthwise_conv2d_params *params, const 
 #define FG_DW_PLANAR_PITCH 64
 void fg_depthwise_conv2d_3x3_planar_s8(const fg_depthwise_conv2d_params *params, const int8_t *input,
                                        int8_t *output);
+/* The same for 4-bit weights (replacing fg_depthwise_conv2d_s4 for 3x3 filters of depth multiplier 1): the filter
+ * as [channel][9 taps] in TFLite's nibble packing in params->packed, each channel's nine taps unpacked once. */
+void fg_depthwise_conv2d_3x3_planar_s4(const fg_depthwise_conv2d_params *params, const int8_t *input,
+                                       const int8_t *filter, int8_t *output);
 
 /* Whether a depthwise kernel may write its output channel by channel: the output does not overlap the input, or it
  * lies a whole number of pixels before it (each output byte then lands on an input byte of its own channel that the

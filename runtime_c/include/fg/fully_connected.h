@@ -39,6 +39,9 @@ void fg_fully_connected_s16(const fg_fully_connected_params *params, const int16
  * params->packed (weights is NULL), the bias from params->folded_bias. */
 void fg_fully_connected_s4(const fg_fully_connected_params *params, const int8_t *input, const int8_t *weights,
                            int8_t *output);
+/* Its Armv7-M variant: params->packed eight channels per word per tap (fg_s4_window_armv7m). */
+void fg_fully_connected_s4_armv7m(const fg_fully_connected_params *params, const int8_t *input, const int8_t *weights,
+                                  int8_t *output);
 
 /* weights are [out_depth, accum_depth]; bias is [out_depth] or NULL; output is [batches, out_depth]. */
 void fg_fully_connected_s8(const fg_fully_connected_params *params, const int8_t *input, const int8_t *weights,

@@ -19,9 +19,17 @@ void fg_conv2d_folded_armv6m(const fg_conv2d_params *params, const int8_t *input
 /* fg_fully_connected_folded_s8: each row through fg_armv6m_window_s8; weights unused (NULL). */
 void fg_fully_connected_armv6m(const fg_fully_connected_params *params, const int8_t *input, const int8_t *weights,
                                int8_t *output);
+/* fg_conv2d_s4 (4-bit weights, a window of at most FG_CONV_GATHER_TAPS taps) and fg_fully_connected_s4: as the two
+ * above through fg_armv6m_window_s4. */
+void fg_conv2d_s4_armv6m(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter, int8_t *output);
+void fg_fully_connected_s4_armv6m(const fg_fully_connected_params *params, const int8_t *input, const int8_t *weights,
+                                  int8_t *output);
 /* fg_depthwise_conv2d_3x3_s8 with stride 1 or 2 and no dilation, its ring of input rows (in_c x 3 x pitch bytes,
  * pitch the padded row) within FG_DW_RING_BYTES on the stack. */
 #define FG_DW_RING_BYTES 4096
 void fg_depthwise_conv2d_armv6m(const fg_depthwise_conv2d_params *params, const int8_t *input, int8_t *output);
+/* The same for fg_depthwise_conv2d_s4 (4-bit weights, 3x3, depth multiplier 1). */
+void fg_depthwise_conv2d_s4_armv6m(const fg_depthwise_conv2d_params *params, const int8_t *input, const int8_t *filter,
+                                   int8_t *output);
 
 #endif /* FG_VARIANTS_ARMV6M_H */

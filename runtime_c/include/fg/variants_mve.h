@@ -30,6 +30,17 @@
 void fg_mve_gemm_s8(const int8_t *x0, const int8_t *x1, int32_t depth, int32_t out_c, const int32_t *packed,
                     const fg_requant_params *requant, int shifts_left, int8_t *out0, int8_t *out1);
 
+/* fg_mve_gemm_s8 or fg_mve_gemm_s4, for the kernels that run either. */
+typedef void fg_mve_gemm(const int8_t *x0, const int8_t *x1, int32_t depth, int32_t out_c, const int32_t *packed,
+                         const fg_requant_params *requant, int shifts_left, int8_t *out0, int8_t *out1);
+
+/* fg_mve_gemm_s8 for 4-bit weights, against the 4-bit GEMM layout: per block of four output channels the same 16
+ * int32 words, then ceil(depth / 16) chunks of two 16-byte vectors, channels (0, 1) then (2, 3); byte t of a vector
+ * holds tap t of the pair's second channel in its high nibble (two's complement) and tap t of its first channel + 8
+ * in its low nibble (zero weights past the layer: 0x08). Needs depth < 2^17 (mve_4bit.py). */
+void fg_mve_gemm_s4(const int8_t *x0, const int8_t *x1, int32_t depth, int32_t out_c, const int32_t *packed,
+                    const fg_requant_params *requant, int shifts_left, int8_t *out0, int8_t *out1);
+
 #if defined(__ARM_FEATURE_MVE)
 #include "fg/isa/mve.h"
 
@@ -52,6 +63,14 @@ void fg_conv2d_folded_s8_mve(const fg_conv2d_params *params, const int8_t *input
 /* fg_fully_connected_folded_s8 against the GEMM layout (weights unused, may be NULL). */
 void fg_fully_connected_folded_s8_mve(const fg_fully_connected_params *params, const int8_t *input,
                                       const int8_t *weights, int8_t *output);
+
+/* fg_conv2d_s4 (4-bit weights): each pair of windows copied to the stack as for fg_conv2d_folded_s8_mve, then the
+ * 4-bit GEMM layout. */
+void fg_conv2d_s4_mve(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter, int8_t *output);
+
+/* fg_fully_connected_s4 (4-bit weights) against the 4-bit GEMM layout, batches as fg_fully_connected_folded_s8_mve. */
+void fg_fully_connected_s4_mve(const fg_fully_connected_params *params, const int8_t *input, const int8_t *weights,
+                               int8_t *output);
 
 /* fg_depthwise_conv2d_3x3_s8: four channels per vector, nine taps. packed: per block of four channels, 16 int32
  * words (as the GEMM layout) then the 9 taps x 4 channels, one int32 word each. */

@@ -3,6 +3,7 @@
 #include "fg/depthwise_conv2d.h"
 #include "fg/support/dot_s8.h"
 #include "fg/support/requantize_fast.h"
+#include "fg/support/weights_s4.h"
 
 /* Channel by channel, in bands of output rows: the input rows a band's windows need are copied into a plane of int8
  * rows FG_DW_PLANAR_PITCH apart on the stack (the padding holds the input zero point, which the folded bias
@@ -291,16 +292,29 @@ static inline __attribute__((always_inline)) void fg_dw_planar_band_outputs(
     }
 }
 
-/* Every walked row of channel c of one image, in bands of `band` rows. */
+/* Channel c's nine taps: channel_taps[c], or with 4-bit weights nibbles 9c .. 9c + 8 of packed (the filter as
+ * [channel][9 taps] in TFLite's nibble packing), unpacked into `unpacked` once per channel. */
+static inline __attribute__((always_inline)) const int8_t *fg_dw_planar_taps(const fg_depthwise_conv2d_params *p,
+                                                                             int32_t c, int int4, int8_t *unpacked) {
+    if (!int4) {
+        return p->channel_taps + 9 * c;
+    }
+    for (int32_t t = 0; t < 9; ++t) {
+        unpacked[t] = (int8_t)fg_nibble_s4((const uint8_t *)p->packed, 9 * c + t);
+    }
+    return unpacked;
+}
+
+/* Every walked row of channel c (taps w) of one image, in bands of `band` rows. */
 static void fg_dw_planar_channel(const fg_depthwise_conv2d_params *p, const fg_dw_walk *v, const int8_t *image,
-                                 int32_t c, int32_t band, int8_t *output, int8_t *plane, int32_t *sums) {
+                                 int32_t c, const int8_t *w, int32_t band, int8_t *output, int8_t *plane,
+                                 int32_t *sums) {
     const fg_requant_params *q = &p->requant;
     const int32_t entry = q->per_channel ? c : 0;
     fg_fast_channel fast;
     const fg_fast_channel *k = fg_fast_channel_of(q->multipliers[entry], q->shifts[entry], &fast) ? &fast : NULL;
     fg_dw_floor_stage floor_stage;
     const int floor = fg_dw_floor_stage_of(q, entry, p->folded_bias[c], &floor_stage);
-    const int8_t *w = p->channel_taps + 9 * c;
     int8_t transposed[9];  /* the taps in the order of a walk along the columns */
     if (v->columns) {
         for (int32_t t = 0; t < 9; ++t) {
@@ -320,20 +334,22 @@ static void fg_dw_planar_channel(const fg_depthwise_conv2d_params *p, const fg_d
 }
 
 /* Raster order, one channel of one pixel at a time: the order every overlap the planner allows is safe in. */
-static void fg_dw_planar_raster(const fg_depthwise_conv2d_params *p, const int8_t *input, int8_t *output) {
+static void fg_dw_planar_raster(const fg_depthwise_conv2d_params *p, const int8_t *input, int8_t *output, int int4) {
     const int32_t channels = p->in_c;
+    int8_t unpacked[9];
     for (int32_t b = 0; b < p->batches; ++b) {
         const int8_t *image = input + b * p->in_h * p->in_w * channels;
         for (int32_t oy = 0; oy < p->out_h; ++oy) {
             for (int32_t ox = 0; ox < p->out_w; ++ox, output += channels) {
                 for (int32_t c = 0; c < channels; ++c) {
+                    const int8_t *w = fg_dw_planar_taps(p, c, int4, unpacked);
                     uint32_t acc = (uint32_t)p->folded_bias[c];
                     for (int32_t t = 0; t < 9; ++t) {
                         const int32_t y = oy * p->stride_h - p->pad_top + t / 3;
                         const int32_t x = ox * p->stride_w - p->pad_left + t % 3;
                         const int32_t v = y >= 0 && y < p->in_h && x >= 0 && x < p->in_w
                                               ? image[(y * p->in_w + x) * channels + c] : -p->requant.input_offset;
-                        acc += (uint32_t)(p->channel_taps[9 * c + t] * v);
+                        acc += (uint32_t)(w[t] * v);
                     }
                     output[c] = fg_requantize_channel_s8(&p->requant, fg_wrapped_i32(acc), c);
                 }
@@ -342,13 +358,15 @@ static void fg_dw_planar_raster(const fg_depthwise_conv2d_params *p, const int8_
     }
 }
 
-void fg_depthwise_conv2d_3x3_planar_s8(const fg_depthwise_conv2d_params *p, const int8_t *input, int8_t *output) {
+static inline __attribute__((always_inline)) void fg_dw_planar(const fg_depthwise_conv2d_params *p,
+                                                               const int8_t *input, int8_t *output, int int4) {
     if (!fg_depthwise_channel_major(p, input, output)) {
-        fg_dw_planar_raster(p, input, output);
+        fg_dw_planar_raster(p, input, output, int4);
         return;
     }
     int8_t plane[FG_DW_PLANAR_ROWS * FG_DW_PLANAR_PITCH];
     int32_t sums[FG_DW_PLANAR_SUMS + 1];
+    int8_t unpacked[9];
     memset(plane, (int)(int8_t)-p->requant.input_offset, sizeof plane);  /* the padding's columns keep it */
     const fg_dw_walk walk = fg_dw_walk_of(p);
     const int32_t by_plane = (FG_DW_PLANAR_ROWS - 3) / walk.stride_r + 1, by_sums = FG_DW_PLANAR_SUMS / walk.out_cols;
@@ -356,7 +374,18 @@ void fg_depthwise_conv2d_3x3_planar_s8(const fg_depthwise_conv2d_params *p, cons
     const int32_t image_bytes = p->in_h * p->in_w * p->in_c, out_bytes = p->out_h * p->out_w * p->in_c;
     for (int32_t b = 0; b < p->batches; ++b) {
         for (int32_t c = 0; c < p->in_c; ++c) {
-            fg_dw_planar_channel(p, &walk, input + b * image_bytes, c, band, output + b * out_bytes, plane, sums);
+            fg_dw_planar_channel(p, &walk, input + b * image_bytes, c, fg_dw_planar_taps(p, c, int4, unpacked), band,
+                                 output + b * out_bytes, plane, sums);
         }
     }
+}
+
+void fg_depthwise_conv2d_3x3_planar_s8(const fg_depthwise_conv2d_params *p, const int8_t *input, int8_t *output) {
+    fg_dw_planar(p, input, output, 0);
+}
+
+void fg_depthwise_conv2d_3x3_planar_s4(const fg_depthwise_conv2d_params *p, const int8_t *input, const int8_t *filter,
+                                       int8_t *output) {
+    (void)filter;
+    fg_dw_planar(p, input, output, 1);
 }

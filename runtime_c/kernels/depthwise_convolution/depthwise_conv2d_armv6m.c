@@ -6,12 +6,15 @@
  * the lowering took 128 times each channel's weight sum off its bias. An output row is written once the input rows
  * it reads are in the ring; the forward overlap of firmware_gen/ops/overlap.py keeps the later rows' inputs intact.
  * params->packed: the layer's constants and channels (fg_armv6m_layer), then per channel its nine weights and its
- * bias (the folded bias less 128 times the weights' sum) as int32. */
+ * bias (the folded bias less 128 times the weights' sum) as int32; with 4-bit weights (fg_depthwise_conv2d_s4_armv6m)
+ * the channels' biases, then their weights as [channel][9 taps] in TFLite's nibble packing, each channel's unpacked
+ * into int32s once per chunk of an output row. */
 #include <string.h>
 
 #include "fg/isa/armv6m.h"
 #include "fg/depthwise_conv2d.h"
 #include "fg/support/hot_loop.h"
+#include "fg/support/weights_s4.h"
 #include "fg/variants_armv6m.h"
 
 #define FG_DW_SUMS 512 /* the most sums of a chunk of an output row: pixels x channels */
@@ -116,7 +119,26 @@ static void fg_dw_sums(const fg_dw_pass *pass, const int32_t *w, int32_t *sums, 
 }
 #endif
 
-void fg_depthwise_conv2d_armv6m(const fg_depthwise_conv2d_params *p, const int8_t *input, int8_t *output) {
+/* Channel c's nine weights and bias as fg_dw_sums reads them: its row of `weights`, or (4-bit) unpacked into
+ * unpacked[0..10]: the five bytes holding nibbles 9c .. 9c + 8 (from a high nibble when c is odd) byte by byte. */
+static inline const int32_t *fg_dw_weights(const int32_t *weights, int32_t channels, int32_t c, int int4,
+                                           int32_t unpacked[11]) {
+    if (!int4) {
+        return weights + 10 * c;
+    }
+    const int8_t *bytes = (const int8_t *)(weights + channels) + ((9 * c) >> 1);
+    for (int32_t i = 0; i < 5; ++i) {
+        const int32_t byte = bytes[i];
+        unpacked[2 * i] = fg_low_s4(byte);
+        unpacked[2 * i + 1] = fg_high_s4(byte);
+    }
+    int32_t *row = unpacked + (c & 1);
+    row[9] = weights[c];
+    return row;
+}
+
+static inline __attribute__((always_inline)) void fg_dw_armv6m(const fg_depthwise_conv2d_params *p,
+                                                               const int8_t *input, int8_t *output, int int4) {
     const int32_t channels = p->in_c, out_w = p->out_w, stride = p->stride_w;
     const fg_armv6m_layer *layer = p->packed;
     const fg_armv6m_channel *constants = fg_armv6m_channels(p->packed);
@@ -128,6 +150,7 @@ void fg_depthwise_conv2d_armv6m(const fg_depthwise_conv2d_params *p, const int8_
     const int32_t most = FG_DW_SUMS / channels < 1 ? 1 : FG_DW_SUMS / channels;
     const int32_t chunk = out_w < most ? out_w : most; /* a whole row when it fits */
     int32_t sums[chunk * channels];
+    int32_t unpacked[11];
     for (int32_t b = 0; b < p->batches; ++b) {
         const int8_t *image = input + b * p->in_h * p->in_w * channels;
         r.held[0] = r.held[1] = r.held[2] = -1000000;  /* no row */
@@ -148,7 +171,7 @@ void fg_depthwise_conv2d_armv6m(const fg_depthwise_conv2d_params *p, const int8_
                     const int32_t at = c * 3 * r.pitch + x0 * stride;
                     const fg_dw_pass pass = {{rows[0] + at, rows[1] + at, rows[2] + at}, stride,
                                              channels * (int32_t)sizeof(int32_t)};
-                    fg_dw_sums(&pass, weights + 10 * c, sums + c, n);
+                    fg_dw_sums(&pass, fg_dw_weights(weights, channels, c, int4, unpacked), sums + c, n);
                 }
                 for (int32_t i = 0; i < n; ++i) {
                     fg_armv6m_requantize_s8(sums + i * channels, channels, constants, out + (x0 + i) * channels,
@@ -157,4 +180,14 @@ void fg_depthwise_conv2d_armv6m(const fg_depthwise_conv2d_params *p, const int8_
             }
         }
     }
+}
+
+void fg_depthwise_conv2d_armv6m(const fg_depthwise_conv2d_params *p, const int8_t *input, int8_t *output) {
+    fg_dw_armv6m(p, input, output, 0);
+}
+
+void fg_depthwise_conv2d_s4_armv6m(const fg_depthwise_conv2d_params *p, const int8_t *input, const int8_t *filter,
+                                   int8_t *output) {
+    (void)filter;
+    fg_dw_armv6m(p, input, output, 1);
 }

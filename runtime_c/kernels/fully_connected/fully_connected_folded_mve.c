@@ -6,9 +6,9 @@
 
 /* Batches in pairs (no overlap with the input is declared for FULLY_CONNECTED), copied to the stack when the GEMM would
  * read past their end (a depth not a multiple of 16); one by one when such a row is too long to copy. */
-void fg_fully_connected_folded_s8_mve(const fg_fully_connected_params *p, const int8_t *input,
-                                      const int8_t *weights, int8_t *output) {
-    (void)weights;
+__attribute__((always_inline)) static inline void fg_mve_fully_connected(const fg_fully_connected_params *p,
+                                                                         const int8_t *input, int8_t *output,
+                                                                         fg_mve_gemm *gemm) {
     const int32_t depth = p->accum_depth, out_c = p->out_depth;
     const fg_requant_params requant = p->requant;
     const int shifts_left = fg_mve_any_left_shift(&requant, out_c);
@@ -25,13 +25,24 @@ void fg_fully_connected_folded_s8_mve(const fg_fully_connected_params *p, const 
                 x0 = rows[0];
                 x1 = rows[1];
             }
-            fg_mve_gemm_s8(x0, x1, depth, out_c, packed, &requant, shifts_left, output + b * out_c,
-                           output + (b + 1) * out_c);
+            gemm(x0, x1, depth, out_c, packed, &requant, shifts_left, output + b * out_c, output + (b + 1) * out_c);
         }
     }
     for (; b < p->batches; ++b) {
-        fg_mve_gemm_s8(input + b * depth, 0, depth, out_c, packed, &requant, shifts_left, output + b * out_c, 0);
+        gemm(input + b * depth, 0, depth, out_c, packed, &requant, shifts_left, output + b * out_c, 0);
     }
+}
+
+void fg_fully_connected_folded_s8_mve(const fg_fully_connected_params *p, const int8_t *input,
+                                      const int8_t *weights, int8_t *output) {
+    (void)weights;
+    fg_mve_fully_connected(p, input, output, fg_mve_gemm_s8);
+}
+
+void fg_fully_connected_s4_mve(const fg_fully_connected_params *p, const int8_t *input, const int8_t *weights,
+                               int8_t *output) {
+    (void)weights;
+    fg_mve_fully_connected(p, input, output, fg_mve_gemm_s4);
 }
 
 #endif /* __ARM_FEATURE_MVE */

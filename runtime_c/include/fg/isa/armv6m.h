@@ -53,4 +53,14 @@ void fg_armv6m_dot8(const int8_t *x, int32_t n, const uint8_t *w, int32_t acc[FG
 void fg_armv6m_window_s8(const int8_t *x, int32_t taps, const void *packed, int32_t out_c, const int32_t *bias,
                          const fg_requant_params *q, int8_t *output);
 
+/* 4-bit weights: acc[2j + i] += sum_{k < n} x[k] * (nibble i of w[4 k + j]), j < 4, i < 2: byte j of a tap holds
+ * channel 2j's weight + 8 in its low nibble and channel 2j + 1's + 8 in its high one (fg_armv6m_window_s4 takes the
+ * 8 sum x off). */
+void fg_armv6m_dot8_s4(const int8_t *x, int32_t n, const uint8_t *w, int32_t acc[FG_ARMV6M_GROUP]);
+
+/* fg_armv6m_window_s8 for 4-bit weights: after the channels, [groups][taps][4] bytes as fg_armv6m_dot8_s4 reads
+ * them. */
+void fg_armv6m_window_s4(const int8_t *x, int32_t taps, const void *packed, int32_t out_c, const int32_t *bias,
+                         const fg_requant_params *q, int8_t *output);
+
 #endif /* FG_ARMV6M_SUPPORT_H */

@@ -7,6 +7,8 @@
 
 #include <stdint.h>
 
+#include "fg/support/requantize.h"
+
 /* The two taps of one packed byte (read as int8), sign-extended. */
 static inline int32_t fg_low_s4(int32_t byte) {
     return (int32_t)(int8_t)(uint8_t)((uint32_t)byte << 4) >> 4;
@@ -45,5 +47,11 @@ static inline void fg_s4_rows4(const int8_t *weights, int32_t row_bytes, const i
         acc[k + j] = (uint32_t)folded_bias[channel];
     }
 }
+
+/* The outputs of one window (a pixel's taps, or a fully-connected row) of `taps` inputs at x, for out_c channels in
+ * groups of eight: packed is [groups][taps] words, nibble i of a word channel i's weight + 8 (the Armv7-M variants' layout,
+ * kernels/support/gemm_s4_armv7m.c); output[c] = requantized(bias[c] + the dot product of x and channel c). */
+void fg_s4_window_armv7m(const int8_t *x, int32_t taps, const void *packed, int32_t out_c, const int32_t *bias,
+                         const fg_requant_params *q, int8_t *output);
 
 #endif /* FG_WEIGHTS_S4_H */
