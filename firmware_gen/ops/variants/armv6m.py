@@ -176,14 +176,16 @@ def _depthwise(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | Non
     table = ConstTable("armv6m_packed", "int32_t", np.concatenate([constants, wrap_int32(rows.ravel())]))
     params = {**call.params, "packed": TableRef(table.suffix), "channel_taps": "0"}
     kept = [t for t in call.tables if t.suffix != "channel_taps"]
-    return renamed(call, DEPTHWISE, params=params, tables=[*kept, table],
-                   run_time_stack=_depthwise_arrays_bytes(channels, pitch, p["out_w"]))
+    return renamed(call, DEPTHWISE, params=params, tables=[*kept, table], run_time_stack=_depthwise_arrays_bytes(call))
 
 
-def _depthwise_arrays_bytes(channels: int, pitch: int, out_w: int) -> int:
-    """The stack of fg_depthwise_conv2d_armv6m's two variable-length arrays, as the kernel sizes them: its ring of
-    three input rows and its sums of a chunk of pixels; gcc rounds each allocation up to the stack's 8 bytes."""
-    chunk = min(out_w, max(1, SUMS // channels))
+def _depthwise_arrays_bytes(call: KernelCall) -> int:
+    """The stack of the Armv6-M depthwise kernels' two variable-length arrays, as they size them: the ring of three
+    input rows and the sums of a chunk of pixels; gcc rounds each allocation up to the stack's 8 bytes."""
+    p = call.params
+    channels = p["in_c"]
+    pitch = max(p["pad_left"] + p["in_w"], (p["out_w"] - 1) * p["stride_w"] + 3)
+    chunk = min(p["out_w"], max(1, SUMS // channels))
     return sum(-(-size // 8) * 8 for size in (channels * 3 * pitch, chunk * channels * 4))
 
 
@@ -203,7 +205,8 @@ def _depthwise_4bit(graph: Graph, op: Operator, call: KernelCall) -> KernelCall 
     values = np.concatenate([constants, wrap_int32(bias), words]).astype(np.int32)
     table = ConstTable("armv6m_packed", "int32_t", values)
     kept = [t for t in call.tables if t.suffix != p["packed"].suffix]
-    return renamed(call, DEPTHWISE_4BIT, params={**p, "packed": TableRef(table.suffix)}, tables=[*kept, table])
+    return renamed(call, DEPTHWISE_4BIT, params={**p, "packed": TableRef(table.suffix)}, tables=[*kept, table],
+                   run_time_stack=_depthwise_arrays_bytes(call))
 
 
 DOT8 = "one input x eight channels per tap: LDRB of w + 128 (interleaved), MULS, ADD; 128 x input sum taken off"
