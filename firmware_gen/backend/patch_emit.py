@@ -1,0 +1,115 @@
+"""The C of a patch stage (ops/patch_stage.py): a const table of patches and one loop over it.
+
+Each layer of the stage gets one params struct per distinct patch geometry (the whole layer's params with the
+patch's in_h/in_w/out_h/out_w and pads); each patch's table entry names its input and output regions (fg_region,
+runtime_c/include/fg/region.h) and, per layer, the params it runs with. The loop reads a patch's input region (in
+place when the patches are whole rows, else gathered into `patch input`), calls each layer's kernel on the patch
+buffers the plan placed, and writes the result into the stage's output (in place, or scattered from `patch
+output`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from firmware_gen.backend.c_literals import c_comment_safe
+from firmware_gen.backend.legalize import Step, tensor_ref
+from firmware_gen.frontend.ir import Graph
+from firmware_gen.ops.patch_buffers import StageBuffers
+from firmware_gen.ops.patch_stage import LayerPatch, Rect
+from firmware_gen.planner import MemoryPlan
+
+GEOMETRY = ("in_h", "in_w", "out_h", "out_w", "pad_top", "pad_left")
+
+
+@dataclass
+class StageCode:
+    first: int
+    last: int
+    steps: frozenset[int]
+    description: list[str]  # comment lines
+    params: dict[int, list[tuple[str, list[tuple[str, str]]]]]  # step -> [(params name, [(field, value)])]
+    struct: list[str]  # the patch struct's fields, as C lines
+    entries: list[str]  # one initializer per patch
+    body: list[str]  # the loop's statements
+    ready: list[str] = field(default_factory=list)
+
+
+def _region(rect: Rect, width: int, channels: int) -> str:
+    offset = (rect.rows.start * width + rect.cols.start) * channels
+    return f"{{ {offset}, {width * channels}, {rect.rows.size}, {rect.cols.size * channels} }}"
+
+
+def _layer_params(step: Step, fields: list[tuple[str, str]], patches: list[LayerPatch]) -> tuple[list, list[str]]:
+    """The distinct params structs of one layer, and the one each patch runs with."""
+    variants: dict[tuple, str] = {}
+    structs, names = [], []
+    for patch in patches:
+        geometry = patch.params()
+        key = tuple(sorted(geometry.items()))
+        if key not in variants:
+            variants[key] = f"{step.params_name}_patch{len(variants)}"
+            structs.append((variants[key], [(f, str(geometry[f]) if f in geometry else v) for f, v in fields]))
+        names.append(variants[key])
+    return structs, names
+
+
+def stage_code(graph: Graph, plan: MemoryPlan, steps: list[Step], stage_plan, step_params: dict, prefix: str,
+               outside: dict[int, str]) -> StageCode:
+    """The C of `stage_plan` (a driver.patch_choice.StagePlan) for model.c's template."""
+    stage = stage_plan.stage
+    layers = [steps[p] for p in stage.positions]
+    params, names = {}, []
+    for layer, step in enumerate(layers):
+        params[step.index], chosen = _layer_params(step, step_params[step.index], [p[layer] for p in stage.patches])
+        names.append(chosen)
+    source, result = graph.tensors[stage.input], graph.tensors[stage.tensors[-1]]
+    entries = []
+    for number, patch in enumerate(stage.patches):
+        out = patch[-1].output
+        per_layer = ", ".join(f".step{s.index} = &{names[i][number]}" for i, s in enumerate(layers))
+        entries.append(f"{{ .input = {_region(patch[0].input, source.shape[2], source.shape[3])}, "
+                       f".output = {_region(out, result.shape[2], result.shape[3])}, {per_layer} }}, "
+                       f"/* patch {number}: rows {out.rows.start}..{out.rows.stop - 1}, "
+                       f"columns {out.cols.start}..{out.cols.stop - 1} */")
+    struct = ["fg_region input;  /* the region of the stage's input this patch reads */",
+              "fg_region output;  /* where its result goes in the stage's output */"]
+    struct += [f"const {s.call.params_type} *step{s.index};" for s in layers]
+    body = _body(plan, layers, stage_plan.buffers, prefix, outside)
+    rows, cols = stage.grid
+    description = [f"Patch stage: steps {layers[0].index}..{layers[-1].index} run patch by patch, "
+                   f"t{stage.tensors[-1]} ({'x'.join(map(str, result.shape[1:]))}) in a {rows}x{cols} grid of "
+                   f"{len(stage.patches)} patches, each patch's input region traced back through every layer.",
+                   f"The stage's intermediate tensors exist one patch at a time in the patch buffers; their halos are "
+                   f"recomputed (estimated +{stage_plan.extra_fraction:.1%} MACs)."]
+    out_ref = tensor_ref(graph, plan, stage.tensors[-1], True, outside, prefix)
+    ready = [f"FG_TENSOR_READY({layers[-1].index}, {stage.tensors[-1]}, {out_ref.expression}, {out_ref.nbytes});"]
+    return StageCode(layers[0].index, layers[-1].index, frozenset(s.index for s in layers),
+                     [c_comment_safe(line) for line in description], params, struct, entries, body, ready)
+
+
+def _body(plan: MemoryPlan, layers: list[Step], buffers: StageBuffers, prefix: str,
+          outside: dict[int, str]) -> list[str]:
+    first, last = layers[0], layers[-1]
+    source = first.inputs[0]
+    lines = []
+    if buffers.patch_input is not None:
+        region = tensor_ref(buffers.graph, plan, buffers.patch_input, True, outside, prefix)
+        lines.append(f"fg_region_gather(&patch->input, {source.expression}, {region.expression});")
+        read = tensor_ref(buffers.graph, plan, buffers.patch_input, False, outside, prefix).expression
+    else:
+        read = f"{source.expression} + patch->input.offset"
+    result = last.outputs[0]
+    if buffers.patch_output is not None:
+        write = tensor_ref(buffers.graph, plan, buffers.patch_output, True, outside, prefix).expression
+    else:
+        write = f"{result.expression} + patch->output.offset"
+    for step in layers:
+        inputs = [read if step is first else ref.expression for ref in step.inputs[:1]]
+        inputs += [ref.expression for ref in step.inputs[1:]]
+        outputs = [write if step is last else ref.expression for ref in step.outputs]
+        lines.append(f"{step.call.function}(patch->step{step.index}, {', '.join(inputs + outputs)});"
+                     f" /* step {step.index}: {step.op.opcode}, t{step.outputs[0].index} */")
+    if buffers.patch_output is not None:
+        lines.append(f"fg_region_scatter(&patch->output, {write}, {result.expression});")
+    return lines

@@ -1,0 +1,166 @@
+"""Patch-based execution of a graph prefix (MCUNetV2, arXiv 2110.15352): the geometry.
+
+A *stage* is a chain of operators from a graph input to the output of a chosen operator. Its output is split into a
+grid of patches; for each patch the region of every tensor of the stage that the patch needs is traced back through
+every layer (kernel, stride, dilation, padding). Each layer then runs on its input region with the patch's own
+geometry: the padding of the full tensor where the region touches the image border, none inside (the bottom and
+right padding fall out of the region's size, as the kernels skip taps at or past in_h / in_w). Overlapping halos
+are recomputed by neighbouring patches.
+
+This module knows shapes and windows only; which kernels take patch geometry is ops/patch_kernels.py, the choice of
+stage and grid driver/patch_choice.py, the emission backend/patch_emit.py.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from firmware_gen.errors import UserError
+from firmware_gen.frontend.ir import Graph, Operator
+
+# The operators a stage may hold (with their window: a pointwise operator has a 1x1 window of stride 1).
+WINDOWED = ("CONV_2D", "DEPTHWISE_CONV_2D", "AVERAGE_POOL_2D", "MAX_POOL_2D")
+
+
+@dataclass(frozen=True)
+class Span:
+    """Half-open [start, stop) along one axis."""
+
+    start: int
+    stop: int
+
+    @property
+    def size(self) -> int:
+        return self.stop - self.start
+
+
+@dataclass(frozen=True)
+class Rect:
+    rows: Span
+    cols: Span
+
+    @property
+    def pixels(self) -> int:
+        return self.rows.size * self.cols.size
+
+
+@dataclass(frozen=True)
+class Window:
+    """One layer's window along both axes, and its tensors' spatial sizes."""
+
+    filter: tuple[int, int]
+    stride: tuple[int, int]
+    dilation: tuple[int, int]
+    pad: tuple[int, int]  # pad_top, pad_left of the whole tensor
+    in_size: tuple[int, int]
+    out_size: tuple[int, int]
+
+    @classmethod
+    def of(cls, params: dict) -> Window:
+        """From a kernel call's params (every windowed kernel names its geometry alike)."""
+        return cls((params["filter_h"], params["filter_w"]), (params["stride_h"], params["stride_w"]),
+                   (params.get("dilation_h", 1), params.get("dilation_w", 1)), (params["pad_top"], params["pad_left"]),
+                   (params["in_h"], params["in_w"]), (params["out_h"], params["out_w"]))
+
+
+def input_span(out: Span, axis: int, window: Window) -> tuple[Span, int]:
+    """The input rows (axis 0) or columns (axis 1) that outputs `out` read, clipped to the image, and the padding
+    before the first of them that the kernel must assume (the whole tensor's at the top/left border, else 0)."""
+    stride, dilation, pad = window.stride[axis], window.dilation[axis], window.pad[axis]
+    low = out.start * stride - pad
+    high = (out.stop - 1) * stride - pad + (window.filter[axis] - 1) * dilation + 1
+    start, stop = max(low, 0), min(high, window.in_size[axis])
+    return Span(start, stop), start - low
+
+
+@dataclass(frozen=True)
+class LayerPatch:
+    """One layer of one patch: its input region, its output region, the padding it runs with."""
+
+    input: Rect
+    output: Rect
+    pad: tuple[int, int]
+
+    def params(self) -> dict[str, int]:
+        """The geometry fields of the layer's kernel params for this patch."""
+        return {"in_h": self.input.rows.size, "in_w": self.input.cols.size, "out_h": self.output.rows.size,
+                "out_w": self.output.cols.size, "pad_top": self.pad[0], "pad_left": self.pad[1]}
+
+
+def trace(windows: list[Window], out: Rect) -> list[LayerPatch]:
+    """The regions of every layer (first to last) that the stage's output region `out` needs."""
+    layers = []
+    for window in reversed(windows):
+        (rows, top), (cols, left) = input_span(out.rows, 0, window), input_span(out.cols, 1, window)
+        layers.append(LayerPatch(Rect(rows, cols), out, (top, left)))
+        out = Rect(rows, cols)
+    return layers[::-1]
+
+
+def split(size: int, parts: int) -> list[Span]:
+    """`size` in `parts` spans as equal as they can be."""
+    cuts = [round(i * size / parts) for i in range(parts + 1)]
+    return [Span(a, b) for a, b in zip(cuts, cuts[1:], strict=False)]
+
+
+@dataclass(frozen=True)
+class PatchStage:
+    """Operators at positions 0..last of graph.operators run patch by patch, the output of `last` in a grid."""
+
+    positions: tuple[int, ...]  # the stage's steps, in order
+    grid: tuple[int, int]  # rows x columns of patches
+    windows: tuple[Window, ...]
+    patches: tuple[tuple[LayerPatch, ...], ...]  # [patch][layer], patches in raster order
+    input: int  # the tensor the stage reads
+    tensors: tuple[int, ...]  # the output tensor of every layer; the last is the stage's output
+
+    @property
+    def last(self) -> int:
+        return self.positions[-1]
+
+    @property
+    def label(self) -> str:
+        return f"steps {self.positions[0]}..{self.last} in a {self.grid[0]}x{self.grid[1]} grid"
+
+    def region_bytes(self, layer: int, channels: int, itemsize: int = 1) -> int:
+        """The largest output region of `layer` over the patches, in bytes."""
+        return max(p[layer].output.pixels for p in self.patches) * channels * itemsize
+
+    def input_region_bytes(self, channels: int, itemsize: int = 1) -> int:
+        return max(p[0].input.pixels for p in self.patches) * channels * itemsize
+
+    def pixel_ratios(self) -> list[float]:
+        """Per layer: output pixels computed over all patches / output pixels of the whole tensor (>= 1)."""
+        return [sum(p[i].output.pixels for p in self.patches) / (w.out_size[0] * w.out_size[1])
+                for i, w in enumerate(self.windows)]
+
+
+def make_stage(positions: tuple[int, ...], windows: list[Window], grid: tuple[int, int], input_tensor: int,
+               tensors: tuple[int, ...]) -> PatchStage:
+    """The stage with every patch traced; refuses a grid larger than the stage's output."""
+    height, width = windows[-1].out_size
+    for parts, size, name in ((grid[0], height, "rows"), (grid[1], width, "columns")):
+        if not 1 <= parts <= size:
+            raise UserError(f"a patch grid of {grid[0]}x{grid[1]} does not fit the stage's output of {height}x{width}"
+                            f": {parts} {name} of patches for {size} {name}")
+    patches = tuple(tuple(trace(windows, Rect(rows, cols))) for rows in split(height, grid[0])
+                    for cols in split(width, grid[1]))
+    return PatchStage(positions, grid, tuple(windows), patches, input_tensor, tensors)
+
+
+def chain_end_reason(graph: Graph, position: int, previous: int) -> str | None:
+    """Why the operator at `position` cannot continue a stage whose last tensor is `previous` (None: it can)."""
+    op: Operator = graph.operators[position]
+    if op.opcode not in WINDOWED:
+        return f"operator {op.index} ({op.opcode}) cannot run on patches"
+    if not op.inputs or op.inputs[0] != previous:
+        return f"operator {op.index} ({op.opcode}) does not read the stage's last tensor"
+    tensor = graph.tensors[op.outputs[0]]
+    if str(tensor.dtype) != "int8" or len(tensor.shape) != 4 or tensor.shape[0] != 1:
+        return f"operator {op.index} ({op.opcode}) is not an int8 layer of one image"
+    return None
+
+
+def used_later(graph: Graph, tensor: int, after: int) -> bool:
+    """Whether `tensor` is read after step `after`, or is a graph output."""
+    return tensor in graph.outputs or any(tensor in op.inputs for op in graph.operators[after + 1:])
