@@ -81,7 +81,7 @@ def stage_code(graph: Graph, plan: MemoryPlan, steps: list[Step], stage_plan, st
                    f"t{stage.tensors[-1]} ({'x'.join(map(str, result.shape[1:]))}) in a {rows}x{cols} grid of "
                    f"{len(stage.patches)} patches, each patch's input region traced back through every layer.",
                    f"The stage's intermediate tensors exist one patch at a time in the patch buffers; their halos are "
-                   f"recomputed (estimated +{stage_plan.extra_fraction:.1%} MACs)."]
+                   f"recomputed (estimated +{stage_plan.extra_fraction:.1%} instructions)."]
     out_ref = tensor_ref(graph, plan, stage.tensors[-1], True, outside, prefix)
     ready = [f"FG_TENSOR_READY({layers[-1].index}, {stage.tensors[-1]}, {out_ref.expression}, {out_ref.nbytes});"]
     return StageCode(layers[0].index, layers[-1].index, frozenset(s.index for s in layers),
