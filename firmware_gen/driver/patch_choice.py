@@ -86,8 +86,8 @@ def parse_forced(text: str) -> tuple[int, int, int]:
 # The estimate of a layer's instructions: its MACs plus ELEMENT_COST per element it reads and writes (the output
 # stage, rings and row set-ups; with MACs alone vww_96_int8's 3x3 grid to operator 7 was estimated at +14.6 % and
 # measured at +28.6 % on mps2_an385). A patch also pays a fixed CALL_COST per layer call.
-ELEMENT_COST = 16
-CALL_COST = 2000
+ELEMENT_COST = 20
+CALL_COST = 3000
 
 
 @dataclass(frozen=True)

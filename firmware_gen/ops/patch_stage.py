@@ -13,6 +13,7 @@ stage and grid driver/patch_choice.py, the emission backend/patch_emit.py.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from firmware_gen.errors import UserError
@@ -143,9 +144,11 @@ def make_stage(positions: tuple[int, ...], windows: list[Window], grid: tuple[in
         if not 1 <= parts <= size:
             raise UserError(f"a patch grid of {grid[0]}x{grid[1]} does not fit the stage's output of {height}x{width}"
                             f": {parts} {name} of patches for {size} {name}")
-    patches = tuple(tuple(trace(windows, Rect(rows, cols))) for rows in split(height, grid[0])
-                    for cols in split(width, grid[1]))
-    return PatchStage(positions, grid, tuple(windows), patches, input_tensor, tensors)
+    patches = [trace(windows, Rect(rows, cols)) for rows in split(height, grid[0]) for cols in split(width, grid[1])]
+    if grid[1] == 1:  # whole rows, read in place: the first layer's region spans the input's width (VALID may not)
+        full = Span(0, windows[0].in_size[1])
+        patches = [[dataclasses.replace(p[0], input=Rect(p[0].input.rows, full)), *p[1:]] for p in patches]
+    return PatchStage(positions, grid, tuple(windows), tuple(tuple(p) for p in patches), input_tensor, tensors)
 
 
 def chain_end_reason(graph: Graph, position: int, previous: int) -> str | None:
