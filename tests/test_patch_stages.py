@@ -7,6 +7,7 @@ buffers disjoint, and --patches min on a model whose whole-tensor plan is larger
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
 
 import pytest
@@ -17,8 +18,11 @@ from firmware_gen.driver.compiler import compile_graph
 from firmware_gen.errors import DoesNotFitError
 from firmware_gen.frontend.tflite_reader import read_model
 from firmware_gen.modelgen.mobilenet import mobilenet_v1
+from firmware_gen.modelgen.zoo import tiny_cnn
 from firmware_gen.planner import PlanningOptions, PoolSpec, check_plan
 from firmware_gen.planner.check import PlanError
+
+from conftest import run_cli
 
 
 @pytest.mark.parametrize("seed", range(24))
@@ -65,3 +69,25 @@ def test_auto_uses_a_stage_only_when_the_whole_plan_does_not_fit() -> None:
     assert compiled.stage is not None and compiled.plan.pool_bytes <= whole - 16
     report = validate_model(_small_mobilenet(), options=limited)
     assert report.bit_exact, report.format()
+
+
+@pytest.mark.parametrize(("stage", "message"), [
+    ("4:1x1", "cannot end a patch stage at operator 4: operator 3 (RESHAPE) cannot run on patches"),
+    ("2:5x1", "a patch grid of 5x1 does not fit the stage's output of 4x4: 5 rows of patches for 4 rows"),
+    ("2x2", "--patch-stage 2x2: expected OPERATOR:ROWSxCOLUMNS"),
+])
+def test_an_impossible_forced_stage_is_refused_in_one_line(tmp_path, stage: str, message: str) -> None:
+    model = tmp_path / "tiny_cnn.tflite"
+    model.write_bytes(tiny_cnn())
+    result = run_cli("plan", str(model), "--patch-stage", stage)
+    assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
+    assert message in result.stderr
+
+
+def test_plan_shows_the_stage_its_grid_and_its_buffers(tmp_path) -> None:
+    model = tmp_path / "tiny_cnn.tflite"
+    model.write_bytes(tiny_cnn())
+    text = run_cli("plan", str(model), "--patch-stage", "2:2x2").stdout
+    assert "patch stage: operators 0..2 (steps 0..2 in a 2x2 grid, 4 patches)" in text and "patch input" in text
+    data = json.loads(run_cli("plan", str(model), "--patch-stage", "2:2x2", "--json").stdout)
+    assert data["patch_stage"]["grid"] == [2, 2] and data["patch_stage"]["buffers"]
