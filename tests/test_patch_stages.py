@@ -36,14 +36,17 @@ def test_a_forced_stage_is_bit_exact_with_tflm(seed: int) -> None:
     assert report.per_patch_tensors and "not compared" in report.format()
 
 
+QUICK = "hill_climb"  # one planning algorithm: the choice is under test, not the planner
+
+
 def _small_mobilenet() -> bytes:
     return mobilenet_v1(alpha=0.25, input_size=64, channels=3, num_classes=2, seed=3)
 
 
 def test_min_shrinks_the_pool_and_the_checker_covers_the_patch_buffers() -> None:
     graph = read_model(_small_mobilenet(), "mobilenet")
-    whole = compile_graph(graph, options=PlanningOptions(patches="off", io_in_pool=False))
-    compiled = compile_graph(graph, options=PlanningOptions(patches="min", io_in_pool=False))
+    whole = compile_graph(graph, options=PlanningOptions(patches="off", io_in_pool=False, algorithm=QUICK))
+    compiled = compile_graph(graph, options=PlanningOptions(patches="min", io_in_pool=False, algorithm=QUICK))
     assert compiled.stage is not None and compiled.plan.pool_bytes < whole.plan.pool_bytes
     assert compiled.stage.extra_fraction <= 0.15
     planned = compiled.planned_graph
@@ -60,13 +63,16 @@ def test_min_shrinks_the_pool_and_the_checker_covers_the_patch_buffers() -> None
 
 def test_auto_uses_a_stage_only_when_the_whole_plan_does_not_fit() -> None:
     graph = read_model(_small_mobilenet(), "mobilenet")
-    assert compile_graph(graph, options=PlanningOptions(io_in_pool=False)).stage is None
-    whole = compile_graph(graph, options=PlanningOptions(patches="off", io_in_pool=False)).plan.pool_bytes
-    limited = PlanningOptions(pools=(PoolSpec("", whole - 16),), io_in_pool=False)
+    quick = PlanningOptions(io_in_pool=False, algorithm=QUICK)
+    assert compile_graph(graph, options=quick).stage is None
+    whole = compile_graph(graph, options=dataclasses.replace(quick, patches="off")).plan.pool_bytes
+    limited = dataclasses.replace(quick, pools=(PoolSpec("", whole - 16),))
     with pytest.raises(DoesNotFitError):
-        compile_graph(graph, options=PlanningOptions(pools=limited.pools, patches="off", io_in_pool=False))
+        compile_graph(graph, options=dataclasses.replace(limited, patches="off"))
     compiled = compile_graph(graph, options=limited)
     assert compiled.stage is not None and compiled.plan.pool_bytes <= whole - 16
+    board_ram = compile_graph(graph, options=dataclasses.replace(quick, ram_bytes=whole - 16))
+    assert board_ram.stage is not None and board_ram.plan.pool_bytes == compiled.plan.pool_bytes
     report = validate_model(_small_mobilenet(), options=limited)
     assert report.bit_exact, report.format()
 
