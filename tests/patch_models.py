@@ -1,4 +1,5 @@
-"""Random small chains of windowed layers for the patch-stage tests: a stage to force, then a layer after it."""
+"""Random small chains of windowed layers (and int8 activations, requantizations) for the patch-stage tests: a
+stage to force, then a layer after it."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ def random_stage_model(seed: int) -> tuple[bytes, int, int]:
     x = graph.input("input", calibration_images(graph.rng, 4, size, size, channels), dtype="int8")
     layers = rng.randint(2, 4)
     for layer in range(layers):
-        kind = rng.choice(["conv", "conv", "depthwise", "depthwise", "pool"])
+        kind = rng.choice(["conv", "conv", "depthwise", "depthwise", "pool", "elementwise"])
         kernel, stride = rng.choice([1, 2, 3, 5]), rng.choice([1, 1, 2])
         padding = rng.choice(["SAME", "VALID"])
         if _out(size, kernel, stride, padding) < 2:
@@ -30,6 +31,8 @@ def random_stage_model(seed: int) -> tuple[bytes, int, int]:
         elif kind == "depthwise":
             x = graph.depthwise_conv2d(x, kernel=kernel, stride=stride, multiplier=rng.choice([1, 2]),
                                        padding=padding, name=name)
+        elif kind == "elementwise":  # int8 -> int8: a lookup table over the region's elements
+            x = graph.logistic(x, name=name) if rng.random() < 0.5 else graph.quantize(x, name=name)
         elif rng.random() < 0.5:
             x = graph.max_pool(x, max(kernel, 2), stride=stride, padding=padding, name=name)
         else:

@@ -16,10 +16,9 @@ from firmware_gen.backend.c_literals import c_comment_safe
 from firmware_gen.backend.legalize import Step, tensor_ref
 from firmware_gen.frontend.ir import Graph
 from firmware_gen.ops.patch_buffers import StageBuffers
+from firmware_gen.ops.patch_kernels import patch_params
 from firmware_gen.ops.patch_stage import LayerPatch, Rect
 from firmware_gen.planner import MemoryPlan
-
-GEOMETRY = ("in_h", "in_w", "out_h", "out_w", "pad_top", "pad_left")
 
 
 @dataclass
@@ -40,12 +39,13 @@ def _region(rect: Rect, width: int, channels: int) -> str:
     return f"{{ {offset}, {width * channels}, {rect.rows.size}, {rect.cols.size * channels} }}"
 
 
-def _layer_params(step: Step, fields: list[tuple[str, str]], patches: list[LayerPatch]) -> tuple[list, list[str]]:
+def _layer_params(step: Step, fields: list[tuple[str, str]], patches: list[LayerPatch],
+                  channels: int) -> tuple[list, list[str]]:
     """The distinct params structs of one layer, and the one each patch runs with."""
     variants: dict[tuple, str] = {}
     structs, names = [], []
     for patch in patches:
-        geometry = patch.params()
+        geometry = patch_params(step.call, patch, channels)
         key = tuple(sorted(geometry.items()))
         if key not in variants:
             variants[key] = f"{step.params_name}_patch{len(variants)}"
@@ -61,7 +61,9 @@ def stage_code(graph: Graph, plan: MemoryPlan, steps: list[Step], stage_plan, st
     layers = [steps[p] for p in stage.positions]
     params, names = {}, []
     for layer, step in enumerate(layers):
-        params[step.index], chosen = _layer_params(step, step_params[step.index], [p[layer] for p in stage.patches])
+        channels = graph.tensors[step.outputs[0].index].shape[-1]
+        params[step.index], chosen = _layer_params(step, step_params[step.index], [p[layer] for p in stage.patches],
+                                                   channels)
         names.append(chosen)
     source, result = graph.tensors[stage.input], graph.tensors[stage.tensors[-1]]
     entries = []

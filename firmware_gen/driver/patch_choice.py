@@ -21,7 +21,7 @@ from firmware_gen.frontend.ir import Graph
 from firmware_gen.ops import macs, view_aliases
 from firmware_gen.ops.base import KernelCall
 from firmware_gen.ops.patch_buffers import StageBuffers, planning_graph
-from firmware_gen.ops.patch_kernels import build_stage, stage_calls, stage_prefix
+from firmware_gen.ops.patch_kernels import build_stage, layer_window, stage_calls, stage_prefix
 from firmware_gen.ops.patch_stage import PatchStage, Window, make_stage
 from firmware_gen.planner import MemoryPlan, OverlapAllowance, PlanningOptions, check_plan, plan_graph
 from firmware_gen.planner.buffers import BufferInfo, lower_bound
@@ -156,7 +156,7 @@ def _candidates(graph: Graph, calls: dict[int, KernelCall], portable: dict[int, 
     total = model_work(graph, calls, op_macs)
     windows: list[Window] = []
     for last in prefix:
-        windows.append(Window.of(calls[graph.operators[last].index].params))
+        windows.append(layer_window(graph, calls, last))
         height, width = windows[-1].out_size
         tensors = tuple(graph.operators[p].outputs[0] for p in prefix[:last + 1])
         within = 0

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from firmware_gen.errors import UserError
 from firmware_gen.frontend.ir import Graph
 from firmware_gen.ops.base import KernelCall
-from firmware_gen.ops.patch_stage import PatchStage, Window, chain_end_reason, make_stage, used_later
+from firmware_gen.ops.patch_stage import LayerPatch, PatchStage, Window, chain_end_reason, make_stage, used_later
 from firmware_gen.ops.variants.armv7m import planar_fits
 from firmware_gen.ops.variants.dsp_window import DW_ROW_MAX, planar_row_len
 
@@ -37,10 +37,36 @@ PATCH_GEOMETRY: dict[str, Callable[[dict], bool]] = {
 }
 
 
+# Kernels over a run of elements (params.size): the int8 activations and QUANTIZE, each a table lookup.
+ELEMENTWISE = frozenset({"fg_lookup_s8"})
+
+
+def patch_params(call: KernelCall, patch: LayerPatch, channels: int) -> dict[str, int]:
+    """The params fields of `call` that differ on `patch` (its output has `channels` channels)."""
+    if call.function in ELEMENTWISE:
+        return {"size": patch.output.pixels * channels}
+    return patch.params()
+
+
 def takes_patches(call: KernelCall, stage: PatchStage, layer: int) -> bool:
     """Whether `call` computes every patch of `layer` right."""
+    if call.function in ELEMENTWISE:
+        return True
     accepts = PATCH_GEOMETRY.get(call.function)
     return accepts is not None and all(accepts({**call.params, **p[layer].params()}) for p in stage.patches)
+
+
+def layer_window(graph: Graph, calls: dict[int, KernelCall], position: int) -> Window:
+    op = graph.operators[position]
+    call = calls[op.index]
+    if call.function in ELEMENTWISE:
+        return Window.elementwise(*graph.tensors[op.outputs[0]].shape[1:3])
+    return Window.of(call.params)
+
+
+def _elementwise(graph: Graph, calls: dict[int, KernelCall], position: int) -> bool:
+    call = calls.get(graph.operators[position].index)
+    return call is not None and call.function in ELEMENTWISE
 
 
 def stage_calls(stage: PatchStage, calls: dict[int, KernelCall], portable: dict[int, KernelCall],
@@ -65,7 +91,7 @@ def stage_prefix(graph: Graph, calls: dict[int, KernelCall]) -> list[int]:
         return positions
     previous = graph.operators[0].inputs[0]
     for position, op in enumerate(graph.operators):
-        if chain_end_reason(graph, position, previous) or op.index not in calls:
+        if op.index not in calls or chain_end_reason(graph, position, previous, _elementwise(graph, calls, position)):
             break
         positions.append(position)
         previous = op.outputs[0]
@@ -80,7 +106,7 @@ def build_stage(graph: Graph, calls: dict[int, KernelCall], last: int, grid: tup
     if previous not in graph.inputs:
         raise UserError("a patch stage starts at a model input; the first operator does not read one")
     for position in range(last + 1):
-        reason = chain_end_reason(graph, position, previous)
+        reason = chain_end_reason(graph, position, previous, _elementwise(graph, calls, position))
         if reason is None and position < last and used_later(graph, graph.operators[position].outputs[0],
                                                              position + 1):
             op = graph.operators[position]
@@ -89,6 +115,6 @@ def build_stage(graph: Graph, calls: dict[int, KernelCall], last: int, grid: tup
             raise UserError(f"cannot end a patch stage at operator {graph.operators[last].index}: {reason}")
         previous = graph.operators[position].outputs[0]
     positions = tuple(range(last + 1))
-    windows = [Window.of(calls[graph.operators[p].index].params) for p in positions]
+    windows = [layer_window(graph, calls, p) for p in positions]
     return make_stage(positions, windows, grid, graph.operators[0].inputs[0],
                       tuple(graph.operators[p].outputs[0] for p in positions))

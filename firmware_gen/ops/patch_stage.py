@@ -13,13 +13,13 @@ stage and grid driver/patch_choice.py, the emission backend/patch_emit.py.
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 
 from firmware_gen.errors import UserError
 from firmware_gen.frontend.ir import Graph, Operator
 
-# The operators a stage may hold (with their window: a pointwise operator has a 1x1 window of stride 1).
+# The operators a stage may hold: windowed ones, and elementwise ones (a 1x1 window of stride 1) whose kernel
+# ops/patch_kernels.py knows to take a region's element count (the int8 activations and QUANTIZE: a lookup table).
 WINDOWED = ("CONV_2D", "DEPTHWISE_CONV_2D", "AVERAGE_POOL_2D", "MAX_POOL_2D")
 
 
@@ -62,6 +62,10 @@ class Window:
         return cls((params["filter_h"], params["filter_w"]), (params["stride_h"], params["stride_w"]),
                    (params.get("dilation_h", 1), params.get("dilation_w", 1)), (params["pad_top"], params["pad_left"]),
                    (params["in_h"], params["in_w"]), (params["out_h"], params["out_w"]))
+
+    @classmethod
+    def elementwise(cls, height: int, width: int) -> Window:
+        return cls((1, 1), (1, 1), (1, 1), (0, 0), (height, width), (height, width))
 
 
 def input_span(out: Span, axis: int, window: Window) -> tuple[Span, int]:
@@ -136,6 +140,13 @@ class PatchStage:
                 for i, w in enumerate(self.windows)]
 
 
+def _whole_width(layer: LayerPatch, window: Window) -> LayerPatch:
+    """The layer over whole rows: its columns those of the whole tensors, with their padding (the last columns
+    computed as the whole layer computes them, even where a later VALID layer does not read them)."""
+    return LayerPatch(Rect(layer.input.rows, Span(0, window.in_size[1])),
+                      Rect(layer.output.rows, Span(0, window.out_size[1])), (layer.pad[0], window.pad[1]))
+
+
 def make_stage(positions: tuple[int, ...], windows: list[Window], grid: tuple[int, int], input_tensor: int,
                tensors: tuple[int, ...]) -> PatchStage:
     """The stage with every patch traced; refuses a grid larger than the stage's output."""
@@ -145,21 +156,22 @@ def make_stage(positions: tuple[int, ...], windows: list[Window], grid: tuple[in
             raise UserError(f"a patch grid of {grid[0]}x{grid[1]} does not fit the stage's output of {height}x{width}"
                             f": {parts} {name} of patches for {size} {name}")
     patches = [trace(windows, Rect(rows, cols)) for rows in split(height, grid[0]) for cols in split(width, grid[1])]
-    if grid[1] == 1:  # whole rows, read in place: the first layer's region spans the input's width (VALID may not)
-        full = Span(0, windows[0].in_size[1])
-        patches = [[dataclasses.replace(p[0], input=Rect(p[0].input.rows, full)), *p[1:]] for p in patches]
+    if grid[1] == 1:  # whole rows, read and written in place: every region spans its tensor's width
+        patches = [[_whole_width(layer, window) for layer, window in zip(p, windows, strict=True)] for p in patches]
     return PatchStage(positions, grid, tuple(windows), tuple(tuple(p) for p in patches), input_tensor, tensors)
 
 
-def chain_end_reason(graph: Graph, position: int, previous: int) -> str | None:
-    """Why the operator at `position` cannot continue a stage whose last tensor is `previous` (None: it can)."""
+def chain_end_reason(graph: Graph, position: int, previous: int, elementwise: bool = False) -> str | None:
+    """Why the operator at `position` cannot continue a stage whose last tensor is `previous` (None: it can);
+    `elementwise`: its kernel runs on a region's elements."""
     op: Operator = graph.operators[position]
-    if op.opcode not in WINDOWED:
+    if op.opcode not in WINDOWED and not elementwise:
         return f"operator {op.index} ({op.opcode}) cannot run on patches"
     if not op.inputs or op.inputs[0] != previous:
         return f"operator {op.index} ({op.opcode}) does not read the stage's last tensor"
     tensor = graph.tensors[op.outputs[0]]
-    if str(tensor.dtype) != "int8" or len(tensor.shape) != 4 or tensor.shape[0] != 1:
+    source = graph.tensors[previous]
+    if any(str(t.dtype) != "int8" or len(t.shape) != 4 or t.shape[0] != 1 for t in (tensor, source)):
         return f"operator {op.index} ({op.opcode}) is not an int8 layer of one image"
     return None
 
