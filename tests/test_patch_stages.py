@@ -97,3 +97,16 @@ def test_plan_shows_the_stage_its_grid_and_its_buffers(tmp_path) -> None:
     assert "patch stage: operators 0..2 (steps 0..2 in a 2x2 grid, 4 patches)" in text and "patch input" in text
     data = json.loads(run_cli("plan", str(model), "--patch-stage", "2:2x2", "--json").stdout)
     assert data["patch_stage"]["grid"] == [2, 2] and data["patch_stage"]["buffers"]
+
+
+def test_analyze_shows_the_stage_in_text_json_and_html() -> None:
+    from firmware_gen.check.analysis import analyze
+    from firmware_gen.check.analysis_report import format_analysis
+    from firmware_gen.check.html_report import render_html
+
+    compiled = compile_graph(read_model(tiny_cnn(), "tiny_cnn"), options=PlanningOptions(patch_stage="2:2x2"))
+    report = analyze(compiled, "tiny_cnn.tflite")
+    assert report.to_json()["patch_stage"]["grid"] == [2, 2]
+    assert "patch stage: operators 0..2 run patch by patch" in format_analysis(report)
+    page = render_html(report, b"", None, None, "no profile")
+    assert "<h2>Patch stage</h2>" in page and "patch input" in page
