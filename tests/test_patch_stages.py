@@ -15,7 +15,7 @@ from patch_models import random_stage_model
 
 from firmware_gen.check.host_validation import validate_model
 from firmware_gen.driver.compiler import compile_graph
-from firmware_gen.errors import DoesNotFitError
+from firmware_gen.errors import DoesNotFitError, UserError
 from firmware_gen.frontend.tflite_reader import read_model
 from firmware_gen.modelgen.mobilenet import mobilenet_v1
 from firmware_gen.modelgen.zoo import tiny_cnn
@@ -110,3 +110,10 @@ def test_analyze_shows_the_stage_in_text_json_and_html() -> None:
     assert "patch stage: operators 0..2 run patch by patch" in format_analysis(report)
     page = render_html(report, b"", None, None, "no profile")
     assert "<h2>Patch stage</h2>" in page and "patch input" in page
+
+
+def test_the_packed_interface_keeps_the_model_whole() -> None:
+    graph = read_model(tiny_cnn(), "tiny_cnn")
+    assert compile_graph(graph, "packed", PlanningOptions(pools=(PoolSpec("", 1_000_000),))).stage is None
+    with pytest.raises(UserError, match="--patches min: the packed interface calls one kernel per step"):
+        compile_graph(graph, "packed", PlanningOptions(patches="min"))

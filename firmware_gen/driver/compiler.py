@@ -124,9 +124,10 @@ def _plan_patches(graph: Graph, calls: dict[int, KernelCall], options: PlanningO
     """The whole-tensor plan, and the patch stage --patches asks for (None: none)."""
     if options.patches not in PATCH_MODES:
         raise UserError(f"--patches {options.patches}: choose one of {', '.join(PATCH_MODES)}")
-    if interface == "packed" and options.patch_stage:
-        raise UserError("--patch-stage: the packed interface calls one kernel per step; a patch stage needs the "
-                        "unpacked interface")
+    if interface == "packed" and (options.patch_stage or options.patches == "min"):
+        flag = "--patch-stage" if options.patch_stage else "--patches min"
+        raise UserError(f"{flag}: the packed interface calls one kernel per step; a patch stage needs the unpacked "
+                        f"interface (--patches auto leaves a packed model whole)")
     try:
         whole = plan_model(graph, options)
     except DoesNotFitError:
