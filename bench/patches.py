@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import inspect
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -36,12 +37,16 @@ def _mobilenet_v1() -> bytes:
 
 
 def _mobilenet_v2(alpha: float, size: int) -> Callable[[], bytes] | None:
-    """The hook for the MobileNetV2 generator (another branch): None until modelgen has it."""
+    """The hook for the MobileNetV2 generator (firmware_gen/modelgen/mobilenet_v2.py, written on another branch):
+    None until modelgen has it; its function called with those of these arguments it takes."""
     try:
         module = importlib.import_module("firmware_gen.modelgen.mobilenet_v2")
     except ModuleNotFoundError:
         return None
-    return lambda: module.mobilenet_v2(alpha=alpha, input_size=size, num_classes=2, seed=1)
+    make = module.mobilenet_v2
+    wanted = {"alpha": alpha, "input_size": size, "num_classes": 2, "seed": 1}
+    taken = {k: v for k, v in wanted.items() if k in inspect.signature(make).parameters}
+    return lambda: make(**taken)
 
 
 def generated_models() -> dict[str, Callable[[], bytes]]:
