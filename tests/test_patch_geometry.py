@@ -12,7 +12,7 @@ from firmware_gen.frontend.tflite_reader import read_model
 from firmware_gen.isa import PORTABLE
 from firmware_gen.modelgen.zoo import residual_block, tiny_cnn
 from firmware_gen.ops import fold, lower
-from firmware_gen.ops.patch_kernels import build_stage, stage_prefix
+from firmware_gen.ops.patch_graph import build_stage, stage_prefix
 from firmware_gen.ops.patch_stage import Rect, Span, Window, input_span, make_stage, split, trace
 
 
@@ -78,15 +78,24 @@ def _graph_and_calls(model: bytes):
 
 def test_the_stage_ends_at_an_operator_that_cannot_run_on_patches() -> None:
     graph, calls = _graph_and_calls(tiny_cnn())
-    assert [graph.operators[p].opcode for p in stage_prefix(graph, calls)] == \
+    assert [graph.operators[p].opcode for p in stage_prefix(graph, calls).positions] == \
         ["CONV_2D", "DEPTHWISE_CONV_2D", "AVERAGE_POOL_2D"]
     reshape = next(op.index for op in graph.operators if op.opcode == "RESHAPE")
     with pytest.raises(UserError, match=f"operator {reshape} \\(RESHAPE\\) cannot run on patches"):
         build_stage(graph, calls, reshape, (1, 1))
 
 
-def test_a_tensor_read_after_the_stage_ends_it() -> None:
+def test_a_residual_block_is_a_stage_and_a_tensor_read_after_the_end_refuses_it() -> None:
     graph, calls = _graph_and_calls(residual_block())
-    assert len(stage_prefix(graph, calls)) == 1  # the stem feeds the branch and the shortcut
-    with pytest.raises(UserError, match="operator 0 \\(CONV_2D\\) has an output read after the next operator"):
+    prefix = stage_prefix(graph, calls)
+    assert [graph.operators[p].opcode for p in prefix.positions][-1] == "ADD"
+    assert prefix.ends == {0, prefix.positions[-1]}  # the stem feeds the branch and the shortcut, joined by ADD
+    with pytest.raises(UserError, match="operator 0 \\(CONV_2D\\) has an output read after it"):
         build_stage(graph, calls, 1, (2, 2))
+    stage = build_stage(graph, calls, prefix.positions[-1], (2, 2))
+    add = len(stage.positions) - 1
+    assert len(stage.reads(add)) == 2 and {stage.read_mode(add, 0), stage.read_mode(add, 1)} == {"direct"}
+    # The stem's patch buffer holds what the 3x3 branch needs: the 1x1 shortcut reads a rectangle inside it.
+    shortcut = next(i for i, p in enumerate(stage.positions) if graph.operators[p].opcode == "CONV_2D"
+                    and stage.windows[i].filter == (1, 1))
+    assert stage.read_mode(shortcut, 0) == "gather"

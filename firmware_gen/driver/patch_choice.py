@@ -21,8 +21,9 @@ from firmware_gen.frontend.ir import Graph
 from firmware_gen.ops import macs, view_aliases
 from firmware_gen.ops.base import KernelCall
 from firmware_gen.ops.patch_buffers import StageBuffers, planning_graph
-from firmware_gen.ops.patch_kernels import build_stage, layer_window, stage_calls, stage_prefix
-from firmware_gen.ops.patch_stage import PatchStage, Window, make_stage
+from firmware_gen.ops.patch_graph import build_stage, stage_at, stage_prefix
+from firmware_gen.ops.patch_kernels import layer_window, stage_calls
+from firmware_gen.ops.patch_stage import PatchStage
 from firmware_gen.planner import MemoryPlan, OverlapAllowance, PlanningOptions, check_plan, plan_graph
 from firmware_gen.planner.buffers import BufferInfo, lower_bound
 from firmware_gen.planner.liveness import alias_groups
@@ -154,18 +155,14 @@ def _candidates(graph: Graph, calls: dict[int, KernelCall], portable: dict[int, 
     """Every stage and grid within the budget whose layers all have a kernel that takes patches."""
     prefix, found = stage_prefix(graph, calls), []
     total = model_work(graph, calls, op_macs)
-    windows: list[Window] = []
-    for last in prefix:
-        windows.append(layer_window(graph, calls, last))
-        height, width = windows[-1].out_size
-        tensors = tuple(graph.operators[p].outputs[0] for p in prefix[:last + 1])
+    for last in sorted(prefix.ends):
+        height, width = layer_window(graph, calls, last).out_size
         within = 0
         for rows in range(1, min(height, MAX_PARTS) + 1):
             for cols in range(1, min(width, MAX_PARTS) + 1):
                 if rows * cols == 1:
                     continue
-                stage = make_stage(tuple(prefix[:last + 1]), list(windows), (rows, cols), graph.operators[0].inputs[0],
-                                   tensors)
+                stage = stage_at(graph, calls, prefix, last, (rows, cols))
                 if stage_cost(graph, stage, op_macs, total).fraction > BUDGET:
                     break  # more columns only recompute more
                 chosen = stage_calls(stage, calls, portable, graph)

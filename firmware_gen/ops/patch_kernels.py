@@ -1,4 +1,4 @@
-"""Which kernels run on a patch, and the stages a graph offers (ops/patch_stage.py has the geometry).
+"""Which kernels run on a patch (ops/patch_stage.py has the geometry, ops/patch_graph.py the stages a graph offers).
 
 A patch is the same kernel called on a dense region buffer with the patch's in_h/in_w/out_h/out_w and pads. That is
 only right for a kernel that reads its geometry at run time and keeps no constant laid out at generation time for
@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from firmware_gen.errors import UserError
 from firmware_gen.frontend.ir import Graph
 from firmware_gen.ops.base import KernelCall
-from firmware_gen.ops.patch_stage import LayerPatch, PatchStage, Window, chain_end_reason, make_stage, used_later
+from firmware_gen.ops.patch_stage import WINDOWED, LayerPatch, PatchStage, Window
+from firmware_gen.ops.support.broadcast import broadcast_loops
 from firmware_gen.ops.variants.armv7m import planar_fits
 from firmware_gen.ops.variants.dsp_window import DW_ROW_MAX, planar_row_len
 
@@ -39,18 +39,23 @@ PATCH_GEOMETRY: dict[str, Callable[[dict], bool]] = {
 
 # Kernels over a run of elements (params.size): the int8 activations and QUANTIZE, each a table lookup.
 ELEMENTWISE = frozenset({"fg_lookup_s8"})
+# ADD of two tensors of one shape (no broadcast), over the elements params.shape names: portable and DSP.
+ADDS = frozenset({"fg_add_s8", "fg_add_dsp"})
 
 
-def patch_params(call: KernelCall, patch: LayerPatch, channels: int) -> dict[str, int]:
+def patch_params(call: KernelCall, patch: LayerPatch, channels: int) -> dict:
     """The params fields of `call` that differ on `patch` (its output has `channels` channels)."""
     if call.function in ELEMENTWISE:
         return {"size": patch.output.pixels * channels}
+    if call.function in ADDS:
+        shape = (1, patch.output.rows.size, patch.output.cols.size, channels)
+        return {"shape": broadcast_loops(shape, shape, shape).as_param()}
     return patch.params()
 
 
 def takes_patches(call: KernelCall, stage: PatchStage, layer: int) -> bool:
     """Whether `call` computes every patch of `layer` right."""
-    if call.function in ELEMENTWISE:
+    if call.function in ELEMENTWISE | ADDS:
         return True
     accepts = PATCH_GEOMETRY.get(call.function)
     return accepts is not None and all(accepts({**call.params, **p[layer].params()}) for p in stage.patches)
@@ -59,14 +64,9 @@ def takes_patches(call: KernelCall, stage: PatchStage, layer: int) -> bool:
 def layer_window(graph: Graph, calls: dict[int, KernelCall], position: int) -> Window:
     op = graph.operators[position]
     call = calls[op.index]
-    if call.function in ELEMENTWISE:
-        return Window.elementwise(*graph.tensors[op.outputs[0]].shape[1:3])
-    return Window.of(call.params)
-
-
-def _elementwise(graph: Graph, calls: dict[int, KernelCall], position: int) -> bool:
-    call = calls.get(graph.operators[position].index)
-    return call is not None and call.function in ELEMENTWISE
+    if op.opcode in WINDOWED:
+        return Window.of(call.params)
+    return Window.elementwise(*graph.tensors[op.outputs[0]].shape[1:3])
 
 
 def stage_calls(stage: PatchStage, calls: dict[int, KernelCall], portable: dict[int, KernelCall],
@@ -83,38 +83,3 @@ def stage_calls(stage: PatchStage, calls: dict[int, KernelCall], portable: dict[
     return chosen
 
 
-def stage_prefix(graph: Graph, calls: dict[int, KernelCall]) -> list[int]:
-    """The positions of the longest chain from a graph input that can run on patches: each operator windowed, int8,
-    reading the previous one's output, every tensor but the last read by the next operator only."""
-    positions: list[int] = []
-    if not graph.operators or graph.operators[0].inputs[0] not in graph.inputs:
-        return positions
-    previous = graph.operators[0].inputs[0]
-    for position, op in enumerate(graph.operators):
-        if op.index not in calls or chain_end_reason(graph, position, previous, _elementwise(graph, calls, position)):
-            break
-        positions.append(position)
-        previous = op.outputs[0]
-        if used_later(graph, previous, position + 1) or len(op.outputs) != 1:
-            break
-    return positions
-
-
-def build_stage(graph: Graph, calls: dict[int, KernelCall], last: int, grid: tuple[int, int]) -> PatchStage:
-    """The stage ending at position `last` with `grid`; UserError naming the operator when it cannot be one."""
-    previous = graph.operators[0].inputs[0] if graph.operators else -1
-    if previous not in graph.inputs:
-        raise UserError("a patch stage starts at a model input; the first operator does not read one")
-    for position in range(last + 1):
-        reason = chain_end_reason(graph, position, previous, _elementwise(graph, calls, position))
-        if reason is None and position < last and used_later(graph, graph.operators[position].outputs[0],
-                                                             position + 1):
-            op = graph.operators[position]
-            reason = f"operator {op.index} ({op.opcode}) has an output read after the next operator"
-        if reason is not None:
-            raise UserError(f"cannot end a patch stage at operator {graph.operators[last].index}: {reason}")
-        previous = graph.operators[position].outputs[0]
-    positions = tuple(range(last + 1))
-    windows = [layer_window(graph, calls, p) for p in positions]
-    return make_stage(positions, windows, grid, graph.operators[0].inputs[0],
-                      tuple(graph.operators[p].outputs[0] for p in positions))

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from firmware_gen.errors import UserError
-from firmware_gen.frontend.ir import Graph, Operator
+from firmware_gen.frontend.ir import Graph
 
 # The operators a stage may hold: windowed ones, and elementwise ones (a 1x1 window of stride 1) whose kernel
 # ops/patch_kernels.py knows to take a region's element count (the int8 activations and QUANTIZE: a lookup table).
@@ -82,9 +82,10 @@ def input_span(out: Span, axis: int, window: Window) -> tuple[Span, int]:
 class LayerPatch:
     """One layer of one patch: its input region, its output region, the padding it runs with."""
 
-    input: Rect
-    output: Rect
+    input: Rect  # what it reads of its first input
+    output: Rect  # what it computes: the region of its output tensor all the tensor's readers need
     pad: tuple[int, int]
+    extra: tuple[Rect, ...] = ()  # what it reads of its other inputs (ADD's second)
 
     def params(self) -> dict[str, int]:
         """The geometry fields of the layer's kernel params for this patch."""
@@ -92,13 +93,28 @@ class LayerPatch:
                 "out_w": self.output.cols.size, "pad_top": self.pad[0], "pad_left": self.pad[1]}
 
 
-def trace(windows: list[Window], out: Rect) -> list[LayerPatch]:
-    """The regions of every layer (first to last) that the stage's output region `out` needs."""
+def _box(a: Rect | None, b: Rect) -> Rect:
+    if a is None:
+        return b
+    return Rect(Span(min(a.rows.start, b.rows.start), max(a.rows.stop, b.rows.stop)),
+                Span(min(a.cols.start, b.cols.start), max(a.cols.stop, b.cols.stop)))
+
+
+def trace(windows: list[Window], out: Rect, sources: list[tuple[int, ...]] | None = None,
+          tensors: list[int] | None = None) -> list[LayerPatch]:
+    """The regions of every layer (first to last) that the stage's output region `out` needs. A chain by default;
+    with `sources` (each layer's input tensors) and `tensors` (each layer's output), a graph: a tensor read by
+    several layers is computed over the box of what they read."""
+    tensors = tensors or list(range(len(windows)))
+    sources = sources or [(t - 1,) for t in tensors]
+    needed: dict[int, Rect] = {tensors[-1]: out}
     layers = []
-    for window in reversed(windows):
-        (rows, top), (cols, left) = input_span(out.rows, 0, window), input_span(out.cols, 1, window)
-        layers.append(LayerPatch(Rect(rows, cols), out, (top, left)))
-        out = Rect(rows, cols)
+    for window, reads, tensor in zip(reversed(windows), reversed(sources), reversed(tensors), strict=True):
+        region = needed[tensor]
+        (rows, top), (cols, left) = input_span(region.rows, 0, window), input_span(region.cols, 1, window)
+        for source in reads:
+            needed[source] = _box(needed.get(source), Rect(rows, cols))
+        layers.append(LayerPatch(Rect(rows, cols), region, (top, left), (Rect(rows, cols),) * (len(reads) - 1)))
     return layers[::-1]
 
 
@@ -116,8 +132,29 @@ class PatchStage:
     grid: tuple[int, int]  # rows x columns of patches
     windows: tuple[Window, ...]
     patches: tuple[tuple[LayerPatch, ...], ...]  # [patch][layer], patches in raster order
-    input: int  # the tensor the stage reads
+    input: int  # the tensor the stage reads (its first layer only)
     tensors: tuple[int, ...]  # the output tensor of every layer; the last is the stage's output
+    sources: tuple[tuple[int, ...], ...] = ()  # the input tensors of every layer (a chain when empty)
+
+    def reads(self, layer: int) -> tuple[int, ...]:
+        return self.sources[layer] if self.sources else ((self.input,) if layer == 0 else (self.tensors[layer - 1],))
+
+    def read_mode(self, layer: int, slot: int) -> str:
+        """How `layer` reaches input `slot` (a tensor of the stage) in its producer's patch buffer: "direct" (the
+        whole buffer), "rows" (some of its rows: a pointer into it), or "gather" (a rectangle, copied out)."""
+        producer = self.tensors.index(self.reads(layer)[slot])
+        pairs = [(self.read_region(p, layer, slot), p[producer].output) for p in self.patches]
+        if all(need == box for need, box in pairs):
+            return "direct"
+        return "rows" if all(need.cols == box.cols for need, box in pairs) else "gather"
+
+    @staticmethod
+    def read_region(patch: tuple[LayerPatch, ...], layer: int, slot: int) -> Rect:
+        return patch[layer].input if slot == 0 else patch[layer].extra[slot - 1]
+
+    def box_of(self, patch: tuple[LayerPatch, ...], tensor: int) -> Rect:
+        """The region of a stage tensor one patch computes (its patch buffer's contents)."""
+        return patch[self.tensors.index(tensor)].output
 
     @property
     def last(self) -> int:
@@ -143,37 +180,26 @@ class PatchStage:
 def _whole_width(layer: LayerPatch, window: Window) -> LayerPatch:
     """The layer over whole rows: its columns those of the whole tensors, with their padding (the last columns
     computed as the whole layer computes them, even where a later VALID layer does not read them)."""
-    return LayerPatch(Rect(layer.input.rows, Span(0, window.in_size[1])),
-                      Rect(layer.output.rows, Span(0, window.out_size[1])), (layer.pad[0], window.pad[1]))
+    full = Span(0, window.in_size[1])
+    return LayerPatch(Rect(layer.input.rows, full), Rect(layer.output.rows, Span(0, window.out_size[1])),
+                      (layer.pad[0], window.pad[1]), tuple(Rect(r.rows, full) for r in layer.extra))
 
 
 def make_stage(positions: tuple[int, ...], windows: list[Window], grid: tuple[int, int], input_tensor: int,
-               tensors: tuple[int, ...]) -> PatchStage:
+               tensors: tuple[int, ...], sources: tuple[tuple[int, ...], ...] = ()) -> PatchStage:
     """The stage with every patch traced; refuses a grid larger than the stage's output."""
     height, width = windows[-1].out_size
     for parts, size, name in ((grid[0], height, "rows"), (grid[1], width, "columns")):
         if not 1 <= parts <= size:
             raise UserError(f"a patch grid of {grid[0]}x{grid[1]} does not fit the stage's output of {height}x{width}"
                             f": {parts} {name} of patches for {size} {name}")
-    patches = [trace(windows, Rect(rows, cols)) for rows in split(height, grid[0]) for cols in split(width, grid[1])]
+    reads = list(sources) or [(input_tensor,), *((t,) for t in tensors[:-1])]
+    patches = [trace(windows, Rect(rows, cols), reads, list(tensors)) for rows in split(height, grid[0])
+               for cols in split(width, grid[1])]
     if grid[1] == 1:  # whole rows, read and written in place: every region spans its tensor's width
         patches = [[_whole_width(layer, window) for layer, window in zip(p, windows, strict=True)] for p in patches]
-    return PatchStage(positions, grid, tuple(windows), tuple(tuple(p) for p in patches), input_tensor, tensors)
-
-
-def chain_end_reason(graph: Graph, position: int, previous: int, elementwise: bool = False) -> str | None:
-    """Why the operator at `position` cannot continue a stage whose last tensor is `previous` (None: it can);
-    `elementwise`: its kernel runs on a region's elements."""
-    op: Operator = graph.operators[position]
-    if op.opcode not in WINDOWED and not elementwise:
-        return f"operator {op.index} ({op.opcode}) cannot run on patches"
-    if not op.inputs or op.inputs[0] != previous:
-        return f"operator {op.index} ({op.opcode}) does not read the stage's last tensor"
-    tensor = graph.tensors[op.outputs[0]]
-    source = graph.tensors[previous]
-    if any(str(t.dtype) != "int8" or len(t.shape) != 4 or t.shape[0] != 1 for t in (tensor, source)):
-        return f"operator {op.index} ({op.opcode}) is not an int8 layer of one image"
-    return None
+    return PatchStage(positions, grid, tuple(windows), tuple(tuple(p) for p in patches), input_tensor, tensors,
+                      tuple(sources))
 
 
 def used_later(graph: Graph, tensor: int, after: int) -> bool:
