@@ -1,5 +1,5 @@
-"""Random small chains of windowed layers (and int8 activations, requantizations) for the patch-stage tests: a
-stage to force, then a layer after it."""
+"""Random small chains of windowed layers (and int8 activations, requantizations, residual blocks) for the
+patch-stage tests: a stage to force, then a layer after it."""
 
 from __future__ import annotations
 
@@ -20,13 +20,20 @@ def random_stage_model(seed: int) -> tuple[bytes, int, int]:
     x = graph.input("input", calibration_images(graph.rng, 4, size, size, channels), dtype="int8")
     layers = rng.randint(2, 4)
     for layer in range(layers):
-        kind = rng.choice(["conv", "conv", "depthwise", "depthwise", "pool", "elementwise"])
+        kinds = ["conv", "conv", "depthwise", "depthwise", "pool", "elementwise"] + ["residual"] * (layer > 0)
+        kind = rng.choice(kinds)
         kernel, stride = rng.choice([1, 2, 3, 5]), rng.choice([1, 1, 2])
         padding = rng.choice(["SAME", "VALID"])
         if _out(size, kernel, stride, padding) < 2:
             kernel, stride, padding = 1, 1, "SAME"
         name = f"layer{layer}"
-        if kind == "conv":
+        if kind == "residual":  # a branch of one SAME layer, added back: the block's input read twice
+            if rng.random() < 0.5:
+                branch = graph.conv2d(x, x.values.shape[3], kernel=rng.choice([1, 3, 5]), name=f"{name}_branch")
+            else:
+                branch = graph.depthwise_conv2d(x, kernel=rng.choice([3, 5]), name=f"{name}_branch")
+            x = graph.add(x, branch, activation=rng.choice(["NONE", "RELU"]), name=name)
+        elif kind == "conv":
             x = graph.conv2d(x, rng.choice([4, 8]), kernel=kernel, stride=stride, padding=padding, name=name)
         elif kind == "depthwise":
             x = graph.depthwise_conv2d(x, kernel=kernel, stride=stride, multiplier=rng.choice([1, 2]),
@@ -39,4 +46,4 @@ def random_stage_model(seed: int) -> tuple[bytes, int, int]:
             x = graph.average_pool(x, max(kernel, 2), stride=stride, padding=padding, name=name)
         size = x.values.shape[1]
     graph.output(graph.conv2d(x, 4, kernel=1, name="after"))
-    return graph.build(), layers - 1, size
+    return graph.build(), len(graph.model.operators) - 2, size
