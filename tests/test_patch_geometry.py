@@ -99,3 +99,5 @@ def test_a_residual_block_is_a_stage_and_a_tensor_read_after_the_end_refuses_it(
     shortcut = next(i for i, p in enumerate(stage.positions) if graph.operators[p].opcode == "CONV_2D"
                     and stage.windows[i].filter == (1, 1))
     assert stage.read_mode(shortcut, 0) == "gather"
+    rows = build_stage(graph, calls, prefix.positions[-1], (3, 1))  # whole rows: the rectangle is rows of the buffer
+    assert rows.read_mode(shortcut, 0) == "rows"
