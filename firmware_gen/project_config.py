@@ -9,6 +9,7 @@ keeps in version control (board, pools, interface, name, planning options); the 
     [planning]
     overlap = true
     io_in_pool = false
+    patches = "auto"              # or "off", "min" (--patches)
 
 This module owns reading it: `read_config` gives argparse destinations and their values, checked; an unknown key or
 a bad value is a `ConfigError` naming the key, the file and the line (tomllib gives no line numbers: the key is
@@ -89,6 +90,15 @@ def _pools(value: object, base: Path) -> list[str]:
     return list(value)
 
 
+PATCH_MODES = ("off", "auto", "min")  # driver/patch_choice.py
+
+
+def _patches(value: object, base: Path) -> str:
+    if value not in PATCH_MODES:
+        raise ValueError(f"must be one of {', '.join(repr(m) for m in PATCH_MODES)}")
+    return str(value)
+
+
 def _boolean(value: object, base: Path) -> bool:
     if not isinstance(value, bool):
         raise ValueError("must be true or false")
@@ -103,6 +113,7 @@ SETTINGS: dict[str, tuple[str, Callable[[object, Path], object]]] = {
     "pools": ("pool", _pools),
     "planning.overlap": ("overlap", _boolean),
     "planning.io_in_pool": ("io_in_pool", _boolean),
+    "planning.patches": ("patches", _patches),
 }
 _TABLES = {key.split(".")[0] for key in SETTINGS if "." in key}
 

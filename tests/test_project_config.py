@@ -10,7 +10,7 @@ import pytest
 
 from firmware_gen.cli import entry as cli
 from firmware_gen.modelgen import zoo
-from firmware_gen.project_config import CONFIG_NAME, line_of, read_config
+from firmware_gen.project_config import CONFIG_NAME, ConfigError, line_of, read_config
 from firmware_gen.resources import PROJECT_DIR
 
 PROJECT = """\
@@ -132,4 +132,13 @@ def test_the_readme_example_is_a_valid_project_file(tmp_path: Path) -> None:
     block = readme.split("    # firmware-gen.toml\n", 1)[1].split("\n\n    firmware-gen ", 1)[0]
     (tmp_path / CONFIG_NAME).write_text("\n".join(line[4:] for line in block.splitlines()))
     assert read_config(tmp_path / CONFIG_NAME) == {"board": "mps2_an386", "interface": "unpacked", "name": "kws",
-                                                   "pool": ["sram"], "overlap": True, "io_in_pool": False}
+                                                   "pool": ["sram"], "overlap": True, "io_in_pool": False,
+                                                   "patches": "auto"}
+
+
+def test_patches_in_the_project_file(tmp_path: Path) -> None:
+    (tmp_path / CONFIG_NAME).write_text('[planning]\npatches = "min"\n')
+    assert read_config(tmp_path / CONFIG_NAME) == {"patches": "min"}
+    (tmp_path / CONFIG_NAME).write_text('[planning]\npatches = "always"\n')
+    with pytest.raises(ConfigError, match="planning.patches = .always.: must be one of 'off', 'auto', 'min'"):
+        read_config(tmp_path / CONFIG_NAME)

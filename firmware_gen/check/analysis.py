@@ -63,6 +63,7 @@ class Analysis:
     memory: MemorySplit | None = None
     totals: dict[str, int] = field(default_factory=dict)
     elf: str | None = None
+    patch_stage: dict | None = None  # driver/patch_choice.py StagePlan.to_json: the prefix run patch by patch
 
     def to_json(self) -> dict:
         return {**asdict(self), "memory": self.memory.to_json() if self.memory else None}
@@ -157,4 +158,5 @@ def analyze(compiled: CompiledModel, source: str, firmware: FirmwareBuild | None
               "steps": len(layers)}
     return Analysis(source, firmware.board.name if firmware else None, layers, compiled.plan.pool_bytes,
                     memory_split(firmware, compiled) if firmware else None, totals,
-                    str(firmware.elf) if firmware else None)
+                    str(firmware.elf) if firmware else None,
+                    compiled.stage.to_json(compiled.graph) if compiled.stage else None)

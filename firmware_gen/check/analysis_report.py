@@ -56,10 +56,22 @@ def format_stack(stack: dict | None) -> list[str]:
     return lines + [f"  not bounded: {problem}" for problem in stack["problems"]]
 
 
+def format_patch_stage(stage: dict | None) -> list[str]:
+    """The patch stage, its grid and its buffers (the stage's intermediates exist one patch at a time)."""
+    if stage is None:
+        return []
+    lines = [f"patch stage: operators {stage['first_operator']}..{stage['last_operator']} run patch by patch, "
+             f"output t{stage['output_tensor']} in a {stage['grid'][0]}x{stage['grid'][1]} grid ({stage['patches']} "
+             f"patches); +{stage['extra_instructions_estimate']:.1%} instructions (an estimate: "
+             f"{stage['extra_macs']:,} MACs recomputed in halos)"]
+    lines += [f"  patch buffer t{b['tensor']:<5} {b['bytes']:>8,} B  {b['name'][:60]}" for b in stage["buffers"]]
+    return [*lines, ""]
+
+
 def format_analysis(analysis: Analysis) -> str:
     lines = [f"{analysis.model}: {analysis.totals['steps']} steps, {analysis.totals['macs']:,} MACs, "
              f"weights {analysis.totals['weight_bytes']:,} B, workspace pool {analysis.pool_bytes:,} B", "",
-             *format_layers(analysis.layers), ""]
+             *format_layers(analysis.layers), "", *format_patch_stage(analysis.patch_stage)]
     if analysis.memory is None:
         lines.append("flash and RAM split: give --board to build the firmware and read its ELF")
     else:

@@ -33,11 +33,15 @@ def compare_tensor(tensor: Tensor, ours: bytes, theirs: np.ndarray) -> tuple[int
     return int(np.count_nonzero(actual != expected)), float(np.nanmax(diff))
 
 
-def compare_layers(graph: Graph, ours: dict[int, bytes], oracle: dict[int, np.ndarray]) -> list[Mismatch]:
-    """Every operator output, in schedule order, against TFLM's preserved tensors."""
+def compare_layers(graph: Graph, ours: dict[int, bytes], oracle: dict[int, np.ndarray],
+                   per_patch: frozenset[int] = frozenset()) -> list[Mismatch]:
+    """Every operator output, in schedule order, against TFLM's preserved tensors; the tensors `per_patch` (the
+    intermediates of a patch stage, which exist one patch at a time and never whole) are left out."""
     mismatches = []
     for op in graph.operators:
         for index in op.outputs:
+            if index in per_patch:
+                continue
             tensor = graph.tensors[index]
             count, max_diff = compare_tensor(tensor, ours[index], oracle[index])
             if count:

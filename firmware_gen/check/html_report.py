@@ -91,6 +91,20 @@ def _stack(stack: dict | None) -> str:
             f"{_table(['deepest path', 'frame B'], rows, numeric={1})}")
 
 
+def _patch_stage(analysis: Analysis) -> str:
+    """The patch stage: its operators, grid and buffers (the estimate labelled as one)."""
+    stage = analysis.patch_stage
+    if stage is None:
+        return ""
+    note = (f"Operators {stage['first_operator']}..{stage['last_operator']} run patch by patch, their output "
+            f"t{stage['output_tensor']} in a {stage['grid'][0]}x{stage['grid'][1]} grid of {stage['patches']} patches; "
+            f"+{stage['extra_instructions_estimate']:.1%} instructions (an estimate from the recomputed halos). The "
+            f"stage's intermediate tensors exist one patch at a time, in these buffers:")
+    rows = [[f"t{b['tensor']}", b["name"], b["bytes"]] for b in stage["buffers"]]
+    return (f'<h2>Patch stage</h2><p class="note">{html.escape(note)}</p>'
+            + _table(["tensor", "name", "bytes"], rows, numeric={2}))
+
+
 def render_html(analysis: Analysis, plan_png: bytes, profile: ModelProfile | None, profile_png: bytes | None,
                 profile_note: str) -> str:
     """The page; profile_note says where the profile comes from, or why it is left out."""
@@ -109,6 +123,7 @@ def render_html(analysis: Analysis, plan_png: bytes, profile: ModelProfile | Non
     return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{title}</title>'
             f"<style>{_STYLE}</style></head><body><h1>{title}</h1><h2>Totals</h2>{summary}{memory}"
             f"<h2>Memory timeline</h2>{_image(plan_png, 'memory timeline of the workspace pool')}"
+            f"{_patch_stage(analysis)}"
             f"<h2>Per-layer profile</h2>{profile_part}<h2>Layers</h2>{_layers(analysis, profile)}</body></html>\n")
 
 

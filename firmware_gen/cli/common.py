@@ -59,7 +59,9 @@ def planning_options(args: argparse.Namespace):
     defaults = PlanningOptions()
     return PlanningOptions(overlap=getattr(args, "overlap", defaults.overlap), pools=pools,
                            io_in_pool=getattr(args, "io_in_pool", defaults.io_in_pool),
-                           algorithm=getattr(args, "algorithm", None))
+                           algorithm=getattr(args, "algorithm", None),
+                           patches=getattr(args, "patches", defaults.patches),
+                           patch_stage=getattr(args, "patch_stage", None))
 
 
 def generation_options(args: argparse.Namespace):

@@ -6,6 +6,7 @@ import argparse
 from collections.abc import Callable
 
 from firmware_gen.abi import CALLING_CONVENTIONS
+from firmware_gen.project_config import PATCH_MODES
 
 # A command's handler, and what registers a command: (name, handler, help, model=True) -> its parser.
 Command = Callable[[argparse.Namespace], int]
@@ -26,6 +27,13 @@ def add_planning_options(sub: argparse.ArgumentParser, overlap_only: bool = Fals
     sub.add_argument("--io-in-pool", action=argparse.BooleanOptionalAction, default=defaults.io_in_pool,
                      help="plan the model's inputs and outputs in the pool (default); --no-io-in-pool leaves "
                           "them in the caller's buffers, which fg_model_run reads and writes in place")
+    sub.add_argument("--patches", choices=PATCH_MODES, default=defaults.patches,
+                     help="run the first layers patch by patch, so that the pool shrinks: min takes the smallest pool "
+                          "within +15%% estimated instructions; auto (default) does so only when the whole-tensor "
+                          "plan does not fit a pool's size; off never")
+    sub.add_argument("--patch-stage", metavar="OP:RxC",
+                     help="force a patch stage from the input to operator OP, its output in R x C patches "
+                          "(e.g. 7:3x3)")
 
 
 def add_product_options(sub: argparse.ArgumentParser, pool_from_app: bool = True) -> None:

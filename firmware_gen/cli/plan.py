@@ -29,11 +29,14 @@ def cmd_plan(args: argparse.Namespace) -> int:
         check_output_file(args.plot, "--plot")  # before the work
     graph = load_graph(args.model)
     check_supported(graph)
-    if args.board:  # as the firmware plans it: a kernel variant of the board's CPU may allow less overlap
-        compiled = compile_graph(graph, options=planning_options(args), isa=board_isa(args))
-        graph, plan = compiled.graph, compiled.plan
+    options, stage = planning_options(args), None
+    # A board's kernel variants may allow less overlap; a patch stage is chosen on the kernel calls: both as the
+    # firmware plans them.
+    if args.board or options.patch_stage or options.patches == "min" or any(p.size_limit for p in options.pools):
+        compiled = compile_graph(graph, options=options, isa=board_isa(args))
+        graph, plan, stage = compiled.planned_graph, compiled.plan, compiled.stage
     else:
-        plan = plan_model(graph, planning_options(args))
+        plan = plan_model(graph, options)
     if args.plot:
         from firmware_gen.planner.plot import plot_plan
 
@@ -43,9 +46,10 @@ def cmd_plan(args: argparse.Namespace) -> int:
         for pool in data["pools"]:
             pool["symbol"] = pool_symbol(pool["name"])
         # The plan never depends on the interface (planning precedes legalization); it is echoed for the record.
-        print_json({**data, "interface": args.interface})
+        patches = {"patch_stage": stage.to_json(graph)} if stage else {}
+        print_json({**data, **patches, "interface": args.interface})
     else:
-        print(format_plan(plan, graph))
+        print(format_plan(plan, graph) + (f"\n{stage.describe(graph)}" if stage else ""))
     return ExitStatus.OK
 
 

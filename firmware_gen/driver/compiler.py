@@ -18,7 +18,8 @@ from firmware_gen.abi import CALLING_CONVENTIONS
 from firmware_gen.backend import codegen
 from firmware_gen.backend.legalize import Step, legalize
 from firmware_gen.backend.options import GenerationOptions
-from firmware_gen.errors import UserError
+from firmware_gen.driver.patch_choice import PATCH_MODES, StagePlan, choose
+from firmware_gen.errors import DoesNotFitError, UserError
 from firmware_gen.frontend.ir import Graph
 from firmware_gen.isa import PORTABLE, Isa
 from firmware_gen.manifest import ModelManifest
@@ -38,6 +39,12 @@ class CompiledModel:
     steps: list[Step]
     interface: str = "unpacked"
     manifest: ModelManifest | None = None  # set once the C is generated
+    stage: StagePlan | None = None  # the prefix run patch by patch (driver/patch_choice.py), its plan is `plan`
+
+    @property
+    def planned_graph(self) -> Graph:
+        """The graph the plan was made and checked on (a patch stage's buffers in place of its tensors)."""
+        return self.stage.buffers.graph if self.stage else self.graph
 
 
 def overlap_allowances(graph: Graph, without: frozenset[int] = frozenset()) -> dict[int, list[OverlapAllowance]]:
@@ -103,9 +110,37 @@ def compile_graph(graph: Graph, interface: str = "unpacked", options: PlanningOp
     graph = fold(graph)  # what is known at generation time never runs on the device
     check_supported(graph)
     calls = lower(graph, dataclasses.replace(isa, flash_bytes=0) if generation.compact_weights else isa)
-    calls, plan = _expand_within_pool(graph, calls, plan_model(graph, options), options)
+    whole, stage = _plan_patches(graph, calls, options, isa, interface)
+    if stage is None:
+        calls, plan = _expand_within_pool(graph, calls, whole, options)
+    else:
+        calls, plan = {**calls, **stage.calls}, stage.plan
     steps = legalize(graph, calls, plan, generation.name)
-    return CompiledModel(graph, calls, view_aliases(graph), plan, steps, interface)
+    return CompiledModel(graph, calls, view_aliases(graph), plan, steps, interface, stage=stage)
+
+
+def _plan_patches(graph: Graph, calls: dict[int, KernelCall], options: PlanningOptions, isa: Isa,
+                  interface: str) -> tuple[MemoryPlan, None] | tuple[MemoryPlan | None, StagePlan]:
+    """The whole-tensor plan, and the patch stage --patches asks for (None: none)."""
+    if options.patches not in PATCH_MODES:
+        raise UserError(f"--patches {options.patches}: choose one of {', '.join(PATCH_MODES)}")
+    if interface == "packed" and (options.patch_stage or options.patches == "min"):
+        flag = "--patch-stage" if options.patch_stage else "--patches min"
+        raise UserError(f"{flag}: the packed interface calls one kernel per step; a patch stage needs the unpacked "
+                        f"interface (--patches auto leaves a packed model whole)")
+    try:
+        whole = plan_model(graph, options)
+    except DoesNotFitError:
+        if options.patches == "off" or interface == "packed":
+            raise
+        whole = None
+    stage = None
+    if interface != "packed" and (options.patches != "off" or options.patch_stage):
+        portable = lower(graph, PORTABLE)
+        stage = choose(graph, calls, portable, options, overlap_allowances(graph), whole)
+    if whole is None and stage is None:
+        plan_model(graph, options)  # raises the whole-tensor plan's DoesNotFitError
+    return whole, stage  # type: ignore[return-value]
 
 
 def generate(graph: Graph, out_dir: str | Path, source: str = "", interface: str = "unpacked",
@@ -114,7 +149,8 @@ def generate(graph: Graph, out_dir: str | Path, source: str = "", interface: str
     """compile_graph, then the C sources, their manifest, their build files and the runtime they need, written to
     out_dir."""
     compiled = compile_graph(graph, interface, options, isa, generation)
-    generated = codegen.render(compiled.graph, compiled.plan, compiled.steps, source, interface, generation)
+    generated = codegen.render(compiled.graph, compiled.plan, compiled.steps, source, interface, generation,
+                               compiled.stage)
     codegen.write_output(generated, Path(out_dir))
     compiled.manifest = generated.manifest
     return compiled

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import errno
 import hashlib
 import os
@@ -63,6 +64,17 @@ def _runtime_digest() -> str:
     return digest.hexdigest()
 
 
+def _with_board_ram(options: PlanningOptions, board: Board) -> PlanningOptions:
+    """For --patches auto: the RAM the single pool may take on the board (its region less the stack reserved there),
+    beyond which a patch stage is tried (driver/patch_choice.py). The board is part of the build's cache key, so
+    the key need not carry this."""
+    if options.patches != "auto" or options.pools or options.ram_bytes is not None:
+        return options
+    region = board.region_for("pool")
+    stack = board.stack_bytes if "stack" in region.holds else 0
+    return dataclasses.replace(options, ram_bytes=region.size - stack)
+
+
 def prepare(model: bytes, source: str, board: Board | str, interface: str = "unpacked",
             out_dir: Path | None = None, progress: Progress = quiet, options: PlanningOptions = PlanningOptions(),
             semihosting: bool | None = None, generation: GenerationOptions = GenerationOptions(),
@@ -100,7 +112,7 @@ def prepare(model: bytes, source: str, board: Board | str, interface: str = "unp
     try:
         progress(f"generating C for {Path(source).name} ({len(graph.operators)} operators, {interface})")
         compiled = generate(graph, out_dir / "model", source=Path(source).name, interface=interface,
-                            options=options, isa=board.isa, generation=generation)
+                            options=_with_board_ram(options, board), isa=board.isa, generation=generation)
         if zephyr is None:
             progress(f"cross-compiling for {board.name} ({board.core}) with arm-none-eabi-gcc")
             firmware = build_firmware(out_dir / "model", board, out_dir / "build", semihosting=semihosting)

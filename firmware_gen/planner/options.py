@@ -19,6 +19,11 @@ class PlanningOptions:
     io_in_pool: bool = True
     algorithm: str | None = None
     alignment: int = 16
+    # Patch-based execution of a graph prefix (driver/patch_choice.py): off, auto or min; a forced stage
+    # "OPERATOR:ROWSxCOLUMNS"; the RAM the pool must fit for auto to try patches (None: only the pools' limits).
+    patches: str = "auto"
+    patch_stage: str | None = None
+    ram_bytes: int | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "pools", tuple(self.pools))
@@ -29,4 +34,9 @@ class PlanningOptions:
         """A text that differs whenever the plan may differ."""
         pools = ",".join(f"{p.name}:{p.size_limit}:{p.priority}" for p in self.pools)
         return (f"overlap={self.overlap};pools={pools};io_in_pool={self.io_in_pool};algorithm={self.algorithm};"
-                f"alignment={self.alignment}")
+                f"alignment={self.alignment}" + self._patch_key())
+
+    def _patch_key(self) -> str:
+        if (self.patches, self.patch_stage, self.ram_bytes) == ("auto", None, None):
+            return ""  # the key of a plan made before patches existed
+        return f";patches={self.patches};patch_stage={self.patch_stage};ram_bytes={self.ram_bytes}"

@@ -1,0 +1,222 @@
+"""Whether a model runs its first layers patch by patch, where the stage ends and its grid (--patches, issue 24).
+
+off: never. min: the stage and grid of the smallest pool whose extra work stays within the budget (+15 %), if that
+pool is smaller than the whole-tensor plan's. auto (the default): as min, but only when the whole-tensor plan does
+not fit (a pool's size limit, or the RAM given as PlanningOptions.ram_bytes). A forced stage (--patch-stage OP:RxC)
+is taken as it is, or refused in one line naming the operator or the dimension.
+
+The extra work is an estimate (`stage_cost`: the MACs and elements recomputed in the patches' halos, a cost per
+call), not an instruction count (bench/patches.py measures those on QEMU).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from firmware_gen.errors import DoesNotFitError, UserError
+from firmware_gen.frontend.ir import Graph
+from firmware_gen.ops import macs, view_aliases
+from firmware_gen.ops.base import KernelCall
+from firmware_gen.ops.patch_buffers import StageBuffers, planning_graph
+from firmware_gen.ops.patch_graph import build_stage, stage_at, stage_prefix
+from firmware_gen.ops.patch_kernels import layer_window, stage_calls
+from firmware_gen.ops.patch_stage import PatchStage
+from firmware_gen.planner import MemoryPlan, OverlapAllowance, PlanningOptions, check_plan, plan_graph
+from firmware_gen.planner.buffers import BufferInfo, lower_bound
+from firmware_gen.planner.liveness import alias_groups
+from firmware_gen.project_config import PATCH_MODES
+
+__all__ = ["PATCH_MODES", "StagePlan", "choose", "parse_forced", "plan_stage", "stage_cost"]
+
+BUDGET = 0.15  # the estimate of extra instructions over the model's (`stage_cost`)
+MAX_PARTS = 8  # rows or columns of patches tried
+PLANNED = 4  # candidates planned in full, the smallest by their lower bound
+_FORCED = re.compile(r"^(\d+):(\d+)x(\d+)$")
+
+
+@dataclass
+class StagePlan:
+    stage: PatchStage
+    calls: dict[int, KernelCall]  # operator index -> the call each layer runs on patches
+    buffers: StageBuffers
+    plan: MemoryPlan
+    allowances: dict[int, list[OverlapAllowance]]  # those the plan was made and checked with
+    extra_macs: int  # recomputed in halos
+    model_macs: int
+    extra_fraction: float  # the estimate of extra instructions (see `Cost`)
+
+    def to_json(self, graph: Graph) -> dict:
+        stage = self.stage
+        return {"first_operator": graph.operators[stage.positions[0]].index,
+                "last_operator": graph.operators[stage.last].index, "steps": list(stage.positions),
+                "grid": list(stage.grid), "patches": len(stage.patches), "output_tensor": stage.tensors[-1],
+                "extra_macs": self.extra_macs, "extra_instructions_estimate": round(self.extra_fraction, 4),
+                "extra_macs_fraction": round(self.extra_macs / max(self.model_macs, 1), 4),
+                "buffers": [{"tensor": t, "name": self.buffers.graph.tensors[t].name,
+                             "bytes": self.buffers.graph.tensors[t].nbytes} for t in self.patch_tensors()]}
+
+    def describe(self, graph: Graph) -> str:
+        """Lines for `plan` and `analyze`: the stage, its grid and its buffers."""
+        stage, first = self.stage, graph.operators[self.stage.positions[0]]
+        last = graph.operators[stage.last]
+        lines = [f"patch stage: operators {first.index}..{last.index} ({stage.label}, {len(stage.patches)} patches), "
+                 f"output t{stage.tensors[-1]}; +{self.extra_fraction:.1%} instructions (an estimate from the MACs "
+                 f"and elements recomputed in halos; recomputed MACs {self.extra_macs:,} of {self.model_macs:,})",
+                 "patch buffers (one patch at a time; the stage's intermediates are not whole tensors):"]
+        for t in self.patch_tensors():
+            tensor = self.buffers.graph.tensors[t]
+            lines.append(f"  t{t:<5} {tensor.nbytes:>8} B  {tensor.name[:60]}")
+        return "\n".join(lines)
+
+    def patch_tensors(self) -> list[int]:
+        extra = [t for t in (self.buffers.patch_input, self.buffers.patch_output) if t is not None]
+        return [*self.stage.tensors[:-1], *extra]
+
+
+def parse_forced(text: str) -> tuple[int, int, int]:
+    """--patch-stage OP:RxC -> (operator index, rows, columns)."""
+    match = _FORCED.match(text.strip())
+    if not match:
+        raise UserError(f"--patch-stage {text}: expected OPERATOR:ROWSxCOLUMNS, e.g. 7:3x3")
+    return int(match[1]), int(match[2]), int(match[3])
+
+
+# The estimate of a layer's instructions: its MACs plus ELEMENT_COST per element it reads and writes (the output
+# stage, rings and row set-ups; with MACs alone vww_96_int8's 3x3 grid to operator 7 was estimated at +14.6 % and
+# measured at +28.6 % on mps2_an385). A patch also pays a fixed CALL_COST per layer call.
+ELEMENT_COST = 20
+CALL_COST = 3000
+
+
+@dataclass(frozen=True)
+class Cost:
+    """The estimate of extra work of a stage."""
+
+    extra_macs: int
+    fraction: float  # extra estimated instructions / the model's
+
+
+def _layer_work(macs_per_pixel: float, pixels: int, in_elements: int, out_channels: int) -> float:
+    return macs_per_pixel * pixels + ELEMENT_COST * (in_elements + pixels * out_channels)
+
+
+def model_work(graph: Graph, calls: Mapping[int, KernelCall], op_macs: Mapping[int, int]) -> float:
+    return sum(op_macs[op.index] + ELEMENT_COST * (graph.tensors[op.inputs[0]].num_elements +
+                                                    graph.tensors[op.outputs[0]].num_elements)
+               for op in graph.operators if op.index in calls and op.inputs and op.outputs)
+
+
+def stage_cost(graph: Graph, stage: PatchStage, op_macs: Mapping[int, int], total_work: float) -> Cost:
+    """The MACs the patches recompute in their halos, and the estimate of extra instructions."""
+    extra_macs, extra_work = 0.0, 0.0
+    for layer, (position, window) in enumerate(zip(stage.positions, stage.windows, strict=True)):
+        op = graph.operators[position]
+        in_c, out_c = graph.tensors[op.inputs[0]].shape[-1], graph.tensors[op.outputs[0]].shape[-1]
+        pixels = window.out_size[0] * window.out_size[1]
+        per_pixel = op_macs[op.index] / pixels
+        whole = _layer_work(per_pixel, pixels, window.in_size[0] * window.in_size[1] * in_c, out_c)
+        patched = sum(_layer_work(per_pixel, p[layer].output.pixels, p[layer].input.pixels * in_c, out_c) + CALL_COST
+                      for p in stage.patches)
+        extra_macs += per_pixel * (sum(p[layer].output.pixels for p in stage.patches) - pixels)
+        extra_work += patched - whole
+    return Cost(round(extra_macs), extra_work / max(total_work, 1.0))
+
+
+def _without_stage(allowances: Mapping[int, Sequence[OverlapAllowance]], stage: PatchStage) -> dict:
+    return {step: list(a) for step, a in allowances.items() if step not in stage.positions}
+
+
+def _bound(buffers: StageBuffers, graph: Graph, options: PlanningOptions) -> int:
+    """The tensor-level lower bound of the stage's planning graph (without overlap)."""
+    pg = buffers.graph
+    outside = set() if options.io_in_pool else {*pg.inputs, *pg.outputs}
+    groups = [g for g in alias_groups(pg, view_aliases(graph)) if outside.isdisjoint(g.tensors)]
+    return lower_bound(BufferInfo(g.tensors[0], g.size, options.alignment, g.first, g.last) for g in groups)
+
+
+def plan_stage(graph: Graph, stage: PatchStage, calls: dict[int, KernelCall], options: PlanningOptions,
+               allowances: Mapping[int, Sequence[OverlapAllowance]], op_macs: Mapping[int, int],
+               total_work: float) -> StagePlan:
+    """The checked plan of the graph with `stage` on patches, its layers running `calls` (DoesNotFitError when a
+    pool's limit is exceeded); total_work: the model's (`model_work`)."""
+    buffers = planning_graph(graph, stage)
+    kept = _without_stage(allowances, stage) if options.overlap else {}
+    plan = plan_graph(buffers.graph, aliases=view_aliases(graph), options=options, allowances=kept)
+    check_plan(plan, buffers.graph, kept)
+    cost = stage_cost(graph, stage, op_macs, total_work)
+    return StagePlan(stage, calls, buffers, plan, kept, cost.extra_macs, sum(op_macs.values()), cost.fraction)
+
+
+def _candidates(graph: Graph, calls: dict[int, KernelCall], portable: dict[int, KernelCall],
+                op_macs: Mapping[int, int]) -> list[tuple[PatchStage, dict[int, KernelCall]]]:
+    """Every stage and grid within the budget whose layers all have a kernel that takes patches."""
+    prefix, found = stage_prefix(graph, calls), []
+    total = model_work(graph, calls, op_macs)
+    for last in sorted(prefix.ends):
+        height, width = layer_window(graph, calls, last).out_size
+        within = 0
+        for rows in range(1, min(height, MAX_PARTS) + 1):
+            for cols in range(1, min(width, MAX_PARTS) + 1):
+                if rows * cols == 1:
+                    continue
+                stage = stage_at(graph, calls, prefix, last, (rows, cols))
+                if stage_cost(graph, stage, op_macs, total).fraction > BUDGET:
+                    break  # more columns only recompute more
+                chosen = stage_calls(stage, calls, portable, graph)
+                if chosen is not None:
+                    found.append((stage, chosen))
+                    within += 1
+        if not within:
+            break  # a deeper stage recomputes more
+    return found
+
+
+def choose(graph: Graph, calls: dict[int, KernelCall], portable: dict[int, KernelCall], options: PlanningOptions,
+           allowances: Mapping[int, Sequence[OverlapAllowance]], whole: MemoryPlan | None) -> StagePlan | None:
+    """The stage --patches asks for (options.patches, options.patch_stage), or None; `whole` is the whole-tensor
+    plan (None: it did not fit)."""
+    op_macs = macs(graph)
+    if options.patch_stage:
+        return _forced(graph, calls, portable, options, allowances, op_macs)
+    if options.patches == "off" or (options.patches == "auto" and whole is not None and _fits(whole, options)):
+        return None
+    candidates = _candidates(graph, calls, portable, op_macs)
+    total = model_work(graph, calls, op_macs)
+    ranked = sorted(candidates, key=lambda c: (_bound(planning_graph(graph, c[0]), graph, options),
+                                               stage_cost(graph, c[0], op_macs, total).fraction))
+    quick = options if options.algorithm else dataclasses.replace(options, algorithm="hill_climb")
+    best: StagePlan | None = None
+    for stage, chosen in ranked[:PLANNED]:
+        try:
+            result = plan_stage(graph, stage, chosen, quick, allowances, op_macs, total)
+        except DoesNotFitError:
+            continue
+        if best is None or (result.plan.pool_bytes, result.extra_fraction) < (best.plan.pool_bytes,
+                                                                               best.extra_fraction):
+            best = result
+    if best is None or (whole is not None and best.plan.pool_bytes >= whole.pool_bytes):
+        return None
+    return plan_stage(graph, best.stage, best.calls, options, allowances, op_macs, total) if quick is not options \
+        else best
+
+
+def _fits(whole: MemoryPlan, options: PlanningOptions) -> bool:
+    return options.ram_bytes is None or whole.pool_bytes <= options.ram_bytes
+
+
+def _forced(graph: Graph, calls: dict[int, KernelCall], portable: dict[int, KernelCall], options: PlanningOptions,
+            allowances: Mapping[int, Sequence[OverlapAllowance]], op_macs: Mapping[int, int]) -> StagePlan:
+    index, rows, cols = parse_forced(options.patch_stage or "")
+    positions = [p for p, op in enumerate(graph.operators) if op.index == index]
+    if not positions:
+        raise UserError(f"--patch-stage {options.patch_stage}: the model has no operator {index} (once its constants "
+                        f"are folded)")
+    stage = build_stage(graph, calls, positions[0], (rows, cols))
+    chosen = stage_calls(stage, calls, portable, graph)
+    if chosen is None:
+        raise UserError(f"--patch-stage {options.patch_stage}: a layer of the stage has no kernel that runs on "
+                        f"patches of this grid")
+    return plan_stage(graph, stage, chosen, options, allowances, op_macs, model_work(graph, calls, op_macs))

@@ -1,0 +1,85 @@
+"""Which kernels run on a patch (ops/patch_stage.py has the geometry, ops/patch_graph.py the stages a graph offers).
+
+A patch is the same kernel called on a dense region buffer with the patch's in_h/in_w/out_h/out_w and pads. That is
+only right for a kernel that reads its geometry at run time and keeps no constant laid out at generation time for
+the whole tensor's width. `PATCH_GEOMETRY` lists the kernels read for this (portable C, Armv7-M, DSP), each with the
+precondition its variant put on the geometry, checked again for every patch. A stage layer whose variant is not
+listed (the Armv6-M and MVE variants, whose ring pitch or blocking is chosen for the whole width) runs its portable
+call instead; an operator whose portable kernel is not listed either ends the stage.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from firmware_gen.frontend.ir import Graph
+from firmware_gen.ops.base import KernelCall
+from firmware_gen.ops.patch_stage import WINDOWED, LayerPatch, PatchStage, Window
+from firmware_gen.ops.support.broadcast import broadcast_loops
+from firmware_gen.ops.variants.armv7m import planar_fits
+from firmware_gen.ops.variants.dsp_window import DW_ROW_MAX, planar_row_len
+
+
+def _any(params: dict) -> bool:
+    return True
+
+
+PATCH_GEOMETRY: dict[str, Callable[[dict], bool]] = {
+    **dict.fromkeys(("fg_conv2d_s8", "fg_conv2d_folded_s8", "fg_conv2d_pointwise_s8", "fg_conv2d_folded_paired_s8",
+                     "fg_conv2d_pointwise_paired_s8", "fg_conv2d_folded_fused_s8", "fg_conv2d_pointwise_fused_s8",
+                     "fg_conv2d_pointwise_blocked_fused_s8", "fg_conv2d_pointwise_expanded_fused_s8",
+                     "fg_depthwise_conv2d_s8", "fg_depthwise_conv2d_3x3_s8", "fg_depthwise_conv2d_one_channel_s8",
+                     "fg_depthwise_conv2d_one_channel_paired_s8", "fg_depthwise_conv2d_one_channel_fused_s8",
+                     "fg_avg_pool2d_s8", "fg_max_pool2d_s8", "fg_avg_pool2d_dsp", "fg_conv2d_folded_dsp",
+                     "fg_conv2d_pointwise_dsp", "fg_depthwise_conv2d_3x3_dsp"), _any),
+    "fg_depthwise_conv2d_3x3_planar_s8": planar_fits,
+    "fg_depthwise_conv2d_planar_dsp": lambda p: planar_row_len(p) <= DW_ROW_MAX,
+}
+
+
+# Kernels over a run of elements (params.size): the int8 activations and QUANTIZE, each a table lookup.
+ELEMENTWISE = frozenset({"fg_lookup_s8"})
+# ADD of two tensors of one shape (no broadcast), over the elements params.shape names: portable and DSP.
+ADDS = frozenset({"fg_add_s8", "fg_add_dsp"})
+
+
+def patch_params(call: KernelCall, patch: LayerPatch, channels: int) -> dict:
+    """The params fields of `call` that differ on `patch` (its output has `channels` channels)."""
+    if call.function in ELEMENTWISE:
+        return {"size": patch.output.pixels * channels}
+    if call.function in ADDS:
+        shape = (1, patch.output.rows.size, patch.output.cols.size, channels)
+        return {"shape": broadcast_loops(shape, shape, shape).as_param()}
+    return patch.params()
+
+
+def takes_patches(call: KernelCall, stage: PatchStage, layer: int) -> bool:
+    """Whether `call` computes every patch of `layer` right."""
+    if call.function in ELEMENTWISE | ADDS:
+        return True
+    accepts = PATCH_GEOMETRY.get(call.function)
+    return accepts is not None and all(accepts({**call.params, **p[layer].params()}) for p in stage.patches)
+
+
+def layer_window(graph: Graph, calls: dict[int, KernelCall], position: int) -> Window:
+    op = graph.operators[position]
+    call = calls[op.index]
+    if op.opcode in WINDOWED:
+        return Window.of(call.params)
+    return Window.elementwise(*graph.tensors[op.outputs[0]].shape[1:3])
+
+
+def stage_calls(stage: PatchStage, calls: dict[int, KernelCall], portable: dict[int, KernelCall],
+                graph: Graph) -> dict[int, KernelCall] | None:
+    """Operator index -> the call each layer of the stage runs on patches (its variant, else its portable call), or
+    None when some layer has neither."""
+    chosen = {}
+    for layer, position in enumerate(stage.positions):
+        index = graph.operators[position].index
+        call = next((c for c in (calls[index], portable[index]) if takes_patches(c, stage, layer)), None)
+        if call is None:
+            return None
+        chosen[index] = call
+    return chosen
+
+

@@ -1,0 +1,119 @@
+"""Patch stages end to end on the host: random chains of windowed layers (kernel sizes, strides, SAME and VALID
+padding, depth multipliers, average and max pools), each with a stage forced to its last layer in a random grid,
+generated, built and run on the host, and every tensor from the stage's output on compared with TFLM's (the stage's
+intermediates exist one patch at a time and are reported as not compared). Also: the plan checker proves the patch
+buffers disjoint, and --patches min on a model whose whole-tensor plan is larger."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+
+import pytest
+from patch_models import random_stage_model
+
+from firmware_gen.check.host_validation import validate_model
+from firmware_gen.driver.compiler import compile_graph
+from firmware_gen.errors import DoesNotFitError, UserError
+from firmware_gen.frontend.tflite_reader import read_model
+from firmware_gen.modelgen.mobilenet import mobilenet_v1
+from firmware_gen.modelgen.zoo import tiny_cnn
+from firmware_gen.planner import PlanningOptions, PoolSpec, check_plan
+from firmware_gen.planner.check import PlanError
+
+from conftest import run_cli
+
+
+@pytest.mark.parametrize("seed", range(24))
+def test_a_forced_stage_is_bit_exact_with_tflm(seed: int) -> None:
+    model, last, size = random_stage_model(seed)
+    rng = random.Random(seed)
+    rows, cols = rng.randint(1, min(size, 4)), rng.randint(1, min(size, 4))
+    options = PlanningOptions(patch_stage=f"{last}:{rows}x{cols}", io_in_pool=rng.random() < 0.5)
+    report = validate_model(model, options=options)
+    assert report.bit_exact, report.format()
+    assert report.per_patch_tensors and "not compared" in report.format()
+
+
+QUICK = "hill_climb"  # one planning algorithm: the choice is under test, not the planner
+
+
+def _small_mobilenet() -> bytes:
+    return mobilenet_v1(alpha=0.25, input_size=64, channels=3, num_classes=2, seed=3)
+
+
+def test_min_shrinks_the_pool_and_the_checker_covers_the_patch_buffers() -> None:
+    graph = read_model(_small_mobilenet(), "mobilenet")
+    whole = compile_graph(graph, options=PlanningOptions(patches="off", io_in_pool=False, algorithm=QUICK))
+    compiled = compile_graph(graph, options=PlanningOptions(patches="min", io_in_pool=False, algorithm=QUICK))
+    assert compiled.stage is not None and compiled.plan.pool_bytes < whole.plan.pool_bytes
+    assert compiled.stage.extra_fraction <= 0.15
+    planned = compiled.planned_graph
+    check_plan(compiled.plan, planned, compiled.stage.allowances)
+    # The stage's first patch buffer moved onto a buffer live at the same step: the checker must refuse the plan.
+    victim = compiled.plan.buffer_of(compiled.stage.patch_tensors()[0])
+    clash = next(b for b in compiled.plan.buffers
+                 if b is not victim and b.first_op <= victim.last_op and victim.first_op <= b.last_op)
+    bad = dataclasses.replace(compiled.plan, buffers=[dataclasses.replace(b, offset=clash.offset) if b is victim
+                                                      else b for b in compiled.plan.buffers])
+    with pytest.raises(PlanError, match="overlap"):
+        check_plan(bad, planned, compiled.stage.allowances)
+
+
+def test_auto_uses_a_stage_only_when_the_whole_plan_does_not_fit() -> None:
+    graph = read_model(_small_mobilenet(), "mobilenet")
+    quick = PlanningOptions(io_in_pool=False, algorithm=QUICK)
+    assert compile_graph(graph, options=quick).stage is None
+    whole = compile_graph(graph, options=dataclasses.replace(quick, patches="off")).plan.pool_bytes
+    limited = dataclasses.replace(quick, pools=(PoolSpec("", whole - 16),))
+    with pytest.raises(DoesNotFitError):
+        compile_graph(graph, options=dataclasses.replace(limited, patches="off"))
+    compiled = compile_graph(graph, options=limited)
+    assert compiled.stage is not None and compiled.plan.pool_bytes <= whole - 16
+    board_ram = compile_graph(graph, options=dataclasses.replace(quick, ram_bytes=whole - 16))
+    assert board_ram.stage is not None and board_ram.plan.pool_bytes == compiled.plan.pool_bytes
+    report = validate_model(_small_mobilenet(), options=limited)
+    assert report.bit_exact, report.format()
+
+
+@pytest.mark.parametrize(("stage", "message"), [
+    ("4:1x1", "cannot end a patch stage at operator 4: operator 3 (RESHAPE) cannot run on patches"),
+    ("2:5x1", "a patch grid of 5x1 does not fit the stage's output of 4x4: 5 rows of patches for 4 rows"),
+    ("2x2", "--patch-stage 2x2: expected OPERATOR:ROWSxCOLUMNS"),
+])
+def test_an_impossible_forced_stage_is_refused_in_one_line(tmp_path, stage: str, message: str) -> None:
+    model = tmp_path / "tiny_cnn.tflite"
+    model.write_bytes(tiny_cnn())
+    result = run_cli("plan", str(model), "--patch-stage", stage)
+    assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
+    assert message in result.stderr
+
+
+def test_plan_shows_the_stage_its_grid_and_its_buffers(tmp_path) -> None:
+    model = tmp_path / "tiny_cnn.tflite"
+    model.write_bytes(tiny_cnn())
+    text = run_cli("plan", str(model), "--patch-stage", "2:2x2").stdout
+    assert "patch stage: operators 0..2 (steps 0..2 in a 2x2 grid, 4 patches)" in text and "patch input" in text
+    data = json.loads(run_cli("plan", str(model), "--patch-stage", "2:2x2", "--json").stdout)
+    assert data["patch_stage"]["grid"] == [2, 2] and data["patch_stage"]["buffers"]
+
+
+def test_analyze_shows_the_stage_in_text_json_and_html() -> None:
+    from firmware_gen.check.analysis import analyze
+    from firmware_gen.check.analysis_report import format_analysis
+    from firmware_gen.check.html_report import render_html
+
+    compiled = compile_graph(read_model(tiny_cnn(), "tiny_cnn"), options=PlanningOptions(patch_stage="2:2x2"))
+    report = analyze(compiled, "tiny_cnn.tflite")
+    assert report.to_json()["patch_stage"]["grid"] == [2, 2]
+    assert "patch stage: operators 0..2 run patch by patch" in format_analysis(report)
+    page = render_html(report, b"", None, None, "no profile")
+    assert "<h2>Patch stage</h2>" in page and "patch input" in page
+
+
+def test_the_packed_interface_keeps_the_model_whole() -> None:
+    graph = read_model(tiny_cnn(), "tiny_cnn")
+    assert compile_graph(graph, "packed", PlanningOptions(pools=(PoolSpec("", 1_000_000),))).stage is None
+    with pytest.raises(UserError, match="--patches min: the packed interface calls one kernel per step"):
+        compile_graph(graph, "packed", PlanningOptions(patches="min"))
