@@ -24,7 +24,7 @@ from firmware_gen.backend.patch_emit import stage_code
 from firmware_gen.backend.runtime_closure import needed_kernels
 from firmware_gen.frontend.ir import Graph, Tensor
 from firmware_gen.manifest import MANIFEST_FILE, ModelInterface, ModelManifest, PoolArray, TensorSpec, write_manifest
-from firmware_gen.ops.base import TableRef
+from firmware_gen.ops.base import TableRef, run_time_frames
 from firmware_gen.output_paths import check_output_dir, copy_tree, move, output_error, scratch_dir
 from firmware_gen.planner import MemoryPlan
 from firmware_gen.resources import RUNTIME_DIR
@@ -162,13 +162,6 @@ def _tensor_spec(tensor: Tensor) -> TensorSpec:
 _MACROS = ("NAME", "NUM_STEPS", "WORKSPACE_BYTES", "NUM_INPUTS", "NUM_OUTPUTS", "IO_IN_POOL", "IO_BYTES")
 
 
-def _run_time_frames(steps: list[Step]) -> dict[str, int]:
-    frames: dict[str, int] = {}
-    for call in (step.call for step in steps if step.call and step.call.run_time_stack):
-        frames[call.function] = max(frames.get(call.function, 0), call.run_time_stack)
-    return dict(sorted(frames.items()))
-
-
 def _manifest(graph: Graph, plan: MemoryPlan, steps: list[Step], interface: str, files: dict[str, str],
               runtime_parts: tuple[str, ...], options: GenerationOptions) -> ModelManifest:
     code = [text for name, text in files.items() if name.endswith((".c", ".h"))]
@@ -197,7 +190,7 @@ def _manifest(graph: Graph, plan: MemoryPlan, steps: list[Step], interface: str,
         macros={macro: model_macro(macro, options.name) for macro in macros},
         pool_from_app=options.pool_from_app,
         weights_section=options.weights_section,
-        run_time_frames=_run_time_frames(steps),
+        run_time_frames=run_time_frames([s.call for s in steps if s.call]),
     )
 
 

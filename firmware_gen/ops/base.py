@@ -9,6 +9,7 @@ pointers (pool + offset, or a constant array) for the chosen calling convention.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -59,6 +60,15 @@ class KernelCall:
     # by the variant that chose the geometry: the worst-case stack adds the largest over a model's calls
     # (target/stack_bound.py), where gcc's call graph can only say "dynamic".
     run_time_stack: int = 0
+
+
+def run_time_frames(calls: Iterable[KernelCall]) -> dict[str, int]:
+    """Function -> the most its frame grows at run time over `calls` (KernelCall.run_time_stack), for the manifest."""
+    frames: dict[str, int] = {}
+    for call in calls:
+        if call.run_time_stack:
+            frames[call.function] = max(frames.get(call.function, 0), call.run_time_stack)
+    return dict(sorted(frames.items()))
 
 
 class OpKernel(Protocol):
