@@ -10,7 +10,13 @@ from pathlib import Path
 
 import numpy as np
 
-from firmware_gen.check.host_validation import ValidationReport, compare_run, per_patch_tensors, run_trace_sequence
+from firmware_gen.check.host_validation import (
+    ValidationReport,
+    compare_run,
+    folded_tensors,
+    per_patch_tensors,
+    run_trace_sequence,
+)
 from firmware_gen.check.oracle import run_tflm_sequence
 from firmware_gen.driver import compiler
 from firmware_gen.errors import UserError
@@ -49,7 +55,7 @@ def validate_sequence(model: bytes | str | Path, frames: Sequence[Sequence[np.nd
                               overlap=options.overlap, io_in_pool=options.io_in_pool, invocations=len(frames))
     if len(runs) != len(frames):
         raise UserError(f"the generated C ran {len(runs)} of the {len(frames)} frames")
-    report.per_patch_tensors = per_patch_tensors(compiled)
+    report.per_patch_tensors, report.folded_tensors = per_patch_tensors(compiled), folded_tensors(graph, compiled)
     for invocation, (run, expected) in enumerate(zip(runs, oracle, strict=True)):
         compare_run(graph, run, expected, report, invocation)
     report.bit_exact = not report.mismatches

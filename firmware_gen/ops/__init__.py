@@ -30,8 +30,10 @@ REGISTRY: dict[str, OpKernel] = _discover()
 
 def fold(graph: Graph) -> Graph:
     """The graph with the operators whose results are known at generation time folded into constants
-    (ops/constant_folding.py)."""
-    return fold_constants(graph, REGISTRY)
+    (ops/constant_folding.py), and each PAD its convolution can do itself folded into it (ops/pad_folding.py)."""
+    from firmware_gen.ops.pad_folding import fold_pads
+
+    return fold_pads(fold_constants(graph, REGISTRY))
 
 
 def supported_opcodes() -> list[str]:
