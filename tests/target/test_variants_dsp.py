@@ -33,15 +33,17 @@ def _weights(rng, shape, axis, taps, input_scale, wide):
 
 
 def conv_case(rng, opcode, filter_hw, in_c, out_c, stride=1, dilation=1, padding=None, wide=False,
-              multiplier=1, widths=(1, 6), stride_w=None, output_zero_point=None) -> bytes:
+              multiplier=1, widths=(1, 6), stride_w=None, output_zero_point=None, activation=None,
+              heights=(1, 6)) -> bytes:
     """One CONV_2D or DEPTHWISE_CONV_2D (out_c unused: in_c * multiplier channels) model with random
-    quantization; the input's width drawn from `widths` (half-open), stride_w `stride` unless given."""
+    quantization; the input's width and height drawn from `widths` and `heights` (half-open), stride_w `stride`
+    unless given, the activation random unless given."""
     padding = padding or str(rng.choice(["SAME", "VALID"]))
     stride_w = stride if stride_w is None else stride_w
     options = {"padding": padding, "stride_h": stride, "stride_w": stride_w, "dilation_h": dilation,
-               "dilation_w": dilation, "activation": str(rng.choice(ACTIVATIONS))}
+               "dilation_w": dilation, "activation": activation or str(rng.choice(ACTIVATIONS))}
     while True:
-        shape = (int(rng.integers(1, 3)), int(rng.integers(1, 6)), int(rng.integers(*widths)), in_c)
+        shape = (int(rng.integers(1, 3)), int(rng.integers(*heights)), int(rng.integers(*widths)), in_c)
         window = window_2d(padding, shape[1:3], filter_hw, (stride, stride_w), (dilation, dilation))
         if window.out_h >= 1 and window.out_w >= 1:
             break
@@ -98,6 +100,21 @@ def planar_depthwise_cases(rng, count):
                       widths=(PLANAR_MIN_WIDTH + 2, PLANAR_MIN_WIDTH + 9), stride_w=1, wide=k % 6 == 5,
                       output_zero_point=-128 if k % 2 else None)
             for k in range(min(count, 14))]  # at most 14: wide inputs cross the UART slowly
+
+
+def ring_depthwise_cases(rng, count):
+    """Channels a multiple of 4, dilation 1, stride_w 1 or 2, every channel narrow and the clamp all of int8 (NONE, or
+    RELU with the output zero point -128: the assembly without the rounding correction); small images (run whole)
+    and wide or tall ones (through the ring of rows), SAME and VALID."""
+    cases = []
+    for k in range(min(count, 16)):  # at most 16: wide inputs cross the UART slowly
+        relu = k % 2 == 1
+        wide = k % 4 >= 2  # past FG_DSP_DW_SMALL_COLUMNS, or past FG_DSP_DW_SMALL_ROWS: the ring
+        cases.append(conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), [4, 8, 12, 16, 32][k % 5], 0, 1 + k % 3 // 2,
+                               stride_w=1 + k % 5 // 3, widths=(15, 40) if wide and k % 8 < 4 else (1, 12),
+                               heights=(27, 34) if wide and k % 8 >= 4 else (1, 6),
+                               output_zero_point=-128 if relu else None, activation="RELU" if relu else "NONE"))
+    return cases
 
 
 def one_channel_depthwise_cases(rng, count):
@@ -161,6 +178,7 @@ def add_cases(rng, count):
     ("fg_conv2d_folded_dsp", folded_cases, "fg_conv2d_folded_s8"),
     ("fg_depthwise_conv2d_3x3_dsp", depthwise_cases, "fg_depthwise_conv2d_3x3_s8"),
     ("fg_depthwise_conv2d_planar_dsp", planar_depthwise_cases, "fg_depthwise_conv2d_3x3_s8"),
+    ("fg_depthwise_conv2d_3x3_ring_dsp", ring_depthwise_cases, "fg_depthwise_conv2d_3x3_s8"),
     ("fg_conv2d_folded_dsp", one_channel_depthwise_cases, "fg_depthwise_conv2d_one_channel_s8"),
     ("fg_add_dsp", add_cases, "fg_add_s8"),
     ("fg_avg_pool2d_dsp", avg_pool_cases, "fg_avg_pool2d_s8"),
@@ -194,13 +212,13 @@ def test_preconditions_not_met_keep_the_portable_kernels(tmp_path) -> None:
 def test_variants_bit_exact_on_m7(tmp_path) -> None:
     rng = np.random.default_rng(14)
     models = pointwise_cases(rng, 5) + folded_cases(rng, 5) + depthwise_cases(rng, 5) + one_channel_depthwise_cases(
-        rng, 4) + planar_depthwise_cases(rng, 4)
+        rng, 4) + planar_depthwise_cases(rng, 4) + ring_depthwise_cases(rng, 4)
     # a one-channel depthwise the portable lowering leaves to the reference kernel (filter_h > 16)
     models.append(conv_case(rng, "DEPTHWISE_CONV_2D", (17, 1), 1, 0, padding="SAME", multiplier=3))
     assert_batch_bit_exact(models, "mps2_an500", tmp_path / "build", seed=2,
                            expect_functions=["fg_conv2d_pointwise_dsp", "fg_conv2d_folded_dsp",
                                              "fg_depthwise_conv2d_3x3_dsp", "fg_depthwise_conv2d_dsp",
-                                             "fg_depthwise_conv2d_planar_dsp"])
+                                             "fg_depthwise_conv2d_planar_dsp", "fg_depthwise_conv2d_3x3_ring_dsp"])
 
 
 @needs_qemu
@@ -208,9 +226,10 @@ def test_variants_bit_exact_on_m33(tmp_path) -> None:
     """Armv8-M Mainline with the DSP extension (mps2_an521's CPU 1): every DSP variant in one firmware."""
     rng = np.random.default_rng(33)
     models = (pointwise_cases(rng, 4) + folded_cases(rng, 4) + depthwise_cases(rng, 4) + planar_depthwise_cases(rng, 3)
-              + one_channel_depthwise_cases(rng, 3) + fully_connected_cases(rng, 4) + add_cases(rng, 3)
-              + avg_pool_cases(rng, 3)[:3])
+              + ring_depthwise_cases(rng, 4) + one_channel_depthwise_cases(rng, 3) + fully_connected_cases(rng, 4)
+              + add_cases(rng, 3) + avg_pool_cases(rng, 3)[:3])
     assert_batch_bit_exact(models, "mps2_an521", tmp_path / "build", seed=3,
                            expect_functions=["fg_conv2d_pointwise_dsp", "fg_conv2d_folded_dsp",
                                              "fg_depthwise_conv2d_3x3_dsp", "fg_depthwise_conv2d_planar_dsp",
-                                             "fg_fully_connected_dsp", "fg_add_dsp", "fg_avg_pool2d_dsp"])
+                                             "fg_depthwise_conv2d_3x3_ring_dsp", "fg_fully_connected_dsp", "fg_add_dsp",
+                                             "fg_avg_pool2d_dsp"])

@@ -101,6 +101,21 @@ static inline __attribute__((always_inline)) int8_t fg_dsp_output_doubled(uint32
     return fg_dsp_clamp(fg_dsp_narrow_doubled((int32_t)acc, k), 0, q->activation_min, q->activation_max);
 }
 
+/* The depthwise kernels' ring of input rows: five rows, input row y in slot (y + pad_top) % 3 and slots 0 and 1 again
+ * as 3 and 4, so that a window's three rows are consecutive. Passes each input row top .. top + 2 of a window that
+ * the ring lacks (next: the first row not yet in it) to fill(context, row, slot), rows above the window skipped (a
+ * stride of 3 or more); returns the new next. */
+static inline __attribute__((always_inline)) int32_t fg_dsp_ring_fill(int32_t top, int32_t pad_top, int32_t next,
+                                                                      void (*fill)(void *, int32_t, int32_t),
+                                                                      void *context) {
+    for (; next < top + 3; ++next) {
+        if (next >= top) {
+            fill(context, next, (next + pad_top) % 3);
+        }
+    }
+    return next;
+}
+
 /* Whether no channel of ch[0..channels) is wide. */
 static inline int fg_dsp_all_narrow(const fg_dsp_channel *ch, int32_t channels) {
     for (int32_t c = 0; c < channels; ++c) {
