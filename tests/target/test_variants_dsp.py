@@ -117,6 +117,23 @@ def ring_depthwise_cases(rng, count):
     return cases
 
 
+def ring_conv_cases(rng, count):
+    """3x3 CONV_2D of 1 or 3 input channels (vww's first layer) and one-channel 3x3 depthwise with a multiplier of 4,
+    8 or 16 (person_detect's), dilation 1, stride_w 1 or 2, the clamp all of int8, up to 97 padded columns."""
+    cases = []
+    for k in range(min(count, 12)):  # at most 12: wide inputs cross the UART slowly
+        relu = k % 2 == 1
+        options = dict(stride_w=1 + k % 5 // 3, widths=(40, 97) if k % 4 == 3 else (1, 12),
+                       output_zero_point=-128 if relu else None, activation="RELU" if relu else "NONE")
+        if k % 3 == 2:
+            cases.append(conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), 1, 0, 1 + k % 2, multiplier=[4, 8, 16][k % 3],
+                                   **options))
+        else:
+            cases.append(conv_case(rng, "CONV_2D", (3, 3), [1, 3][k % 2], [4, 8, 12, 16][k % 4], 1 + k % 2,
+                                   **options))
+    return cases
+
+
 def one_channel_depthwise_cases(rng, count):
     """One input channel, any filter and multiplier: person_detect's first layer (3x3 s2, multiplier 8)."""
     filters = [(3, 3), (3, 3), (1, 3), (5, 5), (2, 2), (3, 1)]  # 5x5 undilated: a VALID window fits 5 pixels
@@ -179,6 +196,7 @@ def add_cases(rng, count):
     ("fg_depthwise_conv2d_3x3_dsp", depthwise_cases, "fg_depthwise_conv2d_3x3_s8"),
     ("fg_depthwise_conv2d_planar_dsp", planar_depthwise_cases, "fg_depthwise_conv2d_3x3_s8"),
     ("fg_depthwise_conv2d_3x3_ring_dsp", ring_depthwise_cases, "fg_depthwise_conv2d_3x3_s8"),
+    ("fg_conv2d_3x3_ring_dsp", ring_conv_cases, "fg_conv2d_folded_s8"),
     ("fg_conv2d_folded_dsp", one_channel_depthwise_cases, "fg_depthwise_conv2d_one_channel_s8"),
     ("fg_add_dsp", add_cases, "fg_add_s8"),
     ("fg_avg_pool2d_dsp", avg_pool_cases, "fg_avg_pool2d_s8"),
@@ -212,13 +230,14 @@ def test_preconditions_not_met_keep_the_portable_kernels(tmp_path) -> None:
 def test_variants_bit_exact_on_m7(tmp_path) -> None:
     rng = np.random.default_rng(14)
     models = pointwise_cases(rng, 5) + folded_cases(rng, 5) + depthwise_cases(rng, 5) + one_channel_depthwise_cases(
-        rng, 4) + planar_depthwise_cases(rng, 4) + ring_depthwise_cases(rng, 4)
+        rng, 4) + planar_depthwise_cases(rng, 4) + ring_depthwise_cases(rng, 4) + ring_conv_cases(rng, 4)
     # a one-channel depthwise the portable lowering leaves to the reference kernel (filter_h > 16)
     models.append(conv_case(rng, "DEPTHWISE_CONV_2D", (17, 1), 1, 0, padding="SAME", multiplier=3))
     assert_batch_bit_exact(models, "mps2_an500", tmp_path / "build", seed=2,
                            expect_functions=["fg_conv2d_pointwise_dsp", "fg_conv2d_folded_dsp",
                                              "fg_depthwise_conv2d_3x3_dsp", "fg_depthwise_conv2d_dsp",
-                                             "fg_depthwise_conv2d_planar_dsp", "fg_depthwise_conv2d_3x3_ring_dsp"])
+                                             "fg_depthwise_conv2d_planar_dsp", "fg_depthwise_conv2d_3x3_ring_dsp",
+                                             "fg_conv2d_3x3_ring_dsp"])
 
 
 @needs_qemu
@@ -226,10 +245,12 @@ def test_variants_bit_exact_on_m33(tmp_path) -> None:
     """Armv8-M Mainline with the DSP extension (mps2_an521's CPU 1): every DSP variant in one firmware."""
     rng = np.random.default_rng(33)
     models = (pointwise_cases(rng, 4) + folded_cases(rng, 4) + depthwise_cases(rng, 4) + planar_depthwise_cases(rng, 3)
-              + ring_depthwise_cases(rng, 4) + one_channel_depthwise_cases(rng, 3) + fully_connected_cases(rng, 4)
+              + ring_depthwise_cases(rng, 4) + ring_conv_cases(rng, 4) + one_channel_depthwise_cases(rng, 3)
+              + fully_connected_cases(rng, 4)
               + add_cases(rng, 3) + avg_pool_cases(rng, 3)[:3])
     assert_batch_bit_exact(models, "mps2_an521", tmp_path / "build", seed=3,
                            expect_functions=["fg_conv2d_pointwise_dsp", "fg_conv2d_folded_dsp",
                                              "fg_depthwise_conv2d_3x3_dsp", "fg_depthwise_conv2d_planar_dsp",
-                                             "fg_depthwise_conv2d_3x3_ring_dsp", "fg_fully_connected_dsp", "fg_add_dsp",
+                                             "fg_depthwise_conv2d_3x3_ring_dsp", "fg_conv2d_3x3_ring_dsp",
+                                             "fg_fully_connected_dsp", "fg_add_dsp",
                                              "fg_avg_pool2d_dsp"])

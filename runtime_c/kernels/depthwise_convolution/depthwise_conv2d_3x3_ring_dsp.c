@@ -5,6 +5,7 @@
 
 #include "fg/support/dot_s8.h"
 #include "fg/isa/dsp.h"
+#include "fg/isa/dsp_ring.h"
 
 /* Four channels at a time (a group), the whole image: the input rows a window needs are sign-extended once into a
  * ring of rows on the stack, each pixel's four channels as the two words SXTB16 gives, (c, c + 2) and (c + 1, c + 3).
@@ -14,93 +15,35 @@
  * to slot + 3, so that a window's three rows are consecutive. A small image is extended whole instead, and all its
  * output rows run in one call. */
 
-#define FG_DSP_DW_RING_GROUP_WORDS 34  /* the weights at word 0, the biases at 18 (byte 72), the rest at byte 88 */
+#define FG_DSP_DW_RING_GROUP_WORDS 34  /* fg/isa/dsp_ring.h's group: 16 words, then 18 weight words */
 #define FG_DSP_DW_RING_ROW (8 * FG_DSP_DW_RING_COLUMNS)  /* bytes of a ring row */
-#define FG_DSP_DW_RING_STR(x) #x
-#define FG_DSP_DW_RING_XSTR(x) FG_DSP_DW_RING_STR(x)
-#define FG_DSP_DW_RING_ROW_S FG_DSP_DW_RING_XSTR(FG_DSP_DW_RING_ROW)
+#define FG_DSP_DW_RING_ROW_S FG_DSP_RING_XSTR(FG_DSP_DW_RING_ROW)
 /* A small image (at most FG_DSP_DW_SMALL_COLUMNS padded columns and FG_DSP_DW_SMALL_ROWS padded rows) is extended
  * whole, group by group, and run in one call; its rows FG_DSP_DW_SMALL_ROW bytes apart. */
 #define FG_DSP_DW_SMALL_COLUMNS 14
 #define FG_DSP_DW_SMALL_ROWS 28
 #define FG_DSP_DW_SMALL_ROW (8 * FG_DSP_DW_SMALL_COLUMNS)
-#define FG_DSP_DW_SMALL_ROW_S FG_DSP_DW_RING_XSTR(FG_DSP_DW_SMALL_ROW)
+#define FG_DSP_DW_SMALL_ROW_S FG_DSP_RING_XSTR(FG_DSP_DW_SMALL_ROW)
 #define FG_DSP_DW_RING_WORDS (FG_DSP_DW_SMALL_ROWS * FG_DSP_DW_SMALL_ROW / 4)  /* >= the ring's 5 rows */
-
-/* Channel j's output, its multiplier, offset and shift read by LDM from r11 (the group's constants): SMMULR, the
- * offset and the rounding correction of negative values, shift, SSAT. */
-#define FG_DSP_DW_RING_OUT(acc, j)                                \
-    "ldm r11!, {r8, r9, r10}\n\t"                                \
-    "smmulr " acc ", " acc ", r8\n\t"                             \
-    "add r9, r9, " acc ", asr #31\n\t"                            \
-    "add " acc ", " acc ", r9\n\t"                                \
-    "asr " acc ", " acc ", r10\n\t"                               \
-    "ssat " acc ", #8, " acc "\n\t"                               \
-    "strb " acc ", [%[out], #" #j "]\n\t"
-/* Without the correction (the output zero point -128 and the clamp all of int8: a negative value clamps to -128
- * either way): SMMLAR adds the offset on the way. */
-#define FG_DSP_DW_RING_OUT_RELU(acc, j)                           \
-    "ldm r11!, {r8, r9, r10}\n\t"                                \
-    "smmlar " acc ", " acc ", r8, r9\n\t"                         \
-    "asr " acc ", " acc ", r10\n\t"                               \
-    "ssat " acc ", #8, " acc "\n\t"                               \
-    "strb " acc ", [%[out], #" #j "]\n\t"
 
 /* Tap (i, j) of a window whose rows are `pitch` bytes apart. */
 #define FG_DSP_DW_RING_TAP(pitch, i, j)                                                  \
     "ldrd r8, r9, [%[x], #(" #i " * " pitch " + 8 * " #j ")]\n\t"                       \
-    "ldrd r10, r11, [%[w], #(8 * (3 * " #i " + " #j "))]\n\t"                          \
+    "ldrd r10, r11, [%[w], #(64 + 8 * (3 * " #i " + " #j "))]\n\t"                     \
     "smlabb r4, r8, r10, r4\n\t"                                                       \
     "smlatt r6, r8, r10, r6\n\t"                                                       \
     "smlabb r5, r9, r11, r5\n\t"                                                       \
     "smlatt r7, r9, r11, r7\n\t"
 #define FG_DSP_DW_RING_ROW_TAPS(pitch, i) \
     FG_DSP_DW_RING_TAP(pitch, i, 0) FG_DSP_DW_RING_TAP(pitch, i, 1) FG_DSP_DW_RING_TAP(pitch, i, 2)
+#define FG_DSP_DW_RING_TAPS(pitch) \
+    FG_DSP_DW_RING_ROW_TAPS(pitch, 0) FG_DSP_DW_RING_ROW_TAPS(pitch, 1) FG_DSP_DW_RING_ROW_TAPS(pitch, 2)
 
-/* job's rows of count pixels each: the next row's first window `skip` bytes after the end of a row. */
-#define FG_DSP_DW_RING_ASM(OUT, advance, pitch)                                                       \
-    __asm__ volatile(                                                                                 \
-        "ldr lr, [%[job], #8]\n\t"                                                                  \
-        "push {%[job], lr}\n"                                                                        \
-        "2:\n\t"                                                                                    \
-        "ldr r12, [sp]\n\t"                                                                         \
-        "ldr lr, [r12, #4]\n\t"                                                                     \
-        "ldr r12, [r12]\n"                                                                           \
-        "1:\n\t"                                                                                    \
-        "add r8, %[w], #72\n\t"                                                                     \
-        "ldm r8, {r4-r7}\n\t"                                                                       \
-        FG_DSP_DW_RING_ROW_TAPS(pitch, 0) FG_DSP_DW_RING_ROW_TAPS(pitch, 1)                           \
-        FG_DSP_DW_RING_ROW_TAPS(pitch, 2)                                                             \
-        "add r11, %[w], #88\n\t"                                                                    \
-        OUT("r4", 0) OUT("r5", 1) OUT("r6", 2) OUT("r7", 3)                                           \
-        "add %[x], %[x], #" advance "\n\t"                                                          \
-        "add %[out], %[out], r12\n\t"                                                               \
-        "subs lr, lr, #1\n\t"                                                                       \
-        "bne 1b\n\t"                                                                                \
-        "ldr r12, [sp]\n\t"                                                                         \
-        "ldr r12, [r12, #12]\n\t"                                                                   \
-        "add %[x], %[x], r12\n\t"                                                                   \
-        "ldr lr, [sp, #4]\n\t"                                                                      \
-        "subs lr, lr, #1\n\t"                                                                       \
-        "str lr, [sp, #4]\n\t"                                                                      \
-        "bne 2b\n\t"                                                                                \
-        "add sp, sp, #8\n\t"                                                                        \
-        : [x] "+r"(rx), [out] "+r"(ro), [job] "+r"(rj)                                                \
-        : [w] "r"(rw)                                                                                 \
-        : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "lr", "cc", "memory")
-
-typedef struct {
-    int32_t step;   /* from one output pixel to the next: in_c */
-    int32_t count;  /* output pixels of a row, >= 1 */
-    int32_t rows;   /* >= 1 */
-    int32_t skip;   /* bytes from the end of a row's windows to the next row's first */
-} fg_dsp_dw_ring_job;
-
-#define FG_DSP_DW_RING_ROWS(OUT, pitch)               \
-    if (stride == 1) {                                \
-        FG_DSP_DW_RING_ASM(OUT, "8", pitch);          \
-    } else {                                          \
-        FG_DSP_DW_RING_ASM(OUT, "16", pitch);         \
+#define FG_DSP_DW_RING_ROWS(OUT, pitch)                                \
+    if (stride == 1) {                                                 \
+        FG_DSP_RING_ASM(FG_DSP_DW_RING_TAPS(pitch), OUT, "8");         \
+    } else {                                                           \
+        FG_DSP_RING_ASM(FG_DSP_DW_RING_TAPS(pitch), OUT, "16");        \
     }
 
 /* Output rows of one group: per pixel 9 x (2 LDRD + 4 SMLAxy), the biases by one LDM, and per output an LDM of its
@@ -108,26 +51,24 @@ typedef struct {
  * x: the first window's top left, its rows a ring row apart (small: FG_DSP_DW_SMALL_ROW bytes apart); stride:
  * stride_w, 1 or 2. */
 static __attribute__((noinline)) void fg_dsp_dw_ring_rows(const uint32_t *x, const uint32_t *w, int8_t *out,
-                                                          const fg_dsp_dw_ring_job *job, int relu, int stride,
+                                                          const fg_dsp_ring_job *job, int relu, int stride,
                                                           int small) {
     register const uint32_t *rx __asm__("r0") = x;
     register const uint32_t *rw __asm__("r1") = w;
     register int8_t *ro __asm__("r3") = out;
-    register const fg_dsp_dw_ring_job *rj __asm__("r12") = job;
+    register const fg_dsp_ring_job *rj __asm__("r12") = job;
     if (small && relu) {
-        FG_DSP_DW_RING_ROWS(FG_DSP_DW_RING_OUT_RELU, FG_DSP_DW_SMALL_ROW_S)
+        FG_DSP_DW_RING_ROWS(FG_DSP_RING_OUT_RELU, FG_DSP_DW_SMALL_ROW_S)
     } else if (small) {
-        FG_DSP_DW_RING_ROWS(FG_DSP_DW_RING_OUT, FG_DSP_DW_SMALL_ROW_S)
+        FG_DSP_DW_RING_ROWS(FG_DSP_RING_OUT, FG_DSP_DW_SMALL_ROW_S)
     } else if (relu) {
-        FG_DSP_DW_RING_ROWS(FG_DSP_DW_RING_OUT_RELU, FG_DSP_DW_RING_ROW_S)
+        FG_DSP_DW_RING_ROWS(FG_DSP_RING_OUT_RELU, FG_DSP_DW_RING_ROW_S)
     } else {
-        FG_DSP_DW_RING_ROWS(FG_DSP_DW_RING_OUT, FG_DSP_DW_RING_ROW_S)
+        FG_DSP_DW_RING_ROWS(FG_DSP_RING_OUT, FG_DSP_DW_RING_ROW_S)
     }
 }
 #undef FG_DSP_DW_RING_ROWS
-#undef FG_DSP_DW_RING_ASM
-#undef FG_DSP_DW_RING_OUT_RELU
-#undef FG_DSP_DW_RING_OUT
+#undef FG_DSP_DW_RING_TAPS
 #undef FG_DSP_DW_RING_ROW_TAPS
 #undef FG_DSP_DW_RING_TAP
 
@@ -219,7 +160,7 @@ static void fg_dsp_dw_ring_fill(void *context, int32_t y, int32_t slot) {
 FG_HOT_LOOP static void fg_dsp_dw_ring_group(const fg_dsp_dw_ring_layer *layer, const int8_t *image, int32_t g,
                                              const uint32_t *w, int8_t *output, uint32_t *ring) {
     const fg_depthwise_conv2d_params *p = layer->p;
-    const fg_dsp_dw_ring_job job = {p->in_c, p->out_w, 1, 0};
+    const fg_dsp_ring_job job = {p->in_c, p->out_w, 1, 0};
     fg_dsp_dw_ring_fill_context context = {layer, image + 4 * g, ring};
     int32_t next = -p->pad_top;  /* the first input row not yet in the ring */
     for (int32_t oy = 0; oy < p->out_h; ++oy) {
@@ -241,7 +182,7 @@ FG_HOT_LOOP static void fg_dsp_dw_small_group(const fg_dsp_dw_ring_layer *layer,
         fg_dsp_dw_ring_extend(image + y * p->in_w * step + 4 * g, step, p->in_w, row, 0);
     }
     const int32_t advance = 8 * p->stride_w;
-    const fg_dsp_dw_ring_job job = {step, p->out_w, p->out_h,
+    const fg_dsp_ring_job job = {step, p->out_w, p->out_h,
                                     p->stride_h * FG_DSP_DW_SMALL_ROW - p->out_w * advance};
     fg_dsp_dw_ring_rows(buffer, w, output + 4 * g, &job, layer->relu, p->stride_w, 1);
 }
@@ -281,9 +222,9 @@ static __attribute__((noinline)) void fg_dsp_dw_ring_layer_run(const fg_depthwis
     }
 }
 
-/* params->packed: per group of four channels c .. c + 3, FG_DSP_DW_RING_GROUP_WORDS words: the 18 weight words of
- * fg_depthwise_conv2d_3x3_dsp's layout (doubled), the four doubled biases, then each channel's multiplier, offset
- * and shift (fg_dsp_channel's). The generator checks: dilation 1, stride_w 1 or 2, in_c a multiple of 4, every
+/* params->packed: per group of four channels c .. c + 3, FG_DSP_DW_RING_GROUP_WORDS words: the four doubled biases,
+ * each channel's multiplier, offset and shift (fg_dsp_channel's), then the 18 weight words of
+ * fg_depthwise_conv2d_3x3_dsp's layout (doubled). The generator checks: dilation 1, stride_w 1 or 2, in_c a multiple of 4, every
  * channel narrow, the clamp all of int8, and the padded row within FG_DSP_DW_RING_COLUMNS. An output that overlaps
  * the input other than a whole number of pixels before it runs the portable kernel (pixel order). */
 void fg_depthwise_conv2d_3x3_ring_dsp(const fg_depthwise_conv2d_params *p, const int8_t *input, int8_t *output) {
