@@ -142,7 +142,9 @@ def one_channel_depthwise_cases(rng, count):
                       multiplier=[8, 1, 2, 3, 5, 16, 7][k % 7]) for k in range(count)]
 
 
-def fully_connected_case(rng, depth, outputs, wide=False) -> bytes:
+def fully_connected_case(rng, depth, outputs, wide=False, relu=False) -> bytes:
+    """relu: the output zero point -128 and the activation NONE or RELU (the clamp all of int8: the output stage
+    without the rounding correction)."""
     batches, input_scale = int(rng.integers(1, 4)), float(rng.uniform(0.005, 0.1))
     values, scales, bias, output_scale = _weights(rng, (outputs, depth), 0, depth, input_scale, wide)
     b = ModelBuilder("fully_connected")
@@ -150,15 +152,17 @@ def fully_connected_case(rng, depth, outputs, wide=False) -> bytes:
     inputs = [x, b.constant("w", values, scale=scales[:1], zero_point=0)]
     if bias is not None:
         inputs.append(b.constant("b", bias, scale=[input_scale * scales[0]], zero_point=0))
-    y = b.tensor("y", (batches, outputs), "int8", scale=output_scale, zero_point=int(rng.integers(-128, 128)))
-    b.operator("FULLY_CONNECTED", inputs=inputs, outputs=[y], options={"activation": str(rng.choice(ACTIVATIONS))})
+    zero_point = -128 if relu else int(rng.integers(-128, 128))
+    activation = str(rng.choice(ACTIVATIONS[:2] if relu else ACTIVATIONS))
+    y = b.tensor("y", (batches, outputs), "int8", scale=output_scale, zero_point=zero_point)
+    b.operator("FULLY_CONNECTED", inputs=inputs, outputs=[y], options={"activation": activation})
     b.output(y)
     return b.build()
 
 
 def fully_connected_cases(rng, count):
     return [fully_connected_case(rng, CHANNELS[k % len(CHANNELS)] + 8 * int(rng.integers(0, 3)),
-                                 int(rng.choice(CHANNELS)), wide=k % 5 == 4) for k in range(count)]
+                                 int(rng.choice(CHANNELS)), wide=k % 5 == 4, relu=k % 3 == 1) for k in range(count)]
 
 
 def avg_pool_cases(rng, count):

@@ -65,42 +65,67 @@ typedef struct {
     "asr " acc ", " acc ", r6\n\t"                      \
     "ssat " acc ", #8, " acc "\n\t"                     \
     "strb " acc ", [r8, #" #byte "]\n\t"
+/* Without the rounding correction of negative values (the output zero point -128 and the clamp all of int8: a
+ * negative value clamps to -128 either way): SMMLAR adds the offset on the way. */
+#define FG_DSP_FC_OUT_RELU(acc, k, byte)                \
+    "ldrd r4, r5, [r7, #" #k " * 16 + 4]\n\t"         \
+    "ldr r6, [r7, #" #k " * 16 + 12]\n\t"             \
+    "smmlar " acc ", " acc ", r4, r5\n\t"               \
+    "asr " acc ", " acc ", r6\n\t"                      \
+    "ssat " acc ", #8, " acc "\n\t"                     \
+    "strb " acc ", [r8, #" #byte "]\n\t"
 
 /* Every pair of outputs of job (all narrow, the clamp all of int8): the dot products of fg_dsp_dot_2 from the
- * doubled biases, then per output SMMULR + 3 + SSAT + STRB, without leaving the assembly. */
-static __attribute__((noinline)) void fg_dsp_fc_run(fg_dsp_fc_job *job) {
+ * doubled biases, 32 depths per pass (an odd count of 16-depth blocks enters the loop half way), then per output
+ * SMMULR + 3 (SMMLAR + 1: OUT_RELU) + SSAT + STRB, without leaving the assembly. */
+#define FG_DSP_FC_RUN(OUT)                                                                                     \
+    __asm__ volatile(                                                                                          \
+        "push {%[job]}\n"                                                                                      \
+        "2:\n\t"                                                                                               \
+        "ldr r7, [%[job], #16]\n\t"                                                                            \
+        "ldr r10, [r7, #0]\n\t"                                                                                \
+        "ldr r11, [r7, #16]\n\t"                                                                               \
+        "ldrd r1, r2, [%[job], #4]\n\t"                                                                        \
+        "add r2, r1, r2\n\t"                                                                                   \
+        "ldr r3, [%[job], #12]\n\t"                                                                            \
+        "ldr r0, [%[job], #0]\n\t"                                                                             \
+        "tst r3, #1\n\t"                                                                                       \
+        "add r3, r3, #1\n\t"                                                                                   \
+        "lsr r3, r3, #1\n\t"                                                                                   \
+        "bne 3f\n"                                                                                             \
+        "1:\n\t"                                                                                               \
+        FG_DSP_DOT_BLOCK FG_DSP_DOT_BLOCK                                                                      \
+        "3:\n\t"                                                                                               \
+        FG_DSP_DOT_BLOCK FG_DSP_DOT_BLOCK                                                                      \
+        "subs r3, r3, #1\n\t"                                                                                  \
+        "bne 1b\n\t"                                                                                           \
+        "ldr r0, [sp]\n\t"                                                                                     \
+        "str r2, [r0, #4]\n\t"                                                                                 \
+        "ldr r7, [r0, #16]\n\t"                                                                                \
+        "ldr r8, [r0, #20]\n\t"                                                                                \
+        OUT("r10", 0, 0) OUT("r11", 1, 1)                                                                      \
+        "add r7, r7, #32\n\t"                                                                                  \
+        "add r8, r8, #2\n\t"                                                                                   \
+        "strd r7, r8, [r0, #16]\n\t"                                                                           \
+        "ldr r3, [r0, #24]\n\t"                                                                                \
+        "subs r3, r3, #1\n\t"                                                                                  \
+        "str r3, [r0, #24]\n\t"                                                                                \
+        "bne 2b\n\t"                                                                                           \
+        "add sp, sp, #4\n\t"                                                                                   \
+        : [job] "+r"(rj)                                                                                       \
+        :                                                                                                      \
+        : "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "lr", "cc", "memory")
+
+static __attribute__((noinline)) void fg_dsp_fc_run(fg_dsp_fc_job *job, int relu) {
     register fg_dsp_fc_job *rj __asm__("r0") = job;
-    __asm__ volatile(
-        "push {%[job]}\n"
-        "2:\n\t"
-        "ldr r7, [%[job], #16]\n\t"
-        "ldr r10, [r7, #0]\n\t"
-        "ldr r11, [r7, #16]\n\t"
-        "ldrd r1, r2, [%[job], #4]\n\t"
-        "add r2, r1, r2\n\t"
-        "ldr r3, [%[job], #12]\n\t"
-        "ldr r0, [%[job], #0]\n"
-        "1:\n\t"
-        FG_DSP_DOT_BLOCK FG_DSP_DOT_BLOCK
-        "subs r3, r3, #1\n\t"
-        "bne 1b\n\t"
-        "ldr r0, [sp]\n\t"
-        "str r2, [r0, #4]\n\t"
-        "ldr r7, [r0, #16]\n\t"
-        "ldr r8, [r0, #20]\n\t"
-        FG_DSP_FC_OUT("r10", 0, 0) FG_DSP_FC_OUT("r11", 1, 1)
-        "add r7, r7, #32\n\t"
-        "add r8, r8, #2\n\t"
-        "strd r7, r8, [r0, #16]\n\t"
-        "ldr r3, [r0, #24]\n\t"
-        "subs r3, r3, #1\n\t"
-        "str r3, [r0, #24]\n\t"
-        "bne 2b\n\t"
-        "add sp, sp, #4\n\t"
-        : [job] "+r"(rj)
-        :
-        : "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "lr", "cc", "memory");
+    if (relu) {
+        FG_DSP_FC_RUN(FG_DSP_FC_OUT_RELU);
+    } else {
+        FG_DSP_FC_RUN(FG_DSP_FC_OUT);
+    }
 }
+#undef FG_DSP_FC_RUN
+#undef FG_DSP_FC_OUT_RELU
 #undef FG_DSP_FC_OUT
 #undef FG_DSP_DOT_BLOCK
 
@@ -121,7 +146,7 @@ FG_HOT_LOOP void fg_fully_connected_dsp(const fg_fully_connected_params *p, cons
         int32_t c = 0;
         if (fast && out_c >= 2) {
             fg_dsp_fc_job job = {x, w, 4 * pairs, pairs >> 3, ch, output, out_c >> 1};
-            fg_dsp_fc_run(&job);
+            fg_dsp_fc_run(&job, q.output_offset == -128);
             c = out_c & ~1;
         }
         for (; c < out_c; c += 2) {
