@@ -174,22 +174,24 @@ def avg_pool_cases(rng, count):
     return [*cases, pool_case(3, (1, 13, 5, 8), (13, 5), 1, "VALID")]
 
 
-def add_case(rng, shape2=None) -> bytes:
-    """One ADD of random scales and zero points (the output's scale within 2^3 of the sum's natural range)."""
+def add_case(rng, shape2=None, relu_128=False) -> bytes:
+    """One ADD of random scales and zero points (the output's scale within 2^3 of the sum's natural range); relu_128:
+    a RELU whose output zero point is -128 (resnet's: the four-element assembly loop and its tail)."""
     shape = tuple(int(d) for d in rng.integers(1, 6, int(rng.integers(1, 4))))  # small: inputs cross the UART
     scales = [float(np.float32(2.0 ** rng.uniform(-10, 0))) for _ in range(2)]
     b = ModelBuilder("add")
     x1 = b.input("x1", shape, "int8", scale=scales[0], zero_point=int(rng.integers(-128, 128)))
     x2 = b.input("x2", shape2 or shape, "int8", scale=scales[1], zero_point=int(rng.integers(-128, 128)))
     y = b.tensor("y", shape, "int8", scale=float(np.float32(sum(scales) * 2.0 ** rng.uniform(-3, 3))),
-                 zero_point=int(rng.integers(-128, 128)))
-    b.operator("ADD", inputs=[x1, x2], outputs=[y], options={"activation": str(rng.choice(ACTIVATIONS))})
+                 zero_point=-128 if relu_128 else int(rng.integers(-128, 128)))
+    activation = "RELU" if relu_128 else str(rng.choice(ACTIVATIONS))
+    b.operator("ADD", inputs=[x1, x2], outputs=[y], options={"activation": activation})
     b.output(y)
     return b.build()
 
 
 def add_cases(rng, count):
-    return [add_case(rng) for _ in range(count)]
+    return [add_case(rng, relu_128=k % 3 == 1) for k in range(count)]
 
 
 @needs_qemu
