@@ -50,11 +50,10 @@ typedef struct {
     const uint32_t *x;          /* 0: the row's pairs */
     const uint32_t *w;          /* 4: the first output's weights (the next pair's follow) */
     int32_t stride;             /* 8: bytes of one output's weights */
-    int32_t passes;             /* 12: passes of 32 depths, the first one half when odd, >= 1 */
+    int32_t blocks;             /* 12: passes of 16 depths, >= 1 */
     const fg_dsp_channel *ch;   /* 16: the first output's constants, all narrow */
     int8_t *out;                /* 20 */
     int32_t count;              /* 24: pairs of outputs, >= 1 */
-    int32_t odd;                /* 28: an odd count of 16-depth blocks: the first pass enters half way */
 } fg_dsp_fc_job;
 
 #define FG_DSP_FC_OUT(acc, k, byte)                     \
@@ -77,21 +76,23 @@ typedef struct {
     "strb " acc ", [r8, #" #byte "]\n\t"
 
 /* Every pair of outputs of job (all narrow, the clamp all of int8): the dot products of fg_dsp_dot_2 from the
- * doubled biases, 32 depths per pass, then per output SMMULR + 3 (SMMLAR + 1: OUT_RELU) + SSAT + STRB, without
- * leaving the assembly; the next pair's weights follow the second output's, its biases are read before the loop. */
+ * doubled biases, 32 depths per pass (an odd count of 16-depth blocks enters the loop half way), then per output
+ * SMMULR + 3 (SMMLAR + 1: OUT_RELU) + SSAT + STRB, without leaving the assembly. */
 #define FG_DSP_FC_RUN(OUT)                                                                                     \
     __asm__ volatile(                                                                                          \
-        "push {%[job]}\n\t"                                                                                    \
+        "push {%[job]}\n"                                                                                      \
+        "2:\n\t"                                                                                               \
         "ldr r7, [%[job], #16]\n\t"                                                                            \
         "ldr r10, [r7, #0]\n\t"                                                                                \
         "ldr r11, [r7, #16]\n\t"                                                                               \
         "ldrd r1, r2, [%[job], #4]\n\t"                                                                        \
-        "add r2, r1, r2\n"                                                                                     \
-        "2:\n\t"                                                                                               \
+        "add r2, r1, r2\n\t"                                                                                   \
         "ldr r3, [%[job], #12]\n\t"                                                                            \
-        "ldr r4, [%[job], #28]\n\t"                                                                            \
         "ldr r0, [%[job], #0]\n\t"                                                                             \
-        "cbnz r4, 3f\n"                                                                                        \
+        "tst r3, #1\n\t"                                                                                       \
+        "add r3, r3, #1\n\t"                                                                                   \
+        "lsr r3, r3, #1\n\t"                                                                                   \
+        "bne 3f\n"                                                                                             \
         "1:\n\t"                                                                                               \
         FG_DSP_DOT_BLOCK FG_DSP_DOT_BLOCK                                                                      \
         "3:\n\t"                                                                                               \
@@ -99,16 +100,13 @@ typedef struct {
         "subs r3, r3, #1\n\t"                                                                                  \
         "bne 1b\n\t"                                                                                           \
         "ldr r0, [sp]\n\t"                                                                                     \
-        "ldrd r7, r8, [r0, #16]\n\t"                                                                           \
+        "str r2, [r0, #4]\n\t"                                                                                 \
+        "ldr r7, [r0, #16]\n\t"                                                                                \
+        "ldr r8, [r0, #20]\n\t"                                                                                \
         OUT("r10", 0, 0) OUT("r11", 1, 1)                                                                      \
         "add r7, r7, #32\n\t"                                                                                  \
         "add r8, r8, #2\n\t"                                                                                   \
         "strd r7, r8, [r0, #16]\n\t"                                                                           \
-        "mov r1, r2\n\t"                                                                                       \
-        "ldr r3, [r0, #8]\n\t"                                                                                 \
-        "add r2, r1, r3\n\t"                                                                                   \
-        "ldr r10, [r7, #0]\n\t"                                                                                \
-        "ldr r11, [r7, #16]\n\t"                                                                               \
         "ldr r3, [r0, #24]\n\t"                                                                                \
         "subs r3, r3, #1\n\t"                                                                                  \
         "str r3, [r0, #24]\n\t"                                                                                \
@@ -148,8 +146,7 @@ FG_HOT_LOOP void fg_fully_connected_dsp(const fg_fully_connected_params *p, cons
         fg_dsp_extend(input, depth, pairs, x, 1);
         int32_t c = 0;
         if (fast && out_c >= 2) {
-            const int32_t blocks = pairs >> 3;
-            fg_dsp_fc_job job = {x, w, 4 * pairs, (blocks + 1) >> 1, ch, output, out_c >> 1, blocks & 1};
+            fg_dsp_fc_job job = {x, w, 4 * pairs, pairs >> 3, ch, output, out_c >> 1};
             fg_dsp_fc_run(&job, q.output_offset == -128);
             c = out_c & ~1;
         }
