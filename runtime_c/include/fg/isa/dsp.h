@@ -243,10 +243,10 @@ typedef struct {
     "add lr, " r ", r11\n\t"             \
     "add " r ", lr, " r ", asr #31\n\t"  \
     "asr " r ", " r ", r12\n\t"
+/* SMMLAR adds the offset on the way (no rounding correction to need v alone). */
 #define FG_DSP_RELU(r)                   \
     "lsl " r ", " r ", #1\n\t"           \
-    "smmulr " r ", " r ", r10\n\t"       \
-    "add " r ", " r ", r11\n\t"          \
+    "smmlar " r ", " r ", r10, r11\n\t"  \
     "asr " r ", " r ", r12\n\t"
 #define FG_DSP_CLAMP(r)                  \
     "cmp " r ", r10\n\t"                 \
@@ -323,7 +323,8 @@ typedef struct {
 
 /* The 3 x 2 tile of fg_dsp_tile_3x2 for job->pairs pairs of narrow channels in turn (their weight blocks one after
  * the other), the bias loaded and the output stage fused while the accumulators are in registers: per output
- * LSL + SMMULR + 3 for the rounding shift, the clamp (one SSAT when it is all of int8), STRB. */
+ * LSL + SMMULR + 3 for the rounding shift (relu: LSL + SMMLAR + ASR), the clamp (one SSAT when it is all of int8),
+ * STRB. */
 static __attribute__((noinline, unused)) void fg_dsp_tile_store(const uint32_t *x, const uint32_t *w,
                                                                 const fg_dsp_job *job) {
     register const uint32_t *rx __asm__("r0") = x;
