@@ -33,15 +33,17 @@ def _weights(rng, shape, axis, taps, input_scale, wide):
 
 
 def conv_case(rng, opcode, filter_hw, in_c, out_c, stride=1, dilation=1, padding=None, wide=False,
-              multiplier=1, widths=(1, 6), stride_w=None, output_zero_point=None) -> bytes:
+              multiplier=1, widths=(1, 6), stride_w=None, output_zero_point=None, activation=None,
+              heights=(1, 6)) -> bytes:
     """One CONV_2D or DEPTHWISE_CONV_2D (out_c unused: in_c * multiplier channels) model with random
-    quantization; the input's width drawn from `widths` (half-open), stride_w `stride` unless given."""
+    quantization; the input's width and height drawn from `widths` and `heights` (half-open), stride_w `stride`
+    unless given, the activation random unless given."""
     padding = padding or str(rng.choice(["SAME", "VALID"]))
     stride_w = stride if stride_w is None else stride_w
     options = {"padding": padding, "stride_h": stride, "stride_w": stride_w, "dilation_h": dilation,
-               "dilation_w": dilation, "activation": str(rng.choice(ACTIVATIONS))}
+               "dilation_w": dilation, "activation": activation or str(rng.choice(ACTIVATIONS))}
     while True:
-        shape = (int(rng.integers(1, 3)), int(rng.integers(1, 6)), int(rng.integers(*widths)), in_c)
+        shape = (int(rng.integers(1, 3)), int(rng.integers(*heights)), int(rng.integers(*widths)), in_c)
         window = window_2d(padding, shape[1:3], filter_hw, (stride, stride_w), (dilation, dilation))
         if window.out_h >= 1 and window.out_w >= 1:
             break
@@ -100,6 +102,38 @@ def planar_depthwise_cases(rng, count):
             for k in range(min(count, 14))]  # at most 14: wide inputs cross the UART slowly
 
 
+def ring_depthwise_cases(rng, count):
+    """Channels a multiple of 4, dilation 1, stride_w 1 or 2, every channel narrow and the clamp all of int8 (NONE, or
+    RELU with the output zero point -128: the assembly without the rounding correction); small images (run whole)
+    and wide or tall ones (through the ring of rows), SAME and VALID."""
+    cases = []
+    for k in range(min(count, 16)):  # at most 16: wide inputs cross the UART slowly
+        relu = k % 2 == 1
+        wide = k % 4 >= 2  # past FG_DSP_DW_SMALL_COLUMNS, or past FG_DSP_DW_SMALL_ROWS: the ring
+        cases.append(conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), [4, 8, 12, 16, 32][k % 5], 0, 1 + k % 3 // 2,
+                               stride_w=1 + k % 5 // 3, widths=(15, 40) if wide and k % 8 < 4 else (1, 12),
+                               heights=(27, 34) if wide and k % 8 >= 4 else (1, 6),
+                               output_zero_point=-128 if relu else None, activation="RELU" if relu else "NONE"))
+    return cases
+
+
+def ring_conv_cases(rng, count):
+    """3x3 CONV_2D of 1 or 3 input channels (vww's first layer) and one-channel 3x3 depthwise with a multiplier of 4,
+    8 or 16 (person_detect's), dilation 1, stride_w 1 or 2, the clamp all of int8, up to 97 padded columns."""
+    cases = []
+    for k in range(min(count, 12)):  # at most 12: wide inputs cross the UART slowly
+        relu = k % 2 == 1
+        options = dict(stride_w=1 + k % 5 // 3, widths=(40, 97) if k % 4 == 3 else (1, 12),
+                       output_zero_point=-128 if relu else None, activation="RELU" if relu else "NONE")
+        if k % 3 == 2:
+            cases.append(conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), 1, 0, 1 + k % 2, multiplier=[4, 8, 16][k % 3],
+                                   **options))
+        else:
+            cases.append(conv_case(rng, "CONV_2D", (3, 3), [1, 3][k % 2], [4, 8, 12, 16][k % 4], 1 + k % 2,
+                                   **options))
+    return cases
+
+
 def one_channel_depthwise_cases(rng, count):
     """One input channel, any filter and multiplier: person_detect's first layer (3x3 s2, multiplier 8)."""
     filters = [(3, 3), (3, 3), (1, 3), (5, 5), (2, 2), (3, 1)]  # 5x5 undilated: a VALID window fits 5 pixels
@@ -108,7 +142,9 @@ def one_channel_depthwise_cases(rng, count):
                       multiplier=[8, 1, 2, 3, 5, 16, 7][k % 7]) for k in range(count)]
 
 
-def fully_connected_case(rng, depth, outputs, wide=False) -> bytes:
+def fully_connected_case(rng, depth, outputs, wide=False, relu=False) -> bytes:
+    """relu: the output zero point -128 and the activation NONE or RELU (the clamp all of int8: the output stage
+    without the rounding correction)."""
     batches, input_scale = int(rng.integers(1, 4)), float(rng.uniform(0.005, 0.1))
     values, scales, bias, output_scale = _weights(rng, (outputs, depth), 0, depth, input_scale, wide)
     b = ModelBuilder("fully_connected")
@@ -116,15 +152,17 @@ def fully_connected_case(rng, depth, outputs, wide=False) -> bytes:
     inputs = [x, b.constant("w", values, scale=scales[:1], zero_point=0)]
     if bias is not None:
         inputs.append(b.constant("b", bias, scale=[input_scale * scales[0]], zero_point=0))
-    y = b.tensor("y", (batches, outputs), "int8", scale=output_scale, zero_point=int(rng.integers(-128, 128)))
-    b.operator("FULLY_CONNECTED", inputs=inputs, outputs=[y], options={"activation": str(rng.choice(ACTIVATIONS))})
+    zero_point = -128 if relu else int(rng.integers(-128, 128))
+    activation = str(rng.choice(ACTIVATIONS[:2] if relu else ACTIVATIONS))
+    y = b.tensor("y", (batches, outputs), "int8", scale=output_scale, zero_point=zero_point)
+    b.operator("FULLY_CONNECTED", inputs=inputs, outputs=[y], options={"activation": activation})
     b.output(y)
     return b.build()
 
 
 def fully_connected_cases(rng, count):
     return [fully_connected_case(rng, CHANNELS[k % len(CHANNELS)] + 8 * int(rng.integers(0, 3)),
-                                 int(rng.choice(CHANNELS)), wide=k % 5 == 4) for k in range(count)]
+                                 int(rng.choice(CHANNELS)), wide=k % 5 == 4, relu=k % 3 == 1) for k in range(count)]
 
 
 def avg_pool_cases(rng, count):
@@ -136,22 +174,24 @@ def avg_pool_cases(rng, count):
     return [*cases, pool_case(3, (1, 13, 5, 8), (13, 5), 1, "VALID")]
 
 
-def add_case(rng, shape2=None) -> bytes:
-    """One ADD of random scales and zero points (the output's scale within 2^3 of the sum's natural range)."""
+def add_case(rng, shape2=None, relu_128=False) -> bytes:
+    """One ADD of random scales and zero points (the output's scale within 2^3 of the sum's natural range); relu_128:
+    a RELU whose output zero point is -128 (resnet's: the four-element assembly loop and its tail)."""
     shape = tuple(int(d) for d in rng.integers(1, 6, int(rng.integers(1, 4))))  # small: inputs cross the UART
     scales = [float(np.float32(2.0 ** rng.uniform(-10, 0))) for _ in range(2)]
     b = ModelBuilder("add")
     x1 = b.input("x1", shape, "int8", scale=scales[0], zero_point=int(rng.integers(-128, 128)))
     x2 = b.input("x2", shape2 or shape, "int8", scale=scales[1], zero_point=int(rng.integers(-128, 128)))
     y = b.tensor("y", shape, "int8", scale=float(np.float32(sum(scales) * 2.0 ** rng.uniform(-3, 3))),
-                 zero_point=int(rng.integers(-128, 128)))
-    b.operator("ADD", inputs=[x1, x2], outputs=[y], options={"activation": str(rng.choice(ACTIVATIONS))})
+                 zero_point=-128 if relu_128 else int(rng.integers(-128, 128)))
+    activation = "RELU" if relu_128 else str(rng.choice(ACTIVATIONS))
+    b.operator("ADD", inputs=[x1, x2], outputs=[y], options={"activation": activation})
     b.output(y)
     return b.build()
 
 
 def add_cases(rng, count):
-    return [add_case(rng) for _ in range(count)]
+    return [add_case(rng, relu_128=k % 3 == 1) for k in range(count)]
 
 
 @needs_qemu
@@ -161,6 +201,8 @@ def add_cases(rng, count):
     ("fg_conv2d_folded_dsp", folded_cases, "fg_conv2d_folded_s8"),
     ("fg_depthwise_conv2d_3x3_dsp", depthwise_cases, "fg_depthwise_conv2d_3x3_s8"),
     ("fg_depthwise_conv2d_planar_dsp", planar_depthwise_cases, "fg_depthwise_conv2d_3x3_s8"),
+    ("fg_depthwise_conv2d_3x3_ring_dsp", ring_depthwise_cases, "fg_depthwise_conv2d_3x3_s8"),
+    ("fg_conv2d_3x3_ring_dsp", ring_conv_cases, "fg_conv2d_folded_s8"),
     ("fg_conv2d_folded_dsp", one_channel_depthwise_cases, "fg_depthwise_conv2d_one_channel_s8"),
     ("fg_add_dsp", add_cases, "fg_add_s8"),
     ("fg_avg_pool2d_dsp", avg_pool_cases, "fg_avg_pool2d_s8"),
@@ -194,13 +236,14 @@ def test_preconditions_not_met_keep_the_portable_kernels(tmp_path) -> None:
 def test_variants_bit_exact_on_m7(tmp_path) -> None:
     rng = np.random.default_rng(14)
     models = pointwise_cases(rng, 5) + folded_cases(rng, 5) + depthwise_cases(rng, 5) + one_channel_depthwise_cases(
-        rng, 4) + planar_depthwise_cases(rng, 4)
+        rng, 4) + planar_depthwise_cases(rng, 4) + ring_depthwise_cases(rng, 4) + ring_conv_cases(rng, 4)
     # a one-channel depthwise the portable lowering leaves to the reference kernel (filter_h > 16)
     models.append(conv_case(rng, "DEPTHWISE_CONV_2D", (17, 1), 1, 0, padding="SAME", multiplier=3))
     assert_batch_bit_exact(models, "mps2_an500", tmp_path / "build", seed=2,
                            expect_functions=["fg_conv2d_pointwise_dsp", "fg_conv2d_folded_dsp",
                                              "fg_depthwise_conv2d_3x3_dsp", "fg_depthwise_conv2d_dsp",
-                                             "fg_depthwise_conv2d_planar_dsp"])
+                                             "fg_depthwise_conv2d_planar_dsp", "fg_depthwise_conv2d_3x3_ring_dsp",
+                                             "fg_conv2d_3x3_ring_dsp"])
 
 
 @needs_qemu
@@ -208,9 +251,12 @@ def test_variants_bit_exact_on_m33(tmp_path) -> None:
     """Armv8-M Mainline with the DSP extension (mps2_an521's CPU 1): every DSP variant in one firmware."""
     rng = np.random.default_rng(33)
     models = (pointwise_cases(rng, 4) + folded_cases(rng, 4) + depthwise_cases(rng, 4) + planar_depthwise_cases(rng, 3)
-              + one_channel_depthwise_cases(rng, 3) + fully_connected_cases(rng, 4) + add_cases(rng, 3)
-              + avg_pool_cases(rng, 3)[:3])
+              + ring_depthwise_cases(rng, 4) + ring_conv_cases(rng, 4) + one_channel_depthwise_cases(rng, 3)
+              + fully_connected_cases(rng, 4)
+              + add_cases(rng, 3) + avg_pool_cases(rng, 3)[:3])
     assert_batch_bit_exact(models, "mps2_an521", tmp_path / "build", seed=3,
                            expect_functions=["fg_conv2d_pointwise_dsp", "fg_conv2d_folded_dsp",
                                              "fg_depthwise_conv2d_3x3_dsp", "fg_depthwise_conv2d_planar_dsp",
-                                             "fg_fully_connected_dsp", "fg_add_dsp", "fg_avg_pool2d_dsp"])
+                                             "fg_depthwise_conv2d_3x3_ring_dsp", "fg_conv2d_3x3_ring_dsp",
+                                             "fg_fully_connected_dsp", "fg_add_dsp",
+                                             "fg_avg_pool2d_dsp"])

@@ -33,6 +33,7 @@ class Variant:
     requires: frozenset[str]  # ISA features (firmware_gen.isa)
     specialize: Specializer
     description: str = ""  # what the variant does, for the comment of each step that calls it
+    precedence: int = 0  # before the other variants of its class when higher (one that beats another on its layers)
 
 
 def renamed(call: KernelCall, variant: Variant, **changes: object) -> KernelCall:
@@ -50,8 +51,9 @@ def _discover() -> list[Variant]:
     for module_info in pkgutil.iter_modules(__path__):
         module = importlib.import_module(f"{__name__}.{module_info.name}")
         variants.extend(getattr(module, "VARIANTS", ()))
-    # The most demanding ISA first (Armv7-M, which every DSP or MVE core has too, counts for nothing); else stable.
-    return sorted(variants, key=lambda v: -len(v.requires - {ARMV7M}))
+    # The most demanding ISA first (Armv7-M, which every DSP or MVE core has too, counts for nothing), then the
+    # higher precedence; else stable.
+    return sorted(variants, key=lambda v: (-len(v.requires - {ARMV7M}), -v.precedence))
 
 
 VARIANTS: list[Variant] = _discover()

@@ -198,7 +198,8 @@ def _fully_connected(graph: Graph, op: Operator, call: KernelCall) -> KernelCall
         return None
     constants, narrow = doubled_constants(graph, op, call, taps)
     doubled = taps.astype(np.int16) * np.where(narrow, 2, 1).astype(np.int16)[:, None]
-    return packed_call(call, FULLY_CONNECTED, constants, extended_pairs(doubled), [op.inputs[0], -1])
+    flagged = np.concatenate([[int(narrow.all())], constants.ravel()]).astype(np.int32)  # every channel narrow
+    return packed_call(call, FULLY_CONNECTED, flagged, extended_pairs(doubled), [op.inputs[0], -1])
 
 
 def _add(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:

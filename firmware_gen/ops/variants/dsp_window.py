@@ -16,14 +16,17 @@ DW_ROW_MAX = 256  # FG_DSP_DW_ROW_MAX: a ring row's columns (five rows of int16 
 # Rows at least this wide run channel by channel on int16 rows (measured on vww's 48- and 24-wide layers: 3.1 and
 # 3.6 instructions per MAC against 4.6 and 4.0); narrower ones lose more to each row's and channel's setup.
 PLANAR_MIN_WIDTH = 24
+DW_RING_COLUMNS = 62  # FG_DSP_DW_RING_COLUMNS: a ring row's pixels (LDRD's immediate offsets reach three rows)
 DW_MAX_CHANNELS = 1024  # FG_DSP_DW_MAX_CHANNELS: the depthwise kernel's row of zero points on the stack
-POOL_MAX_WINDOW = 255  # the int16 halves of fg_avg_pool2d_dsp's sums
+POOL_MAX_WINDOW = 255
+CONV_RING_COLUMNS = 98  # FG_DSP_CONV_RING_COLUMNS
+CONV_RING_MAX_OUT = 16  # FG_DSP_CONV_RING_MAX_OUT  # the int16 halves of fg_avg_pool2d_dsp's sums
 
 
 def depthwise_words(taps: np.ndarray) -> np.ndarray:
-    """[channels, 9] int8 (channels a multiple of 4) -> per group of four channels c..c+3 and tap t the int16 pair
+    """[channels, taps] int8 (channels a multiple of 4) -> per group of four channels c..c+3 and tap t the int16 pair
     words (w_t[c], w_t[c+2]) and (w_t[c+1], w_t[c+3]), as int32."""
-    groups = taps.astype(np.int16).reshape(-1, 2, 2, 9)  # [group, high half, odd channel, tap]
+    groups = taps.astype(np.int16).reshape(-1, 2, 2, taps.shape[1])  # [group, high half, odd channel, tap]
     halves = groups.transpose(0, 3, 2, 1)  # [group, tap, odd channel, half]: half 0 the low int16
     return np.ascontiguousarray(halves).reshape(-1).view("<i4").astype(np.int32)
 
@@ -36,6 +39,91 @@ def _depthwise(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | Non
     constants, narrow = doubled_constants(graph, op, call, taps)
     doubled = taps.astype(np.int16) * np.where(narrow, 2, 1).astype(np.int16)[:, None]
     return packed_call(call, DEPTHWISE, constants, depthwise_words(doubled), [op.inputs[0]])
+
+
+def ring_columns(params: dict) -> int:
+    """The padded row fg_depthwise_conv2d_3x3_ring_dsp's ring holds: the image's columns after the left padding, or
+    the last window's end if further."""
+    return max(params["pad_left"] + params["in_w"], (params["out_w"] - 1) * params["stride_w"] + 3)
+
+
+def _ring_depthwise(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
+    """fg_depthwise_conv2d_3x3_ring_dsp's table: per group of four channels the four doubled biases, each channel's
+    multiplier, offset and shift, its 18 weight words (depthwise_words, doubled): 34 words."""
+    p = call.params
+    if (p["dilation_h"], p["dilation_w"]) != (1, 1) or p["stride_w"] not in (1, 2) or ring_columns(p) > DW_RING_COLUMNS:
+        return None
+    _, _, low, high = p["requant"][:4]
+    if p["in_c"] % 4 or p["in_c"] > DW_MAX_CHANNELS or (low, high) != (-128, 127):
+        return None
+    taps = call_table(call, "channel_taps").reshape(p["in_c"], 9)
+    constants, narrow = doubled_constants(graph, op, call, taps)
+    if not narrow.all():
+        return None  # the ring's assembly has no wide channel's output stage: fg_depthwise_conv2d_3x3_dsp runs it
+    return packed_call(call, RING_DEPTHWISE, np.zeros((0, 4), np.int32), ring_groups(taps, constants), [op.inputs[0]])
+
+
+def ring_groups(taps: np.ndarray, constants: np.ndarray) -> np.ndarray:
+    """The ring kernels' table (fg/isa/dsp_ring.h) for [channels, taps] weights (channels a multiple of 4, every one
+    narrow) and their doubled_constants: per group of four channels the four doubled biases, each channel's
+    multiplier, offset and shift, then its weight words (depthwise_words, doubled)."""
+    words = depthwise_words(taps.astype(np.int16) * 2).reshape(len(taps) // 4, -1)
+    return np.concatenate([constants[:, 0].reshape(-1, 4), constants[:, 1:].reshape(-1, 12), words], axis=1).ravel()
+
+
+def _ring_conv_call(graph: Graph, op: Operator, call: KernelCall, filters: np.ndarray, variant: Variant
+                    ) -> KernelCall | None:
+    """fg_conv2d_3x3_ring_dsp for the CONV_2D call of `filters` [out_c, 3, 3, in_c] if the layer meets its
+    preconditions (variants_dsp.h)."""
+    p = call.params
+    out_c, filter_h, filter_w, in_c = filters.shape
+    if (filter_h, filter_w, p["dilation_h"], p["dilation_w"]) != (3, 3, 1, 1) or p["stride_w"] not in (1, 2):
+        return None
+    if in_c not in (1, 3) or out_c % 4 or out_c > CONV_RING_MAX_OUT or ring_columns(p) > CONV_RING_COLUMNS:
+        return None
+    if tuple(p["requant"][2:4]) != (-128, 127):
+        return None
+    taps = filters.reshape(out_c, -1)
+    constants, narrow = doubled_constants(graph, op, call, taps)
+    if not narrow.all():
+        return None
+    return packed_call(call, variant, np.zeros((0, 4), np.int32), conv_ring_groups(filters, constants),
+                       [op.inputs[0], -1])
+
+
+def conv_ring_groups(filters: np.ndarray, constants: np.ndarray) -> np.ndarray:
+    """fg_conv2d_3x3_ring_dsp's table for [out_c, 3, 3, in_c] filters (every channel narrow): per group of four
+    channels the constants of ring_groups, then (doubled int16 halves, the low one first) per window row i and pair p
+    of its 3 in_c taps each channel's (w[i][2p], w[i][2p + 1]), then each channel's (last tap of row 0, of row 1) and
+    (last tap of row 2, 0)."""
+    out_c = filters.shape[0]
+    rows = filters.astype(np.int64).reshape(out_c, 3, -1) * 2  # [channel, row, 3 in_c taps]
+    pairs = rows.shape[2] // 2
+    low, high = rows[:, :, 0:2 * pairs:2], rows[:, :, 1:2 * pairs:2]
+    pair_words = (low & 0xFFFF) | ((high & 0xFFFF) << 16)  # [channel, row, pair]
+    last = rows[:, :, -1] & 0xFFFF
+    single_words = np.stack([last[:, 0] | (last[:, 1] << 16), last[:, 2]], axis=1)  # [channel, 2]
+    groups = out_c // 4
+    pair_part = pair_words.reshape(groups, 4, 3, pairs).transpose(0, 2, 3, 1).reshape(groups, -1)
+    single_part = single_words.reshape(groups, 4, 2).transpose(0, 2, 1).reshape(groups, -1)
+    words = np.concatenate([pair_part, single_part], axis=1).astype(np.uint32).view(np.int32)
+    return np.concatenate([constants[:, 0].reshape(-1, 4), constants[:, 1:].reshape(-1, 12), words], axis=1).ravel()
+
+
+def _ring_conv(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
+    data = graph.tensors[op.inputs[1]].data
+    if data is None:
+        return None
+    return _ring_conv_call(graph, op, call, np.asarray(data, dtype=np.int8), RING_CONV)
+
+
+def _ring_one_channel(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
+    """fg_depthwise_conv2d_one_channel_s8 is the CONV_2D of depth_multiplier filters [h, w, 1]."""
+    data = graph.tensors[op.inputs[1]].data
+    if data is None:
+        return None
+    filters = np.ascontiguousarray(np.asarray(data, dtype=np.int8).transpose(3, 1, 2, 0))
+    return _ring_conv_call(graph, op, call, filters, RING_ONE_CHANNEL)
 
 
 def planar_depthwise_words(taps: np.ndarray, doubled: np.ndarray) -> np.ndarray:
@@ -71,6 +159,15 @@ def _average_pool(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | 
     return renamed(call, AVERAGE_POOL)
 
 
+RING_DEPTHWISE = Variant("fg_depthwise_conv2d_3x3_ring_dsp", "fg_depthwise_conv2d_3x3_s8", REQUIRES, _ring_depthwise,
+                         "4 channels at a time over the image, rows sign-extended once into a ring, 9 taps of LDRD + "
+                         "SMLABB/SMLATT on doubled int16 weight pairs, SMMULR output stage")
+RING_CONV = Variant("fg_conv2d_3x3_ring_dsp", "fg_conv2d_folded_s8", REQUIRES, _ring_conv,
+                    "3x3 of 1 or 3 input channels: input rows sign-extended once, 4 output channels per pass, one LDR "
+                    "per tap for all 4 (SMLABB/SMLATT), SMMULR output stage", precedence=1)
+RING_ONE_CHANNEL = Variant("fg_conv2d_3x3_ring_dsp", "fg_depthwise_conv2d_one_channel_s8", REQUIRES, _ring_one_channel,
+                           "one-channel 3x3 depthwise as its CONV_2D: input rows sign-extended once, 4 output "
+                           "channels per pass, one LDR per tap for all 4, SMMULR output stage", precedence=1)
 PLANAR_DEPTHWISE = Variant("fg_depthwise_conv2d_planar_dsp", "fg_depthwise_conv2d_3x3_s8", REQUIRES,
                            _planar_depthwise, "channel by channel on int16 rows, 2 outputs per pass of SMLAD on "
                            "paired taps, SMMULR output stage on doubled weights")
@@ -80,4 +177,4 @@ DEPTHWISE = Variant("fg_depthwise_conv2d_3x3_dsp", "fg_depthwise_conv2d_3x3_s8",
 AVERAGE_POOL = Variant("fg_avg_pool2d_dsp", "fg_avg_pool2d_s8", REQUIRES, _average_pool,
                        "windows summed 4 channels per word (SXTAB16 into int16 halves)")
 
-VARIANTS = [PLANAR_DEPTHWISE, DEPTHWISE, AVERAGE_POOL]
+VARIANTS = [RING_CONV, RING_ONE_CHANNEL, RING_DEPTHWISE, PLANAR_DEPTHWISE, DEPTHWISE, AVERAGE_POOL]

@@ -22,10 +22,28 @@ void fg_conv2d_pointwise_dsp(const fg_conv2d_params *params, const int8_t *input
 void fg_conv2d_folded_dsp(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter,
                           int8_t *output);
 
+/* fg_conv2d_folded_s8 (and fg_depthwise_conv2d_one_channel_s8, its one-channel case) for a 3x3 filter, dilation 1,
+ * stride_w 1 or 2, in_c 1 or 3, out_c a multiple of 4 up to FG_DSP_CONV_RING_MAX_OUT, every channel narrow, the clamp
+ * all of int8 and padded rows of at most FG_DSP_CONV_RING_COLUMNS columns: the three input rows of an output row
+ * sign-extended once into a buffer on the stack, four output channels per pass, one LDR per tap for all four. */
+#define FG_DSP_CONV_RING_COLUMNS 98
+#define FG_DSP_CONV_RING_MAX_OUT 16
+void fg_conv2d_3x3_ring_dsp(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter,
+                            int8_t *output);
+
 /* fg_depthwise_conv2d_3x3_s8 for in_c a multiple of 4, at most FG_DSP_DW_MAX_CHANNELS: four channels per pass,
  * one word of input per tap, SMLABB / SMLATT against weights pre-extended to int16 pairs. */
 #define FG_DSP_DW_MAX_CHANNELS 1024
 void fg_depthwise_conv2d_3x3_dsp(const fg_depthwise_conv2d_params *params, const int8_t *input, int8_t *output);
+
+/* fg_depthwise_conv2d_3x3_s8 for in_c a multiple of 4, dilation 1, stride_w 1 or 2, every channel narrow, the clamp
+ * all of int8 and padded rows of at most FG_DSP_DW_RING_COLUMNS columns: four channels at a time over the whole
+ * image, each input row's group sign-extended once into a buffer on the stack (a ring of five rows, or a small image
+ * whole), the nine taps read at fixed offsets. An output that overlaps the input other than a whole number of pixels
+ * before it runs the portable kernel (pixel order). */
+#define FG_DSP_DW_RING_COLUMNS 62
+void fg_depthwise_conv2d_3x3_ring_dsp(const fg_depthwise_conv2d_params *params, const int8_t *input,
+                                      int8_t *output);
 
 /* fg_depthwise_conv2d_3x3_s8 for dilation 1, stride_w 1, stride_h 1 or 2 and padded rows of at most FG_DSP_DW_ROW_MAX
  * columns: channel by channel, the window's rows sign-extended into a ring of int16 rows on the stack

@@ -163,24 +163,34 @@ static void fg_dsp_dw_extend_row(const fg_depthwise_conv2d_params *p, const int8
     }
 }
 
-/* Every output row of channel c of one image. The ring has five rows FG_DSP_DW_ROW_MAX apart: input row y goes to
- * slot (y + pad_top) % 3 and, for slots 0 and 1, again to slot + 3, so that a window's three rows are consecutive. */
+/* Channel c's ring: what fg_dsp_dw_fill needs. */
+typedef struct {
+    const fg_depthwise_conv2d_params *p;
+    const int8_t *image;
+    int32_t c;
+    int16_t zero_point;
+    int16_t *ring;
+} fg_dsp_dw_fill_context;
+
+/* Input row y into ring slot `slot` (and slot + 3 for slots 0 and 1). */
+static void fg_dsp_dw_fill(void *context, int32_t y, int32_t slot) {
+    const fg_dsp_dw_fill_context *k = (const fg_dsp_dw_fill_context *)context;
+    fg_dsp_dw_extend_row(k->p, k->image, k->c, y, k->zero_point, k->ring + slot * FG_DSP_DW_ROW_MAX,
+                         slot < 2 ? k->ring + (slot + 3) * FG_DSP_DW_ROW_MAX : 0);
+}
+
+/* Every output row of channel c of one image, through the ring (fg_dsp_ring_fill; rows FG_DSP_DW_ROW_MAX apart). */
 static void fg_dsp_dw_channel(const fg_depthwise_conv2d_params *p, const int8_t *image, int32_t c,
                               const fg_dsp_dw_taps *w, const fg_dsp_channel *k, int8_t *output, int16_t *ring,
                               int mode, const fg_requant_params *q) {
     const int16_t zero_point = (int16_t)-q->input_offset;
     const int32_t step = p->in_c, n = p->out_w;
     const fg_dsp_dw_job job = {*w, k->bias, k->multiplier, k->offset, k->shift, n / 2, step};
+    fg_dsp_dw_fill_context context = {p, image, c, zero_point, ring};
     int32_t next = -p->pad_top;  /* the first input row not yet in the ring */
     for (int32_t oy = 0; oy < p->out_h; ++oy) {
         const int32_t top = oy * p->stride_h - p->pad_top;
-        for (; next < top + 3; ++next) {
-            if (next >= top) {  /* rows above the window are skipped (a stride of 3 or more) */
-                const int32_t slot = (next + p->pad_top) % 3;
-                fg_dsp_dw_extend_row(p, image, c, next, zero_point, ring + slot * FG_DSP_DW_ROW_MAX,
-                                     slot < 2 ? ring + (slot + 3) * FG_DSP_DW_ROW_MAX : 0);
-            }
-        }
+        next = fg_dsp_ring_fill(top, p->pad_top, next, fg_dsp_dw_fill, &context);
         fg_dsp_dw_rows rows;
         rows.r[0] = ring + ((top + p->pad_top) % 3) * FG_DSP_DW_ROW_MAX;
         rows.r[1] = rows.r[0] + FG_DSP_DW_ROW_MAX;

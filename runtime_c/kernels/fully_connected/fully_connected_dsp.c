@@ -65,63 +65,89 @@ typedef struct {
     "asr " acc ", " acc ", r6\n\t"                      \
     "ssat " acc ", #8, " acc "\n\t"                     \
     "strb " acc ", [r8, #" #byte "]\n\t"
+/* Without the rounding correction of negative values (the output zero point -128 and the clamp all of int8: a
+ * negative value clamps to -128 either way): SMMLAR adds the offset on the way. */
+#define FG_DSP_FC_OUT_RELU(acc, k, byte)                \
+    "ldrd r4, r5, [r7, #" #k " * 16 + 4]\n\t"         \
+    "ldr r6, [r7, #" #k " * 16 + 12]\n\t"             \
+    "smmlar " acc ", " acc ", r4, r5\n\t"               \
+    "asr " acc ", " acc ", r6\n\t"                      \
+    "ssat " acc ", #8, " acc "\n\t"                     \
+    "strb " acc ", [r8, #" #byte "]\n\t"
 
 /* Every pair of outputs of job (all narrow, the clamp all of int8): the dot products of fg_dsp_dot_2 from the
- * doubled biases, then per output SMMULR + 3 + SSAT + STRB, without leaving the assembly. */
-static __attribute__((noinline)) void fg_dsp_fc_run(fg_dsp_fc_job *job) {
+ * doubled biases, 32 depths per pass (an odd count of 16-depth blocks enters the loop half way), then per output
+ * SMMULR + 3 (SMMLAR + 1: OUT_RELU) + SSAT + STRB, without leaving the assembly. */
+#define FG_DSP_FC_RUN(OUT)                                                                                     \
+    __asm__ volatile(                                                                                          \
+        "push {%[job]}\n"                                                                                      \
+        "2:\n\t"                                                                                               \
+        "ldr r7, [%[job], #16]\n\t"                                                                            \
+        "ldr r10, [r7, #0]\n\t"                                                                                \
+        "ldr r11, [r7, #16]\n\t"                                                                               \
+        "ldrd r1, r2, [%[job], #4]\n\t"                                                                        \
+        "add r2, r1, r2\n\t"                                                                                   \
+        "ldr r3, [%[job], #12]\n\t"                                                                            \
+        "ldr r0, [%[job], #0]\n\t"                                                                             \
+        "tst r3, #1\n\t"                                                                                       \
+        "add r3, r3, #1\n\t"                                                                                   \
+        "lsr r3, r3, #1\n\t"                                                                                   \
+        "bne 3f\n"                                                                                             \
+        "1:\n\t"                                                                                               \
+        FG_DSP_DOT_BLOCK FG_DSP_DOT_BLOCK                                                                      \
+        "3:\n\t"                                                                                               \
+        FG_DSP_DOT_BLOCK FG_DSP_DOT_BLOCK                                                                      \
+        "subs r3, r3, #1\n\t"                                                                                  \
+        "bne 1b\n\t"                                                                                           \
+        "ldr r0, [sp]\n\t"                                                                                     \
+        "str r2, [r0, #4]\n\t"                                                                                 \
+        "ldr r7, [r0, #16]\n\t"                                                                                \
+        "ldr r8, [r0, #20]\n\t"                                                                                \
+        OUT("r10", 0, 0) OUT("r11", 1, 1)                                                                      \
+        "add r7, r7, #32\n\t"                                                                                  \
+        "add r8, r8, #2\n\t"                                                                                   \
+        "strd r7, r8, [r0, #16]\n\t"                                                                           \
+        "ldr r3, [r0, #24]\n\t"                                                                                \
+        "subs r3, r3, #1\n\t"                                                                                  \
+        "str r3, [r0, #24]\n\t"                                                                                \
+        "bne 2b\n\t"                                                                                           \
+        "add sp, sp, #4\n\t"                                                                                   \
+        : [job] "+r"(rj)                                                                                       \
+        :                                                                                                      \
+        : "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "lr", "cc", "memory")
+
+static __attribute__((noinline)) void fg_dsp_fc_run(fg_dsp_fc_job *job, int relu) {
     register fg_dsp_fc_job *rj __asm__("r0") = job;
-    __asm__ volatile(
-        "push {%[job]}\n"
-        "2:\n\t"
-        "ldr r7, [%[job], #16]\n\t"
-        "ldr r10, [r7, #0]\n\t"
-        "ldr r11, [r7, #16]\n\t"
-        "ldrd r1, r2, [%[job], #4]\n\t"
-        "add r2, r1, r2\n\t"
-        "ldr r3, [%[job], #12]\n\t"
-        "ldr r0, [%[job], #0]\n"
-        "1:\n\t"
-        FG_DSP_DOT_BLOCK FG_DSP_DOT_BLOCK
-        "subs r3, r3, #1\n\t"
-        "bne 1b\n\t"
-        "ldr r0, [sp]\n\t"
-        "str r2, [r0, #4]\n\t"
-        "ldr r7, [r0, #16]\n\t"
-        "ldr r8, [r0, #20]\n\t"
-        FG_DSP_FC_OUT("r10", 0, 0) FG_DSP_FC_OUT("r11", 1, 1)
-        "add r7, r7, #32\n\t"
-        "add r8, r8, #2\n\t"
-        "strd r7, r8, [r0, #16]\n\t"
-        "ldr r3, [r0, #24]\n\t"
-        "subs r3, r3, #1\n\t"
-        "str r3, [r0, #24]\n\t"
-        "bne 2b\n\t"
-        "add sp, sp, #4\n\t"
-        : [job] "+r"(rj)
-        :
-        : "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "lr", "cc", "memory");
+    if (relu) {
+        FG_DSP_FC_RUN(FG_DSP_FC_OUT_RELU);
+    } else {
+        FG_DSP_FC_RUN(FG_DSP_FC_OUT);
+    }
 }
+#undef FG_DSP_FC_RUN
+#undef FG_DSP_FC_OUT_RELU
 #undef FG_DSP_FC_OUT
 #undef FG_DSP_DOT_BLOCK
 
-/* params->packed: fg_dsp_channel[out_depth] (a narrow channel's bias doubled), then each output's weights
- * pre-extended to int16 input pairs (doubled for a narrow channel; the depth rounded up to 16, pair order as
- * fg_dsp_extend writes them). */
+/* params->packed: one word, 1 when every channel is narrow, then fg_dsp_channel[out_depth] (a narrow channel's bias
+ * doubled), then each output's weights pre-extended to int16 input pairs (doubled for a narrow channel; the depth
+ * rounded up to 16, pair order as fg_dsp_extend writes them). */
 FG_HOT_LOOP void fg_fully_connected_dsp(const fg_fully_connected_params *p, const int8_t *input,
                                         const int8_t *weights, int8_t *output) {
     (void)weights;
     const int32_t depth = p->accum_depth, out_c = p->out_depth, pairs = ((depth + 15) >> 4) << 3;
     const fg_requant_params q = p->requant;  /* a local copy: the int8 stores may alias params */
-    const fg_dsp_channel *ch = (const fg_dsp_channel *)p->packed;
+    const int32_t *table = (const int32_t *)p->packed;
+    const fg_dsp_channel *ch = (const fg_dsp_channel *)(table + 1);
     const uint32_t *w = (const uint32_t *)(ch + out_c);
-    const int fast = q.activation_min == -128 && q.activation_max == 127 && fg_dsp_all_narrow(ch, out_c);
+    const int fast = q.activation_min == -128 && q.activation_max == 127 && table[0];
     uint32_t x[FG_DSP_FC_MAX_DEPTH / 2];
     for (int32_t b = 0; b < p->batches; ++b, input += depth, output += out_c) {
         fg_dsp_extend(input, depth, pairs, x, 1);
         int32_t c = 0;
         if (fast && out_c >= 2) {
             fg_dsp_fc_job job = {x, w, 4 * pairs, pairs >> 3, ch, output, out_c >> 1};
-            fg_dsp_fc_run(&job);
+            fg_dsp_fc_run(&job, q.output_offset == -128);
             c = out_c & ~1;
         }
         for (; c < out_c; c += 2) {

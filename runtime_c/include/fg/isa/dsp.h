@@ -101,6 +101,21 @@ static inline __attribute__((always_inline)) int8_t fg_dsp_output_doubled(uint32
     return fg_dsp_clamp(fg_dsp_narrow_doubled((int32_t)acc, k), 0, q->activation_min, q->activation_max);
 }
 
+/* The depthwise kernels' ring of input rows: five rows, input row y in slot (y + pad_top) % 3 and slots 0 and 1 again
+ * as 3 and 4, so that a window's three rows are consecutive. Passes each input row top .. top + 2 of a window that
+ * the ring lacks (next: the first row not yet in it) to fill(context, row, slot), rows above the window skipped (a
+ * stride of 3 or more); returns the new next. */
+static inline __attribute__((always_inline)) int32_t fg_dsp_ring_fill(int32_t top, int32_t pad_top, int32_t next,
+                                                                      void (*fill)(void *, int32_t, int32_t),
+                                                                      void *context) {
+    for (; next < top + 3; ++next) {
+        if (next >= top) {
+            fill(context, next, (next + pad_top) % 3);
+        }
+    }
+    return next;
+}
+
 /* Whether no channel of ch[0..channels) is wide. */
 static inline int fg_dsp_all_narrow(const fg_dsp_channel *ch, int32_t channels) {
     for (int32_t c = 0; c < channels; ++c) {
@@ -228,10 +243,10 @@ typedef struct {
     "add lr, " r ", r11\n\t"             \
     "add " r ", lr, " r ", asr #31\n\t"  \
     "asr " r ", " r ", r12\n\t"
+/* SMMLAR adds the offset on the way (no rounding correction to need v alone). */
 #define FG_DSP_RELU(r)                   \
     "lsl " r ", " r ", #1\n\t"           \
-    "smmulr " r ", " r ", r10\n\t"       \
-    "add " r ", " r ", r11\n\t"          \
+    "smmlar " r ", " r ", r10, r11\n\t"  \
     "asr " r ", " r ", r12\n\t"
 #define FG_DSP_CLAMP(r)                  \
     "cmp " r ", r10\n\t"                 \
@@ -308,7 +323,8 @@ typedef struct {
 
 /* The 3 x 2 tile of fg_dsp_tile_3x2 for job->pairs pairs of narrow channels in turn (their weight blocks one after
  * the other), the bias loaded and the output stage fused while the accumulators are in registers: per output
- * LSL + SMMULR + 3 for the rounding shift, the clamp (one SSAT when it is all of int8), STRB. */
+ * LSL + SMMULR + 3 for the rounding shift (relu: LSL + SMMLAR + ASR), the clamp (one SSAT when it is all of int8),
+ * STRB. */
 static __attribute__((noinline, unused)) void fg_dsp_tile_store(const uint32_t *x, const uint32_t *w,
                                                                 const fg_dsp_job *job) {
     register const uint32_t *rx __asm__("r0") = x;

@@ -1,0 +1,237 @@
+#include "fg/variants_dsp.h"
+
+#if defined(__ARM_FEATURE_DSP)
+#include <string.h>
+
+#include "fg/support/dot_s8.h"
+#include "fg/isa/dsp.h"
+#include "fg/isa/dsp_ring.h"
+
+/* Four channels at a time (a group), the whole image: the input rows a window needs are sign-extended once into a
+ * ring of rows on the stack, each pixel's four channels as the two words SXTB16 gives, (c, c + 2) and (c + 1, c + 3).
+ * The padding holds the input zero point, so every window reads the ring the same way: its nine taps and the
+ * group's 18 weight words sit at offsets known to the assembler (LDRD with an immediate offset), and no tap is
+ * extended again. The ring has five rows: input row y goes to slot (y + pad_top) % 3 and, for slots 0 and 1, again
+ * to slot + 3, so that a window's three rows are consecutive. A small image is extended whole instead, and all its
+ * output rows run in one call. */
+
+#define FG_DSP_DW_RING_GROUP_WORDS 34  /* fg/isa/dsp_ring.h's group: 16 words, then 18 weight words */
+#define FG_DSP_DW_RING_ROW (8 * FG_DSP_DW_RING_COLUMNS)  /* bytes of a ring row */
+#define FG_DSP_DW_RING_ROW_S FG_DSP_RING_XSTR(FG_DSP_DW_RING_ROW)
+/* A small image (at most FG_DSP_DW_SMALL_COLUMNS padded columns and FG_DSP_DW_SMALL_ROWS padded rows) is extended
+ * whole, group by group, and run in one call; its rows FG_DSP_DW_SMALL_ROW bytes apart. */
+#define FG_DSP_DW_SMALL_COLUMNS 14
+#define FG_DSP_DW_SMALL_ROWS 28
+#define FG_DSP_DW_SMALL_ROW (8 * FG_DSP_DW_SMALL_COLUMNS)
+#define FG_DSP_DW_SMALL_ROW_S FG_DSP_RING_XSTR(FG_DSP_DW_SMALL_ROW)
+#define FG_DSP_DW_RING_WORDS (FG_DSP_DW_SMALL_ROWS * FG_DSP_DW_SMALL_ROW / 4)  /* >= the ring's 5 rows */
+
+/* Tap (i, j) of a window whose rows are `pitch` bytes apart. */
+#define FG_DSP_DW_RING_TAP(pitch, i, j)                                                  \
+    "ldrd r8, r9, [%[x], #(" #i " * " pitch " + 8 * " #j ")]\n\t"                       \
+    "ldrd r10, r11, [%[w], #(64 + 8 * (3 * " #i " + " #j "))]\n\t"                     \
+    "smlabb r4, r8, r10, r4\n\t"                                                       \
+    "smlatt r6, r8, r10, r6\n\t"                                                       \
+    "smlabb r5, r9, r11, r5\n\t"                                                       \
+    "smlatt r7, r9, r11, r7\n\t"
+#define FG_DSP_DW_RING_ROW_TAPS(pitch, i) \
+    FG_DSP_DW_RING_TAP(pitch, i, 0) FG_DSP_DW_RING_TAP(pitch, i, 1) FG_DSP_DW_RING_TAP(pitch, i, 2)
+#define FG_DSP_DW_RING_TAPS(pitch) \
+    FG_DSP_DW_RING_ROW_TAPS(pitch, 0) FG_DSP_DW_RING_ROW_TAPS(pitch, 1) FG_DSP_DW_RING_ROW_TAPS(pitch, 2)
+
+#define FG_DSP_DW_RING_ROWS(OUT, pitch)                                \
+    if (stride == 1) {                                                 \
+        FG_DSP_RING_ASM(FG_DSP_DW_RING_TAPS(pitch), OUT, "8");         \
+    } else {                                                           \
+        FG_DSP_RING_ASM(FG_DSP_DW_RING_TAPS(pitch), OUT, "16");        \
+    }
+
+/* Output rows of one group: per pixel 9 x (2 LDRD + 4 SMLAxy), the biases by one LDM, and per output an LDM of its
+ * constants and 4 (relu) or 6 more.
+ * x: the first window's top left, its rows a ring row apart (small: FG_DSP_DW_SMALL_ROW bytes apart); stride:
+ * stride_w, 1 or 2. */
+static __attribute__((noinline)) void fg_dsp_dw_ring_rows(const uint32_t *x, const uint32_t *w, int8_t *out,
+                                                          const fg_dsp_ring_job *job, int relu, int stride,
+                                                          int small) {
+    register const uint32_t *rx __asm__("r0") = x;
+    register const uint32_t *rw __asm__("r1") = w;
+    register int8_t *ro __asm__("r3") = out;
+    register const fg_dsp_ring_job *rj __asm__("r12") = job;
+    if (small && relu) {
+        FG_DSP_DW_RING_ROWS(FG_DSP_RING_OUT_RELU, FG_DSP_DW_SMALL_ROW_S)
+    } else if (small) {
+        FG_DSP_DW_RING_ROWS(FG_DSP_RING_OUT, FG_DSP_DW_SMALL_ROW_S)
+    } else if (relu) {
+        FG_DSP_DW_RING_ROWS(FG_DSP_RING_OUT_RELU, FG_DSP_DW_RING_ROW_S)
+    } else {
+        FG_DSP_DW_RING_ROWS(FG_DSP_RING_OUT, FG_DSP_DW_RING_ROW_S)
+    }
+}
+#undef FG_DSP_DW_RING_ROWS
+#undef FG_DSP_DW_RING_TAPS
+#undef FG_DSP_DW_RING_ROW_TAPS
+#undef FG_DSP_DW_RING_TAP
+
+/* Two pixels' words at dst (and at copy: the same registers stored twice), src advanced past them. */
+#define FG_DSP_DW_EXTEND_PAIR(STORE_COPY)                 \
+    "ldr r4, [%[src]]\n\t"                               \
+    "ldr r6, [%[src], %[step]]\n\t"                      \
+    "add %[src], %[src], %[step], lsl #1\n\t"            \
+    "sxtb16 r5, r4, ror #8\n\t"                          \
+    "sxtb16 r4, r4\n\t"                                  \
+    "sxtb16 r7, r6, ror #8\n\t"                          \
+    "sxtb16 r6, r6\n\t"                                  \
+    "strd r4, r5, [%[dst]], #16\n\t"                     \
+    "strd r6, r7, [%[dst], #-8]\n\t"                     \
+    STORE_COPY                                            \
+    "subs %[pairs], %[pairs], #1\n\t"                    \
+    "bne 1b\n\t"
+#define FG_DSP_DW_EXTEND_COPY           \
+    "strd r4, r5, [%[copy]], #16\n\t"  \
+    "strd r6, r7, [%[copy], #-8]\n\t"
+
+/* Input row y's group (its first channel at src, in_c bytes from pixel to pixel) into a ring row's image columns,
+ * and into copy's too unless it is NULL: per pair of pixels 2 LDR, 4 SXTB16, 2 or 4 STRD. */
+static void fg_dsp_dw_ring_extend(const int8_t *src, int32_t step, int32_t n, uint32_t *dst, uint32_t *copy) {
+    int32_t pairs = n >> 1;
+    if (pairs && copy) {
+        __asm__ volatile("1:\n\t" FG_DSP_DW_EXTEND_PAIR(FG_DSP_DW_EXTEND_COPY)
+                         : [src] "+r"(src), [dst] "+r"(dst), [copy] "+r"(copy), [pairs] "+r"(pairs)
+                         : [step] "r"(step)
+                         : "r4", "r5", "r6", "r7", "cc", "memory");
+    } else if (pairs) {
+        __asm__ volatile("1:\n\t" FG_DSP_DW_EXTEND_PAIR("")
+                         : [src] "+r"(src), [dst] "+r"(dst), [pairs] "+r"(pairs)
+                         : [step] "r"(step)
+                         : "r4", "r5", "r6", "r7", "cc", "memory");
+    }
+    if (n & 1) {
+        uint32_t v;
+        memcpy(&v, src, sizeof v);
+        dst[0] = __sxtb16(v);
+        dst[1] = fg_dsp_odd_s8x2(v);
+        if (copy) {
+            copy[0] = dst[0];
+            copy[1] = dst[1];
+        }
+    }
+}
+#undef FG_DSP_DW_EXTEND_COPY
+#undef FG_DSP_DW_EXTEND_PAIR
+
+/* A row in the padding: the zero point in the ring row's image columns (and copy's). */
+static void fg_dsp_dw_ring_pad(int32_t n, uint32_t zero_point, uint32_t *dst, uint32_t *copy) {
+    for (int32_t x = 0; x < 2 * n; ++x) {
+        dst[x] = zero_point;
+        if (copy) {
+            copy[x] = zero_point;
+        }
+    }
+}
+
+/* What a group's rows share. */
+typedef struct {
+    const fg_depthwise_conv2d_params *p;
+    uint32_t zero_point;  /* the input zero point in both int16 halves */
+    int relu;             /* the output zero point -128: no rounding correction */
+} fg_dsp_dw_ring_layer;
+
+/* One group's ring: what fg_dsp_dw_ring_fill needs. */
+typedef struct {
+    const fg_dsp_dw_ring_layer *layer;
+    const int8_t *group;  /* the group's first channel in the image */
+    uint32_t *ring;
+} fg_dsp_dw_ring_fill_context;
+
+/* Input row y of the group into ring slot `slot` (and slot + 3 for slots 0 and 1). */
+static void fg_dsp_dw_ring_fill(void *context, int32_t y, int32_t slot) {
+    const fg_dsp_dw_ring_fill_context *c = (const fg_dsp_dw_ring_fill_context *)context;
+    const fg_depthwise_conv2d_params *p = c->layer->p;
+    const int32_t words = 2 * FG_DSP_DW_RING_COLUMNS;
+    uint32_t *row = c->ring + slot * words + 2 * p->pad_left, *copy = slot < 2 ? row + 3 * words : 0;
+    if (y >= 0 && y < p->in_h) {
+        fg_dsp_dw_ring_extend(c->group + y * p->in_w * p->in_c, p->in_c, p->in_w, row, copy);
+    } else {
+        fg_dsp_dw_ring_pad(p->in_w, c->layer->zero_point, row, copy);
+    }
+}
+
+/* Every output row of group g (channels 4g .. 4g + 3) of one image, through the ring. */
+FG_HOT_LOOP static void fg_dsp_dw_ring_group(const fg_dsp_dw_ring_layer *layer, const int8_t *image, int32_t g,
+                                             const uint32_t *w, int8_t *output, uint32_t *ring) {
+    const fg_depthwise_conv2d_params *p = layer->p;
+    const fg_dsp_ring_job job = {p->in_c, p->out_w, 1, 0};
+    fg_dsp_dw_ring_fill_context context = {layer, image + 4 * g, ring};
+    int32_t next = -p->pad_top;  /* the first input row not yet in the ring */
+    for (int32_t oy = 0; oy < p->out_h; ++oy) {
+        const int32_t top = oy * p->stride_h - p->pad_top;
+        next = fg_dsp_ring_fill(top, p->pad_top, next, fg_dsp_dw_ring_fill, &context);
+        const uint32_t *x = ring + ((top + p->pad_top) % 3) * 2 * FG_DSP_DW_RING_COLUMNS;
+        fg_dsp_dw_ring_rows(x, w, output + oy * p->out_w * p->in_c + 4 * g, &job, layer->relu, p->stride_w, 0);
+    }
+}
+
+/* The same for a small image: its rows extended into the buffer's image part, then every output row in one call. */
+FG_HOT_LOOP static void fg_dsp_dw_small_group(const fg_dsp_dw_ring_layer *layer, const int8_t *image, int32_t g,
+                                              const uint32_t *w, int8_t *output,
+                                              uint32_t *buffer) {
+    const fg_depthwise_conv2d_params *p = layer->p;
+    const int32_t step = p->in_c, words = 2 * FG_DSP_DW_SMALL_COLUMNS;
+    uint32_t *row = buffer + p->pad_top * words + 2 * p->pad_left;
+    for (int32_t y = 0; y < p->in_h; ++y, row += words) {
+        fg_dsp_dw_ring_extend(image + y * p->in_w * step + 4 * g, step, p->in_w, row, 0);
+    }
+    const int32_t advance = 8 * p->stride_w;
+    const fg_dsp_ring_job job = {step, p->out_w, p->out_h,
+                                    p->stride_h * FG_DSP_DW_SMALL_ROW - p->out_w * advance};
+    fg_dsp_dw_ring_rows(buffer, w, output + 4 * g, &job, layer->relu, p->stride_w, 1);
+}
+
+/* The padded image's columns and rows the windows read: its own after the padding, or the last window's end. */
+static inline int32_t fg_dsp_dw_padded(int32_t pad, int32_t size, int32_t out, int32_t stride) {
+    const int32_t last = (out - 1) * stride + 3;
+    return pad + size > last ? pad + size : last;
+}
+
+/* The work of fg_depthwise_conv2d_3x3_ring_dsp, the buffer on its own stack frame. */
+static __attribute__((noinline)) void fg_dsp_dw_ring_layer_run(const fg_depthwise_conv2d_params *p,
+                                                               const int8_t *input, int8_t *output) {
+    const uint32_t *groups = (const uint32_t *)p->packed;
+    const fg_dsp_dw_ring_layer layer = {p, (uint16_t)(int16_t)-p->requant.input_offset * 0x10001u,
+                                        p->requant.output_offset == -128};
+    uint32_t buffer[FG_DSP_DW_RING_WORDS];  /* the padding's columns (and a small image's rows) keep the zero point */
+    const int32_t rows = fg_dsp_dw_padded(p->pad_top, p->in_h, p->out_h, p->stride_h);
+    const int small = fg_dsp_dw_padded(p->pad_left, p->in_w, p->out_w, p->stride_w) <= FG_DSP_DW_SMALL_COLUMNS &&
+                      rows <= FG_DSP_DW_SMALL_ROWS;
+    const int32_t used = small ? rows * 2 * FG_DSP_DW_SMALL_COLUMNS : 5 * 2 * FG_DSP_DW_RING_COLUMNS;
+    for (int32_t i = 0; i < used; ++i) {
+        buffer[i] = layer.zero_point;
+    }
+    for (int32_t b = 0; b < p->batches; ++b) {
+        const int8_t *image = input + b * p->in_h * p->in_w * p->in_c;
+        int8_t *out = output + b * p->out_h * p->out_w * p->in_c;
+        for (int32_t g = 0; g < p->in_c / 4; ++g) {
+            uint32_t w[FG_DSP_DW_RING_GROUP_WORDS];  /* in RAM: every pixel reads them, flash would add wait states */
+            memcpy(w, groups + FG_DSP_DW_RING_GROUP_WORDS * g, sizeof w);
+            if (small) {
+                fg_dsp_dw_small_group(&layer, image, g, w, out, buffer);
+            } else {
+                fg_dsp_dw_ring_group(&layer, image, g, w, out, buffer);
+            }
+        }
+    }
+}
+
+/* params->packed: per group of four channels c .. c + 3, FG_DSP_DW_RING_GROUP_WORDS words: the four doubled biases,
+ * each channel's multiplier, offset and shift (fg_dsp_channel's), then the 18 weight words of
+ * fg_depthwise_conv2d_3x3_dsp's layout (doubled). The generator checks: dilation 1, stride_w 1 or 2, in_c a multiple of 4, every
+ * channel narrow, the clamp all of int8, and the padded row within FG_DSP_DW_RING_COLUMNS. An output that overlaps
+ * the input other than a whole number of pixels before it runs the portable kernel (pixel order). */
+void fg_depthwise_conv2d_3x3_ring_dsp(const fg_depthwise_conv2d_params *p, const int8_t *input, int8_t *output) {
+    if (fg_depthwise_channel_major(p, input, output)) {
+        fg_dsp_dw_ring_layer_run(p, input, output);
+    } else {
+        fg_depthwise_conv2d_3x3_s8(p, input, output);
+    }
+}
+#endif
