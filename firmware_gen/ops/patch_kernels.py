@@ -17,7 +17,13 @@ from firmware_gen.ops.base import KernelCall
 from firmware_gen.ops.patch_stage import WINDOWED, LayerPatch, PatchStage, Window
 from firmware_gen.ops.support.broadcast import broadcast_loops
 from firmware_gen.ops.variants.armv7m import planar_fits
-from firmware_gen.ops.variants.dsp_window import DW_ROW_MAX, planar_row_len
+from firmware_gen.ops.variants.dsp_window import (
+    CONV_RING_COLUMNS,
+    DW_RING_COLUMNS,
+    DW_ROW_MAX,
+    planar_row_len,
+    ring_columns,
+)
 
 
 def _any(params: dict) -> bool:
@@ -34,6 +40,8 @@ PATCH_GEOMETRY: dict[str, Callable[[dict], bool]] = {
                      "fg_conv2d_pointwise_dsp", "fg_depthwise_conv2d_3x3_dsp"), _any),
     "fg_depthwise_conv2d_3x3_planar_s8": planar_fits,
     "fg_depthwise_conv2d_planar_dsp": lambda p: planar_row_len(p) <= DW_ROW_MAX,
+    "fg_depthwise_conv2d_3x3_ring_dsp": lambda p: ring_columns(p) <= DW_RING_COLUMNS,
+    "fg_conv2d_3x3_ring_dsp": lambda p: ring_columns(p) <= CONV_RING_COLUMNS,
 }
 
 

@@ -1,5 +1,6 @@
-"""A patch stage on QEMU boards: one model whose stage holds every kind of layer a stage takes (a strided 3x3
-convolution, 3x3 depthwise layers of stride 1 and 2 and of multiplier 2, 1x1 convolutions, average and max pools, a
+"""A patch stage on QEMU boards: one model whose stage holds every kind of layer a stage takes (3x3
+convolutions of 3 and 8 input channels, 3x3 depthwise layers of 8 and 6 channels, of stride 1 and 2 and of
+multiplier 2, 1x1 convolutions, average and max pools, a
 residual ADD whose block input is also read through a 3x3 window),
 forced to run in a 2x3 grid (uneven columns: regions gathered and scattered), built for the Cortex-M3 (Armv7-M
 variants) and the Cortex-M4 (DSP variants); the outputs must equal TFLM's. One firmware per board."""
@@ -19,6 +20,8 @@ def stage_model() -> bytes:
     x = graph.input("input", calibration_images(graph.rng, 4, 48, 48, 3), dtype="int8")
     x = graph.conv2d(x, 8, kernel=3, stride=2, name="stem")  # 24x24x8
     x = graph.depthwise_conv2d(x, name="depthwise")
+    x = graph.conv2d(x, 6, kernel=3, name="conv6")  # 24x24x6: eight input channels, not for the DSP ring kernels
+    x = graph.depthwise_conv2d(x, name="depthwise6")  # six channels: not for the DSP ring kernel either
     x = graph.conv2d(x, 16, kernel=1, name="pointwise")
     x = graph.depthwise_conv2d(x, stride=2, name="depthwise_s2")  # 12x12x16
     x = graph.average_pool(x, 3, stride=1, padding="SAME", name="average")
@@ -30,14 +33,15 @@ def stage_model() -> bytes:
 
 
 EXPECTED = {"mps2_an385": ["fg_depthwise_conv2d_3x3_planar_s8", "fg_conv2d_pointwise_fused_s8"],
-            "mps2_an386": ["fg_conv2d_folded_dsp", "fg_depthwise_conv2d_planar_dsp", "fg_depthwise_conv2d_3x3_dsp",
-                           "fg_conv2d_pointwise_dsp", "fg_avg_pool2d_dsp", "fg_add_dsp"]}
+            "mps2_an386": ["fg_conv2d_3x3_ring_dsp", "fg_depthwise_conv2d_3x3_ring_dsp", "fg_conv2d_folded_dsp",
+                           "fg_depthwise_conv2d_planar_dsp", "fg_conv2d_pointwise_dsp", "fg_avg_pool2d_dsp",
+                           "fg_add_dsp"]}
 
 
 @needs_qemu
 @pytest.mark.parametrize("board", sorted(EXPECTED))
 def test_a_stage_of_every_layer_kind_is_bit_exact_on_the_board(board: str, tmp_path) -> None:
-    options = PlanningOptions(algorithm="greedy_by_conflicts", patch_stage="8:2x3")
+    options = PlanningOptions(algorithm="greedy_by_conflicts", patch_stage="10:2x3")
     functions = assert_batch_bit_exact([stage_model()], board, tmp_path / "build", options=options,
                                        expect_functions=EXPECTED[board])
     assert "fg_max_pool2d_s8" in functions
