@@ -13,6 +13,7 @@ import zlib
 from dataclasses import dataclass
 
 import serial
+from serial.urlhandler import protocol_socket
 
 from firmware_gen.abi import FIRMWARE_ERROR_TEXT, FRAME_MAGIC, PROTOCOL_VERSION, CounterKind, FrameType
 from firmware_gen.errors import UserError
@@ -46,10 +47,34 @@ def encode_frame(frame_type: int, payload: bytes) -> bytes:
     return FRAME_MAGIC + header + payload + struct.pack("<I", zlib.crc32(header + payload))
 
 
+class _SocketKeepingFirstBytes(protocol_socket.Serial):
+    """pyserial's socket:// port, except that opening it keeps what the other end has already sent: pyserial
+    discards it, and QEMU (serial wait=on) starts the guest the moment the connection is accepted, so a Zephyr
+    console's first lines could be gone on a loaded machine before open() returned."""
+
+    _opening = False
+
+    def open(self) -> None:
+        self._opening = True
+        try:
+            super().open()
+        finally:
+            self._opening = False
+
+    def reset_input_buffer(self) -> None:
+        if not self._opening:
+            super().reset_input_buffer()
+
+
 def open_link(url: str, baudrate: int = 115200) -> serial.SerialBase:
     """A serial port by pyserial URL or device path: socket://HOST:PORT (QEMU), /dev/ttyACM0 (a board)."""
     try:
-        return serial.serial_for_url(url, baudrate=baudrate, timeout=0.1, write_timeout=5)
+        if not url.startswith("socket://"):
+            return serial.serial_for_url(url, baudrate=baudrate, timeout=0.1, write_timeout=5)
+        port = _SocketKeepingFirstBytes(None, baudrate=baudrate, timeout=0.1, write_timeout=5)
+        port.port = url
+        port.open()
+        return port
     except (serial.SerialException, ValueError) as error:
         raise LinkError(f"cannot open the serial link {url}: {error}") from None
 
