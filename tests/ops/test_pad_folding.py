@@ -72,7 +72,17 @@ def cases(draw):
     scale = draw(scales)
     w_shape = (draw(st.integers(1, 4)), *filter_hw, channels) if opcode == "CONV_2D" else (1, *filter_hw, channels)
     w = draw(weights(w_shape, CHANNEL_AXIS[opcode], scale, int(np.prod(w_shape[1:]))))
-    return opcode, shape, paddings, w, scale, stride, kind, paddings == same
+    return opcode, shape, paddings, w, scale, stride, kind, _reads_as_same(shape, paddings, filter_hw, stride)
+
+
+def _reads_as_same(shape, paddings, filter_hw, stride) -> bool:
+    """Whether VALID on the padded tensor reads what SAME reads on the unpadded one: the same outputs and padding
+    before (padding after that no window reaches changes nothing)."""
+    padded = [n + before + after for n, (before, after) in zip(shape, paddings, strict=True)]
+    valid = window_2d("VALID", tuple(padded[1:3]), filter_hw, (stride, stride))
+    same = window_2d("SAME", shape[1:3], filter_hw, (stride, stride))
+    return (valid.out_h, valid.out_w, paddings[1][0], paddings[2][0]) == (same.out_h, same.out_w, same.pad_top,
+                                                                          same.pad_left)
 
 
 @settings(max_examples=MAX_EXAMPLES, deadline=None)
