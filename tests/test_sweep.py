@@ -126,28 +126,27 @@ def test_the_readme_spec_reads_as_written(tmp_path: Path) -> None:
     assert pareto_front([(10, 5), (8, 9), (12, 5), (8, 7), (20, 1)]) == [(8, 7), (10, 5), (20, 1)]
 
 
-def test_variants_off_runs_the_portable_kernels(tmp_path: Path) -> None:
-    """options.variants = false: the same board with the portable C kernels only; both bit-exact, different counts."""
+def _sweep_tiny_cnn_on_an386(tmp_path: Path, option: str) -> tuple[dict[bool, dict], Path]:
+    """tiny_cnn on mps2_an386 swept over `option` = [true, false]: its rows by that option's value, and the output."""
     write_models(tmp_path / "models")
     spec = write_spec(tmp_path / "spec.toml", 'models = ["models/tiny_cnn.tflite"]\nboards = ["mps2_an386"]\n'
-                                              '[options]\nalgorithm = "greedy_by_size"\nvariants = [true, false]\n')
+                                              f'[options]\nalgorithm = "greedy_by_size"\n{option} = [true, false]\n')
     out = tmp_path / "results"
     done = run_cli("sweep", str(spec), "-o", str(out), "--jobs", "1", "--json")
     assert done.returncode == 0, done.stderr
-    rows = {r["options"]["variants"]: r for r in _rows(out)}
+    return {r["options"][option]: r for r in _rows(out)}, out
+
+
+def test_variants_off_runs_the_portable_kernels(tmp_path: Path) -> None:
+    """options.variants = false: the same board with the portable C kernels only; both bit-exact, different counts."""
+    rows, _ = _sweep_tiny_cnn_on_an386(tmp_path, "variants")
     assert rows[True]["bit_exact"] is True and rows[False]["bit_exact"] is True
     assert rows[True]["instructions"] != rows[False]["instructions"]
 
 
 def test_cycles_option_adds_the_estimate_beside_the_count(tmp_path: Path) -> None:
     """options.cycles = true: each QEMU job's row carries estimated cycles (an estimate) beside the exact count."""
-    write_models(tmp_path / "models")
-    spec = write_spec(tmp_path / "spec.toml", 'models = ["models/tiny_cnn.tflite"]\nboards = ["mps2_an386"]\n'
-                                              '[options]\nalgorithm = "greedy_by_size"\ncycles = [false, true]\n')
-    out = tmp_path / "results"
-    done = run_cli("sweep", str(spec), "-o", str(out), "--jobs", "1", "--json")
-    assert done.returncode == 0, done.stderr
-    rows = {r["options"]["cycles"]: r for r in _rows(out)}
+    rows, out = _sweep_tiny_cnn_on_an386(tmp_path, "cycles")
     assert rows[False]["estimated_cycles"] is None and rows[True]["estimated_cycles"] > 0
     assert rows[True]["instructions"] == rows[False]["instructions"]
     assert "estimated_cycles" in (out / "results.csv").read_text().splitlines()[0]
