@@ -16,6 +16,8 @@
  * - 2.19.2 "Function select": GPIO0/GPIO1 function 2 = UART0 TX/RX (GPIOn_CTRL at 0x04 + 8n, FUNCSEL bits 4:0);
  *   2.19.6.3 "Pad control - user bank": input enabled (bit 6), output not disabled (bit 7), 4 mA (bits 5:4 = 1),
  *   Schmitt trigger (bit 1), a pull-up on RX (bit 3) so an unwired RX idles high instead of reading a break.
+ * Every base, offset, field position and enumerated value used here (and in boot2_rp2040.c) was checked one by one
+ * against the register definitions generated from the RP2040's SVD, from which the datasheet's register tables come.
  * The set-up works from any state (after the SYSRESETREQ that ends a run the clocks may still come from the PLL):
  * clk_sys and clk_ref first go back to the sources that need no PLL or crystal, as the SDK's clocks_init does. */
 #include "fg_port.h"
