@@ -4,9 +4,10 @@ instructions per MAC of the int8 variant on the same ISA).
 
 The layers of bench/int16.py (3x3 conv, 3x3 depthwise, 1x1 conv, FULLY_CONNECTED on 16x16x16) in two chains with the
 same weight values in [-8, 7]: one writes them as int8 tensors, the other as INT4. Each chain is built for the board
-as `build --board` does (its kernel variants), run once and checked against TFLM; the int8 chain also with its
-portable reference kernels (fg_conv2d_s8, ...) and with compact weights (`--compact-weights`: no wider weight layout
-bought with flash, the fair comparison where flash is what 4-bit weights are for).
+as `build --board` does (its kernel variants), run once, and checked against TFLM tensor by tensor (a packed build
+run step by step); the int8 chain also with its portable reference kernels (fg_conv2d_s8, ...) and with compact
+weights (`--compact-weights`: no wider weight layout bought with flash, the fair comparison where flash is what 4-bit
+weights are for).
 
     python bench/int4.py [--board mps2_an385]
 """
@@ -22,6 +23,7 @@ from int16 import LAYERS, SIDE, UNITS, reference_kernels
 
 from firmware_gen.backend.options import GenerationOptions
 from firmware_gen.check.inputs import random_inputs
+from firmware_gen.check.layer_validation import validate_layers
 from firmware_gen.check.oracle import run_tflm
 from firmware_gen.driver.compiler import generate
 from firmware_gen.frontend.tflite_reader import read_model
@@ -59,18 +61,22 @@ def chain_model(int4: bool) -> bytes:
 
 def measure(int4: bool, board_name: str, reference: bool = False, compact: bool = False,
             ) -> tuple[list[tuple[str, str, float, int]], bool]:
-    """[(layer, C function, instructions / MAC, weight bytes in its tables)] on the board, and whether it equals
-    TFLM."""
+    """[(layer, C function, instructions / MAC, weight bytes in its tables)] on the board, and whether its output and
+    every intermediate tensor (a packed build run step by step) equal TFLM's."""
     data = chain_model(int4)
     graph = read_model(data, "chain")
     board = load_board(board_name)
+    generation = GenerationOptions(compact_weights=compact)
+    inputs = random_inputs(graph, seed=0)
     with tempfile.TemporaryDirectory() as tmp, reference_kernels(reference):
-        compiled = generate(graph, Path(tmp) / "model", isa=board.isa,
-                            generation=GenerationOptions(compact_weights=compact))
-        inputs = random_inputs(graph, seed=0)
+        compiled = generate(graph, Path(tmp) / "model", isa=board.isa, generation=generation)
         result = run_model(build_firmware(Path(tmp) / "model", board, Path(tmp) / "fw"), inputs, timeout=600)
+        # Every intermediate tensor too: the chain's final logits alone can hide a wrong layer behind saturation.
+        packed = generate(graph, Path(tmp) / "packed", interface="packed", isa=board.isa, generation=generation)
+        layers = validate_layers(data, packed, build_firmware(Path(tmp) / "packed", board, Path(tmp) / "fw_packed"),
+                                 inputs)
     expected = run_tflm(data, inputs, len(graph.tensors)).outputs[0]
-    exact = np.array_equal(result.outputs[0].ravel(), np.asarray(expected).ravel())
+    exact = layers.bit_exact and np.array_equal(result.outputs[0].ravel(), np.asarray(expected).ravel())
     rows = []
     for name, op, count in zip([*(n for n, _, _ in LAYERS), "", ""], graph.operators, result.step_instructions,
                                strict=True):
@@ -92,9 +98,9 @@ def main() -> None:
     compact, compact_exact = measure(False, board, compact=True)
     fast, fast_exact = measure(False, board)
     w4, w4_exact = measure(True, board)
-    print(f"{board}: instructions per MAC, 4-bit weights against int8 (bit-exact with TFLM: int8 reference "
-          f"{portable_exact}, int8 compact {compact_exact}, int8 fast {fast_exact}, 4-bit {w4_exact}); weight bytes "
-          "of each layer's layout")
+    print(f"{board}: instructions per MAC, 4-bit weights against int8 (every tensor bit-exact with TFLM: int8 "
+          f"reference {portable_exact}, int8 compact {compact_exact}, int8 fast {fast_exact}, 4-bit {w4_exact}); "
+          "weight bytes of each layer's layout")
     for (name, f_ref, i_ref, b_ref), (_, f_c, i_c, b_c), (_, f_fast, i_fast, b_fast), (_, f4, i4, b4) in zip(
             portable, compact, fast, w4, strict=True):
         print(f"  {name:16s} 4-bit {i4:6.2f} ({f4}, {b4} B)")
