@@ -15,9 +15,11 @@
 #define C2_TE (1u << 3)
 
 static volatile uint8_t regs[0x20];
-static int started, d_handed_out, buffer_full;
-static uint8_t buffer_byte, shifting_byte;
-static uint32_t shifting_ticks;
+static int started, d_handed_out;
+
+static void set_s1(uint32_t bits) { regs[S1] |= (uint8_t)bits; }
+static void clear_s1(uint32_t bits) { regs[S1] &= (uint8_t)~bits; }
+static model_single_buffer d = {set_s1, clear_s1, S1_TDRE, S1_TC, 0, 0, 0, 0};
 
 static void act_on_writes(void) {
     if (!started) {
@@ -26,49 +28,23 @@ static void act_on_writes(void) {
     }
     if (d_handed_out) {
         d_handed_out = 0;
-        if (!(regs[C2] & C2_TE)) {
-            model_misuse("D written with the transmitter off");
-        }
-        if (buffer_full) {
-            model_misuse("D written while TDRE was clear: a byte overwritten");
-        }
-        buffer_byte = regs[D];
-        buffer_full = 1;
-        regs[S1] &= (uint8_t)~(S1_TDRE | S1_TC);
-    }
-}
-
-static void tick(void) {
-    ++model_now;
-    if (shifting_ticks && --shifting_ticks == 0) {
-        model_line_byte(shifting_byte);
-        if (!buffer_full) {
-            regs[S1] |= S1_TC;
-            model_complete_event();
-        }
-    }
-    if (shifting_ticks == 0 && buffer_full) {
-        shifting_byte = buffer_byte;
-        shifting_ticks = MODEL_BYTE_TICKS;
-        buffer_full = 0;
-        regs[S1] |= S1_TDRE;
+        model_single_buffer_load(&d, regs[D], (regs[C2] & C2_TE) != 0, "D written with the transmitter off",
+                                 "D written while TDRE was clear: a byte overwritten");
     }
 }
 
 volatile uint8_t *fg_model_reg8(uint32_t offset) {
     act_on_writes();
-    tick();
+    model_single_buffer_tick(&d);
     d_handed_out = offset == D;
     return &regs[offset];
 }
-
-void model_reset_now(void);
 
 void model_reset_requested(void) {
     act_on_writes();
     model_config("SBR", (uint32_t)(regs[BDH] & 0x1Fu) << 8 | regs[BDL]);
     model_config("BRFA", regs[C4] & 0x1Fu);
     model_config("C2", regs[C2]);
-    model_cut((shifting_ticks ? 1u : 0u) + (buffer_full ? 1u : 0u));
+    model_cut(model_single_buffer_pending(&d));
     model_reset_now();
 }

@@ -97,8 +97,6 @@ volatile uint32_t *fg_model_gpio_reg32(uint32_t offset) {
     return &gpio[offset / 4];
 }
 
-void model_reset_now(void);
-
 void model_reset_requested(void) {
     act_on_writes();
     model_config("BAUDRATE", REG(BAUDRATE));

@@ -18,7 +18,6 @@
 #define LCR_H_FEN (1u << 4)
 #define CR_UARTEN (1u << 0)
 #define CR_TXE (1u << 8)
-#define UNWRITTEN 0xFFFFFFFFu /* written registers are put back to this after the model reads them */
 #define FIFO_DEPTH 32u
 
 static volatile uint32_t regs[0x1000 / 4];
@@ -42,23 +41,21 @@ static void update_flags(void) {
     REG(FR) = flags;
 }
 
-/* A configuration register written since the last access: taken, and put back to UNWRITTEN. */
+/* A configuration register written since the last access: taken. */
 static int taken(uint32_t offset, uint32_t *value) {
-    if (REG(offset) == UNWRITTEN) {
+    if (!model_register_written(&REG(offset), value)) {
         return 0;
     }
     if (REG(CR) & CR_UARTEN) {
         model_misuse("IBRD, FBRD or LCR_H written while the UART is enabled");
     }
-    *value = REG(offset);
-    REG(offset) = UNWRITTEN;
     return 1;
 }
 
 static void act_on_writes(void) {
     if (!started) {
         started = 1;
-        REG(DR) = REG(IBRD) = REG(FBRD) = REG(LCR_H) = UNWRITTEN;
+        REG(DR) = REG(IBRD) = REG(FBRD) = REG(LCR_H) = MODEL_UNWRITTEN;
     }
     divisor_pending |= taken(IBRD, &ibrd) | taken(FBRD, &fbrd);
     if (taken(LCR_H, &lcr_h)) {
@@ -66,13 +63,13 @@ static void act_on_writes(void) {
         latched_fbrd = fbrd;
         divisor_pending = 0;
     }
-    if (REG(DR) != UNWRITTEN) {
+    uint32_t written;
+    if (model_register_written(&REG(DR), &written)) {
         if (fifo_count >= depth()) {
             model_misuse("DR written while TXFF was set: a byte lost");
         } else {
-            fifo[(fifo_head + fifo_count++) % FIFO_DEPTH] = (uint8_t)REG(DR);
+            fifo[(fifo_head + fifo_count++) % FIFO_DEPTH] = (uint8_t)written;
         }
-        REG(DR) = UNWRITTEN;
     }
     update_flags();
 }
@@ -102,8 +99,6 @@ volatile uint32_t *fg_model_reg32(uint32_t offset) {
     tick();
     return &regs[offset / 4];
 }
-
-void model_reset_now(void);
 
 void model_reset_requested(void) {
     act_on_writes();

@@ -12,66 +12,40 @@
 #define CCR0_TE (1u << 4)
 #define CSR_TDRE (1u << 29)
 #define CSR_TEND (1u << 30)
-#define TDR_UNWRITTEN 0xFFFFFFFFu /* the driver writes bytes: any value below 256 is a write */
 
 static volatile uint32_t regs[0x100 / 4];
 static int started;
-static int tdr_full;
-static uint8_t tdr_byte, shifting_byte;
-static uint32_t shifting_ticks;
 
 #define REG(offset) regs[(offset) / 4]
+
+static void set_csr(uint32_t bits) { REG(CSR) |= bits; }
+static void clear_csr(uint32_t bits) { REG(CSR) &= ~bits; }
+static model_single_buffer tdr = {set_csr, clear_csr, CSR_TDRE, CSR_TEND, 0, 0, 0, 0};
 
 static void act_on_writes(void) {
     if (!started) {
         started = 1;
         REG(CSR) = CSR_TDRE | CSR_TEND;
-        REG(TDR) = TDR_UNWRITTEN;
+        REG(TDR) = MODEL_UNWRITTEN;
     }
-    if (REG(TDR) != TDR_UNWRITTEN) {
-        if (!(REG(CCR0) & CCR0_TE)) {
-            model_misuse("TDR written with CCR0.TE off");
-        }
-        if (tdr_full) {
-            model_misuse("TDR written while TDRE was clear: a byte overwritten");
-        }
-        tdr_byte = (uint8_t)REG(TDR);
-        tdr_full = 1;
-        REG(TDR) = TDR_UNWRITTEN;
-        REG(CSR) &= ~(CSR_TDRE | CSR_TEND);
-    }
-}
-
-static void tick(void) {
-    ++model_now;
-    if (shifting_ticks && --shifting_ticks == 0) {
-        model_line_byte(shifting_byte);
-        if (!tdr_full) {
-            REG(CSR) |= CSR_TEND;
-            model_complete_event();
-        }
-    }
-    if (shifting_ticks == 0 && tdr_full) {
-        shifting_byte = tdr_byte;
-        shifting_ticks = MODEL_BYTE_TICKS;
-        tdr_full = 0;
-        REG(CSR) |= CSR_TDRE;
+    uint32_t written;
+    if (model_register_written(&REG(TDR), &written)) {
+        model_single_buffer_load(&tdr, (uint8_t)written, (REG(CCR0) & CCR0_TE) != 0, "TDR written with CCR0.TE off",
+                                 "TDR written while TDRE was clear: a byte overwritten");
     }
 }
 
 volatile uint32_t *fg_model_reg32(uint32_t offset) {
     act_on_writes();
-    tick();
+    model_single_buffer_tick(&tdr);
     return &regs[offset / 4];
 }
-
-void model_reset_now(void);
 
 void model_reset_requested(void) {
     act_on_writes();
     model_config("CCR0", REG(CCR0));
     model_config("CCR2", REG(CCR2));
     model_config("CCR3", REG(CCR3));
-    model_cut((shifting_ticks ? 1u : 0u) + (tdr_full ? 1u : 0u));
+    model_cut(model_single_buffer_pending(&tdr));
     model_reset_now();
 }

@@ -9,65 +9,39 @@
 #define TDR 0x28u
 #define ISR_TC (1u << 6)
 #define ISR_TXE (1u << 7)
-#define TDR_UNWRITTEN 0xFFFFFFFFu /* the driver writes bytes: any value below 256 is a write */
 
 static volatile uint32_t regs[0x400 / 4];
 static int started;
-static int tdr_full;
-static uint8_t tdr_byte, shifting_byte;
-static uint32_t shifting_ticks;
 
 #define REG(offset) regs[(offset) / 4]
+
+static void set_isr(uint32_t bits) { REG(ISR) |= bits; }
+static void clear_isr(uint32_t bits) { REG(ISR) &= ~bits; }
+static model_single_buffer tdr = {set_isr, clear_isr, ISR_TXE, ISR_TC, 0, 0, 0, 0};
 
 static void act_on_writes(void) {
     if (!started) {
         started = 1;
         REG(ISR) = ISR_TXE | ISR_TC;
-        REG(TDR) = TDR_UNWRITTEN;
+        REG(TDR) = MODEL_UNWRITTEN;
     }
-    if (REG(TDR) != TDR_UNWRITTEN) {
-        if ((REG(CR1) & 0x9u) != 0x9u) {
-            model_misuse("TDR written with UE or TE off");
-        }
-        if (tdr_full) {
-            model_misuse("TDR written while TXE was clear: a byte overwritten");
-        }
-        tdr_byte = (uint8_t)REG(TDR);
-        tdr_full = 1;
-        REG(TDR) = TDR_UNWRITTEN;
-        REG(ISR) &= ~(ISR_TXE | ISR_TC);
-    }
-}
-
-static void tick(void) {
-    ++model_now;
-    if (shifting_ticks && --shifting_ticks == 0) {
-        model_line_byte(shifting_byte);
-        if (!tdr_full) {
-            REG(ISR) |= ISR_TC;
-            model_complete_event();
-        }
-    }
-    if (shifting_ticks == 0 && tdr_full) {
-        shifting_byte = tdr_byte;
-        shifting_ticks = MODEL_BYTE_TICKS;
-        tdr_full = 0;
-        REG(ISR) |= ISR_TXE;
+    uint32_t written;
+    if (model_register_written(&REG(TDR), &written)) {
+        model_single_buffer_load(&tdr, (uint8_t)written, (REG(CR1) & 0x9u) == 0x9u, "TDR written with UE or TE off",
+                                 "TDR written while TXE was clear: a byte overwritten");
     }
 }
 
 volatile uint32_t *fg_model_reg32(uint32_t offset) {
     act_on_writes();
-    tick();
+    model_single_buffer_tick(&tdr);
     return &regs[offset / 4];
 }
-
-void model_reset_now(void);
 
 void model_reset_requested(void) {
     act_on_writes();
     model_config("BRR", REG(BRR));
     model_config("CR1", REG(CR1));
-    model_cut((shifting_ticks ? 1u : 0u) + (tdr_full ? 1u : 0u));
+    model_cut(model_single_buffer_pending(&tdr));
     model_reset_now();
 }

@@ -30,5 +30,30 @@ void model_complete_event(void);          /* the peripheral raised its transmiss
 void model_misuse(const char *what);      /* the driver did something the manual forbids */
 void model_cut(uint32_t bytes);           /* bytes still on the line or queued when the reset came */
 void model_config(const char *name, uint32_t value); /* a register value after init, for the report */
+void model_reset_now(void);               /* the reset itself, once the model has acted on the last accesses */
+
+/* A register whose writes the model acts on holds MODEL_UNWRITTEN (a value the driver never writes) until the driver
+ * writes it: whether it was written since the last call, the value then in *value and the register unwritten again. */
+#define MODEL_UNWRITTEN 0xFFFFFFFFu
+int model_register_written(volatile uint32_t *reg, uint32_t *value);
+
+/* A transmitter with one buffer register before its shift register (STM32 USART, Renesas SCI_B, Kinetis UART with
+ * its FIFO off): loading the buffer clears the `empty` and `complete` status bits; the byte moves to the shift
+ * register as soon as that is free, which sets `empty`; `complete` is set when a frame's stop bit has gone out and
+ * the buffer is empty. The model keeps the status register and gives its set/clear. */
+typedef struct {
+    void (*set_status)(uint32_t bits);
+    void (*clear_status)(uint32_t bits);
+    uint32_t empty, complete;
+    int full;
+    uint8_t byte, shifting_byte;
+    uint32_t shifting_ticks;
+} model_single_buffer;
+
+/* The driver wrote `byte` to the buffer; `enabled`: the transmitter was on, or `off` is a misuse. */
+void model_single_buffer_load(model_single_buffer *tx, uint8_t byte, int enabled, const char *off,
+                              const char *overwritten);
+void model_single_buffer_tick(model_single_buffer *tx); /* one tick of model time */
+uint32_t model_single_buffer_pending(const model_single_buffer *tx); /* bytes a reset would cut */
 
 #endif /* UART_MODEL_H */

@@ -37,11 +37,52 @@ void model_config(const char *name, uint32_t value) {
     }
 }
 
-/* The models call this from model_reset_requested() once they have acted on the last accesses. */
-void model_reset_now(void);
 void model_reset_now(void) {
     reset_at = model_now;
     reset_done = 1;
+}
+
+int model_register_written(volatile uint32_t *reg, uint32_t *value) {
+    if (*reg == MODEL_UNWRITTEN) {
+        return 0;
+    }
+    *value = *reg;
+    *reg = MODEL_UNWRITTEN;
+    return 1;
+}
+
+void model_single_buffer_load(model_single_buffer *tx, uint8_t byte, int enabled, const char *off,
+                              const char *overwritten) {
+    if (!enabled) {
+        model_misuse(off);
+    }
+    if (tx->full) {
+        model_misuse(overwritten);
+    }
+    tx->byte = byte;
+    tx->full = 1;
+    tx->clear_status(tx->empty | tx->complete);
+}
+
+void model_single_buffer_tick(model_single_buffer *tx) {
+    ++model_now;
+    if (tx->shifting_ticks && --tx->shifting_ticks == 0) {
+        model_line_byte(tx->shifting_byte);
+        if (!tx->full) {
+            tx->set_status(tx->complete);
+            model_complete_event();
+        }
+    }
+    if (tx->shifting_ticks == 0 && tx->full) {
+        tx->shifting_byte = tx->byte;
+        tx->shifting_ticks = MODEL_BYTE_TICKS;
+        tx->full = 0;
+        tx->set_status(tx->empty);
+    }
+}
+
+uint32_t model_single_buffer_pending(const model_single_buffer *tx) {
+    return (tx->shifting_ticks ? 1u : 0u) + (tx->full ? 1u : 0u);
 }
 
 void model_report(FILE *out) {
