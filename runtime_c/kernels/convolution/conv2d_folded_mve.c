@@ -93,10 +93,10 @@ static inline void fg_mve_copy_runs(int8_t *row, const int8_t *line, int32_t run
 
 /* Output pixels in pairs, raster order: both windows are copied before either pixel is stored, so an output
  * overlapping the input as ops/overlap.py allows never changes what a window reads. A window inside the image (no
- * dilation across) is copied run by run; one at the border through fg_mve_window_row. Then gemm, the int8 GEMM's
- * full blocks first through its assembly loop when `blocks2`. */
+ * dilation across) is copied run by run; one at the border through fg_mve_window_row. Then the GEMM of `layout`:
+ * its full blocks through the assembly loop, the rest (and a last lone window) through its gemm. */
 __attribute__((always_inline)) static inline void fg_mve_folded(const fg_conv2d_params *p, const int8_t *input,
-                                                                int8_t *output, fg_mve_gemm *gemm, int blocks2) {
+                                                                int8_t *output, fg_mve_gemm_layout layout) {
     const int32_t in_c = p->in_c, depth = p->filter_h * p->filter_w * in_c, out_c = p->out_c;
     const int32_t line_bytes = p->in_w * in_c, image_bytes = p->in_h * line_bytes;
     const int32_t span = p->filter_w * in_c, step = p->dilation_h * line_bytes, runs = p->filter_h;
@@ -107,8 +107,8 @@ __attribute__((always_inline)) static inline void fg_mve_folded(const fg_conv2d_
     int8_t rows[2][FG_MVE_ROW_MAX + 16];
     const fg_mve_clamp clamp = fg_mve_make_clamp(&requant);
     fg_mve_gemm_state st;  /* the pairs' full blocks straight to the assembly loop, set up once */
-    const int32_t full = blocks2 ? fg_mve_gemm_begin(&st, depth, out_c, packed, (uint32_t)out_c) : 0;
-    const int32_t *rest = packed + (16 + 16 * ((depth + 15) >> 4)) * (full >> 2);
+    const int32_t full = fg_mve_gemm_begin_layout(&st, depth, out_c, packed, (uint32_t)out_c, layout.step_words);
+    const int32_t *rest = packed + fg_mve_block_words(depth, layout.step_words) * (full >> 2);
     st.x0 = rows[0];
     st.x1 = rows[1];
     int32_t pending = 0;
@@ -127,11 +127,11 @@ __attribute__((always_inline)) static inline void fg_mve_folded(const fg_conv2d_
                 if (++pending == 2) {
                     if (full) {
                         st.out0 = output;
-                        fg_mve_gemm_blocks2(&st, packed, &clamp, shifts_left);
+                        layout.blocks2(&st, packed, &clamp, shifts_left);
                     }
                     if (full < out_c) {
-                        gemm(rows[0], rows[1], depth, out_c - full, rest, &requant, shifts_left, output + full,
-                             output + out_c + full);
+                        layout.gemm(rows[0], rows[1], depth, out_c - full, rest, &requant, shifts_left,
+                                    output + full, output + out_c + full);
                     }
                     output += 2 * out_c;
                     pending = 0;
@@ -140,20 +140,20 @@ __attribute__((always_inline)) static inline void fg_mve_folded(const fg_conv2d_
         }
     }
     if (pending) {
-        gemm(rows[0], 0, depth, out_c, packed, &requant, shifts_left, output, 0);
+        layout.gemm(rows[0], 0, depth, out_c, packed, &requant, shifts_left, output, 0);
     }
 }
 
 FG_HOT_LOOP void fg_conv2d_folded_s8_mve(const fg_conv2d_params *p, const int8_t *input, const int8_t *filter,
                                          int8_t *output) {
     (void)filter;
-    fg_mve_folded(p, input, output, fg_mve_gemm_s8, 1);
+    fg_mve_folded(p, input, output, FG_MVE_GEMM_S8);
 }
 
 FG_HOT_LOOP void fg_conv2d_s4_mve(const fg_conv2d_params *p, const int8_t *input, const int8_t *filter,
                                   int8_t *output) {
     (void)filter;
-    fg_mve_folded(p, input, output, fg_mve_gemm_s4, 0);
+    fg_mve_folded(p, input, output, FG_MVE_GEMM_S4);
 }
 
 #endif /* __ARM_FEATURE_MVE */

@@ -19,11 +19,33 @@
     "vmladava.s8 r6, q0, q3\n"                 \
     "vmladava.s8 lr, q1, q3\n"
 
+/* 16 taps of two rows against four 4-bit weight rows (the signed 4-bit GEMM layout, fg/variants_mve.h): per pair of
+ * channels one vector whose VSHL.I8 #4 is 16 x the first channel's taps and whose VSHR.S8 #4 is the second's; two
+ * VMLADAVA on each. */
+#define FG_MVE_STEP2X4_S4                       \
+    "vldrb.8 q0, [%[px0]], #16\n"              \
+    "vldrb.8 q1, [%[px1]], #16\n"              \
+    "vldrb.8 q2, [%[pk]], #32\n"               \
+    "vshl.i8 q3, q2, #4\n"                     \
+    "vshr.s8 q2, q2, #4\n"                     \
+    "vmladava.s8 r0, q0, q3\n"                 \
+    "vmladava.s8 r8, q1, q3\n"                 \
+    "vmladava.s8 r2, q0, q2\n"                 \
+    "vmladava.s8 r10, q1, q2\n"                \
+    "vldrb.8 q2, [%[pk], #-16]\n"              \
+    "vshl.i8 q3, q2, #4\n"                     \
+    "vshr.s8 q2, q2, #4\n"                     \
+    "vmladava.s8 r4, q0, q3\n"                 \
+    "vmladava.s8 r12, q1, q3\n"                \
+    "vmladava.s8 r6, q0, q2\n"                 \
+    "vmladava.s8 lr, q1, q2\n"
+
 /* Every full block of four output channels of two rows, in one assembly loop: the block's bias into the eight
  * accumulators (LDM), the dot products (unrolled 8 times, entered by TBB at steps % 8 before the end), then through
  * sums[] into two vectors, requantized (fg_mve_requantize) and stored. Returns the packed pointer after the last
- * block. Two versions: with the left shift, and without it for layers that never shift left. */
-#define FG_MVE_BLOCKS2(NAME, LEFT_SHIFT) \
+ * block. STEP: FG_MVE_STEP2X4 (int8 weights) or FG_MVE_STEP2X4_S4. Versions with the left shift, and without it for
+ * layers that never shift left. */
+#define FG_MVE_BLOCKS2(NAME, LEFT_SHIFT, STEP) \
 __attribute__((noinline)) static const int32_t *NAME(fg_mve_gemm_state *st, const int32_t *packed, \
                                                                  const fg_mve_clamp *clamp) { \
     const int32x4_t offset = vdupq_n_s32(clamp->offset), low = clamp->low, high = clamp->high; \
@@ -45,14 +67,14 @@ __attribute__((noinline)) static const int32_t *NAME(fg_mve_gemm_state *st, cons
                      ".byte (.Ls6%= - .Lentries%=) / 2, (.Ls5%= - .Lentries%=) / 2\n" \
                      ".byte (.Ls4%= - .Lentries%=) / 2, (.Ls3%= - .Lentries%=) / 2\n" \
                      ".byte (.Ls2%= - .Lentries%=) / 2, (.Ls1%= - .Lentries%=) / 2\n" \
-                     ".Ls0%=:\n" FG_MVE_STEP2X4 \
-                     ".Ls1%=:\n" FG_MVE_STEP2X4 \
-                     ".Ls2%=:\n" FG_MVE_STEP2X4 \
-                     ".Ls3%=:\n" FG_MVE_STEP2X4 \
-                     ".Ls4%=:\n" FG_MVE_STEP2X4 \
-                     ".Ls5%=:\n" FG_MVE_STEP2X4 \
-                     ".Ls6%=:\n" FG_MVE_STEP2X4 \
-                     ".Ls7%=:\n" FG_MVE_STEP2X4 \
+                     ".Ls0%=:\n" STEP \
+                     ".Ls1%=:\n" STEP \
+                     ".Ls2%=:\n" STEP \
+                     ".Ls3%=:\n" STEP \
+                     ".Ls4%=:\n" STEP \
+                     ".Ls5%=:\n" STEP \
+                     ".Ls6%=:\n" STEP \
+                     ".Ls7%=:\n" STEP \
                      "subs %[n], %[n], #1\n" \
                      "bne .Ls0%=\n" \
                      "ldr %[px0], [%[st], #24]\n" \
@@ -92,12 +114,21 @@ __attribute__((noinline)) static const int32_t *NAME(fg_mve_gemm_state *st, cons
     return packed; \
 }
 
-FG_MVE_BLOCKS2(fg_mve_blocks2_shifted, "vldrw.32 q2, [%[px0], #16]\n" "vshl.s32 q0, q0, q2\n" "vshl.s32 q1, q1, q2\n")
-FG_MVE_BLOCKS2(fg_mve_blocks2, "")
+#define FG_MVE_LEFT_SHIFT "vldrw.32 q2, [%[px0], #16]\n" "vshl.s32 q0, q0, q2\n" "vshl.s32 q1, q1, q2\n"
+FG_MVE_BLOCKS2(fg_mve_blocks2_shifted, FG_MVE_LEFT_SHIFT, FG_MVE_STEP2X4)
+FG_MVE_BLOCKS2(fg_mve_blocks2, "", FG_MVE_STEP2X4)
+/* The 4-bit layout's left shifts take its first channels' factor 16 back: always applied. */
+FG_MVE_BLOCKS2(fg_mve_blocks2_s4, FG_MVE_LEFT_SHIFT, FG_MVE_STEP2X4_S4)
 
 const int32_t *fg_mve_gemm_blocks2(fg_mve_gemm_state *st, const int32_t *packed, const fg_mve_clamp *clamp,
                                    int shifts_left) {
     return shifts_left ? fg_mve_blocks2_shifted(st, packed, clamp) : fg_mve_blocks2(st, packed, clamp);
+}
+
+const int32_t *fg_mve_gemm_blocks2_s4(fg_mve_gemm_state *st, const int32_t *packed, const fg_mve_clamp *clamp,
+                                      int shifts_left) {
+    (void)shifts_left;
+    return fg_mve_blocks2_s4(st, packed, clamp);
 }
 
 #endif /* __ARM_FEATURE_MVE */

@@ -4,11 +4,11 @@
 
 #include "fg/isa/mve.h"
 
-/* The 4-bit GEMM layout (fg/variants_mve.h): a weight byte b holds channel B's tap in its high nibble and channel A's
- * tap + 8 in its low one, so read as int8 it is exactly 16 B + A + 8, and b & 0x0F is A + 8. Per pair of channels and
- * per row x, VMLADAVA makes raw = sum x (16 B + A + 8) from the bytes as loaded and low = sum x (A + 8) after one VAND;
- * then sum x A = low - 8 sum x, and sum x B = (raw - low) / 16 (exact: |16 sum x B| < 2^31 while depth < 2^17). One
- * vector instruction per 32 weights more than the int8 loop, and sum x once per row. */
+/* The offset 4-bit GEMM layout (fg/variants_mve.h): a weight byte b holds channel B's tap in its high nibble and
+ * channel A's tap + 8 in its low one, so read as int8 it is exactly 16 B + A + 8, and b & 0x0F is A + 8. Per pair of
+ * channels and per row x, VMLADAVA makes raw = sum x (16 B + A + 8) from the bytes as loaded and low = sum x (A + 8)
+ * after one VAND; then sum x A = low - 8 sum x, and sum x B = (raw - low) / 16 (exact: |16 sum x B| < 2^31 while depth
+ * < 2^17). One vector instruction per 32 weights more than the int8 loop, and sum x once per row. */
 
 /* sum x[i], i < n. */
 static int32_t fg_mve_row_sum(const int8_t *x, int32_t n) {
@@ -65,16 +65,27 @@ __attribute__((always_inline)) static inline void fg_mve_step1x4_s4(int8x16_t u,
     a[2] = vmladavaq_s8(a[2], u, vandq_s8(v23, low_nibbles));
 }
 
-/* One row against one block of four channels; the row is read up to depth only. */
-__attribute__((always_inline)) static inline int32x4_t fg_mve_dot1x4_s4(const int8_t *x, const int8_t *w,
-                                                                        int32_t depth) {
+/* The same against the signed layout: a[] = (16 sum0, sum1, 16 sum2, sum3). */
+__attribute__((always_inline)) static inline void fg_mve_step1x4_s4_signed(int8x16_t u, const int8_t *w,
+                                                                           int32_t a[4]) {
+    const int8x16_t v01 = vldrbq_s8(w), v23 = vldrbq_s8(w + 16);
+    a[0] = vmladavaq_s8(a[0], u, vshlq_n_s8(v01, 4));
+    a[1] = vmladavaq_s8(a[1], u, vshrq_n_s8(v01, 4));
+    a[2] = vmladavaq_s8(a[2], u, vshlq_n_s8(v23, 4));
+    a[3] = vmladavaq_s8(a[3], u, vshrq_n_s8(v23, 4));
+}
+
+/* One row against one block of four channels, step by step (fg_mve_step1x4_s4 or its signed form); the row is read
+ * up to depth only. */
+__attribute__((always_inline)) static inline int32x4_t fg_mve_dot1x4_s4(
+    const int8_t *x, const int8_t *w, int32_t depth, void (*step)(int8x16_t u, const int8_t *w, int32_t a[4])) {
     int32_t a[4] = {0, 0, 0, 0};
     int32_t n = depth;
     for (; n >= 16; n -= 16, x += 16, w += 32) {
-        fg_mve_step1x4_s4(vldrbq_s8(x), w, a);
+        step(vldrbq_s8(x), w, a);
     }
     if (n > 0) {
-        fg_mve_step1x4_s4(vldrbq_z_s8(x, vctp8q((uint32_t)n)), w, a);
+        step(vldrbq_z_s8(x, vctp8q((uint32_t)n)), w, a);
     }
     return fg_mve_vec4(a[0], a[1], a[2], a[3]);
 }
@@ -110,9 +121,42 @@ FG_HOT_LOOP void fg_mve_gemm_s4(const int8_t *x0, const int8_t *x1, int32_t dept
             vstrbq_p_s32(out0 + c, fg_mve_requantize(acc0, &q, &clamp), store);
             vstrbq_p_s32(out1 + c, fg_mve_requantize(acc1, &q, &clamp), store);
         } else {
-            const int32x4_t acc0 = fg_mve_channels_s4(fg_mve_dot1x4_s4(x0, w, depth), sum0, q.bias);
+            const int32x4_t dot = fg_mve_dot1x4_s4(x0, w, depth, fg_mve_step1x4_s4);
+            const int32x4_t acc0 = fg_mve_channels_s4(dot, sum0, q.bias);
             vstrbq_p_s32(out0 + c, fg_mve_requantize(acc0, &q, &clamp), store);
         }
+    }
+}
+
+/* The signed 4-bit GEMM layout (fg/variants_mve.h): VSHR.S8 #4 of a weight vector is the pair's second channel's taps,
+ * VSHL.I8 #4 16 times its first channel's (the low nibble moved up, its sign included), so the int8 loop runs with
+ * one shift per 16 weights more and no correction but the quant block's (the first channels' bias x 16 and left shift
+ * - 4). Two rows' full blocks go to the assembly loop fg_mve_gemm_blocks2_s4; what it leaves (the last channels, a
+ * lone row) is done here. */
+FG_HOT_LOOP void fg_mve_gemm_s4_signed(const int8_t *x0, const int8_t *x1, int32_t depth, int32_t out_c,
+                                       const int32_t *packed, const fg_requant_params *requant, int shifts_left,
+                                       int8_t *out0, int8_t *out1) {
+    const fg_mve_clamp clamp = fg_mve_make_clamp(requant);
+    const int32_t block_words = fg_mve_block_words(depth, 8);
+    int32_t c = 0;
+    if (x1 != 0 && out_c >= 4) {
+        fg_mve_gemm_state st;
+        c = fg_mve_gemm_begin_layout(&st, depth, out_c, packed, (uint32_t)((uintptr_t)out1 - (uintptr_t)out0), 8);
+        st.x0 = x0;
+        st.x1 = x1;
+        st.out0 = out0;
+        packed = fg_mve_gemm_blocks2_s4(&st, packed, &clamp, shifts_left);
+    }
+    for (; c < out_c; c += 4, packed += block_words) {
+        const fg_mve_quant4 q = fg_mve_load_quant4(packed);
+        const int8_t *w = (const int8_t *)(packed + 16);
+        const mve_pred16_t store = vctp32q((uint32_t)(out_c - c));
+        const int32x4_t acc0 = vaddq_s32(fg_mve_dot1x4_s4(x0, w, depth, fg_mve_step1x4_s4_signed), q.bias);
+        if (x1 != 0) {  /* both rows read before either is stored */
+            const int32x4_t acc1 = vaddq_s32(fg_mve_dot1x4_s4(x1, w, depth, fg_mve_step1x4_s4_signed), q.bias);
+            vstrbq_p_s32(out1 + c, fg_mve_requantize(acc1, &q, &clamp), store);
+        }
+        vstrbq_p_s32(out0 + c, fg_mve_requantize(acc0, &q, &clamp), store);
     }
 }
 
