@@ -16,59 +16,71 @@
  * nibble of byte j, 2j + 1 in its high one), then the quant blocks of j = 0 .. 3, each bias, left shift, multiplier,
  * right shift (4 words each). */
 
-enum { FG_DW4_GROUP_BYTES = 72 + 4 * 64 };
-
 /* What the assembly reads and updates: the first group and the nine tap pointers of the first pixel (one LDM into
  * r0-r9), the clamp, the scatter offsets, the run. */
 typedef struct {
     const int32_t *packed;
     const int8_t *t[9];
     int32x4_t low, high;
-    uint32x4_t offsets;  /* 0, 4, 8, 12 */
-    int32_t groups;      /* of sixteen channels, all full */
-    int32_t advance;     /* from a tap past a pixel's last group to the next pixel */
-    int32_t pixels;      /* left to do */
+    uint32x4_t offsets;       /* 0, 4, 8, 12 */
+    int32_t groups;           /* whole groups of sixteen channels */
+    int32_t tail;             /* channels in the last group when it is short, else 0 */
+    int32_t tail_lanes[4];    /* of its channels j, j + 4, j + 8, j + 12: how many there are */
+    int32_t advance;          /* from a tap past a pixel's whole groups to the next pixel */
+    int32_t pixels;           /* left to do */
+    int32_t saved;            /* VPR: GCC may hold a predicate there, and knows no clobber for it */
 } fg_dw4_run_state;
 
-/* Taps a (r) and b (r) against the pair of taps in the next 16 weight bytes: q0 (even channels), q1 (odd) += their
- * products; FIRST: their first products set q0, q1 instead. */
-#define FG_DW4_ASM_PAIR(a, b)                    \
+/* The 16 inputs of tap pointer a into q2: all of them, moving a on; or those the predicate P0 leaves (a short last
+ * group; the others read as zero, never loaded). */
+#define FG_DW4_X(a) "vldrb.8 q2, [" a "], #16\n"
+#define FG_DW4_X_TAIL(a) "vpst\n" "vldrbt.8 q2, [" a "]\n"
+/* Taps a and b against the pair of taps in the next 16 weight bytes (r0): q0 (even channels), q1 (odd) += their
+ * products, or (FIRST) set to them; X: FG_DW4_X or FG_DW4_X_TAIL. */
+#define FG_DW4_ASM_WEIGHT_PAIR                   \
     "vldrb.8 q3, [r0], #16\n"                    \
     "vshl.i8 q4, q3, #4\n"                       \
     "vshr.s8 q4, q4, #4\n"                       \
-    "vshr.s8 q3, q3, #4\n"                       \
-    "vldrb.8 q2, [" a "], #16\n"                 \
-    "vmullb.s8 q5, q2, q4\n"                     \
+    "vshr.s8 q3, q3, #4\n"
+#define FG_DW4_ASM_PRODUCTS(weights)             \
+    "vmullb.s8 q5, q2, " weights "\n"            \
     "vadd.i16 q0, q0, q5\n"                      \
-    "vmullt.s8 q5, q2, q4\n"                     \
-    "vadd.i16 q1, q1, q5\n"                      \
-    "vldrb.8 q2, [" b "], #16\n"                 \
-    "vmullb.s8 q5, q2, q3\n"                     \
-    "vadd.i16 q0, q0, q5\n"                      \
-    "vmullt.s8 q5, q2, q3\n"                     \
+    "vmullt.s8 q5, q2, " weights "\n"            \
     "vadd.i16 q1, q1, q5\n"
-#define FG_DW4_ASM_FIRST_PAIR                    \
-    "vldrb.8 q3, [r0], #16\n"                    \
-    "vshl.i8 q4, q3, #4\n"                       \
-    "vshr.s8 q4, q4, #4\n"                       \
-    "vshr.s8 q3, q3, #4\n"                       \
-    "vldrb.8 q2, [r1], #16\n"                    \
+#define FG_DW4_ASM_PAIR(X, a, b) \
+    FG_DW4_ASM_WEIGHT_PAIR X(a) FG_DW4_ASM_PRODUCTS("q4") X(b) FG_DW4_ASM_PRODUCTS("q3")
+#define FG_DW4_ASM_FIRST_PAIR(X)                 \
+    FG_DW4_ASM_WEIGHT_PAIR X("r1")               \
     "vmullb.s8 q0, q2, q4\n"                     \
     "vmullt.s8 q1, q2, q4\n"                     \
-    "vldrb.8 q2, [r2], #16\n"                    \
-    "vmullb.s8 q5, q2, q3\n"                     \
-    "vadd.i16 q0, q0, q5\n"                      \
-    "vmullt.s8 q5, q2, q3\n"                     \
-    "vadd.i16 q1, q1, q5\n"
+    X("r2") FG_DW4_ASM_PRODUCTS("q3")
+/* A group's nine taps into q0, q1 (tap 8: each weight byte sign-extended into an int16 lane and shifted up by 4 puts
+ * the odd channel's weight in the high byte, 16 x the even one's in the low byte: that product, which fits int16, is
+ * shifted back exactly); r0 moves on to the group's quant blocks. */
+#define FG_DW4_ASM_SUMS(X)                                                                                     \
+    FG_DW4_ASM_FIRST_PAIR(X) FG_DW4_ASM_PAIR(X, "r3", "r4") FG_DW4_ASM_PAIR(X, "r5", "r6")                     \
+    FG_DW4_ASM_PAIR(X, "r7", "r8")                                                                             \
+    "vldrb.s16 q3, [r0], #8\n"                                                                                 \
+    "vshl.i16 q3, q3, #4\n"                                                                                    \
+    X("r9")                                                                                                    \
+    "vmullb.s8 q5, q2, q3\n"                                                                                   \
+    "vshr.s16 q5, q5, #4\n"                                                                                    \
+    "vadd.i16 q0, q0, q5\n"                                                                                    \
+    "vmullt.s8 q5, q2, q3\n"                                                                                   \
+    "vadd.i16 q1, q1, q5\n"                                                                                    \
+    "vldrw.32 q5, [%[st], %[offsets]]\n"
 /* The int32 sums in q2 requantized (quant block at r0, which moves past it; BIAS_LEFT: FG_DW4_ASM_BIAS or
- * FG_DW4_ASM_BIAS_LEFT) and stored at out + 0, 4, 8, 12 (q5); out moves on by one channel. */
+ * FG_DW4_ASM_BIAS_LEFT), stored by STORE at out + 0, 4, 8, 12 (q5); out moves on by one channel. */
 #define FG_DW4_ASM_BIAS "vldrw.32 q3, [r0], #32\n" "vadd.i32 q2, q2, q3\n"
 #define FG_DW4_ASM_BIAS_LEFT                     \
     "vldrw.32 q3, [r0], #16\n"                   \
     "vadd.i32 q2, q2, q3\n"                      \
     "vldrw.32 q3, [r0], #16\n"                   \
     "vshl.s32 q2, q2, q3\n"
-#define FG_DW4_ASM_STORE(BIAS_LEFT)              \
+#define FG_DW4_STORE "vstrb.32 q2, [%[out], q5]\n"
+#define FG_DW4_STORE_TAIL(j) \
+    "ldr %[n], [%[st], %[lanes] + 4 * " #j "]\n" "vctp.32 %[n]\n" "vpst\n" "vstrbt.32 q2, [%[out], q5]\n"
+#define FG_DW4_ASM_STORE(BIAS_LEFT, STORE)       \
     BIAS_LEFT                                    \
     "vldrw.32 q3, [r0], #16\n"                   \
     "vqrdmulh.s32 q2, q2, q3\n"                  \
@@ -80,40 +92,47 @@ typedef struct {
     "vadd.i32 q2, q2, %[off]\n"                  \
     "vmax.s32 q2, q2, q6\n"                      \
     "vmin.s32 q2, q2, q7\n"                      \
-    "vstrb.32 q2, [%[out], q5]\n"                \
+    STORE                                        \
     "adds %[out], %[out], #1\n"
+/* Channels j, j + 4, j + 8, j + 12 (j = 0 .. 3) of the group: q0, q1 widened, requantized and stored. */
+#define FG_DW4_ASM_OUTPUTS(BIAS_LEFT, S0, S1, S2, S3)                                                          \
+    "vmovlb.s16 q2, q0\n" FG_DW4_ASM_STORE(BIAS_LEFT, S0) "vmovlb.s16 q2, q1\n" FG_DW4_ASM_STORE(BIAS_LEFT, S1) \
+    "vmovlt.s16 q2, q0\n" FG_DW4_ASM_STORE(BIAS_LEFT, S2) "vmovlt.s16 q2, q1\n" FG_DW4_ASM_STORE(BIAS_LEFT, S3)
 
-/* st->pixels output pixels (input pixels st->advance + 16 x groups bytes apart), each its st->groups groups of
- * sixteen channels, in assembly: the tap pointers in r1-r9 (post-incremented), the packed pointer in r0 (byte-widening
- * loads take r0-r7 only); q6, q7 the clamp. Versions with the left shift, and without it for layers that never shift
- * left. */
+/* st->pixels output pixels (input pixels st->advance + 16 x groups bytes apart), each its groups of sixteen channels,
+ * the last one short when st->tail, in assembly: the tap pointers in r1-r9 (post-incremented over the whole groups),
+ * the packed pointer in r0 (byte-widening loads take r0-r7 only); q6, q7 the clamp. Versions with the left shift, and
+ * without it for layers that never shift left. */
 #define FG_DW4_RUN(NAME, BIAS_LEFT) \
 __attribute__((noinline)) static void NAME(fg_dw4_run_state *st, int32_t offset, int8_t *out) { \
     int32_t n; \
-    __asm__ volatile("vldrw.32 q6, [%[st], %[lo]]\n" \
+    __asm__ volatile("vmrs %[n], p0\n" \
+                     "str %[n], [%[st], %[saved]]\n" \
+                     "vldrw.32 q6, [%[st], %[lo]]\n" \
                      "vldrw.32 q7, [%[st], %[hi]]\n" \
                      "ldm %[st], {r0, r1, r2, r3, r4, r5, r6, r7, r8, r9}\n" \
                      "3:\n" \
                      "ldr %[n], [%[st], %[groups]]\n" \
+                     "cmp %[n], #0\n" \
+                     "beq 4f\n" \
                      "1:\n" \
-                     FG_DW4_ASM_FIRST_PAIR FG_DW4_ASM_PAIR("r3", "r4") FG_DW4_ASM_PAIR("r5", "r6") \
-                     FG_DW4_ASM_PAIR("r7", "r8") \
-                     "vldrb.s16 q3, [r0], #8\n"  /* tap 8: 16 x the even channels' weights, the odd ones' */ \
-                     "vshl.i16 q3, q3, #4\n" \
-                     "vldrb.8 q2, [r9], #16\n" \
-                     "vmullb.s8 q5, q2, q3\n" \
-                     "vshr.s16 q5, q5, #4\n" \
-                     "vadd.i16 q0, q0, q5\n" \
-                     "vmullt.s8 q5, q2, q3\n" \
-                     "vadd.i16 q1, q1, q5\n" \
-                     "vldrw.32 q5, [%[st], %[offsets]]\n" \
-                     "vmovlb.s16 q2, q0\n" FG_DW4_ASM_STORE(BIAS_LEFT) \
-                     "vmovlb.s16 q2, q1\n" FG_DW4_ASM_STORE(BIAS_LEFT) \
-                     "vmovlt.s16 q2, q0\n" FG_DW4_ASM_STORE(BIAS_LEFT) \
-                     "vmovlt.s16 q2, q1\n" FG_DW4_ASM_STORE(BIAS_LEFT) \
+                     FG_DW4_ASM_SUMS(FG_DW4_X) \
+                     FG_DW4_ASM_OUTPUTS(BIAS_LEFT, FG_DW4_STORE, FG_DW4_STORE, FG_DW4_STORE, FG_DW4_STORE) \
                      "adds %[out], %[out], #12\n" \
                      "subs %[n], %[n], #1\n" \
                      "bne 1b\n" \
+                     "4:\n" \
+                     "ldr %[n], [%[st], %[tail]]\n" \
+                     "cmp %[n], #0\n" \
+                     "beq 5f\n" \
+                     "vctp.8 %[n]\n" \
+                     FG_DW4_ASM_SUMS(FG_DW4_X_TAIL) \
+                     FG_DW4_ASM_OUTPUTS(BIAS_LEFT, FG_DW4_STORE_TAIL(0), FG_DW4_STORE_TAIL(1), FG_DW4_STORE_TAIL(2), \
+                                        FG_DW4_STORE_TAIL(3)) \
+                     "ldr %[n], [%[st], %[tail]]\n" \
+                     "subs %[n], %[n], #4\n" \
+                     "add %[out], %[out], %[n]\n" \
+                     "5:\n" \
                      "ldr %[n], [%[st], %[advance]]\n" \
                      "add r1, r1, %[n]\n" \
                      "add r2, r2, %[n]\n" \
@@ -129,46 +148,23 @@ __attribute__((noinline)) static void NAME(fg_dw4_run_state *st, int32_t offset,
                      "subs %[n], %[n], #1\n" \
                      "str %[n], [%[st], %[pixels]]\n" \
                      "bne 3b\n" \
+                     "ldr %[n], [%[st], %[saved]]\n" \
+                     "vmsr p0, %[n]\n" \
                      : [out] "+r"(out), [n] "=&r"(n) \
                      : [st] "r"(st), [off] "r"(offset), [lo] "i"(offsetof(fg_dw4_run_state, low)), \
                        [hi] "i"(offsetof(fg_dw4_run_state, high)), \
                        [offsets] "i"(offsetof(fg_dw4_run_state, offsets)), \
                        [groups] "i"(offsetof(fg_dw4_run_state, groups)), \
+                       [tail] "i"(offsetof(fg_dw4_run_state, tail)), \
+                       [lanes] "i"(offsetof(fg_dw4_run_state, tail_lanes)), \
                        [advance] "i"(offsetof(fg_dw4_run_state, advance)), \
-                       [pixels] "i"(offsetof(fg_dw4_run_state, pixels)) \
+                       [pixels] "i"(offsetof(fg_dw4_run_state, pixels)), \
+                       [saved] "i"(offsetof(fg_dw4_run_state, saved)) \
                      : "r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "q0", "q1", "q2", "q3", "q4", \
                        "q5", "q6", "q7", "memory", "cc"); \
 }
 FG_DW4_RUN(fg_dw4_run_shifted, FG_DW4_ASM_BIAS_LEFT)
 FG_DW4_RUN(fg_dw4_run, FG_DW4_ASM_BIAS)
-
-/* even, odd += the products of inputs x0, x1 with the two taps whose nibbles `both` holds (x0's low). */
-static inline void fg_dw4_tap_pair(int16x8_t *even, int16x8_t *odd, int8x16_t x0, int8x16_t x1, int8x16_t both) {
-    const int8x16_t first = vshrq_n_s8(vshlq_n_s8(both, 4), 4), second = vshrq_n_s8(both, 4);
-    *even = vaddq_s16(*even, vaddq_s16(vmullbq_int_s8(x0, first), vmullbq_int_s8(x1, second)));
-    *odd = vaddq_s16(*odd, vaddq_s16(vmulltq_int_s8(x0, first), vmulltq_int_s8(x1, second)));
-}
-
-/* The last n < 16 channels, from c, of one output pixel (group: theirs), as the assembly computes them. */
-static void fg_dw4_last_channels(const int8_t *const t[9], int32_t c, int32_t n, const int8_t *group,
-                                 const fg_mve_clamp *clamp, int8_t *out) {
-    const mve_pred16_t lanes = vctp8q((uint32_t)n);
-    int16x8_t even = vdupq_n_s16(0), odd = vdupq_n_s16(0);
-    for (int32_t k = 0; k < 8; k += 2, group += 16) {
-        fg_dw4_tap_pair(&even, &odd, vldrbq_z_s8(t[k] + c, lanes), vldrbq_z_s8(t[k + 1] + c, lanes),
-                        vldrbq_s8(group));
-    }
-    const int8x16_t last = vreinterpretq_s8_s16(vshlq_n_s16(vldrbq_s16(group), 4)), x8 = vldrbq_z_s8(t[8] + c, lanes);
-    even = vaddq_s16(even, vshrq_n_s16(vmullbq_int_s8(x8, last), 4));
-    odd = vaddq_s16(odd, vmulltq_int_s8(x8, last));
-    const int32x4_t sums[4] = {vmovlbq_s16(even), vmovlbq_s16(odd), vmovltq_s16(even), vmovltq_s16(odd)};
-    const int32_t *q = (const int32_t *)(group + 8);
-    for (int32_t j = 0; j < 4; ++j, q += 16) {
-        fg_mve_quant4 quant = {vldrwq_s32(q), vldrwq_s32(q + 8), vldrwq_s32(q + 4), vldrwq_s32(q + 12)};
-        const int32x4_t result = fg_mve_requantize(vaddq_s32(sums[j], quant.bias), &quant, clamp);
-        vstrbq_scatter_offset_p_s32(out + c + j, vidupq_n_u32(0, 4), result, vctp32q((uint32_t)(n - j + 3) >> 2));
-    }
-}
 
 /* The taps of the window whose top left tap is (y0, x0) of an image without pixel rows outside it (lines[ky]: the
  * address of row y0 + ky x dilation_h, or 0 in the padding): into the image, or the row of zero points. */
@@ -184,7 +180,7 @@ static void fg_dw4_taps(const fg_depthwise_conv2d_params *p, const int8_t *const
 }
 
 /* One pixel at a time, all its channels before the next (the order ops/overlap.py's allowance assumes): the interior
- * pixels of a row in one run when the channels are whole groups, the others one by one. */
+ * pixels of a row in one run, the others one by one. */
 void fg_depthwise_conv2d_3x3_s4_mve(const fg_depthwise_conv2d_params *p, const int8_t *input, const int8_t *filter,
                                     int8_t *output) {
     (void)filter;
@@ -192,18 +188,20 @@ void fg_depthwise_conv2d_3x3_s4_mve(const fg_depthwise_conv2d_params *p, const i
     const int32_t row_step = p->dilation_h * row_bytes, col_step = p->dilation_w * channels;
     const fg_mve_clamp clamp = fg_mve_make_clamp(&p->requant);
     const int shifts_left = fg_mve_any_left_shift(&p->requant, channels);
-    const int runs = (channels & 15) == 0;
     /* Output columns [first, end) have their windows' columns inside the image. */
     const int32_t first = (p->pad_left + p->stride_w - 1) / p->stride_w;
     const int32_t last_x = p->in_w - 1 - 2 * p->dilation_w + p->pad_left;
     const int32_t end = last_x < 0 ? 0 : last_x / p->stride_w + 1;
-    const int8_t *last = (const int8_t *)p->packed + FG_DW4_GROUP_BYTES * (channels >> 4);
     fg_dw4_run_state st;
     st.packed = (const int32_t *)p->packed;
     st.low = clamp.low;
     st.high = clamp.high;
     st.offsets = vidupq_n_u32(0, 4);
     st.groups = channels >> 4;
+    st.tail = channels & 15;
+    for (int32_t j = 0; j < 4; ++j) {
+        st.tail_lanes[j] = (st.tail - j + 3) >> 2;
+    }
     st.advance = p->stride_w * channels - 16 * st.groups;
     int8_t zero_points[FG_MVE_DEPTHWISE_MAX];
     fg_mve_fill_s8(zero_points, (int8_t)-p->requant.input_offset, channels);
@@ -227,18 +225,13 @@ void fg_depthwise_conv2d_3x3_s4_mve(const fg_depthwise_conv2d_params *p, const i
                         t[k + 1] = t[k] + col_step;
                         t[k + 2] = t[k + 1] + col_step;
                     }
-                    st.pixels = runs ? end - ox : 1;
+                    st.pixels = end - ox;
                 } else {
                     fg_dw4_taps(p, lines, x0, zero_points, t);
                 }
                 const int32_t pixels = st.pixels;
-                if (st.groups) {
-                    (shifts_left ? fg_dw4_run_shifted : fg_dw4_run)(&st, clamp.offset, output);
-                }
+                (shifts_left ? fg_dw4_run_shifted : fg_dw4_run)(&st, clamp.offset, output);
                 st.pixels = pixels;
-                if (!runs) {
-                    fg_dw4_last_channels(t, channels & ~15, channels & 15, last, &clamp, output);
-                }
             }
         }
     }
