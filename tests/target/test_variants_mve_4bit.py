@@ -1,9 +1,10 @@
 """The Helium (MVE) 4-bit-weight variants on the Cortex-M55 (mps3_an547 under QEMU), in one firmware bit-exact with
-TFLM: the signed 4-bit GEMM layout's 1x1 and windowed convolutions (channel counts around its blocks of four and its
-steps of 16 taps, odd pixel counts, strides, dilations, padding), the 16-channel groups of the 3x3 depthwise kernel
-(whole groups in runs, a last short group, borders), FULLY_CONNECTED's offset layout; per-channel and per-tensor
-scales, multipliers above one (the requantization's left shift), and a bias too large for the signed layout, which
-goes to the next variant the core has (the DSP one)."""
+TFLM: the 1x1 and windowed convolutions on the signed 4-bit GEMM layout and, rows long enough, on the offset one
+(channel counts around their blocks of four and their steps of 16 taps, odd pixel counts, strides, dilations,
+padding), the 16-channel groups of the 3x3 depthwise kernel (whole groups in runs, a last short group, borders),
+FULLY_CONNECTED (offset layout, one row and pairs); per-channel and per-tensor scales, multipliers above one (the
+requantization's left shift), and a bias too large for the signed layout, which goes to the next variant the core has
+(the DSP one)."""
 
 from __future__ import annotations
 
@@ -80,13 +81,15 @@ def fully_connected_case(seed: int, batches: int, depth: int, out_c: int) -> byt
 def _cases() -> list[bytes]:
     pointwise = [conv_case(10 + k, "CONV_2D", shape, (1, 1), out_c) for k, (shape, out_c) in enumerate([
         ((1, 5, 5, 16), 16), ((1, 3, 3, 1), 3), ((2, 2, 3, 7), 5), ((1, 4, 5, 17), 8), ((1, 3, 5, 33), 13),
-        ((1, 1, 1, 32), 4), ((1, 5, 3, 48), 6), ((1, 2, 3, 20), 1)])]
+        ((1, 1, 1, 32), 4), ((1, 5, 3, 48), 6), ((1, 2, 3, 20), 1), ((1, 3, 3, 256), 64), ((1, 2, 3, 250), 30)])]
     folded = [conv_case(30 + k, "CONV_2D", shape, filter_hw, out_c, stride, dilation, padding)
               for k, (shape, filter_hw, out_c, stride, dilation, padding) in enumerate([
                   ((1, 6, 7, 16), (3, 3), 16, 1, 1, "SAME"), ((1, 5, 6, 3), (3, 3), 5, 2, 1, "SAME"),
                   ((2, 7, 6, 5), (3, 3), 8, 1, 2, "SAME"), ((1, 6, 5, 9), (3, 3), 6, 2, 1, "VALID"),
                   ((1, 5, 5, 17), (3, 2), 4, 1, 1, "SAME"), ((1, 4, 6, 1), (5, 5), 7, 1, 1, "SAME"),
-                  ((1, 6, 6, 32), (3, 3), 3, 1, 1, "VALID"), ((1, 5, 7, 7), (1, 3), 12, 2, 1, "SAME")])]
+                  ((1, 6, 6, 32), (3, 3), 3, 1, 1, "VALID"), ((1, 5, 7, 7), (1, 3), 12, 2, 1, "SAME"),
+                  ((1, 6, 7, 32), (3, 3), 32, 1, 1, "SAME"), ((1, 5, 5, 40), (3, 3), 30, 1, 1, "SAME"),
+                  ((2, 7, 6, 33), (3, 3), 28, 2, 1, "VALID")])]
     depthwise = [conv_case(50 + k, "DEPTHWISE_CONV_2D", shape, (3, 3), 0, stride, dilation, padding)
                  for k, (shape, stride, dilation, padding) in enumerate([
                      ((1, 7, 9, 16), 1, 1, "SAME"), ((1, 6, 6, 32), 2, 1, "SAME"), ((2, 7, 6, 48), 1, 2, "SAME"),
@@ -103,8 +106,9 @@ def _cases() -> list[bytes]:
 def test_mve_4bit_variants_are_bit_exact(tmp_path) -> None:
     functions = assert_batch_bit_exact(
         _cases(), BOARD, tmp_path / "build", seed=25,
-        expect_functions=["fg_conv2d_pointwise_s4_mve", "fg_conv2d_s4_mve", "fg_depthwise_conv2d_3x3_s4_mve",
-                          "fg_fully_connected_s4_mve", "fg_conv2d_s4_dsp"])
+        expect_functions=["fg_conv2d_pointwise_s4_mve", "fg_conv2d_pointwise_s4_offset_mve", "fg_conv2d_s4_mve",
+                          "fg_conv2d_s4_offset_mve", "fg_depthwise_conv2d_3x3_s4_mve", "fg_fully_connected_s4_mve",
+                          "fg_conv2d_s4_dsp"])
     assert functions.count("fg_conv2d_s4_dsp") == 1, sorted(set(functions))  # only the layer whose bias is too large
 
 

@@ -62,33 +62,54 @@ static void fg_mve_window_row(const fg_conv2d_params *p, const int8_t *image, in
 
 /* `runs` runs of `span` bytes, `step` apart in the input, one after the other in row. Whole vectors are stored
  * (the next run, or the row's 16 bytes of slack, takes what lands past a run); the load of a run's last vector is
- * predicated to the run, so nothing past the input is read. Assembly: GCC moves the predicate through memory. */
+ * predicated to the run, so nothing past the input is read. Assembly: GCC moves the predicate through memory. SUM:
+ * what each loaded vector adds to the sum (nothing, or FG_MVE_SUM_RUNS). */
+#define FG_MVE_COPY_RUNS(SUM)                                                                                 \
+    "vmrs %[saved], p0\n"  /* GCC may hold a predicate there; VPR is no clobber it knows */                  \
+    "vctp.8 %[tail]\n"                                                                                        \
+    "1:\n"                                                                                                    \
+    "movs %[k], %[whole]\n"                                                                                   \
+    "beq 3f\n"                                                                                                \
+    "2:\n"                                                                                                    \
+    "vldrb.8 q0, [%[src]], #16\n" SUM                                                                         \
+    "vstrb.8 q0, [%[dst]], #16\n"                                                                             \
+    "subs %[k], %[k], #1\n"                                                                                   \
+    "bne 2b\n"                                                                                                \
+    "3:\n"                                                                                                    \
+    "vpst\n"                                                                                                  \
+    "vldrbt.8 q0, [%[src]]\n" SUM                                                                             \
+    "vstrb.8 q0, [%[dst]]\n"                                                                                  \
+    "add %[dst], %[dst], %[tail]\n"                                                                           \
+    "add %[src], %[src], %[gap]\n"                                                                            \
+    "subs %[runs], %[runs], #1\n"                                                                             \
+    "bne 1b\n"                                                                                                \
+    "vmsr p0, %[saved]\n"
+#define FG_MVE_SUM_RUNS "vaddva.s8 %[sum], q0\n"  /* the predicated load zeroes the lanes past the run */
+#define FG_MVE_COPY_RUNS_OPERANDS                                                                             \
+    [src] "+r"(line), [dst] "+r"(row), [runs] "+r"(runs), [k] "=&r"(k), [saved] "=&r"(saved)
+
 static inline void fg_mve_copy_runs(int8_t *row, const int8_t *line, int32_t runs, int32_t span, int32_t step) {
     const uint32_t tail = (uint32_t)(((span - 1) & 15) + 1);
     const int32_t whole = (span - 1) >> 4, gap = step - 16 * whole;  /* vectors before the last; source skip */
     int32_t k, saved;
-    __asm__ volatile("vmrs %[saved], p0\n"  /* GCC may hold a predicate there; VPR is no clobber it knows */
-                     "vctp.8 %[tail]\n"
-                     "1:\n"
-                     "movs %[k], %[whole]\n"
-                     "beq 3f\n"
-                     "2:\n"
-                     "vldrb.8 q0, [%[src]], #16\n"
-                     "vstrb.8 q0, [%[dst]], #16\n"
-                     "subs %[k], %[k], #1\n"
-                     "bne 2b\n"
-                     "3:\n"
-                     "vpst\n"
-                     "vldrbt.8 q0, [%[src]]\n"
-                     "vstrb.8 q0, [%[dst]]\n"
-                     "add %[dst], %[dst], %[tail]\n"
-                     "add %[src], %[src], %[gap]\n"
-                     "subs %[runs], %[runs], #1\n"
-                     "bne 1b\n"
-                     "vmsr p0, %[saved]\n"
-                     : [src] "+r"(line), [dst] "+r"(row), [runs] "+r"(runs), [k] "=&r"(k), [saved] "=&r"(saved)
+    __asm__ volatile(FG_MVE_COPY_RUNS("")
+                     : FG_MVE_COPY_RUNS_OPERANDS
                      : [tail] "r"(tail), [whole] "r"(whole), [gap] "r"(gap)
                      : "q0", "memory", "cc");
+}
+
+/* fg_mve_copy_runs, returning the sum of the bytes copied (VADDVA wants an even register: r4). */
+static inline int32_t fg_mve_copy_runs_sum(int8_t *row, const int8_t *line, int32_t runs, int32_t span,
+                                           int32_t step) {
+    const uint32_t tail = (uint32_t)(((span - 1) & 15) + 1);
+    const int32_t whole = (span - 1) >> 4, gap = step - 16 * whole;
+    int32_t k, saved;
+    register int32_t sum __asm__("r4") = 0;
+    __asm__ volatile(FG_MVE_COPY_RUNS(FG_MVE_SUM_RUNS)
+                     : FG_MVE_COPY_RUNS_OPERANDS, [sum] "+r"(sum)
+                     : [tail] "r"(tail), [whole] "r"(whole), [gap] "r"(gap)
+                     : "q0", "memory", "cc");
+    return sum;
 }
 
 /* Output pixels in pairs, raster order: both windows are copied before either pixel is stored, so an output
@@ -119,10 +140,18 @@ __attribute__((always_inline)) static inline void fg_mve_folded(const fg_conv2d_
             const int rows_inside = y0 >= 0 && y0 + reach_y < p->in_h && p->dilation_w == 1;
             for (int32_t ox = 0; ox < p->out_w; ++ox) {
                 const int32_t x0 = ox * p->stride_w - p->pad_left;
+                const int8_t *first = image + y0 * line_bytes + x0 * in_c;
                 if (rows_inside && x0 >= 0 && x0 + p->filter_w <= p->in_w) {
-                    fg_mve_copy_runs(rows[pending], image + y0 * line_bytes + x0 * in_c, runs, span, step);
+                    if (layout.rows) {  /* the layout wants each window's sum: taken as it is copied */
+                        st.low_offsets[pending] = 8 * fg_mve_copy_runs_sum(rows[pending], first, runs, span, step);
+                    } else {
+                        fg_mve_copy_runs(rows[pending], first, runs, span, step);
+                    }
                 } else {
                     fg_mve_window_row(p, image, oy, ox, rows[pending]);
+                    if (layout.rows) {
+                        st.low_offsets[pending] = 8 * fg_mve_row_sum(rows[pending], depth);
+                    }
                 }
                 if (++pending == 2) {
                     if (full) {
@@ -154,6 +183,12 @@ FG_HOT_LOOP void fg_conv2d_s4_mve(const fg_conv2d_params *p, const int8_t *input
                                   int8_t *output) {
     (void)filter;
     fg_mve_folded(p, input, output, FG_MVE_GEMM_S4);
+}
+
+FG_HOT_LOOP void fg_conv2d_s4_offset_mve(const fg_conv2d_params *p, const int8_t *input, const int8_t *filter,
+                                         int8_t *output) {
+    (void)filter;
+    fg_mve_folded(p, input, output, FG_MVE_GEMM_S4_OFFSET);
 }
 
 #endif /* __ARM_FEATURE_MVE */

@@ -33,6 +33,9 @@ __attribute__((always_inline)) static inline void fg_mve_pointwise(const fg_conv
             st.x0 = rows[0];
             st.x1 = second;
             st.out0 = out;
+            if (layout.rows) {
+                layout.rows(&st, in_c);
+            }
             layout.blocks2(&st, packed, &clamp, shifts_left);
         }
         if (full < out_c) {
@@ -55,6 +58,12 @@ void fg_conv2d_pointwise_s4_mve(const fg_conv2d_params *p, const int8_t *input, 
                                 int8_t *output) {
     (void)filter;
     fg_mve_pointwise(p, input, output, FG_MVE_GEMM_S4);
+}
+
+void fg_conv2d_pointwise_s4_offset_mve(const fg_conv2d_params *p, const int8_t *input, const int8_t *filter,
+                                       int8_t *output) {
+    (void)filter;
+    fg_mve_pointwise(p, input, output, FG_MVE_GEMM_S4_OFFSET);
 }
 
 #endif /* __ARM_FEATURE_MVE */

@@ -46,6 +46,10 @@ typedef struct {
     int32_t entry;          /* 28: steps % 8: the dot loop, unrolled 8 times, is entered that many steps before its
                              * end */
     int32_t sums[8];        /* 32: the accumulators on their way to vector registers */
+    int32_t low_offsets[2]; /* 64: the offset 4-bit layout's correction, 8 x the sum of row 0, of row 1 */
+    int32_t offset;         /* 72: the output offset (the offset 4-bit layout's loop holds its mask where the others
+                             * hold it) */
+    int32_t saved;          /* 76: VPR, while the offset 4-bit layout's loop sets its own predicate */
 } fg_mve_gemm_state;
 
 /* Words per block of four output channels of a GEMM layout whose weights take step_words words per 16 taps (16: int8
@@ -129,6 +133,15 @@ static inline void fg_mve_fill_s8(int8_t *dst, int8_t value, int32_t n) {
     for (; n > 0; n -= 16, dst += 16) {
         vstrbq_p_s8(dst, v, vctp8q((uint32_t)n));
     }
+}
+
+/* sum x[i], i < n. */
+__attribute__((always_inline)) static inline int32_t fg_mve_row_sum(const int8_t *x, int32_t n) {
+    int32_t sum = 0;
+    for (; n >= 16; n -= 16, x += 16) {
+        sum = vaddvaq_s8(sum, vldrbq_s8(x));
+    }
+    return n > 0 ? vaddvaq_s8(sum, vldrbq_z_s8(x, vctp8q((uint32_t)n))) : sum;
 }
 
 /* The vector {a, b, c, d}. */
