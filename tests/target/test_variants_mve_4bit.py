@@ -23,9 +23,9 @@ ACTIVATIONS = ["NONE", "RELU", "RELU6", "RELU_N1_TO_1"]
 
 
 def _weights(rng: np.random.Generator, b: ModelBuilder, shape: tuple[int, ...], axis: int, input_scale: float,
-             taps: int, bias_max: int = 1 << 12) -> tuple[int, int, float]:
+             taps: int, bias_max: int = 1 << 12, shift: bool = False) -> tuple[int, int, float]:
     """(4-bit weights, bias or -1, an output scale that spreads the accumulators over the int8 range, or now and then
-    one so small that the multipliers exceed one)."""
+    (always with `shift`) one so small that the multipliers exceed one)."""
     channels = shape[axis]
     scales = [float(s) for s in rng.uniform(1e-3, 0.5, channels if rng.random() < 0.6 else 1)]
     w = b.constant("w", rng.integers(-8, 8, shape).astype(np.int8), scale=scales, axis=axis, int4=True)
@@ -33,14 +33,14 @@ def _weights(rng: np.random.Generator, b: ModelBuilder, shape: tuple[int, ...], 
     if rng.random() < 0.8:
         bias = b.constant("b", rng.integers(-bias_max, bias_max, channels).astype(np.int32),
                           scale=[input_scale * s for s in scales])
-    if rng.random() < 0.25:  # multipliers above one: the left shift
+    if rng.random() < 0.25 or shift:  # multipliers above one: the left shift
         return w, bias, input_scale * float(np.mean(scales)) * 2.0 ** -int(rng.integers(0, 4))
     return w, bias, input_scale * float(np.mean(scales)) * float(np.sqrt(taps)) * 74 * 2.0 ** int(rng.integers(-2, 2))
 
 
 def conv_case(seed: int, opcode: str, input_shape: tuple[int, int, int, int], filter_hw: tuple[int, int],
               channels: int, stride: int = 1, dilation: int = 1, padding: str = "SAME", bias_max: int = 1 << 12,
-              ) -> bytes:
+              shift: bool = False) -> bytes:
     """CONV_2D (channels: output channels) or DEPTHWISE_CONV_2D (channels: input channels, depth multiplier 1)."""
     rng = np.random.default_rng(seed)
     options = {"padding": padding, "stride_h": stride, "stride_w": stride, "dilation_h": dilation,
@@ -55,7 +55,7 @@ def conv_case(seed: int, opcode: str, input_shape: tuple[int, int, int, int], fi
     else:
         options["depth_multiplier"] = 1
         out_c, shape, axis, taps = in_c, (1, *filter_hw, in_c), 3, filter_hw[0] * filter_hw[1]
-    w, bias, output_scale = _weights(rng, b, shape, axis, input_scale, taps, bias_max)
+    w, bias, output_scale = _weights(rng, b, shape, axis, input_scale, taps, bias_max, shift)
     y = b.tensor("y", (input_shape[0], window.out_h, window.out_w, out_c), "int8", scale=output_scale,
                  zero_point=int(rng.integers(-128, 128)))
     b.operator(opcode, [x, w] + ([bias] if bias >= 0 else []), [y], options)
@@ -99,7 +99,12 @@ def _cases() -> list[bytes]:
     fully_connected = [fully_connected_case(70 + k, batches, depth, out_c)
                        for k, (batches, depth, out_c) in enumerate([(1, 33, 17), (2, 64, 16), (3, 20, 5)])]
     too_large_bias = conv_case(80, "CONV_2D", (1, 4, 4, 8), (3, 3), 4, bias_max=1 << 28)
-    return [*pointwise, *folded, *depthwise, *fully_connected, too_large_bias]
+    shifting = [conv_case(81, "CONV_2D", (1, 3, 3, 256), (1, 1), 64, shift=True),  # each kernel's left-shift loop
+                conv_case(82, "CONV_2D", (1, 5, 6, 32), (3, 3), 32, shift=True),
+                conv_case(83, "CONV_2D", (1, 5, 5, 16), (3, 3), 8, shift=True),
+                conv_case(84, "CONV_2D", (1, 4, 5, 16), (1, 1), 8, shift=True),
+                conv_case(85, "DEPTHWISE_CONV_2D", (1, 5, 6, 24), (3, 3), 0, shift=True)]
+    return [*pointwise, *folded, *depthwise, *fully_connected, too_large_bias, *shifting]
 
 
 @needs_qemu

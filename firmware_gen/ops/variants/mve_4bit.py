@@ -14,9 +14,9 @@ an exact right shift of a multiple of 16; by a positive one the int8 left shift 
 
 Offset layout: the first channel + 8 in the low nibble, so read as int8 a byte is exactly 16 B + A + 8 and its low
 nibble A + 8: the loop multiplies the bytes as loaded and after one VAND (low), 14 instructions per step as the int8
-loop's; per block 13 more (8 x the row's sum off, raw - low the second channel's 16 x sum; its bias word b_A + 16 b_B
-and left shift - 4), per row its sum (taken as a window is copied). The better one for long rows (offset_is_shorter);
-FULLY_CONNECTED always.
+loop's; per block about 13 more (8 x the row's sum off; the second channel's sum (raw - low) / 16, its bias word
+b_A + 16 b_B), per row its sum (taken as a window or pixel is copied). The better one for long rows
+(offset_is_shorter); FULLY_CONNECTED always.
 
 Both scale a channel's accumulator by 16, which needs 16 x |bias + sum| < 2^31: a layer whose bias is within
 2^27 - 128 x sum |w| of it on every channel (any real one) gets the variants, any other the next variant of its core.
@@ -85,15 +85,14 @@ def gemm_layout_4bit(call: KernelCall, weights: np.ndarray) -> np.ndarray:
     """The offset 4-bit GEMM layout of weights [out_c, depth] (values in [-8, 7]; scaled_fits)."""
     quant = quant_blocks(call, weights.shape[0]).astype(np.int64)
     quant[:, 1:4:2] = quant[:, 0:4:2] + 16 * quant[:, 1:4:2]  # the raw sums' bias: the pair's first + 16 x its second
-    quant[:, 9:12:2] -= 4
     return np.concatenate([_wrapped(quant), _as_words(_nibble_pairs(weights, 8))], axis=1).ravel()
 
 
 def offset_is_shorter(depth: int, out_c: int, sum_per_step: int) -> bool:
     """Whether the offset layout takes fewer instructions than the signed one per pair of rows (an estimate, fitted to
     counts on mps3_an547): the signed one 2 shifts per step and 3 instructions per block more than the int8 loop, the
-    offset one 13 per block and the two rows' sums (sum_per_step per step: 5 where the windows are summed as they are
-    copied, border windows after; 11 for the pointwise kernel's pixels)."""
+    offset one about 13 per block and the two rows' sums (sum_per_step per step: 5 where the windows are summed as they
+    are copied, border windows after; 7 for the pointwise kernel, which copies one pixel of two)."""
     steps, blocks = (depth + 15) // 16, out_c // 4
     return blocks * 13 + sum_per_step * steps + 5 < blocks * (2 * steps + 3)
 
@@ -114,7 +113,7 @@ def _pointwise(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | Non
     p = call.params
     if (p["filter_h"], p["filter_w"], p["stride_h"], p["stride_w"]) != (1, 1, 1, 1) or p["in_c"] > ROW_MAX:
         return None
-    return _call(graph, op, call, (POINTWISE, POINTWISE_OFFSET), 11)
+    return _call(graph, op, call, (POINTWISE, POINTWISE_OFFSET), 7)
 
 
 def _folded(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:

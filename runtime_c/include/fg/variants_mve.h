@@ -35,10 +35,10 @@ typedef void fg_mve_gemm(const int8_t *x0, const int8_t *x1, int32_t depth, int3
                          const fg_requant_params *requant, int shifts_left, int8_t *out0, int8_t *out1);
 
 /* fg_mve_gemm_s8 for 4-bit weights, against the offset 4-bit GEMM layout: per block of four output channels the 16
- * int32 words with the second channel of each pair (1 and 3) scaled by 16: bias b0 + 16 b1 (b2 + 16 b3; int32, wrapping),
- * left shift - 4; then ceil(depth / 16) chunks of two 16-byte vectors, channels (0, 1) then (2, 3); byte t of a vector
- * holds tap t of the pair's second channel in its high nibble (two's complement) and tap t of its first channel + 8 in
- * its low nibble (zero bytes past the layer). Needs depth < 2^17 and 16 x |bias + sum| < 2^31 (mve_4bit.py). */
+ * int32 words, the bias of each pair's second channel (1, 3) as b0 + 16 b1 (b2 + 16 b3; int32, wrapping); then
+ * ceil(depth / 16) chunks of two 16-byte vectors, channels (0, 1) then (2, 3); byte t of a vector holds tap t of the
+ * pair's second channel in its high nibble (two's complement) and tap t of its first channel + 8 in its low nibble
+ * (zero bytes past the layer). Needs depth < 2^17 and 16 x |bias + sum| < 2^31 (mve_4bit.py). */
 void fg_mve_gemm_s4(const int8_t *x0, const int8_t *x1, int32_t depth, int32_t out_c, const int32_t *packed,
                     const fg_requant_params *requant, int shifts_left, int8_t *out0, int8_t *out1);
 
@@ -62,26 +62,23 @@ const int32_t *fg_mve_gemm_blocks2(fg_mve_gemm_state *st, const int32_t *packed,
 /* fg_mve_gemm_blocks2 against the signed 4-bit GEMM layout (shifts_left unused: its left shifts always apply). */
 const int32_t *fg_mve_gemm_blocks2_s4(fg_mve_gemm_state *st, const int32_t *packed, const fg_mve_clamp *clamp,
                                       int shifts_left);
-/* The same against the offset 4-bit GEMM layout, once fg_mve_gemm_rows_s4 has summed st's rows. */
+/* The same against the offset 4-bit GEMM layout, with st->low_offsets 8 x the sum of each row. */
 const int32_t *fg_mve_gemm_blocks2_s4_offset(fg_mve_gemm_state *st, const int32_t *packed,
                                              const fg_mve_clamp *clamp, int shifts_left);
-/* st->low_offsets: 8 x the sum of the first `depth` inputs of st->x0, of st->x1 (0 when there is none). */
-void fg_mve_gemm_rows_s4(fg_mve_gemm_state *st, int32_t depth);
 
 /* A GEMM layout as the convolution variants run it: its full blocks of two rows through blocks2, the rest through
- * gemm; step_words: int32 words of weights per block and 16 taps; rows, when the layout has it, sets st's rows' sums
- * (a kernel that copies its rows may take them as it copies). */
+ * gemm; step_words: int32 words of weights per block and 16 taps; sums: whether blocks2 wants its rows' sums in st
+ * (the kernels take them as they copy the rows). */
 typedef struct {
     fg_mve_gemm *gemm;
     const int32_t *(*blocks2)(fg_mve_gemm_state *st, const int32_t *packed, const fg_mve_clamp *clamp,
                               int shifts_left);
-    void (*rows)(fg_mve_gemm_state *st, int32_t depth);
     int32_t step_words;
+    int sums;
 } fg_mve_gemm_layout;
-#define FG_MVE_GEMM_S8 ((fg_mve_gemm_layout){fg_mve_gemm_s8, fg_mve_gemm_blocks2, 0, 16})
-#define FG_MVE_GEMM_S4 ((fg_mve_gemm_layout){fg_mve_gemm_s4_signed, fg_mve_gemm_blocks2_s4, 0, 8})
-#define FG_MVE_GEMM_S4_OFFSET \
-    ((fg_mve_gemm_layout){fg_mve_gemm_s4, fg_mve_gemm_blocks2_s4_offset, fg_mve_gemm_rows_s4, 8})
+#define FG_MVE_GEMM_S8 ((fg_mve_gemm_layout){fg_mve_gemm_s8, fg_mve_gemm_blocks2, 16, 0})
+#define FG_MVE_GEMM_S4 ((fg_mve_gemm_layout){fg_mve_gemm_s4_signed, fg_mve_gemm_blocks2_s4, 8, 0})
+#define FG_MVE_GEMM_S4_OFFSET ((fg_mve_gemm_layout){fg_mve_gemm_s4, fg_mve_gemm_blocks2_s4_offset, 8, 1})
 #endif
 
 /* fg_conv2d_pointwise_s8, two pixels at a time against the GEMM layout (filter unused, may be NULL). */

@@ -142,14 +142,14 @@ __attribute__((always_inline)) static inline void fg_mve_folded(const fg_conv2d_
                 const int32_t x0 = ox * p->stride_w - p->pad_left;
                 const int8_t *first = image + y0 * line_bytes + x0 * in_c;
                 if (rows_inside && x0 >= 0 && x0 + p->filter_w <= p->in_w) {
-                    if (layout.rows) {  /* the layout wants each window's sum: taken as it is copied */
+                    if (layout.sums) {  /* the layout wants each window's sum: taken as it is copied */
                         st.low_offsets[pending] = 8 * fg_mve_copy_runs_sum(rows[pending], first, runs, span, step);
                     } else {
                         fg_mve_copy_runs(rows[pending], first, runs, span, step);
                     }
                 } else {
                     fg_mve_window_row(p, image, oy, ox, rows[pending]);
-                    if (layout.rows) {
+                    if (layout.sums) {
                         st.low_offsets[pending] = 8 * fg_mve_row_sum(rows[pending], depth);
                     }
                 }

@@ -23,19 +23,22 @@ __attribute__((always_inline)) static inline void fg_mve_pointwise(const fg_conv
     int32_t i = 0;
     for (; i + 1 < pixels; i += 2) {
         const int8_t *second = input + (i + 1) * in_c;
-        fg_mve_copy_s8(rows[0], input + i * in_c, in_c);
-        if (copy_second) {
-            fg_mve_copy_s8(rows[1], second, in_c);
-            second = rows[1];
+        if (layout.sums) {  /* the layout wants the pixels' sums: taken as they are copied */
+            st.low_offsets[0] = 8 * fg_mve_copy_sum_s8(rows[0], input + i * in_c, in_c);
+            st.low_offsets[1] = 8 * (copy_second ? fg_mve_copy_sum_s8(rows[1], second, in_c)
+                                                 : fg_mve_row_sum(second, in_c));
+        } else {
+            fg_mve_copy_s8(rows[0], input + i * in_c, in_c);
+            if (copy_second) {
+                fg_mve_copy_s8(rows[1], second, in_c);
+            }
         }
+        second = copy_second ? rows[1] : second;
         int8_t *out = output + i * out_c;
         if (full) {
             st.x0 = rows[0];
             st.x1 = second;
             st.out0 = out;
-            if (layout.rows) {
-                layout.rows(&st, in_c);
-            }
             layout.blocks2(&st, packed, &clamp, shifts_left);
         }
         if (full < out_c) {

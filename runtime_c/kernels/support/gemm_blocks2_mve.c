@@ -59,18 +59,18 @@
     "vmladava.s8 r12, q1, q3\n"
 
 /* The offset layout's sums (q0, q1: low01, raw01, low23, raw23 of each row, from its bias block) less 8 x the row's
- * sum; then the odd lanes raw - low (P0 = 0xF0F0 selects them), 16 x their channel's sum, which the left shift
- * takes back. */
+ * sum; then the odd lanes (P0 = 0xF0F0 predicates them) (raw - low) / 16, exactly: a multiple of 16. */
 #define FG_MVE_FIXUP_S4_OFFSET                  \
     "ldrd r0, r2, [%[st], #64]\n"              \
     "vsub.i32 q0, q0, r0\n"                    \
     "vsub.i32 q1, q1, r2\n"                    \
     "vrev64.32 q2, q0\n"                       \
-    "vsub.i32 q2, q0, q2\n"                    \
-    "vpsel q0, q2, q0\n"                       \
     "vrev64.32 q3, q1\n"                       \
-    "vsub.i32 q3, q1, q3\n"                    \
-    "vpsel q1, q3, q1\n"
+    "vpstttt\n"                                \
+    "vsubt.i32 q0, q0, q2\n"                   \
+    "vsubt.i32 q1, q1, q3\n"                   \
+    "vshrt.s32 q0, q0, #4\n"                   \
+    "vshrt.s32 q1, q1, #4\n"
 #define FG_MVE_ENTER_S4_OFFSET "vmrs r0, p0\n" "str r0, [%[st], #76]\n" "movw r0, #0xF0F0\n" "vmsr p0, r0\n"
 #define FG_MVE_LEAVE_S4_OFFSET "ldr r0, [%[st], #76]\n" "vmsr p0, r0\n"
 #define FG_MVE_OFFSET_S4_OFFSET "ldr r0, [%[st], #72]\n" "vadd.i32 q0, q0, r0\n" "vadd.i32 q1, q1, r0\n"
@@ -157,10 +157,12 @@ __attribute__((noinline)) static const int32_t *NAME(fg_mve_gemm_state *st, cons
 #define FG_MVE_LEFT_SHIFT "vldrw.32 q2, [%[px0], #16]\n" "vshl.s32 q0, q0, q2\n" "vshl.s32 q1, q1, q2\n"
 FG_MVE_BLOCKS2(fg_mve_blocks2_shifted, FG_MVE_LEFT_SHIFT, FG_MVE_STEP2X4, "", FG_MVE_OFFSET, "", "")
 FG_MVE_BLOCKS2(fg_mve_blocks2, "", FG_MVE_STEP2X4, "", FG_MVE_OFFSET, "", "")
-/* The 4-bit layouts' left shifts take the factor 16 of half their channels back: always applied. */
+/* The signed layout's left shifts take the factor 16 of half its channels back: always applied. */
 FG_MVE_BLOCKS2(fg_mve_blocks2_s4, FG_MVE_LEFT_SHIFT, FG_MVE_STEP2X4_S4, "", FG_MVE_OFFSET, "", "")
-FG_MVE_BLOCKS2(fg_mve_blocks2_s4_offset, FG_MVE_LEFT_SHIFT, FG_MVE_STEP2X4_S4_OFFSET, FG_MVE_FIXUP_S4_OFFSET,
+FG_MVE_BLOCKS2(fg_mve_blocks2_s4_offset_shifted, FG_MVE_LEFT_SHIFT, FG_MVE_STEP2X4_S4_OFFSET, FG_MVE_FIXUP_S4_OFFSET,
                FG_MVE_OFFSET_S4_OFFSET, FG_MVE_ENTER_S4_OFFSET, FG_MVE_LEAVE_S4_OFFSET)
+FG_MVE_BLOCKS2(fg_mve_blocks2_s4_offset, "", FG_MVE_STEP2X4_S4_OFFSET, FG_MVE_FIXUP_S4_OFFSET, FG_MVE_OFFSET_S4_OFFSET,
+               FG_MVE_ENTER_S4_OFFSET, FG_MVE_LEAVE_S4_OFFSET)
 
 const int32_t *fg_mve_gemm_blocks2(fg_mve_gemm_state *st, const int32_t *packed, const fg_mve_clamp *clamp,
                                    int shifts_left) {
@@ -176,9 +178,10 @@ const int32_t *fg_mve_gemm_blocks2_s4(fg_mve_gemm_state *st, const int32_t *pack
 
 const int32_t *fg_mve_gemm_blocks2_s4_offset(fg_mve_gemm_state *st, const int32_t *packed, const fg_mve_clamp *clamp,
                                              int shifts_left) {
-    (void)shifts_left;
+    const int32x4_t mask = vreinterpretq_s32_s8(vdupq_n_s8(0x0F));
     st->offset = clamp->offset;
-    return fg_mve_blocks2_s4_offset(st, packed, clamp, vreinterpretq_s32_s8(vdupq_n_s8(0x0F)));
+    return shifts_left ? fg_mve_blocks2_s4_offset_shifted(st, packed, clamp, mask)
+                       : fg_mve_blocks2_s4_offset(st, packed, clamp, mask);
 }
 
 #endif /* __ARM_FEATURE_MVE */

@@ -8,14 +8,10 @@
  * channel A's tap + 8 in its low one, so read as int8 it is exactly 16 B + A + 8, and b & 0x0F is A + 8. Per pair of
  * channels and per row x, VMLADAVA makes raw = sum x (16 B + A + 8) from the bytes as loaded and low = sum x (A + 8)
  * after one VAND, each from its quant block's bias (b_A, b_A + 16 b_B); then b_A + sum x A = low - 8 sum x, and
- * 16 (b_B + sum x B) = raw - low, whose factor 16 the left shift takes back. One VAND per 32 weights on top of the int8
+ * b_B + sum x B = (raw - low) / 16 (exact: a multiple of 16). One VAND per 32 weights on top of the int8
  * loop's instructions per step, and per row its sum: the better layout for long rows. Two rows' full blocks go to the
  * assembly loop fg_mve_gemm_blocks2_s4_offset; what it leaves (the last channels, a lone row) is done here. */
 
-FG_HOT_LOOP void fg_mve_gemm_rows_s4(fg_mve_gemm_state *st, int32_t depth) {
-    st->low_offsets[0] = 8 * fg_mve_row_sum(st->x0, depth);
-    st->low_offsets[1] = st->x1 != 0 ? 8 * fg_mve_row_sum(st->x1, depth) : 0;
-}
 
 /* One step of one row u against a block's two weight vectors at w: a[] = (low01, raw01, low23, raw23). */
 __attribute__((always_inline)) static inline void fg_mve_step1x4_s4(int8x16_t u, const int8_t *w, int32_t a[4]) {
@@ -52,10 +48,11 @@ __attribute__((always_inline)) static inline int32x4_t fg_mve_dot1x4_s4(
 }
 
 /* The four channels' sums from (low01, raw01, low23, raw23), the block's bias words and 8 x the row's sum: even lanes
- * low + bias - 8 sum x, odd lanes raw - low + the bias words' difference (16 x the channel's sum and bias). */
+ * low + bias - 8 sum x, odd lanes (raw - low + the bias words' difference) / 16. */
 static inline int32x4_t fg_mve_channels_s4(int32x4_t sums, int32_t low_offset, int32x4_t bias) {
     const int32x4_t v = vsubq_n_s32(vaddq_s32(sums, bias), low_offset);
-    return vsubq_s32(v, vandq_s32(vrev64q_s32(v), fg_mve_vec4(0, -1, 0, -1)));
+    const int32x4_t odd = vshrq_n_s32(vsubq_s32(v, vrev64q_s32(v)), 4);
+    return vaddq_s32(v, vandq_s32(vsubq_s32(odd, v), fg_mve_vec4(0, -1, 0, -1)));
 }
 
 /* One row's sums of one block of four channels, against the offset layout (its sums' fix-up with the row's 8 x sum,
@@ -81,7 +78,8 @@ __attribute__((always_inline)) static inline void fg_mve_gemm_4bit(const int8_t 
     st.x0 = x0;
     st.x1 = x1;
     if (offset) {
-        fg_mve_gemm_rows_s4(&st, depth);
+        st.low_offsets[0] = 8 * fg_mve_row_sum(x0, depth);
+        st.low_offsets[1] = x1 != 0 ? 8 * fg_mve_row_sum(x1, depth) : 0;
     }
     int32_t c = 0;
     if (x1 != 0 && out_c >= 4) {

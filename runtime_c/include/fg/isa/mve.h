@@ -127,6 +127,18 @@ __attribute__((always_inline)) static inline void fg_mve_copy_s8(int8_t *dst, co
     }
 }
 
+/* dst[i] = src[i], i < n; returns their sum. */
+__attribute__((always_inline)) static inline int32_t fg_mve_copy_sum_s8(int8_t *dst, const int8_t *src, int32_t n) {
+    int32_t sum = 0;
+    for (; n > 0; n -= 16, src += 16, dst += 16) {
+        const mve_pred16_t p = vctp8q((uint32_t)n);
+        const int8x16_t v = vldrbq_z_s8(src, p);  /* zero past n */
+        vstrbq_p_s8(dst, v, p);
+        sum = vaddvaq_s8(sum, v);
+    }
+    return sum;
+}
+
 /* dst[i] = value, i < n. */
 static inline void fg_mve_fill_s8(int8_t *dst, int8_t value, int32_t n) {
     const int8x16_t v = vdupq_n_s8(value);
