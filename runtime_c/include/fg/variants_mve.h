@@ -62,7 +62,8 @@ const int32_t *fg_mve_gemm_blocks2(fg_mve_gemm_state *st, const int32_t *packed,
 /* fg_mve_gemm_blocks2 against the signed 4-bit GEMM layout (shifts_left unused: its left shifts always apply). */
 const int32_t *fg_mve_gemm_blocks2_s4(fg_mve_gemm_state *st, const int32_t *packed, const fg_mve_clamp *clamp,
                                       int shifts_left);
-/* The same against the offset 4-bit GEMM layout, with st->low_offsets 8 x the sum of each row. */
+/* The same against the offset 4-bit GEMM layout; st is the state of a fg_mve_gemm_state_s4 whose low_offsets are 8 x
+ * the sum of each row. */
 const int32_t *fg_mve_gemm_blocks2_s4_offset(fg_mve_gemm_state *st, const int32_t *packed,
                                              const fg_mve_clamp *clamp, int shifts_left);
 

@@ -127,11 +127,13 @@ __attribute__((always_inline)) static inline void fg_mve_folded(const fg_conv2d_
     const int32_t *packed = (const int32_t *)p->packed;
     int8_t rows[2][FG_MVE_ROW_MAX + 16];
     const fg_mve_clamp clamp = fg_mve_make_clamp(&requant);
-    fg_mve_gemm_state st;  /* the pairs' full blocks straight to the assembly loop, set up once */
-    const int32_t full = fg_mve_gemm_begin_layout(&st, depth, out_c, packed, (uint32_t)out_c, layout.step_words);
+    fg_mve_gemm_state plain;  /* the pairs' full blocks straight to the assembly loop, set up once */
+    fg_mve_gemm_state_s4 with_sums;  /* the same, and the rows' sums, for a layout that wants them */
+    fg_mve_gemm_state *st = layout.sums ? &with_sums.gemm : &plain;
+    const int32_t full = fg_mve_gemm_begin_layout(st, depth, out_c, packed, (uint32_t)out_c, layout.step_words);
     const int32_t *rest = packed + fg_mve_block_words(depth, layout.step_words) * (full >> 2);
-    st.x0 = rows[0];
-    st.x1 = rows[1];
+    st->x0 = rows[0];
+    st->x1 = rows[1];
     int32_t pending = 0;
     for (int32_t b = 0; b < p->batches; ++b) {
         const int8_t *image = input + b * image_bytes;
@@ -143,20 +145,20 @@ __attribute__((always_inline)) static inline void fg_mve_folded(const fg_conv2d_
                 const int8_t *first = image + y0 * line_bytes + x0 * in_c;
                 if (rows_inside && x0 >= 0 && x0 + p->filter_w <= p->in_w) {
                     if (layout.sums) {  /* the layout wants each window's sum: taken as it is copied */
-                        st.low_offsets[pending] = 8 * fg_mve_copy_runs_sum(rows[pending], first, runs, span, step);
+                        with_sums.low_offsets[pending] = 8 * fg_mve_copy_runs_sum(rows[pending], first, runs, span, step);
                     } else {
                         fg_mve_copy_runs(rows[pending], first, runs, span, step);
                     }
                 } else {
                     fg_mve_window_row(p, image, oy, ox, rows[pending]);
                     if (layout.sums) {
-                        st.low_offsets[pending] = 8 * fg_mve_row_sum(rows[pending], depth);
+                        with_sums.low_offsets[pending] = 8 * fg_mve_row_sum(rows[pending], depth);
                     }
                 }
                 if (++pending == 2) {
                     if (full) {
-                        st.out0 = output;
-                        layout.blocks2(&st, packed, &clamp, shifts_left);
+                        st->out0 = output;
+                        layout.blocks2(st, packed, &clamp, shifts_left);
                     }
                     if (full < out_c) {
                         layout.gemm(rows[0], rows[1], depth, out_c - full, rest, &requant, shifts_left,

@@ -17,15 +17,17 @@ __attribute__((always_inline)) static inline void fg_mve_pointwise(const fg_conv
     int8_t rows[2][FG_MVE_ROW_MAX];
     const int copy_second = (in_c & 15) != 0;
     const fg_mve_clamp clamp = fg_mve_make_clamp(&requant);
-    fg_mve_gemm_state st;  /* the pairs' full blocks straight to the assembly loop, set up once */
-    const int32_t full = fg_mve_gemm_begin_layout(&st, in_c, out_c, packed, (uint32_t)out_c, layout.step_words);
+    fg_mve_gemm_state plain;  /* the pairs' full blocks straight to the assembly loop, set up once */
+    fg_mve_gemm_state_s4 with_sums;  /* the same, and the pixels' sums, for a layout that wants them */
+    fg_mve_gemm_state *st = layout.sums ? &with_sums.gemm : &plain;
+    const int32_t full = fg_mve_gemm_begin_layout(st, in_c, out_c, packed, (uint32_t)out_c, layout.step_words);
     const int32_t *rest = packed + fg_mve_block_words(in_c, layout.step_words) * (out_c >> 2);
     int32_t i = 0;
     for (; i + 1 < pixels; i += 2) {
         const int8_t *second = input + (i + 1) * in_c;
         if (layout.sums) {  /* the layout wants the pixels' sums: taken as they are copied */
-            st.low_offsets[0] = 8 * fg_mve_copy_sum_s8(rows[0], input + i * in_c, in_c);
-            st.low_offsets[1] = 8 * (copy_second ? fg_mve_copy_sum_s8(rows[1], second, in_c)
+            with_sums.low_offsets[0] = 8 * fg_mve_copy_sum_s8(rows[0], input + i * in_c, in_c);
+            with_sums.low_offsets[1] = 8 * (copy_second ? fg_mve_copy_sum_s8(rows[1], second, in_c)
                                                  : fg_mve_row_sum(second, in_c));
         } else {
             fg_mve_copy_s8(rows[0], input + i * in_c, in_c);
@@ -36,10 +38,10 @@ __attribute__((always_inline)) static inline void fg_mve_pointwise(const fg_conv
         second = copy_second ? rows[1] : second;
         int8_t *out = output + i * out_c;
         if (full) {
-            st.x0 = rows[0];
-            st.x1 = second;
-            st.out0 = out;
-            layout.blocks2(&st, packed, &clamp, shifts_left);
+            st->x0 = rows[0];
+            st->x1 = second;
+            st->out0 = out;
+            layout.blocks2(st, packed, &clamp, shifts_left);
         }
         if (full < out_c) {
             layout.gemm(rows[0], second, in_c, out_c - full, rest, &requant, shifts_left, out + full,

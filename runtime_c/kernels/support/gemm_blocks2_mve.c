@@ -179,7 +179,7 @@ const int32_t *fg_mve_gemm_blocks2_s4(fg_mve_gemm_state *st, const int32_t *pack
 const int32_t *fg_mve_gemm_blocks2_s4_offset(fg_mve_gemm_state *st, const int32_t *packed, const fg_mve_clamp *clamp,
                                              int shifts_left) {
     const int32x4_t mask = vreinterpretq_s32_s8(vdupq_n_s8(0x0F));
-    st->offset = clamp->offset;
+    ((fg_mve_gemm_state_s4 *)st)->offset = clamp->offset;  /* st is a fg_mve_gemm_state_s4's */
     return shifts_left ? fg_mve_blocks2_s4_offset_shifted(st, packed, clamp, mask)
                        : fg_mve_blocks2_s4_offset(st, packed, clamp, mask);
 }

@@ -74,26 +74,27 @@ __attribute__((always_inline)) static inline void fg_mve_gemm_4bit(const int8_t 
                                                                    int8_t *out0, int8_t *out1, int offset) {
     const fg_mve_clamp clamp = fg_mve_make_clamp(requant);
     const int32_t block_words = fg_mve_block_words(depth, 8);
-    fg_mve_gemm_state st;
-    st.x0 = x0;
-    st.x1 = x1;
+    fg_mve_gemm_state_s4 with_sums;  /* the offset layout's loop reads the rows' sums after the state */
+    fg_mve_gemm_state *st = &with_sums.gemm;
+    st->x0 = x0;
+    st->x1 = x1;
     if (offset) {
-        st.low_offsets[0] = 8 * fg_mve_row_sum(x0, depth);
-        st.low_offsets[1] = x1 != 0 ? 8 * fg_mve_row_sum(x1, depth) : 0;
+        with_sums.low_offsets[0] = 8 * fg_mve_row_sum(x0, depth);
+        with_sums.low_offsets[1] = x1 != 0 ? 8 * fg_mve_row_sum(x1, depth) : 0;
     }
     int32_t c = 0;
     if (x1 != 0 && out_c >= 4) {
-        c = fg_mve_gemm_begin_layout(&st, depth, out_c, packed, (uint32_t)((uintptr_t)out1 - (uintptr_t)out0), 8);
-        st.out0 = out0;
-        packed = (offset ? fg_mve_gemm_blocks2_s4_offset : fg_mve_gemm_blocks2_s4)(&st, packed, &clamp, shifts_left);
+        c = fg_mve_gemm_begin_layout(st, depth, out_c, packed, (uint32_t)((uintptr_t)out1 - (uintptr_t)out0), 8);
+        st->out0 = out0;
+        packed = (offset ? fg_mve_gemm_blocks2_s4_offset : fg_mve_gemm_blocks2_s4)(st, packed, &clamp, shifts_left);
     }
     for (; c < out_c; c += 4, packed += block_words) {
         const fg_mve_quant4 q = fg_mve_load_quant4(packed);
         const int8_t *w = (const int8_t *)(packed + 16);
         const mve_pred16_t store = vctp32q((uint32_t)(out_c - c));
-        const int32x4_t acc0 = fg_mve_block1_s4(x0, w, depth, st.low_offsets[0], q.bias, offset);
+        const int32x4_t acc0 = fg_mve_block1_s4(x0, w, depth, with_sums.low_offsets[0], q.bias, offset);
         if (x1 != 0) {  /* both rows read before either is stored */
-            const int32x4_t acc1 = fg_mve_block1_s4(x1, w, depth, st.low_offsets[1], q.bias, offset);
+            const int32x4_t acc1 = fg_mve_block1_s4(x1, w, depth, with_sums.low_offsets[1], q.bias, offset);
             vstrbq_p_s32(out1 + c, fg_mve_requantize(acc1, &q, &clamp), store);
         }
         vstrbq_p_s32(out0 + c, fg_mve_requantize(acc0, &q, &clamp), store);

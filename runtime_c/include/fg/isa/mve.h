@@ -46,11 +46,15 @@ typedef struct {
     int32_t entry;          /* 28: steps % 8: the dot loop, unrolled 8 times, is entered that many steps before its
                              * end */
     int32_t sums[8];        /* 32: the accumulators on their way to vector registers */
-    int32_t low_offsets[2]; /* 64: the offset 4-bit layout's correction, 8 x the sum of row 0, of row 1 */
-    int32_t offset;         /* 72: the output offset (the offset 4-bit layout's loop holds its mask where the others
-                             * hold it) */
-    int32_t saved;          /* 76: VPR, while the offset 4-bit layout's loop sets its own predicate */
 } fg_mve_gemm_state;
+
+/* fg_mve_gemm_state and, after it, what the offset 4-bit layout's loop reads besides. */
+typedef struct {
+    fg_mve_gemm_state gemm;
+    int32_t low_offsets[2]; /* 64: 8 x the sum of row 0, of row 1 */
+    int32_t offset;         /* 72: the output offset (that loop holds its mask where the others hold it) */
+    int32_t saved;          /* 76: VPR, while that loop sets its own predicate */
+} fg_mve_gemm_state_s4;
 
 /* Words per block of four output channels of a GEMM layout whose weights take step_words words per 16 taps (16: int8
  * weights; 8: 4-bit ones). */
