@@ -120,7 +120,7 @@ void fg_fully_connected_s4_mve(const fg_fully_connected_params *params, const in
 void fg_depthwise_conv2d_3x3_s8_mve(const fg_depthwise_conv2d_params *params, const int8_t *input, int8_t *output);
 
 /* fg_depthwise_conv2d_s4 (4-bit weights) of a 3x3 filter, depth multiplier 1: sixteen channels per vector, int16
- * sums. packed: per group of sixteen channels four quant blocks, then the taps' nibbles (72 bytes; mve_4bit.py). */
+ * sums. packed: per group of sixteen channels the taps' nibbles (72 bytes), then four quant blocks (mve_4bit.py). */
 void fg_depthwise_conv2d_3x3_s4_mve(const fg_depthwise_conv2d_params *params, const int8_t *input,
                                     const int8_t *filter, int8_t *output);
 

@@ -142,10 +142,11 @@ __attribute__((always_inline)) static inline void fg_mve_folded(const fg_conv2d_
             const int rows_inside = y0 >= 0 && y0 + reach_y < p->in_h && p->dilation_w == 1;
             for (int32_t ox = 0; ox < p->out_w; ++ox) {
                 const int32_t x0 = ox * p->stride_w - p->pad_left;
-                const int8_t *first = image + y0 * line_bytes + x0 * in_c;
                 if (rows_inside && x0 >= 0 && x0 + p->filter_w <= p->in_w) {
+                    const int8_t *first = image + y0 * line_bytes + x0 * in_c;
                     if (layout.sums) {  /* the layout wants each window's sum: taken as it is copied */
-                        with_sums.low_offsets[pending] = 8 * fg_mve_copy_runs_sum(rows[pending], first, runs, span, step);
+                        const int32_t sum = fg_mve_copy_runs_sum(rows[pending], first, runs, span, step);
+                        with_sums.low_offsets[pending] = 8 * sum;
                     } else {
                         fg_mve_copy_runs(rows[pending], first, runs, span, step);
                     }

@@ -28,7 +28,7 @@ __attribute__((always_inline)) static inline void fg_mve_pointwise(const fg_conv
         if (layout.sums) {  /* the layout wants the pixels' sums: taken as they are copied */
             with_sums.low_offsets[0] = 8 * fg_mve_copy_sum_s8(rows[0], input + i * in_c, in_c);
             with_sums.low_offsets[1] = 8 * (copy_second ? fg_mve_copy_sum_s8(rows[1], second, in_c)
-                                                 : fg_mve_row_sum(second, in_c));
+                                                        : fg_mve_row_sum(second, in_c));
         } else {
             fg_mve_copy_s8(rows[0], input + i * in_c, in_c);
             if (copy_second) {
