@@ -71,12 +71,13 @@ def _cases() -> list[bytes]:
 
 # The kernels each board's batch must reach: its ISA class's variants, and the portable ones where no variant takes
 # the layer (a window of more taps than the variants gather, depthwise filters other than 3x3).
-PLANAR = "fg_depthwise_conv2d_3x3_planar_s4"  # Armv7-M: every board here but the Armv6-M one
+PLANAR = "fg_depthwise_conv2d_3x3_planar_s4"  # Armv7-M: mps2_an385 and mps2_an386 (MVE has its own)
 ARMV7M = ["fg_conv2d_s4", "fg_conv2d_s4_armv7m", "fg_depthwise_conv2d_s4", PLANAR, "fg_fully_connected_s4_armv7m"]
 EXPECTED = {"mps2_an385": ARMV7M,
             "mps2_an386": ["fg_conv2d_s4", "fg_conv2d_s4_dsp", "fg_depthwise_conv2d_s4", PLANAR,
                            "fg_fully_connected_s4_dsp"],
-            "mps3_an547": ["fg_conv2d_s4_mve", "fg_depthwise_conv2d_s4", PLANAR, "fg_fully_connected_s4_mve"],
+            "mps3_an547": ["fg_conv2d_s4_mve", "fg_conv2d_pointwise_s4_mve", "fg_depthwise_conv2d_s4",
+                           "fg_depthwise_conv2d_3x3_s4_mve", "fg_fully_connected_s4_mve"],
             "mps2_an385_armv6m": ["fg_conv2d_s4", "fg_conv2d_s4_armv6m", "fg_depthwise_conv2d_s4",
                                   "fg_depthwise_conv2d_s4_armv6m", "fg_fully_connected_s4_armv6m"]}
 

@@ -1,13 +1,30 @@
-"""Helium (MVE) variants of the 4-bit-weight CONV_2D and FULLY_CONNECTED (runtime_c/kernels/support/gemm_s4_mve.c):
-the int8 variants' windows and batches in pairs, against the 4-bit GEMM layout.
+"""Helium (MVE) variants of the 4-bit-weight CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED.
 
-The layout is mve.py's GEMM layout at half the weight bytes: per block of four output channels its quant block, then
-per 16 taps two 16-byte vectors, channels (0, 1) then (2, 3); byte t holds tap t of the second channel in its high
-nibble and tap t of the first + 8 in its low nibble. Read as int8 a byte is then exactly 16 B + A + 8 and its low
-nibble A + 8, so the int8 loop multiplies the bytes as loaded, and once more after one VAND (sum x A = low - 8 sum x,
-sum x B = (raw - low) / 16). Weight bytes: ceil(depth / 16) * 8 per channel (TFLite's ceil(n / 2) when depth is a
-multiple of 16 and out_c of 4), plus the quant block's 16 bytes per channel, which replace the folded bias and the
-per-channel multipliers and shifts.
+The convolutions and FULLY_CONNECTED run the int8 variants' windows, pixels and batches in pairs against two 4-bit GEMM
+layouts, both mve.py's GEMM layout at half the weight bytes (per block of four output channels its quant block, then
+per 16 taps two 16-byte vectors, channels (0, 1) then (2, 3), byte t holding tap t of both channels of a pair; zero
+bytes past the row), with the int8 assembly loop's structure (fg_mve_gemm_blocks2_s4, _s4_offset; the last channels
+and a lone row in gemm_s4_mve.c):
+
+Signed layout: byte t holds the pair's second channel in its high nibble and its first in its low one, both two's
+complement. VSHR.S8 #4 gives the second channel's taps, VSHL.I8 #4 16 times the first's: two shifts per 32 weights on
+top of the int8 loop (16 instructions per step of 2 rows x 4 channels x 16 taps against its 14), nothing per row. The
+first channels' sums come out x 16: their quant block holds 16 x bias and left shift - 4 (VSHL by a negative amount is
+an exact right shift of a multiple of 16; by a positive one the int8 left shift of 16 x sum).
+
+Offset layout: the first channel + 8 in the low nibble, so read as int8 a byte is exactly 16 B + A + 8 and its low
+nibble A + 8: the loop multiplies the bytes as loaded and after one VAND (low), 14 instructions per step as the int8
+loop's; per block about 13 more (8 x the row's sum off; the second channel's sum (raw - low) / 16, its bias word
+b_A + 16 b_B), per row its sum (taken as a window or pixel is copied). The better one for long rows
+(offset_is_shorter); FULLY_CONNECTED always.
+
+Both scale a channel's accumulator by 16, which needs 16 x |bias + sum| < 2^31: a layer whose bias is within
+2^27 - 128 x sum |w| of it on every channel (any real one) gets the variants, any other the next variant of its core.
+Weight bytes: ceil(depth / 16) * 8 per channel (TFLite's ceil(n / 2) when depth is a multiple of 16 and out_c of 4),
+plus the quant block's 16 bytes per channel, which replace the folded bias and the per-channel multipliers and shifts.
+
+The 3x3 depthwise kernel (depthwise_layout_4bit) runs sixteen channels per vector with int16 sums: 72 nibble bytes per
+group of sixteen channels (ceil(n / 2) when the channels are a multiple of 16), and the four quant blocks.
 """
 
 from __future__ import annotations
@@ -17,28 +34,146 @@ import numpy as np
 from firmware_gen.frontend.ir import Graph, Operator
 from firmware_gen.ops.base import KernelCall
 from firmware_gen.ops.variants import Variant
-from firmware_gen.ops.variants.mve import REQUIRES, ROW_MAX, _as_words, _blocks, _with_packed, quant_blocks
-from firmware_gen.ops.variants.pair_4bit import conv_and_fully_connected, weights_4bit
+from firmware_gen.ops.variants.mve import (
+    DEPTHWISE_MAX,
+    REQUIRES,
+    ROW_MAX,
+    _as_words,
+    _blocks,
+    _table,
+    _with_packed,
+    quant_blocks,
+)
+from firmware_gen.ops.variants.pair_4bit import weights_4bit
 
 DEPTH_MAX = 1 << 16  # |16 sum x B| < 2^31 (gemm_s4_mve.c)
+SCALED_MAX = 1 << 27  # 16 x |bias + sum| < 2^31: the 4-bit GEMM layouts' bound on a channel's accumulator
 
 
-def gemm_layout_4bit(call: KernelCall, weights: np.ndarray) -> np.ndarray:
-    """The 4-bit GEMM layout of weights [out_c, depth] (values in [-8, 7])."""
+def _nibble_pairs(weights: np.ndarray, low_offset: int) -> np.ndarray:
+    """[blocks, steps * 32] int8: per block and step of 16 taps, channels (0, 1) then (2, 3), byte t = tap t of the
+    second channel (high nibble) and of the first + low_offset (low nibble); zero bytes past the row."""
     out_c, depth = weights.shape
     steps = (depth + 15) // 16
     padded = np.zeros((_blocks(out_c) * 4, steps * 16), dtype=np.int64)
     padded[:out_c, :depth] = weights
     by_pair = padded.reshape(-1, 2, 2, steps, 16)  # [block, pair, channel of the pair, step, tap]
-    nibbles = ((by_pair[:, :, 1] & 0xF) << 4) | ((by_pair[:, :, 0] + 8) & 0xF)  # [block, pair, step, tap]
-    ordered = nibbles.transpose(0, 2, 1, 3).astype(np.uint8).view(np.int8).reshape(_blocks(out_c), -1)
-    return np.concatenate([quant_blocks(call, out_c), _as_words(ordered)], axis=1).ravel()
+    nibbles = ((by_pair[:, :, 1] & 0xF) << 4) | ((by_pair[:, :, 0] + low_offset) & 0xF)  # [block, pair, step, tap]
+    nibbles = nibbles * (np.arange(steps * 16).reshape(steps, 16) < depth)
+    return nibbles.transpose(0, 2, 1, 3).astype(np.uint8).view(np.int8).reshape(_blocks(out_c), -1)
 
 
-def _gemm_4bit(graph: Graph, op: Operator, call: KernelCall, variant: Variant, out_c: int) -> KernelCall:
-    weights = gemm_layout_4bit(call, weights_4bit(graph, op, out_c))
-    return _with_packed(call, variant, weights, [call.inputs[0], -1])
+def scaled_fits(call: KernelCall, weights: np.ndarray) -> bool:
+    """Whether every channel's accumulator times 16 fits int32 (int8 inputs, the folded bias)."""
+    bias = np.abs(_table(call, "folded_bias")[:weights.shape[0]])
+    return bool(np.all(bias + 128 * np.abs(weights).sum(axis=1) < SCALED_MAX))
 
 
-VARIANTS = conv_and_fully_connected("mve", REQUIRES, _gemm_4bit, ROW_MAX, "Helium, 4-bit weights: 2 x 4 VMLADAVA on "
-                                    "nibble pairs (one VAND per 32 weights)", depth_max=DEPTH_MAX)
+def _wrapped(words: np.ndarray) -> np.ndarray:
+    return ((words + (1 << 31)) % (1 << 32) - (1 << 31)).astype(np.int32)
+
+
+def signed_gemm_layout_4bit(call: KernelCall, weights: np.ndarray) -> np.ndarray:
+    """The signed 4-bit GEMM layout of weights [out_c, depth] (values in [-8, 7]; scaled_fits)."""
+    quant = quant_blocks(call, weights.shape[0]).astype(np.int64)
+    quant[:, 0:4:2] *= 16  # the first channel of each pair: its sums are 16 x
+    quant[:, 8:12:2] -= 4
+    return np.concatenate([quant.astype(np.int32), _as_words(_nibble_pairs(weights, 0))], axis=1).ravel()
+
+
+def gemm_layout_4bit(call: KernelCall, weights: np.ndarray) -> np.ndarray:
+    """The offset 4-bit GEMM layout of weights [out_c, depth] (values in [-8, 7]; scaled_fits)."""
+    quant = quant_blocks(call, weights.shape[0]).astype(np.int64)
+    quant[:, 1:4:2] = quant[:, 0:4:2] + 16 * quant[:, 1:4:2]  # the raw sums' bias: the pair's first + 16 x its second
+    return np.concatenate([_wrapped(quant), _as_words(_nibble_pairs(weights, 8))], axis=1).ravel()
+
+
+def offset_is_shorter(depth: int, out_c: int, sum_per_step: int) -> bool:
+    """Whether the offset layout takes fewer instructions than the signed one per pair of rows (an estimate, fitted to
+    counts on mps3_an547): the signed one 2 shifts per step and 3 instructions per block more than the int8 loop, the
+    offset one about 13 per block and the two rows' sums (sum_per_step per step: 5 where the windows are summed as they
+    are copied, border windows after; 7 for the pointwise kernel, which copies one pixel of two)."""
+    steps, blocks = (depth + 15) // 16, out_c // 4
+    return blocks * 13 + sum_per_step * steps + 5 < blocks * (2 * steps + 3)
+
+
+def _call(graph: Graph, op: Operator, call: KernelCall, variants: tuple[Variant, Variant],
+          sum_per_step: int) -> KernelCall | None:
+    """The call of the signed variant, or of the offset one where it is shorter (variants: the two)."""
+    out_c = int(call.params["out_c"])
+    weights = weights_4bit(graph, op, out_c)
+    if not scaled_fits(call, weights):
+        return None
+    if offset_is_shorter(weights.shape[1], out_c, sum_per_step):
+        return _with_packed(call, variants[1], gemm_layout_4bit(call, weights), [call.inputs[0], -1])
+    return _with_packed(call, variants[0], signed_gemm_layout_4bit(call, weights), [call.inputs[0], -1])
+
+
+def _pointwise(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
+    p = call.params
+    if (p["filter_h"], p["filter_w"], p["stride_h"], p["stride_w"]) != (1, 1, 1, 1) or p["in_c"] > ROW_MAX:
+        return None
+    return _call(graph, op, call, (POINTWISE, POINTWISE_OFFSET), 7)
+
+
+def _folded(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
+    p = call.params
+    if p["filter_h"] * p["filter_w"] * p["in_c"] > ROW_MAX:
+        return None
+    return _call(graph, op, call, (FOLDED, FOLDED_OFFSET), 5)
+
+
+def _fully_connected(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
+    out_c = int(call.params["out_depth"])
+    weights = weights_4bit(graph, op, out_c)
+    if call.params["accum_depth"] > DEPTH_MAX or not scaled_fits(call, weights):
+        return None
+    return _with_packed(call, FULLY_CONNECTED, gemm_layout_4bit(call, weights), [call.inputs[0], -1])
+
+
+def depthwise_layout_4bit(call: KernelCall, taps: np.ndarray) -> np.ndarray:
+    """The 3x3 depthwise layout of taps [9, channels] (values in [-8, 7]; depthwise_conv2d_3x3_s4_mve.c): per group
+    of 16 channels taps (0, 1) .. (6, 7) as 16 bytes each (channel j: byte j, the even tap low), tap 8 as 8 bytes
+    (channel 2j low in byte j, 2j + 1 high): 72 bytes, TFLite's ceil(9 x 16 / 2); then the quant blocks of channels
+    (j, j + 4, j + 8, j + 12), j = 0 .. 3, each bias, left shift, multiplier, right shift."""
+    channels = taps.shape[1]
+    groups = (channels + 15) // 16
+    quant = quant_blocks(call, channels).reshape(-1, 4, 4)[:, [0, 2, 1, 3]]  # [block, field, lane]: bias, left, ...
+    fields = np.zeros((groups * 4, 4, 4), dtype=np.int32)
+    fields[:quant.shape[0]] = quant
+    blocks = fields.reshape(groups, 4, 4, 4).transpose(0, 3, 2, 1).reshape(groups, 64)  # [group, j, field, block]
+    padded = np.zeros((9, groups * 16), dtype=np.int64)
+    padded[:, :channels] = taps
+    nibbles = padded.reshape(9, groups, 16) & 0xF
+    pairs = (nibbles[1:8:2] << 4) | nibbles[0:8:2]  # [pair, group, channel]
+    last = (nibbles[8, :, 1::2] << 4) | nibbles[8, :, 0::2]  # [group, 8]
+    weight_bytes = np.concatenate([pairs.transpose(1, 0, 2).reshape(groups, 64), last], axis=1)
+    return np.concatenate([_as_words(weight_bytes.astype(np.uint8).view(np.int8)), blocks], axis=1).ravel()
+
+
+def _depthwise(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
+    p = call.params
+    if (p["filter_h"], p["filter_w"], p["depth_multiplier"]) != (3, 3, 1) or p["in_c"] > DEPTHWISE_MAX:
+        return None
+    taps = np.asarray(graph.tensors[op.inputs[1]].data, dtype=np.int64).reshape(9, -1)
+    return _with_packed(call, DEPTHWISE, depthwise_layout_4bit(call, taps), [call.inputs[0], -1])
+
+
+POINTWISE = Variant("fg_conv2d_pointwise_s4_mve", "fg_conv2d_s4", REQUIRES, _pointwise,
+                    "Helium, 4-bit weights, 1x1: 2 pixels x 4 channels of VMLADAVA per 16 taps on nibble pairs "
+                    "(two shifts per 32 weights)", precedence=1)
+POINTWISE_OFFSET = Variant("fg_conv2d_pointwise_s4_offset_mve", "fg_conv2d_s4", REQUIRES, _pointwise,
+                           "Helium, 4-bit weights, 1x1: 2 pixels x 4 channels of VMLADAVA per 16 taps on nibble pairs "
+                           "(one VAND per 32 weights, the pixels' sums)")
+FOLDED = Variant("fg_conv2d_s4_mve", "fg_conv2d_s4", REQUIRES, _folded,
+                 "Helium, 4-bit weights: windows copied in pairs, 2 x 4 VMLADAVA on nibble pairs (two shifts per 32 "
+                 "weights)")
+FOLDED_OFFSET = Variant("fg_conv2d_s4_offset_mve", "fg_conv2d_s4", REQUIRES, _folded,
+                        "Helium, 4-bit weights: windows copied in pairs, 2 x 4 VMLADAVA on nibble pairs (one VAND per "
+                        "32 weights, the windows' sums)")
+FULLY_CONNECTED = Variant("fg_fully_connected_s4_mve", "fg_fully_connected_s4", REQUIRES, _fully_connected,
+                          "Helium, 4-bit weights: 2 x 4 VMLADAVA on nibble pairs (one VAND per 32 weights)")
+DEPTHWISE = Variant("fg_depthwise_conv2d_3x3_s4_mve", "fg_depthwise_conv2d_s4", REQUIRES, _depthwise,
+                    "Helium, 4-bit weights, 3x3 depthwise: 16 channels per vector, VMULLB / VMULLT into int16 sums")
+
+VARIANTS = [POINTWISE, POINTWISE_OFFSET, FOLDED, FOLDED_OFFSET, FULLY_CONNECTED, DEPTHWISE]

@@ -34,12 +34,22 @@ void fg_mve_gemm_s8(const int8_t *x0, const int8_t *x1, int32_t depth, int32_t o
 typedef void fg_mve_gemm(const int8_t *x0, const int8_t *x1, int32_t depth, int32_t out_c, const int32_t *packed,
                          const fg_requant_params *requant, int shifts_left, int8_t *out0, int8_t *out1);
 
-/* fg_mve_gemm_s8 for 4-bit weights, against the 4-bit GEMM layout: per block of four output channels the same 16
- * int32 words, then ceil(depth / 16) chunks of two 16-byte vectors, channels (0, 1) then (2, 3); byte t of a vector
- * holds tap t of the pair's second channel in its high nibble (two's complement) and tap t of its first channel + 8
- * in its low nibble (zero weights past the layer: 0x08). Needs depth < 2^17 (mve_4bit.py). */
+/* fg_mve_gemm_s8 for 4-bit weights, against the offset 4-bit GEMM layout: per block of four output channels the 16
+ * int32 words, the bias of each pair's second channel (1, 3) as b0 + 16 b1 (b2 + 16 b3; int32, wrapping); then
+ * ceil(depth / 16) chunks of two 16-byte vectors, channels (0, 1) then (2, 3); byte t of a vector holds tap t of the
+ * pair's second channel in its high nibble (two's complement) and tap t of its first channel + 8 in its low nibble
+ * (zero bytes past the layer). Needs depth < 2^17 and 16 x |bias + sum| < 2^31 (mve_4bit.py). */
 void fg_mve_gemm_s4(const int8_t *x0, const int8_t *x1, int32_t depth, int32_t out_c, const int32_t *packed,
                     const fg_requant_params *requant, int shifts_left, int8_t *out0, int8_t *out1);
+
+/* fg_mve_gemm_s8 for 4-bit weights, against the signed 4-bit GEMM layout: per block of four output channels the 16
+ * int32 words, the first channel of each pair (0 and 2) scaled by 16 (bias x 16, left shift - 4: VSHL by a negative
+ * amount shifts right, exactly, as these sums are multiples of 16), then ceil(depth / 16) chunks of two 16-byte
+ * vectors, channels (0, 1) then (2, 3); byte t of a vector holds tap t of the pair's second channel in its high nibble
+ * and tap t of its first channel in its low nibble, both two's complement (zero past the layer). Needs 16 x |bias +
+ * sum| < 2^31 for every channel (mve_4bit.py). */
+void fg_mve_gemm_s4_signed(const int8_t *x0, const int8_t *x1, int32_t depth, int32_t out_c, const int32_t *packed,
+                           const fg_requant_params *requant, int shifts_left, int8_t *out0, int8_t *out1);
 
 #if defined(__ARM_FEATURE_MVE)
 #include "fg/isa/mve.h"
@@ -49,6 +59,27 @@ void fg_mve_gemm_s4(const int8_t *x0, const int8_t *x1, int32_t depth, int32_t o
  * every pair of rows set st up once (fg_mve_gemm_begin) and move only the rows and out0. */
 const int32_t *fg_mve_gemm_blocks2(fg_mve_gemm_state *st, const int32_t *packed, const fg_mve_clamp *clamp,
                                    int shifts_left);
+/* fg_mve_gemm_blocks2 against the signed 4-bit GEMM layout (shifts_left unused: its left shifts always apply). */
+const int32_t *fg_mve_gemm_blocks2_s4(fg_mve_gemm_state *st, const int32_t *packed, const fg_mve_clamp *clamp,
+                                      int shifts_left);
+/* The same against the offset 4-bit GEMM layout; st is the state of a fg_mve_gemm_state_s4 whose low_offsets are 8 x
+ * the sum of each row. */
+const int32_t *fg_mve_gemm_blocks2_s4_offset(fg_mve_gemm_state *st, const int32_t *packed,
+                                             const fg_mve_clamp *clamp, int shifts_left);
+
+/* A GEMM layout as the convolution variants run it: its full blocks of two rows through blocks2, the rest through
+ * gemm; step_words: int32 words of weights per block and 16 taps; sums: whether blocks2 wants its rows' sums in st
+ * (the kernels take them as they copy the rows). */
+typedef struct {
+    fg_mve_gemm *gemm;
+    const int32_t *(*blocks2)(fg_mve_gemm_state *st, const int32_t *packed, const fg_mve_clamp *clamp,
+                              int shifts_left);
+    int32_t step_words;
+    int sums;
+} fg_mve_gemm_layout;
+#define FG_MVE_GEMM_S8 ((fg_mve_gemm_layout){fg_mve_gemm_s8, fg_mve_gemm_blocks2, 16, 0})
+#define FG_MVE_GEMM_S4 ((fg_mve_gemm_layout){fg_mve_gemm_s4_signed, fg_mve_gemm_blocks2_s4, 8, 0})
+#define FG_MVE_GEMM_S4_OFFSET ((fg_mve_gemm_layout){fg_mve_gemm_s4, fg_mve_gemm_blocks2_s4_offset, 8, 1})
 #endif
 
 /* fg_conv2d_pointwise_s8, two pixels at a time against the GEMM layout (filter unused, may be NULL). */
@@ -65,16 +96,33 @@ void fg_fully_connected_folded_s8_mve(const fg_fully_connected_params *params, c
                                       const int8_t *weights, int8_t *output);
 
 /* fg_conv2d_s4 (4-bit weights): each pair of windows copied to the stack as for fg_conv2d_folded_s8_mve, then the
- * 4-bit GEMM layout. */
+ * signed 4-bit GEMM layout. */
 void fg_conv2d_s4_mve(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter, int8_t *output);
 
-/* fg_fully_connected_s4 (4-bit weights) against the 4-bit GEMM layout, batches as fg_fully_connected_folded_s8_mve. */
+/* fg_conv2d_s4 (4-bit weights) of a 1x1 filter, stride 1: fg_conv2d_pointwise_s8_mve against the signed 4-bit GEMM
+ * layout. */
+void fg_conv2d_pointwise_s4_mve(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter,
+                                int8_t *output);
+
+/* fg_conv2d_s4_mve and fg_conv2d_pointwise_s4_mve against the offset 4-bit GEMM layout (long rows). */
+void fg_conv2d_s4_offset_mve(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter,
+                             int8_t *output);
+void fg_conv2d_pointwise_s4_offset_mve(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter,
+                                       int8_t *output);
+
+/* fg_fully_connected_s4 (4-bit weights) against the offset 4-bit GEMM layout, batches as
+ * fg_fully_connected_folded_s8_mve. */
 void fg_fully_connected_s4_mve(const fg_fully_connected_params *params, const int8_t *input, const int8_t *weights,
                                int8_t *output);
 
 /* fg_depthwise_conv2d_3x3_s8: four channels per vector, nine taps. packed: per block of four channels, 16 int32
  * words (as the GEMM layout) then the 9 taps x 4 channels, one int32 word each. */
 void fg_depthwise_conv2d_3x3_s8_mve(const fg_depthwise_conv2d_params *params, const int8_t *input, int8_t *output);
+
+/* fg_depthwise_conv2d_s4 (4-bit weights) of a 3x3 filter, depth multiplier 1: sixteen channels per vector, int16
+ * sums. packed: per group of sixteen channels the taps' nibbles (72 bytes), then four quant blocks (mve_4bit.py). */
+void fg_depthwise_conv2d_3x3_s4_mve(const fg_depthwise_conv2d_params *params, const int8_t *input,
+                                    const int8_t *filter, int8_t *output);
 
 /* fg_add_s8 for inputs of the output's shape (no broadcasting: a single loop of shape.dims[last] elements). */
 void fg_add_s8_mve(const fg_add_params *params, const int8_t *input1, const int8_t *input2, int8_t *output);

@@ -62,41 +62,62 @@ static void fg_mve_window_row(const fg_conv2d_params *p, const int8_t *image, in
 
 /* `runs` runs of `span` bytes, `step` apart in the input, one after the other in row. Whole vectors are stored
  * (the next run, or the row's 16 bytes of slack, takes what lands past a run); the load of a run's last vector is
- * predicated to the run, so nothing past the input is read. Assembly: GCC moves the predicate through memory. */
+ * predicated to the run, so nothing past the input is read. Assembly: GCC moves the predicate through memory. SUM:
+ * what each loaded vector adds to the sum (nothing, or FG_MVE_SUM_RUNS). */
+#define FG_MVE_COPY_RUNS(SUM)                                                                                 \
+    "vmrs %[saved], p0\n"  /* GCC may hold a predicate there; VPR is no clobber it knows */                  \
+    "vctp.8 %[tail]\n"                                                                                        \
+    "1:\n"                                                                                                    \
+    "movs %[k], %[whole]\n"                                                                                   \
+    "beq 3f\n"                                                                                                \
+    "2:\n"                                                                                                    \
+    "vldrb.8 q0, [%[src]], #16\n" SUM                                                                         \
+    "vstrb.8 q0, [%[dst]], #16\n"                                                                             \
+    "subs %[k], %[k], #1\n"                                                                                   \
+    "bne 2b\n"                                                                                                \
+    "3:\n"                                                                                                    \
+    "vpst\n"                                                                                                  \
+    "vldrbt.8 q0, [%[src]]\n" SUM                                                                             \
+    "vstrb.8 q0, [%[dst]]\n"                                                                                  \
+    "add %[dst], %[dst], %[tail]\n"                                                                           \
+    "add %[src], %[src], %[gap]\n"                                                                            \
+    "subs %[runs], %[runs], #1\n"                                                                             \
+    "bne 1b\n"                                                                                                \
+    "vmsr p0, %[saved]\n"
+#define FG_MVE_SUM_RUNS "vaddva.s8 %[sum], q0\n"  /* the predicated load zeroes the lanes past the run */
+#define FG_MVE_COPY_RUNS_OPERANDS                                                                             \
+    [src] "+r"(line), [dst] "+r"(row), [runs] "+r"(runs), [k] "=&r"(k), [saved] "=&r"(saved)
+
 static inline void fg_mve_copy_runs(int8_t *row, const int8_t *line, int32_t runs, int32_t span, int32_t step) {
     const uint32_t tail = (uint32_t)(((span - 1) & 15) + 1);
     const int32_t whole = (span - 1) >> 4, gap = step - 16 * whole;  /* vectors before the last; source skip */
     int32_t k, saved;
-    __asm__ volatile("vmrs %[saved], p0\n"  /* GCC may hold a predicate there; VPR is no clobber it knows */
-                     "vctp.8 %[tail]\n"
-                     "1:\n"
-                     "movs %[k], %[whole]\n"
-                     "beq 3f\n"
-                     "2:\n"
-                     "vldrb.8 q0, [%[src]], #16\n"
-                     "vstrb.8 q0, [%[dst]], #16\n"
-                     "subs %[k], %[k], #1\n"
-                     "bne 2b\n"
-                     "3:\n"
-                     "vpst\n"
-                     "vldrbt.8 q0, [%[src]]\n"
-                     "vstrb.8 q0, [%[dst]]\n"
-                     "add %[dst], %[dst], %[tail]\n"
-                     "add %[src], %[src], %[gap]\n"
-                     "subs %[runs], %[runs], #1\n"
-                     "bne 1b\n"
-                     "vmsr p0, %[saved]\n"
-                     : [src] "+r"(line), [dst] "+r"(row), [runs] "+r"(runs), [k] "=&r"(k), [saved] "=&r"(saved)
+    __asm__ volatile(FG_MVE_COPY_RUNS("")
+                     : FG_MVE_COPY_RUNS_OPERANDS
                      : [tail] "r"(tail), [whole] "r"(whole), [gap] "r"(gap)
                      : "q0", "memory", "cc");
 }
 
+/* fg_mve_copy_runs, returning the sum of the bytes copied (VADDVA wants an even register: r4). */
+static inline int32_t fg_mve_copy_runs_sum(int8_t *row, const int8_t *line, int32_t runs, int32_t span,
+                                           int32_t step) {
+    const uint32_t tail = (uint32_t)(((span - 1) & 15) + 1);
+    const int32_t whole = (span - 1) >> 4, gap = step - 16 * whole;
+    int32_t k, saved;
+    register int32_t sum __asm__("r4") = 0;
+    __asm__ volatile(FG_MVE_COPY_RUNS(FG_MVE_SUM_RUNS)
+                     : FG_MVE_COPY_RUNS_OPERANDS, [sum] "+r"(sum)
+                     : [tail] "r"(tail), [whole] "r"(whole), [gap] "r"(gap)
+                     : "q0", "memory", "cc");
+    return sum;
+}
+
 /* Output pixels in pairs, raster order: both windows are copied before either pixel is stored, so an output
  * overlapping the input as ops/overlap.py allows never changes what a window reads. A window inside the image (no
- * dilation across) is copied run by run; one at the border through fg_mve_window_row. Then gemm, the int8 GEMM's
- * full blocks first through its assembly loop when `blocks2`. */
+ * dilation across) is copied run by run; one at the border through fg_mve_window_row. Then the GEMM of `layout`:
+ * its full blocks through the assembly loop, the rest (and a last lone window) through its gemm. */
 __attribute__((always_inline)) static inline void fg_mve_folded(const fg_conv2d_params *p, const int8_t *input,
-                                                                int8_t *output, fg_mve_gemm *gemm, int blocks2) {
+                                                                int8_t *output, fg_mve_gemm_layout layout) {
     const int32_t in_c = p->in_c, depth = p->filter_h * p->filter_w * in_c, out_c = p->out_c;
     const int32_t line_bytes = p->in_w * in_c, image_bytes = p->in_h * line_bytes;
     const int32_t span = p->filter_w * in_c, step = p->dilation_h * line_bytes, runs = p->filter_h;
@@ -106,11 +127,13 @@ __attribute__((always_inline)) static inline void fg_mve_folded(const fg_conv2d_
     const int32_t *packed = (const int32_t *)p->packed;
     int8_t rows[2][FG_MVE_ROW_MAX + 16];
     const fg_mve_clamp clamp = fg_mve_make_clamp(&requant);
-    fg_mve_gemm_state st;  /* the pairs' full blocks straight to the assembly loop, set up once */
-    const int32_t full = blocks2 ? fg_mve_gemm_begin(&st, depth, out_c, packed, (uint32_t)out_c) : 0;
-    const int32_t *rest = packed + (16 + 16 * ((depth + 15) >> 4)) * (full >> 2);
-    st.x0 = rows[0];
-    st.x1 = rows[1];
+    fg_mve_gemm_state plain;  /* the pairs' full blocks straight to the assembly loop, set up once */
+    fg_mve_gemm_state_s4 with_sums;  /* the same, and the rows' sums, for a layout that wants them */
+    fg_mve_gemm_state *st = layout.sums ? &with_sums.gemm : &plain;
+    const int32_t full = fg_mve_gemm_begin_layout(st, depth, out_c, packed, (uint32_t)out_c, layout.step_words);
+    const int32_t *rest = packed + fg_mve_block_words(depth, layout.step_words) * (full >> 2);
+    st->x0 = rows[0];
+    st->x1 = rows[1];
     int32_t pending = 0;
     for (int32_t b = 0; b < p->batches; ++b) {
         const int8_t *image = input + b * image_bytes;
@@ -120,18 +143,27 @@ __attribute__((always_inline)) static inline void fg_mve_folded(const fg_conv2d_
             for (int32_t ox = 0; ox < p->out_w; ++ox) {
                 const int32_t x0 = ox * p->stride_w - p->pad_left;
                 if (rows_inside && x0 >= 0 && x0 + p->filter_w <= p->in_w) {
-                    fg_mve_copy_runs(rows[pending], image + y0 * line_bytes + x0 * in_c, runs, span, step);
+                    const int8_t *first = image + y0 * line_bytes + x0 * in_c;
+                    if (layout.sums) {  /* the layout wants each window's sum: taken as it is copied */
+                        const int32_t sum = fg_mve_copy_runs_sum(rows[pending], first, runs, span, step);
+                        with_sums.low_offsets[pending] = 8 * sum;
+                    } else {
+                        fg_mve_copy_runs(rows[pending], first, runs, span, step);
+                    }
                 } else {
                     fg_mve_window_row(p, image, oy, ox, rows[pending]);
+                    if (layout.sums) {
+                        with_sums.low_offsets[pending] = 8 * fg_mve_row_sum(rows[pending], depth);
+                    }
                 }
                 if (++pending == 2) {
                     if (full) {
-                        st.out0 = output;
-                        fg_mve_gemm_blocks2(&st, packed, &clamp, shifts_left);
+                        st->out0 = output;
+                        layout.blocks2(st, packed, &clamp, shifts_left);
                     }
                     if (full < out_c) {
-                        gemm(rows[0], rows[1], depth, out_c - full, rest, &requant, shifts_left, output + full,
-                             output + out_c + full);
+                        layout.gemm(rows[0], rows[1], depth, out_c - full, rest, &requant, shifts_left,
+                                    output + full, output + out_c + full);
                     }
                     output += 2 * out_c;
                     pending = 0;
@@ -140,20 +172,26 @@ __attribute__((always_inline)) static inline void fg_mve_folded(const fg_conv2d_
         }
     }
     if (pending) {
-        gemm(rows[0], 0, depth, out_c, packed, &requant, shifts_left, output, 0);
+        layout.gemm(rows[0], 0, depth, out_c, packed, &requant, shifts_left, output, 0);
     }
 }
 
 FG_HOT_LOOP void fg_conv2d_folded_s8_mve(const fg_conv2d_params *p, const int8_t *input, const int8_t *filter,
                                          int8_t *output) {
     (void)filter;
-    fg_mve_folded(p, input, output, fg_mve_gemm_s8, 1);
+    fg_mve_folded(p, input, output, FG_MVE_GEMM_S8);
 }
 
 FG_HOT_LOOP void fg_conv2d_s4_mve(const fg_conv2d_params *p, const int8_t *input, const int8_t *filter,
                                   int8_t *output) {
     (void)filter;
-    fg_mve_folded(p, input, output, fg_mve_gemm_s4, 0);
+    fg_mve_folded(p, input, output, FG_MVE_GEMM_S4);
+}
+
+FG_HOT_LOOP void fg_conv2d_s4_offset_mve(const fg_conv2d_params *p, const int8_t *input, const int8_t *filter,
+                                         int8_t *output) {
+    (void)filter;
+    fg_mve_folded(p, input, output, FG_MVE_GEMM_S4_OFFSET);
 }
 
 #endif /* __ARM_FEATURE_MVE */

@@ -8,9 +8,8 @@
  * clobber input bytes below pixel p), the stores of output pixel p + 1 may land on input pixel p, which later blocks
  * of channels still read: that pixel is copied to the stack first; so is pixel p + 1 when the GEMM would read past
  * its end (in_c not a multiple of 16). */
-void fg_conv2d_pointwise_s8_mve(const fg_conv2d_params *p, const int8_t *input, const int8_t *filter,
-                                int8_t *output) {
-    (void)filter;
+__attribute__((always_inline)) static inline void fg_mve_pointwise(const fg_conv2d_params *p, const int8_t *input,
+                                                                   int8_t *output, fg_mve_gemm_layout layout) {
     const int32_t pixels = p->batches * p->out_h * p->out_w, in_c = p->in_c, out_c = p->out_c;
     const fg_requant_params requant = p->requant;
     const int shifts_left = fg_mve_any_left_shift(&requant, out_c);
@@ -18,32 +17,58 @@ void fg_conv2d_pointwise_s8_mve(const fg_conv2d_params *p, const int8_t *input, 
     int8_t rows[2][FG_MVE_ROW_MAX];
     const int copy_second = (in_c & 15) != 0;
     const fg_mve_clamp clamp = fg_mve_make_clamp(&requant);
-    fg_mve_gemm_state st;  /* the pairs' full blocks straight to the assembly loop, set up once */
-    const int32_t full = fg_mve_gemm_begin(&st, in_c, out_c, packed, (uint32_t)out_c);
-    const int32_t *rest = packed + (16 + 16 * ((in_c + 15) >> 4)) * (out_c >> 2);
+    fg_mve_gemm_state plain;  /* the pairs' full blocks straight to the assembly loop, set up once */
+    fg_mve_gemm_state_s4 with_sums;  /* the same, and the pixels' sums, for a layout that wants them */
+    fg_mve_gemm_state *st = layout.sums ? &with_sums.gemm : &plain;
+    const int32_t full = fg_mve_gemm_begin_layout(st, in_c, out_c, packed, (uint32_t)out_c, layout.step_words);
+    const int32_t *rest = packed + fg_mve_block_words(in_c, layout.step_words) * (out_c >> 2);
     int32_t i = 0;
     for (; i + 1 < pixels; i += 2) {
         const int8_t *second = input + (i + 1) * in_c;
-        fg_mve_copy_s8(rows[0], input + i * in_c, in_c);
-        if (copy_second) {
-            fg_mve_copy_s8(rows[1], second, in_c);
-            second = rows[1];
+        if (layout.sums) {  /* the layout wants the pixels' sums: taken as they are copied */
+            with_sums.low_offsets[0] = 8 * fg_mve_copy_sum_s8(rows[0], input + i * in_c, in_c);
+            with_sums.low_offsets[1] = 8 * (copy_second ? fg_mve_copy_sum_s8(rows[1], second, in_c)
+                                                        : fg_mve_row_sum(second, in_c));
+        } else {
+            fg_mve_copy_s8(rows[0], input + i * in_c, in_c);
+            if (copy_second) {
+                fg_mve_copy_s8(rows[1], second, in_c);
+            }
         }
+        second = copy_second ? rows[1] : second;
         int8_t *out = output + i * out_c;
         if (full) {
-            st.x0 = rows[0];
-            st.x1 = second;
-            st.out0 = out;
-            fg_mve_gemm_blocks2(&st, packed, &clamp, shifts_left);
+            st->x0 = rows[0];
+            st->x1 = second;
+            st->out0 = out;
+            layout.blocks2(st, packed, &clamp, shifts_left);
         }
         if (full < out_c) {
-            fg_mve_gemm_s8(rows[0], second, in_c, out_c - full, rest, &requant, shifts_left, out + full,
-                           out + out_c + full);
+            layout.gemm(rows[0], second, in_c, out_c - full, rest, &requant, shifts_left, out + full,
+                        out + out_c + full);
         }
     }
     if (i < pixels) {
-        fg_mve_gemm_s8(input + i * in_c, 0, in_c, out_c, packed, &requant, shifts_left, output + i * out_c, 0);
+        layout.gemm(input + i * in_c, 0, in_c, out_c, packed, &requant, shifts_left, output + i * out_c, 0);
     }
+}
+
+void fg_conv2d_pointwise_s8_mve(const fg_conv2d_params *p, const int8_t *input, const int8_t *filter,
+                                int8_t *output) {
+    (void)filter;
+    fg_mve_pointwise(p, input, output, FG_MVE_GEMM_S8);
+}
+
+void fg_conv2d_pointwise_s4_mve(const fg_conv2d_params *p, const int8_t *input, const int8_t *filter,
+                                int8_t *output) {
+    (void)filter;
+    fg_mve_pointwise(p, input, output, FG_MVE_GEMM_S4);
+}
+
+void fg_conv2d_pointwise_s4_offset_mve(const fg_conv2d_params *p, const int8_t *input, const int8_t *filter,
+                                       int8_t *output) {
+    (void)filter;
+    fg_mve_pointwise(p, input, output, FG_MVE_GEMM_S4_OFFSET);
 }
 
 #endif /* __ARM_FEATURE_MVE */

@@ -48,16 +48,37 @@ typedef struct {
     int32_t sums[8];        /* 32: the accumulators on their way to vector registers */
 } fg_mve_gemm_state;
 
-/* st for rows of `depth` taps against the full blocks of `out_c` channels from packed, row 1's outputs `second`
- * bytes after row 0's (the rows and out0 are the caller's, per call). Returns the number of channels in full blocks. */
-static inline int32_t fg_mve_gemm_begin(fg_mve_gemm_state *st, int32_t depth, int32_t out_c, const int32_t *packed,
-                                        uint32_t second) {
+/* fg_mve_gemm_state and, after it, what the offset 4-bit layout's loop reads besides. */
+typedef struct {
+    fg_mve_gemm_state gemm;
+    int32_t low_offsets[2]; /* 64: 8 x the sum of row 0, of row 1 */
+    int32_t offset;         /* 72: the output offset (that loop holds its mask where the others hold it) */
+    int32_t saved;          /* 76: VPR, while that loop sets its own predicate */
+} fg_mve_gemm_state_s4;
+
+/* Words per block of four output channels of a GEMM layout whose weights take step_words words per 16 taps (16: int8
+ * weights; 8: 4-bit ones). */
+static inline int32_t fg_mve_block_words(int32_t depth, int32_t step_words) {
+    return 16 + step_words * ((depth + 15) >> 4);
+}
+
+/* st for rows of `depth` taps against the full blocks of `out_c` channels from packed (a layout of step_words words
+ * per 16 taps), row 1's outputs `second` bytes after row 0's (the rows and out0 are the caller's, per call). Returns
+ * the number of channels in full blocks. */
+static inline int32_t fg_mve_gemm_begin_layout(fg_mve_gemm_state *st, int32_t depth, int32_t out_c,
+                                               const int32_t *packed, uint32_t second, int32_t step_words) {
     const int32_t steps = (depth + 15) >> 4;
     st->rounds = (steps + 7) >> 3;
     st->entry = steps & 7;
     st->out1 = second;
-    st->end = packed + (16 + 16 * steps) * (out_c >> 2);
+    st->end = packed + fg_mve_block_words(depth, step_words) * (out_c >> 2);
     return out_c & ~3;
+}
+
+/* fg_mve_gemm_begin_layout for the int8 GEMM layout. */
+static inline int32_t fg_mve_gemm_begin(fg_mve_gemm_state *st, int32_t depth, int32_t out_c, const int32_t *packed,
+                                        uint32_t second) {
+    return fg_mve_gemm_begin_layout(st, depth, out_c, packed, second, 16);
 }
 
 /* The 16 int32 words bias[4], multiplier[4], left[4], right[4] at `words`. */
@@ -102,12 +123,24 @@ static inline int fg_mve_any_left_shift(const fg_requant_params *q, int32_t chan
     return 0;
 }
 
-/* dst[i] = src[i], i < n. */
-static inline void fg_mve_copy_s8(int8_t *dst, const int8_t *src, int32_t n) {
+/* dst[i] = src[i], i < n. Inlined: a call would cost a pointwise convolution's pixel as much as the copy. */
+__attribute__((always_inline)) static inline void fg_mve_copy_s8(int8_t *dst, const int8_t *src, int32_t n) {
     for (; n > 0; n -= 16, src += 16, dst += 16) {
         const mve_pred16_t p = vctp8q((uint32_t)n);
         vstrbq_p_s8(dst, vldrbq_z_s8(src, p), p);
     }
+}
+
+/* dst[i] = src[i], i < n; returns their sum. */
+__attribute__((always_inline)) static inline int32_t fg_mve_copy_sum_s8(int8_t *dst, const int8_t *src, int32_t n) {
+    int32_t sum = 0;
+    for (; n > 0; n -= 16, src += 16, dst += 16) {
+        const mve_pred16_t p = vctp8q((uint32_t)n);
+        const int8x16_t v = vldrbq_z_s8(src, p);  /* zero past n */
+        vstrbq_p_s8(dst, v, p);
+        sum = vaddvaq_s8(sum, v);
+    }
+    return sum;
 }
 
 /* dst[i] = value, i < n. */
@@ -116,6 +149,15 @@ static inline void fg_mve_fill_s8(int8_t *dst, int8_t value, int32_t n) {
     for (; n > 0; n -= 16, dst += 16) {
         vstrbq_p_s8(dst, v, vctp8q((uint32_t)n));
     }
+}
+
+/* sum x[i], i < n. */
+__attribute__((always_inline)) static inline int32_t fg_mve_row_sum(const int8_t *x, int32_t n) {
+    int32_t sum = 0;
+    for (; n >= 16; n -= 16, x += 16) {
+        sum = vaddvaq_s8(sum, vldrbq_s8(x));
+    }
+    return n > 0 ? vaddvaq_s8(sum, vldrbq_z_s8(x, vctp8q((uint32_t)n))) : sum;
 }
 
 /* The vector {a, b, c, d}. */
