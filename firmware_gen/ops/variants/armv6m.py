@@ -19,7 +19,7 @@ from firmware_gen.nibbles import pack_int4
 from firmware_gen.ops.base import ConstTable, KernelCall, TableRef
 from firmware_gen.ops.support.requantize import wrap_int32
 from firmware_gen.ops.variants import Variant, renamed
-from firmware_gen.ops.variants.dsp import tflite_outputs
+from firmware_gen.ops.variants.armv6m_output import accumulator_reach, call_table, layer_constants
 
 REQUIRES = frozenset({ARMV6M})
 GROUP = 8  # FG_ARMV6M_GROUP
@@ -52,57 +52,15 @@ def nibble_interleaved(taps: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(layout).ravel()
 
 
-def _call_table(call: KernelCall, suffix: str) -> np.ndarray:
-    return next(t.values for t in call.tables if t.suffix == suffix)
-
-
-def _first_above(call: KernelCall, multipliers: np.ndarray, shifts: np.ndarray, level: int) -> np.ndarray:
-    """Per channel, the smallest int32 accumulator whose output (TFLite's arithmetic) exceeds `level`; INT32_MAX + 1
-    where none does. The output rises with the accumulator (multipliers >= 0), so a bisection finds it."""
-    low = np.full(multipliers.shape, -(1 << 31), np.int64)
-    high = np.full(multipliers.shape, 1 << 31, np.int64)  # exclusive
-    while np.any(low < high):
-        middle = (low + high) // 2
-        above = tflite_outputs(np.minimum(middle, (1 << 31) - 1), multipliers, shifts, call) > level
-        above &= middle < (1 << 31)
-        high = np.where(above & (low < high), middle, high)
-        low = np.where(~above & (low < high), middle + 1, low)
-    return low
-
-
-def saturation_thresholds(call: KernelCall, multipliers: np.ndarray, shifts: np.ndarray) -> np.ndarray:
-    """[channels, 2]: accumulators below the first give the clamp's low end, above the second its high end (the
-    Thumb-1 output stage's early exits); INT32_MIN / INT32_MAX where there is no such accumulator."""
-    low_end, high_end = call.params["requant"][2:4]
-    below = np.minimum(_first_above(call, multipliers, shifts, low_end), (1 << 31) - 1)
-    above = _first_above(call, multipliers, shifts, high_end - 1) - 1  # the last accumulator below the high end
-    return np.stack([below, np.clip(above, -(1 << 31), (1 << 31) - 1)], axis=1)
-
-
-def layer_constants(call: KernelCall, channels: int) -> np.ndarray:
-    """fg_armv6m_layer then one fg_armv6m_channel per output channel (runtime_c/include/fg/isa/armv6m.h), int32.
-    A channel is served by the Thumb-1 output stage when its shift is a right shift of 1..31 (and its multiplier not
-    INT32_MIN, which TFLite's QuantizeMultiplier never makes); another has `right` 0. The layer is served when all
-    are."""
-    multipliers = np.broadcast_to(_call_table(call, "multipliers").astype(np.int64), (channels,))
-    right = -np.broadcast_to(_call_table(call, "shifts").astype(np.int64), (channels,))
-    channel_served = (right >= 1) & (right <= 31) & (multipliers > -(1 << 31))
-    served = bool(np.all(channel_served))
-    right = np.where(channel_served, right, 1)
-    rows = np.stack([multipliers >> 16, multipliers & 0xFFFF, (1 << right) - 1, 1 << (right - 1), right], axis=1)
-    rows = np.concatenate([rows, saturation_thresholds(call, np.maximum(multipliers, 0), -right)], axis=1)
-    rows[~channel_served, 2:] = 0  # right 0: the kernels run TFLite's arithmetic for this channel
-    _, zero, low, high = call.params["requant"][:4]
-    return np.concatenate([[int(served), zero, low, high], rows.ravel()]).astype(np.int32)
-
-
 def packed_table(call: KernelCall, taps: np.ndarray, int4: bool = False) -> ConstTable:
     """The layer's constants, then the unsigned interleaved weights (4-bit: nibble_interleaved) packed four to a
     little-endian word."""
     weights = nibble_interleaved(taps) if int4 else unsigned_interleaved(taps)
     words = np.zeros(-(-weights.size // 4) * 4, np.uint8)
     words[:weights.size] = weights
-    values = np.concatenate([layer_constants(call, taps.shape[0]), words.view("<i4").astype(np.int32)])
+    channels = taps.shape[0]
+    reach = accumulator_reach(taps, call_table(call, "folded_bias")[:channels])
+    values = np.concatenate([layer_constants(call, channels, reach), words.view("<i4").astype(np.int32)])
     return ConstTable("armv6m_packed", "int32_t", values)
 
 
@@ -149,9 +107,9 @@ def _fully_connected_4bit(graph: Graph, op: Operator, call: KernelCall) -> Kerne
     return _weights_call(call, FULLY_CONNECTED_4BIT, taps, int4=True)
 
 
-def _depthwise_constants(call: KernelCall) -> np.ndarray | None:
-    """The layer's constants for fg_depthwise_conv2d_armv6m: stride 1 or 2, no dilation, the ring within RING_BYTES,
-    at most SUMS channels, every channel served by the fast output stage (None: the layer is not for it)."""
+def _depthwise_constants(call: KernelCall, taps: np.ndarray) -> np.ndarray | None:
+    """The layer's constants for fg_depthwise_conv2d_armv6m ([channels, 9] taps): stride 1 or 2, no dilation, the ring
+    within RING_BYTES, at most SUMS channels (None: the layer is not for it)."""
     p = call.params
     if (p["dilation_h"], p["dilation_w"]) != (1, 1) or p["stride_w"] not in (1, 2) or p["stride_h"] not in (1, 2):
         return None
@@ -161,17 +119,16 @@ def _depthwise_constants(call: KernelCall) -> np.ndarray | None:
     pitch = max(p["pad_left"] + p["in_w"], (p["out_w"] - 1) * p["stride_w"] + 3)
     if channels * 3 * pitch > RING_BYTES or channels > SUMS:
         return None
-    constants = layer_constants(call, channels)
-    return constants if constants[0] else None
+    return layer_constants(call, channels, accumulator_reach(taps, call_table(call, "folded_bias")[:channels]))
 
 
 def _depthwise(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
-    constants = _depthwise_constants(call)
+    channels = call.params["in_c"]
+    taps = call_table(call, "channel_taps").astype(np.int64).reshape(channels, 9)
+    constants = _depthwise_constants(call, taps)
     if constants is None:
         return None
-    channels = call.params["in_c"]
-    taps = _call_table(call, "channel_taps").astype(np.int64).reshape(channels, 9)
-    bias = _call_table(call, "folded_bias").astype(np.int64)[:channels] - 128 * taps.sum(axis=1)
+    bias = call_table(call, "folded_bias").astype(np.int64)[:channels] - 128 * taps.sum(axis=1)
     rows = np.concatenate([taps, bias[:, None]], axis=1)
     table = ConstTable("armv6m_packed", "int32_t", np.concatenate([constants, wrap_int32(rows.ravel())]))
     params = {**call.params, "packed": TableRef(table.suffix), "channel_taps": "0"}
@@ -193,13 +150,14 @@ def _depthwise_4bit(graph: Graph, op: Operator, call: KernelCall) -> KernelCall 
     """fg_depthwise_conv2d_s4_armv6m (3x3, depth multiplier 1): the constants, the channels' biases, then the filter
     as [channel][9 taps] nibbles (ceil(9 channels / 2) bytes, TFLite's count, padded to a whole word)."""
     p = call.params
-    constants = _depthwise_constants(call) if (p["filter_h"], p["filter_w"], p["depth_multiplier"]) == (3, 3, 1) \
-        else None
-    if constants is None:
+    if (p["filter_h"], p["filter_w"], p["depth_multiplier"]) != (3, 3, 1):
         return None
     channels = p["in_c"]
     taps = np.asarray(graph.tensors[op.inputs[1]].data, dtype=np.int64).reshape(9, channels).T
-    bias = _call_table(call, "folded_bias").astype(np.int64)[:channels] - 128 * taps.sum(axis=1)
+    constants = _depthwise_constants(call, taps)
+    if constants is None:
+        return None
+    bias = call_table(call, "folded_bias").astype(np.int64)[:channels] - 128 * taps.sum(axis=1)
     nibbles = np.frombuffer(pack_int4(taps), np.uint8)
     words = np.pad(nibbles, (0, -len(nibbles) % 4)).view("<i4").astype(np.int64)
     values = np.concatenate([constants, wrap_int32(bias), words]).astype(np.int32)

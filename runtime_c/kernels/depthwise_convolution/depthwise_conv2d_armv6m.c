@@ -72,11 +72,22 @@ typedef struct {
 } fg_dw_pass;
 
 #if defined(__ARM_ARCH_6M__)
-/* One tap: the input at `at` of row register `row` times weight `k` (int32), added to the sum in r6. */
-#define FG_DW_TAP(row, at, k) "ldrb r4, [" row ", #" #at "]\n\tldr r5, [r3, #" #k "]\n\tmuls r4, r5, r4\n\tadds r6, r6, r4\n\t"
+/* Four windows at a time, their sums in r6, r7, r8, r9: per tap one weight (r5, from r3) and, per window, the input
+ * at a constant offset from its row pointer (r0-r2), MULS and ADD; a lone window's sum in r6. */
+#define FG_DW_PRODUCT(row, at, sum, add) "ldrb r4, [" row ", #(" at ")]\n\tmuls r4, r5, r4\n\t" add " " sum ", r4\n\t"
+#define FG_DW_TAP4(row, dx, k, s)                                                                      \
+    "ldr r5, [r3, #" #k "]\n\t"                                                                        \
+    FG_DW_PRODUCT(row, #dx, "r6", "adds r6,") FG_DW_PRODUCT(row, #dx "+" #s, "r7", "adds r7,")          \
+    FG_DW_PRODUCT(row, #dx "+2*" #s, "r8", "add") FG_DW_PRODUCT(row, #dx "+3*" #s, "r9", "add")
+#define FG_DW_TAP1(row, dx, k, s) "ldr r5, [r3, #" #k "]\n\t" FG_DW_PRODUCT(row, #dx, "r6", "adds r6,")
+#define FG_DW_WINDOWS(tap, s)                                                                          \
+    tap("r0", 0, 0, s) tap("r0", 1, 4, s) tap("r0", 2, 8, s)                                           \
+    tap("r1", 0, 12, s) tap("r1", 1, 16, s) tap("r1", 2, 20, s)                                        \
+    tap("r2", 0, 24, s) tap("r2", 1, 28, s) tap("r2", 2, 32, s)
 
-/* sums[i * step] = w[9] + the nine taps of window i < n (n >= 1): rows in r0-r2, weights in r3, the sum in r6 stored
- * through r7; r8 = stride, r10 = step, r12 counts down. 46 instructions per window. */
+/* sums[i * step] = w[9] + the nine taps of window i < n (n >= 1): four windows per block (117 instructions of
+ * products and ~25 of set-up and stores per 36 MACs), then the last n mod 4 one by one. r10 = step, r11 = stride,
+ * r12 = four strides; the sums' pointer and the windows left on the stack. */
 static __attribute__((naked)) void fg_dw_sums(__attribute__((unused)) const fg_dw_pass *pass,
                                               __attribute__((unused)) const int32_t *w,
                                               __attribute__((unused)) int32_t *sums, __attribute__((unused)) int32_t n) {
@@ -85,22 +96,44 @@ static __attribute__((naked)) void fg_dw_sums(__attribute__((unused)) const fg_d
         "push {r4-r7, lr}\n\t"
         "mov r4, r8\n\tmov r5, r9\n\tmov r6, r10\n\tmov r7, r11\n\t"
         "push {r4-r7}\n\t"
-        "mov r12, r3\n\t"
-        "movs r3, r1\n\t"
-        "movs r7, r2\n\t"
-        "ldr r4, [r0, #12]\n\tmov r8, r4\n\t"
         "ldr r4, [r0, #16]\n\tmov r10, r4\n\t"
+        "ldr r4, [r0, #12]\n\tmov r11, r4\n\t"
+        "lsls r4, r4, #2\n\tmov r12, r4\n\t"
+        "push {r2, r3}\n\t"                   /* [sp]: sums, n */
+        "movs r3, r1\n\t"
         "ldr r1, [r0, #4]\n\tldr r2, [r0, #8]\n\tldr r0, [r0, #0]\n\t"
         "1:\n\t"
+        "ldr r4, [sp, #4]\n\tcmp r4, #4\n\tbge 5f\n\tb 6f\n\t"  /* (a conditional branch reaches 256 bytes) */
+        "5:\n\t"
+        "ldr r6, [r3, #36]\n\tmov r7, r6\n\tmov r8, r6\n\tmov r9, r6\n\t"
+        "mov r4, r11\n\tcmp r4, #1\n\tbeq 2f\n\tb 4f\n\t"
+        "2:\n\t"
+        FG_DW_WINDOWS(FG_DW_TAP4, 1)
+        "b 3f\n\t"
+        "4:\n\t"
+        FG_DW_WINDOWS(FG_DW_TAP4, 2)
+        "3:\n\t"
+        "add r0, r12\n\tadd r1, r12\n\tadd r2, r12\n\t"
+        "pop {r4, r5}\n\t"
+        "str r6, [r4]\n\tadd r4, r10\n\t"
+        "str r7, [r4]\n\tadd r4, r10\n\t"
+        "mov r6, r8\n\tstr r6, [r4]\n\tadd r4, r10\n\t"
+        "mov r6, r9\n\tstr r6, [r4]\n\tadd r4, r10\n\t"
+        "subs r5, r5, #4\n\t"
+        "push {r4, r5}\n\t"
+        "b 1b\n\t"
+        "6:\n\t"                              /* fewer than four windows left */
+        "ldr r4, [sp, #4]\n\tcmp r4, #0\n\tbeq 9f\n\t"
         "ldr r6, [r3, #36]\n\t"
-        FG_DW_TAP("r0", 0, 0) FG_DW_TAP("r0", 1, 4) FG_DW_TAP("r0", 2, 8)
-        FG_DW_TAP("r1", 0, 12) FG_DW_TAP("r1", 1, 16) FG_DW_TAP("r1", 2, 20)
-        FG_DW_TAP("r2", 0, 24) FG_DW_TAP("r2", 1, 28) FG_DW_TAP("r2", 2, 32)
-        "str r6, [r7]\n\t"
-        "add r7, r10\n\t"
-        "add r0, r8\n\tadd r1, r8\n\tadd r2, r8\n\t"
-        "mov r4, r12\n\tsubs r4, r4, #1\n\tmov r12, r4\n\t"
-        "bne 1b\n\t"
+        FG_DW_WINDOWS(FG_DW_TAP1, 1)
+        "add r0, r11\n\tadd r1, r11\n\tadd r2, r11\n\t"
+        "pop {r4, r5}\n\t"
+        "str r6, [r4]\n\tadd r4, r10\n\t"
+        "subs r5, r5, #1\n\t"
+        "push {r4, r5}\n\t"
+        "b 6b\n\t"
+        "9:\n\t"
+        "add sp, sp, #8\n\t"
         "pop {r4-r7}\n\t"
         "mov r8, r4\n\tmov r9, r5\n\tmov r10, r6\n\tmov r11, r7\n\t"
         "pop {r4-r7, pc}\n\t");
@@ -140,7 +173,6 @@ static inline const int32_t *fg_dw_weights(const int32_t *weights, int32_t chann
 static inline __attribute__((always_inline)) void fg_dw_armv6m(const fg_depthwise_conv2d_params *p,
                                                                const int8_t *input, int8_t *output, int int4) {
     const int32_t channels = p->in_c, out_w = p->out_w, stride = p->stride_w;
-    const fg_armv6m_layer *layer = p->packed;
     const fg_armv6m_channel *constants = fg_armv6m_channels(p->packed);
     const int32_t *weights = (const int32_t *)(constants + channels);
     const int32_t reach = (out_w - 1) * stride + 3, inside = p->pad_left + p->in_w;
@@ -174,8 +206,8 @@ static inline __attribute__((always_inline)) void fg_dw_armv6m(const fg_depthwis
                     fg_dw_sums(&pass, fg_dw_weights(weights, channels, c, int4, unpacked), sums + c, n);
                 }
                 for (int32_t i = 0; i < n; ++i) {
-                    fg_armv6m_requantize_s8(sums + i * channels, channels, constants, out + (x0 + i) * channels,
-                                            layer);
+                    fg_armv6m_outputs_s8(&p->requant, p->packed, sums + i * channels, 0, channels,
+                                         out + (x0 + i) * channels);
                 }
             }
         }

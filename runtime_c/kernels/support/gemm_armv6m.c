@@ -129,10 +129,9 @@ __attribute__((naked)) void fg_armv6m_dot8_s4(__attribute__((unused)) const int8
         FG_DOT8_LEAVE);
 }
 
-/* r0 = acc, r1 = count, r2 = channel, r3 = output, the layer on the stack. Per output: the early exits (an accumulator
- * outside the channel's unsaturated range: 11 instructions in all), else the high product from four 16 x 16 products
- * (25 instructions), the rounding division (10), zero point and clamp (5-7), store and loop (5).
- * r8-r12: zero point, clamp low and high, output end, 2^14. */
+/* r0 = acc, r1 = count, r2 = channel, r3 = output, the layer on the stack; r8-r11: zero point, clamp low and high,
+ * output end. Per output: the early exits (an accumulator outside the channel's unsaturated range: 10-11
+ * instructions in all), else the arithmetic of fg_armv6m_channel (26) and the store and loop (5). */
 __attribute__((naked)) void fg_armv6m_requantize_s8(__attribute__((unused)) const int32_t *acc,
                                                     __attribute__((unused)) int32_t count,
                                                     __attribute__((unused)) const fg_armv6m_channel *channel,
@@ -148,43 +147,38 @@ __attribute__((naked)) void fg_armv6m_requantize_s8(__attribute__((unused)) cons
         "ldr r5, [r4, #8]\n\tmov r9, r5\n\t"
         "ldr r5, [r4, #12]\n\tmov r10, r5\n\t"
         "adds r1, r3, r1\n\tmov r11, r1\n\t"
-        "movs r5, #1\n\tlsls r5, r5, #14\n\tmov r12, r5\n\t"
         "mov r1, r2\n\t"
         "mov r2, r3\n\t"
         "1:\n\t"
         "ldm r0!, {r3}\n\t"
-        "ldr r4, [r1, #20]\n\tcmp r3, r4\n\tblt 5f\n\t" /* below: the clamp's low end */
-        "ldr r4, [r1, #24]\n\tcmp r3, r4\n\tbgt 6f\n\t" /* above: its high end */
-        "asrs r4, r3, #16\n\t"        /* ah */
-        "uxth r3, r3\n\t"             /* al */
-        "ldr r5, [r1, #4]\n\t"        /* ml */
-        "movs r6, r4\n\tmuls r6, r5, r6\n\t" /* ah ml */
-        "muls r5, r3, r5\n\t"         /* al ml */
-        "ldr r7, [r1, #0]\n\t"        /* mh */
-        "muls r3, r7, r3\n\t"         /* al mh */
-        "muls r4, r7, r4\n\t"         /* ah mh */
-        "lsrs r5, r5, #16\n\t"
-        "lsls r7, r6, #17\n\tlsrs r7, r7, #17\n\tadds r5, r5, r7\n\t"
-        "lsls r7, r3, #17\n\tlsrs r7, r7, #17\n\tadds r5, r5, r7\n\t"
-        "add r5, r12\n\t"
-        "lsrs r5, r5, #15\n\t"
-        "asrs r6, r6, #15\n\tasrs r3, r3, #15\n\t"
-        "lsls r4, r4, #1\n\t"
-        "adds r4, r4, r6\n\tadds r4, r4, r3\n\tadds r4, r4, r5\n\t" /* H */
-        "ldr r5, [r1, #8]\n\tands r5, r4\n\t"
-        "ldr r6, [r1, #12]\n\tadds r5, r5, r6\n\t"
-        "asrs r6, r4, #31\n\tadds r5, r5, r6\n\t"
-        "ldr r6, [r1, #16]\n\t"
-        "lsrs r5, r6\n\tasrs r4, r6\n\tadds r4, r4, r5\n\t"
+        "ldm r1!, {r4, r5}\n\t"             /* below, above; r1 now at mh */
+        "cmp r3, r4\n\tblt 5f\n\t"
+        "cmp r3, r5\n\tbgt 6f\n\t"
+        "asrs r4, r3, #16\n\t"              /* ah */
+        "uxth r3, r3\n\t"                   /* al */
+        "ldr r5, [r1, #4]\n\t"              /* ml */
+        "movs r6, r5\n\tmuls r6, r3, r6\n\t" /* al ml */
+        "lsrs r6, r6, #16\n\t"
+        "muls r5, r4, r5\n\t"               /* ah ml */
+        "adds r6, r6, r5\n\t"
+        "ldr r5, [r1, #0]\n\t"              /* mh */
+        "muls r3, r5, r3\n\t"               /* al mh */
+        "adds r6, r6, r3\n\t"
+        "muls r4, r5, r4\n\t"               /* ah mh: negative exactly when a is */
+        "asrs r5, r4, #31\n\tlsls r5, r5, #15\n\tadds r6, r6, r5\n\t"
+        "ldr r5, [r1, #8]\n\tadds r6, r6, r5\n\t" /* u */
+        "asrs r6, r6, #16\n\t"
+        "adds r4, r4, r6\n\t"
+        "ldr r5, [r1, #12]\n\tadds r4, r4, r5\n\t"
+        "ldr r5, [r1, #16]\n\tasrs r4, r5\n\t"
         "add r4, r8\n\t"
-        "cmp r4, r9\n\tbge 2f\n\tmov r4, r9\n\t2:\n\t"
-        "cmp r4, r10\n\tble 3f\n\tmov r4, r10\n\t3:\n\t"
+        "2:\n\t"
         "strb r4, [r2]\n\tadds r2, r2, #1\n\t"
-        "adds r1, r1, #28\n\t"
+        "adds r1, r1, #20\n\t"
         "cmp r2, r11\n\tbne 1b\n\t"
         "b 7f\n\t"
-        "5:\n\tmov r4, r9\n\tb 3b\n\t"
-        "6:\n\tmov r4, r10\n\tb 3b\n\t"
+        "5:\n\tmov r4, r9\n\tb 2b\n\t"
+        "6:\n\tmov r4, r10\n\tb 2b\n\t"
         "7:\n\t"
         "pop {r4-r7}\n\t"
         "mov r8, r4\n\tmov r9, r5\n\tmov r10, r6\n\tmov r11, r7\n\t"
@@ -195,9 +189,22 @@ __attribute__((naked)) void fg_armv6m_requantize_s8(__attribute__((unused)) cons
 void fg_armv6m_requantize_s8(const int32_t *acc, int32_t count, const fg_armv6m_channel *channel, int8_t *output,
                              const fg_armv6m_layer *layer) {
     for (int32_t j = 0; j < count; ++j) {
-        const int32_t m = (int32_t)((uint32_t)channel[j].high << 16 | (uint32_t)channel[j].low);
-        const int32_t v = fg_rounding_divide_by_pot(fg_high_mul_halves(acc[j], m), (int)channel[j].right);
-        output[j] = (int8_t)fg_clamp_i32(v + layer->zero, layer->low, layer->high);
+        const fg_armv6m_channel *ch = channel + j;
+        const int32_t a = acc[j];
+        int32_t v;
+        if (a < ch->below) {
+            v = layer->low;
+        } else if (a > ch->above) {
+            v = layer->high;
+        } else {
+            const int32_t ah = a >> 16;
+            const uint32_t al = (uint32_t)a & 0xFFFFu, ml = (uint32_t)ch->ml, mh = (uint32_t)ch->mh;
+            const int32_t high = ah * ch->mh;
+            const uint32_t u = ((al * ml) >> 16) + (uint32_t)(ah * ch->ml) + al * mh + (uint32_t)ch->k -
+                               (high < 0 ? 0x8000u : 0u);
+            v = ((high + (((int32_t)u) >> 16) + ch->c) >> ch->shift) + layer->zero;
+        }
+        output[j] = (int8_t)v;
     }
 }
 
@@ -222,20 +229,23 @@ void fg_armv6m_dot8_s4(const int8_t *x, int32_t n, const uint8_t *w, int32_t acc
 }
 #endif
 
-/* output[j] = fg_requantize_channel_s8(q, acc[j], first + j), j < count, for a layer not every channel of which the
- * Thumb-1 output stage serves: runs of served channels through it, the others (`right` 0) by TFLite's arithmetic. */
-static void fg_armv6m_outputs_s8(const fg_requant_params *q, const fg_armv6m_channel *channels,
-                                 const fg_armv6m_layer *layer, const int32_t *acc, int32_t first, int32_t count,
-                                 int8_t *output) {
+void fg_armv6m_outputs_s8(const fg_requant_params *q, const void *packed, const int32_t *acc, int32_t first,
+                          int32_t count, int8_t *output) {
+    const fg_armv6m_layer *layer = packed;
+    const fg_armv6m_channel *channels = fg_armv6m_channels(packed);
+    if (layer->served) {
+        fg_armv6m_requantize_s8(acc, count, channels + first, output, layer);
+        return;
+    }
     int32_t j = 0;
     while (j < count) {
-        if (channels[first + j].right == 0) {
+        if (channels[first + j].shift < 0) {
             output[j] = fg_requantize_channel_s8(q, acc[j], first + j);
             ++j;
             continue;
         }
         int32_t end = j + 1;
-        while (end < count && channels[first + end].right != 0) {
+        while (end < count && channels[first + end].shift >= 0) {
             ++end;
         }
         fg_armv6m_requantize_s8(acc + j, end - j, channels + first + j, output + j, layer);
@@ -278,7 +288,6 @@ static inline __attribute__((always_inline)) void fg_armv6m_window(const int8_t 
                                                                    int32_t out_c, const int32_t *bias,
                                                                    const fg_requant_params *q, int8_t *output,
                                                                    int int4) {
-    const fg_armv6m_layer *layer = packed;
     const fg_armv6m_channel *channels = fg_armv6m_channels(packed);
     const uint8_t *w = (const uint8_t *)(channels + out_c);
     /* - 128 * sum: the weights are w + 128; or - 8 * sum: the nibbles are w + 8 */
@@ -295,11 +304,7 @@ static inline __attribute__((always_inline)) void fg_armv6m_window(const int8_t 
         } else {
             fg_armv6m_dot8(x, taps, w, acc);
         }
-        if (layer->served) {
-            fg_armv6m_requantize_s8(acc, count, channels + first, output + first, layer);
-        } else {
-            fg_armv6m_outputs_s8(q, channels, layer, acc, first, count, output + first);
-        }
+        fg_armv6m_outputs_s8(q, packed, acc, first, count, output + first);
     }
 }
 

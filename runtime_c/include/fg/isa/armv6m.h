@@ -15,22 +15,21 @@
 
 #define FG_ARMV6M_GROUP 8
 
-/* The output stage of one channel for a right shift r >= 1 (TFLite's MultiplyByQuantizedMultiplier, its rounding
- * doubling high multiply from 16-bit halves as in fg_high_mul_halves), laid out at generation time: the multiplier's
- * signed high half and unsigned low half, and for the rounding division by 2^r, the mask 2^r - 1 and 2^(r-1):
- * with H the high product, TFLite's (H >> r) + ((H & mask) > (mask >> 1) + [H < 0]) is
- * (H >> r) + (((H & mask) + 2^(r-1) + (H >> 31)) >> r) (logical), which cannot overflow. */
+/* The output stage of one channel (firmware_gen/ops/variants/armv6m_output.py, where the arithmetic is derived):
+ * TFLite's two roundings as one floor, from four 16 x 16 products of the accumulator's halves (a = ah 2^16 + al) and
+ * the multiplier's (mh, ml):
+ *     u = (al ml >> 16) + ah ml + al mh + k - 2^15 [a < 0];  output = zero + ((ah mh + (u >> 16) + c) >> shift)
+ * exact for |a| < 2^21. An accumulator below `below` gives the clamp's low end (ReLU's zero for every negative sum),
+ * one above `above` its high end: the unsaturated range between them, cut at generation time to the sums the
+ * channel's weights can reach, is where the arithmetic runs, and no clamp is needed there. */
 typedef struct {
-    int32_t high, low, mask, half, right;
-    /* Early exits, worked out at generation time: an accumulator below `below` gives the clamp's low end (ReLU's
-     * zero for every negative sum), one above `above` its high end. */
     int32_t below, above;
+    int32_t mh, ml;
+    int32_t k, c, shift;  /* shift -1: a channel the fast stage does not serve (TFLite's arithmetic runs for it) */
 } fg_armv6m_channel;
 
-/* The layer's constants in params->packed: a flag (1: every channel's shift is a right shift of 1..31 and its
- * multiplier above INT32_MIN, so the fast stage serves the layer), the output zero point and clamp, one
- * fg_armv6m_channel per output channel (`right` 0 for a channel the fast stage does not serve), then the weights (as
- * fg_armv6m_dot8 reads them). */
+/* The layer's constants in params->packed: a flag (1: the fast stage serves every channel), the output zero point
+ * and clamp, one fg_armv6m_channel per output channel, then the weights (as fg_armv6m_dot8 reads them). */
 typedef struct {
     int32_t served;
     int32_t zero, low, high;
@@ -40,9 +39,14 @@ static inline const fg_armv6m_channel *fg_armv6m_channels(const void *packed) {
     return (const fg_armv6m_channel *)((const fg_armv6m_layer *)packed + 1);
 }
 
-/* output[j] = the channel[j]'s output stage of acc[j], j < count (count >= 1). */
+/* output[j] = the channel[j]'s output stage of acc[j], j < count (count >= 1), every channel served. */
 void fg_armv6m_requantize_s8(const int32_t *acc, int32_t count, const fg_armv6m_channel *channel, int8_t *output,
                              const fg_armv6m_layer *layer);
+
+/* output[j] = fg_requantize_channel_s8(q, acc[j], first + j), j < count: fg_armv6m_requantize_s8 where the layer is
+ * served, else runs of served channels through it and the others by TFLite's arithmetic. */
+void fg_armv6m_outputs_s8(const fg_requant_params *q, const void *packed, const int32_t *acc, int32_t first,
+                          int32_t count, int8_t *output);
 
 /* acc[j] += sum_{k < n} x[k] * w[8 k + j], j < 8 (n >= 1): the interleaved unsigned weights (w + 128). */
 void fg_armv6m_dot8(const int8_t *x, int32_t n, const uint8_t *w, int32_t acc[FG_ARMV6M_GROUP]);
