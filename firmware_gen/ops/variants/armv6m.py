@@ -53,23 +53,28 @@ def nibble_interleaved(taps: np.ndarray) -> np.ndarray:
 
 
 def packed_table(call: KernelCall, taps: np.ndarray, int4: bool = False) -> ConstTable:
-    """The layer's constants, then the unsigned interleaved weights (4-bit: nibble_interleaved) packed four to a
-    little-endian word."""
-    weights = nibble_interleaved(taps) if int4 else unsigned_interleaved(taps)
-    words = np.zeros(-(-weights.size // 4) * 4, np.uint8)
-    words[:weights.size] = weights
-    channels = taps.shape[0]
-    reach = accumulator_reach(taps, call_table(call, "folded_bias")[:channels])
-    values = np.concatenate([layer_constants(call, channels, reach), words.view("<i4").astype(np.int32)])
+    """The layer's constants, then per group of GROUP channels its folded biases (int32, zeros padding the last
+    group) and its unsigned interleaved weights (4-bit: nibble_interleaved), as fg_armv6m_dot8 reads them, packed
+    four bytes to a little-endian word."""
+    channels, depth = taps.shape
+    groups = -(-channels // GROUP)
+    weights = (nibble_interleaved(taps) if int4 else unsigned_interleaved(taps)).reshape(groups, -1)
+    bias = call_table(call, "folded_bias")[:channels].astype(np.int64)
+    padded = np.zeros(groups * GROUP, "<i4")
+    padded[:channels] = wrap_int32(bias)
+    layout = np.concatenate([padded.view(np.uint8).reshape(groups, 4 * GROUP), weights], axis=1)  # whole words
+    reach = accumulator_reach(taps, bias)
+    values = np.concatenate([layer_constants(call, channels, reach), layout.ravel().view("<i4").astype(np.int32)])
     return ConstTable("armv6m_packed", "int32_t", values)
 
 
 def _weights_call(call: KernelCall, variant: Variant, taps: np.ndarray, int4: bool = False) -> KernelCall:
-    """The variant's call: `packed` the layer's constants and weights (packed_table); the portable blocked and paired
-    copies of the weights (4-bit: the packed rows) left out (they would cost the weights' size again in flash)."""
+    """The variant's call: `packed` the layer's constants, biases and weights (packed_table); the portable folded
+    bias and blocked and paired copies of the weights (4-bit: the packed rows) left out (they would cost their size
+    again in flash)."""
     table = packed_table(call, taps, int4)
-    dropped = {"blocked_weights", "paired_weights", *([call.params["packed"].suffix] if int4 else [])}
-    params = {**call.params, "packed": TableRef(table.suffix)}
+    dropped = {"folded_bias", "blocked_weights", "paired_weights", *([call.params["packed"].suffix] if int4 else [])}
+    params = {**call.params, "packed": TableRef(table.suffix), "folded_bias": "0"}
     if "blocked" in params:
         params["blocked"] = ("0", *([0] * (len(params["blocked"]) - 1)))  # NULL and zeros
     if "paired_weights" in params:

@@ -14,51 +14,58 @@
     FG_PRODUCT(at + 4, "r10", "add") FG_PRODUCT(at + 5, "r11", "add")                  \
     FG_PRODUCT(at + 6, "r12", "add") FG_PRODUCT(at + 7, "lr", "add")
 
-/* The dot loops' entry (nothing to do for n <= 0; r4-r11 and lr saved, then acc) and exit. */
+/* The dot loops' entry (r4-r11 and lr saved, then acc; r4 = acc[0], the sum to start from less the biases) and exit. */
 #define FG_DOT8_ENTER                                                       \
     ".syntax unified\n\t"                                                  \
-    "cmp r1, #0\n\tbgt 1f\n\tbx lr\n\t"                                     \
-    "1:\n\t"                                                               \
     "push {r4-r7, lr}\n\t"                                                 \
     "mov r4, r8\n\tmov r5, r9\n\tmov r6, r10\n\tmov r7, r11\n\t"            \
-    "push {r3-r7}\n\t"
+    "push {r3-r7}\n\t"                                                     \
+    "ldr r4, [r3]\n\t"
 #define FG_DOT8_LEAVE                                                       \
     "pop {r4-r7}\n\t"                                                      \
     "mov r8, r4\n\tmov r9, r5\n\tmov r10, r6\n\tmov r11, r7\n\t"            \
     "pop {r4-r7, pc}\n\t"
+/* A high-register sum started at the bias at w + at, plus r4. */
+#define FG_BIAS_HIGH(at, sum) "ldr r5, [r2, #" #at "]\n\tadds r5, r5, r4\n\tmov " sum ", r5\n\t"
 
-/* r0 = x, r1 = n, r2 = w, r3 = acc (kept on the stack meanwhile). The loop indexes x + n with r1 = -n .. -1, from r0
- * (= x + n) and r3 (= x + n + 1) for the two taps of a pass: 53 instructions per 16 products; an odd first tap runs
- * alone. */
+/* r0 = x, r1 = n, r2 = the group (eight int32 biases, then the weights), r3 = acc (kept on the stack meanwhile). The
+ * loop indexes x + n with r1 = -n .. -1, from r0 (= x + n) and r3 (= x + n + 1): four taps a pass, 103 instructions
+ * per 32 products; n mod 4 first taps run before it, one then two. */
 __attribute__((naked)) void fg_armv6m_dot8(__attribute__((unused)) const int8_t *x, __attribute__((unused)) int32_t n,
                                            __attribute__((unused)) const uint8_t *w,
                                            __attribute__((unused)) int32_t acc[FG_ARMV6M_GROUP]) {
     __asm__ volatile(
         FG_DOT8_ENTER
-        "ldr r4, [r3, #8]\n\tmov r8, r4\n\t"
-        "ldr r4, [r3, #12]\n\tmov r9, r4\n\t"
-        "ldr r4, [r3, #16]\n\tmov r10, r4\n\t"
-        "ldr r4, [r3, #20]\n\tmov r11, r4\n\t"
-        "ldr r4, [r3, #24]\n\tmov r12, r4\n\t"
-        "ldr r4, [r3, #28]\n\tmov lr, r4\n\t"
-        "ldr r6, [r3, #0]\n\t"
-        "ldr r7, [r3, #4]\n\t"
+        FG_BIAS_HIGH(8, "r8") FG_BIAS_HIGH(12, "r9") FG_BIAS_HIGH(16, "r10") FG_BIAS_HIGH(20, "r11")
+        FG_BIAS_HIGH(24, "r12") FG_BIAS_HIGH(28, "lr")
+        "ldr r6, [r2, #0]\n\tadds r6, r6, r4\n\t"
+        "ldr r7, [r2, #4]\n\tadds r7, r7, r4\n\t"
+        "adds r2, r2, #32\n\t"
         "adds r0, r0, r1\n\t"
         "rsbs r1, r1, #0\n\t"
         "adds r3, r0, #1\n\t"
-        "lsrs r4, r1, #1\n\t" /* carry: n odd */
-        "bcc 2f\n\t"
+        "lsls r4, r1, #31\n\tbeq 2f\n\t"      /* n odd */
         FG_TAP("r0", 0)
         "adds r2, r2, #8\n\t"
         "adds r1, r1, #1\n\t"
-        "beq 3f\n\t"
         "2:\n\t"
+        "lsls r4, r1, #30\n\tbeq 3f\n\t"      /* two more than a multiple of four left */
         FG_TAP("r0", 0)
         FG_TAP("r3", 8)
         "adds r2, r2, #16\n\t"
         "adds r1, r1, #2\n\t"
-        "bne 2b\n\t"
         "3:\n\t"
+        "cmp r1, #0\n\tbeq 5f\n\t"
+        "4:\n\t"
+        FG_TAP("r0", 0)
+        FG_TAP("r3", 8)
+        "adds r1, r1, #2\n\t"
+        FG_TAP("r0", 16)
+        FG_TAP("r3", 24)
+        "adds r2, r2, #32\n\t"
+        "adds r1, r1, #2\n\t"
+        "bne 4b\n\t"
+        "5:\n\t"
         "pop {r3}\n\t"
         "str r6, [r3, #0]\n\t"
         "str r7, [r3, #4]\n\t"
@@ -81,18 +88,19 @@ __attribute__((naked)) void fg_armv6m_dot8(__attribute__((unused)) const int8_t 
     FG_NIBBLES(at + 0, "r6", "r7", "adds r6,", "adds r7,") FG_NIBBLES(at + 1, "r8", "r9", "add", "add") \
     FG_NIBBLES(at + 2, "r10", "r11", "add", "add") FG_NIBBLES(at + 3, "r12", "lr", "add", "add")
 
-/* A pair of sums in high registers: raw from acc[raw_at] + 16 acc[high_at] on the way in, raw - 16 high on the way
- * out. */
+/* A pair of sums in high registers: the high one from the bias at w + high_at plus r4, the raw one from the bias
+ * at w + raw_at plus r4 plus 16 times the high one, on the way in; raw - 16 high on the way out. */
 #define FG_RAW_START(raw_at, high_at, raw, high)                                                     \
-    "ldr r4, [r3, #" high_at "]\n\tmov " high ", r4\n\tlsls r4, r4, #4\n\t"                        \
-    "ldr r5, [r3, #" raw_at "]\n\tadds r5, r5, r4\n\tmov " raw ", r5\n\t"
+    "ldr r5, [r2, #" high_at "]\n\tadds r5, r5, r4\n\tmov " high ", r5\n\tlsls r5, r5, #4\n\t"     \
+    "ldr r7, [r2, #" raw_at "]\n\tadds r7, r7, r4\n\tadds r7, r7, r5\n\tmov " raw ", r7\n\t"
 #define FG_RAW_END(raw_at, high_at, raw, high)                                                       \
     "mov r4, " high "\n\tstr r4, [r3, #" high_at "]\n\tlsls r4, r4, #4\n\t"                        \
     "mov r5, " raw "\n\tsubs r5, r5, r4\n\tstr r5, [r3, #" raw_at "]\n\t"
 
-/* As fg_armv6m_dot8, r3 the high nibble instead of a second base: 54 instructions per 16 products (the int8 loop's
- * 53). The raw sums start at acc[2j] + 16 acc[2j + 1] and leave raw - 16 high, so that acc[2j] and acc[2j + 1] end
- * up as channel 2j's and 2j + 1's sums plus their start (all modulo 2^32). */
+/* As fg_armv6m_dot8 (the group's eight biases, then its nibbles), r3 the high nibble instead of a second base, the
+ * index stepped between taps: 105 instructions per 32 products (the int8 loop's 103). The raw sums start at
+ * s[2j] + 16 s[2j + 1] (s the starts) and leave raw - 16 high, so that acc[2j] and acc[2j + 1] end up as channel
+ * 2j's and 2j + 1's sums plus their start (all modulo 2^32). */
 __attribute__((naked)) void fg_armv6m_dot8_s4(__attribute__((unused)) const int8_t *x,
                                               __attribute__((unused)) int32_t n,
                                               __attribute__((unused)) const uint8_t *w,
@@ -100,26 +108,38 @@ __attribute__((naked)) void fg_armv6m_dot8_s4(__attribute__((unused)) const int8
     __asm__ volatile(
         FG_DOT8_ENTER
         FG_RAW_START("8", "12", "r8", "r9") FG_RAW_START("16", "20", "r10", "r11") FG_RAW_START("24", "28", "r12", "lr")
-        "ldr r7, [r3, #4]\n\t"
-        "lsls r4, r7, #4\n\t"
-        "ldr r6, [r3, #0]\n\t"
-        "adds r6, r6, r4\n\t"
+        "ldr r7, [r2, #4]\n\tadds r7, r7, r4\n\t"
+        "lsls r5, r7, #4\n\t"
+        "ldr r6, [r2, #0]\n\tadds r6, r6, r4\n\t"
+        "adds r6, r6, r5\n\t"
+        "adds r2, r2, #32\n\t"
         "adds r0, r0, r1\n\t"
         "rsbs r1, r1, #0\n\t"
-        "lsrs r4, r1, #1\n\t" /* carry: n odd */
-        "bcc 2f\n\t"
+        "lsls r4, r1, #31\n\tbeq 2f\n\t"      /* n odd */
         FG_TAP_S4(0)
         "adds r2, r2, #4\n\t"
         "adds r1, r1, #1\n\t"
-        "beq 3f\n\t"
         "2:\n\t"
+        "lsls r4, r1, #30\n\tbeq 3f\n\t"      /* two more than a multiple of four left */
         FG_TAP_S4(0)
         "adds r1, r1, #1\n\t"
         FG_TAP_S4(4)
         "adds r2, r2, #8\n\t"
         "adds r1, r1, #1\n\t"
-        "bne 2b\n\t"
         "3:\n\t"
+        "cmp r1, #0\n\tbeq 5f\n\t"
+        "4:\n\t"
+        FG_TAP_S4(0)
+        "adds r1, r1, #1\n\t"
+        FG_TAP_S4(4)
+        "adds r1, r1, #1\n\t"
+        FG_TAP_S4(8)
+        "adds r1, r1, #1\n\t"
+        FG_TAP_S4(12)
+        "adds r2, r2, #16\n\t"
+        "adds r1, r1, #1\n\t"
+        "bne 4b\n\t"
+        "5:\n\t"
         "pop {r3}\n\t"
         "str r7, [r3, #4]\n\t"
         "lsls r4, r7, #4\n\t"
@@ -208,8 +228,19 @@ void fg_armv6m_requantize_s8(const int32_t *acc, int32_t count, const fg_armv6m_
     }
 }
 
+/* acc[j] = acc[0] + the group's bias j; the group's weights after the biases. */
+static const uint8_t *fg_armv6m_start(const uint8_t *group, int32_t acc[FG_ARMV6M_GROUP]) {
+    const int32_t *bias = (const int32_t *)(const void *)group;
+    const uint32_t start = (uint32_t)acc[0];
+    for (int32_t j = 0; j < FG_ARMV6M_GROUP; ++j) {
+        acc[j] = (int32_t)(start + (uint32_t)bias[j]);
+    }
+    return group + FG_ARMV6M_GROUP * sizeof(int32_t);
+}
+
 /* The same sums in C, for the host build of the kernels' tests. */
 void fg_armv6m_dot8(const int8_t *x, int32_t n, const uint8_t *w, int32_t acc[FG_ARMV6M_GROUP]) {
+    w = fg_armv6m_start(w, acc);
     for (int32_t k = 0; k < n; ++k) {
         for (int32_t j = 0; j < FG_ARMV6M_GROUP; ++j) {
             acc[j] = (int32_t)((uint32_t)acc[j] + (uint32_t)(x[k] * w[FG_ARMV6M_GROUP * k + j]));
@@ -219,6 +250,7 @@ void fg_armv6m_dot8(const int8_t *x, int32_t n, const uint8_t *w, int32_t acc[FG
 
 /* The same 4-bit sums in C. */
 void fg_armv6m_dot8_s4(const int8_t *x, int32_t n, const uint8_t *w, int32_t acc[FG_ARMV6M_GROUP]) {
+    w = fg_armv6m_start(w, acc);
     for (int32_t k = 0; k < n; ++k) {
         for (int32_t j = 0; j < FG_ARMV6M_GROUP / 2; ++j) {
             const int32_t byte = w[FG_ARMV6M_GROUP / 2 * k + j];
@@ -290,15 +322,15 @@ static inline __attribute__((always_inline)) void fg_armv6m_window(const int8_t 
                                                                    int int4) {
     const fg_armv6m_channel *channels = fg_armv6m_channels(packed);
     const uint8_t *w = (const uint8_t *)(channels + out_c);
+    (void)bias; /* the groups' biases are in packed */
     /* - 128 * sum: the weights are w + 128; or - 8 * sum: the nibbles are w + 8 */
     const uint32_t unbiased = (uint32_t)fg_sum_s8(x, taps) * (int4 ? 0xFFFFFFF8u : 0xFFFFFF80u);
-    const int32_t group_bytes = (int4 ? FG_ARMV6M_GROUP / 2 : FG_ARMV6M_GROUP) * taps;
+    const int32_t group_bytes = FG_ARMV6M_GROUP * (int32_t)sizeof(int32_t) +
+                                (int4 ? FG_ARMV6M_GROUP / 2 : FG_ARMV6M_GROUP) * taps;
     for (int32_t first = 0; first < out_c; first += FG_ARMV6M_GROUP, w += group_bytes) {
         const int32_t count = out_c - first < FG_ARMV6M_GROUP ? out_c - first : FG_ARMV6M_GROUP;
         int32_t acc[FG_ARMV6M_GROUP];
-        for (int32_t j = 0; j < FG_ARMV6M_GROUP; ++j) {
-            acc[j] = (int32_t)(unbiased + (uint32_t)(j < count ? bias[first + j] : 0));
-        }
+        acc[0] = (int32_t)unbiased;
         if (int4) {
             fg_armv6m_dot8_s4(x, taps, w, acc);
         } else {

@@ -48,19 +48,20 @@ void fg_armv6m_requantize_s8(const int32_t *acc, int32_t count, const fg_armv6m_
 void fg_armv6m_outputs_s8(const fg_requant_params *q, const void *packed, const int32_t *acc, int32_t first,
                           int32_t count, int8_t *output);
 
-/* acc[j] += sum_{k < n} x[k] * w[8 k + j], j < 8 (n >= 1): the interleaved unsigned weights (w + 128). */
-void fg_armv6m_dot8(const int8_t *x, int32_t n, const uint8_t *w, int32_t acc[FG_ARMV6M_GROUP]);
+/* acc[j] = acc[0] + bias[j] + sum_{k < n} x[k] * w[8 k + j], j < 8 (n >= 0), for a group of eight channels laid out
+ * as its eight int32 biases then its interleaved unsigned weights (w + 128, tap by tap): `group`. */
+void fg_armv6m_dot8(const int8_t *x, int32_t n, const uint8_t *group, int32_t acc[FG_ARMV6M_GROUP]);
 
 /* The outputs of one window (a pixel's taps, or a fully-connected row) of `taps` inputs at x: packed is the layer's
- * fg_armv6m_layer, channels and interleaved weights ([groups][taps][8]), bias its folded bias;
+ * fg_armv6m_layer, channels and groups (eight folded biases, then [taps][8] interleaved weights), bias unused;
  * output[c] = requantized(bias[c] + the window's dot product with channel c's weights), c < out_c. */
 void fg_armv6m_window_s8(const int8_t *x, int32_t taps, const void *packed, int32_t out_c, const int32_t *bias,
                          const fg_requant_params *q, int8_t *output);
 
-/* 4-bit weights: acc[2j + i] += sum_{k < n} x[k] * (nibble i of w[4 k + j]), j < 4, i < 2: byte j of a tap holds
- * channel 2j's weight + 8 in its low nibble and channel 2j + 1's + 8 in its high one (fg_armv6m_window_s4 takes the
- * 8 sum x off). */
-void fg_armv6m_dot8_s4(const int8_t *x, int32_t n, const uint8_t *w, int32_t acc[FG_ARMV6M_GROUP]);
+/* 4-bit weights: acc[2j + i] = acc[0] + bias[2j + i] + sum_{k < n} x[k] * (nibble i of w[4 k + j]), j < 4, i < 2:
+ * after the group's eight biases, byte j of a tap holds channel 2j's weight + 8 in its low nibble and channel
+ * 2j + 1's + 8 in its high one (fg_armv6m_window_s4 takes the 8 sum x off). */
+void fg_armv6m_dot8_s4(const int8_t *x, int32_t n, const uint8_t *group, int32_t acc[FG_ARMV6M_GROUP]);
 
 /* fg_armv6m_window_s8 for 4-bit weights: after the channels, [groups][taps][4] bytes as fg_armv6m_dot8_s4 reads
  * them. */
