@@ -63,12 +63,15 @@ static void fg_dw_fill(const fg_depthwise_conv2d_params *p, const int8_t *image,
     }
 }
 
-/* The windows of one channel along an output row: three row pointers (the window's top left in each), the step
- * between windows, and the bytes between their sums. */
+/* The windows of `channels` channels along an output row: the first channel's three row pointers (the window's top
+ * left in each; a channel's rows are ring_step bytes after the previous one's), the step between windows, the bytes
+ * between a channel's sums of consecutive windows (channel c's first sum at sums + c). */
 typedef struct {
     const uint8_t *row[3];
     int32_t stride;
     int32_t step;
+    int32_t channels;
+    int32_t ring_step;
 } fg_dw_pass;
 
 #if defined(__ARM_ARCH_6M__)
@@ -85,9 +88,11 @@ typedef struct {
     tap("r1", 0, 12, s) tap("r1", 1, 16, s) tap("r1", 2, 20, s)                                        \
     tap("r2", 0, 24, s) tap("r2", 1, 28, s) tap("r2", 2, 32, s)
 
-/* sums[i * step] = w[9] + the nine taps of window i < n (n >= 1): four windows per block (117 instructions of
- * products and ~25 of set-up and stores per 36 MACs), then the last n mod 4 one by one. r10 = step, r11 = stride,
- * r12 = four strides; the sums' pointer and the windows left on the stack. */
+/* For each of pass->channels channels c, sums[c + i * step] = w[10 c + 9] + the nine taps of window i < n (n >= 1)
+ * with the weights w[10 c .. 10 c + 8]: four windows per block (117 instructions of products and ~25 of set-up and
+ * stores per 36 MACs), then the last n mod 4 one by one; ~26 instructions between channels. r10 = step,
+ * r11 = stride, r12 = four strides. On the stack: the sums' pointer and the windows left, then the channel's rows
+ * 2, 0 and 1, its weights, its sums, n, the channels left and the ring step. */
 static __attribute__((naked)) void fg_dw_sums(__attribute__((unused)) const fg_dw_pass *pass,
                                               __attribute__((unused)) const int32_t *w,
                                               __attribute__((unused)) int32_t *sums, __attribute__((unused)) int32_t n) {
@@ -99,9 +104,13 @@ static __attribute__((naked)) void fg_dw_sums(__attribute__((unused)) const fg_d
         "ldr r4, [r0, #16]\n\tmov r10, r4\n\t"
         "ldr r4, [r0, #12]\n\tmov r11, r4\n\t"
         "lsls r4, r4, #2\n\tmov r12, r4\n\t"
-        "push {r2, r3}\n\t"                   /* [sp]: sums, n */
-        "movs r3, r1\n\t"
-        "ldr r1, [r0, #4]\n\tldr r2, [r0, #8]\n\tldr r0, [r0, #0]\n\t"
+        "ldr r4, [r0, #20]\n\t"               /* channels */
+        "ldr r5, [r0, #24]\n\t"               /* ring step */
+        "ldr r6, [r0, #0]\n\tldr r7, [r0, #4]\n\tldr r0, [r0, #8]\n\t"
+        "push {r0-r7}\n\t"                    /* [sp]: row 2, w, sums, n, channels, ring step, row 0, row 1 */
+        "push {r2, r3}\n\t"                   /* [sp]: the sums' pointer, the windows left */
+        "0:\n\t"
+        "ldr r0, [sp, #32]\n\tldr r1, [sp, #36]\n\tldr r2, [sp, #8]\n\tldr r3, [sp, #12]\n\t"
         "1:\n\t"
         "ldr r4, [sp, #4]\n\tcmp r4, #4\n\tbge 5f\n\tb 6f\n\t"  /* (a conditional branch reaches 256 bytes) */
         "5:\n\t"
@@ -132,8 +141,17 @@ static __attribute__((naked)) void fg_dw_sums(__attribute__((unused)) const fg_d
         "subs r5, r5, #1\n\t"
         "push {r4, r5}\n\t"
         "b 6b\n\t"
-        "9:\n\t"
-        "add sp, sp, #8\n\t"
+        "9:\n\t"                              /* the next channel: its rows, weights, sums and windows */
+        "ldr r4, [sp, #28]\n\t"
+        "ldr r5, [sp, #32]\n\tadds r5, r5, r4\n\tstr r5, [sp, #32]\n\t"
+        "ldr r5, [sp, #36]\n\tadds r5, r5, r4\n\tstr r5, [sp, #36]\n\t"
+        "ldr r5, [sp, #8]\n\tadds r5, r5, r4\n\tstr r5, [sp, #8]\n\t"
+        "ldr r5, [sp, #12]\n\tadds r5, r5, #40\n\tstr r5, [sp, #12]\n\t"
+        "ldr r5, [sp, #16]\n\tadds r5, r5, #4\n\tstr r5, [sp, #16]\n\tstr r5, [sp, #0]\n\t"
+        "ldr r5, [sp, #20]\n\tstr r5, [sp, #4]\n\t"
+        "ldr r5, [sp, #24]\n\tsubs r5, r5, #1\n\tstr r5, [sp, #24]\n\tbeq 8f\n\tb 0b\n\t"
+        "8:\n\t"
+        "add sp, sp, #40\n\t"
         "pop {r4-r7}\n\t"
         "mov r8, r4\n\tmov r9, r5\n\tmov r10, r6\n\tmov r11, r7\n\t"
         "pop {r4-r7, pc}\n\t");
@@ -141,33 +159,40 @@ static __attribute__((naked)) void fg_dw_sums(__attribute__((unused)) const fg_d
 #else
 /* The same sums in C, for the host build of the kernels' tests. */
 static void fg_dw_sums(const fg_dw_pass *pass, const int32_t *w, int32_t *sums, int32_t n) {
-    for (int32_t i = 0; i < n; ++i) {
-        const int32_t at = i * pass->stride;
-        uint32_t sum = (uint32_t)w[9];
-        for (int32_t t = 0; t < 9; ++t) {
-            sum += (uint32_t)(w[t] * pass->row[t / 3][at + t % 3]);
+    for (int32_t c = 0; c < pass->channels; ++c, w += 10, ++sums) {
+        for (int32_t i = 0; i < n; ++i) {
+            const int32_t at = c * pass->ring_step + i * pass->stride;
+            uint32_t sum = (uint32_t)w[9];
+            for (int32_t t = 0; t < 9; ++t) {
+                sum += (uint32_t)(w[t] * pass->row[t / 3][at + t % 3]);
+            }
+            *(int32_t *)((char *)sums + i * pass->step) = (int32_t)sum; /* wraps as TFLite's int32 sum does */
         }
-        *(int32_t *)((char *)sums + i * pass->step) = (int32_t)sum; /* wraps as TFLite's int32 sum does */
     }
 }
 #endif
 
-/* Channel c's nine weights and bias as fg_dw_sums reads them: its row of `weights`, or (4-bit) unpacked into
- * unpacked[0..10]: the five bytes holding nibbles 9c .. 9c + 8 (from a high nibble when c is odd) byte by byte. */
-static inline const int32_t *fg_dw_weights(const int32_t *weights, int32_t channels, int32_t c, int int4,
-                                           int32_t unpacked[11]) {
-    if (!int4) {
-        return weights + 10 * c;
+#define FG_DW_BATCH 8 /* 4-bit weights: the channels unpacked at a time */
+
+/* Channels first .. first + count - 1's nine weights and bias as fg_dw_sums reads them (4-bit weights), into
+ * unpacked[10 j .. 10 j + 9]: the five bytes holding channel c's nibbles 9c .. 9c + 8 unpacked byte by byte (from
+ * unpacked[10 j - 1] when c is odd: its first nibble is a high one, the low one before it lands in the previous
+ * channel's bias, or in unpacked[-1]), then the biases. */
+static void fg_dw_unpack(const int32_t *weights, int32_t channels, int32_t first, int32_t count, int32_t *unpacked) {
+    const int8_t *bytes = (const int8_t *)(weights + channels);
+    for (int32_t j = 0; j < count; ++j) {
+        const int32_t c = first + j;
+        const int8_t *from = bytes + ((9 * c) >> 1);
+        int32_t *to = unpacked + 10 * j - (c & 1);
+        for (int32_t i = 0; i < 5; ++i) {
+            const int32_t byte = from[i];
+            to[2 * i] = fg_low_s4(byte);
+            to[2 * i + 1] = fg_high_s4(byte);
+        }
     }
-    const int8_t *bytes = (const int8_t *)(weights + channels) + ((9 * c) >> 1);
-    for (int32_t i = 0; i < 5; ++i) {
-        const int32_t byte = bytes[i];
-        unpacked[2 * i] = fg_low_s4(byte);
-        unpacked[2 * i + 1] = fg_high_s4(byte);
+    for (int32_t j = 0; j < count; ++j) {
+        unpacked[10 * j + 9] = weights[first + j];
     }
-    int32_t *row = unpacked + (c & 1);
-    row[9] = weights[c];
-    return row;
 }
 
 static inline __attribute__((always_inline)) void fg_dw_armv6m(const fg_depthwise_conv2d_params *p,
@@ -182,7 +207,7 @@ static inline __attribute__((always_inline)) void fg_dw_armv6m(const fg_depthwis
     const int32_t most = FG_DW_SUMS / channels < 1 ? 1 : FG_DW_SUMS / channels;
     const int32_t chunk = out_w < most ? out_w : most; /* a whole row when it fits */
     int32_t sums[chunk * channels];
-    int32_t unpacked[11];
+    int32_t unpacked[1 + 10 * FG_DW_BATCH]; /* from unpacked + 1 (fg_dw_unpack may write the one before) */
     for (int32_t b = 0; b < p->batches; ++b) {
         const int8_t *image = input + b * p->in_h * p->in_w * channels;
         r.held[0] = r.held[1] = r.held[2] = -1000000;  /* no row */
@@ -199,11 +224,16 @@ static inline __attribute__((always_inline)) void fg_dw_armv6m(const fg_depthwis
             int8_t *out = output + (b * p->out_h + oy) * out_w * channels;
             for (int32_t x0 = 0; x0 < out_w; x0 += chunk) {
                 const int32_t n = out_w - x0 < chunk ? out_w - x0 : chunk;
-                for (int32_t c = 0; c < channels; ++c) {
+                const int32_t batch = int4 ? FG_DW_BATCH : channels;
+                for (int32_t c = 0; c < channels; c += batch) {
                     const int32_t at = c * 3 * r.pitch + x0 * stride;
+                    const int32_t count = channels - c < batch ? channels - c : batch;
                     const fg_dw_pass pass = {{rows[0] + at, rows[1] + at, rows[2] + at}, stride,
-                                             channels * (int32_t)sizeof(int32_t)};
-                    fg_dw_sums(&pass, fg_dw_weights(weights, channels, c, int4, unpacked), sums + c, n);
+                                             channels * (int32_t)sizeof(int32_t), count, 3 * r.pitch};
+                    if (int4) {
+                        fg_dw_unpack(weights, channels, c, count, unpacked + 1);
+                    }
+                    fg_dw_sums(&pass, int4 ? unpacked + 1 : weights + 10 * c, sums + c, n);
                 }
                 for (int32_t i = 0; i < n; ++i) {
                     fg_armv6m_outputs_s8(&p->requant, p->packed, sums + i * channels, 0, channels,
