@@ -315,16 +315,15 @@ static FG_HOT_LOOP int32_t fg_sum_s8(const int8_t *x, int32_t n) {
     return sum;
 }
 
-/* The outputs of one window, int8 weights (w + 128) or 4-bit ones (fg_armv6m_window_s4). */
-static inline __attribute__((always_inline)) void fg_armv6m_window(const int8_t *x, int32_t taps, const void *packed,
-                                                                   int32_t out_c, const int32_t *bias,
+/* The outputs of one window whose inputs sum to `sum`, int8 weights (w + 128) or 4-bit ones. */
+static inline __attribute__((always_inline)) void fg_armv6m_window(const int8_t *x, int32_t taps, int32_t sum,
+                                                                   const void *packed, int32_t out_c,
                                                                    const fg_requant_params *q, int8_t *output,
                                                                    int int4) {
     const fg_armv6m_channel *channels = fg_armv6m_channels(packed);
     const uint8_t *w = (const uint8_t *)(channels + out_c);
-    (void)bias; /* the groups' biases are in packed */
     /* - 128 * sum: the weights are w + 128; or - 8 * sum: the nibbles are w + 8 */
-    const uint32_t unbiased = (uint32_t)fg_sum_s8(x, taps) * (int4 ? 0xFFFFFFF8u : 0xFFFFFF80u);
+    const uint32_t unbiased = (uint32_t)sum * (int4 ? 0xFFFFFFF8u : 0xFFFFFF80u);
     const int32_t group_bytes = FG_ARMV6M_GROUP * (int32_t)sizeof(int32_t) +
                                 (int4 ? FG_ARMV6M_GROUP / 2 : FG_ARMV6M_GROUP) * taps;
     for (int32_t first = 0; first < out_c; first += FG_ARMV6M_GROUP, w += group_bytes) {
@@ -340,12 +339,23 @@ static inline __attribute__((always_inline)) void fg_armv6m_window(const int8_t 
     }
 }
 
+FG_HOT_LOOP void fg_armv6m_window_summed(const int8_t *x, int32_t taps, int32_t sum, const void *packed,
+                                         int32_t out_c, const fg_requant_params *q, int8_t *output, int32_t int4) {
+    if (int4) {
+        fg_armv6m_window(x, taps, sum, packed, out_c, q, output, 1);
+    } else {
+        fg_armv6m_window(x, taps, sum, packed, out_c, q, output, 0);
+    }
+}
+
 FG_HOT_LOOP void fg_armv6m_window_s8(const int8_t *x, int32_t taps, const void *packed, int32_t out_c,
                                      const int32_t *bias, const fg_requant_params *q, int8_t *output) {
-    fg_armv6m_window(x, taps, packed, out_c, bias, q, output, 0);
+    (void)bias; /* the groups' biases are in packed */
+    fg_armv6m_window(x, taps, fg_sum_s8(x, taps), packed, out_c, q, output, 0);
 }
 
 FG_HOT_LOOP void fg_armv6m_window_s4(const int8_t *x, int32_t taps, const void *packed, int32_t out_c,
                                      const int32_t *bias, const fg_requant_params *q, int8_t *output) {
-    fg_armv6m_window(x, taps, packed, out_c, bias, q, output, 1);
+    (void)bias;
+    fg_armv6m_window(x, taps, fg_sum_s8(x, taps), packed, out_c, q, output, 1);
 }

@@ -58,6 +58,10 @@ void fg_armv6m_dot8(const int8_t *x, int32_t n, const uint8_t *group, int32_t ac
 void fg_armv6m_window_s8(const int8_t *x, int32_t taps, const void *packed, int32_t out_c, const int32_t *bias,
                          const fg_requant_params *q, int8_t *output);
 
+/* fg_armv6m_window_s8 (int4 0) or fg_armv6m_window_s4 (int4 1) for a window whose `taps` inputs sum to `sum`. */
+void fg_armv6m_window_summed(const int8_t *x, int32_t taps, int32_t sum, const void *packed, int32_t out_c,
+                             const fg_requant_params *q, int8_t *output, int32_t int4);
+
 /* 4-bit weights: acc[2j + i] = acc[0] + bias[2j + i] + sum_{k < n} x[k] * (nibble i of w[4 k + j]), j < 4, i < 2:
  * after the group's eight biases, byte j of a tap holds channel 2j's weight + 8 in its low nibble and channel
  * 2j + 1's + 8 in its high one (fg_armv6m_window_s4 takes the 8 sum x off). */
