@@ -110,16 +110,16 @@ def test_saturation_thresholds_bound_the_clamped_accumulators() -> None:
     assert np.any(below > smallest)  # a ReLU-like clamp: negative sums exit early
 
 
-def _thumb1_output_stage(acc: np.ndarray, rows: np.ndarray, zero: int, low: int, high: int) -> np.ndarray:
+def _thumb1_output_stage(acc: np.ndarray, rows: np.ndarray, low: int, high: int) -> np.ndarray:
     """fg_armv6m_requantize_s8's arithmetic (fg/isa/armv6m.h), int32 wrapping as the registers wrap, per channel row
-    (below, above, mh, ml, k, c, shift) of `rows` against accumulators acc[:, channel]."""
+    (below, above, ml, mh, k, c, shift) of `rows` against accumulators acc[:, channel]."""
     def wrap(v):
         return (np.asarray(v, np.int64) + (1 << 31)) % (1 << 32) - (1 << 31)
-    below, above, mh, ml, k, c, shift = (rows[:, i].astype(np.int64) for i in range(7))
+    below, above, ml, mh, k, c, shift = (rows[:, i].astype(np.int64) for i in range(7))
     ah, al = acc >> 16, acc & 0xFFFF
     high_product = wrap(ah * mh)
     u = wrap(((al * ml) % (1 << 32) >> 16) + ah * ml + al * mh + k + np.where(high_product < 0, -(1 << 15), 0))
-    arithmetic = (wrap(high_product + (u >> 16) + c) >> shift) + zero
+    arithmetic = wrap(high_product + (u >> 16) + c) >> shift
     return np.where(acc < below, low, np.where(acc > above, high, arithmetic))
 
 
@@ -148,8 +148,8 @@ def test_thumb1_output_stage_equals_tflite_on_every_reachable_accumulator() -> N
         edges = np.concatenate([rows[:, :2] + d for d in (-1, 0, 1)], axis=1).T
         acc = np.clip(np.concatenate([acc, ties, edges]), reach[:, 0], reach[:, 1])
         expected = tflite_outputs(acc, multipliers, shifts, call)
-        _, zero, low, high = call.params["requant"][:4]
-        ours = _thumb1_output_stage(acc, rows, zero, low, high)
+        low, high = call.params["requant"][2:4]
+        ours = _thumb1_output_stage(acc, rows, low, high)
         assert np.array_equal(ours[:, served], expected[:, served]), case
         assert served[case % 16] or case % 3 == 0  # the dead channel is served (its one output) but for a left shift
     assert served.sum() > 8

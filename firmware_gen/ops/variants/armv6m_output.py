@@ -8,11 +8,12 @@ for h < 0 the same with 2^31 taken off the sum (h < 0 exactly when a < 0, but fo
 forms agree). The kernels form that floor from four 16 x 16 products of a's and m's halves, a = ah 2^16 + al:
 
     u = (al ml >> 16) + ah ml + al mh + k - 2^15 [a < 0]      k = 2^14 - 2^22 (+ 2^15 when r = 1)
-    out - zero = (ah mh + (u >> 16) + c) >> (r - 1)            c = 2^(r-2) (0 when r = 1) + 2^6
+    out = (ah mh + (u >> 16) + c) >> (r - 1)                   c = 2^(r-2) (0 when r = 1) + 2^6 + zero 2^(r-1)
 
 exact when |a| < 2^21 (then u stays within int32: the 2^22 taken off in k keeps it below 2^31, c's 2^6 puts it
-back). Accumulators outside the unsaturated range leave early with the clamp's end, so a channel is served when
-that range, cut to the accumulators its weights can reach, lies within +-2^21.
+back; the zero point, a multiple of 2^(r-1) there, passes the shift whole). Accumulators outside the unsaturated
+range leave early with the clamp's end, so a channel is served when that range, cut to the accumulators its weights
+can reach, lies within +-2^21 (and r <= 23, for c to stay within int32).
 """
 
 from __future__ import annotations
@@ -75,8 +76,8 @@ def _constant_outputs(call: KernelCall, multipliers: np.ndarray, shifts: np.ndar
 
 def layer_constants(call: KernelCall, channels: int, reach: np.ndarray | None = None) -> np.ndarray:
     """fg_armv6m_layer then one fg_armv6m_channel per output channel, int32: below, above (the early exits, cut to
-    `reach`, the accumulators the channel can reach), mh, ml, k, c, r - 1 (the module's docstring). A channel whose
-    every reachable accumulator gives one output gets it from k and c alone (mh, ml and the shift 0, no exits). A
+    `reach`, the accumulators the channel can reach), ml, mh, k, c, r - 1 (the module's docstring). A channel whose
+    every reachable accumulator gives one output gets it from k and c alone (ml, mh and the shift 0, no exits). A
     channel the fast stage does not serve (a left shift, a multiplier below 2^30, an unsaturated range beyond
     +-2^21) has the shift -1: the kernels run TFLite's arithmetic for it. The layer is served when every channel
     is."""
@@ -89,15 +90,15 @@ def layer_constants(call: KernelCall, channels: int, reach: np.ndarray | None = 
     below, above = thresholds.T
     _, zero, low, high = call.params["requant"][:4]
     constant = _constant_outputs(call, multipliers, -right, reach)
-    served = (right >= 1) & (right <= 31) & (multipliers >= 1 << 30)
+    served = (right >= 1) & (right <= 23) & (multipliers >= 1 << 30)
     served &= (below >= -SERVED_RANGE) & (above < SERVED_RANGE)
     right = np.where(served, right, 1)
     k = (1 << 14) - (1 << 22) + np.where(right == 1, 1 << 15, 0)
-    c = np.where(right >= 2, 1 << np.maximum(right - 2, 0), 0) + 64
-    rows = np.stack([below, above, multipliers >> 16, multipliers & 0xFFFF, k, c, right - 1], axis=1)
+    c = np.where(right >= 2, 1 << np.maximum(right - 2, 0), 0) + 64 + zero * (1 << (right - 1))
+    rows = np.stack([below, above, multipliers & 0xFFFF, multipliers >> 16, k, c, right - 1], axis=1)
     rows[~served, 2:] = [0, 0, 0, 0, -1]  # the shift -1: TFLite's arithmetic for this channel
     fixed = constant != INT32_MIN
     rows[fixed] = np.stack([np.full(channels, INT32_MIN), np.full(channels, INT32_MAX), 0 * constant,
-                            0 * constant, np.full(channels, (1 << 14) - (1 << 22)), 64 + constant - zero,
+                            0 * constant, np.full(channels, (1 << 14) - (1 << 22)), 64 + constant,
                             0 * constant], axis=1)[fixed]
     return np.concatenate([[int(np.all(served | fixed)), zero, low, high], rows.ravel()]).astype(np.int32)

@@ -149,9 +149,10 @@ __attribute__((naked)) void fg_armv6m_dot8_s4(__attribute__((unused)) const int8
         FG_DOT8_LEAVE);
 }
 
-/* r0 = acc, r1 = count, r2 = channel, r3 = output, the layer on the stack; r8-r11: zero point, clamp low and high,
- * output end. Per output: the early exits (an accumulator outside the channel's unsaturated range: 10-11
- * instructions in all), else the arithmetic of fg_armv6m_channel (26) and the store and loop (5). */
+/* r0 = acc, r1 = count, r2 = channel, r3 = output, the layer on the stack; r9-r11: clamp low and high, output end.
+ * The channel's constants come in three LDMs (the exits', the multiplier's halves, then k, c and the shift). Per
+ * output: the early exits (an accumulator outside the channel's unsaturated range: 10-12 instructions in all), else
+ * the arithmetic of fg_armv6m_channel (25) and the store and loop (4). */
 __attribute__((naked)) void fg_armv6m_requantize_s8(__attribute__((unused)) const int32_t *acc,
                                                     __attribute__((unused)) int32_t count,
                                                     __attribute__((unused)) const fg_armv6m_channel *channel,
@@ -163,7 +164,6 @@ __attribute__((naked)) void fg_armv6m_requantize_s8(__attribute__((unused)) cons
         "mov r4, r8\n\tmov r5, r9\n\tmov r6, r10\n\tmov r7, r11\n\t"
         "push {r4-r7}\n\t"
         "ldr r4, [sp, #36]\n\t"
-        "ldr r5, [r4, #4]\n\tmov r8, r5\n\t"
         "ldr r5, [r4, #8]\n\tmov r9, r5\n\t"
         "ldr r5, [r4, #12]\n\tmov r10, r5\n\t"
         "adds r1, r3, r1\n\tmov r11, r1\n\t"
@@ -171,34 +171,32 @@ __attribute__((naked)) void fg_armv6m_requantize_s8(__attribute__((unused)) cons
         "mov r2, r3\n\t"
         "1:\n\t"
         "ldm r0!, {r3}\n\t"
-        "ldm r1!, {r4, r5}\n\t"             /* below, above; r1 now at mh */
+        "ldm r1!, {r4, r5}\n\t"             /* below, above */
         "cmp r3, r4\n\tblt 5f\n\t"
         "cmp r3, r5\n\tbgt 6f\n\t"
         "asrs r4, r3, #16\n\t"              /* ah */
         "uxth r3, r3\n\t"                   /* al */
-        "ldr r5, [r1, #4]\n\t"              /* ml */
+        "ldm r1!, {r5, r7}\n\t"             /* ml, mh */
         "movs r6, r5\n\tmuls r6, r3, r6\n\t" /* al ml */
         "lsrs r6, r6, #16\n\t"
         "muls r5, r4, r5\n\t"               /* ah ml */
         "adds r6, r6, r5\n\t"
-        "ldr r5, [r1, #0]\n\t"              /* mh */
-        "muls r3, r5, r3\n\t"               /* al mh */
+        "muls r3, r7, r3\n\t"               /* al mh */
         "adds r6, r6, r3\n\t"
-        "muls r4, r5, r4\n\t"               /* ah mh: negative exactly when a is */
+        "muls r4, r7, r4\n\t"               /* ah mh: negative exactly when a is */
         "asrs r5, r4, #31\n\tlsls r5, r5, #15\n\tadds r6, r6, r5\n\t"
-        "ldr r5, [r1, #8]\n\tadds r6, r6, r5\n\t" /* u */
+        "ldm r1!, {r3, r5, r7}\n\t"         /* k, c, shift */
+        "adds r6, r6, r3\n\t"               /* u */
         "asrs r6, r6, #16\n\t"
         "adds r4, r4, r6\n\t"
-        "ldr r5, [r1, #12]\n\tadds r4, r4, r5\n\t"
-        "ldr r5, [r1, #16]\n\tasrs r4, r5\n\t"
-        "add r4, r8\n\t"
+        "adds r4, r4, r5\n\t"
+        "asrs r4, r7\n\t"
         "2:\n\t"
         "strb r4, [r2]\n\tadds r2, r2, #1\n\t"
-        "adds r1, r1, #20\n\t"
         "cmp r2, r11\n\tbne 1b\n\t"
         "b 7f\n\t"
-        "5:\n\tmov r4, r9\n\tb 2b\n\t"
-        "6:\n\tmov r4, r10\n\tb 2b\n\t"
+        "5:\n\tmov r4, r9\n\tadds r1, r1, #20\n\tb 2b\n\t"
+        "6:\n\tmov r4, r10\n\tadds r1, r1, #20\n\tb 2b\n\t"
         "7:\n\t"
         "pop {r4-r7}\n\t"
         "mov r8, r4\n\tmov r9, r5\n\tmov r10, r6\n\tmov r11, r7\n\t"
@@ -222,7 +220,7 @@ void fg_armv6m_requantize_s8(const int32_t *acc, int32_t count, const fg_armv6m_
             const int32_t high = ah * ch->mh;
             const uint32_t u = ((al * ml) >> 16) + (uint32_t)(ah * ch->ml) + al * mh + (uint32_t)ch->k -
                                (high < 0 ? 0x8000u : 0u);
-            v = ((high + (((int32_t)u) >> 16) + ch->c) >> ch->shift) + layer->zero;
+            v = (high + (((int32_t)u) >> 16) + ch->c) >> ch->shift;
         }
         output[j] = (int8_t)v;
     }

@@ -18,14 +18,14 @@
 /* The output stage of one channel (firmware_gen/ops/variants/armv6m_output.py, where the arithmetic is derived):
  * TFLite's two roundings as one floor, from four 16 x 16 products of the accumulator's halves (a = ah 2^16 + al) and
  * the multiplier's (mh, ml):
- *     u = (al ml >> 16) + ah ml + al mh + k - 2^15 [a < 0];  output = zero + ((ah mh + (u >> 16) + c) >> shift)
+ *     u = (al ml >> 16) + ah ml + al mh + k - 2^15 [a < 0];  output = (ah mh + (u >> 16) + c) >> shift
  * exact for |a| < 2^21. An accumulator below `below` gives the clamp's low end (ReLU's zero for every negative sum),
  * one above `above` its high end: the unsaturated range between them, cut at generation time to the sums the
  * channel's weights can reach, is where the arithmetic runs, and no clamp is needed there. */
 typedef struct {
     int32_t below, above;
-    int32_t mh, ml;
-    int32_t k, c, shift;  /* shift -1: a channel the fast stage does not serve (TFLite's arithmetic runs for it) */
+    int32_t ml, mh;
+    int32_t k, c, shift;  /* c holds the zero point; shift -1: a channel the fast stage does not serve */
 } fg_armv6m_channel;
 
 /* The layer's constants in params->packed: a flag (1: the fast stage serves every channel), the output zero point
