@@ -32,6 +32,26 @@ static inline int32_t fg_dw_slot(int32_t y) {
     return (int32_t)(r - 3u * ((r * 43691u) >> 17));
 }
 
+typedef uint32_t fg_dw_bytes4 __attribute__((may_alias)); /* four int8 read as one word */
+
+/* Four channels at a time (channels a multiple of four, source word-aligned): one word of the input, flipped to
+ * x + 128, stored a byte to each channel's row (to[c * step + x]). */
+static FG_HOT_LOOP void fg_dw_fill_words(const int8_t *source, int32_t channels, int32_t in_w, uint8_t *to,
+                                         int32_t step) {
+    const int32_t words = channels >> 2;
+    for (int32_t c = 0; c < channels; c += 4, to += 4 * step) {
+        const fg_dw_bytes4 *from = (const fg_dw_bytes4 *)(const void *)(source + c);
+        uint8_t *t0 = to, *t1 = to + step, *t2 = t1 + step, *t3 = t2 + step;
+        for (int32_t x = 0; x < in_w; ++x, from += words) {
+            const uint32_t v = *from ^ 0x80808080u;
+            t0[x] = (uint8_t)v;
+            t1[x] = (uint8_t)(v >> 8);
+            t2[x] = (uint8_t)(v >> 16);
+            t3[x] = (uint8_t)(v >> 24);
+        }
+    }
+}
+
 /* Input row y (any y: outside the image, the zero point) of every channel into slot y mod 3. */
 static void fg_dw_fill(const fg_depthwise_conv2d_params *p, const int8_t *image, fg_dw_ring *r, int32_t y) {
     const int32_t channels = p->in_c, in_w = p->in_w, pitch = r->pitch, step = 3 * pitch;
@@ -54,6 +74,10 @@ static void fg_dw_fill(const fg_depthwise_conv2d_params *p, const int8_t *image,
         for (int32_t i = p->pad_left + in_w; i < pitch; ++i) {
             to[i] = padding;
         }
+    }
+    if ((channels & 3) == 0 && ((uintptr_t)source & 3) == 0) {
+        fg_dw_fill_words(source, channels, in_w, row + p->pad_left, step);
+        return;
     }
     for (int32_t x = 0; x < in_w; ++x, source += channels) {
         uint8_t *to = row + p->pad_left + x;
