@@ -72,4 +72,22 @@ void fg_armv6m_dot8_s4(const int8_t *x, int32_t n, const uint8_t *group, int32_t
 void fg_armv6m_window_s4(const int8_t *x, int32_t taps, const void *packed, int32_t out_c, const int32_t *bias,
                          const fg_requant_params *q, int8_t *output);
 
+/* One window's outputs through every group of eight channels (runtime_c/kernels/support/groups_armv6m.c), for a
+ * layer the Thumb-1 output stage serves whole: the inputs, the sum to start each channel's from (its folded bias
+ * added), the first group, channel and output, the end of the outputs and the clamp. Field offsets are the
+ * assembly's. */
+typedef struct {
+    const int8_t *x;
+    int32_t taps;
+    int32_t start;
+    const uint8_t *group;
+    const fg_armv6m_channel *channel;
+    int8_t *output;
+    int8_t *end;
+    int32_t low, high;
+} fg_armv6m_run;
+
+void fg_armv6m_groups_s8(fg_armv6m_run *run);
+void fg_armv6m_groups_s4(fg_armv6m_run *run);
+
 #endif /* FG_ARMV6M_SUPPORT_H */
