@@ -34,14 +34,28 @@ static inline int32_t fg_dw_slot(int32_t y) {
 
 typedef uint32_t fg_dw_bytes4 __attribute__((may_alias)); /* four int8 read as one word */
 
+/* The padding columns are a byte or two: GCC's memset for them would cost a call each. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define FG_NO_MEMSET __attribute__((optimize("no-tree-loop-distribute-patterns")))
+#else
+#define FG_NO_MEMSET
+#endif
+
 /* Four channels at a time (channels a multiple of four, source word-aligned): one word of the input, flipped to
- * x + 128, stored a byte to each channel's row (to[c * step + x]). */
-static FG_HOT_LOOP void fg_dw_fill_words(const int8_t *source, int32_t channels, int32_t in_w, uint8_t *to,
-                                         int32_t step) {
+ * x + 128, stored a byte to each channel's row (to[c * step + x]); the padding columns, `left` before and `right`
+ * after, set to `padding`. */
+static FG_HOT_LOOP FG_NO_MEMSET void fg_dw_fill_words(const int8_t *source, int32_t channels, int32_t in_w, uint8_t *to,
+                                         int32_t step, int32_t left, int32_t right, uint8_t padding) {
     const int32_t words = channels >> 2;
     for (int32_t c = 0; c < channels; c += 4, to += 4 * step) {
         const fg_dw_bytes4 *from = (const fg_dw_bytes4 *)(const void *)(source + c);
         uint8_t *t0 = to, *t1 = to + step, *t2 = t1 + step, *t3 = t2 + step;
+        for (int32_t i = -left; i < 0; ++i) {
+            t0[i] = t1[i] = t2[i] = t3[i] = padding;
+        }
+        for (int32_t i = in_w; i < in_w + right; ++i) {
+            t0[i] = t1[i] = t2[i] = t3[i] = padding;
+        }
         for (int32_t x = 0; x < in_w; ++x, from += words) {
             const uint32_t v = *from ^ 0x80808080u;
             t0[x] = (uint8_t)v;
@@ -66,6 +80,11 @@ static void fg_dw_fill(const fg_depthwise_conv2d_params *p, const int8_t *image,
         return;
     }
     const int8_t *source = image + y * in_w * channels;
+    if ((channels & 3) == 0 && ((uintptr_t)source & 3) == 0) {
+        fg_dw_fill_words(source, channels, in_w, row + p->pad_left, step, p->pad_left, pitch - p->pad_left - in_w,
+                         padding);
+        return;
+    }
     for (int32_t c = 0; c < channels; ++c) {  /* the padding columns: a byte or two, no call of memset */
         uint8_t *to = row + c * step;
         for (int32_t i = 0; i < p->pad_left; ++i) {
@@ -74,10 +93,6 @@ static void fg_dw_fill(const fg_depthwise_conv2d_params *p, const int8_t *image,
         for (int32_t i = p->pad_left + in_w; i < pitch; ++i) {
             to[i] = padding;
         }
-    }
-    if ((channels & 3) == 0 && ((uintptr_t)source & 3) == 0) {
-        fg_dw_fill_words(source, channels, in_w, row + p->pad_left, step);
-        return;
     }
     for (int32_t x = 0; x < in_w; ++x, source += channels) {
         uint8_t *to = row + p->pad_left + x;
