@@ -237,6 +237,7 @@ static void fg_dw_unpack(const int32_t *weights, int32_t channels, int32_t first
 static inline __attribute__((always_inline)) void fg_dw_armv6m(const fg_depthwise_conv2d_params *p,
                                                                const int8_t *input, int8_t *output, int int4) {
     const int32_t channels = p->in_c, out_w = p->out_w, stride = p->stride_w;
+    const fg_armv6m_layer *layer = p->packed;
     const fg_armv6m_channel *constants = fg_armv6m_channels(p->packed);
     const int32_t *weights = (const int32_t *)(constants + channels);
     const int32_t reach = (out_w - 1) * stride + 3, inside = p->pad_left + p->in_w;
@@ -273,6 +274,10 @@ static inline __attribute__((always_inline)) void fg_dw_armv6m(const fg_depthwis
                         fg_dw_unpack(weights, channels, c, count, unpacked + 1);
                     }
                     fg_dw_sums(&pass, int4 ? unpacked + 1 : weights + 10 * c, sums + c, n);
+                }
+                if (layer->served) {
+                    fg_armv6m_requantize_pixels_s8(sums, n, constants, out + x0 * channels, layer, channels);
+                    continue;
                 }
                 for (int32_t i = 0; i < n; ++i) {
                     fg_armv6m_outputs_s8(&p->requant, p->packed, sums + i * channels, 0, channels,

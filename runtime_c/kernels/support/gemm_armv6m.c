@@ -54,6 +54,31 @@ __attribute__((naked)) void fg_armv6m_requantize_s8(__attribute__((unused)) cons
         FG_REQUANTIZE
         FG_RESTORE_ALL);
 }
+/* r0 = acc, r1 = pixels, r2 = channel, r3 = output, the layer and the channels on the stack; per pixel, the
+ * channels' outputs (FG_REQUANTIZE) from the first channel again. */
+__attribute__((naked)) void fg_armv6m_requantize_pixels_s8(__attribute__((unused)) const int32_t *acc,
+                                                           __attribute__((unused)) int32_t pixels,
+                                                           __attribute__((unused)) const fg_armv6m_channel *channel,
+                                                           __attribute__((unused)) int8_t *output,
+                                                           __attribute__((unused)) const fg_armv6m_layer *layer,
+                                                           __attribute__((unused)) int32_t channels) {
+    __asm__ volatile(
+        ".syntax unified\n\t"
+        FG_SAVE_ALL
+        "ldr r4, [sp, #36]\n\t"
+        "ldr r5, [r4, #8]\n\tmov r9, r5\n\t"
+        "ldr r5, [r4, #12]\n\tmov r10, r5\n\t"
+        "ldr r5, [sp, #40]\n\t"
+        "movs r6, r2\n\tmovs r7, r1\n\t"
+        "push {r5-r7}\n\t"                   /* [sp]: channels, the first channel, pixels left */
+        "mov r2, r3\n\t"
+        "30:\n\t"
+        "ldr r1, [sp, #4]\n\tldr r4, [sp]\n\tadds r4, r2, r4\n\tmov r11, r4\n\t"
+        FG_REQUANTIZE
+        "ldr r4, [sp, #8]\n\tsubs r4, r4, #1\n\tstr r4, [sp, #8]\n\tbne 30b\n\t"
+        "add sp, sp, #12\n\t"
+        FG_RESTORE_ALL);
+}
 #else
 /* The same in C, for the host build of the kernels' tests. */
 void fg_armv6m_requantize_s8(const int32_t *acc, int32_t count, const fg_armv6m_channel *channel, int8_t *output,
@@ -86,6 +111,13 @@ static const uint8_t *fg_armv6m_start(const uint8_t *group, int32_t acc[FG_ARMV6
         acc[j] = (int32_t)(start + (uint32_t)bias[j]);
     }
     return group + FG_ARMV6M_GROUP * sizeof(int32_t);
+}
+
+void fg_armv6m_requantize_pixels_s8(const int32_t *acc, int32_t pixels, const fg_armv6m_channel *channel,
+                                    int8_t *output, const fg_armv6m_layer *layer, int32_t channels) {
+    for (int32_t i = 0; i < pixels; ++i) {
+        fg_armv6m_requantize_s8(acc + i * channels, channels, channel, output + i * channels, layer);
+    }
 }
 
 /* The same sums in C, for the host build of the kernels' tests. */
