@@ -36,6 +36,14 @@ __attribute__((naked)) void fg_armv6m_dot8_s4(__attribute__((unused)) const int8
         FG_RESTORE_ALL);
 }
 
+/* Registers saved, the layer's clamp (the fifth argument) in r9 and r10. */
+#define FG_REQUANTIZE_ENTER                                                 \
+    ".syntax unified\n\t"                                                  \
+    FG_SAVE_ALL                                                            \
+    "ldr r4, [sp, #36]\n\t"                                                \
+    "ldr r5, [r4, #8]\n\tmov r9, r5\n\t"                                  \
+    "ldr r5, [r4, #12]\n\tmov r10, r5\n\t"
+
 /* r0 = acc, r1 = count, r2 = channel, r3 = output, the layer on the stack. */
 __attribute__((naked)) void fg_armv6m_requantize_s8(__attribute__((unused)) const int32_t *acc,
                                                     __attribute__((unused)) int32_t count,
@@ -43,17 +51,14 @@ __attribute__((naked)) void fg_armv6m_requantize_s8(__attribute__((unused)) cons
                                                     __attribute__((unused)) int8_t *output,
                                                     __attribute__((unused)) const fg_armv6m_layer *layer) {
     __asm__ volatile(
-        ".syntax unified\n\t"
-        FG_SAVE_ALL
-        "ldr r4, [sp, #36]\n\t"
-        "ldr r5, [r4, #8]\n\tmov r9, r5\n\t"
-        "ldr r5, [r4, #12]\n\tmov r10, r5\n\t"
+        FG_REQUANTIZE_ENTER
         "adds r1, r3, r1\n\tmov r11, r1\n\t"
         "mov r1, r2\n\t"
         "mov r2, r3\n\t"
         FG_REQUANTIZE
         FG_RESTORE_ALL);
 }
+
 /* r0 = acc, r1 = pixels, r2 = channel, r3 = output, the layer and the channels on the stack; per pixel, the
  * channels' outputs (FG_REQUANTIZE) from the first channel again. */
 __attribute__((naked)) void fg_armv6m_requantize_pixels_s8(__attribute__((unused)) const int32_t *acc,
@@ -63,11 +68,7 @@ __attribute__((naked)) void fg_armv6m_requantize_pixels_s8(__attribute__((unused
                                                            __attribute__((unused)) const fg_armv6m_layer *layer,
                                                            __attribute__((unused)) int32_t channels) {
     __asm__ volatile(
-        ".syntax unified\n\t"
-        FG_SAVE_ALL
-        "ldr r4, [sp, #36]\n\t"
-        "ldr r5, [r4, #8]\n\tmov r9, r5\n\t"
-        "ldr r5, [r4, #12]\n\tmov r10, r5\n\t"
+        FG_REQUANTIZE_ENTER
         "ldr r5, [sp, #40]\n\t"
         "movs r6, r2\n\tmovs r7, r1\n\t"
         "push {r5-r7}\n\t"                   /* [sp]: channels, the first channel, pixels left */
