@@ -9,8 +9,6 @@
  * bias (the folded bias less 128 times the weights' sum) as int32; with 4-bit weights (fg_depthwise_conv2d_s4_armv6m)
  * the channels' biases, then their weights as [channel][9 taps] in TFLite's nibble packing, each channel's unpacked
  * into int32s once per chunk of an output row. */
-#include <string.h>
-
 #include "fg/isa/armv6m.h"
 #include "fg/depthwise_conv2d.h"
 #include "fg/support/hot_loop.h"
@@ -66,6 +64,16 @@ static FG_HOT_LOOP FG_NO_MEMSET void fg_dw_fill_words(const int8_t *source, int3
     }
 }
 
+/* A row of the padding (`pitch` bytes) for each channel: a few bytes each, no call of memset. */
+static FG_HOT_LOOP FG_NO_MEMSET void fg_dw_fill_padding(uint8_t *row, int32_t channels, int32_t pitch, int32_t step,
+                                                        uint8_t padding) {
+    for (int32_t c = 0; c < channels; ++c, row += step) {
+        for (int32_t i = 0; i < pitch; ++i) {
+            row[i] = padding;
+        }
+    }
+}
+
 /* Input row y (any y: outside the image, the zero point) of every channel into slot y mod 3. */
 static void fg_dw_fill(const fg_depthwise_conv2d_params *p, const int8_t *image, fg_dw_ring *r, int32_t y) {
     const int32_t channels = p->in_c, in_w = p->in_w, pitch = r->pitch, step = 3 * pitch;
@@ -74,9 +82,7 @@ static void fg_dw_fill(const fg_depthwise_conv2d_params *p, const int8_t *image,
     uint8_t *row = r->ring + slot * pitch;
     r->held[slot] = y;
     if (y < 0 || y >= p->in_h) {
-        for (int32_t c = 0; c < channels; ++c) {
-            memset(row + c * step, padding, (size_t)pitch);
-        }
+        fg_dw_fill_padding(row, channels, pitch, step, padding);
         return;
     }
     const int8_t *source = image + y * in_w * channels;
