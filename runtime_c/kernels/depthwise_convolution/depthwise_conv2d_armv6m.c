@@ -133,6 +133,25 @@ typedef struct {
     tap("r1", 0, 12, s) tap("r1", 1, 16, s) tap("r1", 2, 20, s)                                        \
     tap("r2", 0, 24, s) tap("r2", 1, 28, s) tap("r2", 2, 32, s)
 
+/* Blocks of four windows of stride s while four are left (labels <L>0-<L>2), then to the lone windows (6). */
+#define FG_DW_BLOCKS(s, L)                                                                             \
+    L "0:\n\t"                                                                                         \
+    "ldr r4, [sp, #4]\n\tcmp r4, #4\n\tbge " L "1f\n\tb 6f\n\t"                                        \
+    L "1:\n\t"                                                                                         \
+    "ldr r6, [r3, #36]\n\tmov r7, r6\n\tmov r8, r6\n\tmov r9, r6\n\t"                                  \
+    FG_DW_WINDOWS(FG_DW_TAP4, s)                                                                       \
+    "add r0, r12\n\tadd r1, r12\n\tadd r2, r12\n\t"                                                     \
+    "pop {r4, r5}\n\t"                                                                                \
+    "str r6, [r4]\n\tadd r4, r10\n\t"                                                                  \
+    "str r7, [r4]\n\tadd r4, r10\n\t"                                                                  \
+    "mov r6, r8\n\tstr r6, [r4]\n\tadd r4, r10\n\t"                                                    \
+    "mov r6, r9\n\tstr r6, [r4]\n\tadd r4, r10\n\t"                                                    \
+    "subs r5, r5, #4\n\t"                                                                             \
+    "push {r4, r5}\n\t"                                                                               \
+    "cmp r5, #4\n\tblt " L "2f\n\tb " L "1b\n\t" /* (a conditional branch reaches 256 bytes) */        \
+    L "2:\n\t"                                                                                         \
+    "b 6f\n\t"
+
 /* For each of pass->channels channels c, sums[c + i * step] = w[10 c + 9] + the nine taps of window i < n (n >= 1)
  * with the weights w[10 c .. 10 c + 8]: four windows per block (117 instructions of products and ~25 of set-up and
  * stores per 36 MACs), then the last n mod 4 one by one; ~26 instructions between channels. r10 = step,
@@ -156,26 +175,9 @@ static __attribute__((naked)) void fg_dw_sums(__attribute__((unused)) const fg_d
         "push {r2, r3}\n\t"                   /* [sp]: the sums' pointer, the windows left */
         "0:\n\t"
         "ldr r0, [sp, #32]\n\tldr r1, [sp, #36]\n\tldr r2, [sp, #8]\n\tldr r3, [sp, #12]\n\t"
-        "1:\n\t"
-        "ldr r4, [sp, #4]\n\tcmp r4, #4\n\tbge 5f\n\tb 6f\n\t"  /* (a conditional branch reaches 256 bytes) */
-        "5:\n\t"
-        "ldr r6, [r3, #36]\n\tmov r7, r6\n\tmov r8, r6\n\tmov r9, r6\n\t"
-        "mov r4, r11\n\tcmp r4, #1\n\tbeq 2f\n\tb 4f\n\t"
-        "2:\n\t"
-        FG_DW_WINDOWS(FG_DW_TAP4, 1)
-        "b 3f\n\t"
-        "4:\n\t"
-        FG_DW_WINDOWS(FG_DW_TAP4, 2)
-        "3:\n\t"
-        "add r0, r12\n\tadd r1, r12\n\tadd r2, r12\n\t"
-        "pop {r4, r5}\n\t"
-        "str r6, [r4]\n\tadd r4, r10\n\t"
-        "str r7, [r4]\n\tadd r4, r10\n\t"
-        "mov r6, r8\n\tstr r6, [r4]\n\tadd r4, r10\n\t"
-        "mov r6, r9\n\tstr r6, [r4]\n\tadd r4, r10\n\t"
-        "subs r5, r5, #4\n\t"
-        "push {r4, r5}\n\t"
-        "b 1b\n\t"
+        "mov r4, r11\n\tcmp r4, #1\n\tbeq 40f\n\tb 50f\n\t"
+        FG_DW_BLOCKS(1, "4")
+        FG_DW_BLOCKS(2, "5")
         "6:\n\t"                              /* fewer than four windows left */
         "ldr r4, [sp, #4]\n\tcmp r4, #0\n\tbeq 9f\n\t"
         "ldr r6, [r3, #36]\n\t"

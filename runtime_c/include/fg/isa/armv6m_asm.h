@@ -15,18 +15,18 @@
     FG_PRODUCT(at + 4, "r10", "add") FG_PRODUCT(at + 5, "r11", "add")                  \
     FG_PRODUCT(at + 6, "r12", "add") FG_PRODUCT(at + 7, "lr", "add")
 
-/* A high-register sum started at the bias at w + at, plus r4. */
-#define FG_BIAS_HIGH(at, sum) "ldr r5, [r2, #" #at "]\n\tadds r5, r5, r4\n\tmov " sum ", r5\n\t"
+/* Two high-register sums started at the next two biases (LDM from r2), plus r4. */
+#define FG_BIAS_PAIR(first, second)                                                                   \
+    "ldm r2!, {r3, r5}\n\tadds r3, r3, r4\n\tmov " first ", r3\n\tadds r5, r5, r4\n\tmov " second ", r5\n\t"
 
-/* r0 = x, r1 = n, r2 = the group, r4 = the sum to start from less the biases: the eight sums in registers, r2 past
- * the group. The loop indexes x + n with r1 = -n .. -1, from r0 (= x + n) and r3 (= x + n + 1): four taps a pass,
+/* r0 = x, r1 = n, r2 = the group, r4 = the sum to start from less the biases: the eight sums in registers (the biases
+ * in three LDMs), r2 past the group. The loop indexes x + n with r1 = -n .. -1, from r0 (= x + n) and r3 (= x + n + 1): four taps a pass,
  * 103 instructions per 32 products; n mod 4 first taps run before it, one then two. */
 #define FG_DOT8_S8                                                          \
-    FG_BIAS_HIGH(8, "r8") FG_BIAS_HIGH(12, "r9") FG_BIAS_HIGH(16, "r10") FG_BIAS_HIGH(20, "r11") \
-    FG_BIAS_HIGH(24, "r12") FG_BIAS_HIGH(28, "lr")                          \
-    "ldr r6, [r2, #0]\n\tadds r6, r6, r4\n\t"                              \
-    "ldr r7, [r2, #4]\n\tadds r7, r7, r4\n\t"                              \
-    "adds r2, r2, #32\n\t"                                                 \
+    "ldm r2!, {r3, r5, r6, r7}\n\t"                                        \
+    "adds r6, r6, r4\n\tmov r8, r6\n\tadds r7, r7, r4\n\tmov r9, r7\n\t"   \
+    "adds r6, r3, r4\n\tadds r7, r5, r4\n\t"                               \
+    FG_BIAS_PAIR("r10", "r11") FG_BIAS_PAIR("r12", "lr")                    \
     "adds r0, r0, r1\n\t"                                                  \
     "rsbs r1, r1, #0\n\t"                                                  \
     "adds r3, r0, #1\n\t"                                                  \
