@@ -2,11 +2,12 @@
 only where the board's core is an Armv6-M one. The C side: runtime_c/include/fg/isa/armv6m.h and
 runtime_c/kernels/*_armv6m.c.
 
-The convolutions and the fully-connected layer share one inner loop, fg_armv6m_dot8: eight output channels per
-input byte, each product one LDRB (the weight, with an immediate offset), one MULS and one ADD. For that the weights
-are written here as unsigned bytes w + 128, eight channels interleaved tap by tap ([group of 8][taps][8], a short
-last group padded): the same flash as the int8 filter. The kernels take 128 times the window's input sum off
-each sum. The folded bias (bias + input offset * sum of weights) is the portable call's.
+The convolutions and the fully-connected layer share one inner loop (fg/isa/armv6m_asm.h): eight output channels
+per input byte, each product one LDRB (the weight, with an immediate offset), one MULS and one ADD, four taps a
+pass. For that the weights are written here as unsigned bytes w + 128, eight channels interleaved tap by tap, each
+group of eight led by its eight folded biases (bias + input offset * sum of weights, as int32; [group][8 biases]
+[taps][8], a short last group padded): the int8 filter's flash and the bias's. The kernels take 128 times the
+window's input sum off each sum. The output stage's constants: armv6m_output.py.
 """
 
 from __future__ import annotations
