@@ -242,7 +242,7 @@ static inline __attribute__((always_inline)) void fg_armv6m_window(const int8_t 
     const uint32_t unbiased = (uint32_t)sum * (int4 ? 0xFFFFFFF8u : 0xFFFFFF80u);
     const fg_armv6m_layer *layer = packed;
     if (layer->served) {
-        fg_armv6m_run run = {x, taps, (int32_t)unbiased, w, channels, output, output + out_c, layer->low, layer->high};
+        fg_armv6m_run run = {x, taps, w, (int32_t)unbiased, channels, output, output + out_c, layer->low, layer->high};
         (int4 ? fg_armv6m_groups_s4 : fg_armv6m_groups_s8)(&run);
         return;
     }

@@ -13,16 +13,16 @@
     "push {r0}\n\t"                                                        \
     "20:\n\t"                                                              \
     "ldr r3, [sp]\n\t"                                                     \
-    "ldr r4, [r3, #8]\n\tldr r2, [r3, #12]\n\tldr r1, [r3, #4]\n\tldr r0, [r3, #0]\n\t" \
+    "ldm r3!, {r0, r1, r2, r4}\n\t"     /* x, taps, group, start */       \
     dot                                                                    \
-    "ldr r3, [sp]\n\tstr r2, [r3, #12]\n\t"                                \
+    "ldr r3, [sp]\n\tstr r2, [r3, #8]\n\t"                                 \
     "add r3, sp, #4\n\t"                                                   \
     store                                                                  \
-    "ldr r5, [sp]\n\t"                                                     \
-    "ldr r1, [r5, #16]\n\tldr r2, [r5, #20]\n\tldr r4, [r5, #24]\n\t"      \
+    "ldr r5, [sp]\n\tadds r5, #16\n\t"                                     \
+    "ldm r5!, {r1, r2, r4, r6, r7}\n\t" /* channel, output, end, low, high */ \
+    "mov r9, r6\n\tmov r10, r7\n\t"                                        \
     "movs r3, r2\n\tadds r3, #8\n\tcmp r3, r4\n\tble 21f\n\tmovs r3, r4\n\t21:\n\t" \
     "mov r11, r3\n\t"                                                      \
-    "ldr r3, [r5, #28]\n\tmov r9, r3\n\tldr r3, [r5, #32]\n\tmov r10, r3\n\t" \
     "add r0, sp, #4\n\t"                                                   \
     FG_REQUANTIZE                                                          \
     "ldr r5, [sp]\n\tstr r1, [r5, #16]\n\tstr r2, [r5, #20]\n\t"           \

@@ -77,14 +77,14 @@ void fg_armv6m_window_s4(const int8_t *x, int32_t taps, const void *packed, int3
                          const fg_requant_params *q, int8_t *output);
 
 /* One window's outputs through every group of eight channels (runtime_c/kernels/support/groups_armv6m.c), for a
- * layer the Thumb-1 output stage serves whole: the inputs, the sum to start each channel's from (its folded bias
- * added), the first group, channel and output, the end of the outputs and the clamp. Field offsets are the
- * assembly's. */
+ * layer the Thumb-1 output stage serves whole: the inputs, the first group, the sum to start each channel's from
+ * (its folded bias added), the first channel and output, the end of the outputs and the clamp. Field offsets and
+ * order are the assembly's (LDMs). */
 typedef struct {
     const int8_t *x;
     int32_t taps;
-    int32_t start;
     const uint8_t *group;
+    int32_t start;
     const fg_armv6m_channel *channel;
     int8_t *output;
     int8_t *end;
