@@ -26,6 +26,7 @@ from firmware_gen.isa import ARMV6M, ARMV7M, Isa
 from firmware_gen.ops import lower
 from firmware_gen.ops.variants.armv6m import unsigned_interleaved
 from firmware_gen.ops.variants.armv6m_output import (
+    POSITIVE,
     accumulator_reach,
     call_table,
     layer_constants,
@@ -153,3 +154,17 @@ def test_thumb1_output_stage_equals_tflite_on_every_reachable_accumulator() -> N
         assert np.array_equal(ours[:, served], expected[:, served]), case
         assert served[case % 16] or case % 3 == 0  # the dead channel is served (its one output) but for a left shift
     assert served.sum() > 8
+
+
+def test_a_relu_layer_takes_the_output_stage_without_the_sign_term() -> None:
+    """Under ReLU every unsaturated sum is positive (a negative one gives the clamp's low end): the layer is flagged
+    POSITIVE, the kernels' output stage without its sign's term; with no activation it is not."""
+    rng = np.random.default_rng(4)
+    flags = {}
+    for activation in ("RELU", "NONE"):
+        graph = read_model(conv_case(rng, "CONV_2D", (1, 1), 16, 8, activation=activation), activation)
+        call = next(iter(lower(graph).values()))
+        taps = np.asarray(graph.tensors[graph.operators[0].inputs[1]].data, np.int64).reshape(8, -1)
+        reach = accumulator_reach(taps, call_table(call, "folded_bias")[:8])
+        flags[activation] = layer_constants(call, 8, reach)[0]
+    assert flags == {"RELU": POSITIVE, "NONE": 1}

@@ -25,6 +25,7 @@ from firmware_gen.ops.variants.dsp import tflite_outputs
 
 INT32_MIN, INT32_MAX = -(1 << 31), (1 << 31) - 1
 SERVED_RANGE = 1 << 21  # |a| below this in the unsaturated range
+POSITIVE = 2  # FG_ARMV6M_POSITIVE: served, and no unsaturated sum negative (the output stage without the sign's term)
 
 
 def call_table(call: KernelCall, suffix: str) -> np.ndarray:
@@ -79,8 +80,8 @@ def layer_constants(call: KernelCall, channels: int, reach: np.ndarray | None = 
     `reach`, the accumulators the channel can reach), ml, mh, k, c, r - 1 (the module's docstring). A channel whose
     every reachable accumulator gives one output gets it from k and c alone (ml, mh and the shift 0, no exits). A
     channel the fast stage does not serve (a left shift, a multiplier below 2^30, an unsaturated range beyond
-    +-2^21) has the shift -1: the kernels run TFLite's arithmetic for it. The layer is served when every channel
-    is."""
+    +-2^21) has the shift -1: the kernels run TFLite's arithmetic for it. The layer is served (1) when every channel
+    is, POSITIVE when besides every unsaturated range is non-negative (or the channel's output one constant)."""
     multipliers = np.broadcast_to(call_table(call, "multipliers").astype(np.int64), (channels,))
     right = -np.broadcast_to(call_table(call, "shifts").astype(np.int64), (channels,))
     thresholds = saturation_thresholds(call, np.maximum(multipliers, 0), -right)
@@ -101,4 +102,5 @@ def layer_constants(call: KernelCall, channels: int, reach: np.ndarray | None = 
     rows[fixed] = np.stack([np.full(channels, INT32_MIN), np.full(channels, INT32_MAX), 0 * constant,
                             0 * constant, np.full(channels, (1 << 14) - (1 << 22)), 64 + constant,
                             0 * constant], axis=1)[fixed]
-    return np.concatenate([[int(np.all(served | fixed)), zero, low, high], rows.ravel()]).astype(np.int32)
+    flag = POSITIVE if np.all(fixed | (served & (below >= 0))) else int(np.all(served | fixed))
+    return np.concatenate([[flag, zero, low, high], rows.ravel()]).astype(np.int32)

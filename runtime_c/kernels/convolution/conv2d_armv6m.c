@@ -9,16 +9,21 @@
 #include "fg/support/hot_loop.h"
 #include "fg/support/window_run.h"
 
-void fg_conv2d_pointwise_armv6m(const fg_conv2d_params *p, const int8_t *input, const int8_t *filter,
-                                int8_t *output) {
+/* A 1x1 convolution of stride 1 and no padding: pixel i's window is its in_c inputs. */
+static inline __attribute__((always_inline)) void fg_armv6m_pixels(const fg_conv2d_params *p, const int8_t *input,
+                                                                   int8_t *output, int32_t int4) {
     const int32_t pixels = p->batches * p->out_h * p->out_w, in_c = p->in_c, out_c = p->out_c;
     const fg_requant_params requant = p->requant;
-    (void)filter;
     for (int32_t i = 0; i < pixels; ++i) {
-        const int8_t *x = input + i * in_c;
-        fg_armv6m_window_s8(x, in_c, p->packed, out_c, p->folded_bias, &requant,
-                            output + i * out_c);
+        (int4 ? fg_armv6m_window_s4 : fg_armv6m_window_s8)(input + i * in_c, in_c, p->packed, out_c, 0, &requant,
+                                                            output + i * out_c);
     }
+}
+
+void fg_conv2d_pointwise_armv6m(const fg_conv2d_params *p, const int8_t *input, const int8_t *filter,
+                                int8_t *output) {
+    (void)filter;
+    fg_armv6m_pixels(p, input, output, 0);
 }
 
 /* n >= 1 bytes from `from` to `to`; their sum. Indexed from the end up to zero: LDRSB, STRB, two ADDs and a branch
@@ -110,5 +115,11 @@ void fg_conv2d_folded_armv6m(const fg_conv2d_params *p, const int8_t *input, con
  * weights as fg_armv6m_window_s4 reads them. */
 void fg_conv2d_s4_armv6m(const fg_conv2d_params *p, const int8_t *input, const int8_t *filter, int8_t *output) {
     (void)filter;
-    fg_armv6m_windows(p, input, output, 1);
+    const int pointwise = p->filter_h == 1 && p->filter_w == 1 && p->stride_h == 1 && p->stride_w == 1 &&
+                          p->pad_top == 0 && p->pad_left == 0 && p->out_h == p->in_h && p->out_w == p->in_w;
+    if (pointwise) {
+        fg_armv6m_pixels(p, input, output, 1);
+    } else {
+        fg_armv6m_windows(p, input, output, 1);
+    }
 }

@@ -221,24 +221,29 @@ static void fg_dw_sums(const fg_dw_pass *pass, const int32_t *w, int32_t *sums, 
 
 #define FG_DW_BATCH 8 /* 4-bit weights: the channels unpacked at a time */
 
-/* Channels first .. first + count - 1's nine weights and bias as fg_dw_sums reads them (4-bit weights), into
- * unpacked[10 j .. 10 j + 9]: the five bytes holding channel c's nibbles 9c .. 9c + 8 unpacked byte by byte (from
- * unpacked[10 j - 1] when c is odd: its first nibble is a high one, the low one before it lands in the previous
- * channel's bias, or in unpacked[-1]), then the biases. */
-static void fg_dw_unpack(const int32_t *weights, int32_t channels, int32_t first, int32_t count, int32_t *unpacked) {
-    const int8_t *bytes = (const int8_t *)(weights + channels);
-    for (int32_t j = 0; j < count; ++j) {
-        const int32_t c = first + j;
-        const int8_t *from = bytes + ((9 * c) >> 1);
-        int32_t *to = unpacked + 10 * j - (c & 1);
-        for (int32_t i = 0; i < 5; ++i) {
-            const int32_t byte = from[i];
-            to[2 * i] = fg_low_s4(byte);
-            to[2 * i + 1] = fg_high_s4(byte);
-        }
+/* Nibbles from `from` (signed bytes, low nibble first) into to[0 .. 2 pairs - 1]. */
+static inline void fg_dw_nibbles(const int8_t *from, int32_t pairs, int32_t *to) {
+    for (int32_t i = 0; i < pairs; ++i) {
+        const int32_t byte = from[i];
+        to[2 * i] = fg_low_s4(byte);
+        to[2 * i + 1] = fg_high_s4(byte);
     }
-    for (int32_t j = 0; j < count; ++j) {
-        unpacked[10 * j + 9] = weights[first + j];
+}
+
+/* Channels first .. first + count - 1's nine weights and bias as fg_dw_sums reads them (4-bit weights, first even),
+ * into unpacked[10 j .. 10 j + 9]: two channels' 18 nibbles are nine whole bytes, channel 2i's from byte 9i. */
+static FG_HOT_LOOP void fg_dw_unpack(const int32_t *weights, int32_t channels, int32_t first, int32_t count,
+                                     int32_t *unpacked) {
+    const int8_t *bytes = (const int8_t *)(weights + channels) + 9 * first / 2;
+    for (int32_t j = 0; j < count; j += 2, bytes += 9, unpacked += 20) {
+        fg_dw_nibbles(bytes, 4, unpacked);  /* channel first + j: nibbles 0-7 */
+        unpacked[8] = fg_low_s4(bytes[4]);
+        unpacked[9] = weights[first + j];
+        if (j + 1 < count) {
+            unpacked[10] = fg_high_s4(bytes[4]);
+            fg_dw_nibbles(bytes + 5, 4, unpacked + 11);  /* channel first + j + 1: nibbles 1-8 */
+            unpacked[19] = weights[first + j + 1];
+        }
     }
 }
 
@@ -255,7 +260,7 @@ static inline __attribute__((always_inline)) void fg_dw_armv6m(const fg_depthwis
     const int32_t most = FG_DW_SUMS / channels < 1 ? 1 : FG_DW_SUMS / channels;
     const int32_t chunk = out_w < most ? out_w : most; /* a whole row when it fits */
     int32_t sums[chunk * channels];
-    int32_t unpacked[1 + 10 * FG_DW_BATCH]; /* from unpacked + 1 (fg_dw_unpack may write the one before) */
+    int32_t unpacked[10 * FG_DW_BATCH];
     for (int32_t b = 0; b < p->batches; ++b) {
         const int8_t *image = input + b * p->in_h * p->in_w * channels;
         r.held[0] = r.held[1] = r.held[2] = -1000000;  /* no row */
@@ -279,12 +284,14 @@ static inline __attribute__((always_inline)) void fg_dw_armv6m(const fg_depthwis
                     const fg_dw_pass pass = {{rows[0] + at, rows[1] + at, rows[2] + at}, stride,
                                              channels * (int32_t)sizeof(int32_t), count, 3 * r.pitch};
                     if (int4) {
-                        fg_dw_unpack(weights, channels, c, count, unpacked + 1);
+                        fg_dw_unpack(weights, channels, c, count, unpacked);
                     }
-                    fg_dw_sums(&pass, int4 ? unpacked + 1 : weights + 10 * c, sums + c, n);
+                    fg_dw_sums(&pass, int4 ? unpacked : weights + 10 * c, sums + c, n);
                 }
                 if (layer->served) {
-                    fg_armv6m_requantize_pixels_s8(sums, n, constants, out + x0 * channels, layer, channels);
+                    (layer->served == FG_ARMV6M_POSITIVE ? fg_armv6m_requantize_pixels_positive_s8
+                                                         : fg_armv6m_requantize_pixels_s8)(
+                        sums, n, constants, out + x0 * channels, layer, channels);
                     continue;
                 }
                 for (int32_t i = 0; i < n; ++i) {

@@ -60,25 +60,34 @@ __attribute__((naked)) void fg_armv6m_requantize_s8(__attribute__((unused)) cons
 }
 
 /* r0 = acc, r1 = pixels, r2 = channel, r3 = output, the layer and the channels on the stack; per pixel, the
- * channels' outputs (FG_REQUANTIZE) from the first channel again. */
+ * channels' outputs (requantize) from the first channel again. */
+#define FG_REQUANTIZE_PIXELS(requantize)                                    \
+    FG_REQUANTIZE_ENTER                                                    \
+    "ldr r5, [sp, #40]\n\t"                                                \
+    "movs r6, r2\n\tmovs r7, r1\n\t"                                       \
+    "push {r5-r7}\n\t"                   /* [sp]: channels, the first channel, pixels left */ \
+    "mov r2, r3\n\t"                                                       \
+    "30:\n\t"                                                              \
+    "ldr r1, [sp, #4]\n\tldr r4, [sp]\n\tadds r4, r2, r4\n\tmov r11, r4\n\t" \
+    requantize                                                             \
+    "ldr r4, [sp, #8]\n\tsubs r4, r4, #1\n\tstr r4, [sp, #8]\n\tbne 30b\n\t" \
+    "add sp, sp, #12\n\t"                                                  \
+    FG_RESTORE_ALL
+
 __attribute__((naked)) void fg_armv6m_requantize_pixels_s8(__attribute__((unused)) const int32_t *acc,
                                                            __attribute__((unused)) int32_t pixels,
                                                            __attribute__((unused)) const fg_armv6m_channel *channel,
                                                            __attribute__((unused)) int8_t *output,
                                                            __attribute__((unused)) const fg_armv6m_layer *layer,
                                                            __attribute__((unused)) int32_t channels) {
-    __asm__ volatile(
-        FG_REQUANTIZE_ENTER
-        "ldr r5, [sp, #40]\n\t"
-        "movs r6, r2\n\tmovs r7, r1\n\t"
-        "push {r5-r7}\n\t"                   /* [sp]: channels, the first channel, pixels left */
-        "mov r2, r3\n\t"
-        "30:\n\t"
-        "ldr r1, [sp, #4]\n\tldr r4, [sp]\n\tadds r4, r2, r4\n\tmov r11, r4\n\t"
-        FG_REQUANTIZE
-        "ldr r4, [sp, #8]\n\tsubs r4, r4, #1\n\tstr r4, [sp, #8]\n\tbne 30b\n\t"
-        "add sp, sp, #12\n\t"
-        FG_RESTORE_ALL);
+    __asm__ volatile(FG_REQUANTIZE_PIXELS(FG_REQUANTIZE));
+}
+
+__attribute__((naked)) void fg_armv6m_requantize_pixels_positive_s8(
+    __attribute__((unused)) const int32_t *acc, __attribute__((unused)) int32_t pixels,
+    __attribute__((unused)) const fg_armv6m_channel *channel, __attribute__((unused)) int8_t *output,
+    __attribute__((unused)) const fg_armv6m_layer *layer, __attribute__((unused)) int32_t channels) {
+    __asm__ volatile(FG_REQUANTIZE_PIXELS(FG_REQUANTIZE_POSITIVE));
 }
 #else
 /* The same in C, for the host build of the kernels' tests. */
@@ -119,6 +128,11 @@ void fg_armv6m_requantize_pixels_s8(const int32_t *acc, int32_t pixels, const fg
     for (int32_t i = 0; i < pixels; ++i) {
         fg_armv6m_requantize_s8(acc + i * channels, channels, channel, output + i * channels, layer);
     }
+}
+
+void fg_armv6m_requantize_pixels_positive_s8(const int32_t *acc, int32_t pixels, const fg_armv6m_channel *channel,
+                                             int8_t *output, const fg_armv6m_layer *layer, int32_t channels) {
+    fg_armv6m_requantize_pixels_s8(acc, pixels, channel, output, layer, channels);
 }
 
 /* The same sums in C, for the host build of the kernels' tests. */
@@ -243,7 +257,11 @@ static inline __attribute__((always_inline)) void fg_armv6m_window(const int8_t 
     const fg_armv6m_layer *layer = packed;
     if (layer->served) {
         fg_armv6m_run run = {x, taps, w, (int32_t)unbiased, channels, output, output + out_c, layer->low, layer->high};
-        (int4 ? fg_armv6m_groups_s4 : fg_armv6m_groups_s8)(&run);
+        if (layer->served == FG_ARMV6M_POSITIVE) {
+            (int4 ? fg_armv6m_groups_positive_s4 : fg_armv6m_groups_positive_s8)(&run);
+        } else {
+            (int4 ? fg_armv6m_groups_s4 : fg_armv6m_groups_s8)(&run);
+        }
         return;
     }
     const int32_t group_bytes = FG_ARMV6M_GROUP * (int32_t)sizeof(int32_t) +

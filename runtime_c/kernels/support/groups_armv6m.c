@@ -6,7 +6,7 @@
 
 #if defined(__ARM_ARCH_6M__)
 /* The run on the stack at [sp], the group's sums at [sp + 4]; the run's group, channel and output advance. */
-#define FG_GROUPS(dot, store)                                               \
+#define FG_GROUPS(dot, store, requantize)                                   \
     ".syntax unified\n\t"                                                  \
     FG_SAVE_ALL                                                            \
     "sub sp, sp, #32\n\t"                                                  \
@@ -24,7 +24,7 @@
     "movs r3, r2\n\tadds r3, #8\n\tcmp r3, r4\n\tble 21f\n\tmovs r3, r4\n\t21:\n\t" \
     "mov r11, r3\n\t"                                                      \
     "add r0, sp, #4\n\t"                                                   \
-    FG_REQUANTIZE                                                          \
+    requantize                                                             \
     "ldr r5, [sp]\n\tstr r1, [r5, #16]\n\tstr r2, [r5, #20]\n\t"           \
     "ldr r4, [r5, #24]\n\tcmp r2, r4\n\tbeq 22f\n\tb 20b\n\t"              \
     "22:\n\t"                                                              \
@@ -32,11 +32,19 @@
     FG_RESTORE_ALL
 
 __attribute__((naked)) void fg_armv6m_groups_s8(__attribute__((unused)) fg_armv6m_run *run) {
-    __asm__ volatile(FG_GROUPS(FG_DOT8_S8, FG_STORE8));
+    __asm__ volatile(FG_GROUPS(FG_DOT8_S8, FG_STORE8, FG_REQUANTIZE));
 }
 
 __attribute__((naked)) void fg_armv6m_groups_s4(__attribute__((unused)) fg_armv6m_run *run) {
-    __asm__ volatile(FG_GROUPS(FG_DOT8_S4, FG_STORE8_S4));
+    __asm__ volatile(FG_GROUPS(FG_DOT8_S4, FG_STORE8_S4, FG_REQUANTIZE));
+}
+
+__attribute__((naked)) void fg_armv6m_groups_positive_s8(__attribute__((unused)) fg_armv6m_run *run) {
+    __asm__ volatile(FG_GROUPS(FG_DOT8_S8, FG_STORE8, FG_REQUANTIZE_POSITIVE));
+}
+
+__attribute__((naked)) void fg_armv6m_groups_positive_s4(__attribute__((unused)) fg_armv6m_run *run) {
+    __asm__ volatile(FG_GROUPS(FG_DOT8_S4, FG_STORE8_S4, FG_REQUANTIZE_POSITIVE));
 }
 #else
 /* The same through the host build's C loops. */
@@ -61,6 +69,14 @@ void fg_armv6m_groups_s8(fg_armv6m_run *run) {
 }
 
 void fg_armv6m_groups_s4(fg_armv6m_run *run) {
+    fg_armv6m_groups(run, 1);
+}
+
+void fg_armv6m_groups_positive_s8(fg_armv6m_run *run) {
+    fg_armv6m_groups(run, 0);
+}
+
+void fg_armv6m_groups_positive_s4(fg_armv6m_run *run) {
     fg_armv6m_groups(run, 1);
 }
 #endif

@@ -28,8 +28,10 @@ typedef struct {
     int32_t k, c, shift;  /* c holds the zero point; shift -1: a channel the fast stage does not serve */
 } fg_armv6m_channel;
 
-/* The layer's constants in params->packed: a flag (1: the fast stage serves every channel), the output zero point
- * and clamp, one fg_armv6m_channel per output channel, then the weights (as fg_armv6m_dot8 reads them). */
+/* The layer's constants in params->packed: a flag (1: the fast stage serves every channel; FG_ARMV6M_POSITIVE:
+ * and every channel's unsaturated sums are non-negative, or its output one constant), the output zero point and
+ * clamp, one fg_armv6m_channel per output channel, then the weights (as fg_armv6m_dot8 reads them). */
+#define FG_ARMV6M_POSITIVE 2
 typedef struct {
     int32_t served;
     int32_t zero, low, high;
@@ -46,6 +48,8 @@ void fg_armv6m_requantize_s8(const int32_t *acc, int32_t count, const fg_armv6m_
 /* fg_armv6m_requantize_s8 over `pixels` pixels of `channels` channels (acc and output [pixel][channel]). */
 void fg_armv6m_requantize_pixels_s8(const int32_t *acc, int32_t pixels, const fg_armv6m_channel *channel,
                                     int8_t *output, const fg_armv6m_layer *layer, int32_t channels);
+void fg_armv6m_requantize_pixels_positive_s8(const int32_t *acc, int32_t pixels, const fg_armv6m_channel *channel,
+                                             int8_t *output, const fg_armv6m_layer *layer, int32_t channels);
 
 /* output[j] = fg_requantize_channel_s8(q, acc[j], first + j), j < count: fg_armv6m_requantize_s8 where the layer is
  * served, else runs of served channels through it and the others by TFLite's arithmetic. */
@@ -93,5 +97,9 @@ typedef struct {
 
 void fg_armv6m_groups_s8(fg_armv6m_run *run);
 void fg_armv6m_groups_s4(fg_armv6m_run *run);
+/* The same for a layer whose every unsaturated sum is non-negative (fg_armv6m_layer's served FG_ARMV6M_POSITIVE):
+ * the output stage without its sign's term. */
+void fg_armv6m_groups_positive_s8(fg_armv6m_run *run);
+void fg_armv6m_groups_positive_s4(fg_armv6m_run *run);
 
 #endif /* FG_ARMV6M_SUPPORT_H */

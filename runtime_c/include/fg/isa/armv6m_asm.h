@@ -131,8 +131,9 @@
 /* The output stage (fg_armv6m_channel) of the sums at r0 (ldm) with the channels at r1, into the bytes at r2 up to
  * r11; r9, r10 the clamp's low and high ends. The channel's constants come in three LDMs (the exits', the
  * multiplier's halves, then k, c and the shift). Per output: the early exits (an accumulator outside the channel's
- * unsaturated range: 10-12 instructions in all), else the arithmetic (25) and the store and loop (4). */
-#define FG_REQUANTIZE                                                       \
+ * unsaturated range: 10-12 instructions in all), else the arithmetic (25; 22 without the sign's term, for layers
+ * whose unsaturated sums are never negative) and the store and loop (4). */
+#define FG_REQUANTIZE_WITH(sign)                                            \
     "11:\n\t"                                                              \
     "ldm r0!, {r3}\n\t"                                                    \
     "ldm r1!, {r4, r5}\n\t"             /* below, above */                 \
@@ -148,7 +149,7 @@
     "muls r3, r7, r3\n\t"               /* al mh */                        \
     "adds r6, r6, r3\n\t"                                                  \
     "muls r4, r7, r4\n\t"               /* ah mh: negative exactly when a is */ \
-    "asrs r5, r4, #31\n\tlsls r5, r5, #15\n\tadds r6, r6, r5\n\t"          \
+    sign                                                                   \
     "ldm r1!, {r3, r5, r7}\n\t"         /* k, c, shift */                  \
     "adds r6, r6, r3\n\t"               /* u */                            \
     "asrs r6, r6, #16\n\t"                                                 \
@@ -162,6 +163,11 @@
     "15:\n\tmov r4, r9\n\tadds r1, r1, #20\n\tb 12b\n\t"                   \
     "16:\n\tmov r4, r10\n\tadds r1, r1, #20\n\tb 12b\n\t"                  \
     "17:\n\t"
+
+/* u's - 2^15 [a < 0] (r4 = ah mh, negative exactly when a is). */
+#define FG_SIGN_TERM "asrs r5, r4, #31\n\tlsls r5, r5, #15\n\tadds r6, r6, r5\n\t"
+#define FG_REQUANTIZE FG_REQUANTIZE_WITH(FG_SIGN_TERM)
+#define FG_REQUANTIZE_POSITIVE FG_REQUANTIZE_WITH("")
 
 /* r4-r11 and lr saved (r4-r7 then r8-r11 through r4-r7), restored. */
 #define FG_SAVE_ALL                                                         \
