@@ -24,7 +24,14 @@ from test_variants_dsp import (
 from firmware_gen.frontend.tflite_reader import read_model
 from firmware_gen.isa import ARMV6M, ARMV7M, Isa
 from firmware_gen.ops import lower
-from firmware_gen.ops.variants.armv6m import saturation_thresholds, unsigned_interleaved
+from firmware_gen.ops.variants.armv6m import unsigned_interleaved
+from firmware_gen.ops.variants.armv6m_output import (
+    POSITIVE,
+    accumulator_reach,
+    call_table,
+    layer_constants,
+    saturation_thresholds,
+)
 from firmware_gen.ops.variants.dsp import tflite_outputs
 
 BOARD = "mps2_an385_armv6m"
@@ -46,15 +53,13 @@ def test_variant_bit_exact_on_armv6m(variant, cases, portable, tmp_path) -> None
 
 @needs_qemu
 def test_depthwise_pooling_and_add_bit_exact_on_armv6m(tmp_path) -> None:
-    """The depthwise variant where the output stage serves the layer (a layer with multipliers above one keeps the
-    portable kernel, whose output stage has the left shift); pooling and ADD run the portable kernels, whose
-    arithmetic on Armv6-M is the 32-bit high multiply of fg/support/fixedpoint.h."""
+    """The depthwise variant, its channels with multipliers above one (a left shift) through TFLite's arithmetic;
+    pooling and ADD run the portable kernels, whose arithmetic on Armv6-M is the 32-bit high multiply of
+    fg/support/fixedpoint.h."""
     rng = np.random.default_rng(11)
     models = depthwise_cases(rng, 20) + avg_pool_cases(rng, 8) + add_cases(rng, 10)
-    functions = assert_batch_bit_exact(models, BOARD, tmp_path / "build", seed=4,
-                                       expect_functions=["fg_depthwise_conv2d_armv6m", "fg_avg_pool2d_s8",
-                                                         "fg_add_s8"])
-    assert "fg_depthwise_conv2d_3x3_s8" in functions  # the wide cases (multipliers above one)
+    assert_batch_bit_exact(models, BOARD, tmp_path / "build", seed=4,
+                           expect_functions=["fg_depthwise_conv2d_armv6m", "fg_avg_pool2d_s8", "fg_add_s8"])
 
 
 @needs_qemu
@@ -104,3 +109,62 @@ def test_saturation_thresholds_bound_the_clamped_accumulators() -> None:
     assert np.all((outputs(above + 1) == high) | (above == largest))
     assert np.all((outputs(above) < high) | (above == smallest))
     assert np.any(below > smallest)  # a ReLU-like clamp: negative sums exit early
+
+
+def _thumb1_output_stage(acc: np.ndarray, rows: np.ndarray, low: int, high: int) -> np.ndarray:
+    """fg_armv6m_requantize_s8's arithmetic (fg/isa/armv6m.h), int32 wrapping as the registers wrap, per channel row
+    (below, above, ml, mh, k, c, shift) of `rows` against accumulators acc[:, channel]."""
+    def wrap(v):
+        return (np.asarray(v, np.int64) + (1 << 31)) % (1 << 32) - (1 << 31)
+    below, above, ml, mh, k, c, shift = (rows[:, i].astype(np.int64) for i in range(7))
+    ah, al = acc >> 16, acc & 0xFFFF
+    high_product = wrap(ah * mh)
+    u = wrap(((al * ml) % (1 << 32) >> 16) + ah * ml + al * mh + k + np.where(high_product < 0, -(1 << 15), 0))
+    arithmetic = wrap(high_product + (u >> 16) + c) >> shift
+    return np.where(acc < below, low, np.where(acc > above, high, arithmetic))
+
+
+def test_thumb1_output_stage_equals_tflite_on_every_reachable_accumulator() -> None:
+    """The layer constants of the Thumb-1 output stage, run through its arithmetic, give TFLite's outputs: on random
+    accumulators the weights can reach, on those next to every channel's rounding ties and early exits; shifts from 1
+    (k's extra 2^15) to the largest, multipliers down to 2^30, channels of zero weights (one output, no arithmetic)."""
+    rng = np.random.default_rng(21)
+    for case in range(12):
+        graph = read_model(conv_case(rng, "CONV_2D", (1, 1), 24, 16, output_zero_point=int(rng.integers(-128, 100)),
+                                     wide=case % 3 == 0), "stage")
+        call = next(iter(lower(graph).values()))
+        taps = np.asarray(graph.tensors[graph.operators[0].inputs[1]].data, np.int64).reshape(16, -1)
+        taps[case % 16] = 0  # a dead channel: its bias alone
+        bias = call_table(call, "folded_bias")[:16].astype(np.int64)
+        reach = accumulator_reach(taps, bias)
+        constants = layer_constants(call, 16, reach)
+        rows = constants[4:].reshape(16, 7).astype(np.int64)
+        served = rows[:, 6] >= 0
+        multipliers = np.broadcast_to(call_table(call, "multipliers").astype(np.int64), (16,))
+        shifts = np.broadcast_to(call_table(call, "shifts").astype(np.int64), (16,))
+        acc = rng.integers(reach[:, 0], reach[:, 1] + 1, (4000, 16))
+        steps = (1 << 31) / multipliers * 2.0 ** -shifts  # accumulators per output step
+        ties = np.round(rng.integers(-300, 300, (2000, 16)) * steps / 2).astype(np.int64)
+        ties += rng.integers(-1, 2, ties.shape)
+        edges = np.concatenate([rows[:, :2] + d for d in (-1, 0, 1)], axis=1).T
+        acc = np.clip(np.concatenate([acc, ties, edges]), reach[:, 0], reach[:, 1])
+        expected = tflite_outputs(acc, multipliers, shifts, call)
+        low, high = call.params["requant"][2:4]
+        ours = _thumb1_output_stage(acc, rows, low, high)
+        assert np.array_equal(ours[:, served], expected[:, served]), case
+        assert served[case % 16] or case % 3 == 0  # the dead channel is served (its one output) but for a left shift
+    assert served.sum() > 8
+
+
+def test_a_relu_layer_takes_the_output_stage_without_the_sign_term() -> None:
+    """Under ReLU every unsaturated sum is positive (a negative one gives the clamp's low end): the layer is flagged
+    POSITIVE, the kernels' output stage without its sign's term; with no activation it is not."""
+    rng = np.random.default_rng(4)
+    flags = {}
+    for activation in ("RELU", "NONE"):
+        graph = read_model(conv_case(rng, "CONV_2D", (1, 1), 16, 8, activation=activation), activation)
+        call = next(iter(lower(graph).values()))
+        taps = np.asarray(graph.tensors[graph.operators[0].inputs[1]].data, np.int64).reshape(8, -1)
+        reach = accumulator_reach(taps, call_table(call, "folded_bias")[:8])
+        flags[activation] = layer_constants(call, 8, reach)[0]
+    assert flags == {"RELU": POSITIVE, "NONE": 1}

@@ -2,11 +2,12 @@
 only where the board's core is an Armv6-M one. The C side: runtime_c/include/fg/isa/armv6m.h and
 runtime_c/kernels/*_armv6m.c.
 
-The convolutions and the fully-connected layer share one inner loop, fg_armv6m_dot8: eight output channels per
-input byte, each product one LDRB (the weight, with an immediate offset), one MULS and one ADD. For that the weights
-are written here as unsigned bytes w + 128, eight channels interleaved tap by tap ([group of 8][taps][8], a short
-last group padded): the same flash as the int8 filter. The kernels take 128 times the window's input sum off
-each sum. The folded bias (bias + input offset * sum of weights) is the portable call's.
+The convolutions and the fully-connected layer share one inner loop (fg/isa/armv6m_asm.h): eight output channels
+per input byte, each product one LDRB (the weight, with an immediate offset), one MULS and one ADD, four taps a
+pass. For that the weights are written here as unsigned bytes w + 128, eight channels interleaved tap by tap, each
+group of eight led by its eight folded biases (bias + input offset * sum of weights, as int32; [group][8 biases]
+[taps][8], a short last group padded): the int8 filter's flash and the bias's. The kernels take 128 times the
+window's input sum off each sum. The output stage's constants: armv6m_output.py.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from firmware_gen.nibbles import pack_int4
 from firmware_gen.ops.base import ConstTable, KernelCall, TableRef
 from firmware_gen.ops.support.requantize import wrap_int32
 from firmware_gen.ops.variants import Variant, renamed
-from firmware_gen.ops.variants.dsp import tflite_outputs
+from firmware_gen.ops.variants.armv6m_output import accumulator_reach, call_table, layer_constants
 
 REQUIRES = frozenset({ARMV6M})
 GROUP = 8  # FG_ARMV6M_GROUP
@@ -52,66 +53,29 @@ def nibble_interleaved(taps: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(layout).ravel()
 
 
-def _call_table(call: KernelCall, suffix: str) -> np.ndarray:
-    return next(t.values for t in call.tables if t.suffix == suffix)
-
-
-def _first_above(call: KernelCall, multipliers: np.ndarray, shifts: np.ndarray, level: int) -> np.ndarray:
-    """Per channel, the smallest int32 accumulator whose output (TFLite's arithmetic) exceeds `level`; INT32_MAX + 1
-    where none does. The output rises with the accumulator (multipliers >= 0), so a bisection finds it."""
-    low = np.full(multipliers.shape, -(1 << 31), np.int64)
-    high = np.full(multipliers.shape, 1 << 31, np.int64)  # exclusive
-    while np.any(low < high):
-        middle = (low + high) // 2
-        above = tflite_outputs(np.minimum(middle, (1 << 31) - 1), multipliers, shifts, call) > level
-        above &= middle < (1 << 31)
-        high = np.where(above & (low < high), middle, high)
-        low = np.where(~above & (low < high), middle + 1, low)
-    return low
-
-
-def saturation_thresholds(call: KernelCall, multipliers: np.ndarray, shifts: np.ndarray) -> np.ndarray:
-    """[channels, 2]: accumulators below the first give the clamp's low end, above the second its high end (the
-    Thumb-1 output stage's early exits); INT32_MIN / INT32_MAX where there is no such accumulator."""
-    low_end, high_end = call.params["requant"][2:4]
-    below = np.minimum(_first_above(call, multipliers, shifts, low_end), (1 << 31) - 1)
-    above = _first_above(call, multipliers, shifts, high_end - 1) - 1  # the last accumulator below the high end
-    return np.stack([below, np.clip(above, -(1 << 31), (1 << 31) - 1)], axis=1)
-
-
-def layer_constants(call: KernelCall, channels: int) -> np.ndarray:
-    """fg_armv6m_layer then one fg_armv6m_channel per output channel (runtime_c/include/fg/isa/armv6m.h), int32.
-    A channel is served by the Thumb-1 output stage when its shift is a right shift of 1..31 (and its multiplier not
-    INT32_MIN, which TFLite's QuantizeMultiplier never makes); another has `right` 0. The layer is served when all
-    are."""
-    multipliers = np.broadcast_to(_call_table(call, "multipliers").astype(np.int64), (channels,))
-    right = -np.broadcast_to(_call_table(call, "shifts").astype(np.int64), (channels,))
-    channel_served = (right >= 1) & (right <= 31) & (multipliers > -(1 << 31))
-    served = bool(np.all(channel_served))
-    right = np.where(channel_served, right, 1)
-    rows = np.stack([multipliers >> 16, multipliers & 0xFFFF, (1 << right) - 1, 1 << (right - 1), right], axis=1)
-    rows = np.concatenate([rows, saturation_thresholds(call, np.maximum(multipliers, 0), -right)], axis=1)
-    rows[~channel_served, 2:] = 0  # right 0: the kernels run TFLite's arithmetic for this channel
-    _, zero, low, high = call.params["requant"][:4]
-    return np.concatenate([[int(served), zero, low, high], rows.ravel()]).astype(np.int32)
-
-
 def packed_table(call: KernelCall, taps: np.ndarray, int4: bool = False) -> ConstTable:
-    """The layer's constants, then the unsigned interleaved weights (4-bit: nibble_interleaved) packed four to a
-    little-endian word."""
-    weights = nibble_interleaved(taps) if int4 else unsigned_interleaved(taps)
-    words = np.zeros(-(-weights.size // 4) * 4, np.uint8)
-    words[:weights.size] = weights
-    values = np.concatenate([layer_constants(call, taps.shape[0]), words.view("<i4").astype(np.int32)])
+    """The layer's constants, then per group of GROUP channels its folded biases (int32, zeros padding the last
+    group) and its unsigned interleaved weights (4-bit: nibble_interleaved), as fg_armv6m_dot8 reads them, packed
+    four bytes to a little-endian word."""
+    channels, depth = taps.shape
+    groups = -(-channels // GROUP)
+    weights = (nibble_interleaved(taps) if int4 else unsigned_interleaved(taps)).reshape(groups, -1)
+    bias = call_table(call, "folded_bias")[:channels].astype(np.int64)
+    padded = np.zeros(groups * GROUP, "<i4")
+    padded[:channels] = wrap_int32(bias)
+    layout = np.concatenate([padded.view(np.uint8).reshape(groups, 4 * GROUP), weights], axis=1)  # whole words
+    reach = accumulator_reach(taps, bias)
+    values = np.concatenate([layer_constants(call, channels, reach), layout.ravel().view("<i4").astype(np.int32)])
     return ConstTable("armv6m_packed", "int32_t", values)
 
 
 def _weights_call(call: KernelCall, variant: Variant, taps: np.ndarray, int4: bool = False) -> KernelCall:
-    """The variant's call: `packed` the layer's constants and weights (packed_table); the portable blocked and paired
-    copies of the weights (4-bit: the packed rows) left out (they would cost the weights' size again in flash)."""
+    """The variant's call: `packed` the layer's constants, biases and weights (packed_table); the portable folded
+    bias and blocked and paired copies of the weights (4-bit: the packed rows) left out (they would cost their size
+    again in flash)."""
     table = packed_table(call, taps, int4)
-    dropped = {"blocked_weights", "paired_weights", *([call.params["packed"].suffix] if int4 else [])}
-    params = {**call.params, "packed": TableRef(table.suffix)}
+    dropped = {"folded_bias", "blocked_weights", "paired_weights", *([call.params["packed"].suffix] if int4 else [])}
+    params = {**call.params, "packed": TableRef(table.suffix), "folded_bias": "0"}
     if "blocked" in params:
         params["blocked"] = ("0", *([0] * (len(params["blocked"]) - 1)))  # NULL and zeros
     if "paired_weights" in params:
@@ -149,9 +113,9 @@ def _fully_connected_4bit(graph: Graph, op: Operator, call: KernelCall) -> Kerne
     return _weights_call(call, FULLY_CONNECTED_4BIT, taps, int4=True)
 
 
-def _depthwise_constants(call: KernelCall) -> np.ndarray | None:
-    """The layer's constants for fg_depthwise_conv2d_armv6m: stride 1 or 2, no dilation, the ring within RING_BYTES,
-    at most SUMS channels, every channel served by the fast output stage (None: the layer is not for it)."""
+def _depthwise_constants(call: KernelCall, taps: np.ndarray) -> np.ndarray | None:
+    """The layer's constants for fg_depthwise_conv2d_armv6m ([channels, 9] taps): stride 1 or 2, no dilation, the ring
+    within RING_BYTES, at most SUMS channels (None: the layer is not for it)."""
     p = call.params
     if (p["dilation_h"], p["dilation_w"]) != (1, 1) or p["stride_w"] not in (1, 2) or p["stride_h"] not in (1, 2):
         return None
@@ -161,17 +125,16 @@ def _depthwise_constants(call: KernelCall) -> np.ndarray | None:
     pitch = max(p["pad_left"] + p["in_w"], (p["out_w"] - 1) * p["stride_w"] + 3)
     if channels * 3 * pitch > RING_BYTES or channels > SUMS:
         return None
-    constants = layer_constants(call, channels)
-    return constants if constants[0] else None
+    return layer_constants(call, channels, accumulator_reach(taps, call_table(call, "folded_bias")[:channels]))
 
 
 def _depthwise(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
-    constants = _depthwise_constants(call)
+    channels = call.params["in_c"]
+    taps = call_table(call, "channel_taps").astype(np.int64).reshape(channels, 9)
+    constants = _depthwise_constants(call, taps)
     if constants is None:
         return None
-    channels = call.params["in_c"]
-    taps = _call_table(call, "channel_taps").astype(np.int64).reshape(channels, 9)
-    bias = _call_table(call, "folded_bias").astype(np.int64)[:channels] - 128 * taps.sum(axis=1)
+    bias = call_table(call, "folded_bias").astype(np.int64)[:channels] - 128 * taps.sum(axis=1)
     rows = np.concatenate([taps, bias[:, None]], axis=1)
     table = ConstTable("armv6m_packed", "int32_t", np.concatenate([constants, wrap_int32(rows.ravel())]))
     params = {**call.params, "packed": TableRef(table.suffix), "channel_taps": "0"}
@@ -193,13 +156,14 @@ def _depthwise_4bit(graph: Graph, op: Operator, call: KernelCall) -> KernelCall 
     """fg_depthwise_conv2d_s4_armv6m (3x3, depth multiplier 1): the constants, the channels' biases, then the filter
     as [channel][9 taps] nibbles (ceil(9 channels / 2) bytes, TFLite's count, padded to a whole word)."""
     p = call.params
-    constants = _depthwise_constants(call) if (p["filter_h"], p["filter_w"], p["depth_multiplier"]) == (3, 3, 1) \
-        else None
-    if constants is None:
+    if (p["filter_h"], p["filter_w"], p["depth_multiplier"]) != (3, 3, 1):
         return None
     channels = p["in_c"]
     taps = np.asarray(graph.tensors[op.inputs[1]].data, dtype=np.int64).reshape(9, channels).T
-    bias = _call_table(call, "folded_bias").astype(np.int64)[:channels] - 128 * taps.sum(axis=1)
+    constants = _depthwise_constants(call, taps)
+    if constants is None:
+        return None
+    bias = call_table(call, "folded_bias").astype(np.int64)[:channels] - 128 * taps.sum(axis=1)
     nibbles = np.frombuffer(pack_int4(taps), np.uint8)
     words = np.pad(nibbles, (0, -len(nibbles) % 4)).view("<i4").astype(np.int64)
     values = np.concatenate([constants, wrap_int32(bias), words]).astype(np.int32)

@@ -9,8 +9,6 @@
  * bias (the folded bias less 128 times the weights' sum) as int32; with 4-bit weights (fg_depthwise_conv2d_s4_armv6m)
  * the channels' biases, then their weights as [channel][9 taps] in TFLite's nibble packing, each channel's unpacked
  * into int32s once per chunk of an output row. */
-#include <string.h>
-
 #include "fg/isa/armv6m.h"
 #include "fg/depthwise_conv2d.h"
 #include "fg/support/hot_loop.h"
@@ -32,6 +30,50 @@ static inline int32_t fg_dw_slot(int32_t y) {
     return (int32_t)(r - 3u * ((r * 43691u) >> 17));
 }
 
+typedef uint32_t fg_dw_bytes4 __attribute__((may_alias)); /* four int8 read as one word */
+
+/* The padding columns are a byte or two: GCC's memset for them would cost a call each. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define FG_NO_MEMSET __attribute__((optimize("no-tree-loop-distribute-patterns")))
+#else
+#define FG_NO_MEMSET
+#endif
+
+/* Four channels at a time (channels a multiple of four, source word-aligned): one word of the input, flipped to
+ * x + 128, stored a byte to each channel's row (to[c * step + x]); the padding columns, `left` before and `right`
+ * after, set to `padding`. */
+static FG_HOT_LOOP FG_NO_MEMSET void fg_dw_fill_words(const int8_t *source, int32_t channels, int32_t in_w, uint8_t *to,
+                                         int32_t step, int32_t left, int32_t right, uint8_t padding) {
+    const int32_t words = channels >> 2;
+    for (int32_t c = 0; c < channels; c += 4, to += 4 * step) {
+        const fg_dw_bytes4 *from = (const fg_dw_bytes4 *)(const void *)(source + c);
+        uint8_t *t0 = to, *t1 = to + step, *t2 = t1 + step, *t3 = t2 + step;
+        for (int32_t i = -left; i < 0; ++i) {
+            t0[i] = t1[i] = t2[i] = t3[i] = padding;
+        }
+        for (int32_t i = in_w; i < in_w + right; ++i) {
+            t0[i] = t1[i] = t2[i] = t3[i] = padding;
+        }
+        for (int32_t x = 0; x < in_w; ++x, from += words) {
+            const uint32_t v = *from ^ 0x80808080u;
+            t0[x] = (uint8_t)v;
+            t1[x] = (uint8_t)(v >> 8);
+            t2[x] = (uint8_t)(v >> 16);
+            t3[x] = (uint8_t)(v >> 24);
+        }
+    }
+}
+
+/* A row of the padding (`pitch` bytes) for each channel: a few bytes each, no call of memset. */
+static FG_HOT_LOOP FG_NO_MEMSET void fg_dw_fill_padding(uint8_t *row, int32_t channels, int32_t pitch, int32_t step,
+                                                        uint8_t padding) {
+    for (int32_t c = 0; c < channels; ++c, row += step) {
+        for (int32_t i = 0; i < pitch; ++i) {
+            row[i] = padding;
+        }
+    }
+}
+
 /* Input row y (any y: outside the image, the zero point) of every channel into slot y mod 3. */
 static void fg_dw_fill(const fg_depthwise_conv2d_params *p, const int8_t *image, fg_dw_ring *r, int32_t y) {
     const int32_t channels = p->in_c, in_w = p->in_w, pitch = r->pitch, step = 3 * pitch;
@@ -40,12 +82,15 @@ static void fg_dw_fill(const fg_depthwise_conv2d_params *p, const int8_t *image,
     uint8_t *row = r->ring + slot * pitch;
     r->held[slot] = y;
     if (y < 0 || y >= p->in_h) {
-        for (int32_t c = 0; c < channels; ++c) {
-            memset(row + c * step, padding, (size_t)pitch);
-        }
+        fg_dw_fill_padding(row, channels, pitch, step, padding);
         return;
     }
     const int8_t *source = image + y * in_w * channels;
+    if ((channels & 3) == 0 && ((uintptr_t)source & 3) == 0) {
+        fg_dw_fill_words(source, channels, in_w, row + p->pad_left, step, p->pad_left, pitch - p->pad_left - in_w,
+                         padding);
+        return;
+    }
     for (int32_t c = 0; c < channels; ++c) {  /* the padding columns: a byte or two, no call of memset */
         uint8_t *to = row + c * step;
         for (int32_t i = 0; i < p->pad_left; ++i) {
@@ -63,20 +108,55 @@ static void fg_dw_fill(const fg_depthwise_conv2d_params *p, const int8_t *image,
     }
 }
 
-/* The windows of one channel along an output row: three row pointers (the window's top left in each), the step
- * between windows, and the bytes between their sums. */
+/* The windows of `channels` channels along an output row: the first channel's three row pointers (the window's top
+ * left in each; a channel's rows are ring_step bytes after the previous one's), the step between windows, the bytes
+ * between a channel's sums of consecutive windows (channel c's first sum at sums + c). */
 typedef struct {
     const uint8_t *row[3];
     int32_t stride;
     int32_t step;
+    int32_t channels;
+    int32_t ring_step;
 } fg_dw_pass;
 
 #if defined(__ARM_ARCH_6M__)
-/* One tap: the input at `at` of row register `row` times weight `k` (int32), added to the sum in r6. */
-#define FG_DW_TAP(row, at, k) "ldrb r4, [" row ", #" #at "]\n\tldr r5, [r3, #" #k "]\n\tmuls r4, r5, r4\n\tadds r6, r6, r4\n\t"
+/* Four windows at a time, their sums in r6, r7, r8, r9: per tap one weight (r5, from r3) and, per window, the input
+ * at a constant offset from its row pointer (r0-r2), MULS and ADD; a lone window's sum in r6. */
+#define FG_DW_PRODUCT(row, at, sum, add) "ldrb r4, [" row ", #(" at ")]\n\tmuls r4, r5, r4\n\t" add " " sum ", r4\n\t"
+#define FG_DW_TAP4(row, dx, k, s)                                                                      \
+    "ldr r5, [r3, #" #k "]\n\t"                                                                        \
+    FG_DW_PRODUCT(row, #dx, "r6", "adds r6,") FG_DW_PRODUCT(row, #dx "+" #s, "r7", "adds r7,")          \
+    FG_DW_PRODUCT(row, #dx "+2*" #s, "r8", "add") FG_DW_PRODUCT(row, #dx "+3*" #s, "r9", "add")
+#define FG_DW_TAP1(row, dx, k, s) "ldr r5, [r3, #" #k "]\n\t" FG_DW_PRODUCT(row, #dx, "r6", "adds r6,")
+#define FG_DW_WINDOWS(tap, s)                                                                          \
+    tap("r0", 0, 0, s) tap("r0", 1, 4, s) tap("r0", 2, 8, s)                                           \
+    tap("r1", 0, 12, s) tap("r1", 1, 16, s) tap("r1", 2, 20, s)                                        \
+    tap("r2", 0, 24, s) tap("r2", 1, 28, s) tap("r2", 2, 32, s)
 
-/* sums[i * step] = w[9] + the nine taps of window i < n (n >= 1): rows in r0-r2, weights in r3, the sum in r6 stored
- * through r7; r8 = stride, r10 = step, r12 counts down. 46 instructions per window. */
+/* Blocks of four windows of stride s while four are left (labels <L>0-<L>2), then to the lone windows (6). */
+#define FG_DW_BLOCKS(s, L)                                                                             \
+    L "0:\n\t"                                                                                         \
+    "ldr r4, [sp, #4]\n\tcmp r4, #4\n\tbge " L "1f\n\tb 6f\n\t"                                        \
+    L "1:\n\t"                                                                                         \
+    "ldr r6, [r3, #36]\n\tmov r7, r6\n\tmov r8, r6\n\tmov r9, r6\n\t"                                  \
+    FG_DW_WINDOWS(FG_DW_TAP4, s)                                                                       \
+    "add r0, r12\n\tadd r1, r12\n\tadd r2, r12\n\t"                                                     \
+    "pop {r4, r5}\n\t"                                                                                \
+    "str r6, [r4]\n\tadd r4, r10\n\t"                                                                  \
+    "str r7, [r4]\n\tadd r4, r10\n\t"                                                                  \
+    "mov r6, r8\n\tstr r6, [r4]\n\tadd r4, r10\n\t"                                                    \
+    "mov r6, r9\n\tstr r6, [r4]\n\tadd r4, r10\n\t"                                                    \
+    "subs r5, r5, #4\n\t"                                                                             \
+    "push {r4, r5}\n\t"                                                                               \
+    "cmp r5, #4\n\tblt " L "2f\n\tb " L "1b\n\t" /* (a conditional branch reaches 256 bytes) */        \
+    L "2:\n\t"                                                                                         \
+    "b 6f\n\t"
+
+/* For each of pass->channels channels c, sums[c + i * step] = w[10 c + 9] + the nine taps of window i < n (n >= 1)
+ * with the weights w[10 c .. 10 c + 8]: four windows per block (117 instructions of products and ~25 of set-up and
+ * stores per 36 MACs), then the last n mod 4 one by one; ~26 instructions between channels. r10 = step,
+ * r11 = stride, r12 = four strides. On the stack: the sums' pointer and the windows left, then the channel's rows
+ * 2, 0 and 1, its weights, its sums, n, the channels left and the ring step. */
 static __attribute__((naked)) void fg_dw_sums(__attribute__((unused)) const fg_dw_pass *pass,
                                               __attribute__((unused)) const int32_t *w,
                                               __attribute__((unused)) int32_t *sums, __attribute__((unused)) int32_t n) {
@@ -85,22 +165,40 @@ static __attribute__((naked)) void fg_dw_sums(__attribute__((unused)) const fg_d
         "push {r4-r7, lr}\n\t"
         "mov r4, r8\n\tmov r5, r9\n\tmov r6, r10\n\tmov r7, r11\n\t"
         "push {r4-r7}\n\t"
-        "mov r12, r3\n\t"
-        "movs r3, r1\n\t"
-        "movs r7, r2\n\t"
-        "ldr r4, [r0, #12]\n\tmov r8, r4\n\t"
         "ldr r4, [r0, #16]\n\tmov r10, r4\n\t"
-        "ldr r1, [r0, #4]\n\tldr r2, [r0, #8]\n\tldr r0, [r0, #0]\n\t"
-        "1:\n\t"
+        "ldr r4, [r0, #12]\n\tmov r11, r4\n\t"
+        "lsls r4, r4, #2\n\tmov r12, r4\n\t"
+        "ldr r4, [r0, #20]\n\t"               /* channels */
+        "ldr r5, [r0, #24]\n\t"               /* ring step */
+        "ldr r6, [r0, #0]\n\tldr r7, [r0, #4]\n\tldr r0, [r0, #8]\n\t"
+        "push {r0-r7}\n\t"                    /* [sp]: row 2, w, sums, n, channels, ring step, row 0, row 1 */
+        "push {r2, r3}\n\t"                   /* [sp]: the sums' pointer, the windows left */
+        "0:\n\t"
+        "ldr r0, [sp, #32]\n\tldr r1, [sp, #36]\n\tldr r2, [sp, #8]\n\tldr r3, [sp, #12]\n\t"
+        "mov r4, r11\n\tcmp r4, #1\n\tbeq 40f\n\tb 50f\n\t"
+        FG_DW_BLOCKS(1, "4")
+        FG_DW_BLOCKS(2, "5")
+        "6:\n\t"                              /* fewer than four windows left */
+        "ldr r4, [sp, #4]\n\tcmp r4, #0\n\tbeq 9f\n\t"
         "ldr r6, [r3, #36]\n\t"
-        FG_DW_TAP("r0", 0, 0) FG_DW_TAP("r0", 1, 4) FG_DW_TAP("r0", 2, 8)
-        FG_DW_TAP("r1", 0, 12) FG_DW_TAP("r1", 1, 16) FG_DW_TAP("r1", 2, 20)
-        FG_DW_TAP("r2", 0, 24) FG_DW_TAP("r2", 1, 28) FG_DW_TAP("r2", 2, 32)
-        "str r6, [r7]\n\t"
-        "add r7, r10\n\t"
-        "add r0, r8\n\tadd r1, r8\n\tadd r2, r8\n\t"
-        "mov r4, r12\n\tsubs r4, r4, #1\n\tmov r12, r4\n\t"
-        "bne 1b\n\t"
+        FG_DW_WINDOWS(FG_DW_TAP1, 1)
+        "add r0, r11\n\tadd r1, r11\n\tadd r2, r11\n\t"
+        "pop {r4, r5}\n\t"
+        "str r6, [r4]\n\tadd r4, r10\n\t"
+        "subs r5, r5, #1\n\t"
+        "push {r4, r5}\n\t"
+        "b 6b\n\t"
+        "9:\n\t"                              /* the next channel: its rows, weights, sums and windows */
+        "ldr r4, [sp, #28]\n\t"
+        "ldr r5, [sp, #32]\n\tadds r5, r5, r4\n\tstr r5, [sp, #32]\n\t"
+        "ldr r5, [sp, #36]\n\tadds r5, r5, r4\n\tstr r5, [sp, #36]\n\t"
+        "ldr r5, [sp, #8]\n\tadds r5, r5, r4\n\tstr r5, [sp, #8]\n\t"
+        "ldr r5, [sp, #12]\n\tadds r5, r5, #40\n\tstr r5, [sp, #12]\n\t"
+        "ldr r5, [sp, #16]\n\tadds r5, r5, #4\n\tstr r5, [sp, #16]\n\tstr r5, [sp, #0]\n\t"
+        "ldr r5, [sp, #20]\n\tstr r5, [sp, #4]\n\t"
+        "ldr r5, [sp, #24]\n\tsubs r5, r5, #1\n\tstr r5, [sp, #24]\n\tbeq 8f\n\tb 0b\n\t"
+        "8:\n\t"
+        "add sp, sp, #40\n\t"
         "pop {r4-r7}\n\t"
         "mov r8, r4\n\tmov r9, r5\n\tmov r10, r6\n\tmov r11, r7\n\t"
         "pop {r4-r7, pc}\n\t");
@@ -108,33 +206,45 @@ static __attribute__((naked)) void fg_dw_sums(__attribute__((unused)) const fg_d
 #else
 /* The same sums in C, for the host build of the kernels' tests. */
 static void fg_dw_sums(const fg_dw_pass *pass, const int32_t *w, int32_t *sums, int32_t n) {
-    for (int32_t i = 0; i < n; ++i) {
-        const int32_t at = i * pass->stride;
-        uint32_t sum = (uint32_t)w[9];
-        for (int32_t t = 0; t < 9; ++t) {
-            sum += (uint32_t)(w[t] * pass->row[t / 3][at + t % 3]);
+    for (int32_t c = 0; c < pass->channels; ++c, w += 10, ++sums) {
+        for (int32_t i = 0; i < n; ++i) {
+            const int32_t at = c * pass->ring_step + i * pass->stride;
+            uint32_t sum = (uint32_t)w[9];
+            for (int32_t t = 0; t < 9; ++t) {
+                sum += (uint32_t)(w[t] * pass->row[t / 3][at + t % 3]);
+            }
+            *(int32_t *)((char *)sums + i * pass->step) = (int32_t)sum; /* wraps as TFLite's int32 sum does */
         }
-        *(int32_t *)((char *)sums + i * pass->step) = (int32_t)sum; /* wraps as TFLite's int32 sum does */
     }
 }
 #endif
 
-/* Channel c's nine weights and bias as fg_dw_sums reads them: its row of `weights`, or (4-bit) unpacked into
- * unpacked[0..10]: the five bytes holding nibbles 9c .. 9c + 8 (from a high nibble when c is odd) byte by byte. */
-static inline const int32_t *fg_dw_weights(const int32_t *weights, int32_t channels, int32_t c, int int4,
-                                           int32_t unpacked[11]) {
-    if (!int4) {
-        return weights + 10 * c;
+#define FG_DW_BATCH 8 /* 4-bit weights: the channels unpacked at a time */
+
+/* Nibbles from `from` (signed bytes, low nibble first) into to[0 .. 2 pairs - 1]. */
+static inline void fg_dw_nibbles(const int8_t *from, int32_t pairs, int32_t *to) {
+    for (int32_t i = 0; i < pairs; ++i) {
+        const int32_t byte = from[i];
+        to[2 * i] = fg_low_s4(byte);
+        to[2 * i + 1] = fg_high_s4(byte);
     }
-    const int8_t *bytes = (const int8_t *)(weights + channels) + ((9 * c) >> 1);
-    for (int32_t i = 0; i < 5; ++i) {
-        const int32_t byte = bytes[i];
-        unpacked[2 * i] = fg_low_s4(byte);
-        unpacked[2 * i + 1] = fg_high_s4(byte);
+}
+
+/* Channels first .. first + count - 1's nine weights and bias as fg_dw_sums reads them (4-bit weights, first even),
+ * into unpacked[10 j .. 10 j + 9]: two channels' 18 nibbles are nine whole bytes, channel 2i's from byte 9i. */
+static FG_HOT_LOOP void fg_dw_unpack(const int32_t *weights, int32_t channels, int32_t first, int32_t count,
+                                     int32_t *unpacked) {
+    const int8_t *bytes = (const int8_t *)(weights + channels) + 9 * first / 2;
+    for (int32_t j = 0; j < count; j += 2, bytes += 9, unpacked += 20) {
+        fg_dw_nibbles(bytes, 4, unpacked);  /* channel first + j: nibbles 0-7 */
+        unpacked[8] = fg_low_s4(bytes[4]);
+        unpacked[9] = weights[first + j];
+        if (j + 1 < count) {
+            unpacked[10] = fg_high_s4(bytes[4]);
+            fg_dw_nibbles(bytes + 5, 4, unpacked + 11);  /* channel first + j + 1: nibbles 1-8 */
+            unpacked[19] = weights[first + j + 1];
+        }
     }
-    int32_t *row = unpacked + (c & 1);
-    row[9] = weights[c];
-    return row;
 }
 
 static inline __attribute__((always_inline)) void fg_dw_armv6m(const fg_depthwise_conv2d_params *p,
@@ -150,7 +260,7 @@ static inline __attribute__((always_inline)) void fg_dw_armv6m(const fg_depthwis
     const int32_t most = FG_DW_SUMS / channels < 1 ? 1 : FG_DW_SUMS / channels;
     const int32_t chunk = out_w < most ? out_w : most; /* a whole row when it fits */
     int32_t sums[chunk * channels];
-    int32_t unpacked[11];
+    int32_t unpacked[10 * FG_DW_BATCH];
     for (int32_t b = 0; b < p->batches; ++b) {
         const int8_t *image = input + b * p->in_h * p->in_w * channels;
         r.held[0] = r.held[1] = r.held[2] = -1000000;  /* no row */
@@ -167,15 +277,26 @@ static inline __attribute__((always_inline)) void fg_dw_armv6m(const fg_depthwis
             int8_t *out = output + (b * p->out_h + oy) * out_w * channels;
             for (int32_t x0 = 0; x0 < out_w; x0 += chunk) {
                 const int32_t n = out_w - x0 < chunk ? out_w - x0 : chunk;
-                for (int32_t c = 0; c < channels; ++c) {
+                const int32_t batch = int4 ? FG_DW_BATCH : channels;
+                for (int32_t c = 0; c < channels; c += batch) {
                     const int32_t at = c * 3 * r.pitch + x0 * stride;
+                    const int32_t count = channels - c < batch ? channels - c : batch;
                     const fg_dw_pass pass = {{rows[0] + at, rows[1] + at, rows[2] + at}, stride,
-                                             channels * (int32_t)sizeof(int32_t)};
-                    fg_dw_sums(&pass, fg_dw_weights(weights, channels, c, int4, unpacked), sums + c, n);
+                                             channels * (int32_t)sizeof(int32_t), count, 3 * r.pitch};
+                    if (int4) {
+                        fg_dw_unpack(weights, channels, c, count, unpacked);
+                    }
+                    fg_dw_sums(&pass, int4 ? unpacked : weights + 10 * c, sums + c, n);
+                }
+                if (layer->served) {
+                    (layer->served == FG_ARMV6M_POSITIVE ? fg_armv6m_requantize_pixels_positive_s8
+                                                         : fg_armv6m_requantize_pixels_s8)(
+                        sums, n, constants, out + x0 * channels, layer, channels);
+                    continue;
                 }
                 for (int32_t i = 0; i < n; ++i) {
-                    fg_armv6m_requantize_s8(sums + i * channels, channels, constants, out + (x0 + i) * channels,
-                                            layer);
+                    fg_armv6m_outputs_s8(&p->requant, p->packed, sums + i * channels, 0, channels,
+                                         out + (x0 + i) * channels);
                 }
             }
         }

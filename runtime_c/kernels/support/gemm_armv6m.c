@@ -1,208 +1,143 @@
 /* The Armv6-M dot-product loop and the window of the convolution and fully-connected variants (fg/isa/armv6m.h).
  * The loop is Thumb-1 assembly: GCC keeps neither the eight sums nor the pointers in registers for it. */
 #include "fg/isa/armv6m.h"
+#include "fg/isa/armv6m_asm.h"
 #include "fg/support/hot_loop.h"
 
 #if defined(__ARM_ARCH_6M__)
-/* One tap: the input x[r1] (from base r0 or r3) times the eight weights at w + at .. w + at + 7, into the sums r6, r7,
- * r8-r12, lr. MULS leaves the product in r5, which held the weight. */
-#define FG_PRODUCT(at, sum, add) "ldrb r5, [r2, #(" #at ")]\n\tmuls r5, r4\n\t" add " " sum ", r5\n\t"
-#define FG_TAP(base, at)                                                               \
-    "ldrsb r4, [" base ", r1]\n\t"                                                     \
-    FG_PRODUCT(at + 0, "r6", "adds r6,") FG_PRODUCT(at + 1, "r7", "adds r7,")          \
-    FG_PRODUCT(at + 2, "r8", "add") FG_PRODUCT(at + 3, "r9", "add")                    \
-    FG_PRODUCT(at + 4, "r10", "add") FG_PRODUCT(at + 5, "r11", "add")                  \
-    FG_PRODUCT(at + 6, "r12", "add") FG_PRODUCT(at + 7, "lr", "add")
-
-/* The dot loops' entry (nothing to do for n <= 0; r4-r11 and lr saved, then acc) and exit. */
-#define FG_DOT8_ENTER                                                       \
-    ".syntax unified\n\t"                                                  \
-    "cmp r1, #0\n\tbgt 1f\n\tbx lr\n\t"                                     \
-    "1:\n\t"                                                               \
-    "push {r4-r7, lr}\n\t"                                                 \
-    "mov r4, r8\n\tmov r5, r9\n\tmov r6, r10\n\tmov r7, r11\n\t"            \
-    "push {r3-r7}\n\t"
-#define FG_DOT8_LEAVE                                                       \
-    "pop {r4-r7}\n\t"                                                      \
-    "mov r8, r4\n\tmov r9, r5\n\tmov r10, r6\n\tmov r11, r7\n\t"            \
-    "pop {r4-r7, pc}\n\t"
-
-/* r0 = x, r1 = n, r2 = w, r3 = acc (kept on the stack meanwhile). The loop indexes x + n with r1 = -n .. -1, from r0
- * (= x + n) and r3 (= x + n + 1) for the two taps of a pass: 53 instructions per 16 products; an odd first tap runs
- * alone. */
+/* r0 = x, r1 = n, r2 = the group, r3 = acc (kept on the stack meanwhile; acc[0] the sum to start from less the
+ * biases). */
 __attribute__((naked)) void fg_armv6m_dot8(__attribute__((unused)) const int8_t *x, __attribute__((unused)) int32_t n,
                                            __attribute__((unused)) const uint8_t *w,
                                            __attribute__((unused)) int32_t acc[FG_ARMV6M_GROUP]) {
     __asm__ volatile(
-        FG_DOT8_ENTER
-        "ldr r4, [r3, #8]\n\tmov r8, r4\n\t"
-        "ldr r4, [r3, #12]\n\tmov r9, r4\n\t"
-        "ldr r4, [r3, #16]\n\tmov r10, r4\n\t"
-        "ldr r4, [r3, #20]\n\tmov r11, r4\n\t"
-        "ldr r4, [r3, #24]\n\tmov r12, r4\n\t"
-        "ldr r4, [r3, #28]\n\tmov lr, r4\n\t"
-        "ldr r6, [r3, #0]\n\t"
-        "ldr r7, [r3, #4]\n\t"
-        "adds r0, r0, r1\n\t"
-        "rsbs r1, r1, #0\n\t"
-        "adds r3, r0, #1\n\t"
-        "lsrs r4, r1, #1\n\t" /* carry: n odd */
-        "bcc 2f\n\t"
-        FG_TAP("r0", 0)
-        "adds r2, r2, #8\n\t"
-        "adds r1, r1, #1\n\t"
-        "beq 3f\n\t"
-        "2:\n\t"
-        FG_TAP("r0", 0)
-        FG_TAP("r3", 8)
-        "adds r2, r2, #16\n\t"
-        "adds r1, r1, #2\n\t"
-        "bne 2b\n\t"
-        "3:\n\t"
+        ".syntax unified\n\t"
+        FG_SAVE_ALL
+        "push {r3}\n\t"
+        "ldr r4, [r3]\n\t"
+        FG_DOT8_S8
         "pop {r3}\n\t"
-        "str r6, [r3, #0]\n\t"
-        "str r7, [r3, #4]\n\t"
-        "mov r4, r8\n\tstr r4, [r3, #8]\n\t"
-        "mov r4, r9\n\tstr r4, [r3, #12]\n\t"
-        "mov r4, r10\n\tstr r4, [r3, #16]\n\t"
-        "mov r4, r11\n\tstr r4, [r3, #20]\n\t"
-        "mov r4, r12\n\tstr r4, [r3, #24]\n\t"
-        "mov r4, lr\n\tstr r4, [r3, #28]\n\t"
-        FG_DOT8_LEAVE);
+        FG_STORE8
+        FG_RESTORE_ALL);
 }
 
-/* 4-bit weights: one tap's four bytes, each two channels' nibbles + 8, unsigned. The byte b times the input into its
- * raw sum, b >> 4 times the input into its high sum (r3 holds it). */
-#define FG_NIBBLES(at, raw, high, add_raw, add_high)                          \
-    "ldrb r5, [r2, #(" #at ")]\n\tlsrs r3, r5, #4\n\tmuls r5, r4\n\tmuls r3, r4\n\t" \
-    add_raw " " raw ", r5\n\t" add_high " " high ", r3\n\t"
-#define FG_TAP_S4(at)                                                                            \
-    "ldrsb r4, [r0, r1]\n\t"                                                                    \
-    FG_NIBBLES(at + 0, "r6", "r7", "adds r6,", "adds r7,") FG_NIBBLES(at + 1, "r8", "r9", "add", "add") \
-    FG_NIBBLES(at + 2, "r10", "r11", "add", "add") FG_NIBBLES(at + 3, "r12", "lr", "add", "add")
-
-/* A pair of sums in high registers: raw from acc[raw_at] + 16 acc[high_at] on the way in, raw - 16 high on the way
- * out. */
-#define FG_RAW_START(raw_at, high_at, raw, high)                                                     \
-    "ldr r4, [r3, #" high_at "]\n\tmov " high ", r4\n\tlsls r4, r4, #4\n\t"                        \
-    "ldr r5, [r3, #" raw_at "]\n\tadds r5, r5, r4\n\tmov " raw ", r5\n\t"
-#define FG_RAW_END(raw_at, high_at, raw, high)                                                       \
-    "mov r4, " high "\n\tstr r4, [r3, #" high_at "]\n\tlsls r4, r4, #4\n\t"                        \
-    "mov r5, " raw "\n\tsubs r5, r5, r4\n\tstr r5, [r3, #" raw_at "]\n\t"
-
-/* As fg_armv6m_dot8, r3 the high nibble instead of a second base: 54 instructions per 16 products (the int8 loop's
- * 53). The raw sums start at acc[2j] + 16 acc[2j + 1] and leave raw - 16 high, so that acc[2j] and acc[2j + 1] end
- * up as channel 2j's and 2j + 1's sums plus their start (all modulo 2^32). */
 __attribute__((naked)) void fg_armv6m_dot8_s4(__attribute__((unused)) const int8_t *x,
                                               __attribute__((unused)) int32_t n,
                                               __attribute__((unused)) const uint8_t *w,
                                               __attribute__((unused)) int32_t acc[FG_ARMV6M_GROUP]) {
     __asm__ volatile(
-        FG_DOT8_ENTER
-        FG_RAW_START("8", "12", "r8", "r9") FG_RAW_START("16", "20", "r10", "r11") FG_RAW_START("24", "28", "r12", "lr")
-        "ldr r7, [r3, #4]\n\t"
-        "lsls r4, r7, #4\n\t"
-        "ldr r6, [r3, #0]\n\t"
-        "adds r6, r6, r4\n\t"
-        "adds r0, r0, r1\n\t"
-        "rsbs r1, r1, #0\n\t"
-        "lsrs r4, r1, #1\n\t" /* carry: n odd */
-        "bcc 2f\n\t"
-        FG_TAP_S4(0)
-        "adds r2, r2, #4\n\t"
-        "adds r1, r1, #1\n\t"
-        "beq 3f\n\t"
-        "2:\n\t"
-        FG_TAP_S4(0)
-        "adds r1, r1, #1\n\t"
-        FG_TAP_S4(4)
-        "adds r2, r2, #8\n\t"
-        "adds r1, r1, #1\n\t"
-        "bne 2b\n\t"
-        "3:\n\t"
+        ".syntax unified\n\t"
+        FG_SAVE_ALL
+        "push {r3}\n\t"
+        "ldr r4, [r3]\n\t"
+        FG_DOT8_S4
         "pop {r3}\n\t"
-        "str r7, [r3, #4]\n\t"
-        "lsls r4, r7, #4\n\t"
-        "subs r6, r6, r4\n\t"
-        "str r6, [r3, #0]\n\t"
-        FG_RAW_END("8", "12", "r8", "r9") FG_RAW_END("16", "20", "r10", "r11") FG_RAW_END("24", "28", "r12", "lr")
-        FG_DOT8_LEAVE);
+        FG_STORE8_S4
+        FG_RESTORE_ALL);
 }
 
-/* r0 = acc, r1 = count, r2 = channel, r3 = output, the layer on the stack. Per output: the early exits (an accumulator
- * outside the channel's unsaturated range: 11 instructions in all), else the high product from four 16 x 16 products
- * (25 instructions), the rounding division (10), zero point and clamp (5-7), store and loop (5).
- * r8-r12: zero point, clamp low and high, output end, 2^14. */
+/* Registers saved, the layer's clamp (the fifth argument) in r9 and r10. */
+#define FG_REQUANTIZE_ENTER                                                 \
+    ".syntax unified\n\t"                                                  \
+    FG_SAVE_ALL                                                            \
+    "ldr r4, [sp, #36]\n\t"                                                \
+    "ldr r5, [r4, #8]\n\tmov r9, r5\n\t"                                  \
+    "ldr r5, [r4, #12]\n\tmov r10, r5\n\t"
+
+/* r0 = acc, r1 = count, r2 = channel, r3 = output, the layer on the stack. */
 __attribute__((naked)) void fg_armv6m_requantize_s8(__attribute__((unused)) const int32_t *acc,
                                                     __attribute__((unused)) int32_t count,
                                                     __attribute__((unused)) const fg_armv6m_channel *channel,
                                                     __attribute__((unused)) int8_t *output,
                                                     __attribute__((unused)) const fg_armv6m_layer *layer) {
     __asm__ volatile(
-        ".syntax unified\n\t"
-        "push {r4-r7, lr}\n\t"
-        "mov r4, r8\n\tmov r5, r9\n\tmov r6, r10\n\tmov r7, r11\n\t"
-        "push {r4-r7}\n\t"
-        "ldr r4, [sp, #36]\n\t"
-        "ldr r5, [r4, #4]\n\tmov r8, r5\n\t"
-        "ldr r5, [r4, #8]\n\tmov r9, r5\n\t"
-        "ldr r5, [r4, #12]\n\tmov r10, r5\n\t"
+        FG_REQUANTIZE_ENTER
         "adds r1, r3, r1\n\tmov r11, r1\n\t"
-        "movs r5, #1\n\tlsls r5, r5, #14\n\tmov r12, r5\n\t"
         "mov r1, r2\n\t"
         "mov r2, r3\n\t"
-        "1:\n\t"
-        "ldm r0!, {r3}\n\t"
-        "ldr r4, [r1, #20]\n\tcmp r3, r4\n\tblt 5f\n\t" /* below: the clamp's low end */
-        "ldr r4, [r1, #24]\n\tcmp r3, r4\n\tbgt 6f\n\t" /* above: its high end */
-        "asrs r4, r3, #16\n\t"        /* ah */
-        "uxth r3, r3\n\t"             /* al */
-        "ldr r5, [r1, #4]\n\t"        /* ml */
-        "movs r6, r4\n\tmuls r6, r5, r6\n\t" /* ah ml */
-        "muls r5, r3, r5\n\t"         /* al ml */
-        "ldr r7, [r1, #0]\n\t"        /* mh */
-        "muls r3, r7, r3\n\t"         /* al mh */
-        "muls r4, r7, r4\n\t"         /* ah mh */
-        "lsrs r5, r5, #16\n\t"
-        "lsls r7, r6, #17\n\tlsrs r7, r7, #17\n\tadds r5, r5, r7\n\t"
-        "lsls r7, r3, #17\n\tlsrs r7, r7, #17\n\tadds r5, r5, r7\n\t"
-        "add r5, r12\n\t"
-        "lsrs r5, r5, #15\n\t"
-        "asrs r6, r6, #15\n\tasrs r3, r3, #15\n\t"
-        "lsls r4, r4, #1\n\t"
-        "adds r4, r4, r6\n\tadds r4, r4, r3\n\tadds r4, r4, r5\n\t" /* H */
-        "ldr r5, [r1, #8]\n\tands r5, r4\n\t"
-        "ldr r6, [r1, #12]\n\tadds r5, r5, r6\n\t"
-        "asrs r6, r4, #31\n\tadds r5, r5, r6\n\t"
-        "ldr r6, [r1, #16]\n\t"
-        "lsrs r5, r6\n\tasrs r4, r6\n\tadds r4, r4, r5\n\t"
-        "add r4, r8\n\t"
-        "cmp r4, r9\n\tbge 2f\n\tmov r4, r9\n\t2:\n\t"
-        "cmp r4, r10\n\tble 3f\n\tmov r4, r10\n\t3:\n\t"
-        "strb r4, [r2]\n\tadds r2, r2, #1\n\t"
-        "adds r1, r1, #28\n\t"
-        "cmp r2, r11\n\tbne 1b\n\t"
-        "b 7f\n\t"
-        "5:\n\tmov r4, r9\n\tb 3b\n\t"
-        "6:\n\tmov r4, r10\n\tb 3b\n\t"
-        "7:\n\t"
-        "pop {r4-r7}\n\t"
-        "mov r8, r4\n\tmov r9, r5\n\tmov r10, r6\n\tmov r11, r7\n\t"
-        "pop {r4-r7, pc}\n\t");
+        FG_REQUANTIZE
+        FG_RESTORE_ALL);
+}
+
+/* r0 = acc, r1 = pixels, r2 = channel, r3 = output, the layer and the channels on the stack; per pixel, the
+ * channels' outputs (requantize) from the first channel again. */
+#define FG_REQUANTIZE_PIXELS(requantize)                                    \
+    FG_REQUANTIZE_ENTER                                                    \
+    "ldr r5, [sp, #40]\n\t"                                                \
+    "movs r6, r2\n\tmovs r7, r1\n\t"                                       \
+    "push {r5-r7}\n\t"                   /* [sp]: channels, the first channel, pixels left */ \
+    "mov r2, r3\n\t"                                                       \
+    "30:\n\t"                                                              \
+    "ldr r1, [sp, #4]\n\tldr r4, [sp]\n\tadds r4, r2, r4\n\tmov r11, r4\n\t" \
+    requantize                                                             \
+    "ldr r4, [sp, #8]\n\tsubs r4, r4, #1\n\tstr r4, [sp, #8]\n\tbne 30b\n\t" \
+    "add sp, sp, #12\n\t"                                                  \
+    FG_RESTORE_ALL
+
+__attribute__((naked)) void fg_armv6m_requantize_pixels_s8(__attribute__((unused)) const int32_t *acc,
+                                                           __attribute__((unused)) int32_t pixels,
+                                                           __attribute__((unused)) const fg_armv6m_channel *channel,
+                                                           __attribute__((unused)) int8_t *output,
+                                                           __attribute__((unused)) const fg_armv6m_layer *layer,
+                                                           __attribute__((unused)) int32_t channels) {
+    __asm__ volatile(FG_REQUANTIZE_PIXELS(FG_REQUANTIZE));
+}
+
+__attribute__((naked)) void fg_armv6m_requantize_pixels_positive_s8(
+    __attribute__((unused)) const int32_t *acc, __attribute__((unused)) int32_t pixels,
+    __attribute__((unused)) const fg_armv6m_channel *channel, __attribute__((unused)) int8_t *output,
+    __attribute__((unused)) const fg_armv6m_layer *layer, __attribute__((unused)) int32_t channels) {
+    __asm__ volatile(FG_REQUANTIZE_PIXELS(FG_REQUANTIZE_POSITIVE));
 }
 #else
 /* The same in C, for the host build of the kernels' tests. */
 void fg_armv6m_requantize_s8(const int32_t *acc, int32_t count, const fg_armv6m_channel *channel, int8_t *output,
                              const fg_armv6m_layer *layer) {
     for (int32_t j = 0; j < count; ++j) {
-        const int32_t m = (int32_t)((uint32_t)channel[j].high << 16 | (uint32_t)channel[j].low);
-        const int32_t v = fg_rounding_divide_by_pot(fg_high_mul_halves(acc[j], m), (int)channel[j].right);
-        output[j] = (int8_t)fg_clamp_i32(v + layer->zero, layer->low, layer->high);
+        const fg_armv6m_channel *ch = channel + j;
+        const int32_t a = acc[j];
+        int32_t v;
+        if (a < ch->below) {
+            v = layer->low;
+        } else if (a > ch->above) {
+            v = layer->high;
+        } else {
+            const int32_t ah = a >> 16;
+            const uint32_t al = (uint32_t)a & 0xFFFFu, ml = (uint32_t)ch->ml, mh = (uint32_t)ch->mh;
+            const int32_t high = ah * ch->mh;
+            const uint32_t u = ((al * ml) >> 16) + (uint32_t)(ah * ch->ml) + al * mh + (uint32_t)ch->k -
+                               (high < 0 ? 0x8000u : 0u);
+            v = (high + (((int32_t)u) >> 16) + ch->c) >> ch->shift;
+        }
+        output[j] = (int8_t)v;
     }
+}
+
+/* acc[j] = acc[0] + the group's bias j; the group's weights after the biases. */
+static const uint8_t *fg_armv6m_start(const uint8_t *group, int32_t acc[FG_ARMV6M_GROUP]) {
+    const int32_t *bias = (const int32_t *)(const void *)group;
+    const uint32_t start = (uint32_t)acc[0];
+    for (int32_t j = 0; j < FG_ARMV6M_GROUP; ++j) {
+        acc[j] = (int32_t)(start + (uint32_t)bias[j]);
+    }
+    return group + FG_ARMV6M_GROUP * sizeof(int32_t);
+}
+
+void fg_armv6m_requantize_pixels_s8(const int32_t *acc, int32_t pixels, const fg_armv6m_channel *channel,
+                                    int8_t *output, const fg_armv6m_layer *layer, int32_t channels) {
+    for (int32_t i = 0; i < pixels; ++i) {
+        fg_armv6m_requantize_s8(acc + i * channels, channels, channel, output + i * channels, layer);
+    }
+}
+
+void fg_armv6m_requantize_pixels_positive_s8(const int32_t *acc, int32_t pixels, const fg_armv6m_channel *channel,
+                                             int8_t *output, const fg_armv6m_layer *layer, int32_t channels) {
+    fg_armv6m_requantize_pixels_s8(acc, pixels, channel, output, layer, channels);
 }
 
 /* The same sums in C, for the host build of the kernels' tests. */
 void fg_armv6m_dot8(const int8_t *x, int32_t n, const uint8_t *w, int32_t acc[FG_ARMV6M_GROUP]) {
+    w = fg_armv6m_start(w, acc);
     for (int32_t k = 0; k < n; ++k) {
         for (int32_t j = 0; j < FG_ARMV6M_GROUP; ++j) {
             acc[j] = (int32_t)((uint32_t)acc[j] + (uint32_t)(x[k] * w[FG_ARMV6M_GROUP * k + j]));
@@ -212,6 +147,7 @@ void fg_armv6m_dot8(const int8_t *x, int32_t n, const uint8_t *w, int32_t acc[FG
 
 /* The same 4-bit sums in C. */
 void fg_armv6m_dot8_s4(const int8_t *x, int32_t n, const uint8_t *w, int32_t acc[FG_ARMV6M_GROUP]) {
+    w = fg_armv6m_start(w, acc);
     for (int32_t k = 0; k < n; ++k) {
         for (int32_t j = 0; j < FG_ARMV6M_GROUP / 2; ++j) {
             const int32_t byte = w[FG_ARMV6M_GROUP / 2 * k + j];
@@ -222,20 +158,23 @@ void fg_armv6m_dot8_s4(const int8_t *x, int32_t n, const uint8_t *w, int32_t acc
 }
 #endif
 
-/* output[j] = fg_requantize_channel_s8(q, acc[j], first + j), j < count, for a layer not every channel of which the
- * Thumb-1 output stage serves: runs of served channels through it, the others (`right` 0) by TFLite's arithmetic. */
-static void fg_armv6m_outputs_s8(const fg_requant_params *q, const fg_armv6m_channel *channels,
-                                 const fg_armv6m_layer *layer, const int32_t *acc, int32_t first, int32_t count,
-                                 int8_t *output) {
+void fg_armv6m_outputs_s8(const fg_requant_params *q, const void *packed, const int32_t *acc, int32_t first,
+                          int32_t count, int8_t *output) {
+    const fg_armv6m_layer *layer = packed;
+    const fg_armv6m_channel *channels = fg_armv6m_channels(packed);
+    if (layer->served) {
+        fg_armv6m_requantize_s8(acc, count, channels + first, output, layer);
+        return;
+    }
     int32_t j = 0;
     while (j < count) {
-        if (channels[first + j].right == 0) {
+        if (channels[first + j].shift < 0) {
             output[j] = fg_requantize_channel_s8(q, acc[j], first + j);
             ++j;
             continue;
         }
         int32_t end = j + 1;
-        while (end < count && channels[first + end].right != 0) {
+        while (end < count && channels[first + end].shift >= 0) {
             ++end;
         }
         fg_armv6m_requantize_s8(acc + j, end - j, channels + first + j, output + j, layer);
@@ -243,11 +182,48 @@ static void fg_armv6m_outputs_s8(const fg_requant_params *q, const fg_armv6m_cha
     }
 }
 
-/* The sum of n signed bytes, four at a time where they are word-aligned: each byte flipped to x + 128 (unsigned), the
- * even and odd bytes summed in the two 16-bit halves of a word (at most 128 words between flushes: 128 x 2 x 255 <
- * 2^16), then 128 n taken off. */
 typedef uint32_t fg_bytes4 __attribute__((may_alias)); /* four int8 read as one word */
 
+#if defined(__ARM_ARCH_6M__)
+/* The 16-bit halves of sum_{i < words} (v_i & 0xFF00FF) + ((v_i >> 8) & 0xFF00FF), v_i = word[i] ^ 0x80808080
+ * (1 <= words <= 128: each half stays below 2^16): 7 instructions a word, two words a pass. */
+static __attribute__((naked)) uint32_t fg_byte_halves(__attribute__((unused)) const fg_bytes4 *word,
+                                                      __attribute__((unused)) int32_t words) {
+    __asm__ volatile(
+        ".syntax unified\n\t"
+        "push {r4-r6, lr}\n\t"
+        "ldr r4, =0x80808080\n\t"
+        "ldr r5, =0x00FF00FF\n\t"
+        "movs r2, #0\n\t"
+        "lsrs r1, r1, #1\n\tbcc 2f\n\t"      /* an odd word first */
+        "ldm r0!, {r3}\n\teors r3, r4\n\tlsrs r6, r3, #8\n\tands r3, r5\n\tands r6, r5\n\t"
+        "adds r2, r2, r3\n\tadds r2, r2, r6\n\t"
+        "2:\n\t"
+        "cmp r1, #0\n\tbeq 3f\n\t"
+        "1:\n\t"
+        "ldm r0!, {r3}\n\teors r3, r4\n\tlsrs r6, r3, #8\n\tands r3, r5\n\tands r6, r5\n\t"
+        "adds r2, r2, r3\n\tadds r2, r2, r6\n\t"
+        "ldm r0!, {r3}\n\teors r3, r4\n\tlsrs r6, r3, #8\n\tands r3, r5\n\tands r6, r5\n\t"
+        "adds r2, r2, r3\n\tadds r2, r2, r6\n\t"
+        "subs r1, r1, #1\n\tbne 1b\n\t"
+        "3:\n\t"
+        "movs r0, r2\n\t"
+        "pop {r4-r6, pc}\n\t"
+        ".ltorg\n\t");
+}
+#else
+static uint32_t fg_byte_halves(const fg_bytes4 *word, int32_t words) {
+    uint32_t halves = 0;
+    for (int32_t i = 0; i < words; ++i) {
+        const uint32_t v = word[i] ^ 0x80808080u;
+        halves += (v & 0x00FF00FFu) + ((v >> 8) & 0x00FF00FFu);
+    }
+    return halves;
+}
+#endif
+
+/* The sum of n signed bytes, four at a time where they are word-aligned: each byte flipped to x + 128 (unsigned), the
+ * even and odd bytes summed in the two 16-bit halves of a word (fg_byte_halves), then 128 n taken off. */
 static FG_HOT_LOOP int32_t fg_sum_s8(const int8_t *x, int32_t n) {
     int32_t sum = 0;
     while (n > 0 && ((uintptr_t)x & 3u) != 0) {
@@ -257,11 +233,7 @@ static FG_HOT_LOOP int32_t fg_sum_s8(const int8_t *x, int32_t n) {
     const fg_bytes4 *word = (const fg_bytes4 *)(const void *)x;
     for (int32_t words = n >> 2; words > 0;) {
         const int32_t batch = words < 128 ? words : 128;
-        uint32_t halves = 0;
-        for (int32_t i = 0; i < batch; ++i) {
-            const uint32_t v = word[i] ^ 0x80808080u;
-            halves += (v & 0x00FF00FFu) + ((v >> 8) & 0x00FF00FFu);
-        }
+        const uint32_t halves = fg_byte_halves(word, batch);
         sum += (int32_t)((halves & 0xFFFFu) + (halves >> 16)) - 512 * batch;
         word += batch;
         words -= batch;
@@ -273,42 +245,57 @@ static FG_HOT_LOOP int32_t fg_sum_s8(const int8_t *x, int32_t n) {
     return sum;
 }
 
-/* The outputs of one window, int8 weights (w + 128) or 4-bit ones (fg_armv6m_window_s4). */
-static inline __attribute__((always_inline)) void fg_armv6m_window(const int8_t *x, int32_t taps, const void *packed,
-                                                                   int32_t out_c, const int32_t *bias,
+/* The outputs of one window whose inputs sum to `sum`, int8 weights (w + 128) or 4-bit ones. */
+static inline __attribute__((always_inline)) void fg_armv6m_window(const int8_t *x, int32_t taps, int32_t sum,
+                                                                   const void *packed, int32_t out_c,
                                                                    const fg_requant_params *q, int8_t *output,
                                                                    int int4) {
-    const fg_armv6m_layer *layer = packed;
     const fg_armv6m_channel *channels = fg_armv6m_channels(packed);
     const uint8_t *w = (const uint8_t *)(channels + out_c);
     /* - 128 * sum: the weights are w + 128; or - 8 * sum: the nibbles are w + 8 */
-    const uint32_t unbiased = (uint32_t)fg_sum_s8(x, taps) * (int4 ? 0xFFFFFFF8u : 0xFFFFFF80u);
-    const int32_t group_bytes = (int4 ? FG_ARMV6M_GROUP / 2 : FG_ARMV6M_GROUP) * taps;
+    const uint32_t unbiased = (uint32_t)sum * (int4 ? 0xFFFFFFF8u : 0xFFFFFF80u);
+    const fg_armv6m_layer *layer = packed;
+    if (layer->served) {
+        fg_armv6m_run run = {x, taps, w, (int32_t)unbiased, channels, output, output + out_c, layer->low, layer->high};
+        if (layer->served == FG_ARMV6M_POSITIVE) {
+            (int4 ? fg_armv6m_groups_positive_s4 : fg_armv6m_groups_positive_s8)(&run);
+        } else {
+            (int4 ? fg_armv6m_groups_s4 : fg_armv6m_groups_s8)(&run);
+        }
+        return;
+    }
+    const int32_t group_bytes = FG_ARMV6M_GROUP * (int32_t)sizeof(int32_t) +
+                                (int4 ? FG_ARMV6M_GROUP / 2 : FG_ARMV6M_GROUP) * taps;
     for (int32_t first = 0; first < out_c; first += FG_ARMV6M_GROUP, w += group_bytes) {
         const int32_t count = out_c - first < FG_ARMV6M_GROUP ? out_c - first : FG_ARMV6M_GROUP;
         int32_t acc[FG_ARMV6M_GROUP];
-        for (int32_t j = 0; j < FG_ARMV6M_GROUP; ++j) {
-            acc[j] = (int32_t)(unbiased + (uint32_t)(j < count ? bias[first + j] : 0));
-        }
+        acc[0] = (int32_t)unbiased;
         if (int4) {
             fg_armv6m_dot8_s4(x, taps, w, acc);
         } else {
             fg_armv6m_dot8(x, taps, w, acc);
         }
-        if (layer->served) {
-            fg_armv6m_requantize_s8(acc, count, channels + first, output + first, layer);
-        } else {
-            fg_armv6m_outputs_s8(q, channels, layer, acc, first, count, output + first);
-        }
+        fg_armv6m_outputs_s8(q, packed, acc, first, count, output + first);
+    }
+}
+
+FG_HOT_LOOP void fg_armv6m_window_summed(const int8_t *x, int32_t taps, int32_t sum, const void *packed,
+                                         int32_t out_c, const fg_requant_params *q, int8_t *output, int32_t int4) {
+    if (int4) {
+        fg_armv6m_window(x, taps, sum, packed, out_c, q, output, 1);
+    } else {
+        fg_armv6m_window(x, taps, sum, packed, out_c, q, output, 0);
     }
 }
 
 FG_HOT_LOOP void fg_armv6m_window_s8(const int8_t *x, int32_t taps, const void *packed, int32_t out_c,
                                      const int32_t *bias, const fg_requant_params *q, int8_t *output) {
-    fg_armv6m_window(x, taps, packed, out_c, bias, q, output, 0);
+    (void)bias; /* the groups' biases are in packed */
+    fg_armv6m_window(x, taps, fg_sum_s8(x, taps), packed, out_c, q, output, 0);
 }
 
 FG_HOT_LOOP void fg_armv6m_window_s4(const int8_t *x, int32_t taps, const void *packed, int32_t out_c,
                                      const int32_t *bias, const fg_requant_params *q, int8_t *output) {
-    fg_armv6m_window(x, taps, packed, out_c, bias, q, output, 1);
+    (void)bias;
+    fg_armv6m_window(x, taps, fg_sum_s8(x, taps), packed, out_c, q, output, 1);
 }
