@@ -14,6 +14,13 @@
 
 #define FG_S4_GROUP 8
 
+/* The runs of taps of a window: count >= 1 runs of run >= 1 taps, run r at rows[r] (advanced as they are read). */
+typedef struct {
+    const int8_t *const *rows;
+    int32_t count;
+    int32_t run;
+} fg_s4_runs;
+
 #if defined(__arm__) && defined(__thumb2__)
 #define FG_S4_TAP                                  \
     "ldr r12, [r2], #4\n\t"                        \
@@ -26,22 +33,19 @@
     "smlal r8, r9, lr, r3\n\t"                     \
     "and r3, r1, r12\n\t"                          \
     "smlal r10, r11, lr, r3\n\t"
+#define FG_S4_ENTRY(m) ".hword (" #m "f - 5b) / 2\n\t"
 
-/* sums[k] = sum_{i < n} x[i] * (word i rotated and masked, k < 4), n >= 1; w advanced past the n words. Every
- * register is taken (eight for the sums), so the end of the run waits on the stack. */
-static __attribute__((noinline)) const uint32_t *fg_s4_sums(const int8_t *x, int32_t n, const uint32_t *w,
-                                                            int64_t sums[4]) {
-    register const int8_t *rx __asm__("r0") = x;
-    register int32_t rn __asm__("r1") = n;
+/* sums[k] = sum over the runs' taps x of x * (its word rotated and masked, k < 4); returns w past the words. Every
+ * register is taken (eight for the sums): the end of the run and the runs wait on the stack. Sixteen taps a pass,
+ * a run of 16n + m taps entering it at tap 16 - m. */
+static __attribute__((noinline)) const uint32_t *fg_s4_sums(fg_s4_runs *runs, const uint32_t *w, int64_t sums[4]) {
+    register fg_s4_runs *rr __asm__("r0") = runs;
     register const uint32_t *rw __asm__("r2") = w;
     register int64_t *rs __asm__("r3") = sums;
     __asm__ volatile(
         "push {r3}\n\t"
-        "add r3, r0, r1\n\t"
-        "push {r3}\n\t"
-        "and r3, r1, #7\n\t"
-        "movw r1, #0x000F\n\t"
-        "movt r1, #0xF000\n\t"
+        "push {r0}\n\t"
+        "sub sp, sp, #4\n\t"
         "movs r4, #0\n\t"
         "movs r5, #0\n\t"
         "movs r6, #0\n\t"
@@ -49,65 +53,113 @@ static __attribute__((noinline)) const uint32_t *fg_s4_sums(const int8_t *x, int
         "mov r8, #0\n\t"
         "mov r9, #0\n\t"
         "mov r10, #0\n\t"
-        "mov r11, #0\n\t"
-        "tbb [pc, r3]\n"
+        "mov r11, #0\n"
+        "6:\n\t"
+        "ldr r3, [sp, #4]\n\t"
+        "ldr r1, [r3]\n\t"
+        "ldr r0, [r1], #4\n\t"
+        "str r1, [r3]\n\t"
+        "ldr r1, [r3, #8]\n\t"
+        "add r12, r0, r1\n\t"
+        "str r12, [sp]\n\t"
+        "and r3, r1, #15\n\t"
+        "movw r1, #0x000F\n\t"
+        "movt r1, #0xF000\n\t"
+        "tbh [pc, r3, lsl #1]\n"
         "5:\n\t"
-        ".byte (1f - 5b) / 2, (18f - 5b) / 2, (17f - 5b) / 2, (16f - 5b) / 2\n\t"
-        ".byte (15f - 5b) / 2, (14f - 5b) / 2, (13f - 5b) / 2, (12f - 5b) / 2\n\t"
-        ".p2align 1\n"
-        "1:\n\t" FG_S4_TAP "12:\n\t" FG_S4_TAP "13:\n\t" FG_S4_TAP "14:\n\t" FG_S4_TAP
-        "15:\n\t" FG_S4_TAP "16:\n\t" FG_S4_TAP "17:\n\t" FG_S4_TAP "18:\n\t" FG_S4_TAP
+        FG_S4_ENTRY(1) FG_S4_ENTRY(35) FG_S4_ENTRY(34) FG_S4_ENTRY(33) FG_S4_ENTRY(32) FG_S4_ENTRY(31)
+        FG_S4_ENTRY(30) FG_S4_ENTRY(29) FG_S4_ENTRY(28) FG_S4_ENTRY(27) FG_S4_ENTRY(26) FG_S4_ENTRY(25)
+        FG_S4_ENTRY(24) FG_S4_ENTRY(23) FG_S4_ENTRY(22) FG_S4_ENTRY(21)
+        "1:\n\t" FG_S4_TAP "21:\n\t" FG_S4_TAP "22:\n\t" FG_S4_TAP "23:\n\t" FG_S4_TAP
+        "24:\n\t" FG_S4_TAP "25:\n\t" FG_S4_TAP "26:\n\t" FG_S4_TAP "27:\n\t" FG_S4_TAP
+        "28:\n\t" FG_S4_TAP "29:\n\t" FG_S4_TAP "30:\n\t" FG_S4_TAP "31:\n\t" FG_S4_TAP
+        "32:\n\t" FG_S4_TAP "33:\n\t" FG_S4_TAP "34:\n\t" FG_S4_TAP "35:\n\t" FG_S4_TAP
         "ldr r3, [sp]\n\t"
         "cmp r0, r3\n\t"
         "bne 1b\n\t"
-        "add sp, sp, #4\n\t"
+        "ldr r3, [sp, #4]\n\t"
+        "ldr r1, [r3, #4]\n\t"
+        "subs r1, r1, #1\n\t"
+        "str r1, [r3, #4]\n\t"
+        "bne 6b\n\t"
+        "add sp, sp, #8\n\t"
         "pop {r3}\n\t"
         "stm r3, {r4-r11}\n\t"
-        : "+r"(rx), "+r"(rn), "+r"(rw), "+r"(rs)
+        : "+r"(rr), "+r"(rw), "+r"(rs)
         :
-        : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "lr", "cc", "memory");
+        : "r1", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "lr", "cc", "memory");
     return rw;
 }
 #undef FG_S4_TAP
+#undef FG_S4_ENTRY
 #else
-static const uint32_t *fg_s4_sums(const int8_t *x, int32_t n, const uint32_t *w, int64_t sums[4]) {
+static const uint32_t *fg_s4_sums(fg_s4_runs *runs, const uint32_t *w, int64_t sums[4]) {
     for (int32_t k = 0; k < 4; ++k) {
         sums[k] = 0;
     }
-    for (int32_t i = 0; i < n; ++i, ++w) {
-        for (int32_t k = 0; k < 4; ++k) {
-            const uint32_t r = (uint32_t)(8 * k + 8) & 31u, rotated = r ? (*w >> r) | (*w << (32 - r)) : *w;
-            sums[k] += (int64_t)x[i] * (int32_t)(rotated & 0xF000000Fu);
+    for (int32_t r = 0; r < runs->count; ++r) {
+        const int8_t *x = runs->rows[r];
+        for (int32_t i = 0; i < runs->run; ++i, ++w) {
+            for (int32_t k = 0; k < 4; ++k) {
+                const uint32_t turn = (uint32_t)(8 * k + 8) & 31u;
+                const uint32_t rotated = turn ? (*w >> turn) | (*w << (32 - turn)) : *w;
+                sums[k] += (int64_t)x[i] * (int32_t)(rotated & 0xF000000Fu);
+            }
         }
     }
     return w;
 }
 #endif
 
-/* The bytes of word v as x + 128 (0..255), even ones into *even's 16-bit lanes, odd ones into *odd's. */
-static inline __attribute__((always_inline)) void fg_add_bytes(const int8_t *x, uint32_t *even, uint32_t *odd) {
-    uint32_t v;
-    __builtin_memcpy(&v, x, sizeof v);
-    v ^= 0x80808080u;
-    *even += v & 0x00FF00FFu;
-    *odd += (v & 0xFF00FF00u) >> 8;
-}
-
-/* sum_{i < n} x[i], four words a pass (no carry between 16-bit lanes within 64 passes). */
+/* sum_{i < n} x[i]: sixteen bytes a pass as x + 128 (0..255) into the 16-bit lanes of two sums (even and odd bytes:
+ * no carry between lanes within 64 passes), the rest one by one. */
 static int32_t fg_sum_s8(const int8_t *x, int32_t n) {
-    int32_t total = 0;
+    int32_t total = -128 * (n & ~15);
     const int8_t *const end = x + n;
     while (end - x >= 16) {
         const int8_t *const stop = end - x >= 1024 ? x + 1024 : x + ((end - x) & ~15);
-        const int32_t bytes = (int32_t)(stop - x);
         uint32_t even = 0, odd = 0;
-        for (; x != stop; x += 16) {
-            fg_add_bytes(x, &even, &odd);
-            fg_add_bytes(x + 4, &even, &odd);
-            fg_add_bytes(x + 8, &even, &odd);
-            fg_add_bytes(x + 12, &even, &odd);
+#if defined(__arm__) && defined(__thumb2__)
+        const uint32_t lanes = 0x00FF00FFu;
+        uint32_t v0, v1, v2, v3, t;
+        __asm__("1:\n\t"
+                "ldr %[v0], [%[x]], #4\n\t"
+                "ldr %[v1], [%[x]], #4\n\t"
+                "ldr %[v2], [%[x]], #4\n\t"
+                "ldr %[v3], [%[x]], #4\n\t"
+                "eor %[v0], %[v0], #0x80808080\n\t"
+                "and %[t], %[m], %[v0]\n\t"
+                "add %[e], %[e], %[t]\n\t"
+                "and %[t], %[m], %[v0], lsr #8\n\t"
+                "add %[o], %[o], %[t]\n\t"
+                "eor %[v1], %[v1], #0x80808080\n\t"
+                "and %[t], %[m], %[v1]\n\t"
+                "add %[e], %[e], %[t]\n\t"
+                "and %[t], %[m], %[v1], lsr #8\n\t"
+                "add %[o], %[o], %[t]\n\t"
+                "eor %[v2], %[v2], #0x80808080\n\t"
+                "and %[t], %[m], %[v2]\n\t"
+                "add %[e], %[e], %[t]\n\t"
+                "and %[t], %[m], %[v2], lsr #8\n\t"
+                "add %[o], %[o], %[t]\n\t"
+                "eor %[v3], %[v3], #0x80808080\n\t"
+                "and %[t], %[m], %[v3]\n\t"
+                "add %[e], %[e], %[t]\n\t"
+                "and %[t], %[m], %[v3], lsr #8\n\t"
+                "add %[o], %[o], %[t]\n\t"
+                "cmp %[x], %[stop]\n\t"
+                "bne 1b\n\t"
+                : [x] "+r"(x), [e] "+r"(even), [o] "+r"(odd), [v0] "=&r"(v0), [v1] "=&r"(v1), [v2] "=&r"(v2),
+                  [v3] "=&r"(v3), [t] "=&r"(t)
+                : [m] "r"(lanes), [stop] "r"(stop)
+                : "cc", "memory");
+#else
+        for (; x != stop; ++x) {
+            const uint32_t biased = (uint32_t)(uint8_t)*x ^ 0x80u;
+            *(((uintptr_t)x & 1) ? &odd : &even) += biased;
         }
-        total += (int32_t)((even & 0xFFFFu) + (even >> 16) + (odd & 0xFFFFu) + (odd >> 16)) - 128 * bytes;
+#endif
+        total += (int32_t)((even & 0xFFFFu) + (even >> 16) + (odd & 0xFFFFu) + (odd >> 16));
     }
     for (; x != end; ++x) {
         total += *x;
@@ -133,25 +185,35 @@ static void fg_s4_outputs(const fg_requant_params *q, const uint32_t *acc, int32
     }
 }
 
-FG_HOT_LOOP void fg_s4_window_armv7m(const int8_t *x, int32_t taps, const void *packed, int32_t out_c,
-                                     const int32_t *bias, const fg_requant_params *q, int8_t *output) {
+FG_HOT_LOOP void fg_s4_rows_armv7m(const int8_t *const rows[], int32_t count, int32_t run, const void *packed,
+                                   int32_t out_c, const int32_t *bias, const fg_requant_params *q, int8_t *output) {
     const uint32_t *w = packed;
-    const uint32_t eight_x = 8u * (uint32_t)fg_sum_s8(x, taps);
+    int32_t sum_x = 0;
+    for (int32_t r = 0; r < count; ++r) {
+        sum_x += fg_sum_s8(rows[r], run);
+    }
+    const uint32_t eight_x = 8u * (uint32_t)sum_x;
     for (int32_t first = 0; first < out_c; first += FG_REQUANT_CHUNK) {
-        const int32_t count = out_c - first < FG_REQUANT_CHUNK ? out_c - first : FG_REQUANT_CHUNK;
+        const int32_t chunk = out_c - first < FG_REQUANT_CHUNK ? out_c - first : FG_REQUANT_CHUNK;
         uint32_t acc[FG_REQUANT_CHUNK];
-        for (int32_t g = 0; g < count; g += FG_S4_GROUP) {
+        for (int32_t g = 0; g < chunk; g += FG_S4_GROUP) {
             int64_t sums[4];
-            w = fg_s4_sums(x, taps, w, sums);
+            fg_s4_runs runs = {rows, count, run};
+            w = fg_s4_sums(&runs, w, sums);
             for (int32_t k = 0; k < 4; ++k) {
                 const int32_t low = (int32_t)((uint32_t)sums[k] << 4) >> 4;
                 acc[g + 2 * k] = (uint32_t)((sums[k] - low) >> 28);
                 acc[g + (2 * k + 3) % FG_S4_GROUP] = (uint32_t)low - eight_x;
             }
         }
-        for (int32_t j = 0; j < count; ++j) {
+        for (int32_t j = 0; j < chunk; ++j) {
             acc[j] += (uint32_t)bias[first + j];
         }
-        fg_s4_outputs(q, acc, first, count, output + first);
+        fg_s4_outputs(q, acc, first, chunk, output + first);
     }
+}
+
+void fg_s4_window_armv7m(const int8_t *x, int32_t taps, const void *packed, int32_t out_c, const int32_t *bias,
+                         const fg_requant_params *q, int8_t *output) {
+    fg_s4_rows_armv7m(&x, 1, taps, packed, out_c, bias, q, output);
 }
