@@ -76,16 +76,8 @@ void fg_add_dsp(const fg_add_params *params, const int8_t *input1, const int8_t 
  * SXTAB16 sums in int16 halves. Output pixels in raster order, as the portable kernel (the same overlap). */
 void fg_avg_pool2d_dsp(const fg_pool2d_params *params, const int8_t *input, int8_t *output);
 
-/* fg_conv2d_s4 (4-bit weights, windows of at most FG_CONV_GATHER_TAPS taps): output pixels three at a time through
- * fg_s4_gemm3_dsp. */
+/* fg_conv2d_s4 (4-bit weights, windows of at most FG_CONV_GATHER_TAPS taps): the int8 variants' three-pixel tile on
+ * weights unpacked a block of channel pairs at a time, reused by a block of pixels. */
 void fg_conv2d_s4_dsp(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter, int8_t *output);
-
-/* Every output channel of `pixels` (<= 3) pixels whose `pairs` input pairs (a multiple of 4) fg_dsp_extend laid out in
- * x with stride 3, sum_x[p] the sum of pixel p's inputs (3 entries, as in x); pixel p's outputs at output + p * out_c.
- * packed: one fg_dsp_channel per channel (its folded bias), then per channel pair (an odd last one with a zero
- * channel) pairs / 2 words, word q the pair bytes (pair_4bit.pack_channel_pairs) of depths 4q .. 4q + 3 (zero past the
- * window). */
-void fg_s4_gemm3_dsp(const uint32_t *x, const int32_t sum_x[3], int32_t pairs, const void *packed, int32_t out_c,
-                     int32_t pixels, int8_t *output, const fg_requant_params *q);
 
 #endif /* FG_VARIANTS_DSP_H */
