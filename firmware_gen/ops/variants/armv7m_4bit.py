@@ -34,10 +34,16 @@ def pair_words(weights: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(pairs.transpose(0, 2, 1)).view("<u4").astype(np.uint32).ravel()
 
 
+def _padded(table: ConstTable) -> ConstTable:
+    """The folded bias to whole groups of channels (the kernel adds a group's eight)."""
+    return ConstTable(table.suffix, table.c_type, np.pad(table.values, (0, -table.values.size % GROUP)))
+
+
 def _pair_call(graph: Graph, op: Operator, call: KernelCall, variant: Variant, out_c: int) -> KernelCall:
-    """The call with `packed` the pair words, the portable packed rows left out."""
+    """The call with `packed` the pair words (the portable packed rows left out) and the folded bias padded."""
     table = ConstTable("packed_words", "uint32_t", pair_words(weights_4bit(graph, op, out_c)))
-    kept = [t for t in call.tables if t.suffix != call.params["packed"].suffix]
+    packed, bias = call.params["packed"].suffix, call.params["folded_bias"].suffix
+    kept = [_padded(t) if t.suffix == bias else t for t in call.tables if t.suffix != packed]
     return renamed(call, variant, params={**call.params, "packed": TableRef(table.suffix)}, tables=[*kept, table])
 
 

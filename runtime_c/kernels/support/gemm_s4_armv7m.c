@@ -113,7 +113,7 @@ static const uint32_t *fg_s4_sums(fg_s4_runs *runs, const uint32_t *w, int64_t s
 
 /* sum_{i < n} x[i]: sixteen bytes a pass as x + 128 (0..255) into the 16-bit lanes of two sums (even and odd bytes:
  * no carry between lanes within 64 passes), the rest one by one. */
-static int32_t fg_sum_s8(const int8_t *x, int32_t n) {
+int32_t fg_s4_sum_armv7m(const int8_t *x, int32_t n) {
     int32_t total = -128 * (n & ~15);
     const int8_t *const end = x + n;
     while (end - x >= 16) {
@@ -167,31 +167,70 @@ static int32_t fg_sum_s8(const int8_t *x, int32_t n) {
     return total;
 }
 
+/* output[k] = fg_fast_output of acc[k] with channel c, clamped to [low, high] (nested in the int8 range). */
+static inline __attribute__((always_inline)) int8_t fg_s4_fast_clamped(uint32_t acc, const fg_fast_channel *c,
+                                                                       int32_t offset, int32_t low, int32_t high) {
+    int32_t t = fg_fast_output(acc, c, offset);
+    t = t < low ? low : t;
+    return (int8_t)(t > high ? high : t);
+}
+
+#if defined(__arm__) && defined(__thumb2__)
+/* fg_s4_fast_clamped of acc[0 .. count) (count >= 1) into output, one channel's constants for all. */
+static __attribute__((noinline)) void fg_s4_fast_run(const uint32_t *acc, int32_t count, const fg_fast_channel *c,
+                                                     int32_t offset, int32_t low, int32_t high, int8_t *output) {
+    const uint32_t *const end = acc + count;
+    const int32_t m = c->multiplier, h0 = c->high, e = c->shift;
+    int32_t a, lo, hi;
+    __asm__ volatile("1:\n\t"
+                     "ldr %[a], [%[acc]], #4\n\t"
+                     FG_FAST_OUTPUT_ASM
+                     "cmp %[hi], %[low]\n\t"
+                     "it lt\n\t"
+                     "movlt %[hi], %[low]\n\t"
+                     "cmp %[hi], %[high]\n\t"
+                     "it gt\n\t"
+                     "movgt %[hi], %[high]\n\t"
+                     "strb %[hi], [%[out]], #1\n\t"
+                     "cmp %[acc], %[end]\n\t"
+                     "bne 1b\n\t"
+                     : [acc] "+r"(acc), [out] "+r"(output), [a] "=&r"(a), [lo] "=&r"(lo), [hi] "=&r"(hi)
+                     : [m] "r"(m), [h0] "r"(h0), [e] "r"(e), [z] "r"(offset), [low] "r"(low), [high] "r"(high),
+                       [end] "r"(end)
+                     : "cc", "memory");
+}
+#else
+static void fg_s4_fast_run(const uint32_t *acc, int32_t count, const fg_fast_channel *c, int32_t offset,
+                           int32_t low, int32_t high, int8_t *output) {
+    for (int32_t k = 0; k < count; ++k) {
+        output[k] = fg_s4_fast_clamped(acc[k], c, offset, low, high);
+    }
+}
+#endif
+
 /* The int8 outputs of acc[0 .. count), channels first .. first + count: the one-SMLAL output stage where the
- * channel's shift allows it (then clamped to the activation, which nests in the int8 range), else TFLite's. */
-static void fg_s4_outputs(const fg_requant_params *q, const uint32_t *acc, int32_t first, int32_t count,
-                          int8_t *output) {
+ * channel's shift allows it, else TFLite's. */
+FG_HOT_LOOP __attribute__((noinline)) static void fg_s4_outputs(const fg_requant_params *q, const uint32_t *acc,
+                                                                int32_t first, int32_t count, int8_t *output) {
     const int32_t offset = q->output_offset, low = q->activation_min, high = q->activation_max;
+    fg_fast_channel c;
+    if (!q->per_channel && fg_fast_channel_of(q->multipliers[0], q->shifts[0], &c)) {
+        fg_s4_fast_run(acc, count, &c, offset, low, high, output);
+        return;
+    }
     const int32_t step = q->per_channel ? 1 : 0;
     const int32_t *multiplier = q->multipliers + first * step, *shift = q->shifts + first * step;
     for (int32_t k = 0; k < count; ++k, multiplier += step, shift += step) {
-        fg_fast_channel c;
-        if (!fg_fast_channel_of(*multiplier, *shift, &c)) {
-            output[k] = fg_requantize_channel_s8(q, fg_wrapped_i32(acc[k]), first + k);
-            continue;
-        }
-        const int32_t t = fg_fast_output(acc[k], &c, offset);
-        output[k] = (int8_t)(t < low ? low : t > high ? high : t);
+        output[k] = fg_fast_channel_of(*multiplier, *shift, &c)
+                        ? fg_s4_fast_clamped(acc[k], &c, offset, low, high)
+                        : fg_requantize_channel_s8(q, fg_wrapped_i32(acc[k]), first + k);
     }
 }
 
-FG_HOT_LOOP void fg_s4_rows_armv7m(const int8_t *const rows[], int32_t count, int32_t run, const void *packed,
-                                   int32_t out_c, const int32_t *bias, const fg_requant_params *q, int8_t *output) {
+FG_HOT_LOOP void fg_s4_rows_armv7m(const int8_t *const rows[], int32_t count, int32_t run, int32_t sum_x,
+                                   const void *packed, int32_t out_c, const int32_t *bias, const fg_requant_params *q,
+                                   int8_t *output) {
     const uint32_t *w = packed;
-    int32_t sum_x = 0;
-    for (int32_t r = 0; r < count; ++r) {
-        sum_x += fg_sum_s8(rows[r], run);
-    }
     const uint32_t eight_x = 8u * (uint32_t)sum_x;
     for (int32_t first = 0; first < out_c; first += FG_REQUANT_CHUNK) {
         const int32_t chunk = out_c - first < FG_REQUANT_CHUNK ? out_c - first : FG_REQUANT_CHUNK;
@@ -200,14 +239,12 @@ FG_HOT_LOOP void fg_s4_rows_armv7m(const int8_t *const rows[], int32_t count, in
             int64_t sums[4];
             fg_s4_runs runs = {rows, count, run};
             w = fg_s4_sums(&runs, w, sums);
+            const int32_t *b = bias + first + g;  /* a group past out_c reads its own channels' (padded) bias */
             for (int32_t k = 0; k < 4; ++k) {
-                const int32_t low = (int32_t)((uint32_t)sums[k] << 4) >> 4;
-                acc[g + 2 * k] = (uint32_t)((sums[k] - low) >> 28);
-                acc[g + (2 * k + 3) % FG_S4_GROUP] = (uint32_t)low - eight_x;
+                const int32_t low = (int32_t)((uint32_t)sums[k] << 4) >> 4, other = (2 * k + 3) % FG_S4_GROUP;
+                acc[g + 2 * k] = (uint32_t)((sums[k] - low) >> 28) + (uint32_t)b[2 * k];
+                acc[g + other] = (uint32_t)low - eight_x + (uint32_t)b[other];
             }
-        }
-        for (int32_t j = 0; j < chunk; ++j) {
-            acc[j] += (uint32_t)bias[first + j];
         }
         fg_s4_outputs(q, acc, first, chunk, output + first);
     }
@@ -215,5 +252,5 @@ FG_HOT_LOOP void fg_s4_rows_armv7m(const int8_t *const rows[], int32_t count, in
 
 void fg_s4_window_armv7m(const int8_t *x, int32_t taps, const void *packed, int32_t out_c, const int32_t *bias,
                          const fg_requant_params *q, int8_t *output) {
-    fg_s4_rows_armv7m(&x, 1, taps, packed, out_c, bias, q, output);
+    fg_s4_rows_armv7m(&x, 1, taps, fg_s4_sum_armv7m(x, taps), packed, out_c, bias, q, output);
 }

@@ -56,8 +56,12 @@ static inline void fg_s4_rows4(const int8_t *weights, int32_t row_bytes, const i
 void fg_s4_window_armv7m(const int8_t *x, int32_t taps, const void *packed, int32_t out_c, const int32_t *bias,
                          const fg_requant_params *q, int8_t *output);
 
-/* The same for a window of `count` runs of `run` taps, run r at rows[r] (count * run <= FG_S4_ARMV7M_MAX_TAPS). */
-void fg_s4_rows_armv7m(const int8_t *const rows[], int32_t count, int32_t run, const void *packed, int32_t out_c,
-                       const int32_t *bias, const fg_requant_params *q, int8_t *output);
+/* The same for a window of `count` runs of `run` taps, run r at rows[r] (count * run <= FG_S4_ARMV7M_MAX_TAPS), sum_x
+ * the sum of its taps. */
+void fg_s4_rows_armv7m(const int8_t *const rows[], int32_t count, int32_t run, int32_t sum_x, const void *packed,
+                       int32_t out_c, const int32_t *bias, const fg_requant_params *q, int8_t *output);
+
+/* sum_{i < n} x[i]. */
+int32_t fg_s4_sum_armv7m(const int8_t *x, int32_t n);
 
 #endif /* FG_WEIGHTS_S4_H */
