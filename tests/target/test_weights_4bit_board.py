@@ -66,6 +66,11 @@ def _cases() -> list[bytes]:
         _case(15, "DEPTHWISE_CONV_2D", 20, 1, stride=2), _case(16, "DEPTHWISE_CONV_2D", 8, 1, (5, 5)),
         _case(10, "FULLY_CONNECTED", 33, 17, per_channel=False),
         _case(11, "FULLY_CONNECTED", 64, 16, per_channel=False),
+        # whole words of channels: the Armv7-M windows by rows with sliding sums, the DSP windows extended in place;
+        # odd and over-16 channel counts, several blocks of unpacked channel pairs and of pixels, a pointwise layer
+        _case(17, "CONV_2D", 8, 13), _case(18, "CONV_2D", 32, 7, per_channel=False),
+        _case(19, "CONV_2D", 8, 18, (1, 1)), _case(20, "CONV_2D", 4, 9, stride=2, padding="VALID"),
+        _case(21, "FULLY_CONNECTED", 300, 9, per_channel=False),
     ]
 
 
@@ -75,7 +80,7 @@ PLANAR = "fg_depthwise_conv2d_3x3_planar_s4"  # Armv7-M: every board here but th
 ARMV7M = ["fg_conv2d_s4", "fg_conv2d_s4_armv7m", "fg_depthwise_conv2d_s4", PLANAR, "fg_fully_connected_s4_armv7m"]
 EXPECTED = {"mps2_an385": ARMV7M,
             "mps2_an386": ["fg_conv2d_s4", "fg_conv2d_s4_dsp", "fg_depthwise_conv2d_s4", PLANAR,
-                           "fg_fully_connected_s4_dsp"],
+                           "fg_fully_connected_s4_armv7m"],
             "mps3_an547": ["fg_conv2d_s4_mve", "fg_depthwise_conv2d_s4", PLANAR, "fg_fully_connected_s4_mve"],
             "mps2_an385_armv6m": ["fg_conv2d_s4", "fg_conv2d_s4_armv6m", "fg_depthwise_conv2d_s4",
                                   "fg_depthwise_conv2d_s4_armv6m", "fg_fully_connected_s4_armv6m"]}

@@ -90,33 +90,15 @@ static void fg_s4_extend_dsp(const fg_conv2d_params *p, const int8_t *image, int
 }
 
 /* Channel pairs [first, first + count) of `tiles` tiles (their input pairs at x, `pairs` a tile) from the unpacked
- * weights w: the fused tile where it serves (three pixels, narrow channels), else the tile then the output stage.
- * pixels: of the last tile (the others have three). */
+ * weights w (the int8 variants' tile); pixels: of the last tile (the others have three). */
 static void fg_s4_block_dsp(const fg_conv2d_params *p, const uint32_t *x, int32_t tiles, int32_t pixels,
                             int32_t pairs, const uint32_t *w, int32_t first, int32_t count, int narrow,
                             int8_t *output) {
     const int32_t out_c = p->out_c, channels = out_c - 2 * first < 2 * count ? out_c - 2 * first : 2 * count;
     const fg_dsp_channel *ch = (const fg_dsp_channel *)p->packed + 2 * first;
-    const fg_requant_params *q = &p->requant;
     for (int32_t t = 0; t < tiles; ++t, x += 3 * pairs, output += 3 * out_c) {
-        const int32_t n = t + 1 < tiles ? 3 : pixels;
-        int32_t c = 0;
-        if (n == 3 && narrow && channels >= 2) {
-            fg_dsp_job job = {pairs >> 2, ch, output + 2 * first, out_c, q->activation_min, q->activation_max,
-                              q->activation_min == -128 && q->activation_max == 127, 3 * 4 * pairs, channels >> 1};
-            if (job.full && q->output_offset == -128) {
-                fg_dsp_tile_store_relu(x, w, &job);
-            } else {
-                fg_dsp_tile_store(x, w, &job);
-            }
-            c = channels & ~1;
-        }
-        for (; c < channels; c += 2) {
-            uint32_t acc[6];
-            fg_dsp_bias_3x2(ch, c, channels, acc);
-            fg_dsp_tile_3x2(x, w + c * pairs, pairs >> 2, acc);
-            fg_dsp_store_3x2(acc, ch, c, channels, n, output + 2 * first, out_c, q);
-        }
+        fg_dsp_gemm_3_strided(x, w, pairs, ch, channels, out_c, t + 1 < tiles ? 3 : pixels, output + 2 * first,
+                              &p->requant, narrow);
     }
 }
 
