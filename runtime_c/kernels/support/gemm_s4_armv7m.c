@@ -12,6 +12,10 @@
 #include "fg/support/requantize_fast.h"
 #include "fg/support/weights_s4.h"
 
+#if defined(__ARM_FEATURE_DSP)
+#include <arm_acle.h>
+#endif
+
 #define FG_S4_GROUP 8
 
 /* The runs of taps of a window: count >= 1 runs of run >= 1 taps, run r at rows[r] (advanced as they are read). */
@@ -36,8 +40,8 @@ typedef struct {
 #define FG_S4_ENTRY(m) ".hword (" #m "f - 5b) / 2\n\t"
 
 /* sums[k] = sum over the runs' taps x of x * (its word rotated and masked, k < 4); returns w past the words. Every
- * register is taken (eight for the sums): the end of the run and the runs wait on the stack. Sixteen taps a pass,
- * a run of 16n + m taps entering it at tap 16 - m. */
+ * register is taken (eight for the sums): the end of the run and the runs wait on the stack. 32 taps a pass, a
+ * run of 32n + m taps entering it at tap 32 - m. */
 static __attribute__((noinline)) const uint32_t *fg_s4_sums(fg_s4_runs *runs, const uint32_t *w, int64_t sums[4]) {
     register fg_s4_runs *rr __asm__("r0") = runs;
     register const uint32_t *rw __asm__("r2") = w;
@@ -62,18 +66,25 @@ static __attribute__((noinline)) const uint32_t *fg_s4_sums(fg_s4_runs *runs, co
         "ldr r1, [r3, #8]\n\t"
         "add r12, r0, r1\n\t"
         "str r12, [sp]\n\t"
-        "and r3, r1, #15\n\t"
+        "and r3, r1, #31\n\t"
         "movw r1, #0x000F\n\t"
         "movt r1, #0xF000\n\t"
         "tbh [pc, r3, lsl #1]\n"
         "5:\n\t"
-        FG_S4_ENTRY(1) FG_S4_ENTRY(35) FG_S4_ENTRY(34) FG_S4_ENTRY(33) FG_S4_ENTRY(32) FG_S4_ENTRY(31)
-        FG_S4_ENTRY(30) FG_S4_ENTRY(29) FG_S4_ENTRY(28) FG_S4_ENTRY(27) FG_S4_ENTRY(26) FG_S4_ENTRY(25)
-        FG_S4_ENTRY(24) FG_S4_ENTRY(23) FG_S4_ENTRY(22) FG_S4_ENTRY(21)
-        "1:\n\t" FG_S4_TAP "21:\n\t" FG_S4_TAP "22:\n\t" FG_S4_TAP "23:\n\t" FG_S4_TAP
-        "24:\n\t" FG_S4_TAP "25:\n\t" FG_S4_TAP "26:\n\t" FG_S4_TAP "27:\n\t" FG_S4_TAP
-        "28:\n\t" FG_S4_TAP "29:\n\t" FG_S4_TAP "30:\n\t" FG_S4_TAP "31:\n\t" FG_S4_TAP
-        "32:\n\t" FG_S4_TAP "33:\n\t" FG_S4_TAP "34:\n\t" FG_S4_TAP "35:\n\t" FG_S4_TAP
+        FG_S4_ENTRY(1) FG_S4_ENTRY(71) FG_S4_ENTRY(70) FG_S4_ENTRY(69) FG_S4_ENTRY(68) FG_S4_ENTRY(67)
+        FG_S4_ENTRY(66) FG_S4_ENTRY(65) FG_S4_ENTRY(64) FG_S4_ENTRY(63) FG_S4_ENTRY(62) FG_S4_ENTRY(61)
+        FG_S4_ENTRY(60) FG_S4_ENTRY(59) FG_S4_ENTRY(58) FG_S4_ENTRY(57) FG_S4_ENTRY(56) FG_S4_ENTRY(55)
+        FG_S4_ENTRY(54) FG_S4_ENTRY(53) FG_S4_ENTRY(52) FG_S4_ENTRY(51) FG_S4_ENTRY(50) FG_S4_ENTRY(49)
+        FG_S4_ENTRY(48) FG_S4_ENTRY(47) FG_S4_ENTRY(46) FG_S4_ENTRY(45) FG_S4_ENTRY(44) FG_S4_ENTRY(43)
+        FG_S4_ENTRY(42) FG_S4_ENTRY(41)
+        "1:\n\t" FG_S4_TAP "41:\n\t" FG_S4_TAP "42:\n\t" FG_S4_TAP "43:\n\t" FG_S4_TAP
+        "44:\n\t" FG_S4_TAP "45:\n\t" FG_S4_TAP "46:\n\t" FG_S4_TAP "47:\n\t" FG_S4_TAP
+        "48:\n\t" FG_S4_TAP "49:\n\t" FG_S4_TAP "50:\n\t" FG_S4_TAP "51:\n\t" FG_S4_TAP
+        "52:\n\t" FG_S4_TAP "53:\n\t" FG_S4_TAP "54:\n\t" FG_S4_TAP "55:\n\t" FG_S4_TAP
+        "56:\n\t" FG_S4_TAP "57:\n\t" FG_S4_TAP "58:\n\t" FG_S4_TAP "59:\n\t" FG_S4_TAP
+        "60:\n\t" FG_S4_TAP "61:\n\t" FG_S4_TAP "62:\n\t" FG_S4_TAP "63:\n\t" FG_S4_TAP
+        "64:\n\t" FG_S4_TAP "65:\n\t" FG_S4_TAP "66:\n\t" FG_S4_TAP "67:\n\t" FG_S4_TAP
+        "68:\n\t" FG_S4_TAP "69:\n\t" FG_S4_TAP "70:\n\t" FG_S4_TAP "71:\n\t" FG_S4_TAP
         "ldr r3, [sp]\n\t"
         "cmp r0, r3\n\t"
         "bne 1b\n\t"
@@ -111,6 +122,25 @@ static const uint32_t *fg_s4_sums(fg_s4_runs *runs, const uint32_t *w, int64_t s
 }
 #endif
 
+#if defined(__ARM_FEATURE_DSP)
+/* sum_{i < n} x[i]: with the DSP extension, USADA8 adds a word's four x + 128 at once. */
+int32_t fg_s4_sum_armv7m(const int8_t *x, int32_t n) {
+    uint32_t biased = 0;
+    int32_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint32_t v0, v1;
+        __builtin_memcpy(&v0, x + i, sizeof v0);
+        __builtin_memcpy(&v1, x + i + 4, sizeof v1);
+        biased = __usada8(v0 ^ 0x80808080u, 0, biased);
+        biased = __usada8(v1 ^ 0x80808080u, 0, biased);
+    }
+    int32_t total = (int32_t)biased - 128 * i;
+    for (; i < n; ++i) {
+        total += x[i];
+    }
+    return total;
+}
+#else
 /* sum_{i < n} x[i]: sixteen bytes a pass as x + 128 (0..255) into the 16-bit lanes of two sums (even and odd bytes:
  * no carry between lanes within 64 passes), the rest one by one. */
 int32_t fg_s4_sum_armv7m(const int8_t *x, int32_t n) {
@@ -166,6 +196,7 @@ int32_t fg_s4_sum_armv7m(const int8_t *x, int32_t n) {
     }
     return total;
 }
+#endif
 
 /* output[k] = fg_fast_output of acc[k] with channel c, clamped to [low, high] (nested in the int8 range). */
 static inline __attribute__((always_inline)) int8_t fg_s4_fast_clamped(uint32_t acc, const fg_fast_channel *c,
