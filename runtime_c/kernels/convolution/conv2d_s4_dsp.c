@@ -22,46 +22,62 @@
 #define FG_S4_DSP_INPUTS 1536                          /* words of input pairs of a pixel block (3 per pair a tile) */
 #define FG_S4_DSP_UNPACKED (2 * FG_S4_DSP_MAX_PAIRS)   /* words of unpacked weights: at least one channel pair */
 
-/* Unpacks `count` channel pairs of `words` words each (four depths a word) into the int8 layout at out. */
+/* Unpacks `count` channel pairs of `words` words each (four depths a word, an even count) into the int8 layout at
+ * out, two words a pass. */
 static void fg_s4_unpack_dsp(const uint32_t *packed, int32_t count, int32_t words, uint32_t *out) {
     const uint32_t *const end = packed + count * words;
     const uint32_t lanes = 0x000F000Fu, eights = 0x00080008u;
-    uint32_t w, t0, t1, t2, t3;
+    uint32_t w0, w1, t0, t1, t2, t3;
+#define FG_S4_UNPACK_WORD(w)                          \
+    "and %[t0], %[m], " w "\n\t"                      \
+    "ssub16 %[t0], %[t0], %[e]\n\t"                   \
+    "and %[t1], %[m], " w ", lsr #4\n\t"              \
+    "ssub16 %[t1], %[t1], %[e]\n\t"                   \
+    "and %[t2], %[m], " w ", lsr #8\n\t"              \
+    "ssub16 %[t2], %[t2], %[e]\n\t"                   \
+    "and %[t3], %[m], " w ", lsr #12\n\t"             \
+    "ssub16 %[t3], %[t3], %[e]\n\t"                   \
+    "strd %[t0], %[t1], [%[o]], #16\n\t"              \
+    "strd %[t2], %[t3], [%[o], #-8]\n\t"
     __asm__ volatile("1:\n\t"
-                     "ldr %[w], [%[p]], #4\n\t"
-                     "and %[t0], %[m], %[w]\n\t"
-                     "ssub16 %[t0], %[t0], %[e]\n\t"
-                     "and %[t1], %[m], %[w], lsr #4\n\t"
-                     "ssub16 %[t1], %[t1], %[e]\n\t"
-                     "and %[t2], %[m], %[w], lsr #8\n\t"
-                     "ssub16 %[t2], %[t2], %[e]\n\t"
-                     "and %[t3], %[m], %[w], lsr #12\n\t"
-                     "ssub16 %[t3], %[t3], %[e]\n\t"
-                     "strd %[t0], %[t1], [%[o]], #16\n\t"
-                     "strd %[t2], %[t3], [%[o], #-8]\n\t"
+                     "ldrd %[w0], %[w1], [%[p]], #8\n\t"
+                     FG_S4_UNPACK_WORD("%[w0]") FG_S4_UNPACK_WORD("%[w1]")
                      "cmp %[p], %[end]\n\t"
                      "bne 1b\n\t"
-                     : [p] "+r"(packed), [o] "+r"(out), [w] "=&r"(w), [t0] "=&r"(t0), [t1] "=&r"(t1),
-                       [t2] "=&r"(t2), [t3] "=&r"(t3)
+                     : [p] "+r"(packed), [o] "+r"(out), [w0] "=&r"(w0), [w1] "=&r"(w1), [t0] "=&r"(t0),
+                       [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3)
                      : [m] "r"(lanes), [e] "r"(eights), [end] "r"(end)
                      : "cc", "memory");
+#undef FG_S4_UNPACK_WORD
 }
 
-/* The input pairs of `words` (>= 1) words of inputs into x (stride 3), as fg_dsp_extend lays them out. */
+/* The input pairs of `words` (>= 1) words of inputs into x (stride 3), as fg_dsp_extend lays them out: an odd word
+ * first, then two a pass. */
 static inline void fg_s4_extend_words(const int8_t *from, int32_t words, uint32_t *x) {
     const int8_t *const end = from + 4 * words;
     uint32_t v, even, odd;
-    __asm__ volatile("1:\n\t"
-                     "ldr %[v], [%[f]], #4\n\t"
-                     "sxtb16 %[even], %[v]\n\t"
-                     "sxtb16 %[odd], %[v], ror #8\n\t"
-                     "str %[odd], [%[x], #12]\n\t"
-                     "str %[even], [%[x]], #24\n\t"
+#define FG_S4_EXTEND_WORD(at)                         \
+    "ldr %[v], [%[f]], #4\n\t"                        \
+    "sxtb16 %[even], %[v]\n\t"                        \
+    "sxtb16 %[odd], %[v], ror #8\n\t"                 \
+    "str %[even], [%[x], #" #at "]\n\t"               \
+    "str %[odd], [%[x], #" #at " + 12]\n\t"
+    __asm__ volatile("tst %[n], #1\n\t"
+                     "beq 1f\n\t"
+                     FG_S4_EXTEND_WORD(0)
+                     "add %[x], %[x], #24\n\t"
                      "cmp %[f], %[end]\n\t"
-                     "bne 1b\n\t"
+                     "beq 2f\n"
+                     "1:\n\t"
+                     FG_S4_EXTEND_WORD(0) FG_S4_EXTEND_WORD(24)
+                     "add %[x], %[x], #48\n\t"
+                     "cmp %[f], %[end]\n\t"
+                     "bne 1b\n"
+                     "2:\n\t"
                      : [f] "+r"(from), [x] "+r"(x), [v] "=&r"(v), [even] "=&r"(even), [odd] "=&r"(odd)
-                     : [end] "r"(end)
+                     : [end] "r"(end), [n] "r"(words)
                      : "cc", "memory");
+#undef FG_S4_EXTEND_WORD
 }
 
 /* The input pairs of output pixel `pixel` into x (stride 3): a pointwise layer's straight from its pixel; a window
