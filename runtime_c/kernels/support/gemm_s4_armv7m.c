@@ -8,6 +8,8 @@
  * L + 2^28 S, |L| < 2^27 (at most 1920 a tap, FG_S4_ARMV7M_MAX_TAPS taps), so L is the sum's low 28 bits
  * sign-extended and S the rest, both exact. Per tap: LDR, LDRSB, 4 AND (rotated operand), 4 SMLAL for 8 products,
  * no lane ever split. L counts 8 sum x besides channel (2k + 3)'s sum, taken off once per window. */
+#include <stddef.h>
+
 #include "fg/support/hot_loop.h"
 #include "fg/support/requantize_fast.h"
 #include "fg/support/weights_s4.h"
@@ -207,51 +209,70 @@ static inline __attribute__((always_inline)) int8_t fg_s4_fast_clamped(uint32_t 
 }
 
 #if defined(__arm__) && defined(__thumb2__)
-/* fg_s4_fast_clamped of acc[0 .. count) (count >= 1) into output, one channel's constants for all. */
+/* The output in %[hi] clamped to [%[low], %[high]] and stored, then on to the next accumulator until %[end]. */
+#define FG_S4_CLAMP_STORE_NEXT                 \
+    "cmp %[hi], %[low]\n\t"                    \
+    "it lt\n\t"                                \
+    "movlt %[hi], %[low]\n\t"                  \
+    "cmp %[hi], %[high]\n\t"                   \
+    "it gt\n\t"                                \
+    "movgt %[hi], %[high]\n\t"                 \
+    "strb %[hi], [%[out]], #1\n\t"             \
+    "cmp %[acc], %[end]\n\t"                   \
+    "bne 1b\n\t"
+
+/* fg_s4_fast_clamped of acc[0 .. count) (count >= 1) into output: with one channel's constants c for all (step 0),
+ * or channel k's at c[k] (step 1). */
 static __attribute__((noinline)) void fg_s4_fast_run(const uint32_t *acc, int32_t count, const fg_fast_channel *c,
-                                                     int32_t offset, int32_t low, int32_t high, int8_t *output) {
+                                                     int32_t step, int32_t offset, int32_t low, int32_t high,
+                                                     int8_t *output) {
     const uint32_t *const end = acc + count;
-    const int32_t m = c->multiplier, h0 = c->high, e = c->shift;
-    int32_t a, lo, hi;
+    int32_t m = c->multiplier, h0 = c->high, e = c->shift, a, lo, hi;
+    if (step == 0) {
+        __asm__ volatile("1:\n\t"
+                         "ldr %[a], [%[acc]], #4\n\t"
+                         FG_FAST_OUTPUT_ASM FG_S4_CLAMP_STORE_NEXT
+                         : [acc] "+r"(acc), [out] "+r"(output), [a] "=&r"(a), [lo] "=&r"(lo), [hi] "=&r"(hi)
+                         : [m] "r"(m), [h0] "r"(h0), [e] "r"(e), [z] "r"(offset), [low] "r"(low), [high] "r"(high),
+                           [end] "r"(end)
+                         : "cc", "memory");
+        return;
+    }
     __asm__ volatile("1:\n\t"
                      "ldr %[a], [%[acc]], #4\n\t"
-                     FG_FAST_OUTPUT_ASM
-                     "cmp %[hi], %[low]\n\t"
-                     "it lt\n\t"
-                     "movlt %[hi], %[low]\n\t"
-                     "cmp %[hi], %[high]\n\t"
-                     "it gt\n\t"
-                     "movgt %[hi], %[high]\n\t"
-                     "strb %[hi], [%[out]], #1\n\t"
-                     "cmp %[acc], %[end]\n\t"
-                     "bne 1b\n\t"
-                     : [acc] "+r"(acc), [out] "+r"(output), [a] "=&r"(a), [lo] "=&r"(lo), [hi] "=&r"(hi)
-                     : [m] "r"(m), [h0] "r"(h0), [e] "r"(e), [z] "r"(offset), [low] "r"(low), [high] "r"(high),
-                       [end] "r"(end)
+                     "ldrd %[m], %[h0], [%[c]], #12\n\t"
+                     "ldr %[e], [%[c], #-4]\n\t"
+                     FG_FAST_OUTPUT_ASM FG_S4_CLAMP_STORE_NEXT
+                     : [acc] "+r"(acc), [out] "+r"(output), [c] "+r"(c), [m] "+r"(m), [h0] "+r"(h0), [e] "+r"(e),
+                       [a] "=&r"(a), [lo] "=&r"(lo), [hi] "=&r"(hi)
+                     : [z] "r"(offset), [low] "r"(low), [high] "r"(high), [end] "r"(end)
                      : "cc", "memory");
 }
+#undef FG_S4_CLAMP_STORE_NEXT
 #else
-static void fg_s4_fast_run(const uint32_t *acc, int32_t count, const fg_fast_channel *c, int32_t offset,
-                           int32_t low, int32_t high, int8_t *output) {
+static void fg_s4_fast_run(const uint32_t *acc, int32_t count, const fg_fast_channel *c, int32_t step,
+                           int32_t offset, int32_t low, int32_t high, int8_t *output) {
     for (int32_t k = 0; k < count; ++k) {
-        output[k] = fg_s4_fast_clamped(acc[k], c, offset, low, high);
+        output[k] = fg_s4_fast_clamped(acc[k], c + k * step, offset, low, high);
     }
 }
 #endif
 
-/* The int8 outputs of acc[0 .. count), channels first .. first + count: the one-SMLAL output stage where the
- * channel's shift allows it, else TFLite's. */
-FG_HOT_LOOP __attribute__((noinline)) static void fg_s4_outputs(const fg_requant_params *q, const uint32_t *acc,
+/* The int8 outputs of acc[0 .. count), channels first .. first + count: fast the channels' one-SMLAL constants
+ * (fg_fast_channel) when every channel has them, else each channel's from its multiplier and shift, TFLite's output
+ * stage where they do not serve. */
+FG_HOT_LOOP __attribute__((noinline)) static void fg_s4_outputs(const fg_requant_params *q,
+                                                                const fg_fast_channel *fast, const uint32_t *acc,
                                                                 int32_t first, int32_t count, int8_t *output) {
     const int32_t offset = q->output_offset, low = q->activation_min, high = q->activation_max;
-    fg_fast_channel c;
-    if (!q->per_channel && fg_fast_channel_of(q->multipliers[0], q->shifts[0], &c)) {
-        fg_s4_fast_run(acc, count, &c, offset, low, high, output);
+    const int32_t step = q->per_channel ? 1 : 0;
+    if (fast != NULL) {
+        fg_s4_fast_run(acc, count, fast + first * step, step, offset, low, high, output);
         return;
     }
-    const int32_t step = q->per_channel ? 1 : 0;
     const int32_t *multiplier = q->multipliers + first * step, *shift = q->shifts + first * step;
     for (int32_t k = 0; k < count; ++k, multiplier += step, shift += step) {
+        fg_fast_channel c;
         output[k] = fg_fast_channel_of(*multiplier, *shift, &c)
                         ? fg_s4_fast_clamped(acc[k], &c, offset, low, high)
                         : fg_requantize_channel_s8(q, fg_wrapped_i32(acc[k]), first + k);
@@ -261,7 +282,10 @@ FG_HOT_LOOP __attribute__((noinline)) static void fg_s4_outputs(const fg_requant
 FG_HOT_LOOP void fg_s4_rows_armv7m(const int8_t *const rows[], int32_t count, int32_t run, int32_t sum_x,
                                    const void *packed, int32_t out_c, const int32_t *bias, const fg_requant_params *q,
                                    int8_t *output) {
-    const uint32_t *w = packed;
+    /* every channel fast, then the fg_fast_channel of each channel (of the layer if per tensor), then the words */
+    const uint32_t *head = packed;
+    const fg_fast_channel *fast = head[0] ? (const fg_fast_channel *)(head + 1) : NULL;
+    const uint32_t *w = head + 1 + 3 * (q->per_channel ? (out_c + FG_S4_GROUP - 1) & ~(FG_S4_GROUP - 1) : 1);
     const uint32_t eight_x = 8u * (uint32_t)sum_x;
     for (int32_t first = 0; first < out_c; first += FG_REQUANT_CHUNK) {
         const int32_t chunk = out_c - first < FG_REQUANT_CHUNK ? out_c - first : FG_REQUANT_CHUNK;
@@ -277,7 +301,7 @@ FG_HOT_LOOP void fg_s4_rows_armv7m(const int8_t *const rows[], int32_t count, in
                 acc[g + other] = (uint32_t)low - eight_x + (uint32_t)b[other];
             }
         }
-        fg_s4_outputs(q, acc, first, chunk, output + first);
+        fg_s4_outputs(q, fast, acc, first, chunk, output + first);
     }
 }
 
