@@ -52,19 +52,12 @@ def fast_channels(call: KernelCall, out_c: int) -> np.ndarray:
     return np.concatenate([[int(fast.all())], rows.ravel()]).astype(np.int32)
 
 
-def _padded(table: ConstTable) -> ConstTable:
-    """The folded bias to whole groups of channels (the kernel adds a group's eight)."""
-    return ConstTable(table.suffix, table.c_type, np.pad(table.values, (0, -table.values.size % GROUP)))
-
-
 def _pair_call(graph: Graph, op: Operator, call: KernelCall, variant: Variant, out_c: int) -> KernelCall:
-    """The call with `packed` the output stage's constants then the pair words (the portable packed rows left out),
-    and the folded bias padded."""
+    """The call with `packed` the output stage's constants then the pair words (the portable packed rows left out)."""
     words = pair_words(weights_4bit(graph, op, out_c))
     table = ConstTable("packed_words", "uint32_t",
                        np.concatenate([fast_channels(call, out_c).view(np.uint32), words]).astype(np.uint32))
-    packed, bias = call.params["packed"].suffix, call.params["folded_bias"].suffix
-    kept = [_padded(t) if t.suffix == bias else t for t in call.tables if t.suffix != packed]
+    kept = [t for t in call.tables if t.suffix != call.params["packed"].suffix]
     return renamed(call, variant, params={**call.params, "packed": TableRef(table.suffix)}, tables=[*kept, table])
 
 

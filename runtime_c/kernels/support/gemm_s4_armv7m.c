@@ -20,11 +20,13 @@
 
 #define FG_S4_GROUP 8
 
-/* The runs of taps of a window: count >= 1 runs of run >= 1 taps, run r at rows[r] (advanced as they are read). */
+/* The runs of taps of a window: count >= 1 runs of run >= 1 taps, run r at rows[r] (advanced as they are read), and
+ * 8 times the sum of their inputs. */
 typedef struct {
     const int8_t *const *rows;
     int32_t count;
     int32_t run;
+    uint32_t eight_x;
 } fg_s4_runs;
 
 #if defined(__arm__) && defined(__thumb2__)
@@ -40,14 +42,23 @@ typedef struct {
     "and r3, r1, r12\n\t"                          \
     "smlal r10, r11, lr, r3\n\t"
 #define FG_S4_ENTRY(m) ".hword (" #m "f - 5b) / 2\n\t"
+/* A 64-bit sum L + 2^28 S in (lo, hi) into S (lo) and L - 8 X (hi), r1 holding 8 X. */
+#define FG_S4_SPLIT(lo, hi)                        \
+    "sbfx r3, " lo ", #0, #28\n\t"               \
+    "subs " lo ", " lo ", r3\n\t"                 \
+    "sbc " hi ", " hi ", r3, asr #31\n\t"         \
+    "lsr " lo ", " lo ", #28\n\t"                 \
+    "orr " lo ", " lo ", " hi ", lsl #4\n\t"      \
+    "sub " hi ", r3, r1\n\t"
 
-/* sums[k] = sum over the runs' taps x of x * (its word rotated and masked, k < 4); returns w past the words. Every
- * register is taken (eight for the sums): the end of the run and the runs wait on the stack. 32 taps a pass, a
- * run of 32n + m taps entering it at tap 32 - m. */
-static __attribute__((noinline)) const uint32_t *fg_s4_sums(fg_s4_runs *runs, const uint32_t *w, int64_t sums[4]) {
+/* sums[c] = channel c's dot product with the runs' taps, c < 8 (the 64-bit sums of each word rotated and masked,
+ * split); returns w past the words. Every register is taken (eight for the sums): the end of the run and the runs
+ * wait on the stack. 32 taps a pass, a run of 32n + m taps entering it at tap 32 - m. */
+static __attribute__((noinline)) const uint32_t *fg_s4_sums(fg_s4_runs *runs, const uint32_t *w,
+                                                            uint32_t sums[FG_S4_GROUP]) {
     register fg_s4_runs *rr __asm__("r0") = runs;
     register const uint32_t *rw __asm__("r2") = w;
-    register int64_t *rs __asm__("r3") = sums;
+    register uint32_t *rs __asm__("r3") = sums;
     __asm__ volatile(
         "push {r3}\n\t"
         "push {r0}\n\t"
@@ -95,9 +106,19 @@ static __attribute__((noinline)) const uint32_t *fg_s4_sums(fg_s4_runs *runs, co
         "subs r1, r1, #1\n\t"
         "str r1, [r3, #4]\n\t"
         "bne 6b\n\t"
+        "ldr r3, [sp, #4]\n\t"
+        "ldr r1, [r3, #12]\n\t"
+        FG_S4_SPLIT("r4", "r5") FG_S4_SPLIT("r6", "r7") FG_S4_SPLIT("r8", "r9") FG_S4_SPLIT("r10", "r11")
         "add sp, sp, #8\n\t"
         "pop {r3}\n\t"
-        "stm r3, {r4-r11}\n\t"
+        "str r4, [r3]\n\t"       /* channel 2k: S of sum k; channel (2k + 3) mod 8: its L */
+        "str r11, [r3, #4]\n\t"
+        "str r6, [r3, #8]\n\t"
+        "str r5, [r3, #12]\n\t"
+        "str r8, [r3, #16]\n\t"
+        "str r7, [r3, #20]\n\t"
+        "str r10, [r3, #24]\n\t"
+        "str r9, [r3, #28]\n\t"
         : "+r"(rr), "+r"(rw), "+r"(rs)
         :
         : "r1", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "lr", "cc", "memory");
@@ -105,20 +126,24 @@ static __attribute__((noinline)) const uint32_t *fg_s4_sums(fg_s4_runs *runs, co
 }
 #undef FG_S4_TAP
 #undef FG_S4_ENTRY
+#undef FG_S4_SPLIT
 #else
-static const uint32_t *fg_s4_sums(fg_s4_runs *runs, const uint32_t *w, int64_t sums[4]) {
-    for (int32_t k = 0; k < 4; ++k) {
-        sums[k] = 0;
-    }
+static const uint32_t *fg_s4_sums(fg_s4_runs *runs, const uint32_t *w, uint32_t sums[FG_S4_GROUP]) {
+    int64_t total[4] = {0, 0, 0, 0};
     for (int32_t r = 0; r < runs->count; ++r) {
         const int8_t *x = runs->rows[r];
         for (int32_t i = 0; i < runs->run; ++i, ++w) {
             for (int32_t k = 0; k < 4; ++k) {
                 const uint32_t turn = (uint32_t)(8 * k + 8) & 31u;
                 const uint32_t rotated = turn ? (*w >> turn) | (*w << (32 - turn)) : *w;
-                sums[k] += (int64_t)x[i] * (int32_t)(rotated & 0xF000000Fu);
+                total[k] += (int64_t)x[i] * (int32_t)(rotated & 0xF000000Fu);
             }
         }
+    }
+    for (int32_t k = 0; k < 4; ++k) {
+        const int32_t low = (int32_t)((uint32_t)total[k] << 4) >> 4;
+        sums[2 * k] = (uint32_t)((total[k] - low) >> 28);
+        sums[(2 * k + 3) % FG_S4_GROUP] = (uint32_t)low - runs->eight_x;
     }
     return w;
 }
@@ -291,15 +316,11 @@ FG_HOT_LOOP void fg_s4_rows_armv7m(const int8_t *const rows[], int32_t count, in
         const int32_t chunk = out_c - first < FG_REQUANT_CHUNK ? out_c - first : FG_REQUANT_CHUNK;
         uint32_t acc[FG_REQUANT_CHUNK];
         for (int32_t g = 0; g < chunk; g += FG_S4_GROUP) {
-            int64_t sums[4];
-            fg_s4_runs runs = {rows, count, run};
-            w = fg_s4_sums(&runs, w, sums);
-            const int32_t *b = bias + first + g;  /* a group past out_c reads its own channels' (padded) bias */
-            for (int32_t k = 0; k < 4; ++k) {
-                const int32_t low = (int32_t)((uint32_t)sums[k] << 4) >> 4, other = (2 * k + 3) % FG_S4_GROUP;
-                acc[g + 2 * k] = (uint32_t)((sums[k] - low) >> 28) + (uint32_t)b[2 * k];
-                acc[g + other] = (uint32_t)low - eight_x + (uint32_t)b[other];
-            }
+            fg_s4_runs runs = {rows, count, run, eight_x};
+            w = fg_s4_sums(&runs, w, acc + g);
+        }
+        for (int32_t j = 0; j < chunk; ++j) {
+            acc[j] += (uint32_t)bias[first + j];
         }
         fg_s4_outputs(q, fast, acc, first, chunk, output + first);
     }
