@@ -23,9 +23,10 @@ pytestmark = [needs_qemu, pytest.mark.qemu]
 
 
 def _case(seed: int, opcode: str, in_c: int, channels: int, filter_hw: tuple[int, int] = (3, 3), stride: int = 1,
-          dilation: int = 1, padding: str = "SAME", per_channel: bool = True) -> bytes:
+          dilation: int = 1, padding: str = "SAME", per_channel: bool = True, out_scale: float | None = None) -> bytes:
     """CONV_2D (channels: output channels), DEPTHWISE_CONV_2D (channels: depth multiplier) on a 5x6 image, or
-    FULLY_CONNECTED (channels: units) on in_c inputs, with 4-bit weights."""
+    FULLY_CONNECTED (channels: units) on in_c inputs, with 4-bit weights; out_scale: the output's, instead of one
+    that spreads the outputs over the int8 range."""
     rng = np.random.default_rng(seed)
     b = ModelBuilder(opcode.lower())
     input_shape = (1, in_c) if opcode == "FULLY_CONNECTED" else (1, 5, 6, in_c)
@@ -48,7 +49,8 @@ def _case(seed: int, opcode: str, in_c: int, channels: int, filter_hw: tuple[int
     scales = [float(s) for s in rng.uniform(0.01, 0.1, out_c if per_channel else 1)]
     w = b.constant("w", rng.integers(-8, 8, shape).astype(np.int8), scales, axis=axis, int4=True)
     bias = b.constant("b", rng.integers(-300, 300, out_c).astype(np.int32), [0.05 * s for s in scales])
-    y = b.tensor("y", out_shape, "int8", scale=0.05 * float(np.mean(scales)) * 40 * np.sqrt(np.prod(shape) / out_c),
+    spread = 0.05 * float(np.mean(scales)) * 40 * np.sqrt(np.prod(shape) / out_c)
+    y = b.tensor("y", out_shape, "int8", scale=spread if out_scale is None else out_scale,
                  zero_point=int(rng.integers(-20, 20)))
     b.operator(opcode, [x, w, bias], [y], options)
     b.output(y)
@@ -66,6 +68,14 @@ def _cases() -> list[bytes]:
         _case(15, "DEPTHWISE_CONV_2D", 20, 1, stride=2), _case(16, "DEPTHWISE_CONV_2D", 8, 1, (5, 5)),
         _case(10, "FULLY_CONNECTED", 33, 17, per_channel=False),
         _case(11, "FULLY_CONNECTED", 64, 16, per_channel=False),
+        # whole words of channels: the Armv7-M windows by rows with sliding sums, the DSP windows extended in place;
+        # odd and over-16 channel counts, several blocks of unpacked channel pairs and of pixels, a pointwise layer
+        _case(17, "CONV_2D", 8, 13), _case(18, "CONV_2D", 32, 7, per_channel=False),
+        _case(19, "CONV_2D", 8, 18, (1, 1)), _case(20, "CONV_2D", 4, 9, stride=2, padding="VALID"),
+        _case(21, "FULLY_CONNECTED", 300, 9, per_channel=False),
+        # output stages that are not one SMLAL (a shift of -1, a left shift): TFLite's arithmetic in the variants
+        _case(22, "CONV_2D", 4, 6, per_channel=False, out_scale=0.004),
+        _case(23, "FULLY_CONNECTED", 16, 8, per_channel=False, out_scale=0.001),
     ]
 
 
@@ -75,7 +85,7 @@ PLANAR = "fg_depthwise_conv2d_3x3_planar_s4"  # Armv7-M: mps2_an385 and mps2_an3
 ARMV7M = ["fg_conv2d_s4", "fg_conv2d_s4_armv7m", "fg_depthwise_conv2d_s4", PLANAR, "fg_fully_connected_s4_armv7m"]
 EXPECTED = {"mps2_an385": ARMV7M,
             "mps2_an386": ["fg_conv2d_s4", "fg_conv2d_s4_dsp", "fg_depthwise_conv2d_s4", PLANAR,
-                           "fg_fully_connected_s4_dsp"],
+                           "fg_fully_connected_s4_armv7m"],
             "mps3_an547": ["fg_conv2d_s4_mve", "fg_conv2d_pointwise_s4_mve", "fg_depthwise_conv2d_s4",
                            "fg_depthwise_conv2d_3x3_s4_mve", "fg_fully_connected_s4_mve"],
             "mps2_an385_armv6m": ["fg_conv2d_s4", "fg_conv2d_s4_armv6m", "fg_depthwise_conv2d_s4",

@@ -1,5 +1,6 @@
 """What the 4-bit CONV_2D and FULLY_CONNECTED variants of each ISA class share (mve_4bit, dsp_4bit, armv7m_4bit): the
-pair of variants replacing fg_conv2d_s4 and fg_fully_connected_s4, each from its class's weight layout."""
+pair of variants replacing fg_conv2d_s4 and fg_fully_connected_s4, each from its class's weight layout; and the
+channel-pair bytes (pack_channel_pairs) the Armv7-M and DSP layouts are made of."""
 
 from __future__ import annotations
 
@@ -18,6 +19,17 @@ Layout = Callable[[Graph, Operator, KernelCall, Variant, int], KernelCall]
 def weights_4bit(graph: Graph, op: Operator, out_c: int) -> np.ndarray:
     """The filter as [out_c, taps] (values in [-8, 7])."""
     return np.asarray(graph.tensors[op.inputs[1]].data, dtype=np.int64).reshape(out_c, -1)
+
+
+def pack_channel_pairs(weights: np.ndarray) -> np.ndarray:
+    """int8 [C_out, K] in [-8, 7] -> int8 [ceil(C_out / 2), K]: output channels c (even) and c + 1 in one signed byte
+    16 w_c + (w_c+1 + 8) (an odd C_out padded with a zero channel). Its low nibble u = w_c+1 + 8, so a dot product
+    with the bytes, S_b = 16 S_c + S_c+1 + 8 X, and with their low nibbles, S_u = S_c+1 + 8 X (X the sum of the same
+    inputs), give both channels: S_c+1 = S_u - 8 X, S_c = (S_b - S_u) >> 4."""
+    channels, depth = weights.shape
+    padded = np.zeros((channels + channels % 2, depth), np.int16)
+    padded[:channels] = weights
+    return (16 * padded[0::2] + padded[1::2] + 8).astype(np.int8)
 
 
 def conv_and_fully_connected(prefix: str, requires: frozenset[str], layout: Layout, window_taps: int,

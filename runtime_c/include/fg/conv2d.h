@@ -57,8 +57,8 @@ void fg_conv2d_folded_s8(const fg_conv2d_params *params, const int8_t *input, co
  * read in place from params->packed (filter is NULL), the bias from params->folded_bias; any geometry (windows of
  * at most FG_CONV_GATHER_TAPS taps gathered on the stack, four channels per pass; larger ones row by row). */
 void fg_conv2d_s4(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter, int8_t *output);
-/* Its Armv7-M variant (windows of at most FG_CONV_GATHER_TAPS taps): params->packed eight channels per word per tap
- * (fg_s4_window_armv7m). */
+/* Its Armv7-M variant (windows of at most FG_CONV_GATHER_TAPS taps): params->packed eight channels' channel-pair
+ * nibbles per word per tap, after the output stage's constants (fg_s4_rows_armv7m). */
 void fg_conv2d_s4_armv7m(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter, int8_t *output);
 
 /* The filter rows of output pixel `pixel`'s window for the blocked kernels: pointers into the image where a row lies

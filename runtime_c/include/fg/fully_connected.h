@@ -39,7 +39,8 @@ void fg_fully_connected_s16(const fg_fully_connected_params *params, const int16
  * params->packed (weights is NULL), the bias from params->folded_bias. */
 void fg_fully_connected_s4(const fg_fully_connected_params *params, const int8_t *input, const int8_t *weights,
                            int8_t *output);
-/* Its Armv7-M variant: params->packed eight channels per word per tap (fg_s4_window_armv7m). */
+/* Its Armv7-M variant (accum_depth at most FG_S4_ARMV7M_MAX_TAPS): params->packed eight channels' channel-pair
+ * nibbles per word per tap, after the output stage's constants (fg_s4_window_armv7m). */
 void fg_fully_connected_s4_armv7m(const fg_fully_connected_params *params, const int8_t *input, const int8_t *weights,
                                   int8_t *output);
 

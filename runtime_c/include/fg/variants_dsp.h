@@ -76,20 +76,8 @@ void fg_add_dsp(const fg_add_params *params, const int8_t *input1, const int8_t 
  * SXTAB16 sums in int16 halves. Output pixels in raster order, as the portable kernel (the same overlap). */
 void fg_avg_pool2d_dsp(const fg_pool2d_params *params, const int8_t *input, int8_t *output);
 
-/* fg_conv2d_s4 (4-bit weights, windows of at most FG_CONV_GATHER_TAPS taps) and fg_fully_connected_s4: each window
- * (or row) sign-extended into input pairs, then two channels per pass of SMLAD on nibble lanes (fg_s4_window_dsp). */
+/* fg_conv2d_s4 (4-bit weights, windows of at most FG_CONV_GATHER_TAPS taps): the int8 variants' three-pixel tile on
+ * weights unpacked a block of channel pairs at a time, reused by a block of pixels. */
 void fg_conv2d_s4_dsp(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter, int8_t *output);
-void fg_fully_connected_s4_dsp(const fg_fully_connected_params *params, const int8_t *input, const int8_t *weights,
-                               int8_t *output);
-
-/* output[c] = requantized(bias[c] + sum_i x[i] w_c[i]), c < out_c, for 4-bit weights: packed holds one
- * fg_dsp_channel per channel (its bias; bias unused), then rows of words per channel, ceil(taps / 8) words each: word
- * q holds taps 8q + (0 1 4 5 2 3 6 7) + 8 in nibbles 0..7, so that the word shifted by 4k and masked with 0x000F000F
- * is the int16 pair matching fg_dsp_extend's input pair k. */
-void fg_s4_window_dsp(const int8_t *x, int32_t taps, const void *packed, int32_t out_c, const int32_t *bias,
-                      const fg_requant_params *q, int8_t *output);
-/* The same for two windows of at most FG_CONV_GATHER_TAPS taps, both read before either's outputs are stored. */
-void fg_s4_windows2_dsp(const int8_t *x0, const int8_t *x1, int32_t taps, const void *packed, int32_t out_c,
-                        const fg_requant_params *q, int8_t *out0, int8_t *out1);
 
 #endif /* FG_VARIANTS_DSP_H */

@@ -1,33 +1,156 @@
-/* CONV_2D with 4-bit weights on the DSP extension: output pixels in pairs, raster order, their windows as runs of taps
- * (gathered at the border) through fg_s4_windows2_dsp, which reads both before storing either (a last pixel alone
- * through fg_s4_window_dsp); params->packed the weights as they read them. */
+/* CONV_2D with 4-bit weights on the DSP extension: the int8 variant's tile (fg/isa/dsp.h: three pixels x a channel
+ * pair per pass of SMLAD on int16 weight pairs, the output stage fused) run on weights unpacked block by block.
+ *
+ * Output pixels go in blocks of up to FG_S4_DSP_TILES tiles of three (raster order): each tile's windows are
+ * sign-extended into input pairs first (inside the image straight from its rows, else gathered with the zero point in
+ * the padding), then for each block of channel pairs the 4-bit weights are unpacked into the int8 layout on the stack
+ * (FG_S4_DSP_UNPACKED words) and every tile of the pixel block runs on them. A weight is unpacked once per pixel block
+ * (AND with a shifted operand and SSUB16: 1.25 instructions a weight) and multiplied by every pixel of it, so the
+ * unpacking costs 1.25 / (3 x tiles) instructions per product against the tile's ~0.7.
+ *
+ * params->packed: fg_dsp_channel[out_c], then per channel pair (an odd last one with a zero channel) one word per
+ * four depths q (the window's taps to a multiple of 8): nibble k (k < 4) the weight + 8 of int16 word k's low lane,
+ * nibble 4 + k its high lane's, word k of the int8 layout being (A[4q], A[4q+2]), (B[4q], B[4q+2]),
+ * (A[4q+1], A[4q+3]), (B[4q+1], B[4q+3]) for channels A, B of the pair (firmware_gen/ops/variants/dsp_4bit.py). */
 #include "fg/variants_dsp.h"
 
 #if defined(__ARM_FEATURE_DSP)
+#include "fg/isa/dsp.h"
 #include "fg/support/window_run.h"
 
-void fg_conv2d_s4_dsp(const fg_conv2d_params *p, const int8_t *input, const int8_t *filter, int8_t *output) {
-    const int32_t out_c = p->out_c, taps = p->filter_h * p->filter_w * p->in_c;
-    const fg_requant_params requant = p->requant;
-    int8_t gathered[2][FG_CONV_GATHER_TAPS];
-    const int8_t *x[2];
-    int32_t pending = 0;
+#define FG_S4_DSP_MAX_PAIRS (FG_CONV_GATHER_TAPS / 2)  /* input pairs of a window, whole blocks of 8 depths */
+#define FG_S4_DSP_INPUTS 1536                          /* words of input pairs of a pixel block (3 per pair a tile) */
+#define FG_S4_DSP_UNPACKED (2 * FG_S4_DSP_MAX_PAIRS)   /* words of unpacked weights: at least one channel pair */
+
+/* Unpacks `count` channel pairs of `words` words each (four depths a word, an even count) into the int8 layout at
+ * out, two words a pass. */
+static void fg_s4_unpack_dsp(const uint32_t *packed, int32_t count, int32_t words, uint32_t *out) {
+    const uint32_t *const end = packed + count * words;
+    const uint32_t lanes = 0x000F000Fu, eights = 0x00080008u;
+    uint32_t w0, w1, t0, t1, t2, t3;
+#define FG_S4_UNPACK_WORD(w)                          \
+    "and %[t0], %[m], " w "\n\t"                      \
+    "ssub16 %[t0], %[t0], %[e]\n\t"                   \
+    "and %[t1], %[m], " w ", lsr #4\n\t"              \
+    "ssub16 %[t1], %[t1], %[e]\n\t"                   \
+    "and %[t2], %[m], " w ", lsr #8\n\t"              \
+    "ssub16 %[t2], %[t2], %[e]\n\t"                   \
+    "and %[t3], %[m], " w ", lsr #12\n\t"             \
+    "ssub16 %[t3], %[t3], %[e]\n\t"                   \
+    "strd %[t0], %[t1], [%[o]], #16\n\t"              \
+    "strd %[t2], %[t3], [%[o], #-8]\n\t"
+    __asm__ volatile("1:\n\t"
+                     "ldrd %[w0], %[w1], [%[p]], #8\n\t"
+                     FG_S4_UNPACK_WORD("%[w0]") FG_S4_UNPACK_WORD("%[w1]")
+                     "cmp %[p], %[end]\n\t"
+                     "bne 1b\n\t"
+                     : [p] "+r"(packed), [o] "+r"(out), [w0] "=&r"(w0), [w1] "=&r"(w1), [t0] "=&r"(t0),
+                       [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3)
+                     : [m] "r"(lanes), [e] "r"(eights), [end] "r"(end)
+                     : "cc", "memory");
+#undef FG_S4_UNPACK_WORD
+}
+
+/* The input pairs of `words` (>= 1) words of inputs into x (stride 3), as fg_dsp_extend lays them out: an odd word
+ * first, then two a pass. */
+static inline void fg_s4_extend_words(const int8_t *from, int32_t words, uint32_t *x) {
+    const int8_t *const end = from + 4 * words;
+    uint32_t v, even, odd;
+#define FG_S4_EXTEND_WORD(at)                         \
+    "ldr %[v], [%[f]], #4\n\t"                        \
+    "sxtb16 %[even], %[v]\n\t"                        \
+    "sxtb16 %[odd], %[v], ror #8\n\t"                 \
+    "str %[even], [%[x], #" #at "]\n\t"               \
+    "str %[odd], [%[x], #" #at " + 12]\n\t"
+    __asm__ volatile("tst %[n], #1\n\t"
+                     "beq 1f\n\t"
+                     FG_S4_EXTEND_WORD(0)
+                     "add %[x], %[x], #24\n\t"
+                     "cmp %[f], %[end]\n\t"
+                     "beq 2f\n"
+                     "1:\n\t"
+                     FG_S4_EXTEND_WORD(0) FG_S4_EXTEND_WORD(24)
+                     "add %[x], %[x], #48\n\t"
+                     "cmp %[f], %[end]\n\t"
+                     "bne 1b\n"
+                     "2:\n\t"
+                     : [f] "+r"(from), [x] "+r"(x), [v] "=&r"(v), [even] "=&r"(even), [odd] "=&r"(odd)
+                     : [end] "r"(end), [n] "r"(words)
+                     : "cc", "memory");
+#undef FG_S4_EXTEND_WORD
+}
+
+/* The input pairs of output pixel `pixel` into x (stride 3): a pointwise layer's straight from its pixel; a window
+ * inside the image whose filter rows are whole words straight from its rows; else gathered. The pairs past the
+ * window stay as they are (zero). */
+static void fg_s4_extend_dsp(const fg_conv2d_params *p, const int8_t *image, int32_t pixel, int pointwise,
+                             int8_t *gathered, uint32_t *x) {
+    const int32_t row = p->filter_w * p->in_c;
+    if (pointwise) {
+        fg_s4_extend_words(image + pixel * row, row / 4, x);
+        return;
+    }
+    const int32_t oy = pixel / p->out_w, ox = pixel % p->out_w;
+    const int32_t y0 = oy * p->stride_h - p->pad_top, x0 = ox * p->stride_w - p->pad_left;
+    if (row % 4 == 0 && p->dilation_w == 1 && x0 >= 0 && x0 + p->filter_w <= p->in_w && y0 >= 0 &&
+        y0 + (p->filter_h - 1) * p->dilation_h < p->in_h) {
+        const int32_t line = p->in_w * p->in_c * p->dilation_h;
+        const int8_t *from = image + (y0 * p->in_w + x0) * p->in_c;
+        for (int32_t r = 0; r < p->filter_h; ++r, from += line, x += 3 * (row / 2)) {
+            fg_s4_extend_words(from, row / 4, x);
+        }
+        return;
+    }
+    const int32_t taps = p->filter_h * row;
+    fg_dsp_extend(fg_conv_window_run(p, image, oy, ox, gathered), taps, ((taps + 3) >> 2) << 1, x, 3);
+}
+
+/* Channel pairs [first, first + count) of `tiles` tiles (their input pairs at x, `pairs` a tile) from the unpacked
+ * weights w (the int8 variants' tile); pixels: of the last tile (the others have three). */
+static void fg_s4_block_dsp(const fg_conv2d_params *p, const uint32_t *x, int32_t tiles, int32_t pixels,
+                            int32_t pairs, const uint32_t *w, int32_t first, int32_t count, int narrow,
+                            int8_t *output) {
+    const int32_t out_c = p->out_c, channels = out_c - 2 * first < 2 * count ? out_c - 2 * first : 2 * count;
+    const fg_dsp_channel *ch = (const fg_dsp_channel *)p->packed + 2 * first;
+    for (int32_t t = 0; t < tiles; ++t, x += 3 * pairs, output += 3 * out_c) {
+        fg_dsp_gemm_3_strided(x, w, pairs, ch, channels, out_c, t + 1 < tiles ? 3 : pixels, output + 2 * first,
+                              &p->requant, narrow);
+    }
+}
+
+FG_HOT_LOOP void fg_conv2d_s4_dsp(const fg_conv2d_params *p, const int8_t *input, const int8_t *filter,
+                                  int8_t *output) {
+    const int32_t out_c = p->out_c, taps = p->filter_h * p->filter_w * p->in_c, pairs = ((taps + 7) >> 3) << 2;
+    const int32_t per_image = p->out_h * p->out_w, in_bytes = p->in_h * p->in_w * p->in_c;
+    const int32_t channel_pairs = (out_c + 1) >> 1, words = pairs >> 1;
+    const int32_t tiles_max = FG_S4_DSP_INPUTS / (3 * pairs), pairs_max = FG_S4_DSP_UNPACKED / (2 * pairs);
+    const uint32_t *packed = (const uint32_t *)((const fg_dsp_channel *)p->packed + out_c);
+    const int narrow = fg_dsp_all_narrow((const fg_dsp_channel *)p->packed, out_c);
+    const int pointwise = p->filter_h == 1 && p->filter_w == 1 && p->stride_h == 1 && p->stride_w == 1 &&
+                          p->pad_top == 0 && p->pad_left == 0 && p->out_w == p->in_w && p->in_c % 4 == 0;
+    int8_t gathered[FG_CONV_GATHER_TAPS] __attribute__((aligned(4)));
+    uint32_t x[FG_S4_DSP_INPUTS], w[FG_S4_DSP_UNPACKED];
     (void)filter;
-    for (int32_t b = 0; b < p->batches; ++b) {
-        const int8_t *image = input + b * p->in_h * p->in_w * p->in_c;
-        for (int32_t oy = 0; oy < p->out_h; ++oy) {
-            for (int32_t ox = 0; ox < p->out_w; ++ox) {
-                x[pending] = fg_conv_window_run(p, image, oy, ox, gathered[pending]);
-                if (++pending == 2) {
-                    fg_s4_windows2_dsp(x[0], x[1], taps, p->packed, out_c, &requant, output, output + out_c);
-                    output += 2 * out_c;
-                    pending = 0;
+    for (int32_t k = 0; k < tiles_max * 3 * pairs; ++k) {
+        x[k] = 0;  /* the pairs past a window stay zero */
+    }
+    for (int32_t b = 0; b < p->batches; ++b, input += in_bytes) {
+        for (int32_t i = 0; i < per_image; i += 3 * tiles_max) {
+            const int32_t left = per_image - i, tiles = left < 3 * tiles_max ? (left + 2) / 3 : tiles_max;
+            const int32_t last = left - 3 * (tiles - 1) < 3 ? left - 3 * (tiles - 1) : 3;
+            for (int32_t t = 0; t < tiles; ++t) {
+                for (int32_t px = 0; px < 3; ++px) {  /* a short last tile repeats its first pixel */
+                    const int32_t pixel = i + 3 * t + (t + 1 < tiles || px < last ? px : 0);
+                    fg_s4_extend_dsp(p, input, pixel, pointwise, gathered, x + 3 * pairs * t + px);
                 }
             }
+            for (int32_t first = 0; first < channel_pairs; first += pairs_max) {
+                const int32_t count = channel_pairs - first < pairs_max ? channel_pairs - first : pairs_max;
+                fg_s4_unpack_dsp(packed + first * words, count, words, w);
+                fg_s4_block_dsp(p, x, tiles, last, pairs, w, first, count, narrow,
+                                output + (b * per_image + i) * out_c);
+            }
         }
-    }
-    if (pending) {
-        fg_s4_window_dsp(x[0], taps, p->packed, out_c, NULL, &requant, output);
     }
 }
 #endif

@@ -348,30 +348,37 @@ static __attribute__((noinline, unused)) void fg_dsp_tile_store_relu(const uint3
 #undef FG_DSP_CLAMP_BLOCK
 #undef FG_DSP_CLAMP
 
-/* Every output channel of up to three pixels whose input pairs fg_dsp_extend laid out in x (stride 3): the
- * weights are one block of 2 * pairs words per channel pair, pixel p's outputs go to output + p * out_c. narrow: no
+/* Output channels [0, channels) of up to three pixels whose input pairs fg_dsp_extend laid out in x (stride 3): the
+ * weights are one block of 2 * pairs words per channel pair, pixel p's outputs go to output + p * stride. narrow: no
  * channel is wide (fg_dsp_all_narrow). */
-static inline void fg_dsp_gemm_3(const uint32_t *x, const uint32_t *weights, int32_t pairs, const fg_dsp_channel *ch,
-                                 int32_t out_c, int32_t pixels, int8_t *output, const fg_requant_params *q,
-                                 int narrow) {
+static inline void fg_dsp_gemm_3_strided(const uint32_t *x, const uint32_t *weights, int32_t pairs,
+                                         const fg_dsp_channel *ch, int32_t channels, int32_t stride, int32_t pixels,
+                                         int8_t *output, const fg_requant_params *q, int narrow) {
     int32_t c = 0;
-    if (pixels == 3 && narrow && out_c >= 2) {  /* every whole channel pair in one call */
-        fg_dsp_job job = {pairs >> 2, ch, output, out_c, q->activation_min, q->activation_max,
-                          q->activation_min == -128 && q->activation_max == 127, 3 * 4 * pairs, out_c >> 1};
+    if (pixels == 3 && narrow && channels >= 2) {  /* every whole channel pair in one call */
+        fg_dsp_job job = {pairs >> 2, ch, output, stride, q->activation_min, q->activation_max,
+                          q->activation_min == -128 && q->activation_max == 127, 3 * 4 * pairs, channels >> 1};
         if (job.full && q->output_offset == -128) {
             fg_dsp_tile_store_relu(x, weights, &job);
         } else {
             fg_dsp_tile_store(x, weights, &job);
         }
-        c = out_c & ~1;
-        weights += (out_c >> 1) * 2 * pairs;
+        c = channels & ~1;
+        weights += (channels >> 1) * 2 * pairs;
     }
-    for (; c < out_c; c += 2, weights += 2 * pairs) {
+    for (; c < channels; c += 2, weights += 2 * pairs) {
         uint32_t acc[6];
-        fg_dsp_bias_3x2(ch, c, out_c, acc);
+        fg_dsp_bias_3x2(ch, c, channels, acc);
         fg_dsp_tile_3x2(x, weights, pairs >> 2, acc);
-        fg_dsp_store_3x2(acc, ch, c, out_c, pixels, output, out_c, q);
+        fg_dsp_store_3x2(acc, ch, c, channels, pixels, output, stride, q);
     }
+}
+
+/* Every output channel: pixel p's outputs at output + p * out_c. */
+static inline void fg_dsp_gemm_3(const uint32_t *x, const uint32_t *weights, int32_t pairs, const fg_dsp_channel *ch,
+                                 int32_t out_c, int32_t pixels, int8_t *output, const fg_requant_params *q,
+                                 int narrow) {
+    fg_dsp_gemm_3_strided(x, weights, pairs, ch, out_c, out_c, pixels, output, q, narrow);
 }
 
 #undef FG_DSP_TILE_PAIR

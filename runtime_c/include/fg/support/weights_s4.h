@@ -48,10 +48,22 @@ static inline void fg_s4_rows4(const int8_t *weights, int32_t row_bytes, const i
     }
 }
 
-/* The outputs of one window (a pixel's taps, or a fully-connected row) of `taps` inputs at x, for out_c channels in
- * groups of eight: packed is [groups][taps] words, nibble i of a word channel i's weight + 8 (the Armv7-M variants' layout,
- * kernels/support/gemm_s4_armv7m.c); output[c] = requantized(bias[c] + the dot product of x and channel c). */
+/* The outputs of one window (a pixel's taps, or a fully-connected row) of `taps` inputs at x (taps <=
+ * FG_S4_ARMV7M_MAX_TAPS), for out_c channels in groups of eight: packed is a word (1: every channel's output stage
+ * is fg_fast_output's), the fg_fast_channel of every channel (of the layer if per tensor), then [groups][taps]
+ * words, byte j of a word channel pair (2j, 2j + 1) as pair_4bit.pack_channel_pairs writes it (the Armv7-M
+ * variants' layout, kernels/support/gemm_s4_armv7m.c); output[c] = requantized(bias[c] + the dot product of x and
+ * channel c). */
+#define FG_S4_ARMV7M_MAX_TAPS 65536
 void fg_s4_window_armv7m(const int8_t *x, int32_t taps, const void *packed, int32_t out_c, const int32_t *bias,
                          const fg_requant_params *q, int8_t *output);
+
+/* The same for a window of `count` runs of `run` taps, run r at rows[r] (count * run <= FG_S4_ARMV7M_MAX_TAPS), sum_x
+ * the sum of its taps. */
+void fg_s4_rows_armv7m(const int8_t *const rows[], int32_t count, int32_t run, int32_t sum_x, const void *packed,
+                       int32_t out_c, const int32_t *bias, const fg_requant_params *q, int8_t *output);
+
+/* sum_{i < n} x[i]. */
+int32_t fg_s4_sum_armv7m(const int8_t *x, int32_t n);
 
 #endif /* FG_WEIGHTS_S4_H */

@@ -1,0 +1,80 @@
+"""The generation-time layouts of the Armv7-M and DSP 4-bit variants, emulated in numpy as their kernels read them:
+the channel-pair bytes (pair_4bit.pack_channel_pairs) give both channels' sums exactly, the Armv7-M tap words give
+them through one 64-bit SMLAL per pair of channels, and the DSP words unpack (AND, SSUB16) into the int8 variants'
+int16 pairs. Odd channel counts, depths off a multiple of 8, the extreme weights and inputs."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from firmware_gen.ops.variants.armv7m_4bit import pair_words
+from firmware_gen.ops.variants.dsp import interleaved_pairs
+from firmware_gen.ops.variants.dsp_4bit import unpacking_words
+from firmware_gen.ops.variants.pair_4bit import pack_channel_pairs
+
+SHAPES = [(1, 1), (2, 7), (5, 9), (8, 16), (13, 33), (16, 144)]
+
+
+def _weights(shape: tuple[int, int], seed: int) -> np.ndarray:
+    weights = np.random.default_rng(seed).integers(-8, 8, shape).astype(np.int8)
+    weights.flat[0], weights.flat[-1] = -8, 7
+    return weights
+
+
+def _inputs(depth: int, seed: int) -> np.ndarray:
+    x = np.random.default_rng(seed + 100).integers(-128, 128, depth)
+    x[0] = -128
+    return x
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_channel_pair_bytes_give_both_channels_sums(shape):
+    weights = _weights(shape, 1)
+    pairs = pack_channel_pairs(weights)
+    assert pairs.dtype == np.int8 and pairs.shape == (-(-shape[0] // 2), shape[1])
+    padded = np.zeros((pairs.shape[0] * 2, shape[1]), np.int64)
+    padded[:shape[0]] = weights
+    x = _inputs(shape[1], 1)
+    s_b = pairs.astype(np.int64) @ x
+    s_u = (pairs.astype(np.int64) & 0x0F) @ x
+    assert np.array_equal((s_b - s_u) >> 4, padded[0::2] @ x)
+    assert np.array_equal(s_u - 8 * x.sum(), padded[1::2] @ x)
+
+
+def _rotated_masked(word: np.ndarray, turn: int) -> np.ndarray:
+    word = word.astype(np.uint64)
+    rotated = ((word >> turn) | (word << (32 - turn))) & 0xFFFFFFFF if turn else word
+    masked = (rotated & 0xF000000F).astype(np.int64)
+    return np.where(masked >= 1 << 31, masked - (1 << 32), masked)
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_armv7m_tap_words_give_eight_channels_per_four_smlal(shape):
+    """fg_s4_sums: word rotated right by 8k + 8 and masked with 0xF000000F, times the input, into a 64-bit sum whose
+    top (from bit 28) is channel 2k's sum and whose low 28 bits, sign-extended, channel (2k + 3) mod 8's plus 8 X."""
+    weights = _weights(shape, 2)
+    channels, taps = shape
+    words = pair_words(weights).reshape(-1, taps)
+    assert words.size * 4 == -(-channels // 8) * 8 * taps // 2  # half a byte per weight, groups of eight channels
+    padded = np.zeros((words.shape[0] * 8, taps), np.int64)
+    padded[:channels] = weights
+    x = _inputs(taps, 2)
+    for group, row in enumerate(words):
+        for k in range(4):
+            total = int(_rotated_masked(row, (8 * k + 8) % 32) @ x)
+            low = ((total & 0x0FFFFFFF) ^ 0x08000000) - 0x08000000
+            assert (total - low) >> 28 == padded[8 * group + 2 * k] @ x
+            assert low - 8 * x.sum() == padded[8 * group + (2 * k + 3) % 8] @ x
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_dsp_words_unpack_into_the_int8_variants_int16_pairs(shape):
+    """fg_s4_unpack_dsp: word shifted by 4k, masked with 0x000F000F, SSUB16 of 8 = the int8 layout's word k."""
+    weights = _weights(shape, 3)
+    words = unpacking_words(weights).astype(np.uint64)
+    lanes = np.stack([(words >> (4 * k)) & 0x000F000F for k in range(4)], axis=1).reshape(-1)
+    low, high = (lanes & 0xFFFF).astype(np.int64) - 8, (lanes >> 16).astype(np.int64) - 8
+    unpacked = ((low & 0xFFFF) | ((high & 0xFFFF) << 16)).astype(np.uint32).view(np.int32)
+    assert np.array_equal(unpacked, interleaved_pairs(weights))
+    assert words.size * 4 == -(-shape[0] // 2) * 2 * -(-shape[1] // 8) * 8 // 2
