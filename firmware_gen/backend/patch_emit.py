@@ -40,22 +40,22 @@ def _region(rect: Rect, width: int, channels: int) -> str:
     return f"{{ {offset}, {width * channels}, {rect.rows.size}, {rect.cols.size * channels} }}"
 
 
-def _c_value(value: int | tuple) -> str:
+def c_value(value: int | tuple) -> str:
     """A geometry field as a C initializer (a tuple in braces, as codegen writes params)."""
-    return "{ " + ", ".join(_c_value(v) for v in value) + " }" if isinstance(value, tuple) else str(int(value))
+    return "{ " + ", ".join(c_value(v) for v in value) + " }" if isinstance(value, tuple) else str(int(value))
 
 
-def _layer_params(step: Step, fields: list[tuple[str, str]], patches: list[LayerPatch],
-                  channels: int) -> tuple[list, list[str]]:
-    """The distinct params structs of one layer, and the one each patch runs with."""
+def layer_params(step: Step, fields: list[tuple[str, str]], patches: list[LayerPatch], channels: int,
+                 suffix: str = "patch") -> tuple[list, list[str]]:
+    """The distinct params structs of one layer, and the one each patch (or call) runs with."""
     variants: dict[tuple, str] = {}
     structs, names = [], []
     for patch in patches:
         geometry = patch_params(step.call, patch, channels)
         key = tuple(sorted(geometry.items()))
         if key not in variants:
-            variants[key] = f"{step.params_name}_patch{len(variants)}"
-            structs.append((variants[key], [(f, _c_value(geometry[f]) if f in geometry else v) for f, v in fields]))
+            variants[key] = f"{step.params_name}_{suffix}{len(variants)}"
+            structs.append((variants[key], [(f, c_value(geometry[f]) if f in geometry else v) for f, v in fields]))
         names.append(variants[key])
     return structs, names
 
@@ -68,7 +68,7 @@ def stage_code(graph: Graph, plan: MemoryPlan, steps: list[Step], stage_plan, st
     params, names = {}, []
     for layer, step in enumerate(layers):
         channels = graph.tensors[step.outputs[0].index].shape[-1]
-        params[step.index], chosen = _layer_params(step, step_params[step.index], [p[layer] for p in stage.patches],
+        params[step.index], chosen = layer_params(step, step_params[step.index], [p[layer] for p in stage.patches],
                                                    channels)
         names.append(chosen)
     source, result = graph.tensors[stage.input], graph.tensors[stage.tensors[-1]]

@@ -1,12 +1,15 @@
 """Whether a model runs its first layers patch by patch, where the stage ends and its grid (--patches, issue 24).
 
 off: never. min: the stage and grid of the smallest pool whose extra work stays within the budget (+15 %), if that
-pool is smaller than the whole-tensor plan's. auto (the default): as min, but only when the whole-tensor plan does
-not fit (a pool's size limit, or the RAM given as PlanningOptions.ram_bytes). A forced stage (--patch-stage OP:RxC)
-is taken as it is, or refused in one line naming the operator or the dimension.
+pool is smaller than the whole-tensor plan's; the halos recomputed by a grid of patches, or kept in row buffers
+(ops/row_stage.py), whichever gives the smaller pool. auto (the default): as min, but only when the whole-tensor
+plan does not fit (a pool's size limit, or the RAM given as PlanningOptions.ram_bytes). A forced stage
+(--patch-stage OP:RxC, or OP:rows for row buffers) is taken as it is, or refused in one line naming the operator or
+the dimension.
 
 The extra work is an estimate (`stage_cost`: the MACs and elements recomputed in the patches' halos, a cost per
-call), not an instruction count (bench/patches.py measures those on QEMU).
+call; `row_cost`: a cost per call, per byte moved and per element read again), not an instruction count
+(bench/patches.py measures those on QEMU).
 """
 
 from __future__ import annotations
@@ -20,10 +23,11 @@ from firmware_gen.errors import DoesNotFitError, UserError
 from firmware_gen.frontend.ir import Graph
 from firmware_gen.ops import macs, view_aliases
 from firmware_gen.ops.base import KernelCall
-from firmware_gen.ops.patch_buffers import StageBuffers, planning_graph
-from firmware_gen.ops.patch_graph import build_stage, stage_at, stage_prefix
+from firmware_gen.ops.patch_buffers import StageBuffers, stage_buffers
+from firmware_gen.ops.patch_graph import build_stage, row_stage_at, stage_at, stage_prefix
 from firmware_gen.ops.patch_kernels import layer_window, stage_calls
 from firmware_gen.ops.patch_stage import PatchStage
+from firmware_gen.ops.row_stage import RowStage
 from firmware_gen.planner import MemoryPlan, OverlapAllowance, PlanningOptions, check_plan, plan_graph
 from firmware_gen.planner.buffers import BufferInfo, lower_bound
 from firmware_gen.planner.liveness import alias_groups
@@ -34,12 +38,12 @@ __all__ = ["PATCH_MODES", "StagePlan", "choose", "parse_forced", "plan_stage", "
 BUDGET = 0.15  # the estimate of extra instructions over the model's (`stage_cost`)
 MAX_PARTS = 8  # rows or columns of patches tried
 PLANNED = 4  # candidates planned in full, the smallest by their lower bound
-_FORCED = re.compile(r"^(\d+):(\d+)x(\d+)$")
+_FORCED = re.compile(r"^(\d+):(?:(\d+)x(\d+)|rows)$")
 
 
 @dataclass
 class StagePlan:
-    stage: PatchStage
+    stage: PatchStage | RowStage
     calls: dict[int, KernelCall]  # operator index -> the call each layer runs on patches
     buffers: StageBuffers
     plan: MemoryPlan
@@ -48,11 +52,17 @@ class StagePlan:
     model_macs: int
     extra_fraction: float  # the estimate of extra instructions (see `Cost`)
 
+    @property
+    def halos(self) -> str:
+        return "kept in row buffers" if self.stage.mode == "rows" else "recomputed"
+
     def to_json(self, graph: Graph) -> dict:
         stage = self.stage
         return {"first_operator": graph.operators[stage.positions[0]].index,
                 "last_operator": graph.operators[stage.last].index, "steps": list(stage.positions),
-                "grid": list(stage.grid), "patches": len(stage.patches), "output_tensor": stage.tensors[-1],
+                "grid": list(stage.grid), "mode": stage.mode,
+                "patches": len(stage.calls if isinstance(stage, RowStage) else stage.patches),
+                "output_tensor": stage.tensors[-1],
                 "extra_macs": self.extra_macs, "extra_instructions_estimate": round(self.extra_fraction, 4),
                 "extra_macs_fraction": round(self.extra_macs / max(self.model_macs, 1), 4),
                 "buffers": [{"tensor": t, "name": self.buffers.graph.tensors[t].name,
@@ -62,9 +72,11 @@ class StagePlan:
         """Lines for `plan` and `analyze`: the stage, its grid and its buffers."""
         stage, first = self.stage, graph.operators[self.stage.positions[0]]
         last = graph.operators[stage.last]
-        lines = [f"patch stage: operators {first.index}..{last.index} ({stage.label}, {len(stage.patches)} patches), "
-                 f"output t{stage.tensors[-1]}; +{self.extra_fraction:.1%} instructions (an estimate from the MACs "
-                 f"and elements recomputed in halos; recomputed MACs {self.extra_macs:,} of {self.model_macs:,})",
+        count = "" if isinstance(stage, RowStage) else f", {len(stage.patches)} patches"
+        lines = [f"patch stage: operators {first.index}..{last.index} ({stage.label}{count}), halos {self.halos}, "
+                 f"output t{stage.tensors[-1]}; +{self.extra_fraction:.1%} instructions (an estimate from the calls, "
+                 f"the rows moved and what halos recompute; recomputed MACs {self.extra_macs:,} of "
+                 f"{self.model_macs:,})",
                  "patch buffers (one patch at a time; the stage's intermediates are not whole tensors):"]
         for t in self.patch_tensors():
             tensor = self.buffers.graph.tensors[t]
@@ -76,12 +88,12 @@ class StagePlan:
         return [*self.stage.tensors[:-1], *extra]
 
 
-def parse_forced(text: str) -> tuple[int, int, int]:
-    """--patch-stage OP:RxC -> (operator index, rows, columns)."""
+def parse_forced(text: str) -> tuple[int, tuple[int, int] | None]:
+    """--patch-stage OP:RxC -> (operator index, (rows, columns)); OP:rows -> (operator index, None)."""
     match = _FORCED.match(text.strip())
     if not match:
-        raise UserError(f"--patch-stage {text}: expected OPERATOR:ROWSxCOLUMNS, e.g. 7:3x3")
-    return int(match[1]), int(match[2]), int(match[3])
+        raise UserError(f"--patch-stage {text}: expected OPERATOR:ROWSxCOLUMNS or OPERATOR:rows, e.g. 7:3x3")
+    return int(match[1]), (int(match[2]), int(match[3])) if match[2] else None
 
 
 # The estimate of a layer's instructions: its MACs plus ELEMENT_COST per element it reads and writes (the output
@@ -89,6 +101,11 @@ def parse_forced(text: str) -> tuple[int, int, int]:
 # measured at +28.6 % on mps2_an385). A patch also pays a fixed CALL_COST per layer call.
 ELEMENT_COST = 20
 CALL_COST = 3000
+MOVE_COST = 1  # per byte a row buffer moves
+# Per input element a row call reads beyond the whole layer's once (a 3x3 window over one row reads three rows: the
+# DSP ring kernels sign-extend each again; vww_96_int8's stage to operator 7 in rows measured +11.7 % on
+# mps2_an386 where calls and moves alone estimated +5.1 %).
+READ_COST = 4
 
 
 @dataclass(frozen=True)
@@ -109,8 +126,22 @@ def model_work(graph: Graph, calls: Mapping[int, KernelCall], op_macs: Mapping[i
                for op in graph.operators if op.index in calls and op.inputs and op.outputs)
 
 
-def stage_cost(graph: Graph, stage: PatchStage, op_macs: Mapping[int, int], total_work: float) -> Cost:
+def row_cost(graph: Graph, stage: RowStage, total_work: float) -> Cost:
+    """Row buffers recompute nothing: the estimate of extra instructions is a cost per kernel call past one per
+    layer, per byte of the rows kept (moved to the start of their buffers) and per input element read again."""
+    moved = sum(rows * stage.row_bytes(layer, graph.tensors[t].shape[-1])
+                for layer, (rows, t) in enumerate(zip(stage.moved_rows(), stage.tensors, strict=True)))
+    reads = sum(call.patch.input.pixels * graph.tensors[stage.reads(call.layer)[0]].shape[-1] for call in stage.calls)
+    whole = sum(w.in_size[0] * w.in_size[1] * graph.tensors[stage.reads(i)[0]].shape[-1]
+                for i, w in enumerate(stage.windows))
+    work = (len(stage.calls) - len(stage.positions)) * CALL_COST + moved * MOVE_COST + (reads - whole) * READ_COST
+    return Cost(0, work / max(total_work, 1.0))
+
+
+def stage_cost(graph: Graph, stage: PatchStage | RowStage, op_macs: Mapping[int, int], total_work: float) -> Cost:
     """The MACs the patches recompute in their halos, and the estimate of extra instructions."""
+    if isinstance(stage, RowStage):
+        return row_cost(graph, stage, total_work)
     extra_macs, extra_work = 0.0, 0.0
     for layer, (position, window) in enumerate(zip(stage.positions, stage.windows, strict=True)):
         op = graph.operators[position]
@@ -125,7 +156,7 @@ def stage_cost(graph: Graph, stage: PatchStage, op_macs: Mapping[int, int], tota
     return Cost(round(extra_macs), extra_work / max(total_work, 1.0))
 
 
-def _without_stage(allowances: Mapping[int, Sequence[OverlapAllowance]], stage: PatchStage) -> dict:
+def _without_stage(allowances: Mapping[int, Sequence[OverlapAllowance]], stage: PatchStage | RowStage) -> dict:
     return {step: list(a) for step, a in allowances.items() if step not in stage.positions}
 
 
@@ -137,12 +168,12 @@ def _bound(buffers: StageBuffers, graph: Graph, options: PlanningOptions) -> int
     return lower_bound(BufferInfo(g.tensors[0], g.size, options.alignment, g.first, g.last) for g in groups)
 
 
-def plan_stage(graph: Graph, stage: PatchStage, calls: dict[int, KernelCall], options: PlanningOptions,
+def plan_stage(graph: Graph, stage: PatchStage | RowStage, calls: dict[int, KernelCall], options: PlanningOptions,
                allowances: Mapping[int, Sequence[OverlapAllowance]], op_macs: Mapping[int, int],
                total_work: float) -> StagePlan:
     """The checked plan of the graph with `stage` on patches, its layers running `calls` (DoesNotFitError when a
     pool's limit is exceeded); total_work: the model's (`model_work`)."""
-    buffers = planning_graph(graph, stage)
+    buffers = stage_buffers(graph, stage)
     kept = _without_stage(allowances, stage) if options.overlap else {}
     plan = plan_graph(buffers.graph, aliases=view_aliases(graph), options=options, allowances=kept)
     check_plan(plan, buffers.graph, kept)
@@ -151,10 +182,17 @@ def plan_stage(graph: Graph, stage: PatchStage, calls: dict[int, KernelCall], op
 
 
 def _candidates(graph: Graph, calls: dict[int, KernelCall], portable: dict[int, KernelCall],
-                op_macs: Mapping[int, int]) -> list[tuple[PatchStage, dict[int, KernelCall]]]:
-    """Every stage and grid within the budget whose layers all have a kernel that takes patches."""
-    prefix, found = stage_prefix(graph, calls), []
+                op_macs: Mapping[int, int]) -> list[tuple[PatchStage | RowStage, dict[int, KernelCall]]]:
+    """Every stage and grid within the budget whose layers all have a kernel that takes patches, and every stage in
+    row buffers within it."""
+    prefix = stage_prefix(graph, calls)
     total = model_work(graph, calls, op_macs)
+    found: list[tuple[PatchStage | RowStage, dict[int, KernelCall]]] = []
+    for last in sorted(prefix.ends):
+        rows_stage = row_stage_at(graph, calls, prefix, last)
+        chosen = stage_calls(rows_stage, calls, portable, graph)
+        if chosen is not None and row_cost(graph, rows_stage, total).fraction <= BUDGET:
+            found.append((rows_stage, chosen))
     for last in sorted(prefix.ends):
         height, width = layer_window(graph, calls, last).out_size
         within = 0
@@ -185,7 +223,7 @@ def choose(graph: Graph, calls: dict[int, KernelCall], portable: dict[int, Kerne
         return None
     candidates = _candidates(graph, calls, portable, op_macs)
     total = model_work(graph, calls, op_macs)
-    ranked = sorted(candidates, key=lambda c: (_bound(planning_graph(graph, c[0]), graph, options),
+    ranked = sorted(candidates, key=lambda c: (_bound(stage_buffers(graph, c[0]), graph, options),
                                                stage_cost(graph, c[0], op_macs, total).fraction))
     quick = options if options.algorithm else dataclasses.replace(options, algorithm="hill_climb")
     best: StagePlan | None = None
@@ -209,12 +247,12 @@ def _fits(whole: MemoryPlan, options: PlanningOptions) -> bool:
 
 def _forced(graph: Graph, calls: dict[int, KernelCall], portable: dict[int, KernelCall], options: PlanningOptions,
             allowances: Mapping[int, Sequence[OverlapAllowance]], op_macs: Mapping[int, int]) -> StagePlan:
-    index, rows, cols = parse_forced(options.patch_stage or "")
+    index, grid = parse_forced(options.patch_stage or "")
     positions = [p for p, op in enumerate(graph.operators) if op.index == index]
     if not positions:
         raise UserError(f"--patch-stage {options.patch_stage}: the model has no operator {index} (once its constants "
                         f"are folded)")
-    stage = build_stage(graph, calls, positions[0], (rows, cols))
+    stage = build_stage(graph, calls, positions[0], grid)
     chosen = stage_calls(stage, calls, portable, graph)
     if chosen is None:
         raise UserError(f"--patch-stage {options.patch_stage}: a layer of the stage has no kernel that runs on "

@@ -10,6 +10,9 @@ The planner stays blind to operators; it is given a graph whose tensors are the 
   first step) and the last writes its patch to `patch output` (live at the last step), copied into place; with one
   column the regions are whole rows, read and written in place.
 
+With the halos kept in row buffers (ops/row_stage.py, `row_planning_graph`), each intermediate tensor shrinks to
+the rows its buffer holds, live over the whole stage.
+
 The steps keep their positions, so the schedule, the profile and the plan checker (planner/check.py, run on this
 graph) see one step per layer.
 """
@@ -21,6 +24,7 @@ from dataclasses import dataclass, field
 
 from firmware_gen.frontend.ir import Graph, Tensor
 from firmware_gen.ops.patch_stage import PatchStage
+from firmware_gen.ops.row_stage import RowStage
 
 
 @dataclass(frozen=True)
@@ -71,3 +75,25 @@ def planning_graph(graph: Graph, stage: PatchStage) -> StageBuffers:
     operators[stage.last] = dataclasses.replace(last, inputs=(*last.inputs, stage.input), outputs=last_outputs)
     return StageBuffers(dataclasses.replace(graph, tensors=tensors, operators=operators), patch_input, patch_output,
                         gathers)
+
+
+def row_planning_graph(graph: Graph, stage: RowStage) -> StageBuffers:
+    """The graph to plan when `stage` runs in row buffers: each intermediate tensor shrinks to the rows its buffer
+    holds; every buffer of the stage, its input and its output are live over the whole stage (a row kept in a buffer
+    is read by a later call of any layer)."""
+    tensors = list(graph.tensors)
+    for layer, index in enumerate(stage.tensors[:-1]):
+        tensor = tensors[index]
+        tensors[index] = _region_tensor(tensor, index, f"rows of {tensor.name}",
+                                        stage.buffer_bytes(layer, tensor.shape[-1]))
+    operators = list(graph.operators)
+    first, last = operators[stage.positions[0]], operators[stage.last]
+    operators[stage.positions[0]] = dataclasses.replace(first, outputs=(*first.outputs, *stage.tensors))
+    last = operators[stage.last]
+    operators[stage.last] = dataclasses.replace(last, inputs=(*last.inputs, stage.input, *stage.tensors[:-1]))
+    return StageBuffers(dataclasses.replace(graph, tensors=tensors, operators=operators), None, None)
+
+
+def stage_buffers(graph: Graph, stage: PatchStage | RowStage) -> StageBuffers:
+    """The planning graph of either kind of stage."""
+    return row_planning_graph(graph, stage) if isinstance(stage, RowStage) else planning_graph(graph, stage)
