@@ -35,7 +35,7 @@ class StageCode:
     ready: list[str] = field(default_factory=list)
 
 
-def _region(rect: Rect, width: int, channels: int) -> str:
+def region_initializer(rect: Rect, width: int, channels: int) -> str:
     offset = (rect.rows.start * width + rect.cols.start) * channels
     return f"{{ {offset}, {width * channels}, {rect.rows.size}, {rect.cols.size * channels} }}"
 
@@ -78,8 +78,9 @@ def stage_code(graph: Graph, plan: MemoryPlan, steps: list[Step], stage_plan, st
         out = patch[-1].output
         per_layer = ", ".join(f".step{s.index} = &{names[i][number]}" for i, s in enumerate(layers))
         regions = "".join(f".{name} = {region(patch)}, " for name, _, region in inner)
-        entries.append(f"{{ .input = {_region(patch[0].input, source.shape[2], source.shape[3])}, "
-                       f".output = {_region(out, result.shape[2], result.shape[3])}, {regions}{per_layer} }}, "
+        output = region_initializer(out, result.shape[2], result.shape[3])
+        entries.append(f"{{ .input = {region_initializer(patch[0].input, source.shape[2], source.shape[3])}, "
+                       f".output = {output}, {regions}{per_layer} }}, "
                        f"/* patch {number}: rows {out.rows.start}..{out.rows.stop - 1}, "
                        f"columns {out.cols.start}..{out.cols.stop - 1} */")
     struct = ["fg_region input;  /* the region of the stage's input this patch reads */",
@@ -114,7 +115,7 @@ def _inner_reads(graph: Graph, stage: PatchStage) -> list[tuple[str, int, Callab
                 need, box = stage.read_region(patch, layer, slot), stage.box_of(patch, tensor)
                 shifted = Rect(Span(need.rows.start - box.rows.start, need.rows.stop - box.rows.start),
                                Span(need.cols.start - box.cols.start, need.cols.stop - box.cols.start))
-                return _region(shifted, box.cols.size, channels)
+                return region_initializer(shifted, box.cols.size, channels)
             reads.append((f"step{position}_in{slot}", tensor, region))
     return reads
 

@@ -3,17 +3,66 @@
 Each entry names the layer (a case of the loop's switch), the params of its geometry (one struct per distinct
 geometry of a layer), the byte offset of the rows each input is read from in its buffer, of the rows it writes in
 its output buffer, and the rows that buffer keeps (moved to its start by fg_region_keep before the write). The
-stage's input is read in place and its output written in place.
+stage's input is read in place (in column strips: its rows gathered into `patch input`, the entry's region) and its
+output written in place (one row of a strip is contiguous).
 """
 
 from __future__ import annotations
 
 from firmware_gen.backend.c_literals import c_comment_safe
 from firmware_gen.backend.legalize import Step, tensor_ref
-from firmware_gen.backend.patch_emit import StageCode, layer_params
+from firmware_gen.backend.patch_emit import StageCode, layer_params, region_initializer
 from firmware_gen.frontend.ir import Graph
-from firmware_gen.ops.row_stage import RowStage
+from firmware_gen.ops.row_stage import RowCall, RowStage
 from firmware_gen.planner import MemoryPlan
+
+
+def _entry(graph: Graph, stage: RowStage, call: RowCall, params: str, slots: int, step: int) -> str:
+    """One call's table entry: its byte offsets are rows times the row bytes of its strip's buffers."""
+    patch = call.patch
+    reads = []
+    for row, tensor, rect in zip(call.reads, stage.reads(call.layer), (patch.input, *patch.extra), strict=True):
+        gathered = tensor == stage.input and stage.strips > 1
+        reads.append(0 if gathered else row * rect.cols.size * graph.tensors[tensor].shape[-1])
+    reads += [0] * (slots - len(reads))
+    result = graph.tensors[stage.tensors[call.layer]]
+    row_bytes = patch.output.cols.size * result.shape[-1]
+    if call.layer == len(stage.positions) - 1:  # in place in the whole output
+        write = (call.write * result.shape[2] + patch.output.cols.start) * result.shape[-1]
+    else:
+        write = call.write * row_bytes
+    region = ""
+    if stage.strips > 1:
+        source = graph.tensors[stage.input]
+        region = region_initializer(patch.input, source.shape[2], source.shape[3]) if call.layer == 0 else \
+            "{ 0, 0, 0, 0 }"
+        region += ", "
+    rows, cols = patch.output.rows, patch.output.cols
+    return (f"{{ &{params}, {{ {', '.join(map(str, reads))} }}, {write}, {call.keep[0] * row_bytes}, "
+            f"{call.keep[1] * row_bytes}, {region}{call.layer} }}, /* step {step}: rows {rows.start}..{rows.stop - 1}"
+            f", columns {cols.start}..{cols.stop - 1} */")
+
+
+def _body(graph: Graph, plan: MemoryPlan, stage: RowStage, layers: list[Step], buffers, prefix: str,
+          outside: dict[int, str]) -> list[str]:
+    """The loop's switch: per layer, its kept rows moved, then its kernel on this call's rows."""
+    body = ["switch (patch->layer) {"]
+    for layer, step in enumerate(layers):
+        body += [f"case {layer}: /* step {step.index}: {step.op.opcode}, t{step.outputs[0].index} */"]
+        count = len(stage.reads(layer))
+        inputs = [f"{ref.expression} + patch->read[{slot}]" for slot, ref in enumerate(step.inputs[:count])]
+        if layer == 0 and buffers.patch_input is not None:
+            copy = tensor_ref(buffers.graph, plan, buffers.patch_input, True, outside, prefix).expression
+            body.append(f"    fg_region_gather(&patch->input, {step.inputs[0].expression}, {copy});")
+            inputs[0] = tensor_ref(buffers.graph, plan, buffers.patch_input, False, outside, prefix).expression
+        inputs += [ref.expression for ref in step.inputs[count:]]
+        output = step.outputs[0].expression
+        if layer < len(layers) - 1:
+            body.append(f"    fg_region_keep({output}, patch->keep_from, patch->keep_bytes);")
+        outputs = [f"{output} + patch->write", *(ref.expression for ref in step.outputs[1:])]
+        body += [f"    {step.call.function}((const {step.call.params_type} *)patch->params, "
+                 f"{', '.join(inputs + outputs)});", "    break;"]
+    return [*body, "default:", "    break;", "}"]
 
 
 def row_stage_code(graph: Graph, plan: MemoryPlan, steps: list[Step], stage_plan, step_params: dict, prefix: str,
@@ -28,42 +77,24 @@ def row_stage_code(graph: Graph, plan: MemoryPlan, steps: list[Step], stage_plan
                                                   "rows")
         names.append(iter(chosen))
     slots = max(len(stage.reads(layer)) for layer in range(len(layers)))
-    row_bytes = {t: graph.tensors[t].shape[2] * graph.tensors[t].shape[3] for t in (stage.input, *stage.tensors)}
-    entries = []
-    for call in stage.calls:
-        reads = [row * row_bytes[t] for row, t in zip(call.reads, stage.reads(call.layer), strict=True)]
-        reads += [0] * (slots - len(reads))
-        out = row_bytes[stage.tensors[call.layer]]
-        rows = call.patch.output.rows
-        entries.append(f"{{ &{next(names[call.layer])}, {{ {', '.join(map(str, reads))} }}, {call.write * out}, "
-                       f"{call.keep[0] * out}, {call.keep[1] * out}, {call.layer} }}, "
-                       f"/* step {layers[call.layer].index}: rows {rows.start}..{rows.stop - 1} */")
+    entries = [_entry(graph, stage, call, next(names[call.layer]), slots, layers[call.layer].index)
+               for call in stage.calls]
     struct = ["const void *params;  /* the layer's params for this call's rows */",
               f"int32_t read[{slots}];  /* per input: the byte its rows start at in its buffer */",
               "int32_t write;  /* the byte the computed rows start at in the output buffer */",
               "int32_t keep_from;  /* the rows the output buffer keeps, moved to its start before the write */",
               "int32_t keep_bytes;",
+              *(["fg_region input;  /* the first layer's input rows, gathered */"] if stage.strips > 1 else []),
               "uint8_t layer;"]
-    body = ["switch (patch->layer) {"]
-    for layer, step in enumerate(layers):
-        body += [f"case {layer}: /* step {step.index}: {step.op.opcode}, t{step.outputs[0].index} */"]
-        inputs = [f"{ref.expression} + patch->read[{slot}]" for slot, ref in
-                  enumerate(step.inputs[:len(stage.reads(layer))])]
-        inputs += [ref.expression for ref in step.inputs[len(stage.reads(layer)):]]
-        output = step.outputs[0].expression
-        if layer < len(layers) - 1:
-            body.append(f"    fg_region_keep({output}, patch->keep_from, patch->keep_bytes);")
-        outputs = [f"{output} + patch->write", *(ref.expression for ref in step.outputs[1:])]
-        body += [f"    {step.call.function}((const {step.call.params_type} *)patch->params, "
-                 f"{', '.join(inputs + outputs)});", "    break;"]
-    body += ["default:", "    break;", "}"]
+    body = _body(graph, plan, stage, layers, stage_plan.buffers, prefix, outside)
     result = graph.tensors[stage.tensors[-1]]
-    moved = sum(m * r for m, r in zip(stage.moved_rows(), (row_bytes[t] for t in stage.tensors), strict=True))
-    description = [f"Row stage: steps {layers[0].index}..{layers[-1].index} run on full-width rows, top to bottom, "
+    moved = sum(m * graph.tensors[t].shape[-1] for m, t in zip(stage.moved_pixels(), stage.tensors, strict=True))
+    strips = f" in {stage.strips} column strips (their column halos recomputed)" if stage.strips > 1 else ""
+    description = [f"Row stage: steps {layers[0].index}..{layers[-1].index} run on rows, top to bottom{strips}, "
                    f"t{stage.tensors[-1]} ({'x'.join(map(str, result.shape[1:]))}) one row at a time in "
                    f"{len(stage.calls)} kernel calls.",
-                   "Each intermediate tensor lives in a buffer of only the rows its readers still need (the halos "
-                   f"kept, not recomputed; {moved:,} bytes moved over the stage)."]
+                   "Each intermediate tensor lives in a buffer of only the rows its readers still need (the row "
+                   f"halos kept, not recomputed; {moved:,} bytes moved over the stage)."]
     out_ref = tensor_ref(graph, plan, stage.tensors[-1], True, outside, prefix)
     ready = [f"FG_TENSOR_READY({layers[-1].index}, {stage.tensors[-1]}, {out_ref.expression}, {out_ref.nbytes});"]
     return StageCode(layers[0].index, layers[-1].index, frozenset(s.index for s in layers),

@@ -24,7 +24,7 @@ from firmware_gen.frontend.ir import Graph
 from firmware_gen.ops import macs, view_aliases
 from firmware_gen.ops.base import KernelCall
 from firmware_gen.ops.patch_buffers import StageBuffers, stage_buffers
-from firmware_gen.ops.patch_graph import build_stage, row_stage_at, stage_at, stage_prefix
+from firmware_gen.ops.patch_graph import Prefix, build_stage, row_stage_at, stage_at, stage_prefix
 from firmware_gen.ops.patch_kernels import layer_window, stage_calls
 from firmware_gen.ops.patch_stage import PatchStage
 from firmware_gen.ops.row_stage import RowStage
@@ -38,7 +38,7 @@ __all__ = ["PATCH_MODES", "StagePlan", "choose", "parse_forced", "plan_stage", "
 BUDGET = 0.15  # the estimate of extra instructions over the model's (`stage_cost`)
 MAX_PARTS = 8  # rows or columns of patches tried
 PLANNED = 4  # candidates planned in full, the smallest by their lower bound
-_FORCED = re.compile(r"^(\d+):(?:(\d+)x(\d+)|rows)$")
+_FORCED = re.compile(r"^(\d+):(?:(\d+)x(\d+)|rows(?:x(\d+))?)$")
 
 
 @dataclass
@@ -88,12 +88,13 @@ class StagePlan:
         return [*self.stage.tensors[:-1], *extra]
 
 
-def parse_forced(text: str) -> tuple[int, tuple[int, int] | None]:
-    """--patch-stage OP:RxC -> (operator index, (rows, columns)); OP:rows -> (operator index, None)."""
+def parse_forced(text: str) -> tuple[int, tuple[int, int] | None, int]:
+    """--patch-stage OP:RxC -> (operator index, (rows, columns), 1); OP:rows[xC] -> (operator index, None, C)."""
     match = _FORCED.match(text.strip())
     if not match:
-        raise UserError(f"--patch-stage {text}: expected OPERATOR:ROWSxCOLUMNS or OPERATOR:rows, e.g. 7:3x3")
-    return int(match[1]), (int(match[2]), int(match[3])) if match[2] else None
+        raise UserError(f"--patch-stage {text}: expected OPERATOR:ROWSxCOLUMNS or OPERATOR:rows[xSTRIPS], e.g. "
+                        f"7:3x3 or 7:rows")
+    return int(match[1]), (int(match[2]), int(match[3])) if match[2] else None, int(match[4] or 1)
 
 
 # The estimate of a layer's instructions: its MACs plus ELEMENT_COST per element it reads and writes (the output
@@ -126,22 +127,28 @@ def model_work(graph: Graph, calls: Mapping[int, KernelCall], op_macs: Mapping[i
                for op in graph.operators if op.index in calls and op.inputs and op.outputs)
 
 
-def row_cost(graph: Graph, stage: RowStage, total_work: float) -> Cost:
-    """Row buffers recompute nothing: the estimate of extra instructions is a cost per kernel call past one per
-    layer, per byte of the rows kept (moved to the start of their buffers) and per input element read again."""
-    moved = sum(rows * stage.row_bytes(layer, graph.tensors[t].shape[-1])
-                for layer, (rows, t) in enumerate(zip(stage.moved_rows(), stage.tensors, strict=True)))
-    reads = sum(call.patch.input.pixels * graph.tensors[stage.reads(call.layer)[0]].shape[-1] for call in stage.calls)
-    whole = sum(w.in_size[0] * w.in_size[1] * graph.tensors[stage.reads(i)[0]].shape[-1]
-                for i, w in enumerate(stage.windows))
-    work = (len(stage.calls) - len(stage.positions)) * CALL_COST + moved * MOVE_COST + (reads - whole) * READ_COST
-    return Cost(0, work / max(total_work, 1.0))
+def row_cost(graph: Graph, stage: RowStage, op_macs: Mapping[int, int], total_work: float) -> Cost:
+    """Row buffers recompute only the column halos of their strips: the estimate of extra instructions is those
+    MACs and elements, a cost per kernel call past one per layer, per byte of the rows kept (moved to the start of
+    their buffers) or gathered, and per input element read again."""
+    extra_macs, work = 0.0, (len(stage.calls) - len(stage.positions)) * CALL_COST
+    for layer, (position, window) in enumerate(zip(stage.positions, stage.windows, strict=True)):
+        op = graph.operators[position]
+        in_c, out_c = graph.tensors[stage.reads(layer)[0]].shape[-1], graph.tensors[op.outputs[0]].shape[-1]
+        patches, pixels = stage.layer_patches(layer), window.out_size[0] * window.out_size[1]
+        recomputed = sum(p.output.pixels for p in patches) - pixels
+        extra_macs += op_macs[op.index] / pixels * recomputed
+        work += ELEMENT_COST * recomputed * out_c + stage.moved_pixels()[layer] * out_c * MOVE_COST
+        work += (sum(p.input.pixels for p in patches) - window.in_size[0] * window.in_size[1]) * in_c * READ_COST
+    if stage.strips > 1:
+        work += sum(p.input.pixels for p in stage.layer_patches(0)) * graph.tensors[stage.input].shape[-1] * MOVE_COST
+    return Cost(round(extra_macs), (work + extra_macs) / max(total_work, 1.0))
 
 
 def stage_cost(graph: Graph, stage: PatchStage | RowStage, op_macs: Mapping[int, int], total_work: float) -> Cost:
     """The MACs the patches recompute in their halos, and the estimate of extra instructions."""
     if isinstance(stage, RowStage):
-        return row_cost(graph, stage, total_work)
+        return row_cost(graph, stage, op_macs, total_work)
     extra_macs, extra_work = 0.0, 0.0
     for layer, (position, window) in enumerate(zip(stage.positions, stage.windows, strict=True)):
         op = graph.operators[position]
@@ -189,10 +196,7 @@ def _candidates(graph: Graph, calls: dict[int, KernelCall], portable: dict[int, 
     total = model_work(graph, calls, op_macs)
     found: list[tuple[PatchStage | RowStage, dict[int, KernelCall]]] = []
     for last in sorted(prefix.ends):
-        rows_stage = row_stage_at(graph, calls, prefix, last)
-        chosen = stage_calls(rows_stage, calls, portable, graph)
-        if chosen is not None and row_cost(graph, rows_stage, total).fraction <= BUDGET:
-            found.append((rows_stage, chosen))
+        found += _row_candidates(graph, calls, portable, prefix, last, op_macs, total)
     for last in sorted(prefix.ends):
         height, width = layer_window(graph, calls, last).out_size
         within = 0
@@ -209,6 +213,23 @@ def _candidates(graph: Graph, calls: dict[int, KernelCall], portable: dict[int, 
                     within += 1
         if not within:
             break  # a deeper stage recomputes more
+    return found
+
+
+def _row_candidates(graph: Graph, calls: dict[int, KernelCall], portable: dict[int, KernelCall], prefix: Prefix,
+                    last: int, op_macs: Mapping[int, int], total: float) -> list[tuple[RowStage, dict]]:
+    """The stage to `last` in row buffers in 1, 2, ... column strips, while within the budget."""
+    found = []
+    for strips in range(1, MAX_PARTS + 1):
+        try:
+            stage = row_stage_at(graph, calls, prefix, last, strips)
+        except UserError:
+            break  # more strips than columns, or a residual block
+        if row_cost(graph, stage, op_macs, total).fraction > BUDGET:
+            break  # more strips only recompute more
+        chosen = stage_calls(stage, calls, portable, graph)
+        if chosen is not None:
+            found.append((stage, chosen))
     return found
 
 
@@ -247,12 +268,12 @@ def _fits(whole: MemoryPlan, options: PlanningOptions) -> bool:
 
 def _forced(graph: Graph, calls: dict[int, KernelCall], portable: dict[int, KernelCall], options: PlanningOptions,
             allowances: Mapping[int, Sequence[OverlapAllowance]], op_macs: Mapping[int, int]) -> StagePlan:
-    index, grid = parse_forced(options.patch_stage or "")
+    index, grid, strips = parse_forced(options.patch_stage or "")
     positions = [p for p, op in enumerate(graph.operators) if op.index == index]
     if not positions:
         raise UserError(f"--patch-stage {options.patch_stage}: the model has no operator {index} (once its constants "
                         f"are folded)")
-    stage = build_stage(graph, calls, positions[0], grid)
+    stage = build_stage(graph, calls, positions[0], grid, strips)
     chosen = stage_calls(stage, calls, portable, graph)
     if chosen is None:
         raise UserError(f"--patch-stage {options.patch_stage}: a layer of the stage has no kernel that runs on "

@@ -86,12 +86,19 @@ def row_planning_graph(graph: Graph, stage: RowStage) -> StageBuffers:
         tensor = tensors[index]
         tensors[index] = _region_tensor(tensor, index, f"rows of {tensor.name}",
                                         stage.buffer_bytes(layer, tensor.shape[-1]))
+    patch_input = None
+    if stage.strips > 1:  # a strip's input rows are gathered
+        source, patch_input = graph.tensors[stage.input], len(tensors)
+        tensors.append(_region_tensor(source, patch_input, "patch input",
+                                      stage.input_region_pixels() * source.shape[-1]))
+    whole = (*stage.tensors, *(() if patch_input is None else (patch_input,)))
     operators = list(graph.operators)
-    first, last = operators[stage.positions[0]], operators[stage.last]
-    operators[stage.positions[0]] = dataclasses.replace(first, outputs=(*first.outputs, *stage.tensors))
+    first = operators[stage.positions[0]]
+    operators[stage.positions[0]] = dataclasses.replace(first, outputs=(*first.outputs, *whole))
     last = operators[stage.last]
-    operators[stage.last] = dataclasses.replace(last, inputs=(*last.inputs, stage.input, *stage.tensors[:-1]))
-    return StageBuffers(dataclasses.replace(graph, tensors=tensors, operators=operators), None, None)
+    kept = (t for t in whole if t != stage.tensors[-1])
+    operators[stage.last] = dataclasses.replace(last, inputs=(*last.inputs, stage.input, *kept))
+    return StageBuffers(dataclasses.replace(graph, tensors=tensors, operators=operators), patch_input, None)
 
 
 def stage_buffers(graph: Graph, stage: PatchStage | RowStage) -> StageBuffers:

@@ -81,17 +81,18 @@ def stage_at(graph: Graph, calls: dict[int, KernelCall], prefix: Prefix, last: i
                       prefix.sources[:last + 1])
 
 
-def row_stage_at(graph: Graph, calls: dict[int, KernelCall], prefix: Prefix, last: int) -> RowStage:
-    """The stage of the prefix's operators up to position `last`, run in row buffers."""
+def row_stage_at(graph: Graph, calls: dict[int, KernelCall], prefix: Prefix, last: int,
+                 strips: int = 1) -> RowStage:
+    """The stage of the prefix's operators up to position `last`, run in row buffers in `strips` column strips."""
     positions = prefix.positions[:last + 1]
     return make_row_stage(positions, [layer_window(graph, calls, p) for p in positions], graph.operators[0].inputs[0],
-                          tuple(graph.operators[p].outputs[0] for p in positions), prefix.sources[:last + 1])
+                          tuple(graph.operators[p].outputs[0] for p in positions), prefix.sources[:last + 1], strips)
 
 
-def build_stage(graph: Graph, calls: dict[int, KernelCall], last: int,
-                grid: tuple[int, int] | None) -> PatchStage | RowStage:
-    """The stage ending at position `last` with `grid` (None: in row buffers); UserError naming the operator when
-    it cannot be one."""
+def build_stage(graph: Graph, calls: dict[int, KernelCall], last: int, grid: tuple[int, int] | None,
+                strips: int = 1) -> PatchStage | RowStage:
+    """The stage ending at position `last` with `grid` (None: in row buffers, in `strips` column strips);
+    UserError naming the operator when it cannot be one."""
     prefix = stage_prefix(graph, calls)
     where = f"cannot end a patch stage at operator {graph.operators[last].index}"
     if last not in prefix.positions:
@@ -100,4 +101,4 @@ def build_stage(graph: Graph, calls: dict[int, KernelCall], last: int,
         inner = {graph.operators[p].outputs[0]: graph.operators[p] for p in prefix.positions[:last]}
         op = next(op for t, op in inner.items() if used_later(graph, t, last))
         raise UserError(f"{where}: operator {op.index} ({op.opcode}) has an output read after it")
-    return stage_at(graph, calls, prefix, last, grid) if grid else row_stage_at(graph, calls, prefix, last)
+    return stage_at(graph, calls, prefix, last, grid) if grid else row_stage_at(graph, calls, prefix, last, strips)

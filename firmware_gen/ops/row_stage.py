@@ -8,33 +8,41 @@ readers still need are moved to the buffer's start (`RowCall.keep`) and the new 
 is read in place, its output written in place, both whole tensors. Nothing is recomputed: the extra work is one
 kernel call per call instead of one per layer, and the rows moved.
 
-The schedule is simulated here at generation time; the result is a list of calls (layer, geometry, the row each
-input is read from in its buffer, the row written, the rows kept) and each buffer's capacity in rows.
+With `strips` > 1 the stage's output is split into that many column strips, each run so in turn: the columns of
+every tensor a strip needs are traced back through the windows (ops/patch_stage.py) and their halos recomputed by
+the neighbouring strip, the rows still kept. A strip's buffers hold its columns only; its first layer reads its
+input rows from a copy (`patch input`); its last layer writes each output row in place (one row of a strip is
+contiguous). A tensor read by two layers over different columns (a residual block) takes one strip.
+
+The schedule is simulated here at generation time; the result is a list of calls (layer, strip, geometry, the row
+each input is read from in its buffer, the row written, the rows kept) and each buffer's capacity.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from firmware_gen.ops.patch_stage import LayerPatch, Rect, Span, Window, input_span
+from firmware_gen.errors import UserError
+from firmware_gen.ops.patch_stage import LayerPatch, Rect, Span, Window, input_span, split, trace
 
 _DONE = 1 << 30  # the first row a reader that has computed all of its rows still needs: none
 
 
 @dataclass(frozen=True)
 class RowCall:
-    """One kernel call: `layer` computes the rows patch.output of its output tensor."""
+    """One kernel call: `layer` computes the rows patch.output of its output tensor, over the strip's columns."""
 
     layer: int
-    patch: LayerPatch  # the call's geometry (full-width rectangles of the whole tensors)
+    patch: LayerPatch  # the call's geometry (rectangles of the whole tensors)
     reads: tuple[int, ...]  # per input slot: the row of its buffer the read starts at (the stage input: its row)
     write: int  # the row of the output buffer written first (the stage output: its row)
     keep: tuple[int, int]  # (first row, rows) of the output buffer moved to its start before the write
+    strip: int = 0
 
 
 @dataclass(frozen=True)
 class RowStage:
-    """Operators at positions 0..last of graph.operators run in row buffers."""
+    """Operators at positions 0..last of graph.operators run in row buffers, in `strips` column strips."""
 
     positions: tuple[int, ...]
     windows: tuple[Window, ...]
@@ -43,11 +51,13 @@ class RowStage:
     sources: tuple[tuple[int, ...], ...]
     calls: tuple[RowCall, ...]
     capacity: tuple[int, ...]  # per layer: the rows its output buffer holds (the last layer: its whole tensor)
+    pixels: tuple[int, ...]  # per layer: the pixels its output buffer holds (rows x the widest strip's columns)
+    strips: int = 1
     mode = "rows"
 
     @property
     def grid(self) -> tuple[int, int]:
-        return self.windows[-1].out_size[0], 1
+        return self.windows[-1].out_size[0], self.strips
 
     @property
     def last(self) -> int:
@@ -55,8 +65,8 @@ class RowStage:
 
     @property
     def label(self) -> str:
-        return (f"steps {self.positions[0]}..{self.last} in row buffers, {len(self.calls)} calls, "
-                f"{self.grid[0]} output rows")
+        strips = f" in {self.strips} column strips" if self.strips > 1 else ""
+        return f"steps {self.positions[0]}..{self.last} in row buffers{strips}, {len(self.calls)} calls"
 
     def reads(self, layer: int) -> tuple[int, ...]:
         return self.sources[layer]
@@ -65,25 +75,27 @@ class RowStage:
         """The geometry of every call of `layer`."""
         return [call.patch for call in self.calls if call.layer == layer]
 
-    def row_bytes(self, layer: int, channels: int, itemsize: int = 1) -> int:
-        return self.windows[layer].out_size[1] * channels * itemsize
+    def buffer_bytes(self, layer: int, channels: int) -> int:
+        return self.pixels[layer] * channels
 
-    def buffer_bytes(self, layer: int, channels: int, itemsize: int = 1) -> int:
-        return self.capacity[layer] * self.row_bytes(layer, channels, itemsize)
+    def input_region_pixels(self) -> int:
+        """The largest input region a call of the first layer reads (gathered when there are column strips)."""
+        return max(p.input.pixels for p in self.layer_patches(0))
 
-    def moved_rows(self) -> list[int]:
-        """Per layer: the rows moved in its output buffer over the stage."""
+    def moved_pixels(self) -> list[int]:
+        """Per layer: the pixels moved in its output buffer over the stage."""
         moved = [0] * len(self.windows)
         for call in self.calls:
-            moved[call.layer] += call.keep[1]
+            moved[call.layer] += call.keep[1] * call.patch.output.cols.size
         return moved
 
 
 class _Scheduler:
-    """The pull schedule of one stage (see the module's docstring)."""
+    """The pull schedule of one strip (see the module's docstring); `columns` its traced regions per layer."""
 
-    def __init__(self, windows: list[Window], sources: list[tuple[int, ...]], tensors: list[int], source: int):
-        self.windows, self.sources, self.source = windows, sources, source
+    def __init__(self, windows: list[Window], sources: list[tuple[int, ...]], tensors: list[int], source: int,
+                 columns: list[LayerPatch], strip: int):
+        self.windows, self.sources, self.source, self.columns, self.strip = windows, sources, source, columns, strip
         self.producer = {t: i for i, t in enumerate(tensors)}
         self.readers = {t: [i for i, reads in enumerate(sources) if t in reads] for t in tensors}
         self.tensors = tensors
@@ -106,9 +118,19 @@ class _Scheduler:
             for row in range(max(self.done[layer], rows.start) if skip else self.done[layer], rows.stop):
                 self.produce(layer, Span(row, row + 1))  # one row a call: a buffer holds one window's rows
 
+    def _keep(self, layer: int, out: Span) -> tuple[int, int]:
+        """Moves the output buffer's low row to the first row a reader still needs; the rows kept."""
+        kept_from = min((self.first_needed(r) for r in self.readers[self.tensors[layer]]), default=_DONE)
+        kept_from = max(kept_from, self.low[layer])
+        if kept_from >= self.done[layer]:
+            self.low[layer] = out.start
+            return 0, 0
+        keep = (kept_from - self.low[layer], self.done[layer] - kept_from)
+        self.low[layer] = kept_from
+        return keep
+
     def produce(self, layer: int, out: Span) -> None:
-        window = self.windows[layer]
-        rows, pad_top = input_span(out, 0, window)
+        rows, pad_top = input_span(out, 0, self.windows[layer])
         for tensor in self.sources[layer]:
             if tensor != self.source:
                 self.ensure(tensor, rows)
@@ -122,30 +144,54 @@ class _Scheduler:
         if layer == len(self.windows) - 1:
             write = out.start
         else:
-            kept_from = min((self.first_needed(r) for r in self.readers[self.tensors[layer]]), default=_DONE)
-            kept_from = max(kept_from, self.low[layer])
-            if kept_from >= self.done[layer]:
-                self.low[layer] = out.start
-            else:
-                keep = (kept_from - self.low[layer], self.done[layer] - kept_from)
-                self.low[layer] = kept_from
+            keep = self._keep(layer, out)
             write = out.start - self.low[layer]
             self.capacity[layer] = max(self.capacity[layer], out.stop - self.low[layer])
-        full_in, full_out = Span(0, window.in_size[1]), Span(0, window.out_size[1])
-        patch = LayerPatch(Rect(rows, full_in), Rect(out, full_out), (pad_top, window.pad[1]),
-                           (Rect(rows, full_in),) * (len(self.sources[layer]) - 1))
-        self.calls.append(RowCall(layer, patch, tuple(reads), write, keep))
+        cols = self.columns[layer]
+        patch = LayerPatch(Rect(rows, cols.input.cols), Rect(out, cols.output.cols), (pad_top, cols.pad[1]),
+                           tuple(Rect(rows, extra.cols) for extra in cols.extra))
+        self.calls.append(RowCall(layer, patch, tuple(reads), write, keep, self.strip))
         self.done[layer] = out.stop
 
 
+def _strip_columns(windows: list[Window], reads: list[tuple[int, ...]], tensors: tuple[int, ...],
+                   strips: int) -> list[list[LayerPatch]]:
+    """Per strip, per layer: the columns it reads and computes (full width with one strip); refuses a strip that a
+    layer reads over fewer columns than the strip computes of that tensor."""
+    height, width = windows[-1].out_size
+    if not 1 <= strips <= width:
+        raise UserError(f"{strips} column strips do not fit the stage's output of {height}x{width}: {strips} "
+                        f"columns of patches for {width} columns")
+    if strips == 1:
+        return [[LayerPatch(Rect(Span(0, 1), Span(0, w.in_size[1])), Rect(Span(0, 1), Span(0, w.out_size[1])),
+                            (0, w.pad[1]), (Rect(Span(0, 1), Span(0, w.in_size[1])),) * (len(r) - 1))
+                 for w, r in zip(windows, reads, strict=True)]]
+    columns = [trace(windows, Rect(Span(0, height), cols), reads, list(tensors)) for cols in split(width, strips)]
+    for strip in columns:
+        for layer, layer_reads in enumerate(reads):
+            needs = [strip[layer].input, *strip[layer].extra]
+            for tensor, need in zip(layer_reads, needs, strict=True):
+                if tensor in tensors and need.cols != strip[tensors.index(tensor)].output.cols:
+                    raise UserError(f"row buffers in column strips: layer {layer} reads fewer columns of t{tensor} "
+                                    f"than the strip computes (a residual block takes one strip)")
+    return columns
+
+
 def make_row_stage(positions: tuple[int, ...], windows: list[Window], input_tensor: int, tensors: tuple[int, ...],
-                   sources: tuple[tuple[int, ...], ...]) -> RowStage:
-    """The stage's row schedule: its last layer pulled one output row at a time."""
+                   sources: tuple[tuple[int, ...], ...], strips: int = 1) -> RowStage:
+    """The stage's row schedule: its last layer pulled one output row at a time, strip after strip."""
     reads = list(sources) or [(input_tensor,), *((t,) for t in tensors[:-1])]
-    scheduler = _Scheduler(windows, reads, list(tensors), input_tensor)
-    last = len(windows) - 1
-    for row in range(windows[-1].out_size[0]):
-        scheduler.produce(last, Span(row, row + 1))
-    capacity = [*scheduler.capacity[:-1], windows[-1].out_size[0]]
-    return RowStage(positions, tuple(windows), input_tensor, tensors, tuple(reads), tuple(scheduler.calls),
-                    tuple(capacity))
+    calls: list[RowCall] = []
+    capacity, pixels = [0] * len(windows), [0] * len(windows)
+    for strip, columns in enumerate(_strip_columns(windows, reads, tensors, strips)):
+        scheduler = _Scheduler(windows, reads, list(tensors), input_tensor, columns, strip)
+        for row in range(windows[-1].out_size[0]):
+            scheduler.produce(len(windows) - 1, Span(row, row + 1))
+        calls += scheduler.calls
+        for layer, rows in enumerate(scheduler.capacity):
+            capacity[layer] = max(capacity[layer], rows)
+            pixels[layer] = max(pixels[layer], rows * columns[layer].output.cols.size)
+    height, width = windows[-1].out_size
+    capacity[-1], pixels[-1] = height, height * width
+    return RowStage(positions, tuple(windows), input_tensor, tensors, tuple(reads), tuple(calls), tuple(capacity),
+                    tuple(pixels), strips)
