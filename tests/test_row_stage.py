@@ -1,6 +1,7 @@
 """Row-buffer schedules (ops/row_stage.py), run call by call on a toy vertical layer in numpy and compared with the
 whole-tensor computation: random chains and residual graphs of windows (kernel heights, strides, dilations,
-padding). Each row computed once; the buffers hold only the rows their readers still need."""
+padding), one row a call or a batch of rows. Each row computed once; the buffers hold only the rows their readers
+still need."""
 
 from __future__ import annotations
 
@@ -86,7 +87,8 @@ def _random_stage(rng: random.Random) -> RowStage:
         current = layer * 2 + 2
         tensors.append(current)
         size = windows[-1].out_size[0]
-    return make_row_stage(tuple(range(len(windows))), windows, 0, tuple(tensors), tuple(sources))
+    return make_row_stage(tuple(range(len(windows))), windows, 0, tuple(tensors), tuple(sources),
+                          batch=rng.choice([1, 1, 2, 3]))
 
 
 @pytest.mark.parametrize("seed", range(300))
@@ -106,3 +108,12 @@ def test_a_buffer_holds_one_window_of_its_reader() -> None:
     assert stage.capacity == (3, 1, 3, 1, 24)
     assert [len(stage.layer_patches(layer)) for layer in range(5)] == [48, 48, 48, 24, 24]
     assert stage.moved_pixels()[0] == 2 * 47 - 1  # two rows kept per row after the first two (the top pad: one)
+
+
+def test_a_batch_of_rows_a_call_holds_a_batch_more() -> None:
+    chain = [_window(3, 2, 1, 1, 96), _window(3, 1, 1, 1, 48), _window(1, 1, 1, 0, 48), _window(3, 2, 1, 1, 48)]
+    stage = make_row_stage(tuple(range(4)), chain, 0, (1, 2, 3, 4), ((0,), (1,), (2,), (3,)), batch=2)
+    assert stage.batch == (2, 2, 2, 1)  # the 48-row layers; the stage's output one row a call
+    assert stage.capacity == (4, 2, 3, 24)  # a 3x3 reader of two rows: four; a 1x1 one: two
+    # half the calls; the first layer's first batch split by the top row its reader's first batch needs
+    assert [len(stage.layer_patches(layer)) for layer in range(4)] == [25, 24, 24, 24]

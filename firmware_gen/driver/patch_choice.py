@@ -38,7 +38,8 @@ __all__ = ["PATCH_MODES", "StagePlan", "choose", "parse_forced", "plan_stage", "
 BUDGET = 0.15  # the estimate of extra instructions over the model's (`stage_cost`)
 MAX_PARTS = 8  # rows or columns of patches tried
 PLANNED = 4  # candidates planned in full, the smallest by their lower bound
-_FORCED = re.compile(r"^(\d+):(?:(\d+)x(\d+)|rows(?:x(\d+))?)$")
+BATCHES = (1, 2, 4)  # rows a call of a row stage's highest-resolution layers, tried
+_FORCED = re.compile(r"^(\d+):(?:(\d+)x(\d+)|rows(?:x(\d+))?(?:/(\d+))?)$")
 
 
 @dataclass
@@ -88,13 +89,15 @@ class StagePlan:
         return [*self.stage.tensors[:-1], *extra]
 
 
-def parse_forced(text: str) -> tuple[int, tuple[int, int] | None, int]:
-    """--patch-stage OP:RxC -> (operator index, (rows, columns), 1); OP:rows[xC] -> (operator index, None, C)."""
+def parse_forced(text: str) -> tuple[int, tuple[int, int] | None, int, int]:
+    """--patch-stage OP:RxC -> (operator index, (rows, columns), 1, 1); OP:rows[xSTRIPS][/BATCH] -> (operator
+    index, None, strips, batch)."""
     match = _FORCED.match(text.strip())
     if not match:
-        raise UserError(f"--patch-stage {text}: expected OPERATOR:ROWSxCOLUMNS or OPERATOR:rows[xSTRIPS], e.g. "
-                        f"7:3x3 or 7:rows")
-    return int(match[1]), (int(match[2]), int(match[3])) if match[2] else None, int(match[4] or 1)
+        raise UserError(f"--patch-stage {text}: expected OPERATOR:ROWSxCOLUMNS or OPERATOR:rows[xSTRIPS][/BATCH], "
+                        f"e.g. 7:3x3 or 7:rowsx2/2")
+    grid = (int(match[2]), int(match[3])) if match[2] else None
+    return int(match[1]), grid, int(match[4] or 1), int(match[5] or 1)
 
 
 # The estimate of a layer's instructions: its MACs plus ELEMENT_COST per element it reads and writes (the output
@@ -102,10 +105,12 @@ def parse_forced(text: str) -> tuple[int, tuple[int, int] | None, int]:
 # measured at +28.6 % on mps2_an385). A patch also pays a fixed CALL_COST per layer call.
 ELEMENT_COST = 20
 CALL_COST = 3000
-MOVE_COST = 1  # per byte a row buffer moves
-# Per input element a row call reads beyond the whole layer's once (a 3x3 window over one row reads three rows: the
-# DSP ring kernels sign-extend each again; vww_96_int8's stage to operator 7 in rows measured +11.7 % on
-# mps2_an386 where calls and moves alone estimated +5.1 %).
+# Row buffers: per call (the DSP ring kernels fill their window rows and copy their weights to the stack at every
+# call), per byte moved or gathered, per input element read again (a 3x3 window over one row reads three). Fitted to
+# vww_96_int8's stage to operator 7 measured on mps2_an386 (the dearer board): in one strip +11.3 %, one strip 2 rows
+# a call +7.8 %, two strips +26.2 %, two strips 2 rows a call +20.2 % (these constants: +11.6, +8.1, +23.0, +20.0).
+ROW_CALL_COST = 6500
+MOVE_COST = 1
 READ_COST = 4
 
 
@@ -131,7 +136,7 @@ def row_cost(graph: Graph, stage: RowStage, op_macs: Mapping[int, int], total_wo
     """Row buffers recompute only the column halos of their strips: the estimate of extra instructions is those
     MACs and elements, a cost per kernel call past one per layer, per byte of the rows kept (moved to the start of
     their buffers) or gathered, and per input element read again."""
-    extra_macs, work = 0.0, (len(stage.calls) - len(stage.positions)) * CALL_COST
+    extra_macs, work = 0.0, (len(stage.calls) - len(stage.positions)) * ROW_CALL_COST
     for layer, (position, window) in enumerate(zip(stage.positions, stage.windows, strict=True)):
         op = graph.operators[position]
         in_c, out_c = graph.tensors[stage.reads(layer)[0]].shape[-1], graph.tensors[op.outputs[0]].shape[-1]
@@ -218,18 +223,22 @@ def _candidates(graph: Graph, calls: dict[int, KernelCall], portable: dict[int, 
 
 def _row_candidates(graph: Graph, calls: dict[int, KernelCall], portable: dict[int, KernelCall], prefix: Prefix,
                     last: int, op_macs: Mapping[int, int], total: float) -> list[tuple[RowStage, dict]]:
-    """The stage to `last` in row buffers in 1, 2, ... column strips, while within the budget."""
+    """The stage to `last` in row buffers in 1, 2, ... column strips, each with its highest-resolution layers
+    computing 1, 2 or 4 rows a call (fewer calls, more rows held), while within the budget."""
     found = []
     for strips in range(1, MAX_PARTS + 1):
-        try:
-            stage = row_stage_at(graph, calls, prefix, last, strips)
-        except UserError:
-            break  # more strips than columns, or a residual block
-        if row_cost(graph, stage, op_macs, total).fraction > BUDGET:
+        within = 0
+        for batch in BATCHES:
+            try:
+                stage = row_stage_at(graph, calls, prefix, last, strips, batch)
+            except UserError:
+                return found  # more strips than columns, or a residual block
+            chosen = stage_calls(stage, calls, portable, graph)
+            if chosen is not None and row_cost(graph, stage, op_macs, total).fraction <= BUDGET:
+                found.append((stage, chosen))
+                within += 1
+        if not within:
             break  # more strips only recompute more
-        chosen = stage_calls(stage, calls, portable, graph)
-        if chosen is not None:
-            found.append((stage, chosen))
     return found
 
 
@@ -268,12 +277,12 @@ def _fits(whole: MemoryPlan, options: PlanningOptions) -> bool:
 
 def _forced(graph: Graph, calls: dict[int, KernelCall], portable: dict[int, KernelCall], options: PlanningOptions,
             allowances: Mapping[int, Sequence[OverlapAllowance]], op_macs: Mapping[int, int]) -> StagePlan:
-    index, grid, strips = parse_forced(options.patch_stage or "")
+    index, grid, strips, batch = parse_forced(options.patch_stage or "")
     positions = [p for p, op in enumerate(graph.operators) if op.index == index]
     if not positions:
         raise UserError(f"--patch-stage {options.patch_stage}: the model has no operator {index} (once its constants "
                         f"are folded)")
-    stage = build_stage(graph, calls, positions[0], grid, strips)
+    stage = build_stage(graph, calls, positions[0], grid, strips, batch)
     chosen = stage_calls(stage, calls, portable, graph)
     if chosen is None:
         raise UserError(f"--patch-stage {options.patch_stage}: a layer of the stage has no kernel that runs on "

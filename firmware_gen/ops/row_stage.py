@@ -53,6 +53,7 @@ class RowStage:
     capacity: tuple[int, ...]  # per layer: the rows its output buffer holds (the last layer: its whole tensor)
     pixels: tuple[int, ...]  # per layer: the pixels its output buffer holds (rows x the widest strip's columns)
     strips: int = 1
+    batch: tuple[int, ...] = ()  # per layer: the rows a call computes at most
     mode = "rows"
 
     @property
@@ -66,7 +67,14 @@ class RowStage:
     @property
     def label(self) -> str:
         strips = f" in {self.strips} column strips" if self.strips > 1 else ""
-        return f"steps {self.positions[0]}..{self.last} in row buffers{strips}, {len(self.calls)} calls"
+        batch = f", up to {max(self.batch)} rows a call" if max(self.batch, default=1) > 1 else ""
+        return f"steps {self.positions[0]}..{self.last} in row buffers{strips}{batch}, {len(self.calls)} calls"
+
+    @property
+    def spec(self) -> str:
+        """As --patch-stage writes it after the operator: rows[xSTRIPS][/BATCH]."""
+        batch = max(self.batch, default=1)
+        return "rows" + (f"x{self.strips}" if self.strips > 1 else "") + (f"/{batch}" if batch > 1 else "")
 
     def reads(self, layer: int) -> tuple[int, ...]:
         return self.sources[layer]
@@ -94,8 +102,9 @@ class _Scheduler:
     """The pull schedule of one strip (see the module's docstring); `columns` its traced regions per layer."""
 
     def __init__(self, windows: list[Window], sources: list[tuple[int, ...]], tensors: list[int], source: int,
-                 columns: list[LayerPatch], strip: int):
+                 columns: list[LayerPatch], strip: int, batch: tuple[int, ...]):
         self.windows, self.sources, self.source, self.columns, self.strip = windows, sources, source, columns, strip
+        self.batch = batch
         self.producer = {t: i for i, t in enumerate(tensors)}
         self.readers = {t: [i for i, reads in enumerate(sources) if t in reads] for t in tensors}
         self.tensors = tensors
@@ -115,8 +124,10 @@ class _Scheduler:
         if rows.stop > self.done[layer]:
             # Rows a reader skips (a 1x1 window of stride 2) are not computed, unless another reader may want them.
             skip = len(self.readers[tensor]) == 1
-            for row in range(max(self.done[layer], rows.start) if skip else self.done[layer], rows.stop):
-                self.produce(layer, Span(row, row + 1))  # one row a call: a buffer holds one window's rows
+            start, batch = max(self.done[layer], rows.start) if skip else self.done[layer], self.batch[layer]
+            stop = min(max(rows.stop, start + batch), self.windows[layer].out_size[0])  # a batch computed ahead
+            for row in range(start, stop, batch):  # a buffer holds one window's rows, and a batch
+                self.produce(layer, Span(row, min(row + batch, stop)))
 
     def _keep(self, layer: int, out: Span) -> tuple[int, int]:
         """Moves the output buffer's low row to the first row a reader still needs; the rows kept."""
@@ -178,13 +189,17 @@ def _strip_columns(windows: list[Window], reads: list[tuple[int, ...]], tensors:
 
 
 def make_row_stage(positions: tuple[int, ...], windows: list[Window], input_tensor: int, tensors: tuple[int, ...],
-                   sources: tuple[tuple[int, ...], ...], strips: int = 1) -> RowStage:
-    """The stage's row schedule: its last layer pulled one output row at a time, strip after strip."""
+                   sources: tuple[tuple[int, ...], ...], strips: int = 1, batch: int = 1) -> RowStage:
+    """The stage's row schedule: its last layer pulled one output row at a time, strip after strip; the layers of
+    the stage's highest resolution compute up to `batch` rows a call (fewer calls, a few more rows held), the others
+    one."""
     reads = list(sources) or [(input_tensor,), *((t,) for t in tensors[:-1])]
+    top = max(w.out_size[0] for w in windows)
+    batches = tuple(batch if w.out_size[0] == top else 1 for w in windows)
     calls: list[RowCall] = []
     capacity, pixels = [0] * len(windows), [0] * len(windows)
     for strip, columns in enumerate(_strip_columns(windows, reads, tensors, strips)):
-        scheduler = _Scheduler(windows, reads, list(tensors), input_tensor, columns, strip)
+        scheduler = _Scheduler(windows, reads, list(tensors), input_tensor, columns, strip, batches)
         for row in range(windows[-1].out_size[0]):
             scheduler.produce(len(windows) - 1, Span(row, row + 1))
         calls += scheduler.calls
@@ -194,4 +209,4 @@ def make_row_stage(positions: tuple[int, ...], windows: list[Window], input_tens
     height, width = windows[-1].out_size
     capacity[-1], pixels[-1] = height, height * width
     return RowStage(positions, tuple(windows), input_tensor, tensors, tuple(reads), tuple(calls), tuple(capacity),
-                    tuple(pixels), strips)
+                    tuple(pixels), strips, batches)
