@@ -95,6 +95,22 @@ def test_row_buffers_live_over_the_whole_stage_and_the_checker_covers_them() -> 
         check_plan(_moved_onto_a_live_buffer(plan, rows[0]), compiled.planned_graph, compiled.stage.allowances)
 
 
+def test_a_row_stage_writes_its_output_over_the_input_rows_it_has_read() -> None:
+    options = PlanningOptions(patch_stage="7:rows", algorithm="greedy_by_conflicts")
+    compiled = compile_graph(read_model(_small_mobilenet(), "mobilenet"), options=options)
+    stage, plan = compiled.stage.stage, compiled.plan
+    source, result = plan.buffer_of(stage.input), plan.buffer_of(stage.tensors[-1])
+    assert source.offset < result.offset + result.size and result.offset < source.offset + source.size  # shared
+    report = validate_model(_small_mobilenet(), options=options)
+    assert report.bit_exact, report.format()
+    allowed = next(a.bytes for a in compiled.stage.allowances[stage.last] if a.output == stage.tensors[-1])
+    further = source.offset + allowed - result.size + 16  # 16 bytes further into the input than allowed
+    bad = dataclasses.replace(plan, buffers=[dataclasses.replace(b, offset=further) if b is result else b
+                                             for b in plan.buffers])
+    with pytest.raises(PlanError, match="overlap"):
+        check_plan(bad, compiled.planned_graph, compiled.stage.allowances)
+
+
 def test_auto_uses_a_stage_only_when_the_whole_plan_does_not_fit() -> None:
     graph = read_model(_small_mobilenet(), "mobilenet")
     quick = PlanningOptions(io_in_pool=False, algorithm=QUICK)

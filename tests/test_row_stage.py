@@ -42,12 +42,20 @@ def _whole(stage: RowStage, image: np.ndarray) -> np.ndarray:
     return tensors[stage.tensors[-1]]
 
 
-def _by_rows(stage: RowStage, image: np.ndarray) -> np.ndarray:
-    """The schedule call by call: every intermediate tensor in a buffer of its capacity's rows."""
+def _by_rows(stage: RowStage, image: np.ndarray, overlap: bool = False) -> np.ndarray:
+    """The schedule call by call: every intermediate tensor in a buffer of its capacity's rows; with `overlap`, the
+    output and the input in one memory, the output ending stage.output_overlap elements into the input."""
     width = image.shape[1]
     buffers = {t: np.full((rows, width), -10**9, dtype=np.int64) for t, rows in zip(stage.tensors, stage.capacity,
                                                                                    strict=True)}
     buffers[stage.input] = image
+    if overlap:
+        out_size = stage.capacity[-1] * width
+        start = out_size - stage.output_overlap(width, width)
+        memory = np.full(start + image.size, -10**9, dtype=np.int64)
+        memory[start:] = image.ravel()
+        buffers[stage.input] = memory[start:].reshape(image.shape)  # views of one memory
+        buffers[stage.tensors[-1]] = memory[:out_size].reshape(-1, width)
     computed = [set() for _ in stage.windows]
     for call in stage.calls:
         window, rows = stage.windows[call.layer], call.patch.input.rows.size
@@ -97,6 +105,7 @@ def test_a_row_schedule_computes_what_the_whole_tensors_compute(seed: int) -> No
     stage = _random_stage(rng)
     image = np.array([[rng.randint(-50, 50) for _ in range(2)] for _ in range(stage.windows[0].in_size[0])])
     assert np.array_equal(_by_rows(stage, image), _whole(stage, image))
+    assert np.array_equal(_by_rows(stage, image.copy(), overlap=True), _whole(stage, image))
 
 
 def test_a_buffer_holds_one_window_of_its_reader() -> None:
@@ -117,3 +126,14 @@ def test_a_batch_of_rows_a_call_holds_a_batch_more() -> None:
     assert stage.capacity == (4, 2, 3, 24)  # a 3x3 reader of two rows: four; a 1x1 one: two
     # half the calls; the first layer's first batch split by the top row its reader's first batch needs
     assert [len(stage.layer_patches(layer)) for layer in range(4)] == [25, 24, 24, 24]
+
+
+def test_the_output_overlaps_the_input_rows_already_read() -> None:
+    chain = [_window(3, 2, 1, 1, 96), _window(3, 1, 1, 1, 48), _window(3, 2, 1, 1, 48)]
+    stage = make_row_stage(tuple(range(3)), chain, 0, (1, 2, 3), ((0,), (1,), (2,)))
+    # output row y is written when input rows from 4y + 5 on are still to be read (the last, when all are read):
+    # with rows of one element each, the whole output may lie inside the input
+    assert stage.output_overlap(1, 1) == 24
+    # with 2 bytes an input row and 16 an output row, the last output row, written once all 192 input bytes are
+    # read, bounds it: 192 - 384 + 384
+    assert stage.output_overlap(2, 16) == 192

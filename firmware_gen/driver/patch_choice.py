@@ -7,9 +7,9 @@ plan does not fit (a pool's size limit, or the RAM given as PlanningOptions.ram_
 (--patch-stage OP:RxC, or OP:rows for row buffers) is taken as it is, or refused in one line naming the operator or
 the dimension.
 
-The extra work is an estimate (`stage_cost`: the MACs and elements recomputed in the patches' halos, a cost per
-call; `row_cost`: a cost per call, per byte moved and per element read again), not an instruction count
-(bench/patches.py measures those on QEMU).
+The extra work is an estimate (driver/stage_cost.py), not an instruction count (bench/patches.py measures those on
+QEMU). A stage in one full-width strip of row buffers may write its output over the input rows it has read
+(`_output_over_input`).
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from firmware_gen.driver.stage_cost import model_work, row_cost, stage_cost
 from firmware_gen.errors import DoesNotFitError, UserError
 from firmware_gen.frontend.ir import Graph
 from firmware_gen.ops import macs, view_aliases
@@ -26,10 +27,10 @@ from firmware_gen.ops.base import KernelCall
 from firmware_gen.ops.patch_buffers import StageBuffers, stage_buffers
 from firmware_gen.ops.patch_graph import Prefix, build_stage, row_stage_at, stage_at, stage_prefix
 from firmware_gen.ops.patch_kernels import layer_window, stage_calls
-from firmware_gen.ops.patch_stage import PatchStage
+from firmware_gen.ops.patch_stage import PatchStage, used_later
 from firmware_gen.ops.row_stage import RowStage
 from firmware_gen.planner import MemoryPlan, OverlapAllowance, PlanningOptions, check_plan, plan_graph
-from firmware_gen.planner.buffers import BufferInfo, lower_bound
+from firmware_gen.planner.buffers import OUTPUT_BEFORE_INPUT, BufferInfo, lower_bound
 from firmware_gen.planner.liveness import alias_groups
 from firmware_gen.project_config import PATCH_MODES
 
@@ -100,74 +101,6 @@ def parse_forced(text: str) -> tuple[int, tuple[int, int] | None, int, int]:
     return int(match[1]), grid, int(match[4] or 1), int(match[5] or 1)
 
 
-# The estimate of a layer's instructions: its MACs plus ELEMENT_COST per element it reads and writes (the output
-# stage, rings and row set-ups; with MACs alone vww_96_int8's 3x3 grid to operator 7 was estimated at +14.6 % and
-# measured at +28.6 % on mps2_an385). A patch also pays a fixed CALL_COST per layer call.
-ELEMENT_COST = 20
-CALL_COST = 3000
-# Row buffers: per call (the DSP ring kernels fill their window rows and copy their weights to the stack at every
-# call), per byte moved or gathered, per input element read again (a 3x3 window over one row reads three). Fitted to
-# vww_96_int8's stage to operator 7 measured on mps2_an386 (the dearer board): in one strip +11.3 %, one strip 2 rows
-# a call +7.8 %, two strips +26.2 %, two strips 2 rows a call +20.2 % (these constants: +11.6, +8.1, +23.0, +20.0).
-ROW_CALL_COST = 6500
-MOVE_COST = 1
-READ_COST = 4
-
-
-@dataclass(frozen=True)
-class Cost:
-    """The estimate of extra work of a stage."""
-
-    extra_macs: int
-    fraction: float  # extra estimated instructions / the model's
-
-
-def _layer_work(macs_per_pixel: float, pixels: int, in_elements: int, out_channels: int) -> float:
-    return macs_per_pixel * pixels + ELEMENT_COST * (in_elements + pixels * out_channels)
-
-
-def model_work(graph: Graph, calls: Mapping[int, KernelCall], op_macs: Mapping[int, int]) -> float:
-    return sum(op_macs[op.index] + ELEMENT_COST * (graph.tensors[op.inputs[0]].num_elements +
-                                                    graph.tensors[op.outputs[0]].num_elements)
-               for op in graph.operators if op.index in calls and op.inputs and op.outputs)
-
-
-def row_cost(graph: Graph, stage: RowStage, op_macs: Mapping[int, int], total_work: float) -> Cost:
-    """Row buffers recompute only the column halos of their strips: the estimate of extra instructions is those
-    MACs and elements, a cost per kernel call past one per layer, per byte of the rows kept (moved to the start of
-    their buffers) or gathered, and per input element read again."""
-    extra_macs, work = 0.0, (len(stage.calls) - len(stage.positions)) * ROW_CALL_COST
-    for layer, (position, window) in enumerate(zip(stage.positions, stage.windows, strict=True)):
-        op = graph.operators[position]
-        in_c, out_c = graph.tensors[stage.reads(layer)[0]].shape[-1], graph.tensors[op.outputs[0]].shape[-1]
-        patches, pixels = stage.layer_patches(layer), window.out_size[0] * window.out_size[1]
-        recomputed = sum(p.output.pixels for p in patches) - pixels
-        extra_macs += op_macs[op.index] / pixels * recomputed
-        work += ELEMENT_COST * recomputed * out_c + stage.moved_pixels()[layer] * out_c * MOVE_COST
-        work += (sum(p.input.pixels for p in patches) - window.in_size[0] * window.in_size[1]) * in_c * READ_COST
-    if stage.strips > 1:
-        work += sum(p.input.pixels for p in stage.layer_patches(0)) * graph.tensors[stage.input].shape[-1] * MOVE_COST
-    return Cost(round(extra_macs), (work + extra_macs) / max(total_work, 1.0))
-
-
-def stage_cost(graph: Graph, stage: PatchStage | RowStage, op_macs: Mapping[int, int], total_work: float) -> Cost:
-    """The MACs the patches recompute in their halos, and the estimate of extra instructions."""
-    if isinstance(stage, RowStage):
-        return row_cost(graph, stage, op_macs, total_work)
-    extra_macs, extra_work = 0.0, 0.0
-    for layer, (position, window) in enumerate(zip(stage.positions, stage.windows, strict=True)):
-        op = graph.operators[position]
-        in_c, out_c = graph.tensors[op.inputs[0]].shape[-1], graph.tensors[op.outputs[0]].shape[-1]
-        pixels = window.out_size[0] * window.out_size[1]
-        per_pixel = op_macs[op.index] / pixels
-        whole = _layer_work(per_pixel, pixels, window.in_size[0] * window.in_size[1] * in_c, out_c)
-        patched = sum(_layer_work(per_pixel, p[layer].output.pixels, p[layer].input.pixels * in_c, out_c) + CALL_COST
-                      for p in stage.patches)
-        extra_macs += per_pixel * (sum(p[layer].output.pixels for p in stage.patches) - pixels)
-        extra_work += patched - whole
-    return Cost(round(extra_macs), extra_work / max(total_work, 1.0))
-
-
 def _without_stage(allowances: Mapping[int, Sequence[OverlapAllowance]], stage: PatchStage | RowStage) -> dict:
     return {step: list(a) for step, a in allowances.items() if step not in stage.positions}
 
@@ -180,13 +113,27 @@ def _bound(buffers: StageBuffers, graph: Graph, options: PlanningOptions) -> int
     return lower_bound(BufferInfo(g.tensors[0], g.size, options.alignment, g.first, g.last) for g in groups)
 
 
+def output_over_input(graph: Graph, stage: PatchStage | RowStage) -> OverlapAllowance | None:
+    """The allowance that a stage in one full-width strip of row buffers write its output over the input rows it
+    has read (RowStage.output_overlap), or None: the input is read after the stage, or nothing may overlap."""
+    if not isinstance(stage, RowStage) or used_later(graph, stage.input, stage.last):
+        return None
+    source, result = graph.tensors[stage.input], graph.tensors[stage.tensors[-1]]
+    overlap = stage.output_overlap(source.shape[2] * source.shape[3], result.shape[2] * result.shape[3])
+    return OverlapAllowance(stage.input, stage.tensors[-1], OUTPUT_BEFORE_INPUT, overlap) if overlap else None
+
+
 def plan_stage(graph: Graph, stage: PatchStage | RowStage, calls: dict[int, KernelCall], options: PlanningOptions,
                allowances: Mapping[int, Sequence[OverlapAllowance]], op_macs: Mapping[int, int],
                total_work: float) -> StagePlan:
     """The checked plan of the graph with `stage` on patches, its layers running `calls` (DoesNotFitError when a
-    pool's limit is exceeded); total_work: the model's (`model_work`)."""
-    buffers = stage_buffers(graph, stage)
+    pool's limit is exceeded); total_work: the model's (`model_work`). With the output over the input, the planner
+    sees the stage as one step for those two: the output first written, the input last read at its last step."""
+    over = output_over_input(graph, stage) if options.overlap else None
+    buffers = stage_buffers(graph, stage, over is not None)
     kept = _without_stage(allowances, stage) if options.overlap else {}
+    if over is not None:
+        kept[stage.last] = [*kept.get(stage.last, []), over]
     plan = plan_graph(buffers.graph, aliases=view_aliases(graph), options=options, allowances=kept)
     check_plan(plan, buffers.graph, kept)
     cost = stage_cost(graph, stage, op_macs, total_work)

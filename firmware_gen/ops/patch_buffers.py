@@ -77,10 +77,12 @@ def planning_graph(graph: Graph, stage: PatchStage) -> StageBuffers:
                         gathers)
 
 
-def row_planning_graph(graph: Graph, stage: RowStage) -> StageBuffers:
+def row_planning_graph(graph: Graph, stage: RowStage, output_from_last: bool = False) -> StageBuffers:
     """The graph to plan when `stage` runs in row buffers: each intermediate tensor shrinks to the rows its buffer
     holds; every buffer of the stage, its input and its output are live over the whole stage (a row kept in a buffer
-    is read by a later call of any layer)."""
+    is read by a later call of any layer). With `output_from_last`, the output is first written at the stage's last
+    step, where the input is last read, for an allowance between the two at that step: every other buffer live in
+    the stage is live at that step too, so none may share the output's bytes."""
     tensors = list(graph.tensors)
     for layer, index in enumerate(stage.tensors[:-1]):
         tensor = tensors[index]
@@ -94,13 +96,16 @@ def row_planning_graph(graph: Graph, stage: RowStage) -> StageBuffers:
     whole = (*stage.tensors, *(() if patch_input is None else (patch_input,)))
     operators = list(graph.operators)
     first = operators[stage.positions[0]]
-    operators[stage.positions[0]] = dataclasses.replace(first, outputs=(*first.outputs, *whole))
+    early = [t for t in whole if not (output_from_last and t == stage.tensors[-1])]
+    operators[stage.positions[0]] = dataclasses.replace(first, outputs=(*first.outputs, *early))
     last = operators[stage.last]
     kept = (t for t in whole if t != stage.tensors[-1])
     operators[stage.last] = dataclasses.replace(last, inputs=(*last.inputs, stage.input, *kept))
     return StageBuffers(dataclasses.replace(graph, tensors=tensors, operators=operators), patch_input, None)
 
 
-def stage_buffers(graph: Graph, stage: PatchStage | RowStage) -> StageBuffers:
+def stage_buffers(graph: Graph, stage: PatchStage | RowStage, output_from_last: bool = False) -> StageBuffers:
     """The planning graph of either kind of stage."""
-    return row_planning_graph(graph, stage) if isinstance(stage, RowStage) else planning_graph(graph, stage)
+    if isinstance(stage, RowStage):
+        return row_planning_graph(graph, stage, output_from_last)
+    return planning_graph(graph, stage)

@@ -90,6 +90,24 @@ class RowStage:
         """The largest input region a call of the first layer reads (gathered when there are column strips)."""
         return max(p.input.pixels for p in self.layer_patches(0))
 
+    def output_overlap(self, in_row_bytes: int, out_row_bytes: int) -> int:
+        """How many bytes of the stage's input its output may overlap, placed just below it (one full-width strip):
+        the input is read top to bottom and the output written top to bottom, and each output row is written where
+        no input row still to be read lies. 0 with column strips (every strip reads the input again)."""
+        if self.strips > 1:
+            return 0
+        height = self.windows[-1].out_size[0]
+        first_read = self.windows[0].in_size[0]  # the first input row a call from here on reads
+        allowed = height * out_row_bytes
+        for call in reversed(self.calls):
+            for tensor, row in zip(self.reads(call.layer), call.reads, strict=True):
+                if tensor == self.input:
+                    first_read = min(first_read, row)
+            if call.layer == len(self.windows) - 1:
+                written = call.patch.output.rows.stop * out_row_bytes
+                allowed = min(allowed, first_read * in_row_bytes - written + height * out_row_bytes)
+        return max(allowed, 0)
+
     def moved_pixels(self) -> list[int]:
         """Per layer: the pixels moved in its output buffer over the stage."""
         moved = [0] * len(self.windows)
