@@ -38,15 +38,11 @@ def test_a_forced_stage_is_bit_exact_with_tflm(seed: int) -> None:
 
 @pytest.mark.parametrize("seed", range(16))
 def test_a_forced_row_stage_is_bit_exact_with_tflm(seed: int) -> None:
-    """In row buffers, in one full-width strip or in column strips (their first layer's rows gathered)."""
+    """In row buffers, in one full-width strip or in column strips (their first layer's rows gathered, and a
+    residual block's input, read over fewer columns by its ADD than by its branch, copied out)."""
     model, last, size = random_stage_model(seed)
     strips = 1 + seed % min(size, 3)
     options = PlanningOptions(patch_stage=f"{last}:rowsx{strips}", io_in_pool=seed % 2 == 0)
-    try:
-        compile_graph(read_model(model, "chain"), options=options)
-    except UserError as error:  # a residual block's input read over two column spans: one strip only
-        assert "a residual block takes one strip" in str(error)
-        options = dataclasses.replace(options, patch_stage=f"{last}:rows")
     report = validate_model(model, options=options)
     assert report.bit_exact, report.format()
     assert report.per_patch_tensors and "not compared" in report.format()

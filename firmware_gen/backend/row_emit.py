@@ -13,17 +13,28 @@ from firmware_gen.backend.c_literals import c_comment_safe
 from firmware_gen.backend.legalize import Step, tensor_ref
 from firmware_gen.backend.patch_emit import StageCode, layer_params, region_initializer
 from firmware_gen.frontend.ir import Graph
+from firmware_gen.ops.patch_stage import Rect, Span
 from firmware_gen.ops.row_stage import RowCall, RowStage
 from firmware_gen.planner import MemoryPlan
 
 
 def _entry(graph: Graph, stage: RowStage, call: RowCall, params: str, slots: int, step: int) -> str:
-    """One call's table entry: its byte offsets are rows times the row bytes of its strip's buffers."""
-    patch = call.patch
-    reads = []
-    for row, tensor, rect in zip(call.reads, stage.reads(call.layer), (patch.input, *patch.extra), strict=True):
-        gathered = tensor == stage.input and stage.strips > 1
-        reads.append(0 if gathered else row * rect.cols.size * graph.tensors[tensor].shape[-1])
+    """One call's table entry: its byte offsets are rows times the row bytes of its strip's buffers; in column
+    strips, the region its gathered read copies (the stage's input rows, or a narrower rectangle of a buffer)."""
+    patch, gathered = call.patch, _gathered_slot(stage, call.layer)
+    reads, region = [], "{ 0, 0, 0, 0 }"
+    for slot, (row, tensor, rect, (column, width)) in enumerate(zip(
+            call.reads, stage.reads(call.layer), (patch.input, *patch.extra), call.buffers, strict=True)):
+        channels = graph.tensors[tensor].shape[-1]
+        if slot != gathered:
+            reads.append(row * width * channels)
+            continue
+        reads.append(0)  # the copy
+        if tensor == stage.input:
+            region = region_initializer(rect, graph.tensors[tensor].shape[2], channels)
+        else:
+            shifted = Rect(Span(row, row + rect.rows.size), Span(column, column + rect.cols.size))
+            region = region_initializer(shifted, width, channels)
     reads += [0] * (slots - len(reads))
     result = graph.tensors[stage.tensors[call.layer]]
     row_bytes = patch.output.cols.size * result.shape[-1]
@@ -31,16 +42,19 @@ def _entry(graph: Graph, stage: RowStage, call: RowCall, params: str, slots: int
         write = (call.write * result.shape[2] + patch.output.cols.start) * result.shape[-1]
     else:
         write = call.write * row_bytes
-    region = ""
-    if stage.strips > 1:
-        source = graph.tensors[stage.input]
-        region = region_initializer(patch.input, source.shape[2], source.shape[3]) if call.layer == 0 else \
-            "{ 0, 0, 0, 0 }"
-        region += ", "
     rows, cols = patch.output.rows, patch.output.cols
+    region = f"{region}, " if stage.strips > 1 else ""
     return (f"{{ &{params}, {{ {', '.join(map(str, reads))} }}, {write}, {call.keep[0] * row_bytes}, "
             f"{call.keep[1] * row_bytes}, {region}{call.layer} }}, /* step {step}: rows {rows.start}..{rows.stop - 1}"
             f", columns {cols.start}..{cols.stop - 1} */")
+
+
+def _gathered_slot(stage: RowStage, layer: int) -> int | None:
+    """The input slot `layer` reads from a gathered copy (in column strips: the stage's input, or a narrower
+    rectangle of a buffer), if any."""
+    if stage.strips > 1 and stage.input in stage.reads(layer):
+        return stage.reads(layer).index(stage.input)
+    return next((slot for lay, slot in stage.gathered if lay == layer), None)
 
 
 def _body(graph: Graph, plan: MemoryPlan, stage: RowStage, layers: list[Step], buffers, prefix: str,
@@ -51,10 +65,12 @@ def _body(graph: Graph, plan: MemoryPlan, stage: RowStage, layers: list[Step], b
         body += [f"case {layer}: /* step {step.index}: {step.op.opcode}, t{step.outputs[0].index} */"]
         count = len(stage.reads(layer))
         inputs = [f"{ref.expression} + patch->read[{slot}]" for slot, ref in enumerate(step.inputs[:count])]
-        if layer == 0 and buffers.patch_input is not None:
-            copy = tensor_ref(buffers.graph, plan, buffers.patch_input, True, outside, prefix).expression
-            body.append(f"    fg_region_gather(&patch->input, {step.inputs[0].expression}, {copy});")
-            inputs[0] = tensor_ref(buffers.graph, plan, buffers.patch_input, False, outside, prefix).expression
+        slot = _gathered_slot(stage, layer)
+        if slot is not None:
+            copy = buffers.patch_input if stage.reads(layer)[slot] == stage.input else buffers.gathers[layer, slot]
+            target = tensor_ref(buffers.graph, plan, copy, True, outside, prefix).expression
+            body.append(f"    fg_region_gather(&patch->gather, {step.inputs[slot].expression}, {target});")
+            inputs[slot] = tensor_ref(buffers.graph, plan, copy, False, outside, prefix).expression
         inputs += [ref.expression for ref in step.inputs[count:]]
         output = step.outputs[0].expression
         if layer < len(layers) - 1:
@@ -84,7 +100,8 @@ def row_stage_code(graph: Graph, plan: MemoryPlan, steps: list[Step], stage_plan
               "int32_t write;  /* the byte the computed rows start at in the output buffer */",
               "int32_t keep_from;  /* the rows the output buffer keeps, moved to its start before the write */",
               "int32_t keep_bytes;",
-              *(["fg_region input;  /* the first layer's input rows, gathered */"] if stage.strips > 1 else []),
+              *(["fg_region gather;  /* the rectangle copied for the read the switch gathers */"]
+                if stage.strips > 1 else []),
               "uint8_t layer;"]
     body = _body(graph, plan, stage, layers, stage_plan.buffers, prefix, outside)
     result = graph.tensors[stage.tensors[-1]]

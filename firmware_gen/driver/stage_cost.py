@@ -61,6 +61,10 @@ def row_cost(graph: Graph, stage: RowStage, op_macs: Mapping[int, int], total_wo
         work += (sum(p.input.pixels for p in patches) - window.in_size[0] * window.in_size[1]) * in_c * READ_COST
     if stage.strips > 1:
         work += sum(p.input.pixels for p in stage.layer_patches(0)) * graph.tensors[stage.input].shape[-1] * MOVE_COST
+    for layer, slot in stage.gathered:
+        channels = graph.tensors[stage.reads(layer)[slot]].shape[-1]
+        work += sum(p.extra[slot - 1].pixels if slot else p.input.pixels for p in stage.layer_patches(layer)) * \
+            channels * MOVE_COST
     return Cost(round(extra_macs), (work + extra_macs) / max(total_work, 1.0))
 
 

@@ -82,7 +82,7 @@ def row_planning_graph(graph: Graph, stage: RowStage, output_from_last: bool = F
     holds; every buffer of the stage, its input and its output are live over the whole stage (a row kept in a buffer
     is read by a later call of any layer). With `output_from_last`, the output is first written at the stage's last
     step, where the input is last read, for an allowance between the two at that step: every other buffer live in
-    the stage is live at that step too, so none may share the output's bytes."""
+    the stage is live at that step too (in one strip nothing is gathered), so none may share the output's bytes."""
     tensors = list(graph.tensors)
     for layer, index in enumerate(stage.tensors[:-1]):
         tensor = tensors[index]
@@ -95,13 +95,21 @@ def row_planning_graph(graph: Graph, stage: RowStage, output_from_last: bool = F
                                       stage.input_region_pixels() * source.shape[-1]))
     whole = (*stage.tensors, *(() if patch_input is None else (patch_input,)))
     operators = list(graph.operators)
+    gathers = {}
+    for layer, slot in sorted(stage.gathered):  # a copy made and read within one call: live at its layer's step
+        source = graph.tensors[stage.reads(layer)[slot]]
+        gathers[layer, slot] = len(tensors)
+        tensors.append(_region_tensor(source, len(tensors), f"patch region of t{source.index}",
+                                      stage.gather_pixels(layer, slot) * source.shape[-1]))
+        op = operators[stage.positions[layer]]
+        operators[stage.positions[layer]] = dataclasses.replace(op, inputs=(*op.inputs, gathers[layer, slot]))
     first = operators[stage.positions[0]]
     early = [t for t in whole if not (output_from_last and t == stage.tensors[-1])]
     operators[stage.positions[0]] = dataclasses.replace(first, outputs=(*first.outputs, *early))
     last = operators[stage.last]
     kept = (t for t in whole if t != stage.tensors[-1])
     operators[stage.last] = dataclasses.replace(last, inputs=(*last.inputs, stage.input, *kept))
-    return StageBuffers(dataclasses.replace(graph, tensors=tensors, operators=operators), patch_input, None)
+    return StageBuffers(dataclasses.replace(graph, tensors=tensors, operators=operators), patch_input, None, gathers)
 
 
 def stage_buffers(graph: Graph, stage: PatchStage | RowStage, output_from_last: bool = False) -> StageBuffers:

@@ -12,7 +12,8 @@ With `strips` > 1 the stage's output is split into that many column strips, each
 every tensor a strip needs are traced back through the windows (ops/patch_stage.py) and their halos recomputed by
 the neighbouring strip, the rows still kept. A strip's buffers hold its columns only; its first layer reads its
 input rows from a copy (`patch input`); its last layer writes each output row in place (one row of a strip is
-contiguous). A tensor read by two layers over different columns (a residual block) takes one strip.
+contiguous). A tensor read by two layers over different columns (a residual block's input) is computed over the
+wider; the narrower read copies its rectangle out (`gathered`).
 
 The schedule is simulated here at generation time; the result is a list of calls (layer, strip, geometry, the row
 each input is read from in its buffer, the row written, the rows kept) and each buffer's capacity.
@@ -38,6 +39,7 @@ class RowCall:
     write: int  # the row of the output buffer written first (the stage output: its row)
     keep: tuple[int, int]  # (first row, rows) of the output buffer moved to its start before the write
     strip: int = 0
+    buffers: tuple[tuple[int, int], ...] = ()  # per input slot: (its first column, the columns) in its buffer
 
 
 @dataclass(frozen=True)
@@ -54,6 +56,7 @@ class RowStage:
     pixels: tuple[int, ...]  # per layer: the pixels its output buffer holds (rows x the widest strip's columns)
     strips: int = 1
     batch: tuple[int, ...] = ()  # per layer: the rows a call computes at most
+    gathered: frozenset[tuple[int, int]] = frozenset()  # (layer, slot): a narrower rectangle of a buffer, copied
     mode = "rows"
 
     @property
@@ -108,6 +111,10 @@ class RowStage:
                 allowed = min(allowed, first_read * in_row_bytes - written + height * out_row_bytes)
         return max(allowed, 0)
 
+    def gather_pixels(self, layer: int, slot: int) -> int:
+        """The largest rectangle a call of `layer` copies out of the buffer it reads at `slot`."""
+        return max((p.input if slot == 0 else p.extra[slot - 1]).pixels for p in self.layer_patches(layer))
+
     def moved_pixels(self) -> list[int]:
         """Per layer: the pixels moved in its output buffer over the stage."""
         moved = [0] * len(self.windows)
@@ -158,6 +165,15 @@ class _Scheduler:
         self.low[layer] = kept_from
         return keep
 
+    def _buffers(self, layer: int) -> tuple[tuple[int, int], ...]:
+        """Per input slot of `layer`: where its columns start in the buffer it reads, and the buffer's columns."""
+        found = []
+        for tensor, need in zip(self.sources[layer], (self.columns[layer].input, *self.columns[layer].extra),
+                                strict=True):
+            box = need.cols if tensor == self.source else self.columns[self.producer[tensor]].output.cols
+            found.append((need.cols.start - box.start, box.size))
+        return tuple(found)
+
     def produce(self, layer: int, out: Span) -> None:
         rows, pad_top = input_span(out, 0, self.windows[layer])
         for tensor in self.sources[layer]:
@@ -179,14 +195,15 @@ class _Scheduler:
         cols = self.columns[layer]
         patch = LayerPatch(Rect(rows, cols.input.cols), Rect(out, cols.output.cols), (pad_top, cols.pad[1]),
                            tuple(Rect(rows, extra.cols) for extra in cols.extra))
-        self.calls.append(RowCall(layer, patch, tuple(reads), write, keep, self.strip))
+        self.calls.append(RowCall(layer, patch, tuple(reads), write, keep, self.strip, self._buffers(layer)))
         self.done[layer] = out.stop
 
 
 def _strip_columns(windows: list[Window], reads: list[tuple[int, ...]], tensors: tuple[int, ...],
-                   strips: int) -> list[list[LayerPatch]]:
-    """Per strip, per layer: the columns it reads and computes (full width with one strip); refuses a strip that a
-    layer reads over fewer columns than the strip computes of that tensor."""
+                   strips: int) -> tuple[list[list[LayerPatch]], frozenset[tuple[int, int]]]:
+    """Per strip, per layer: the columns it reads and computes (full width with one strip); and the (layer, slot)
+    reads of fewer columns than the strip computes of that tensor (a residual block), copied out. A layer may have
+    one such read."""
     height, width = windows[-1].out_size
     if not 1 <= strips <= width:
         raise UserError(f"{strips} column strips do not fit the stage's output of {height}x{width}: {strips} "
@@ -194,16 +211,20 @@ def _strip_columns(windows: list[Window], reads: list[tuple[int, ...]], tensors:
     if strips == 1:
         return [[LayerPatch(Rect(Span(0, 1), Span(0, w.in_size[1])), Rect(Span(0, 1), Span(0, w.out_size[1])),
                             (0, w.pad[1]), (Rect(Span(0, 1), Span(0, w.in_size[1])),) * (len(r) - 1))
-                 for w, r in zip(windows, reads, strict=True)]]
+                 for w, r in zip(windows, reads, strict=True)]], frozenset()
+    if len(reads[0]) > 1:
+        raise UserError("row buffers in column strips: the first layer reads the stage's input twice")
     columns = [trace(windows, Rect(Span(0, height), cols), reads, list(tensors)) for cols in split(width, strips)]
+    gathered = set()
     for strip in columns:
         for layer, layer_reads in enumerate(reads):
             needs = [strip[layer].input, *strip[layer].extra]
-            for tensor, need in zip(layer_reads, needs, strict=True):
+            for slot, (tensor, need) in enumerate(zip(layer_reads, needs, strict=True)):
                 if tensor in tensors and need.cols != strip[tensors.index(tensor)].output.cols:
-                    raise UserError(f"row buffers in column strips: layer {layer} reads fewer columns of t{tensor} "
-                                    f"than the strip computes (a residual block takes one strip)")
-    return columns
+                    gathered.add((layer, slot))
+    if len({layer for layer, _ in gathered}) < len(gathered):
+        raise UserError("row buffers in column strips: a layer reads narrower rectangles of two buffers")
+    return columns, frozenset(gathered)
 
 
 def make_row_stage(positions: tuple[int, ...], windows: list[Window], input_tensor: int, tensors: tuple[int, ...],
@@ -216,7 +237,8 @@ def make_row_stage(positions: tuple[int, ...], windows: list[Window], input_tens
     batches = tuple(batch if w.out_size[0] == top else 1 for w in windows)
     calls: list[RowCall] = []
     capacity, pixels = [0] * len(windows), [0] * len(windows)
-    for strip, columns in enumerate(_strip_columns(windows, reads, tensors, strips)):
+    strip_columns, gathered = _strip_columns(windows, reads, tensors, strips)
+    for strip, columns in enumerate(strip_columns):
         scheduler = _Scheduler(windows, reads, list(tensors), input_tensor, columns, strip, batches)
         for row in range(windows[-1].out_size[0]):
             scheduler.produce(len(windows) - 1, Span(row, row + 1))
@@ -227,4 +249,4 @@ def make_row_stage(positions: tuple[int, ...], windows: list[Window], input_tens
     height, width = windows[-1].out_size
     capacity[-1], pixels[-1] = height, height * width
     return RowStage(positions, tuple(windows), input_tensor, tensors, tuple(reads), tuple(calls), tuple(capacity),
-                    tuple(pixels), strips, batches)
+                    tuple(pixels), strips, batches, gathered)
