@@ -159,6 +159,12 @@ def test_analyze_shows_the_stage_in_text_json_and_html() -> None:
     assert "patch stage: operators 0..2 run patch by patch" in format_analysis(report)
     page = render_html(report, b"", None, None, "no profile")
     assert "<h2>Patch stage</h2>" in page and "patch input" in page
+    assert "a 2x2 grid of 4 patches, halos recomputed" in format_analysis(report)
+    rows = analyze(compile_graph(read_model(tiny_cnn(), "tiny_cnn"), options=PlanningOptions(patch_stage="2:rowsx2")),
+                   "tiny_cnn.tflite")
+    assert rows.to_json()["patch_stage"]["mode"] == "rows"
+    assert "in row buffers in 2 column strips (rowsx2, " in format_analysis(rows)
+    assert "row buffers in 2 column strips" in render_html(rows, b"", None, None, "no profile")
 
 
 def test_the_packed_interface_keeps_the_model_whole() -> None:

@@ -55,6 +55,15 @@ class StagePlan:
     extra_fraction: float  # the estimate of extra instructions (see `Cost`)
 
     @property
+    def layout(self) -> str:
+        """How the stage runs, in words: its grid of patches, or its row buffers."""
+        stage = self.stage
+        if isinstance(stage, RowStage):
+            strips = f" in {stage.strips} column strips" if stage.strips > 1 else ""
+            return f"row buffers{strips} ({stage.spec}, {len(stage.calls)} kernel calls), halos kept"
+        return f"a {stage.grid[0]}x{stage.grid[1]} grid of {len(stage.patches)} patches, halos recomputed"
+
+    @property
     def halos(self) -> str:
         return "kept in row buffers" if self.stage.mode == "rows" else "recomputed"
 
@@ -62,7 +71,7 @@ class StagePlan:
         stage = self.stage
         return {"first_operator": graph.operators[stage.positions[0]].index,
                 "last_operator": graph.operators[stage.last].index, "steps": list(stage.positions),
-                "grid": list(stage.grid), "mode": stage.mode,
+                "grid": list(stage.grid), "mode": stage.mode, "layout": self.layout,
                 "patches": len(stage.calls if isinstance(stage, RowStage) else stage.patches),
                 "output_tensor": stage.tensors[-1],
                 "extra_macs": self.extra_macs, "extra_instructions_estimate": round(self.extra_fraction, 4),
