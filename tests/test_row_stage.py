@@ -116,7 +116,7 @@ def test_a_buffer_holds_one_window_of_its_reader() -> None:
     # a 3x3 reader (stride 1 or 2): three rows; a 1x1 reader: one; the stage's output: whole
     assert stage.capacity == (3, 1, 3, 1, 24)
     assert [len(stage.layer_patches(layer)) for layer in range(5)] == [48, 48, 48, 24, 24]
-    assert stage.moved_pixels()[0] == 2 * 47 - 1  # two rows kept per row after the first two (the top pad: one)
+    assert stage.moved_pixels()[0] == 2 * 45  # two rows moved a row from row 3 on (rows 0..2 are written in place)
 
 
 def test_a_batch_of_rows_a_call_holds_a_batch_more() -> None:

@@ -102,7 +102,7 @@ def row_stage_code(graph: Graph, plan: MemoryPlan, steps: list[Step], stage_plan
               "int32_t keep_bytes;",
               *(["fg_region gather;  /* the rectangle copied for the read the switch gathers */"]
                 if stage.strips > 1 else []),
-              "uint8_t layer;"]
+              "uint16_t layer;"]
     body = _body(graph, plan, stage, layers, stage_plan.buffers, prefix, outside)
     result = graph.tensors[stage.tensors[-1]]
     moved = sum(m * graph.tensors[t].shape[-1] for m, t in zip(stage.moved_pixels(), stage.tensors, strict=True))

@@ -161,6 +161,8 @@ class _Scheduler:
         if kept_from >= self.done[layer]:
             self.low[layer] = out.start
             return 0, 0
+        if kept_from == self.low[layer]:
+            return 0, 0  # the rows kept are at the buffer's start already
         keep = (kept_from - self.low[layer], self.done[layer] - kept_from)
         self.low[layer] = kept_from
         return keep
