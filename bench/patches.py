@@ -95,8 +95,9 @@ def pool_and_stage(graph, board: str, options: PlanningOptions) -> tuple[int, st
     stage = compiled.stage
     if stage is None:
         return compiled.plan.pool_bytes, "-", "-"
-    first, last = (graph.operators[p].index for p in (stage.stage.positions[0], stage.stage.last))
-    label = f"ops {first}..{last} {stage.stage.grid[0]}x{stage.stage.grid[1]}"
+    first, last = (compiled.graph.operators[p].index for p in (stage.stage.positions[0], stage.stage.last))
+    grid = stage.stage.spec if stage.stage.mode == "rows" else f"{stage.stage.grid[0]}x{stage.stage.grid[1]}"
+    label = f"ops {first}..{last} {grid}"
     return compiled.plan.pool_bytes, label, f"+{stage.extra_fraction:.1%}"
 
 

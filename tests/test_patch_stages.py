@@ -36,6 +36,18 @@ def test_a_forced_stage_is_bit_exact_with_tflm(seed: int) -> None:
     assert report.per_patch_tensors and "not compared" in report.format()
 
 
+@pytest.mark.parametrize("seed", range(16))
+def test_a_forced_row_stage_is_bit_exact_with_tflm(seed: int) -> None:
+    """In row buffers, in one full-width strip or in column strips (their first layer's rows gathered, and a
+    residual block's input, read over fewer columns by its ADD than by its branch, copied out)."""
+    model, last, size = random_stage_model(seed)
+    strips = 1 + seed % min(size, 3)
+    options = PlanningOptions(patch_stage=f"{last}:rowsx{strips}", io_in_pool=seed % 2 == 0)
+    report = validate_model(model, options=options)
+    assert report.bit_exact, report.format()
+    assert report.per_patch_tensors and "not compared" in report.format()
+
+
 QUICK = "hill_climb"  # one planning algorithm: the choice is under test, not the planner
 
 
@@ -53,12 +65,46 @@ def test_min_shrinks_the_pool_and_the_checker_covers_the_patch_buffers() -> None
     check_plan(compiled.plan, planned, compiled.stage.allowances)
     # The stage's first patch buffer moved onto a buffer live at the same step: the checker must refuse the plan.
     victim = compiled.plan.buffer_of(compiled.stage.patch_tensors()[0])
-    clash = next(b for b in compiled.plan.buffers
-                 if b is not victim and b.first_op <= victim.last_op and victim.first_op <= b.last_op)
-    bad = dataclasses.replace(compiled.plan, buffers=[dataclasses.replace(b, offset=clash.offset) if b is victim
-                                                      else b for b in compiled.plan.buffers])
     with pytest.raises(PlanError, match="overlap"):
-        check_plan(bad, planned, compiled.stage.allowances)
+        check_plan(_moved_onto_a_live_buffer(compiled.plan, victim), planned, compiled.stage.allowances)
+
+
+def _moved_onto_a_live_buffer(plan, victim):
+    """The plan with `victim` moved onto a buffer live at one of its steps (and within the pool)."""
+    clash = next(b for b in plan.buffers if b is not victim and b.first_op <= victim.last_op
+                 and victim.first_op <= b.last_op and b.offset + victim.size <= plan.pool_bytes)
+    return dataclasses.replace(plan, buffers=[dataclasses.replace(b, offset=clash.offset) if b is victim else b
+                                              for b in plan.buffers])
+
+
+def test_row_buffers_live_over_the_whole_stage_and_the_checker_covers_them() -> None:
+    graph = read_model(_small_mobilenet(), "mobilenet")
+    options = PlanningOptions(patch_stage="7:rows", io_in_pool=False, algorithm=QUICK)
+    compiled = compile_graph(graph, options=options)
+    stage, plan = compiled.stage.stage, compiled.plan
+    assert stage.mode == "rows" and compiled.stage.extra_macs == 0
+    rows = [plan.buffer_of(t) for t in stage.tensors[:-1]]
+    assert all((b.first_op, b.last_op) == (stage.positions[0], stage.last) for b in rows)
+    assert all(b.size < graph.tensors[t].nbytes for b, t in zip(rows, stage.tensors, strict=False))
+    check_plan(plan, compiled.planned_graph, compiled.stage.allowances)
+    with pytest.raises(PlanError, match="overlap"):  # a row buffer onto a buffer live during the stage
+        check_plan(_moved_onto_a_live_buffer(plan, rows[0]), compiled.planned_graph, compiled.stage.allowances)
+
+
+def test_a_row_stage_writes_its_output_over_the_input_rows_it_has_read() -> None:
+    options = PlanningOptions(patch_stage="7:rows", algorithm="greedy_by_conflicts")
+    compiled = compile_graph(read_model(_small_mobilenet(), "mobilenet"), options=options)
+    stage, plan = compiled.stage.stage, compiled.plan
+    source, result = plan.buffer_of(stage.input), plan.buffer_of(stage.tensors[-1])
+    assert source.offset < result.offset + result.size and result.offset < source.offset + source.size  # shared
+    report = validate_model(_small_mobilenet(), options=options)
+    assert report.bit_exact, report.format()
+    allowed = next(a.bytes for a in compiled.stage.allowances[stage.last] if a.output == stage.tensors[-1])
+    further = source.offset + allowed - result.size + 16  # 16 bytes further into the input than allowed
+    bad = dataclasses.replace(plan, buffers=[dataclasses.replace(b, offset=further) if b is result else b
+                                             for b in plan.buffers])
+    with pytest.raises(PlanError, match="overlap"):
+        check_plan(bad, compiled.planned_graph, compiled.stage.allowances)
 
 
 def test_auto_uses_a_stage_only_when_the_whole_plan_does_not_fit() -> None:
@@ -97,6 +143,9 @@ def test_plan_shows_the_stage_its_grid_and_its_buffers(tmp_path) -> None:
     assert "patch stage: operators 0..2 (steps 0..2 in a 2x2 grid, 4 patches)" in text and "patch input" in text
     data = json.loads(run_cli("plan", str(model), "--patch-stage", "2:2x2", "--json").stdout)
     assert data["patch_stage"]["grid"] == [2, 2] and data["patch_stage"]["buffers"]
+    assert data["patch_stage"]["mode"] == "recompute"
+    text = run_cli("plan", str(model), "--patch-stage", "2:rows").stdout
+    assert "in row buffers" in text and "halos kept in row buffers" in text and "rows of " in text
 
 
 def test_analyze_shows_the_stage_in_text_json_and_html() -> None:
@@ -110,6 +159,12 @@ def test_analyze_shows_the_stage_in_text_json_and_html() -> None:
     assert "patch stage: operators 0..2 run patch by patch" in format_analysis(report)
     page = render_html(report, b"", None, None, "no profile")
     assert "<h2>Patch stage</h2>" in page and "patch input" in page
+    assert "a 2x2 grid of 4 patches, halos recomputed" in format_analysis(report)
+    rows = analyze(compile_graph(read_model(tiny_cnn(), "tiny_cnn"), options=PlanningOptions(patch_stage="2:rowsx2")),
+                   "tiny_cnn.tflite")
+    assert rows.to_json()["patch_stage"]["mode"] == "rows"
+    assert "in row buffers in 2 column strips (rowsx2, " in format_analysis(rows)
+    assert "row buffers in 2 column strips" in render_html(rows, b"", None, None, "no profile")
 
 
 def test_the_packed_interface_keeps_the_model_whole() -> None:

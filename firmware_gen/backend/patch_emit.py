@@ -35,27 +35,27 @@ class StageCode:
     ready: list[str] = field(default_factory=list)
 
 
-def _region(rect: Rect, width: int, channels: int) -> str:
+def region_initializer(rect: Rect, width: int, channels: int) -> str:
     offset = (rect.rows.start * width + rect.cols.start) * channels
     return f"{{ {offset}, {width * channels}, {rect.rows.size}, {rect.cols.size * channels} }}"
 
 
-def _c_value(value: int | tuple) -> str:
+def c_value(value: int | tuple) -> str:
     """A geometry field as a C initializer (a tuple in braces, as codegen writes params)."""
-    return "{ " + ", ".join(_c_value(v) for v in value) + " }" if isinstance(value, tuple) else str(int(value))
+    return "{ " + ", ".join(c_value(v) for v in value) + " }" if isinstance(value, tuple) else str(int(value))
 
 
-def _layer_params(step: Step, fields: list[tuple[str, str]], patches: list[LayerPatch],
-                  channels: int) -> tuple[list, list[str]]:
-    """The distinct params structs of one layer, and the one each patch runs with."""
+def layer_params(step: Step, fields: list[tuple[str, str]], patches: list[LayerPatch], channels: int,
+                 suffix: str = "patch") -> tuple[list, list[str]]:
+    """The distinct params structs of one layer, and the one each patch (or call) runs with."""
     variants: dict[tuple, str] = {}
     structs, names = [], []
     for patch in patches:
         geometry = patch_params(step.call, patch, channels)
         key = tuple(sorted(geometry.items()))
         if key not in variants:
-            variants[key] = f"{step.params_name}_patch{len(variants)}"
-            structs.append((variants[key], [(f, _c_value(geometry[f]) if f in geometry else v) for f, v in fields]))
+            variants[key] = f"{step.params_name}_{suffix}{len(variants)}"
+            structs.append((variants[key], [(f, c_value(geometry[f]) if f in geometry else v) for f, v in fields]))
         names.append(variants[key])
     return structs, names
 
@@ -68,7 +68,7 @@ def stage_code(graph: Graph, plan: MemoryPlan, steps: list[Step], stage_plan, st
     params, names = {}, []
     for layer, step in enumerate(layers):
         channels = graph.tensors[step.outputs[0].index].shape[-1]
-        params[step.index], chosen = _layer_params(step, step_params[step.index], [p[layer] for p in stage.patches],
+        params[step.index], chosen = layer_params(step, step_params[step.index], [p[layer] for p in stage.patches],
                                                    channels)
         names.append(chosen)
     source, result = graph.tensors[stage.input], graph.tensors[stage.tensors[-1]]
@@ -78,8 +78,9 @@ def stage_code(graph: Graph, plan: MemoryPlan, steps: list[Step], stage_plan, st
         out = patch[-1].output
         per_layer = ", ".join(f".step{s.index} = &{names[i][number]}" for i, s in enumerate(layers))
         regions = "".join(f".{name} = {region(patch)}, " for name, _, region in inner)
-        entries.append(f"{{ .input = {_region(patch[0].input, source.shape[2], source.shape[3])}, "
-                       f".output = {_region(out, result.shape[2], result.shape[3])}, {regions}{per_layer} }}, "
+        output = region_initializer(out, result.shape[2], result.shape[3])
+        entries.append(f"{{ .input = {region_initializer(patch[0].input, source.shape[2], source.shape[3])}, "
+                       f".output = {output}, {regions}{per_layer} }}, "
                        f"/* patch {number}: rows {out.rows.start}..{out.rows.stop - 1}, "
                        f"columns {out.cols.start}..{out.cols.stop - 1} */")
     struct = ["fg_region input;  /* the region of the stage's input this patch reads */",
@@ -114,7 +115,7 @@ def _inner_reads(graph: Graph, stage: PatchStage) -> list[tuple[str, int, Callab
                 need, box = stage.read_region(patch, layer, slot), stage.box_of(patch, tensor)
                 shifted = Rect(Span(need.rows.start - box.rows.start, need.rows.stop - box.rows.start),
                                Span(need.cols.start - box.cols.start, need.cols.stop - box.cols.start))
-                return _region(shifted, box.cols.size, channels)
+                return region_initializer(shifted, box.cols.size, channels)
             reads.append((f"step{position}_in{slot}", tensor, region))
     return reads
 

@@ -61,9 +61,8 @@ def format_patch_stage(stage: dict | None) -> list[str]:
     if stage is None:
         return []
     lines = [f"patch stage: operators {stage['first_operator']}..{stage['last_operator']} run patch by patch, "
-             f"output t{stage['output_tensor']} in a {stage['grid'][0]}x{stage['grid'][1]} grid ({stage['patches']} "
-             f"patches); +{stage['extra_instructions_estimate']:.1%} instructions (an estimate: "
-             f"{stage['extra_macs']:,} MACs recomputed in halos)"]
+             f"output t{stage['output_tensor']}, in {stage['layout']}; +{stage['extra_instructions_estimate']:.1%} "
+             f"instructions (an estimate: {stage['extra_macs']:,} MACs recomputed in halos)"]
     lines += [f"  patch buffer t{b['tensor']:<5} {b['bytes']:>8,} B  {b['name'][:60]}" for b in stage["buffers"]]
     return [*lines, ""]
 

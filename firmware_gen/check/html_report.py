@@ -97,8 +97,8 @@ def _patch_stage(analysis: Analysis) -> str:
     if stage is None:
         return ""
     note = (f"Operators {stage['first_operator']}..{stage['last_operator']} run patch by patch, their output "
-            f"t{stage['output_tensor']} in a {stage['grid'][0]}x{stage['grid'][1]} grid of {stage['patches']} patches; "
-            f"+{stage['extra_instructions_estimate']:.1%} instructions (an estimate from the recomputed halos). The "
+            f"t{stage['output_tensor']}, in {stage['layout']}; +{stage['extra_instructions_estimate']:.1%} "
+            f"instructions (an estimate from the calls and what halos recompute). The "
             f"stage's intermediate tensors exist one patch at a time, in these buffers:")
     rows = [[f"t{b['tensor']}", b["name"], b["bytes"]] for b in stage["buffers"]]
     return (f'<h2>Patch stage</h2><p class="note">{html.escape(note)}</p>'

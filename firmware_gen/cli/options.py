@@ -33,7 +33,7 @@ def add_planning_options(sub: argparse.ArgumentParser, overlap_only: bool = Fals
                           "plan does not fit a pool's size; off never")
     sub.add_argument("--patch-stage", metavar="OP:RxC",
                      help="force a patch stage from the input to operator OP, its output in R x C patches "
-                          "(e.g. 7:3x3)")
+                          "(e.g. 7:3x3), or OP:rows for its halos kept in row buffers")
 
 
 def add_product_options(sub: argparse.ArgumentParser, pool_from_app: bool = True) -> None:

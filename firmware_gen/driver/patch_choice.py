@@ -1,12 +1,15 @@
 """Whether a model runs its first layers patch by patch, where the stage ends and its grid (--patches, issue 24).
 
 off: never. min: the stage and grid of the smallest pool whose extra work stays within the budget (+15 %), if that
-pool is smaller than the whole-tensor plan's. auto (the default): as min, but only when the whole-tensor plan does
-not fit (a pool's size limit, or the RAM given as PlanningOptions.ram_bytes). A forced stage (--patch-stage OP:RxC)
-is taken as it is, or refused in one line naming the operator or the dimension.
+pool is smaller than the whole-tensor plan's; the halos recomputed by a grid of patches, or kept in row buffers
+(ops/row_stage.py), whichever gives the smaller pool. auto (the default): as min, but only when the whole-tensor
+plan does not fit (a pool's size limit, or the RAM given as PlanningOptions.ram_bytes). A forced stage
+(--patch-stage OP:RxC, or OP:rows for row buffers) is taken as it is, or refused in one line naming the operator or
+the dimension.
 
-The extra work is an estimate (`stage_cost`: the MACs and elements recomputed in the patches' halos, a cost per
-call), not an instruction count (bench/patches.py measures those on QEMU).
+The extra work is an estimate (driver/stage_cost.py), not an instruction count (bench/patches.py measures those on
+QEMU). A stage in one full-width strip of row buffers may write its output over the input rows it has read
+(`_output_over_input`).
 """
 
 from __future__ import annotations
@@ -16,16 +19,18 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from firmware_gen.driver.stage_cost import model_work, row_cost, stage_cost
 from firmware_gen.errors import DoesNotFitError, UserError
 from firmware_gen.frontend.ir import Graph
 from firmware_gen.ops import macs, view_aliases
 from firmware_gen.ops.base import KernelCall
-from firmware_gen.ops.patch_buffers import StageBuffers, planning_graph
-from firmware_gen.ops.patch_graph import build_stage, stage_at, stage_prefix
+from firmware_gen.ops.patch_buffers import StageBuffers, stage_buffers
+from firmware_gen.ops.patch_graph import Prefix, build_stage, row_stage_at, stage_at, stage_prefix
 from firmware_gen.ops.patch_kernels import layer_window, stage_calls
-from firmware_gen.ops.patch_stage import PatchStage
+from firmware_gen.ops.patch_stage import PatchStage, used_later
+from firmware_gen.ops.row_stage import RowStage
 from firmware_gen.planner import MemoryPlan, OverlapAllowance, PlanningOptions, check_plan, plan_graph
-from firmware_gen.planner.buffers import BufferInfo, lower_bound
+from firmware_gen.planner.buffers import OUTPUT_BEFORE_INPUT, BufferInfo, lower_bound
 from firmware_gen.planner.liveness import alias_groups
 from firmware_gen.project_config import PATCH_MODES
 
@@ -34,12 +39,13 @@ __all__ = ["PATCH_MODES", "StagePlan", "choose", "parse_forced", "plan_stage", "
 BUDGET = 0.15  # the estimate of extra instructions over the model's (`stage_cost`)
 MAX_PARTS = 8  # rows or columns of patches tried
 PLANNED = 4  # candidates planned in full, the smallest by their lower bound
-_FORCED = re.compile(r"^(\d+):(\d+)x(\d+)$")
+BATCHES = (1, 2, 4)  # rows a call of a row stage's highest-resolution layers, tried
+_FORCED = re.compile(r"^(\d+):(?:(\d+)x(\d+)|rows(?:x(\d+))?(?:/(\d+))?)$")
 
 
 @dataclass
 class StagePlan:
-    stage: PatchStage
+    stage: PatchStage | RowStage
     calls: dict[int, KernelCall]  # operator index -> the call each layer runs on patches
     buffers: StageBuffers
     plan: MemoryPlan
@@ -48,11 +54,26 @@ class StagePlan:
     model_macs: int
     extra_fraction: float  # the estimate of extra instructions (see `Cost`)
 
+    @property
+    def layout(self) -> str:
+        """How the stage runs, in words: its grid of patches, or its row buffers."""
+        stage = self.stage
+        if isinstance(stage, RowStage):
+            strips = f" in {stage.strips} column strips" if stage.strips > 1 else ""
+            return f"row buffers{strips} ({stage.spec}, {len(stage.calls)} kernel calls), halos kept"
+        return f"a {stage.grid[0]}x{stage.grid[1]} grid of {len(stage.patches)} patches, halos recomputed"
+
+    @property
+    def halos(self) -> str:
+        return "kept in row buffers" if self.stage.mode == "rows" else "recomputed"
+
     def to_json(self, graph: Graph) -> dict:
         stage = self.stage
         return {"first_operator": graph.operators[stage.positions[0]].index,
                 "last_operator": graph.operators[stage.last].index, "steps": list(stage.positions),
-                "grid": list(stage.grid), "patches": len(stage.patches), "output_tensor": stage.tensors[-1],
+                "grid": list(stage.grid), "mode": stage.mode, "layout": self.layout,
+                "patches": len(stage.calls if isinstance(stage, RowStage) else stage.patches),
+                "output_tensor": stage.tensors[-1],
                 "extra_macs": self.extra_macs, "extra_instructions_estimate": round(self.extra_fraction, 4),
                 "extra_macs_fraction": round(self.extra_macs / max(self.model_macs, 1), 4),
                 "buffers": [{"tensor": t, "name": self.buffers.graph.tensors[t].name,
@@ -62,9 +83,11 @@ class StagePlan:
         """Lines for `plan` and `analyze`: the stage, its grid and its buffers."""
         stage, first = self.stage, graph.operators[self.stage.positions[0]]
         last = graph.operators[stage.last]
-        lines = [f"patch stage: operators {first.index}..{last.index} ({stage.label}, {len(stage.patches)} patches), "
-                 f"output t{stage.tensors[-1]}; +{self.extra_fraction:.1%} instructions (an estimate from the MACs "
-                 f"and elements recomputed in halos; recomputed MACs {self.extra_macs:,} of {self.model_macs:,})",
+        count = "" if isinstance(stage, RowStage) else f", {len(stage.patches)} patches"
+        lines = [f"patch stage: operators {first.index}..{last.index} ({stage.label}{count}), halos {self.halos}, "
+                 f"output t{stage.tensors[-1]}; +{self.extra_fraction:.1%} instructions (an estimate from the calls, "
+                 f"the rows moved and what halos recompute; recomputed MACs {self.extra_macs:,} of "
+                 f"{self.model_macs:,})",
                  "patch buffers (one patch at a time; the stage's intermediates are not whole tensors):"]
         for t in self.patch_tensors():
             tensor = self.buffers.graph.tensors[t]
@@ -76,56 +99,18 @@ class StagePlan:
         return [*self.stage.tensors[:-1], *extra]
 
 
-def parse_forced(text: str) -> tuple[int, int, int]:
-    """--patch-stage OP:RxC -> (operator index, rows, columns)."""
+def parse_forced(text: str) -> tuple[int, tuple[int, int] | None, int, int]:
+    """--patch-stage OP:RxC -> (operator index, (rows, columns), 1, 1); OP:rows[xSTRIPS][/BATCH] -> (operator
+    index, None, strips, batch)."""
     match = _FORCED.match(text.strip())
     if not match:
-        raise UserError(f"--patch-stage {text}: expected OPERATOR:ROWSxCOLUMNS, e.g. 7:3x3")
-    return int(match[1]), int(match[2]), int(match[3])
+        raise UserError(f"--patch-stage {text}: expected OPERATOR:ROWSxCOLUMNS or OPERATOR:rows[xSTRIPS][/BATCH], "
+                        f"e.g. 7:3x3 or 7:rowsx2/2")
+    grid = (int(match[2]), int(match[3])) if match[2] else None
+    return int(match[1]), grid, int(match[4] or 1), int(match[5] or 1)
 
 
-# The estimate of a layer's instructions: its MACs plus ELEMENT_COST per element it reads and writes (the output
-# stage, rings and row set-ups; with MACs alone vww_96_int8's 3x3 grid to operator 7 was estimated at +14.6 % and
-# measured at +28.6 % on mps2_an385). A patch also pays a fixed CALL_COST per layer call.
-ELEMENT_COST = 20
-CALL_COST = 3000
-
-
-@dataclass(frozen=True)
-class Cost:
-    """The estimate of extra work of a stage."""
-
-    extra_macs: int
-    fraction: float  # extra estimated instructions / the model's
-
-
-def _layer_work(macs_per_pixel: float, pixels: int, in_elements: int, out_channels: int) -> float:
-    return macs_per_pixel * pixels + ELEMENT_COST * (in_elements + pixels * out_channels)
-
-
-def model_work(graph: Graph, calls: Mapping[int, KernelCall], op_macs: Mapping[int, int]) -> float:
-    return sum(op_macs[op.index] + ELEMENT_COST * (graph.tensors[op.inputs[0]].num_elements +
-                                                    graph.tensors[op.outputs[0]].num_elements)
-               for op in graph.operators if op.index in calls and op.inputs and op.outputs)
-
-
-def stage_cost(graph: Graph, stage: PatchStage, op_macs: Mapping[int, int], total_work: float) -> Cost:
-    """The MACs the patches recompute in their halos, and the estimate of extra instructions."""
-    extra_macs, extra_work = 0.0, 0.0
-    for layer, (position, window) in enumerate(zip(stage.positions, stage.windows, strict=True)):
-        op = graph.operators[position]
-        in_c, out_c = graph.tensors[op.inputs[0]].shape[-1], graph.tensors[op.outputs[0]].shape[-1]
-        pixels = window.out_size[0] * window.out_size[1]
-        per_pixel = op_macs[op.index] / pixels
-        whole = _layer_work(per_pixel, pixels, window.in_size[0] * window.in_size[1] * in_c, out_c)
-        patched = sum(_layer_work(per_pixel, p[layer].output.pixels, p[layer].input.pixels * in_c, out_c) + CALL_COST
-                      for p in stage.patches)
-        extra_macs += per_pixel * (sum(p[layer].output.pixels for p in stage.patches) - pixels)
-        extra_work += patched - whole
-    return Cost(round(extra_macs), extra_work / max(total_work, 1.0))
-
-
-def _without_stage(allowances: Mapping[int, Sequence[OverlapAllowance]], stage: PatchStage) -> dict:
+def _without_stage(allowances: Mapping[int, Sequence[OverlapAllowance]], stage: PatchStage | RowStage) -> dict:
     return {step: list(a) for step, a in allowances.items() if step not in stage.positions}
 
 
@@ -137,13 +122,27 @@ def _bound(buffers: StageBuffers, graph: Graph, options: PlanningOptions) -> int
     return lower_bound(BufferInfo(g.tensors[0], g.size, options.alignment, g.first, g.last) for g in groups)
 
 
-def plan_stage(graph: Graph, stage: PatchStage, calls: dict[int, KernelCall], options: PlanningOptions,
+def output_over_input(graph: Graph, stage: PatchStage | RowStage) -> OverlapAllowance | None:
+    """The allowance that a stage in one full-width strip of row buffers write its output over the input rows it
+    has read (RowStage.output_overlap), or None: the input is read after the stage, or nothing may overlap."""
+    if not isinstance(stage, RowStage) or used_later(graph, stage.input, stage.last):
+        return None
+    source, result = graph.tensors[stage.input], graph.tensors[stage.tensors[-1]]
+    overlap = stage.output_overlap(source.shape[2] * source.shape[3], result.shape[2] * result.shape[3])
+    return OverlapAllowance(stage.input, stage.tensors[-1], OUTPUT_BEFORE_INPUT, overlap) if overlap else None
+
+
+def plan_stage(graph: Graph, stage: PatchStage | RowStage, calls: dict[int, KernelCall], options: PlanningOptions,
                allowances: Mapping[int, Sequence[OverlapAllowance]], op_macs: Mapping[int, int],
                total_work: float) -> StagePlan:
     """The checked plan of the graph with `stage` on patches, its layers running `calls` (DoesNotFitError when a
-    pool's limit is exceeded); total_work: the model's (`model_work`)."""
-    buffers = planning_graph(graph, stage)
+    pool's limit is exceeded); total_work: the model's (`model_work`). With the output over the input, the planner
+    sees the stage as one step for those two: the output first written, the input last read at its last step."""
+    over = output_over_input(graph, stage) if options.overlap else None
+    buffers = stage_buffers(graph, stage, over is not None)
     kept = _without_stage(allowances, stage) if options.overlap else {}
+    if over is not None:
+        kept[stage.last] = [*kept.get(stage.last, []), over]
     plan = plan_graph(buffers.graph, aliases=view_aliases(graph), options=options, allowances=kept)
     check_plan(plan, buffers.graph, kept)
     cost = stage_cost(graph, stage, op_macs, total_work)
@@ -151,10 +150,14 @@ def plan_stage(graph: Graph, stage: PatchStage, calls: dict[int, KernelCall], op
 
 
 def _candidates(graph: Graph, calls: dict[int, KernelCall], portable: dict[int, KernelCall],
-                op_macs: Mapping[int, int]) -> list[tuple[PatchStage, dict[int, KernelCall]]]:
-    """Every stage and grid within the budget whose layers all have a kernel that takes patches."""
-    prefix, found = stage_prefix(graph, calls), []
+                op_macs: Mapping[int, int]) -> list[tuple[PatchStage | RowStage, dict[int, KernelCall]]]:
+    """Every stage and grid within the budget whose layers all have a kernel that takes patches, and every stage in
+    row buffers within it."""
+    prefix = stage_prefix(graph, calls)
     total = model_work(graph, calls, op_macs)
+    found: list[tuple[PatchStage | RowStage, dict[int, KernelCall]]] = []
+    for last in sorted(prefix.ends):
+        found += _row_candidates(graph, calls, portable, prefix, last, op_macs, total)
     for last in sorted(prefix.ends):
         height, width = layer_window(graph, calls, last).out_size
         within = 0
@@ -174,6 +177,27 @@ def _candidates(graph: Graph, calls: dict[int, KernelCall], portable: dict[int, 
     return found
 
 
+def _row_candidates(graph: Graph, calls: dict[int, KernelCall], portable: dict[int, KernelCall], prefix: Prefix,
+                    last: int, op_macs: Mapping[int, int], total: float) -> list[tuple[RowStage, dict]]:
+    """The stage to `last` in row buffers in 1, 2, ... column strips, each with its highest-resolution layers
+    computing 1, 2 or 4 rows a call (fewer calls, more rows held), while within the budget."""
+    found = []
+    for strips in range(1, MAX_PARTS + 1):
+        within = 0
+        for batch in BATCHES:
+            try:
+                stage = row_stage_at(graph, calls, prefix, last, strips, batch)
+            except UserError:
+                return found  # more strips than columns, or a residual block
+            chosen = stage_calls(stage, calls, portable, graph)
+            if chosen is not None and row_cost(graph, stage, op_macs, total).fraction <= BUDGET:
+                found.append((stage, chosen))
+                within += 1
+        if not within:
+            break  # more strips only recompute more
+    return found
+
+
 def choose(graph: Graph, calls: dict[int, KernelCall], portable: dict[int, KernelCall], options: PlanningOptions,
            allowances: Mapping[int, Sequence[OverlapAllowance]], whole: MemoryPlan | None) -> StagePlan | None:
     """The stage --patches asks for (options.patches, options.patch_stage), or None; `whole` is the whole-tensor
@@ -185,7 +209,7 @@ def choose(graph: Graph, calls: dict[int, KernelCall], portable: dict[int, Kerne
         return None
     candidates = _candidates(graph, calls, portable, op_macs)
     total = model_work(graph, calls, op_macs)
-    ranked = sorted(candidates, key=lambda c: (_bound(planning_graph(graph, c[0]), graph, options),
+    ranked = sorted(candidates, key=lambda c: (_bound(stage_buffers(graph, c[0]), graph, options),
                                                stage_cost(graph, c[0], op_macs, total).fraction))
     quick = options if options.algorithm else dataclasses.replace(options, algorithm="hill_climb")
     best: StagePlan | None = None
@@ -209,12 +233,12 @@ def _fits(whole: MemoryPlan, options: PlanningOptions) -> bool:
 
 def _forced(graph: Graph, calls: dict[int, KernelCall], portable: dict[int, KernelCall], options: PlanningOptions,
             allowances: Mapping[int, Sequence[OverlapAllowance]], op_macs: Mapping[int, int]) -> StagePlan:
-    index, rows, cols = parse_forced(options.patch_stage or "")
+    index, grid, strips, batch = parse_forced(options.patch_stage or "")
     positions = [p for p, op in enumerate(graph.operators) if op.index == index]
     if not positions:
         raise UserError(f"--patch-stage {options.patch_stage}: the model has no operator {index} (once its constants "
                         f"are folded)")
-    stage = build_stage(graph, calls, positions[0], (rows, cols))
+    stage = build_stage(graph, calls, positions[0], grid, strips, batch)
     chosen = stage_calls(stage, calls, portable, graph)
     if chosen is None:
         raise UserError(f"--patch-stage {options.patch_stage}: a layer of the stage has no kernel that runs on "

@@ -10,6 +10,9 @@ The planner stays blind to operators; it is given a graph whose tensors are the 
   first step) and the last writes its patch to `patch output` (live at the last step), copied into place; with one
   column the regions are whole rows, read and written in place.
 
+With the halos kept in row buffers (ops/row_stage.py, `row_planning_graph`), each intermediate tensor shrinks to
+the rows its buffer holds, live over the whole stage.
+
 The steps keep their positions, so the schedule, the profile and the plan checker (planner/check.py, run on this
 graph) see one step per layer.
 """
@@ -21,6 +24,7 @@ from dataclasses import dataclass, field
 
 from firmware_gen.frontend.ir import Graph, Tensor
 from firmware_gen.ops.patch_stage import PatchStage
+from firmware_gen.ops.row_stage import RowStage
 
 
 @dataclass(frozen=True)
@@ -71,3 +75,45 @@ def planning_graph(graph: Graph, stage: PatchStage) -> StageBuffers:
     operators[stage.last] = dataclasses.replace(last, inputs=(*last.inputs, stage.input), outputs=last_outputs)
     return StageBuffers(dataclasses.replace(graph, tensors=tensors, operators=operators), patch_input, patch_output,
                         gathers)
+
+
+def row_planning_graph(graph: Graph, stage: RowStage, output_from_last: bool = False) -> StageBuffers:
+    """The graph to plan when `stage` runs in row buffers: each intermediate tensor shrinks to the rows its buffer
+    holds; every buffer of the stage, its input and its output are live over the whole stage (a row kept in a buffer
+    is read by a later call of any layer). With `output_from_last`, the output is first written at the stage's last
+    step, where the input is last read, for an allowance between the two at that step: every other buffer live in
+    the stage is live at that step too (in one strip nothing is gathered), so none may share the output's bytes."""
+    tensors = list(graph.tensors)
+    for layer, index in enumerate(stage.tensors[:-1]):
+        tensor = tensors[index]
+        tensors[index] = _region_tensor(tensor, index, f"rows of {tensor.name}",
+                                        stage.buffer_bytes(layer, tensor.shape[-1]))
+    patch_input = None
+    if stage.strips > 1:  # a strip's input rows are gathered
+        source, patch_input = graph.tensors[stage.input], len(tensors)
+        tensors.append(_region_tensor(source, patch_input, "patch input",
+                                      stage.input_region_pixels() * source.shape[-1]))
+    whole = (*stage.tensors, *(() if patch_input is None else (patch_input,)))
+    operators = list(graph.operators)
+    gathers = {}
+    for layer, slot in sorted(stage.gathered):  # a copy made and read within one call: live at its layer's step
+        source = graph.tensors[stage.reads(layer)[slot]]
+        gathers[layer, slot] = len(tensors)
+        tensors.append(_region_tensor(source, len(tensors), f"patch region of t{source.index}",
+                                      stage.gather_pixels(layer, slot) * source.shape[-1]))
+        op = operators[stage.positions[layer]]
+        operators[stage.positions[layer]] = dataclasses.replace(op, inputs=(*op.inputs, gathers[layer, slot]))
+    first = operators[stage.positions[0]]
+    early = [t for t in whole if not (output_from_last and t == stage.tensors[-1])]
+    operators[stage.positions[0]] = dataclasses.replace(first, outputs=(*first.outputs, *early))
+    last = operators[stage.last]
+    kept = (t for t in whole if t != stage.tensors[-1])
+    operators[stage.last] = dataclasses.replace(last, inputs=(*last.inputs, stage.input, *kept))
+    return StageBuffers(dataclasses.replace(graph, tensors=tensors, operators=operators), patch_input, None, gathers)
+
+
+def stage_buffers(graph: Graph, stage: PatchStage | RowStage, output_from_last: bool = False) -> StageBuffers:
+    """The planning graph of either kind of stage."""
+    if isinstance(stage, RowStage):
+        return row_planning_graph(graph, stage, output_from_last)
+    return planning_graph(graph, stage)

@@ -15,6 +15,7 @@ from firmware_gen.frontend.ir import Graph
 from firmware_gen.ops.base import KernelCall
 from firmware_gen.ops.patch_kernels import ADDS, ELEMENTWISE, layer_window
 from firmware_gen.ops.patch_stage import WINDOWED, PatchStage, make_stage, used_later
+from firmware_gen.ops.row_stage import RowStage, make_row_stage
 
 
 @dataclass(frozen=True)
@@ -80,8 +81,20 @@ def stage_at(graph: Graph, calls: dict[int, KernelCall], prefix: Prefix, last: i
                       prefix.sources[:last + 1])
 
 
-def build_stage(graph: Graph, calls: dict[int, KernelCall], last: int, grid: tuple[int, int]) -> PatchStage:
-    """The stage ending at position `last` with `grid`; UserError naming the operator when it cannot be one."""
+def row_stage_at(graph: Graph, calls: dict[int, KernelCall], prefix: Prefix, last: int, strips: int = 1,
+                 batch: int = 1) -> RowStage:
+    """The stage of the prefix's operators up to position `last`, run in row buffers in `strips` column strips (its
+    highest-resolution layers `batch` rows a call)."""
+    positions = prefix.positions[:last + 1]
+    return make_row_stage(positions, [layer_window(graph, calls, p) for p in positions], graph.operators[0].inputs[0],
+                          tuple(graph.operators[p].outputs[0] for p in positions), prefix.sources[:last + 1], strips,
+                          batch)
+
+
+def build_stage(graph: Graph, calls: dict[int, KernelCall], last: int, grid: tuple[int, int] | None,
+                strips: int = 1, batch: int = 1) -> PatchStage | RowStage:
+    """The stage ending at position `last` with `grid` (None: in row buffers, in `strips` column strips);
+    UserError naming the operator when it cannot be one."""
     prefix = stage_prefix(graph, calls)
     where = f"cannot end a patch stage at operator {graph.operators[last].index}"
     if last not in prefix.positions:
@@ -90,4 +103,6 @@ def build_stage(graph: Graph, calls: dict[int, KernelCall], last: int, grid: tup
         inner = {graph.operators[p].outputs[0]: graph.operators[p] for p in prefix.positions[:last]}
         op = next(op for t, op in inner.items() if used_later(graph, t, last))
         raise UserError(f"{where}: operator {op.index} ({op.opcode}) has an output read after it")
-    return stage_at(graph, calls, prefix, last, grid)
+    if grid:
+        return stage_at(graph, calls, prefix, last, grid)
+    return row_stage_at(graph, calls, prefix, last, strips, batch)

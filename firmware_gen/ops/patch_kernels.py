@@ -15,6 +15,7 @@ from collections.abc import Callable
 from firmware_gen.frontend.ir import Graph
 from firmware_gen.ops.base import KernelCall
 from firmware_gen.ops.patch_stage import WINDOWED, LayerPatch, PatchStage, Window
+from firmware_gen.ops.row_stage import RowStage
 from firmware_gen.ops.support.broadcast import broadcast_loops
 from firmware_gen.ops.variants.armv7m import planar_fits
 from firmware_gen.ops.variants.dsp_window import (
@@ -61,12 +62,12 @@ def patch_params(call: KernelCall, patch: LayerPatch, channels: int) -> dict:
     return patch.params()
 
 
-def takes_patches(call: KernelCall, stage: PatchStage, layer: int) -> bool:
+def takes_patches(call: KernelCall, stage: PatchStage | RowStage, layer: int) -> bool:
     """Whether `call` computes every patch of `layer` right."""
     if call.function in ELEMENTWISE | ADDS:
         return True
     accepts = PATCH_GEOMETRY.get(call.function)
-    return accepts is not None and all(accepts({**call.params, **p[layer].params()}) for p in stage.patches)
+    return accepts is not None and all(accepts({**call.params, **p.params()}) for p in stage.layer_patches(layer))
 
 
 def layer_window(graph: Graph, calls: dict[int, KernelCall], position: int) -> Window:
@@ -77,7 +78,7 @@ def layer_window(graph: Graph, calls: dict[int, KernelCall], position: int) -> W
     return Window.elementwise(*graph.tensors[op.outputs[0]].shape[1:3])
 
 
-def stage_calls(stage: PatchStage, calls: dict[int, KernelCall], portable: dict[int, KernelCall],
+def stage_calls(stage: PatchStage | RowStage, calls: dict[int, KernelCall], portable: dict[int, KernelCall],
                 graph: Graph) -> dict[int, KernelCall] | None:
     """Operator index -> the call each layer of the stage runs on patches (its variant, else its portable call), or
     None when some layer has neither."""

@@ -135,6 +135,11 @@ class PatchStage:
     input: int  # the tensor the stage reads (its first layer only)
     tensors: tuple[int, ...]  # the output tensor of every layer; the last is the stage's output
     sources: tuple[tuple[int, ...], ...] = ()  # the input tensors of every layer (a chain when empty)
+    mode = "recompute"  # halos recomputed (ops/row_stage.py: kept in row buffers)
+
+    def layer_patches(self, layer: int) -> list[LayerPatch]:
+        """The geometry of `layer` in every patch."""
+        return [p[layer] for p in self.patches]
 
     def reads(self, layer: int) -> tuple[int, ...]:
         return self.sources[layer] if self.sources else ((self.input,) if layer == 0 else (self.tensors[layer - 1],))

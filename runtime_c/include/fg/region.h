@@ -17,5 +17,7 @@ typedef struct {
 void fg_region_gather(const fg_region *region, const int8_t *whole, int8_t *dense);
 /* The region's dense buffer -> its place in whole. */
 void fg_region_scatter(const fg_region *region, const int8_t *dense, int8_t *whole);
+/* A row buffer of a stage run in row buffers: its `bytes` from byte `from` on moved to its start (none: bytes 0). */
+void fg_region_keep(int8_t *buffer, int32_t from, int32_t bytes);
 
 #endif /* FG_REGION_H */
