@@ -218,8 +218,23 @@ static void fg_dw4_taps(const fg_depthwise_conv2d_params *p, const int8_t *const
     }
 }
 
-/* One pixel at a time, all its channels before the next (the order ops/overlap.py's allowance assumes): the interior
- * pixels of a row in one run, the others one by one. */
+/* The two-pixel tail's constants (span: from a pixel's inputs to the next one's); whether the layer takes it. */
+static int fg_dw4_pairs(fg_dw4_run_state *st, int32_t channels, int32_t span) {
+    st->pair_load_mask = ((1 << st->tail) - 1) * 0x0101;
+    for (int32_t i = 0; i < 16; ++i) {
+        st->pair_gather[i] = (uint8_t)((i & 7) + (i >= 8 ? span : 0));
+    }
+    const uint32_t both = (uint32_t)channels;
+    st->pair_offsets = vsetq_lane_u32(both + 4, vsetq_lane_u32(both, vidupq_n_u32(0, 4), 2), 3);
+    for (int32_t j = 0; j < 4; ++j) {
+        st->pair_store_masks[j] = (j < st->tail ? 0x0F0F : 0) | (j + 4 < st->tail ? 0xF0F0 : 0);
+    }
+    return st->tail >= 1 && st->tail <= 8 && span + 7 <= 255;
+}
+
+/* One pixel at a time, all its channels before the next (the order ops/overlap.py's allowance assumes): the pixels of
+ * a row whose windows' columns are inside the image in runs (those whose rows are not, as long as the row of zero
+ * points reaches), the others one by one. */
 void fg_depthwise_conv2d_3x3_s4_mve(const fg_depthwise_conv2d_params *p, const int8_t *input, const int8_t *filter,
                                     int8_t *output) {
     (void)filter;
@@ -243,18 +258,13 @@ void fg_depthwise_conv2d_3x3_s4_mve(const fg_depthwise_conv2d_params *p, const i
     }
     st.advance = p->stride_w * channels - 16 * st.groups;
     const int32_t span = p->stride_w * channels; /* from a pixel's inputs to the next one's */
-    const int paired = st.tail >= 1 && st.tail <= 8 && span + 7 <= 255;
-    st.pair_load_mask = ((1 << st.tail) - 1) * 0x0101;
-    for (int32_t i = 0; i < 16; ++i) {
-        st.pair_gather[i] = (uint8_t)((i & 7) + (i >= 8 ? span : 0));
-    }
-    const uint32_t both = (uint32_t)channels;
-    st.pair_offsets = vsetq_lane_u32(both + 4, vsetq_lane_u32(both, vidupq_n_u32(0, 4), 2), 3);
-    for (int32_t j = 0; j < 4; ++j) {
-        st.pair_store_masks[j] = (j < st.tail ? 0x0F0F : 0) | (j + 4 < st.tail ? 0xF0F0 : 0);
-    }
+    const int paired = fg_dw4_pairs(&st, channels, span);
+    /* Windows whose columns are inside the image but rows are not run too, their taps in the padding walking along
+     * the row of zero points: as many pixels as it holds. */
+    const int32_t held = (FG_MVE_DEPTHWISE_MAX - channels) / span + 1;
+    const int32_t zero_run = held < p->out_w ? held : p->out_w;
     int8_t zero_points[FG_MVE_DEPTHWISE_MAX];
-    fg_mve_fill_s8(zero_points, (int8_t)-p->requant.input_offset, channels);
+    fg_mve_fill_s8(zero_points, (int8_t)-p->requant.input_offset, channels + (zero_run - 1) * span);
     const int8_t **t = st.t;
     for (int32_t b = 0; b < p->batches; ++b) {
         const int8_t *image = input + b * p->in_h * row_bytes;
@@ -267,8 +277,9 @@ void fg_depthwise_conv2d_3x3_s4_mve(const fg_depthwise_conv2d_params *p, const i
             }
             for (int32_t ox = 0; ox < p->out_w; output += st.pixels * channels, ox += st.pixels) {
                 const int32_t x0 = ox * p->stride_w - p->pad_left;
+                const int columns_inside = ox >= first && ox < end;
                 st.pixels = 1;
-                if (rows_inside && ox >= first && ox < end) {
+                if (rows_inside && columns_inside) {
                     t[0] = image + y0 * row_bytes + x0 * channels;
                     for (int32_t k = 0; k < 9; k += 3) {
                         t[k] = k ? t[k - 3] + row_step : t[0];
@@ -278,6 +289,7 @@ void fg_depthwise_conv2d_3x3_s4_mve(const fg_depthwise_conv2d_params *p, const i
                     st.pixels = end - ox;
                 } else {
                     fg_dw4_taps(p, lines, x0, zero_points, t);
+                    st.pixels = columns_inside ? (end - ox < zero_run ? end - ox : zero_run) : 1;
                 }
                 const int32_t pixels = st.pixels;
                 st.paired_pixels = paired ? pixels & ~1 : 0;
