@@ -76,8 +76,20 @@ def sweep_model(int4: bool, layers: list) -> bytes:
     return builder.build()
 
 
-def measure(int4: bool, board_name: str, layers: list) -> tuple[list[tuple[str, float]], list[bool]]:
-    """[(C function, instructions / MAC)] per layer on the board, and per layer whether its output equals TFLM's."""
+def _overlap(compiled, op) -> str:
+    """A note where the plan puts the output over the input by other than whole pixels: a channel-major kernel
+    (planar, ring) then runs its pixel-order path."""
+    plan = compiled.plan
+    apart = plan.offset_of(op.inputs[0]) - plan.offset_of(op.outputs[0])
+    channels = compiled.graph.tensors[op.inputs[0]].shape[-1]
+    if 0 < apart < plan.buffer_of(op.outputs[0]).size and apart % channels:
+        return f"  [output {apart} B before its input: pixel-order path]"
+    return ""
+
+
+def measure(int4: bool, board_name: str, layers: list) -> tuple[list[tuple[str, float, str]], list[bool]]:
+    """[(C function, instructions / MAC, overlap note)] per layer on the board, and per layer whether its output
+    equals TFLM's."""
     data = sweep_model(int4, layers)
     graph = read_model(data, "shapes")
     board = load_board(board_name)
@@ -88,8 +100,8 @@ def measure(int4: bool, board_name: str, layers: list) -> tuple[list[tuple[str, 
     expected = run_tflm(data, inputs, len(graph.tensors)).outputs
     exact = [np.array_equal(np.asarray(got).ravel(), np.asarray(want).ravel())
              for got, want in zip(result.outputs, expected, strict=True)]
-    rows = [(compiled.calls[op.index].function, count / REGISTRY[op.opcode].macs(graph, op))
-            for op, count in zip(graph.operators, result.step_instructions, strict=True)]
+    rows = [(compiled.calls[op.index].function, count / REGISTRY[op.opcode].macs(graph, op), _overlap(compiled, op))
+            for op, count in zip(compiled.graph.operators, result.step_instructions, strict=True)]
     return rows, exact
 
 
@@ -103,9 +115,9 @@ def main() -> None:
     w4, w4_exact = measure(True, args.board, layers)
     print(f"{args.board}: instructions per MAC, 4-bit weights against the fast int8 variant (output bit-exact with "
           "TFLM: int8 / 4-bit)")
-    for layer, (f8, i8), (f4, i4), e8, e4 in zip(layers, fast, w4, fast_exact, w4_exact, strict=True):
+    for layer, (f8, i8, n8), (f4, i4, n4), e8, e4 in zip(layers, fast, w4, fast_exact, w4_exact, strict=True):
         verdict = "meets" if i4 <= 1.10 * i8 else "MISSES"
-        print(f"  {layer[0]:18s} {i4 / i8:5.2f}x {verdict:6s} 4-bit {i4:6.2f} ({f4})  int8 {i8:6.2f} ({f8})  "
+        print(f"  {layer[0]:18s} {i4 / i8:5.3f}x {verdict:6s} 4-bit {i4:6.3f} ({f4}{n4})  int8 {i8:6.3f} ({f8}{n8})  "
               f"exact {e8}/{e4}")
 
 
