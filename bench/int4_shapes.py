@@ -80,6 +80,8 @@ def _overlap(compiled, op) -> str:
     """A note where the plan puts the output over the input by other than whole pixels: a channel-major kernel
     (planar, ring) then runs its pixel-order path."""
     plan = compiled.plan
+    if op.opcode != "DEPTHWISE_CONV_2D":
+        return ""
     apart = plan.offset_of(op.inputs[0]) - plan.offset_of(op.outputs[0])
     channels = compiled.graph.tensors[op.inputs[0]].shape[-1]
     if 0 < apart < plan.buffer_of(op.outputs[0]).size and apart % channels:
