@@ -95,7 +95,11 @@ def _cases() -> list[bytes]:
                      ((1, 7, 9, 16), 1, 1, "SAME"), ((1, 6, 6, 32), 2, 1, "SAME"), ((2, 7, 6, 48), 1, 2, "SAME"),
                      ((1, 5, 6, 1), 1, 1, "SAME"), ((1, 6, 5, 5), 2, 1, "SAME"), ((1, 5, 7, 15), 1, 1, "VALID"),
                      ((1, 6, 6, 17), 1, 1, "SAME"), ((1, 7, 7, 20), 2, 2, "SAME"), ((1, 4, 5, 33), 1, 1, "SAME"),
-                     ((1, 6, 8, 64), 1, 1, "VALID"), ((1, 3, 3, 16), 2, 1, "SAME")])]
+                     ((1, 6, 8, 64), 1, 1, "VALID"), ((1, 3, 3, 16), 2, 1, "SAME"),
+                     # a last group of 8 or fewer channels runs two pixels per vector (not when they are over 255
+                     # bytes apart: 136 channels, stride 2); a padded row's run longer than the zero-point row: 200
+                     ((1, 6, 9, 8), 1, 1, "SAME"), ((1, 7, 10, 24), 2, 1, "SAME"), ((1, 6, 9, 40), 1, 2, "SAME"),
+                     ((1, 5, 8, 136), 2, 1, "SAME"), ((1, 3, 9, 200), 1, 1, "SAME")])]
     fully_connected = [fully_connected_case(70 + k, batches, depth, out_c)
                        for k, (batches, depth, out_c) in enumerate([(1, 33, 17), (2, 64, 16), (3, 20, 5)])]
     too_large_bias = conv_case(80, "CONV_2D", (1, 4, 4, 8), (3, 3), 4, bias_max=1 << 28)

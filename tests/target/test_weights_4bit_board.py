@@ -12,7 +12,9 @@ import pytest
 from batched import assert_batch_bit_exact
 from target_fixtures import needs_qemu
 
-from firmware_gen.driver.deploy import prepare
+from firmware_gen.check.board_validation import outputs_equal_oracle
+from firmware_gen.check.inputs import random_inputs
+from firmware_gen.driver.deploy import prepare, run
 from firmware_gen.errors import DoesNotFitError
 from firmware_gen.modelgen.autoencoder_w4 import dense_autoencoder_w4
 from firmware_gen.modelgen.writer import ModelBuilder
@@ -76,6 +78,8 @@ def _cases() -> list[bytes]:
         # output stages that are not one SMLAL (a shift of -1, a left shift): TFLite's arithmetic in the variants
         _case(22, "CONV_2D", 4, 6, per_channel=False, out_scale=0.004),
         _case(23, "FULLY_CONNECTED", 16, 8, per_channel=False, out_scale=0.001),
+        # 3x3 depthwise, whole groups of four channels, no clamp: the DSP ring kernel on unpacked nibbles
+        _case(24, "DEPTHWISE_CONV_2D", 8, 1), _case(26, "DEPTHWISE_CONV_2D", 12, 1, stride=2, per_channel=False),
     ]
 
 
@@ -85,7 +89,7 @@ PLANAR = "fg_depthwise_conv2d_3x3_planar_s4"  # Armv7-M: mps2_an385 and mps2_an3
 ARMV7M = ["fg_conv2d_s4", "fg_conv2d_s4_armv7m", "fg_depthwise_conv2d_s4", PLANAR, "fg_fully_connected_s4_armv7m"]
 EXPECTED = {"mps2_an385": ARMV7M,
             "mps2_an386": ["fg_conv2d_s4", "fg_conv2d_s4_dsp", "fg_depthwise_conv2d_s4", PLANAR,
-                           "fg_fully_connected_s4_armv7m"],
+                           "fg_depthwise_conv2d_3x3_ring_s4_dsp", "fg_fully_connected_s4_armv7m"],
             "mps3_an547": ["fg_conv2d_s4_mve", "fg_conv2d_pointwise_s4_mve", "fg_depthwise_conv2d_s4",
                            "fg_depthwise_conv2d_3x3_s4_mve", "fg_fully_connected_s4_mve"],
             "mps2_an385_armv6m": ["fg_conv2d_s4", "fg_conv2d_s4_armv6m", "fg_depthwise_conv2d_s4",
@@ -97,6 +101,42 @@ def test_4bit_weights_are_bit_exact_on_each_isa_class(board, tmp_path):
     ai_edge = (REPO / "tests" / "fixtures" / "ai_edge_quantizer" / "w4a8_cnn.tflite").read_bytes()
     assert_batch_bit_exact([dense_autoencoder_w4(), ai_edge, *_cases()], board, tmp_path, seed=3,
                            expect_functions=EXPECTED[board])
+
+
+def _chain(channels: int, side: int) -> bytes:
+    """1x1 CONV_2D, 3x3 DEPTHWISE_CONV_2D, 1x1 CONV_2D on side x side x channels, 4-bit weights: the depthwise
+    layer's output may overlap its input."""
+    rng = np.random.default_rng(channels)
+    b = ModelBuilder("chain")
+    shape = (1, side, side, channels)
+    previous = b.input("x", shape, "int8", scale=0.05, zero_point=-3)
+    for k, filter_shape in enumerate([(channels, 1, 1, channels), (1, 3, 3, channels), (channels, 1, 1, channels)]):
+        w = b.constant(f"w{k}", rng.integers(-8, 8, filter_shape).astype(np.int8), scale=0.1, int4=True)
+        bias = b.constant(f"b{k}", rng.integers(-300, 300, channels).astype(np.int32), scale=0.005 * 4 ** k)
+        y = b.tensor(f"y{k}", shape, "int8", scale=0.02 * 4 ** (k + 1), zero_point=-3)
+        options = {"padding": "SAME", **({"depth_multiplier": 1} if k == 1 else {})}
+        b.operator("DEPTHWISE_CONV_2D" if k == 1 else "CONV_2D", [previous, w, bias], [y], options)
+        previous = y
+    b.output(previous)
+    return b.build()
+
+
+def test_the_dsp_ring_kernel_on_4bit_weights_with_its_output_over_its_input(tmp_path):
+    """The planner puts the depthwise output W + 2 pixels and a little before its input (16-byte offsets): by a whole
+    number of pixels with 20 channels (the ring runs), not with 12 (the planar kernel's pixel order runs)."""
+    for channels, side, whole_pixels in ((12, 8, False), (20, 6, True)):
+        deployment = prepare(_chain(channels, side), f"chain{channels}.tflite", "mps2_an386",
+                             out_dir=tmp_path / str(channels))
+        graph, plan = deployment.compiled.graph, deployment.compiled.plan
+        depthwise = graph.operators[1]
+        assert deployment.compiled.calls[depthwise.index].function == "fg_depthwise_conv2d_3x3_ring_s4_dsp"
+        apart = plan.offset_of(depthwise.inputs[0]) - plan.offset_of(depthwise.outputs[0])
+        assert 0 < apart < plan.buffer_of(depthwise.outputs[0]).size and (apart % channels == 0) == whole_pixels
+        bound = deployment.firmware.stack
+        assert bound is not None and bound.exact, bound and bound.problems
+        inputs = random_inputs(deployment.graph, 5)
+        result = run(deployment, inputs)
+        assert all(outputs_equal_oracle(_chain(channels, side), inputs, result.outputs, len(graph.tensors)))
 
 
 def test_the_w4a8_autoencoder_fits_qemu_cortex_m3_where_its_int8_twin_does_not(tmp_path):

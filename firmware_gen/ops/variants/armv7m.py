@@ -29,7 +29,7 @@ def planar_fits(params: dict) -> bool:
     return pad + params[f"in_{axis}"] <= PITCH and params[f"stride_{axis}"] * last + 3 <= PITCH
 
 
-def _planar_walks(p: dict) -> bool:
+def planar_walks(p: dict) -> bool:
     """No dilation, strides of 1 or 2, and the plane holds the rows (planar_fits)."""
     if (p["dilation_h"], p["dilation_w"]) != (1, 1) or p["stride_w"] not in (1, 2) or p["stride_h"] not in (1, 2):
         return False
@@ -37,7 +37,7 @@ def _planar_walks(p: dict) -> bool:
 
 
 def _planar_depthwise(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
-    return renamed(call, PLANAR_DEPTHWISE) if _planar_walks(call.params) else None
+    return renamed(call, PLANAR_DEPTHWISE) if planar_walks(call.params) else None
 
 
 PLANAR_DEPTHWISE = Variant("fg_depthwise_conv2d_3x3_planar_s8", "fg_depthwise_conv2d_3x3_s8", REQUIRES,
@@ -51,7 +51,7 @@ def _planar_depthwise_4bit(graph: Graph, op: Operator, call: KernelCall) -> Kern
     [channel][9 taps] in TFLite's nibble packing (ceil(9 channels / 2) bytes, as TFLite's own), instead of the portable
     kernel's tap-major packing."""
     p = call.params
-    if (p["filter_h"], p["filter_w"], p["depth_multiplier"]) != (3, 3, 1) or not _planar_walks(p):
+    if (p["filter_h"], p["filter_w"], p["depth_multiplier"]) != (3, 3, 1) or not planar_walks(p):
         return None
     taps = np.asarray(graph.tensors[op.inputs[1]].data, dtype=np.int64).reshape(9, -1).T
     table = ConstTable("packed_channel_taps", "uint8_t", np.frombuffer(pack_int4(taps), np.uint8))

@@ -47,14 +47,19 @@ def ring_columns(params: dict) -> int:
     return max(params["pad_left"] + params["in_w"], (params["out_w"] - 1) * params["stride_w"] + 3)
 
 
+def ring_fits(p: dict) -> bool:
+    """Whether fg_depthwise_conv2d_3x3_ring_dsp's geometry and clamp take the layer (its channels' constants aside)."""
+    if (p["dilation_h"], p["dilation_w"]) != (1, 1) or p["stride_w"] not in (1, 2) or ring_columns(p) > DW_RING_COLUMNS:
+        return False
+    _, _, low, high = p["requant"][:4]
+    return p["in_c"] % 4 == 0 and p["in_c"] <= DW_MAX_CHANNELS and (low, high) == (-128, 127)
+
+
 def _ring_depthwise(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
     """fg_depthwise_conv2d_3x3_ring_dsp's table: per group of four channels the four doubled biases, each channel's
     multiplier, offset and shift, its 18 weight words (depthwise_words, doubled): 34 words."""
     p = call.params
-    if (p["dilation_h"], p["dilation_w"]) != (1, 1) or p["stride_w"] not in (1, 2) or ring_columns(p) > DW_RING_COLUMNS:
-        return None
-    _, _, low, high = p["requant"][:4]
-    if p["in_c"] % 4 or p["in_c"] > DW_MAX_CHANNELS or (low, high) != (-128, 127):
+    if not ring_fits(p):
         return None
     taps = call_table(call, "channel_taps").reshape(p["in_c"], 9)
     constants, narrow = doubled_constants(graph, op, call, taps)

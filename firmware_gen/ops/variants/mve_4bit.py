@@ -131,24 +131,36 @@ def _fully_connected(graph: Graph, op: Operator, call: KernelCall) -> KernelCall
     return _with_packed(call, FULLY_CONNECTED, gemm_layout_4bit(call, weights), [call.inputs[0], -1])
 
 
+def depthwise_lanes(channels: int) -> np.ndarray:
+    """The channel of each lane of the 3x3 depthwise layout's groups of 16 (-1: none). A last group of 1 to 8 channels
+    holds them twice, in lanes 0 .. 7 and 8 .. 15, so the kernel runs that tail of two pixels in one vector."""
+    groups, tail = channels // 16, channels % 16
+    lanes = [np.arange(16 * groups)]
+    if tail:
+        within = np.arange(16) % 8 if tail <= 8 else np.arange(16)
+        lanes.append(np.where(within < tail, 16 * groups + within, -1))
+    return np.concatenate(lanes)
+
+
 def depthwise_layout_4bit(call: KernelCall, taps: np.ndarray) -> np.ndarray:
     """The 3x3 depthwise layout of taps [9, channels] (values in [-8, 7]; depthwise_conv2d_3x3_s4_mve.c): per group
-    of 16 channels taps (0, 1) .. (6, 7) as 16 bytes each (channel j: byte j, the even tap low), tap 8 as 8 bytes
-    (channel 2j low in byte j, 2j + 1 high): 72 bytes, TFLite's ceil(9 x 16 / 2); then the quant blocks of channels
+    of 16 lanes (depthwise_lanes) taps (0, 1) .. (6, 7) as 16 bytes each (lane j: byte j, the even tap low), tap 8 as
+    8 bytes (lane 2j low in byte j, 2j + 1 high): 72 bytes, TFLite's ceil(9 x 16 / 2); then the quant blocks of lanes
     (j, j + 4, j + 8, j + 12), j = 0 .. 3, each bias, left shift, multiplier, right shift."""
-    channels = taps.shape[1]
-    groups = (channels + 15) // 16
-    quant = quant_blocks(call, channels).reshape(-1, 4, 4)[:, [0, 2, 1, 3]]  # [block, field, lane]: bias, left, ...
-    fields = np.zeros((groups * 4, 4, 4), dtype=np.int32)
-    fields[:quant.shape[0]] = quant
-    blocks = fields.reshape(groups, 4, 4, 4).transpose(0, 3, 2, 1).reshape(groups, 64)  # [group, j, field, block]
-    padded = np.zeros((9, groups * 16), dtype=np.int64)
-    padded[:, :channels] = taps
+    lanes = depthwise_lanes(taps.shape[1])
+    groups = len(lanes) // 16
+    # [channel, field]: bias, left shift, multiplier, right shift
+    fields = quant_blocks(call, taps.shape[1]).reshape(-1, 4, 4)[:, [0, 2, 1, 3]].transpose(0, 2, 1).reshape(-1, 4)
+    used = (lanes >= 0)[:, None]
+    by_lane = np.where(used, fields[np.maximum(lanes, 0)], 0)  # [lane, field]
+    blocks = by_lane.reshape(groups, 4, 4, 4).transpose(0, 2, 3, 1).reshape(groups, 64)  # [group, j, field, k]
+    padded = np.where(used.T, taps[:, np.maximum(lanes, 0)], 0)
     nibbles = padded.reshape(9, groups, 16) & 0xF
-    pairs = (nibbles[1:8:2] << 4) | nibbles[0:8:2]  # [pair, group, channel]
+    pairs = (nibbles[1:8:2] << 4) | nibbles[0:8:2]  # [pair, group, lane]
     last = (nibbles[8, :, 1::2] << 4) | nibbles[8, :, 0::2]  # [group, 8]
     weight_bytes = np.concatenate([pairs.transpose(1, 0, 2).reshape(groups, 64), last], axis=1)
-    return np.concatenate([_as_words(weight_bytes.astype(np.uint8).view(np.int8)), blocks], axis=1).ravel()
+    return np.concatenate([_as_words(weight_bytes.astype(np.uint8).view(np.int8)), blocks.astype(np.int32)],
+                          axis=1).ravel()
 
 
 def _depthwise(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:

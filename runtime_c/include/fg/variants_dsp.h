@@ -44,6 +44,12 @@ void fg_depthwise_conv2d_3x3_dsp(const fg_depthwise_conv2d_params *params, const
 #define FG_DSP_DW_RING_COLUMNS 62
 void fg_depthwise_conv2d_3x3_ring_dsp(const fg_depthwise_conv2d_params *params, const int8_t *input,
                                       int8_t *output);
+/* The same with 4-bit weights (fg_depthwise_conv2d_s4's operands; ops/variants/dsp_ring_4bit.py's table): each group
+ * of four channels' nibbles unpacked once per image; an overlapping output runs fg_depthwise_conv2d_3x3_planar_s4. */
+void fg_depthwise_conv2d_3x3_ring_s4_dsp(const fg_depthwise_conv2d_params *params, const int8_t *input,
+                                         const int8_t *filter, int8_t *output);
+/* Its ring run, the output channel-major (depthwise_conv2d_3x3_ring_dsp.c, beside the int8 kernel's). */
+void fg_dsp_dw_ring_s4_run(const fg_depthwise_conv2d_params *params, const int8_t *input, int8_t *output);
 
 /* fg_depthwise_conv2d_3x3_s8 for dilation 1, stride_w 1, stride_h 1 or 2 and padded rows of at most FG_DSP_DW_ROW_MAX
  * columns: channel by channel, the window's rows sign-extended into a ring of int16 rows on the stack

@@ -6,6 +6,7 @@
 #include "fg/support/dot_s8.h"
 #include "fg/isa/dsp.h"
 #include "fg/isa/dsp_ring.h"
+#include "fg/support/weights_s4.h"
 
 /* Four channels at a time (a group), the whole image: the input rows a window needs are sign-extended once into a
  * ring of rows on the stack, each pixel's four channels as the two words SXTB16 gives, (c, c + 2) and (c + 1, c + 3).
@@ -193,10 +194,25 @@ static inline int32_t fg_dsp_dw_padded(int32_t pad, int32_t size, int32_t out, i
     return pad + size > last ? pad + size : last;
 }
 
-/* The work of fg_depthwise_conv2d_3x3_ring_dsp, the buffer on its own stack frame. */
-static __attribute__((noinline)) void fg_dsp_dw_ring_layer_run(const fg_depthwise_conv2d_params *p,
-                                                               const int8_t *input, int8_t *output) {
+/* Group g's words as the int8 table holds them, from a 4-bit table (fg_depthwise_conv2d_3x3_ring_s4_dsp's): its 16
+ * constant words, then per tap t the doubled weight pairs of channels (c, c + 2) and (c + 1, c + 3), from the group's
+ * 36 nibbles ([channel][9 taps]). */
+static void fg_dsp_dw_ring_unpack(const uint32_t *constants, const uint8_t *nibbles, uint32_t *w) {
+    memcpy(w, constants, 16 * sizeof *w);
+    for (int32_t t = 0; t < 9; ++t) {
+        for (int32_t k = 0; k < 2; ++k) {
+            const int32_t low = 2 * fg_nibble_s4(nibbles, 9 * k + t), high = 2 * fg_nibble_s4(nibbles, 9 * k + 18 + t);
+            w[16 + 2 * t + k] = (uint32_t)(uint16_t)low | (uint32_t)high << 16;
+        }
+    }
+}
+
+/* The work of fg_depthwise_conv2d_3x3_ring_dsp (int4: of its 4-bit form), the buffer on its caller's stack frame. */
+static inline __attribute__((always_inline)) void fg_dsp_dw_ring_work(const fg_depthwise_conv2d_params *p,
+                                                                      const int8_t *input, int8_t *output,
+                                                                      int int4) {
     const uint32_t *groups = (const uint32_t *)p->packed;
+    const uint8_t *nibbles = (const uint8_t *)(groups + 4 * p->in_c);  /* 4-bit: after the groups' 16 words */
     const fg_dsp_dw_ring_layer layer = {p, (uint16_t)(int16_t)-p->requant.input_offset * 0x10001u,
                                         p->requant.output_offset == -128};
     uint32_t buffer[FG_DSP_DW_RING_WORDS];  /* the padding's columns (and a small image's rows) keep the zero point */
@@ -212,7 +228,11 @@ static __attribute__((noinline)) void fg_dsp_dw_ring_layer_run(const fg_depthwis
         int8_t *out = output + b * p->out_h * p->out_w * p->in_c;
         for (int32_t g = 0; g < p->in_c / 4; ++g) {
             uint32_t w[FG_DSP_DW_RING_GROUP_WORDS];  /* in RAM: every pixel reads them, flash would add wait states */
-            memcpy(w, groups + FG_DSP_DW_RING_GROUP_WORDS * g, sizeof w);
+            if (int4) {
+                fg_dsp_dw_ring_unpack(groups + 16 * g, nibbles + 18 * g, w);
+            } else {
+                memcpy(w, groups + FG_DSP_DW_RING_GROUP_WORDS * g, sizeof w);
+            }
             if (small) {
                 fg_dsp_dw_small_group(&layer, image, g, w, out, buffer);
             } else {
@@ -220,6 +240,15 @@ static __attribute__((noinline)) void fg_dsp_dw_ring_layer_run(const fg_depthwis
             }
         }
     }
+}
+
+static __attribute__((noinline)) void fg_dsp_dw_ring_layer_run(const fg_depthwise_conv2d_params *p,
+                                                               const int8_t *input, int8_t *output) {
+    fg_dsp_dw_ring_work(p, input, output, 0);
+}
+
+void fg_dsp_dw_ring_s4_run(const fg_depthwise_conv2d_params *p, const int8_t *input, int8_t *output) {
+    fg_dsp_dw_ring_work(p, input, output, 1);
 }
 
 /* params->packed: per group of four channels c .. c + 3, FG_DSP_DW_RING_GROUP_WORDS words: the four doubled biases,
@@ -234,4 +263,5 @@ void fg_depthwise_conv2d_3x3_ring_dsp(const fg_depthwise_conv2d_params *p, const
         fg_depthwise_conv2d_3x3_s8(p, input, output);
     }
 }
+
 #endif

@@ -26,6 +26,13 @@ typedef struct {
     int32_t groups;           /* whole groups of sixteen channels */
     int32_t tail;             /* channels in the last group when it is short, else 0 */
     int32_t tail_lanes[4];    /* of its channels j, j + 4, j + 8, j + 12: how many there are */
+    /* A tail of 1 to 8 channels (its group holds them twice, mve_4bit.py's depthwise_lanes) runs two pixels of a run
+     * in one vector: their inputs gathered, both pixels' outputs stored together before the second's groups. */
+    int32_t paired_pixels;    /* pixels of the run left to take in pairs (even; 0: none) */
+    int32_t pair_load_mask;   /* P0 of the gathered lanes: channels < tail of both pixels */
+    uint8_t pair_gather[16] __attribute__((aligned(4))); /* lane i: channel i % 8, of the second pixel from 8 on */
+    uint32x4_t pair_offsets;  /* 0, 4, C, C + 4: channels j, j + 4 of both pixels */
+    int32_t pair_store_masks[4]; /* P0 of those of them < tail */
     int32_t advance;          /* from a tap past a pixel's whole groups to the next pixel */
     int32_t pixels;           /* left to do */
     int32_t saved;            /* VPR: GCC may hold a predicate there, and knows no clobber for it */
@@ -35,6 +42,7 @@ typedef struct {
  * group; the others read as zero, never loaded). */
 #define FG_DW4_X(a) "vldrb.8 q2, [" a "], #16\n"
 #define FG_DW4_X_TAIL(a) "vpst\n" "vldrbt.8 q2, [" a "]\n"
+#define FG_DW4_X_PAIR(a) "vpst\n" "vldrbt.u8 q2, [" a ", q6]\n"
 /* Taps a and b against the pair of taps in the next 16 weight bytes (r0): q0 (even channels), q1 (odd) += their
  * products, or (FIRST) set to them; X: FG_DW4_X or FG_DW4_X_TAIL. */
 #define FG_DW4_ASM_WEIGHT_PAIR                   \
@@ -57,7 +65,7 @@ typedef struct {
 /* A group's nine taps into q0, q1 (tap 8: each weight byte sign-extended into an int16 lane and shifted up by 4 puts
  * the odd channel's weight in the high byte, 16 x the even one's in the low byte: that product, which fits int16, is
  * shifted back exactly); r0 moves on to the group's quant blocks. */
-#define FG_DW4_ASM_SUMS(X)                                                                                     \
+#define FG_DW4_ASM_SUMS(X, OFFSETS)                                                                                  \
     FG_DW4_ASM_FIRST_PAIR(X) FG_DW4_ASM_PAIR(X, "r3", "r4") FG_DW4_ASM_PAIR(X, "r5", "r6")                     \
     FG_DW4_ASM_PAIR(X, "r7", "r8")                                                                             \
     "vldrb.s16 q3, [r0], #8\n"                                                                                 \
@@ -68,7 +76,7 @@ typedef struct {
     "vadd.i16 q0, q0, q5\n"                                                                                    \
     "vmullt.s8 q5, q2, q3\n"                                                                                   \
     "vadd.i16 q1, q1, q5\n"                                                                                    \
-    "vldrw.32 q5, [%[st], %[offsets]]\n"
+    "vldrw.32 q5, [%[st], " OFFSETS "]\n"
 /* The int32 sums in q2 requantized (quant block at r0, which moves past it; BIAS_LEFT: FG_DW4_ASM_BIAS or
  * FG_DW4_ASM_BIAS_LEFT), stored by STORE at out + 0, 4, 8, 12 (q5); out moves on by one channel. */
 #define FG_DW4_ASM_BIAS "vldrw.32 q3, [r0], #32\n" "vadd.i32 q2, q2, q3\n"
@@ -80,6 +88,8 @@ typedef struct {
 #define FG_DW4_STORE "vstrb.32 q2, [%[out], q5]\n"
 #define FG_DW4_STORE_TAIL(j) \
     "ldr %[n], [%[st], %[lanes] + 4 * " #j "]\n" "vctp.32 %[n]\n" "vpst\n" "vstrbt.32 q2, [%[out], q5]\n"
+#define FG_DW4_STORE_PAIR(j) \
+    "ldr %[n], [%[st], %[pair_masks] + 4 * " #j "]\n" "vmsr p0, %[n]\n" "vpst\n" "vstrbt.32 q2, [%[out], q5]\n"
 #define FG_DW4_ASM_STORE(BIAS_LEFT, STORE)       \
     BIAS_LEFT                                    \
     "vldrw.32 q3, [r0], #16\n"                   \
@@ -116,7 +126,7 @@ __attribute__((noinline)) static void NAME(fg_dw4_run_state *st, int32_t offset,
                      "cmp %[n], #0\n" \
                      "beq 4f\n" \
                      "1:\n" \
-                     FG_DW4_ASM_SUMS(FG_DW4_X) \
+                     FG_DW4_ASM_SUMS(FG_DW4_X, "%[offsets]") \
                      FG_DW4_ASM_OUTPUTS(BIAS_LEFT, FG_DW4_STORE, FG_DW4_STORE, FG_DW4_STORE, FG_DW4_STORE) \
                      "adds %[out], %[out], #12\n" \
                      "subs %[n], %[n], #1\n" \
@@ -125,8 +135,32 @@ __attribute__((noinline)) static void NAME(fg_dw4_run_state *st, int32_t offset,
                      "ldr %[n], [%[st], %[tail]]\n" \
                      "cmp %[n], #0\n" \
                      "beq 5f\n" \
+                     "ldr %[n], [%[st], %[paired]]\n" \
+                     "cmp %[n], #0\n" \
+                     "beq 7f\n" \
+                     "subs %[n], %[n], #1\n" \
+                     "str %[n], [%[st], %[paired]]\n" \
+                     "tst %[n], #1\n" \
+                     "beq 6f\n" \
+                     "ldr %[n], [%[st], %[pair_mask]]\n" \
+                     "vmsr p0, %[n]\n" \
+                     "vldrw.32 q6, [%[st], %[gather]]\n" \
+                     FG_DW4_ASM_SUMS(FG_DW4_X_PAIR, "%[pair_offsets]") \
+                     "vldrw.32 q6, [%[st], %[lo]]\n" \
+                     FG_DW4_ASM_OUTPUTS(BIAS_LEFT, FG_DW4_STORE_PAIR(0), FG_DW4_STORE_PAIR(1), FG_DW4_STORE_PAIR(2), \
+                                        FG_DW4_STORE_PAIR(3)) \
+                     "ldr %[n], [%[st], %[tail]]\n" \
+                     "subs %[n], %[n], #4\n" \
+                     "add %[out], %[out], %[n]\n" \
+                     "b 5f\n" \
+                     "6:\n" \
+                     "ldr %[n], [%[st], %[tail]]\n" \
+                     "add %[out], %[out], %[n]\n" \
+                     "b 5f\n" \
+                     "7:\n" \
+                     "ldr %[n], [%[st], %[tail]]\n" \
                      "vctp.8 %[n]\n" \
-                     FG_DW4_ASM_SUMS(FG_DW4_X_TAIL) \
+                     FG_DW4_ASM_SUMS(FG_DW4_X_TAIL, "%[offsets]") \
                      FG_DW4_ASM_OUTPUTS(BIAS_LEFT, FG_DW4_STORE_TAIL(0), FG_DW4_STORE_TAIL(1), FG_DW4_STORE_TAIL(2), \
                                         FG_DW4_STORE_TAIL(3)) \
                      "ldr %[n], [%[st], %[tail]]\n" \
@@ -157,6 +191,11 @@ __attribute__((noinline)) static void NAME(fg_dw4_run_state *st, int32_t offset,
                        [groups] "i"(offsetof(fg_dw4_run_state, groups)), \
                        [tail] "i"(offsetof(fg_dw4_run_state, tail)), \
                        [lanes] "i"(offsetof(fg_dw4_run_state, tail_lanes)), \
+                       [paired] "i"(offsetof(fg_dw4_run_state, paired_pixels)), \
+                       [pair_mask] "i"(offsetof(fg_dw4_run_state, pair_load_mask)), \
+                       [gather] "i"(offsetof(fg_dw4_run_state, pair_gather)), \
+                       [pair_offsets] "i"(offsetof(fg_dw4_run_state, pair_offsets)), \
+                       [pair_masks] "i"(offsetof(fg_dw4_run_state, pair_store_masks)), \
                        [advance] "i"(offsetof(fg_dw4_run_state, advance)), \
                        [pixels] "i"(offsetof(fg_dw4_run_state, pixels)), \
                        [saved] "i"(offsetof(fg_dw4_run_state, saved)) \
@@ -179,8 +218,23 @@ static void fg_dw4_taps(const fg_depthwise_conv2d_params *p, const int8_t *const
     }
 }
 
-/* One pixel at a time, all its channels before the next (the order ops/overlap.py's allowance assumes): the interior
- * pixels of a row in one run, the others one by one. */
+/* The two-pixel tail's constants (span: from a pixel's inputs to the next one's); whether the layer takes it. */
+static int fg_dw4_pairs(fg_dw4_run_state *st, int32_t channels, int32_t span) {
+    st->pair_load_mask = ((1 << st->tail) - 1) * 0x0101;
+    for (int32_t i = 0; i < 16; ++i) {
+        st->pair_gather[i] = (uint8_t)((i & 7) + (i >= 8 ? span : 0));
+    }
+    const uint32_t both = (uint32_t)channels;
+    st->pair_offsets = vsetq_lane_u32(both + 4, vsetq_lane_u32(both, vidupq_n_u32(0, 4), 2), 3);
+    for (int32_t j = 0; j < 4; ++j) {
+        st->pair_store_masks[j] = (j < st->tail ? 0x0F0F : 0) | (j + 4 < st->tail ? 0xF0F0 : 0);
+    }
+    return st->tail >= 1 && st->tail <= 8 && span + 7 <= 255;
+}
+
+/* One pixel at a time, all its channels before the next (the order ops/overlap.py's allowance assumes): the pixels of
+ * a row whose windows' columns are inside the image in runs (those whose rows are not, as long as the row of zero
+ * points reaches), the others one by one. */
 void fg_depthwise_conv2d_3x3_s4_mve(const fg_depthwise_conv2d_params *p, const int8_t *input, const int8_t *filter,
                                     int8_t *output) {
     (void)filter;
@@ -203,8 +257,14 @@ void fg_depthwise_conv2d_3x3_s4_mve(const fg_depthwise_conv2d_params *p, const i
         st.tail_lanes[j] = (st.tail - j + 3) >> 2;
     }
     st.advance = p->stride_w * channels - 16 * st.groups;
+    const int32_t span = p->stride_w * channels; /* from a pixel's inputs to the next one's */
+    const int paired = fg_dw4_pairs(&st, channels, span);
+    /* Windows whose columns are inside the image but rows are not run too, their taps in the padding walking along
+     * the row of zero points: as many pixels as it holds. */
+    const int32_t held = (FG_MVE_DEPTHWISE_MAX - channels) / span + 1;
+    const int32_t zero_run = held < p->out_w ? held : p->out_w;
     int8_t zero_points[FG_MVE_DEPTHWISE_MAX];
-    fg_mve_fill_s8(zero_points, (int8_t)-p->requant.input_offset, channels);
+    fg_mve_fill_s8(zero_points, (int8_t)-p->requant.input_offset, channels + (zero_run - 1) * span);
     const int8_t **t = st.t;
     for (int32_t b = 0; b < p->batches; ++b) {
         const int8_t *image = input + b * p->in_h * row_bytes;
@@ -217,8 +277,9 @@ void fg_depthwise_conv2d_3x3_s4_mve(const fg_depthwise_conv2d_params *p, const i
             }
             for (int32_t ox = 0; ox < p->out_w; output += st.pixels * channels, ox += st.pixels) {
                 const int32_t x0 = ox * p->stride_w - p->pad_left;
+                const int columns_inside = ox >= first && ox < end;
                 st.pixels = 1;
-                if (rows_inside && ox >= first && ox < end) {
+                if (rows_inside && columns_inside) {
                     t[0] = image + y0 * row_bytes + x0 * channels;
                     for (int32_t k = 0; k < 9; k += 3) {
                         t[k] = k ? t[k - 3] + row_step : t[0];
@@ -228,8 +289,10 @@ void fg_depthwise_conv2d_3x3_s4_mve(const fg_depthwise_conv2d_params *p, const i
                     st.pixels = end - ox;
                 } else {
                     fg_dw4_taps(p, lines, x0, zero_points, t);
+                    st.pixels = columns_inside ? (end - ox < zero_run ? end - ox : zero_run) : 1;
                 }
                 const int32_t pixels = st.pixels;
+                st.paired_pixels = paired ? pixels & ~1 : 0;
                 (shifts_left ? fg_dw4_run_shifted : fg_dw4_run)(&st, clamp.offset, output);
                 st.pixels = pixels;
             }
