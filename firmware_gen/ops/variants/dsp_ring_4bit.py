@@ -20,7 +20,7 @@ from firmware_gen.ops.base import ConstTable, KernelCall, TableRef
 from firmware_gen.ops.variants import Variant, renamed
 from firmware_gen.ops.variants.armv7m import planar_walks
 from firmware_gen.ops.variants.dsp import REQUIRES, doubled_constants
-from firmware_gen.ops.variants.dsp_window import ring_fits
+from firmware_gen.ops.variants.dsp_window import ring_fits, ring_group_constants
 
 
 def _ring_depthwise_4bit(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
@@ -31,7 +31,7 @@ def _ring_depthwise_4bit(graph: Graph, op: Operator, call: KernelCall) -> Kernel
     constants, narrow = doubled_constants(graph, op, call, taps)
     if not narrow.all():
         return None  # the ring's assembly has no wide channel's output stage
-    groups = np.concatenate([constants[:, 0].reshape(-1, 4), constants[:, 1:].reshape(-1, 12)], axis=1)
+    groups = ring_group_constants(constants)
     nibbles = np.frombuffer(pack_int4(taps), np.uint8)
     words = np.pad(nibbles, (0, -len(nibbles) % 4)).view("<i4")
     table = ConstTable("ring_packed", "int32_t", np.concatenate([groups.ravel(), words]).astype(np.int32))

@@ -68,12 +68,18 @@ def _ring_depthwise(graph: Graph, op: Operator, call: KernelCall) -> KernelCall 
     return packed_call(call, RING_DEPTHWISE, np.zeros((0, 4), np.int32), ring_groups(taps, constants), [op.inputs[0]])
 
 
+def ring_group_constants(constants: np.ndarray) -> np.ndarray:
+    """[groups, 16]: per group of four channels the ring kernels' constant words (fg/isa/dsp_ring.h), from
+    doubled_constants: the four doubled biases, then each channel's multiplier, offset and shift."""
+    return np.concatenate([constants[:, 0].reshape(-1, 4), constants[:, 1:].reshape(-1, 12)], axis=1)
+
+
 def ring_groups(taps: np.ndarray, constants: np.ndarray) -> np.ndarray:
     """The ring kernels' table (fg/isa/dsp_ring.h) for [channels, taps] weights (channels a multiple of 4, every one
     narrow) and their doubled_constants: per group of four channels the four doubled biases, each channel's
     multiplier, offset and shift, then its weight words (depthwise_words, doubled)."""
     words = depthwise_words(taps.astype(np.int16) * 2).reshape(len(taps) // 4, -1)
-    return np.concatenate([constants[:, 0].reshape(-1, 4), constants[:, 1:].reshape(-1, 12), words], axis=1).ravel()
+    return np.concatenate([ring_group_constants(constants), words], axis=1).ravel()
 
 
 def _ring_conv_call(graph: Graph, op: Operator, call: KernelCall, filters: np.ndarray, variant: Variant
@@ -112,7 +118,7 @@ def conv_ring_groups(filters: np.ndarray, constants: np.ndarray) -> np.ndarray:
     pair_part = pair_words.reshape(groups, 4, 3, pairs).transpose(0, 2, 3, 1).reshape(groups, -1)
     single_part = single_words.reshape(groups, 4, 2).transpose(0, 2, 1).reshape(groups, -1)
     words = np.concatenate([pair_part, single_part], axis=1).astype(np.uint32).view(np.int32)
-    return np.concatenate([constants[:, 0].reshape(-1, 4), constants[:, 1:].reshape(-1, 12), words], axis=1).ravel()
+    return np.concatenate([ring_group_constants(constants), words], axis=1).ravel()
 
 
 def _ring_conv(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
