@@ -17,6 +17,8 @@ import pkgutil
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import numpy as np
+
 from firmware_gen.frontend.ir import Graph, Operator
 from firmware_gen.isa import ARMV7M, Isa
 from firmware_gen.ops.base import KernelCall
@@ -40,6 +42,11 @@ def renamed(call: KernelCall, variant: Variant, **changes: object) -> KernelCall
     """The portable call, calling the variant's function instead (and any field changed)."""
     return dataclasses.replace(call, function=variant.function, isa=_isa_label(variant.requires),
                                variant=variant.description, **changes)
+
+
+def call_table(call: KernelCall, suffix: str) -> np.ndarray:
+    """The values of the call's constant table named `suffix`."""
+    return next(t.values for t in call.tables if t.suffix == suffix)
 
 
 def _isa_label(requires: frozenset[str]) -> str:

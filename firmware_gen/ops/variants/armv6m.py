@@ -19,8 +19,8 @@ from firmware_gen.isa import ARMV6M
 from firmware_gen.nibbles import pack_int4
 from firmware_gen.ops.base import ConstTable, KernelCall, TableRef
 from firmware_gen.ops.support.requantize import wrap_int32
-from firmware_gen.ops.variants import Variant, renamed
-from firmware_gen.ops.variants.armv6m_output import accumulator_reach, call_table, layer_constants
+from firmware_gen.ops.variants import Variant, call_table, renamed
+from firmware_gen.ops.variants.armv6m_output import accumulator_reach, layer_constants
 
 REQUIRES = frozenset({ARMV6M})
 GROUP = 8  # FG_ARMV6M_GROUP

@@ -21,15 +21,12 @@ from __future__ import annotations
 import numpy as np
 
 from firmware_gen.ops.base import KernelCall
+from firmware_gen.ops.variants import call_table
 from firmware_gen.ops.variants.dsp import tflite_outputs
 
 INT32_MIN, INT32_MAX = -(1 << 31), (1 << 31) - 1
 SERVED_RANGE = 1 << 21  # |a| below this in the unsaturated range
 POSITIVE = 2  # FG_ARMV6M_POSITIVE: served, and no unsaturated sum negative (the output stage without the sign's term)
-
-
-def call_table(call: KernelCall, suffix: str) -> np.ndarray:
-    return next(t.values for t in call.tables if t.suffix == suffix)
 
 
 def _first_above(call: KernelCall, multipliers: np.ndarray, shifts: np.ndarray, level: int) -> np.ndarray:

@@ -18,9 +18,8 @@ import numpy as np
 from firmware_gen.frontend.ir import Graph, Operator
 from firmware_gen.isa import ARMV7M
 from firmware_gen.ops.base import ConstTable, KernelCall, TableRef
-from firmware_gen.ops.variants import Variant, renamed
+from firmware_gen.ops.variants import Variant, call_table, renamed
 from firmware_gen.ops.variants.armv6m import GATHER_TAPS
-from firmware_gen.ops.variants.dsp import call_table
 from firmware_gen.ops.variants.pair_4bit import conv_and_fully_connected, pack_channel_pairs, weights_4bit
 
 REQUIRES = frozenset({ARMV7M})

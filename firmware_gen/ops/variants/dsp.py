@@ -17,7 +17,7 @@ from firmware_gen.frontend.ir import Graph, Operator
 from firmware_gen.isa import DSP
 from firmware_gen.ops.base import ConstTable, KernelCall, TableRef
 from firmware_gen.ops.support.requantize import constant_operands, folded_bias
-from firmware_gen.ops.variants import Variant, renamed
+from firmware_gen.ops.variants import Variant, call_table, renamed
 
 REQUIRES = frozenset({DSP})
 INT32_LIMIT = 1 << 31
@@ -25,10 +25,6 @@ INT32_LIMIT = 1 << 31
 MAX_DEPTH = 640  # FG_DSP_CONV_MAX_DEPTH: a fixed array on the stack, so that the kernel's frame is known
 FC_MAX_DEPTH = 2048  # FG_DSP_FC_MAX_DEPTH: the row's pairs on the stack
 WIDE = 256  # FG_DSP_WIDE: the shift field's flag for a channel that needs the 64-bit product
-
-
-def call_table(call: KernelCall, suffix: str) -> np.ndarray:
-    return next(t.values for t in call.tables if t.suffix == suffix)
 
 
 def tflite_outputs(acc: np.ndarray, multipliers: np.ndarray, shifts: np.ndarray, call: KernelCall) -> np.ndarray:

@@ -9,8 +9,8 @@ import numpy as np
 
 from firmware_gen.frontend.ir import Graph, Operator
 from firmware_gen.ops.base import KernelCall
-from firmware_gen.ops.variants import Variant, renamed
-from firmware_gen.ops.variants.dsp import REQUIRES, call_table, doubled_constants, packed_call
+from firmware_gen.ops.variants import Variant, call_table, renamed
+from firmware_gen.ops.variants.dsp import REQUIRES, doubled_constants, packed_call
 
 DW_ROW_MAX = 256  # FG_DSP_DW_ROW_MAX: a ring row's columns (five rows of int16 on the stack)
 # Rows at least this wide run channel by channel on int16 rows (measured on vww's 48- and 24-wide layers: 3.1 and
