@@ -7,7 +7,8 @@ per input byte, each product one LDRB (the weight, with an immediate offset), on
 pass. For that the weights are written here as unsigned bytes w + 128, eight channels interleaved tap by tap, each
 group of eight led by its eight folded biases (bias + input offset * sum of weights, as int32; [group][8 biases]
 [taps][8], a short last group padded): the int8 filter's flash and the bias's. The kernels take 128 times the
-window's input sum off each sum. The output stage's constants: armv6m_output.py.
+window's input sum off each sum. The output stage's constants: armv6m_output.py; the 3x3 depthwise variants:
+armv6m_depthwise.py.
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ import numpy as np
 
 from firmware_gen.frontend.ir import Graph, Operator
 from firmware_gen.isa import ARMV6M
-from firmware_gen.nibbles import pack_int4
 from firmware_gen.ops.base import ConstTable, KernelCall, TableRef
 from firmware_gen.ops.support.requantize import wrap_int32
 from firmware_gen.ops.variants import Variant, call_table, renamed
@@ -24,8 +24,6 @@ from firmware_gen.ops.variants.armv6m_output import accumulator_reach, layer_con
 
 REQUIRES = frozenset({ARMV6M})
 GROUP = 8  # FG_ARMV6M_GROUP
-RING_BYTES = 4096  # FG_DW_RING_BYTES: the depthwise kernel's ring of input rows on the stack
-SUMS = 512  # FG_DW_SUMS: its sums of a chunk of pixels, every channel of a pixel among them
 GATHER_TAPS = 576  # FG_CONV_GATHER_TAPS: the taps of a window the convolution copies to its stack
 
 
@@ -113,66 +111,6 @@ def _fully_connected_4bit(graph: Graph, op: Operator, call: KernelCall) -> Kerne
     return _weights_call(call, FULLY_CONNECTED_4BIT, taps, int4=True)
 
 
-def _depthwise_constants(call: KernelCall, taps: np.ndarray) -> np.ndarray | None:
-    """The layer's constants for fg_depthwise_conv2d_armv6m ([channels, 9] taps): stride 1 or 2, no dilation, the ring
-    within RING_BYTES, at most SUMS channels (None: the layer is not for it)."""
-    p = call.params
-    if (p["dilation_h"], p["dilation_w"]) != (1, 1) or p["stride_w"] not in (1, 2) or p["stride_h"] not in (1, 2):
-        return None
-    if p["pad_top"] > 3:  # fg_dw_slot's range (a 3x3 window pads at most 1 row)
-        return None
-    channels = p["in_c"]
-    pitch = max(p["pad_left"] + p["in_w"], (p["out_w"] - 1) * p["stride_w"] + 3)
-    if channels * 3 * pitch > RING_BYTES or channels > SUMS:
-        return None
-    return layer_constants(call, channels, accumulator_reach(taps, call_table(call, "folded_bias")[:channels]))
-
-
-def _depthwise(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
-    channels = call.params["in_c"]
-    taps = call_table(call, "channel_taps").astype(np.int64).reshape(channels, 9)
-    constants = _depthwise_constants(call, taps)
-    if constants is None:
-        return None
-    bias = call_table(call, "folded_bias").astype(np.int64)[:channels] - 128 * taps.sum(axis=1)
-    rows = np.concatenate([taps, bias[:, None]], axis=1)
-    table = ConstTable("armv6m_packed", "int32_t", np.concatenate([constants, wrap_int32(rows.ravel())]))
-    params = {**call.params, "packed": TableRef(table.suffix), "channel_taps": "0"}
-    kept = [t for t in call.tables if t.suffix != "channel_taps"]
-    return renamed(call, DEPTHWISE, params=params, tables=[*kept, table], run_time_stack=_depthwise_arrays_bytes(call))
-
-
-def _depthwise_arrays_bytes(call: KernelCall) -> int:
-    """The stack of the Armv6-M depthwise kernels' two variable-length arrays, as they size them: the ring of three
-    input rows and the sums of a chunk of pixels; gcc rounds each allocation up to the stack's 8 bytes."""
-    p = call.params
-    channels = p["in_c"]
-    pitch = max(p["pad_left"] + p["in_w"], (p["out_w"] - 1) * p["stride_w"] + 3)
-    chunk = min(p["out_w"], max(1, SUMS // channels))
-    return sum(-(-size // 8) * 8 for size in (channels * 3 * pitch, chunk * channels * 4))
-
-
-def _depthwise_4bit(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
-    """fg_depthwise_conv2d_s4_armv6m (3x3, depth multiplier 1): the constants, the channels' biases, then the filter
-    as [channel][9 taps] nibbles (ceil(9 channels / 2) bytes, TFLite's count, padded to a whole word)."""
-    p = call.params
-    if (p["filter_h"], p["filter_w"], p["depth_multiplier"]) != (3, 3, 1):
-        return None
-    channels = p["in_c"]
-    taps = np.asarray(graph.tensors[op.inputs[1]].data, dtype=np.int64).reshape(9, channels).T
-    constants = _depthwise_constants(call, taps)
-    if constants is None:
-        return None
-    bias = call_table(call, "folded_bias").astype(np.int64)[:channels] - 128 * taps.sum(axis=1)
-    nibbles = np.frombuffer(pack_int4(taps), np.uint8)
-    words = np.pad(nibbles, (0, -len(nibbles) % 4)).view("<i4").astype(np.int64)
-    values = np.concatenate([constants, wrap_int32(bias), words]).astype(np.int32)
-    table = ConstTable("armv6m_packed", "int32_t", values)
-    kept = [t for t in call.tables if t.suffix != p["packed"].suffix]
-    return renamed(call, DEPTHWISE_4BIT, params={**p, "packed": TableRef(table.suffix)}, tables=[*kept, table],
-                   run_time_stack=_depthwise_arrays_bytes(call))
-
-
 DOT8 = "one input x eight channels per tap: LDRB of w + 128 (interleaved), MULS, ADD; 128 x input sum taken off"
 POINTWISE = Variant("fg_conv2d_pointwise_armv6m", "fg_conv2d_pointwise_s8", REQUIRES, _convolution("POINTWISE"),
                     DOT8)
@@ -183,19 +121,10 @@ FOLDED_ONE_CHANNEL = Variant("fg_conv2d_folded_armv6m", "fg_depthwise_conv2d_one
 FULLY_CONNECTED = Variant("fg_fully_connected_armv6m", "fg_fully_connected_folded_s8", REQUIRES, _fully_connected,
                           DOT8)
 
-DEPTHWISE = Variant("fg_depthwise_conv2d_armv6m", "fg_depthwise_conv2d_3x3_s8", REQUIRES, _depthwise,
-                    "a ring of three input rows per channel as x + 128 (LDRB at constant offsets), output rows "
-                    "channel by channel")
-
 DOT8_4BIT = ("4-bit weights: one input x eight channels per tap, two nibbles + 8 per LDRB: the byte and its high "
              "nibble (LSRS) each through MULS, ADD")
 CONV_2D_4BIT = Variant("fg_conv2d_s4_armv6m", "fg_conv2d_s4", REQUIRES, _conv2d_4bit,
                        "window rows (gathered at the border), then " + DOT8_4BIT)
 FULLY_CONNECTED_4BIT = Variant("fg_fully_connected_s4_armv6m", "fg_fully_connected_s4", REQUIRES,
                                _fully_connected_4bit, DOT8_4BIT)
-DEPTHWISE_4BIT = Variant("fg_depthwise_conv2d_s4_armv6m", "fg_depthwise_conv2d_s4", REQUIRES, _depthwise_4bit,
-                         "4-bit weights: the int8 variant's ring of input rows, each channel's nine nibbles unpacked "
-                         "once per chunk of an output row")
-
-VARIANTS = [POINTWISE, FOLDED, FOLDED_ONE_CHANNEL, FULLY_CONNECTED, DEPTHWISE, CONV_2D_4BIT, FULLY_CONNECTED_4BIT,
-            DEPTHWISE_4BIT]
+VARIANTS = [POINTWISE, FOLDED, FOLDED_ONE_CHANNEL, FULLY_CONNECTED, CONV_2D_4BIT, FULLY_CONNECTED_4BIT]

@@ -31,5 +31,12 @@ void fg_depthwise_conv2d_armv6m(const fg_depthwise_conv2d_params *params, const 
 /* The same for fg_depthwise_conv2d_s4 (4-bit weights, 3x3, depth multiplier 1). */
 void fg_depthwise_conv2d_s4_armv6m(const fg_depthwise_conv2d_params *params, const int8_t *input, const int8_t *filter,
                                    int8_t *output);
+/* The same two where the ring of every channel would not fit: blocks of channels, as many as fit (at least four),
+ * each over the whole image; the portable fg_depthwise_conv2d_3x3_s8 where the output overlaps the input other than
+ * a whole number of pixels before it (its filter unpacked to the stack: 9 bytes a channel). */
+void fg_depthwise_conv2d_blocked_armv6m(const fg_depthwise_conv2d_params *params, const int8_t *input,
+                                        int8_t *output);
+void fg_depthwise_conv2d_blocked_s4_armv6m(const fg_depthwise_conv2d_params *params, const int8_t *input,
+                                           const int8_t *filter, int8_t *output);
 
 #endif /* FG_VARIANTS_ARMV6M_H */

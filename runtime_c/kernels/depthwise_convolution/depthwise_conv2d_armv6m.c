@@ -5,10 +5,14 @@
  * Thumb-1 output stage's arithmetic with the channel's constants held over the row. The products hold x w + 128 w:
  * the lowering took 128 times each channel's weight sum off its bias. An output row is written once the input rows
  * it reads are in the ring; the forward overlap of firmware_gen/ops/overlap.py keeps the later rows' inputs intact.
+ * When the ring of every channel would not fit FG_DW_RING_BYTES (the blocked entries), blocks of channels run over
+ * the whole image one after the other, which the output allows when it is written channel by channel
+ * (fg_depthwise_channel_major); else the portable kernel runs, in pixel order.
  * params->packed: the layer's constants and channels (fg_armv6m_layer), then per channel its nine weights and its
  * bias (the folded bias less 128 times the weights' sum) as int32; with 4-bit weights (fg_depthwise_conv2d_s4_armv6m)
- * the channels' biases, then their weights as [channel][9 taps] in TFLite's nibble packing, each channel's unpacked
- * into int32s once per chunk of an output row. */
+ * the channels' biases, then their weights as [channel][9 taps] in TFLite's nibble packing, unpacked into int32s
+ * once per image for a block of at most FG_DW_BLOCK_S4 channels (all of them, or the output written channel by
+ * channel), else FG_DW_BATCH channels at a time once per chunk of an output row. */
 #include "fg/isa/armv6m.h"
 #include "fg/depthwise_conv2d.h"
 #include "fg/support/hot_loop.h"
@@ -17,9 +21,11 @@
 
 #define FG_DW_SUMS 512 /* the most sums of a chunk of an output row: pixels x channels */
 
+/* The ring of one block of channels, first .. first + count - 1 (all of them when their rows fit). */
 typedef struct {
-    uint8_t *ring;     /* [channel][3][pitch] */
+    uint8_t *ring;     /* [channel of the block][3][pitch] */
     int32_t pitch;
+    int32_t first, count;
     int32_t held[3];   /* the input row each slot holds */
 } fg_dw_ring;
 
@@ -39,13 +45,13 @@ typedef uint32_t fg_dw_bytes4 __attribute__((may_alias)); /* four int8 read as o
 #define FG_NO_MEMSET
 #endif
 
-/* Four channels at a time (channels a multiple of four, source word-aligned): one word of the input, flipped to
- * x + 128, stored a byte to each channel's row (to[c * step + x]); the padding columns, `left` before and `right`
- * after, set to `padding`. */
-static FG_HOT_LOOP FG_NO_MEMSET void fg_dw_fill_words(const int8_t *source, int32_t channels, int32_t in_w, uint8_t *to,
-                                         int32_t step, int32_t left, int32_t right, uint8_t padding) {
-    const int32_t words = channels >> 2;
-    for (int32_t c = 0; c < channels; c += 4, to += 4 * step) {
+/* Four channels at a time (count a multiple of four, source word-aligned, pixels `words` words apart): one word of
+ * the input, flipped to x + 128, stored a byte to each channel's row (to[c * step + x]); the padding columns, `left`
+ * before and `right` after, set to `padding`. */
+static FG_HOT_LOOP FG_NO_MEMSET void fg_dw_fill_words(const int8_t *source, int32_t count, int32_t words, int32_t in_w,
+                                                      uint8_t *to, int32_t step, int32_t left, int32_t right,
+                                                      uint8_t padding) {
+    for (int32_t c = 0; c < count; c += 4, to += 4 * step) {
         const fg_dw_bytes4 *from = (const fg_dw_bytes4 *)(const void *)(source + c);
         uint8_t *t0 = to, *t1 = to + step, *t2 = t1 + step, *t3 = t2 + step;
         for (int32_t i = -left; i < 0; ++i) {
@@ -74,24 +80,24 @@ static FG_HOT_LOOP FG_NO_MEMSET void fg_dw_fill_padding(uint8_t *row, int32_t ch
     }
 }
 
-/* Input row y (any y: outside the image, the zero point) of every channel into slot y mod 3. */
+/* Input row y (any y: outside the image, the zero point) of the block's channels into slot y mod 3. */
 static void fg_dw_fill(const fg_depthwise_conv2d_params *p, const int8_t *image, fg_dw_ring *r, int32_t y) {
-    const int32_t channels = p->in_c, in_w = p->in_w, pitch = r->pitch, step = 3 * pitch;
+    const int32_t channels = p->in_c, count = r->count, in_w = p->in_w, pitch = r->pitch, step = 3 * pitch;
     const int32_t slot = fg_dw_slot(y);
     const uint8_t padding = (uint8_t)(128 - p->requant.input_offset);
     uint8_t *row = r->ring + slot * pitch;
     r->held[slot] = y;
     if (y < 0 || y >= p->in_h) {
-        fg_dw_fill_padding(row, channels, pitch, step, padding);
+        fg_dw_fill_padding(row, count, pitch, step, padding);
         return;
     }
-    const int8_t *source = image + y * in_w * channels;
-    if ((channels & 3) == 0 && ((uintptr_t)source & 3) == 0) {
-        fg_dw_fill_words(source, channels, in_w, row + p->pad_left, step, p->pad_left, pitch - p->pad_left - in_w,
-                         padding);
+    const int8_t *source = image + y * in_w * channels + r->first;
+    if (((channels | count) & 3) == 0 && ((uintptr_t)source & 3) == 0) {
+        fg_dw_fill_words(source, count, channels >> 2, in_w, row + p->pad_left, step, p->pad_left,
+                         pitch - p->pad_left - in_w, padding);
         return;
     }
-    for (int32_t c = 0; c < channels; ++c) {  /* the padding columns: a byte or two, no call of memset */
+    for (int32_t c = 0; c < count; ++c) {  /* the padding columns: a byte or two, no call of memset */
         uint8_t *to = row + c * step;
         for (int32_t i = 0; i < p->pad_left; ++i) {
             to[i] = padding;
@@ -102,7 +108,7 @@ static void fg_dw_fill(const fg_depthwise_conv2d_params *p, const int8_t *image,
     }
     for (int32_t x = 0; x < in_w; ++x, source += channels) {
         uint8_t *to = row + p->pad_left + x;
-        for (int32_t c = 0; c < channels; ++c, to += step) {
+        for (int32_t c = 0; c < count; ++c, to += step) {
             *to = (uint8_t)(source[c] + 128);
         }
     }
@@ -219,7 +225,8 @@ static void fg_dw_sums(const fg_dw_pass *pass, const int32_t *w, int32_t *sums, 
 }
 #endif
 
-#define FG_DW_BATCH 8 /* 4-bit weights: the channels unpacked at a time */
+#define FG_DW_BATCH 8 /* 4-bit weights: the channels unpacked at a time, once per chunk */
+#define FG_DW_BLOCK_S4 32 /* 4-bit weights: the most channels of a block unpacked once per image */
 
 /* Nibbles from `from` (signed bytes, low nibble first) into to[0 .. 2 pairs - 1]. */
 static inline void fg_dw_nibbles(const int8_t *from, int32_t pairs, int32_t *to) {
@@ -247,68 +254,135 @@ static FG_HOT_LOOP void fg_dw_unpack(const int32_t *weights, int32_t channels, i
     }
 }
 
-static inline __attribute__((always_inline)) void fg_dw_armv6m(const fg_depthwise_conv2d_params *p,
-                                                               const int8_t *input, int8_t *output, int int4) {
-    const int32_t channels = p->in_c, out_w = p->out_w, stride = p->stride_w;
+/* The output rows of one block of channels (r: its ring) of one image, a chunk of pixels at a time: the block's sums,
+ * then its outputs. w: the block's weights and biases as fg_dw_sums reads them; NULL for 4-bit weights unpacked a
+ * batch of FG_DW_BATCH channels at a time into `unpacked`, once per chunk. */
+static FG_HOT_LOOP __attribute__((noinline)) void fg_dw_block_rows(const fg_depthwise_conv2d_params *p,
+                                                                    const int8_t *image, fg_dw_ring *r,
+                                                                    const int32_t *w, int32_t *unpacked,
+                                                                    int32_t *sums, int32_t chunk, int8_t *output) {
+    const int32_t channels = p->in_c, out_w = p->out_w, stride = p->stride_w, first = r->first, count = r->count;
     const fg_armv6m_layer *layer = p->packed;
     const fg_armv6m_channel *constants = fg_armv6m_channels(p->packed);
     const int32_t *weights = (const int32_t *)(constants + channels);
-    const int32_t reach = (out_w - 1) * stride + 3, inside = p->pad_left + p->in_w;
-    const int32_t pitch = reach > inside ? reach : inside;
-    uint8_t ring[channels * 3 * pitch]; /* at most FG_DW_RING_BYTES (the lowering checks); no more than the layer needs */
-    fg_dw_ring r = {ring, pitch, {0, 0, 0}};
-    const int32_t most = FG_DW_SUMS / channels < 1 ? 1 : FG_DW_SUMS / channels;
-    const int32_t chunk = out_w < most ? out_w : most; /* a whole row when it fits */
-    int32_t sums[chunk * channels];
-    int32_t unpacked[10 * FG_DW_BATCH];
-    for (int32_t b = 0; b < p->batches; ++b) {
-        const int8_t *image = input + b * p->in_h * p->in_w * channels;
-        r.held[0] = r.held[1] = r.held[2] = -1000000;  /* no row */
-        for (int32_t oy = 0; oy < p->out_h; ++oy) {
-            const int32_t y0 = oy * p->stride_h - p->pad_top;
-            const uint8_t *rows[3];
-            for (int32_t dy = 0; dy < 3; ++dy) {
-                const int32_t slot = fg_dw_slot(y0 + dy);
-                if (r.held[slot] != y0 + dy) {
-                    fg_dw_fill(p, image, &r, y0 + dy);
-                }
-                rows[dy] = ring + slot * r.pitch;
+    const int32_t batch = w ? count : FG_DW_BATCH;
+    r->held[0] = r->held[1] = r->held[2] = -1000000;  /* no row */
+    for (int32_t oy = 0; oy < p->out_h; ++oy) {
+        const int32_t y0 = oy * p->stride_h - p->pad_top;
+        const uint8_t *rows[3];
+        for (int32_t dy = 0; dy < 3; ++dy) {
+            const int32_t slot = fg_dw_slot(y0 + dy);
+            if (r->held[slot] != y0 + dy) {
+                fg_dw_fill(p, image, r, y0 + dy);
             }
-            int8_t *out = output + (b * p->out_h + oy) * out_w * channels;
-            for (int32_t x0 = 0; x0 < out_w; x0 += chunk) {
-                const int32_t n = out_w - x0 < chunk ? out_w - x0 : chunk;
-                const int32_t batch = int4 ? FG_DW_BATCH : channels;
-                for (int32_t c = 0; c < channels; c += batch) {
-                    const int32_t at = c * 3 * r.pitch + x0 * stride;
-                    const int32_t count = channels - c < batch ? channels - c : batch;
-                    const fg_dw_pass pass = {{rows[0] + at, rows[1] + at, rows[2] + at}, stride,
-                                             channels * (int32_t)sizeof(int32_t), count, 3 * r.pitch};
-                    if (int4) {
-                        fg_dw_unpack(weights, channels, c, count, unpacked);
-                    }
-                    fg_dw_sums(&pass, int4 ? unpacked : weights + 10 * c, sums + c, n);
+            rows[dy] = r->ring + slot * r->pitch;
+        }
+        int8_t *out = output + oy * out_w * channels + first;
+        for (int32_t x0 = 0; x0 < out_w; x0 += chunk) {
+            const int32_t n = out_w - x0 < chunk ? out_w - x0 : chunk;
+            for (int32_t c = 0; c < count; c += batch) {
+                const int32_t at = c * 3 * r->pitch + x0 * stride;
+                const int32_t part = count - c < batch ? count - c : batch;
+                const fg_dw_pass pass = {{rows[0] + at, rows[1] + at, rows[2] + at}, stride,
+                                         count * (int32_t)sizeof(int32_t), part, 3 * r->pitch};
+                if (!w) {
+                    fg_dw_unpack(weights, channels, first + c, part, unpacked);
                 }
-                if (layer->served) {
-                    (layer->served == FG_ARMV6M_POSITIVE ? fg_armv6m_requantize_pixels_positive_s8
-                                                         : fg_armv6m_requantize_pixels_s8)(
-                        sums, n, constants, out + x0 * channels, layer, channels);
-                    continue;
-                }
-                for (int32_t i = 0; i < n; ++i) {
-                    fg_armv6m_outputs_s8(&p->requant, p->packed, sums + i * channels, 0, channels,
-                                         out + (x0 + i) * channels);
-                }
+                fg_dw_sums(&pass, w ? w + 10 * c : unpacked, sums + c, n);
+            }
+            if (layer->served) {
+                (layer->served == FG_ARMV6M_POSITIVE ? fg_armv6m_requantize_pixels_positive_s8
+                                                     : fg_armv6m_requantize_pixels_s8)(
+                    sums, n, constants + first, out + x0 * channels, layer, count, channels);
+                continue;
+            }
+            for (int32_t i = 0; i < n; ++i) {
+                fg_armv6m_outputs_s8(&p->requant, p->packed, sums + i * count, first, count,
+                                     out + (x0 + i) * channels);
             }
         }
     }
 }
 
+/* A blocked layer whose output overlaps its input other than a whole number of pixels before it (so that it must be
+ * written pixel by pixel): the portable kernel, on the filter as [channel][9 taps] unpacked to the stack. */
+static inline __attribute__((always_inline)) void fg_dw_raster(const fg_depthwise_conv2d_params *p,
+                                                               const int8_t *input, int8_t *output, int int4) {
+    const int32_t channels = p->in_c;
+    const int32_t *weights = (const int32_t *)(fg_armv6m_channels(p->packed) + channels);
+    int8_t taps[9 * channels];
+    for (int32_t c = 0; c < channels; ++c) {
+        for (int32_t t = 0; t < 9; ++t) {
+            taps[9 * c + t] = (int8_t)(int4 ? fg_nibble_s4((const uint8_t *)(weights + channels), 9 * c + t)
+                                            : weights[10 * c + t]);
+        }
+    }
+    fg_depthwise_conv2d_params portable = *p;
+    portable.channel_taps = taps;
+    fg_depthwise_conv2d_3x3_s8(&portable, input, output);
+}
+
+/* Blocks of channels, each over the whole image: one block of them all when their ring fits FG_DW_RING_BYTES
+ * (`blocked` 0: output rows in order, any overlap the planner allows), else as many as fit, a multiple of four (the
+ * generator checks that four fit), when the output may be written channel by channel. Where it may, a block is
+ * besides cut to the channels whose sums of a whole output row fit FG_DW_SUMS (one chunk a row: fewer passes), and
+ * with 4-bit weights to FG_DW_BLOCK_S4 channels, each unpacked once per image (the stack: 40 bytes a channel). */
+static inline __attribute__((always_inline)) void fg_dw_armv6m(const fg_depthwise_conv2d_params *p,
+                                                               const int8_t *input, int8_t *output, int int4,
+                                                               int blocked) {
+    const int32_t channels = p->in_c, out_w = p->out_w;
+    const int32_t reach = (out_w - 1) * p->stride_w + 3, inside = p->pad_left + p->in_w;
+    const int32_t pitch = reach > inside ? reach : inside;
+    const int major = fg_depthwise_channel_major(p, input, output);
+    if (blocked && !major) {
+        fg_dw_raster(p, input, output, int4);
+        return;
+    }
+    int32_t block = blocked ? (FG_DW_RING_BYTES / (3 * pitch)) & ~3 : channels;
+    if (major) {
+        const int32_t whole_rows = (FG_DW_SUMS / out_w) & ~3; /* channels whose sums of a whole output row fit */
+        block = block * out_w > FG_DW_SUMS && whole_rows >= 4 ? whole_rows : block;
+        block = int4 && block > FG_DW_BLOCK_S4 ? FG_DW_BLOCK_S4 : block;
+    }
+    uint8_t ring[block * 3 * pitch]; /* at most FG_DW_RING_BYTES (the lowering checks); no more than the layer needs */
+    const int32_t most = FG_DW_SUMS / block < 1 ? 1 : FG_DW_SUMS / block;
+    const int32_t chunk = out_w < most ? out_w : most; /* a whole row when it fits */
+    int32_t sums[chunk * block];
+    int32_t unpacked[10 * (!int4 ? 0 : block <= FG_DW_BLOCK_S4 ? block : FG_DW_BATCH) + 1];
+    const int32_t *weights = (const int32_t *)(fg_armv6m_channels(p->packed) + channels);
+    for (int32_t b = 0; b < p->batches; ++b) {
+        const int8_t *image = input + b * p->in_h * p->in_w * channels;
+        int8_t *out = output + b * p->out_h * out_w * channels;
+        for (int32_t first = 0; first < channels; first += block) {
+            fg_dw_ring r = {ring, pitch, first, channels - first < block ? channels - first : block, {0, 0, 0}};
+            const int32_t *w = weights + 10 * first;
+            if (int4) {
+                w = block <= FG_DW_BLOCK_S4 ? unpacked : 0;
+                if (w) {
+                    fg_dw_unpack(weights, channels, first, r.count, unpacked);
+                }
+            }
+            fg_dw_block_rows(p, image, &r, w, unpacked, sums, chunk, out);
+        }
+    }
+}
+
 void fg_depthwise_conv2d_armv6m(const fg_depthwise_conv2d_params *p, const int8_t *input, int8_t *output) {
-    fg_dw_armv6m(p, input, output, 0);
+    fg_dw_armv6m(p, input, output, 0, 0);
 }
 
 void fg_depthwise_conv2d_s4_armv6m(const fg_depthwise_conv2d_params *p, const int8_t *input, const int8_t *filter,
                                    int8_t *output) {
     (void)filter;
-    fg_dw_armv6m(p, input, output, 1);
+    fg_dw_armv6m(p, input, output, 1, 0);
+}
+
+void fg_depthwise_conv2d_blocked_armv6m(const fg_depthwise_conv2d_params *p, const int8_t *input, int8_t *output) {
+    fg_dw_armv6m(p, input, output, 0, 1);
+}
+
+void fg_depthwise_conv2d_blocked_s4_armv6m(const fg_depthwise_conv2d_params *p, const int8_t *input,
+                                           const int8_t *filter, int8_t *output) {
+    (void)filter;
+    fg_dw_armv6m(p, input, output, 1, 1);
 }

@@ -59,19 +59,22 @@ __attribute__((naked)) void fg_armv6m_requantize_s8(__attribute__((unused)) cons
         FG_RESTORE_ALL);
 }
 
-/* r0 = acc, r1 = pixels, r2 = channel, r3 = output, the layer and the channels on the stack; per pixel, the
- * channels' outputs (requantize) from the first channel again. */
+/* r0 = acc, r1 = pixels, r2 = channel, r3 = output, the layer, the count and the step on the stack; per pixel, the
+ * count's outputs (requantize) from the first channel again, then the output on by step - count bytes. Beside the
+ * output stage's registers: step - count in r8, the count in lr, the pixels left in r12. */
 #define FG_REQUANTIZE_PIXELS(requantize)                                    \
     FG_REQUANTIZE_ENTER                                                    \
-    "ldr r5, [sp, #40]\n\t"                                                \
-    "movs r6, r2\n\tmovs r7, r1\n\t"                                       \
-    "push {r5-r7}\n\t"                   /* [sp]: channels, the first channel, pixels left */ \
+    "ldr r5, [sp, #40]\n\tmov lr, r5\n\t"                                   \
+    "ldr r4, [sp, #44]\n\tsubs r4, r4, r5\n\tmov r8, r4\n\t"                \
+    "mov r12, r1\n\t"                                                      \
+    "push {r2}\n\t"                      /* [sp]: the first channel */      \
     "mov r2, r3\n\t"                                                       \
     "30:\n\t"                                                              \
-    "ldr r1, [sp, #4]\n\tldr r4, [sp]\n\tadds r4, r2, r4\n\tmov r11, r4\n\t" \
+    "ldr r1, [sp]\n\tmov r4, lr\n\tadds r4, r2, r4\n\tmov r11, r4\n\t"       \
     requantize                                                             \
-    "ldr r4, [sp, #8]\n\tsubs r4, r4, #1\n\tstr r4, [sp, #8]\n\tbne 30b\n\t" \
-    "add sp, sp, #12\n\t"                                                  \
+    "add r2, r8\n\t"                                                       \
+    "mov r4, r12\n\tsubs r4, r4, #1\n\tmov r12, r4\n\tbne 30b\n\t"           \
+    "add sp, sp, #4\n\t"                                                   \
     FG_RESTORE_ALL
 
 __attribute__((naked)) void fg_armv6m_requantize_pixels_s8(__attribute__((unused)) const int32_t *acc,
@@ -79,14 +82,16 @@ __attribute__((naked)) void fg_armv6m_requantize_pixels_s8(__attribute__((unused
                                                            __attribute__((unused)) const fg_armv6m_channel *channel,
                                                            __attribute__((unused)) int8_t *output,
                                                            __attribute__((unused)) const fg_armv6m_layer *layer,
-                                                           __attribute__((unused)) int32_t channels) {
+                                                           __attribute__((unused)) int32_t count,
+                                                           __attribute__((unused)) int32_t step) {
     __asm__ volatile(FG_REQUANTIZE_PIXELS(FG_REQUANTIZE));
 }
 
 __attribute__((naked)) void fg_armv6m_requantize_pixels_positive_s8(
     __attribute__((unused)) const int32_t *acc, __attribute__((unused)) int32_t pixels,
     __attribute__((unused)) const fg_armv6m_channel *channel, __attribute__((unused)) int8_t *output,
-    __attribute__((unused)) const fg_armv6m_layer *layer, __attribute__((unused)) int32_t channels) {
+    __attribute__((unused)) const fg_armv6m_layer *layer, __attribute__((unused)) int32_t count,
+    __attribute__((unused)) int32_t step) {
     __asm__ volatile(FG_REQUANTIZE_PIXELS(FG_REQUANTIZE_POSITIVE));
 }
 #else
@@ -124,15 +129,16 @@ static const uint8_t *fg_armv6m_start(const uint8_t *group, int32_t acc[FG_ARMV6
 }
 
 void fg_armv6m_requantize_pixels_s8(const int32_t *acc, int32_t pixels, const fg_armv6m_channel *channel,
-                                    int8_t *output, const fg_armv6m_layer *layer, int32_t channels) {
+                                    int8_t *output, const fg_armv6m_layer *layer, int32_t count, int32_t step) {
     for (int32_t i = 0; i < pixels; ++i) {
-        fg_armv6m_requantize_s8(acc + i * channels, channels, channel, output + i * channels, layer);
+        fg_armv6m_requantize_s8(acc + i * count, count, channel, output + i * step, layer);
     }
 }
 
 void fg_armv6m_requantize_pixels_positive_s8(const int32_t *acc, int32_t pixels, const fg_armv6m_channel *channel,
-                                             int8_t *output, const fg_armv6m_layer *layer, int32_t channels) {
-    fg_armv6m_requantize_pixels_s8(acc, pixels, channel, output, layer, channels);
+                                             int8_t *output, const fg_armv6m_layer *layer, int32_t count,
+                                             int32_t step) {
+    fg_armv6m_requantize_pixels_s8(acc, pixels, channel, output, layer, count, step);
 }
 
 /* The same sums in C, for the host build of the kernels' tests. */

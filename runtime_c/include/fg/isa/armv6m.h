@@ -45,11 +45,13 @@ static inline const fg_armv6m_channel *fg_armv6m_channels(const void *packed) {
 void fg_armv6m_requantize_s8(const int32_t *acc, int32_t count, const fg_armv6m_channel *channel, int8_t *output,
                              const fg_armv6m_layer *layer);
 
-/* fg_armv6m_requantize_s8 over `pixels` pixels of `channels` channels (acc and output [pixel][channel]). */
+/* fg_armv6m_requantize_s8 over `pixels` pixels of `count` channels (acc [pixel][count], consecutive; a pixel's
+ * outputs `step` bytes after the previous one's). */
 void fg_armv6m_requantize_pixels_s8(const int32_t *acc, int32_t pixels, const fg_armv6m_channel *channel,
-                                    int8_t *output, const fg_armv6m_layer *layer, int32_t channels);
+                                    int8_t *output, const fg_armv6m_layer *layer, int32_t count, int32_t step);
 void fg_armv6m_requantize_pixels_positive_s8(const int32_t *acc, int32_t pixels, const fg_armv6m_channel *channel,
-                                             int8_t *output, const fg_armv6m_layer *layer, int32_t channels);
+                                             int8_t *output, const fg_armv6m_layer *layer, int32_t count,
+                                             int32_t step);
 
 /* output[j] = fg_requantize_channel_s8(q, acc[j], first + j), j < count: fg_armv6m_requantize_s8 where the layer is
  * served, else runs of served channels through it and the others by TFLite's arithmetic. */
