@@ -138,8 +138,9 @@ def _plan_patches(graph: Graph, calls: dict[int, KernelCall], options: PlanningO
         flag = "--patch-stage" if options.patch_stage else "--patches min"
         raise UserError(f"{flag}: the packed interface calls one kernel per step; a patch stage needs the unpacked "
                         f"interface (--patches auto leaves a packed model whole)")
+    granules = overlap_granules(calls)
     try:
-        whole = plan_model(graph, options, granules=overlap_granules(calls))
+        whole = plan_model(graph, options, granules=granules)
     except DoesNotFitError:
         if options.patches == "off" or interface == "packed":
             raise
@@ -147,7 +148,7 @@ def _plan_patches(graph: Graph, calls: dict[int, KernelCall], options: PlanningO
     stage = None
     if interface != "packed" and (options.patches != "off" or options.patch_stage):
         portable = lower(graph, PORTABLE)
-        stage = choose(graph, calls, portable, options, overlap_allowances(graph), whole)
+        stage = choose(graph, calls, portable, options, overlap_allowances(graph, granules=granules), whole)
     if whole is None and stage is None:
         plan_model(graph, options)  # raises the whole-tensor plan's DoesNotFitError
     return whole, stage  # type: ignore[return-value]
