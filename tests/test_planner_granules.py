@@ -7,6 +7,8 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from firmware_gen.driver.compiler import compile_graph, plan_model
 from firmware_gen.frontend.tflite_reader import read_model
@@ -15,6 +17,7 @@ from firmware_gen.planner import BufferInfo, OverlapAllowance, plan_buffers
 from firmware_gen.planner.buffers import OUTPUT_BEFORE_INPUT, pool_bytes
 from firmware_gen.planner.granules import fast_overlap, slow_pairs
 from firmware_gen.target.boards import load_board
+from tests.test_planner_algorithms import permitted
 
 CHANNEL_MAJOR = ("fg_depthwise_conv2d_3x3_planar_s8", "fg_depthwise_conv2d_3x3_ring_dsp")
 
@@ -80,3 +83,20 @@ def test_planner_keeps_the_smaller_pool_when_whole_pixels_cost_bytes() -> None:
     offsets = plan_buffers(buffers, overlaps)[0]
     assert pool_bytes(buffers, offsets) == pool_bytes(buffers, plan_buffers(buffers, [
         dataclasses.replace(a, granule=1) for a in overlaps])[0]) == 8224
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 24), st.integers(0, 3), st.integers(0, 2)), min_size=2, max_size=6),
+       st.integers(2, 6), st.integers(0, 20))
+def test_granules_never_grow_the_pool_nor_break_an_allowance(specs, granule: int, depth: int) -> None:
+    """Random chains with one forward allowance per neighbouring pair: the plan with granules keeps the granule-blind
+    pool, stays within every allowance (the independent check of test_planner_algorithms) and leaves no more pairs
+    off-granule."""
+    buffers = [BufferInfo(k, 8 * size, 8, first, first + span) for k, (size, first, span) in enumerate(specs)]
+    overlaps = [OverlapAllowance(a.id, b.id, OUTPUT_BEFORE_INPUT, b.size - 8 * depth, granule=8 * granule)
+                for a, b in zip(buffers, buffers[1:], strict=False)]
+    blind = plan_buffers(buffers, [dataclasses.replace(a, granule=1) for a in overlaps])[0]
+    offsets = plan_buffers(buffers, overlaps)[0]
+    assert pool_bytes(buffers, offsets) == pool_bytes(buffers, blind)
+    assert permitted(buffers, overlaps, offsets)
+    assert len(slow_pairs(buffers, overlaps, offsets)) <= len(slow_pairs(buffers, overlaps, blind))

@@ -5,10 +5,11 @@ permits but fast only when the output lies a whole number of granules before the
 channel-by-channel depthwise kernel, say, falls back to pixel order otherwise. The planning algorithms minimize the
 pool and ignore granules; afterwards each pair left off-granule has its output (else its input) moved to the
 nearest offset that is on-granule, keeps every separation and does not grow the pool. Where that leaves pairs
-off-granule, the buffers are placed again with those pairs' allowances narrowed, first to their deepest on-granule
-overlap, then to none (side by side: always fast); every placement of a narrowed problem satisfies the original
-allowances too, and the first one whose pool is no larger and leaves fewer pairs off-granule is kept. Otherwise
-the placement stays as it was: pool bytes come first.
+off-granule, the buffers are placed again with those pairs' allowances narrowed: to their deepest on-granule
+overlap, then to the first on-granule overlap no deeper than where the pair lies, then to none (side by side:
+always fast). Every placement of a narrowed problem satisfies the original allowances too; the first one whose
+pool is no larger and that leaves fewer pairs off-granule is kept. Otherwise the placement stays as it was: pool
+bytes come first.
 """
 
 from __future__ import annotations
@@ -17,7 +18,15 @@ import dataclasses
 import math
 from collections.abc import Callable, Mapping, Sequence
 
-from firmware_gen.planner.buffers import BufferInfo, Offsets, OverlapAllowance, Separations, align_up, pool_bytes
+from firmware_gen.planner.buffers import (
+    OUTPUT_BEFORE_INPUT,
+    BufferInfo,
+    Offsets,
+    OverlapAllowance,
+    Separations,
+    align_up,
+    pool_bytes,
+)
 
 
 def fast_overlap(input_start: int, input_size: int, output_start: int, output_size: int, granule: int) -> bool:
@@ -65,7 +74,7 @@ def on_granule(buffers: Sequence[BufferInfo], overlaps: Sequence[OverlapAllowanc
     by_id = {b.id: b for b in buffers}
     result = []
     for allowance in overlaps:
-        if allowance in narrow:
+        if allowance in narrow and allowance.kind == OUTPUT_BEFORE_INPUT:
             source, output = by_id[allowance.input], by_id[allowance.output]
             step = math.lcm(allowance.granule, source.alignment, output.alignment)
             depth = output.footprint - allowance.bytes  # the least input.start - output.start allowed
