@@ -36,8 +36,8 @@ def test_layers_that_would_grow_the_pool_keep_the_compact_kernel(monkeypatch: py
     graph = read_model(shared_model("vww_96_int8").read_bytes())
     plan_model = compiler.plan_model
 
-    def larger_without_overlap(graph, options=PlanningOptions(), without_overlap=frozenset()):
-        plan = plan_model(graph, options, without_overlap)
+    def larger_without_overlap(graph, options=PlanningOptions(), without_overlap=frozenset(), granules=None):
+        plan = plan_model(graph, options, without_overlap, granules)
         return dataclasses.replace(plan, pool_bytes=plan.pool_bytes + 16) if without_overlap else plan
 
     monkeypatch.setattr(compiler, "plan_model", larger_without_overlap)

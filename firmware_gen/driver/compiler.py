@@ -11,6 +11,7 @@ buffers behind them would reuse memory that is still live (TVM issue 8062, fixed
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -47,21 +48,30 @@ class CompiledModel:
         return self.stage.buffers.graph if self.stage else self.graph
 
 
-def overlap_allowances(graph: Graph, without: frozenset[int] = frozenset()) -> dict[int, list[OverlapAllowance]]:
+def overlap_allowances(graph: Graph, without: frozenset[int] = frozenset(),
+                       granules: Mapping[int, int] | None = None) -> dict[int, list[OverlapAllowance]]:
     """What the operators allow (ops) in the planner's terms: step -> tensor-level allowances, none for the operator
-    indices `without` (their kernel variants allow none). A step is a position in graph.operators, which after
+    indices `without` (their kernel variants allow none), each with the granule its operator's variant runs fast at
+    (`granules`: operator index -> bytes, overlap_granules). A step is a position in graph.operators, which after
     constant folding may differ from the operator's index in the file."""
     step_of = {op.index: step for step, op in enumerate(graph.operators)}
-    return {step_of[index]: [OverlapAllowance(o.input, o.output, OUTPUT_BEFORE_INPUT, o.bytes) for o in overlaps]
+    granules = granules or {}
+    return {step_of[index]: [OverlapAllowance(o.input, o.output, OUTPUT_BEFORE_INPUT, o.bytes, granules.get(index, 1))
+                             for o in overlaps]
             for index, overlaps in output_overlaps(graph).items() if index not in without}
 
 
+def overlap_granules(calls: Mapping[int, KernelCall]) -> dict[int, int]:
+    """Operator index -> the granule its chosen kernel overlaps fast at (KernelCall.overlap_granule), where not 1."""
+    return {index: call.overlap_granule for index, call in calls.items() if call.overlap_granule > 1}
+
+
 def plan_model(graph: Graph, options: PlanningOptions = PlanningOptions(),
-               without_overlap: frozenset[int] = frozenset()) -> MemoryPlan:
+               without_overlap: frozenset[int] = frozenset(), granules: Mapping[int, int] | None = None) -> MemoryPlan:
     """The checked memory plan of a supported graph (its constants folded first), the operator indices
-    `without_overlap` planned without their overlap allowances."""
+    `without_overlap` planned without their overlap allowances, overlaps on `granules` where free (overlap_granules)."""
     graph = fold(graph)
-    allowances = overlap_allowances(graph, without_overlap) if options.overlap else {}
+    allowances = overlap_allowances(graph, without_overlap, granules) if options.overlap else {}
     plan = plan_graph(graph, aliases=view_aliases(graph), options=options, allowances=allowances)
     check_plan(plan, graph, allowances)
     return plan
@@ -74,7 +84,7 @@ def _expand_within_pool(graph: Graph, calls: dict[int, KernelCall], plan: Memory
     overlap, where planning them without it costs no pool bytes; otherwise `calls` and `plan` as they are."""
     keeping, side_by_side = expansion_candidates(graph, calls, plan.pool_bytes)
     if side_by_side and options.overlap:
-        replanned = _replan_within(graph, options, side_by_side, plan.pool_bytes)
+        replanned = _replan_within(graph, options, side_by_side, plan.pool_bytes, overlap_granules(calls))
         side_by_side = side_by_side if replanned else frozenset()
         plan = replanned or plan
     return expand(calls, keeping | side_by_side), plan
@@ -86,12 +96,12 @@ QUICK_PLANNING = "hill_climb"
 
 
 def _replan_within(graph: Graph, options: PlanningOptions, without_overlap: frozenset[int],
-                   pool_bytes: int) -> MemoryPlan | None:
+                   pool_bytes: int, granules: Mapping[int, int]) -> MemoryPlan | None:
     """A plan of the operators `without_overlap` planned without their overlap allowances whose pool takes at most
     `pool_bytes` (the quick algorithm first, then the options' own), or None."""
     attempts = [options] if options.algorithm else [dataclasses.replace(options, algorithm=QUICK_PLANNING), options]
     for attempt in attempts:
-        plan = plan_model(graph, attempt, without_overlap)
+        plan = plan_model(graph, attempt, without_overlap, granules)
         if plan.pool_bytes <= pool_bytes:
             return plan
     return None
@@ -128,8 +138,9 @@ def _plan_patches(graph: Graph, calls: dict[int, KernelCall], options: PlanningO
         flag = "--patch-stage" if options.patch_stage else "--patches min"
         raise UserError(f"{flag}: the packed interface calls one kernel per step; a patch stage needs the unpacked "
                         f"interface (--patches auto leaves a packed model whole)")
+    granules = overlap_granules(calls)
     try:
-        whole = plan_model(graph, options)
+        whole = plan_model(graph, options, granules=granules)
     except DoesNotFitError:
         if options.patches == "off" or interface == "packed":
             raise
@@ -137,7 +148,7 @@ def _plan_patches(graph: Graph, calls: dict[int, KernelCall], options: PlanningO
     stage = None
     if interface != "packed" and (options.patches != "off" or options.patch_stage):
         portable = lower(graph, PORTABLE)
-        stage = choose(graph, calls, portable, options, overlap_allowances(graph), whole)
+        stage = choose(graph, calls, portable, options, overlap_allowances(graph, granules=granules), whole)
     if whole is None and stage is None:
         plan_model(graph, options)  # raises the whole-tensor plan's DoesNotFitError
     return whole, stage  # type: ignore[return-value]

@@ -60,6 +60,10 @@ class KernelCall:
     # by the variant that chose the geometry: the worst-case stack adds the largest over a model's calls
     # (target/stack_bound.py), where gcc's call graph can only say "dynamic".
     run_time_stack: int = 0
+    # Bytes: the function runs its fast path on an output that overlaps its input only when the output lies a whole
+    # number of these before the input (a channel-by-channel kernel: its input pixel); 1: at any overlap. Becomes
+    # the overlap allowance's granule, which the planner honours where it costs no pool bytes.
+    overlap_granule: int = 1
 
 
 def run_time_frames(calls: Iterable[KernelCall]) -> dict[str, int]:

@@ -20,6 +20,7 @@ from firmware_gen.frontend.ir import Graph
 from firmware_gen.planner import branch_and_bound, exact, greedy_by_conflicts, greedy_by_size, hill_climb
 from firmware_gen.planner.buffers import BufferInfo, Offsets, OverlapAllowance, Separations, lower_bound, pool_bytes
 from firmware_gen.planner.check import PlanError, check_plan
+from firmware_gen.planner.granules import granule_plan
 from firmware_gen.planner.liveness import alias_groups
 from firmware_gen.planner.operator_overlap import graph_overlaps
 from firmware_gen.planner.options import PlanningOptions
@@ -42,7 +43,16 @@ __all__ = ["ALGORITHMS", "BufferInfo", "MemoryPlan", "OverlapAllowance", "Planne
 
 def plan_buffers(buffers: Sequence[BufferInfo], overlaps: Sequence[OverlapAllowance] = (),
                  algorithm: str | None = None, fallback: Offsets | None = None) -> tuple[Offsets, str, bool, int]:
-    """(offsets, algorithm that made them, proven optimal, proven lower bound) for one pool."""
+    """(offsets, algorithm that made them, proven optimal, proven lower bound) for one pool; among placements of
+    the same pool, one whose overlaps are on their granules (planner/granules.py)."""
+    offsets, name, optimal, bound = _smallest(buffers, overlaps, algorithm, fallback)
+    again = algorithm or (name if name in ALGORITHMS else None)  # the algorithm that found this pool first
+    offsets = granule_plan(buffers, overlaps, offsets, lambda narrowed: _smallest(buffers, narrowed, again)[0])
+    return offsets, name, optimal, bound
+
+
+def _smallest(buffers: Sequence[BufferInfo], overlaps: Sequence[OverlapAllowance], algorithm: str | None,
+              fallback: Offsets | None = None) -> tuple[Offsets, str, bool, int]:
     if algorithm is not None and algorithm not in ALGORITHMS:
         raise ValueError(f"unknown planning algorithm {algorithm!r}; known: {', '.join(ALGORITHMS)}")
     bound = Separations(buffers, overlaps).lower_bound()

@@ -78,12 +78,16 @@ class OverlapAllowance:
     output_before_input allowance larger than the output lets the output start inside the input (a kernel that
     reads ahead of its writes), which puts the input below the output: see the exact solver.
     Ids are tensor indices on the operator side and buffer ids on the planner side.
+    granule: the kernel of that step is fast on an overlapping placement only when input.start - output.start is a
+    whole number of granules (its pixel, for a kernel that runs channel by channel); any other overlap the
+    allowance permits is correct but slow. A preference, never a constraint: see planner/granules.py.
     """
 
     input: BufferId
     output: BufferId
     kind: OverlapKind
     bytes: int
+    granule: int = 1
 
     def __post_init__(self) -> None:
         if self.kind not in (OUTPUT_BEFORE_INPUT, OUTPUT_AFTER_INPUT):

@@ -30,5 +30,6 @@ def graph_overlaps(graph: Graph, groups: list[TensorGroup],
                 continue  # state keeps its bytes across invocations: nothing may ever share them
             if source.last != step or result.first != step or outputs.intersection(source.tensors):
                 continue
-            allowances.append(OverlapAllowance(source.tensors[0], result.tensors[0], allowance.kind, allowance.bytes))
+            allowances.append(OverlapAllowance(source.tensors[0], result.tensors[0], allowance.kind, allowance.bytes,
+                                               allowance.granule))
     return allowances

@@ -36,12 +36,24 @@ class Variant:
     specialize: Specializer
     description: str = ""  # what the variant does, for the comment of each step that calls it
     precedence: int = 0  # before the other variants of its class when higher (one that beats another on its layers)
+    # The call's params -> the bytes an overlapping output must lie a whole number of before the input for the
+    # kernel to run fast (KernelCall.overlap_granule); None: fast at any overlap the operator allows.
+    overlap_granule: Callable[[dict], int] | None = None
+
+
+def whole_input_pixels(params: dict) -> int:
+    """The granule of a depthwise kernel that runs channel by channel (fg_depthwise_channel_major): one int8 input
+    pixel, so that each output byte lands on an input byte of its own channel."""
+    return int(params["in_c"])
 
 
 def renamed(call: KernelCall, variant: Variant, **changes: object) -> KernelCall:
     """The portable call, calling the variant's function instead (and any field changed)."""
-    return dataclasses.replace(call, function=variant.function, isa=_isa_label(variant.requires),
-                               variant=variant.description, **changes)
+    renamed = dataclasses.replace(call, function=variant.function, isa=_isa_label(variant.requires),
+                                  variant=variant.description, **changes)
+    if variant.overlap_granule is None:
+        return renamed
+    return dataclasses.replace(renamed, overlap_granule=variant.overlap_granule(renamed.params))
 
 
 def call_table(call: KernelCall, suffix: str) -> np.ndarray:

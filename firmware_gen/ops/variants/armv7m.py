@@ -14,7 +14,7 @@ from firmware_gen.frontend.ir import Graph, Operator
 from firmware_gen.isa import ARMV7M
 from firmware_gen.nibbles import pack_int4
 from firmware_gen.ops.base import ConstTable, KernelCall, TableRef
-from firmware_gen.ops.variants import Variant, renamed
+from firmware_gen.ops.variants import Variant, renamed, whole_input_pixels
 
 REQUIRES = frozenset({ARMV7M})
 PITCH = 64  # FG_DW_PLANAR_PITCH: the columns of a ring row
@@ -42,7 +42,8 @@ def _planar_depthwise(graph: Graph, op: Operator, call: KernelCall) -> KernelCal
 
 PLANAR_DEPTHWISE = Variant("fg_depthwise_conv2d_3x3_planar_s8", "fg_depthwise_conv2d_3x3_s8", REQUIRES,
                            _planar_depthwise, "channel by channel on a ring of int8 rows, the nine weights in "
-                           "registers along a row, output stage with the channel's constants hoisted")
+                           "registers along a row, output stage with the channel's constants hoisted",
+                           overlap_granule=whole_input_pixels)
 
 
 
@@ -62,6 +63,7 @@ def _planar_depthwise_4bit(graph: Graph, op: Operator, call: KernelCall) -> Kern
 
 PLANAR_DEPTHWISE_4BIT = Variant("fg_depthwise_conv2d_3x3_planar_s4", "fg_depthwise_conv2d_s4", REQUIRES,
                                 _planar_depthwise_4bit, "4-bit weights: channel by channel on a ring of int8 rows, "
-                                "each channel's nine nibbles unpacked once into registers")
+                                "each channel's nine nibbles unpacked once into registers",
+                                overlap_granule=whole_input_pixels)
 
 VARIANTS = [PLANAR_DEPTHWISE, PLANAR_DEPTHWISE_4BIT]

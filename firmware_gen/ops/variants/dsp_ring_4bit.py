@@ -17,7 +17,7 @@ import numpy as np
 from firmware_gen.frontend.ir import Graph, Operator
 from firmware_gen.nibbles import pack_int4
 from firmware_gen.ops.base import ConstTable, KernelCall, TableRef
-from firmware_gen.ops.variants import Variant, renamed
+from firmware_gen.ops.variants import Variant, renamed, whole_input_pixels
 from firmware_gen.ops.variants.armv7m import planar_walks
 from firmware_gen.ops.variants.dsp import REQUIRES, doubled_constants
 from firmware_gen.ops.variants.dsp_window import ring_fits, ring_group_constants
@@ -41,6 +41,7 @@ def _ring_depthwise_4bit(graph: Graph, op: Operator, call: KernelCall) -> Kernel
 
 RING_DEPTHWISE_4BIT = Variant("fg_depthwise_conv2d_3x3_ring_s4_dsp", "fg_depthwise_conv2d_s4", REQUIRES,
                               _ring_depthwise_4bit, "4-bit weights: the int8 ring kernel, each group of four "
-                              "channels' nibbles unpacked once per image into its doubled int16 weight pairs")
+                              "channels' nibbles unpacked once per image into its doubled int16 weight pairs",
+                              overlap_granule=whole_input_pixels)
 
 VARIANTS = [RING_DEPTHWISE_4BIT]

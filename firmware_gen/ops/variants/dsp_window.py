@@ -9,7 +9,7 @@ import numpy as np
 
 from firmware_gen.frontend.ir import Graph, Operator
 from firmware_gen.ops.base import KernelCall
-from firmware_gen.ops.variants import Variant, call_table, renamed
+from firmware_gen.ops.variants import Variant, call_table, renamed, whole_input_pixels
 from firmware_gen.ops.variants.dsp import REQUIRES, doubled_constants, packed_call
 
 DW_ROW_MAX = 256  # FG_DSP_DW_ROW_MAX: a ring row's columns (five rows of int16 on the stack)
@@ -172,7 +172,8 @@ def _average_pool(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | 
 
 RING_DEPTHWISE = Variant("fg_depthwise_conv2d_3x3_ring_dsp", "fg_depthwise_conv2d_3x3_s8", REQUIRES, _ring_depthwise,
                          "4 channels at a time over the image, rows sign-extended once into a ring, 9 taps of LDRD + "
-                         "SMLABB/SMLATT on doubled int16 weight pairs, SMMULR output stage")
+                         "SMLABB/SMLATT on doubled int16 weight pairs, SMMULR output stage",
+                         overlap_granule=whole_input_pixels)
 RING_CONV = Variant("fg_conv2d_3x3_ring_dsp", "fg_conv2d_folded_s8", REQUIRES, _ring_conv,
                     "3x3 of 1 or 3 input channels: input rows sign-extended once, 4 output channels per pass, one LDR "
                     "per tap for all 4 (SMLABB/SMLATT), SMMULR output stage", precedence=1)
@@ -181,7 +182,7 @@ RING_ONE_CHANNEL = Variant("fg_conv2d_3x3_ring_dsp", "fg_depthwise_conv2d_one_ch
                            "channels per pass, one LDR per tap for all 4, SMMULR output stage", precedence=1)
 PLANAR_DEPTHWISE = Variant("fg_depthwise_conv2d_planar_dsp", "fg_depthwise_conv2d_3x3_s8", REQUIRES,
                            _planar_depthwise, "channel by channel on int16 rows, 2 outputs per pass of SMLAD on "
-                           "paired taps, SMMULR output stage on doubled weights")
+                           "paired taps, SMMULR output stage on doubled weights", overlap_granule=whole_input_pixels)
 DEPTHWISE = Variant("fg_depthwise_conv2d_3x3_dsp", "fg_depthwise_conv2d_3x3_s8", REQUIRES, _depthwise,
                     "4 channels per word, SXTB16 + SMLABB/SMLATT on doubled int16 weight pairs, SMMULR output stage")
 

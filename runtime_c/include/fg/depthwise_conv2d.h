@@ -67,7 +67,8 @@ void fg_depthwise_conv2d_3x3_planar_s4(const fg_depthwise_conv2d_params *params,
 
 /* Whether a depthwise kernel may write its output channel by channel: the output does not overlap the input, or it
  * lies a whole number of pixels before it (each output byte then lands on an input byte of its own channel that the
- * planner's allowance says no later output of that channel reads). */
+ * planner's allowance says no later output of that channel reads). The variants that test it declare one input pixel
+ * as their overlap granule (ops/variants, overlap_granule): the planner keeps to it where that costs no pool bytes. */
 static inline int fg_depthwise_channel_major(const fg_depthwise_conv2d_params *p, const int8_t *input,
                                              const int8_t *output) {
     const uintptr_t in = (uintptr_t)input, out = (uintptr_t)output;
