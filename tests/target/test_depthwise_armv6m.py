@@ -3,7 +3,8 @@ one firmware, bit-exact with TFLM: channel counts whose rings do not fit FG_DW_R
 of channels over the whole image where the output may be written channel by channel, else the portable kernel on
 the unpacked filter), odd and whole-word counts, blocks cut to whole output rows, 4-bit blocks of 32 unpacked once,
 strides 1 and 2, SAME and VALID, per-tensor and per-channel scales; and layers whose output the planner puts over
-their input by whole pixels and by part of one (the two orders of the blocked kernels)."""
+their input by whole pixels (the planner's choice where it costs no pool bytes, planner/granules.py) and by part of
+one (where whole pixels would cost bytes): the two orders of the blocked kernels."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from firmware_gen.driver.deploy import prepare, run
 from firmware_gen.modelgen.writer import ModelBuilder
 from firmware_gen.ops.geometry import window_2d
 from firmware_gen.ops.variants.armv6m_depthwise import arrays_bytes, channel_major_block, ring_block
+from firmware_gen.planner.granules import fast_overlap
 
 pytestmark = [needs_qemu, pytest.mark.qemu]
 
@@ -73,7 +75,7 @@ CASES = [
     # the ring fits: blocks cut to whole output rows (int8, two images), 4-bit blocks of 32 and an odd rest
     _depthwise(6, 36, 3, 20, batches=2), _depthwise(7, 37, 4, 6, int4=True),
     _depthwise(8, 37, 3, 9, 2, "VALID", int4=True),
-    # chains: the depthwise output over its input by part of a pixel (45 channels) and by whole pixels (48)
+    # chains: the depthwise output over its input (45 and 48 channels), each on whole pixels
     _chain(45, 3, 31, (False, True)), _chain(48, 3, 27, (False, True)),
 ]
 
@@ -90,21 +92,28 @@ def test_block_choice() -> None:
     assert arrays_bytes(p, True) >= 37 * 3 * 8 + 6 * 37 * 4 + 4 * 81  # the row-order case: a batch of 8 unpacked
 
 
-def test_depthwise_bit_exact_on_armv6m(tmp_path) -> None:
-    merged, counts = merge_models(CASES)
+BLOCKED = ("fg_depthwise_conv2d_blocked_armv6m", "fg_depthwise_conv2d_blocked_s4_armv6m")
+# Two layers side by side whose smallest pool puts the blocked layer's output over its input by part of a pixel
+# (whole pixels would cost pool bytes, so the planner keeps it there): the blocked kernels' pixel-order path.
+PART_PIXEL = {"fg_depthwise_conv2d_blocked_armv6m": [_depthwise(9, 45, 3, 31), _depthwise(10, 24, 16, 16, 2)],
+              "fg_depthwise_conv2d_blocked_s4_armv6m": [_depthwise(11, 60, 3, 24, int4=True),
+                                                        _depthwise(12, 24, 16, 16, 2)]}
+
+
+def _blocked_orders(compiled) -> set[tuple[str, bool]]:
+    """(function, whether it runs in pixel order) of each blocked step: its output over its input, not whole pixels
+    before it (fg_depthwise_channel_major)."""
+    plan, tensors = compiled.plan, compiled.graph.tensors
+    return {(call.function, not fast_overlap(plan.offset_of(call.inputs[0]), tensors[call.inputs[0]].nbytes,
+                                             plan.offset_of(call.outputs[0]), tensors[call.outputs[0]].nbytes,
+                                             call.overlap_granule))
+            for call in compiled.calls.values() if call.function in BLOCKED}
+
+
+def _bit_exact(cases: list[bytes], tmp_path) -> set[tuple[str, bool]]:
+    """The cases in one firmware, each bit-exact with TFLM, its stack bound exact; the blocked steps' orders."""
+    merged, counts = merge_models(cases)
     deployment = prepare(merged, "batch.tflite", BOARD, out_dir=tmp_path, options=BATCH_PLANNING)
-    compiled = deployment.compiled
-    blocked_orders = set()
-    for op in compiled.graph.operators:
-        function = compiled.calls[op.index].function
-        if "blocked" in function:
-            apart = compiled.plan.offset_of(op.inputs[0]) - compiled.plan.offset_of(op.outputs[0])
-            overlaps = 0 < apart < compiled.plan.buffer_of(op.outputs[0]).size
-            blocked_orders.add((function, overlaps and apart % compiled.graph.tensors[op.inputs[0]].shape[-1] != 0))
-    # both orders of both blocked entries (the chains' plans put one depthwise output of each weight type over its
-    # input by part of a pixel, the other not)
-    functions = {"fg_depthwise_conv2d_blocked_armv6m", "fg_depthwise_conv2d_blocked_s4_armv6m"}
-    assert blocked_orders == {(f, pixel_order) for f in functions for pixel_order in (False, True)}, blocked_orders
     bound = deployment.firmware.stack
     assert bound is not None and bound.exact, bound and bound.problems
     inputs = random_inputs(deployment.graph, 7)
@@ -113,3 +122,14 @@ def test_depthwise_bit_exact_on_armv6m(tmp_path) -> None:
     for case, count in enumerate(counts):
         assert all(equal[first:first + count]), f"case {case} differs from TFLM on {BOARD}"
         first += count
+    return _blocked_orders(deployment.compiled)
+
+
+def test_depthwise_bit_exact_on_armv6m(tmp_path) -> None:
+    # the planner puts every blocked output over its input on whole pixels here (planner/granules.py)
+    assert _bit_exact(CASES, tmp_path) == {(f, False) for f in BLOCKED}
+
+
+@pytest.mark.parametrize("function", BLOCKED)
+def test_blocked_depthwise_in_pixel_order_on_armv6m(function: str, tmp_path) -> None:
+    assert (function, True) in _bit_exact(PART_PIXEL[function], tmp_path)

@@ -18,7 +18,7 @@ from firmware_gen.frontend.ir import Graph, Operator
 from firmware_gen.nibbles import pack_int4
 from firmware_gen.ops.base import ConstTable, KernelCall, TableRef
 from firmware_gen.ops.support.requantize import wrap_int32
-from firmware_gen.ops.variants import Variant, call_table, renamed
+from firmware_gen.ops.variants import Variant, call_table, renamed, whole_input_pixels
 from firmware_gen.ops.variants.armv6m import REQUIRES
 from firmware_gen.ops.variants.armv6m_output import accumulator_reach, layer_constants
 
@@ -127,12 +127,14 @@ BLOCKED = ("blocks of channels whose rings fit, each over the image (the portabl
            "input by part of a pixel): ")
 UNPACKED = ("4-bit weights: each channel's nine nibbles unpacked once per image (blocks of at most 32 channels) where "
             "the output may be written channel by channel, else once per chunk of an output row; ")
-DEPTHWISE = Variant("fg_depthwise_conv2d_armv6m", "fg_depthwise_conv2d_3x3_s8", REQUIRES, _int8(False), RING)
+# Each runs channel by channel only where the output lies whole pixels before the input (fg_depthwise_channel_major).
+DEPTHWISE = Variant("fg_depthwise_conv2d_armv6m", "fg_depthwise_conv2d_3x3_s8", REQUIRES, _int8(False), RING,
+                    overlap_granule=whole_input_pixels)
 DEPTHWISE_BLOCKED = Variant("fg_depthwise_conv2d_blocked_armv6m", "fg_depthwise_conv2d_3x3_s8", REQUIRES, _int8(True),
-                            BLOCKED + RING)
+                            BLOCKED + RING, overlap_granule=whole_input_pixels)
 DEPTHWISE_4BIT = Variant("fg_depthwise_conv2d_s4_armv6m", "fg_depthwise_conv2d_s4", REQUIRES, _int4(False),
-                         UNPACKED + RING)
+                         UNPACKED + RING, overlap_granule=whole_input_pixels)
 DEPTHWISE_BLOCKED_4BIT = Variant("fg_depthwise_conv2d_blocked_s4_armv6m", "fg_depthwise_conv2d_s4", REQUIRES,
-                                 _int4(True), UNPACKED + BLOCKED + RING)
+                                 _int4(True), UNPACKED + BLOCKED + RING, overlap_granule=whole_input_pixels)
 
 VARIANTS = [DEPTHWISE, DEPTHWISE_BLOCKED, DEPTHWISE_4BIT, DEPTHWISE_BLOCKED_4BIT]
