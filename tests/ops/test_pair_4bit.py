@@ -1,7 +1,8 @@
 """The generation-time layouts of the Armv7-M and DSP 4-bit variants, emulated in numpy as their kernels read them:
 the channel-pair bytes (pair_4bit.pack_channel_pairs) give both channels' sums exactly, the Armv7-M tap words give
-them through one 64-bit SMLAL per pair of channels, and the DSP words unpack (AND, SSUB16) into the int8 variants'
-int16 pairs. Odd channel counts, depths off a multiple of 8, the extreme weights and inputs."""
+them through one 64-bit SMLAL per pair of channels, the DSP words unpack (AND, SSUB16) into the int8 variants' int16
+pairs, and the DSP FULLY_CONNECTED words mask into its SMLAD pairs. Odd channel counts, depths off a multiple of 8,
+the extreme weights and inputs."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 
 from firmware_gen.ops.variants.armv7m_4bit import pair_words
 from firmware_gen.ops.variants.dsp import interleaved_pairs
-from firmware_gen.ops.variants.dsp_4bit import unpacking_words
+from firmware_gen.ops.variants.dsp_4bit import fc_words, unpacking_words
 from firmware_gen.ops.variants.pair_4bit import pack_channel_pairs
 
 SHAPES = [(1, 1), (2, 7), (5, 9), (8, 16), (13, 33), (16, 144)]
@@ -78,3 +79,20 @@ def test_dsp_words_unpack_into_the_int8_variants_int16_pairs(shape):
     unpacked = ((low & 0xFFFF) | ((high & 0xFFFF) << 16)).astype(np.uint32).view(np.int32)
     assert np.array_equal(unpacked, interleaved_pairs(weights))
     assert words.size * 4 == -(-shape[0] // 2) * 2 * -(-shape[1] // 8) * 8 // 2
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_dsp_fully_connected_words_mask_into_smlad_pairs_of_weights_plus_8(shape):
+    """fg_s4_fc_sums: per output pair and 8 depths the A and B words; (word >> 4j) & 0x000F000F SMLAD the input pair j
+    ((x0, x2), (x1, x3), (x4, x6), (x5, x7)) sums the weights + 8 against the inputs: less 8 X, the output's sum."""
+    weights = _weights(shape, 4)
+    outputs, depth = shape
+    words = fc_words(weights).astype(np.uint64).reshape(-(-outputs // 2), -1, 2)  # [pair, 8 depths, A | B]
+    assert words.size * 4 == -(-outputs // 2) * 2 * -(-depth // 16) * 16 // 2
+    x = np.zeros(words.shape[1] * 8, np.int64)
+    x[:depth] = _inputs(depth, 4)
+    pairs = x.reshape(-1, 2, 2, 2).transpose(0, 1, 3, 2).reshape(-1, 4, 2)  # [8 depths, j, lane]
+    lanes = np.stack([(words >> np.uint64(4 * j)) & np.uint64(0x000F000F) for j in range(4)], axis=2)
+    low, high = (lanes & np.uint64(0xFFFF)).astype(np.int64), (lanes >> np.uint64(16)).astype(np.int64)
+    sums = (low * pairs[None, :, :, None, 0] + high * pairs[None, :, :, None, 1]).sum(axis=(1, 2))
+    assert np.array_equal(sums.reshape(-1)[:outputs] - 8 * x.sum(), weights.astype(np.int64) @ x[:depth])

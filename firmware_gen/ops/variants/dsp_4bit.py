@@ -1,8 +1,8 @@
-"""DSP-extension variant of the 4-bit-weight CONV_2D (Cortex-M4, M7, M33; a Helium one is chosen first on an M55):
-runtime_c/kernels/convolution/conv2d_s4_dsp.c, the int8 variants' three-pixel SMLAD tile on weights unpacked a block of
-channel pairs at a time and reused by a block of pixels. FULLY_CONNECTED takes the Armv7-M variant (armv7m_4bit): one
-row has no pixels to share an unpacking with, and its SMLAL pairs cost fewer instructions per product than unpacking
-to int16 lanes.
+"""DSP-extension variants of the 4-bit-weight CONV_2D and FULLY_CONNECTED (Cortex-M4, M7, M33; a Helium one is chosen
+first on an M55): runtime_c/kernels/convolution/conv2d_s4_dsp.c, the int8 variants' three-pixel SMLAD tile on weights
+unpacked a block of channel pairs at a time and reused by a block of pixels; and
+runtime_c/kernels/fully_connected/fully_connected_s4_dsp.c (fc_words below): one row has no pixels to share an
+unpacking with, so its weights are stored + 8 and one AND with a shifted operand makes each SMLAD's pair of weights.
 
 The weights are one word per four depths per channel pair (A, B), the window's taps to a multiple of 8 (zero weights
 past it): nibble k the weight + 8 of the low lane of the int8 layout's word k, nibble 4 + k its high lane's, the words
@@ -21,7 +21,7 @@ from firmware_gen.isa import DSP
 from firmware_gen.ops.base import ConstTable, KernelCall, TableRef
 from firmware_gen.ops.variants import Variant, renamed
 from firmware_gen.ops.variants.armv6m import GATHER_TAPS
-from firmware_gen.ops.variants.dsp import channel_constants
+from firmware_gen.ops.variants.dsp import FC_MAX_DEPTH, WIDE, channel_constants
 from firmware_gen.ops.variants.pair_4bit import conv_and_fully_connected, weights_4bit
 
 REQUIRES = frozenset({DSP})
@@ -44,12 +44,32 @@ def unpacking_words(weights: np.ndarray) -> np.ndarray:
     return ((ordered + 8).astype(np.uint64) << shifts).sum(axis=-1).astype(np.uint32).ravel()
 
 
+FC_NIBBLES = (0, 1, 4, 5, 2, 3, 6, 7)  # the depth (of 8) each nibble of a FULLY_CONNECTED word holds
+
+
+def fc_words(weights: np.ndarray) -> np.ndarray:
+    """[outputs, depth] 4-bit values -> uint32 words [output pairs][depth / 8][2] (fully_connected_s4_dsp.c: the
+    depth padded to 16 and the outputs to an even count with zero weights; nibble i the weight + 8 of depth
+    FC_NIBBLES[i] of the 8, the A word then the B word)."""
+    outputs, depth = weights.shape
+    padded = np.zeros((outputs + outputs % 2, -(-depth // 16) * 16), np.int64)
+    padded[:outputs, :depth] = weights
+    blocks = padded.reshape(padded.shape[0] // 2, 2, -1, 8)[..., list(FC_NIBBLES)] + 8
+    words = (blocks.astype(np.uint64) << (4 * np.arange(8, dtype=np.uint64))).sum(axis=-1)
+    return np.ascontiguousarray(words.transpose(0, 2, 1)).astype(np.uint32).ravel()
+
+
 def _paired_call(graph: Graph, op: Operator, call: KernelCall, variant: Variant, out_c: int) -> KernelCall:
     """The call with `packed` the channels' fg_dsp_channel constants (dsp.channel_constants: the int8 variants'
-    SMMULR output stage) then the unpacking words; the portable packed rows and folded bias left out."""
+    SMMULR output stage) then the weight words (the convolution's unpacking words, FULLY_CONNECTED's fc_words); the
+    portable packed rows and folded bias left out."""
     weights = weights_4bit(graph, op, out_c)
     constants = channel_constants(graph, op, call, weights).ravel().astype(np.int64)
-    words = unpacking_words(weights).view("<i4").astype(np.int64)
+    if variant.replaces == "fg_fully_connected_s4":  # first a word: whether every channel is narrow
+        narrow = constants.reshape(-1, 4)[:, 3] != WIDE
+        constants = np.concatenate([[int(narrow.all())], constants])
+    words = (fc_words if variant.replaces == "fg_fully_connected_s4" else unpacking_words)(weights)
+    words = words.view("<i4").astype(np.int64)
     table = ConstTable("dsp_packed", "int32_t", np.concatenate([constants, words]).astype(np.int32))
     dropped = {call.params["packed"].suffix, call.params["folded_bias"].suffix}
     params = {**call.params, "packed": TableRef(table.suffix), "folded_bias": "0"}
@@ -58,4 +78,6 @@ def _paired_call(graph: Graph, op: Operator, call: KernelCall, variant: Variant,
 
 VARIANTS = conv_and_fully_connected("dsp", REQUIRES, _paired_call, GATHER_TAPS, "4-bit weights: unpacked a block of "
                                     "channel pairs at a time into the int8 tile's int16 pairs, reused by a block of "
-                                    "pixels")[:1]
+                                    "pixels", depth_max=FC_MAX_DEPTH,
+                                    fc_description="4-bit weights + 8: one AND a pair of them into an SMLAD on the "
+                                    "row's int16 pairs, two outputs per pass; the row's sum taken off once")
