@@ -40,8 +40,8 @@ typedef struct {
     "ldrd r8, r9, [r1], #8\n\t"                   \
     FG_S4_FC_PAIR("r4", "") FG_S4_FC_PAIR("r5", ", lsr #4")                        \
     FG_S4_FC_PAIR("r6", ", lsr #8") FG_S4_FC_PAIR("r7", ", lsr #12")
-/* Per pair of outputs of the job at lr: r10, r11 from the biases less 8 x the row's sum (ch at r12), the passes
- * over the row, then STORE (r10, r11 free, r0 r2 r4-r9 r12 scratch; r1, r3 and lr kept), then on to the next pair. */
+/* Per pair of outputs of the job at lr: r10, r11 from BIAS, the passes over the row (32 depths a loop, an odd count
+ * of 16-depth passes entering it half way), then STORE (r10, r11 free, r0 r2 r4-r9 r12 scratch; r1, r3 and lr kept), then on to the next pair. */
 #define FG_S4_FC_LOOP(BIAS, STORE)                                                                             \
     __asm__ volatile(                                                                                          \
         "mov lr, %[job]\n\t"                                                                                   \
@@ -50,9 +50,14 @@ typedef struct {
         "ldr r1, [lr, #4]\n"                                                                                   \
         "2:\n\t"                                                                                               \
         "ldr r0, [lr, #0]\n\t"                                                                                 \
-        "ldr r2, [lr, #8]\n\t"                                                                                 \
         BIAS                                                                                                   \
+        "ldr r2, [lr, #8]\n\t"                                                                                 \
+        "lsrs r2, r2, #1\n\t"                                                                                  \
+        "adc r2, r2, #0\n\t"                                                                                   \
+        "bcs 3f\n"                                                                                              \
         "1:\n\t"                                                                                               \
+        FG_S4_FC_BLOCK FG_S4_FC_BLOCK                                                                          \
+        "3:\n\t"                                                                                               \
         FG_S4_FC_BLOCK FG_S4_FC_BLOCK                                                                          \
         "subs r2, r2, #1\n\t"                                                                                  \
         "bne 1b\n\t"                                                                                           \
