@@ -1,7 +1,7 @@
 """The generation-time layouts of the Armv7-M and DSP 4-bit variants, emulated in numpy as their kernels read them:
 the channel-pair bytes (pair_4bit.pack_channel_pairs) give both channels' sums exactly, the Armv7-M tap words give
 them through one 64-bit SMLAL per pair of channels, the DSP words unpack (AND, SSUB16) into the int8 variants' int16
-pairs, and the DSP FULLY_CONNECTED words mask into its SMLAD pairs. Odd channel counts, depths off a multiple of 8,
+pairs, and the DSP FULLY_CONNECTED words give four outputs' sums. Odd channel counts, depths off a multiple of 8,
 the extreme weights and inputs."""
 
 from __future__ import annotations
@@ -81,18 +81,32 @@ def test_dsp_words_unpack_into_the_int8_variants_int16_pairs(shape):
     assert words.size * 4 == -(-shape[0] // 2) * 2 * -(-shape[1] // 8) * 8 // 2
 
 
-@pytest.mark.parametrize("shape", SHAPES)
-def test_dsp_fully_connected_words_mask_into_smlad_pairs_of_weights_plus_8(shape):
-    """fg_s4_fc_sums: per output pair and 8 depths the A and B words; (word >> 4j) & 0x000F000F SMLAD the input pair j
-    ((x0, x2), (x1, x3), (x4, x6), (x5, x7)) sums the weights + 8 against the inputs: less 8 X, the output's sum."""
+@pytest.mark.parametrize("shape", [*SHAPES, (6, 1000)])
+def test_dsp_fully_connected_words_give_four_outputs_sums_per_word(shape):
+    """fg_s4_fc_sums: per chunk of 496 depths, group of four outputs and 8 depths, the words of input pairs (x0, x2),
+    (x1, x3), (x4, x6), (x5, x7); SMLAD of each as it is (R), BIC 0xF000F000 (A), AND 0x00FF00FF (B), AND 0x000F000F
+    (C) split (fg_s4_fc_split) into the four outputs' sums, less 8 X for outputs 0..2 (their weights + 8)."""
     weights = _weights(shape, 4)
     outputs, depth = shape
-    words = fc_words(weights).astype(np.uint64).reshape(-(-outputs // 2), -1, 2)  # [pair, 8 depths, A | B]
-    assert words.size * 4 == -(-outputs // 2) * 2 * -(-depth // 16) * 16 // 2
-    x = np.zeros(words.shape[1] * 8, np.int64)
+    words = fc_words(weights).astype(np.uint64)
+    groups, padded = -(-outputs // 4), -(-depth // 16) * 16
+    assert words.size * 4 == groups * 4 * padded // 2
+    x = np.zeros(padded, np.int64)
     x[:depth] = _inputs(depth, 4)
-    pairs = x.reshape(-1, 2, 2, 2).transpose(0, 1, 3, 2).reshape(-1, 4, 2)  # [8 depths, j, lane]
-    lanes = np.stack([(words >> np.uint64(4 * j)) & np.uint64(0x000F000F) for j in range(4)], axis=2)
-    low, high = (lanes & np.uint64(0xFFFF)).astype(np.int64), (lanes >> np.uint64(16)).astype(np.int64)
-    sums = (low * pairs[None, :, :, None, 0] + high * pairs[None, :, :, None, 1]).sum(axis=(1, 2))
-    assert np.array_equal(sums.reshape(-1)[:outputs] - 8 * x.sum(), weights.astype(np.int64) @ x[:depth])
+    sums = np.zeros((groups, 4), np.int64)
+    for start in range(0, padded, 496):
+        chunk = min(496, padded - start)
+        block = words[start * groups // 2:(start + chunk) * groups // 2].reshape(groups, chunk // 8, 4)
+        pairs = x[start:start + chunk].reshape(-1, 2, 2, 2).transpose(0, 1, 3, 2).reshape(-1, 4, 2)  # [8s, j, lane]
+        views = [block, block & ~np.uint64(0xF000F000), block & np.uint64(0x00FF00FF), block & np.uint64(0x000F000F)]
+        r, a, b, c = ((_halves(v) * pairs).sum(axis=(1, 2, 3)) for v in views)
+        assert np.all(np.abs(r - a) < 1 << 31)  # the chunk keeps 4096 S3 within int32
+        sums += np.stack([c, (b - c) >> 4, (a - b) >> 8, (r - a) >> 12], axis=1)
+    expected = weights.astype(np.int64) @ x[:depth] + np.where(np.arange(outputs) % 4 < 3, 8 * x.sum(), 0)
+    assert np.array_equal(sums.ravel()[:outputs], expected)
+
+
+def _halves(words: np.ndarray) -> np.ndarray:
+    """uint32 words [..., pair] -> their halfwords as SMLAD reads them (signed) [..., pair, lane]."""
+    halves = np.stack([words & np.uint64(0xFFFF), words >> np.uint64(16)], axis=-1).astype(np.int64)
+    return np.where(halves >= 1 << 15, halves - (1 << 16), halves)

@@ -81,10 +81,11 @@ def _cases() -> list[bytes]:
         _case(23, "FULLY_CONNECTED", 16, 8, per_channel=False, out_scale=0.001),
         # 3x3 depthwise, whole groups of four channels, no clamp: the DSP ring kernel on unpacked nibbles
         _case(24, "DEPTHWISE_CONV_2D", 8, 1), _case(26, "DEPTHWISE_CONV_2D", 12, 1, stride=2, per_channel=False),
-        # the DSP FULLY_CONNECTED: three rows of 8 inputs (zero pairs to the 16-depth pass), the zero point -128 with
-        # RELU (its output stage without the rounding correction), 18 units of 40 (past the first 16 depths)
+        # the DSP FULLY_CONNECTED: three rows of 8 inputs (zero pairs to the 16-depth pass), a clamp from the zero
+        # point -128 with RELU, 18 units (groups of four and a half) of 40, 520 inputs (a second chunk of depths)
         _case(28, "FULLY_CONNECTED", 8, 5, per_channel=False, rows=3),
         _case(29, "FULLY_CONNECTED", 40, 18, per_channel=False, out_zp=-128),
+        _case(30, "FULLY_CONNECTED", 520, 6, per_channel=False),
     ]
 
 

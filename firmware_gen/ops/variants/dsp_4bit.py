@@ -2,7 +2,8 @@
 first on an M55): runtime_c/kernels/convolution/conv2d_s4_dsp.c, the int8 variants' three-pixel SMLAD tile on weights
 unpacked a block of channel pairs at a time and reused by a block of pixels; and
 runtime_c/kernels/fully_connected/fully_connected_s4_dsp.c (fc_words below): one row has no pixels to share an
-unpacking with, so its weights are stored + 8 and one AND with a shifted operand makes each SMLAD's pair of weights.
+unpacking with, so four outputs' weights share each word, whose SMLAD as it is and masked three ways gives their four
+sums (fc_words).
 
 The weights are one word per four depths per channel pair (A, B), the window's taps to a multiple of 8 (zero weights
 past it): nibble k the weight + 8 of the low lane of the int8 layout's word k, nibble 4 + k its high lane's, the words
@@ -44,19 +45,24 @@ def unpacking_words(weights: np.ndarray) -> np.ndarray:
     return ((ordered + 8).astype(np.uint64) << shifts).sum(axis=-1).astype(np.uint32).ravel()
 
 
-FC_NIBBLES = (0, 1, 4, 5, 2, 3, 6, 7)  # the depth (of 8) each nibble of a FULLY_CONNECTED word holds
+FC_LANES = ((0, 2), (1, 3), (4, 6), (5, 7))  # the depths (of 8) of each input pair's low and high halfword
+FC_CHUNK = 496  # FG_S4_FC_CHUNK_PASSES x 16: the depths whose sums the kernel splits at once
 
 
 def fc_words(weights: np.ndarray) -> np.ndarray:
-    """[outputs, depth] 4-bit values -> uint32 words [output pairs][depth / 8][2] (fully_connected_s4_dsp.c: the
-    depth padded to 16 and the outputs to an even count with zero weights; nibble i the weight + 8 of depth
-    FC_NIBBLES[i] of the 8, the A word then the B word)."""
+    """[outputs, depth] 4-bit values -> uint32 words [chunk of FC_CHUNK depths][group of 4 outputs][8 depths][input
+    pair] (fully_connected_s4_dsp.c: the depth padded to 16 and the outputs to a multiple of 4 with zero weights;
+    output k of a group in nibble k of each halfword, + 8 for k < 3, two's complement for k = 3)."""
     outputs, depth = weights.shape
-    padded = np.zeros((outputs + outputs % 2, -(-depth // 16) * 16), np.int64)
+    padded = np.zeros((-(-outputs // 4) * 4, -(-depth // 16) * 16), np.int64)
     padded[:outputs, :depth] = weights
-    blocks = padded.reshape(padded.shape[0] // 2, 2, -1, 8)[..., list(FC_NIBBLES)] + 8
-    words = (blocks.astype(np.uint64) << (4 * np.arange(8, dtype=np.uint64))).sum(axis=-1)
-    return np.ascontiguousarray(words.transpose(0, 2, 1)).astype(np.uint32).ravel()
+    groups = padded.reshape(-1, 4, padded.shape[1])
+    nibbles = np.concatenate([groups[:, :3] + 8, groups[:, 3:] & 0xF], axis=1).reshape(len(groups), 4, -1, 8)
+    lanes = nibbles[..., np.array(FC_LANES)].astype(np.uint64)  # [group, output, 8 depths, pair, half]
+    shifts = (4 * np.arange(4, dtype=np.uint64))[:, None, None, None] + 16 * np.arange(2, dtype=np.uint64)
+    words = (lanes << shifts).sum(axis=(1, 4))  # [group, 8 depths, pair]
+    chunks = [words[:, start:start + FC_CHUNK // 8].ravel() for start in range(0, words.shape[1], FC_CHUNK // 8)]
+    return np.concatenate(chunks).astype(np.uint32)
 
 
 def _paired_call(graph: Graph, op: Operator, call: KernelCall, variant: Variant, out_c: int) -> KernelCall:
@@ -79,5 +85,5 @@ def _paired_call(graph: Graph, op: Operator, call: KernelCall, variant: Variant,
 VARIANTS = conv_and_fully_connected("dsp", REQUIRES, _paired_call, GATHER_TAPS, "4-bit weights: unpacked a block of "
                                     "channel pairs at a time into the int8 tile's int16 pairs, reused by a block of "
                                     "pixels", depth_max=FC_MAX_DEPTH,
-                                    fc_description="4-bit weights + 8: one AND a pair of them into an SMLAD on the "
-                                    "row's int16 pairs, two outputs per pass; the row's sum taken off once")
+                                    fc_description="4-bit weights of four outputs a word: SMLAD of it as it is and "
+                                    "masked three ways against the row's int16 pairs, the four sums split per chunk")

@@ -1,120 +1,100 @@
-/* FULLY_CONNECTED with 4-bit weights on the DSP extension: the row sign-extended once into input pairs (fg_dsp_extend,
- * as fg_fully_connected_dsp), then two outputs per pass of SMLAD on weights that one AND with a shifted operand turns
- * into an SMLAD-ready pair: the weights are stored + 8 (unsigned nibbles, no sign to restore), and the 8 x (sum of
- * the row) this adds to every output is taken off once per output.
+/* FULLY_CONNECTED with 4-bit weights on the DSP extension: the row sign-extended once into input pairs (as
+ * fg_fully_connected_dsp), then four outputs at a time, where one SMLAD of a weight word as it is and three of it
+ * masked once each (BIC or AND with an immediate) give the four outputs' sums: 7 instructions per 8 products, against
+ * 8 when each SMLAD's pair of weights is unpacked by itself.
+ *
+ * A word holds one input pair's two depths (its low and high halfword) for the four outputs c0..c3 of a group, output
+ * k's weight in nibble k of each halfword: + 8 (unsigned) for k < 3, as it is (two's complement) for c3, so that a
+ * halfword, as SMLAD reads it (signed), is u0 + 16 u1 + 256 u2 + 4096 w3. Against the input pairs x, over a run of
+ * depths, SMLAD of the word gives R = S0 + 16 S1 + 256 S2 + 4096 S3, of the word BIC 0xF000F000 A = S0 + 16 S1 + 256
+ * S2, AND 0x00FF00FF B = S0 + 16 S1, AND 0x000F000F C = S0 (Sk the dot product of x and output k's stored weights):
+ * S3 = (R - A) / 4096, S2 = (A - B) / 256, S1 = (B - C) / 16, S0 = C, exact while 4096 |S3| < 2^31 (|w| <= 8,
+ * |x| <= 128: at most 511 depths), so the depth goes in chunks of FG_S4_FC_CHUNK_PASSES passes of 16. Outputs 0..2
+ * of a group then take off 8 x (the sum of the row) for their stored + 8.
  *
  * params->packed: one word, 1 when every channel is narrow, then fg_dsp_channel[out_depth] (the int8 variants' output
- * stage, dsp.channel_constants), then per output pair (A, B) (an odd last one with a padding channel) and per 8 depths
- * (the depth rounded up to 16, zero weights past it) the words of A then B: nibble j (j < 4) the weight + 8 of the
- * low lane of input pair j of the 8 depths, nibble 4 + j that of its high lane (pairs as fg_dsp_extend lays them:
- * (x0, x2), (x1, x3), (x4, x6), (x5, x7)), so that (word >> 4j) & 0x000F000F is the pair of weights of input pair j
- * (firmware_gen/ops/variants/dsp_4bit.py). One row takes 8 x ceil(depth / 16) bytes: TFLite's ceil(n / 2) when the
- * depth is a multiple of 16 and out_depth even. */
+ * stage, dsp.channel_constants), then per chunk of depths (the depth rounded up to 16, zero weights past it), per
+ * group of four outputs (out_depth rounded up to 4 with zero weights), per 8 depths the words of input pairs
+ * (x0, x2), (x1, x3), (x4, x6), (x5, x7) (as fg_dsp_extend lays them out)
+ * (firmware_gen/ops/variants/dsp_4bit.py). Weight bytes: TFLite's ceil(n / 2) when the depth is a multiple of 16 and
+ * out_depth of 4. */
 #include "fg/variants_dsp.h"
 
 #if defined(__ARM_FEATURE_DSP)
 #include "fg/isa/dsp.h"
 
-#define FG_S4_FC_CHUNK 32 /* outputs whose sums one run of fg_s4_fc_sums leaves on the stack (even) */
+#define FG_S4_FC_CHUNK_PASSES 31 /* 496 depths: 4096 x 8 x 128 x 496 < 2^31 */
+#define FG_S4_FC_GROUPS 8        /* groups of four outputs whose sums one run leaves on the stack */
 
-/* What fg_s4_fc_sums and fg_s4_fc_run read (offsets fixed in their assembly). */
+/* What fg_s4_fc_sums reads (offsets fixed in its assembly). */
 typedef struct {
-    const uint32_t *x;         /* 0: the row's input pairs */
-    const uint32_t *w;         /* 4: the first output pair's weight words (the next pairs' follow) */
-    int32_t passes;            /* 8: passes of 16 depths, >= 1 */
-    const fg_dsp_channel *ch;  /* 12: the first output's constants (fg_s4_fc_run) */
-    void *out;                 /* 16: two sums (fg_s4_fc_sums) or two int8 outputs (fg_s4_fc_run) per pair */
-    int32_t count;             /* 20: output pairs, >= 1 */
-    uint32_t eights;           /* 24: 8 x the row's sum, taken off every output */
+    const uint32_t *x; /* 0: the chunk's input pairs */
+    const uint32_t *w; /* 4: the first group's words for the chunk (the next groups' follow) */
+    int32_t passes;    /* 8: passes of 16 depths, 1 .. FG_S4_FC_CHUNK_PASSES */
+    uint32_t *sums;    /* 12: R, A, B, C per group (used up) */
+    int32_t count;     /* 16: groups, >= 1 (used up) */
 } fg_s4_fc_job;
 
-/* Input pair j (a register of r4-r7) against the pair's words r8 (A) and r9 (B) shifted by `shift`: 2 AND + 2 SMLAD. */
-#define FG_S4_FC_PAIR(x, shift)                   \
-    "and r12, r3, r8" shift "\n\t"                \
-    "smlad r10, r12, " x ", r10\n\t"              \
-    "and r12, r3, r9" shift "\n\t"                \
-    "smlad r11, r12, " x ", r11\n\t"
-/* 8 depths of two outputs: 18 instructions per 16 products. */
+/* Input pair x (r4-r7) against the word w: R, A, B, C into r10, r11, r12, lr. */
+#define FG_S4_FC_WORD(w, x)                       \
+    "smlad r10, " w ", " x ", r10\n\t"            \
+    "bic r3, " w ", #0xF000F000\n\t"              \
+    "smlad r11, r3, " x ", r11\n\t"               \
+    "and r3, " w ", #0x00FF00FF\n\t"              \
+    "smlad r12, r3, " x ", r12\n\t"               \
+    "and r3, " w ", #0x000F000F\n\t"              \
+    "smlad lr, r3, " x ", lr\n\t"
+/* 8 depths of a group: 31 instructions per 32 products. */
 #define FG_S4_FC_BLOCK                            \
     "ldm r0!, {r4-r7}\n\t"                        \
     "ldrd r8, r9, [r1], #8\n\t"                   \
-    FG_S4_FC_PAIR("r4", "") FG_S4_FC_PAIR("r5", ", lsr #4")                        \
-    FG_S4_FC_PAIR("r6", ", lsr #8") FG_S4_FC_PAIR("r7", ", lsr #12")
-/* Per pair of outputs of the job at lr: r10, r11 from BIAS, the passes over the row (32 depths a loop, an odd count
- * of 16-depth passes entering it half way), then STORE (r10, r11 free, r0 r2 r4-r9 r12 scratch; r1, r3 and lr kept), then on to the next pair. */
-#define FG_S4_FC_LOOP(BIAS, STORE)                                                                             \
-    __asm__ volatile(                                                                                          \
-        "mov lr, %[job]\n\t"                                                                                   \
-        "movw r3, #15\n\t"                                                                                     \
-        "movt r3, #15\n\t"                                                                                     \
-        "ldr r1, [lr, #4]\n"                                                                                   \
-        "2:\n\t"                                                                                               \
-        "ldr r0, [lr, #0]\n\t"                                                                                 \
-        BIAS                                                                                                   \
-        "ldr r2, [lr, #8]\n\t"                                                                                 \
-        "lsrs r2, r2, #1\n\t"                                                                                  \
-        "adc r2, r2, #0\n\t"                                                                                   \
-        "bcs 3f\n"                                                                                              \
-        "1:\n\t"                                                                                               \
-        FG_S4_FC_BLOCK FG_S4_FC_BLOCK                                                                          \
-        "3:\n\t"                                                                                               \
-        FG_S4_FC_BLOCK FG_S4_FC_BLOCK                                                                          \
-        "subs r2, r2, #1\n\t"                                                                                  \
-        "bne 1b\n\t"                                                                                           \
-        STORE                                                                                                  \
-        "ldr r12, [lr, #20]\n\t"                                                                               \
-        "subs r12, r12, #1\n\t"                                                                                \
-        "str r12, [lr, #20]\n\t"                                                                               \
-        "bne 2b\n\t"                                                                                           \
-        : [job] "+r"(rj)                                                                                       \
-        :                                                                                                      \
-        : "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "lr", "cc", "memory")
+    FG_S4_FC_WORD("r8", "r4") FG_S4_FC_WORD("r9", "r5")                            \
+    "ldrd r8, r9, [r1], #8\n\t"                   \
+    FG_S4_FC_WORD("r8", "r6") FG_S4_FC_WORD("r9", "r7")
 
-#define FG_S4_FC_ZERO "movs r10, #0\n\t" "movs r11, #0\n\t"
-#define FG_S4_FC_SUMS                             \
-    "ldr r12, [lr, #16]\n\t"                      \
-    "strd r10, r11, [r12], #8\n\t"                \
-    "str r12, [lr, #16]\n\t"
-
-/* The job's sums (weights + 8 . the row), two per pair from job->out on (job->out and count are used up). */
+/* R, A, B, C of every group of the job, one group after the other. */
 static __attribute__((noinline)) void fg_s4_fc_sums(fg_s4_fc_job *job) {
     register fg_s4_fc_job *rj __asm__("r0") = job;
-    FG_S4_FC_LOOP(FG_S4_FC_ZERO, FG_S4_FC_SUMS);
+    __asm__ volatile(
+        "push {%[job]}\n\t"
+        "ldr r1, [%[job], #4]\n"
+        "2:\n\t"
+        "ldr r2, [sp]\n\t"
+        "ldr r0, [r2, #0]\n\t"
+        "ldr r2, [r2, #8]\n\t"
+        "mov r10, #0\n\t"
+        "mov r11, #0\n\t"
+        "mov r12, #0\n\t"
+        "mov lr, #0\n"
+        "1:\n\t"
+        FG_S4_FC_BLOCK FG_S4_FC_BLOCK
+        "subs r2, r2, #1\n\t"
+        "bne 1b\n\t"
+        "ldr r2, [sp]\n\t"
+        "ldr r3, [r2, #12]\n\t"
+        "stmia r3!, {r10, r11, r12, lr}\n\t"
+        "str r3, [r2, #12]\n\t"
+        "ldr r3, [r2, #16]\n\t"
+        "subs r3, r3, #1\n\t"
+        "str r3, [r2, #16]\n\t"
+        "bne 2b\n\t"
+        "add sp, sp, #4\n\t"
+        : [job] "+r"(rj)
+        :
+        : "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "lr", "cc", "memory");
 }
+#undef FG_S4_FC_BLOCK
+#undef FG_S4_FC_WORD
 
-#define FG_S4_FC_BIASES                           \
-    "ldr r12, [lr, #12]\n\t"                      \
-    "ldr r4, [lr, #24]\n\t"                       \
-    "ldr r10, [r12, #0]\n\t"                      \
-    "ldr r11, [r12, #16]\n\t"                     \
-    "sub r10, r10, r4\n\t"                        \
-    "sub r11, r11, r4\n\t"
-#define FG_S4_FC_OUTPUTS(OUT)                     \
-    "ldrd r7, r8, [lr, #12]\n\t"                  \
-    "lsl r10, r10, #1\n\t"                        \
-    "lsl r11, r11, #1\n\t"                        \
-    OUT("r10", 0, 0) OUT("r11", 1, 1)             \
-    "add r7, r7, #32\n\t"                         \
-    "add r8, r8, #2\n\t"                          \
-    "strd r7, r8, [lr, #12]\n\t"
-
-/* Every pair of outputs of the job (all narrow, the clamp all of int8; relu: the zero point -128 too), the output
- * stage of fg_fully_connected_dsp without leaving the assembly. */
-static __attribute__((noinline)) void fg_s4_fc_run(fg_s4_fc_job *job, int relu) {
-    register fg_s4_fc_job *rj __asm__("r0") = job;
-    if (relu) {
-        FG_S4_FC_LOOP(FG_S4_FC_BIASES, FG_S4_FC_OUTPUTS(FG_DSP_FC_OUT_RELU));
-    } else {
-        FG_S4_FC_LOOP(FG_S4_FC_BIASES, FG_S4_FC_OUTPUTS(FG_DSP_FC_OUT));
+/* The four outputs' sums of `groups` groups from their R, A, B, C, added to out. */
+static void fg_s4_fc_split(const uint32_t *sums, int32_t groups, uint32_t *out) {
+    for (int32_t g = 0; g < groups; ++g, sums += 4, out += 4) {
+        out[0] += sums[3];
+        out[1] += (uint32_t)((int32_t)(sums[2] - sums[3]) >> 4);
+        out[2] += (uint32_t)((int32_t)(sums[1] - sums[2]) >> 8);
+        out[3] += (uint32_t)((int32_t)(sums[0] - sums[1]) >> 12);
     }
 }
-#undef FG_S4_FC_OUTPUTS
-#undef FG_S4_FC_BIASES
-#undef FG_S4_FC_SUMS
-#undef FG_S4_FC_ZERO
-#undef FG_S4_FC_LOOP
-#undef FG_S4_FC_BLOCK
-#undef FG_S4_FC_PAIR
 
 /* fg_dsp_extend(input, depth, pairs, x, 1), returning the sum of the inputs. */
 static int32_t fg_s4_fc_extend(const int8_t *input, int32_t depth, int32_t pairs, uint32_t *x) {
@@ -140,13 +120,29 @@ static int32_t fg_s4_fc_extend(const int8_t *input, int32_t depth, int32_t pairs
     return (int32_t)sum;
 }
 
-/* `count` outputs of one row from their sums (any output stage). */
-static void fg_s4_fc_outputs(const uint32_t *sums, uint32_t eights, const fg_dsp_channel *ch, int32_t count,
-                             const fg_requant_params *q, int8_t *output) {
-    const int full = q->activation_min == -128 && q->activation_max == 127;
+/* The accumulators of `count` outputs, the first of a group, before their sums: each bias, less 8 x the row's sum
+ * for outputs 0..2 of a group (their weights stored + 8); zero for the padding outputs up to a whole group. */
+static void fg_s4_fc_biases(const fg_dsp_channel *ch, int32_t count, uint32_t eights, uint32_t *acc) {
+    int32_t k = 0;
+    for (; k < count; ++k) {
+        acc[k] = (uint32_t)ch[k].bias - ((k & 3) == 3 ? 0u : eights);
+    }
+    for (; k & 3; ++k) {
+        acc[k] = 0;
+    }
+}
+
+/* `count` outputs of one row from their accumulators; narrow: no channel is wide. */
+static void fg_s4_fc_outputs(const uint32_t *acc, const fg_dsp_channel *ch, int32_t count, const fg_requant_params *q,
+                             int narrow, int8_t *output) {
+    if (narrow && q->activation_min == -128 && q->activation_max == 127) {
+        for (int32_t k = 0; k < count; ++k) {
+            output[k] = (int8_t)__ssat(fg_dsp_narrow(acc[k], ch[k].multiplier, ch[k].offset, ch[k].shift), 8);
+        }
+        return;
+    }
     for (int32_t k = 0; k < count; ++k) {
-        const uint32_t acc = sums[k] + (uint32_t)ch[k].bias - eights;
-        output[k] = fg_dsp_requantize(acc, ch + k, ch[k].shift == FG_DSP_WIDE, full, q->activation_min,
+        output[k] = fg_dsp_requantize(acc[k], ch + k, ch[k].shift == FG_DSP_WIDE, 0, q->activation_min,
                                       q->activation_max, q->output_offset);
     }
 }
@@ -154,26 +150,26 @@ static void fg_s4_fc_outputs(const uint32_t *sums, uint32_t eights, const fg_dsp
 FG_HOT_LOOP void fg_fully_connected_s4_dsp(const fg_fully_connected_params *p, const int8_t *input,
                                            const int8_t *weights, int8_t *output) {
     const int32_t depth = p->accum_depth, out_c = p->out_depth, passes = (depth + 15) >> 4, pairs = passes << 3;
+    const int32_t groups = (out_c + 3) >> 2;
     const fg_requant_params q = p->requant; /* a local copy: the int8 stores may alias params */
     const int32_t *table = (const int32_t *)p->packed;
     const fg_dsp_channel *ch = (const fg_dsp_channel *)(table + 1);
     const uint32_t *w = (const uint32_t *)(ch + out_c);
-    const int fast = q.activation_min == -128 && q.activation_max == 127 && table[0];
-    uint32_t x[FG_DSP_FC_MAX_DEPTH / 2], sums[FG_S4_FC_CHUNK];
+    uint32_t x[FG_DSP_FC_MAX_DEPTH / 2], split[4 * FG_S4_FC_GROUPS], sums[4 * FG_S4_FC_GROUPS];
     (void)weights;
     for (int32_t b = 0; b < p->batches; ++b, input += depth, output += out_c) {
         const uint32_t eights = 8u * (uint32_t)fg_s4_fc_extend(input, depth, pairs, x);
-        int32_t c = 0;
-        if (fast && out_c >= 2) {
-            fg_s4_fc_job job = {x, w, passes, ch, output, out_c >> 1, eights};
-            fg_s4_fc_run(&job, q.output_offset == -128);
-            c = out_c & ~1;
-        }
-        for (; c < out_c; c += FG_S4_FC_CHUNK) {
-            const int32_t count = out_c - c < FG_S4_FC_CHUNK ? out_c - c : FG_S4_FC_CHUNK;
-            fg_s4_fc_job job = {x, w + c * 2 * passes, passes, ch, sums, (count + 1) >> 1, eights};
-            fg_s4_fc_sums(&job);
-            fg_s4_fc_outputs(sums, eights, ch + c, count, &q, output + c);
+        for (int32_t g = 0; g < groups; g += FG_S4_FC_GROUPS) {
+            const int32_t count = groups - g < FG_S4_FC_GROUPS ? groups - g : FG_S4_FC_GROUPS;
+            const int32_t outputs = out_c - 4 * g < 4 * count ? out_c - 4 * g : 4 * count;
+            fg_s4_fc_biases(ch + 4 * g, outputs, eights, sums);
+            for (int32_t pass = 0; pass < passes; pass += FG_S4_FC_CHUNK_PASSES) {
+                const int32_t chunk = passes - pass < FG_S4_FC_CHUNK_PASSES ? passes - pass : FG_S4_FC_CHUNK_PASSES;
+                fg_s4_fc_job job = {x + 8 * pass, w + 8 * (pass * groups + g * chunk), chunk, split, count};
+                fg_s4_fc_sums(&job);
+                fg_s4_fc_split(split, count, sums);
+            }
+            fg_s4_fc_outputs(sums, ch + 4 * g, outputs, &q, table[0], output + 4 * g);
         }
     }
 }
