@@ -10,7 +10,9 @@
  * S2, AND 0x00FF00FF B = S0 + 16 S1, AND 0x000F000F C = S0 (Sk the dot product of x and output k's stored weights):
  * S3 = (R - A) / 4096, S2 = (A - B) / 256, S1 = (B - C) / 16, S0 = C, exact while 4096 |S3| < 2^31 (|w| <= 8,
  * |x| <= 128: at most 511 depths), so the depth goes in chunks of FG_S4_FC_CHUNK_PASSES passes of 16. Outputs 0..2
- * of a group then take off 8 x (the sum of the row) for their stored + 8.
+ * of a group then take off 8 x (the sum of the row) for their stored + 8. A row of one chunk whose channels are all
+ * narrow, the clamp all of int8, is split and requantized in the assembly (fg_fully_connected_dsp's output stage);
+ * otherwise the sums are split chunk by chunk and requantized in C.
  *
  * params->packed: one word, 1 when every channel is narrow, then fg_dsp_channel[out_depth] (the int8 variants' output
  * stage, dsp.channel_constants), then per chunk of depths (the depth rounded up to 16, zero weights past it), per
@@ -26,13 +28,15 @@
 #define FG_S4_FC_CHUNK_PASSES 31 /* 496 depths: 4096 x 8 x 128 x 496 < 2^31 */
 #define FG_S4_FC_GROUPS 8        /* groups of four outputs whose sums one run leaves on the stack */
 
-/* What fg_s4_fc_sums reads (offsets fixed in its assembly). */
+/* What fg_s4_fc_sums and fg_s4_fc_run read (offsets fixed in their assembly). */
 typedef struct {
-    const uint32_t *x; /* 0: the chunk's input pairs */
-    const uint32_t *w; /* 4: the first group's words for the chunk (the next groups' follow) */
-    int32_t passes;    /* 8: passes of 16 depths, 1 .. FG_S4_FC_CHUNK_PASSES */
-    uint32_t *sums;    /* 12: R, A, B, C per group (used up) */
-    int32_t count;     /* 16: groups, >= 1 (used up) */
+    const uint32_t *x;         /* 0: the chunk's input pairs */
+    const uint32_t *w;         /* 4: the first group's words for the chunk (the next groups' follow) */
+    int32_t passes;            /* 8: passes of 16 depths, 1 .. FG_S4_FC_CHUNK_PASSES */
+    const fg_dsp_channel *ch;  /* 12: fg_s4_fc_run: the first group's constants (used up) */
+    void *out;                 /* 16: per group R, A, B, C (fg_s4_fc_sums) or the outputs (fg_s4_fc_run) (used up) */
+    int32_t count;             /* 20: groups, >= 1 (used up) */
+    uint32_t eights;           /* 24: fg_s4_fc_run: 8 x the row's sum */
 } fg_s4_fc_job;
 
 /* Input pair x (r4-r7) against the word w: R, A, B, C into r10, r11, r12, lr. */
@@ -52,37 +56,79 @@ typedef struct {
     "ldrd r8, r9, [r1], #8\n\t"                   \
     FG_S4_FC_WORD("r8", "r6") FG_S4_FC_WORD("r9", "r7")
 
+/* Per group of the job at [sp]: R, A, B, C in r10, r11, r12, lr over the passes, then STORE (r0 r2-r9 free, r1 the
+ * next group's words), then on to the next group. */
+#define FG_S4_FC_LOOP(STORE)                                                                                   \
+    __asm__ volatile(                                                                                          \
+        "push {%[job]}\n\t"                                                                                    \
+        "ldr r1, [%[job], #4]\n"                                                                               \
+        "2:\n\t"                                                                                               \
+        "ldr r2, [sp]\n\t"                                                                                     \
+        "ldr r0, [r2, #0]\n\t"                                                                                 \
+        "ldr r2, [r2, #8]\n\t"                                                                                 \
+        "mov r10, #0\n\t"                                                                                      \
+        "mov r11, #0\n\t"                                                                                      \
+        "mov r12, #0\n\t"                                                                                      \
+        "mov lr, #0\n"                                                                                         \
+        "1:\n\t"                                                                                               \
+        FG_S4_FC_BLOCK FG_S4_FC_BLOCK                                                                          \
+        "subs r2, r2, #1\n\t"                                                                                  \
+        "bne 1b\n\t"                                                                                           \
+        "ldr r2, [sp]\n\t"                                                                                     \
+        STORE                                                                                                  \
+        "ldr r3, [r2, #20]\n\t"                                                                                \
+        "subs r3, r3, #1\n\t"                                                                                  \
+        "str r3, [r2, #20]\n\t"                                                                                \
+        "bne 2b\n\t"                                                                                           \
+        "add sp, sp, #4\n\t"                                                                                   \
+        : [job] "+r"(rj)                                                                                       \
+        :                                                                                                      \
+        : "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "lr", "cc", "memory")
+
+#define FG_S4_FC_SUMS                             \
+    "ldr r3, [r2, #16]\n\t"                       \
+    "stmia r3!, {r10, r11, r12, lr}\n\t"          \
+    "str r3, [r2, #16]\n\t"
+
 /* R, A, B, C of every group of the job, one group after the other. */
 static __attribute__((noinline)) void fg_s4_fc_sums(fg_s4_fc_job *job) {
     register fg_s4_fc_job *rj __asm__("r0") = job;
-    __asm__ volatile(
-        "push {%[job]}\n\t"
-        "ldr r1, [%[job], #4]\n"
-        "2:\n\t"
-        "ldr r2, [sp]\n\t"
-        "ldr r0, [r2, #0]\n\t"
-        "ldr r2, [r2, #8]\n\t"
-        "mov r10, #0\n\t"
-        "mov r11, #0\n\t"
-        "mov r12, #0\n\t"
-        "mov lr, #0\n"
-        "1:\n\t"
-        FG_S4_FC_BLOCK FG_S4_FC_BLOCK
-        "subs r2, r2, #1\n\t"
-        "bne 1b\n\t"
-        "ldr r2, [sp]\n\t"
-        "ldr r3, [r2, #12]\n\t"
-        "stmia r3!, {r10, r11, r12, lr}\n\t"
-        "str r3, [r2, #12]\n\t"
-        "ldr r3, [r2, #16]\n\t"
-        "subs r3, r3, #1\n\t"
-        "str r3, [r2, #16]\n\t"
-        "bne 2b\n\t"
-        "add sp, sp, #4\n\t"
-        : [job] "+r"(rj)
-        :
-        : "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "lr", "cc", "memory");
+    FG_S4_FC_LOOP(FG_S4_FC_SUMS);
 }
+
+/* Output k's accumulator of a group (its bias at [r7, #16k], r3 = 8 x the row's sum taken off outputs 0..2) from its
+ * sum: acc = bias (- r3) + (sum register shifted), doubled. */
+#define FG_S4_FC_ACC(acc, k, less, shift)         \
+    "ldr r4, [r7, #" #k " * 16]\n\t"              \
+    less                                          \
+    "add " acc ", r4, " acc shift "\n\t"          \
+    "lsl " acc ", " acc ", #1\n\t"
+#define FG_S4_FC_OUTPUTS                                                                  \
+    "sub r10, r10, r11\n\t"                                                               \
+    "sub r11, r11, r12\n\t"                                                               \
+    "sub r12, r12, lr\n\t"                                                                \
+    "ldrd r7, r8, [r2, #12]\n\t"                                                          \
+    "ldr r3, [r2, #24]\n\t"                                                               \
+    FG_S4_FC_ACC("lr", 0, "sub r4, r4, r3\n\t", "")                                       \
+    FG_S4_FC_ACC("r12", 1, "sub r4, r4, r3\n\t", ", asr #4")                              \
+    FG_S4_FC_ACC("r11", 2, "sub r4, r4, r3\n\t", ", asr #8")                              \
+    FG_S4_FC_ACC("r10", 3, "", ", asr #12")                                               \
+    FG_DSP_FC_OUT("lr", 0, 0) FG_DSP_FC_OUT("r12", 1, 1) FG_DSP_FC_OUT("r11", 2, 2)       \
+    FG_DSP_FC_OUT("r10", 3, 3)                                                            \
+    "add r7, r7, #64\n\t"                                                                 \
+    "add r8, r8, #4\n\t"                                                                  \
+    "strd r7, r8, [r2, #12]\n\t"
+
+/* Every group of the job's (a single chunk, all narrow, the clamp all of int8) outputs, split and requantized
+ * without leaving the assembly (fg_fully_connected_dsp's output stage). */
+static __attribute__((noinline)) void fg_s4_fc_run(fg_s4_fc_job *job) {
+    register fg_s4_fc_job *rj __asm__("r0") = job;
+    FG_S4_FC_LOOP(FG_S4_FC_OUTPUTS);
+}
+#undef FG_S4_FC_OUTPUTS
+#undef FG_S4_FC_ACC
+#undef FG_S4_FC_SUMS
+#undef FG_S4_FC_LOOP
 #undef FG_S4_FC_BLOCK
 #undef FG_S4_FC_WORD
 
@@ -155,17 +201,24 @@ FG_HOT_LOOP void fg_fully_connected_s4_dsp(const fg_fully_connected_params *p, c
     const int32_t *table = (const int32_t *)p->packed;
     const fg_dsp_channel *ch = (const fg_dsp_channel *)(table + 1);
     const uint32_t *w = (const uint32_t *)(ch + out_c);
+    const int fast = table[0] && q.activation_min == -128 && q.activation_max == 127;
     uint32_t x[FG_DSP_FC_MAX_DEPTH / 2], split[4 * FG_S4_FC_GROUPS], sums[4 * FG_S4_FC_GROUPS];
     (void)weights;
     for (int32_t b = 0; b < p->batches; ++b, input += depth, output += out_c) {
         const uint32_t eights = 8u * (uint32_t)fg_s4_fc_extend(input, depth, pairs, x);
-        for (int32_t g = 0; g < groups; g += FG_S4_FC_GROUPS) {
+        int32_t g = 0;
+        if (fast && passes <= FG_S4_FC_CHUNK_PASSES && out_c >= 4) {
+            fg_s4_fc_job job = {x, w, passes, ch, output, out_c >> 2, eights};
+            fg_s4_fc_run(&job);
+            g = out_c >> 2;
+        }
+        for (; g < groups; g += FG_S4_FC_GROUPS) {
             const int32_t count = groups - g < FG_S4_FC_GROUPS ? groups - g : FG_S4_FC_GROUPS;
             const int32_t outputs = out_c - 4 * g < 4 * count ? out_c - 4 * g : 4 * count;
             fg_s4_fc_biases(ch + 4 * g, outputs, eights, sums);
             for (int32_t pass = 0; pass < passes; pass += FG_S4_FC_CHUNK_PASSES) {
                 const int32_t chunk = passes - pass < FG_S4_FC_CHUNK_PASSES ? passes - pass : FG_S4_FC_CHUNK_PASSES;
-                fg_s4_fc_job job = {x + 8 * pass, w + 8 * (pass * groups + g * chunk), chunk, split, count};
+                fg_s4_fc_job job = {x + 8 * pass, w + 8 * (pass * groups + g * chunk), chunk, ch, split, count, 0};
                 fg_s4_fc_sums(&job);
                 fg_s4_fc_split(split, count, sums);
             }
