@@ -46,11 +46,20 @@ def unpacking_words(weights: np.ndarray) -> np.ndarray:
 
 
 FC_LANES = ((0, 2), (1, 3), (4, 6), (5, 7))  # the depths (of 8) of each input pair's low and high halfword
-FC_CHUNK = 496  # FG_S4_FC_CHUNK_PASSES x 16: the depths whose sums the kernel splits at once
+FC_SAFE_CHUNK = 496  # depths whose sums split exactly whatever the weights: 4096 x 128 x 8 x 496 < 2^31
+S3_LIMIT = 4095  # the most sum of |w| of a group's last output over a chunk: 4096 x 128 x 4095 < 2^31
 
 
-def fc_words(weights: np.ndarray) -> np.ndarray:
-    """[outputs, depth] 4-bit values -> uint32 words [chunk of FC_CHUNK depths][group of 4 outputs][8 depths][input
+def fc_chunk(weights: np.ndarray) -> int:
+    """The depths the DSP FULLY_CONNECTED splits its sums over at once (a multiple of 16): the whole (padded) row when
+    no group's last output (its weights as they are) has a sum of |w| over it above S3_LIMIT, else FC_SAFE_CHUNK."""
+    padded = -(-weights.shape[1] // 16) * 16
+    last = np.abs(weights[3::4].astype(np.int64)).sum(axis=1)
+    return padded if padded <= FC_SAFE_CHUNK or last.size == 0 or last.max() <= S3_LIMIT else FC_SAFE_CHUNK
+
+
+def fc_words(weights: np.ndarray, chunk: int = FC_SAFE_CHUNK) -> np.ndarray:
+    """[outputs, depth] 4-bit values -> uint32 words [chunk of `chunk` depths][group of 4 outputs][8 depths][input
     pair] (fully_connected_s4_dsp.c: the depth padded to 16 and the outputs to a multiple of 4 with zero weights;
     output k of a group in nibble k of each halfword, + 8 for k < 3, two's complement for k = 3)."""
     outputs, depth = weights.shape
@@ -61,7 +70,7 @@ def fc_words(weights: np.ndarray) -> np.ndarray:
     lanes = nibbles[..., np.array(FC_LANES)].astype(np.uint64)  # [group, output, 8 depths, pair, half]
     shifts = (4 * np.arange(4, dtype=np.uint64))[:, None, None, None] + 16 * np.arange(2, dtype=np.uint64)
     words = (lanes << shifts).sum(axis=(1, 4))  # [group, 8 depths, pair]
-    chunks = [words[:, start:start + FC_CHUNK // 8].ravel() for start in range(0, words.shape[1], FC_CHUNK // 8)]
+    chunks = [words[:, start:start + chunk // 8].ravel() for start in range(0, words.shape[1], chunk // 8)]
     return np.concatenate(chunks).astype(np.uint32)
 
 
@@ -71,10 +80,12 @@ def _paired_call(graph: Graph, op: Operator, call: KernelCall, variant: Variant,
     portable packed rows and folded bias left out."""
     weights = weights_4bit(graph, op, out_c)
     constants = channel_constants(graph, op, call, weights).ravel().astype(np.int64)
-    if variant.replaces == "fg_fully_connected_s4":  # first a word: whether every channel is narrow
-        narrow = constants.reshape(-1, 4)[:, 3] != WIDE
-        constants = np.concatenate([[int(narrow.all())], constants])
-    words = (fc_words if variant.replaces == "fg_fully_connected_s4" else unpacking_words)(weights)
+    if variant.replaces == "fg_fully_connected_s4":  # first whether every channel is narrow, the chunk's passes
+        narrow, chunk = constants.reshape(-1, 4)[:, 3] != WIDE, fc_chunk(weights)
+        constants = np.concatenate([[int(narrow.all()), chunk // 16], constants])
+        words = fc_words(weights, chunk)
+    else:
+        words = unpacking_words(weights)
     words = words.view("<i4").astype(np.int64)
     table = ConstTable("dsp_packed", "int32_t", np.concatenate([constants, words]).astype(np.int32))
     dropped = {call.params["packed"].suffix, call.params["folded_bias"].suffix}

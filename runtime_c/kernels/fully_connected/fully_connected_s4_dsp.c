@@ -8,31 +8,31 @@
  * halfword, as SMLAD reads it (signed), is u0 + 16 u1 + 256 u2 + 4096 w3. Against the input pairs x, over a run of
  * depths, SMLAD of the word gives R = S0 + 16 S1 + 256 S2 + 4096 S3, of the word BIC 0xF000F000 A = S0 + 16 S1 + 256
  * S2, AND 0x00FF00FF B = S0 + 16 S1, AND 0x000F000F C = S0 (Sk the dot product of x and output k's stored weights):
- * S3 = (R - A) / 4096, S2 = (A - B) / 256, S1 = (B - C) / 16, S0 = C, exact while 4096 |S3| < 2^31 (|w| <= 8,
- * |x| <= 128: at most 511 depths), so the depth goes in chunks of FG_S4_FC_CHUNK_PASSES passes of 16. Outputs 0..2
- * of a group then take off 8 x (the sum of the row) for their stored + 8. A row of one chunk whose channels are all
- * narrow, the clamp all of int8, is split and requantized in the assembly (fg_fully_connected_dsp's output stage);
- * otherwise the sums are split chunk by chunk and requantized in C.
+ * S3 = (R - A) / 4096, S2 = (A - B) / 256, S1 = (B - C) / 16, S0 = C, exact while 4096 |S3| < 2^31, so the depth
+ * goes in chunks over which 128 x (the sum of |w| of each group's last output) stays below 2^19: the whole row when
+ * its weights allow, else 496 depths (dsp_4bit.fc_chunk). Outputs 0..2 of a group then take off 8 x (the sum of the
+ * row) for their stored + 8. A row of one chunk whose channels are all narrow, the clamp all of int8, is split and
+ * requantized in the assembly (fg_fully_connected_dsp's output stage); otherwise the sums are split chunk by chunk
+ * and requantized in C.
  *
- * params->packed: one word, 1 when every channel is narrow, then fg_dsp_channel[out_depth] (the int8 variants' output
- * stage, dsp.channel_constants), then per chunk of depths (the depth rounded up to 16, zero weights past it), per
- * group of four outputs (out_depth rounded up to 4 with zero weights), per 8 depths the words of input pairs
- * (x0, x2), (x1, x3), (x4, x6), (x5, x7) (as fg_dsp_extend lays them out)
- * (firmware_gen/ops/variants/dsp_4bit.py). Weight bytes: TFLite's ceil(n / 2) when the depth is a multiple of 16 and
- * out_depth of 4. */
+ * params->packed: one word, 1 when every channel is narrow, one the chunk's passes of 16 depths, then
+ * fg_dsp_channel[out_depth] (the int8 variants' output stage, dsp.channel_constants), then per chunk of depths (the
+ * depth rounded up to 16, zero weights past it), per group of four outputs (out_depth rounded up to 4 with zero
+ * weights), per 8 depths the words of input pairs (x0, x2), (x1, x3), (x4, x6), (x5, x7) (as fg_dsp_extend lays them
+ * out) (firmware_gen/ops/variants/dsp_4bit.py). Weight bytes: TFLite's ceil(n / 2) when the depth is a multiple of 16
+ * and out_depth of 4. */
 #include "fg/variants_dsp.h"
 
 #if defined(__ARM_FEATURE_DSP)
 #include "fg/isa/dsp.h"
 
-#define FG_S4_FC_CHUNK_PASSES 31 /* 496 depths: 4096 x 8 x 128 x 496 < 2^31 */
 #define FG_S4_FC_GROUPS 8        /* groups of four outputs whose sums one run leaves on the stack */
 
 /* What fg_s4_fc_sums and fg_s4_fc_run read (offsets fixed in their assembly). */
 typedef struct {
     const uint32_t *x;         /* 0: the chunk's input pairs */
     const uint32_t *w;         /* 4: the first group's words for the chunk (the next groups' follow) */
-    int32_t passes;            /* 8: passes of 16 depths, 1 .. FG_S4_FC_CHUNK_PASSES */
+    int32_t passes;            /* 8: passes of 16 depths, 1 .. the chunk's */
     const fg_dsp_channel *ch;  /* 12: fg_s4_fc_run: the first group's constants (used up) */
     void *out;                 /* 16: per group R, A, B, C (fg_s4_fc_sums) or the outputs (fg_s4_fc_run) (used up) */
     int32_t count;             /* 20: groups, >= 1 (used up) */
@@ -199,7 +199,8 @@ FG_HOT_LOOP void fg_fully_connected_s4_dsp(const fg_fully_connected_params *p, c
     const int32_t groups = (out_c + 3) >> 2;
     const fg_requant_params q = p->requant; /* a local copy: the int8 stores may alias params */
     const int32_t *table = (const int32_t *)p->packed;
-    const fg_dsp_channel *ch = (const fg_dsp_channel *)(table + 1);
+    const int32_t chunk_passes = table[1];
+    const fg_dsp_channel *ch = (const fg_dsp_channel *)(table + 2);
     const uint32_t *w = (const uint32_t *)(ch + out_c);
     const int fast = table[0] && q.activation_min == -128 && q.activation_max == 127;
     uint32_t x[FG_DSP_FC_MAX_DEPTH / 2], split[4 * FG_S4_FC_GROUPS], sums[4 * FG_S4_FC_GROUPS];
@@ -207,7 +208,7 @@ FG_HOT_LOOP void fg_fully_connected_s4_dsp(const fg_fully_connected_params *p, c
     for (int32_t b = 0; b < p->batches; ++b, input += depth, output += out_c) {
         const uint32_t eights = 8u * (uint32_t)fg_s4_fc_extend(input, depth, pairs, x);
         int32_t g = 0;
-        if (fast && passes <= FG_S4_FC_CHUNK_PASSES && out_c >= 4) {
+        if (fast && passes <= chunk_passes && out_c >= 4) {
             fg_s4_fc_job job = {x, w, passes, ch, output, out_c >> 2, eights};
             fg_s4_fc_run(&job);
             g = out_c >> 2;
@@ -216,8 +217,8 @@ FG_HOT_LOOP void fg_fully_connected_s4_dsp(const fg_fully_connected_params *p, c
             const int32_t count = groups - g < FG_S4_FC_GROUPS ? groups - g : FG_S4_FC_GROUPS;
             const int32_t outputs = out_c - 4 * g < 4 * count ? out_c - 4 * g : 4 * count;
             fg_s4_fc_biases(ch + 4 * g, outputs, eights, sums);
-            for (int32_t pass = 0; pass < passes; pass += FG_S4_FC_CHUNK_PASSES) {
-                const int32_t chunk = passes - pass < FG_S4_FC_CHUNK_PASSES ? passes - pass : FG_S4_FC_CHUNK_PASSES;
+            for (int32_t pass = 0; pass < passes; pass += chunk_passes) {
+                const int32_t chunk = passes - pass < chunk_passes ? passes - pass : chunk_passes;
                 fg_s4_fc_job job = {x + 8 * pass, w + 8 * (pass * groups + g * chunk), chunk, ch, split, count, 0};
                 fg_s4_fc_sums(&job);
                 fg_s4_fc_split(split, count, sums);
