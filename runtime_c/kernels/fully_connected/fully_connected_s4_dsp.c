@@ -56,7 +56,8 @@ typedef struct {
     "ldrd r8, r9, [r1], #8\n\t"                   \
     FG_S4_FC_WORD("r8", "r6") FG_S4_FC_WORD("r9", "r7")
 
-/* Per group of the job at [sp]: R, A, B, C in r10, r11, r12, lr over the passes, then STORE (r0 r2-r9 free, r1 the
+/* Per group of the job at [sp]: R, A, B, C in r10, r11, r12, lr over the passes (32 depths a loop, an odd count of
+ * 16-depth passes entering it half way), then STORE (r0 r2-r9 free, r1 the
  * next group's words), then on to the next group. */
 #define FG_S4_FC_LOOP(STORE)                                                                                   \
     __asm__ volatile(                                                                                          \
@@ -65,12 +66,17 @@ typedef struct {
         "2:\n\t"                                                                                               \
         "ldr r2, [sp]\n\t"                                                                                     \
         "ldr r0, [r2, #0]\n\t"                                                                                 \
-        "ldr r2, [r2, #8]\n\t"                                                                                 \
         "mov r10, #0\n\t"                                                                                      \
         "mov r11, #0\n\t"                                                                                      \
         "mov r12, #0\n\t"                                                                                      \
-        "mov lr, #0\n"                                                                                         \
+        "mov lr, #0\n\t"                                                                                       \
+        "ldr r2, [r2, #8]\n\t"                                                                                 \
+        "lsrs r2, r2, #1\n\t"                                                                                  \
+        "adc r2, r2, #0\n\t"                                                                                   \
+        "bcs 3f\n"                                                                                              \
         "1:\n\t"                                                                                               \
+        FG_S4_FC_BLOCK FG_S4_FC_BLOCK                                                                          \
+        "3:\n\t"                                                                                               \
         FG_S4_FC_BLOCK FG_S4_FC_BLOCK                                                                          \
         "subs r2, r2, #1\n\t"                                                                                  \
         "bne 1b\n\t"                                                                                           \
@@ -142,25 +148,35 @@ static void fg_s4_fc_split(const uint32_t *sums, int32_t groups, uint32_t *out) 
     }
 }
 
-/* fg_dsp_extend(input, depth, pairs, x, 1), returning the sum of the inputs. */
+/* fg_dsp_extend(input, depth, pairs, x, 1), returning the sum of the inputs: 13 instructions per 8 inputs. */
 static int32_t fg_s4_fc_extend(const int8_t *input, int32_t depth, int32_t pairs, uint32_t *x) {
-    uint32_t sum = 0;
-    int32_t k = 0;
-    for (; k + 8 <= depth; k += 8, x += 4) {
-        uint32_t v0, v1;
-        __builtin_memcpy(&v0, input + k, sizeof v0);
-        __builtin_memcpy(&v1, input + k + 4, sizeof v1);
-        x[0] = __sxtb16(v0);
-        x[1] = fg_dsp_odd_s8x2(v0);
-        x[2] = __sxtb16(v1);
-        x[3] = fg_dsp_odd_s8x2(v1);
-        sum = __smlad(__sadd16(__sadd16(x[0], x[1]), __sadd16(x[2], x[3])), 0x00010001u, sum);
+    const int32_t whole = depth & ~7;
+    const int8_t *from = input, *const end = input + whole;
+    uint32_t sum = 0, *to = x;
+    if (whole > 0) {
+        __asm__ volatile("1:\n\t"
+                         "ldr r4, [%[f]], #4\n\t"
+                         "ldr r6, [%[f]], #4\n\t"
+                         "sxtb16 r5, r4, ror #8\n\t"
+                         "sxtb16 r4, r4\n\t"
+                         "sxtb16 r7, r6, ror #8\n\t"
+                         "sxtb16 r6, r6\n\t"
+                         "stmia %[t]!, {r4-r7}\n\t"
+                         "sadd16 r4, r4, r5\n\t"
+                         "sadd16 r6, r6, r7\n\t"
+                         "sadd16 r4, r4, r6\n\t"
+                         "smlad %[s], r4, %[ones], %[s]\n\t"
+                         "cmp %[f], %[end]\n\t"
+                         "bne 1b\n\t"
+                         : [f] "+r"(from), [t] "+r"(to), [s] "+r"(sum)
+                         : [end] "r"(end), [ones] "r"(0x00010001u)
+                         : "r4", "r5", "r6", "r7", "cc", "memory");
     }
-    if (k < 2 * pairs) { /* the last inputs and the zeros past them */
-        const int32_t tail = pairs - k / 2;
-        fg_dsp_extend(input + k, depth - k, tail, x, 1);
+    if (whole < 2 * pairs) { /* the last inputs and the zeros past them */
+        const int32_t tail = pairs - whole / 2;
+        fg_dsp_extend(input + whole, depth - whole, tail, x + whole / 2, 1);
         for (int32_t g = 0; g < tail; ++g) {
-            sum = __smlad(x[g], 0x00010001u, sum);
+            sum = __smlad(x[whole / 2 + g], 0x00010001u, sum);
         }
     }
     return (int32_t)sum;
