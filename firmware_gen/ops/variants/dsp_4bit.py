@@ -1,16 +1,17 @@
 """DSP-extension variants of the 4-bit-weight CONV_2D and FULLY_CONNECTED (Cortex-M4, M7, M33; a Helium one is chosen
 first on an M55): runtime_c/kernels/convolution/conv2d_s4_dsp.c, the int8 variants' three-pixel SMLAD tile on weights
 unpacked a block of channel pairs at a time and reused by a block of pixels; and
-runtime_c/kernels/fully_connected/fully_connected_s4_dsp.c (fc_words below): one row has no pixels to share an
-unpacking with, so four outputs' weights share each word, whose SMLAD as it is and masked three ways gives their four
-sums (fc_words).
+runtime_c/kernels/fully_connected/fully_connected_s4_dsp.c: one row has no pixels to share an unpacking with, so four
+outputs' weights share each word, whose SMLAD as it is and masked three ways gives their four sums (fc_words: 7
+instructions per 8 products where unpacking each SMLAD's pair of weights takes 8; SMLAD's two products an instruction
+bound any layout to 4 SMLAD per 8 weights, and only one of them can take a word as loaded).
 
-The weights are one word per four depths per channel pair (A, B), the window's taps to a multiple of 8 (zero weights
-past it): nibble k the weight + 8 of the low lane of the int8 layout's word k, nibble 4 + k its high lane's, the words
-being (A[4q], A[4q+2]), (B[4q], B[4q+2]), (A[4q+1], A[4q+3]), (B[4q+1], B[4q+3]) (dsp.py), so that shifted by 4k,
-masked with 0x000F000F and SSUB16 of 8 a word is word k. Weight bytes: 4 per 8 weights, TFLite's ceil(n / 2) when the
-window's taps are a multiple of 8 and out_c even; before them each channel's fg_dsp_channel (16 bytes: the int8
-variants' output stage), which replaces the folded bias and the per-channel multipliers and shifts.
+The convolution's weights are one word per four depths per channel pair (A, B), the window's taps to a multiple of 8
+(zero weights past it): nibble k the weight + 8 of the low lane of the int8 layout's word k, nibble 4 + k its high
+lane's, the words being (A[4q], A[4q+2]), (B[4q], B[4q+2]), (A[4q+1], A[4q+3]), (B[4q+1], B[4q+3]) (dsp.py), so that
+shifted by 4k, masked with 0x000F000F and SSUB16 of 8 a word is word k. Weight bytes: 4 per 8 weights, TFLite's
+ceil(n / 2) when the window's taps are a multiple of 8 and out_c even; before them each channel's fg_dsp_channel (16
+bytes: the int8 variants' output stage), which replaces the folded bias and the per-channel multipliers and shifts.
 """
 
 from __future__ import annotations
