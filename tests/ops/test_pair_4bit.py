@@ -1,7 +1,8 @@
 """The generation-time layouts of the Armv7-M and DSP 4-bit variants, emulated in numpy as their kernels read them:
 the channel-pair bytes (pair_4bit.pack_channel_pairs) give both channels' sums exactly, the Armv7-M tap words give
-them through one 64-bit SMLAL per pair of channels, and the DSP words unpack (AND, SSUB16) into the int8 variants'
-int16 pairs. Odd channel counts, depths off a multiple of 8, the extreme weights and inputs."""
+them through one 64-bit SMLAL per pair of channels, the DSP words unpack (AND, SSUB16) into the int8 variants' int16
+pairs, and the DSP FULLY_CONNECTED words give four outputs' sums. Odd channel counts, depths off a multiple of 8,
+the extreme weights and inputs."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 
 from firmware_gen.ops.variants.armv7m_4bit import pair_words
 from firmware_gen.ops.variants.dsp import interleaved_pairs
-from firmware_gen.ops.variants.dsp_4bit import unpacking_words
+from firmware_gen.ops.variants.dsp_4bit import FC_SAFE_CHUNK, fc_chunk, fc_words, unpacking_words
 from firmware_gen.ops.variants.pair_4bit import pack_channel_pairs
 
 SHAPES = [(1, 1), (2, 7), (5, 9), (8, 16), (13, 33), (16, 144)]
@@ -78,3 +79,50 @@ def test_dsp_words_unpack_into_the_int8_variants_int16_pairs(shape):
     unpacked = ((low & 0xFFFF) | ((high & 0xFFFF) << 16)).astype(np.uint32).view(np.int32)
     assert np.array_equal(unpacked, interleaved_pairs(weights))
     assert words.size * 4 == -(-shape[0] // 2) * 2 * -(-shape[1] // 8) * 8 // 2
+
+
+@pytest.mark.parametrize("shape", [*SHAPES, (6, 1000), (8, 2048)])
+@pytest.mark.parametrize("extreme", [False, True])
+def test_dsp_fully_connected_words_give_four_outputs_sums_per_word(shape, extreme):
+    """fg_s4_fc_sums: per chunk of depths, group of four outputs and 8 depths, the words of input pairs (x0, x2),
+    (x1, x3), (x4, x6), (x5, x7); SMLAD of each as it is (R), BIC 0xF000F000 (A), AND 0x00FF00FF (B), AND 0x000F000F
+    (C) split (fg_s4_fc_split) into the four outputs' sums, less 8 X for outputs 0..2 (their weights + 8), R - A
+    within int32 whatever the inputs; the weights -8 and 7 only (extreme): 2048 depths in chunks of 496."""
+    weights = _weights(shape, 4)
+    if extreme:
+        weights = np.where(weights < 0, -8, 7).astype(np.int8)
+    outputs, depth = shape
+    chunk = fc_chunk(weights)
+    padded = -(-depth // 16) * 16
+    assert chunk == padded or padded > FC_SAFE_CHUNK and chunk == FC_SAFE_CHUNK
+    words = fc_words(weights, chunk).astype(np.uint64)
+    groups = -(-outputs // 4)
+    assert words.size * 4 == groups * 4 * padded // 2
+    x = np.zeros(padded, np.int64)
+    x[:depth] = _inputs(depth, 4)
+    sums = np.zeros((groups, 4), np.int64)
+    for start in range(0, padded, chunk):
+        size = min(chunk, padded - start)
+        block = words[start * groups // 2:(start + size) * groups // 2].reshape(groups, size // 8, 4)
+        pairs = x[start:start + size].reshape(-1, 2, 2, 2).transpose(0, 1, 3, 2).reshape(-1, 4, 2)  # [8s, j, lane]
+        views = [block, block & ~np.uint64(0xF000F000), block & np.uint64(0x00FF00FF), block & np.uint64(0x000F000F)]
+        r, a, b, c = ((_halves(v) * pairs).sum(axis=(1, 2, 3)) for v in views)
+        sums += np.stack([c, (b - c) >> 4, (a - b) >> 8, (r - a) >> 12], axis=1)
+        top = np.abs(_halves(block) >> 12).sum(axis=(1, 2, 3))  # the sum of |w3| (top nibbles, signed)
+        assert np.all(top * 128 * 4096 < 1 << 31)  # 4096 S3 within int32 whatever the inputs
+    expected = weights.astype(np.int64) @ x[:depth] + np.where(np.arange(outputs) % 4 < 3, 8 * x.sum(), 0)
+    assert np.array_equal(sums.ravel()[:outputs], expected)
+
+
+def _halves(words: np.ndarray) -> np.ndarray:
+    """uint32 words [..., pair] -> their halfwords as SMLAD reads them (signed) [..., pair, lane]."""
+    halves = np.stack([words & np.uint64(0xFFFF), words >> np.uint64(16)], axis=-1).astype(np.int64)
+    return np.where(halves >= 1 << 15, halves - (1 << 16), halves)
+
+
+def test_dsp_fully_connected_rows_split_in_one_chunk_where_their_weights_allow():
+    """A 640-deep row of weights spread over [-8, 7] (sum of |w| about 2560 a row) in one chunk; of -8 and 7 only
+    (about 4800) in chunks of 496 depths."""
+    spread = np.random.default_rng(5).integers(-8, 8, (8, 640))
+    assert fc_chunk(spread) == 640
+    assert fc_chunk(np.where(spread < 0, -8, 7)) == FC_SAFE_CHUNK

@@ -25,17 +25,19 @@ pytestmark = [needs_qemu, pytest.mark.qemu]
 
 
 def _case(seed: int, opcode: str, in_c: int, channels: int, filter_hw: tuple[int, int] = (3, 3), stride: int = 1,
-          dilation: int = 1, padding: str = "SAME", per_channel: bool = True, out_scale: float | None = None) -> bytes:
+          dilation: int = 1, padding: str = "SAME", per_channel: bool = True, out_scale: float | None = None,
+          rows: int = 1, out_zp: int | None = None, extreme: bool = False) -> bytes:
     """CONV_2D (channels: output channels), DEPTHWISE_CONV_2D (channels: depth multiplier) on a 5x6 image, or
-    FULLY_CONNECTED (channels: units) on in_c inputs, with 4-bit weights; out_scale: the output's, instead of one
-    that spreads the outputs over the int8 range."""
+    FULLY_CONNECTED (channels: units) on `rows` rows of in_c inputs, with 4-bit weights; out_scale, out_zp: the
+    output's, instead of a scale that spreads the outputs over the int8 range and a random zero point; extreme: the
+    weights -8 and 7 only."""
     rng = np.random.default_rng(seed)
     b = ModelBuilder(opcode.lower())
-    input_shape = (1, in_c) if opcode == "FULLY_CONNECTED" else (1, 5, 6, in_c)
+    input_shape = (rows, in_c) if opcode == "FULLY_CONNECTED" else (1, 5, 6, in_c)
     x = b.input("x", input_shape, "int8", scale=0.05, zero_point=int(rng.integers(-128, 128)))
     options: dict = {"activation": "RELU" if seed % 2 else "NONE"}
     if opcode == "FULLY_CONNECTED":
-        shape, axis, out_shape = (channels, in_c), 0, (1, channels)
+        shape, axis, out_shape = (channels, in_c), 0, (rows, channels)
     else:
         options.update(padding=padding, stride_h=stride, stride_w=stride, dilation_h=dilation, dilation_w=dilation)
         span = [(5 + stride - 1) // stride, (6 + stride - 1) // stride]
@@ -49,11 +51,12 @@ def _case(seed: int, opcode: str, in_c: int, channels: int, filter_hw: tuple[int
         out_shape = (1, *span, out_c)
     out_c = shape[axis]
     scales = [float(s) for s in rng.uniform(0.01, 0.1, out_c if per_channel else 1)]
-    w = b.constant("w", rng.integers(-8, 8, shape).astype(np.int8), scales, axis=axis, int4=True)
+    values = rng.choice([-8, 7], shape) if extreme else rng.integers(-8, 8, shape)
+    w = b.constant("w", values.astype(np.int8), scales, axis=axis, int4=True)
     bias = b.constant("b", rng.integers(-300, 300, out_c).astype(np.int32), [0.05 * s for s in scales])
     spread = 0.05 * float(np.mean(scales)) * 40 * np.sqrt(np.prod(shape) / out_c)
     y = b.tensor("y", out_shape, "int8", scale=spread if out_scale is None else out_scale,
-                 zero_point=int(rng.integers(-20, 20)))
+                 zero_point=int(rng.integers(-20, 20)) if out_zp is None else out_zp)
     b.operator(opcode, [x, w, bias], [y], options)
     b.output(y)
     return b.build()
@@ -80,6 +83,12 @@ def _cases() -> list[bytes]:
         _case(23, "FULLY_CONNECTED", 16, 8, per_channel=False, out_scale=0.001),
         # 3x3 depthwise, whole groups of four channels, no clamp: the DSP ring kernel on unpacked nibbles
         _case(24, "DEPTHWISE_CONV_2D", 8, 1), _case(26, "DEPTHWISE_CONV_2D", 12, 1, stride=2, per_channel=False),
+        # the DSP FULLY_CONNECTED: three rows of 8 inputs (zero pairs to the 16-depth pass), a clamp from the zero
+        # point -128 with RELU, 18 units (groups of four and a half) of 40, 600 inputs of weights -8 and 7 (sums split
+        # every 496 depths)
+        _case(28, "FULLY_CONNECTED", 8, 5, per_channel=False, rows=3),
+        _case(29, "FULLY_CONNECTED", 40, 18, per_channel=False, out_zp=-128),
+        _case(30, "FULLY_CONNECTED", 600, 6, per_channel=False, extreme=True),
     ]
 
 
@@ -89,7 +98,7 @@ PLANAR = "fg_depthwise_conv2d_3x3_planar_s4"  # Armv7-M: mps2_an385 and mps2_an3
 ARMV7M = ["fg_conv2d_s4", "fg_conv2d_s4_armv7m", "fg_depthwise_conv2d_s4", PLANAR, "fg_fully_connected_s4_armv7m"]
 EXPECTED = {"mps2_an385": ARMV7M,
             "mps2_an386": ["fg_conv2d_s4", "fg_conv2d_s4_dsp", "fg_depthwise_conv2d_s4", PLANAR,
-                           "fg_depthwise_conv2d_3x3_ring_s4_dsp", "fg_fully_connected_s4_armv7m"],
+                           "fg_depthwise_conv2d_3x3_ring_s4_dsp", "fg_fully_connected_s4_dsp"],
             "mps3_an547": ["fg_conv2d_s4_mve", "fg_conv2d_pointwise_s4_mve", "fg_depthwise_conv2d_s4",
                            "fg_depthwise_conv2d_3x3_s4_mve", "fg_fully_connected_s4_mve"],
             "mps2_an385_armv6m": ["fg_conv2d_s4", "fg_conv2d_s4_armv6m", "fg_depthwise_conv2d_s4",

@@ -1,5 +1,6 @@
 """Armv7-M variants of the 4-bit-weight CONV_2D and FULLY_CONNECTED (every core from the M3 on; a Helium one is chosen
-first where it fits, and the DSP one for convolutions): runtime_c/kernels/support/gemm_s4_armv7m.c.
+first where it fits, and the DSP ones on DSP cores, FULLY_CONNECTED for rows of up to 2048 inputs):
+runtime_c/kernels/support/gemm_s4_armv7m.c.
 
 The weights are channel-pair bytes (pair_4bit.pack_channel_pairs: 16 w_c + (w_c+1 + 8)), four pairs (eight channels)
 per tap word: rotated and masked with 0xF000000F, a word is one channel's two's-complement nibble at the top and the

@@ -33,9 +33,10 @@ def pack_channel_pairs(weights: np.ndarray) -> np.ndarray:
 
 
 def conv_and_fully_connected(prefix: str, requires: frozenset[str], layout: Layout, window_taps: int,
-                             description: str, depth_max: int | None = None) -> list[Variant]:
+                             description: str, depth_max: int | None = None,
+                             fc_description: str | None = None) -> list[Variant]:
     """fg_conv2d_s4_<prefix> (windows of at most window_taps taps) and fg_fully_connected_s4_<prefix> (rows of at most
-    depth_max)."""
+    depth_max; described by fc_description if given)."""
     def conv2d(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
         p = call.params
         if p["filter_h"] * p["filter_w"] * p["in_c"] > window_taps:
@@ -50,5 +51,5 @@ def conv_and_fully_connected(prefix: str, requires: frozenset[str], layout: Layo
     variants = [Variant(f"fg_conv2d_s4_{prefix}", "fg_conv2d_s4", requires, conv2d,
                         f"{description}; windows copied (gathered at the border)"),
                 Variant(f"fg_fully_connected_s4_{prefix}", "fg_fully_connected_s4", requires, fully_connected,
-                        description)]
+                        fc_description or description)]
     return variants

@@ -86,4 +86,9 @@ void fg_avg_pool2d_dsp(const fg_pool2d_params *params, const int8_t *input, int8
  * weights unpacked a block of channel pairs at a time, reused by a block of pixels. */
 void fg_conv2d_s4_dsp(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter, int8_t *output);
 
+/* fg_fully_connected_s4 (4-bit weights, accum_depth <= FG_DSP_FC_MAX_DEPTH): the row sign-extended once, four
+ * outputs' weights a word, whose SMLAD as it is and masked three ways gives their four sums. */
+void fg_fully_connected_s4_dsp(const fg_fully_connected_params *params, const int8_t *input, const int8_t *weights,
+                               int8_t *output);
+
 #endif /* FG_VARIANTS_DSP_H */

@@ -56,25 +56,6 @@ typedef struct {
     int32_t count;              /* 24: pairs of outputs, >= 1 */
 } fg_dsp_fc_job;
 
-#define FG_DSP_FC_OUT(acc, k, byte)                     \
-    "ldrd r4, r5, [r7, #" #k " * 16 + 4]\n\t"         \
-    "ldr r6, [r7, #" #k " * 16 + 12]\n\t"             \
-    "smmulr " acc ", " acc ", r4\n\t"                   \
-    "add r5, r5, " acc "\n\t"                           \
-    "add " acc ", r5, " acc ", asr #31\n\t"             \
-    "asr " acc ", " acc ", r6\n\t"                      \
-    "ssat " acc ", #8, " acc "\n\t"                     \
-    "strb " acc ", [r8, #" #byte "]\n\t"
-/* Without the rounding correction of negative values (the output zero point -128 and the clamp all of int8: a
- * negative value clamps to -128 either way): SMMLAR adds the offset on the way. */
-#define FG_DSP_FC_OUT_RELU(acc, k, byte)                \
-    "ldrd r4, r5, [r7, #" #k " * 16 + 4]\n\t"         \
-    "ldr r6, [r7, #" #k " * 16 + 12]\n\t"             \
-    "smmlar " acc ", " acc ", r4, r5\n\t"               \
-    "asr " acc ", " acc ", r6\n\t"                      \
-    "ssat " acc ", #8, " acc "\n\t"                     \
-    "strb " acc ", [r8, #" #byte "]\n\t"
-
 /* Every pair of outputs of job (all narrow, the clamp all of int8): the dot products of fg_dsp_dot_2 from the
  * doubled biases, 32 depths per pass (an odd count of 16-depth blocks enters the loop half way), then per output
  * SMMULR + 3 (SMMLAR + 1: OUT_RELU) + SSAT + STRB, without leaving the assembly. */
@@ -125,8 +106,6 @@ static __attribute__((noinline)) void fg_dsp_fc_run(fg_dsp_fc_job *job, int relu
     }
 }
 #undef FG_DSP_FC_RUN
-#undef FG_DSP_FC_OUT_RELU
-#undef FG_DSP_FC_OUT
 #undef FG_DSP_DOT_BLOCK
 
 /* params->packed: one word, 1 when every channel is narrow, then fg_dsp_channel[out_depth] (a narrow channel's bias

@@ -237,6 +237,27 @@ typedef struct {
     int32_t pairs;               /* channel pairs to run, >= 1 (ch and out advance past them) */
 } fg_dsp_job;
 
+/* The fully connected runs' output stage of one narrow doubled accumulator `acc` (a register other than r4-r8), the
+ * clamp all of int8: fg_dsp_channel k of the table at r7 (r4-r6 scratch), the byte at r8 + byte. */
+#define FG_DSP_FC_OUT(acc, k, byte)                     \
+    "ldrd r4, r5, [r7, #" #k " * 16 + 4]\n\t"         \
+    "ldr r6, [r7, #" #k " * 16 + 12]\n\t"             \
+    "smmulr " acc ", " acc ", r4\n\t"                   \
+    "add r5, r5, " acc "\n\t"                           \
+    "add " acc ", r5, " acc ", asr #31\n\t"             \
+    "asr " acc ", " acc ", r6\n\t"                      \
+    "ssat " acc ", #8, " acc "\n\t"                     \
+    "strb " acc ", [r8, #" #byte "]\n\t"
+/* Without the rounding correction of negative values (the output zero point -128 and the clamp all of int8: a
+ * negative value clamps to -128 either way): SMMLAR adds the offset on the way. */
+#define FG_DSP_FC_OUT_RELU(acc, k, byte)                \
+    "ldrd r4, r5, [r7, #" #k " * 16 + 4]\n\t"         \
+    "ldr r6, [r7, #" #k " * 16 + 12]\n\t"             \
+    "smmlar " acc ", " acc ", r4, r5\n\t"               \
+    "asr " acc ", " acc ", r6\n\t"                      \
+    "ssat " acc ", #8, " acc "\n\t"                     \
+    "strb " acc ", [r8, #" #byte "]\n\t"
+
 #define FG_DSP_NARROW(r)                 \
     "lsl " r ", " r ", #1\n\t"           \
     "smmulr " r ", " r ", r10\n\t"       \
