@@ -15,6 +15,13 @@ overlap its input, except in a layer of at most 16 channels, whose pass outputs 
 last input is read (the overlap allowance kept: vww's 48x48x16 layer, at the pool's peak). The compiler takes it for
 those, and for the others where planning them without their overlap allowance costs no pool bytes
 (driver/compiler.py); elsewhere the compact fused kernel stays.
+
+A 1x1 convolution with 4-bit weights on the Armv7-M variant (fg_conv2d_s4_armv7m, 10 instructions per 8 products)
+runs the same passes with its channel-pair words expanded instead (fg_conv2d_pointwise_expanded_fused_s4, its
+parameters and tables as they are: no flash of its own), where every channel's output stage is the fast one. It
+keeps every overlap allowance: a pass's inputs are copied to the stack, or its outputs wait there (2 KB, 32 pixels a
+pass and more up to 64 channels in or out); with its words of up to 256 taps expanded at once (4 KB) and the sums of
+a deeper layer's pass (1 KB), it takes 7.6 KB of stack, so only boards with a stack of 16 KB take it.
 """
 
 from __future__ import annotations
@@ -27,28 +34,48 @@ from firmware_gen.ops.convolution.blocking import PAIRED_GROUP
 from firmware_gen.ops.convolution.fused_output import COMPACT_FUSED
 
 EXPANDED = "fg_conv2d_pointwise_expanded_fused_s8"
+ARMV7M_4BIT = "fg_conv2d_s4_armv7m"
+EXPANDED_4BIT = "fg_conv2d_pointwise_expanded_fused_s4"
+DESCRIPTION_4BIT = ("4-bit channel-pair words expanded to paired words at run time, output stage fused: 1 pixel x 8 "
+                    "channels, two per SMLAL")
+MAX_DEPTH_4BIT = 2047  # each low field, 2^21 + a sum of in_c products of at most 1024, stays in [0, 2^22)
+STACK_4BIT = 16384  # the board stack that takes the 4-bit variant's 7.6 KB (boards with less keep the other)
 DESCRIPTION = ("blocked weights expanded to paired words at run time, output stage fused: 1 pixel x 8 channels, two "
                "per SMLAL")
 BUFFERED_OUT = 16  # FG_EXPAND_BUFFERED_OUT: up to this many channels, a pass's outputs wait on the stack
 
 
-def expandable(call: KernelCall) -> bool:
-    """A compact fused 1x1 call of whole groups of eight channels."""
-    return call.function == COMPACT_FUSED and call.params["out_c"] % PAIRED_GROUP == 0
+def _pointwise_4bit(call: KernelCall) -> bool:
+    """A 1x1, stride 1 call of the Armv7-M 4-bit variant whose layout says every channel's stage is the fast one
+    (its first word), with the whole int8 clamp."""
+    p = call.params
+    if call.function != ARMV7M_4BIT or (p["filter_h"], p["filter_w"], p["stride_h"], p["stride_w"]) != (1, 1, 1, 1):
+        return False
+    words = next(t.values for t in call.tables if t.suffix == p["packed"].suffix)
+    return int(words[0]) == 1 and tuple(p["requant"][2:4]) == (-128, 127) and p["in_c"] <= MAX_DEPTH_4BIT
+
+
+def expandable(call: KernelCall, stack_bytes: int = 0) -> bool:
+    """A compact fused 1x1 call of whole groups of eight channels, or a 1x1 call of the Armv7-M 4-bit variant on a
+    board with a stack of at least STACK_4BIT bytes."""
+    if call.function == COMPACT_FUSED:
+        return call.params["out_c"] % PAIRED_GROUP == 0
+    return stack_bytes >= STACK_4BIT and _pointwise_4bit(call)
 
 
 def keeps_overlap(call: KernelCall) -> bool:
     """Whether the expanded variant of `call` honours its operator's overlap allowance (ops/overlap.py): its outputs
-    stored only once the pass's last input is read."""
-    return call.params["out_c"] <= BUFFERED_OUT
+    stored only once the pass's last input is read; the 4-bit one's always, its pass's inputs copied or its outputs
+    kept)."""
+    return call.function == ARMV7M_4BIT or call.params["out_c"] <= BUFFERED_OUT
 
 
-def expansion_candidates(graph: Graph, calls: dict[int, KernelCall],
-                         pool_bytes: int) -> tuple[frozenset[int], frozenset[int]]:
+def expansion_candidates(graph: Graph, calls: dict[int, KernelCall], pool_bytes: int,
+                         stack_bytes: int = 0) -> tuple[frozenset[int], frozenset[int]]:
     """The operator indices whose calls the expanded variant serves: those that keep their overlap allowance, and
     those that need none and whose input and output fit side by side in `pool_bytes` (the pool planned with every
     allowance)."""
-    served = [index for index, call in calls.items() if expandable(call)]
+    served = [index for index, call in calls.items() if expandable(call, stack_bytes)]
     keeping = frozenset(index for index in served if keeps_overlap(calls[index]))
     side_by_side = frozenset(index for index in served if index not in keeping and
                              graph.tensors[calls[index].inputs[0]].nbytes +
@@ -57,7 +84,10 @@ def expansion_candidates(graph: Graph, calls: dict[int, KernelCall],
 
 
 def expand(calls: dict[int, KernelCall], chosen: frozenset[int]) -> dict[int, KernelCall]:
-    """`calls` with the `chosen` compact fused calls on the expanded variant (same tables and parameters: the int8
-    shifts at `packed` included)."""
-    return {index: dataclasses.replace(call, function=EXPANDED, variant=DESCRIPTION) if index in chosen else call
-            for index, call in calls.items()}
+    """`calls` with the `chosen` calls on their expanded variant (same tables and parameters: the int8 shifts, or
+    the 4-bit layout, at `packed` included)."""
+    def expanded(call: KernelCall) -> KernelCall:
+        if call.function == ARMV7M_4BIT:
+            return dataclasses.replace(call, function=EXPANDED_4BIT, variant=DESCRIPTION_4BIT)
+        return dataclasses.replace(call, function=EXPANDED, variant=DESCRIPTION)
+    return {index: expanded(call) if index in chosen else call for index, call in calls.items()}
