@@ -1,16 +1,17 @@
-/* The 1x1 convolution with 4-bit weights on the paired loop (fg/support/expanded_passes.h), from the Armv7-M variant's
+/* The convolutions with 4-bit weights on the paired loop (fg/support/expanded_passes.h), from the Armv7-M variant's
  * layout as it is (fg_s4_window_armv7m in fg/support/weights_s4.h: the all-fast word, the fg_fast_channel entries,
  * then [groups of eight channels][taps] words of four channel-pair bytes 16 w(2k) + (w(2k + 1) + 8)): no table of
- * its own (firmware_gen/ops/convolution/expanded_layout.py chooses it where every channel's stage is the fast one). */
+ * its own (firmware_gen/ops/convolution/expanded_layout.py chooses them where every channel's stage is the fast one). */
 #include "fg/support/expanded_passes.h"
 #include "fg/support/fused_group.h"
 
-/* Every layer keeps its overlap allowance: a pass's inputs copied, or its outputs kept, here (whichever is
- * smaller per pixel); 2 KB takes 32 pixels or more per pass up to 64 channels in or out. */
-#define FG_S4_EXPAND_KEPT 2048
-/* Taps expanded at a time (a layer up to 256 deep in one expansion per group and pass, its sums in registers), and
- * the pixels of a pass of a deeper one: 7.6 KB of stack with the passes' own (a board of 16 KB takes it). */
-#define FG_S4_EXPAND_TAPS 256
+/* The stack of a call (firmware_gen/ops/convolution/expanded_layout.py takes it on boards of 16 KB): the 1x1 kernel
+ * copies a pass's inputs, or keeps its outputs, in FG_S4_EXPAND_KEPT bytes (whichever is smaller per pixel: 64 pixels
+ * a pass up to 64 channels in or out), the window kernel a pass's input rows; the words of up to FG_S4_EXPAND_TAPS
+ * taps expanded at once (a 3x3 window over 32 channels; its sums in registers), and the sums of a deeper window's
+ * pass: 10.3 KB in all. */
+#define FG_S4_EXPAND_KEPT 4096
+#define FG_S4_EXPAND_TAPS 288
 #define FG_S4_EXPAND_PIXELS 32
 
 static const uint32_t *fg_s4_layout_words(const fg_conv2d_params *p) {
@@ -23,7 +24,7 @@ static const uint32_t *fg_s4_layout_words(const fg_conv2d_params *p) {
  * with bit 3 of every byte flipped (one EOR a word), both nibbles are the two's-complement weights (u ^ 8 = u - 8 as
  * a signed nibble), two SBFX and an ADD a word. */
 static void fg_expand_pair_bytes(const fg_conv2d_params *p, int32_t oc, int32_t t, int32_t taps, int32_t *words) {
-    const uint32_t *w = fg_s4_layout_words(p) + (oc / FG_PAIRED_CHANNELS) * p->in_c + t;
+    const uint32_t *w = fg_s4_layout_words(p) + (oc / FG_PAIRED_CHANNELS) * p->filter_h * p->filter_w * p->in_c + t;
     for (int32_t i = 0; i < taps; ++i, words += FG_PAIRED_WORDS) {
         const uint32_t v = *w++ ^ 0x08080808u;
 #pragma GCC unroll 4
@@ -42,13 +43,24 @@ static void fg_s4_fast_constants(const fg_conv2d_params *p, int32_t oc, int32_t 
     }
 }
 
+/* The layer on the stack buffers of one call. */
+#define FG_S4_EXPANDED_LAYER(layer)                                                                   \
+    int8_t kept[FG_S4_EXPAND_KEPT];                                                                   \
+    int32_t words[FG_S4_EXPAND_TAPS * FG_PAIRED_WORDS];                                               \
+    int64_t sums[FG_S4_EXPAND_PIXELS][FG_PAIRED_WORDS];                                               \
+    const fg_expanded_layer layer = {fg_expand_pair_bytes, fg_s4_fast_constants, kept, FG_S4_EXPAND_KEPT, 1, \
+                                     words, FG_S4_EXPAND_TAPS, sums, FG_S4_EXPAND_PIXELS}
+
 void fg_conv2d_pointwise_expanded_fused_s4(const fg_conv2d_params *p, const int8_t *input, const int8_t *filter,
                                            int8_t *output) {
-    int8_t kept[FG_S4_EXPAND_KEPT];
-    int32_t words[FG_S4_EXPAND_TAPS * FG_PAIRED_WORDS];
-    int64_t sums[FG_S4_EXPAND_PIXELS][FG_PAIRED_WORDS];
-    const fg_expanded_layer layer = {fg_expand_pair_bytes, fg_s4_fast_constants, kept, FG_S4_EXPAND_KEPT, 1,
-                                     words, FG_S4_EXPAND_TAPS, sums, FG_S4_EXPAND_PIXELS};
+    FG_S4_EXPANDED_LAYER(layer);
     (void)filter;
     fg_expanded_passes(p, input, output, &layer);
+}
+
+void fg_conv2d_expanded_fused_s4(const fg_conv2d_params *p, const int8_t *input, const int8_t *filter,
+                                 int8_t *output) {
+    FG_S4_EXPANDED_LAYER(layer);
+    (void)filter;
+    fg_expanded_window_passes(p, input, output, &layer);
 }

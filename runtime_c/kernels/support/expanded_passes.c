@@ -30,45 +30,84 @@ static int32_t fg_pass_pixels(int32_t pixels, int32_t most, int32_t kept_per_pix
     return (pixels + passes - 1) / passes;
 }
 
-/* One group's outputs for `count` pixels whose taps take one expansion: each pixel's sums in registers, the eight
+/* Where the pixels of a pass read their taps: pixel i's window row r (r < rows) is the run of `run` taps at
+ * fg_pass_pixel(g, i) + r * row. */
+typedef struct {
+    const int8_t *x;
+    int32_t width;  /* pixels a line */
+    int32_t step;   /* bytes from a pixel to the next on a line */
+    int32_t line;   /* bytes from a line to the next */
+    int32_t rows, row, run;
+} fg_pass_taps;
+
+static inline const int8_t *fg_pass_pixel(const fg_pass_taps *g, int32_t i) {
+    return g->x + (i / g->width) * g->line + (i % g->width) * g->step;
+}
+
+/* The sums of one pixel's window (its taps from x, `rows` runs of `run` taps `row` bytes apart) with the expanded
+ * words of all of them. */
+__attribute__((always_inline)) static inline void fg_window_sums(int32_t rows, int32_t run, int32_t row,
+                                                                 const int8_t *x, const int32_t *w, int64_t s[4]) {
+    s[0] = s[1] = s[2] = s[3] = FG_LOW_START;
+    for (int32_t r = 0; r < rows; ++r, x += row) {
+        fg_paired_run(x, x + run, &w, s);
+    }
+}
+
+/* One group's outputs for `count` pixels of a line (their taps from x, `step` bytes apart) whose windows (of `rows`
+ * rows: 1 is inlined apart, the pointwise case) take one expansion: each pixel's sums in registers, the eight
  * outputs stored from them (fewer: through the general store). */
-static inline void fg_group_whole(const int8_t *x, int32_t depth, int32_t count, const int32_t *words,
-                                  const fg_fused_channel *c, int32_t channels, int32_t offset, int8_t *out,
-                                  int32_t out_c) {
+__attribute__((always_inline)) static inline void fg_group_line(int32_t rows, int32_t run, int32_t row,
+                                                                const int8_t *x, int32_t step, int32_t count,
+                                                                const int32_t *words, const fg_fused_channel *c,
+                                                                int32_t channels, int32_t offset, int8_t *out,
+                                                                int32_t out_c) {
     if (channels < FG_PAIRED_CHANNELS) {
-        for (int32_t i = 0; i < count; ++i, x += depth, out += out_c) {
-            const int32_t *w = words;
-            int64_t s[4] = {FG_LOW_START, FG_LOW_START, FG_LOW_START, FG_LOW_START};
-            fg_paired_run(x, x + depth, &w, s);
+        for (int32_t i = 0; i < count; ++i, x += step, out += out_c) {
+            int64_t s[4];
+            fg_window_sums(rows, run, row, x, words, s);
             fg_expanded_store(s, c, offset, channels, out);
         }
         return;
     }
-    for (int32_t i = 0; i < count; ++i, x += depth) {
-        const int32_t *w = words;
+    for (int32_t i = 0; i < count; ++i, x += step) {
         const fg_fused_channel *k = c;
         int8_t *o = out + i * out_c;
         int64_t s[4];
-        s[0] = s[1] = s[2] = s[3] = FG_LOW_START;
-        fg_paired_run(x, x + depth, &w, s);
+        fg_window_sums(rows, run, row, x, words, s);
         fg_fused_store8(s, &k, offset, &o);
     }
 }
 
-/* One group's outputs for `count` pixels, their taps expanded layer->taps at a time, their sums kept meanwhile. */
-static void fg_group_pieces(const fg_conv2d_params *p, const fg_expanded_layer *layer, const int8_t *x, int32_t count,
-                            int32_t oc, const fg_fused_channel *c, int32_t channels, int8_t *out) {
-    const int32_t depth = p->in_c;
+/* The same for the `count` pixels of a pass, line by line. */
+__attribute__((always_inline)) static inline void fg_group_whole(const fg_pass_taps *g, int32_t rows, int32_t count,
+                                                                 const int32_t *words, const fg_fused_channel *c,
+                                                                 int32_t channels, int32_t offset, int8_t *out,
+                                                                 int32_t out_c) {
+    const int8_t *x = g->x;
+    for (int32_t i = 0; i < count; i += g->width, x += g->line) {
+        const int32_t pixels = count - i < g->width ? count - i : g->width;
+        fg_group_line(rows, g->run, g->row, x, g->step, pixels, words, c, channels, offset, out + i * out_c, out_c);
+    }
+}
+
+/* One group's outputs for `count` pixels, their taps expanded layer->taps at a time (within a window row), their
+ * sums kept meanwhile. */
+static void fg_group_pieces(const fg_conv2d_params *p, const fg_expanded_layer *layer, const fg_pass_taps *g,
+                            int32_t count, int32_t oc, const fg_fused_channel *c, int32_t channels, int8_t *out) {
     int64_t (*const sums)[FG_PAIRED_WORDS] = layer->sums;
     for (int32_t i = 0; i < count; ++i) {
         sums[i][0] = sums[i][1] = sums[i][2] = sums[i][3] = FG_LOW_START;
     }
-    for (int32_t t = 0; t < depth; t += layer->taps) {
-        const int32_t taps = depth - t < layer->taps ? depth - t : layer->taps;
-        layer->expand(p, oc, t, taps, layer->words);
-        for (int32_t i = 0; i < count; ++i) {
-            const int32_t *w = layer->words;
-            fg_paired_run(x + i * depth + t, x + i * depth + t + taps, &w, sums[i]);
+    for (int32_t r = 0; r < g->rows; ++r) {
+        for (int32_t t = 0; t < g->run; t += layer->taps) {
+            const int32_t taps = g->run - t < layer->taps ? g->run - t : layer->taps;
+            layer->expand(p, oc, r * g->run + t, taps, layer->words);
+            for (int32_t i = 0; i < count; ++i) {
+                const int8_t *const x = fg_pass_pixel(g, i) + r * g->row + t;
+                const int32_t *w = layer->words;
+                fg_paired_run(x, x + taps, &w, sums[i]);
+            }
         }
     }
     for (int32_t i = 0; i < count; ++i) {
@@ -76,36 +115,90 @@ static void fg_group_pieces(const fg_conv2d_params *p, const fg_expanded_layer *
     }
 }
 
+/* The outputs of `count` pixels (at most layer->pixels unless their windows take one expansion), group by group. */
+static void fg_expanded_pass(const fg_conv2d_params *p, const fg_expanded_layer *layer, const fg_pass_taps *g,
+                             int32_t count, int8_t *stored) {
+    const int whole = g->rows * g->run <= layer->taps;
+    fg_fused_channel c[FG_PAIRED_CHANNELS];
+    for (int32_t oc = 0; oc < p->out_c; oc += FG_PAIRED_CHANNELS) {
+        const int32_t channels = p->out_c - oc < FG_PAIRED_CHANNELS ? p->out_c - oc : FG_PAIRED_CHANNELS;
+        layer->constants(p, oc, channels, c);
+        if (whole) {
+            layer->expand(p, oc, 0, g->rows * g->run, layer->words);
+            if (g->rows == 1) {
+                fg_group_whole(g, 1, count, layer->words, c, channels, p->requant.output_offset, stored + oc, p->out_c);
+            } else {
+                fg_group_whole(g, g->rows, count, layer->words, c, channels, p->requant.output_offset, stored + oc,
+                               p->out_c);
+            }
+        } else {
+            fg_group_pieces(p, layer, g, count, oc, c, channels, stored + oc);
+        }
+    }
+}
+
 FG_HOT_LOOP void fg_expanded_passes(const fg_conv2d_params *p, const int8_t *input, int8_t *output,
                                     const fg_expanded_layer *layer) {
     const int32_t pixels = p->batches * p->out_h * p->out_w, depth = p->in_c, out_c = p->out_c;
-    const int whole = depth <= layer->taps;
     const int copied = layer->kept_bytes > 0 && layer->copy_inputs && depth < out_c;
     const int buffered = layer->kept_bytes > 0 && !copied;
-    const int32_t per_pass = fg_pass_pixels(pixels, whole ? pixels : layer->pixels,
+    const int32_t per_pass = fg_pass_pixels(pixels, depth <= layer->taps ? pixels : layer->pixels,
                                             copied ? depth : buffered ? out_c : 0, layer->kept_bytes);
-    fg_fused_channel c[FG_PAIRED_CHANNELS];
     for (int32_t first = 0; first < pixels; first += per_pass) {
         const int32_t count = pixels - first < per_pass ? pixels - first : per_pass;
-        const int8_t *x = input + first * depth;
-        int8_t *const stored = buffered ? layer->kept : output + first * out_c;
+        fg_pass_taps g = {input + first * depth, count, depth, 0, 1, 0, depth};
         if (copied) {
-            fg_copy_row(layer->kept, x, count * depth);
-            x = layer->kept;
+            fg_copy_row(layer->kept, g.x, count * depth);
+            g.x = layer->kept;
         }
-        for (int32_t oc = 0; oc < out_c; oc += FG_PAIRED_CHANNELS) {
-            const int32_t channels = out_c - oc < FG_PAIRED_CHANNELS ? out_c - oc : FG_PAIRED_CHANNELS;
-            layer->constants(p, oc, channels, c);
-            if (whole) {
-                layer->expand(p, oc, 0, depth, layer->words);
-                fg_group_whole(x, depth, count, layer->words, c, channels, p->requant.output_offset, stored + oc,
-                               out_c);
-            } else {
-                fg_group_pieces(p, layer, x, count, oc, c, channels, stored + oc);
-            }
-        }
+        fg_expanded_pass(p, layer, &g, count, buffered ? layer->kept : output + first * out_c);
         if (buffered) {
             fg_copy_row(output + first * out_c, layer->kept, count * out_c);
+        }
+    }
+}
+
+/* Rows [y0, y0 + rows) of the image, columns [-pad_left, width - pad_left), into slab: the zero point outside it. */
+static void fg_fill_slab(const fg_conv2d_params *p, const int8_t *image, int32_t y0, int32_t rows, int32_t width,
+                         int8_t *slab) {
+    const int32_t in_c = p->in_c, left = p->pad_left;
+    const int32_t first = left < width ? left : width;
+    const int32_t last = p->in_w + left < width ? p->in_w + left : width;  /* slab columns [first, last) inside */
+    const int8_t zero_point = (int8_t)-p->requant.input_offset;
+    for (int32_t r = 0; r < rows; ++r, slab += width * in_c) {
+        const int32_t y = y0 + r;
+        if (y < 0 || y >= p->in_h || last <= first) {
+            fg_fill_row(slab, zero_point, width * in_c);
+            continue;
+        }
+        if (first > 0) {
+            fg_fill_row(slab, zero_point, first * in_c);
+        }
+        fg_copy_row(slab + first * in_c, image + (y * p->in_w + first - left) * in_c, (last - first) * in_c);
+        if (last < width) {
+            fg_fill_row(slab + last * in_c, zero_point, (width - last) * in_c);
+        }
+    }
+}
+
+FG_HOT_LOOP void fg_expanded_window_passes(const fg_conv2d_params *p, const int8_t *input, int8_t *output,
+                                           const fg_expanded_layer *layer) {
+    const int32_t in_c = p->in_c, out_w = p->out_w, run = p->filter_w * in_c;
+    const int32_t width = (out_w - 1) * p->stride_w + p->filter_w, span = (p->filter_h - 1) * p->dilation_h + 1;
+    const int32_t line = width * in_c, whole = p->filter_h * run <= layer->taps;
+    int32_t most = (layer->kept_bytes / line - span) / p->stride_h + 1;  /* output rows whose input rows fit */
+    if (!whole && most * out_w > layer->pixels) {
+        most = layer->pixels / out_w;
+    }
+    for (int32_t b = 0; b < p->batches; ++b) {
+        const int8_t *const image = input + b * p->in_h * p->in_w * in_c;
+        for (int32_t oy = 0; oy < p->out_h; oy += most) {
+            const int32_t rows = p->out_h - oy < most ? p->out_h - oy : most;
+            const fg_pass_taps g = {layer->kept, out_w, p->stride_w * in_c, p->stride_h * line, p->filter_h,
+                                    p->dilation_h * line, run};
+            fg_fill_slab(p, image, oy * p->stride_h - p->pad_top, (rows - 1) * p->stride_h + span, width,
+                         layer->kept);
+            fg_expanded_pass(p, layer, &g, rows * out_w, output + ((b * p->out_h + oy) * out_w) * p->out_c);
         }
     }
 }

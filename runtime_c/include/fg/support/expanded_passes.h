@@ -42,4 +42,12 @@ typedef struct {
 void fg_expanded_passes(const fg_conv2d_params *params, const int8_t *input, int8_t *output,
                         const fg_expanded_layer *layer);
 
+/* Any window with dilation_w 1 (4-bit weights), its taps in filter rows of filter_w * in_c: output rows a pass whose
+ * input rows (the zero point in the padding) fit in `kept`, read from there, their outputs stored directly (the
+ * overlap allowance kept: a pass's inputs are copied before its outputs are stored). At least one output row's
+ * input rows must fit, and, unless the whole window takes one expansion, a window row must (filter_w * in_c <=
+ * taps) and an output row's pixels (out_w <= pixels). */
+void fg_expanded_window_passes(const fg_conv2d_params *params, const int8_t *input, int8_t *output,
+                               const fg_expanded_layer *layer);
+
 #endif /* FG_EXPANDED_PASSES_H */
