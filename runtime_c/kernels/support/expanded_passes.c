@@ -54,40 +54,44 @@ __attribute__((always_inline)) static inline void fg_window_sums(int32_t rows, i
     }
 }
 
-/* One group's outputs for `count` pixels of a line (their taps from x, `step` bytes apart) whose windows (of `rows`
- * rows: 1 is inlined apart, the pointwise case) take one expansion: each pixel's sums in registers, the eight
- * outputs stored from them (fewer: through the general store). */
-__attribute__((always_inline)) static inline void fg_group_line(int32_t rows, int32_t run, int32_t row,
-                                                                const int8_t *x, int32_t step, int32_t count,
-                                                                const int32_t *words, const fg_fused_channel *c,
-                                                                int32_t channels, int32_t offset, int8_t *out,
-                                                                int32_t out_c) {
-    if (channels < FG_PAIRED_CHANNELS) {
-        for (int32_t i = 0; i < count; ++i, x += step, out += out_c) {
-            int64_t s[4];
-            fg_window_sums(rows, run, row, x, words, s);
-            fg_expanded_store(s, c, offset, channels, out);
-        }
-        return;
+/* One group's outputs for `count` pixels of a line (their taps from x, `step` bytes apart) whose windows take one
+ * expansion: out of line, one copy of the loop for every window and group. */
+static __attribute__((noinline)) void fg_group_general(int32_t rows, int32_t run, int32_t row, const int8_t *x,
+                                                     int32_t step, int32_t count, const int32_t *words,
+                                                     const fg_fused_channel *c, int32_t channels, int32_t offset,
+                                                     int8_t *out, int32_t out_c) {
+    for (int32_t i = 0; i < count; ++i, x += step, out += out_c) {
+        int64_t s[4];
+        fg_window_sums(rows, run, row, x, words, s);
+        fg_expanded_store(s, c, offset, channels, out);
     }
-    for (int32_t i = 0; i < count; ++i, x += step) {
+}
+
+/* The same for a whole group of eight and windows of one row (the pointwise layers, whose taps are fewest per
+ * output: their own loop, each pixel's eight outputs stored from the sums' registers). */
+static inline void fg_group_line(const int8_t *x, int32_t run, int32_t count, const int32_t *words,
+                                 const fg_fused_channel *c, int32_t offset, int8_t *out, int32_t out_c) {
+    for (int32_t i = 0; i < count; ++i, x += run) {
         const fg_fused_channel *k = c;
         int8_t *o = out + i * out_c;
         int64_t s[4];
-        fg_window_sums(rows, run, row, x, words, s);
+        fg_window_sums(1, run, 0, x, words, s);
         fg_fused_store8(s, &k, offset, &o);
     }
 }
 
 /* The same for the `count` pixels of a pass, line by line. */
-__attribute__((always_inline)) static inline void fg_group_whole(const fg_pass_taps *g, int32_t rows, int32_t count,
-                                                                 const int32_t *words, const fg_fused_channel *c,
-                                                                 int32_t channels, int32_t offset, int8_t *out,
-                                                                 int32_t out_c) {
+static void fg_group_whole(const fg_pass_taps *g, int32_t count, const int32_t *words, const fg_fused_channel *c,
+                           int32_t channels, int32_t offset, int8_t *out, int32_t out_c) {
+    if (g->rows == 1 && g->step == g->run && channels == FG_PAIRED_CHANNELS && count <= g->width) {
+        fg_group_line(g->x, g->run, count, words, c, offset, out, out_c);
+        return;
+    }
     const int8_t *x = g->x;
     for (int32_t i = 0; i < count; i += g->width, x += g->line) {
         const int32_t pixels = count - i < g->width ? count - i : g->width;
-        fg_group_line(rows, g->run, g->row, x, g->step, pixels, words, c, channels, offset, out + i * out_c, out_c);
+        fg_group_general(g->rows, g->run, g->row, x, g->step, pixels, words, c, channels, offset, out + i * out_c,
+                         out_c);
     }
 }
 
@@ -125,12 +129,7 @@ static void fg_expanded_pass(const fg_conv2d_params *p, const fg_expanded_layer 
         layer->constants(p, oc, channels, c);
         if (whole) {
             layer->expand(p, oc, 0, g->rows * g->run, layer->words);
-            if (g->rows == 1) {
-                fg_group_whole(g, 1, count, layer->words, c, channels, p->requant.output_offset, stored + oc, p->out_c);
-            } else {
-                fg_group_whole(g, g->rows, count, layer->words, c, channels, p->requant.output_offset, stored + oc,
-                               p->out_c);
-            }
+            fg_group_whole(g, count, layer->words, c, channels, p->requant.output_offset, stored + oc, p->out_c);
         } else {
             fg_group_pieces(p, layer, g, count, oc, c, channels, stored + oc);
         }
