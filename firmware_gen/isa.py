@@ -49,6 +49,8 @@ class Isa:
     # Bytes of the memory region that holds the constants (and the code): what the lowering may spend on wider,
     # faster weight layouts (ops/convolution/wide_layout.py). 0: unknown (the host build), compact layouts only.
     flash_bytes: int = 0
+    # Bytes of the board's stack: what a kernel variant may keep on it (ops/convolution/expanded_layout.py). 0: unknown.
+    stack_bytes: int = 0
 
     def has(self, required: frozenset[str]) -> bool:
         return required <= self.features

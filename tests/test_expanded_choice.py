@@ -1,17 +1,20 @@
 """Where the compiler runs the compact 1x1 layers on their expanded variant (ops/convolution/expanded_layout.py),
 which allows
-no output overlap above 16 channels: only where the layers planned without it keep the pool's size."""
+no output overlap above 16 channels: only where the layers planned without it keep the pool's size; and the
+Armv7-M 4-bit convolutions on theirs: where the output stage is the fused one and the board's stack takes them."""
 
 from __future__ import annotations
 
 import dataclasses
 
+import numpy as np
 import pytest
 
 import firmware_gen.driver.compiler as compiler
 from firmware_gen.driver.compiler import compile_graph
 from firmware_gen.frontend.tflite_reader import read_model
-from firmware_gen.ops.convolution.expanded_layout import EXPANDED
+from firmware_gen.modelgen.writer import ModelBuilder
+from firmware_gen.ops.convolution.expanded_layout import ARMV7M_4BIT, EXPANDED, EXPANDED_4BIT, WINDOW_4BIT
 from firmware_gen.ops.convolution.fused_output import COMPACT_FUSED
 from firmware_gen.planner import PlanningOptions
 from firmware_gen.target.boards import load_board
@@ -44,3 +47,26 @@ def test_layers_that_would_grow_the_pool_keep_the_compact_kernel(monkeypatch: py
     functions = _functions(compile_graph(graph, options=QUICK, isa=load_board("qemu_cortex_m3").isa))
     assert functions.count(EXPANDED) == 1  # the 48x48x16 layer keeps its overlap (its outputs wait on the stack)
     assert functions.count(COMPACT_FUSED) == 12
+
+
+def _conv_4bit(filter_hw: tuple[int, int], activation: str = "NONE") -> bytes:
+    """One CONV_2D with 4-bit weights on 6x6x16, 24 output channels."""
+    rng = np.random.default_rng(1)
+    b = ModelBuilder("conv4")
+    x = b.input("x", (1, 6, 6, 16), "int8", scale=0.05, zero_point=-3)
+    w = b.constant("w", rng.integers(-8, 8, (24, *filter_hw, 16)).astype(np.int8), scale=0.1, int4=True)
+    bias = b.constant("b", rng.integers(-300, 300, 24).astype(np.int32), scale=0.005)
+    y = b.tensor("y", (1, 6, 6, 24), "int8", scale=0.5, zero_point=-3)
+    b.operator("CONV_2D", [x, w, bias], [y], {"padding": "SAME", "activation": activation})
+    b.output(y)
+    return b.build()
+
+
+@pytest.mark.parametrize(("filter_hw", "activation", "board", "function"), [
+    ((1, 1), "NONE", "mps2_an385", EXPANDED_4BIT), ((3, 3), "NONE", "mps2_an385", WINDOW_4BIT),
+    ((3, 3), "RELU", "mps2_an385", ARMV7M_4BIT),  # a clamp the fused output stage does not apply
+    ((1, 1), "NONE", "qemu_cortex_m3", ARMV7M_4BIT),  # a 4 KB stack: not the expanded variants' 10.3 KB
+])
+def test_4bit_convolutions_run_expanded_on_boards_whose_stack_takes_it(filter_hw, activation, board, function) -> None:
+    graph = read_model(_conv_4bit(filter_hw, activation))
+    assert _functions(compile_graph(graph, options=QUICK, isa=load_board(board).isa)) == [function]

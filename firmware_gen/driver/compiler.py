@@ -78,11 +78,11 @@ def plan_model(graph: Graph, options: PlanningOptions = PlanningOptions(),
 
 
 def _expand_within_pool(graph: Graph, calls: dict[int, KernelCall], plan: MemoryPlan,
-                        options: PlanningOptions) -> tuple[dict[int, KernelCall], MemoryPlan]:
+                        options: PlanningOptions, stack_bytes: int) -> tuple[dict[int, KernelCall], MemoryPlan]:
     """The compact fused 1x1 layers on their expanded variant (ops/convolution/expanded_layout.py), which allows no
     output
     overlap, where planning them without it costs no pool bytes; otherwise `calls` and `plan` as they are."""
-    keeping, side_by_side = expansion_candidates(graph, calls, plan.pool_bytes)
+    keeping, side_by_side = expansion_candidates(graph, calls, plan.pool_bytes, stack_bytes)
     if side_by_side and options.overlap:
         replanned = _replan_within(graph, options, side_by_side, plan.pool_bytes, overlap_granules(calls))
         side_by_side = side_by_side if replanned else frozenset()
@@ -122,7 +122,7 @@ def compile_graph(graph: Graph, interface: str = "unpacked", options: PlanningOp
     calls = lower(graph, dataclasses.replace(isa, flash_bytes=0) if generation.compact_weights else isa)
     whole, stage = _plan_patches(graph, calls, options, isa, interface)
     if stage is None:
-        calls, plan = _expand_within_pool(graph, calls, whole, options)
+        calls, plan = _expand_within_pool(graph, calls, whole, options, isa.stack_bytes)
     else:
         calls, plan = {**calls, **stage.calls}, stage.plan
     steps = legalize(graph, calls, plan, generation.name)

@@ -101,7 +101,7 @@ class Board:
     @property
     def isa(self) -> Isa:
         features = core_features(self.core, self.features) if self.kernel_variants else frozenset()
-        return Isa(features, self.region_for("rodata").size)
+        return Isa(features, self.region_for("rodata").size, self.stack_bytes)
 
     @property
     def instructions_per_tick(self) -> float:

@@ -89,13 +89,22 @@ def _cases() -> list[bytes]:
         _case(28, "FULLY_CONNECTED", 8, 5, per_channel=False, rows=3),
         _case(29, "FULLY_CONNECTED", 40, 18, per_channel=False, out_zp=-128),
         _case(30, "FULLY_CONNECTED", 600, 6, per_channel=False, extreme=True),
+        # no clamp: Armv7-M's channel-pair words expanded to paired words; 1x1, stride 1: outputs kept (fewer out than
+        # in) or inputs copied, a last group short of eight channels, a layer deeper than one expansion, two passes
+        _case(30, "CONV_2D", 33, 13, (1, 1), per_channel=False), _case(32, "CONV_2D", 5, 21, (1, 1)),
+        _case(34, "CONV_2D", 300, 9, (1, 1), per_channel=False),
+        _case(36, "CONV_2D", 150, 140, (1, 1), padding="VALID"),
+        # other windows the same way from slabs of input rows (cases 2, 12, 18 and 20 too): 1x1 at stride 2, a window
+        # of more taps than one expansion in three passes of two output rows
+        _case(38, "CONV_2D", 8, 12, (1, 1), stride=2), _case(40, "CONV_2D", 150, 5, (3, 1)),
     ]
 
 
 # The kernels each board's batch must reach: its ISA class's variants, and the portable ones where no variant takes
 # the layer (a window of more taps than the variants gather, depthwise filters other than 3x3).
 PLANAR = "fg_depthwise_conv2d_3x3_planar_s4"  # Armv7-M: mps2_an385 and mps2_an386 (MVE has its own)
-ARMV7M = ["fg_conv2d_s4", "fg_conv2d_s4_armv7m", "fg_depthwise_conv2d_s4", PLANAR, "fg_fully_connected_s4_armv7m"]
+ARMV7M = ["fg_conv2d_s4", "fg_conv2d_s4_armv7m", "fg_conv2d_pointwise_expanded_fused_s4", "fg_conv2d_expanded_fused_s4",
+          "fg_depthwise_conv2d_s4", PLANAR, "fg_fully_connected_s4_armv7m"]
 EXPECTED = {"mps2_an385": ARMV7M,
             "mps2_an386": ["fg_conv2d_s4", "fg_conv2d_s4_dsp", "fg_depthwise_conv2d_s4", PLANAR,
                            "fg_depthwise_conv2d_3x3_ring_s4_dsp", "fg_fully_connected_s4_dsp"],

@@ -118,5 +118,14 @@ void fg_conv2d_pointwise_blocked_fused_s8(const fg_conv2d_params *params, const 
  * wait on the stack until the pass's last input is read (then as fg_conv2d_pointwise_fused_s8, ops/overlap.py). */
 void fg_conv2d_pointwise_expanded_fused_s8(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter,
                                            int8_t *output);
+/* The same loop for a 1x1 convolution (stride 1) with 4-bit weights, from fg_conv2d_s4_armv7m's parameters as they are
+ * (params->packed: its layout, every channel's output stage the fast one; in_c < 2048), any out_c. */
+void fg_conv2d_pointwise_expanded_fused_s4(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter,
+                                           int8_t *output);
+/* The same for any window with dilation_w 1 whose input rows for one output row fit the kernel's 4 KB slab (a run of
+ * filter_w * in_c <= 288 taps and out_w <= 32 unless the whole window is at most 288 taps): a pass's input rows
+ * copied with the zero point in the padding, then its windows read from there. */
+void fg_conv2d_expanded_fused_s4(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter,
+                                 int8_t *output);
 
 #endif /* FG_CONV2D_H */
