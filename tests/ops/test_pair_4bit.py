@@ -2,7 +2,8 @@
 the channel-pair bytes (pair_4bit.pack_channel_pairs) give both channels' sums exactly, the Armv7-M tap words give
 them through one 64-bit SMLAL per pair of channels, the DSP words unpack (AND, SSUB16) into the int8 variants' int16
 pairs, and the DSP FULLY_CONNECTED words give four outputs' sums. Odd channel counts, depths off a multiple of 8,
-the extreme weights and inputs."""
+the extreme weights and inputs. The DSP convolution's blocks: within the small-stack bound below a 16 KB stack, deeper
+on one."""
 
 from __future__ import annotations
 
@@ -11,7 +12,16 @@ import pytest
 
 from firmware_gen.ops.variants.armv7m_4bit import pair_words
 from firmware_gen.ops.variants.dsp import interleaved_pairs
-from firmware_gen.ops.variants.dsp_4bit import FC_SAFE_CHUNK, fc_chunk, fc_words, unpacking_words
+from firmware_gen.ops.variants.dsp_4bit import (
+    FC_SAFE_CHUNK,
+    SMALL_INPUTS,
+    SMALL_UNPACKED,
+    STACK_RESERVE,
+    dsp_blocking,
+    fc_chunk,
+    fc_words,
+    unpacking_words,
+)
 from firmware_gen.ops.variants.pair_4bit import pack_channel_pairs
 
 SHAPES = [(1, 1), (2, 7), (5, 9), (8, 16), (13, 33), (16, 144)]
@@ -126,3 +136,34 @@ def test_dsp_fully_connected_rows_split_in_one_chunk_where_their_weights_allow()
     spread = np.random.default_rng(5).integers(-8, 8, (8, 640))
     assert fc_chunk(spread) == 640
     assert fc_chunk(np.where(spread < 0, -8, 7)) == FC_SAFE_CHUNK
+
+
+def _conv(in_c: int, out_c: int, window: int, side: int = 8) -> dict:
+    return {"filter_h": window, "filter_w": window, "in_c": in_c, "out_c": out_c, "out_h": side, "out_w": side}
+
+
+@pytest.mark.parametrize("params", [_conv(256, 32, 1), _conv(32, 32, 3), _conv(64, 64, 3), _conv(3, 5, 3, 30),
+                                    _conv(128, 64, 1), _conv(1, 1, 1, 1)])
+def test_dsp_conv_blocks_grow_only_on_a_16k_stack(params):
+    """4 KB, 8 KB and an unknown stack (0): the pixel block's input pairs within SMALL_INPUTS words and the unpacked
+    channel pairs within SMALL_UNPACKED, and within the stack less STACK_RESERVE where a tile and a pair fit it; 16 KB:
+    as few pixel blocks as the stack less STACK_RESERVE takes. Every block evened out."""
+    pairs = -(-params["filter_h"] ** 2 * params["in_c"] // 8) * 4
+    tiles, channel_pairs = -(-params["out_h"] * params["out_w"] // 3), -(-params["out_c"] // 2)
+    for stack in (0, 4096, 8192, 16384):
+        tile_block, pair_block, stack_bytes = dsp_blocking(params, stack)
+        assert stack_bytes == 4 * pairs * (3 * tile_block + 2 * pair_block)
+        assert tile_block == -(-tiles // -(-tiles // tile_block)) and pair_block <= channel_pairs
+        if stack < 16384:
+            assert 3 * pairs * tile_block <= SMALL_INPUTS and 2 * pairs * pair_block <= SMALL_UNPACKED
+        if stack and 20 * pairs <= stack - STACK_RESERVE:
+            assert stack_bytes <= stack - STACK_RESERVE
+    small, deep = dsp_blocking(params, 8192), dsp_blocking(params, 16384)
+    assert -(-tiles // deep[0]) <= -(-tiles // small[0])
+
+
+def test_the_deep_layers_of_the_sweep_take_fewer_pixel_blocks_on_a_16k_stack():
+    """bench/int4_shapes.py's 1x1 256->32 and 3x3 32->32 on 8x8 pixels (22 tiles): 3 and 4 pixel blocks on a 16 KB
+    stack, where the small bound takes 6 and 8."""
+    assert dsp_blocking(_conv(256, 32, 1), 0)[:2] == (4, 2) and dsp_blocking(_conv(256, 32, 1), 16384)[:2] == (8, 3)
+    assert dsp_blocking(_conv(32, 32, 3), 0)[:2] == (3, 2) and dsp_blocking(_conv(32, 32, 3), 16384)[:2] == (6, 4)

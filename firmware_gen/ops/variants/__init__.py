@@ -23,9 +23,9 @@ from firmware_gen.frontend.ir import Graph, Operator
 from firmware_gen.isa import ARMV7M, Isa
 from firmware_gen.ops.base import KernelCall
 
-# (graph, operator, the portable call) -> the variant's call, or None when the layer does not meet its
-# preconditions.
-Specializer = Callable[[Graph, Operator, KernelCall], KernelCall | None]
+# (graph, operator, the portable call[, the board's stack bytes: Variant.takes_stack]) -> the variant's call, or None
+# when the layer does not meet its preconditions.
+Specializer = Callable[..., KernelCall | None]
 
 
 @dataclass(frozen=True)
@@ -39,6 +39,9 @@ class Variant:
     # The call's params -> the bytes an overlapping output must lie a whole number of before the input for the
     # kernel to run fast (KernelCall.overlap_granule); None: fast at any overlap the operator allows.
     overlap_granule: Callable[[dict], int] | None = None
+    # Its specialize takes the board's stack bytes (Isa.stack_bytes) as a fourth argument: the variant sizes its
+    # run-time arrays to it.
+    takes_stack: bool = False
 
 
 def whole_input_pixels(params: dict) -> int:
@@ -82,7 +85,8 @@ def specialize(graph: Graph, op: Operator, call: KernelCall, isa: Isa) -> Kernel
     """The fastest variant of `call` the ISA offers and the layer allows; the call itself if none."""
     for variant in VARIANTS:
         if variant.replaces == call.function and isa.has(variant.requires):
-            chosen = variant.specialize(graph, op, call)
+            chosen = (variant.specialize(graph, op, call, isa.stack_bytes) if variant.takes_stack else
+                      variant.specialize(graph, op, call))
             if chosen is not None:
                 return chosen
     return call

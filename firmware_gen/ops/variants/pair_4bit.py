@@ -12,8 +12,9 @@ from firmware_gen.frontend.ir import Graph, Operator
 from firmware_gen.ops.base import KernelCall
 from firmware_gen.ops.variants import Variant
 
-# (graph, operator, the portable call, the variant, output channels) -> the variant's call, its weights laid out.
-Layout = Callable[[Graph, Operator, KernelCall, Variant, int], KernelCall]
+# (graph, operator, the portable call, the variant, output channels[, the board's stack bytes when the variant takes
+# them]) -> the variant's call, its weights laid out.
+Layout = Callable[..., KernelCall]
 
 
 def weights_4bit(graph: Graph, op: Operator, out_c: int) -> np.ndarray:
@@ -34,14 +35,14 @@ def pack_channel_pairs(weights: np.ndarray) -> np.ndarray:
 
 def conv_and_fully_connected(prefix: str, requires: frozenset[str], layout: Layout, window_taps: int,
                              description: str, depth_max: int | None = None,
-                             fc_description: str | None = None) -> list[Variant]:
-    """fg_conv2d_s4_<prefix> (windows of at most window_taps taps) and fg_fully_connected_s4_<prefix> (rows of at most
-    depth_max; described by fc_description if given)."""
-    def conv2d(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
+                             fc_description: str | None = None, takes_stack: bool = False) -> list[Variant]:
+    """fg_conv2d_s4_<prefix> (windows of at most window_taps taps; laid out for the board's stack if takes_stack) and
+    fg_fully_connected_s4_<prefix> (rows of at most depth_max; described by fc_description if given)."""
+    def conv2d(graph: Graph, op: Operator, call: KernelCall, *stack_bytes: int) -> KernelCall | None:
         p = call.params
         if p["filter_h"] * p["filter_w"] * p["in_c"] > window_taps:
             return None
-        return layout(graph, op, call, variants[0], int(p["out_c"]))
+        return layout(graph, op, call, variants[0], int(p["out_c"]), *stack_bytes)
 
     def fully_connected(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
         if depth_max is not None and call.params["accum_depth"] > depth_max:
@@ -49,7 +50,7 @@ def conv_and_fully_connected(prefix: str, requires: frozenset[str], layout: Layo
         return layout(graph, op, call, variants[1], int(call.params["out_depth"]))
 
     variants = [Variant(f"fg_conv2d_s4_{prefix}", "fg_conv2d_s4", requires, conv2d,
-                        f"{description}; windows copied (gathered at the border)"),
+                        f"{description}; windows copied (gathered at the border)", takes_stack=takes_stack),
                 Variant(f"fg_fully_connected_s4_{prefix}", "fg_fully_connected_s4", requires, fully_connected,
                         fc_description or description)]
     return variants

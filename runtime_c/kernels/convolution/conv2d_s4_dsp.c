@@ -1,26 +1,24 @@
 /* CONV_2D with 4-bit weights on the DSP extension: the int8 variant's tile (fg/isa/dsp.h: three pixels x a channel
  * pair per pass of SMLAD on int16 weight pairs, the output stage fused) run on weights unpacked block by block.
  *
- * Output pixels go in blocks of up to FG_S4_DSP_TILES tiles of three (raster order): each tile's windows are
- * sign-extended into input pairs first (inside the image straight from its rows, else gathered with the zero point in
- * the padding), then for each block of channel pairs the 4-bit weights are unpacked into the int8 layout on the stack
- * (FG_S4_DSP_UNPACKED words) and every tile of the pixel block runs on them. A weight is unpacked once per pixel block
- * (AND with a shifted operand and SSUB16, four words a STM: about 1.2 instructions a weight) and multiplied by every
- * pixel of it, so the unpacking costs 1.2 / (3 x tiles) instructions per product against the tile's ~0.7.
+ * Output pixels go in blocks of up to `tiles` tiles of three (raster order): each tile's windows are sign-extended
+ * into input pairs first (inside the image straight from its rows, else gathered with the zero point in the padding),
+ * then for each block of up to `pairs` channel pairs the 4-bit weights are unpacked into the int8 layout on the stack
+ * and every tile of the pixel block runs on them. A weight is unpacked once per pixel block (AND with a shifted
+ * operand and SSUB16, four words a STM: about 1.2 instructions a weight) and multiplied by every pixel of it, so the
+ * unpacking costs 1.2 / (3 x tiles) instructions per product against the tile's ~0.7. Both blocks are the
+ * generator's (firmware_gen/ops/variants/dsp_4bit.py, dsp_blocking: bigger on a board with a 16 KB stack), and so
+ * are the two arrays they size on the stack (the call's run_time_stack).
  *
- * params->packed: fg_dsp_channel[out_c], then per channel pair (an odd last one with a zero channel) one word per
- * four depths q (the window's taps to a multiple of 8): nibble k (k < 4) the weight + 8 of int16 word k's low lane,
- * nibble 4 + k its high lane's, word k of the int8 layout being (A[4q], A[4q+2]), (B[4q], B[4q+2]),
- * (A[4q+1], A[4q+3]), (B[4q+1], B[4q+3]) for channels A, B of the pair (firmware_gen/ops/variants/dsp_4bit.py). */
+ * params->packed: the pixel block's tiles and the channel block's pairs, fg_dsp_channel[out_c], then per channel pair
+ * (an odd last one with a zero channel) one word per four depths q (the window's taps to a multiple of 8): nibble k
+ * (k < 4) the weight + 8 of int16 word k's low lane, nibble 4 + k its high lane's, word k of the int8 layout being
+ * (A[4q], A[4q+2]), (B[4q], B[4q+2]), (A[4q+1], A[4q+3]), (B[4q+1], B[4q+3]) for channels A, B of the pair. */
 #include "fg/variants_dsp.h"
 
 #if defined(__ARM_FEATURE_DSP)
 #include "fg/isa/dsp.h"
 #include "fg/support/window_run.h"
-
-#define FG_S4_DSP_MAX_PAIRS (FG_CONV_GATHER_TAPS / 2)  /* input pairs of a window, whole blocks of 8 depths */
-#define FG_S4_DSP_INPUTS 1536                          /* words of input pairs of a pixel block (3 per pair a tile) */
-#define FG_S4_DSP_UNPACKED (2 * FG_S4_DSP_MAX_PAIRS)   /* words of unpacked weights: at least one channel pair */
 
 /* Unpacks `count` channel pairs of `words` words each (four depths a word, an even count) into the int8 layout at
  * out: each word shifted, masked and SSUB16 into four words stored by one STM (9 instructions a word), four words
@@ -113,32 +111,37 @@ static void fg_s4_extend_dsp(const fg_conv2d_params *p, const int8_t *image, int
     fg_dsp_extend(fg_conv_window_run(p, image, oy, ox, gathered), taps, ((taps + 3) >> 2) << 1, x, 3);
 }
 
+/* The channels' output stages, after the two blocks' sizes. */
+static inline const fg_dsp_channel *fg_s4_channels(const fg_conv2d_params *p) {
+    return (const fg_dsp_channel *)((const int32_t *)p->packed + 2);
+}
+
 /* Channel pairs [first, first + count) of `tiles` tiles (their input pairs at x, `pairs` a tile) from the unpacked
  * weights w (the int8 variants' tile); pixels: of the last tile (the others have three). */
 static void fg_s4_block_dsp(const fg_conv2d_params *p, const uint32_t *x, int32_t tiles, int32_t pixels,
                             int32_t pairs, const uint32_t *w, int32_t first, int32_t count, int narrow,
                             int8_t *output) {
     const int32_t out_c = p->out_c, channels = out_c - 2 * first < 2 * count ? out_c - 2 * first : 2 * count;
-    const fg_dsp_channel *ch = (const fg_dsp_channel *)p->packed + 2 * first;
+    const fg_dsp_channel *ch = fg_s4_channels(p) + 2 * first;
     for (int32_t t = 0; t < tiles; ++t, x += 3 * pairs, output += 3 * out_c) {
         fg_dsp_gemm_3_strided(x, w, pairs, ch, channels, out_c, t + 1 < tiles ? 3 : pixels, output + 2 * first,
                               &p->requant, narrow);
     }
 }
 
-FG_HOT_LOOP void fg_conv2d_s4_dsp(const fg_conv2d_params *p, const int8_t *input, const int8_t *filter,
-                                  int8_t *output) {
+/* Every pixel block of the layer on its arrays: x (tiles_max tiles of input pairs), w (pairs_max unpacked channel
+ * pairs). Out of line: the arrays' frame pointer (r7) would take a register the unpacking's assembly uses. */
+FG_HOT_LOOP static __attribute__((noinline)) void fg_s4_conv_dsp(const fg_conv2d_params *p, const int8_t *input,
+                                                                 int8_t *output, int32_t tiles_max, int32_t pairs_max,
+                                                                 uint32_t *x, uint32_t *w) {
     const int32_t out_c = p->out_c, taps = p->filter_h * p->filter_w * p->in_c, pairs = ((taps + 7) >> 3) << 2;
     const int32_t per_image = p->out_h * p->out_w, in_bytes = p->in_h * p->in_w * p->in_c;
     const int32_t channel_pairs = (out_c + 1) >> 1, words = pairs >> 1;
-    const int32_t tiles_max = FG_S4_DSP_INPUTS / (3 * pairs), pairs_max = FG_S4_DSP_UNPACKED / (2 * pairs);
-    const uint32_t *packed = (const uint32_t *)((const fg_dsp_channel *)p->packed + out_c);
-    const int narrow = fg_dsp_all_narrow((const fg_dsp_channel *)p->packed, out_c);
+    const uint32_t *packed = (const uint32_t *)(fg_s4_channels(p) + out_c);
+    const int narrow = fg_dsp_all_narrow(fg_s4_channels(p), out_c);
     const int pointwise = p->filter_h == 1 && p->filter_w == 1 && p->stride_h == 1 && p->stride_w == 1 &&
                           p->pad_top == 0 && p->pad_left == 0 && p->out_w == p->in_w && p->in_c % 4 == 0;
-    int8_t gathered[FG_CONV_GATHER_TAPS] __attribute__((aligned(4)));
-    uint32_t x[FG_S4_DSP_INPUTS], w[FG_S4_DSP_UNPACKED];
-    (void)filter;
+    int8_t *const gathered = (int8_t *)w;  /* a border window, before the block's weights are unpacked over it */
     for (int32_t k = 0; k < tiles_max * 3 * pairs; ++k) {
         x[k] = 0;  /* the pairs past a window stay zero */
     }
@@ -160,5 +163,13 @@ FG_HOT_LOOP void fg_conv2d_s4_dsp(const fg_conv2d_params *p, const int8_t *input
             }
         }
     }
+}
+
+void fg_conv2d_s4_dsp(const fg_conv2d_params *p, const int8_t *input, const int8_t *filter, int8_t *output) {
+    const int32_t pairs = ((p->filter_h * p->filter_w * p->in_c + 7) >> 3) << 2;
+    const int32_t tiles_max = ((const int32_t *)p->packed)[0], pairs_max = ((const int32_t *)p->packed)[1];
+    uint32_t x[tiles_max * 3 * pairs], w[pairs_max * 2 * pairs];
+    (void)filter;
+    fg_s4_conv_dsp(p, input, output, tiles_max, pairs_max, x, w);
 }
 #endif
