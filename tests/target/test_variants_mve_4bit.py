@@ -81,7 +81,10 @@ def fully_connected_case(seed: int, batches: int, depth: int, out_c: int) -> byt
 def _cases() -> list[bytes]:
     pointwise = [conv_case(10 + k, "CONV_2D", shape, (1, 1), out_c) for k, (shape, out_c) in enumerate([
         ((1, 5, 5, 16), 16), ((1, 3, 3, 1), 3), ((2, 2, 3, 7), 5), ((1, 4, 5, 17), 8), ((1, 3, 5, 33), 13),
-        ((1, 1, 1, 32), 4), ((1, 5, 3, 48), 6), ((1, 2, 3, 20), 1), ((1, 3, 3, 256), 64), ((1, 2, 3, 250), 30)])]
+        ((1, 1, 1, 32), 4), ((1, 5, 3, 48), 6), ((1, 2, 3, 20), 1), ((1, 3, 3, 256), 64), ((1, 2, 3, 250), 30),
+        # the offset layout's pixels copied and summed in one loop (in_c a multiple of 16), or each copied and summed
+        # (72), with a last channel and a lone pixel through gemm_s4_mve.c
+        ((1, 3, 3, 64), 36), ((1, 3, 5, 72), 21)])]
     folded = [conv_case(30 + k, "CONV_2D", shape, filter_hw, out_c, stride, dilation, padding)
               for k, (shape, filter_hw, out_c, stride, dilation, padding) in enumerate([
                   ((1, 6, 7, 16), (3, 3), 16, 1, 1, "SAME"), ((1, 5, 6, 3), (3, 3), 5, 2, 1, "SAME"),
@@ -107,6 +110,7 @@ def _cases() -> list[bytes]:
                 conv_case(82, "CONV_2D", (1, 5, 6, 32), (3, 3), 32, shift=True),
                 conv_case(83, "CONV_2D", (1, 5, 5, 16), (3, 3), 8, shift=True),
                 conv_case(84, "CONV_2D", (1, 4, 5, 16), (1, 1), 8, shift=True),
+                conv_case(86, "CONV_2D", (1, 3, 5, 72), (1, 1), 21, shift=True),
                 conv_case(85, "DEPTHWISE_CONV_2D", (1, 5, 6, 24), (3, 3), 0, shift=True)]
     return [*pointwise, *folded, *depthwise, *fully_connected, too_large_bias, *shifting]
 
