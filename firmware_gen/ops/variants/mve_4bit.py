@@ -20,7 +20,8 @@ per row its sum (taken as a window or pixel is copied). The better one for long 
 FULLY_CONNECTED always.
 
 The signed one scales a channel's accumulator by 16, which needs 16 x |bias + sum| < 2^31: a layer whose bias is within
-2^27 - 128 x sum |w| of it on every channel (any real one) gets the variants, any other the next variant of its core.
+2^27 - 128 x sum |w| of it on every channel (any real one) may take it, any other takes the offset one, whose sums wrap
+as the int8 loop's do (its result the same int32 as TFLM's).
 Weight bytes: ceil(depth / 16) * 8 per channel (TFLite's ceil(n / 2) when depth is a multiple of 16 and out_c of 4),
 plus the quant block's 16 bytes per channel, which replace the folded bias and the per-channel multipliers and shifts.
 
@@ -47,7 +48,7 @@ from firmware_gen.ops.variants.mve import (
 )
 from firmware_gen.ops.variants.pair_4bit import weights_4bit
 
-DEPTH_MAX = 1 << 16  # |16 sum x B| < 2^31 (gemm_s4_mve.c)
+DEPTH_MAX = 1 << 16  # FULLY_CONNECTED's rows: 8 x |sum x| < 2^31 (gemm_s4_mve.c)
 SCALED_MAX = 1 << 27  # 16 x |bias + sum| < 2^31: the 4-bit GEMM layouts' bound on a channel's accumulator
 
 
@@ -96,12 +97,11 @@ def offset_is_shorter(depth: int, out_c: int, sum_per_step: int) -> bool:
 
 def _call(graph: Graph, op: Operator, call: KernelCall, variants: tuple[Variant, Variant],
           sum_per_step: int) -> KernelCall | None:
-    """The call of the signed variant, or of the offset one where it is shorter (variants: the two)."""
+    """The call of the signed variant, or of the offset one where it is shorter or the signed one's scaled sums would
+    not fit (variants: the two)."""
     out_c = int(call.params["out_c"])
     weights = weights_4bit(graph, op, out_c)
-    if not scaled_fits(call, weights):
-        return None
-    if offset_is_shorter(weights.shape[1], out_c, sum_per_step):
+    if offset_is_shorter(weights.shape[1], out_c, sum_per_step) or not scaled_fits(call, weights):
         return _with_packed(call, variants[1], gemm_layout_4bit(call, weights), [call.inputs[0], -1])
     return _with_packed(call, variants[0], signed_gemm_layout_4bit(call, weights), [call.inputs[0], -1])
 
@@ -123,7 +123,7 @@ def _folded(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
 def _fully_connected(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
     out_c = int(call.params["out_depth"])
     weights = weights_4bit(graph, op, out_c)
-    if call.params["accum_depth"] > DEPTH_MAX or not scaled_fits(call, weights):
+    if call.params["accum_depth"] > DEPTH_MAX:
         return None
     return _with_packed(call, FULLY_CONNECTED, gemm_layout_4bit(call, weights), [call.inputs[0], -1])
 
