@@ -168,23 +168,26 @@ FG_MVE_BLOCKS2(fg_mve_blocks2_s4_offset, "", FG_MVE_STEP2X4_S4_OFFSET, FG_MVE_IN
 
 const int32_t *fg_mve_gemm_blocks2(fg_mve_gemm_state *st, const int32_t *packed, const fg_mve_clamp *clamp,
                                    int shifts_left) {
-    const int32x4_t offset = vdupq_n_s32(clamp->offset), unused = vdupq_n_s32(0);
-    return shifts_left ? fg_mve_blocks2_shifted(st, packed, clamp, offset, unused)
-                       : fg_mve_blocks2(st, packed, clamp, offset, unused);
+    const int32x4_t offset = vdupq_n_s32(clamp->offset);  /* also as c, which these loops do not read */
+    return shifts_left ? fg_mve_blocks2_shifted(st, packed, clamp, offset, offset)
+                       : fg_mve_blocks2(st, packed, clamp, offset, offset);
 }
+
+/* A table: one load per call where fg_mve_vec4 would take five instructions. */
+static const int32_t fg_mve_shift_back_s4[4] __attribute__((aligned(8))) = {-4, 0, -4, 0};
 
 const int32_t *fg_mve_gemm_blocks2_s4(fg_mve_gemm_state *st, const int32_t *packed, const fg_mve_clamp *clamp,
                                       int shifts_left) {
-    const int32x4_t offset = vdupq_n_s32(clamp->offset), back = fg_mve_vec4(-4, 0, -4, 0);
+    const int32x4_t offset = vdupq_n_s32(clamp->offset), back = vldrwq_s32(fg_mve_shift_back_s4);
     return shifts_left ? fg_mve_blocks2_s4_shifted(st, packed, clamp, offset, back)
                        : fg_mve_blocks2_s4(st, packed, clamp, offset, back);
 }
 
 const int32_t *fg_mve_gemm_blocks2_s4_offset(fg_mve_gemm_state *st, const int32_t *packed, const fg_mve_clamp *clamp,
                                              int shifts_left) {
-    const int32x4_t offset = vdupq_n_s32(clamp->offset), unused = vdupq_n_s32(0);
-    return shifts_left ? fg_mve_blocks2_s4_offset_shifted(st, packed, clamp, offset, unused)
-                       : fg_mve_blocks2_s4_offset(st, packed, clamp, offset, unused);
+    const int32x4_t offset = vdupq_n_s32(clamp->offset);
+    return shifts_left ? fg_mve_blocks2_s4_offset_shifted(st, packed, clamp, offset, offset)
+                       : fg_mve_blocks2_s4_offset(st, packed, clamp, offset, offset);
 }
 
 #endif /* __ARM_FEATURE_MVE */
