@@ -42,7 +42,8 @@ typedef struct {
     int8_t *out0;           /* 12: advanced by 4 per block */
     int8_t *out1;           /* 16: row 1's, the same (fg_mve_gemm_set_out) */
     const int32_t *end;     /* 20: past the last full block */
-    const int32_t *quant;   /* 24: the current block's multipliers, then left and right shifts */
+    const int32_t *quant;   /* 24: the current block's multipliers, then left and right shifts (the offset 4-bit
+                             * layout's loop: its bias words before them) */
     int32_t entry;          /* 28: steps % 8: the dot loop, unrolled 8 times, is entered that many steps before its
                              * end */
     int32_t sums[8];        /* 32: the accumulators on their way to vector registers */
