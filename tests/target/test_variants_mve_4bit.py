@@ -3,8 +3,7 @@ TFLM: the 1x1 and windowed convolutions on the signed 4-bit GEMM layout and, row
 (channel counts around their blocks of four and their steps of 16 taps, odd pixel counts, strides, dilations,
 padding), the 16-channel groups of the 3x3 depthwise kernel (whole groups in runs, a last short group, borders),
 FULLY_CONNECTED (offset layout, one row and pairs); per-channel and per-tensor scales, multipliers above one (the
-requantization's left shift), and a bias too large for the signed layout, which goes to the next variant the core has
-(the DSP one)."""
+requantization's left shift), and a bias too large for the signed layout, which takes the offset one."""
 
 from __future__ import annotations
 
@@ -81,7 +80,10 @@ def fully_connected_case(seed: int, batches: int, depth: int, out_c: int) -> byt
 def _cases() -> list[bytes]:
     pointwise = [conv_case(10 + k, "CONV_2D", shape, (1, 1), out_c) for k, (shape, out_c) in enumerate([
         ((1, 5, 5, 16), 16), ((1, 3, 3, 1), 3), ((2, 2, 3, 7), 5), ((1, 4, 5, 17), 8), ((1, 3, 5, 33), 13),
-        ((1, 1, 1, 32), 4), ((1, 5, 3, 48), 6), ((1, 2, 3, 20), 1), ((1, 3, 3, 256), 64), ((1, 2, 3, 250), 30)])]
+        ((1, 1, 1, 32), 4), ((1, 5, 3, 48), 6), ((1, 2, 3, 20), 1), ((1, 3, 3, 256), 64), ((1, 2, 3, 250), 30),
+        # the offset layout's pixels copied and summed in one loop (in_c a multiple of 16), or each copied and summed
+        # (72), with a last channel and a lone pixel through gemm_s4_mve.c
+        ((1, 3, 3, 64), 36), ((1, 3, 5, 72), 21)])]
     folded = [conv_case(30 + k, "CONV_2D", shape, filter_hw, out_c, stride, dilation, padding)
               for k, (shape, filter_hw, out_c, stride, dilation, padding) in enumerate([
                   ((1, 6, 7, 16), (3, 3), 16, 1, 1, "SAME"), ((1, 5, 6, 3), (3, 3), 5, 2, 1, "SAME"),
@@ -102,13 +104,19 @@ def _cases() -> list[bytes]:
                      ((1, 5, 8, 136), 2, 1, "SAME"), ((1, 3, 9, 200), 1, 1, "SAME")])]
     fully_connected = [fully_connected_case(70 + k, batches, depth, out_c)
                        for k, (batches, depth, out_c) in enumerate([(1, 33, 17), (2, 64, 16), (3, 20, 5)])]
-    too_large_bias = conv_case(80, "CONV_2D", (1, 4, 4, 8), (3, 3), 4, bias_max=1 << 28)
+    too_large_bias = conv_case(80, "CONV_2D", (1, 4, 4, 8), (3, 3), 4, bias_max=1 << 28)  # LARGE_BIAS_CASE
     shifting = [conv_case(81, "CONV_2D", (1, 3, 3, 256), (1, 1), 64, shift=True),  # each kernel's left-shift loop
                 conv_case(82, "CONV_2D", (1, 5, 6, 32), (3, 3), 32, shift=True),
                 conv_case(83, "CONV_2D", (1, 5, 5, 16), (3, 3), 8, shift=True),
                 conv_case(84, "CONV_2D", (1, 4, 5, 16), (1, 1), 8, shift=True),
+                conv_case(86, "CONV_2D", (1, 3, 5, 72), (1, 1), 21, shift=True),
                 conv_case(85, "DEPTHWISE_CONV_2D", (1, 5, 6, 24), (3, 3), 0, shift=True)]
-    return [*pointwise, *folded, *depthwise, *fully_connected, too_large_bias, *shifting]
+    cases = [*pointwise, *folded, *depthwise, *fully_connected, too_large_bias, *shifting]
+    assert cases[LARGE_BIAS_CASE] is too_large_bias
+    return cases
+
+
+LARGE_BIAS_CASE = 42
 
 
 @needs_qemu
@@ -116,9 +124,9 @@ def test_mve_4bit_variants_are_bit_exact(tmp_path) -> None:
     functions = assert_batch_bit_exact(
         _cases(), BOARD, tmp_path / "build", seed=25,
         expect_functions=["fg_conv2d_pointwise_s4_mve", "fg_conv2d_pointwise_s4_offset_mve", "fg_conv2d_s4_mve",
-                          "fg_conv2d_s4_offset_mve", "fg_depthwise_conv2d_3x3_s4_mve", "fg_fully_connected_s4_mve",
-                          "fg_conv2d_s4_dsp"])
-    assert functions.count("fg_conv2d_s4_dsp") == 1, sorted(set(functions))  # only the layer whose bias is too large
+                          "fg_conv2d_s4_offset_mve", "fg_depthwise_conv2d_3x3_s4_mve", "fg_fully_connected_s4_mve"])
+    # a 3x3 window of 8 channels into 4 takes the signed layout unless its bias is too large for it
+    assert functions[LARGE_BIAS_CASE] == "fg_conv2d_s4_offset_mve", functions[LARGE_BIAS_CASE]
 
 
 @needs_qemu

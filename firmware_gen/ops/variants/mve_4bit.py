@@ -10,16 +10,19 @@ Signed layout: byte t holds the pair's second channel in its high nibble and its
 complement. VSHR.S8 #4 gives the second channel's taps, VSHL.I8 #4 16 times the first's: two shifts per 32 weights on
 top of the int8 loop (16 instructions per step of 2 rows x 4 channels x 16 taps against its 14), nothing per row. The
 first channels' sums come out x 16: their quant block holds 16 x bias and left shift - 4 (VSHL by a negative amount is
-an exact right shift of a multiple of 16; by a positive one the int8 left shift of 16 x sum).
+an exact right shift of a multiple of 16; by a positive one the int8 left shift of 16 x sum); where no channel shifts
+left the loop takes those shifts (-4, 0, -4, 0) from a register: 2 instructions per block more than the int8 loop.
 
-Offset layout: the first channel + 8 in the low nibble, so read as int8 a byte is exactly 16 B + A + 8 and its low
-nibble A + 8: the loop multiplies the bytes as loaded and after one VAND (low), 14 instructions per step as the int8
-loop's; per block about 13 more (8 x the row's sum off; the second channel's sum (raw - low) / 16, its bias word
-b_A + 16 b_B), per row its sum (taken as a window or pixel is copied). The better one for long rows
-(offset_is_shorter); FULLY_CONNECTED always.
+Offset layout: the first channel + 8 in the low nibble, so read as int8 a byte is exactly 16 B + A + 8 and its
+VSHR.S8 #4 is B: the loop multiplies the bytes as loaded (into A's accumulator) and after one shift (into B's), 14
+instructions per step as the int8 loop's; per block about 6 more (A's accumulator less 16 x B's, four scalar
+subtractions, and the bias added as a vector: the accumulators start at -8 x the row's sum, one LDM from the state),
+per row its sum (taken as a window or pixel is copied). The better one for long rows (offset_is_shorter);
+FULLY_CONNECTED always.
 
-Both scale a channel's accumulator by 16, which needs 16 x |bias + sum| < 2^31: a layer whose bias is within
-2^27 - 128 x sum |w| of it on every channel (any real one) gets the variants, any other the next variant of its core.
+The signed one scales a channel's accumulator by 16, which needs 16 x |bias + sum| < 2^31: a layer whose bias is within
+2^27 - 128 x sum |w| of it on every channel (any real one) may take it, any other takes the offset one, whose sums wrap
+as the int8 loop's do (its result the same int32 as TFLM's).
 Weight bytes: ceil(depth / 16) * 8 per channel (TFLite's ceil(n / 2) when depth is a multiple of 16 and out_c of 4),
 plus the quant block's 16 bytes per channel, which replace the folded bias and the per-channel multipliers and shifts.
 
@@ -46,7 +49,7 @@ from firmware_gen.ops.variants.mve import (
 )
 from firmware_gen.ops.variants.pair_4bit import weights_4bit
 
-DEPTH_MAX = 1 << 16  # |16 sum x B| < 2^31 (gemm_s4_mve.c)
+DEPTH_MAX = 1 << 16  # FULLY_CONNECTED's rows: 8 x |sum x| < 2^31 (gemm_s4_mve.c)
 SCALED_MAX = 1 << 27  # 16 x |bias + sum| < 2^31: the 4-bit GEMM layouts' bound on a channel's accumulator
 
 
@@ -69,10 +72,6 @@ def scaled_fits(call: KernelCall, weights: np.ndarray) -> bool:
     return bool(np.all(bias + 128 * np.abs(weights).sum(axis=1) < SCALED_MAX))
 
 
-def _wrapped(words: np.ndarray) -> np.ndarray:
-    return ((words + (1 << 31)) % (1 << 32) - (1 << 31)).astype(np.int32)
-
-
 def signed_gemm_layout_4bit(call: KernelCall, weights: np.ndarray) -> np.ndarray:
     """The signed 4-bit GEMM layout of weights [out_c, depth] (values in [-8, 7]; scaled_fits)."""
     quant = quant_blocks(call, weights.shape[0]).astype(np.int64)
@@ -82,29 +81,28 @@ def signed_gemm_layout_4bit(call: KernelCall, weights: np.ndarray) -> np.ndarray
 
 
 def gemm_layout_4bit(call: KernelCall, weights: np.ndarray) -> np.ndarray:
-    """The offset 4-bit GEMM layout of weights [out_c, depth] (values in [-8, 7]; scaled_fits)."""
-    quant = quant_blocks(call, weights.shape[0]).astype(np.int64)
-    quant[:, 1:4:2] = quant[:, 0:4:2] + 16 * quant[:, 1:4:2]  # the raw sums' bias: the pair's first + 16 x its second
-    return np.concatenate([_wrapped(quant), _as_words(_nibble_pairs(weights, 8))], axis=1).ravel()
+    """The offset 4-bit GEMM layout of weights [out_c, depth] (values in [-8, 7]): the quant blocks as mve.py's."""
+    quant = quant_blocks(call, weights.shape[0]).astype(np.int32)
+    return np.concatenate([quant, _as_words(_nibble_pairs(weights, 8))], axis=1).ravel()
 
 
 def offset_is_shorter(depth: int, out_c: int, sum_per_step: int) -> bool:
     """Whether the offset layout takes fewer instructions than the signed one per pair of rows (an estimate, fitted to
-    counts on mps3_an547): the signed one 2 shifts per step and 3 instructions per block more than the int8 loop, the
-    offset one about 13 per block and the two rows' sums (sum_per_step per step: 5 where the windows are summed as they
-    are copied, border windows after; 7 for the pointwise kernel, which copies one pixel of two)."""
+    counts on mps3_an547): the signed one 2 shifts per step and 2 instructions per block more than the int8 loop, the
+    offset one about 6 per block, the two rows' sums (sum_per_step per step: 3 for the pointwise kernel, which copies
+    one pixel of two and sums both in that loop; 4 where the windows are summed as they are copied, border windows
+    after) and about 12 per pair of rows to hand the sums over."""
     steps, blocks = (depth + 15) // 16, out_c // 4
-    return blocks * 13 + sum_per_step * steps + 5 < blocks * (2 * steps + 3)
+    return blocks * 6 + sum_per_step * steps + 12 < blocks * (2 * steps + 2)
 
 
 def _call(graph: Graph, op: Operator, call: KernelCall, variants: tuple[Variant, Variant],
           sum_per_step: int) -> KernelCall | None:
-    """The call of the signed variant, or of the offset one where it is shorter (variants: the two)."""
+    """The call of the signed variant, or of the offset one where it is shorter or the signed one's scaled sums would
+    not fit (variants: the two)."""
     out_c = int(call.params["out_c"])
     weights = weights_4bit(graph, op, out_c)
-    if not scaled_fits(call, weights):
-        return None
-    if offset_is_shorter(weights.shape[1], out_c, sum_per_step):
+    if offset_is_shorter(weights.shape[1], out_c, sum_per_step) or not scaled_fits(call, weights):
         return _with_packed(call, variants[1], gemm_layout_4bit(call, weights), [call.inputs[0], -1])
     return _with_packed(call, variants[0], signed_gemm_layout_4bit(call, weights), [call.inputs[0], -1])
 
@@ -113,20 +111,20 @@ def _pointwise(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | Non
     p = call.params
     if (p["filter_h"], p["filter_w"], p["stride_h"], p["stride_w"]) != (1, 1, 1, 1) or p["in_c"] > ROW_MAX:
         return None
-    return _call(graph, op, call, (POINTWISE, POINTWISE_OFFSET), 7)
+    return _call(graph, op, call, (POINTWISE, POINTWISE_OFFSET), 3)
 
 
 def _folded(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
     p = call.params
     if p["filter_h"] * p["filter_w"] * p["in_c"] > ROW_MAX:
         return None
-    return _call(graph, op, call, (FOLDED, FOLDED_OFFSET), 5)
+    return _call(graph, op, call, (FOLDED, FOLDED_OFFSET), 4)
 
 
 def _fully_connected(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
     out_c = int(call.params["out_depth"])
     weights = weights_4bit(graph, op, out_c)
-    if call.params["accum_depth"] > DEPTH_MAX or not scaled_fits(call, weights):
+    if call.params["accum_depth"] > DEPTH_MAX:
         return None
     return _with_packed(call, FULLY_CONNECTED, gemm_layout_4bit(call, weights), [call.inputs[0], -1])
 
@@ -176,15 +174,15 @@ POINTWISE = Variant("fg_conv2d_pointwise_s4_mve", "fg_conv2d_s4", REQUIRES, _poi
                     "(two shifts per 32 weights)", precedence=1)
 POINTWISE_OFFSET = Variant("fg_conv2d_pointwise_s4_offset_mve", "fg_conv2d_s4", REQUIRES, _pointwise,
                            "Helium, 4-bit weights, 1x1: 2 pixels x 4 channels of VMLADAVA per 16 taps on nibble pairs "
-                           "(one VAND per 32 weights, the pixels' sums)")
+                           "(one VSHR per 32 weights, the pixels' sums)")
 FOLDED = Variant("fg_conv2d_s4_mve", "fg_conv2d_s4", REQUIRES, _folded,
                  "Helium, 4-bit weights: windows copied in pairs, 2 x 4 VMLADAVA on nibble pairs (two shifts per 32 "
                  "weights)")
 FOLDED_OFFSET = Variant("fg_conv2d_s4_offset_mve", "fg_conv2d_s4", REQUIRES, _folded,
-                        "Helium, 4-bit weights: windows copied in pairs, 2 x 4 VMLADAVA on nibble pairs (one VAND per "
+                        "Helium, 4-bit weights: windows copied in pairs, 2 x 4 VMLADAVA on nibble pairs (one VSHR per "
                         "32 weights, the windows' sums)")
 FULLY_CONNECTED = Variant("fg_fully_connected_s4_mve", "fg_fully_connected_s4", REQUIRES, _fully_connected,
-                          "Helium, 4-bit weights: 2 x 4 VMLADAVA on nibble pairs (one VAND per 32 weights)")
+                          "Helium, 4-bit weights: 2 x 4 VMLADAVA on nibble pairs (one VSHR per 32 weights)")
 DEPTHWISE = Variant("fg_depthwise_conv2d_3x3_s4_mve", "fg_depthwise_conv2d_s4", REQUIRES, _depthwise,
                     "Helium, 4-bit weights, 3x3 depthwise: 16 channels per vector, VMULLB / VMULLT into int16 sums")
 

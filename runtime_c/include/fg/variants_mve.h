@@ -35,10 +35,9 @@ typedef void fg_mve_gemm(const int8_t *x0, const int8_t *x1, int32_t depth, int3
                          const fg_requant_params *requant, int shifts_left, int8_t *out0, int8_t *out1);
 
 /* fg_mve_gemm_s8 for 4-bit weights, against the offset 4-bit GEMM layout: per block of four output channels the 16
- * int32 words, the bias of each pair's second channel (1, 3) as b0 + 16 b1 (b2 + 16 b3; int32, wrapping); then
- * ceil(depth / 16) chunks of two 16-byte vectors, channels (0, 1) then (2, 3); byte t of a vector holds tap t of the
- * pair's second channel in its high nibble (two's complement) and tap t of its first channel + 8 in its low nibble
- * (zero bytes past the layer). Needs depth < 2^17 and 16 x |bias + sum| < 2^31 (mve_4bit.py). */
+ * int32 words, then ceil(depth / 16) chunks of two 16-byte vectors, channels (0, 1) then (2, 3); byte t of a vector
+ * holds tap t of the pair's second channel in its high nibble (two's complement) and tap t of its first channel + 8 in
+ * its low nibble (zero bytes past the layer). Needs depth < 2^17 (mve_4bit.py). */
 void fg_mve_gemm_s4(const int8_t *x0, const int8_t *x1, int32_t depth, int32_t out_c, const int32_t *packed,
                     const fg_requant_params *requant, int shifts_left, int8_t *out0, int8_t *out1);
 
@@ -59,11 +58,12 @@ void fg_mve_gemm_s4_signed(const int8_t *x0, const int8_t *x1, int32_t depth, in
  * every pair of rows set st up once (fg_mve_gemm_begin) and move only the rows and out0. */
 const int32_t *fg_mve_gemm_blocks2(fg_mve_gemm_state *st, const int32_t *packed, const fg_mve_clamp *clamp,
                                    int shifts_left);
-/* fg_mve_gemm_blocks2 against the signed 4-bit GEMM layout (shifts_left unused: its left shifts always apply). */
+/* fg_mve_gemm_blocks2 against the signed 4-bit GEMM layout (its left shifts always apply: from the quant blocks where
+ * shifts_left, else the -4 of the first channels of the pairs, the same for every block). */
 const int32_t *fg_mve_gemm_blocks2_s4(fg_mve_gemm_state *st, const int32_t *packed, const fg_mve_clamp *clamp,
                                       int shifts_left);
-/* The same against the offset 4-bit GEMM layout; st is the state of a fg_mve_gemm_state_s4 whose low_offsets are 8 x
- * the sum of each row. */
+/* The same against the offset 4-bit GEMM layout; st is the state of a fg_mve_gemm_state_s4 whose row terms hold the
+ * rows' sums (fg_mve_set_row_sum). */
 const int32_t *fg_mve_gemm_blocks2_s4_offset(fg_mve_gemm_state *st, const int32_t *packed,
                                              const fg_mve_clamp *clamp, int shifts_left);
 

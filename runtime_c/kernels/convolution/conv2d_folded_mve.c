@@ -130,6 +130,9 @@ __attribute__((always_inline)) static inline void fg_mve_folded(const fg_conv2d_
     fg_mve_gemm_state plain;  /* the pairs' full blocks straight to the assembly loop, set up once */
     fg_mve_gemm_state_s4 with_sums;  /* the same, and the rows' sums, for a layout that wants them */
     fg_mve_gemm_state *st = layout.sums ? &with_sums.gemm : &plain;
+    if (layout.sums) {
+        fg_mve_begin_row_terms(&with_sums);
+    }
     const int32_t full = fg_mve_gemm_begin_layout(st, depth, out_c, packed, (uint32_t)out_c, layout.step_words);
     const int32_t *rest = packed + fg_mve_block_words(depth, layout.step_words) * (full >> 2);
     st->x0 = rows[0];
@@ -146,19 +149,19 @@ __attribute__((always_inline)) static inline void fg_mve_folded(const fg_conv2d_
                     const int8_t *first = image + y0 * line_bytes + x0 * in_c;
                     if (layout.sums) {  /* the layout wants each window's sum: taken as it is copied */
                         const int32_t sum = fg_mve_copy_runs_sum(rows[pending], first, runs, span, step);
-                        with_sums.low_offsets[pending] = 8 * sum;
+                        fg_mve_set_row_sum(&with_sums, pending, sum);
                     } else {
                         fg_mve_copy_runs(rows[pending], first, runs, span, step);
                     }
                 } else {
                     fg_mve_window_row(p, image, oy, ox, rows[pending]);
                     if (layout.sums) {
-                        with_sums.low_offsets[pending] = 8 * fg_mve_row_sum(rows[pending], depth);
+                        fg_mve_set_row_sum(&with_sums, pending, fg_mve_row_sum(rows[pending], depth));
                     }
                 }
                 if (++pending == 2) {
                     if (full) {
-                        st->out0 = output;
+                        fg_mve_gemm_set_out(st, output);
                         layout.blocks2(st, packed, &clamp, shifts_left);
                     }
                     if (full < out_c) {

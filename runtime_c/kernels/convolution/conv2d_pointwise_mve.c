@@ -20,15 +20,24 @@ __attribute__((always_inline)) static inline void fg_mve_pointwise(const fg_conv
     fg_mve_gemm_state plain;  /* the pairs' full blocks straight to the assembly loop, set up once */
     fg_mve_gemm_state_s4 with_sums;  /* the same, and the pixels' sums, for a layout that wants them */
     fg_mve_gemm_state *st = layout.sums ? &with_sums.gemm : &plain;
+    if (layout.sums) {
+        fg_mve_begin_row_terms(&with_sums);
+    }
     const int32_t full = fg_mve_gemm_begin_layout(st, in_c, out_c, packed, (uint32_t)out_c, layout.step_words);
     const int32_t *rest = packed + fg_mve_block_words(in_c, layout.step_words) * (out_c >> 2);
     int32_t i = 0;
     for (; i + 1 < pixels; i += 2) {
         const int8_t *second = input + (i + 1) * in_c;
         if (layout.sums) {  /* the layout wants the pixels' sums: taken as they are copied */
-            with_sums.low_offsets[0] = 8 * fg_mve_copy_sum_s8(rows[0], input + i * in_c, in_c);
-            with_sums.low_offsets[1] = 8 * (copy_second ? fg_mve_copy_sum_s8(rows[1], second, in_c)
-                                                        : fg_mve_row_sum(second, in_c));
+            int32_t sums[2];
+            if (copy_second) {
+                sums[0] = fg_mve_copy_sum_s8(rows[0], input + i * in_c, in_c);
+                sums[1] = fg_mve_copy_sum_s8(rows[1], second, in_c);
+            } else {
+                fg_mve_copy_sum2_s8(rows[0], input + i * in_c, second, in_c, sums);
+            }
+            fg_mve_set_row_sum(&with_sums, 0, sums[0]);
+            fg_mve_set_row_sum(&with_sums, 1, sums[1]);
         } else {
             fg_mve_copy_s8(rows[0], input + i * in_c, in_c);
             if (copy_second) {
@@ -40,7 +49,7 @@ __attribute__((always_inline)) static inline void fg_mve_pointwise(const fg_conv
         if (full) {
             st->x0 = rows[0];
             st->x1 = second;
-            st->out0 = out;
+            fg_mve_gemm_set_out(st, out);
             layout.blocks2(st, packed, &clamp, shifts_left);
         }
         if (full < out_c) {

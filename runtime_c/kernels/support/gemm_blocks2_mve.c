@@ -40,65 +40,62 @@
     "vmladava.s8 r6, q0, q2\n"                 \
     "vmladava.s8 lr, q1, q2\n"
 
-/* The same against the offset 4-bit GEMM layout: VMLADAVA on each pair's vector as loaded (raw) and after one VAND with
- * the 0x0F bytes in %q[v] (low). */
+/* The same against the offset 4-bit GEMM layout: VMLADAVA on each pair's vector as loaded (raw, 16 x the second
+ * channel's taps + the first's + 8, into the first channel's accumulator) and after one VSHR.S8 #4 (the second
+ * channel's taps, into its own). */
 #define FG_MVE_STEP2X4_S4_OFFSET                \
     "vldrb.8 q0, [%[px0]], #16\n"              \
     "vldrb.8 q1, [%[px1]], #16\n"              \
     "vldrb.8 q2, [%[pk]], #32\n"               \
-    "vmladava.s8 r2, q0, q2\n"                 \
-    "vmladava.s8 r10, q1, q2\n"                \
-    "vand q2, q2, %q[v]\n"                     \
     "vmladava.s8 r0, q0, q2\n"                 \
     "vmladava.s8 r8, q1, q2\n"                 \
+    "vshr.s8 q2, q2, #4\n"                     \
+    "vmladava.s8 r2, q0, q2\n"                 \
+    "vmladava.s8 r10, q1, q2\n"                \
     "vldrb.8 q3, [%[pk], #-16]\n"              \
-    "vmladava.s8 r6, q0, q3\n"                 \
-    "vmladava.s8 lr, q1, q3\n"                 \
-    "vand q3, q3, %q[v]\n"                     \
     "vmladava.s8 r4, q0, q3\n"                 \
-    "vmladava.s8 r12, q1, q3\n"
+    "vmladava.s8 r12, q1, q3\n"                \
+    "vshr.s8 q3, q3, #4\n"                     \
+    "vmladava.s8 r6, q0, q3\n"                 \
+    "vmladava.s8 lr, q1, q3\n"
 
-/* The offset layout's sums (q0, q1: low01, raw01, low23, raw23 of each row, from its bias block) less 8 x the row's
- * sum; then the odd lanes (P0 = 0xF0F0 predicates them) (raw - low) / 16, exactly: a multiple of 16. */
-#define FG_MVE_FIXUP_S4_OFFSET                  \
-    "ldrd r0, r2, [%[st], #64]\n"              \
-    "vsub.i32 q0, q0, r0\n"                    \
-    "vsub.i32 q1, q1, r2\n"                    \
-    "vrev64.32 q2, q0\n"                       \
-    "vrev64.32 q3, q1\n"                       \
-    "vpstttt\n"                                \
-    "vsubt.i32 q0, q0, q2\n"                   \
-    "vsubt.i32 q1, q1, q3\n"                   \
-    "vshrt.s32 q0, q0, #4\n"                   \
-    "vshrt.s32 q1, q1, #4\n"
-#define FG_MVE_ENTER_S4_OFFSET "vmrs r0, p0\n" "str r0, [%[st], #76]\n" "movw r0, #0xF0F0\n" "vmsr p0, r0\n"
-#define FG_MVE_LEAVE_S4_OFFSET "ldr r0, [%[st], #76]\n" "vmsr p0, r0\n"
-#define FG_MVE_OFFSET_S4_OFFSET "ldr r0, [%[st], #72]\n" "vadd.i32 q0, q0, r0\n" "vadd.i32 q1, q1, r0\n"
-#define FG_MVE_OFFSET "vadd.i32 q0, q0, %q[v]\n" "vadd.i32 q1, q1, %q[v]\n"
+/* Where the loops start their accumulators: the int8 and signed layouts from the block's bias words (pk then past
+ * them: 48 bytes of multipliers and shifts before the weights); the offset layout from the rows' terms before the
+ * state (fg_mve_gemm_state_s4: -8 x the row's sum on the first channel of each pair), its bias added as a vector
+ * (64 bytes of quant block before the weights). */
+#define FG_MVE_INIT_BIAS "ldm %[pk], {r8, r10, r12, lr}\n" "ldm %[pk]!, {r0, r2, r4, r6}\n"
+#define FG_MVE_PAST_QUANT "adds %[pk], %[pk], #48\n"
+#define FG_MVE_INIT_S4_OFFSET "ldmdb %[st], {r0, r2, r4, r6, r8, r10, r12, lr}\n"
+#define FG_MVE_PAST_QUANT_S4_OFFSET "adds %[pk], %[pk], #64\n"
+/* The offset layout's first channels: raw - 16 x the second's sum (the row's 8 x sum is off already); then the
+ * bias, the quant pointer moved on to the multipliers. */
+#define FG_MVE_COLLECT_S4_OFFSET                \
+    "sub r0, r0, r2, lsl #4\n"                 \
+    "sub r4, r4, r6, lsl #4\n"                 \
+    "sub r8, r8, r10, lsl #4\n"                \
+    "sub r12, r12, lr, lsl #4\n"
+#define FG_MVE_BIAS_S4_OFFSET "vldrw.32 q2, [%[px0]], #16\n" "vadd.i32 q0, q0, q2\n" "vadd.i32 q1, q1, q2\n"
 
-/* Every full block of four output channels of two rows, in one assembly loop: the block's bias into the eight
- * accumulators (LDM), the dot products (unrolled 8 times, entered by TBB at steps % 8 before the end), then through
- * sums[] into two vectors, requantized (fg_mve_requantize) and stored. Returns the packed pointer after the last
- * block. STEP: FG_MVE_STEP2X4 (int8 weights), FG_MVE_STEP2X4_S4 or FG_MVE_STEP2X4_S4_OFFSET; FIXUP, OFFSET, ENTER and
- * LEAVE what the offset layout does besides (nothing, FG_MVE_OFFSET, nothing, nothing for the others); v: the offset
- * (or the offset layout's mask) in every lane. Versions with the left shift, and without it for layers that never
+/* Every full block of four output channels of two rows, in one assembly loop: the eight accumulators started (INIT),
+ * the dot products (unrolled 8 times, entered by TBB at steps % 8 before the end), COLLECT, then through sums[] into
+ * two vectors, BIAS, requantized (fg_mve_requantize) and stored. Returns the packed pointer after the last block.
+ * STEP: FG_MVE_STEP2X4 (int8 weights), FG_MVE_STEP2X4_S4 or FG_MVE_STEP2X4_S4_OFFSET; INIT, PAST_QUANT, COLLECT and
+ * BIAS: FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT, nothing, nothing but for the offset layout; v: the output offset in every
+ * lane; c: a constant vector LEFT_SHIFT may use. Versions with the left shift, and without it for layers that never
  * shift left. */
-#define FG_MVE_BLOCKS2(NAME, LEFT_SHIFT, STEP, FIXUP, OFFSET, ENTER, LEAVE) \
+#define FG_MVE_BLOCKS2(NAME, LEFT_SHIFT, STEP, INIT, PAST_QUANT, COLLECT, BIAS) \
 __attribute__((noinline)) static const int32_t *NAME(fg_mve_gemm_state *st, const int32_t *packed, \
-                                                     const fg_mve_clamp *clamp, int32x4_t v) { \
+                                                     const fg_mve_clamp *clamp, int32x4_t v, int32x4_t c) { \
     const int32x4_t low = clamp->low, high = clamp->high; \
-    const uint32x4_t second = vaddq_n_u32(vidupq_n_u32(0, 1), st->out1);  /* row 1 scattered from row 0's pointer */ \
     const int8_t *px0, *px1; \
     int32_t n, t; \
-    __asm__ volatile(ENTER \
-                     "2:\n" \
-                     "ldm %[pk], {r8, r10, r12, lr}\n" \
-                     "ldm %[pk]!, {r0, r2, r4, r6}\n" \
+    __asm__ volatile("2:\n" \
+                     INIT \
                      "ldr %[px0], [%[st], #0]\n" \
                      "ldr %[px1], [%[st], #4]\n" \
                      "ldr %[n], [%[st], #8]\n" \
                      "str %[pk], [%[st], #24]\n" \
-                     "adds %[pk], %[pk], #48\n" \
+                     PAST_QUANT \
                      "ldr %[t], [%[st], #28]\n" \
                      "tbb [pc, %[t]]\n" \
                      ".Lentries%=:\n" \
@@ -116,12 +113,13 @@ __attribute__((noinline)) static const int32_t *NAME(fg_mve_gemm_state *st, cons
                      ".Ls7%=:\n" STEP \
                      "subs %[n], %[n], #1\n" \
                      "bne .Ls0%=\n" \
+                     COLLECT \
                      "ldr %[px0], [%[st], #24]\n" \
                      "add %[px1], %[st], #32\n" \
                      "stm %[px1], {r0, r2, r4, r6, r8, r10, r12, lr}\n" \
                      "vldrw.32 q0, [%[px1]]\n" \
                      "vldrw.32 q1, [%[px1], #16]\n" \
-                     FIXUP \
+                     BIAS \
                      LEFT_SHIFT \
                      "vldrw.32 q2, [%[px0]]\n" \
                      "vqrdmulh.s32 q0, q0, q2\n" \
@@ -135,53 +133,61 @@ __attribute__((noinline)) static const int32_t *NAME(fg_mve_gemm_state *st, cons
                      "vshr.s32 q3, q3, #31\n" \
                      "vqadd.s32 q1, q1, q3\n" \
                      "vrshl.s32 q1, q1, q2\n" \
-                     OFFSET \
+                     "vadd.i32 q0, q0, %q[v]\n" \
+                     "vadd.i32 q1, q1, %q[v]\n" \
                      "vmax.s32 q0, q0, %q[lo]\n" \
                      "vmax.s32 q1, q1, %q[lo]\n" \
                      "vmin.s32 q0, q0, %q[hi]\n" \
                      "vmin.s32 q1, q1, %q[hi]\n" \
-                     "ldr r0, [%[st], #12]\n" \
-                     "vstrb.32 q1, [r0, %q[second]]\n" \
+                     "ldrd r0, r2, [%[st], #12]\n" \
+                     "vstrb.32 q1, [r2], #4\n" \
                      "vstrb.32 q0, [r0], #4\n" \
-                     "str r0, [%[st], #12]\n" \
+                     "strd r0, r2, [%[st], #12]\n" \
                      "ldr r0, [%[st], #20]\n" \
                      "cmp %[pk], r0\n" \
                      "bne 2b\n" \
-                     LEAVE \
                      : [pk] "+r"(packed), [px0] "=&r"(px0), [px1] "=&r"(px1), [n] "=&r"(n), [t] "=&r"(t) \
-                     : [st] "r"(st), [v] "w"(v), [lo] "w"(low), [hi] "w"(high), [second] "w"(second) \
+                     : [st] "r"(st), [v] "w"(v), [lo] "w"(low), [hi] "w"(high), [c] "w"(c) \
                      : "r0", "r2", "r4", "r6", "r8", "r10", "r12", "lr", "q0", "q1", "q2", "q3", "memory", "cc"); \
     return packed; \
 }
 
 #define FG_MVE_LEFT_SHIFT "vldrw.32 q2, [%[px0], #16]\n" "vshl.s32 q0, q0, q2\n" "vshl.s32 q1, q1, q2\n"
-FG_MVE_BLOCKS2(fg_mve_blocks2_shifted, FG_MVE_LEFT_SHIFT, FG_MVE_STEP2X4, "", FG_MVE_OFFSET, "", "")
-FG_MVE_BLOCKS2(fg_mve_blocks2, "", FG_MVE_STEP2X4, "", FG_MVE_OFFSET, "", "")
-/* The signed layout's left shifts take the factor 16 of half its channels back: always applied. */
-FG_MVE_BLOCKS2(fg_mve_blocks2_s4, FG_MVE_LEFT_SHIFT, FG_MVE_STEP2X4_S4, "", FG_MVE_OFFSET, "", "")
-FG_MVE_BLOCKS2(fg_mve_blocks2_s4_offset_shifted, FG_MVE_LEFT_SHIFT, FG_MVE_STEP2X4_S4_OFFSET, FG_MVE_FIXUP_S4_OFFSET,
-               FG_MVE_OFFSET_S4_OFFSET, FG_MVE_ENTER_S4_OFFSET, FG_MVE_LEAVE_S4_OFFSET)
-FG_MVE_BLOCKS2(fg_mve_blocks2_s4_offset, "", FG_MVE_STEP2X4_S4_OFFSET, FG_MVE_FIXUP_S4_OFFSET, FG_MVE_OFFSET_S4_OFFSET,
-               FG_MVE_ENTER_S4_OFFSET, FG_MVE_LEAVE_S4_OFFSET)
+FG_MVE_BLOCKS2(fg_mve_blocks2_shifted, FG_MVE_LEFT_SHIFT, FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT, "", "")
+FG_MVE_BLOCKS2(fg_mve_blocks2, "", FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT, "", "")
+/* The signed layout's left shifts take the factor 16 of half its channels back: always applied, from the quant block
+ * or, where no channel shifts left, the same -4, 0, -4, 0 from c. */
+#define FG_MVE_SHIFT_BACK "vshl.s32 q0, q0, %q[c]\n" "vshl.s32 q1, q1, %q[c]\n"
+FG_MVE_BLOCKS2(fg_mve_blocks2_s4_shifted, FG_MVE_LEFT_SHIFT, FG_MVE_STEP2X4_S4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT, "",
+               "")
+FG_MVE_BLOCKS2(fg_mve_blocks2_s4, FG_MVE_SHIFT_BACK, FG_MVE_STEP2X4_S4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT, "", "")
+FG_MVE_BLOCKS2(fg_mve_blocks2_s4_offset_shifted, FG_MVE_LEFT_SHIFT, FG_MVE_STEP2X4_S4_OFFSET, FG_MVE_INIT_S4_OFFSET,
+               FG_MVE_PAST_QUANT_S4_OFFSET, FG_MVE_COLLECT_S4_OFFSET, FG_MVE_BIAS_S4_OFFSET)
+FG_MVE_BLOCKS2(fg_mve_blocks2_s4_offset, "", FG_MVE_STEP2X4_S4_OFFSET, FG_MVE_INIT_S4_OFFSET,
+               FG_MVE_PAST_QUANT_S4_OFFSET, FG_MVE_COLLECT_S4_OFFSET, FG_MVE_BIAS_S4_OFFSET)
 
 const int32_t *fg_mve_gemm_blocks2(fg_mve_gemm_state *st, const int32_t *packed, const fg_mve_clamp *clamp,
                                    int shifts_left) {
-    const int32x4_t offset = vdupq_n_s32(clamp->offset);
-    return shifts_left ? fg_mve_blocks2_shifted(st, packed, clamp, offset) : fg_mve_blocks2(st, packed, clamp, offset);
+    const int32x4_t offset = vdupq_n_s32(clamp->offset);  /* also as c, which these loops do not read */
+    return shifts_left ? fg_mve_blocks2_shifted(st, packed, clamp, offset, offset)
+                       : fg_mve_blocks2(st, packed, clamp, offset, offset);
 }
+
+/* A table: one load per call where fg_mve_vec4 would take five instructions. */
+static const int32_t fg_mve_shift_back_s4[4] __attribute__((aligned(8))) = {-4, 0, -4, 0};
 
 const int32_t *fg_mve_gemm_blocks2_s4(fg_mve_gemm_state *st, const int32_t *packed, const fg_mve_clamp *clamp,
                                       int shifts_left) {
-    (void)shifts_left;
-    return fg_mve_blocks2_s4(st, packed, clamp, vdupq_n_s32(clamp->offset));
+    const int32x4_t offset = vdupq_n_s32(clamp->offset), back = vldrwq_s32(fg_mve_shift_back_s4);
+    return shifts_left ? fg_mve_blocks2_s4_shifted(st, packed, clamp, offset, back)
+                       : fg_mve_blocks2_s4(st, packed, clamp, offset, back);
 }
 
 const int32_t *fg_mve_gemm_blocks2_s4_offset(fg_mve_gemm_state *st, const int32_t *packed, const fg_mve_clamp *clamp,
                                              int shifts_left) {
-    const int32x4_t mask = vreinterpretq_s32_s8(vdupq_n_s8(0x0F));
-    ((fg_mve_gemm_state_s4 *)st)->offset = clamp->offset;  /* st is a fg_mve_gemm_state_s4's */
-    return shifts_left ? fg_mve_blocks2_s4_offset_shifted(st, packed, clamp, mask)
-                       : fg_mve_blocks2_s4_offset(st, packed, clamp, mask);
+    const int32x4_t offset = vdupq_n_s32(clamp->offset);
+    return shifts_left ? fg_mve_blocks2_s4_offset_shifted(st, packed, clamp, offset, offset)
+                       : fg_mve_blocks2_s4_offset(st, packed, clamp, offset, offset);
 }
 
 #endif /* __ARM_FEATURE_MVE */

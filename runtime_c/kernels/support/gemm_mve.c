@@ -81,7 +81,7 @@ FG_HOT_LOOP void fg_mve_gemm_s8(const int8_t *x0, const int8_t *x1, int32_t dept
         c = fg_mve_gemm_begin(&st, depth, out_c, packed, (uint32_t)((uintptr_t)out1 - (uintptr_t)out0));
         st.x0 = x0;
         st.x1 = x1;
-        st.out0 = out0;
+        fg_mve_gemm_set_out(&st, out0);
         packed = fg_mve_gemm_blocks2(&st, packed, &clamp, shifts_left);
     }
     for (; c < out_c; c += 4, packed += block_words) {

@@ -40,21 +40,35 @@ typedef struct {
     const int8_t *x0, *x1;  /* 0, 4 */
     int32_t rounds;         /* 8: ceil(steps / 8), steps = ceil(depth / 16) */
     int8_t *out0;           /* 12: advanced by 4 per block */
-    uint32_t out1;          /* 16: row 1's outputs, from row 0's */
+    int8_t *out1;           /* 16: row 1's, the same (fg_mve_gemm_set_out) */
     const int32_t *end;     /* 20: past the last full block */
-    const int32_t *quant;   /* 24: the current block's multipliers, then left and right shifts */
+    const int32_t *quant;   /* 24: the current block's multipliers, then left and right shifts (the offset 4-bit
+                             * layout's loop: its bias words before them) */
     int32_t entry;          /* 28: steps % 8: the dot loop, unrolled 8 times, is entered that many steps before its
                              * end */
     int32_t sums[8];        /* 32: the accumulators on their way to vector registers */
+    uint32_t second;        /* 64: row 1's outputs, from row 0's */
 } fg_mve_gemm_state;
 
-/* fg_mve_gemm_state and, after it, what the offset 4-bit layout's loop reads besides. */
+/* fg_mve_gemm_state and, before it, where the offset 4-bit layout's loop starts its eight accumulators (LDMDB from
+ * the state): per row, -8 x the row's sum for channels 0 and 2 (the low nibbles' offset), 0 for channels 1 and 3. */
 typedef struct {
+    int32_t row_terms[8];   /* row 0's four accumulators, then row 1's */
     fg_mve_gemm_state gemm;
-    int32_t low_offsets[2]; /* 64: 8 x the sum of row 0, of row 1 */
-    int32_t offset;         /* 72: the output offset (that loop holds its mask where the others hold it) */
-    int32_t saved;          /* 76: VPR, while that loop sets its own predicate */
 } fg_mve_gemm_state_s4;
+
+/* Row `row` (0 or 1) of st sums to `sum` (the other words stay as fg_mve_gemm_state_s4's odd channels want them:
+ * zero, fg_mve_begin_row_terms). */
+static inline void fg_mve_set_row_sum(fg_mve_gemm_state_s4 *st, int32_t row, int32_t sum) {
+    st->row_terms[4 * row] = -8 * sum;
+    st->row_terms[4 * row + 2] = -8 * sum;
+}
+
+static inline void fg_mve_begin_row_terms(fg_mve_gemm_state_s4 *st) {
+    for (int32_t k = 0; k < 8; ++k) {
+        st->row_terms[k] = 0;
+    }
+}
 
 /* Words per block of four output channels of a GEMM layout whose weights take step_words words per 16 taps (16: int8
  * weights; 8: 4-bit ones). */
@@ -70,9 +84,15 @@ static inline int32_t fg_mve_gemm_begin_layout(fg_mve_gemm_state *st, int32_t de
     const int32_t steps = (depth + 15) >> 4;
     st->rounds = (steps + 7) >> 3;
     st->entry = steps & 7;
-    st->out1 = second;
+    st->second = second;
     st->end = packed + fg_mve_block_words(depth, step_words) * (out_c >> 2);
     return out_c & ~3;
+}
+
+/* The outputs of st's next two rows: row 0's at out0, row 1's `second` bytes after (fg_mve_gemm_begin_layout). */
+static inline void fg_mve_gemm_set_out(fg_mve_gemm_state *st, int8_t *out0) {
+    st->out0 = out0;
+    st->out1 = out0 + st->second;
 }
 
 /* fg_mve_gemm_begin_layout for the int8 GEMM layout. */
@@ -123,24 +143,50 @@ static inline int fg_mve_any_left_shift(const fg_requant_params *q, int32_t chan
     return 0;
 }
 
+/* The copies below: one tail-predicated loop (DLSTP / LETP) of 16 bytes, loading src into q0 and storing it to dst,
+ * with EXTRA after the store (GCC 12 makes its own predicated loop of 12 instructions per 16 bytes, and spills its
+ * pointers once a second row is read). Only for n > 0. */
+#define FG_MVE_COPY_LOOP(EXTRA)                 \
+    "dlstp.8 lr, %[n]\n"                       \
+    "1:\n"                                     \
+    "vldrb.8 q0, [%[src]], #16\n"              \
+    "vstrb.8 q0, [%[dst]], #16\n"              \
+    EXTRA                                      \
+    "letp lr, 1b\n"
+
 /* dst[i] = src[i], i < n. Inlined: a call would cost a pointwise convolution's pixel as much as the copy. */
 __attribute__((always_inline)) static inline void fg_mve_copy_s8(int8_t *dst, const int8_t *src, int32_t n) {
-    for (; n > 0; n -= 16, src += 16, dst += 16) {
-        const mve_pred16_t p = vctp8q((uint32_t)n);
-        vstrbq_p_s8(dst, vldrbq_z_s8(src, p), p);
+    if (n > 0) {
+        __asm__ volatile(FG_MVE_COPY_LOOP("") : [dst] "+r"(dst), [src] "+r"(src) : [n] "r"(n) : "lr", "q0", "memory");
     }
 }
 
 /* dst[i] = src[i], i < n; returns their sum. */
 __attribute__((always_inline)) static inline int32_t fg_mve_copy_sum_s8(int8_t *dst, const int8_t *src, int32_t n) {
     int32_t sum = 0;
-    for (; n > 0; n -= 16, src += 16, dst += 16) {
-        const mve_pred16_t p = vctp8q((uint32_t)n);
-        const int8x16_t v = vldrbq_z_s8(src, p);  /* zero past n */
-        vstrbq_p_s8(dst, v, p);
-        sum = vaddvaq_s8(sum, v);
+    if (n > 0) {
+        __asm__ volatile(FG_MVE_COPY_LOOP("vaddva.s8 %[sum], q0\n")
+                         : [dst] "+r"(dst), [src] "+r"(src), [sum] "+Te"(sum)
+                         : [n] "r"(n)
+                         : "lr", "q0", "memory");
     }
     return sum;
+}
+
+/* dst[i] = src[i], i < n (n > 0), and the sums of src[i] and other[i], i < n, into sums[]. */
+__attribute__((always_inline)) static inline void fg_mve_copy_sum2_s8(int8_t *dst, const int8_t *src,
+                                                                      const int8_t *other, int32_t n,
+                                                                      int32_t sums[2]) {
+    int32_t sum = 0, sum_other = 0;
+    __asm__ volatile(FG_MVE_COPY_LOOP("vaddva.s8 %[sum], q0\n"
+                                      "vldrb.8 q0, [%[other]], #16\n"
+                                      "vaddva.s8 %[sum_other], q0\n")
+                     : [dst] "+r"(dst), [src] "+r"(src), [other] "+r"(other), [sum] "+Te"(sum),
+                       [sum_other] "+Te"(sum_other)
+                     : [n] "r"(n)
+                     : "lr", "q0", "memory");
+    sums[0] = sum;
+    sums[1] = sum_other;
 }
 
 /* dst[i] = value, i < n. */
