@@ -21,14 +21,15 @@ ELEMENT_COST = 20
 CALL_COST = 3000
 # Row buffers: per call, per byte moved or gathered, per input element read again (a 3x3 window over one row reads
 # three). A call's set-up depends on its kernel: ROW_CALL_COST for most (fitted before LIGHT_CALLS to vww_96_int8's
-# stage to operator 7 measured on mps2_an386: +11.3 % in one strip, +26.2 % in two), LIGHT_CALL_COST for the kernels
-# of MobileNet-like stages whose set-up is small (the 3x3 kernels extend their window rows and copy their weights at
-# every call, the padding's zero point only into its columns; the Armv7-M depthwise runs its portable kernel there,
-# ops/patch_kernels.py). LIGHT_CALL_COST fitted to that stage, now all of light calls, on mps2_an386 (the dearer
-# board for strips): in one strip +4.8 %, one strip 2 rows a call +3.7 %, two strips +14.6 %, two strips 2 rows a
-# call +13.2 % (these constants: +6.6, +5.0, +14.8, +12.0; mps2_an385 measured +5.2, +5.1, +11.2, +11.0).
+# stage to operator 7 measured on mps2_an386: +11.3 % in one strip, +26.2 % in two), LIGHT_CHANNEL_COST per output
+# channel for the kernels of MobileNet-like stages whose set-up is small and per channel (the 3x3 kernels copy their
+# weights and extend their window rows group by group at every call, the padding's zero point only into its
+# columns; the Armv7-M depthwise runs its portable kernel there, ops/patch_kernels.py). Fitted to the strips measured
+# on mps2_an386 (the dearer board for them), estimate against count: vww_96_int8 to operator 7 in two strips +15.5 %
+# (+14.6 %), two strips 2 rows a call +13.4 % (+13.2 %), one strip +6.9 % (+4.8 %); MobileNetV2 0.35 at 96x96 to
+# operator 14 in two strips 2 rows a call +15.6 % (+17.0 %), to operator 10 in two strips +14.7 % (+14.8 %).
 ROW_CALL_COST = 6500
-LIGHT_CALL_COST = 2500
+LIGHT_CHANNEL_COST = 150
 LIGHT_CALLS = frozenset({"fg_conv2d_3x3_ring_dsp", "fg_depthwise_conv2d_3x3_ring_dsp", "fg_conv2d_pointwise_dsp",
                          "fg_depthwise_conv2d_3x3_s8", "fg_conv2d_folded_fused_s8", "fg_conv2d_pointwise_fused_s8",
                          "fg_depthwise_conv2d_one_channel_fused_s8"})
@@ -54,9 +55,9 @@ def model_work(graph: Graph, calls: Mapping[int, KernelCall], op_macs: Mapping[i
                for op in graph.operators if op.index in calls and op.inputs and op.outputs)
 
 
-def call_cost(call: KernelCall | None) -> int:
-    """The estimate of one row call's set-up for the kernel `call` runs (None: not known)."""
-    return LIGHT_CALL_COST if call is not None and call.function in LIGHT_CALLS else ROW_CALL_COST
+def call_cost(call: KernelCall | None, channels: int) -> int:
+    """The estimate of one row call's set-up for the kernel `call` runs (None: not known), `channels` out."""
+    return LIGHT_CHANNEL_COST * channels if call is not None and call.function in LIGHT_CALLS else ROW_CALL_COST
 
 
 def row_cost(graph: Graph, stage: RowStage, op_macs: Mapping[int, int], total_work: float,
@@ -68,8 +69,8 @@ def row_cost(graph: Graph, stage: RowStage, op_macs: Mapping[int, int], total_wo
     extra_macs, work = 0.0, 0.0
     for layer, (position, window) in enumerate(zip(stage.positions, stage.windows, strict=True)):
         op = graph.operators[position]
-        work += (len(stage.layer_patches(layer)) - 1) * call_cost((calls or {}).get(op.index))
         in_c, out_c = graph.tensors[stage.reads(layer)[0]].shape[-1], graph.tensors[op.outputs[0]].shape[-1]
+        work += (len(stage.layer_patches(layer)) - 1) * call_cost((calls or {}).get(op.index), out_c)
         patches, pixels = stage.layer_patches(layer), window.out_size[0] * window.out_size[1]
         recomputed = sum(p.output.pixels for p in patches) - pixels
         extra_macs += op_macs[op.index] / pixels * recomputed
