@@ -21,8 +21,9 @@ from firmware_gen.modelgen.mobilenet import mobilenet_v1
 from firmware_gen.modelgen.zoo import tiny_cnn
 from firmware_gen.planner import PlanningOptions, PoolSpec, check_plan
 from firmware_gen.planner.check import PlanError
+from firmware_gen.target.boards import load_board
 
-from conftest import run_cli
+from conftest import run_cli, shared_model
 
 
 @pytest.mark.parametrize("seed", range(24))
@@ -67,6 +68,30 @@ def test_min_shrinks_the_pool_and_the_checker_covers_the_patch_buffers() -> None
     victim = compiled.plan.buffer_of(compiled.stage.patch_tensors()[0])
     with pytest.raises(PlanError, match="overlap"):
         check_plan(_moved_onto_a_live_buffer(compiled.plan, victim), planned, compiled.stage.allowances)
+
+
+def test_the_armv7m_planar_depthwise_keeps_tall_patches_and_leaves_row_calls_to_the_portable_kernel() -> None:
+    """A row stage's calls are one to four rows tall: the plane's per-channel set-up costs more than it saves
+    there (ops/patch_kernels.py's PLANAR_MIN_SIDE)."""
+    graph, isa = read_model(_small_mobilenet(), "mobilenet"), load_board("mps2_an385").isa
+    kernels = {}
+    for stage in ("7:rowsx2", "7:rows/4", "7:2x2"):
+        compiled = compile_graph(graph, options=PlanningOptions(patch_stage=stage, io_in_pool=False, algorithm=QUICK),
+                                 isa=isa)
+        kernels[stage] = {call.function for call in compiled.stage.calls.values()}
+    assert "fg_depthwise_conv2d_3x3_planar_s8" not in kernels["7:rowsx2"] | kernels["7:rows/4"]
+    assert "fg_depthwise_conv2d_3x3_s8" in kernels["7:rowsx2"]
+    assert "fg_depthwise_conv2d_3x3_planar_s8" in kernels["7:2x2"]  # its 16-row patches of the 32x32 layers
+
+
+def test_min_plans_vww_in_two_column_strips_under_12_kib() -> None:
+    """Issue 24's target: the stage's calls cheap enough that two column strips fit the budget, and the chooser
+    plans the candidates with the smallest stage buffers among those of one bound (not only the cheapest)."""
+    graph = read_model(shared_model("vww_96_int8").read_bytes(), "vww_96_int8")
+    compiled = compile_graph(graph, options=PlanningOptions(patches="min", io_in_pool=False, algorithm=QUICK),
+                             isa=load_board("mps2_an386").isa)
+    assert compiled.stage.stage.strips == 2 and compiled.stage.extra_fraction <= 0.15
+    assert compiled.plan.pool_bytes <= 12288
 
 
 def _moved_onto_a_live_buffer(plan, victim):

@@ -145,7 +145,7 @@ def plan_stage(graph: Graph, stage: PatchStage | RowStage, calls: dict[int, Kern
         kept[stage.last] = [*kept.get(stage.last, []), over]
     plan = plan_graph(buffers.graph, aliases=view_aliases(graph), options=options, allowances=kept)
     check_plan(plan, buffers.graph, kept)
-    cost = stage_cost(graph, stage, op_macs, total_work)
+    cost = stage_cost(graph, stage, op_macs, total_work, calls)
     return StagePlan(stage, calls, buffers, plan, kept, cost.extra_macs, sum(op_macs.values()), cost.fraction)
 
 
@@ -190,7 +190,7 @@ def _row_candidates(graph: Graph, calls: dict[int, KernelCall], portable: dict[i
             except UserError:
                 return found  # more strips than columns, or a residual block
             chosen = stage_calls(stage, calls, portable, graph)
-            if chosen is not None and row_cost(graph, stage, op_macs, total).fraction <= BUDGET:
+            if chosen is not None and row_cost(graph, stage, op_macs, total, chosen).fraction <= BUDGET:
                 found.append((stage, chosen))
                 within += 1
         if not within:
@@ -209,11 +209,14 @@ def choose(graph: Graph, calls: dict[int, KernelCall], portable: dict[int, Kerne
         return None
     candidates = _candidates(graph, calls, portable, op_macs)
     total = model_work(graph, calls, op_macs)
-    ranked = sorted(candidates, key=lambda c: (_bound(stage_buffers(graph, c[0]), graph, options),
-                                               stage_cost(graph, c[0], op_macs, total).fraction))
+    bounds = [_bound(stage_buffers(graph, stage), graph, options) for stage, _ in candidates]
+    costs = [stage_cost(graph, stage, op_macs, total, chosen).fraction for stage, chosen in candidates]
+    cheapest = sorted(range(len(candidates)), key=lambda i: (bounds[i], costs[i]))
+    # Many candidates share the bound (a tensor after the stage): the smallest stage buffers are planned too.
+    smallest = sorted(range(len(candidates)), key=lambda i: (bounds[i], _stage_bytes(graph, candidates[i][0])))
     quick = options if options.algorithm else dataclasses.replace(options, algorithm="hill_climb")
     best: StagePlan | None = None
-    for stage, chosen in ranked[:PLANNED]:
+    for stage, chosen in [candidates[i] for i in dict.fromkeys(cheapest[:PLANNED] + smallest[:PLANNED])]:
         try:
             result = plan_stage(graph, stage, chosen, quick, allowances, op_macs, total)
         except DoesNotFitError:
@@ -225,6 +228,13 @@ def choose(graph: Graph, calls: dict[int, KernelCall], portable: dict[int, Kerne
         return None
     return plan_stage(graph, best.stage, best.calls, options, allowances, op_macs, total) if quick is not options \
         else best
+
+
+def _stage_bytes(graph: Graph, stage: PatchStage | RowStage) -> int:
+    """The bytes of the stage's own buffers (its intermediates' patches or rows, its copies)."""
+    buffers = stage_buffers(graph, stage)
+    extra = [t for t in (buffers.patch_input, buffers.patch_output, *buffers.gathers.values()) if t is not None]
+    return sum(buffers.graph.tensors[t].nbytes for t in (*stage.tensors[:-1], *extra))
 
 
 def _fits(whole: MemoryPlan, options: PlanningOptions) -> bool:

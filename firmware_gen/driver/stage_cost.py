@@ -19,11 +19,20 @@ from firmware_gen.ops.row_stage import RowStage
 # measured at +28.6 % on mps2_an385). A patch also pays a fixed CALL_COST per layer call.
 ELEMENT_COST = 20
 CALL_COST = 3000
-# Row buffers: per call (the DSP ring kernels fill their window rows and copy their weights to the stack at every
-# call), per byte moved or gathered, per input element read again (a 3x3 window over one row reads three). Fitted to
-# vww_96_int8's stage to operator 7 measured on mps2_an386 (the dearer board): in one strip +11.3 %, one strip 2 rows
-# a call +7.8 %, two strips +26.2 %, two strips 2 rows a call +20.2 % (these constants: +11.6, +8.1, +23.0, +20.0).
+# Row buffers: per call, per byte moved or gathered, per input element read again (a 3x3 window over one row reads
+# three). A call's set-up depends on its kernel: ROW_CALL_COST for most (fitted before LIGHT_CALLS to vww_96_int8's
+# stage to operator 7 measured on mps2_an386: +11.3 % in one strip, +26.2 % in two), LIGHT_CHANNEL_COST per output
+# channel for the kernels of MobileNet-like stages whose set-up is small and per channel (the 3x3 kernels copy their
+# weights and extend their window rows group by group at every call, the padding's zero point only into its
+# columns; the Armv7-M depthwise runs its portable kernel there, ops/patch_kernels.py). Fitted to the strips measured
+# on mps2_an386 (the dearer board for them), estimate against count: vww_96_int8 to operator 7 in two strips +15.5 %
+# (+14.6 %), two strips 2 rows a call +13.4 % (+13.2 %), one strip +6.9 % (+4.8 %); MobileNetV2 0.35 at 96x96 to
+# operator 14 in two strips 2 rows a call +15.6 % (+17.0 %), to operator 10 in two strips +14.7 % (+14.8 %).
 ROW_CALL_COST = 6500
+LIGHT_CHANNEL_COST = 150
+LIGHT_CALLS = frozenset({"fg_conv2d_3x3_ring_dsp", "fg_depthwise_conv2d_3x3_ring_dsp", "fg_conv2d_pointwise_dsp",
+                         "fg_depthwise_conv2d_3x3_s8", "fg_conv2d_folded_fused_s8", "fg_conv2d_pointwise_fused_s8",
+                         "fg_depthwise_conv2d_one_channel_fused_s8"})
 MOVE_COST = 1
 READ_COST = 4
 
@@ -46,14 +55,22 @@ def model_work(graph: Graph, calls: Mapping[int, KernelCall], op_macs: Mapping[i
                for op in graph.operators if op.index in calls and op.inputs and op.outputs)
 
 
-def row_cost(graph: Graph, stage: RowStage, op_macs: Mapping[int, int], total_work: float) -> Cost:
+def call_cost(call: KernelCall | None, channels: int) -> int:
+    """The estimate of one row call's set-up for the kernel `call` runs (None: not known), `channels` out."""
+    return LIGHT_CHANNEL_COST * channels if call is not None and call.function in LIGHT_CALLS else ROW_CALL_COST
+
+
+def row_cost(graph: Graph, stage: RowStage, op_macs: Mapping[int, int], total_work: float,
+             calls: Mapping[int, KernelCall] | None = None) -> Cost:
     """Row buffers recompute only the column halos of their strips: the estimate of extra instructions is those
-    MACs and elements, a cost per kernel call past one per layer, per byte of the rows kept (moved to the start of
-    their buffers) or gathered, and per input element read again."""
-    extra_macs, work = 0.0, (len(stage.calls) - len(stage.positions)) * ROW_CALL_COST
+    MACs and elements, a cost per kernel call past one per layer (by the kernel `calls` gives the layer's operator),
+    per byte of the rows kept (moved to the start of their buffers) or gathered, and per input element read
+    again."""
+    extra_macs, work = 0.0, 0.0
     for layer, (position, window) in enumerate(zip(stage.positions, stage.windows, strict=True)):
         op = graph.operators[position]
         in_c, out_c = graph.tensors[stage.reads(layer)[0]].shape[-1], graph.tensors[op.outputs[0]].shape[-1]
+        work += (len(stage.layer_patches(layer)) - 1) * call_cost((calls or {}).get(op.index), out_c)
         patches, pixels = stage.layer_patches(layer), window.out_size[0] * window.out_size[1]
         recomputed = sum(p.output.pixels for p in patches) - pixels
         extra_macs += op_macs[op.index] / pixels * recomputed
@@ -68,10 +85,12 @@ def row_cost(graph: Graph, stage: RowStage, op_macs: Mapping[int, int], total_wo
     return Cost(round(extra_macs), (work + extra_macs) / max(total_work, 1.0))
 
 
-def stage_cost(graph: Graph, stage: PatchStage | RowStage, op_macs: Mapping[int, int], total_work: float) -> Cost:
-    """The MACs the patches recompute in their halos, and the estimate of extra instructions."""
+def stage_cost(graph: Graph, stage: PatchStage | RowStage, op_macs: Mapping[int, int], total_work: float,
+               calls: Mapping[int, KernelCall] | None = None) -> Cost:
+    """The MACs the patches recompute in their halos, and the estimate of extra instructions (`calls`: the kernel
+    each layer's operator runs on patches)."""
     if isinstance(stage, RowStage):
-        return row_cost(graph, stage, op_macs, total_work)
+        return row_cost(graph, stage, op_macs, total_work, calls)
     extra_macs, extra_work = 0.0, 0.0
     for layer, (position, window) in enumerate(zip(stage.positions, stage.windows, strict=True)):
         op = graph.operators[position]

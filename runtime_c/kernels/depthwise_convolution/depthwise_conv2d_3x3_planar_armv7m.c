@@ -311,10 +311,11 @@ static void fg_dw_planar_channel(const fg_depthwise_conv2d_params *p, const fg_d
                                  int32_t *sums) {
     const fg_requant_params *q = &p->requant;
     const int32_t entry = q->per_channel ? c : 0;
-    fg_fast_channel fast;
-    const fg_fast_channel *k = fg_fast_channel_of(q->multipliers[entry], q->shifts[entry], &fast) ? &fast : NULL;
     fg_dw_floor_stage floor_stage;
     const int floor = fg_dw_floor_stage_of(q, entry, p->folded_bias[c], &floor_stage);
+    fg_fast_channel fast;  /* only without the floor stage */
+    const fg_fast_channel *k = !floor && fg_fast_channel_of(q->multipliers[entry], q->shifts[entry], &fast) ? &fast
+                                                                                                          : NULL;
     int8_t transposed[9];  /* the taps in the order of a walk along the columns */
     if (v->columns) {
         for (int32_t t = 0; t < 9; ++t) {
@@ -367,10 +368,12 @@ static inline __attribute__((always_inline)) void fg_dw_planar(const fg_depthwis
     int8_t plane[FG_DW_PLANAR_ROWS * FG_DW_PLANAR_PITCH];
     int32_t sums[FG_DW_PLANAR_SUMS + 1];
     int8_t unpacked[9];
-    memset(plane, (int)(int8_t)-p->requant.input_offset, sizeof plane);  /* the padding's columns keep it */
     const fg_dw_walk walk = fg_dw_walk_of(p);
     const int32_t by_plane = (FG_DW_PLANAR_ROWS - 3) / walk.stride_r + 1, by_sums = FG_DW_PLANAR_SUMS / walk.out_cols;
     const int32_t band = by_plane < by_sums ? by_plane : by_sums;
+    const int32_t rows = (band < walk.out_rows ? band - 1 : walk.out_rows - 1) * walk.stride_r + 3;
+    /* the padding's columns keep it; only the plane rows a band fills (a row stage's call: one output row's three) */
+    memset(plane, (int)(int8_t)-p->requant.input_offset, (size_t)(rows * FG_DW_PLANAR_PITCH));
     const int32_t image_bytes = p->in_h * p->in_w * p->in_c, out_bytes = p->out_h * p->out_w * p->in_c;
     for (int32_t b = 0; b < p->batches; ++b) {
         for (int32_t c = 0; c < p->in_c; ++c) {

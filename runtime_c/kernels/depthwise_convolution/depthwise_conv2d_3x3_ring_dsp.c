@@ -194,6 +194,25 @@ static inline int32_t fg_dsp_dw_padded(int32_t pad, int32_t size, int32_t out, i
     return pad + size > last ? pad + size : last;
 }
 
+/* The zero point into every buffer column the windows read and no input row is extended into: the padding's columns
+ * of each row (and a small image's padding rows whole). Once per call: a row stage calls for one output row at a
+ * time, so the rest of the buffer is never touched. */
+static void fg_dsp_dw_ring_padding(const fg_depthwise_conv2d_params *p, const fg_dsp_dw_ring_layer *layer, int small,
+                                   int32_t rows, uint32_t *buffer) {
+    const int32_t words = 2 * (small ? FG_DSP_DW_SMALL_COLUMNS : FG_DSP_DW_RING_COLUMNS);
+    const int32_t right = 2 * (p->pad_left + p->in_w);
+    const int32_t end = 2 * fg_dsp_dw_padded(p->pad_left, p->in_w, p->out_w, p->stride_w);
+    for (int32_t y = 0; y < (small ? rows : 5); ++y, buffer += words) {
+        const int pad_row = small && (y < p->pad_top || y >= p->pad_top + p->in_h);
+        for (int32_t x = 0; x < (pad_row ? end : 2 * p->pad_left); ++x) {
+            buffer[x] = layer->zero_point;
+        }
+        for (int32_t x = right; x < end; ++x) {
+            buffer[x] = layer->zero_point;
+        }
+    }
+}
+
 /* Group g's words as the int8 table holds them, from a 4-bit table (fg_depthwise_conv2d_3x3_ring_s4_dsp's): its 16
  * constant words, then per tap t the doubled weight pairs of channels (c, c + 2) and (c + 1, c + 3), from the group's
  * 36 nibbles ([channel][9 taps]). */
@@ -219,10 +238,7 @@ static inline __attribute__((always_inline)) void fg_dsp_dw_ring_work(const fg_d
     const int32_t rows = fg_dsp_dw_padded(p->pad_top, p->in_h, p->out_h, p->stride_h);
     const int small = fg_dsp_dw_padded(p->pad_left, p->in_w, p->out_w, p->stride_w) <= FG_DSP_DW_SMALL_COLUMNS &&
                       rows <= FG_DSP_DW_SMALL_ROWS;
-    const int32_t used = small ? rows * 2 * FG_DSP_DW_SMALL_COLUMNS : 5 * 2 * FG_DSP_DW_RING_COLUMNS;
-    for (int32_t i = 0; i < used; ++i) {
-        buffer[i] = layer.zero_point;
-    }
+    fg_dsp_dw_ring_padding(p, &layer, small, rows, buffer);
     for (int32_t b = 0; b < p->batches; ++b) {
         const int8_t *image = input + b * p->in_h * p->in_w * p->in_c;
         int8_t *out = output + b * p->out_h * p->out_w * p->in_c;
