@@ -70,17 +70,20 @@ def test_min_shrinks_the_pool_and_the_checker_covers_the_patch_buffers() -> None
         check_plan(_moved_onto_a_live_buffer(compiled.plan, victim), planned, compiled.stage.allowances)
 
 
-def test_the_armv7m_planar_depthwise_keeps_tall_patches_and_leaves_row_calls_to_the_portable_kernel() -> None:
-    """A row stage's calls are one to four rows tall: the plane's per-channel set-up costs more than it saves
-    there (ops/patch_kernels.py's PLANAR_MIN_SIDE)."""
+def test_the_armv7m_planar_depthwise_keeps_tall_and_whole_width_patches_and_leaves_strips_to_the_portable_kernel(
+) -> None:
+    """A row stage's calls are one to four rows tall: in column strips the plane's per-channel set-up costs more than
+    it saves; in one strip the plane stays, sparing the portable kernel's flash (ops/patch_kernels.py's
+    PLANAR_MIN_SIDE)."""
     graph, isa = read_model(_small_mobilenet(), "mobilenet"), load_board("mps2_an385").isa
     kernels = {}
     for stage in ("7:rowsx2", "7:rows/4", "7:2x2"):
         compiled = compile_graph(graph, options=PlanningOptions(patch_stage=stage, io_in_pool=False, algorithm=QUICK),
                                  isa=isa)
         kernels[stage] = {call.function for call in compiled.stage.calls.values()}
-    assert "fg_depthwise_conv2d_3x3_planar_s8" not in kernels["7:rowsx2"] | kernels["7:rows/4"]
+    assert "fg_depthwise_conv2d_3x3_planar_s8" not in kernels["7:rowsx2"]
     assert "fg_depthwise_conv2d_3x3_s8" in kernels["7:rowsx2"]
+    assert "fg_depthwise_conv2d_3x3_planar_s8" in kernels["7:rows/4"]  # one strip: the layer's whole width
     assert "fg_depthwise_conv2d_3x3_planar_s8" in kernels["7:2x2"]  # its 16-row patches of the 32x32 layers
 
 

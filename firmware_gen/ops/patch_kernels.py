@@ -32,15 +32,18 @@ def _any(params: dict) -> bool:
 
 
 # The Armv7-M planar 3x3 depthwise gathers each channel's rows into a plane and sets up its constants per channel and
-# call: on a patch thinner than this (a row stage's calls, one to four output rows) that costs more than it saves,
-# and the portable kernel, reading the interleaved rows in place, is cheaper (vww_96_int8 to operator 7 on
-# mps2_an385: in row buffers +7.0 % -> +5.2 %, in two column strips +19.8 % -> +11.2 %; a 3x3 grid of 16-row
-# patches +28.6 % with the plane, +30.7 % without).
+# call: on a patch thinner than this that is also narrower than the layer (a row stage's calls in column strips) that
+# costs more than it saves, and the portable kernel, reading the interleaved rows in place, is cheaper (vww_96_int8 to
+# operator 7 on mps2_an385: in two column strips +19.8 % -> +11.2 %; a 3x3 grid of 16-row patches +28.6 % with the
+# plane, +30.7 % without). Calls of the layer's whole width (one strip) keep the plane: there the portable kernel
+# saves less (+7.0 % -> +5.2 %) than its code and tables cost in flash (vww on qemu_cortex_m3: 4,184 B, which its
+# 256 KiB no longer holds), and the chooser does not weigh flash.
 PLANAR_MIN_SIDE = 5
 
 
 def _planar_patch(params: dict) -> bool:
-    return planar_fits(params) and min(params["out_h"], params["out_w"]) >= PLANAR_MIN_SIDE
+    thin = min(params["out_h"], params["out_w"]) < PLANAR_MIN_SIDE
+    return planar_fits(params) and not (thin and params["out_w"] < params["layer_out_w"])
 
 
 PATCH_GEOMETRY: dict[str, Callable[[dict], bool]] = {
@@ -79,7 +82,9 @@ def takes_patches(call: KernelCall, stage: PatchStage | RowStage, layer: int) ->
     if call.function in ELEMENTWISE | ADDS:
         return True
     accepts = PATCH_GEOMETRY.get(call.function)
-    return accepts is not None and all(accepts({**call.params, **p.params()}) for p in stage.layer_patches(layer))
+    layer_width = {"layer_out_w": call.params.get("out_w")}
+    return accepts is not None and all(accepts({**call.params, **p.params(), **layer_width})
+                                       for p in stage.layer_patches(layer))
 
 
 def layer_window(graph: Graph, calls: dict[int, KernelCall], position: int) -> Window:
