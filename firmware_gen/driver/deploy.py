@@ -18,7 +18,8 @@ from firmware_gen import __version__
 from firmware_gen.backend.options import GenerationOptions
 from firmware_gen.driver import build_cache, zephyr_deploy
 from firmware_gen.driver.compiler import CompiledModel, generate
-from firmware_gen.errors import OutputPathError, UserError
+from firmware_gen.driver.patch_choice import call_count
+from firmware_gen.errors import DoesNotFitError, OutputPathError, UserError
 from firmware_gen.frontend.ir import Graph
 from firmware_gen.frontend.tflite_reader import read_model
 from firmware_gen.link.runner import RunResult, run_model, run_sequence
@@ -110,15 +111,8 @@ def prepare(model: bytes, source: str, board: Board | str, interface: str = "unp
     out_dir = Path(out_dir)
     existed = out_dir.exists()
     try:
-        progress(f"generating C for {Path(source).name} ({len(graph.operators)} operators, {interface})")
-        compiled = generate(graph, out_dir / "model", source=Path(source).name, interface=interface,
-                            options=_with_board_ram(options, board), isa=board.isa, generation=generation)
-        if zephyr is None:
-            progress(f"cross-compiling for {board.name} ({board.core}) with arm-none-eabi-gcc")
-            firmware = build_firmware(out_dir / "model", board, out_dir / "build", semihosting=semihosting)
-        else:
-            progress(f"building zephyr_app for Zephyr {zephyr.version}'s {board.name} ({board.core}) with CMake")
-            firmware = zephyr_deploy.build_on_zephyr(out_dir, board, zephyr, compiled, source, key)
+        build = _Build(graph, source, board, interface, generation, semihosting, zephyr, key, progress)
+        compiled, firmware = _build_within_flash(build, _with_board_ram(options, board), out_dir)
     except BaseException as error:
         if not existed:
             shutil.rmtree(out_dir, ignore_errors=True)
@@ -130,6 +124,62 @@ def prepare(model: bytes, source: str, board: Board | str, interface: str = "unp
     elif destination is not None:
         firmware = build_cache.install(destination, out_dir, firmware)
     return Deployment(compiled.graph, compiled, firmware)
+
+
+@dataclass(frozen=True)
+class _Build:
+    """What one build of `prepare` is made of, but the planning options."""
+    graph: Graph
+    source: str
+    board: Board
+    interface: str
+    generation: GenerationOptions
+    semihosting: bool
+    zephyr: ZephyrTree | None
+    key: str
+    progress: Progress
+
+
+def _generate(build: _Build, options: PlanningOptions, out_dir: Path) -> CompiledModel:
+    build.progress(f"generating C for {Path(build.source).name} ({len(build.graph.operators)} operators, "
+                   f"{build.interface})")
+    return generate(build.graph, out_dir / "model", source=Path(build.source).name, interface=build.interface,
+                    options=options, isa=build.board.isa, generation=build.generation)
+
+
+def _cross_compile(build: _Build, compiled: CompiledModel, out_dir: Path) -> FirmwareBuild:
+    board, zephyr = build.board, build.zephyr
+    if zephyr is None:
+        build.progress(f"cross-compiling for {board.name} ({board.core}) with arm-none-eabi-gcc")
+        return build_firmware(out_dir / "model", board, out_dir / "build", semihosting=build.semihosting)
+    build.progress(f"building zephyr_app for Zephyr {zephyr.version}'s {board.name} ({board.core}) with CMake")
+    return zephyr_deploy.build_on_zephyr(out_dir, board, zephyr, compiled, build.source, build.key)
+
+
+def _build_within_flash(build: _Build, options: PlanningOptions, out_dir: Path) -> tuple[CompiledModel,
+                                                                                         FirmwareBuild]:
+    """Generate and build; when the firmware does not fit with a patch stage the chooser took (a forced one is the
+    user's), again with stages of fewer kernel calls, whose table in flash is smaller (the chooser does not weigh
+    flash), until one fits; with none left, the first build's error."""
+    first: DoesNotFitError | None = None
+    while True:
+        try:
+            compiled = _generate(build, options, out_dir)
+        except DoesNotFitError:
+            if first is None:
+                raise
+            raise first from None
+        try:
+            return compiled, _cross_compile(build, compiled, out_dir)
+        except DoesNotFitError as error:
+            first = first or error
+            if compiled.stage is None or options.patch_stage:
+                raise first from None
+            calls = call_count(compiled.stage.stage)
+            build.progress(f"{error}; trying a patch stage of fewer than {calls} kernel calls")
+            options = dataclasses.replace(options, stage_calls_below=calls)
+            for built in ("model", "build"):
+                shutil.rmtree(out_dir / built, ignore_errors=True)
 
 
 def _cache_key(model: bytes, board: Board, interface: str, options: PlanningOptions, generation: GenerationOptions,

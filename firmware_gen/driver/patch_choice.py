@@ -34,7 +34,7 @@ from firmware_gen.planner.buffers import OUTPUT_BEFORE_INPUT, BufferInfo, lower_
 from firmware_gen.planner.liveness import alias_groups
 from firmware_gen.project_config import PATCH_MODES
 
-__all__ = ["PATCH_MODES", "StagePlan", "choose", "parse_forced", "plan_stage", "stage_cost"]
+__all__ = ["PATCH_MODES", "StagePlan", "call_count", "choose", "parse_forced", "plan_stage", "stage_cost"]
 
 BUDGET = 0.15  # the estimate of extra instructions over the model's (`stage_cost`)
 MAX_PARTS = 8  # rows or columns of patches tried
@@ -72,7 +72,7 @@ class StagePlan:
         return {"first_operator": graph.operators[stage.positions[0]].index,
                 "last_operator": graph.operators[stage.last].index, "steps": list(stage.positions),
                 "grid": list(stage.grid), "mode": stage.mode, "layout": self.layout,
-                "patches": len(stage.calls if isinstance(stage, RowStage) else stage.patches),
+                "patches": call_count(stage),
                 "output_tensor": stage.tensors[-1],
                 "extra_macs": self.extra_macs, "extra_instructions_estimate": round(self.extra_fraction, 4),
                 "extra_macs_fraction": round(self.extra_macs / max(self.model_macs, 1), 4),
@@ -208,6 +208,8 @@ def choose(graph: Graph, calls: dict[int, KernelCall], portable: dict[int, Kerne
     if options.patches == "off" or (options.patches == "auto" and whole is not None and _fits(whole, options)):
         return None
     candidates = _candidates(graph, calls, portable, op_macs)
+    if options.stage_calls_below is not None:
+        candidates = [c for c in candidates if call_count(c[0]) < options.stage_calls_below]
     total = model_work(graph, calls, op_macs)
     bounds = [_bound(stage_buffers(graph, stage), graph, options) for stage, _ in candidates]
     costs = [stage_cost(graph, stage, op_macs, total, chosen).fraction for stage, chosen in candidates]
@@ -235,6 +237,11 @@ def _stage_bytes(graph: Graph, stage: PatchStage | RowStage) -> int:
     buffers = stage_buffers(graph, stage)
     extra = [t for t in (buffers.patch_input, buffers.patch_output, *buffers.gathers.values()) if t is not None]
     return sum(buffers.graph.tensors[t].nbytes for t in (*stage.tensors[:-1], *extra))
+
+
+def call_count(stage: PatchStage | RowStage) -> int:
+    """The entries of the stage's table of calls in flash: a row stage's calls, a grid's patches."""
+    return len(stage.calls) if isinstance(stage, RowStage) else len(stage.patches)
 
 
 def _fits(whole: MemoryPlan, options: PlanningOptions) -> bool:

@@ -24,6 +24,9 @@ class PlanningOptions:
     patches: str = "auto"
     patch_stage: str | None = None
     ram_bytes: int | None = None
+    # A chosen stage takes fewer kernel calls than this (their table is in flash): set when a stage's build did not
+    # fit (driver/deploy.py).
+    stage_calls_below: int | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "pools", tuple(self.pools))
@@ -37,6 +40,7 @@ class PlanningOptions:
                 f"alignment={self.alignment}" + self._patch_key())
 
     def _patch_key(self) -> str:
-        if (self.patches, self.patch_stage, self.ram_bytes) == ("auto", None, None):
+        if (self.patches, self.patch_stage, self.ram_bytes, self.stage_calls_below) == ("auto", None, None, None):
             return ""  # the key of a plan made before patches existed
-        return f";patches={self.patches};patch_stage={self.patch_stage};ram_bytes={self.ram_bytes}"
+        calls = "" if self.stage_calls_below is None else f";stage_calls_below={self.stage_calls_below}"
+        return f";patches={self.patches};patch_stage={self.patch_stage};ram_bytes={self.ram_bytes}" + calls

@@ -11,10 +11,14 @@ from __future__ import annotations
 
 import pytest
 from batched import assert_batch_bit_exact
-from target_fixtures import needs_qemu
+from target_fixtures import needs_cross_gcc, needs_qemu
 
+from firmware_gen.driver.deploy import prepare
+from firmware_gen.driver.patch_choice import call_count
 from firmware_gen.modelgen.calibrated import CalibratedBuilder, calibration_images
 from firmware_gen.planner import PlanningOptions
+
+from conftest import shared_model
 
 
 def stage_model() -> bytes:
@@ -51,3 +55,18 @@ def test_a_stage_of_every_layer_kind_is_bit_exact_on_the_board(board: str, stage
     functions = assert_batch_bit_exact([stage_model()], board, tmp_path / "build", options=options,
                                        expect_functions=EXPECTED[board] + thin.get(board, []))
     assert "fg_max_pool2d_s8" in functions
+
+
+@needs_cross_gcc
+def test_min_takes_a_stage_of_fewer_calls_when_the_chosen_one_overflows_the_flash(tmp_path) -> None:
+    """person_detect on qemu_cortex_m3 (256 KiB of flash), --patches min --no-io-in-pool: the smallest pool's stage,
+    two column strips, has a table of 290 calls that the flash does not hold; the build takes the stage of one strip
+    instead (the chooser does not weigh flash; driver/deploy.py builds again)."""
+    messages: list[str] = []
+    options = PlanningOptions(patches="min", io_in_pool=False)
+    deployment = prepare(shared_model("person_detect").read_bytes(), "person_detect.tflite", "qemu_cortex_m3",
+                         out_dir=tmp_path / "build", progress=messages.append, options=options)
+    assert any("trying a patch stage of fewer than 290 kernel calls" in m for m in messages), messages
+    stage = deployment.compiled.stage
+    assert stage is not None and stage.stage.strips == 1 and call_count(stage.stage) < 290
+    assert deployment.compiled.plan.pool_bytes <= 14_208
