@@ -211,11 +211,12 @@ def choose(graph: Graph, calls: dict[int, KernelCall], portable: dict[int, Kerne
     if options.stage_calls_below is not None:
         candidates = [c for c in candidates if call_count(c[0]) < options.stage_calls_below]
     total = model_work(graph, calls, op_macs)
-    bounds = [_bound(stage_buffers(graph, stage), graph, options) for stage, _ in candidates]
+    buffers = [stage_buffers(graph, stage) for stage, _ in candidates]
+    bounds = [_bound(b, graph, options) for b in buffers]
     costs = [stage_cost(graph, stage, op_macs, total, chosen).fraction for stage, chosen in candidates]
     cheapest = sorted(range(len(candidates)), key=lambda i: (bounds[i], costs[i]))
     # Many candidates share the bound (a tensor after the stage): the smallest stage buffers are planned too.
-    smallest = sorted(range(len(candidates)), key=lambda i: (bounds[i], _stage_bytes(graph, candidates[i][0])))
+    smallest = sorted(range(len(candidates)), key=lambda i: (bounds[i], _stage_bytes(buffers[i], candidates[i][0])))
     quick = options if options.algorithm else dataclasses.replace(options, algorithm="hill_climb")
     best: StagePlan | None = None
     for stage, chosen in [candidates[i] for i in dict.fromkeys(cheapest[:PLANNED] + smallest[:PLANNED])]:
@@ -232,9 +233,8 @@ def choose(graph: Graph, calls: dict[int, KernelCall], portable: dict[int, Kerne
         else best
 
 
-def _stage_bytes(graph: Graph, stage: PatchStage | RowStage) -> int:
+def _stage_bytes(buffers: StageBuffers, stage: PatchStage | RowStage) -> int:
     """The bytes of the stage's own buffers (its intermediates' patches or rows, its copies)."""
-    buffers = stage_buffers(graph, stage)
     extra = [t for t in (buffers.patch_input, buffers.patch_output, *buffers.gathers.values()) if t is not None]
     return sum(buffers.graph.tensors[t].nbytes for t in (*stage.tensors[:-1], *extra))
 
