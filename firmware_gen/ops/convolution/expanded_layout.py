@@ -78,8 +78,9 @@ def _window_fits(p: dict) -> bool:
 
 
 def expandable(call: KernelCall, stack_bytes: int = 0) -> bool:
-    """A compact fused 1x1 call of whole groups of eight channels, or a 1x1 call of the Armv7-M 4-bit variant on a
-    board with a stack of at least STACK_4BIT bytes."""
+    """A compact fused 1x1 call of whole groups of eight channels, or a call of the Armv7-M 4-bit variant (a 1x1
+    at stride 1, or a window fg_conv2d_expanded_fused_s4 takes) on a board with a stack of at least STACK_4BIT
+    bytes."""
     if call.function == COMPACT_FUSED:
         return call.params["out_c"] % PAIRED_GROUP == 0
     p = call.params
