@@ -119,14 +119,14 @@ def measure(name: str, data: bytes, boards: list[str], run_boards: bool) -> list
             try:
                 before, _, _ = pool_and_stage(graph, board, off)
                 after, stage, estimate = pool_and_stage(graph, board, on)
-            except UserError as error:
+                counts = "-"
+                if run_boards and stage != "-":
+                    (base, exact_off), (patched, exact_on) = (instructions(data, name, board, o) for o in (off, on))
+                    verdict = "bit-exact" if exact_off and exact_on else "MISMATCH"
+                    counts = f"{base:>11,} {patched:>11,} {patched / base - 1:>+7.1%}  {verdict}"
+            except UserError as error:  # a plan or a firmware that does not fit the board: its row says so
                 rows.append(f"{name:<34} {board:<11} {'in' if io_in_pool else 'out':<4} {error}")
                 continue
-            counts = "-"
-            if run_boards and stage != "-":
-                (base, exact_off), (patched, exact_on) = (instructions(data, name, board, o) for o in (off, on))
-                verdict = "bit-exact" if exact_off and exact_on else "MISMATCH"
-                counts = f"{base:>11,} {patched:>11,} {patched / base - 1:>+7.1%}  {verdict}"
             rows.append(f"{name:<34} {board:<11} {'in' if io_in_pool else 'out':<4} {before:>8,} {after:>8,} "
                         f"{stage:<16} {estimate:>7}  {counts}")
     return rows

@@ -97,6 +97,27 @@ def test_min_plans_vww_in_two_column_strips_under_12_kib() -> None:
     assert compiled.plan.pool_bytes <= 12288
 
 
+def test_min_ranks_the_stages_by_the_bound_their_output_over_the_input_allows() -> None:
+    """With the input in the pool, a one-strip row stage that writes its output over the input rows it has read
+    saves most of the input's bytes; ranked by the tensors alone it was never planned and min kept the whole plan."""
+    graph = read_model(_small_mobilenet(), "mobilenet")
+    whole = compile_graph(graph, options=PlanningOptions(patches="off", algorithm=QUICK))
+    compiled = compile_graph(graph, options=PlanningOptions(patches="min", algorithm=QUICK))
+    stage = compiled.stage.stage
+    assert stage.mode == "rows" and stage.strips == 1
+    assert any(a.output == stage.tensors[-1] and a.input == stage.input for a in compiled.stage.allowances[stage.last])
+    assert compiled.plan.pool_bytes < whole.plan.pool_bytes
+    check_plan(compiled.plan, compiled.planned_graph, compiled.stage.allowances)
+
+
+def test_min_plans_vww_with_its_input_in_the_pool_under_32_kib() -> None:
+    """Issue 24's target for the input in the pool (36,896 B without a stage)."""
+    graph = read_model(shared_model("vww_96_int8").read_bytes(), "vww_96_int8")
+    compiled = compile_graph(graph, options=PlanningOptions(patches="min"), isa=load_board("mps2_an386").isa)
+    assert compiled.stage.extra_fraction <= 0.15
+    assert compiled.plan.pool_bytes <= 32768
+
+
 def _moved_onto_a_live_buffer(plan, victim):
     """The plan with `victim` moved onto a buffer live at one of its steps (and within the pool)."""
     clash = next(b for b in plan.buffers if b is not victim and b.first_op <= victim.last_op

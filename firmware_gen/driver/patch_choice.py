@@ -29,9 +29,15 @@ from firmware_gen.ops.patch_graph import Prefix, build_stage, row_stage_at, stag
 from firmware_gen.ops.patch_kernels import layer_window, stage_calls
 from firmware_gen.ops.patch_stage import PatchStage, used_later
 from firmware_gen.ops.row_stage import RowStage
-from firmware_gen.planner import MemoryPlan, OverlapAllowance, PlanningOptions, check_plan, plan_graph
-from firmware_gen.planner.buffers import OUTPUT_BEFORE_INPUT, BufferInfo, lower_bound
-from firmware_gen.planner.liveness import alias_groups
+from firmware_gen.planner import (
+    MemoryPlan,
+    OverlapAllowance,
+    PlanningOptions,
+    check_plan,
+    graph_lower_bound,
+    plan_graph,
+)
+from firmware_gen.planner.buffers import OUTPUT_BEFORE_INPUT
 from firmware_gen.project_config import PATCH_MODES
 
 __all__ = ["PATCH_MODES", "StagePlan", "call_count", "choose", "parse_forced", "plan_stage", "stage_cost"]
@@ -114,12 +120,10 @@ def _without_stage(allowances: Mapping[int, Sequence[OverlapAllowance]], stage: 
     return {step: list(a) for step, a in allowances.items() if step not in stage.positions}
 
 
-def _bound(buffers: StageBuffers, graph: Graph, options: PlanningOptions) -> int:
-    """The tensor-level lower bound of the stage's planning graph (without overlap)."""
-    pg = buffers.graph
-    outside = set() if options.io_in_pool else {*pg.inputs, *pg.outputs}
-    groups = [g for g in alias_groups(pg, view_aliases(graph)) if outside.isdisjoint(g.tensors)]
-    return lower_bound(BufferInfo(g.tensors[0], g.size, options.alignment, g.first, g.last) for g in groups)
+def _bound(buffers: StageBuffers, graph: Graph, options: PlanningOptions,
+           allowances: Mapping[int, Sequence[OverlapAllowance]]) -> int:
+    """The planner's lower bound for the stage's planning graph with the allowances it would be planned with."""
+    return graph_lower_bound(buffers.graph, view_aliases(graph), options, allowances)
 
 
 def output_over_input(graph: Graph, stage: PatchStage | RowStage) -> OverlapAllowance | None:
@@ -138,15 +142,22 @@ def plan_stage(graph: Graph, stage: PatchStage | RowStage, calls: dict[int, Kern
     """The checked plan of the graph with `stage` on patches, its layers running `calls` (DoesNotFitError when a
     pool's limit is exceeded); total_work: the model's (`model_work`). With the output over the input, the planner
     sees the stage as one step for those two: the output first written, the input last read at its last step."""
-    over = output_over_input(graph, stage) if options.overlap else None
-    buffers = stage_buffers(graph, stage, over is not None)
-    kept = _without_stage(allowances, stage) if options.overlap else {}
-    if over is not None:
-        kept[stage.last] = [*kept.get(stage.last, []), over]
+    buffers, kept = _stage_planning(graph, stage, options, allowances)
     plan = plan_graph(buffers.graph, aliases=view_aliases(graph), options=options, allowances=kept)
     check_plan(plan, buffers.graph, kept)
     cost = stage_cost(graph, stage, op_macs, total_work, calls)
     return StagePlan(stage, calls, buffers, plan, kept, cost.extra_macs, sum(op_macs.values()), cost.fraction)
+
+
+def _stage_planning(graph: Graph, stage: PatchStage | RowStage, options: PlanningOptions,
+                    allowances: Mapping[int, Sequence[OverlapAllowance]]) -> tuple[StageBuffers, dict]:
+    """The stage's planning graph and the allowances it is planned with: the graph's outside the stage, and the
+    output over the input where the stage allows it."""
+    over = output_over_input(graph, stage) if options.overlap else None
+    kept = _without_stage(allowances, stage) if options.overlap else {}
+    if over is not None:
+        kept[stage.last] = [*kept.get(stage.last, []), over]
+    return stage_buffers(graph, stage, over is not None), kept
 
 
 def _candidates(graph: Graph, calls: dict[int, KernelCall], portable: dict[int, KernelCall],
@@ -211,15 +222,20 @@ def choose(graph: Graph, calls: dict[int, KernelCall], portable: dict[int, Kerne
     if options.stage_calls_below is not None:
         candidates = [c for c in candidates if call_count(c[0]) < options.stage_calls_below]
     total = model_work(graph, calls, op_macs)
-    buffers = [stage_buffers(graph, stage) for stage, _ in candidates]
-    bounds = [_bound(b, graph, options) for b in buffers]
+    planning = [_stage_planning(graph, stage, options, allowances) for stage, _ in candidates]
     costs = [stage_cost(graph, stage, op_macs, total, chosen).fraction for stage, chosen in candidates]
-    cheapest = sorted(range(len(candidates)), key=lambda i: (bounds[i], costs[i]))
-    # Many candidates share the bound (a tensor after the stage): the smallest stage buffers are planned too.
-    smallest = sorted(range(len(candidates)), key=lambda i: (bounds[i], _stage_bytes(buffers[i], candidates[i][0])))
+    stage_bytes = [_stage_bytes(b, stage) for (b, _), (stage, _) in zip(planning, candidates, strict=True)]
+    planned: list[int] = []
+    # The bound with the allowances (the output over the input can save most of the input) and without them (what a
+    # heuristic placement reaches may follow the tensors more than the allowances); by each, the cheapest
+    # candidates, and, since many candidates share a bound (a tensor after the stage), the smallest stage buffers.
+    for allowed in (True, False):
+        bounds = [_bound(b, graph, options, kept if allowed else {}) for b, kept in planning]
+        for tie in (costs, stage_bytes):
+            planned += sorted(range(len(candidates)), key=lambda i, tie=tie: (bounds[i], tie[i]))[:PLANNED]
     quick = options if options.algorithm else dataclasses.replace(options, algorithm="hill_climb")
     best: StagePlan | None = None
-    for stage, chosen in [candidates[i] for i in dict.fromkeys(cheapest[:PLANNED] + smallest[:PLANNED])]:
+    for stage, chosen in [candidates[i] for i in dict.fromkeys(planned)]:
         try:
             result = plan_stage(graph, stage, chosen, quick, allowances, op_macs, total)
         except DoesNotFitError:

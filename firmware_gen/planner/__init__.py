@@ -38,7 +38,7 @@ ALGORITHMS: dict[str, Algorithm] = {
 }
 
 __all__ = ["ALGORITHMS", "BufferInfo", "MemoryPlan", "OverlapAllowance", "PlannedBuffer", "PlanningOptions", "PoolSpec",
-           "PlanError", "check_plan", "plan_graph", "plan_buffers"]
+           "PlanError", "check_plan", "graph_lower_bound", "plan_graph", "plan_buffers"]
 
 
 def plan_buffers(buffers: Sequence[BufferInfo], overlaps: Sequence[OverlapAllowance] = (),
@@ -77,6 +77,27 @@ def _smallest(buffers: Sequence[BufferInfo], overlaps: Sequence[OverlapAllowance
     return offsets, name, pool <= proven_bound, min(proven_bound, pool)
 
 
+def _records(graph: Graph, aliases: Mapping[int, int] | None, options: PlanningOptions,
+             allowances: Mapping[int, Sequence[OverlapAllowance]] | None) -> tuple[list, list, list, list]:
+    """(planned groups, groups outside the pool, their buffer records, the overlap allowances between them)."""
+    groups = alias_groups(graph, aliases or {})
+    outside = set() if options.io_in_pool else {*graph.inputs, *graph.outputs}
+    external = [g for g in groups if not outside.isdisjoint(g.tensors)]
+    groups = [g for g in groups if g not in external]
+    buffers = [BufferInfo(g.tensors[0], g.size, options.alignment, g.first, g.last) for g in groups]
+    overlaps = graph_overlaps(graph, groups, allowances or {}) if options.overlap else []
+    return groups, external, buffers, overlaps
+
+
+def graph_lower_bound(graph: Graph, aliases: Mapping[int, int] | None = None,
+                      options: PlanningOptions = PlanningOptions(),
+                      allowances: Mapping[int, Sequence[OverlapAllowance]] | None = None) -> int:
+    """What `plan_graph` would prove no placement can beat, without placing anything: at each step, the bytes live
+    less what the allowed overlaps there can save (one pool)."""
+    _, _, buffers, overlaps = _records(graph, aliases, options, allowances)
+    return Separations(buffers, overlaps).lower_bound()
+
+
 def plan_graph(graph: Graph, aliases: Mapping[int, int] | None = None,
                options: PlanningOptions = PlanningOptions(),
                allowances: Mapping[int, Sequence[OverlapAllowance]] | None = None) -> MemoryPlan:
@@ -87,12 +108,7 @@ def plan_graph(graph: Graph, aliases: Mapping[int, int] | None = None,
     tensor indices); used only with options.overlap, and only where they are safe (see operator_overlap).
     With options.io_in_pool=False the graph's inputs and outputs live in the caller's memory: their alias
     groups are not planned and take part in no overlap."""
-    groups = alias_groups(graph, aliases or {})
-    outside = set() if options.io_in_pool else {*graph.inputs, *graph.outputs}
-    external = [g for g in groups if not outside.isdisjoint(g.tensors)]
-    groups = [g for g in groups if g not in external]
-    buffers = [BufferInfo(g.tensors[0], g.size, options.alignment, g.first, g.last) for g in groups]
-    overlaps = graph_overlaps(graph, groups, allowances or {}) if options.overlap else []
+    groups, external, buffers, overlaps = _records(graph, aliases, options, allowances)
     pool_specs = sorted(options.pools or [PoolSpec()], key=lambda p: p.priority)
 
     placed: dict = {}
