@@ -35,6 +35,19 @@ def test_vww_runs_every_1x1_layer_expanded_on_qemu_cortex_m3_in_the_same_pool() 
     assert compiled.plan.pool_bytes == compiler.plan_model(graph, QUICK).pool_bytes == 36_896
 
 
+def test_the_1x1_layers_after_a_patch_stage_run_expanded_in_the_stage_plan_s_pool(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A patch stage's plan is the model's plan: the layers after it are expanded where that keeps its pool."""
+    graph, isa = read_model(shared_model("vww_96_int8").read_bytes()), load_board("qemu_cortex_m3").isa
+    options = dataclasses.replace(QUICK, patch_stage="3:rows")
+    compiled = compile_graph(graph, options=options, isa=isa)
+    after = [call.function for index, call in sorted(compiled.calls.items()) if index > 3]
+    # 24x24x32 -> 24x24x32 keeps its overlap: side by side, its tensors would take 36,864 B, more than the pool
+    assert after.count(EXPANDED) == 11 and after.count(COMPACT_FUSED) == 1
+    monkeypatch.setattr(compiler, "_expand_after_stage", lambda graph, calls, stage, options, stack: (calls, stage))
+    assert compiled.plan.pool_bytes <= compile_graph(graph, options=options, isa=isa).plan.pool_bytes
+
+
 def test_layers_that_would_grow_the_pool_keep_the_compact_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
     graph = read_model(shared_model("vww_96_int8").read_bytes())
     plan_model = compiler.plan_model

@@ -19,7 +19,7 @@ from firmware_gen.abi import CALLING_CONVENTIONS
 from firmware_gen.backend import codegen
 from firmware_gen.backend.legalize import Step, legalize
 from firmware_gen.backend.options import GenerationOptions
-from firmware_gen.driver.patch_choice import PATCH_MODES, StagePlan, choose
+from firmware_gen.driver.patch_choice import PATCH_MODES, StagePlan, choose, replanned
 from firmware_gen.errors import DoesNotFitError, UserError
 from firmware_gen.frontend.ir import Graph
 from firmware_gen.isa import PORTABLE, Isa
@@ -90,6 +90,23 @@ def _expand_within_pool(graph: Graph, calls: dict[int, KernelCall], plan: Memory
     return expand(calls, keeping | side_by_side), plan
 
 
+def _expand_after_stage(graph: Graph, calls: dict[int, KernelCall], stage: StagePlan, options: PlanningOptions,
+                        stack_bytes: int) -> tuple[dict[int, KernelCall], StagePlan]:
+    """As `_expand_within_pool`, for the layers after a patch stage: the stage's plan made again without the
+    allowances of the layers that need none, kept if its pool is no larger."""
+    after = {index: call for index, call in calls.items() if index not in stage.calls}
+    keeping, side_by_side = expansion_candidates(graph, after, stage.plan.pool_bytes, stack_bytes)
+    if side_by_side and options.overlap:
+        granules = overlap_granules(calls)
+        attempts = [options] if options.algorithm else [dataclasses.replace(options, algorithm=QUICK_PLANNING),
+                                                        options]
+        for attempt in attempts:
+            again = replanned(graph, stage, attempt, overlap_allowances(graph, side_by_side, granules))
+            if again.plan.pool_bytes <= stage.plan.pool_bytes:
+                return expand(calls, keeping | side_by_side), again
+    return expand(calls, keeping), stage
+
+
 # Tried first when no algorithm is named: on vww_96_int8 it finds the smallest pool in 0.1 s, where running every
 # algorithm up to the exact search takes 2 s.
 QUICK_PLANNING = "hill_climb"
@@ -124,6 +141,7 @@ def compile_graph(graph: Graph, interface: str = "unpacked", options: PlanningOp
     if stage is None:
         calls, plan = _expand_within_pool(graph, calls, whole, options, isa.stack_bytes)
     else:
+        calls, stage = _expand_after_stage(graph, calls, stage, options, isa.stack_bytes)
         calls, plan = {**calls, **stage.calls}, stage.plan
     steps = legalize(graph, calls, plan, generation.name)
     return CompiledModel(graph, calls, view_aliases(graph), plan, steps, interface, stage=stage)

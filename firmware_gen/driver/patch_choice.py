@@ -40,7 +40,8 @@ from firmware_gen.planner import (
 from firmware_gen.planner.buffers import OUTPUT_BEFORE_INPUT
 from firmware_gen.project_config import PATCH_MODES
 
-__all__ = ["PATCH_MODES", "StagePlan", "call_count", "choose", "parse_forced", "plan_stage", "stage_cost"]
+__all__ = ["PATCH_MODES", "StagePlan", "call_count", "choose", "parse_forced", "plan_stage", "replanned",
+           "stage_cost"]
 
 BUDGET = 0.15  # the estimate of extra instructions over the model's (`stage_cost`)
 MAX_PARTS = 8  # rows or columns of patches tried
@@ -147,6 +148,15 @@ def plan_stage(graph: Graph, stage: PatchStage | RowStage, calls: dict[int, Kern
     check_plan(plan, buffers.graph, kept)
     cost = stage_cost(graph, stage, op_macs, total_work, calls)
     return StagePlan(stage, calls, buffers, plan, kept, cost.extra_macs, sum(op_macs.values()), cost.fraction)
+
+
+def replanned(graph: Graph, chosen: StagePlan, options: PlanningOptions,
+              allowances: Mapping[int, Sequence[OverlapAllowance]]) -> StagePlan:
+    """The same stage, calls and estimate, planned again with `allowances` (the graph's, before the stage's own)."""
+    buffers, kept = _stage_planning(graph, chosen.stage, options, allowances)
+    plan = plan_graph(buffers.graph, aliases=view_aliases(graph), options=options, allowances=kept)
+    check_plan(plan, buffers.graph, kept)
+    return dataclasses.replace(chosen, buffers=buffers, plan=plan, allowances=kept)
 
 
 def _stage_planning(graph: Graph, stage: PatchStage | RowStage, options: PlanningOptions,
