@@ -121,24 +121,31 @@ def _kinds(graph: Graph, stage: RowStage, layers: list[Step]) -> tuple[list[dict
 
 
 def _kind_table(kinds: list[dict], layers: list[Step]) -> tuple[list[str], list[str]]:
-    """The distinct call's struct fields (each its narrowest type) and one initializer per distinct call."""
-    struct = []
-    for name, value in kinds[0].items():
-        values = [v for kind in kinds for v in (kind[name] if isinstance(value, tuple) else (kind[name],))]
-        array = f"[{len(value)}]" if isinstance(value, tuple) else ""
-        struct.append(f"{c_int_type(values)} {name}{array};{_FIELD_NOTES.get(name, '')}")
-    entries = [f"{{ {', '.join(c_value(v) for v in kind.values())} }}, /* {number}: step {layers[kind['layer']].index}"
-               f" ({layers[kind['layer']].op.opcode}) */" for number, kind in enumerate(kinds)]
+    """The distinct call's struct fields, each in its narrowest type, the wider first (no padding between them), and
+    one initializer per distinct call."""
+    types = {name: c_int_type([v for kind in kinds for v in (kind[name] if isinstance(value, tuple) else
+                                                             (kind[name],))])
+             for name, value in kinds[0].items()}
+    names = sorted(types, key=lambda name: -_C_BYTES[types[name]])
+    struct = [f"{types[name]} {name}{f'[{len(kinds[0][name])}]' if isinstance(kinds[0][name], tuple) else ''};"
+              f"{_FIELD_NOTES.get(name, '')}" for name in names]
+    steps = [layers[kind["layer"]] for kind in kinds]
+    entries = [f"{{ {', '.join(c_value(kind[name]) for name in names)} }}, /* {number}: step {step.index} "
+               f"({step.op.opcode}) */" for number, (kind, step) in enumerate(zip(kinds, steps, strict=True))]
     return struct, entries
 
 
+_C_BYTES = {"uint8_t": 1, "int8_t": 1, "uint16_t": 2, "int16_t": 2, "int32_t": 4}
 _FIELD_NOTES = {
     "layer": "  /* the case of the switch: the step it runs */",
     "read": "  /* per input: the byte its rows start at in its buffer (the stage's input: less row times its pitch) */",
     "write": "  /* the byte the computed rows start at in the output buffer (the stage's output: less row times its "
              "pitch) */",
     "keep_from": "  /* the rows the output buffer keeps, moved to its start before the write */",
-    "gather_offset": "  /* the rectangle copied for the read the switch gathers (an fg_region) */",
+    "gather_stride": "  /* gather_*: the rectangle copied for the read the switch gathers (an fg_region; its offset "
+                     "less row times the pitch) */",
+    "in_h": "  /* in_h, in_w, ...: the geometry the call sets on a copy of its layer's params */",
+    "size": "  /* the elements the call sets on a copy of its layer's params */",
 }
 
 
