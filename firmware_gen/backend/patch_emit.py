@@ -21,7 +21,6 @@ from firmware_gen.ops.patch_kernels import patch_params
 from firmware_gen.ops.patch_stage import LayerPatch, PatchStage, Rect, Span
 from firmware_gen.planner import MemoryPlan
 
-
 _PATCH_LOOP = ("for (int32_t p = 0; p < FG_STAGE_PATCHES; ++p) {",
                "    const fg_stage_patch *patch = &fg_stage_patches[p];")
 
