@@ -79,10 +79,11 @@ def test_a_row_stage_takes_a_few_bytes_of_flash_a_call(tmp_path) -> None:
 
 
 @needs_cross_gcc
-def test_min_builds_the_stage_plan_shows_on_qemu_cortex_m3(tmp_path) -> None:
+def test_min_builds_the_12_kib_plan_plan_shows_on_qemu_cortex_m3(tmp_path) -> None:
     """person_detect on qemu_cortex_m3 (256 KiB of flash), --patches min --no-io-in-pool: the stage the chooser takes,
-    two column strips of 290 calls, is the one built (its table of calls took 272,128 B of flash and the build fell
-    back to one strip and 14,208 B before the table was made small)."""
+    two column strips of 364 calls in a pool under 12 KiB (the issue's target), is the one built. Before the table of
+    calls was made small the chooser's two strips (of 290 calls then, its compact 1x1 kernel charged as a dear call)
+    needed 272,128 B of flash and the build fell back to one strip and 14,208 B."""
     messages: list[str] = []
     options = PlanningOptions(patches="min", io_in_pool=False)
     model = shared_model("person_detect").read_bytes()
@@ -93,4 +94,4 @@ def test_min_builds_the_stage_plan_shows_on_qemu_cortex_m3(tmp_path) -> None:
     assert not any("trying a patch stage" in m for m in messages), messages
     stage = deployment.compiled.stage
     assert stage is not None and stage.stage.strips == 2 and stage.stage.spec == planned.stage.stage.spec
-    assert deployment.compiled.plan.pool_bytes == planned.plan.pool_bytes <= 13_552
+    assert deployment.compiled.plan.pool_bytes == planned.plan.pool_bytes <= 12_288
