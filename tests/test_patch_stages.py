@@ -9,14 +9,16 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+import re
 
 import pytest
 from patch_models import random_stage_model
 
 from firmware_gen.check.host_validation import validate_model
-from firmware_gen.driver.compiler import compile_graph
+from firmware_gen.driver.compiler import compile_graph, generate
 from firmware_gen.errors import DoesNotFitError, UserError
 from firmware_gen.frontend.tflite_reader import read_model
+from firmware_gen.modelgen.calibrated import CalibratedBuilder, calibration_images
 from firmware_gen.modelgen.mobilenet import mobilenet_v1
 from firmware_gen.modelgen.zoo import tiny_cnn
 from firmware_gen.planner import PlanningOptions, PoolSpec, check_plan
@@ -221,3 +223,22 @@ def test_the_packed_interface_keeps_the_model_whole() -> None:
     assert compile_graph(graph, "packed", PlanningOptions(pools=(PoolSpec("", 1_000_000),))).stage is None
     with pytest.raises(UserError, match="--patches min: the packed interface calls one kernel per step"):
         compile_graph(graph, "packed", PlanningOptions(patches="min"))
+
+
+def test_a_row_stage_reads_its_input_before_the_first_window_row_through_a_signed_offset(tmp_path) -> None:
+    """A 5x5 first layer at stride 1: the rows of its second call start at the image's top (the window clipped), one
+    row less than its row times the pitch, so the table stores a negative offset, in a signed field; in one strip
+    (read in place) and in two (gathered), bit-exact with TFLM."""
+    graph = CalibratedBuilder(name="wide_window", seed=2)
+    x = graph.input("input", calibration_images(graph.rng, 4, 12, 12, 3), dtype="int8")
+    x = graph.conv2d(x, 8, kernel=5, name="wide")
+    x = graph.depthwise_conv2d(x, name="depthwise")
+    graph.output(graph.conv2d(x, 4, kernel=1, name="after"))
+    model = graph.build()
+    for stage in ("1:rows", "1:rowsx2"):
+        options = PlanningOptions(patch_stage=stage, io_in_pool=False, algorithm=QUICK)
+        generate(read_model(model, "wide_window"), tmp_path / stage.replace(":", "_"), options=options)
+        source = (tmp_path / stage.replace(":", "_") / "model.c").read_text()
+        assert re.search(r"[^u]int(8|16)_t (read\[1\]|gather_offset);", source), stage
+        report = validate_model(model, options=options)
+        assert report.bit_exact, report.format()

@@ -21,6 +21,9 @@ from firmware_gen.ops.patch_kernels import patch_params
 from firmware_gen.ops.patch_stage import LayerPatch, PatchStage, Rect, Span
 from firmware_gen.planner import MemoryPlan
 
+_PATCH_LOOP = ("for (int32_t p = 0; p < FG_STAGE_PATCHES; ++p) {",
+               "    const fg_stage_patch *patch = &fg_stage_patches[p];")
+
 
 @dataclass
 class StageCode:
@@ -33,6 +36,8 @@ class StageCode:
     entries: list[str]  # one initializer per patch
     body: list[str]  # the loop's statements
     ready: list[str] = field(default_factory=list)
+    loop: list[str] = field(default_factory=lambda: list(_PATCH_LOOP))  # the loop's first lines
+    template: str = "patch_stage.c.j2"  # the tables' template
 
 
 def region_initializer(rect: Rect, width: int, channels: int) -> str:

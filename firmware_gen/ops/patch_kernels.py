@@ -16,7 +16,7 @@ from firmware_gen.frontend.ir import Graph
 from firmware_gen.ops.base import KernelCall
 from firmware_gen.ops.patch_stage import WINDOWED, LayerPatch, PatchStage, Window
 from firmware_gen.ops.row_stage import RowStage
-from firmware_gen.ops.support.broadcast import broadcast_loops
+from firmware_gen.ops.support.broadcast import MEMBERS, broadcast_loops
 from firmware_gen.ops.variants.armv7m import planar_fits
 from firmware_gen.ops.variants.dsp_window import (
     CONV_RING_COLUMNS,
@@ -75,6 +75,19 @@ def patch_params(call: KernelCall, patch: LayerPatch, channels: int) -> dict:
         shape = (1, patch.output.rows.size, patch.output.cols.size, channels)
         return {"shape": broadcast_loops(shape, shape, shape).as_param()}
     return patch.params()
+
+
+def patch_fields(call: KernelCall, patch: LayerPatch, channels: int) -> dict[str, int]:
+    """`patch_params` as one int per C lvalue of the params struct (`shape.dims[5]`), for code that sets a call's
+    geometry on a copy of the layer's params."""
+    fields = {}
+    for name, value in patch_params(call, patch, channels).items():
+        if name == "shape" and call.function in ADDS:
+            fields.update({f"shape.{member}[{i}]": v for member, values in zip(MEMBERS, value, strict=True)
+                           for i, v in enumerate(values)})
+        else:
+            fields[name] = int(value)
+    return fields
 
 
 def takes_patches(call: KernelCall, stage: PatchStage | RowStage, layer: int) -> bool:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 MAX_LOOPS = 6  # FG_BROADCAST_MAX_DIMS
+MEMBERS = ("dims", "strides1", "strides2")  # fg_broadcast_shape's, in the order of `as_param`
 
 
 def broadcast_shape(shape1: tuple[int, ...], shape2: tuple[int, ...]) -> tuple[int, ...] | None:
