@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -101,7 +102,9 @@ def _candidates(first: Deployment, memory: MemoryTiming, core: str, prefix: str,
     names = table_symbols(first, prefix)
     found = [Candidate(r.name, r.size, r.wait_cycles) for r in profile.reads.values() if r.name in names]
     cached.parent.mkdir(parents=True, exist_ok=True)
-    cached.write_text(json.dumps([dataclasses.asdict(c) for c in found]))
+    partial = cached.with_suffix(f".{os.getpid()}.tmp")
+    partial.write_text(json.dumps([dataclasses.asdict(c) for c in found]))
+    partial.replace(cached)  # whole or absent, whoever else writes it
     return found
 
 
@@ -116,17 +119,16 @@ def prepare_with_ram_weights(model: bytes, source: str, board: Board | str, budg
     if prepare_args.get("zephyr") is not None:
         raise UserError("--weights-in-ram builds bare-metal firmware (its estimate traces our start-up and step "
                         "hooks): it cannot be combined with --zephyr")
-    out_dir = prepare_args.pop("out_dir", None)
-    first = prepare(model, source, board, progress=progress, generation=generation, **prepare_args)
     memory = memory or board_memory(board)
     if not memory.data_waits:
         progress(f"--weights-in-ram: no memory region of {board.name} charges data wait states "
                  f"({memory.description}): nothing to gain, every table stays in flash")
-        return (prepare(model, source, board, progress=progress, generation=generation, out_dir=out_dir,
-                        **prepare_args) if out_dir is not None else first), ()
+        return prepare(model, source, board, progress=progress, generation=generation, **prepare_args), ()
     if not board.emulated:
         raise UserError(f"--weights-in-ram: the choice is made on a cycle estimate from a QEMU run, and "
                         f"{board.name} does not run under QEMU")
+    out_dir = prepare_args.pop("out_dir", None)
+    first = prepare(model, source, board, progress=progress, generation=generation, **prepare_args)
     free = free_ram(first)
     limit = max(0, (free if budget == AUTO else min(int(budget), free)) - _SLACK)
     chosen = choose(_candidates(first, memory, core or board.core, generation.name, progress), limit)

@@ -30,13 +30,14 @@ needs_tools = pytest.mark.skipif(not (LLVM_BIN / "llvm-objdump").is_file() or sh
 
 
 def _model() -> bytes:
-    """A 1x1 convolution (its 512 B of weights read again for every block of pixels) and a fully-connected layer
-    (its 4 KB read once)."""
+    """Two 1x1 convolutions, one kernel (their weights read again for every block of pixels), and a
+    fully-connected layer (its 4 KB read once)."""
     graph = CalibratedBuilder(name="ram_weights", seed=3)
     x = graph.input("input", calibration_images(graph.rng, 4, 8, 8, 16))
     x = graph.conv2d(x, 32, kernel=1, name="pointwise")
-    x = graph.reshape(x, (1, 8 * 8 * 32), name="flatten")
-    graph.output(graph.fully_connected(x, 2, name="fc"))
+    x = graph.conv2d(x, 16, kernel=1, name="pointwise_2")
+    x = graph.reshape(x, (1, 8 * 8 * 16), name="flatten")
+    graph.output(graph.fully_connected(x, 4, name="fc"))
     return graph.build()
 
 
@@ -80,21 +81,26 @@ def test_the_estimate_picks_the_reread_table_and_the_outputs_stay_exact() -> Non
     memory = _flash_waits(board)
     profile = flash_profile(same.firmware, random_inputs(same.graph), memory)
     reads = {r.name: r for r in profile.reads.values()}
-    pointwise = next(r for r in reads.values() if r.name.startswith("step0_") and r.size >= 512)
-    fc = next(r for r in reads.values() if r.name.startswith("step2_") and r.size >= 4096)  # step1: the reshape
-    assert pointwise.reread > 2 and fc.reread < 1.01  # the 1x1 convolution's weights: once per block of pixels
-    deployment, chosen = prepare_with_ram_weights(data, "m.tflite", board, pointwise.size + 200, memory=memory)
-    assert pointwise.name in {w.symbol for w in chosen} and fc.name not in {w.symbol for w in chosen}
+    pointwise = [r for r in reads.values() if r.name.startswith(("step0_", "step1_")) and r.size >= 1024]
+    fc = next(r for r in reads.values() if r.name.startswith("step3_") and r.size >= 4096)  # step2: the reshape
+    assert len(pointwise) == 2 and all(r.reread > 2 for r in pointwise) and fc.reread < 1.01
+    budget = max(r.size for r in pointwise) + 200  # one of the two
+    deployment, chosen = prepare_with_ram_weights(data, "m.tflite", board, budget, memory=memory)
+    names = {w.symbol for w in chosen}
+    best = max(pointwise, key=lambda r: r.wait_cycles / r.size)
+    assert best.name in names and fc.name not in names and sum(r.name in names for r in pointwise) == 1
     image = read_elf(deployment.firmware.elf)
-    assert next(s for s in image.symbols if s.name == pointwise.name).section == ".data"
-    assert image.size(".data") >= same.firmware.regions[1].contents.get("data", 0) + pointwise.size
+    assert next(s for s in image.symbols if s.name == best.name).section == ".data"
+    assert image.size(".data") >= read_elf(same.firmware.elf).size(".data") + best.size
     inputs = random_inputs(deployment.graph)
     result = run(deployment, inputs, cycles=True)
     assert all(outputs_equal_oracle(data, inputs, result.outputs, len(deployment.graph.tensors)))
     after = flash_profile(deployment.firmware, inputs, memory, counts=result.trace).estimate
-    assert after.wait_cycles <= profile.estimate.wait_cycles - pointwise.wait_cycles + 1
+    # The other convolution runs the same kernel loop from flash: its own step's sample keeps it charged.
+    expected = profile.estimate.wait_cycles - sum(w.saved_cycles for w in chosen)
+    assert abs(after.wait_cycles - expected) <= 0.01 * profile.estimate.wait_cycles
     source = (deployment.firmware.model_dir / "model_weights.c").read_text()
-    assert f"{pointwise.name}: " in source and "estimated cycles per inference" in source
+    assert f"{best.name}: " in source and "estimated cycles per inference" in source
 
 
 @needs_tools
@@ -102,7 +108,7 @@ def test_the_fit_check_counts_the_tables_in_ram() -> None:
     data = _model()
     board = load_board(BOARD)
     flash = prepare(data, "m.tflite", board)
-    table = next(s for s in read_elf(flash.firmware.elf).symbols if s.name.startswith("step2_") and s.size > 4000)
+    table = next(s for s in read_elf(flash.firmware.elf).symbols if s.name.startswith("step3_") and s.size > 4000)
     in_ram = GenerationOptions(ram_weights=(RamWeight(table.name, table.size, 1.0),))
     moved = prepare(data, "m.tflite", board, generation=in_ram)
     assert moved.firmware.ram_bytes >= flash.firmware.ram_bytes + table.size
