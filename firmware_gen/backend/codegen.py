@@ -220,6 +220,7 @@ def render(graph: Graph, plan: MemoryPlan, steps: list[Step], source: str = "",
         "app_pool_symbol": pool_symbol("", prefix),
         "pool_align": POOL_ALIGNMENT,
         "weights_section": options.weights_section,
+        "generation": options,  # where each constant array goes (section_attribute, ram_weight)
         "packed_steps": packed_steps,
         "packed_shims": packed_shims,
         "packed_tables": packed_tables(packed_steps),

@@ -11,6 +11,19 @@ from firmware_gen.errors import UserError
 _SECTION_NAME = re.compile(r"\.?[A-Za-z_][A-Za-z0-9_.$]*")
 
 
+RAM_WEIGHTS_SECTION = ".data.fg_ram_weights"  # + ".<symbol>": start-up copies .data.* from flash into RAM
+
+
+@dataclass(frozen=True)
+class RamWeight:
+    """A constant table the firmware copies from flash into RAM at start-up (--weights-in-ram), and why: the
+    estimated wait-state cycles per inference its reads from flash cost (driver/ram_weights.py)."""
+
+    symbol: str  # the C array: a step's table (stepN_suffix) or a constant tensor (NAME_const_N)
+    bytes: int
+    saved_cycles: float  # estimated, per inference
+
+
 @dataclass(frozen=True)
 class GenerationOptions:
     name: str = DEFAULT_PREFIX  # --name: every external symbol starts with it, every macro with it upper-cased
@@ -19,6 +32,18 @@ class GenerationOptions:
     # Only the compact weight layouts, whatever flash the board has (ops/convolution/wide_layout.py; the tests of
     # those kernels)
     compact_weights: bool = False
+    ram_weights: tuple[RamWeight, ...] = ()  # tables placed in RAM, copied there from flash at start-up
+    ram_memory: str = ""  # the memory configuration the estimate behind ram_weights assumed
+
+    def ram_weight(self, symbol: str) -> RamWeight | None:
+        """The constant array's placement in RAM, if it is there."""
+        return next((w for w in self.ram_weights if w.symbol == symbol), None)
+
+    def section_attribute(self, symbol: str) -> str:
+        """The section attribute of a constant array: RAM (a .data section), --weights-section, or none."""
+        if self.ram_weight(symbol) is not None:
+            return f'section("{RAM_WEIGHTS_SECTION}.{symbol}")'
+        return f'section("{self.weights_section}")' if self.weights_section else ""
 
     def check(self, interface: str, named_pools: bool) -> None:
         """Refuse what cannot be generated, as the user's mistake."""

@@ -16,6 +16,7 @@ from firmware_gen.cli.options import (
     add_interface_option,
     add_planning_options,
     add_product_options,
+    add_ram_weights_option,
     add_zephyr_options,
 )
 from firmware_gen.output_paths import check_output_dir
@@ -53,5 +54,6 @@ def register(command: CommandAdder) -> None:
     sub.add_argument("--json", action="store_true")
     add_zephyr_options(sub)
     add_product_options(sub, pool_from_app=False)
+    add_ram_weights_option(sub)
     add_interface_option(sub)
     add_planning_options(sub)

@@ -119,11 +119,15 @@ def deploy(args: argparse.Namespace, port: str | None, interface: str | None = N
 
     data = read_model(args.model)
     progress = quiet if getattr(args, "json", False) else stderr_progress
-    deployment = prepare(data, args.model, args.board, interface=interface or args.interface, out_dir=out_dir,
-                         progress=progress, semihosting=None if port is None else False,
-                         options=planning_options(args), generation=generation_options(args),
-                         zephyr=zephyr_tree(args, port))
-    return data, deployment, progress
+    arguments = {"interface": interface or args.interface, "out_dir": out_dir, "progress": progress,
+                 "semihosting": None if port is None else False, "options": planning_options(args),
+                 "generation": generation_options(args), "zephyr": zephyr_tree(args, port)}
+    if getattr(args, "weights_in_ram", None):
+        from firmware_gen.driver.ram_weights import parse_budget, prepare_with_ram_weights
+
+        budget = parse_budget(args.weights_in_ram)
+        return data, prepare_with_ram_weights(data, args.model, args.board, budget, **arguments)[0], progress
+    return data, prepare(data, args.model, args.board, **arguments), progress
 
 
 def zephyr_tree(args: argparse.Namespace, port: str | None):

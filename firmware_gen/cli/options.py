@@ -46,6 +46,13 @@ def add_product_options(sub: argparse.ArgumentParser, pool_from_app: bool = True
                          help="the application supplies the workspace pool through NAME_model_set_pool()")
 
 
+def add_ram_weights_option(sub: argparse.ArgumentParser) -> None:
+    sub.add_argument("--weights-in-ram", metavar="BYTES|auto",
+                     help="copy the weight tables whose flash reads cost the most estimated wait-state cycles into "
+                          "RAM at start-up, within BYTES (64K, 1M) or auto: the RAM the firmware leaves free (off "
+                          "by default; needs a board whose memory charges flash wait states)")
+
+
 def add_interface_option(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--interface", choices=CALLING_CONVENTIONS, default="unpacked",
                      help="how the schedule calls kernels: direct C calls (default) or TVM's packed ABI")

@@ -19,6 +19,7 @@ from firmware_gen.cli.options import (
     add_interface_option,
     add_link_options,
     add_planning_options,
+    add_ram_weights_option,
     add_zephyr_options,
 )
 from firmware_gen.output_paths import check_output_file
@@ -101,3 +102,5 @@ def register(command: CommandAdder) -> None:
                      "shape) to FILE.npy, or to FILE.npz (output_0, output_1, ...) for a model of several outputs")
     add_interface_option(sub)
     add_planning_options(sub)
+    add_ram_weights_option(sub)
+

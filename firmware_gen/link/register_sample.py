@@ -12,9 +12,10 @@ import socket
 import subprocess
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from firmware_gen.errors import ToolchainError
+from firmware_gen.link.exec_trace import OUTSIDE_SEGMENTS, Markers
 from firmware_gen.link.qemu import free_tcp_port, kill_process_group
 
 REGISTER_NAMES = ("r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "sp", "lr", "pc")
@@ -87,30 +88,94 @@ class RegisterSampler:
             self.error = error
             return
         try:
-            waiting = set(self.pcs)
-            for pc in self.pcs:
-                client.request(f"Z0,{pc:x},2")
-            while waiting:
-                stop = client.request("c")
-                if not stop.startswith(("T", "S")):
-                    break  # the program ended (W/X)
-                registers = _registers(client.request("g"))
-                pc = registers["pc"]
-                if pc in waiting:
-                    self.samples[pc] = registers
-                    waiting.discard(pc)
-                    client.request(f"z0,{pc:x},2")
+            self._sample(client)
             client.sock.sendall(b"$c#63")  # run on to the end; the reply, if any, is not awaited
         except (OSError, ToolchainError):
             pass  # QEMU ended: the samples so far stand
         finally:
             client.close()
 
+    def _sample(self, client: GdbClient) -> None:
+        waiting = set(self.pcs)
+        for pc in self.pcs:
+            client.request(f"Z0,{pc:x},2")
+        while waiting:
+            stop = client.request("c")
+            if not stop.startswith(("T", "S")):
+                return  # the program ended (W/X)
+            registers = _registers(client.request("g"))
+            pc = registers["pc"]
+            if pc in waiting:
+                self.samples[pc] = registers
+                waiting.discard(pc)
+                client.request(f"z0,{pc:x},2")
+
     def result(self) -> dict[int, dict[str, int]]:
         self.thread.join(timeout=600)
         if self.error is not None:
             raise ToolchainError(f"sampling registers failed: {self.error}")
         return self.samples
+
+
+class SegmentSampler(RegisterSampler):
+    """Samples registers at the first execution of chosen blocks in each segment of the trace's window (a kernel's
+    loop runs in many steps, each with its own weights): `wanted` gives, per segment number (exec_trace's: the
+    steps in order, OUTSIDE_SEGMENTS between them), the pcs to sample there. Breakpoints at the window's and the
+    segments' markers follow the segment; a segment's blocks are armed when it starts. `samples` is then
+    {segment: {pc: registers}}."""
+
+    def __init__(self, port: int, markers: Markers, wanted: Mapping[int, Iterable[int]],
+                 timeout: float = 30.0) -> None:
+        super().__init__(port, (), timeout)
+        self.markers = markers
+        self.wanted = {segment: set(pcs) for segment, pcs in wanted.items()}
+        self.segment_samples: dict[int, dict[int, dict[str, int]]] = {}
+
+    def _sample(self, client: GdbClient) -> None:
+        marks = self.markers
+        armed: set[int] = set()
+        client.request(f"Z0,{marks.begin:x},2")
+        state = {"segment": OUTSIDE_SEGMENTS, "next": 0, "inside": False}
+
+        def arm(segment: int) -> None:
+            done = self.segment_samples.setdefault(segment, {})
+            wanted = self.wanted.get(segment, set()) - set(done)
+            for pc in armed - wanted:
+                client.request(f"z0,{pc:x},2")
+            for pc in wanted - armed:
+                client.request(f"Z0,{pc:x},2")
+            armed.intersection_update(wanted)
+            armed.update(wanted)
+
+        while True:
+            stop = client.request("c")
+            if not stop.startswith(("T", "S")):
+                return
+            registers = _registers(client.request("g"))
+            pc = registers["pc"]
+            if not state["inside"] and pc == marks.begin:
+                state["inside"] = True
+                client.request(f"z0,{marks.begin:x},2")
+                for marker in (marks.end, marks.segment_begin, marks.segment_end):
+                    client.request(f"Z0,{marker:x},2")
+                arm(OUTSIDE_SEGMENTS)
+            elif pc == marks.end:  # the window closed: no breakpoint may stop the rest of the run
+                for marker in {pc, *armed, marks.segment_begin, marks.segment_end}:
+                    client.request(f"z0,{marker:x},2")
+                return
+            elif pc in (marks.segment_begin, marks.segment_end):
+                if pc == marks.segment_begin:
+                    state["segment"], state["next"] = state["next"], state["next"] + 1
+                else:
+                    state["segment"] = OUTSIDE_SEGMENTS
+                arm(state["segment"])
+            if pc in armed:
+                self.segment_samples.setdefault(state["segment"], {})[pc] = registers
+                armed.discard(pc)
+                client.request(f"z0,{pc:x},2")
+            if pc in (marks.segment_begin, marks.segment_end):  # it stays: step over it, or it stops us again
+                for packet in (f"z0,{pc:x},2", "s", f"Z0,{pc:x},2"):
+                    client.request(packet)
 
 
 def sample_run(command: list[str], pcs: Iterable[int], timeout: float) -> dict[int, dict[str, int]]:

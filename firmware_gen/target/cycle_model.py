@@ -34,6 +34,7 @@ _LOOP_ENDS = ("le", "letp")  # low-overhead loop ends: no refill after the first
 # the two models (each overestimates a different side: the M85 model the vector chains, the M55 model the scalar
 # work the M85 issues two at a time); a scalar block costs the M85 model's (dual issue).
 VECTOR_TIMING = "cortex-m55"
+SegmentSamples = Mapping[int, Mapping[int, Mapping[str, int]]]  # segment -> pc -> registers at the block's entry
 _VECTOR_REGISTER = re.compile(r"\bq[0-7]\b")
 
 
@@ -114,17 +115,17 @@ def block_instructions(listing: Mapping[int, Instruction], pc: int, end: int) ->
     return instructions
 
 
-def blocks_to_sample(counts: object, elf: Path, core: str, share: float = 0.99, limit: int = 400) -> list[int]:
-    """The pcs of the blocks whose accesses through pointers make up `share` of all such accesses in the window:
-    the blocks worth a register sample (link/register_sample.py)."""
-    listing = disassemble(elf, core)
-    weights = {}
-    for block_id, runs in counts.executions().items():
-        block = counts.blocks[block_id]
-        pointer = sum(a.bytes for i in block_instructions(listing, block.pc, block.end)
-                      if (a := access_of(i, mnemonic_base(i))) is not None and a.literal is None and a.base != "sp")
-        if pointer:
-            weights[block.pc] = weights.get(block.pc, 0) + runs * pointer
+def _pointer_bytes(counts: object, listing: Mapping[int, Instruction]) -> dict[int, int]:
+    """Block id -> bytes one execution accesses through pointers (neither literal nor stack)."""
+    found = {}
+    for block_id, block in counts.blocks.items():
+        found[block_id] = sum(a.bytes for i in block_instructions(listing, block.pc, block.end)
+                              if (a := access_of(i, mnemonic_base(i))) is not None and a.literal is None
+                              and a.base != "sp")
+    return found
+
+
+def _heaviest(weights: Mapping[int, int], share: float, limit: int) -> list[int]:
     total = sum(weights.values())
     chosen, covered = [], 0
     for pc, weight in sorted(weights.items(), key=lambda item: -item[1]):
@@ -135,25 +136,61 @@ def blocks_to_sample(counts: object, elf: Path, core: str, share: float = 0.99, 
     return chosen
 
 
+def blocks_to_sample(counts: object, elf: Path, core: str, share: float = 0.99, limit: int = 400) -> list[int]:
+    """The pcs of the blocks whose accesses through pointers make up `share` of all such accesses in the window:
+    the blocks worth a register sample (link/register_sample.py)."""
+    pointer = _pointer_bytes(counts, disassemble(elf, core))
+    weights: dict[int, int] = {}
+    for block_id, runs in counts.executions().items():
+        if pointer[block_id]:
+            pc = counts.blocks[block_id].pc
+            weights[pc] = weights.get(pc, 0) + runs * pointer[block_id]
+    return _heaviest(weights, share, limit)
+
+
+def blocks_to_sample_by_segment(counts: object, elf: Path, core: str, share: float = 0.99,
+                                limit: int = 64) -> dict[int, list[int]]:
+    """blocks_to_sample for each segment of the window on its own (a kernel's loop reads other weights in every
+    step): {segment: pcs} for link/register_sample.py's SegmentSampler."""
+    pointer = _pointer_bytes(counts, disassemble(elf, core))
+    chosen = {}
+    for segment, seg in counts.segments.items():
+        weights: dict[int, int] = {}
+        for block_id, runs in seg.executions.items():
+            if pointer[block_id]:
+                pc = counts.blocks[block_id].pc
+                weights[pc] = weights.get(pc, 0) + runs * pointer[block_id]
+        chosen[segment] = _heaviest(weights, share, limit)
+    return chosen
+
+
 def estimate_cycles(counts: object, elf: Path, core: str, memory: MemoryTiming, *, muls_cycles: int = 1,
-                    source: str = "", samples: Mapping[int, Mapping[str, int]] | None = None) -> CycleEstimate:
+                    source: str = "", samples: Mapping[int, Mapping[str, int]] | None = None,
+                    segment_samples: SegmentSamples | None = None) -> CycleEstimate:
     """The estimate of a trace's window (counts: link.exec_trace.TraceCounts) on `core` with `memory`; samples:
-    registers at the entry of blocks, by pc (link/register_sample.py), to place accesses through pointers."""
+    registers at the entry of blocks, by pc (link/register_sample.py), to place accesses through pointers;
+    segment_samples: the same per segment (a block's own sample in a segment comes before its sample by pc)."""
     check_core(core, source)
     listing = disassemble(elf, core)
     runs = counts.executions()
     blocks = {b: block_instructions(listing, counts.blocks[b].pc, counts.blocks[b].end) for b in runs}
     pcs = {b: (counts.blocks[b].pc, counts.blocks[b].end - counts.blocks[b].pc) for b in runs}
     costs = _block_costs(blocks, pcs, core, memory, muls_cycles, samples or {})
+    accesses = {b: tuple(a for i in ins if (a := access_of(i, mnemonic_base(i))) is not None)
+                for b, ins in blocks.items()}
     result = CycleEstimate(core, memory.description, 0.0,
                            instructions=sum(len(blocks[b]) * n for b, n in runs.items()))
     for segment, seg in counts.segments.items():
+        own = (segment_samples or {}).get(segment, {})
         cycles = 0.0
         for block_id, runs in seg.executions.items():
             cost = costs[block_id]
+            entry = own.get(pcs[block_id][0])
+            waits = cost.waits if entry is None else wait_cycles(blocks[block_id], accesses[block_id],
+                                                                 pcs[block_id], memory, entry)
             taken = runs - seg.fallthroughs.get(block_id, 0)
-            cycles += runs * (cost.cycles + cost.waits) + max(0, taken) * cost.taken
-            result.wait_cycles += runs * cost.waits
+            cycles += runs * (cost.cycles + waits) + max(0, taken) * cost.taken
+            result.wait_cycles += runs * waits
         result.cycles += cycles
         if segment >= 0:
             result.segments[segment] = cycles

@@ -65,42 +65,59 @@ def _destinations(instruction: Instruction, access: Access) -> list[str]:
     return [o.strip() for o in operands.split("[")[0].split(",") if o.strip()] if access.load else []
 
 
-def _follow(regions: dict[str, MemoryRegion | None], base: str, operands: list[str]) -> None:
-    """A register written by a move or an addition points where its pointer source pointed; any other write, or
-    a load (in access_regions), makes it unknown."""
+def _follow(addresses: dict[str, int], base: str, operands: list[str], memory: MemoryTiming) -> None:
+    """A register written by a move or an addition points where its pointer source pointed (the first source
+    whose value is in a region); any other write, or a load (in access_places), makes it unknown."""
     destination = operands[0]
     sources = operands[1:]
     if base in _COPIES and len(operands) == 2 and not base.startswith("mov"):
         sources = [destination, operands[1]]  # add rd, rm: rd = rd + rm
-    region = next((regions[o] for o in sources if regions.get(o) is not None), None) if base in _COPIES else None
-    if region is not None:
-        regions[destination] = region
+    pointer = next((addresses[o] for o in sources if o in addresses and memory.region_at(addresses[o]) is not None),
+                   None) if base in _COPIES else None
+    if pointer is not None:
+        addresses[destination] = pointer
     else:
-        regions.pop(destination, None)
+        addresses.pop(destination, None)
 
 
-def access_regions(instructions: Sequence[Instruction], entry: Mapping[str, int] | None,
-                   memory: MemoryTiming) -> list[MemoryRegion | None]:
-    """The region of each memory access of the block, in order (None: outside every region)."""
+def access_places(instructions: Sequence[Instruction], entry: Mapping[str, int] | None,
+                  memory: MemoryTiming) -> list[tuple[MemoryRegion | None, int | None]]:
+    """The region of each memory access of the block, in order (None: outside every region), and the address its
+    base pointed to at the block's entry (a literal's own; None when not known: the stack, or no sample)."""
     default = memory.named(memory.data_region)
-    regions: dict[str, MemoryRegion | None] = {n: memory.region_at(v) for n, v in (entry or {}).items()}
-    found = []
+    addresses: dict[str, int] = dict(entry or {})
+    found: list[tuple[MemoryRegion | None, int | None]] = []
     for instruction in instructions:
         base = mnemonic_base(instruction)
         access = access_of(instruction, base)
         operands = [o.strip() for o in instruction.operands.split(",")]
         if access is not None:
             if access.literal is not None:
-                found.append(memory.region_at(access.literal))
+                found.append((memory.region_at(access.literal), access.literal))
             elif access.base == "sp":
-                found.append(memory.named(memory.stack_region))
+                found.append((memory.named(memory.stack_region), None))
             else:
-                found.append(regions.get(access.base, default) or default)
+                address = addresses.get(access.base)
+                region = memory.region_at(address) if address is not None else None
+                found.append((region, address) if region is not None else (default, None))
             for register in _destinations(instruction, access):
-                regions.pop(register, None)
+                addresses.pop(register, None)
         elif operands[0] and not branches(instruction) and base not in _NO_DESTINATION:
-            _follow(regions, base, operands)
+            _follow(addresses, base, operands, memory)
     return found
+
+
+def access_regions(instructions: Sequence[Instruction], entry: Mapping[str, int] | None,
+                   memory: MemoryTiming) -> list[MemoryRegion | None]:
+    """The region of each memory access of the block, in order (None: outside every region)."""
+    return [region for region, _ in access_places(instructions, entry, memory)]
+
+
+def data_waits(region: MemoryRegion | None, access: Access, memory: MemoryTiming) -> float:
+    """The wait states of one data access in `region` (sequential: one line read per `line_bytes`)."""
+    if region is not None and region.wait_states and region.cache != "all":
+        return region.wait_states * access.bytes / memory.line_bytes
+    return 0.0
 
 
 def wait_cycles(instructions: Sequence[Instruction], accesses: Sequence[Access], block: tuple[int, int],
@@ -112,6 +129,5 @@ def wait_cycles(instructions: Sequence[Instruction], accesses: Sequence[Access],
     if code is not None and code.wait_states and code.cache == "none":
         total += code.wait_states * -(-size // FETCH_BYTES)
     for access, region in zip(accesses, access_regions(instructions, entry, memory), strict=True):
-        if region is not None and region.wait_states and region.cache != "all":
-            total += region.wait_states * access.bytes / memory.line_bytes  # sequential: one line read per line
+        total += data_waits(region, access, memory)
     return total

@@ -1,0 +1,140 @@
+"""--weights-in-ram: copy the constant tables whose reads from flash cost the most wait states into RAM, within a
+budget the user gives.
+
+A user who counts RAM never gets weights copied there unasked: the option is off by default, BYTES bounds what it
+may take, and `auto` takes what the firmware leaves free in the region that holds .data (after pool, stack, data
+and bss). What it takes shows in the build's RAM (the linker places the tables in .data, its fit check counts
+them) and in model_weights.c (each table with the estimated cycles it saves).
+
+The choice is data in, data out (`choose`): each candidate table's bytes and the estimated wait-state cycles its
+reads from flash cost per inference, from the firmware built with everything in flash, traced and sampled under
+QEMU (link/flash_profile.py, two runs); the most cycles saved per byte of RAM first, while the budget lasts. The
+firmware is then built again with those tables in RAM. Estimates: the board file's memory timing (or one given,
+as bench/ gives the published board's); a board whose memory charges no data wait states moves nothing."""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import numpy as np
+
+from firmware_gen.abi import constant_symbol
+from firmware_gen.backend.options import GenerationOptions, RamWeight
+from firmware_gen.driver.deploy import Deployment, Progress, prepare, quiet
+from firmware_gen.errors import UserError
+from firmware_gen.link.flash_profile import flash_profile
+from firmware_gen.target.boards import Board, load_board
+from firmware_gen.target.cache_limit import cache_root
+from firmware_gen.target.memory_timing import MemoryTiming, board_memory
+
+AUTO = "auto"
+_BUDGET = re.compile(r"(\d+)([KM]?)", re.IGNORECASE)
+_UNITS = {"": 1, "K": 1024, "M": 1024 * 1024}
+_SLACK = 16  # the pool after .data is 16-byte aligned: what the tables' end may cost in padding
+
+
+def parse_budget(text: str) -> int | str:
+    """--weights-in-ram's value: BYTES (K/M suffixes: 640K), or auto."""
+    if text.lower() == AUTO:
+        return AUTO
+    match = _BUDGET.fullmatch(text.strip())
+    if match is None:
+        raise UserError(f"--weights-in-ram {text!r}: not a size (BYTES, e.g. 65536, 64K, 1M) or auto")
+    return int(match.group(1)) * _UNITS[match.group(2).upper()]
+
+
+@dataclass(frozen=True)
+class Candidate:
+    symbol: str
+    bytes: int
+    saved_cycles: float  # estimated wait-state cycles per inference its reads from flash cost
+
+
+def choose(candidates: Iterable[Candidate], budget: int) -> tuple[RamWeight, ...]:
+    """The candidates to place in RAM: the most cycles saved per byte first, each taken if it still fits the
+    budget (4-byte aligned), none that saves nothing."""
+    chosen, left = [], budget
+    for c in sorted(candidates, key=lambda c: (-c.saved_cycles / max(c.bytes, 1), c.symbol)):
+        size = -(-c.bytes // 4) * 4
+        if c.saved_cycles > 0 and size <= left:
+            chosen.append(RamWeight(c.symbol, c.bytes, c.saved_cycles))
+            left -= size
+    return tuple(chosen)
+
+
+def table_symbols(deployment: Deployment, prefix: str) -> set[str]:
+    """The generated constants that may move: every step's tables and parameters, and the constant tensors."""
+    compiled = deployment.compiled
+    names = {name for step in compiled.steps for name in (*step.tables.values(), step.params_name) if name}
+    return names | {constant_symbol(t.index, prefix) for t in compiled.graph.tensors if t.is_constant}
+
+
+def free_ram(deployment: Deployment) -> int:
+    """What the firmware leaves free in the region that holds .data (auto's budget)."""
+    firmware = deployment.firmware
+    region = firmware.board.region_for("data")
+    usage = next(r for r in firmware.regions if r.name == region.name)
+    return max(0, usage.size - usage.used)
+
+
+def _inputs(deployment: Deployment) -> list[bytes]:
+    """Inputs for the profiling runs (which tables a kernel reads does not depend on their values)."""
+    rng = np.random.default_rng(0)
+    return [rng.integers(0, 256, spec.nbytes, dtype=np.uint8).tobytes()
+            for spec in deployment.firmware.interface.inputs]
+
+
+def _candidates(first: Deployment, memory: MemoryTiming, core: str, prefix: str,
+                progress: Progress) -> list[Candidate]:
+    """The candidate tables with their estimated savings, cached by the firmware, the memory and the core."""
+    key = hashlib.sha256(first.firmware.elf.read_bytes() + memory.description.encode() + core.encode()).hexdigest()
+    cached = cache_root() / "ram_weights" / f"{key[:32]}.json"
+    if cached.is_file():
+        return [Candidate(**c) for c in json.loads(cached.read_text())]
+    progress(f"estimating the flash reads of every table on {core} ({memory.description}): two QEMU runs")
+    profile = flash_profile(first.firmware, _inputs(first), memory, core)
+    names = table_symbols(first, prefix)
+    found = [Candidate(r.name, r.size, r.wait_cycles) for r in profile.reads.values() if r.name in names]
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    partial = cached.with_suffix(f".{os.getpid()}.tmp")
+    partial.write_text(json.dumps([dataclasses.asdict(c) for c in found]))
+    partial.replace(cached)  # whole or absent, whoever else writes it
+    return found
+
+
+def prepare_with_ram_weights(model: bytes, source: str, board: Board | str, budget: int | str, *,
+                             memory: MemoryTiming | None = None, core: str | None = None,
+                             generation: GenerationOptions = GenerationOptions(),
+                             progress: Progress = quiet, **prepare_args) -> tuple[Deployment, tuple[RamWeight, ...]]:
+    """prepare(), with the tables the estimate picks within `budget` (bytes, or AUTO) copied into RAM, and those
+    tables; memory and core: what the estimate assumes (default: the board's). prepare_args: prepare's other
+    arguments (out_dir goes to the final build only)."""
+    board = load_board(board) if isinstance(board, str) else board
+    if prepare_args.get("zephyr") is not None:
+        raise UserError("--weights-in-ram builds bare-metal firmware (its estimate traces our start-up and step "
+                        "hooks): it cannot be combined with --zephyr")
+    memory = memory or board_memory(board)
+    if not memory.data_waits:
+        progress(f"--weights-in-ram: no memory region of {board.name} charges data wait states "
+                 f"({memory.description}): nothing to gain, every table stays in flash")
+        return prepare(model, source, board, progress=progress, generation=generation, **prepare_args), ()
+    if not board.emulated:
+        raise UserError(f"--weights-in-ram: the choice is made on a cycle estimate from a QEMU run, and "
+                        f"{board.name} does not run under QEMU")
+    out_dir = prepare_args.pop("out_dir", None)
+    first = prepare(model, source, board, progress=progress, generation=generation, **prepare_args)
+    free = free_ram(first)
+    limit = max(0, (free if budget == AUTO else min(int(budget), free)) - _SLACK)
+    chosen = choose(_candidates(first, memory, core or board.core, generation.name, progress), limit)
+    progress(f"--weights-in-ram: {len(chosen)} tables, {sum(w.bytes for w in chosen):,} B of {limit:,} B "
+             f"({'auto: ' if budget == AUTO else ''}{free:,} B free), ~{sum(w.saved_cycles for w in chosen):,.0f} "
+             "estimated cycles per inference saved")
+    generation = dataclasses.replace(generation, ram_weights=chosen, ram_memory=memory.description)
+    final = prepare(model, source, board, progress=progress, generation=generation, out_dir=out_dir, **prepare_args)
+    return final, chosen

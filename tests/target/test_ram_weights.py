@@ -1,0 +1,122 @@
+"""--weights-in-ram: the tables the cycle estimate says cost the most flash wait states per byte go to RAM, within
+the budget; the firmware's RAM (and its fit check) counts them; the outputs stay equal to TFLM's; a bad budget is
+one line and exit status 2."""
+
+from __future__ import annotations
+
+import dataclasses
+import shutil
+
+import pytest
+
+from firmware_gen.backend.options import GenerationOptions, RamWeight
+from firmware_gen.check.board_validation import outputs_equal_oracle
+from firmware_gen.check.inputs import random_inputs
+from firmware_gen.driver.deploy import prepare, run
+from firmware_gen.driver.ram_weights import AUTO, Candidate, choose, parse_budget, prepare_with_ram_weights
+from firmware_gen.errors import DoesNotFitError, UserError
+from firmware_gen.link.flash_profile import flash_profile
+from firmware_gen.modelgen.calibrated import CalibratedBuilder, calibration_images
+from firmware_gen.target.boards import load_board
+from firmware_gen.target.disassembly import LLVM_BIN
+from firmware_gen.target.elf_image import read_elf
+from firmware_gen.target.memory_timing import MemoryTiming
+from tests.conftest import run_cli
+
+BOARD = "mps2_an386"
+needs_tools = pytest.mark.skipif(not (LLVM_BIN / "llvm-objdump").is_file() or shutil.which("qemu-system-arm") is None
+                                 or shutil.which("arm-none-eabi-gcc") is None,
+                                 reason="needs llvm-19, qemu-system-arm, arm-none-eabi-gcc")
+
+
+def _model() -> bytes:
+    """Two 1x1 convolutions, one kernel (their weights read again for every block of pixels), and a
+    fully-connected layer (its 4 KB read once)."""
+    graph = CalibratedBuilder(name="ram_weights", seed=3)
+    x = graph.input("input", calibration_images(graph.rng, 4, 8, 8, 16))
+    x = graph.conv2d(x, 32, kernel=1, name="pointwise")
+    x = graph.conv2d(x, 16, kernel=1, name="pointwise_2")
+    x = graph.reshape(x, (1, 8 * 8 * 16), name="flatten")
+    graph.output(graph.fully_connected(x, 4, name="fc"))
+    return graph.build()
+
+
+def _flash_waits(board) -> MemoryTiming:
+    """The board's regions with an L4R5-like flash: 5 wait states hidden on fetches only, 8 bytes per read."""
+    regions = tuple(dataclasses.replace(r, wait_states=5, cache="fetch") if "rodata" in r.holds
+                    else dataclasses.replace(r, wait_states=0) for r in board.regions)
+    return MemoryTiming(regions, "SRAM", "SRAM", "code SRAM as a 5-ws flash", line_bytes=8)
+
+
+def test_the_most_cycles_saved_per_byte_first_within_the_budget() -> None:
+    candidates = [Candidate("fc_weights", 4096, 2560.0), Candidate("conv_weights", 512, 5120.0),
+                  Candidate("params", 100, 50.0), Candidate("unread", 64, 0.0)]
+    assert [w.symbol for w in choose(candidates, 1024)] == ["conv_weights", "params"]
+    assert [w.symbol for w in choose(candidates, 8192)] == ["conv_weights", "fc_weights", "params"]
+    assert choose(candidates, 511) == (RamWeight("params", 100, 50.0),)
+
+
+def test_a_budget_is_bytes_or_auto() -> None:
+    assert parse_budget("64K") == 65536 and parse_budget("1m") == 1 << 20 and parse_budget("4000") == 4000
+    assert parse_budget("AUTO") == AUTO
+    with pytest.raises(UserError, match="--weights-in-ram 'lots'"):
+        parse_budget("lots")
+
+
+def test_a_bad_budget_is_one_line(tmp_path) -> None:
+    model = tmp_path / "m.tflite"
+    model.write_bytes(_model())
+    done = run_cli("build", str(model), "--board", BOARD, "--weights-in-ram", "12Q", "-o", str(tmp_path / "out"))
+    assert done.returncode == 2
+    assert done.stderr.strip().count("\n") == 0 and "--weights-in-ram '12Q'" in done.stderr
+    assert not (tmp_path / "out").exists()
+
+
+@needs_tools
+def test_the_estimate_picks_the_reread_table_and_the_outputs_stay_exact() -> None:
+    data = _model()
+    board = load_board(BOARD)
+    same, none = prepare_with_ram_weights(data, "m.tflite", board, AUTO)  # its SRAM charges no wait states
+    assert none == ()
+    memory = _flash_waits(board)
+    profile = flash_profile(same.firmware, random_inputs(same.graph), memory)
+    reads = {r.name: r for r in profile.reads.values()}
+    pointwise = [r for r in reads.values() if r.name.startswith(("step0_", "step1_")) and r.size >= 1024]
+    fc = next(r for r in reads.values() if r.name.startswith("step3_") and r.size >= 4096)  # step2: the reshape
+    assert len(pointwise) == 2 and all(r.reread > 2 for r in pointwise) and fc.reread < 1.01
+    budget = max(r.size for r in pointwise) + 200  # one of the two
+    deployment, chosen = prepare_with_ram_weights(data, "m.tflite", board, budget, memory=memory)
+    names = {w.symbol for w in chosen}
+    best = max(pointwise, key=lambda r: r.wait_cycles / r.size)
+    assert best.name in names and fc.name not in names and sum(r.name in names for r in pointwise) == 1
+    image = read_elf(deployment.firmware.elf)
+    assert next(s for s in image.symbols if s.name == best.name).section == ".data"
+    assert image.size(".data") >= read_elf(same.firmware.elf).size(".data") + best.size
+    inputs = random_inputs(deployment.graph)
+    result = run(deployment, inputs, cycles=True)
+    assert all(outputs_equal_oracle(data, inputs, result.outputs, len(deployment.graph.tensors)))
+    after = flash_profile(deployment.firmware, inputs, memory, counts=result.trace).estimate
+    # The other convolution runs the same kernel loop from flash: its own step's sample keeps it charged.
+    expected = profile.estimate.wait_cycles - sum(w.saved_cycles for w in chosen)
+    assert abs(after.wait_cycles - expected) <= 0.01 * profile.estimate.wait_cycles
+    source = (deployment.firmware.model_dir / "model_weights.c").read_text()
+    assert f"{best.name}: " in source and "estimated cycles per inference" in source
+
+
+@needs_tools
+def test_the_fit_check_counts_the_tables_in_ram() -> None:
+    data = _model()
+    board = load_board(BOARD)
+    flash = prepare(data, "m.tflite", board)
+    table = next(s for s in read_elf(flash.firmware.elf).symbols if s.name.startswith("step3_") and s.size > 4000)
+    in_ram = GenerationOptions(ram_weights=(RamWeight(table.name, table.size, 1.0),))
+    moved = prepare(data, "m.tflite", board, generation=in_ram)
+    assert moved.firmware.ram_bytes >= flash.firmware.ram_bytes + table.size
+    sram = board.region_for("data")
+    used = next(r.used for r in flash.firmware.regions if r.name == sram.name)
+    small = dataclasses.replace(board, regions=tuple(dataclasses.replace(r, size=used + table.size // 2)
+                                                     if r.name == sram.name else r for r in board.regions))
+    # (another --name: the build cache knows a board by its name, and this one is mps2_an386 with less SRAM)
+    prepare(data, "m.tflite", small, generation=GenerationOptions(name="small"))  # fits with the table in flash
+    with pytest.raises(DoesNotFitError, match=sram.name):
+        prepare(data, "m.tflite", small, generation=dataclasses.replace(in_ram, name="small"))
