@@ -10,7 +10,12 @@ The choice is data in, data out (`choose`): each candidate table's bytes and the
 reads from flash cost per inference, from the firmware built with everything in flash, traced and sampled under
 QEMU (link/flash_profile.py, two runs); the most cycles saved per byte of RAM first, while the budget lasts. The
 firmware is then built again with those tables in RAM. Estimates: the board file's memory timing (or one given,
-as bench/ gives the published board's); a board whose memory charges no data wait states moves nothing."""
+as bench/ gives the published board's); a board whose memory charges no data wait states moves nothing.
+
+A real board is profiled on the QEMU board it names in cpu.estimate_on: the same model built for the stand-in, its
+two runs estimated with the real board's core and memory timing (memory_on_stand_in), so `build` needs no board
+attached. Only the chosen symbols cross over, those the real board's own build has (the names are the same when
+the variant choices are); the others are named and stay in flash."""
 
 from __future__ import annotations
 
@@ -31,7 +36,7 @@ from firmware_gen.errors import UserError
 from firmware_gen.link.flash_profile import flash_profile
 from firmware_gen.target.boards import Board, load_board
 from firmware_gen.target.cache_limit import cache_root
-from firmware_gen.target.memory_timing import MemoryTiming, board_memory
+from firmware_gen.target.memory_timing import MemoryTiming, board_memory, memory_on_stand_in
 
 AUTO = "auto"
 _BUDGET = re.compile(r"(\d+)([KM]?)", re.IGNORECASE)
@@ -97,7 +102,10 @@ def _candidates(first: Deployment, memory: MemoryTiming, core: str, prefix: str,
     cached = cache_root() / "ram_weights" / f"{key[:32]}.json"
     if cached.is_file():
         return [Candidate(**c) for c in json.loads(cached.read_text())]
-    progress(f"estimating the flash reads of every table on {core} ({memory.description}): two QEMU runs")
+    stand_in = first.firmware.board
+    timings = core if stand_in.core == core else f"{stand_in.name}'s {stand_in.core} code with {core} timings"
+    progress(f"estimating the flash reads of every table on {stand_in.name} ({timings}; {memory.description}): "
+             "two QEMU runs")
     profile = flash_profile(first.firmware, _inputs(first), memory, core)
     names = table_symbols(first, prefix)
     found = [Candidate(r.name, r.size, r.wait_cycles) for r in profile.reads.values() if r.name in names]
@@ -108,13 +116,42 @@ def _candidates(first: Deployment, memory: MemoryTiming, core: str, prefix: str,
     return found
 
 
+def stand_in(board: Board) -> Board:
+    """The QEMU board the estimate runs on: the board itself, or the one a real board names in cpu.estimate_on."""
+    if board.emulated:
+        return board
+    if board.estimate_on is None:
+        raise UserError(f"--weights-in-ram: the choice is made on a cycle estimate from a QEMU run, and {board.name} "
+                        f"does not run under QEMU nor name a QEMU board that runs its code ([cpu] estimate_on in "
+                        f"{board.source or board.name})")
+    return load_board(board.estimate_on)
+
+
+def _profiled(model: bytes, source: str, board: Board, first: Deployment, memory: MemoryTiming, core: str,
+              generation: GenerationOptions, progress: Progress, prepare_args: dict) -> list[Candidate]:
+    """The candidates estimated on the board, or for a real board on its stand-in with the board's memory timing,
+    kept to those `first` (the board's own build) has."""
+    qemu_board = stand_in(board)
+    if qemu_board is board:
+        return _candidates(first, memory, core, generation.name, progress)
+    profiled = prepare(model, source, qemu_board, progress=progress, generation=generation,
+                       **{**prepare_args, "semihosting": None})
+    found = _candidates(profiled, memory_on_stand_in(memory, board, qemu_board), core, generation.name, progress)
+    names = table_symbols(first, generation.name)
+    missing = sorted(c.symbol for c in found if c.symbol not in names)
+    if missing:
+        progress(f"--weights-in-ram: {len(missing)} tables of the {qemu_board.name} build are not in {board.name}'s "
+                 f"(another variant chosen), left in flash: {', '.join(missing)}")
+    return [c for c in found if c.symbol in names]
+
+
 def prepare_with_ram_weights(model: bytes, source: str, board: Board | str, budget: int | str, *,
                              memory: MemoryTiming | None = None, core: str | None = None,
                              generation: GenerationOptions = GenerationOptions(),
                              progress: Progress = quiet, **prepare_args) -> tuple[Deployment, tuple[RamWeight, ...]]:
     """prepare(), with the tables the estimate picks within `budget` (bytes, or AUTO) copied into RAM, and those
     tables; memory and core: what the estimate assumes (default: the board's). prepare_args: prepare's other
-    arguments (out_dir goes to the final build only)."""
+    arguments (out_dir goes to the final build only). A real board is estimated on its cpu.estimate_on."""
     board = load_board(board) if isinstance(board, str) else board
     if prepare_args.get("zephyr") is not None:
         raise UserError("--weights-in-ram builds bare-metal firmware (its estimate traces our start-up and step "
@@ -124,14 +161,13 @@ def prepare_with_ram_weights(model: bytes, source: str, board: Board | str, budg
         progress(f"--weights-in-ram: no memory region of {board.name} charges data wait states "
                  f"({memory.description}): nothing to gain, every table stays in flash")
         return prepare(model, source, board, progress=progress, generation=generation, **prepare_args), ()
-    if not board.emulated:
-        raise UserError(f"--weights-in-ram: the choice is made on a cycle estimate from a QEMU run, and "
-                        f"{board.name} does not run under QEMU")
+    stand_in(board)  # refused before any build
     out_dir = prepare_args.pop("out_dir", None)
     first = prepare(model, source, board, progress=progress, generation=generation, **prepare_args)
     free = free_ram(first)
     limit = max(0, (free if budget == AUTO else min(int(budget), free)) - _SLACK)
-    chosen = choose(_candidates(first, memory, core or board.core, generation.name, progress), limit)
+    found = _profiled(model, source, board, first, memory, core or board.core, generation, progress, prepare_args)
+    chosen = choose(found, limit)
     progress(f"--weights-in-ram: {len(chosen)} tables, {sum(w.bytes for w in chosen):,} B of {limit:,} B "
              f"({'auto: ' if budget == AUTO else ''}{free:,} B free), ~{sum(w.saved_cycles for w in chosen):,.0f} "
              "estimated cycles per inference saved")

@@ -54,7 +54,7 @@ def find_board_port(board: Board, probe_id: str | None = None, ports: Sequence[A
         matches = [p for p in matches if probe_id.lower() in (p.serial_number or "").lower()]
     what = f"{board.probe.name} (USB {ids}{f', serial number containing {probe_id}' if probe_id else ''})"
     if not matches and board.estimate_on:
-        raise BoardPortError(_no_emulator_hint(board, what))
+        raise BoardPortError(f"{_no_emulator_hint(board, what)}; {_present(ports)}")
     if not matches:
         raise BoardPortError(f"no serial port of a {what} found: plug {board.name} in (the USB connector of its "
                              f"probe), or name the port with --port; {_present(ports)}")

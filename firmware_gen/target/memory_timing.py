@@ -58,6 +58,21 @@ def board_memory(board: Board) -> MemoryTiming:
     return timing
 
 
+def memory_on_stand_in(memory: MemoryTiming, board: Board, stand_in: Board) -> MemoryTiming:
+    """A real board's memory timing on the QEMU board its estimate runs on (cpu.estimate_on): each region of the
+    stand-in gets the timing of the board's region that holds its first kind (its code and read-only data the
+    flash's, its RAM the RAM's); a region that holds nothing 0 wait states."""
+    def timed(region: MemoryRegion) -> MemoryRegion:
+        source = memory.named(board.region_for(region.holds[0]).name) if region.holds else None
+        if source is None:
+            return replace(region, wait_states=0, cache="none")
+        return replace(region, wait_states=source.wait_states or 0, cache=source.cache)
+
+    return MemoryTiming(tuple(timed(r) for r in stand_in.regions), stand_in.region_for("pool").name,
+                        stand_in.region_for("stack").name,
+                        f"{memory.description}; on {stand_in.name}'s regions by what they hold", memory.line_bytes)
+
+
 def _destinations(instruction: Instruction, access: Access) -> list[str]:
     operands = instruction.operands
     if "{" in operands:

@@ -17,7 +17,7 @@ from firmware_gen.driver.ram_weights import AUTO, Candidate, choose, parse_budge
 from firmware_gen.errors import DoesNotFitError, UserError
 from firmware_gen.link.flash_profile import flash_profile
 from firmware_gen.modelgen.calibrated import CalibratedBuilder, calibration_images
-from firmware_gen.target.boards import load_board
+from firmware_gen.target.boards import BOARDS_DIR, load_board
 from firmware_gen.target.disassembly import LLVM_BIN
 from firmware_gen.target.elf_image import read_elf
 from firmware_gen.target.memory_timing import MemoryTiming
@@ -120,3 +120,46 @@ def test_the_fit_check_counts_the_tables_in_ram() -> None:
     prepare(data, "m.tflite", small, generation=GenerationOptions(name="small"))  # fits with the table in flash
     with pytest.raises(DoesNotFitError, match=sram.name):
         prepare(data, "m.tflite", small, generation=dataclasses.replace(in_ram, name="small"))
+
+
+FLASH = 'holds = ["code", "rodata"]'
+
+
+def _real_board(tmp_path, name: str, changes: dict[str, str]) -> str:
+    """A copy of a real board's file with `changes` (each text replaced once), under another name (the build cache
+    knows a board by its name)."""
+    text = (BOARDS_DIR / f"{name}.toml").read_text()
+    for old, new in {f'name = "{name}"': f'name = "{name}_waits"', **changes}.items():
+        assert old in text
+        text = text.replace(old, new, 1)
+    path = tmp_path / f"{name}_waits.toml"
+    path.write_text(text)
+    return str(path)
+
+
+@needs_tools
+def test_a_real_board_is_estimated_on_its_stand_in_and_built_without_it(tmp_path) -> None:
+    # the nRF52840-DK's flash with 2 wait states on every access (its file states none: the PS gives no figure)
+    path = _real_board(tmp_path, "nrf52840dk", {FLASH: f"{FLASH}\nwait_states = 2"})
+    data, lines = _model(), []
+    deployment, chosen = prepare_with_ram_weights(data, "m.tflite", path, 1500, progress=lines.append)
+    assert deployment.firmware.board.name == "nrf52840dk_waits"
+    assert any("on mps2_an386" in line and "two QEMU runs" in line for line in lines)
+    symbols = {s.name: s for s in read_elf(deployment.firmware.elf).symbols}
+    names = {w.symbol for w in chosen}
+    assert all(symbols[n].section == ".data" for n in names)
+    assert sum(n.startswith(("step0_", "step1_")) and symbols[n].size >= 1024 for n in names) == 1
+    assert not any(n.startswith("step3_") and symbols[n].size >= 4096 for n in names)  # the fc's, read once
+    stand_in = prepare(data, "m.tflite", "mps2_an386", generation=GenerationOptions(ram_weights=chosen))
+    inputs = random_inputs(stand_in.graph)
+    assert all(outputs_equal_oracle(data, inputs, run(stand_in, inputs).outputs, len(stand_in.graph.tensors)))
+
+
+def test_a_real_board_without_a_stand_in_is_one_line(tmp_path) -> None:
+    model = tmp_path / "m.tflite"
+    model.write_bytes(_model())
+    board = _real_board(tmp_path, "nrf52840dk", {'estimate_on = "mps2_an386"': "#", FLASH: f"{FLASH}\nwait_states = 2"})
+    done = run_cli("build", str(model), "--board", board, "--weights-in-ram", "64K", "-o", str(tmp_path / "out"))
+    assert done.returncode == 2
+    assert done.stderr.strip().count("\n") == 0 and "nrf52840dk_waits does not run under QEMU" in done.stderr
+    assert not (tmp_path / "out").exists()
