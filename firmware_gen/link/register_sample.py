@@ -53,6 +53,21 @@ class GdbClient:
         self.sock.sendall(f"${body}#{checksum:02x}".encode())
         return self._read_packet()
 
+    def attach_all(self) -> None:
+        """Attach to every CPU cluster QEMU's stub shows as a process (mps2-an521 runs the firmware on its second
+        CPU, a second cluster): breakpoints stop any CPU, and registers() reads the one that stopped."""
+        self.request("qSupported:multiprocess+")
+        process = 2
+        while self.request(f"vAttach;{process:x}").startswith("T"):
+            process += 1
+
+    def registers(self, stop: str) -> dict[str, int]:
+        """The core registers of the CPU whose stop reply `stop` is (its thread:ID, when the reply names one)."""
+        thread = next((field[len("thread:"):] for field in stop[3:].split(";") if field.startswith("thread:")), None)
+        if thread is not None:
+            self.request(f"Hg{thread}")
+        return _registers(self.request("g"))
+
     def close(self) -> None:
         self.sock.close()
 
@@ -88,6 +103,7 @@ class RegisterSampler:
             self.error = error
             return
         try:
+            client.attach_all()
             self._sample(client)
             client.sock.sendall(b"$c#63")  # run on to the end; the reply, if any, is not awaited
         except (OSError, ToolchainError):
@@ -103,7 +119,7 @@ class RegisterSampler:
             stop = client.request("c")
             if not stop.startswith(("T", "S")):
                 return  # the program ended (W/X)
-            registers = _registers(client.request("g"))
+            registers = client.registers(stop)
             pc = registers["pc"]
             if pc in waiting:
                 self.samples[pc] = registers
@@ -151,7 +167,7 @@ class SegmentSampler(RegisterSampler):
             stop = client.request("c")
             if not stop.startswith(("T", "S")):
                 return
-            registers = _registers(client.request("g"))
+            registers = client.registers(stop)
             pc = registers["pc"]
             if not state["inside"] and pc == marks.begin:
                 state["inside"] = True
