@@ -102,17 +102,20 @@ def test_convolutions_on_armv7m(tmp_path) -> None:
 @needs_qemu
 def test_paired_layout_on_armv7m(tmp_path) -> None:
     """The board's flash takes every layer's paired weights: the fused 1x1 kernel (whole clamp), its unfused twin
-    (RELU, RELU6), the folded convolution and the one-channel depthwise on the paired layout."""
+    (RELU, RELU6), the folded convolution, the one-channel depthwise and the fully connected layers (whole clamp) on
+    the paired layout."""
     rng = np.random.default_rng(16)
     pointwise = [_window_case(rng, "CONV_2D", (1, 1), 1, _channels(rng), _channels(rng)) for _ in range(PAIRED_CASES)]
     folded = [_window_case(rng, "CONV_2D", [(3, 3), (2, 3), (10, 4)][k % 3], int(rng.integers(1, 3)),
                            int(rng.integers(1, 20)), int(rng.integers(1, 20))) for k in range(PAIRED_CASES // 2)]
     single = [_window_case(rng, "DEPTHWISE_CONV_2D", (3, 3), int(rng.integers(1, 3)), 1, 0, int(rng.integers(1, 10)))
               for _ in range(PAIRED_CASES // 2)]
-    assert_batch_bit_exact(pointwise + folded + single, "mps2_an385", tmp_path / "paired", seed=3,
-                           expect_functions=["fg_conv2d_pointwise_fused_s8", "fg_conv2d_pointwise_paired_s8",
-                                             "fg_conv2d_folded_paired_s8",
-                                             "fg_depthwise_conv2d_one_channel_paired_s8"])
+    dense = [_fc_case(rng) for _ in range(PAIRED_CASES // 2)]  # as the fused 1x1 convolution of its batches
+    expected = ["fg_conv2d_pointwise_fused_s8", "fg_conv2d_pointwise_paired_s8", "fg_conv2d_folded_paired_s8",
+                "fg_depthwise_conv2d_one_channel_paired_s8"]
+    functions = assert_batch_bit_exact(pointwise + folded + single + dense, "mps2_an385", tmp_path / "paired", seed=3,
+                                       expect_functions=expected)
+    assert functions[-len(dense):] == ["fg_conv2d_pointwise_fused_s8"] * len(dense)
 
 
 @needs_qemu
