@@ -8,7 +8,7 @@
 #include "fg/support/dot_s8.h"
 
 #if defined(__arm__) && defined(__thumb2__)
-/* One tap: the two inputs packed into one word, 4 weights, 4 SMLAL (8 products); with four taps per pass the loop
+/* One tap: the two inputs packed into one word, 4 weights, 4 SMLAL (8 products); with eight taps per pass the loop
  * stays in registers throughout: 8 accumulator words, 2 inputs, the weights, the end, 2 temporaries (GCC's own
  * allocation of the C loop spills, 1.3x the instructions). */
 #define FG_DOT2X4_TAP_ASM                           \
@@ -33,8 +33,7 @@ __attribute__((always_inline)) static inline void fg_blocked_run(const int8_t *a
     const int8_t *const end = a + run;
 #if defined(__arm__) && defined(__thumb2__)
     int32_t p, t;
-    FG_FOUR_TAP_RUN(FG_DOT2X4_TAP_ASM, p, a, end, s, [a] "+r"(a), [b] "+r"(b), [w] "+r"(w), [p] "=&r"(p),
-                    [t] "=&r"(t));
+    FG_TAP_RUN(FG_DOT2X4_TAP_ASM, p, a, end, s, [a] "+r"(a), [b] "+r"(b), [w] "+r"(w), [p] "=&r"(p), [t] "=&r"(t));
 #else
     for (; a < end; w += FG_BLOCK_CHANNELS) {
         const int32_t pair = *a++ + *b++ * 4194304;

@@ -11,28 +11,37 @@
 #include "fg/support/requantize.h"
 
 #if defined(__arm__) && defined(__thumb2__)
-/* The unrolled tap loops of the blocked and paired layouts: four taps per pass of TAP, a run of 4n + r taps (r > 0)
- * entering the pass at its tap 4 - r; `left` names a scratch operand, `x` the input pointer operand that TAP advances
- * to the operand %[end]. */
-#define FG_FOUR_TAP_LOOP_ASM(TAP, left, x)          \
+/* The unrolled tap loop of the blocked and paired layouts: eight taps per pass of TAP (one compare and branch per
+ * eight taps), a run of 8n + r taps (r > 0) entering the pass at its tap 8 - r; `left` names a scratch operand, `x`
+ * the input pointer operand that TAP advances to the operand %[end]. */
+#define FG_EIGHT_TAP_LOOP_ASM(TAP, left, x)         \
     "sub %[" #left "], %[end], %[" #x "]\n\t"       \
-    "ands %[" #left "], %[" #left "], #3\n\t"       \
+    "ands %[" #left "], %[" #left "], #7\n\t"       \
     "beq 1f\n\t"                                   \
+    "cmp %[" #left "], #4\n\t"                     \
+    "beq 5f\n\t"                                   \
+    "bhi 9f\n\t"                                   \
     "cmp %[" #left "], #2\n\t"                     \
-    "bhi 2f\n\t"                                   \
+    "beq 7f\n\t"                                   \
+    "bhi 6f\n\t"                                   \
+    "b 8f\n"                                       \
+    "9:\n\t"                                       \
+    "cmp %[" #left "], #6\n\t"                     \
     "beq 3f\n\t"                                   \
-    "b 4f\n\t"                                     \
+    "bhi 2f\n\t"                                   \
+    "b 4f\n"                                       \
     "1:\n\t" TAP "2:\n\t" TAP "3:\n\t" TAP "4:\n\t" TAP \
+    "5:\n\t" TAP "6:\n\t" TAP "7:\n\t" TAP "8:\n\t" TAP \
     "cmp %[" #x "], %[end]\n\t"                    \
     "bne 1b\n\t"
 
-/* FG_FOUR_TAP_LOOP_ASM over the taps [x, end) with the four 64-bit sums sums[0..3] held in %[s0]..%[s3]; the
+/* FG_EIGHT_TAP_LOOP_ASM over the taps [x, end) with the four 64-bit sums sums[0..3] held in %[s0]..%[s3]; the
  * loop's other operands (its input, weight and scratch registers, declared by the caller) follow. */
-#define FG_FOUR_TAP_RUN(TAP, left, x, end, sums, ...)                                             \
+#define FG_TAP_RUN(TAP, left, x, end, sums, ...)                                                  \
     do {                                                                                         \
         int64_t s0 = (sums)[0], s1 = (sums)[1], s2 = (sums)[2], s3 = (sums)[3];                  \
         if ((x) < (end)) {                                                                       \
-            __asm__(FG_FOUR_TAP_LOOP_ASM(TAP, left, x)                                           \
+            __asm__(FG_EIGHT_TAP_LOOP_ASM(TAP, left, x)                                          \
                     : [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3), __VA_ARGS__    \
                     : [end] "r"(end)                                                             \
                     : "cc", "memory");                                                           \
