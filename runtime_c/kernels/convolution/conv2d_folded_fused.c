@@ -11,22 +11,23 @@ static int fg_window_contiguous(const fg_conv2d_params *p) {
            groups * (f->rows - 1) * 10 > f->rows * (f->run / 2 + 6);
 }
 
-/* The window of a pixel across the image's border (dilation_w 1), its rows side by side in `buffer` with the input
- * zero point in the padding: each row's inside columns copied as one run. */
+/* The window of a pixel across the image's border (dilation_w 1), its rows side by side in `buffer`: the input zero
+ * point (the padding) throughout, then each inside row's inside columns copied over it as one run. */
 static void fg_window_gather(const fg_conv2d_params *p, const int8_t *image, int32_t y0, int32_t x0, int8_t *buffer) {
     const int32_t in_c = p->in_c, run = p->blocked.run;
-    const int8_t zero = (int8_t)-p->requant.input_offset;
     const int32_t left = x0 < 0 ? -x0 : 0, end = x0 + p->filter_w > p->in_w ? p->in_w - x0 : p->filter_w;
     const int32_t inside = end > left ? (end - left) * in_c : 0;
+    fg_fill_row(buffer, (int8_t)-p->requant.input_offset, p->filter_h * run);
+    if (inside == 0) {
+        return;
+    }
+    const int8_t *const columns = image + (x0 + left) * in_c;
+    buffer += left * in_c;
     for (int32_t fy = 0; fy < p->filter_h; ++fy, buffer += run) {
         const int32_t y = y0 + fy * p->dilation_h;
-        if (y < 0 || y >= p->in_h || inside == 0) {
-            fg_fill_row(buffer, zero, run);
-            continue;
+        if (y >= 0 && y < p->in_h) {
+            fg_copy_short_row(buffer, columns + y * p->in_w * in_c, inside);
         }
-        fg_fill_row(buffer, zero, left * in_c);
-        fg_copy_row(buffer + left * in_c, image + (y * p->in_w + x0 + left) * in_c, inside);
-        fg_fill_row(buffer + left * in_c + inside, zero, run - left * in_c - inside);
     }
 }
 

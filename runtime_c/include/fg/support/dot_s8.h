@@ -35,11 +35,19 @@
     "cmp %[" #x "], %[end]\n\t"                    \
     "bne 1b\n\t"
 
+/* Four 64-bit sums s0..s3 from sums[0..3], in the same registers wherever they are declared, so that the loops that
+ * fill them and the output stage that reads them (fg/support/fused_group.h) need no moves between them. */
+#define FG_PINNED_SUMS(sums)                              \
+    register int64_t s0 __asm__("r0") = (sums)[0];        \
+    register int64_t s1 __asm__("r2") = (sums)[1];        \
+    register int64_t s2 __asm__("r4") = (sums)[2];        \
+    register int64_t s3 __asm__("r8") = (sums)[3]
+
 /* FG_EIGHT_TAP_LOOP_ASM over the taps [x, end) with the four 64-bit sums sums[0..3] held in %[s0]..%[s3]; the
  * loop's other operands (its input, weight and scratch registers, declared by the caller) follow. */
 #define FG_TAP_RUN(TAP, left, x, end, sums, ...)                                                  \
     do {                                                                                         \
-        int64_t s0 = (sums)[0], s1 = (sums)[1], s2 = (sums)[2], s3 = (sums)[3];                  \
+        FG_PINNED_SUMS(sums);                                                                    \
         if ((x) < (end)) {                                                                       \
             __asm__(FG_EIGHT_TAP_LOOP_ASM(TAP, left, x)                                          \
                     : [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3), __VA_ARGS__    \
