@@ -2,13 +2,14 @@
 #include "fg/support/row_copy.h"
 
 /* Whether the window is better read as one run of taps, its rows copied side by side once per pixel: each group then
- * enters the paired loop once instead of once per row (~10 instructions a row saved per group, for ~2 per word
- * copied); the whole window must take one call of the loop. */
+ * enters the paired loop once instead of once per row and runs straight from registers (~14 instructions a row and
+ * ~30 a group saved, for ~3 per word or byte copied and ~4 a row), worth it from two groups on (vww_96_int8's first
+ * layer, one group of 27 taps in 3 rows, runs 3 % slower so); the whole window must take one call of the loop. */
 static int fg_window_contiguous(const fg_conv2d_params *p) {
     const fg_blocked_filter *const f = &p->blocked;
     const int32_t groups = (p->out_c + FG_PAIRED_CHANNELS - 1) / FG_PAIRED_CHANNELS;
-    return f->rows > 1 && f->call_taps == f->run && f->call_rows >= f->rows &&
-           groups * (f->rows - 1) * 10 > f->rows * (f->run / 2 + 6);
+    return f->rows > 1 && groups > 1 && f->call_taps == f->run && f->call_rows >= f->rows &&
+           groups * ((f->rows - 1) * 14 + 30) > f->rows * ((f->run / 4 + f->run % 4) * 3 + 4);
 }
 
 /* The window of a pixel across the image's border (dilation_w 1), its rows side by side in `buffer`: the input zero
@@ -80,7 +81,12 @@ FG_HOT_LOOP void fg_conv2d_folded_fused_s8(const fg_conv2d_params *p, const int8
         const int8_t *const *const x = contiguous ? whole : window;
         const int32_t *w = f->paired;
         const fg_fused_channel *c = constants;
-        for (int32_t oc = 0; oc < out_c; oc += FG_PAIRED_CHANNELS, c += FG_PAIRED_CHANNELS) {
+        int32_t oc = 0;
+        if (contiguous) {  /* its whole groups straight from registers */
+            fg_fused_groups(gathered, gathered + run, out_c / FG_PAIRED_CHANNELS, &w, &c, offset, &output);
+            oc = out_c - out_c % FG_PAIRED_CHANNELS;
+        }
+        for (; oc < out_c; oc += FG_PAIRED_CHANNELS, c += FG_PAIRED_CHANNELS) {
             const int32_t count = out_c - oc < FG_PAIRED_CHANNELS ? out_c - oc : FG_PAIRED_CHANNELS;
             fg_fused_window_group(x, rows, run, call_rows, call_taps, &w, c, offset, count, output);
             output += count;

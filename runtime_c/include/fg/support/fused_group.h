@@ -87,6 +87,19 @@ __attribute__((always_inline)) static inline void fg_fused_store8(const int64_t 
 #endif
 }
 
+/* The `groups` whole groups of eight outputs of one run of taps [x, end) that takes a single call (the pointwise
+ * pixel, a window read side by side): *w, *c and *out move on past them. */
+__attribute__((always_inline)) static inline void fg_fused_groups(const int8_t *x, const int8_t *end, int32_t groups,
+                                                                  const int32_t **w, const fg_fused_channel **c,
+                                                                  int32_t offset, int8_t **out) {
+    for (int32_t g = 0; g < groups; ++g) {
+        int64_t s[4];
+        s[0] = s[1] = s[2] = s[3] = FG_LOW_START;
+        fg_paired_run(x, end, w, s);
+        fg_fused_store8(s, c, offset, out);
+    }
+}
+
 /* The general group: the window's `rows` runs of `run` taps in calls that stay exact (call_rows whole rows per call
  * when call_taps == run, else pieces of call_taps taps), the fields summed, `count` outputs stored. */
 static inline void fg_fused_window_group(const int8_t *const x[], int32_t rows, int32_t run, int32_t call_rows,
