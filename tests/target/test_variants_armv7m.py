@@ -24,7 +24,7 @@ COMPACT = GenerationOptions(compact_weights=True)  # the blocked layout, whateve
 
 
 def _weighted_model(opcode: str, input_shape: tuple, values: np.ndarray, axis: int, options: dict,
-                    rng: np.random.Generator, output_shape: tuple) -> bytes:
+                    rng: np.random.Generator, output_shape: tuple, output_zero_point: int | None = None) -> bytes:
     channels = values.shape[axis]
     input_scale = float(rng.uniform(0.01, 0.1))
     scales = list(rng.uniform(0.002, 0.02, channels if rng.integers(2) else 1))
@@ -39,7 +39,7 @@ def _weighted_model(opcode: str, input_shape: tuple, values: np.ndarray, axis: i
         inputs.append(b.constant("b", rng.integers(-4000, 4000, channels).astype(np.int32), scale=bias_scales,
                                  zero_point=0))
     y = b.tensor("y", output_shape, "int8", scale=spread * 2.0 ** int(rng.integers(-3, 3)),
-                 zero_point=int(rng.integers(-128, 128)))
+                 zero_point=int(rng.integers(-128, 128)) if output_zero_point is None else output_zero_point)
     b.operator(opcode, inputs=inputs, outputs=[y], options=options)
     b.output(y)
     return b.build()
@@ -53,7 +53,8 @@ def _weights(rng: np.random.Generator, shape: tuple) -> np.ndarray:
 
 
 def _window_case(rng: np.random.Generator, opcode: str, filter_hw: tuple, stride: int, in_c: int, out_c: int,
-                 multiplier: int = 1, widths: tuple[int, int] = (1, 13), activation: str | None = None) -> bytes:
+                 multiplier: int = 1, widths: tuple[int, int] = (1, 13), activation: str | None = None,
+                 output_zero_point: int | None = None) -> bytes:
     padding = str(rng.choice(["SAME", "VALID"]))
     dilation = int(rng.integers(1, 3)) if filter_hw != (1, 1) and rng.integers(3) == 0 and widths[0] == 1 else 1
     # VALID needs the dilated filter inside the input: sides drawn from there up, so every draw is a valid shape
@@ -72,7 +73,7 @@ def _window_case(rng: np.random.Generator, opcode: str, filter_hw: tuple, stride
         options["depth_multiplier"] = multiplier
         values, axis, out_c = _weights(rng, (1, *filter_hw, in_c * multiplier)), 3, in_c * multiplier
     output_shape = (input_shape[0], window.out_h, window.out_w, out_c)
-    return _weighted_model(opcode, input_shape, values, axis, options, rng, output_shape)
+    return _weighted_model(opcode, input_shape, values, axis, options, rng, output_shape, output_zero_point)
 
 
 def _fc_case(rng: np.random.Generator) -> bytes:
@@ -140,8 +141,12 @@ def test_depthwise_and_fully_connected_on_armv7m(tmp_path) -> None:
                  for _ in range(CASES)]
     wide = [_window_case(rng, "DEPTHWISE_CONV_2D", (3, 3), stride, int(rng.integers(2, 6)), 0, widths=(30, 63))
             for stride in (1, 2, 1, 2)]  # the planar variant's plane rows filled to their pitch, several bands
+    # ReLU-like (output zero point -128): the planar kernel's output stage without the rounding correction, on rows
+    # and, taller than wide, on columns (a band's runs stored with one set-up)
+    relu = [_window_case(rng, "DEPTHWISE_CONV_2D", (3, 3), int(rng.integers(1, 3)), _channels(rng), 0,
+                         activation="RELU", output_zero_point=-128) for _ in range(FUSED_CASES)]
     dense = [_fc_case(rng) for _ in range(CASES)]
-    functions = assert_batch_bit_exact(single + depthwise + wide + dense, "mps2_an385", tmp_path / "dw", seed=2,
+    functions = assert_batch_bit_exact(single + depthwise + wide + relu + dense, "mps2_an385", tmp_path / "dw", seed=2,
                                        expect_functions=["fg_depthwise_conv2d_one_channel_s8",
                                                          "fg_depthwise_conv2d_3x3_s8",
                                                          "fg_depthwise_conv2d_3x3_planar_s8",
