@@ -1,17 +1,6 @@
 #include "fg/support/fused_group.h"
 #include "fg/support/row_copy.h"
 
-/* Whether the window is better read as one run of taps, its rows copied side by side once per pixel: each group then
- * enters the paired loop once instead of once per row and runs straight from registers (~14 instructions a row and
- * ~30 a group saved, for ~3 per word or byte copied and ~4 a row), worth it from two groups on (vww_96_int8's first
- * layer, one group of 27 taps in 3 rows, runs 3 % slower so); the whole window must take one call of the loop. */
-static int fg_window_contiguous(const fg_conv2d_params *p) {
-    const fg_blocked_filter *const f = &p->blocked;
-    const int32_t groups = (p->out_c + FG_PAIRED_CHANNELS - 1) / FG_PAIRED_CHANNELS;
-    return f->rows > 1 && groups > 1 && f->call_taps == f->run && f->call_rows >= f->rows &&
-           groups * ((f->rows - 1) * 14 + 30) > f->rows * ((f->run / 4 + f->run % 4) * 3 + 4);
-}
-
 /* The window of a pixel across the image's border (dilation_w 1), its rows side by side in `buffer`: the input zero
  * point (the padding) throughout, then each inside row's inside columns copied over it as one run. */
 static void fg_window_gather(const fg_conv2d_params *p, const int8_t *image, int32_t y0, int32_t x0, int8_t *buffer) {
@@ -32,14 +21,16 @@ static void fg_window_gather(const fg_conv2d_params *p, const int8_t *image, int
     }
 }
 
-FG_HOT_LOOP void fg_conv2d_folded_fused_s8(const fg_conv2d_params *p, const int8_t *input, const int8_t *filter,
-                                           int8_t *output) {
+/* The kernel; side_by_side_runs (a constant): each pixel's window read as one run of taps, its rows copied side by side
+ * (border pixels gathered so), where the whole window takes one call of the loop. */
+static inline __attribute__((always_inline)) void fg_folded_fused(const fg_conv2d_params *p, const int8_t *input,
+                                                                  int8_t *output, int side_by_side_runs) {
     const int32_t pixels = p->batches * p->out_h * p->out_w, out_c = p->out_c, offset = p->requant.output_offset;
     const int32_t row_bytes = p->in_w * p->in_c, row_step = p->dilation_h * row_bytes;
     const int32_t last_row = (p->filter_h - 1) * p->dilation_h;
     const fg_blocked_filter *const f = &p->blocked;
     const fg_fused_channel *const constants = (const fg_fused_channel *)p->packed;
-    const int contiguous = fg_window_contiguous(p);
+    const int contiguous = side_by_side_runs && f->rows > 1 && f->call_taps == f->run && f->call_rows >= f->rows;
     const int32_t run = contiguous ? f->rows * f->run : f->run, rows = contiguous ? 1 : f->rows;
     const int32_t call_rows = contiguous ? 1 : f->call_rows, call_taps = contiguous ? run : f->call_taps;
     int8_t gathered[FG_CONV_GATHER_TAPS];
@@ -47,7 +38,6 @@ FG_HOT_LOOP void fg_conv2d_folded_fused_s8(const fg_conv2d_params *p, const int8
     const int8_t *const whole[1] = {gathered};
     const int8_t *image = input;
     int32_t ox = 0, oy = 0;
-    (void)filter;
     /* One pixel at a time, stored group by group after its window is read or gathered: output pixel i may overlap
      * only the inputs below the lowest one its window reads (ops/overlap.py). */
     for (int32_t i = 0; i < pixels; ++i) {
@@ -83,7 +73,7 @@ FG_HOT_LOOP void fg_conv2d_folded_fused_s8(const fg_conv2d_params *p, const int8
         const fg_fused_channel *c = constants;
         int32_t oc = 0;
         if (contiguous) {  /* its whole groups straight from registers */
-            fg_fused_groups(gathered, gathered + run, out_c / FG_PAIRED_CHANNELS, &w, &c, offset, &output);
+            fg_fused_groups(gathered, gathered + run, out_c / FG_PAIRED_CHANNELS, &w, &c, offset, &output, 0);
             oc = out_c - out_c % FG_PAIRED_CHANNELS;
         }
         for (; oc < out_c; oc += FG_PAIRED_CHANNELS, c += FG_PAIRED_CHANNELS) {
@@ -92,4 +82,16 @@ FG_HOT_LOOP void fg_conv2d_folded_fused_s8(const fg_conv2d_params *p, const int8
             output += count;
         }
     }
+}
+
+FG_HOT_LOOP void fg_conv2d_folded_fused_s8(const fg_conv2d_params *p, const int8_t *input, const int8_t *filter,
+                                           int8_t *output) {
+    (void)filter;
+    fg_folded_fused(p, input, output, 0);
+}
+
+FG_HOT_LOOP void fg_conv2d_folded_gathered_s8(const fg_conv2d_params *p, const int8_t *input, const int8_t *filter,
+                                              int8_t *output) {
+    (void)filter;
+    fg_folded_fused(p, input, output, 1);
 }

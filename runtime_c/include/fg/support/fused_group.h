@@ -87,33 +87,29 @@ __attribute__((always_inline)) static inline void fg_fused_store8(const int64_t 
 #endif
 }
 
-/* The `groups` whole groups of eight outputs of one run of taps [x, end) that takes a single call (the pointwise
- * pixel, a window read side by side): *w, *c and *out move on past them. */
+/* The `groups` whole groups of eight outputs of one non-empty run of taps [x, end) that takes a single call (the
+ * pointwise pixel, a window read side by side): *w, *c and *out move on past them. long_runs: fg_paired_run_of's. */
 __attribute__((always_inline)) static inline void fg_fused_groups(const int8_t *x, const int8_t *end, int32_t groups,
                                                                   const int32_t **w, const fg_fused_channel **c,
-                                                                  int32_t offset, int8_t **out) {
+                                                                  int32_t offset, int8_t **out, int long_runs) {
+    if (end <= x) {
+        __builtin_unreachable();  /* no test of the run's length per group */
+    }
     for (int32_t g = 0; g < groups; ++g) {
         int64_t s[4];
         s[0] = s[1] = s[2] = s[3] = FG_LOW_START;
-        fg_paired_run(x, end, w, s);
+        fg_paired_run_of(x, end, w, s, long_runs);
         fg_fused_store8(s, c, offset, out);
     }
 }
 
-/* The general group: the window's `rows` runs of `run` taps in calls that stay exact (call_rows whole rows per call
- * when call_taps == run, else pieces of call_taps taps), the fields summed, `count` outputs stored. */
-static inline void fg_fused_window_group(const int8_t *const x[], int32_t rows, int32_t run, int32_t call_rows,
-                                         int32_t call_taps, const int32_t **w, const fg_fused_channel *c,
-                                         int32_t offset, int32_t count, int8_t *out) {
-    if (call_taps == run && call_rows >= rows && count == FG_PAIRED_CHANNELS) {  /* one call: sums in registers */
-        int64_t s[4];
-        s[0] = s[1] = s[2] = s[3] = FG_LOW_START;
-        for (int32_t q = 0; q < rows; ++q) {
-            fg_paired_run(x[q], x[q] + run, w, s);
-        }
-        fg_fused_store8(s, &c, offset, &out);
-        return;
-    }
+/* A group of fewer than eight outputs, or of a window split into calls that stay exact (call_rows whole rows per call
+ * when call_taps == run, else pieces of call_taps taps): the fields summed, `count` outputs stored. Out of line:
+ * rarely run, and inlined it would double the kernels' code. */
+__attribute__((noinline, unused)) static void fg_fused_window_split(const int8_t *const x[], int32_t rows, int32_t run,
+                                                                    int32_t call_rows, int32_t call_taps,
+                                                                    const int32_t **w, const fg_fused_channel *c,
+                                                                    int32_t offset, int32_t count, int8_t *out) {
     uint32_t acc[FG_PAIRED_CHANNELS];
     for (int32_t j = 0; j < FG_PAIRED_CHANNELS; ++j) {
         acc[j] = 0;
@@ -137,6 +133,23 @@ static inline void fg_fused_window_group(const int8_t *const x[], int32_t rows, 
     for (int32_t j = 0; j < count; ++j) {
         fg_fused_put(acc[j], &c, offset, &out);
     }
+}
+
+/* The general group: the window's `rows` runs of `run` taps, `count` outputs stored; eight outputs of a window that
+ * takes one call from registers. */
+static inline void fg_fused_window_group(const int8_t *const x[], int32_t rows, int32_t run, int32_t call_rows,
+                                         int32_t call_taps, const int32_t **w, const fg_fused_channel *c,
+                                         int32_t offset, int32_t count, int8_t *out) {
+    if (call_taps == run && call_rows >= rows && count == FG_PAIRED_CHANNELS) {  /* one call: sums in registers */
+        int64_t s[4];
+        s[0] = s[1] = s[2] = s[3] = FG_LOW_START;
+        for (int32_t q = 0; q < rows; ++q) {
+            fg_paired_run(x[q], x[q] + run, w, s);
+        }
+        fg_fused_store8(s, &c, offset, &out);
+        return;
+    }
+    fg_fused_window_split(x, rows, run, call_rows, call_taps, w, c, offset, count, out);
 }
 
 #endif /* FG_FUSED_GROUP_H */
