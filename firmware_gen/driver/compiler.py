@@ -98,9 +98,7 @@ def _expand_after_stage(graph: Graph, calls: dict[int, KernelCall], stage: Stage
     keeping, side_by_side = expansion_candidates(graph, after, stage.plan.pool_bytes, stack_bytes)
     if side_by_side and options.overlap:
         granules = overlap_granules(calls)
-        attempts = [options] if options.algorithm else [dataclasses.replace(options, algorithm=QUICK_PLANNING),
-                                                        options]
-        for attempt in attempts:
+        for attempt in _attempts(options):
             again = replanned(graph, stage, attempt, overlap_allowances(graph, side_by_side, granules))
             if again.plan.pool_bytes <= stage.plan.pool_bytes:
                 return expand(calls, keeping | side_by_side), again
@@ -112,12 +110,16 @@ def _expand_after_stage(graph: Graph, calls: dict[int, KernelCall], stage: Stage
 QUICK_PLANNING = "hill_climb"
 
 
+def _attempts(options: PlanningOptions) -> list[PlanningOptions]:
+    """The options a re-plan tries in turn: the quick algorithm first unless one is named, then the options' own."""
+    return [options] if options.algorithm else [dataclasses.replace(options, algorithm=QUICK_PLANNING), options]
+
+
 def _replan_within(graph: Graph, options: PlanningOptions, without_overlap: frozenset[int],
                    pool_bytes: int, granules: Mapping[int, int]) -> MemoryPlan | None:
     """A plan of the operators `without_overlap` planned without their overlap allowances whose pool takes at most
     `pool_bytes` (the quick algorithm first, then the options' own), or None."""
-    attempts = [options] if options.algorithm else [dataclasses.replace(options, algorithm=QUICK_PLANNING), options]
-    for attempt in attempts:
+    for attempt in _attempts(options):
         plan = plan_model(graph, attempt, without_overlap, granules)
         if plan.pool_bytes <= pool_bytes:
             return plan

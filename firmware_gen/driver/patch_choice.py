@@ -34,7 +34,7 @@ from firmware_gen.planner import (
     OverlapAllowance,
     PlanningOptions,
     check_plan,
-    graph_lower_bound,
+    graph_lower_bounds,
     plan_graph,
 )
 from firmware_gen.planner.buffers import OUTPUT_BEFORE_INPUT
@@ -121,12 +121,6 @@ def _without_stage(allowances: Mapping[int, Sequence[OverlapAllowance]], stage: 
     return {step: list(a) for step, a in allowances.items() if step not in stage.positions}
 
 
-def _bound(buffers: StageBuffers, graph: Graph, options: PlanningOptions,
-           allowances: Mapping[int, Sequence[OverlapAllowance]]) -> int:
-    """The planner's lower bound for the stage's planning graph with the allowances it would be planned with."""
-    return graph_lower_bound(buffers.graph, view_aliases(graph), options, allowances)
-
-
 def output_over_input(graph: Graph, stage: PatchStage | RowStage) -> OverlapAllowance | None:
     """The allowance that a stage in one full-width strip of row buffers write its output over the input rows it
     has read (RowStage.output_overlap), or None: the input is read after the stage, or nothing may overlap."""
@@ -143,9 +137,7 @@ def plan_stage(graph: Graph, stage: PatchStage | RowStage, calls: dict[int, Kern
     """The checked plan of the graph with `stage` on patches, its layers running `calls` (DoesNotFitError when a
     pool's limit is exceeded); total_work: the model's (`model_work`). With the output over the input, the planner
     sees the stage as one step for those two: the output first written, the input last read at its last step."""
-    buffers, kept = _stage_planning(graph, stage, options, allowances)
-    plan = plan_graph(buffers.graph, aliases=view_aliases(graph), options=options, allowances=kept)
-    check_plan(plan, buffers.graph, kept)
+    buffers, plan, kept = _checked_plan(graph, stage, options, allowances)
     cost = stage_cost(graph, stage, op_macs, total_work, calls)
     return StagePlan(stage, calls, buffers, plan, kept, cost.extra_macs, sum(op_macs.values()), cost.fraction)
 
@@ -153,10 +145,17 @@ def plan_stage(graph: Graph, stage: PatchStage | RowStage, calls: dict[int, Kern
 def replanned(graph: Graph, chosen: StagePlan, options: PlanningOptions,
               allowances: Mapping[int, Sequence[OverlapAllowance]]) -> StagePlan:
     """The same stage, calls and estimate, planned again with `allowances` (the graph's, before the stage's own)."""
-    buffers, kept = _stage_planning(graph, chosen.stage, options, allowances)
+    buffers, plan, kept = _checked_plan(graph, chosen.stage, options, allowances)
+    return dataclasses.replace(chosen, buffers=buffers, plan=plan, allowances=kept)
+
+
+def _checked_plan(graph: Graph, stage: PatchStage | RowStage, options: PlanningOptions,
+                  allowances: Mapping[int, Sequence[OverlapAllowance]]) -> tuple[StageBuffers, MemoryPlan, dict]:
+    """The stage's planning graph, its checked plan and the allowances both were made with."""
+    buffers, kept = _stage_planning(graph, stage, options, allowances)
     plan = plan_graph(buffers.graph, aliases=view_aliases(graph), options=options, allowances=kept)
     check_plan(plan, buffers.graph, kept)
-    return dataclasses.replace(chosen, buffers=buffers, plan=plan, allowances=kept)
+    return buffers, plan, kept
 
 
 def _stage_planning(graph: Graph, stage: PatchStage | RowStage, options: PlanningOptions,
@@ -239,8 +238,9 @@ def choose(graph: Graph, calls: dict[int, KernelCall], portable: dict[int, Kerne
     # The bound with the allowances (the output over the input can save most of the input) and without them (what a
     # heuristic placement reaches may follow the tensors more than the allowances); by each, the cheapest
     # candidates, and, since many candidates share a bound (a tensor after the stage), the smallest stage buffers.
-    for allowed in (True, False):
-        bounds = [_bound(b, graph, options, kept if allowed else {}) for b, kept in planning]
+    aliases = view_aliases(graph)
+    both = [graph_lower_bounds(b.graph, aliases, options, kept) for b, kept in planning]  # (alone, allowed)
+    for bounds in ([allowed for _, allowed in both], [alone for alone, _ in both]):
         for tie in (costs, stage_bytes):
             planned += sorted(range(len(candidates)), key=lambda i, tie=tie: (bounds[i], tie[i]))[:PLANNED]
     quick = options if options.algorithm else dataclasses.replace(options, algorithm="hill_climb")

@@ -38,7 +38,7 @@ ALGORITHMS: dict[str, Algorithm] = {
 }
 
 __all__ = ["ALGORITHMS", "BufferInfo", "MemoryPlan", "OverlapAllowance", "PlannedBuffer", "PlanningOptions", "PoolSpec",
-           "PlanError", "check_plan", "graph_lower_bound", "plan_graph", "plan_buffers"]
+           "PlanError", "check_plan", "graph_lower_bounds", "plan_graph", "plan_buffers"]
 
 
 def plan_buffers(buffers: Sequence[BufferInfo], overlaps: Sequence[OverlapAllowance] = (),
@@ -89,13 +89,13 @@ def _records(graph: Graph, aliases: Mapping[int, int] | None, options: PlanningO
     return groups, external, buffers, overlaps
 
 
-def graph_lower_bound(graph: Graph, aliases: Mapping[int, int] | None = None,
-                      options: PlanningOptions = PlanningOptions(),
-                      allowances: Mapping[int, Sequence[OverlapAllowance]] | None = None) -> int:
-    """What `plan_graph` would prove no placement can beat, without placing anything: at each step, the bytes live
-    less what the allowed overlaps there can save (one pool)."""
+def graph_lower_bounds(graph: Graph, aliases: Mapping[int, int] | None = None,
+                       options: PlanningOptions = PlanningOptions(),
+                       allowances: Mapping[int, Sequence[OverlapAllowance]] | None = None) -> tuple[int, int]:
+    """What no placement can beat, without placing anything (one pool): the most bytes live at one step, and that less
+    what the allowed overlaps there can save (the bound `plan_graph` proves its plans against)."""
     _, _, buffers, overlaps = _records(graph, aliases, options, allowances)
-    return Separations(buffers, overlaps).lower_bound()
+    return lower_bound(buffers), Separations(buffers, overlaps).lower_bound()
 
 
 def plan_graph(graph: Graph, aliases: Mapping[int, int] | None = None,
