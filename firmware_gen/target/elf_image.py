@@ -27,6 +27,7 @@ class Symbol:
     size: int
     section: str  # the output section that holds it
     kind: str  # "FUNC", "OBJECT", ...
+    address: int  # where it starts (a function's without the Thumb bit)
 
 
 @dataclass(frozen=True)
@@ -59,8 +60,9 @@ def read_elf(path: str | Path) -> ElfImage:
                 for symbol in table.iter_symbols():
                     index = symbol["st_shndx"]
                     if isinstance(index, int) and index in allocated and symbol["st_size"] and symbol.name:
-                        symbols.append(Symbol(symbol.name, symbol["st_size"], allocated[index].name,
-                                              symbol["st_info"]["type"].removeprefix("STT_")))
+                        kind = symbol["st_info"]["type"].removeprefix("STT_")
+                        address = symbol["st_value"] & ~1 if kind == "FUNC" else symbol["st_value"]
+                        symbols.append(Symbol(symbol.name, symbol["st_size"], allocated[index].name, kind, address))
     except (OSError, ELFError) as error:
         raise ToolchainError(f"{path}: not a readable ELF file ({error})") from None
     return ElfImage(sections, tuple(symbols))

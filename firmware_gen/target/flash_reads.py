@@ -10,11 +10,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from elftools.elf.elffile import ELFFile
-from elftools.elf.sections import SymbolTableSection
-
 from firmware_gen.target.cycle_model import SegmentSamples, block_instructions
 from firmware_gen.target.disassembly import disassemble
+from firmware_gen.target.elf_image import read_elf
 from firmware_gen.target.memory_timing import MemoryTiming, access_places, data_waits
 from firmware_gen.target.timing_inorder import access_of, mnemonic_base
 
@@ -53,14 +51,7 @@ class _Symbols:
 
 
 def _symbols(elf: Path) -> _Symbols:
-    entries = []
-    with elf.open("rb") as handle:
-        for section in ELFFile(handle).iter_sections():
-            if isinstance(section, SymbolTableSection):
-                entries += [(s["st_value"] & ~1 if s["st_info"]["type"] == "STT_FUNC" else s["st_value"],
-                             s["st_size"], s.name) for s in section.iter_symbols()
-                            if s["st_size"] and s.name and s["st_info"]["type"] in ("STT_FUNC", "STT_OBJECT")]
-    entries.sort()
+    entries = sorted((s.address, s.size, s.name) for s in read_elf(elf).symbols if s.kind in ("FUNC", "OBJECT"))
     return _Symbols([e[0] for e in entries], entries)
 
 
