@@ -56,8 +56,9 @@ def fc_cases(draw):
     return input_shape, w, input_scale, keep_num_dims
 
 
-# Flash for every layer's paired weights (ops/wide_weights.py): a one-batch layer with whole groups of four outputs
-# reads two channels per word; without flash to spare, the blocked int8 layout.
+# Flash for every layer's paired weights (ops/wide_weights.py): a layer whose output stage the fused kernel serves runs
+# as the fused 1x1 convolution of its batches, another of one batch with whole groups of four outputs reads two
+# channels per word; without flash to spare, the blocked int8 layout.
 WIDE = Isa(flash_bytes=1 << 22)
 
 
@@ -69,8 +70,11 @@ def test_fully_connected_is_bit_exact(case, input_zp, output_zp, activation, see
     model = fc_model(input_shape, w, input_scale, input_zp, output_zp, activation, keep_num_dims)
     (call,) = lower(read_model(model), isa).values()
     batches = int(np.prod(input_shape)) // w.values.shape[1]
-    paired = isa is WIDE and batches == 1 and w.values.shape[0] % 4 == 0
-    assert ("paired_weights" in call.params) == paired
+    if isa is WIDE and call.function == "fg_conv2d_pointwise_fused_s8":  # its output stage the fused one
+        assert (call.params["batches"], call.params["in_c"]) == (batches, w.values.shape[1])
+    else:
+        paired = isa is WIDE and batches == 1 and w.values.shape[0] % 4 == 0
+        assert ("paired_weights" in call.params) == paired
     assert_bit_exact(model, seed=seed, isa=isa)
 
 

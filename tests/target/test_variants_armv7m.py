@@ -10,7 +10,7 @@ from target_fixtures import needs_qemu
 from firmware_gen.backend.options import GenerationOptions
 from firmware_gen.modelgen.writer import ModelBuilder
 from firmware_gen.ops.convolution.expanded_layout import EXPANDED
-from firmware_gen.ops.convolution.fused_output import COMPACT_FUSED
+from firmware_gen.ops.convolution.fused_output import COMPACT_FUSED, GATHERED
 from firmware_gen.ops.geometry import window_2d
 
 CASES = 25
@@ -24,7 +24,7 @@ COMPACT = GenerationOptions(compact_weights=True)  # the blocked layout, whateve
 
 
 def _weighted_model(opcode: str, input_shape: tuple, values: np.ndarray, axis: int, options: dict,
-                    rng: np.random.Generator, output_shape: tuple) -> bytes:
+                    rng: np.random.Generator, output_shape: tuple, output_zero_point: int | None = None) -> bytes:
     channels = values.shape[axis]
     input_scale = float(rng.uniform(0.01, 0.1))
     scales = list(rng.uniform(0.002, 0.02, channels if rng.integers(2) else 1))
@@ -39,7 +39,7 @@ def _weighted_model(opcode: str, input_shape: tuple, values: np.ndarray, axis: i
         inputs.append(b.constant("b", rng.integers(-4000, 4000, channels).astype(np.int32), scale=bias_scales,
                                  zero_point=0))
     y = b.tensor("y", output_shape, "int8", scale=spread * 2.0 ** int(rng.integers(-3, 3)),
-                 zero_point=int(rng.integers(-128, 128)))
+                 zero_point=int(rng.integers(-128, 128)) if output_zero_point is None else output_zero_point)
     b.operator(opcode, inputs=inputs, outputs=[y], options=options)
     b.output(y)
     return b.build()
@@ -53,7 +53,8 @@ def _weights(rng: np.random.Generator, shape: tuple) -> np.ndarray:
 
 
 def _window_case(rng: np.random.Generator, opcode: str, filter_hw: tuple, stride: int, in_c: int, out_c: int,
-                 multiplier: int = 1, widths: tuple[int, int] = (1, 13), activation: str | None = None) -> bytes:
+                 multiplier: int = 1, widths: tuple[int, int] = (1, 13), activation: str | None = None,
+                 output_zero_point: int | None = None) -> bytes:
     padding = str(rng.choice(["SAME", "VALID"]))
     dilation = int(rng.integers(1, 3)) if filter_hw != (1, 1) and rng.integers(3) == 0 and widths[0] == 1 else 1
     # VALID needs the dilated filter inside the input: sides drawn from there up, so every draw is a valid shape
@@ -72,7 +73,7 @@ def _window_case(rng: np.random.Generator, opcode: str, filter_hw: tuple, stride
         options["depth_multiplier"] = multiplier
         values, axis, out_c = _weights(rng, (1, *filter_hw, in_c * multiplier)), 3, in_c * multiplier
     output_shape = (input_shape[0], window.out_h, window.out_w, out_c)
-    return _weighted_model(opcode, input_shape, values, axis, options, rng, output_shape)
+    return _weighted_model(opcode, input_shape, values, axis, options, rng, output_shape, output_zero_point)
 
 
 def _fc_case(rng: np.random.Generator) -> bytes:
@@ -102,17 +103,33 @@ def test_convolutions_on_armv7m(tmp_path) -> None:
 @needs_qemu
 def test_paired_layout_on_armv7m(tmp_path) -> None:
     """The board's flash takes every layer's paired weights: the fused 1x1 kernel (whole clamp), its unfused twin
-    (RELU, RELU6), the folded convolution and the one-channel depthwise on the paired layout."""
+    (RELU, RELU6), the folded convolution, the one-channel depthwise and the fully connected layers (whole clamp) on
+    the paired layout."""
     rng = np.random.default_rng(16)
     pointwise = [_window_case(rng, "CONV_2D", (1, 1), 1, _channels(rng), _channels(rng)) for _ in range(PAIRED_CASES)]
     folded = [_window_case(rng, "CONV_2D", [(3, 3), (2, 3), (10, 4)][k % 3], int(rng.integers(1, 3)),
                            int(rng.integers(1, 20)), int(rng.integers(1, 20))) for k in range(PAIRED_CASES // 2)]
     single = [_window_case(rng, "DEPTHWISE_CONV_2D", (3, 3), int(rng.integers(1, 3)), 1, 0, int(rng.integers(1, 10)))
               for _ in range(PAIRED_CASES // 2)]
-    assert_batch_bit_exact(pointwise + folded + single, "mps2_an385", tmp_path / "paired", seed=3,
-                           expect_functions=["fg_conv2d_pointwise_fused_s8", "fg_conv2d_pointwise_paired_s8",
-                                             "fg_conv2d_folded_paired_s8",
-                                             "fg_depthwise_conv2d_one_channel_paired_s8"])
+    dense = [_fc_case(rng) for _ in range(PAIRED_CASES // 2)]  # as the fused 1x1 convolution of its batches
+    expected = ["fg_conv2d_pointwise_fused_s8", "fg_conv2d_pointwise_paired_s8", "fg_conv2d_folded_paired_s8",
+                "fg_depthwise_conv2d_one_channel_paired_s8"]
+    functions = assert_batch_bit_exact(pointwise + folded + single + dense, "mps2_an385", tmp_path / "paired", seed=3,
+                                       expect_functions=expected)
+    assert functions[-len(dense):] == ["fg_conv2d_pointwise_fused_s8"] * len(dense)
+
+
+@needs_qemu
+def test_folded_fused_windows_on_armv7m(tmp_path) -> None:
+    """The folded kernel with its output stage fused (whole clamp) on windows of few input channels and several groups
+    of eight outputs, read as one run of taps where that pays (fg_conv2d_folded_gathered_s8: the rows copied side by
+    side, a border pixel's window gathered so), else row by row, dilated ones among them."""
+    rng = np.random.default_rng(17)
+    windows = [(10, 4), (3, 3), (5, 2), (2, 3)]
+    cases = [_window_case(rng, "CONV_2D", windows[k % 4], int(rng.integers(1, 3)), int(rng.integers(1, 4)),
+                          int(rng.choice([8, 16, 24, 40, 64])), activation="NONE") for k in range(FUSED_CASES)]
+    functions = assert_batch_bit_exact(cases, "mps2_an385", tmp_path / "folded", seed=4)
+    assert set(functions) == {"fg_conv2d_folded_fused_s8", GATHERED}
 
 
 @needs_qemu
@@ -124,8 +141,12 @@ def test_depthwise_and_fully_connected_on_armv7m(tmp_path) -> None:
                  for _ in range(CASES)]
     wide = [_window_case(rng, "DEPTHWISE_CONV_2D", (3, 3), stride, int(rng.integers(2, 6)), 0, widths=(30, 63))
             for stride in (1, 2, 1, 2)]  # the planar variant's plane rows filled to their pitch, several bands
+    # ReLU-like (output zero point -128): the planar kernel's output stage without the rounding correction, on rows
+    # and, taller than wide, on columns (a band's runs stored with one set-up)
+    relu = [_window_case(rng, "DEPTHWISE_CONV_2D", (3, 3), int(rng.integers(1, 3)), _channels(rng), 0,
+                         activation="RELU", output_zero_point=-128) for _ in range(FUSED_CASES)]
     dense = [_fc_case(rng) for _ in range(CASES)]
-    functions = assert_batch_bit_exact(single + depthwise + wide + dense, "mps2_an385", tmp_path / "dw", seed=2,
+    functions = assert_batch_bit_exact(single + depthwise + wide + relu + dense, "mps2_an385", tmp_path / "dw", seed=2,
                                        expect_functions=["fg_depthwise_conv2d_one_channel_s8",
                                                          "fg_depthwise_conv2d_3x3_s8",
                                                          "fg_depthwise_conv2d_3x3_planar_s8",

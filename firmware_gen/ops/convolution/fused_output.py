@@ -21,7 +21,7 @@ import numpy as np
 
 from firmware_gen.isa import ARMV7M, Isa
 from firmware_gen.ops.base import ConstTable, KernelCall, TableRef
-from firmware_gen.ops.convolution.blocking import GROUP
+from firmware_gen.ops.convolution.blocking import GROUP, PAIRED_GROUP
 from firmware_gen.ops.support.requantize import wrap_int32
 
 # The paired function -> its fused twin.
@@ -29,6 +29,8 @@ FUSED = {"fg_conv2d_pointwise_paired_s8": "fg_conv2d_pointwise_fused_s8",
          "fg_conv2d_folded_paired_s8": "fg_conv2d_folded_fused_s8",
          "fg_depthwise_conv2d_one_channel_paired_s8": "fg_depthwise_conv2d_one_channel_fused_s8"}
 DESCRIPTION = "paired weights (2x flash), output stage fused: 1 pixel x 8 channels, two per SMLAL"
+FOLDED = "fg_conv2d_folded_fused_s8"
+GATHERED = "fg_conv2d_folded_gathered_s8"  # the same, each window read as one run of taps (gathered_pays)
 # The compact 1x1 convolution and its fused twin (Armv7-M: the fast output stage's SMLAL and SSAT).
 COMPACT = "fg_conv2d_pointwise_s8"
 COMPACT_FUSED = "fg_conv2d_pointwise_blocked_fused_s8"
@@ -79,6 +81,19 @@ def channel_constants(call: KernelCall) -> np.ndarray:
     return rows.astype(np.int32)
 
 
+def gathered_pays(call: KernelCall) -> bool:
+    """Whether the folded fused kernel's windows are better read as one run of taps each, their rows copied side by
+    side once per pixel (fg_conv2d_folded_gathered_s8): the whole window in one call of the paired loop, and its
+    groups of eight outputs enough to repay the copy (each group then enters the loop once instead of once per row and
+    runs from registers: ~14 instructions a row and ~30 a group saved, for ~3 per word or byte copied and ~4 a row).
+    With one group it does not (vww_96_int8's first layer, 27 taps in 3 rows: 3 % slower so); kws_ref_model's first
+    layer (10 rows of 4 taps, 8 groups) gains 14 %."""
+    _, rows, run, call_rows, call_taps, *_ = call.params["blocked"]
+    groups = -(-call.params["out_c"] // PAIRED_GROUP)
+    return (rows > 1 and groups > 1 and call_taps == run and call_rows >= rows
+            and groups * ((rows - 1) * 14 + 30) > rows * ((run // 4 + run % 4) * 3 + 4))
+
+
 def fused_call(call: KernelCall) -> KernelCall:
     """The paired call with its output stage fused: the channel constants replace the folded bias, and the
     window walk (fg_paired_window_s8) is not linked for it."""
@@ -86,8 +101,9 @@ def fused_call(call: KernelCall) -> KernelCall:
     blocked = (*call.params["blocked"][:6], 0)
     params = {**call.params, "folded_bias": 0, "blocked": blocked, "packed": TableRef(table.suffix)}
     tables = [t for t in call.tables if t.suffix != "folded_bias"]
-    return dataclasses.replace(call, function=FUSED[call.function], params=params, variant=DESCRIPTION,
-                               tables=[*tables, table])
+    fused = dataclasses.replace(call, function=FUSED[call.function], params=params, variant=DESCRIPTION,
+                                tables=[*tables, table])
+    return dataclasses.replace(fused, function=GATHERED) if fused.function == FOLDED and gathered_pays(fused) else fused
 
 
 def compact_fusable(call: KernelCall) -> bool:

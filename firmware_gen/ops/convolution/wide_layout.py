@@ -33,6 +33,7 @@ CODE_RESERVE = 21 * 1024
 # The code a wide kernel links in (arm-none-eabi-gcc 12.2, Cortex-M3, -Os), counted once per family: the
 # one-channel depthwise runs the folded kernel, the unfused paired kernels share the paired window walk.
 WIDE_CODE = {"fg_conv2d_folded_fused_s8": ("folded_fused", 1400),
+             "fg_conv2d_folded_gathered_s8": ("folded_gathered", 2400),
              "fg_depthwise_conv2d_one_channel_fused_s8": ("folded_fused", 1400),
              "fg_conv2d_pointwise_fused_s8": ("pointwise_fused", 1900),
              "fg_conv2d_pointwise_paired_s8": ("paired_window", 800),

@@ -6,9 +6,10 @@ Weights are symmetric, per tensor or per output channel; the bias is optional in
 (16x8) fg_fully_connected_s16 runs it (ops/convolution/weighted_16x8.py).
 With constant weights and bias, fg_fully_connected_folded_s8 runs it: the input zero point folded into the bias
 at generation time (bit-exact with the reference fg_fully_connected_s8, which runs the rest), the weights in the
-register-blocked layout of ops/convolution/blocking.py; with a single batch and whole groups of four outputs, where
-the board's flash allows (ops/wide_weights.py), two output channels per int32 word (twice the bytes of the
-int8 weights, for half the instructions).
+register-blocked layout of ops/convolution/blocking.py; where the board's flash allows (ops/wide_weights.py), two
+output channels per int32 word (twice the bytes of the int8 weights, for half the instructions): as the fused 1x1
+convolution of its batches where its output stage is the fused kernel's, else with a single batch and whole groups of
+four outputs on the fully connected kernel's own paired loop.
 """
 
 from __future__ import annotations
@@ -21,7 +22,9 @@ import numpy as np
 from firmware_gen.frontend.ir import Graph, Operator, Tensor
 from firmware_gen.ops.base import KernelCall, TableRef
 from firmware_gen.ops.convolution.blocking import GROUP, blocked_filter, paired_weights
+from firmware_gen.ops.convolution.fused_output import FUSED
 from firmware_gen.ops.convolution.weighted_16x8 import call_16x8, is_16x8
+from firmware_gen.ops.convolution.wide_layout import PAIRED, paired_call
 from firmware_gen.ops.support.requantize import (
     BIAS_SCALE_TOLERANCE,
     bias_tensor,
@@ -86,6 +89,7 @@ def _check_bias_scale(graph: Graph, op: Operator, shapes: FullyConnectedShapes) 
                                      f"input scale * weight scale = {product:g} (TFLite Micro refuses this)")
 
 
+POINTWISE = "fg_conv2d_pointwise_s8"  # the blocked 1x1 convolution a folded fully connected layer is
 # fg_fully_connected_params' fields between requant and wide, unused by fg_fully_connected_s16.
 _BEFORE_WIDE = {"folded_bias": 0, "blocked": (0,), "paired_weights": 0, "packed": 0}
 
@@ -129,15 +133,37 @@ class FullyConnectedKernel:
 
 
 def paired_fully_connected(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
-    """The blocked fg_fully_connected_folded_s8 call of one batch (no second row for the two-pixel loop) reading
-    two output channels per int32 word instead, where no group of four is padded; else None."""
+    """The blocked fg_fully_connected_folded_s8 call reading two output channels per int32 word instead: as the 1x1
+    convolution of one pixel per batch with its output stage fused where that serves it (pointwise_fully_connected),
+    else, with one batch (no second row for the two-pixel loop) and no group of four padded, on fg_dot1x4_paired_s8;
+    else None."""
     params = call.params
-    if call.function != "fg_fully_connected_folded_s8" or params["batches"] != 1 or params["out_depth"] % GROUP:
+    if call.function != "fg_fully_connected_folded_s8":
+        return None
+    if (pointwise := pointwise_fully_connected(call)) is not None:
+        return pointwise
+    if params["batches"] != 1 or params["out_depth"] % GROUP:
         return None
     table = paired_weights(np.asarray(fully_connected_shapes(graph, op).weights.data))
     tables = [t if t.suffix != "blocked_weights" else table for t in call.tables]
     return dataclasses.replace(call, params={**params, "blocked": (0, *params["blocked"][1:]),
                                              "paired_weights": TableRef(table.suffix)}, tables=tables)
+
+
+def pointwise_fully_connected(call: KernelCall) -> KernelCall | None:
+    """The blocked fg_fully_connected_folded_s8 call as the fused 1x1 convolution of its batches, one pixel each
+    (fg_conv2d_pointwise_fused_s8: 1 input x 8 outputs per tap in 7 instructions, each output requantized from
+    registers; ad01_int8's 128x128 layers on mps2_an385: 26,600 -> 17,600 instructions), where its output stage is one
+    the fused kernel serves (ops/convolution/fused_output.py); else None. Its weights and bias as the blocked call
+    has them: the 1x1 convolution's tables are the same."""
+    p = call.params
+    geometry = {"batches": p["batches"], "in_h": 1, "in_w": 1, "in_c": p["accum_depth"], "out_h": 1, "out_w": 1,
+                "out_c": p["out_depth"], "filter_h": 1, "filter_w": 1, "stride_h": 1, "stride_w": 1, "dilation_h": 1,
+                "dilation_w": 1, "pad_top": 0, "pad_left": 0}
+    convolution = dataclasses.replace(call, function=POINTWISE, params_type="fg_conv2d_params",
+                                      params={**geometry, **{k: p[k] for k in ("requant", "folded_bias", "blocked")}})
+    wide = paired_call(convolution)
+    return wide if wide.function == FUSED[PAIRED[POINTWISE]] else None
 
 
 def fully_connected_variant(graph: Graph, op: Operator) -> str:

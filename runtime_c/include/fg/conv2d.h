@@ -98,6 +98,11 @@ void fg_conv2d_pointwise_fused_s8(const fg_conv2d_params *params, const int8_t *
  * its one-input-channel depthwise twin. */
 void fg_conv2d_folded_fused_s8(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter,
                                int8_t *output);
+/* The same, each pixel's window read as one run of taps (its rows copied side by side, a border pixel's gathered so),
+ * where the whole window takes one call of the loop: few input channels and several groups
+ * (firmware_gen/ops/convolution/fused_output.py, gathered_pays). */
+void fg_conv2d_folded_gathered_s8(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter,
+                                  int8_t *output);
 void fg_depthwise_conv2d_one_channel_fused_s8(const fg_conv2d_params *params, const int8_t *input,
                                               const int8_t *filter, int8_t *output);
 

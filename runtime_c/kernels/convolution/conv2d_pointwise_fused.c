@@ -1,3 +1,4 @@
+#define FG_PIN_SUMS 1  /* fg/support/dot_s8.h */
 #include "fg/support/fused_group.h"
 
 FG_HOT_LOOP void fg_conv2d_pointwise_fused_s8(const fg_conv2d_params *p, const int8_t *input, const int8_t *filter,
@@ -14,12 +15,7 @@ FG_HOT_LOOP void fg_conv2d_pointwise_fused_s8(const fg_conv2d_params *p, const i
     for (int32_t i = 0; i < pixels; ++i, input += depth) {
         const int32_t *w = weights;
         const fg_fused_channel *c = constants;
-        for (int32_t g = 0; g < whole; ++g) {
-            int64_t s[4];
-            s[0] = s[1] = s[2] = s[3] = FG_LOW_START;
-            fg_paired_run(input, input + depth, &w, s);
-            fg_fused_store8(s, &c, offset, &output);
-        }
+        fg_fused_groups(input, input + depth, whole, &w, &c, offset, &output, 1);
         for (int32_t oc = whole * FG_PAIRED_CHANNELS; oc < out_c; oc += FG_PAIRED_CHANNELS, c += FG_PAIRED_CHANNELS) {
             const int32_t count = out_c - oc < FG_PAIRED_CHANNELS ? out_c - oc : FG_PAIRED_CHANNELS;
             fg_fused_window_group(&input, 1, depth, 1, call_taps, &w, c, offset, count, output);

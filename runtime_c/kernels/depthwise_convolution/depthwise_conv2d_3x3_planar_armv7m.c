@@ -179,24 +179,13 @@ static inline int8_t fg_dw_floor_output(int32_t sum, const fg_dw_floor_stage *s)
     return (int8_t)fg_clamp_i32(high, -128, 127);
 }
 
-/* output x = fg_dw_floor_output(sums[x]) at out[x * step], x < count. */
-static void fg_dw_floor_outputs(const int32_t *sums, int32_t count, const fg_dw_floor_stage *s, int8_t *out,
-                                int32_t step) {
 #if defined(__arm__) && defined(__thumb2__)
-    if (count & 1) {
-        out[(count - 1) * step] = fg_dw_floor_output(sums[count - 1], s);
-    }
-    if (count < 2) {
-        return;
-    }
-    const struct {
-        const int32_t *end;
-        int32_t step;
-        fg_dw_floor_stage stage;
-    } job = {sums + (count & ~1), step, *s};
+/* The pairs of outputs from sums up to the job's end (its first word), the stage after its step. */
+static inline __attribute__((always_inline)) void fg_dw_floor_pairs(const int32_t *sums, int8_t *out,
+                                                                    const void *job) {
     register const int32_t *rs __asm__("r0") = sums;
     register int8_t *ro __asm__("r1") = out;
-    register const void *rj __asm__("r2") = &job;
+    register const void *rj __asm__("r2") = job;
     __asm__ volatile(
         "ldm r2, {r3-r8}\n"
         "1:\n\t"
@@ -219,9 +208,34 @@ static void fg_dw_floor_outputs(const int32_t *sums, int32_t count, const fg_dw_
         : "+r"(rs), "+r"(ro), "+r"(rj)
         :
         : "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "cc", "memory");
+}
+#endif
+
+/* output x of run i = fg_dw_floor_output(sums[i * count + x]) at out[i * run_step + x * step], x < count, i < runs
+ * (the rows of a band whose outputs do not continue each other: one set-up for all of them). */
+static void fg_dw_floor_outputs(const int32_t *sums, int32_t count, int32_t runs, int32_t run_step,
+                                const fg_dw_floor_stage *s, int8_t *out, int32_t step) {
+#if defined(__arm__) && defined(__thumb2__)
+    struct {
+        const int32_t *end;
+        int32_t step;
+        fg_dw_floor_stage stage;
+    } job = {sums, step, *s};
+    for (int32_t i = 0; i < runs; ++i, sums += count, out += run_step) {
+        if (count & 1) {
+            out[(count - 1) * step] = fg_dw_floor_output(sums[count - 1], s);
+        }
+        if (count < 2) {
+            continue;
+        }
+        job.end = sums + (count & ~1);
+        fg_dw_floor_pairs(sums, out, &job);
+    }
 #else
-    for (int32_t x = 0; x < count; ++x, out += step) {
-        *out = fg_dw_floor_output(sums[x], s);
+    for (int32_t i = 0; i < runs; ++i, sums += count, out += run_step) {
+        for (int32_t x = 0; x < count; ++x) {
+            out[x * step] = fg_dw_floor_output(sums[x], s);
+        }
     }
 #endif
 }
@@ -283,12 +297,12 @@ static inline __attribute__((always_inline)) void fg_dw_planar_band_outputs(
         runs = 1;
         count = rows * n;
     }
+    if (floor_stage != NULL) {
+        fg_dw_floor_outputs(sums, count, runs, v->out_row_step, floor_stage, out, step);
+        return;
+    }
     for (int32_t i = 0; i < runs; ++i, sums += n, out += v->out_row_step) {
-        if (floor_stage != NULL) {
-            fg_dw_floor_outputs(sums, count, floor_stage, out, step);
-        } else {
-            fg_dw_planar_outputs(sums, count, (uint32_t)p->folded_bias[c], fast, &p->requant, c, out, step);
-        }
+        fg_dw_planar_outputs(sums, count, (uint32_t)p->folded_bias[c], fast, &p->requant, c, out, step);
     }
 }
 

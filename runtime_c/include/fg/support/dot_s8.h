@@ -11,28 +11,48 @@
 #include "fg/support/requantize.h"
 
 #if defined(__arm__) && defined(__thumb2__)
-/* The unrolled tap loops of the blocked and paired layouts: four taps per pass of TAP, a run of 4n + r taps (r > 0)
- * entering the pass at its tap 4 - r; `left` names a scratch operand, `x` the input pointer operand that TAP advances
- * to the operand %[end]. */
-#define FG_FOUR_TAP_LOOP_ASM(TAP, left, x)          \
-    "sub %[" #left "], %[end], %[" #x "]\n\t"       \
-    "ands %[" #left "], %[" #left "], #3\n\t"       \
-    "beq 1f\n\t"                                   \
-    "cmp %[" #left "], #2\n\t"                     \
-    "bhi 2f\n\t"                                   \
-    "beq 3f\n\t"                                   \
-    "b 4f\n\t"                                     \
-    "1:\n\t" TAP "2:\n\t" TAP "3:\n\t" TAP "4:\n\t" TAP \
-    "cmp %[" #x "], %[end]\n\t"                    \
+/* The unrolled tap loops of the blocked and paired layouts: PASS, `taps` (a power of two) copies of a tap of
+ * `tap_bytes` bytes (only 32-bit instructions), over the taps [x, end); a run of n * taps + r taps (r > 0) enters the
+ * pass at its tap taps - r by a computed jump (ADD PC reads its own address + 4: the 16-bit NOP after it is never
+ * run). The index lands in the scratch operand %[i]; SCALE multiplies it by tap_bytes / 4 (it may use the scratch
+ * operand the taps write first). The assembler checks the taps' size. */
+#define FG_JUMP_LOOP_ASM(PASS, taps, tap_bytes, SCALE, i, x) \
+    "sub %[" #i "], %[" #x "], %[end]\n\t"                 \
+    "ands %[" #i "], %[" #i "], #" #taps " - 1\n\t"        \
+    "beq 1f\n\t" SCALE                                     \
+    "lsl %[" #i "], %[" #i "], #2\n\t"                     \
+    "add.n pc, %[" #i "]\n\t"                              \
+    "nop.n\n"                                               \
+    "1:\n\t" PASS                                          \
+    "2:\n\t"                                               \
+    ".if (2b - 1b) - " #taps " * " #tap_bytes "\n\t"       \
+    ".error \"a tap is not " #tap_bytes " bytes\"\n\t"     \
+    ".endif\n\t"                                           \
+    "cmp %[" #x "], %[end]\n\t"                            \
     "bne 1b\n\t"
 
-/* FG_FOUR_TAP_LOOP_ASM over the taps [x, end) with the four 64-bit sums sums[0..3] held in %[s0]..%[s3]; the
+/* Four 64-bit sums s0..s3 from sums[0..3]. A kernel that defines FG_PIN_SUMS before its includes gets them in the
+ * same registers wherever they are declared, so that the loops that fill them and the output stage that reads them
+ * (fg/support/fused_group.h) need no moves between them (the 1x1 kernel: ~10 instructions a group); elsewhere GCC
+ * 12's register allocation does not always settle with them pinned (it ran for minutes on the folded kernel for
+ * Cortex-M55), so they are left to it. */
+#ifdef FG_PIN_SUMS
+#define FG_PINNED_SUMS(sums)                              \
+    register int64_t s0 __asm__("r4") = (sums)[0];        \
+    register int64_t s1 __asm__("r8") = (sums)[1];        \
+    register int64_t s2 __asm__("r10") = (sums)[2];       \
+    register int64_t s3 __asm__("r2") = (sums)[3]
+#else
+#define FG_PINNED_SUMS(sums) int64_t s0 = (sums)[0], s1 = (sums)[1], s2 = (sums)[2], s3 = (sums)[3]
+#endif
+
+/* LOOP, an assembly loop over the taps [x, end), with the four 64-bit sums sums[0..3] held in %[s0]..%[s3]; the
  * loop's other operands (its input, weight and scratch registers, declared by the caller) follow. */
-#define FG_FOUR_TAP_RUN(TAP, left, x, end, sums, ...)                                             \
+#define FG_SUMS_ASM(LOOP, x, end, sums, ...)                                                      \
     do {                                                                                         \
-        int64_t s0 = (sums)[0], s1 = (sums)[1], s2 = (sums)[2], s3 = (sums)[3];                  \
+        FG_PINNED_SUMS(sums);                                                                    \
         if ((x) < (end)) {                                                                       \
-            __asm__(FG_FOUR_TAP_LOOP_ASM(TAP, left, x)                                           \
+            __asm__(LOOP                                                                         \
                     : [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3), __VA_ARGS__    \
                     : [end] "r"(end)                                                             \
                     : "cc", "memory");                                                           \

@@ -21,48 +21,95 @@ static inline uint32_t fg_high_field(int64_t s) {
     return (uint32_t)(s >> 22);
 }
 
+#if defined(__arm__) && defined(__thumb2__)
+/* The fields of the sum in registers lo:hi, in place: the low one in lo, the high one in hi (t a temporary). */
+#define FG_FUSED_FIELDS_ASM(lo, hi, t)              \
+    "lsr " t ", " lo ", #22\n\t"                     \
+    "orr " hi ", " t ", " hi ", lsl #10\n\t"          \
+    "ubfx " lo ", " lo ", #0, #22\n\t"
+/* fg_fused_put of the field in register a, the channel's constants loaded into b, m, h, e (e may be m: then the shift
+ * is loaded once the multiplier has been used). */
+#define FG_FUSED_PUT_ASM(a, b, m, h, e, load_e, late_e)                              \
+    "ldrd " b ", " m ", [%[c]], #8\n\t" load_e "add " a ", " a ", " b "\n\t"          \
+    FG_FAST_PRODUCT_OPERANDS(b, h, a, m, h) late_e FG_FAST_FINISH_OPERANDS(h, e, "%[z]") \
+    "strb " h ", [%[o]], #1\n\t"
+/* With three temporaries (the first output): h0 loaded alone, the shift after the SMLAL into m's register. */
+#define FG_FUSED_PUT3_ASM(a) \
+    FG_FUSED_PUT_ASM(a, "%[t1]", "%[t2]", "%[t3]", "%[t2]", "ldr %[t3], [%[c]], #4\n\t", "ldr %[t2], [%[c]], #4\n\t")
+/* With a fourth (a field register already stored from): both constant pairs by LDRD. */
+#define FG_FUSED_PUT4_ASM(a, f) \
+    FG_FUSED_PUT_ASM(a, "%[t1]", "%[t2]", "%[t3]", f, "ldrd %[t3], " f ", [%[c]], #8\n\t", "")
+#endif
+
 /* Stores the output of channel *c for the sum `field` at *out; both move on by one. */
 __attribute__((always_inline)) static inline void fg_fused_put(uint32_t field, const fg_fused_channel **c,
                                                                int32_t offset, int8_t **out) {
 #if defined(__arm__) && defined(__thumb2__)
-    int32_t low, multiplier, high0, shift, high;
-    __asm__ volatile("ldrd %[lo], %[m], [%[c]], #8\n\t"
-            "ldrd %[h0], %[e], [%[c]], #8\n\t"
-            "add %[a], %[a], %[lo]\n\t" FG_FAST_OUTPUT_ASM
-            "strb %[hi], [%[o]], #1"
-            : [a] "+r"(field), [c] "+r"(*c), [o] "+r"(*out), [lo] "=&r"(low), [m] "=&r"(multiplier),
-              [h0] "=&r"(high0), [e] "=&r"(shift), [hi] "=&r"(high)
-            : [z] "r"(offset)
-            : "memory");
+    int32_t low, multiplier, high, shift;
+    __asm__ volatile(FG_FUSED_PUT_ASM("%[a]", "%[lo]", "%[m]", "%[hi]", "%[e]", "ldrd %[hi], %[e], [%[c]], #8\n\t",
+                                      "")
+                     : [a] "+r"(field), [c] "+r"(*c), [o] "+r"(*out), [lo] "=&r"(low), [m] "=&r"(multiplier),
+                       [hi] "=&r"(high), [e] "=&r"(shift)
+                     : [z] "r"(offset)
+                     : "memory");
 #else
     *(*out)++ = fg_fast_output(field + (uint32_t)(*c)->bias, &(*c)->fast, offset);
     ++*c;
 #endif
 }
 
-/* The eight outputs of one group whose taps took a single call (its sums kept on the stack meanwhile). */
-__attribute__((always_inline)) static inline void fg_fused_store8(const int64_t s[4], const fg_fused_channel **c, int32_t offset, int8_t **out) {
-#pragma GCC unroll 4
+
+/* The eight outputs of one group whose taps took a single call: in Thumb-2 one block of 14 registers (the four sums,
+ * the constants and output pointers, the zero point, three temporaries, and each field register once stored from),
+ * 101 instructions, where GCC's allocation of the C spills the fields (~120). */
+__attribute__((always_inline)) static inline void fg_fused_store8(const int64_t s[4], const fg_fused_channel **c,
+                                                                  int32_t offset, int8_t **out) {
+#if defined(__arm__) && defined(__thumb2__)
+    FG_PINNED_SUMS(s);
+    int32_t t1, t2, t3;
+    __asm__ volatile(FG_FUSED_FIELDS_ASM("%Q[s0]", "%R[s0]", "%[t1]")
+                     FG_FUSED_PUT3_ASM("%Q[s0]") FG_FUSED_PUT4_ASM("%R[s0]", "%Q[s0]")
+                     FG_FUSED_FIELDS_ASM("%Q[s1]", "%R[s1]", "%[t1]")
+                     FG_FUSED_PUT4_ASM("%Q[s1]", "%Q[s0]") FG_FUSED_PUT4_ASM("%R[s1]", "%Q[s0]")
+                     FG_FUSED_FIELDS_ASM("%Q[s2]", "%R[s2]", "%[t1]")
+                     FG_FUSED_PUT4_ASM("%Q[s2]", "%Q[s0]") FG_FUSED_PUT4_ASM("%R[s2]", "%Q[s0]")
+                     FG_FUSED_FIELDS_ASM("%Q[s3]", "%R[s3]", "%[t1]")
+                     FG_FUSED_PUT4_ASM("%Q[s3]", "%Q[s0]") FG_FUSED_PUT4_ASM("%R[s3]", "%Q[s0]")
+                     : [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3), [c] "+r"(*c), [o] "+r"(*out),
+                       [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3)
+                     : [z] "r"(offset)
+                     : "memory");
+#else
     for (int k = 0; k < 4; ++k) {
         fg_fused_put(fg_low_field(s[k]), c, offset, out);
         fg_fused_put(fg_high_field(s[k]), c, offset, out);
     }
+#endif
 }
 
-/* The general group: the window's `rows` runs of `run` taps in calls that stay exact (call_rows whole rows per call
- * when call_taps == run, else pieces of call_taps taps), the fields summed, `count` outputs stored. */
-static inline void fg_fused_window_group(const int8_t *const x[], int32_t rows, int32_t run, int32_t call_rows,
-                                         int32_t call_taps, const int32_t **w, const fg_fused_channel *c,
-                                         int32_t offset, int32_t count, int8_t *out) {
-    if (call_taps == run && call_rows >= rows && count == FG_PAIRED_CHANNELS) {  /* one call: sums in registers */
+/* The `groups` whole groups of eight outputs of one non-empty run of taps [x, end) that takes a single call (the
+ * pointwise pixel, a window read side by side): *w, *c and *out move on past them. long_runs: fg_paired_run_of's. */
+__attribute__((always_inline)) static inline void fg_fused_groups(const int8_t *x, const int8_t *end, int32_t groups,
+                                                                  const int32_t **w, const fg_fused_channel **c,
+                                                                  int32_t offset, int8_t **out, int long_runs) {
+    if (end <= x) {
+        __builtin_unreachable();  /* no test of the run's length per group */
+    }
+    for (int32_t g = 0; g < groups; ++g) {
         int64_t s[4];
         s[0] = s[1] = s[2] = s[3] = FG_LOW_START;
-        for (int32_t q = 0; q < rows; ++q) {
-            fg_paired_run(x[q], x[q] + run, w, s);
-        }
-        fg_fused_store8(s, &c, offset, &out);
-        return;
+        fg_paired_run_of(x, end, w, s, long_runs);
+        fg_fused_store8(s, c, offset, out);
     }
+}
+
+/* A group of fewer than eight outputs, or of a window split into calls that stay exact (call_rows whole rows per call
+ * when call_taps == run, else pieces of call_taps taps): the fields summed, `count` outputs stored. Out of line:
+ * rarely run, and inlined it would double the kernels' code. */
+__attribute__((noinline, unused)) static void fg_fused_window_split(const int8_t *const x[], int32_t rows, int32_t run,
+                                                                    int32_t call_rows, int32_t call_taps,
+                                                                    const int32_t **w, const fg_fused_channel *c,
+                                                                    int32_t offset, int32_t count, int8_t *out) {
     uint32_t acc[FG_PAIRED_CHANNELS];
     for (int32_t j = 0; j < FG_PAIRED_CHANNELS; ++j) {
         acc[j] = 0;
@@ -86,6 +133,23 @@ static inline void fg_fused_window_group(const int8_t *const x[], int32_t rows, 
     for (int32_t j = 0; j < count; ++j) {
         fg_fused_put(acc[j], &c, offset, &out);
     }
+}
+
+/* The general group: the window's `rows` runs of `run` taps, `count` outputs stored; eight outputs of a window that
+ * takes one call from registers. */
+static inline void fg_fused_window_group(const int8_t *const x[], int32_t rows, int32_t run, int32_t call_rows,
+                                         int32_t call_taps, const int32_t **w, const fg_fused_channel *c,
+                                         int32_t offset, int32_t count, int8_t *out) {
+    if (call_taps == run && call_rows >= rows && count == FG_PAIRED_CHANNELS) {  /* one call: sums in registers */
+        int64_t s[4];
+        s[0] = s[1] = s[2] = s[3] = FG_LOW_START;
+        for (int32_t q = 0; q < rows; ++q) {
+            fg_paired_run(x[q], x[q] + run, w, s);
+        }
+        fg_fused_store8(s, &c, offset, &out);
+        return;
+    }
+    fg_fused_window_split(x, rows, run, call_rows, call_taps, w, c, offset, count, out);
 }
 
 #endif /* FG_FUSED_GROUP_H */

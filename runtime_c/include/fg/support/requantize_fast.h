@@ -38,14 +38,19 @@ static inline int fg_fast_channel_of(int32_t multiplier, int32_t shift, fg_fast_
 #if defined(__arm__) && defined(__thumb2__)
 /* fg_fast_output in Thumb-2: the accumulator in %[a], the channel's multiplier, high and shift in %[m], %[h0], %[e],
  * the zero point in %[z]; the int8 output lands in %[hi] (%[lo] a temporary). */
-#define FG_FAST_OUTPUT_ASM                          \
-    "and %[lo], %[a], #0x80000000\n\t"              \
-    "orr %[lo], %[lo], #0x40000000\n\t"             \
-    "add %[hi], %[h0], %[a], asr #31\n\t"           \
-    "smlal %[lo], %[hi], %[a], %[m]\n\t"            \
-    "asr %[hi], %[hi], %[e]\n\t"                    \
-    "add %[hi], %[hi], %[z]\n\t"                    \
-    "ssat %[hi], #8, %[hi]\n\t"
+#define FG_FAST_OUTPUT_ASM                                                  \
+    FG_FAST_PRODUCT_OPERANDS("%[lo]", "%[hi]", "%[a]", "%[m]", "%[h0]")    \
+    FG_FAST_FINISH_OPERANDS("%[hi]", "%[e]", "%[z]")
+/* Its two halves on the operands named: the 64-bit sum (h0 may be hi: it is read first), then the int8 result. */
+#define FG_FAST_PRODUCT_OPERANDS(lo, hi, a, m, h0)  \
+    "and " lo ", " a ", #0x80000000\n\t"          \
+    "orr " lo ", " lo ", #0x40000000\n\t"         \
+    "add " hi ", " h0 ", " a ", asr #31\n\t"       \
+    "smlal " lo ", " hi ", " a ", " m "\n\t"
+#define FG_FAST_FINISH_OPERANDS(hi, e, z)           \
+    "asr " hi ", " hi ", " e "\n\t"                \
+    "add " hi ", " hi ", " z "\n\t"                \
+    "ssat " hi ", #8, " hi "\n\t"
 #endif
 
 static inline int8_t fg_fast_output(uint32_t acc, const fg_fast_channel *c, int32_t offset) {
