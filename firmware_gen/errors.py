@@ -27,7 +27,12 @@ class ToolchainError(UserError):
 
 
 class DoesNotFitError(UserError):
-    """The model needs more memory than the target has."""
+    """The model needs more memory than the target has. flash_over: the bytes by which the image overflows the
+    flash that holds the model's constants (0 when the flash is not what overflowed, or is not known)."""
+
+    def __init__(self, message: str, flash_over: int = 0) -> None:
+        super().__init__(message)
+        self.flash_over = flash_over
 
 
 class OutputPathError(UserError):

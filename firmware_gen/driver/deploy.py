@@ -22,8 +22,10 @@ from firmware_gen.driver.patch_choice import call_count
 from firmware_gen.errors import DoesNotFitError, OutputPathError, UserError
 from firmware_gen.frontend.ir import Graph
 from firmware_gen.frontend.tflite_reader import read_model
+from firmware_gen.isa import Isa
 from firmware_gen.link.runner import RunResult, run_model, run_sequence
 from firmware_gen.ops import check_supported
+from firmware_gen.ops.convolution.wide_layout import constant_bytes, flash_for_constants
 from firmware_gen.planner import PlanningOptions
 from firmware_gen.resources import BOARDS_DIR, PACKAGE_DIR, PROJECT_DIR, RUNTIME_DIR
 from firmware_gen.target.boards import Board, load_board
@@ -140,11 +142,11 @@ class _Build:
     progress: Progress
 
 
-def _generate(build: _Build, options: PlanningOptions, out_dir: Path) -> CompiledModel:
+def _generate(build: _Build, options: PlanningOptions, isa: Isa, out_dir: Path) -> CompiledModel:
     build.progress(f"generating C for {Path(build.source).name} ({len(build.graph.operators)} operators, "
                    f"{build.interface})")
     return generate(build.graph, out_dir / "model", source=Path(build.source).name, interface=build.interface,
-                    options=options, isa=build.board.isa, generation=build.generation)
+                    options=options, isa=isa, generation=build.generation)
 
 
 def _cross_compile(build: _Build, compiled: CompiledModel, out_dir: Path) -> FirmwareBuild:
@@ -158,13 +160,13 @@ def _cross_compile(build: _Build, compiled: CompiledModel, out_dir: Path) -> Fir
 
 def _build_within_flash(build: _Build, options: PlanningOptions, out_dir: Path) -> tuple[CompiledModel,
                                                                                          FirmwareBuild]:
-    """Generate and build; when the firmware does not fit with a patch stage the chooser took (a forced one is the
-    user's), again with stages of fewer kernel calls, whose table in flash is smaller (the chooser does not weigh
-    flash), until one fits; with none left, the first build's error."""
+    """Generate and build; when the firmware overflows the flash, again with less in it until one fits (_less_flash),
+    each attempt's constants fewer than the last's; with nothing left to take out, the first build's error."""
     first: DoesNotFitError | None = None
+    isa, constants = build.board.isa, None
     while True:
         try:
-            compiled = _generate(build, options, out_dir)
+            compiled = _generate(build, options, isa, out_dir)
         except DoesNotFitError:
             if first is None:
                 raise
@@ -173,13 +175,33 @@ def _build_within_flash(build: _Build, options: PlanningOptions, out_dir: Path) 
             return compiled, _cross_compile(build, compiled, out_dir)
         except DoesNotFitError as error:
             first = first or error
-            if compiled.stage is None or options.patch_stage:
+            retry = _less_flash(build, compiled, options, isa, error, constants)
+            if retry is None:
                 raise first from None
-            calls = call_count(compiled.stage.stage)
-            build.progress(f"{error}; trying a patch stage of fewer than {calls} kernel calls")
-            options = dataclasses.replace(options, stage_calls_below=calls)
+            options, isa, constants = retry
             for built in ("model", "build"):
                 shutil.rmtree(out_dir / built, ignore_errors=True)
+
+
+def _less_flash(build: _Build, compiled: CompiledModel, options: PlanningOptions, isa: Isa, error: DoesNotFitError,
+                constants: int | None) -> tuple[PlanningOptions, Isa, int | None] | None:
+    """What to build again with after `error`, or None:
+    - with a patch stage the chooser took (a forced one is the user's), stages of fewer kernel calls, whose table in
+      flash is smaller (the chooser does not weigh flash);
+    - else, with the flash overflowed by N bytes and the weights laid out wider than the compact layouts, a budget
+      for the wide layouts that takes N bytes of constants out (the budget counts a fixed reserve for the code, which
+      kernels' code or Zephyr's can exceed), as long as each attempt takes constants out."""
+    if compiled.stage is not None and not options.patch_stage:
+        calls = call_count(compiled.stage.stage)
+        build.progress(f"{error}; trying a patch stage of fewer than {calls} kernel calls")
+        return dataclasses.replace(options, stage_calls_below=calls), isa, constants
+    now = constant_bytes(compiled.graph, compiled.calls)
+    wide = isa.flash_bytes and not build.generation.compact_weights
+    if not wide or not error.flash_over or (constants is not None and now >= constants):
+        return None
+    budget = min(isa.flash_bytes, flash_for_constants(now)) - error.flash_over
+    build.progress(f"{error}; trying narrower weight layouts, their constants within {now - error.flash_over:,} B")
+    return options, dataclasses.replace(isa, flash_bytes=budget), now
 
 
 def _cache_key(model: bytes, board: Board, interface: str, options: PlanningOptions, generation: GenerationOptions,

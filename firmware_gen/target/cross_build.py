@@ -226,6 +226,12 @@ def _region_usage(board: Board, sections: dict[str, Section], pools: Sequence[st
     return usage
 
 
+def _flash_over(board: Board, regions: list[RegionUsage]) -> int:
+    """The bytes by which the region of the model's constants overflows (0 if it fits)."""
+    flash = board.region_for("rodata").name
+    return sum(max(0, r.used - r.size) for r in regions if r.name == flash)
+
+
 def _not_fit_message(board: Board, regions: list[RegionUsage]) -> str:
     parts = []
     for r in regions:
@@ -280,7 +286,7 @@ def link_firmware(objects: list[Path], board: Board, elf: Path, model_dir: Path,
             regions = _region_usage(board, _sections(elf), pools)
             elf.unlink()  # a measuring image is not runnable
             if not all(r.fits for r in regions):
-                raise DoesNotFitError(_not_fit_message(board, regions))
+                raise DoesNotFitError(_not_fit_message(board, regions), _flash_over(board, regions))
         raise ToolchainError(f"linking the firmware for {board.name} failed:\n{linked.stderr[-4000:]}")
     seal_boot_stage(board, elf)  # a second stage's checksum, over the linked bytes
     sections = _sections(elf)

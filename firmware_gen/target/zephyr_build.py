@@ -78,7 +78,7 @@ def _does_not_fit(text: str, build: Path, board: Board, pool_bytes: int, log: Pa
         else:
             parts.append(f"needs {int(over):,} B more {region} than {board.name} has under Zephyr")
     return DoesNotFitError(f"the firmware does not fit: {'; '.join(parts)} (workspace pool {pool_bytes:,} B; "
-                           f"Zephyr's link: {log})")
+                           f"Zephyr's link: {log})", int(overflows.get("FLASH", 0)))
 
 
 def _regions(text: str) -> list[RegionUsage]:

@@ -5,11 +5,18 @@ over, and never past it."""
 from __future__ import annotations
 
 from firmware_gen.frontend.tflite_reader import read_model
-from firmware_gen.isa import DSP, Isa
+from firmware_gen.isa import ARMV7M, DSP, Isa
 from firmware_gen.modelgen.zoo import SYNTHETIC_MODELS
 from firmware_gen.ops import fold, lower
 from firmware_gen.ops.convolution.fused_output import FUSED
-from firmware_gen.ops.convolution.wide_layout import CODE_RESERVE, PAIRED, WIDE_CODE, constant_bytes, paired_call
+from firmware_gen.ops.convolution.wide_layout import (
+    CODE_RESERVE,
+    PAIRED,
+    WIDE_CODE,
+    constant_bytes,
+    flash_for_constants,
+    paired_call,
+)
 from firmware_gen.ops.variant_budget import fit_variants
 from firmware_gen.ops.wide_weights import widen
 
@@ -67,3 +74,17 @@ def test_variants_that_do_not_fit_go_back_to_the_portable_calls():
     assert CODE_RESERVE + constant_bytes(graph, tight) <= roomy - 1
     assert sum(tight[i] is portable[i] for i in costly) >= 1
     assert fit_variants(graph, portable, dsp, 0) == {**dsp, **{i: portable[i] for i in costly}}
+
+
+def test_a_build_over_the_flash_by_n_bytes_is_lowered_again_with_n_bytes_fewer_constants():
+    """driver/deploy.py's retry after a link that overflowed the flash (the code exceeded CODE_RESERVE, as Zephyr's
+    kernel can): lowered within flash_for_constants(constants - N), the constants are N bytes fewer, or more."""
+    graph = fold(read_model(SYNTHETIC_MODELS["small_mobilenet"]()))
+    for features in ({ARMV7M}, {ARMV7M, DSP}):
+        roomy = lower(graph, Isa(frozenset(features), flash_bytes=1 << 24))
+        constants = constant_bytes(graph, roomy)
+        compact = constant_bytes(graph, lower(graph, Isa(frozenset(features), flash_bytes=1)))
+        assert constants > compact + 1000  # something to take out
+        for over in (1, 1000):
+            again = lower(graph, Isa(frozenset(features), flash_bytes=flash_for_constants(constants - over)))
+            assert constant_bytes(graph, again) <= constants - over

@@ -42,6 +42,12 @@ WIDE_CODE = {"fg_conv2d_folded_fused_s8": ("folded_fused", 1400),
 DESCRIPTION = "paired weights (2x flash): 1 pixel x 8 channels, two per SMLAL"
 
 
+def flash_for_constants(constants: int) -> int:
+    """The flash (Isa.flash_bytes) within which the lowering lays the constants out in at most `constants` bytes:
+    what a build that overflowed the flash is lowered again with, CODE_RESERVE being a guess."""
+    return CODE_RESERVE + constants
+
+
 def constant_bytes(graph: Graph, calls: dict[int, KernelCall]) -> int:
     """The bytes of every call's tables and of the constant tensors the calls read."""
     tables = sum(table.values.nbytes for call in calls.values() for table in call.tables)
