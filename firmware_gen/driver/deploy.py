@@ -206,9 +206,9 @@ def _less_flash(build: _Build, compiled: CompiledModel, options: PlanningOptions
 
 def _cache_key(model: bytes, board: Board, interface: str, options: PlanningOptions, generation: GenerationOptions,
                semihosting: bool, zephyr: ZephyrTree | None) -> str:
-    """What a build depends on: the model, the board and the kernels its ISA allows, the options, the compiler's own
-    sources, the end of run, and the Zephyr tree."""
-    return hashlib.sha256(model + board.name.encode() + ",".join(sorted(board.isa.features)).encode()
+    """What a build depends on: the model, the board (all it states) and the kernels its ISA allows, the options, the
+    compiler's own sources, the end of run, and the Zephyr tree."""
+    return hashlib.sha256(model + board.identity().encode() + ",".join(sorted(board.isa.features)).encode()
                           + interface.encode() + options.cache_key().encode() + _runtime_digest().encode()
                           + repr(generation).encode() + (b"" if semihosting else b"no-semihosting")
                           + (zephyr_deploy.cache_key(zephyr) if zephyr else b"")).hexdigest()

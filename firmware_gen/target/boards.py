@@ -3,7 +3,8 @@ QEMU machine that emulates it or, for a real board, its clock, its debug probe a
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+import json
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 import tomllib
@@ -93,6 +94,12 @@ class Board:
     def emulated(self) -> bool:
         """True for a QEMU machine, False for a real board (flashed with pyOCD, run over its serial port)."""
         return self.qemu_machine is not None
+
+    def identity(self) -> str:
+        """Everything the board states, the same in every process (sets sorted) and wherever its file is: what a build
+        for it depends on (a board file edited under the same name, or a board changed in memory, is another board)."""
+        stated = {field: value for field, value in asdict(self).items() if field != "source"}
+        return json.dumps(stated, sort_keys=True, default=sorted)
 
     def region_for(self, kind: str) -> MemoryRegion:
         """The region that holds one kind of memory (the first that lists it)."""

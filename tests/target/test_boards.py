@@ -144,3 +144,23 @@ def test_memory_timing_fields_default_named_and_checked(tmp_path):
     plain.write_text(text.replace('holds = ["code", "rodata"]', 'holds = ["code", "rodata"]\ncache = "sometimes"'))
     with pytest.raises(BoardError, match="cache must be one of"):
         load_board(str(plain))
+
+
+def test_a_board_is_known_by_all_it_states_not_by_its_name(tmp_path):
+    """The build cache's key (driver/deploy.py): a board file edited under the same name is another board; the same
+    board is the same key in another process (its sets in any order) and from a copy of its file elsewhere."""
+    import subprocess
+    import sys
+
+    text = (BOARDS_DIR / "mps2_an386.toml").read_text()
+    copy, edited = tmp_path / "copy.toml", tmp_path / "edited.toml"
+    copy.write_text(text)
+    edited.write_text(text.replace("wait_states = 0", "wait_states = 3", 1))
+    identity = load_board("mps2_an386").identity()
+    assert load_board(str(copy)).identity() == identity
+    assert load_board(str(edited)).identity() != identity
+    script = "from firmware_gen.target.boards import load_board; print(load_board('mps2_an386').identity())"
+    for seed in ("1", "2"):
+        other = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                               env={"PYTHONHASHSEED": seed, "PATH": "/usr/bin:/bin"})
+        assert other.stdout.strip() == identity
