@@ -22,16 +22,22 @@ _REPO = Path(__file__).resolve().parent.parent
 ANCHORS = next((p / "shared" / "anchors" for p in (_REPO.parent, _REPO.parent.parent) if (p / "shared").is_dir()),
                _REPO.parent / "shared" / "anchors")
 ANCHOR_CONFIG = {"mps2_an385": "m3", "qemu_cortex_m3": "m3", "mps2_an386": "m4", "mps2_an500": "m7",
-                 "mps3_an547": "m55"}
+                 "mps2_an521": "m33", "mps3_an547": "m55"}
+# The QEMU machine an anchor image was built for, where it is not the board's (../shared/anchors/README.md: the M33
+# images run on mps2-an505, whose M33 executes them as an521's would).
+ANCHOR_MACHINE = {"m33": "mps2-an505"}
 # The core whose published figures a board is compared with, and the timing model used for that comparison (the
 # M55 images are compared with the EK-RA8D1's Cortex-M85, on M85 timings).
-PUBLISHED_CORE = {"mps2_an386": "cortex-m4", "mps2_an500": "cortex-m7", "mps3_an547": "cortex-m85"}
+PUBLISHED_CORE = {"mps2_an386": "cortex-m4", "mps2_an500": "cortex-m7", "mps2_an521": "cortex-m33",
+                  "mps3_an547": "cortex-m85"}
 # MLPerf Tiny closed division, median latency x core clock (issue 23): the best figure per core, and for the M4 and
 # M85 the figure of the same kernels (microTVM + CMSIS-NN on the L4R5; TFLM + CMSIS-NN on the RA8D1).
 BEST = {"cortex-m4": {"vww_96_int8": 10.7e6, "pretrainedResnet_quant": 19.8e6, "kws_ref_model": 5.18e6,
                       "ad01_int8": 0.49e6},
         "cortex-m7": {"vww_96_int8": 6.66e6, "pretrainedResnet_quant": 11.4e6, "kws_ref_model": 3.16e6,
                       "ad01_int8": 0.30e6},
+        "cortex-m33": {"vww_96_int8": 9.48e6, "pretrainedResnet_quant": 16.7e6, "kws_ref_model": 4.64e6,
+                       "ad01_int8": 0.49e6},  # NUCLEO-U575ZI-Q at 160 MHz, the best of X-CUBE-AI 10.2, Plumerai, Bosch
         "cortex-m85": {"vww_96_int8": 6.43e6, "pretrainedResnet_quant": 4.07e6, "kws_ref_model": 1.67e6,
                        "ad01_int8": 0.25e6}}
 SAME_KERNELS = {"cortex-m4": {"vww_96_int8": 36.1e6, "pretrainedResnet_quant": 46.8e6, "kws_ref_model": 12.0e6,
@@ -40,8 +46,11 @@ SAME_KERNELS = {"cortex-m4": {"vww_96_int8": 36.1e6, "pretrainedResnet_quant": 4
 # The published boards' memory (reference manuals): STM32L4R5 at 120 MHz, 5 flash wait states, the ART
 # accelerator's prefetch and instruction cache hiding them on fetches, not on data reads (a 64-bit flash read per
 # 8 bytes of streamed weights); STM32H7A3 and RA8D1: L1 caches in front of flash (hit rates not modelled: all
-# hidden).
+# hidden). STM32U575 at 160 MHz: 4 flash wait states (voltage range 1), the 8 KiB ICACHE in front of the flash on
+# the code bus, for instruction fetches and data reads alike; its hits on weights read again are not modelled: data
+# reads are charged per 16-byte line (the flash's 128-bit read), so the M33 figure leans high.
 PUBLISHED_MEMORY = {"cortex-m4": ("STM32L4R5 (NUCLEO-L4R5ZI, 120 MHz)", 5, "fetch", 8),
+                    "cortex-m33": ("STM32U575 (NUCLEO-U575ZI-Q, 160 MHz)", 4, "fetch", 16),
                     "cortex-m7": ("STM32H7A3 (NUCLEO-H7A3ZI-Q, 280 MHz)", 0, "all", 8),
                     "cortex-m85": ("R7FA8D1 (EK-RA8D1, 480 MHz)", 0, "all", 8)}
 
@@ -63,7 +72,8 @@ def anchor_estimate(board: Board, model: str, core: str, memory: MemoryTiming) -
     if not elf.is_file():
         return None
     marks = symbol_addresses(elf, ("anchor_timed_begin", "anchor_timed_end"))
-    command = ["qemu-system-arm", "-M", board.qemu_machine or "", "-nographic", "-monitor", "none", "-serial",
+    machine = ANCHOR_MACHINE.get(ANCHOR_CONFIG[board.name], board.qemu_machine or "")
+    command = ["qemu-system-arm", "-M", machine, "-nographic", "-monitor", "none", "-serial",
                "null", "-icount", "shift=0", "-semihosting-config", "enable=on,target=native", "-kernel", str(elf)]
     counts, _ = run_traced(command, Markers(marks["anchor_timed_begin"], marks["anchor_timed_end"]), 900)
     samples = sample_run(command, blocks_to_sample(counts, elf, core), 900) if memory.data_waits else {}
