@@ -226,19 +226,14 @@ def _region_usage(board: Board, sections: dict[str, Section], pools: Sequence[st
     return usage
 
 
-def _flash_over(board: Board, regions: list[RegionUsage]) -> int:
-    """The bytes by which the region of the model's constants overflows (0 if it fits)."""
+def _does_not_fit(board: Board, regions: list[RegionUsage]) -> DoesNotFitError:
+    """The regions that overflow, in one line; with the bytes by which the constants' region (the flash) does."""
+    parts = [f"needs {r.used:,} B of {r.name} ("
+             + ", ".join(f"{_KIND_LABEL[k]} {b:,} B" for k, b in r.contents.items())
+             + f"); {board.name} has {r.size:,} B" for r in regions if not r.fits]
     flash = board.region_for("rodata").name
-    return sum(max(0, r.used - r.size) for r in regions if r.name == flash)
-
-
-def _not_fit_message(board: Board, regions: list[RegionUsage]) -> str:
-    parts = []
-    for r in regions:
-        if not r.fits:
-            breakdown = ", ".join(f"{_KIND_LABEL[k]} {b:,} B" for k, b in r.contents.items())
-            parts.append(f"needs {r.used:,} B of {r.name} ({breakdown}); {board.name} has {r.size:,} B")
-    return "the firmware does not fit: " + "; ".join(parts)
+    return DoesNotFitError("the firmware does not fit: " + "; ".join(parts),
+                           sum(r.used - r.size for r in regions if r.name == flash and not r.fits))
 
 
 def build_firmware(model_dir: str | Path, board: Board | str, out_dir: str | Path,
@@ -286,7 +281,7 @@ def link_firmware(objects: list[Path], board: Board, elf: Path, model_dir: Path,
             regions = _region_usage(board, _sections(elf), pools)
             elf.unlink()  # a measuring image is not runnable
             if not all(r.fits for r in regions):
-                raise DoesNotFitError(_not_fit_message(board, regions), _flash_over(board, regions))
+                raise _does_not_fit(board, regions)
         raise ToolchainError(f"linking the firmware for {board.name} failed:\n{linked.stderr[-4000:]}")
     seal_boot_stage(board, elf)  # a second stage's checksum, over the linked bytes
     sections = _sections(elf)

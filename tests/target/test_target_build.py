@@ -53,14 +53,17 @@ def test_too_many_constants_for_the_flash(tmp_path):
     message = str(error.value)
     assert "B of flash" in message and "constants 300,0" in message
     assert "qemu_cortex_m3 has 262,144 B" in message
+    needed = int(message.split("needs ")[1].split(" B of flash")[0].replace(",", ""))
+    assert error.value.flash_over == needed - 262_144 > 0  # what a build over the flash is built again without
     assert not (tmp_path / "firmware.elf").exists()
 
 
 @needs_cross_gcc
 def test_too_large_a_pool_for_the_sram(tmp_path):
     with pytest.raises(DoesNotFitError, match=r"needs 7\d,\d{3} B of SRAM \(.*workspace pool 70,000 B.*\); "
-                                              r"qemu_cortex_m3 has 65,536 B"):
+                                              r"qemu_cortex_m3 has 65,536 B") as error:
         build_firmware(FIXTURE_MODEL, "qemu_cortex_m3", tmp_path, extra_cflags=["-DFG_TEST_POOL_BYTES=70000"])
+    assert error.value.flash_over == 0
 
 
 def test_missing_toolchain_says_what_to_install(tmp_path, monkeypatch):
