@@ -37,7 +37,8 @@ LIGHT_CALLS = frozenset({"fg_conv2d_3x3_ring_dsp", "fg_depthwise_conv2d_3x3_ring
                          "fg_conv2d_pointwise_fused_s8", "fg_conv2d_pointwise_blocked_fused_s8",
                          "fg_depthwise_conv2d_one_channel_fused_s8", "fg_conv2d_folded_fused_floor_s8",
                          "fg_conv2d_folded_gathered_floor_s8", "fg_conv2d_pointwise_fused_floor_s8",
-                         "fg_depthwise_conv2d_one_channel_fused_floor_s8"})
+                         "fg_depthwise_conv2d_one_channel_fused_floor_s8", "fg_conv2d_folded_rows_s8",
+                         "fg_conv2d_folded_rows_floor_s8"})
 MOVE_COST = 1
 READ_COST = 4
 

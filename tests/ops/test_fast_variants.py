@@ -21,7 +21,7 @@ from firmware_gen.modelgen.writer import ModelBuilder
 from firmware_gen.ops import lower
 from firmware_gen.ops.convolution.blocking import EXACT_WEIGHT_SUM, blocked_filter
 from firmware_gen.ops.convolution.expanded_layout import BUFFERED_OUT, EXPANDED
-from firmware_gen.ops.convolution.fused_output import COMPACT, COMPACT_FUSED, FLOOR, FUSED, GATHERED
+from firmware_gen.ops.convolution.fused_output import COMPACT, COMPACT_FUSED, FLOOR, FUSED, GATHERED, ROWS
 from firmware_gen.ops.convolution.wide_layout import PAIRED
 from firmware_gen.ops.geometry import window_2d
 from firmware_gen.planner import PlanningOptions
@@ -266,9 +266,10 @@ def test_paired_weights(filter_hw, stride, seed, data):
     model, shape = _saturable_convolution(data, options, filter_hw, (in_h, in_w), in_c, out_c)
     functions = [call.function for _, call in sorted(lower(read_model(model), WIDE).items())]
     paired = PAIRED["fg_conv2d_pointwise_s8" if filter_hw == (1, 1) else "fg_conv2d_folded_s8"]
-    # fused under the whole clamp (ops/convolution/fused_output.py), a window read side by side where that pays, on
-    # the floor stage where the output zero point is -128
-    assert functions in ([paired], [FUSED[paired]], [GATHERED], [FLOOR[FUSED[paired]]], [FLOOR[GATHERED]])
+    # fused under the whole clamp (ops/convolution/fused_output.py), a window read side by side where that pays or
+    # rows of at most sixteen taps in place, on the floor stage where the output zero point is -128
+    fused = [FUSED[paired], GATHERED, ROWS]
+    assert functions in ([paired], *([f] for f in fused), *([FLOOR[f]] for f in fused))
     _assert_bit_exact_at_extremes(model, shape, seed, WIDE)
 
 

@@ -30,11 +30,15 @@ from firmware_gen.ops.support.requantize import wrap_int32
 FUSED = {"fg_conv2d_pointwise_paired_s8": "fg_conv2d_pointwise_fused_s8",
          "fg_conv2d_folded_paired_s8": "fg_conv2d_folded_fused_s8",
          "fg_depthwise_conv2d_one_channel_paired_s8": "fg_depthwise_conv2d_one_channel_fused_s8"}
+# The folded kernel (or its one-input-channel depthwise twin) for windows of short rows (rows_serve).
+ROWS = "fg_conv2d_folded_rows_s8"
+ROW_TAPS = 16  # FG_ROW_TAPS
 # The fused function -> its twin on the floor stage.
 FLOOR = {"fg_conv2d_pointwise_fused_s8": "fg_conv2d_pointwise_fused_floor_s8",
          "fg_conv2d_folded_fused_s8": "fg_conv2d_folded_fused_floor_s8",
          "fg_conv2d_folded_gathered_s8": "fg_conv2d_folded_gathered_floor_s8",
-         "fg_depthwise_conv2d_one_channel_fused_s8": "fg_depthwise_conv2d_one_channel_fused_floor_s8"}
+         "fg_depthwise_conv2d_one_channel_fused_s8": "fg_depthwise_conv2d_one_channel_fused_floor_s8",
+         ROWS: "fg_conv2d_folded_rows_floor_s8"}
 DESCRIPTION = "paired weights (2x flash), output stage fused: 1 pixel x 8 channels, two per SMLAL"
 FOLDED = "fg_conv2d_folded_fused_s8"
 GATHERED = "fg_conv2d_folded_gathered_s8"  # the same, each window read as one run of taps (gathered_pays)
@@ -172,6 +176,17 @@ def gathered_pays(call: KernelCall) -> bool:
             and groups * ((rows - 1) * 14 + 30) > rows * ((run // 4 + run % 4) * 3 + 4))
 
 
+def rows_serve(call: KernelCall) -> bool:
+    """Whether fg_conv2d_folded_rows_s8 serves a folded fused call: windows of rows of at most ROW_TAPS taps that take
+    one call of the paired loop, whole groups of eight outputs, not dilated along x. Each row is then one pass of a
+    sixteen-tap loop entered by a computed jump (7 instructions a row besides its taps, ~30 a row by the general
+    walk; vww_96_int8's first layer on mps2_an385 1,219,440 -> 877,560 instructions), and the kernel links no other
+    walk (~500 B less flash than the general one with its window group)."""
+    _, rows, run, call_rows, call_taps, *_ = call.params["blocked"]
+    return (call.params["dilation_w"] == 1 and call_taps == run and call_rows >= rows and run <= ROW_TAPS
+            and call.params["out_c"] % PAIRED_GROUP == 0)
+
+
 def fused_call(call: KernelCall) -> KernelCall:
     """The paired call with its output stage fused: the channel constants replace the folded bias, and the
     window walk (fg_paired_window_s8) is not linked for it."""
@@ -183,6 +198,8 @@ def fused_call(call: KernelCall) -> KernelCall:
                                 tables=[*tables, table])
     if fused.function == FOLDED and gathered_pays(fused):
         fused = dataclasses.replace(fused, function=GATHERED)
+    elif fused.function in (FOLDED, FUSED["fg_depthwise_conv2d_one_channel_paired_s8"]) and rows_serve(fused):
+        fused = dataclasses.replace(fused, function=ROWS)
     floor = floor_constants(call)
     if floor is None:
         return fused

@@ -23,9 +23,13 @@ static void fg_window_gather(const fg_conv2d_params *p, const int8_t *image, int
 
 /* The kernel; side_by_side_runs (a constant): each pixel's window read as one run of taps, its rows copied side by side
  * (border pixels gathered so), where the whole window takes one call of the loop. floor (a constant): the constants
- * are fg_floor_channel's. */
+ * are fg_floor_channel's. short_rows (a constant, fg_conv2d_folded_rows_s8): windows of rows of at most FG_ROW_TAPS
+ * taps that take one call, whole groups of eight outputs, not dilated along x: the inside windows' groups straight
+ * from their rows in the image, a row's run of them at once, a border window's from its rows gathered side by side
+ * (fg_fused_row_span), and no other walk linked. */
 static inline __attribute__((always_inline)) void fg_folded_fused(const fg_conv2d_params *p, const int8_t *input,
-                                                                  int8_t *output, int side_by_side_runs, int floor) {
+                                                                  int8_t *output, int side_by_side_runs, int floor,
+                                                                  int short_rows) {
     const int32_t pixels = p->batches * p->out_h * p->out_w, out_c = p->out_c, offset = p->requant.output_offset;
     const int32_t row_bytes = p->in_w * p->in_c, row_step = p->dilation_h * row_bytes;
     const int32_t last_row = (p->filter_h - 1) * p->dilation_h;
@@ -34,10 +38,7 @@ static inline __attribute__((always_inline)) void fg_folded_fused(const fg_conv2
     const int contiguous = side_by_side_runs && f->rows > 1 && f->call_taps == f->run && f->call_rows >= f->rows;
     const int32_t run = contiguous ? f->rows * f->run : f->run, rows = contiguous ? 1 : f->rows;
     const int32_t call_rows = contiguous ? 1 : f->call_rows, call_taps = contiguous ? run : f->call_taps;
-    /* the inside windows' whole groups straight from their rows in the image, a row's run of them at once
-     * (fg_fused_row_span); inside_end: the first pixel of a row past its inside windows */
-    const int short_rows = !side_by_side_runs && p->dilation_w == 1 && f->call_taps == f->run &&
-                           f->call_rows >= f->rows && f->run <= FG_ROW_TAPS && out_c % FG_PAIRED_CHANNELS == 0;
+    /* short_rows: the first pixel of a row past its inside windows */
     const int32_t inside_end = (p->in_w - p->filter_w + p->pad_left) / p->stride_w + 1;
     int8_t gathered[FG_CONV_GATHER_TAPS];
     const int8_t *window[FG_CONV_MAX_ROWS];
@@ -63,9 +64,21 @@ static inline __attribute__((always_inline)) void fg_folded_fused(const fg_conv2
             }
         }
         const int8_t *row = here + y0 * row_bytes + x0 * p->in_c;  /* inside: no division of the index */
-        if (short_rows && inside) {
-            fg_fused_row_span(row, span, p->stride_w * p->in_c, f, row_step, out_c / FG_PAIRED_CHANNELS, constants,
-                              offset, &output, floor);
+        if (short_rows) {
+            int32_t pixel_bytes = p->stride_w * p->in_c, rows_apart = row_step;
+            if (!inside) {  /* a border window, its rows gathered side by side */
+                fg_conv_window_rows(p, input, pixel, gathered, window);
+                for (int32_t fy = 0; fy < f->rows; ++fy) {
+                    if (window[fy] != gathered + fy * f->run) {
+                        fg_copy_short_row(gathered + fy * f->run, window[fy], f->run);
+                    }
+                }
+                row = gathered;
+                pixel_bytes = 1;
+                rows_apart = f->run;
+            }
+            fg_fused_row_span(row, span, pixel_bytes, f, rows_apart, out_c / FG_PAIRED_CHANNELS, constants, offset,
+                              &output, floor);
             continue;
         }
         int side_by_side = 0;
@@ -105,23 +118,35 @@ static inline __attribute__((always_inline)) void fg_folded_fused(const fg_conv2
 FG_HOT_LOOP void fg_conv2d_folded_fused_s8(const fg_conv2d_params *p, const int8_t *input, const int8_t *filter,
                                            int8_t *output) {
     (void)filter;
-    fg_folded_fused(p, input, output, 0, 0);
+    fg_folded_fused(p, input, output, 0, 0, 0);
 }
 
 FG_HOT_LOOP void fg_conv2d_folded_gathered_s8(const fg_conv2d_params *p, const int8_t *input, const int8_t *filter,
                                               int8_t *output) {
     (void)filter;
-    fg_folded_fused(p, input, output, 1, 0);
+    fg_folded_fused(p, input, output, 1, 0, 0);
+}
+
+FG_HOT_LOOP void fg_conv2d_folded_rows_s8(const fg_conv2d_params *p, const int8_t *input, const int8_t *filter,
+                                          int8_t *output) {
+    (void)filter;
+    fg_folded_fused(p, input, output, 0, 0, 1);
 }
 
 FG_HOT_LOOP void fg_conv2d_folded_fused_floor_s8(const fg_conv2d_params *p, const int8_t *input, const int8_t *filter,
                                                  int8_t *output) {
     (void)filter;
-    fg_folded_fused(p, input, output, 0, 1);
+    fg_folded_fused(p, input, output, 0, 1, 0);
 }
 
 FG_HOT_LOOP void fg_conv2d_folded_gathered_floor_s8(const fg_conv2d_params *p, const int8_t *input,
                                                     const int8_t *filter, int8_t *output) {
     (void)filter;
-    fg_folded_fused(p, input, output, 1, 1);
+    fg_folded_fused(p, input, output, 1, 1, 0);
+}
+
+FG_HOT_LOOP void fg_conv2d_folded_rows_floor_s8(const fg_conv2d_params *p, const int8_t *input, const int8_t *filter,
+                                                int8_t *output) {
+    (void)filter;
+    fg_folded_fused(p, input, output, 0, 1, 1);
 }

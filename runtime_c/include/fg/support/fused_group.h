@@ -136,7 +136,7 @@ __attribute__((always_inline)) static inline void fg_fused_groups(const int8_t *
     }
 }
 
-/* `span` pixels `pixel_bytes` apart from the first's window at `row`: of each, the `groups` whole groups of eight
+/* `span` pixels `pixel_bytes` (> 0) apart from the first's window at `row`: of each, the `groups` whole groups of eight
  * outputs of a window of f->rows runs of f->run <= FG_ROW_TAPS taps, row_step bytes apart, that takes a single call
  * (fg_paired_rows). *out moves on past them. */
 __attribute__((always_inline)) static inline void fg_fused_row_span(const int8_t *row, int32_t span,
