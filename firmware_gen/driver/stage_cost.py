@@ -35,7 +35,10 @@ LIGHT_CHANNEL_COST = 150
 LIGHT_CALLS = frozenset({"fg_conv2d_3x3_ring_dsp", "fg_depthwise_conv2d_3x3_ring_dsp", "fg_conv2d_pointwise_dsp",
                          "fg_depthwise_conv2d_3x3_s8", "fg_conv2d_folded_fused_s8", "fg_conv2d_folded_gathered_s8",
                          "fg_conv2d_pointwise_fused_s8", "fg_conv2d_pointwise_blocked_fused_s8",
-                         "fg_depthwise_conv2d_one_channel_fused_s8"})
+                         "fg_depthwise_conv2d_one_channel_fused_s8", "fg_conv2d_folded_fused_floor_s8",
+                         "fg_conv2d_folded_gathered_floor_s8", "fg_conv2d_pointwise_fused_floor_s8",
+                         "fg_depthwise_conv2d_one_channel_fused_floor_s8", "fg_conv2d_folded_rows_s8",
+                         "fg_conv2d_folded_rows_floor_s8"})
 MOVE_COST = 1
 READ_COST = 4
 

@@ -49,7 +49,10 @@ def _planar_patch(params: dict) -> bool:
 PATCH_GEOMETRY: dict[str, Callable[[dict], bool]] = {
     **dict.fromkeys(("fg_conv2d_s8", "fg_conv2d_folded_s8", "fg_conv2d_pointwise_s8", "fg_conv2d_folded_paired_s8",
                      "fg_conv2d_pointwise_paired_s8", "fg_conv2d_folded_fused_s8", "fg_conv2d_folded_gathered_s8",
-                     "fg_conv2d_pointwise_fused_s8",
+                     "fg_conv2d_pointwise_fused_s8", "fg_conv2d_folded_fused_floor_s8",
+                     "fg_conv2d_folded_gathered_floor_s8", "fg_conv2d_pointwise_fused_floor_s8",
+                     "fg_depthwise_conv2d_one_channel_fused_floor_s8", "fg_conv2d_folded_rows_s8",
+                     "fg_conv2d_folded_rows_floor_s8",
                      "fg_conv2d_pointwise_blocked_fused_s8", "fg_conv2d_pointwise_expanded_fused_s8",
                      "fg_depthwise_conv2d_s8", "fg_depthwise_conv2d_3x3_s8", "fg_depthwise_conv2d_one_channel_s8",
                      "fg_depthwise_conv2d_one_channel_paired_s8", "fg_depthwise_conv2d_one_channel_fused_s8",

@@ -21,7 +21,7 @@ from firmware_gen.modelgen.writer import ModelBuilder
 from firmware_gen.ops import lower
 from firmware_gen.ops.convolution.blocking import EXACT_WEIGHT_SUM, blocked_filter
 from firmware_gen.ops.convolution.expanded_layout import BUFFERED_OUT, EXPANDED
-from firmware_gen.ops.convolution.fused_output import COMPACT, COMPACT_FUSED, FUSED, GATHERED
+from firmware_gen.ops.convolution.fused_output import COMPACT, COMPACT_FUSED, FLOOR, FUSED, GATHERED, ROWS
 from firmware_gen.ops.convolution.wide_layout import PAIRED
 from firmware_gen.ops.geometry import window_2d
 from firmware_gen.planner import PlanningOptions
@@ -266,8 +266,27 @@ def test_paired_weights(filter_hw, stride, seed, data):
     model, shape = _saturable_convolution(data, options, filter_hw, (in_h, in_w), in_c, out_c)
     functions = [call.function for _, call in sorted(lower(read_model(model), WIDE).items())]
     paired = PAIRED["fg_conv2d_pointwise_s8" if filter_hw == (1, 1) else "fg_conv2d_folded_s8"]
-    # fused under the whole clamp (ops/convolution/fused_output.py), a window read side by side where that pays
-    assert functions in ([paired], [FUSED[paired]], [GATHERED])
+    # fused under the whole clamp (ops/convolution/fused_output.py), a window read side by side where that pays or
+    # rows of at most sixteen taps in place, on the floor stage where the output zero point is -128
+    fused = [FUSED[paired], GATHERED, ROWS]
+    assert functions in ([paired], *([f] for f in fused), *([FLOOR[f]] for f in fused))
+    _assert_bit_exact_at_extremes(model, shape, seed, WIDE)
+
+
+@settings(max_examples=MAX_EXAMPLES // 3, deadline=None)  # the assembly on QEMU: tests/target/test_variants_armv7m.py
+@given(filter_hw=st.sampled_from([(1, 1), (3, 3), (10, 4)]), seed=st.integers(0, 99), data=st.data())
+def test_paired_floor_stage(filter_hw, seed, data):
+    """ReLU-like layers (output zero point -128, the whole clamp) on the fused paired kernels' floor stage: a 64-bit
+    start per channel with the bias in it, windows of short rows walked in place (the portable C of both)."""
+    options = _options(data.draw, st.just(1), st.just(1), padding="SAME") | {"activation": "RELU"}
+    in_c, out_c = data.draw(st.integers(1, 3)), data.draw(st.sampled_from([3, 8, 16, 24]))
+    input_scale = data.draw(scales)
+    w = data.draw(weights((out_c, *filter_hw, in_c), CHANNEL_AXIS["CONV_2D"], input_scale,
+                          filter_hw[0] * filter_hw[1] * in_c))
+    shape = (data.draw(st.integers(1, 2)), data.draw(st.integers(1, 12)), data.draw(st.integers(1, 12)), in_c)
+    model = convolution_cases.conv_model("CONV_2D", shape, w, input_scale, data.draw(int8_zero_points), -128, options)
+    functions = [call.function for _, call in sorted(lower(read_model(model), WIDE).items())]
+    assume(functions[0] in FLOOR.values())  # not a shift the floor stage does not take
     _assert_bit_exact_at_extremes(model, shape, seed, WIDE)
 
 

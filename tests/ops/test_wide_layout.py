@@ -8,7 +8,7 @@ from firmware_gen.frontend.tflite_reader import read_model
 from firmware_gen.isa import ARMV7M, DSP, Isa
 from firmware_gen.modelgen.zoo import SYNTHETIC_MODELS
 from firmware_gen.ops import fold, lower
-from firmware_gen.ops.convolution.fused_output import FUSED
+from firmware_gen.ops.convolution.fused_output import FLOOR, FUSED, ROWS
 from firmware_gen.ops.convolution.wide_layout import (
     CODE_RESERVE,
     PAIRED,
@@ -31,7 +31,7 @@ def _blocked():
 
 def _wide(function: str) -> set[str]:
     """The paired twin of a blocked function, with its output stage fused or not (ops/convolution/fused_output.py)."""
-    return {PAIRED[function], FUSED[PAIRED[function]]}
+    return {PAIRED[function], FUSED[PAIRED[function]], FLOOR[FUSED[PAIRED[function]]], ROWS, FLOOR[ROWS]}
 
 
 def _extra(call) -> int:

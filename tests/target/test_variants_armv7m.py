@@ -10,7 +10,7 @@ from target_fixtures import needs_qemu
 from firmware_gen.backend.options import GenerationOptions
 from firmware_gen.modelgen.writer import ModelBuilder
 from firmware_gen.ops.convolution.expanded_layout import EXPANDED
-from firmware_gen.ops.convolution.fused_output import COMPACT_FUSED, GATHERED
+from firmware_gen.ops.convolution.fused_output import COMPACT_FUSED, FLOOR, GATHERED, ROWS
 from firmware_gen.ops.geometry import window_2d
 
 CASES = 25
@@ -123,13 +123,67 @@ def test_paired_layout_on_armv7m(tmp_path) -> None:
 def test_folded_fused_windows_on_armv7m(tmp_path) -> None:
     """The folded kernel with its output stage fused (whole clamp) on windows of few input channels and several groups
     of eight outputs, read as one run of taps where that pays (fg_conv2d_folded_gathered_s8: the rows copied side by
-    side, a border pixel's window gathered so), else row by row, dilated ones among them."""
+    side, a border pixel's window gathered so), else row by row (fg_conv2d_folded_rows_s8: rows of at most sixteen taps
+    read in place, a border pixel's gathered side by side), dilated ones among them."""
     rng = np.random.default_rng(17)
     windows = [(10, 4), (3, 3), (5, 2), (2, 3)]
     cases = [_window_case(rng, "CONV_2D", windows[k % 4], int(rng.integers(1, 3)), int(rng.integers(1, 4)),
                           int(rng.choice([8, 16, 24, 40, 64])), activation="NONE") for k in range(FUSED_CASES)]
     functions = assert_batch_bit_exact(cases, "mps2_an385", tmp_path / "folded", seed=4)
-    assert set(functions) == {"fg_conv2d_folded_fused_s8", GATHERED}
+    fused = {"fg_conv2d_folded_fused_s8", GATHERED, ROWS}
+    assert {GATHERED, ROWS} <= set(functions) <= fused | {FLOOR[f] for f in fused}
+
+
+def _floor_case(rng: np.random.Generator, opcode: str, filter_hw: tuple, stride: int, in_c: int, out_c: int) -> bytes:
+    """A ReLU-like layer (output zero point -128, the whole clamp) with, beside random channels, a dead one (zero
+    weights, bias 2^30 - 64: one output throughout, not -128, at a right shift of 25) and, with more channels, one at
+    the largest right shift the stage takes (23, bias 2^28 + 77,777), a dead one of bias -2^30 and one whose right
+    shift of 27 rounds every output to -128."""
+    batches, in_h, in_w = int(rng.integers(1, 3)), int(rng.integers(1, 12)), int(rng.integers(1, 12))
+    window = window_2d("SAME", (in_h, in_w), filter_hw, (stride, stride), (1, 1))
+    input_scale, output_scale = float(rng.uniform(0.01, 0.1)), float(rng.uniform(0.02, 0.2))
+    depthwise = opcode == "DEPTHWISE_CONV_2D"
+    shape = (1, *filter_hw, out_c) if depthwise else (out_c, *filter_hw, in_c)
+    values = _weights(rng, shape).astype(np.int32)
+    scales = rng.uniform(0.2, 2.0, out_c) * output_scale / input_scale / float(np.sqrt(values[0].size)) / 127
+    bias = rng.integers(-4000, 4000, out_c).astype(np.int32)
+    tiny = output_scale / input_scale * 2.0 ** -26
+    specials = [(0, tiny, (1 << 30) - 64, True), (1, tiny * 4.5, (1 << 28) + 77777, False), (2, tiny, -(1 << 30), True),
+                (3, tiny / 4, 0, False)]
+    for channel, weight_scale, value, dead in specials:
+        if channel < out_c:
+            scales[channel], bias[channel] = weight_scale, value
+            if dead:
+                values[(..., channel) if depthwise else channel] = 0
+    b = ModelBuilder(opcode.lower())
+    x = b.input("x", (batches, in_h, in_w, in_c), "int8", scale=input_scale, zero_point=int(rng.integers(-128, 128)))
+    w = b.constant("w", values.astype(np.int8), scale=list(scales), zero_point=0, axis=3 if depthwise else 0)
+    c = b.constant("b", bias, scale=[input_scale * s for s in scales], zero_point=0)
+    options = {"padding": "SAME", "stride_h": stride, "stride_w": stride, "dilation_h": 1, "dilation_w": 1,
+               "activation": str(rng.choice(["NONE", "RELU"]))}
+    if depthwise:
+        options["depth_multiplier"] = out_c // in_c
+    y = b.tensor("y", (batches, window.out_h, window.out_w, out_c), "int8", scale=output_scale, zero_point=-128)
+    b.operator(opcode, inputs=[x, w, c], outputs=[y], options=options)
+    b.output(y)
+    return b.build()
+
+
+@needs_qemu
+def test_floor_stage_on_armv7m(tmp_path) -> None:
+    """ReLU-like layers on the fused kernels' floor stage (fg_floor_channel: a 64-bit start per channel, its bias in
+    it): the 1x1 convolution, the folded one (windows of short rows read in place, one group or several, border
+    pixels gathered; rows longer than sixteen taps; windows read side by side) and the one-channel depthwise (on the
+    short rows' kernel), each with dead channels and channels of tiny scales."""
+    rng = np.random.default_rng(18)
+    pointwise = [_floor_case(rng, "CONV_2D", (1, 1), 1, _channels(rng), int(rng.choice([3, 8, 16, 24, 130])))
+                 for _ in range(4)]
+    folded = [_floor_case(rng, "CONV_2D", window, int(rng.integers(1, 3)), in_c, out_c)
+              for window, in_c, out_c in [((3, 3), 3, 8), ((3, 3), 1, 16), ((10, 4), 1, 64), ((3, 3), 7, 8),
+                                          ((2, 3), 2, 24), ((5, 2), 3, 9)]]
+    single = [_floor_case(rng, "DEPTHWISE_CONV_2D", (3, 3), int(rng.integers(1, 3)), 1, out_c) for out_c in (8, 5)]
+    functions = assert_batch_bit_exact(pointwise + folded + single, "mps2_an385", tmp_path / "floor", seed=5)
+    assert set(FLOOR.values()) - {FLOOR["fg_depthwise_conv2d_one_channel_fused_s8"]} <= set(functions)
 
 
 @needs_qemu

@@ -5,7 +5,9 @@ bias, so that each group of eight sums is requantized straight from registers in
 accumulator chunk and fg_requantize_pair_s8 (~45 instructions per output on vww's small 1x1 layers, ~13 fused).
 
 Served: the whole int8 clamp and every channel's shift a right shift in [2, 31] (the fast stage's range) or its
-multiplier 0; any other layer keeps its paired function.
+multiplier 0; any other layer keeps its paired function. A layer whose output zero point is also -128 (ReLU's) gets
+the floor twin of its function (FLOOR), whose constants are a 64-bit start per channel with the bias in it (6
+instructions an output instead of 11; fg_floor_channel in fg/support/requantize_fast.h).
 
 A 1x1 convolution left in the compact blocked layout (no flash for the paired one, or compact_weights) on Armv7-M
 gets the same output stage without any table of its own: fg_conv2d_pointwise_blocked_fused_s8 derives each
@@ -28,6 +30,15 @@ from firmware_gen.ops.support.requantize import wrap_int32
 FUSED = {"fg_conv2d_pointwise_paired_s8": "fg_conv2d_pointwise_fused_s8",
          "fg_conv2d_folded_paired_s8": "fg_conv2d_folded_fused_s8",
          "fg_depthwise_conv2d_one_channel_paired_s8": "fg_depthwise_conv2d_one_channel_fused_s8"}
+# The folded kernel (or its one-input-channel depthwise twin) for windows of short rows (rows_serve).
+ROWS = "fg_conv2d_folded_rows_s8"
+ROW_TAPS = 16  # FG_ROW_TAPS
+# The fused function -> its twin on the floor stage.
+FLOOR = {"fg_conv2d_pointwise_fused_s8": "fg_conv2d_pointwise_fused_floor_s8",
+         "fg_conv2d_folded_fused_s8": "fg_conv2d_folded_fused_floor_s8",
+         "fg_conv2d_folded_gathered_s8": "fg_conv2d_folded_gathered_floor_s8",
+         "fg_depthwise_conv2d_one_channel_fused_s8": "fg_depthwise_conv2d_one_channel_fused_floor_s8",
+         ROWS: "fg_conv2d_folded_rows_floor_s8"}
 DESCRIPTION = "paired weights (2x flash), output stage fused: 1 pixel x 8 channels, two per SMLAL"
 FOLDED = "fg_conv2d_folded_fused_s8"
 GATHERED = "fg_conv2d_folded_gathered_s8"  # the same, each window read as one run of taps (gathered_pays)
@@ -66,19 +77,90 @@ def fusable(call: KernelCall) -> bool:
     return call.function in FUSED and _served(call)
 
 
+def _calls(call: KernelCall) -> int:
+    """How many calls of the paired loop a window takes (as fg_fused_window_group makes them)."""
+    _, rows, run, call_rows, call_taps, *_ = call.params["blocked"]
+    return -(-rows // call_rows) if call_taps == run else rows * -(-run // call_taps)
+
+
 def channel_constants(call: KernelCall) -> np.ndarray:
     """[channels padded to groups of 8, 4] int32 fg_fused_channel rows: the folded bias (less 2^21 per call of the
     paired loop for the even channels, whose low fields carry it), multiplier, 2^(r-2) and r - 1 for the right shift
     r."""
     bias = _table(call, "folded_bias").astype(np.int64)  # padded to whole groups of 8 by the paired call
-    _, rows, run, call_rows, call_taps, *_ = call.params["blocked"]
-    calls = -(-rows // call_rows) if call_taps == run else rows * -(-run // call_taps)  # as fg_fused_window_group
+    calls = _calls(call)
     multipliers = _per_channel(call, "multipliers", bias.size)
     right = np.where(multipliers == 0, 2, -_per_channel(call, "shifts", bias.size))  # padding: multiplier 0
     low_field = np.arange(bias.size) % 2 == 0  # channel 2k: the low field, which carries each call's 2^21
     rows = np.stack([wrap_int32(bias - low_field * calls * LOW_START), multipliers,
                      (np.int64(1) << right) >> 2, right - 1], axis=1)
     return rows.astype(np.int32)
+
+
+def _channel_weights(call: KernelCall) -> np.ndarray:
+    """[channels padded to groups of 8, taps] int64: the weights of the paired table (words w[c] + w[c+1] * 2^22)."""
+    words = _table(call, "paired_filter").astype(np.int64).reshape(-1, PAIRED_GROUP // 2)  # [group * taps, pair]
+    low = (words + (1 << 21)) % (1 << 22) - (1 << 21)
+    pairs = np.stack([low, (words - low) >> 22], axis=-1)  # [group * taps, pair, 2]
+    groups = _table(call, "folded_bias").size // PAIRED_GROUP
+    return pairs.reshape(groups, -1, PAIRED_GROUP).transpose(0, 2, 1).reshape(groups * PAIRED_GROUP, -1)
+
+
+def _tflite_output(acc: int, multiplier: int, right: int) -> int:
+    """TFLite's MultiplyByQuantizedMultiplier of int32 `acc` for a right shift `right` >= 0, plus the output zero
+    point -128, clamped to int8."""
+    product = acc * multiplier
+    nudge = 1 << 30 if product >= 0 else 1 - (1 << 30)
+    high = abs(product + nudge) >> 31  # C's division truncates toward zero
+    high = high if product + nudge >= 0 else -high
+    mask = (1 << right) - 1
+    scaled = (high >> right) + ((high & mask) > (mask >> 1) + (high < 0))
+    return min(max(scaled - 128, -128), 127)
+
+
+def _floor_row(bias: int, multiplier: int, right: int, accumulators: tuple[int, int],
+               low_start: int) -> list[int] | None:
+    """One channel's fg_floor_channel, or None: its accumulator's smallest and largest values, its field's start
+    `low_start` (2^21 per call for the low field, 0 for the high one). A channel whose outputs are all one value q
+    (multiplier 0, a constant accumulator, or the largest one rounding to 0) gets the start q * 2^32, multiplier 0."""
+    m, r, (smallest, largest) = multiplier, right, accumulators
+    constant = None
+    if m == 0:
+        constant = -128
+    elif smallest == largest and r >= 0:
+        constant = _tflite_output(largest, m, r)
+    elif m > 0 and 0 < r <= 62 and largest * m + (1 << 30) + (1 << (30 + r)) < 1 << (31 + r):
+        constant = -128
+    if constant is not None:
+        return [0, constant, 0, 0]
+    if not (1 <= r <= 23 and m > 0):
+        return None
+    start = (bias - low_start) * m + (1 << 30) + (1 << (30 + r)) - (1 << (38 + r))
+    return [start & 0xFFFFFFFF, start >> 32, m, r - 1]
+
+
+def floor_constants(call: KernelCall) -> np.ndarray | None:
+    """[channels padded to groups of 8, 4] int32 fg_floor_channel rows (start low and high words, multiplier, r - 1),
+    or None where the floor stage does not serve the fused call: an output zero point other than -128, an accumulator
+    or a field that could wrap, or a channel whose right shift r is outside [1, 23] and whose outputs are not all one
+    value."""
+    if tuple(call.params["requant"][1:4]) != (-128, -128, 127):
+        return None
+    bias = [int(b) for b in _table(call, "folded_bias")]
+    calls, weights = _calls(call), _channel_weights(call)
+    multipliers = [int(m) for m in _per_channel(call, "multipliers", len(bias))]
+    right = [-int(s) for s in _per_channel(call, "shifts", len(bias))]
+    largest = np.where(weights > 0, 127 * weights, -128 * weights).sum(axis=1)
+    smallest = np.where(weights > 0, -128 * weights, 127 * weights).sum(axis=1)
+    bound = np.abs(weights).sum(axis=1) * 128 + calls * LOW_START
+    rows = []
+    for c in range(len(bias)):
+        extremes = (bias[c] + int(smallest[c]), bias[c] + int(largest[c]))
+        row = _floor_row(bias[c], multipliers[c], right[c], extremes, (c % 2 == 0) * calls * LOW_START)
+        if row is None or abs(bias[c]) + int(bound[c]) >= 1 << 31:
+            return None
+        rows.append(row)
+    return wrap_int32(np.array(rows, np.int64))
 
 
 def gathered_pays(call: KernelCall) -> bool:
@@ -94,6 +176,17 @@ def gathered_pays(call: KernelCall) -> bool:
             and groups * ((rows - 1) * 14 + 30) > rows * ((run // 4 + run % 4) * 3 + 4))
 
 
+def rows_serve(call: KernelCall) -> bool:
+    """Whether fg_conv2d_folded_rows_s8 serves a folded fused call: windows of rows of at most ROW_TAPS taps that take
+    one call of the paired loop, whole groups of eight outputs, not dilated along x. Each row is then one pass of a
+    sixteen-tap loop entered by a computed jump (7 instructions a row besides its taps, ~30 a row by the general
+    walk; vww_96_int8's first layer on mps2_an385 1,219,440 -> 877,560 instructions), and the kernel links no other
+    walk (~500 B less flash than the general one with its window group)."""
+    _, rows, run, call_rows, call_taps, *_ = call.params["blocked"]
+    return (call.params["dilation_w"] == 1 and call_taps == run and call_rows >= rows and run <= ROW_TAPS
+            and call.params["out_c"] % PAIRED_GROUP == 0)
+
+
 def fused_call(call: KernelCall) -> KernelCall:
     """The paired call with its output stage fused: the channel constants replace the folded bias, and the
     window walk (fg_paired_window_s8) is not linked for it."""
@@ -103,7 +196,15 @@ def fused_call(call: KernelCall) -> KernelCall:
     tables = [t for t in call.tables if t.suffix != "folded_bias"]
     fused = dataclasses.replace(call, function=FUSED[call.function], params=params, variant=DESCRIPTION,
                                 tables=[*tables, table])
-    return dataclasses.replace(fused, function=GATHERED) if fused.function == FOLDED and gathered_pays(fused) else fused
+    if fused.function == FOLDED and gathered_pays(fused):
+        fused = dataclasses.replace(fused, function=GATHERED)
+    elif fused.function in (FOLDED, FUSED["fg_depthwise_conv2d_one_channel_paired_s8"]) and rows_serve(fused):
+        fused = dataclasses.replace(fused, function=ROWS)
+    floor = floor_constants(call)
+    if floor is None:
+        return fused
+    return dataclasses.replace(fused, function=FLOOR[fused.function],
+                               tables=[*tables, ConstTable(table.suffix, table.c_type, floor.ravel())])
 
 
 def compact_fusable(call: KernelCall) -> bool:

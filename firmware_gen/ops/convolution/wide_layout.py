@@ -30,15 +30,22 @@ PAIRED = {"fg_conv2d_pointwise_s8": "fg_conv2d_pointwise_paired_s8",
 # parameter structs. person_detect on qemu_cortex_m3 with its compact layouts: 14.4 KB in its firmware, 20.0 KB in
 # the step-by-step one of validate --layers (packed calls, the step session), which must fit too.
 CODE_RESERVE = 21 * 1024
-# The code a wide kernel links in (arm-none-eabi-gcc 12.2, Cortex-M3, -Os), counted once per family: the
-# one-channel depthwise runs the folded kernel, the unfused paired kernels share the paired window walk.
-WIDE_CODE = {"fg_conv2d_folded_fused_s8": ("folded_fused", 1400),
-             "fg_conv2d_folded_gathered_s8": ("folded_gathered", 2400),
-             "fg_depthwise_conv2d_one_channel_fused_s8": ("folded_fused", 1400),
-             "fg_conv2d_pointwise_fused_s8": ("pointwise_fused", 1900),
+# The code a wide kernel links in (arm-none-eabi-gcc 12.2, Cortex-M3, -Os: the kernel, its out-of-line window group
+# and sums), counted once per family: the one-channel depthwise runs the folded kernel, the unfused paired kernels
+# share the paired window walk; a floor twin (ops/convolution/fused_output.py) is a family of its own.
+WIDE_CODE = {"fg_conv2d_folded_fused_s8": ("folded_fused", 1900),
+             "fg_conv2d_folded_gathered_s8": ("folded_gathered", 3200),
+             "fg_depthwise_conv2d_one_channel_fused_s8": ("folded_fused", 1900),
+             "fg_conv2d_folded_rows_s8": ("folded_rows", 1900),
+             "fg_conv2d_folded_rows_floor_s8": ("folded_rows_floor", 1800),
+             "fg_conv2d_pointwise_fused_s8": ("pointwise_fused", 2350),
              "fg_conv2d_pointwise_paired_s8": ("paired_window", 800),
              "fg_conv2d_folded_paired_s8": ("paired_window", 800),
-             "fg_depthwise_conv2d_one_channel_paired_s8": ("paired_window", 800)}
+             "fg_depthwise_conv2d_one_channel_paired_s8": ("paired_window", 800),
+             "fg_conv2d_folded_fused_floor_s8": ("folded_fused_floor", 1800),
+             "fg_conv2d_folded_gathered_floor_s8": ("folded_gathered_floor", 2900),
+             "fg_depthwise_conv2d_one_channel_fused_floor_s8": ("folded_fused_floor", 2800),
+             "fg_conv2d_pointwise_fused_floor_s8": ("pointwise_fused_floor", 2050)}
 DESCRIPTION = "paired weights (2x flash): 1 pixel x 8 channels, two per SMLAL"
 
 

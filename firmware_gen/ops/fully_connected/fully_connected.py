@@ -22,7 +22,7 @@ import numpy as np
 from firmware_gen.frontend.ir import Graph, Operator, Tensor
 from firmware_gen.ops.base import KernelCall, TableRef
 from firmware_gen.ops.convolution.blocking import GROUP, blocked_filter, paired_weights
-from firmware_gen.ops.convolution.fused_output import FUSED
+from firmware_gen.ops.convolution.fused_output import FLOOR, FUSED
 from firmware_gen.ops.convolution.weighted_16x8 import call_16x8, is_16x8
 from firmware_gen.ops.convolution.wide_layout import PAIRED, paired_call
 from firmware_gen.ops.support.requantize import (
@@ -163,7 +163,8 @@ def pointwise_fully_connected(call: KernelCall) -> KernelCall | None:
     convolution = dataclasses.replace(call, function=POINTWISE, params_type="fg_conv2d_params",
                                       params={**geometry, **{k: p[k] for k in ("requant", "folded_bias", "blocked")}})
     wide = paired_call(convolution)
-    return wide if wide.function == FUSED[PAIRED[POINTWISE]] else None
+    fused = FUSED[PAIRED[POINTWISE]]
+    return wide if wide.function in (fused, FLOOR[fused]) else None
 
 
 def fully_connected_variant(graph: Graph, op: Operator) -> str:

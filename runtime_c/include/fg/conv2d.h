@@ -105,6 +105,25 @@ void fg_conv2d_folded_gathered_s8(const fg_conv2d_params *params, const int8_t *
                                   int8_t *output);
 void fg_depthwise_conv2d_one_channel_fused_s8(const fg_conv2d_params *params, const int8_t *input,
                                               const int8_t *filter, int8_t *output);
+/* fg_conv2d_folded_fused_s8 for windows of rows of at most FG_ROW_TAPS taps that take one call of the loop, whole
+ * groups of eight outputs, not dilated along x (firmware_gen/ops/convolution/fused_output.py, rows_serve): each row one
+ * pass of a sixteen-tap loop entered by a computed jump (fg/support/fused_group.h, fg_fused_row_span), the inside
+ * windows read in place, a row's run of them at once. */
+void fg_conv2d_folded_rows_s8(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter,
+                              int8_t *output);
+/* The five above for a layer whose output zero point is -128 and clamp all of int8 (ReLU's): params->packed holds one
+ * fg_floor_channel per output channel (fg/support/requantize_fast.h), its start with the bias (less 2^21 per call for
+ * the even channels) in it: 6 instructions an output instead of 11. */
+void fg_conv2d_pointwise_fused_floor_s8(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter,
+                                        int8_t *output);
+void fg_conv2d_folded_fused_floor_s8(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter,
+                                     int8_t *output);
+void fg_conv2d_folded_gathered_floor_s8(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter,
+                                        int8_t *output);
+void fg_depthwise_conv2d_one_channel_fused_floor_s8(const fg_conv2d_params *params, const int8_t *input,
+                                                    const int8_t *filter, int8_t *output);
+void fg_conv2d_folded_rows_floor_s8(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter,
+                                    int8_t *output);
 
 /* fg_conv2d_pointwise_s8 on its compact blocked layout with the output stage fused: two pixels x four channels per
  * pass of the blocked loop (fg/support/blocked_run.h), each channel's two sums requantized from registers with the fast

@@ -146,20 +146,11 @@ FG_HOT_LOOP static void fg_dw_planar_outputs(const int32_t *sums, int32_t count,
     }
 }
 
-/* The output stage of a layer whose output zero point is -128 and clamp all of int8 (ReLU's), for a right shift r in
- * [1, 23] and a bias that no sum of nine int8 products wraps: with a = bias + sum, the fast output stage
- * (fg/support/requantize_fast.h) without its terms for a < 0 (those outputs clamp to -128 either way, as the exact ones do)
- * is floor((a * M + 2^30 + 2^(30+r)) / 2^(31+r)) - 128: one SMLAL from the per-channel 64-bit start
- * bias * M + 2^30 + 2^(30+r) - 2^(38+r), then the high word shifted right by r - 1 and saturated. */
-typedef struct {
-    uint32_t start_low;
-    int32_t start_high;
-    int32_t multiplier, shift;  /* shift: r - 1 */
-} fg_dw_floor_stage;
-
+/* The output stage of a layer whose output zero point is -128 and clamp all of int8 (ReLU's): fg_floor_channel
+ * (fg/support/requantize_fast.h) set up per channel, for a bias that no sum of nine int8 products wraps. */
 #define FG_DW_SUM_BOUND 147456  /* 9 * 128 * 128: no sum of a window's products is larger */
 
-static int fg_dw_floor_stage_of(const fg_requant_params *q, int32_t entry, int32_t bias, fg_dw_floor_stage *s) {
+static int fg_dw_floor_stage_of(const fg_requant_params *q, int32_t entry, int32_t bias, fg_floor_channel *s) {
     const int32_t r = -q->shifts[entry], m = q->multipliers[entry];
     if (q->output_offset != -128 || q->activation_min != -128 || q->activation_max != 127 || r < 1 || r > 23 ||
         m < 0 || bias > INT32_MAX - FG_DW_SUM_BOUND || bias < INT32_MIN + FG_DW_SUM_BOUND) {
@@ -171,12 +162,6 @@ static int fg_dw_floor_stage_of(const fg_requant_params *q, int32_t entry, int32
     s->multiplier = m;
     s->shift = r - 1;
     return 1;
-}
-
-static inline int8_t fg_dw_floor_output(int32_t sum, const fg_dw_floor_stage *s) {
-    const int64_t start = (int64_t)(((uint64_t)(uint32_t)s->start_high << 32) | s->start_low);
-    const int32_t high = (int32_t)((start + (int64_t)sum * s->multiplier) >> 32) >> s->shift;
-    return (int8_t)fg_clamp_i32(high, -128, 127);
 }
 
 #if defined(__arm__) && defined(__thumb2__)
@@ -211,19 +196,19 @@ static inline __attribute__((always_inline)) void fg_dw_floor_pairs(const int32_
 }
 #endif
 
-/* output x of run i = fg_dw_floor_output(sums[i * count + x]) at out[i * run_step + x * step], x < count, i < runs
+/* output x of run i = fg_floor_output(sums[i * count + x]) at out[i * run_step + x * step], x < count, i < runs
  * (the rows of a band whose outputs do not continue each other: one set-up for all of them). */
 static void fg_dw_floor_outputs(const int32_t *sums, int32_t count, int32_t runs, int32_t run_step,
-                                const fg_dw_floor_stage *s, int8_t *out, int32_t step) {
+                                const fg_floor_channel *s, int8_t *out, int32_t step) {
 #if defined(__arm__) && defined(__thumb2__)
     struct {
         const int32_t *end;
         int32_t step;
-        fg_dw_floor_stage stage;
+        fg_floor_channel stage;
     } job = {sums, step, *s};
     for (int32_t i = 0; i < runs; ++i, sums += count, out += run_step) {
         if (count & 1) {
-            out[(count - 1) * step] = fg_dw_floor_output(sums[count - 1], s);
+            out[(count - 1) * step] = fg_floor_output(sums[count - 1], s);
         }
         if (count < 2) {
             continue;
@@ -234,7 +219,7 @@ static void fg_dw_floor_outputs(const int32_t *sums, int32_t count, int32_t runs
 #else
     for (int32_t i = 0; i < runs; ++i, sums += count, out += run_step) {
         for (int32_t x = 0; x < count; ++x) {
-            out[x * step] = fg_dw_floor_output(sums[x], s);
+            out[x * step] = fg_floor_output(sums[x], s);
         }
     }
 #endif
@@ -290,7 +275,7 @@ FG_HOT_LOOP static void fg_dw_planar_fill(const fg_dw_walk *v, const int8_t *ima
  * the previous row's. */
 static inline __attribute__((always_inline)) void fg_dw_planar_band_outputs(
     const fg_depthwise_conv2d_params *p, const fg_dw_walk *v, int32_t c, const int32_t *sums, int32_t rows,
-    const fg_dw_floor_stage *floor_stage, const fg_fast_channel *fast, int8_t *out) {
+    const fg_floor_channel *floor_stage, const fg_fast_channel *fast, int8_t *out) {
     const int32_t n = v->out_cols, step = v->out_col_step;
     int32_t runs = rows, count = n;
     if (v->out_row_step == n * step) {
@@ -325,7 +310,7 @@ static void fg_dw_planar_channel(const fg_depthwise_conv2d_params *p, const fg_d
                                  int32_t *sums) {
     const fg_requant_params *q = &p->requant;
     const int32_t entry = q->per_channel ? c : 0;
-    fg_dw_floor_stage floor_stage;
+    fg_floor_channel floor_stage;
     const int floor = fg_dw_floor_stage_of(q, entry, p->folded_bias[c], &floor_stage);
     fg_fast_channel fast;  /* only without the floor stage */
     const fg_fast_channel *k = !floor && fg_fast_channel_of(q->multipliers[entry], q->shifts[entry], &fast) ? &fast

@@ -10,13 +10,13 @@ static inline void fg_expanded_store(const int64_t s[4], const fg_fused_channel 
     if (count == FG_PAIRED_CHANNELS) {
 #pragma GCC unroll 1
         for (int32_t k = 0; k < FG_PAIRED_WORDS; ++k) {
-            fg_fused_put(fg_low_field(s[k]), &c, offset, &out);
-            fg_fused_put(fg_high_field(s[k]), &c, offset, &out);
+            fg_fused_put(fg_low_field(s[k]), &c, offset, &out, 0);
+            fg_fused_put(fg_high_field(s[k]), &c, offset, &out, 0);
         }
         return;
     }
     for (int32_t j = 0; j < count; ++j) {
-        fg_fused_put(j % 2 ? fg_high_field(s[j / 2]) : fg_low_field(s[j / 2]), &c, offset, &out);
+        fg_fused_put(j % 2 ? fg_high_field(s[j / 2]) : fg_low_field(s[j / 2]), &c, offset, &out, 0);
     }
 }
 
@@ -76,7 +76,7 @@ static inline void fg_group_line(const int8_t *x, int32_t run, int32_t count, co
         int8_t *o = out + i * out_c;
         int64_t s[4];
         fg_window_sums(1, run, 0, x, words, s);
-        fg_fused_store8(s, &k, offset, &o);
+        fg_fused_store8(s, &k, offset, &o, 0);
     }
 }
 

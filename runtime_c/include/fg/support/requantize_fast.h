@@ -73,4 +73,21 @@ static inline int8_t fg_fast_output(uint32_t acc, const fg_fast_channel *c, int3
 #endif
 }
 
+/* The output stage of a layer whose output zero point is -128 and clamp all of int8 (ReLU's), for a right shift r in
+ * [1, 23] and an accumulator a = bias + sum that does not wrap: the fast stage without its terms for a < 0 (those
+ * outputs clamp to -128 either way, as the exact ones do) is floor((a * M + 2^30 + 2^(30+r)) / 2^(31+r)) - 128, one
+ * SMLAL from the channel's 64-bit start bias * M + 2^30 + 2^(30+r) - 2^(38+r) by the sum, then the high word
+ * shifted right by r - 1 and saturated. A channel of multiplier 0 outputs -128 with the start of bias 0 and r = 2. */
+typedef struct {
+    uint32_t start_low;
+    int32_t start_high;
+    int32_t multiplier, shift;  /* shift: r - 1 */
+} fg_floor_channel;
+
+static inline int8_t fg_floor_output(int32_t sum, const fg_floor_channel *c) {
+    const int64_t start = (int64_t)(((uint64_t)(uint32_t)c->start_high << 32) | c->start_low);
+    const int32_t high = (int32_t)((start + (int64_t)sum * c->multiplier) >> 32) >> c->shift;
+    return (int8_t)fg_clamp_i32(high, -128, 127);
+}
+
 #endif /* FG_REQUANTIZE_FAST_H */
