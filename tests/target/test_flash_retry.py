@@ -1,0 +1,40 @@
+"""driver/deploy.py: a firmware the linker finds over the flash is lowered again with that many bytes fewer
+constants in wide weight layouts, and built again, until it fits. The wide layouts' budget counts a fixed reserve for
+the code (ops/convolution/wide_layout.py's CODE_RESERVE); here the reserve is set to nothing, as if a model's kernels
+(or Zephyr's kernel beside them) took more than it, so that the first link overflows."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from target_fixtures import needs_cross_gcc
+
+from firmware_gen.backend.options import GenerationOptions
+from firmware_gen.driver.deploy import prepare
+from firmware_gen.modelgen.zoo import SYNTHETIC_MODELS
+from firmware_gen.ops import variant_budget, wide_weights
+from firmware_gen.ops.convolution import wide_layout
+from firmware_gen.ops.convolution.wide_layout import constant_bytes
+from firmware_gen.target.boards import load_board
+
+
+@needs_cross_gcc
+def test_a_build_over_the_flash_is_built_again_with_fewer_wide_constants(monkeypatch):
+    model = SYNTHETIC_MODELS["small_mobilenet_v2"]()
+    board = load_board("mps2_an385")  # RAM for the whole-tensor plan: no patch stage (whose retry comes first)
+    compact = prepare(model, "m.tflite", board, generation=GenerationOptions(compact_weights=True))
+    wide = prepare(model, "m.tflite", board)  # 4 MiB: every wide layout
+    extra = wide.firmware.flash_bytes - compact.firmware.flash_bytes
+    assert extra > 4096
+    size = compact.firmware.flash_bytes + extra // 2
+    small = dataclasses.replace(board, regions=tuple(dataclasses.replace(r, size=size) if r.name == "code SRAM" else r
+                                                     for r in board.regions))
+    for module in (wide_layout, wide_weights, variant_budget):
+        monkeypatch.setattr(module, "CODE_RESERVE", 0)
+    said: list[str] = []
+    built = prepare(model, "m.tflite", small, progress=said.append)
+    assert any("does not fit" in line and "trying narrower weight layouts" in line for line in said), said
+    assert built.firmware.flash_bytes <= size
+    narrowed = constant_bytes(built.compiled.graph, built.compiled.calls)
+    assert (constant_bytes(compact.compiled.graph, compact.compiled.calls) < narrowed
+            < constant_bytes(wide.compiled.graph, wide.compiled.calls))  # some wide layouts kept, not all
