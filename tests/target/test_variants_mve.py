@@ -174,8 +174,11 @@ def _depthwise_cases() -> list[bytes]:
 
 def _fully_connected_cases() -> list[bytes]:
     depths = [*CHANNELS, 100, 250, 1, 16, 48]
-    return [fully_connected_case(400 + k, 1 + k % 3, depth, CHANNELS[(k * 3 + 1) % len(CHANNELS)])
-            for k, depth in enumerate(depths)]
+    cases = [fully_connected_case(400 + k, 1 + k % 3, depth, CHANNELS[(k * 3 + 1) % len(CHANNELS)])
+             for k, depth in enumerate(depths)]
+    # one row against pairs of blocks (the one-row loop): more than eight steps, long rows, a row padded to 16 taps
+    return cases + [fully_connected_case(430 + k, 1, depth, out_c)
+                    for k, (depth, out_c) in enumerate([(160, 24), (144, 40), (640, 16), (8, 128), (32, 9), (80, 17)])]
 
 
 BATCHES = {

@@ -58,6 +58,11 @@ void fg_mve_gemm_s4_signed(const int8_t *x0, const int8_t *x1, int32_t depth, in
  * every pair of rows set st up once (fg_mve_gemm_begin) and move only the rows and out0. */
 const int32_t *fg_mve_gemm_blocks2(fg_mve_gemm_state *st, const int32_t *packed, const fg_mve_clamp *clamp,
                                    int shifts_left);
+/* One row (st: x, its depth a multiple of 16, out, rounds, entry, block_bytes, end) against every pair of full blocks
+ * of four output channels from packed, eight channels per pass in one assembly loop; returns packed past the last
+ * pair. */
+const int32_t *fg_mve_gemm_row8(fg_mve_row_state *st, const int32_t *packed, const fg_mve_clamp *clamp,
+                                int shifts_left);
 /* fg_mve_gemm_blocks2 against the signed 4-bit GEMM layout (its left shifts always apply: from the quant blocks where
  * shifts_left, else the -4 of the first channels of the pairs, the same for every block). */
 const int32_t *fg_mve_gemm_blocks2_s4(fg_mve_gemm_state *st, const int32_t *packed, const fg_mve_clamp *clamp,

@@ -97,22 +97,7 @@ __attribute__((noinline)) static const int32_t *NAME(fg_mve_gemm_state *st, cons
                      "str %[pk], [%[st], #24]\n" \
                      PAST_QUANT \
                      "ldr %[t], [%[st], #28]\n" \
-                     "tbb [pc, %[t]]\n" \
-                     ".Lentries%=:\n" \
-                     ".byte (.Ls0%= - .Lentries%=) / 2, (.Ls7%= - .Lentries%=) / 2\n" \
-                     ".byte (.Ls6%= - .Lentries%=) / 2, (.Ls5%= - .Lentries%=) / 2\n" \
-                     ".byte (.Ls4%= - .Lentries%=) / 2, (.Ls3%= - .Lentries%=) / 2\n" \
-                     ".byte (.Ls2%= - .Lentries%=) / 2, (.Ls1%= - .Lentries%=) / 2\n" \
-                     ".Ls0%=:\n" STEP \
-                     ".Ls1%=:\n" STEP \
-                     ".Ls2%=:\n" STEP \
-                     ".Ls3%=:\n" STEP \
-                     ".Ls4%=:\n" STEP \
-                     ".Ls5%=:\n" STEP \
-                     ".Ls6%=:\n" STEP \
-                     ".Ls7%=:\n" STEP \
-                     "subs %[n], %[n], #1\n" \
-                     "bne .Ls0%=\n" \
+                     FG_MVE_UNROLLED8(STEP) \
                      COLLECT \
                      "ldr %[px0], [%[st], #24]\n" \
                      "add %[px1], %[st], #32\n" \
@@ -125,20 +110,9 @@ __attribute__((noinline)) static const int32_t *NAME(fg_mve_gemm_state *st, cons
                      "vqrdmulh.s32 q0, q0, q2\n" \
                      "vqrdmulh.s32 q1, q1, q2\n" \
                      "vldrw.32 q2, [%[px0], #32]\n" \
-                     "vand q3, q0, q2\n" \
-                     "vshr.s32 q3, q3, #31\n" \
-                     "vqadd.s32 q0, q0, q3\n" \
-                     "vrshl.s32 q0, q0, q2\n" \
-                     "vand q3, q1, q2\n" \
-                     "vshr.s32 q3, q3, #31\n" \
-                     "vqadd.s32 q1, q1, q3\n" \
-                     "vrshl.s32 q1, q1, q2\n" \
-                     "vadd.i32 q0, q0, %q[v]\n" \
-                     "vadd.i32 q1, q1, %q[v]\n" \
-                     "vmax.s32 q0, q0, %q[lo]\n" \
-                     "vmax.s32 q1, q1, %q[lo]\n" \
-                     "vmin.s32 q0, q0, %q[hi]\n" \
-                     "vmin.s32 q1, q1, %q[hi]\n" \
+                     FG_MVE_ROUND_DIVIDE("q0") \
+                     FG_MVE_ROUND_DIVIDE("q1") \
+                     FG_MVE_OFFSET_CLAMP2 \
                      "ldrd r0, r2, [%[st], #12]\n" \
                      "vstrb.32 q1, [r2], #4\n" \
                      "vstrb.32 q0, [r0], #4\n" \

@@ -23,6 +23,35 @@
 
 #include "fg/support/dot_s8.h"
 
+/* The GEMM loops' dot products: STEP unrolled 8 times, entered by TBB at %[t] = steps % 8 steps before the end of a
+ * round, %[n] rounds. */
+#define FG_MVE_UNROLLED8(STEP)                                                   \
+    "tbb [pc, %[t]]\n"                                                          \
+    ".Lentries%=:\n"                                                            \
+    ".byte (.Ls0%= - .Lentries%=) / 2, (.Ls7%= - .Lentries%=) / 2\n"            \
+    ".byte (.Ls6%= - .Lentries%=) / 2, (.Ls5%= - .Lentries%=) / 2\n"            \
+    ".byte (.Ls4%= - .Lentries%=) / 2, (.Ls3%= - .Lentries%=) / 2\n"            \
+    ".byte (.Ls2%= - .Lentries%=) / 2, (.Ls1%= - .Lentries%=) / 2\n"            \
+    ".Ls0%=:\n" STEP ".Ls1%=:\n" STEP ".Ls2%=:\n" STEP ".Ls3%=:\n" STEP       \
+    ".Ls4%=:\n" STEP ".Ls5%=:\n" STEP ".Ls6%=:\n" STEP ".Ls7%=:\n" STEP       \
+    "subs %[n], %[n], #1\n"                                                     \
+    "bne .Ls0%=\n"
+
+/* The GEMM loops' output stage after the multipliers (as fg_mve_requantize): TFLite's rounding divide of acc by the
+ * right shifts in q2 (q3 a scratch), then of q0 and q1: offset %q[v], clamp to %q[lo], %q[hi]. */
+#define FG_MVE_ROUND_DIVIDE(acc)                \
+    "vand q3, " acc ", q2\n"                   \
+    "vshr.s32 q3, q3, #31\n"                   \
+    "vqadd.s32 " acc ", " acc ", q3\n"         \
+    "vrshl.s32 " acc ", " acc ", q2\n"
+#define FG_MVE_OFFSET_CLAMP2                    \
+    "vadd.i32 q0, q0, %q[v]\n"                 \
+    "vadd.i32 q1, q1, %q[v]\n"                 \
+    "vmax.s32 q0, q0, %q[lo]\n"                \
+    "vmax.s32 q1, q1, %q[lo]\n"                \
+    "vmin.s32 q0, q0, %q[hi]\n"                \
+    "vmin.s32 q1, q1, %q[hi]\n"
+
 /* The quantization of one block of four output channels, as the variants' packed tables store it (int32 each). */
 typedef struct {
     int32x4_t bias, multiplier, left, right;
@@ -49,6 +78,20 @@ typedef struct {
     int32_t sums[8];        /* 32: the accumulators on their way to vector registers */
     uint32_t second;        /* 64: row 1's outputs, from row 0's */
 } fg_mve_gemm_state;
+
+/* What fg_mve_gemm_row8's assembly loop reads and updates in memory (one row against pairs of blocks; its registers
+ * hold the accumulators); the offsets are the loop's. */
+typedef struct {
+    const int8_t *x;        /* 0: the row, read up to a multiple of 16 taps */
+    int32_t rounds;         /* 4: ceil(steps / 8), steps = depth / 16 */
+    int8_t *out;            /* 8: advanced by 8 per pair of blocks */
+    int32_t block_bytes;    /* 12: one block of the GEMM layout */
+    const int32_t *quant;   /* 16: the first block's multipliers */
+    int32_t entry;          /* 20: steps % 8 (fg_mve_gemm_state's entry) */
+    const int32_t *end;     /* 24: past the last pair of full blocks */
+    int32_t unused;         /* 28 */
+    int32_t sums[8];        /* 32: the accumulators on their way to vector registers */
+} fg_mve_row_state;
 
 /* fg_mve_gemm_state and, before it, where the offset 4-bit layout's loop starts its eight accumulators (LDMDB from
  * the state): per row, -8 x the row's sum for channels 0 and 2 (the low nibbles' offset), 0 for channels 1 and 3. */
