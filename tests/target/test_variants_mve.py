@@ -94,8 +94,11 @@ def add_case(seed: int, shape: tuple[int, ...], other: tuple[int, ...] | None = 
 
 def _add_cases() -> list[bytes]:
     rng = np.random.default_rng(5)
-    return [add_case(600 + k, (1, int(rng.integers(1, 6)), int(rng.integers(1, 6)), size))
-            for k, size in enumerate([*CHANNELS, 3, 7, 16, 32, 64, 5])]
+    cases = [add_case(600 + k, (1, int(rng.integers(1, 6)), int(rng.integers(1, 6)), size))
+             for k, size in enumerate([*CHANNELS, 3, 7, 16, 32, 64, 5])]
+    # long enough for the tables of the inputs' scaled values (512 elements and more), a tail of 1 to 3
+    return cases + [add_case(650 + k, shape) for k, shape in enumerate([(1, 8, 8, 32), (1, 7, 9, 17), (1, 4, 4, 32),
+                                                                         (1, 3, 5, 35)])]
 
 
 def pool_case(seed: int, shape: tuple[int, int, int, int], filter_hw: tuple[int, int], stride: int,
