@@ -172,7 +172,10 @@ def _depthwise_cases() -> list[bytes]:
             shape = (1, 7, 6, channels)
         cases.append(conv_case(300 + k, "DEPTHWISE_CONV_2D", shape, (3, 3), 1, stride, dilation,
                                "VALID" if k % 5 == 4 and min(shape[1:3]) > 4 else "SAME"))
-    return cases
+    # long interior runs: pixels in pairs (odd and even runs, strides 1 and 2, dilation 2)
+    geometries = [((1, 6, 12, 32), 1, 1), ((1, 9, 11, 16), 2, 1), ((1, 7, 10, 8), 1, 2), ((2, 5, 9, 12), 1, 1)]
+    return cases + [conv_case(340 + k, "DEPTHWISE_CONV_2D", shape, (3, 3), 1, stride, dilation)
+                    for k, (shape, stride, dilation) in enumerate(geometries)]
 
 
 def _fully_connected_cases() -> list[bytes]:

@@ -184,6 +184,127 @@ FG_HOT_LOOP __attribute__((noinline)) static void NAME(const int8_t *first, cons
 FG_DW_GATHERED_RUN(fg_dw_gathered_run_shifted, FG_DW_LEFT_SHIFT)
 FG_DW_GATHERED_RUN(fg_dw_gathered_run, "")
 
+/* What the pairs' gathering loop reads and updates in memory. */
+typedef struct {
+    int32_t sums[8];              /* 0: pixel A's four scalar accumulators, then pixel B's */
+    const int32_t *packed;        /* 32: the first block of the gathering layout */
+    int32_t blocks;               /* 36 */
+    int32_t advance;              /* 40: from past pixel A's last channel to the next pair's first */
+    int32_t pairs;                /* 44: left to do */
+    int32_t offset;               /* 48: the output offset */
+    int8_t *second;               /* 52: where pixel B's next outputs go in row (advanced by 4 per block) */
+    int8_t *row;                  /* 56: pixel B's outputs, until all its inputs are read */
+    int32_t channels;             /* 60 */
+    int32x4_t low, high;          /* 64, 80 */
+} fg_dw_pairs_state;
+
+/* Taps 0-7 of one channel of two pixels (B: offsets tapsB, one pixel step further) dotted with the channel's eight
+ * weights (loaded once) into A's and B's accumulators. */
+#define FG_DW_GATHER2(offset, acc, acc_b)           \
+    "vldrb.s16 q0, [%[x], %q[taps]]\n"             \
+    "vldrb.s16 q1, [%[x], %q[tapsb]]\n"            \
+    "vldrh.16 q2, [%[pk], #" #offset "]\n"         \
+    "vmladava.s16 " acc ", q0, q2\n"               \
+    "vmladava.s16 " acc_b ", q1, q2\n"             \
+    "adds %[x], %[x], #1\n"
+#define FG_DW_LEFT_SHIFT2 "vldrw.32 q2, [%[pk], #16]\n" "vshl.s32 q0, q0, q2\n" "vshl.s32 q1, q1, q2\n"
+
+/* fg_dw_gathered_run two pixels at a time (a run of 2 x pairs pixels), each weight vector loaded once for both: per
+ * block A's outputs are stored, B's go to a row on the stack, copied to the output once every block of B is read
+ * (ops/overlap.py's order: each pixel's outputs after its reads, those of the pixel before). */
+#define FG_DW_GATHERED_PAIRS(NAME, LEFT_SHIFT) \
+FG_HOT_LOOP __attribute__((noinline)) static void NAME(const int8_t *first, fg_dw_pairs_state *st, \
+                                                       uint16x8_t tap_offsets, uint16x8_t tap_offsets_b, \
+                                                       uint32x4_t tap8, uint32x4_t tap8_b, int8_t *out) { \
+    const int32_t *pk; \
+    int32_t n; \
+    __asm__ volatile("3:\n" \
+                     "ldr %[pk], [%[st], #32]\n" \
+                     "ldr %[n], [%[st], #36]\n" \
+                     "1:\n" \
+                     "ldm %[pk], {r8, r10, r12, lr}\n" \
+                     "ldm %[pk]!, {r0, r2, r4, r6}\n" \
+                     FG_DW_GATHER2(48, "r0", "r8") FG_DW_GATHER2(64, "r2", "r10") \
+                     FG_DW_GATHER2(80, "r4", "r12") FG_DW_GATHER2(96, "r6", "lr") \
+                     "vldrb.s32 q0, [%[x], %q[tap8]]\n" \
+                     "vldrb.s32 q1, [%[x], %q[tap8b]]\n" \
+                     "vldrw.32 q2, [%[pk], #112]\n" \
+                     "vmul.i32 q0, q0, q2\n" \
+                     "vmul.i32 q1, q1, q2\n" \
+                     "stm %[st], {r0, r2, r4, r6, r8, r10, r12, lr}\n" \
+                     "vldrw.32 q2, [%[st]]\n" \
+                     "vadd.i32 q0, q0, q2\n" \
+                     "vldrw.32 q2, [%[st], #16]\n" \
+                     "vadd.i32 q1, q1, q2\n" \
+                     LEFT_SHIFT \
+                     "vldrw.32 q2, [%[pk]]\n" \
+                     "vqrdmulh.s32 q0, q0, q2\n" \
+                     "vqrdmulh.s32 q1, q1, q2\n" \
+                     "vldrw.32 q2, [%[pk], #32]\n" \
+                     FG_MVE_ROUND_DIVIDE("q0") \
+                     FG_MVE_ROUND_DIVIDE("q1") \
+                     "ldr r0, [%[st], #48]\n" \
+                     "vadd.i32 q0, q0, r0\n" \
+                     "vadd.i32 q1, q1, r0\n" \
+                     "vldrw.32 q2, [%[st], #64]\n" \
+                     "vmax.s32 q0, q0, q2\n" \
+                     "vmax.s32 q1, q1, q2\n" \
+                     "vldrw.32 q2, [%[st], #80]\n" \
+                     "vmin.s32 q0, q0, q2\n" \
+                     "vmin.s32 q1, q1, q2\n" \
+                     "vstrb.32 q0, [%[out]], #4\n" \
+                     "ldr r0, [%[st], #52]\n" \
+                     "vstrb.32 q1, [r0], #4\n" \
+                     "str r0, [%[st], #52]\n" \
+                     "adds %[pk], %[pk], #128\n" \
+                     "subs %[n], %[n], #1\n" \
+                     "bne 1b\n" \
+                     "ldrd r0, r2, [%[st], #56]\n" \
+                     "str r0, [%[st], #52]\n" \
+                     "mov r4, %[out]\n" \
+                     "add %[out], %[out], r2\n" \
+                     "dlstp.8 lr, r2\n" \
+                     "2:\n" \
+                     "vldrb.8 q0, [r0], #16\n" \
+                     "vstrb.8 q0, [r4], #16\n" \
+                     "letp lr, 2b\n" \
+                     "ldr %[n], [%[st], #40]\n" \
+                     "add %[x], %[x], %[n]\n" \
+                     "ldr %[n], [%[st], #44]\n" \
+                     "subs %[n], %[n], #1\n" \
+                     "str %[n], [%[st], #44]\n" \
+                     "bne 3b\n" \
+                     : [x] "+r"(first), [out] "+l"(out), [pk] "=&r"(pk), [n] "=&r"(n) \
+                     : [st] "r"(st), [taps] "w"(tap_offsets), [tapsb] "w"(tap_offsets_b), [tap8] "w"(tap8), \
+                       [tap8b] "w"(tap8_b) \
+                     : "r0", "r2", "r4", "r6", "r8", "r10", "r12", "lr", "q0", "q1", "q2", "q3", "memory", "cc"); \
+}
+FG_DW_GATHERED_PAIRS(fg_dw_gathered_pairs_shifted, FG_DW_LEFT_SHIFT2)
+FG_DW_GATHERED_PAIRS(fg_dw_gathered_pairs, "")
+
+/* The first 2 x pairs pixels of an interior run (fg_dw_gathered_run's arguments) through fg_dw_gathered_pairs. */
+static void fg_dw_pairs(const int8_t *first, const int32_t *packed, int32_t channels, int32_t pairs,
+                        int32_t pixel_step, uint16x8_t tap_offsets, uint32_t tap8_offset, int shifts_left,
+                        const fg_mve_clamp *clamp, int8_t *out) {
+    int8_t row[FG_MVE_DEPTHWISE_MAX];
+    fg_dw_pairs_state st;
+    st.packed = packed;
+    st.blocks = channels >> 2;
+    st.advance = 2 * pixel_step - channels;
+    st.pairs = pairs;
+    st.offset = clamp->offset;
+    st.second = row;
+    st.row = row;
+    st.channels = channels;
+    st.low = clamp->low;
+    st.high = clamp->high;
+    const uint32x4_t tap8 = vaddq_n_u32(vidupq_n_u32(0, 1), tap8_offset - 4u);  /* from past the block */
+    const uint16x8_t tap_offsets_b = vaddq_n_u16(tap_offsets, (uint16_t)pixel_step);
+    const uint32x4_t tap8_b = vaddq_n_u32(tap8, (uint32_t)pixel_step);
+    (shifts_left ? fg_dw_gathered_pairs_shifted : fg_dw_gathered_pairs)(first, &st, tap_offsets, tap_offsets_b, tap8,
+                                                                          tap8_b, out);
+}
+
 /* One output pixel at the border as fg_dw_gathered_run: `first` is where its top left tap would be; taps 0-7 in the
  * padding are masked off (`inside`, two predicate bits per int16 lane) and read the zero point, tap 8 is gathered
  * from tap8 (per lane: the image or the zero-point row). VPR is saved and restored around the loop. */
@@ -289,6 +410,7 @@ void fg_depthwise_conv2d_3x3_s8_mve(const fg_depthwise_conv2d_params *p, const i
     const int runs = (channels & 3) == 0;  /* interior pixels of a row in one call */
     /* The gathering layout follows the first; its tap offsets must fit in 16 bits. */
     const int gather = runs && 2 * (row_step + col_step) < 65536;
+    const int pairs_fit = 2 * (row_step + col_step) + pixel_step < 65536;  /* pixel B's tap offsets too */
     const int32_t *gathering = packed + FG_DW_BLOCK_WORDS * ((channels + 3) >> 2);
     const int shifts_left = fg_mve_any_left_shift(&p->requant, channels);
     uint16_t offsets[8];
@@ -308,6 +430,14 @@ void fg_depthwise_conv2d_3x3_s8_mve(const fg_depthwise_conv2d_params *p, const i
                 int32_t pixels = 1;
                 if (gather && rows_inside && ox >= first && ox < end) {
                     pixels = end - ox;
+                    if (pixels >= 2 && pairs_fit) {
+                        const int32_t pairs = pixels >> 1;
+                        fg_dw_pairs(image + y0 * row_bytes + x0 * channels, gathering, channels, pairs, pixel_step,
+                                    tap_offsets, tap8_offset, shifts_left, &clamp, output);
+                        ox += 2 * pairs;
+                        output += 2 * pairs * channels;
+                        continue;
+                    }
                     (shifts_left ? fg_dw_gathered_run_shifted : fg_dw_gathered_run)(
                                        image + y0 * row_bytes + x0 * channels, gathering, channels, pixels,
                                        pixel_step, tap_offsets, tap8_offset, &clamp, output);
