@@ -177,8 +177,10 @@ def _depthwise_cases() -> list[bytes]:
             shape = (1, 7, 6, channels)
         cases.append(conv_case(300 + k, "DEPTHWISE_CONV_2D", shape, (3, 3), 1, stride, dilation,
                                "VALID" if k % 5 == 4 and min(shape[1:3]) > 4 else "SAME"))
-    # long interior runs: pixels in pairs (odd and even runs, strides 1 and 2, dilation 2)
-    geometries = [((1, 6, 12, 32), 1, 1), ((1, 9, 11, 16), 2, 1), ((1, 7, 10, 8), 1, 2), ((2, 5, 9, 12), 1, 1)]
+    # long rows: pixels in pairs (odd and even rows, strides 1 and 2, dilation 2, padded or not),
+    # and a padded layer whose band of three tap rows does not fit the stack (through the image)
+    geometries = [((1, 6, 12, 32), 1, 1), ((1, 9, 11, 16), 2, 1), ((1, 7, 10, 8), 1, 2), ((2, 5, 9, 12), 1, 1),
+                  ((1, 3, 50, 32), 1, 1)]
     return cases + [conv_case(340 + k, "DEPTHWISE_CONV_2D", shape, (3, 3), 1, stride, dilation)
                     for k, (shape, stride, dilation) in enumerate(geometries)]
 

@@ -192,7 +192,7 @@ typedef struct {
     int32_t advance;              /* 40: from past pixel A's last channel to the next pair's first */
     int32_t pairs;                /* 44: left to do */
     int32_t offset;               /* 48: the output offset */
-    int8_t *second;               /* 52: where pixel B's next outputs go in row (advanced by 4 per block) */
+    int32_t unused;               /* 52 */
     int8_t *row;                  /* 56: pixel B's outputs, until all its inputs are read */
     int32_t channels;             /* 60 */
     int32x4_t low, high;          /* 64, 80 */
@@ -218,6 +218,7 @@ FG_HOT_LOOP __attribute__((noinline)) static void NAME(const int8_t *first, fg_d
                                                        uint32x4_t tap8, uint32x4_t tap8_b, int8_t *out) { \
     const int32_t *pk; \
     int32_t n; \
+    int8_t *second = st->row; \
     __asm__ volatile("3:\n" \
                      "ldr %[pk], [%[st], #32]\n" \
                      "ldr %[n], [%[st], #36]\n" \
@@ -253,14 +254,12 @@ FG_HOT_LOOP __attribute__((noinline)) static void NAME(const int8_t *first, fg_d
                      "vmin.s32 q0, q0, q2\n" \
                      "vmin.s32 q1, q1, q2\n" \
                      "vstrb.32 q0, [%[out]], #4\n" \
-                     "ldr r0, [%[st], #52]\n" \
-                     "vstrb.32 q1, [r0], #4\n" \
-                     "str r0, [%[st], #52]\n" \
+                     "vstrb.32 q1, [%[second]], #4\n" \
                      "adds %[pk], %[pk], #128\n" \
                      "subs %[n], %[n], #1\n" \
                      "bne 1b\n" \
                      "ldrd r0, r2, [%[st], #56]\n" \
-                     "str r0, [%[st], #52]\n" \
+                     "mov %[second], r0\n" \
                      "mov r4, %[out]\n" \
                      "add %[out], %[out], r2\n" \
                      "dlstp.8 lr, r2\n" \
@@ -274,7 +273,7 @@ FG_HOT_LOOP __attribute__((noinline)) static void NAME(const int8_t *first, fg_d
                      "subs %[n], %[n], #1\n" \
                      "str %[n], [%[st], #44]\n" \
                      "bne 3b\n" \
-                     : [x] "+r"(first), [out] "+l"(out), [pk] "=&r"(pk), [n] "=&r"(n) \
+                     : [x] "+r"(first), [out] "+l"(out), [second] "+l"(second), [pk] "=&r"(pk), [n] "=&r"(n) \
                      : [st] "r"(st), [taps] "w"(tap_offsets), [tapsb] "w"(tap_offsets_b), [tap8] "w"(tap8), \
                        [tap8b] "w"(tap8_b) \
                      : "r0", "r2", "r4", "r6", "r8", "r10", "r12", "lr", "q0", "q1", "q2", "q3", "memory", "cc"); \
@@ -293,7 +292,6 @@ static void fg_dw_pairs(const int8_t *first, const int32_t *packed, int32_t chan
     st.advance = 2 * pixel_step - channels;
     st.pairs = pairs;
     st.offset = clamp->offset;
-    st.second = row;
     st.row = row;
     st.channels = channels;
     st.low = clamp->low;
@@ -394,8 +392,83 @@ static void fg_dw_taps(const fg_depthwise_conv2d_params *p, const int8_t *image,
     }
 }
 
+/* The byte offsets of taps 0-7 from tap 0, rows row_step apart, columns col_step apart (the gathering loops'). */
+static uint16x8_t fg_dw_tap_offsets(int32_t row_step, int32_t col_step) {
+    uint16_t offsets[8];
+    for (int32_t k = 0; k < 8; ++k) {
+        offsets[k] = (uint16_t)((k / 3) * row_step + (k % 3) * col_step);
+    }
+    return vldrhq_u16(offsets);
+}
+
+/* The largest band of three tap rows (with their zero-point columns) on the stack. */
+enum { FG_DW_BAND_MAX = 4096 };
+
+/* Band pixels per tap row: from image column -pad_left to the last output pixel's last tap. */
+static int32_t fg_dw_band_width(const fg_depthwise_conv2d_params *p) {
+    return (p->out_w - 1) * p->stride_w + 2 * p->dilation_w + 1;
+}
+
+/* The three tap rows of the output row whose window starts at image row y0 into a band of `width` pixels per row from
+ * image column -pad_left, whose other bytes (the padding columns) hold the zero point: the image's pixels, or the
+ * zero point for a row above or below the image. */
+static void fg_dw_fill_band(const fg_depthwise_conv2d_params *p, const int8_t *image, int32_t y0, int32_t width,
+                            int8_t *band) {
+    const int32_t channels = p->in_c, line = width * channels;
+    const int32_t left = p->pad_left < width ? p->pad_left : width;
+    const int32_t room = width - left, inside = room < p->in_w ? room : p->in_w;
+    for (int32_t k = 0; k < 3; ++k, band += line) {
+        const int32_t y = y0 + k * p->dilation_h;
+        if (y < 0 || y >= p->in_h) {
+            fg_mve_fill_s8(band + left * channels, (int8_t)-p->requant.input_offset, inside * channels);
+        } else {
+            fg_mve_copy_s8(band + left * channels, image + y * p->in_w * channels, inside * channels);
+        }
+    }
+}
+
+/* Whether a layer with padding runs through bands: its channels a multiple of four, a band that fits the stack. */
+static int fg_dw_banded_fits(const fg_depthwise_conv2d_params *p) {
+    const int32_t bottom = (p->out_h - 1) * p->stride_h - p->pad_top + 2 * p->dilation_h;
+    const int32_t right = fg_dw_band_width(p) - p->pad_left;
+    const int padded = p->pad_top > 0 || p->pad_left > 0 || bottom >= p->in_h || right > p->in_w;
+    return padded && (p->in_c & 3) == 0 && 3 * fg_dw_band_width(p) * p->in_c <= FG_DW_BAND_MAX;
+}
+
+/* Row by row: the output row's tap rows copied into a band with the padding's zero points, then every pixel of the
+ * row an interior one of the band (fg_dw_pairs, the last odd one fg_dw_gathered_run). */
+__attribute__((noinline)) static void fg_dw_banded(const fg_depthwise_conv2d_params *p, const int8_t *input,
+                                                   int8_t *output) {
+    int8_t band[FG_DW_BAND_MAX];
+    const int32_t channels = p->in_c, width = fg_dw_band_width(p), line = width * channels;
+    const int32_t col_step = p->dilation_w * channels, pixel_step = p->stride_w * channels;
+    const fg_mve_clamp clamp = fg_mve_make_clamp(&p->requant);
+    const int32_t *gathering = (const int32_t *)p->packed + FG_DW_BLOCK_WORDS * (channels >> 2);
+    const int shifts_left = fg_mve_any_left_shift(&p->requant, channels);
+    const uint16x8_t tap_offsets = fg_dw_tap_offsets(line, col_step);
+    const uint32_t tap8_offset = (uint32_t)(2 * (line + col_step));
+    const int32_t pairs = p->out_w >> 1;
+    fg_mve_fill_s8(band, (int8_t)-p->requant.input_offset, 3 * line);
+    for (int32_t b = 0; b < p->batches; ++b) {
+        const int8_t *image = input + b * p->in_h * p->in_w * channels;
+        for (int32_t oy = 0; oy < p->out_h; ++oy, output += p->out_w * channels) {
+            fg_dw_fill_band(p, image, oy * p->stride_h - p->pad_top, width, band);
+            if (pairs > 0) {
+                fg_dw_pairs(band, gathering, channels, pairs, pixel_step, tap_offsets, tap8_offset, shifts_left,
+                            &clamp, output);
+            }
+            if (p->out_w & 1) {
+                (shifts_left ? fg_dw_gathered_run_shifted : fg_dw_gathered_run)(
+                    band + 2 * pairs * pixel_step, gathering, channels, 1, pixel_step, tap_offsets, tap8_offset,
+                    &clamp, output + 2 * pairs * channels);
+            }
+        }
+    }
+}
+
 /* One pixel at a time, all its channels before the next (the order ops/overlap.py's allowance assumes). */
-void fg_depthwise_conv2d_3x3_s8_mve(const fg_depthwise_conv2d_params *p, const int8_t *input, int8_t *output) {
+__attribute__((noinline)) static void fg_dw_direct(const fg_depthwise_conv2d_params *p, const int8_t *input,
+                                                   int8_t *output) {
     const int32_t channels = p->in_c, row_bytes = p->in_w * channels;
     const int32_t row_step = p->dilation_h * row_bytes, col_step = p->dilation_w * channels;
     const fg_mve_clamp clamp = fg_mve_make_clamp(&p->requant);
@@ -413,11 +486,7 @@ void fg_depthwise_conv2d_3x3_s8_mve(const fg_depthwise_conv2d_params *p, const i
     const int pairs_fit = 2 * (row_step + col_step) + pixel_step < 65536;  /* pixel B's tap offsets too */
     const int32_t *gathering = packed + FG_DW_BLOCK_WORDS * ((channels + 3) >> 2);
     const int shifts_left = fg_mve_any_left_shift(&p->requant, channels);
-    uint16_t offsets[8];
-    for (int32_t k = 0; k < 8; ++k) {
-        offsets[k] = (uint16_t)((k / 3) * row_step + (k % 3) * col_step);
-    }
-    const uint16x8_t tap_offsets = vldrhq_u16(offsets);
+    const uint16x8_t tap_offsets = fg_dw_tap_offsets(row_step, col_step);
     const uint32_t tap8_offset = (uint32_t)(2 * (row_step + col_step));
     for (int32_t b = 0; b < p->batches; ++b) {
         const int8_t *image = input + b * p->in_h * row_bytes;
@@ -472,6 +541,15 @@ void fg_depthwise_conv2d_3x3_s8_mve(const fg_depthwise_conv2d_params *p, const i
                 output += pixels * channels;
             }
         }
+    }
+}
+
+/* A layer with padding through bands of its tap rows (no border pixels), one without through the image. */
+void fg_depthwise_conv2d_3x3_s8_mve(const fg_depthwise_conv2d_params *p, const int8_t *input, int8_t *output) {
+    if (fg_dw_banded_fits(p)) {
+        fg_dw_banded(p, input, output);
+    } else {
+        fg_dw_direct(p, input, output);
     }
 }
 
