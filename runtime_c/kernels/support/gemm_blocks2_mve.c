@@ -91,19 +91,16 @@ __attribute__((noinline)) static const int32_t *NAME(fg_mve_gemm_state *st, cons
     int32_t n, t; \
     __asm__ volatile("2:\n" \
                      INIT \
-                     "ldr %[px0], [%[st], #0]\n" \
-                     "ldr %[px1], [%[st], #4]\n" \
-                     "ldr %[n], [%[st], #8]\n" \
-                     "str %[pk], [%[st], #24]\n" \
+                     "ldrd %[px0], %[px1], [%[st], #32]\n" \
+                     "ldrd %[n], %[t], [%[st], #40]\n" \
+                     "str %[pk], [%[st], #60]\n" \
                      PAST_QUANT \
-                     "ldr %[t], [%[st], #28]\n" \
                      FG_MVE_UNROLLED8(STEP) \
                      COLLECT \
-                     "ldr %[px0], [%[st], #24]\n" \
-                     "add %[px1], %[st], #32\n" \
-                     "stm %[px1], {r0, r2, r4, r6, r8, r10, r12, lr}\n" \
-                     "vldrw.32 q0, [%[px1]]\n" \
-                     "vldrw.32 q1, [%[px1], #16]\n" \
+                     "ldr %[px0], [%[st], #60]\n" \
+                     "stm %[st], {r0, r2, r4, r6, r8, r10, r12, lr}\n" \
+                     "vldrw.32 q0, [%[st]]\n" \
+                     "vldrw.32 q1, [%[st], #16]\n" \
                      BIAS \
                      LEFT_SHIFT \
                      "vldrw.32 q2, [%[px0]]\n" \
@@ -113,11 +110,11 @@ __attribute__((noinline)) static const int32_t *NAME(fg_mve_gemm_state *st, cons
                      FG_MVE_ROUND_DIVIDE("q0") \
                      FG_MVE_ROUND_DIVIDE("q1") \
                      FG_MVE_OFFSET_CLAMP2 \
-                     "ldrd r0, r2, [%[st], #12]\n" \
+                     "ldrd r0, r2, [%[st], #48]\n" \
                      "vstrb.32 q1, [r2], #4\n" \
                      "vstrb.32 q0, [r0], #4\n" \
-                     "strd r0, r2, [%[st], #12]\n" \
-                     "ldr r0, [%[st], #20]\n" \
+                     "strd r0, r2, [%[st], #48]\n" \
+                     "ldr r0, [%[st], #56]\n" \
                      "cmp %[pk], r0\n" \
                      "bne 2b\n" \
                      : [pk] "+r"(packed), [px0] "=&r"(px0), [px1] "=&r"(px1), [n] "=&r"(n), [t] "=&r"(t) \

@@ -66,16 +66,16 @@ typedef struct {
 /* What fg_mve_gemm_blocks2's assembly loop reads and updates in memory (its registers hold the accumulators); the
  * offsets are the loop's. */
 typedef struct {
-    const int8_t *x0, *x1;  /* 0, 4 */
-    int32_t rounds;         /* 8: ceil(steps / 8), steps = ceil(depth / 16) */
-    int8_t *out0;           /* 12: advanced by 4 per block */
-    int8_t *out1;           /* 16: row 1's, the same (fg_mve_gemm_set_out) */
-    const int32_t *end;     /* 20: past the last full block */
-    const int32_t *quant;   /* 24: the current block's multipliers, then left and right shifts (the offset 4-bit
-                             * layout's loop: its bias words before them) */
-    int32_t entry;          /* 28: steps % 8: the dot loop, unrolled 8 times, is entered that many steps before its
+    int32_t sums[8];        /* 0: the accumulators on their way to vector registers */
+    const int8_t *x0, *x1;  /* 32, 36 */
+    int32_t rounds;         /* 40: ceil(steps / 8), steps = ceil(depth / 16) */
+    int32_t entry;          /* 44: steps % 8: the dot loop, unrolled 8 times, is entered that many steps before its
                              * end */
-    int32_t sums[8];        /* 32: the accumulators on their way to vector registers */
+    int8_t *out0;           /* 48: advanced by 4 per block */
+    int8_t *out1;           /* 52: row 1's, the same (fg_mve_gemm_set_out) */
+    const int32_t *end;     /* 56: past the last full block */
+    const int32_t *quant;   /* 60: the current block's multipliers, then left and right shifts (the offset 4-bit
+                             * layout's loop: its bias words before them) */
     uint32_t second;        /* 64: row 1's outputs, from row 0's */
 } fg_mve_gemm_state;
 
