@@ -161,6 +161,8 @@ def _folded_cases() -> list[bytes]:
         shape = (1 + k % 2, int(rng.integers(low, 10)), int(rng.integers(low, 10)), in_c)
         cases.append(conv_case(200 + k, "CONV_2D", shape, filter_hw, CHANNELS[(k * 5) % len(CHANNELS)], stride,
                                dilation, "SAME" if k % 3 else "VALID"))
+    # a padded layer whose band of tap rows does not fit the stack (windows at the border built one by one)
+    cases.append(conv_case(230, "CONV_2D", (1, 4, 30, 31), (3, 3), 8))
     # a depthwise convolution of one input channel runs as a convolution
     cases += [conv_case(240 + k, "DEPTHWISE_CONV_2D", (1, 9, 8, 1), (3, 3), multiplier, 1 + k % 2)
               for k, multiplier in enumerate([8, 3, 16])]

@@ -409,24 +409,6 @@ static int32_t fg_dw_band_width(const fg_depthwise_conv2d_params *p) {
     return (p->out_w - 1) * p->stride_w + 2 * p->dilation_w + 1;
 }
 
-/* The three tap rows of the output row whose window starts at image row y0 into a band of `width` pixels per row from
- * image column -pad_left, whose other bytes (the padding columns) hold the zero point: the image's pixels, or the
- * zero point for a row above or below the image. */
-static void fg_dw_fill_band(const fg_depthwise_conv2d_params *p, const int8_t *image, int32_t y0, int32_t width,
-                            int8_t *band) {
-    const int32_t channels = p->in_c, line = width * channels;
-    const int32_t left = p->pad_left < width ? p->pad_left : width;
-    const int32_t room = width - left, inside = room < p->in_w ? room : p->in_w;
-    for (int32_t k = 0; k < 3; ++k, band += line) {
-        const int32_t y = y0 + k * p->dilation_h;
-        if (y < 0 || y >= p->in_h) {
-            fg_mve_fill_s8(band + left * channels, (int8_t)-p->requant.input_offset, inside * channels);
-        } else {
-            fg_mve_copy_s8(band + left * channels, image + y * p->in_w * channels, inside * channels);
-        }
-    }
-}
-
 /* Whether a layer with padding runs through bands: its channels a multiple of four, a band that fits the stack. */
 static int fg_dw_banded_fits(const fg_depthwise_conv2d_params *p) {
     const int32_t bottom = (p->out_h - 1) * p->stride_h - p->pad_top + 2 * p->dilation_h;
@@ -448,11 +430,13 @@ __attribute__((noinline)) static void fg_dw_banded(const fg_depthwise_conv2d_par
     const uint16x8_t tap_offsets = fg_dw_tap_offsets(line, col_step);
     const uint32_t tap8_offset = (uint32_t)(2 * (line + col_step));
     const int32_t pairs = p->out_w >> 1;
-    fg_mve_fill_s8(band, (int8_t)-p->requant.input_offset, 3 * line);
+    const fg_mve_band rows = {3, p->dilation_h, p->in_h, p->in_w, channels, p->pad_left, width,
+                              (int8_t)-p->requant.input_offset};
+    fg_mve_band_begin(&rows, band);
     for (int32_t b = 0; b < p->batches; ++b) {
         const int8_t *image = input + b * p->in_h * p->in_w * channels;
         for (int32_t oy = 0; oy < p->out_h; ++oy, output += p->out_w * channels) {
-            fg_dw_fill_band(p, image, oy * p->stride_h - p->pad_top, width, band);
+            fg_mve_band_rows(&rows, image, oy * p->stride_h - p->pad_top, band);
             if (pairs > 0) {
                 fg_dw_pairs(band, gathering, channels, pairs, pixel_step, tap_offsets, tap8_offset, shifts_left,
                             &clamp, output);

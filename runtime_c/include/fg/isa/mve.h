@@ -249,6 +249,33 @@ __attribute__((always_inline)) static inline int32_t fg_mve_row_sum(const int8_t
     return n > 0 ? vaddvaq_s8(sum, vldrbq_z_s8(x, vctp8q((uint32_t)n))) : sum;
 }
 
+/* A band of an image's rows for a window kernel: `rows` tap rows (step_y image rows apart), each `width` pixels of
+ * `channels` bytes from image column -pad_left, one after the other; the bytes outside the image (padding columns,
+ * rows above or below it) hold the input zero point, so that every window of an output row lies inside the band. */
+typedef struct {
+    int32_t rows, step_y, in_h, in_w, channels, pad_left, width;
+    int8_t zero_point;
+} fg_mve_band;
+
+/* Every byte of the band the zero point (its padding columns then stay so). */
+static inline void fg_mve_band_begin(const fg_mve_band *b, int8_t *band) {
+    fg_mve_fill_s8(band, b->zero_point, b->rows * b->width * b->channels);
+}
+
+/* The band of the output row whose windows start at image row y0 (fg_mve_band_begin first). */
+static inline void fg_mve_band_rows(const fg_mve_band *b, const int8_t *image, int32_t y0, int8_t *band) {
+    const int32_t line = b->width * b->channels, left = b->pad_left < b->width ? b->pad_left : b->width;
+    const int32_t room = b->width - left, inside = (room < b->in_w ? room : b->in_w) * b->channels;
+    band += left * b->channels;
+    for (int32_t k = 0, y = y0; k < b->rows; ++k, y += b->step_y, band += line) {
+        if (y < 0 || y >= b->in_h) {
+            fg_mve_fill_s8(band, b->zero_point, inside);
+        } else {
+            fg_mve_copy_s8(band, image + y * b->in_w * b->channels, inside);
+        }
+    }
+}
+
 /* The vector {a, b, c, d}. */
 static inline int32x4_t fg_mve_vec4(int32_t a, int32_t b, int32_t c, int32_t d) {
     int32x4_t v = vdupq_n_s32(a);
