@@ -169,6 +169,22 @@ def _folded_cases() -> list[bytes]:
     return cases
 
 
+def _columns_cases() -> list[bytes]:
+    """Convolutions of 8 input channels or more and no dilation across: the column band kernel (odd rows: a lone
+    pixel paired with itself, or alone past 256 output channels)."""
+    rng = np.random.default_rng(4)
+    geometries = [((3, 3), 1), ((3, 3), 2), ((1, 1), 2), ((1, 3), 1), ((3, 1), 2), ((2, 2), 2), ((2, 3), 1),
+                  ((3, 2), 1)]
+    cases = []
+    for k in range(25):
+        filter_hw, stride = geometries[k % len(geometries)]
+        in_c = [8, 9, 16, 17, 24, 31, 32, 33, 64][k % 9]
+        shape = (1 + k % 2, int(rng.integers(max(filter_hw), 9)), int(rng.integers(max(filter_hw), 9)), in_c)
+        cases.append(conv_case(500 + k, "CONV_2D", shape, filter_hw, CHANNELS[(k * 7) % len(CHANNELS)], stride,
+                               1, "SAME" if k % 3 else "VALID"))
+    return cases + [conv_case(530, "CONV_2D", (1, 3, 5, 8), (3, 3), 260)]
+
+
 def _depthwise_cases() -> list[bytes]:
     rng = np.random.default_rng(3)
     cases = []
@@ -199,6 +215,7 @@ def _fully_connected_cases() -> list[bytes]:
 BATCHES = {
     "pointwise": (_pointwise_cases, "fg_conv2d_pointwise_s8_mve"),
     "folded": (_folded_cases, "fg_conv2d_folded_s8_mve"),
+    "columns": (_columns_cases, "fg_conv2d_columns_s8_mve"),
     "depthwise_3x3": (_depthwise_cases, "fg_depthwise_conv2d_3x3_s8_mve"),
     "fully_connected": (_fully_connected_cases, "fg_fully_connected_folded_s8_mve"),
     "add": (_add_cases, "fg_add_s8_mve"),

@@ -101,6 +101,18 @@ void fg_conv2d_pointwise_s8_mve(const fg_conv2d_params *params, const int8_t *in
 void fg_conv2d_folded_s8_mve(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter,
                              int8_t *output);
 
+/* Largest column band (filter_h x band width x in_c bytes) of fg_conv2d_columns_s8_mve: mve.py keeps larger layers
+ * on fg_conv2d_folded_s8_mve. Outputs of a lone last pixel of a row computed as a pair with itself: up to this many
+ * channels. */
+#define FG_MVE_COLUMN_BAND_MAX 2048
+#define FG_MVE_COLUMN_SPARE 256
+
+/* fg_conv2d_folded_s8 without dilation across, row by row from a band of the row's input columns (each column's tap
+ * rows one after the other), against the GEMM layout of weights whose window taps run column by column (filter
+ * unused, may be NULL). */
+void fg_conv2d_columns_s8_mve(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter,
+                              int8_t *output);
+
 /* fg_fully_connected_folded_s8 against the GEMM layout (weights unused, may be NULL). */
 void fg_fully_connected_folded_s8_mve(const fg_fully_connected_params *params, const int8_t *input,
                                       const int8_t *weights, int8_t *output);
