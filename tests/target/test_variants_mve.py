@@ -141,11 +141,14 @@ def _pointwise_cases() -> list[bytes]:
               conv_case(154, "CONV_2D", (1, 7, 1, 16), (1, 1), 32),
               conv_case(155, "CONV_2D", (2, 2, 3, 96), (1, 1), 24),
               conv_case(156, "CONV_2D", (1, 3, 3, 1152), (1, 1), 5)]
-    # rows of up to 32 taps held in registers (out_c a multiple of four): one vector or two, odd and even pixels
+    # rows of up to 64 taps held in registers (out_c a multiple of four): one vector or two, odd and even pixels; from
+    # 33 taps on the first row only
     cases += [conv_case(160 + k, "CONV_2D", shape, (1, 1), out_c)
               for k, (shape, out_c) in enumerate([((1, 5, 5, 8), 16), ((1, 4, 7, 24), 12), ((2, 3, 3, 32), 8),
                                                    ((1, 1, 3, 20), 4), ((1, 6, 5, 16), 32), ((1, 3, 3, 3), 8),
-                                                   ((1, 2, 4, 12), 8)])]
+                                                   ((1, 2, 4, 12), 8), ((1, 3, 3, 40), 12), ((2, 2, 3, 48), 8),
+                                                   ((1, 3, 5, 64), 16), ((1, 5, 1, 57), 4), ((1, 2, 2, 33), 20),
+                                                   ((1, 2, 3, 50), 8)])]
     return cases
 
 

@@ -63,9 +63,10 @@ const int32_t *fg_mve_gemm_blocks2(fg_mve_gemm_state *st, const int32_t *packed,
  * pair. */
 const int32_t *fg_mve_gemm_row8(fg_mve_row_state *st, const int32_t *packed, const fg_mve_clamp *clamp,
                                 int shifts_left);
-/* A 1x1 convolution's pixels in pairs, `pairs` of them from input (rows of in_c <= 32 taps, read once each into
- * vector registers: an output overlapping the input as ops/overlap.py allows changes nothing they read, and nothing is
- * copied), against every block of four output channels (out_c a multiple of four) of the int8 GEMM layout. */
+/* A 1x1 convolution's pixels in pairs, `pairs` of them from input (rows of in_c <= 64 taps: up to 32 both read once
+ * into vector registers, past that the first, the second read as the dot products go; an output overlapping the input
+ * as ops/overlap.py allows changes nothing they read, and nothing is copied), against every block of four output
+ * channels (out_c a multiple of four) of the int8 GEMM layout. */
 void fg_mve_resident_pairs(const int8_t *input, int32_t pairs, int32_t in_c, int32_t out_c, const int32_t *packed,
                            const fg_mve_clamp *clamp, int shifts_left, int8_t *output);
 /* fg_mve_gemm_blocks2 against the signed 4-bit GEMM layout (its left shifts always apply: from the quant blocks where

@@ -21,10 +21,12 @@ typedef struct {
 /* The two rows of a pair into q4 (and q5) for row 0, q6 (and q7) for row 1: the last vector of each predicated to
  * the row (VCTP of the tail), nothing read past it. */
 #define FG_MVE_RESIDENT_LOAD1                   \
+    "add r2, r2, %[px]\n"                      \
     "vpstt\n"                                  \
     "vldrbt.8 q4, [%[px]]\n"                   \
     "vldrbt.8 q6, [r2]\n"
 #define FG_MVE_RESIDENT_LOAD2                   \
+    "add r2, r2, %[px]\n"                      \
     "vldrb.8 q4, [%[px]]\n"                    \
     "vldrb.8 q6, [r2]\n"                       \
     "vpstt\n"                                  \
@@ -46,14 +48,53 @@ typedef struct {
     "vmladava.s8 lr, " x1 ", q1\n"
 #define FG_MVE_RESIDENT_DOT1 FG_MVE_RESIDENT_CHUNK(0, "q4", "q6")
 #define FG_MVE_RESIDENT_DOT2 FG_MVE_RESIDENT_CHUNK(0, "q4", "q6") FG_MVE_RESIDENT_CHUNK(64, "q5", "q7")
-#define FG_MVE_RESIDENT_LEFT_SHIFT "vldrw.32 q2, [%[pk], #-32]\n" "vshl.s32 q0, q0, q2\n" "vshl.s32 q1, q1, q2\n"
+/* Rows of three or four vectors: row 0 into q4-q6 (q7), the last predicated; row 1 (px: its start) read as the
+ * dot products go, its last vector predicated too. The weights post-incremented (their offsets would pass 127). */
+#define FG_MVE_HALF_LOAD3                       \
+    "sub r2, %[px], r2\n"                      \
+    "vldrb.8 q4, [r2]\n"                       \
+    "vldrb.8 q5, [r2, #16]\n"                  \
+    "vpst\n"                                   \
+    "vldrbt.8 q6, [r2, #32]\n"
+#define FG_MVE_HALF_LOAD4                       \
+    "sub r2, %[px], r2\n"                      \
+    "vldrb.8 q4, [r2]\n"                       \
+    "vldrb.8 q5, [r2, #16]\n"                  \
+    "vldrb.8 q6, [r2, #32]\n"                  \
+    "vpst\n"                                   \
+    "vldrbt.8 q7, [r2, #48]\n"
+#define FG_MVE_HALF_CHUNK(LOAD_ROW1, x0)         \
+    LOAD_ROW1                                   \
+    "vldrb.8 q0, [%[pk]], #16\n"               \
+    "vldrb.8 q1, [%[pk]], #16\n"               \
+    "vmladava.s8 r0, " x0 ", q0\n"             \
+    "vmladava.s8 r8, q3, q0\n"                 \
+    "vldrb.8 q0, [%[pk]], #16\n"               \
+    "vmladava.s8 r2, " x0 ", q1\n"             \
+    "vmladava.s8 r10, q3, q1\n"                \
+    "vldrb.8 q1, [%[pk]], #16\n"               \
+    "vmladava.s8 r4, " x0 ", q0\n"             \
+    "vmladava.s8 r12, q3, q0\n"                \
+    "vmladava.s8 r6, " x0 ", q1\n"             \
+    "vmladava.s8 lr, q3, q1\n"
+#define FG_MVE_ROW1(at) "vldrb.8 q3, [%[px], #" #at "]\n"
+#define FG_MVE_ROW1_LAST(at) "vpst\n" "vldrbt.8 q3, [%[px], #" #at "]\n"
+#define FG_MVE_HALF_DOT3                                                                                        \
+    FG_MVE_HALF_CHUNK(FG_MVE_ROW1(0), "q4") FG_MVE_HALF_CHUNK(FG_MVE_ROW1(16), "q5")                           \
+    FG_MVE_HALF_CHUNK(FG_MVE_ROW1_LAST(32), "q6")
+#define FG_MVE_HALF_DOT4                                                                                        \
+    FG_MVE_HALF_CHUNK(FG_MVE_ROW1(0), "q4") FG_MVE_HALF_CHUNK(FG_MVE_ROW1(16), "q5")                           \
+    FG_MVE_HALF_CHUNK(FG_MVE_ROW1(32), "q6") FG_MVE_HALF_CHUNK(FG_MVE_ROW1_LAST(48), "q7")
+/* The left shifts, from pk `weights` bytes past the block's weights (the half resident loops leave it past them). */
+#define FG_MVE_RESIDENT_LEFT_SHIFT(weights) \
+    "vldrw.32 q2, [%[pk], #-32 - " #weights "]\n" "vshl.s32 q0, q0, q2\n" "vshl.s32 q1, q1, q2\n"
 
 /* Every pair of pixels of a 1x1 convolution whose rows fit in STEPS vectors (in_c <= 16 x STEPS), against every block
  * of four output channels (out_c a multiple of four), in one assembly loop: the pair's rows are read once into
  * vector registers (so outputs overlapping the input as ops/overlap.py allows cannot change them, and nothing is
  * copied), then per block the eight accumulators from its bias, 8 x STEPS VMLADAVA, the requantization of two vectors
  * (fg_mve_requantize: LEFT_SHIFT, the multipliers, FG_MVE_ROUND_DIVIDE, offset, clamp) and the stores. */
-#define FG_MVE_RESIDENT(NAME, LOAD, DOT, STEP_BYTES, LEFT_SHIFT)                                                \
+#define FG_MVE_RESIDENT(NAME, LOAD, DOT, BEHIND, ADVANCE, LEFT_SHIFT)                                          \
 __attribute__((noinline)) static void NAME(fg_mve_resident_state *st, const int8_t *px, int8_t *out0,           \
                                            int8_t *out1) {                                                      \
     const int32_t *pk;                                                                                          \
@@ -63,7 +104,6 @@ __attribute__((noinline)) static void NAME(fg_mve_resident_state *st, const int8
                      "3:\n"                                                                                     \
                      "ldrd r0, r2, [%[st], #56]\n"                                                              \
                      "vctp.8 r0\n"                                                                              \
-                     "add r2, r2, %[px]\n"                                                                      \
                      LOAD                                                                                       \
                      "ldrd %[pk], %[n], [%[st], #32]\n"                                                         \
                      "1:\n"                                                                                     \
@@ -75,10 +115,10 @@ __attribute__((noinline)) static void NAME(fg_mve_resident_state *st, const int8
                      "vldrw.32 q0, [%[st]]\n"                                                                   \
                      "vldrw.32 q1, [%[st], #16]\n"                                                              \
                      LEFT_SHIFT                                                                                 \
-                     "vldrw.32 q2, [%[pk], #-48]\n"                                                             \
+                     "vldrw.32 q2, [%[pk], #-48 - " #BEHIND "]\n"                                               \
                      "vqrdmulh.s32 q0, q0, q2\n"                                                                \
                      "vqrdmulh.s32 q1, q1, q2\n"                                                                \
-                     "vldrw.32 q2, [%[pk], #-16]\n"                                                             \
+                     "vldrw.32 q2, [%[pk], #-16 - " #BEHIND "]\n"                                               \
                      FG_MVE_ROUND_DIVIDE("q0")                                                                  \
                      FG_MVE_ROUND_DIVIDE("q1")                                                                  \
                      "ldr r0, [%[st], #52]\n"                                                                   \
@@ -92,7 +132,7 @@ __attribute__((noinline)) static void NAME(fg_mve_resident_state *st, const int8
                      "vmin.s32 q1, q1, q2\n"                                                                    \
                      "vstrb.32 q0, [%[out0]], #4\n"                                                             \
                      "vstrb.32 q1, [%[out1]], #4\n"                                                             \
-                     "adds %[pk], %[pk], #" #STEP_BYTES "\n"                                                    \
+                     ADVANCE                                                                                    \
                      "subs %[n], %[n], #1\n"                                                                    \
                      "bne 1b\n"                                                                                 \
                      "ldrd r0, r2, [%[st], #40]\n"                                                              \
@@ -111,10 +151,17 @@ __attribute__((noinline)) static void NAME(fg_mve_resident_state *st, const int8
                        "q7", "memory", "cc");                                                                   \
 }
 
-FG_MVE_RESIDENT(fg_mve_resident1_shifted, FG_MVE_RESIDENT_LOAD1, FG_MVE_RESIDENT_DOT1, 64, FG_MVE_RESIDENT_LEFT_SHIFT)
-FG_MVE_RESIDENT(fg_mve_resident1, FG_MVE_RESIDENT_LOAD1, FG_MVE_RESIDENT_DOT1, 64, "")
-FG_MVE_RESIDENT(fg_mve_resident2_shifted, FG_MVE_RESIDENT_LOAD2, FG_MVE_RESIDENT_DOT2, 128, FG_MVE_RESIDENT_LEFT_SHIFT)
-FG_MVE_RESIDENT(fg_mve_resident2, FG_MVE_RESIDENT_LOAD2, FG_MVE_RESIDENT_DOT2, 128, "")
+#define FG_MVE_PAST_BLOCK(bytes) "adds %[pk], %[pk], #" #bytes "\n"
+FG_MVE_RESIDENT(fg_mve_resident1_shifted, FG_MVE_RESIDENT_LOAD1, FG_MVE_RESIDENT_DOT1, 0, FG_MVE_PAST_BLOCK(64),
+                FG_MVE_RESIDENT_LEFT_SHIFT(0))
+FG_MVE_RESIDENT(fg_mve_resident1, FG_MVE_RESIDENT_LOAD1, FG_MVE_RESIDENT_DOT1, 0, FG_MVE_PAST_BLOCK(64), "")
+FG_MVE_RESIDENT(fg_mve_resident2_shifted, FG_MVE_RESIDENT_LOAD2, FG_MVE_RESIDENT_DOT2, 0, FG_MVE_PAST_BLOCK(128),
+                FG_MVE_RESIDENT_LEFT_SHIFT(0))
+FG_MVE_RESIDENT(fg_mve_resident2, FG_MVE_RESIDENT_LOAD2, FG_MVE_RESIDENT_DOT2, 0, FG_MVE_PAST_BLOCK(128), "")
+FG_MVE_RESIDENT(fg_mve_half3_shifted, FG_MVE_HALF_LOAD3, FG_MVE_HALF_DOT3, 192, "", FG_MVE_RESIDENT_LEFT_SHIFT(192))
+FG_MVE_RESIDENT(fg_mve_half3, FG_MVE_HALF_LOAD3, FG_MVE_HALF_DOT3, 192, "", "")
+FG_MVE_RESIDENT(fg_mve_half4_shifted, FG_MVE_HALF_LOAD4, FG_MVE_HALF_DOT4, 256, "", FG_MVE_RESIDENT_LEFT_SHIFT(256))
+FG_MVE_RESIDENT(fg_mve_half4, FG_MVE_HALF_LOAD4, FG_MVE_HALF_DOT4, 256, "", "")
 
 void fg_mve_resident_pairs(const int8_t *input, int32_t pairs, int32_t in_c, int32_t out_c, const int32_t *packed,
                            const fg_mve_clamp *clamp, int shifts_left, int8_t *output) {
@@ -125,11 +172,15 @@ void fg_mve_resident_pairs(const int8_t *input, int32_t pairs, int32_t in_c, int
     st.pair_step = 2 * in_c;
     st.pairs = pairs;
     st.offset = clamp->offset;
-    st.tail = in_c > 16 ? in_c - 16 : in_c;
+    st.tail = in_c - 16 * ((in_c - 1) >> 4);  /* 1 to 16 */
     st.in_c = in_c;
     st.low = clamp->low;
     st.high = clamp->high;
-    if (in_c > 16) {
+    if (in_c > 48) {  /* row 1 read as it goes, from its start */
+        (shifts_left ? fg_mve_half4_shifted : fg_mve_half4)(&st, input + in_c, output, output + out_c);
+    } else if (in_c > 32) {
+        (shifts_left ? fg_mve_half3_shifted : fg_mve_half3)(&st, input + in_c, output, output + out_c);
+    } else if (in_c > 16) {
         (shifts_left ? fg_mve_resident2_shifted : fg_mve_resident2)(&st, input, output, output + out_c);
     } else {
         (shifts_left ? fg_mve_resident1_shifted : fg_mve_resident1)(&st, input, output, output + out_c);
