@@ -5,6 +5,8 @@
 #include "fg/isa/mve.h"
 
 enum { FG_DW_BLOCK_WORDS = 16 + 36 };  /* per four channels: bias, multiplier, left, right, then 9 x 4 int32 taps */
+/* Per four channels in the gathering layout: the quant block, taps 0-7 of each channel as int16, tap 8 as int32. */
+enum { FG_DW_GATHER_BLOCK_WORDS = 16 + 16 + 4 };
 
 /* acc + tap k of the last channels c..: t[k] + c (predicated) times the block's weights w[4 k .. 4 k + 3] (int32). */
 #define FG_DW_TAP_Z(k)                                                                            \
@@ -125,7 +127,9 @@ typedef struct {
  * vector through st, requantization (as fg_mve_requantize; LEFT_SHIFT: FG_DW_LEFT_SHIFT, or nothing for a layer
  * that never shifts left), the store, on to the next block. */
 #define FG_DW_LEFT_SHIFT "vldrw.32 q1, [%[pk], #16]\n" "vshl.s32 q0, q0, q1\n"
-#define FG_DW_GATHER_BLOCK_END(LEFT_SHIFT)          \
+#define FG_DW_SIGN "vand q2, q0, q1\n" "vshr.s32 q2, q2, #31\n"  /* -1 where q0 < 0 and q1 (its right shift) < 0 */
+#define FG_DW_SIGN_NEGATIVE "vshr.s32 q2, q0, #31\n"  /* the same when every right shift is negative */
+#define FG_DW_GATHER_BLOCK_END(LEFT_SHIFT, SIGN)    \
     "vldrb.s32 q0, [%[x], %q[tap8]]\n"             \
     "vldrw.32 q1, [%[pk], #112]\n"                 \
     "vmul.i32 q0, q0, q1\n"                        \
@@ -136,8 +140,7 @@ typedef struct {
     "vldrw.32 q1, [%[pk]]\n"                       \
     "vqrdmulh.s32 q0, q0, q1\n"                    \
     "vldrw.32 q1, [%[pk], #32]\n"                  \
-    "vand q2, q0, q1\n"                            \
-    "vshr.s32 q2, q2, #31\n"                       \
+    SIGN                                            \
     "vqadd.s32 q0, q0, q2\n"                       \
     "vrshl.s32 q0, q0, q1\n"                       \
     "vadd.i32 q0, q0, %[off]\n"                    \
@@ -152,7 +155,7 @@ typedef struct {
  * through the gathering layout: per channel, taps 0-7 gathered into eight int16 lanes (VLDRB.S16 with the taps'
  * byte offsets, the same for every interior pixel) and dotted with the channel's eight int16 weights by one
  * VMLADAVA.S16 into an even register; tap 8 of the four channels as a vector (VLDRB.S32 gather, VMUL). */
-#define FG_DW_GATHERED_RUN(NAME, LEFT_SHIFT) \
+#define FG_DW_GATHERED_RUN(NAME, LEFT_SHIFT, SIGN) \
 FG_HOT_LOOP __attribute__((noinline)) static void NAME(const int8_t *first, const int32_t *packed, \
                                                                      int32_t channels, int32_t pixels, \
                                                                      int32_t pixel_step, uint16x8_t tap_offsets, \
@@ -169,7 +172,7 @@ FG_HOT_LOOP __attribute__((noinline)) static void NAME(const int8_t *first, cons
                      "1:\n" \
                      "ldm %[pk]!, {r0, r2, r4, r6}\n" \
                      FG_DW_GATHER(48, "r0") FG_DW_GATHER(64, "r2") FG_DW_GATHER(80, "r4") FG_DW_GATHER(96, "r6") \
-                     FG_DW_GATHER_BLOCK_END(LEFT_SHIFT) \
+                     FG_DW_GATHER_BLOCK_END(LEFT_SHIFT, SIGN) \
                      "ldr %[n], [%[st], #24]\n" \
                      "add %[x], %[x], %[n]\n" \
                      "ldr %[n], [%[st], #28]\n" \
@@ -181,8 +184,16 @@ FG_HOT_LOOP __attribute__((noinline)) static void NAME(const int8_t *first, cons
                        [taps] "w"(tap_offsets), [tap8] "w"(tap8) \
                      : "r0", "r2", "r4", "r6", "q0", "q1", "q2", "memory", "cc"); \
 }
-FG_DW_GATHERED_RUN(fg_dw_gathered_run_shifted, FG_DW_LEFT_SHIFT)
-FG_DW_GATHERED_RUN(fg_dw_gathered_run, "")
+FG_DW_GATHERED_RUN(fg_dw_gathered_run_shifted, FG_DW_LEFT_SHIFT, FG_DW_SIGN)
+FG_DW_GATHERED_RUN(fg_dw_gathered_run, "", FG_DW_SIGN)
+FG_DW_GATHERED_RUN(fg_dw_gathered_run_negative, "", FG_DW_SIGN_NEGATIVE)
+/* By kind: 1 with the left shift, 2 every channel shifting right (a layer that shifts left has a channel that does
+ * not shift right), else 0. */
+typedef void fg_dw_run_loop(const int8_t *first, const int32_t *packed, int32_t channels, int32_t pixels,
+                            int32_t pixel_step, uint16x8_t tap_offsets, uint32_t tap8_offset,
+                            const fg_mve_clamp *clamp, int8_t *out);
+static fg_dw_run_loop *const fg_dw_gathered_runs[3] = {fg_dw_gathered_run, fg_dw_gathered_run_shifted,
+                                                       fg_dw_gathered_run_negative};
 
 /* What the pairs' gathering loop reads and updates in memory. */
 typedef struct {
@@ -212,7 +223,7 @@ typedef struct {
 /* fg_dw_gathered_run two pixels at a time (a run of 2 x pairs pixels), each weight vector loaded once for both: per
  * block A's outputs are stored, B's go to a row on the stack, copied to the output once every block of B is read
  * (ops/overlap.py's order: each pixel's outputs after its reads, those of the pixel before). */
-#define FG_DW_GATHERED_PAIRS(NAME, LEFT_SHIFT) \
+#define FG_DW_GATHERED_PAIRS(NAME, LEFT_SHIFT, ROUND) \
 FG_HOT_LOOP __attribute__((noinline)) static void NAME(const int8_t *first, fg_dw_pairs_state *st, \
                                                        uint16x8_t tap_offsets, uint16x8_t tap_offsets_b, \
                                                        uint32x4_t tap8, uint32x4_t tap8_b, int8_t *out) { \
@@ -242,8 +253,8 @@ FG_HOT_LOOP __attribute__((noinline)) static void NAME(const int8_t *first, fg_d
                      "vqrdmulh.s32 q0, q0, q2\n" \
                      "vqrdmulh.s32 q1, q1, q2\n" \
                      "vldrw.32 q2, [%[pk], #32]\n" \
-                     FG_MVE_ROUND_DIVIDE("q0") \
-                     FG_MVE_ROUND_DIVIDE("q1") \
+                     ROUND("q0") \
+                     ROUND("q1") \
                      "ldr r0, [%[st], #48]\n" \
                      "vadd.i32 q0, q0, r0\n" \
                      "vadd.i32 q1, q1, r0\n" \
@@ -278,12 +289,18 @@ FG_HOT_LOOP __attribute__((noinline)) static void NAME(const int8_t *first, fg_d
                        [tap8b] "w"(tap8_b) \
                      : "r0", "r2", "r4", "r6", "r8", "r10", "r12", "lr", "q0", "q1", "q2", "q3", "memory", "cc"); \
 }
-FG_DW_GATHERED_PAIRS(fg_dw_gathered_pairs_shifted, FG_DW_LEFT_SHIFT2)
-FG_DW_GATHERED_PAIRS(fg_dw_gathered_pairs, "")
+FG_DW_GATHERED_PAIRS(fg_dw_gathered_pairs_shifted, FG_DW_LEFT_SHIFT2, FG_MVE_ROUND_DIVIDE)
+FG_DW_GATHERED_PAIRS(fg_dw_gathered_pairs, "", FG_MVE_ROUND_DIVIDE)
+FG_DW_GATHERED_PAIRS(fg_dw_gathered_pairs_negative, "", FG_MVE_ROUND_NEGATIVE)
+typedef void fg_dw_pairs_loop(const int8_t *first, fg_dw_pairs_state *st, uint16x8_t tap_offsets,
+                              uint16x8_t tap_offsets_b, uint32x4_t tap8, uint32x4_t tap8_b, int8_t *out);
+static fg_dw_pairs_loop *const fg_dw_gathered_pairs_kinds[3] = {fg_dw_gathered_pairs, fg_dw_gathered_pairs_shifted,
+                                                                fg_dw_gathered_pairs_negative};
 
-/* The first 2 x pairs pixels of an interior run (fg_dw_gathered_run's arguments) through fg_dw_gathered_pairs. */
+/* The first 2 x pairs pixels of an interior run (fg_dw_gathered_run's arguments) through fg_dw_gathered_pairs of
+ * `kind` (as fg_dw_gathered_runs'). */
 static void fg_dw_pairs(const int8_t *first, const int32_t *packed, int32_t channels, int32_t pairs,
-                        int32_t pixel_step, uint16x8_t tap_offsets, uint32_t tap8_offset, int shifts_left,
+                        int32_t pixel_step, uint16x8_t tap_offsets, uint32_t tap8_offset, int kind,
                         const fg_mve_clamp *clamp, int8_t *out) {
     int8_t row[FG_MVE_DEPTHWISE_MAX];
     fg_dw_pairs_state st;
@@ -299,8 +316,7 @@ static void fg_dw_pairs(const int8_t *first, const int32_t *packed, int32_t chan
     const uint32x4_t tap8 = vaddq_n_u32(vidupq_n_u32(0, 1), tap8_offset - 4u);  /* from past the block */
     const uint16x8_t tap_offsets_b = vaddq_n_u16(tap_offsets, (uint16_t)pixel_step);
     const uint32x4_t tap8_b = vaddq_n_u32(tap8, (uint32_t)pixel_step);
-    (shifts_left ? fg_dw_gathered_pairs_shifted : fg_dw_gathered_pairs)(first, &st, tap_offsets, tap_offsets_b, tap8,
-                                                                          tap8_b, out);
+    fg_dw_gathered_pairs_kinds[kind](first, &st, tap_offsets, tap_offsets_b, tap8, tap8_b, out);
 }
 
 /* One output pixel at the border as fg_dw_gathered_run: `first` is where its top left tap would be; taps 0-7 in the
@@ -323,7 +339,7 @@ FG_HOT_LOOP __attribute__((noinline)) static void NAME(const int8_t *first, cons
                      "ldm %[pk]!, {r0, r2, r4, r6}\n" \
                      FG_DW_GATHER_MASKED(48, "r0") FG_DW_GATHER_MASKED(64, "r2") FG_DW_GATHER_MASKED(80, "r4") \
                      FG_DW_GATHER_MASKED(96, "r6") \
-                     FG_DW_GATHER_BLOCK_END(LEFT_SHIFT) \
+                     FG_DW_GATHER_BLOCK_END(LEFT_SHIFT, FG_DW_SIGN) \
                      "vmsr p0, %[saved]\n" \
                      : [x] "+r"(first), [out] "+l"(out), [pk] "+r"(pk), [n] "+r"(n), [saved] "=&r"(saved) \
                      : [st] "r"(&st), [off] "r"(clamp->offset), [lo] "w"(low), [hi] "w"(high), \
@@ -426,7 +442,8 @@ __attribute__((noinline)) static void fg_dw_banded(const fg_depthwise_conv2d_par
     const int32_t col_step = p->dilation_w * channels, pixel_step = p->stride_w * channels;
     const fg_mve_clamp clamp = fg_mve_make_clamp(&p->requant);
     const int32_t *gathering = (const int32_t *)p->packed + FG_DW_BLOCK_WORDS * (channels >> 2);
-    const int shifts_left = fg_mve_any_left_shift(&p->requant, channels);
+    const int kind = fg_mve_any_left_shift(&p->requant, channels) ? 1
+                     : 2 * fg_mve_rights_negative(gathering, channels >> 2, FG_DW_GATHER_BLOCK_WORDS);
     const uint16x8_t tap_offsets = fg_dw_tap_offsets(line, col_step);
     const uint32_t tap8_offset = (uint32_t)(2 * (line + col_step));
     const int32_t pairs = p->out_w >> 1;
@@ -438,11 +455,11 @@ __attribute__((noinline)) static void fg_dw_banded(const fg_depthwise_conv2d_par
         for (int32_t oy = 0; oy < p->out_h; ++oy, output += p->out_w * channels) {
             fg_mve_band_rows(&rows, image, oy * p->stride_h - p->pad_top, band);
             if (pairs > 0) {
-                fg_dw_pairs(band, gathering, channels, pairs, pixel_step, tap_offsets, tap8_offset, shifts_left,
-                            &clamp, output);
+                fg_dw_pairs(band, gathering, channels, pairs, pixel_step, tap_offsets, tap8_offset, kind, &clamp,
+                            output);
             }
             if (p->out_w & 1) {
-                (shifts_left ? fg_dw_gathered_run_shifted : fg_dw_gathered_run)(
+                fg_dw_gathered_runs[kind](
                     band + 2 * pairs * pixel_step, gathering, channels, 1, pixel_step, tap_offsets, tap8_offset,
                     &clamp, output + 2 * pairs * channels);
             }
@@ -491,7 +508,7 @@ __attribute__((noinline)) static void fg_dw_direct(const fg_depthwise_conv2d_par
                         output += 2 * pairs * channels;
                         continue;
                     }
-                    (shifts_left ? fg_dw_gathered_run_shifted : fg_dw_gathered_run)(
+                    fg_dw_gathered_runs[shifts_left](
                                        image + y0 * row_bytes + x0 * channels, gathering, channels, pixels,
                                        pixel_step, tap_offsets, tap8_offset, &clamp, output);
                     ox += pixels;

@@ -93,8 +93,8 @@ typedef struct {
  * of four output channels (out_c a multiple of four), in one assembly loop: the pair's rows are read once into
  * vector registers (so outputs overlapping the input as ops/overlap.py allows cannot change them, and nothing is
  * copied), then per block the eight accumulators from its bias, 8 x STEPS VMLADAVA, the requantization of two vectors
- * (fg_mve_requantize: LEFT_SHIFT, the multipliers, FG_MVE_ROUND_DIVIDE, offset, clamp) and the stores. */
-#define FG_MVE_RESIDENT(NAME, LOAD, DOT, BEHIND, ADVANCE, LEFT_SHIFT)                                          \
+ * (fg_mve_requantize: LEFT_SHIFT, the multipliers, ROUND, offset, clamp) and the stores. */
+#define FG_MVE_RESIDENT(NAME, LOAD, DOT, BEHIND, ADVANCE, LEFT_SHIFT, ROUND)                                   \
 __attribute__((noinline)) static void NAME(fg_mve_resident_state *st, const int8_t *px, int8_t *out0,           \
                                            int8_t *out1) {                                                      \
     const int32_t *pk;                                                                                          \
@@ -119,8 +119,8 @@ __attribute__((noinline)) static void NAME(fg_mve_resident_state *st, const int8
                      "vqrdmulh.s32 q0, q0, q2\n"                                                                \
                      "vqrdmulh.s32 q1, q1, q2\n"                                                                \
                      "vldrw.32 q2, [%[pk], #-16 - " #BEHIND "]\n"                                               \
-                     FG_MVE_ROUND_DIVIDE("q0")                                                                  \
-                     FG_MVE_ROUND_DIVIDE("q1")                                                                  \
+                     ROUND("q0")                                                                                \
+                     ROUND("q1")                                                                                \
                      "ldr r0, [%[st], #52]\n"                                                                   \
                      "vadd.i32 q0, q0, r0\n"                                                                    \
                      "vadd.i32 q1, q1, r0\n"                                                                    \
@@ -152,16 +152,19 @@ __attribute__((noinline)) static void NAME(fg_mve_resident_state *st, const int8
 }
 
 #define FG_MVE_PAST_BLOCK(bytes) "adds %[pk], %[pk], #" #bytes "\n"
-FG_MVE_RESIDENT(fg_mve_resident1_shifted, FG_MVE_RESIDENT_LOAD1, FG_MVE_RESIDENT_DOT1, 0, FG_MVE_PAST_BLOCK(64),
-                FG_MVE_RESIDENT_LEFT_SHIFT(0))
-FG_MVE_RESIDENT(fg_mve_resident1, FG_MVE_RESIDENT_LOAD1, FG_MVE_RESIDENT_DOT1, 0, FG_MVE_PAST_BLOCK(64), "")
-FG_MVE_RESIDENT(fg_mve_resident2_shifted, FG_MVE_RESIDENT_LOAD2, FG_MVE_RESIDENT_DOT2, 0, FG_MVE_PAST_BLOCK(128),
-                FG_MVE_RESIDENT_LEFT_SHIFT(0))
-FG_MVE_RESIDENT(fg_mve_resident2, FG_MVE_RESIDENT_LOAD2, FG_MVE_RESIDENT_DOT2, 0, FG_MVE_PAST_BLOCK(128), "")
-FG_MVE_RESIDENT(fg_mve_half3_shifted, FG_MVE_HALF_LOAD3, FG_MVE_HALF_DOT3, 192, "", FG_MVE_RESIDENT_LEFT_SHIFT(192))
-FG_MVE_RESIDENT(fg_mve_half3, FG_MVE_HALF_LOAD3, FG_MVE_HALF_DOT3, 192, "", "")
-FG_MVE_RESIDENT(fg_mve_half4_shifted, FG_MVE_HALF_LOAD4, FG_MVE_HALF_DOT4, 256, "", FG_MVE_RESIDENT_LEFT_SHIFT(256))
-FG_MVE_RESIDENT(fg_mve_half4, FG_MVE_HALF_LOAD4, FG_MVE_HALF_DOT4, 256, "", "")
+typedef void fg_mve_resident_loop(fg_mve_resident_state *st, const int8_t *px, int8_t *out0, int8_t *out1);
+/* The loops of one row size, by kind: 1 with the left shift, 2 every channel shifting right (a layer that shifts left
+ * has a channel that does not shift right), else 0. */
+#define FG_MVE_RESIDENT_KINDS(NAME, LOAD, DOT, BEHIND, ADVANCE)                                                  \
+    FG_MVE_RESIDENT(NAME##_plain, LOAD, DOT, BEHIND, ADVANCE, "", FG_MVE_ROUND_DIVIDE)                           \
+    FG_MVE_RESIDENT(NAME##_shifted, LOAD, DOT, BEHIND, ADVANCE, FG_MVE_RESIDENT_LEFT_SHIFT(BEHIND),              \
+                    FG_MVE_ROUND_DIVIDE)                                                                        \
+    FG_MVE_RESIDENT(NAME##_negative, LOAD, DOT, BEHIND, ADVANCE, "", FG_MVE_ROUND_NEGATIVE)                      \
+    static fg_mve_resident_loop *const NAME[3] = {NAME##_plain, NAME##_shifted, NAME##_negative};
+FG_MVE_RESIDENT_KINDS(fg_mve_resident1, FG_MVE_RESIDENT_LOAD1, FG_MVE_RESIDENT_DOT1, 0, FG_MVE_PAST_BLOCK(64))
+FG_MVE_RESIDENT_KINDS(fg_mve_resident2, FG_MVE_RESIDENT_LOAD2, FG_MVE_RESIDENT_DOT2, 0, FG_MVE_PAST_BLOCK(128))
+FG_MVE_RESIDENT_KINDS(fg_mve_half3, FG_MVE_HALF_LOAD3, FG_MVE_HALF_DOT3, 192, "")
+FG_MVE_RESIDENT_KINDS(fg_mve_half4, FG_MVE_HALF_LOAD4, FG_MVE_HALF_DOT4, 256, "")
 
 void fg_mve_resident_pairs(const int8_t *input, int32_t pairs, int32_t in_c, int32_t out_c, const int32_t *packed,
                            const fg_mve_clamp *clamp, int shifts_left, int8_t *output) {
@@ -176,14 +179,15 @@ void fg_mve_resident_pairs(const int8_t *input, int32_t pairs, int32_t in_c, int
     st.in_c = in_c;
     st.low = clamp->low;
     st.high = clamp->high;
+    const int kind = shifts_left ? 1 : 2 * fg_mve_rights_negative(packed, out_c >> 2, fg_mve_block_words(in_c, 16));
     if (in_c > 48) {  /* row 1 read as it goes, from its start */
-        (shifts_left ? fg_mve_half4_shifted : fg_mve_half4)(&st, input + in_c, output, output + out_c);
+        fg_mve_half4[kind](&st, input + in_c, output, output + out_c);
     } else if (in_c > 32) {
-        (shifts_left ? fg_mve_half3_shifted : fg_mve_half3)(&st, input + in_c, output, output + out_c);
+        fg_mve_half3[kind](&st, input + in_c, output, output + out_c);
     } else if (in_c > 16) {
-        (shifts_left ? fg_mve_resident2_shifted : fg_mve_resident2)(&st, input, output, output + out_c);
+        fg_mve_resident2[kind](&st, input, output, output + out_c);
     } else {
-        (shifts_left ? fg_mve_resident1_shifted : fg_mve_resident1)(&st, input, output, output + out_c);
+        fg_mve_resident1[kind](&st, input, output, output + out_c);
     }
 }
 

@@ -44,6 +44,11 @@
     "vshr.s32 q3, q3, #31\n"                   \
     "vqadd.s32 " acc ", " acc ", q3\n"         \
     "vrshl.s32 " acc ", " acc ", q2\n"
+/* FG_MVE_ROUND_DIVIDE where every lane shifts right (q2 < 0): the sign of x & right is x's. */
+#define FG_MVE_ROUND_NEGATIVE(acc)              \
+    "vshr.s32 q3, " acc ", #31\n"              \
+    "vqadd.s32 " acc ", " acc ", q3\n"         \
+    "vrshl.s32 " acc ", " acc ", q2\n"
 #define FG_MVE_OFFSET_CLAMP2                    \
     "vadd.i32 q0, q0, %q[v]\n"                 \
     "vadd.i32 q1, q1, %q[v]\n"                 \
@@ -274,6 +279,19 @@ static inline void fg_mve_band_rows(const fg_mve_band *b, const int8_t *image, i
             fg_mve_copy_s8(band, image + y * b->in_w * b->channels, inside);
         }
     }
+}
+
+/* Whether every channel of `blocks` quant blocks, block_words apart from `packed`, shifts right (its right shift
+ * word, the block's words 12 to 15, negative): then the variants' output stage takes FG_MVE_ROUND_NEGATIVE. */
+static inline int fg_mve_rights_negative(const int32_t *packed, int32_t blocks, int32_t block_words) {
+    for (int32_t b = 0; b < blocks; ++b, packed += block_words) {
+        for (int32_t k = 12; k < 16; ++k) {
+            if (packed[k] >= 0) {
+                return 0;
+            }
+        }
+    }
+    return 1;
 }
 
 /* The vector {a, b, c, d}. */
