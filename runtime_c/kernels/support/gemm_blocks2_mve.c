@@ -83,7 +83,7 @@
  * BIAS: FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT, nothing, nothing but for the offset layout; v: the output offset in every
  * lane; c: a constant vector LEFT_SHIFT may use. Versions with the left shift, and without it for layers that never
  * shift left. */
-#define FG_MVE_BLOCKS2(NAME, LEFT_SHIFT, STEP, INIT, PAST_QUANT, COLLECT, BIAS) \
+#define FG_MVE_BLOCKS2(NAME, LEFT_SHIFT, STEP, INIT, PAST_QUANT, COLLECT, BIAS, ROUND) \
 __attribute__((noinline)) static const int32_t *NAME(fg_mve_gemm_state *st, const int32_t *packed, \
                                                      const fg_mve_clamp *clamp, int32x4_t v, int32x4_t c) { \
     const int32x4_t low = clamp->low, high = clamp->high; \
@@ -107,8 +107,8 @@ __attribute__((noinline)) static const int32_t *NAME(fg_mve_gemm_state *st, cons
                      "vqrdmulh.s32 q0, q0, q2\n" \
                      "vqrdmulh.s32 q1, q1, q2\n" \
                      "vldrw.32 q2, [%[px0], #32]\n" \
-                     FG_MVE_ROUND_DIVIDE("q0") \
-                     FG_MVE_ROUND_DIVIDE("q1") \
+                     ROUND("q0") \
+                     ROUND("q1") \
                      FG_MVE_OFFSET_CLAMP2 \
                      "ldrd r0, r2, [%[st], #48]\n" \
                      "vstrb.32 q1, [r2], #4\n" \
@@ -124,24 +124,29 @@ __attribute__((noinline)) static const int32_t *NAME(fg_mve_gemm_state *st, cons
 }
 
 #define FG_MVE_LEFT_SHIFT "vldrw.32 q2, [%[px0], #16]\n" "vshl.s32 q0, q0, q2\n" "vshl.s32 q1, q1, q2\n"
-FG_MVE_BLOCKS2(fg_mve_blocks2_shifted, FG_MVE_LEFT_SHIFT, FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT, "", "")
-FG_MVE_BLOCKS2(fg_mve_blocks2, "", FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT, "", "")
+FG_MVE_BLOCKS2(fg_mve_blocks2_shifted, FG_MVE_LEFT_SHIFT, FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT, "", "",
+               FG_MVE_ROUND_DIVIDE)
+FG_MVE_BLOCKS2(fg_mve_blocks2, "", FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT, "", "", FG_MVE_ROUND_DIVIDE)
+FG_MVE_BLOCKS2(fg_mve_blocks2_negative, "", FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT, "", "",
+               FG_MVE_ROUND_NEGATIVE)
 /* The signed layout's left shifts take the factor 16 of half its channels back: always applied, from the quant block
  * or, where no channel shifts left, the same -4, 0, -4, 0 from c. */
 #define FG_MVE_SHIFT_BACK "vshl.s32 q0, q0, %q[c]\n" "vshl.s32 q1, q1, %q[c]\n"
 FG_MVE_BLOCKS2(fg_mve_blocks2_s4_shifted, FG_MVE_LEFT_SHIFT, FG_MVE_STEP2X4_S4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT, "",
-               "")
-FG_MVE_BLOCKS2(fg_mve_blocks2_s4, FG_MVE_SHIFT_BACK, FG_MVE_STEP2X4_S4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT, "", "")
+               "", FG_MVE_ROUND_DIVIDE)
+FG_MVE_BLOCKS2(fg_mve_blocks2_s4, FG_MVE_SHIFT_BACK, FG_MVE_STEP2X4_S4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT, "", "",
+               FG_MVE_ROUND_DIVIDE)
 FG_MVE_BLOCKS2(fg_mve_blocks2_s4_offset_shifted, FG_MVE_LEFT_SHIFT, FG_MVE_STEP2X4_S4_OFFSET, FG_MVE_INIT_S4_OFFSET,
-               FG_MVE_PAST_QUANT_S4_OFFSET, FG_MVE_COLLECT_S4_OFFSET, FG_MVE_BIAS_S4_OFFSET)
+               FG_MVE_PAST_QUANT_S4_OFFSET, FG_MVE_COLLECT_S4_OFFSET, FG_MVE_BIAS_S4_OFFSET, FG_MVE_ROUND_DIVIDE)
 FG_MVE_BLOCKS2(fg_mve_blocks2_s4_offset, "", FG_MVE_STEP2X4_S4_OFFSET, FG_MVE_INIT_S4_OFFSET,
-               FG_MVE_PAST_QUANT_S4_OFFSET, FG_MVE_COLLECT_S4_OFFSET, FG_MVE_BIAS_S4_OFFSET)
+               FG_MVE_PAST_QUANT_S4_OFFSET, FG_MVE_COLLECT_S4_OFFSET, FG_MVE_BIAS_S4_OFFSET, FG_MVE_ROUND_DIVIDE)
 
 const int32_t *fg_mve_gemm_blocks2(fg_mve_gemm_state *st, const int32_t *packed, const fg_mve_clamp *clamp,
                                    int shifts_left) {
     const int32x4_t offset = vdupq_n_s32(clamp->offset);  /* also as c, which these loops do not read */
-    return shifts_left ? fg_mve_blocks2_shifted(st, packed, clamp, offset, offset)
-                       : fg_mve_blocks2(st, packed, clamp, offset, offset);
+    return shifts_left   ? fg_mve_blocks2_shifted(st, packed, clamp, offset, offset)
+           : st->negative ? fg_mve_blocks2_negative(st, packed, clamp, offset, offset)
+                          : fg_mve_blocks2(st, packed, clamp, offset, offset);
 }
 
 /* A table: one load per call where fg_mve_vec4 would take five instructions. */

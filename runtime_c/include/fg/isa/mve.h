@@ -82,6 +82,7 @@ typedef struct {
     const int32_t *quant;   /* 60: the current block's multipliers, then left and right shifts (the offset 4-bit
                              * layout's loop: its bias words before them) */
     uint32_t second;        /* 64: row 1's outputs, from row 0's */
+    int32_t negative;       /* 68: every channel shifts right (fg_mve_rights_negative) */
 } fg_mve_gemm_state;
 
 /* What fg_mve_gemm_row8's assembly loop reads and updates in memory (one row against pairs of blocks; its registers
@@ -118,6 +119,19 @@ static inline void fg_mve_begin_row_terms(fg_mve_gemm_state_s4 *st) {
     }
 }
 
+/* Whether every channel of `blocks` quant blocks, block_words apart from `packed`, shifts right (its right shift
+ * word, the block's words 12 to 15, negative): then the variants' output stage takes FG_MVE_ROUND_NEGATIVE. */
+static inline int fg_mve_rights_negative(const int32_t *packed, int32_t blocks, int32_t block_words) {
+    for (int32_t b = 0; b < blocks; ++b, packed += block_words) {
+        for (int32_t k = 12; k < 16; ++k) {
+            if (packed[k] >= 0) {
+                return 0;
+            }
+        }
+    }
+    return 1;
+}
+
 /* Words per block of four output channels of a GEMM layout whose weights take step_words words per 16 taps (16: int8
  * weights; 8: 4-bit ones). */
 static inline int32_t fg_mve_block_words(int32_t depth, int32_t step_words) {
@@ -134,6 +148,7 @@ static inline int32_t fg_mve_gemm_begin_layout(fg_mve_gemm_state *st, int32_t de
     st->entry = steps & 7;
     st->second = second;
     st->end = packed + fg_mve_block_words(depth, step_words) * (out_c >> 2);
+    st->negative = fg_mve_rights_negative(packed, out_c >> 2, fg_mve_block_words(depth, step_words));
     return out_c & ~3;
 }
 
@@ -279,19 +294,6 @@ static inline void fg_mve_band_rows(const fg_mve_band *b, const int8_t *image, i
             fg_mve_copy_s8(band, image + y * b->in_w * b->channels, inside);
         }
     }
-}
-
-/* Whether every channel of `blocks` quant blocks, block_words apart from `packed`, shifts right (its right shift
- * word, the block's words 12 to 15, negative): then the variants' output stage takes FG_MVE_ROUND_NEGATIVE. */
-static inline int fg_mve_rights_negative(const int32_t *packed, int32_t blocks, int32_t block_words) {
-    for (int32_t b = 0; b < blocks; ++b, packed += block_words) {
-        for (int32_t k = 12; k < 16; ++k) {
-            if (packed[k] >= 0) {
-                return 0;
-            }
-        }
-    }
-    return 1;
 }
 
 /* The vector {a, b, c, d}. */
