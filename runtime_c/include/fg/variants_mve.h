@@ -69,6 +69,10 @@ const int32_t *fg_mve_gemm_row8(fg_mve_row_state *st, const int32_t *packed, con
  * channels (out_c a multiple of four) of the int8 GEMM layout. */
 void fg_mve_resident_pairs(const int8_t *input, int32_t pairs, int32_t in_c, int32_t out_c, const int32_t *packed,
                            const fg_mve_clamp *clamp, int shifts_left, int8_t *output);
+/* fg_mve_gemm_blocks2 for st->pairs_after + 1 pairs of rows, each pair st->pair_advance bytes after the one before
+ * and its outputs `second` bytes after (out_c a multiple of four: the blocks are all full), in one call. */
+void fg_mve_gemm_blocks2_pairs(fg_mve_gemm_state *st, const int32_t *packed, const fg_mve_clamp *clamp,
+                               int shifts_left);
 /* fg_mve_gemm_blocks2 against the signed 4-bit GEMM layout (its left shifts always apply: from the quant blocks where
  * shifts_left, else the -4 of the first channels of the pairs, the same for every block). */
 const int32_t *fg_mve_gemm_blocks2_s4(fg_mve_gemm_state *st, const int32_t *packed, const fg_mve_clamp *clamp,

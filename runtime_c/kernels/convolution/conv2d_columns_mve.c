@@ -103,7 +103,18 @@ FG_HOT_LOOP void fg_conv2d_columns_s8_mve(const fg_conv2d_params *p, const int8_
         const int8_t *image = input + b * p->in_h * p->in_w * in_c;
         for (int32_t oy = 0; oy < p->out_h; ++oy, output += p->out_w * out_c) {
             fg_columns_band(p, image, oy * p->stride_h - p->pad_top, width, band);
-            for (int32_t ox = 0; ox < p->out_w; ox += 2) {
+            int32_t ox = 0;
+            if (full == out_c && p->out_w >= 2) {  /* every pair of the row in one call */
+                st.x0 = band;
+                st.x1 = band + pixel_step;
+                st.second = (uint32_t)out_c;
+                st.pairs_after = (p->out_w >> 1) - 1;
+                st.pair_advance = 2 * pixel_step;
+                fg_mve_gemm_set_out(&st, output);
+                fg_mve_gemm_blocks2_pairs(&st, packed, &clamp, shifts_left);
+                ox = p->out_w & ~1;
+            }
+            for (; ox < p->out_w; ox += 2) {
                 const int8_t *x0 = band + ox * pixel_step;
                 int8_t *out = output + ox * out_c;
                 const int lone = ox + 1 == p->out_w;

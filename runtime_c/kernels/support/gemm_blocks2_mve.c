@@ -83,7 +83,7 @@
  * BIAS: FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT, nothing, nothing but for the offset layout; v: the output offset in every
  * lane; c: a constant vector LEFT_SHIFT may use. Versions with the left shift, and without it for layers that never
  * shift left. */
-#define FG_MVE_BLOCKS2(NAME, LEFT_SHIFT, STEP, INIT, PAST_QUANT, COLLECT, BIAS, ROUND) \
+#define FG_MVE_BLOCKS2(NAME, LEFT_SHIFT, STEP, INIT, PAST_QUANT, COLLECT, BIAS, ROUND, NEXT) \
 __attribute__((noinline)) static const int32_t *NAME(fg_mve_gemm_state *st, const int32_t *packed, \
                                                      const fg_mve_clamp *clamp, int32x4_t v, int32x4_t c) { \
     const int32x4_t low = clamp->low, high = clamp->high; \
@@ -117,6 +117,7 @@ __attribute__((noinline)) static const int32_t *NAME(fg_mve_gemm_state *st, cons
                      "ldr r0, [%[st], #56]\n" \
                      "cmp %[pk], r0\n" \
                      "bne 2b\n" \
+                     NEXT \
                      : [pk] "+r"(packed), [px0] "=&r"(px0), [px1] "=&r"(px1), [n] "=&r"(n), [t] "=&r"(t) \
                      : [st] "r"(st), [v] "w"(v), [lo] "w"(low), [hi] "w"(high), [c] "w"(c) \
                      : "r0", "r2", "r4", "r6", "r8", "r10", "r12", "lr", "q0", "q1", "q2", "q3", "memory", "cc"); \
@@ -125,21 +126,61 @@ __attribute__((noinline)) static const int32_t *NAME(fg_mve_gemm_state *st, cons
 
 #define FG_MVE_LEFT_SHIFT "vldrw.32 q2, [%[px0], #16]\n" "vshl.s32 q0, q0, q2\n" "vshl.s32 q1, q1, q2\n"
 FG_MVE_BLOCKS2(fg_mve_blocks2_shifted, FG_MVE_LEFT_SHIFT, FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT, "", "",
-               FG_MVE_ROUND_DIVIDE)
-FG_MVE_BLOCKS2(fg_mve_blocks2, "", FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT, "", "", FG_MVE_ROUND_DIVIDE)
+               FG_MVE_ROUND_DIVIDE, "")
+FG_MVE_BLOCKS2(fg_mve_blocks2, "", FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT, "", "", FG_MVE_ROUND_DIVIDE,
+               "")
 FG_MVE_BLOCKS2(fg_mve_blocks2_negative, "", FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT, "", "",
-               FG_MVE_ROUND_NEGATIVE)
+               FG_MVE_ROUND_NEGATIVE, "")
 /* The signed layout's left shifts take the factor 16 of half its channels back: always applied, from the quant block
  * or, where no channel shifts left, the same -4, 0, -4, 0 from c. */
 #define FG_MVE_SHIFT_BACK "vshl.s32 q0, q0, %q[c]\n" "vshl.s32 q1, q1, %q[c]\n"
 FG_MVE_BLOCKS2(fg_mve_blocks2_s4_shifted, FG_MVE_LEFT_SHIFT, FG_MVE_STEP2X4_S4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT, "",
-               "", FG_MVE_ROUND_DIVIDE)
+               "", FG_MVE_ROUND_DIVIDE,
+               "")
 FG_MVE_BLOCKS2(fg_mve_blocks2_s4, FG_MVE_SHIFT_BACK, FG_MVE_STEP2X4_S4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT, "", "",
-               FG_MVE_ROUND_DIVIDE)
+               FG_MVE_ROUND_DIVIDE, "")
 FG_MVE_BLOCKS2(fg_mve_blocks2_s4_offset_shifted, FG_MVE_LEFT_SHIFT, FG_MVE_STEP2X4_S4_OFFSET, FG_MVE_INIT_S4_OFFSET,
-               FG_MVE_PAST_QUANT_S4_OFFSET, FG_MVE_COLLECT_S4_OFFSET, FG_MVE_BIAS_S4_OFFSET, FG_MVE_ROUND_DIVIDE)
+               FG_MVE_PAST_QUANT_S4_OFFSET, FG_MVE_COLLECT_S4_OFFSET, FG_MVE_BIAS_S4_OFFSET, FG_MVE_ROUND_DIVIDE,
+               "")
 FG_MVE_BLOCKS2(fg_mve_blocks2_s4_offset, "", FG_MVE_STEP2X4_S4_OFFSET, FG_MVE_INIT_S4_OFFSET,
-               FG_MVE_PAST_QUANT_S4_OFFSET, FG_MVE_COLLECT_S4_OFFSET, FG_MVE_BIAS_S4_OFFSET, FG_MVE_ROUND_DIVIDE)
+               FG_MVE_PAST_QUANT_S4_OFFSET, FG_MVE_COLLECT_S4_OFFSET, FG_MVE_BIAS_S4_OFFSET, FG_MVE_ROUND_DIVIDE,
+               "")
+
+/* After a pair's last block, on to the next pair of st->pairs_after (rows pair_advance bytes on, outputs `second`
+ * bytes on, the blocks from first_block again), or out. */
+#define FG_MVE_NEXT_PAIR                        \
+    "ldr r0, [%[st], #72]\n"                   \
+    "subs r0, r0, #1\n"                        \
+    "bmi 9f\n"                                 \
+    "str r0, [%[st], #72]\n"                   \
+    "ldr r4, [%[st], #76]\n"                   \
+    "ldrd r0, r2, [%[st], #32]\n"              \
+    "add r0, r0, r4\n"                         \
+    "add r2, r2, r4\n"                         \
+    "strd r0, r2, [%[st], #32]\n"              \
+    "ldr r4, [%[st], #64]\n"                   \
+    "ldrd r0, r2, [%[st], #48]\n"              \
+    "add r0, r0, r4\n"                         \
+    "add r2, r2, r4\n"                         \
+    "strd r0, r2, [%[st], #48]\n"              \
+    "ldr %[pk], [%[st], #80]\n"                \
+    "b 2b\n"                                   \
+    "9:\n"
+FG_MVE_BLOCKS2(fg_mve_pairs2_shifted, FG_MVE_LEFT_SHIFT, FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT, "", "",
+               FG_MVE_ROUND_DIVIDE, FG_MVE_NEXT_PAIR)
+FG_MVE_BLOCKS2(fg_mve_pairs2, "", FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT, "", "", FG_MVE_ROUND_DIVIDE,
+               FG_MVE_NEXT_PAIR)
+FG_MVE_BLOCKS2(fg_mve_pairs2_negative, "", FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT, "", "",
+               FG_MVE_ROUND_NEGATIVE, FG_MVE_NEXT_PAIR)
+
+void fg_mve_gemm_blocks2_pairs(fg_mve_gemm_state *st, const int32_t *packed, const fg_mve_clamp *clamp,
+                               int shifts_left) {
+    const int32x4_t offset = vdupq_n_s32(clamp->offset);
+    st->first_block = packed;
+    (void)(shifts_left    ? fg_mve_pairs2_shifted(st, packed, clamp, offset, offset)
+           : st->negative ? fg_mve_pairs2_negative(st, packed, clamp, offset, offset)
+                          : fg_mve_pairs2(st, packed, clamp, offset, offset));
+}
 
 const int32_t *fg_mve_gemm_blocks2(fg_mve_gemm_state *st, const int32_t *packed, const fg_mve_clamp *clamp,
                                    int shifts_left) {

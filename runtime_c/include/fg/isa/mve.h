@@ -83,6 +83,9 @@ typedef struct {
                              * layout's loop: its bias words before them) */
     uint32_t second;        /* 64: row 1's outputs, from row 0's */
     int32_t negative;       /* 68: every channel shifts right (fg_mve_rights_negative) */
+    int32_t pairs_after;    /* 72: fg_mve_gemm_blocks2_pairs: pairs of rows after the current one */
+    int32_t pair_advance;   /* 76: from a pair's rows to the next pair's */
+    const int32_t *first_block;  /* 80 */
 } fg_mve_gemm_state;
 
 /* What fg_mve_gemm_row8's assembly loop reads and updates in memory (one row against pairs of blocks; its registers
