@@ -30,18 +30,34 @@ static inline void fg_columns_copy(int8_t *dst, int32_t column, int32_t count, c
     }
 }
 
-/* fg_columns_copy of 16-byte pixels: one whole vector each, a low-overhead loop. */
-static inline void fg_columns_copy16(int8_t *dst, int32_t column, int32_t count, const int8_t *src) {
-    if (count > 0) {
-        __asm__ volatile("dls lr, %[count]\n"
-                         "1:\n"
-                         "vldrb.8 q0, [%[src]], #16\n"
-                         "vstrb.8 q0, [%[dst]]\n"
-                         "add %[dst], %[dst], %[column]\n"
-                         "le lr, 1b\n"
-                         : [dst] "+r"(dst), [src] "+r"(src)
-                         : [count] "r"(count), [column] "r"(column)
-                         : "lr", "q0", "memory");
+/* fg_columns_copy of pixels of whole vectors (MOVES: loading and storing one pixel), a low-overhead loop. */
+#define FG_COLUMNS_COPY_WHOLE(MOVES)                                                                            \
+    __asm__ volatile("dls lr, %[count]\n"                                                                      \
+                     "1:\n" MOVES                                                                              \
+                     "add %[dst], %[dst], %[column]\n"                                                         \
+                     "le lr, 1b\n"                                                                             \
+                     : [dst] "+r"(dst), [src] "+r"(src)                                                        \
+                     : [count] "r"(count), [column] "r"(column)                                                \
+                     : "lr", "q0", "q1", "memory")
+#define FG_COLUMNS_LOAD(q) "vldrb.8 " q ", [%[src]], #16\n"
+
+/* fg_columns_copy where in_c is 16, 32 or 64 (else that). */
+static inline void fg_columns_copy_whole(int8_t *dst, int32_t column, int32_t count, const int8_t *src,
+                                         int32_t in_c) {
+    if (count <= 0) {
+        return;
+    }
+    if (in_c == 16) {
+        FG_COLUMNS_COPY_WHOLE(FG_COLUMNS_LOAD("q0") "vstrb.8 q0, [%[dst]]\n");
+    } else if (in_c == 32) {
+        FG_COLUMNS_COPY_WHOLE(FG_COLUMNS_LOAD("q0") FG_COLUMNS_LOAD("q1") "vstrb.8 q0, [%[dst]]\n"
+                              "vstrb.8 q1, [%[dst], #16]\n");
+    } else if (in_c == 64) {
+        FG_COLUMNS_COPY_WHOLE(FG_COLUMNS_LOAD("q0") FG_COLUMNS_LOAD("q1") "vstrb.8 q0, [%[dst]]\n"
+                              "vstrb.8 q1, [%[dst], #16]\n" FG_COLUMNS_LOAD("q0") FG_COLUMNS_LOAD("q1")
+                              "vstrb.8 q0, [%[dst], #32]\n" "vstrb.8 q1, [%[dst], #48]\n");
+    } else {
+        fg_columns_copy(dst, column, count, src, in_c);
     }
 }
 
@@ -56,27 +72,21 @@ static inline void fg_columns_fill(int8_t *dst, int32_t column, int32_t count, i
 
 /* The column band of the output row whose windows start at image row y0: for each of its `width` pixel columns from
  * image column -pad_left, the column's filter_h tap rows one after the other (in_c bytes each, the input zero point
- * outside the image), columns one after the other. A window is then filter_w whole columns: one run of taps. */
+ * outside the image), columns one after the other. A window is then filter_w whole columns: one run of taps. The
+ * columns left and right of the image hold the zero point from the start (the caller fills the band once). */
 static void fg_columns_band(const fg_conv2d_params *p, const int8_t *image, int32_t y0, int32_t width, int8_t *band) {
     const int32_t in_c = p->in_c, column = p->filter_h * in_c;
     const int8x16_t zero_points = vdupq_n_s8((int8_t)-p->requant.input_offset);
     const int32_t left = p->pad_left < width ? p->pad_left : width;
     const int32_t room = width - left, inside = room < p->in_w ? room : p->in_w;
-    for (int32_t fy = 0; fy < p->filter_h; ++fy) {
+    band += left * column;
+    for (int32_t fy = 0; fy < p->filter_h; ++fy, band += in_c) {
         const int32_t y = y0 + fy * p->dilation_h;
-        int8_t *dst = band + fy * in_c;
         if (y < 0 || y >= p->in_h) {
-            fg_columns_fill(dst, column, width, zero_points, in_c);
-            continue;
-        }
-        fg_columns_fill(dst, column, left, zero_points, in_c);
-        const int8_t *line = image + y * p->in_w * in_c;
-        if (in_c == 16) {
-            fg_columns_copy16(dst + left * column, column, inside, line);
+            fg_columns_fill(band, column, inside, zero_points, in_c);
         } else {
-            fg_columns_copy(dst + left * column, column, inside, line, in_c);
+            fg_columns_copy_whole(band, column, inside, image + y * p->in_w * in_c, in_c);
         }
-        fg_columns_fill(dst + (left + inside) * column, column, room - inside, zero_points, in_c);
     }
 }
 
@@ -99,6 +109,7 @@ FG_HOT_LOOP void fg_conv2d_columns_s8_mve(const fg_conv2d_params *p, const int8_
     fg_mve_gemm_state st;
     const int32_t full = fg_mve_gemm_begin(&st, depth, out_c, packed, (uint32_t)out_c);
     const int32_t *rest = packed + fg_mve_block_words(depth, 16) * (full >> 2);
+    fg_mve_fill_s8(band, (int8_t)-requant.input_offset, width * column);
     for (int32_t b = 0; b < p->batches; ++b) {
         const int8_t *image = input + b * p->in_h * p->in_w * in_c;
         for (int32_t oy = 0; oy < p->out_h; ++oy, output += p->out_w * out_c) {
