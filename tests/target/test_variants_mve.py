@@ -94,8 +94,11 @@ def add_case(seed: int, shape: tuple[int, ...], other: tuple[int, ...] | None = 
 
 def _add_cases() -> list[bytes]:
     rng = np.random.default_rng(5)
-    return [add_case(600 + k, (1, int(rng.integers(1, 6)), int(rng.integers(1, 6)), size))
-            for k, size in enumerate([*CHANNELS, 3, 7, 16, 32, 64, 5])]
+    cases = [add_case(600 + k, (1, int(rng.integers(1, 6)), int(rng.integers(1, 6)), size))
+             for k, size in enumerate([*CHANNELS, 3, 7, 16, 32, 64, 5])]
+    # long enough for the tables of the inputs' scaled values (512 elements and more), a tail of 1 to 3
+    return cases + [add_case(650 + k, shape) for k, shape in enumerate([(1, 8, 8, 32), (1, 7, 9, 17), (1, 4, 4, 32),
+                                                                         (1, 3, 5, 35)])]
 
 
 def pool_case(seed: int, shape: tuple[int, int, int, int], filter_hw: tuple[int, int], stride: int,
@@ -138,6 +141,14 @@ def _pointwise_cases() -> list[bytes]:
               conv_case(154, "CONV_2D", (1, 7, 1, 16), (1, 1), 32),
               conv_case(155, "CONV_2D", (2, 2, 3, 96), (1, 1), 24),
               conv_case(156, "CONV_2D", (1, 3, 3, 1152), (1, 1), 5)]
+    # rows of up to 64 taps held in registers (out_c a multiple of four): one vector or two, odd and even pixels; from
+    # 33 taps on the first row only
+    cases += [conv_case(160 + k, "CONV_2D", shape, (1, 1), out_c)
+              for k, (shape, out_c) in enumerate([((1, 5, 5, 8), 16), ((1, 4, 7, 24), 12), ((2, 3, 3, 32), 8),
+                                                   ((1, 1, 3, 20), 4), ((1, 6, 5, 16), 32), ((1, 3, 3, 3), 8),
+                                                   ((1, 2, 4, 12), 8), ((1, 3, 3, 40), 12), ((2, 2, 3, 48), 8),
+                                                   ((1, 3, 5, 64), 16), ((1, 5, 1, 57), 4), ((1, 2, 2, 33), 20),
+                                                   ((1, 2, 3, 50), 8)])]
     return cases
 
 
@@ -153,10 +164,28 @@ def _folded_cases() -> list[bytes]:
         shape = (1 + k % 2, int(rng.integers(low, 10)), int(rng.integers(low, 10)), in_c)
         cases.append(conv_case(200 + k, "CONV_2D", shape, filter_hw, CHANNELS[(k * 5) % len(CHANNELS)], stride,
                                dilation, "SAME" if k % 3 else "VALID"))
+    # a padded layer whose band of tap rows does not fit the stack (windows at the border built one by one)
+    cases.append(conv_case(230, "CONV_2D", (1, 4, 30, 31), (3, 3), 8))
     # a depthwise convolution of one input channel runs as a convolution
     cases += [conv_case(240 + k, "DEPTHWISE_CONV_2D", (1, 9, 8, 1), (3, 3), multiplier, 1 + k % 2)
               for k, multiplier in enumerate([8, 3, 16])]
     return cases
+
+
+def _columns_cases() -> list[bytes]:
+    """Convolutions of 8 input channels or more and no dilation across: the column band kernel (odd rows: a lone
+    pixel paired with itself, or alone past 256 output channels)."""
+    rng = np.random.default_rng(4)
+    geometries = [((3, 3), 1), ((3, 3), 2), ((1, 1), 2), ((1, 3), 1), ((3, 1), 2), ((2, 2), 2), ((2, 3), 1),
+                  ((3, 2), 1)]
+    cases = []
+    for k in range(25):
+        filter_hw, stride = geometries[k % len(geometries)]
+        in_c = [8, 9, 16, 17, 24, 31, 32, 33, 64][k % 9]
+        shape = (1 + k % 2, int(rng.integers(max(filter_hw), 9)), int(rng.integers(max(filter_hw), 9)), in_c)
+        cases.append(conv_case(500 + k, "CONV_2D", shape, filter_hw, CHANNELS[(k * 7) % len(CHANNELS)], stride,
+                               1, "SAME" if k % 3 else "VALID"))
+    return cases + [conv_case(530, "CONV_2D", (1, 3, 5, 8), (3, 3), 260)]
 
 
 def _depthwise_cases() -> list[bytes]:
@@ -169,18 +198,27 @@ def _depthwise_cases() -> list[bytes]:
             shape = (1, 7, 6, channels)
         cases.append(conv_case(300 + k, "DEPTHWISE_CONV_2D", shape, (3, 3), 1, stride, dilation,
                                "VALID" if k % 5 == 4 and min(shape[1:3]) > 4 else "SAME"))
-    return cases
+    # long rows: pixels in pairs (odd and even rows, strides 1 and 2, dilation 2, padded or not),
+    # and a padded layer whose band of three tap rows does not fit the stack (through the image)
+    geometries = [((1, 6, 12, 32), 1, 1), ((1, 9, 11, 16), 2, 1), ((1, 7, 10, 8), 1, 2), ((2, 5, 9, 12), 1, 1),
+                  ((1, 3, 50, 32), 1, 1)]
+    return cases + [conv_case(340 + k, "DEPTHWISE_CONV_2D", shape, (3, 3), 1, stride, dilation)
+                    for k, (shape, stride, dilation) in enumerate(geometries)]
 
 
 def _fully_connected_cases() -> list[bytes]:
     depths = [*CHANNELS, 100, 250, 1, 16, 48]
-    return [fully_connected_case(400 + k, 1 + k % 3, depth, CHANNELS[(k * 3 + 1) % len(CHANNELS)])
-            for k, depth in enumerate(depths)]
+    cases = [fully_connected_case(400 + k, 1 + k % 3, depth, CHANNELS[(k * 3 + 1) % len(CHANNELS)])
+             for k, depth in enumerate(depths)]
+    # one row against pairs of blocks (the one-row loop): more than eight steps, long rows, a row padded to 16 taps
+    return cases + [fully_connected_case(430 + k, 1, depth, out_c)
+                    for k, (depth, out_c) in enumerate([(160, 24), (144, 40), (640, 16), (8, 128), (32, 9), (80, 17)])]
 
 
 BATCHES = {
     "pointwise": (_pointwise_cases, "fg_conv2d_pointwise_s8_mve"),
     "folded": (_folded_cases, "fg_conv2d_folded_s8_mve"),
+    "columns": (_columns_cases, "fg_conv2d_columns_s8_mve"),
     "depthwise_3x3": (_depthwise_cases, "fg_depthwise_conv2d_3x3_s8_mve"),
     "fully_connected": (_fully_connected_cases, "fg_fully_connected_folded_s8_mve"),
     "add": (_add_cases, "fg_add_s8_mve"),

@@ -4,7 +4,8 @@ Their constants travel in one int32 table, `packed`, per layer:
   quant block (16 words per four output channels): folded bias[4], multiplier[4], left shift[4] = max(shift, 0),
     right shift[4] = min(shift, 0); channels past the layer's are zero.
   GEMM layout (1x1 and folded convolutions, fully connected): per block of four output channels its quant block,
-    then ceil(depth / 16) chunks of 4 rows x 16 weight bytes (zero padded), as VMLADAVA reads them.
+    then ceil(depth / 16) chunks of 4 rows x 16 weight bytes (zero padded), as VMLADAVA reads them; for the column
+    band kernel each window's taps column by column (filter_w, filter_h, in_c).
   depthwise 3x3 layouts, one after the other, per block of four channels its quant block, then
     vector: 9 taps x 4 channels as int32 words (word loads take any base register; byte-widening loads want
       r0-r7, which hold the taps);
@@ -24,6 +25,12 @@ from firmware_gen.ops.variants import Variant, renamed
 
 ROW_MAX = 1152  # FG_MVE_ROW_MAX: the longest row (window) the convolution variants copy to their stack
 DEPTHWISE_MAX = 1024  # FG_MVE_DEPTHWISE_MAX: channels of the depthwise variant's zero-point row
+COLUMN_BAND_MAX = 2048  # FG_MVE_COLUMN_BAND_MAX: the column band on the stack (filter_h x band width x in_c)
+# Fewer input channels and strided: the band's pieces (one per column and tap row, twice as many columns as output
+# pixels) cost more than copying the windows (the first convolutions of kws_ref_model, 1 channel, stride 2: 106,562
+# -> 143,125 instructions; vww_96_int8, 3 channels: 343,156 -> 352,188; pretrainedResnet_quant's, 3 channels, stride
+# 1: 219,656 -> 197,000).
+COLUMN_MIN_CHANNELS = 8
 REQUIRES = frozenset({DSP, MVE})
 
 
@@ -120,6 +127,19 @@ def _folded(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
     return _gemm_call(graph, op, call, variant, int(call.params["out_c"]))
 
 
+def _columns(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
+    """The column-band kernel: each window's taps column by column ([out_c, filter_w, filter_h, in_c])."""
+    p = call.params
+    width = (p["out_w"] - 1) * p["stride_w"] + p["filter_w"]
+    fits = p["filter_h"] * width * p["in_c"] <= COLUMN_BAND_MAX
+    if p["dilation_w"] != 1 or (p["in_c"] < COLUMN_MIN_CHANNELS and p["stride_w"] > 1) or not fits:
+        return None
+    out_c = int(p["out_c"])
+    taps = _weights(graph, op).reshape(out_c, p["filter_h"], p["filter_w"], -1)
+    return _with_packed(call, COLUMNS, gemm_layout(call, taps.transpose(0, 2, 1, 3).reshape(out_c, -1)),
+                        [call.inputs[0], -1])
+
+
 def _fully_connected(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
     return _gemm_call(graph, op, call, FULLY_CONNECTED, int(call.params["out_depth"]))
 
@@ -146,6 +166,8 @@ FOLDED = Variant("fg_conv2d_folded_s8_mve", "fg_conv2d_folded_s8", REQUIRES, _fo
 # A depthwise convolution of one input channel, which the portable lowering runs as a convolution: the same kernel.
 ONE_CHANNEL = Variant("fg_conv2d_folded_s8_mve", "fg_depthwise_conv2d_one_channel_s8", REQUIRES, _folded,
                       "Helium: as a convolution of one input channel, windows copied in pairs, 2 x 4 VMLADAVA")
+COLUMNS = Variant("fg_conv2d_columns_s8_mve", "fg_conv2d_folded_s8", REQUIRES, _columns,
+                  "Helium: a band of the row's input columns, windows read in place in pairs, 2 x 4 VMLADAVA")
 FULLY_CONNECTED = Variant("fg_fully_connected_folded_s8_mve", "fg_fully_connected_folded_s8", REQUIRES,
                           _fully_connected, "Helium: VMLADAVA dot products, 4 outputs per block")
 DEPTHWISE_3X3 = Variant("fg_depthwise_conv2d_3x3_s8_mve", "fg_depthwise_conv2d_3x3_s8", REQUIRES, _depthwise_3x3,
@@ -161,4 +183,4 @@ AVERAGE_POOL = Variant("fg_avg_pool2d_s8_mve", "fg_avg_pool2d_s8", REQUIRES, _av
                        "Helium: windows summed 8 channels per vector (int16)")
 ADD = Variant("fg_add_s8_mve", "fg_add_s8", REQUIRES, _add, "Helium: 4 elements per vector, VQRDMULH rescaling")
 
-VARIANTS = [POINTWISE, FOLDED, ONE_CHANNEL, FULLY_CONNECTED, DEPTHWISE_3X3, AVERAGE_POOL, ADD]
+VARIANTS = [POINTWISE, COLUMNS, FOLDED, ONE_CHANNEL, FULLY_CONNECTED, DEPTHWISE_3X3, AVERAGE_POOL, ADD]

@@ -58,6 +58,21 @@ void fg_mve_gemm_s4_signed(const int8_t *x0, const int8_t *x1, int32_t depth, in
  * every pair of rows set st up once (fg_mve_gemm_begin) and move only the rows and out0. */
 const int32_t *fg_mve_gemm_blocks2(fg_mve_gemm_state *st, const int32_t *packed, const fg_mve_clamp *clamp,
                                    int shifts_left);
+/* One row (st: x, its depth a multiple of 16, out, rounds, entry, block_bytes, end) against every pair of full blocks
+ * of four output channels from packed, eight channels per pass in one assembly loop; returns packed past the last
+ * pair. */
+const int32_t *fg_mve_gemm_row8(fg_mve_row_state *st, const int32_t *packed, const fg_mve_clamp *clamp,
+                                int shifts_left);
+/* A 1x1 convolution's pixels in pairs, `pairs` of them from input (rows of in_c <= 64 taps: up to 32 both read once
+ * into vector registers, past that the first, the second read as the dot products go; an output overlapping the input
+ * as ops/overlap.py allows changes nothing they read, and nothing is copied), against every block of four output
+ * channels (out_c a multiple of four) of the int8 GEMM layout. */
+void fg_mve_resident_pairs(const int8_t *input, int32_t pairs, int32_t in_c, int32_t out_c, const int32_t *packed,
+                           const fg_mve_clamp *clamp, int shifts_left, int8_t *output);
+/* fg_mve_gemm_blocks2 for st->pairs_after + 1 pairs of rows, each pair st->pair_advance bytes after the one before
+ * and its outputs `second` bytes after (out_c a multiple of four: the blocks are all full), in one call. */
+void fg_mve_gemm_blocks2_pairs(fg_mve_gemm_state *st, const int32_t *packed, const fg_mve_clamp *clamp,
+                               int shifts_left);
 /* fg_mve_gemm_blocks2 against the signed 4-bit GEMM layout (its left shifts always apply: from the quant blocks where
  * shifts_left, else the -4 of the first channels of the pairs, the same for every block). */
 const int32_t *fg_mve_gemm_blocks2_s4(fg_mve_gemm_state *st, const int32_t *packed, const fg_mve_clamp *clamp,
@@ -90,6 +105,18 @@ void fg_conv2d_pointwise_s8_mve(const fg_conv2d_params *params, const int8_t *in
  * GEMM layout (filter unused, may be NULL). */
 void fg_conv2d_folded_s8_mve(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter,
                              int8_t *output);
+
+/* Largest column band (filter_h x band width x in_c bytes) of fg_conv2d_columns_s8_mve: mve.py keeps larger layers
+ * on fg_conv2d_folded_s8_mve. Outputs of a lone last pixel of a row computed as a pair with itself: up to this many
+ * channels. */
+#define FG_MVE_COLUMN_BAND_MAX 2048
+#define FG_MVE_COLUMN_SPARE 256
+
+/* fg_conv2d_folded_s8 without dilation across, row by row from a band of the row's input columns (each column's tap
+ * rows one after the other), against the GEMM layout of weights whose window taps run column by column (filter
+ * unused, may be NULL). */
+void fg_conv2d_columns_s8_mve(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter,
+                              int8_t *output);
 
 /* fg_fully_connected_folded_s8 against the GEMM layout (weights unused, may be NULL). */
 void fg_fully_connected_folded_s8_mve(const fg_fully_connected_params *params, const int8_t *input,

@@ -112,6 +112,19 @@ static inline int32_t fg_mve_copy_runs_sum(int8_t *row, const int8_t *line, int3
     return sum;
 }
 
+/* The largest band of tap rows on the stack. */
+enum { FG_MVE_FOLDED_BAND_MAX = 2048 };
+
+/* The band of a layer with padding whose windows' rows are runs (no dilation across), when it fits the stack: every
+ * window then copied run by run from the band, none at the border. Its width in pixels, or 0. */
+static int32_t fg_mve_folded_band_width(const fg_conv2d_params *p) {
+    const int32_t width = (p->out_w - 1) * p->stride_w + p->filter_w;
+    const int32_t bottom = (p->out_h - 1) * p->stride_h - p->pad_top + (p->filter_h - 1) * p->dilation_h;
+    const int padded = p->pad_top > 0 || p->pad_left > 0 || bottom >= p->in_h || width - p->pad_left > p->in_w;
+    const int fits = p->filter_h * width * p->in_c <= FG_MVE_FOLDED_BAND_MAX;
+    return padded && fits && p->dilation_w == 1 ? width : 0;
+}
+
 /* Output pixels in pairs, raster order: both windows are copied before either pixel is stored, so an output
  * overlapping the input as ops/overlap.py allows never changes what a window reads. A window inside the image (no
  * dilation across) is copied run by run; one at the border through fg_mve_window_row. Then the GEMM of `layout`:
@@ -137,21 +150,33 @@ __attribute__((always_inline)) static inline void fg_mve_folded(const fg_conv2d_
     const int32_t *rest = packed + fg_mve_block_words(depth, layout.step_words) * (full >> 2);
     st->x0 = rows[0];
     st->x1 = rows[1];
+    int8_t band[FG_MVE_FOLDED_BAND_MAX];
+    const int32_t band_width = fg_mve_folded_band_width(p), band_line = band_width * in_c;
+    const fg_mve_band tap_rows = {p->filter_h, p->dilation_h, p->in_h, p->in_w, in_c, p->pad_left, band_width,
+                                  (int8_t)-requant.input_offset};
+    if (band_width) {
+        fg_mve_band_begin(&tap_rows, band);
+    }
     int32_t pending = 0;
     for (int32_t b = 0; b < p->batches; ++b) {
         const int8_t *image = input + b * image_bytes;
         for (int32_t oy = 0; oy < p->out_h; ++oy) {
             const int32_t y0 = oy * p->stride_h - p->pad_top;
-            const int rows_inside = y0 >= 0 && y0 + reach_y < p->in_h && p->dilation_w == 1;
+            const int rows_inside = band_width || (y0 >= 0 && y0 + reach_y < p->in_h && p->dilation_w == 1);
+            if (band_width) {
+                fg_mve_band_rows(&tap_rows, image, y0, band);
+            }
             for (int32_t ox = 0; ox < p->out_w; ++ox) {
                 const int32_t x0 = ox * p->stride_w - p->pad_left;
-                if (rows_inside && x0 >= 0 && x0 + p->filter_w <= p->in_w) {
-                    const int8_t *first = image + y0 * line_bytes + x0 * in_c;
+                if (band_width || (rows_inside && x0 >= 0 && x0 + p->filter_w <= p->in_w)) {
+                    const int8_t *first = band_width ? band + ox * p->stride_w * in_c
+                                                     : image + y0 * line_bytes + x0 * in_c;
+                    const int32_t gap = band_width ? band_line : step;
                     if (layout.sums) {  /* the layout wants each window's sum: taken as it is copied */
-                        const int32_t sum = fg_mve_copy_runs_sum(rows[pending], first, runs, span, step);
+                        const int32_t sum = fg_mve_copy_runs_sum(rows[pending], first, runs, span, gap);
                         fg_mve_set_row_sum(&with_sums, pending, sum);
                     } else {
-                        fg_mve_copy_runs(rows[pending], first, runs, span, step);
+                        fg_mve_copy_runs(rows[pending], first, runs, span, gap);
                     }
                 } else {
                     fg_mve_window_row(p, image, oy, ox, rows[pending]);

@@ -5,6 +5,8 @@
 #include "fg/isa/mve.h"
 
 enum { FG_DW_BLOCK_WORDS = 16 + 36 };  /* per four channels: bias, multiplier, left, right, then 9 x 4 int32 taps */
+/* Per four channels in the gathering layout: the quant block, taps 0-7 of each channel as int16, tap 8 as int32. */
+enum { FG_DW_GATHER_BLOCK_WORDS = 16 + 16 + 4 };
 
 /* acc + tap k of the last channels c..: t[k] + c (predicated) times the block's weights w[4 k .. 4 k + 3] (int32). */
 #define FG_DW_TAP_Z(k)                                                                            \
@@ -125,7 +127,9 @@ typedef struct {
  * vector through st, requantization (as fg_mve_requantize; LEFT_SHIFT: FG_DW_LEFT_SHIFT, or nothing for a layer
  * that never shifts left), the store, on to the next block. */
 #define FG_DW_LEFT_SHIFT "vldrw.32 q1, [%[pk], #16]\n" "vshl.s32 q0, q0, q1\n"
-#define FG_DW_GATHER_BLOCK_END(LEFT_SHIFT)          \
+#define FG_DW_SIGN "vand q2, q0, q1\n" "vshr.s32 q2, q2, #31\n"  /* -1 where q0 < 0 and q1 (its right shift) < 0 */
+#define FG_DW_SIGN_NEGATIVE "vshr.s32 q2, q0, #31\n"  /* the same when every right shift is negative */
+#define FG_DW_GATHER_BLOCK_END(LEFT_SHIFT, SIGN)    \
     "vldrb.s32 q0, [%[x], %q[tap8]]\n"             \
     "vldrw.32 q1, [%[pk], #112]\n"                 \
     "vmul.i32 q0, q0, q1\n"                        \
@@ -136,8 +140,7 @@ typedef struct {
     "vldrw.32 q1, [%[pk]]\n"                       \
     "vqrdmulh.s32 q0, q0, q1\n"                    \
     "vldrw.32 q1, [%[pk], #32]\n"                  \
-    "vand q2, q0, q1\n"                            \
-    "vshr.s32 q2, q2, #31\n"                       \
+    SIGN                                            \
     "vqadd.s32 q0, q0, q2\n"                       \
     "vrshl.s32 q0, q0, q1\n"                       \
     "vadd.i32 q0, q0, %[off]\n"                    \
@@ -152,7 +155,7 @@ typedef struct {
  * through the gathering layout: per channel, taps 0-7 gathered into eight int16 lanes (VLDRB.S16 with the taps'
  * byte offsets, the same for every interior pixel) and dotted with the channel's eight int16 weights by one
  * VMLADAVA.S16 into an even register; tap 8 of the four channels as a vector (VLDRB.S32 gather, VMUL). */
-#define FG_DW_GATHERED_RUN(NAME, LEFT_SHIFT) \
+#define FG_DW_GATHERED_RUN(NAME, LEFT_SHIFT, SIGN) \
 FG_HOT_LOOP __attribute__((noinline)) static void NAME(const int8_t *first, const int32_t *packed, \
                                                                      int32_t channels, int32_t pixels, \
                                                                      int32_t pixel_step, uint16x8_t tap_offsets, \
@@ -169,7 +172,7 @@ FG_HOT_LOOP __attribute__((noinline)) static void NAME(const int8_t *first, cons
                      "1:\n" \
                      "ldm %[pk]!, {r0, r2, r4, r6}\n" \
                      FG_DW_GATHER(48, "r0") FG_DW_GATHER(64, "r2") FG_DW_GATHER(80, "r4") FG_DW_GATHER(96, "r6") \
-                     FG_DW_GATHER_BLOCK_END(LEFT_SHIFT) \
+                     FG_DW_GATHER_BLOCK_END(LEFT_SHIFT, SIGN) \
                      "ldr %[n], [%[st], #24]\n" \
                      "add %[x], %[x], %[n]\n" \
                      "ldr %[n], [%[st], #28]\n" \
@@ -181,8 +184,140 @@ FG_HOT_LOOP __attribute__((noinline)) static void NAME(const int8_t *first, cons
                        [taps] "w"(tap_offsets), [tap8] "w"(tap8) \
                      : "r0", "r2", "r4", "r6", "q0", "q1", "q2", "memory", "cc"); \
 }
-FG_DW_GATHERED_RUN(fg_dw_gathered_run_shifted, FG_DW_LEFT_SHIFT)
-FG_DW_GATHERED_RUN(fg_dw_gathered_run, "")
+FG_DW_GATHERED_RUN(fg_dw_gathered_run_shifted, FG_DW_LEFT_SHIFT, FG_DW_SIGN)
+FG_DW_GATHERED_RUN(fg_dw_gathered_run, "", FG_DW_SIGN)
+FG_DW_GATHERED_RUN(fg_dw_gathered_run_negative, "", FG_DW_SIGN_NEGATIVE)
+/* By kind: 1 with the left shift, 2 every channel shifting right (a layer that shifts left has a channel that does
+ * not shift right), else 0. */
+typedef void fg_dw_run_loop(const int8_t *first, const int32_t *packed, int32_t channels, int32_t pixels,
+                            int32_t pixel_step, uint16x8_t tap_offsets, uint32_t tap8_offset,
+                            const fg_mve_clamp *clamp, int8_t *out);
+static fg_dw_run_loop *const fg_dw_gathered_runs[3] = {fg_dw_gathered_run, fg_dw_gathered_run_shifted,
+                                                       fg_dw_gathered_run_negative};
+
+/* What the pairs' gathering loop reads and updates in memory. */
+typedef struct {
+    int32_t sums[8];              /* 0: pixel A's four scalar accumulators, then pixel B's */
+    const int32_t *packed;        /* 32: the first block of the gathering layout */
+    int32_t blocks;               /* 36 */
+    int32_t advance;              /* 40: from past pixel A's last channel to the next pair's first */
+    int32_t pairs;                /* 44: left to do */
+    int32_t offset;               /* 48: the output offset */
+    int32_t unused;               /* 52 */
+    int8_t *row;                  /* 56: pixel B's outputs, until all its inputs are read */
+    int32_t channels;             /* 60 */
+    int32x4_t low, high;          /* 64, 80 */
+} fg_dw_pairs_state;
+
+/* Taps 0-7 of one channel of two pixels (B: offsets tapsB, one pixel step further) dotted with the channel's eight
+ * weights (loaded once) into A's and B's accumulators. */
+#define FG_DW_GATHER2(offset, acc, acc_b)           \
+    "vldrb.s16 q0, [%[x], %q[taps]]\n"             \
+    "vldrb.s16 q1, [%[x], %q[tapsb]]\n"            \
+    "vldrh.16 q2, [%[pk], #" #offset "]\n"         \
+    "vmladava.s16 " acc ", q0, q2\n"               \
+    "vmladava.s16 " acc_b ", q1, q2\n"             \
+    "adds %[x], %[x], #1\n"
+#define FG_DW_LEFT_SHIFT2 "vldrw.32 q2, [%[pk], #16]\n" "vshl.s32 q0, q0, q2\n" "vshl.s32 q1, q1, q2\n"
+
+/* fg_dw_gathered_run two pixels at a time (a run of 2 x pairs pixels), each weight vector loaded once for both: per
+ * block A's outputs are stored, B's go to a row on the stack, copied to the output once every block of B is read
+ * (ops/overlap.py's order: each pixel's outputs after its reads, those of the pixel before). */
+#define FG_DW_GATHERED_PAIRS(NAME, LEFT_SHIFT, ROUND) \
+FG_HOT_LOOP __attribute__((noinline)) static void NAME(const int8_t *first, fg_dw_pairs_state *st, \
+                                                       uint16x8_t tap_offsets, uint16x8_t tap_offsets_b, \
+                                                       uint32x4_t tap8, uint32x4_t tap8_b, int8_t *out) { \
+    const int32_t *pk; \
+    int32_t n; \
+    int8_t *second = st->row; \
+    __asm__ volatile("3:\n" \
+                     "ldr %[pk], [%[st], #32]\n" \
+                     "ldr %[n], [%[st], #36]\n" \
+                     "1:\n" \
+                     "ldm %[pk], {r8, r10, r12, lr}\n" \
+                     "ldm %[pk]!, {r0, r2, r4, r6}\n" \
+                     FG_DW_GATHER2(48, "r0", "r8") FG_DW_GATHER2(64, "r2", "r10") \
+                     FG_DW_GATHER2(80, "r4", "r12") FG_DW_GATHER2(96, "r6", "lr") \
+                     "vldrb.s32 q0, [%[x], %q[tap8]]\n" \
+                     "vldrb.s32 q1, [%[x], %q[tap8b]]\n" \
+                     "vldrw.32 q2, [%[pk], #112]\n" \
+                     "vmul.i32 q0, q0, q2\n" \
+                     "vmul.i32 q1, q1, q2\n" \
+                     "stm %[st], {r0, r2, r4, r6, r8, r10, r12, lr}\n" \
+                     "vldrw.32 q2, [%[st]]\n" \
+                     "vadd.i32 q0, q0, q2\n" \
+                     "vldrw.32 q2, [%[st], #16]\n" \
+                     "vadd.i32 q1, q1, q2\n" \
+                     LEFT_SHIFT \
+                     "vldrw.32 q2, [%[pk]]\n" \
+                     "vqrdmulh.s32 q0, q0, q2\n" \
+                     "vqrdmulh.s32 q1, q1, q2\n" \
+                     "vldrw.32 q2, [%[pk], #32]\n" \
+                     ROUND("q0") \
+                     ROUND("q1") \
+                     "ldr r0, [%[st], #48]\n" \
+                     "vadd.i32 q0, q0, r0\n" \
+                     "vadd.i32 q1, q1, r0\n" \
+                     "vldrw.32 q2, [%[st], #64]\n" \
+                     "vmax.s32 q0, q0, q2\n" \
+                     "vmax.s32 q1, q1, q2\n" \
+                     "vldrw.32 q2, [%[st], #80]\n" \
+                     "vmin.s32 q0, q0, q2\n" \
+                     "vmin.s32 q1, q1, q2\n" \
+                     "vstrb.32 q0, [%[out]], #4\n" \
+                     "vstrb.32 q1, [%[second]], #4\n" \
+                     "adds %[pk], %[pk], #128\n" \
+                     "subs %[n], %[n], #1\n" \
+                     "bne 1b\n" \
+                     "ldrd r0, r2, [%[st], #56]\n" \
+                     "mov %[second], r0\n" \
+                     "mov r4, %[out]\n" \
+                     "add %[out], %[out], r2\n" \
+                     "dlstp.8 lr, r2\n" \
+                     "2:\n" \
+                     "vldrb.8 q0, [r0], #16\n" \
+                     "vstrb.8 q0, [r4], #16\n" \
+                     "letp lr, 2b\n" \
+                     "ldr %[n], [%[st], #40]\n" \
+                     "add %[x], %[x], %[n]\n" \
+                     "ldr %[n], [%[st], #44]\n" \
+                     "subs %[n], %[n], #1\n" \
+                     "str %[n], [%[st], #44]\n" \
+                     "bne 3b\n" \
+                     : [x] "+r"(first), [out] "+l"(out), [second] "+l"(second), [pk] "=&r"(pk), [n] "=&r"(n) \
+                     : [st] "r"(st), [taps] "w"(tap_offsets), [tapsb] "w"(tap_offsets_b), [tap8] "w"(tap8), \
+                       [tap8b] "w"(tap8_b) \
+                     : "r0", "r2", "r4", "r6", "r8", "r10", "r12", "lr", "q0", "q1", "q2", "q3", "memory", "cc"); \
+}
+FG_DW_GATHERED_PAIRS(fg_dw_gathered_pairs_shifted, FG_DW_LEFT_SHIFT2, FG_MVE_ROUND_DIVIDE)
+FG_DW_GATHERED_PAIRS(fg_dw_gathered_pairs, "", FG_MVE_ROUND_DIVIDE)
+FG_DW_GATHERED_PAIRS(fg_dw_gathered_pairs_negative, "", FG_MVE_ROUND_NEGATIVE)
+typedef void fg_dw_pairs_loop(const int8_t *first, fg_dw_pairs_state *st, uint16x8_t tap_offsets,
+                              uint16x8_t tap_offsets_b, uint32x4_t tap8, uint32x4_t tap8_b, int8_t *out);
+static fg_dw_pairs_loop *const fg_dw_gathered_pairs_kinds[3] = {fg_dw_gathered_pairs, fg_dw_gathered_pairs_shifted,
+                                                                fg_dw_gathered_pairs_negative};
+
+/* The first 2 x pairs pixels of an interior run (fg_dw_gathered_run's arguments) through fg_dw_gathered_pairs of
+ * `kind` (as fg_dw_gathered_runs'). */
+static void fg_dw_pairs(const int8_t *first, const int32_t *packed, int32_t channels, int32_t pairs,
+                        int32_t pixel_step, uint16x8_t tap_offsets, uint32_t tap8_offset, int kind,
+                        const fg_mve_clamp *clamp, int8_t *out) {
+    int8_t row[FG_MVE_DEPTHWISE_MAX];
+    fg_dw_pairs_state st;
+    st.packed = packed;
+    st.blocks = channels >> 2;
+    st.advance = 2 * pixel_step - channels;
+    st.pairs = pairs;
+    st.offset = clamp->offset;
+    st.row = row;
+    st.channels = channels;
+    st.low = clamp->low;
+    st.high = clamp->high;
+    const uint32x4_t tap8 = vaddq_n_u32(vidupq_n_u32(0, 1), tap8_offset - 4u);  /* from past the block */
+    const uint16x8_t tap_offsets_b = vaddq_n_u16(tap_offsets, (uint16_t)pixel_step);
+    const uint32x4_t tap8_b = vaddq_n_u32(tap8, (uint32_t)pixel_step);
+    fg_dw_gathered_pairs_kinds[kind](first, &st, tap_offsets, tap_offsets_b, tap8, tap8_b, out);
+}
 
 /* One output pixel at the border as fg_dw_gathered_run: `first` is where its top left tap would be; taps 0-7 in the
  * padding are masked off (`inside`, two predicate bits per int16 lane) and read the zero point, tap 8 is gathered
@@ -204,7 +339,7 @@ FG_HOT_LOOP __attribute__((noinline)) static void NAME(const int8_t *first, cons
                      "ldm %[pk]!, {r0, r2, r4, r6}\n" \
                      FG_DW_GATHER_MASKED(48, "r0") FG_DW_GATHER_MASKED(64, "r2") FG_DW_GATHER_MASKED(80, "r4") \
                      FG_DW_GATHER_MASKED(96, "r6") \
-                     FG_DW_GATHER_BLOCK_END(LEFT_SHIFT) \
+                     FG_DW_GATHER_BLOCK_END(LEFT_SHIFT, FG_DW_SIGN) \
                      "vmsr p0, %[saved]\n" \
                      : [x] "+r"(first), [out] "+l"(out), [pk] "+r"(pk), [n] "+r"(n), [saved] "=&r"(saved) \
                      : [st] "r"(&st), [off] "r"(clamp->offset), [lo] "w"(low), [hi] "w"(high), \
@@ -273,8 +408,68 @@ static void fg_dw_taps(const fg_depthwise_conv2d_params *p, const int8_t *image,
     }
 }
 
+/* The byte offsets of taps 0-7 from tap 0, rows row_step apart, columns col_step apart (the gathering loops'). */
+static uint16x8_t fg_dw_tap_offsets(int32_t row_step, int32_t col_step) {
+    uint16_t offsets[8];
+    for (int32_t k = 0; k < 8; ++k) {
+        offsets[k] = (uint16_t)((k / 3) * row_step + (k % 3) * col_step);
+    }
+    return vldrhq_u16(offsets);
+}
+
+/* The largest band of three tap rows (with their zero-point columns) on the stack. */
+enum { FG_DW_BAND_MAX = 4096 };
+
+/* Band pixels per tap row: from image column -pad_left to the last output pixel's last tap. */
+static int32_t fg_dw_band_width(const fg_depthwise_conv2d_params *p) {
+    return (p->out_w - 1) * p->stride_w + 2 * p->dilation_w + 1;
+}
+
+/* Whether a layer with padding runs through bands: its channels a multiple of four, a band that fits the stack. */
+static int fg_dw_banded_fits(const fg_depthwise_conv2d_params *p) {
+    const int32_t bottom = (p->out_h - 1) * p->stride_h - p->pad_top + 2 * p->dilation_h;
+    const int32_t right = fg_dw_band_width(p) - p->pad_left;
+    const int padded = p->pad_top > 0 || p->pad_left > 0 || bottom >= p->in_h || right > p->in_w;
+    return padded && (p->in_c & 3) == 0 && 3 * fg_dw_band_width(p) * p->in_c <= FG_DW_BAND_MAX;
+}
+
+/* Row by row: the output row's tap rows copied into a band with the padding's zero points, then every pixel of the
+ * row an interior one of the band (fg_dw_pairs, the last odd one fg_dw_gathered_run). */
+__attribute__((noinline)) static void fg_dw_banded(const fg_depthwise_conv2d_params *p, const int8_t *input,
+                                                   int8_t *output) {
+    int8_t band[FG_DW_BAND_MAX];
+    const int32_t channels = p->in_c, width = fg_dw_band_width(p), line = width * channels;
+    const int32_t col_step = p->dilation_w * channels, pixel_step = p->stride_w * channels;
+    const fg_mve_clamp clamp = fg_mve_make_clamp(&p->requant);
+    const int32_t *gathering = (const int32_t *)p->packed + FG_DW_BLOCK_WORDS * (channels >> 2);
+    const int kind = fg_mve_any_left_shift(&p->requant, channels) ? 1
+                     : 2 * fg_mve_rights_negative(gathering, channels >> 2, FG_DW_GATHER_BLOCK_WORDS);
+    const uint16x8_t tap_offsets = fg_dw_tap_offsets(line, col_step);
+    const uint32_t tap8_offset = (uint32_t)(2 * (line + col_step));
+    const int32_t pairs = p->out_w >> 1;
+    const fg_mve_band rows = {3, p->dilation_h, p->in_h, p->in_w, channels, p->pad_left, width,
+                              (int8_t)-p->requant.input_offset};
+    fg_mve_band_begin(&rows, band);
+    for (int32_t b = 0; b < p->batches; ++b) {
+        const int8_t *image = input + b * p->in_h * p->in_w * channels;
+        for (int32_t oy = 0; oy < p->out_h; ++oy, output += p->out_w * channels) {
+            fg_mve_band_rows(&rows, image, oy * p->stride_h - p->pad_top, band);
+            if (pairs > 0) {
+                fg_dw_pairs(band, gathering, channels, pairs, pixel_step, tap_offsets, tap8_offset, kind, &clamp,
+                            output);
+            }
+            if (p->out_w & 1) {
+                fg_dw_gathered_runs[kind](
+                    band + 2 * pairs * pixel_step, gathering, channels, 1, pixel_step, tap_offsets, tap8_offset,
+                    &clamp, output + 2 * pairs * channels);
+            }
+        }
+    }
+}
+
 /* One pixel at a time, all its channels before the next (the order ops/overlap.py's allowance assumes). */
-void fg_depthwise_conv2d_3x3_s8_mve(const fg_depthwise_conv2d_params *p, const int8_t *input, int8_t *output) {
+__attribute__((noinline)) static void fg_dw_direct(const fg_depthwise_conv2d_params *p, const int8_t *input,
+                                                   int8_t *output) {
     const int32_t channels = p->in_c, row_bytes = p->in_w * channels;
     const int32_t row_step = p->dilation_h * row_bytes, col_step = p->dilation_w * channels;
     const fg_mve_clamp clamp = fg_mve_make_clamp(&p->requant);
@@ -289,13 +484,10 @@ void fg_depthwise_conv2d_3x3_s8_mve(const fg_depthwise_conv2d_params *p, const i
     const int runs = (channels & 3) == 0;  /* interior pixels of a row in one call */
     /* The gathering layout follows the first; its tap offsets must fit in 16 bits. */
     const int gather = runs && 2 * (row_step + col_step) < 65536;
+    const int pairs_fit = 2 * (row_step + col_step) + pixel_step < 65536;  /* pixel B's tap offsets too */
     const int32_t *gathering = packed + FG_DW_BLOCK_WORDS * ((channels + 3) >> 2);
     const int shifts_left = fg_mve_any_left_shift(&p->requant, channels);
-    uint16_t offsets[8];
-    for (int32_t k = 0; k < 8; ++k) {
-        offsets[k] = (uint16_t)((k / 3) * row_step + (k % 3) * col_step);
-    }
-    const uint16x8_t tap_offsets = vldrhq_u16(offsets);
+    const uint16x8_t tap_offsets = fg_dw_tap_offsets(row_step, col_step);
     const uint32_t tap8_offset = (uint32_t)(2 * (row_step + col_step));
     for (int32_t b = 0; b < p->batches; ++b) {
         const int8_t *image = input + b * p->in_h * row_bytes;
@@ -308,7 +500,15 @@ void fg_depthwise_conv2d_3x3_s8_mve(const fg_depthwise_conv2d_params *p, const i
                 int32_t pixels = 1;
                 if (gather && rows_inside && ox >= first && ox < end) {
                     pixels = end - ox;
-                    (shifts_left ? fg_dw_gathered_run_shifted : fg_dw_gathered_run)(
+                    if (pixels >= 2 && pairs_fit) {
+                        const int32_t pairs = pixels >> 1;
+                        fg_dw_pairs(image + y0 * row_bytes + x0 * channels, gathering, channels, pairs, pixel_step,
+                                    tap_offsets, tap8_offset, shifts_left, &clamp, output);
+                        ox += 2 * pairs;
+                        output += 2 * pairs * channels;
+                        continue;
+                    }
+                    fg_dw_gathered_runs[shifts_left](
                                        image + y0 * row_bytes + x0 * channels, gathering, channels, pixels,
                                        pixel_step, tap_offsets, tap8_offset, &clamp, output);
                     ox += pixels;
@@ -342,6 +542,15 @@ void fg_depthwise_conv2d_3x3_s8_mve(const fg_depthwise_conv2d_params *p, const i
                 output += pixels * channels;
             }
         }
+    }
+}
+
+/* A layer with padding through bands of its tap rows (no border pixels), one without through the image. */
+void fg_depthwise_conv2d_3x3_s8_mve(const fg_depthwise_conv2d_params *p, const int8_t *input, int8_t *output) {
+    if (fg_dw_banded_fits(p)) {
+        fg_dw_banded(p, input, output);
+    } else {
+        fg_dw_direct(p, input, output);
     }
 }
 

@@ -11,29 +11,85 @@ static inline int32x4_t fg_add_scale(int32x4_t x, int32_t offset, int32_t left_s
     return fg_mve_rounding_divide_by_pot(vqrdmulhq_n_s32(x, multiplier), right);
 }
 
+/* The sum of two scaled inputs, rescaled to the output, offset and clamped. */
+static inline int32x4_t fg_add_rescale4(int32x4_t a, int32x4_t b, const fg_add_params *p, int32x4_t out_right,
+                                      int32x4_t low, int32x4_t high) {
+    const int32x4_t sum = fg_mve_rounding_divide_by_pot(vqrdmulhq_n_s32(vaddq_s32(a, b), p->output_multiplier),
+                                                        out_right);
+    return vminq_s32(vmaxq_s32(vaddq_n_s32(sum, p->output_offset), low), high);
+}
+
+/* Below this many elements the tables cost more than they save. */
+enum { FG_ADD_TABLE_MIN = 512 };
+
+/* table[u]: input byte (int8_t)u scaled (fg_add_scale): the scaling depends on that byte alone. */
+static void fg_add_table(int32_t table[256], int32_t offset, int32_t left_shift, int32_t multiplier,
+                         int32_t shift) {
+    const int32x4_t right = vdupq_n_s32(shift);
+    for (int32_t k = -128; k < 128; k += 4) {
+        const int32x4_t x = vreinterpretq_s32_u32(vidupq_n_u32((uint32_t)k, 1));
+        vstrwq_s32(table + (k & 255), fg_add_scale(x, offset, left_shift, multiplier, right));
+    }
+}
+
+/* Every element, four per step, each input's scaled value looked up in its table (a gathering load of the bytes as
+ * unsigned offsets), in one tail-predicated loop (GCC 12 reloads the parameters in every step). The widening loads
+ * and the narrowing store take r0-r7. */
+static void fg_add_looked_up(const fg_add_params *p, const int8_t *input1, const int8_t *input2, int8_t *output,
+                             const int32_t *table1, const int32_t *table2, int32x4_t out_right, int32x4_t low,
+                             int32x4_t high) {
+    __asm__ volatile("dlstp.32 lr, %[n]\n"
+                     "1:\n"
+                     "vldrb.u32 q0, [%[in1]], #4\n"
+                     "vldrb.u32 q1, [%[in2]], #4\n"
+                     "vldrw.u32 q2, [%[t1], q0, uxtw #2]\n"
+                     "vldrw.u32 q3, [%[t2], q1, uxtw #2]\n"
+                     "vadd.i32 q2, q2, q3\n"
+                     "vqrdmulh.s32 q2, q2, %[multiplier]\n"
+                     "vand q3, q2, %q[right]\n"
+                     "vshr.s32 q3, q3, #31\n"
+                     "vqadd.s32 q2, q2, q3\n"
+                     "vrshl.s32 q2, q2, %q[right]\n"
+                     "vadd.i32 q2, q2, %[offset]\n"
+                     "vmax.s32 q2, q2, %q[lo]\n"
+                     "vmin.s32 q2, q2, %q[hi]\n"
+                     "vstrb.32 q2, [%[out]], #4\n"
+                     "letp lr, 1b\n"
+                     : [in1] "+l"(input1), [in2] "+l"(input2), [out] "+l"(output)
+                     : [n] "r"(p->shape.dims[FG_BROADCAST_MAX_DIMS - 1]), [t1] "r"(table1), [t2] "r"(table2),
+                       [multiplier] "r"(p->output_multiplier), [offset] "r"(p->output_offset), [right] "w"(out_right),
+                       [lo] "w"(low), [hi] "w"(high)
+                     : "lr", "q0", "q1", "q2", "q3", "memory");
+}
+
 /* Four elements per step (int32 lanes: the inputs are scaled by 2^20), each stored after both its inputs are read
- * (the output may be either input, as ops/overlap.py allows). */
+ * (the output may be either input, as ops/overlap.py allows). A long run looks each input's scaled value up in a
+ * table of its 256 bytes (a gathering load) instead of scaling it. */
 FG_HOT_LOOP void fg_add_s8_mve(const fg_add_params *p, const int8_t *input1, const int8_t *input2, int8_t *output) {
     const int32_t n = p->shape.dims[FG_BROADCAST_MAX_DIMS - 1];
     const int32_t offset1 = p->input1_offset, offset2 = p->input2_offset, left = p->left_shift;
     const int32_t multiplier1 = p->input1_multiplier, multiplier2 = p->input2_multiplier;
-    const int32_t out_multiplier = p->output_multiplier, out_offset = p->output_offset;
     const int32x4_t right1 = vdupq_n_s32(p->input1_shift), right2 = vdupq_n_s32(p->input2_shift);
     const int32x4_t out_right = vdupq_n_s32(p->output_shift);
     const int32x4_t low = vdupq_n_s32(p->activation_min), high = vdupq_n_s32(p->activation_max);
     int32_t i = 0;
+    if (n >= FG_ADD_TABLE_MIN) {
+        int32_t table1[256], table2[256];
+        fg_add_table(table1, offset1, left, multiplier1, p->input1_shift);
+        fg_add_table(table2, offset2, left, multiplier2, p->input2_shift);
+        fg_add_looked_up(p, input1, input2, output, table1, table2, out_right, low, high);
+        return;
+    }
     for (; i + 4 <= n; i += 4) {
         const int32x4_t a = fg_add_scale(vldrbq_s32(input1 + i), offset1, left, multiplier1, right1);
         const int32x4_t b = fg_add_scale(vldrbq_s32(input2 + i), offset2, left, multiplier2, right2);
-        int32x4_t sum = fg_mve_rounding_divide_by_pot(vqrdmulhq_n_s32(vaddq_s32(a, b), out_multiplier), out_right);
-        vstrbq_s32(output + i, vminq_s32(vmaxq_s32(vaddq_n_s32(sum, out_offset), low), high));
+        vstrbq_s32(output + i, fg_add_rescale4(a, b, p, out_right, low, high));
     }
     if (i < n) {  /* the last one to three elements */
         const mve_pred16_t lanes = vctp32q((uint32_t)(n - i));
         const int32x4_t a = fg_add_scale(vldrbq_z_s32(input1 + i, lanes), offset1, left, multiplier1, right1);
         const int32x4_t b = fg_add_scale(vldrbq_z_s32(input2 + i, lanes), offset2, left, multiplier2, right2);
-        int32x4_t sum = fg_mve_rounding_divide_by_pot(vqrdmulhq_n_s32(vaddq_s32(a, b), out_multiplier), out_right);
-        vstrbq_p_s32(output + i, vminq_s32(vmaxq_s32(vaddq_n_s32(sum, out_offset), low), high), lanes);
+        vstrbq_p_s32(output + i, fg_add_rescale4(a, b, p, out_right, low, high), lanes);
     }
 }
 

@@ -5,7 +5,9 @@
 #include "fg/isa/mve.h"
 
 /* Batches in pairs (no overlap with the input is declared for FULLY_CONNECTED), copied to the stack when the GEMM would
- * read past their end (a depth not a multiple of 16); one by one when such a row is too long to copy. */
+ * read past their end (a depth not a multiple of 16); one by one when such a row is too long to copy. A last lone
+ * batch is copied and zero padded to a multiple of 16 taps, as deep to the GEMM (the layout's padding weights are
+ * zero). */
 __attribute__((always_inline)) static inline void fg_mve_fully_connected(const fg_fully_connected_params *p,
                                                                          const int8_t *input, int8_t *output,
                                                                          fg_mve_gemm *gemm) {
@@ -29,7 +31,15 @@ __attribute__((always_inline)) static inline void fg_mve_fully_connected(const f
         }
     }
     for (; b < p->batches; ++b) {
-        gemm(input + b * depth, 0, depth, out_c, packed, &requant, shifts_left, output + b * out_c, 0);
+        const int8_t *x = input + b * depth;
+        int32_t padded = depth;
+        if (copy && depth <= FG_MVE_ROW_MAX) {  /* zero padded to 16 taps: the GEMM's one-row loop */
+            padded = (depth + 15) & ~15;
+            fg_mve_copy_s8(rows[0], x, depth);
+            fg_mve_fill_s8(rows[0] + depth, 0, padded - depth);
+            x = rows[0];
+        }
+        gemm(x, 0, padded, out_c, packed, &requant, shifts_left, output + b * out_c, 0);
     }
 }
 

@@ -83,7 +83,7 @@
  * BIAS: FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT, nothing, nothing but for the offset layout; v: the output offset in every
  * lane; c: a constant vector LEFT_SHIFT may use. Versions with the left shift, and without it for layers that never
  * shift left. */
-#define FG_MVE_BLOCKS2(NAME, LEFT_SHIFT, STEP, INIT, PAST_QUANT, COLLECT, BIAS) \
+#define FG_MVE_BLOCKS2(NAME, LEFT_SHIFT, STEP, INIT, PAST_QUANT, COLLECT, BIAS, ROUND, NEXT) \
 __attribute__((noinline)) static const int32_t *NAME(fg_mve_gemm_state *st, const int32_t *packed, \
                                                      const fg_mve_clamp *clamp, int32x4_t v, int32x4_t c) { \
     const int32x4_t low = clamp->low, high = clamp->high; \
@@ -91,61 +91,33 @@ __attribute__((noinline)) static const int32_t *NAME(fg_mve_gemm_state *st, cons
     int32_t n, t; \
     __asm__ volatile("2:\n" \
                      INIT \
-                     "ldr %[px0], [%[st], #0]\n" \
-                     "ldr %[px1], [%[st], #4]\n" \
-                     "ldr %[n], [%[st], #8]\n" \
-                     "str %[pk], [%[st], #24]\n" \
+                     "ldrd %[px0], %[px1], [%[st], #32]\n" \
+                     "ldrd %[n], %[t], [%[st], #40]\n" \
+                     "str %[pk], [%[st], #60]\n" \
                      PAST_QUANT \
-                     "ldr %[t], [%[st], #28]\n" \
-                     "tbb [pc, %[t]]\n" \
-                     ".Lentries%=:\n" \
-                     ".byte (.Ls0%= - .Lentries%=) / 2, (.Ls7%= - .Lentries%=) / 2\n" \
-                     ".byte (.Ls6%= - .Lentries%=) / 2, (.Ls5%= - .Lentries%=) / 2\n" \
-                     ".byte (.Ls4%= - .Lentries%=) / 2, (.Ls3%= - .Lentries%=) / 2\n" \
-                     ".byte (.Ls2%= - .Lentries%=) / 2, (.Ls1%= - .Lentries%=) / 2\n" \
-                     ".Ls0%=:\n" STEP \
-                     ".Ls1%=:\n" STEP \
-                     ".Ls2%=:\n" STEP \
-                     ".Ls3%=:\n" STEP \
-                     ".Ls4%=:\n" STEP \
-                     ".Ls5%=:\n" STEP \
-                     ".Ls6%=:\n" STEP \
-                     ".Ls7%=:\n" STEP \
-                     "subs %[n], %[n], #1\n" \
-                     "bne .Ls0%=\n" \
+                     FG_MVE_UNROLLED8(STEP) \
                      COLLECT \
-                     "ldr %[px0], [%[st], #24]\n" \
-                     "add %[px1], %[st], #32\n" \
-                     "stm %[px1], {r0, r2, r4, r6, r8, r10, r12, lr}\n" \
-                     "vldrw.32 q0, [%[px1]]\n" \
-                     "vldrw.32 q1, [%[px1], #16]\n" \
+                     "ldr %[px0], [%[st], #60]\n" \
+                     "stm %[st], {r0, r2, r4, r6, r8, r10, r12, lr}\n" \
+                     "vldrw.32 q0, [%[st]]\n" \
+                     "vldrw.32 q1, [%[st], #16]\n" \
                      BIAS \
                      LEFT_SHIFT \
                      "vldrw.32 q2, [%[px0]]\n" \
                      "vqrdmulh.s32 q0, q0, q2\n" \
                      "vqrdmulh.s32 q1, q1, q2\n" \
                      "vldrw.32 q2, [%[px0], #32]\n" \
-                     "vand q3, q0, q2\n" \
-                     "vshr.s32 q3, q3, #31\n" \
-                     "vqadd.s32 q0, q0, q3\n" \
-                     "vrshl.s32 q0, q0, q2\n" \
-                     "vand q3, q1, q2\n" \
-                     "vshr.s32 q3, q3, #31\n" \
-                     "vqadd.s32 q1, q1, q3\n" \
-                     "vrshl.s32 q1, q1, q2\n" \
-                     "vadd.i32 q0, q0, %q[v]\n" \
-                     "vadd.i32 q1, q1, %q[v]\n" \
-                     "vmax.s32 q0, q0, %q[lo]\n" \
-                     "vmax.s32 q1, q1, %q[lo]\n" \
-                     "vmin.s32 q0, q0, %q[hi]\n" \
-                     "vmin.s32 q1, q1, %q[hi]\n" \
-                     "ldrd r0, r2, [%[st], #12]\n" \
+                     ROUND("q0") \
+                     ROUND("q1") \
+                     FG_MVE_OFFSET_CLAMP2 \
+                     "ldrd r0, r2, [%[st], #48]\n" \
                      "vstrb.32 q1, [r2], #4\n" \
                      "vstrb.32 q0, [r0], #4\n" \
-                     "strd r0, r2, [%[st], #12]\n" \
-                     "ldr r0, [%[st], #20]\n" \
+                     "strd r0, r2, [%[st], #48]\n" \
+                     "ldr r0, [%[st], #56]\n" \
                      "cmp %[pk], r0\n" \
                      "bne 2b\n" \
+                     NEXT \
                      : [pk] "+r"(packed), [px0] "=&r"(px0), [px1] "=&r"(px1), [n] "=&r"(n), [t] "=&r"(t) \
                      : [st] "r"(st), [v] "w"(v), [lo] "w"(low), [hi] "w"(high), [c] "w"(c) \
                      : "r0", "r2", "r4", "r6", "r8", "r10", "r12", "lr", "q0", "q1", "q2", "q3", "memory", "cc"); \
@@ -153,24 +125,69 @@ __attribute__((noinline)) static const int32_t *NAME(fg_mve_gemm_state *st, cons
 }
 
 #define FG_MVE_LEFT_SHIFT "vldrw.32 q2, [%[px0], #16]\n" "vshl.s32 q0, q0, q2\n" "vshl.s32 q1, q1, q2\n"
-FG_MVE_BLOCKS2(fg_mve_blocks2_shifted, FG_MVE_LEFT_SHIFT, FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT, "", "")
-FG_MVE_BLOCKS2(fg_mve_blocks2, "", FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT, "", "")
+FG_MVE_BLOCKS2(fg_mve_blocks2_shifted, FG_MVE_LEFT_SHIFT, FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT, "", "",
+               FG_MVE_ROUND_DIVIDE, "")
+FG_MVE_BLOCKS2(fg_mve_blocks2, "", FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT, "", "", FG_MVE_ROUND_DIVIDE,
+               "")
+FG_MVE_BLOCKS2(fg_mve_blocks2_negative, "", FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT, "", "",
+               FG_MVE_ROUND_NEGATIVE, "")
 /* The signed layout's left shifts take the factor 16 of half its channels back: always applied, from the quant block
  * or, where no channel shifts left, the same -4, 0, -4, 0 from c. */
 #define FG_MVE_SHIFT_BACK "vshl.s32 q0, q0, %q[c]\n" "vshl.s32 q1, q1, %q[c]\n"
 FG_MVE_BLOCKS2(fg_mve_blocks2_s4_shifted, FG_MVE_LEFT_SHIFT, FG_MVE_STEP2X4_S4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT, "",
+               "", FG_MVE_ROUND_DIVIDE,
                "")
-FG_MVE_BLOCKS2(fg_mve_blocks2_s4, FG_MVE_SHIFT_BACK, FG_MVE_STEP2X4_S4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT, "", "")
+FG_MVE_BLOCKS2(fg_mve_blocks2_s4, FG_MVE_SHIFT_BACK, FG_MVE_STEP2X4_S4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT, "", "",
+               FG_MVE_ROUND_DIVIDE, "")
 FG_MVE_BLOCKS2(fg_mve_blocks2_s4_offset_shifted, FG_MVE_LEFT_SHIFT, FG_MVE_STEP2X4_S4_OFFSET, FG_MVE_INIT_S4_OFFSET,
-               FG_MVE_PAST_QUANT_S4_OFFSET, FG_MVE_COLLECT_S4_OFFSET, FG_MVE_BIAS_S4_OFFSET)
+               FG_MVE_PAST_QUANT_S4_OFFSET, FG_MVE_COLLECT_S4_OFFSET, FG_MVE_BIAS_S4_OFFSET, FG_MVE_ROUND_DIVIDE,
+               "")
 FG_MVE_BLOCKS2(fg_mve_blocks2_s4_offset, "", FG_MVE_STEP2X4_S4_OFFSET, FG_MVE_INIT_S4_OFFSET,
-               FG_MVE_PAST_QUANT_S4_OFFSET, FG_MVE_COLLECT_S4_OFFSET, FG_MVE_BIAS_S4_OFFSET)
+               FG_MVE_PAST_QUANT_S4_OFFSET, FG_MVE_COLLECT_S4_OFFSET, FG_MVE_BIAS_S4_OFFSET, FG_MVE_ROUND_DIVIDE,
+               "")
+
+/* After a pair's last block, on to the next pair of st->pairs_after (rows pair_advance bytes on, outputs `second`
+ * bytes on, the blocks from first_block again), or out. */
+#define FG_MVE_NEXT_PAIR                        \
+    "ldr r0, [%[st], #72]\n"                   \
+    "subs r0, r0, #1\n"                        \
+    "bmi 9f\n"                                 \
+    "str r0, [%[st], #72]\n"                   \
+    "ldr r4, [%[st], #76]\n"                   \
+    "ldrd r0, r2, [%[st], #32]\n"              \
+    "add r0, r0, r4\n"                         \
+    "add r2, r2, r4\n"                         \
+    "strd r0, r2, [%[st], #32]\n"              \
+    "ldr r4, [%[st], #64]\n"                   \
+    "ldrd r0, r2, [%[st], #48]\n"              \
+    "add r0, r0, r4\n"                         \
+    "add r2, r2, r4\n"                         \
+    "strd r0, r2, [%[st], #48]\n"              \
+    "ldr %[pk], [%[st], #80]\n"                \
+    "b 2b\n"                                   \
+    "9:\n"
+FG_MVE_BLOCKS2(fg_mve_pairs2_shifted, FG_MVE_LEFT_SHIFT, FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT, "", "",
+               FG_MVE_ROUND_DIVIDE, FG_MVE_NEXT_PAIR)
+FG_MVE_BLOCKS2(fg_mve_pairs2, "", FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT, "", "", FG_MVE_ROUND_DIVIDE,
+               FG_MVE_NEXT_PAIR)
+FG_MVE_BLOCKS2(fg_mve_pairs2_negative, "", FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT, "", "",
+               FG_MVE_ROUND_NEGATIVE, FG_MVE_NEXT_PAIR)
+
+void fg_mve_gemm_blocks2_pairs(fg_mve_gemm_state *st, const int32_t *packed, const fg_mve_clamp *clamp,
+                               int shifts_left) {
+    const int32x4_t offset = vdupq_n_s32(clamp->offset);
+    st->first_block = packed;
+    (void)(shifts_left    ? fg_mve_pairs2_shifted(st, packed, clamp, offset, offset)
+           : st->negative ? fg_mve_pairs2_negative(st, packed, clamp, offset, offset)
+                          : fg_mve_pairs2(st, packed, clamp, offset, offset));
+}
 
 const int32_t *fg_mve_gemm_blocks2(fg_mve_gemm_state *st, const int32_t *packed, const fg_mve_clamp *clamp,
                                    int shifts_left) {
     const int32x4_t offset = vdupq_n_s32(clamp->offset);  /* also as c, which these loops do not read */
-    return shifts_left ? fg_mve_blocks2_shifted(st, packed, clamp, offset, offset)
-                       : fg_mve_blocks2(st, packed, clamp, offset, offset);
+    return shifts_left   ? fg_mve_blocks2_shifted(st, packed, clamp, offset, offset)
+           : st->negative ? fg_mve_blocks2_negative(st, packed, clamp, offset, offset)
+                          : fg_mve_blocks2(st, packed, clamp, offset, offset);
 }
 
 /* A table: one load per call where fg_mve_vec4 would take five instructions. */

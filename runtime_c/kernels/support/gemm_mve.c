@@ -70,6 +70,21 @@ __attribute__((always_inline)) static inline int32x4_t fg_mve_block1(const int8_
     return fg_mve_vec4(a0, a1, a2, a3);
 }
 
+/* The pairs of full blocks of one row (depth a multiple of 16) through fg_mve_gemm_row8; returns their channels. */
+static int32_t fg_mve_row_pairs(const int8_t *x, int32_t depth, int32_t out_c, const int32_t *packed,
+                                const fg_mve_clamp *clamp, int shifts_left, int8_t *out) {
+    const int32_t steps = depth >> 4, pairs = out_c >> 3;
+    fg_mve_row_state st;
+    st.x = x;
+    st.rounds = (steps + 7) >> 3;
+    st.entry = steps & 7;
+    st.out = out;
+    st.block_bytes = 4 * fg_mve_block_words(depth, 16);
+    st.end = packed + 2 * fg_mve_block_words(depth, 16) * pairs;
+    fg_mve_gemm_row8(&st, packed, clamp, shifts_left);
+    return 8 * pairs;
+}
+
 FG_HOT_LOOP void fg_mve_gemm_s8(const int8_t *x0, const int8_t *x1, int32_t depth, int32_t out_c,
                                 const int32_t *packed, const fg_requant_params *requant, int shifts_left,
                                 int8_t *out0, int8_t *out1) {
@@ -83,6 +98,9 @@ FG_HOT_LOOP void fg_mve_gemm_s8(const int8_t *x0, const int8_t *x1, int32_t dept
         st.x1 = x1;
         fg_mve_gemm_set_out(&st, out0);
         packed = fg_mve_gemm_blocks2(&st, packed, &clamp, shifts_left);
+    } else if (x1 == 0 && (depth & 15) == 0 && out_c >= 8) {
+        c = fg_mve_row_pairs(x0, depth, out_c, packed, &clamp, shifts_left, out0);
+        packed += block_words * c / 4;
     }
     for (; c < out_c; c += 4, packed += block_words) {
         const fg_mve_quant4 q = fg_mve_load_quant4(packed);

@@ -23,6 +23,40 @@
 
 #include "fg/support/dot_s8.h"
 
+/* The GEMM loops' dot products: STEP unrolled 8 times, entered by TBB at %[t] = steps % 8 steps before the end of a
+ * round, %[n] rounds. */
+#define FG_MVE_UNROLLED8(STEP)                                                   \
+    "tbb [pc, %[t]]\n"                                                          \
+    ".Lentries%=:\n"                                                            \
+    ".byte (.Ls0%= - .Lentries%=) / 2, (.Ls7%= - .Lentries%=) / 2\n"            \
+    ".byte (.Ls6%= - .Lentries%=) / 2, (.Ls5%= - .Lentries%=) / 2\n"            \
+    ".byte (.Ls4%= - .Lentries%=) / 2, (.Ls3%= - .Lentries%=) / 2\n"            \
+    ".byte (.Ls2%= - .Lentries%=) / 2, (.Ls1%= - .Lentries%=) / 2\n"            \
+    ".Ls0%=:\n" STEP ".Ls1%=:\n" STEP ".Ls2%=:\n" STEP ".Ls3%=:\n" STEP       \
+    ".Ls4%=:\n" STEP ".Ls5%=:\n" STEP ".Ls6%=:\n" STEP ".Ls7%=:\n" STEP       \
+    "subs %[n], %[n], #1\n"                                                     \
+    "bne .Ls0%=\n"
+
+/* The GEMM loops' output stage after the multipliers (as fg_mve_requantize): TFLite's rounding divide of acc by the
+ * right shifts in q2 (q3 a scratch), then of q0 and q1: offset %q[v], clamp to %q[lo], %q[hi]. */
+#define FG_MVE_ROUND_DIVIDE(acc)                \
+    "vand q3, " acc ", q2\n"                   \
+    "vshr.s32 q3, q3, #31\n"                   \
+    "vqadd.s32 " acc ", " acc ", q3\n"         \
+    "vrshl.s32 " acc ", " acc ", q2\n"
+/* FG_MVE_ROUND_DIVIDE where every lane shifts right (q2 < 0): the sign of x & right is x's. */
+#define FG_MVE_ROUND_NEGATIVE(acc)              \
+    "vshr.s32 q3, " acc ", #31\n"              \
+    "vqadd.s32 " acc ", " acc ", q3\n"         \
+    "vrshl.s32 " acc ", " acc ", q2\n"
+#define FG_MVE_OFFSET_CLAMP2                    \
+    "vadd.i32 q0, q0, %q[v]\n"                 \
+    "vadd.i32 q1, q1, %q[v]\n"                 \
+    "vmax.s32 q0, q0, %q[lo]\n"                \
+    "vmax.s32 q1, q1, %q[lo]\n"                \
+    "vmin.s32 q0, q0, %q[hi]\n"                \
+    "vmin.s32 q1, q1, %q[hi]\n"
+
 /* The quantization of one block of four output channels, as the variants' packed tables store it (int32 each). */
 typedef struct {
     int32x4_t bias, multiplier, left, right;
@@ -37,18 +71,36 @@ typedef struct {
 /* What fg_mve_gemm_blocks2's assembly loop reads and updates in memory (its registers hold the accumulators); the
  * offsets are the loop's. */
 typedef struct {
-    const int8_t *x0, *x1;  /* 0, 4 */
-    int32_t rounds;         /* 8: ceil(steps / 8), steps = ceil(depth / 16) */
-    int8_t *out0;           /* 12: advanced by 4 per block */
-    int8_t *out1;           /* 16: row 1's, the same (fg_mve_gemm_set_out) */
-    const int32_t *end;     /* 20: past the last full block */
-    const int32_t *quant;   /* 24: the current block's multipliers, then left and right shifts (the offset 4-bit
-                             * layout's loop: its bias words before them) */
-    int32_t entry;          /* 28: steps % 8: the dot loop, unrolled 8 times, is entered that many steps before its
+    int32_t sums[8];        /* 0: the accumulators on their way to vector registers */
+    const int8_t *x0, *x1;  /* 32, 36 */
+    int32_t rounds;         /* 40: ceil(steps / 8), steps = ceil(depth / 16) */
+    int32_t entry;          /* 44: steps % 8: the dot loop, unrolled 8 times, is entered that many steps before its
                              * end */
-    int32_t sums[8];        /* 32: the accumulators on their way to vector registers */
+    int8_t *out0;           /* 48: advanced by 4 per block */
+    int8_t *out1;           /* 52: row 1's, the same (fg_mve_gemm_set_out) */
+    const int32_t *end;     /* 56: past the last full block */
+    const int32_t *quant;   /* 60: the current block's multipliers, then left and right shifts (the offset 4-bit
+                             * layout's loop: its bias words before them) */
     uint32_t second;        /* 64: row 1's outputs, from row 0's */
+    int32_t negative;       /* 68: every channel shifts right (fg_mve_rights_negative) */
+    int32_t pairs_after;    /* 72: fg_mve_gemm_blocks2_pairs: pairs of rows after the current one */
+    int32_t pair_advance;   /* 76: from a pair's rows to the next pair's */
+    const int32_t *first_block;  /* 80 */
 } fg_mve_gemm_state;
+
+/* What fg_mve_gemm_row8's assembly loop reads and updates in memory (one row against pairs of blocks; its registers
+ * hold the accumulators); the offsets are the loop's. */
+typedef struct {
+    const int8_t *x;        /* 0: the row, read up to a multiple of 16 taps */
+    int32_t rounds;         /* 4: ceil(steps / 8), steps = depth / 16 */
+    int8_t *out;            /* 8: advanced by 8 per pair of blocks */
+    int32_t block_bytes;    /* 12: one block of the GEMM layout */
+    const int32_t *quant;   /* 16: the first block's multipliers */
+    int32_t entry;          /* 20: steps % 8 (fg_mve_gemm_state's entry) */
+    const int32_t *end;     /* 24: past the last pair of full blocks */
+    int32_t unused;         /* 28 */
+    int32_t sums[8];        /* 32: the accumulators on their way to vector registers */
+} fg_mve_row_state;
 
 /* fg_mve_gemm_state and, before it, where the offset 4-bit layout's loop starts its eight accumulators (LDMDB from
  * the state): per row, -8 x the row's sum for channels 0 and 2 (the low nibbles' offset), 0 for channels 1 and 3. */
@@ -70,6 +122,19 @@ static inline void fg_mve_begin_row_terms(fg_mve_gemm_state_s4 *st) {
     }
 }
 
+/* Whether every channel of `blocks` quant blocks, block_words apart from `packed`, shifts right (its right shift
+ * word, the block's words 12 to 15, negative): then the variants' output stage takes FG_MVE_ROUND_NEGATIVE. */
+static inline int fg_mve_rights_negative(const int32_t *packed, int32_t blocks, int32_t block_words) {
+    for (int32_t b = 0; b < blocks; ++b, packed += block_words) {
+        for (int32_t k = 12; k < 16; ++k) {
+            if (packed[k] >= 0) {
+                return 0;
+            }
+        }
+    }
+    return 1;
+}
+
 /* Words per block of four output channels of a GEMM layout whose weights take step_words words per 16 taps (16: int8
  * weights; 8: 4-bit ones). */
 static inline int32_t fg_mve_block_words(int32_t depth, int32_t step_words) {
@@ -86,6 +151,7 @@ static inline int32_t fg_mve_gemm_begin_layout(fg_mve_gemm_state *st, int32_t de
     st->entry = steps & 7;
     st->second = second;
     st->end = packed + fg_mve_block_words(depth, step_words) * (out_c >> 2);
+    st->negative = fg_mve_rights_negative(packed, out_c >> 2, fg_mve_block_words(depth, step_words));
     return out_c & ~3;
 }
 
@@ -204,6 +270,33 @@ __attribute__((always_inline)) static inline int32_t fg_mve_row_sum(const int8_t
         sum = vaddvaq_s8(sum, vldrbq_s8(x));
     }
     return n > 0 ? vaddvaq_s8(sum, vldrbq_z_s8(x, vctp8q((uint32_t)n))) : sum;
+}
+
+/* A band of an image's rows for a window kernel: `rows` tap rows (step_y image rows apart), each `width` pixels of
+ * `channels` bytes from image column -pad_left, one after the other; the bytes outside the image (padding columns,
+ * rows above or below it) hold the input zero point, so that every window of an output row lies inside the band. */
+typedef struct {
+    int32_t rows, step_y, in_h, in_w, channels, pad_left, width;
+    int8_t zero_point;
+} fg_mve_band;
+
+/* Every byte of the band the zero point (its padding columns then stay so). */
+static inline void fg_mve_band_begin(const fg_mve_band *b, int8_t *band) {
+    fg_mve_fill_s8(band, b->zero_point, b->rows * b->width * b->channels);
+}
+
+/* The band of the output row whose windows start at image row y0 (fg_mve_band_begin first). */
+static inline void fg_mve_band_rows(const fg_mve_band *b, const int8_t *image, int32_t y0, int8_t *band) {
+    const int32_t line = b->width * b->channels, left = b->pad_left < b->width ? b->pad_left : b->width;
+    const int32_t room = b->width - left, inside = (room < b->in_w ? room : b->in_w) * b->channels;
+    band += left * b->channels;
+    for (int32_t k = 0, y = y0; k < b->rows; ++k, y += b->step_y, band += line) {
+        if (y < 0 || y >= b->in_h) {
+            fg_mve_fill_s8(band, b->zero_point, inside);
+        } else {
+            fg_mve_copy_s8(band, image + y * b->in_w * b->channels, inside);
+        }
+    }
 }
 
 /* The vector {a, b, c, d}. */

@@ -1,0 +1,153 @@
+#include "fg/variants_mve.h"
+
+#if defined(__ARM_FEATURE_MVE)
+
+#include "fg/isa/mve.h"
+
+/* `count` pixels of in_c bytes (count > 0), `column` bytes apart in dst: from src, in_c bytes apart (SOURCE: a
+ * tail-predicated loop of 16 bytes loading them), or the zero points already in q0 (SOURCE empty). */
+#define FG_COLUMNS_PUT(SOURCE)                  \
+    "1:\n"                                      \
+    "mov r0, %[src]\n"                          \
+    "mov r2, %[dst]\n"                          \
+    "dlstp.8 lr, %[in_c]\n"                     \
+    "2:\n"                                      \
+    SOURCE                                      \
+    "vstrb.8 q0, [r2], #16\n"                   \
+    "letp lr, 2b\n"                             \
+    "add %[src], %[src], %[in_c]\n"             \
+    "add %[dst], %[dst], %[column]\n"           \
+    "subs %[count], %[count], #1\n"             \
+    "bne 1b\n"
+#define FG_COLUMNS_PUT_OPERANDS                                                                                  \
+    : [dst] "+r"(dst), [src] "+r"(src), [count] "+r"(count)                                                     \
+    : [in_c] "r"(in_c), [column] "r"(column)
+
+static inline void fg_columns_copy(int8_t *dst, int32_t column, int32_t count, const int8_t *src, int32_t in_c) {
+    if (count > 0) {
+        __asm__ volatile(FG_COLUMNS_PUT("vldrb.8 q0, [r0], #16\n") FG_COLUMNS_PUT_OPERANDS
+                         : "r0", "r2", "lr", "q0", "memory", "cc");
+    }
+}
+
+/* fg_columns_copy of pixels of whole vectors (MOVES: loading and storing one pixel), a low-overhead loop. */
+#define FG_COLUMNS_COPY_WHOLE(MOVES)                                                                            \
+    __asm__ volatile("dls lr, %[count]\n"                                                                      \
+                     "1:\n" MOVES                                                                              \
+                     "add %[dst], %[dst], %[column]\n"                                                         \
+                     "le lr, 1b\n"                                                                             \
+                     : [dst] "+r"(dst), [src] "+r"(src)                                                        \
+                     : [count] "r"(count), [column] "r"(column)                                                \
+                     : "lr", "q0", "q1", "memory")
+#define FG_COLUMNS_LOAD(q) "vldrb.8 " q ", [%[src]], #16\n"
+
+/* fg_columns_copy where in_c is 16, 32 or 64 (else that). */
+static inline void fg_columns_copy_whole(int8_t *dst, int32_t column, int32_t count, const int8_t *src,
+                                         int32_t in_c) {
+    if (count <= 0) {
+        return;
+    }
+    if (in_c == 16) {
+        FG_COLUMNS_COPY_WHOLE(FG_COLUMNS_LOAD("q0") "vstrb.8 q0, [%[dst]]\n");
+    } else if (in_c == 32) {
+        FG_COLUMNS_COPY_WHOLE(FG_COLUMNS_LOAD("q0") FG_COLUMNS_LOAD("q1") "vstrb.8 q0, [%[dst]]\n"
+                              "vstrb.8 q1, [%[dst], #16]\n");
+    } else if (in_c == 64) {
+        FG_COLUMNS_COPY_WHOLE(FG_COLUMNS_LOAD("q0") FG_COLUMNS_LOAD("q1") "vstrb.8 q0, [%[dst]]\n"
+                              "vstrb.8 q1, [%[dst], #16]\n" FG_COLUMNS_LOAD("q0") FG_COLUMNS_LOAD("q1")
+                              "vstrb.8 q0, [%[dst], #32]\n" "vstrb.8 q1, [%[dst], #48]\n");
+    } else {
+        fg_columns_copy(dst, column, count, src, in_c);
+    }
+}
+
+static inline void fg_columns_fill(int8_t *dst, int32_t column, int32_t count, int8x16_t zero_points,
+                                   int32_t in_c) {
+    const int8_t *src = 0;
+    if (count > 0) {
+        __asm__ volatile("vmov q0, %q[zp]\n" FG_COLUMNS_PUT("") FG_COLUMNS_PUT_OPERANDS, [zp] "w"(zero_points)
+                         : "r0", "r2", "lr", "q0", "memory", "cc");
+    }
+}
+
+/* The column band of the output row whose windows start at image row y0: for each of its `width` pixel columns from
+ * image column -pad_left, the column's filter_h tap rows one after the other (in_c bytes each, the input zero point
+ * outside the image), columns one after the other. A window is then filter_w whole columns: one run of taps. The
+ * columns left and right of the image hold the zero point from the start (the caller fills the band once). */
+static void fg_columns_band(const fg_conv2d_params *p, const int8_t *image, int32_t y0, int32_t width, int8_t *band) {
+    const int32_t in_c = p->in_c, column = p->filter_h * in_c;
+    const int8x16_t zero_points = vdupq_n_s8((int8_t)-p->requant.input_offset);
+    const int32_t left = p->pad_left < width ? p->pad_left : width;
+    const int32_t room = width - left, inside = room < p->in_w ? room : p->in_w;
+    band += left * column;
+    for (int32_t fy = 0; fy < p->filter_h; ++fy, band += in_c) {
+        const int32_t y = y0 + fy * p->dilation_h;
+        if (y < 0 || y >= p->in_h) {
+            fg_columns_fill(band, column, inside, zero_points, in_c);
+        } else {
+            fg_columns_copy_whole(band, column, inside, image + y * p->in_w * in_c, in_c);
+        }
+    }
+}
+
+/* A convolution without dilation across (its weights in the GEMM layout with each window's taps column by column:
+ * ops/variants/mve.py), row by row: the output row's column band (on the stack, no window copied: consecutive windows
+ * start stride_w columns apart), then its pixels in pairs through the GEMM's assembly loop, a last lone one paired
+ * with itself (its second outputs to a spare row) or alone. The band is built before the row's outputs are stored, so
+ * an output overlapping the input as ops/overlap.py allows changes nothing it reads. */
+FG_HOT_LOOP void fg_conv2d_columns_s8_mve(const fg_conv2d_params *p, const int8_t *input, const int8_t *filter,
+                                          int8_t *output) {
+    (void)filter;
+    int8_t band[FG_MVE_COLUMN_BAND_MAX + 16];  /* the GEMM reads up to 15 bytes past a window */
+    int8_t spare[FG_MVE_COLUMN_SPARE];
+    const int32_t in_c = p->in_c, out_c = p->out_c, column = p->filter_h * in_c, depth = p->filter_w * column;
+    const int32_t width = (p->out_w - 1) * p->stride_w + p->filter_w, pixel_step = p->stride_w * column;
+    const fg_requant_params requant = p->requant;
+    const int shifts_left = fg_mve_any_left_shift(&requant, out_c);
+    const int32_t *packed = (const int32_t *)p->packed;
+    const fg_mve_clamp clamp = fg_mve_make_clamp(&requant);
+    fg_mve_gemm_state st;
+    const int32_t full = fg_mve_gemm_begin(&st, depth, out_c, packed, (uint32_t)out_c);
+    const int32_t *rest = packed + fg_mve_block_words(depth, 16) * (full >> 2);
+    fg_mve_fill_s8(band, (int8_t)-requant.input_offset, width * column);
+    for (int32_t b = 0; b < p->batches; ++b) {
+        const int8_t *image = input + b * p->in_h * p->in_w * in_c;
+        for (int32_t oy = 0; oy < p->out_h; ++oy, output += p->out_w * out_c) {
+            fg_columns_band(p, image, oy * p->stride_h - p->pad_top, width, band);
+            int32_t ox = 0;
+            if (full == out_c && p->out_w >= 2) {  /* every pair of the row in one call */
+                st.x0 = band;
+                st.x1 = band + pixel_step;
+                st.second = (uint32_t)out_c;
+                st.pairs_after = (p->out_w >> 1) - 1;
+                st.pair_advance = 2 * pixel_step;
+                fg_mve_gemm_set_out(&st, output);
+                fg_mve_gemm_blocks2_pairs(&st, packed, &clamp, shifts_left);
+                ox = p->out_w & ~1;
+            }
+            for (; ox < p->out_w; ox += 2) {
+                const int8_t *x0 = band + ox * pixel_step;
+                int8_t *out = output + ox * out_c;
+                const int lone = ox + 1 == p->out_w;
+                if (lone && out_c > FG_MVE_COLUMN_SPARE) {
+                    fg_mve_gemm_s8(x0, 0, depth, out_c, packed, &requant, shifts_left, out, 0);
+                    continue;
+                }
+                int8_t *second = lone ? spare : out + out_c;
+                st.x0 = x0;
+                st.x1 = lone ? x0 : x0 + pixel_step;
+                st.second = (uint32_t)((uintptr_t)second - (uintptr_t)out);
+                if (full) {
+                    fg_mve_gemm_set_out(&st, out);
+                    fg_mve_gemm_blocks2(&st, packed, &clamp, shifts_left);
+                }
+                if (full < out_c) {
+                    fg_mve_gemm_s8(st.x0, st.x1, depth, out_c - full, rest, &requant, shifts_left, out + full,
+                                   second + full);
+                }
+            }
+        }
+    }
+}
+
+#endif /* __ARM_FEATURE_MVE */

@@ -1,0 +1,194 @@
+#include "fg/variants_mve.h"
+
+#if defined(__ARM_FEATURE_MVE)
+
+/* What fg_mve_resident_pairs' assembly loop reads and updates in memory; the offsets are the loop's. */
+typedef struct {
+    int32_t sums[8];          /* 0: the accumulators on their way to vector registers */
+    const int32_t *packed;    /* 32: the first block of the GEMM layout */
+    int32_t blocks;           /* 36: blocks of four output channels (out_c / 4) */
+    int32_t out_c;            /* 40 */
+    int32_t pair_step;        /* 44: 2 x in_c */
+    int32_t pairs;            /* 48: left to do */
+    int32_t offset;           /* 52: the output offset */
+    int32_t tail;             /* 56: taps in each row's last vector */
+    int32_t in_c;             /* 60 */
+    int32_t saved_vpr;        /* 64 */
+    int32_t unused[3];        /* 68 */
+    int32x4_t low, high;      /* 80, 96 */
+} fg_mve_resident_state;
+
+/* The two rows of a pair into q4 (and q5) for row 0, q6 (and q7) for row 1: the last vector of each predicated to
+ * the row (VCTP of the tail), nothing read past it. */
+#define FG_MVE_RESIDENT_LOAD1                   \
+    "add r2, r2, %[px]\n"                      \
+    "vpstt\n"                                  \
+    "vldrbt.8 q4, [%[px]]\n"                   \
+    "vldrbt.8 q6, [r2]\n"
+#define FG_MVE_RESIDENT_LOAD2                   \
+    "add r2, r2, %[px]\n"                      \
+    "vldrb.8 q4, [%[px]]\n"                    \
+    "vldrb.8 q6, [r2]\n"                       \
+    "vpstt\n"                                  \
+    "vldrbt.8 q5, [%[px], #16]\n"              \
+    "vldrbt.8 q7, [r2, #16]\n"
+/* One chunk of 16 taps (its four weight rows from pk + at) of both rows (x0 and x1) into the eight accumulators. */
+#define FG_MVE_RESIDENT_CHUNK(at, x0, x1)       \
+    "vldrb.8 q0, [%[pk], #" #at "]\n"          \
+    "vldrb.8 q1, [%[pk], #" #at " + 16]\n"     \
+    "vmladava.s8 r0, " x0 ", q0\n"             \
+    "vmladava.s8 r8, " x1 ", q0\n"             \
+    "vldrb.8 q0, [%[pk], #" #at " + 32]\n"     \
+    "vmladava.s8 r2, " x0 ", q1\n"             \
+    "vmladava.s8 r10, " x1 ", q1\n"            \
+    "vldrb.8 q1, [%[pk], #" #at " + 48]\n"     \
+    "vmladava.s8 r4, " x0 ", q0\n"             \
+    "vmladava.s8 r12, " x1 ", q0\n"            \
+    "vmladava.s8 r6, " x0 ", q1\n"             \
+    "vmladava.s8 lr, " x1 ", q1\n"
+#define FG_MVE_RESIDENT_DOT1 FG_MVE_RESIDENT_CHUNK(0, "q4", "q6")
+#define FG_MVE_RESIDENT_DOT2 FG_MVE_RESIDENT_CHUNK(0, "q4", "q6") FG_MVE_RESIDENT_CHUNK(64, "q5", "q7")
+/* Rows of three or four vectors: row 0 into q4-q6 (q7), the last predicated; row 1 (px: its start) read as the
+ * dot products go, its last vector predicated too. The weights post-incremented (their offsets would pass 127). */
+#define FG_MVE_HALF_LOAD3                       \
+    "sub r2, %[px], r2\n"                      \
+    "vldrb.8 q4, [r2]\n"                       \
+    "vldrb.8 q5, [r2, #16]\n"                  \
+    "vpst\n"                                   \
+    "vldrbt.8 q6, [r2, #32]\n"
+#define FG_MVE_HALF_LOAD4                       \
+    "sub r2, %[px], r2\n"                      \
+    "vldrb.8 q4, [r2]\n"                       \
+    "vldrb.8 q5, [r2, #16]\n"                  \
+    "vldrb.8 q6, [r2, #32]\n"                  \
+    "vpst\n"                                   \
+    "vldrbt.8 q7, [r2, #48]\n"
+#define FG_MVE_HALF_CHUNK(LOAD_ROW1, x0)         \
+    LOAD_ROW1                                   \
+    "vldrb.8 q0, [%[pk]], #16\n"               \
+    "vldrb.8 q1, [%[pk]], #16\n"               \
+    "vmladava.s8 r0, " x0 ", q0\n"             \
+    "vmladava.s8 r8, q3, q0\n"                 \
+    "vldrb.8 q0, [%[pk]], #16\n"               \
+    "vmladava.s8 r2, " x0 ", q1\n"             \
+    "vmladava.s8 r10, q3, q1\n"                \
+    "vldrb.8 q1, [%[pk]], #16\n"               \
+    "vmladava.s8 r4, " x0 ", q0\n"             \
+    "vmladava.s8 r12, q3, q0\n"                \
+    "vmladava.s8 r6, " x0 ", q1\n"             \
+    "vmladava.s8 lr, q3, q1\n"
+#define FG_MVE_ROW1(at) "vldrb.8 q3, [%[px], #" #at "]\n"
+#define FG_MVE_ROW1_LAST(at) "vpst\n" "vldrbt.8 q3, [%[px], #" #at "]\n"
+#define FG_MVE_HALF_DOT3                                                                                        \
+    FG_MVE_HALF_CHUNK(FG_MVE_ROW1(0), "q4") FG_MVE_HALF_CHUNK(FG_MVE_ROW1(16), "q5")                           \
+    FG_MVE_HALF_CHUNK(FG_MVE_ROW1_LAST(32), "q6")
+#define FG_MVE_HALF_DOT4                                                                                        \
+    FG_MVE_HALF_CHUNK(FG_MVE_ROW1(0), "q4") FG_MVE_HALF_CHUNK(FG_MVE_ROW1(16), "q5")                           \
+    FG_MVE_HALF_CHUNK(FG_MVE_ROW1(32), "q6") FG_MVE_HALF_CHUNK(FG_MVE_ROW1_LAST(48), "q7")
+/* The left shifts, from pk `weights` bytes past the block's weights (the half resident loops leave it past them). */
+#define FG_MVE_RESIDENT_LEFT_SHIFT(weights) \
+    "vldrw.32 q2, [%[pk], #-32 - " #weights "]\n" "vshl.s32 q0, q0, q2\n" "vshl.s32 q1, q1, q2\n"
+
+/* Every pair of pixels of a 1x1 convolution whose rows fit in STEPS vectors (in_c <= 16 x STEPS), against every block
+ * of four output channels (out_c a multiple of four), in one assembly loop: the pair's rows are read once into
+ * vector registers (so outputs overlapping the input as ops/overlap.py allows cannot change them, and nothing is
+ * copied), then per block the eight accumulators from its bias, 8 x STEPS VMLADAVA, the requantization of two vectors
+ * (fg_mve_requantize: LEFT_SHIFT, the multipliers, ROUND, offset, clamp) and the stores. */
+#define FG_MVE_RESIDENT(NAME, LOAD, DOT, BEHIND, ADVANCE, LEFT_SHIFT, ROUND)                                   \
+__attribute__((noinline)) static void NAME(fg_mve_resident_state *st, const int8_t *px, int8_t *out0,           \
+                                           int8_t *out1) {                                                      \
+    const int32_t *pk;                                                                                          \
+    int32_t n;                                                                                                  \
+    __asm__ volatile("vmrs r0, p0\n"                                                                            \
+                     "str r0, [%[st], #64]\n"                                                                   \
+                     "3:\n"                                                                                     \
+                     "ldrd r0, r2, [%[st], #56]\n"                                                              \
+                     "vctp.8 r0\n"                                                                              \
+                     LOAD                                                                                       \
+                     "ldrd %[pk], %[n], [%[st], #32]\n"                                                         \
+                     "1:\n"                                                                                     \
+                     "ldm %[pk], {r8, r10, r12, lr}\n"                                                          \
+                     "ldm %[pk]!, {r0, r2, r4, r6}\n"                                                           \
+                     "adds %[pk], %[pk], #48\n"                                                                 \
+                     DOT                                                                                        \
+                     "stm %[st], {r0, r2, r4, r6, r8, r10, r12, lr}\n"                                          \
+                     "vldrw.32 q0, [%[st]]\n"                                                                   \
+                     "vldrw.32 q1, [%[st], #16]\n"                                                              \
+                     LEFT_SHIFT                                                                                 \
+                     "vldrw.32 q2, [%[pk], #-48 - " #BEHIND "]\n"                                               \
+                     "vqrdmulh.s32 q0, q0, q2\n"                                                                \
+                     "vqrdmulh.s32 q1, q1, q2\n"                                                                \
+                     "vldrw.32 q2, [%[pk], #-16 - " #BEHIND "]\n"                                               \
+                     ROUND("q0")                                                                                \
+                     ROUND("q1")                                                                                \
+                     "ldr r0, [%[st], #52]\n"                                                                   \
+                     "vadd.i32 q0, q0, r0\n"                                                                    \
+                     "vadd.i32 q1, q1, r0\n"                                                                    \
+                     "vldrw.32 q2, [%[st], #80]\n"                                                              \
+                     "vmax.s32 q0, q0, q2\n"                                                                    \
+                     "vmax.s32 q1, q1, q2\n"                                                                    \
+                     "vldrw.32 q2, [%[st], #96]\n"                                                              \
+                     "vmin.s32 q0, q0, q2\n"                                                                    \
+                     "vmin.s32 q1, q1, q2\n"                                                                    \
+                     "vstrb.32 q0, [%[out0]], #4\n"                                                             \
+                     "vstrb.32 q1, [%[out1]], #4\n"                                                             \
+                     ADVANCE                                                                                    \
+                     "subs %[n], %[n], #1\n"                                                                    \
+                     "bne 1b\n"                                                                                 \
+                     "ldrd r0, r2, [%[st], #40]\n"                                                              \
+                     "mov %[out0], %[out1]\n"                                                                   \
+                     "add %[out1], %[out1], r0\n"                                                               \
+                     "add %[px], %[px], r2\n"                                                                   \
+                     "ldr r0, [%[st], #48]\n"                                                                   \
+                     "subs r0, r0, #1\n"                                                                        \
+                     "str r0, [%[st], #48]\n"                                                                   \
+                     "bne 3b\n"                                                                                 \
+                     "ldr r0, [%[st], #64]\n"                                                                   \
+                     "vmsr p0, r0\n"                                                                            \
+                     : [px] "+r"(px), [out0] "+l"(out0), [out1] "+l"(out1), [pk] "=&r"(pk), [n] "=&r"(n)        \
+                     : [st] "r"(st)                                                                             \
+                     : "r0", "r2", "r4", "r6", "r8", "r10", "r12", "lr", "q0", "q1", "q2", "q3", "q4", "q5", "q6", \
+                       "q7", "memory", "cc");                                                                   \
+}
+
+#define FG_MVE_PAST_BLOCK(bytes) "adds %[pk], %[pk], #" #bytes "\n"
+typedef void fg_mve_resident_loop(fg_mve_resident_state *st, const int8_t *px, int8_t *out0, int8_t *out1);
+/* The loops of one row size, by kind: 1 with the left shift, 2 every channel shifting right (a layer that shifts left
+ * has a channel that does not shift right), else 0. */
+#define FG_MVE_RESIDENT_KINDS(NAME, LOAD, DOT, BEHIND, ADVANCE)                                                  \
+    FG_MVE_RESIDENT(NAME##_plain, LOAD, DOT, BEHIND, ADVANCE, "", FG_MVE_ROUND_DIVIDE)                           \
+    FG_MVE_RESIDENT(NAME##_shifted, LOAD, DOT, BEHIND, ADVANCE, FG_MVE_RESIDENT_LEFT_SHIFT(BEHIND),              \
+                    FG_MVE_ROUND_DIVIDE)                                                                        \
+    FG_MVE_RESIDENT(NAME##_negative, LOAD, DOT, BEHIND, ADVANCE, "", FG_MVE_ROUND_NEGATIVE)                      \
+    static fg_mve_resident_loop *const NAME[3] = {NAME##_plain, NAME##_shifted, NAME##_negative};
+FG_MVE_RESIDENT_KINDS(fg_mve_resident1, FG_MVE_RESIDENT_LOAD1, FG_MVE_RESIDENT_DOT1, 0, FG_MVE_PAST_BLOCK(64))
+FG_MVE_RESIDENT_KINDS(fg_mve_resident2, FG_MVE_RESIDENT_LOAD2, FG_MVE_RESIDENT_DOT2, 0, FG_MVE_PAST_BLOCK(128))
+FG_MVE_RESIDENT_KINDS(fg_mve_half3, FG_MVE_HALF_LOAD3, FG_MVE_HALF_DOT3, 192, "")
+FG_MVE_RESIDENT_KINDS(fg_mve_half4, FG_MVE_HALF_LOAD4, FG_MVE_HALF_DOT4, 256, "")
+
+void fg_mve_resident_pairs(const int8_t *input, int32_t pairs, int32_t in_c, int32_t out_c, const int32_t *packed,
+                           const fg_mve_clamp *clamp, int shifts_left, int8_t *output) {
+    fg_mve_resident_state st;
+    st.packed = packed;
+    st.blocks = out_c >> 2;
+    st.out_c = out_c;
+    st.pair_step = 2 * in_c;
+    st.pairs = pairs;
+    st.offset = clamp->offset;
+    st.tail = in_c - 16 * ((in_c - 1) >> 4);  /* 1 to 16 */
+    st.in_c = in_c;
+    st.low = clamp->low;
+    st.high = clamp->high;
+    const int kind = shifts_left ? 1 : 2 * fg_mve_rights_negative(packed, out_c >> 2, fg_mve_block_words(in_c, 16));
+    if (in_c > 48) {  /* row 1 read as it goes, from its start */
+        fg_mve_half4[kind](&st, input + in_c, output, output + out_c);
+    } else if (in_c > 32) {
+        fg_mve_half3[kind](&st, input + in_c, output, output + out_c);
+    } else if (in_c > 16) {
+        fg_mve_resident2[kind](&st, input, output, output + out_c);
+    } else {
+        fg_mve_resident1[kind](&st, input, output, output + out_c);
+    }
+}
+
+#endif /* __ARM_FEATURE_MVE */
