@@ -12,7 +12,7 @@ import test_fully_connected as fully_connected_cases
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from validated import MAX_EXAMPLES, assert_bit_exact, int8_zero_points, scales
-from weighted import ACTIVATIONS, weights
+from weighted import ACTIVATIONS, Weights, weights
 
 from firmware_gen.driver.compiler import compile_graph, plan_model
 from firmware_gen.frontend.tflite_reader import read_model
@@ -328,3 +328,15 @@ def test_expanded_pointwise_fused(in_c, out_c, overlap, seed, data):
         if functions == [EXPANDED]:
             assert compiled.plan.pool_bytes <= plan_model(read_model(model), planning).pool_bytes
     _assert_bit_exact_at_extremes(model, shape, seed, ARMV7M_COMPACT, planning)
+
+
+def test_fully_connected_runs_as_the_fused_1x1_convolution_only_in_whole_groups_of_eight():
+    """ops/fully_connected: with flash to spare an Armv7-M one-batch layer runs as the paired fused 1x1 convolution,
+    unless its output channels would be padded to a group of eight (micro_speech's 4 outputs of 4,000 taps: 32 KB
+    more flash, and slower): then it keeps its own kernel."""
+    rng = np.random.default_rng(8)
+    roomy = Isa(frozenset({ARMV7M}), flash_bytes=1 << 24)
+    for out_depth, expected in ((8, FUSED[PAIRED["fg_conv2d_pointwise_s8"]]), (4, "fg_fully_connected_folded_s8")):
+        w = Weights(rng.integers(-127, 128, (out_depth, 64)).astype(np.int8), [0.01], None, 0.5)
+        model = fully_connected_cases.fc_model((1, 64), w, 0.05, 3, -2)
+        assert [call.function for call in lower(read_model(model), roomy).values()] == [expected]

@@ -21,7 +21,7 @@ import numpy as np
 
 from firmware_gen.frontend.ir import Graph, Operator, Tensor
 from firmware_gen.ops.base import KernelCall, TableRef
-from firmware_gen.ops.convolution.blocking import GROUP, blocked_filter, paired_weights
+from firmware_gen.ops.convolution.blocking import GROUP, PAIRED_GROUP, blocked_filter, paired_weights
 from firmware_gen.ops.convolution.fused_output import FLOOR, FUSED
 from firmware_gen.ops.convolution.weighted_16x8 import call_16x8, is_16x8
 from firmware_gen.ops.convolution.wide_layout import PAIRED, paired_call
@@ -154,9 +154,12 @@ def pointwise_fully_connected(call: KernelCall) -> KernelCall | None:
     """The blocked fg_fully_connected_folded_s8 call as the fused 1x1 convolution of its batches, one pixel each
     (fg_conv2d_pointwise_fused_s8: 1 input x 8 outputs per tap in 7 instructions, each output requantized from
     registers; ad01_int8's 128x128 layers on mps2_an385: 26,600 -> 17,600 instructions), where its output stage is one
-    the fused kernel serves (ops/convolution/fused_output.py); else None. Its weights and bias as the blocked call
-    has them: the 1x1 convolution's tables are the same."""
+    the fused kernel serves (ops/convolution/fused_output.py) and no group of eight is padded (micro_speech's four
+    outputs of 4,000 taps: 32 KB more flash and slower); else None. Its weights and bias as the blocked call has
+    them: the 1x1 convolution's tables are the same."""
     p = call.params
+    if p["out_depth"] % PAIRED_GROUP:
+        return None
     geometry = {"batches": p["batches"], "in_h": 1, "in_w": 1, "in_c": p["accum_depth"], "out_h": 1, "out_w": 1,
                 "out_c": p["out_depth"], "filter_h": 1, "filter_w": 1, "stride_h": 1, "stride_w": 1, "dilation_h": 1,
                 "dilation_w": 1, "pad_top": 0, "pad_left": 0}
