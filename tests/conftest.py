@@ -54,6 +54,28 @@ def _cache_home_of_this_process(tmp_path_factory: pytest.TempPathFactory) -> Ite
         yield
 
 
+SHARED_SCOPES = ("module", "class", "package")
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own hook reads the groups
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Under pytest-xdist's loadgroup each test is a unit of work of its own, so tests sharing a module-scoped fixture
+    could run on both workers, each making the fixture (the eight self-test runs were made sixteen times, the Ray
+    cluster twice). A test that uses one goes to the xdist group of its module (and of the fixture's parameter, for
+    a parametrized one), so that the fixture is made once per run; a group a test names itself is kept."""
+    for item in items:
+        definitions = getattr(item, "_fixtureinfo", None)
+        if definitions is None or item.get_closest_marker("xdist_group") is not None:
+            continue
+        shared = sorted(name for name, defs in definitions.name2fixturedefs.items() if defs[-1].scope in SHARED_SCOPES)
+        if not shared:
+            continue
+        params = getattr(item, "callspec", None)
+        values = [f"{name}={params.params[name]}" for name in shared if params is not None and name in params.params]
+        group = " ".join([item.nodeid.split("::")[0], *values])
+        item.add_marker(pytest.mark.xdist_group(group.translate(str.maketrans("[]@", "()_"))))
+
+
 def shared_model(name: str) -> Path:
     path = SHARED_MODELS_DIR / f"{name}.tflite"
     if not path.exists():
