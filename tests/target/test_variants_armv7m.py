@@ -76,8 +76,9 @@ def _window_case(rng: np.random.Generator, opcode: str, filter_hw: tuple, stride
     return _weighted_model(opcode, input_shape, values, axis, options, rng, output_shape, output_zero_point)
 
 
-def _fc_case(rng: np.random.Generator) -> bytes:
-    depth, out_depth, batches = int(rng.integers(1, 200)), int(rng.integers(1, 24)), int(rng.integers(1, 4))
+def _fc_case(rng: np.random.Generator, out_depth: int | None = None) -> bytes:
+    depth, batches = int(rng.integers(1, 200)), int(rng.integers(1, 4))
+    out_depth = int(rng.integers(1, 24)) if out_depth is None else out_depth
     return _weighted_model("FULLY_CONNECTED", (batches, depth), _weights(rng, (out_depth, depth)), 0,
                            {"activation": "NONE"}, rng, (batches, out_depth))
 
@@ -111,12 +112,15 @@ def test_paired_layout_on_armv7m(tmp_path) -> None:
                            int(rng.integers(1, 20)), int(rng.integers(1, 20))) for k in range(PAIRED_CASES // 2)]
     single = [_window_case(rng, "DEPTHWISE_CONV_2D", (3, 3), int(rng.integers(1, 3)), 1, 0, int(rng.integers(1, 10)))
               for _ in range(PAIRED_CASES // 2)]
-    dense = [_fc_case(rng) for _ in range(PAIRED_CASES // 2)]  # as the fused 1x1 convolution of its batches
+    # in whole groups of eight outputs as the fused 1x1 convolution of its batches, else on its own kernel
+    dense = [_fc_case(rng, 8 * int(rng.integers(1, 4))) for _ in range(PAIRED_CASES // 2)]
+    other = [_fc_case(rng, out_depth) for out_depth in (4, 12, 5)]
     expected = ["fg_conv2d_pointwise_fused_s8", "fg_conv2d_pointwise_paired_s8", "fg_conv2d_folded_paired_s8",
                 "fg_depthwise_conv2d_one_channel_paired_s8"]
-    functions = assert_batch_bit_exact(pointwise + folded + single + dense, "mps2_an385", tmp_path / "paired", seed=3,
-                                       expect_functions=expected)
-    assert functions[-len(dense):] == ["fg_conv2d_pointwise_fused_s8"] * len(dense)
+    functions = assert_batch_bit_exact(pointwise + folded + single + dense + other, "mps2_an385", tmp_path / "paired",
+                                       seed=3, expect_functions=expected)
+    assert functions[-len(dense) - len(other):] == (["fg_conv2d_pointwise_fused_s8"] * len(dense)
+                                                    + ["fg_fully_connected_folded_s8"] * len(other))
 
 
 @needs_qemu
