@@ -116,18 +116,17 @@ def test_the_fit_check_counts_the_tables_in_ram() -> None:
     used = next(r.used for r in flash.firmware.regions if r.name == sram.name)
     small = dataclasses.replace(board, regions=tuple(dataclasses.replace(r, size=used + table.size // 2)
                                                      if r.name == sram.name else r for r in board.regions))
-    # (another --name: the build cache knows a board by its name, and this one is mps2_an386 with less SRAM)
-    prepare(data, "m.tflite", small, generation=GenerationOptions(name="small"))  # fits with the table in flash
+    # mps2_an386 by name, with less SRAM: the build cache knows it by all it states (Board.identity), not its name
+    prepare(data, "m.tflite", small)  # fits with the table in flash
     with pytest.raises(DoesNotFitError, match=sram.name):
-        prepare(data, "m.tflite", small, generation=dataclasses.replace(in_ram, name="small"))
+        prepare(data, "m.tflite", small, generation=in_ram)
 
 
 FLASH = 'holds = ["code", "rodata"]'
 
 
 def _real_board(tmp_path, name: str, changes: dict[str, str]) -> str:
-    """A copy of a real board's file with `changes` (each text replaced once), under another name (the build cache
-    knows a board by its name)."""
+    """A copy of a real board's file with `changes` (each text replaced once), under another name."""
     text = (BOARDS_DIR / f"{name}.toml").read_text()
     for old, new in {f'name = "{name}"': f'name = "{name}_waits"', **changes}.items():
         assert old in text
