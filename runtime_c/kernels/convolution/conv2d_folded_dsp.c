@@ -19,25 +19,10 @@ static inline void fg_dsp_copy(int8_t *to, const int8_t *from, int32_t n) {
     }
 }
 
-/* The pairs of a patch of 2 * pairs bytes (a multiple of 8), pair g at out[3 * g]. */
-static inline void fg_dsp_extend_patch(const int8_t *patch, int32_t pairs, uint32_t *out) {
-    for (int32_t k = 0; k < 2 * pairs; k += 4, out += 6) {
-        uint32_t v;
-        __builtin_memcpy(&v, patch + k, sizeof v);
-        out[0] = __sxtb16(v);
-        out[3] = fg_dsp_odd_s8x2(v);
-    }
-}
-
 /* The pairs of `rows` rows of `row` bytes (a multiple of 4) `line` bytes apart, pair g at out[3 * g]. */
 static inline void fg_dsp_extend_rows(const int8_t *from, int32_t rows, int32_t row, int32_t line, uint32_t *out) {
-    for (int32_t fy = 0; fy < rows; ++fy, from += line) {
-        for (int32_t k = 0; k < row; k += 4, out += 6) {
-            uint32_t v;
-            __builtin_memcpy(&v, from + k, sizeof v);
-            out[0] = __sxtb16(v);
-            out[3] = fg_dsp_odd_s8x2(v);
-        }
+    for (int32_t fy = 0; fy < rows; ++fy, from += line, out += 6 * (row >> 2)) {
+        fg_dsp_extend_words(from, row >> 2, out);
     }
 }
 
@@ -118,7 +103,7 @@ FG_HOT_LOOP static void fg_dsp_folded_image(const fg_conv2d_params *p, const int
                 fg_dsp_extend_rows(image + (y0 * p->in_w + x0) * p->in_c, p->filter_h, padded_row, line, x + px);
             } else {
                 fg_dsp_window(p, image, y0, x0, patch, padded_row);
-                fg_dsp_extend_patch(patch, pairs, x + px);
+                fg_dsp_extend_words(patch, pairs >> 1, x + px);
             }
         }
         fg_dsp_gemm_3(x, weights, pairs, ch, out_c, n, output + i * out_c, &q, narrow);

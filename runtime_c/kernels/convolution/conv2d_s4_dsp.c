@@ -57,35 +57,6 @@ static void fg_s4_unpack_dsp(const uint32_t *packed, int32_t count, int32_t word
 #undef FG_S4_UNPACK_WORD
 }
 
-/* The input pairs of `words` (>= 1) words of inputs into x (stride 3), as fg_dsp_extend lays them out: an odd word
- * first, then two a pass. */
-static inline void fg_s4_extend_words(const int8_t *from, int32_t words, uint32_t *x) {
-    const int8_t *const end = from + 4 * words;
-    uint32_t v, even, odd;
-#define FG_S4_EXTEND_WORD(at)                         \
-    "ldr %[v], [%[f]], #4\n\t"                        \
-    "sxtb16 %[even], %[v]\n\t"                        \
-    "sxtb16 %[odd], %[v], ror #8\n\t"                 \
-    "str %[even], [%[x], #" #at "]\n\t"               \
-    "str %[odd], [%[x], #" #at " + 12]\n\t"
-    __asm__ volatile("tst %[n], #1\n\t"
-                     "beq 1f\n\t"
-                     FG_S4_EXTEND_WORD(0)
-                     "add %[x], %[x], #24\n\t"
-                     "cmp %[f], %[end]\n\t"
-                     "beq 2f\n"
-                     "1:\n\t"
-                     FG_S4_EXTEND_WORD(0) FG_S4_EXTEND_WORD(24)
-                     "add %[x], %[x], #48\n\t"
-                     "cmp %[f], %[end]\n\t"
-                     "bne 1b\n"
-                     "2:\n\t"
-                     : [f] "+r"(from), [x] "+r"(x), [v] "=&r"(v), [even] "=&r"(even), [odd] "=&r"(odd)
-                     : [end] "r"(end), [n] "r"(words)
-                     : "cc", "memory");
-#undef FG_S4_EXTEND_WORD
-}
-
 /* The input pairs of output pixel `pixel` into x (stride 3): a pointwise layer's straight from its pixel; a window
  * inside the image whose filter rows are whole words straight from its rows; else gathered. The pairs past the
  * window stay as they are (zero). */
@@ -93,7 +64,7 @@ static void fg_s4_extend_dsp(const fg_conv2d_params *p, const int8_t *image, int
                              int8_t *gathered, uint32_t *x) {
     const int32_t row = p->filter_w * p->in_c;
     if (pointwise) {
-        fg_s4_extend_words(image + pixel * row, row / 4, x);
+        fg_dsp_extend_words(image + pixel * row, row / 4, x);
         return;
     }
     const int32_t oy = pixel / p->out_w, ox = pixel % p->out_w;
@@ -103,7 +74,7 @@ static void fg_s4_extend_dsp(const fg_conv2d_params *p, const int8_t *image, int
         const int32_t line = p->in_w * p->in_c * p->dilation_h;
         const int8_t *from = image + (y0 * p->in_w + x0) * p->in_c;
         for (int32_t r = 0; r < p->filter_h; ++r, from += line, x += 3 * (row / 2)) {
-            fg_s4_extend_words(from, row / 4, x);
+            fg_dsp_extend_words(from, row / 4, x);
         }
         return;
     }

@@ -186,10 +186,51 @@ static inline uint32_t fg_dsp_odd_s8x2(uint32_t v) {
     return r;
 }
 
+/* The input pairs of `words` (>= 0) words of int8 inputs at `from` (any alignment) into x with the tile's stride 3
+ * (word k's pairs at x[6k] and x[6k + 3]): an odd word first, then an odd pair of words, then four words a pass
+ * (per word LDR, 2 SXTB16, 2 STR; 23 instructions per 4 words with the loop). */
+static inline void fg_dsp_extend_words(const int8_t *from, int32_t words, uint32_t *x) {
+    const int8_t *const end = from + 4 * words;
+    uint32_t v, even, odd;
+#define FG_DSP_EXTEND_WORD(at)                        \
+    "ldr %[v], [%[f]], #4\n\t"                        \
+    "sxtb16 %[even], %[v]\n\t"                        \
+    "sxtb16 %[odd], %[v], ror #8\n\t"                 \
+    "str %[even], [%[x], #" #at "]\n\t"               \
+    "str %[odd], [%[x], #" #at " + 12]\n\t"
+    __asm__ volatile("tst %[n], #1\n\t"
+                     "beq 1f\n\t"
+                     FG_DSP_EXTEND_WORD(0)
+                     "add %[x], %[x], #24\n"
+                     "1:\n\t"
+                     "tst %[n], #2\n\t"
+                     "beq 2f\n\t"
+                     FG_DSP_EXTEND_WORD(0) FG_DSP_EXTEND_WORD(24)
+                     "add %[x], %[x], #48\n"
+                     "2:\n\t"
+                     "cmp %[f], %[end]\n\t"
+                     "beq 4f\n"
+                     "3:\n\t"
+                     FG_DSP_EXTEND_WORD(0) FG_DSP_EXTEND_WORD(24) FG_DSP_EXTEND_WORD(48) FG_DSP_EXTEND_WORD(72)
+                     "add %[x], %[x], #96\n\t"
+                     "cmp %[f], %[end]\n\t"
+                     "bne 3b\n"
+                     "4:\n\t"
+                     : [f] "+r"(from), [x] "+r"(x), [v] "=&r"(v), [even] "=&r"(even), [odd] "=&r"(odd)
+                     : [end] "r"(end), [n] "r"(words)
+                     : "cc", "memory");
+#undef FG_DSP_EXTEND_WORD
+}
+
 /* Sign-extends `depth` int8 inputs into `pairs` input pairs (zeros past depth): pair g at out[stride * g], stride
  * being the tile's pixel count. pairs is even and 2 * pairs >= depth. */
 static inline void fg_dsp_extend(const int8_t *x, int32_t depth, int32_t pairs, uint32_t *out, int32_t stride) {
     int32_t k = 0;
+    if (stride == 3) {
+        k = depth & ~3;
+        fg_dsp_extend_words(x, depth >> 2, out);
+        out += 6 * (depth >> 2);
+    }
     for (; k + 4 <= depth; k += 4, out += 2 * stride) {
         uint32_t v;
         __builtin_memcpy(&v, x + k, sizeof v);
@@ -236,6 +277,26 @@ typedef struct {
     int32_t rewind;              /* bytes of the pixels' pairs: back to the first pair after a tile */
     int32_t pairs;               /* channel pairs to run, >= 1 (ch and out advance past them) */
 } fg_dsp_job;
+
+/* The blocks of 8 depths of FG_DSP_TILE_STORE's tile, four a pass: blocks (>= 1, in the job register) % 4 enter the
+ * pass that far from its end (TBB), the job register counting the passes; r3 free on entry. */
+#define FG_DSP_TILE_BLOCK FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR
+#define FG_DSP_TILE_BLOCKS_4                  \
+    "and r3, %[job], #3\n\t"                  \
+    "add %[job], %[job], #3\n\t"              \
+    "lsr %[job], %[job], #2\n\t"              \
+    "tbb [pc, r3]\n"                          \
+    "5:\n\t"                                  \
+    ".byte (6f - 5b) / 2\n\t"                 \
+    ".byte (9f - 5b) / 2\n\t"                 \
+    ".byte (8f - 5b) / 2\n\t"                 \
+    ".byte (7f - 5b) / 2\n"                   \
+    "6:\n\t" FG_DSP_TILE_BLOCK                \
+    "7:\n\t" FG_DSP_TILE_BLOCK                \
+    "8:\n\t" FG_DSP_TILE_BLOCK                \
+    "9:\n\t" FG_DSP_TILE_BLOCK                \
+    "subs %[job], %[job], #1\n\t"             \
+    "bne 6b\n\t"
 
 /* The fully connected runs' output stage of one narrow doubled accumulator `acc` (a register other than r4-r8), the
  * clamp all of int8: fg_dsp_channel k of the table at r7 (r4-r6 scratch), the byte at r8 + byte. */
@@ -296,11 +357,8 @@ typedef struct {
         "ldr r7, [r3, #16]\n\t"                                                                                     \
         "mov r8, r7\n\t"                                                                                            \
         "mov r9, r7\n\t"                                                                                            \
-        "ldr %[job], [%[job], #0]\n"                                                                                \
-        "1:\n\t"                                                                                                    \
-        FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR                                         \
-        "subs %[job], %[job], #1\n\t"                                                                               \
-        "bne 1b\n\t"                                                                                                \
+        "ldr %[job], [%[job], #0]\n\t"                                                                              \
+        FG_DSP_TILE_BLOCKS_4                                                                                        \
         "ldr %[job], [sp]\n\t"                                                                                      \
         "ldr r3, [%[job], #4]\n\t"                                                                                  \
         "add r3, r3, #4\n\t"                                                                                        \
@@ -367,6 +425,8 @@ static __attribute__((noinline, unused)) void fg_dsp_tile_store_relu(const uint3
 #undef FG_DSP_NARROW
 #undef FG_DSP_RELU
 #undef FG_DSP_CLAMP_BLOCK
+#undef FG_DSP_TILE_BLOCKS_4
+#undef FG_DSP_TILE_BLOCK
 #undef FG_DSP_CLAMP
 
 /* Output channels [0, channels) of up to three pixels whose input pairs fg_dsp_extend laid out in x (stride 3): the
