@@ -274,8 +274,8 @@ typedef struct {
     int32_t stride;              /* from one pixel's outputs to the next */
     int32_t low, high;           /* the clamp */
     int32_t full;                /* the clamp is all of int8 */
-    int32_t rewind;              /* bytes of the pixels' pairs: back to the first pair after a tile */
-    int32_t pairs;               /* channel pairs to run, >= 1 (ch and out advance past them) */
+    const uint32_t *x;           /* the pixels' first pairs, where each tile starts again */
+    const fg_dsp_channel *end;   /* past the last channel pair run (ch and out advance pair by pair) */
 } fg_dsp_job;
 
 /* The blocks of 8 depths of FG_DSP_TILE_STORE's tile, four a pass: blocks (>= 1, in the job register) % 4 enter the
@@ -348,9 +348,9 @@ typedef struct {
 
 #define FG_DSP_TILE_STORE(OUT, FULL_CHECK, CLAMP_BLOCK) \
     __asm__ volatile(                                                                                               \
-        "push {%[job]}\n"                                                                                           \
+        "push {%[job]}\n\t"                                                                                         \
+        "ldr r3, [%[job], #4]\n"                                                                                    \
         "4:\n\t"                                                                                                    \
-        "ldr r3, [%[job], #4]\n\t"                                                                                  \
         "ldr r4, [r3, #0]\n\t"                                                                                      \
         "mov r5, r4\n\t"                                                                                            \
         "mov r6, r4\n\t"                                                                                            \
@@ -377,23 +377,21 @@ typedef struct {
         "ssat r9, #8, r9\n\t"                                                                                       \
         CLAMP_BLOCK                                                                                                 \
         "3:\n\t"                                                                                                    \
-        "ldr r3, [%[job], #8]\n\t"                                                                                  \
+        "ldr r11, [%[job], #8]\n\t"                                                                                 \
         "ldr r10, [%[job], #12]\n\t"                                                                                \
-        "strb r4, [r3]\n\t"                                                                                         \
-        "strb r7, [r3, #1]\n\t"                                                                                     \
-        "add r11, r3, r10\n\t"                                                                                      \
-        "strb r5, [r11]\n\t"                                                                                        \
-        "strb r8, [r11, #1]\n\t"                                                                                    \
-        "add r11, r11, r10\n\t"                                                                                     \
-        "strb r6, [r11]\n\t"                                                                                        \
-        "strb r9, [r11, #1]\n\t"                                                                                    \
-        "add r3, r3, #2\n\t"                                                                                        \
-        "str r3, [%[job], #8]\n\t"                                                                                  \
-        "ldr r10, [%[job], #28]\n\t"                                                                                \
-        "sub %[x], %[x], r10\n\t"                                                                                   \
+        "strb r4, [r11]\n\t"                                                                                        \
+        "strb r7, [r11, #1]\n\t"                                                                                    \
+        "add r12, r11, r10\n\t"                                                                                     \
+        "strb r5, [r12]\n\t"                                                                                        \
+        "strb r8, [r12, #1]\n\t"                                                                                    \
+        "add r12, r12, r10\n\t"                                                                                     \
+        "strb r6, [r12]\n\t"                                                                                        \
+        "strb r9, [r12, #1]\n\t"                                                                                    \
+        "add r11, r11, #2\n\t"                                                                                      \
+        "str r11, [%[job], #8]\n\t"                                                                                 \
+        "ldr %[x], [%[job], #28]\n\t"                                                                               \
         "ldr r10, [%[job], #32]\n\t"                                                                                \
-        "subs r10, r10, #1\n\t"                                                                                     \
-        "str r10, [%[job], #32]\n\t"                                                                                \
+        "cmp r3, r10\n\t"                                                                                           \
         "bne 4b\n\t"                                                                                                \
         "add sp, sp, #4\n\t"                                                                                        \
         : [x] "+r"(rx), [w] "+r"(rw), [job] "+r"(rj)                                                                \
@@ -409,7 +407,7 @@ static __attribute__((noinline, unused)) void fg_dsp_tile_store(const uint32_t *
     register const uint32_t *rx __asm__("r0") = x;
     register const uint32_t *rw __asm__("r1") = w;
     register const fg_dsp_job *rj __asm__("r2") = job;
-    FG_DSP_TILE_STORE(FG_DSP_NARROW, "ldr r3, [%[job], #24]\n\tcbz r3, 2f\n\t", FG_DSP_CLAMP_BLOCK);
+    FG_DSP_TILE_STORE(FG_DSP_NARROW, "ldr r10, [%[job], #24]\n\tcmp r10, #0\n\tbeq 2f\n\t", FG_DSP_CLAMP_BLOCK);
 }
 
 /* fg_dsp_tile_store for a layer whose output zero point is -128 and clamp all of int8: no rounding correction of
@@ -438,7 +436,7 @@ static inline void fg_dsp_gemm_3_strided(const uint32_t *x, const uint32_t *weig
     int32_t c = 0;
     if (pixels == 3 && narrow && channels >= 2) {  /* every whole channel pair in one call */
         fg_dsp_job job = {pairs >> 2, ch, output, stride, q->activation_min, q->activation_max,
-                          q->activation_min == -128 && q->activation_max == 127, 3 * 4 * pairs, channels >> 1};
+                          q->activation_min == -128 && q->activation_max == 127, x, ch + (channels & ~1)};
         if (job.full && q->output_offset == -128) {
             fg_dsp_tile_store_relu(x, weights, &job);
         } else {
