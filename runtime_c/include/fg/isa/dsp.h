@@ -268,7 +268,7 @@ static inline void fg_dsp_bias_3x2(const fg_dsp_channel *ch, int32_t c, int32_t 
 
 /* What fg_dsp_tile_store needs besides the pixels' pairs and the weights. */
 typedef struct {
-    int32_t blocks;              /* 8 depths each, >= 1 */
+    int32_t rest;                /* the input pairs after the first, >= 3 */
     const fg_dsp_channel *ch;    /* the pair's two channels, both narrow */
     int8_t *out;                 /* pixel 0's output of the first channel */
     int32_t stride;              /* from one pixel's outputs to the next */
@@ -278,25 +278,49 @@ typedef struct {
     const fg_dsp_channel *end;   /* past the last channel pair run (ch and out advance pair by pair) */
 } fg_dsp_job;
 
-/* The blocks of 8 depths of FG_DSP_TILE_STORE's tile, four a pass: blocks (>= 1, in the job register) % 4 enter the
- * pass that far from its end (TBB), the job register counting the passes; r3 free on entry. */
-#define FG_DSP_TILE_BLOCK FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR
-#define FG_DSP_TILE_BLOCKS_4                  \
-    "and r3, %[job], #3\n\t"                  \
-    "add %[job], %[job], #3\n\t"              \
-    "lsr %[job], %[job], #2\n\t"              \
+/* The input pairs of FG_DSP_TILE_STORE's tile after its first (which starts the accumulators from the biases):
+ * their count (>= 3, in the job register) % 16 enters the pass of sixteen pairs that far from its end (TBB), the
+ * job register then counting the passes; r3 free on entry. */
+#define FG_DSP_TILE_PAIRS_16                  \
+    "and r3, %[job], #15\n\t"                 \
+    "add %[job], %[job], #15\n\t"             \
+    "lsr %[job], %[job], #4\n\t"              \
     "tbb [pc, r3]\n"                          \
     "5:\n\t"                                  \
-    ".byte (6f - 5b) / 2\n\t"                 \
-    ".byte (9f - 5b) / 2\n\t"                 \
-    ".byte (8f - 5b) / 2\n\t"                 \
-    ".byte (7f - 5b) / 2\n"                   \
-    "6:\n\t" FG_DSP_TILE_BLOCK                \
-    "7:\n\t" FG_DSP_TILE_BLOCK                \
-    "8:\n\t" FG_DSP_TILE_BLOCK                \
-    "9:\n\t" FG_DSP_TILE_BLOCK                \
+    ".byte (10f - 5b) / 2\n\t"                \
+    ".byte (25f - 5b) / 2\n\t"                \
+    ".byte (24f - 5b) / 2\n\t"                \
+    ".byte (23f - 5b) / 2\n\t"                \
+    ".byte (22f - 5b) / 2\n\t"                \
+    ".byte (21f - 5b) / 2\n\t"                \
+    ".byte (20f - 5b) / 2\n\t"                \
+    ".byte (19f - 5b) / 2\n\t"                \
+    ".byte (18f - 5b) / 2\n\t"                \
+    ".byte (17f - 5b) / 2\n\t"                \
+    ".byte (16f - 5b) / 2\n\t"                \
+    ".byte (15f - 5b) / 2\n\t"                \
+    ".byte (14f - 5b) / 2\n\t"                \
+    ".byte (13f - 5b) / 2\n\t"                \
+    ".byte (12f - 5b) / 2\n\t"                \
+    ".byte (11f - 5b) / 2\n\t"                \
+    "10:\n\t" FG_DSP_TILE_PAIR                \
+    "11:\n\t" FG_DSP_TILE_PAIR                \
+    "12:\n\t" FG_DSP_TILE_PAIR                \
+    "13:\n\t" FG_DSP_TILE_PAIR                \
+    "14:\n\t" FG_DSP_TILE_PAIR                \
+    "15:\n\t" FG_DSP_TILE_PAIR                \
+    "16:\n\t" FG_DSP_TILE_PAIR                \
+    "17:\n\t" FG_DSP_TILE_PAIR                \
+    "18:\n\t" FG_DSP_TILE_PAIR                \
+    "19:\n\t" FG_DSP_TILE_PAIR                \
+    "20:\n\t" FG_DSP_TILE_PAIR                \
+    "21:\n\t" FG_DSP_TILE_PAIR                \
+    "22:\n\t" FG_DSP_TILE_PAIR                \
+    "23:\n\t" FG_DSP_TILE_PAIR                \
+    "24:\n\t" FG_DSP_TILE_PAIR                \
+    "25:\n\t" FG_DSP_TILE_PAIR                \
     "subs %[job], %[job], #1\n\t"             \
-    "bne 6b\n\t"
+    "bne 10b\n\t"
 
 /* The fully connected runs' output stage of one narrow doubled accumulator `acc` (a register other than r4-r8), the
  * clamp all of int8: fg_dsp_channel k of the table at r7 (r4-r6 scratch), the byte at r8 + byte. */
@@ -352,13 +376,17 @@ typedef struct {
         "ldr r3, [%[job], #4]\n"                                                                                    \
         "4:\n\t"                                                                                                    \
         "ldr r4, [r3, #0]\n\t"                                                                                      \
-        "mov r5, r4\n\t"                                                                                            \
-        "mov r6, r4\n\t"                                                                                            \
         "ldr r7, [r3, #16]\n\t"                                                                                     \
-        "mov r8, r7\n\t"                                                                                            \
-        "mov r9, r7\n\t"                                                                                            \
+        "ldm %[x]!, {r10, r11, r12}\n\t"                                                                            \
+        "ldrd lr, r3, [%[w]], #8\n\t"                                                                               \
+        "smlad r5, r11, lr, r4\n\t"                                                                                 \
+        "smlad r6, r12, lr, r4\n\t"                                                                                 \
+        "smlad r4, r10, lr, r4\n\t"                                                                                 \
+        "smlad r8, r11, r3, r7\n\t"                                                                                 \
+        "smlad r9, r12, r3, r7\n\t"                                                                                 \
+        "smlad r7, r10, r3, r7\n\t"                                                                                 \
         "ldr %[job], [%[job], #0]\n\t"                                                                              \
-        FG_DSP_TILE_BLOCKS_4                                                                                        \
+        FG_DSP_TILE_PAIRS_16                                                                                        \
         "ldr %[job], [sp]\n\t"                                                                                      \
         "ldr r3, [%[job], #4]\n\t"                                                                                  \
         "add r3, r3, #4\n\t"                                                                                        \
@@ -423,8 +451,7 @@ static __attribute__((noinline, unused)) void fg_dsp_tile_store_relu(const uint3
 #undef FG_DSP_NARROW
 #undef FG_DSP_RELU
 #undef FG_DSP_CLAMP_BLOCK
-#undef FG_DSP_TILE_BLOCKS_4
-#undef FG_DSP_TILE_BLOCK
+#undef FG_DSP_TILE_PAIRS_16
 #undef FG_DSP_CLAMP
 
 /* Output channels [0, channels) of up to three pixels whose input pairs fg_dsp_extend laid out in x (stride 3): the
@@ -435,7 +462,7 @@ static inline void fg_dsp_gemm_3_strided(const uint32_t *x, const uint32_t *weig
                                          int8_t *output, const fg_requant_params *q, int narrow) {
     int32_t c = 0;
     if (pixels == 3 && narrow && channels >= 2) {  /* every whole channel pair in one call */
-        fg_dsp_job job = {pairs >> 2, ch, output, stride, q->activation_min, q->activation_max,
+        fg_dsp_job job = {pairs - 1, ch, output, stride, q->activation_min, q->activation_max,
                           q->activation_min == -128 && q->activation_max == 127, x, ch + (channels & ~1)};
         if (job.full && q->output_offset == -128) {
             fg_dsp_tile_store_relu(x, weights, &job);
