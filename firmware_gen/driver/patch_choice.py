@@ -30,6 +30,7 @@ from firmware_gen.ops.patch_kernels import layer_window, stage_calls
 from firmware_gen.ops.patch_stage import PatchStage, used_later
 from firmware_gen.ops.row_stage import RowStage
 from firmware_gen.planner import (
+    QUICK_ALGORITHM,
     MemoryPlan,
     OverlapAllowance,
     PlanningOptions,
@@ -243,7 +244,7 @@ def choose(graph: Graph, calls: dict[int, KernelCall], portable: dict[int, Kerne
     for bounds in ([allowed for _, allowed in both], [alone for alone, _ in both]):
         for tie in (costs, stage_bytes):
             planned += sorted(range(len(candidates)), key=lambda i, tie=tie: (bounds[i], tie[i]))[:PLANNED]
-    quick = options if options.algorithm else dataclasses.replace(options, algorithm="hill_climb")
+    quick = options if options.algorithm else dataclasses.replace(options, algorithm=QUICK_ALGORITHM)
     best: StagePlan | None = None
     for stage, chosen in [candidates[i] for i in dict.fromkeys(planned)]:
         try:
