@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from firmware_gen.frontend.ir import Graph
 from firmware_gen.ops.base import KernelCall
+from firmware_gen.ops.convolution.fused_output import with_floor_twins
 from firmware_gen.ops.patch_stage import PatchStage
 from firmware_gen.ops.row_stage import RowStage
 
@@ -32,13 +33,11 @@ CALL_COST = 3000
 # set-up, none per call (an odd pixel computed twice).
 ROW_CALL_COST = 6500
 LIGHT_CHANNEL_COST = 150
-LIGHT_CALLS = frozenset({"fg_conv2d_3x3_ring_dsp", "fg_depthwise_conv2d_3x3_ring_dsp", "fg_conv2d_pointwise_dsp",
-                         "fg_depthwise_conv2d_3x3_s8", "fg_conv2d_folded_fused_s8", "fg_conv2d_folded_gathered_s8",
-                         "fg_conv2d_pointwise_fused_s8", "fg_conv2d_pointwise_blocked_fused_s8",
-                         "fg_depthwise_conv2d_one_channel_fused_s8", "fg_conv2d_folded_fused_floor_s8",
-                         "fg_conv2d_folded_gathered_floor_s8", "fg_conv2d_pointwise_fused_floor_s8",
-                         "fg_depthwise_conv2d_one_channel_fused_floor_s8", "fg_conv2d_folded_rows_s8",
-                         "fg_conv2d_folded_rows_floor_s8"})
+LIGHT_CALLS = with_floor_twins({
+    "fg_conv2d_3x3_ring_dsp", "fg_depthwise_conv2d_3x3_ring_dsp", "fg_conv2d_pointwise_dsp",
+    "fg_depthwise_conv2d_3x3_s8", "fg_conv2d_folded_fused_s8", "fg_conv2d_folded_gathered_s8",
+    "fg_conv2d_pointwise_fused_s8", "fg_conv2d_pointwise_blocked_fused_s8", "fg_depthwise_conv2d_one_channel_fused_s8",
+    "fg_conv2d_folded_rows_s8"})
 MOVE_COST = 1
 READ_COST = 4
 

@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 from firmware_gen.frontend.ir import Graph
 from firmware_gen.ops.base import KernelCall
+from firmware_gen.ops.convolution.fused_output import with_floor_twins
 from firmware_gen.ops.patch_stage import WINDOWED, LayerPatch, PatchStage, Window
 from firmware_gen.ops.row_stage import RowStage
 from firmware_gen.ops.support.broadcast import MEMBERS, broadcast_loops
@@ -47,17 +48,14 @@ def _planar_patch(params: dict) -> bool:
 
 
 PATCH_GEOMETRY: dict[str, Callable[[dict], bool]] = {
-    **dict.fromkeys(("fg_conv2d_s8", "fg_conv2d_folded_s8", "fg_conv2d_pointwise_s8", "fg_conv2d_folded_paired_s8",
-                     "fg_conv2d_pointwise_paired_s8", "fg_conv2d_folded_fused_s8", "fg_conv2d_folded_gathered_s8",
-                     "fg_conv2d_pointwise_fused_s8", "fg_conv2d_folded_fused_floor_s8",
-                     "fg_conv2d_folded_gathered_floor_s8", "fg_conv2d_pointwise_fused_floor_s8",
-                     "fg_depthwise_conv2d_one_channel_fused_floor_s8", "fg_conv2d_folded_rows_s8",
-                     "fg_conv2d_folded_rows_floor_s8",
-                     "fg_conv2d_pointwise_blocked_fused_s8", "fg_conv2d_pointwise_expanded_fused_s8",
-                     "fg_depthwise_conv2d_s8", "fg_depthwise_conv2d_3x3_s8", "fg_depthwise_conv2d_one_channel_s8",
-                     "fg_depthwise_conv2d_one_channel_paired_s8", "fg_depthwise_conv2d_one_channel_fused_s8",
-                     "fg_avg_pool2d_s8", "fg_max_pool2d_s8", "fg_avg_pool2d_dsp", "fg_conv2d_folded_dsp",
-                     "fg_conv2d_pointwise_dsp", "fg_depthwise_conv2d_3x3_dsp"), _any),
+    **dict.fromkeys(with_floor_twins({
+        "fg_conv2d_s8", "fg_conv2d_folded_s8", "fg_conv2d_pointwise_s8", "fg_conv2d_folded_paired_s8",
+        "fg_conv2d_pointwise_paired_s8", "fg_conv2d_folded_fused_s8", "fg_conv2d_folded_gathered_s8",
+        "fg_conv2d_pointwise_fused_s8", "fg_conv2d_folded_rows_s8", "fg_conv2d_pointwise_blocked_fused_s8",
+        "fg_conv2d_pointwise_expanded_fused_s8", "fg_depthwise_conv2d_s8", "fg_depthwise_conv2d_3x3_s8",
+        "fg_depthwise_conv2d_one_channel_s8", "fg_depthwise_conv2d_one_channel_paired_s8",
+        "fg_depthwise_conv2d_one_channel_fused_s8", "fg_avg_pool2d_s8", "fg_max_pool2d_s8", "fg_avg_pool2d_dsp",
+        "fg_conv2d_folded_dsp", "fg_conv2d_pointwise_dsp", "fg_depthwise_conv2d_3x3_dsp"}), _any),
     "fg_depthwise_conv2d_3x3_planar_s8": _planar_patch,
     "fg_depthwise_conv2d_planar_dsp": lambda p: planar_row_len(p) <= DW_ROW_MAX,
     "fg_depthwise_conv2d_3x3_ring_dsp": lambda p: ring_columns(p) <= DW_RING_COLUMNS,

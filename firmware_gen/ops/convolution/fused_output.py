@@ -40,6 +40,13 @@ FLOOR = {"fg_conv2d_pointwise_fused_s8": "fg_conv2d_pointwise_fused_floor_s8",
          "fg_depthwise_conv2d_one_channel_fused_s8": "fg_depthwise_conv2d_one_channel_fused_floor_s8",
          ROWS: "fg_conv2d_folded_rows_floor_s8"}
 DESCRIPTION = "paired weights (2x flash), output stage fused: 1 pixel x 8 channels, two per SMLAL"
+
+
+def with_floor_twins(functions: set[str]) -> frozenset[str]:
+    """The functions and the floor twin of each that has one (what holds for a fused kernel holds for its twin)."""
+    return frozenset(functions | {FLOOR[f] for f in functions if f in FLOOR})
+
+
 FOLDED = "fg_conv2d_folded_fused_s8"
 GATHERED = "fg_conv2d_folded_gathered_s8"  # the same, each window read as one run of taps (gathered_pays)
 # The compact 1x1 convolution and its fused twin (Armv7-M: the fast output stage's SMLAL and SSAT).
