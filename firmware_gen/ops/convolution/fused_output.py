@@ -24,6 +24,7 @@ import numpy as np
 from firmware_gen.isa import ARMV7M, Isa
 from firmware_gen.ops.base import ConstTable, KernelCall, TableRef
 from firmware_gen.ops.convolution.blocking import GROUP, PAIRED_GROUP
+from firmware_gen.ops.support.fixedpoint import multiply_by_quantized_multiplier
 from firmware_gen.ops.support.requantize import wrap_int32
 
 # The paired function -> its fused twin.
@@ -113,18 +114,6 @@ def _channel_weights(call: KernelCall) -> np.ndarray:
     return pairs.reshape(groups, -1, PAIRED_GROUP).transpose(0, 2, 1).reshape(groups * PAIRED_GROUP, -1)
 
 
-def _tflite_output(acc: int, multiplier: int, right: int) -> int:
-    """TFLite's MultiplyByQuantizedMultiplier of int32 `acc` for a right shift `right` >= 0, plus the output zero
-    point -128, clamped to int8."""
-    product = acc * multiplier
-    nudge = 1 << 30 if product >= 0 else 1 - (1 << 30)
-    high = abs(product + nudge) >> 31  # C's division truncates toward zero
-    high = high if product + nudge >= 0 else -high
-    mask = (1 << right) - 1
-    scaled = (high >> right) + ((high & mask) > (mask >> 1) + (high < 0))
-    return min(max(scaled - 128, -128), 127)
-
-
 def _floor_row(bias: int, multiplier: int, right: int, accumulators: tuple[int, int],
                low_start: int) -> list[int] | None:
     """One channel's fg_floor_channel, or None: its accumulator's smallest and largest values, its field's start
@@ -135,7 +124,7 @@ def _floor_row(bias: int, multiplier: int, right: int, accumulators: tuple[int, 
     if m == 0:
         constant = -128
     elif smallest == largest and r >= 0:
-        constant = _tflite_output(largest, m, r)
+        constant = min(max(multiply_by_quantized_multiplier(largest, m, -r) - 128, -128), 127)  # zero point -128
     elif m > 0 and 0 < r <= 62 and largest * m + (1 << 30) + (1 << (30 + r)) < 1 << (31 + r):
         constant = -128
     if constant is not None:
