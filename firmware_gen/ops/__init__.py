@@ -96,22 +96,14 @@ def view_aliases(graph: Graph) -> dict[int, int]:
 
 
 def lower(graph: Graph, isa: Isa = PORTABLE) -> dict[int, KernelCall]:
-    """Operator index -> its kernel call, the fastest variant `isa` offers (ops/variants) within the board's flash
-    (ops/variant_budget.py); views have none. Where the board's flash allows, the portable blocked convolutions read
-    a wider, faster weight layout (ops/wide_weights.py); on Armv7-M, a compact 1x1 convolution left has its
-    output
-    stage fused (ops/convolution/fused_output.py)."""
-    from firmware_gen.ops.convolution.fused_output import fuse_compact
-    from firmware_gen.ops.variant_budget import fit_variants
-    from firmware_gen.ops.variants import specialize  # the variant modules import this package's kernels
-    from firmware_gen.ops.wide_weights import widen
+    """Operator index -> its kernel call: the portable call, the variant `isa` offers (ops/variants) or the paired
+    weight layout, whichever set is fastest by the estimate within the board's flash (ops/variant_choice.py); views
+    have none."""
+    from firmware_gen.ops.variant_choice import choose_calls
 
     operators = [op for op in graph.operators if not REGISTRY[op.opcode].is_alias]
     portable = {op.index: _lower_one(graph, op) for op in operators}
-    calls = {op.index: specialize(graph, op, portable[op.index], isa) for op in operators}
-    if isa.flash_bytes:
-        calls = widen(graph, fit_variants(graph, portable, calls, isa.flash_bytes), isa.flash_bytes, isa)
-    return fuse_compact(calls, isa)
+    return choose_calls(graph, portable, isa, {op.index: REGISTRY[op.opcode].macs(graph, op) for op in operators})
 
 
 def _lower_one(graph: Graph, op: Operator) -> KernelCall:

@@ -1,6 +1,5 @@
-"""ops/convolution/wide_layout.py: the paired layout goes to the layers with most output pixels first, within the
-flash left
-over, and never past it."""
+"""ops/convolution/wide_layout.py's paired layout and the ISA variants, chosen within the board's flash
+(ops/variant_choice.py), never past it."""
 
 from __future__ import annotations
 
@@ -15,10 +14,7 @@ from firmware_gen.ops.convolution.wide_layout import (
     WIDE_CODE,
     constant_bytes,
     flash_for_constants,
-    paired_call,
 )
-from firmware_gen.ops.variant_budget import fit_variants
-from firmware_gen.ops.wide_weights import widen
 
 
 def _blocked():
@@ -34,46 +30,45 @@ def _wide(function: str) -> set[str]:
     return {PAIRED[function], FUSED[PAIRED[function]], FLOOR[FUSED[PAIRED[function]]], ROWS, FLOOR[ROWS]}
 
 
-def _extra(call) -> int:
-    return sum(t.values.nbytes for t in paired_call(call).tables) - sum(t.values.nbytes for t in call.tables)
+def _functions(calls) -> dict[int, str]:
+    return {index: call.function for index, call in calls.items()}
 
 
-def _code(calls) -> int:
-    """The code of the wide kernel families the paired twins of `calls` link in, each counted once."""
-    return sum(dict(WIDE_CODE[paired_call(call).function] for call in calls).values())
+def _flash(constants: int) -> Isa:
+    return Isa(frozenset({ARMV7M}), flash_bytes=CODE_RESERVE + constants)
 
 
-def test_widening_follows_the_budget_and_the_gain_per_byte():
+def test_widening_follows_the_budget():
+    """ops/variant_choice.py over a real graph: no flash to spare leaves every layer compact, flash for every paired
+    layout and its kernels' code widens every layer, and half of that widens some, within the flash."""
     graph, calls, candidates = _blocked()
-    compact = CODE_RESERVE + constant_bytes(graph, calls)
-    pixels = {i: int(graph.tensors[c.outputs[0]].num_elements // graph.tensors[c.outputs[0]].shape[-1])
-              for i, c in candidates.items()}
-    first = max(candidates, key=lambda i: pixels[i])
-    assert widen(graph, calls, compact) == calls  # no flash to spare: compact everywhere
-    everything = widen(graph, calls, compact + sum(_extra(c) for c in candidates.values()) +
-                       _code(candidates.values()))
-    assert all(everything[i].function in _wide(c.function) for i, c in candidates.items())
-    just_first = widen(graph, calls, compact + _extra(candidates[first]) + _code([candidates[first]]))
-    assert just_first[first].function in _wide(candidates[first].function)
-    taken = [calls[i] for i in candidates if just_first[i].function != calls[i].function]
-    assert sum(_extra(c) for c in taken) + _code(taken) <= _extra(candidates[first]) + _code([candidates[first]])
-    no_code = widen(graph, calls, compact + _extra(candidates[first]) + _code([candidates[first]]) - 1)
-    assert no_code[first] is calls[first]  # its bytes, but not its kernel's code: compact
+    compact = constant_bytes(graph, lower(graph, _flash(1)))
+    assert _functions(lower(graph, _flash(compact))) == _functions(lower(graph, _flash(1)))
+    roomy = lower(graph, _flash(1 << 24))
+    assert all(roomy[i].function in _wide(c.function) for i, c in candidates.items())
+    code = dict(WIDE_CODE.get(call.function, ("", 0)) for call in roomy.values())
+    needed = constant_bytes(graph, roomy) + sum(code.values())
+    assert _functions(lower(graph, _flash(needed))) == _functions(roomy)
+    half = compact + (needed - compact) // 2
+    some = lower(graph, _flash(half))
+    assert 0 < sum(some[i].function in _wide(c.function) for i, c in candidates.items()) < len(candidates)
+    assert constant_bytes(graph, some) <= half
 
 
 def test_variants_that_do_not_fit_go_back_to_the_portable_calls():
-    """ops/variant_budget.py: the DSP variants' int16 weights within the board's flash, fewest pixels first."""
+    """The DSP variants' int16 weights within the board's flash: with too little, some layers keep the portable
+    call, and the constants fit."""
     graph = fold(read_model(SYNTHETIC_MODELS["small_mobilenet"]()))
-    portable, dsp = lower(graph), lower(graph, Isa(frozenset({DSP})))
+    portable, dsp = lower(graph), lower(graph, Isa(frozenset({DSP, ARMV7M})))
     costly = [i for i in dsp if dsp[i].function != portable[i].function
               and sum(t.values.nbytes for t in dsp[i].tables) > sum(t.values.nbytes for t in portable[i].tables)]
     assert costly
-    roomy = CODE_RESERVE + constant_bytes(graph, dsp)
-    assert fit_variants(graph, portable, dsp, roomy) == dsp
-    tight = fit_variants(graph, portable, dsp, roomy - 1)
-    assert CODE_RESERVE + constant_bytes(graph, tight) <= roomy - 1
-    assert sum(tight[i] is portable[i] for i in costly) >= 1
-    assert fit_variants(graph, portable, dsp, 0) == {**dsp, **{i: portable[i] for i in costly}}
+    roomy = constant_bytes(graph, dsp)
+    fitted = lower(graph, Isa(frozenset({DSP, ARMV7M}), flash_bytes=CODE_RESERVE + roomy))
+    assert [fitted[i].function for i in costly] == [dsp[i].function for i in costly]
+    tight = lower(graph, Isa(frozenset({DSP, ARMV7M}), flash_bytes=CODE_RESERVE + roomy - 1))
+    assert constant_bytes(graph, tight) <= roomy - 1
+    assert any(tight[i].function not in (dsp[i].function,) for i in costly)
 
 
 def test_a_build_over_the_flash_by_n_bytes_is_lowered_again_with_n_bytes_fewer_constants():

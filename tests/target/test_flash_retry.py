@@ -12,7 +12,7 @@ from target_fixtures import needs_cross_gcc
 from firmware_gen.backend.options import GenerationOptions
 from firmware_gen.driver.deploy import prepare
 from firmware_gen.modelgen.zoo import SYNTHETIC_MODELS
-from firmware_gen.ops import variant_budget, wide_weights
+from firmware_gen.ops import variant_choice
 from firmware_gen.ops.convolution import wide_layout
 from firmware_gen.ops.convolution.wide_layout import constant_bytes
 from firmware_gen.target.boards import load_board
@@ -29,7 +29,7 @@ def test_a_build_over_the_flash_is_built_again_with_fewer_wide_constants(monkeyp
     size = compact.firmware.flash_bytes + extra // 2
     small = dataclasses.replace(board, regions=tuple(dataclasses.replace(r, size=size) if r.name == "code SRAM" else r
                                                      for r in board.regions))
-    for module in (wide_layout, wide_weights, variant_budget):
+    for module in (wide_layout, variant_choice):
         monkeypatch.setattr(module, "CODE_RESERVE", 0)
     said: list[str] = []
     built = prepare(model, "m.tflite", small, progress=said.append)

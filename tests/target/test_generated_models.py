@@ -63,7 +63,7 @@ def test_anomaly_detection_weights_do_not_fit_the_lm3s6965_flash(tmp_path):
     graph = read_model(shared_model("ad01_int8").read_bytes(), "ad01_int8")
     generate(graph, tmp_path / "model")
     # Its int8 weights alone (270,880 B) exceed the 256 KiB; the paired layout of its one-batch FULLY_CONNECTED
-    # layers (twice the weight bytes) is given only where the flash allows (ops/wide_weights.py).
+    # layers (twice the weight bytes) is given only where the flash allows (ops/variant_choice.py).
     with pytest.raises(DoesNotFitError, match=r"needs 27\d,\d{3} B of flash \(.*constants 27\d,\d{3} B.*\); "
                                               r"qemu_cortex_m3 has 262,144 B"):
         build_firmware(tmp_path / "model", "qemu_cortex_m3", tmp_path / "fw")

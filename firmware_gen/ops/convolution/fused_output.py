@@ -225,11 +225,3 @@ def compact_fused_call(call: KernelCall) -> KernelCall:
               "requant": (*call.params["requant"][:6], 0)}  # fg_requant_params.shifts: NULL
     return dataclasses.replace(call, function=COMPACT_FUSED, isa=Isa(COMPACT_REQUIRES).name,
                                variant=COMPACT_DESCRIPTION, params=params, tables=tables)
-
-
-def fuse_compact(calls: dict[int, KernelCall], isa: Isa) -> dict[int, KernelCall]:
-    """`calls` with the compact 1x1 calls left after the layout choice fused where `isa` and the layer allow it (no
-    extra bytes)."""
-    if not isa.has(COMPACT_REQUIRES):
-        return calls
-    return {index: compact_fused_call(call) if compact_fusable(call) else call for index, call in calls.items()}

@@ -1,14 +1,12 @@
-"""The wide (paired) weight layout of the blocked convolutions, given to the layers that gain most per byte while
-the board's flash allows it.
+"""The wide (paired) weight layout of the blocked convolutions, a candidate of each such layer where the board's
+flash is known (ops/variant_choice.py chooses).
 
 fg_conv2d_pointwise_s8, fg_conv2d_folded_s8 and fg_depthwise_conv2d_one_channel_s8 read their filter either in the
 compact blocked layout (int8, fg_dot2x4_s8: 11 instructions per 8 products) or in the paired one (two channels per
 int32 word, fg_dot1x8_paired_s8: 7 instructions per 8 products, and fewer per-call costs), which takes twice the
-bytes (ops/convolution/blocking.py). A layer's extra bytes grow with its filter and its gain with its MACs, so its
-gain per
-extra byte is its count of output pixels: the layers are widened in that order while the extra bytes stay within the
-budget, the flash left once the compact constants and CODE_RESERVE are counted, each wide kernel's code (WIDE_CODE)
-counted with the first layer that takes it. The linker's fit check still has the last word.
+bytes (ops/convolution/blocking.py). The chooser weighs a layer's estimated cycles saved against its extra bytes,
+within the flash left once CODE_RESERVE is counted, each wide kernel's code (WIDE_CODE) counted with the first layer
+that takes it. The linker's fit check still has the last word.
 """
 
 from __future__ import annotations

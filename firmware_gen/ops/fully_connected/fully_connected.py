@@ -6,7 +6,7 @@ Weights are symmetric, per tensor or per output channel; the bias is optional in
 (16x8) fg_fully_connected_s16 runs it (ops/convolution/weighted_16x8.py).
 With constant weights and bias, fg_fully_connected_folded_s8 runs it: the input zero point folded into the bias
 at generation time (bit-exact with the reference fg_fully_connected_s8, which runs the rest), the weights in the
-register-blocked layout of ops/convolution/blocking.py; where the board's flash allows (ops/wide_weights.py), two
+register-blocked layout of ops/convolution/blocking.py; where the board's flash allows (ops/variant_choice.py), two
 output channels per int32 word (twice the bytes of the int8 weights, for half the instructions): as the fused 1x1
 convolution of its batches where its output stage is the fused kernel's, else with a single batch and whole groups of
 four outputs on the fully connected kernel's own paired loop.
