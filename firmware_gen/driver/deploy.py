@@ -161,37 +161,46 @@ def _cross_compile(build: _Build, compiled: CompiledModel, out_dir: Path) -> Fir
 def _build_within_flash(build: _Build, options: PlanningOptions, out_dir: Path) -> tuple[CompiledModel,
                                                                                          FirmwareBuild]:
     """Generate and build; when the firmware overflows the flash, again with less in it until one fits (_less_flash),
-    each attempt's constants fewer than the last's; with nothing left to take out, the first build's error."""
-    first: DoesNotFitError | None = None
-    isa, constants = build.board.isa, None
+    each attempt's constants fewer than the last's; with nothing left to take out, the first build's error. When the
+    patch stages of fewer calls run out (none fits the RAM, or the chooser leaves the model whole), the first build's
+    stage is kept and its weight layouts narrowed instead."""
+    first: tuple[DoesNotFitError, CompiledModel, PlanningOptions, Isa] | None = None
+    isa, constants, stages = build.board.isa, None, True
     while True:
         try:
-            compiled = _generate(build, options, isa, out_dir)
+            compiled: CompiledModel | None = _generate(build, options, isa, out_dir)
         except DoesNotFitError:
             if first is None:
                 raise
-            raise first from None
-        try:
-            return compiled, _cross_compile(build, compiled, out_dir)
-        except DoesNotFitError as error:
-            first = first or error
-            retry = _less_flash(build, compiled, options, isa, error, constants)
-            if retry is None:
-                raise first from None
-            options, isa, constants = retry
-            for built in ("model", "build"):
-                shutil.rmtree(out_dir / built, ignore_errors=True)
+            compiled = None
+        if first is not None and (compiled is None or (stages and first[1].stage and compiled.stage is None)):
+            if not stages:
+                raise first[0] from None
+            error, compiled, options, isa = first  # the stages ran out: the first one, narrower
+            stages = False
+        else:
+            try:
+                return compiled, _cross_compile(build, compiled, out_dir)
+            except DoesNotFitError as overflow:
+                error = overflow
+                first = first or (error, compiled, options, isa)
+        retry = _less_flash(build, compiled, options, isa, error, constants, stages)
+        if retry is None:
+            raise first[0] from None
+        options, isa, constants = retry
+        for built in ("model", "build"):
+            shutil.rmtree(out_dir / built, ignore_errors=True)
 
 
 def _less_flash(build: _Build, compiled: CompiledModel, options: PlanningOptions, isa: Isa, error: DoesNotFitError,
-                constants: int | None) -> tuple[PlanningOptions, Isa, int | None] | None:
+                constants: int | None, stages: bool = True) -> tuple[PlanningOptions, Isa, int | None] | None:
     """What to build again with after `error`, or None:
-    - with a patch stage the chooser took (a forced one is the user's), stages of fewer kernel calls, whose table in
-      flash is smaller (the chooser does not weigh flash);
+    - with a patch stage the chooser took (a forced one is the user's) and `stages`, stages of fewer kernel calls,
+      whose table in flash is smaller (the chooser does not weigh flash);
     - else, with the flash overflowed by N bytes and the weights laid out wider than the compact layouts, a budget
       for the wide layouts that takes N bytes of constants out (the budget counts a fixed reserve for the code, which
       kernels' code or Zephyr's can exceed), as long as each attempt takes constants out."""
-    if compiled.stage is not None and not options.patch_stage:
+    if stages and compiled.stage is not None and not options.patch_stage:
         calls = call_count(compiled.stage.stage)
         build.progress(f"{error}; trying a patch stage of fewer than {calls} kernel calls")
         return dataclasses.replace(options, stage_calls_below=calls), isa, constants

@@ -15,6 +15,7 @@ from firmware_gen.modelgen.zoo import SYNTHETIC_MODELS
 from firmware_gen.ops import variant_choice
 from firmware_gen.ops.convolution import wide_layout
 from firmware_gen.ops.convolution.wide_layout import constant_bytes
+from firmware_gen.planner import PlanningOptions
 from firmware_gen.target.boards import load_board
 
 
@@ -38,3 +39,30 @@ def test_a_build_over_the_flash_is_built_again_with_fewer_wide_constants(monkeyp
     narrowed = constant_bytes(built.compiled.graph, built.compiled.calls)
     assert (constant_bytes(compact.compiled.graph, compact.compiled.calls) < narrowed
             < constant_bytes(wide.compiled.graph, wide.compiled.calls))  # some wide layouts kept, not all
+
+
+@needs_cross_gcc
+def test_when_the_patch_stages_run_out_the_first_stage_is_built_with_narrower_layouts(monkeypatch):
+    """A model that needs a patch stage for the RAM and overflows the flash: the stages of fewer calls are tried
+    first; when they run out (here the search starts below 6 calls), the first stage is kept and its
+    weight layouts narrowed, instead of the first error."""
+    model = SYNTHETIC_MODELS["small_mobilenet_v2"]()
+    board = load_board("mps2_an385")
+    compact = prepare(model, "m.tflite", board, generation=GenerationOptions(compact_weights=True))
+    wide = prepare(model, "m.tflite", board)
+    assert wide.compiled.plan.pool_bytes > 100_000  # the whole-tensor plan: no stage
+    size = compact.firmware.flash_bytes + (wide.firmware.flash_bytes - compact.firmware.flash_bytes) // 2
+
+    def shrunk(region):
+        if region.name == "code SRAM":
+            return dataclasses.replace(region, size=size)
+        return dataclasses.replace(region, size=100_000) if "pool" in region.holds else region
+
+    small = dataclasses.replace(board, regions=tuple(shrunk(r) for r in board.regions))
+    for module in (wide_layout, variant_choice):
+        monkeypatch.setattr(module, "CODE_RESERVE", 0)
+    said: list[str] = []
+    built = prepare(model, "m.tflite", small, progress=said.append, options=PlanningOptions(stage_calls_below=6))
+    assert [line for line in said if "trying a patch stage" in line]
+    assert "trying narrower weight layouts" in [line for line in said if "does not fit" in line][-1]
+    assert built.compiled.stage is not None and built.firmware.flash_bytes <= size
