@@ -56,8 +56,8 @@ def fc_cases(draw):
     return input_shape, w, input_scale, keep_num_dims
 
 
-# Flash for every layer's paired weights (ops/variant_choice.py): a layer whose output stage the fused kernel serves runs
-# as the fused 1x1 convolution of its batches, another of one batch with whole groups of four outputs reads two
+# Flash for every layer's paired weights (ops/variant_choice.py): a layer whose output stage the fused kernel serves
+# runs as the fused 1x1 convolution of its batches, another of one batch with whole groups of four outputs reads two
 # channels per word; without flash to spare, the blocked int8 layout.
 WIDE = Isa(flash_bytes=1 << 22)
 
