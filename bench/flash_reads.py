@@ -25,7 +25,7 @@ from firmware_gen.link.flash_profile import flash_profile
 from firmware_gen.target.boards import load_board
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from published_cycles import PUBLISHED_CORE, PUBLISHED_MEMORY, published_memory  # noqa: E402
+from published_cycles import PUBLISHED_CORE, PUBLISHED_MEMORY, published_board, published_memory  # noqa: E402
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared"
 MODELS = ("vww_96_int8", "pretrainedResnet_quant", "kws_ref_model", "ad01_int8")
@@ -41,6 +41,7 @@ def report(path: Path, board_name: str, top: int, budget: int | str | None, comp
     core = PUBLISHED_CORE[board_name]
     board = load_board(board_name)
     board = dataclasses.replace(board, kernel_variants=False) if portable else board
+    board = published_board(board, core)  # the variants that weigh flash reads choose for the published memory
     generation = GenerationOptions(compact_weights=compact)
     first = prepare(data, str(path), board, generation=generation)
     memory = published_memory(first.firmware.board, core)

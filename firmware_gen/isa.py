@@ -51,6 +51,10 @@ class Isa:
     flash_bytes: int = 0
     # Bytes of the board's stack: what a kernel variant may keep on it (ops/convolution/expanded_layout.py). 0: unknown.
     stack_bytes: int = 0
+    # ESTIMATED wait-state cycles per byte of constants read from that region (its wait states over the bytes a flash
+    # read brings, where no cache hides data reads): what a variant that reads its weights fewer times saves. 0 on
+    # every QEMU board (zero-wait-state memories) and on the real boards at the clocks their ports run.
+    flash_wait_per_byte: float = 0.0
 
     def has(self, required: frozenset[str]) -> bool:
         return required <= self.features

@@ -36,6 +36,12 @@ class MemoryRegion:
     holds: tuple[str, ...]
     wait_states: int | None = None  # core cycles added per access (None: not stated, the estimate assumes 0)
     cache: str = "none"  # what a cache or flash accelerator hides the wait states of: none, fetch or all
+    line_bytes: int = 4  # bytes one wait-stated read brings (a flash line: the rest of it is served without waits)
+
+    @property
+    def data_wait_per_byte(self) -> float:
+        """The wait-state cycles a byte of data read in sequence costs (0 where a cache hides data reads)."""
+        return 0.0 if self.cache == "all" else (self.wait_states or 0) / self.line_bytes
 
     @property
     def end(self) -> int:
@@ -108,7 +114,8 @@ class Board:
     @property
     def isa(self) -> Isa:
         features = core_features(self.core, self.features) if self.kernel_variants else frozenset()
-        return Isa(features, self.region_for("rodata").size, self.stack_bytes)
+        rodata = self.region_for("rodata")
+        return Isa(features, rodata.size, self.stack_bytes, rodata.data_wait_per_byte)
 
     @property
     def instructions_per_tick(self) -> float:
@@ -156,7 +163,8 @@ def _probe_from_dict(data: dict | None) -> Probe | None:
 
 def _board_from_dict(data: dict) -> Board:
     regions = tuple(MemoryRegion(str(m["name"]), int(m["origin"]), int(m["size"]), tuple(m["holds"]),
-                                 None if "wait_states" not in m else int(m["wait_states"]), str(m.get("cache", "none")))
+                                 None if "wait_states" not in m else int(m["wait_states"]), str(m.get("cache", "none")),
+                                 int(m.get("line_bytes", 4)))
                     for m in data["memory"])
     timing = data.get("timing", {})
     qemu = data.get("qemu")
@@ -206,8 +214,9 @@ def _check(board: Board, path: Path) -> None:
         unknown = set(region.holds) - set(MEMORY_KINDS)
         if unknown:
             problems.append(f"region '{region.name}' holds unknown kinds {sorted(unknown)} (known: {MEMORY_KINDS})")
-        if region.cache not in REGION_CACHES or (region.wait_states or 0) < 0:
-            problems.append(f"region '{region.name}': cache must be one of {REGION_CACHES} and wait_states >= 0")
+        if region.cache not in REGION_CACHES or (region.wait_states or 0) < 0 or region.line_bytes <= 0:
+            problems.append(f"region '{region.name}': cache must be one of {REGION_CACHES}, wait_states >= 0 and "
+                            f"line_bytes > 0")
         if region.size <= 0 or region.origin < 0 or region.end > 2**32:
             problems.append(f"region '{region.name}' is not inside the 32-bit address space")
     problems += _feature_problems(board)

@@ -30,7 +30,7 @@ class MemoryTiming:
     data_region: str  # the region charged for an access whose address is not known
     stack_region: str
     description: str  # said beside every estimate
-    line_bytes: int = 4  # bytes one wait-stated read brings
+    line_bytes: int | None = None  # bytes one wait-stated read brings (None: each region's MemoryRegion.line_bytes)
 
     def region_at(self, address: int) -> MemoryRegion | None:
         return next((r for r in self.regions if r.origin <= address < r.end), None)
@@ -66,7 +66,7 @@ def memory_on_stand_in(memory: MemoryTiming, board: Board, stand_in: Board) -> M
         source = memory.named(board.region_for(region.holds[0]).name) if region.holds else None
         if source is None:
             return replace(region, wait_states=0, cache="none")
-        return replace(region, wait_states=source.wait_states or 0, cache=source.cache)
+        return replace(region, wait_states=source.wait_states or 0, cache=source.cache, line_bytes=source.line_bytes)
 
     return MemoryTiming(tuple(timed(r) for r in stand_in.regions), stand_in.region_for("pool").name,
                         stand_in.region_for("stack").name,
@@ -131,7 +131,7 @@ def access_regions(instructions: Sequence[Instruction], entry: Mapping[str, int]
 def data_waits(region: MemoryRegion | None, access: Access, memory: MemoryTiming) -> float:
     """The wait states of one data access in `region` (sequential: one line read per `line_bytes`)."""
     if region is not None and region.wait_states and region.cache != "all":
-        return region.wait_states * access.bytes / memory.line_bytes
+        return region.wait_states * access.bytes / (memory.line_bytes or region.line_bytes)
     return 0.0
 
 

@@ -146,6 +146,20 @@ def test_memory_timing_fields_default_named_and_checked(tmp_path):
         load_board(str(plain))
 
 
+def test_the_flash_wait_per_byte_the_variants_see(tmp_path):
+    """Isa.flash_wait_per_byte: the read-only data region's wait states over its line bytes, where no cache hides
+    data reads; 0 on every QEMU board."""
+    assert all(load_board(name).isa.flash_wait_per_byte == 0 for name in EXPECTED_BOARDS)
+    text = (BOARDS_DIR / "mps2_an386.toml").read_text()
+    timed = tmp_path / "timed.toml"
+    for cache, expected in (("none", 5 / 8), ("fetch", 5 / 8), ("all", 0.0)):
+        timed.write_text(text.replace("wait_states = 0", f'wait_states = 5\ncache = "{cache}"\nline_bytes = 8', 1))
+        assert load_board(str(timed)).isa.flash_wait_per_byte == expected
+    timed.write_text(text.replace("wait_states = 0", "wait_states = 5\nline_bytes = 0", 1))
+    with pytest.raises(BoardError, match="line_bytes > 0"):
+        load_board(str(timed))
+
+
 def test_a_board_is_known_by_all_it_states_not_by_its_name(tmp_path):
     """The build cache's key (driver/deploy.py): a board file edited under the same name is another board; the same
     board is the same key in another process (its sets in any order) and from a copy of its file elsewhere."""
