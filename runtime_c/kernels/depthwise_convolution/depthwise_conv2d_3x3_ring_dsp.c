@@ -40,15 +40,138 @@
 #define FG_DSP_DW_RING_TAPS(pitch) \
     FG_DSP_DW_RING_ROW_TAPS(pitch, 0) FG_DSP_DW_RING_ROW_TAPS(pitch, 1) FG_DSP_DW_RING_ROW_TAPS(pitch, 2)
 
-#define FG_DSP_DW_RING_ROWS(OUT, pitch)                                \
-    if (stride == 1) {                                                 \
-        FG_DSP_RING_ASM(FG_DSP_DW_RING_TAPS(pitch), OUT, "8");         \
-    } else {                                                           \
-        FG_DSP_RING_ASM(FG_DSP_DW_RING_TAPS(pitch), OUT, "16");        \
+/* Two horizontally adjacent pixels of stride 1 (the first's channels in r4 .. r7, the second's in r8 .. r11) read
+ * four columns per window row: per row 4 LDRD of inputs and 3 of weights, each weight pair applied to both pixels. */
+#define FG_DSP_DW_PAIR_SMLA(a0, a1, a2, a3)       \
+    "smlabb " a0 ", r2, r12, " a0 "\n\t"          \
+    "smlatt " a2 ", r2, r12, " a2 "\n\t"          \
+    "smlabb " a1 ", r3, lr, " a1 "\n\t"           \
+    "smlatt " a3 ", r3, lr, " a3 "\n\t"
+#define FG_DSP_DW_PAIR_FIRST FG_DSP_DW_PAIR_SMLA("r4", "r5", "r6", "r7")
+#define FG_DSP_DW_PAIR_SECOND FG_DSP_DW_PAIR_SMLA("r8", "r9", "r10", "r11")
+#define FG_DSP_DW_PAIR_COLUMN(pitch, i, j) "ldrd r2, r3, [%[x], #(" #i " * " pitch " + 8 * " #j ")]\n\t"
+#define FG_DSP_DW_PAIR_WEIGHT(i, j) "ldrd r12, lr, [%[w], #(64 + 8 * (3 * " #i " + " #j "))]\n\t"
+#define FG_DSP_DW_PAIR_ROW_TAPS(pitch, i)                                                                  \
+    FG_DSP_DW_PAIR_COLUMN(pitch, i, 0) FG_DSP_DW_PAIR_WEIGHT(i, 0) FG_DSP_DW_PAIR_FIRST                   \
+    FG_DSP_DW_PAIR_COLUMN(pitch, i, 1) FG_DSP_DW_PAIR_SECOND FG_DSP_DW_PAIR_WEIGHT(i, 1) FG_DSP_DW_PAIR_FIRST \
+    FG_DSP_DW_PAIR_COLUMN(pitch, i, 2) FG_DSP_DW_PAIR_SECOND FG_DSP_DW_PAIR_WEIGHT(i, 2) FG_DSP_DW_PAIR_FIRST \
+    FG_DSP_DW_PAIR_COLUMN(pitch, i, 3) FG_DSP_DW_PAIR_SECOND
+#define FG_DSP_DW_PAIR_TAPS(pitch) \
+    FG_DSP_DW_PAIR_ROW_TAPS(pitch, 0) FG_DSP_DW_PAIR_ROW_TAPS(pitch, 1) FG_DSP_DW_PAIR_ROW_TAPS(pitch, 2)
+/* Stride 2: the pixels share one column of each window row (the first's column 2, the second's 0): 5 LDRD of inputs
+ * and 3 of weights per row. Row r of the image at x, the weights' row i. The third row from x moved two rows on
+ * (LDRD's immediate offset ends at 1020). */
+#define FG_DSP_DW_PAIR2_ROW_TAPS(pitch, r, i)                                                              \
+    FG_DSP_DW_PAIR_COLUMN(pitch, r, 0) FG_DSP_DW_PAIR_WEIGHT(i, 0) FG_DSP_DW_PAIR_FIRST                   \
+    FG_DSP_DW_PAIR_COLUMN(pitch, r, 2) FG_DSP_DW_PAIR_SECOND FG_DSP_DW_PAIR_WEIGHT(i, 2) FG_DSP_DW_PAIR_FIRST \
+    FG_DSP_DW_PAIR_COLUMN(pitch, r, 4) FG_DSP_DW_PAIR_SECOND                                              \
+    FG_DSP_DW_PAIR_COLUMN(pitch, r, 1) FG_DSP_DW_PAIR_WEIGHT(i, 1) FG_DSP_DW_PAIR_FIRST                   \
+    FG_DSP_DW_PAIR_COLUMN(pitch, r, 3) FG_DSP_DW_PAIR_SECOND
+#define FG_DSP_DW_PAIR2_TAPS(pitch)                                                                  \
+    FG_DSP_DW_PAIR2_ROW_TAPS(pitch, 0, 0) FG_DSP_DW_PAIR2_ROW_TAPS(pitch, 1, 1)                     \
+    "add %[x], %[x], #(2 * " pitch ")\n\t" FG_DSP_DW_PAIR2_ROW_TAPS(pitch, 0, 2)                  \
+    "sub %[x], %[x], #(2 * " pitch ")\n\t"
+
+/* Channel j's two outputs a (stored at lr + j) and b (kept for the second pixel's stores): its multiplier, offset and
+ * shift by three LDR that pipeline behind the previous channel's STRB, then OUT of both. */
+#define FG_DSP_DW_PAIR_CHANNEL(OUT, a, b, j)                  \
+    "ldr r2, [%[w], #(16 + 12 * " #j ")]\n\t"                \
+    "ldr r3, [%[w], #(20 + 12 * " #j ")]\n\t"                \
+    "ldr r12, [%[w], #(24 + 12 * " #j ")]\n\t"               \
+    OUT(a) OUT(b)                                            \
+    "strb " a ", [lr, #" #j "]\n\t"
+/* SMMULR, the offset and the rounding correction of negative values (FG_DSP_RING_OUT's), shift, SSAT. */
+#define FG_DSP_DW_PAIR_OUT(acc)                          \
+    "smmulr " acc ", " acc ", r2\n\t"                     \
+    "add " acc ", " acc ", " acc ", asr #31\n\t"          \
+    "add " acc ", " acc ", r3\n\t"                        \
+    "asr " acc ", " acc ", r12\n\t"                       \
+    "ssat " acc ", #8, " acc "\n\t"
+/* Without the correction (FG_DSP_RING_OUT_RELU's). */
+#define FG_DSP_DW_PAIR_OUT_RELU(acc)                     \
+    "smmlar " acc ", " acc ", r2, r3\n\t"                 \
+    "asr " acc ", " acc ", r12\n\t"                       \
+    "ssat " acc ", #8, " acc "\n\t"
+
+/* job's rows, each as pairs of pixels (PAIR_TAPS, the biases by one LDM and four MOV; x advances `pair` bytes),
+ * then an odd count's last pixel (TAPS, OUT; `one` bytes). The frame: job, rows left, step, out, pairs left. */
+#define FG_DSP_DW_PAIR_ASM(pitch, PAIR_TAPS, pair, one, PAIR_OUT, OUT)                                                \
+    __asm__ volatile(                                                                                                 \
+        "sub sp, sp, #24\n\t"                                                                                         \
+        "str %[job], [sp]\n\t"                                                                                        \
+        "ldr lr, [%[job], #8]\n\t"                                                                                    \
+        "str lr, [sp, #4]\n\t"                                                                                        \
+        "ldr lr, [%[job]]\n\t"                                                                                        \
+        "str lr, [sp, #8]\n\t"                                                                                        \
+        "str %[out], [sp, #12]\n"                                                                                     \
+        "2:\n\t"                                                                                                      \
+        "ldr r12, [sp]\n\t"                                                                                           \
+        "ldr lr, [r12, #4]\n\t"                                                                                       \
+        "asrs lr, lr, #1\n\t"                                                                                         \
+        "str lr, [sp, #16]\n\t"                                                                                       \
+        "beq 4f\n"                                                                                                    \
+        "1:\n\t"                                                                                                      \
+        "ldm %[w], {r4-r7}\n\t"                                                                                       \
+        "mov r8, r4\n\t"                                                                                              \
+        "mov r9, r5\n\t"                                                                                              \
+        "mov r10, r6\n\t"                                                                                             \
+        "mov r11, r7\n\t"                                                                                             \
+        PAIR_TAPS                                                                                                     \
+        "ldr lr, [sp, #12]\n\t"                                                                                       \
+        FG_DSP_DW_PAIR_CHANNEL(PAIR_OUT, "r4", "r8", 0) FG_DSP_DW_PAIR_CHANNEL(PAIR_OUT, "r5", "r9", 1)               \
+        FG_DSP_DW_PAIR_CHANNEL(PAIR_OUT, "r6", "r10", 2) FG_DSP_DW_PAIR_CHANNEL(PAIR_OUT, "r7", "r11", 3)             \
+        "ldr r2, [sp, #8]\n\t"                                                                                        \
+        "add r4, lr, r2\n\t"                                                                                          \
+        "strb r8, [r4]\n\t"                                                                                           \
+        "strb r9, [r4, #1]\n\t"                                                                                       \
+        "strb r10, [r4, #2]\n\t"                                                                                      \
+        "strb r11, [r4, #3]\n\t"                                                                                      \
+        "add lr, r4, r2\n\t"                                                                                          \
+        "str lr, [sp, #12]\n\t"                                                                                       \
+        "add %[x], %[x], #" pair "\n\t"                                                                               \
+        "ldr r2, [sp, #16]\n\t"                                                                                       \
+        "subs r2, r2, #1\n\t"                                                                                         \
+        "str r2, [sp, #16]\n\t"                                                                                       \
+        "bne 1b\n"                                                                                                    \
+        "4:\n\t"                                                                                                      \
+        "ldr r12, [sp]\n\t"                                                                                           \
+        "ldr lr, [r12, #4]\n\t"                                                                                       \
+        "tst lr, #1\n\t"                                                                                              \
+        "beq 5f\n\t"                                                                                                  \
+        "ldr %[out], [sp, #12]\n\t"                                                                                   \
+        "ldm %[w], {r4-r7}\n\t"                                                                                       \
+        FG_DSP_DW_RING_TAPS(pitch)                                                                                    \
+        "add r11, %[w], #16\n\t"                                                                                      \
+        OUT("r4", 0) OUT("r5", 1) OUT("r6", 2) OUT("r7", 3)                                                           \
+        "add %[x], %[x], #" one "\n\t"                                                                                \
+        "ldr r2, [sp, #8]\n\t"                                                                                        \
+        "add %[out], %[out], r2\n\t"                                                                                  \
+        "str %[out], [sp, #12]\n"                                                                                     \
+        "5:\n\t"                                                                                                      \
+        "ldr r12, [sp]\n\t"                                                                                           \
+        "ldr r12, [r12, #12]\n\t"                                                                                     \
+        "add %[x], %[x], r12\n\t"                                                                                     \
+        "ldr lr, [sp, #4]\n\t"                                                                                        \
+        "subs lr, lr, #1\n\t"                                                                                         \
+        "str lr, [sp, #4]\n\t"                                                                                        \
+        "bne 2b\n\t"                                                                                                  \
+        "ldr %[out], [sp, #12]\n\t"                                                                                   \
+        "ldr %[job], [sp]\n\t"                                                                                        \
+        "add sp, sp, #24\n\t"                                                                                         \
+        : [x] "+r"(rx), [out] "+r"(ro), [job] "+r"(rj)                                                                \
+        : [w] "r"(rw)                                                                                                 \
+        : "r2", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "lr", "cc", "memory")
+
+#define FG_DSP_DW_RING_ROWS(PAIR_OUT, OUT, pitch)                                          \
+    if (stride == 1) {                                                                     \
+        FG_DSP_DW_PAIR_ASM(pitch, FG_DSP_DW_PAIR_TAPS(pitch), "16", "8", PAIR_OUT, OUT);   \
+    } else {                                                                               \
+        FG_DSP_DW_PAIR_ASM(pitch, FG_DSP_DW_PAIR2_TAPS(pitch), "32", "16", PAIR_OUT, OUT); \
     }
 
-/* Output rows of one group: per pixel 9 x (2 LDRD + 4 SMLAxy), the biases by one LDM, and per output an LDM of its
- * constants and 4 (relu) or 6 more.
+/* Output rows of one group, two pixels per pass (FG_DSP_DW_PAIR_ASM): per window row 7 (stride 1) or 8 (stride 2)
+ * LDRD for 24 SMLAxy, each channel's constants loaded once for both pixels; an odd row's last pixel alone, 9 x (2 LDRD
+ * + 4 SMLAxy), the biases by one LDM, and per output an LDM of its constants and 4 (relu) or 6 more.
  * x: the first window's top left, its rows a ring row apart (small: FG_DSP_DW_SMALL_ROW bytes apart); stride:
  * stride_w, 1 or 2. */
 static __attribute__((noinline)) void fg_dsp_dw_ring_rows(const uint32_t *x, const uint32_t *w, int8_t *out,
@@ -59,16 +182,29 @@ static __attribute__((noinline)) void fg_dsp_dw_ring_rows(const uint32_t *x, con
     register int8_t *ro __asm__("r3") = out;
     register const fg_dsp_ring_job *rj __asm__("r12") = job;
     if (small && relu) {
-        FG_DSP_DW_RING_ROWS(FG_DSP_RING_OUT_RELU, FG_DSP_DW_SMALL_ROW_S)
+        FG_DSP_DW_RING_ROWS(FG_DSP_DW_PAIR_OUT_RELU, FG_DSP_RING_OUT_RELU, FG_DSP_DW_SMALL_ROW_S)
     } else if (small) {
-        FG_DSP_DW_RING_ROWS(FG_DSP_RING_OUT, FG_DSP_DW_SMALL_ROW_S)
+        FG_DSP_DW_RING_ROWS(FG_DSP_DW_PAIR_OUT, FG_DSP_RING_OUT, FG_DSP_DW_SMALL_ROW_S)
     } else if (relu) {
-        FG_DSP_DW_RING_ROWS(FG_DSP_RING_OUT_RELU, FG_DSP_DW_RING_ROW_S)
+        FG_DSP_DW_RING_ROWS(FG_DSP_DW_PAIR_OUT_RELU, FG_DSP_RING_OUT_RELU, FG_DSP_DW_RING_ROW_S)
     } else {
-        FG_DSP_DW_RING_ROWS(FG_DSP_RING_OUT, FG_DSP_DW_RING_ROW_S)
+        FG_DSP_DW_RING_ROWS(FG_DSP_DW_PAIR_OUT, FG_DSP_RING_OUT, FG_DSP_DW_RING_ROW_S)
     }
 }
 #undef FG_DSP_DW_RING_ROWS
+#undef FG_DSP_DW_PAIR_ASM
+#undef FG_DSP_DW_PAIR_OUT_RELU
+#undef FG_DSP_DW_PAIR_OUT
+#undef FG_DSP_DW_PAIR_CHANNEL
+#undef FG_DSP_DW_PAIR2_TAPS
+#undef FG_DSP_DW_PAIR2_ROW_TAPS
+#undef FG_DSP_DW_PAIR_TAPS
+#undef FG_DSP_DW_PAIR_ROW_TAPS
+#undef FG_DSP_DW_PAIR_WEIGHT
+#undef FG_DSP_DW_PAIR_COLUMN
+#undef FG_DSP_DW_PAIR_SECOND
+#undef FG_DSP_DW_PAIR_FIRST
+#undef FG_DSP_DW_PAIR_SMLA
 #undef FG_DSP_DW_RING_TAPS
 #undef FG_DSP_DW_RING_ROW_TAPS
 #undef FG_DSP_DW_RING_TAP
