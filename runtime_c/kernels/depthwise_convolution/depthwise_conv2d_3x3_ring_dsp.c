@@ -40,6 +40,12 @@
 #define FG_DSP_DW_RING_TAPS(pitch) \
     FG_DSP_DW_RING_ROW_TAPS(pitch, 0) FG_DSP_DW_RING_ROW_TAPS(pitch, 1) FG_DSP_DW_RING_ROW_TAPS(pitch, 2)
 
+/* What FG_DSP_DW_PAIR_ASM reads at job. */
+typedef struct {
+    fg_dsp_ring_job ring;  /* step, count, rows and the windows' skip (fg/isa/dsp_ring.h) */
+    int32_t out_skip;      /* bytes from the end of a row's outputs to the next row's first */
+} fg_dsp_dw_pair_job;
+
 /* Two horizontally adjacent pixels of stride 1 (the first's channels in r4 .. r7, the second's in r8 .. r11) read
  * four columns per window row: per row 4 LDRD of inputs and 3 of weights, each weight pair applied to both pixels. */
 #define FG_DSP_DW_PAIR_SMLA(a0, a1, a2, a3)       \
@@ -72,6 +78,14 @@
     "add %[x], %[x], #(2 * " pitch ")\n\t" FG_DSP_DW_PAIR2_ROW_TAPS(pitch, 0, 2)                  \
     "sub %[x], %[x], #(2 * " pitch ")\n\t"
 
+/* A small image's column (stride 1): the second pixel one row down, sharing two rows of each window column. */
+#define FG_DSP_DW_VPAIR_COLUMN_TAPS(pitch, j)                                                              \
+    FG_DSP_DW_PAIR_COLUMN(pitch, 0, j) FG_DSP_DW_PAIR_WEIGHT(0, j) FG_DSP_DW_PAIR_FIRST                   \
+    FG_DSP_DW_PAIR_COLUMN(pitch, 1, j) FG_DSP_DW_PAIR_SECOND FG_DSP_DW_PAIR_WEIGHT(1, j) FG_DSP_DW_PAIR_FIRST \
+    FG_DSP_DW_PAIR_COLUMN(pitch, 2, j) FG_DSP_DW_PAIR_SECOND FG_DSP_DW_PAIR_WEIGHT(2, j) FG_DSP_DW_PAIR_FIRST \
+    FG_DSP_DW_PAIR_COLUMN(pitch, 3, j) FG_DSP_DW_PAIR_SECOND
+#define FG_DSP_DW_VPAIR_TAPS(pitch) \
+    FG_DSP_DW_VPAIR_COLUMN_TAPS(pitch, 0) FG_DSP_DW_VPAIR_COLUMN_TAPS(pitch, 1) FG_DSP_DW_VPAIR_COLUMN_TAPS(pitch, 2)
 /* Channel j's two outputs a (stored at lr + j) and b (kept for the second pixel's stores): its multiplier, offset and
  * shift by three LDR that pipeline behind the previous channel's STRB, then OUT of both. */
 #define FG_DSP_DW_PAIR_CHANNEL(OUT, a, b, j)                  \
@@ -94,7 +108,8 @@
     "ssat " acc ", #8, " acc "\n\t"
 
 /* job's rows, each as pairs of pixels (PAIR_TAPS, the biases by one LDM and four MOV; x advances `pair` bytes),
- * then an odd count's last pixel (TAPS, OUT; `one` bytes). The frame: job, rows left, step, out, pairs left. */
+ * then an odd count's last pixel (TAPS, OUT; `one` bytes); the next row's outputs out_skip bytes on. The frame: job,
+ * rows left, step, out, pairs left. */
 #define FG_DSP_DW_PAIR_ASM(pitch, PAIR_TAPS, pair, one, PAIR_OUT, OUT)                                                \
     __asm__ volatile(                                                                                                 \
         "sub sp, sp, #24\n\t"                                                                                         \
@@ -149,8 +164,12 @@
         "str %[out], [sp, #12]\n"                                                                                     \
         "5:\n\t"                                                                                                      \
         "ldr r12, [sp]\n\t"                                                                                           \
+        "ldr r2, [r12, #16]\n\t"                                                                                      \
         "ldr r12, [r12, #12]\n\t"                                                                                     \
+        "ldr lr, [sp, #12]\n\t"                                                                                       \
         "add %[x], %[x], r12\n\t"                                                                                     \
+        "add lr, lr, r2\n\t"                                                                                          \
+        "str lr, [sp, #12]\n\t"                                                                                       \
         "ldr lr, [sp, #4]\n\t"                                                                                        \
         "subs lr, lr, #1\n\t"                                                                                         \
         "str lr, [sp, #4]\n\t"                                                                                        \
@@ -173,15 +192,24 @@
  * LDRD for 24 SMLAxy, each channel's constants loaded once for both pixels; an odd row's last pixel alone, 9 x (2 LDRD
  * + 4 SMLAxy), the biases by one LDM, and per output an LDM of its constants and 4 (relu) or 6 more.
  * x: the first window's top left, its rows a ring row apart (small: FG_DSP_DW_SMALL_ROW bytes apart); stride:
- * stride_w, 1 or 2. */
+ * stride_w, 1 or 2, or 0 for a small image's column of stride 1 (job's one row: its pixels down the column, paired
+ * by FG_DSP_DW_VPAIR_TAPS). */
 static __attribute__((noinline)) void fg_dsp_dw_ring_rows(const uint32_t *x, const uint32_t *w, int8_t *out,
-                                                          const fg_dsp_ring_job *job, int relu, int stride,
+                                                          const fg_dsp_dw_pair_job *job, int relu, int stride,
                                                           int small) {
     register const uint32_t *rx __asm__("r0") = x;
     register const uint32_t *rw __asm__("r1") = w;
     register int8_t *ro __asm__("r3") = out;
-    register const fg_dsp_ring_job *rj __asm__("r12") = job;
-    if (small && relu) {
+    register const fg_dsp_dw_pair_job *rj __asm__("r12") = job;
+    if (small && stride == 0 && relu) {
+        FG_DSP_DW_PAIR_ASM(FG_DSP_DW_SMALL_ROW_S, FG_DSP_DW_VPAIR_TAPS(FG_DSP_DW_SMALL_ROW_S),
+                           "(2 * " FG_DSP_DW_SMALL_ROW_S ")", FG_DSP_DW_SMALL_ROW_S, FG_DSP_DW_PAIR_OUT_RELU,
+                           FG_DSP_RING_OUT_RELU);
+    } else if (small && stride == 0) {
+        FG_DSP_DW_PAIR_ASM(FG_DSP_DW_SMALL_ROW_S, FG_DSP_DW_VPAIR_TAPS(FG_DSP_DW_SMALL_ROW_S),
+                           "(2 * " FG_DSP_DW_SMALL_ROW_S ")", FG_DSP_DW_SMALL_ROW_S, FG_DSP_DW_PAIR_OUT,
+                           FG_DSP_RING_OUT);
+    } else if (small && relu) {
         FG_DSP_DW_RING_ROWS(FG_DSP_DW_PAIR_OUT_RELU, FG_DSP_RING_OUT_RELU, FG_DSP_DW_SMALL_ROW_S)
     } else if (small) {
         FG_DSP_DW_RING_ROWS(FG_DSP_DW_PAIR_OUT, FG_DSP_RING_OUT, FG_DSP_DW_SMALL_ROW_S)
@@ -196,6 +224,8 @@ static __attribute__((noinline)) void fg_dsp_dw_ring_rows(const uint32_t *x, con
 #undef FG_DSP_DW_PAIR_OUT_RELU
 #undef FG_DSP_DW_PAIR_OUT
 #undef FG_DSP_DW_PAIR_CHANNEL
+#undef FG_DSP_DW_VPAIR_TAPS
+#undef FG_DSP_DW_VPAIR_COLUMN_TAPS
 #undef FG_DSP_DW_PAIR2_TAPS
 #undef FG_DSP_DW_PAIR2_ROW_TAPS
 #undef FG_DSP_DW_PAIR_TAPS
@@ -297,7 +327,7 @@ static void fg_dsp_dw_ring_fill(void *context, int32_t y, int32_t slot) {
 FG_HOT_LOOP static void fg_dsp_dw_ring_group(const fg_dsp_dw_ring_layer *layer, const int8_t *image, int32_t g,
                                              const uint32_t *w, int8_t *output, uint32_t *ring) {
     const fg_depthwise_conv2d_params *p = layer->p;
-    const fg_dsp_ring_job job = {p->in_c, p->out_w, 1, 0};
+    const fg_dsp_dw_pair_job job = {{p->in_c, p->out_w, 1, 0}, 0};
     fg_dsp_dw_ring_fill_context context = {layer, image + 4 * g, ring};
     int32_t next = -p->pad_top;  /* the first input row not yet in the ring */
     for (int32_t oy = 0; oy < p->out_h; ++oy) {
@@ -318,10 +348,18 @@ FG_HOT_LOOP static void fg_dsp_dw_small_group(const fg_dsp_dw_ring_layer *layer,
     for (int32_t y = 0; y < p->in_h; ++y, row += words) {
         fg_dsp_dw_ring_extend(image + y * p->in_w * step + 4 * g, step, p->in_w, row, 0);
     }
-    const int32_t advance = 8 * p->stride_w;
-    const fg_dsp_ring_job job = {step, p->out_w, p->out_h,
-                                    p->stride_h * FG_DSP_DW_SMALL_ROW - p->out_w * advance};
-    fg_dsp_dw_ring_rows(buffer, w, output + 4 * g, &job, layer->relu, p->stride_w, 1);
+    /* Stride 1 and odd rows: their last pixels paired down the column instead of run alone. */
+    const int32_t column = p->stride_w == 1 && p->stride_h == 1 && (p->out_w & 1) && p->out_h > 1;
+    const int32_t count = p->out_w - column, advance = 8 * p->stride_w;
+    if (count) {
+        const fg_dsp_dw_pair_job job = {{step, count, p->out_h, p->stride_h * FG_DSP_DW_SMALL_ROW - count * advance},
+                                        column * step};
+        fg_dsp_dw_ring_rows(buffer, w, output + 4 * g, &job, layer->relu, p->stride_w, 1);
+    }
+    if (column) {
+        const fg_dsp_dw_pair_job down = {{p->out_w * step, p->out_h, 1, 0}, 0};
+        fg_dsp_dw_ring_rows(buffer + 2 * count, w, output + 4 * g + count * step, &down, layer->relu, 0, 1);
+    }
 }
 
 /* The padded image's columns and rows the windows read: its own after the padding, or the last window's end. */
