@@ -248,17 +248,14 @@ static __attribute__((noinline)) void fg_dsp_dw_ring_rows(const uint32_t *x, con
     "sxtb16 r4, r4\n\t"                                  \
     "sxtb16 r7, r6, ror #8\n\t"                          \
     "sxtb16 r6, r6\n\t"                                  \
-    "strd r4, r5, [%[dst]], #16\n\t"                     \
-    "strd r6, r7, [%[dst], #-8]\n\t"                     \
+    "stm %[dst]!, {r4-r7}\n\t"                           \
     STORE_COPY                                            \
     "subs %[pairs], %[pairs], #1\n\t"                    \
     "bne 1b\n\t"
-#define FG_DSP_DW_EXTEND_COPY           \
-    "strd r4, r5, [%[copy]], #16\n\t"  \
-    "strd r6, r7, [%[copy], #-8]\n\t"
+#define FG_DSP_DW_EXTEND_COPY "stm %[copy]!, {r4-r7}\n\t"
 
 /* Input row y's group (its first channel at src, in_c bytes from pixel to pixel) into a ring row's image columns,
- * and into copy's too unless it is NULL: per pair of pixels 2 LDR, 4 SXTB16, 2 or 4 STRD. */
+ * and into copy's too unless it is NULL: per pair of pixels 2 LDR, 4 SXTB16, 1 or 2 STM. */
 static void fg_dsp_dw_ring_extend(const int8_t *src, int32_t step, int32_t n, uint32_t *dst, uint32_t *copy) {
     int32_t pairs = n >> 1;
     if (pairs && copy) {
