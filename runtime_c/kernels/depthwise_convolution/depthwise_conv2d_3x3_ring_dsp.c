@@ -283,6 +283,44 @@ static void fg_dsp_dw_ring_extend(const int8_t *src, int32_t step, int32_t n, ui
 #undef FG_DSP_DW_EXTEND_COPY
 #undef FG_DSP_DW_EXTEND_PAIR
 
+/* A small image's rows of the group (its first channel at src, in_c bytes from pixel to pixel, the rows one after
+ * the other) into the buffer's image columns at dst, FG_DSP_DW_SMALL_ROW bytes from row to row, in one pass: per
+ * row its pairs as fg_dsp_dw_ring_extend's, then an odd count's last pixel. in_h >= 1. */
+static void fg_dsp_dw_small_extend(const int8_t *src, int32_t step, int32_t n, int32_t rows, uint32_t *dst) {
+    const int32_t pairs = n >> 1, odd = n & 1, skip = FG_DSP_DW_SMALL_ROW - 8 * n;
+    int32_t k;
+    __asm__ volatile(
+        "2:\n\t"
+        "movs %[k], %[pairs]\n\t"
+        "beq 3f\n"
+        "1:\n\t"
+        "ldr r4, [%[src]]\n\t"
+        "ldr r6, [%[src], %[step]]\n\t"
+        "add %[src], %[src], %[step], lsl #1\n\t"
+        "sxtb16 r5, r4, ror #8\n\t"
+        "sxtb16 r4, r4\n\t"
+        "sxtb16 r7, r6, ror #8\n\t"
+        "sxtb16 r6, r6\n\t"
+        "stm %[dst]!, {r4-r7}\n\t"
+        "subs %[k], %[k], #1\n\t"
+        "bne 1b\n"
+        "3:\n\t"
+        "cmp %[odd], #0\n\t"
+        "beq 4f\n\t"
+        "ldr r4, [%[src]]\n\t"
+        "add %[src], %[src], %[step]\n\t"
+        "sxtb16 r5, r4, ror #8\n\t"
+        "sxtb16 r4, r4\n\t"
+        "strd r4, r5, [%[dst]], #8\n"
+        "4:\n\t"
+        "add %[dst], %[dst], %[skip]\n\t"
+        "subs %[rows], %[rows], #1\n\t"
+        "bne 2b\n\t"
+        : [src] "+r"(src), [dst] "+r"(dst), [rows] "+r"(rows), [k] "=&r"(k)
+        : [step] "r"(step), [pairs] "r"(pairs), [odd] "r"(odd), [skip] "r"(skip)
+        : "r4", "r5", "r6", "r7", "cc", "memory");
+}
+
 /* A row in the padding: the zero point in the ring row's image columns (and copy's). */
 static void fg_dsp_dw_ring_pad(int32_t n, uint32_t zero_point, uint32_t *dst, uint32_t *copy) {
     for (int32_t x = 0; x < 2 * n; ++x) {
@@ -341,10 +379,8 @@ FG_HOT_LOOP static void fg_dsp_dw_small_group(const fg_dsp_dw_ring_layer *layer,
                                               uint32_t *buffer) {
     const fg_depthwise_conv2d_params *p = layer->p;
     const int32_t step = p->in_c, words = 2 * FG_DSP_DW_SMALL_COLUMNS;
-    uint32_t *row = buffer + p->pad_top * words + 2 * p->pad_left;
-    for (int32_t y = 0; y < p->in_h; ++y, row += words) {
-        fg_dsp_dw_ring_extend(image + y * p->in_w * step + 4 * g, step, p->in_w, row, 0);
-    }
+    fg_dsp_dw_small_extend(image + 4 * g, step, p->in_w, p->in_h,
+                           buffer + p->pad_top * words + 2 * p->pad_left);
     /* Stride 1 and odd rows: their last pixels paired down the column instead of run alone. */
     const int32_t column = p->stride_w == 1 && p->stride_h == 1 && (p->out_w & 1) && p->out_h > 1;
     const int32_t count = p->out_w - column, advance = 8 * p->stride_w;
