@@ -109,7 +109,7 @@ typedef struct {
 
 /* job's rows, each as pairs of pixels (PAIR_TAPS, the biases by one LDM and four MOV; x advances `pair` bytes),
  * then an odd count's last pixel (TAPS, OUT; `one` bytes); the next row's outputs out_skip bytes on. The frame: job,
- * rows left, step, out, pairs left. */
+ * rows left, step, out, the end of the row's pairs' outputs. */
 #define FG_DSP_DW_PAIR_ASM(pitch, PAIR_TAPS, pair, one, PAIR_OUT, OUT)                                                \
     __asm__ volatile(                                                                                                 \
         "sub sp, sp, #24\n\t"                                                                                         \
@@ -123,8 +123,12 @@ typedef struct {
         "ldr r12, [sp]\n\t"                                                                                           \
         "ldr lr, [r12, #4]\n\t"                                                                                       \
         "asrs lr, lr, #1\n\t"                                                                                         \
-        "str lr, [sp, #16]\n\t"                                                                                       \
-        "beq 4f\n"                                                                                                    \
+        "beq 4f\n\t"                                                                                                  \
+        "ldr r2, [sp, #8]\n\t"                                                                                        \
+        "mul lr, lr, r2\n\t"                                                                                          \
+        "ldr r2, [sp, #12]\n\t"                                                                                       \
+        "add lr, r2, lr, lsl #1\n\t"                                                                                  \
+        "str lr, [sp, #16]\n"                                                                                         \
         "1:\n\t"                                                                                                      \
         "ldm %[w], {r4-r7}\n\t"                                                                                       \
         "mov r8, r4\n\t"                                                                                              \
@@ -137,16 +141,15 @@ typedef struct {
         FG_DSP_DW_PAIR_CHANNEL(PAIR_OUT, "r6", "r10", 2) FG_DSP_DW_PAIR_CHANNEL(PAIR_OUT, "r7", "r11", 3)             \
         "ldr r2, [sp, #8]\n\t"                                                                                        \
         "add r4, lr, r2\n\t"                                                                                          \
+        "add lr, r4, r2\n\t"                                                                                          \
         "strb r8, [r4]\n\t"                                                                                           \
         "strb r9, [r4, #1]\n\t"                                                                                       \
         "strb r10, [r4, #2]\n\t"                                                                                      \
         "strb r11, [r4, #3]\n\t"                                                                                      \
-        "add lr, r4, r2\n\t"                                                                                          \
         "str lr, [sp, #12]\n\t"                                                                                       \
-        "add %[x], %[x], #" pair "\n\t"                                                                               \
         "ldr r2, [sp, #16]\n\t"                                                                                       \
-        "subs r2, r2, #1\n\t"                                                                                         \
-        "str r2, [sp, #16]\n\t"                                                                                       \
+        "add %[x], %[x], #" pair "\n\t"                                                                               \
+        "cmp lr, r2\n\t"                                                                                              \
         "bne 1b\n"                                                                                                    \
         "4:\n\t"                                                                                                      \
         "ldr r12, [sp]\n\t"                                                                                           \
