@@ -114,6 +114,9 @@ def ring_depthwise_cases(rng, count):
                                stride_w=1 + k % 5 // 3, widths=(15, 40) if wide and k % 8 < 4 else (1, 12),
                                heights=(27, 34) if wide and k % 8 >= 4 else (1, 6),
                                output_zero_point=-128 if relu else None, activation="RELU" if relu else "NONE"))
+    # a small image of stride 1 whose rows are odd: their last pixels paired down the column (kws_ref_model's 25 x 5)
+    cases.append(conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), 8, 0, 1, padding="SAME", widths=(5, 6), heights=(6, 8),
+                           output_zero_point=-128, activation="RELU"))
     return cases
 
 

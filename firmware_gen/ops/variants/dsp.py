@@ -179,14 +179,14 @@ def _one_channel_conv(graph: Graph, op: Operator, call: KernelCall) -> KernelCal
 
 def extended_pairs(taps: np.ndarray) -> np.ndarray:
     """[outputs, depth] int16 -> the weights as int16 pairs (k0, k1) in fg_dsp_extend's order, the depth padded to a
-    multiple of 16 (fg_fully_connected_dsp's pass) and the outputs to a multiple of 3 with zeros, as int32 words:
-    per three outputs and per 8 depths, each output's 4 words in turn (one LDM each in the kernel's pass)."""
+    multiple of 16 (fg_fully_connected_dsp's pass) and the outputs to a multiple of 4 with zeros, as int32 words:
+    per four outputs and per 8 depths, each output's 4 words in turn (one LDM each in the kernel's pass)."""
     outputs, depth = taps.shape
-    padded = np.zeros((-(-outputs // 3) * 3, -(-depth // 16) * 16), np.int16)
+    padded = np.zeros((-(-outputs // 4) * 4, -(-depth // 16) * 16), np.int16)
     padded[:outputs, :depth] = taps
     ordered = padded.reshape(len(padded), -1, 2, 2).transpose(0, 1, 3, 2)  # [out, q, (x0 x2) | (x1 x3), half]
-    triples = ordered.reshape(len(padded) // 3, 3, -1, 8).transpose(0, 2, 1, 3)  # [triple, 8 depths, out, halves]
-    return np.ascontiguousarray(triples).reshape(-1).view("<i4").astype(np.int32)
+    fours = ordered.reshape(len(padded) // 4, 4, -1, 8).transpose(0, 2, 1, 3)  # [four, 8 depths, out, halves]
+    return np.ascontiguousarray(fours).reshape(-1).view("<i4").astype(np.int32)
 
 
 def _fully_connected(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
@@ -221,7 +221,7 @@ FOLDED_ONE_CHANNEL = Variant("fg_conv2d_folded_dsp", "fg_depthwise_conv2d_one_ch
                              _one_channel_conv, "one-channel depthwise as its CONV_2D: im2col + 3 x 2 SMLAD tile")
 
 FULLY_CONNECTED = Variant("fg_fully_connected_dsp", "fg_fully_connected_folded_s8", REQUIRES, _fully_connected,
-                          "row extended once, 3 outputs per LDM + SMLAD pass on doubled int16 weights, SMMULR output "
+                          "row extended once, 4 outputs per LDM + SMLAD pass on doubled int16 weights, SMMULR output "
                           "stage")
 
 ADD = Variant("fg_add_dsp", "fg_add_s8", REQUIRES, _add,

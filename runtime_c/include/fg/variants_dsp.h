@@ -68,7 +68,7 @@ void fg_depthwise_conv2d_planar_dsp(const fg_depthwise_conv2d_params *params, co
  * depth_multiplier filters it is, through fg_conv2d_folded_dsp (weights and bias from params). */
 void fg_depthwise_conv2d_dsp(const fg_depthwise_conv2d_params *params, const int8_t *input, int8_t *output);
 
-/* fg_fully_connected_folded_s8 for accum_depth <= FG_DSP_FC_MAX_DEPTH: the row sign-extended once, three outputs per
+/* fg_fully_connected_folded_s8 for accum_depth <= FG_DSP_FC_MAX_DEPTH: the row sign-extended once, four outputs per
  * pass of SMLAD against weights pre-extended to int16 pairs at generation time; weights unused (NULL). */
 #define FG_DSP_FC_MAX_DEPTH 2048
 void fg_fully_connected_dsp(const fg_fully_connected_params *params, const int8_t *input, const int8_t *weights,

@@ -40,35 +40,204 @@
 #define FG_DSP_DW_RING_TAPS(pitch) \
     FG_DSP_DW_RING_ROW_TAPS(pitch, 0) FG_DSP_DW_RING_ROW_TAPS(pitch, 1) FG_DSP_DW_RING_ROW_TAPS(pitch, 2)
 
-#define FG_DSP_DW_RING_ROWS(OUT, pitch)                                \
-    if (stride == 1) {                                                 \
-        FG_DSP_RING_ASM(FG_DSP_DW_RING_TAPS(pitch), OUT, "8");         \
-    } else {                                                           \
-        FG_DSP_RING_ASM(FG_DSP_DW_RING_TAPS(pitch), OUT, "16");        \
+/* What FG_DSP_DW_PAIR_ASM reads at job. */
+typedef struct {
+    fg_dsp_ring_job ring;  /* step, count, rows and the windows' skip (fg/isa/dsp_ring.h) */
+    int32_t out_skip;      /* bytes from the end of a row's outputs to the next row's first */
+} fg_dsp_dw_pair_job;
+
+/* Two horizontally adjacent pixels of stride 1 (the first's channels in r4 .. r7, the second's in r8 .. r11) read
+ * four columns per window row: per row 4 LDRD of inputs and 3 of weights, each weight pair applied to both pixels. */
+#define FG_DSP_DW_PAIR_SMLA(a0, a1, a2, a3)       \
+    "smlabb " a0 ", r2, r12, " a0 "\n\t"          \
+    "smlatt " a2 ", r2, r12, " a2 "\n\t"          \
+    "smlabb " a1 ", r3, lr, " a1 "\n\t"           \
+    "smlatt " a3 ", r3, lr, " a3 "\n\t"
+#define FG_DSP_DW_PAIR_FIRST FG_DSP_DW_PAIR_SMLA("r4", "r5", "r6", "r7")
+#define FG_DSP_DW_PAIR_SECOND FG_DSP_DW_PAIR_SMLA("r8", "r9", "r10", "r11")
+#define FG_DSP_DW_PAIR_COLUMN(pitch, i, j) "ldrd r2, r3, [%[x], #(" #i " * " pitch " + 8 * " #j ")]\n\t"
+#define FG_DSP_DW_PAIR_WEIGHT(i, j) "ldrd r12, lr, [%[w], #(64 + 8 * (3 * " #i " + " #j "))]\n\t"
+#define FG_DSP_DW_PAIR_ROW_TAPS(pitch, i)                                                                  \
+    FG_DSP_DW_PAIR_COLUMN(pitch, i, 0) FG_DSP_DW_PAIR_WEIGHT(i, 0) FG_DSP_DW_PAIR_FIRST                   \
+    FG_DSP_DW_PAIR_COLUMN(pitch, i, 1) FG_DSP_DW_PAIR_SECOND FG_DSP_DW_PAIR_WEIGHT(i, 1) FG_DSP_DW_PAIR_FIRST \
+    FG_DSP_DW_PAIR_COLUMN(pitch, i, 2) FG_DSP_DW_PAIR_SECOND FG_DSP_DW_PAIR_WEIGHT(i, 2) FG_DSP_DW_PAIR_FIRST \
+    FG_DSP_DW_PAIR_COLUMN(pitch, i, 3) FG_DSP_DW_PAIR_SECOND
+#define FG_DSP_DW_PAIR_TAPS(pitch) \
+    FG_DSP_DW_PAIR_ROW_TAPS(pitch, 0) FG_DSP_DW_PAIR_ROW_TAPS(pitch, 1) FG_DSP_DW_PAIR_ROW_TAPS(pitch, 2)
+/* Stride 2: the pixels share one column of each window row (the first's column 2, the second's 0): 5 LDRD of inputs
+ * and 3 of weights per row. Row r of the image at x, the weights' row i. The third row from x moved two rows on
+ * (LDRD's immediate offset ends at 1020). */
+#define FG_DSP_DW_PAIR2_ROW_TAPS(pitch, r, i)                                                              \
+    FG_DSP_DW_PAIR_COLUMN(pitch, r, 0) FG_DSP_DW_PAIR_WEIGHT(i, 0) FG_DSP_DW_PAIR_FIRST                   \
+    FG_DSP_DW_PAIR_COLUMN(pitch, r, 2) FG_DSP_DW_PAIR_SECOND FG_DSP_DW_PAIR_WEIGHT(i, 2) FG_DSP_DW_PAIR_FIRST \
+    FG_DSP_DW_PAIR_COLUMN(pitch, r, 4) FG_DSP_DW_PAIR_SECOND                                              \
+    FG_DSP_DW_PAIR_COLUMN(pitch, r, 1) FG_DSP_DW_PAIR_WEIGHT(i, 1) FG_DSP_DW_PAIR_FIRST                   \
+    FG_DSP_DW_PAIR_COLUMN(pitch, r, 3) FG_DSP_DW_PAIR_SECOND
+#define FG_DSP_DW_PAIR2_TAPS(pitch)                                                                  \
+    FG_DSP_DW_PAIR2_ROW_TAPS(pitch, 0, 0) FG_DSP_DW_PAIR2_ROW_TAPS(pitch, 1, 1)                     \
+    "add %[x], %[x], #(2 * " pitch ")\n\t" FG_DSP_DW_PAIR2_ROW_TAPS(pitch, 0, 2)                  \
+    "sub %[x], %[x], #(2 * " pitch ")\n\t"
+
+/* A small image's column (stride 1): the second pixel one row down, sharing two rows of each window column. */
+#define FG_DSP_DW_VPAIR_COLUMN_TAPS(pitch, j)                                                              \
+    FG_DSP_DW_PAIR_COLUMN(pitch, 0, j) FG_DSP_DW_PAIR_WEIGHT(0, j) FG_DSP_DW_PAIR_FIRST                   \
+    FG_DSP_DW_PAIR_COLUMN(pitch, 1, j) FG_DSP_DW_PAIR_SECOND FG_DSP_DW_PAIR_WEIGHT(1, j) FG_DSP_DW_PAIR_FIRST \
+    FG_DSP_DW_PAIR_COLUMN(pitch, 2, j) FG_DSP_DW_PAIR_SECOND FG_DSP_DW_PAIR_WEIGHT(2, j) FG_DSP_DW_PAIR_FIRST \
+    FG_DSP_DW_PAIR_COLUMN(pitch, 3, j) FG_DSP_DW_PAIR_SECOND
+#define FG_DSP_DW_VPAIR_TAPS(pitch) \
+    FG_DSP_DW_VPAIR_COLUMN_TAPS(pitch, 0) FG_DSP_DW_VPAIR_COLUMN_TAPS(pitch, 1) FG_DSP_DW_VPAIR_COLUMN_TAPS(pitch, 2)
+/* Channel j's two outputs a (stored at lr + j) and b (kept for the second pixel's stores): its multiplier, offset and
+ * shift by three LDR that pipeline behind the previous channel's STRB, then OUT of both. */
+#define FG_DSP_DW_PAIR_CHANNEL(OUT, a, b, j)                  \
+    "ldr r2, [%[w], #(16 + 12 * " #j ")]\n\t"                \
+    "ldr r3, [%[w], #(20 + 12 * " #j ")]\n\t"                \
+    "ldr r12, [%[w], #(24 + 12 * " #j ")]\n\t"               \
+    OUT(a) OUT(b)                                            \
+    "strb " a ", [lr, #" #j "]\n\t"
+/* SMMULR, the offset and the rounding correction of negative values (FG_DSP_RING_OUT's), shift, SSAT. */
+#define FG_DSP_DW_PAIR_OUT(acc)                          \
+    "smmulr " acc ", " acc ", r2\n\t"                     \
+    "add " acc ", " acc ", " acc ", asr #31\n\t"          \
+    "add " acc ", " acc ", r3\n\t"                        \
+    "asr " acc ", " acc ", r12\n\t"                       \
+    "ssat " acc ", #8, " acc "\n\t"
+/* Without the correction (FG_DSP_RING_OUT_RELU's). */
+#define FG_DSP_DW_PAIR_OUT_RELU(acc)                     \
+    "smmlar " acc ", " acc ", r2, r3\n\t"                 \
+    "asr " acc ", " acc ", r12\n\t"                       \
+    "ssat " acc ", #8, " acc "\n\t"
+
+/* job's rows, each as pairs of pixels (PAIR_TAPS, the biases by one LDM and four MOV; x advances `pair` bytes),
+ * then an odd count's last pixel (TAPS, OUT; `one` bytes); the next row's outputs out_skip bytes on. The frame: job,
+ * rows left, step, out, the end of the row's pairs' outputs. */
+#define FG_DSP_DW_PAIR_ASM(pitch, PAIR_TAPS, pair, one, PAIR_OUT, OUT)                                                \
+    __asm__ volatile(                                                                                                 \
+        "sub sp, sp, #24\n\t"                                                                                         \
+        "str %[job], [sp]\n\t"                                                                                        \
+        "ldr lr, [%[job], #8]\n\t"                                                                                    \
+        "str lr, [sp, #4]\n\t"                                                                                        \
+        "ldr lr, [%[job]]\n\t"                                                                                        \
+        "str lr, [sp, #8]\n\t"                                                                                        \
+        "str %[out], [sp, #12]\n"                                                                                     \
+        "2:\n\t"                                                                                                      \
+        "ldr r12, [sp]\n\t"                                                                                           \
+        "ldr lr, [r12, #4]\n\t"                                                                                       \
+        "asrs lr, lr, #1\n\t"                                                                                         \
+        "beq 4f\n\t"                                                                                                  \
+        "ldr r2, [sp, #8]\n\t"                                                                                        \
+        "mul lr, lr, r2\n\t"                                                                                          \
+        "ldr r2, [sp, #12]\n\t"                                                                                       \
+        "add lr, r2, lr, lsl #1\n\t"                                                                                  \
+        "str lr, [sp, #16]\n"                                                                                         \
+        "1:\n\t"                                                                                                      \
+        "ldm %[w], {r4-r7}\n\t"                                                                                       \
+        "mov r8, r4\n\t"                                                                                              \
+        "mov r9, r5\n\t"                                                                                              \
+        "mov r10, r6\n\t"                                                                                             \
+        "mov r11, r7\n\t"                                                                                             \
+        PAIR_TAPS                                                                                                     \
+        "ldr lr, [sp, #12]\n\t"                                                                                       \
+        FG_DSP_DW_PAIR_CHANNEL(PAIR_OUT, "r4", "r8", 0) FG_DSP_DW_PAIR_CHANNEL(PAIR_OUT, "r5", "r9", 1)               \
+        FG_DSP_DW_PAIR_CHANNEL(PAIR_OUT, "r6", "r10", 2) FG_DSP_DW_PAIR_CHANNEL(PAIR_OUT, "r7", "r11", 3)             \
+        "ldr r2, [sp, #8]\n\t"                                                                                        \
+        "add r4, lr, r2\n\t"                                                                                          \
+        "add lr, r4, r2\n\t"                                                                                          \
+        "strb r8, [r4]\n\t"                                                                                           \
+        "strb r9, [r4, #1]\n\t"                                                                                       \
+        "strb r10, [r4, #2]\n\t"                                                                                      \
+        "strb r11, [r4, #3]\n\t"                                                                                      \
+        "str lr, [sp, #12]\n\t"                                                                                       \
+        "ldr r2, [sp, #16]\n\t"                                                                                       \
+        "add %[x], %[x], #" pair "\n\t"                                                                               \
+        "cmp lr, r2\n\t"                                                                                              \
+        "bne 1b\n"                                                                                                    \
+        "4:\n\t"                                                                                                      \
+        "ldr r12, [sp]\n\t"                                                                                           \
+        "ldr lr, [r12, #4]\n\t"                                                                                       \
+        "tst lr, #1\n\t"                                                                                              \
+        "beq 5f\n\t"                                                                                                  \
+        "ldr %[out], [sp, #12]\n\t"                                                                                   \
+        "ldm %[w], {r4-r7}\n\t"                                                                                       \
+        FG_DSP_DW_RING_TAPS(pitch)                                                                                    \
+        "add r11, %[w], #16\n\t"                                                                                      \
+        OUT("r4", 0) OUT("r5", 1) OUT("r6", 2) OUT("r7", 3)                                                           \
+        "add %[x], %[x], #" one "\n\t"                                                                                \
+        "ldr r2, [sp, #8]\n\t"                                                                                        \
+        "add %[out], %[out], r2\n\t"                                                                                  \
+        "str %[out], [sp, #12]\n"                                                                                     \
+        "5:\n\t"                                                                                                      \
+        "ldr r12, [sp]\n\t"                                                                                           \
+        "ldr r2, [r12, #16]\n\t"                                                                                      \
+        "ldr r12, [r12, #12]\n\t"                                                                                     \
+        "ldr lr, [sp, #12]\n\t"                                                                                       \
+        "add %[x], %[x], r12\n\t"                                                                                     \
+        "add lr, lr, r2\n\t"                                                                                          \
+        "str lr, [sp, #12]\n\t"                                                                                       \
+        "ldr lr, [sp, #4]\n\t"                                                                                        \
+        "subs lr, lr, #1\n\t"                                                                                         \
+        "str lr, [sp, #4]\n\t"                                                                                        \
+        "bne 2b\n\t"                                                                                                  \
+        "ldr %[out], [sp, #12]\n\t"                                                                                   \
+        "ldr %[job], [sp]\n\t"                                                                                        \
+        "add sp, sp, #24\n\t"                                                                                         \
+        : [x] "+r"(rx), [out] "+r"(ro), [job] "+r"(rj)                                                                \
+        : [w] "r"(rw)                                                                                                 \
+        : "r2", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "lr", "cc", "memory")
+
+#define FG_DSP_DW_RING_ROWS(PAIR_OUT, OUT, pitch)                                          \
+    if (stride == 1) {                                                                     \
+        FG_DSP_DW_PAIR_ASM(pitch, FG_DSP_DW_PAIR_TAPS(pitch), "16", "8", PAIR_OUT, OUT);   \
+    } else {                                                                               \
+        FG_DSP_DW_PAIR_ASM(pitch, FG_DSP_DW_PAIR2_TAPS(pitch), "32", "16", PAIR_OUT, OUT); \
     }
 
-/* Output rows of one group: per pixel 9 x (2 LDRD + 4 SMLAxy), the biases by one LDM, and per output an LDM of its
- * constants and 4 (relu) or 6 more.
+/* Output rows of one group, two pixels per pass (FG_DSP_DW_PAIR_ASM): per window row 7 (stride 1) or 8 (stride 2)
+ * LDRD for 24 SMLAxy, each channel's constants loaded once for both pixels; an odd row's last pixel alone, 9 x (2 LDRD
+ * + 4 SMLAxy), the biases by one LDM, and per output an LDM of its constants and 4 (relu) or 6 more.
  * x: the first window's top left, its rows a ring row apart (small: FG_DSP_DW_SMALL_ROW bytes apart); stride:
- * stride_w, 1 or 2. */
+ * stride_w, 1 or 2, or 0 for a small image's column of stride 1 (job's one row: its pixels down the column, paired
+ * by FG_DSP_DW_VPAIR_TAPS). */
 static __attribute__((noinline)) void fg_dsp_dw_ring_rows(const uint32_t *x, const uint32_t *w, int8_t *out,
-                                                          const fg_dsp_ring_job *job, int relu, int stride,
+                                                          const fg_dsp_dw_pair_job *job, int relu, int stride,
                                                           int small) {
     register const uint32_t *rx __asm__("r0") = x;
     register const uint32_t *rw __asm__("r1") = w;
     register int8_t *ro __asm__("r3") = out;
-    register const fg_dsp_ring_job *rj __asm__("r12") = job;
-    if (small && relu) {
-        FG_DSP_DW_RING_ROWS(FG_DSP_RING_OUT_RELU, FG_DSP_DW_SMALL_ROW_S)
+    register const fg_dsp_dw_pair_job *rj __asm__("r12") = job;
+    if (small && stride == 0 && relu) {
+        FG_DSP_DW_PAIR_ASM(FG_DSP_DW_SMALL_ROW_S, FG_DSP_DW_VPAIR_TAPS(FG_DSP_DW_SMALL_ROW_S),
+                           "(2 * " FG_DSP_DW_SMALL_ROW_S ")", FG_DSP_DW_SMALL_ROW_S, FG_DSP_DW_PAIR_OUT_RELU,
+                           FG_DSP_RING_OUT_RELU);
+    } else if (small && stride == 0) {
+        FG_DSP_DW_PAIR_ASM(FG_DSP_DW_SMALL_ROW_S, FG_DSP_DW_VPAIR_TAPS(FG_DSP_DW_SMALL_ROW_S),
+                           "(2 * " FG_DSP_DW_SMALL_ROW_S ")", FG_DSP_DW_SMALL_ROW_S, FG_DSP_DW_PAIR_OUT,
+                           FG_DSP_RING_OUT);
+    } else if (small && relu) {
+        FG_DSP_DW_RING_ROWS(FG_DSP_DW_PAIR_OUT_RELU, FG_DSP_RING_OUT_RELU, FG_DSP_DW_SMALL_ROW_S)
     } else if (small) {
-        FG_DSP_DW_RING_ROWS(FG_DSP_RING_OUT, FG_DSP_DW_SMALL_ROW_S)
+        FG_DSP_DW_RING_ROWS(FG_DSP_DW_PAIR_OUT, FG_DSP_RING_OUT, FG_DSP_DW_SMALL_ROW_S)
     } else if (relu) {
-        FG_DSP_DW_RING_ROWS(FG_DSP_RING_OUT_RELU, FG_DSP_DW_RING_ROW_S)
+        FG_DSP_DW_RING_ROWS(FG_DSP_DW_PAIR_OUT_RELU, FG_DSP_RING_OUT_RELU, FG_DSP_DW_RING_ROW_S)
     } else {
-        FG_DSP_DW_RING_ROWS(FG_DSP_RING_OUT, FG_DSP_DW_RING_ROW_S)
+        FG_DSP_DW_RING_ROWS(FG_DSP_DW_PAIR_OUT, FG_DSP_RING_OUT, FG_DSP_DW_RING_ROW_S)
     }
 }
 #undef FG_DSP_DW_RING_ROWS
+#undef FG_DSP_DW_PAIR_ASM
+#undef FG_DSP_DW_PAIR_OUT_RELU
+#undef FG_DSP_DW_PAIR_OUT
+#undef FG_DSP_DW_PAIR_CHANNEL
+#undef FG_DSP_DW_VPAIR_TAPS
+#undef FG_DSP_DW_VPAIR_COLUMN_TAPS
+#undef FG_DSP_DW_PAIR2_TAPS
+#undef FG_DSP_DW_PAIR2_ROW_TAPS
+#undef FG_DSP_DW_PAIR_TAPS
+#undef FG_DSP_DW_PAIR_ROW_TAPS
+#undef FG_DSP_DW_PAIR_WEIGHT
+#undef FG_DSP_DW_PAIR_COLUMN
+#undef FG_DSP_DW_PAIR_SECOND
+#undef FG_DSP_DW_PAIR_FIRST
+#undef FG_DSP_DW_PAIR_SMLA
 #undef FG_DSP_DW_RING_TAPS
 #undef FG_DSP_DW_RING_ROW_TAPS
 #undef FG_DSP_DW_RING_TAP
@@ -82,17 +251,14 @@ static __attribute__((noinline)) void fg_dsp_dw_ring_rows(const uint32_t *x, con
     "sxtb16 r4, r4\n\t"                                  \
     "sxtb16 r7, r6, ror #8\n\t"                          \
     "sxtb16 r6, r6\n\t"                                  \
-    "strd r4, r5, [%[dst]], #16\n\t"                     \
-    "strd r6, r7, [%[dst], #-8]\n\t"                     \
+    "stm %[dst]!, {r4-r7}\n\t"                           \
     STORE_COPY                                            \
     "subs %[pairs], %[pairs], #1\n\t"                    \
     "bne 1b\n\t"
-#define FG_DSP_DW_EXTEND_COPY           \
-    "strd r4, r5, [%[copy]], #16\n\t"  \
-    "strd r6, r7, [%[copy], #-8]\n\t"
+#define FG_DSP_DW_EXTEND_COPY "stm %[copy]!, {r4-r7}\n\t"
 
 /* Input row y's group (its first channel at src, in_c bytes from pixel to pixel) into a ring row's image columns,
- * and into copy's too unless it is NULL: per pair of pixels 2 LDR, 4 SXTB16, 2 or 4 STRD. */
+ * and into copy's too unless it is NULL: per pair of pixels 2 LDR, 4 SXTB16, 1 or 2 STM. */
 static void fg_dsp_dw_ring_extend(const int8_t *src, int32_t step, int32_t n, uint32_t *dst, uint32_t *copy) {
     int32_t pairs = n >> 1;
     if (pairs && copy) {
@@ -119,6 +285,44 @@ static void fg_dsp_dw_ring_extend(const int8_t *src, int32_t step, int32_t n, ui
 }
 #undef FG_DSP_DW_EXTEND_COPY
 #undef FG_DSP_DW_EXTEND_PAIR
+
+/* A small image's rows of the group (its first channel at src, in_c bytes from pixel to pixel, the rows one after
+ * the other) into the buffer's image columns at dst, FG_DSP_DW_SMALL_ROW bytes from row to row, in one pass: per
+ * row its pairs as fg_dsp_dw_ring_extend's, then an odd count's last pixel. in_h >= 1. */
+static void fg_dsp_dw_small_extend(const int8_t *src, int32_t step, int32_t n, int32_t rows, uint32_t *dst) {
+    const int32_t pairs = n >> 1, odd = n & 1, skip = FG_DSP_DW_SMALL_ROW - 8 * n;
+    int32_t k;
+    __asm__ volatile(
+        "2:\n\t"
+        "movs %[k], %[pairs]\n\t"
+        "beq 3f\n"
+        "1:\n\t"
+        "ldr r4, [%[src]]\n\t"
+        "ldr r6, [%[src], %[step]]\n\t"
+        "add %[src], %[src], %[step], lsl #1\n\t"
+        "sxtb16 r5, r4, ror #8\n\t"
+        "sxtb16 r4, r4\n\t"
+        "sxtb16 r7, r6, ror #8\n\t"
+        "sxtb16 r6, r6\n\t"
+        "stm %[dst]!, {r4-r7}\n\t"
+        "subs %[k], %[k], #1\n\t"
+        "bne 1b\n"
+        "3:\n\t"
+        "cmp %[odd], #0\n\t"
+        "beq 4f\n\t"
+        "ldr r4, [%[src]]\n\t"
+        "add %[src], %[src], %[step]\n\t"
+        "sxtb16 r5, r4, ror #8\n\t"
+        "sxtb16 r4, r4\n\t"
+        "strd r4, r5, [%[dst]], #8\n"
+        "4:\n\t"
+        "add %[dst], %[dst], %[skip]\n\t"
+        "subs %[rows], %[rows], #1\n\t"
+        "bne 2b\n\t"
+        : [src] "+r"(src), [dst] "+r"(dst), [rows] "+r"(rows), [k] "=&r"(k)
+        : [step] "r"(step), [pairs] "r"(pairs), [odd] "r"(odd), [skip] "r"(skip)
+        : "r4", "r5", "r6", "r7", "cc", "memory");
+}
 
 /* A row in the padding: the zero point in the ring row's image columns (and copy's). */
 static void fg_dsp_dw_ring_pad(int32_t n, uint32_t zero_point, uint32_t *dst, uint32_t *copy) {
@@ -161,7 +365,7 @@ static void fg_dsp_dw_ring_fill(void *context, int32_t y, int32_t slot) {
 FG_HOT_LOOP static void fg_dsp_dw_ring_group(const fg_dsp_dw_ring_layer *layer, const int8_t *image, int32_t g,
                                              const uint32_t *w, int8_t *output, uint32_t *ring) {
     const fg_depthwise_conv2d_params *p = layer->p;
-    const fg_dsp_ring_job job = {p->in_c, p->out_w, 1, 0};
+    const fg_dsp_dw_pair_job job = {{p->in_c, p->out_w, 1, 0}, 0};
     fg_dsp_dw_ring_fill_context context = {layer, image + 4 * g, ring};
     int32_t next = -p->pad_top;  /* the first input row not yet in the ring */
     for (int32_t oy = 0; oy < p->out_h; ++oy) {
@@ -178,14 +382,20 @@ FG_HOT_LOOP static void fg_dsp_dw_small_group(const fg_dsp_dw_ring_layer *layer,
                                               uint32_t *buffer) {
     const fg_depthwise_conv2d_params *p = layer->p;
     const int32_t step = p->in_c, words = 2 * FG_DSP_DW_SMALL_COLUMNS;
-    uint32_t *row = buffer + p->pad_top * words + 2 * p->pad_left;
-    for (int32_t y = 0; y < p->in_h; ++y, row += words) {
-        fg_dsp_dw_ring_extend(image + y * p->in_w * step + 4 * g, step, p->in_w, row, 0);
+    fg_dsp_dw_small_extend(image + 4 * g, step, p->in_w, p->in_h,
+                           buffer + p->pad_top * words + 2 * p->pad_left);
+    /* Stride 1 and odd rows: their last pixels paired down the column instead of run alone. */
+    const int32_t column = p->stride_w == 1 && p->stride_h == 1 && (p->out_w & 1) && p->out_h > 1;
+    const int32_t count = p->out_w - column, advance = 8 * p->stride_w;
+    if (count) {
+        const fg_dsp_dw_pair_job job = {{step, count, p->out_h, p->stride_h * FG_DSP_DW_SMALL_ROW - count * advance},
+                                        column * step};
+        fg_dsp_dw_ring_rows(buffer, w, output + 4 * g, &job, layer->relu, p->stride_w, 1);
     }
-    const int32_t advance = 8 * p->stride_w;
-    const fg_dsp_ring_job job = {step, p->out_w, p->out_h,
-                                    p->stride_h * FG_DSP_DW_SMALL_ROW - p->out_w * advance};
-    fg_dsp_dw_ring_rows(buffer, w, output + 4 * g, &job, layer->relu, p->stride_w, 1);
+    if (column) {
+        const fg_dsp_dw_pair_job down = {{p->out_w * step, p->out_h, 1, 0}, 0};
+        fg_dsp_dw_ring_rows(buffer + 2 * count, w, output + 4 * g + count * step, &down, layer->relu, 0, 1);
+    }
 }
 
 /* The padded image's columns and rows the windows read: its own after the padding, or the last window's end. */
