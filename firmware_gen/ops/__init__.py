@@ -103,14 +103,16 @@ def lower(graph: Graph, isa: Isa = PORTABLE) -> dict[int, KernelCall]:
     stage fused (ops/convolution/fused_output.py)."""
     from firmware_gen.ops.convolution.fused_output import fuse_compact
     from firmware_gen.ops.variant_budget import fit_variants
-    from firmware_gen.ops.variants import specialize  # the variant modules import this package's kernels
+    from firmware_gen.ops.variants import is_wide, specialize  # the variant modules import this package's kernels
     from firmware_gen.ops.wide_weights import widen
 
     operators = [op for op in graph.operators if not REGISTRY[op.opcode].is_alias]
     portable = {op.index: _lower_one(graph, op) for op in operators}
     calls = {op.index: specialize(graph, op, portable[op.index], isa) for op in operators}
     if isa.flash_bytes:
-        calls = widen(graph, fit_variants(graph, portable, calls, isa.flash_bytes), isa.flash_bytes, isa)
+        fallback = {op.index: specialize(graph, op, portable[op.index], isa, compact=True)
+                    if is_wide(calls[op.index]) else portable[op.index] for op in operators}
+        calls = widen(graph, fit_variants(graph, fallback, calls, isa.flash_bytes), isa.flash_bytes, isa)
     return fuse_compact(calls, isa)
 
 

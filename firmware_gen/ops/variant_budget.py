@@ -20,8 +20,9 @@ def _table_bytes(call: KernelCall) -> int:
 
 def fit_variants(graph: Graph, portable: dict[int, KernelCall], chosen: dict[int, KernelCall],
                  flash_bytes: int) -> dict[int, KernelCall]:
-    """`chosen` with the variants that cost flash put back to `portable`, fewest output pixels first, until the
-    constants fit `flash_bytes` (or no variant is left to put back)."""
+    """`chosen` with the variants that cost flash put back to `portable` (the portable call, or the compact variant
+    after a wide one: Variant.wide), fewest output pixels first, until the constants fit `flash_bytes` (or no variant
+    is left to put back)."""
     over = CODE_RESERVE + constant_bytes(graph, chosen) - flash_bytes
     costly = [index for index, call in chosen.items()
               if call is not portable[index] and _table_bytes(call) > _table_bytes(portable[index])]

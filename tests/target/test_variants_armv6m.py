@@ -40,7 +40,7 @@ ARMV6M_ISA = Isa(frozenset({ARMV6M}), flash_bytes=1 << 22)
 
 @needs_qemu
 @pytest.mark.parametrize("variant, cases, portable", [
-    ("fg_fully_connected_armv6m", fully_connected_cases, "fg_fully_connected_folded_s8"),
+    ("fg_fully_connected_paired_armv6m", fully_connected_cases, "fg_fully_connected_folded_s8"),
     ("fg_conv2d_pointwise_armv6m", pointwise_cases, "fg_conv2d_pointwise_s8"),
     ("fg_conv2d_folded_armv6m", folded_cases, "fg_conv2d_folded_s8"),
     ("fg_conv2d_folded_armv6m", one_channel_depthwise_cases, "fg_depthwise_conv2d_one_channel_s8"),
@@ -70,7 +70,7 @@ def test_variants_bit_exact_on_the_microbit(tmp_path) -> None:
               fully_connected_cases(rng, 4))
     assert_batch_bit_exact(models, "microbit", tmp_path / "build", seed=6,
                            expect_functions=["fg_conv2d_pointwise_armv6m", "fg_conv2d_folded_armv6m",
-                                             "fg_depthwise_conv2d_armv6m", "fg_fully_connected_armv6m"])
+                                             "fg_depthwise_conv2d_armv6m", "fg_fully_connected_paired_armv6m"])
 
 
 def test_armv6m_variants_only_for_the_armv6m_class() -> None:

@@ -72,14 +72,21 @@ def _weights_call(call: KernelCall, variant: Variant, taps: np.ndarray, int4: bo
     bias and blocked and paired copies of the weights (4-bit: the packed rows) left out (they would cost their size
     again in flash)."""
     table = packed_table(call, taps, int4)
-    dropped = {"folded_bias", "blocked_weights", "paired_weights", *([call.params["packed"].suffix] if int4 else [])}
+    return packed_call(call, variant, table, {call.params["packed"].suffix} if int4 else set())
+
+
+def packed_call(call: KernelCall, variant: Variant, table: ConstTable, dropped: set[str],
+                **changes: object) -> KernelCall:
+    """The variant's call reading `table` as params->packed, the portable folded bias and blocked and paired copies
+    of the weights (and the tables named in `dropped`) left out."""
+    dropped = {"folded_bias", "blocked_weights", "paired_weights", *dropped}
     params = {**call.params, "packed": TableRef(table.suffix), "folded_bias": "0"}
     if "blocked" in params:
         params["blocked"] = ("0", *([0] * (len(params["blocked"]) - 1)))  # NULL and zeros
     if "paired_weights" in params:
         params["paired_weights"] = "0"
     kept = [t for t in call.tables if t.suffix not in dropped]
-    return renamed(call, variant, params=params, tables=[*kept, table])
+    return renamed(call, variant, params=params, tables=[*kept, table], **changes)
 
 
 def _conv_taps(graph: Graph, op: Operator, call: KernelCall) -> np.ndarray:

@@ -1,0 +1,112 @@
+"""The Armv6-M fully-connected variant with two outputs per multiply (fg_fully_connected_paired_armv6m,
+runtime_c/kernels/fully_connected/fully_connected_paired_armv6m.c, where the arithmetic is explained).
+
+MULS keeps the low 32 bits of x * (w1 + 2^16 w2): a register summing such products over a block of inputs holds
+both outputs' partial sums, P1 + 2^16 P2, as long as each stays within int16, whatever the int8 inputs. Here, per
+pair of outputs (2j, 2j + 1; an odd last one paired with zero weights), the block length is chosen from BLOCKS: the
+one of least estimated instructions among those whose every block is safe (`safe`); a layer with a pair safe at no
+length (weights of -128) keeps the compact variant. The pair words take four bytes per two weights, twice the int8
+filter's flash: where the board's flash is short, ops/variant_budget.py puts the layer back on the compact variant.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from firmware_gen.frontend.ir import Graph, Operator
+from firmware_gen.ops.base import ConstTable, KernelCall
+from firmware_gen.ops.support.requantize import wrap_int32
+from firmware_gen.ops.variants import Variant, call_table
+from firmware_gen.ops.variants.armv6m import REQUIRES, packed_call
+from firmware_gen.ops.variants.armv6m_output import accumulator_reach, layer_constants
+
+BLOCKS = (16, 8, 4, 2)  # the record's kind is the index
+BLOCK_START = 1 << 15  # each block's register starts there: its low half P1 + 2^15, unsigned
+WIDENED = 16  # the inputs are widened to a multiple of this many words
+STACK_SHARE = 4  # the widened row takes at most this fraction of the board's stack
+UNKNOWN_STACK_DEPTH = 1024  # the deepest row where the board's stack is not known
+
+
+def padded(depth: int, length: int) -> int:
+    return -(-depth // length) * length
+
+
+def safe(taps: np.ndarray, length: int) -> bool:
+    """Whether every block of `length` inputs of each row of `taps` ([rows, depth], zeros after the depth) keeps its
+    partial sum within int16 for any inputs in [-128, 127]: the sum of max(127 w, -128 w) at most 32767 and that of
+    min(127 w, -128 w) at least -32768."""
+    rows, depth = taps.shape
+    blocks = np.zeros((rows, padded(depth, length)), np.int64)
+    blocks[:, :depth] = taps
+    blocks = blocks.reshape(rows, -1, length)
+    high = np.maximum(127 * blocks, -128 * blocks).sum(axis=2)
+    low = np.minimum(127 * blocks, -128 * blocks).sum(axis=2)
+    return bool(np.all(high <= 32767) and np.all(low >= -32768))
+
+
+def estimated_instructions(depth: int, length: int) -> int:
+    """A pair's instructions at this block length (an estimate): 6 per two inputs, 7 per block (its register's start
+    and fold, the loop)."""
+    return padded(depth, length) * 3 + padded(depth, length) // length * 7
+
+
+def block_length(pair: np.ndarray) -> int | None:
+    """The block length of a pair of outputs' weights ([2, depth]): the safe one of least estimated instructions;
+    None if none is safe."""
+    lengths = [length for length in BLOCKS if safe(pair, length)]
+    return min(lengths, key=lambda length: estimated_instructions(pair.shape[1], length), default=None)
+
+
+def pair_record(pair: np.ndarray, bias: np.ndarray, length: int) -> np.ndarray:
+    """One pair's record (int32): its kind, the bytes of inputs it reads, its two sums' starting values (the biases,
+    the first as bias1 + 2^16 bias2 less BLOCK_START per block), then w1 + 2^16 w2 per input (zeros to the padded
+    depth)."""
+    depth = pair.shape[1]
+    inputs = padded(depth, length)
+    words = np.zeros(inputs, np.int64)
+    words[:depth] = pair[0].astype(np.int64) + (pair[1].astype(np.int64) << 16)
+    first = int(bias[0]) + (int(bias[1]) << 16) - BLOCK_START * (inputs // length)
+    head = [BLOCKS.index(length), 4 * inputs, first, int(bias[1])]
+    return wrap_int32(np.concatenate([np.array(head, np.int64), words])).astype(np.int32)
+
+
+def paired_records(taps: np.ndarray, bias: np.ndarray) -> np.ndarray | None:
+    """The records of every pair of outputs of `taps` ([outputs, depth]) with their folded biases; None when a pair
+    is safe at no block length."""
+    outputs, depth = taps.shape
+    even = np.zeros((outputs + outputs % 2, depth), np.int64)
+    even[:outputs] = taps
+    biases = np.zeros(len(even), np.int64)
+    biases[:outputs] = bias
+    records = []
+    for j in range(0, len(even), 2):
+        length = block_length(even[j:j + 2])
+        if length is None:
+            return None
+        records.append(pair_record(even[j:j + 2], biases[j:j + 2], length))
+    return np.concatenate(records)
+
+
+def _deepest(stack_bytes: int) -> int:
+    return stack_bytes // STACK_SHARE // 4 if stack_bytes else UNKNOWN_STACK_DEPTH
+
+
+def _paired(graph: Graph, op: Operator, call: KernelCall, stack_bytes: int = 0) -> KernelCall | None:
+    outputs, depth = int(call.params["out_depth"]), int(call.params["accum_depth"])
+    widened = padded(depth, WIDENED)
+    if widened > _deepest(stack_bytes):
+        return None
+    taps = np.asarray(graph.tensors[op.inputs[1]].data, dtype=np.int8).reshape(outputs, -1)
+    bias = call_table(call, "folded_bias")[:outputs].astype(np.int64)
+    records = paired_records(taps, bias)
+    if records is None:
+        return None
+    constants = layer_constants(call, outputs, accumulator_reach(taps, bias))
+    table = ConstTable("armv6m_paired", "int32_t", np.concatenate([constants, records]))
+    return packed_call(call, PAIRED, table, set(), run_time_stack=4 * widened)
+
+
+PAIRED = Variant("fg_fully_connected_paired_armv6m", "fg_fully_connected_folded_s8", REQUIRES, _paired,
+                 "two outputs per MULS (w1 + 2^16 w2 words), in blocks whose int16 partial sums cannot overflow: "
+                 "LDM two inputs, LDM two words, two MULS, two ADDS", precedence=1, takes_stack=True, wide=True)
+VARIANTS = [PAIRED]
