@@ -69,6 +69,33 @@ __attribute__((naked)) static const int32_t *fg_armv6m_pairs_s8(__attribute__((u
         "movs r0, r1\n\t"
         FG_RESTORE_ALL);
 }
+
+/* x[i] = input[i], i < depth, then zeros up to x + padded: four bytes (LDRB, SXTB) and one STM a pass. */
+__attribute__((naked)) static void fg_armv6m_widen(__attribute__((unused)) int32_t *x,
+                                                   __attribute__((unused)) const int8_t *input,
+                                                   __attribute__((unused)) int32_t depth,
+                                                   __attribute__((unused)) int32_t padded) {
+    __asm__ volatile(
+        ".syntax unified\n\t"
+        "push {r4-r7, lr}\n\t"
+        "lsls r3, r3, #2\n\tadds r3, r0, r3\n\t"         /* the end of x */
+        "lsrs r4, r2, #2\n\tlsls r4, r4, #2\n\tadds r4, r1, r4\n\tmov r12, r4\n\t" /* the last whole four */
+        "adds r2, r1, r2\n\t"                                /* the end of the input */
+        "b 2f\n\t"
+        "1:\n\t"
+        "ldrb r4, [r1, #0]\n\tldrb r5, [r1, #1]\n\tldrb r6, [r1, #2]\n\tldrb r7, [r1, #3]\n\t"
+        "sxtb r4, r4\n\tsxtb r5, r5\n\tsxtb r6, r6\n\tsxtb r7, r7\n\t"
+        "stm r0!, {r4-r7}\n\tadds r1, r1, #4\n\t"
+        "2:\n\tcmp r1, r12\n\tbne 1b\n\t"
+        "movs r5, #0\n\t"
+        "b 4f\n\t"
+        "3:\n\tldrsb r4, [r1, r5]\n\tstm r0!, {r4}\n\tadds r1, r1, #1\n\t"
+        "4:\n\tcmp r1, r2\n\tbne 3b\n\t"
+        "b 6f\n\t"
+        "5:\n\tstm r0!, {r5}\n\t"
+        "6:\n\tcmp r0, r3\n\tbne 5b\n\t"
+        "pop {r4-r7, pc}\n\t");
+}
 #else
 /* The same sums in C, for the host build of the kernels' tests. */
 static const int32_t *fg_armv6m_pairs_s8(fg_armv6m_pair_run *run) {
@@ -92,6 +119,12 @@ static const int32_t *fg_armv6m_pairs_s8(fg_armv6m_pair_run *run) {
     }
     return record;
 }
+
+static void fg_armv6m_widen(int32_t *x, const int8_t *input, int32_t depth, int32_t padded) {
+    for (int32_t i = 0; i < padded; ++i) {
+        x[i] = i < depth ? input[i] : 0;
+    }
+}
 #endif
 
 FG_HOT_LOOP void fg_fully_connected_paired_armv6m(const fg_fully_connected_params *p, const int8_t *input,
@@ -105,9 +138,7 @@ FG_HOT_LOOP void fg_fully_connected_paired_armv6m(const fg_fully_connected_param
     int32_t x[padded]; /* its bytes the call's run-time stack (the generator) */
     int32_t acc[FG_PAIRED_CHUNK];
     for (int32_t b = 0; b < p->batches; ++b, input += depth, output += out_depth) {
-        for (int32_t i = 0; i < padded; ++i) {
-            x[i] = i < depth ? input[i] : 0;
-        }
+        fg_armv6m_widen(x, input, depth, padded);
         fg_armv6m_pair_run run = {x, records, acc, acc};
         for (int32_t first = 0; first < out_depth; first += FG_PAIRED_CHUNK) {
             const int32_t count = out_depth - first < FG_PAIRED_CHUNK ? out_depth - first : FG_PAIRED_CHUNK;
