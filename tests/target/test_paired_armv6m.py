@@ -21,6 +21,7 @@ from firmware_gen.ops.variants.armv6m_paired import BLOCK_START, BLOCKS, block_l
 
 BOARD = "mps2_an385_armv6m"
 PAIRED, COMPACT = "fg_fully_connected_paired_armv6m", "fg_fully_connected_armv6m"
+CONV_PAIRED, CONV_COMPACT = "fg_conv2d_paired_armv6m", "fg_conv2d_pointwise_armv6m"
 
 
 def test_block_length_drops_where_a_block_could_leave_int16() -> None:
@@ -96,6 +97,24 @@ def fc_case(rng, depth: int, outputs: int, magnitudes, relu: bool = False, lowes
     return b.build()
 
 
+def pointwise_case(rng, in_c: int, out_c: int, lowest_pair: bool = False) -> bytes:
+    """A 1x1 CONV_2D of full-range weights; lowest_pair: two adjacent -128 weights in channel 0."""
+    values = rng.integers(-127, 128, (out_c, 1, 1, in_c)).astype(np.int8)
+    if lowest_pair:
+        values[0, 0, 0, :2] = -128
+    input_scale, scale = float(rng.uniform(0.005, 0.1)), float(rng.uniform(1e-3, 0.05))
+    b = ModelBuilder("conv_2d")
+    x = b.input("x", (1, 3, 2, in_c), "int8", scale=input_scale, zero_point=int(rng.integers(-128, 128)))
+    inputs = [x, b.constant("w", values, scale=[scale], zero_point=0, axis=0)]
+    y = b.tensor("y", (1, 3, 2, out_c), "int8", scale=input_scale * scale * float(np.sqrt(in_c)) * 2000,
+                 zero_point=int(rng.integers(-128, 128)))
+    b.operator("CONV_2D", inputs=inputs, outputs=[y], options={"padding": "VALID", "stride_h": 1, "stride_w": 1,
+                                                               "dilation_h": 1, "dilation_w": 1,
+                                                               "activation": "NONE"})
+    b.output(y)
+    return b.build()
+
+
 def test_the_compact_variant_where_the_pair_words_do_not_fit() -> None:
     """Twice the int8 filter's bytes: on a flash that holds the compact layout but not the pair words, the compact
     variant (not the portable kernel)."""
@@ -114,6 +133,9 @@ def test_paired_bit_exact_on_armv6m(tmp_path) -> None:
     mixes = [[127], [60], [30], [12], [127, 127, 12, 12, 30, 30, 60, 60]]
     models = [fc_case(rng, depth, outputs, mixes[k % len(mixes)], relu=k % 3 == 1)
               for k, (depth, outputs) in enumerate(shapes * 2)]
-    models.append(fc_case(rng, 20, 6, [127], lowest_pair=True))
-    functions = assert_batch_bit_exact(models, BOARD, tmp_path / "build", seed=8, expect_functions=[PAIRED, COMPACT])
-    assert functions.count(COMPACT) == 1 and "fg_fully_connected_folded_s8" not in functions
+    models += [fc_case(rng, 20, 6, [127], lowest_pair=True), pointwise_case(rng, 9, 5),
+               pointwise_case(rng, 6, 4, lowest_pair=True)]
+    functions = assert_batch_bit_exact(models, BOARD, tmp_path / "build", seed=8,
+                                       expect_functions=[PAIRED, COMPACT, CONV_PAIRED, CONV_COMPACT])
+    assert functions.count(COMPACT) == 1 and functions.count(CONV_COMPACT) == 1
+    assert "fg_fully_connected_folded_s8" not in functions

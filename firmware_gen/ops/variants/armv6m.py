@@ -89,7 +89,7 @@ def packed_call(call: KernelCall, variant: Variant, table: ConstTable, dropped: 
     return renamed(call, variant, params=params, tables=[*kept, table], **changes)
 
 
-def _conv_taps(graph: Graph, op: Operator, call: KernelCall) -> np.ndarray:
+def conv_taps(graph: Graph, op: Operator, call: KernelCall) -> np.ndarray:
     weights = np.asarray(graph.tensors[op.inputs[1]].data, dtype=np.int8)
     if call.function == "fg_depthwise_conv2d_one_channel_s8":  # [1, h, w, m] -> [m, h, w, 1]
         weights = np.moveaxis(weights, 3, 0)
@@ -98,7 +98,7 @@ def _conv_taps(graph: Graph, op: Operator, call: KernelCall) -> np.ndarray:
 
 def _convolution(name: str):
     def specialize(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
-        return _weights_call(call, globals()[name], _conv_taps(graph, op, call))
+        return _weights_call(call, globals()[name], conv_taps(graph, op, call))
     return specialize
 
 
@@ -110,7 +110,7 @@ def _fully_connected(graph: Graph, op: Operator, call: KernelCall) -> KernelCall
 def _conv2d_4bit(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
     if call.params["filter_h"] * call.params["filter_w"] * call.params["in_c"] > GATHER_TAPS:
         return None
-    return _weights_call(call, CONV_2D_4BIT, _conv_taps(graph, op, call), int4=True)
+    return _weights_call(call, CONV_2D_4BIT, conv_taps(graph, op, call), int4=True)
 
 
 def _fully_connected_4bit(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:

@@ -17,7 +17,7 @@ from firmware_gen.frontend.ir import Graph, Operator
 from firmware_gen.ops.base import ConstTable, KernelCall
 from firmware_gen.ops.support.requantize import wrap_int32
 from firmware_gen.ops.variants import Variant, call_table
-from firmware_gen.ops.variants.armv6m import REQUIRES, packed_call
+from firmware_gen.ops.variants.armv6m import REQUIRES, conv_taps, packed_call
 from firmware_gen.ops.variants.armv6m_output import accumulator_reach, layer_constants
 
 BLOCKS = (16, 8, 4, 2)  # the record's kind is the index
@@ -91,22 +91,41 @@ def _deepest(stack_bytes: int) -> int:
     return stack_bytes // STACK_SHARE // 4 if stack_bytes else UNKNOWN_STACK_DEPTH
 
 
-def _paired(graph: Graph, op: Operator, call: KernelCall, stack_bytes: int = 0) -> KernelCall | None:
-    outputs, depth = int(call.params["out_depth"]), int(call.params["accum_depth"])
+def _paired_call(call: KernelCall, variant: Variant, taps: np.ndarray, stack_bytes: int) -> KernelCall | None:
+    """The variant's call on `taps` ([outputs, depth]): the output stage's constants then the pairs' records, the
+    widened inputs its run-time stack; None where they would take more than the board's stack allows or a pair is
+    safe at no block length."""
+    outputs, depth = taps.shape
     widened = padded(depth, WIDENED)
     if widened > _deepest(stack_bytes):
         return None
-    taps = np.asarray(graph.tensors[op.inputs[1]].data, dtype=np.int8).reshape(outputs, -1)
     bias = call_table(call, "folded_bias")[:outputs].astype(np.int64)
     records = paired_records(taps, bias)
     if records is None:
         return None
     constants = layer_constants(call, outputs, accumulator_reach(taps, bias))
     table = ConstTable("armv6m_paired", "int32_t", np.concatenate([constants, records]))
-    return packed_call(call, PAIRED, table, set(), run_time_stack=4 * widened)
+    return packed_call(call, variant, table, set(), run_time_stack=4 * widened)
 
 
-PAIRED = Variant("fg_fully_connected_paired_armv6m", "fg_fully_connected_folded_s8", REQUIRES, _paired,
-                 "two outputs per MULS (w1 + 2^16 w2 words), in blocks whose int16 partial sums cannot overflow: "
-                 "LDM two inputs, LDM two words, two MULS, two ADDS", precedence=1, takes_stack=True, wide=True)
-VARIANTS = [PAIRED]
+def _fully_connected(graph: Graph, op: Operator, call: KernelCall, stack_bytes: int = 0) -> KernelCall | None:
+    taps = np.asarray(graph.tensors[op.inputs[1]].data, dtype=np.int8).reshape(call.params["out_depth"], -1)
+    return _paired_call(call, FULLY_CONNECTED, taps, stack_bytes)
+
+
+def _convolution(name: str):
+    def specialize(graph: Graph, op: Operator, call: KernelCall, stack_bytes: int = 0) -> KernelCall | None:
+        return _paired_call(call, globals()[name], conv_taps(graph, op, call), stack_bytes)
+    return specialize
+
+
+PAIRS = ("two outputs per MULS (w1 + 2^16 w2 words), in blocks whose int16 partial sums cannot overflow: LDM two "
+         "inputs, LDM two words, two MULS, two ADDS")
+FULLY_CONNECTED = Variant("fg_fully_connected_paired_armv6m", "fg_fully_connected_folded_s8", REQUIRES,
+                          _fully_connected, PAIRS, precedence=1, takes_stack=True, wide=True)
+POINTWISE = Variant("fg_conv2d_paired_armv6m", "fg_conv2d_pointwise_s8", REQUIRES, _convolution("POINTWISE"),
+                    "each pixel widened, then " + PAIRS, precedence=1, takes_stack=True, wide=True)
+FOLDED = Variant("fg_conv2d_paired_armv6m", "fg_conv2d_folded_s8", REQUIRES, _convolution("FOLDED"),
+                 "each window widened (the zero point in the padding), then " + PAIRS, precedence=1,
+                 takes_stack=True, wide=True)
+VARIANTS = [FULLY_CONNECTED, POINTWISE, FOLDED]
