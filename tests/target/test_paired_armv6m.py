@@ -17,7 +17,14 @@ from firmware_gen.isa import ARMV6M, Isa
 from firmware_gen.modelgen.writer import ModelBuilder
 from firmware_gen.ops import lower
 from firmware_gen.ops.convolution.wide_layout import CODE_RESERVE
-from firmware_gen.ops.variants.armv6m_paired import BLOCK_START, BLOCKS, block_length, paired_records, safe
+from firmware_gen.ops.variants.armv6m_paired import (
+    BLOCK_START,
+    block_length,
+    entry,
+    entry_length,
+    paired_records,
+    safe,
+)
 
 BOARD = "mps2_an385_armv6m"
 PAIRED, COMPACT = "fg_fully_connected_paired_armv6m", "fg_fully_connected_armv6m"
@@ -41,6 +48,13 @@ def test_block_length_drops_where_a_block_could_leave_int16() -> None:
     assert block_length(pair(1, 8)) == 8  # sixteen would read eight zeros more
 
 
+def test_a_pair_enters_its_loop_at_the_blocks_it_has() -> None:
+    """Each length's loop runs passes of 16 inputs; a pair of n blocks enters its first pass -n mod (16 / length)
+    blocks in."""
+    assert [entry(16, 3), entry(8, 3), entry(4, 5), entry(2, 1), entry(2, 8), entry(2, 9)] == [0, 2, 6, 14, 7, 14]
+    assert [entry_length(e) for e in range(15)] == [16, 8, 8, 4, 4, 4, 4] + [2] * 8
+
+
 def _kernel_sums(records: np.ndarray, x: np.ndarray, outputs: int) -> np.ndarray:
     """The sums fg_armv6m_pairs_s8 leaves, by its arithmetic on int32 registers (wrapping), from the records."""
     def wrap(v):
@@ -50,9 +64,9 @@ def _kernel_sums(records: np.ndarray, x: np.ndarray, outputs: int) -> np.ndarray
     widened[:len(x)] = x
     sums, at = [], 0
     for _ in range(-(-outputs // 2)):
-        kind, inputs, first, second = (int(v) for v in records[at:at + 4])
+        start, inputs, first, second = (int(v) for v in records[at:at + 4])
         words = records[at + 4:at + 4 + inputs // 4].astype(np.int64)
-        length = BLOCKS[kind]
+        length = entry_length(start)
         for k in range(0, inputs // 4, length):
             register = wrap(BLOCK_START + int(np.dot(widened[k:k + length], words[k:k + length])))
             second, first = wrap(second + (int(register) >> 16)), wrap(first + register)

@@ -20,7 +20,9 @@ from firmware_gen.ops.variants import Variant, call_table
 from firmware_gen.ops.variants.armv6m import REQUIRES, conv_taps, packed_call
 from firmware_gen.ops.variants.armv6m_output import accumulator_reach, layer_constants
 
-BLOCKS = (16, 8, 4, 2)  # the record's kind is the index
+BLOCKS = (16, 8, 4, 2)
+PASS = 16  # the inputs of one pass of each length's loop: 16 / length blocks
+ENTRIES = {16: 0, 8: 1, 4: 3, 2: 7}  # the loop of each length in the kernel's table of entries (then one a block)
 BLOCK_START = 1 << 15  # each block's register starts there: its low half P1 + 2^15, unsigned
 WIDENED = 16  # the inputs are widened to a multiple of this many words
 STACK_SHARE = 4  # the widened row takes at most this fraction of the board's stack
@@ -45,9 +47,21 @@ def safe(taps: np.ndarray, length: int) -> bool:
 
 
 def estimated_instructions(depth: int, length: int) -> int:
-    """A pair's instructions at this block length (an estimate): 6 per two inputs, 7 per block (its register's start
-    and fold, the loop)."""
-    return padded(depth, length) * 3 + padded(depth, length) // length * 7
+    """A pair's instructions at this block length (an estimate): 6 per two inputs, 3 per block (its fold), 2 per pass
+    (the loop)."""
+    blocks = padded(depth, length) // length
+    return padded(depth, length) * 3 + blocks * 3 + -(-blocks // (PASS // length)) * 2
+
+
+def entry(length: int, blocks: int) -> int:
+    """The entry of a pair of `blocks` blocks of `length`: its loop's first pass skips the blocks it has too few
+    for."""
+    return ENTRIES[length] + -blocks % (PASS // length)
+
+
+def entry_length(entry: int) -> int:
+    """The block length of an entry."""
+    return max((first, length) for length, first in ENTRIES.items() if first <= entry)[1]
 
 
 def block_length(pair: np.ndarray) -> int | None:
@@ -58,7 +72,7 @@ def block_length(pair: np.ndarray) -> int | None:
 
 
 def pair_record(pair: np.ndarray, bias: np.ndarray, length: int) -> np.ndarray:
-    """One pair's record (int32): its kind, the bytes of inputs it reads, its two sums' starting values (the biases,
+    """One pair's record (int32): its entry, the bytes of inputs it reads, its two sums' starting values (the biases,
     the first as bias1 + 2^16 bias2 less BLOCK_START per block), then w1 + 2^16 w2 per input (zeros to the padded
     depth)."""
     depth = pair.shape[1]
@@ -66,7 +80,7 @@ def pair_record(pair: np.ndarray, bias: np.ndarray, length: int) -> np.ndarray:
     words = np.zeros(inputs, np.int64)
     words[:depth] = pair[0].astype(np.int64) + (pair[1].astype(np.int64) << 16)
     first = int(bias[0]) + (int(bias[1]) << 16) - BLOCK_START * (inputs // length)
-    head = [BLOCKS.index(length), 4 * inputs, first, int(bias[1])]
+    head = [entry(length, inputs // length), 4 * inputs, first, int(bias[1])]
     return wrap_int32(np.concatenate([np.array(head, np.int64), words])).astype(np.int32)
 
 

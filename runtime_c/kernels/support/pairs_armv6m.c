@@ -14,7 +14,7 @@
  * multiple of 16), so that one LDM fetches two; the steps of a block: LDM two inputs, LDM two weight words, two
  * MULS, two ADDS (1.5 instructions per multiply-accumulate), then three to fold the block in. params->packed: the output stage's
  * constants (fg_armv6m_layer, fg_armv6m_channel per output), then a record per pair of outputs (an odd last output
- * paired with a zero one): its block length's kind (0: 16, 1: 8, 2: 4, 3: 2), the bytes of inputs its blocks read
+ * paired with a zero one): its entry into the loop of its block length (fg_armv6m_pairs_s8), the bytes of inputs its blocks read
  * (4 x its depth rounded up to its block length), the two sums' starting values, then one word per input (zeros to
  * the rounded depth). */
 #include "fg/isa/armv6m.h"
@@ -40,10 +40,19 @@ typedef struct {
 #define FG_PAIR_PRODUCTS "ldm r0!, {r2, r3}\n\tldm r1!, {r4, r5}\n\tmuls r4, r2, r4\n\tmuls r5, r3, r5\n\t"
 #define FG_PAIR_FIRST FG_PAIR_PRODUCTS "adds r6, r4, r7\n\tadds r6, r6, r5\n\t"
 #define FG_PAIR_STEP FG_PAIR_PRODUCTS "adds r6, r6, r4\n\tadds r6, r6, r5\n\t"
-#define FG_PAIR_FOLD "asrs r4, r6, #16\n\tadd r9, r4\n\tadd r8, r6\n\tcmp r0, r10\n\t"
+#define FG_PAIR_FOLD "asrs r4, r6, #16\n\tadd r9, r4\n\tadd r8, r6\n\t"
 #define FG_PAIR_STEPS3 FG_PAIR_STEP FG_PAIR_STEP FG_PAIR_STEP
 #define FG_PAIR_STEPS7 FG_PAIR_STEPS3 FG_PAIR_STEPS3 FG_PAIR_STEP
+/* One block of 16, 8, 4 or 2 inputs, entered at its label. */
+#define FG_BLOCK16(label) label ":\n\t" FG_PAIR_FIRST FG_PAIR_STEPS7 FG_PAIR_FOLD
+#define FG_BLOCK8(label) label ":\n\t" FG_PAIR_FIRST FG_PAIR_STEPS3 FG_PAIR_FOLD
+#define FG_BLOCK4(label) label ":\n\t" FG_PAIR_FIRST FG_PAIR_STEP FG_PAIR_FOLD
+#define FG_BLOCK2(label) label ":\n\t" FG_PAIR_FIRST FG_PAIR_FOLD
+/* A pass of 16 inputs, then back to its first block until the pair's inputs end. */
+#define FG_PASS_END(first) "cmp r0, r10\n\tbne " first "\n\tb 40f\n\t"
 
+/* Each length's pass of 16 inputs is entered at the block a pair's record names (its entry: 0 for 16, 1 + the
+ * blocks skipped for 8, 3 + for 4, 7 + for 2), so that the pass's blocks run the pair's count of them. */
 __attribute__((naked)) static const int32_t *fg_armv6m_pairs_s8(__attribute__((unused)) fg_armv6m_pair_run *run) {
     __asm__ volatile(
         ".syntax unified\n\t"
@@ -52,22 +61,29 @@ __attribute__((naked)) static const int32_t *fg_armv6m_pairs_s8(__attribute__((u
         "mov r11, r0\n\tmov r12, r2\n\tmov lr, r3\n\t"
         "movs r7, #128\n\tlsls r7, r7, #8\n\t"
         "1:\n\t"
-        "ldm r1!, {r3, r4, r5, r6}\n\t"     /* kind, bytes of inputs, the two sums' starts */
+        "ldm r1!, {r3, r4, r5, r6}\n\t"     /* entry, bytes of inputs, the two sums' starts */
         "mov r8, r5\n\tmov r9, r6\n\t"
         "mov r0, r11\n\tadds r4, r0, r4\n\tmov r10, r4\n\t"
-        "cmp r3, #1\n\tblo 30f\n\tbeq 31f\n\t"
-        "cmp r3, #2\n\tbeq 32f\n\tb 33f\n\t"
-        "30:\n\t" FG_PAIR_FIRST FG_PAIR_STEPS7 FG_PAIR_FOLD "bne 30b\n\tb 40f\n\t"
-        "31:\n\t" FG_PAIR_FIRST FG_PAIR_STEPS3 FG_PAIR_FOLD "bne 31b\n\tb 40f\n\t"
-        "32:\n\t" FG_PAIR_FIRST FG_PAIR_STEP FG_PAIR_FOLD "bne 32b\n\tb 40f\n\t"
-        "33:\n\t" FG_PAIR_FIRST FG_PAIR_FOLD "bne 33b\n\t"
+        "adr r2, .Lfg_pair_entries\n\tlsls r3, r3, #2\n\tldr r3, [r2, r3]\n\tmov pc, r3\n\t"
+        FG_BLOCK16(".Lfg_pair16_0") FG_PASS_END(".Lfg_pair16_0")
+        FG_BLOCK8(".Lfg_pair8_0") FG_BLOCK8(".Lfg_pair8_1") FG_PASS_END(".Lfg_pair8_0")
+        FG_BLOCK4(".Lfg_pair4_0") FG_BLOCK4(".Lfg_pair4_1") FG_BLOCK4(".Lfg_pair4_2") FG_BLOCK4(".Lfg_pair4_3")
+        FG_PASS_END(".Lfg_pair4_0")
+        FG_BLOCK2(".Lfg_pair2_0") FG_BLOCK2(".Lfg_pair2_1") FG_BLOCK2(".Lfg_pair2_2") FG_BLOCK2(".Lfg_pair2_3")
+        FG_BLOCK2(".Lfg_pair2_4") FG_BLOCK2(".Lfg_pair2_5") FG_BLOCK2(".Lfg_pair2_6") FG_BLOCK2(".Lfg_pair2_7")
+        "cmp r0, r10\n\tbne .Lfg_pair2_0\n\t"
         "40:\n\t"
         "mov r5, r9\n\tlsls r6, r5, #16\n\tmov r4, r8\n\tsubs r4, r4, r6\n\t"
         "mov r2, r12\n\tstm r2!, {r4, r5}\n\tmov r12, r2\n\t"
         "cmp r2, lr\n\tbeq 41f\n\tb 1b\n\t"
         "41:\n\t"
         "movs r0, r1\n\t"
-        FG_RESTORE_ALL);
+        FG_RESTORE_ALL
+        ".balign 4\n\t"
+        ".Lfg_pair_entries:\n\t"
+        ".word .Lfg_pair16_0, .Lfg_pair8_0, .Lfg_pair8_1, .Lfg_pair4_0, .Lfg_pair4_1, .Lfg_pair4_2, .Lfg_pair4_3\n\t"
+        ".word .Lfg_pair2_0, .Lfg_pair2_1, .Lfg_pair2_2, .Lfg_pair2_3, .Lfg_pair2_4, .Lfg_pair2_5, .Lfg_pair2_6\n\t"
+        ".word .Lfg_pair2_7\n\t");
 }
 
 /* x[i] = input[i], i < depth, then zeros up to x + padded: four bytes (LDRB, SXTB) and one STM a pass. */
@@ -99,10 +115,10 @@ __attribute__((naked)) void fg_armv6m_widen(__attribute__((unused)) int32_t *x,
 #else
 /* The same sums in C, for the host build of the kernels' tests. */
 static const int32_t *fg_armv6m_pairs_s8(fg_armv6m_pair_run *run) {
-    static const int32_t block[4] = {16, 8, 4, 2};
     const int32_t *record = run->record;
     for (int32_t *acc = run->acc; acc != run->end; acc += 2) {
-        const int32_t length = block[record[0]], inputs = record[1] / 4;
+        const int32_t entry = record[0], inputs = record[1] / 4;
+        const int32_t length = entry == 0 ? 16 : entry < 3 ? 8 : entry < 7 ? 4 : 2;
         uint32_t first = (uint32_t)record[2], second = (uint32_t)record[3];
         const int32_t *w = record + 4;
         for (int32_t k = 0; k < inputs; k += length) {
