@@ -8,7 +8,9 @@ pass. For that the weights are written here as unsigned bytes w + 128, eight cha
 group of eight led by its eight folded biases (bias + input offset * sum of weights, as int32; [group][8 biases]
 [taps][8], a short last group padded): the int8 filter's flash and the bias's. The kernels take 128 times the
 window's input sum off each sum. The output stage's constants: armv6m_output.py; the 3x3 depthwise variants:
-armv6m_depthwise.py.
+armv6m_depthwise.py. Where the flash allows, the convolutions and the fully-connected layer take two outputs per
+MULS instead (armv6m_paired.py); these compact variants stay where it does not, or where a pair's weights allow no
+block.
 """
 
 from __future__ import annotations
