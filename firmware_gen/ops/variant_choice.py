@@ -1,14 +1,14 @@
 """The choice of each layer's kernel variant within the board's flash, made once.
 
 Every layer has candidates: its portable call, the variant its ISA offers (ops/variants: the first whose features
-the board has and whose preconditions the layer meets), and where the board's flash is known the paired weight
-layout (ops/convolution/wide_layout.py, ops/fully_connected), each with its output stage fused where the layer
-allows (ops/convolution/fused_output.py). A candidate is a record: its call, the constant bytes it puts in flash, the
-wide kernel code it links, and its ESTIMATED cycles (ops/variant_cost.py). `choose` sees only those records: each
-layer starts on its candidate of fewest bytes (the faster one of equal bytes), then the changes that save the most
-estimated cycles per extra byte are made while the flash lasts, a kernel's code counted with the first layer that
-links it. With no flash known (the host build, compact weights) every layer takes its fastest candidate of no wide
-layout.
+the board has and whose preconditions the layer meets; after a wide one, the compact variant too), and where the
+board's flash is known the paired weight layout (ops/convolution/wide_layout.py, ops/fully_connected), each with its
+output stage fused where the layer allows (ops/convolution/fused_output.py). A candidate is a record: its call, the
+constant bytes it puts in flash, the wide kernel code it links, and its ESTIMATED cycles (ops/variant_cost.py).
+`choose` sees only those records: each layer starts on its candidate of fewest bytes (the faster one of equal bytes),
+then the changes that save the most estimated cycles per extra byte are made while the flash lasts, a kernel's code
+counted with the first layer that links it. With no flash known (the host build, compact weights) every layer takes
+its fastest candidate of no wide layout.
 
 What stays after this choice: the compact fused 1x1 layers run expanded where the memory plan allows
 (driver/compiler.py), since only the plan knows the pool; their estimate here assumes that they do.
@@ -42,11 +42,12 @@ class Candidate:
 
 
 def layer_candidates(graph: Graph, op: Operator, portable: KernelCall, isa: Isa, macs: int) -> list[Candidate]:
-    """The ways `isa` can run the layer: the portable call, the ISA's variant, and (with a flash budget) the paired
-    layout, each fused where it can be."""
-    from firmware_gen.ops.variants import specialize  # the variant modules import the operator package
+    """The ways `isa` can run the layer: the portable call, the ISA's variant (and after a wide one, Variant.wide,
+    the compact variant that follows it), and (with a flash budget) the paired layout, each fused where it can be."""
+    from firmware_gen.ops.variants import is_wide, specialize  # the variant modules import the operator package
 
-    calls = [portable, specialize(graph, op, portable, isa)]
+    variant = specialize(graph, op, portable, isa)
+    calls = [portable, variant, *([specialize(graph, op, portable, isa, compact=True)] if is_wide(variant) else [])]
     if isa.flash_bytes and not isa.has(PAIRED_EXCLUDED):
         calls.append(paired_call(portable) if portable.function in PAIRED else
                      paired_fully_connected(graph, op, portable))

@@ -47,6 +47,10 @@ SPEED = {
     "fg_conv2d_folded_gathered_floor_s8": 0.7,
     "fg_conv2d_folded_rows_s8": 0.66,
     "fg_conv2d_folded_rows_floor_s8": 0.56,
+    # Armv6-M's two outputs per MULS against its compact variant (VARIANT_SPEED), on mps2_an385_armv6m: ad01_int8's
+    # fully connected layers 3.46 -> 1.99 instructions per MAC, pretrainedResnet_quant's convolutions about 0.73x.
+    "fg_fully_connected_paired_armv6m": 0.46,
+    "fg_conv2d_paired_armv6m": 0.58,
 }
 # The one-batch fully connected call on the paired weights: as the fused 1x1 convolution (ad01_int8's layers, 0.40),
 # or on its own paired loop (same function as the blocked call, its params naming the paired table).

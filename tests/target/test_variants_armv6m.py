@@ -40,9 +40,9 @@ ARMV6M_ISA = Isa(frozenset({ARMV6M}), flash_bytes=1 << 22)
 
 @needs_qemu
 @pytest.mark.parametrize("variant, cases, portable", [
-    ("fg_fully_connected_armv6m", fully_connected_cases, "fg_fully_connected_folded_s8"),
-    ("fg_conv2d_pointwise_armv6m", pointwise_cases, "fg_conv2d_pointwise_s8"),
-    ("fg_conv2d_folded_armv6m", folded_cases, "fg_conv2d_folded_s8"),
+    ("fg_fully_connected_paired_armv6m", fully_connected_cases, "fg_fully_connected_folded_s8"),
+    ("fg_conv2d_paired_armv6m", pointwise_cases, "fg_conv2d_pointwise_s8"),
+    ("fg_conv2d_paired_armv6m", folded_cases, "fg_conv2d_folded_s8"),
     ("fg_conv2d_folded_armv6m", one_channel_depthwise_cases, "fg_depthwise_conv2d_one_channel_s8"),
 ])
 def test_variant_bit_exact_on_armv6m(variant, cases, portable, tmp_path) -> None:
@@ -69,8 +69,8 @@ def test_variants_bit_exact_on_the_microbit(tmp_path) -> None:
     models = (pointwise_cases(rng, 4) + folded_cases(rng, 4) + depthwise_cases(rng, 4)[:3] +
               fully_connected_cases(rng, 4))
     assert_batch_bit_exact(models, "microbit", tmp_path / "build", seed=6,
-                           expect_functions=["fg_conv2d_pointwise_armv6m", "fg_conv2d_folded_armv6m",
-                                             "fg_depthwise_conv2d_armv6m", "fg_fully_connected_armv6m"])
+                           expect_functions=["fg_conv2d_paired_armv6m", "fg_depthwise_conv2d_armv6m",
+                                             "fg_fully_connected_paired_armv6m"])
 
 
 def test_armv6m_variants_only_for_the_armv6m_class() -> None:
@@ -78,7 +78,7 @@ def test_armv6m_variants_only_for_the_armv6m_class() -> None:
     graph = read_model(conv_case(rng, "CONV_2D", (1, 1), 8, 16), "pointwise")
     (on_m0,) = lower(graph, ARMV6M_ISA).values()
     (on_m3,) = lower(graph, Isa(frozenset({ARMV7M}), flash_bytes=1 << 22)).values()
-    assert (on_m0.function, on_m0.isa) == ("fg_conv2d_pointwise_armv6m", "Armv6-M")
+    assert (on_m0.function, on_m0.isa) == ("fg_conv2d_paired_armv6m", "Armv6-M")
     assert not on_m3.function.endswith("_armv6m")
 
 

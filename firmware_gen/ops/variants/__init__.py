@@ -42,6 +42,9 @@ class Variant:
     # Its specialize takes the board's stack bytes (Isa.stack_bytes) as a fourth argument: the variant sizes its
     # run-time arrays to it.
     takes_stack: bool = False
+    # Its constants take more flash than the variant after it: where the board's flash is short, that one is put
+    # back instead (ops/variant_choice.py weighs both; `specialize` with compact=True passes this one over).
+    wide: bool = False
 
 
 def whole_input_pixels(params: dict) -> int:
@@ -81,12 +84,18 @@ def _discover() -> list[Variant]:
 VARIANTS: list[Variant] = _discover()
 
 
-def specialize(graph: Graph, op: Operator, call: KernelCall, isa: Isa) -> KernelCall:
-    """The fastest variant of `call` the ISA offers and the layer allows; the call itself if none."""
+def specialize(graph: Graph, op: Operator, call: KernelCall, isa: Isa, compact: bool = False) -> KernelCall:
+    """The fastest variant of `call` the ISA offers and the layer allows (compact: none of the wide ones); the call
+    itself if none."""
     for variant in VARIANTS:
-        if variant.replaces == call.function and isa.has(variant.requires):
+        if variant.replaces == call.function and isa.has(variant.requires) and not (compact and variant.wide):
             chosen = (variant.specialize(graph, op, call, isa.stack_bytes) if variant.takes_stack else
                       variant.specialize(graph, op, call))
             if chosen is not None:
                 return chosen
     return call
+
+
+def is_wide(call: KernelCall) -> bool:
+    """Whether `call` is that of a wide variant (Variant.wide)."""
+    return any(variant.wide and variant.function == call.function for variant in VARIANTS)

@@ -8,7 +8,9 @@ pass. For that the weights are written here as unsigned bytes w + 128, eight cha
 group of eight led by its eight folded biases (bias + input offset * sum of weights, as int32; [group][8 biases]
 [taps][8], a short last group padded): the int8 filter's flash and the bias's. The kernels take 128 times the
 window's input sum off each sum. The output stage's constants: armv6m_output.py; the 3x3 depthwise variants:
-armv6m_depthwise.py.
+armv6m_depthwise.py. Where the flash allows, the convolutions and the fully-connected layer take two outputs per
+MULS instead (armv6m_paired.py); these compact variants stay where it does not, or where a pair's weights allow no
+block.
 """
 
 from __future__ import annotations
@@ -72,17 +74,24 @@ def _weights_call(call: KernelCall, variant: Variant, taps: np.ndarray, int4: bo
     bias and blocked and paired copies of the weights (4-bit: the packed rows) left out (they would cost their size
     again in flash)."""
     table = packed_table(call, taps, int4)
-    dropped = {"folded_bias", "blocked_weights", "paired_weights", *([call.params["packed"].suffix] if int4 else [])}
+    return packed_call(call, variant, table, {call.params["packed"].suffix} if int4 else set())
+
+
+def packed_call(call: KernelCall, variant: Variant, table: ConstTable, dropped: set[str],
+                **changes: object) -> KernelCall:
+    """The variant's call reading `table` as params->packed, the portable folded bias and blocked and paired copies
+    of the weights (and the tables named in `dropped`) left out."""
+    dropped = {"folded_bias", "blocked_weights", "paired_weights", *dropped}
     params = {**call.params, "packed": TableRef(table.suffix), "folded_bias": "0"}
     if "blocked" in params:
         params["blocked"] = ("0", *([0] * (len(params["blocked"]) - 1)))  # NULL and zeros
     if "paired_weights" in params:
         params["paired_weights"] = "0"
     kept = [t for t in call.tables if t.suffix not in dropped]
-    return renamed(call, variant, params=params, tables=[*kept, table])
+    return renamed(call, variant, params=params, tables=[*kept, table], **changes)
 
 
-def _conv_taps(graph: Graph, op: Operator, call: KernelCall) -> np.ndarray:
+def conv_taps(graph: Graph, op: Operator, call: KernelCall) -> np.ndarray:
     weights = np.asarray(graph.tensors[op.inputs[1]].data, dtype=np.int8)
     if call.function == "fg_depthwise_conv2d_one_channel_s8":  # [1, h, w, m] -> [m, h, w, 1]
         weights = np.moveaxis(weights, 3, 0)
@@ -91,7 +100,7 @@ def _conv_taps(graph: Graph, op: Operator, call: KernelCall) -> np.ndarray:
 
 def _convolution(name: str):
     def specialize(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
-        return _weights_call(call, globals()[name], _conv_taps(graph, op, call))
+        return _weights_call(call, globals()[name], conv_taps(graph, op, call))
     return specialize
 
 
@@ -103,7 +112,7 @@ def _fully_connected(graph: Graph, op: Operator, call: KernelCall) -> KernelCall
 def _conv2d_4bit(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
     if call.params["filter_h"] * call.params["filter_w"] * call.params["in_c"] > GATHER_TAPS:
         return None
-    return _weights_call(call, CONV_2D_4BIT, _conv_taps(graph, op, call), int4=True)
+    return _weights_call(call, CONV_2D_4BIT, conv_taps(graph, op, call), int4=True)
 
 
 def _fully_connected_4bit(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:

@@ -19,6 +19,14 @@ void fg_conv2d_folded_armv6m(const fg_conv2d_params *params, const int8_t *input
 /* fg_fully_connected_folded_s8: each row through fg_armv6m_window_s8; weights unused (NULL). */
 void fg_fully_connected_armv6m(const fg_fully_connected_params *params, const int8_t *input, const int8_t *weights,
                                int8_t *output);
+/* fg_fully_connected_folded_s8 with two outputs per MULS (their weights in one word, w1 + 2^16 w2), in blocks whose
+ * two partial sums stay within int16 (the generator's block lengths); its row widened to int32 on the stack; weights
+ * unused (NULL). */
+void fg_fully_connected_paired_armv6m(const fg_fully_connected_params *params, const int8_t *input,
+                                      const int8_t *weights, int8_t *output);
+/* fg_conv2d_pointwise_s8 and fg_conv2d_folded_s8 the same way, a pixel's window at a time; filter unused (NULL). */
+void fg_conv2d_paired_armv6m(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter,
+                             int8_t *output);
 /* fg_conv2d_s4 (4-bit weights, a window of at most FG_CONV_GATHER_TAPS taps) and fg_fully_connected_s4: as the two
  * above through fg_armv6m_window_s4. */
 void fg_conv2d_s4_armv6m(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter, int8_t *output);

@@ -104,4 +104,13 @@ void fg_armv6m_groups_s4(fg_armv6m_run *run);
 void fg_armv6m_groups_positive_s8(fg_armv6m_run *run);
 void fg_armv6m_groups_positive_s4(fg_armv6m_run *run);
 
+/* Two outputs per MULS (runtime_c/kernels/support/pairs_armv6m.c, firmware_gen/ops/variants/armv6m_paired.py):
+ * x[i] = input[i] for i < depth, then zeros up to x + padded (padded >= depth). */
+void fg_armv6m_widen(int32_t *x, const int8_t *input, int32_t depth, int32_t padded);
+/* output[c] = requantized(the dot product of the widened inputs x (zeros to a multiple of 16) with channel c's
+ * weights, plus its folded bias), c < out_c: packed is the layer's fg_armv6m_layer, channels, then a record per pair
+ * of channels. */
+void fg_armv6m_paired_outputs(const int32_t *x, const void *packed, int32_t out_c, const fg_requant_params *q,
+                              int8_t *output);
+
 #endif /* FG_ARMV6M_SUPPORT_H */
