@@ -176,7 +176,7 @@ RING_DEPTHWISE = Variant("fg_depthwise_conv2d_3x3_ring_dsp", "fg_depthwise_conv2
                          overlap_granule=whole_input_pixels)
 RING_CONV = Variant("fg_conv2d_3x3_ring_dsp", "fg_conv2d_folded_s8", REQUIRES, _ring_conv,
                     "3x3 of 1 or 3 input channels: input rows sign-extended once, 4 output channels per pass, one LDR "
-                    "per tap for all 4 (SMLABB/SMLATT), SMMULR output stage", precedence=1)
+                    "per tap for all 4 (SMLABB/SMLATT), SMMULR output stage", precedence=2)  # before dsp_staged's
 RING_ONE_CHANNEL = Variant("fg_conv2d_3x3_ring_dsp", "fg_depthwise_conv2d_one_channel_s8", REQUIRES, _ring_one_channel,
                            "one-channel 3x3 depthwise as its CONV_2D: input rows sign-extended once, 4 output "
                            "channels per pass, one LDR per tap for all 4, SMMULR output stage", precedence=1)

@@ -5,6 +5,7 @@
 
 #include "fg/support/dot_s8.h"
 #include "fg/isa/dsp.h"
+#include "fg/isa/dsp_staged.h"
 
 /* n bytes, a word at a time (a library call costs more than the few bytes of a window's row). */
 static inline void fg_dsp_copy(int8_t *to, const int8_t *from, int32_t n) {
@@ -72,42 +73,58 @@ static int32_t fg_dsp_padded_row(const fg_conv2d_params *p) {
     return extra * p->out_c <= 8 ? words : row;
 }
 
-/* One image (params' batches unused). */
-FG_HOT_LOOP static void fg_dsp_folded_image(const fg_conv2d_params *p, const int8_t *image, int8_t *output) {
-    const int32_t padded_row = fg_dsp_padded_row(p), line = p->in_w * p->in_c;
-    const int32_t depth = p->filter_h * padded_row, pairs = ((depth + 7) >> 3) << 2;
-    const int32_t out_c = p->out_c, per_image = p->out_h * p->out_w;
-    const fg_requant_params q = p->requant;  /* a local copy: the int8 stores may alias params */
-    const fg_dsp_channel *ch = (const fg_dsp_channel *)p->packed;
-    const uint32_t *weights = (const uint32_t *)(ch + out_c);
-    const int narrow = fg_dsp_all_narrow(ch, out_c);
-    uint32_t x[3 * FG_DSP_CONV_MAX_PAIRS];  /* 3 * pairs used: depth <= FG_DSP_CONV_MAX_DEPTH (the lowering's) */
-    int8_t patch[2 * FG_DSP_CONV_MAX_PAIRS];  /* 2 * pairs used; zeros past depth: their weights are zero too */
-    memset(patch, 0, 2u * (uint32_t)pairs);
-    memset(x, 0, 3u * sizeof x[0] * (uint32_t)pairs);  /* the pairs past depth stay zero */
-    /* a window inside the image read straight from its rows (the padding's bytes from the same image row: their
-     * weights are zero) */
-    const int direct = p->dilation_h == 1 && p->dilation_w == 1 && padded_row % 4 == 0;
-    for (int32_t i = 0; i < per_image; i += 3) {
-        if (per_image - i == 2 && i > 0) {
-            /* two pixels left: the tile steps back over the last pixel stored and stores it again (the same
-             * values), keeping its fast path. Its inputs are intact: no later output is stored yet, and the
-             * planner's overlap keeps each output below its own window. */
-            i -= 1;
-        }
-        const int32_t n = per_image - i < 3 ? per_image - i : 3;
-        for (int32_t px = 0; px < 3; ++px) {  /* a short block repeats its first pixel */
-            const int32_t pixel = i + (px < n ? px : 0), oy = pixel / p->out_w, ox = pixel % p->out_w;
-            const int32_t y0 = oy * p->stride_h - p->pad_top, x0 = ox * p->stride_w - p->pad_left;
-            if (direct && y0 >= 0 && y0 + p->filter_h <= p->in_h && x0 >= 0 && x0 * p->in_c + padded_row <= line) {
-                fg_dsp_extend_rows(image + (y0 * p->in_w + x0) * p->in_c, p->filter_h, padded_row, line, x + px);
-            } else {
-                fg_dsp_window(p, image, y0, x0, patch, padded_row);
-                fg_dsp_extend_words(patch, pairs >> 1, x + px);
-            }
-        }
-        fg_dsp_gemm_3(x, weights, pairs, ch, out_c, n, output + i * out_c, &q, narrow);
+/* What a pixel's window is read from. */
+typedef struct {
+    const fg_conv2d_params *p;
+    const int8_t *image;
+    int8_t *patch;  /* a gathered window: 2 * pairs bytes, zeros past depth (their weights are zero too) */
+    int32_t padded_row, line, pairs;
+    int direct;  /* a window inside the image read straight from its rows (the padding's bytes from the same image
+                  * row: their weights are zero) */
+} fg_dsp_folded_input;
+
+static __attribute__((flatten)) void fg_dsp_folded_pairs(const void *context, int32_t pixel, uint32_t *x) {
+    const fg_dsp_folded_input *in = (const fg_dsp_folded_input *)context;
+    const fg_conv2d_params *p = in->p;
+    const int32_t oy = pixel / p->out_w, ox = pixel % p->out_w;
+    const int32_t y0 = oy * p->stride_h - p->pad_top, x0 = ox * p->stride_w - p->pad_left;
+    if (in->direct && y0 >= 0 && y0 + p->filter_h <= p->in_h && x0 >= 0 && x0 * p->in_c + in->padded_row <= in->line) {
+        fg_dsp_extend_rows(in->image + (y0 * p->in_w + x0) * p->in_c, p->filter_h, in->padded_row, in->line, x);
+    } else {
+        fg_dsp_window(p, in->image, y0, x0, in->patch, in->padded_row);
+        fg_dsp_extend_words(in->patch, in->pairs >> 1, x);
     }
+}
+
+/* The pairs of a window of `p`: its filter rows padded to fg_dsp_padded_row's bytes, rounded up to 8 depths. */
+static inline int32_t fg_dsp_folded_window_pairs(const fg_conv2d_params *p) {
+    return ((p->filter_h * fg_dsp_padded_row(p) + 7) >> 3) << 2;
+}
+
+/* How the image is run: the channels' output stages (the weights follow them), the blocks and arrays of
+ * fg/isa/dsp_staged.h (x: tiles tiles of input pairs, w: block staged channel pairs, or none). */
+typedef struct {
+    const fg_dsp_channel *ch;
+    int32_t tiles, block;
+    uint32_t *x, *w;
+} fg_dsp_folded_arrays;
+
+/* One image (params' batches unused); flattened: the tile loop and the extension inlined at both of
+ * fg_dsp_staged_gemm's paths. */
+FG_HOT_LOOP static __attribute__((flatten)) void fg_dsp_folded_image(const fg_conv2d_params *p, const int8_t *image, int8_t *output,
+                                            const fg_dsp_folded_arrays *a) {
+    const int32_t padded_row = fg_dsp_padded_row(p), pairs = fg_dsp_folded_window_pairs(p);
+    const fg_requant_params q = p->requant;  /* a local copy: the int8 stores may alias params */
+    const fg_dsp_channel *ch = a->ch;
+    uint32_t *x = a->x;
+    int8_t patch[2 * FG_DSP_CONV_MAX_PAIRS];  /* 2 * pairs used */
+    memset(patch, 0, 2u * (uint32_t)pairs);
+    memset(x, 0, 3u * sizeof x[0] * (uint32_t)(pairs * a->tiles));  /* the pairs past depth stay zero */
+    const fg_dsp_layer layer = {ch, (const uint32_t *)(ch + p->out_c), p->out_c, pairs, p->out_h * p->out_w,
+                                fg_dsp_all_narrow(ch, p->out_c), &q};
+    const fg_dsp_folded_input in = {p, image, patch, padded_row, p->in_w * p->in_c, pairs,
+                                    p->dilation_h == 1 && p->dilation_w == 1 && padded_row % 4 == 0};
+    fg_dsp_staged_gemm(&layer, a->tiles, a->block, x, a->w, fg_dsp_folded_pairs, &in, output);
 }
 
 #define FG_DSP_PAD_MAX 1024  /* bytes of a padded copy of the image on the stack */
@@ -132,17 +149,16 @@ static int fg_dsp_padded_image(const fg_conv2d_params *p, int32_t *h, int32_t *w
     return 1;
 }
 
-/* params->packed: fg_dsp_channel[out_c], then per channel pair the int16 weight words of filter_h * filter_w * in_c
- * rounded up to 8. A padded image's copy takes at most FG_DSP_PAD_MAX bytes of stack. */
-FG_HOT_LOOP void fg_conv2d_folded_dsp(const fg_conv2d_params *p, const int8_t *input, const int8_t *filter,
-                                      int8_t *output) {
-    (void)filter;
+/* Every image, a padded copy of it first when fg_dsp_padded_image says so. Out of line: the staged arrays' frame
+ * pointer (r7) stays out of the assembly's way. */
+static __attribute__((noinline)) void fg_dsp_folded_run(const fg_conv2d_params *p, const int8_t *input, int8_t *output,
+                              const fg_dsp_folded_arrays *a) {
     const int32_t in_bytes = p->in_h * p->in_w * p->in_c, out_bytes = p->out_h * p->out_w * p->out_c;
     fg_conv2d_params padded;
     int32_t h, w;
     if (!fg_dsp_padded_image(p, &h, &w, &padded)) {
         for (int32_t b = 0; b < p->batches; ++b) {
-            fg_dsp_folded_image(p, input + b * in_bytes, output + b * out_bytes);
+            fg_dsp_folded_image(p, input + b * in_bytes, output + b * out_bytes, a);
         }
         return;
     }
@@ -155,7 +171,29 @@ FG_HOT_LOOP void fg_conv2d_folded_dsp(const fg_conv2d_params *p, const int8_t *i
             fg_dsp_copy(copy + ((y + p->pad_top) * w + p->pad_left) * in_c, input + b * in_bytes + y * p->in_w * in_c,
                         cols * in_c);
         }
-        fg_dsp_folded_image(&padded, copy, output + b * out_bytes);
+        fg_dsp_folded_image(&padded, copy, output + b * out_bytes, a);
     }
+}
+
+/* params->packed: fg_dsp_channel[out_c], then per channel pair the int16 weight words of filter_h * filter_w * in_c
+ * rounded up to 8. A padded image's copy takes at most FG_DSP_PAD_MAX bytes of stack. */
+FG_HOT_LOOP void fg_conv2d_folded_dsp(const fg_conv2d_params *p, const int8_t *input, const int8_t *filter,
+                                      int8_t *output) {
+    (void)filter;
+    uint32_t x[3 * FG_DSP_CONV_MAX_PAIRS];  /* 3 * pairs used: depth <= FG_DSP_CONV_MAX_DEPTH (the lowering's) */
+    const fg_dsp_folded_arrays a = {(const fg_dsp_channel *)p->packed, 1, 0, x, 0};
+    fg_dsp_folded_run(p, input, output, &a);
+}
+
+/* fg_conv2d_folded_dsp with its weights staged (fg/isa/dsp_staged.h). params->packed: the pixel and channel blocks,
+ * then fg_conv2d_folded_dsp's table. */
+FG_HOT_LOOP void fg_conv2d_folded_staged_dsp(const fg_conv2d_params *p, const int8_t *input, const int8_t *filter,
+                                             int8_t *output) {
+    (void)filter;
+    const int32_t *table = (const int32_t *)p->packed, tiles = table[0], block = table[1];
+    const int32_t pairs = fg_dsp_folded_window_pairs(p);
+    uint32_t x[tiles * 3 * pairs], w[block * (8 + 2 * pairs)];
+    const fg_dsp_folded_arrays a = {(const fg_dsp_channel *)(table + FG_DSP_STAGING_WORDS), tiles, block, x, w};
+    fg_dsp_folded_run(p, input, output, &a);
 }
 #endif
