@@ -10,10 +10,8 @@ flash once per pixel block (once per call when one channel block holds every cha
 
 `staging` picks the blocks by the estimate (docs/cycle_model.md's M4 on L4R5-like memory: the wait states saved
 against the copies and the calls added; the channels' output stages are staged with their weights), the arrays
-within the board's stack less STAGING_RESERVE, and only where the instructions the copies and calls add stay within
-EXTRA_INSTRUCTIONS of the layer's: the exact instruction count beside the TFLM + CMSIS-NN anchors has little room
-left (pretrainedResnet_quant 0.377x against 0.38x on the M4). A layer that gains nothing runs POINTWISE or FOLDED
-(the specializer says None).
+within the board's stack less STAGING_RESERVE, each instruction the copies and calls add charged
+CYCLES_PER_INSTRUCTION. A layer that gains nothing so runs POINTWISE or FOLDED (the specializer says None).
 """
 
 from __future__ import annotations
@@ -45,8 +43,10 @@ COPY_INSTRUCTIONS_PER_WORD = 0.5
 # A channel pair's two fg_dsp_channel (staged with its weights), of which each tile's two bias loads are placed in
 # flash by the estimate (the rest are loaded through a pointer read in the same block: placed in RAM).
 CONSTANT_WORDS, BIAS_WORDS = 8, 2
-TILE_INSTRUCTIONS_PER_PAIR, STORE_INSTRUCTIONS = 8, 50  # the SMLAD loop per input pair; a channel pair's outputs
-EXTRA_INSTRUCTIONS = 0.035  # of the layer's instructions, at most, that the staging may add
+# ESTIMATED cycles an instruction the staging adds must save at least: the exact instruction count beside the
+# TFLM + CMSIS-NN anchors has little room left (pretrainedResnet_quant 0.377x against 0.38x on the M4), and on the
+# M7 (caches: no wait states to save) the copies and calls only cost.
+CYCLES_PER_INSTRUCTION = 6
 STAGING_RESERVE = 4096  # stack bytes left to everything else: the kernels' fixed arrays, the calls, an exception
 
 
@@ -57,6 +57,10 @@ class Staging:
     saved: float  # ESTIMATED cycles saved against the weights in place
     extra_instructions: float
     stack: int  # bytes of the two arrays
+
+    @property
+    def gain(self) -> float:
+        return self.saved - CYCLES_PER_INSTRUCTION * self.extra_instructions
 
 
 def _evened(total: int, most: int) -> int:
@@ -79,10 +83,9 @@ def _staged(tiles: int, channel_pairs: int, pairs: int, tile_block: int, pair_bl
 def staging(pixels: int, out_c: int, depth: int, stack_bytes: int) -> Staging | None:
     """The blocks of the staged kernel for a layer of `pixels` output pixels, `out_c` channels and windows of `depth`
     taps (the kernel's, padded) on a board with `stack_bytes` of stack: the most ESTIMATED cycles saved within the
-    stack and EXTRA_INSTRUCTIONS (module docstring); None when no blocking saves any."""
+    stack, less CYCLES_PER_INSTRUCTION per instruction added (module docstring); None when no blocking gains."""
     pairs, tiles, channel_pairs = -(-depth // 8) * 4, -(-pixels // 3), -(-out_c // 2)
     words = (stack_bytes - STAGING_RESERVE) // 4
-    layer = tiles * channel_pairs * (TILE_INSTRUCTIONS_PER_PAIR * pairs + STORE_INSTRUCTIONS)
     best = None
     for tile_block in range(1, tiles + 1):
         tile_block = _evened(tiles, tile_block)
@@ -90,8 +93,7 @@ def staging(pixels: int, out_c: int, depth: int, stack_bytes: int) -> Staging | 
         if pair_block < 1:
             break
         candidate = _staged(tiles, channel_pairs, pairs, tile_block, _evened(channel_pairs, pair_block))
-        if candidate.extra_instructions <= EXTRA_INSTRUCTIONS * layer and candidate.saved > 0 and (
-                best is None or candidate.saved > best.saved):
+        if candidate.gain > 0 and (best is None or candidate.gain > best.gain):
             best = candidate
     return best
 
