@@ -23,14 +23,7 @@ import numpy as np
 from firmware_gen.frontend.ir import Graph, Operator
 from firmware_gen.ops.base import KernelCall
 from firmware_gen.ops.variants import Variant
-from firmware_gen.ops.variants.dsp import (
-    MAX_DEPTH,
-    REQUIRES,
-    channel_constants,
-    interleaved_pairs,
-    packed_call,
-    rows_padded,
-)
+from firmware_gen.ops.variants.dsp import MAX_DEPTH, REQUIRES, packed_call, rows_padded, tile_table
 
 # ESTIMATED cycles of the M4 on L4R5-like memory (bench/published_cycles.py): an int16 weight word read from flash
 # in place (5 wait states x 4 bytes / 8 a flash read), one copied (those waits, LDM + STM: 2 x 9 cycles per 8 words,
@@ -107,10 +100,10 @@ def _tiled_staged(variant_name: str):
         if padded.shape[1] > MAX_DEPTH or chosen is None:
             return None
         weights = np.asarray(graph.tensors[op.inputs[1]].data, dtype=np.int8)
-        constants = channel_constants(graph, op, call, weights.reshape(weights.shape[0], -1))
+        constants, words = tile_table(graph, op, call, weights.reshape(weights.shape[0], -1), padded)
         header = np.array([chosen.tiles, chosen.block], np.int32)
-        staged = packed_call(call, globals()[variant_name], np.concatenate([header, constants.ravel()]),
-                             interleaved_pairs(padded), [op.inputs[0], -1])
+        staged = packed_call(call, globals()[variant_name], np.concatenate([header, constants.ravel()]), words,
+                             [op.inputs[0], -1])
         return replace(staged, run_time_stack=chosen.stack)
     return specialize
 

@@ -66,7 +66,7 @@ static inline __attribute__((always_inline)) void fg_dsp_tiles_in_turn(const fg_
             pixel_pairs(context, start + (px < n ? px : 0), x + px);
         }
         fg_dsp_gemm_3_strided(x, weights, l->pairs, ch, l->out_c, l->out_c, n, output + start * l->out_c, l->q,
-                              l->narrow);
+                              l->narrow, 1);
     }
 }
 
@@ -114,7 +114,7 @@ static inline __attribute__((always_inline)) void fg_dsp_staged_gemm(const fg_ds
                 int32_t n;
                 const int32_t start = fg_dsp_tile_start(i + 3 * t, pixels, &n);
                 fg_dsp_gemm_3_strided(x + 3 * pairs * t, w + 8 * pairs_here, pairs, (const fg_dsp_channel *)w,
-                                      channels, out_c, n, output + start * out_c + 2 * first, l->q, l->narrow);
+                                      channels, out_c, n, output + start * out_c + 2 * first, l->q, l->narrow, 1);
             }
         }
     }
