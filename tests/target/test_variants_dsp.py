@@ -216,6 +216,20 @@ def test_variant_bit_exact_on_m4(variant, cases, portable, tmp_path) -> None:
 
 
 @needs_qemu
+def test_staged_blocks_bit_exact_on_m4(tmp_path) -> None:
+    """Weights that do not fit the stack at once (ops/variants/dsp_staged.py): pixel blocks of 8 to 12 tiles (1x1
+    128 -> 127 on 6x6) and of 6 (3x3 24 -> 61 on 8x8 to 10x10), channel blocks staged again for each pixel block, an
+    odd channel count, a wide channel, short tiles and two images."""
+    rng = np.random.default_rng(23)
+    models = [conv_case(rng, "CONV_2D", (1, 1), 128, 127, widths=(6, 7), heights=(6, 7), wide=k == 1,
+                        output_zero_point=-128 if k == 0 else None) for k in range(2)]
+    models += [conv_case(rng, "CONV_2D", (3, 3), 24, 61, widths=(8, 11), heights=(8, 11), wide=k == 1,
+                         output_zero_point=-128 if k == 0 else None) for k in range(2)]
+    assert_batch_bit_exact(models, "mps2_an386", tmp_path / "build", seed=4,
+                           expect_functions=["fg_conv2d_pointwise_staged_dsp", "fg_conv2d_folded_staged_dsp"])
+
+
+@needs_qemu
 def test_preconditions_not_met_keep_the_portable_kernels(tmp_path) -> None:
     rng = np.random.default_rng(7)
     models = [conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), 6, 0),  # channels not a multiple of 4: the Armv7-M variant

@@ -74,9 +74,9 @@ def channel_constants(graph: Graph, op: Operator, call: KernelCall, taps: np.nda
 
 
 def interleaved_pairs(taps: np.ndarray) -> np.ndarray:
-    """[channels, depth] int8 or int16 -> per channel pair (A, B) and input pair g with depths (k0, k1) (fg/isa/dsp.h) the
-    int16 pair words (A[k0], A[k1]) and (B[k0], B[k1]), as int32: depth padded to a multiple of 8 and the channels to
-    an even count, with zeros."""
+    """[channels, depth] int8 or int16 -> per channel pair (A, B) and input pair g with depths (k0, k1) (fg/isa/dsp.h)
+    the int16 pair words (A[k0], A[k1]) and (B[k0], B[k1]), as int32: depth padded to a multiple of 8 and the channels
+    to an even count, with zeros."""
     channels, depth = taps.shape
     padded = np.zeros((channels + channels % 2, -(-depth // 8) * 8), np.int16)
     padded[:channels, :depth] = taps

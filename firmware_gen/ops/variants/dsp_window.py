@@ -172,11 +172,11 @@ RING_DEPTHWISE = Variant("fg_depthwise_conv2d_3x3_ring_dsp", "fg_depthwise_conv2
                          "SMLABB/SMLATT on doubled int16 weight pairs, SMMULR output stage",
                          overlap_granule=whole_input_pixels)
 RING_CONV = Variant("fg_conv2d_3x3_ring_dsp", "fg_conv2d_folded_s8", REQUIRES, _ring_conv,
-                    "3x3 of 1 or 3 input channels: input rows sign-extended once, 4 output channels per pass, one LDR "
-                    "per tap for all 4 (SMLABB/SMLATT), SMMULR output stage", precedence=2)  # before dsp_staged's
+                    "3x3 of 1 or 3 input channels: input rows sign-extended once, 4 output channels per pass, one LDM "
+                    "of the 4 weights per tap (SMLAD/SMLABB), SMMULR output stage", precedence=2)  # before dsp_staged's
 RING_ONE_CHANNEL = Variant("fg_conv2d_3x3_ring_dsp", "fg_depthwise_conv2d_one_channel_s8", REQUIRES, _ring_one_channel,
                            "one-channel 3x3 depthwise as its CONV_2D: input rows sign-extended once, 4 output "
-                           "channels per pass, one LDR per tap for all 4, SMMULR output stage", precedence=1)
+                           "channels per pass, one LDM of the 4 weights per tap, SMMULR output stage", precedence=1)
 PLANAR_DEPTHWISE = Variant("fg_depthwise_conv2d_planar_dsp", "fg_depthwise_conv2d_3x3_s8", REQUIRES,
                            _planar_depthwise, "channel by channel on int16 rows, 2 outputs per pass of SMLAD on "
                            "paired taps, SMMULR output stage on doubled weights", overlap_granule=whole_input_pixels)

@@ -425,46 +425,31 @@ typedef struct {
         :                                                                                                           \
         : "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "lr", "cc", "memory")
 
+/* A function `name`(x, w, job) running FG_DSP_TILE_STORE with OUT, the check of the clamp and its block. */
+#define FG_DSP_TILE_STORE_FUNCTION(name, OUT, FULL_CHECK, CLAMP_BLOCK)                                   \
+    static __attribute__((noinline, unused)) void name(const uint32_t *x, const uint32_t *w,            \
+                                                       const fg_dsp_job *job) {                         \
+        register const uint32_t *rx __asm__("r0") = x;                                                 \
+        register const uint32_t *rw __asm__("r1") = w;                                                 \
+        register const fg_dsp_job *rj __asm__("r2") = job;                                             \
+        FG_DSP_TILE_STORE(OUT, FULL_CHECK, CLAMP_BLOCK);                                               \
+    }
+#define FG_DSP_CLAMP_CHECK "ldr r10, [%[job], #24]\n\tcmp r10, #0\n\tbeq 2f\n\t"
+
 /* The 3 x 2 tile of fg_dsp_tile_3x2 for job->pairs pairs of narrow channels in turn (their weight blocks one after
  * the other), the bias loaded and the output stage fused while the accumulators are in registers: per output
  * LSL + SMMULR + 3 for the rounding shift (relu: LSL + SMMLAR + ASR), the clamp (one SSAT when it is all of int8),
  * STRB. */
-static __attribute__((noinline, unused)) void fg_dsp_tile_store(const uint32_t *x, const uint32_t *w,
-                                                                const fg_dsp_job *job) {
-    register const uint32_t *rx __asm__("r0") = x;
-    register const uint32_t *rw __asm__("r1") = w;
-    register const fg_dsp_job *rj __asm__("r2") = job;
-    FG_DSP_TILE_STORE(FG_DSP_NARROW, "ldr r10, [%[job], #24]\n\tcmp r10, #0\n\tbeq 2f\n\t", FG_DSP_CLAMP_BLOCK);
-}
-
+FG_DSP_TILE_STORE_FUNCTION(fg_dsp_tile_store, FG_DSP_NARROW, FG_DSP_CLAMP_CHECK, FG_DSP_CLAMP_BLOCK)
 /* fg_dsp_tile_store for a layer whose output zero point is -128 and clamp all of int8: no rounding correction of
  * negative values (they clamp to -128 either way) and no check of the clamp. */
-static __attribute__((noinline, unused)) void fg_dsp_tile_store_relu(const uint32_t *x, const uint32_t *w,
-                                                                     const fg_dsp_job *job) {
-    register const uint32_t *rx __asm__("r0") = x;
-    register const uint32_t *rw __asm__("r1") = w;
-    register const fg_dsp_job *rj __asm__("r2") = job;
-    FG_DSP_TILE_STORE(FG_DSP_RELU, "", "");
-}
-
-/* fg_dsp_tile_store and fg_dsp_tile_store_relu on doubled accumulators (the channels' weights and biases doubled at
- * generation time: 2 acc fits a narrow channel's), SMMULR or SMMLAR without the LSL. */
-static __attribute__((noinline, unused)) void fg_dsp_tile_store_doubled(const uint32_t *x, const uint32_t *w,
-                                                                        const fg_dsp_job *job) {
-    register const uint32_t *rx __asm__("r0") = x;
-    register const uint32_t *rw __asm__("r1") = w;
-    register const fg_dsp_job *rj __asm__("r2") = job;
-    FG_DSP_TILE_STORE(FG_DSP_NARROW_DOUBLED, "ldr r10, [%[job], #24]\n\tcmp r10, #0\n\tbeq 2f\n\t",
-                      FG_DSP_CLAMP_BLOCK);
-}
-
-static __attribute__((noinline, unused)) void fg_dsp_tile_store_relu_doubled(const uint32_t *x, const uint32_t *w,
-                                                                             const fg_dsp_job *job) {
-    register const uint32_t *rx __asm__("r0") = x;
-    register const uint32_t *rw __asm__("r1") = w;
-    register const fg_dsp_job *rj __asm__("r2") = job;
-    FG_DSP_TILE_STORE(FG_DSP_RELU_DOUBLED, "", "");
-}
+FG_DSP_TILE_STORE_FUNCTION(fg_dsp_tile_store_relu, FG_DSP_RELU, "", "")
+/* The two on doubled accumulators (the channels' weights and biases doubled at generation time: 2 acc fits a narrow
+ * channel's), SMMULR or SMMLAR without the LSL. */
+FG_DSP_TILE_STORE_FUNCTION(fg_dsp_tile_store_doubled, FG_DSP_NARROW_DOUBLED, FG_DSP_CLAMP_CHECK, FG_DSP_CLAMP_BLOCK)
+FG_DSP_TILE_STORE_FUNCTION(fg_dsp_tile_store_relu_doubled, FG_DSP_RELU_DOUBLED, "", "")
+#undef FG_DSP_TILE_STORE_FUNCTION
+#undef FG_DSP_CLAMP_CHECK
 #undef FG_DSP_TILE_STORE
 #undef FG_DSP_NARROW
 #undef FG_DSP_NARROW_DOUBLED
