@@ -74,9 +74,9 @@ def channel_constants(graph: Graph, op: Operator, call: KernelCall, taps: np.nda
 
 
 def interleaved_pairs(taps: np.ndarray) -> np.ndarray:
-    """[channels, depth] int8 -> per channel pair (A, B) and input pair g with depths (k0, k1) (fg/isa/dsp.h) the
-    int16 pair words (A[k0], A[k1]) and (B[k0], B[k1]), as int32: depth padded to a multiple of 8 and the channels to
-    an even count, with zeros."""
+    """[channels, depth] int8 or int16 -> per channel pair (A, B) and input pair g with depths (k0, k1) (fg/isa/dsp.h)
+    the int16 pair words (A[k0], A[k1]) and (B[k0], B[k1]), as int32: depth padded to a multiple of 8 and the channels
+    to an even count, with zeros."""
     channels, depth = taps.shape
     padded = np.zeros((channels + channels % 2, -(-depth // 8) * 8), np.int16)
     padded[:channels, :depth] = taps
@@ -124,21 +124,32 @@ def rows_padded(weights: np.ndarray) -> np.ndarray:
     return padded.reshape(outputs, -1)
 
 
+def tile_table(graph: Graph, op: Operator, call: KernelCall, taps: np.ndarray, padded: np.ndarray,
+               folded: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The 3 x 2 tile's channel constants and weight words (interleaved_pairs) for the [channels, taps] filter and its
+    kernel's depth order `padded`: a narrow channel's bias and weights doubled (doubled_constants), so that the tile's
+    output stage is SMMULR or SMMLAR without a shift."""
+    constants, narrow = doubled_constants(graph, op, call, taps, folded)
+    doubled = padded.astype(np.int16) * np.where(narrow, 2, 1).astype(np.int16)[:, None]
+    return constants, interleaved_pairs(doubled)
+
+
 def _tiled(variant_name: str):
     """The specializer of a CONV_2D variant on the 3 x 2 tile (1x1 or im2col: the same weight layout)."""
     def specialize(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
         padded = rows_padded(np.asarray(graph.tensors[op.inputs[1]].data, dtype=np.int8))
         if padded.shape[1] > MAX_DEPTH:
             return None
-        constants = channel_constants(graph, op, call, _conv_taps(graph, op))
-        return packed_call(call, globals()[variant_name], constants, interleaved_pairs(padded), [op.inputs[0], -1])
+        constants, words = tile_table(graph, op, call, _conv_taps(graph, op), padded)
+        return packed_call(call, globals()[variant_name], constants, words, [op.inputs[0], -1])
     return specialize
 
 
-def doubled_constants(graph: Graph, op: Operator, call: KernelCall, taps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def doubled_constants(graph: Graph, op: Operator, call: KernelCall, taps: np.ndarray,
+                      folded_bias: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """channel_constants with a narrow channel's bias doubled (its int16 weights are doubled too: the accumulator is
     2 acc, which fits, and SMMULR alone is the high multiply), and which channels are narrow."""
-    constants = channel_constants(graph, op, call, taps).astype(np.int64)
+    constants = channel_constants(graph, op, call, taps, folded_bias).astype(np.int64)
     narrow = constants[:, 3] != WIDE
     constants[:, 0] = np.where(narrow, constants[:, 0] * 2, constants[:, 0])
     return (constants & 0xFFFFFFFF).astype(np.uint32).view(np.int32), narrow  # a dead channel's doubled bias wraps
@@ -154,8 +165,7 @@ def _depthwise_one_channel(graph: Graph, op: Operator, call: KernelCall) -> Kern
         return None
     taps = filters.reshape(filters.shape[0], -1)
     folded = folded_bias(graph, op, graph.tensors[op.inputs[0]], taps).values
-    constants = channel_constants(graph, op, call, taps, folded)
-    words = interleaved_pairs(rows_padded(filters))
+    constants, words = tile_table(graph, op, call, taps, rows_padded(filters), folded)
     return packed_call(call, DEPTHWISE_ONE_CHANNEL, constants, words, [op.inputs[0]])
 
 
@@ -172,8 +182,7 @@ def _one_channel_conv(graph: Graph, op: Operator, call: KernelCall) -> KernelCal
     filters = _one_channel_filters(graph, op)
     if filters is None:
         return None
-    constants = channel_constants(graph, op, call, filters.reshape(filters.shape[0], -1))
-    words = interleaved_pairs(rows_padded(filters))
+    constants, words = tile_table(graph, op, call, filters.reshape(filters.shape[0], -1), rows_padded(filters))
     return packed_call(call, FOLDED_ONE_CHANNEL, constants, words, [op.inputs[0], -1])
 
 

@@ -104,21 +104,18 @@ def _ring_conv_call(graph: Graph, op: Operator, call: KernelCall, filters: np.nd
 
 def conv_ring_groups(filters: np.ndarray, constants: np.ndarray) -> np.ndarray:
     """fg_conv2d_3x3_ring_dsp's table for [out_c, 3, 3, in_c] filters (every channel narrow): per group of four
-    channels the constants of ring_groups, then (doubled int16 halves, the low one first) per window row i and pair p
-    of its 3 in_c taps each channel's (w[i][2p], w[i][2p + 1]), then each channel's (last tap of row 0, of row 1) and
-    (last tap of row 2, 0)."""
+    channels the constants of ring_groups, then (doubled int16 halves, the low one first) per window row i: per pair p
+    of its 3 in_c taps each channel's (w[i][2p], w[i][2p + 1]), then each channel's (last tap of row i, 0): the order
+    the kernel's LDM walks them, four words (one per channel) a tap."""
     out_c = filters.shape[0]
     rows = filters.astype(np.int64).reshape(out_c, 3, -1) * 2  # [channel, row, 3 in_c taps]
     pairs = rows.shape[2] // 2
     low, high = rows[:, :, 0:2 * pairs:2], rows[:, :, 1:2 * pairs:2]
     pair_words = (low & 0xFFFF) | ((high & 0xFFFF) << 16)  # [channel, row, pair]
-    last = rows[:, :, -1] & 0xFFFF
-    single_words = np.stack([last[:, 0] | (last[:, 1] << 16), last[:, 2]], axis=1)  # [channel, 2]
+    row_words = np.concatenate([pair_words, rows[:, :, -1:] & 0xFFFF], axis=2)  # [channel, row, pairs + 1]
     groups = out_c // 4
-    pair_part = pair_words.reshape(groups, 4, 3, pairs).transpose(0, 2, 3, 1).reshape(groups, -1)
-    single_part = single_words.reshape(groups, 4, 2).transpose(0, 2, 1).reshape(groups, -1)
-    words = np.concatenate([pair_part, single_part], axis=1).astype(np.uint32).view(np.int32)
-    return np.concatenate([ring_group_constants(constants), words], axis=1).ravel()
+    words = row_words.reshape(groups, 4, 3, pairs + 1).transpose(0, 2, 3, 1).reshape(groups, -1)
+    return np.concatenate([ring_group_constants(constants), words.astype(np.uint32).view(np.int32)], axis=1).ravel()
 
 
 def _ring_conv(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
@@ -175,11 +172,11 @@ RING_DEPTHWISE = Variant("fg_depthwise_conv2d_3x3_ring_dsp", "fg_depthwise_conv2
                          "SMLABB/SMLATT on doubled int16 weight pairs, SMMULR output stage",
                          overlap_granule=whole_input_pixels)
 RING_CONV = Variant("fg_conv2d_3x3_ring_dsp", "fg_conv2d_folded_s8", REQUIRES, _ring_conv,
-                    "3x3 of 1 or 3 input channels: input rows sign-extended once, 4 output channels per pass, one LDR "
-                    "per tap for all 4 (SMLABB/SMLATT), SMMULR output stage", precedence=1)
+                    "3x3 of 1 or 3 input channels: input rows sign-extended once, 4 output channels per pass, one LDM "
+                    "of the 4 weights per tap (SMLAD/SMLABB), SMMULR output stage", precedence=2)  # before dsp_staged's
 RING_ONE_CHANNEL = Variant("fg_conv2d_3x3_ring_dsp", "fg_depthwise_conv2d_one_channel_s8", REQUIRES, _ring_one_channel,
                            "one-channel 3x3 depthwise as its CONV_2D: input rows sign-extended once, 4 output "
-                           "channels per pass, one LDR per tap for all 4, SMMULR output stage", precedence=1)
+                           "channels per pass, one LDM of the 4 weights per tap, SMMULR output stage", precedence=1)
 PLANAR_DEPTHWISE = Variant("fg_depthwise_conv2d_planar_dsp", "fg_depthwise_conv2d_3x3_s8", REQUIRES,
                            _planar_depthwise, "channel by channel on int16 rows, 2 outputs per pass of SMLAD on "
                            "paired taps, SMMULR output stage on doubled weights", overlap_granule=whole_input_pixels)

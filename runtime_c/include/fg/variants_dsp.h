@@ -22,10 +22,17 @@ void fg_conv2d_pointwise_dsp(const fg_conv2d_params *params, const int8_t *input
 void fg_conv2d_folded_dsp(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter,
                           int8_t *output);
 
+/* The same two with their weights staged in RAM (the stack) a block of channel pairs at a time, each block read by a
+ * block of pixels' tiles (fg/isa/dsp_staged.h): flash read fewer times. */
+void fg_conv2d_pointwise_staged_dsp(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter,
+                                    int8_t *output);
+void fg_conv2d_folded_staged_dsp(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter,
+                                 int8_t *output);
+
 /* fg_conv2d_folded_s8 (and fg_depthwise_conv2d_one_channel_s8, its one-channel case) for a 3x3 filter, dilation 1,
  * stride_w 1 or 2, in_c 1 or 3, out_c a multiple of 4 up to FG_DSP_CONV_RING_MAX_OUT, every channel narrow, the clamp
  * all of int8 and padded rows of at most FG_DSP_CONV_RING_COLUMNS columns: the three input rows of an output row
- * sign-extended once into a buffer on the stack, four output channels per pass, one LDR per tap for all four. */
+ * sign-extended once into a buffer on the stack, four output channels per pass, one LDM of their weights per tap. */
 #define FG_DSP_CONV_RING_COLUMNS 98
 #define FG_DSP_CONV_RING_MAX_OUT 16
 void fg_conv2d_3x3_ring_dsp(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter,

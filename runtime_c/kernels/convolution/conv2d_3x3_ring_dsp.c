@@ -10,52 +10,79 @@
  * is one): the three input rows of the current output row sign-extended once to int16 in a buffer on the stack (the
  * padding holding the input zero point), so that a window's row is 3 * in_c consecutive halfwords: in_c + (in_c - 1)
  * / 2 words of two inputs, each feeding one SMLAD per output channel, and one more input (the bottom half of the
- * next word) for SMLABB / SMLABT. Four output channels per pass, their weight words read two at a time by LDRD at
- * offsets known to the assembler. */
+ * next word) for SMLABB. Four output channels per pass, their weight words in the order the taps read them, four at
+ * a time by one LDM that walks them; the inputs' words two at a time by LDR pairs that pipeline. */
 
 #define FG_DSP_CONV_RING_ROW(ic) (2 * (ic) * FG_DSP_CONV_RING_COLUMNS)  /* bytes of a buffer row */
+#define FG_DSP_CONV_RING_X(ic, i, k) \
+    "[%[x], #(" #i " * 2 * " #ic " * " FG_DSP_RING_XSTR(FG_DSP_CONV_RING_COLUMNS) " + 4 * (" #k "))]"
+/* The four channels' weight words of the next tap (pair), each against the inputs' word `in`. */
+#define FG_DSP_CONV_RING_TAP(in, op)                \
+    "ldm %[w]!, {r9, r10, r11, r12}\n\t"            \
+    op " r4, " in ", r9, r4\n\t"                    \
+    op " r5, " in ", r10, r5\n\t"                   \
+    op " r6, " in ", r11, r6\n\t"                   \
+    op " r7, " in ", r12, r7\n\t"
+/* Words k and k + 1 of window row i: two pairs. */
+#define FG_DSP_CONV_RING_TWO(ic, i, k)                                                   \
+    "ldr r8, " FG_DSP_CONV_RING_X(ic, i, k) "\n\t"                                     \
+    "ldr lr, " FG_DSP_CONV_RING_X(ic, i, k + 1) "\n\t"                                 \
+    FG_DSP_CONV_RING_TAP("r8", "smlad") FG_DSP_CONV_RING_TAP("lr", "smlad")
+/* Window row i of one input channel: its pair, then its last tap (the next word's bottom half). */
+#define FG_DSP_CONV_RING_ROW1(i)                                                         \
+    "ldr r8, " FG_DSP_CONV_RING_X(1, i, 0) "\n\t"                                      \
+    "ldr lr, " FG_DSP_CONV_RING_X(1, i, 1) "\n\t"                                      \
+    FG_DSP_CONV_RING_TAP("r8", "smlad") FG_DSP_CONV_RING_TAP("lr", "smlabb")
+/* Window row i of three input channels: four pairs, then the last tap. */
+#define FG_DSP_CONV_RING_ROW3(i)                                                         \
+    FG_DSP_CONV_RING_TWO(3, i, 0) FG_DSP_CONV_RING_TWO(3, i, 2)                          \
+    "ldr r8, " FG_DSP_CONV_RING_X(3, i, 4) "\n\t"                                      \
+    FG_DSP_CONV_RING_TAP("r8", "smlabb")
+#define FG_DSP_CONV_RING_TAPS(ROW) ROW(0) ROW(1) ROW(2)
+/* Bytes of a group's weight words: three window rows of (3 in_c - 1) / 2 pairs and the last tap, 16 bytes a tap. */
+#define FG_DSP_CONV_RING_WEIGHT_BYTES(ic) (16 * 3 * ((3 * (ic) - 1) / 2 + 1))
 
-/* Pair p of window row i (ic input channels): the inputs' word, then the four channels' weight words. */
-#define FG_DSP_CONV_RING_PAIR(ic, i, p)                                                                        \
-    "ldr r8, [%[x], #(" #i " * 2 * " #ic " * " FG_DSP_RING_XSTR(FG_DSP_CONV_RING_COLUMNS) " + 4 * " #p ")]\n\t" \
-    "ldrd r10, r11, [%[w], #(64 + 16 * (" #i " * (3 * " #ic " / 2) + " #p "))]\n\t"                            \
-    "smlad r4, r8, r10, r4\n\t"                                                                                \
-    "smlad r5, r8, r11, r5\n\t"                                                                                \
-    "ldrd r10, r11, [%[w], #(64 + 16 * (" #i " * (3 * " #ic " / 2) + " #p ") + 8)]\n\t"                        \
-    "smlad r6, r8, r10, r6\n\t"                                                                                \
-    "smlad r7, r8, r11, r7\n\t"
-/* The last input of window row i against the half `half` (b: rows 0 and 2, t: row 1) of the single-tap words. */
-#define FG_DSP_CONV_RING_SINGLE(ic, i, half)                                                                   \
-    "ldr r8, [%[x], #(" #i " * 2 * " #ic " * " FG_DSP_RING_XSTR(FG_DSP_CONV_RING_COLUMNS) " + 4 * (3 * " #ic   \
-    " / 2))]\n\t"                                                                                              \
-    "ldrd r10, r11, [%[w], #(64 + 16 * 3 * (3 * " #ic " / 2) + 16 * (" #i " / 2))]\n\t"                        \
-    "smlab" #half " r4, r8, r10, r4\n\t"                                                                       \
-    "smlab" #half " r5, r8, r11, r5\n\t"                                                                       \
-    "ldrd r10, r11, [%[w], #(64 + 16 * 3 * (3 * " #ic " / 2) + 16 * (" #i " / 2) + 8)]\n\t"                    \
-    "smlab" #half " r6, r8, r10, r6\n\t"                                                                       \
-    "smlab" #half " r7, r8, r11, r7\n\t"
-#define FG_DSP_CONV_RING_ROW1(i, half) FG_DSP_CONV_RING_PAIR(1, i, 0) FG_DSP_CONV_RING_SINGLE(1, i, half)
-#define FG_DSP_CONV_RING_ROW3(i, half)                                                                  \
-    FG_DSP_CONV_RING_PAIR(3, i, 0) FG_DSP_CONV_RING_PAIR(3, i, 1) FG_DSP_CONV_RING_PAIR(3, i, 2)         \
-    FG_DSP_CONV_RING_PAIR(3, i, 3) FG_DSP_CONV_RING_SINGLE(3, i, half)
-#define FG_DSP_CONV_RING_TAPS(ROW) ROW(0, b) ROW(1, t) ROW(2, b)
+/* The output rows' pixels: the biases by one LDM, the taps (the weights walked by w from FG_DSP_RING_WEIGHTS), then
+ * per output an LDM of its constants (r11 walking them) and OUT; w back at the group, x advanced `advance` bytes,
+ * out the output's channels. */
+#define FG_DSP_CONV_RING_ASM(ROW, OUT, ic, advance)                                                      \
+    __asm__ volatile(                                                                                    \
+        "ldr r12, %[step]\n\t"                                                                           \
+        "push {r12}\n"                                                                                   \
+        "1:\n\t"                                                                                         \
+        "ldm %[w], {r4-r7}\n\t"                                                                          \
+        "add %[w], %[w], #" FG_DSP_RING_XSTR(FG_DSP_RING_WEIGHTS) "\n\t"                                 \
+        FG_DSP_CONV_RING_TAPS(ROW)                                                                       \
+        "sub r11, %[w], #(" FG_DSP_RING_XSTR(FG_DSP_CONV_RING_WEIGHT_BYTES(ic)) " + "                    \
+        FG_DSP_RING_XSTR(FG_DSP_RING_WEIGHTS) " - 16)\n\t"                                               \
+        OUT("r4", 0) OUT("r5", 1) OUT("r6", 2) OUT("r7", 3)                                              \
+        "sub %[w], r11, #" FG_DSP_RING_XSTR(FG_DSP_RING_WEIGHTS) "\n\t"                                  \
+        "add %[x], %[x], #" advance "\n\t"                                                               \
+        "ldr r12, [sp]\n\t"                                                                              \
+        "add %[out], %[out], r12\n\t"                                                                    \
+        "subs %[n], %[n], #1\n\t"                                                                        \
+        "bne 1b\n\t"                                                                                     \
+        "add sp, sp, #4\n\t"                                                                             \
+        : [x] "+r"(rx), [out] "+r"(ro), [w] "+r"(rw), [n] "+r"(rn)                                      \
+        : [step] "m"(step)                                                                               \
+        : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "lr", "cc", "memory")
 
 #define FG_DSP_CONV_RING_STRIDES(ROW, OUT, ic)                                              \
     if (stride == 1) {                                                                     \
-        FG_DSP_RING_ASM(FG_DSP_CONV_RING_TAPS(ROW), OUT, FG_DSP_RING_XSTR(2 * ic));         \
+        FG_DSP_CONV_RING_ASM(ROW, OUT, ic, FG_DSP_RING_XSTR(2 * ic));                       \
     } else {                                                                               \
-        FG_DSP_RING_ASM(FG_DSP_CONV_RING_TAPS(ROW), OUT, FG_DSP_RING_XSTR(4 * ic));         \
+        FG_DSP_CONV_RING_ASM(ROW, OUT, ic, FG_DSP_RING_XSTR(4 * ic));                       \
     }
 
-/* One output row of one group: per pixel and window row (3 in_c - 1) / 2 x (LDR + 2 LDRD + 4 SMLAD) and LDR + 2
- * LDRD + 4 SMLABx, then the output stage of fg/isa/dsp_ring.h. x: the first window's top left in the buffer;
- * stride: stride_w, 1 or 2; ic: in_c, 1 or 3. */
+/* One output row of one group: per pixel and window row (3 in_c - 1) / 2 x (LDR + LDM + 4 SMLAD) and LDR + LDM + 4
+ * SMLABB, then the output stage of fg/isa/dsp_ring.h. x: the first window's top left in the buffer; stride:
+ * stride_w, 1 or 2; ic: in_c, 1 or 3; count: the row's pixels (>= 1); step: the output's channels. */
 static __attribute__((noinline)) void fg_dsp_conv_ring_row(const int16_t *x, const uint32_t *w, int8_t *out,
-                                                           const fg_dsp_ring_job *job, int relu, int stride, int ic) {
+                                                           int32_t count, int32_t step, int relu, int stride, int ic) {
     register const int16_t *rx __asm__("r0") = x;
     register const uint32_t *rw __asm__("r1") = w;
+    register int32_t rn __asm__("r2") = count;
     register int8_t *ro __asm__("r3") = out;
-    register const fg_dsp_ring_job *rj __asm__("r12") = job;
     if (ic == 1 && relu) {
         FG_DSP_CONV_RING_STRIDES(FG_DSP_CONV_RING_ROW1, FG_DSP_RING_OUT_RELU, 1)
     } else if (ic == 1) {
@@ -67,11 +94,13 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_row(const int16_t *x, con
     }
 }
 #undef FG_DSP_CONV_RING_STRIDES
+#undef FG_DSP_CONV_RING_ASM
 #undef FG_DSP_CONV_RING_TAPS
 #undef FG_DSP_CONV_RING_ROW3
 #undef FG_DSP_CONV_RING_ROW1
-#undef FG_DSP_CONV_RING_SINGLE
-#undef FG_DSP_CONV_RING_PAIR
+#undef FG_DSP_CONV_RING_TWO
+#undef FG_DSP_CONV_RING_TAP
+#undef FG_DSP_CONV_RING_X
 
 /* Input row y (any row: a row in the padding gets the zero point) into the buffer row at dst's image columns. */
 static void fg_dsp_conv_ring_extend(const fg_conv2d_params *p, const int8_t *image, int32_t y, int16_t zero_point,
@@ -117,15 +146,14 @@ static void fg_dsp_conv_ring_padding(const fg_conv2d_params *p, int16_t zero_poi
 /* The work of fg_conv2d_3x3_ring_dsp, the buffer and the groups' constants on its own stack frame. */
 static __attribute__((noinline)) void fg_dsp_conv_ring_run(const fg_conv2d_params *p, const int8_t *input,
                                                            int8_t *output) {
-    const int32_t ic = p->in_c, groups = p->out_c / 4, group_words = 16 + 4 * (3 * (3 * ic / 2) + 2);
+    const int32_t ic = p->in_c, groups = p->out_c / 4, group_words = 16 + FG_DSP_CONV_RING_WEIGHT_BYTES(ic) / 4;
     const int32_t row_halves = ic * FG_DSP_CONV_RING_COLUMNS;
-    uint32_t w[FG_DSP_CONV_RING_MAX_OUT / 4 * (16 + 4 * (3 * 4 + 2))];  /* in RAM: every pixel reads them */
+    uint32_t w[FG_DSP_CONV_RING_MAX_OUT / 4 * (16 + FG_DSP_CONV_RING_WEIGHT_BYTES(3) / 4)];  /* in RAM: every pixel reads them */
     memcpy(w, p->packed, (size_t)(groups * group_words) * sizeof w[0]);
     const int16_t zero_point = (int16_t)-p->requant.input_offset;
     uint32_t words[3 * 3 * FG_DSP_CONV_RING_COLUMNS / 2 + 1];  /* the window's rows and what the last reads past */
     int16_t *rows = (int16_t *)words;
     fg_dsp_conv_ring_padding(p, zero_point, rows);  /* the padding's columns keep it */
-    const fg_dsp_ring_job job = {p->out_c, p->out_w, 1, 0};
     const int relu = p->requant.output_offset == -128;
     for (int32_t b = 0; b < p->batches; ++b) {
         const int8_t *image = input + b * p->in_h * p->in_w * ic;
@@ -138,15 +166,16 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_run(const fg_conv2d_param
                 fg_dsp_conv_ring_extend(p, image, top + i, zero_point, rows + i * row_halves);
             }
             for (int32_t g = 0; g < groups; ++g) {
-                fg_dsp_conv_ring_row(rows, w + g * group_words, out + 4 * g, &job, relu, p->stride_w, ic);
+                fg_dsp_conv_ring_row(rows, w + g * group_words, out + 4 * g, p->out_w, p->out_c, relu, p->stride_w,
+                                     ic);
             }
         }
     }
 }
 
 /* params->packed: per group of four output channels k .. k + 3 the constants of fg/isa/dsp_ring.h, then, doubled,
- * per window row i and pair p of its 3 in_c taps (in (column, channel) order) the words (w_k[2p], w_k[2p + 1]) of
- * each channel k, then each channel's words (last tap of row 0, of row 1) and (last tap of row 2, 0). The generator checks: a 3x3 filter,
+ * per window row i: per pair p of its 3 in_c taps (in (column, channel) order) the words (w_k[2p], w_k[2p + 1]) of
+ * each channel k, then each channel's word (last tap of row i, 0). The generator checks: a 3x3 filter,
  * dilation 1, stride_w 1 or 2, in_c 1 or 3, out_c a multiple of 4 and at most FG_DSP_CONV_RING_MAX_OUT, every
  * channel narrow, the clamp all of int8, and the padded row within FG_DSP_CONV_RING_COLUMNS. The output rows are
  * written in order, each after the input rows its windows read: what the portable kernel's order allows. */

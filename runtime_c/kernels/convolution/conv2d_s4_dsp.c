@@ -96,7 +96,7 @@ static void fg_s4_block_dsp(const fg_conv2d_params *p, const uint32_t *x, int32_
     const fg_dsp_channel *ch = fg_s4_channels(p) + 2 * first;
     for (int32_t t = 0; t < tiles; ++t, x += 3 * pairs, output += 3 * out_c) {
         fg_dsp_gemm_3_strided(x, w, pairs, ch, channels, out_c, t + 1 < tiles ? 3 : pixels, output + 2 * first,
-                              &p->requant, narrow);
+                              &p->requant, narrow, 0);
     }
 }
 

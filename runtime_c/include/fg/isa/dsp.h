@@ -268,7 +268,7 @@ static inline void fg_dsp_bias_3x2(const fg_dsp_channel *ch, int32_t c, int32_t 
 
 /* What fg_dsp_tile_store needs besides the pixels' pairs and the weights. */
 typedef struct {
-    int32_t rest;                /* the input pairs after the first, >= 3 */
+    int32_t passes;              /* of sixteen input pairs: the pairs after the first (>= 3) rounded up */
     const fg_dsp_channel *ch;    /* the pair's two channels, both narrow */
     int8_t *out;                 /* pixel 0's output of the first channel */
     int32_t stride;              /* from one pixel's outputs to the next */
@@ -276,15 +276,13 @@ typedef struct {
     int32_t full;                /* the clamp is all of int8 */
     const uint32_t *x;           /* the pixels' first pairs, where each tile starts again */
     const fg_dsp_channel *end;   /* past the last channel pair run (ch and out advance pair by pair) */
+    int32_t entry;               /* the pairs after the first % 16: where the first pass enters */
 } fg_dsp_job;
 
 /* The input pairs of FG_DSP_TILE_STORE's tile after its first (which starts the accumulators from the biases):
- * their count (>= 3, in the job register) % 16 enters the pass of sixteen pairs that far from its end (TBB), the
- * job register then counting the passes; r3 free on entry. */
+ * their count % 16 (in r3) enters the pass of sixteen pairs that far from its end (TBB), the job register counting the
+ * passes. */
 #define FG_DSP_TILE_PAIRS_16                  \
-    "and r3, %[job], #15\n\t"                 \
-    "add %[job], %[job], #15\n\t"             \
-    "lsr %[job], %[job], #4\n\t"              \
     "tbb [pc, r3]\n"                          \
     "5:\n\t"                                  \
     ".byte (10f - 5b) / 2\n\t"                \
@@ -343,17 +341,17 @@ typedef struct {
     "ssat " acc ", #8, " acc "\n\t"                     \
     "strb " acc ", [r8, #" #byte "]\n\t"
 
-#define FG_DSP_NARROW(r)                 \
-    "lsl " r ", " r ", #1\n\t"           \
+#define FG_DSP_NARROW_DOUBLED(r)         \
     "smmulr " r ", " r ", r10\n\t"       \
     "add lr, " r ", r11\n\t"             \
     "add " r ", lr, " r ", asr #31\n\t"  \
     "asr " r ", " r ", r12\n\t"
+#define FG_DSP_NARROW(r) "lsl " r ", " r ", #1\n\t" FG_DSP_NARROW_DOUBLED(r)
 /* SMMLAR adds the offset on the way (no rounding correction to need v alone). */
-#define FG_DSP_RELU(r)                   \
-    "lsl " r ", " r ", #1\n\t"           \
+#define FG_DSP_RELU_DOUBLED(r)           \
     "smmlar " r ", " r ", r10, r11\n\t"  \
     "asr " r ", " r ", r12\n\t"
+#define FG_DSP_RELU(r) "lsl " r ", " r ", #1\n\t" FG_DSP_RELU_DOUBLED(r)
 #define FG_DSP_CLAMP(r)                  \
     "cmp " r ", r10\n\t"                 \
     "it lt\n\t"                          \
@@ -385,6 +383,7 @@ typedef struct {
         "smlad r8, r11, r3, r7\n\t"                                                                                 \
         "smlad r9, r12, r3, r7\n\t"                                                                                 \
         "smlad r7, r10, r3, r7\n\t"                                                                                 \
+        "ldr r3, [%[job], #36]\n\t"                                                                                \
         "ldr %[job], [%[job], #0]\n\t"                                                                              \
         FG_DSP_TILE_PAIRS_16                                                                                        \
         "ldr %[job], [sp]\n\t"                                                                                      \
@@ -426,48 +425,55 @@ typedef struct {
         :                                                                                                           \
         : "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "lr", "cc", "memory")
 
+/* A function `name`(x, w, job) running FG_DSP_TILE_STORE with OUT, the check of the clamp and its block. */
+#define FG_DSP_TILE_STORE_FUNCTION(name, OUT, FULL_CHECK, CLAMP_BLOCK)                                   \
+    static __attribute__((noinline, unused)) void name(const uint32_t *x, const uint32_t *w,            \
+                                                       const fg_dsp_job *job) {                         \
+        register const uint32_t *rx __asm__("r0") = x;                                                 \
+        register const uint32_t *rw __asm__("r1") = w;                                                 \
+        register const fg_dsp_job *rj __asm__("r2") = job;                                             \
+        FG_DSP_TILE_STORE(OUT, FULL_CHECK, CLAMP_BLOCK);                                               \
+    }
+#define FG_DSP_CLAMP_CHECK "ldr r10, [%[job], #24]\n\tcmp r10, #0\n\tbeq 2f\n\t"
+
 /* The 3 x 2 tile of fg_dsp_tile_3x2 for job->pairs pairs of narrow channels in turn (their weight blocks one after
  * the other), the bias loaded and the output stage fused while the accumulators are in registers: per output
  * LSL + SMMULR + 3 for the rounding shift (relu: LSL + SMMLAR + ASR), the clamp (one SSAT when it is all of int8),
  * STRB. */
-static __attribute__((noinline, unused)) void fg_dsp_tile_store(const uint32_t *x, const uint32_t *w,
-                                                                const fg_dsp_job *job) {
-    register const uint32_t *rx __asm__("r0") = x;
-    register const uint32_t *rw __asm__("r1") = w;
-    register const fg_dsp_job *rj __asm__("r2") = job;
-    FG_DSP_TILE_STORE(FG_DSP_NARROW, "ldr r10, [%[job], #24]\n\tcmp r10, #0\n\tbeq 2f\n\t", FG_DSP_CLAMP_BLOCK);
-}
-
+FG_DSP_TILE_STORE_FUNCTION(fg_dsp_tile_store, FG_DSP_NARROW, FG_DSP_CLAMP_CHECK, FG_DSP_CLAMP_BLOCK)
 /* fg_dsp_tile_store for a layer whose output zero point is -128 and clamp all of int8: no rounding correction of
  * negative values (they clamp to -128 either way) and no check of the clamp. */
-static __attribute__((noinline, unused)) void fg_dsp_tile_store_relu(const uint32_t *x, const uint32_t *w,
-                                                                     const fg_dsp_job *job) {
-    register const uint32_t *rx __asm__("r0") = x;
-    register const uint32_t *rw __asm__("r1") = w;
-    register const fg_dsp_job *rj __asm__("r2") = job;
-    FG_DSP_TILE_STORE(FG_DSP_RELU, "", "");
-}
+FG_DSP_TILE_STORE_FUNCTION(fg_dsp_tile_store_relu, FG_DSP_RELU, "", "")
+/* The two on doubled accumulators (the channels' weights and biases doubled at generation time: 2 acc fits a narrow
+ * channel's), SMMULR or SMMLAR without the LSL. */
+FG_DSP_TILE_STORE_FUNCTION(fg_dsp_tile_store_doubled, FG_DSP_NARROW_DOUBLED, FG_DSP_CLAMP_CHECK, FG_DSP_CLAMP_BLOCK)
+FG_DSP_TILE_STORE_FUNCTION(fg_dsp_tile_store_relu_doubled, FG_DSP_RELU_DOUBLED, "", "")
+#undef FG_DSP_TILE_STORE_FUNCTION
+#undef FG_DSP_CLAMP_CHECK
 #undef FG_DSP_TILE_STORE
 #undef FG_DSP_NARROW
+#undef FG_DSP_NARROW_DOUBLED
 #undef FG_DSP_RELU
+#undef FG_DSP_RELU_DOUBLED
 #undef FG_DSP_CLAMP_BLOCK
 #undef FG_DSP_TILE_PAIRS_16
 #undef FG_DSP_CLAMP
 
 /* Output channels [0, channels) of up to three pixels whose input pairs fg_dsp_extend laid out in x (stride 3): the
  * weights are one block of 2 * pairs words per channel pair, pixel p's outputs go to output + p * stride. narrow: no
- * channel is wide (fg_dsp_all_narrow). */
+ * channel is wide (fg_dsp_all_narrow); doubled: a narrow channel's weights and bias are doubled (a wide one's not). */
 static inline void fg_dsp_gemm_3_strided(const uint32_t *x, const uint32_t *weights, int32_t pairs,
                                          const fg_dsp_channel *ch, int32_t channels, int32_t stride, int32_t pixels,
-                                         int8_t *output, const fg_requant_params *q, int narrow) {
+                                         int8_t *output, const fg_requant_params *q, int narrow, int doubled) {
     int32_t c = 0;
     if (pixels == 3 && narrow && channels >= 2) {  /* every whole channel pair in one call */
-        fg_dsp_job job = {pairs - 1, ch, output, stride, q->activation_min, q->activation_max,
-                          q->activation_min == -128 && q->activation_max == 127, x, ch + (channels & ~1)};
+        fg_dsp_job job = {(pairs - 1 + 15) >> 4, ch, output, stride, q->activation_min, q->activation_max,
+                          q->activation_min == -128 && q->activation_max == 127, x, ch + (channels & ~1),
+                          (pairs - 1) & 15};
         if (job.full && q->output_offset == -128) {
-            fg_dsp_tile_store_relu(x, weights, &job);
+            (doubled ? fg_dsp_tile_store_relu_doubled : fg_dsp_tile_store_relu)(x, weights, &job);
         } else {
-            fg_dsp_tile_store(x, weights, &job);
+            (doubled ? fg_dsp_tile_store_doubled : fg_dsp_tile_store)(x, weights, &job);
         }
         c = channels & ~1;
         weights += (channels >> 1) * 2 * pairs;
@@ -476,15 +482,16 @@ static inline void fg_dsp_gemm_3_strided(const uint32_t *x, const uint32_t *weig
         uint32_t acc[6];
         fg_dsp_bias_3x2(ch, c, channels, acc);
         fg_dsp_tile_3x2(x, weights, pairs >> 2, acc);
-        fg_dsp_store_3x2(acc, ch, c, channels, pixels, output, stride, q);
+        if (!doubled) {
+            fg_dsp_store_3x2(acc, ch, c, channels, pixels, output, stride, q);
+            continue;
+        }
+        for (int32_t k = 0; k < 2 && c + k < channels; ++k) {
+            for (int32_t p = 0; p < pixels; ++p) {
+                output[p * stride + c + k] = fg_dsp_output_doubled(acc[3 * k + p], ch + c + k, q);
+            }
+        }
     }
-}
-
-/* Every output channel: pixel p's outputs at output + p * out_c. */
-static inline void fg_dsp_gemm_3(const uint32_t *x, const uint32_t *weights, int32_t pairs, const fg_dsp_channel *ch,
-                                 int32_t out_c, int32_t pixels, int8_t *output, const fg_requant_params *q,
-                                 int narrow) {
-    fg_dsp_gemm_3_strided(x, weights, pairs, ch, out_c, out_c, pixels, output, q, narrow);
 }
 
 #undef FG_DSP_TILE_PAIR

@@ -1,0 +1,119 @@
+"""The int8 DSP convolutions with their weights staged in RAM (runtime_c/include/fg/isa/dsp_staged.h):
+fg_conv2d_pointwise_staged_dsp and fg_conv2d_folded_staged_dsp, the 3 x 2 SMLAD tile of dsp.py's POINTWISE and FOLDED
+on a block of channel pairs copied to the stack, read there by a block of pixels' tiles.
+
+In place, every tile of three pixels reads the weights of every channel pair again: from flash, each read pays the
+flash's wait states again (an STM32L4R5 at 120 MHz: 5 per 8 bytes, 2.5 per int16 weight word), what made the late
+1x1 layers of vww_96_int8 cost 2.15 ESTIMATED cycles per instruction on the M4. Staged, a weight word is read from
+flash once per pixel block (once per call when one channel block holds every channel pair) at the cost of its copy
+(LDM + STM, 0.5 instructions a word), and a tile calls the SMLAD loop once per channel block instead of once.
+
+`staging` picks the blocks by the estimate (docs/cycle_model.md's M4 on L4R5-like memory: the wait states saved
+against the copies and the calls added; the channels' output stages are staged with their weights), the arrays
+within the board's stack less STAGING_RESERVE, each instruction the copies and calls add charged
+CYCLES_PER_INSTRUCTION. A layer that gains nothing so runs POINTWISE or FOLDED (the specializer says None).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from firmware_gen.frontend.ir import Graph, Operator
+from firmware_gen.ops.base import KernelCall
+from firmware_gen.ops.variants import Variant
+from firmware_gen.ops.variants.dsp import MAX_DEPTH, REQUIRES, packed_call, rows_padded, tile_table
+
+# ESTIMATED cycles of the M4 on L4R5-like memory (bench/published_cycles.py): an int16 weight word read from flash
+# in place (5 wait states x 4 bytes / 8 a flash read), one copied (those waits, LDM + STM: 2 x 9 cycles per 8 words,
+# the loop's CMP and taken BNE 4), a tile's extra call of the SMLAD loop for one more channel block (measured on
+# mps2_an386: ~85 instructions, ~110 cycles).
+WAIT_PER_WORD = 2.5
+COPY_PER_WORD = 2.5 + 22 / 8
+CALL_CYCLES, CALL_INSTRUCTIONS = 110, 85
+COPY_INSTRUCTIONS_PER_WORD = 0.5
+# A channel pair's two fg_dsp_channel (staged with its weights), of which each tile's two bias loads are placed in
+# flash by the estimate (the rest are loaded through a pointer read in the same block: placed in RAM).
+CONSTANT_WORDS, BIAS_WORDS = 8, 2
+# ESTIMATED cycles an instruction the staging adds must save at least: the exact instruction count beside the
+# TFLM + CMSIS-NN anchors has little room left (pretrainedResnet_quant 0.374x against 0.38x on the M4), and on the
+# M7 (caches: no wait states to save) the copies and calls only cost.
+CYCLES_PER_INSTRUCTION = 5
+STAGING_RESERVE = 4096  # stack bytes left to everything else: the kernels' fixed arrays, the calls, an exception
+
+
+@dataclass(frozen=True)
+class Staging:
+    tiles: int  # tiles of three pixels a pixel block
+    block: int  # channel pairs a staged block
+    saved: float  # ESTIMATED cycles saved against the weights in place
+    extra_instructions: float
+    stack: int  # bytes of the two arrays
+
+    @property
+    def gain(self) -> float:
+        return self.saved - CYCLES_PER_INSTRUCTION * self.extra_instructions
+
+
+def _evened(total: int, most: int) -> int:
+    """The block that takes `total` in as few blocks of at most `most` as possible, each as small as it can be."""
+    return -(-total // -(-total // most))
+
+
+def _staged(tiles: int, channel_pairs: int, pairs: int, tile_block: int, pair_block: int) -> Staging:
+    words = channel_pairs * (CONSTANT_WORDS + 2 * pairs)  # staged: a channel pair's output stages and weights
+    read = channel_pairs * (BIAS_WORDS + 2 * pairs)  # in place, each tile's reads that the estimate places in flash
+    pixel_blocks, channel_blocks = -(-tiles // tile_block), -(-channel_pairs // pair_block)
+    copies = 1 if channel_blocks == 1 else pixel_blocks  # one block stays staged from one pixel block to the next
+    calls = tiles * (channel_blocks - 1)
+    saved = tiles * read * WAIT_PER_WORD - copies * words * COPY_PER_WORD - calls * CALL_CYCLES
+    extra = copies * words * COPY_INSTRUCTIONS_PER_WORD + calls * CALL_INSTRUCTIONS
+    stack = 4 * (3 * pairs * tile_block + (CONSTANT_WORDS + 2 * pairs) * pair_block)
+    return Staging(tile_block, pair_block, saved, extra, stack)
+
+
+def staging(pixels: int, out_c: int, depth: int, stack_bytes: int) -> Staging | None:
+    """The blocks of the staged kernel for a layer of `pixels` output pixels, `out_c` channels and windows of `depth`
+    taps (the kernel's, padded) on a board with `stack_bytes` of stack: the most ESTIMATED cycles saved within the
+    stack, less CYCLES_PER_INSTRUCTION per instruction added (module docstring); None when no blocking gains."""
+    pairs, tiles, channel_pairs = -(-depth // 8) * 4, -(-pixels // 3), -(-out_c // 2)
+    words = (stack_bytes - STAGING_RESERVE) // 4
+    best = None
+    for tile_block in range(1, tiles + 1):
+        tile_block = _evened(tiles, tile_block)
+        pair_block = min(channel_pairs, (words - 3 * pairs * tile_block) // (CONSTANT_WORDS + 2 * pairs))
+        if pair_block < 1:
+            break
+        candidate = _staged(tiles, channel_pairs, pairs, tile_block, _evened(channel_pairs, pair_block))
+        if candidate.gain > 0 and (best is None or candidate.gain > best.gain):
+            best = candidate
+    return best
+
+
+def _tiled_staged(variant_name: str):
+    """The specializer of a staged variant: the plain variant's table after the blocks, when staging pays."""
+    def specialize(graph: Graph, op: Operator, call: KernelCall, stack_bytes: int) -> KernelCall | None:
+        padded = rows_padded(np.asarray(graph.tensors[op.inputs[1]].data, dtype=np.int8))
+        p = call.params
+        chosen = staging(p["batches"] * p["out_h"] * p["out_w"], p["out_c"], padded.shape[1], stack_bytes)
+        if padded.shape[1] > MAX_DEPTH or chosen is None:
+            return None
+        weights = np.asarray(graph.tensors[op.inputs[1]].data, dtype=np.int8)
+        constants, words = tile_table(graph, op, call, weights.reshape(weights.shape[0], -1), padded)
+        header = np.array([chosen.tiles, chosen.block], np.int32)
+        staged = packed_call(call, globals()[variant_name], np.concatenate([header, constants.ravel()]), words,
+                             [op.inputs[0], -1])
+        return replace(staged, run_time_stack=chosen.stack)
+    return specialize
+
+
+POINTWISE_STAGED = Variant("fg_conv2d_pointwise_staged_dsp", "fg_conv2d_pointwise_s8", REQUIRES,
+                           _tiled_staged("POINTWISE_STAGED"), "3 pixels x 2 channels per SMLAD tile on weights staged "
+                           "in RAM a block of channel pairs at a time (flash read once per block of pixels), SMMULR "
+                           "output stage", precedence=1, takes_stack=True)
+FOLDED_STAGED = Variant("fg_conv2d_folded_staged_dsp", "fg_conv2d_folded_s8", REQUIRES, _tiled_staged("FOLDED_STAGED"),
+                        "im2col of 3 pixels, then the 3 x 2 SMLAD tile on weights staged in RAM a block of channel "
+                        "pairs at a time; SMMULR output stage", precedence=1, takes_stack=True)
+
+VARIANTS = [POINTWISE_STAGED, FOLDED_STAGED]

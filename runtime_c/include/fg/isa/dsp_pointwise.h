@@ -1,0 +1,43 @@
+/* The loop of the int8 DSP 1x1 convolutions fg_conv2d_pointwise_dsp and fg_conv2d_pointwise_staged_dsp (each kernel
+ * file its own copy: the cycle estimate places a block's weight reads by one register sample, and the two kernels read
+ * their weights from flash and from RAM). Everything here is static; outside __ARM_FEATURE_DSP this header declares
+ * nothing. */
+#ifndef FG_DSP_POINTWISE_H
+#define FG_DSP_POINTWISE_H
+
+#include <stdint.h>
+
+#if defined(__ARM_FEATURE_DSP)
+#include "fg/conv2d.h"
+#include "fg/support/dot_s8.h"
+#include "fg/isa/dsp.h"
+#include "fg/isa/dsp_staged.h"
+
+typedef struct {
+    const int8_t *input;
+    int32_t depth, pairs;
+} fg_dsp_pointwise_input;
+
+static __attribute__((flatten)) void fg_dsp_pointwise_pairs(const void *context, int32_t pixel, uint32_t *x) {
+    const fg_dsp_pointwise_input *in = (const fg_dsp_pointwise_input *)context;
+    fg_dsp_extend(in->input + pixel * in->depth, in->depth, in->pairs, x, 3);
+}
+
+/* Every output from the table at ch (fg_dsp_channel[out_c], then per channel pair the int16 weight words of in_c
+ * rounded up to 8) on the arrays x (tiles tiles of input pairs) and w (block staged channel pairs, or none).
+ * Out of line: the staged arrays' frame pointer (r7) stays out of the assembly's way; flattened: the tile loop and
+ * the extension inlined at both of fg_dsp_staged_gemm's paths. */
+FG_HOT_LOOP static __attribute__((noinline, flatten)) void fg_dsp_pointwise_run(const fg_conv2d_params *p, const int8_t *input,
+                                                                       int8_t *output, const fg_dsp_channel *ch,
+                                                                       int32_t tiles, int32_t block, uint32_t *x,
+                                                                       uint32_t *w) {
+    const int32_t depth = p->in_c, out_c = p->out_c, pairs = ((depth + 7) >> 3) << 2;
+    const fg_requant_params q = p->requant;  /* a local copy: the int8 stores may alias params */
+    const fg_dsp_layer layer = {ch, (const uint32_t *)(ch + out_c), out_c, pairs,
+                                p->batches * p->out_h * p->out_w, fg_dsp_all_narrow(ch, out_c), &q};
+    const fg_dsp_pointwise_input in = {input, depth, pairs};
+    fg_dsp_staged_gemm(&layer, tiles, block, x, w, fg_dsp_pointwise_pairs, &in, output);
+}
+
+#endif /* __ARM_FEATURE_DSP */
+#endif /* FG_DSP_POINTWISE_H */

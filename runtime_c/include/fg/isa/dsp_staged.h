@@ -1,0 +1,124 @@
+/* The loop of the int8 DSP convolutions (fg_conv2d_pointwise_dsp, fg_conv2d_folded_dsp) around fg/isa/dsp.h's 3 x 2
+ * tile, with their weights read in place or staged in RAM.
+ *
+ * Output pixels go in blocks of `tiles` tiles of three (raster order): each tile's input pairs are laid out first,
+ * then for each block of channel pairs every tile of the pixel block runs on its weights. In place (block 0) the
+ * weights of every channel pair are read where they are, once per tile: from flash, each read pays its wait states
+ * again. Staged, a block of channel pairs is copied into RAM (the stack) once per pixel block, or once per call when
+ * one block holds them all, and every tile reads it there. The blocks are the generator's (ops/variants/dsp.py,
+ * staging): the table's first two words. */
+#ifndef FG_DSP_STAGED_H
+#define FG_DSP_STAGED_H
+
+#include <stdint.h>
+
+#if defined(__ARM_FEATURE_DSP)
+#include "fg/isa/dsp.h"
+
+#define FG_DSP_STAGING_WORDS 2  /* the table's first words: tiles a pixel block, channel pairs a staged block */
+
+/* `words` (a multiple of 8) words from `from` to `to`, eight a pass (LDM + STM). */
+static __attribute__((noinline, unused)) void fg_dsp_stage_words(const uint32_t *from, int32_t words, uint32_t *to) {
+    const uint32_t *const end = from + words;
+    __asm__ volatile("1:\n\t"
+                     "ldmia %[f]!, {r4, r5, r6, r7, r8, r9, r10, r11}\n\t"
+                     "stmia %[t]!, {r4, r5, r6, r7, r8, r9, r10, r11}\n\t"
+                     "cmp %[f], %[end]\n\t"
+                     "bne 1b\n\t"
+                     : [f] "+r"(from), [t] "+r"(to)
+                     : [end] "r"(end)
+                     : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "cc", "memory");
+}
+
+/* What a layer's tiles read: the channels' output stages, the weights (2 * pairs words a channel pair), the pixels. */
+typedef struct {
+    const fg_dsp_channel *ch;
+    const uint32_t *weights;
+    int32_t out_c, pairs, pixels;
+    int narrow;  /* fg_dsp_all_narrow */
+    const fg_requant_params *q;
+} fg_dsp_layer;
+
+/* Lays pixel `pixel`'s input pairs into x (stride 3). */
+typedef void (*fg_dsp_pixel_pairs)(const void *context, int32_t pixel, uint32_t *x);
+
+/* The first pixel of the tile at `start` and how many it stores: two pixels left step back over the last pixel
+ * stored and store it again (the same values), keeping the tile's fast path. Its inputs are intact: no later output
+ * is stored yet, and the planner's overlap keeps each output below its own window. */
+static inline int32_t fg_dsp_tile_start(int32_t start, int32_t pixels, int32_t *n) {
+    *n = pixels - start < 3 ? pixels - start : 3;
+    if (*n == 2 && start > 0) {
+        *n = 3;
+        return start - 1;
+    }
+    return start;
+}
+
+/* Every output channel of the layer's tiles in turn, from the channels' output stages at ch and their weights. */
+static inline __attribute__((always_inline)) void fg_dsp_tiles_in_turn(const fg_dsp_layer *l, const fg_dsp_channel *ch,
+                                                                       const uint32_t *weights, uint32_t *x,
+                                                                       fg_dsp_pixel_pairs pixel_pairs,
+                                                                       const void *context, int8_t *output) {
+    for (int32_t i = 0; i < l->pixels; i += 3) {
+        int32_t n;
+        const int32_t start = fg_dsp_tile_start(i, l->pixels, &n);
+        for (int32_t px = 0; px < 3; ++px) {  /* a short tile repeats its first pixel */
+            pixel_pairs(context, start + (px < n ? px : 0), x + px);
+        }
+        fg_dsp_gemm_3_strided(x, weights, l->pairs, ch, l->out_c, l->out_c, n, output + start * l->out_c, l->q,
+                              l->narrow, 1);
+    }
+}
+
+/* Channel pairs [first, first + count) staged at w: their output stages (8 words a pair; an odd last channel's pair
+ * reads the table's next 16 bytes, unused), then their weights. */
+static inline void fg_dsp_stage_block(const fg_dsp_layer *l, int32_t first, int32_t count, uint32_t *w) {
+    fg_dsp_stage_words((const uint32_t *)(l->ch + 2 * first), 8 * count, w);
+    fg_dsp_stage_words(l->weights + first * 2 * l->pairs, count * 2 * l->pairs, w + 8 * count);
+}
+
+/* Every output of the layer: pixel blocks of `tiles` tiles (x holds 3 * pairs words a tile), channel blocks of
+ * `block` channel pairs staged at w (block * (8 + 2 * pairs) words; block 0: one block, read in place). One tile a
+ * block with one channel block: the tiles in turn on the table staged once. */
+static inline __attribute__((always_inline)) void fg_dsp_staged_gemm(const fg_dsp_layer *l, int32_t tiles,
+                                                                     int32_t block, uint32_t *x, uint32_t *w,
+                                                                     fg_dsp_pixel_pairs pixel_pairs,
+                                                                     const void *context, int8_t *output) {
+    const int32_t out_c = l->out_c, pairs = l->pairs, pixels = l->pixels, channel_pairs = (out_c + 1) >> 1;
+    if (!block || (tiles == 1 && block >= channel_pairs)) {
+        if (block) {
+            fg_dsp_stage_block(l, 0, channel_pairs, w);
+        }
+        fg_dsp_tiles_in_turn(l, block ? (const fg_dsp_channel *)w : l->ch,
+                             block ? w + 8 * channel_pairs : l->weights, x, pixel_pairs, context, output);
+        return;
+    }
+    int32_t staged = -1;  /* the first channel pair of the block at w */
+    for (int32_t i = 0; i < pixels; i += 3 * tiles) {
+        const int32_t count = (pixels - i + 2) / 3 < tiles ? (pixels - i + 2) / 3 : tiles;
+        for (int32_t t = 0; t < count; ++t) {
+            int32_t n;
+            const int32_t start = fg_dsp_tile_start(i + 3 * t, pixels, &n);
+            for (int32_t px = 0; px < 3; ++px) {
+                pixel_pairs(context, start + (px < n ? px : 0), x + 3 * pairs * t + px);
+            }
+        }
+        for (int32_t first = 0; first < channel_pairs; first += block) {
+            const int32_t pairs_here = channel_pairs - first < block ? channel_pairs - first : block;
+            if (staged != first) {
+                fg_dsp_stage_block(l, first, pairs_here, w);
+                staged = first;
+            }
+            const int32_t channels = out_c - 2 * first < 2 * pairs_here ? out_c - 2 * first : 2 * pairs_here;
+            for (int32_t t = 0; t < count; ++t) {
+                int32_t n;
+                const int32_t start = fg_dsp_tile_start(i + 3 * t, pixels, &n);
+                fg_dsp_gemm_3_strided(x + 3 * pairs * t, w + 8 * pairs_here, pairs, (const fg_dsp_channel *)w,
+                                      channels, out_c, n, output + start * out_c + 2 * first, l->q, l->narrow, 1);
+            }
+        }
+    }
+}
+
+#endif /* __ARM_FEATURE_DSP */
+#endif /* FG_DSP_STAGED_H */
