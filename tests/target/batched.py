@@ -20,6 +20,7 @@ from firmware_gen.frontend.ir import DType, Graph, Tensor
 from firmware_gen.frontend.tflite_reader import read_model
 from firmware_gen.modelgen.writer import ModelBuilder
 from firmware_gen.planner import PlanningOptions
+from firmware_gen.target.boards import Board
 
 
 def _copy_tensor(builder: ModelBuilder, tensor: Tensor, prefix: str) -> int:
@@ -59,7 +60,7 @@ def merge_models(models: Sequence[bytes], name: str = "batch") -> tuple[bytes, l
 BATCH_PLANNING = PlanningOptions(algorithm="greedy_by_conflicts")
 
 
-def assert_batch_bit_exact(models: Sequence[bytes], board: str, cache_dir: Path, seed: int = 0,
+def assert_batch_bit_exact(models: Sequence[bytes], board: str | Board, cache_dir: Path, seed: int = 0,
                            expect_functions: Sequence[str] = (),
                            options: PlanningOptions = BATCH_PLANNING,
                            generation: GenerationOptions = GenerationOptions()) -> list[str]:

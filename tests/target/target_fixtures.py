@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 import time
 from pathlib import Path
 
 import pytest
+
+from firmware_gen.target.boards import Board, load_board
 
 FIXTURE_MODEL = Path(__file__).resolve().parent.parent / "fixtures" / "add_one_model"
 
@@ -37,3 +40,13 @@ def qemu_processes_for(elf: Path) -> list[int]:
         if str(elf).encode() in cmdline:
             pids.append(int(entry.name))
     return pids
+
+
+def with_flash_wait_states(name: str, wait_states: int = 5, line_bytes: int = 8) -> Board:
+    """The QEMU board `name` with its code and read-only data region timed as an STM32L4R5's flash at 120 MHz (5 wait
+    states per 8-byte read, the ART hiding them on fetches): the kernel variants that weigh flash reads
+    (Isa.flash_wait_per_byte) choose as on that part; QEMU runs it as the board."""
+    board = load_board(name)
+    timed = tuple(dataclasses.replace(r, wait_states=wait_states, cache="fetch", line_bytes=line_bytes)
+                  if "rodata" in r.holds else r for r in board.regions)
+    return dataclasses.replace(board, regions=timed)

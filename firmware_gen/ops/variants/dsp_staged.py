@@ -8,10 +8,12 @@ flash's wait states again (an STM32L4R5 at 120 MHz: 5 per 8 bytes, 2.5 per int16
 flash once per pixel block (once per call when one channel block holds every channel pair) at the cost of its copy
 (LDM + STM, 0.5 instructions a word), and a tile calls the SMLAD loop once per channel block instead of once.
 
-`staging` picks the blocks by the estimate (docs/cycle_model.md's M4 on L4R5-like memory: the wait states saved
-against the copies and the calls added; the channels' output stages are staged with their weights), the arrays
-within the board's stack less STAGING_RESERVE, each instruction the copies and calls add charged
-CYCLES_PER_INSTRUCTION. A layer that gains nothing so runs POINTWISE or FOLDED (the specializer says None).
+`staging` picks the blocks by the estimate (docs/cycle_model.md's in-order timing, the board's flash as its file
+states it: Isa.flash_wait_per_byte; the wait states saved against the copies and the calls added; the channels'
+output stages are staged with their weights), the arrays within the board's stack less STAGING_RESERVE, each
+instruction the copies and calls add charged CYCLES_PER_INSTRUCTION. A layer that gains nothing so runs POINTWISE or
+FOLDED (the specializer says None): every layer on a board whose flash has no data wait states (the QEMU boards; an
+STM32L4R5 at 120 MHz has 5 per 8-byte read, 2.5 per int16 weight word).
 """
 
 from __future__ import annotations
@@ -21,16 +23,17 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from firmware_gen.frontend.ir import Graph, Operator
+from firmware_gen.isa import Isa
 from firmware_gen.ops.base import KernelCall
 from firmware_gen.ops.variants import Variant
 from firmware_gen.ops.variants.dsp import MAX_DEPTH, REQUIRES, packed_call, rows_padded, tile_table
 
-# ESTIMATED cycles of the M4 on L4R5-like memory (bench/published_cycles.py): an int16 weight word read from flash
-# in place (5 wait states x 4 bytes / 8 a flash read), one copied (those waits, LDM + STM: 2 x 9 cycles per 8 words,
-# the loop's CMP and taken BNE 4), a tile's extra call of the SMLAD loop for one more channel block (measured on
-# mps2_an386: ~85 instructions, ~110 cycles).
-WAIT_PER_WORD = 2.5
-COPY_PER_WORD = 2.5 + 22 / 8
+# ESTIMATED cycles of the M4: an int16 weight word read from flash in place pays its wait states (4 bytes x
+# Isa.flash_wait_per_byte), one copied those waits and the copy (LDM + STM: 2 x 9 cycles per 8 words, the loop's CMP
+# and taken BNE 4), a tile's extra call of the SMLAD loop for one more channel block (measured on mps2_an386: ~85
+# instructions, ~110 cycles).
+WORD_BYTES = 4
+COPY_CYCLES_PER_WORD = 22 / 8
 CALL_CYCLES, CALL_INSTRUCTIONS = 110, 85
 COPY_INSTRUCTIONS_PER_WORD = 0.5
 # A channel pair's two fg_dsp_channel (staged with its weights), of which each tile's two bias loads are placed in
@@ -61,31 +64,36 @@ def _evened(total: int, most: int) -> int:
     return -(-total // -(-total // most))
 
 
-def _staged(tiles: int, channel_pairs: int, pairs: int, tile_block: int, pair_block: int) -> Staging:
+def _staged(tiles: int, channel_pairs: int, pairs: int, tile_block: int, pair_block: int,
+            wait_per_word: float) -> Staging:
     words = channel_pairs * (CONSTANT_WORDS + 2 * pairs)  # staged: a channel pair's output stages and weights
     read = channel_pairs * (BIAS_WORDS + 2 * pairs)  # in place, each tile's reads that the estimate places in flash
     pixel_blocks, channel_blocks = -(-tiles // tile_block), -(-channel_pairs // pair_block)
     copies = 1 if channel_blocks == 1 else pixel_blocks  # one block stays staged from one pixel block to the next
     calls = tiles * (channel_blocks - 1)
-    saved = tiles * read * WAIT_PER_WORD - copies * words * COPY_PER_WORD - calls * CALL_CYCLES
+    saved = (tiles * read * wait_per_word - copies * words * (wait_per_word + COPY_CYCLES_PER_WORD)
+             - calls * CALL_CYCLES)
     extra = copies * words * COPY_INSTRUCTIONS_PER_WORD + calls * CALL_INSTRUCTIONS
     stack = 4 * (3 * pairs * tile_block + (CONSTANT_WORDS + 2 * pairs) * pair_block)
     return Staging(tile_block, pair_block, saved, extra, stack)
 
 
-def staging(pixels: int, out_c: int, depth: int, stack_bytes: int) -> Staging | None:
+def staging(pixels: int, out_c: int, depth: int, isa: Isa) -> Staging | None:
     """The blocks of the staged kernel for a layer of `pixels` output pixels, `out_c` channels and windows of `depth`
-    taps (the kernel's, padded) on a board with `stack_bytes` of stack: the most ESTIMATED cycles saved within the
-    stack, less CYCLES_PER_INSTRUCTION per instruction added (module docstring); None when no blocking gains."""
+    taps (the kernel's, padded) on a board of `isa`'s stack and flash wait states: the most ESTIMATED cycles saved
+    within the stack, less CYCLES_PER_INSTRUCTION per instruction added (module docstring); None when no blocking
+    gains."""
     pairs, tiles, channel_pairs = -(-depth // 8) * 4, -(-pixels // 3), -(-out_c // 2)
-    words = (stack_bytes - STAGING_RESERVE) // 4
+    words = (isa.stack_bytes - STAGING_RESERVE) // 4
+    wait_per_word = WORD_BYTES * isa.flash_wait_per_byte
     best = None
     for tile_block in range(1, tiles + 1):
         tile_block = _evened(tiles, tile_block)
         pair_block = min(channel_pairs, (words - 3 * pairs * tile_block) // (CONSTANT_WORDS + 2 * pairs))
         if pair_block < 1:
             break
-        candidate = _staged(tiles, channel_pairs, pairs, tile_block, _evened(channel_pairs, pair_block))
+        candidate = _staged(tiles, channel_pairs, pairs, tile_block, _evened(channel_pairs, pair_block),
+                            wait_per_word)
         if candidate.gain > 0 and (best is None or candidate.gain > best.gain):
             best = candidate
     return best
@@ -93,10 +101,10 @@ def staging(pixels: int, out_c: int, depth: int, stack_bytes: int) -> Staging | 
 
 def _tiled_staged(variant_name: str):
     """The specializer of a staged variant: the plain variant's table after the blocks, when staging pays."""
-    def specialize(graph: Graph, op: Operator, call: KernelCall, stack_bytes: int) -> KernelCall | None:
+    def specialize(graph: Graph, op: Operator, call: KernelCall, isa: Isa) -> KernelCall | None:
         padded = rows_padded(np.asarray(graph.tensors[op.inputs[1]].data, dtype=np.int8))
         p = call.params
-        chosen = staging(p["batches"] * p["out_h"] * p["out_w"], p["out_c"], padded.shape[1], stack_bytes)
+        chosen = staging(p["batches"] * p["out_h"] * p["out_w"], p["out_c"], padded.shape[1], isa)
         if padded.shape[1] > MAX_DEPTH or chosen is None:
             return None
         weights = np.asarray(graph.tensors[op.inputs[1]].data, dtype=np.int8)
@@ -111,9 +119,9 @@ def _tiled_staged(variant_name: str):
 POINTWISE_STAGED = Variant("fg_conv2d_pointwise_staged_dsp", "fg_conv2d_pointwise_s8", REQUIRES,
                            _tiled_staged("POINTWISE_STAGED"), "3 pixels x 2 channels per SMLAD tile on weights staged "
                            "in RAM a block of channel pairs at a time (flash read once per block of pixels), SMMULR "
-                           "output stage", precedence=1, takes_stack=True)
+                           "output stage", precedence=1, takes_isa=True)
 FOLDED_STAGED = Variant("fg_conv2d_folded_staged_dsp", "fg_conv2d_folded_s8", REQUIRES, _tiled_staged("FOLDED_STAGED"),
                         "im2col of 3 pixels, then the 3 x 2 SMLAD tile on weights staged in RAM a block of channel "
-                        "pairs at a time; SMMULR output stage", precedence=1, takes_stack=True)
+                        "pairs at a time; SMMULR output stage", precedence=1, takes_isa=True)
 
 VARIANTS = [POINTWISE_STAGED, FOLDED_STAGED]
