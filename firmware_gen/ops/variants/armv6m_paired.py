@@ -1,5 +1,6 @@
-"""The Armv6-M fully-connected variant with two outputs per multiply (fg_fully_connected_paired_armv6m,
-runtime_c/kernels/fully_connected/fully_connected_paired_armv6m.c, where the arithmetic is explained).
+"""The Armv6-M fully-connected and convolution variants with two outputs per multiply
+(fg_fully_connected_paired_armv6m, fg_conv2d_paired_armv6m; their shared loop in
+runtime_c/kernels/support/pairs_armv6m.c, where the arithmetic is explained).
 
 MULS keeps the low 32 bits of x * (w1 + 2^16 w2): a register summing such products over a block of inputs holds
 both outputs' partial sums, P1 + 2^16 P2, as long as each stays within int16, whatever the int8 inputs. Here, per
