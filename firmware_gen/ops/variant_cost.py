@@ -22,7 +22,7 @@ from __future__ import annotations
 from firmware_gen.isa import ARMV6M, ARMV7M, DSP, MVE, Isa
 from firmware_gen.ops.base import KernelCall
 from firmware_gen.ops.convolution.expanded_layout import EXPANDED, expandable
-from firmware_gen.ops.convolution.fused_output import COMPACT_FUSED
+from firmware_gen.ops.convolution.fused_output import COMPACT_FUSED, with_floor_twins
 
 # The portable call's ESTIMATED cycles: (per MAC, per output element, per output element and window row).
 PORTABLE = {"conv": (3.57, 47.5, 19.3), "fully_connected": (7.43, 83.3, 0.0)}
@@ -56,6 +56,7 @@ SPEED = {
 # or on its own paired loop (same function as the blocked call, its params naming the paired table).
 FULLY_CONNECTED_AS_POINTWISE = 0.4
 FULLY_CONNECTED_PAIRED = 0.7
+AS_POINTWISE = with_floor_twins({"fg_conv2d_pointwise_fused_s8"})  # pointwise_fully_connected's functions
 # An ISA variant against the portable call it replaces, by the class its variant needs.
 VARIANT_SPEED = {MVE: 0.1, DSP: 0.3, ARMV7M: 0.8, ARMV6M: 0.8}
 # A variant's label (KernelCall.isa) -> the feature of its class; any other: Armv7-M.
@@ -73,8 +74,8 @@ def speed(call: KernelCall, portable: KernelCall) -> float:
     """The candidate's cycles over the portable call's on its layer."""
     if call is portable:
         return 1.0
-    if portable.function == "fg_fully_connected_folded_s8" and call.function != portable.function:
-        return FULLY_CONNECTED_AS_POINTWISE if call.function in SPEED else VARIANT_SPEED[_isa(call)]
+    if portable.function == "fg_fully_connected_folded_s8" and call.function in AS_POINTWISE:
+        return FULLY_CONNECTED_AS_POINTWISE
     if call.function == portable.function:
         return FULLY_CONNECTED_PAIRED if "paired_weights" in call.params else 1.0
     if call.function == COMPACT_FUSED and expandable(call):
