@@ -23,9 +23,8 @@ from firmware_gen.frontend.ir import Graph, Operator
 from firmware_gen.isa import ARMV7M, Isa
 from firmware_gen.ops.base import KernelCall
 
-# (graph, operator, the portable call[, the board's stack bytes: Variant.takes_stack, or its Isa: Variant.takes_isa])
-# -> the variant's call, or None
-# when the layer does not meet its preconditions.
+# (graph, operator, the portable call[, the board's Isa: Variant.takes_isa]) -> the variant's call, or None when the
+# layer does not meet its preconditions.
 Specializer = Callable[..., KernelCall | None]
 
 
@@ -40,10 +39,8 @@ class Variant:
     # The call's params -> the bytes an overlapping output must lie a whole number of before the input for the
     # kernel to run fast (KernelCall.overlap_granule); None: fast at any overlap the operator allows.
     overlap_granule: Callable[[dict], int] | None = None
-    # Its specialize takes the board's stack bytes (Isa.stack_bytes) as a fourth argument: the variant sizes its
-    # run-time arrays to it.
-    takes_stack: bool = False
-    # Its specialize takes the board's Isa as a fourth argument: the variant weighs the board's stack and memory.
+    # Its specialize takes the board's Isa as a fourth argument: the variant sizes its run-time arrays to the board's
+    # stack (Isa.stack_bytes), or weighs its memory (Isa.flash_wait_per_byte).
     takes_isa: bool = False
     # Its constants take more flash than the variant after it: where the board's flash is short, that one is put
     # back instead (ops/variant_choice.py weighs both; `specialize` with compact=True passes this one over).
@@ -93,7 +90,6 @@ def specialize(graph: Graph, op: Operator, call: KernelCall, isa: Isa, compact: 
     for variant in VARIANTS:
         if variant.replaces == call.function and isa.has(variant.requires) and not (compact and variant.wide):
             chosen = (variant.specialize(graph, op, call, isa) if variant.takes_isa else
-                      variant.specialize(graph, op, call, isa.stack_bytes) if variant.takes_stack else
                       variant.specialize(graph, op, call))
             if chosen is not None:
                 return chosen

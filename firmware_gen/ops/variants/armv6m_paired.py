@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from firmware_gen.frontend.ir import Graph, Operator
+from firmware_gen.isa import Isa
 from firmware_gen.ops.base import ConstTable, KernelCall
 from firmware_gen.ops.support.requantize import wrap_int32
 from firmware_gen.ops.variants import Variant, call_table
@@ -123,24 +124,24 @@ def _paired_call(call: KernelCall, variant: Variant, taps: np.ndarray, stack_byt
     return packed_call(call, variant, table, set(), run_time_stack=4 * widened)
 
 
-def _fully_connected(graph: Graph, op: Operator, call: KernelCall, stack_bytes: int = 0) -> KernelCall | None:
+def _fully_connected(graph: Graph, op: Operator, call: KernelCall, isa: Isa) -> KernelCall | None:
     taps = np.asarray(graph.tensors[op.inputs[1]].data, dtype=np.int8).reshape(call.params["out_depth"], -1)
-    return _paired_call(call, FULLY_CONNECTED, taps, stack_bytes)
+    return _paired_call(call, FULLY_CONNECTED, taps, isa.stack_bytes)
 
 
 def _convolution(name: str):
-    def specialize(graph: Graph, op: Operator, call: KernelCall, stack_bytes: int = 0) -> KernelCall | None:
-        return _paired_call(call, globals()[name], conv_taps(graph, op, call), stack_bytes)
+    def specialize(graph: Graph, op: Operator, call: KernelCall, isa: Isa) -> KernelCall | None:
+        return _paired_call(call, globals()[name], conv_taps(graph, op, call), isa.stack_bytes)
     return specialize
 
 
 PAIRS = ("two outputs per MULS (w1 + 2^16 w2 words), in blocks whose int16 partial sums cannot overflow: LDM two "
          "inputs, LDM two words, two MULS, two ADDS")
 FULLY_CONNECTED = Variant("fg_fully_connected_paired_armv6m", "fg_fully_connected_folded_s8", REQUIRES,
-                          _fully_connected, PAIRS, precedence=1, takes_stack=True, wide=True)
+                          _fully_connected, PAIRS, precedence=1, takes_isa=True, wide=True)
 POINTWISE = Variant("fg_conv2d_paired_armv6m", "fg_conv2d_pointwise_s8", REQUIRES, _convolution("POINTWISE"),
-                    "each pixel widened, then " + PAIRS, precedence=1, takes_stack=True, wide=True)
+                    "each pixel widened, then " + PAIRS, precedence=1, takes_isa=True, wide=True)
 FOLDED = Variant("fg_conv2d_paired_armv6m", "fg_conv2d_folded_s8", REQUIRES, _convolution("FOLDED"),
                  "each window widened (the zero point in the padding), then " + PAIRS, precedence=1,
-                 takes_stack=True, wide=True)
+                 takes_isa=True, wide=True)
 VARIANTS = [FULLY_CONNECTED, POINTWISE, FOLDED]

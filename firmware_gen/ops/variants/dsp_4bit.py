@@ -153,6 +153,6 @@ def _paired_call(graph: Graph, op: Operator, call: KernelCall, variant: Variant,
 
 VARIANTS = conv_and_fully_connected("dsp", REQUIRES, _paired_call, GATHER_TAPS, "4-bit weights: unpacked a block of "
                                     "channel pairs at a time into the int8 tile's int16 pairs, reused by a block of "
-                                    "pixels", depth_max=FC_MAX_DEPTH, takes_stack=True,
+                                    "pixels", depth_max=FC_MAX_DEPTH, takes_isa=True,
                                     fc_description="4-bit weights of four outputs a word: SMLAD of it as it is and "
                                     "masked three ways against the row's int16 pairs, the four sums split per chunk")

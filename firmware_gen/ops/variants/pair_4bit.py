@@ -9,6 +9,7 @@ from collections.abc import Callable
 import numpy as np
 
 from firmware_gen.frontend.ir import Graph, Operator
+from firmware_gen.isa import Isa
 from firmware_gen.ops.base import KernelCall
 from firmware_gen.ops.variants import Variant
 
@@ -35,14 +36,14 @@ def pack_channel_pairs(weights: np.ndarray) -> np.ndarray:
 
 def conv_and_fully_connected(prefix: str, requires: frozenset[str], layout: Layout, window_taps: int,
                              description: str, depth_max: int | None = None,
-                             fc_description: str | None = None, takes_stack: bool = False) -> list[Variant]:
-    """fg_conv2d_s4_<prefix> (windows of at most window_taps taps; laid out for the board's stack if takes_stack) and
+                             fc_description: str | None = None, takes_isa: bool = False) -> list[Variant]:
+    """fg_conv2d_s4_<prefix> (windows of at most window_taps taps; laid out for the board's stack if takes_isa) and
     fg_fully_connected_s4_<prefix> (rows of at most depth_max; described by fc_description if given)."""
-    def conv2d(graph: Graph, op: Operator, call: KernelCall, *stack_bytes: int) -> KernelCall | None:
+    def conv2d(graph: Graph, op: Operator, call: KernelCall, *isa: Isa) -> KernelCall | None:
         p = call.params
         if p["filter_h"] * p["filter_w"] * p["in_c"] > window_taps:
             return None
-        return layout(graph, op, call, variants[0], int(p["out_c"]), *stack_bytes)
+        return layout(graph, op, call, variants[0], int(p["out_c"]), *(board.stack_bytes for board in isa))
 
     def fully_connected(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
         if depth_max is not None and call.params["accum_depth"] > depth_max:
@@ -50,7 +51,7 @@ def conv_and_fully_connected(prefix: str, requires: frozenset[str], layout: Layo
         return layout(graph, op, call, variants[1], int(call.params["out_depth"]))
 
     variants = [Variant(f"fg_conv2d_s4_{prefix}", "fg_conv2d_s4", requires, conv2d,
-                        f"{description}; windows copied (gathered at the border)", takes_stack=takes_stack),
+                        f"{description}; windows copied (gathered at the border)", takes_isa=takes_isa),
                 Variant(f"fg_fully_connected_s4_{prefix}", "fg_fully_connected_s4", requires, fully_connected,
                         fc_description or description)]
     return variants
