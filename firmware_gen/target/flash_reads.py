@@ -72,7 +72,7 @@ def flash_reads(counts: object, elf: Path, core: str, memory: MemoryTiming,
             entry = own.get(block.pc) or (samples or {}).get(block.pc)
             accesses = [a for i in instructions if (a := access_of(i, mnemonic_base(i))) is not None]
             for access, (region, address) in zip(accesses, access_places(instructions, entry, memory), strict=True):
-                waits = data_waits(region, access, memory)
+                waits = data_waits(region, access)
                 if not waits or not access.load:
                     continue
                 name, size = symbols.at(address) if address is not None else (UNKNOWN, 0)

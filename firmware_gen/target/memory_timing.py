@@ -30,7 +30,6 @@ class MemoryTiming:
     data_region: str  # the region charged for an access whose address is not known
     stack_region: str
     description: str  # said beside every estimate
-    line_bytes: int | None = None  # bytes one wait-stated read brings (None: each region's MemoryRegion.line_bytes)
 
     def region_at(self, address: int) -> MemoryRegion | None:
         return next((r for r in self.regions if r.origin <= address < r.end), None)
@@ -41,7 +40,7 @@ class MemoryTiming:
     @property
     def data_waits(self) -> bool:
         """True if some region charges wait states on data accesses (only then do pointers' regions matter)."""
-        return any(r.wait_states and r.cache != "all" for r in self.regions)
+        return any(r.data_wait_per_byte for r in self.regions)
 
 
 def board_memory(board: Board) -> MemoryTiming:
@@ -70,7 +69,7 @@ def memory_on_stand_in(memory: MemoryTiming, board: Board, stand_in: Board) -> M
 
     return MemoryTiming(tuple(timed(r) for r in stand_in.regions), stand_in.region_for("pool").name,
                         stand_in.region_for("stack").name,
-                        f"{memory.description}; on {stand_in.name}'s regions by what they hold", memory.line_bytes)
+                        f"{memory.description}; on {stand_in.name}'s regions by what they hold")
 
 
 def _destinations(instruction: Instruction, access: Access) -> list[str]:
@@ -128,11 +127,9 @@ def access_regions(instructions: Sequence[Instruction], entry: Mapping[str, int]
     return [region for region, _ in access_places(instructions, entry, memory)]
 
 
-def data_waits(region: MemoryRegion | None, access: Access, memory: MemoryTiming) -> float:
-    """The wait states of one data access in `region` (sequential: one line read per `line_bytes`)."""
-    if region is not None and region.wait_states and region.cache != "all":
-        return region.wait_states * access.bytes / (memory.line_bytes or region.line_bytes)
-    return 0.0
+def data_waits(region: MemoryRegion | None, access: Access) -> float:
+    """The wait states of one data access in `region` (sequential: one line read per the region's `line_bytes`)."""
+    return access.bytes * region.data_wait_per_byte if region is not None else 0.0
 
 
 def wait_cycles(instructions: Sequence[Instruction], accesses: Sequence[Access], block: tuple[int, int],
@@ -144,5 +141,5 @@ def wait_cycles(instructions: Sequence[Instruction], accesses: Sequence[Access],
     if code is not None and code.wait_states and code.cache == "none":
         total += code.wait_states * -(-size // FETCH_BYTES)
     for access, region in zip(accesses, access_regions(instructions, entry, memory), strict=True):
-        total += data_waits(region, access, memory)
+        total += data_waits(region, access)
     return total
