@@ -9,9 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from firmware_gen.link.exec_trace import Markers, run_traced
-from firmware_gen.link.qemu import free_tcp_port
-from firmware_gen.link.register_sample import RegisterSampler, sample_run
-from firmware_gen.link.runner import run_model
+from firmware_gen.link.register_sample import sample_run
 from firmware_gen.target.boards import Board
 from firmware_gen.target.cycle_model import blocks_to_sample, estimate_cycles
 from firmware_gen.target.disassembly import symbol_addresses
@@ -72,7 +70,7 @@ def published_memory(board: Board, core: str) -> MemoryTiming:
     timed = published_board(board, core)
     return MemoryTiming(timed.regions, timed.region_for("pool").name, timed.region_for("stack").name,
                         f"{part}-like: flash {flash_waits} ws ({cache} hidden, {line} B per flash read), SRAM 0 ws; "
-                        "accesses through pointers placed by a register sample per block")
+                        "accesses through pointers placed by a register sample per block (ours: per step)")
 
 
 def anchor_estimate(board: Board, model: str, core: str, memory: MemoryTiming) -> tuple[int, float] | None:
@@ -88,14 +86,3 @@ def anchor_estimate(board: Board, model: str, core: str, memory: MemoryTiming) -
     samples = sample_run(command, blocks_to_sample(counts, elf, core), 900) if memory.data_waits else {}
     estimate = estimate_cycles(counts, elf, core, memory, samples=samples)
     return estimate.instructions, estimate.cycles
-
-
-def our_samples(deployment, inputs: list, counts, core: str, memory: MemoryTiming) -> dict:
-    """Registers at the entry of our firmware's pointer-heavy blocks (a second run, QEMU's GDB stub driving it)."""
-    if not memory.data_waits:
-        return {}
-    firmware = deployment.firmware
-    sampler = RegisterSampler(free_tcp_port(), blocks_to_sample(counts, firmware.elf, core))
-    sampler.start()
-    run_model(firmware, inputs, qemu_flags=sampler.qemu_flags)
-    return sampler.result()

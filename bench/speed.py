@@ -28,7 +28,7 @@ from firmware_gen.check.inputs import random_inputs
 from firmware_gen.check.model_summary import summarize
 from firmware_gen.driver.deploy import prepare, run
 from firmware_gen.errors import DoesNotFitError
-from firmware_gen.link.cycle_run import firmware_estimate
+from firmware_gen.link.flash_profile import flash_profile
 from firmware_gen.target.boards import Board, list_boards
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -37,7 +37,6 @@ from published_cycles import (  # noqa: E402
     PUBLISHED_CORE,
     SAME_KERNELS,
     anchor_estimate,
-    our_samples,
     published_board,
     published_memory,
 )
@@ -86,8 +85,7 @@ def measure_cycles(data: bytes, path: Path, board: Board, inputs: list) -> dict:
     deployment = prepare(data, str(path), published_board(board, core))
     result = run(deployment, inputs, cycles=True)
     memory = published_memory(board, core)
-    samples = our_samples(deployment, inputs, result.trace, core, memory)
-    ours = firmware_estimate(deployment.firmware, result.trace, memory, core, samples)
+    ours = flash_profile(deployment.firmware, inputs, memory, core, counts=result.trace).estimate  # sampled per step
     anchor = anchor_estimate(board, path.stem, core, memory)
     exact = all(outputs_equal_oracle(data, inputs, result.outputs, len(deployment.graph.tensors)))
     return {"timing_core": core, "memory": memory.description, "est_cycles": ours.cycles,

@@ -1,7 +1,7 @@
 /* The loop of the int8 DSP 1x1 convolutions fg_conv2d_pointwise_dsp and fg_conv2d_pointwise_staged_dsp (each kernel
- * file its own copy: the cycle estimate places a block's weight reads by one register sample, and the two kernels read
- * their weights from flash and from RAM). Everything here is static; outside __ARM_FEATURE_DSP this header declares
- * nothing. */
+ * file its own copy: made so while the cycle estimate placed a block's weight reads by one register sample for the
+ * whole invoke, the two kernels reading their weights from flash and from RAM; bench/speed.py now samples per step,
+ * as flash_reads.py did). Everything here is static; outside __ARM_FEATURE_DSP this header declares nothing. */
 #ifndef FG_DSP_POINTWISE_H
 #define FG_DSP_POINTWISE_H
 
