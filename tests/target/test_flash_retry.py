@@ -19,19 +19,29 @@ from firmware_gen.planner import PlanningOptions
 from firmware_gen.target.boards import load_board
 
 
+def _compact_and_wide():
+    """small_mobilenet_v2, mps2_an385, and its builds there in the compact layouts and in every wide one (4 MiB)."""
+    model = SYNTHETIC_MODELS["small_mobilenet_v2"]()
+    board = load_board("mps2_an385")
+    compact = prepare(model, "m.tflite", board, generation=GenerationOptions(compact_weights=True))
+    return model, board, compact, prepare(model, "m.tflite", board)
+
+
+def _no_code_reserve(monkeypatch) -> None:
+    """The wide layouts' budget counts no reserve for the code: the first link overflows."""
+    for module in (wide_layout, variant_choice):
+        monkeypatch.setattr(module, "CODE_RESERVE", 0)
+
+
 @needs_cross_gcc
 def test_a_build_over_the_flash_is_built_again_with_fewer_wide_constants(monkeypatch):
-    model = SYNTHETIC_MODELS["small_mobilenet_v2"]()
-    board = load_board("mps2_an385")  # RAM for the whole-tensor plan: no patch stage (whose retry comes first)
-    compact = prepare(model, "m.tflite", board, generation=GenerationOptions(compact_weights=True))
-    wide = prepare(model, "m.tflite", board)  # 4 MiB: every wide layout
+    model, board, compact, wide = _compact_and_wide()  # mps2_an385's RAM: no patch stage (whose retry comes first)
     extra = wide.firmware.flash_bytes - compact.firmware.flash_bytes
     assert extra > 4096
     size = compact.firmware.flash_bytes + extra // 2
     small = dataclasses.replace(board, regions=tuple(dataclasses.replace(r, size=size) if r.name == "code SRAM" else r
                                                      for r in board.regions))
-    for module in (wide_layout, variant_choice):
-        monkeypatch.setattr(module, "CODE_RESERVE", 0)
+    _no_code_reserve(monkeypatch)
     said: list[str] = []
     built = prepare(model, "m.tflite", small, progress=said.append)
     assert any("does not fit" in line and "trying narrower weight layouts" in line for line in said), said
@@ -46,10 +56,7 @@ def test_when_the_patch_stages_run_out_the_first_stage_is_built_with_narrower_la
     """A model that needs a patch stage for the RAM and overflows the flash: the stages of fewer calls are tried
     first; when they run out (here the search starts below 6 calls), the first stage is kept and its
     weight layouts narrowed, instead of the first error."""
-    model = SYNTHETIC_MODELS["small_mobilenet_v2"]()
-    board = load_board("mps2_an385")
-    compact = prepare(model, "m.tflite", board, generation=GenerationOptions(compact_weights=True))
-    wide = prepare(model, "m.tflite", board)
+    model, board, compact, wide = _compact_and_wide()
     assert wide.compiled.plan.pool_bytes > 100_000  # the whole-tensor plan: no stage
     size = compact.firmware.flash_bytes + (wide.firmware.flash_bytes - compact.firmware.flash_bytes) // 2
 
@@ -59,8 +66,7 @@ def test_when_the_patch_stages_run_out_the_first_stage_is_built_with_narrower_la
         return dataclasses.replace(region, size=100_000) if "pool" in region.holds else region
 
     small = dataclasses.replace(board, regions=tuple(shrunk(r) for r in board.regions))
-    for module in (wide_layout, variant_choice):
-        monkeypatch.setattr(module, "CODE_RESERVE", 0)
+    _no_code_reserve(monkeypatch)
     said: list[str] = []
     built = prepare(model, "m.tflite", small, progress=said.append, options=PlanningOptions(stage_calls_below=6))
     assert [line for line in said if "trying a patch stage" in line]

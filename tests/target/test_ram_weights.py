@@ -8,6 +8,7 @@ import dataclasses
 import shutil
 
 import pytest
+from target_fixtures import with_flash_wait_states
 
 from firmware_gen.backend.options import GenerationOptions, RamWeight
 from firmware_gen.check.board_validation import outputs_equal_oracle
@@ -43,9 +44,7 @@ def _model() -> bytes:
 
 def _flash_waits(board) -> MemoryTiming:
     """The board's regions with an L4R5-like flash: 5 wait states hidden on fetches only, 8 bytes per read."""
-    regions = tuple(dataclasses.replace(r, wait_states=5, cache="fetch", line_bytes=8) if "rodata" in r.holds
-                    else dataclasses.replace(r, wait_states=0) for r in board.regions)
-    return MemoryTiming(regions, "SRAM", "SRAM", "code SRAM as a 5-ws flash")
+    return MemoryTiming(with_flash_wait_states(board.name).regions, "SRAM", "SRAM", "code SRAM as a 5-ws flash")
 
 
 def test_the_most_cycles_saved_per_byte_first_within_the_budget() -> None:
