@@ -25,14 +25,17 @@ from firmware_gen.link.flash_profile import flash_profile
 from firmware_gen.target.boards import load_board
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from published_cycles import PUBLISHED_CORE, PUBLISHED_MEMORY, published_board, published_memory  # noqa: E402
+from published_cycles import (  # noqa: E402
+    PUBLISHED_CORE,
+    PUBLISHED_MEMORY,
+    PUBLISHED_SRAM,
+    published_board,
+    published_memory,
+)
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared"
 MODELS = ("vww_96_int8", "pretrainedResnet_quant", "kws_ref_model", "ad01_int8")
 
-
-# The SRAM of the published boards (reference manuals): STM32L4R5 640 KiB, STM32H7A3 1.4 MiB, R7FA8D1 1 MiB.
-PUBLISHED_SRAM = {"cortex-m4": 640 * 1024, "cortex-m7": 1400 * 1024, "cortex-m85": 1024 * 1024}
 
 
 def report(path: Path, board_name: str, top: int, budget: int | str | None, compact: bool, portable: bool) -> bool:
