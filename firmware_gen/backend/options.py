@@ -34,6 +34,9 @@ class GenerationOptions:
     compact_weights: bool = False
     ram_weights: tuple[RamWeight, ...] = ()  # tables placed in RAM, copied there from flash at start-up
     ram_memory: str = ""  # the memory configuration the estimate behind ram_weights assumed
+    # The kernel variants chosen as for flash without wait states (Isa.flash_wait_per_byte 0): every table whose reads
+    # from flash the estimate charges is in RAM, so the variants that weigh flash reads (staged copies) gain nothing
+    wait_free_variants: bool = False
 
     def ram_weight(self, symbol: str) -> RamWeight | None:
         """The constant array's placement in RAM, if it is there."""

@@ -166,6 +166,8 @@ def _build_within_flash(build: _Build, options: PlanningOptions, out_dir: Path) 
     stage is kept and its weight layouts narrowed instead."""
     first: tuple[DoesNotFitError, CompiledModel, PlanningOptions, Isa] | None = None
     isa, constants, stages = build.board.isa, None, True
+    if build.generation.wait_free_variants:
+        isa = dataclasses.replace(isa, flash_wait_per_byte=0.0)
     while True:
         try:
             compiled: CompiledModel | None = _generate(build, options, isa, out_dir)

@@ -10,7 +10,10 @@ The choice is data in, data out (`choose`): each candidate table's bytes and the
 reads from flash cost per inference, from the firmware built with everything in flash, traced and sampled under
 QEMU (link/flash_profile.py, two runs); the most cycles saved per byte of RAM first, while the budget lasts. The
 firmware is then built again with those tables in RAM. Estimates: the board file's memory timing (or one given,
-as bench/ gives the published board's); a board whose memory charges no data wait states moves nothing.
+as bench/ gives the published board's); a board whose memory charges no data wait states moves nothing. When every
+table the estimate charges goes to RAM, the kernel variants that weigh flash reads (staged copies of weights) only
+add work: the model is built and profiled once more with the variants chosen as for wait-free flash
+(GenerationOptions.wait_free_variants), kept if its tables fit the budget too.
 
 A real board is profiled on the QEMU board it names in cpu.estimate_on: the same model built for the stand-in, its
 two runs estimated with the real board's core and memory timing (memory_on_stand_in), so `build` needs no board
@@ -71,6 +74,11 @@ def choose(candidates: Iterable[Candidate], budget: int) -> tuple[RamWeight, ...
             chosen.append(RamWeight(c.symbol, c.bytes, c.saved_cycles))
             left -= size
     return tuple(chosen)
+
+
+def _every_one_placed(found: Iterable[Candidate], chosen: tuple[RamWeight, ...]) -> bool:
+    placed = {w.symbol for w in chosen}
+    return all(c.symbol in placed for c in found if c.saved_cycles > 0)
 
 
 def table_symbols(deployment: Deployment, prefix: str) -> set[str]:
@@ -168,6 +176,18 @@ def prepare_with_ram_weights(model: bytes, source: str, board: Board | str, budg
     limit = max(0, (free if budget == AUTO else min(int(budget), free)) - _SLACK)
     found = _profiled(model, source, board, first, memory, core or board.core, generation, progress, prepare_args)
     chosen = choose(found, limit)
+    if board.isa.flash_wait_per_byte and _every_one_placed(found, chosen):
+        # Nothing the estimate charges is read from flash any more: the variants chosen for wait-stated flash (staged
+        # copies of weights) only add work. Choose again as for wait-free flash, and keep it if its tables fit too.
+        wait_free = dataclasses.replace(generation, wait_free_variants=True)
+        again = prepare(model, source, board, progress=progress, generation=wait_free, **prepare_args)
+        found_again = _profiled(model, source, board, again, memory, core or board.core, wait_free, progress,
+                                prepare_args)
+        chosen_again = choose(found_again, limit)
+        if _every_one_placed(found_again, chosen_again):
+            progress("--weights-in-ram: every table the estimate charges wait states for fits in RAM: the kernel "
+                     "variants chosen as for wait-free flash")
+            generation, chosen = wait_free, chosen_again
     progress(f"--weights-in-ram: {len(chosen)} tables, {sum(w.bytes for w in chosen):,} B of {limit:,} B "
              f"({'auto: ' if budget == AUTO else ''}{free:,} B free), ~{sum(w.saved_cycles for w in chosen):,.0f} "
              "estimated cycles per inference saved")

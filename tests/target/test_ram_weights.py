@@ -102,6 +102,31 @@ def test_the_estimate_picks_the_reread_table_and_the_outputs_stay_exact() -> Non
     assert f"{best.name}: " in source and "estimated cycles per inference" in source
 
 
+def _kernels(deployment) -> set[str]:
+    source = (deployment.firmware.model_dir / "model.c").read_text()
+    return {line.split("(")[0].strip() for line in source.splitlines() if line.strip().startswith("fg_conv2d")}
+
+
+@needs_tools
+def test_with_every_charged_table_in_ram_the_variants_are_chosen_for_wait_free_flash() -> None:
+    data = _model()
+    timed = with_flash_wait_states(BOARD)  # its variants weigh the flash reads: weights staged in RAM by blocks
+    memory = _flash_waits(load_board(BOARD))
+    assert _kernels(prepare(data, "m.tflite", timed)) == {"fg_conv2d_pointwise_staged_dsp"}
+    lines: list[str] = []
+    all_in, chosen = prepare_with_ram_weights(data, "m.tflite", timed, AUTO, memory=memory, progress=lines.append)
+    assert any("chosen as for wait-free flash" in line for line in lines)
+    assert _kernels(all_in) == {"fg_conv2d_pointwise_dsp"}
+    inputs = random_inputs(all_in.graph)
+    result = run(all_in, inputs, cycles=True)
+    assert all(outputs_equal_oracle(data, inputs, result.outputs, len(all_in.graph.tensors)))
+    assert flash_profile(all_in.firmware, inputs, memory, counts=result.trace).estimate.wait_cycles < 0.01 * sum(
+        w.saved_cycles for w in chosen)
+    one = min(w.bytes for w in chosen if w.symbol.startswith(("step0_", "step1_")) and w.bytes >= 1024)
+    some, _ = prepare_with_ram_weights(data, "m.tflite", timed, one + 200, memory=memory)  # the rest stays in flash
+    assert "fg_conv2d_pointwise_staged_dsp" in _kernels(some)
+
+
 @needs_tools
 def test_the_fit_check_counts_the_tables_in_ram() -> None:
     data = _model()
