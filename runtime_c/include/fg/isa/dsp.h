@@ -279,6 +279,90 @@ typedef struct {
     int32_t entry;               /* the pairs after the first % 16: where the first pass enters */
 } fg_dsp_job;
 
+#if defined(FG_CORE_CORTEX_M7)
+/* The Cortex-M7 (the build passes FG_CORE_CORTEX_M7: GCC's -mcpu=cortex-m7 defines nothing the M4's does not)
+ * dual-issues a single LDR with an SMLAD, but not LDM or LDRD, and an LDR's result is ready for the next cycle's
+ * SMLAD. So here a pass of one input pair loads its five words with LDRs at offsets from the two pointers, each LDR
+ * issued with an SMLAD (six cycles a pass in llvm-mca's cortex-m7 model, against nine with LDM + LDRD), and loads
+ * the next pass's first input word (r10) and first weight word (lr) while its own last SMLADs run. Pass p (0..15)
+ * reads x at [x + 12 p] and w at [w + 8 p]; the last pass moves x and w on by 192 and 128 bytes and loads nothing of
+ * the next round, whose first words are loaded at 9, so nothing past the tile's pairs and weights is read. No LDR
+ * writes its base back: llvm-mca's model writes the base at once, which waits for the SMLAD before it. Before the
+ * TBH (a TBB reaches 510 bytes, not the last passes) x and w go back by the passes skipped, 16 - entry
+ * mod 16 (r12 = that << 28), and the entered pass's first words are loaded. The same SMLADs on the same registers
+ * as the other order below: weights A in lr, B in r3, pixels in r10-r12; x and w end past the tile's pairs and
+ * weights. */
+#define FG_DSP_TILE_PASS_M7(p)                   \
+    "ldr r3, [%[w], #" #p " * 8 + 4]\n\t"       \
+    "smlad r4, r10, lr, r4\n\t"                 \
+    "ldr r11, [%[x], #" #p " * 12 + 4]\n\t"     \
+    "smlad r7, r10, r3, r7\n\t"                 \
+    "ldr r12, [%[x], #" #p " * 12 + 8]\n\t"     \
+    "smlad r5, r11, lr, r5\n\t"                 \
+    "ldr r10, [%[x], #" #p " * 12 + 12]\n\t"    \
+    "smlad r8, r11, r3, r8\n\t"                 \
+    "smlad r6, r12, lr, r6\n\t"                 \
+    "ldr lr, [%[w], #" #p " * 8 + 8]\n\t"       \
+    "smlad r9, r12, r3, r9\n\t"
+#define FG_DSP_TILE_PAIRS_16                  \
+    "rsb r12, r3, #16\n\t"                    \
+    "ldr r10, [%[x]]\n\t"                     \
+    "lsl r12, r12, #28\n\t"                   \
+    "ldr lr, [%[w]]\n\t"                      \
+    "sub %[w], %[w], r12, lsr #25\n\t"        \
+    "sub %[x], %[x], r12, lsr #26\n\t"        \
+    "sub %[x], %[x], r12, lsr #25\n\t"        \
+    "tbh [pc, r3, lsl #1]\n"                  \
+    "5:\n\t"                                  \
+    ".hword (10f - 5b) / 2\n\t"                \
+    ".hword (25f - 5b) / 2\n\t"                \
+    ".hword (24f - 5b) / 2\n\t"                \
+    ".hword (23f - 5b) / 2\n\t"                \
+    ".hword (22f - 5b) / 2\n\t"                \
+    ".hword (21f - 5b) / 2\n\t"                \
+    ".hword (20f - 5b) / 2\n\t"                \
+    ".hword (19f - 5b) / 2\n\t"                \
+    ".hword (18f - 5b) / 2\n\t"                \
+    ".hword (17f - 5b) / 2\n\t"                \
+    ".hword (16f - 5b) / 2\n\t"                \
+    ".hword (15f - 5b) / 2\n\t"                \
+    ".hword (14f - 5b) / 2\n\t"                \
+    ".hword (13f - 5b) / 2\n\t"                \
+    ".hword (12f - 5b) / 2\n\t"                \
+    ".hword (11f - 5b) / 2\n\t"                \
+    "9:\n\t"                                  \
+    "ldr r10, [%[x]]\n\t"                     \
+    "ldr lr, [%[w]]\n"                        \
+    "10:\n\t" FG_DSP_TILE_PASS_M7(0)          \
+    "11:\n\t" FG_DSP_TILE_PASS_M7(1)          \
+    "12:\n\t" FG_DSP_TILE_PASS_M7(2)          \
+    "13:\n\t" FG_DSP_TILE_PASS_M7(3)          \
+    "14:\n\t" FG_DSP_TILE_PASS_M7(4)          \
+    "15:\n\t" FG_DSP_TILE_PASS_M7(5)          \
+    "16:\n\t" FG_DSP_TILE_PASS_M7(6)          \
+    "17:\n\t" FG_DSP_TILE_PASS_M7(7)          \
+    "18:\n\t" FG_DSP_TILE_PASS_M7(8)          \
+    "19:\n\t" FG_DSP_TILE_PASS_M7(9)          \
+    "20:\n\t" FG_DSP_TILE_PASS_M7(10)         \
+    "21:\n\t" FG_DSP_TILE_PASS_M7(11)         \
+    "22:\n\t" FG_DSP_TILE_PASS_M7(12)         \
+    "23:\n\t" FG_DSP_TILE_PASS_M7(13)         \
+    "24:\n\t" FG_DSP_TILE_PASS_M7(14)         \
+    "25:\n\t"                                 \
+    "ldr r3, [%[w], #124]\n\t"                \
+    "smlad r4, r10, lr, r4\n\t"               \
+    "ldr r11, [%[x], #184]\n\t"               \
+    "smlad r7, r10, r3, r7\n\t"               \
+    "ldr r12, [%[x], #188]\n\t"               \
+    "smlad r5, r11, lr, r5\n\t"               \
+    "add %[x], %[x], #192\n\t"                \
+    "smlad r8, r11, r3, r8\n\t"               \
+    "add %[w], %[w], #128\n\t"                \
+    "smlad r6, r12, lr, r6\n\t"               \
+    "subs %[job], %[job], #1\n\t"             \
+    "smlad r9, r12, r3, r9\n\t"               \
+    "bne 9b\n\t"
+#else
 /* The input pairs of FG_DSP_TILE_STORE's tile after its first (which starts the accumulators from the biases):
  * their count % 16 (in r3) enters the pass of sixteen pairs that far from its end (TBB), the job register counting the
  * passes. */
@@ -319,6 +403,7 @@ typedef struct {
     "25:\n\t" FG_DSP_TILE_PAIR                \
     "subs %[job], %[job], #1\n\t"             \
     "bne 10b\n\t"
+#endif
 
 /* The fully connected runs' output stage of one narrow doubled accumulator `acc` (a register other than r4-r8), the
  * clamp all of int8: fg_dsp_channel k of the table at r7 (r4-r6 scratch), the byte at r8 + byte. */
@@ -457,6 +542,7 @@ FG_DSP_TILE_STORE_FUNCTION(fg_dsp_tile_store_relu_doubled, FG_DSP_RELU_DOUBLED, 
 #undef FG_DSP_RELU_DOUBLED
 #undef FG_DSP_CLAMP_BLOCK
 #undef FG_DSP_TILE_PAIRS_16
+#undef FG_DSP_TILE_PASS_M7
 #undef FG_DSP_CLAMP
 
 /* Output channels [0, channels) of up to three pixels whose input pairs fg_dsp_extend laid out in x (stride 3): the
