@@ -16,6 +16,54 @@
 #define FG_DSP_CONV_RING_ROW(ic) (2 * (ic) * FG_DSP_CONV_RING_COLUMNS)  /* bytes of a buffer row */
 #define FG_DSP_CONV_RING_X(ic, i, k) \
     "[%[x], #(" #i " * 2 * " #ic " * " FG_DSP_RING_XSTR(FG_DSP_CONV_RING_COLUMNS) " + 4 * (" #k "))]"
+#if defined(FG_CORE_CORTEX_M7)
+/* The Cortex-M7's order (FG_CORE_CORTEX_M7, as in fg/isa/dsp.h): an LDM issues alone there, a single LDR with the
+ * SMLAD after it. So the weights are read by LDRs at offsets from w (w stays at the group's first weight word),
+ * tap t's four words at [w + 16 t]: each of the next tap's words is loaded after this tap's SMLAD that reads the
+ * register, issued with the next SMLAD (four cycles a tap in llvm-mca's cortex-m7 model), the first tap's before the
+ * first; the inputs' words of a pair of taps (or of a row's last tap alone) by LDRs before their first tap, the
+ * second issued with its first SMLAD. The last tap loads nothing. Tap n of window row i is tap i * taps + n. */
+#define FG_DSP_CONV_RING_W(t, c) "[%[w], #16 * (" t ") + 4 * " #c "]"
+#define FG_DSP_CONV_RING_NEXT(t)                     \
+    "ldr r9, " FG_DSP_CONV_RING_W(t, 0) "\n\t"      \
+    "ldr r10, " FG_DSP_CONV_RING_W(t, 1) "\n\t"     \
+    "ldr r11, " FG_DSP_CONV_RING_W(t, 2) "\n\t"     \
+    "ldr r12, " FG_DSP_CONV_RING_W(t, 3) "\n\t"
+/* Tap `t` (a string) against the inputs' word `in`, loading tap t + 1's weights if NEXT (else nothing). */
+#define FG_DSP_CONV_RING_LOAD(t, c, r) "ldr " r ", " FG_DSP_CONV_RING_W(t " + 1", c) "\n\t"
+#define FG_DSP_CONV_RING_STOP(t, c, r) ""
+#define FG_DSP_CONV_RING_TAP(t, in, op, NEXT)       \
+    op " r4, " in ", r9, r4\n\t"                    \
+    NEXT(t, 0, "r9")                                \
+    op " r5, " in ", r10, r5\n\t"                   \
+    NEXT(t, 1, "r10")                               \
+    op " r6, " in ", r11, r6\n\t"                   \
+    NEXT(t, 2, "r11")                               \
+    op " r7, " in ", r12, r7\n\t"                   \
+    NEXT(t, 3, "r12")
+#define FG_DSP_CONV_RING_T(i, n, taps) "(" #i ") * " #taps " + " #n
+/* Window row i of one input channel: its pair, then its last tap (the next word's bottom half). */
+#define FG_DSP_CONV_RING_ROW1(i, NEXT)                                                   \
+    "ldr r8, " FG_DSP_CONV_RING_X(1, i, 0) "\n\t"                                      \
+    "ldr lr, " FG_DSP_CONV_RING_X(1, i, 1) "\n\t"                                      \
+    FG_DSP_CONV_RING_TAP(FG_DSP_CONV_RING_T(i, 0, 2), "r8", "smlad", FG_DSP_CONV_RING_LOAD) \
+    FG_DSP_CONV_RING_TAP(FG_DSP_CONV_RING_T(i, 1, 2), "lr", "smlabb", NEXT)
+/* Window row i of three input channels: four pairs, then the last tap. */
+#define FG_DSP_CONV_RING_TWO(i, n)                                                       \
+    "ldr r8, " FG_DSP_CONV_RING_X(3, i, n) "\n\t"                                      \
+    "ldr lr, " FG_DSP_CONV_RING_X(3, i, n + 1) "\n\t"                                  \
+    FG_DSP_CONV_RING_TAP(FG_DSP_CONV_RING_T(i, n, 5), "r8", "smlad", FG_DSP_CONV_RING_LOAD) \
+    FG_DSP_CONV_RING_TAP(FG_DSP_CONV_RING_T(i, n + 1, 5), "lr", "smlad", FG_DSP_CONV_RING_LOAD)
+#define FG_DSP_CONV_RING_ROW3(i, NEXT)                                                   \
+    FG_DSP_CONV_RING_TWO(i, 0) FG_DSP_CONV_RING_TWO(i, 2)                                \
+    "ldr r8, " FG_DSP_CONV_RING_X(3, i, 4) "\n\t"                                      \
+    FG_DSP_CONV_RING_TAP(FG_DSP_CONV_RING_T(i, 4, 5), "r8", "smlabb", NEXT)
+#define FG_DSP_CONV_RING_TAPS(ROW)                                                       \
+    FG_DSP_CONV_RING_NEXT("0")                                                           \
+    ROW(0, FG_DSP_CONV_RING_LOAD) ROW(1, FG_DSP_CONV_RING_LOAD) ROW(2, FG_DSP_CONV_RING_STOP)
+/* The bytes w walks in the taps: none. */
+#define FG_DSP_CONV_RING_WALK(ic) 0
+#else
 /* The four channels' weight words of the next tap (pair), each against the inputs' word `in`. */
 #define FG_DSP_CONV_RING_TAP(in, op)                \
     "ldm %[w]!, {r9, r10, r11, r12}\n\t"            \
@@ -39,6 +87,10 @@
     "ldr r8, " FG_DSP_CONV_RING_X(3, i, 4) "\n\t"                                      \
     FG_DSP_CONV_RING_TAP("r8", "smlabb")
 #define FG_DSP_CONV_RING_TAPS(ROW) ROW(0) ROW(1) ROW(2)
+/* The bytes w walks in the taps. */
+#define FG_DSP_CONV_RING_WALK(ic) FG_DSP_CONV_RING_WEIGHT_BYTES(ic)
+#endif
+
 /* Bytes of a group's weight words: three window rows of (3 in_c - 1) / 2 pairs and the last tap, 16 bytes a tap. */
 #define FG_DSP_CONV_RING_WEIGHT_BYTES(ic) (16 * 3 * ((3 * (ic) - 1) / 2 + 1))
 
@@ -53,7 +105,7 @@
         "ldm %[w], {r4-r7}\n\t"                                                                          \
         "add %[w], %[w], #" FG_DSP_RING_XSTR(FG_DSP_RING_WEIGHTS) "\n\t"                                 \
         FG_DSP_CONV_RING_TAPS(ROW)                                                                       \
-        "sub r11, %[w], #(" FG_DSP_RING_XSTR(FG_DSP_CONV_RING_WEIGHT_BYTES(ic)) " + "                    \
+        "sub r11, %[w], #(" FG_DSP_RING_XSTR(FG_DSP_CONV_RING_WALK(ic)) " + "                            \
         FG_DSP_RING_XSTR(FG_DSP_RING_WEIGHTS) " - 16)\n\t"                                               \
         OUT("r4", 0) OUT("r5", 1) OUT("r6", 2) OUT("r7", 3)                                              \
         "sub %[w], r11, #" FG_DSP_RING_XSTR(FG_DSP_RING_WEIGHTS) "\n\t"                                  \
