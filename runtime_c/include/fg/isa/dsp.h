@@ -147,6 +147,46 @@ static inline __attribute__((always_inline)) void fg_dsp_store_channel(const uin
 #undef FG_DSP_STORE
 }
 
+#if defined(FG_CORE_CORTEX_M7)
+/* The Cortex-M7 (the build passes FG_CORE_CORTEX_M7: GCC's -mcpu=cortex-m7 defines nothing the M4's does not)
+ * dual-issues a single LDR with an SMLAD, but not LDM or LDRD, and an LDR's result is ready for the next cycle's
+ * SMLAD. So there the 3 x 2 tile's pass of one input pair (fg_dsp_tile_3x2, FG_DSP_TILE_PAIRS_16) loads its five
+ * words with LDRs at offsets from the two pointers, each LDR issued with an SMLAD (six cycles a pass in llvm-mca's
+ * cortex-m7 model, against nine with LDM + LDRD), and loads the next pass's first input word (r10) and first weight
+ * word (lr) while its own last SMLADs run. Pass p of a round reads x at [x + 12 p] and w at [w + 8 p]; the round's
+ * last pass moves x and w past the round and loads nothing of the next round, whose first words are loaded before
+ * it, so nothing past the tile's pairs and weights is read. No LDR writes its base back: llvm-mca's model writes
+ * the base at once, which waits for the SMLAD before it. The same SMLADs on the same registers as FG_DSP_TILE_PAIR:
+ * weights A in lr, B in r3, pixels in r10-r12. */
+#define FG_DSP_TILE_PASS_M7(p)                   \
+    "ldr r3, [%[w], #" #p " * 8 + 4]\n\t"       \
+    "smlad r4, r10, lr, r4\n\t"                 \
+    "ldr r11, [%[x], #" #p " * 12 + 4]\n\t"     \
+    "smlad r7, r10, r3, r7\n\t"                 \
+    "ldr r12, [%[x], #" #p " * 12 + 8]\n\t"     \
+    "smlad r5, r11, lr, r5\n\t"                 \
+    "ldr r10, [%[x], #" #p " * 12 + 12]\n\t"    \
+    "smlad r8, r11, r3, r8\n\t"                 \
+    "smlad r6, r12, lr, r6\n\t"                 \
+    "ldr lr, [%[w], #" #p " * 8 + 8]\n\t"       \
+    "smlad r9, r12, r3, r9\n\t"
+/* The last pass of a round (p = its index): loads nothing of the next, moves x and w past the round's pairs and
+ * weights and counts the round down in register `n` (the flags for the branch back). */
+#define FG_DSP_TILE_LAST_M7(p, n)                \
+    "ldr r3, [%[w], #" #p " * 8 + 4]\n\t"       \
+    "smlad r4, r10, lr, r4\n\t"                 \
+    "ldr r11, [%[x], #" #p " * 12 + 4]\n\t"     \
+    "smlad r7, r10, r3, r7\n\t"                 \
+    "ldr r12, [%[x], #" #p " * 12 + 8]\n\t"     \
+    "smlad r5, r11, lr, r5\n\t"                 \
+    "add %[x], %[x], #(" #p " + 1) * 12\n\t"    \
+    "smlad r8, r11, r3, r8\n\t"                 \
+    "add %[w], %[w], #(" #p " + 1) * 8\n\t"     \
+    "smlad r6, r12, lr, r6\n\t"                 \
+    "subs %[" #n "], %[" #n "], #1\n\t"         \
+    "smlad r9, r12, r3, r9\n\t"
+#endif
+
 /* acc[c * 3 + p] += sum over `blocks` x 4 input pairs g of pixel p's pair x[3 g + p] . channel c's pair of w[g],
  * for pixels p < 3 and the channel pair c < 2 (layouts above). Per 8 depths: 4 LDM of three pixels' pairs, 4 LDRD
  * of the weights, 24 SMLAD, 2 for the loop. blocks >= 1. */
@@ -165,12 +205,21 @@ static __attribute__((noinline, unused)) void fg_dsp_tile_3x2(const uint32_t *x,
     "smlad r7, r10, r3, r7\n\t"              \
     "smlad r8, r11, r3, r8\n\t"              \
     "smlad r9, r12, r3, r9\n\t"
+#if defined(FG_CORE_CORTEX_M7)  /* four passes, the first words loaded first */
+#define FG_DSP_TILE_BLOCK                                                                                       \
+    "ldr r10, [%[x]]\n\t"                                                                                       \
+    "ldr lr, [%[w]]\n\t"                                                                                        \
+    FG_DSP_TILE_PASS_M7(0) FG_DSP_TILE_PASS_M7(1) FG_DSP_TILE_PASS_M7(2) FG_DSP_TILE_LAST_M7(3, n)
+#else
+#define FG_DSP_TILE_BLOCK                                                                                       \
+    FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR                                          \
+    "subs %[n], %[n], #1\n\t"
+#endif
     __asm__ volatile(
         "ldm %[acc], {r4-r9}\n\t"
         "push {%[acc]}\n"
         "1:\n\t"
-        FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR
-        "subs %[n], %[n], #1\n\t"
+        FG_DSP_TILE_BLOCK
         "bne 1b\n\t"
         "pop {%[acc]}\n\t"
         "stm %[acc], {r4-r9}\n\t"
@@ -193,7 +242,7 @@ static inline void fg_dsp_extend_words(const int8_t *from, int32_t words, uint32
     const int8_t *const end = from + 4 * words;
     uint32_t v, even, odd;
 #if defined(FG_CORE_CORTEX_M7)
-    /* The Cortex-M7's order (FG_CORE_CORTEX_M7, see FG_DSP_TILE_PAIRS_16): the pass of four words loads them by four
+    /* The Cortex-M7's order (FG_CORE_CORTEX_M7, see FG_DSP_TILE_PASS_M7): the pass of four words loads them by four
      * LDRs at offsets, then each SXTB16 is issued with the STR of the one before it (llvm-mca cortex-m7: 12 cycles a
      * pass, against 22 in the order below, whose post-indexed LDR waits for the STR before it). */
     uint32_t v1, v2, v3;
@@ -318,30 +367,9 @@ typedef struct {
 } fg_dsp_job;
 
 #if defined(FG_CORE_CORTEX_M7)
-/* The Cortex-M7 (the build passes FG_CORE_CORTEX_M7: GCC's -mcpu=cortex-m7 defines nothing the M4's does not)
- * dual-issues a single LDR with an SMLAD, but not LDM or LDRD, and an LDR's result is ready for the next cycle's
- * SMLAD. So here a pass of one input pair loads its five words with LDRs at offsets from the two pointers, each LDR
- * issued with an SMLAD (six cycles a pass in llvm-mca's cortex-m7 model, against nine with LDM + LDRD), and loads
- * the next pass's first input word (r10) and first weight word (lr) while its own last SMLADs run. Pass p (0..15)
- * reads x at [x + 12 p] and w at [w + 8 p]; the last pass moves x and w on by 192 and 128 bytes and loads nothing of
- * the next round, whose first words are loaded at 9, so nothing past the tile's pairs and weights is read. No LDR
- * writes its base back: llvm-mca's model writes the base at once, which waits for the SMLAD before it. Before the
- * TBH (a TBB reaches 510 bytes, not the last passes) x and w go back by the passes skipped, 16 - entry
- * mod 16 (r12 = that << 28), and the entered pass's first words are loaded. The same SMLADs on the same registers
- * as the other order below: weights A in lr, B in r3, pixels in r10-r12; x and w end past the tile's pairs and
- * weights. */
-#define FG_DSP_TILE_PASS_M7(p)                   \
-    "ldr r3, [%[w], #" #p " * 8 + 4]\n\t"       \
-    "smlad r4, r10, lr, r4\n\t"                 \
-    "ldr r11, [%[x], #" #p " * 12 + 4]\n\t"     \
-    "smlad r7, r10, r3, r7\n\t"                 \
-    "ldr r12, [%[x], #" #p " * 12 + 8]\n\t"     \
-    "smlad r5, r11, lr, r5\n\t"                 \
-    "ldr r10, [%[x], #" #p " * 12 + 12]\n\t"    \
-    "smlad r8, r11, r3, r8\n\t"                 \
-    "smlad r6, r12, lr, r6\n\t"                 \
-    "ldr lr, [%[w], #" #p " * 8 + 8]\n\t"       \
-    "smlad r9, r12, r3, r9\n\t"
+/* The Cortex-M7's passes (FG_DSP_TILE_PASS_M7): before the TBH (a TBB reaches 510 bytes, not the last passes) x and
+ * w go back by the passes skipped, 16 - entry mod 16 (r12 = that << 28), and the entered pass's first words are
+ * loaded; those of the first pass of every further round at 9. x and w end past the tile's pairs and weights. */
 #define FG_DSP_TILE_PAIRS_16                  \
     "rsb r12, r3, #16\n\t"                    \
     "ldr r10, [%[x]]\n\t"                     \
@@ -386,19 +414,7 @@ typedef struct {
     "22:\n\t" FG_DSP_TILE_PASS_M7(12)         \
     "23:\n\t" FG_DSP_TILE_PASS_M7(13)         \
     "24:\n\t" FG_DSP_TILE_PASS_M7(14)         \
-    "25:\n\t"                                 \
-    "ldr r3, [%[w], #124]\n\t"                \
-    "smlad r4, r10, lr, r4\n\t"               \
-    "ldr r11, [%[x], #184]\n\t"               \
-    "smlad r7, r10, r3, r7\n\t"               \
-    "ldr r12, [%[x], #188]\n\t"               \
-    "smlad r5, r11, lr, r5\n\t"               \
-    "add %[x], %[x], #192\n\t"                \
-    "smlad r8, r11, r3, r8\n\t"               \
-    "add %[w], %[w], #128\n\t"                \
-    "smlad r6, r12, lr, r6\n\t"               \
-    "subs %[job], %[job], #1\n\t"             \
-    "smlad r9, r12, r3, r9\n\t"               \
+    "25:\n\t" FG_DSP_TILE_LAST_M7(15, job)    \
     "bne 9b\n\t"
 #else
 /* The input pairs of FG_DSP_TILE_STORE's tile after its first (which starts the accumulators from the biases):
@@ -581,6 +597,8 @@ FG_DSP_TILE_STORE_FUNCTION(fg_dsp_tile_store_relu_doubled, FG_DSP_RELU_DOUBLED, 
 #undef FG_DSP_CLAMP_BLOCK
 #undef FG_DSP_TILE_PAIRS_16
 #undef FG_DSP_TILE_PASS_M7
+#undef FG_DSP_TILE_LAST_M7
+#undef FG_DSP_TILE_BLOCK
 #undef FG_DSP_CLAMP
 
 /* Output channels [0, channels) of up to three pixels whose input pairs fg_dsp_extend laid out in x (stride 3): the
