@@ -138,6 +138,8 @@ def port_sources(board: Board) -> list[Path]:
 def _board_flags(board: Board) -> list[str]:
     flags = [*board.gcc_flags, f"-DFG_UART_BASE=0x{board.uart_base:08X}u",
              f"-DFG_PREFER_DWT={1 if board.cycle_counter == 'dwt' else 0}"]
+    if board.core == "cortex-m7":  # GCC's -mcpu=cortex-m7 defines nothing the M4 does not: the DSP kernels' M7 order
+        flags.append("-DFG_CORE_CORTEX_M7")
     if board.uart_clock_hz:
         flags += [f"-DFG_UART_BAUD={board.uart_baud}u", f"-DFG_UART_CLOCK_HZ={board.uart_clock_hz}u"]
     if board.uart_pins:

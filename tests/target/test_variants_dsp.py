@@ -260,6 +260,17 @@ def test_variants_bit_exact_on_m7(tmp_path) -> None:
         rng, 4) + planar_depthwise_cases(rng, 4) + ring_depthwise_cases(rng, 4) + ring_conv_cases(rng, 4)
     # a one-channel depthwise the portable lowering leaves to the reference kernel (filter_h > 16)
     models.append(conv_case(rng, "DEPTHWISE_CONV_2D", (17, 1), 1, 0, padding="SAME", multiplier=3))
+    # the M7's own order of the tile's passes (FG_CORE_CORTEX_M7): depths padded to 8 k enter the pass of sixteen
+    # pairs at each of its four entries (8 k - 1 pairs after the first, mod 16) and go round it up to four times
+    models += [conv_case(rng, "CONV_2D", (1, 1), depth, int(rng.choice(CHANNELS[3:])), widths=(3, 5), heights=(1, 3),
+                         output_zero_point=-128 if k % 2 else None, activation="RELU" if k % 2 else None)
+               for k, depth in enumerate([12, 24, 32, 40, 61, 72, 96, 130])]
+    # and of the ring convolution's taps and output stage: three input channels without the ReLU-like clamp and one
+    # with it, which ring_conv_cases does not draw
+    models += [conv_case(rng, "CONV_2D", (3, 3), ic, out_c, stride, stride_w=stride, widths=widths,
+                         output_zero_point=-128 if relu else None, activation="RELU" if relu else "NONE")
+               for ic, out_c, stride, widths, relu in [(3, 8, 1, (1, 12), False), (3, 12, 2, (40, 97), False),
+                                                       (1, 4, 1, (1, 12), True), (1, 16, 2, (40, 97), True)]]
     assert_batch_bit_exact(models, "mps2_an500", tmp_path / "build", seed=2,
                            expect_functions=["fg_conv2d_pointwise_dsp", "fg_conv2d_folded_dsp",
                                              "fg_depthwise_conv2d_3x3_dsp", "fg_depthwise_conv2d_dsp",

@@ -16,6 +16,126 @@
 #define FG_DSP_CONV_RING_ROW(ic) (2 * (ic) * FG_DSP_CONV_RING_COLUMNS)  /* bytes of a buffer row */
 #define FG_DSP_CONV_RING_X(ic, i, k) \
     "[%[x], #(" #i " * 2 * " #ic " * " FG_DSP_RING_XSTR(FG_DSP_CONV_RING_COLUMNS) " + 4 * (" #k "))]"
+#if defined(FG_CORE_CORTEX_M7)
+/* The Cortex-M7's order (FG_CORE_CORTEX_M7, as in fg/isa/dsp.h): an LDM issues alone there, a single LDR with the
+ * SMLAD after it. So the weights are read by LDRs at offsets from w (w stays at the group's first weight word),
+ * tap t's four words at [w + 16 t]: each of the next tap's words is loaded after this tap's SMLAD that reads the
+ * register, issued with the next SMLAD (four cycles a tap in llvm-mca's cortex-m7 model), the first tap's before the
+ * first; the inputs' words of a pair of taps (or of a row's last tap alone) by LDRs before their first tap, the
+ * second issued with its first SMLAD. The last tap loads nothing. Tap n of window row i is tap i * taps + n. */
+#define FG_DSP_CONV_RING_W(t, c) "[%[w], #16 * (" t ") + 4 * " #c "]"
+#define FG_DSP_CONV_RING_NEXT(t)                     \
+    "ldr r9, " FG_DSP_CONV_RING_W(t, 0) "\n\t"      \
+    "ldr r10, " FG_DSP_CONV_RING_W(t, 1) "\n\t"     \
+    "ldr r11, " FG_DSP_CONV_RING_W(t, 2) "\n\t"     \
+    "ldr r12, " FG_DSP_CONV_RING_W(t, 3) "\n\t"
+/* Tap `t` (a string) against the inputs' word `in`, loading tap t + 1's weights if NEXT (else nothing). */
+#define FG_DSP_CONV_RING_LOAD(t, c, r) "ldr " r ", " FG_DSP_CONV_RING_W(t " + 1", c) "\n\t"
+#define FG_DSP_CONV_RING_STOP(t, c, r) ""
+#define FG_DSP_CONV_RING_TAP(t, in, op, NEXT)       \
+    op " r4, " in ", r9, r4\n\t"                    \
+    NEXT(t, 0, "r9")                                \
+    op " r5, " in ", r10, r5\n\t"                   \
+    NEXT(t, 1, "r10")                               \
+    op " r6, " in ", r11, r6\n\t"                   \
+    NEXT(t, 2, "r11")                               \
+    op " r7, " in ", r12, r7\n\t"                   \
+    NEXT(t, 3, "r12")
+#define FG_DSP_CONV_RING_T(i, n, taps) "(" #i ") * " #taps " + " #n
+/* Window row i of one input channel: its pair, then its last tap (the next word's bottom half). */
+#define FG_DSP_CONV_RING_ROW1(i, NEXT)                                                   \
+    "ldr r8, " FG_DSP_CONV_RING_X(1, i, 0) "\n\t"                                      \
+    "ldr lr, " FG_DSP_CONV_RING_X(1, i, 1) "\n\t"                                      \
+    FG_DSP_CONV_RING_TAP(FG_DSP_CONV_RING_T(i, 0, 2), "r8", "smlad", FG_DSP_CONV_RING_LOAD) \
+    FG_DSP_CONV_RING_TAP(FG_DSP_CONV_RING_T(i, 1, 2), "lr", "smlabb", NEXT)
+/* Window row i of three input channels: four pairs, then the last tap. */
+#define FG_DSP_CONV_RING_TWO(i, n)                                                       \
+    "ldr r8, " FG_DSP_CONV_RING_X(3, i, n) "\n\t"                                      \
+    "ldr lr, " FG_DSP_CONV_RING_X(3, i, n + 1) "\n\t"                                  \
+    FG_DSP_CONV_RING_TAP(FG_DSP_CONV_RING_T(i, n, 5), "r8", "smlad", FG_DSP_CONV_RING_LOAD) \
+    FG_DSP_CONV_RING_TAP(FG_DSP_CONV_RING_T(i, n + 1, 5), "lr", "smlad", FG_DSP_CONV_RING_LOAD)
+#define FG_DSP_CONV_RING_ROW3(i, NEXT)                                                   \
+    FG_DSP_CONV_RING_TWO(i, 0) FG_DSP_CONV_RING_TWO(i, 2)                                \
+    "ldr r8, " FG_DSP_CONV_RING_X(3, i, 4) "\n\t"                                      \
+    FG_DSP_CONV_RING_TAP(FG_DSP_CONV_RING_T(i, 4, 5), "r8", "smlabb", NEXT)
+#define FG_DSP_CONV_RING_TAPS(ROW)                                                       \
+    FG_DSP_CONV_RING_NEXT("0")                                                           \
+    ROW(0, FG_DSP_CONV_RING_LOAD) ROW(1, FG_DSP_CONV_RING_LOAD) ROW(2, FG_DSP_CONV_RING_STOP)
+/* The four outputs of fg/isa/dsp_ring.h's FG_DSP_RING_OUT and FG_DSP_RING_OUT_RELU, interleaved: the constants
+ * of channel j by LDRs at r11 + 12 j (r11 does not walk them), two channels' chains side by side (llvm-mca
+ * cortex-m7: 26 and 19 cycles, against 42 and 30 one channel after the other with an LDM each). */
+#define FG_DSP_RING_OUT_M7                 \
+    "ldr r8, [r11]\n\t"                    \
+    "ldr r9, [r11, #4]\n\t"                \
+    "ldr r10, [r11, #12]\n\t"              \
+    "ldr r12, [r11, #16]\n\t"              \
+    "smmulr r4, r4, r8\n\t"                \
+    "ldr r8, [r11, #8]\n\t"                \
+    "smmulr r5, r5, r10\n\t"               \
+    "ldr r10, [r11, #20]\n\t"              \
+    "add r9, r9, r4, asr #31\n\t"          \
+    "add r12, r12, r5, asr #31\n\t"        \
+    "add r4, r4, r9\n\t"                   \
+    "add r5, r5, r12\n\t"                  \
+    "ldr r9, [r11, #24]\n\t"               \
+    "asr r4, r4, r8\n\t"                   \
+    "ldr r12, [r11, #36]\n\t"              \
+    "asr r5, r5, r10\n\t"                  \
+    "smmulr r6, r6, r9\n\t"                \
+    "ldr r8, [r11, #28]\n\t"               \
+    "smmulr r7, r7, r12\n\t"               \
+    "ldr r10, [r11, #40]\n\t"              \
+    "ssat r4, #8, r4\n\t"                  \
+    "add r8, r8, r6, asr #31\n\t"          \
+    "ssat r5, #8, r5\n\t"                  \
+    "add r10, r10, r7, asr #31\n\t"        \
+    "strb r4, [%[out]]\n\t"                \
+    "add r6, r6, r8\n\t"                   \
+    "ldr r9, [r11, #32]\n\t"               \
+    "add r7, r7, r10\n\t"                  \
+    "ldr r12, [r11, #44]\n\t"              \
+    "strb r5, [%[out], #1]\n\t"            \
+    "asr r6, r6, r9\n\t"                   \
+    "asr r7, r7, r12\n\t"                  \
+    "ssat r6, #8, r6\n\t"                  \
+    "ssat r7, #8, r7\n\t"                  \
+    "strb r6, [%[out], #2]\n\t"            \
+    "strb r7, [%[out], #3]\n\t"
+#define FG_DSP_RING_OUT_RELU_M7            \
+    "ldr r8, [r11]\n\t"                    \
+    "ldr r9, [r11, #4]\n\t"                \
+    "ldr r10, [r11, #12]\n\t"              \
+    "ldr r12, [r11, #16]\n\t"              \
+    "smmlar r4, r4, r8, r9\n\t"            \
+    "ldr r8, [r11, #24]\n\t"               \
+    "smmlar r5, r5, r10, r12\n\t"          \
+    "ldr r9, [r11, #28]\n\t"               \
+    "ldr r10, [r11, #36]\n\t"              \
+    "smmlar r6, r6, r8, r9\n\t"            \
+    "ldr r12, [r11, #40]\n\t"              \
+    "ldr r8, [r11, #8]\n\t"                \
+    "smmlar r7, r7, r10, r12\n\t"          \
+    "ldr r9, [r11, #20]\n\t"               \
+    "asr r4, r4, r8\n\t"                   \
+    "ldr r10, [r11, #32]\n\t"              \
+    "asr r5, r5, r9\n\t"                   \
+    "ldr r12, [r11, #44]\n\t"              \
+    "asr r6, r6, r10\n\t"                  \
+    "ssat r4, #8, r4\n\t"                  \
+    "asr r7, r7, r12\n\t"                  \
+    "ssat r5, #8, r5\n\t"                  \
+    "strb r4, [%[out]]\n\t"                \
+    "ssat r6, #8, r6\n\t"                  \
+    "strb r5, [%[out], #1]\n\t"            \
+    "ssat r7, #8, r7\n\t"                  \
+    "strb r6, [%[out], #2]\n\t"            \
+    "strb r7, [%[out], #3]\n\t"
+#define FG_DSP_CONV_RING_OUTS(OUT) OUT##_M7
+/* The bytes r11 walks in the output stage: none. */
+#define FG_DSP_CONV_RING_OUT_WALK 0
+/* The bytes w walks in the taps: none. */
+#define FG_DSP_CONV_RING_WALK(ic) 0
+#else
 /* The four channels' weight words of the next tap (pair), each against the inputs' word `in`. */
 #define FG_DSP_CONV_RING_TAP(in, op)                \
     "ldm %[w]!, {r9, r10, r11, r12}\n\t"            \
@@ -39,6 +159,13 @@
     "ldr r8, " FG_DSP_CONV_RING_X(3, i, 4) "\n\t"                                      \
     FG_DSP_CONV_RING_TAP("r8", "smlabb")
 #define FG_DSP_CONV_RING_TAPS(ROW) ROW(0) ROW(1) ROW(2)
+/* The bytes w walks in the taps. */
+#define FG_DSP_CONV_RING_WALK(ic) FG_DSP_CONV_RING_WEIGHT_BYTES(ic)
+#define FG_DSP_CONV_RING_OUTS(OUT) OUT("r4", 0) OUT("r5", 1) OUT("r6", 2) OUT("r7", 3)
+/* The bytes r11 walks in the output stage: three constants a channel. */
+#define FG_DSP_CONV_RING_OUT_WALK 48
+#endif
+
 /* Bytes of a group's weight words: three window rows of (3 in_c - 1) / 2 pairs and the last tap, 16 bytes a tap. */
 #define FG_DSP_CONV_RING_WEIGHT_BYTES(ic) (16 * 3 * ((3 * (ic) - 1) / 2 + 1))
 
@@ -53,10 +180,11 @@
         "ldm %[w], {r4-r7}\n\t"                                                                          \
         "add %[w], %[w], #" FG_DSP_RING_XSTR(FG_DSP_RING_WEIGHTS) "\n\t"                                 \
         FG_DSP_CONV_RING_TAPS(ROW)                                                                       \
-        "sub r11, %[w], #(" FG_DSP_RING_XSTR(FG_DSP_CONV_RING_WEIGHT_BYTES(ic)) " + "                    \
+        "sub r11, %[w], #(" FG_DSP_RING_XSTR(FG_DSP_CONV_RING_WALK(ic)) " + "                            \
         FG_DSP_RING_XSTR(FG_DSP_RING_WEIGHTS) " - 16)\n\t"                                               \
-        OUT("r4", 0) OUT("r5", 1) OUT("r6", 2) OUT("r7", 3)                                              \
-        "sub %[w], r11, #" FG_DSP_RING_XSTR(FG_DSP_RING_WEIGHTS) "\n\t"                                  \
+        FG_DSP_CONV_RING_OUTS(OUT)                                                                       \
+        "sub %[w], r11, #(" FG_DSP_RING_XSTR(FG_DSP_RING_WEIGHTS) " - 48 + "                              \
+        FG_DSP_RING_XSTR(FG_DSP_CONV_RING_OUT_WALK) ")\n\t"                                              \
         "add %[x], %[x], #" advance "\n\t"                                                               \
         "ldr r12, [sp]\n\t"                                                                              \
         "add %[out], %[out], r12\n\t"                                                                    \
@@ -101,8 +229,43 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_row(const int16_t *x, con
 #undef FG_DSP_CONV_RING_TWO
 #undef FG_DSP_CONV_RING_TAP
 #undef FG_DSP_CONV_RING_X
+#undef FG_DSP_CONV_RING_OUTS
+#undef FG_DSP_CONV_RING_OUT_WALK
+#undef FG_DSP_RING_OUT_M7
+#undef FG_DSP_RING_OUT_RELU_M7
 
-/* Input row y (any row: a row in the padding gets the zero point) into the buffer row at dst's image columns. */
+#if defined(FG_CORE_CORTEX_M7)
+/* Input row y (any row: a row in the padding gets the zero point) into the buffer row at dst's image columns. On the
+ * Cortex-M7 (FG_CORE_CORTEX_M7) a function of its own (inlined into fg_dsp_conv_ring_run, its loop's values went
+ * through the stack) whose loop puts the halves back in order by PKHBT and PKHTB (the estimate on mps2_an500: 13
+ * cycles a word of inputs against 22). */
+static __attribute__((noinline)) void fg_dsp_conv_ring_extend(const fg_conv2d_params *p, const int8_t *image,
+                                                                int32_t y, int16_t zero_point, int16_t *dst) {
+    const int32_t n = p->in_w * p->in_c;
+    dst += p->pad_left * p->in_c;
+    if (y < 0 || y >= p->in_h) {
+        for (int32_t k = 0; k < n; ++k) {
+            dst[k] = zero_point;
+        }
+        return;
+    }
+    const int8_t *src = image + y * n;
+    const int32_t k = n & ~3;
+    for (const int8_t *const end = src + k; src != end; src += 4, dst += 4) {
+        /* four inputs a word: SXTB16 twice, the halves put back in order by PKHBT, PKHTB */
+        uint32_t v, low, high;
+        memcpy(&v, src, sizeof v);
+        const uint32_t even = __sxtb16(v), odd = fg_dsp_odd_s8x2(v);
+        __asm__("pkhbt %0, %1, %2, lsl #16" : "=r"(low) : "r"(even), "r"(odd));    /* inputs 0, 1 */
+        __asm__("pkhtb %0, %1, %2, asr #16" : "=r"(high) : "r"(odd), "r"(even));  /* inputs 2, 3 */
+        memcpy(dst, &low, sizeof low);
+        memcpy(dst + 2, &high, sizeof high);
+    }
+    for (int32_t j = 0; j < n - k; ++j) {
+        dst[j] = src[j];
+    }
+}
+#else
 static void fg_dsp_conv_ring_extend(const fg_conv2d_params *p, const int8_t *image, int32_t y, int16_t zero_point,
                                     int16_t *dst) {
     const int32_t n = p->in_w * p->in_c;
@@ -126,6 +289,7 @@ static void fg_dsp_conv_ring_extend(const fg_conv2d_params *p, const int8_t *ima
         dst[k] = src[k];
     }
 }
+#endif
 
 /* The zero point into the columns of the buffer's three rows that the windows read and no input row is extended
  * into (the padding's), and into the two halves the last window's single-tap word reads past its row. */

@@ -147,6 +147,46 @@ static inline __attribute__((always_inline)) void fg_dsp_store_channel(const uin
 #undef FG_DSP_STORE
 }
 
+#if defined(FG_CORE_CORTEX_M7)
+/* The Cortex-M7 (the build passes FG_CORE_CORTEX_M7: GCC's -mcpu=cortex-m7 defines nothing the M4's does not)
+ * dual-issues a single LDR with an SMLAD, but not LDM or LDRD, and an LDR's result is ready for the next cycle's
+ * SMLAD. So there the 3 x 2 tile's pass of one input pair (fg_dsp_tile_3x2, FG_DSP_TILE_PAIRS_16) loads its five
+ * words with LDRs at offsets from the two pointers, each LDR issued with an SMLAD (six cycles a pass in llvm-mca's
+ * cortex-m7 model, against nine with LDM + LDRD), and loads the next pass's first input word (r10) and first weight
+ * word (lr) while its own last SMLADs run. Pass p of a round reads x at [x + 12 p] and w at [w + 8 p]; the round's
+ * last pass moves x and w past the round and loads nothing of the next round, whose first words are loaded before
+ * it, so nothing past the tile's pairs and weights is read. No LDR writes its base back: llvm-mca's model writes
+ * the base at once, which waits for the SMLAD before it. The same SMLADs on the same registers as FG_DSP_TILE_PAIR:
+ * weights A in lr, B in r3, pixels in r10-r12. */
+#define FG_DSP_TILE_PASS_M7(p)                   \
+    "ldr r3, [%[w], #" #p " * 8 + 4]\n\t"       \
+    "smlad r4, r10, lr, r4\n\t"                 \
+    "ldr r11, [%[x], #" #p " * 12 + 4]\n\t"     \
+    "smlad r7, r10, r3, r7\n\t"                 \
+    "ldr r12, [%[x], #" #p " * 12 + 8]\n\t"     \
+    "smlad r5, r11, lr, r5\n\t"                 \
+    "ldr r10, [%[x], #" #p " * 12 + 12]\n\t"    \
+    "smlad r8, r11, r3, r8\n\t"                 \
+    "smlad r6, r12, lr, r6\n\t"                 \
+    "ldr lr, [%[w], #" #p " * 8 + 8]\n\t"       \
+    "smlad r9, r12, r3, r9\n\t"
+/* The last pass of a round (p = its index): loads nothing of the next, moves x and w past the round's pairs and
+ * weights and counts the round down in register `n` (the flags for the branch back). */
+#define FG_DSP_TILE_LAST_M7(p, n)                \
+    "ldr r3, [%[w], #" #p " * 8 + 4]\n\t"       \
+    "smlad r4, r10, lr, r4\n\t"                 \
+    "ldr r11, [%[x], #" #p " * 12 + 4]\n\t"     \
+    "smlad r7, r10, r3, r7\n\t"                 \
+    "ldr r12, [%[x], #" #p " * 12 + 8]\n\t"     \
+    "smlad r5, r11, lr, r5\n\t"                 \
+    "add %[x], %[x], #(" #p " + 1) * 12\n\t"    \
+    "smlad r8, r11, r3, r8\n\t"                 \
+    "add %[w], %[w], #(" #p " + 1) * 8\n\t"     \
+    "smlad r6, r12, lr, r6\n\t"                 \
+    "subs %[" #n "], %[" #n "], #1\n\t"         \
+    "smlad r9, r12, r3, r9\n\t"
+#endif
+
 /* acc[c * 3 + p] += sum over `blocks` x 4 input pairs g of pixel p's pair x[3 g + p] . channel c's pair of w[g],
  * for pixels p < 3 and the channel pair c < 2 (layouts above). Per 8 depths: 4 LDM of three pixels' pairs, 4 LDRD
  * of the weights, 24 SMLAD, 2 for the loop. blocks >= 1. */
@@ -165,12 +205,21 @@ static __attribute__((noinline, unused)) void fg_dsp_tile_3x2(const uint32_t *x,
     "smlad r7, r10, r3, r7\n\t"              \
     "smlad r8, r11, r3, r8\n\t"              \
     "smlad r9, r12, r3, r9\n\t"
+#if defined(FG_CORE_CORTEX_M7)  /* four passes, the first words loaded first */
+#define FG_DSP_TILE_BLOCK                                                                                       \
+    "ldr r10, [%[x]]\n\t"                                                                                       \
+    "ldr lr, [%[w]]\n\t"                                                                                        \
+    FG_DSP_TILE_PASS_M7(0) FG_DSP_TILE_PASS_M7(1) FG_DSP_TILE_PASS_M7(2) FG_DSP_TILE_LAST_M7(3, n)
+#else
+#define FG_DSP_TILE_BLOCK                                                                                       \
+    FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR                                          \
+    "subs %[n], %[n], #1\n\t"
+#endif
     __asm__ volatile(
         "ldm %[acc], {r4-r9}\n\t"
         "push {%[acc]}\n"
         "1:\n\t"
-        FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR
-        "subs %[n], %[n], #1\n\t"
+        FG_DSP_TILE_BLOCK
         "bne 1b\n\t"
         "pop {%[acc]}\n\t"
         "stm %[acc], {r4-r9}\n\t"
@@ -192,6 +241,43 @@ static inline uint32_t fg_dsp_odd_s8x2(uint32_t v) {
 static inline void fg_dsp_extend_words(const int8_t *from, int32_t words, uint32_t *x) {
     const int8_t *const end = from + 4 * words;
     uint32_t v, even, odd;
+#if defined(FG_CORE_CORTEX_M7)
+    /* The Cortex-M7's order (FG_CORE_CORTEX_M7, see FG_DSP_TILE_PASS_M7): the pass of four words loads them by four
+     * LDRs at offsets, then each SXTB16 is issued with the STR of the one before it (llvm-mca cortex-m7: 12 cycles a
+     * pass, against 22 in the order below, whose post-indexed LDR waits for the STR before it). */
+    uint32_t v1, v2, v3;
+#define FG_DSP_EXTEND_MORE , [v1] "=&r"(v1), [v2] "=&r"(v2), [v3] "=&r"(v3)
+#define FG_DSP_EXTEND_PASS                            \
+    "ldr %[v], [%[f]]\n\t"                            \
+    "ldr %[v1], [%[f], #4]\n\t"                       \
+    "ldr %[v2], [%[f], #8]\n\t"                       \
+    "ldr %[v3], [%[f], #12]\n\t"                      \
+    "sxtb16 %[even], %[v]\n\t"                        \
+    "add %[f], %[f], #16\n\t"                         \
+    "sxtb16 %[odd], %[v], ror #8\n\t"                 \
+    "str %[even], [%[x]]\n\t"                         \
+    "sxtb16 %[even], %[v1]\n\t"                       \
+    "str %[odd], [%[x], #12]\n\t"                     \
+    "sxtb16 %[odd], %[v1], ror #8\n\t"                \
+    "str %[even], [%[x], #24]\n\t"                    \
+    "sxtb16 %[even], %[v2]\n\t"                       \
+    "str %[odd], [%[x], #36]\n\t"                     \
+    "sxtb16 %[odd], %[v2], ror #8\n\t"                \
+    "str %[even], [%[x], #48]\n\t"                    \
+    "sxtb16 %[even], %[v3]\n\t"                       \
+    "str %[odd], [%[x], #60]\n\t"                     \
+    "sxtb16 %[odd], %[v3], ror #8\n\t"                \
+    "str %[even], [%[x], #72]\n\t"                    \
+    "cmp %[f], %[end]\n\t"                            \
+    "str %[odd], [%[x], #84]\n\t"                     \
+    "add %[x], %[x], #96\n\t"
+#else
+#define FG_DSP_EXTEND_MORE
+#define FG_DSP_EXTEND_PASS                                                                         \
+    FG_DSP_EXTEND_WORD(0) FG_DSP_EXTEND_WORD(24) FG_DSP_EXTEND_WORD(48) FG_DSP_EXTEND_WORD(72) \
+    "add %[x], %[x], #96\n\t"                                                                     \
+    "cmp %[f], %[end]\n\t"
+#endif
 #define FG_DSP_EXTEND_WORD(at)                        \
     "ldr %[v], [%[f]], #4\n\t"                        \
     "sxtb16 %[even], %[v]\n\t"                        \
@@ -211,15 +297,16 @@ static inline void fg_dsp_extend_words(const int8_t *from, int32_t words, uint32
                      "cmp %[f], %[end]\n\t"
                      "beq 4f\n"
                      "3:\n\t"
-                     FG_DSP_EXTEND_WORD(0) FG_DSP_EXTEND_WORD(24) FG_DSP_EXTEND_WORD(48) FG_DSP_EXTEND_WORD(72)
-                     "add %[x], %[x], #96\n\t"
-                     "cmp %[f], %[end]\n\t"
+                     FG_DSP_EXTEND_PASS
                      "bne 3b\n"
                      "4:\n\t"
                      : [f] "+r"(from), [x] "+r"(x), [v] "=&r"(v), [even] "=&r"(even), [odd] "=&r"(odd)
+                       FG_DSP_EXTEND_MORE
                      : [end] "r"(end), [n] "r"(words)
                      : "cc", "memory");
 #undef FG_DSP_EXTEND_WORD
+#undef FG_DSP_EXTEND_PASS
+#undef FG_DSP_EXTEND_MORE
 }
 
 /* Sign-extends `depth` int8 inputs into `pairs` input pairs (zeros past depth): pair g at out[stride * g], stride
@@ -279,6 +366,57 @@ typedef struct {
     int32_t entry;               /* the pairs after the first % 16: where the first pass enters */
 } fg_dsp_job;
 
+#if defined(FG_CORE_CORTEX_M7)
+/* The Cortex-M7's passes (FG_DSP_TILE_PASS_M7): before the TBH (a TBB reaches 510 bytes, not the last passes) x and
+ * w go back by the passes skipped, 16 - entry mod 16 (r12 = that << 28), and the entered pass's first words are
+ * loaded; those of the first pass of every further round at 9. x and w end past the tile's pairs and weights. */
+#define FG_DSP_TILE_PAIRS_16                  \
+    "rsb r12, r3, #16\n\t"                    \
+    "ldr r10, [%[x]]\n\t"                     \
+    "lsl r12, r12, #28\n\t"                   \
+    "ldr lr, [%[w]]\n\t"                      \
+    "sub %[w], %[w], r12, lsr #25\n\t"        \
+    "sub %[x], %[x], r12, lsr #26\n\t"        \
+    "sub %[x], %[x], r12, lsr #25\n\t"        \
+    "tbh [pc, r3, lsl #1]\n"                  \
+    "5:\n\t"                                  \
+    ".hword (10f - 5b) / 2\n\t"                \
+    ".hword (25f - 5b) / 2\n\t"                \
+    ".hword (24f - 5b) / 2\n\t"                \
+    ".hword (23f - 5b) / 2\n\t"                \
+    ".hword (22f - 5b) / 2\n\t"                \
+    ".hword (21f - 5b) / 2\n\t"                \
+    ".hword (20f - 5b) / 2\n\t"                \
+    ".hword (19f - 5b) / 2\n\t"                \
+    ".hword (18f - 5b) / 2\n\t"                \
+    ".hword (17f - 5b) / 2\n\t"                \
+    ".hword (16f - 5b) / 2\n\t"                \
+    ".hword (15f - 5b) / 2\n\t"                \
+    ".hword (14f - 5b) / 2\n\t"                \
+    ".hword (13f - 5b) / 2\n\t"                \
+    ".hword (12f - 5b) / 2\n\t"                \
+    ".hword (11f - 5b) / 2\n\t"                \
+    "9:\n\t"                                  \
+    "ldr r10, [%[x]]\n\t"                     \
+    "ldr lr, [%[w]]\n"                        \
+    "10:\n\t" FG_DSP_TILE_PASS_M7(0)          \
+    "11:\n\t" FG_DSP_TILE_PASS_M7(1)          \
+    "12:\n\t" FG_DSP_TILE_PASS_M7(2)          \
+    "13:\n\t" FG_DSP_TILE_PASS_M7(3)          \
+    "14:\n\t" FG_DSP_TILE_PASS_M7(4)          \
+    "15:\n\t" FG_DSP_TILE_PASS_M7(5)          \
+    "16:\n\t" FG_DSP_TILE_PASS_M7(6)          \
+    "17:\n\t" FG_DSP_TILE_PASS_M7(7)          \
+    "18:\n\t" FG_DSP_TILE_PASS_M7(8)          \
+    "19:\n\t" FG_DSP_TILE_PASS_M7(9)          \
+    "20:\n\t" FG_DSP_TILE_PASS_M7(10)         \
+    "21:\n\t" FG_DSP_TILE_PASS_M7(11)         \
+    "22:\n\t" FG_DSP_TILE_PASS_M7(12)         \
+    "23:\n\t" FG_DSP_TILE_PASS_M7(13)         \
+    "24:\n\t" FG_DSP_TILE_PASS_M7(14)         \
+    "25:\n\t" FG_DSP_TILE_LAST_M7(15, job)    \
+    "bne 9b\n\t"
+#else
 /* The input pairs of FG_DSP_TILE_STORE's tile after its first (which starts the accumulators from the biases):
  * their count % 16 (in r3) enters the pass of sixteen pairs that far from its end (TBB), the job register counting the
  * passes. */
@@ -319,6 +457,7 @@ typedef struct {
     "25:\n\t" FG_DSP_TILE_PAIR                \
     "subs %[job], %[job], #1\n\t"             \
     "bne 10b\n\t"
+#endif
 
 /* The fully connected runs' output stage of one narrow doubled accumulator `acc` (a register other than r4-r8), the
  * clamp all of int8: fg_dsp_channel k of the table at r7 (r4-r6 scratch), the byte at r8 + byte. */
@@ -457,6 +596,9 @@ FG_DSP_TILE_STORE_FUNCTION(fg_dsp_tile_store_relu_doubled, FG_DSP_RELU_DOUBLED, 
 #undef FG_DSP_RELU_DOUBLED
 #undef FG_DSP_CLAMP_BLOCK
 #undef FG_DSP_TILE_PAIRS_16
+#undef FG_DSP_TILE_PASS_M7
+#undef FG_DSP_TILE_LAST_M7
+#undef FG_DSP_TILE_BLOCK
 #undef FG_DSP_CLAMP
 
 /* Output channels [0, channels) of up to three pixels whose input pairs fg_dsp_extend laid out in x (stride 3): the
