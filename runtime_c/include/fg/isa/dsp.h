@@ -267,7 +267,8 @@ static inline void fg_dsp_bias_3x2(const fg_dsp_channel *ch, int32_t c, int32_t 
 }
 
 /* What fg_dsp_tile_store needs besides the pixels' pairs and the weights: FG_DSP_TILE_STORE copies it into a frame
- * on its stack (one LDM, one PUSH a call) and reads it there through sp, the offsets below. */
+ * at sp (one LDM, one STM a call; a local array of the function, so that its frame size in the call graph counts
+ * it, which the assembler checks is at sp) and reads it there through sp, the offsets below. */
 typedef struct {
     uintptr_t ch;       /*  0: &multiplier of the pair's first channel (its fg_dsp_channel + 4); advances 32 a pair */
     int8_t *out;        /*  4: pixel 0's output of the pair's first channel; advances 2 a pair */
@@ -370,15 +371,15 @@ typedef struct {
  * channel's outputs, one LDR of the second's shift (r3 then at the next pair's) with the frame's out and stride
  * (and AFTER_A: the relu's end, the clamping's check of the clamp), the second channel's outputs, the clamp, the
  * stores (FG_DSP_PAIR_STORES) and the next pair's first input pair, fallen into while pairs remain (END_CHECK sets
- * eq past the last pair). The frame (fg_dsp_job's offsets) is on the stack: sp-relative loads, no pointer to
- * reload. */
+ * eq past the last pair). The frame (fg_dsp_job's offsets) is at sp: sp-relative loads, no pointer to reload. */
 #define FG_DSP_TILE_STORE(OUT, AFTER_A, CLAMP, END_CHECK, OUT_OF_LINE) \
     __asm__ volatile(                                                                                               \
+        ".ifnc \"%[frame]\", \"[sp]\"\n\t.error \"the frame is not at sp: %[frame]\"\n\t.endif\n\t"             \
         "ldm %[job], {r3, r4, r5, r6, r7, r8, r9, r10, r11, r12}\n\t"                                               \
         "adr lr, 10f\n\t"                                                                                           \
         "add r9, r9, lr\n\t"                                                                                        \
         "orr r9, r9, #1\n\t"                                                                                        \
-        "push {r3, r4, r5, r6, r7, r8, r9, r10, r11, r12}\n\t"                                                      \
+        "stm sp, {r3, r4, r5, r6, r7, r8, r9, r10, r11, r12}\n\t"                                                   \
         "ldr r4, [r3, #-4]\n\t"                                                                                     \
         "ldr r7, [r3, #12]\n\t"                                                                                     \
         "mov %[job], r8\n\t"                                                                                        \
@@ -399,9 +400,8 @@ typedef struct {
         "beq 5f\n\t"                                                                                                \
         FG_DSP_FIRST_PAIR                                                                                           \
         "5:\n\t"                                                                                                    \
-        "add sp, sp, #40\n\t"                                                                                       \
         OUT_OF_LINE                                                                                                 \
-        : [x] "+r"(rx), [w] "+r"(rw), [job] "+r"(rj)                                                                \
+        : [x] "+r"(rx), [w] "+r"(rw), [job] "+r"(rj), [frame] "=m"(frame)                                           \
         :                                                                                                           \
         : "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "lr", "cc", "memory")
 
@@ -447,6 +447,7 @@ typedef struct {
         register const uint32_t *rx __asm__("r0") = x;                                                 \
         register const uint32_t *rw __asm__("r1") = w;                                                 \
         register const fg_dsp_job *rj __asm__("r2") = job;                                             \
+        uint32_t frame[sizeof(fg_dsp_job) / 4];                                                        \
         FG_DSP_TILE_STORE(OUT, FG_DSP_##KIND##_AFTER_A, FG_DSP_##KIND##_CLAMP, FG_DSP_##KIND##_END_CHECK,   \
                           FG_DSP_##KIND##_OUT_OF_LINE);                                        \
     }
