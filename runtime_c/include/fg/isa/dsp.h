@@ -487,6 +487,26 @@ FG_DSP_TILE_STORE_FUNCTION(fg_dsp_tile_store_relu_doubled, FG_DSP_RELU_DOUBLED, 
 #undef FG_DSP_TILE_PAIRS_16
 #undef FG_DSP_CLAMP
 
+/* A tile-store function (the four above). */
+typedef void (*fg_dsp_tile_store_function)(const uint32_t *x, const uint32_t *w, const fg_dsp_job *job);
+
+/* The job of the tile-store function for every whole channel pair of `channels` (>= 2, all narrow) at ch, three
+ * pixels' input pairs at x, pixel p's outputs at out + p * stride; returns that function (doubled: the channels'
+ * weights and biases doubled). A job's out may change from call to call (the next tile's). */
+static inline fg_dsp_tile_store_function fg_dsp_tile_job(fg_dsp_job *job, const uint32_t *x, int32_t pairs,
+                                                        const fg_dsp_channel *ch, int32_t channels, int32_t stride,
+                                                        int8_t *out, const fg_requant_params *q, int doubled) {
+    const int full = q->activation_min == -128 && q->activation_max == 127;
+    const fg_dsp_job j = {(uintptr_t)ch + 4, out, stride, x, (uintptr_t)(ch + (channels & ~1)) + 4,
+                          (pairs - 1 + 15) >> 4, 32 * ((16 - ((pairs - 1) & 15)) & 15), q->activation_min,
+                          q->activation_max, full};
+    *job = j;
+    if (full && q->output_offset == -128) {
+        return doubled ? fg_dsp_tile_store_relu_doubled : fg_dsp_tile_store_relu;
+    }
+    return doubled ? fg_dsp_tile_store_doubled : fg_dsp_tile_store;
+}
+
 /* Output channels [0, channels) of up to three pixels whose input pairs fg_dsp_extend laid out in x (stride 3): the
  * weights are one block of 2 * pairs words per channel pair, pixel p's outputs go to output + p * stride. narrow: no
  * channel is wide (fg_dsp_all_narrow); doubled: a narrow channel's weights and bias are doubled (a wide one's not). */
@@ -495,14 +515,8 @@ static inline void fg_dsp_gemm_3_strided(const uint32_t *x, const uint32_t *weig
                                          int8_t *output, const fg_requant_params *q, int narrow, int doubled) {
     int32_t c = 0;
     if (pixels == 3 && narrow && channels >= 2) {  /* every whole channel pair in one call */
-        const fg_dsp_job job = {(uintptr_t)ch + 4, output, stride, x, (uintptr_t)(ch + (channels & ~1)) + 4,
-                                (pairs - 1 + 15) >> 4, 32 * ((16 - ((pairs - 1) & 15)) & 15), q->activation_min,
-                                q->activation_max, q->activation_min == -128 && q->activation_max == 127};
-        if (job.full && q->output_offset == -128) {
-            (doubled ? fg_dsp_tile_store_relu_doubled : fg_dsp_tile_store_relu)(x, weights, &job);
-        } else {
-            (doubled ? fg_dsp_tile_store_doubled : fg_dsp_tile_store)(x, weights, &job);
-        }
+        fg_dsp_job job;
+        fg_dsp_tile_job(&job, x, pairs, ch, channels, stride, output, q, doubled)(x, weights, &job);
         c = channels & ~1;
         weights += (channels >> 1) * 2 * pairs;
     }

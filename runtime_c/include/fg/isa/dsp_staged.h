@@ -75,12 +75,26 @@ static inline __attribute__((always_inline)) void fg_dsp_tiles_in_turn(const fg_
                                                                        fg_dsp_pixel_pairs pixel_pairs,
                                                                        fg_dsp_tile_pairs tile_pairs,
                                                                        const void *context, int8_t *output) {
+    const int32_t out_c = l->out_c, pairs = l->pixels >= 3 && l->narrow && out_c >= 2 ? l->pairs : 0;
+    fg_dsp_job job;  /* the whole channel pairs of a tile of three, set up once: each tile sets its out */
+    const fg_dsp_tile_store_function store =
+        pairs ? fg_dsp_tile_job(&job, x, pairs, ch, out_c, out_c, output, l->q, 1) : 0;
+    const int32_t last = out_c & ~1;  /* an odd last channel's, after the pairs */
     for (int32_t i = 0; i < l->pixels; i += 3) {
         int32_t n;
         const int32_t start = fg_dsp_tile_start(i, l->pixels, &n);
+        int8_t *const out = output + start * out_c;
         fg_dsp_lay_tile(pixel_pairs, tile_pairs, context, start, n, x);
-        fg_dsp_gemm_3_strided(x, weights, l->pairs, ch, l->out_c, l->out_c, n, output + start * l->out_c, l->q,
-                              l->narrow, 1);
+        if (!store || n != 3) {
+            fg_dsp_gemm_3_strided(x, weights, l->pairs, ch, out_c, out_c, n, out, l->q, l->narrow, 1);
+            continue;
+        }
+        job.out = out;
+        store(x, weights, &job);
+        if (last != out_c) {
+            fg_dsp_gemm_3_strided(x, weights + (out_c >> 1) * 2 * pairs, pairs, ch + last, 1, out_c, 3, out + last,
+                                  l->q, 1, 1);
+        }
     }
 }
 
