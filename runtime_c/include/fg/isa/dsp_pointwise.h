@@ -25,8 +25,8 @@ static __attribute__((flatten)) void fg_dsp_pointwise_pairs(const void *context,
 
 /* The input pairs of the three pixels from `pixel` (consecutive rows of depth int8) into x, pixel p's at x + p
  * (stride 3), when the depth is a multiple of 4: per word of the three, 3 LDR, 6 SXTB16, one STM of the six pairs
- * (x[6k .. 6k + 5]: the three pixels' even pairs, then their odd ones), instead of fg_dsp_extend pixel by pixel; a
- * depth of 8 q + 4 is padded with a zero word. */
+ * (x[6k .. 6k + 5]: the three pixels' even pairs, then their odd ones), two words a pass, instead of fg_dsp_extend
+ * pixel by pixel; a depth of 8 q + 4 is padded with a zero word. */
 static __attribute__((flatten)) void fg_dsp_pointwise_tile(const void *context, int32_t pixel, uint32_t *x) {
     const fg_dsp_pointwise_input *in = (const fg_dsp_pointwise_input *)context;
     const int32_t depth = in->depth;
@@ -39,21 +39,30 @@ static __attribute__((flatten)) void fg_dsp_pointwise_tile(const void *context, 
     const int8_t *from = in->input + pixel * depth;
     const int8_t *const end = from + depth;
     uint32_t *to = x;
-    __asm__ volatile("1:\n\t"
-                     "ldr r5, [%[f], %[d]]\n\t"
-                     "ldr r6, [%[f], %[d], lsl #1]\n\t"
-                     "ldr r4, [%[f]], #4\n\t"
-                     "sxtb16 r7, r4, ror #8\n\t"
-                     "sxtb16 r4, r4\n\t"
-                     "sxtb16 r8, r5, ror #8\n\t"
-                     "sxtb16 r5, r5\n\t"
-                     "sxtb16 r9, r6, ror #8\n\t"
-                     "sxtb16 r6, r6\n\t"
-                     "stm %[x]!, {r4, r5, r6, r7, r8, r9}\n\t"
+#define FG_DSP_TILE_WORD                            \
+    "ldr r5, [%[f], %[d]]\n\t"                       \
+    "ldr r6, [%[f], %[d], lsl #1]\n\t"               \
+    "ldr r4, [%[f]], #4\n\t"                         \
+    "sxtb16 r7, r4, ror #8\n\t"                      \
+    "sxtb16 r4, r4\n\t"                              \
+    "sxtb16 r8, r5, ror #8\n\t"                      \
+    "sxtb16 r5, r5\n\t"                              \
+    "sxtb16 r9, r6, ror #8\n\t"                      \
+    "sxtb16 r6, r6\n\t"                              \
+    "stm %[x]!, {r4, r5, r6, r7, r8, r9}\n\t"
+    __asm__ volatile("tst %[d], #4\n\t"  /* an odd word count (depth 8 q + 4): one word first, a zero word last */
+                     "beq 1f\n\t"
+                     FG_DSP_TILE_WORD
+                     "1:\n\t"
                      "cmp %[f], %[end]\n\t"
-                     "bne 1b\n\t"
+                     "beq 3f\n"
+                     "2:\n\t"
+                     FG_DSP_TILE_WORD FG_DSP_TILE_WORD
+                     "cmp %[f], %[end]\n\t"
+                     "bne 2b\n"
+                     "3:\n\t"
                      "tst %[d], #4\n\t"
-                     "beq 2f\n\t"
+                     "beq 4f\n\t"
                      "movs r4, #0\n\t"
                      "movs r5, #0\n\t"
                      "movs r6, #0\n\t"
@@ -61,10 +70,11 @@ static __attribute__((flatten)) void fg_dsp_pointwise_tile(const void *context, 
                      "movs r8, #0\n\t"
                      "movs r9, #0\n\t"
                      "stm %[x]!, {r4, r5, r6, r7, r8, r9}\n"
-                     "2:\n\t"
+                     "4:\n\t"
                      : [f] "+r"(from), [x] "+r"(to)
                      : [d] "r"(depth), [end] "r"(end)
                      : "r4", "r5", "r6", "r7", "r8", "r9", "cc", "memory");
+#undef FG_DSP_TILE_WORD
 }
 
 /* Every output from the table at ch (fg_dsp_channel[out_c], then per channel pair the int16 weight words of in_c
