@@ -372,14 +372,14 @@ typedef struct {
  * (and AFTER_A: the relu's end, the clamping's check of the clamp), the second channel's outputs, the clamp, the
  * stores (FG_DSP_PAIR_STORES) and the next pair's first input pair, fallen into while pairs remain (END_CHECK sets
  * eq past the last pair). The frame (fg_dsp_job's offsets) is at sp: sp-relative loads, no pointer to reload. */
-#define FG_DSP_TILE_STORE(OUT, AFTER_A, CLAMP, END_CHECK, OUT_OF_LINE) \
+#define FG_DSP_TILE_STORE(OUT, FRAME, AFTER_A, CLAMP, END_CHECK, OUT_OF_LINE) \
     __asm__ volatile(                                                                                               \
         ".ifnc \"%[frame]\", \"[sp]\"\n\t.error \"the frame is not at sp: %[frame]\"\n\t.endif\n\t"             \
-        "ldm %[job], {r3, r4, r5, r6, r7, r8, r9, r10, r11, r12}\n\t"                                               \
+        "ldm %[job], {" FRAME "}\n\t"                                                                               \
         "adr lr, 10f\n\t"                                                                                           \
         "add r9, r9, lr\n\t"                                                                                        \
         "orr r9, r9, #1\n\t"                                                                                        \
-        "stm sp, {r3, r4, r5, r6, r7, r8, r9, r10, r11, r12}\n\t"                                                   \
+        "stm sp, {" FRAME "}\n\t"                                                                                   \
         "ldr r4, [r3, #-4]\n\t"                                                                                     \
         "ldr r7, [r3, #12]\n\t"                                                                                     \
         "mov %[job], r8\n\t"                                                                                        \
@@ -414,6 +414,9 @@ typedef struct {
     "ssat r9, #8, r9\n\t"
 /* The rows' pointers r10 (pixel 1) and r11 (pixel 2) from out (r2) and stride (r10). */
 #define FG_DSP_ROWS "add r11, r2, r10, lsl #1\n\tadd r10, r2, r10\n\t"
+/* The job's words the frame takes: all but the relu's low, high and full. */
+#define FG_DSP_RELU_FRAME "r3, r4, r5, r6, r7, r8, r9"
+#define FG_DSP_CLAMPING_FRAME "r3, r4, r5, r6, r7, r8, r9, r10, r11, r12"
 /* The relu: the frame's end in r11 with out and stride, compared with the next pair's r3 before the stores. */
 #define FG_DSP_RELU_AFTER_A "ldr r11, [sp, #16]\n\t"
 #define FG_DSP_RELU_CLAMP FG_DSP_SSAT6 "cmp r3, r11\n\t" FG_DSP_ROWS FG_DSP_PAIR_STORES("")
@@ -448,8 +451,8 @@ typedef struct {
         register const uint32_t *rw __asm__("r1") = w;                                                 \
         register const fg_dsp_job *rj __asm__("r2") = job;                                             \
         uint32_t frame[sizeof(fg_dsp_job) / 4];                                                        \
-        FG_DSP_TILE_STORE(OUT, FG_DSP_##KIND##_AFTER_A, FG_DSP_##KIND##_CLAMP, FG_DSP_##KIND##_END_CHECK,   \
-                          FG_DSP_##KIND##_OUT_OF_LINE);                                        \
+        FG_DSP_TILE_STORE(OUT, FG_DSP_##KIND##_FRAME, FG_DSP_##KIND##_AFTER_A, FG_DSP_##KIND##_CLAMP,  \
+                          FG_DSP_##KIND##_END_CHECK, FG_DSP_##KIND##_OUT_OF_LINE);                     \
     }
 #define FG_DSP_RELU_END_CHECK ""
 #define FG_DSP_RELU_OUT_OF_LINE ""
@@ -474,6 +477,8 @@ FG_DSP_TILE_STORE_FUNCTION(fg_dsp_tile_store_relu_doubled, FG_DSP_RELU_DOUBLED, 
 #undef FG_DSP_SSAT6
 #undef FG_DSP_ROWS
 #undef FG_DSP_RELU_AFTER_A
+#undef FG_DSP_RELU_FRAME
+#undef FG_DSP_CLAMPING_FRAME
 #undef FG_DSP_RELU_CLAMP
 #undef FG_DSP_RELU_END_CHECK
 #undef FG_DSP_CLAMPING_AFTER_A

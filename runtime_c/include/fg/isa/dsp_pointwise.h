@@ -90,7 +90,8 @@ FG_HOT_LOOP static __attribute__((noinline, flatten)) void fg_dsp_pointwise_run(
     const fg_dsp_layer layer = {ch, (const uint32_t *)(ch + out_c), out_c, pairs,
                                 p->batches * p->out_h * p->out_w, fg_dsp_all_narrow(ch, out_c), &q};
     const fg_dsp_pointwise_input in = {input, depth, pairs};
-    fg_dsp_staged_gemm(&layer, tiles, block, x, w, fg_dsp_pointwise_pairs, fg_dsp_pointwise_tile, &in, output);
+    fg_dsp_staged_gemm(&layer, tiles, block, x, w, fg_dsp_pointwise_pairs, fg_dsp_pointwise_tile, &in,
+                       output);
 }
 
 #endif /* __ARM_FEATURE_DSP */
