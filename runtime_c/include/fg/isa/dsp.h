@@ -353,17 +353,20 @@ static inline void fg_dsp_bias_3x2(const fg_dsp_channel *ch, int32_t c, int32_t 
     acc[3] = acc[4] = acc[5] = b;
 }
 
-/* What fg_dsp_tile_store needs besides the pixels' pairs and the weights. */
+/* What fg_dsp_tile_store needs besides the pixels' pairs and the weights: FG_DSP_TILE_STORE copies it into a frame
+ * at sp (one LDM, one STM a call; a local array of the function, so that its frame size in the call graph counts
+ * it, which the assembler checks is at sp) and reads it there through sp, the offsets below. */
 typedef struct {
-    int32_t passes;              /* of sixteen input pairs: the pairs after the first (>= 3) rounded up */
-    const fg_dsp_channel *ch;    /* the pair's two channels, both narrow */
-    int8_t *out;                 /* pixel 0's output of the first channel */
-    int32_t stride;              /* from one pixel's outputs to the next */
-    int32_t low, high;           /* the clamp */
-    int32_t full;                /* the clamp is all of int8 */
-    const uint32_t *x;           /* the pixels' first pairs, where each tile starts again */
-    const fg_dsp_channel *end;   /* past the last channel pair run (ch and out advance pair by pair) */
-    int32_t entry;               /* the pairs after the first % 16: where the first pass enters */
+    uintptr_t ch;       /*  0: &multiplier of the pair's first channel (its fg_dsp_channel + 4); advances 32 a pair */
+    int8_t *out;        /*  4: pixel 0's output of the pair's first channel; advances 2 a pair */
+    int32_t stride;     /*  8: from one pixel's outputs to the next */
+    const uint32_t *x;  /* 12: the pixels' first pairs, where each tile starts again */
+    uintptr_t end;      /* 16: ch past the last channel pair run */
+    int32_t passes;     /* 20: of sixteen input pairs: the pairs after the first (>= 3) rounded up */
+    int32_t entry;      /* 24: bytes from the pass's start (32 an input pair) to where the first pass enters; the frame
+                         * holds the address there instead */
+    int32_t low, high;  /* 28, 32: the clamp */
+    int32_t full;       /* 36: the clamp is all of int8 */
 } fg_dsp_job;
 
 #if defined(FG_CORE_CORTEX_M7)
@@ -418,44 +421,14 @@ typedef struct {
     "bne 9b\n\t"
 #else
 /* The input pairs of FG_DSP_TILE_STORE's tile after its first (which starts the accumulators from the biases):
- * their count % 16 (in r3) enters the pass of sixteen pairs that far from its end (TBB), the job register counting the
- * passes. */
-#define FG_DSP_TILE_PAIRS_16                  \
-    "tbb [pc, r3]\n"                          \
-    "5:\n\t"                                  \
-    ".byte (10f - 5b) / 2\n\t"                \
-    ".byte (25f - 5b) / 2\n\t"                \
-    ".byte (24f - 5b) / 2\n\t"                \
-    ".byte (23f - 5b) / 2\n\t"                \
-    ".byte (22f - 5b) / 2\n\t"                \
-    ".byte (21f - 5b) / 2\n\t"                \
-    ".byte (20f - 5b) / 2\n\t"                \
-    ".byte (19f - 5b) / 2\n\t"                \
-    ".byte (18f - 5b) / 2\n\t"                \
-    ".byte (17f - 5b) / 2\n\t"                \
-    ".byte (16f - 5b) / 2\n\t"                \
-    ".byte (15f - 5b) / 2\n\t"                \
-    ".byte (14f - 5b) / 2\n\t"                \
-    ".byte (13f - 5b) / 2\n\t"                \
-    ".byte (12f - 5b) / 2\n\t"                \
-    ".byte (11f - 5b) / 2\n\t"                \
-    "10:\n\t" FG_DSP_TILE_PAIR                \
-    "11:\n\t" FG_DSP_TILE_PAIR                \
-    "12:\n\t" FG_DSP_TILE_PAIR                \
-    "13:\n\t" FG_DSP_TILE_PAIR                \
-    "14:\n\t" FG_DSP_TILE_PAIR                \
-    "15:\n\t" FG_DSP_TILE_PAIR                \
-    "16:\n\t" FG_DSP_TILE_PAIR                \
-    "17:\n\t" FG_DSP_TILE_PAIR                \
-    "18:\n\t" FG_DSP_TILE_PAIR                \
-    "19:\n\t" FG_DSP_TILE_PAIR                \
-    "20:\n\t" FG_DSP_TILE_PAIR                \
-    "21:\n\t" FG_DSP_TILE_PAIR                \
-    "22:\n\t" FG_DSP_TILE_PAIR                \
-    "23:\n\t" FG_DSP_TILE_PAIR                \
-    "24:\n\t" FG_DSP_TILE_PAIR                \
-    "25:\n\t" FG_DSP_TILE_PAIR                \
-    "subs %[job], %[job], #1\n\t"             \
+ * their count % 16 enters the pass of sixteen pairs that far from its end (BX to the frame's address, in r3), r2
+ * counting the passes. */
+#define FG_DSP_TILE_PAIRS_16                                                                          \
+    "10:\n\t" FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR \
+    FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR           \
+    FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR           \
+    FG_DSP_TILE_PAIR                                                                                \
+    "subs %[job], %[job], #1\n\t"                                                                   \
     "bne 10b\n\t"
 #endif
 
@@ -480,126 +453,208 @@ typedef struct {
     "ssat " acc ", #8, " acc "\n\t"                     \
     "strb " acc ", [r8, #" #byte "]\n\t"
 
-#define FG_DSP_NARROW_DOUBLED(r)         \
-    "smmulr " r ", " r ", r10\n\t"       \
-    "add lr, " r ", r11\n\t"             \
-    "add " r ", lr, " r ", asr #31\n\t"  \
-    "asr " r ", " r ", r12\n\t"
-#define FG_DSP_NARROW(r) "lsl " r ", " r ", #1\n\t" FG_DSP_NARROW_DOUBLED(r)
+/* The output stage of accumulator r before the clamp: multiplier m, offset o, shift s, r11 scratch. */
+#define FG_DSP_NARROW_DOUBLED(r, m, o, s) \
+    "smmulr " r ", " r ", " m "\n\t"      \
+    "add r11, " r ", " o "\n\t"           \
+    "add " r ", r11, " r ", asr #31\n\t"  \
+    "asr " r ", " r ", " s "\n\t"
+#define FG_DSP_NARROW(r, m, o, s) "lsl " r ", " r ", #1\n\t" FG_DSP_NARROW_DOUBLED(r, m, o, s)
 /* SMMLAR adds the offset on the way (no rounding correction to need v alone). */
-#define FG_DSP_RELU_DOUBLED(r)           \
-    "smmlar " r ", " r ", r10, r11\n\t"  \
-    "asr " r ", " r ", r12\n\t"
-#define FG_DSP_RELU(r) "lsl " r ", " r ", #1\n\t" FG_DSP_RELU_DOUBLED(r)
+#define FG_DSP_RELU_DOUBLED(r, m, o, s)           \
+    "smmlar " r ", " r ", " m ", " o "\n\t"       \
+    "asr " r ", " r ", " s "\n\t"
+#define FG_DSP_RELU(r, m, o, s) "lsl " r ", " r ", #1\n\t" FG_DSP_RELU_DOUBLED(r, m, o, s)
 #define FG_DSP_CLAMP(r)                  \
-    "cmp " r ", r10\n\t"                 \
+    "cmp " r ", r12\n\t"                 \
     "it lt\n\t"                          \
-    "movlt " r ", r10\n\t"               \
-    "cmp " r ", r11\n\t"                 \
+    "movlt " r ", r12\n\t"               \
+    "cmp " r ", lr\n\t"                  \
     "it gt\n\t"                          \
-    "movgt " r ", r11\n\t"
-/* The clamp of the tile's six outputs when it is not all of int8 (label 2), then on to the stores (label 3). */
-#define FG_DSP_CLAMP_BLOCK                                        \
-    "b 3f\n"                                                      \
-    "2:\n\t"                                                     \
-    "ldr r10, [%[job], #16]\n\t"                                 \
-    "ldr r11, [%[job], #20]\n\t"                                 \
-    FG_DSP_CLAMP("r4") FG_DSP_CLAMP("r5") FG_DSP_CLAMP("r6")     \
-    FG_DSP_CLAMP("r7") FG_DSP_CLAMP("r8") FG_DSP_CLAMP("r9")
+    "movgt " r ", lr\n\t"
+/* The first input pair of a channel pair from the biases (r4, r7, loaded before), then BX into the pass (r3, r2 the
+ * passes, loaded before). */
+#define FG_DSP_FIRST_PAIR                    \
+    "ldm %[x]!, {r10, r11, r12}\n\t"         \
+    "ldrd lr, r6, [%[w]], #8\n\t"            \
+    "smlad r8, r11, r6, r7\n\t"              \
+    "smlad r9, r12, r6, r7\n\t"              \
+    "smlad r7, r10, r6, r7\n\t"              \
+    "smlad r5, r11, lr, r4\n\t"              \
+    "smlad r6, r12, lr, r4\n\t"              \
+    "smlad r4, r10, lr, r4\n\t"              \
+    "bx r3\n\t"
 
-#define FG_DSP_TILE_STORE(OUT, FULL_CHECK, CLAMP_BLOCK) \
+/* The stores of a channel pair's six outputs (r2 the first pixel's, r10 and r11 the next two), the frame's loads and
+ * stores, and the next pair's biases, passes and entry, in one run of single loads and stores (each after the first
+ * pipelined): past the last pair, the biases are the table's next words (in the table or the weights after it),
+ * unused. HEAD: loads before the stores. */
+#define FG_DSP_PAIR_STORES(HEAD)         \
+    HEAD                                 \
+    "ldr r0, [sp, #12]\n\t"              \
+    "str r3, [sp, #0]\n\t"               \
+    "strb r4, [r2], #2\n\t"              \
+    "strb r7, [r2, #-1]\n\t"             \
+    "strb r5, [r10]\n\t"                 \
+    "strb r8, [r10, #1]\n\t"             \
+    "strb r6, [r11]\n\t"                 \
+    "strb r9, [r11, #1]\n\t"             \
+    "str r2, [sp, #4]\n\t"               \
+    "ldr r4, [r3, #-4]\n\t"              \
+    "ldr r7, [r3, #12]\n\t"              \
+    "ldr %[job], [sp, #20]\n\t"          \
+    "ldr r3, [sp, #24]\n\t"
+
+/* Per channel pair: FG_DSP_FIRST_PAIR, the pass, then the output stage: one LDM of the pair's table from the first
+ * channel's multiplier (multiplier, offset, shift, the second's bias unused, multiplier, offset), the first
+ * channel's outputs, one LDR of the second's shift (r3 then at the next pair's) with the frame's out and stride
+ * (and AFTER_A: the relu's end, the clamping's check of the clamp), the second channel's outputs, the clamp, the
+ * stores (FG_DSP_PAIR_STORES) and the next pair's first input pair, fallen into while pairs remain (END_CHECK sets
+ * eq past the last pair). The frame (fg_dsp_job's offsets) is at sp: sp-relative loads, no pointer to reload. */
+#define FG_DSP_TILE_STORE(OUT, FRAME, AFTER_A, CLAMP, END_CHECK, OUT_OF_LINE) \
     __asm__ volatile(                                                                                               \
-        "push {%[job]}\n\t"                                                                                         \
-        "ldr r3, [%[job], #4]\n"                                                                                    \
-        "4:\n\t"                                                                                                    \
-        "ldr r4, [r3, #0]\n\t"                                                                                      \
-        "ldr r7, [r3, #16]\n\t"                                                                                     \
-        "ldm %[x]!, {r10, r11, r12}\n\t"                                                                            \
-        "ldrd lr, r3, [%[w]], #8\n\t"                                                                               \
-        "smlad r5, r11, lr, r4\n\t"                                                                                 \
-        "smlad r6, r12, lr, r4\n\t"                                                                                 \
-        "smlad r4, r10, lr, r4\n\t"                                                                                 \
-        "smlad r8, r11, r3, r7\n\t"                                                                                 \
-        "smlad r9, r12, r3, r7\n\t"                                                                                 \
-        "smlad r7, r10, r3, r7\n\t"                                                                                 \
-        "ldr r3, [%[job], #36]\n\t"                                                                                \
-        "ldr %[job], [%[job], #0]\n\t"                                                                              \
+        ".ifnc \"%[frame]\", \"[sp]\"\n\t.error \"the frame is not at sp: %[frame]\"\n\t.endif\n\t"             \
+        "ldm %[job], {" FRAME "}\n\t"                                                                               \
+        "adr lr, 10f\n\t"                                                                                           \
+        "add r9, r9, lr\n\t"                                                                                        \
+        "orr r9, r9, #1\n\t"                                                                                        \
+        "stm sp, {" FRAME "}\n\t"                                                                                   \
+        "ldr r4, [r3, #-4]\n\t"                                                                                     \
+        "ldr r7, [r3, #12]\n\t"                                                                                     \
+        "mov %[job], r8\n\t"                                                                                        \
+        "mov r3, r9\n\t"                                                                                            \
+        FG_DSP_FIRST_PAIR                                                                                           \
+        ".p2align 2\n\t" /* the section 4-aligned: the ADR above, resolved by the assembler, holds once linked */   \
         FG_DSP_TILE_PAIRS_16                                                                                        \
-        "ldr %[job], [sp]\n\t"                                                                                      \
-        "ldr r3, [%[job], #4]\n\t"                                                                                  \
-        "add r3, r3, #4\n\t"                                                                                        \
-        "ldm r3!, {r10, r11, r12}\n\t"                                                                              \
-        OUT("r4") OUT("r5") OUT("r6")                                                                               \
-        "add r3, r3, #4\n\t"                                                                                        \
-        "ldm r3!, {r10, r11, r12}\n\t"                                                                              \
-        OUT("r7") OUT("r8") OUT("r9")                                                                               \
-        "str r3, [%[job], #4]\n\t"                                                                                  \
-        FULL_CHECK                                                                                                  \
-        "ssat r4, #8, r4\n\t"                                                                                       \
-        "ssat r5, #8, r5\n\t"                                                                                       \
-        "ssat r6, #8, r6\n\t"                                                                                       \
-        "ssat r7, #8, r7\n\t"                                                                                       \
-        "ssat r8, #8, r8\n\t"                                                                                       \
-        "ssat r9, #8, r9\n\t"                                                                                       \
-        CLAMP_BLOCK                                                                                                 \
-        "3:\n\t"                                                                                                    \
-        "ldr r11, [%[job], #8]\n\t"                                                                                 \
-        "ldr r10, [%[job], #12]\n\t"                                                                                \
-        "strb r4, [r11]\n\t"                                                                                        \
-        "strb r7, [r11, #1]\n\t"                                                                                    \
-        "add r12, r11, r10\n\t"                                                                                     \
-        "strb r5, [r12]\n\t"                                                                                        \
-        "strb r8, [r12, #1]\n\t"                                                                                    \
-        "add r12, r12, r10\n\t"                                                                                     \
-        "strb r6, [r12]\n\t"                                                                                        \
-        "strb r9, [r12, #1]\n\t"                                                                                    \
-        "add r11, r11, #2\n\t"                                                                                      \
-        "str r11, [%[job], #8]\n\t"                                                                                 \
-        "ldr %[x], [%[job], #28]\n\t"                                                                               \
-        "ldr r10, [%[job], #32]\n\t"                                                                                \
-        "cmp r3, r10\n\t"                                                                                           \
-        "bne 4b\n\t"                                                                                                \
-        "add sp, sp, #4\n\t"                                                                                        \
-        : [x] "+r"(rx), [w] "+r"(rw), [job] "+r"(rj)                                                                \
+        "ldr r3, [sp, #0]\n\t"                                                                                      \
+        "ldm r3!, {r0, r2, r10, r11, r12, lr}\n\t"                                                                  \
+        OUT("r4", "r0", "r2", "r10") OUT("r5", "r0", "r2", "r10") OUT("r6", "r0", "r2", "r10")                      \
+        "ldr r0, [r3], #8\n\t"                                                                                      \
+        "ldr r2, [sp, #4]\n\t"                                                                                      \
+        "ldr r10, [sp, #8]\n\t"                                                                                     \
+        AFTER_A                                                                                                     \
+        OUT("r7", "r12", "lr", "r0") OUT("r8", "r12", "lr", "r0") OUT("r9", "r12", "lr", "r0")                      \
+        CLAMP                                                                                                       \
+        END_CHECK                                                                                                   \
+        "beq 5f\n\t"                                                                                                \
+        FG_DSP_FIRST_PAIR                                                                                           \
+        "5:\n\t"                                                                                                    \
+        OUT_OF_LINE                                                                                                 \
+        : [x] "+r"(rx), [w] "+r"(rw), [job] "+r"(rj), [frame] "=m"(frame)                                           \
         :                                                                                                           \
         : "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "lr", "cc", "memory")
 
-/* A function `name`(x, w, job) running FG_DSP_TILE_STORE with OUT, the check of the clamp and its block. */
-#define FG_DSP_TILE_STORE_FUNCTION(name, OUT, FULL_CHECK, CLAMP_BLOCK)                                   \
+#define FG_DSP_SSAT6            \
+    "ssat r4, #8, r4\n\t"       \
+    "ssat r5, #8, r5\n\t"       \
+    "ssat r6, #8, r6\n\t"       \
+    "ssat r7, #8, r7\n\t"       \
+    "ssat r8, #8, r8\n\t"       \
+    "ssat r9, #8, r9\n\t"
+/* The rows' pointers r10 (pixel 1) and r11 (pixel 2) from out (r2) and stride (r10). */
+#define FG_DSP_ROWS "add r11, r2, r10, lsl #1\n\tadd r10, r2, r10\n\t"
+/* The job's words the frame takes: all but the relu's low, high and full. */
+#define FG_DSP_RELU_FRAME "r3, r4, r5, r6, r7, r8, r9"
+#define FG_DSP_CLAMPING_FRAME "r3, r4, r5, r6, r7, r8, r9, r10, r11, r12"
+/* The relu: the frame's end in r11 with out and stride, compared with the next pair's r3 before the stores. */
+#define FG_DSP_RELU_AFTER_A "ldr r11, [sp, #16]\n\t"
+#define FG_DSP_RELU_CLAMP FG_DSP_SSAT6 "cmp r3, r11\n\t" FG_DSP_ROWS FG_DSP_PAIR_STORES("")
+/* The clamping: the frame's full in r11 (checked before the second channel's outputs, which leave the flags; r11
+ * their scratch after), one SSAT each when it is all of int8, else the clamp to the frame's low and high (r12, lr);
+ * the end loaded with the stores, compared with a copy of the next pair's r3 (r12) after them. */
+#define FG_DSP_CLAMPING_AFTER_A "ldr r11, [sp, #36]\n\tcmp r11, #0\n\t"
+#define FG_DSP_CLAMPING_CLAMP                                     \
+    "beq 2f\n\t"                                                  \
+    FG_DSP_SSAT6                                                  \
+    "3:\n\t"                                                     \
+    FG_DSP_ROWS                                                  \
+    "mov r12, r3\n\t"                                            \
+    FG_DSP_PAIR_STORES("ldr lr, [sp, #16]\n\t")
+/* Out of line, past the exit: the clamp to the frame's low and high (r12, lr), back to the stores. */
+#define FG_DSP_CLAMPING_OUT_OF_LINE                               \
+    "b 6f\n"                                                      \
+    "2:\n\t"                                                     \
+    "ldr r12, [sp, #28]\n\t"                                     \
+    "ldr lr, [sp, #32]\n\t"                                      \
+    FG_DSP_CLAMP("r4") FG_DSP_CLAMP("r5") FG_DSP_CLAMP("r6")     \
+    FG_DSP_CLAMP("r7") FG_DSP_CLAMP("r8") FG_DSP_CLAMP("r9")     \
+    "b 3b\n"                                                      \
+    "6:\n\t"
+#define FG_DSP_CLAMPING_END_CHECK "cmp r12, lr\n\t"
+
+/* A function `name`(x, w, job) running FG_DSP_TILE_STORE with OUT and the clamp's KIND (RELU or CLAMPING). */
+#define FG_DSP_TILE_STORE_FUNCTION(name, OUT, KIND)                                                      \
     static __attribute__((noinline, unused)) void name(const uint32_t *x, const uint32_t *w,            \
                                                        const fg_dsp_job *job) {                         \
         register const uint32_t *rx __asm__("r0") = x;                                                 \
         register const uint32_t *rw __asm__("r1") = w;                                                 \
         register const fg_dsp_job *rj __asm__("r2") = job;                                             \
-        FG_DSP_TILE_STORE(OUT, FULL_CHECK, CLAMP_BLOCK);                                               \
+        uint32_t frame[sizeof(fg_dsp_job) / 4];                                                        \
+        FG_DSP_TILE_STORE(OUT, FG_DSP_##KIND##_FRAME, FG_DSP_##KIND##_AFTER_A, FG_DSP_##KIND##_CLAMP,  \
+                          FG_DSP_##KIND##_END_CHECK, FG_DSP_##KIND##_OUT_OF_LINE);                     \
     }
-#define FG_DSP_CLAMP_CHECK "ldr r10, [%[job], #24]\n\tcmp r10, #0\n\tbeq 2f\n\t"
+#define FG_DSP_RELU_END_CHECK ""
+#define FG_DSP_RELU_OUT_OF_LINE ""
 
-/* The 3 x 2 tile of fg_dsp_tile_3x2 for job->pairs pairs of narrow channels in turn (their weight blocks one after
- * the other), the bias loaded and the output stage fused while the accumulators are in registers: per output
- * LSL + SMMULR + 3 for the rounding shift (relu: LSL + SMMLAR + ASR), the clamp (one SSAT when it is all of int8),
- * STRB. */
-FG_DSP_TILE_STORE_FUNCTION(fg_dsp_tile_store, FG_DSP_NARROW, FG_DSP_CLAMP_CHECK, FG_DSP_CLAMP_BLOCK)
+/* The 3 x 2 tile of fg_dsp_tile_3x2 for the pairs of narrow channels from job->ch to job->end in turn (their weight
+ * blocks one after the other), the bias loaded and the output stage fused while the accumulators are in registers:
+ * per output LSL + SMMULR + 3 for the rounding shift (relu: LSL + SMMLAR + ASR), the clamp (one SSAT when it is all
+ * of int8), STRB. Per channel pair on the M4 timing (relu, doubled): the first input pair and the BX 14 + 2 cycles,
+ * the output stage and the stores with the frame's bookkeeping 50 (the passes 13 an input pair, 2 a pass of 16 and 2
+ * for each taken loop branch apart). */
+FG_DSP_TILE_STORE_FUNCTION(fg_dsp_tile_store, FG_DSP_NARROW, CLAMPING)
 /* fg_dsp_tile_store for a layer whose output zero point is -128 and clamp all of int8: no rounding correction of
  * negative values (they clamp to -128 either way) and no check of the clamp. */
-FG_DSP_TILE_STORE_FUNCTION(fg_dsp_tile_store_relu, FG_DSP_RELU, "", "")
+FG_DSP_TILE_STORE_FUNCTION(fg_dsp_tile_store_relu, FG_DSP_RELU, RELU)
 /* The two on doubled accumulators (the channels' weights and biases doubled at generation time: 2 acc fits a narrow
  * channel's), SMMULR or SMMLAR without the LSL. */
-FG_DSP_TILE_STORE_FUNCTION(fg_dsp_tile_store_doubled, FG_DSP_NARROW_DOUBLED, FG_DSP_CLAMP_CHECK, FG_DSP_CLAMP_BLOCK)
-FG_DSP_TILE_STORE_FUNCTION(fg_dsp_tile_store_relu_doubled, FG_DSP_RELU_DOUBLED, "", "")
+FG_DSP_TILE_STORE_FUNCTION(fg_dsp_tile_store_doubled, FG_DSP_NARROW_DOUBLED, CLAMPING)
+FG_DSP_TILE_STORE_FUNCTION(fg_dsp_tile_store_relu_doubled, FG_DSP_RELU_DOUBLED, RELU)
 #undef FG_DSP_TILE_STORE_FUNCTION
-#undef FG_DSP_CLAMP_CHECK
+#undef FG_DSP_FIRST_PAIR
+#undef FG_DSP_PAIR_STORES
+#undef FG_DSP_SSAT6
+#undef FG_DSP_ROWS
+#undef FG_DSP_RELU_AFTER_A
+#undef FG_DSP_RELU_FRAME
+#undef FG_DSP_CLAMPING_FRAME
+#undef FG_DSP_RELU_CLAMP
+#undef FG_DSP_RELU_END_CHECK
+#undef FG_DSP_CLAMPING_AFTER_A
+#undef FG_DSP_CLAMPING_CLAMP
+#undef FG_DSP_CLAMPING_END_CHECK
+#undef FG_DSP_CLAMPING_OUT_OF_LINE
+#undef FG_DSP_RELU_OUT_OF_LINE
 #undef FG_DSP_TILE_STORE
 #undef FG_DSP_NARROW
 #undef FG_DSP_NARROW_DOUBLED
 #undef FG_DSP_RELU
 #undef FG_DSP_RELU_DOUBLED
-#undef FG_DSP_CLAMP_BLOCK
 #undef FG_DSP_TILE_PAIRS_16
 #undef FG_DSP_TILE_PASS_M7
 #undef FG_DSP_TILE_LAST_M7
 #undef FG_DSP_TILE_BLOCK
 #undef FG_DSP_CLAMP
+
+/* A tile-store function (the four above). */
+typedef void (*fg_dsp_tile_store_function)(const uint32_t *x, const uint32_t *w, const fg_dsp_job *job);
+
+/* The job of the tile-store function for every whole channel pair of `channels` (>= 2, all narrow) at ch, three
+ * pixels' input pairs at x, pixel p's outputs at out + p * stride; returns that function (doubled: the channels'
+ * weights and biases doubled). A job's out may change from call to call (the next tile's). */
+static inline fg_dsp_tile_store_function fg_dsp_tile_job(fg_dsp_job *job, const uint32_t *x, int32_t pairs,
+                                                        const fg_dsp_channel *ch, int32_t channels, int32_t stride,
+                                                        int8_t *out, const fg_requant_params *q, int doubled) {
+    const int full = q->activation_min == -128 && q->activation_max == 127;
+    const fg_dsp_job j = {(uintptr_t)ch + 4, out, stride, x, (uintptr_t)(ch + (channels & ~1)) + 4,
+                          (pairs - 1 + 15) >> 4, 32 * ((16 - ((pairs - 1) & 15)) & 15), q->activation_min,
+                          q->activation_max, full};
+    *job = j;
+    if (full && q->output_offset == -128) {
+        return doubled ? fg_dsp_tile_store_relu_doubled : fg_dsp_tile_store_relu;
+    }
+    return doubled ? fg_dsp_tile_store_doubled : fg_dsp_tile_store;
+}
 
 /* Output channels [0, channels) of up to three pixels whose input pairs fg_dsp_extend laid out in x (stride 3): the
  * weights are one block of 2 * pairs words per channel pair, pixel p's outputs go to output + p * stride. narrow: no
@@ -609,14 +664,8 @@ static inline void fg_dsp_gemm_3_strided(const uint32_t *x, const uint32_t *weig
                                          int8_t *output, const fg_requant_params *q, int narrow, int doubled) {
     int32_t c = 0;
     if (pixels == 3 && narrow && channels >= 2) {  /* every whole channel pair in one call */
-        fg_dsp_job job = {(pairs - 1 + 15) >> 4, ch, output, stride, q->activation_min, q->activation_max,
-                          q->activation_min == -128 && q->activation_max == 127, x, ch + (channels & ~1),
-                          (pairs - 1) & 15};
-        if (job.full && q->output_offset == -128) {
-            (doubled ? fg_dsp_tile_store_relu_doubled : fg_dsp_tile_store_relu)(x, weights, &job);
-        } else {
-            (doubled ? fg_dsp_tile_store_doubled : fg_dsp_tile_store)(x, weights, &job);
-        }
+        fg_dsp_job job;
+        fg_dsp_tile_job(&job, x, pairs, ch, channels, stride, output, q, doubled)(x, weights, &job);
         c = channels & ~1;
         weights += (channels >> 1) * 2 * pairs;
     }

@@ -133,7 +133,7 @@ FG_HOT_LOOP static __attribute__((flatten)) void fg_dsp_folded_image(const fg_co
                                 fg_dsp_all_narrow(ch, p->out_c), &q};
     const fg_dsp_folded_input in = {p, image, patch, padded_row, p->in_w * p->in_c, pairs,
                                     p->dilation_h == 1 && p->dilation_w == 1 && padded_row % 4 == 0};
-    fg_dsp_staged_gemm(&layer, a->tiles, a->block, x, a->w, fg_dsp_folded_pairs, &in, output);
+    fg_dsp_staged_gemm(&layer, a->tiles, a->block, x, a->w, fg_dsp_folded_pairs, 0, &in, output);
 }
 
 #define FG_DSP_PAD_MAX 1024  /* bytes of a padded copy of the image on the stack */

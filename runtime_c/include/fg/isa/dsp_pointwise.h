@@ -23,6 +23,60 @@ static __attribute__((flatten)) void fg_dsp_pointwise_pairs(const void *context,
     fg_dsp_extend(in->input + pixel * in->depth, in->depth, in->pairs, x, 3);
 }
 
+/* The input pairs of the three pixels from `pixel` (consecutive rows of depth int8) into x, pixel p's at x + p
+ * (stride 3), when the depth is a multiple of 4: per word of the three, 3 LDR, 6 SXTB16, one STM of the six pairs
+ * (x[6k .. 6k + 5]: the three pixels' even pairs, then their odd ones), two words a pass, instead of fg_dsp_extend
+ * pixel by pixel; a depth of 8 q + 4 is padded with a zero word. */
+static __attribute__((flatten)) void fg_dsp_pointwise_tile(const void *context, int32_t pixel, uint32_t *x) {
+    const fg_dsp_pointwise_input *in = (const fg_dsp_pointwise_input *)context;
+    const int32_t depth = in->depth;
+    if (depth & 3) {
+        for (int32_t px = 0; px < 3; ++px) {
+            fg_dsp_extend(in->input + (pixel + px) * depth, depth, in->pairs, x + px, 3);
+        }
+        return;
+    }
+    const int8_t *from = in->input + pixel * depth;
+    const int8_t *const end = from + depth;
+    uint32_t *to = x;
+#define FG_DSP_TILE_WORD                            \
+    "ldr r5, [%[f], %[d]]\n\t"                       \
+    "ldr r6, [%[f], %[d], lsl #1]\n\t"               \
+    "ldr r4, [%[f]], #4\n\t"                         \
+    "sxtb16 r7, r4, ror #8\n\t"                      \
+    "sxtb16 r4, r4\n\t"                              \
+    "sxtb16 r8, r5, ror #8\n\t"                      \
+    "sxtb16 r5, r5\n\t"                              \
+    "sxtb16 r9, r6, ror #8\n\t"                      \
+    "sxtb16 r6, r6\n\t"                              \
+    "stm %[x]!, {r4, r5, r6, r7, r8, r9}\n\t"
+    __asm__ volatile("tst %[d], #4\n\t"  /* an odd word count (depth 8 q + 4): one word first, a zero word last */
+                     "beq 1f\n\t"
+                     FG_DSP_TILE_WORD
+                     "1:\n\t"
+                     "cmp %[f], %[end]\n\t"
+                     "beq 3f\n"
+                     "2:\n\t"
+                     FG_DSP_TILE_WORD FG_DSP_TILE_WORD
+                     "cmp %[f], %[end]\n\t"
+                     "bne 2b\n"
+                     "3:\n\t"
+                     "tst %[d], #4\n\t"
+                     "beq 4f\n\t"
+                     "movs r4, #0\n\t"
+                     "movs r5, #0\n\t"
+                     "movs r6, #0\n\t"
+                     "movs r7, #0\n\t"
+                     "movs r8, #0\n\t"
+                     "movs r9, #0\n\t"
+                     "stm %[x]!, {r4, r5, r6, r7, r8, r9}\n"
+                     "4:\n\t"
+                     : [f] "+r"(from), [x] "+r"(to)
+                     : [d] "r"(depth), [end] "r"(end)
+                     : "r4", "r5", "r6", "r7", "r8", "r9", "cc", "memory");
+#undef FG_DSP_TILE_WORD
+}
+
 /* Every output from the table at ch (fg_dsp_channel[out_c], then per channel pair the int16 weight words of in_c
  * rounded up to 8) on the arrays x (tiles tiles of input pairs) and w (block staged channel pairs, or none).
  * Out of line: the staged arrays' frame pointer (r7) stays out of the assembly's way; flattened: the tile loop and
@@ -36,7 +90,8 @@ FG_HOT_LOOP static __attribute__((noinline, flatten)) void fg_dsp_pointwise_run(
     const fg_dsp_layer layer = {ch, (const uint32_t *)(ch + out_c), out_c, pairs,
                                 p->batches * p->out_h * p->out_w, fg_dsp_all_narrow(ch, out_c), &q};
     const fg_dsp_pointwise_input in = {input, depth, pairs};
-    fg_dsp_staged_gemm(&layer, tiles, block, x, w, fg_dsp_pointwise_pairs, &in, output);
+    fg_dsp_staged_gemm(&layer, tiles, block, x, w, fg_dsp_pointwise_pairs, fg_dsp_pointwise_tile, &in,
+                       output);
 }
 
 #endif /* __ARM_FEATURE_DSP */

@@ -41,6 +41,8 @@ typedef struct {
 
 /* Lays pixel `pixel`'s input pairs into x (stride 3). */
 typedef void (*fg_dsp_pixel_pairs)(const void *context, int32_t pixel, uint32_t *x);
+/* Lays the input pairs of the three pixels from `pixel` into x (pixel p's at x + p, stride 3); 0: pixel by pixel. */
+typedef void (*fg_dsp_tile_pairs)(const void *context, int32_t pixel, uint32_t *x);
 
 /* The first pixel of the tile at `start` and how many it stores: two pixels left step back over the last pixel
  * stored and store it again (the same values), keeping the tile's fast path. Its inputs are intact: no later output
@@ -54,19 +56,45 @@ static inline int32_t fg_dsp_tile_start(int32_t start, int32_t pixels, int32_t *
     return start;
 }
 
+/* The input pairs of the tile of n pixels from `start` into x: a short tile repeats its first pixel. */
+static inline __attribute__((always_inline)) void fg_dsp_lay_tile(fg_dsp_pixel_pairs pixel_pairs,
+                                                                  fg_dsp_tile_pairs tile_pairs, const void *context,
+                                                                  int32_t start, int32_t n, uint32_t *x) {
+    if (tile_pairs && n == 3) {
+        tile_pairs(context, start, x);
+        return;
+    }
+    for (int32_t px = 0; px < 3; ++px) {
+        pixel_pairs(context, start + (px < n ? px : 0), x + px);
+    }
+}
+
 /* Every output channel of the layer's tiles in turn, from the channels' output stages at ch and their weights. */
 static inline __attribute__((always_inline)) void fg_dsp_tiles_in_turn(const fg_dsp_layer *l, const fg_dsp_channel *ch,
                                                                        const uint32_t *weights, uint32_t *x,
                                                                        fg_dsp_pixel_pairs pixel_pairs,
+                                                                       fg_dsp_tile_pairs tile_pairs,
                                                                        const void *context, int8_t *output) {
+    const int32_t out_c = l->out_c, pairs = l->pixels >= 3 && l->narrow && out_c >= 2 ? l->pairs : 0;
+    fg_dsp_job job;  /* the whole channel pairs of a tile of three, set up once: each tile sets its out */
+    const fg_dsp_tile_store_function store =
+        pairs ? fg_dsp_tile_job(&job, x, pairs, ch, out_c, out_c, output, l->q, 1) : 0;
+    const int32_t last = out_c & ~1;  /* an odd last channel's, after the pairs */
     for (int32_t i = 0; i < l->pixels; i += 3) {
         int32_t n;
         const int32_t start = fg_dsp_tile_start(i, l->pixels, &n);
-        for (int32_t px = 0; px < 3; ++px) {  /* a short tile repeats its first pixel */
-            pixel_pairs(context, start + (px < n ? px : 0), x + px);
+        int8_t *const out = output + start * out_c;
+        fg_dsp_lay_tile(pixel_pairs, tile_pairs, context, start, n, x);
+        if (!store || n != 3) {
+            fg_dsp_gemm_3_strided(x, weights, l->pairs, ch, out_c, out_c, n, out, l->q, l->narrow, 1);
+            continue;
         }
-        fg_dsp_gemm_3_strided(x, weights, l->pairs, ch, l->out_c, l->out_c, n, output + start * l->out_c, l->q,
-                              l->narrow, 1);
+        job.out = out;
+        store(x, weights, &job);
+        if (last != out_c) {
+            fg_dsp_gemm_3_strided(x, weights + (out_c >> 1) * 2 * pairs, pairs, ch + last, 1, out_c, 3, out + last,
+                                  l->q, 1, 1);
+        }
     }
 }
 
@@ -83,6 +111,7 @@ static inline void fg_dsp_stage_block(const fg_dsp_layer *l, int32_t first, int3
 static inline __attribute__((always_inline)) void fg_dsp_staged_gemm(const fg_dsp_layer *l, int32_t tiles,
                                                                      int32_t block, uint32_t *x, uint32_t *w,
                                                                      fg_dsp_pixel_pairs pixel_pairs,
+                                                                     fg_dsp_tile_pairs tile_pairs,
                                                                      const void *context, int8_t *output) {
     const int32_t out_c = l->out_c, pairs = l->pairs, pixels = l->pixels, channel_pairs = (out_c + 1) >> 1;
     if (!block || (tiles == 1 && block >= channel_pairs)) {
@@ -90,7 +119,7 @@ static inline __attribute__((always_inline)) void fg_dsp_staged_gemm(const fg_ds
             fg_dsp_stage_block(l, 0, channel_pairs, w);
         }
         fg_dsp_tiles_in_turn(l, block ? (const fg_dsp_channel *)w : l->ch,
-                             block ? w + 8 * channel_pairs : l->weights, x, pixel_pairs, context, output);
+                             block ? w + 8 * channel_pairs : l->weights, x, pixel_pairs, tile_pairs, context, output);
         return;
     }
     int32_t staged = -1;  /* the first channel pair of the block at w */
@@ -99,9 +128,7 @@ static inline __attribute__((always_inline)) void fg_dsp_staged_gemm(const fg_ds
         for (int32_t t = 0; t < count; ++t) {
             int32_t n;
             const int32_t start = fg_dsp_tile_start(i + 3 * t, pixels, &n);
-            for (int32_t px = 0; px < 3; ++px) {
-                pixel_pairs(context, start + (px < n ? px : 0), x + 3 * pairs * t + px);
-            }
+            fg_dsp_lay_tile(pixel_pairs, tile_pairs, context, start, n, x + 3 * pairs * t);
         }
         for (int32_t first = 0; first < channel_pairs; first += block) {
             const int32_t pairs_here = channel_pairs - first < block ? channel_pairs - first : block;
