@@ -363,17 +363,19 @@ typedef struct {
     const uint32_t *x;  /* 12: the pixels' first pairs, where each tile starts again */
     uintptr_t end;      /* 16: ch past the last channel pair run */
     int32_t passes;     /* 20: of sixteen input pairs: the pairs after the first (>= 3) rounded up */
-    int32_t entry;      /* 24: bytes from the pass's start (32 an input pair) to where the first pass enters; the frame
-                         * holds the address there instead */
+    int32_t entry;      /* 24: where the first pass enters (FG_DSP_ENTRY: bytes from the pass's start, the frame holding
+                         * the address there instead; on the M7 the pairs after the first % 16) */
     int32_t low, high;  /* 28, 32: the clamp */
     int32_t full;       /* 36: the clamp is all of int8 */
 } fg_dsp_job;
 
 #if defined(FG_CORE_CORTEX_M7)
-/* The Cortex-M7's passes (FG_DSP_TILE_PASS_M7): before the TBH (a TBB reaches 510 bytes, not the last passes) x and
- * w go back by the passes skipped, 16 - entry mod 16 (r12 = that << 28), and the entered pass's first words are
+/* The Cortex-M7's passes (FG_DSP_TILE_PASS_M7), entered at 8 with the entry index in r3 (the frame's entry: the
+ * pairs after the first % 16, FG_DSP_ENTRY): before the TBH (a TBB reaches 510 bytes, not the last passes) x and w
+ * go back by the passes skipped, 16 - entry mod 16 (r12 = that << 28), and the entered pass's first words are
  * loaded; those of the first pass of every further round at 9. x and w end past the tile's pairs and weights. */
 #define FG_DSP_TILE_PAIRS_16                  \
+    "8:\n\t"                                  \
     "rsb r12, r3, #16\n\t"                    \
     "ldr r10, [%[x]]\n\t"                     \
     "lsl r12, r12, #28\n\t"                   \
@@ -382,23 +384,23 @@ typedef struct {
     "sub %[x], %[x], r12, lsr #26\n\t"        \
     "sub %[x], %[x], r12, lsr #25\n\t"        \
     "tbh [pc, r3, lsl #1]\n"                  \
-    "5:\n\t"                                  \
-    ".hword (10f - 5b) / 2\n\t"                \
-    ".hword (25f - 5b) / 2\n\t"                \
-    ".hword (24f - 5b) / 2\n\t"                \
-    ".hword (23f - 5b) / 2\n\t"                \
-    ".hword (22f - 5b) / 2\n\t"                \
-    ".hword (21f - 5b) / 2\n\t"                \
-    ".hword (20f - 5b) / 2\n\t"                \
-    ".hword (19f - 5b) / 2\n\t"                \
-    ".hword (18f - 5b) / 2\n\t"                \
-    ".hword (17f - 5b) / 2\n\t"                \
-    ".hword (16f - 5b) / 2\n\t"                \
-    ".hword (15f - 5b) / 2\n\t"                \
-    ".hword (14f - 5b) / 2\n\t"                \
-    ".hword (13f - 5b) / 2\n\t"                \
-    ".hword (12f - 5b) / 2\n\t"                \
-    ".hword (11f - 5b) / 2\n\t"                \
+    "7:\n\t"                                  \
+    ".hword (10f - 7b) / 2\n\t"                \
+    ".hword (25f - 7b) / 2\n\t"                \
+    ".hword (24f - 7b) / 2\n\t"                \
+    ".hword (23f - 7b) / 2\n\t"                \
+    ".hword (22f - 7b) / 2\n\t"                \
+    ".hword (21f - 7b) / 2\n\t"                \
+    ".hword (20f - 7b) / 2\n\t"                \
+    ".hword (19f - 7b) / 2\n\t"                \
+    ".hword (18f - 7b) / 2\n\t"                \
+    ".hword (17f - 7b) / 2\n\t"                \
+    ".hword (16f - 7b) / 2\n\t"                \
+    ".hword (15f - 7b) / 2\n\t"                \
+    ".hword (14f - 7b) / 2\n\t"                \
+    ".hword (13f - 7b) / 2\n\t"                \
+    ".hword (12f - 7b) / 2\n\t"                \
+    ".hword (11f - 7b) / 2\n\t"                \
     "9:\n\t"                                  \
     "ldr r10, [%[x]]\n\t"                     \
     "ldr lr, [%[w]]\n"                        \
@@ -472,9 +474,21 @@ typedef struct {
     "cmp " r ", lr\n\t"                  \
     "it gt\n\t"                          \
     "movgt " r ", lr\n\t"
-/* The first input pair of a channel pair from the biases (r4, r7, loaded before), then BX into the pass (r3, r2 the
- * passes, loaded before). */
-#define FG_DSP_FIRST_PAIR                    \
+#if defined(FG_CORE_CORTEX_M7)
+/* The frame's entry: the pairs after the first % 16, which FG_DSP_TILE_PAIRS_16's TBH takes (r3). */
+#define FG_DSP_ENTRY(pairs) (((pairs) - 1) & 15)
+#define FG_DSP_ENTRY_ADDRESS ""
+#define FG_DSP_ENTER(direction) "b 8" direction "\n\t"
+#else
+/* The frame's entry: bytes from the pass's start (32 an input pair) to where the first pass enters, made an address
+ * once a call (FG_DSP_ENTRY_ADDRESS: r9 the job's entry) that FG_DSP_FIRST_PAIR ends with a BX to. */
+#define FG_DSP_ENTRY(pairs) (32 * ((16 - (((pairs) - 1) & 15)) & 15))
+#define FG_DSP_ENTRY_ADDRESS "adr lr, 10f\n\tadd r9, r9, lr\n\torr r9, r9, #1\n\t"
+#define FG_DSP_ENTER(direction) "bx r3\n\t"
+#endif
+/* The first input pair of a channel pair from the biases (r4, r7, loaded before), then into the pass (FG_DSP_ENTER:
+ * r3 the frame's entry, r2 the passes, loaded before; the M7's entry sequence is `direction` of it, f or b). */
+#define FG_DSP_FIRST_PAIR(direction)         \
     "ldm %[x]!, {r10, r11, r12}\n\t"         \
     "ldrd lr, r6, [%[w]], #8\n\t"            \
     "smlad r8, r11, r6, r7\n\t"              \
@@ -483,7 +497,7 @@ typedef struct {
     "smlad r5, r11, lr, r4\n\t"              \
     "smlad r6, r12, lr, r4\n\t"              \
     "smlad r4, r10, lr, r4\n\t"              \
-    "bx r3\n\t"
+    FG_DSP_ENTER(direction)
 
 /* The stores of a channel pair's six outputs (r2 the first pixel's, r10 and r11 the next two), the frame's loads and
  * stores, and the next pair's biases, passes and entry, in one run of single loads and stores (each after the first
@@ -515,15 +529,13 @@ typedef struct {
     __asm__ volatile(                                                                                               \
         ".ifnc \"%[frame]\", \"[sp]\"\n\t.error \"the frame is not at sp: %[frame]\"\n\t.endif\n\t"             \
         "ldm %[job], {" FRAME "}\n\t"                                                                               \
-        "adr lr, 10f\n\t"                                                                                           \
-        "add r9, r9, lr\n\t"                                                                                        \
-        "orr r9, r9, #1\n\t"                                                                                        \
+        FG_DSP_ENTRY_ADDRESS                                                                                        \
         "stm sp, {" FRAME "}\n\t"                                                                                   \
         "ldr r4, [r3, #-4]\n\t"                                                                                     \
         "ldr r7, [r3, #12]\n\t"                                                                                     \
         "mov %[job], r8\n\t"                                                                                        \
         "mov r3, r9\n\t"                                                                                            \
-        FG_DSP_FIRST_PAIR                                                                                           \
+        FG_DSP_FIRST_PAIR("f")                                                                                      \
         ".p2align 2\n\t" /* the section 4-aligned: the ADR above, resolved by the assembler, holds once linked */   \
         FG_DSP_TILE_PAIRS_16                                                                                        \
         "ldr r3, [sp, #0]\n\t"                                                                                      \
@@ -537,7 +549,7 @@ typedef struct {
         CLAMP                                                                                                       \
         END_CHECK                                                                                                   \
         "beq 5f\n\t"                                                                                                \
-        FG_DSP_FIRST_PAIR                                                                                           \
+        FG_DSP_FIRST_PAIR("b")                                                                                      \
         "5:\n\t"                                                                                                    \
         OUT_OF_LINE                                                                                                 \
         : [x] "+r"(rx), [w] "+r"(rw), [job] "+r"(rj), [frame] "=m"(frame)                                           \
@@ -631,6 +643,8 @@ FG_DSP_TILE_STORE_FUNCTION(fg_dsp_tile_store_relu_doubled, FG_DSP_RELU_DOUBLED, 
 #undef FG_DSP_RELU
 #undef FG_DSP_RELU_DOUBLED
 #undef FG_DSP_TILE_PAIRS_16
+#undef FG_DSP_ENTRY_ADDRESS
+#undef FG_DSP_ENTER
 #undef FG_DSP_TILE_PASS_M7
 #undef FG_DSP_TILE_LAST_M7
 #undef FG_DSP_TILE_BLOCK
@@ -647,7 +661,7 @@ static inline fg_dsp_tile_store_function fg_dsp_tile_job(fg_dsp_job *job, const 
                                                         int8_t *out, const fg_requant_params *q, int doubled) {
     const int full = q->activation_min == -128 && q->activation_max == 127;
     const fg_dsp_job j = {(uintptr_t)ch + 4, out, stride, x, (uintptr_t)(ch + (channels & ~1)) + 4,
-                          (pairs - 1 + 15) >> 4, 32 * ((16 - ((pairs - 1) & 15)) & 15), q->activation_min,
+                          (pairs - 1 + 15) >> 4, FG_DSP_ENTRY(pairs), q->activation_min,
                           q->activation_max, full};
     *job = j;
     if (full && q->output_offset == -128) {
