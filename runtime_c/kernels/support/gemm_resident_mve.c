@@ -32,20 +32,22 @@ typedef struct {
     "vpstt\n"                                  \
     "vldrbt.8 q5, [%[px], #16]\n"              \
     "vldrbt.8 q7, [r2, #16]\n"
-/* One chunk of 16 taps (its four weight rows from pk + at) of both rows (x0 and x1) into the eight accumulators. */
+/* One chunk of 16 taps (its four weight rows from pk + at) of both rows (x0 and x1) into the eight accumulators. Each
+ * weight row in its own register (q0-q3), so that every load is followed by a VMLADAVA: the M55 overlaps a load's
+ * beats with a multiply's, never two loads' (llvm-mca's M55 model). */
 #define FG_MVE_RESIDENT_CHUNK(at, x0, x1)       \
     "vldrb.8 q0, [%[pk], #" #at "]\n"          \
-    "vldrb.8 q1, [%[pk], #" #at " + 16]\n"     \
     "vmladava.s8 r0, " x0 ", q0\n"             \
+    "vldrb.8 q1, [%[pk], #" #at " + 16]\n"     \
     "vmladava.s8 r8, " x1 ", q0\n"             \
-    "vldrb.8 q0, [%[pk], #" #at " + 32]\n"     \
+    "vldrb.8 q2, [%[pk], #" #at " + 32]\n"     \
     "vmladava.s8 r2, " x0 ", q1\n"             \
+    "vldrb.8 q3, [%[pk], #" #at " + 48]\n"     \
     "vmladava.s8 r10, " x1 ", q1\n"            \
-    "vldrb.8 q1, [%[pk], #" #at " + 48]\n"     \
-    "vmladava.s8 r4, " x0 ", q0\n"             \
-    "vmladava.s8 r12, " x1 ", q0\n"            \
-    "vmladava.s8 r6, " x0 ", q1\n"             \
-    "vmladava.s8 lr, " x1 ", q1\n"
+    "vmladava.s8 r4, " x0 ", q2\n"             \
+    "vmladava.s8 r12, " x1 ", q2\n"            \
+    "vmladava.s8 r6, " x0 ", q3\n"             \
+    "vmladava.s8 lr, " x1 ", q3\n"
 #define FG_MVE_RESIDENT_DOT1 FG_MVE_RESIDENT_CHUNK(0, "q4", "q6")
 #define FG_MVE_RESIDENT_DOT2 FG_MVE_RESIDENT_CHUNK(0, "q4", "q6") FG_MVE_RESIDENT_CHUNK(64, "q5", "q7")
 /* Rows of three or four vectors: row 0 into q4-q6 (q7), the last predicated; row 1 (px: its start) read as the
@@ -63,20 +65,22 @@ typedef struct {
     "vldrb.8 q6, [r2, #32]\n"                  \
     "vpst\n"                                   \
     "vldrbt.8 q7, [r2, #48]\n"
+/* Row 1's vector (LOAD_ROW1, into q3) after the first weight row, the weight rows in q0, q1, q0, q2: loads and
+ * VMLADAVAs alternate (as FG_MVE_RESIDENT_CHUNK). */
 #define FG_MVE_HALF_CHUNK(LOAD_ROW1, x0)         \
-    LOAD_ROW1                                   \
     "vldrb.8 q0, [%[pk]], #16\n"               \
-    "vldrb.8 q1, [%[pk]], #16\n"               \
     "vmladava.s8 r0, " x0 ", q0\n"             \
+    LOAD_ROW1                                   \
     "vmladava.s8 r8, q3, q0\n"                 \
-    "vldrb.8 q0, [%[pk]], #16\n"               \
-    "vmladava.s8 r2, " x0 ", q1\n"             \
-    "vmladava.s8 r10, q3, q1\n"                \
     "vldrb.8 q1, [%[pk]], #16\n"               \
+    "vmladava.s8 r2, " x0 ", q1\n"             \
+    "vldrb.8 q0, [%[pk]], #16\n"               \
+    "vmladava.s8 r10, q3, q1\n"                \
+    "vldrb.8 q2, [%[pk]], #16\n"               \
     "vmladava.s8 r4, " x0 ", q0\n"             \
     "vmladava.s8 r12, q3, q0\n"                \
-    "vmladava.s8 r6, " x0 ", q1\n"             \
-    "vmladava.s8 lr, q3, q1\n"
+    "vmladava.s8 r6, " x0 ", q2\n"             \
+    "vmladava.s8 lr, q3, q2\n"
 #define FG_MVE_ROW1(at) "vldrb.8 q3, [%[px], #" #at "]\n"
 #define FG_MVE_ROW1_LAST(at) "vpst\n" "vldrbt.8 q3, [%[px], #" #at "]\n"
 #define FG_MVE_HALF_DOT3                                                                                        \
