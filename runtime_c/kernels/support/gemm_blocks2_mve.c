@@ -80,12 +80,13 @@
 
 /* Every full block of four output channels of two rows, in one assembly loop: the eight accumulators started (INIT),
  * the dot products (unrolled 8 times, entered by TBB at steps % 8 before the end), COLLECT, then through sums[] into
- * two vectors, BIAS, requantized (fg_mve_requantize) and stored. Returns the packed pointer after the last block.
+ * two vectors, BIAS, requantized (fg_mve_requantize; ROUND2 interleaves the two vectors and their offset and clamp)
+ * and stored. Returns the packed pointer after the last block.
  * STEP: FG_MVE_STEP2X4 (int8 weights), FG_MVE_STEP2X4_S4 or FG_MVE_STEP2X4_S4_OFFSET; INIT, PAST_QUANT, COLLECT and
  * BIAS: FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT, nothing, nothing but for the offset layout; v: the output offset in every
  * lane; c: a constant vector LEFT_SHIFT may use. Versions with the left shift, and without it for layers that never
  * shift left. */
-#define FG_MVE_BLOCKS2(NAME, LEFT_SHIFT, STEP, INIT, PAST_QUANT, COLLECT, BIAS, ROUND, NEXT) \
+#define FG_MVE_BLOCKS2(NAME, LEFT_SHIFT, STEP, INIT, PAST_QUANT, COLLECT, BIAS, ROUND2, NEXT) \
 __attribute__((noinline)) static const int32_t *NAME(fg_mve_gemm_state *st, const int32_t *packed, \
                                                      const fg_mve_clamp *clamp, int32x4_t v, int32x4_t c) { \
     const int32x4_t low = clamp->low, high = clamp->high; \
@@ -107,17 +108,18 @@ __attribute__((noinline)) static const int32_t *NAME(fg_mve_gemm_state *st, cons
                      LEFT_SHIFT \
                      "vldrw.32 q2, [%[px0]]\n" \
                      "vqrdmulh.s32 q0, q0, q2\n" \
-                     "vqrdmulh.s32 q1, q1, q2\n" \
-                     "vldrw.32 q2, [%[px0], #32]\n" \
-                     ROUND("q0") \
-                     ROUND("q1") \
-                     FG_MVE_OFFSET_CLAMP2 \
                      "ldrd r0, r2, [%[st], #48]\n" \
-                     "vstrb.32 q1, [r2], #4\n" \
+                     "vqrdmulh.s32 q1, q1, q2\n" \
+                     ROUND2("vldrw.32 q2, [%[px0], #32]\n", "ldr r4, [%[st], #56]\n", "vadd.i32 q0, q0, %q[v]\n") \
+                     "vmax.s32 q0, q0, %q[lo]\n" \
+                     "vadd.i32 q1, q1, %q[v]\n" \
+                     "vmin.s32 q0, q0, %q[hi]\n" \
+                     "vmax.s32 q1, q1, %q[lo]\n" \
                      "vstrb.32 q0, [r0], #4\n" \
+                     "vmin.s32 q1, q1, %q[hi]\n" \
+                     "vstrb.32 q1, [r2], #4\n" \
                      "strd r0, r2, [%[st], #48]\n" \
-                     "ldr r0, [%[st], #56]\n" \
-                     "cmp %[pk], r0\n" \
+                     "cmp %[pk], r4\n" \
                      "bne 2b\n" \
                      NEXT \
                      : [pk] "+r"(packed), [px0] "=&r"(px0), [px1] "=&r"(px1), [n] "=&r"(n), [t] "=&r"(t) \
@@ -128,24 +130,24 @@ __attribute__((noinline)) static const int32_t *NAME(fg_mve_gemm_state *st, cons
 
 #define FG_MVE_LEFT_SHIFT "vldrw.32 q2, [%[px0], #16]\n" "vshl.s32 q0, q0, q2\n" "vshl.s32 q1, q1, q2\n"
 FG_MVE_BLOCKS2(fg_mve_blocks2_shifted, FG_MVE_LEFT_SHIFT, FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT, "", "",
-               FG_MVE_ROUND_DIVIDE, "")
-FG_MVE_BLOCKS2(fg_mve_blocks2, "", FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT, "", "", FG_MVE_ROUND_DIVIDE,
+               FG_MVE_ROUND2_DIVIDE, "")
+FG_MVE_BLOCKS2(fg_mve_blocks2, "", FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT, "", "", FG_MVE_ROUND2_DIVIDE,
                "")
 FG_MVE_BLOCKS2(fg_mve_blocks2_negative, "", FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT, "", "",
-               FG_MVE_ROUND_NEGATIVE, "")
+               FG_MVE_ROUND2_NEGATIVE, "")
 /* The signed layout's left shifts take the factor 16 of half its channels back: always applied, from the quant block
  * or, where no channel shifts left, the same -4, 0, -4, 0 from c. */
 #define FG_MVE_SHIFT_BACK "vshl.s32 q0, q0, %q[c]\n" "vshl.s32 q1, q1, %q[c]\n"
 FG_MVE_BLOCKS2(fg_mve_blocks2_s4_shifted, FG_MVE_LEFT_SHIFT, FG_MVE_STEP2X4_S4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT, "",
-               "", FG_MVE_ROUND_DIVIDE,
+               "", FG_MVE_ROUND2_DIVIDE,
                "")
 FG_MVE_BLOCKS2(fg_mve_blocks2_s4, FG_MVE_SHIFT_BACK, FG_MVE_STEP2X4_S4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT, "", "",
-               FG_MVE_ROUND_DIVIDE, "")
+               FG_MVE_ROUND2_DIVIDE, "")
 FG_MVE_BLOCKS2(fg_mve_blocks2_s4_offset_shifted, FG_MVE_LEFT_SHIFT, FG_MVE_STEP2X4_S4_OFFSET, FG_MVE_INIT_S4_OFFSET,
-               FG_MVE_PAST_QUANT_S4_OFFSET, FG_MVE_COLLECT_S4_OFFSET, FG_MVE_BIAS_S4_OFFSET, FG_MVE_ROUND_DIVIDE,
+               FG_MVE_PAST_QUANT_S4_OFFSET, FG_MVE_COLLECT_S4_OFFSET, FG_MVE_BIAS_S4_OFFSET, FG_MVE_ROUND2_DIVIDE,
                "")
 FG_MVE_BLOCKS2(fg_mve_blocks2_s4_offset, "", FG_MVE_STEP2X4_S4_OFFSET, FG_MVE_INIT_S4_OFFSET,
-               FG_MVE_PAST_QUANT_S4_OFFSET, FG_MVE_COLLECT_S4_OFFSET, FG_MVE_BIAS_S4_OFFSET, FG_MVE_ROUND_DIVIDE,
+               FG_MVE_PAST_QUANT_S4_OFFSET, FG_MVE_COLLECT_S4_OFFSET, FG_MVE_BIAS_S4_OFFSET, FG_MVE_ROUND2_DIVIDE,
                "")
 
 /* After a pair's last block, on to the next pair of st->pairs_after (rows pair_advance bytes on, outputs `second`
@@ -169,11 +171,11 @@ FG_MVE_BLOCKS2(fg_mve_blocks2_s4_offset, "", FG_MVE_STEP2X4_S4_OFFSET, FG_MVE_IN
     "b 2b\n"                                   \
     "9:\n"
 FG_MVE_BLOCKS2(fg_mve_pairs2_shifted, FG_MVE_LEFT_SHIFT, FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT, "", "",
-               FG_MVE_ROUND_DIVIDE, FG_MVE_NEXT_PAIR)
-FG_MVE_BLOCKS2(fg_mve_pairs2, "", FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT, "", "", FG_MVE_ROUND_DIVIDE,
+               FG_MVE_ROUND2_DIVIDE, FG_MVE_NEXT_PAIR)
+FG_MVE_BLOCKS2(fg_mve_pairs2, "", FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT, "", "", FG_MVE_ROUND2_DIVIDE,
                FG_MVE_NEXT_PAIR)
 FG_MVE_BLOCKS2(fg_mve_pairs2_negative, "", FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT, "", "",
-               FG_MVE_ROUND_NEGATIVE, FG_MVE_NEXT_PAIR)
+               FG_MVE_ROUND2_NEGATIVE, FG_MVE_NEXT_PAIR)
 
 void fg_mve_gemm_blocks2_pairs(fg_mve_gemm_state *st, const int32_t *packed, const fg_mve_clamp *clamp,
                                int shifts_left) {

@@ -97,8 +97,8 @@ typedef struct {
  * of four output channels (out_c a multiple of four), in one assembly loop: the pair's rows are read once into
  * vector registers (so outputs overlapping the input as ops/overlap.py allows cannot change them, and nothing is
  * copied), then per block the eight accumulators from its bias, 8 x STEPS VMLADAVA, the requantization of two vectors
- * (fg_mve_requantize: LEFT_SHIFT, the multipliers, ROUND, offset, clamp) and the stores. */
-#define FG_MVE_RESIDENT(NAME, LOAD, DOT, BEHIND, ADVANCE, LEFT_SHIFT, ROUND)                                   \
+ * (fg_mve_requantize: LEFT_SHIFT, the multipliers, ROUND2 with the offset and clamp interleaved) and the stores. */
+#define FG_MVE_RESIDENT(NAME, LOAD, DOT, BEHIND, ADVANCE, LEFT_SHIFT, ROUND2)                                   \
 __attribute__((noinline)) static void NAME(fg_mve_resident_state *st, const int8_t *px, int8_t *out0,           \
                                            int8_t *out1) {                                                      \
     const int32_t *pk;                                                                                          \
@@ -121,23 +121,18 @@ __attribute__((noinline)) static void NAME(fg_mve_resident_state *st, const int8
                      LEFT_SHIFT                                                                                 \
                      "vldrw.32 q2, [%[pk], #-48 - " #BEHIND "]\n"                                               \
                      "vqrdmulh.s32 q0, q0, q2\n"                                                                \
-                     "vqrdmulh.s32 q1, q1, q2\n"                                                                \
-                     "vldrw.32 q2, [%[pk], #-16 - " #BEHIND "]\n"                                               \
-                     ROUND("q0")                                                                                \
-                     ROUND("q1")                                                                                \
                      "ldr r0, [%[st], #52]\n"                                                                   \
-                     "vadd.i32 q0, q0, r0\n"                                                                    \
+                     "vqrdmulh.s32 q1, q1, q2\n"                                                                \
+                     ROUND2("vldrw.32 q2, [%[pk], #-16 - " #BEHIND "]\n", ADVANCE "subs %[n], %[n], #1\n",      \
+                            "vadd.i32 q0, q0, r0\n" "vldrw.32 q3, [%[st], #80]\n")                             \
+                     "vmax.s32 q0, q0, q3\n"                                                                    \
                      "vadd.i32 q1, q1, r0\n"                                                                    \
-                     "vldrw.32 q2, [%[st], #80]\n"                                                              \
-                     "vmax.s32 q0, q0, q2\n"                                                                    \
-                     "vmax.s32 q1, q1, q2\n"                                                                    \
                      "vldrw.32 q2, [%[st], #96]\n"                                                              \
+                     "vmax.s32 q1, q1, q3\n"                                                                    \
                      "vmin.s32 q0, q0, q2\n"                                                                    \
-                     "vmin.s32 q1, q1, q2\n"                                                                    \
                      "vstrb.32 q0, [%[out0]], #4\n"                                                             \
+                     "vmin.s32 q1, q1, q2\n"                                                                    \
                      "vstrb.32 q1, [%[out1]], #4\n"                                                             \
-                     ADVANCE                                                                                    \
-                     "subs %[n], %[n], #1\n"                                                                    \
                      "bne 1b\n"                                                                                 \
                      "ldrd r0, r2, [%[st], #40]\n"                                                              \
                      "mov %[out0], %[out1]\n"                                                                   \
@@ -160,10 +155,10 @@ typedef void fg_mve_resident_loop(fg_mve_resident_state *st, const int8_t *px, i
 /* The loops of one row size, by kind: 1 with the left shift, 2 every channel shifting right (a layer that shifts left
  * has a channel that does not shift right), else 0. */
 #define FG_MVE_RESIDENT_KINDS(NAME, LOAD, DOT, BEHIND, ADVANCE)                                                  \
-    FG_MVE_RESIDENT(NAME##_plain, LOAD, DOT, BEHIND, ADVANCE, "", FG_MVE_ROUND_DIVIDE)                           \
+    FG_MVE_RESIDENT(NAME##_plain, LOAD, DOT, BEHIND, ADVANCE, "", FG_MVE_ROUND2_DIVIDE)                           \
     FG_MVE_RESIDENT(NAME##_shifted, LOAD, DOT, BEHIND, ADVANCE, FG_MVE_RESIDENT_LEFT_SHIFT(BEHIND),              \
-                    FG_MVE_ROUND_DIVIDE)                                                                        \
-    FG_MVE_RESIDENT(NAME##_negative, LOAD, DOT, BEHIND, ADVANCE, "", FG_MVE_ROUND_NEGATIVE)                      \
+                    FG_MVE_ROUND2_DIVIDE)                                                                        \
+    FG_MVE_RESIDENT(NAME##_negative, LOAD, DOT, BEHIND, ADVANCE, "", FG_MVE_ROUND2_NEGATIVE)                      \
     static fg_mve_resident_loop *const NAME[3] = {NAME##_plain, NAME##_shifted, NAME##_negative};
 FG_MVE_RESIDENT_KINDS(fg_mve_resident1, FG_MVE_RESIDENT_LOAD1, FG_MVE_RESIDENT_DOT1, 0, FG_MVE_PAST_BLOCK(64))
 FG_MVE_RESIDENT_KINDS(fg_mve_resident2, FG_MVE_RESIDENT_LOAD2, FG_MVE_RESIDENT_DOT2, 0, FG_MVE_PAST_BLOCK(128))
