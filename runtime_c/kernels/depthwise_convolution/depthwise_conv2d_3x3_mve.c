@@ -109,13 +109,14 @@ typedef struct {
     int32_t pixels;               /* 28: left to do */
 } fg_dw_gather_state;
 
-/* Taps 0-7 of one channel gathered into int16 lanes and dotted with its eight weights (at pk + offset) into acc;
- * on to the next channel. The masked form takes the zero point in the lanes of taps in the padding (P0). */
-#define FG_DW_GATHER(offset, acc)                   \
+/* Taps 0-7 of one channel gathered into int16 lanes and dotted with its eight weights (at pk + offset, into w: q1
+ * and q2 in turn) into acc; on to the next channel (the ADDS before the VMLADAVA, which then overlaps the next
+ * gather: llvm-mca's M55 model). The masked form takes the zero point in the lanes of taps in the padding (P0). */
+#define FG_DW_GATHER(offset, acc, w)                \
     "vldrb.s16 q0, [%[x], %q[taps]]\n"             \
-    "vldrh.16 q1, [%[pk], #" #offset "]\n"         \
-    "vmladava.s16 " acc ", q0, q1\n"               \
-    "adds %[x], %[x], #1\n"
+    "vldrh.16 " w ", [%[pk], #" #offset "]\n"      \
+    "adds %[x], %[x], #1\n"                        \
+    "vmladava.s16 " acc ", q0, " w "\n"
 #define FG_DW_GATHER_MASKED(offset, acc)            \
     "vpst\n"                                       \
     "vldrbt.s16 q0, [%[x], %q[taps]]\n"            \
@@ -143,12 +144,12 @@ typedef struct {
     SIGN                                            \
     "vqadd.s32 q0, q0, q2\n"                       \
     "vrshl.s32 q0, q0, q1\n"                       \
+    "adds %[pk], %[pk], #128\n"                    \
+    "subs %[n], %[n], #1\n"                        \
     "vadd.i32 q0, q0, %[off]\n"                    \
     "vmax.s32 q0, q0, %q[lo]\n"                    \
     "vmin.s32 q0, q0, %q[hi]\n"                    \
     "vstrb.32 q0, [%[out]], #4\n"                  \
-    "adds %[pk], %[pk], #128\n"                    \
-    "subs %[n], %[n], #1\n"                        \
     "bne 1b\n"
 
 /* `pixels` interior output pixels of a row (channels a multiple of four; first: the top left tap of the first one),
@@ -171,7 +172,8 @@ FG_HOT_LOOP __attribute__((noinline)) static void NAME(const int8_t *first, cons
                      "ldr %[n], [%[st], #20]\n" \
                      "1:\n" \
                      "ldm %[pk]!, {r0, r2, r4, r6}\n" \
-                     FG_DW_GATHER(48, "r0") FG_DW_GATHER(64, "r2") FG_DW_GATHER(80, "r4") FG_DW_GATHER(96, "r6") \
+                     FG_DW_GATHER(48, "r0", "q1") FG_DW_GATHER(64, "r2", "q2") FG_DW_GATHER(80, "r4", "q1") \
+                     FG_DW_GATHER(96, "r6", "q2") \
                      FG_DW_GATHER_BLOCK_END(LEFT_SHIFT, SIGN) \
                      "ldr %[n], [%[st], #24]\n" \
                      "add %[x], %[x], %[n]\n" \
