@@ -16,6 +16,7 @@ typedef struct {
     int32_t saved_vpr;        /* 64 */
     int32_t unused[3];        /* 68 */
     int32x4_t low, high;      /* 80, 96 */
+    int32x4_t offsets;        /* 112: the output offset in every lane (the pipelined loop's) */
 } fg_mve_resident_state;
 
 /* The two rows of a pair into q4 (and q5) for row 0, q6 (and q7) for row 1: the last vector of each predicated to
@@ -150,6 +151,126 @@ __attribute__((noinline)) static void NAME(fg_mve_resident_state *st, const int8
                        "q7", "memory", "cc");                                                                   \
 }
 
+/* The sign fix-up of TFLite's rounding divide (FG_MVE_ROUND_DIVIDE, FG_MVE_ROUND_NEGATIVE) of acc into q3, the right
+ * shifts in q2. */
+#define FG_MVE_SIGN_DIVIDE(acc) "vand q3, " acc ", q2\n" "vshr.s32 q3, q3, #31\n"
+#define FG_MVE_SIGN_NEGATIVE(acc) "vshr.s32 q3, " acc ", #31\n"
+/* Block k-1's output stage (its sums in st, its quant block at pk + QUANT, QUANT = -176 inside the loop, -112 after
+ * it) in q5 and q7. EARLY: what goes between the sums' loads (the loop: the first weight row's dot products). */
+#define FG_MVE_RESIDENT1_LEFT(quant) "vldrw.32 q2, [%[pk], #" #quant " + 16]\n" "vshl.s32 q5, q5, q2\n" \
+                                     "vshl.s32 q7, q7, q2\n"
+
+/* fg_mve_resident1's loop (rows of up to 16 taps, q4 and q6; q5 and q7 free) software-pipelined: the output stage of
+ * block k-1 interleaved with the dot products of block k (weight rows in q0 and q1), so that the vector ALU work of
+ * one overlaps the loads and multiplies of the other (llvm-mca's M55 model); the first block's dot products before
+ * the loop, the last block's output stage after it. The same instructions per block as FG_MVE_RESIDENT's, the
+ * offset from a vector (st->offsets) instead of a core register. LEFT: FG_MVE_RESIDENT1_LEFT or nothing; SIGN:
+ * FG_MVE_SIGN_DIVIDE or FG_MVE_SIGN_NEGATIVE. */
+#define FG_MVE_RESIDENT1_PIPE(NAME, LEFT, SIGN)                                                                   \
+__attribute__((noinline)) static void NAME(fg_mve_resident_state *st, const int8_t *px, int8_t *out0,           \
+                                           int8_t *out1) {                                                      \
+    const int32_t *pk;                                                                                          \
+    int32_t n;                                                                                                  \
+    __asm__ volatile("vmrs r0, p0\n"                                                                            \
+                     "str r0, [%[st], #64]\n"                                                                   \
+                     "3:\n"                                                                                     \
+                     "ldrd r0, r2, [%[st], #56]\n"                                                              \
+                     "vctp.8 r0\n"                                                                              \
+                     FG_MVE_RESIDENT_LOAD1                                                                      \
+                     "ldrd %[pk], %[n], [%[st], #32]\n"                                                         \
+                     "ldm %[pk], {r8, r10, r12, lr}\n"                                                          \
+                     "ldm %[pk]!, {r0, r2, r4, r6}\n"                                                           \
+                     "adds %[pk], %[pk], #48\n"                                                                 \
+                     FG_MVE_RESIDENT_DOT1                                                                       \
+                     "stm %[st], {r0, r2, r4, r6, r8, r10, r12, lr}\n"                                          \
+                     "adds %[pk], %[pk], #64\n"                                                                 \
+                     "subs %[n], %[n], #1\n"                                                                    \
+                     "beq 4f\n"                                                                                 \
+                     "1:\n"                                                                                     \
+                     "ldm %[pk], {r8, r10, r12, lr}\n"                                                          \
+                     "ldm %[pk]!, {r0, r2, r4, r6}\n"                                                           \
+                     "adds %[pk], %[pk], #48\n"                                                                 \
+                     "vldrw.32 q5, [%[st]]\n"                                                                   \
+                     "vldrb.8 q0, [%[pk]]\n"                                                                    \
+                     "vmladava.s8 r0, q4, q0\n"                                                                 \
+                     "vldrw.32 q7, [%[st], #16]\n"                                                              \
+                     "vmladava.s8 r8, q6, q0\n"                                                                 \
+                     LEFT(-176)                                                                                 \
+                     "vldrw.32 q2, [%[pk], #-176]\n"                                                            \
+                     "vqrdmulh.s32 q5, q5, q2\n"                                                                \
+                     "vldrb.8 q1, [%[pk], #16]\n"                                                               \
+                     "vqrdmulh.s32 q7, q7, q2\n"                                                                \
+                     "vldrw.32 q2, [%[pk], #-144]\n"                                                            \
+                     SIGN("q5")                                                                                 \
+                     "vmladava.s8 r2, q4, q1\n"                                                                 \
+                     "vqadd.s32 q5, q5, q3\n"                                                                   \
+                     "vmladava.s8 r10, q6, q1\n"                                                                \
+                     SIGN("q7")                                                                                 \
+                     "vldrb.8 q0, [%[pk], #32]\n"                                                               \
+                     "vrshl.s32 q5, q5, q2\n"                                                                   \
+                     "vmladava.s8 r4, q4, q0\n"                                                                 \
+                     "vqadd.s32 q7, q7, q3\n"                                                                   \
+                     "vmladava.s8 r12, q6, q0\n"                                                                \
+                     "vrshl.s32 q7, q7, q2\n"                                                                   \
+                     "vldrb.8 q1, [%[pk], #48]\n"                                                               \
+                     "vldrw.32 q3, [%[st], #112]\n"                                                             \
+                     "vadd.i32 q5, q5, q3\n"                                                                    \
+                     "vldrw.32 q2, [%[st], #80]\n"                                                              \
+                     "vmladava.s8 r6, q4, q1\n"                                                                 \
+                     "vadd.i32 q7, q7, q3\n"                                                                    \
+                     "vmladava.s8 lr, q6, q1\n"                                                                 \
+                     "vmax.s32 q5, q5, q2\n"                                                                    \
+                     "vldrw.32 q3, [%[st], #96]\n"                                                              \
+                     "vmax.s32 q7, q7, q2\n"                                                                    \
+                     "vmin.s32 q5, q5, q3\n"                                                                    \
+                     "vstrb.32 q5, [%[out0]], #4\n"                                                             \
+                     "vmin.s32 q7, q7, q3\n"                                                                    \
+                     "vstrb.32 q7, [%[out1]], #4\n"                                                             \
+                     "stm %[st], {r0, r2, r4, r6, r8, r10, r12, lr}\n"                                          \
+                     "adds %[pk], %[pk], #64\n"                                                                 \
+                     "subs %[n], %[n], #1\n"                                                                    \
+                     "bne 1b\n"                                                                                 \
+                     "4:\n"                                                                                     \
+                     "vldrw.32 q5, [%[st]]\n"                                                                   \
+                     "vldrw.32 q7, [%[st], #16]\n"                                                              \
+                     LEFT(-112)                                                                                 \
+                     "vldrw.32 q2, [%[pk], #-112]\n"                                                            \
+                     "vqrdmulh.s32 q5, q5, q2\n"                                                                \
+                     "vqrdmulh.s32 q7, q7, q2\n"                                                                \
+                     "vldrw.32 q2, [%[pk], #-80]\n"                                                             \
+                     SIGN("q5")                                                                                 \
+                     "vqadd.s32 q5, q5, q3\n"                                                                   \
+                     SIGN("q7")                                                                                 \
+                     "vrshl.s32 q5, q5, q2\n"                                                                   \
+                     "vqadd.s32 q7, q7, q3\n"                                                                   \
+                     "vldrw.32 q3, [%[st], #112]\n"                                                             \
+                     "vrshl.s32 q7, q7, q2\n"                                                                   \
+                     "vadd.i32 q5, q5, q3\n"                                                                    \
+                     "vldrw.32 q2, [%[st], #80]\n"                                                              \
+                     "vadd.i32 q7, q7, q3\n"                                                                    \
+                     "vmax.s32 q5, q5, q2\n"                                                                    \
+                     "vldrw.32 q3, [%[st], #96]\n"                                                              \
+                     "vmax.s32 q7, q7, q2\n"                                                                    \
+                     "vmin.s32 q5, q5, q3\n"                                                                    \
+                     "vstrb.32 q5, [%[out0]], #4\n"                                                             \
+                     "vmin.s32 q7, q7, q3\n"                                                                    \
+                     "vstrb.32 q7, [%[out1]], #4\n"                                                             \
+                     "ldrd r0, r2, [%[st], #40]\n"                                                              \
+                     "mov %[out0], %[out1]\n"                                                                   \
+                     "add %[out1], %[out1], r0\n"                                                               \
+                     "add %[px], %[px], r2\n"                                                                   \
+                     "ldr r0, [%[st], #48]\n"                                                                   \
+                     "subs r0, r0, #1\n"                                                                        \
+                     "str r0, [%[st], #48]\n"                                                                   \
+                     "bne 3b\n"                                                                                 \
+                     "ldr r0, [%[st], #64]\n"                                                                   \
+                     "vmsr p0, r0\n"                                                                            \
+                     : [px] "+r"(px), [out0] "+l"(out0), [out1] "+l"(out1), [pk] "=&r"(pk), [n] "=&r"(n)        \
+                     : [st] "r"(st)                                                                             \
+                     : "r0", "r2", "r4", "r6", "r8", "r10", "r12", "lr", "q0", "q1", "q2", "q3", "q4", "q5", "q6", \
+                       "q7", "memory", "cc");                                                                   \
+}
+
 #define FG_MVE_PAST_BLOCK(bytes) "adds %[pk], %[pk], #" #bytes "\n"
 typedef void fg_mve_resident_loop(fg_mve_resident_state *st, const int8_t *px, int8_t *out0, int8_t *out1);
 /* The loops of one row size, by kind: 1 with the left shift, 2 every channel shifting right (a layer that shifts left
@@ -160,7 +281,12 @@ typedef void fg_mve_resident_loop(fg_mve_resident_state *st, const int8_t *px, i
                     FG_MVE_ROUND2_DIVIDE)                                                                        \
     FG_MVE_RESIDENT(NAME##_negative, LOAD, DOT, BEHIND, ADVANCE, "", FG_MVE_ROUND2_NEGATIVE)                      \
     static fg_mve_resident_loop *const NAME[3] = {NAME##_plain, NAME##_shifted, NAME##_negative};
-FG_MVE_RESIDENT_KINDS(fg_mve_resident1, FG_MVE_RESIDENT_LOAD1, FG_MVE_RESIDENT_DOT1, 0, FG_MVE_PAST_BLOCK(64))
+#define FG_MVE_NO_LEFT(quant) ""
+FG_MVE_RESIDENT1_PIPE(fg_mve_resident1_plain, FG_MVE_NO_LEFT, FG_MVE_SIGN_DIVIDE)
+FG_MVE_RESIDENT1_PIPE(fg_mve_resident1_shifted, FG_MVE_RESIDENT1_LEFT, FG_MVE_SIGN_DIVIDE)
+FG_MVE_RESIDENT1_PIPE(fg_mve_resident1_negative, FG_MVE_NO_LEFT, FG_MVE_SIGN_NEGATIVE)
+static fg_mve_resident_loop *const fg_mve_resident1[3] = {fg_mve_resident1_plain, fg_mve_resident1_shifted,
+                                                          fg_mve_resident1_negative};
 FG_MVE_RESIDENT_KINDS(fg_mve_resident2, FG_MVE_RESIDENT_LOAD2, FG_MVE_RESIDENT_DOT2, 0, FG_MVE_PAST_BLOCK(128))
 FG_MVE_RESIDENT_KINDS(fg_mve_half3, FG_MVE_HALF_LOAD3, FG_MVE_HALF_DOT3, 192, "")
 FG_MVE_RESIDENT_KINDS(fg_mve_half4, FG_MVE_HALF_LOAD4, FG_MVE_HALF_DOT4, 256, "")
@@ -178,6 +304,7 @@ void fg_mve_resident_pairs(const int8_t *input, int32_t pairs, int32_t in_c, int
     st.in_c = in_c;
     st.low = clamp->low;
     st.high = clamp->high;
+    st.offsets = vdupq_n_s32(clamp->offset);
     const int kind = shifts_left ? 1 : 2 * fg_mve_rights_negative(packed, out_c >> 2, fg_mve_block_words(in_c, 16));
     if (in_c > 48) {  /* row 1 read as it goes, from its start */
         fg_mve_half4[kind](&st, input + in_c, output, output + out_c);
