@@ -19,20 +19,13 @@ typedef struct {
     int32x4_t offsets;        /* 112: the output offset in every lane (the pipelined loop's) */
 } fg_mve_resident_state;
 
-/* The two rows of a pair into q4 (and q5) for row 0, q6 (and q7) for row 1: the last vector of each predicated to
- * the row (VCTP of the tail), nothing read past it. */
+/* The two rows of a pair (one vector each) into q4 for row 0, q6 for row 1, predicated to the row (VCTP of the
+ * tail), nothing read past it. */
 #define FG_MVE_RESIDENT_LOAD1                   \
     "add r2, r2, %[px]\n"                      \
     "vpstt\n"                                  \
     "vldrbt.8 q4, [%[px]]\n"                   \
     "vldrbt.8 q6, [r2]\n"
-#define FG_MVE_RESIDENT_LOAD2                   \
-    "add r2, r2, %[px]\n"                      \
-    "vldrb.8 q4, [%[px]]\n"                    \
-    "vldrb.8 q6, [r2]\n"                       \
-    "vpstt\n"                                  \
-    "vldrbt.8 q5, [%[px], #16]\n"              \
-    "vldrbt.8 q7, [r2, #16]\n"
 /* One chunk of 16 taps (its four weight rows from pk + at) of both rows (x0 and x1) into the eight accumulators. Each
  * weight row in its own register (q0-q3), so that every load is followed by a VMLADAVA: the M55 overlaps a load's
  * beats with a multiply's, never two loads' (llvm-mca's M55 model). */
@@ -50,7 +43,6 @@ typedef struct {
     "vmladava.s8 r6, " x0 ", q3\n"             \
     "vmladava.s8 lr, " x1 ", q3\n"
 #define FG_MVE_RESIDENT_DOT1 FG_MVE_RESIDENT_CHUNK(0, "q4", "q6")
-#define FG_MVE_RESIDENT_DOT2 FG_MVE_RESIDENT_CHUNK(0, "q4", "q6") FG_MVE_RESIDENT_CHUNK(64, "q5", "q7")
 /* Rows of three or four vectors: row 0 into q4-q6 (q7), the last predicated; row 1 (px: its start) read as the
  * dot products go, its last vector predicated too. The weights post-incremented (their offsets would pass 127). */
 #define FG_MVE_HALF_LOAD3                       \
@@ -271,6 +263,163 @@ __attribute__((noinline)) static void NAME(fg_mve_resident_state *st, const int8
                        "q7", "memory", "cc");                                                                   \
 }
 
+/* fg_mve_resident2's loop (rows of 17 to 32 taps) software-pipelined as FG_MVE_RESIDENT1_PIPE: row 0 in q4 and q5,
+ * row 1 (px: its start) read into q6 a vector at a time as the dot products go, every weight row in q0 (two
+ * VMLADAVA after each load), so that q1, q2, q3 and q7 take block k-1's output stage while block k's dot products
+ * run (llvm-mca's M55 model). Three instructions a block more than FG_MVE_RESIDENT's (row 1's loads). */
+#define FG_MVE_RESIDENT2_PIPE(NAME, LEFT, SIGN)                                                                   \
+__attribute__((noinline)) static void NAME(fg_mve_resident_state *st, const int8_t *px, int8_t *out0,           \
+                                           int8_t *out1) {                                                      \
+    const int32_t *pk;                                                                                          \
+    int32_t n;                                                                                                  \
+    __asm__ volatile(                                                                                           \
+                     "vmrs r0, p0\n"                                                                            \
+                     "str r0, [%[st], #64]\n"                                                                   \
+                     "3:\n"                                                                                     \
+                     "ldrd r0, r2, [%[st], #56]\n"                                                              \
+                     "vctp.8 r0\n"                                                                              \
+                     "sub r2, %[px], r2\n"                                                                      \
+                     "vldrb.8 q4, [r2]\n"                                                                       \
+                     "vpst\n"                                                                                   \
+                     "vldrbt.8 q5, [r2, #16]\n"                                                                 \
+                     "ldrd %[pk], %[n], [%[st], #32]\n"                                                         \
+                     "ldm %[pk], {r8, r10, r12, lr}\n"                                                          \
+                     "ldm %[pk]!, {r0, r2, r4, r6}\n"                                                           \
+                     "adds %[pk], %[pk], #48\n"                                                                 \
+                     "vldrb.8 q0, [%[pk]]\n"                                                                    \
+                     "vldrb.8 q6, [%[px]]\n"                                                                    \
+                     "vmladava.s8 r0, q4, q0\n"                                                                 \
+                     "vmladava.s8 r8, q6, q0\n"                                                                 \
+                     "vldrb.8 q0, [%[pk], #16]\n"                                                               \
+                     "vmladava.s8 r2, q4, q0\n"                                                                 \
+                     "vmladava.s8 r10, q6, q0\n"                                                                \
+                     "vldrb.8 q0, [%[pk], #32]\n"                                                               \
+                     "vmladava.s8 r4, q4, q0\n"                                                                 \
+                     "vmladava.s8 r12, q6, q0\n"                                                                \
+                     "vldrb.8 q0, [%[pk], #48]\n"                                                               \
+                     "vmladava.s8 r6, q4, q0\n"                                                                 \
+                     "vmladava.s8 lr, q6, q0\n"                                                                 \
+                     "vldrb.8 q0, [%[pk], #64]\n"                                                               \
+                     "vpst\n"                                                                                   \
+                     "vldrbt.8 q6, [%[px], #16]\n"                                                              \
+                     "vmladava.s8 r0, q5, q0\n"                                                                 \
+                     "vmladava.s8 r8, q6, q0\n"                                                                 \
+                     "vldrb.8 q0, [%[pk], #80]\n"                                                               \
+                     "vmladava.s8 r2, q5, q0\n"                                                                 \
+                     "vmladava.s8 r10, q6, q0\n"                                                                \
+                     "vldrb.8 q0, [%[pk], #96]\n"                                                               \
+                     "vmladava.s8 r4, q5, q0\n"                                                                 \
+                     "vmladava.s8 r12, q6, q0\n"                                                                \
+                     "vldrb.8 q0, [%[pk], #112]\n"                                                              \
+                     "vmladava.s8 r6, q5, q0\n"                                                                 \
+                     "vmladava.s8 lr, q6, q0\n"                                                                 \
+                     "stm %[st], {r0, r2, r4, r6, r8, r10, r12, lr}\n"                                          \
+                     "adds %[pk], %[pk], #128\n"                                                                \
+                     "subs %[n], %[n], #1\n"                                                                    \
+                     "beq 4f\n"                                                                                 \
+                     "1:\n"                                                                                     \
+                     "ldm %[pk], {r8, r10, r12, lr}\n"                                                          \
+                     "ldm %[pk]!, {r0, r2, r4, r6}\n"                                                           \
+                     "adds %[pk], %[pk], #48\n"                                                                 \
+                     "vldrw.32 q1, [%[st]]\n"                                                                   \
+                     "vldrb.8 q0, [%[pk]]\n"                                                                    \
+                     "vldrb.8 q6, [%[px]]\n"                                                                    \
+                     "vmladava.s8 r0, q4, q0\n"                                                                 \
+                     "vldrw.32 q7, [%[st], #16]\n"                                                              \
+                     "vmladava.s8 r8, q6, q0\n"                                                                 \
+                     "vldrb.8 q0, [%[pk], #16]\n"                                                               \
+                     "vmladava.s8 r2, q4, q0\n"                                                                 \
+                     LEFT(-240)                                                                                 \
+                     "vldrw.32 q2, [%[pk], #-240]\n"                                                            \
+                     "vmladava.s8 r10, q6, q0\n"                                                                \
+                     "vqrdmulh.s32 q1, q1, q2\n"                                                                \
+                     "vldrb.8 q0, [%[pk], #32]\n"                                                               \
+                     "vqrdmulh.s32 q7, q7, q2\n"                                                                \
+                     "vldrw.32 q2, [%[pk], #-208]\n"                                                            \
+                     "vmladava.s8 r4, q4, q0\n"                                                                 \
+                     SIGN("q1")                                                                                 \
+                     "vmladava.s8 r12, q6, q0\n"                                                                \
+                     "vqadd.s32 q1, q1, q3\n"                                                                   \
+                     "vldrb.8 q0, [%[pk], #48]\n"                                                               \
+                     SIGN("q7")                                                                                 \
+                     "vmladava.s8 r6, q4, q0\n"                                                                 \
+                     "vrshl.s32 q1, q1, q2\n"                                                                   \
+                     "vmladava.s8 lr, q6, q0\n"                                                                 \
+                     "vqadd.s32 q7, q7, q3\n"                                                                   \
+                     "vldrb.8 q0, [%[pk], #64]\n"                                                               \
+                     "vpst\n"                                                                                   \
+                     "vldrbt.8 q6, [%[px], #16]\n"                                                              \
+                     "vmladava.s8 r0, q5, q0\n"                                                                 \
+                     "vrshl.s32 q7, q7, q2\n"                                                                   \
+                     "vmladava.s8 r8, q6, q0\n"                                                                 \
+                     "vldrw.32 q3, [%[st], #112]\n"                                                             \
+                     "vldrb.8 q0, [%[pk], #80]\n"                                                               \
+                     "vadd.i32 q1, q1, q3\n"                                                                    \
+                     "vmladava.s8 r2, q5, q0\n"                                                                 \
+                     "vadd.i32 q7, q7, q3\n"                                                                    \
+                     "vmladava.s8 r10, q6, q0\n"                                                                \
+                     "vldrw.32 q2, [%[st], #80]\n"                                                              \
+                     "vldrb.8 q0, [%[pk], #96]\n"                                                               \
+                     "vmax.s32 q1, q1, q2\n"                                                                    \
+                     "vmladava.s8 r4, q5, q0\n"                                                                 \
+                     "vmax.s32 q7, q7, q2\n"                                                                    \
+                     "vmladava.s8 r12, q6, q0\n"                                                                \
+                     "vldrw.32 q3, [%[st], #96]\n"                                                              \
+                     "vldrb.8 q0, [%[pk], #112]\n"                                                              \
+                     "vmin.s32 q1, q1, q3\n"                                                                    \
+                     "vmladava.s8 r6, q5, q0\n"                                                                 \
+                     "vmin.s32 q7, q7, q3\n"                                                                    \
+                     "vmladava.s8 lr, q6, q0\n"                                                                 \
+                     "vstrb.32 q1, [%[out0]], #4\n"                                                             \
+                     "vstrb.32 q7, [%[out1]], #4\n"                                                             \
+                     "stm %[st], {r0, r2, r4, r6, r8, r10, r12, lr}\n"                                          \
+                     "adds %[pk], %[pk], #128\n"                                                                \
+                     "subs %[n], %[n], #1\n"                                                                    \
+                     "bne 1b\n"                                                                                 \
+                     "4:\n"                                                                                     \
+                     "vldrw.32 q1, [%[st]]\n"                                                                   \
+                     "vldrw.32 q7, [%[st], #16]\n"                                                              \
+                     LEFT(-176)                                                                                 \
+                     "vldrw.32 q2, [%[pk], #-176]\n"                                                            \
+                     "vqrdmulh.s32 q1, q1, q2\n"                                                                \
+                     "vqrdmulh.s32 q7, q7, q2\n"                                                                \
+                     "vldrw.32 q2, [%[pk], #-144]\n"                                                            \
+                     SIGN("q1")                                                                                 \
+                     "vqadd.s32 q1, q1, q3\n"                                                                   \
+                     SIGN("q7")                                                                                 \
+                     "vrshl.s32 q1, q1, q2\n"                                                                   \
+                     "vqadd.s32 q7, q7, q3\n"                                                                   \
+                     "vldrw.32 q3, [%[st], #112]\n"                                                             \
+                     "vrshl.s32 q7, q7, q2\n"                                                                   \
+                     "vadd.i32 q1, q1, q3\n"                                                                    \
+                     "vldrw.32 q2, [%[st], #80]\n"                                                              \
+                     "vadd.i32 q7, q7, q3\n"                                                                    \
+                     "vmax.s32 q1, q1, q2\n"                                                                    \
+                     "vldrw.32 q3, [%[st], #96]\n"                                                              \
+                     "vmax.s32 q7, q7, q2\n"                                                                    \
+                     "vmin.s32 q1, q1, q3\n"                                                                    \
+                     "vstrb.32 q1, [%[out0]], #4\n"                                                             \
+                     "vmin.s32 q7, q7, q3\n"                                                                    \
+                     "vstrb.32 q7, [%[out1]], #4\n"                                                             \
+                     "ldrd r0, r2, [%[st], #40]\n"                                                              \
+                     "mov %[out0], %[out1]\n"                                                                   \
+                     "add %[out1], %[out1], r0\n"                                                               \
+                     "add %[px], %[px], r2\n"                                                                   \
+                     "ldr r0, [%[st], #48]\n"                                                                   \
+                     "subs r0, r0, #1\n"                                                                        \
+                     "str r0, [%[st], #48]\n"                                                                   \
+                     "bne 3b\n"                                                                                 \
+                     "ldr r0, [%[st], #64]\n"                                                                   \
+                     "vmsr p0, r0\n"                                                                            \
+                     : [px] "+r"(px), [out0] "+l"(out0), [out1] "+l"(out1), [pk] "=&r"(pk), [n] "=&r"(n)        \
+                     : [st] "r"(st)                                                                             \
+                     : "r0", "r2", "r4", "r6", "r8", "r10", "r12", "lr", "q0", "q1", "q2", "q3", "q4", "q5", "q6", \
+                       "q7", "memory", "cc");                                                                   \
+}
+/* LEFT for q1 and q7 (FG_MVE_RESIDENT2_PIPE's accumulators). */
+#define FG_MVE_RESIDENT2_LEFT(quant) "vldrw.32 q2, [%[pk], #" #quant " + 16]\n" "vshl.s32 q1, q1, q2\n" \
+                                     "vshl.s32 q7, q7, q2\n"
+
 #define FG_MVE_PAST_BLOCK(bytes) "adds %[pk], %[pk], #" #bytes "\n"
 typedef void fg_mve_resident_loop(fg_mve_resident_state *st, const int8_t *px, int8_t *out0, int8_t *out1);
 /* The loops of one row size, by kind: 1 with the left shift, 2 every channel shifting right (a layer that shifts left
@@ -287,7 +436,11 @@ FG_MVE_RESIDENT1_PIPE(fg_mve_resident1_shifted, FG_MVE_RESIDENT1_LEFT, FG_MVE_SI
 FG_MVE_RESIDENT1_PIPE(fg_mve_resident1_negative, FG_MVE_NO_LEFT, FG_MVE_SIGN_NEGATIVE)
 static fg_mve_resident_loop *const fg_mve_resident1[3] = {fg_mve_resident1_plain, fg_mve_resident1_shifted,
                                                           fg_mve_resident1_negative};
-FG_MVE_RESIDENT_KINDS(fg_mve_resident2, FG_MVE_RESIDENT_LOAD2, FG_MVE_RESIDENT_DOT2, 0, FG_MVE_PAST_BLOCK(128))
+FG_MVE_RESIDENT2_PIPE(fg_mve_resident2_plain, FG_MVE_NO_LEFT, FG_MVE_SIGN_DIVIDE)
+FG_MVE_RESIDENT2_PIPE(fg_mve_resident2_shifted, FG_MVE_RESIDENT2_LEFT, FG_MVE_SIGN_DIVIDE)
+FG_MVE_RESIDENT2_PIPE(fg_mve_resident2_negative, FG_MVE_NO_LEFT, FG_MVE_SIGN_NEGATIVE)
+static fg_mve_resident_loop *const fg_mve_resident2[3] = {fg_mve_resident2_plain, fg_mve_resident2_shifted,
+                                                          fg_mve_resident2_negative};
 FG_MVE_RESIDENT_KINDS(fg_mve_half3, FG_MVE_HALF_LOAD3, FG_MVE_HALF_DOT3, 192, "")
 FG_MVE_RESIDENT_KINDS(fg_mve_half4, FG_MVE_HALF_LOAD4, FG_MVE_HALF_DOT4, 256, "")
 
@@ -311,7 +464,7 @@ void fg_mve_resident_pairs(const int8_t *input, int32_t pairs, int32_t in_c, int
     } else if (in_c > 32) {
         fg_mve_half3[kind](&st, input + in_c, output, output + out_c);
     } else if (in_c > 16) {
-        fg_mve_resident2[kind](&st, input, output, output + out_c);
+        fg_mve_resident2[kind](&st, input + in_c, output, output + out_c);  /* row 1 read as it goes */
     } else {
         fg_mve_resident1[kind](&st, input, output, output + out_c);
     }
