@@ -212,14 +212,16 @@ typedef struct {
 } fg_dw_pairs_state;
 
 /* Taps 0-7 of one channel of two pixels (B: offsets tapsB, one pixel step further) dotted with the channel's eight
- * weights (loaded once, into w: q2 and q3 in turn) into A's and B's accumulators; each VMLADAVA after a load, whose
- * beats the M55 overlaps with its own (llvm-mca's M55 model: 6 cycles a channel, the loads' beats). */
-#define FG_DW_GATHER2(offset, acc, acc_b, w)        \
-    "vldrb.s16 q0, [%[x], %q[taps]]\n"             \
+ * weights (loaded once, into w: q2 and q3 in turn) into A's and B's accumulators, A's taps already in q0; NEXT
+ * gathers the next channel's A taps (or tap 8 of the block) into q0 before B's VMLADAVA, so that loads and
+ * multiplies alternate (llvm-mca's M55 model: the M55 overlaps a load's beats with a multiply's). */
+#define FG_DW_GATHER_A "vldrb.s16 q0, [%[x], %q[taps]]\n"
+#define FG_DW_GATHER2(offset, acc, acc_b, w, NEXT)  \
     "vldrh.16 " w ", [%[pk], #" #offset "]\n"      \
     "vmladava.s16 " acc ", q0, " w "\n"            \
     "vldrb.s16 q1, [%[x], %q[tapsb]]\n"            \
     "adds %[x], %[x], #1\n"                        \
+    NEXT                                           \
     "vmladava.s16 " acc_b ", q1, " w "\n"
 #define FG_DW_LEFT_SHIFT2 "vldrw.32 q2, [%[pk], #16]\n" "vshl.s32 q0, q0, q2\n" "vshl.s32 q1, q1, q2\n"
 
@@ -239,14 +241,16 @@ FG_HOT_LOOP __attribute__((noinline)) static void NAME(const int8_t *first, fg_d
                      "1:\n" \
                      "ldm %[pk], {r8, r10, r12, lr}\n" \
                      "ldm %[pk]!, {r0, r2, r4, r6}\n" \
-                     FG_DW_GATHER2(48, "r0", "r8", "q2") FG_DW_GATHER2(64, "r2", "r10", "q3") \
-                     FG_DW_GATHER2(80, "r4", "r12", "q2") FG_DW_GATHER2(96, "r6", "lr", "q3") \
-                     "vldrb.s32 q0, [%[x], %q[tap8]]\n" \
+                     FG_DW_GATHER_A \
+                     FG_DW_GATHER2(48, "r0", "r8", "q2", FG_DW_GATHER_A) \
+                     FG_DW_GATHER2(64, "r2", "r10", "q3", FG_DW_GATHER_A) \
+                     FG_DW_GATHER2(80, "r4", "r12", "q2", FG_DW_GATHER_A) \
+                     FG_DW_GATHER2(96, "r6", "lr", "q3", "vldrb.s32 q0, [%[x], %q[tap8]]\n") \
                      "vldrw.32 q2, [%[pk], #112]\n" \
                      "vmul.i32 q0, q0, q2\n" \
                      "vldrb.s32 q1, [%[x], %q[tap8b]]\n" \
-                     "vmul.i32 q1, q1, q2\n" \
                      "stm %[st], {r0, r2, r4, r6, r8, r10, r12, lr}\n" \
+                     "vmul.i32 q1, q1, q2\n" \
                      "vldrw.32 q2, [%[st]]\n" \
                      "vadd.i32 q0, q0, q2\n" \
                      "vldrw.32 q3, [%[st], #16]\n" \
