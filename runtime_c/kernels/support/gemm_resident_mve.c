@@ -181,8 +181,8 @@ __attribute__((noinline)) static void NAME(fg_mve_resident_state *st, const int8
                      "1:\n"                                                                                     \
                      "ldm %[pk], {r8, r10, r12, lr}\n"                                                          \
                      "ldm %[pk]!, {r0, r2, r4, r6}\n"                                                           \
-                     "adds %[pk], %[pk], #48\n"                                                                 \
                      "vldrw.32 q5, [%[st]]\n"                                                                   \
+                     "adds %[pk], %[pk], #48\n"                                                                 \
                      "vldrb.8 q0, [%[pk]]\n"                                                                    \
                      "vmladava.s8 r0, q4, q0\n"                                                                 \
                      "vldrw.32 q7, [%[st], #16]\n"                                                              \
@@ -200,26 +200,26 @@ __attribute__((noinline)) static void NAME(fg_mve_resident_state *st, const int8
                      SIGN("q7")                                                                                 \
                      "vldrb.8 q0, [%[pk], #32]\n"                                                               \
                      "vrshl.s32 q5, q5, q2\n"                                                                   \
+                     "vldrb.8 q1, [%[pk], #48]\n"                                                               \
                      "vmladava.s8 r4, q4, q0\n"                                                                 \
                      "vqadd.s32 q7, q7, q3\n"                                                                   \
                      "vmladava.s8 r12, q6, q0\n"                                                                \
                      "vrshl.s32 q7, q7, q2\n"                                                                   \
-                     "vldrb.8 q1, [%[pk], #48]\n"                                                               \
                      "vldrw.32 q3, [%[st], #112]\n"                                                             \
+                     "vmladava.s8 r6, q4, q1\n"                                                                 \
                      "vadd.i32 q5, q5, q3\n"                                                                    \
                      "vldrw.32 q2, [%[st], #80]\n"                                                              \
-                     "vmladava.s8 r6, q4, q1\n"                                                                 \
                      "vadd.i32 q7, q7, q3\n"                                                                    \
-                     "vmladava.s8 lr, q6, q1\n"                                                                 \
-                     "vmax.s32 q5, q5, q2\n"                                                                    \
                      "vldrw.32 q3, [%[st], #96]\n"                                                              \
-                     "vmax.s32 q7, q7, q2\n"                                                                    \
+                     "vmax.s32 q5, q5, q2\n"                                                                    \
+                     "vmladava.s8 lr, q6, q1\n"                                                                 \
                      "vmin.s32 q5, q5, q3\n"                                                                    \
                      "vstrb.32 q5, [%[out0]], #4\n"                                                             \
+                     "vmax.s32 q7, q7, q2\n"                                                                    \
+                     "adds %[pk], %[pk], #64\n"                                                                 \
                      "vmin.s32 q7, q7, q3\n"                                                                    \
                      "vstrb.32 q7, [%[out1]], #4\n"                                                             \
                      "stm %[st], {r0, r2, r4, r6, r8, r10, r12, lr}\n"                                          \
-                     "adds %[pk], %[pk], #64\n"                                                                 \
                      "subs %[n], %[n], #1\n"                                                                    \
                      "bne 1b\n"                                                                                 \
                      "4:\n"                                                                                     \
@@ -319,61 +319,61 @@ __attribute__((noinline)) static void NAME(fg_mve_resident_state *st, const int8
                      "beq 4f\n"                                                                                 \
                      "1:\n"                                                                                     \
                      "ldm %[pk], {r8, r10, r12, lr}\n"                                                          \
-                     "ldm %[pk]!, {r0, r2, r4, r6}\n"                                                           \
-                     "adds %[pk], %[pk], #48\n"                                                                 \
                      "vldrw.32 q1, [%[st]]\n"                                                                   \
-                     "vldrb.8 q0, [%[pk]]\n"                                                                    \
+                     "ldm %[pk]!, {r0, r2, r4, r6}\n"                                                           \
                      "vldrb.8 q6, [%[px]]\n"                                                                    \
+                     "adds %[pk], %[pk], #48\n"                                                                 \
+                     "vldrb.8 q0, [%[pk]]\n"                                                                    \
                      "vmladava.s8 r0, q4, q0\n"                                                                 \
                      "vldrw.32 q7, [%[st], #16]\n"                                                              \
                      "vmladava.s8 r8, q6, q0\n"                                                                 \
                      "vldrb.8 q0, [%[pk], #16]\n"                                                               \
+                     "vmladava.s8 r10, q6, q0\n"                                                                \
                      "vmladava.s8 r2, q4, q0\n"                                                                 \
                      LEFT(-240)                                                                                 \
                      "vldrw.32 q2, [%[pk], #-240]\n"                                                            \
-                     "vmladava.s8 r10, q6, q0\n"                                                                \
-                     "vqrdmulh.s32 q1, q1, q2\n"                                                                \
-                     "vldrb.8 q0, [%[pk], #32]\n"                                                               \
                      "vqrdmulh.s32 q7, q7, q2\n"                                                                \
+                     "vldrb.8 q0, [%[pk], #32]\n"                                                               \
+                     "vqrdmulh.s32 q1, q1, q2\n"                                                                \
                      "vldrw.32 q2, [%[pk], #-208]\n"                                                            \
                      "vmladava.s8 r4, q4, q0\n"                                                                 \
                      SIGN("q1")                                                                                 \
                      "vmladava.s8 r12, q6, q0\n"                                                                \
-                     "vqadd.s32 q1, q1, q3\n"                                                                   \
                      "vldrb.8 q0, [%[pk], #48]\n"                                                               \
-                     SIGN("q7")                                                                                 \
+                     "vqadd.s32 q1, q1, q3\n"                                                                   \
                      "vmladava.s8 r6, q4, q0\n"                                                                 \
-                     "vrshl.s32 q1, q1, q2\n"                                                                   \
+                     SIGN("q7")                                                                                 \
                      "vmladava.s8 lr, q6, q0\n"                                                                 \
-                     "vqadd.s32 q7, q7, q3\n"                                                                   \
+                     "vrshl.s32 q1, q1, q2\n"                                                                   \
                      "vldrb.8 q0, [%[pk], #64]\n"                                                               \
+                     "vqadd.s32 q7, q7, q3\n"                                                                   \
                      "vpst\n"                                                                                   \
                      "vldrbt.8 q6, [%[px], #16]\n"                                                              \
                      "vmladava.s8 r0, q5, q0\n"                                                                 \
                      "vrshl.s32 q7, q7, q2\n"                                                                   \
                      "vmladava.s8 r8, q6, q0\n"                                                                 \
-                     "vldrw.32 q3, [%[st], #112]\n"                                                             \
                      "vldrb.8 q0, [%[pk], #80]\n"                                                               \
-                     "vadd.i32 q1, q1, q3\n"                                                                    \
                      "vmladava.s8 r2, q5, q0\n"                                                                 \
-                     "vadd.i32 q7, q7, q3\n"                                                                    \
+                     "vldrw.32 q3, [%[st], #112]\n"                                                             \
+                     "vadd.i32 q1, q1, q3\n"                                                                    \
                      "vmladava.s8 r10, q6, q0\n"                                                                \
                      "vldrw.32 q2, [%[st], #80]\n"                                                              \
+                     "vadd.i32 q7, q7, q3\n"                                                                    \
                      "vldrb.8 q0, [%[pk], #96]\n"                                                               \
                      "vmax.s32 q1, q1, q2\n"                                                                    \
                      "vmladava.s8 r4, q5, q0\n"                                                                 \
+                     "vldrw.32 q3, [%[st], #96]\n"                                                              \
                      "vmax.s32 q7, q7, q2\n"                                                                    \
                      "vmladava.s8 r12, q6, q0\n"                                                                \
-                     "vldrw.32 q3, [%[st], #96]\n"                                                              \
                      "vldrb.8 q0, [%[pk], #112]\n"                                                              \
                      "vmin.s32 q1, q1, q3\n"                                                                    \
-                     "vmladava.s8 r6, q5, q0\n"                                                                 \
-                     "vmin.s32 q7, q7, q3\n"                                                                    \
                      "vmladava.s8 lr, q6, q0\n"                                                                 \
                      "vstrb.32 q1, [%[out0]], #4\n"                                                             \
+                     "vmin.s32 q7, q7, q3\n"                                                                    \
+                     "adds %[pk], %[pk], #128\n"                                                                \
+                     "vmladava.s8 r6, q5, q0\n"                                                                 \
                      "vstrb.32 q7, [%[out1]], #4\n"                                                             \
                      "stm %[st], {r0, r2, r4, r6, r8, r10, r12, lr}\n"                                          \
-                     "adds %[pk], %[pk], #128\n"                                                                \
                      "subs %[n], %[n], #1\n"                                                                    \
                      "bne 1b\n"                                                                                 \
                      "4:\n"                                                                                     \
