@@ -2,11 +2,12 @@
 
 #if defined(__ARM_FEATURE_MVE)
 
-/* 16 taps of two rows against four weight rows (as fg_mve_dot2x4's loop body). Loads and VMLADAVAs alternate
- * from the second load on: the M55 overlaps a load's beats with a multiply's, never two loads' (llvm-mca's M55
- * model: 18 cycles a step, 22 with the four loads first). */
+/* 16 taps of two rows against four weight rows (as fg_mve_dot2x4's loop body), software-pipelined: row 0's vector
+ * is in q0 when the step starts (px0 at it; FG_MVE_PAST_QUANT_PRELOAD loads the first) and the step loads the next
+ * one (pre-indexed: px0 moves on to it) between its last multiplies, so that from the first load on loads and
+ * VMLADAVAs alternate: the M55 overlaps a load's beats with a multiply's, never two loads' (llvm-mca's M55 model: 16
+ * cycles a step, 18 with row 0's load first). The last step reads row 0's 16 bytes after the block's taps (unused). */
 #define FG_MVE_STEP2X4                          \
-    "vldrb.8 q0, [%[px0]], #16\n"              \
     "vldrb.8 q2, [%[pk]], #64\n"               \
     "vmladava.s8 r0, q0, q2\n"                 \
     "vldrb.8 q1, [%[px1]], #16\n"              \
@@ -17,8 +18,9 @@
     "vmladava.s8 r10, q1, q3\n"                \
     "vldrb.8 q3, [%[pk], #-16]\n"              \
     "vmladava.s8 r4, q0, q2\n"                 \
-    "vmladava.s8 r12, q1, q2\n"                \
     "vmladava.s8 r6, q0, q3\n"                 \
+    "vldrb.8 q0, [%[px0], #16]!\n"             \
+    "vmladava.s8 r12, q1, q2\n"                \
     "vmladava.s8 lr, q1, q3\n"
 
 /* 16 taps of two rows against four 4-bit weight rows (the signed 4-bit GEMM layout, fg/variants_mve.h): per pair of
@@ -67,6 +69,7 @@
  * (64 bytes of quant block before the weights). */
 #define FG_MVE_INIT_BIAS "ldm %[pk], {r8, r10, r12, lr}\n" "ldm %[pk]!, {r0, r2, r4, r6}\n"
 #define FG_MVE_PAST_QUANT "adds %[pk], %[pk], #48\n"
+#define FG_MVE_PAST_QUANT_PRELOAD FG_MVE_PAST_QUANT "vldrb.8 q0, [%[px0]]\n"  /* FG_MVE_STEP2X4's first row 0 */
 #define FG_MVE_INIT_S4_OFFSET "ldmdb %[st], {r0, r2, r4, r6, r8, r10, r12, lr}\n"
 #define FG_MVE_PAST_QUANT_S4_OFFSET "adds %[pk], %[pk], #64\n"
 /* The offset layout's first channels: raw - 16 x the second's sum (the row's 8 x sum is off already); then the
@@ -195,11 +198,11 @@ __attribute__((noinline)) static const int32_t *NAME(fg_mve_gemm_state *st, cons
 }
 
 #define FG_MVE_LEFT_SHIFT "vldrw.32 q2, [%[px0], #16]\n" "vshl.s32 q0, q0, q2\n" "vshl.s32 q1, q1, q2\n"
-FG_MVE_BLOCKS2(fg_mve_blocks2_shifted, FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT, "",
+FG_MVE_BLOCKS2(fg_mve_blocks2_shifted, FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT_PRELOAD, "",
                FG_MVE_OUT2(FG_MVE_LEFT_SHIFT, "", FG_MVE_ROUND2_DIVIDE), "")
-FG_MVE_BLOCKS2(fg_mve_blocks2, FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT, "",
+FG_MVE_BLOCKS2(fg_mve_blocks2, FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT_PRELOAD, "",
                FG_MVE_OUT2_DIVIDE, "")
-FG_MVE_BLOCKS2(fg_mve_blocks2_negative, FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT, "",
+FG_MVE_BLOCKS2(fg_mve_blocks2_negative, FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT_PRELOAD, "",
                FG_MVE_OUT2_NEGATIVE, "")
 /* The signed layout's left shifts take the factor 16 of half its channels back: always applied, from the quant block
  * or, where no channel shifts left, the same -4, 0, -4, 0 from c. */
@@ -218,11 +221,10 @@ FG_MVE_BLOCKS2(fg_mve_blocks2_s4_offset, FG_MVE_STEP2X4_S4_OFFSET, FG_MVE_INIT_S
 /* After a pair's last block, on to the next pair of st->pairs_after (rows pair_advance bytes on, outputs `second`
  * bytes on, the blocks from first_block again), or out. */
 #define FG_MVE_NEXT_PAIR                        \
-    "ldr r0, [%[st], #72]\n"                   \
+    "ldrd r0, r4, [%[st], #72]\n"              \
     "subs r0, r0, #1\n"                        \
     "bmi 9f\n"                                 \
     "str r0, [%[st], #72]\n"                   \
-    "ldr r4, [%[st], #76]\n"                   \
     "ldrd r0, r2, [%[st], #32]\n"              \
     "add r0, r0, r4\n"                         \
     "add r2, r2, r4\n"                         \
@@ -235,11 +237,11 @@ FG_MVE_BLOCKS2(fg_mve_blocks2_s4_offset, FG_MVE_STEP2X4_S4_OFFSET, FG_MVE_INIT_S
     "ldr %[pk], [%[st], #80]\n"                \
     "b 2b\n"                                   \
     "9:\n"
-FG_MVE_BLOCKS2(fg_mve_pairs2_shifted, FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT, "",
+FG_MVE_BLOCKS2(fg_mve_pairs2_shifted, FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT_PRELOAD, "",
                FG_MVE_OUT2(FG_MVE_LEFT_SHIFT, "", FG_MVE_ROUND2_DIVIDE), FG_MVE_NEXT_PAIR)
-FG_MVE_BLOCKS2(fg_mve_pairs2, FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT, "",
+FG_MVE_BLOCKS2(fg_mve_pairs2, FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT_PRELOAD, "",
                FG_MVE_OUT2_DIVIDE, FG_MVE_NEXT_PAIR)
-FG_MVE_BLOCKS2(fg_mve_pairs2_negative, FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT, "",
+FG_MVE_BLOCKS2(fg_mve_pairs2_negative, FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT_PRELOAD, "",
                FG_MVE_OUT2_NEGATIVE, FG_MVE_NEXT_PAIR)
 
 void fg_mve_gemm_blocks2_pairs(fg_mve_gemm_state *st, const int32_t *packed, const fg_mve_clamp *clamp,
