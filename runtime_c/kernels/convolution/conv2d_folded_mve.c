@@ -84,6 +84,19 @@ static void fg_mve_window_row(const fg_conv2d_params *p, const int8_t *image, in
     "subs %[runs], %[runs], #1\n"                                                                             \
     "bne 1b\n"                                                                                                \
     "vmsr p0, %[saved]\n"
+/* The same for runs of at most 16 bytes (one predicated vector each), as a low-overhead loop over the runs. */
+#define FG_MVE_COPY_SHORT_RUNS(SUM)                                                                           \
+    "vmrs %[saved], p0\n"                                                                                     \
+    "vctp.8 %[tail]\n"                                                                                        \
+    "dls lr, %[runs]\n"                                                                                       \
+    "1:\n"                                                                                                    \
+    "vpst\n"                                                                                                  \
+    "vldrbt.8 q0, [%[src]]\n" SUM                                                                             \
+    "vstrb.8 q0, [%[dst]]\n"                                                                                  \
+    "add %[dst], %[dst], %[tail]\n"                                                                           \
+    "add %[src], %[src], %[gap]\n"                                                                            \
+    "le lr, 1b\n"                                                                                             \
+    "vmsr p0, %[saved]\n"
 #define FG_MVE_SUM_RUNS "vaddva.s8 %[sum], q0\n"  /* the predicated load zeroes the lanes past the run */
 #define FG_MVE_COPY_RUNS_OPERANDS                                                                             \
     [src] "+r"(line), [dst] "+r"(row), [runs] "+r"(runs), [k] "=&r"(k), [saved] "=&r"(saved)
@@ -92,6 +105,13 @@ static inline void fg_mve_copy_runs(int8_t *row, const int8_t *line, int32_t run
     const uint32_t tail = (uint32_t)(((span - 1) & 15) + 1);
     const int32_t whole = (span - 1) >> 4, gap = step - 16 * whole;  /* vectors before the last; source skip */
     int32_t k, saved;
+    if (whole == 0) {
+        __asm__ volatile(FG_MVE_COPY_SHORT_RUNS("")
+                         : [src] "+r"(line), [dst] "+r"(row), [saved] "=&r"(saved)
+                         : [runs] "r"(runs), [tail] "r"(tail), [gap] "r"(gap)
+                         : "lr", "q0", "memory", "cc");
+        return;
+    }
     __asm__ volatile(FG_MVE_COPY_RUNS("")
                      : FG_MVE_COPY_RUNS_OPERANDS
                      : [tail] "r"(tail), [whole] "r"(whole), [gap] "r"(gap)
@@ -105,6 +125,13 @@ static inline int32_t fg_mve_copy_runs_sum(int8_t *row, const int8_t *line, int3
     const int32_t whole = (span - 1) >> 4, gap = step - 16 * whole;
     int32_t k, saved;
     register int32_t sum __asm__("r4") = 0;
+    if (whole == 0) {
+        __asm__ volatile(FG_MVE_COPY_SHORT_RUNS(FG_MVE_SUM_RUNS)
+                         : [src] "+r"(line), [dst] "+r"(row), [saved] "=&r"(saved), [sum] "+r"(sum)
+                         : [runs] "r"(runs), [tail] "r"(tail), [gap] "r"(gap)
+                         : "lr", "q0", "memory", "cc");
+        return sum;
+    }
     __asm__ volatile(FG_MVE_COPY_RUNS(FG_MVE_SUM_RUNS)
                      : FG_MVE_COPY_RUNS_OPERANDS, [sum] "+r"(sum)
                      : [tail] "r"(tail), [whole] "r"(whole), [gap] "r"(gap)

@@ -109,13 +109,14 @@ typedef struct {
     int32_t pixels;               /* 28: left to do */
 } fg_dw_gather_state;
 
-/* Taps 0-7 of one channel gathered into int16 lanes and dotted with its eight weights (at pk + offset) into acc;
- * on to the next channel. The masked form takes the zero point in the lanes of taps in the padding (P0). */
-#define FG_DW_GATHER(offset, acc)                   \
+/* Taps 0-7 of one channel gathered into int16 lanes and dotted with its eight weights (at pk + offset, into w: q1
+ * and q2 in turn) into acc; on to the next channel (the ADDS before the VMLADAVA, which then overlaps the next
+ * gather: llvm-mca's M55 model). The masked form takes the zero point in the lanes of taps in the padding (P0). */
+#define FG_DW_GATHER(offset, acc, w)                \
     "vldrb.s16 q0, [%[x], %q[taps]]\n"             \
-    "vldrh.16 q1, [%[pk], #" #offset "]\n"         \
-    "vmladava.s16 " acc ", q0, q1\n"               \
-    "adds %[x], %[x], #1\n"
+    "vldrh.16 " w ", [%[pk], #" #offset "]\n"      \
+    "adds %[x], %[x], #1\n"                        \
+    "vmladava.s16 " acc ", q0, " w "\n"
 #define FG_DW_GATHER_MASKED(offset, acc)            \
     "vpst\n"                                       \
     "vldrbt.s16 q0, [%[x], %q[taps]]\n"            \
@@ -143,12 +144,12 @@ typedef struct {
     SIGN                                            \
     "vqadd.s32 q0, q0, q2\n"                       \
     "vrshl.s32 q0, q0, q1\n"                       \
+    "adds %[pk], %[pk], #128\n"                    \
+    "subs %[n], %[n], #1\n"                        \
     "vadd.i32 q0, q0, %[off]\n"                    \
     "vmax.s32 q0, q0, %q[lo]\n"                    \
     "vmin.s32 q0, q0, %q[hi]\n"                    \
     "vstrb.32 q0, [%[out]], #4\n"                  \
-    "adds %[pk], %[pk], #128\n"                    \
-    "subs %[n], %[n], #1\n"                        \
     "bne 1b\n"
 
 /* `pixels` interior output pixels of a row (channels a multiple of four; first: the top left tap of the first one),
@@ -171,7 +172,8 @@ FG_HOT_LOOP __attribute__((noinline)) static void NAME(const int8_t *first, cons
                      "ldr %[n], [%[st], #20]\n" \
                      "1:\n" \
                      "ldm %[pk]!, {r0, r2, r4, r6}\n" \
-                     FG_DW_GATHER(48, "r0") FG_DW_GATHER(64, "r2") FG_DW_GATHER(80, "r4") FG_DW_GATHER(96, "r6") \
+                     FG_DW_GATHER(48, "r0", "q1") FG_DW_GATHER(64, "r2", "q2") FG_DW_GATHER(80, "r4", "q1") \
+                     FG_DW_GATHER(96, "r6", "q2") \
                      FG_DW_GATHER_BLOCK_END(LEFT_SHIFT, SIGN) \
                      "ldr %[n], [%[st], #24]\n" \
                      "add %[x], %[x], %[n]\n" \
@@ -210,20 +212,23 @@ typedef struct {
 } fg_dw_pairs_state;
 
 /* Taps 0-7 of one channel of two pixels (B: offsets tapsB, one pixel step further) dotted with the channel's eight
- * weights (loaded once) into A's and B's accumulators. */
-#define FG_DW_GATHER2(offset, acc, acc_b)           \
-    "vldrb.s16 q0, [%[x], %q[taps]]\n"             \
+ * weights (loaded once, into w: q2 and q3 in turn) into A's and B's accumulators, A's taps already in q0; NEXT
+ * gathers the next channel's A taps (or tap 8 of the block) into q0 before B's VMLADAVA, so that loads and
+ * multiplies alternate (llvm-mca's M55 model: the M55 overlaps a load's beats with a multiply's). */
+#define FG_DW_GATHER_A "vldrb.s16 q0, [%[x], %q[taps]]\n"
+#define FG_DW_GATHER2(offset, acc, acc_b, w, NEXT)  \
+    "vldrh.16 " w ", [%[pk], #" #offset "]\n"      \
+    "vmladava.s16 " acc ", q0, " w "\n"            \
     "vldrb.s16 q1, [%[x], %q[tapsb]]\n"            \
-    "vldrh.16 q2, [%[pk], #" #offset "]\n"         \
-    "vmladava.s16 " acc ", q0, q2\n"               \
-    "vmladava.s16 " acc_b ", q1, q2\n"             \
-    "adds %[x], %[x], #1\n"
+    "adds %[x], %[x], #1\n"                        \
+    NEXT                                           \
+    "vmladava.s16 " acc_b ", q1, " w "\n"
 #define FG_DW_LEFT_SHIFT2 "vldrw.32 q2, [%[pk], #16]\n" "vshl.s32 q0, q0, q2\n" "vshl.s32 q1, q1, q2\n"
 
 /* fg_dw_gathered_run two pixels at a time (a run of 2 x pairs pixels), each weight vector loaded once for both: per
  * block A's outputs are stored, B's go to a row on the stack, copied to the output once every block of B is read
  * (ops/overlap.py's order: each pixel's outputs after its reads, those of the pixel before). */
-#define FG_DW_GATHERED_PAIRS(NAME, LEFT_SHIFT, ROUND) \
+#define FG_DW_GATHERED_PAIRS(NAME, LEFT_SHIFT, ROUND2) \
 FG_HOT_LOOP __attribute__((noinline)) static void NAME(const int8_t *first, fg_dw_pairs_state *st, \
                                                        uint16x8_t tap_offsets, uint16x8_t tap_offsets_b, \
                                                        uint32x4_t tap8, uint32x4_t tap8_b, int8_t *out) { \
@@ -236,38 +241,35 @@ FG_HOT_LOOP __attribute__((noinline)) static void NAME(const int8_t *first, fg_d
                      "1:\n" \
                      "ldm %[pk], {r8, r10, r12, lr}\n" \
                      "ldm %[pk]!, {r0, r2, r4, r6}\n" \
-                     FG_DW_GATHER2(48, "r0", "r8") FG_DW_GATHER2(64, "r2", "r10") \
-                     FG_DW_GATHER2(80, "r4", "r12") FG_DW_GATHER2(96, "r6", "lr") \
-                     "vldrb.s32 q0, [%[x], %q[tap8]]\n" \
-                     "vldrb.s32 q1, [%[x], %q[tap8b]]\n" \
+                     FG_DW_GATHER_A \
+                     FG_DW_GATHER2(48, "r0", "r8", "q2", FG_DW_GATHER_A) \
+                     FG_DW_GATHER2(64, "r2", "r10", "q3", FG_DW_GATHER_A) \
+                     FG_DW_GATHER2(80, "r4", "r12", "q2", FG_DW_GATHER_A) \
+                     FG_DW_GATHER2(96, "r6", "lr", "q3", "vldrb.s32 q0, [%[x], %q[tap8]]\n") \
                      "vldrw.32 q2, [%[pk], #112]\n" \
                      "vmul.i32 q0, q0, q2\n" \
-                     "vmul.i32 q1, q1, q2\n" \
+                     "vldrb.s32 q1, [%[x], %q[tap8b]]\n" \
                      "stm %[st], {r0, r2, r4, r6, r8, r10, r12, lr}\n" \
+                     "vmul.i32 q1, q1, q2\n" \
                      "vldrw.32 q2, [%[st]]\n" \
                      "vadd.i32 q0, q0, q2\n" \
-                     "vldrw.32 q2, [%[st], #16]\n" \
-                     "vadd.i32 q1, q1, q2\n" \
+                     "vldrw.32 q3, [%[st], #16]\n" \
+                     "vadd.i32 q1, q1, q3\n" \
                      LEFT_SHIFT \
                      "vldrw.32 q2, [%[pk]]\n" \
                      "vqrdmulh.s32 q0, q0, q2\n" \
-                     "vqrdmulh.s32 q1, q1, q2\n" \
-                     "vldrw.32 q2, [%[pk], #32]\n" \
-                     ROUND("q0") \
-                     ROUND("q1") \
                      "ldr r0, [%[st], #48]\n" \
-                     "vadd.i32 q0, q0, r0\n" \
+                     "vqrdmulh.s32 q1, q1, q2\n" \
+                     ROUND2("vldrw.32 q2, [%[pk], #32]\n", "adds %[pk], %[pk], #128\n" "subs %[n], %[n], #1\n", \
+                            "vadd.i32 q0, q0, r0\n" "vldrw.32 q3, [%[st], #64]\n") \
+                     "vmax.s32 q0, q0, q3\n" \
                      "vadd.i32 q1, q1, r0\n" \
-                     "vldrw.32 q2, [%[st], #64]\n" \
-                     "vmax.s32 q0, q0, q2\n" \
-                     "vmax.s32 q1, q1, q2\n" \
                      "vldrw.32 q2, [%[st], #80]\n" \
+                     "vmax.s32 q1, q1, q3\n" \
                      "vmin.s32 q0, q0, q2\n" \
-                     "vmin.s32 q1, q1, q2\n" \
                      "vstrb.32 q0, [%[out]], #4\n" \
+                     "vmin.s32 q1, q1, q2\n" \
                      "vstrb.32 q1, [%[second]], #4\n" \
-                     "adds %[pk], %[pk], #128\n" \
-                     "subs %[n], %[n], #1\n" \
                      "bne 1b\n" \
                      "ldrd r0, r2, [%[st], #56]\n" \
                      "mov %[second], r0\n" \
@@ -289,9 +291,9 @@ FG_HOT_LOOP __attribute__((noinline)) static void NAME(const int8_t *first, fg_d
                        [tap8b] "w"(tap8_b) \
                      : "r0", "r2", "r4", "r6", "r8", "r10", "r12", "lr", "q0", "q1", "q2", "q3", "memory", "cc"); \
 }
-FG_DW_GATHERED_PAIRS(fg_dw_gathered_pairs_shifted, FG_DW_LEFT_SHIFT2, FG_MVE_ROUND_DIVIDE)
-FG_DW_GATHERED_PAIRS(fg_dw_gathered_pairs, "", FG_MVE_ROUND_DIVIDE)
-FG_DW_GATHERED_PAIRS(fg_dw_gathered_pairs_negative, "", FG_MVE_ROUND_NEGATIVE)
+FG_DW_GATHERED_PAIRS(fg_dw_gathered_pairs_shifted, FG_DW_LEFT_SHIFT2, FG_MVE_ROUND2_DIVIDE)
+FG_DW_GATHERED_PAIRS(fg_dw_gathered_pairs, "", FG_MVE_ROUND2_DIVIDE)
+FG_DW_GATHERED_PAIRS(fg_dw_gathered_pairs_negative, "", FG_MVE_ROUND2_NEGATIVE)
 typedef void fg_dw_pairs_loop(const int8_t *first, fg_dw_pairs_state *st, uint16x8_t tap_offsets,
                               uint16x8_t tap_offsets_b, uint32x4_t tap8, uint32x4_t tap8_b, int8_t *out);
 static fg_dw_pairs_loop *const fg_dw_gathered_pairs_kinds[3] = {fg_dw_gathered_pairs, fg_dw_gathered_pairs_shifted,

@@ -2,21 +2,25 @@
 
 #if defined(__ARM_FEATURE_MVE)
 
-/* 16 taps of two rows against four weight rows (as fg_mve_dot2x4's loop body). */
+/* 16 taps of two rows against four weight rows (as fg_mve_dot2x4's loop body), software-pipelined: row 0's vector
+ * is in q0 when the step starts (px0 at it; FG_MVE_PAST_QUANT_PRELOAD loads the first) and the step loads the next
+ * one (pre-indexed: px0 moves on to it) between its last multiplies, so that from the first load on loads and
+ * VMLADAVAs alternate: the M55 overlaps a load's beats with a multiply's, never two loads' (llvm-mca's M55 model: 16
+ * cycles a step, 18 with row 0's load first). The last step reads row 0's 16 bytes after the block's taps (unused). */
 #define FG_MVE_STEP2X4                          \
-    "vldrb.8 q0, [%[px0]], #16\n"              \
-    "vldrb.8 q1, [%[px1]], #16\n"              \
-    "vldrb.8 q3, [%[pk], #16]\n"               \
     "vldrb.8 q2, [%[pk]], #64\n"               \
     "vmladava.s8 r0, q0, q2\n"                 \
+    "vldrb.8 q1, [%[px1]], #16\n"              \
     "vmladava.s8 r8, q1, q2\n"                 \
-    "vldrb.8 q2, [%[pk], #-32]\n"              \
+    "vldrb.8 q3, [%[pk], #-48]\n"              \
     "vmladava.s8 r2, q0, q3\n"                 \
+    "vldrb.8 q2, [%[pk], #-32]\n"              \
     "vmladava.s8 r10, q1, q3\n"                \
     "vldrb.8 q3, [%[pk], #-16]\n"              \
     "vmladava.s8 r4, q0, q2\n"                 \
-    "vmladava.s8 r12, q1, q2\n"                \
     "vmladava.s8 r6, q0, q3\n"                 \
+    "vldrb.8 q0, [%[px0], #16]!\n"             \
+    "vmladava.s8 r12, q1, q2\n"                \
     "vmladava.s8 lr, q1, q3\n"
 
 /* 16 taps of two rows against four 4-bit weight rows (the signed 4-bit GEMM layout, fg/variants_mve.h): per pair of
@@ -65,6 +69,7 @@
  * (64 bytes of quant block before the weights). */
 #define FG_MVE_INIT_BIAS "ldm %[pk], {r8, r10, r12, lr}\n" "ldm %[pk]!, {r0, r2, r4, r6}\n"
 #define FG_MVE_PAST_QUANT "adds %[pk], %[pk], #48\n"
+#define FG_MVE_PAST_QUANT_PRELOAD FG_MVE_PAST_QUANT "vldrb.8 q0, [%[px0]]\n"  /* FG_MVE_STEP2X4's first row 0 */
 #define FG_MVE_INIT_S4_OFFSET "ldmdb %[st], {r0, r2, r4, r6, r8, r10, r12, lr}\n"
 #define FG_MVE_PAST_QUANT_S4_OFFSET "adds %[pk], %[pk], #64\n"
 /* The offset layout's first channels: raw - 16 x the second's sum (the row's 8 x sum is off already); then the
@@ -76,14 +81,100 @@
     "sub r12, r12, lr, lsl #4\n"
 #define FG_MVE_BIAS_S4_OFFSET "vldrw.32 q2, [%[px0]], #16\n" "vadd.i32 q0, q0, q2\n" "vadd.i32 q1, q1, q2\n"
 
+/* The output stage of a block (after COLLECT): the sums through st into q0 and q1, BIAS, LEFT_SHIFT, the multipliers,
+ * ROUND2 (with the offset and clamp interleaved), the stores; the flags say whether blocks are left (CMP). */
+#define FG_MVE_OUT2(LEFT_SHIFT, BIAS, ROUND2) \
+    "ldr %[px0], [%[st], #60]\n" \
+    "stm %[st], {r0, r2, r4, r6, r8, r10, r12, lr}\n" \
+    "vldrw.32 q0, [%[st]]\n" \
+    "vldrw.32 q1, [%[st], #16]\n" \
+    BIAS \
+    LEFT_SHIFT \
+    "vldrw.32 q2, [%[px0]]\n" \
+    "vqrdmulh.s32 q0, q0, q2\n" \
+    "ldrd r0, r2, [%[st], #48]\n" \
+    "vqrdmulh.s32 q1, q1, q2\n" \
+    ROUND2("vldrw.32 q2, [%[px0], #32]\n", "ldr r4, [%[st], #56]\n", "vadd.i32 q0, q0, %q[v]\n") \
+    "vmax.s32 q0, q0, %q[lo]\n" \
+    "vadd.i32 q1, q1, %q[v]\n" \
+    "vmin.s32 q0, q0, %q[hi]\n" \
+    "vmax.s32 q1, q1, %q[lo]\n" \
+    "vstrb.32 q0, [r0], #4\n" \
+    "vmin.s32 q1, q1, %q[hi]\n" \
+    "vstrb.32 q1, [r2], #4\n" \
+    "strd r0, r2, [%[st], #48]\n" \
+    "cmp %[pk], r4\n"
+/* The same where no channel shifts left and every channel shifts right, and no BIAS: row 1's sums loaded after the
+ * first multiply, the two vectors' rounding, offset and clamp interleaved as a hill climb over dependency-preserving
+ * swaps found cheapest in llvm-mca's M55 model (33 cycles, 37 with FG_MVE_OUT2). */
+#define FG_MVE_OUT2_NEGATIVE                      \
+    "ldr %[px0], [%[st], #60]\n"                 \
+    "stm %[st], {r0, r2, r4, r6, r8, r10, r12, lr}\n" \
+    "vldrw.32 q0, [%[st]]\n"                     \
+    "ldrd r0, r2, [%[st], #48]\n"                \
+    "vldrw.32 q2, [%[px0]]\n"                    \
+    "vqrdmulh.s32 q0, q0, q2\n"                  \
+    "vldrw.32 q1, [%[st], #16]\n"                \
+    "vshr.s32 q3, q0, #31\n"                     \
+    "vqrdmulh.s32 q1, q1, q2\n"                  \
+    "vqadd.s32 q0, q0, q3\n"                     \
+    "vshr.s32 q3, q1, #31\n"                     \
+    "vqadd.s32 q1, q1, q3\n"                     \
+    "vldrw.32 q2, [%[px0], #32]\n"               \
+    "vrshl.s32 q0, q0, q2\n"                     \
+    "vadd.i32 q0, q0, %q[v]\n"                   \
+    "vrshl.s32 q1, q1, q2\n"                     \
+    "vadd.i32 q1, q1, %q[v]\n"                   \
+    "vmax.s32 q0, q0, %q[lo]\n"                  \
+    "ldr r4, [%[st], #56]\n"                     \
+    "vmin.s32 q0, q0, %q[hi]\n"                  \
+    "cmp %[pk], r4\n"                            \
+    "vmax.s32 q1, q1, %q[lo]\n"                  \
+    "vstrb.32 q0, [r0], #4\n"                    \
+    "vmin.s32 q1, q1, %q[hi]\n"                  \
+    "vstrb.32 q1, [r2], #4\n"                    \
+    "strd r0, r2, [%[st], #48]\n"
+
+/* The same for the kinds with neither BIAS nor left shifts whose channels may not all shift right (the rounding's
+ * sign step masked by the shifts), ordered the same way (39 cycles, 42 with FG_MVE_OUT2). */
+#define FG_MVE_OUT2_DIVIDE                        \
+    "ldr %[px0], [%[st], #60]\n"                 \
+    "stm %[st], {r0, r2, r4, r6, r8, r10, r12, lr}\n" \
+    "vldrw.32 q0, [%[st]]\n"                     \
+    "vldrw.32 q2, [%[px0]]\n"                    \
+    "vqrdmulh.s32 q0, q0, q2\n"                  \
+    "vldrw.32 q1, [%[st], #16]\n"                \
+    "vqrdmulh.s32 q1, q1, q2\n"                  \
+    "vldrw.32 q2, [%[px0], #32]\n"               \
+    "vand q3, q0, q2\n"                          \
+    "ldrd r0, r2, [%[st], #48]\n"                \
+    "vshr.s32 q3, q3, #31\n"                     \
+    "vqadd.s32 q0, q0, q3\n"                     \
+    "vrshl.s32 q0, q0, q2\n"                     \
+    "vand q3, q1, q2\n"                          \
+    "vshr.s32 q3, q3, #31\n"                     \
+    "vqadd.s32 q1, q1, q3\n"                     \
+    "vadd.i32 q0, q0, %q[v]\n"                   \
+    "ldr r4, [%[st], #56]\n"                     \
+    "vmax.s32 q0, q0, %q[lo]\n"                  \
+    "vrshl.s32 q1, q1, q2\n"                     \
+    "cmp %[pk], r4\n"                            \
+    "vadd.i32 q1, q1, %q[v]\n"                   \
+    "vmin.s32 q0, q0, %q[hi]\n"                  \
+    "vstrb.32 q0, [r0], #4\n"                    \
+    "vmax.s32 q1, q1, %q[lo]\n"                  \
+    "vmin.s32 q1, q1, %q[hi]\n"                  \
+    "vstrb.32 q1, [r2], #4\n"                    \
+    "strd r0, r2, [%[st], #48]\n"
+
 /* Every full block of four output channels of two rows, in one assembly loop: the eight accumulators started (INIT),
- * the dot products (unrolled 8 times, entered by TBB at steps % 8 before the end), COLLECT, then through sums[] into
- * two vectors, BIAS, requantized (fg_mve_requantize) and stored. Returns the packed pointer after the last block.
+ * the dot products (unrolled 8 times, entered by TBB at steps % 8 before the end), COLLECT, then OUT: through sums[]
+ * into two vectors, requantized (fg_mve_requantize) and stored. Returns the packed pointer after the last block.
  * STEP: FG_MVE_STEP2X4 (int8 weights), FG_MVE_STEP2X4_S4 or FG_MVE_STEP2X4_S4_OFFSET; INIT, PAST_QUANT, COLLECT and
- * BIAS: FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT, nothing, nothing but for the offset layout; v: the output offset in every
- * lane; c: a constant vector LEFT_SHIFT may use. Versions with the left shift, and without it for layers that never
- * shift left. */
-#define FG_MVE_BLOCKS2(NAME, LEFT_SHIFT, STEP, INIT, PAST_QUANT, COLLECT, BIAS, ROUND, NEXT) \
+ * OUT's BIAS: FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT, nothing, nothing but for the offset layout; OUT: FG_MVE_OUT2,
+ * FG_MVE_OUT2_DIVIDE or FG_MVE_OUT2_NEGATIVE; v: the output offset in every lane; c: a constant vector LEFT_SHIFT may
+ * use. Versions with the left shift, and without it for layers that never shift left. */
+#define FG_MVE_BLOCKS2(NAME, STEP, INIT, PAST_QUANT, COLLECT, OUT, NEXT) \
 __attribute__((noinline)) static const int32_t *NAME(fg_mve_gemm_state *st, const int32_t *packed, \
                                                      const fg_mve_clamp *clamp, int32x4_t v, int32x4_t c) { \
     const int32x4_t low = clamp->low, high = clamp->high; \
@@ -97,25 +188,7 @@ __attribute__((noinline)) static const int32_t *NAME(fg_mve_gemm_state *st, cons
                      PAST_QUANT \
                      FG_MVE_UNROLLED8(STEP) \
                      COLLECT \
-                     "ldr %[px0], [%[st], #60]\n" \
-                     "stm %[st], {r0, r2, r4, r6, r8, r10, r12, lr}\n" \
-                     "vldrw.32 q0, [%[st]]\n" \
-                     "vldrw.32 q1, [%[st], #16]\n" \
-                     BIAS \
-                     LEFT_SHIFT \
-                     "vldrw.32 q2, [%[px0]]\n" \
-                     "vqrdmulh.s32 q0, q0, q2\n" \
-                     "vqrdmulh.s32 q1, q1, q2\n" \
-                     "vldrw.32 q2, [%[px0], #32]\n" \
-                     ROUND("q0") \
-                     ROUND("q1") \
-                     FG_MVE_OFFSET_CLAMP2 \
-                     "ldrd r0, r2, [%[st], #48]\n" \
-                     "vstrb.32 q1, [r2], #4\n" \
-                     "vstrb.32 q0, [r0], #4\n" \
-                     "strd r0, r2, [%[st], #48]\n" \
-                     "ldr r0, [%[st], #56]\n" \
-                     "cmp %[pk], r0\n" \
+                     OUT \
                      "bne 2b\n" \
                      NEXT \
                      : [pk] "+r"(packed), [px0] "=&r"(px0), [px1] "=&r"(px1), [n] "=&r"(n), [t] "=&r"(t) \
@@ -125,35 +198,33 @@ __attribute__((noinline)) static const int32_t *NAME(fg_mve_gemm_state *st, cons
 }
 
 #define FG_MVE_LEFT_SHIFT "vldrw.32 q2, [%[px0], #16]\n" "vshl.s32 q0, q0, q2\n" "vshl.s32 q1, q1, q2\n"
-FG_MVE_BLOCKS2(fg_mve_blocks2_shifted, FG_MVE_LEFT_SHIFT, FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT, "", "",
-               FG_MVE_ROUND_DIVIDE, "")
-FG_MVE_BLOCKS2(fg_mve_blocks2, "", FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT, "", "", FG_MVE_ROUND_DIVIDE,
-               "")
-FG_MVE_BLOCKS2(fg_mve_blocks2_negative, "", FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT, "", "",
-               FG_MVE_ROUND_NEGATIVE, "")
+FG_MVE_BLOCKS2(fg_mve_blocks2_shifted, FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT_PRELOAD, "",
+               FG_MVE_OUT2(FG_MVE_LEFT_SHIFT, "", FG_MVE_ROUND2_DIVIDE), "")
+FG_MVE_BLOCKS2(fg_mve_blocks2, FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT_PRELOAD, "",
+               FG_MVE_OUT2_DIVIDE, "")
+FG_MVE_BLOCKS2(fg_mve_blocks2_negative, FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT_PRELOAD, "",
+               FG_MVE_OUT2_NEGATIVE, "")
 /* The signed layout's left shifts take the factor 16 of half its channels back: always applied, from the quant block
  * or, where no channel shifts left, the same -4, 0, -4, 0 from c. */
 #define FG_MVE_SHIFT_BACK "vshl.s32 q0, q0, %q[c]\n" "vshl.s32 q1, q1, %q[c]\n"
-FG_MVE_BLOCKS2(fg_mve_blocks2_s4_shifted, FG_MVE_LEFT_SHIFT, FG_MVE_STEP2X4_S4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT, "",
-               "", FG_MVE_ROUND_DIVIDE,
-               "")
-FG_MVE_BLOCKS2(fg_mve_blocks2_s4, FG_MVE_SHIFT_BACK, FG_MVE_STEP2X4_S4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT, "", "",
-               FG_MVE_ROUND_DIVIDE, "")
-FG_MVE_BLOCKS2(fg_mve_blocks2_s4_offset_shifted, FG_MVE_LEFT_SHIFT, FG_MVE_STEP2X4_S4_OFFSET, FG_MVE_INIT_S4_OFFSET,
-               FG_MVE_PAST_QUANT_S4_OFFSET, FG_MVE_COLLECT_S4_OFFSET, FG_MVE_BIAS_S4_OFFSET, FG_MVE_ROUND_DIVIDE,
-               "")
-FG_MVE_BLOCKS2(fg_mve_blocks2_s4_offset, "", FG_MVE_STEP2X4_S4_OFFSET, FG_MVE_INIT_S4_OFFSET,
-               FG_MVE_PAST_QUANT_S4_OFFSET, FG_MVE_COLLECT_S4_OFFSET, FG_MVE_BIAS_S4_OFFSET, FG_MVE_ROUND_DIVIDE,
-               "")
+FG_MVE_BLOCKS2(fg_mve_blocks2_s4_shifted, FG_MVE_STEP2X4_S4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT, "",
+               FG_MVE_OUT2(FG_MVE_LEFT_SHIFT, "", FG_MVE_ROUND2_DIVIDE), "")
+FG_MVE_BLOCKS2(fg_mve_blocks2_s4, FG_MVE_STEP2X4_S4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT, "",
+               FG_MVE_OUT2(FG_MVE_SHIFT_BACK, "", FG_MVE_ROUND2_DIVIDE), "")
+FG_MVE_BLOCKS2(fg_mve_blocks2_s4_offset_shifted, FG_MVE_STEP2X4_S4_OFFSET, FG_MVE_INIT_S4_OFFSET,
+               FG_MVE_PAST_QUANT_S4_OFFSET, FG_MVE_COLLECT_S4_OFFSET,
+               FG_MVE_OUT2(FG_MVE_LEFT_SHIFT, FG_MVE_BIAS_S4_OFFSET, FG_MVE_ROUND2_DIVIDE), "")
+FG_MVE_BLOCKS2(fg_mve_blocks2_s4_offset, FG_MVE_STEP2X4_S4_OFFSET, FG_MVE_INIT_S4_OFFSET,
+               FG_MVE_PAST_QUANT_S4_OFFSET, FG_MVE_COLLECT_S4_OFFSET,
+               FG_MVE_OUT2("", FG_MVE_BIAS_S4_OFFSET, FG_MVE_ROUND2_DIVIDE), "")
 
 /* After a pair's last block, on to the next pair of st->pairs_after (rows pair_advance bytes on, outputs `second`
  * bytes on, the blocks from first_block again), or out. */
 #define FG_MVE_NEXT_PAIR                        \
-    "ldr r0, [%[st], #72]\n"                   \
+    "ldrd r0, r4, [%[st], #72]\n"              \
     "subs r0, r0, #1\n"                        \
     "bmi 9f\n"                                 \
     "str r0, [%[st], #72]\n"                   \
-    "ldr r4, [%[st], #76]\n"                   \
     "ldrd r0, r2, [%[st], #32]\n"              \
     "add r0, r0, r4\n"                         \
     "add r2, r2, r4\n"                         \
@@ -166,12 +237,12 @@ FG_MVE_BLOCKS2(fg_mve_blocks2_s4_offset, "", FG_MVE_STEP2X4_S4_OFFSET, FG_MVE_IN
     "ldr %[pk], [%[st], #80]\n"                \
     "b 2b\n"                                   \
     "9:\n"
-FG_MVE_BLOCKS2(fg_mve_pairs2_shifted, FG_MVE_LEFT_SHIFT, FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT, "", "",
-               FG_MVE_ROUND_DIVIDE, FG_MVE_NEXT_PAIR)
-FG_MVE_BLOCKS2(fg_mve_pairs2, "", FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT, "", "", FG_MVE_ROUND_DIVIDE,
-               FG_MVE_NEXT_PAIR)
-FG_MVE_BLOCKS2(fg_mve_pairs2_negative, "", FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT, "", "",
-               FG_MVE_ROUND_NEGATIVE, FG_MVE_NEXT_PAIR)
+FG_MVE_BLOCKS2(fg_mve_pairs2_shifted, FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT_PRELOAD, "",
+               FG_MVE_OUT2(FG_MVE_LEFT_SHIFT, "", FG_MVE_ROUND2_DIVIDE), FG_MVE_NEXT_PAIR)
+FG_MVE_BLOCKS2(fg_mve_pairs2, FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT_PRELOAD, "",
+               FG_MVE_OUT2_DIVIDE, FG_MVE_NEXT_PAIR)
+FG_MVE_BLOCKS2(fg_mve_pairs2_negative, FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT_PRELOAD, "",
+               FG_MVE_OUT2_NEGATIVE, FG_MVE_NEXT_PAIR)
 
 void fg_mve_gemm_blocks2_pairs(fg_mve_gemm_state *st, const int32_t *packed, const fg_mve_clamp *clamp,
                                int shifts_left) {

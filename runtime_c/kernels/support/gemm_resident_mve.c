@@ -16,38 +16,33 @@ typedef struct {
     int32_t saved_vpr;        /* 64 */
     int32_t unused[3];        /* 68 */
     int32x4_t low, high;      /* 80, 96 */
+    int32x4_t offsets;        /* 112: the output offset in every lane (the pipelined loop's) */
 } fg_mve_resident_state;
 
-/* The two rows of a pair into q4 (and q5) for row 0, q6 (and q7) for row 1: the last vector of each predicated to
- * the row (VCTP of the tail), nothing read past it. */
+/* The two rows of a pair (one vector each) into q4 for row 0, q6 for row 1, predicated to the row (VCTP of the
+ * tail), nothing read past it. */
 #define FG_MVE_RESIDENT_LOAD1                   \
     "add r2, r2, %[px]\n"                      \
     "vpstt\n"                                  \
     "vldrbt.8 q4, [%[px]]\n"                   \
     "vldrbt.8 q6, [r2]\n"
-#define FG_MVE_RESIDENT_LOAD2                   \
-    "add r2, r2, %[px]\n"                      \
-    "vldrb.8 q4, [%[px]]\n"                    \
-    "vldrb.8 q6, [r2]\n"                       \
-    "vpstt\n"                                  \
-    "vldrbt.8 q5, [%[px], #16]\n"              \
-    "vldrbt.8 q7, [r2, #16]\n"
-/* One chunk of 16 taps (its four weight rows from pk + at) of both rows (x0 and x1) into the eight accumulators. */
+/* One chunk of 16 taps (its four weight rows from pk + at) of both rows (x0 and x1) into the eight accumulators. Each
+ * weight row in its own register (q0-q3), so that every load is followed by a VMLADAVA: the M55 overlaps a load's
+ * beats with a multiply's, never two loads' (llvm-mca's M55 model). */
 #define FG_MVE_RESIDENT_CHUNK(at, x0, x1)       \
     "vldrb.8 q0, [%[pk], #" #at "]\n"          \
-    "vldrb.8 q1, [%[pk], #" #at " + 16]\n"     \
     "vmladava.s8 r0, " x0 ", q0\n"             \
+    "vldrb.8 q1, [%[pk], #" #at " + 16]\n"     \
     "vmladava.s8 r8, " x1 ", q0\n"             \
-    "vldrb.8 q0, [%[pk], #" #at " + 32]\n"     \
+    "vldrb.8 q2, [%[pk], #" #at " + 32]\n"     \
     "vmladava.s8 r2, " x0 ", q1\n"             \
+    "vldrb.8 q3, [%[pk], #" #at " + 48]\n"     \
     "vmladava.s8 r10, " x1 ", q1\n"            \
-    "vldrb.8 q1, [%[pk], #" #at " + 48]\n"     \
-    "vmladava.s8 r4, " x0 ", q0\n"             \
-    "vmladava.s8 r12, " x1 ", q0\n"            \
-    "vmladava.s8 r6, " x0 ", q1\n"             \
-    "vmladava.s8 lr, " x1 ", q1\n"
+    "vmladava.s8 r4, " x0 ", q2\n"             \
+    "vmladava.s8 r12, " x1 ", q2\n"            \
+    "vmladava.s8 r6, " x0 ", q3\n"             \
+    "vmladava.s8 lr, " x1 ", q3\n"
 #define FG_MVE_RESIDENT_DOT1 FG_MVE_RESIDENT_CHUNK(0, "q4", "q6")
-#define FG_MVE_RESIDENT_DOT2 FG_MVE_RESIDENT_CHUNK(0, "q4", "q6") FG_MVE_RESIDENT_CHUNK(64, "q5", "q7")
 /* Rows of three or four vectors: row 0 into q4-q6 (q7), the last predicated; row 1 (px: its start) read as the
  * dot products go, its last vector predicated too. The weights post-incremented (their offsets would pass 127). */
 #define FG_MVE_HALF_LOAD3                       \
@@ -63,20 +58,22 @@ typedef struct {
     "vldrb.8 q6, [r2, #32]\n"                  \
     "vpst\n"                                   \
     "vldrbt.8 q7, [r2, #48]\n"
+/* Row 1's vector (LOAD_ROW1, into q3) after the first weight row, the weight rows in q0, q1, q0, q2: loads and
+ * VMLADAVAs alternate (as FG_MVE_RESIDENT_CHUNK). */
 #define FG_MVE_HALF_CHUNK(LOAD_ROW1, x0)         \
-    LOAD_ROW1                                   \
     "vldrb.8 q0, [%[pk]], #16\n"               \
-    "vldrb.8 q1, [%[pk]], #16\n"               \
     "vmladava.s8 r0, " x0 ", q0\n"             \
+    LOAD_ROW1                                   \
     "vmladava.s8 r8, q3, q0\n"                 \
-    "vldrb.8 q0, [%[pk]], #16\n"               \
-    "vmladava.s8 r2, " x0 ", q1\n"             \
-    "vmladava.s8 r10, q3, q1\n"                \
     "vldrb.8 q1, [%[pk]], #16\n"               \
+    "vmladava.s8 r2, " x0 ", q1\n"             \
+    "vldrb.8 q0, [%[pk]], #16\n"               \
+    "vmladava.s8 r10, q3, q1\n"                \
+    "vldrb.8 q2, [%[pk]], #16\n"               \
     "vmladava.s8 r4, " x0 ", q0\n"             \
     "vmladava.s8 r12, q3, q0\n"                \
-    "vmladava.s8 r6, " x0 ", q1\n"             \
-    "vmladava.s8 lr, q3, q1\n"
+    "vmladava.s8 r6, " x0 ", q2\n"             \
+    "vmladava.s8 lr, q3, q2\n"
 #define FG_MVE_ROW1(at) "vldrb.8 q3, [%[px], #" #at "]\n"
 #define FG_MVE_ROW1_LAST(at) "vpst\n" "vldrbt.8 q3, [%[px], #" #at "]\n"
 #define FG_MVE_HALF_DOT3                                                                                        \
@@ -93,8 +90,8 @@ typedef struct {
  * of four output channels (out_c a multiple of four), in one assembly loop: the pair's rows are read once into
  * vector registers (so outputs overlapping the input as ops/overlap.py allows cannot change them, and nothing is
  * copied), then per block the eight accumulators from its bias, 8 x STEPS VMLADAVA, the requantization of two vectors
- * (fg_mve_requantize: LEFT_SHIFT, the multipliers, ROUND, offset, clamp) and the stores. */
-#define FG_MVE_RESIDENT(NAME, LOAD, DOT, BEHIND, ADVANCE, LEFT_SHIFT, ROUND)                                   \
+ * (fg_mve_requantize: LEFT_SHIFT, the multipliers, ROUND2 with the offset and clamp interleaved) and the stores. */
+#define FG_MVE_RESIDENT(NAME, LOAD, DOT, BEHIND, ADVANCE, LEFT_SHIFT, ROUND2)                                   \
 __attribute__((noinline)) static void NAME(fg_mve_resident_state *st, const int8_t *px, int8_t *out0,           \
                                            int8_t *out1) {                                                      \
     const int32_t *pk;                                                                                          \
@@ -117,23 +114,18 @@ __attribute__((noinline)) static void NAME(fg_mve_resident_state *st, const int8
                      LEFT_SHIFT                                                                                 \
                      "vldrw.32 q2, [%[pk], #-48 - " #BEHIND "]\n"                                               \
                      "vqrdmulh.s32 q0, q0, q2\n"                                                                \
-                     "vqrdmulh.s32 q1, q1, q2\n"                                                                \
-                     "vldrw.32 q2, [%[pk], #-16 - " #BEHIND "]\n"                                               \
-                     ROUND("q0")                                                                                \
-                     ROUND("q1")                                                                                \
                      "ldr r0, [%[st], #52]\n"                                                                   \
-                     "vadd.i32 q0, q0, r0\n"                                                                    \
+                     "vqrdmulh.s32 q1, q1, q2\n"                                                                \
+                     ROUND2("vldrw.32 q2, [%[pk], #-16 - " #BEHIND "]\n", ADVANCE "subs %[n], %[n], #1\n",      \
+                            "vadd.i32 q0, q0, r0\n" "vldrw.32 q3, [%[st], #80]\n")                             \
+                     "vmax.s32 q0, q0, q3\n"                                                                    \
                      "vadd.i32 q1, q1, r0\n"                                                                    \
-                     "vldrw.32 q2, [%[st], #80]\n"                                                              \
-                     "vmax.s32 q0, q0, q2\n"                                                                    \
-                     "vmax.s32 q1, q1, q2\n"                                                                    \
                      "vldrw.32 q2, [%[st], #96]\n"                                                              \
+                     "vmax.s32 q1, q1, q3\n"                                                                    \
                      "vmin.s32 q0, q0, q2\n"                                                                    \
-                     "vmin.s32 q1, q1, q2\n"                                                                    \
                      "vstrb.32 q0, [%[out0]], #4\n"                                                             \
+                     "vmin.s32 q1, q1, q2\n"                                                                    \
                      "vstrb.32 q1, [%[out1]], #4\n"                                                             \
-                     ADVANCE                                                                                    \
-                     "subs %[n], %[n], #1\n"                                                                    \
                      "bne 1b\n"                                                                                 \
                      "ldrd r0, r2, [%[st], #40]\n"                                                              \
                      "mov %[out0], %[out1]\n"                                                                   \
@@ -151,18 +143,304 @@ __attribute__((noinline)) static void NAME(fg_mve_resident_state *st, const int8
                        "q7", "memory", "cc");                                                                   \
 }
 
+/* The sign fix-up of TFLite's rounding divide (FG_MVE_ROUND_DIVIDE, FG_MVE_ROUND_NEGATIVE) of acc into q3, the right
+ * shifts in q2. */
+#define FG_MVE_SIGN_DIVIDE(acc) "vand q3, " acc ", q2\n" "vshr.s32 q3, q3, #31\n"
+#define FG_MVE_SIGN_NEGATIVE(acc) "vshr.s32 q3, " acc ", #31\n"
+/* Block k-1's output stage (its sums in st, its quant block at pk + QUANT, QUANT = -176 inside the loop, -112 after
+ * it) in q5 and q7. EARLY: what goes between the sums' loads (the loop: the first weight row's dot products). */
+#define FG_MVE_RESIDENT1_LEFT(quant) "vldrw.32 q2, [%[pk], #" #quant " + 16]\n" "vshl.s32 q5, q5, q2\n" \
+                                     "vshl.s32 q7, q7, q2\n"
+
+/* fg_mve_resident1's loop (rows of up to 16 taps, q4 and q6; q5 and q7 free) software-pipelined: the output stage of
+ * block k-1 interleaved with the dot products of block k (weight rows in q0 and q1), so that the vector ALU work of
+ * one overlaps the loads and multiplies of the other (llvm-mca's M55 model); the first block's dot products before
+ * the loop, the last block's output stage after it. The same instructions per block as FG_MVE_RESIDENT's, the
+ * offset from a vector (st->offsets) instead of a core register. LEFT: FG_MVE_RESIDENT1_LEFT or nothing; SIGN:
+ * FG_MVE_SIGN_DIVIDE or FG_MVE_SIGN_NEGATIVE. */
+#define FG_MVE_RESIDENT1_PIPE(NAME, LEFT, SIGN)                                                                   \
+__attribute__((noinline)) static void NAME(fg_mve_resident_state *st, const int8_t *px, int8_t *out0,           \
+                                           int8_t *out1) {                                                      \
+    const int32_t *pk;                                                                                          \
+    int32_t n;                                                                                                  \
+    __asm__ volatile("vmrs r0, p0\n"                                                                            \
+                     "str r0, [%[st], #64]\n"                                                                   \
+                     "3:\n"                                                                                     \
+                     "ldrd r0, r2, [%[st], #56]\n"                                                              \
+                     "vctp.8 r0\n"                                                                              \
+                     FG_MVE_RESIDENT_LOAD1                                                                      \
+                     "ldrd %[pk], %[n], [%[st], #32]\n"                                                         \
+                     "ldm %[pk], {r8, r10, r12, lr}\n"                                                          \
+                     "ldm %[pk]!, {r0, r2, r4, r6}\n"                                                           \
+                     "adds %[pk], %[pk], #48\n"                                                                 \
+                     FG_MVE_RESIDENT_DOT1                                                                       \
+                     "stm %[st], {r0, r2, r4, r6, r8, r10, r12, lr}\n"                                          \
+                     "adds %[pk], %[pk], #64\n"                                                                 \
+                     "subs %[n], %[n], #1\n"                                                                    \
+                     "beq 4f\n"                                                                                 \
+                     "1:\n"                                                                                     \
+                     "ldm %[pk], {r8, r10, r12, lr}\n"                                                          \
+                     "ldm %[pk]!, {r0, r2, r4, r6}\n"                                                           \
+                     "vldrw.32 q5, [%[st]]\n"                                                                   \
+                     "adds %[pk], %[pk], #48\n"                                                                 \
+                     "vldrb.8 q0, [%[pk]]\n"                                                                    \
+                     "vmladava.s8 r0, q4, q0\n"                                                                 \
+                     "vldrw.32 q7, [%[st], #16]\n"                                                              \
+                     "vmladava.s8 r8, q6, q0\n"                                                                 \
+                     LEFT(-176)                                                                                 \
+                     "vldrw.32 q2, [%[pk], #-176]\n"                                                            \
+                     "vqrdmulh.s32 q5, q5, q2\n"                                                                \
+                     "vldrb.8 q1, [%[pk], #16]\n"                                                               \
+                     "vqrdmulh.s32 q7, q7, q2\n"                                                                \
+                     "vldrw.32 q2, [%[pk], #-144]\n"                                                            \
+                     SIGN("q5")                                                                                 \
+                     "vmladava.s8 r2, q4, q1\n"                                                                 \
+                     "vqadd.s32 q5, q5, q3\n"                                                                   \
+                     "vmladava.s8 r10, q6, q1\n"                                                                \
+                     SIGN("q7")                                                                                 \
+                     "vldrb.8 q0, [%[pk], #32]\n"                                                               \
+                     "vrshl.s32 q5, q5, q2\n"                                                                   \
+                     "vldrb.8 q1, [%[pk], #48]\n"                                                               \
+                     "vmladava.s8 r4, q4, q0\n"                                                                 \
+                     "vqadd.s32 q7, q7, q3\n"                                                                   \
+                     "vmladava.s8 r12, q6, q0\n"                                                                \
+                     "vrshl.s32 q7, q7, q2\n"                                                                   \
+                     "vldrw.32 q3, [%[st], #112]\n"                                                             \
+                     "vmladava.s8 r6, q4, q1\n"                                                                 \
+                     "vadd.i32 q5, q5, q3\n"                                                                    \
+                     "vldrw.32 q2, [%[st], #80]\n"                                                              \
+                     "vadd.i32 q7, q7, q3\n"                                                                    \
+                     "vldrw.32 q3, [%[st], #96]\n"                                                              \
+                     "vmax.s32 q5, q5, q2\n"                                                                    \
+                     "vmladava.s8 lr, q6, q1\n"                                                                 \
+                     "vmin.s32 q5, q5, q3\n"                                                                    \
+                     "vstrb.32 q5, [%[out0]], #4\n"                                                             \
+                     "vmax.s32 q7, q7, q2\n"                                                                    \
+                     "adds %[pk], %[pk], #64\n"                                                                 \
+                     "vmin.s32 q7, q7, q3\n"                                                                    \
+                     "vstrb.32 q7, [%[out1]], #4\n"                                                             \
+                     "stm %[st], {r0, r2, r4, r6, r8, r10, r12, lr}\n"                                          \
+                     "subs %[n], %[n], #1\n"                                                                    \
+                     "bne 1b\n"                                                                                 \
+                     "4:\n"                                                                                     \
+                     "vldrw.32 q5, [%[st]]\n"                                                                   \
+                     "vldrw.32 q7, [%[st], #16]\n"                                                              \
+                     LEFT(-112)                                                                                 \
+                     "vldrw.32 q2, [%[pk], #-112]\n"                                                            \
+                     "vqrdmulh.s32 q5, q5, q2\n"                                                                \
+                     "vqrdmulh.s32 q7, q7, q2\n"                                                                \
+                     "vldrw.32 q2, [%[pk], #-80]\n"                                                             \
+                     SIGN("q5")                                                                                 \
+                     "vqadd.s32 q5, q5, q3\n"                                                                   \
+                     SIGN("q7")                                                                                 \
+                     "vrshl.s32 q5, q5, q2\n"                                                                   \
+                     "vqadd.s32 q7, q7, q3\n"                                                                   \
+                     "vldrw.32 q3, [%[st], #112]\n"                                                             \
+                     "vrshl.s32 q7, q7, q2\n"                                                                   \
+                     "vadd.i32 q5, q5, q3\n"                                                                    \
+                     "vldrw.32 q2, [%[st], #80]\n"                                                              \
+                     "vadd.i32 q7, q7, q3\n"                                                                    \
+                     "vmax.s32 q5, q5, q2\n"                                                                    \
+                     "vldrw.32 q3, [%[st], #96]\n"                                                              \
+                     "vmax.s32 q7, q7, q2\n"                                                                    \
+                     "vmin.s32 q5, q5, q3\n"                                                                    \
+                     "vstrb.32 q5, [%[out0]], #4\n"                                                             \
+                     "vmin.s32 q7, q7, q3\n"                                                                    \
+                     "vstrb.32 q7, [%[out1]], #4\n"                                                             \
+                     "ldrd r0, r2, [%[st], #40]\n"                                                              \
+                     "mov %[out0], %[out1]\n"                                                                   \
+                     "add %[out1], %[out1], r0\n"                                                               \
+                     "add %[px], %[px], r2\n"                                                                   \
+                     "ldr r0, [%[st], #48]\n"                                                                   \
+                     "subs r0, r0, #1\n"                                                                        \
+                     "str r0, [%[st], #48]\n"                                                                   \
+                     "bne 3b\n"                                                                                 \
+                     "ldr r0, [%[st], #64]\n"                                                                   \
+                     "vmsr p0, r0\n"                                                                            \
+                     : [px] "+r"(px), [out0] "+l"(out0), [out1] "+l"(out1), [pk] "=&r"(pk), [n] "=&r"(n)        \
+                     : [st] "r"(st)                                                                             \
+                     : "r0", "r2", "r4", "r6", "r8", "r10", "r12", "lr", "q0", "q1", "q2", "q3", "q4", "q5", "q6", \
+                       "q7", "memory", "cc");                                                                   \
+}
+
+/* fg_mve_resident2's loop (rows of 17 to 32 taps) software-pipelined as FG_MVE_RESIDENT1_PIPE: row 0 in q4 and q5,
+ * row 1 (px: its start) read into q6 a vector at a time as the dot products go, every weight row in q0 (two
+ * VMLADAVA after each load), so that q1, q2, q3 and q7 take block k-1's output stage while block k's dot products
+ * run (llvm-mca's M55 model). Three instructions a block more than FG_MVE_RESIDENT's (row 1's loads). */
+#define FG_MVE_RESIDENT2_PIPE(NAME, LEFT, SIGN)                                                                   \
+__attribute__((noinline)) static void NAME(fg_mve_resident_state *st, const int8_t *px, int8_t *out0,           \
+                                           int8_t *out1) {                                                      \
+    const int32_t *pk;                                                                                          \
+    int32_t n;                                                                                                  \
+    __asm__ volatile(                                                                                           \
+                     "vmrs r0, p0\n"                                                                            \
+                     "str r0, [%[st], #64]\n"                                                                   \
+                     "3:\n"                                                                                     \
+                     "ldrd r0, r2, [%[st], #56]\n"                                                              \
+                     "vctp.8 r0\n"                                                                              \
+                     "sub r2, %[px], r2\n"                                                                      \
+                     "vldrb.8 q4, [r2]\n"                                                                       \
+                     "vpst\n"                                                                                   \
+                     "vldrbt.8 q5, [r2, #16]\n"                                                                 \
+                     "ldrd %[pk], %[n], [%[st], #32]\n"                                                         \
+                     "ldm %[pk], {r8, r10, r12, lr}\n"                                                          \
+                     "ldm %[pk]!, {r0, r2, r4, r6}\n"                                                           \
+                     "adds %[pk], %[pk], #48\n"                                                                 \
+                     "vldrb.8 q0, [%[pk]]\n"                                                                    \
+                     "vldrb.8 q6, [%[px]]\n"                                                                    \
+                     "vmladava.s8 r0, q4, q0\n"                                                                 \
+                     "vmladava.s8 r8, q6, q0\n"                                                                 \
+                     "vldrb.8 q0, [%[pk], #16]\n"                                                               \
+                     "vmladava.s8 r2, q4, q0\n"                                                                 \
+                     "vmladava.s8 r10, q6, q0\n"                                                                \
+                     "vldrb.8 q0, [%[pk], #32]\n"                                                               \
+                     "vmladava.s8 r4, q4, q0\n"                                                                 \
+                     "vmladava.s8 r12, q6, q0\n"                                                                \
+                     "vldrb.8 q0, [%[pk], #48]\n"                                                               \
+                     "vmladava.s8 r6, q4, q0\n"                                                                 \
+                     "vmladava.s8 lr, q6, q0\n"                                                                 \
+                     "vldrb.8 q0, [%[pk], #64]\n"                                                               \
+                     "vpst\n"                                                                                   \
+                     "vldrbt.8 q6, [%[px], #16]\n"                                                              \
+                     "vmladava.s8 r0, q5, q0\n"                                                                 \
+                     "vmladava.s8 r8, q6, q0\n"                                                                 \
+                     "vldrb.8 q0, [%[pk], #80]\n"                                                               \
+                     "vmladava.s8 r2, q5, q0\n"                                                                 \
+                     "vmladava.s8 r10, q6, q0\n"                                                                \
+                     "vldrb.8 q0, [%[pk], #96]\n"                                                               \
+                     "vmladava.s8 r4, q5, q0\n"                                                                 \
+                     "vmladava.s8 r12, q6, q0\n"                                                                \
+                     "vldrb.8 q0, [%[pk], #112]\n"                                                              \
+                     "vmladava.s8 r6, q5, q0\n"                                                                 \
+                     "vmladava.s8 lr, q6, q0\n"                                                                 \
+                     "stm %[st], {r0, r2, r4, r6, r8, r10, r12, lr}\n"                                          \
+                     "adds %[pk], %[pk], #128\n"                                                                \
+                     "subs %[n], %[n], #1\n"                                                                    \
+                     "beq 4f\n"                                                                                 \
+                     "1:\n"                                                                                     \
+                     "ldm %[pk], {r8, r10, r12, lr}\n"                                                          \
+                     "vldrw.32 q1, [%[st]]\n"                                                                   \
+                     "ldm %[pk]!, {r0, r2, r4, r6}\n"                                                           \
+                     "vldrb.8 q6, [%[px]]\n"                                                                    \
+                     "adds %[pk], %[pk], #48\n"                                                                 \
+                     "vldrb.8 q0, [%[pk]]\n"                                                                    \
+                     "vmladava.s8 r0, q4, q0\n"                                                                 \
+                     "vldrw.32 q7, [%[st], #16]\n"                                                              \
+                     "vmladava.s8 r8, q6, q0\n"                                                                 \
+                     "vldrb.8 q0, [%[pk], #16]\n"                                                               \
+                     "vmladava.s8 r10, q6, q0\n"                                                                \
+                     "vmladava.s8 r2, q4, q0\n"                                                                 \
+                     LEFT(-240)                                                                                 \
+                     "vldrw.32 q2, [%[pk], #-240]\n"                                                            \
+                     "vqrdmulh.s32 q7, q7, q2\n"                                                                \
+                     "vldrb.8 q0, [%[pk], #32]\n"                                                               \
+                     "vqrdmulh.s32 q1, q1, q2\n"                                                                \
+                     "vldrw.32 q2, [%[pk], #-208]\n"                                                            \
+                     "vmladava.s8 r4, q4, q0\n"                                                                 \
+                     SIGN("q1")                                                                                 \
+                     "vmladava.s8 r12, q6, q0\n"                                                                \
+                     "vldrb.8 q0, [%[pk], #48]\n"                                                               \
+                     "vqadd.s32 q1, q1, q3\n"                                                                   \
+                     "vmladava.s8 r6, q4, q0\n"                                                                 \
+                     SIGN("q7")                                                                                 \
+                     "vmladava.s8 lr, q6, q0\n"                                                                 \
+                     "vrshl.s32 q1, q1, q2\n"                                                                   \
+                     "vldrb.8 q0, [%[pk], #64]\n"                                                               \
+                     "vqadd.s32 q7, q7, q3\n"                                                                   \
+                     "vpst\n"                                                                                   \
+                     "vldrbt.8 q6, [%[px], #16]\n"                                                              \
+                     "vmladava.s8 r0, q5, q0\n"                                                                 \
+                     "vrshl.s32 q7, q7, q2\n"                                                                   \
+                     "vmladava.s8 r8, q6, q0\n"                                                                 \
+                     "vldrb.8 q0, [%[pk], #80]\n"                                                               \
+                     "vmladava.s8 r2, q5, q0\n"                                                                 \
+                     "vldrw.32 q3, [%[st], #112]\n"                                                             \
+                     "vadd.i32 q1, q1, q3\n"                                                                    \
+                     "vmladava.s8 r10, q6, q0\n"                                                                \
+                     "vldrw.32 q2, [%[st], #80]\n"                                                              \
+                     "vadd.i32 q7, q7, q3\n"                                                                    \
+                     "vldrb.8 q0, [%[pk], #96]\n"                                                               \
+                     "vmax.s32 q1, q1, q2\n"                                                                    \
+                     "vmladava.s8 r4, q5, q0\n"                                                                 \
+                     "vldrw.32 q3, [%[st], #96]\n"                                                              \
+                     "vmax.s32 q7, q7, q2\n"                                                                    \
+                     "vmladava.s8 r12, q6, q0\n"                                                                \
+                     "vldrb.8 q0, [%[pk], #112]\n"                                                              \
+                     "vmin.s32 q1, q1, q3\n"                                                                    \
+                     "vmladava.s8 lr, q6, q0\n"                                                                 \
+                     "vstrb.32 q1, [%[out0]], #4\n"                                                             \
+                     "vmin.s32 q7, q7, q3\n"                                                                    \
+                     "adds %[pk], %[pk], #128\n"                                                                \
+                     "vmladava.s8 r6, q5, q0\n"                                                                 \
+                     "vstrb.32 q7, [%[out1]], #4\n"                                                             \
+                     "stm %[st], {r0, r2, r4, r6, r8, r10, r12, lr}\n"                                          \
+                     "subs %[n], %[n], #1\n"                                                                    \
+                     "bne 1b\n"                                                                                 \
+                     "4:\n"                                                                                     \
+                     "vldrw.32 q1, [%[st]]\n"                                                                   \
+                     "vldrw.32 q7, [%[st], #16]\n"                                                              \
+                     LEFT(-176)                                                                                 \
+                     "vldrw.32 q2, [%[pk], #-176]\n"                                                            \
+                     "vqrdmulh.s32 q1, q1, q2\n"                                                                \
+                     "vqrdmulh.s32 q7, q7, q2\n"                                                                \
+                     "vldrw.32 q2, [%[pk], #-144]\n"                                                            \
+                     SIGN("q1")                                                                                 \
+                     "vqadd.s32 q1, q1, q3\n"                                                                   \
+                     SIGN("q7")                                                                                 \
+                     "vrshl.s32 q1, q1, q2\n"                                                                   \
+                     "vqadd.s32 q7, q7, q3\n"                                                                   \
+                     "vldrw.32 q3, [%[st], #112]\n"                                                             \
+                     "vrshl.s32 q7, q7, q2\n"                                                                   \
+                     "vadd.i32 q1, q1, q3\n"                                                                    \
+                     "vldrw.32 q2, [%[st], #80]\n"                                                              \
+                     "vadd.i32 q7, q7, q3\n"                                                                    \
+                     "vmax.s32 q1, q1, q2\n"                                                                    \
+                     "vldrw.32 q3, [%[st], #96]\n"                                                              \
+                     "vmax.s32 q7, q7, q2\n"                                                                    \
+                     "vmin.s32 q1, q1, q3\n"                                                                    \
+                     "vstrb.32 q1, [%[out0]], #4\n"                                                             \
+                     "vmin.s32 q7, q7, q3\n"                                                                    \
+                     "vstrb.32 q7, [%[out1]], #4\n"                                                             \
+                     "ldrd r0, r2, [%[st], #40]\n"                                                              \
+                     "mov %[out0], %[out1]\n"                                                                   \
+                     "add %[out1], %[out1], r0\n"                                                               \
+                     "add %[px], %[px], r2\n"                                                                   \
+                     "ldr r0, [%[st], #48]\n"                                                                   \
+                     "subs r0, r0, #1\n"                                                                        \
+                     "str r0, [%[st], #48]\n"                                                                   \
+                     "bne 3b\n"                                                                                 \
+                     "ldr r0, [%[st], #64]\n"                                                                   \
+                     "vmsr p0, r0\n"                                                                            \
+                     : [px] "+r"(px), [out0] "+l"(out0), [out1] "+l"(out1), [pk] "=&r"(pk), [n] "=&r"(n)        \
+                     : [st] "r"(st)                                                                             \
+                     : "r0", "r2", "r4", "r6", "r8", "r10", "r12", "lr", "q0", "q1", "q2", "q3", "q4", "q5", "q6", \
+                       "q7", "memory", "cc");                                                                   \
+}
+/* LEFT for q1 and q7 (FG_MVE_RESIDENT2_PIPE's accumulators). */
+#define FG_MVE_RESIDENT2_LEFT(quant) "vldrw.32 q2, [%[pk], #" #quant " + 16]\n" "vshl.s32 q1, q1, q2\n" \
+                                     "vshl.s32 q7, q7, q2\n"
+
 #define FG_MVE_PAST_BLOCK(bytes) "adds %[pk], %[pk], #" #bytes "\n"
 typedef void fg_mve_resident_loop(fg_mve_resident_state *st, const int8_t *px, int8_t *out0, int8_t *out1);
 /* The loops of one row size, by kind: 1 with the left shift, 2 every channel shifting right (a layer that shifts left
  * has a channel that does not shift right), else 0. */
 #define FG_MVE_RESIDENT_KINDS(NAME, LOAD, DOT, BEHIND, ADVANCE)                                                  \
-    FG_MVE_RESIDENT(NAME##_plain, LOAD, DOT, BEHIND, ADVANCE, "", FG_MVE_ROUND_DIVIDE)                           \
+    FG_MVE_RESIDENT(NAME##_plain, LOAD, DOT, BEHIND, ADVANCE, "", FG_MVE_ROUND2_DIVIDE)                           \
     FG_MVE_RESIDENT(NAME##_shifted, LOAD, DOT, BEHIND, ADVANCE, FG_MVE_RESIDENT_LEFT_SHIFT(BEHIND),              \
-                    FG_MVE_ROUND_DIVIDE)                                                                        \
-    FG_MVE_RESIDENT(NAME##_negative, LOAD, DOT, BEHIND, ADVANCE, "", FG_MVE_ROUND_NEGATIVE)                      \
+                    FG_MVE_ROUND2_DIVIDE)                                                                        \
+    FG_MVE_RESIDENT(NAME##_negative, LOAD, DOT, BEHIND, ADVANCE, "", FG_MVE_ROUND2_NEGATIVE)                      \
     static fg_mve_resident_loop *const NAME[3] = {NAME##_plain, NAME##_shifted, NAME##_negative};
-FG_MVE_RESIDENT_KINDS(fg_mve_resident1, FG_MVE_RESIDENT_LOAD1, FG_MVE_RESIDENT_DOT1, 0, FG_MVE_PAST_BLOCK(64))
-FG_MVE_RESIDENT_KINDS(fg_mve_resident2, FG_MVE_RESIDENT_LOAD2, FG_MVE_RESIDENT_DOT2, 0, FG_MVE_PAST_BLOCK(128))
+#define FG_MVE_NO_LEFT(quant) ""
+FG_MVE_RESIDENT1_PIPE(fg_mve_resident1_plain, FG_MVE_NO_LEFT, FG_MVE_SIGN_DIVIDE)
+FG_MVE_RESIDENT1_PIPE(fg_mve_resident1_shifted, FG_MVE_RESIDENT1_LEFT, FG_MVE_SIGN_DIVIDE)
+FG_MVE_RESIDENT1_PIPE(fg_mve_resident1_negative, FG_MVE_NO_LEFT, FG_MVE_SIGN_NEGATIVE)
+static fg_mve_resident_loop *const fg_mve_resident1[3] = {fg_mve_resident1_plain, fg_mve_resident1_shifted,
+                                                          fg_mve_resident1_negative};
+FG_MVE_RESIDENT2_PIPE(fg_mve_resident2_plain, FG_MVE_NO_LEFT, FG_MVE_SIGN_DIVIDE)
+FG_MVE_RESIDENT2_PIPE(fg_mve_resident2_shifted, FG_MVE_RESIDENT2_LEFT, FG_MVE_SIGN_DIVIDE)
+FG_MVE_RESIDENT2_PIPE(fg_mve_resident2_negative, FG_MVE_NO_LEFT, FG_MVE_SIGN_NEGATIVE)
+static fg_mve_resident_loop *const fg_mve_resident2[3] = {fg_mve_resident2_plain, fg_mve_resident2_shifted,
+                                                          fg_mve_resident2_negative};
 FG_MVE_RESIDENT_KINDS(fg_mve_half3, FG_MVE_HALF_LOAD3, FG_MVE_HALF_DOT3, 192, "")
 FG_MVE_RESIDENT_KINDS(fg_mve_half4, FG_MVE_HALF_LOAD4, FG_MVE_HALF_DOT4, 256, "")
 
@@ -179,13 +457,14 @@ void fg_mve_resident_pairs(const int8_t *input, int32_t pairs, int32_t in_c, int
     st.in_c = in_c;
     st.low = clamp->low;
     st.high = clamp->high;
+    st.offsets = vdupq_n_s32(clamp->offset);
     const int kind = shifts_left ? 1 : 2 * fg_mve_rights_negative(packed, out_c >> 2, fg_mve_block_words(in_c, 16));
     if (in_c > 48) {  /* row 1 read as it goes, from its start */
         fg_mve_half4[kind](&st, input + in_c, output, output + out_c);
     } else if (in_c > 32) {
         fg_mve_half3[kind](&st, input + in_c, output, output + out_c);
     } else if (in_c > 16) {
-        fg_mve_resident2[kind](&st, input, output, output + out_c);
+        fg_mve_resident2[kind](&st, input + in_c, output, output + out_c);  /* row 1 read as it goes */
     } else {
         fg_mve_resident1[kind](&st, input, output, output + out_c);
     }

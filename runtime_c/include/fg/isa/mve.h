@@ -49,6 +49,32 @@
     "vshr.s32 q3, " acc ", #31\n"              \
     "vqadd.s32 " acc ", " acc ", q3\n"         \
     "vrshl.s32 " acc ", " acc ", q2\n"
+/* FG_MVE_ROUND_DIVIDE and FG_MVE_ROUND_NEGATIVE of q0 and q1 interleaved (q3 their scratch, one after the other),
+ * so that each vector ALU instruction's operands are ready when it issues (llvm-mca's M55 model): LOAD_SHIFT puts
+ * the right shifts in q2 (as early as the kind allows), SCALAR is a slot for core instructions, MID (q0's offset,
+ * say: q3 is free there) comes before q1's last VRSHL, which still reads q2. */
+#define FG_MVE_ROUND2_DIVIDE(LOAD_SHIFT, SCALAR, MID) \
+    LOAD_SHIFT                                  \
+    "vand q3, q0, q2\n"                        \
+    "vshr.s32 q3, q3, #31\n"                   \
+    "vqadd.s32 q0, q0, q3\n"                   \
+    SCALAR                                      \
+    "vand q3, q1, q2\n"                        \
+    "vrshl.s32 q0, q0, q2\n"                   \
+    "vshr.s32 q3, q3, #31\n"                   \
+    "vqadd.s32 q1, q1, q3\n"                   \
+    MID                                         \
+    "vrshl.s32 q1, q1, q2\n"
+#define FG_MVE_ROUND2_NEGATIVE(LOAD_SHIFT, SCALAR, MID) \
+    "vshr.s32 q3, q0, #31\n"                   \
+    LOAD_SHIFT                                  \
+    "vqadd.s32 q0, q0, q3\n"                   \
+    SCALAR                                      \
+    "vshr.s32 q3, q1, #31\n"                   \
+    "vrshl.s32 q0, q0, q2\n"                   \
+    "vqadd.s32 q1, q1, q3\n"                   \
+    MID                                         \
+    "vrshl.s32 q1, q1, q2\n"
 #define FG_MVE_OFFSET_CLAMP2                    \
     "vadd.i32 q0, q0, %q[v]\n"                 \
     "vadd.i32 q1, q1, %q[v]\n"                 \
