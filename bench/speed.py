@@ -37,6 +37,7 @@ from firmware_gen.target.boards import Board, list_boards
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from published_cycles import (  # noqa: E402
     BEST,
+    OWN_CORE_TARGET,
     PUBLISHED_CORE,
     PUBLISHED_SRAM,
     SAME_KERNELS,
@@ -82,12 +83,15 @@ def read_anchors(path: Path) -> dict[tuple[str, str], int]:
     return anchors
 
 
-def _estimate(deployment, inputs: list, memory, core: str, data: bytes) -> tuple[float, int, bool]:
-    """(ESTIMATED cycles sampled per step, exact instructions, outputs equal to TFLM's) of one build."""
+def _estimate(deployment, inputs: list, memory, core: str, data: bytes,
+              also: str | None = None) -> tuple[float, int, bool, float | None]:
+    """(ESTIMATED cycles sampled per step, exact instructions, outputs equal to TFLM's, the same trace's estimate on
+    core `also`) of one build."""
     result = run(deployment, inputs, cycles=True)
     estimate = flash_profile(deployment.firmware, inputs, memory, core, counts=result.trace).estimate
+    other = flash_profile(deployment.firmware, inputs, memory, also, counts=result.trace).estimate if also else None
     exact = all(outputs_equal_oracle(data, inputs, result.outputs, len(deployment.graph.tensors)))
-    return estimate.cycles, result.instructions, exact
+    return estimate.cycles, result.instructions, exact, other.cycles if other else None
 
 
 def measure_cycles(data: bytes, path: Path, board: Board, inputs: list) -> dict:
@@ -99,17 +103,22 @@ def measure_cycles(data: bytes, path: Path, board: Board, inputs: list) -> dict:
     timed = published_board(board, core)
     memory = published_memory(board, core)
     deployment = prepare(data, str(path), timed)
-    cycles, instructions, exact = _estimate(deployment, inputs, memory, core, data)
-    anchor = anchor_estimate(board, path.stem, core, memory)
+    own_core = OWN_CORE_TARGET.get(board.name, (None,))[0]
+    cycles, instructions, exact, own_estimate = _estimate(deployment, inputs, memory, core, data, own_core)
+    anchors = anchor_estimate(board, path.stem, (core, own_core) if own_core else (core,), memory) or {}
+    anchor = anchors.get(core)
     row = {"timing_core": core, "memory": memory.description, "est_cycles": cycles,
            "cycles_build_instructions": instructions, "cycles_build_bit_exact": exact,
            "anchor_instructions": anchor[0] if anchor else None, "anchor_est_cycles": anchor[1] if anchor else None,
            "best_published": BEST[core].get(path.stem), "target_cycles": TARGET_CYCLES[core].get(path.stem),
            "same_kernels_published": SAME_KERNELS.get(core, {}).get(path.stem)}
+    if own_core:  # the same trace on the board's own core
+        row.update({"own_core": own_core, "own_core_est_cycles": own_estimate,
+                    "own_core_anchor_est_cycles": anchors[own_core][1] if own_core in anchors else None})
     if memory.data_waits:
         budget = max(0, PUBLISHED_SRAM[core] - deployment.firmware.ram_bytes)
         in_ram, placed = prepare_with_ram_weights(data, str(path), timed, budget, memory=memory, core=core)
-        cycles, instructions, exact = _estimate(in_ram, inputs, memory, core, data)
+        cycles, instructions, exact, _ = _estimate(in_ram, inputs, memory, core, data)
         row.update({"est_cycles_sram": cycles, "sram_build_instructions": instructions,
                     "sram_build_bit_exact": exact, "sram_tables": len(placed),
                     "sram_table_bytes": sum(w.bytes for w in placed), "sram_ram_bytes": in_ram.firmware.ram_bytes})
@@ -236,6 +245,14 @@ def main() -> int:
                 print(format_cycles_row(row))
         for core, memory in sorted({(r["timing_core"], r["memory"]) for r in rows if "memory" in r}):
             print(f"memory assumed for {core}: {memory}")
+        for row in rows:
+            if row.get("own_core_anchor_est_cycles"):
+                target = OWN_CORE_TARGET[row["board"]][1]
+                ratio = row["own_core_est_cycles"] / row["own_core_anchor_est_cycles"]
+                print(f"{row['own_core']} timing (the board's own core) {row['model']} on {row['board']}: ESTIMATED "
+                      f"{_millions(row['own_core_est_cycles'])} M against the anchor's "
+                      f"{_millions(row['own_core_anchor_est_cycles'])} M = {ratio:.3f}x (target <= {target:.2f}x: "
+                      f"{'met' if ratio <= target else 'NOT met'})")
         for row in rows:
             if "est_cycles_sram" in row:
                 sram = PUBLISHED_SRAM[row["timing_core"]]
