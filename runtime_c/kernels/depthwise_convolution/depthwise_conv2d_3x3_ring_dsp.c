@@ -262,7 +262,7 @@ static __attribute__((noinline)) void fg_dsp_dw_ring_rows(const uint32_t *x, con
  * (words 0, 1), channel h's and channel h + 2's multiplier, offset and shift (words 2 .. 7), the weight words of taps
  * (i, j) at word 8 + 3i + j. The first touch of each pixel in the first line adds the bias from r7 / r11 (the last
  * pixel's registers, which are its first touch's own), so no MOV copies them. The four pixels' eight outputs by 8
- * STRB back to back. Frame: the table (68 bytes), job, rows left, step, out, the end of the row's quads' outputs. */
+ * STRB back to back (register offsets: out, + step, + 2 step, + 3 step). */
 #define FG_DSP_DW_QH(pitch, i, k) "(" #i " * " pitch " + 8 * " #k ")"  /* line i is window row i, k along it */
 #define FG_DSP_DW_QV(pitch, i, k) "(" #k " * " pitch " + 8 * " #i ")"  /* line i is window column i, k down it */
 #define FG_DSP_DW_QWH(i, t) "(32 + 12 * " #i " + 4 * " #t ")"  /* tap (i, t) */
@@ -311,34 +311,31 @@ static __attribute__((noinline)) void fg_dsp_dw_ring_rows(const uint32_t *x, con
     "ldr r2, [sp, #20]\n\t" "ldr r3, [sp, #24]\n\t" "ldr r12, [sp, #28]\n\t"                               \
     OUT("r8") OUT("r9") OUT("r10") OUT("r11")                                                               \
     "ldr lr, [sp, #80]\n\t" "ldr r2, [sp, #76]\n\t"                                                        \
-    "add r3, lr, r2\n\t" "add r12, lr, r2, lsl #1\n\t" "add r1, r3, r2, lsl #1\n\t"                       \
-    "strb r4, [lr]\n\t" "strb r8, [lr, #2]\n\t" "strb r5, [r3]\n\t" "strb r9, [r3, #2]\n\t"              \
-    "strb r6, [r12]\n\t" "strb r10, [r12, #2]\n\t" "strb r7, [r1]\n\t" "strb r11, [r1, #2]\n\t"          \
-    "add lr, r1, r2\n\t" "str lr, [sp, #80]\n\t"
+    "add r3, r2, r2, lsl #1\n\t" "add r12, lr, #2\n\t"                                                       \
+    "strb r4, [lr]\n\t" "strb r5, [lr, r2]\n\t" "strb r6, [lr, r2, lsl #1]\n\t" "strb r7, [lr, r3]\n\t"   \
+    "strb r8, [r12]\n\t" "strb r9, [r12, r2]\n\t" "strb r10, [r12, r2, lsl #1]\n\t" "strb r11, [r12, r3]\n\t" \
+    "add lr, lr, r2, lsl #2\n\t" "str lr, [sp, #80]\n\t"
 /* job's rows (count a multiple of 4), each as quads (x advances `quad` bytes); the next row's outputs out_skip bytes
- * on, its windows skip bytes on. */
+ * on, its windows skip bytes on. The frame after the table: a row's outputs' span, rows left, step, out, the end of the
+ * row's outputs, skip, out_skip. */
 #define FG_DSP_DW_QUAD_ASM(TAPS, quad, OUT)                                                            \
     __asm__ volatile(                                                                                  \
-        "sub sp, sp, #88\n\t"                                                                          \
+        "sub sp, sp, #96\n\t"                                                                          \
         "ldm r1!, {r2, r4-r11}\n\t"                                                                    \
         "stm sp, {r2, r4-r11}\n\t"                                                                     \
         "ldm r1, {r2, r4-r10}\n\t"                                                                     \
         "add lr, sp, #36\n\t"                                                                          \
         "stm lr, {r2, r4-r10}\n\t"                                                                     \
-        "str %[job], [sp, #68]\n\t"                                                                    \
-        "ldr lr, [%[job], #8]\n\t"                                                                     \
-        "str lr, [sp, #72]\n\t"                                                                        \
-        "ldr lr, [%[job]]\n\t"                                                                         \
-        "str lr, [sp, #76]\n\t"                                                                        \
-        "str %[out], [sp, #80]\n"                                                                      \
-        "2:\n\t"                                                                                       \
-        "ldr r12, [sp, #68]\n\t"                                                                       \
-        "ldr lr, [r12, #4]\n\t"                                                                        \
-        "ldr r2, [sp, #76]\n\t"                                                                        \
-        "mul lr, lr, r2\n\t"                                                                           \
-        "ldr r2, [sp, #80]\n\t"                                                                        \
-        "add lr, r2, lr\n\t"                                                                           \
-        "str lr, [sp, #84]\n"                                                                          \
+        "ldm %[job], {r2, r4-r7}\n\t"                                                                  \
+        "mul r4, r4, r2\n\t"                                                                           \
+        "add lr, %[out], r4\n\t"                                                                       \
+        "str r4, [sp, #68]\n\t"                                                                        \
+        "str r5, [sp, #72]\n\t"                                                                        \
+        "str r2, [sp, #76]\n\t"                                                                        \
+        "str %[out], [sp, #80]\n\t"                                                                    \
+        "str lr, [sp, #84]\n\t"                                                                        \
+        "str r6, [sp, #88]\n\t"                                                                        \
+        "str r7, [sp, #92]\n"                                                                          \
         "1:\n\t"                                                                                       \
         "ldr r7, [sp]\n\t"                                                                             \
         "ldr r11, [sp, #4]\n\t"                                                                        \
@@ -348,17 +345,19 @@ static __attribute__((noinline)) void fg_dsp_dw_ring_rows(const uint32_t *x, con
         "add %[x], %[x], #" quad "\n\t"                                                                \
         "cmp lr, r2\n\t"                                                                               \
         "bne 1b\n\t"                                                                                   \
-        "ldr r12, [sp, #68]\n\t"                                                                       \
-        "ldr r2, [r12, #16]\n\t"                                                                       \
-        "ldr r12, [r12, #12]\n\t"                                                                      \
-        "add lr, lr, r2\n\t"                                                                           \
-        "add %[x], %[x], r12\n\t"                                                                      \
+        "ldr r1, [sp, #88]\n\t"                                                                        \
+        "ldr r12, [sp, #92]\n\t"                                                                       \
+        "ldr r3, [sp, #68]\n\t"                                                                        \
+        "ldr r5, [sp, #72]\n\t"                                                                        \
+        "add %[x], %[x], r1\n\t"                                                                       \
+        "add lr, lr, r12\n\t"                                                                          \
+        "add r3, lr, r3\n\t"                                                                           \
+        "subs r5, r5, #1\n\t"                                                                          \
         "str lr, [sp, #80]\n\t"                                                                        \
-        "ldr lr, [sp, #72]\n\t"                                                                        \
-        "subs lr, lr, #1\n\t"                                                                          \
-        "str lr, [sp, #72]\n\t"                                                                        \
-        "bne 2b\n\t"                                                                                   \
-        "add sp, sp, #88\n\t"                                                                          \
+        "str r3, [sp, #84]\n\t"                                                                        \
+        "str r5, [sp, #72]\n\t"                                                                        \
+        "bne 1b\n\t"                                                                                   \
+        "add sp, sp, #96\n\t"                                                                          \
         : [x] "+r"(rx), [q] "+r"(rq), [out] "+r"(ro), [job] "+r"(rj)                                   \
         :                                                                                              \
         : "r2", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "lr", "cc", "memory")
@@ -399,7 +398,7 @@ static __attribute__((noinline)) void fg_dsp_dw_quad_rows(const uint32_t *x, con
 
 /* job's rows of a group: the first four pixels of each row at a time by the quad kernel (both halves), the rest
  * (fewer than four) by fg_dsp_dw_ring_rows. w: the group's table, its halves the quad kernel's. */
-static void fg_dsp_dw_rows(const uint32_t *x, const uint32_t *w, int8_t *out, const fg_dsp_dw_pair_job *job,
+static __attribute__((noinline)) void fg_dsp_dw_split_rows(const uint32_t *x, const uint32_t *w, int8_t *out, const fg_dsp_dw_pair_job *job,
                            int relu, int stride, int small) {
     const int32_t count = job->ring.count, quads = count >> 2, rest = count & 3, step = job->ring.step;
     const int32_t advance = stride ? 8 * stride : FG_DSP_DW_SMALL_ROW;  /* bytes from one pixel's windows to the next */
@@ -414,6 +413,17 @@ static void fg_dsp_dw_rows(const uint32_t *x, const uint32_t *w, int8_t *out, co
         const fg_dsp_dw_pair_job tail = {{step, rest, job->ring.rows, job->ring.skip + done * advance},
                                          job->out_skip + done * step};
         fg_dsp_dw_ring_rows(x + done * advance / 4, w, out + done * step, &tail, relu, stride, small);
+    }
+}
+
+/* Rows of fewer than four pixels straight to the pair kernel. */
+static inline __attribute__((always_inline)) void fg_dsp_dw_rows(const uint32_t *x, const uint32_t *w, int8_t *out,
+                                                                 const fg_dsp_dw_pair_job *job, int relu,
+                                                                 int stride, int small) {
+    if (job->ring.count < 4) {
+        fg_dsp_dw_ring_rows(x, w, out, job, relu, stride, small);
+    } else {
+        fg_dsp_dw_split_rows(x, w, out, job, relu, stride, small);
     }
 }
 #undef FG_DSP_DW_QUAD_ROWS
