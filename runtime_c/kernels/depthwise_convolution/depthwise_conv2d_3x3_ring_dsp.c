@@ -460,37 +460,47 @@ static inline __attribute__((always_inline)) void fg_dsp_dw_rows(const uint32_t 
 #undef FG_DSP_DW_RING_ROW_TAPS
 #undef FG_DSP_DW_RING_TAP
 
-/* Two pixels' words at dst (and at copy: the same registers stored twice), src advanced past them. */
-#define FG_DSP_DW_EXTEND_PAIR(STORE_COPY)                 \
+/* Four pixels' words at dst (and at copy: the same registers stored twice), src advanced past them: 4 LDR back to
+ * back, 8 SXTB16, one STM of 8 words per row written. */
+#define FG_DSP_DW_EXTEND_QUAD(STORE_COPY)                 \
     "ldr r4, [%[src]]\n\t"                               \
     "ldr r6, [%[src], %[step]]\n\t"                      \
-    "add %[src], %[src], %[step], lsl #1\n\t"            \
+    "ldr r8, [%[src], %[step], lsl #1]\n\t"              \
+    "ldr r10, [%[src], %[step3]]\n\t"                    \
+    "add %[src], %[src], %[step], lsl #2\n\t"            \
     "sxtb16 r5, r4, ror #8\n\t"                          \
     "sxtb16 r4, r4\n\t"                                  \
     "sxtb16 r7, r6, ror #8\n\t"                          \
     "sxtb16 r6, r6\n\t"                                  \
-    "stm %[dst]!, {r4-r7}\n\t"                           \
+    "sxtb16 r9, r8, ror #8\n\t"                          \
+    "sxtb16 r8, r8\n\t"                                  \
+    "sxtb16 r11, r10, ror #8\n\t"                        \
+    "sxtb16 r10, r10\n\t"                                \
+    "stm %[dst]!, {r4-r11}\n\t"                          \
     STORE_COPY                                            \
-    "subs %[pairs], %[pairs], #1\n\t"                    \
+    "subs %[quads], %[quads], #1\n\t"                    \
     "bne 1b\n\t"
-#define FG_DSP_DW_EXTEND_COPY "stm %[copy]!, {r4-r7}\n\t"
+#define FG_DSP_DW_EXTEND_COPY "stm %[copy]!, {r4-r11}\n\t"
 
 /* Input row y's group (its first channel at src, in_c bytes from pixel to pixel) into a ring row's image columns,
- * and into copy's too unless it is NULL: per pair of pixels 2 LDR, 4 SXTB16, 1 or 2 STM. */
-static void fg_dsp_dw_ring_extend(const int8_t *src, int32_t step, int32_t n, uint32_t *dst, uint32_t *copy) {
-    int32_t pairs = n >> 1;
-    if (pairs && copy) {
-        __asm__ volatile("1:\n\t" FG_DSP_DW_EXTEND_PAIR(FG_DSP_DW_EXTEND_COPY)
-                         : [src] "+r"(src), [dst] "+r"(dst), [copy] "+r"(copy), [pairs] "+r"(pairs)
-                         : [step] "r"(step)
-                         : "r4", "r5", "r6", "r7", "cc", "memory");
-    } else if (pairs) {
-        __asm__ volatile("1:\n\t" FG_DSP_DW_EXTEND_PAIR("")
-                         : [src] "+r"(src), [dst] "+r"(dst), [pairs] "+r"(pairs)
-                         : [step] "r"(step)
-                         : "r4", "r5", "r6", "r7", "cc", "memory");
+ * and into copy's too unless it is NULL: four pixels at a time (FG_DSP_DW_EXTEND_QUAD), then the last n % 4 one by
+ * one. */
+static __attribute__((noinline)) void fg_dsp_dw_ring_extend(const int8_t *src, int32_t step, int32_t n, uint32_t *dst,
+                                                           uint32_t *copy) {
+    int32_t quads = n >> 2;
+    const int32_t step3 = 3 * step;
+    if (quads && copy) {
+        __asm__ volatile("1:\n\t" FG_DSP_DW_EXTEND_QUAD(FG_DSP_DW_EXTEND_COPY)
+                         : [src] "+r"(src), [dst] "+r"(dst), [copy] "+r"(copy), [quads] "+r"(quads)
+                         : [step] "r"(step), [step3] "r"(step3)
+                         : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "cc", "memory");
+    } else if (quads) {
+        __asm__ volatile("1:\n\t" FG_DSP_DW_EXTEND_QUAD("")
+                         : [src] "+r"(src), [dst] "+r"(dst), [quads] "+r"(quads)
+                         : [step] "r"(step), [step3] "r"(step3)
+                         : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "cc", "memory");
     }
-    if (n & 1) {
+    for (int32_t k = 0; k < (n & 3); ++k, src += step, dst += 2) {
         uint32_t v;
         memcpy(&v, src, sizeof v);
         dst[0] = __sxtb16(v);
@@ -498,11 +508,12 @@ static void fg_dsp_dw_ring_extend(const int8_t *src, int32_t step, int32_t n, ui
         if (copy) {
             copy[0] = dst[0];
             copy[1] = dst[1];
+            copy += 2;
         }
     }
 }
 #undef FG_DSP_DW_EXTEND_COPY
-#undef FG_DSP_DW_EXTEND_PAIR
+#undef FG_DSP_DW_EXTEND_QUAD
 
 /* A small image's rows of the group (its first channel at src, in_c bytes from pixel to pixel, the rows one after
  * the other) into the buffer's image columns at dst, FG_DSP_DW_SMALL_ROW bytes from row to row, in one pass: per
