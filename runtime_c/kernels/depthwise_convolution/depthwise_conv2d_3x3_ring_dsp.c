@@ -315,49 +315,71 @@ static __attribute__((noinline)) void fg_dsp_dw_ring_rows(const uint32_t *x, con
     "strb r4, [lr]\n\t" "strb r5, [lr, r2]\n\t" "strb r6, [lr, r2, lsl #1]\n\t" "strb r7, [lr, r3]\n\t"   \
     "strb r8, [r12]\n\t" "strb r9, [r12, r2]\n\t" "strb r10, [r12, r2, lsl #1]\n\t" "strb r11, [r12, r3]\n\t" \
     "add lr, lr, r2, lsl #2\n\t" "str lr, [sp, #80]\n\t"
-/* job's rows (count a multiple of 4), each as quads (x advances `quad` bytes); the next row's outputs out_skip bytes
- * on, its windows skip bytes on. The frame after the table: a row's outputs' span, rows left, step, out, the end of the
- * row's outputs, skip, out_skip. */
-#define FG_DSP_DW_QUAD_ASM(TAPS, quad, OUT)                                                            \
-    __asm__ volatile(                                                                                  \
-        "sub sp, sp, #96\n\t"                                                                          \
-        "ldm r1!, {r2, r4-r11}\n\t"                                                                    \
-        "stm sp, {r2, r4-r11}\n\t"                                                                     \
-        "ldm r1, {r2, r4-r10}\n\t"                                                                     \
-        "add lr, sp, #36\n\t"                                                                          \
-        "stm lr, {r2, r4-r10}\n\t"                                                                     \
-        "ldm %[job], {r2, r4-r7}\n\t"                                                                  \
-        "mul r4, r4, r2\n\t"                                                                           \
-        "add lr, %[out], r4\n\t"                                                                       \
-        "str r4, [sp, #68]\n\t"                                                                        \
-        "str r5, [sp, #72]\n\t"                                                                        \
-        "str r2, [sp, #76]\n\t"                                                                        \
-        "str %[out], [sp, #80]\n\t"                                                                    \
-        "str lr, [sp, #84]\n\t"                                                                        \
-        "str r6, [sp, #88]\n\t"                                                                        \
-        "str r7, [sp, #92]\n"                                                                          \
-        "1:\n\t"                                                                                       \
-        "ldr r7, [sp]\n\t"                                                                             \
-        "ldr r11, [sp, #4]\n\t"                                                                        \
-        TAPS                                                                                           \
-        FG_DSP_DW_QOUT(OUT)                                                                            \
-        "ldr r2, [sp, #84]\n\t"                                                                        \
-        "add %[x], %[x], #" quad "\n\t"                                                                \
-        "cmp lr, r2\n\t"                                                                               \
-        "bne 1b\n\t"                                                                                   \
-        "ldr r1, [sp, #88]\n\t"                                                                        \
-        "ldr r12, [sp, #92]\n\t"                                                                       \
-        "ldr r3, [sp, #68]\n\t"                                                                        \
-        "ldr r5, [sp, #72]\n\t"                                                                        \
-        "add %[x], %[x], r1\n\t"                                                                       \
-        "add lr, lr, r12\n\t"                                                                          \
-        "add r3, lr, r3\n\t"                                                                           \
-        "subs r5, r5, #1\n\t"                                                                          \
-        "str lr, [sp, #80]\n\t"                                                                        \
-        "str r3, [sp, #84]\n\t"                                                                        \
-        "str r5, [sp, #72]\n\t"                                                                        \
-        "bne 1b\n\t"                                                                                   \
-        "add sp, sp, #96\n\t"                                                                          \
+/* job's rows (count a multiple of 4), each as quads (x advances `quad` bytes), for each half of the group in turn (its
+ * table copied into the frame, x and out one word and one byte on for the second); the next row's outputs out_skip
+ * bytes on, its windows skip bytes on. The frame after the table: a row's outputs' span, rows left, step, out, the end
+ * of the row's outputs, skip, out_skip, job's rows, the half's x and out, halves left, the next half's table. */
+#define FG_DSP_DW_QUAD_ASM(TAPS, quad, OUT)                                                          \
+    __asm__ volatile(                                                                                \
+        "sub sp, sp, #120\n\t"                                                                      \
+        "ldm %[job], {r2, r4-r7}\n\t"                                                               \
+        "mul r4, r4, r2\n\t"                                                                        \
+        "str r4, [sp, #68]\n\t"                                                                     \
+        "str r2, [sp, #76]\n\t"                                                                     \
+        "str r6, [sp, #88]\n\t"                                                                     \
+        "str r7, [sp, #92]\n\t"                                                                     \
+        "str r5, [sp, #96]\n\t"                                                                     \
+        "str %[x], [sp, #100]\n\t"                                                                  \
+        "str %[out], [sp, #104]\n\t"                                                                \
+        "movs r2, #2\n\t"                                                                           \
+        "str r2, [sp, #108]\n"                                                                      \
+        "3:\n\t"                                                                                    \
+        "ldm r1!, {r2, r4-r11}\n\t"                                                                 \
+        "stm sp, {r2, r4-r11}\n\t"                                                                  \
+        "ldm r1!, {r2, r4-r10}\n\t"                                                                 \
+        "add lr, sp, #36\n\t"                                                                       \
+        "stm lr, {r2, r4-r10}\n\t"                                                                  \
+        "str r1, [sp, #112]\n\t"                                                                    \
+        "ldr r3, [sp, #104]\n\t"                                                                    \
+        "ldr r5, [sp, #96]\n\t"                                                                     \
+        "ldr r4, [sp, #68]\n\t"                                                                     \
+        "str r3, [sp, #80]\n\t"                                                                     \
+        "str r5, [sp, #72]\n\t"                                                                     \
+        "add lr, r3, r4\n\t"                                                                        \
+        "str lr, [sp, #84]\n"                                                                       \
+        "1:\n\t"                                                                                    \
+        "ldr r7, [sp]\n\t"                                                                          \
+        "ldr r11, [sp, #4]\n\t"                                                                     \
+        TAPS                                                                                         \
+        FG_DSP_DW_QOUT(OUT)                                                                          \
+        "ldr r2, [sp, #84]\n\t"                                                                     \
+        "add %[x], %[x], #" quad "\n\t"                                                             \
+        "cmp lr, r2\n\t"                                                                            \
+        "bne 1b\n\t"                                                                                \
+        "ldr r1, [sp, #88]\n\t"                                                                     \
+        "ldr r12, [sp, #92]\n\t"                                                                    \
+        "ldr r3, [sp, #68]\n\t"                                                                     \
+        "ldr r5, [sp, #72]\n\t"                                                                     \
+        "add %[x], %[x], r1\n\t"                                                                    \
+        "add lr, lr, r12\n\t"                                                                       \
+        "add r3, lr, r3\n\t"                                                                        \
+        "subs r5, r5, #1\n\t"                                                                       \
+        "str lr, [sp, #80]\n\t"                                                                     \
+        "str r3, [sp, #84]\n\t"                                                                     \
+        "str r5, [sp, #72]\n\t"                                                                     \
+        "bne 1b\n\t"                                                                                \
+        "ldr r2, [sp, #108]\n\t"                                                                    \
+        "ldr %[x], [sp, #100]\n\t"                                                                  \
+        "ldr r3, [sp, #104]\n\t"                                                                    \
+        "ldr r1, [sp, #112]\n\t"                                                                    \
+        "subs r2, r2, #1\n\t"                                                                       \
+        "add %[x], %[x], #4\n\t"                                                                    \
+        "add r3, r3, #1\n\t"                                                                        \
+        "str r2, [sp, #108]\n\t"                                                                    \
+        "str %[x], [sp, #100]\n\t"                                                                  \
+        "str r3, [sp, #104]\n\t"                                                                    \
+        "bne 3b\n\t"                                                                                \
+        "add sp, sp, #120\n\t"                                                                      \
         : [x] "+r"(rx), [q] "+r"(rq), [out] "+r"(ro), [job] "+r"(rj)                                   \
         :                                                                                              \
         : "r2", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "lr", "cc", "memory")
@@ -369,7 +391,7 @@ static __attribute__((noinline)) void fg_dsp_dw_ring_rows(const uint32_t *x, con
         FG_DSP_DW_QUAD_ASM(FG_DSP_DW_QTAPS(FG_DSP_DW_QLINE2, FG_DSP_DW_QH, FG_DSP_DW_QWH, pitch), "64", OUT);    \
     }
 
-/* The quad kernel over job's rows of half h of a group: x and out at the half's first word and channel, q its table.
+/* The quad kernel over job's rows of a group, both halves: x and out at its first word and channel, q its table.
  * stride: stride_w, 1 or 2, or 0 for a small image's column of stride 1 (job's one row: its pixels down the
  * column). */
 static __attribute__((noinline)) void fg_dsp_dw_quad_rows(const uint32_t *x, const uint32_t *q, int8_t *out,
@@ -406,7 +428,6 @@ static __attribute__((noinline)) void fg_dsp_dw_split_rows(const uint32_t *x, co
         const fg_dsp_dw_pair_job quad = {{step, 4 * quads, job->ring.rows, job->ring.skip + rest * advance},
                                          job->out_skip + rest * step};
         fg_dsp_dw_quad_rows(x, w, out, &quad, relu, stride, small);
-        fg_dsp_dw_quad_rows(x + 1, w + FG_DSP_DW_QUAD_WORDS, out + 1, &quad, relu, stride, small);
     }
     if (rest) {
         const int32_t done = 4 * quads;
