@@ -173,8 +173,9 @@ def _average_pool(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | 
 
 
 RING_DEPTHWISE = Variant("fg_depthwise_conv2d_3x3_ring_dsp", "fg_depthwise_conv2d_3x3_s8", REQUIRES, _ring_depthwise,
-                         "4 channels at a time over the image, rows sign-extended once into a ring, 9 taps of LDRD + "
-                         "SMLABB/SMLATT on doubled int16 weight pairs, SMMULR output stage",
+                         "4 channels at a time over the image, rows sign-extended once into a ring; 4 pixels x 2 "
+                         "channels per pass (the weights in the stack frame), the rest in pairs of pixels; SMLABB/"
+                         "SMLATT on doubled int16 weight pairs, SMMULR output stage",
                          overlap_granule=whole_input_pixels)
 RING_CONV = Variant("fg_conv2d_3x3_ring_dsp", "fg_conv2d_folded_s8", REQUIRES, _ring_conv,
                     "3x3 of 1 or 3 input channels: input rows sign-extended once, 4 output channels per pass, one LDM "

@@ -222,9 +222,11 @@ typedef struct {
         FG_DSP_DW_PAIR_ASM(pitch, FG_DSP_DW_PAIR2_TAPS(pitch), "32", "16", PAIR_OUT, OUT); \
     }
 
-/* Output rows of one group, two pixels per pass (FG_DSP_DW_PAIR_ASM): per window row 7 (stride 1) or 8 (stride 2)
- * LDRD for 24 SMLAxy, each channel's constants loaded once for both pixels; an odd row's last pixel alone, 9 x (2 LDRD
- * + 4 SMLAxy), the biases by one LDM, and per output an LDM of its constants and 4 (relu) or 6 more.
+/* Output rows of one group, two pixels per pass (FG_DSP_DW_PAIR_ASM): per window row 4 (stride 1) or 5 (stride 2)
+ * LDRD of inputs and 3 LDR pairs of weights for 24 SMLAxy, each channel's constants loaded once for both pixels; an odd
+ * row's last pixel alone, 9 x (LDRD + 2 LDR + 4 SMLAxy), the biases by two LDRD, and per output 3 LDR of its constants
+ * and 4 (relu) or 6 more. Rows of four pixels or more run their first multiple of four on the quad kernel
+ * (fg_dsp_dw_rows), this the rest.
  * x: the first window's top left, its rows a ring row apart (small: FG_DSP_DW_SMALL_ROW bytes apart); stride:
  * stride_w, 1 or 2, or 0 for a small image's column of stride 1 (job's one row: its pixels down the column, paired
  * by FG_DSP_DW_VPAIR_TAPS). */
