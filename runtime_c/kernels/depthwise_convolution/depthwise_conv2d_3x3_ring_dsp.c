@@ -305,18 +305,18 @@ static __attribute__((noinline)) void fg_dsp_dw_ring_rows(const uint32_t *x, con
 #define FG_DSP_DW_QTAPS(LINE, XO, WO, pitch)                                                  \
     LINE(XO, WO, pitch, 0, FG_DSP_DW_QF) LINE(XO, WO, pitch, 1, FG_DSP_DW_QM)                \
     LINE(XO, WO, pitch, 2, FG_DSP_DW_QM)
-/* The eight outputs (OUT: FG_DSP_DW_PAIR_OUT or its RELU form, on r2, r3, r12), stored at out + p * step (+ 2), and
- * out moved on four pixels. */
+/* The eight outputs (OUT: FG_DSP_DW_PAIR_OUT or its RELU form, on r2, r3, r12), stored at out + p * step (+ 2) (lr:
+ * out, r1: step), the first three of channel h while channel h + 2's constants load; r2: out moved on four pixels. */
 #define FG_DSP_DW_QOUT(OUT)                                                                                 \
     "ldr r2, [sp, #8]\n\t" "ldr r3, [sp, #12]\n\t" "ldr r12, [sp, #16]\n\t"                                \
+    "ldr lr, [sp, #80]\n\t" "ldr r1, [sp, #76]\n\t"                                                        \
     OUT("r4") OUT("r5") OUT("r6") OUT("r7")                                                                 \
     "ldr r2, [sp, #20]\n\t" "ldr r3, [sp, #24]\n\t" "ldr r12, [sp, #28]\n\t"                               \
+    "strb r4, [lr]\n\t" "strb r5, [lr, r1]\n\t" "strb r6, [lr, r1, lsl #1]\n\t"                            \
     OUT("r8") OUT("r9") OUT("r10") OUT("r11")                                                               \
-    "ldr lr, [sp, #80]\n\t" "ldr r2, [sp, #76]\n\t"                                                        \
-    "add r3, r2, r2, lsl #1\n\t" "add r12, lr, #2\n\t"                                                       \
-    "strb r4, [lr]\n\t" "strb r5, [lr, r2]\n\t" "strb r6, [lr, r2, lsl #1]\n\t" "strb r7, [lr, r3]\n\t"   \
-    "strb r8, [r12]\n\t" "strb r9, [r12, r2]\n\t" "strb r10, [r12, r2, lsl #1]\n\t" "strb r11, [r12, r3]\n\t" \
-    "add lr, lr, r2, lsl #2\n\t" "str lr, [sp, #80]\n\t"
+    "add r3, r1, r1, lsl #1\n\t" "add r12, lr, #2\n\t" "add r2, lr, r1, lsl #2\n\t"                         \
+    "strb r7, [lr, r3]\n\t" "strb r8, [r12]\n\t" "strb r9, [r12, r1]\n\t"                                  \
+    "strb r10, [r12, r1, lsl #1]\n\t" "strb r11, [r12, r3]\n\t" "str r2, [sp, #80]\n\t"
 /* job's rows (count a multiple of 4), each as quads (x advances `quad` bytes), for each half of the group in turn (its
  * table copied into the frame, x and out one word and one byte on for the second); the next row's outputs out_skip
  * bytes on, its windows skip bytes on. The frame after the table: a row's outputs' span, rows left, step, out, the end
@@ -354,16 +354,16 @@ static __attribute__((noinline)) void fg_dsp_dw_ring_rows(const uint32_t *x, con
         "ldr r11, [sp, #4]\n\t"                                                                     \
         TAPS                                                                                         \
         FG_DSP_DW_QOUT(OUT)                                                                          \
-        "ldr r2, [sp, #84]\n\t"                                                                     \
+        "ldr r1, [sp, #84]\n\t"                                                                     \
         "add %[x], %[x], #" quad "\n\t"                                                             \
-        "cmp lr, r2\n\t"                                                                            \
+        "cmp r2, r1\n\t"                                                                            \
         "bne 1b\n\t"                                                                                \
         "ldr r1, [sp, #88]\n\t"                                                                     \
         "ldr r12, [sp, #92]\n\t"                                                                    \
         "ldr r3, [sp, #68]\n\t"                                                                     \
         "ldr r5, [sp, #72]\n\t"                                                                     \
         "add %[x], %[x], r1\n\t"                                                                    \
-        "add lr, lr, r12\n\t"                                                                       \
+        "add lr, r2, r12\n\t"                                                                       \
         "add r3, lr, r3\n\t"                                                                        \
         "subs r5, r5, #1\n\t"                                                                       \
         "str lr, [sp, #80]\n\t"                                                                     \
