@@ -138,26 +138,30 @@ typedef struct {
     "ssat " acc ", #8, " acc "\n\t"
 
 /* job's rows, each as pairs of pixels (PAIR_TAPS, the biases by two LDRD and four MOV; x advances `pair` bytes),
- * then an odd count's last pixel (TAPS, OUT; `one` bytes); the next row's outputs out_skip bytes on. The frame: job,
- * rows left, step, out, the end of the row's pairs' outputs. */
+ * then an odd count's last pixel (TAPS, OUT; `one` bytes); the next row's outputs out_skip bytes on. The frame: (a
+ * word unused), rows left, step, out, the end of the row's pairs' outputs, their span, skip, out_skip, the odd pixel
+ * (0 or 1), all read from job once. */
 #define FG_DSP_DW_PAIR_ASM(pitch, PAIR_TAPS, pair, one, PAIR_OUT, OUT)                                                \
     __asm__ volatile(                                                                                                 \
-        "sub sp, sp, #24\n\t"                                                                                         \
-        "str %[job], [sp]\n\t"                                                                                        \
-        "ldr lr, [%[job], #8]\n\t"                                                                                    \
-        "str lr, [sp, #4]\n\t"                                                                                        \
-        "ldr lr, [%[job]]\n\t"                                                                                        \
-        "str lr, [sp, #8]\n\t"                                                                                        \
-        "str %[out], [sp, #12]\n"                                                                                     \
+        "sub sp, sp, #40\n\t"                                                                                         \
+        "ldm %[job], {r2, r4-r7}\n\t"                                                                                 \
+        "asrs r8, r4, #1\n\t"                                                                                         \
+        "and r9, r4, #1\n\t"                                                                                          \
+        "mul r8, r8, r2\n\t"                                                                                          \
+        "lsl r8, r8, #1\n\t"                                                                                          \
+        "str r5, [sp, #4]\n\t"                                                                                        \
+        "str r2, [sp, #8]\n\t"                                                                                        \
+        "str %[out], [sp, #12]\n\t"                                                                                   \
+        "str r8, [sp, #20]\n\t"                                                                                       \
+        "str r6, [sp, #24]\n\t"                                                                                       \
+        "str r7, [sp, #28]\n\t"                                                                                       \
+        "str r9, [sp, #32]\n"                                                                                         \
         "2:\n\t"                                                                                                      \
-        "ldr r12, [sp]\n\t"                                                                                           \
-        "ldr lr, [r12, #4]\n\t"                                                                                       \
-        "asrs lr, lr, #1\n\t"                                                                                         \
+        "ldr r2, [sp, #20]\n\t"                                                                                       \
+        "ldr lr, [sp, #12]\n\t"                                                                                       \
+        "cmp r2, #0\n\t"                                                                                              \
         "beq 4f\n\t"                                                                                                  \
-        "ldr r2, [sp, #8]\n\t"                                                                                        \
-        "mul lr, lr, r2\n\t"                                                                                          \
-        "ldr r2, [sp, #12]\n\t"                                                                                       \
-        "add lr, r2, lr, lsl #1\n\t"                                                                                  \
+        "add lr, lr, r2\n\t"                                                                                          \
         "str lr, [sp, #16]\n"                                                                                         \
         "1:\n\t"                                                                                                      \
         "ldrd r4, r6, [%[w]]\n\t"                                                                                     \
@@ -183,9 +187,8 @@ typedef struct {
         "cmp lr, r2\n\t"                                                                                              \
         "bne 1b\n"                                                                                                    \
         "4:\n\t"                                                                                                      \
-        "ldr r12, [sp]\n\t"                                                                                           \
-        "ldr lr, [r12, #4]\n\t"                                                                                       \
-        "tst lr, #1\n\t"                                                                                              \
+        "ldr r2, [sp, #32]\n\t"                                                                                       \
+        "cmp r2, #0\n\t"                                                                                              \
         "beq 5f\n\t"                                                                                                  \
         "ldr %[out], [sp, #12]\n\t"                                                                                   \
         "ldrd r4, r6, [%[w]]\n\t"                                                                                     \
@@ -197,20 +200,18 @@ typedef struct {
         "add %[out], %[out], r2\n\t"                                                                                  \
         "str %[out], [sp, #12]\n"                                                                                     \
         "5:\n\t"                                                                                                      \
-        "ldr r12, [sp]\n\t"                                                                                           \
-        "ldr r2, [r12, #16]\n\t"                                                                                      \
-        "ldr r12, [r12, #12]\n\t"                                                                                     \
+        "ldr r2, [sp, #24]\n\t"                                                                                       \
+        "ldr r12, [sp, #28]\n\t"                                                                                      \
         "ldr lr, [sp, #12]\n\t"                                                                                       \
-        "add %[x], %[x], r12\n\t"                                                                                     \
-        "add lr, lr, r2\n\t"                                                                                          \
+        "ldr r4, [sp, #4]\n\t"                                                                                        \
+        "add %[x], %[x], r2\n\t"                                                                                      \
+        "add lr, lr, r12\n\t"                                                                                         \
+        "subs r4, r4, #1\n\t"                                                                                         \
         "str lr, [sp, #12]\n\t"                                                                                       \
-        "ldr lr, [sp, #4]\n\t"                                                                                        \
-        "subs lr, lr, #1\n\t"                                                                                         \
-        "str lr, [sp, #4]\n\t"                                                                                        \
+        "str r4, [sp, #4]\n\t"                                                                                        \
         "bne 2b\n\t"                                                                                                  \
         "ldr %[out], [sp, #12]\n\t"                                                                                   \
-        "ldr %[job], [sp]\n\t"                                                                                        \
-        "add sp, sp, #24\n\t"                                                                                         \
+        "add sp, sp, #40\n\t"                                                                                         \
         : [x] "+r"(rx), [out] "+r"(ro), [job] "+r"(rj)                                                                \
         : [w] "r"(rw)                                                                                                 \
         : "r2", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "lr", "cc", "memory")
