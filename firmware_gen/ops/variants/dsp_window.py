@@ -56,8 +56,8 @@ def ring_fits(p: dict) -> bool:
 
 
 def _ring_depthwise(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
-    """fg_depthwise_conv2d_3x3_ring_dsp's table: per group of four channels the four doubled biases, each channel's
-    multiplier, offset and shift, its 18 weight words (depthwise_words, doubled): 34 words."""
+    """fg_depthwise_conv2d_3x3_ring_dsp's table: per group of four channels its two halves' biases, multipliers,
+    offsets, shifts and doubled weight pairs (ring_groups): 34 words."""
     p = call.params
     if not ring_fits(p):
         return None
@@ -75,11 +75,16 @@ def ring_group_constants(constants: np.ndarray) -> np.ndarray:
 
 
 def ring_groups(taps: np.ndarray, constants: np.ndarray) -> np.ndarray:
-    """The ring kernels' table (fg/isa/dsp_ring.h) for [channels, taps] weights (channels a multiple of 4, every one
-    narrow) and their doubled_constants: per group of four channels the four doubled biases, each channel's
-    multiplier, offset and shift, then its weight words (depthwise_words, doubled)."""
-    words = depthwise_words(taps.astype(np.int16) * 2).reshape(len(taps) // 4, -1)
-    return np.concatenate([ring_group_constants(constants), words], axis=1).ravel()
+    """fg_depthwise_conv2d_3x3_ring_dsp's table for [channels, 9] weights (channels a multiple of 4, every one narrow)
+    and their doubled_constants: per group of four channels c .. c + 3 two halves of 17 words, half h for channels
+    c + h and c + h + 2 (the word of a ring pixel that holds them): their two doubled biases, each one's multiplier,
+    offset and shift, then per tap the doubled weight pair (depthwise_words' word of that half). The quad kernel
+    copies one half whole (its weights need no pointer), the pair kernel reads both."""
+    groups = ring_group_constants(constants)  # [group, 16]
+    words = depthwise_words(taps.astype(np.int16) * 2).reshape(len(taps) // 4, 9, 2)  # [group, tap, half]
+    halves = [np.concatenate([groups[:, [h, 2 + h]], groups[:, 4 + 3 * h:7 + 3 * h],
+                              groups[:, 10 + 3 * h:13 + 3 * h], words[:, :, h]], axis=1) for h in (0, 1)]
+    return np.concatenate(halves, axis=1).ravel()
 
 
 def _ring_conv_call(graph: Graph, op: Operator, call: KernelCall, filters: np.ndarray, variant: Variant
@@ -168,8 +173,9 @@ def _average_pool(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | 
 
 
 RING_DEPTHWISE = Variant("fg_depthwise_conv2d_3x3_ring_dsp", "fg_depthwise_conv2d_3x3_s8", REQUIRES, _ring_depthwise,
-                         "4 channels at a time over the image, rows sign-extended once into a ring, 9 taps of LDRD + "
-                         "SMLABB/SMLATT on doubled int16 weight pairs, SMMULR output stage",
+                         "4 channels at a time over the image, rows sign-extended once into a ring; 4 pixels x 2 "
+                         "channels per pass (the weights in the stack frame), the rest in pairs of pixels; SMLABB/"
+                         "SMLATT on doubled int16 weight pairs, SMMULR output stage",
                          overlap_granule=whole_input_pixels)
 RING_CONV = Variant("fg_conv2d_3x3_ring_dsp", "fg_conv2d_folded_s8", REQUIRES, _ring_conv,
                     "3x3 of 1 or 3 input channels: input rows sign-extended once, 4 output channels per pass, one LDM "

@@ -11,12 +11,19 @@
 /* Four channels at a time (a group), the whole image: the input rows a window needs are sign-extended once into a
  * ring of rows on the stack, each pixel's four channels as the two words SXTB16 gives, (c, c + 2) and (c + 1, c + 3).
  * The padding holds the input zero point, so every window reads the ring the same way: its nine taps and the
- * group's 18 weight words sit at offsets known to the assembler (LDRD with an immediate offset), and no tap is
+ * group's 18 weight words sit at offsets known to the assembler (loads with an immediate offset), and no tap is
  * extended again. The ring has five rows: input row y goes to slot (y + pad_top) % 3 and, for slots 0 and 1, again
  * to slot + 3, so that a window's three rows are consecutive. A small image is extended whole instead, and all its
  * output rows run in one call. */
 
-#define FG_DSP_DW_RING_GROUP_WORDS 34  /* fg/isa/dsp_ring.h's group: 16 words, then 18 weight words */
+/* A group's table (ops/variants/dsp_window.py's ring_groups), in halves: half h (channels h and h + 2, the word of each
+ * ring pixel at byte 4h) at word FG_DSP_DW_QUAD_WORDS * h: the two channels' doubled biases (words 0, 1), channel h's
+ * and channel h + 2's multiplier, offset and shift (words 2 .. 7), then tap t's doubled weight pair (w_t[h],
+ * w_t[h + 2]) at word 8 + t (t = 3i + j). The quad kernel copies one half whole; the pair kernel reads both. */
+#define FG_DSP_DW_QUAD_WORDS 17
+#define FG_DSP_DW_RING_GROUP_WORDS (2 * FG_DSP_DW_QUAD_WORDS)
+/* Byte offset of channel j's multiplier (then offset, shift) in the group's table. */
+#define FG_DSP_DW_CONSTANTS(j) "(68 * (" #j " & 1) + 8 + 12 * (" #j " >> 1))"
 #define FG_DSP_DW_RING_ROW (8 * FG_DSP_DW_RING_COLUMNS)  /* bytes of a ring row */
 #define FG_DSP_DW_RING_ROW_S FG_DSP_RING_XSTR(FG_DSP_DW_RING_ROW)
 /* A small image (at most FG_DSP_DW_SMALL_COLUMNS padded columns and FG_DSP_DW_SMALL_ROWS padded rows) is extended
@@ -30,7 +37,8 @@
 /* Tap (i, j) of a window whose rows are `pitch` bytes apart. */
 #define FG_DSP_DW_RING_TAP(pitch, i, j)                                                  \
     "ldrd r8, r9, [%[x], #(" #i " * " pitch " + 8 * " #j ")]\n\t"                       \
-    "ldrd r10, r11, [%[w], #(64 + 8 * (3 * " #i " + " #j "))]\n\t"                     \
+    "ldr r10, [%[w], #(32 + 4 * (3 * " #i " + " #j "))]\n\t"                          \
+    "ldr r11, [%[w], #(100 + 4 * (3 * " #i " + " #j "))]\n\t"                         \
     "smlabb r4, r8, r10, r4\n\t"                                                       \
     "smlatt r6, r8, r10, r6\n\t"                                                       \
     "smlabb r5, r9, r11, r5\n\t"                                                       \
@@ -56,7 +64,9 @@ typedef struct {
 #define FG_DSP_DW_PAIR_FIRST FG_DSP_DW_PAIR_SMLA("r4", "r5", "r6", "r7")
 #define FG_DSP_DW_PAIR_SECOND FG_DSP_DW_PAIR_SMLA("r8", "r9", "r10", "r11")
 #define FG_DSP_DW_PAIR_COLUMN(pitch, i, j) "ldrd r2, r3, [%[x], #(" #i " * " pitch " + 8 * " #j ")]\n\t"
-#define FG_DSP_DW_PAIR_WEIGHT(i, j) "ldrd r12, lr, [%[w], #(64 + 8 * (3 * " #i " + " #j "))]\n\t"
+#define FG_DSP_DW_PAIR_WEIGHT(i, j)                                  \
+    "ldr r12, [%[w], #(32 + 4 * (3 * " #i " + " #j "))]\n\t"          \
+    "ldr lr, [%[w], #(100 + 4 * (3 * " #i " + " #j "))]\n\t"
 #define FG_DSP_DW_PAIR_ROW_TAPS(pitch, i)                                                                  \
     FG_DSP_DW_PAIR_COLUMN(pitch, i, 0) FG_DSP_DW_PAIR_WEIGHT(i, 0) FG_DSP_DW_PAIR_FIRST                   \
     FG_DSP_DW_PAIR_COLUMN(pitch, i, 1) FG_DSP_DW_PAIR_SECOND FG_DSP_DW_PAIR_WEIGHT(i, 1) FG_DSP_DW_PAIR_FIRST \
@@ -89,11 +99,31 @@ typedef struct {
 /* Channel j's two outputs a (stored at lr + j) and b (kept for the second pixel's stores): its multiplier, offset and
  * shift by three LDR that pipeline behind the previous channel's STRB, then OUT of both. */
 #define FG_DSP_DW_PAIR_CHANNEL(OUT, a, b, j)                  \
-    "ldr r2, [%[w], #(16 + 12 * " #j ")]\n\t"                \
-    "ldr r3, [%[w], #(20 + 12 * " #j ")]\n\t"                \
-    "ldr r12, [%[w], #(24 + 12 * " #j ")]\n\t"               \
+    "ldr r2, [%[w], #" FG_DSP_DW_CONSTANTS(j) "]\n\t"        \
+    "ldr r3, [%[w], #(4 + " FG_DSP_DW_CONSTANTS(j) ")]\n\t"  \
+    "ldr r12, [%[w], #(8 + " FG_DSP_DW_CONSTANTS(j) ")]\n\t" \
     OUT(a) OUT(b)                                            \
     "strb " a ", [lr, #" #j "]\n\t"
+/* Channel j's one output (the last pixel of an odd row): FG_DSP_RING_OUT's and FG_DSP_RING_OUT_RELU's (fg/isa/dsp_ring.h)
+ * arithmetic, its constants by three LDR at the halves' layout's offsets instead of an LDM of the shared one. */
+#define FG_DSP_DW_ONE_LOAD(j)                                  \
+    "ldr r8, [%[w], #" FG_DSP_DW_CONSTANTS(j) "]\n\t"          \
+    "ldr r9, [%[w], #(4 + " FG_DSP_DW_CONSTANTS(j) ")]\n\t"    \
+    "ldr r10, [%[w], #(8 + " FG_DSP_DW_CONSTANTS(j) ")]\n\t"
+#define FG_DSP_DW_ONE_OUT(acc, j)                              \
+    FG_DSP_DW_ONE_LOAD(j)                                      \
+    "smmulr " acc ", " acc ", r8\n\t"                           \
+    "add r9, r9, " acc ", asr #31\n\t"                          \
+    "add " acc ", " acc ", r9\n\t"                              \
+    "asr " acc ", " acc ", r10\n\t"                             \
+    "ssat " acc ", #8, " acc "\n\t"                             \
+    "strb " acc ", [%[out], #" #j "]\n\t"
+#define FG_DSP_DW_ONE_OUT_RELU(acc, j)                         \
+    FG_DSP_DW_ONE_LOAD(j)                                      \
+    "smmlar " acc ", " acc ", r8, r9\n\t"                       \
+    "asr " acc ", " acc ", r10\n\t"                             \
+    "ssat " acc ", #8, " acc "\n\t"                             \
+    "strb " acc ", [%[out], #" #j "]\n\t"
 /* SMMULR, the offset and the rounding correction of negative values (FG_DSP_RING_OUT's), shift, SSAT. */
 #define FG_DSP_DW_PAIR_OUT(acc)                          \
     "smmulr " acc ", " acc ", r2\n\t"                     \
@@ -107,30 +137,35 @@ typedef struct {
     "asr " acc ", " acc ", r12\n\t"                       \
     "ssat " acc ", #8, " acc "\n\t"
 
-/* job's rows, each as pairs of pixels (PAIR_TAPS, the biases by one LDM and four MOV; x advances `pair` bytes),
- * then an odd count's last pixel (TAPS, OUT; `one` bytes); the next row's outputs out_skip bytes on. The frame: job,
- * rows left, step, out, the end of the row's pairs' outputs. */
+/* job's rows, each as pairs of pixels (PAIR_TAPS, the biases by two LDRD and four MOV; x advances `pair` bytes),
+ * then an odd count's last pixel (TAPS, OUT; `one` bytes); the next row's outputs out_skip bytes on. The frame: (a
+ * word unused), rows left, step, out, the end of the row's pairs' outputs, their span, skip, out_skip, the odd pixel
+ * (0 or 1), all read from job once. */
 #define FG_DSP_DW_PAIR_ASM(pitch, PAIR_TAPS, pair, one, PAIR_OUT, OUT)                                                \
     __asm__ volatile(                                                                                                 \
-        "sub sp, sp, #24\n\t"                                                                                         \
-        "str %[job], [sp]\n\t"                                                                                        \
-        "ldr lr, [%[job], #8]\n\t"                                                                                    \
-        "str lr, [sp, #4]\n\t"                                                                                        \
-        "ldr lr, [%[job]]\n\t"                                                                                        \
-        "str lr, [sp, #8]\n\t"                                                                                        \
-        "str %[out], [sp, #12]\n"                                                                                     \
+        "sub sp, sp, #40\n\t"                                                                                         \
+        "ldm %[job], {r2, r4-r7}\n\t"                                                                                 \
+        "asrs r8, r4, #1\n\t"                                                                                         \
+        "and r9, r4, #1\n\t"                                                                                          \
+        "mul r8, r8, r2\n\t"                                                                                          \
+        "lsl r8, r8, #1\n\t"                                                                                          \
+        "str r5, [sp, #4]\n\t"                                                                                        \
+        "str r2, [sp, #8]\n\t"                                                                                        \
+        "str %[out], [sp, #12]\n\t"                                                                                   \
+        "str r8, [sp, #20]\n\t"                                                                                       \
+        "str r6, [sp, #24]\n\t"                                                                                       \
+        "str r7, [sp, #28]\n\t"                                                                                       \
+        "str r9, [sp, #32]\n"                                                                                         \
         "2:\n\t"                                                                                                      \
-        "ldr r12, [sp]\n\t"                                                                                           \
-        "ldr lr, [r12, #4]\n\t"                                                                                       \
-        "asrs lr, lr, #1\n\t"                                                                                         \
+        "ldr r2, [sp, #20]\n\t"                                                                                       \
+        "ldr lr, [sp, #12]\n\t"                                                                                       \
+        "cmp r2, #0\n\t"                                                                                              \
         "beq 4f\n\t"                                                                                                  \
-        "ldr r2, [sp, #8]\n\t"                                                                                        \
-        "mul lr, lr, r2\n\t"                                                                                          \
-        "ldr r2, [sp, #12]\n\t"                                                                                       \
-        "add lr, r2, lr, lsl #1\n\t"                                                                                  \
+        "add lr, lr, r2\n\t"                                                                                          \
         "str lr, [sp, #16]\n"                                                                                         \
         "1:\n\t"                                                                                                      \
-        "ldm %[w], {r4-r7}\n\t"                                                                                       \
+        "ldrd r4, r6, [%[w]]\n\t"                                                                                     \
+        "ldrd r5, r7, [%[w], #68]\n\t"                                                                                \
         "mov r8, r4\n\t"                                                                                              \
         "mov r9, r5\n\t"                                                                                              \
         "mov r10, r6\n\t"                                                                                             \
@@ -152,34 +187,31 @@ typedef struct {
         "cmp lr, r2\n\t"                                                                                              \
         "bne 1b\n"                                                                                                    \
         "4:\n\t"                                                                                                      \
-        "ldr r12, [sp]\n\t"                                                                                           \
-        "ldr lr, [r12, #4]\n\t"                                                                                       \
-        "tst lr, #1\n\t"                                                                                              \
+        "ldr r2, [sp, #32]\n\t"                                                                                       \
+        "cmp r2, #0\n\t"                                                                                              \
         "beq 5f\n\t"                                                                                                  \
         "ldr %[out], [sp, #12]\n\t"                                                                                   \
-        "ldm %[w], {r4-r7}\n\t"                                                                                       \
+        "ldrd r4, r6, [%[w]]\n\t"                                                                                     \
+        "ldrd r5, r7, [%[w], #68]\n\t"                                                                                \
         FG_DSP_DW_RING_TAPS(pitch)                                                                                    \
-        "add r11, %[w], #16\n\t"                                                                                      \
         OUT("r4", 0) OUT("r5", 1) OUT("r6", 2) OUT("r7", 3)                                                           \
         "add %[x], %[x], #" one "\n\t"                                                                                \
         "ldr r2, [sp, #8]\n\t"                                                                                        \
         "add %[out], %[out], r2\n\t"                                                                                  \
         "str %[out], [sp, #12]\n"                                                                                     \
         "5:\n\t"                                                                                                      \
-        "ldr r12, [sp]\n\t"                                                                                           \
-        "ldr r2, [r12, #16]\n\t"                                                                                      \
-        "ldr r12, [r12, #12]\n\t"                                                                                     \
+        "ldr r2, [sp, #24]\n\t"                                                                                       \
+        "ldr r12, [sp, #28]\n\t"                                                                                      \
         "ldr lr, [sp, #12]\n\t"                                                                                       \
-        "add %[x], %[x], r12\n\t"                                                                                     \
-        "add lr, lr, r2\n\t"                                                                                          \
+        "ldr r4, [sp, #4]\n\t"                                                                                        \
+        "add %[x], %[x], r2\n\t"                                                                                      \
+        "add lr, lr, r12\n\t"                                                                                         \
+        "subs r4, r4, #1\n\t"                                                                                         \
         "str lr, [sp, #12]\n\t"                                                                                       \
-        "ldr lr, [sp, #4]\n\t"                                                                                        \
-        "subs lr, lr, #1\n\t"                                                                                         \
-        "str lr, [sp, #4]\n\t"                                                                                        \
+        "str r4, [sp, #4]\n\t"                                                                                        \
         "bne 2b\n\t"                                                                                                  \
         "ldr %[out], [sp, #12]\n\t"                                                                                   \
-        "ldr %[job], [sp]\n\t"                                                                                        \
-        "add sp, sp, #24\n\t"                                                                                         \
+        "add sp, sp, #40\n\t"                                                                                         \
         : [x] "+r"(rx), [out] "+r"(ro), [job] "+r"(rj)                                                                \
         : [w] "r"(rw)                                                                                                 \
         : "r2", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "lr", "cc", "memory")
@@ -191,9 +223,11 @@ typedef struct {
         FG_DSP_DW_PAIR_ASM(pitch, FG_DSP_DW_PAIR2_TAPS(pitch), "32", "16", PAIR_OUT, OUT); \
     }
 
-/* Output rows of one group, two pixels per pass (FG_DSP_DW_PAIR_ASM): per window row 7 (stride 1) or 8 (stride 2)
- * LDRD for 24 SMLAxy, each channel's constants loaded once for both pixels; an odd row's last pixel alone, 9 x (2 LDRD
- * + 4 SMLAxy), the biases by one LDM, and per output an LDM of its constants and 4 (relu) or 6 more.
+/* Output rows of one group, two pixels per pass (FG_DSP_DW_PAIR_ASM): per window row 4 (stride 1) or 5 (stride 2)
+ * LDRD of inputs and 3 LDR pairs of weights for 24 SMLAxy, each channel's constants loaded once for both pixels; an odd
+ * row's last pixel alone, 9 x (LDRD + 2 LDR + 4 SMLAxy), the biases by two LDRD, and per output 3 LDR of its constants
+ * and 4 (relu) or 6 more. Rows of four pixels or more run their first multiple of four on the quad kernel
+ * (fg_dsp_dw_rows), this the rest.
  * x: the first window's top left, its rows a ring row apart (small: FG_DSP_DW_SMALL_ROW bytes apart); stride:
  * stride_w, 1 or 2, or 0 for a small image's column of stride 1 (job's one row: its pixels down the column, paired
  * by FG_DSP_DW_VPAIR_TAPS). */
@@ -207,21 +241,229 @@ static __attribute__((noinline)) void fg_dsp_dw_ring_rows(const uint32_t *x, con
     if (small && stride == 0 && relu) {
         FG_DSP_DW_PAIR_ASM(FG_DSP_DW_SMALL_ROW_S, FG_DSP_DW_VPAIR_TAPS(FG_DSP_DW_SMALL_ROW_S),
                            "(2 * " FG_DSP_DW_SMALL_ROW_S ")", FG_DSP_DW_SMALL_ROW_S, FG_DSP_DW_PAIR_OUT_RELU,
-                           FG_DSP_RING_OUT_RELU);
+                           FG_DSP_DW_ONE_OUT_RELU);
     } else if (small && stride == 0) {
         FG_DSP_DW_PAIR_ASM(FG_DSP_DW_SMALL_ROW_S, FG_DSP_DW_VPAIR_TAPS(FG_DSP_DW_SMALL_ROW_S),
                            "(2 * " FG_DSP_DW_SMALL_ROW_S ")", FG_DSP_DW_SMALL_ROW_S, FG_DSP_DW_PAIR_OUT,
-                           FG_DSP_RING_OUT);
+                           FG_DSP_DW_ONE_OUT);
     } else if (small && relu) {
-        FG_DSP_DW_RING_ROWS(FG_DSP_DW_PAIR_OUT_RELU, FG_DSP_RING_OUT_RELU, FG_DSP_DW_SMALL_ROW_S)
+        FG_DSP_DW_RING_ROWS(FG_DSP_DW_PAIR_OUT_RELU, FG_DSP_DW_ONE_OUT_RELU, FG_DSP_DW_SMALL_ROW_S)
     } else if (small) {
-        FG_DSP_DW_RING_ROWS(FG_DSP_DW_PAIR_OUT, FG_DSP_RING_OUT, FG_DSP_DW_SMALL_ROW_S)
+        FG_DSP_DW_RING_ROWS(FG_DSP_DW_PAIR_OUT, FG_DSP_DW_ONE_OUT, FG_DSP_DW_SMALL_ROW_S)
     } else if (relu) {
-        FG_DSP_DW_RING_ROWS(FG_DSP_DW_PAIR_OUT_RELU, FG_DSP_RING_OUT_RELU, FG_DSP_DW_RING_ROW_S)
+        FG_DSP_DW_RING_ROWS(FG_DSP_DW_PAIR_OUT_RELU, FG_DSP_DW_ONE_OUT_RELU, FG_DSP_DW_RING_ROW_S)
     } else {
-        FG_DSP_DW_RING_ROWS(FG_DSP_DW_PAIR_OUT, FG_DSP_RING_OUT, FG_DSP_DW_RING_ROW_S)
+        FG_DSP_DW_RING_ROWS(FG_DSP_DW_PAIR_OUT, FG_DSP_DW_ONE_OUT, FG_DSP_DW_RING_ROW_S)
     }
 }
+/* Four pixels of one half of the group per pass (the quad kernel): the half's two channels h and h + 2, whose int16
+ * pairs are one word of each ring pixel (x + 4h), in r4 .. r7 (channel h, pixels 0 .. 3) and r8 .. r11 (channel
+ * h + 2). Per window line the line's three weight words by 3 LDR from the frame, then its six (stride 2: nine)
+ * input words two LDR at a time (r1, lr), each applied by SMLABB/SMLATT to every pixel that reads it: 9 (stride 2:
+ * 12) loads per 24 MACs, against the pair kernel's 7 LDRD. The half's table (FG_DSP_DW_QUAD_WORDS words, built once
+ * per group by fg_dsp_dw_quad_table) is copied into the frame, so the weights need no pointer: its two doubled biases
+ * (words 0, 1), channel h's and channel h + 2's multiplier, offset and shift (words 2 .. 7), the weight words of taps
+ * (i, j) at word 8 + 3i + j. The first touch of each pixel in the first line adds the bias from r7 / r11 (the last
+ * pixel's registers, which are its first touch's own), so no MOV copies them. The four pixels' eight outputs by 8
+ * STRB back to back (register offsets: out, + step, + 2 step, + 3 step). */
+#define FG_DSP_DW_QH(pitch, i, k) "(" #i " * " pitch " + 8 * " #k ")"  /* line i is window row i, k along it */
+#define FG_DSP_DW_QV(pitch, i, k) "(" #k " * " pitch " + 8 * " #i ")"  /* line i is window column i, k down it */
+#define FG_DSP_DW_QWH(i, t) "(32 + 12 * " #i " + 4 * " #t ")"  /* tap (i, t) */
+#define FG_DSP_DW_QWV(i, t) "(32 + 4 * " #i " + 12 * " #t ")"  /* tap (t, i) */
+#define FG_DSP_DW_QM(a, b, xr, wr) \
+    "smlabb " a ", " xr ", " wr ", " a "\n\t" "smlatt " b ", " xr ", " wr ", " b "\n\t"
+#define FG_DSP_DW_QF(a, b, xr, wr) \
+    "smlabb " a ", " xr ", " wr ", r7\n\t" "smlatt " b ", " xr ", " wr ", r11\n\t"
+#define FG_DSP_DW_QW(WO, i)                          \
+    "ldr r2, [sp, #" WO(i, 0) "]\n\t"               \
+    "ldr r3, [sp, #" WO(i, 1) "]\n\t"               \
+    "ldr r12, [sp, #" WO(i, 2) "]\n\t"
+#define FG_DSP_DW_QX(XO, pitch, i, k0, k1)                    \
+    "ldr r1, [%[x], #" XO(pitch, i, k0) "]\n\t"              \
+    "ldr lr, [%[x], #" XO(pitch, i, k1) "]\n\t"
+/* Stride 1: pixel p reads inputs p .. p + 2 of the line; T0 applies tap 0 (each pixel's first in the line). */
+#define FG_DSP_DW_QLINE1(XO, WO, pitch, i, T0)                                                           \
+    FG_DSP_DW_QW(WO, i) FG_DSP_DW_QX(XO, pitch, i, 0, 1)                                                 \
+    T0("r4", "r8", "r1", "r2") FG_DSP_DW_QM("r4", "r8", "lr", "r3") T0("r5", "r9", "lr", "r2")          \
+    FG_DSP_DW_QX(XO, pitch, i, 2, 3)                                                                     \
+    FG_DSP_DW_QM("r4", "r8", "r1", "r12") FG_DSP_DW_QM("r5", "r9", "r1", "r3") T0("r6", "r10", "r1", "r2") \
+    FG_DSP_DW_QM("r5", "r9", "lr", "r12") FG_DSP_DW_QM("r6", "r10", "lr", "r3") T0("r7", "r11", "lr", "r2") \
+    FG_DSP_DW_QX(XO, pitch, i, 4, 5)                                                                     \
+    FG_DSP_DW_QM("r6", "r10", "r1", "r12") FG_DSP_DW_QM("r7", "r11", "r1", "r3")                        \
+    FG_DSP_DW_QM("r7", "r11", "lr", "r12")
+/* Stride 2: pixel p reads inputs 2p .. 2p + 2. */
+#define FG_DSP_DW_QLINE2(XO, WO, pitch, i, T0)                                                           \
+    FG_DSP_DW_QW(WO, i) FG_DSP_DW_QX(XO, pitch, i, 0, 1)                                                 \
+    T0("r4", "r8", "r1", "r2") FG_DSP_DW_QM("r4", "r8", "lr", "r3")                                     \
+    FG_DSP_DW_QX(XO, pitch, i, 2, 3)                                                                     \
+    FG_DSP_DW_QM("r4", "r8", "r1", "r12") T0("r5", "r9", "r1", "r2") FG_DSP_DW_QM("r5", "r9", "lr", "r3") \
+    FG_DSP_DW_QX(XO, pitch, i, 4, 5)                                                                     \
+    FG_DSP_DW_QM("r5", "r9", "r1", "r12") T0("r6", "r10", "r1", "r2") FG_DSP_DW_QM("r6", "r10", "lr", "r3") \
+    FG_DSP_DW_QX(XO, pitch, i, 6, 7)                                                                     \
+    FG_DSP_DW_QM("r6", "r10", "r1", "r12") T0("r7", "r11", "r1", "r2") FG_DSP_DW_QM("r7", "r11", "lr", "r3") \
+    "ldr r1, [%[x], #" XO(pitch, i, 8) "]\n\t"                                                           \
+    FG_DSP_DW_QM("r7", "r11", "r1", "r12")
+#define FG_DSP_DW_QTAPS(LINE, XO, WO, pitch)                                                  \
+    LINE(XO, WO, pitch, 0, FG_DSP_DW_QF) LINE(XO, WO, pitch, 1, FG_DSP_DW_QM)                \
+    LINE(XO, WO, pitch, 2, FG_DSP_DW_QM)
+/* The eight outputs (OUT: FG_DSP_DW_PAIR_OUT or its RELU form, on r2, r3, r12), stored at out + p * step (+ 2) (lr:
+ * out, r1: step), the first three of channel h while channel h + 2's constants load; r2: out moved on four pixels. */
+#define FG_DSP_DW_QOUT(OUT)                                                                                 \
+    "ldr r2, [sp, #8]\n\t" "ldr r3, [sp, #12]\n\t" "ldr r12, [sp, #16]\n\t"                                \
+    "ldr lr, [sp, #80]\n\t" "ldr r1, [sp, #76]\n\t"                                                        \
+    OUT("r4") OUT("r5") OUT("r6") OUT("r7")                                                                 \
+    "ldr r2, [sp, #20]\n\t" "ldr r3, [sp, #24]\n\t" "ldr r12, [sp, #28]\n\t"                               \
+    "strb r4, [lr]\n\t" "strb r5, [lr, r1]\n\t" "strb r6, [lr, r1, lsl #1]\n\t"                            \
+    OUT("r8") OUT("r9") OUT("r10") OUT("r11")                                                               \
+    "add r3, r1, r1, lsl #1\n\t" "add r12, lr, #2\n\t" "add r2, lr, r1, lsl #2\n\t"                         \
+    "strb r7, [lr, r3]\n\t" "strb r8, [r12]\n\t" "strb r9, [r12, r1]\n\t"                                  \
+    "strb r10, [r12, r1, lsl #1]\n\t" "strb r11, [r12, r3]\n\t" "str r2, [sp, #80]\n\t"
+/* job's rows (count a multiple of 4), each as quads (x advances `quad` bytes), for each half of the group in turn (its
+ * table copied into the frame, x and out one word and one byte on for the second); the next row's outputs out_skip
+ * bytes on, its windows skip bytes on. The frame after the table: a row's outputs' span, rows left, step, out, the end
+ * of the row's outputs, skip, out_skip, job's rows, the half's x and out, halves left, the next half's table. */
+#define FG_DSP_DW_QUAD_ASM(TAPS, quad, OUT)                                                          \
+    __asm__ volatile(                                                                                \
+        "sub sp, sp, #120\n\t"                                                                      \
+        "ldm %[job], {r2, r4-r7}\n\t"                                                               \
+        "mul r4, r4, r2\n\t"                                                                        \
+        "str r4, [sp, #68]\n\t"                                                                     \
+        "str r2, [sp, #76]\n\t"                                                                     \
+        "str r6, [sp, #88]\n\t"                                                                     \
+        "str r7, [sp, #92]\n\t"                                                                     \
+        "str r5, [sp, #96]\n\t"                                                                     \
+        "str %[x], [sp, #100]\n\t"                                                                  \
+        "str %[out], [sp, #104]\n\t"                                                                \
+        "movs r2, #2\n\t"                                                                           \
+        "str r2, [sp, #108]\n"                                                                      \
+        "3:\n\t"                                                                                    \
+        "ldm r1!, {r2, r4-r11}\n\t"                                                                 \
+        "stm sp, {r2, r4-r11}\n\t"                                                                  \
+        "ldm r1!, {r2, r4-r10}\n\t"                                                                 \
+        "add lr, sp, #36\n\t"                                                                       \
+        "stm lr, {r2, r4-r10}\n\t"                                                                  \
+        "str r1, [sp, #112]\n\t"                                                                    \
+        "ldr r3, [sp, #104]\n\t"                                                                    \
+        "ldr r5, [sp, #96]\n\t"                                                                     \
+        "ldr r4, [sp, #68]\n\t"                                                                     \
+        "str r3, [sp, #80]\n\t"                                                                     \
+        "str r5, [sp, #72]\n\t"                                                                     \
+        "add lr, r3, r4\n\t"                                                                        \
+        "str lr, [sp, #84]\n"                                                                       \
+        "1:\n\t"                                                                                    \
+        "ldr r7, [sp]\n\t"                                                                          \
+        "ldr r11, [sp, #4]\n\t"                                                                     \
+        TAPS                                                                                         \
+        FG_DSP_DW_QOUT(OUT)                                                                          \
+        "ldr r1, [sp, #84]\n\t"                                                                     \
+        "add %[x], %[x], #" quad "\n\t"                                                             \
+        "cmp r2, r1\n\t"                                                                            \
+        "bne 1b\n\t"                                                                                \
+        "ldr r1, [sp, #88]\n\t"                                                                     \
+        "ldr r12, [sp, #92]\n\t"                                                                    \
+        "ldr r3, [sp, #68]\n\t"                                                                     \
+        "ldr r5, [sp, #72]\n\t"                                                                     \
+        "add %[x], %[x], r1\n\t"                                                                    \
+        "add lr, r2, r12\n\t"                                                                       \
+        "add r3, lr, r3\n\t"                                                                        \
+        "subs r5, r5, #1\n\t"                                                                       \
+        "str lr, [sp, #80]\n\t"                                                                     \
+        "str r3, [sp, #84]\n\t"                                                                     \
+        "str r5, [sp, #72]\n\t"                                                                     \
+        "bne 1b\n\t"                                                                                \
+        "ldr r2, [sp, #108]\n\t"                                                                    \
+        "ldr %[x], [sp, #100]\n\t"                                                                  \
+        "ldr r3, [sp, #104]\n\t"                                                                    \
+        "ldr r1, [sp, #112]\n\t"                                                                    \
+        "subs r2, r2, #1\n\t"                                                                       \
+        "add %[x], %[x], #4\n\t"                                                                    \
+        "add r3, r3, #1\n\t"                                                                        \
+        "str r2, [sp, #108]\n\t"                                                                    \
+        "str %[x], [sp, #100]\n\t"                                                                  \
+        "str r3, [sp, #104]\n\t"                                                                    \
+        "bne 3b\n\t"                                                                                \
+        "add sp, sp, #120\n\t"                                                                      \
+        : [x] "+r"(rx), [q] "+r"(rq), [out] "+r"(ro), [job] "+r"(rj)                                   \
+        :                                                                                              \
+        : "r2", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "lr", "cc", "memory")
+
+#define FG_DSP_DW_QUAD_ROWS(OUT, pitch)                                                                          \
+    if (stride == 1) {                                                                                           \
+        FG_DSP_DW_QUAD_ASM(FG_DSP_DW_QTAPS(FG_DSP_DW_QLINE1, FG_DSP_DW_QH, FG_DSP_DW_QWH, pitch), "32", OUT);    \
+    } else {                                                                                                     \
+        FG_DSP_DW_QUAD_ASM(FG_DSP_DW_QTAPS(FG_DSP_DW_QLINE2, FG_DSP_DW_QH, FG_DSP_DW_QWH, pitch), "64", OUT);    \
+    }
+
+/* The quad kernel over job's rows of a group, both halves: x and out at its first word and channel, q its table.
+ * stride: stride_w, 1 or 2, or 0 for a small image's column of stride 1 (job's one row: its pixels down the
+ * column). */
+static __attribute__((noinline)) void fg_dsp_dw_quad_rows(const uint32_t *x, const uint32_t *q, int8_t *out,
+                                                          const fg_dsp_dw_pair_job *job, int relu, int stride,
+                                                          int small) {
+    register const uint32_t *rx __asm__("r0") = x;
+    register const uint32_t *rq __asm__("r1") = q;
+    register int8_t *ro __asm__("r3") = out;
+    register const fg_dsp_dw_pair_job *rj __asm__("r12") = job;
+    if (small && stride == 0 && relu) {
+        FG_DSP_DW_QUAD_ASM(FG_DSP_DW_QTAPS(FG_DSP_DW_QLINE1, FG_DSP_DW_QV, FG_DSP_DW_QWV, FG_DSP_DW_SMALL_ROW_S),
+                           "(4 * " FG_DSP_DW_SMALL_ROW_S ")", FG_DSP_DW_PAIR_OUT_RELU);
+    } else if (small && stride == 0) {
+        FG_DSP_DW_QUAD_ASM(FG_DSP_DW_QTAPS(FG_DSP_DW_QLINE1, FG_DSP_DW_QV, FG_DSP_DW_QWV, FG_DSP_DW_SMALL_ROW_S),
+                           "(4 * " FG_DSP_DW_SMALL_ROW_S ")", FG_DSP_DW_PAIR_OUT);
+    } else if (small && relu) {
+        FG_DSP_DW_QUAD_ROWS(FG_DSP_DW_PAIR_OUT_RELU, FG_DSP_DW_SMALL_ROW_S)
+    } else if (small) {
+        FG_DSP_DW_QUAD_ROWS(FG_DSP_DW_PAIR_OUT, FG_DSP_DW_SMALL_ROW_S)
+    } else if (relu) {
+        FG_DSP_DW_QUAD_ROWS(FG_DSP_DW_PAIR_OUT_RELU, FG_DSP_DW_RING_ROW_S)
+    } else {
+        FG_DSP_DW_QUAD_ROWS(FG_DSP_DW_PAIR_OUT, FG_DSP_DW_RING_ROW_S)
+    }
+}
+
+/* job's rows of a group: the first four pixels of each row at a time by the quad kernel (both halves), the rest
+ * (fewer than four) by fg_dsp_dw_ring_rows. w: the group's table, its halves the quad kernel's. */
+static __attribute__((noinline)) void fg_dsp_dw_split_rows(const uint32_t *x, const uint32_t *w, int8_t *out, const fg_dsp_dw_pair_job *job,
+                           int relu, int stride, int small) {
+    const int32_t count = job->ring.count, quads = count >> 2, rest = count & 3, step = job->ring.step;
+    const int32_t advance = stride ? 8 * stride : FG_DSP_DW_SMALL_ROW;  /* bytes from one pixel's windows to the next */
+    if (quads) {
+        const fg_dsp_dw_pair_job quad = {{step, 4 * quads, job->ring.rows, job->ring.skip + rest * advance},
+                                         job->out_skip + rest * step};
+        fg_dsp_dw_quad_rows(x, w, out, &quad, relu, stride, small);
+    }
+    if (rest) {
+        const int32_t done = 4 * quads;
+        const fg_dsp_dw_pair_job tail = {{step, rest, job->ring.rows, job->ring.skip + done * advance},
+                                         job->out_skip + done * step};
+        fg_dsp_dw_ring_rows(x + done * advance / 4, w, out + done * step, &tail, relu, stride, small);
+    }
+}
+
+/* Rows of fewer than four pixels straight to the pair kernel. */
+static inline __attribute__((always_inline)) void fg_dsp_dw_rows(const uint32_t *x, const uint32_t *w, int8_t *out,
+                                                                 const fg_dsp_dw_pair_job *job, int relu,
+                                                                 int stride, int small) {
+    if (job->ring.count < 4) {
+        fg_dsp_dw_ring_rows(x, w, out, job, relu, stride, small);
+    } else {
+        fg_dsp_dw_split_rows(x, w, out, job, relu, stride, small);
+    }
+}
+#undef FG_DSP_DW_QUAD_ROWS
+#undef FG_DSP_DW_QUAD_ASM
+#undef FG_DSP_DW_QOUT
+#undef FG_DSP_DW_QTAPS
+#undef FG_DSP_DW_QLINE2
+#undef FG_DSP_DW_QLINE1
+#undef FG_DSP_DW_QX
+#undef FG_DSP_DW_QW
+#undef FG_DSP_DW_QF
+#undef FG_DSP_DW_QM
+#undef FG_DSP_DW_QWV
+#undef FG_DSP_DW_QWH
+#undef FG_DSP_DW_QV
+#undef FG_DSP_DW_QH
 #undef FG_DSP_DW_RING_ROWS
 #undef FG_DSP_DW_PAIR_ASM
 #undef FG_DSP_DW_PAIR_OUT_RELU
@@ -242,37 +484,47 @@ static __attribute__((noinline)) void fg_dsp_dw_ring_rows(const uint32_t *x, con
 #undef FG_DSP_DW_RING_ROW_TAPS
 #undef FG_DSP_DW_RING_TAP
 
-/* Two pixels' words at dst (and at copy: the same registers stored twice), src advanced past them. */
-#define FG_DSP_DW_EXTEND_PAIR(STORE_COPY)                 \
+/* Four pixels' words at dst (and at copy: the same registers stored twice), src advanced past them: 4 LDR back to
+ * back, 8 SXTB16, one STM of 8 words per row written. */
+#define FG_DSP_DW_EXTEND_QUAD(STORE_COPY)                 \
     "ldr r4, [%[src]]\n\t"                               \
     "ldr r6, [%[src], %[step]]\n\t"                      \
-    "add %[src], %[src], %[step], lsl #1\n\t"            \
+    "ldr r8, [%[src], %[step], lsl #1]\n\t"              \
+    "ldr r10, [%[src], %[step3]]\n\t"                    \
+    "add %[src], %[src], %[step], lsl #2\n\t"            \
     "sxtb16 r5, r4, ror #8\n\t"                          \
     "sxtb16 r4, r4\n\t"                                  \
     "sxtb16 r7, r6, ror #8\n\t"                          \
     "sxtb16 r6, r6\n\t"                                  \
-    "stm %[dst]!, {r4-r7}\n\t"                           \
+    "sxtb16 r9, r8, ror #8\n\t"                          \
+    "sxtb16 r8, r8\n\t"                                  \
+    "sxtb16 r11, r10, ror #8\n\t"                        \
+    "sxtb16 r10, r10\n\t"                                \
+    "stm %[dst]!, {r4-r11}\n\t"                          \
     STORE_COPY                                            \
-    "subs %[pairs], %[pairs], #1\n\t"                    \
+    "subs %[quads], %[quads], #1\n\t"                    \
     "bne 1b\n\t"
-#define FG_DSP_DW_EXTEND_COPY "stm %[copy]!, {r4-r7}\n\t"
+#define FG_DSP_DW_EXTEND_COPY "stm %[copy]!, {r4-r11}\n\t"
 
 /* Input row y's group (its first channel at src, in_c bytes from pixel to pixel) into a ring row's image columns,
- * and into copy's too unless it is NULL: per pair of pixels 2 LDR, 4 SXTB16, 1 or 2 STM. */
-static void fg_dsp_dw_ring_extend(const int8_t *src, int32_t step, int32_t n, uint32_t *dst, uint32_t *copy) {
-    int32_t pairs = n >> 1;
-    if (pairs && copy) {
-        __asm__ volatile("1:\n\t" FG_DSP_DW_EXTEND_PAIR(FG_DSP_DW_EXTEND_COPY)
-                         : [src] "+r"(src), [dst] "+r"(dst), [copy] "+r"(copy), [pairs] "+r"(pairs)
-                         : [step] "r"(step)
-                         : "r4", "r5", "r6", "r7", "cc", "memory");
-    } else if (pairs) {
-        __asm__ volatile("1:\n\t" FG_DSP_DW_EXTEND_PAIR("")
-                         : [src] "+r"(src), [dst] "+r"(dst), [pairs] "+r"(pairs)
-                         : [step] "r"(step)
-                         : "r4", "r5", "r6", "r7", "cc", "memory");
+ * and into copy's too unless it is NULL: four pixels at a time (FG_DSP_DW_EXTEND_QUAD), then the last n % 4 one by
+ * one. */
+static __attribute__((noinline)) void fg_dsp_dw_ring_extend(const int8_t *src, int32_t step, int32_t n, uint32_t *dst,
+                                                           uint32_t *copy) {
+    int32_t quads = n >> 2;
+    const int32_t step3 = 3 * step;
+    if (quads && copy) {
+        __asm__ volatile("1:\n\t" FG_DSP_DW_EXTEND_QUAD(FG_DSP_DW_EXTEND_COPY)
+                         : [src] "+r"(src), [dst] "+r"(dst), [copy] "+r"(copy), [quads] "+r"(quads)
+                         : [step] "r"(step), [step3] "r"(step3)
+                         : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "cc", "memory");
+    } else if (quads) {
+        __asm__ volatile("1:\n\t" FG_DSP_DW_EXTEND_QUAD("")
+                         : [src] "+r"(src), [dst] "+r"(dst), [quads] "+r"(quads)
+                         : [step] "r"(step), [step3] "r"(step3)
+                         : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "cc", "memory");
     }
-    if (n & 1) {
+    for (int32_t k = 0; k < (n & 3); ++k, src += step, dst += 2) {
         uint32_t v;
         memcpy(&v, src, sizeof v);
         dst[0] = __sxtb16(v);
@@ -280,11 +532,12 @@ static void fg_dsp_dw_ring_extend(const int8_t *src, int32_t step, int32_t n, ui
         if (copy) {
             copy[0] = dst[0];
             copy[1] = dst[1];
+            copy += 2;
         }
     }
 }
 #undef FG_DSP_DW_EXTEND_COPY
-#undef FG_DSP_DW_EXTEND_PAIR
+#undef FG_DSP_DW_EXTEND_QUAD
 
 /* A small image's rows of the group (its first channel at src, in_c bytes from pixel to pixel, the rows one after
  * the other) into the buffer's image columns at dst, FG_DSP_DW_SMALL_ROW bytes from row to row, in one pass: per
@@ -372,7 +625,7 @@ FG_HOT_LOOP static void fg_dsp_dw_ring_group(const fg_dsp_dw_ring_layer *layer, 
         const int32_t top = oy * p->stride_h - p->pad_top;
         next = fg_dsp_ring_fill(top, p->pad_top, next, fg_dsp_dw_ring_fill, &context);
         const uint32_t *x = ring + ((top + p->pad_top) % 3) * 2 * FG_DSP_DW_RING_COLUMNS;
-        fg_dsp_dw_ring_rows(x, w, output + oy * p->out_w * p->in_c + 4 * g, &job, layer->relu, p->stride_w, 0);
+        fg_dsp_dw_rows(x, w, output + oy * p->out_w * p->in_c + 4 * g, &job, layer->relu, p->stride_w, 0);
     }
 }
 
@@ -390,11 +643,11 @@ FG_HOT_LOOP static void fg_dsp_dw_small_group(const fg_dsp_dw_ring_layer *layer,
     if (count) {
         const fg_dsp_dw_pair_job job = {{step, count, p->out_h, p->stride_h * FG_DSP_DW_SMALL_ROW - count * advance},
                                         column * step};
-        fg_dsp_dw_ring_rows(buffer, w, output + 4 * g, &job, layer->relu, p->stride_w, 1);
+        fg_dsp_dw_rows(buffer, w, output + 4 * g, &job, layer->relu, p->stride_w, 1);
     }
     if (column) {
         const fg_dsp_dw_pair_job down = {{p->out_w * step, p->out_h, 1, 0}, 0};
-        fg_dsp_dw_ring_rows(buffer + 2 * count, w, output + 4 * g + count * step, &down, layer->relu, 0, 1);
+        fg_dsp_dw_rows(buffer + 2 * count, w, output + 4 * g + count * step, &down, layer->relu, 0, 1);
     }
 }
 
@@ -423,15 +676,19 @@ static void fg_dsp_dw_ring_padding(const fg_depthwise_conv2d_params *p, const fg
     }
 }
 
-/* Group g's words as the int8 table holds them, from a 4-bit table (fg_depthwise_conv2d_3x3_ring_s4_dsp's): its 16
- * constant words, then per tap t the doubled weight pairs of channels (c, c + 2) and (c + 1, c + 3), from the group's
- * 36 nibbles ([channel][9 taps]). */
+/* Group g's words as the int8 table holds them (its two halves), from a 4-bit table (fg_depthwise_conv2d_3x3_ring_s4_dsp's):
+ * its 16 constant words (fg/isa/dsp_ring.h's: the four doubled biases, then each channel's multiplier, offset and
+ * shift), then per half h and tap t the doubled weight pair of channels (h, h + 2), from the group's 36 nibbles
+ * ([channel][9 taps]). */
 static void fg_dsp_dw_ring_unpack(const uint32_t *constants, const uint8_t *nibbles, uint32_t *w) {
-    memcpy(w, constants, 16 * sizeof *w);
-    for (int32_t t = 0; t < 9; ++t) {
-        for (int32_t k = 0; k < 2; ++k) {
-            const int32_t low = 2 * fg_nibble_s4(nibbles, 9 * k + t), high = 2 * fg_nibble_s4(nibbles, 9 * k + 18 + t);
-            w[16 + 2 * t + k] = (uint32_t)(uint16_t)low | (uint32_t)high << 16;
+    for (int32_t h = 0; h < 2; ++h, w += FG_DSP_DW_QUAD_WORDS) {
+        w[0] = constants[h];
+        w[1] = constants[2 + h];
+        memcpy(w + 2, constants + 4 + 3 * h, 3 * sizeof *w);
+        memcpy(w + 5, constants + 4 + 3 * (h + 2), 3 * sizeof *w);
+        for (int32_t t = 0; t < 9; ++t) {
+            const int32_t low = 2 * fg_nibble_s4(nibbles, 9 * h + t), high = 2 * fg_nibble_s4(nibbles, 9 * h + 18 + t);
+            w[8 + t] = (uint32_t)(uint16_t)low | (uint32_t)high << 16;
         }
     }
 }
@@ -477,9 +734,9 @@ void fg_dsp_dw_ring_s4_run(const fg_depthwise_conv2d_params *p, const int8_t *in
     fg_dsp_dw_ring_work(p, input, output, 1);
 }
 
-/* params->packed: per group of four channels c .. c + 3, FG_DSP_DW_RING_GROUP_WORDS words: the four doubled biases,
- * each channel's multiplier, offset and shift (fg_dsp_channel's), then the 18 weight words of
- * fg_depthwise_conv2d_3x3_dsp's layout (doubled). The generator checks: dilation 1, stride_w 1 or 2, in_c a multiple of 4, every
+/* params->packed: per group of four channels c .. c + 3, FG_DSP_DW_RING_GROUP_WORDS words in two halves (see
+ * FG_DSP_DW_QUAD_WORDS): each half's two doubled biases, its channels' multiplier, offset and shift (fg_dsp_channel's),
+ * its nine doubled weight pairs. The generator checks: dilation 1, stride_w 1 or 2, in_c a multiple of 4, every
  * channel narrow, the clamp all of int8, and the padded row within FG_DSP_DW_RING_COLUMNS. An output that overlaps
  * the input other than a whole number of pixels before it runs the portable kernel (pixel order). */
 void fg_depthwise_conv2d_3x3_ring_dsp(const fg_depthwise_conv2d_params *p, const int8_t *input, int8_t *output) {
