@@ -140,10 +140,11 @@ typedef struct {
 /* job's rows, each as pairs of pixels (PAIR_TAPS, the biases by two LDRD and four MOV; x advances `pair` bytes),
  * then an odd count's last pixel (TAPS, OUT; `one` bytes); the next row's outputs out_skip bytes on. The frame: (a
  * word unused), rows left, step, out, the end of the row's pairs' outputs, their span, skip, out_skip, the odd pixel
- * (0 or 1), all read from job once. */
+ * (0 or 1), all read from job once. It is the caller's local `uint32_t frame[10]` (so that its frame size in the call
+ * graph counts it), which the assembler checks is at sp, as FG_DSP_TILE_STORE's (fg/isa/dsp.h). */
 #define FG_DSP_DW_PAIR_ASM(pitch, PAIR_TAPS, pair, one, PAIR_OUT, OUT)                                                \
     __asm__ volatile(                                                                                                 \
-        "sub sp, sp, #40\n\t"                                                                                         \
+        ".ifnc \"%[frame]\", \"[sp]\"\n\t.error \"the frame is not at sp: %[frame]\"\n\t.endif\n\t"                   \
         "ldm %[job], {r2, r4-r7}\n\t"                                                                                 \
         "asrs r8, r4, #1\n\t"                                                                                         \
         "and r9, r4, #1\n\t"                                                                                          \
@@ -211,8 +212,7 @@ typedef struct {
         "str r4, [sp, #4]\n\t"                                                                                        \
         "bne 2b\n\t"                                                                                                  \
         "ldr %[out], [sp, #12]\n\t"                                                                                   \
-        "add sp, sp, #40\n\t"                                                                                         \
-        : [x] "+r"(rx), [out] "+r"(ro), [job] "+r"(rj)                                                                \
+        : [x] "+r"(rx), [out] "+r"(ro), [job] "+r"(rj), [frame] "=m"(frame)                                           \
         : [w] "r"(rw)                                                                                                 \
         : "r2", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "lr", "cc", "memory")
 
@@ -238,6 +238,7 @@ static __attribute__((noinline)) void fg_dsp_dw_ring_rows(const uint32_t *x, con
     register const uint32_t *rw __asm__("r1") = w;
     register int8_t *ro __asm__("r3") = out;
     register const fg_dsp_dw_pair_job *rj __asm__("r12") = job;
+    uint32_t frame[10];  /* FG_DSP_DW_PAIR_ASM's, at sp */
     if (small && stride == 0 && relu) {
         FG_DSP_DW_PAIR_ASM(FG_DSP_DW_SMALL_ROW_S, FG_DSP_DW_VPAIR_TAPS(FG_DSP_DW_SMALL_ROW_S),
                            "(2 * " FG_DSP_DW_SMALL_ROW_S ")", FG_DSP_DW_SMALL_ROW_S, FG_DSP_DW_PAIR_OUT_RELU,
@@ -321,10 +322,11 @@ static __attribute__((noinline)) void fg_dsp_dw_ring_rows(const uint32_t *x, con
 /* job's rows (count a multiple of 4), each as quads (x advances `quad` bytes), for each half of the group in turn (its
  * table copied into the frame, x and out one word and one byte on for the second); the next row's outputs out_skip
  * bytes on, its windows skip bytes on. The frame after the table: a row's outputs' span, rows left, step, out, the end
- * of the row's outputs, skip, out_skip, job's rows, the half's x and out, halves left, the next half's table. */
+ * of the row's outputs, skip, out_skip, job's rows, the half's x and out, halves left, the next half's table. The frame
+ * is the caller's local `uint32_t frame[30]`, checked at sp as FG_DSP_DW_PAIR_ASM's. */
 #define FG_DSP_DW_QUAD_ASM(TAPS, quad, OUT)                                                          \
     __asm__ volatile(                                                                                \
-        "sub sp, sp, #120\n\t"                                                                      \
+        ".ifnc \"%[frame]\", \"[sp]\"\n\t.error \"the frame is not at sp: %[frame]\"\n\t.endif\n\t" \
         "ldm %[job], {r2, r4-r7}\n\t"                                                               \
         "mul r4, r4, r2\n\t"                                                                        \
         "str r4, [sp, #68]\n\t"                                                                     \
@@ -382,8 +384,7 @@ static __attribute__((noinline)) void fg_dsp_dw_ring_rows(const uint32_t *x, con
         "str %[x], [sp, #100]\n\t"                                                                  \
         "str r3, [sp, #104]\n\t"                                                                    \
         "bne 3b\n\t"                                                                                \
-        "add sp, sp, #120\n\t"                                                                      \
-        : [x] "+r"(rx), [q] "+r"(rq), [out] "+r"(ro), [job] "+r"(rj)                                   \
+        : [x] "+r"(rx), [q] "+r"(rq), [out] "+r"(ro), [job] "+r"(rj), [frame] "=m"(frame)             \
         :                                                                                              \
         : "r2", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "lr", "cc", "memory")
 
@@ -404,6 +405,7 @@ static __attribute__((noinline)) void fg_dsp_dw_quad_rows(const uint32_t *x, con
     register const uint32_t *rq __asm__("r1") = q;
     register int8_t *ro __asm__("r3") = out;
     register const fg_dsp_dw_pair_job *rj __asm__("r12") = job;
+    uint32_t frame[30];  /* FG_DSP_DW_QUAD_ASM's, at sp */
     if (small && stride == 0 && relu) {
         FG_DSP_DW_QUAD_ASM(FG_DSP_DW_QTAPS(FG_DSP_DW_QLINE1, FG_DSP_DW_QV, FG_DSP_DW_QWV, FG_DSP_DW_SMALL_ROW_S),
                            "(4 * " FG_DSP_DW_SMALL_ROW_S ")", FG_DSP_DW_PAIR_OUT_RELU);
