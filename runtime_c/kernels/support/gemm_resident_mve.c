@@ -152,6 +152,46 @@ __attribute__((noinline)) static void NAME(fg_mve_resident_state *st, const int8
 #define FG_MVE_RESIDENT1_LEFT(quant) "vldrw.32 q2, [%[pk], #" #quant " + 16]\n" "vshl.s32 q5, q5, q2\n" \
                                      "vshl.s32 q7, q7, q2\n"
 
+/* The output stage of the pipelined loops' last block after them (FG_MVE_RESIDENT1_PIPE's in q5 and q7,
+ * FG_MVE_RESIDENT2_PIPE's in q1 and q7: accumulator `a`; its quant block at pk + quant), then the next row of
+ * pixels and the loop over rows, and the predicate restored. */
+#define FG_MVE_PIPE_LAST(LEFT, SIGN, a, quant)                                                                   \
+    "4:\n"                                                                                                       \
+    "vldrw.32 " a ", [%[st]]\n"                                                                                  \
+    "vldrw.32 q7, [%[st], #16]\n"                                                                                \
+    LEFT(quant)                                                                                                  \
+    "vldrw.32 q2, [%[pk], #" #quant "]\n"                                                                        \
+    "vqrdmulh.s32 " a ", " a ", q2\n"                                                                            \
+    "vqrdmulh.s32 q7, q7, q2\n"                                                                                  \
+    "vldrw.32 q2, [%[pk], #" #quant " + 32]\n"                                                                   \
+    SIGN(a)                                                                                                      \
+    "vqadd.s32 " a ", " a ", q3\n"                                                                               \
+    SIGN("q7")                                                                                                   \
+    "vrshl.s32 " a ", " a ", q2\n"                                                                               \
+    "vqadd.s32 q7, q7, q3\n"                                                                                     \
+    "vldrw.32 q3, [%[st], #112]\n"                                                                               \
+    "vrshl.s32 q7, q7, q2\n"                                                                                     \
+    "vadd.i32 " a ", " a ", q3\n"                                                                                \
+    "vldrw.32 q2, [%[st], #80]\n"                                                                                \
+    "vadd.i32 q7, q7, q3\n"                                                                                      \
+    "vmax.s32 " a ", " a ", q2\n"                                                                                \
+    "vldrw.32 q3, [%[st], #96]\n"                                                                                \
+    "vmax.s32 q7, q7, q2\n"                                                                                      \
+    "vmin.s32 " a ", " a ", q3\n"                                                                                \
+    "vstrb.32 " a ", [%[out0]], #4\n"                                                                            \
+    "vmin.s32 q7, q7, q3\n"                                                                                      \
+    "vstrb.32 q7, [%[out1]], #4\n"                                                                               \
+    "ldrd r0, r2, [%[st], #40]\n"                                                                                \
+    "mov %[out0], %[out1]\n"                                                                                     \
+    "add %[out1], %[out1], r0\n"                                                                                 \
+    "add %[px], %[px], r2\n"                                                                                     \
+    "ldr r0, [%[st], #48]\n"                                                                                     \
+    "subs r0, r0, #1\n"                                                                                          \
+    "str r0, [%[st], #48]\n"                                                                                     \
+    "bne 3b\n"                                                                                                   \
+    "ldr r0, [%[st], #64]\n"                                                                                     \
+    "vmsr p0, r0\n"
+
 /* fg_mve_resident1's loop (rows of up to 16 taps, q4 and q6; q5 and q7 free) software-pipelined: the output stage of
  * block k-1 interleaved with the dot products of block k (weight rows in q0 and q1), so that the vector ALU work of
  * one overlaps the loads and multiplies of the other (llvm-mca's M55 model); the first block's dot products before
@@ -222,41 +262,7 @@ __attribute__((noinline)) static void NAME(fg_mve_resident_state *st, const int8
                      "stm %[st], {r0, r2, r4, r6, r8, r10, r12, lr}\n"                                          \
                      "subs %[n], %[n], #1\n"                                                                    \
                      "bne 1b\n"                                                                                 \
-                     "4:\n"                                                                                     \
-                     "vldrw.32 q5, [%[st]]\n"                                                                   \
-                     "vldrw.32 q7, [%[st], #16]\n"                                                              \
-                     LEFT(-112)                                                                                 \
-                     "vldrw.32 q2, [%[pk], #-112]\n"                                                            \
-                     "vqrdmulh.s32 q5, q5, q2\n"                                                                \
-                     "vqrdmulh.s32 q7, q7, q2\n"                                                                \
-                     "vldrw.32 q2, [%[pk], #-80]\n"                                                             \
-                     SIGN("q5")                                                                                 \
-                     "vqadd.s32 q5, q5, q3\n"                                                                   \
-                     SIGN("q7")                                                                                 \
-                     "vrshl.s32 q5, q5, q2\n"                                                                   \
-                     "vqadd.s32 q7, q7, q3\n"                                                                   \
-                     "vldrw.32 q3, [%[st], #112]\n"                                                             \
-                     "vrshl.s32 q7, q7, q2\n"                                                                   \
-                     "vadd.i32 q5, q5, q3\n"                                                                    \
-                     "vldrw.32 q2, [%[st], #80]\n"                                                              \
-                     "vadd.i32 q7, q7, q3\n"                                                                    \
-                     "vmax.s32 q5, q5, q2\n"                                                                    \
-                     "vldrw.32 q3, [%[st], #96]\n"                                                              \
-                     "vmax.s32 q7, q7, q2\n"                                                                    \
-                     "vmin.s32 q5, q5, q3\n"                                                                    \
-                     "vstrb.32 q5, [%[out0]], #4\n"                                                             \
-                     "vmin.s32 q7, q7, q3\n"                                                                    \
-                     "vstrb.32 q7, [%[out1]], #4\n"                                                             \
-                     "ldrd r0, r2, [%[st], #40]\n"                                                              \
-                     "mov %[out0], %[out1]\n"                                                                   \
-                     "add %[out1], %[out1], r0\n"                                                               \
-                     "add %[px], %[px], r2\n"                                                                   \
-                     "ldr r0, [%[st], #48]\n"                                                                   \
-                     "subs r0, r0, #1\n"                                                                        \
-                     "str r0, [%[st], #48]\n"                                                                   \
-                     "bne 3b\n"                                                                                 \
-                     "ldr r0, [%[st], #64]\n"                                                                   \
-                     "vmsr p0, r0\n"                                                                            \
+                     FG_MVE_PIPE_LAST(LEFT, SIGN, "q5", -112)                                                   \
                      : [px] "+r"(px), [out0] "+l"(out0), [out1] "+l"(out1), [pk] "=&r"(pk), [n] "=&r"(n)        \
                      : [st] "r"(st)                                                                             \
                      : "r0", "r2", "r4", "r6", "r8", "r10", "r12", "lr", "q0", "q1", "q2", "q3", "q4", "q5", "q6", \
@@ -376,41 +382,7 @@ __attribute__((noinline)) static void NAME(fg_mve_resident_state *st, const int8
                      "stm %[st], {r0, r2, r4, r6, r8, r10, r12, lr}\n"                                          \
                      "subs %[n], %[n], #1\n"                                                                    \
                      "bne 1b\n"                                                                                 \
-                     "4:\n"                                                                                     \
-                     "vldrw.32 q1, [%[st]]\n"                                                                   \
-                     "vldrw.32 q7, [%[st], #16]\n"                                                              \
-                     LEFT(-176)                                                                                 \
-                     "vldrw.32 q2, [%[pk], #-176]\n"                                                            \
-                     "vqrdmulh.s32 q1, q1, q2\n"                                                                \
-                     "vqrdmulh.s32 q7, q7, q2\n"                                                                \
-                     "vldrw.32 q2, [%[pk], #-144]\n"                                                            \
-                     SIGN("q1")                                                                                 \
-                     "vqadd.s32 q1, q1, q3\n"                                                                   \
-                     SIGN("q7")                                                                                 \
-                     "vrshl.s32 q1, q1, q2\n"                                                                   \
-                     "vqadd.s32 q7, q7, q3\n"                                                                   \
-                     "vldrw.32 q3, [%[st], #112]\n"                                                             \
-                     "vrshl.s32 q7, q7, q2\n"                                                                   \
-                     "vadd.i32 q1, q1, q3\n"                                                                    \
-                     "vldrw.32 q2, [%[st], #80]\n"                                                              \
-                     "vadd.i32 q7, q7, q3\n"                                                                    \
-                     "vmax.s32 q1, q1, q2\n"                                                                    \
-                     "vldrw.32 q3, [%[st], #96]\n"                                                              \
-                     "vmax.s32 q7, q7, q2\n"                                                                    \
-                     "vmin.s32 q1, q1, q3\n"                                                                    \
-                     "vstrb.32 q1, [%[out0]], #4\n"                                                             \
-                     "vmin.s32 q7, q7, q3\n"                                                                    \
-                     "vstrb.32 q7, [%[out1]], #4\n"                                                             \
-                     "ldrd r0, r2, [%[st], #40]\n"                                                              \
-                     "mov %[out0], %[out1]\n"                                                                   \
-                     "add %[out1], %[out1], r0\n"                                                               \
-                     "add %[px], %[px], r2\n"                                                                   \
-                     "ldr r0, [%[st], #48]\n"                                                                   \
-                     "subs r0, r0, #1\n"                                                                        \
-                     "str r0, [%[st], #48]\n"                                                                   \
-                     "bne 3b\n"                                                                                 \
-                     "ldr r0, [%[st], #64]\n"                                                                   \
-                     "vmsr p0, r0\n"                                                                            \
+                     FG_MVE_PIPE_LAST(LEFT, SIGN, "q1", -176)                                                   \
                      : [px] "+r"(px), [out0] "+l"(out0), [out1] "+l"(out1), [pk] "=&r"(pk), [n] "=&r"(n)        \
                      : [st] "r"(st)                                                                             \
                      : "r0", "r2", "r4", "r6", "r8", "r10", "r12", "lr", "q0", "q1", "q2", "q3", "q4", "q5", "q6", \
