@@ -110,20 +110,8 @@ typedef struct {
     "ldr r8, [%[w], #" FG_DSP_DW_CONSTANTS(j) "]\n\t"          \
     "ldr r9, [%[w], #(4 + " FG_DSP_DW_CONSTANTS(j) ")]\n\t"    \
     "ldr r10, [%[w], #(8 + " FG_DSP_DW_CONSTANTS(j) ")]\n\t"
-#define FG_DSP_DW_ONE_OUT(acc, j)                              \
-    FG_DSP_DW_ONE_LOAD(j)                                      \
-    "smmulr " acc ", " acc ", r8\n\t"                           \
-    "add r9, r9, " acc ", asr #31\n\t"                          \
-    "add " acc ", " acc ", r9\n\t"                              \
-    "asr " acc ", " acc ", r10\n\t"                             \
-    "ssat " acc ", #8, " acc "\n\t"                             \
-    "strb " acc ", [%[out], #" #j "]\n\t"
-#define FG_DSP_DW_ONE_OUT_RELU(acc, j)                         \
-    FG_DSP_DW_ONE_LOAD(j)                                      \
-    "smmlar " acc ", " acc ", r8, r9\n\t"                       \
-    "asr " acc ", " acc ", r10\n\t"                             \
-    "ssat " acc ", #8, " acc "\n\t"                             \
-    "strb " acc ", [%[out], #" #j "]\n\t"
+#define FG_DSP_DW_ONE_OUT(acc, j) FG_DSP_DW_ONE_LOAD(j) FG_DSP_RING_REQUANT(acc, j)
+#define FG_DSP_DW_ONE_OUT_RELU(acc, j) FG_DSP_DW_ONE_LOAD(j) FG_DSP_RING_REQUANT_RELU(acc, j)
 /* SMMULR, the offset and the rounding correction of negative values (FG_DSP_RING_OUT's), shift, SSAT. */
 #define FG_DSP_DW_PAIR_OUT(acc)                          \
     "smmulr " acc ", " acc ", r2\n\t"                     \

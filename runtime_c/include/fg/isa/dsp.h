@@ -158,13 +158,15 @@ static inline __attribute__((always_inline)) void fg_dsp_store_channel(const uin
  * it, so nothing past the tile's pairs and weights is read. No LDR writes its base back: llvm-mca's model writes
  * the base at once, which waits for the SMLAD before it. The same SMLADs on the same registers as FG_DSP_TILE_PAIR:
  * weights A in lr, B in r3, pixels in r10-r12. */
-#define FG_DSP_TILE_PASS_M7(p)                   \
+#define FG_DSP_TILE_HEAD_M7(p)                   \
     "ldr r3, [%[w], #" #p " * 8 + 4]\n\t"       \
     "smlad r4, r10, lr, r4\n\t"                 \
     "ldr r11, [%[x], #" #p " * 12 + 4]\n\t"     \
     "smlad r7, r10, r3, r7\n\t"                 \
     "ldr r12, [%[x], #" #p " * 12 + 8]\n\t"     \
-    "smlad r5, r11, lr, r5\n\t"                 \
+    "smlad r5, r11, lr, r5\n\t"
+#define FG_DSP_TILE_PASS_M7(p)                   \
+    FG_DSP_TILE_HEAD_M7(p)                       \
     "ldr r10, [%[x], #" #p " * 12 + 12]\n\t"    \
     "smlad r8, r11, r3, r8\n\t"                 \
     "smlad r6, r12, lr, r6\n\t"                 \
@@ -173,12 +175,7 @@ static inline __attribute__((always_inline)) void fg_dsp_store_channel(const uin
 /* The last pass of a round (p = its index): loads nothing of the next, moves x and w past the round's pairs and
  * weights and counts the round down in register `n` (the flags for the branch back). */
 #define FG_DSP_TILE_LAST_M7(p, n)                \
-    "ldr r3, [%[w], #" #p " * 8 + 4]\n\t"       \
-    "smlad r4, r10, lr, r4\n\t"                 \
-    "ldr r11, [%[x], #" #p " * 12 + 4]\n\t"     \
-    "smlad r7, r10, r3, r7\n\t"                 \
-    "ldr r12, [%[x], #" #p " * 12 + 8]\n\t"     \
-    "smlad r5, r11, lr, r5\n\t"                 \
+    FG_DSP_TILE_HEAD_M7(p)                       \
     "add %[x], %[x], #(" #p " + 1) * 12\n\t"    \
     "smlad r8, r11, r3, r8\n\t"                 \
     "add %[w], %[w], #(" #p " + 1) * 8\n\t"     \
@@ -646,6 +643,7 @@ FG_DSP_TILE_STORE_FUNCTION(fg_dsp_tile_store_relu_doubled, FG_DSP_RELU_DOUBLED, 
 #undef FG_DSP_ENTRY_ADDRESS
 #undef FG_DSP_ENTER
 #undef FG_DSP_TILE_PASS_M7
+#undef FG_DSP_TILE_HEAD_M7
 #undef FG_DSP_TILE_LAST_M7
 #undef FG_DSP_TILE_BLOCK
 #undef FG_DSP_CLAMP

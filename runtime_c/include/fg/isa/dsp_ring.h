@@ -22,10 +22,9 @@ typedef struct {
     int32_t skip;   /* bytes from the end of a row's windows to the next row's first */
 } fg_dsp_ring_job;
 
-/* Channel j's output, its multiplier, offset and shift read by LDM from r11 (the group's constants): SMMULR, the
- * offset and the rounding correction of negative values, shift, SSAT. */
-#define FG_DSP_RING_OUT(acc, j)                                \
-    "ldm r11!, {r8, r9, r10}\n\t"                                \
+/* Channel j's output from its multiplier, offset and shift in r8, r9, r10: SMMULR, the offset and the rounding
+ * correction of negative values, shift, SSAT, the byte at out + j. */
+#define FG_DSP_RING_REQUANT(acc, j)                             \
     "smmulr " acc ", " acc ", r8\n\t"                             \
     "add r9, r9, " acc ", asr #31\n\t"                            \
     "add " acc ", " acc ", r9\n\t"                                \
@@ -34,12 +33,14 @@ typedef struct {
     "strb " acc ", [%[out], #" #j "]\n\t"
 /* Without the correction (the output zero point -128 and the clamp all of int8: a negative value clamps to -128
  * either way): SMMLAR adds the offset on the way. */
-#define FG_DSP_RING_OUT_RELU(acc, j)                           \
-    "ldm r11!, {r8, r9, r10}\n\t"                                \
+#define FG_DSP_RING_REQUANT_RELU(acc, j)                        \
     "smmlar " acc ", " acc ", r8, r9\n\t"                         \
     "asr " acc ", " acc ", r10\n\t"                               \
     "ssat " acc ", #8, " acc "\n\t"                               \
     "strb " acc ", [%[out], #" #j "]\n\t"
+/* The two with the constants read by LDM from r11 (the group's constants). */
+#define FG_DSP_RING_OUT(acc, j) "ldm r11!, {r8, r9, r10}\n\t" FG_DSP_RING_REQUANT(acc, j)
+#define FG_DSP_RING_OUT_RELU(acc, j) "ldm r11!, {r8, r9, r10}\n\t" FG_DSP_RING_REQUANT_RELU(acc, j)
 
 #endif /* __ARM_FEATURE_DSP */
 #endif /* FG_DSP_RING_H */
