@@ -234,11 +234,9 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_row(const int16_t *x, con
 #undef FG_DSP_RING_OUT_M7
 #undef FG_DSP_RING_OUT_RELU_M7
 
-#if defined(FG_CORE_CORTEX_M7)
-/* Input row y (any row: a row in the padding gets the zero point) into the buffer row at dst's image columns. On the
- * Cortex-M7 (FG_CORE_CORTEX_M7) a function of its own (inlined into fg_dsp_conv_ring_run, its loop's values went
- * through the stack) whose loop puts the halves back in order by PKHBT and PKHTB (the estimate on mps2_an500: 13
- * cycles a word of inputs against 22). */
+/* Input row y (any row: a row in the padding gets the zero point) into the buffer row at dst's image columns, four
+ * inputs a word put back in order by PKHBT and PKHTB (estimated cycles a word on mps2_an500: 13 against 22). Not
+ * inlined: inlined into fg_dsp_conv_ring_run, its loop's values went through the stack. */
 static __attribute__((noinline)) void fg_dsp_conv_ring_extend(const fg_conv2d_params *p, const int8_t *image,
                                                                 int32_t y, int16_t zero_point, int16_t *dst) {
     const int32_t n = p->in_w * p->in_c;
@@ -265,31 +263,6 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_extend(const fg_conv2d_pa
         dst[j] = src[j];
     }
 }
-#else
-static void fg_dsp_conv_ring_extend(const fg_conv2d_params *p, const int8_t *image, int32_t y, int16_t zero_point,
-                                    int16_t *dst) {
-    const int32_t n = p->in_w * p->in_c;
-    dst += p->pad_left * p->in_c;
-    if (y < 0 || y >= p->in_h) {
-        for (int32_t k = 0; k < n; ++k) {
-            dst[k] = zero_point;
-        }
-        return;
-    }
-    const int8_t *src = image + y * n;
-    int32_t k = 0;
-    for (; k + 4 <= n; k += 4) {  /* four inputs a word: SXTB16 twice, the halves put back in order */
-        uint32_t v;
-        memcpy(&v, src + k, sizeof v);
-        const uint32_t even = __sxtb16(v), odd = fg_dsp_odd_s8x2(v);
-        const uint32_t halves[2] = {(even & 0xffffu) | odd << 16, (odd & 0xffff0000u) | even >> 16};
-        memcpy(dst + k, halves, sizeof halves);
-    }
-    for (; k < n; ++k) {
-        dst[k] = src[k];
-    }
-}
-#endif
 
 /* The zero point into the columns of the buffer's three rows that the windows read and no input row is extended
  * into (the padding's), and into the two halves the last window's single-tap word reads past its row. */
