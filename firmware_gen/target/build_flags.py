@@ -1,6 +1,6 @@
-"""Flags of a cross build that depend on the model and the folders it is built in: the aliases of a model
-generated with --name, and the prefix maps that keep the build's folders out of its objects (so that two builds
-of one model in different folders are byte-identical)."""
+"""Flags of a cross build that depend on the board (its core, UART and cycle counter), on the model and on the
+folders it is built in: the aliases of a model generated with --name, and the prefix maps that keep the build's
+folders out of its objects (so that two builds of one model in different folders are byte-identical)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from pathlib import Path
 from firmware_gen.abi import DEFAULT_PREFIX, model_macro, model_symbol
 from firmware_gen.manifest import ModelManifest
 from firmware_gen.resources import RUNTIME_DIR
+from firmware_gen.target.boards import Board
 
 
 def alias_flags(manifest: ModelManifest, out_dir: Path) -> list[str]:
@@ -33,3 +34,21 @@ def prefix_maps(model_dir: Path, out_dir: Path) -> list[str]:
     debug information and __FILE__, the longest folder last (gcc applies the last map that matches)."""
     maps = {model_dir.resolve(): "model", out_dir.resolve(): "build", RUNTIME_DIR.resolve(): "runtime_c"}
     return [f"-ffile-prefix-map={old}={new}" for old, new in sorted(maps.items(), key=lambda m: len(str(m[0])))]
+
+
+def board_flags(board: Board) -> list[str]:
+    """The board's own: its gcc flags (-mcpu...), the core a kernel's instruction order may be for, its UART's
+    and cycle counter's defines."""
+    flags = [*board.gcc_flags, f"-DFG_UART_BASE=0x{board.uart_base:08X}u",
+             f"-DFG_PREFER_DWT={1 if board.cycle_counter == 'dwt' else 0}"]
+    if board.core == "cortex-m7":  # GCC's -mcpu=cortex-m7 defines nothing the M4 does not: the DSP kernels' M7 order
+        flags.append("-DFG_CORE_CORTEX_M7")
+    if board.uart_clock_hz:
+        flags += [f"-DFG_UART_BAUD={board.uart_baud}u", f"-DFG_UART_CLOCK_HZ={board.uart_clock_hz}u"]
+    if board.uart_pins:
+        flags += [f"-DFG_UART_TX_PIN={board.uart_pins[0]}u", f"-DFG_UART_RX_PIN={board.uart_pins[1]}u"]
+    if board.uart_rts_pin is not None:
+        flags.append(f"-DFG_UART_RTS_PIN={board.uart_rts_pin}u")
+    if board.uart_gpio_base is not None:
+        flags.append(f"-DFG_UART_GPIO_BASE=0x{board.uart_gpio_base:08X}u")
+    return flags

@@ -21,7 +21,7 @@ from firmware_gen.errors import DoesNotFitError, ToolchainError, UserError
 from firmware_gen.manifest import ModelInterface, ModelManifest, read_manifest
 from firmware_gen.resources import RUNTIME_DIR
 from firmware_gen.target.boards import Board, load_board
-from firmware_gen.target.build_flags import alias_flags, prefix_maps
+from firmware_gen.target.build_flags import alias_flags, board_flags, prefix_maps
 from firmware_gen.target.call_graph_info import CALLGRAPH_FLAG
 from firmware_gen.target.elf_image import Section, read_elf
 from firmware_gen.target.linker_script import SECTION_KIND, pool_region, render_linker_script
@@ -135,28 +135,12 @@ def port_sources(board: Board) -> list[Path]:
     return sources + ([PORTS_DIR / f"board_{board.init}.c"] if board.init else [])
 
 
-def _board_flags(board: Board) -> list[str]:
-    flags = [*board.gcc_flags, f"-DFG_UART_BASE=0x{board.uart_base:08X}u",
-             f"-DFG_PREFER_DWT={1 if board.cycle_counter == 'dwt' else 0}"]
-    if board.core == "cortex-m7":  # GCC's -mcpu=cortex-m7 defines nothing the M4 does not: the DSP kernels' M7 order
-        flags.append("-DFG_CORE_CORTEX_M7")
-    if board.uart_clock_hz:
-        flags += [f"-DFG_UART_BAUD={board.uart_baud}u", f"-DFG_UART_CLOCK_HZ={board.uart_clock_hz}u"]
-    if board.uart_pins:
-        flags += [f"-DFG_UART_TX_PIN={board.uart_pins[0]}u", f"-DFG_UART_RX_PIN={board.uart_pins[1]}u"]
-    if board.uart_rts_pin is not None:
-        flags.append(f"-DFG_UART_RTS_PIN={board.uart_rts_pin}u")
-    if board.uart_gpio_base is not None:
-        flags.append(f"-DFG_UART_GPIO_BASE=0x{board.uart_gpio_base:08X}u")
-    return flags
-
-
 def _compile(sources: list[Path], includes: list[Path], board: Board, obj_dir: Path, extra_cflags: Sequence[str],
              shared: Collection[Path] = (), shared_includes: Sequence[Path] = ()) -> list[Path]:
     """Every source into obj_dir, as NNN_NAME.o in the order given. The `shared` ones (runtime kernels and board
     ports, which include nothing of the model) are compiled with shared_includes only, through the object
     cache."""
-    flags = [find_tool(CROSS_GCC), *_board_flags(board), *COMPILE_FLAGS, *extra_cflags]
+    flags = [find_tool(CROSS_GCC), *board_flags(board), *COMPILE_FLAGS, *extra_cflags]
     shared_command = [*flags, *(f"-I{d.resolve()}" for d in shared_includes)]
     shared_key = flags_key(shared_command) if shared else None
     obj_dir.mkdir(parents=True, exist_ok=True)

@@ -19,7 +19,8 @@ from target_fixtures import needs_qemu
 from firmware_gen.abi import FirmwareExit
 from firmware_gen.link.qemu import start_qemu
 from firmware_gen.target.boards import load_board
-from firmware_gen.target.cross_build import PORTS_DIR, _board_flags, port_sources
+from firmware_gen.target.build_flags import board_flags
+from firmware_gen.target.cross_build import PORTS_DIR, port_sources
 from firmware_gen.target.linker_script import render_linker_script
 
 from conftest import shared_model
@@ -38,7 +39,7 @@ def firmware(tmp_path_factory: pytest.TempPathFactory) -> Path:
     script.write_text(render_linker_script(board, rodata_sections=[MODELS["speech"][1].weights_section]))
     ports = port_sources(board)  # startup, cycle counter, exit, the board's UART
     done = subprocess.run(["make", "-s", "-C", str(APP_DIR), f"MODELS={root / 'models'}", f"PORTS={PORTS_DIR}",
-                           f"PORT_SRCS={' '.join(map(str, ports))}", f"BOARD_CFLAGS={' '.join(_board_flags(board))}",
+                           f"PORT_SRCS={' '.join(map(str, ports))}", f"BOARD_CFLAGS={' '.join(board_flags(board))}",
                            f"LDSCRIPT={script}", f"OUT={root / 'out'}"], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-4000:]
     return root / "out" / "app.elf"

@@ -16,7 +16,7 @@ from firmware_gen.abi import FrameType
 from firmware_gen.link.framing import encode_frame
 from firmware_gen.resources import RUNTIME_DIR
 from firmware_gen.target.boards import load_board
-from firmware_gen.target.cross_build import _board_flags
+from firmware_gen.target.build_flags import board_flags
 
 MODELS = Path(__file__).resolve().parent / "uart_models"
 BOARD_OF_KIND = {"nrf_uarte": "nrf52840dk", "stm32_usart": "nucleo_f746zg", "kinetis_uart": "frdm_k64f",
@@ -37,7 +37,7 @@ needs_gcc = pytest.mark.skipif(shutil.which("gcc") is None, reason="host gcc mis
 def run_end_of_run(kind: str, tmp_path: Path, *extra: str, board_name: str | None = None) -> dict[str, str]:
     """end_of_run.c with the board's driver and its peripheral's model, built for the host and run: its report."""
     board = load_board(board_name or BOARD_OF_KIND[kind])
-    defines = [flag for flag in _board_flags(board) if flag.startswith("-DFG_UART")]
+    defines = [flag for flag in board_flags(board) if flag.startswith("-DFG_UART")]
     exe = tmp_path / f"end_of_run_{kind}"
     sources = [MODELS / "end_of_run.c", MODELS / "uart_model_common.c", MODELS / f"model_{kind}.c",
                RUNTIME_DIR / "ports" / f"uart_{kind}.c", RUNTIME_DIR / "firmware" / "fg_link.c"]
