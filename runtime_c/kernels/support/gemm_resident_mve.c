@@ -86,6 +86,20 @@ typedef struct {
 #define FG_MVE_RESIDENT_LEFT_SHIFT(weights) \
     "vldrw.32 q2, [%[pk], #-32 - " #weights "]\n" "vshl.s32 q0, q0, q2\n" "vshl.s32 q1, q1, q2\n"
 
+/* After a row of pixels: out0 and out1 one output row on, px one input row on, the rows counted down (back to 3 while
+ * rows remain), then the predicate restored. */
+#define FG_MVE_NEXT_ROW                                                                                          \
+    "ldrd r0, r2, [%[st], #40]\n"                                                                                \
+    "mov %[out0], %[out1]\n"                                                                                     \
+    "add %[out1], %[out1], r0\n"                                                                                 \
+    "add %[px], %[px], r2\n"                                                                                     \
+    "ldr r0, [%[st], #48]\n"                                                                                     \
+    "subs r0, r0, #1\n"                                                                                          \
+    "str r0, [%[st], #48]\n"                                                                                     \
+    "bne 3b\n"                                                                                                   \
+    "ldr r0, [%[st], #64]\n"                                                                                     \
+    "vmsr p0, r0\n"
+
 /* Every pair of pixels of a 1x1 convolution whose rows fit in STEPS vectors (in_c <= 16 x STEPS), against every block
  * of four output channels (out_c a multiple of four), in one assembly loop: the pair's rows are read once into
  * vector registers (so outputs overlapping the input as ops/overlap.py allows cannot change them, and nothing is
@@ -127,16 +141,7 @@ __attribute__((noinline)) static void NAME(fg_mve_resident_state *st, const int8
                      "vmin.s32 q1, q1, q2\n"                                                                    \
                      "vstrb.32 q1, [%[out1]], #4\n"                                                             \
                      "bne 1b\n"                                                                                 \
-                     "ldrd r0, r2, [%[st], #40]\n"                                                              \
-                     "mov %[out0], %[out1]\n"                                                                   \
-                     "add %[out1], %[out1], r0\n"                                                               \
-                     "add %[px], %[px], r2\n"                                                                   \
-                     "ldr r0, [%[st], #48]\n"                                                                   \
-                     "subs r0, r0, #1\n"                                                                        \
-                     "str r0, [%[st], #48]\n"                                                                   \
-                     "bne 3b\n"                                                                                 \
-                     "ldr r0, [%[st], #64]\n"                                                                   \
-                     "vmsr p0, r0\n"                                                                            \
+                     FG_MVE_NEXT_ROW                                                                            \
                      : [px] "+r"(px), [out0] "+l"(out0), [out1] "+l"(out1), [pk] "=&r"(pk), [n] "=&r"(n)        \
                      : [st] "r"(st)                                                                             \
                      : "r0", "r2", "r4", "r6", "r8", "r10", "r12", "lr", "q0", "q1", "q2", "q3", "q4", "q5", "q6", \
@@ -181,16 +186,7 @@ __attribute__((noinline)) static void NAME(fg_mve_resident_state *st, const int8
     "vstrb.32 " a ", [%[out0]], #4\n"                                                                            \
     "vmin.s32 q7, q7, q3\n"                                                                                      \
     "vstrb.32 q7, [%[out1]], #4\n"                                                                               \
-    "ldrd r0, r2, [%[st], #40]\n"                                                                                \
-    "mov %[out0], %[out1]\n"                                                                                     \
-    "add %[out1], %[out1], r0\n"                                                                                 \
-    "add %[px], %[px], r2\n"                                                                                     \
-    "ldr r0, [%[st], #48]\n"                                                                                     \
-    "subs r0, r0, #1\n"                                                                                          \
-    "str r0, [%[st], #48]\n"                                                                                     \
-    "bne 3b\n"                                                                                                   \
-    "ldr r0, [%[st], #64]\n"                                                                                     \
-    "vmsr p0, r0\n"
+    FG_MVE_NEXT_ROW
 
 /* fg_mve_resident1's loop (rows of up to 16 taps, q4 and q6; q5 and q7 free) software-pipelined: the output stage of
  * block k-1 interleaved with the dot products of block k (weight rows in q0 and q1), so that the vector ALU work of
