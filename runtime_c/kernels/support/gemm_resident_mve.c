@@ -86,6 +86,16 @@ typedef struct {
 #define FG_MVE_RESIDENT_LEFT_SHIFT(weights) \
     "vldrw.32 q2, [%[pk], #-32 - " #weights "]\n" "vshl.s32 q0, q0, q2\n" "vshl.s32 q1, q1, q2\n"
 
+/* A row of pixels from label 3 (the predicate saved first): its predicate (VCTP of the row's taps), LOAD, and pk and n
+ * at the first block's weights and the blocks' count. */
+#define FG_MVE_ROW_START(LOAD)                                                                                   \
+    "vmrs r0, p0\n"                                                                                              \
+    "str r0, [%[st], #64]\n"                                                                                     \
+    "3:\n"                                                                                                       \
+    "ldrd r0, r2, [%[st], #56]\n"                                                                                \
+    "vctp.8 r0\n"                                                                                                \
+    LOAD                                                                                                         \
+    "ldrd %[pk], %[n], [%[st], #32]\n"
 /* After a row of pixels: out0 and out1 one output row on, px one input row on, the rows counted down (back to 3 while
  * rows remain), then the predicate restored. */
 #define FG_MVE_NEXT_ROW                                                                                          \
@@ -110,13 +120,7 @@ __attribute__((noinline)) static void NAME(fg_mve_resident_state *st, const int8
                                            int8_t *out1) {                                                      \
     const int32_t *pk;                                                                                          \
     int32_t n;                                                                                                  \
-    __asm__ volatile("vmrs r0, p0\n"                                                                            \
-                     "str r0, [%[st], #64]\n"                                                                   \
-                     "3:\n"                                                                                     \
-                     "ldrd r0, r2, [%[st], #56]\n"                                                              \
-                     "vctp.8 r0\n"                                                                              \
-                     LOAD                                                                                       \
-                     "ldrd %[pk], %[n], [%[st], #32]\n"                                                         \
+    __asm__ volatile(FG_MVE_ROW_START(LOAD)                                                                     \
                      "1:\n"                                                                                     \
                      "ldm %[pk], {r8, r10, r12, lr}\n"                                                          \
                      "ldm %[pk]!, {r0, r2, r4, r6}\n"                                                           \
@@ -199,13 +203,7 @@ __attribute__((noinline)) static void NAME(fg_mve_resident_state *st, const int8
                                            int8_t *out1) {                                                      \
     const int32_t *pk;                                                                                          \
     int32_t n;                                                                                                  \
-    __asm__ volatile("vmrs r0, p0\n"                                                                            \
-                     "str r0, [%[st], #64]\n"                                                                   \
-                     "3:\n"                                                                                     \
-                     "ldrd r0, r2, [%[st], #56]\n"                                                              \
-                     "vctp.8 r0\n"                                                                              \
-                     FG_MVE_RESIDENT_LOAD1                                                                      \
-                     "ldrd %[pk], %[n], [%[st], #32]\n"                                                         \
+    __asm__ volatile(FG_MVE_ROW_START(FG_MVE_RESIDENT_LOAD1)                                                    \
                      "ldm %[pk], {r8, r10, r12, lr}\n"                                                          \
                      "ldm %[pk]!, {r0, r2, r4, r6}\n"                                                           \
                      "adds %[pk], %[pk], #48\n"                                                                 \
