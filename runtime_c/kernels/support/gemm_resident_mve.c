@@ -86,6 +86,13 @@ typedef struct {
 #define FG_MVE_RESIDENT_LEFT_SHIFT(weights) \
     "vldrw.32 q2, [%[pk], #-32 - " #weights "]\n" "vshl.s32 q0, q0, q2\n" "vshl.s32 q1, q1, q2\n"
 
+/* The operands of the resident loops' assembly (pk and n its own; every other register and vector its scratch). */
+#define FG_MVE_RESIDENT_OPERANDS                                                                                 \
+    : [px] "+r"(px), [out0] "+l"(out0), [out1] "+l"(out1), [pk] "=&r"(pk), [n] "=&r"(n)                         \
+    : [st] "r"(st)                                                                                               \
+    : "r0", "r2", "r4", "r6", "r8", "r10", "r12", "lr", "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "memory", \
+      "cc"
+
 /* A row of pixels from label 3 (the predicate saved first): its predicate (VCTP of the row's taps), LOAD, and pk and n
  * at the first block's weights and the blocks' count. */
 #define FG_MVE_ROW_START(LOAD)                                                                                   \
@@ -146,10 +153,7 @@ __attribute__((noinline)) static void NAME(fg_mve_resident_state *st, const int8
                      "vstrb.32 q1, [%[out1]], #4\n"                                                             \
                      "bne 1b\n"                                                                                 \
                      FG_MVE_NEXT_ROW                                                                            \
-                     : [px] "+r"(px), [out0] "+l"(out0), [out1] "+l"(out1), [pk] "=&r"(pk), [n] "=&r"(n)        \
-                     : [st] "r"(st)                                                                             \
-                     : "r0", "r2", "r4", "r6", "r8", "r10", "r12", "lr", "q0", "q1", "q2", "q3", "q4", "q5", "q6", \
-                       "q7", "memory", "cc");                                                                   \
+                     FG_MVE_RESIDENT_OPERANDS);                                                                 \
 }
 
 /* The sign fix-up of TFLite's rounding divide (FG_MVE_ROUND_DIVIDE, FG_MVE_ROUND_NEGATIVE) of acc into q3, the right
@@ -257,10 +261,7 @@ __attribute__((noinline)) static void NAME(fg_mve_resident_state *st, const int8
                      "subs %[n], %[n], #1\n"                                                                    \
                      "bne 1b\n"                                                                                 \
                      FG_MVE_PIPE_LAST(LEFT, SIGN, "q5", -112)                                                   \
-                     : [px] "+r"(px), [out0] "+l"(out0), [out1] "+l"(out1), [pk] "=&r"(pk), [n] "=&r"(n)        \
-                     : [st] "r"(st)                                                                             \
-                     : "r0", "r2", "r4", "r6", "r8", "r10", "r12", "lr", "q0", "q1", "q2", "q3", "q4", "q5", "q6", \
-                       "q7", "memory", "cc");                                                                   \
+                     FG_MVE_RESIDENT_OPERANDS);                                                                 \
 }
 
 /* fg_mve_resident2's loop (rows of 17 to 32 taps) software-pipelined as FG_MVE_RESIDENT1_PIPE: row 0 in q4 and q5,
@@ -377,10 +378,7 @@ __attribute__((noinline)) static void NAME(fg_mve_resident_state *st, const int8
                      "subs %[n], %[n], #1\n"                                                                    \
                      "bne 1b\n"                                                                                 \
                      FG_MVE_PIPE_LAST(LEFT, SIGN, "q1", -176)                                                   \
-                     : [px] "+r"(px), [out0] "+l"(out0), [out1] "+l"(out1), [pk] "=&r"(pk), [n] "=&r"(n)        \
-                     : [st] "r"(st)                                                                             \
-                     : "r0", "r2", "r4", "r6", "r8", "r10", "r12", "lr", "q0", "q1", "q2", "q3", "q4", "q5", "q6", \
-                       "q7", "memory", "cc");                                                                   \
+                     FG_MVE_RESIDENT_OPERANDS);                                                                 \
 }
 /* LEFT for q1 and q7 (FG_MVE_RESIDENT2_PIPE's accumulators). */
 #define FG_MVE_RESIDENT2_LEFT(quant) "vldrw.32 q2, [%[pk], #" #quant " + 16]\n" "vshl.s32 q1, q1, q2\n" \
