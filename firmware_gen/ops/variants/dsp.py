@@ -102,7 +102,8 @@ def packed_call(call: KernelCall, variant: Variant, constants: np.ndarray, words
     return renamed(call, variant, params=params, tables=[*kept, table], inputs=inputs)
 
 
-def _conv_taps(graph: Graph, op: Operator) -> np.ndarray:
+def conv_taps(graph: Graph, op: Operator) -> np.ndarray:
+    """A CONV_2D's filter as [outputs, taps] int8."""
     weights = np.asarray(graph.tensors[op.inputs[1]].data, dtype=np.int8)
     return weights.reshape(weights.shape[0], -1)
 
@@ -140,7 +141,7 @@ def _tiled(variant_name: str):
         padded = rows_padded(np.asarray(graph.tensors[op.inputs[1]].data, dtype=np.int8))
         if padded.shape[1] > MAX_DEPTH:
             return None
-        constants, words = tile_table(graph, op, call, _conv_taps(graph, op), padded)
+        constants, words = tile_table(graph, op, call, conv_taps(graph, op), padded)
         return packed_call(call, globals()[variant_name], constants, words, [op.inputs[0], -1])
     return specialize
 

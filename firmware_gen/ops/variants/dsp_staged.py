@@ -26,7 +26,7 @@ from firmware_gen.frontend.ir import Graph, Operator
 from firmware_gen.isa import Isa
 from firmware_gen.ops.base import KernelCall
 from firmware_gen.ops.variants import Variant
-from firmware_gen.ops.variants.dsp import MAX_DEPTH, REQUIRES, packed_call, rows_padded, tile_table
+from firmware_gen.ops.variants.dsp import MAX_DEPTH, REQUIRES, conv_taps, packed_call, rows_padded, tile_table
 
 # ESTIMATED cycles of the M4: an int16 weight word read from flash in place pays its wait states (4 bytes x
 # Isa.flash_wait_per_byte), one copied those waits and the copy (LDM + STM: 2 x 9 cycles per 8 words, the loop's CMP
@@ -103,12 +103,13 @@ def _tiled_staged(variant_name: str):
     """The specializer of a staged variant: the plain variant's table after the blocks, when staging pays."""
     def specialize(graph: Graph, op: Operator, call: KernelCall, isa: Isa) -> KernelCall | None:
         padded = rows_padded(np.asarray(graph.tensors[op.inputs[1]].data, dtype=np.int8))
+        if padded.shape[1] > MAX_DEPTH:
+            return None
         p = call.params
         chosen = staging(p["batches"] * p["out_h"] * p["out_w"], p["out_c"], padded.shape[1], isa)
-        if padded.shape[1] > MAX_DEPTH or chosen is None:
+        if chosen is None:
             return None
-        weights = np.asarray(graph.tensors[op.inputs[1]].data, dtype=np.int8)
-        constants, words = tile_table(graph, op, call, weights.reshape(weights.shape[0], -1), padded)
+        constants, words = tile_table(graph, op, call, conv_taps(graph, op), padded)
         header = np.array([chosen.tiles, chosen.block], np.int32)
         staged = packed_call(call, globals()[variant_name], np.concatenate([header, constants.ravel()]), words,
                              [op.inputs[0], -1])
