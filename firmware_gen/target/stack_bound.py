@@ -1,6 +1,7 @@
 """The worst-case stack of a linked firmware, from the compiler's frames and calls (call_graph_info) completed by
 the ELF (thumb_code): the deepest chain of frames from the reset handler, the model's entry and the exception
-handlers.
+handlers. A function's frame is the larger of gcc's and the ELF's sum of its pushes and stack reservations: gcc
+leaves out what inline assembly pushes (all of a naked function's frame).
 
 Calls through a pointer are resolved from what the program stores, never guessed: the model's step table
 (`fg_model_registry`, the schedule of the packed interface) is what `fg_model_call_step` calls; any other indirect
@@ -77,14 +78,16 @@ class _Walker:
 
     def frame(self, name: str, caller: str) -> int:
         known = self.graph.frames.get(name)
+        code = self.image.functions.get(name)
         if known is not None:
             if known.bounded:
-                return known.bytes
+                # gcc's frame leaves out what inline assembly pushes or reserves (a naked function's whole frame);
+                # the ELF's count of every push and reservation in the body includes it.
+                return max(known.bytes, code.frame_bytes if code is not None else 0)
             if name in self.run_time_frames:
                 return known.bytes + self.run_time_frames[name]
             self.note(f"the frame of {name} grows at run time (alloca or a variable-length array)")
             return known.bytes
-        code = self.image.functions.get(name)
         if code is None:
             self.note(f"{name} (called by {caller}) is in neither the call graph nor the ELF")
             return 0

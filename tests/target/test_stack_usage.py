@@ -19,9 +19,11 @@ from firmware_gen.link.runner import run_model
 from firmware_gen.modelgen import zoo
 from firmware_gen.resources import BOARDS_DIR
 from firmware_gen.target.boards import list_boards, load_board
-from firmware_gen.target.call_graph_info import INDIRECT, parse_call_graph
+from firmware_gen.target.call_graph_info import INDIRECT, FunctionFrame, ObjectCallGraph, parse_call_graph
 from firmware_gen.target.cross_build import build_firmware
 from firmware_gen.target.model_stack import model_stack_bytes
+from firmware_gen.target.stack_bound import EXCEPTION_FRAME_BYTES, stack_bound
+from firmware_gen.target.thumb_code import CodeFunction, ThumbImage
 
 from conftest import SHARED_MODEL_NAMES, run_cli, shared_model
 
@@ -124,3 +126,16 @@ def test_run_on_a_board_whose_stack_is_too_small_is_one_line_and_exit_2(tmp_path
     assert "Traceback" not in done.stderr and "QEMU" not in done.stderr, done.stderr
     assert re.fullmatch(r"firmware-gen: error: the firmware's stack does not fit: needs [\d,]+ B, qemu_cortex_m3 has "
                         r"512 B; deepest path: Reset_Handler \(0\) > .* > \(exception entry\) \(36\)", error), error
+
+
+def test_what_inline_assembly_pushes_is_in_the_bound():
+    # gcc gives a naked function (or inline assembly's pushes) no frame; the ELF's pushes are counted instead.
+    graph = ObjectCallGraph(frames={"Reset_Handler": FunctionFrame("Reset_Handler", 8, True),
+                                    "fg_sums": FunctionFrame("fg_sums", 0, True)},
+                            calls={"Reset_Handler": {"fg_sums"}})
+    image = ThumbImage(functions={"Reset_Handler": CodeFunction("Reset_Handler", 0x100, 16, 8, frozenset({"fg_sums"})),
+                                  "fg_sums": CodeFunction("fg_sums", 0x200, 64, 100, frozenset())},
+                       address_taken={}, entry="Reset_Handler")
+    bound = stack_bound(graph, image, {}, fpu=False)
+    assert bound.thread.calls[:2] == (("Reset_Handler", 8), ("fg_sums", 100))
+    assert bound.thread.bytes == 8 + 100 + EXCEPTION_FRAME_BYTES
