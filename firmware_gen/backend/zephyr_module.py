@@ -105,6 +105,11 @@ zephyr_include_directories(${{FG_MODEL_DIR}} ${{FG_MODEL_DIR}}/runtime/include)
 if(FIRMWARE_GEN_HOOKS)
   zephyr_compile_definitions(FG_ENABLE_HOOKS)
 endif()
+# -mcpu=cortex-m7 defines nothing the M4 does not: the DSP kernels' instruction order for the M7's dual issue is
+# chosen by FG_CORE_CORTEX_M7, as the bare-metal build defines it for an M7 board.
+if(CONFIG_CPU_CORTEX_M7)
+  zephyr_compile_definitions(FG_CORE_CORTEX_M7)
+endif()
 # Zephyr compiles with -ffreestanding (no builtins) and -fno-strict-aliasing: the model is compiled as the bare-metal
 # firmware compiles it instead, so that both run the same instructions.
 {runtime}

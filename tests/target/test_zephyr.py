@@ -68,19 +68,22 @@ def test_generated_module_files(module):
 
 @needs_cross_gcc
 @needs_cmake
-@pytest.mark.parametrize("board", ["nrf52840dk", "qemu_cortex_m3"])
+@pytest.mark.parametrize("board", ["nrf52840dk", "qemu_cortex_m3", "nucleo_f746zg"])
 def test_module_cmake_builds_the_model_library_for_the_boards_cpu(module, tmp_path, board):
     _, out = module
     flags = " ".join([*load_board(board).gcc_flags, "-Os", "-ffunction-sections", "-Wall", "-Wextra", "-Werror"])
+    m7 = load_board(board).core == "cortex-m7"
     configure = subprocess.run(
         ["cmake", "-G", "Ninja", "-S", str(STUB), "-B", str(tmp_path), f"-DFIRMWARE_GEN_MODULE={out}",
          "-DCMAKE_SYSTEM_NAME=Generic", "-DCMAKE_C_COMPILER=arm-none-eabi-gcc",
-         "-DCMAKE_TRY_COMPILE_TARGET_TYPE=STATIC_LIBRARY", f"-DCMAKE_C_FLAGS={flags}"],
+         "-DCMAKE_TRY_COMPILE_TARGET_TYPE=STATIC_LIBRARY", f"-DCMAKE_C_FLAGS={flags}",
+         *(["-DCONFIG_CPU_CORTEX_M7=y"] if m7 else [])],  # what Zephyr's Kconfig gives an M7 SoC
         capture_output=True, text=True)
     assert configure.returncode == 0, configure.stdout + configure.stderr
     assert f"linker snippet RAM_SECTIONS {out}/zephyr/fg_pool.ld" in configure.stdout
-    built = subprocess.run(["cmake", "--build", str(tmp_path)], capture_output=True, text=True)
+    built = subprocess.run(["cmake", "--build", str(tmp_path), "--verbose"], capture_output=True, text=True)
     assert built.returncode == 0, built.stdout + built.stderr
+    assert ("-DFG_CORE_CORTEX_M7" in built.stdout) == m7  # the kernels' M7 instruction order, as bare metal has it
     library = tmp_path / "module" / "libfirmware_gen_model.a"
     symbols = subprocess.run(["arm-none-eabi-nm", str(library)], capture_output=True, text=True, check=True).stdout
     assert " T fg_model_invoke" in symbols and " U fg_hook_step_begin" in symbols  # hooks on, for the app
