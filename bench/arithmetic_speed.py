@@ -15,6 +15,7 @@ import numpy as np
 
 from firmware_gen.check.board_validation import outputs_equal_oracle
 from firmware_gen.check.inputs import random_inputs
+from firmware_gen.cli.stop_signals import run_script
 from firmware_gen.driver.deploy import prepare, run
 from firmware_gen.modelgen.writer import ModelBuilder
 
@@ -86,4 +87,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_script(main, "bench/arithmetic_speed.py"))

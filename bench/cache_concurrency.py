@@ -17,6 +17,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from firmware_gen.cli.stop_signals import run_script
+
 DEFAULT_MODELS = Path(__file__).resolve().parent.parent.parent / "shared" / "models"
 MODELS = ("kws_ref_model", "hello_world_int8", "ad01_int8", "micro_speech_quantized")
 BOARDS = ("mps2_an385", "mps2_an386", "mps2_an500", "mps3_an547")
@@ -72,4 +74,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_script(main, "bench/cache_concurrency.py"))

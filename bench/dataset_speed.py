@@ -20,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
+from firmware_gen.cli.stop_signals import run_script
 from firmware_gen.frontend.tflite_reader import read_model
 
 DEFAULT_MODEL = Path(__file__).resolve().parent.parent.parent / "shared" / "models" / "vww_96_int8.tflite"
@@ -75,4 +76,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_script(main, "bench/dataset_speed.py"))

@@ -19,6 +19,7 @@ from pathlib import Path
 from firmware_gen.backend.options import GenerationOptions
 from firmware_gen.check.board_validation import outputs_equal_oracle
 from firmware_gen.check.inputs import random_inputs
+from firmware_gen.cli.stop_signals import run_script
 from firmware_gen.driver.deploy import prepare, run
 from firmware_gen.driver.ram_weights import parse_budget, prepare_with_ram_weights
 from firmware_gen.link.flash_profile import flash_profile
@@ -104,4 +105,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_script(main, "bench/flash_reads.py"))

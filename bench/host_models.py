@@ -13,6 +13,7 @@ from pathlib import Path
 
 from firmware_gen.check.host_validation import validate_model
 from firmware_gen.check.model_summary import summarize
+from firmware_gen.cli.stop_signals import run_script
 from firmware_gen.frontend.tflite_reader import load_model
 from firmware_gen.modelgen.mobilenet import mobilenet_v1
 from firmware_gen.planner import PlanningOptions
@@ -56,4 +57,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_script(main, "bench/host_models.py"))

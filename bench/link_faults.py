@@ -20,6 +20,7 @@ from link_faults import Campaign, counts  # noqa: E402
 
 from firmware_gen.check.inputs import random_inputs  # noqa: E402
 from firmware_gen.check.oracle import run_tflm  # noqa: E402
+from firmware_gen.cli.stop_signals import run_script
 from firmware_gen.driver.deploy import prepare  # noqa: E402
 from firmware_gen.modelgen import zoo  # noqa: E402
 
@@ -51,4 +52,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_script(main, "bench/link_faults.py"))

@@ -21,6 +21,7 @@ import numpy as np
 from firmware_gen.abi import CALLING_CONVENTIONS
 from firmware_gen.check.board_validation import outputs_equal_oracle
 from firmware_gen.check.inputs import random_inputs
+from firmware_gen.cli.stop_signals import run_script
 from firmware_gen.driver.deploy import prepare, run
 from firmware_gen.errors import DoesNotFitError
 from firmware_gen.frontend.tflite_reader import read_model
@@ -116,4 +117,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_script(main, "bench/packing.py"))

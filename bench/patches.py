@@ -21,6 +21,7 @@ from pathlib import Path
 
 from firmware_gen.check.board_validation import outputs_equal_oracle
 from firmware_gen.check.inputs import random_inputs
+from firmware_gen.cli.stop_signals import run_script
 from firmware_gen.driver.compiler import compile_graph
 from firmware_gen.driver.deploy import prepare, run
 from firmware_gen.errors import UserError
@@ -153,4 +154,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_script(main, "bench/patches.py"))

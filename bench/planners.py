@@ -15,6 +15,7 @@ import sys
 import time
 from pathlib import Path
 
+from firmware_gen.cli.stop_signals import run_script
 from firmware_gen.driver.compiler import overlap_allowances
 from firmware_gen.frontend.tflite_reader import load_model
 from firmware_gen.ops import check_supported, view_aliases
@@ -78,4 +79,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_script(main, "bench/planners.py"))

@@ -21,6 +21,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from firmware_gen.cli.stop_signals import run_script
+
 NEEDS = ("needs --tflm-src DIR: a directory holding TFLM's tensorflow/lite/kernels/internal sources "
          "(common.h, types.h, reference/...), tensorflow/lite/micro/kernels (activations_common.cc, gather.cc, ...) "
          "and third_party/gemmlowp/fixedpoint")
@@ -58,4 +60,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_script(main, "bench/reference_kernels.py"))

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 from firmware_gen.check.inputs import random_inputs
+from firmware_gen.cli.stop_signals import run_script
 from firmware_gen.driver.deploy import prepare, run
 from firmware_gen.errors import DoesNotFitError
 from firmware_gen.target.boards import list_boards
@@ -56,4 +57,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_script(main, "bench/stack_bounds.py"))

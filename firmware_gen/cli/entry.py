@@ -7,7 +7,6 @@ import argparse
 import os
 import signal
 import sys
-import threading
 
 from firmware_gen import __version__
 from firmware_gen.cli import (
@@ -25,6 +24,7 @@ from firmware_gen.cli import (
     validate,
 )
 from firmware_gen.cli.options import Command
+from firmware_gen.cli.stop_signals import interrupted_status, unwind_on_stop_signals
 from firmware_gen.errors import UserError
 
 COMMANDS = (inspect, plan, analyze, generate, validate, boards, build, run, flash, selftest, sweep, demo)
@@ -75,24 +75,6 @@ def build_parser(settings: dict[str, object] | None = None) -> argparse.Argument
     return parser
 
 
-class Signalled(KeyboardInterrupt):
-    """SIGTERM, SIGHUP or SIGINT arrived: unwinds like Ctrl-C, so every `finally` runs (QEMU's process group is
-    killed, temporary and half-built directories removed), then the command exits with 128 + the signal."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signum)
-        self.signum = signum
-
-
-_STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
-
-
-def _stop(signum: int, frame: object) -> None:
-    for stop in _STOP_SIGNALS:  # a second signal must not interrupt the clean-up of the first
-        signal.signal(stop, signal.SIG_IGN)
-    raise Signalled(signum)
-
-
 def _quiet_stdout() -> None:
     """The reader of stdout went away (`firmware-gen plan MODEL | head`): drop whatever is still buffered."""
     devnull = os.open(os.devnull, os.O_WRONLY)
@@ -108,22 +90,16 @@ def main(argv: list[str] | None = None) -> int:
         print(f"firmware-gen: error: {error}", file=sys.stderr)
         return error.exit_status
     args = build_parser(settings).parse_args(argv)
-    in_main_thread = threading.current_thread() is threading.main_thread()
-    previous = {s: signal.signal(s, _stop) for s in _STOP_SIGNALS} if in_main_thread else {}
     try:
-        status = args.handler(args)
-        sys.stdout.flush()
+        with unwind_on_stop_signals():
+            status = args.handler(args)
+            sys.stdout.flush()
         return status
     except UserError as error:
         print(f"firmware-gen: error: {error}", file=sys.stderr)
         return error.exit_status
     except KeyboardInterrupt as error:
-        signum = getattr(error, "signum", signal.SIGINT)
-        print(f"firmware-gen: interrupted ({signal.Signals(signum).name})", file=sys.stderr)
-        return 128 + signum
+        return interrupted_status(error, "firmware-gen")
     except BrokenPipeError:
         _quiet_stdout()
         return 128 + signal.SIGPIPE
-    finally:
-        for stop, handler in previous.items():
-            signal.signal(stop, handler)

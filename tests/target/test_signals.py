@@ -176,3 +176,26 @@ def test_a_stop_signal_during_qemus_start_waits_until_the_process_is_ours():
     finally:
         signal.signal(signal.SIGHUP, previous)
     assert seen == ["started", signal.SIGHUP, "after"]
+
+
+def test_a_stop_signal_ends_a_bench_script_without_leaving_its_qemu(warm_cache: Path, tmp_path: Path):
+    """bench/speed.py stops as the commands do: its QEMU is killed, it exits with 128 + the signal."""
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    env = {**os.environ, "XDG_CACHE_HOME": str(warm_cache), "TMPDIR": str(tmp)}
+    process = subprocess.Popen([sys.executable, "bench/speed.py", "--models", str(shared_model("kws_ref_model").parent),
+                                "--only", "kws_ref_model", "--boards", "mps2_an385"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, cwd=REPO)
+    try:
+        deadline = time.monotonic() + 300
+        while not _processes_mentioning(str(warm_cache), b"qemu-system-arm"):
+            assert process.poll() is None and time.monotonic() < deadline, "no QEMU started"
+            time.sleep(0.005)
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=60) == 128 + signal.SIGTERM
+        assert b"bench/speed.py: interrupted (SIGTERM)" in process.stderr.read()
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    _assert_clean(warm_cache, tmp)
