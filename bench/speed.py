@@ -30,9 +30,9 @@ from firmware_gen.check.inputs import random_inputs
 from firmware_gen.check.model_summary import summarize
 from firmware_gen.cli.stop_signals import run_script
 from firmware_gen.driver.deploy import prepare, run
-from firmware_gen.driver.ram_weights import prepare_with_ram_weights
+from firmware_gen.driver.ram_weights import prepare_with_ram_weights, remember_profile
 from firmware_gen.errors import DoesNotFitError
-from firmware_gen.link.flash_profile import flash_profile
+from firmware_gen.link.flash_profile import FlashProfile, flash_profile
 from firmware_gen.target.boards import Board, list_boards
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -85,14 +85,14 @@ def read_anchors(path: Path) -> dict[tuple[str, str], int]:
 
 
 def _estimate(deployment, inputs: list, memory, core: str, data: bytes,
-              also: str | None = None) -> tuple[float, int, bool, float | None]:
-    """(ESTIMATED cycles sampled per step, exact instructions, outputs equal to TFLM's, the same trace's estimate on
-    core `also`) of one build."""
+              also: str | None = None) -> tuple[FlashProfile, int, bool, float | None]:
+    """(the profile: ESTIMATED cycles sampled per step, exact instructions, outputs equal to TFLM's, the same trace's
+    estimate on core `also`) of one build."""
     result = run(deployment, inputs, cycles=True)
-    estimate = flash_profile(deployment.firmware, inputs, memory, core, counts=result.trace).estimate
+    profile = flash_profile(deployment.firmware, inputs, memory, core, counts=result.trace)
     other = flash_profile(deployment.firmware, inputs, memory, also, counts=result.trace).estimate if also else None
     exact = all(outputs_equal_oracle(data, inputs, result.outputs, len(deployment.graph.tensors)))
-    return estimate.cycles, result.instructions, exact, other.cycles if other else None
+    return profile, result.instructions, exact, other.cycles if other else None
 
 
 def measure_cycles(data: bytes, path: Path, board: Board, inputs: list) -> dict:
@@ -105,7 +105,8 @@ def measure_cycles(data: bytes, path: Path, board: Board, inputs: list) -> dict:
     memory = published_memory(board, core)
     deployment = prepare(data, str(path), timed)
     own_core = OWN_CORE_TARGET.get(board.name, (None,))[0]
-    cycles, instructions, exact, own_estimate = _estimate(deployment, inputs, memory, core, data, own_core)
+    profile, instructions, exact, own_estimate = _estimate(deployment, inputs, memory, core, data, own_core)
+    cycles = profile.estimate.cycles
     anchors = anchor_estimate(board, path.stem, (core, own_core) if own_core else (core,), memory) or {}
     anchor = anchors.get(core)
     row = {"timing_core": core, "memory": memory.description, "est_cycles": cycles,
@@ -118,9 +119,10 @@ def measure_cycles(data: bytes, path: Path, board: Board, inputs: list) -> dict:
                     "own_core_anchor_est_cycles": anchors[own_core][1] if own_core in anchors else None})
     if memory.data_waits:
         budget = max(0, PUBLISHED_SRAM[core] - deployment.firmware.ram_bytes)
+        remember_profile(deployment, memory, core, profile)  # the same build's tables: not profiled again
         in_ram, placed = prepare_with_ram_weights(data, str(path), timed, budget, memory=memory, core=core)
-        cycles, instructions, exact, _ = _estimate(in_ram, inputs, memory, core, data)
-        row.update({"est_cycles_sram": cycles, "sram_build_instructions": instructions,
+        sram_profile, instructions, exact, _ = _estimate(in_ram, inputs, memory, core, data)
+        row.update({"est_cycles_sram": sram_profile.estimate.cycles, "sram_build_instructions": instructions,
                     "sram_build_bit_exact": exact, "sram_tables": len(placed),
                     "sram_table_bytes": sum(w.bytes for w in placed), "sram_ram_bytes": in_ram.firmware.ram_bytes})
     return row

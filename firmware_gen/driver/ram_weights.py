@@ -29,6 +29,7 @@ import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -36,7 +37,7 @@ from firmware_gen.abi import constant_symbol
 from firmware_gen.backend.options import GenerationOptions, RamWeight
 from firmware_gen.driver.deploy import Deployment, Progress, prepare, quiet
 from firmware_gen.errors import UserError
-from firmware_gen.link.flash_profile import flash_profile
+from firmware_gen.link.flash_profile import FlashProfile, flash_profile
 from firmware_gen.target.boards import Board, load_board
 from firmware_gen.target.cache_limit import cache_root
 from firmware_gen.target.memory_timing import MemoryTiming, board_memory, memory_on_stand_in
@@ -103,25 +104,37 @@ def _inputs(deployment: Deployment) -> list[bytes]:
             for spec in deployment.firmware.interface.inputs]
 
 
+def _cache_file(first: Deployment, memory: MemoryTiming, core: str) -> Path:
+    key = hashlib.sha256(first.firmware.elf.read_bytes() + memory.description.encode() + core.encode()).hexdigest()
+    return cache_root() / "ram_weights" / f"{key[:32]}.json"
+
+
+def remember_profile(first: Deployment, memory: MemoryTiming, core: str, profile: FlashProfile,
+                     prefix: str = GenerationOptions().name) -> list[Candidate]:
+    """The candidate tables of a build from a profile its caller already made of it (bench/ profiles the all-in-flash
+    build for its own estimate), cached as _candidates caches its own: which tables a kernel reads, and how often,
+    does not depend on the input values."""
+    names = table_symbols(first, prefix)
+    found = [Candidate(r.name, r.size, r.wait_cycles) for r in profile.reads.values() if r.name in names]
+    cached = _cache_file(first, memory, core)
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    partial = cached.with_suffix(f".{os.getpid()}.tmp")
+    partial.write_text(json.dumps([dataclasses.asdict(c) for c in found]))
+    partial.replace(cached)  # whole or absent, whoever else writes it
+    return found
+
+
 def _candidates(first: Deployment, memory: MemoryTiming, core: str, prefix: str,
                 progress: Progress) -> list[Candidate]:
     """The candidate tables with their estimated savings, cached by the firmware, the memory and the core."""
-    key = hashlib.sha256(first.firmware.elf.read_bytes() + memory.description.encode() + core.encode()).hexdigest()
-    cached = cache_root() / "ram_weights" / f"{key[:32]}.json"
+    cached = _cache_file(first, memory, core)
     if cached.is_file():
         return [Candidate(**c) for c in json.loads(cached.read_text())]
     stand_in = first.firmware.board
     timings = core if stand_in.core == core else f"{stand_in.name}'s {stand_in.core} code with {core} timings"
     progress(f"estimating the flash reads of every table on {stand_in.name} ({timings}; {memory.description}): "
              "two QEMU runs")
-    profile = flash_profile(first.firmware, _inputs(first), memory, core)
-    names = table_symbols(first, prefix)
-    found = [Candidate(r.name, r.size, r.wait_cycles) for r in profile.reads.values() if r.name in names]
-    cached.parent.mkdir(parents=True, exist_ok=True)
-    partial = cached.with_suffix(f".{os.getpid()}.tmp")
-    partial.write_text(json.dumps([dataclasses.asdict(c) for c in found]))
-    partial.replace(cached)  # whole or absent, whoever else writes it
-    return found
+    return remember_profile(first, memory, core, flash_profile(first.firmware, _inputs(first), memory, core), prefix)
 
 
 def stand_in(board: Board) -> Board:

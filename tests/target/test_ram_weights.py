@@ -13,8 +13,17 @@ from target_fixtures import with_flash_wait_states
 from firmware_gen.backend.options import GenerationOptions, RamWeight
 from firmware_gen.check.board_validation import outputs_equal_oracle
 from firmware_gen.check.inputs import random_inputs
+from firmware_gen.driver import ram_weights
 from firmware_gen.driver.deploy import prepare, run
-from firmware_gen.driver.ram_weights import AUTO, Candidate, choose, parse_budget, prepare_with_ram_weights
+from firmware_gen.driver.ram_weights import (
+    AUTO,
+    Candidate,
+    choose,
+    parse_budget,
+    prepare_with_ram_weights,
+    remember_profile,
+    table_symbols,
+)
 from firmware_gen.errors import DoesNotFitError, UserError
 from firmware_gen.link.flash_profile import flash_profile
 from firmware_gen.modelgen.calibrated import CalibratedBuilder, calibration_images
@@ -188,3 +197,25 @@ def test_a_real_board_without_a_stand_in_is_one_line(tmp_path) -> None:
     assert done.returncode == 2
     assert done.stderr.strip().count("\n") == 0 and "nrf52840dk_waits does not run under QEMU" in done.stderr
     assert not (tmp_path / "out").exists()
+
+
+@needs_tools
+def test_a_profile_the_caller_made_is_used_not_made_again(monkeypatch) -> None:
+    # bench/speed.py profiles the all-in-flash build for its own estimate, with its own inputs.
+    data = _model()
+    board = load_board(BOARD)
+    memory = _flash_waits(board)
+    first = prepare(data, "m.tflite", board)
+    inputs = random_inputs(first.graph, seed=5)
+    traced = run(first, inputs, cycles=True)
+    given = remember_profile(first, memory, board.core,
+                             flash_profile(first.firmware, inputs, memory, counts=traced.trace))
+    own = flash_profile(first.firmware, random_inputs(first.graph, seed=0), memory)
+    tables = table_symbols(first, GenerationOptions().name)
+    by_name = sorted(given, key=lambda c: c.symbol)
+    assert by_name == sorted((Candidate(r.name, r.size, pytest.approx(r.wait_cycles, rel=1e-9))
+                              for r in own.reads.values() if r.name in tables), key=lambda c: c.symbol)
+    monkeypatch.setattr(ram_weights, "flash_profile", lambda *args, **kwargs: pytest.fail("profiled again"))
+    budget = max(c.bytes for c in given if c.saved_cycles) + 200  # not every table: no second choice
+    _, chosen = prepare_with_ram_weights(data, "m.tflite", board, budget, memory=memory)
+    assert chosen and {w.symbol for w in chosen} <= {c.symbol for c in given}
