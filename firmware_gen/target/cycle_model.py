@@ -164,6 +164,30 @@ def blocks_to_sample_by_segment(counts: object, elf: Path, core: str, share: flo
     return chosen
 
 
+PAGE_BYTES = 1024  # QEMU's M-profile page: it ends a translated block at every page boundary
+
+
+def _join_page_cuts(costs: dict[int, _BlockCost], blocks: Mapping[int, Sequence[Instruction]],
+                    pcs: Mapping[int, tuple[int, int]], runs: Mapping[int, int], core: str, memory: MemoryTiming,
+                    muls_cycles: int) -> None:
+    """A block QEMU cut at a page boundary (it ends there, not in a branch) runs on into the block at that address,
+    as on silicon, where no page cuts the code: it costs what it adds in front of that block (the two costed as one
+    sequence, less the second alone), so that moving code across a boundary does not move the estimate."""
+    starting = {}
+    for block_id in sorted(runs, key=runs.__getitem__):
+        starting[pcs[block_id][0]] = block_id  # the most run of the blocks at an address last
+    cut = {b: starting[end] for b in runs if (end := sum(pcs[b])) % PAGE_BYTES == 0 and end in starting
+           and blocks[b] and not branches(blocks[b][-1])}
+    if not cut:
+        return
+    joined = {first: [*blocks[first], *blocks[second]] for first, second in cut.items()}
+    spans = {first: (pcs[first][0], pcs[first][1] + pcs[second][1]) for first, second in cut.items()}
+    whole = _block_costs(joined, spans, core, memory, muls_cycles, {})
+    for first, second in cut.items():
+        own = costs[first]
+        costs[first] = _BlockCost(max(0.0, whole[first].cycles - costs[second].cycles), own.taken, own.waits)
+
+
 def estimate_cycles(counts: object, elf: Path, core: str, memory: MemoryTiming, *, muls_cycles: int = 1,
                     source: str = "", samples: Mapping[int, Mapping[str, int]] | None = None,
                     segment_samples: SegmentSamples | None = None) -> CycleEstimate:
@@ -176,6 +200,7 @@ def estimate_cycles(counts: object, elf: Path, core: str, memory: MemoryTiming, 
     blocks = {b: block_instructions(listing, counts.blocks[b].pc, counts.blocks[b].end) for b in runs}
     pcs = {b: (counts.blocks[b].pc, counts.blocks[b].end - counts.blocks[b].pc) for b in runs}
     costs = _block_costs(blocks, pcs, core, memory, muls_cycles, samples or {})
+    _join_page_cuts(costs, blocks, pcs, runs, core, memory, muls_cycles)
     accesses = {b: tuple(a for i in ins if (a := access_of(i, mnemonic_base(i))) is not None)
                 for b, ins in blocks.items()}
     result = CycleEstimate(core, memory.description, 0.0,
