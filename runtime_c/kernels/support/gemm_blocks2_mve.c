@@ -110,6 +110,9 @@
 #define FG_MVE_OUT2_NEGATIVE                      \
     "ldr %[px0], [%[st], #60]\n"                 \
     "stm %[st], {r0, r2, r4, r6, r8, r10, r12, lr}\n" \
+    FG_MVE_OUT2_NEGATIVE_STORED
+/* FG_MVE_OUT2_NEGATIVE after its STM (the sums in st, px0 at the quant block). */
+#define FG_MVE_OUT2_NEGATIVE_STORED               \
     "vldrw.32 q0, [%[st]]\n"                     \
     "ldrd r0, r2, [%[st], #48]\n"                \
     "vldrw.32 q2, [%[px0]]\n"                    \
@@ -244,10 +247,118 @@ FG_MVE_BLOCKS2(fg_mve_pairs2, FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUAN
 FG_MVE_BLOCKS2(fg_mve_pairs2_negative, FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT_PRELOAD, "",
                FG_MVE_OUT2_NEGATIVE, FG_MVE_NEXT_PAIR)
 
+/* A block's first two steps (FG_MVE_STEP2X4's, the weights in q2 alone) with the output stage of the block before
+ * interleaved (FG_MVE_OUT2_NEGATIVE's arithmetic, row 0's vector in q7, row 1's in q3, the multipliers and shifts
+ * through q2 between the weights; its quant block at n, its outputs stored through n and t): the order a hill climb
+ * over dependency-preserving swaps in llvm-mca's M55 model (the block's start, these and its INIT 63 cycles, 73 with
+ * the output stage after the dot products). */
+#define FG_MVE_PIPE2_STEPS_OUT2_NEGATIVE      \
+    "vldrb.8 q2, [%[pk]], #64\n"              \
+    "vmladava.s8 r0, q0, q2\n"                \
+    "vldrb.8 q1, [%[px1]], #16\n"             \
+    "vmladava.s8 r8, q1, q2\n"                \
+    "vldrb.8 q2, [%[pk], #-48]\n"             \
+    "vmladava.s8 r2, q0, q2\n"                \
+    "vldrw.32 q7, [%[st]]\n"                  \
+    "vmladava.s8 r10, q1, q2\n"               \
+    "vldrw.32 q2, [%[n]]\n"                   \
+    "vqrdmulh.s32 q7, q7, q2\n"               \
+    "vldrw.32 q3, [%[st], #16]\n"             \
+    "vqrdmulh.s32 q3, q3, q2\n"               \
+    "vldrb.8 q2, [%[pk], #-32]\n"             \
+    "vmladava.s8 r4, q0, q2\n"                \
+    "vmladava.s8 r12, q1, q2\n"               \
+    "vldrb.8 q2, [%[pk], #-16]\n"             \
+    "vmladava.s8 r6, q0, q2\n"                \
+    "vldrb.8 q0, [%[px0], #16]!\n"            \
+    "vmladava.s8 lr, q1, q2\n"                \
+    "vshr.s32 q2, q7, #31\n"                  \
+    "vqadd.s32 q7, q7, q2\n"                  \
+    "vldrb.8 q2, [%[pk]], #64\n"              \
+    "vmladava.s8 r0, q0, q2\n"                \
+    "vldrb.8 q1, [%[px1]], #16\n"             \
+    "vmladava.s8 r8, q1, q2\n"                \
+    "vshr.s32 q2, q3, #31\n"                  \
+    "vqadd.s32 q3, q3, q2\n"                  \
+    "vldrw.32 q2, [%[n], #32]\n"              \
+    "vrshl.s32 q7, q7, q2\n"                  \
+    "vrshl.s32 q3, q3, q2\n"                  \
+    "vldrb.8 q2, [%[pk], #-48]\n"             \
+    "vmladava.s8 r2, q0, q2\n"                \
+    "vadd.i32 q7, q7, %q[v]\n"                \
+    "vmladava.s8 r10, q1, q2\n"               \
+    "vadd.i32 q3, q3, %q[v]\n"                \
+    "vldrb.8 q2, [%[pk], #-32]\n"             \
+    "vmladava.s8 r4, q0, q2\n"                \
+    "ldrd %[n], %[t], [%[st], #48]\n"         \
+    "vmax.s32 q7, q7, %q[lo]\n"               \
+    "vmladava.s8 r12, q1, q2\n"               \
+    "vldrb.8 q2, [%[pk], #-16]\n"             \
+    "vmax.s32 q3, q3, %q[lo]\n"               \
+    "vmladava.s8 r6, q0, q2\n"                \
+    "vldrb.8 q0, [%[px0], #16]!\n"            \
+    "vmin.s32 q7, q7, %q[hi]\n"               \
+    "vstrb.32 q7, [%[n]], #4\n"               \
+    "vmin.s32 q3, q3, %q[hi]\n"               \
+    "vstrb.32 q3, [%[t]], #4\n"               \
+    "vmladava.s8 lr, q1, q2\n"                \
+    "strd %[n], %[t], [%[st], #48]\n"
+
+/* fg_mve_pairs2_negative software-pipelined (depth over 32 taps: three steps or more): a pair's first block as there
+ * (all its steps in the unrolled loop, entered at 5), every later block's first two steps with the block before's
+ * output stage (FG_MVE_PIPE2_STEPS_OUT2_NEGATIVE, its quant block from st before this block's replaces it), the rest
+ * in the unrolled loop (st's rounds_peeled, entry_peeled); after a pair's last block its own output stage
+ * (FG_MVE_OUT2_NEGATIVE_STORED). The narrowing stores take low registers: px0, px1, n and t
+ * are, so pk and st are r9 and r11. Outputs are stored a block later, after that block's first reads of the rows:
+ * fg_conv2d_columns_s8_mve's rows are its band, never the output. */
+__attribute__((noinline)) static void fg_mve_pairs2_pipe(fg_mve_gemm_state *st, const int32_t *packed,
+                                                        const fg_mve_clamp *clamp, int32x4_t v) {
+    const int32x4_t low = clamp->low, high = clamp->high;
+    const int8_t *px0, *px1;
+    int32_t n, t;
+    __asm__ volatile("2:\n"
+                     FG_MVE_INIT_BIAS
+                     "ldrd %[px0], %[px1], [%[st], #32]\n"
+                     "ldrd %[n], %[t], [%[st], #40]\n"
+                     "str %[pk], [%[st], #60]\n"
+                     FG_MVE_PAST_QUANT_PRELOAD
+                     "b 5f\n"
+                     "1:\n"
+                     "ldm %[pk], {r8, r10, r12, lr}\n"
+                     "ldr %[n], [%[st], #60]\n"
+                     "ldm %[pk]!, {r0, r2, r4, r6}\n"
+                     "ldrd %[px0], %[px1], [%[st], #32]\n"
+                     "str %[pk], [%[st], #60]\n"
+                     "vldrb.8 q0, [%[px0]]\n"
+                     FG_MVE_PAST_QUANT
+                     FG_MVE_PIPE2_STEPS_OUT2_NEGATIVE
+                     "ldrd %[n], %[t], [%[st], #84]\n"
+                     "5:\n"
+                     FG_MVE_UNROLLED8(FG_MVE_STEP2X4)
+                     "stm %[st], {r0, r2, r4, r6, r8, r10, r12, lr}\n"
+                     "ldr %[t], [%[st], #56]\n"
+                     "cmp %[pk], %[t]\n"
+                     "bne 1b\n"
+                     "ldr %[px0], [%[st], #60]\n"
+                     FG_MVE_OUT2_NEGATIVE_STORED
+                     FG_MVE_NEXT_PAIR
+                     : [pk] "+r"(packed), [px0] "=&l"(px0), [px1] "=&l"(px1), [n] "=&l"(n), [t] "=&l"(t)
+                     : [st] "r"(st), [v] "w"(v), [lo] "w"(low), [hi] "w"(high)
+                     : "r0", "r2", "r4", "r6", "r8", "r10", "r12", "lr", "q0", "q1", "q2", "q3", "q7", "memory",
+                       "cc");
+}
+
 void fg_mve_gemm_blocks2_pairs(fg_mve_gemm_state *st, const int32_t *packed, const fg_mve_clamp *clamp,
                                int shifts_left) {
     const int32x4_t offset = vdupq_n_s32(clamp->offset);
     st->first_block = packed;
+    const int32_t peeled = 8 * st->rounds - (-st->entry & 7) - 2;  /* the steps after a block's first two */
+    if (!shifts_left && st->negative && peeled > 0) {
+        st->rounds_peeled = (peeled + 7) >> 3;
+        st->entry_peeled = peeled & 7;
+        fg_mve_pairs2_pipe(st, packed, clamp, offset);
+        return;
+    }
     (void)(shifts_left    ? fg_mve_pairs2_shifted(st, packed, clamp, offset, offset)
            : st->negative ? fg_mve_pairs2_negative(st, packed, clamp, offset, offset)
                           : fg_mve_pairs2(st, packed, clamp, offset, offset));
