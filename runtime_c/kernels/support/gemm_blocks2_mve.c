@@ -250,7 +250,7 @@ FG_MVE_BLOCKS2(fg_mve_pairs2_negative, FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_
 /* A block's first two steps (FG_MVE_STEP2X4's, the weights in q2 alone) with the output stage of the block before
  * interleaved (FG_MVE_OUT2_NEGATIVE's arithmetic, row 0's vector in q7, row 1's in q3, the multipliers and shifts
  * through q2 between the weights; its quant block at n, its outputs stored through n and t): the order a hill climb
- * over dependency-preserving swaps in llvm-mca's M55 model (the block's start, these and its INIT 63 cycles, 73 with
+ * over dependency-preserving swaps in llvm-mca's M55 model (the block's start, these and its INIT 62 cycles, 73 with
  * the output stage after the dot products). */
 #define FG_MVE_PIPE2_STEPS_OUT2_NEGATIVE      \
     "vldrb.8 q2, [%[pk]], #64\n"              \
@@ -270,9 +270,9 @@ FG_MVE_BLOCKS2(fg_mve_pairs2_negative, FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_
     "vmladava.s8 r12, q1, q2\n"               \
     "vldrb.8 q2, [%[pk], #-16]\n"             \
     "vmladava.s8 r6, q0, q2\n"                \
-    "vldrb.8 q0, [%[px0], #16]!\n"            \
     "vmladava.s8 lr, q1, q2\n"                \
     "vshr.s32 q2, q7, #31\n"                  \
+    "vldrb.8 q0, [%[px0], #16]!\n"            \
     "vqadd.s32 q7, q7, q2\n"                  \
     "vldrb.8 q2, [%[pk]], #64\n"              \
     "vmladava.s8 r0, q0, q2\n"                \
@@ -281,27 +281,27 @@ FG_MVE_BLOCKS2(fg_mve_pairs2_negative, FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_
     "vshr.s32 q2, q3, #31\n"                  \
     "vqadd.s32 q3, q3, q2\n"                  \
     "vldrw.32 q2, [%[n], #32]\n"              \
-    "vrshl.s32 q7, q7, q2\n"                  \
     "vrshl.s32 q3, q3, q2\n"                  \
-    "vldrb.8 q2, [%[pk], #-48]\n"             \
-    "vmladava.s8 r2, q0, q2\n"                \
-    "vadd.i32 q7, q7, %q[v]\n"                \
-    "vmladava.s8 r10, q1, q2\n"               \
-    "vadd.i32 q3, q3, %q[v]\n"                \
-    "vldrb.8 q2, [%[pk], #-32]\n"             \
-    "vmladava.s8 r4, q0, q2\n"                \
     "ldrd %[n], %[t], [%[st], #48]\n"         \
+    "vrshl.s32 q7, q7, q2\n"                  \
+    "vldrb.8 q2, [%[pk], #-48]\n"             \
+    "vadd.i32 q7, q7, %q[v]\n"                \
+    "vmladava.s8 r2, q0, q2\n"                \
+    "vadd.i32 q3, q3, %q[v]\n"                \
+    "vmladava.s8 r10, q1, q2\n"               \
+    "vldrb.8 q2, [%[pk], #-32]\n"             \
     "vmax.s32 q7, q7, %q[lo]\n"               \
+    "vmladava.s8 r4, q0, q2\n"                \
+    "vmax.s32 q3, q3, %q[lo]\n"               \
     "vmladava.s8 r12, q1, q2\n"               \
     "vldrb.8 q2, [%[pk], #-16]\n"             \
-    "vmax.s32 q3, q3, %q[lo]\n"               \
     "vmladava.s8 r6, q0, q2\n"                \
     "vldrb.8 q0, [%[px0], #16]!\n"            \
     "vmin.s32 q7, q7, %q[hi]\n"               \
+    "vmladava.s8 lr, q1, q2\n"                \
     "vstrb.32 q7, [%[n]], #4\n"               \
     "vmin.s32 q3, q3, %q[hi]\n"               \
     "vstrb.32 q3, [%[t]], #4\n"               \
-    "vmladava.s8 lr, q1, q2\n"                \
     "strd %[n], %[t], [%[st], #48]\n"
 
 /* fg_mve_pairs2_negative software-pipelined (depth over 32 taps: three steps or more): a pair's first block as there
@@ -324,10 +324,9 @@ __attribute__((noinline)) static void fg_mve_pairs2_pipe(fg_mve_gemm_state *st, 
                      FG_MVE_PAST_QUANT_PRELOAD
                      "b 5f\n"
                      "1:\n"
-                     "ldm %[pk], {r8, r10, r12, lr}\n"
-                     "ldr %[n], [%[st], #60]\n"
-                     "ldm %[pk]!, {r0, r2, r4, r6}\n"
                      "ldrd %[px0], %[px1], [%[st], #32]\n"
+                     FG_MVE_INIT_BIAS
+                     "ldr %[n], [%[st], #60]\n"
                      "str %[pk], [%[st], #60]\n"
                      "vldrb.8 q0, [%[px0]]\n"
                      FG_MVE_PAST_QUANT
