@@ -192,10 +192,11 @@ def _columns_cases() -> list[bytes]:
         shape = (1 + k % 2, int(rng.integers(max(filter_hw), 9)), int(rng.integers(max(filter_hw), 9)), in_c)
         cases.append(conv_case(500 + k, "CONV_2D", shape, filter_hw, CHANNELS[(k * 7) % len(CHANNELS)], stride,
                                1, "SAME" if k % 3 else "VALID"))
-    # pairs of pixels over three steps of 16 taps or more (the pipelined loop: 9, 18 and 3 steps)
+    # pairs of pixels over two steps of 16 taps or more (the pipelined loops: 9, 18, 3 and 2 steps)
     cases += [conv_case(531 + k, "CONV_2D", shape, filter_hw, out_c)
               for k, (shape, filter_hw, out_c) in enumerate([((1, 6, 8, 16), (3, 3), 16), ((1, 5, 9, 32), (3, 3), 12),
-                                                             ((1, 6, 6, 16), (3, 1), 8)])]
+                                                             ((1, 6, 6, 16), (3, 1), 8), ((1, 7, 8, 12), (1, 2), 12),
+                                                             ((1, 5, 6, 9), (3, 1), 16), ((1, 4, 7, 8), (2, 2), 8)])]
     return cases + [conv_case(530, "CONV_2D", (1, 3, 5, 8), (3, 3), 260)]
 
 

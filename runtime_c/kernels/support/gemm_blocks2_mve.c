@@ -304,58 +304,90 @@ FG_MVE_BLOCKS2(fg_mve_pairs2_negative, FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_
     "vstrb.32 q3, [%[t]], #4\n"               \
     "strd %[n], %[t], [%[st], #48]\n"
 
-/* fg_mve_pairs2_negative software-pipelined (depth over 32 taps: three steps or more): a pair's first block as there
- * (all its steps in the unrolled loop, entered at 5), every later block's first two steps with the block before's
- * output stage (FG_MVE_PIPE2_STEPS_OUT2_NEGATIVE, its quant block from st before this block's replaces it), the rest
- * in the unrolled loop (st's rounds_peeled, entry_peeled); after a pair's last block its own output stage
- * (FG_MVE_OUT2_NEGATIVE_STORED). The narrowing stores take low registers: px0, px1, n and t
- * are, so pk and st are r9 and r11. Outputs are stored a block later, after that block's first reads of the rows:
- * fg_conv2d_columns_s8_mve's rows are its band, never the output. */
-__attribute__((noinline)) static void fg_mve_pairs2_pipe(fg_mve_gemm_state *st, const int32_t *packed,
-                                                        const fg_mve_clamp *clamp, int32x4_t v) {
-    const int32x4_t low = clamp->low, high = clamp->high;
-    const int8_t *px0, *px1;
-    int32_t n, t;
-    __asm__ volatile("2:\n"
-                     FG_MVE_INIT_BIAS
-                     "ldrd %[px0], %[px1], [%[st], #32]\n"
-                     "ldrd %[n], %[t], [%[st], #40]\n"
-                     "str %[pk], [%[st], #60]\n"
-                     FG_MVE_PAST_QUANT_PRELOAD
-                     "b 5f\n"
-                     "1:\n"
-                     "ldrd %[px0], %[px1], [%[st], #32]\n"
-                     FG_MVE_INIT_BIAS
-                     "ldr %[n], [%[st], #60]\n"
-                     "str %[pk], [%[st], #60]\n"
-                     "vldrb.8 q0, [%[px0]]\n"
-                     FG_MVE_PAST_QUANT
-                     FG_MVE_PIPE2_STEPS_OUT2_NEGATIVE
-                     "ldrd %[n], %[t], [%[st], #84]\n"
-                     "5:\n"
-                     FG_MVE_UNROLLED8(FG_MVE_STEP2X4)
-                     "stm %[st], {r0, r2, r4, r6, r8, r10, r12, lr}\n"
-                     "ldr %[t], [%[st], #56]\n"
-                     "cmp %[pk], %[t]\n"
-                     "bne 1b\n"
-                     "ldr %[px0], [%[st], #60]\n"
-                     FG_MVE_OUT2_NEGATIVE_STORED
-                     FG_MVE_NEXT_PAIR
-                     : [pk] "+r"(packed), [px0] "=&l"(px0), [px1] "=&l"(px1), [n] "=&l"(n), [t] "=&l"(t)
-                     : [st] "r"(st), [v] "w"(v), [lo] "w"(low), [hi] "w"(high)
-                     : "r0", "r2", "r4", "r6", "r8", "r10", "r12", "lr", "q0", "q1", "q2", "q3", "q7", "memory",
-                       "cc");
+/* A later block's start in the pipelined pairs loops: rows, bias, the block before's quant block into n (st's, before
+ * this block's replaces it), row 0's first vector (the order of the hill climb above). */
+#define FG_MVE_PIPE_BLOCK_START                 \
+    "ldrd %[px0], %[px1], [%[st], #32]\n"      \
+    FG_MVE_INIT_BIAS                            \
+    "ldr %[n], [%[st], #60]\n"                 \
+    "str %[pk], [%[st], #60]\n"                \
+    "vldrb.8 q0, [%[px0]]\n"                   \
+    FG_MVE_PAST_QUANT
+/* After a block's dot products: its sums to st, the flags whether blocks are left. */
+#define FG_MVE_PIPE_BLOCK_END                                \
+    "stm %[st], {r0, r2, r4, r6, r8, r10, r12, lr}\n"       \
+    "ldr %[t], [%[st], #56]\n"                              \
+    "cmp %[pk], %[t]\n"
+/* A pair's first block's start (INIT, rows, its quant block to st, row 0's first vector). */
+#define FG_MVE_PIPE_PAIR_START                  \
+    FG_MVE_INIT_BIAS                            \
+    "ldrd %[px0], %[px1], [%[st], #32]\n"      \
+    "str %[pk], [%[st], #60]\n"                \
+    FG_MVE_PAST_QUANT_PRELOAD
+/* After a pair's last block: its own output stage, then the next pair (FG_MVE_NEXT_PAIR). */
+#define FG_MVE_PIPE_PAIR_END                    \
+    "ldr %[px0], [%[st], #60]\n"               \
+    FG_MVE_OUT2_NEGATIVE_STORED                 \
+    FG_MVE_NEXT_PAIR
+
+/* fg_mve_pairs2_negative software-pipelined: every block after a pair's first runs its first two steps with the block
+ * before's output stage (FG_MVE_PIPE2_STEPS_OUT2_NEGATIVE); after a pair's last block its own output stage. LOOP: the
+ * loops over a pair's blocks (FG_MVE_PIPE_LOOP_UNROLLED, FG_MVE_PIPE_LOOP_TWO). The narrowing stores take low
+ * registers: px0, px1, n and t are, so pk and st are r9 and r11. Outputs are stored a block later, after that
+ * block's first reads of the rows: fg_conv2d_columns_s8_mve's rows are its band, never the output. */
+#define FG_MVE_PAIRS2_PIPE(NAME, LOOP)                                                                           \
+__attribute__((noinline)) static void NAME(fg_mve_gemm_state *st, const int32_t *packed, const fg_mve_clamp *clamp, \
+                                           int32x4_t v) {                                                        \
+    const int32x4_t low = clamp->low, high = clamp->high;                                                       \
+    const int8_t *px0, *px1;                                                                                    \
+    int32_t n, t;                                                                                               \
+    __asm__ volatile("2:\n"                                                                                     \
+                     LOOP                                                                                       \
+                     FG_MVE_PIPE_PAIR_END                                                                       \
+                     : [pk] "+r"(packed), [px0] "=&l"(px0), [px1] "=&l"(px1), [n] "=&l"(n), [t] "=&l"(t)       \
+                     : [st] "r"(st), [v] "w"(v), [lo] "w"(low), [hi] "w"(high)                                  \
+                     : "r0", "r2", "r4", "r6", "r8", "r10", "r12", "lr", "q0", "q1", "q2", "q3", "q7", "memory", \
+                       "cc");                                                                                   \
 }
+/* Three steps or more: a pair's first block all in the unrolled loop (entered at 5), a later block's steps after its
+ * first two there too (st's rounds_peeled, entry_peeled). */
+#define FG_MVE_PIPE_LOOP_UNROLLED               \
+    FG_MVE_PIPE_PAIR_START                      \
+    "ldrd %[n], %[t], [%[st], #40]\n"          \
+    "b 5f\n"                                   \
+    "1:\n"                                     \
+    FG_MVE_PIPE_BLOCK_START                     \
+    FG_MVE_PIPE2_STEPS_OUT2_NEGATIVE            \
+    "ldrd %[n], %[t], [%[st], #84]\n"          \
+    "5:\n"                                     \
+    FG_MVE_UNROLLED8(FG_MVE_STEP2X4)            \
+    FG_MVE_PIPE_BLOCK_END                       \
+    "bne 1b\n"
+/* Two steps (17 to 32 taps): a pair's first block's both steps inline, no unrolled loop. */
+#define FG_MVE_PIPE_LOOP_TWO                    \
+    FG_MVE_PIPE_PAIR_START                      \
+    FG_MVE_STEP2X4                              \
+    FG_MVE_STEP2X4                              \
+    FG_MVE_PIPE_BLOCK_END                       \
+    "beq 4f\n"                                 \
+    "1:\n"                                     \
+    FG_MVE_PIPE_BLOCK_START                     \
+    FG_MVE_PIPE2_STEPS_OUT2_NEGATIVE            \
+    FG_MVE_PIPE_BLOCK_END                       \
+    "bne 1b\n"                                 \
+    "4:\n"
+FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe, FG_MVE_PIPE_LOOP_UNROLLED)
+FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe_two, FG_MVE_PIPE_LOOP_TWO)
 
 void fg_mve_gemm_blocks2_pairs(fg_mve_gemm_state *st, const int32_t *packed, const fg_mve_clamp *clamp,
                                int shifts_left) {
     const int32x4_t offset = vdupq_n_s32(clamp->offset);
     st->first_block = packed;
     const int32_t peeled = 8 * st->rounds - (-st->entry & 7) - 2;  /* the steps after a block's first two */
-    if (!shifts_left && st->negative && peeled > 0) {
+    if (!shifts_left && st->negative && peeled >= 0) {
         st->rounds_peeled = (peeled + 7) >> 3;
         st->entry_peeled = peeled & 7;
-        fg_mve_pairs2_pipe(st, packed, clamp, offset);
+        (peeled ? fg_mve_pairs2_pipe : fg_mve_pairs2_pipe_two)(st, packed, clamp, offset);
         return;
     }
     (void)(shifts_left    ? fg_mve_pairs2_shifted(st, packed, clamp, offset, offset)
