@@ -330,9 +330,9 @@ FG_MVE_BLOCKS2(fg_mve_pairs2_negative, FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_
     FG_MVE_OUT2_NEGATIVE_STORED                 \
     FG_MVE_NEXT_PAIR
 
-/* fg_mve_pairs2_negative software-pipelined: every block after a pair's first runs its first two steps with the block
- * before's output stage (FG_MVE_PIPE2_STEPS_OUT2_NEGATIVE); after a pair's last block its own output stage. LOOP: the
- * loops over a pair's blocks (FG_MVE_PIPE_LOOP_UNROLLED, FG_MVE_PIPE_LOOP_TWO). The narrowing stores take low
+/* fg_mve_pairs2_negative software-pipelined: every block after a pair's first runs its first two steps (or its one)
+ * with the block before's output stage; after a pair's last block its own output stage. LOOP: the loops over a
+ * pair's blocks (FG_MVE_PIPE_LOOP_UNROLLED, _TWO, _ONE). The narrowing stores take low
  * registers: px0, px1, n and t are, so pk and st are r9 and r11. Outputs are stored a block later, after that
  * block's first reads of the rows: fg_conv2d_columns_s8_mve's rows are its band, never the output. */
 #define FG_MVE_PAIRS2_PIPE(NAME, LOOP)                                                                           \
@@ -376,18 +376,80 @@ __attribute__((noinline)) static void NAME(fg_mve_gemm_state *st, const int32_t 
     FG_MVE_PIPE_BLOCK_END                       \
     "bne 1b\n"                                 \
     "4:\n"
+/* One step (up to 16 taps): a later block whole, its start, its one step (FG_MVE_STEP2X4's, the weights in q2 alone),
+ * the block before's output stage and its end interleaved (as FG_MVE_PIPE2_STEPS_OUT2_NEGATIVE: 49 cycles in
+ * llvm-mca's M55 model, 58 as fg_mve_pairs2_negative runs it). */
+#define FG_MVE_PIPE1_BLOCK_OUT2_NEGATIVE                 \
+    "ldm %[pk], {r8, r10, r12, lr}\n"               \
+    "ldr %[n], [%[st], #60]\n"                      \
+    "ldm %[pk]!, {r0, r2, r4, r6}\n"                \
+    "ldrd %[px0], %[px1], [%[st], #32]\n"           \
+    "str %[pk], [%[st], #60]\n"                     \
+    "adds %[pk], %[pk], #48\n"                      \
+    "vldrw.32 q2, [%[n]]\n"                         \
+    "vldrw.32 q7, [%[st]]\n"                        \
+    "vqrdmulh.s32 q7, q7, q2\n"                     \
+    "vldrw.32 q3, [%[st], #16]\n"                   \
+    "vqrdmulh.s32 q3, q3, q2\n"                     \
+    "vshr.s32 q2, q7, #31\n"                        \
+    "vldrb.8 q0, [%[px0]]\n"                        \
+    "vqadd.s32 q7, q7, q2\n"                        \
+    "vldrb.8 q2, [%[pk]], #64\n"                    \
+    "vmladava.s8 r0, q0, q2\n"                      \
+    "vldrb.8 q1, [%[px1]], #16\n"                   \
+    "vmladava.s8 r8, q1, q2\n"                      \
+    "vshr.s32 q2, q3, #31\n"                        \
+    "vqadd.s32 q3, q3, q2\n"                        \
+    "vldrw.32 q2, [%[n], #32]\n"                    \
+    "vrshl.s32 q3, q3, q2\n"                        \
+    "ldrd %[n], %[t], [%[st], #48]\n"               \
+    "vrshl.s32 q7, q7, q2\n"                        \
+    "vldrb.8 q2, [%[pk], #-48]\n"                   \
+    "vmladava.s8 r2, q0, q2\n"                      \
+    "vadd.i32 q7, q7, %q[v]\n"                      \
+    "vmladava.s8 r10, q1, q2\n"                     \
+    "vldrb.8 q2, [%[pk], #-32]\n"                   \
+    "vmladava.s8 r4, q0, q2\n"                      \
+    "vadd.i32 q3, q3, %q[v]\n"                      \
+    "vmladava.s8 r12, q1, q2\n"                     \
+    "vmax.s32 q7, q7, %q[lo]\n"                     \
+    "vldrb.8 q2, [%[pk], #-16]\n"                   \
+    "vmladava.s8 r6, q0, q2\n"                      \
+    "vmax.s32 q3, q3, %q[lo]\n"                     \
+    "vldrb.8 q0, [%[px0], #16]!\n"                  \
+    "vmladava.s8 lr, q1, q2\n"                      \
+    "vmin.s32 q7, q7, %q[hi]\n"                     \
+    "vstrb.32 q7, [%[n]], #4\n"                     \
+    "vmin.s32 q3, q3, %q[hi]\n"                     \
+    "vstrb.32 q3, [%[t]], #4\n"                     \
+    "strd %[n], %[t], [%[st], #48]\n"               \
+    "stm %[st], {r0, r2, r4, r6, r8, r10, r12, lr}\n"\
+    "ldr %[t], [%[st], #56]\n"                      \
+    "cmp %[pk], %[t]\n"
+/* One step: a pair's first block's step inline, every later block FG_MVE_PIPE1_BLOCK_OUT2_NEGATIVE. */
+#define FG_MVE_PIPE_LOOP_ONE                    \
+    FG_MVE_PIPE_PAIR_START                      \
+    FG_MVE_STEP2X4                              \
+    FG_MVE_PIPE_BLOCK_END                       \
+    "beq 4f\n"                                 \
+    "1:\n"                                     \
+    FG_MVE_PIPE1_BLOCK_OUT2_NEGATIVE            \
+    "bne 1b\n"                                 \
+    "4:\n"
 FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe, FG_MVE_PIPE_LOOP_UNROLLED)
 FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe_two, FG_MVE_PIPE_LOOP_TWO)
+FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe_one, FG_MVE_PIPE_LOOP_ONE)
 
 void fg_mve_gemm_blocks2_pairs(fg_mve_gemm_state *st, const int32_t *packed, const fg_mve_clamp *clamp,
                                int shifts_left) {
     const int32x4_t offset = vdupq_n_s32(clamp->offset);
     st->first_block = packed;
     const int32_t peeled = 8 * st->rounds - (-st->entry & 7) - 2;  /* the steps after a block's first two */
-    if (!shifts_left && st->negative && peeled >= 0) {
+    if (!shifts_left && st->negative) {
         st->rounds_peeled = (peeled + 7) >> 3;
         st->entry_peeled = peeled & 7;
-        (peeled ? fg_mve_pairs2_pipe : fg_mve_pairs2_pipe_two)(st, packed, clamp, offset);
+        (peeled > 0 ? fg_mve_pairs2_pipe : peeled ? fg_mve_pairs2_pipe_one : fg_mve_pairs2_pipe_two)(st, packed, clamp,
+                                                                                                     offset);
         return;
     }
     (void)(shifts_left    ? fg_mve_pairs2_shifted(st, packed, clamp, offset, offset)
