@@ -79,11 +79,15 @@ def fully_connected_case(seed: int, batches: int, depth: int, out_c: int) -> byt
     return builder.build()
 
 
-def add_case(seed: int, shape: tuple[int, ...], other: tuple[int, ...] | None = None) -> bytes:
-    """ADD of two int8 tensors (the second of shape `other` when it broadcasts)."""
+def add_case(seed: int, shape: tuple[int, ...], other: tuple[int, ...] | None = None,
+             output_multiplier: float | None = None) -> bytes:
+    """ADD of two int8 tensors (the second of shape `other` when it broadcasts); output_multiplier: the output's
+    rescaling (2 x the larger input scale / (2^20 x the output scale)) instead of a random output scale."""
     rng = np.random.default_rng(seed)
     builder = ModelBuilder("add")
     scales = rng.uniform(0.005, 0.2, 3)
+    if output_multiplier is not None:
+        scales[2] = 2 * max(scales[0], scales[1]) / (2.0 ** 20 * output_multiplier)
     a = builder.input("a", shape, "int8", scale=float(scales[0]), zero_point=int(rng.integers(-128, 128)))
     b = builder.input("b", other or shape, "int8", scale=float(scales[1]), zero_point=int(rng.integers(-128, 128)))
     y = builder.tensor("y", shape, "int8", scale=float(scales[2]), zero_point=int(rng.integers(-128, 128)))
@@ -97,8 +101,11 @@ def _add_cases() -> list[bytes]:
     cases = [add_case(600 + k, (1, int(rng.integers(1, 6)), int(rng.integers(1, 6)), size))
              for k, size in enumerate([*CHANNELS, 3, 7, 16, 32, 64, 5])]
     # long enough for the tables of the inputs' scaled values (512 elements and more), a tail of 1 to 3
-    return cases + [add_case(650 + k, shape) for k, shape in enumerate([(1, 8, 8, 32), (1, 7, 9, 17), (1, 4, 4, 32),
-                                                                         (1, 3, 5, 35)])]
+    cases += [add_case(650 + k, shape) for k, shape in enumerate([(1, 8, 8, 32), (1, 7, 9, 17), (1, 4, 4, 32),
+                                                                   (1, 3, 5, 35)])]
+    # an output multiplier in [0.5, 1): no right shift, the looked-up loop with the masked sign step (the outputs
+    # mostly saturate: only that the loop runs bit-exact is checked; every other long case shifts right)
+    return cases + [add_case(660 + k, (1, 6, 7, 13), output_multiplier=m) for k, m in enumerate([0.75, 0.51])]
 
 
 def pool_case(seed: int, shape: tuple[int, int, int, int], filter_hw: tuple[int, int], stride: int,
@@ -185,6 +192,14 @@ def _columns_cases() -> list[bytes]:
         shape = (1 + k % 2, int(rng.integers(max(filter_hw), 9)), int(rng.integers(max(filter_hw), 9)), in_c)
         cases.append(conv_case(500 + k, "CONV_2D", shape, filter_hw, CHANNELS[(k * 7) % len(CHANNELS)], stride,
                                1, "SAME" if k % 3 else "VALID"))
+    # pairs of pixels over two steps of 16 taps or more (the pipelined loops: 9, 18, 3 and 2 steps)
+    cases += [conv_case(531 + k, "CONV_2D", shape, filter_hw, out_c)
+              for k, (shape, filter_hw, out_c) in enumerate([((1, 6, 8, 16), (3, 3), 16), ((1, 5, 9, 32), (3, 3), 12),
+                                                             ((1, 6, 6, 16), (3, 1), 8), ((1, 7, 8, 12), (1, 2), 12),
+                                                             ((1, 5, 6, 9), (3, 1), 16), ((1, 4, 7, 8), (2, 2), 8)])]
+    # and one step (1x1, stride 2)
+    cases += [conv_case(538 + k, "CONV_2D", shape, (1, 1), out_c, 2)
+              for k, (shape, out_c) in enumerate([((1, 8, 8, 16), 12), ((1, 6, 9, 12), 8), ((2, 5, 8, 10), 4)])]
     return cases + [conv_case(530, "CONV_2D", (1, 3, 5, 8), (3, 3), 260)]
 
 

@@ -110,6 +110,9 @@
 #define FG_MVE_OUT2_NEGATIVE                      \
     "ldr %[px0], [%[st], #60]\n"                 \
     "stm %[st], {r0, r2, r4, r6, r8, r10, r12, lr}\n" \
+    FG_MVE_OUT2_NEGATIVE_STORED
+/* FG_MVE_OUT2_NEGATIVE after its STM (the sums in st, px0 at the quant block). */
+#define FG_MVE_OUT2_NEGATIVE_STORED               \
     "vldrw.32 q0, [%[st]]\n"                     \
     "ldrd r0, r2, [%[st], #48]\n"                \
     "vldrw.32 q2, [%[px0]]\n"                    \
@@ -244,10 +247,211 @@ FG_MVE_BLOCKS2(fg_mve_pairs2, FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUAN
 FG_MVE_BLOCKS2(fg_mve_pairs2_negative, FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT_PRELOAD, "",
                FG_MVE_OUT2_NEGATIVE, FG_MVE_NEXT_PAIR)
 
+/* A block's first two steps (FG_MVE_STEP2X4's, the weights in q2 alone) with the output stage of the block before
+ * interleaved (FG_MVE_OUT2_NEGATIVE's arithmetic, row 0's vector in q7, row 1's in q3, the multipliers and shifts
+ * through q2 between the weights; its quant block at n, its outputs stored through n and t): the order a hill climb
+ * over dependency-preserving swaps in llvm-mca's M55 model (the block's start, these and its INIT 62 cycles, 73 with
+ * the output stage after the dot products). */
+#define FG_MVE_PIPE2_STEPS_OUT2_NEGATIVE      \
+    "vldrb.8 q2, [%[pk]], #64\n"              \
+    "vmladava.s8 r0, q0, q2\n"                \
+    "vldrb.8 q1, [%[px1]], #16\n"             \
+    "vmladava.s8 r8, q1, q2\n"                \
+    "vldrb.8 q2, [%[pk], #-48]\n"             \
+    "vmladava.s8 r2, q0, q2\n"                \
+    "vldrw.32 q7, [%[st]]\n"                  \
+    "vmladava.s8 r10, q1, q2\n"               \
+    "vldrw.32 q2, [%[n]]\n"                   \
+    "vqrdmulh.s32 q7, q7, q2\n"               \
+    "vldrw.32 q3, [%[st], #16]\n"             \
+    "vqrdmulh.s32 q3, q3, q2\n"               \
+    "vldrb.8 q2, [%[pk], #-32]\n"             \
+    "vmladava.s8 r4, q0, q2\n"                \
+    "vmladava.s8 r12, q1, q2\n"               \
+    "vldrb.8 q2, [%[pk], #-16]\n"             \
+    "vmladava.s8 r6, q0, q2\n"                \
+    "vmladava.s8 lr, q1, q2\n"                \
+    "vshr.s32 q2, q7, #31\n"                  \
+    "vldrb.8 q0, [%[px0], #16]!\n"            \
+    "vqadd.s32 q7, q7, q2\n"                  \
+    "vldrb.8 q2, [%[pk]], #64\n"              \
+    "vmladava.s8 r0, q0, q2\n"                \
+    "vldrb.8 q1, [%[px1]], #16\n"             \
+    "vmladava.s8 r8, q1, q2\n"                \
+    "vshr.s32 q2, q3, #31\n"                  \
+    "vqadd.s32 q3, q3, q2\n"                  \
+    "vldrw.32 q2, [%[n], #32]\n"              \
+    "vrshl.s32 q3, q3, q2\n"                  \
+    "ldrd %[n], %[t], [%[st], #48]\n"         \
+    "vrshl.s32 q7, q7, q2\n"                  \
+    "vldrb.8 q2, [%[pk], #-48]\n"             \
+    "vadd.i32 q7, q7, %q[v]\n"                \
+    "vmladava.s8 r2, q0, q2\n"                \
+    "vadd.i32 q3, q3, %q[v]\n"                \
+    "vmladava.s8 r10, q1, q2\n"               \
+    "vldrb.8 q2, [%[pk], #-32]\n"             \
+    "vmax.s32 q7, q7, %q[lo]\n"               \
+    "vmladava.s8 r4, q0, q2\n"                \
+    "vmax.s32 q3, q3, %q[lo]\n"               \
+    "vmladava.s8 r12, q1, q2\n"               \
+    "vldrb.8 q2, [%[pk], #-16]\n"             \
+    "vmladava.s8 r6, q0, q2\n"                \
+    "vldrb.8 q0, [%[px0], #16]!\n"            \
+    "vmin.s32 q7, q7, %q[hi]\n"               \
+    "vmladava.s8 lr, q1, q2\n"                \
+    "vstrb.32 q7, [%[n]], #4\n"               \
+    "vmin.s32 q3, q3, %q[hi]\n"               \
+    "vstrb.32 q3, [%[t]], #4\n"               \
+    "strd %[n], %[t], [%[st], #48]\n"
+
+/* A later block's start in the pipelined pairs loops: rows, bias, the block before's quant block into n (st's, before
+ * this block's replaces it), row 0's first vector (the order of the hill climb above). */
+#define FG_MVE_PIPE_BLOCK_START                 \
+    "ldrd %[px0], %[px1], [%[st], #32]\n"      \
+    FG_MVE_INIT_BIAS                            \
+    "ldr %[n], [%[st], #60]\n"                 \
+    "str %[pk], [%[st], #60]\n"                \
+    "vldrb.8 q0, [%[px0]]\n"                   \
+    FG_MVE_PAST_QUANT
+/* After a block's dot products: its sums to st, the flags whether blocks are left. */
+#define FG_MVE_PIPE_BLOCK_END                                \
+    "stm %[st], {r0, r2, r4, r6, r8, r10, r12, lr}\n"       \
+    "ldr %[t], [%[st], #56]\n"                              \
+    "cmp %[pk], %[t]\n"
+/* A pair's first block's start (INIT, rows, its quant block to st, row 0's first vector). */
+#define FG_MVE_PIPE_PAIR_START                  \
+    FG_MVE_INIT_BIAS                            \
+    "ldrd %[px0], %[px1], [%[st], #32]\n"      \
+    "str %[pk], [%[st], #60]\n"                \
+    FG_MVE_PAST_QUANT_PRELOAD
+/* After a pair's last block: its own output stage, then the next pair (FG_MVE_NEXT_PAIR). */
+#define FG_MVE_PIPE_PAIR_END                    \
+    "ldr %[px0], [%[st], #60]\n"               \
+    FG_MVE_OUT2_NEGATIVE_STORED                 \
+    FG_MVE_NEXT_PAIR
+
+/* fg_mve_pairs2_negative software-pipelined: every block after a pair's first runs its first two steps (or its one)
+ * with the block before's output stage; after a pair's last block its own output stage. LOOP: the loops over a
+ * pair's blocks (FG_MVE_PIPE_LOOP_UNROLLED, _TWO, _ONE). The narrowing stores take low
+ * registers: px0, px1, n and t are, so pk and st are r9 and r11. Outputs are stored a block later, after that
+ * block's first reads of the rows: fg_conv2d_columns_s8_mve's rows are its band, never the output. */
+#define FG_MVE_PAIRS2_PIPE(NAME, LOOP)                                                                           \
+__attribute__((noinline)) static void NAME(fg_mve_gemm_state *st, const int32_t *packed, const fg_mve_clamp *clamp, \
+                                           int32x4_t v) {                                                        \
+    const int32x4_t low = clamp->low, high = clamp->high;                                                       \
+    const int8_t *px0, *px1;                                                                                    \
+    int32_t n, t;                                                                                               \
+    __asm__ volatile("2:\n"                                                                                     \
+                     LOOP                                                                                       \
+                     FG_MVE_PIPE_PAIR_END                                                                       \
+                     : [pk] "+r"(packed), [px0] "=&l"(px0), [px1] "=&l"(px1), [n] "=&l"(n), [t] "=&l"(t)       \
+                     : [st] "r"(st), [v] "w"(v), [lo] "w"(low), [hi] "w"(high)                                  \
+                     : "r0", "r2", "r4", "r6", "r8", "r10", "r12", "lr", "q0", "q1", "q2", "q3", "q7", "memory", \
+                       "cc");                                                                                   \
+}
+/* Three steps or more: a pair's first block all in the unrolled loop (entered at 5), a later block's steps after its
+ * first two there too (st's rounds_peeled, entry_peeled). */
+#define FG_MVE_PIPE_LOOP_UNROLLED               \
+    FG_MVE_PIPE_PAIR_START                      \
+    "ldrd %[n], %[t], [%[st], #40]\n"          \
+    "b 5f\n"                                   \
+    "1:\n"                                     \
+    FG_MVE_PIPE_BLOCK_START                     \
+    FG_MVE_PIPE2_STEPS_OUT2_NEGATIVE            \
+    "ldrd %[n], %[t], [%[st], #84]\n"          \
+    "5:\n"                                     \
+    FG_MVE_UNROLLED8(FG_MVE_STEP2X4)            \
+    FG_MVE_PIPE_BLOCK_END                       \
+    "bne 1b\n"
+/* Two steps (17 to 32 taps): a pair's first block's both steps inline, no unrolled loop. */
+#define FG_MVE_PIPE_LOOP_TWO                    \
+    FG_MVE_PIPE_PAIR_START                      \
+    FG_MVE_STEP2X4                              \
+    FG_MVE_STEP2X4                              \
+    FG_MVE_PIPE_BLOCK_END                       \
+    "beq 4f\n"                                 \
+    "1:\n"                                     \
+    FG_MVE_PIPE_BLOCK_START                     \
+    FG_MVE_PIPE2_STEPS_OUT2_NEGATIVE            \
+    FG_MVE_PIPE_BLOCK_END                       \
+    "bne 1b\n"                                 \
+    "4:\n"
+/* One step (up to 16 taps): a later block whole, its start, its one step (FG_MVE_STEP2X4's, the weights in q2 alone),
+ * the block before's output stage and its end interleaved (as FG_MVE_PIPE2_STEPS_OUT2_NEGATIVE: 49 cycles in
+ * llvm-mca's M55 model, 58 as fg_mve_pairs2_negative runs it). */
+#define FG_MVE_PIPE1_BLOCK_OUT2_NEGATIVE                 \
+    "ldm %[pk], {r8, r10, r12, lr}\n"               \
+    "ldr %[n], [%[st], #60]\n"                      \
+    "ldm %[pk]!, {r0, r2, r4, r6}\n"                \
+    "ldrd %[px0], %[px1], [%[st], #32]\n"           \
+    "str %[pk], [%[st], #60]\n"                     \
+    "adds %[pk], %[pk], #48\n"                      \
+    "vldrw.32 q2, [%[n]]\n"                         \
+    "vldrw.32 q7, [%[st]]\n"                        \
+    "vqrdmulh.s32 q7, q7, q2\n"                     \
+    "vldrw.32 q3, [%[st], #16]\n"                   \
+    "vqrdmulh.s32 q3, q3, q2\n"                     \
+    "vshr.s32 q2, q7, #31\n"                        \
+    "vldrb.8 q0, [%[px0]]\n"                        \
+    "vqadd.s32 q7, q7, q2\n"                        \
+    "vldrb.8 q2, [%[pk]], #64\n"                    \
+    "vmladava.s8 r0, q0, q2\n"                      \
+    "vldrb.8 q1, [%[px1]], #16\n"                   \
+    "vmladava.s8 r8, q1, q2\n"                      \
+    "vshr.s32 q2, q3, #31\n"                        \
+    "vqadd.s32 q3, q3, q2\n"                        \
+    "vldrw.32 q2, [%[n], #32]\n"                    \
+    "vrshl.s32 q3, q3, q2\n"                        \
+    "ldrd %[n], %[t], [%[st], #48]\n"               \
+    "vrshl.s32 q7, q7, q2\n"                        \
+    "vldrb.8 q2, [%[pk], #-48]\n"                   \
+    "vmladava.s8 r2, q0, q2\n"                      \
+    "vadd.i32 q7, q7, %q[v]\n"                      \
+    "vmladava.s8 r10, q1, q2\n"                     \
+    "vldrb.8 q2, [%[pk], #-32]\n"                   \
+    "vmladava.s8 r4, q0, q2\n"                      \
+    "vadd.i32 q3, q3, %q[v]\n"                      \
+    "vmladava.s8 r12, q1, q2\n"                     \
+    "vmax.s32 q7, q7, %q[lo]\n"                     \
+    "vldrb.8 q2, [%[pk], #-16]\n"                   \
+    "vmladava.s8 r6, q0, q2\n"                      \
+    "vmax.s32 q3, q3, %q[lo]\n"                     \
+    "vldrb.8 q0, [%[px0], #16]!\n"                  \
+    "vmladava.s8 lr, q1, q2\n"                      \
+    "vmin.s32 q7, q7, %q[hi]\n"                     \
+    "vstrb.32 q7, [%[n]], #4\n"                     \
+    "vmin.s32 q3, q3, %q[hi]\n"                     \
+    "vstrb.32 q3, [%[t]], #4\n"                     \
+    "strd %[n], %[t], [%[st], #48]\n"               \
+    "stm %[st], {r0, r2, r4, r6, r8, r10, r12, lr}\n"\
+    "ldr %[t], [%[st], #56]\n"                      \
+    "cmp %[pk], %[t]\n"
+/* One step: a pair's first block's step inline, every later block FG_MVE_PIPE1_BLOCK_OUT2_NEGATIVE. */
+#define FG_MVE_PIPE_LOOP_ONE                    \
+    FG_MVE_PIPE_PAIR_START                      \
+    FG_MVE_STEP2X4                              \
+    FG_MVE_PIPE_BLOCK_END                       \
+    "beq 4f\n"                                 \
+    "1:\n"                                     \
+    FG_MVE_PIPE1_BLOCK_OUT2_NEGATIVE            \
+    "bne 1b\n"                                 \
+    "4:\n"
+FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe, FG_MVE_PIPE_LOOP_UNROLLED)
+FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe_two, FG_MVE_PIPE_LOOP_TWO)
+FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe_one, FG_MVE_PIPE_LOOP_ONE)
+
 void fg_mve_gemm_blocks2_pairs(fg_mve_gemm_state *st, const int32_t *packed, const fg_mve_clamp *clamp,
                                int shifts_left) {
     const int32x4_t offset = vdupq_n_s32(clamp->offset);
     st->first_block = packed;
+    const int32_t peeled = 8 * st->rounds - (-st->entry & 7) - 2;  /* the steps after a block's first two */
+    if (!shifts_left && st->negative) {
+        st->rounds_peeled = (peeled + 7) >> 3;
+        st->entry_peeled = peeled & 7;
+        (peeled > 0 ? fg_mve_pairs2_pipe : peeled ? fg_mve_pairs2_pipe_one : fg_mve_pairs2_pipe_two)(st, packed, clamp,
+                                                                                                     offset);
+        return;
+    }
     (void)(shifts_left    ? fg_mve_pairs2_shifted(st, packed, clamp, offset, offset)
            : st->negative ? fg_mve_pairs2_negative(st, packed, clamp, offset, offset)
                           : fg_mve_pairs2(st, packed, clamp, offset, offset));

@@ -112,6 +112,8 @@ typedef struct {
     int32_t pairs_after;    /* 72: fg_mve_gemm_blocks2_pairs: pairs of rows after the current one */
     int32_t pair_advance;   /* 76: from a pair's rows to the next pair's */
     const int32_t *first_block;  /* 80 */
+    int32_t rounds_peeled;  /* 84: rounds and entry of a block's steps after its first two (fg_mve_pairs2_pipe) */
+    int32_t entry_peeled;   /* 88 */
 } fg_mve_gemm_state;
 
 /* What fg_mve_gemm_row8's assembly loop reads and updates in memory (one row against pairs of blocks; its registers
