@@ -164,28 +164,45 @@ def blocks_to_sample_by_segment(counts: object, elf: Path, core: str, share: flo
     return chosen
 
 
-PAGE_BYTES = 1024  # QEMU's M-profile page: it ends a translated block at every page boundary
+PAGE_BYTES = 1024  # QEMU's M-profile page: a translated block never runs across one
+_PAGE_CUT_ENDS = (0, 2, PAGE_BYTES - 2)  # a block ends at a page, after the instruction across one, or before it
+
+
+def _page_cut(block: Sequence[Instruction], span: tuple[int, int]) -> bool:
+    """Whether QEMU ended the block for a page boundary, not for a branch."""
+    return bool(block) and not branches(block[-1]) and sum(span) % PAGE_BYTES in _PAGE_CUT_ENDS
 
 
 def _join_page_cuts(costs: dict[int, _BlockCost], blocks: Mapping[int, Sequence[Instruction]],
                     pcs: Mapping[int, tuple[int, int]], runs: Mapping[int, int], core: str, memory: MemoryTiming,
                     muls_cycles: int) -> None:
-    """A block QEMU cut at a page boundary (it ends there, not in a branch) runs on into the block at that address,
-    as on silicon, where no page cuts the code: it costs what it adds in front of that block (the two costed as one
-    sequence, less the second alone), so that moving code across a boundary does not move the estimate."""
+    """QEMU cuts code at its 1 KiB pages (a block ends at the boundary, and an instruction across one is a block of
+    its own); silicon runs on. A block so cut costs what it adds in front of the blocks it runs on into: its run of
+    blocks costed as one sequence, less the run of its successor, so that a pass through the whole run costs the
+    run as one sequence, and moving code across a boundary does not move the estimate."""
     starting = {}
     for block_id in sorted(runs, key=runs.__getitem__):
         starting[pcs[block_id][0]] = block_id  # the most run of the blocks at an address last
-    cut = {b: starting[end] for b in runs if (end := sum(pcs[b])) % PAGE_BYTES == 0 and end in starting
-           and blocks[b] and not branches(blocks[b][-1])}
-    if not cut:
+    successor = {b: starting[sum(pcs[b])] for b in runs
+                 if sum(pcs[b]) in starting and _page_cut(blocks[b], pcs[b])}
+    if not successor:
         return
-    joined = {first: [*blocks[first], *blocks[second]] for first, second in cut.items()}
-    spans = {first: (pcs[first][0], pcs[first][1] + pcs[second][1]) for first, second in cut.items()}
+
+    def run_from(block_id: int) -> list[int]:
+        found = [block_id]
+        while found[-1] in successor and successor[found[-1]] not in found:
+            found.append(successor[found[-1]])
+        return found
+
+    heads = {b for b in successor} | set(successor.values())
+    chains = {b: run_from(b) for b in heads}
+    joined = {b: [i for link in chain for i in blocks[link]] for b, chain in chains.items() if len(chain) > 1}
+    spans = {b: (pcs[b][0], sum(pcs[link][1] for link in chains[b])) for b in joined}
     whole = _block_costs(joined, spans, core, memory, muls_cycles, {})
-    for first, second in cut.items():
+    chain_cycles = {b: whole[b].cycles if b in whole else costs[b].cycles for b in chains}
+    for first, second in successor.items():
         own = costs[first]
-        costs[first] = _BlockCost(max(0.0, whole[first].cycles - costs[second].cycles), own.taken, own.waits)
+        costs[first] = _BlockCost(max(0.0, chain_cycles[first] - chain_cycles[second]), own.taken, own.waits)
 
 
 def estimate_cycles(counts: object, elf: Path, core: str, memory: MemoryTiming, *, muls_cycles: int = 1,
