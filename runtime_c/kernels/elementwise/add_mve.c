@@ -39,9 +39,7 @@ static void fg_add_table(int32_t table[256], int32_t offset, int32_t left_shift,
  * step's loads are whole); every input is read before the output of the same or an earlier element is stored
  * (ops/overlap.py's order holds). SIGN: the rounding divide's sign step into q3 (FG_ADD_SIGN_DIVIDE, or
  * FG_ADD_SIGN_NEGATIVE where the output shifts right); the order is a hill climb over dependency-preserving swaps
- * found cheapest in llvm-mca's M55 model (a step 20 cycles, 18 with FG_ADD_SIGN_NEGATIVE; 21 before). The loop
- * (at most 64 bytes) 64-byte aligned: never across a 1 KiB page, where QEMU would cut it into blocks costed apart
- * (docs/cycle_model.md); the padding's NOPs run once a call. */
+ * found cheapest in llvm-mca's M55 model (a step 20 cycles, 18 with FG_ADD_SIGN_NEGATIVE; 21 before). */
 #define FG_ADD_LOOKED_UP(NAME, SIGN)                                                                             \
 static void NAME(const fg_add_params *p, const int8_t *input1, const int8_t *input2, int8_t *output,            \
                  const int32_t *table1, const int32_t *table2, int32x4_t out_right, int32x4_t low,              \
@@ -51,7 +49,6 @@ static void NAME(const fg_add_params *p, const int8_t *input1, const int8_t *inp
                      "vldrw.u32 q2, [%[t1], q0, uxtw #2]\n"                                                    \
                      "vldrw.u32 q3, [%[t2], q1, uxtw #2]\n"                                                    \
                      "dlstp.32 lr, %[n]\n"                                                                     \
-                     ".balign 64\n"                                                                            \
                      "1:\n"                                                                                    \
                      "vadd.i32 q2, q2, q3\n"                                                                   \
                      "vqrdmulh.s32 q2, q2, %[multiplier]\n"                                                    \
