@@ -10,10 +10,19 @@
  * is one): the three input rows of the current output row sign-extended once to int16 in a buffer on the stack (the
  * padding holding the input zero point), so that a window's row is 3 * in_c consecutive halfwords: in_c + (in_c - 1)
  * / 2 words of two inputs, each feeding one SMLAD per output channel, and one more input (the bottom half of the
- * next word) for SMLABB. Four output channels per pass, their weight words in the order the taps read them, four at
- * a time by one LDM that walks them; the inputs' words two at a time by LDR pairs that pipeline. */
+ * next word) for SMLABB. Four output channels per pass, their weight words in the order the taps read them; on the
+ * M4 and M33 two pixels a pass (fg_dsp_conv_ring_pairs: each weight word loaded once for both), the odd last pixel
+ * of a row alone with the four words by one LDM that walks them; the inputs' words by LDRs that pipeline. */
 
 #define FG_DSP_CONV_RING_ROW(ic) (2 * (ic) * FG_DSP_CONV_RING_COLUMNS)  /* bytes of a buffer row */
+#if defined(FG_CORE_CORTEX_M7)
+#define FG_DSP_CONV_RING_BUFFER_BYTES (3 * FG_DSP_CONV_RING_ROW(3))
+#else
+/* Bytes from the buffer's three rows to their copy shifted left by one pixel (read by the second pixel of a pair at
+ * stride 1), past 8 bytes the copy's first row may take when the left padding is 0 (its image column 0, never read). */
+#define FG_DSP_CONV_RING_SHIFTED (3 * FG_DSP_CONV_RING_ROW(3) + 8)
+#define FG_DSP_CONV_RING_BUFFER_BYTES (FG_DSP_CONV_RING_SHIFTED + 3 * FG_DSP_CONV_RING_ROW(3))
+#endif
 #define FG_DSP_CONV_RING_X(ic, i, k) \
     "[%[x], #(" #i " * 2 * " #ic " * " FG_DSP_RING_XSTR(FG_DSP_CONV_RING_COLUMNS) " + 4 * (" #k "))]"
 #if defined(FG_CORE_CORTEX_M7)
@@ -228,11 +237,144 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_row(const int16_t *x, con
 #undef FG_DSP_CONV_RING_ROW1
 #undef FG_DSP_CONV_RING_TWO
 #undef FG_DSP_CONV_RING_TAP
-#undef FG_DSP_CONV_RING_X
 #undef FG_DSP_CONV_RING_OUTS
 #undef FG_DSP_CONV_RING_OUT_WALK
 #undef FG_DSP_RING_OUT_M7
 #undef FG_DSP_RING_OUT_RELU_M7
+
+#if !defined(FG_CORE_CORTEX_M7)
+/* Two pixels a pass (the M4's and M33's order): each tap's four weight words, read by two LDR pairs at offsets from
+ * w (which stays at the group), feed eight SMLADs instead of four, so the weights cost half the loads a pixel. r2-r5
+ * pixel A's channels, r6-r9 pixel B's, r10/r11 two weight words, r12 and lr the two pixels' input words: A's at x,
+ * B's at x + `b` (stride 2: the next window; stride 1: the same offset in the buffer's copy shifted by one pixel,
+ * FG_DSP_CONV_RING_SHIFTED, as a pixel's 2 in_c bytes leave every other window unaligned). */
+#define FG_DSP_CONV_RING_PAIR_W(ic, i, k, c) \
+    "[%[w], #(64 + 16 * (" #i " * ((3 * " #ic " - 1) / 2 + 1) + " #k ") + 4 * " #c ")]"
+#define FG_DSP_CONV_RING_PAIR_TAP(ic, i, k, op, b)                                            \
+    "ldr r12, " FG_DSP_CONV_RING_X(ic, i, k) "\n\t"                                          \
+    "ldr lr, [%[x], #(" b " + " #i " * 2 * " #ic " * " FG_DSP_RING_XSTR(FG_DSP_CONV_RING_COLUMNS) \
+    " + 4 * (" #k "))]\n\t"                                                                   \
+    "ldr r10, " FG_DSP_CONV_RING_PAIR_W(ic, i, k, 0) "\n\t"                                  \
+    "ldr r11, " FG_DSP_CONV_RING_PAIR_W(ic, i, k, 1) "\n\t"                                  \
+    op " r2, r12, r10, r2\n\t"                                                                \
+    op " r6, lr, r10, r6\n\t"                                                                 \
+    op " r3, r12, r11, r3\n\t"                                                                \
+    op " r7, lr, r11, r7\n\t"                                                                 \
+    "ldr r10, " FG_DSP_CONV_RING_PAIR_W(ic, i, k, 2) "\n\t"                                  \
+    "ldr r11, " FG_DSP_CONV_RING_PAIR_W(ic, i, k, 3) "\n\t"                                  \
+    op " r4, r12, r10, r4\n\t"                                                                \
+    op " r8, lr, r10, r8\n\t"                                                                 \
+    op " r5, r12, r11, r5\n\t"                                                                \
+    op " r9, lr, r11, r9\n\t"
+#define FG_DSP_CONV_RING_PAIR_ROW1(i, b) \
+    FG_DSP_CONV_RING_PAIR_TAP(1, i, 0, "smlad", b) FG_DSP_CONV_RING_PAIR_TAP(1, i, 1, "smlabb", b)
+#define FG_DSP_CONV_RING_PAIR_ROW3(i, b)                                                      \
+    FG_DSP_CONV_RING_PAIR_TAP(3, i, 0, "smlad", b) FG_DSP_CONV_RING_PAIR_TAP(3, i, 1, "smlad", b) \
+    FG_DSP_CONV_RING_PAIR_TAP(3, i, 2, "smlad", b) FG_DSP_CONV_RING_PAIR_TAP(3, i, 3, "smlad", b) \
+    FG_DSP_CONV_RING_PAIR_TAP(3, i, 4, "smlabb", b)
+/* Channel j's multiplier, offset and shift (r10, r11, r12) at w, for both pixels' sums a (A) and b (B), in place:
+ * FG_DSP_RING_REQUANT's and FG_DSP_RING_REQUANT_RELU's arithmetic, the two chains side by side (lr the scratch). */
+#define FG_DSP_CONV_RING_PAIR_CONSTANTS(j)          \
+    "ldr r10, [%[w], #(16 + 12 * " #j ")]\n\t"     \
+    "ldr r11, [%[w], #(20 + 12 * " #j ")]\n\t"     \
+    "ldr r12, [%[w], #(24 + 12 * " #j ")]\n\t"
+#define FG_DSP_CONV_RING_PAIR_OUT(a, b, j)          \
+    FG_DSP_CONV_RING_PAIR_CONSTANTS(j)              \
+    "smmulr " a ", " a ", r10\n\t"                  \
+    "smmulr " b ", " b ", r10\n\t"                  \
+    "add lr, r11, " a ", asr #31\n\t"               \
+    "add r11, r11, " b ", asr #31\n\t"              \
+    "add " a ", " a ", lr\n\t"                      \
+    "add " b ", " b ", r11\n\t"                     \
+    "asr " a ", " a ", r12\n\t"                     \
+    "asr " b ", " b ", r12\n\t"                     \
+    "ssat " a ", #8, " a "\n\t"                     \
+    "ssat " b ", #8, " b "\n\t"
+#define FG_DSP_CONV_RING_PAIR_OUT_RELU(a, b, j)     \
+    FG_DSP_CONV_RING_PAIR_CONSTANTS(j)              \
+    "smmlar " a ", " a ", r10, r11\n\t"             \
+    "smmlar " b ", " b ", r10, r11\n\t"             \
+    "asr " a ", " a ", r12\n\t"                     \
+    "asr " b ", " b ", r12\n\t"                     \
+    "ssat " a ", #8, " a "\n\t"                     \
+    "ssat " b ", #8, " b "\n\t"
+/* The pairs: the frame at sp (out, pairs left, step: a local array, so that the stack bound counts it, which the
+ * assembler checks is at sp), the biases by one LDM into A's sums and copied to B's, the taps, the output stage,
+ * the eight bytes at out (A) and out + step (B); x advanced `advance` bytes (two pixels). */
+#define FG_DSP_CONV_RING_PAIR_ASM(ROW, OUT, b, advance)                                                  \
+    __asm__ volatile(                                                                                    \
+        ".ifnc \"%[frame]\", \"[sp]\"\n\t.error \"the frame is not at sp: %[frame]\"\n\t.endif\n\t"    \
+        "ldr r12, %[step]\n\t"                                                                           \
+        "stm sp, {r2, r3, r12}\n"                                                                        \
+        "1:\n\t"                                                                                         \
+        "ldm %[w], {r2-r5}\n\t"                                                                          \
+        "mov r6, r2\n\t"                                                                                 \
+        "mov r7, r3\n\t"                                                                                 \
+        "mov r8, r4\n\t"                                                                                 \
+        "mov r9, r5\n\t"                                                                                 \
+        ROW(0, b) ROW(1, b) ROW(2, b)                                                                    \
+        OUT("r2", "r6", 0) OUT("r3", "r7", 1) OUT("r4", "r8", 2) OUT("r5", "r9", 3)                      \
+        "ldr r10, [sp]\n\t"                                                                              \
+        "ldr r11, [sp, #8]\n\t"                                                                          \
+        "ldr lr, [sp, #4]\n\t"                                                                           \
+        "add r12, r10, r11\n\t"                                                                          \
+        "strb r2, [r10]\n\t"                                                                             \
+        "strb r3, [r10, #1]\n\t"                                                                         \
+        "strb r4, [r10, #2]\n\t"                                                                         \
+        "strb r5, [r10, #3]\n\t"                                                                         \
+        "strb r6, [r12]\n\t"                                                                             \
+        "strb r7, [r12, #1]\n\t"                                                                         \
+        "strb r8, [r12, #2]\n\t"                                                                         \
+        "strb r9, [r12, #3]\n\t"                                                                         \
+        "add r10, r12, r11\n\t"                                                                          \
+        "str r10, [sp]\n\t"                                                                              \
+        "add %[x], %[x], #" advance "\n\t"                                                               \
+        "subs lr, lr, #1\n\t"                                                                            \
+        "str lr, [sp, #4]\n\t"                                                                           \
+        "bne 1b\n\t"                                                                                     \
+        : [x] "+r"(rx), "+r"(ro), "+r"(rn), [frame] "=m"(frame)                                              \
+        : [w] "r"(rw), [step] "m"(step)                                                                  \
+        : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "lr", "cc", "memory")
+
+#define FG_DSP_CONV_RING_PAIR_STRIDES(ROW, OUT, ic)                                                     \
+    if (stride == 1) {                                                                                  \
+        FG_DSP_CONV_RING_PAIR_ASM(ROW, OUT, FG_DSP_RING_XSTR(FG_DSP_CONV_RING_SHIFTED),                  \
+                                  FG_DSP_RING_XSTR(4 * ic));                                            \
+    } else {                                                                                            \
+        FG_DSP_CONV_RING_PAIR_ASM(ROW, OUT, FG_DSP_RING_XSTR(4 * ic), FG_DSP_RING_XSTR(8 * ic));        \
+    }
+
+/* Pixel pairs of one output row of one group (fg_dsp_conv_ring_row's arguments, pairs >= 1 of them): per pair and
+ * tap 4 LDR + 8 SMLAD (SMLABB), per pair one output stage of eight outputs. */
+static __attribute__((noinline)) void fg_dsp_conv_ring_pairs(const int16_t *x, const uint32_t *w, int8_t *out,
+                                                             int32_t pairs, int32_t step, int relu, int stride,
+                                                             int ic) {
+    register const int16_t *rx __asm__("r0") = x;
+    register const uint32_t *rw __asm__("r1") = w;
+    register int8_t *ro __asm__("r2") = out;
+    register int32_t rn __asm__("r3") = pairs;
+    uint32_t frame[4];  /* out, pairs left, step; a fourth word puts it at sp (gcc's 8-byte alignment) */
+    if (ic == 1 && relu) {
+        FG_DSP_CONV_RING_PAIR_STRIDES(FG_DSP_CONV_RING_PAIR_ROW1, FG_DSP_CONV_RING_PAIR_OUT_RELU, 1)
+    } else if (ic == 1) {
+        FG_DSP_CONV_RING_PAIR_STRIDES(FG_DSP_CONV_RING_PAIR_ROW1, FG_DSP_CONV_RING_PAIR_OUT, 1)
+    } else if (relu) {
+        FG_DSP_CONV_RING_PAIR_STRIDES(FG_DSP_CONV_RING_PAIR_ROW3, FG_DSP_CONV_RING_PAIR_OUT_RELU, 3)
+    } else {
+        FG_DSP_CONV_RING_PAIR_STRIDES(FG_DSP_CONV_RING_PAIR_ROW3, FG_DSP_CONV_RING_PAIR_OUT, 3)
+    }
+}
+#undef FG_DSP_CONV_RING_PAIR_STRIDES
+#undef FG_DSP_CONV_RING_PAIR_ASM
+#undef FG_DSP_CONV_RING_PAIR_OUT_RELU
+#undef FG_DSP_CONV_RING_PAIR_OUT
+#undef FG_DSP_CONV_RING_PAIR_CONSTANTS
+#undef FG_DSP_CONV_RING_PAIR_ROW3
+#undef FG_DSP_CONV_RING_PAIR_ROW1
+#undef FG_DSP_CONV_RING_PAIR_TAP
+#undef FG_DSP_CONV_RING_PAIR_W
+#endif
+#undef FG_DSP_CONV_RING_X
 
 /* Input row y (any row: a row in the padding gets the zero point) into the buffer row at dst's image columns, four
  * inputs a word put back in order by PKHBT and PKHTB (estimated cycles a word on mps2_an500: 13 against 22). Not
@@ -288,9 +430,16 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_run(const fg_conv2d_param
     uint32_t w[FG_DSP_CONV_RING_MAX_OUT / 4 * (16 + FG_DSP_CONV_RING_WEIGHT_BYTES(3) / 4)];  /* in RAM: every pixel reads them */
     memcpy(w, p->packed, (size_t)(groups * group_words) * sizeof w[0]);
     const int16_t zero_point = (int16_t)-p->requant.input_offset;
-    uint32_t words[3 * 3 * FG_DSP_CONV_RING_COLUMNS / 2 + 1];  /* the window's rows and what the last reads past */
+    uint32_t words[FG_DSP_CONV_RING_BUFFER_BYTES / 4 + 1];  /* the window's rows and what the last reads past */
     int16_t *rows = (int16_t *)words;
     fg_dsp_conv_ring_padding(p, zero_point, rows);  /* the padding's columns keep it */
+#if !defined(FG_CORE_CORTEX_M7)
+    /* the copy shifted by one pixel: a pixel's halves ic halves further left (column 0 in front of the copy) */
+    int16_t *const shifted = rows + FG_DSP_CONV_RING_SHIFTED / 2 - ic;
+    if (p->stride_w == 1) {
+        fg_dsp_conv_ring_padding(p, zero_point, shifted);
+    }
+#endif
     const int relu = p->requant.output_offset == -128;
     for (int32_t b = 0; b < p->batches; ++b) {
         const int8_t *image = input + b * p->in_h * p->in_w * ic;
@@ -302,10 +451,29 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_run(const fg_conv2d_param
             for (int32_t i = kept; i < 3; ++i) {
                 fg_dsp_conv_ring_extend(p, image, top + i, zero_point, rows + i * row_halves);
             }
+#if defined(FG_CORE_CORTEX_M7)
             for (int32_t g = 0; g < groups; ++g) {
                 fg_dsp_conv_ring_row(rows, w + g * group_words, out + 4 * g, p->out_w, p->out_c, relu, p->stride_w,
                                      ic);
             }
+#else
+            if (p->stride_w == 1) {  /* its three rows extended again: cheaper than moving rows 98 pixels wide */
+                for (int32_t i = 0; i < 3; ++i) {
+                    fg_dsp_conv_ring_extend(p, image, top + i, zero_point, shifted + i * row_halves);
+                }
+            }
+            const int32_t pairs = p->out_w / 2, last = p->out_w - 1;
+            for (int32_t g = 0; g < groups; ++g) {
+                if (pairs > 0) {
+                    fg_dsp_conv_ring_pairs(rows, w + g * group_words, out + 4 * g, pairs, p->out_c, relu,
+                                           p->stride_w, ic);
+                }
+                if (p->out_w % 2) {
+                    fg_dsp_conv_ring_row(rows + last * p->stride_w * ic, w + g * group_words,
+                                         out + last * p->out_c + 4 * g, 1, p->out_c, relu, p->stride_w, ic);
+                }
+            }
+#endif
         }
     }
 }
