@@ -250,28 +250,34 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_row(const int16_t *x, con
  * FG_DSP_CONV_RING_SHIFTED, as a pixel's 2 in_c bytes leave every other window unaligned). */
 #define FG_DSP_CONV_RING_PAIR_W(ic, i, k, c) \
     "[%[w], #(64 + 16 * (" #i " * ((3 * " #ic " - 1) / 2 + 1) + " #k ") + 4 * " #c ")]"
-#define FG_DSP_CONV_RING_PAIR_TAP(ic, i, k, op, b)                                            \
+/* B's sum before a tap: its own, or at the first tap A's (both the biases, which only A's registers were loaded with). */
+#define FG_DSP_CONV_RING_OWN(a, b) b
+#define FG_DSP_CONV_RING_FROM_A(a, b) a
+#define FG_DSP_CONV_RING_PAIR_TAP(ic, i, k, op, b, SUM)                                       \
     "ldr r12, " FG_DSP_CONV_RING_X(ic, i, k) "\n\t"                                          \
     "ldr lr, [%[x], #(" b " + " #i " * 2 * " #ic " * " FG_DSP_RING_XSTR(FG_DSP_CONV_RING_COLUMNS) \
     " + 4 * (" #k "))]\n\t"                                                                   \
     "ldr r10, " FG_DSP_CONV_RING_PAIR_W(ic, i, k, 0) "\n\t"                                  \
     "ldr r11, " FG_DSP_CONV_RING_PAIR_W(ic, i, k, 1) "\n\t"                                  \
+    op " r6, lr, r10, " SUM("r2", "r6") "\n\t"                                                \
     op " r2, r12, r10, r2\n\t"                                                                \
-    op " r6, lr, r10, r6\n\t"                                                                 \
+    op " r7, lr, r11, " SUM("r3", "r7") "\n\t"                                                \
     op " r3, r12, r11, r3\n\t"                                                                \
-    op " r7, lr, r11, r7\n\t"                                                                 \
     "ldr r10, " FG_DSP_CONV_RING_PAIR_W(ic, i, k, 2) "\n\t"                                  \
     "ldr r11, " FG_DSP_CONV_RING_PAIR_W(ic, i, k, 3) "\n\t"                                  \
+    op " r8, lr, r10, " SUM("r4", "r8") "\n\t"                                                \
     op " r4, r12, r10, r4\n\t"                                                                \
-    op " r8, lr, r10, r8\n\t"                                                                 \
-    op " r5, r12, r11, r5\n\t"                                                                \
-    op " r9, lr, r11, r9\n\t"
-#define FG_DSP_CONV_RING_PAIR_ROW1(i, b) \
-    FG_DSP_CONV_RING_PAIR_TAP(1, i, 0, "smlad", b) FG_DSP_CONV_RING_PAIR_TAP(1, i, 1, "smlabb", b)
-#define FG_DSP_CONV_RING_PAIR_ROW3(i, b)                                                      \
-    FG_DSP_CONV_RING_PAIR_TAP(3, i, 0, "smlad", b) FG_DSP_CONV_RING_PAIR_TAP(3, i, 1, "smlad", b) \
-    FG_DSP_CONV_RING_PAIR_TAP(3, i, 2, "smlad", b) FG_DSP_CONV_RING_PAIR_TAP(3, i, 3, "smlad", b) \
-    FG_DSP_CONV_RING_PAIR_TAP(3, i, 4, "smlabb", b)
+    op " r9, lr, r11, " SUM("r5", "r9") "\n\t"                                                \
+    op " r5, r12, r11, r5\n\t"
+#define FG_DSP_CONV_RING_PAIR_ROW1(i, b, SUM)                                                 \
+    FG_DSP_CONV_RING_PAIR_TAP(1, i, 0, "smlad", b, SUM)                                       \
+    FG_DSP_CONV_RING_PAIR_TAP(1, i, 1, "smlabb", b, FG_DSP_CONV_RING_OWN)
+#define FG_DSP_CONV_RING_PAIR_ROW3(i, b, SUM)                                                 \
+    FG_DSP_CONV_RING_PAIR_TAP(3, i, 0, "smlad", b, SUM)                                       \
+    FG_DSP_CONV_RING_PAIR_TAP(3, i, 1, "smlad", b, FG_DSP_CONV_RING_OWN)                      \
+    FG_DSP_CONV_RING_PAIR_TAP(3, i, 2, "smlad", b, FG_DSP_CONV_RING_OWN)                      \
+    FG_DSP_CONV_RING_PAIR_TAP(3, i, 3, "smlad", b, FG_DSP_CONV_RING_OWN)                      \
+    FG_DSP_CONV_RING_PAIR_TAP(3, i, 4, "smlabb", b, FG_DSP_CONV_RING_OWN)
 /* Channel j's multiplier, offset and shift (r10, r11, r12) at w, for both pixels' sums a (A) and b (B), in place:
  * FG_DSP_RING_REQUANT's and FG_DSP_RING_REQUANT_RELU's arithmetic, the two chains side by side (lr the scratch). */
 #define FG_DSP_CONV_RING_PAIR_CONSTANTS(j)          \
@@ -299,8 +305,8 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_row(const int16_t *x, con
     "ssat " a ", #8, " a "\n\t"                     \
     "ssat " b ", #8, " b "\n\t"
 /* The pairs: the frame at sp (out, pairs left, step: a local array, so that the stack bound counts it, which the
- * assembler checks is at sp), the biases by one LDM into A's sums and copied to B's, the taps, the output stage,
- * the eight bytes at out (A) and out + step (B); x advanced `advance` bytes (two pixels). */
+ * assembler checks is at sp), the biases by one LDM into A's sums (B's from them at the first tap), the taps, the
+ * output stage, the eight bytes at out (A) and out + step (B); x advanced `advance` bytes (two pixels). */
 #define FG_DSP_CONV_RING_PAIR_ASM(ROW, OUT, b, advance)                                                  \
     __asm__ volatile(                                                                                    \
         ".ifnc \"%[frame]\", \"[sp]\"\n\t.error \"the frame is not at sp: %[frame]\"\n\t.endif\n\t"    \
@@ -308,16 +314,14 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_row(const int16_t *x, con
         "stm sp, {r2, r3, r12}\n"                                                                        \
         "1:\n\t"                                                                                         \
         "ldm %[w], {r2-r5}\n\t"                                                                          \
-        "mov r6, r2\n\t"                                                                                 \
-        "mov r7, r3\n\t"                                                                                 \
-        "mov r8, r4\n\t"                                                                                 \
-        "mov r9, r5\n\t"                                                                                 \
-        ROW(0, b) ROW(1, b) ROW(2, b)                                                                    \
+        ROW(0, b, FG_DSP_CONV_RING_FROM_A) ROW(1, b, FG_DSP_CONV_RING_OWN) ROW(2, b, FG_DSP_CONV_RING_OWN) \
         OUT("r2", "r6", 0) OUT("r3", "r7", 1) OUT("r4", "r8", 2) OUT("r5", "r9", 3)                      \
         "ldr r10, [sp]\n\t"                                                                              \
         "ldr r11, [sp, #8]\n\t"                                                                          \
         "ldr lr, [sp, #4]\n\t"                                                                           \
         "add r12, r10, r11\n\t"                                                                          \
+        "add r11, r12, r11\n\t"                                                                          \
+        "subs lr, lr, #1\n\t"                                                                            \
         "strb r2, [r10]\n\t"                                                                             \
         "strb r3, [r10, #1]\n\t"                                                                         \
         "strb r4, [r10, #2]\n\t"                                                                         \
@@ -326,11 +330,9 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_row(const int16_t *x, con
         "strb r7, [r12, #1]\n\t"                                                                         \
         "strb r8, [r12, #2]\n\t"                                                                         \
         "strb r9, [r12, #3]\n\t"                                                                         \
-        "add r10, r12, r11\n\t"                                                                          \
-        "str r10, [sp]\n\t"                                                                              \
-        "add %[x], %[x], #" advance "\n\t"                                                               \
-        "subs lr, lr, #1\n\t"                                                                            \
+        "str r11, [sp]\n\t"                                                                              \
         "str lr, [sp, #4]\n\t"                                                                           \
+        "add %[x], %[x], #" advance "\n\t"                                                               \
         "bne 1b\n\t"                                                                                     \
         : [x] "+r"(rx), "+r"(ro), "+r"(rn), [frame] "=m"(frame)                                              \
         : [w] "r"(rw), [step] "m"(step)                                                                  \
@@ -372,6 +374,8 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_pairs(const int16_t *x, c
 #undef FG_DSP_CONV_RING_PAIR_ROW3
 #undef FG_DSP_CONV_RING_PAIR_ROW1
 #undef FG_DSP_CONV_RING_PAIR_TAP
+#undef FG_DSP_CONV_RING_FROM_A
+#undef FG_DSP_CONV_RING_OWN
 #undef FG_DSP_CONV_RING_PAIR_W
 #endif
 #undef FG_DSP_CONV_RING_X
@@ -422,11 +426,27 @@ static void fg_dsp_conv_ring_padding(const fg_conv2d_params *p, int16_t zero_poi
     }
 }
 
+/* The three buffer rows at `rows` for the output row whose windows start at input row top: the `kept` rows still
+ * there from the last output row moved up, each by a memmove of the whole words holding its image columns (the
+ * halves around them padding, alike in every row; in the shifted copy of a row 98 pixels wide, one half of each
+ * neighbouring row, which no window reads), then the others extended. */
+static void fg_dsp_conv_ring_rows(const fg_conv2d_params *p, const int8_t *image, int32_t top, int32_t kept,
+                                  int16_t zero_point, int16_t *rows) {
+    const int32_t row_halves = p->in_c * FG_DSP_CONV_RING_COLUMNS, left = p->pad_left * p->in_c;
+    const uintptr_t first = (uintptr_t)(rows + left) & ~(uintptr_t)3;
+    const size_t bytes = (((uintptr_t)(rows + left + p->in_w * p->in_c) + 3) & ~(uintptr_t)3) - first;
+    for (int32_t i = 0; i < kept; ++i) {
+        memmove((int16_t *)first + i * row_halves, (const int16_t *)first + (i + 3 - kept) * row_halves, bytes);
+    }
+    for (int32_t i = kept; i < 3; ++i) {
+        fg_dsp_conv_ring_extend(p, image, top + i, zero_point, rows + i * row_halves);
+    }
+}
+
 /* The work of fg_conv2d_3x3_ring_dsp, the buffer and the groups' constants on its own stack frame. */
 static __attribute__((noinline)) void fg_dsp_conv_ring_run(const fg_conv2d_params *p, const int8_t *input,
                                                            int8_t *output) {
     const int32_t ic = p->in_c, groups = p->out_c / 4, group_words = 16 + FG_DSP_CONV_RING_WEIGHT_BYTES(ic) / 4;
-    const int32_t row_halves = ic * FG_DSP_CONV_RING_COLUMNS;
     uint32_t w[FG_DSP_CONV_RING_MAX_OUT / 4 * (16 + FG_DSP_CONV_RING_WEIGHT_BYTES(3) / 4)];  /* in RAM: every pixel reads them */
     memcpy(w, p->packed, (size_t)(groups * group_words) * sizeof w[0]);
     const int16_t zero_point = (int16_t)-p->requant.input_offset;
@@ -447,20 +467,15 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_run(const fg_conv2d_param
         for (int32_t oy = 0; oy < p->out_h; ++oy, out += p->out_w * p->out_c) {
             const int32_t top = oy * p->stride_h - p->pad_top;
             const int32_t kept = oy == 0 || p->stride_h >= 3 ? 0 : 3 - p->stride_h;  /* rows still in the buffer */
-            memmove(rows, rows + (3 - kept) * row_halves, (size_t)(kept * row_halves) * sizeof rows[0]);
-            for (int32_t i = kept; i < 3; ++i) {
-                fg_dsp_conv_ring_extend(p, image, top + i, zero_point, rows + i * row_halves);
-            }
+            fg_dsp_conv_ring_rows(p, image, top, kept, zero_point, rows);
 #if defined(FG_CORE_CORTEX_M7)
             for (int32_t g = 0; g < groups; ++g) {
                 fg_dsp_conv_ring_row(rows, w + g * group_words, out + 4 * g, p->out_w, p->out_c, relu, p->stride_w,
                                      ic);
             }
 #else
-            if (p->stride_w == 1) {  /* its three rows extended again: cheaper than moving rows 98 pixels wide */
-                for (int32_t i = 0; i < 3; ++i) {
-                    fg_dsp_conv_ring_extend(p, image, top + i, zero_point, shifted + i * row_halves);
-                }
+            if (p->stride_w == 1) {
+                fg_dsp_conv_ring_rows(p, image, top, kept, zero_point, shifted);
             }
             const int32_t pairs = p->out_w / 2, last = p->out_w - 1;
             for (int32_t g = 0; g < groups; ++g) {
