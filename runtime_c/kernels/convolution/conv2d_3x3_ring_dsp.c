@@ -395,15 +395,20 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_extend(const fg_conv2d_pa
     }
     const int8_t *src = image + y * n;
     const int32_t k = n & ~3;
-    for (const int8_t *const end = src + k; src != end; src += 4, dst += 4) {
-        /* four inputs a word: SXTB16 twice, the halves put back in order by PKHBT, PKHTB */
-        uint32_t v, low, high;
-        memcpy(&v, src, sizeof v);
-        const uint32_t even = __sxtb16(v), odd = fg_dsp_odd_s8x2(v);
-        __asm__("pkhbt %0, %1, %2, lsl #16" : "=r"(low) : "r"(even), "r"(odd));    /* inputs 0, 1 */
-        __asm__("pkhtb %0, %1, %2, asr #16" : "=r"(high) : "r"(odd), "r"(even));  /* inputs 2, 3 */
-        memcpy(dst, &low, sizeof low);
-        memcpy(dst + 2, &high, sizeof high);
+    if (k > 0) {
+        const int8_t *const end = src + k;
+        do {  /* tested at the bottom: one branch a word, where gcc -Os made the for loop's two */
+            /* four inputs a word: SXTB16 twice, the halves put back in order by PKHBT, PKHTB */
+            uint32_t v, low, high;
+            memcpy(&v, src, sizeof v);
+            const uint32_t even = __sxtb16(v), odd = fg_dsp_odd_s8x2(v);
+            __asm__("pkhbt %0, %1, %2, lsl #16" : "=r"(low) : "r"(even), "r"(odd));    /* inputs 0, 1 */
+            __asm__("pkhtb %0, %1, %2, asr #16" : "=r"(high) : "r"(odd), "r"(even));  /* inputs 2, 3 */
+            memcpy(dst, &low, sizeof low);
+            memcpy(dst + 2, &high, sizeof high);
+            src += 4;
+            dst += 4;
+        } while (src != end);
     }
     for (int32_t j = 0; j < n - k; ++j) {
         dst[j] = src[j];
