@@ -380,9 +380,21 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_pairs(const int16_t *x, c
 #endif
 #undef FG_DSP_CONV_RING_X
 
-/* Input row y (any row: a row in the padding gets the zero point) into the buffer row at dst's image columns, four
- * inputs a word put back in order by PKHBT and PKHTB (estimated cycles a word on mps2_an500: 13 against 22). Not
- * inlined: inlined into fg_dsp_conv_ring_run, its loop's values went through the stack. */
+/* Four inputs at src into four halves at dst: SXTB16 twice, the halves put back in order by PKHBT, PKHTB. */
+static inline __attribute__((always_inline)) void fg_dsp_conv_ring_widen(const int8_t *src, int16_t *dst) {
+    uint32_t v, low, high;
+    memcpy(&v, src, sizeof v);
+    const uint32_t even = __sxtb16(v), odd = fg_dsp_odd_s8x2(v);
+    __asm__("pkhbt %0, %1, %2, lsl #16" : "=r"(low) : "r"(even), "r"(odd));    /* inputs 0, 1 */
+    __asm__("pkhtb %0, %1, %2, asr #16" : "=r"(high) : "r"(odd), "r"(even));  /* inputs 2, 3 */
+    memcpy(dst, &low, sizeof low);
+    memcpy(dst + 2, &high, sizeof high);
+}
+
+/* Input row y (any row: a row in the padding gets the zero point) into the buffer row at dst's image columns, eight
+ * inputs a pass tested at the bottom (one taken branch per two words: gcc -Os's for loop took two a word), then four,
+ * then one at a time (estimated cycles a word on mps2_an500: 13 against 22 unpacked). Not inlined: inlined into
+ * fg_dsp_conv_ring_run, its loop's values went through the stack. */
 static __attribute__((noinline)) void fg_dsp_conv_ring_extend(const fg_conv2d_params *p, const int8_t *image,
                                                                 int32_t y, int16_t zero_point, int16_t *dst) {
     const int32_t n = p->in_w * p->in_c;
@@ -394,23 +406,21 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_extend(const fg_conv2d_pa
         return;
     }
     const int8_t *src = image + y * n;
-    const int32_t k = n & ~3;
-    if (k > 0) {
-        const int8_t *const end = src + k;
-        do {  /* tested at the bottom: one branch a word, where gcc -Os made the for loop's two */
-            /* four inputs a word: SXTB16 twice, the halves put back in order by PKHBT, PKHTB */
-            uint32_t v, low, high;
-            memcpy(&v, src, sizeof v);
-            const uint32_t even = __sxtb16(v), odd = fg_dsp_odd_s8x2(v);
-            __asm__("pkhbt %0, %1, %2, lsl #16" : "=r"(low) : "r"(even), "r"(odd));    /* inputs 0, 1 */
-            __asm__("pkhtb %0, %1, %2, asr #16" : "=r"(high) : "r"(odd), "r"(even));  /* inputs 2, 3 */
-            memcpy(dst, &low, sizeof low);
-            memcpy(dst + 2, &high, sizeof high);
-            src += 4;
-            dst += 4;
+    if (n >= 8) {
+        const int8_t *const end = src + (n & ~7);
+        do {
+            fg_dsp_conv_ring_widen(src, dst);
+            fg_dsp_conv_ring_widen(src + 4, dst + 4);
+            src += 8;
+            dst += 8;
         } while (src != end);
     }
-    for (int32_t j = 0; j < n - k; ++j) {
+    if (n & 4) {
+        fg_dsp_conv_ring_widen(src, dst);
+        src += 4;
+        dst += 4;
+    }
+    for (int32_t j = 0; j < (n & 3); ++j) {
         dst[j] = src[j];
     }
 }
