@@ -25,13 +25,27 @@
 #endif
 #define FG_DSP_CONV_RING_X(ic, i, k) \
     "[%[x], #(" #i " * 2 * " #ic " * " FG_DSP_RING_XSTR(FG_DSP_CONV_RING_COLUMNS) " + 4 * (" #k "))]"
+/* The taps' order in a group's weight words (conv_ring_groups in firmware_gen/ops/variants/dsp_window.py): window rows
+ * 0 and 1's pairs, their last taps as one pair (FG_DSP_CONV_RING_LAST2: the two input words' bottom halves put in
+ * one word by PKHBT, one SMLAD where two SMLABBs were), row 2's pairs and its last tap. Tap index (an assembler
+ * expression) of word k of window row i, and of the two rows' last taps: */
+#define FG_DSP_CONV_RING_T(ic, i, k) "(" #i " * ((3 * " #ic " - 1) / 2) + " #i " / 2 + " #k ")"
+#define FG_DSP_CONV_RING_LAST2(ic) "(2 * ((3 * " #ic " - 1) / 2))"
+/* Bytes of a group's weight words: 3 (3 in_c - 1) / 2 pairs and two last taps, 16 bytes a tap. */
+#define FG_DSP_CONV_RING_WEIGHT_BYTES(ic) (16 * (3 * ((3 * (ic) - 1) / 2) + 2))
+/* The input word of rows 0 and 1's last taps in r8 (lr its scratch). */
+#define FG_DSP_CONV_RING_LAST2_IN(ic)                                   \
+    "ldr r8, " FG_DSP_CONV_RING_X(ic, 0, ((3 * ic - 1) / 2)) "\n\t"     \
+    "ldr lr, " FG_DSP_CONV_RING_X(ic, 1, ((3 * ic - 1) / 2)) "\n\t"     \
+    "pkhbt r8, r8, lr, lsl #16\n\t"
+
 #if defined(FG_CORE_CORTEX_M7)
 /* The Cortex-M7's order (FG_CORE_CORTEX_M7, as in fg/isa/dsp.h): an LDM issues alone there, a single LDR with the
  * SMLAD after it. So the weights are read by LDRs at offsets from w (w stays at the group's first weight word),
  * tap t's four words at [w + 16 t]: each of the next tap's words is loaded after this tap's SMLAD that reads the
  * register, issued with the next SMLAD (four cycles a tap in llvm-mca's cortex-m7 model), the first tap's before the
  * first; the inputs' words of a pair of taps (or of a row's last tap alone) by LDRs before their first tap, the
- * second issued with its first SMLAD. The last tap loads nothing. Tap n of window row i is tap i * taps + n. */
+ * second issued with its first SMLAD. The last tap loads nothing. */
 #define FG_DSP_CONV_RING_W(t, c) "[%[w], #16 * (" t ") + 4 * " #c "]"
 #define FG_DSP_CONV_RING_NEXT(t)                     \
     "ldr r9, " FG_DSP_CONV_RING_W(t, 0) "\n\t"      \
@@ -50,26 +64,33 @@
     NEXT(t, 2, "r11")                               \
     op " r7, " in ", r12, r7\n\t"                   \
     NEXT(t, 3, "r12")
-#define FG_DSP_CONV_RING_T(i, n, taps) "(" #i ") * " #taps " + " #n
-/* Window row i of one input channel: its pair, then its last tap (the next word's bottom half). */
-#define FG_DSP_CONV_RING_ROW1(i, NEXT)                                                   \
-    "ldr r8, " FG_DSP_CONV_RING_X(1, i, 0) "\n\t"                                      \
-    "ldr lr, " FG_DSP_CONV_RING_X(1, i, 1) "\n\t"                                      \
-    FG_DSP_CONV_RING_TAP(FG_DSP_CONV_RING_T(i, 0, 2), "r8", "smlad", FG_DSP_CONV_RING_LOAD) \
-    FG_DSP_CONV_RING_TAP(FG_DSP_CONV_RING_T(i, 1, 2), "lr", "smlabb", NEXT)
-/* Window row i of three input channels: four pairs, then the last tap. */
+/* Word k of window row i (one input channel, k = 0: its pair). */
+#define FG_DSP_CONV_RING_ONE(i, k, op, NEXT)                                             \
+    "ldr r8, " FG_DSP_CONV_RING_X(1, i, k) "\n\t"                                      \
+    FG_DSP_CONV_RING_TAP(FG_DSP_CONV_RING_T(1, i, k), "r8", op, NEXT)
+/* Rows 0 and 1's last taps as one pair. */
+#define FG_DSP_CONV_RING_LAST_TWO(ic) \
+    FG_DSP_CONV_RING_LAST2_IN(ic) FG_DSP_CONV_RING_TAP(FG_DSP_CONV_RING_LAST2(ic), "r8", "smlad", FG_DSP_CONV_RING_LOAD)
+/* One input channel: rows 0 and 1's pairs, their last taps, row 2's pair and last tap. */
+#define FG_DSP_CONV_RING_TAPS1                                                           \
+    FG_DSP_CONV_RING_ONE(0, 0, "smlad", FG_DSP_CONV_RING_LOAD)                           \
+    FG_DSP_CONV_RING_ONE(1, 0, "smlad", FG_DSP_CONV_RING_LOAD)                           \
+    FG_DSP_CONV_RING_LAST_TWO(1)                                                         \
+    FG_DSP_CONV_RING_ONE(2, 0, "smlad", FG_DSP_CONV_RING_LOAD)                           \
+    FG_DSP_CONV_RING_ONE(2, 1, "smlabb", FG_DSP_CONV_RING_STOP)
+/* Words n and n + 1 of window row i of three input channels: two pairs. */
 #define FG_DSP_CONV_RING_TWO(i, n)                                                       \
     "ldr r8, " FG_DSP_CONV_RING_X(3, i, n) "\n\t"                                      \
     "ldr lr, " FG_DSP_CONV_RING_X(3, i, n + 1) "\n\t"                                  \
-    FG_DSP_CONV_RING_TAP(FG_DSP_CONV_RING_T(i, n, 5), "r8", "smlad", FG_DSP_CONV_RING_LOAD) \
-    FG_DSP_CONV_RING_TAP(FG_DSP_CONV_RING_T(i, n + 1, 5), "lr", "smlad", FG_DSP_CONV_RING_LOAD)
-#define FG_DSP_CONV_RING_ROW3(i, NEXT)                                                   \
-    FG_DSP_CONV_RING_TWO(i, 0) FG_DSP_CONV_RING_TWO(i, 2)                                \
-    "ldr r8, " FG_DSP_CONV_RING_X(3, i, 4) "\n\t"                                      \
-    FG_DSP_CONV_RING_TAP(FG_DSP_CONV_RING_T(i, 4, 5), "r8", "smlabb", NEXT)
-#define FG_DSP_CONV_RING_TAPS(ROW)                                                       \
-    FG_DSP_CONV_RING_NEXT("0")                                                           \
-    ROW(0, FG_DSP_CONV_RING_LOAD) ROW(1, FG_DSP_CONV_RING_LOAD) ROW(2, FG_DSP_CONV_RING_STOP)
+    FG_DSP_CONV_RING_TAP(FG_DSP_CONV_RING_T(3, i, n), "r8", "smlad", FG_DSP_CONV_RING_LOAD) \
+    FG_DSP_CONV_RING_TAP(FG_DSP_CONV_RING_T(3, i, n + 1), "lr", "smlad", FG_DSP_CONV_RING_LOAD)
+#define FG_DSP_CONV_RING_TAPS3                                                           \
+    FG_DSP_CONV_RING_TWO(0, 0) FG_DSP_CONV_RING_TWO(0, 2) FG_DSP_CONV_RING_TWO(1, 0) FG_DSP_CONV_RING_TWO(1, 2) \
+    FG_DSP_CONV_RING_LAST_TWO(3)                                                         \
+    FG_DSP_CONV_RING_TWO(2, 0) FG_DSP_CONV_RING_TWO(2, 2)                                \
+    "ldr r8, " FG_DSP_CONV_RING_X(3, 2, 4) "\n\t"                                      \
+    FG_DSP_CONV_RING_TAP(FG_DSP_CONV_RING_T(3, 2, 4), "r8", "smlabb", FG_DSP_CONV_RING_STOP)
+#define FG_DSP_CONV_RING_TAPS(TAPS) FG_DSP_CONV_RING_NEXT("0") TAPS
 /* The four outputs of fg/isa/dsp_ring.h's FG_DSP_RING_OUT and FG_DSP_RING_OUT_RELU, interleaved: the constants
  * of channel j by LDRs at r11 + 12 j (r11 does not walk them), two channels' chains side by side (llvm-mca
  * cortex-m7: 26 and 19 cycles, against 42 and 30 one channel after the other with an LDM each). */
@@ -157,17 +178,20 @@
     "ldr r8, " FG_DSP_CONV_RING_X(ic, i, k) "\n\t"                                     \
     "ldr lr, " FG_DSP_CONV_RING_X(ic, i, k + 1) "\n\t"                                 \
     FG_DSP_CONV_RING_TAP("r8", "smlad") FG_DSP_CONV_RING_TAP("lr", "smlad")
-/* Window row i of one input channel: its pair, then its last tap (the next word's bottom half). */
-#define FG_DSP_CONV_RING_ROW1(i)                                                         \
-    "ldr r8, " FG_DSP_CONV_RING_X(1, i, 0) "\n\t"                                      \
-    "ldr lr, " FG_DSP_CONV_RING_X(1, i, 1) "\n\t"                                      \
-    FG_DSP_CONV_RING_TAP("r8", "smlad") FG_DSP_CONV_RING_TAP("lr", "smlabb")
-/* Window row i of three input channels: four pairs, then the last tap. */
-#define FG_DSP_CONV_RING_ROW3(i)                                                         \
-    FG_DSP_CONV_RING_TWO(3, i, 0) FG_DSP_CONV_RING_TWO(3, i, 2)                          \
-    "ldr r8, " FG_DSP_CONV_RING_X(3, i, 4) "\n\t"                                      \
-    FG_DSP_CONV_RING_TAP("r8", "smlabb")
-#define FG_DSP_CONV_RING_TAPS(ROW) ROW(0) ROW(1) ROW(2)
+/* Word k of window row i alone. */
+#define FG_DSP_CONV_RING_ONE(ic, i, k, op) "ldr r8, " FG_DSP_CONV_RING_X(ic, i, k) "\n\t" FG_DSP_CONV_RING_TAP("r8", op)
+/* The taps in the table's order (FG_DSP_CONV_RING_T). */
+#define FG_DSP_CONV_RING_TAPS1                                                           \
+    FG_DSP_CONV_RING_ONE(1, 0, 0, "smlad") FG_DSP_CONV_RING_ONE(1, 1, 0, "smlad")        \
+    FG_DSP_CONV_RING_LAST2_IN(1) FG_DSP_CONV_RING_TAP("r8", "smlad")                     \
+    FG_DSP_CONV_RING_ONE(1, 2, 0, "smlad") FG_DSP_CONV_RING_ONE(1, 2, 1, "smlabb")
+#define FG_DSP_CONV_RING_TAPS3                                                           \
+    FG_DSP_CONV_RING_TWO(3, 0, 0) FG_DSP_CONV_RING_TWO(3, 0, 2)                          \
+    FG_DSP_CONV_RING_TWO(3, 1, 0) FG_DSP_CONV_RING_TWO(3, 1, 2)                          \
+    FG_DSP_CONV_RING_LAST2_IN(3) FG_DSP_CONV_RING_TAP("r8", "smlad")                     \
+    FG_DSP_CONV_RING_TWO(3, 2, 0) FG_DSP_CONV_RING_TWO(3, 2, 2)                          \
+    FG_DSP_CONV_RING_ONE(3, 2, 4, "smlabb")
+#define FG_DSP_CONV_RING_TAPS(TAPS) TAPS
 /* The bytes w walks in the taps. */
 #define FG_DSP_CONV_RING_WALK(ic) FG_DSP_CONV_RING_WEIGHT_BYTES(ic)
 #define FG_DSP_CONV_RING_OUTS(OUT) OUT("r4", 0) OUT("r5", 1) OUT("r6", 2) OUT("r7", 3)
@@ -175,20 +199,18 @@
 #define FG_DSP_CONV_RING_OUT_WALK 48
 #endif
 
-/* Bytes of a group's weight words: three window rows of (3 in_c - 1) / 2 pairs and the last tap, 16 bytes a tap. */
-#define FG_DSP_CONV_RING_WEIGHT_BYTES(ic) (16 * 3 * ((3 * (ic) - 1) / 2 + 1))
 
 /* The output rows' pixels: the biases by one LDM, the taps (the weights walked by w from FG_DSP_RING_WEIGHTS), then
  * per output an LDM of its constants (r11 walking them) and OUT; w back at the group, x advanced `advance` bytes,
  * out the output's channels. */
-#define FG_DSP_CONV_RING_ASM(ROW, OUT, ic, advance)                                                      \
+#define FG_DSP_CONV_RING_ASM(TAPS, OUT, ic, advance)                                                      \
     __asm__ volatile(                                                                                    \
         "ldr r12, %[step]\n\t"                                                                           \
         "push {r12}\n"                                                                                   \
         "1:\n\t"                                                                                         \
         "ldm %[w], {r4-r7}\n\t"                                                                          \
         "add %[w], %[w], #" FG_DSP_RING_XSTR(FG_DSP_RING_WEIGHTS) "\n\t"                                 \
-        FG_DSP_CONV_RING_TAPS(ROW)                                                                       \
+        FG_DSP_CONV_RING_TAPS(TAPS)                                                                      \
         "sub r11, %[w], #(" FG_DSP_RING_XSTR(FG_DSP_CONV_RING_WALK(ic)) " + "                            \
         FG_DSP_RING_XSTR(FG_DSP_RING_WEIGHTS) " - 16)\n\t"                                               \
         FG_DSP_CONV_RING_OUTS(OUT)                                                                       \
@@ -204,11 +226,11 @@
         : [step] "m"(step)                                                                               \
         : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "lr", "cc", "memory")
 
-#define FG_DSP_CONV_RING_STRIDES(ROW, OUT, ic)                                              \
+#define FG_DSP_CONV_RING_STRIDES(TAPS, OUT, ic)                                             \
     if (stride == 1) {                                                                     \
-        FG_DSP_CONV_RING_ASM(ROW, OUT, ic, FG_DSP_RING_XSTR(2 * ic));                       \
+        FG_DSP_CONV_RING_ASM(TAPS, OUT, ic, FG_DSP_RING_XSTR(2 * ic));                      \
     } else {                                                                               \
-        FG_DSP_CONV_RING_ASM(ROW, OUT, ic, FG_DSP_RING_XSTR(4 * ic));                       \
+        FG_DSP_CONV_RING_ASM(TAPS, OUT, ic, FG_DSP_RING_XSTR(4 * ic));                      \
     }
 
 /* One output row of one group: per pixel and window row (3 in_c - 1) / 2 x (LDR + LDM + 4 SMLAD) and LDR + LDM + 4
@@ -221,20 +243,22 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_row(const int16_t *x, con
     register int32_t rn __asm__("r2") = count;
     register int8_t *ro __asm__("r3") = out;
     if (ic == 1 && relu) {
-        FG_DSP_CONV_RING_STRIDES(FG_DSP_CONV_RING_ROW1, FG_DSP_RING_OUT_RELU, 1)
+        FG_DSP_CONV_RING_STRIDES(FG_DSP_CONV_RING_TAPS1, FG_DSP_RING_OUT_RELU, 1)
     } else if (ic == 1) {
-        FG_DSP_CONV_RING_STRIDES(FG_DSP_CONV_RING_ROW1, FG_DSP_RING_OUT, 1)
+        FG_DSP_CONV_RING_STRIDES(FG_DSP_CONV_RING_TAPS1, FG_DSP_RING_OUT, 1)
     } else if (relu) {
-        FG_DSP_CONV_RING_STRIDES(FG_DSP_CONV_RING_ROW3, FG_DSP_RING_OUT_RELU, 3)
+        FG_DSP_CONV_RING_STRIDES(FG_DSP_CONV_RING_TAPS3, FG_DSP_RING_OUT_RELU, 3)
     } else {
-        FG_DSP_CONV_RING_STRIDES(FG_DSP_CONV_RING_ROW3, FG_DSP_RING_OUT, 3)
+        FG_DSP_CONV_RING_STRIDES(FG_DSP_CONV_RING_TAPS3, FG_DSP_RING_OUT, 3)
     }
 }
 #undef FG_DSP_CONV_RING_STRIDES
 #undef FG_DSP_CONV_RING_ASM
 #undef FG_DSP_CONV_RING_TAPS
-#undef FG_DSP_CONV_RING_ROW3
-#undef FG_DSP_CONV_RING_ROW1
+#undef FG_DSP_CONV_RING_TAPS3
+#undef FG_DSP_CONV_RING_TAPS1
+#undef FG_DSP_CONV_RING_LAST_TWO
+#undef FG_DSP_CONV_RING_ONE
 #undef FG_DSP_CONV_RING_TWO
 #undef FG_DSP_CONV_RING_TAP
 #undef FG_DSP_CONV_RING_OUTS
@@ -248,36 +272,58 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_row(const int16_t *x, con
  * pixel A's channels, r6-r9 pixel B's, r10/r11 two weight words, r12 and lr the two pixels' input words: A's at x,
  * B's at x + `b` (stride 2: the next window; stride 1: the same offset in the buffer's copy shifted by one pixel,
  * FG_DSP_CONV_RING_SHIFTED, as a pixel's 2 in_c bytes leave every other window unaligned). */
-#define FG_DSP_CONV_RING_PAIR_W(ic, i, k, c) \
-    "[%[w], #(64 + 16 * (" #i " * ((3 * " #ic " - 1) / 2 + 1) + " #k ") + 4 * " #c ")]"
+#define FG_DSP_CONV_RING_PAIR_W(t, c) "[%[w], #(64 + 16 * " t " + 4 * " #c ")]"
+/* Word k of window row i for B (x + b). */
+#define FG_DSP_CONV_RING_PAIR_XB(ic, i, k, b) \
+    "[%[x], #(" b " + " #i " * 2 * " #ic " * " FG_DSP_RING_XSTR(FG_DSP_CONV_RING_COLUMNS) " + 4 * (" #k "))]"
 /* B's sum before a tap: its own, or at the first tap A's (both the biases, which only A's registers were loaded with). */
 #define FG_DSP_CONV_RING_OWN(a, b) b
 #define FG_DSP_CONV_RING_FROM_A(a, b) a
-#define FG_DSP_CONV_RING_PAIR_TAP(ic, i, k, op, b, SUM)                                       \
-    "ldr r12, " FG_DSP_CONV_RING_X(ic, i, k) "\n\t"                                          \
-    "ldr lr, [%[x], #(" b " + " #i " * 2 * " #ic " * " FG_DSP_RING_XSTR(FG_DSP_CONV_RING_COLUMNS) \
-    " + 4 * (" #k "))]\n\t"                                                                   \
-    "ldr r10, " FG_DSP_CONV_RING_PAIR_W(ic, i, k, 0) "\n\t"                                  \
-    "ldr r11, " FG_DSP_CONV_RING_PAIR_W(ic, i, k, 1) "\n\t"                                  \
+/* Tap t (a string) against the input words in r12 (A) and lr (B). */
+#define FG_DSP_CONV_RING_PAIR_MACS(t, op, SUM)                                                \
+    "ldr r10, " FG_DSP_CONV_RING_PAIR_W(t, 0) "\n\t"                                        \
+    "ldr r11, " FG_DSP_CONV_RING_PAIR_W(t, 1) "\n\t"                                        \
     op " r6, lr, r10, " SUM("r2", "r6") "\n\t"                                                \
     op " r2, r12, r10, r2\n\t"                                                                \
     op " r7, lr, r11, " SUM("r3", "r7") "\n\t"                                                \
     op " r3, r12, r11, r3\n\t"                                                                \
-    "ldr r10, " FG_DSP_CONV_RING_PAIR_W(ic, i, k, 2) "\n\t"                                  \
-    "ldr r11, " FG_DSP_CONV_RING_PAIR_W(ic, i, k, 3) "\n\t"                                  \
+    "ldr r10, " FG_DSP_CONV_RING_PAIR_W(t, 2) "\n\t"                                        \
+    "ldr r11, " FG_DSP_CONV_RING_PAIR_W(t, 3) "\n\t"                                        \
     op " r8, lr, r10, " SUM("r4", "r8") "\n\t"                                                \
     op " r4, r12, r10, r4\n\t"                                                                \
     op " r9, lr, r11, " SUM("r5", "r9") "\n\t"                                                \
     op " r5, r12, r11, r5\n\t"
-#define FG_DSP_CONV_RING_PAIR_ROW1(i, b, SUM)                                                 \
-    FG_DSP_CONV_RING_PAIR_TAP(1, i, 0, "smlad", b, SUM)                                       \
-    FG_DSP_CONV_RING_PAIR_TAP(1, i, 1, "smlabb", b, FG_DSP_CONV_RING_OWN)
-#define FG_DSP_CONV_RING_PAIR_ROW3(i, b, SUM)                                                 \
+#define FG_DSP_CONV_RING_PAIR_TAP(ic, i, k, op, b, SUM)                                       \
+    "ldr r12, " FG_DSP_CONV_RING_X(ic, i, k) "\n\t"                                          \
+    "ldr lr, " FG_DSP_CONV_RING_PAIR_XB(ic, i, k, b) "\n\t"                                  \
+    FG_DSP_CONV_RING_PAIR_MACS(FG_DSP_CONV_RING_T(ic, i, k), op, SUM)
+/* Rows 0 and 1's last taps as one pair, for both pixels (r10, r11 the second rows' words before the weights). */
+#define FG_DSP_CONV_RING_PAIR_LAST_TWO(ic, b)                                                 \
+    "ldr r12, " FG_DSP_CONV_RING_X(ic, 0, ((3 * ic - 1) / 2)) "\n\t"                          \
+    "ldr r10, " FG_DSP_CONV_RING_X(ic, 1, ((3 * ic - 1) / 2)) "\n\t"                          \
+    "ldr lr, " FG_DSP_CONV_RING_PAIR_XB(ic, 0, ((3 * ic - 1) / 2), b) "\n\t"                  \
+    "ldr r11, " FG_DSP_CONV_RING_PAIR_XB(ic, 1, ((3 * ic - 1) / 2), b) "\n\t"                 \
+    "pkhbt r12, r12, r10, lsl #16\n\t"                                                        \
+    "pkhbt lr, lr, r11, lsl #16\n\t"                                                          \
+    FG_DSP_CONV_RING_PAIR_MACS(FG_DSP_CONV_RING_LAST2(ic), "smlad", FG_DSP_CONV_RING_OWN)
+/* The taps in the table's order (FG_DSP_CONV_RING_T), B's sums from A's biases at the first. */
+#define FG_DSP_CONV_RING_PAIR_TAPS1(b)                                                        \
+    FG_DSP_CONV_RING_PAIR_TAP(1, 0, 0, "smlad", b, FG_DSP_CONV_RING_FROM_A)                   \
+    FG_DSP_CONV_RING_PAIR_TAP(1, 1, 0, "smlad", b, FG_DSP_CONV_RING_OWN)                      \
+    FG_DSP_CONV_RING_PAIR_LAST_TWO(1, b)                                                      \
+    FG_DSP_CONV_RING_PAIR_TAP(1, 2, 0, "smlad", b, FG_DSP_CONV_RING_OWN)                      \
+    FG_DSP_CONV_RING_PAIR_TAP(1, 2, 1, "smlabb", b, FG_DSP_CONV_RING_OWN)
+#define FG_DSP_CONV_RING_PAIR_PAIRS3(i, b, SUM)                                               \
     FG_DSP_CONV_RING_PAIR_TAP(3, i, 0, "smlad", b, SUM)                                       \
     FG_DSP_CONV_RING_PAIR_TAP(3, i, 1, "smlad", b, FG_DSP_CONV_RING_OWN)                      \
     FG_DSP_CONV_RING_PAIR_TAP(3, i, 2, "smlad", b, FG_DSP_CONV_RING_OWN)                      \
-    FG_DSP_CONV_RING_PAIR_TAP(3, i, 3, "smlad", b, FG_DSP_CONV_RING_OWN)                      \
-    FG_DSP_CONV_RING_PAIR_TAP(3, i, 4, "smlabb", b, FG_DSP_CONV_RING_OWN)
+    FG_DSP_CONV_RING_PAIR_TAP(3, i, 3, "smlad", b, FG_DSP_CONV_RING_OWN)
+#define FG_DSP_CONV_RING_PAIR_TAPS3(b)                                                        \
+    FG_DSP_CONV_RING_PAIR_PAIRS3(0, b, FG_DSP_CONV_RING_FROM_A)                               \
+    FG_DSP_CONV_RING_PAIR_PAIRS3(1, b, FG_DSP_CONV_RING_OWN)                                  \
+    FG_DSP_CONV_RING_PAIR_LAST_TWO(3, b)                                                      \
+    FG_DSP_CONV_RING_PAIR_PAIRS3(2, b, FG_DSP_CONV_RING_OWN)                                  \
+    FG_DSP_CONV_RING_PAIR_TAP(3, 2, 4, "smlabb", b, FG_DSP_CONV_RING_OWN)
 /* Channel j's multiplier, offset and shift (r10, r11, r12) at w, for both pixels' sums a (A) and b (B), in place:
  * FG_DSP_RING_REQUANT's and FG_DSP_RING_REQUANT_RELU's arithmetic, the two chains side by side (lr the scratch). */
 #define FG_DSP_CONV_RING_PAIR_CONSTANTS(j)          \
@@ -307,14 +353,14 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_row(const int16_t *x, con
 /* The pairs: the frame at sp (out, pairs left, step: a local array, so that the stack bound counts it, which the
  * assembler checks is at sp), the biases by one LDM into A's sums (B's from them at the first tap), the taps, the
  * output stage, the eight bytes at out (A) and out + step (B); x advanced `advance` bytes (two pixels). */
-#define FG_DSP_CONV_RING_PAIR_ASM(ROW, OUT, b, advance)                                                  \
+#define FG_DSP_CONV_RING_PAIR_ASM(TAPS, OUT, b, advance)                                                  \
     __asm__ volatile(                                                                                    \
         ".ifnc \"%[frame]\", \"[sp]\"\n\t.error \"the frame is not at sp: %[frame]\"\n\t.endif\n\t"    \
         "ldr r12, %[step]\n\t"                                                                           \
         "stm sp, {r2, r3, r12}\n"                                                                        \
         "1:\n\t"                                                                                         \
         "ldm %[w], {r2-r5}\n\t"                                                                          \
-        ROW(0, b, FG_DSP_CONV_RING_FROM_A) ROW(1, b, FG_DSP_CONV_RING_OWN) ROW(2, b, FG_DSP_CONV_RING_OWN) \
+        TAPS(b)                                                                                          \
         OUT("r2", "r6", 0) OUT("r3", "r7", 1) OUT("r4", "r8", 2) OUT("r5", "r9", 3)                      \
         "ldr r10, [sp]\n\t"                                                                              \
         "ldr r11, [sp, #8]\n\t"                                                                          \
@@ -338,12 +384,12 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_row(const int16_t *x, con
         : [w] "r"(rw), [step] "m"(step)                                                                  \
         : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "lr", "cc", "memory")
 
-#define FG_DSP_CONV_RING_PAIR_STRIDES(ROW, OUT, ic)                                                     \
+#define FG_DSP_CONV_RING_PAIR_STRIDES(TAPS, OUT, ic)                                                     \
     if (stride == 1) {                                                                                  \
-        FG_DSP_CONV_RING_PAIR_ASM(ROW, OUT, FG_DSP_RING_XSTR(FG_DSP_CONV_RING_SHIFTED),                  \
+        FG_DSP_CONV_RING_PAIR_ASM(TAPS, OUT, FG_DSP_RING_XSTR(FG_DSP_CONV_RING_SHIFTED),                  \
                                   FG_DSP_RING_XSTR(4 * ic));                                            \
     } else {                                                                                            \
-        FG_DSP_CONV_RING_PAIR_ASM(ROW, OUT, FG_DSP_RING_XSTR(4 * ic), FG_DSP_RING_XSTR(8 * ic));        \
+        FG_DSP_CONV_RING_PAIR_ASM(TAPS, OUT, FG_DSP_RING_XSTR(4 * ic), FG_DSP_RING_XSTR(8 * ic));        \
     }
 
 /* Pixel pairs of one output row of one group (fg_dsp_conv_ring_row's arguments, pairs >= 1 of them): per pair and
@@ -357,13 +403,13 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_pairs(const int16_t *x, c
     register int32_t rn __asm__("r3") = pairs;
     uint32_t frame[4];  /* out, pairs left, step; a fourth word puts it at sp (gcc's 8-byte alignment) */
     if (ic == 1 && relu) {
-        FG_DSP_CONV_RING_PAIR_STRIDES(FG_DSP_CONV_RING_PAIR_ROW1, FG_DSP_CONV_RING_PAIR_OUT_RELU, 1)
+        FG_DSP_CONV_RING_PAIR_STRIDES(FG_DSP_CONV_RING_PAIR_TAPS1, FG_DSP_CONV_RING_PAIR_OUT_RELU, 1)
     } else if (ic == 1) {
-        FG_DSP_CONV_RING_PAIR_STRIDES(FG_DSP_CONV_RING_PAIR_ROW1, FG_DSP_CONV_RING_PAIR_OUT, 1)
+        FG_DSP_CONV_RING_PAIR_STRIDES(FG_DSP_CONV_RING_PAIR_TAPS1, FG_DSP_CONV_RING_PAIR_OUT, 1)
     } else if (relu) {
-        FG_DSP_CONV_RING_PAIR_STRIDES(FG_DSP_CONV_RING_PAIR_ROW3, FG_DSP_CONV_RING_PAIR_OUT_RELU, 3)
+        FG_DSP_CONV_RING_PAIR_STRIDES(FG_DSP_CONV_RING_PAIR_TAPS3, FG_DSP_CONV_RING_PAIR_OUT_RELU, 3)
     } else {
-        FG_DSP_CONV_RING_PAIR_STRIDES(FG_DSP_CONV_RING_PAIR_ROW3, FG_DSP_CONV_RING_PAIR_OUT, 3)
+        FG_DSP_CONV_RING_PAIR_STRIDES(FG_DSP_CONV_RING_PAIR_TAPS3, FG_DSP_CONV_RING_PAIR_OUT, 3)
     }
 }
 #undef FG_DSP_CONV_RING_PAIR_STRIDES
@@ -371,13 +417,20 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_pairs(const int16_t *x, c
 #undef FG_DSP_CONV_RING_PAIR_OUT_RELU
 #undef FG_DSP_CONV_RING_PAIR_OUT
 #undef FG_DSP_CONV_RING_PAIR_CONSTANTS
-#undef FG_DSP_CONV_RING_PAIR_ROW3
-#undef FG_DSP_CONV_RING_PAIR_ROW1
+#undef FG_DSP_CONV_RING_PAIR_TAPS3
+#undef FG_DSP_CONV_RING_PAIR_PAIRS3
+#undef FG_DSP_CONV_RING_PAIR_TAPS1
+#undef FG_DSP_CONV_RING_PAIR_LAST_TWO
 #undef FG_DSP_CONV_RING_PAIR_TAP
+#undef FG_DSP_CONV_RING_PAIR_MACS
+#undef FG_DSP_CONV_RING_PAIR_XB
 #undef FG_DSP_CONV_RING_FROM_A
 #undef FG_DSP_CONV_RING_OWN
 #undef FG_DSP_CONV_RING_PAIR_W
 #endif
+#undef FG_DSP_CONV_RING_LAST2_IN
+#undef FG_DSP_CONV_RING_LAST2
+#undef FG_DSP_CONV_RING_T
 #undef FG_DSP_CONV_RING_X
 
 /* Four inputs at src into four halves at dst: SXTB16 twice, the halves put back in order by PKHBT, PKHTB. */
