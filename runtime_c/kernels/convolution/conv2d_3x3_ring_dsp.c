@@ -205,8 +205,7 @@
  * out the output's channels. */
 #define FG_DSP_CONV_RING_ASM(TAPS, OUT, ic, advance)                                                      \
     __asm__ volatile(                                                                                    \
-        "ldr r12, %[step]\n\t"                                                                           \
-        "push {r12}\n"                                                                                   \
+        ".ifnc \"%[frame]\", \"[sp]\"\n\t.error \"the frame is not at sp: %[frame]\"\n\t.endif\n\t"    \
         "1:\n\t"                                                                                         \
         "ldm %[w], {r4-r7}\n\t"                                                                          \
         "add %[w], %[w], #" FG_DSP_RING_XSTR(FG_DSP_RING_WEIGHTS) "\n\t"                                 \
@@ -221,9 +220,8 @@
         "add %[out], %[out], r12\n\t"                                                                    \
         "subs %[n], %[n], #1\n\t"                                                                        \
         "bne 1b\n\t"                                                                                     \
-        "add sp, sp, #4\n\t"                                                                             \
-        : [x] "+r"(rx), [out] "+r"(ro), [w] "+r"(rw), [n] "+r"(rn)                                      \
-        : [step] "m"(step)                                                                               \
+        : [x] "+r"(rx), [out] "+r"(ro), [w] "+r"(rw), [n] "+r"(rn), [frame] "+m"(frame)                 \
+        :                                                                                                \
         : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "lr", "cc", "memory")
 
 #define FG_DSP_CONV_RING_STRIDES(TAPS, OUT, ic)                                             \
@@ -242,6 +240,7 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_row(const int16_t *x, con
     register const uint32_t *rw __asm__("r1") = w;
     register int32_t rn __asm__("r2") = count;
     register int8_t *ro __asm__("r3") = out;
+    uint32_t frame[2] = {(uint32_t)step, 0};  /* step, at sp (the second word puts it there: 8-byte alignment) */
     if (ic == 1 && relu) {
         FG_DSP_CONV_RING_STRIDES(FG_DSP_CONV_RING_TAPS1, FG_DSP_RING_OUT_RELU, 1)
     } else if (ic == 1) {
