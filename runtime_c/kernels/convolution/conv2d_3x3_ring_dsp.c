@@ -15,13 +15,16 @@
  * of a row alone with the four words by one LDM that walks them; the inputs' words by LDRs that pipeline. */
 
 #define FG_DSP_CONV_RING_ROW(ic) (2 * (ic) * FG_DSP_CONV_RING_COLUMNS)  /* bytes of a buffer row */
+/* Rows of the buffer: an output row's three windows rows start at any of its rows (the next output row's one further
+ * at stride 1, the rows moved up to the top only every other output row). */
+#define FG_DSP_CONV_RING_ROWS 4
 #if defined(FG_CORE_CORTEX_M7)
-#define FG_DSP_CONV_RING_BUFFER_BYTES (3 * FG_DSP_CONV_RING_ROW(3))
+#define FG_DSP_CONV_RING_BUFFER_BYTES (FG_DSP_CONV_RING_ROWS * FG_DSP_CONV_RING_ROW(3))
 #else
 /* Bytes from the buffer's three rows to their copy shifted left by one pixel (read by the second pixel of a pair at
  * stride 1), past 8 bytes the copy's first row may take when the left padding is 0 (its image column 0, never read). */
-#define FG_DSP_CONV_RING_SHIFTED (3 * FG_DSP_CONV_RING_ROW(3) + 8)
-#define FG_DSP_CONV_RING_BUFFER_BYTES (FG_DSP_CONV_RING_SHIFTED + 3 * FG_DSP_CONV_RING_ROW(3))
+#define FG_DSP_CONV_RING_SHIFTED (FG_DSP_CONV_RING_ROWS * FG_DSP_CONV_RING_ROW(3) + 8)
+#define FG_DSP_CONV_RING_BUFFER_BYTES (FG_DSP_CONV_RING_SHIFTED + FG_DSP_CONV_RING_ROWS * FG_DSP_CONV_RING_ROW(3))
 #endif
 #define FG_DSP_CONV_RING_X(ic, i, k) \
     "[%[x], #(" #i " * 2 * " #ic " * " FG_DSP_RING_XSTR(FG_DSP_CONV_RING_COLUMNS) " + 4 * (" #k "))]"
@@ -275,7 +278,7 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_row(const int16_t *x, con
 /* Word k of window row i for B (x + b). */
 #define FG_DSP_CONV_RING_PAIR_XB(ic, i, k, b) \
     "[%[x], #(" b " + " #i " * 2 * " #ic " * " FG_DSP_RING_XSTR(FG_DSP_CONV_RING_COLUMNS) " + 4 * (" #k "))]"
-/* B's sum before a tap: its own, or at the first tap A's (both the biases, which only A's registers were loaded with). */
+/* B's sum before a tap: its own, or at the first tap A's (the biases, which only A's registers were loaded with). */
 #define FG_DSP_CONV_RING_OWN(a, b) b
 #define FG_DSP_CONV_RING_FROM_A(a, b) a
 /* Tap t (a string) against the input words in r12 (A) and lr (B). */
@@ -483,7 +486,7 @@ static void fg_dsp_conv_ring_padding(const fg_conv2d_params *p, int16_t zero_poi
     const int32_t ic = p->in_c, row_halves = ic * FG_DSP_CONV_RING_COLUMNS, left = p->pad_left * ic;
     const int32_t right = (p->pad_left + p->in_w) * ic, last = ((p->out_w - 1) * p->stride_w + 3) * ic;
     const int32_t end = right > last ? right : last;
-    for (int32_t i = 0; i < 3; ++i, rows += row_halves) {
+    for (int32_t i = 0; i < FG_DSP_CONV_RING_ROWS; ++i, rows += row_halves) {
         for (int32_t k = 0; k < left; ++k) {
             rows[k] = zero_point;
         }
@@ -493,20 +496,20 @@ static void fg_dsp_conv_ring_padding(const fg_conv2d_params *p, int16_t zero_poi
     }
 }
 
-/* The three buffer rows at `rows` for the output row whose windows start at input row top: the `kept` rows still
- * there from the last output row moved up, each by a memmove of the whole words holding its image columns (the
- * halves around them padding, alike in every row; in the shifted copy of a row 98 pixels wide, one half of each
- * neighbouring row, which no window reads), then the others extended. */
+/* The three window rows at `window` for the output row whose windows start at input row top: the `kept` rows still
+ * there from the last output row, moved up from window row `from` on unless it is 0, each by a memmove of the whole
+ * words holding its image columns (the halves around them padding, alike in every row; in the shifted copy of a row
+ * 98 pixels wide, one half of each neighbouring row, which no window reads), then the others extended. */
 static void fg_dsp_conv_ring_rows(const fg_conv2d_params *p, const int8_t *image, int32_t top, int32_t kept,
-                                  int16_t zero_point, int16_t *rows) {
+                                  int32_t from, int16_t zero_point, int16_t *window) {
     const int32_t row_halves = p->in_c * FG_DSP_CONV_RING_COLUMNS, left = p->pad_left * p->in_c;
-    const uintptr_t first = (uintptr_t)(rows + left) & ~(uintptr_t)3;
-    const size_t bytes = (((uintptr_t)(rows + left + p->in_w * p->in_c) + 3) & ~(uintptr_t)3) - first;
-    for (int32_t i = 0; i < kept; ++i) {
-        memmove((int16_t *)first + i * row_halves, (const int16_t *)first + (i + 3 - kept) * row_halves, bytes);
+    const uintptr_t first = (uintptr_t)(window + left) & ~(uintptr_t)3;
+    const size_t bytes = (((uintptr_t)(window + left + p->in_w * p->in_c) + 3) & ~(uintptr_t)3) - first;
+    for (int32_t i = 0; i < kept && from > 0; ++i) {
+        memmove((int16_t *)first + i * row_halves, (const int16_t *)first + (i + from) * row_halves, bytes);
     }
     for (int32_t i = kept; i < 3; ++i) {
-        fg_dsp_conv_ring_extend(p, image, top + i, zero_point, rows + i * row_halves);
+        fg_dsp_conv_ring_extend(p, image, top + i, zero_point, window + i * row_halves);
     }
 }
 
@@ -514,6 +517,7 @@ static void fg_dsp_conv_ring_rows(const fg_conv2d_params *p, const int8_t *image
 static __attribute__((noinline)) void fg_dsp_conv_ring_run(const fg_conv2d_params *p, const int8_t *input,
                                                            int8_t *output) {
     const int32_t ic = p->in_c, groups = p->out_c / 4, group_words = 16 + FG_DSP_CONV_RING_WEIGHT_BYTES(ic) / 4;
+    const int32_t row_halves = ic * FG_DSP_CONV_RING_COLUMNS;
     uint32_t w[FG_DSP_CONV_RING_MAX_OUT / 4 * (16 + FG_DSP_CONV_RING_WEIGHT_BYTES(3) / 4)];  /* in RAM: every pixel reads them */
     memcpy(w, p->packed, (size_t)(groups * group_words) * sizeof w[0]);
     const int16_t zero_point = (int16_t)-p->requant.input_offset;
@@ -531,27 +535,38 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_run(const fg_conv2d_param
     for (int32_t b = 0; b < p->batches; ++b) {
         const int8_t *image = input + b * p->in_h * p->in_w * ic;
         int8_t *out = output + b * p->out_h * p->out_w * p->out_c;
+        int32_t base = 0;  /* the buffer row of the output row's first window row */
         for (int32_t oy = 0; oy < p->out_h; ++oy, out += p->out_w * p->out_c) {
             const int32_t top = oy * p->stride_h - p->pad_top;
             const int32_t kept = oy == 0 || p->stride_h >= 3 ? 0 : 3 - p->stride_h;  /* rows still in the buffer */
-            fg_dsp_conv_ring_rows(p, image, top, kept, zero_point, rows);
+            int32_t from = 0;  /* where they are moved up from, if they are */
+            if (kept == 0) {
+                base = 0;
+            } else if (base + p->stride_h + 3 <= FG_DSP_CONV_RING_ROWS) {
+                base += p->stride_h;
+            } else {
+                from = base + p->stride_h;
+                base = 0;
+            }
+            int16_t *const window = rows + base * row_halves;
+            fg_dsp_conv_ring_rows(p, image, top, kept, from, zero_point, window);
 #if defined(FG_CORE_CORTEX_M7)
             for (int32_t g = 0; g < groups; ++g) {
-                fg_dsp_conv_ring_row(rows, w + g * group_words, out + 4 * g, p->out_w, p->out_c, relu, p->stride_w,
+                fg_dsp_conv_ring_row(window, w + g * group_words, out + 4 * g, p->out_w, p->out_c, relu, p->stride_w,
                                      ic);
             }
 #else
             if (p->stride_w == 1) {
-                fg_dsp_conv_ring_rows(p, image, top, kept, zero_point, shifted);
+                fg_dsp_conv_ring_rows(p, image, top, kept, from, zero_point, shifted + base * row_halves);
             }
             const int32_t pairs = p->out_w / 2, last = p->out_w - 1;
             for (int32_t g = 0; g < groups; ++g) {
                 if (pairs > 0) {
-                    fg_dsp_conv_ring_pairs(rows, w + g * group_words, out + 4 * g, pairs, p->out_c, relu,
+                    fg_dsp_conv_ring_pairs(window, w + g * group_words, out + 4 * g, pairs, p->out_c, relu,
                                            p->stride_w, ic);
                 }
                 if (p->out_w % 2) {
-                    fg_dsp_conv_ring_row(rows + last * p->stride_w * ic, w + g * group_words,
+                    fg_dsp_conv_ring_row(window + last * p->stride_w * ic, w + g * group_words,
                                          out + last * p->out_c + 4 * g, 1, p->out_c, relu, p->stride_w, ic);
                 }
             }
@@ -561,8 +576,9 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_run(const fg_conv2d_param
 }
 
 /* params->packed: per group of four output channels k .. k + 3 the constants of fg/isa/dsp_ring.h, then, doubled,
- * per window row i: per pair p of its 3 in_c taps (in (column, channel) order) the words (w_k[2p], w_k[2p + 1]) of
- * each channel k, then each channel's word (last tap of row i, 0). The generator checks: a 3x3 filter,
+ * per tap (FG_DSP_CONV_RING_T's order) each channel k's word: for a pair p of window row i's 3 in_c taps (in (column,
+ * channel) order) (w_k[i][2p], w_k[i][2p + 1]); rows 0 and 1's last taps (w_k[0][last], w_k[1][last]); row 2's last
+ * (w_k[2][last], 0). The generator checks: a 3x3 filter,
  * dilation 1, stride_w 1 or 2, in_c 1 or 3, out_c a multiple of 4 and at most FG_DSP_CONV_RING_MAX_OUT, every
  * channel narrow, the clamp all of int8, and the padded row within FG_DSP_CONV_RING_COLUMNS. The output rows are
  * written in order, each after the input rows its windows read: what the portable kernel's order allows. */
