@@ -234,9 +234,11 @@
         FG_DSP_CONV_RING_ASM(TAPS, OUT, ic, FG_DSP_RING_XSTR(4 * ic));                      \
     }
 
-/* One output row of one group: per pixel and window row (3 in_c - 1) / 2 x (LDR + LDM + 4 SMLAD) and LDR + LDM + 4
- * SMLABB, then the output stage of fg/isa/dsp_ring.h. x: the first window's top left in the buffer; stride:
- * stride_w, 1 or 2; ic: in_c, 1 or 3; count: the row's pixels (>= 1); step: the output's channels. */
+/* Pixels of one output row of one group (the M7's whole row, the M4's and M33's odd last pixel): per pixel and tap
+ * (3 (3 in_c - 1) / 2 + 2 of them) an LDM + 4 SMLAD (SMLABB at the last), the input words by LDR (rows 0 and 1's
+ * last taps' put together by PKHBT), then the output stage of fg/isa/dsp_ring.h. x: the first window's top left in
+ * the buffer; stride: stride_w, 1 or 2; ic: in_c, 1 or 3; count: the row's pixels (>= 1); step: the output's
+ * channels. */
 static __attribute__((noinline)) void fg_dsp_conv_ring_row(const int16_t *x, const uint32_t *w, int8_t *out,
                                                            int32_t count, int32_t step, int relu, int stride, int ic) {
     register const int16_t *rx __asm__("r0") = x;
