@@ -134,6 +134,12 @@ def ring_conv_cases(rng, count):
         else:
             cases.append(conv_case(rng, "CONV_2D", (3, 3), [1, 3][k % 2], [4, 8, 12, 16][k % 4], 1 + k % 2,
                                    **options))
+    # the M4's and M33's pixel pairs at stride 1 on the widest rows without left padding (VALID, 98 columns: the
+    # shifted copy's image column 0 in front of it) and one column narrower (an odd row: its last pixel alone)
+    for in_c, width in [(3, 98), (1, 97)]:
+        cases.append(conv_case(rng, "CONV_2D", (3, 3), in_c, 8, 1, padding="VALID", widths=(width, width + 1),
+                               heights=(3, 5), output_zero_point=-128 if in_c == 1 else None,
+                               activation="RELU" if in_c == 1 else "NONE"))
     return cases
 
 

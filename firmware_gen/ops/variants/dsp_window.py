@@ -109,17 +109,20 @@ def _ring_conv_call(graph: Graph, op: Operator, call: KernelCall, filters: np.nd
 
 def conv_ring_groups(filters: np.ndarray, constants: np.ndarray) -> np.ndarray:
     """fg_conv2d_3x3_ring_dsp's table for [out_c, 3, 3, in_c] filters (every channel narrow): per group of four
-    channels the constants of ring_groups, then (doubled int16 halves, the low one first) per window row i: per pair p
-    of its 3 in_c taps each channel's (w[i][2p], w[i][2p + 1]), then each channel's (last tap of row i, 0): the order
-    the kernel's LDM walks them, four words (one per channel) a tap."""
+    channels the constants of ring_groups, then (doubled int16 halves, the low one first) the taps in the order the
+    kernel reads them, four words (one per channel) a tap: per pair p of window row 0's 3 in_c taps (in (column,
+    channel) order) each channel's (w[0][2p], w[0][2p + 1]), row 1's pairs, the last taps of rows 0 and 1 as one
+    pair (w[0][last], w[1][last]), row 2's pairs, then (w[2][last], 0)."""
     out_c = filters.shape[0]
     rows = filters.astype(np.int64).reshape(out_c, 3, -1) * 2  # [channel, row, 3 in_c taps]
     pairs = rows.shape[2] // 2
     low, high = rows[:, :, 0:2 * pairs:2], rows[:, :, 1:2 * pairs:2]
     pair_words = (low & 0xFFFF) | ((high & 0xFFFF) << 16)  # [channel, row, pair]
-    row_words = np.concatenate([pair_words, rows[:, :, -1:] & 0xFFFF], axis=2)  # [channel, row, pairs + 1]
+    last = rows[:, :, -1] & 0xFFFF  # [channel, row]
+    last_two = last[:, 0:1] | (last[:, 1:2] << 16)
+    taps = np.concatenate([pair_words[:, 0], pair_words[:, 1], last_two, pair_words[:, 2], last[:, 2:]], axis=1)
     groups = out_c // 4
-    words = row_words.reshape(groups, 4, 3, pairs + 1).transpose(0, 2, 3, 1).reshape(groups, -1)
+    words = taps.reshape(groups, 4, taps.shape[1]).transpose(0, 2, 1).reshape(groups, -1)
     return np.concatenate([ring_group_constants(constants), words.astype(np.uint32).view(np.int32)], axis=1).ravel()
 
 
@@ -178,8 +181,9 @@ RING_DEPTHWISE = Variant("fg_depthwise_conv2d_3x3_ring_dsp", "fg_depthwise_conv2
                          "SMLATT on doubled int16 weight pairs, SMMULR output stage",
                          overlap_granule=whole_input_pixels)
 RING_CONV = Variant("fg_conv2d_3x3_ring_dsp", "fg_conv2d_folded_s8", REQUIRES, _ring_conv,
-                    "3x3 of 1 or 3 input channels: input rows sign-extended once, 4 output channels per pass, one LDM "
-                    "of the 4 weights per tap (SMLAD/SMLABB), SMMULR output stage", precedence=2)  # before dsp_staged's
+                    "3x3 of 1 or 3 input channels: input rows sign-extended once, 4 output channels x 2 pixels per "
+                    "pass (M4/M33; the M7 1 pixel), the 4 weights of a tap loaded once a pass (SMLAD/SMLABB), SMMULR "
+                    "output stage", precedence=2)  # before dsp_staged's
 RING_ONE_CHANNEL = Variant("fg_conv2d_3x3_ring_dsp", "fg_depthwise_conv2d_one_channel_s8", REQUIRES, _ring_one_channel,
                            "one-channel 3x3 depthwise as its CONV_2D: input rows sign-extended once, 4 output "
                            "channels per pass, one LDM of the 4 weights per tap, SMMULR output stage", precedence=1)

@@ -10,19 +10,45 @@
  * is one): the three input rows of the current output row sign-extended once to int16 in a buffer on the stack (the
  * padding holding the input zero point), so that a window's row is 3 * in_c consecutive halfwords: in_c + (in_c - 1)
  * / 2 words of two inputs, each feeding one SMLAD per output channel, and one more input (the bottom half of the
- * next word) for SMLABB. Four output channels per pass, their weight words in the order the taps read them, four at
- * a time by one LDM that walks them; the inputs' words two at a time by LDR pairs that pipeline. */
+ * next word) for SMLABB. Four output channels per pass, their weight words in the order the taps read them; on the
+ * M4 and M33 two pixels a pass (fg_dsp_conv_ring_pairs: each weight word loaded once for both), the odd last pixel
+ * of a row alone with the four words by one LDM that walks them; the inputs' words by LDRs that pipeline. */
 
 #define FG_DSP_CONV_RING_ROW(ic) (2 * (ic) * FG_DSP_CONV_RING_COLUMNS)  /* bytes of a buffer row */
+/* Rows of the buffer: an output row's three windows rows start at any of its rows (the next output row's one further
+ * at stride 1, the rows moved up to the top only every other output row). */
+#define FG_DSP_CONV_RING_ROWS 4
+#if defined(FG_CORE_CORTEX_M7)
+#define FG_DSP_CONV_RING_BUFFER_BYTES (FG_DSP_CONV_RING_ROWS * FG_DSP_CONV_RING_ROW(3))
+#else
+/* Bytes from the buffer's three rows to their copy shifted left by one pixel (read by the second pixel of a pair at
+ * stride 1), past 8 bytes the copy's first row may take when the left padding is 0 (its image column 0, never read). */
+#define FG_DSP_CONV_RING_SHIFTED (FG_DSP_CONV_RING_ROWS * FG_DSP_CONV_RING_ROW(3) + 8)
+#define FG_DSP_CONV_RING_BUFFER_BYTES (FG_DSP_CONV_RING_SHIFTED + FG_DSP_CONV_RING_ROWS * FG_DSP_CONV_RING_ROW(3))
+#endif
 #define FG_DSP_CONV_RING_X(ic, i, k) \
     "[%[x], #(" #i " * 2 * " #ic " * " FG_DSP_RING_XSTR(FG_DSP_CONV_RING_COLUMNS) " + 4 * (" #k "))]"
+/* The taps' order in a group's weight words (conv_ring_groups in firmware_gen/ops/variants/dsp_window.py): window rows
+ * 0 and 1's pairs, their last taps as one pair (FG_DSP_CONV_RING_LAST2: the two input words' bottom halves put in
+ * one word by PKHBT, one SMLAD where two SMLABBs were), row 2's pairs and its last tap. Tap index (an assembler
+ * expression) of word k of window row i, and of the two rows' last taps: */
+#define FG_DSP_CONV_RING_T(ic, i, k) "(" #i " * ((3 * " #ic " - 1) / 2) + " #i " / 2 + " #k ")"
+#define FG_DSP_CONV_RING_LAST2(ic) "(2 * ((3 * " #ic " - 1) / 2))"
+/* Bytes of a group's weight words: 3 (3 in_c - 1) / 2 pairs and two last taps, 16 bytes a tap. */
+#define FG_DSP_CONV_RING_WEIGHT_BYTES(ic) (16 * (3 * ((3 * (ic) - 1) / 2) + 2))
+/* The input word of rows 0 and 1's last taps in r8 (lr its scratch). */
+#define FG_DSP_CONV_RING_LAST2_IN(ic)                                   \
+    "ldr r8, " FG_DSP_CONV_RING_X(ic, 0, ((3 * ic - 1) / 2)) "\n\t"     \
+    "ldr lr, " FG_DSP_CONV_RING_X(ic, 1, ((3 * ic - 1) / 2)) "\n\t"     \
+    "pkhbt r8, r8, lr, lsl #16\n\t"
+
 #if defined(FG_CORE_CORTEX_M7)
 /* The Cortex-M7's order (FG_CORE_CORTEX_M7, as in fg/isa/dsp.h): an LDM issues alone there, a single LDR with the
  * SMLAD after it. So the weights are read by LDRs at offsets from w (w stays at the group's first weight word),
  * tap t's four words at [w + 16 t]: each of the next tap's words is loaded after this tap's SMLAD that reads the
  * register, issued with the next SMLAD (four cycles a tap in llvm-mca's cortex-m7 model), the first tap's before the
  * first; the inputs' words of a pair of taps (or of a row's last tap alone) by LDRs before their first tap, the
- * second issued with its first SMLAD. The last tap loads nothing. Tap n of window row i is tap i * taps + n. */
+ * second issued with its first SMLAD. The last tap loads nothing. */
 #define FG_DSP_CONV_RING_W(t, c) "[%[w], #16 * (" t ") + 4 * " #c "]"
 #define FG_DSP_CONV_RING_NEXT(t)                     \
     "ldr r9, " FG_DSP_CONV_RING_W(t, 0) "\n\t"      \
@@ -41,26 +67,33 @@
     NEXT(t, 2, "r11")                               \
     op " r7, " in ", r12, r7\n\t"                   \
     NEXT(t, 3, "r12")
-#define FG_DSP_CONV_RING_T(i, n, taps) "(" #i ") * " #taps " + " #n
-/* Window row i of one input channel: its pair, then its last tap (the next word's bottom half). */
-#define FG_DSP_CONV_RING_ROW1(i, NEXT)                                                   \
-    "ldr r8, " FG_DSP_CONV_RING_X(1, i, 0) "\n\t"                                      \
-    "ldr lr, " FG_DSP_CONV_RING_X(1, i, 1) "\n\t"                                      \
-    FG_DSP_CONV_RING_TAP(FG_DSP_CONV_RING_T(i, 0, 2), "r8", "smlad", FG_DSP_CONV_RING_LOAD) \
-    FG_DSP_CONV_RING_TAP(FG_DSP_CONV_RING_T(i, 1, 2), "lr", "smlabb", NEXT)
-/* Window row i of three input channels: four pairs, then the last tap. */
+/* Word k of window row i (one input channel, k = 0: its pair). */
+#define FG_DSP_CONV_RING_ONE(i, k, op, NEXT)                                             \
+    "ldr r8, " FG_DSP_CONV_RING_X(1, i, k) "\n\t"                                      \
+    FG_DSP_CONV_RING_TAP(FG_DSP_CONV_RING_T(1, i, k), "r8", op, NEXT)
+/* Rows 0 and 1's last taps as one pair. */
+#define FG_DSP_CONV_RING_LAST_TWO(ic) \
+    FG_DSP_CONV_RING_LAST2_IN(ic) FG_DSP_CONV_RING_TAP(FG_DSP_CONV_RING_LAST2(ic), "r8", "smlad", FG_DSP_CONV_RING_LOAD)
+/* One input channel: rows 0 and 1's pairs, their last taps, row 2's pair and last tap. */
+#define FG_DSP_CONV_RING_TAPS1                                                           \
+    FG_DSP_CONV_RING_ONE(0, 0, "smlad", FG_DSP_CONV_RING_LOAD)                           \
+    FG_DSP_CONV_RING_ONE(1, 0, "smlad", FG_DSP_CONV_RING_LOAD)                           \
+    FG_DSP_CONV_RING_LAST_TWO(1)                                                         \
+    FG_DSP_CONV_RING_ONE(2, 0, "smlad", FG_DSP_CONV_RING_LOAD)                           \
+    FG_DSP_CONV_RING_ONE(2, 1, "smlabb", FG_DSP_CONV_RING_STOP)
+/* Words n and n + 1 of window row i of three input channels: two pairs. */
 #define FG_DSP_CONV_RING_TWO(i, n)                                                       \
     "ldr r8, " FG_DSP_CONV_RING_X(3, i, n) "\n\t"                                      \
     "ldr lr, " FG_DSP_CONV_RING_X(3, i, n + 1) "\n\t"                                  \
-    FG_DSP_CONV_RING_TAP(FG_DSP_CONV_RING_T(i, n, 5), "r8", "smlad", FG_DSP_CONV_RING_LOAD) \
-    FG_DSP_CONV_RING_TAP(FG_DSP_CONV_RING_T(i, n + 1, 5), "lr", "smlad", FG_DSP_CONV_RING_LOAD)
-#define FG_DSP_CONV_RING_ROW3(i, NEXT)                                                   \
-    FG_DSP_CONV_RING_TWO(i, 0) FG_DSP_CONV_RING_TWO(i, 2)                                \
-    "ldr r8, " FG_DSP_CONV_RING_X(3, i, 4) "\n\t"                                      \
-    FG_DSP_CONV_RING_TAP(FG_DSP_CONV_RING_T(i, 4, 5), "r8", "smlabb", NEXT)
-#define FG_DSP_CONV_RING_TAPS(ROW)                                                       \
-    FG_DSP_CONV_RING_NEXT("0")                                                           \
-    ROW(0, FG_DSP_CONV_RING_LOAD) ROW(1, FG_DSP_CONV_RING_LOAD) ROW(2, FG_DSP_CONV_RING_STOP)
+    FG_DSP_CONV_RING_TAP(FG_DSP_CONV_RING_T(3, i, n), "r8", "smlad", FG_DSP_CONV_RING_LOAD) \
+    FG_DSP_CONV_RING_TAP(FG_DSP_CONV_RING_T(3, i, n + 1), "lr", "smlad", FG_DSP_CONV_RING_LOAD)
+#define FG_DSP_CONV_RING_TAPS3                                                           \
+    FG_DSP_CONV_RING_TWO(0, 0) FG_DSP_CONV_RING_TWO(0, 2) FG_DSP_CONV_RING_TWO(1, 0) FG_DSP_CONV_RING_TWO(1, 2) \
+    FG_DSP_CONV_RING_LAST_TWO(3)                                                         \
+    FG_DSP_CONV_RING_TWO(2, 0) FG_DSP_CONV_RING_TWO(2, 2)                                \
+    "ldr r8, " FG_DSP_CONV_RING_X(3, 2, 4) "\n\t"                                      \
+    FG_DSP_CONV_RING_TAP(FG_DSP_CONV_RING_T(3, 2, 4), "r8", "smlabb", FG_DSP_CONV_RING_STOP)
+#define FG_DSP_CONV_RING_TAPS(TAPS) FG_DSP_CONV_RING_NEXT("0") TAPS
 /* The four outputs of fg/isa/dsp_ring.h's FG_DSP_RING_OUT and FG_DSP_RING_OUT_RELU, interleaved: the constants
  * of channel j by LDRs at r11 + 12 j (r11 does not walk them), two channels' chains side by side (llvm-mca
  * cortex-m7: 26 and 19 cycles, against 42 and 30 one channel after the other with an LDM each). */
@@ -148,17 +181,20 @@
     "ldr r8, " FG_DSP_CONV_RING_X(ic, i, k) "\n\t"                                     \
     "ldr lr, " FG_DSP_CONV_RING_X(ic, i, k + 1) "\n\t"                                 \
     FG_DSP_CONV_RING_TAP("r8", "smlad") FG_DSP_CONV_RING_TAP("lr", "smlad")
-/* Window row i of one input channel: its pair, then its last tap (the next word's bottom half). */
-#define FG_DSP_CONV_RING_ROW1(i)                                                         \
-    "ldr r8, " FG_DSP_CONV_RING_X(1, i, 0) "\n\t"                                      \
-    "ldr lr, " FG_DSP_CONV_RING_X(1, i, 1) "\n\t"                                      \
-    FG_DSP_CONV_RING_TAP("r8", "smlad") FG_DSP_CONV_RING_TAP("lr", "smlabb")
-/* Window row i of three input channels: four pairs, then the last tap. */
-#define FG_DSP_CONV_RING_ROW3(i)                                                         \
-    FG_DSP_CONV_RING_TWO(3, i, 0) FG_DSP_CONV_RING_TWO(3, i, 2)                          \
-    "ldr r8, " FG_DSP_CONV_RING_X(3, i, 4) "\n\t"                                      \
-    FG_DSP_CONV_RING_TAP("r8", "smlabb")
-#define FG_DSP_CONV_RING_TAPS(ROW) ROW(0) ROW(1) ROW(2)
+/* Word k of window row i alone. */
+#define FG_DSP_CONV_RING_ONE(ic, i, k, op) "ldr r8, " FG_DSP_CONV_RING_X(ic, i, k) "\n\t" FG_DSP_CONV_RING_TAP("r8", op)
+/* The taps in the table's order (FG_DSP_CONV_RING_T). */
+#define FG_DSP_CONV_RING_TAPS1                                                           \
+    FG_DSP_CONV_RING_ONE(1, 0, 0, "smlad") FG_DSP_CONV_RING_ONE(1, 1, 0, "smlad")        \
+    FG_DSP_CONV_RING_LAST2_IN(1) FG_DSP_CONV_RING_TAP("r8", "smlad")                     \
+    FG_DSP_CONV_RING_ONE(1, 2, 0, "smlad") FG_DSP_CONV_RING_ONE(1, 2, 1, "smlabb")
+#define FG_DSP_CONV_RING_TAPS3                                                           \
+    FG_DSP_CONV_RING_TWO(3, 0, 0) FG_DSP_CONV_RING_TWO(3, 0, 2)                          \
+    FG_DSP_CONV_RING_TWO(3, 1, 0) FG_DSP_CONV_RING_TWO(3, 1, 2)                          \
+    FG_DSP_CONV_RING_LAST2_IN(3) FG_DSP_CONV_RING_TAP("r8", "smlad")                     \
+    FG_DSP_CONV_RING_TWO(3, 2, 0) FG_DSP_CONV_RING_TWO(3, 2, 2)                          \
+    FG_DSP_CONV_RING_ONE(3, 2, 4, "smlabb")
+#define FG_DSP_CONV_RING_TAPS(TAPS) TAPS
 /* The bytes w walks in the taps. */
 #define FG_DSP_CONV_RING_WALK(ic) FG_DSP_CONV_RING_WEIGHT_BYTES(ic)
 #define FG_DSP_CONV_RING_OUTS(OUT) OUT("r4", 0) OUT("r5", 1) OUT("r6", 2) OUT("r7", 3)
@@ -166,20 +202,17 @@
 #define FG_DSP_CONV_RING_OUT_WALK 48
 #endif
 
-/* Bytes of a group's weight words: three window rows of (3 in_c - 1) / 2 pairs and the last tap, 16 bytes a tap. */
-#define FG_DSP_CONV_RING_WEIGHT_BYTES(ic) (16 * 3 * ((3 * (ic) - 1) / 2 + 1))
 
 /* The output rows' pixels: the biases by one LDM, the taps (the weights walked by w from FG_DSP_RING_WEIGHTS), then
  * per output an LDM of its constants (r11 walking them) and OUT; w back at the group, x advanced `advance` bytes,
  * out the output's channels. */
-#define FG_DSP_CONV_RING_ASM(ROW, OUT, ic, advance)                                                      \
+#define FG_DSP_CONV_RING_ASM(TAPS, OUT, ic, advance)                                                      \
     __asm__ volatile(                                                                                    \
-        "ldr r12, %[step]\n\t"                                                                           \
-        "push {r12}\n"                                                                                   \
+        ".ifnc \"%[frame]\", \"[sp]\"\n\t.error \"the frame is not at sp: %[frame]\"\n\t.endif\n\t"    \
         "1:\n\t"                                                                                         \
         "ldm %[w], {r4-r7}\n\t"                                                                          \
         "add %[w], %[w], #" FG_DSP_RING_XSTR(FG_DSP_RING_WEIGHTS) "\n\t"                                 \
-        FG_DSP_CONV_RING_TAPS(ROW)                                                                       \
+        FG_DSP_CONV_RING_TAPS(TAPS)                                                                      \
         "sub r11, %[w], #(" FG_DSP_RING_XSTR(FG_DSP_CONV_RING_WALK(ic)) " + "                            \
         FG_DSP_RING_XSTR(FG_DSP_RING_WEIGHTS) " - 16)\n\t"                                               \
         FG_DSP_CONV_RING_OUTS(OUT)                                                                       \
@@ -190,53 +223,235 @@
         "add %[out], %[out], r12\n\t"                                                                    \
         "subs %[n], %[n], #1\n\t"                                                                        \
         "bne 1b\n\t"                                                                                     \
-        "add sp, sp, #4\n\t"                                                                             \
-        : [x] "+r"(rx), [out] "+r"(ro), [w] "+r"(rw), [n] "+r"(rn)                                      \
-        : [step] "m"(step)                                                                               \
+        : [x] "+r"(rx), [out] "+r"(ro), [w] "+r"(rw), [n] "+r"(rn), [frame] "+m"(frame)                 \
+        :                                                                                                \
         : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "lr", "cc", "memory")
 
-#define FG_DSP_CONV_RING_STRIDES(ROW, OUT, ic)                                              \
+#define FG_DSP_CONV_RING_STRIDES(TAPS, OUT, ic)                                             \
     if (stride == 1) {                                                                     \
-        FG_DSP_CONV_RING_ASM(ROW, OUT, ic, FG_DSP_RING_XSTR(2 * ic));                       \
+        FG_DSP_CONV_RING_ASM(TAPS, OUT, ic, FG_DSP_RING_XSTR(2 * ic));                      \
     } else {                                                                               \
-        FG_DSP_CONV_RING_ASM(ROW, OUT, ic, FG_DSP_RING_XSTR(4 * ic));                       \
+        FG_DSP_CONV_RING_ASM(TAPS, OUT, ic, FG_DSP_RING_XSTR(4 * ic));                      \
     }
 
-/* One output row of one group: per pixel and window row (3 in_c - 1) / 2 x (LDR + LDM + 4 SMLAD) and LDR + LDM + 4
- * SMLABB, then the output stage of fg/isa/dsp_ring.h. x: the first window's top left in the buffer; stride:
- * stride_w, 1 or 2; ic: in_c, 1 or 3; count: the row's pixels (>= 1); step: the output's channels. */
+/* Pixels of one output row of one group (the M7's whole row, the M4's and M33's odd last pixel): per pixel and tap
+ * (3 (3 in_c - 1) / 2 + 2 of them) an LDM + 4 SMLAD (SMLABB at the last), the input words by LDR (rows 0 and 1's
+ * last taps' put together by PKHBT), then the output stage of fg/isa/dsp_ring.h. x: the first window's top left in
+ * the buffer; stride: stride_w, 1 or 2; ic: in_c, 1 or 3; count: the row's pixels (>= 1); step: the output's
+ * channels. */
 static __attribute__((noinline)) void fg_dsp_conv_ring_row(const int16_t *x, const uint32_t *w, int8_t *out,
                                                            int32_t count, int32_t step, int relu, int stride, int ic) {
     register const int16_t *rx __asm__("r0") = x;
     register const uint32_t *rw __asm__("r1") = w;
     register int32_t rn __asm__("r2") = count;
     register int8_t *ro __asm__("r3") = out;
+    uint32_t frame[2] = {(uint32_t)step, 0};  /* step, at sp (the second word puts it there: 8-byte alignment) */
     if (ic == 1 && relu) {
-        FG_DSP_CONV_RING_STRIDES(FG_DSP_CONV_RING_ROW1, FG_DSP_RING_OUT_RELU, 1)
+        FG_DSP_CONV_RING_STRIDES(FG_DSP_CONV_RING_TAPS1, FG_DSP_RING_OUT_RELU, 1)
     } else if (ic == 1) {
-        FG_DSP_CONV_RING_STRIDES(FG_DSP_CONV_RING_ROW1, FG_DSP_RING_OUT, 1)
+        FG_DSP_CONV_RING_STRIDES(FG_DSP_CONV_RING_TAPS1, FG_DSP_RING_OUT, 1)
     } else if (relu) {
-        FG_DSP_CONV_RING_STRIDES(FG_DSP_CONV_RING_ROW3, FG_DSP_RING_OUT_RELU, 3)
+        FG_DSP_CONV_RING_STRIDES(FG_DSP_CONV_RING_TAPS3, FG_DSP_RING_OUT_RELU, 3)
     } else {
-        FG_DSP_CONV_RING_STRIDES(FG_DSP_CONV_RING_ROW3, FG_DSP_RING_OUT, 3)
+        FG_DSP_CONV_RING_STRIDES(FG_DSP_CONV_RING_TAPS3, FG_DSP_RING_OUT, 3)
     }
 }
 #undef FG_DSP_CONV_RING_STRIDES
 #undef FG_DSP_CONV_RING_ASM
 #undef FG_DSP_CONV_RING_TAPS
-#undef FG_DSP_CONV_RING_ROW3
-#undef FG_DSP_CONV_RING_ROW1
+#undef FG_DSP_CONV_RING_TAPS3
+#undef FG_DSP_CONV_RING_TAPS1
+#undef FG_DSP_CONV_RING_LAST_TWO
+#undef FG_DSP_CONV_RING_ONE
 #undef FG_DSP_CONV_RING_TWO
 #undef FG_DSP_CONV_RING_TAP
-#undef FG_DSP_CONV_RING_X
 #undef FG_DSP_CONV_RING_OUTS
 #undef FG_DSP_CONV_RING_OUT_WALK
 #undef FG_DSP_RING_OUT_M7
 #undef FG_DSP_RING_OUT_RELU_M7
 
-/* Input row y (any row: a row in the padding gets the zero point) into the buffer row at dst's image columns, four
- * inputs a word put back in order by PKHBT and PKHTB (estimated cycles a word on mps2_an500: 13 against 22). Not
- * inlined: inlined into fg_dsp_conv_ring_run, its loop's values went through the stack. */
+#if !defined(FG_CORE_CORTEX_M7)
+/* Two pixels a pass (the M4's and M33's order): each tap's four weight words, read by two LDR pairs at offsets from
+ * w (which stays at the group), feed eight SMLADs instead of four, so the weights cost half the loads a pixel. r2-r5
+ * pixel A's channels, r6-r9 pixel B's, r10/r11 two weight words, r12 and lr the two pixels' input words: A's at x,
+ * B's at x + `b` (stride 2: the next window; stride 1: the same offset in the buffer's copy shifted by one pixel,
+ * FG_DSP_CONV_RING_SHIFTED, as a pixel's 2 in_c bytes leave every other window unaligned). */
+#define FG_DSP_CONV_RING_PAIR_W(t, c) "[%[w], #(64 + 16 * " t " + 4 * " #c ")]"
+/* Word k of window row i for B (x + b). */
+#define FG_DSP_CONV_RING_PAIR_XB(ic, i, k, b) \
+    "[%[x], #(" b " + " #i " * 2 * " #ic " * " FG_DSP_RING_XSTR(FG_DSP_CONV_RING_COLUMNS) " + 4 * (" #k "))]"
+/* B's sum before a tap: its own, or at the first tap A's (the biases, which only A's registers were loaded with). */
+#define FG_DSP_CONV_RING_OWN(a, b) b
+#define FG_DSP_CONV_RING_FROM_A(a, b) a
+/* Tap t (a string) against the input words in r12 (A) and lr (B). */
+#define FG_DSP_CONV_RING_PAIR_MACS(t, op, SUM)                                                \
+    "ldr r10, " FG_DSP_CONV_RING_PAIR_W(t, 0) "\n\t"                                        \
+    "ldr r11, " FG_DSP_CONV_RING_PAIR_W(t, 1) "\n\t"                                        \
+    op " r6, lr, r10, " SUM("r2", "r6") "\n\t"                                                \
+    op " r2, r12, r10, r2\n\t"                                                                \
+    op " r7, lr, r11, " SUM("r3", "r7") "\n\t"                                                \
+    op " r3, r12, r11, r3\n\t"                                                                \
+    "ldr r10, " FG_DSP_CONV_RING_PAIR_W(t, 2) "\n\t"                                        \
+    "ldr r11, " FG_DSP_CONV_RING_PAIR_W(t, 3) "\n\t"                                        \
+    op " r8, lr, r10, " SUM("r4", "r8") "\n\t"                                                \
+    op " r4, r12, r10, r4\n\t"                                                                \
+    op " r9, lr, r11, " SUM("r5", "r9") "\n\t"                                                \
+    op " r5, r12, r11, r5\n\t"
+#define FG_DSP_CONV_RING_PAIR_TAP(ic, i, k, op, b, SUM)                                       \
+    "ldr r12, " FG_DSP_CONV_RING_X(ic, i, k) "\n\t"                                          \
+    "ldr lr, " FG_DSP_CONV_RING_PAIR_XB(ic, i, k, b) "\n\t"                                  \
+    FG_DSP_CONV_RING_PAIR_MACS(FG_DSP_CONV_RING_T(ic, i, k), op, SUM)
+/* Rows 0 and 1's last taps as one pair, for both pixels (r10, r11 the second rows' words before the weights). */
+#define FG_DSP_CONV_RING_PAIR_LAST_TWO(ic, b)                                                 \
+    "ldr r12, " FG_DSP_CONV_RING_X(ic, 0, ((3 * ic - 1) / 2)) "\n\t"                          \
+    "ldr r10, " FG_DSP_CONV_RING_X(ic, 1, ((3 * ic - 1) / 2)) "\n\t"                          \
+    "ldr lr, " FG_DSP_CONV_RING_PAIR_XB(ic, 0, ((3 * ic - 1) / 2), b) "\n\t"                  \
+    "ldr r11, " FG_DSP_CONV_RING_PAIR_XB(ic, 1, ((3 * ic - 1) / 2), b) "\n\t"                 \
+    "pkhbt r12, r12, r10, lsl #16\n\t"                                                        \
+    "pkhbt lr, lr, r11, lsl #16\n\t"                                                          \
+    FG_DSP_CONV_RING_PAIR_MACS(FG_DSP_CONV_RING_LAST2(ic), "smlad", FG_DSP_CONV_RING_OWN)
+/* The taps in the table's order (FG_DSP_CONV_RING_T), B's sums from A's biases at the first. */
+#define FG_DSP_CONV_RING_PAIR_TAPS1(b)                                                        \
+    FG_DSP_CONV_RING_PAIR_TAP(1, 0, 0, "smlad", b, FG_DSP_CONV_RING_FROM_A)                   \
+    FG_DSP_CONV_RING_PAIR_TAP(1, 1, 0, "smlad", b, FG_DSP_CONV_RING_OWN)                      \
+    FG_DSP_CONV_RING_PAIR_LAST_TWO(1, b)                                                      \
+    FG_DSP_CONV_RING_PAIR_TAP(1, 2, 0, "smlad", b, FG_DSP_CONV_RING_OWN)                      \
+    FG_DSP_CONV_RING_PAIR_TAP(1, 2, 1, "smlabb", b, FG_DSP_CONV_RING_OWN)
+#define FG_DSP_CONV_RING_PAIR_PAIRS3(i, b, SUM)                                               \
+    FG_DSP_CONV_RING_PAIR_TAP(3, i, 0, "smlad", b, SUM)                                       \
+    FG_DSP_CONV_RING_PAIR_TAP(3, i, 1, "smlad", b, FG_DSP_CONV_RING_OWN)                      \
+    FG_DSP_CONV_RING_PAIR_TAP(3, i, 2, "smlad", b, FG_DSP_CONV_RING_OWN)                      \
+    FG_DSP_CONV_RING_PAIR_TAP(3, i, 3, "smlad", b, FG_DSP_CONV_RING_OWN)
+#define FG_DSP_CONV_RING_PAIR_TAPS3(b)                                                        \
+    FG_DSP_CONV_RING_PAIR_PAIRS3(0, b, FG_DSP_CONV_RING_FROM_A)                               \
+    FG_DSP_CONV_RING_PAIR_PAIRS3(1, b, FG_DSP_CONV_RING_OWN)                                  \
+    FG_DSP_CONV_RING_PAIR_LAST_TWO(3, b)                                                      \
+    FG_DSP_CONV_RING_PAIR_PAIRS3(2, b, FG_DSP_CONV_RING_OWN)                                  \
+    FG_DSP_CONV_RING_PAIR_TAP(3, 2, 4, "smlabb", b, FG_DSP_CONV_RING_OWN)
+/* Channel j's multiplier, offset and shift (r10, r11, r12) at w, for both pixels' sums a (A) and b (B), in place:
+ * FG_DSP_RING_REQUANT's and FG_DSP_RING_REQUANT_RELU's arithmetic, the two chains side by side (lr the scratch). */
+#define FG_DSP_CONV_RING_PAIR_CONSTANTS(j)          \
+    "ldr r10, [%[w], #(16 + 12 * " #j ")]\n\t"     \
+    "ldr r11, [%[w], #(20 + 12 * " #j ")]\n\t"     \
+    "ldr r12, [%[w], #(24 + 12 * " #j ")]\n\t"
+#define FG_DSP_CONV_RING_PAIR_OUT(a, b, j)          \
+    FG_DSP_CONV_RING_PAIR_CONSTANTS(j)              \
+    "smmulr " a ", " a ", r10\n\t"                  \
+    "smmulr " b ", " b ", r10\n\t"                  \
+    "add lr, r11, " a ", asr #31\n\t"               \
+    "add r11, r11, " b ", asr #31\n\t"              \
+    "add " a ", " a ", lr\n\t"                      \
+    "add " b ", " b ", r11\n\t"                     \
+    "asr " a ", " a ", r12\n\t"                     \
+    "asr " b ", " b ", r12\n\t"                     \
+    "ssat " a ", #8, " a "\n\t"                     \
+    "ssat " b ", #8, " b "\n\t"
+#define FG_DSP_CONV_RING_PAIR_OUT_RELU(a, b, j)     \
+    FG_DSP_CONV_RING_PAIR_CONSTANTS(j)              \
+    "smmlar " a ", " a ", r10, r11\n\t"             \
+    "smmlar " b ", " b ", r10, r11\n\t"             \
+    "asr " a ", " a ", r12\n\t"                     \
+    "asr " b ", " b ", r12\n\t"                     \
+    "ssat " a ", #8, " a "\n\t"                     \
+    "ssat " b ", #8, " b "\n\t"
+/* The pairs: the frame at sp (out, pairs left, step: a local array, so that the stack bound counts it, which the
+ * assembler checks is at sp), the biases by one LDM into A's sums (B's from them at the first tap), the taps, the
+ * output stage, the eight bytes at out (A) and out + step (B); x advanced `advance` bytes (two pixels). */
+#define FG_DSP_CONV_RING_PAIR_ASM(TAPS, OUT, b, advance)                                                  \
+    __asm__ volatile(                                                                                    \
+        ".ifnc \"%[frame]\", \"[sp]\"\n\t.error \"the frame is not at sp: %[frame]\"\n\t.endif\n\t"    \
+        "ldr r12, %[step]\n\t"                                                                           \
+        "stm sp, {r2, r3, r12}\n"                                                                        \
+        "1:\n\t"                                                                                         \
+        "ldm %[w], {r2-r5}\n\t"                                                                          \
+        TAPS(b)                                                                                          \
+        OUT("r2", "r6", 0) OUT("r3", "r7", 1) OUT("r4", "r8", 2) OUT("r5", "r9", 3)                      \
+        "ldr r10, [sp]\n\t"                                                                              \
+        "ldr r11, [sp, #8]\n\t"                                                                          \
+        "ldr lr, [sp, #4]\n\t"                                                                           \
+        "add r12, r10, r11\n\t"                                                                          \
+        "add r11, r12, r11\n\t"                                                                          \
+        "subs lr, lr, #1\n\t"                                                                            \
+        "strb r2, [r10]\n\t"                                                                             \
+        "strb r3, [r10, #1]\n\t"                                                                         \
+        "strb r4, [r10, #2]\n\t"                                                                         \
+        "strb r5, [r10, #3]\n\t"                                                                         \
+        "strb r6, [r12]\n\t"                                                                             \
+        "strb r7, [r12, #1]\n\t"                                                                         \
+        "strb r8, [r12, #2]\n\t"                                                                         \
+        "strb r9, [r12, #3]\n\t"                                                                         \
+        "str r11, [sp]\n\t"                                                                              \
+        "str lr, [sp, #4]\n\t"                                                                           \
+        "add %[x], %[x], #" advance "\n\t"                                                               \
+        "bne 1b\n\t"                                                                                     \
+        : [x] "+r"(rx), "+r"(ro), "+r"(rn), [frame] "=m"(frame)                                              \
+        : [w] "r"(rw), [step] "m"(step)                                                                  \
+        : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "lr", "cc", "memory")
+
+#define FG_DSP_CONV_RING_PAIR_STRIDES(TAPS, OUT, ic)                                                     \
+    if (stride == 1) {                                                                                  \
+        FG_DSP_CONV_RING_PAIR_ASM(TAPS, OUT, FG_DSP_RING_XSTR(FG_DSP_CONV_RING_SHIFTED),                  \
+                                  FG_DSP_RING_XSTR(4 * ic));                                            \
+    } else {                                                                                            \
+        FG_DSP_CONV_RING_PAIR_ASM(TAPS, OUT, FG_DSP_RING_XSTR(4 * ic), FG_DSP_RING_XSTR(8 * ic));        \
+    }
+
+/* Pixel pairs of one output row of one group (fg_dsp_conv_ring_row's arguments, pairs >= 1 of them): per pair and
+ * tap 4 LDR + 8 SMLAD (SMLABB), per pair one output stage of eight outputs. */
+static __attribute__((noinline)) void fg_dsp_conv_ring_pairs(const int16_t *x, const uint32_t *w, int8_t *out,
+                                                             int32_t pairs, int32_t step, int relu, int stride,
+                                                             int ic) {
+    register const int16_t *rx __asm__("r0") = x;
+    register const uint32_t *rw __asm__("r1") = w;
+    register int8_t *ro __asm__("r2") = out;
+    register int32_t rn __asm__("r3") = pairs;
+    uint32_t frame[4];  /* out, pairs left, step; a fourth word puts it at sp (gcc's 8-byte alignment) */
+    if (ic == 1 && relu) {
+        FG_DSP_CONV_RING_PAIR_STRIDES(FG_DSP_CONV_RING_PAIR_TAPS1, FG_DSP_CONV_RING_PAIR_OUT_RELU, 1)
+    } else if (ic == 1) {
+        FG_DSP_CONV_RING_PAIR_STRIDES(FG_DSP_CONV_RING_PAIR_TAPS1, FG_DSP_CONV_RING_PAIR_OUT, 1)
+    } else if (relu) {
+        FG_DSP_CONV_RING_PAIR_STRIDES(FG_DSP_CONV_RING_PAIR_TAPS3, FG_DSP_CONV_RING_PAIR_OUT_RELU, 3)
+    } else {
+        FG_DSP_CONV_RING_PAIR_STRIDES(FG_DSP_CONV_RING_PAIR_TAPS3, FG_DSP_CONV_RING_PAIR_OUT, 3)
+    }
+}
+#undef FG_DSP_CONV_RING_PAIR_STRIDES
+#undef FG_DSP_CONV_RING_PAIR_ASM
+#undef FG_DSP_CONV_RING_PAIR_OUT_RELU
+#undef FG_DSP_CONV_RING_PAIR_OUT
+#undef FG_DSP_CONV_RING_PAIR_CONSTANTS
+#undef FG_DSP_CONV_RING_PAIR_TAPS3
+#undef FG_DSP_CONV_RING_PAIR_PAIRS3
+#undef FG_DSP_CONV_RING_PAIR_TAPS1
+#undef FG_DSP_CONV_RING_PAIR_LAST_TWO
+#undef FG_DSP_CONV_RING_PAIR_TAP
+#undef FG_DSP_CONV_RING_PAIR_MACS
+#undef FG_DSP_CONV_RING_PAIR_XB
+#undef FG_DSP_CONV_RING_FROM_A
+#undef FG_DSP_CONV_RING_OWN
+#undef FG_DSP_CONV_RING_PAIR_W
+#endif
+#undef FG_DSP_CONV_RING_LAST2_IN
+#undef FG_DSP_CONV_RING_LAST2
+#undef FG_DSP_CONV_RING_T
+#undef FG_DSP_CONV_RING_X
+
+/* Four inputs at src into four halves at dst: SXTB16 twice, the halves put back in order by PKHBT, PKHTB. */
+static inline __attribute__((always_inline)) void fg_dsp_conv_ring_widen(const int8_t *src, int16_t *dst) {
+    uint32_t v, low, high;
+    memcpy(&v, src, sizeof v);
+    const uint32_t even = __sxtb16(v), odd = fg_dsp_odd_s8x2(v);
+    __asm__("pkhbt %0, %1, %2, lsl #16" : "=r"(low) : "r"(even), "r"(odd));    /* inputs 0, 1 */
+    __asm__("pkhtb %0, %1, %2, asr #16" : "=r"(high) : "r"(odd), "r"(even));  /* inputs 2, 3 */
+    memcpy(dst, &low, sizeof low);
+    memcpy(dst + 2, &high, sizeof high);
+}
+
+/* Input row y (any row: a row in the padding gets the zero point) into the buffer row at dst's image columns, eight
+ * inputs a pass tested at the bottom (one taken branch per two words: gcc -Os's for loop took two a word), then four,
+ * then one at a time (estimated cycles a word on mps2_an500: 13 against 22 unpacked). Not inlined: inlined into
+ * fg_dsp_conv_ring_run, its loop's values went through the stack. */
 static __attribute__((noinline)) void fg_dsp_conv_ring_extend(const fg_conv2d_params *p, const int8_t *image,
                                                                 int32_t y, int16_t zero_point, int16_t *dst) {
     const int32_t n = p->in_w * p->in_c;
@@ -248,18 +463,21 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_extend(const fg_conv2d_pa
         return;
     }
     const int8_t *src = image + y * n;
-    const int32_t k = n & ~3;
-    for (const int8_t *const end = src + k; src != end; src += 4, dst += 4) {
-        /* four inputs a word: SXTB16 twice, the halves put back in order by PKHBT, PKHTB */
-        uint32_t v, low, high;
-        memcpy(&v, src, sizeof v);
-        const uint32_t even = __sxtb16(v), odd = fg_dsp_odd_s8x2(v);
-        __asm__("pkhbt %0, %1, %2, lsl #16" : "=r"(low) : "r"(even), "r"(odd));    /* inputs 0, 1 */
-        __asm__("pkhtb %0, %1, %2, asr #16" : "=r"(high) : "r"(odd), "r"(even));  /* inputs 2, 3 */
-        memcpy(dst, &low, sizeof low);
-        memcpy(dst + 2, &high, sizeof high);
+    if (n >= 8) {
+        const int8_t *const end = src + (n & ~7);
+        do {
+            fg_dsp_conv_ring_widen(src, dst);
+            fg_dsp_conv_ring_widen(src + 4, dst + 4);
+            src += 8;
+            dst += 8;
+        } while (src != end);
     }
-    for (int32_t j = 0; j < n - k; ++j) {
+    if (n & 4) {
+        fg_dsp_conv_ring_widen(src, dst);
+        src += 4;
+        dst += 4;
+    }
+    for (int32_t j = 0; j < (n & 3); ++j) {
         dst[j] = src[j];
     }
 }
@@ -270,13 +488,30 @@ static void fg_dsp_conv_ring_padding(const fg_conv2d_params *p, int16_t zero_poi
     const int32_t ic = p->in_c, row_halves = ic * FG_DSP_CONV_RING_COLUMNS, left = p->pad_left * ic;
     const int32_t right = (p->pad_left + p->in_w) * ic, last = ((p->out_w - 1) * p->stride_w + 3) * ic;
     const int32_t end = right > last ? right : last;
-    for (int32_t i = 0; i < 3; ++i, rows += row_halves) {
+    for (int32_t i = 0; i < FG_DSP_CONV_RING_ROWS; ++i, rows += row_halves) {
         for (int32_t k = 0; k < left; ++k) {
             rows[k] = zero_point;
         }
         for (int32_t k = right; k < end + 2; ++k) {
             rows[k] = zero_point;
         }
+    }
+}
+
+/* The three window rows at `window` for the output row whose windows start at input row top: the `kept` rows still
+ * there from the last output row, moved up from window row `from` on unless it is 0, each by a memmove of the whole
+ * words holding its image columns (the halves around them padding, alike in every row; in the shifted copy of a row
+ * 98 pixels wide, one half of each neighbouring row, which no window reads), then the others extended. */
+static void fg_dsp_conv_ring_rows(const fg_conv2d_params *p, const int8_t *image, int32_t top, int32_t kept,
+                                  int32_t from, int16_t zero_point, int16_t *window) {
+    const int32_t row_halves = p->in_c * FG_DSP_CONV_RING_COLUMNS, left = p->pad_left * p->in_c;
+    const uintptr_t first = (uintptr_t)(window + left) & ~(uintptr_t)3;
+    const size_t bytes = (((uintptr_t)(window + left + p->in_w * p->in_c) + 3) & ~(uintptr_t)3) - first;
+    for (int32_t i = 0; i < kept && from > 0; ++i) {
+        memmove((int16_t *)first + i * row_halves, (const int16_t *)first + (i + from) * row_halves, bytes);
+    }
+    for (int32_t i = kept; i < 3; ++i) {
+        fg_dsp_conv_ring_extend(p, image, top + i, zero_point, window + i * row_halves);
     }
 }
 
@@ -288,31 +523,64 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_run(const fg_conv2d_param
     uint32_t w[FG_DSP_CONV_RING_MAX_OUT / 4 * (16 + FG_DSP_CONV_RING_WEIGHT_BYTES(3) / 4)];  /* in RAM: every pixel reads them */
     memcpy(w, p->packed, (size_t)(groups * group_words) * sizeof w[0]);
     const int16_t zero_point = (int16_t)-p->requant.input_offset;
-    uint32_t words[3 * 3 * FG_DSP_CONV_RING_COLUMNS / 2 + 1];  /* the window's rows and what the last reads past */
+    uint32_t words[FG_DSP_CONV_RING_BUFFER_BYTES / 4 + 1];  /* the window's rows and what the last reads past */
     int16_t *rows = (int16_t *)words;
     fg_dsp_conv_ring_padding(p, zero_point, rows);  /* the padding's columns keep it */
+#if !defined(FG_CORE_CORTEX_M7)
+    /* the copy shifted by one pixel: a pixel's halves ic halves further left (column 0 in front of the copy) */
+    int16_t *const shifted = rows + FG_DSP_CONV_RING_SHIFTED / 2 - ic;
+    if (p->stride_w == 1) {
+        fg_dsp_conv_ring_padding(p, zero_point, shifted);
+    }
+#endif
     const int relu = p->requant.output_offset == -128;
     for (int32_t b = 0; b < p->batches; ++b) {
         const int8_t *image = input + b * p->in_h * p->in_w * ic;
         int8_t *out = output + b * p->out_h * p->out_w * p->out_c;
+        int32_t base = 0;  /* the buffer row of the output row's first window row */
         for (int32_t oy = 0; oy < p->out_h; ++oy, out += p->out_w * p->out_c) {
             const int32_t top = oy * p->stride_h - p->pad_top;
             const int32_t kept = oy == 0 || p->stride_h >= 3 ? 0 : 3 - p->stride_h;  /* rows still in the buffer */
-            memmove(rows, rows + (3 - kept) * row_halves, (size_t)(kept * row_halves) * sizeof rows[0]);
-            for (int32_t i = kept; i < 3; ++i) {
-                fg_dsp_conv_ring_extend(p, image, top + i, zero_point, rows + i * row_halves);
+            int32_t from = 0;  /* where they are moved up from, if they are */
+            if (kept == 0) {
+                base = 0;
+            } else if (base + p->stride_h + 3 <= FG_DSP_CONV_RING_ROWS) {
+                base += p->stride_h;
+            } else {
+                from = base + p->stride_h;
+                base = 0;
             }
+            int16_t *const window = rows + base * row_halves;
+            fg_dsp_conv_ring_rows(p, image, top, kept, from, zero_point, window);
+#if defined(FG_CORE_CORTEX_M7)
             for (int32_t g = 0; g < groups; ++g) {
-                fg_dsp_conv_ring_row(rows, w + g * group_words, out + 4 * g, p->out_w, p->out_c, relu, p->stride_w,
+                fg_dsp_conv_ring_row(window, w + g * group_words, out + 4 * g, p->out_w, p->out_c, relu, p->stride_w,
                                      ic);
             }
+#else
+            if (p->stride_w == 1) {
+                fg_dsp_conv_ring_rows(p, image, top, kept, from, zero_point, shifted + base * row_halves);
+            }
+            const int32_t pairs = p->out_w / 2, last = p->out_w - 1;
+            for (int32_t g = 0; g < groups; ++g) {
+                if (pairs > 0) {
+                    fg_dsp_conv_ring_pairs(window, w + g * group_words, out + 4 * g, pairs, p->out_c, relu,
+                                           p->stride_w, ic);
+                }
+                if (p->out_w % 2) {
+                    fg_dsp_conv_ring_row(window + last * p->stride_w * ic, w + g * group_words,
+                                         out + last * p->out_c + 4 * g, 1, p->out_c, relu, p->stride_w, ic);
+                }
+            }
+#endif
         }
     }
 }
 
 /* params->packed: per group of four output channels k .. k + 3 the constants of fg/isa/dsp_ring.h, then, doubled,
- * per window row i: per pair p of its 3 in_c taps (in (column, channel) order) the words (w_k[2p], w_k[2p + 1]) of
- * each channel k, then each channel's word (last tap of row i, 0). The generator checks: a 3x3 filter,
+ * per tap (FG_DSP_CONV_RING_T's order) each channel k's word: for a pair p of window row i's 3 in_c taps (in (column,
+ * channel) order) (w_k[i][2p], w_k[i][2p + 1]); rows 0 and 1's last taps (w_k[0][last], w_k[1][last]); row 2's last
+ * (w_k[2][last], 0). The generator checks: a 3x3 filter,
  * dilation 1, stride_w 1 or 2, in_c 1 or 3, out_c a multiple of 4 and at most FG_DSP_CONV_RING_MAX_OUT, every
  * channel narrow, the clamp all of int8, and the padded row within FG_DSP_CONV_RING_COLUMNS. The output rows are
  * written in order, each after the input rows its windows read: what the portable kernel's order allows. */
