@@ -227,6 +227,18 @@
         :                                                                                                \
         : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "lr", "cc", "memory")
 
+/* The pass STRIDES(TAPS, OUT, ic) for the layer's input channels (1 or 3) and activation, with each's taps and
+ * output stage. */
+#define FG_DSP_CONV_RING_DISPATCH(STRIDES, TAPS1, TAPS3, OUT, OUT_RELU)  \
+    if (ic == 1 && relu) {                                            \
+        STRIDES(TAPS1, OUT_RELU, 1)                                   \
+    } else if (ic == 1) {                                             \
+        STRIDES(TAPS1, OUT, 1)                                        \
+    } else if (relu) {                                                \
+        STRIDES(TAPS3, OUT_RELU, 3)                                   \
+    } else {                                                          \
+        STRIDES(TAPS3, OUT, 3)                                        \
+    }
 #define FG_DSP_CONV_RING_STRIDES(TAPS, OUT, ic)                                             \
     if (stride == 1) {                                                                     \
         FG_DSP_CONV_RING_ASM(TAPS, OUT, ic, FG_DSP_RING_XSTR(2 * ic));                      \
@@ -246,15 +258,8 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_row(const int16_t *x, con
     register int32_t rn __asm__("r2") = count;
     register int8_t *ro __asm__("r3") = out;
     uint32_t frame[2] = {(uint32_t)step, 0};  /* step, at sp (the second word puts it there: 8-byte alignment) */
-    if (ic == 1 && relu) {
-        FG_DSP_CONV_RING_STRIDES(FG_DSP_CONV_RING_TAPS1, FG_DSP_RING_OUT_RELU, 1)
-    } else if (ic == 1) {
-        FG_DSP_CONV_RING_STRIDES(FG_DSP_CONV_RING_TAPS1, FG_DSP_RING_OUT, 1)
-    } else if (relu) {
-        FG_DSP_CONV_RING_STRIDES(FG_DSP_CONV_RING_TAPS3, FG_DSP_RING_OUT_RELU, 3)
-    } else {
-        FG_DSP_CONV_RING_STRIDES(FG_DSP_CONV_RING_TAPS3, FG_DSP_RING_OUT, 3)
-    }
+    FG_DSP_CONV_RING_DISPATCH(FG_DSP_CONV_RING_STRIDES, FG_DSP_CONV_RING_TAPS1, FG_DSP_CONV_RING_TAPS3,
+                              FG_DSP_RING_OUT, FG_DSP_RING_OUT_RELU)
 }
 #undef FG_DSP_CONV_RING_STRIDES
 #undef FG_DSP_CONV_RING_ASM
@@ -406,15 +411,8 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_pairs(const int16_t *x, c
     register int8_t *ro __asm__("r2") = out;
     register int32_t rn __asm__("r3") = pairs;
     uint32_t frame[4];  /* out, pairs left, step; a fourth word puts it at sp (gcc's 8-byte alignment) */
-    if (ic == 1 && relu) {
-        FG_DSP_CONV_RING_PAIR_STRIDES(FG_DSP_CONV_RING_PAIR_TAPS1, FG_DSP_CONV_RING_PAIR_OUT_RELU, 1)
-    } else if (ic == 1) {
-        FG_DSP_CONV_RING_PAIR_STRIDES(FG_DSP_CONV_RING_PAIR_TAPS1, FG_DSP_CONV_RING_PAIR_OUT, 1)
-    } else if (relu) {
-        FG_DSP_CONV_RING_PAIR_STRIDES(FG_DSP_CONV_RING_PAIR_TAPS3, FG_DSP_CONV_RING_PAIR_OUT_RELU, 3)
-    } else {
-        FG_DSP_CONV_RING_PAIR_STRIDES(FG_DSP_CONV_RING_PAIR_TAPS3, FG_DSP_CONV_RING_PAIR_OUT, 3)
-    }
+    FG_DSP_CONV_RING_DISPATCH(FG_DSP_CONV_RING_PAIR_STRIDES, FG_DSP_CONV_RING_PAIR_TAPS1,
+                              FG_DSP_CONV_RING_PAIR_TAPS3, FG_DSP_CONV_RING_PAIR_OUT, FG_DSP_CONV_RING_PAIR_OUT_RELU)
 }
 #undef FG_DSP_CONV_RING_PAIR_STRIDES
 #undef FG_DSP_CONV_RING_PAIR_ASM
@@ -432,6 +430,7 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_pairs(const int16_t *x, c
 #undef FG_DSP_CONV_RING_OWN
 #undef FG_DSP_CONV_RING_PAIR_W
 #endif
+#undef FG_DSP_CONV_RING_DISPATCH
 #undef FG_DSP_CONV_RING_LAST2_IN
 #undef FG_DSP_CONV_RING_LAST2
 #undef FG_DSP_CONV_RING_T
