@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "fg/isa/dsp.h"
-#include "fg/support/hot_loop.h"
 
 /* Four channels at a time (a group), the whole image, stride_w 1: the input rows a window needs are sign-extended
  * once into a ring on the stack, each channel's row of the group its own run of int16, so that a word holds two
@@ -19,7 +18,7 @@
 
 #define FG_DSP_DW_TAPS_SLOT (4 * FG_DSP_DW_TAPS_COLUMNS)  /* int16 of a slot: the group's four channel rows */
 
-/* One channel's table entry (ops/variants/dsp_taps.py's taps_groups): its doubled bias, multiplier, offset, shift,
+/* One channel's table entry (ops/variants/dsp_taps.py's taps_table): its doubled bias, multiplier, offset, shift,
  * then per filter row i the doubled weight words A_i, C_i. */
 typedef struct {
     int32_t bias, multiplier, offset, shift;
@@ -45,15 +44,18 @@ static inline __attribute__((always_inline)) int32_t fg_dsp_dw_taps_out(int32_t 
 #define FG_DSP_DW_TAPS_ROW_BYTES FG_DSP_DW_TAPS_XSTR(FG_DSP_DW_TAPS_COLUMNS * 2)  /* a channel row's */
 #define FG_DSP_DW_TAPS_PITCH FG_DSP_DW_TAPS_XSTR(FG_DSP_DW_TAPS_SLOT * 2)  /* bytes from a window row to the next */
 
+/* Input word `word` of window row i: x + the pass's offset (the assembler symbol fg_dsp_dw_taps_xo: the loop runs
+ * two passes, the second's words 8 bytes on). */
+#define FG_DSP_DW_TAPS_AT(i, word) \
+    "[%[x], #(fg_dsp_dw_taps_xo + " #i " * " FG_DSP_DW_TAPS_PITCH " + 4 * " #word ")]"
+#define FG_DSP_DW_TAPS_X(r, i, word) "ldr " r ", " FG_DSP_DW_TAPS_AT(i, word) "\n\t"
 /* Filter row i's weight words A_i, C_i (r11, lr) and the row's input words (r8, r9 and, four outputs, r10): five or
  * four LDR back to back (each pipelined behind the one before on the M4). */
 #define FG_DSP_DW_TAPS_LOAD(i, X45)                                                     \
-    "ldr r8, [%[x], #(" #i " * " FG_DSP_DW_TAPS_PITCH ")]\n\t"                         \
-    "ldr r9, [%[x], #(" #i " * " FG_DSP_DW_TAPS_PITCH " + 4)]\n\t"                     \
-    X45                                                                                 \
+    FG_DSP_DW_TAPS_X("r8", i, 0) FG_DSP_DW_TAPS_X("r9", i, 1) X45                       \
     "ldr r11, [%[k], #(16 + 8 * " #i ")]\n\t"                                          \
     "ldr lr, [%[k], #(20 + 8 * " #i ")]\n\t"
-#define FG_DSP_DW_TAPS_X45(i) "ldr r10, [%[x], #(" #i " * " FG_DSP_DW_TAPS_PITCH " + 8)]\n\t"
+#define FG_DSP_DW_TAPS_X45(i) FG_DSP_DW_TAPS_X("r10", i, 2)
 /* Outputs p, p + 1 (r4, r5) of row i; the first row adds the bias from r4, a0's chain last. */
 #define FG_DSP_DW_TAPS_PAIR(i)                                                          \
     "smlatb r5, r8, r11, r5\n\t"                                                        \
@@ -83,7 +85,6 @@ static inline __attribute__((always_inline)) int32_t fg_dsp_dw_taps_out(int32_t 
 /* The M7's order (FG_CORE_CORTEX_M7): the next filter row's loads (or the output stage's constants) each as soon as
  * its register is free, so that they issue beside the MACs of this row instead of before them; the M4 and M33 keep
  * the loads back to back (pipelined there, 1 cycle each after the first). Same arithmetic. */
-#define FG_DSP_DW_TAPS_X(r, i, word) "ldr " r ", [%[x], #(" #i " * " FG_DSP_DW_TAPS_PITCH " + 4 * " #word ")]\n\t"
 #define FG_DSP_DW_TAPS_K(r, offset) "ldr " r ", [%[k], #(" offset ")]\n\t"
 #define FG_DSP_DW_TAPS_NEXT(i) \
     FG_DSP_DW_TAPS_X("r8", i, 0), FG_DSP_DW_TAPS_K("r11", "16 + 8 * " #i), FG_DSP_DW_TAPS_X("r9", i, 1), \
@@ -143,8 +144,16 @@ static inline __attribute__((always_inline)) int32_t fg_dsp_dw_taps_out(int32_t 
     "ldr r8, [%[k], #4]\n\t"                                                            \
     "ldr r9, [%[k], #8]\n\t"                                                            \
     "ldr r10, [%[k], #12]\n\t"
+/* The four outputs stored at out + p * step (r11: 3 step), out moved on four outputs. */
+#define FG_DSP_DW_TAPS_STORES                                                           \
+    "strb r4, [%[out]]\n\t"                                                             \
+    "strb r5, [%[out], %[step]]\n\t"                                                    \
+    "strb r6, [%[out], %[step], lsl #1]\n\t"                                            \
+    "strb r7, [%[out], r11]\n\t"                                                        \
+    "add %[out], %[out], %[step], lsl #2\n\t"
 /* The group's four channels in turn, each as passes of four outputs from x to end (x advances 8 bytes a pass), output
- * p at out + p * step; then x, end and out on to the next channel's row, first output and table entry. The frame: the
+ * p at out + p * step, two passes a loop (the second's input words at x + 8: fg_dsp_dw_taps_xo; an odd count enters
+ * at the second, x 8 bytes back); then x, end and out on to the next channel's row, first output and table entry. The frame: the
  * bytes x and out move over a channel's passes, the channels left (a word unused); the caller's local
  * `uint32_t frame[4]`, which the assembler checks is at sp (FG_DSP_TILE_STORE's pattern, fg/isa/dsp.h), so that the
  * stack bound counts it. */
@@ -152,14 +161,18 @@ static inline __attribute__((always_inline)) int32_t fg_dsp_dw_taps_out(int32_t 
     __asm__ volatile(                                                                   \
         ".ifnc \"%[frame]\", \"[sp]\"\n\t.error \"the frame is not at sp: %[frame]\"\n\t.endif\n\t" \
         "2:\n\t"                                                                        \
+        "ldr r4, [sp]\n\t"                                                              \
+        "tst r4, #8\n\t"                                                                \
+        "beq 1f\n\t"                                                                    \
+        "sub %[x], %[x], #8\n\t"                                                        \
+        "b 3f\n"                                                                        \
         "1:\n\t"                                                                        \
-        FG_DSP_DW_TAPS_PASS OUT                                                         \
-        "strb r4, [%[out]]\n\t"                                                         \
-        "strb r5, [%[out], %[step]]\n\t"                                                \
-        "strb r6, [%[out], %[step], lsl #1]\n\t"                                        \
-        "strb r7, [%[out], r11]\n\t"                                                    \
-        "add %[out], %[out], %[step], lsl #2\n\t"                                       \
-        "add %[x], %[x], #8\n\t"                                                        \
+        ".set fg_dsp_dw_taps_xo, 0\n\t"                                                 \
+        FG_DSP_DW_TAPS_PASS OUT FG_DSP_DW_TAPS_STORES                                   \
+        ".set fg_dsp_dw_taps_xo, 8\n"                                                   \
+        "3:\n\t"                                                                        \
+        FG_DSP_DW_TAPS_PASS OUT FG_DSP_DW_TAPS_STORES                                   \
+        "add %[x], %[x], #16\n\t"                                                       \
         "cmp %[x], %[end]\n\t"                                                          \
         "bne 1b\n\t"                                                                    \
         "ldm sp, {r4-r6}\n\t"                                                           \
@@ -203,7 +216,8 @@ static inline __attribute__((always_inline)) void fg_dsp_dw_taps_pair(const int1
     register const fg_dsp_dw_taps_channel *rk __asm__("r1") = k;
     register int32_t a0 __asm__("r4");
     register int32_t a1 __asm__("r5");
-    __asm__("ldr r4, [%[k]]\n\t"
+    __asm__(".set fg_dsp_dw_taps_xo, 0\n\t"
+            "ldr r4, [%[k]]\n\t"
             "mov r5, r4\n\t"
             FG_DSP_DW_TAPS_LOAD(0, "") FG_DSP_DW_TAPS_PAIR(0)
             FG_DSP_DW_TAPS_LOAD(1, "") FG_DSP_DW_TAPS_PAIR(1)
