@@ -151,10 +151,11 @@ static inline __attribute__((always_inline)) int32_t fg_dsp_dw_taps_out(int32_t 
     "strb r6, [%[out], %[step], lsl #1]\n\t"                                            \
     "strb r7, [%[out], r11]\n\t"                                                        \
     "add %[out], %[out], %[step], lsl #2\n\t"
+
 /* The group's four channels in turn, each as passes of four outputs from x to end (x advances 8 bytes a pass), output
  * p at out + p * step, two passes a loop (the second's input words at x + 8: fg_dsp_dw_taps_xo; an odd count enters
- * at the second, x 8 bytes back); then x, end and out on to the next channel's row, first output and table entry. The frame: the
- * bytes x and out move over a channel's passes, the channels left (a word unused); the caller's local
+ * at the second, x 8 bytes back); then x, end and out on to the next channel's row, first output and table entry.
+ * The frame: the bytes x and out move over a channel's passes, the channels left (a word unused); the caller's local
  * `uint32_t frame[4]`, which the assembler checks is at sp (FG_DSP_TILE_STORE's pattern, fg/isa/dsp.h), so that the
  * stack bound counts it. */
 #define FG_DSP_DW_TAPS_QUADS_ASM(OUT)                                                   \
@@ -350,6 +351,22 @@ static void fg_dsp_dw_taps_fill(void *context, int32_t y, int32_t slot) {
     }
 }
 
+/* The zero point into the columns of every ring row that the windows read and no input row is extended into: the
+ * padding's, and what the last pair reads past them (ops/variants/dsp_taps.py's taps_columns). Once per call: a row
+ * stage calls for one output row at a time, so the rest of the ring is never touched. */
+static void fg_dsp_dw_taps_padding(const fg_depthwise_conv2d_params *p, int16_t zero_point, int16_t *ring) {
+    const int32_t right = p->pad_left + p->in_w, pairs_end = 2 * ((p->out_w + 1) / 2) + 2;
+    const int32_t end = right > pairs_end ? right : pairs_end;
+    for (int32_t row = 0; row < 5 * 4; ++row, ring += FG_DSP_DW_TAPS_COLUMNS) {
+        for (int32_t x = 0; x < p->pad_left; ++x) {
+            ring[x] = zero_point;
+        }
+        for (int32_t x = right; x < end; ++x) {
+            ring[x] = zero_point;
+        }
+    }
+}
+
 static __attribute__((noinline)) void fg_dsp_dw_taps_run(const fg_depthwise_conv2d_params *p, const int8_t *input,
                                                          int8_t *output) {
     const fg_dsp_dw_taps_channel *table = (const fg_dsp_dw_taps_channel *)p->packed;
@@ -357,9 +374,7 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_run(const fg_depthwise_conv
     const int relu = p->requant.output_offset == -128;
     uint32_t words[5 * FG_DSP_DW_TAPS_SLOT / 2];  /* the ring, word aligned */
     int16_t *ring = (int16_t *)words;
-    for (int32_t i = 0; i < 5 * FG_DSP_DW_TAPS_SLOT / 2; ++i) {  /* the padding's columns keep it */
-        words[i] = (uint16_t)zero_point * 0x10001u;
-    }
+    fg_dsp_dw_taps_padding(p, zero_point, ring);
     for (int32_t b = 0; b < p->batches; ++b) {
         const int8_t *image = input + b * p->in_h * p->in_w * p->in_c;
         int8_t *out = output + b * p->out_h * p->out_w * p->in_c;
