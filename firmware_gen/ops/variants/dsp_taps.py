@@ -14,9 +14,9 @@ from firmware_gen.ops.variants.dsp import REQUIRES, doubled_constants, packed_ca
 from firmware_gen.ops.variants.dsp_window import planar_depthwise_words
 
 TAPS_COLUMNS = 64  # FG_DSP_DW_TAPS_COLUMNS: a channel's ring row (int16)
-# Rows at least this wide: vww_96_int8's 48- and 24-wide layers ran faster than on the ring kernel (ESTIMATED, published
-# memory: M7 -7 % and -4 %, M4 -3 % and even), its 12-, 6- and 3-wide ones slower (M7 +24 % to +100 %: per row and
-# channel set-up, a pair's tail in C), where the ring kernel runs small images whole.
+# Rows at least this wide: vww_96_int8's 48- and 24-wide layers run faster than on the ring kernel (ESTIMATED, published
+# memory: M7 -10 % and -6 %, M4 -6 % and -2 %), its 12-, 6- and 3-wide ones ran slower (first version, M7 +24 % to
+# +100 %: per row and channel set-up, a pair's tail in C), where the ring kernel runs small images whole.
 TAPS_MIN_WIDTH = 24
 
 
