@@ -47,7 +47,7 @@ def stage_model() -> bytes:
 EXPECTED = {"mps2_an385": ["fg_conv2d_pointwise_fused_floor_s8"],
             "mps2_an386": ["fg_conv2d_3x3_ring_dsp", "fg_depthwise_conv2d_3x3_ring_dsp", "fg_conv2d_folded_dsp",
                            "fg_depthwise_conv2d_planar_dsp", "fg_conv2d_pointwise_dsp", "fg_avg_pool2d_dsp",
-                           "fg_add_dsp"]}
+                           "fg_add_dsp", "fg_depthwise_conv2d_3x3_taps_dsp"]}
 
 
 @needs_qemu

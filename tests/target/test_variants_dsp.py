@@ -13,6 +13,7 @@ from test_variants_mve import COMPACT, pool_case
 
 from firmware_gen.modelgen.writer import ModelBuilder
 from firmware_gen.ops.geometry import window_2d
+from firmware_gen.ops.variants.dsp_taps import TAPS_MIN_WIDTH
 from firmware_gen.ops.variants.dsp_window import PLANAR_MIN_WIDTH
 
 CHANNELS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 15, 16, 17, 31, 33]
@@ -120,6 +121,20 @@ def ring_depthwise_cases(rng, count):
     return cases
 
 
+def taps_depthwise_cases(rng, count):
+    """Channels a multiple of 4, dilation 1, stride_w 1 (stride_h 1 or 2), rows of at least TAPS_MIN_WIDTH outputs
+    (odd and even: the pairs after the passes of four, an odd row's last output alone), every channel narrow and the
+    clamp all of int8 (NONE, or RELU with the output zero point -128: the output stage without the rounding
+    correction), SAME and VALID."""
+    cases = []
+    for k in range(min(count, 10)):  # at most 10: wide inputs cross the UART slowly
+        relu = k % 2 == 1
+        cases.append(conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), [4, 8, 12, 16, 32][k % 5], 0, 1 + k % 3 // 2,
+                               stride_w=1, widths=(TAPS_MIN_WIDTH + 2, TAPS_MIN_WIDTH + 26), heights=(1, 6),
+                               output_zero_point=-128 if relu else None, activation="RELU" if relu else "NONE"))
+    return cases
+
+
 def ring_conv_cases(rng, count):
     """3x3 CONV_2D of 1 or 3 input channels (vww's first layer) and one-channel 3x3 depthwise with a multiplier of 4,
     8 or 16 (person_detect's), dilation 1, stride_w 1 or 2, the clamp all of int8, up to 97 padded columns."""
@@ -212,6 +227,7 @@ def add_cases(rng, count):
     ("fg_depthwise_conv2d_3x3_dsp", depthwise_cases, "fg_depthwise_conv2d_3x3_s8"),
     ("fg_depthwise_conv2d_planar_dsp", planar_depthwise_cases, "fg_depthwise_conv2d_3x3_s8"),
     ("fg_depthwise_conv2d_3x3_ring_dsp", ring_depthwise_cases, "fg_depthwise_conv2d_3x3_s8"),
+    ("fg_depthwise_conv2d_3x3_taps_dsp", taps_depthwise_cases, "fg_depthwise_conv2d_3x3_s8"),
     ("fg_conv2d_3x3_ring_dsp", ring_conv_cases, "fg_conv2d_folded_s8"),
     ("fg_conv2d_folded_dsp", one_channel_depthwise_cases, "fg_depthwise_conv2d_one_channel_s8"),
     ("fg_add_dsp", add_cases, "fg_add_s8"),
@@ -264,6 +280,7 @@ def test_variants_bit_exact_on_m7(tmp_path) -> None:
     rng = np.random.default_rng(14)
     models = pointwise_cases(rng, 5) + folded_cases(rng, 5) + depthwise_cases(rng, 5) + one_channel_depthwise_cases(
         rng, 4) + planar_depthwise_cases(rng, 4) + ring_depthwise_cases(rng, 4) + ring_conv_cases(rng, 4)
+    models += taps_depthwise_cases(rng, 4)  # the M7's own order of the taps kernel's passes
     # a one-channel depthwise the portable lowering leaves to the reference kernel (filter_h > 16)
     models.append(conv_case(rng, "DEPTHWISE_CONV_2D", (17, 1), 1, 0, padding="SAME", multiplier=3))
     # the M7's own order of the tile's passes (FG_CORE_CORTEX_M7): depths padded to 8 k enter the pass of sixteen
@@ -281,7 +298,7 @@ def test_variants_bit_exact_on_m7(tmp_path) -> None:
                            expect_functions=["fg_conv2d_pointwise_dsp", "fg_conv2d_folded_dsp",
                                              "fg_depthwise_conv2d_3x3_dsp", "fg_depthwise_conv2d_dsp",
                                              "fg_depthwise_conv2d_planar_dsp", "fg_depthwise_conv2d_3x3_ring_dsp",
-                                             "fg_conv2d_3x3_ring_dsp"])
+                                             "fg_conv2d_3x3_ring_dsp", "fg_depthwise_conv2d_3x3_taps_dsp"])
 
 
 @needs_qemu
@@ -290,11 +307,13 @@ def test_variants_bit_exact_on_m33(tmp_path) -> None:
     rng = np.random.default_rng(33)
     models = (pointwise_cases(rng, 4) + folded_cases(rng, 4) + depthwise_cases(rng, 4) + planar_depthwise_cases(rng, 3)
               + ring_depthwise_cases(rng, 4) + ring_conv_cases(rng, 4) + one_channel_depthwise_cases(rng, 3)
+              + taps_depthwise_cases(rng, 3)
               + fully_connected_cases(rng, 4)
               + add_cases(rng, 3) + avg_pool_cases(rng, 3)[:3])
     assert_batch_bit_exact(models, "mps2_an521", tmp_path / "build", seed=3,
                            expect_functions=["fg_conv2d_pointwise_dsp", "fg_conv2d_folded_dsp",
                                              "fg_depthwise_conv2d_3x3_dsp", "fg_depthwise_conv2d_planar_dsp",
                                              "fg_depthwise_conv2d_3x3_ring_dsp", "fg_conv2d_3x3_ring_dsp",
+                                             "fg_depthwise_conv2d_3x3_taps_dsp",
                                              "fg_fully_connected_dsp", "fg_add_dsp",
                                              "fg_avg_pool2d_dsp"])

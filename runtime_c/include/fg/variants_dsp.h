@@ -51,6 +51,12 @@ void fg_depthwise_conv2d_3x3_dsp(const fg_depthwise_conv2d_params *params, const
 #define FG_DSP_DW_RING_COLUMNS 62
 void fg_depthwise_conv2d_3x3_ring_dsp(const fg_depthwise_conv2d_params *params, const int8_t *input,
                                       int8_t *output);
+/* The same for stride_w 1 and padded rows (with what an even count of outputs reads past them) of at most
+ * FG_DSP_DW_TAPS_COLUMNS: each channel's rows int16 of its own in the ring, a filter row's taps paired by SMLAD,
+ * four outputs of one channel per pass (ops/variants/dsp_taps.py's table). */
+#define FG_DSP_DW_TAPS_COLUMNS 64
+void fg_depthwise_conv2d_3x3_taps_dsp(const fg_depthwise_conv2d_params *params, const int8_t *input,
+                                      int8_t *output);
 /* The same with 4-bit weights (fg_depthwise_conv2d_s4's operands; ops/variants/dsp_ring_4bit.py's table): each group
  * of four channels' nibbles unpacked once per image; an overlapping output runs fg_depthwise_conv2d_3x3_planar_s4. */
 void fg_depthwise_conv2d_3x3_ring_s4_dsp(const fg_depthwise_conv2d_params *params, const int8_t *input,

@@ -1,0 +1,62 @@
+"""Armv7E-M (DSP extension) 3x3 depthwise convolution of stride_w 1 with a filter row's taps paired by SMLAD
+(runtime_c/kernels/depthwise_convolution/depthwise_conv2d_3x3_taps_dsp.c): four channels at a time, each channel's
+input rows int16 of its own in a ring, four outputs of one channel per pass, 6 multiplies per output against the ring
+kernel's 9 (dsp_window.py's RING_DEPTHWISE, which keeps the layers this one does not take)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from firmware_gen.frontend.ir import Graph, Operator
+from firmware_gen.ops.base import KernelCall
+from firmware_gen.ops.variants import Variant, call_table, whole_input_pixels
+from firmware_gen.ops.variants.dsp import REQUIRES, doubled_constants, packed_call
+from firmware_gen.ops.variants.dsp_window import planar_depthwise_words
+
+TAPS_COLUMNS = 64  # FG_DSP_DW_TAPS_COLUMNS: a channel's ring row (int16)
+# Rows at least this wide: vww_96_int8's 48- and 24-wide layers run faster than on the ring kernel (ESTIMATED, published
+# memory: M7 -10 % and -6 %, M4 -6 % and -2 %), its 12-, 6- and 3-wide ones ran slower (first version, M7 +24 % to
+# +100 %: per row and channel set-up, a pair's tail in C), where the ring kernel runs small images whole.
+TAPS_MIN_WIDTH = 24
+
+
+def taps_columns(params: dict) -> int:
+    """The columns of a channel's ring row fg_depthwise_conv2d_3x3_taps_dsp reads: the image's after the left padding,
+    or what its outputs, rounded up to pairs, read."""
+    return max(params["pad_left"] + params["in_w"], 2 * -(-params["out_w"] // 2) + 2)
+
+
+def taps_fits(params: dict) -> bool:
+    """Whether fg_depthwise_conv2d_3x3_taps_dsp's geometry and clamp take the layer (its channels' constants aside)."""
+    if (params["dilation_h"], params["dilation_w"], params["stride_w"]) != (1, 1, 1):
+        return False
+    if params["in_c"] % 4 or params["out_w"] < TAPS_MIN_WIDTH or taps_columns(params) > TAPS_COLUMNS:
+        return False
+    return tuple(params["requant"][2:4]) == (-128, 127)
+
+
+def taps_table(taps: np.ndarray, constants: np.ndarray) -> np.ndarray:
+    """The kernel's table for [channels, 9] weights (every channel narrow) and their doubled_constants: per channel its
+    doubled bias, multiplier, offset and shift, then per filter row i the doubled weight words (w_i0, w_i1),
+    (w_i1, w_i2)."""
+    words = planar_depthwise_words(taps, np.ones(len(taps), dtype=bool)).reshape(len(taps), 6)
+    return np.concatenate([constants.reshape(len(taps), 4), words], axis=1).ravel()
+
+
+def _taps_depthwise(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
+    if not taps_fits(call.params):
+        return None
+    taps = call_table(call, "channel_taps").reshape(call.params["in_c"], 9)
+    constants, narrow = doubled_constants(graph, op, call, taps)
+    if not narrow.all():
+        return None  # no wide channel's output stage: the ring or the word kernel runs it
+    return packed_call(call, TAPS_DEPTHWISE, np.zeros((0, 4), np.int32), taps_table(taps, constants), [op.inputs[0]])
+
+
+TAPS_DEPTHWISE = Variant("fg_depthwise_conv2d_3x3_taps_dsp", "fg_depthwise_conv2d_3x3_s8", REQUIRES, _taps_depthwise,
+                         "stride_w 1, 4 channels at a time over the image, each channel's rows int16 in a ring; 4 "
+                         "outputs of a channel per pass, a filter row's taps paired (SMLAD + SMLABT/SMLATB: 6 "
+                         "multiplies per output), SMMULR output stage", precedence=1,
+                         overlap_granule=whole_input_pixels)
+
+VARIANTS = [TAPS_DEPTHWISE]

@@ -1,0 +1,408 @@
+#include "fg/variants_dsp.h"
+
+#if defined(__ARM_FEATURE_DSP)
+#include <arm_acle.h>
+#include <string.h>
+
+#include "fg/isa/dsp.h"
+
+/* Four channels at a time (a group), the whole image, stride_w 1: the input rows a window needs are sign-extended
+ * once into a ring on the stack, each channel's row of the group its own run of int16, so that a word holds two
+ * horizontally adjacent inputs of one channel, X = (x[2k], x[2k + 1]). With a filter row's weights as the words
+ * A = (w0, w1) and C = (w1, w2), outputs p .. p + 3 of that row take (X01 = (x[p], x[p + 1]), ...):
+ *   out_p   += SMLAD(X01, A) + SMLABT(X23, C)    out_p+1 += SMLATB(X01, A) + SMLAD(X23, C)
+ *   out_p+2 += SMLAD(X23, A) + SMLABT(X45, C)    out_p+3 += SMLATB(X23, A) + SMLAD(X45, C)
+ * 8 multiplies for 12 MACs, 6 per output instead of the ring kernel's 9. Weights and biases are doubled at generation
+ * time (every channel narrow): the accumulator is 2 acc for SMMULR. The ring has five slots: input row y in slot
+ * (y + pad_top) % 3 and slots 0 and 1 again as 3 and 4 (fg_dsp_ring_fill), so a window's rows are consecutive. */
+
+#define FG_DSP_DW_TAPS_SLOT (4 * FG_DSP_DW_TAPS_COLUMNS)  /* int16 of a slot: the group's four channel rows */
+
+/* One channel's table entry (ops/variants/dsp_taps.py's taps_table): its doubled bias, multiplier, offset, shift,
+ * then per filter row i the doubled weight words A_i, C_i. */
+typedef struct {
+    int32_t bias, multiplier, offset, shift;
+    uint32_t w[6];
+} fg_dsp_dw_taps_channel;
+
+/* A doubled accumulator's output: SMMLAR adding the offset where the output zero point is -128 (a negative value
+ * clamps to -128 either way, so no rounding correction), else SMMULR, the correction and the offset; shift, SSAT. */
+static inline __attribute__((always_inline)) int32_t fg_dsp_dw_taps_out(int32_t acc, const fg_dsp_dw_taps_channel *k,
+                                                                        int relu) {
+    int32_t v;
+    if (relu) {
+        __asm__("smmlar %0, %1, %2, %3" : "=r"(v) : "r"(acc), "r"(k->multiplier), "r"(k->offset));
+    } else {
+        v = fg_dsp_high_mul_doubled(acc, k->multiplier);
+        v = v + k->offset + (v >> 31);
+    }
+    return __ssat(v >> k->shift, 8);
+}
+
+#define FG_DSP_DW_TAPS_STR(x) #x
+#define FG_DSP_DW_TAPS_XSTR(x) FG_DSP_DW_TAPS_STR(x)
+#define FG_DSP_DW_TAPS_ROW_BYTES FG_DSP_DW_TAPS_XSTR(FG_DSP_DW_TAPS_COLUMNS * 2)  /* a channel row's */
+#define FG_DSP_DW_TAPS_PITCH FG_DSP_DW_TAPS_XSTR(FG_DSP_DW_TAPS_SLOT * 2)  /* bytes from a window row to the next */
+
+/* Input word `word` of window row i: x + the pass's offset (the assembler symbol fg_dsp_dw_taps_xo: the loop runs
+ * two passes, the second's words 8 bytes on). */
+#define FG_DSP_DW_TAPS_AT(i, word) \
+    "[%[x], #(fg_dsp_dw_taps_xo + " #i " * " FG_DSP_DW_TAPS_PITCH " + 4 * " #word ")]"
+#define FG_DSP_DW_TAPS_X(r, i, word) "ldr " r ", " FG_DSP_DW_TAPS_AT(i, word) "\n\t"
+/* Filter row i's weight words A_i, C_i (r11, lr) and the row's input words (r8, r9 and, four outputs, r10): five or
+ * four LDR back to back (each pipelined behind the one before on the M4). */
+#define FG_DSP_DW_TAPS_LOAD(i, X45)                                                     \
+    FG_DSP_DW_TAPS_X("r8", i, 0) FG_DSP_DW_TAPS_X("r9", i, 1) X45                       \
+    "ldr r11, [%[k], #(16 + 8 * " #i ")]\n\t"                                          \
+    "ldr lr, [%[k], #(20 + 8 * " #i ")]\n\t"
+#define FG_DSP_DW_TAPS_X45(i) FG_DSP_DW_TAPS_X("r10", i, 2)
+/* Outputs p, p + 1 (r4, r5) of row i; the first row adds the bias from r4, a0's chain last. */
+#define FG_DSP_DW_TAPS_PAIR(i)                                                          \
+    "smlatb r5, r8, r11, r5\n\t"                                                        \
+    "smlad r4, r8, r11, r4\n\t"                                                         \
+    "smlabt r4, r9, lr, r4\n\t"                                                         \
+    "smlad r5, r9, lr, r5\n\t"
+/* Outputs p + 2, p + 3 (r6, r7). */
+#define FG_DSP_DW_TAPS_SECOND_PAIR                                                      \
+    "smlad r6, r9, r11, r6\n\t"                                                         \
+    "smlatb r7, r9, r11, r7\n\t"                                                        \
+    "smlabt r6, r10, lr, r6\n\t"                                                        \
+    "smlad r7, r10, lr, r7\n\t"
+/* The first row's: every accumulator starts from the bias in r4. */
+#define FG_DSP_DW_TAPS_FIRST_QUAD                                                       \
+    "ldr r4, [%[k]]\n\t"                                                                \
+    FG_DSP_DW_TAPS_LOAD(0, FG_DSP_DW_TAPS_X45(0))                                       \
+    "smlatb r5, r8, r11, r4\n\t"                                                        \
+    "smlad r6, r9, r11, r4\n\t"                                                         \
+    "smlatb r7, r9, r11, r4\n\t"                                                        \
+    "smlad r4, r8, r11, r4\n\t"                                                         \
+    "smlabt r4, r9, lr, r4\n\t"                                                         \
+    "smlad r5, r9, lr, r5\n\t"                                                          \
+    "smlabt r6, r10, lr, r6\n\t"                                                        \
+    "smlad r7, r10, lr, r7\n\t"
+#define FG_DSP_DW_TAPS_QUAD(i) \
+    FG_DSP_DW_TAPS_LOAD(i, FG_DSP_DW_TAPS_X45(i)) FG_DSP_DW_TAPS_PAIR(i) FG_DSP_DW_TAPS_SECOND_PAIR
+/* The M7's order (FG_CORE_CORTEX_M7): the next filter row's loads (or the output stage's constants) each as soon as
+ * its register is free, so that they issue beside the MACs of this row instead of before them; the M4 and M33 keep
+ * the loads back to back (pipelined there, 1 cycle each after the first). Same arithmetic. */
+#define FG_DSP_DW_TAPS_K(r, offset) "ldr " r ", [%[k], #(" offset ")]\n\t"
+#define FG_DSP_DW_TAPS_NEXT(i) \
+    FG_DSP_DW_TAPS_X("r8", i, 0), FG_DSP_DW_TAPS_K("r11", "16 + 8 * " #i), FG_DSP_DW_TAPS_X("r9", i, 1), \
+    FG_DSP_DW_TAPS_X("r10", i, 2) FG_DSP_DW_TAPS_K("lr", "20 + 8 * " #i)
+#define FG_DSP_DW_TAPS_PIPE_ROW(L8, L11, L9, L10)                                       \
+    "smlad r4, r8, r11, r4\n\t"                                                         \
+    "smlatb r5, r8, r11, r5\n\t" L8                                                     \
+    "smlad r6, r9, r11, r6\n\t"                                                         \
+    "smlatb r7, r9, r11, r7\n\t" L11                                                    \
+    "smlabt r4, r9, lr, r4\n\t"                                                         \
+    "smlad r5, r9, lr, r5\n\t" L9                                                       \
+    "smlabt r6, r10, lr, r6\n\t"                                                        \
+    "smlad r7, r10, lr, r7\n\t" L10
+#define FG_DSP_DW_TAPS_PIPE_ROW_(...) FG_DSP_DW_TAPS_PIPE_ROW(__VA_ARGS__)
+#define FG_DSP_DW_TAPS_PIPE_FIRST(L8, L11, L9, L10)                                     \
+    "smlatb r5, r8, r11, r4\n\t"                                                        \
+    "smlad r6, r9, r11, r4\n\t"                                                         \
+    "smlatb r7, r9, r11, r4\n\t"                                                        \
+    "smlad r4, r8, r11, r4\n\t" L8 L11                                                  \
+    "smlabt r4, r9, lr, r4\n\t"                                                         \
+    "smlad r5, r9, lr, r5\n\t" L9                                                       \
+    "smlabt r6, r10, lr, r6\n\t"                                                        \
+    "smlad r7, r10, lr, r7\n\t" L10
+#define FG_DSP_DW_TAPS_PIPE_FIRST_(...) FG_DSP_DW_TAPS_PIPE_FIRST(__VA_ARGS__)
+#if defined(FG_CORE_CORTEX_M7)
+#define FG_DSP_DW_TAPS_PASS                                                             \
+    "ldr r4, [%[k]]\n\t" FG_DSP_DW_TAPS_LOAD(0, FG_DSP_DW_TAPS_X45(0))                  \
+    FG_DSP_DW_TAPS_PIPE_FIRST_(FG_DSP_DW_TAPS_NEXT(1))                                  \
+    FG_DSP_DW_TAPS_PIPE_ROW_(FG_DSP_DW_TAPS_NEXT(2))                                    \
+    FG_DSP_DW_TAPS_PIPE_ROW(FG_DSP_DW_TAPS_K("r8", "4"), "add r11, %[step], %[step], lsl #1\n\t", \
+                            FG_DSP_DW_TAPS_K("r9", "8"), FG_DSP_DW_TAPS_K("r10", "12"))
+#else
+#define FG_DSP_DW_TAPS_PASS                                                             \
+    FG_DSP_DW_TAPS_FIRST_QUAD FG_DSP_DW_TAPS_QUAD(1) FG_DSP_DW_TAPS_QUAD(2)              \
+    FG_DSP_DW_TAPS_CONSTANTS "add r11, %[step], %[step], lsl #1\n\t"
+#endif
+
+/* The output stage of the four accumulators r4 .. r7 (multiplier r8, offset r9, shift r10), each step for all four
+ * before the next (the M7 issues a step's four back to back instead of waiting on each result): SMMULR, the rounding
+ * correction of negative values, the offset; with the output zero point -128 (a negative value clamps to -128 either
+ * way) SMMLAR adds the offset on the way. Then shift and SSAT. */
+#define FG_DSP_DW_TAPS_EACH(OP) OP("r4") OP("r5") OP("r6") OP("r7")
+#define FG_DSP_DW_TAPS_SMMULR(a) "smmulr " a ", " a ", r8\n\t"
+#define FG_DSP_DW_TAPS_CORRECT(a) "add " a ", " a ", " a ", asr #31\n\t"
+#define FG_DSP_DW_TAPS_OFFSET(a) "add " a ", " a ", r9\n\t"
+#define FG_DSP_DW_TAPS_SMMLAR(a) "smmlar " a ", " a ", r8, r9\n\t"
+#define FG_DSP_DW_TAPS_SHIFT(a) "asr " a ", " a ", r10\n\t"
+#define FG_DSP_DW_TAPS_SSAT(a) "ssat " a ", #8, " a "\n\t"
+#define FG_DSP_DW_TAPS_OUT                                                              \
+    FG_DSP_DW_TAPS_EACH(FG_DSP_DW_TAPS_SMMULR) FG_DSP_DW_TAPS_EACH(FG_DSP_DW_TAPS_CORRECT) \
+    FG_DSP_DW_TAPS_EACH(FG_DSP_DW_TAPS_OFFSET) FG_DSP_DW_TAPS_EACH(FG_DSP_DW_TAPS_SHIFT)   \
+    FG_DSP_DW_TAPS_EACH(FG_DSP_DW_TAPS_SSAT)
+#define FG_DSP_DW_TAPS_OUT_RELU                                                         \
+    FG_DSP_DW_TAPS_EACH(FG_DSP_DW_TAPS_SMMLAR) FG_DSP_DW_TAPS_EACH(FG_DSP_DW_TAPS_SHIFT)   \
+    FG_DSP_DW_TAPS_EACH(FG_DSP_DW_TAPS_SSAT)
+#define FG_DSP_DW_TAPS_CONSTANTS                                                        \
+    "ldr r8, [%[k], #4]\n\t"                                                            \
+    "ldr r9, [%[k], #8]\n\t"                                                            \
+    "ldr r10, [%[k], #12]\n\t"
+/* The four outputs stored at out + p * step (r11: 3 step), out moved on four outputs. */
+#define FG_DSP_DW_TAPS_STORES                                                           \
+    "strb r4, [%[out]]\n\t"                                                             \
+    "strb r5, [%[out], %[step]]\n\t"                                                    \
+    "strb r6, [%[out], %[step], lsl #1]\n\t"                                            \
+    "strb r7, [%[out], r11]\n\t"                                                        \
+    "add %[out], %[out], %[step], lsl #2\n\t"
+
+/* The group's four channels in turn, each as passes of four outputs from x to end (x advances 8 bytes a pass), output
+ * p at out + p * step, two passes a loop (the second's input words at x + 8: fg_dsp_dw_taps_xo; an odd count enters
+ * at the second, x 8 bytes back); then x, end and out on to the next channel's row, first output and table entry.
+ * The frame: the bytes x and out move over a channel's passes, the channels left (a word unused); the caller's local
+ * `uint32_t frame[4]`, which the assembler checks is at sp (FG_DSP_TILE_STORE's pattern, fg/isa/dsp.h), so that the
+ * stack bound counts it. */
+#define FG_DSP_DW_TAPS_QUADS_ASM(OUT)                                                   \
+    __asm__ volatile(                                                                   \
+        ".ifnc \"%[frame]\", \"[sp]\"\n\t.error \"the frame is not at sp: %[frame]\"\n\t.endif\n\t" \
+        "2:\n\t"                                                                        \
+        "ldr r4, [sp]\n\t"                                                              \
+        "tst r4, #8\n\t"                                                                \
+        "beq 1f\n\t"                                                                    \
+        "sub %[x], %[x], #8\n\t"                                                        \
+        "b 3f\n"                                                                        \
+        "1:\n\t"                                                                        \
+        ".set fg_dsp_dw_taps_xo, 0\n\t"                                                 \
+        FG_DSP_DW_TAPS_PASS OUT FG_DSP_DW_TAPS_STORES                                   \
+        ".set fg_dsp_dw_taps_xo, 8\n"                                                   \
+        "3:\n\t"                                                                        \
+        FG_DSP_DW_TAPS_PASS OUT FG_DSP_DW_TAPS_STORES                                   \
+        "add %[x], %[x], #16\n\t"                                                       \
+        "cmp %[x], %[end]\n\t"                                                          \
+        "bne 1b\n\t"                                                                    \
+        "ldm sp, {r4-r6}\n\t"                                                           \
+        "add %[x], %[x], #" FG_DSP_DW_TAPS_ROW_BYTES "\n\t"                             \
+        "add %[end], %[end], #" FG_DSP_DW_TAPS_ROW_BYTES "\n\t"                         \
+        "sub %[x], %[x], r4\n\t"                                                        \
+        "sub %[out], %[out], r5\n\t"                                                    \
+        "add %[out], %[out], #1\n\t"                                                    \
+        "add %[k], %[k], #40\n\t"                                                       \
+        "subs r6, r6, #1\n\t"                                                           \
+        "str r6, [sp, #8]\n\t"                                                          \
+        "bne 2b\n\t"                                                                    \
+        : [x] "+r"(rx), [out] "+r"(ro), [k] "+r"(rk), [end] "+r"(re), [frame] "+m"(frame) \
+        : [step] "r"(rs)                                                                \
+        : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "lr", "cc", "memory")
+
+/* `quads` (>= 1) passes of four outputs of each of the group's channels: x the first window's top left in channel 0's
+ * row of the window's first slot (its next rows FG_DSP_DW_TAPS_PITCH bytes on, the next channel's row
+ * FG_DSP_DW_TAPS_ROW_BYTES on), output p of channel j at out[p * step + j]. Per pass 19 LDR, 24 SMLAD/SMLAxy, the four
+ * outputs' stage and STRB. */
+static __attribute__((noinline)) void fg_dsp_dw_taps_quads(const int16_t *x, const fg_dsp_dw_taps_channel *k,
+                                                           int8_t *out, int32_t step, int32_t quads, int relu) {
+    register const int16_t *rx __asm__("r0") = x;
+    register const fg_dsp_dw_taps_channel *rk __asm__("r1") = k;
+    register int8_t *ro __asm__("r2") = out;
+    register int32_t rs __asm__("r3") = step;
+    register const int16_t *re __asm__("r12") = x + 4 * quads;
+    uint32_t frame[4] = {8 * (uint32_t)quads, 4 * (uint32_t)(quads * step), 4, 0};  /* at sp */
+    if (relu) {
+        FG_DSP_DW_TAPS_QUADS_ASM(FG_DSP_DW_TAPS_OUT_RELU);
+    } else {
+        FG_DSP_DW_TAPS_QUADS_ASM(FG_DSP_DW_TAPS_OUT);
+    }
+}
+
+/* Outputs p, p + 1 of one channel (x as fg_dsp_dw_taps_quads'): their accumulators into acc[0], acc[1]. */
+static inline __attribute__((always_inline)) void fg_dsp_dw_taps_pair(const int16_t *x,
+                                                                      const fg_dsp_dw_taps_channel *k,
+                                                                      int32_t acc[2]) {
+    register const int16_t *rx __asm__("r0") = x;
+    register const fg_dsp_dw_taps_channel *rk __asm__("r1") = k;
+    register int32_t a0 __asm__("r4");
+    register int32_t a1 __asm__("r5");
+    __asm__(".set fg_dsp_dw_taps_xo, 0\n\t"
+            "ldr r4, [%[k]]\n\t"
+            "mov r5, r4\n\t"
+            FG_DSP_DW_TAPS_LOAD(0, "") FG_DSP_DW_TAPS_PAIR(0)
+            FG_DSP_DW_TAPS_LOAD(1, "") FG_DSP_DW_TAPS_PAIR(1)
+            FG_DSP_DW_TAPS_LOAD(2, "") FG_DSP_DW_TAPS_PAIR(2)
+            : "=&r"(a0), "=&r"(a1)
+            : [x] "r"(rx), [k] "r"(rk), "m"(*(const int16_t(*)[3 * FG_DSP_DW_TAPS_SLOT])x)
+            : "r8", "r9", "r11", "lr");
+    acc[0] = a0;
+    acc[1] = a1;
+}
+
+/* One output row of the group's four channels: `count` outputs each, four a pass (fg_dsp_dw_taps_quads), then a pair;
+ * an odd count's last pair stores its first output only (the ring holds the column its second reads). */
+static __attribute__((noinline)) void fg_dsp_dw_taps_rows(const int16_t *x, const fg_dsp_dw_taps_channel *k,
+                                                          int8_t *out, int32_t step, int32_t count, int relu) {
+    const int32_t quads = count >> 2;
+    if (quads) {
+        fg_dsp_dw_taps_quads(x, k, out, step, quads, relu);
+    }
+    x += 4 * quads;
+    out += 4 * quads * step;
+    for (int32_t j = 0; j < 4 && (count & 3); ++j) {
+        const int16_t *xj = x + j * FG_DSP_DW_TAPS_COLUMNS;
+        int8_t *o = out + j;
+        for (int32_t left = count & 3; left > 0; left -= 2, xj += 2, o += 2 * step) {
+            int32_t acc[2];
+            fg_dsp_dw_taps_pair(xj, k + j, acc);
+            o[0] = (int8_t)fg_dsp_dw_taps_out(acc[0], k + j, relu);
+            if (left > 1) {
+                o[step] = (int8_t)fg_dsp_dw_taps_out(acc[1], k + j, relu);
+            }
+        }
+    }
+}
+
+/* What the group's ring fill needs. */
+typedef struct {
+    const fg_depthwise_conv2d_params *p;
+    const int8_t *group;  /* the group's first channel in the image */
+    int16_t *ring;
+    int16_t zero_point;
+} fg_dsp_dw_taps_fill_context;
+
+/* Pixel v's four channels (one word of the image) into column `column` of the four channel rows at dst (and copy's,
+ * unless NULL). */
+static void fg_dsp_dw_taps_pixel(uint32_t v, int16_t *dst, int16_t *copy, int32_t column) {
+    const uint32_t even = __sxtb16(v), odd = fg_dsp_odd_s8x2(v);  /* (c0, c2), (c1, c3) */
+    const int16_t x[4] = {(int16_t)even, (int16_t)odd, (int16_t)(even >> 16), (int16_t)(odd >> 16)};
+    for (int32_t j = 0; j < 4; ++j) {
+        dst[j * FG_DSP_DW_TAPS_COLUMNS + column] = x[j];
+        if (copy) {
+            copy[j * FG_DSP_DW_TAPS_COLUMNS + column] = x[j];
+        }
+    }
+}
+
+#define FG_DSP_DW_TAPS_STORE(to)                                                        \
+    "str r9, [" to ", #" FG_DSP_DW_TAPS_ROW_BYTES "]\n\t"                               \
+    "str r10, [" to ", #(2 * " FG_DSP_DW_TAPS_ROW_BYTES ")]\n\t"                        \
+    "str r11, [" to ", #(3 * " FG_DSP_DW_TAPS_ROW_BYTES ")]\n\t"                        \
+    "str r8, [" to "], #4\n\t"
+/* Pairs of pixels (`pairs` >= 1) from src into dst's channel rows (and copy's): 2 LDR, 4 SXTB16 (r4, r5: the first
+ * pixel's (c0, c2), (c1, c3); r6, r7 the second's), 4 PKH into a word per channel, 4 STR per row written. */
+#define FG_DSP_DW_TAPS_EXTEND_ASM(STORE_COPY, ...)                                      \
+    __asm__ volatile(                                                                   \
+        "1:\n\t"                                                                        \
+        "ldr r4, [%[src]]\n\t"                                                          \
+        "ldr r6, [%[src], %[step]]\n\t"                                                 \
+        "add %[src], %[src], %[step], lsl #1\n\t"                                       \
+        "sxtb16 r5, r4, ror #8\n\t"                                                     \
+        "sxtb16 r4, r4\n\t"                                                             \
+        "sxtb16 r7, r6, ror #8\n\t"                                                     \
+        "sxtb16 r6, r6\n\t"                                                             \
+        "pkhbt r8, r4, r6, lsl #16\n\t"                                                 \
+        "pkhbt r9, r5, r7, lsl #16\n\t"                                                 \
+        "pkhtb r10, r6, r4, asr #16\n\t"                                                \
+        "pkhtb r11, r7, r5, asr #16\n\t"                                                \
+        FG_DSP_DW_TAPS_STORE("%[dst]")                                                  \
+        STORE_COPY                                                                      \
+        "subs %[pairs], %[pairs], #1\n\t"                                               \
+        "bne 1b\n\t"                                                                    \
+        : [src] "+r"(src), [dst] "+r"(d), [pairs] "+r"(pairs), ##__VA_ARGS__            \
+        : [step] "r"(step)                                                              \
+        : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "cc", "memory")
+
+/* Input row `src` of the group (n pixels, step bytes apart) into the channel rows at dst from column `first`, and into
+ * copy's too unless it is NULL: an odd first column's pixel alone, then pairs of pixels (FG_DSP_DW_TAPS_EXTEND_ASM: a
+ * word per channel row), then an odd last pixel. */
+static __attribute__((noinline)) void fg_dsp_dw_taps_extend(const int8_t *src, int32_t step, int32_t n, int32_t first,
+                                                            int16_t *dst, int16_t *copy) {
+    uint32_t v;
+    if (first & 1) {
+        memcpy(&v, src, sizeof v);
+        fg_dsp_dw_taps_pixel(v, dst, copy, first);
+        src += step;
+        ++first;
+        --n;
+    }
+    int32_t pairs = n >> 1;
+    int16_t *d = dst + first, *c = copy ? copy + first : 0;
+    if (pairs && copy) {
+        FG_DSP_DW_TAPS_EXTEND_ASM(FG_DSP_DW_TAPS_STORE("%[copy]"), [copy] "+r"(c));
+    } else if (pairs) {
+        FG_DSP_DW_TAPS_EXTEND_ASM("");
+    }
+    if (n & 1) {
+        memcpy(&v, src, sizeof v);
+        fg_dsp_dw_taps_pixel(v, dst, copy, first + n - 1);
+    }
+}
+#undef FG_DSP_DW_TAPS_EXTEND_ASM
+#undef FG_DSP_DW_TAPS_STORE
+
+/* Input row y of the group into ring slot `slot` (and slot + 3 for slots 0 and 1); a padding row: the zero point. */
+static void fg_dsp_dw_taps_fill(void *context, int32_t y, int32_t slot) {
+    const fg_dsp_dw_taps_fill_context *c = (const fg_dsp_dw_taps_fill_context *)context;
+    const fg_depthwise_conv2d_params *p = c->p;
+    int16_t *row = c->ring + slot * FG_DSP_DW_TAPS_SLOT, *copy = slot < 2 ? row + 3 * FG_DSP_DW_TAPS_SLOT : 0;
+    if (y >= 0 && y < p->in_h) {
+        fg_dsp_dw_taps_extend(c->group + y * p->in_w * p->in_c, p->in_c, p->in_w, p->pad_left, row, copy);
+        return;
+    }
+    for (int32_t j = 0; j < 4; ++j) {
+        for (int32_t x = p->pad_left; x < p->pad_left + p->in_w; ++x) {
+            row[j * FG_DSP_DW_TAPS_COLUMNS + x] = c->zero_point;
+            if (copy) {
+                copy[j * FG_DSP_DW_TAPS_COLUMNS + x] = c->zero_point;
+            }
+        }
+    }
+}
+
+/* The zero point into the columns of every ring row that the windows read and no input row is extended into: the
+ * padding's, and what the last pair reads past them (ops/variants/dsp_taps.py's taps_columns). Once per call: a row
+ * stage calls for one output row at a time, so the rest of the ring is never touched. */
+static void fg_dsp_dw_taps_padding(const fg_depthwise_conv2d_params *p, int16_t zero_point, int16_t *ring) {
+    const int32_t right = p->pad_left + p->in_w, pairs_end = 2 * ((p->out_w + 1) / 2) + 2;
+    const int32_t end = right > pairs_end ? right : pairs_end;
+    for (int32_t row = 0; row < 5 * 4; ++row, ring += FG_DSP_DW_TAPS_COLUMNS) {
+        for (int32_t x = 0; x < p->pad_left; ++x) {
+            ring[x] = zero_point;
+        }
+        for (int32_t x = right; x < end; ++x) {
+            ring[x] = zero_point;
+        }
+    }
+}
+
+static __attribute__((noinline)) void fg_dsp_dw_taps_run(const fg_depthwise_conv2d_params *p, const int8_t *input,
+                                                         int8_t *output) {
+    const fg_dsp_dw_taps_channel *table = (const fg_dsp_dw_taps_channel *)p->packed;
+    const int16_t zero_point = (int16_t)-p->requant.input_offset;
+    const int relu = p->requant.output_offset == -128;
+    uint32_t words[5 * FG_DSP_DW_TAPS_SLOT / 2];  /* the ring, word aligned */
+    int16_t *ring = (int16_t *)words;
+    fg_dsp_dw_taps_padding(p, zero_point, ring);
+    for (int32_t b = 0; b < p->batches; ++b) {
+        const int8_t *image = input + b * p->in_h * p->in_w * p->in_c;
+        int8_t *out = output + b * p->out_h * p->out_w * p->in_c;
+        for (int32_t g = 0; g < p->in_c / 4; ++g) {
+            fg_dsp_dw_taps_channel k[4];  /* in RAM: every output reads them, flash would add wait states */
+            memcpy(k, table + 4 * g, sizeof k);
+            fg_dsp_dw_taps_fill_context context = {p, image + 4 * g, ring, zero_point};
+            int32_t next = -p->pad_top;  /* the first input row not yet in the ring */
+            for (int32_t oy = 0; oy < p->out_h; ++oy) {
+                const int32_t top = oy * p->stride_h - p->pad_top;
+                next = fg_dsp_ring_fill(top, p->pad_top, next, fg_dsp_dw_taps_fill, &context);
+                fg_dsp_dw_taps_rows(ring + ((top + p->pad_top) % 3) * FG_DSP_DW_TAPS_SLOT, k,
+                                    out + oy * p->out_w * p->in_c + 4 * g, p->in_c, p->out_w, relu);
+            }
+        }
+    }
+}
+
+/* params->packed: per channel (groups of four: in_c a multiple of 4) its fg_dsp_dw_taps_channel. The generator
+ * checks: dilation 1, stride_w 1, every channel narrow, the clamp all of int8, and the padded row (with what an even
+ * count of outputs reads past it) within FG_DSP_DW_TAPS_COLUMNS. An output that overlaps the input other than a
+ * whole number of pixels before it runs the portable kernel (pixel order). */
+void fg_depthwise_conv2d_3x3_taps_dsp(const fg_depthwise_conv2d_params *p, const int8_t *input, int8_t *output) {
+    if (fg_depthwise_channel_major(p, input, output)) {
+        fg_dsp_dw_taps_run(p, input, output);
+    } else {
+        fg_depthwise_conv2d_3x3_s8(p, input, output);
+    }
+}
+
+#endif
