@@ -81,12 +81,29 @@ def _prologue_bytes(first: int, second: int | None) -> int:
     return 0
 
 
-def _walk(code: bytes, address: int, start: int, size: int) -> tuple[int, set[int]]:
+def _data_spans(symbols: list) -> list[tuple[int, int]]:
+    """[start, end) of the data inside code (literal pools, jump tables) by the ELF's mapping symbols: `$d` opens
+    data, the next `$t` or `$a` closes it. Read as instructions, a literal's half may look like a push or a SUB SP."""
+    marks = sorted((s["st_value"], s.name[1]) for s in symbols
+                   if s.name[:2] in ("$d", "$t", "$a") and (len(s.name) == 2 or s.name[2] == "."))
+    spans = []
+    for (at, kind), following in zip(marks, [*marks[1:], (1 << 32, "t")], strict=True):
+        if kind == "d":
+            spans.append((at, following[0]))
+    return spans
+
+
+def _walk(code: bytes, address: int, start: int, size: int,
+          data: list[tuple[int, int]] = ()) -> tuple[int, set[int]]:
     """The bytes every push and stack reservation in the function at start take together (more than any one path
-    takes: a bound), and its branch targets (code begins at address)."""
+    takes: a bound), and its branch targets (code begins at address); the spans of data are skipped."""
     frame, targets, offset = 0, set(), start - address
     end = min(offset + size, len(code))
     while offset + 2 <= end:
+        inside = next((stop for begin, stop in data if begin <= address + offset < stop), None)
+        if inside is not None:
+            offset = inside - address
+            continue
         first = struct.unpack_from("<H", code, offset)[0]
         second = struct.unpack_from("<H", code, offset + 2)[0] if _is_32bit(first) and offset + 4 <= end else None
         frame += _prologue_bytes(first, second)
@@ -143,6 +160,7 @@ def read_thumb_image(path: Path) -> ThumbImage:
         entry = elf.header["e_entry"] & ~1
         absolute = _absolute_addresses(elf)
     names = _qualified_names(symbols)
+    data = _data_spans(symbols)
     starts = {s["st_value"] & ~1: names[i] for i, s in enumerate(symbols) if s["st_info"]["type"] == "STT_FUNC"}
     objects = sorted((s["st_value"] & ~1, s["st_size"], names[i]) for i, s in enumerate(symbols)
                      if s["st_info"]["type"] in ("STT_OBJECT", "STT_FUNC") and s["st_size"])
@@ -160,7 +178,8 @@ def read_thumb_image(path: Path) -> ThumbImage:
         for index, symbol in enumerate(symbols):
             start = symbol["st_value"] & ~1
             if symbol["st_info"]["type"] == "STT_FUNC" and symbol.name and address <= start < address + len(code):
-                frame, targets = _walk(code, address, start, symbol["st_size"])
+                inside = [span for span in data if span[0] < start + symbol["st_size"] and span[1] > start]
+                frame, targets = _walk(code, address, start, symbol["st_size"], inside)
                 functions[names[index]] = CodeFunction(names[index], start, symbol["st_size"], frame,
                                                        frozenset(starts[t] for t in targets if t in starts))
     return ThumbImage(functions, {name: frozenset(h) for name, h in taken.items()}, starts.get(entry, ""))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -23,7 +24,7 @@ from firmware_gen.target.call_graph_info import INDIRECT, FunctionFrame, ObjectC
 from firmware_gen.target.cross_build import build_firmware
 from firmware_gen.target.model_stack import model_stack_bytes
 from firmware_gen.target.stack_bound import EXCEPTION_FRAME_BYTES, stack_bound
-from firmware_gen.target.thumb_code import CodeFunction, ThumbImage
+from firmware_gen.target.thumb_code import CodeFunction, ThumbImage, read_thumb_image
 
 from conftest import SHARED_MODEL_NAMES, run_cli, shared_model
 
@@ -139,3 +140,16 @@ def test_what_inline_assembly_pushes_is_in_the_bound():
     bound = stack_bound(graph, image, {}, fpu=False)
     assert bound.thread.calls[:2] == (("Reset_Handler", 8), ("fg_sums", 100))
     assert bound.thread.bytes == 8 + 100 + EXCEPTION_FRAME_BYTES
+
+
+@needs_cross_gcc
+def test_a_literal_that_reads_as_a_stack_reservation_is_data(tmp_path: Path):
+    # The literal's low half, 0xB0F8, is the encoding of SUB SP, SP, #480; the mapping symbol $d marks it as data.
+    source = tmp_path / "literal.S"
+    source.write_text(".syntax unified\n.thumb\n.text\n.global reads_a_literal\n.thumb_func\n"
+                      "reads_a_literal:\n    push {r4, lr}\n    ldr r4, =0x1000B0F8\n    pop {r4, pc}\n"
+                      ".ltorg\n.size reads_a_literal, . - reads_a_literal\n")
+    elf = tmp_path / "literal.elf"
+    subprocess.run(["arm-none-eabi-gcc", "-mcpu=cortex-m4", "-mthumb", "-nostdlib", "-Wl,-ereads_a_literal", "-o",
+                    str(elf), str(source)], check=True, capture_output=True)
+    assert read_thumb_image(elf).functions["reads_a_literal"].frame_bytes == 8
