@@ -317,3 +317,31 @@ def test_variants_bit_exact_on_m33(tmp_path) -> None:
                                              "fg_depthwise_conv2d_3x3_taps_dsp",
                                              "fg_fully_connected_dsp", "fg_add_dsp",
                                              "fg_avg_pool2d_dsp"])
+
+
+def s4_conv_case(rng, in_c: int, out_c: int, window: tuple[int, int], relu: bool) -> bytes:
+    """One CONV_2D with 4-bit per-channel weights on a 2 to 4 x 3 to 7 input, SAME padding: with relu, the output zero
+    point -128 and RELU (the relu tile store), else a random zero point and no activation (the clamping one)."""
+    b = ModelBuilder("conv_s4")
+    shape = (1, int(rng.integers(2, 5)), int(rng.integers(3, 8)), in_c)
+    x = b.input("x", shape, "int8", scale=0.05, zero_point=int(rng.integers(-20, 20)))
+    scales = [float(s) for s in rng.uniform(0.01, 0.1, out_c)]
+    w = b.constant("w", rng.integers(-8, 8, (out_c, *window, in_c)).astype(np.int8), scales, int4=True)
+    bias = b.constant("b", rng.integers(-300, 300, out_c).astype(np.int32), [0.05 * s for s in scales])
+    spread = 0.05 * float(np.mean(scales)) * 40 * np.sqrt(in_c * window[0] * window[1])
+    y = b.tensor("y", (*shape[:3], out_c), "int8", scale=spread,
+                 zero_point=-128 if relu else int(rng.integers(-20, 20)))
+    b.operator("CONV_2D", [x, w, bias], [y], {"padding": "SAME", "activation": "RELU" if relu else "NONE"})
+    b.output(y)
+    return b.build()
+
+
+@needs_qemu
+def test_4bit_tile_stores_bit_exact_on_m7(tmp_path) -> None:
+    """The M7's tile stores on accumulators not doubled (fg_conv2d_s4_dsp's, LSL before SMMLAR or SMMULR): the relu's
+    and the clamping's, depths padded to 8 k entering the pass of sixteen pairs at each of its four entries."""
+    rng = np.random.default_rng(47)
+    models = [s4_conv_case(rng, in_c, int(rng.choice(CHANNELS[3:])), window, relu)
+              for in_c, window in [(8, (1, 1)), (24, (1, 1)), (48, (1, 1)), (64, (1, 1)), (3, (3, 3))]
+              for relu in (True, False)]
+    assert_batch_bit_exact(models, "mps2_an500", tmp_path / "build", seed=5, expect_functions=["fg_conv2d_s4_dsp"])
