@@ -410,11 +410,11 @@ static void fg_dw_taps(const fg_depthwise_conv2d_params *p, const int8_t *image,
     }
 }
 
-/* The byte offsets of taps 0-7 from tap 0, rows row_step apart, columns col_step apart (the gathering loops'). */
-static uint16x8_t fg_dw_tap_offsets(int32_t row_step, int32_t col_step) {
+/* The byte offsets of taps 0-7 (the gathering loops'): tap row r at rows[r], columns col_step apart. */
+static uint16x8_t fg_dw_tap_offsets(const int32_t rows[3], int32_t col_step) {
     uint16_t offsets[8];
     for (int32_t k = 0; k < 8; ++k) {
-        offsets[k] = (uint16_t)((k / 3) * row_step + (k % 3) * col_step);
+        offsets[k] = (uint16_t)(rows[k / 3] + (k % 3) * col_step);
     }
     return vldrhq_u16(offsets);
 }
@@ -435,8 +435,11 @@ static int fg_dw_banded_fits(const fg_depthwise_conv2d_params *p) {
     return padded && (p->in_c & 3) == 0 && 3 * fg_dw_band_width(p) * p->in_c <= FG_DW_BAND_MAX;
 }
 
-/* Row by row: the output row's tap rows copied into a band with the padding's zero points, then every pixel of the
- * row an interior one of the band (fg_dw_pairs, the last odd one fg_dw_gathered_run). */
+/* Row by row: the output row's tap rows in a band with the padding's zero points, then every pixel of the row an
+ * interior one of the band (fg_dw_pairs, the last odd one fg_dw_gathered_run). The band's three lines are a ring:
+ * image row y in line (y + pad_top) % 3, so that an output row copies only the rows the one before did not hold
+ * (one of three at stride 1), its window's tap rows in the lines its top one's line says (`top`: the taps' offsets
+ * of each). A dilation_h a multiple of three would put a window's rows in one line: tap row r in line r then. */
 __attribute__((noinline)) static void fg_dw_banded(const fg_depthwise_conv2d_params *p, const int8_t *input,
                                                    int8_t *output) {
     int8_t band[FG_DW_BAND_MAX];
@@ -446,24 +449,41 @@ __attribute__((noinline)) static void fg_dw_banded(const fg_depthwise_conv2d_par
     const int32_t *gathering = (const int32_t *)p->packed + FG_DW_BLOCK_WORDS * (channels >> 2);
     const int kind = fg_mve_any_left_shift(&p->requant, channels) ? 1
                      : 2 * fg_mve_rights_negative(gathering, channels >> 2, FG_DW_GATHER_BLOCK_WORDS);
-    const uint16x8_t tap_offsets = fg_dw_tap_offsets(line, col_step);
-    const uint32_t tap8_offset = (uint32_t)(2 * (line + col_step));
+    const int ring = p->dilation_h % 3 != 0;
+    const int32_t line_step = ring ? p->dilation_h : 1;  /* from a tap row's line to the next one's, modulo 3 */
+    uint16x8_t tap_offsets[3];
+    uint32_t tap8_offsets[3];
+    for (int32_t top = 0; top < 3; ++top) {
+        const int32_t lines[3] = {top * line, (top + line_step) % 3 * line, (top + 2 * line_step) % 3 * line};
+        tap_offsets[top] = fg_dw_tap_offsets(lines, col_step);
+        tap8_offsets[top] = (uint32_t)(lines[2] + 2 * col_step);
+    }
     const int32_t pairs = p->out_w >> 1;
     const fg_mve_band rows = {3, p->dilation_h, p->in_h, p->in_w, channels, p->pad_left, width,
                               (int8_t)-p->requant.input_offset};
+    fg_mve_band lone = rows;  /* one line at a time */
+    lone.rows = 1;
     fg_mve_band_begin(&rows, band);
     for (int32_t b = 0; b < p->batches; ++b) {
         const int8_t *image = input + b * p->in_h * p->in_w * channels;
+        int32_t held[3] = {INT32_MIN, INT32_MIN, INT32_MIN};  /* the image row in each line */
         for (int32_t oy = 0; oy < p->out_h; ++oy, output += p->out_w * channels) {
-            fg_mve_band_rows(&rows, image, oy * p->stride_h - p->pad_top, band);
+            const int32_t y0 = oy * p->stride_h - p->pad_top, top = ring ? (y0 + p->pad_top) % 3 : 0;
+            for (int32_t r = 0; r < 3; ++r) {
+                const int32_t y = y0 + r * p->dilation_h, at = (top + r * line_step) % 3;
+                if (held[at] != y) {
+                    fg_mve_band_rows(&lone, image, y, band + at * line);
+                    held[at] = y;
+                }
+            }
             if (pairs > 0) {
-                fg_dw_pairs(band, gathering, channels, pairs, pixel_step, tap_offsets, tap8_offset, kind, &clamp,
-                            output);
+                fg_dw_pairs(band, gathering, channels, pairs, pixel_step, tap_offsets[top], tap8_offsets[top], kind,
+                            &clamp, output);
             }
             if (p->out_w & 1) {
                 fg_dw_gathered_runs[kind](
-                    band + 2 * pairs * pixel_step, gathering, channels, 1, pixel_step, tap_offsets, tap8_offset,
-                    &clamp, output + 2 * pairs * channels);
+                    band + 2 * pairs * pixel_step, gathering, channels, 1, pixel_step, tap_offsets[top],
+                    tap8_offsets[top], &clamp, output + 2 * pairs * channels);
             }
         }
     }
@@ -489,7 +509,8 @@ __attribute__((noinline)) static void fg_dw_direct(const fg_depthwise_conv2d_par
     const int pairs_fit = 2 * (row_step + col_step) + pixel_step < 65536;  /* pixel B's tap offsets too */
     const int32_t *gathering = packed + FG_DW_BLOCK_WORDS * ((channels + 3) >> 2);
     const int shifts_left = fg_mve_any_left_shift(&p->requant, channels);
-    const uint16x8_t tap_offsets = fg_dw_tap_offsets(row_step, col_step);
+    const int32_t lines[3] = {0, row_step, 2 * row_step};
+    const uint16x8_t tap_offsets = fg_dw_tap_offsets(lines, col_step);
     const uint32_t tap8_offset = (uint32_t)(2 * (row_step + col_step));
     for (int32_t b = 0; b < p->batches; ++b) {
         const int8_t *image = input + b * p->in_h * row_bytes;
