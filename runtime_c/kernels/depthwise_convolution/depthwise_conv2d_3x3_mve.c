@@ -311,7 +311,7 @@ static fg_dw_pairs_loop *const fg_dw_gathered_pairs_kinds[3] = {fg_dw_gathered_p
 static fg_dw_pairs_loop *const fg_dw_gathered_below_kinds[3] = {fg_dw_gathered_below, fg_dw_gathered_below_shifted,
                                                                 fg_dw_gathered_below_negative};
 
-/* Pixel B's taps in a pair: their offsets (taps 0-7) from pixel A's first tap, and tap 8's. */
+/* A window's taps in a band: the offsets of taps 0-7 and of tap 8 from the band's first byte (plus the pixel's). */
 typedef struct {
     uint16x8_t taps;
     uint32_t tap8;
