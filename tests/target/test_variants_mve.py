@@ -217,6 +217,9 @@ def _depthwise_cases() -> list[bytes]:
     # and a padded layer whose band of three tap rows does not fit the stack (through the image)
     geometries = [((1, 6, 12, 32), 1, 1), ((1, 9, 11, 16), 2, 1), ((1, 7, 10, 8), 1, 2), ((2, 5, 9, 12), 1, 1),
                   ((1, 3, 50, 32), 1, 1)]
+    # the band's ring of lines: pairs of output rows (odd and even heights, two batches, kws_ref_model's 5 x 64),
+    # three new rows an output row (stride 3) and a dilation_h of 3 (tap row r in line r)
+    geometries += [((1, 9, 5, 64), 1, 1), ((2, 6, 7, 16), 1, 1), ((1, 10, 7, 16), 3, 1), ((1, 9, 9, 8), 1, 3)]
     return cases + [conv_case(340 + k, "DEPTHWISE_CONV_2D", shape, (3, 3), 1, stride, dilation)
                     for k, (shape, stride, dilation) in enumerate(geometries)]
 

@@ -206,7 +206,7 @@ typedef struct {
     int32_t pairs;                /* 44: left to do */
     int32_t offset;               /* 48: the output offset */
     int32_t unused;               /* 52 */
-    int8_t *row;                  /* 56: pixel B's outputs, until all its inputs are read */
+    int8_t *row;                  /* 56: pixel B's outputs, until all its inputs are read (or B's output row) */
     int32_t channels;             /* 60 */
     int32x4_t low, high;          /* 64, 80 */
 } fg_dw_pairs_state;
@@ -225,10 +225,25 @@ typedef struct {
     "vmladava.s16 " acc_b ", q1, " w "\n"
 #define FG_DW_LEFT_SHIFT2 "vldrw.32 q2, [%[pk], #16]\n" "vshl.s32 q0, q0, q2\n" "vshl.s32 q1, q1, q2\n"
 
-/* fg_dw_gathered_run two pixels at a time (a run of 2 x pairs pixels), each weight vector loaded once for both: per
- * block A's outputs are stored, B's go to a row on the stack, copied to the output once every block of B is read
- * (ops/overlap.py's order: each pixel's outputs after its reads, those of the pixel before). */
-#define FG_DW_GATHERED_PAIRS(NAME, LEFT_SHIFT, ROUND2) \
+/* After a pair of fg_dw_gathered_pairs: B's outputs, on the stack, copied to the output right after A's (the pair
+ * side by side); or nothing: B, the pixel below A, stored its outputs in place (FG_DW_PAIR_BELOW). */
+#define FG_DW_PAIR_BESIDE                           \
+    "ldrd r0, r2, [%[st], #56]\n"                  \
+    "mov %[second], r0\n"                          \
+    "mov r4, %[out]\n"                             \
+    "add %[out], %[out], r2\n"                     \
+    "dlstp.8 lr, r2\n"                             \
+    "2:\n"                                         \
+    "vldrb.8 q0, [r0], #16\n"                      \
+    "vstrb.8 q0, [r4], #16\n"                      \
+    "letp lr, 2b\n"
+#define FG_DW_PAIR_BELOW ""
+
+/* fg_dw_gathered_run two pixels at a time (`pairs` pairs), each weight vector loaded once for both: per block A's
+ * outputs are stored, B's (PAIR_END) go to a row on the stack, copied to the output once every block of B is read
+ * (ops/overlap.py's order: each pixel's outputs after its reads, those of the pixel before), or, B below A in a band
+ * (every input of the two output rows already copied), to B's output row. */
+#define FG_DW_GATHERED_PAIRS(NAME, LEFT_SHIFT, ROUND2, PAIR_END) \
 FG_HOT_LOOP __attribute__((noinline)) static void NAME(const int8_t *first, fg_dw_pairs_state *st, \
                                                        uint16x8_t tap_offsets, uint16x8_t tap_offsets_b, \
                                                        uint32x4_t tap8, uint32x4_t tap8_b, int8_t *out) { \
@@ -271,15 +286,7 @@ FG_HOT_LOOP __attribute__((noinline)) static void NAME(const int8_t *first, fg_d
                      "vmin.s32 q1, q1, q2\n" \
                      "vstrb.32 q1, [%[second]], #4\n" \
                      "bne 1b\n" \
-                     "ldrd r0, r2, [%[st], #56]\n" \
-                     "mov %[second], r0\n" \
-                     "mov r4, %[out]\n" \
-                     "add %[out], %[out], r2\n" \
-                     "dlstp.8 lr, r2\n" \
-                     "2:\n" \
-                     "vldrb.8 q0, [r0], #16\n" \
-                     "vstrb.8 q0, [r4], #16\n" \
-                     "letp lr, 2b\n" \
+                     PAIR_END \
                      "ldr %[n], [%[st], #40]\n" \
                      "add %[x], %[x], %[n]\n" \
                      "ldr %[n], [%[st], #44]\n" \
@@ -291,34 +298,48 @@ FG_HOT_LOOP __attribute__((noinline)) static void NAME(const int8_t *first, fg_d
                        [tap8b] "w"(tap8_b) \
                      : "r0", "r2", "r4", "r6", "r8", "r10", "r12", "lr", "q0", "q1", "q2", "q3", "memory", "cc"); \
 }
-FG_DW_GATHERED_PAIRS(fg_dw_gathered_pairs_shifted, FG_DW_LEFT_SHIFT2, FG_MVE_ROUND2_DIVIDE)
-FG_DW_GATHERED_PAIRS(fg_dw_gathered_pairs, "", FG_MVE_ROUND2_DIVIDE)
-FG_DW_GATHERED_PAIRS(fg_dw_gathered_pairs_negative, "", FG_MVE_ROUND2_NEGATIVE)
+FG_DW_GATHERED_PAIRS(fg_dw_gathered_pairs_shifted, FG_DW_LEFT_SHIFT2, FG_MVE_ROUND2_DIVIDE, FG_DW_PAIR_BESIDE)
+FG_DW_GATHERED_PAIRS(fg_dw_gathered_pairs, "", FG_MVE_ROUND2_DIVIDE, FG_DW_PAIR_BESIDE)
+FG_DW_GATHERED_PAIRS(fg_dw_gathered_pairs_negative, "", FG_MVE_ROUND2_NEGATIVE, FG_DW_PAIR_BESIDE)
+FG_DW_GATHERED_PAIRS(fg_dw_gathered_below_shifted, FG_DW_LEFT_SHIFT2, FG_MVE_ROUND2_DIVIDE, FG_DW_PAIR_BELOW)
+FG_DW_GATHERED_PAIRS(fg_dw_gathered_below, "", FG_MVE_ROUND2_DIVIDE, FG_DW_PAIR_BELOW)
+FG_DW_GATHERED_PAIRS(fg_dw_gathered_below_negative, "", FG_MVE_ROUND2_NEGATIVE, FG_DW_PAIR_BELOW)
 typedef void fg_dw_pairs_loop(const int8_t *first, fg_dw_pairs_state *st, uint16x8_t tap_offsets,
                               uint16x8_t tap_offsets_b, uint32x4_t tap8, uint32x4_t tap8_b, int8_t *out);
 static fg_dw_pairs_loop *const fg_dw_gathered_pairs_kinds[3] = {fg_dw_gathered_pairs, fg_dw_gathered_pairs_shifted,
                                                                 fg_dw_gathered_pairs_negative};
+static fg_dw_pairs_loop *const fg_dw_gathered_below_kinds[3] = {fg_dw_gathered_below, fg_dw_gathered_below_shifted,
+                                                                fg_dw_gathered_below_negative};
 
-/* The first 2 x pairs pixels of an interior run (fg_dw_gathered_run's arguments) through fg_dw_gathered_pairs of
- * `kind` (as fg_dw_gathered_runs'). */
+/* A window's taps in a band: the offsets of taps 0-7 and of tap 8 from the band's first byte (plus the pixel's). */
+typedef struct {
+    uint16x8_t taps;
+    uint32_t tap8;
+} fg_dw_taps_at;
+
+/* `pairs` pairs of pixels (fg_dw_gathered_run's arguments; `kind` as fg_dw_gathered_runs'): with below NULL the
+ * first 2 x pairs pixels of an interior run, side by side (fg_dw_gathered_pairs); else A's in a row of a band and
+ * the pixels right below them (taps at *below, outputs at out_below: fg_dw_gathered_below). */
 static void fg_dw_pairs(const int8_t *first, const int32_t *packed, int32_t channels, int32_t pairs,
                         int32_t pixel_step, uint16x8_t tap_offsets, uint32_t tap8_offset, int kind,
-                        const fg_mve_clamp *clamp, int8_t *out) {
+                        const fg_mve_clamp *clamp, int8_t *out, const fg_dw_taps_at *below, int8_t *out_below) {
     int8_t row[FG_MVE_DEPTHWISE_MAX];
     fg_dw_pairs_state st;
     st.packed = packed;
     st.blocks = channels >> 2;
-    st.advance = 2 * pixel_step - channels;
+    st.advance = (below ? 1 : 2) * pixel_step - channels;
     st.pairs = pairs;
     st.offset = clamp->offset;
-    st.row = row;
+    st.row = below ? out_below : row;
     st.channels = channels;
     st.low = clamp->low;
     st.high = clamp->high;
-    const uint32x4_t tap8 = vaddq_n_u32(vidupq_n_u32(0, 1), tap8_offset - 4u);  /* from past the block */
-    const uint16x8_t tap_offsets_b = vaddq_n_u16(tap_offsets, (uint16_t)pixel_step);
-    const uint32x4_t tap8_b = vaddq_n_u32(tap8, (uint32_t)pixel_step);
-    fg_dw_gathered_pairs_kinds[kind](first, &st, tap_offsets, tap_offsets_b, tap8, tap8_b, out);
+    const uint32x4_t lanes = vidupq_n_u32(0, 1);
+    const uint32x4_t tap8 = vaddq_n_u32(lanes, tap8_offset - 4u);  /* from past the block */
+    const uint16x8_t tap_offsets_b = below ? below->taps : vaddq_n_u16(tap_offsets, (uint16_t)pixel_step);
+    const uint32x4_t tap8_b = below ? vaddq_n_u32(lanes, below->tap8 - 4u) : vaddq_n_u32(tap8, (uint32_t)pixel_step);
+    (below ? fg_dw_gathered_below_kinds : fg_dw_gathered_pairs_kinds)[kind](first, &st, tap_offsets, tap_offsets_b,
+                                                                            tap8, tap8_b, out);
 }
 
 /* One output pixel at the border as fg_dw_gathered_run: `first` is where its top left tap would be; taps 0-7 in the
@@ -410,11 +431,11 @@ static void fg_dw_taps(const fg_depthwise_conv2d_params *p, const int8_t *image,
     }
 }
 
-/* The byte offsets of taps 0-7 from tap 0, rows row_step apart, columns col_step apart (the gathering loops'). */
-static uint16x8_t fg_dw_tap_offsets(int32_t row_step, int32_t col_step) {
+/* The byte offsets of taps 0-7 (the gathering loops'): tap row r at rows[r], columns col_step apart. */
+static uint16x8_t fg_dw_tap_offsets(const int32_t rows[3], int32_t col_step) {
     uint16_t offsets[8];
     for (int32_t k = 0; k < 8; ++k) {
-        offsets[k] = (uint16_t)((k / 3) * row_step + (k % 3) * col_step);
+        offsets[k] = (uint16_t)(rows[k / 3] + (k % 3) * col_step);
     }
     return vldrhq_u16(offsets);
 }
@@ -435,8 +456,13 @@ static int fg_dw_banded_fits(const fg_depthwise_conv2d_params *p) {
     return padded && (p->in_c & 3) == 0 && 3 * fg_dw_band_width(p) * p->in_c <= FG_DW_BAND_MAX;
 }
 
-/* Row by row: the output row's tap rows copied into a band with the padding's zero points, then every pixel of the
- * row an interior one of the band (fg_dw_pairs, the last odd one fg_dw_gathered_run). */
+/* Row by row: the output row's tap rows in a band with the padding's zero points, then every pixel of the row an
+ * interior one of the band (fg_dw_pairs, the last odd one fg_dw_gathered_run). The band's lines are a ring: image
+ * row y in line (y + pad_top) % lines, so that an output row copies only the rows the one before did not hold (one
+ * at stride 1), its window's tap rows in the lines its top one's line says (`top`: the taps' offsets of each). At
+ * stride_h and dilation_h 1, four lines when they fit: two output rows at a time, each pixel paired with the one
+ * below it (no odd pixel left at the end of a row). Three lines and a dilation_h a multiple of three would put a
+ * window's rows in one line: tap row r in line r then. */
 __attribute__((noinline)) static void fg_dw_banded(const fg_depthwise_conv2d_params *p, const int8_t *input,
                                                    int8_t *output) {
     int8_t band[FG_DW_BAND_MAX];
@@ -446,25 +472,54 @@ __attribute__((noinline)) static void fg_dw_banded(const fg_depthwise_conv2d_par
     const int32_t *gathering = (const int32_t *)p->packed + FG_DW_BLOCK_WORDS * (channels >> 2);
     const int kind = fg_mve_any_left_shift(&p->requant, channels) ? 1
                      : 2 * fg_mve_rights_negative(gathering, channels >> 2, FG_DW_GATHER_BLOCK_WORDS);
-    const uint16x8_t tap_offsets = fg_dw_tap_offsets(line, col_step);
-    const uint32_t tap8_offset = (uint32_t)(2 * (line + col_step));
-    const int32_t pairs = p->out_w >> 1;
-    const fg_mve_band rows = {3, p->dilation_h, p->in_h, p->in_w, channels, p->pad_left, width,
+    const int below = p->stride_h == 1 && p->dilation_h == 1 && 4 * line <= FG_DW_BAND_MAX;
+    const int32_t lines = below ? 4 : 3;
+    const int ring = p->dilation_h % lines != 0;
+    const int32_t line_step = ring ? p->dilation_h : 1;  /* from a tap row's line to the next one's, modulo lines */
+    fg_dw_taps_at at_top[4];
+    for (int32_t top = 0; top < lines; ++top) {
+        int32_t rows_at[3];
+        for (int32_t r = 0; r < 3; ++r) {
+            rows_at[r] = (top + r * line_step) % lines * line;
+        }
+        at_top[top].taps = fg_dw_tap_offsets(rows_at, col_step);
+        at_top[top].tap8 = (uint32_t)(rows_at[2] + 2 * col_step);
+    }
+    const int32_t pairs = p->out_w >> 1, out_row = p->out_w * channels;
+    const fg_mve_band rows = {lines, p->dilation_h, p->in_h, p->in_w, channels, p->pad_left, width,
                               (int8_t)-p->requant.input_offset};
+    fg_mve_band lone = rows;  /* one line at a time */
+    lone.rows = 1;
     fg_mve_band_begin(&rows, band);
     for (int32_t b = 0; b < p->batches; ++b) {
         const int8_t *image = input + b * p->in_h * p->in_w * channels;
-        for (int32_t oy = 0; oy < p->out_h; ++oy, output += p->out_w * channels) {
-            fg_mve_band_rows(&rows, image, oy * p->stride_h - p->pad_top, band);
-            if (pairs > 0) {
-                fg_dw_pairs(band, gathering, channels, pairs, pixel_step, tap_offsets, tap8_offset, kind, &clamp,
-                            output);
+        int32_t held[4] = {INT32_MIN, INT32_MIN, INT32_MIN, INT32_MIN};  /* the image row in each line */
+        for (int32_t oy = 0; oy < p->out_h;) {
+            const int32_t y0 = oy * p->stride_h - p->pad_top, top = ring ? (y0 + p->pad_top) % lines : 0;
+            const int two = below && oy + 1 < p->out_h;  /* this output row and the one below */
+            for (int32_t r = 0; r < 3 + two; ++r) {
+                const int32_t y = y0 + r * p->dilation_h, at = (top + r * line_step) % lines;
+                if (held[at] != y) {
+                    fg_mve_band_rows(&lone, image, y, band + at * line);
+                    held[at] = y;
+                }
             }
-            if (p->out_w & 1) {
-                fg_dw_gathered_runs[kind](
-                    band + 2 * pairs * pixel_step, gathering, channels, 1, pixel_step, tap_offsets, tap8_offset,
-                    &clamp, output + 2 * pairs * channels);
+            const fg_dw_taps_at *taps = &at_top[top];
+            if (two) {
+                fg_dw_pairs(band, gathering, channels, p->out_w, pixel_step, taps->taps, taps->tap8, kind, &clamp,
+                            output, &at_top[(top + 1) % lines], output + out_row);
+            } else {
+                if (pairs > 0) {
+                    fg_dw_pairs(band, gathering, channels, pairs, pixel_step, taps->taps, taps->tap8, kind, &clamp,
+                                output, NULL, NULL);
+                }
+                if (p->out_w & 1) {
+                    fg_dw_gathered_runs[kind](band + 2 * pairs * pixel_step, gathering, channels, 1, pixel_step,
+                                              taps->taps, taps->tap8, &clamp, output + 2 * pairs * channels);
+                }
             }
+            oy += 1 + two;
+            output += (1 + two) * out_row;
         }
     }
 }
@@ -489,7 +544,8 @@ __attribute__((noinline)) static void fg_dw_direct(const fg_depthwise_conv2d_par
     const int pairs_fit = 2 * (row_step + col_step) + pixel_step < 65536;  /* pixel B's tap offsets too */
     const int32_t *gathering = packed + FG_DW_BLOCK_WORDS * ((channels + 3) >> 2);
     const int shifts_left = fg_mve_any_left_shift(&p->requant, channels);
-    const uint16x8_t tap_offsets = fg_dw_tap_offsets(row_step, col_step);
+    const int32_t lines[3] = {0, row_step, 2 * row_step};
+    const uint16x8_t tap_offsets = fg_dw_tap_offsets(lines, col_step);
     const uint32_t tap8_offset = (uint32_t)(2 * (row_step + col_step));
     for (int32_t b = 0; b < p->batches; ++b) {
         const int8_t *image = input + b * p->in_h * row_bytes;
@@ -505,7 +561,7 @@ __attribute__((noinline)) static void fg_dw_direct(const fg_depthwise_conv2d_par
                     if (pixels >= 2 && pairs_fit) {
                         const int32_t pairs = pixels >> 1;
                         fg_dw_pairs(image + y0 * row_bytes + x0 * channels, gathering, channels, pairs, pixel_step,
-                                    tap_offsets, tap8_offset, shifts_left, &clamp, output);
+                                    tap_offsets, tap8_offset, shifts_left, &clamp, output, NULL, NULL);
                         ox += 2 * pairs;
                         output += 2 * pairs * channels;
                         continue;
