@@ -294,6 +294,17 @@ def test_variants_bit_exact_on_m7(tmp_path) -> None:
                          output_zero_point=-128 if relu else None, activation="RELU" if relu else "NONE")
                for ic, out_c, stride, widths, relu in [(3, 8, 1, (1, 12), False), (3, 12, 2, (40, 97), False),
                                                        (1, 4, 1, (1, 12), True), (1, 16, 2, (40, 97), True)]]
+    # and of the ring depthwise's quad kernel (taps and output stage): stride_w 1 and 2, small images and the ring of
+    # rows, with and without the rounding correction, and a small image's column of odd rows (its pixels down it)
+    models += [conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), in_c, 0, stride, padding=padding, stride_w=stride,
+                         widths=widths, heights=heights, output_zero_point=-128 if relu else None,
+                         activation="RELU" if relu else "NONE")
+               for in_c, stride, padding, widths, heights in [(8, 1, None, (6, 13), (4, 10)),
+                                                               (4, 2, None, (9, 13), (6, 10)),
+                                                               (4, 1, None, (16, 30), (3, 5)),
+                                                               (8, 2, None, (16, 30), (3, 6)),
+                                                               (4, 1, "SAME", (5, 6), (6, 10))]
+               for relu in (False, True)]
     assert_batch_bit_exact(models, "mps2_an500", tmp_path / "build", seed=2,
                            expect_functions=["fg_conv2d_pointwise_dsp", "fg_conv2d_folded_dsp",
                                              "fg_depthwise_conv2d_3x3_dsp", "fg_depthwise_conv2d_dsp",
