@@ -83,14 +83,17 @@ static inline __attribute__((always_inline)) int32_t fg_dsp_dw_taps_out(int32_t 
 #define FG_DSP_DW_TAPS_QUAD(i) \
     FG_DSP_DW_TAPS_LOAD(i, FG_DSP_DW_TAPS_X45(i)) FG_DSP_DW_TAPS_PAIR(i) FG_DSP_DW_TAPS_SECOND_PAIR
 /* The M7's order (FG_CORE_CORTEX_M7): the next filter row's loads (or the output stage's constants) each as soon as
- * its register is free, so that they issue beside the MACs of this row instead of before them; the M4 and M33 keep
- * the loads back to back (pipelined there, 1 cycle each after the first). Same arithmetic. */
+ * its register is free and each alone between two MACs (llvm-mca's M7 issues a single load beside a MAC, two loads
+ * side by side without one), so that they issue beside the MACs of this row instead of before them: the next row's
+ * C word (lr, free only after this row's last MAC) after that row's first MAC (L0); the M4 and M33 keep the loads
+ * back to back (pipelined there, 1 cycle each after the first). Same arithmetic. */
 #define FG_DSP_DW_TAPS_K(r, offset) "ldr " r ", [%[k], #(" offset ")]\n\t"
 #define FG_DSP_DW_TAPS_NEXT(i) \
     FG_DSP_DW_TAPS_X("r8", i, 0), FG_DSP_DW_TAPS_K("r11", "16 + 8 * " #i), FG_DSP_DW_TAPS_X("r9", i, 1), \
-    FG_DSP_DW_TAPS_X("r10", i, 2) FG_DSP_DW_TAPS_K("lr", "20 + 8 * " #i)
-#define FG_DSP_DW_TAPS_PIPE_ROW(L8, L11, L9, L10)                                       \
-    "smlad r4, r8, r11, r4\n\t"                                                         \
+    FG_DSP_DW_TAPS_X("r10", i, 2)
+#define FG_DSP_DW_TAPS_C(i) FG_DSP_DW_TAPS_K("lr", "20 + 8 * " #i)
+#define FG_DSP_DW_TAPS_PIPE_ROW(L0, L8, L11, L9, L10)                                   \
+    "smlad r4, r8, r11, r4\n\t" L0                                                      \
     "smlatb r5, r8, r11, r5\n\t" L8                                                     \
     "smlad r6, r9, r11, r6\n\t"                                                         \
     "smlatb r7, r9, r11, r7\n\t" L11                                                    \
@@ -103,8 +106,8 @@ static inline __attribute__((always_inline)) int32_t fg_dsp_dw_taps_out(int32_t 
     "smlatb r5, r8, r11, r4\n\t"                                                        \
     "smlad r6, r9, r11, r4\n\t"                                                         \
     "smlatb r7, r9, r11, r4\n\t"                                                        \
-    "smlad r4, r8, r11, r4\n\t" L8 L11                                                  \
-    "smlabt r4, r9, lr, r4\n\t"                                                         \
+    "smlad r4, r8, r11, r4\n\t" L8                                                      \
+    "smlabt r4, r9, lr, r4\n\t" L11                                                     \
     "smlad r5, r9, lr, r5\n\t" L9                                                       \
     "smlabt r6, r10, lr, r6\n\t"                                                        \
     "smlad r7, r10, lr, r7\n\t" L10
@@ -113,9 +116,10 @@ static inline __attribute__((always_inline)) int32_t fg_dsp_dw_taps_out(int32_t 
 #define FG_DSP_DW_TAPS_PASS                                                             \
     "ldr r4, [%[k]]\n\t" FG_DSP_DW_TAPS_LOAD(0, FG_DSP_DW_TAPS_X45(0))                  \
     FG_DSP_DW_TAPS_PIPE_FIRST_(FG_DSP_DW_TAPS_NEXT(1))                                  \
-    FG_DSP_DW_TAPS_PIPE_ROW_(FG_DSP_DW_TAPS_NEXT(2))                                    \
-    FG_DSP_DW_TAPS_PIPE_ROW(FG_DSP_DW_TAPS_K("r8", "4"), "add r11, %[step], %[step], lsl #1\n\t", \
-                            FG_DSP_DW_TAPS_K("r9", "8"), FG_DSP_DW_TAPS_K("r10", "12"))
+    FG_DSP_DW_TAPS_PIPE_ROW_(FG_DSP_DW_TAPS_C(1), FG_DSP_DW_TAPS_NEXT(2))               \
+    FG_DSP_DW_TAPS_PIPE_ROW(FG_DSP_DW_TAPS_C(2), FG_DSP_DW_TAPS_K("r8", "4"),           \
+                            "add r11, %[step], %[step], lsl #1\n\t", FG_DSP_DW_TAPS_K("r9", "8"), \
+                            FG_DSP_DW_TAPS_K("r10", "12"))
 #else
 #define FG_DSP_DW_TAPS_PASS                                                             \
     FG_DSP_DW_TAPS_FIRST_QUAD FG_DSP_DW_TAPS_QUAD(1) FG_DSP_DW_TAPS_QUAD(2)              \
@@ -123,7 +127,7 @@ static inline __attribute__((always_inline)) int32_t fg_dsp_dw_taps_out(int32_t 
 #endif
 
 /* The output stage of the four accumulators r4 .. r7 (multiplier r8, offset r9, shift r10), each step for all four
- * before the next (the M7 issues a step's four back to back instead of waiting on each result): SMMULR, the rounding
+ * before the next (the M7's order staggers them, below): SMMULR, the rounding
  * correction of negative values, the offset; with the output zero point -128 (a negative value clamps to -128 either
  * way) SMMLAR adds the offset on the way. Then shift and SSAT. */
 #define FG_DSP_DW_TAPS_EACH(OP) OP("r4") OP("r5") OP("r6") OP("r7")
@@ -133,6 +137,31 @@ static inline __attribute__((always_inline)) int32_t fg_dsp_dw_taps_out(int32_t 
 #define FG_DSP_DW_TAPS_SMMLAR(a) "smmlar " a ", " a ", r8, r9\n\t"
 #define FG_DSP_DW_TAPS_SHIFT(a) "asr " a ", " a ", r10\n\t"
 #define FG_DSP_DW_TAPS_SSAT(a) "ssat " a ", #8, " a "\n\t"
+#if defined(FG_CORE_CORTEX_M7)
+/* The M7's order (FG_CORE_CORTEX_M7): the accumulators' steps staggered, each two instructions after the same
+ * accumulator's step before, so that a high multiply issues beside a shift or an add and no step waits on its input;
+ * the first two stores beside the last SSATs (the stores' address registers as FG_DSP_DW_TAPS_STORES'). */
+#define FG_DSP_DW_TAPS_OUT                                                              \
+    FG_DSP_DW_TAPS_SMMULR("r4") FG_DSP_DW_TAPS_SMMULR("r5") FG_DSP_DW_TAPS_SMMULR("r6")  \
+    FG_DSP_DW_TAPS_CORRECT("r4") FG_DSP_DW_TAPS_SMMULR("r7") FG_DSP_DW_TAPS_CORRECT("r5") \
+    FG_DSP_DW_TAPS_OFFSET("r4") FG_DSP_DW_TAPS_CORRECT("r6") FG_DSP_DW_TAPS_OFFSET("r5")  \
+    FG_DSP_DW_TAPS_SHIFT("r4") FG_DSP_DW_TAPS_CORRECT("r7") FG_DSP_DW_TAPS_OFFSET("r6")   \
+    FG_DSP_DW_TAPS_SHIFT("r5") FG_DSP_DW_TAPS_OFFSET("r7") FG_DSP_DW_TAPS_SHIFT("r6")     \
+    FG_DSP_DW_TAPS_SSAT("r4") FG_DSP_DW_TAPS_SHIFT("r7") FG_DSP_DW_TAPS_SSAT("r5")        \
+    FG_DSP_DW_TAPS_SSAT("r6") "strb r4, [%[out]]\n\t" FG_DSP_DW_TAPS_SSAT("r7")          \
+    "strb r5, [%[out], %[step]]\n\t"
+#define FG_DSP_DW_TAPS_OUT_RELU                                                         \
+    FG_DSP_DW_TAPS_SMMLAR("r4") FG_DSP_DW_TAPS_SMMLAR("r5") FG_DSP_DW_TAPS_SMMLAR("r6")  \
+    FG_DSP_DW_TAPS_SHIFT("r4") FG_DSP_DW_TAPS_SMMLAR("r7") FG_DSP_DW_TAPS_SHIFT("r5")     \
+    FG_DSP_DW_TAPS_SHIFT("r6") FG_DSP_DW_TAPS_SSAT("r4") FG_DSP_DW_TAPS_SHIFT("r7")       \
+    FG_DSP_DW_TAPS_SSAT("r5") FG_DSP_DW_TAPS_SSAT("r6") "strb r4, [%[out]]\n\t"          \
+    FG_DSP_DW_TAPS_SSAT("r7") "strb r5, [%[out], %[step]]\n\t"
+/* The last two outputs stored (FG_DSP_DW_TAPS_STORES'), out moved on four outputs. */
+#define FG_DSP_DW_TAPS_STORES                                                           \
+    "strb r6, [%[out], %[step], lsl #1]\n\t"                                            \
+    "strb r7, [%[out], r11]\n\t"                                                        \
+    "add %[out], %[out], %[step], lsl #2\n\t"
+#else
 #define FG_DSP_DW_TAPS_OUT                                                              \
     FG_DSP_DW_TAPS_EACH(FG_DSP_DW_TAPS_SMMULR) FG_DSP_DW_TAPS_EACH(FG_DSP_DW_TAPS_CORRECT) \
     FG_DSP_DW_TAPS_EACH(FG_DSP_DW_TAPS_OFFSET) FG_DSP_DW_TAPS_EACH(FG_DSP_DW_TAPS_SHIFT)   \
@@ -140,10 +169,12 @@ static inline __attribute__((always_inline)) int32_t fg_dsp_dw_taps_out(int32_t 
 #define FG_DSP_DW_TAPS_OUT_RELU                                                         \
     FG_DSP_DW_TAPS_EACH(FG_DSP_DW_TAPS_SMMLAR) FG_DSP_DW_TAPS_EACH(FG_DSP_DW_TAPS_SHIFT)   \
     FG_DSP_DW_TAPS_EACH(FG_DSP_DW_TAPS_SSAT)
+#endif
 #define FG_DSP_DW_TAPS_CONSTANTS                                                        \
     "ldr r8, [%[k], #4]\n\t"                                                            \
     "ldr r9, [%[k], #8]\n\t"                                                            \
     "ldr r10, [%[k], #12]\n\t"
+#if !defined(FG_CORE_CORTEX_M7)
 /* The four outputs stored at out + p * step (r11: 3 step), out moved on four outputs. */
 #define FG_DSP_DW_TAPS_STORES                                                           \
     "strb r4, [%[out]]\n\t"                                                             \
@@ -151,7 +182,7 @@ static inline __attribute__((always_inline)) int32_t fg_dsp_dw_taps_out(int32_t 
     "strb r6, [%[out], %[step], lsl #1]\n\t"                                            \
     "strb r7, [%[out], r11]\n\t"                                                        \
     "add %[out], %[out], %[step], lsl #2\n\t"
-
+#endif
 /* The group's four channels in turn, each as passes of four outputs from x to end (x advances 8 bytes a pass), output
  * p at out + p * step, two passes a loop (the second's input words at x + 8: fg_dsp_dw_taps_xo; an odd count enters
  * at the second, x 8 bytes back); then x, end and out on to the next channel's row, first output and table entry.
