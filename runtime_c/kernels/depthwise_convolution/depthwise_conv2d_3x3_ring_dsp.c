@@ -67,6 +67,54 @@ typedef struct {
 #define FG_DSP_DW_PAIR_WEIGHT(i, j)                                  \
     "ldr r12, [%[w], #(32 + 4 * (3 * " #i " + " #j "))]\n\t"          \
     "ldr lr, [%[w], #(100 + 4 * (3 * " #i " + " #j "))]\n\t"
+#if defined(FG_CORE_CORTEX_M7)
+/* The M7's order of the three (FG_CORE_CORTEX_M7; same MACs in the same order): LDRD issues alone in llvm-mca's
+ * cortex-m7 model and a single LDR beside a MAC, so each input and weight word loads alone between two MACs of the
+ * unit before the one that reads it, as soon as its register is free: a FIRST (r4 .. r7) loads the next column's
+ * inputs (r2, r3), a SECOND (r8 .. r11) the next weights (r12, lr) or, where both change (a new row or column, stride
+ * 2's odd columns), the next inputs and the low weight word, the FIRST after it the high one (E). The third window row
+ * at its own offset (LDR's reaches 4095). */
+#define FG_DSP_DW_PSMLA(a0, a1, a2, a3, L1, L2, L3, L4)                                      \
+    "smlabb " a0 ", r2, r12, " a0 "\n\t" L1 "smlatt " a2 ", r2, r12, " a2 "\n\t" L2           \
+    "smlabb " a1 ", r3, lr, " a1 "\n\t" L3 "smlatt " a3 ", r3, lr, " a3 "\n\t" L4
+#define FG_DSP_DW_PX(pitch, r, c, h, reg) "ldr " reg ", [%[x], #(" #r " * " pitch " + 8 * " #c " + " #h ")]\n\t"
+#define FG_DSP_DW_PW(i, j, reg, base) "ldr " reg ", [%[w], #(" #base " + 4 * (3 * " #i " + " #j "))]\n\t"
+#define FG_DSP_DW_PFS(E, pitch, r, c) \
+    FG_DSP_DW_PSMLA("r4", "r5", "r6", "r7", E, FG_DSP_DW_PX(pitch, r, c, 0, "r2"), "", FG_DSP_DW_PX(pitch, r, c, 4, "r3"))
+#define FG_DSP_DW_PSS(i, j) \
+    FG_DSP_DW_PSMLA("r8", "r9", "r10", "r11", "", FG_DSP_DW_PW(i, j, "r12", 32), "", FG_DSP_DW_PW(i, j, "lr", 100))
+#define FG_DSP_DW_PSN(N1, N2, N3) FG_DSP_DW_PSMLA("r8", "r9", "r10", "r11", "", N1, N2, N3)
+#define FG_DSP_DW_PSN_(...) FG_DSP_DW_PSN(__VA_ARGS__)
+/* Column c of image row r and the weights (i, j) next: N1 .. N3 of a SECOND, and E. */
+#define FG_DSP_DW_PNEXT(pitch, r, c, i, j) \
+    FG_DSP_DW_PX(pitch, r, c, 0, "r2"), FG_DSP_DW_PW(i, j, "r12", 32), FG_DSP_DW_PX(pitch, r, c, 4, "r3")
+#define FG_DSP_DW_PE(i, j) FG_DSP_DW_PW(i, j, "lr", 100)
+#define FG_DSP_DW_PSTART(pitch)                                                                  \
+    FG_DSP_DW_PX(pitch, 0, 0, 0, "r2") FG_DSP_DW_PW(0, 0, "r12", 32) FG_DSP_DW_PX(pitch, 0, 0, 4, "r3") \
+    FG_DSP_DW_PE(0, 0)
+#define FG_DSP_DW_PAIR_ROW_TAPS(pitch, i, E, ...)                                                  \
+    FG_DSP_DW_PFS(E, pitch, i, 1) FG_DSP_DW_PSS(i, 1) FG_DSP_DW_PFS("", pitch, i, 2) FG_DSP_DW_PSS(i, 2) \
+    FG_DSP_DW_PFS("", pitch, i, 3) FG_DSP_DW_PSN_(__VA_ARGS__)
+#define FG_DSP_DW_PAIR_TAPS(pitch)                                                               \
+    FG_DSP_DW_PSTART(pitch) FG_DSP_DW_PAIR_ROW_TAPS(pitch, 0, "", FG_DSP_DW_PNEXT(pitch, 1, 0, 1, 0)) \
+    FG_DSP_DW_PAIR_ROW_TAPS(pitch, 1, FG_DSP_DW_PE(1, 0), FG_DSP_DW_PNEXT(pitch, 2, 0, 2, 0))        \
+    FG_DSP_DW_PAIR_ROW_TAPS(pitch, 2, FG_DSP_DW_PE(2, 0), "", "", "")
+#define FG_DSP_DW_PAIR2_ROW_TAPS(pitch, i, E, ...)                                                 \
+    FG_DSP_DW_PFS(E, pitch, i, 2) FG_DSP_DW_PSS(i, 2) FG_DSP_DW_PFS("", pitch, i, 4)                \
+    FG_DSP_DW_PSN_(FG_DSP_DW_PNEXT(pitch, i, 1, i, 1)) FG_DSP_DW_PFS(FG_DSP_DW_PE(i, 1), pitch, i, 3) \
+    FG_DSP_DW_PSN_(__VA_ARGS__)
+#define FG_DSP_DW_PAIR2_TAPS(pitch)                                                              \
+    FG_DSP_DW_PSTART(pitch) FG_DSP_DW_PAIR2_ROW_TAPS(pitch, 0, "", FG_DSP_DW_PNEXT(pitch, 1, 0, 1, 0)) \
+    FG_DSP_DW_PAIR2_ROW_TAPS(pitch, 1, FG_DSP_DW_PE(1, 0), FG_DSP_DW_PNEXT(pitch, 2, 0, 2, 0))        \
+    FG_DSP_DW_PAIR2_ROW_TAPS(pitch, 2, FG_DSP_DW_PE(2, 0), "", "", "")
+#define FG_DSP_DW_VPAIR_COLUMN_TAPS(pitch, j, E, ...)                                              \
+    FG_DSP_DW_PFS(E, pitch, 1, j) FG_DSP_DW_PSS(1, j) FG_DSP_DW_PFS("", pitch, 2, j) FG_DSP_DW_PSS(2, j) \
+    FG_DSP_DW_PFS("", pitch, 3, j) FG_DSP_DW_PSN_(__VA_ARGS__)
+#define FG_DSP_DW_VPAIR_TAPS(pitch)                                                              \
+    FG_DSP_DW_PSTART(pitch) FG_DSP_DW_VPAIR_COLUMN_TAPS(pitch, 0, "", FG_DSP_DW_PNEXT(pitch, 0, 1, 0, 1)) \
+    FG_DSP_DW_VPAIR_COLUMN_TAPS(pitch, 1, FG_DSP_DW_PE(0, 1), FG_DSP_DW_PNEXT(pitch, 0, 2, 0, 2))        \
+    FG_DSP_DW_VPAIR_COLUMN_TAPS(pitch, 2, FG_DSP_DW_PE(0, 2), "", "", "")
+#else
 #define FG_DSP_DW_PAIR_ROW_TAPS(pitch, i)                                                                  \
     FG_DSP_DW_PAIR_COLUMN(pitch, i, 0) FG_DSP_DW_PAIR_WEIGHT(i, 0) FG_DSP_DW_PAIR_FIRST                   \
     FG_DSP_DW_PAIR_COLUMN(pitch, i, 1) FG_DSP_DW_PAIR_SECOND FG_DSP_DW_PAIR_WEIGHT(i, 1) FG_DSP_DW_PAIR_FIRST \
@@ -96,6 +144,7 @@ typedef struct {
     FG_DSP_DW_PAIR_COLUMN(pitch, 3, j) FG_DSP_DW_PAIR_SECOND
 #define FG_DSP_DW_VPAIR_TAPS(pitch) \
     FG_DSP_DW_VPAIR_COLUMN_TAPS(pitch, 0) FG_DSP_DW_VPAIR_COLUMN_TAPS(pitch, 1) FG_DSP_DW_VPAIR_COLUMN_TAPS(pitch, 2)
+#endif
 /* Channel j's two outputs a (stored at lr + j) and b (kept for the second pixel's stores): its multiplier, offset and
  * shift by three LDR that pipeline behind the previous channel's STRB, then OUT of both. */
 #define FG_DSP_DW_PAIR_CHANNEL(OUT, a, b, j)                  \
@@ -582,6 +631,16 @@ static inline __attribute__((always_inline)) void fg_dsp_dw_rows(const uint32_t 
 #undef FG_DSP_DW_PAIR_SECOND
 #undef FG_DSP_DW_PAIR_FIRST
 #undef FG_DSP_DW_PAIR_SMLA
+#undef FG_DSP_DW_PSTART
+#undef FG_DSP_DW_PE
+#undef FG_DSP_DW_PNEXT
+#undef FG_DSP_DW_PSN_
+#undef FG_DSP_DW_PSN
+#undef FG_DSP_DW_PSS
+#undef FG_DSP_DW_PFS
+#undef FG_DSP_DW_PW
+#undef FG_DSP_DW_PX
+#undef FG_DSP_DW_PSMLA
 #undef FG_DSP_DW_RING_TAPS
 #undef FG_DSP_DW_RING_ROW_TAPS
 #undef FG_DSP_DW_RING_TAP
