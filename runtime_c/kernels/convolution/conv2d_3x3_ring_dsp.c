@@ -275,8 +275,7 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_row(const int16_t *x, con
 #undef FG_DSP_RING_OUT_M7
 #undef FG_DSP_RING_OUT_RELU_M7
 
-#if !defined(FG_CORE_CORTEX_M7)
-/* Two pixels a pass (the M4's and M33's order): each tap's four weight words, read by two LDR pairs at offsets from
+/* Two pixels a pass (the M4's and M33's order; the M7's at stride 2, below): each tap's four weight words, read by two LDR pairs at offsets from
  * w (which stays at the group), feed eight SMLADs instead of four, so the weights cost half the loads a pixel. r2-r5
  * pixel A's channels, r6-r9 pixel B's, r10/r11 two weight words, r12 and lr the two pixels' input words: A's at x,
  * B's at x + `b` (stride 2: the next window; stride 1: the same offset in the buffer's copy shifted by one pixel,
@@ -288,6 +287,75 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_row(const int16_t *x, con
 /* B's sum before a tap: its own, or at the first tap A's (the biases, which only A's registers were loaded with). */
 #define FG_DSP_CONV_RING_OWN(a, b) b
 #define FG_DSP_CONV_RING_FROM_A(a, b) a
+#if defined(FG_CORE_CORTEX_M7)
+/* The M7's order (FG_CORE_CORTEX_M7, stride 2 only: no shifted copy; same MACs in the same order): a single LDR
+ * issues beside a MAC in llvm-mca's cortex-m7 model, so each load sits alone between two MACs, as soon as its
+ * register is free: a tap's third and fourth weight words after the MACs that read the first and second, and the next
+ * tap's first weight word and both input words (N: W0, B's, A's, W1) in its last MACs' gaps (8 MACs in about 8
+ * cycles a tap, against about 12 with each tap's loads before it). */
+#define FG_DSP_CONV_RING_PAIR_TAP(t, op, SUM, W0, XB, XA, W1)                                    \
+    op " r6, lr, r10, " SUM("r2", "r6") "\n\t"                                                \
+    op " r2, r12, r10, r2\n\t"                                                                \
+    "ldr r10, " FG_DSP_CONV_RING_PAIR_W(t, 2) "\n\t"                                        \
+    op " r7, lr, r11, " SUM("r3", "r7") "\n\t"                                                \
+    op " r3, r12, r11, r3\n\t"                                                                \
+    "ldr r11, " FG_DSP_CONV_RING_PAIR_W(t, 3) "\n\t"                                        \
+    op " r8, lr, r10, " SUM("r4", "r8") "\n\t"                                                \
+    op " r4, r12, r10, r4\n\t" W0                                                             \
+    op " r9, lr, r11, " SUM("r5", "r9") "\n\t" XB                                             \
+    op " r5, r12, r11, r5\n\t" XA W1
+#define FG_DSP_CONV_RING_PAIR_TAP_(...) FG_DSP_CONV_RING_PAIR_TAP(__VA_ARGS__)
+/* The loads of word k of window row i next (tap t = FG_DSP_CONV_RING_T(ic, i, k)): W0, B's, A's, W1. */
+#define FG_DSP_CONV_RING_PAIR_NEXT(ic, i, k, b)                                                   \
+    "ldr r10, " FG_DSP_CONV_RING_PAIR_W(FG_DSP_CONV_RING_T(ic, i, k), 0) "\n\t",                \
+    "ldr lr, " FG_DSP_CONV_RING_PAIR_XB(ic, i, k, b) "\n\t", "ldr r12, " FG_DSP_CONV_RING_X(ic, i, k) "\n\t", \
+    "ldr r11, " FG_DSP_CONV_RING_PAIR_W(FG_DSP_CONV_RING_T(ic, i, k), 1) "\n\t"
+#define FG_DSP_CONV_RING_PAIR_START(ic, b) \
+    FG_DSP_CONV_RING_PAIR_START_(FG_DSP_CONV_RING_PAIR_NEXT(ic, 0, 0, b))
+#define FG_DSP_CONV_RING_PAIR_START_(...) FG_DSP_CONV_RING_PAIR_LOADS(__VA_ARGS__)
+#define FG_DSP_CONV_RING_PAIR_LOADS(W0, XB, XA, W1) XA XB W0 W1
+/* Rows 0 and 1's last taps next: their row 0 input words (A's in r12, B's in lr); the tap itself loads row 1's (r10,
+ * r11), puts each pixel's two in one word (PKHBT), then its first two weight words. */
+#define FG_DSP_CONV_RING_PAIR_NEXT_LAST2(ic, b)                                                   \
+    "", "ldr lr, " FG_DSP_CONV_RING_PAIR_XB(ic, 0, ((3 * ic - 1) / 2), b) "\n\t",                \
+    "ldr r12, " FG_DSP_CONV_RING_X(ic, 0, ((3 * ic - 1) / 2)) "\n\t", ""
+#define FG_DSP_CONV_RING_PAIR_LAST_TWO(ic, b, ...)                                                \
+    "ldr r10, " FG_DSP_CONV_RING_X(ic, 1, ((3 * ic - 1) / 2)) "\n\t"                            \
+    "ldr r11, " FG_DSP_CONV_RING_PAIR_XB(ic, 1, ((3 * ic - 1) / 2), b) "\n\t"                   \
+    "pkhbt r12, r12, r10, lsl #16\n\t"                                                          \
+    "pkhbt lr, lr, r11, lsl #16\n\t"                                                            \
+    "ldr r10, " FG_DSP_CONV_RING_PAIR_W(FG_DSP_CONV_RING_LAST2(ic), 0) "\n\t"                  \
+    "ldr r11, " FG_DSP_CONV_RING_PAIR_W(FG_DSP_CONV_RING_LAST2(ic), 1) "\n\t"                  \
+    FG_DSP_CONV_RING_PAIR_TAP_(FG_DSP_CONV_RING_LAST2(ic), "smlad", FG_DSP_CONV_RING_OWN, __VA_ARGS__)
+/* Word k of window row i, then word (i2, k2)'s loads. */
+#define FG_DSP_CONV_RING_PAIR_WORD(ic, i, k, op, SUM, b, i2, k2) \
+    FG_DSP_CONV_RING_PAIR_TAP_(FG_DSP_CONV_RING_T(ic, i, k), op, SUM, FG_DSP_CONV_RING_PAIR_NEXT(ic, i2, k2, b))
+#define FG_DSP_CONV_RING_PAIR_TAPS1(b)                                                              \
+    FG_DSP_CONV_RING_PAIR_START(1, b)                                                               \
+    FG_DSP_CONV_RING_PAIR_WORD(1, 0, 0, "smlad", FG_DSP_CONV_RING_FROM_A, b, 1, 0)                  \
+    FG_DSP_CONV_RING_PAIR_TAP_(FG_DSP_CONV_RING_T(1, 1, 0), "smlad", FG_DSP_CONV_RING_OWN,          \
+                               FG_DSP_CONV_RING_PAIR_NEXT_LAST2(1, b))                              \
+    FG_DSP_CONV_RING_PAIR_LAST_TWO(1, b, FG_DSP_CONV_RING_PAIR_NEXT(1, 2, 0, b))                    \
+    FG_DSP_CONV_RING_PAIR_WORD(1, 2, 0, "smlad", FG_DSP_CONV_RING_OWN, b, 2, 1)                     \
+    FG_DSP_CONV_RING_PAIR_TAP(FG_DSP_CONV_RING_T(1, 2, 1), "smlabb", FG_DSP_CONV_RING_OWN, "", "", "", "")
+#define FG_DSP_CONV_RING_PAIR_TAPS3(b)                                                              \
+    FG_DSP_CONV_RING_PAIR_START(3, b)                                                               \
+    FG_DSP_CONV_RING_PAIR_WORD(3, 0, 0, "smlad", FG_DSP_CONV_RING_FROM_A, b, 0, 1)                  \
+    FG_DSP_CONV_RING_PAIR_WORD(3, 0, 1, "smlad", FG_DSP_CONV_RING_OWN, b, 0, 2)                     \
+    FG_DSP_CONV_RING_PAIR_WORD(3, 0, 2, "smlad", FG_DSP_CONV_RING_OWN, b, 0, 3)                     \
+    FG_DSP_CONV_RING_PAIR_WORD(3, 0, 3, "smlad", FG_DSP_CONV_RING_OWN, b, 1, 0)                     \
+    FG_DSP_CONV_RING_PAIR_WORD(3, 1, 0, "smlad", FG_DSP_CONV_RING_OWN, b, 1, 1)                     \
+    FG_DSP_CONV_RING_PAIR_WORD(3, 1, 1, "smlad", FG_DSP_CONV_RING_OWN, b, 1, 2)                     \
+    FG_DSP_CONV_RING_PAIR_WORD(3, 1, 2, "smlad", FG_DSP_CONV_RING_OWN, b, 1, 3)                     \
+    FG_DSP_CONV_RING_PAIR_TAP_(FG_DSP_CONV_RING_T(3, 1, 3), "smlad", FG_DSP_CONV_RING_OWN,          \
+                               FG_DSP_CONV_RING_PAIR_NEXT_LAST2(3, b))                              \
+    FG_DSP_CONV_RING_PAIR_LAST_TWO(3, b, FG_DSP_CONV_RING_PAIR_NEXT(3, 2, 0, b))                    \
+    FG_DSP_CONV_RING_PAIR_WORD(3, 2, 0, "smlad", FG_DSP_CONV_RING_OWN, b, 2, 1)                     \
+    FG_DSP_CONV_RING_PAIR_WORD(3, 2, 1, "smlad", FG_DSP_CONV_RING_OWN, b, 2, 2)                     \
+    FG_DSP_CONV_RING_PAIR_WORD(3, 2, 2, "smlad", FG_DSP_CONV_RING_OWN, b, 2, 3)                     \
+    FG_DSP_CONV_RING_PAIR_WORD(3, 2, 3, "smlad", FG_DSP_CONV_RING_OWN, b, 2, 4)                     \
+    FG_DSP_CONV_RING_PAIR_TAP(FG_DSP_CONV_RING_T(3, 2, 4), "smlabb", FG_DSP_CONV_RING_OWN, "", "", "", "")
+#else
 /* Tap t (a string) against the input words in r12 (A) and lr (B). */
 #define FG_DSP_CONV_RING_PAIR_MACS(t, op, SUM)                                                \
     "ldr r10, " FG_DSP_CONV_RING_PAIR_W(t, 0) "\n\t"                                        \
@@ -333,6 +401,7 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_row(const int16_t *x, con
     FG_DSP_CONV_RING_PAIR_LAST_TWO(3, b)                                                      \
     FG_DSP_CONV_RING_PAIR_PAIRS3(2, b, FG_DSP_CONV_RING_OWN)                                  \
     FG_DSP_CONV_RING_PAIR_TAP(3, 2, 4, "smlabb", b, FG_DSP_CONV_RING_OWN)
+#endif
 /* Channel j's multiplier, offset and shift (r10, r11, r12) at w, for both pixels' sums a (A) and b (B), in place:
  * FG_DSP_RING_REQUANT's and FG_DSP_RING_REQUANT_RELU's arithmetic, the two chains side by side (lr the scratch). */
 #define FG_DSP_CONV_RING_PAIR_CONSTANTS(j)          \
@@ -393,6 +462,11 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_row(const int16_t *x, con
         : [w] "r"(rw), [step] "m"(step)                                                                  \
         : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "lr", "cc", "memory")
 
+#if defined(FG_CORE_CORTEX_M7)
+#define FG_DSP_CONV_RING_PAIR_STRIDES(TAPS, OUT, ic)                                                     \
+    (void)stride;                                                                                       \
+    FG_DSP_CONV_RING_PAIR_ASM(TAPS, OUT, FG_DSP_RING_XSTR(4 * ic), FG_DSP_RING_XSTR(8 * ic));
+#else
 #define FG_DSP_CONV_RING_PAIR_STRIDES(TAPS, OUT, ic)                                                     \
     if (stride == 1) {                                                                                  \
         FG_DSP_CONV_RING_PAIR_ASM(TAPS, OUT, FG_DSP_RING_XSTR(FG_DSP_CONV_RING_SHIFTED),                  \
@@ -400,6 +474,7 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_row(const int16_t *x, con
     } else {                                                                                            \
         FG_DSP_CONV_RING_PAIR_ASM(TAPS, OUT, FG_DSP_RING_XSTR(4 * ic), FG_DSP_RING_XSTR(8 * ic));        \
     }
+#endif
 
 /* Pixel pairs of one output row of one group (fg_dsp_conv_ring_row's arguments, pairs >= 1 of them): per pair and
  * tap 4 LDR + 8 SMLAD (SMLABB), per pair one output stage of eight outputs. */
@@ -429,7 +504,13 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_pairs(const int16_t *x, c
 #undef FG_DSP_CONV_RING_FROM_A
 #undef FG_DSP_CONV_RING_OWN
 #undef FG_DSP_CONV_RING_PAIR_W
-#endif
+#undef FG_DSP_CONV_RING_PAIR_WORD
+#undef FG_DSP_CONV_RING_PAIR_NEXT_LAST2
+#undef FG_DSP_CONV_RING_PAIR_LOADS
+#undef FG_DSP_CONV_RING_PAIR_START_
+#undef FG_DSP_CONV_RING_PAIR_START
+#undef FG_DSP_CONV_RING_PAIR_NEXT
+#undef FG_DSP_CONV_RING_PAIR_TAP_
 #undef FG_DSP_CONV_RING_DISPATCH
 #undef FG_DSP_CONV_RING_LAST2_IN
 #undef FG_DSP_CONV_RING_LAST2
@@ -552,14 +633,17 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_run(const fg_conv2d_param
             int16_t *const window = rows + base * row_halves;
             fg_dsp_conv_ring_rows(p, image, top, kept, from, zero_point, window);
 #if defined(FG_CORE_CORTEX_M7)
-            for (int32_t g = 0; g < groups; ++g) {
-                fg_dsp_conv_ring_row(window, w + g * group_words, out + 4 * g, p->out_w, p->out_c, relu, p->stride_w,
-                                     ic);
+            if (p->stride_w == 1) {
+                for (int32_t g = 0; g < groups; ++g) {
+                    fg_dsp_conv_ring_row(window, w + g * group_words, out + 4 * g, p->out_w, p->out_c, relu, 1, ic);
+                }
+                continue;
             }
 #else
             if (p->stride_w == 1) {
                 fg_dsp_conv_ring_rows(p, image, top, kept, from, zero_point, shifted + base * row_halves);
             }
+#endif
             const int32_t pairs = p->out_w / 2, last = p->out_w - 1;
             for (int32_t g = 0; g < groups; ++g) {
                 if (pairs > 0) {
@@ -571,7 +655,6 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_run(const fg_conv2d_param
                                          out + last * p->out_c + 4 * g, 1, p->out_c, relu, p->stride_w, ic);
                 }
             }
-#endif
         }
     }
 }
