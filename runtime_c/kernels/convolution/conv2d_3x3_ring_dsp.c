@@ -337,7 +337,8 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_row(const int16_t *x, con
                                FG_DSP_CONV_RING_PAIR_NEXT_LAST2(1, b))                              \
     FG_DSP_CONV_RING_PAIR_LAST_TWO(1, b, FG_DSP_CONV_RING_PAIR_NEXT(1, 2, 0, b))                    \
     FG_DSP_CONV_RING_PAIR_WORD(1, 2, 0, "smlad", FG_DSP_CONV_RING_OWN, b, 2, 1)                     \
-    FG_DSP_CONV_RING_PAIR_TAP(FG_DSP_CONV_RING_T(1, 2, 1), "smlabb", FG_DSP_CONV_RING_OWN, "", "", "", "")
+    FG_DSP_CONV_RING_PAIR_TAP_(FG_DSP_CONV_RING_T(1, 2, 1), "smlabb", FG_DSP_CONV_RING_OWN,          \
+                               FG_DSP_CONV_RING_PAIR_OUT_PRELOAD)
 #define FG_DSP_CONV_RING_PAIR_TAPS3(b)                                                              \
     FG_DSP_CONV_RING_PAIR_START(3, b)                                                               \
     FG_DSP_CONV_RING_PAIR_WORD(3, 0, 0, "smlad", FG_DSP_CONV_RING_FROM_A, b, 0, 1)                  \
@@ -354,7 +355,8 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_row(const int16_t *x, con
     FG_DSP_CONV_RING_PAIR_WORD(3, 2, 1, "smlad", FG_DSP_CONV_RING_OWN, b, 2, 2)                     \
     FG_DSP_CONV_RING_PAIR_WORD(3, 2, 2, "smlad", FG_DSP_CONV_RING_OWN, b, 2, 3)                     \
     FG_DSP_CONV_RING_PAIR_WORD(3, 2, 3, "smlad", FG_DSP_CONV_RING_OWN, b, 2, 4)                     \
-    FG_DSP_CONV_RING_PAIR_TAP(FG_DSP_CONV_RING_T(3, 2, 4), "smlabb", FG_DSP_CONV_RING_OWN, "", "", "", "")
+    FG_DSP_CONV_RING_PAIR_TAP_(FG_DSP_CONV_RING_T(3, 2, 4), "smlabb", FG_DSP_CONV_RING_OWN,          \
+                               FG_DSP_CONV_RING_PAIR_OUT_PRELOAD)
 #else
 /* Tap t (a string) against the input words in r12 (A) and lr (B). */
 #define FG_DSP_CONV_RING_PAIR_MACS(t, op, SUM)                                                \
@@ -428,17 +430,48 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_row(const int16_t *x, con
     "asr " b ", " b ", r12\n\t"                     \
     "ssat " a ", #8, " a "\n\t"                     \
     "ssat " b ", #8, " b "\n\t"
-/* The pairs: the frame at sp (out, pairs left, step: a local array, so that the stack bound counts it, which the
- * assembler checks is at sp), the biases by one LDM into A's sums (B's from them at the first tap), the taps, the
- * output stage, the eight bytes at out (A) and out + step (B); x advanced `advance` bytes (two pixels). */
-#define FG_DSP_CONV_RING_PAIR_ASM(TAPS, OUT, b, advance)                                                  \
-    __asm__ volatile(                                                                                    \
-        ".ifnc \"%[frame]\", \"[sp]\"\n\t.error \"the frame is not at sp: %[frame]\"\n\t.endif\n\t"    \
-        "ldr r12, %[step]\n\t"                                                                           \
-        "stm sp, {r2, r3, r12}\n"                                                                        \
-        "1:\n\t"                                                                                         \
-        "ldm %[w], {r2-r5}\n\t"                                                                          \
-        TAPS(b)                                                                                          \
+#if defined(FG_CORE_CORTEX_M7)
+/* The M7's output stage of the pair (FG_CORE_CORTEX_M7): channel j's multiplier and offset in r10, r11 (loaded once
+ * channel j - 1's first step is done) and its shift in lr or r12 (two channels ahead), the taps' last gaps loading
+ * channel 0's and channel 1's; each channel's shifts beside the loads of the next one's constants, its SSATs beside the
+ * next one's high multiplies, the stores beside the last SSATs (out in lr, out + step in r12, pairs left in r11). */
+#define FG_DSP_CONV_RING_PAIR_K(r, j, c) "ldr " r ", [%[w], #(16 + 12 * " #j " + 4 * " #c ")]\n\t"
+#define FG_DSP_CONV_RING_PAIR_OUT_PRELOAD \
+    FG_DSP_CONV_RING_PAIR_K("r10", 0, 0), FG_DSP_CONV_RING_PAIR_K("lr", 0, 2), FG_DSP_CONV_RING_PAIR_K("r12", 1, 2), \
+    FG_DSP_CONV_RING_PAIR_K("r11", 0, 1)
+/* The steps on a and b that read the multiplier and offset. */
+#define FG_DSP_CONV_RING_PAIR_OUT_FIRST(a, b)                                                        \
+    "smmulr " a ", " a ", r10\n\t" "smmulr " b ", " b ", r10\n\t"                                    \
+    "add " a ", " a ", " a ", asr #31\n\t" "add " b ", " b ", " b ", asr #31\n\t"                      \
+    "add " a ", " a ", r11\n\t" "add " b ", " b ", r11\n\t"
+#define FG_DSP_CONV_RING_PAIR_OUT_RELU_FIRST(a, b) \
+    "smmlar " a ", " a ", r10, r11\n\t" "smmlar " b ", " b ", r10, r11\n\t"
+#define FG_DSP_CONV_RING_PAIR_SHIFT(a, b, s, L1, L2) \
+    "asr " a ", " a ", " s "\n\t" L1 "asr " b ", " b ", " s "\n\t" L2
+#define FG_DSP_CONV_RING_PAIR_SSAT(a, b) "ssat " a ", #8, " a "\n\t" "ssat " b ", #8, " b "\n\t"
+#define FG_DSP_CONV_RING_PAIR_OUTS_M7(FIRST)                                                          \
+    FIRST("r2", "r6")                                                                                 \
+    FG_DSP_CONV_RING_PAIR_SHIFT("r2", "r6", "lr", FG_DSP_CONV_RING_PAIR_K("r10", 1, 0),                 \
+                                FG_DSP_CONV_RING_PAIR_K("r11", 1, 1))                                 \
+    FG_DSP_CONV_RING_PAIR_K("lr", 2, 2)                                                               \
+    FIRST("r3", "r7") FG_DSP_CONV_RING_PAIR_SSAT("r2", "r6")                                          \
+    FG_DSP_CONV_RING_PAIR_SHIFT("r3", "r7", "r12", FG_DSP_CONV_RING_PAIR_K("r10", 2, 0),                \
+                                FG_DSP_CONV_RING_PAIR_K("r11", 2, 1))                                 \
+    FG_DSP_CONV_RING_PAIR_K("r12", 3, 2)                                                              \
+    FIRST("r4", "r8") FG_DSP_CONV_RING_PAIR_SSAT("r3", "r7")                                          \
+    FG_DSP_CONV_RING_PAIR_SHIFT("r4", "r8", "lr", FG_DSP_CONV_RING_PAIR_K("r10", 3, 0),                 \
+                                FG_DSP_CONV_RING_PAIR_K("r11", 3, 1))                                 \
+    "ldr lr, [sp]\n\t"                                                                                \
+    FIRST("r5", "r9") FG_DSP_CONV_RING_PAIR_SSAT("r4", "r8")                                          \
+    FG_DSP_CONV_RING_PAIR_SHIFT("r5", "r9", "r12", "ldr r10, [sp, #8]\n\t", "ldr r11, [sp, #4]\n\t")    \
+    "add r12, lr, r10\n\t"                                                                            \
+    "ssat r5, #8, r5\n\t" "strb r2, [lr]\n\t" "ssat r9, #8, r9\n\t" "strb r3, [lr, #1]\n\t"          \
+    "add r10, r12, r10\n\t" "strb r4, [lr, #2]\n\t" "subs r11, r11, #1\n\t" "strb r5, [lr, #3]\n\t"   \
+    "strb r6, [r12]\n\t" "strb r7, [r12, #1]\n\t" "strb r8, [r12, #2]\n\t" "strb r9, [r12, #3]\n\t"  \
+    "str r10, [sp]\n\t" "str r11, [sp, #4]\n\t"
+#define FG_DSP_CONV_RING_PAIR_OUTS(OUT) FG_DSP_CONV_RING_PAIR_OUTS_M7(OUT##_FIRST)
+#else
+#define FG_DSP_CONV_RING_PAIR_OUTS(OUT)                                                                  \
         OUT("r2", "r6", 0) OUT("r3", "r7", 1) OUT("r4", "r8", 2) OUT("r5", "r9", 3)                      \
         "ldr r10, [sp]\n\t"                                                                              \
         "ldr r11, [sp, #8]\n\t"                                                                          \
@@ -455,7 +488,20 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_row(const int16_t *x, con
         "strb r8, [r12, #2]\n\t"                                                                         \
         "strb r9, [r12, #3]\n\t"                                                                         \
         "str r11, [sp]\n\t"                                                                              \
-        "str lr, [sp, #4]\n\t"                                                                           \
+        "str lr, [sp, #4]\n\t"
+#endif
+/* The pairs: the frame at sp (out, pairs left, step: a local array, so that the stack bound counts it, which the
+ * assembler checks is at sp), the biases by one LDM into A's sums (B's from them at the first tap), the taps, the
+ * output stage, the eight bytes at out (A) and out + step (B); x advanced `advance` bytes (two pixels). */
+#define FG_DSP_CONV_RING_PAIR_ASM(TAPS, OUT, b, advance)                                                  \
+    __asm__ volatile(                                                                                    \
+        ".ifnc \"%[frame]\", \"[sp]\"\n\t.error \"the frame is not at sp: %[frame]\"\n\t.endif\n\t"    \
+        "ldr r12, %[step]\n\t"                                                                           \
+        "stm sp, {r2, r3, r12}\n"                                                                        \
+        "1:\n\t"                                                                                         \
+        "ldm %[w], {r2-r5}\n\t"                                                                          \
+        TAPS(b)                                                                                          \
+        FG_DSP_CONV_RING_PAIR_OUTS(OUT)                                                                  \
         "add %[x], %[x], #" advance "\n\t"                                                               \
         "bne 1b\n\t"                                                                                     \
         : [x] "+r"(rx), "+r"(ro), "+r"(rn), [frame] "=m"(frame)                                              \
@@ -511,6 +557,14 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_pairs(const int16_t *x, c
 #undef FG_DSP_CONV_RING_PAIR_START
 #undef FG_DSP_CONV_RING_PAIR_NEXT
 #undef FG_DSP_CONV_RING_PAIR_TAP_
+#undef FG_DSP_CONV_RING_PAIR_OUTS
+#undef FG_DSP_CONV_RING_PAIR_OUTS_M7
+#undef FG_DSP_CONV_RING_PAIR_SSAT
+#undef FG_DSP_CONV_RING_PAIR_SHIFT
+#undef FG_DSP_CONV_RING_PAIR_OUT_RELU_FIRST
+#undef FG_DSP_CONV_RING_PAIR_OUT_FIRST
+#undef FG_DSP_CONV_RING_PAIR_OUT_PRELOAD
+#undef FG_DSP_CONV_RING_PAIR_K
 #undef FG_DSP_CONV_RING_DISPATCH
 #undef FG_DSP_CONV_RING_LAST2_IN
 #undef FG_DSP_CONV_RING_LAST2
