@@ -599,12 +599,41 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_extend(const fg_conv2d_pa
     const int8_t *src = image + y * n;
     if (n >= 8) {
         const int8_t *const end = src + (n & ~7);
+#if defined(FG_CORE_CORTEX_M7)
+        /* The M7's order (FG_CORE_CORTEX_M7): fg_dsp_conv_ring_widen twice with each SXTB16 as soon as its word is
+         * loaded and each store beside the PKH after its own (llvm-mca cortex-m7 16 -> 9 cycles a pass). */
+        uint32_t a, b, c, d, e;
+        __asm__ volatile("1:\n\t"
+                         "ldr %[a], [%[src]]\n\t"
+                         "sxtb16 %[c], %[a]\n\t"
+                         "ldr %[b], [%[src], #4]\n\t"
+                         "sxtb16 %[d], %[b]\n\t"
+                         "add %[src], %[src], #8\n\t"
+                         "sxtb16 %[a], %[a], ror #8\n\t"
+                         "sxtb16 %[b], %[b], ror #8\n\t"
+                         "cmp %[src], %[end]\n\t"
+                         "pkhbt %[e], %[c], %[a], lsl #16\n\t"
+                         "str %[e], [%[dst]]\n\t"
+                         "pkhtb %[a], %[a], %[c], asr #16\n\t"
+                         "str %[a], [%[dst], #4]\n\t"
+                         "pkhbt %[e], %[d], %[b], lsl #16\n\t"
+                         "str %[e], [%[dst], #8]\n\t"
+                         "pkhtb %[b], %[b], %[d], asr #16\n\t"
+                         "str %[b], [%[dst], #12]\n\t"
+                         "add %[dst], %[dst], #16\n\t"
+                         "bne 1b\n\t"
+                         : [src] "+r"(src), [dst] "+r"(dst), [a] "=&r"(a), [b] "=&r"(b), [c] "=&r"(c), [d] "=&r"(d),
+                           [e] "=&r"(e)
+                         : [end] "r"(end)
+                         : "cc", "memory");
+#else
         do {
             fg_dsp_conv_ring_widen(src, dst);
             fg_dsp_conv_ring_widen(src + 4, dst + 4);
             src += 8;
             dst += 8;
         } while (src != end);
+#endif
     }
     if (n & 4) {
         fg_dsp_conv_ring_widen(src, dst);
