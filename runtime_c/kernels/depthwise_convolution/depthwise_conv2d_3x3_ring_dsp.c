@@ -98,7 +98,7 @@ typedef struct {
 #define FG_DSP_DW_PAIR_TAPS(pitch)                                                               \
     FG_DSP_DW_PSTART(pitch) FG_DSP_DW_PAIR_ROW_TAPS(pitch, 0, "", FG_DSP_DW_PNEXT(pitch, 1, 0, 1, 0)) \
     FG_DSP_DW_PAIR_ROW_TAPS(pitch, 1, FG_DSP_DW_PE(1, 0), FG_DSP_DW_PNEXT(pitch, 2, 0, 2, 0))        \
-    FG_DSP_DW_PAIR_ROW_TAPS(pitch, 2, FG_DSP_DW_PE(2, 0), "", "", "")
+    FG_DSP_DW_PAIR_ROW_TAPS(pitch, 2, FG_DSP_DW_PE(2, 0), FG_DSP_DW_PAIR_OUT_PRELOAD)
 #define FG_DSP_DW_PAIR2_ROW_TAPS(pitch, i, E, ...)                                                 \
     FG_DSP_DW_PFS(E, pitch, i, 2) FG_DSP_DW_PSS(i, 2) FG_DSP_DW_PFS("", pitch, i, 4)                \
     FG_DSP_DW_PSN_(FG_DSP_DW_PNEXT(pitch, i, 1, i, 1)) FG_DSP_DW_PFS(FG_DSP_DW_PE(i, 1), pitch, i, 3) \
@@ -106,14 +106,14 @@ typedef struct {
 #define FG_DSP_DW_PAIR2_TAPS(pitch)                                                              \
     FG_DSP_DW_PSTART(pitch) FG_DSP_DW_PAIR2_ROW_TAPS(pitch, 0, "", FG_DSP_DW_PNEXT(pitch, 1, 0, 1, 0)) \
     FG_DSP_DW_PAIR2_ROW_TAPS(pitch, 1, FG_DSP_DW_PE(1, 0), FG_DSP_DW_PNEXT(pitch, 2, 0, 2, 0))        \
-    FG_DSP_DW_PAIR2_ROW_TAPS(pitch, 2, FG_DSP_DW_PE(2, 0), "", "", "")
+    FG_DSP_DW_PAIR2_ROW_TAPS(pitch, 2, FG_DSP_DW_PE(2, 0), FG_DSP_DW_PAIR_OUT_PRELOAD)
 #define FG_DSP_DW_VPAIR_COLUMN_TAPS(pitch, j, E, ...)                                              \
     FG_DSP_DW_PFS(E, pitch, 1, j) FG_DSP_DW_PSS(1, j) FG_DSP_DW_PFS("", pitch, 2, j) FG_DSP_DW_PSS(2, j) \
     FG_DSP_DW_PFS("", pitch, 3, j) FG_DSP_DW_PSN_(__VA_ARGS__)
 #define FG_DSP_DW_VPAIR_TAPS(pitch)                                                              \
     FG_DSP_DW_PSTART(pitch) FG_DSP_DW_VPAIR_COLUMN_TAPS(pitch, 0, "", FG_DSP_DW_PNEXT(pitch, 0, 1, 0, 1)) \
     FG_DSP_DW_VPAIR_COLUMN_TAPS(pitch, 1, FG_DSP_DW_PE(0, 1), FG_DSP_DW_PNEXT(pitch, 0, 2, 0, 2))        \
-    FG_DSP_DW_VPAIR_COLUMN_TAPS(pitch, 2, FG_DSP_DW_PE(0, 2), "", "", "")
+    FG_DSP_DW_VPAIR_COLUMN_TAPS(pitch, 2, FG_DSP_DW_PE(0, 2), FG_DSP_DW_PAIR_OUT_PRELOAD)
 #else
 #define FG_DSP_DW_PAIR_ROW_TAPS(pitch, i)                                                                  \
     FG_DSP_DW_PAIR_COLUMN(pitch, i, 0) FG_DSP_DW_PAIR_WEIGHT(i, 0) FG_DSP_DW_PAIR_FIRST                   \
@@ -174,6 +174,40 @@ typedef struct {
 /* Without the correction (FG_DSP_RING_OUT_RELU's). */
 #define FG_DSP_DW_PAIR_OUT_RELU(acc) FG_DSP_DW_SMMLAR(acc) FG_DSP_DW_SHIFT(acc) FG_DSP_DW_SSAT(acc)
 
+#if defined(FG_CORE_CORTEX_M7)
+/* The M7's output stage of a pair (FG_CORE_CORTEX_M7; FG_DSP_DW_PAIR_CHANNEL's arithmetic): channel j's multiplier
+ * and offset in r2, r3 (loaded once channel j - 1's first step is done) and its shift in r12 or lr (a channel ahead;
+ * the taps' last gaps load channel 0's), each channel's SSATs beside the next one's high multiplies; then out in lr
+ * and the first pixel's stores beside the last SSATs. */
+#define FG_DSP_DW_PAIR_K(r, j, c) "ldr " r ", [%[w], #(" #c " + " FG_DSP_DW_CONSTANTS(j) ")]\n\t"
+#define FG_DSP_DW_PAIR_OUT_PRELOAD \
+    FG_DSP_DW_PAIR_K("r2", 0, 0), FG_DSP_DW_PAIR_K("r12", 0, 8), FG_DSP_DW_PAIR_K("r3", 0, 4)
+#define FG_DSP_DW_PAIR_OUT_FIRST(a, b)                                                       \
+    "smmulr " a ", " a ", r2\n\t" "smmulr " b ", " b ", r2\n\t"                            \
+    "add " a ", " a ", " a ", asr #31\n\t" "add " b ", " b ", " b ", asr #31\n\t"          \
+    "add " a ", " a ", r3\n\t" "add " b ", " b ", r3\n\t"
+#define FG_DSP_DW_PAIR_OUT_RELU_FIRST(a, b) "smmlar " a ", " a ", r2, r3\n\t" "smmlar " b ", " b ", r2, r3\n\t"
+#define FG_DSP_DW_PAIR_SHIFT(a, b, sh, j)                                                    \
+    "asr " a ", " a ", " sh "\n\t" FG_DSP_DW_PAIR_K("r2", j, 0)                              \
+    "asr " b ", " b ", " sh "\n\t" FG_DSP_DW_PAIR_K("r3", j, 4)
+#define FG_DSP_DW_PAIR_SSAT(a, b) "ssat " a ", #8, " a "\n\t" "ssat " b ", #8, " b "\n\t"
+#define FG_DSP_DW_PAIR_OUTS_M7(FIRST)                                                        \
+    FG_DSP_DW_PAIR_K("lr", 1, 8) FIRST("r4", "r8") FG_DSP_DW_PAIR_SHIFT("r4", "r8", "r12", 1) \
+    FG_DSP_DW_PAIR_K("r12", 2, 8) FIRST("r5", "r9") FG_DSP_DW_PAIR_SSAT("r4", "r8")           \
+    FG_DSP_DW_PAIR_SHIFT("r5", "r9", "lr", 2)                                                 \
+    FG_DSP_DW_PAIR_K("lr", 3, 8) FIRST("r6", "r10") FG_DSP_DW_PAIR_SSAT("r5", "r9")           \
+    FG_DSP_DW_PAIR_SHIFT("r6", "r10", "r12", 3)                                               \
+    FIRST("r7", "r11") FG_DSP_DW_PAIR_SSAT("r6", "r10")                                       \
+    "asr r7, r7, lr\n\t" "asr r11, r11, lr\n\t" "ldr lr, [sp, #12]\n\t"                      \
+    "ssat r7, #8, r7\n\t" "strb r4, [lr]\n\t" "ssat r11, #8, r11\n\t" "strb r5, [lr, #1]\n\t" \
+    "strb r6, [lr, #2]\n\t" "strb r7, [lr, #3]\n\t"
+#define FG_DSP_DW_PAIR_OUTS(PAIR_OUT) FG_DSP_DW_PAIR_OUTS_M7(PAIR_OUT##_FIRST)
+#else
+#define FG_DSP_DW_PAIR_OUTS(PAIR_OUT)                                                                                 \
+        "ldr lr, [sp, #12]\n\t"                                                                                       \
+        FG_DSP_DW_PAIR_CHANNEL(PAIR_OUT, "r4", "r8", 0) FG_DSP_DW_PAIR_CHANNEL(PAIR_OUT, "r5", "r9", 1)               \
+        FG_DSP_DW_PAIR_CHANNEL(PAIR_OUT, "r6", "r10", 2) FG_DSP_DW_PAIR_CHANNEL(PAIR_OUT, "r7", "r11", 3)
+#endif
 /* job's rows, each as pairs of pixels (PAIR_TAPS, the biases by two LDRD and four MOV; x advances `pair` bytes),
  * then an odd count's last pixel (TAPS, OUT; `one` bytes); the next row's outputs out_skip bytes on. The frame: (a
  * word unused), rows left, step, out, the end of the row's pairs' outputs, their span, skip, out_skip, the odd pixel
@@ -209,9 +243,7 @@ typedef struct {
         "mov r10, r6\n\t"                                                                                             \
         "mov r11, r7\n\t"                                                                                             \
         PAIR_TAPS                                                                                                     \
-        "ldr lr, [sp, #12]\n\t"                                                                                       \
-        FG_DSP_DW_PAIR_CHANNEL(PAIR_OUT, "r4", "r8", 0) FG_DSP_DW_PAIR_CHANNEL(PAIR_OUT, "r5", "r9", 1)               \
-        FG_DSP_DW_PAIR_CHANNEL(PAIR_OUT, "r6", "r10", 2) FG_DSP_DW_PAIR_CHANNEL(PAIR_OUT, "r7", "r11", 3)             \
+        FG_DSP_DW_PAIR_OUTS(PAIR_OUT)                                                                                 \
         "ldr r2, [sp, #8]\n\t"                                                                                        \
         "add r4, lr, r2\n\t"                                                                                          \
         "add lr, r4, r2\n\t"                                                                                          \
@@ -611,6 +643,14 @@ static inline __attribute__((always_inline)) void fg_dsp_dw_rows(const uint32_t 
 #undef FG_DSP_DW_QH
 #undef FG_DSP_DW_RING_ROWS
 #undef FG_DSP_DW_PAIR_ASM
+#undef FG_DSP_DW_PAIR_OUTS
+#undef FG_DSP_DW_PAIR_OUTS_M7
+#undef FG_DSP_DW_PAIR_SSAT
+#undef FG_DSP_DW_PAIR_SHIFT
+#undef FG_DSP_DW_PAIR_OUT_RELU_FIRST
+#undef FG_DSP_DW_PAIR_OUT_FIRST
+#undef FG_DSP_DW_PAIR_OUT_PRELOAD
+#undef FG_DSP_DW_PAIR_K
 #undef FG_DSP_DW_PAIR_OUT_RELU
 #undef FG_DSP_DW_PAIR_OUT
 #undef FG_DSP_DW_SSAT
