@@ -113,14 +113,19 @@ static inline __attribute__((always_inline)) int32_t fg_dsp_dw_taps_out(int32_t 
     "smlad r7, r10, lr, r7\n\t" L10
 #define FG_DSP_DW_TAPS_PIPE_FIRST_(...) FG_DSP_DW_TAPS_PIPE_FIRST(__VA_ARGS__)
 #if defined(FG_CORE_CORTEX_M7)
+/* The first row's input words (r8 .. r10) come loaded: by the previous pass's output stage (FG_DSP_DW_TAPS_PRELOAD,
+ * 8 bytes on: the next pass's), or at a channel's start (FG_DSP_DW_TAPS_CHANNEL). */
+#define FG_DSP_DW_TAPS_PRELOAD(r, word) "ldr " r ", [%[x], #(fg_dsp_dw_taps_xo + 8 + 4 * " #word ")]\n\t"
+#define FG_DSP_DW_TAPS_CHANNEL "ldr r8, [%[x]]\n\tldr r9, [%[x], #4]\n\tldr r10, [%[x], #8]\n\t"
 #define FG_DSP_DW_TAPS_PASS                                                             \
-    "ldr r4, [%[k]]\n\t" FG_DSP_DW_TAPS_LOAD(0, FG_DSP_DW_TAPS_X45(0))                  \
+    "ldr r4, [%[k]]\n\t" FG_DSP_DW_TAPS_K("r11", "16") FG_DSP_DW_TAPS_K("lr", "20")     \
     FG_DSP_DW_TAPS_PIPE_FIRST_(FG_DSP_DW_TAPS_NEXT(1))                                  \
     FG_DSP_DW_TAPS_PIPE_ROW_(FG_DSP_DW_TAPS_C(1), FG_DSP_DW_TAPS_NEXT(2))               \
     FG_DSP_DW_TAPS_PIPE_ROW(FG_DSP_DW_TAPS_C(2), FG_DSP_DW_TAPS_K("r8", "4"),           \
                             "add r11, %[step], %[step], lsl #1\n\t", FG_DSP_DW_TAPS_K("r9", "8"), \
                             FG_DSP_DW_TAPS_K("r10", "12"))
 #else
+#define FG_DSP_DW_TAPS_CHANNEL ""
 #define FG_DSP_DW_TAPS_PASS                                                             \
     FG_DSP_DW_TAPS_FIRST_QUAD FG_DSP_DW_TAPS_QUAD(1) FG_DSP_DW_TAPS_QUAD(2)              \
     FG_DSP_DW_TAPS_CONSTANTS "add r11, %[step], %[step], lsl #1\n\t"
@@ -144,16 +149,21 @@ static inline __attribute__((always_inline)) int32_t fg_dsp_dw_taps_out(int32_t 
 #define FG_DSP_DW_TAPS_OUT                                                              \
     FG_DSP_DW_TAPS_SMMULR("r4") FG_DSP_DW_TAPS_SMMULR("r5") FG_DSP_DW_TAPS_SMMULR("r6")  \
     FG_DSP_DW_TAPS_CORRECT("r4") FG_DSP_DW_TAPS_SMMULR("r7") FG_DSP_DW_TAPS_CORRECT("r5") \
+    FG_DSP_DW_TAPS_PRELOAD("r8", 0)                                                     \
     FG_DSP_DW_TAPS_OFFSET("r4") FG_DSP_DW_TAPS_CORRECT("r6") FG_DSP_DW_TAPS_OFFSET("r5")  \
     FG_DSP_DW_TAPS_SHIFT("r4") FG_DSP_DW_TAPS_CORRECT("r7") FG_DSP_DW_TAPS_OFFSET("r6")   \
     FG_DSP_DW_TAPS_SHIFT("r5") FG_DSP_DW_TAPS_OFFSET("r7") FG_DSP_DW_TAPS_SHIFT("r6")     \
+    FG_DSP_DW_TAPS_PRELOAD("r9", 1)                                                     \
     FG_DSP_DW_TAPS_SSAT("r4") FG_DSP_DW_TAPS_SHIFT("r7") FG_DSP_DW_TAPS_SSAT("r5")        \
+    FG_DSP_DW_TAPS_PRELOAD("r10", 2)                                                    \
     FG_DSP_DW_TAPS_SSAT("r6") "strb r4, [%[out]]\n\t" FG_DSP_DW_TAPS_SSAT("r7")          \
     "strb r5, [%[out], %[step]]\n\t"
 #define FG_DSP_DW_TAPS_OUT_RELU                                                         \
     FG_DSP_DW_TAPS_SMMLAR("r4") FG_DSP_DW_TAPS_SMMLAR("r5") FG_DSP_DW_TAPS_SMMLAR("r6")  \
     FG_DSP_DW_TAPS_SHIFT("r4") FG_DSP_DW_TAPS_SMMLAR("r7") FG_DSP_DW_TAPS_SHIFT("r5")     \
-    FG_DSP_DW_TAPS_SHIFT("r6") FG_DSP_DW_TAPS_SSAT("r4") FG_DSP_DW_TAPS_SHIFT("r7")       \
+    FG_DSP_DW_TAPS_PRELOAD("r8", 0)                                                     \
+    FG_DSP_DW_TAPS_SHIFT("r6") FG_DSP_DW_TAPS_PRELOAD("r9", 1) FG_DSP_DW_TAPS_SSAT("r4")  \
+    FG_DSP_DW_TAPS_SHIFT("r7") FG_DSP_DW_TAPS_PRELOAD("r10", 2)                         \
     FG_DSP_DW_TAPS_SSAT("r5") FG_DSP_DW_TAPS_SSAT("r6") "strb r4, [%[out]]\n\t"          \
     FG_DSP_DW_TAPS_SSAT("r7") "strb r5, [%[out], %[step]]\n\t"
 /* The last two outputs stored (FG_DSP_DW_TAPS_STORES'), out moved on four outputs. */
@@ -192,7 +202,7 @@ static inline __attribute__((always_inline)) int32_t fg_dsp_dw_taps_out(int32_t 
 #define FG_DSP_DW_TAPS_QUADS_ASM(OUT)                                                   \
     __asm__ volatile(                                                                   \
         ".ifnc \"%[frame]\", \"[sp]\"\n\t.error \"the frame is not at sp: %[frame]\"\n\t.endif\n\t" \
-        "2:\n\t"                                                                        \
+        "2:\n\t" FG_DSP_DW_TAPS_CHANNEL                                                 \
         "ldr r4, [sp]\n\t"                                                              \
         "tst r4, #8\n\t"                                                                \
         "beq 1f\n\t"                                                                    \
