@@ -288,12 +288,24 @@ def test_variants_bit_exact_on_m7(tmp_path) -> None:
     models += [conv_case(rng, "CONV_2D", (1, 1), depth, int(rng.choice(CHANNELS[3:])), widths=(3, 5), heights=(1, 3),
                          output_zero_point=-128 if k % 2 else None, activation="RELU" if k % 2 else None)
                for k, depth in enumerate([12, 24, 32, 40, 61, 72, 96, 130])]
-    # and of the ring convolution's taps and output stage: three input channels without the ReLU-like clamp and one
-    # with it, which ring_conv_cases does not draw
+    # and of the ring convolution's taps and output stage (stride 2: its pixel pairs): three input channels without
+    # the ReLU-like clamp and one with it, which ring_conv_cases does not draw, and one channel without it
     models += [conv_case(rng, "CONV_2D", (3, 3), ic, out_c, stride, stride_w=stride, widths=widths,
                          output_zero_point=-128 if relu else None, activation="RELU" if relu else "NONE")
                for ic, out_c, stride, widths, relu in [(3, 8, 1, (1, 12), False), (3, 12, 2, (40, 97), False),
-                                                       (1, 4, 1, (1, 12), True), (1, 16, 2, (40, 97), True)]]
+                                                       (1, 4, 1, (1, 12), True), (1, 16, 2, (40, 97), True),
+                                                       (1, 8, 2, (13, 30), False)]]
+    # and of the ring depthwise's quad kernel (taps and output stage): stride_w 1 and 2, small images and the ring of
+    # rows, with and without the rounding correction, and a small image's column of odd rows (its pixels down it)
+    models += [conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), in_c, 0, stride, padding=padding, stride_w=stride,
+                         widths=widths, heights=heights, output_zero_point=-128 if relu else None,
+                         activation="RELU" if relu else "NONE")
+               for in_c, stride, padding, widths, heights in [(8, 1, None, (6, 13), (4, 10)),
+                                                               (4, 2, None, (9, 13), (6, 10)),
+                                                               (4, 1, None, (16, 30), (3, 5)),
+                                                               (8, 2, None, (16, 30), (3, 6)),
+                                                               (4, 1, "SAME", (5, 6), (6, 10))]
+               for relu in (False, True)]
     assert_batch_bit_exact(models, "mps2_an500", tmp_path / "build", seed=2,
                            expect_functions=["fg_conv2d_pointwise_dsp", "fg_conv2d_folded_dsp",
                                              "fg_depthwise_conv2d_3x3_dsp", "fg_depthwise_conv2d_dsp",

@@ -67,6 +67,54 @@ typedef struct {
 #define FG_DSP_DW_PAIR_WEIGHT(i, j)                                  \
     "ldr r12, [%[w], #(32 + 4 * (3 * " #i " + " #j "))]\n\t"          \
     "ldr lr, [%[w], #(100 + 4 * (3 * " #i " + " #j "))]\n\t"
+#if defined(FG_CORE_CORTEX_M7)
+/* The M7's order of the three (FG_CORE_CORTEX_M7; same MACs in the same order): LDRD issues alone in llvm-mca's
+ * cortex-m7 model and a single LDR beside a MAC, so each input and weight word loads alone between two MACs of the
+ * unit before the one that reads it, as soon as its register is free: a FIRST (r4 .. r7) loads the next column's
+ * inputs (r2, r3), a SECOND (r8 .. r11) the next weights (r12, lr) or, where both change (a new row or column, stride
+ * 2's odd columns), the next inputs and the low weight word, the FIRST after it the high one (E). The third window row
+ * at its own offset (LDR's reaches 4095). */
+#define FG_DSP_DW_PSMLA(a0, a1, a2, a3, L1, L2, L3, L4)                                      \
+    "smlabb " a0 ", r2, r12, " a0 "\n\t" L1 "smlatt " a2 ", r2, r12, " a2 "\n\t" L2           \
+    "smlabb " a1 ", r3, lr, " a1 "\n\t" L3 "smlatt " a3 ", r3, lr, " a3 "\n\t" L4
+#define FG_DSP_DW_PX(pitch, r, c, h, reg) "ldr " reg ", [%[x], #(" #r " * " pitch " + 8 * " #c " + " #h ")]\n\t"
+#define FG_DSP_DW_PW(i, j, reg, base) "ldr " reg ", [%[w], #(" #base " + 4 * (3 * " #i " + " #j "))]\n\t"
+#define FG_DSP_DW_PFS(E, pitch, r, c) \
+    FG_DSP_DW_PSMLA("r4", "r5", "r6", "r7", E, FG_DSP_DW_PX(pitch, r, c, 0, "r2"), "", FG_DSP_DW_PX(pitch, r, c, 4, "r3"))
+#define FG_DSP_DW_PSS(i, j) \
+    FG_DSP_DW_PSMLA("r8", "r9", "r10", "r11", "", FG_DSP_DW_PW(i, j, "r12", 32), "", FG_DSP_DW_PW(i, j, "lr", 100))
+#define FG_DSP_DW_PSN(N1, N2, N3) FG_DSP_DW_PSMLA("r8", "r9", "r10", "r11", "", N1, N2, N3)
+#define FG_DSP_DW_PSN_(...) FG_DSP_DW_PSN(__VA_ARGS__)
+/* Column c of image row r and the weights (i, j) next: N1 .. N3 of a SECOND, and E. */
+#define FG_DSP_DW_PNEXT(pitch, r, c, i, j) \
+    FG_DSP_DW_PX(pitch, r, c, 0, "r2"), FG_DSP_DW_PW(i, j, "r12", 32), FG_DSP_DW_PX(pitch, r, c, 4, "r3")
+#define FG_DSP_DW_PE(i, j) FG_DSP_DW_PW(i, j, "lr", 100)
+#define FG_DSP_DW_PSTART(pitch)                                                                  \
+    FG_DSP_DW_PX(pitch, 0, 0, 0, "r2") FG_DSP_DW_PW(0, 0, "r12", 32) FG_DSP_DW_PX(pitch, 0, 0, 4, "r3") \
+    FG_DSP_DW_PE(0, 0)
+#define FG_DSP_DW_PAIR_ROW_TAPS(pitch, i, E, ...)                                                  \
+    FG_DSP_DW_PFS(E, pitch, i, 1) FG_DSP_DW_PSS(i, 1) FG_DSP_DW_PFS("", pitch, i, 2) FG_DSP_DW_PSS(i, 2) \
+    FG_DSP_DW_PFS("", pitch, i, 3) FG_DSP_DW_PSN_(__VA_ARGS__)
+#define FG_DSP_DW_PAIR_TAPS(pitch)                                                               \
+    FG_DSP_DW_PSTART(pitch) FG_DSP_DW_PAIR_ROW_TAPS(pitch, 0, "", FG_DSP_DW_PNEXT(pitch, 1, 0, 1, 0)) \
+    FG_DSP_DW_PAIR_ROW_TAPS(pitch, 1, FG_DSP_DW_PE(1, 0), FG_DSP_DW_PNEXT(pitch, 2, 0, 2, 0))        \
+    FG_DSP_DW_PAIR_ROW_TAPS(pitch, 2, FG_DSP_DW_PE(2, 0), FG_DSP_DW_PAIR_OUT_PRELOAD)
+#define FG_DSP_DW_PAIR2_ROW_TAPS(pitch, i, E, ...)                                                 \
+    FG_DSP_DW_PFS(E, pitch, i, 2) FG_DSP_DW_PSS(i, 2) FG_DSP_DW_PFS("", pitch, i, 4)                \
+    FG_DSP_DW_PSN_(FG_DSP_DW_PNEXT(pitch, i, 1, i, 1)) FG_DSP_DW_PFS(FG_DSP_DW_PE(i, 1), pitch, i, 3) \
+    FG_DSP_DW_PSN_(__VA_ARGS__)
+#define FG_DSP_DW_PAIR2_TAPS(pitch)                                                              \
+    FG_DSP_DW_PSTART(pitch) FG_DSP_DW_PAIR2_ROW_TAPS(pitch, 0, "", FG_DSP_DW_PNEXT(pitch, 1, 0, 1, 0)) \
+    FG_DSP_DW_PAIR2_ROW_TAPS(pitch, 1, FG_DSP_DW_PE(1, 0), FG_DSP_DW_PNEXT(pitch, 2, 0, 2, 0))        \
+    FG_DSP_DW_PAIR2_ROW_TAPS(pitch, 2, FG_DSP_DW_PE(2, 0), FG_DSP_DW_PAIR_OUT_PRELOAD)
+#define FG_DSP_DW_VPAIR_COLUMN_TAPS(pitch, j, E, ...)                                              \
+    FG_DSP_DW_PFS(E, pitch, 1, j) FG_DSP_DW_PSS(1, j) FG_DSP_DW_PFS("", pitch, 2, j) FG_DSP_DW_PSS(2, j) \
+    FG_DSP_DW_PFS("", pitch, 3, j) FG_DSP_DW_PSN_(__VA_ARGS__)
+#define FG_DSP_DW_VPAIR_TAPS(pitch)                                                              \
+    FG_DSP_DW_PSTART(pitch) FG_DSP_DW_VPAIR_COLUMN_TAPS(pitch, 0, "", FG_DSP_DW_PNEXT(pitch, 0, 1, 0, 1)) \
+    FG_DSP_DW_VPAIR_COLUMN_TAPS(pitch, 1, FG_DSP_DW_PE(0, 1), FG_DSP_DW_PNEXT(pitch, 0, 2, 0, 2))        \
+    FG_DSP_DW_VPAIR_COLUMN_TAPS(pitch, 2, FG_DSP_DW_PE(0, 2), FG_DSP_DW_PAIR_OUT_PRELOAD)
+#else
 #define FG_DSP_DW_PAIR_ROW_TAPS(pitch, i)                                                                  \
     FG_DSP_DW_PAIR_COLUMN(pitch, i, 0) FG_DSP_DW_PAIR_WEIGHT(i, 0) FG_DSP_DW_PAIR_FIRST                   \
     FG_DSP_DW_PAIR_COLUMN(pitch, i, 1) FG_DSP_DW_PAIR_SECOND FG_DSP_DW_PAIR_WEIGHT(i, 1) FG_DSP_DW_PAIR_FIRST \
@@ -96,6 +144,7 @@ typedef struct {
     FG_DSP_DW_PAIR_COLUMN(pitch, 3, j) FG_DSP_DW_PAIR_SECOND
 #define FG_DSP_DW_VPAIR_TAPS(pitch) \
     FG_DSP_DW_VPAIR_COLUMN_TAPS(pitch, 0) FG_DSP_DW_VPAIR_COLUMN_TAPS(pitch, 1) FG_DSP_DW_VPAIR_COLUMN_TAPS(pitch, 2)
+#endif
 /* Channel j's two outputs a (stored at lr + j) and b (kept for the second pixel's stores): its multiplier, offset and
  * shift by three LDR that pipeline behind the previous channel's STRB, then OUT of both. */
 #define FG_DSP_DW_PAIR_CHANNEL(OUT, a, b, j)                  \
@@ -112,19 +161,53 @@ typedef struct {
     "ldr r10, [%[w], #(8 + " FG_DSP_DW_CONSTANTS(j) ")]\n\t"
 #define FG_DSP_DW_ONE_OUT(acc, j) FG_DSP_DW_ONE_LOAD(j) FG_DSP_RING_REQUANT(acc, j)
 #define FG_DSP_DW_ONE_OUT_RELU(acc, j) FG_DSP_DW_ONE_LOAD(j) FG_DSP_RING_REQUANT_RELU(acc, j)
+/* The output stage's steps on one accumulator (multiplier r2, offset r3, shift r12). */
+#define FG_DSP_DW_SMMULR(acc) "smmulr " acc ", " acc ", r2\n\t"
+#define FG_DSP_DW_CORRECT(acc) "add " acc ", " acc ", " acc ", asr #31\n\t"
+#define FG_DSP_DW_OFFSET(acc) "add " acc ", " acc ", r3\n\t"
+#define FG_DSP_DW_SMMLAR(acc) "smmlar " acc ", " acc ", r2, r3\n\t"
+#define FG_DSP_DW_SHIFT(acc) "asr " acc ", " acc ", r12\n\t"
+#define FG_DSP_DW_SSAT(acc) "ssat " acc ", #8, " acc "\n\t"
 /* SMMULR, the offset and the rounding correction of negative values (FG_DSP_RING_OUT's), shift, SSAT. */
-#define FG_DSP_DW_PAIR_OUT(acc)                          \
-    "smmulr " acc ", " acc ", r2\n\t"                     \
-    "add " acc ", " acc ", " acc ", asr #31\n\t"          \
-    "add " acc ", " acc ", r3\n\t"                        \
-    "asr " acc ", " acc ", r12\n\t"                       \
-    "ssat " acc ", #8, " acc "\n\t"
+#define FG_DSP_DW_PAIR_OUT(acc) \
+    FG_DSP_DW_SMMULR(acc) FG_DSP_DW_CORRECT(acc) FG_DSP_DW_OFFSET(acc) FG_DSP_DW_SHIFT(acc) FG_DSP_DW_SSAT(acc)
 /* Without the correction (FG_DSP_RING_OUT_RELU's). */
-#define FG_DSP_DW_PAIR_OUT_RELU(acc)                     \
-    "smmlar " acc ", " acc ", r2, r3\n\t"                 \
-    "asr " acc ", " acc ", r12\n\t"                       \
-    "ssat " acc ", #8, " acc "\n\t"
+#define FG_DSP_DW_PAIR_OUT_RELU(acc) FG_DSP_DW_SMMLAR(acc) FG_DSP_DW_SHIFT(acc) FG_DSP_DW_SSAT(acc)
 
+#if defined(FG_CORE_CORTEX_M7)
+/* The M7's output stage of a pair (FG_CORE_CORTEX_M7; FG_DSP_DW_PAIR_CHANNEL's arithmetic): channel j's multiplier
+ * and offset in r2, r3 (loaded once channel j - 1's first step is done) and its shift in r12 or lr (a channel ahead;
+ * the taps' last gaps load channel 0's), each channel's SSATs beside the next one's high multiplies; then out in lr
+ * and the first pixel's stores beside the last SSATs. */
+#define FG_DSP_DW_PAIR_K(r, j, c) "ldr " r ", [%[w], #(" #c " + " FG_DSP_DW_CONSTANTS(j) ")]\n\t"
+#define FG_DSP_DW_PAIR_OUT_PRELOAD \
+    FG_DSP_DW_PAIR_K("r2", 0, 0), FG_DSP_DW_PAIR_K("r12", 0, 8), FG_DSP_DW_PAIR_K("r3", 0, 4)
+#define FG_DSP_DW_PAIR_OUT_FIRST(a, b)                                                       \
+    "smmulr " a ", " a ", r2\n\t" "smmulr " b ", " b ", r2\n\t"                            \
+    "add " a ", " a ", " a ", asr #31\n\t" "add " b ", " b ", " b ", asr #31\n\t"          \
+    "add " a ", " a ", r3\n\t" "add " b ", " b ", r3\n\t"
+#define FG_DSP_DW_PAIR_OUT_RELU_FIRST(a, b) "smmlar " a ", " a ", r2, r3\n\t" "smmlar " b ", " b ", r2, r3\n\t"
+#define FG_DSP_DW_PAIR_SHIFT(a, b, sh, j)                                                    \
+    "asr " a ", " a ", " sh "\n\t" FG_DSP_DW_PAIR_K("r2", j, 0)                              \
+    "asr " b ", " b ", " sh "\n\t" FG_DSP_DW_PAIR_K("r3", j, 4)
+#define FG_DSP_DW_PAIR_SSAT(a, b) "ssat " a ", #8, " a "\n\t" "ssat " b ", #8, " b "\n\t"
+#define FG_DSP_DW_PAIR_OUTS_M7(FIRST)                                                        \
+    FG_DSP_DW_PAIR_K("lr", 1, 8) FIRST("r4", "r8") FG_DSP_DW_PAIR_SHIFT("r4", "r8", "r12", 1) \
+    FG_DSP_DW_PAIR_K("r12", 2, 8) FIRST("r5", "r9") FG_DSP_DW_PAIR_SSAT("r4", "r8")           \
+    FG_DSP_DW_PAIR_SHIFT("r5", "r9", "lr", 2)                                                 \
+    FG_DSP_DW_PAIR_K("lr", 3, 8) FIRST("r6", "r10") FG_DSP_DW_PAIR_SSAT("r5", "r9")           \
+    FG_DSP_DW_PAIR_SHIFT("r6", "r10", "r12", 3)                                               \
+    FIRST("r7", "r11") FG_DSP_DW_PAIR_SSAT("r6", "r10")                                       \
+    "asr r7, r7, lr\n\t" "asr r11, r11, lr\n\t" "ldr lr, [sp, #12]\n\t"                      \
+    "ssat r7, #8, r7\n\t" "strb r4, [lr]\n\t" "ssat r11, #8, r11\n\t" "strb r5, [lr, #1]\n\t" \
+    "strb r6, [lr, #2]\n\t" "strb r7, [lr, #3]\n\t"
+#define FG_DSP_DW_PAIR_OUTS(PAIR_OUT) FG_DSP_DW_PAIR_OUTS_M7(PAIR_OUT##_FIRST)
+#else
+#define FG_DSP_DW_PAIR_OUTS(PAIR_OUT)                                                                                 \
+        "ldr lr, [sp, #12]\n\t"                                                                                       \
+        FG_DSP_DW_PAIR_CHANNEL(PAIR_OUT, "r4", "r8", 0) FG_DSP_DW_PAIR_CHANNEL(PAIR_OUT, "r5", "r9", 1)               \
+        FG_DSP_DW_PAIR_CHANNEL(PAIR_OUT, "r6", "r10", 2) FG_DSP_DW_PAIR_CHANNEL(PAIR_OUT, "r7", "r11", 3)
+#endif
 /* job's rows, each as pairs of pixels (PAIR_TAPS, the biases by two LDRD and four MOV; x advances `pair` bytes),
  * then an odd count's last pixel (TAPS, OUT; `one` bytes); the next row's outputs out_skip bytes on. The frame: (a
  * word unused), rows left, step, out, the end of the row's pairs' outputs, their span, skip, out_skip, the odd pixel
@@ -160,9 +243,7 @@ typedef struct {
         "mov r10, r6\n\t"                                                                                             \
         "mov r11, r7\n\t"                                                                                             \
         PAIR_TAPS                                                                                                     \
-        "ldr lr, [sp, #12]\n\t"                                                                                       \
-        FG_DSP_DW_PAIR_CHANNEL(PAIR_OUT, "r4", "r8", 0) FG_DSP_DW_PAIR_CHANNEL(PAIR_OUT, "r5", "r9", 1)               \
-        FG_DSP_DW_PAIR_CHANNEL(PAIR_OUT, "r6", "r10", 2) FG_DSP_DW_PAIR_CHANNEL(PAIR_OUT, "r7", "r11", 3)             \
+        FG_DSP_DW_PAIR_OUTS(PAIR_OUT)                                                                                 \
         "ldr r2, [sp, #8]\n\t"                                                                                        \
         "add r4, lr, r2\n\t"                                                                                          \
         "add lr, r4, r2\n\t"                                                                                          \
@@ -270,6 +351,92 @@ static __attribute__((noinline)) void fg_dsp_dw_ring_rows(const uint32_t *x, con
 #define FG_DSP_DW_QX(XO, pitch, i, k0, k1)                    \
     "ldr r1, [%[x], #" XO(pitch, i, k0) "]\n\t"              \
     "ldr lr, [%[x], #" XO(pitch, i, k1) "]\n\t"
+#if defined(FG_CORE_CORTEX_M7)
+/* The M7's order (FG_CORE_CORTEX_M7; same MACs in the same order): llvm-mca's Cortex-M7 pairs a single LDR with a
+ * MAC and waits 2 cycles for its result, so each input word loads alone, as soon as its register is free and at
+ * least two MACs before its first use, and the next line's first input and weights (NEXT: four loads, of r2 when
+ * tap 0 is done, r3 when tap 1 is, r1 when the last input but one is, r12 at the end; the last line's: the output
+ * stage's constants, step and out) load inside this line instead of back to back before it. A line enters with its
+ * weights and its first input (r1) loaded. */
+#define FG_DSP_DW_QX1(XO, pitch, i, k, r) "ldr " r ", [%[x], #" XO(pitch, i, k) "]\n\t"
+#define FG_DSP_DW_QNEXT(XO, WO, pitch, i)                                                                \
+    "ldr r2, [sp, #" WO(i, 0) "]\n\t", "ldr r3, [sp, #" WO(i, 1) "]\n\t", FG_DSP_DW_QX1(XO, pitch, i, 0, "r1"), \
+    "ldr r12, [sp, #" WO(i, 2) "]\n\t"
+/* The last line's: the output stage's constants, channel h's in r2, r3, r12 and channel h + 2's multiplier and
+ * offset in r1, lr. */
+#define FG_DSP_DW_QNEXT_OUT \
+    "ldr r2, [sp, #8]\n\t", "ldr r3, [sp, #12]\n\t", "ldr r1, [sp, #20]\n\t", "ldr r12, [sp, #16]\n\tldr lr, [sp, #24]\n\t"
+/* FG_DSP_DW_QM and FG_DSP_DW_QF with a load L between their two MACs (a load beside another issues alone). */
+#define FG_DSP_DW_QMS(a, b, xr, wr, L) \
+    "smlabb " a ", " xr ", " wr ", " a "\n\t" L "smlatt " b ", " xr ", " wr ", " b "\n\t"
+#define FG_DSP_DW_QFS(a, b, xr, wr, L) \
+    "smlabb " a ", " xr ", " wr ", r7\n\t" L "smlatt " b ", " xr ", " wr ", r11\n\t"
+#define FG_DSP_DW_QLINE1(XO, WO, pitch, i, T0, W0, W1, X0, W2)                                          \
+    FG_DSP_DW_QX1(XO, pitch, i, 1, "lr") T0##S("r4", "r8", "r1", "r2", "")                               \
+    FG_DSP_DW_QX1(XO, pitch, i, 2, "r1")                                                                 \
+    FG_DSP_DW_QMS("r4", "r8", "lr", "r3", "") T0##S("r5", "r9", "lr", "r2", "")                          \
+    FG_DSP_DW_QX1(XO, pitch, i, 3, "lr")                                                                 \
+    FG_DSP_DW_QMS("r4", "r8", "r1", "r12", "") FG_DSP_DW_QMS("r5", "r9", "r1", "r3", "")                 \
+    T0##S("r6", "r10", "r1", "r2", "") FG_DSP_DW_QX1(XO, pitch, i, 4, "r1")                              \
+    FG_DSP_DW_QMS("r5", "r9", "lr", "r12", "") FG_DSP_DW_QMS("r6", "r10", "lr", "r3", "")                \
+    T0##S("r7", "r11", "lr", "r2", "") FG_DSP_DW_QX1(XO, pitch, i, 5, "lr")                              \
+    FG_DSP_DW_QMS("r6", "r10", "r1", "r12", W0) FG_DSP_DW_QMS("r7", "r11", "r1", "r3", "") X0            \
+    FG_DSP_DW_QMS("r7", "r11", "lr", "r12", W1) W2
+#define FG_DSP_DW_QLINE2(XO, WO, pitch, i, T0, W0, W1, X0, W2)                                          \
+    FG_DSP_DW_QX1(XO, pitch, i, 1, "lr") T0##S("r4", "r8", "r1", "r2", "")                               \
+    FG_DSP_DW_QX1(XO, pitch, i, 2, "r1") FG_DSP_DW_QMS("r4", "r8", "lr", "r3", "")                      \
+    FG_DSP_DW_QX1(XO, pitch, i, 3, "lr")                                                                 \
+    FG_DSP_DW_QMS("r4", "r8", "r1", "r12", "") T0##S("r5", "r9", "r1", "r2", "")                         \
+    FG_DSP_DW_QX1(XO, pitch, i, 4, "r1") FG_DSP_DW_QMS("r5", "r9", "lr", "r3", "")                      \
+    FG_DSP_DW_QX1(XO, pitch, i, 5, "lr")                                                                 \
+    FG_DSP_DW_QMS("r5", "r9", "r1", "r12", "") T0##S("r6", "r10", "r1", "r2", "")                        \
+    FG_DSP_DW_QX1(XO, pitch, i, 6, "r1") FG_DSP_DW_QMS("r6", "r10", "lr", "r3", "")                     \
+    FG_DSP_DW_QX1(XO, pitch, i, 7, "lr")                                                                 \
+    FG_DSP_DW_QMS("r6", "r10", "r1", "r12", "") T0##S("r7", "r11", "r1", "r2", "")                       \
+    FG_DSP_DW_QX1(XO, pitch, i, 8, "r1") FG_DSP_DW_QMS("r7", "r11", "lr", "r3", W0) W1                  \
+    FG_DSP_DW_QMS("r7", "r11", "r1", "r12", "") X0 W2
+#define FG_DSP_DW_QLINE_(LINE, XO, WO, pitch, i, T0, ...) LINE(XO, WO, pitch, i, T0, __VA_ARGS__)
+#define FG_DSP_DW_QTAPS(LINE, XO, WO, pitch)                                                             \
+    FG_DSP_DW_QW(WO, 0) FG_DSP_DW_QX1(XO, pitch, 0, 0, "r1")                                             \
+    FG_DSP_DW_QLINE_(LINE, XO, WO, pitch, 0, FG_DSP_DW_QF, FG_DSP_DW_QNEXT(XO, WO, pitch, 1))            \
+    FG_DSP_DW_QLINE_(LINE, XO, WO, pitch, 1, FG_DSP_DW_QM, FG_DSP_DW_QNEXT(XO, WO, pitch, 2))            \
+    FG_DSP_DW_QLINE_(LINE, XO, WO, pitch, 2, FG_DSP_DW_QM, FG_DSP_DW_QNEXT_OUT)
+/* The output stage of both channels at once (channel h: r4 .. r7 by r2, r3, r12; channel h + 2: r8 .. r11 by r1, lr,
+ * and its shift loaded into r2 once channel h's multiplies are done): each step of four accumulators after the step
+ * before, a high multiply (the MAC unit) beside a shift or an add, so that they issue in pairs and no step waits on
+ * the one before; it leaves channel h + 2's shifts and both channels' SSATs to the stores. */
+#define FG_DSP_DW_QSTEP(OP, r, a, b, c, d) OP(a, r) OP(b, r) OP(c, r) OP(d, r)
+#define FG_DSP_DW_QZIP(OP1, r1, OP2, r2, a, b, c, d, e, f, g, h) \
+    OP1(a, r1) OP2(e, r2) OP1(b, r1) OP2(f, r2) OP1(c, r1) OP2(g, r2) OP1(d, r1) OP2(h, r2)
+#define FG_DSP_DW_QSMMLAR(acc, mo) "smmlar " acc ", " acc ", " mo "\n\t"
+#define FG_DSP_DW_QSMMULR(acc, m) "smmulr " acc ", " acc ", " m "\n\t"
+#define FG_DSP_DW_QCORRECT(acc, unused) "add " acc ", " acc ", " acc ", asr #31\n\t"
+#define FG_DSP_DW_QOFFSET(acc, o) "add " acc ", " acc ", " o "\n\t"
+#define FG_DSP_DW_QSHIFT(acc, s) "asr " acc ", " acc ", " s "\n\t"
+#define FG_DSP_DW_H "r4", "r5", "r6", "r7"
+#define FG_DSP_DW_H2 "r8", "r9", "r10", "r11"
+#define FG_DSP_DW_QSTEP_(...) FG_DSP_DW_QSTEP(__VA_ARGS__)
+#define FG_DSP_DW_QZIP_(...) FG_DSP_DW_QZIP(__VA_ARGS__)
+#define FG_DSP_DW_PAIR_OUT_M7                                                                            \
+    FG_DSP_DW_QSTEP_(FG_DSP_DW_QSMMULR, "r2", FG_DSP_DW_H) "ldr r2, [sp, #28]\n\t"                       \
+    FG_DSP_DW_QZIP_(FG_DSP_DW_QSMMULR, "r1", FG_DSP_DW_QCORRECT, "", FG_DSP_DW_H2, FG_DSP_DW_H)            \
+    FG_DSP_DW_QZIP_(FG_DSP_DW_QCORRECT, "", FG_DSP_DW_QOFFSET, "r3", FG_DSP_DW_H2, FG_DSP_DW_H)            \
+    FG_DSP_DW_QZIP_(FG_DSP_DW_QOFFSET, "lr", FG_DSP_DW_QSHIFT, "r12", FG_DSP_DW_H2, FG_DSP_DW_H)
+#define FG_DSP_DW_PAIR_OUT_RELU_M7                                                                       \
+    FG_DSP_DW_QSTEP_(FG_DSP_DW_QSMMLAR, "r2, r3", FG_DSP_DW_H) "ldr r2, [sp, #28]\n\t"                   \
+    FG_DSP_DW_QZIP_(FG_DSP_DW_QSMMLAR, "r1, lr", FG_DSP_DW_QSHIFT, "r12", FG_DSP_DW_H2, FG_DSP_DW_H)
+/* Then channel h + 2's shifts beside the loads of out (lr) and step (r1), the stores' addresses, and each store two
+ * SSATs after its own (an SSAT's result is 3 cycles away), beside the next SSAT. */
+#define FG_DSP_DW_QOUT(OUT)                                                                                 \
+    OUT##_M7 "ldr lr, [sp, #80]\n\t" "asr r8, r8, r2\n\t" "ldr r1, [sp, #76]\n\t" "asr r9, r9, r2\n\t"     \
+    "asr r10, r10, r2\n\t" "asr r11, r11, r2\n\t"                                                            \
+    "add r3, r1, r1, lsl #1\n\t" "add r12, lr, #2\n\t" "add r2, lr, r1, lsl #2\n\t"                        \
+    "ssat r4, #8, r4\n\t" "ssat r5, #8, r5\n\t" "ssat r6, #8, r6\n\t" "strb r4, [lr]\n\t"                 \
+    "ssat r7, #8, r7\n\t" "strb r5, [lr, r1]\n\t" "ssat r8, #8, r8\n\t" "strb r6, [lr, r1, lsl #1]\n\t"   \
+    "ssat r9, #8, r9\n\t" "strb r7, [lr, r3]\n\t" "ssat r10, #8, r10\n\t" "strb r8, [r12]\n\t"            \
+    "ssat r11, #8, r11\n\t" "strb r9, [r12, r1]\n\t" "str r2, [sp, #80]\n\t"                               \
+    "strb r10, [r12, r1, lsl #1]\n\t" "strb r11, [r12, r3]\n\t"
+#else
 /* Stride 1: pixel p reads inputs p .. p + 2 of the line; T0 applies tap 0 (each pixel's first in the line). */
 #define FG_DSP_DW_QLINE1(XO, WO, pitch, i, T0)                                                           \
     FG_DSP_DW_QW(WO, i) FG_DSP_DW_QX(XO, pitch, i, 0, 1)                                                 \
@@ -307,6 +474,7 @@ static __attribute__((noinline)) void fg_dsp_dw_ring_rows(const uint32_t *x, con
     "add r3, r1, r1, lsl #1\n\t" "add r12, lr, #2\n\t" "add r2, lr, r1, lsl #2\n\t"                         \
     "strb r7, [lr, r3]\n\t" "strb r8, [r12]\n\t" "strb r9, [r12, r1]\n\t"                                  \
     "strb r10, [r12, r1, lsl #1]\n\t" "strb r11, [r12, r3]\n\t" "str r2, [sp, #80]\n\t"
+#endif
 /* job's rows (count a multiple of 4), each as quads (x advances `quad` bytes), for each half of the group in turn (its
  * table copied into the frame, x and out one word and one byte on for the second); the next row's outputs out_skip
  * bytes on, its windows skip bytes on. The frame after the table: a row's outputs' span, rows left, step, out, the end
@@ -443,6 +611,25 @@ static inline __attribute__((always_inline)) void fg_dsp_dw_rows(const uint32_t 
 #undef FG_DSP_DW_QUAD_ROWS
 #undef FG_DSP_DW_QUAD_ASM
 #undef FG_DSP_DW_QOUT
+#undef FG_DSP_DW_PAIR_OUT_RELU_M7
+#undef FG_DSP_DW_PAIR_OUT_M7
+#undef FG_DSP_DW_QZIP_
+#undef FG_DSP_DW_QSTEP_
+#undef FG_DSP_DW_H2
+#undef FG_DSP_DW_H
+#undef FG_DSP_DW_QSHIFT
+#undef FG_DSP_DW_QOFFSET
+#undef FG_DSP_DW_QCORRECT
+#undef FG_DSP_DW_QSMMULR
+#undef FG_DSP_DW_QSMMLAR
+#undef FG_DSP_DW_QZIP
+#undef FG_DSP_DW_QSTEP
+#undef FG_DSP_DW_QLINE_
+#undef FG_DSP_DW_QNEXT_OUT
+#undef FG_DSP_DW_QNEXT
+#undef FG_DSP_DW_QX1
+#undef FG_DSP_DW_QFS
+#undef FG_DSP_DW_QMS
 #undef FG_DSP_DW_QTAPS
 #undef FG_DSP_DW_QLINE2
 #undef FG_DSP_DW_QLINE1
@@ -456,8 +643,22 @@ static inline __attribute__((always_inline)) void fg_dsp_dw_rows(const uint32_t 
 #undef FG_DSP_DW_QH
 #undef FG_DSP_DW_RING_ROWS
 #undef FG_DSP_DW_PAIR_ASM
+#undef FG_DSP_DW_PAIR_OUTS
+#undef FG_DSP_DW_PAIR_OUTS_M7
+#undef FG_DSP_DW_PAIR_SSAT
+#undef FG_DSP_DW_PAIR_SHIFT
+#undef FG_DSP_DW_PAIR_OUT_RELU_FIRST
+#undef FG_DSP_DW_PAIR_OUT_FIRST
+#undef FG_DSP_DW_PAIR_OUT_PRELOAD
+#undef FG_DSP_DW_PAIR_K
 #undef FG_DSP_DW_PAIR_OUT_RELU
 #undef FG_DSP_DW_PAIR_OUT
+#undef FG_DSP_DW_SSAT
+#undef FG_DSP_DW_SHIFT
+#undef FG_DSP_DW_SMMLAR
+#undef FG_DSP_DW_OFFSET
+#undef FG_DSP_DW_CORRECT
+#undef FG_DSP_DW_SMMULR
 #undef FG_DSP_DW_PAIR_CHANNEL
 #undef FG_DSP_DW_VPAIR_TAPS
 #undef FG_DSP_DW_VPAIR_COLUMN_TAPS
@@ -470,6 +671,16 @@ static inline __attribute__((always_inline)) void fg_dsp_dw_rows(const uint32_t 
 #undef FG_DSP_DW_PAIR_SECOND
 #undef FG_DSP_DW_PAIR_FIRST
 #undef FG_DSP_DW_PAIR_SMLA
+#undef FG_DSP_DW_PSTART
+#undef FG_DSP_DW_PE
+#undef FG_DSP_DW_PNEXT
+#undef FG_DSP_DW_PSN_
+#undef FG_DSP_DW_PSN
+#undef FG_DSP_DW_PSS
+#undef FG_DSP_DW_PFS
+#undef FG_DSP_DW_PW
+#undef FG_DSP_DW_PX
+#undef FG_DSP_DW_PSMLA
 #undef FG_DSP_DW_RING_TAPS
 #undef FG_DSP_DW_RING_ROW_TAPS
 #undef FG_DSP_DW_RING_TAP

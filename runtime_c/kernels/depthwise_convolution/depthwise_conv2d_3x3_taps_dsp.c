@@ -83,14 +83,17 @@ static inline __attribute__((always_inline)) int32_t fg_dsp_dw_taps_out(int32_t 
 #define FG_DSP_DW_TAPS_QUAD(i) \
     FG_DSP_DW_TAPS_LOAD(i, FG_DSP_DW_TAPS_X45(i)) FG_DSP_DW_TAPS_PAIR(i) FG_DSP_DW_TAPS_SECOND_PAIR
 /* The M7's order (FG_CORE_CORTEX_M7): the next filter row's loads (or the output stage's constants) each as soon as
- * its register is free, so that they issue beside the MACs of this row instead of before them; the M4 and M33 keep
- * the loads back to back (pipelined there, 1 cycle each after the first). Same arithmetic. */
+ * its register is free and each alone between two MACs (llvm-mca's M7 issues a single load beside a MAC, two loads
+ * side by side without one), so that they issue beside the MACs of this row instead of before them: the next row's
+ * C word (lr, free only after this row's last MAC) after that row's first MAC (L0); the M4 and M33 keep the loads
+ * back to back (pipelined there, 1 cycle each after the first). Same arithmetic. */
 #define FG_DSP_DW_TAPS_K(r, offset) "ldr " r ", [%[k], #(" offset ")]\n\t"
 #define FG_DSP_DW_TAPS_NEXT(i) \
     FG_DSP_DW_TAPS_X("r8", i, 0), FG_DSP_DW_TAPS_K("r11", "16 + 8 * " #i), FG_DSP_DW_TAPS_X("r9", i, 1), \
-    FG_DSP_DW_TAPS_X("r10", i, 2) FG_DSP_DW_TAPS_K("lr", "20 + 8 * " #i)
-#define FG_DSP_DW_TAPS_PIPE_ROW(L8, L11, L9, L10)                                       \
-    "smlad r4, r8, r11, r4\n\t"                                                         \
+    FG_DSP_DW_TAPS_X("r10", i, 2)
+#define FG_DSP_DW_TAPS_C(i) FG_DSP_DW_TAPS_K("lr", "20 + 8 * " #i)
+#define FG_DSP_DW_TAPS_PIPE_ROW(L0, L8, L11, L9, L10)                                   \
+    "smlad r4, r8, r11, r4\n\t" L0                                                      \
     "smlatb r5, r8, r11, r5\n\t" L8                                                     \
     "smlad r6, r9, r11, r6\n\t"                                                         \
     "smlatb r7, r9, r11, r7\n\t" L11                                                    \
@@ -103,27 +106,33 @@ static inline __attribute__((always_inline)) int32_t fg_dsp_dw_taps_out(int32_t 
     "smlatb r5, r8, r11, r4\n\t"                                                        \
     "smlad r6, r9, r11, r4\n\t"                                                         \
     "smlatb r7, r9, r11, r4\n\t"                                                        \
-    "smlad r4, r8, r11, r4\n\t" L8 L11                                                  \
-    "smlabt r4, r9, lr, r4\n\t"                                                         \
+    "smlad r4, r8, r11, r4\n\t" L8                                                      \
+    "smlabt r4, r9, lr, r4\n\t" L11                                                     \
     "smlad r5, r9, lr, r5\n\t" L9                                                       \
     "smlabt r6, r10, lr, r6\n\t"                                                        \
     "smlad r7, r10, lr, r7\n\t" L10
 #define FG_DSP_DW_TAPS_PIPE_FIRST_(...) FG_DSP_DW_TAPS_PIPE_FIRST(__VA_ARGS__)
 #if defined(FG_CORE_CORTEX_M7)
+/* The first row's input words (r8 .. r10) come loaded: by the previous pass's output stage (FG_DSP_DW_TAPS_PRELOAD,
+ * 8 bytes on: the next pass's), or at a channel's start (FG_DSP_DW_TAPS_CHANNEL). */
+#define FG_DSP_DW_TAPS_PRELOAD(r, word) "ldr " r ", [%[x], #(fg_dsp_dw_taps_xo + 8 + 4 * " #word ")]\n\t"
+#define FG_DSP_DW_TAPS_CHANNEL "ldr r8, [%[x]]\n\tldr r9, [%[x], #4]\n\tldr r10, [%[x], #8]\n\t"
 #define FG_DSP_DW_TAPS_PASS                                                             \
-    "ldr r4, [%[k]]\n\t" FG_DSP_DW_TAPS_LOAD(0, FG_DSP_DW_TAPS_X45(0))                  \
+    "ldr r4, [%[k]]\n\t" FG_DSP_DW_TAPS_K("r11", "16") FG_DSP_DW_TAPS_K("lr", "20")     \
     FG_DSP_DW_TAPS_PIPE_FIRST_(FG_DSP_DW_TAPS_NEXT(1))                                  \
-    FG_DSP_DW_TAPS_PIPE_ROW_(FG_DSP_DW_TAPS_NEXT(2))                                    \
-    FG_DSP_DW_TAPS_PIPE_ROW(FG_DSP_DW_TAPS_K("r8", "4"), "add r11, %[step], %[step], lsl #1\n\t", \
-                            FG_DSP_DW_TAPS_K("r9", "8"), FG_DSP_DW_TAPS_K("r10", "12"))
+    FG_DSP_DW_TAPS_PIPE_ROW_(FG_DSP_DW_TAPS_C(1), FG_DSP_DW_TAPS_NEXT(2))               \
+    FG_DSP_DW_TAPS_PIPE_ROW(FG_DSP_DW_TAPS_C(2), FG_DSP_DW_TAPS_K("r8", "4"),           \
+                            "add r11, %[step], %[step], lsl #1\n\t", FG_DSP_DW_TAPS_K("r9", "8"), \
+                            FG_DSP_DW_TAPS_K("r10", "12"))
 #else
+#define FG_DSP_DW_TAPS_CHANNEL ""
 #define FG_DSP_DW_TAPS_PASS                                                             \
     FG_DSP_DW_TAPS_FIRST_QUAD FG_DSP_DW_TAPS_QUAD(1) FG_DSP_DW_TAPS_QUAD(2)              \
     FG_DSP_DW_TAPS_CONSTANTS "add r11, %[step], %[step], lsl #1\n\t"
 #endif
 
 /* The output stage of the four accumulators r4 .. r7 (multiplier r8, offset r9, shift r10), each step for all four
- * before the next (the M7 issues a step's four back to back instead of waiting on each result): SMMULR, the rounding
+ * before the next (the M7's order staggers them, below): SMMULR, the rounding
  * correction of negative values, the offset; with the output zero point -128 (a negative value clamps to -128 either
  * way) SMMLAR adds the offset on the way. Then shift and SSAT. */
 #define FG_DSP_DW_TAPS_EACH(OP) OP("r4") OP("r5") OP("r6") OP("r7")
@@ -133,6 +142,36 @@ static inline __attribute__((always_inline)) int32_t fg_dsp_dw_taps_out(int32_t 
 #define FG_DSP_DW_TAPS_SMMLAR(a) "smmlar " a ", " a ", r8, r9\n\t"
 #define FG_DSP_DW_TAPS_SHIFT(a) "asr " a ", " a ", r10\n\t"
 #define FG_DSP_DW_TAPS_SSAT(a) "ssat " a ", #8, " a "\n\t"
+#if defined(FG_CORE_CORTEX_M7)
+/* The M7's order (FG_CORE_CORTEX_M7): the accumulators' steps staggered, each two instructions after the same
+ * accumulator's step before, so that a high multiply issues beside a shift or an add and no step waits on its input;
+ * the first two stores beside the last SSATs (the stores' address registers as FG_DSP_DW_TAPS_STORES'). */
+#define FG_DSP_DW_TAPS_OUT                                                              \
+    FG_DSP_DW_TAPS_SMMULR("r4") FG_DSP_DW_TAPS_SMMULR("r5") FG_DSP_DW_TAPS_SMMULR("r6")  \
+    FG_DSP_DW_TAPS_CORRECT("r4") FG_DSP_DW_TAPS_SMMULR("r7") FG_DSP_DW_TAPS_CORRECT("r5") \
+    FG_DSP_DW_TAPS_PRELOAD("r8", 0)                                                     \
+    FG_DSP_DW_TAPS_OFFSET("r4") FG_DSP_DW_TAPS_CORRECT("r6") FG_DSP_DW_TAPS_OFFSET("r5")  \
+    FG_DSP_DW_TAPS_SHIFT("r4") FG_DSP_DW_TAPS_CORRECT("r7") FG_DSP_DW_TAPS_OFFSET("r6")   \
+    FG_DSP_DW_TAPS_SHIFT("r5") FG_DSP_DW_TAPS_OFFSET("r7") FG_DSP_DW_TAPS_SHIFT("r6")     \
+    FG_DSP_DW_TAPS_PRELOAD("r9", 1)                                                     \
+    FG_DSP_DW_TAPS_SSAT("r4") FG_DSP_DW_TAPS_SHIFT("r7") FG_DSP_DW_TAPS_SSAT("r5")        \
+    FG_DSP_DW_TAPS_PRELOAD("r10", 2)                                                    \
+    FG_DSP_DW_TAPS_SSAT("r6") "strb r4, [%[out]]\n\t" FG_DSP_DW_TAPS_SSAT("r7")          \
+    "strb r5, [%[out], %[step]]\n\t"
+#define FG_DSP_DW_TAPS_OUT_RELU                                                         \
+    FG_DSP_DW_TAPS_SMMLAR("r4") FG_DSP_DW_TAPS_SMMLAR("r5") FG_DSP_DW_TAPS_SMMLAR("r6")  \
+    FG_DSP_DW_TAPS_SHIFT("r4") FG_DSP_DW_TAPS_SMMLAR("r7") FG_DSP_DW_TAPS_SHIFT("r5")     \
+    FG_DSP_DW_TAPS_PRELOAD("r8", 0)                                                     \
+    FG_DSP_DW_TAPS_SHIFT("r6") FG_DSP_DW_TAPS_PRELOAD("r9", 1) FG_DSP_DW_TAPS_SSAT("r4")  \
+    FG_DSP_DW_TAPS_SHIFT("r7") FG_DSP_DW_TAPS_PRELOAD("r10", 2)                         \
+    FG_DSP_DW_TAPS_SSAT("r5") FG_DSP_DW_TAPS_SSAT("r6") "strb r4, [%[out]]\n\t"          \
+    FG_DSP_DW_TAPS_SSAT("r7") "strb r5, [%[out], %[step]]\n\t"
+/* The last two outputs stored (FG_DSP_DW_TAPS_STORES'), out moved on four outputs. */
+#define FG_DSP_DW_TAPS_STORES                                                           \
+    "strb r6, [%[out], %[step], lsl #1]\n\t"                                            \
+    "strb r7, [%[out], r11]\n\t"                                                        \
+    "add %[out], %[out], %[step], lsl #2\n\t"
+#else
 #define FG_DSP_DW_TAPS_OUT                                                              \
     FG_DSP_DW_TAPS_EACH(FG_DSP_DW_TAPS_SMMULR) FG_DSP_DW_TAPS_EACH(FG_DSP_DW_TAPS_CORRECT) \
     FG_DSP_DW_TAPS_EACH(FG_DSP_DW_TAPS_OFFSET) FG_DSP_DW_TAPS_EACH(FG_DSP_DW_TAPS_SHIFT)   \
@@ -140,10 +179,12 @@ static inline __attribute__((always_inline)) int32_t fg_dsp_dw_taps_out(int32_t 
 #define FG_DSP_DW_TAPS_OUT_RELU                                                         \
     FG_DSP_DW_TAPS_EACH(FG_DSP_DW_TAPS_SMMLAR) FG_DSP_DW_TAPS_EACH(FG_DSP_DW_TAPS_SHIFT)   \
     FG_DSP_DW_TAPS_EACH(FG_DSP_DW_TAPS_SSAT)
+#endif
 #define FG_DSP_DW_TAPS_CONSTANTS                                                        \
     "ldr r8, [%[k], #4]\n\t"                                                            \
     "ldr r9, [%[k], #8]\n\t"                                                            \
     "ldr r10, [%[k], #12]\n\t"
+#if !defined(FG_CORE_CORTEX_M7)
 /* The four outputs stored at out + p * step (r11: 3 step), out moved on four outputs. */
 #define FG_DSP_DW_TAPS_STORES                                                           \
     "strb r4, [%[out]]\n\t"                                                             \
@@ -151,7 +192,7 @@ static inline __attribute__((always_inline)) int32_t fg_dsp_dw_taps_out(int32_t 
     "strb r6, [%[out], %[step], lsl #1]\n\t"                                            \
     "strb r7, [%[out], r11]\n\t"                                                        \
     "add %[out], %[out], %[step], lsl #2\n\t"
-
+#endif
 /* The group's four channels in turn, each as passes of four outputs from x to end (x advances 8 bytes a pass), output
  * p at out + p * step, two passes a loop (the second's input words at x + 8: fg_dsp_dw_taps_xo; an odd count enters
  * at the second, x 8 bytes back); then x, end and out on to the next channel's row, first output and table entry.
@@ -161,7 +202,7 @@ static inline __attribute__((always_inline)) int32_t fg_dsp_dw_taps_out(int32_t 
 #define FG_DSP_DW_TAPS_QUADS_ASM(OUT)                                                   \
     __asm__ volatile(                                                                   \
         ".ifnc \"%[frame]\", \"[sp]\"\n\t.error \"the frame is not at sp: %[frame]\"\n\t.endif\n\t" \
-        "2:\n\t"                                                                        \
+        "2:\n\t" FG_DSP_DW_TAPS_CHANNEL                                                 \
         "ldr r4, [sp]\n\t"                                                              \
         "tst r4, #8\n\t"                                                                \
         "beq 1f\n\t"                                                                    \
@@ -275,6 +316,42 @@ static void fg_dsp_dw_taps_pixel(uint32_t v, int16_t *dst, int16_t *copy, int32_
     }
 }
 
+#if defined(FG_CORE_CORTEX_M7)
+/* The M7's order (FG_CORE_CORTEX_M7): stores at offsets and one ADD (llvm-mca's M7 charges a post-indexed STR ~3
+ * cycles), the first row's beside the PKHs, the SXTB16s in the order their inputs arrive (llvm-mca cortex-m7 23 -> 15
+ * cycles a pair with the copy). */
+#define FG_DSP_DW_TAPS_STORE(to)                                                        \
+    "str r8, [" to "]\n\t"                                                              \
+    "str r9, [" to ", #" FG_DSP_DW_TAPS_ROW_BYTES "]\n\t"                               \
+    "str r10, [" to ", #(2 * " FG_DSP_DW_TAPS_ROW_BYTES ")]\n\t"                        \
+    "str r11, [" to ", #(3 * " FG_DSP_DW_TAPS_ROW_BYTES ")]\n\t"                        \
+    "add " to ", " to ", #4\n\t"
+#define FG_DSP_DW_TAPS_EXTEND_ASM(STORE_COPY, ...)                                      \
+    __asm__ volatile(                                                                   \
+        "1:\n\t"                                                                        \
+        "subs %[pairs], %[pairs], #1\n\t"                                               \
+        "ldr r4, [%[src]]\n\t"                                                          \
+        "ldr r6, [%[src], %[step]]\n\t"                                                 \
+        "add %[src], %[src], %[step], lsl #1\n\t"                                       \
+        "sxtb16 r5, r4, ror #8\n\t"                                                     \
+        "sxtb16 r7, r6, ror #8\n\t"                                                     \
+        "sxtb16 r6, r6\n\t"                                                             \
+        "sxtb16 r4, r4\n\t"                                                             \
+        "pkhbt r8, r4, r6, lsl #16\n\t"                                                 \
+        "pkhbt r9, r5, r7, lsl #16\n\t"                                                 \
+        "str r8, [%[dst]]\n\t"                                                          \
+        "pkhtb r10, r6, r4, asr #16\n\t"                                                \
+        "str r9, [%[dst], #" FG_DSP_DW_TAPS_ROW_BYTES "]\n\t"                           \
+        "pkhtb r11, r7, r5, asr #16\n\t"                                                \
+        "str r10, [%[dst], #(2 * " FG_DSP_DW_TAPS_ROW_BYTES ")]\n\t"                    \
+        "str r11, [%[dst], #(3 * " FG_DSP_DW_TAPS_ROW_BYTES ")]\n\t"                    \
+        STORE_COPY                                                                      \
+        "add %[dst], %[dst], #4\n\t"                                                    \
+        "bne 1b\n\t"                                                                    \
+        : [src] "+r"(src), [dst] "+r"(d), [pairs] "+r"(pairs), ##__VA_ARGS__            \
+        : [step] "r"(step)                                                              \
+        : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "cc", "memory")
+#else
 #define FG_DSP_DW_TAPS_STORE(to)                                                        \
     "str r9, [" to ", #" FG_DSP_DW_TAPS_ROW_BYTES "]\n\t"                               \
     "str r10, [" to ", #(2 * " FG_DSP_DW_TAPS_ROW_BYTES ")]\n\t"                        \
@@ -304,6 +381,7 @@ static void fg_dsp_dw_taps_pixel(uint32_t v, int16_t *dst, int16_t *copy, int32_
         : [step] "r"(step)                                                              \
         : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "cc", "memory")
 
+#endif
 /* Input row `src` of the group (n pixels, step bytes apart) into the channel rows at dst from column `first`, and into
  * copy's too unless it is NULL: an odd first column's pixel alone, then pairs of pixels (FG_DSP_DW_TAPS_EXTEND_ASM: a
  * word per channel row), then an odd last pixel. */
