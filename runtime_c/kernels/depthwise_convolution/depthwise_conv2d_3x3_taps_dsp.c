@@ -410,6 +410,25 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_extend(const int8_t *src, i
 #undef FG_DSP_DW_TAPS_EXTEND_ASM
 #undef FG_DSP_DW_TAPS_STORE
 
+/* A padding row: the zero point in the n image columns from `first` on of a slot's four rows (and copy's). */
+#define FG_DSP_DW_TAPS_PAD(first, n, zero_point, row, copy)                 \
+    for (int32_t j = 0; j < 4; ++j) {                                        \
+        for (int32_t x = (first); x < (first) + (n); ++x) {                  \
+            (row)[j * FG_DSP_DW_TAPS_COLUMNS + x] = (zero_point);            \
+            if (copy) {                                                      \
+                (copy)[j * FG_DSP_DW_TAPS_COLUMNS + x] = (zero_point);       \
+            }                                                                \
+        }                                                                    \
+    }
+#if defined(FG_CORE_CORTEX_M7)
+/* The M7 (FG_CORE_CORTEX_M7): out of line, where the row pointers stay in registers (inlined in fg_dsp_dw_taps_run,
+ * each store reloaded its row from the stack: 11 cycles a column in llvm-mca's cortex-m7 model, against 7). */
+static __attribute__((noinline)) void fg_dsp_dw_taps_pad(int32_t first, int32_t n, int16_t zero_point, int16_t *row,
+                                                         int16_t *copy) {
+    FG_DSP_DW_TAPS_PAD(first, n, zero_point, row, copy)
+}
+#endif
+
 /* Input row y of the group into ring slot `slot` (and slot + 3 for slots 0 and 1); a padding row: the zero point. */
 static void fg_dsp_dw_taps_fill(void *context, int32_t y, int32_t slot) {
     const fg_dsp_dw_taps_fill_context *c = (const fg_dsp_dw_taps_fill_context *)context;
@@ -419,15 +438,13 @@ static void fg_dsp_dw_taps_fill(void *context, int32_t y, int32_t slot) {
         fg_dsp_dw_taps_extend(c->group + y * p->in_w * p->in_c, p->in_c, p->in_w, p->pad_left, row, copy);
         return;
     }
-    for (int32_t j = 0; j < 4; ++j) {
-        for (int32_t x = p->pad_left; x < p->pad_left + p->in_w; ++x) {
-            row[j * FG_DSP_DW_TAPS_COLUMNS + x] = c->zero_point;
-            if (copy) {
-                copy[j * FG_DSP_DW_TAPS_COLUMNS + x] = c->zero_point;
-            }
-        }
-    }
+#if defined(FG_CORE_CORTEX_M7)
+    fg_dsp_dw_taps_pad(p->pad_left, p->in_w, c->zero_point, row, copy);
+#else
+    FG_DSP_DW_TAPS_PAD(p->pad_left, p->in_w, c->zero_point, row, copy)
+#endif
 }
+#undef FG_DSP_DW_TAPS_PAD
 
 /* The zero point into the columns of every ring row that the windows read and no input row is extended into: the
  * padding's, and what the last pair reads past them (ops/variants/dsp_taps.py's taps_columns). Once per call: a row
