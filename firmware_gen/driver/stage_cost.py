@@ -34,7 +34,8 @@ CALL_COST = 3000
 ROW_CALL_COST = 6500
 LIGHT_CHANNEL_COST = 150
 LIGHT_CALLS = with_floor_twins({
-    "fg_conv2d_3x3_ring_dsp", "fg_depthwise_conv2d_3x3_ring_dsp", "fg_conv2d_pointwise_dsp",
+    "fg_conv2d_3x3_ring_dsp", "fg_depthwise_conv2d_3x3_ring_dsp", "fg_depthwise_conv2d_3x3_taps_dsp",
+    "fg_conv2d_pointwise_dsp",
     "fg_depthwise_conv2d_3x3_s8", "fg_conv2d_folded_fused_s8", "fg_conv2d_folded_gathered_s8",
     "fg_conv2d_pointwise_fused_s8", "fg_conv2d_pointwise_blocked_fused_s8", "fg_depthwise_conv2d_one_channel_fused_s8",
     "fg_conv2d_folded_rows_s8"})
