@@ -759,13 +759,7 @@ static __attribute__((noinline)) void fg_dsp_dw_ring_extend(const int8_t *src, i
     "add %[dst], %[dst], #16\n\t"
 #else
 #define FG_DSP_DW_SMALL_PAIR                        \
-    "ldr r4, [%[src]]\n\t"                          \
-    "ldr r6, [%[src], %[step]]\n\t"                 \
-    "add %[src], %[src], %[step], lsl #1\n\t"       \
-    "sxtb16 r5, r4, ror #8\n\t"                     \
-    "sxtb16 r4, r4\n\t"                             \
-    "sxtb16 r7, r6, ror #8\n\t"                     \
-    "sxtb16 r6, r6\n\t"                             \
+    FG_DSP_EXTEND_TWO_PIXELS                        \
     "stm %[dst]!, {r4-r7}\n\t"                      \
     "subs %[k], %[k], #1\n\t"
 #endif

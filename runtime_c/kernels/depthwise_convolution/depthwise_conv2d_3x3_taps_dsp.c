@@ -362,13 +362,7 @@ static void fg_dsp_dw_taps_pixel(uint32_t v, int16_t *dst, int16_t *copy, int32_
 #define FG_DSP_DW_TAPS_EXTEND_ASM(STORE_COPY, ...)                                      \
     __asm__ volatile(                                                                   \
         "1:\n\t"                                                                        \
-        "ldr r4, [%[src]]\n\t"                                                          \
-        "ldr r6, [%[src], %[step]]\n\t"                                                 \
-        "add %[src], %[src], %[step], lsl #1\n\t"                                       \
-        "sxtb16 r5, r4, ror #8\n\t"                                                     \
-        "sxtb16 r4, r4\n\t"                                                             \
-        "sxtb16 r7, r6, ror #8\n\t"                                                     \
-        "sxtb16 r6, r6\n\t"                                                             \
+        FG_DSP_EXTEND_TWO_PIXELS                                                        \
         "pkhbt r8, r4, r6, lsl #16\n\t"                                                 \
         "pkhbt r9, r5, r7, lsl #16\n\t"                                                 \
         "pkhtb r10, r6, r4, asr #16\n\t"                                                \

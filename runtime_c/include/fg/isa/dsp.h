@@ -126,6 +126,16 @@ static inline int fg_dsp_all_narrow(const fg_dsp_channel *ch, int32_t channels) 
     return 1;
 }
 
+/* Two pixels of an image row (`%[src]`, pixels `%[step]` bytes apart; src moved past both) sign-extended: r4, r5 the
+ * first pixel's four channels as SXTB16 gives them, (c0, c2), (c1, c3); r6, r7 the second's. */
+#define FG_DSP_EXTEND_TWO_PIXELS                \
+    "ldr r4, [%[src]]\n\t"                      \
+    "ldr r6, [%[src], %[step]]\n\t"             \
+    "add %[src], %[src], %[step], lsl #1\n\t"   \
+    "sxtb16 r5, r4, ror #8\n\t"                 \
+    "sxtb16 r4, r4\n\t"                         \
+    "sxtb16 r7, r6, ror #8\n\t"                 \
+    "sxtb16 r6, r6\n\t"
 /* Channel ch of `pixels` (<= 3) accumulators, output p at out[p * stride]. */
 static inline __attribute__((always_inline)) void fg_dsp_store_channel(const uint32_t *acc, const fg_dsp_channel *ch,
                                                                         int32_t pixels, int8_t *out, int32_t stride,
