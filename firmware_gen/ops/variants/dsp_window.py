@@ -182,11 +182,11 @@ RING_DEPTHWISE = Variant("fg_depthwise_conv2d_3x3_ring_dsp", "fg_depthwise_conv2
                          overlap_granule=whole_input_pixels)
 RING_CONV = Variant("fg_conv2d_3x3_ring_dsp", "fg_conv2d_folded_s8", REQUIRES, _ring_conv,
                     "3x3 of 1 or 3 input channels: input rows sign-extended once, 4 output channels x 2 pixels per "
-                    "pass (M4/M33; the M7 1 pixel), the 4 weights of a tap loaded once a pass (SMLAD/SMLABB), SMMULR "
-                    "output stage", precedence=2)  # before dsp_staged's
+                    "pass (the M7's stride 1: 1 pixel), the 4 weights of a tap loaded once a pass (SMLAD/SMLABB), "
+                    "SMMULR output stage", precedence=2)  # before dsp_staged's
 RING_ONE_CHANNEL = Variant("fg_conv2d_3x3_ring_dsp", "fg_depthwise_conv2d_one_channel_s8", REQUIRES, _ring_one_channel,
-                           "one-channel 3x3 depthwise as its CONV_2D: input rows sign-extended once, 4 output "
-                           "channels per pass, one LDM of the 4 weights per tap, SMMULR output stage", precedence=1)
+                           "one-channel 3x3 depthwise as its CONV_2D: the passes of the 3x3 of one input channel "
+                           "(fg_conv2d_3x3_ring_dsp's)", precedence=1)
 PLANAR_DEPTHWISE = Variant("fg_depthwise_conv2d_planar_dsp", "fg_depthwise_conv2d_3x3_s8", REQUIRES,
                            _planar_depthwise, "channel by channel on int16 rows, 2 outputs per pass of SMLAD on "
                            "paired taps, SMMULR output stage on doubled weights", overlap_granule=whole_input_pixels)
