@@ -63,12 +63,10 @@
     "vmladava.s8 r6, q0, q3\n"                 \
     "vmladava.s8 lr, q1, q3\n"
 
-/* Where the loops start their accumulators: the int8 and signed layouts from the block's bias words (pk then past
- * them: 48 bytes of multipliers and shifts before the weights); the offset layout from the rows' terms before the
- * state (fg_mve_gemm_state_s4: -8 x the row's sum on the first channel of each pair), its bias added as a vector
- * (64 bytes of quant block before the weights). */
-#define FG_MVE_INIT_BIAS "ldm %[pk], {r8, r10, r12, lr}\n" "ldm %[pk]!, {r0, r2, r4, r6}\n"
-#define FG_MVE_PAST_QUANT "adds %[pk], %[pk], #48\n"
+/* Where the loops start their accumulators: the int8 and signed layouts from the block's bias words
+ * (FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT); the offset layout from the rows' terms before the state
+ * (fg_mve_gemm_state_s4: -8 x the row's sum on the first channel of each pair), its bias added as a vector (64 bytes
+ * of quant block before the weights). */
 #define FG_MVE_PAST_QUANT_PRELOAD FG_MVE_PAST_QUANT "vldrb.8 q0, [%[px0]]\n"  /* FG_MVE_STEP2X4's first row 0 */
 #define FG_MVE_INIT_S4_OFFSET "ldmdb %[st], {r0, r2, r4, r6, r8, r10, r12, lr}\n"
 #define FG_MVE_PAST_QUANT_S4_OFFSET "adds %[pk], %[pk], #64\n"

@@ -129,9 +129,8 @@ __attribute__((noinline)) static void NAME(fg_mve_resident_state *st, const int8
     int32_t n;                                                                                                  \
     __asm__ volatile(FG_MVE_ROW_START(LOAD)                                                                     \
                      "1:\n"                                                                                     \
-                     "ldm %[pk], {r8, r10, r12, lr}\n"                                                          \
-                     "ldm %[pk]!, {r0, r2, r4, r6}\n"                                                           \
-                     "adds %[pk], %[pk], #48\n"                                                                 \
+                     FG_MVE_INIT_BIAS                                                                           \
+                     FG_MVE_PAST_QUANT                                                                          \
                      DOT                                                                                        \
                      "stm %[st], {r0, r2, r4, r6, r8, r10, r12, lr}\n"                                          \
                      "vldrw.32 q0, [%[st]]\n"                                                                   \
@@ -208,19 +207,17 @@ __attribute__((noinline)) static void NAME(fg_mve_resident_state *st, const int8
     const int32_t *pk;                                                                                          \
     int32_t n;                                                                                                  \
     __asm__ volatile(FG_MVE_ROW_START(FG_MVE_RESIDENT_LOAD1)                                                    \
-                     "ldm %[pk], {r8, r10, r12, lr}\n"                                                          \
-                     "ldm %[pk]!, {r0, r2, r4, r6}\n"                                                           \
-                     "adds %[pk], %[pk], #48\n"                                                                 \
+                     FG_MVE_INIT_BIAS                                                                           \
+                     FG_MVE_PAST_QUANT                                                                          \
                      FG_MVE_RESIDENT_DOT1                                                                       \
                      "stm %[st], {r0, r2, r4, r6, r8, r10, r12, lr}\n"                                          \
                      "adds %[pk], %[pk], #64\n"                                                                 \
                      "subs %[n], %[n], #1\n"                                                                    \
                      "beq 4f\n"                                                                                 \
                      "1:\n"                                                                                     \
-                     "ldm %[pk], {r8, r10, r12, lr}\n"                                                          \
-                     "ldm %[pk]!, {r0, r2, r4, r6}\n"                                                           \
+                     FG_MVE_INIT_BIAS                                                                           \
                      "vldrw.32 q5, [%[st]]\n"                                                                   \
-                     "adds %[pk], %[pk], #48\n"                                                                 \
+                     FG_MVE_PAST_QUANT                                                                          \
                      "vldrb.8 q0, [%[pk]]\n"                                                                    \
                      "vmladava.s8 r0, q4, q0\n"                                                                 \
                      "vldrw.32 q7, [%[st], #16]\n"                                                              \
@@ -284,9 +281,8 @@ __attribute__((noinline)) static void NAME(fg_mve_resident_state *st, const int8
                      "vpst\n"                                                                                   \
                      "vldrbt.8 q5, [r2, #16]\n"                                                                 \
                      "ldrd %[pk], %[n], [%[st], #32]\n"                                                         \
-                     "ldm %[pk], {r8, r10, r12, lr}\n"                                                          \
-                     "ldm %[pk]!, {r0, r2, r4, r6}\n"                                                           \
-                     "adds %[pk], %[pk], #48\n"                                                                 \
+                     FG_MVE_INIT_BIAS                                                                           \
+                     FG_MVE_PAST_QUANT                                                                          \
                      "vldrb.8 q0, [%[pk]]\n"                                                                    \
                      "vldrb.8 q6, [%[px]]\n"                                                                    \
                      "vmladava.s8 r0, q4, q0\n"                                                                 \
@@ -323,7 +319,7 @@ __attribute__((noinline)) static void NAME(fg_mve_resident_state *st, const int8
                      "vldrw.32 q1, [%[st]]\n"                                                                   \
                      "ldm %[pk]!, {r0, r2, r4, r6}\n"                                                           \
                      "vldrb.8 q6, [%[px]]\n"                                                                    \
-                     "adds %[pk], %[pk], #48\n"                                                                 \
+                     FG_MVE_PAST_QUANT                                                                          \
                      "vldrb.8 q0, [%[pk]]\n"                                                                    \
                      "vmladava.s8 r0, q4, q0\n"                                                                 \
                      "vldrw.32 q7, [%[st], #16]\n"                                                              \
@@ -420,19 +416,17 @@ __attribute__((noinline)) static void fg_mve_half4_pipe(fg_mve_resident_state *s
     const int32_t *pk;
     int32_t n;
     __asm__ volatile(FG_MVE_ROW_START(FG_MVE_HALF_LOAD4)
-                     "ldm %[pk], {r8, r10, r12, lr}\n"
-                     "ldm %[pk]!, {r0, r2, r4, r6}\n"
-                     "adds %[pk], %[pk], #48\n"
+                     FG_MVE_INIT_BIAS
+                     FG_MVE_PAST_QUANT
                      FG_MVE_HALF_DOT4
                      "stm %[st], {r0, r2, r4, r6, r8, r10, r12, lr}\n"
                      "subs %[n], %[n], #1\n"
                      "beq 4f\n"
                      "1:\n"
                      "vldrw.32 q1, [%[st]]\n"
-                     "ldm %[pk], {r8, r10, r12, lr}\n"
-                     "ldm %[pk]!, {r0, r2, r4, r6}\n"
+                     FG_MVE_INIT_BIAS
                      "vldrw.32 q2, [%[st], #16]\n"
-                     "adds %[pk], %[pk], #48\n"
+                     FG_MVE_PAST_QUANT
                      "vldrb.8 q0, [%[pk]], #16\n"
                      "vmladava.s8 r0, q4, q0\n"
                      "vldrb.8 q3, [%[px]]\n"

@@ -83,6 +83,11 @@
     "vmin.s32 q0, q0, %q[hi]\n"                \
     "vmin.s32 q1, q1, %q[hi]\n"
 
+/* The int8 GEMM loops' eight accumulators from a block's bias words (pk, the block's start, then past the biases:
+ * FG_MVE_PAST_QUANT takes it past the 48 bytes of multipliers and shifts to the weights). */
+#define FG_MVE_INIT_BIAS "ldm %[pk], {r8, r10, r12, lr}\n" "ldm %[pk]!, {r0, r2, r4, r6}\n"
+#define FG_MVE_PAST_QUANT "adds %[pk], %[pk], #48\n"
+
 /* The quantization of one block of four output channels, as the variants' packed tables store it (int32 each). */
 typedef struct {
     int32x4_t bias, multiplier, left, right;
