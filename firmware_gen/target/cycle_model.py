@@ -194,7 +194,7 @@ def _join_page_cuts(costs: dict[int, _BlockCost], blocks: Mapping[int, Sequence[
             found.append(successor[found[-1]])
         return found
 
-    heads = {b for b in successor} | set(successor.values())
+    heads = set(successor) | set(successor.values())
     chains = {b: run_from(b) for b in heads}
     joined = {b: [i for link in chain for i in blocks[link]] for b, chain in chains.items() if len(chain) > 1}
     spans = {b: (pcs[b][0], sum(pcs[link][1] for link in chains[b])) for b in joined}

@@ -13,6 +13,7 @@ or 32 bits at a time from the start of each function symbol to its end.
 from __future__ import annotations
 
 import struct
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -94,7 +95,7 @@ def _data_spans(symbols: list) -> list[tuple[int, int]]:
 
 
 def _walk(code: bytes, address: int, start: int, size: int,
-          data: list[tuple[int, int]] = ()) -> tuple[int, set[int]]:
+          data: Sequence[tuple[int, int]] = ()) -> tuple[int, set[int]]:
     """The bytes every push and stack reservation in the function at start take together (more than any one path
     takes: a bound), and its branch targets (code begins at address); the spans of data are skipped."""
     frame, targets, offset = 0, set(), start - address
