@@ -182,16 +182,20 @@ static inline __attribute__((always_inline)) void fg_dsp_store_channel(const uin
     "smlad r6, r12, lr, r6\n\t"                 \
     "ldr lr, [%[w], #" #p " * 8 + 8]\n\t"       \
     "smlad r9, r12, r3, r9\n\t"
-/* The last pass of a round (p = its index): loads nothing of the next, moves x and w past the round's pairs and
- * weights and counts the round down in register `n` (the flags for the branch back). */
-#define FG_DSP_TILE_LAST_M7(p, n)                \
+/* A pass that loads nothing of the next and moves w past its weights, with X_MOVE and COUNT (instructions or
+ * nothing) issued with its last SMLADs. */
+#define FG_DSP_TILE_END_M7(p, X_MOVE, COUNT)    \
     FG_DSP_TILE_HEAD_M7(p)                       \
-    "add %[x], %[x], #(" #p " + 1) * 12\n\t"    \
+    X_MOVE                                       \
     "smlad r8, r11, r3, r8\n\t"                 \
     "add %[w], %[w], #(" #p " + 1) * 8\n\t"     \
     "smlad r6, r12, lr, r6\n\t"                 \
-    "subs %[" #n "], %[" #n "], #1\n\t"         \
+    COUNT                                        \
     "smlad r9, r12, r3, r9\n\t"
+/* The last pass of a round (p = its index): loads nothing of the next, moves x and w past the round's pairs and
+ * weights and counts the round down in register `n` (the flags for the branch back). */
+#define FG_DSP_TILE_LAST_M7(p, n) \
+    FG_DSP_TILE_END_M7(p, "add %[x], %[x], #(" #p " + 1) * 12\n\t", "subs %[" #n "], %[" #n "], #1\n\t")
 #endif
 
 /* acc[c * 3 + p] += sum over `blocks` x 4 input pairs g of pixel p's pair x[3 g + p] . channel c's pair of w[g],
@@ -467,7 +471,9 @@ typedef struct {
  * the pair's first input pair from the biases by single LDRs each issued with an SMLAD, the entered pass's first
  * words (r10, lr) loaded, x and w moved for it (the frame's x_entered, w_entered), then into the pass: 11 cycles in
  * llvm-mca's cortex-m7 model (hill-climbed), against 16 and a taken branch for LDM + LDRD + the TBH of before. */
-#define FG_DSP_FIRST_PAIR              \
+/* The pair's first input pair from the biases (r3 at its table; x the frame's) with the second pass's first words
+ * (r10, lr) loaded after it, and A, B, C, D (the frame's loads, or nothing) issued with its SMLADs and loads. */
+#define FG_DSP_BIAS_PAIR_M7(A, B, C, D) \
     "ldr %[x], [sp, #12]\n\t"         \
     "ldr r6, [%[w], #4]\n\t"          \
     "ldr r4, [r3, #-4]\n\t"           \
@@ -479,17 +485,18 @@ typedef struct {
     "smlad r9, r12, r6, r7\n\t"       \
     "ldr lr, [%[w]]\n\t"              \
     "smlad r7, r10, r6, r7\n\t"       \
-    "ldr r3, [sp, #44]\n\t"           \
+    A                                  \
     "smlad r5, r11, lr, r4\n\t"       \
-    "ldr %[job], [sp, #20]\n\t"       \
+    B                                  \
     "smlad r6, r12, lr, r4\n\t"       \
     "smlad r4, r10, lr, r4\n\t"       \
     "ldr lr, [%[w], #8]\n\t"          \
-    "add %[w], %[w], r3\n\t"          \
+    C                                  \
     "ldr r10, [%[x], #12]\n\t"        \
-    "ldr r3, [sp, #24]\n\t"           \
-    "ldr %[x], [sp, #40]\n\t"         \
-    "bx r3\n\t"
+    D
+#define FG_DSP_FIRST_PAIR                                                                                  \
+    FG_DSP_BIAS_PAIR_M7("ldr r3, [sp, #44]\n\t", "ldr %[job], [sp, #20]\n\t", "add %[w], %[w], r3\n\t", \
+                        "ldr r3, [sp, #24]\n\tldr %[x], [sp, #40]\n\tbx r3\n\t")
 /* The call's first pair: the frame's M7 words (the STM takes r3-r12 at most), then FG_DSP_FIRST_PAIR. */
 #define FG_DSP_START "ldrd r10, r11, [%[job], #40]\n\tstrd r10, r11, [sp, #40]\n\t" FG_DSP_FIRST_PAIR
 #else
@@ -550,11 +557,18 @@ typedef struct {
         OUT("r7", "r12", "lr", "r0") OUT("r8", "r12", "lr", "r0") OUT("r9", "r12", "lr", "r0")                      \
         CLAMP                                                                                                       \
         END_CHECK
+/* The tile stores' assembly: BODY with x, w, job in r0-r2 and the frame (fg_dsp_job's words) at sp. */
+#define FG_DSP_TILE_ASM(BODY)                                                                                       \
+    __asm__ volatile(                                                                                               \
+        ".ifnc \"%[frame]\", \"[sp]\"\n\t.error \"the frame is not at sp: %[frame]\"\n\t.endif\n\t"             \
+        BODY                                                                                                        \
+        : [x] "+r"(rx), [w] "+r"(rw), [job] "+r"(rj), [frame] "=m"(frame)                                           \
+        :                                                                                                           \
+        : "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "lr", "cc", "memory")
 /* FG_DSP_TILE_STORE: the frame, the first pair (FG_DSP_START), the passes, the output stage STAGE (FG_DSP_STAGE's
  * or the M7 relu's, eq past the last pair), the next pair. */
 #define FG_DSP_TILE_STORE(STAGE, FRAME, OUT_OF_LINE)                                                                \
-    __asm__ volatile(                                                                                               \
-        ".ifnc \"%[frame]\", \"[sp]\"\n\t.error \"the frame is not at sp: %[frame]\"\n\t.endif\n\t"             \
+    FG_DSP_TILE_ASM(                                                                                                \
         "ldm %[job], {" FRAME "}\n\t"                                                                               \
         FG_DSP_ENTRY_ADDRESS                                                                                        \
         "stm sp, {" FRAME "}\n\t"                                                                                   \
@@ -565,10 +579,30 @@ typedef struct {
         "beq 5f\n\t"                                                                                                \
         FG_DSP_FIRST_PAIR                                                                                           \
         "5:\n\t"                                                                                                    \
-        OUT_OF_LINE                                                                                                 \
-        : [x] "+r"(rx), [w] "+r"(rw), [job] "+r"(rj), [frame] "=m"(frame)                                           \
-        :                                                                                                           \
-        : "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "lr", "cc", "memory")
+        OUT_OF_LINE)
+#if defined(FG_CORE_CORTEX_M7)
+/* The M7's tile store for 4 or 8 input pairs (in_c <= 8 or <= 16), where the entered pass's set-up (the frame's
+ * passes, entry and moved x and w, the BX) costs as much as a pass: per channel pair the first input pair from the
+ * biases, PASSES (the rest, straight), STAGE, and back while pairs remain. The frame's words as FG_DSP_TILE_STORE's;
+ * its passes, entry, x_entered and w_entered unused. */
+#define FG_DSP_TILE_SHORT(PASSES, STAGE, FRAME, OUT_OF_LINE) \
+    FG_DSP_TILE_ASM(                                         \
+        "ldm %[job], {" FRAME "}\n\t"                        \
+        "stm sp, {" FRAME "}\n"                               \
+        "7:\n\t"                                             \
+        FG_DSP_BIAS_PAIR_M7("", "", "", "")                  \
+        PASSES                                               \
+        STAGE                                                \
+        "bne 7b\n\t"                                         \
+        OUT_OF_LINE)
+#define FG_DSP_TILE_SHORT_4(STAGE, FRAME, OUT_OF_LINE)                                                    \
+    FG_DSP_TILE_SHORT(FG_DSP_TILE_PASS_M7(1) FG_DSP_TILE_PASS_M7(2) FG_DSP_TILE_END_M7(3, "", ""), STAGE, \
+                      FRAME, OUT_OF_LINE)
+#define FG_DSP_TILE_SHORT_8(STAGE, FRAME, OUT_OF_LINE)                                                    \
+    FG_DSP_TILE_SHORT(FG_DSP_TILE_PASS_M7(1) FG_DSP_TILE_PASS_M7(2) FG_DSP_TILE_PASS_M7(3)                \
+                      FG_DSP_TILE_PASS_M7(4) FG_DSP_TILE_PASS_M7(5) FG_DSP_TILE_PASS_M7(6)                \
+                      FG_DSP_TILE_END_M7(7, "", ""), STAGE, FRAME, OUT_OF_LINE)
+#endif
 
 #define FG_DSP_SSAT6            \
     "ssat r4, #8, r4\n\t"       \
@@ -608,16 +642,18 @@ typedef struct {
     "6:\n\t"
 #define FG_DSP_CLAMPING_END_CHECK "cmp r12, lr\n\t"
 
-/* A function `name`(x, w, job) running FG_DSP_TILE_STORE with OUT and the clamp's KIND (RELU or CLAMPING). */
-#define FG_DSP_TILE_STORE_FUNCTION(name, OUT, KIND)                                                      \
+/* A function `name`(x, w, job) running LOOP (FG_DSP_TILE_STORE or FG_DSP_TILE_SHORT_*) with OUT and the clamp's
+ * KIND (RELU or CLAMPING). */
+#define FG_DSP_TILE_LOOP_FUNCTION(name, LOOP, OUT, KIND)                                                 \
     static __attribute__((noinline, unused)) void name(const uint32_t *x, const uint32_t *w,            \
                                                        const fg_dsp_job *job) {                         \
         register const uint32_t *rx __asm__("r0") = x;                                                 \
         register const uint32_t *rw __asm__("r1") = w;                                                 \
         register const fg_dsp_job *rj __asm__("r2") = job;                                             \
         uint32_t frame[sizeof(fg_dsp_job) / 4];                                                        \
-        FG_DSP_TILE_STORE(FG_DSP_##KIND##_STAGE(OUT), FG_DSP_##KIND##_FRAME, FG_DSP_##KIND##_OUT_OF_LINE);     \
+        LOOP(FG_DSP_##KIND##_STAGE(OUT), FG_DSP_##KIND##_FRAME, FG_DSP_##KIND##_OUT_OF_LINE);          \
     }
+#define FG_DSP_TILE_STORE_FUNCTION(name, OUT, KIND) FG_DSP_TILE_LOOP_FUNCTION(name, FG_DSP_TILE_STORE, OUT, KIND)
 #define FG_DSP_RELU_OUT_OF_LINE ""
 #if defined(FG_CORE_CORTEX_M7)
 /* The M7's clamping stage: the table's words by single LDRs, each output's v + (v >> 31) + offset (the sum of
@@ -754,7 +790,21 @@ FG_DSP_TILE_STORE_FUNCTION(fg_dsp_tile_store_relu, FG_DSP_RELU, RELU)
  * channel's), SMMULR or SMMLAR without the LSL. */
 FG_DSP_TILE_STORE_FUNCTION(fg_dsp_tile_store_doubled, FG_DSP_NARROW_DOUBLED, CLAMPING)
 FG_DSP_TILE_STORE_FUNCTION(fg_dsp_tile_store_relu_doubled, FG_DSP_RELU_DOUBLED, RELU)
+#if defined(FG_CORE_CORTEX_M7)
+/* The two doubled ones for 4 and 8 input pairs (the pointwise kernels' in_c <= 8 and <= 16). */
+FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_doubled_4, FG_DSP_TILE_SHORT_4, FG_DSP_NARROW_DOUBLED, CLAMPING)
+FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_relu_doubled_4, FG_DSP_TILE_SHORT_4, FG_DSP_RELU_DOUBLED, RELU)
+FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_doubled_8, FG_DSP_TILE_SHORT_8, FG_DSP_NARROW_DOUBLED, CLAMPING)
+FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_relu_doubled_8, FG_DSP_TILE_SHORT_8, FG_DSP_RELU_DOUBLED, RELU)
+#endif
 #undef FG_DSP_TILE_STORE_FUNCTION
+#undef FG_DSP_TILE_LOOP_FUNCTION
+#undef FG_DSP_TILE_ASM
+#undef FG_DSP_TILE_SHORT
+#undef FG_DSP_TILE_SHORT_4
+#undef FG_DSP_TILE_SHORT_8
+#undef FG_DSP_BIAS_PAIR_M7
+#undef FG_DSP_TILE_END_M7
 #undef FG_DSP_FIRST_PAIR
 #undef FG_DSP_PAIR_STORES
 #undef FG_DSP_SSAT6
@@ -811,7 +861,16 @@ static inline fg_dsp_tile_store_function fg_dsp_tile_job(fg_dsp_job *job, const 
 #endif
     };
     *job = j;
-    if (full && q->output_offset == -128) {
+    const int relu = full && q->output_offset == -128;
+#if defined(FG_CORE_CORTEX_M7)
+    if (doubled && pairs == 4) {
+        return relu ? fg_dsp_tile_store_relu_doubled_4 : fg_dsp_tile_store_doubled_4;
+    }
+    if (doubled && pairs == 8) {
+        return relu ? fg_dsp_tile_store_relu_doubled_8 : fg_dsp_tile_store_doubled_8;
+    }
+#endif
+    if (relu) {
         return doubled ? fg_dsp_tile_store_relu_doubled : fg_dsp_tile_store_relu;
     }
     return doubled ? fg_dsp_tile_store_doubled : fg_dsp_tile_store;
