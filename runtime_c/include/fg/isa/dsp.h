@@ -502,7 +502,7 @@ typedef struct {
 #else
 /* The first input pair of a channel pair from the biases (r4, r7, loaded before), then into the pass (BX: r3 the
  * frame's entry, r2 the passes, loaded before). */
-#define FG_DSP_FIRST_PAIR                    \
+#define FG_DSP_BIAS_PAIR                     \
     "ldm %[x]!, {r10, r11, r12}\n\t"         \
     "ldrd lr, r6, [%[w]], #8\n\t"            \
     "smlad r8, r11, r6, r7\n\t"              \
@@ -510,8 +510,8 @@ typedef struct {
     "smlad r7, r10, r6, r7\n\t"              \
     "smlad r5, r11, lr, r4\n\t"              \
     "smlad r6, r12, lr, r4\n\t"              \
-    "smlad r4, r10, lr, r4\n\t"              \
-    "bx r3\n\t"
+    "smlad r4, r10, lr, r4\n\t"
+#define FG_DSP_FIRST_PAIR FG_DSP_BIAS_PAIR "bx r3\n\t"
 #define FG_DSP_START                         \
     "ldr r4, [r3, #-4]\n\t"                  \
     "ldr r7, [r3, #12]\n\t"                  \
@@ -520,9 +520,11 @@ typedef struct {
     FG_DSP_FIRST_PAIR
 
 /* The stores of a channel pair's six outputs (r2 the first pixel's, r10 and r11 the next two), the frame's loads and
- * stores, and the next pair's biases, passes and entry, in one run of single loads and stores (each after the first
- * pipelined): past the last pair, the biases are the table's next words (in the table or the weights after it),
- * unused. HEAD: loads before the stores. */
+ * stores, and the next pair's biases and FG_DSP_PAIR_NEXT (its passes and entry; nothing for the short tile stores,
+ * which define it again before theirs), in one run of single loads and stores (each after the first pipelined): past
+ * the last pair, the biases are the table's next words (in the table or the weights after it), unused. HEAD: loads
+ * before the stores. */
+#define FG_DSP_PAIR_NEXT "ldr %[job], [sp, #20]\n\tldr r3, [sp, #24]\n\t"
 #define FG_DSP_PAIR_STORES(HEAD)         \
     HEAD                                 \
     "ldr r0, [sp, #12]\n\t"              \
@@ -536,8 +538,7 @@ typedef struct {
     "str r2, [sp, #4]\n\t"               \
     "ldr r4, [r3, #-4]\n\t"              \
     "ldr r7, [r3, #12]\n\t"              \
-    "ldr %[job], [sp, #20]\n\t"          \
-    "ldr r3, [sp, #24]\n\t"
+    FG_DSP_PAIR_NEXT
 #endif
 
 /* Per channel pair: FG_DSP_FIRST_PAIR, the pass, then the output stage: one LDM of the pair's table from the first
@@ -580,29 +581,37 @@ typedef struct {
         FG_DSP_FIRST_PAIR                                                                                           \
         "5:\n\t"                                                                                                    \
         OUT_OF_LINE)
+/* The tile store for 4 or 8 input pairs (in_c <= 8 or <= 16), where the entered pass's set-up (on the M7 the
+ * frame's passes, entry and moved x and w; the BX, the round's count and branches) costs as much as a pass: per
+ * channel pair the first input pair from the biases, the rest straight, STAGE, and back while pairs remain. The
+ * frame's words as FG_DSP_TILE_STORE's; its passes, entry (and the M7's x_entered, w_entered) unused. */
 #if defined(FG_CORE_CORTEX_M7)
-/* The M7's tile store for 4 or 8 input pairs (in_c <= 8 or <= 16), where the entered pass's set-up (the frame's
- * passes, entry and moved x and w, the BX) costs as much as a pass: per channel pair the first input pair from the
- * biases, PASSES (the rest, straight), STAGE, and back while pairs remain. The frame's words as FG_DSP_TILE_STORE's;
- * its passes, entry, x_entered and w_entered unused. */
+#define FG_DSP_SHORT_START ""
+#define FG_DSP_SHORT_FIRST FG_DSP_BIAS_PAIR_M7("", "", "", "")
+#define FG_DSP_SHORT_PASS(p) FG_DSP_TILE_PASS_M7(p)
+#define FG_DSP_SHORT_LAST(p) FG_DSP_TILE_END_M7(p, "", "")
+#else  /* the biases loaded before the loop, then by FG_DSP_PAIR_STORES with x */
+#define FG_DSP_SHORT_START "ldr r4, [r3, #-4]\n\tldr r7, [r3, #12]\n\t"
+#define FG_DSP_SHORT_FIRST FG_DSP_BIAS_PAIR
+#define FG_DSP_SHORT_PASS(p) FG_DSP_TILE_PAIR
+#define FG_DSP_SHORT_LAST(p) FG_DSP_TILE_PAIR
+#endif
 #define FG_DSP_TILE_SHORT(PASSES, STAGE, FRAME, OUT_OF_LINE) \
     FG_DSP_TILE_ASM(                                         \
         "ldm %[job], {" FRAME "}\n\t"                        \
-        "stm sp, {" FRAME "}\n"                               \
+        "stm sp, {" FRAME "}\n\t"                            \
+        FG_DSP_SHORT_START                                   \
         "7:\n\t"                                             \
-        FG_DSP_BIAS_PAIR_M7("", "", "", "")                  \
+        FG_DSP_SHORT_FIRST                                   \
         PASSES                                               \
         STAGE                                                \
         "bne 7b\n\t"                                         \
         OUT_OF_LINE)
-#define FG_DSP_TILE_SHORT_4(STAGE, FRAME, OUT_OF_LINE)                                                    \
-    FG_DSP_TILE_SHORT(FG_DSP_TILE_PASS_M7(1) FG_DSP_TILE_PASS_M7(2) FG_DSP_TILE_END_M7(3, "", ""), STAGE, \
-                      FRAME, OUT_OF_LINE)
-#define FG_DSP_TILE_SHORT_8(STAGE, FRAME, OUT_OF_LINE)                                                    \
-    FG_DSP_TILE_SHORT(FG_DSP_TILE_PASS_M7(1) FG_DSP_TILE_PASS_M7(2) FG_DSP_TILE_PASS_M7(3)                \
-                      FG_DSP_TILE_PASS_M7(4) FG_DSP_TILE_PASS_M7(5) FG_DSP_TILE_PASS_M7(6)                \
-                      FG_DSP_TILE_END_M7(7, "", ""), STAGE, FRAME, OUT_OF_LINE)
-#endif
+#define FG_DSP_TILE_SHORT_4(STAGE, FRAME, OUT_OF_LINE)                                                       \
+    FG_DSP_TILE_SHORT(FG_DSP_SHORT_PASS(1) FG_DSP_SHORT_PASS(2) FG_DSP_SHORT_LAST(3), STAGE, FRAME, OUT_OF_LINE)
+#define FG_DSP_TILE_SHORT_8(STAGE, FRAME, OUT_OF_LINE)                                                       \
+    FG_DSP_TILE_SHORT(FG_DSP_SHORT_PASS(1) FG_DSP_SHORT_PASS(2) FG_DSP_SHORT_PASS(3) FG_DSP_SHORT_PASS(4)    \
+                      FG_DSP_SHORT_PASS(5) FG_DSP_SHORT_PASS(6) FG_DSP_SHORT_LAST(7), STAGE, FRAME, OUT_OF_LINE)
 
 #define FG_DSP_SSAT6            \
     "ssat r4, #8, r4\n\t"       \
@@ -790,13 +799,13 @@ FG_DSP_TILE_STORE_FUNCTION(fg_dsp_tile_store_relu, FG_DSP_RELU, RELU)
  * channel's), SMMULR or SMMLAR without the LSL. */
 FG_DSP_TILE_STORE_FUNCTION(fg_dsp_tile_store_doubled, FG_DSP_NARROW_DOUBLED, CLAMPING)
 FG_DSP_TILE_STORE_FUNCTION(fg_dsp_tile_store_relu_doubled, FG_DSP_RELU_DOUBLED, RELU)
-#if defined(FG_CORE_CORTEX_M7)
 /* The two doubled ones for 4 and 8 input pairs (the pointwise kernels' in_c <= 8 and <= 16). */
+#undef FG_DSP_PAIR_NEXT
+#define FG_DSP_PAIR_NEXT ""
 FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_doubled_4, FG_DSP_TILE_SHORT_4, FG_DSP_NARROW_DOUBLED, CLAMPING)
 FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_relu_doubled_4, FG_DSP_TILE_SHORT_4, FG_DSP_RELU_DOUBLED, RELU)
 FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_doubled_8, FG_DSP_TILE_SHORT_8, FG_DSP_NARROW_DOUBLED, CLAMPING)
 FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_relu_doubled_8, FG_DSP_TILE_SHORT_8, FG_DSP_RELU_DOUBLED, RELU)
-#endif
 #undef FG_DSP_TILE_STORE_FUNCTION
 #undef FG_DSP_TILE_LOOP_FUNCTION
 #undef FG_DSP_TILE_ASM
@@ -804,6 +813,12 @@ FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_relu_doubled_8, FG_DSP_TILE_SHORT_8,
 #undef FG_DSP_TILE_SHORT_4
 #undef FG_DSP_TILE_SHORT_8
 #undef FG_DSP_BIAS_PAIR_M7
+#undef FG_DSP_BIAS_PAIR
+#undef FG_DSP_PAIR_NEXT
+#undef FG_DSP_SHORT_START
+#undef FG_DSP_SHORT_FIRST
+#undef FG_DSP_SHORT_PASS
+#undef FG_DSP_SHORT_LAST
 #undef FG_DSP_TILE_END_M7
 #undef FG_DSP_FIRST_PAIR
 #undef FG_DSP_PAIR_STORES
@@ -862,14 +877,12 @@ static inline fg_dsp_tile_store_function fg_dsp_tile_job(fg_dsp_job *job, const 
     };
     *job = j;
     const int relu = full && q->output_offset == -128;
-#if defined(FG_CORE_CORTEX_M7)
     if (doubled && pairs == 4) {
         return relu ? fg_dsp_tile_store_relu_doubled_4 : fg_dsp_tile_store_doubled_4;
     }
     if (doubled && pairs == 8) {
         return relu ? fg_dsp_tile_store_relu_doubled_8 : fg_dsp_tile_store_doubled_8;
     }
-#endif
     if (relu) {
         return doubled ? fg_dsp_tile_store_relu_doubled : fg_dsp_tile_store_relu;
     }
