@@ -467,10 +467,6 @@ typedef struct {
 #define FG_DSP_ENTRY(pairs) (FG_DSP_PAIR_BYTES * FG_DSP_ENTERED_PASS(pairs))
 #define FG_DSP_ENTRY_ADDRESS "adr lr, 10f\n\tadd r9, r9, lr\n\torr r9, r9, #1\n\t"
 #if defined(FG_CORE_CORTEX_M7)
-/* The next channel pair's biases (r3 at its table), the frame's x (its first input pair read), passes and entry,
- * the pair's first input pair from the biases by single LDRs each issued with an SMLAD, the entered pass's first
- * words (r10, lr) loaded, x and w moved for it (the frame's x_entered, w_entered), then into the pass: 11 cycles in
- * llvm-mca's cortex-m7 model (hill-climbed), against 16 and a taken branch for LDM + LDRD + the TBH of before. */
 /* The pair's first input pair from the biases (r3 at its table; x the frame's) with the second pass's first words
  * (r10, lr) loaded after it, and A, B, C, D (the frame's loads, or nothing) issued with its SMLADs and loads. */
 #define FG_DSP_BIAS_PAIR_M7(A, B, C, D) \
@@ -494,14 +490,18 @@ typedef struct {
     C                                  \
     "ldr r10, [%[x], #12]\n\t"        \
     D
+/* The next channel pair's biases (r3 at its table), the frame's x (its first input pair read), passes and entry,
+ * the pair's first input pair from the biases by single LDRs each issued with an SMLAD, the entered pass's first
+ * words (r10, lr) loaded, x and w moved for it (the frame's x_entered, w_entered), then into the pass: 11 cycles in
+ * llvm-mca's cortex-m7 model (hill-climbed), against 16 and a taken branch for LDM + LDRD + the TBH of before. */
 #define FG_DSP_FIRST_PAIR                                                                                  \
     FG_DSP_BIAS_PAIR_M7("ldr r3, [sp, #44]\n\t", "ldr %[job], [sp, #20]\n\t", "add %[w], %[w], r3\n\t", \
                         "ldr r3, [sp, #24]\n\tldr %[x], [sp, #40]\n\tbx r3\n\t")
 /* The call's first pair: the frame's M7 words (the STM takes r3-r12 at most), then FG_DSP_FIRST_PAIR. */
 #define FG_DSP_START "ldrd r10, r11, [%[job], #40]\n\tstrd r10, r11, [sp, #40]\n\t" FG_DSP_FIRST_PAIR
 #else
-/* The first input pair of a channel pair from the biases (r4, r7, loaded before), then into the pass (BX: r3 the
- * frame's entry, r2 the passes, loaded before). */
+/* The first input pair of a channel pair from the biases (r4, r7, loaded before); FG_DSP_FIRST_PAIR then into the
+ * pass (BX: r3 the frame's entry, r2 the passes, loaded before). */
 #define FG_DSP_BIAS_PAIR                     \
     "ldm %[x]!, {r10, r11, r12}\n\t"         \
     "ldrd lr, r6, [%[w]], #8\n\t"            \
@@ -878,7 +878,7 @@ FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_relu_doubled_8, FG_DSP_TILE_SHORT_8,
 #undef FG_DSP_TILE_BLOCK
 #undef FG_DSP_CLAMP
 
-/* A tile-store function (the four above). */
+/* A tile-store function (the eight above). */
 typedef void (*fg_dsp_tile_store_function)(const uint32_t *x, const uint32_t *w, const fg_dsp_job *job);
 
 /* The job of the tile-store function for every whole channel pair of `channels` (>= 2, all narrow) at ch, three
