@@ -897,11 +897,11 @@ static inline fg_dsp_tile_store_function fg_dsp_tile_job(fg_dsp_job *job, const 
     };
     *job = j;
     const int relu = full && q->output_offset == -128;
-    if (doubled && pairs == 4) {
-        return relu ? fg_dsp_tile_store_relu_doubled_4 : fg_dsp_tile_store_doubled_4;
-    }
-    if (doubled && pairs == 8) {
-        return relu ? fg_dsp_tile_store_relu_doubled_8 : fg_dsp_tile_store_doubled_8;
+    if (doubled && ((pairs - 4) & ~4) == 0) {  /* 4 or 8 pairs: one test on the path of the others */
+        static const fg_dsp_tile_store_function short_stores[2][2] = {
+            {fg_dsp_tile_store_doubled_4, fg_dsp_tile_store_relu_doubled_4},
+            {fg_dsp_tile_store_doubled_8, fg_dsp_tile_store_relu_doubled_8}};
+        return short_stores[pairs >> 3][relu];
     }
     if (relu) {
         return doubled ? fg_dsp_tile_store_relu_doubled : fg_dsp_tile_store_relu;
