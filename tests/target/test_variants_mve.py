@@ -176,6 +176,13 @@ def _folded_cases() -> list[bytes]:
     # a depthwise convolution of one input channel runs as a convolution
     cases += [conv_case(240 + k, "DEPTHWISE_CONV_2D", (1, 9, 8, 1), (3, 3), multiplier, 1 + k % 2)
               for k, multiplier in enumerate([8, 3, 16])]
+    # whole blocks only: the windows in batches as many as the stack buffer holds, their pairs through the pipelined
+    # loops (one, two and three steps of 16 taps, and eleven: kws_ref_model's first layer, vww_96_int8's), the last
+    # batch short, a lone last window; two batches of images
+    batched = [((1, 49, 10, 1), (10, 4), 16), ((1, 31, 29, 3), (3, 3), 8), ((1, 40, 39, 1), (3, 3), 4),
+               ((2, 15, 15, 7), (5, 5), 12)]
+    cases += [conv_case(250 + k, "CONV_2D", shape, filter_hw, out_c, 2)
+              for k, (shape, filter_hw, out_c) in enumerate(batched)]
     return cases
 
 
