@@ -139,6 +139,35 @@ static inline int32_t fg_mve_copy_runs_sum(int8_t *row, const int8_t *line, int3
     return sum;
 }
 
+/* `windows` windows of `runs` runs of at most 16 bytes (`span`, `step` apart), each `advance` bytes after the one
+ * before in the input, one after the other in row (each window runs x span bytes): fg_mve_copy_runs' short runs for a
+ * whole stretch of an output row in one assembly loop, its predicate set once. */
+static inline void fg_mve_copy_short_windows(int8_t *row, const int8_t *first, int32_t windows, int32_t advance,
+                                             int32_t runs, int32_t span, int32_t step) {
+    int32_t saved;
+    const int8_t *line;
+    __asm__ volatile("vmrs %[saved], p0\n"
+                     "vctp.8 %[span]\n"
+                     "1:\n"
+                     "mov %[line], %[first]\n"
+                     "dls lr, %[runs]\n"
+                     "2:\n"
+                     "vpst\n"
+                     "vldrbt.8 q0, [%[line]]\n"
+                     "vstrb.8 q0, [%[row]]\n"
+                     "add %[row], %[row], %[span]\n"
+                     "add %[line], %[line], %[step]\n"
+                     "le lr, 2b\n"
+                     "add %[first], %[first], %[advance]\n"
+                     "subs %[windows], %[windows], #1\n"
+                     "bne 1b\n"
+                     "vmsr p0, %[saved]\n"
+                     : [row] "+r"(row), [first] "+r"(first), [windows] "+r"(windows), [line] "=&r"(line),
+                       [saved] "=&r"(saved)
+                     : [runs] "r"(runs), [span] "r"(span), [step] "r"(step), [advance] "r"(advance)
+                     : "lr", "q0", "memory", "cc");
+}
+
 /* The largest band of tap rows on the stack. */
 enum { FG_MVE_FOLDED_BAND_MAX = 2048 };
 
@@ -150,6 +179,17 @@ static int32_t fg_mve_folded_band_width(const fg_conv2d_params *p) {
     const int padded = p->pad_top > 0 || p->pad_left > 0 || bottom >= p->in_h || width - p->pad_left > p->in_w;
     const int fits = p->filter_h * width * p->in_c <= FG_MVE_FOLDED_BAND_MAX;
     return padded && fits && p->dilation_w == 1 ? width : 0;
+}
+
+/* The band of the next output row (windows `advance` image rows further down; tap rows one image row apart, fewer
+ * than `advance` new): the lines it shares with the band before moved to the top (a forward copy, each vector read
+ * before a store reaches it), then its new lines. */
+static void fg_mve_band_advance(const fg_mve_band *b, const int8_t *image, int32_t y0, int32_t advance, int8_t *band) {
+    const int32_t line = b->width * b->channels, kept = b->rows - advance;
+    fg_mve_copy_s8(band, band + advance * line, kept * line);
+    fg_mve_band fresh = *b;
+    fresh.rows = advance;
+    fg_mve_band_rows(&fresh, image, y0 + kept, band + kept * line);
 }
 
 /* The windows' stack buffer: two of the longest rows, and the slack past the last window that the copies' whole
@@ -199,17 +239,28 @@ __attribute__((always_inline)) static inline void fg_mve_folded(const fg_conv2d_
         for (int32_t oy = 0; oy < p->out_h; ++oy) {
             const int32_t y0 = oy * p->stride_h - p->pad_top;
             const int rows_inside = band_width || (y0 >= 0 && y0 + reach_y < p->in_h && p->dilation_w == 1);
-            if (band_width) {
+            if (band_width && oy > 0 && p->dilation_h == 1 && p->stride_h < p->filter_h) {
+                fg_mve_band_advance(&tap_rows, image, y0, p->stride_h, band);
+            } else if (band_width) {
                 fg_mve_band_rows(&tap_rows, image, y0, band);
             }
-            for (int32_t ox = 0; ox < p->out_w; ++ox) {
+            for (int32_t ox = 0; ox < p->out_w;) {
                 const int32_t x0 = ox * p->stride_w - p->pad_left;
                 int8_t *window = windows + pending * stride;
                 if (band_width || (rows_inside && x0 >= 0 && x0 + p->filter_w <= p->in_w)) {
                     const int8_t *first = band_width ? band + ox * p->stride_w * in_c
                                                      : image + y0 * line_bytes + x0 * in_c;
                     const int32_t gap = band_width ? band_line : step;
-                    if (layout.sums) {  /* the layout wants each window's sum: taken as it is copied */
+                    if (batched && span <= 16) {  /* the row's windows inside, as many as the buffer takes */
+                        int32_t count = 1;
+                        while (ox + count < p->out_w && pending + count < capacity &&
+                               (band_width || (ox + count) * p->stride_w - p->pad_left + p->filter_w <= p->in_w)) {
+                            ++count;
+                        }
+                        fg_mve_copy_short_windows(window, first, count, p->stride_w * in_c, runs, span, gap);
+                        pending += count - 1;
+                        ox += count - 1;
+                    } else if (layout.sums) {  /* the layout wants each window's sum: taken as it is copied */
                         const int32_t sum = fg_mve_copy_runs_sum(window, first, runs, span, gap);
                         fg_mve_set_row_sum(&with_sums, pending, sum);
                     } else {
@@ -221,6 +272,7 @@ __attribute__((always_inline)) static inline void fg_mve_folded(const fg_conv2d_
                         fg_mve_set_row_sum(&with_sums, pending, fg_mve_row_sum(window, depth));
                     }
                 }
+                ++ox;
                 if (++pending < capacity) {
                     continue;
                 }
