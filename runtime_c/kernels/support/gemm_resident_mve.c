@@ -410,103 +410,106 @@ FG_MVE_RESIDENT_KINDS(fg_mve_half4, FG_MVE_HALF_LOAD4, FG_MVE_HALF_DOT4, 256, ""
  * into q0 between weight rows or into q3 between row 1's vectors; the order a hill climb over dependency-preserving
  * swaps in llvm-mca's M55 model (95 cycles a block, 104 for FG_MVE_RESIDENT's). The quant block k-1's, 368 bytes
  * before block k's weights; the same instructions per block as fg_mve_half4_negative's. The first block as there,
- * the last block's output stage after the loop (FG_MVE_PIPE_LAST). */
-__attribute__((noinline)) static void fg_mve_half4_pipe(fg_mve_resident_state *st, const int8_t *px, int8_t *out0,
-                                                       int8_t *out1) {
-    const int32_t *pk;
-    int32_t n;
-    __asm__ volatile(FG_MVE_ROW_START(FG_MVE_HALF_LOAD4)
-                     FG_MVE_INIT_BIAS
-                     FG_MVE_PAST_QUANT
-                     FG_MVE_HALF_DOT4
-                     "stm %[st], {r0, r2, r4, r6, r8, r10, r12, lr}\n"
-                     "subs %[n], %[n], #1\n"
-                     "beq 4f\n"
-                     "1:\n"
-                     FG_MVE_INIT_BIAS
-                     "vldrb.8 q3, [%[px]]\n"
-                     FG_MVE_PAST_QUANT
-                     "vldrb.8 q0, [%[pk]], #16\n"
-                     "vmladava.s8 r0, q4, q0\n"
-                     "vldrw.32 q1, [%[st]]\n"
-                     "vmladava.s8 r8, q3, q0\n"
-                     "vldrw.32 q0, [%[pk], #-384]\n"
-                     "vqrdmulh.s32 q1, q1, q0\n"
-                     "vldrw.32 q2, [%[st], #16]\n"
-                     "vqrdmulh.s32 q2, q2, q0\n"
-                     "vldrb.8 q0, [%[pk]], #16\n"
-                     "vmladava.s8 r2, q4, q0\n"
-                     "vmladava.s8 r10, q3, q0\n"
-                     "vshr.s32 q0, q1, #31\n"
-                     "vqadd.s32 q1, q1, q0\n"
-                     "vldrb.8 q0, [%[pk]], #16\n"
-                     "vmladava.s8 r4, q4, q0\n"
-                     "vmladava.s8 r12, q3, q0\n"
-                     "vshr.s32 q0, q2, #31\n"
-                     "vqadd.s32 q2, q2, q0\n"
-                     "vldrb.8 q0, [%[pk]], #16\n"
-                     "vmladava.s8 lr, q3, q0\n"
-                     "vldrw.32 q3, [%[pk], #-400]\n"
-                     "vmladava.s8 r6, q4, q0\n"
-                     "vrshl.s32 q2, q2, q3\n"
-                     "vldrb.8 q0, [%[pk]], #16\n"
-                     "vrshl.s32 q1, q1, q3\n"
-                     "vldrw.32 q3, [%[st], #112]\n"
-                     "vadd.i32 q2, q2, q3\n"
-                     "vmladava.s8 r0, q5, q0\n"
-                     "vadd.i32 q1, q1, q3\n"
-                     "vldrb.8 q3, [%[px], #16]\n"
-                     "vmladava.s8 r8, q3, q0\n"
-                     "vldrw.32 q0, [%[st], #80]\n"
-                     "vmax.s32 q2, q2, q0\n"
-                     "vmax.s32 q1, q1, q0\n"
-                     "vldrb.8 q0, [%[pk]], #16\n"
-                     "vmladava.s8 r2, q5, q0\n"
-                     "vmladava.s8 r10, q3, q0\n"
-                     "vldrw.32 q0, [%[st], #96]\n"
-                     "vmin.s32 q1, q1, q0\n"
-                     "vstrb.32 q1, [%[out0]], #4\n"
-                     "vmin.s32 q2, q2, q0\n"
-                     "vldrb.8 q0, [%[pk]], #16\n"
-                     "vmladava.s8 r12, q3, q0\n"
-                     "vmladava.s8 r4, q5, q0\n"
-                     "vldrb.8 q0, [%[pk]], #16\n"
-                     "vmladava.s8 lr, q3, q0\n"
-                     "vstrb.32 q2, [%[out1]], #4\n"
-                     "vmladava.s8 r6, q5, q0\n"
-                     "vldrb.8 q0, [%[pk]], #16\n"
-                     "vmladava.s8 r0, q6, q0\n"
-                     "vldrb.8 q3, [%[px], #32]\n"
-                     "vmladava.s8 r8, q3, q0\n"
-                     "vldrb.8 q0, [%[pk]], #16\n"
-                     "vmladava.s8 r10, q3, q0\n"
-                     "vmladava.s8 r2, q6, q0\n"
-                     "vldrb.8 q0, [%[pk]], #16\n"
-                     "vmladava.s8 r4, q6, q0\n"
-                     "vmladava.s8 r12, q3, q0\n"
-                     "vldrb.8 q0, [%[pk]], #16\n"
-                     "vmladava.s8 lr, q3, q0\n"
-                     "vmladava.s8 r6, q6, q0\n"
-                     "vldrb.8 q0, [%[pk]], #16\n"
-                     "vmladava.s8 r0, q7, q0\n"
-                     "vpst\n"
-                     "vldrbt.8 q3, [%[px], #48]\n"
-                     "vmladava.s8 r8, q3, q0\n"
-                     "vldrb.8 q0, [%[pk]], #16\n"
-                     "vmladava.s8 r10, q3, q0\n"
-                     "vmladava.s8 r2, q7, q0\n"
-                     "vldrb.8 q0, [%[pk]], #16\n"
-                     "vmladava.s8 r4, q7, q0\n"
-                     "subs %[n], %[n], #1\n"
-                     "vmladava.s8 r12, q3, q0\n"
-                     "vldrb.8 q0, [%[pk]], #16\n"
-                     "vmladava.s8 r6, q7, q0\n"
-                     "vmladava.s8 lr, q3, q0\n"
-                     "stm %[st], {r0, r2, r4, r6, r8, r10, r12, lr}\n"
-                     "bne 1b\n"
-                     FG_MVE_PIPE_LAST(FG_MVE_NO_LEFT, FG_MVE_SIGN_NEGATIVE, "q1", -304)
-                     FG_MVE_RESIDENT_OPERANDS);
+ * the last block's output stage after the loop (FG_MVE_PIPE_LAST). ROW1_LAST: the load of row 1's last vector
+ * (FG_MVE_ROW1_LAST, or FG_MVE_ROW1 where rows are 64 taps). */
+#define FG_MVE_HALF4_PIPE(NAME, ROW1_LAST)                                                                          \
+__attribute__((noinline)) static void NAME(fg_mve_resident_state *st, const int8_t *px, int8_t *out0, int8_t *out1) { \
+    const int32_t *pk;                                                                                               \
+    int32_t n;                                                                                                       \
+    __asm__ volatile(FG_MVE_ROW_START(FG_MVE_HALF_LOAD4)                                                             \
+                     FG_MVE_INIT_BIAS                                                                                \
+                     FG_MVE_PAST_QUANT                                                                               \
+                     FG_MVE_HALF_DOT4                                                                                \
+                     "stm %[st], {r0, r2, r4, r6, r8, r10, r12, lr}\n"                                               \
+                     "subs %[n], %[n], #1\n"                                                                         \
+                     "beq 4f\n"                                                                                      \
+                     "1:\n"                                                                                          \
+                     FG_MVE_INIT_BIAS                                                                                \
+                     "vldrb.8 q3, [%[px]]\n"                                                                         \
+                     FG_MVE_PAST_QUANT                                                                               \
+                     "vldrb.8 q0, [%[pk]], #16\n"                                                                    \
+                     "vmladava.s8 r0, q4, q0\n"                                                                      \
+                     "vldrw.32 q1, [%[st]]\n"                                                                        \
+                     "vmladava.s8 r8, q3, q0\n"                                                                      \
+                     "vldrw.32 q0, [%[pk], #-384]\n"                                                                 \
+                     "vqrdmulh.s32 q1, q1, q0\n"                                                                     \
+                     "vldrw.32 q2, [%[st], #16]\n"                                                                   \
+                     "vqrdmulh.s32 q2, q2, q0\n"                                                                     \
+                     "vldrb.8 q0, [%[pk]], #16\n"                                                                    \
+                     "vmladava.s8 r2, q4, q0\n"                                                                      \
+                     "vmladava.s8 r10, q3, q0\n"                                                                     \
+                     "vshr.s32 q0, q1, #31\n"                                                                        \
+                     "vqadd.s32 q1, q1, q0\n"                                                                        \
+                     "vldrb.8 q0, [%[pk]], #16\n"                                                                    \
+                     "vmladava.s8 r4, q4, q0\n"                                                                      \
+                     "vmladava.s8 r12, q3, q0\n"                                                                     \
+                     "vshr.s32 q0, q2, #31\n"                                                                        \
+                     "vqadd.s32 q2, q2, q0\n"                                                                        \
+                     "vldrb.8 q0, [%[pk]], #16\n"                                                                    \
+                     "vmladava.s8 lr, q3, q0\n"                                                                      \
+                     "vldrw.32 q3, [%[pk], #-400]\n"                                                                 \
+                     "vmladava.s8 r6, q4, q0\n"                                                                      \
+                     "vrshl.s32 q2, q2, q3\n"                                                                        \
+                     "vldrb.8 q0, [%[pk]], #16\n"                                                                    \
+                     "vrshl.s32 q1, q1, q3\n"                                                                        \
+                     "vldrw.32 q3, [%[st], #112]\n"                                                                  \
+                     "vadd.i32 q2, q2, q3\n"                                                                         \
+                     "vmladava.s8 r0, q5, q0\n"                                                                      \
+                     "vadd.i32 q1, q1, q3\n"                                                                         \
+                     "vldrb.8 q3, [%[px], #16]\n"                                                                    \
+                     "vmladava.s8 r8, q3, q0\n"                                                                      \
+                     "vldrw.32 q0, [%[st], #80]\n"                                                                   \
+                     "vmax.s32 q2, q2, q0\n"                                                                         \
+                     "vmax.s32 q1, q1, q0\n"                                                                         \
+                     "vldrb.8 q0, [%[pk]], #16\n"                                                                    \
+                     "vmladava.s8 r2, q5, q0\n"                                                                      \
+                     "vmladava.s8 r10, q3, q0\n"                                                                     \
+                     "vldrw.32 q0, [%[st], #96]\n"                                                                   \
+                     "vmin.s32 q1, q1, q0\n"                                                                         \
+                     "vstrb.32 q1, [%[out0]], #4\n"                                                                  \
+                     "vmin.s32 q2, q2, q0\n"                                                                         \
+                     "vldrb.8 q0, [%[pk]], #16\n"                                                                    \
+                     "vmladava.s8 r12, q3, q0\n"                                                                     \
+                     "vmladava.s8 r4, q5, q0\n"                                                                      \
+                     "vldrb.8 q0, [%[pk]], #16\n"                                                                    \
+                     "vmladava.s8 lr, q3, q0\n"                                                                      \
+                     "vstrb.32 q2, [%[out1]], #4\n"                                                                  \
+                     "vmladava.s8 r6, q5, q0\n"                                                                      \
+                     "vldrb.8 q0, [%[pk]], #16\n"                                                                    \
+                     "vmladava.s8 r0, q6, q0\n"                                                                      \
+                     "vldrb.8 q3, [%[px], #32]\n"                                                                    \
+                     "vmladava.s8 r8, q3, q0\n"                                                                      \
+                     "vldrb.8 q0, [%[pk]], #16\n"                                                                    \
+                     "vmladava.s8 r10, q3, q0\n"                                                                     \
+                     "vmladava.s8 r2, q6, q0\n"                                                                      \
+                     "vldrb.8 q0, [%[pk]], #16\n"                                                                    \
+                     "vmladava.s8 r4, q6, q0\n"                                                                      \
+                     "vmladava.s8 r12, q3, q0\n"                                                                     \
+                     "vldrb.8 q0, [%[pk]], #16\n"                                                                    \
+                     "vmladava.s8 lr, q3, q0\n"                                                                      \
+                     "vmladava.s8 r6, q6, q0\n"                                                                      \
+                     "vldrb.8 q0, [%[pk]], #16\n"                                                                    \
+                     "vmladava.s8 r0, q7, q0\n"                                                                      \
+                     ROW1_LAST                                                                                       \
+                     "vmladava.s8 r8, q3, q0\n"                                                                      \
+                     "vldrb.8 q0, [%[pk]], #16\n"                                                                    \
+                     "vmladava.s8 r10, q3, q0\n"                                                                     \
+                     "vmladava.s8 r2, q7, q0\n"                                                                      \
+                     "vldrb.8 q0, [%[pk]], #16\n"                                                                    \
+                     "vmladava.s8 r4, q7, q0\n"                                                                      \
+                     "subs %[n], %[n], #1\n"                                                                         \
+                     "vmladava.s8 r12, q3, q0\n"                                                                     \
+                     "vldrb.8 q0, [%[pk]], #16\n"                                                                    \
+                     "vmladava.s8 r6, q7, q0\n"                                                                      \
+                     "vmladava.s8 lr, q3, q0\n"                                                                      \
+                     "stm %[st], {r0, r2, r4, r6, r8, r10, r12, lr}\n"                                               \
+                     "bne 1b\n"                                                                                      \
+                     FG_MVE_PIPE_LAST(FG_MVE_NO_LEFT, FG_MVE_SIGN_NEGATIVE, "q1", -304)                              \
+                     FG_MVE_RESIDENT_OPERANDS);                                                                      \
 }
+FG_MVE_HALF4_PIPE(fg_mve_half4_pipe, FG_MVE_ROW1_LAST(48))
+/* Rows of 64 taps: row 1's last vector whole, no predicate (93 cycles a block). */
+FG_MVE_HALF4_PIPE(fg_mve_half4_pipe_whole, FG_MVE_ROW1(48))
 
 void fg_mve_resident_pairs(const int8_t *input, int32_t pairs, int32_t in_c, int32_t out_c, const int32_t *packed,
                            const fg_mve_clamp *clamp, int shifts_left, int8_t *output) {
@@ -524,7 +527,10 @@ void fg_mve_resident_pairs(const int8_t *input, int32_t pairs, int32_t in_c, int
     st.offsets = vdupq_n_s32(clamp->offset);
     const int kind = shifts_left ? 1 : 2 * fg_mve_rights_negative(packed, out_c >> 2, fg_mve_block_words(in_c, 16));
     if (in_c > 48) {  /* row 1 read as it goes, from its start */
-        (kind == 2 ? fg_mve_half4_pipe : fg_mve_half4[kind])(&st, input + in_c, output, output + out_c);
+        fg_mve_resident_loop *const loop = kind != 2    ? fg_mve_half4[kind]
+                                           : in_c == 64 ? fg_mve_half4_pipe_whole
+                                                        : fg_mve_half4_pipe;
+        loop(&st, input + in_c, output, output + out_c);
     } else if (in_c > 32) {
         fg_mve_half3[kind](&st, input + in_c, output, output + out_c);
     } else if (in_c > 16) {
