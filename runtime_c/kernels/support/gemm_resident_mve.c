@@ -408,7 +408,7 @@ FG_MVE_RESIDENT_KINDS(fg_mve_half4, FG_MVE_HALF_LOAD4, FG_MVE_HALF_DOT4, 256, ""
  * VMLADAVA after each load), so that q1 and q2 take block k-1's output stage (FG_MVE_ROUND2_NEGATIVE's arithmetic,
  * the offset from st->offsets) while block k's dot products run, its multipliers, shifts, offsets and clamp loaded
  * into q0 between weight rows or into q3 between row 1's vectors; the order a hill climb over dependency-preserving
- * swaps in llvm-mca's M55 model (95 cycles a block, 104 for FG_MVE_RESIDENT's). The quant block k-1's, 368 bytes
+ * swaps in llvm-mca's M55 model (95 cycles a block with its branch, 104 for FG_MVE_RESIDENT's). The quant block k-1's, 368 bytes
  * before block k's weights; the same instructions per block as fg_mve_half4_negative's. The first block as there,
  * the last block's output stage after the loop (FG_MVE_PIPE_LAST). ROW1_LAST: the load of row 1's last vector
  * (FG_MVE_ROW1_LAST, or FG_MVE_ROW1 where rows are 64 taps). */
@@ -508,7 +508,7 @@ __attribute__((noinline)) static void NAME(fg_mve_resident_state *st, const int8
                      FG_MVE_RESIDENT_OPERANDS);                                                                      \
 }
 FG_MVE_HALF4_PIPE(fg_mve_half4_pipe, FG_MVE_ROW1_LAST(48))
-/* Rows of 64 taps: row 1's last vector whole, no predicate (93 cycles a block). */
+/* Rows of 64 taps: row 1's last vector whole, no predicate (94 cycles a block, its branch included, 95 above). */
 FG_MVE_HALF4_PIPE(fg_mve_half4_pipe_whole, FG_MVE_ROW1(48))
 
 void fg_mve_resident_pairs(const int8_t *input, int32_t pairs, int32_t in_c, int32_t out_c, const int32_t *packed,
