@@ -408,10 +408,10 @@ FG_MVE_RESIDENT_KINDS(fg_mve_half4, FG_MVE_HALF_LOAD4, FG_MVE_HALF_DOT4, 256, ""
  * VMLADAVA after each load), so that q1 and q2 take block k-1's output stage (FG_MVE_ROUND2_NEGATIVE's arithmetic,
  * the offset from st->offsets) while block k's dot products run, its multipliers, shifts, offsets and clamp loaded
  * into q0 between weight rows or into q3 between row 1's vectors; the order a hill climb over dependency-preserving
- * swaps in llvm-mca's M55 model (95 cycles a block with its branch, 104 for FG_MVE_RESIDENT's). The quant block k-1's, 368 bytes
- * before block k's weights; the same instructions per block as fg_mve_half4_negative's. The first block as there,
- * the last block's output stage after the loop (FG_MVE_PIPE_LAST). ROW1_LAST: the load of row 1's last vector
- * (FG_MVE_ROW1_LAST, or FG_MVE_ROW1 where rows are 64 taps). */
+ * swaps in llvm-mca's M55 model (95 cycles a block with its branch, 104 for FG_MVE_RESIDENT's). The quant block
+ * k-1's, 368 bytes before block k's weights; the same instructions per block as fg_mve_half4_negative's. The first
+ * block as there, the last block's output stage after the loop (FG_MVE_PIPE_LAST). ROW1_LAST: the load of row 1's
+ * last vector (FG_MVE_ROW1_LAST, or FG_MVE_ROW1 where rows are 64 taps). */
 #define FG_MVE_HALF4_PIPE(NAME, ROW1_LAST)                                                                          \
 __attribute__((noinline)) static void NAME(fg_mve_resident_state *st, const int8_t *px, int8_t *out0, int8_t *out1) { \
     const int32_t *pk;                                                                                               \
