@@ -95,10 +95,12 @@ typedef struct {
 
 /* A row of pixels from label 3 (the predicate saved first): its predicate (VCTP of the row's taps), LOAD, and pk and n
  * at the first block's weights and the blocks' count. */
-#define FG_MVE_ROW_START(LOAD)                                                                                   \
+#define FG_MVE_ROW_SAVE                                                                                          \
     "vmrs r0, p0\n"                                                                                              \
     "str r0, [%[st], #64]\n"                                                                                     \
-    "3:\n"                                                                                                       \
+    "3:\n"
+#define FG_MVE_ROW_START(LOAD)                                                                                   \
+    FG_MVE_ROW_SAVE                                                                                              \
     "ldrd r0, r2, [%[st], #56]\n"                                                                                \
     "vctp.8 r0\n"                                                                                                \
     LOAD                                                                                                         \
@@ -410,18 +412,81 @@ FG_MVE_RESIDENT_KINDS(fg_mve_half4, FG_MVE_HALF_LOAD4, FG_MVE_HALF_DOT4, 256, ""
  * into q0 between weight rows or into q3 between row 1's vectors; the order a hill climb over dependency-preserving
  * swaps in llvm-mca's M55 model (95 cycles a block with its branch, 104 for FG_MVE_RESIDENT's). The quant block
  * k-1's, 368 bytes before block k's weights; the same instructions per block as fg_mve_half4_negative's. The first
- * block as there, the last block's output stage after the loop (FG_MVE_PIPE_LAST). ROW1_LAST: the load of row 1's
- * last vector (FG_MVE_ROW1_LAST, or FG_MVE_ROW1 where rows are 64 taps). */
+ * block's row start and dot products as there (FG_MVE_ROW_START, FG_MVE_HALF_DOT4) in the order of the same climb
+ * (80 cycles a pair, 84 as written there), the last block's output stage after the loop (FG_MVE_PIPE_LAST).
+ * ROW1_LAST: the load of row 1's last vector (FG_MVE_ROW1_LAST, or FG_MVE_ROW1 where rows are 64 taps). */
 #define FG_MVE_HALF4_PIPE(NAME, ROW1_LAST)                                                                          \
 __attribute__((noinline)) static void NAME(fg_mve_resident_state *st, const int8_t *px, int8_t *out0, int8_t *out1) { \
     const int32_t *pk;                                                                                               \
     int32_t n;                                                                                                       \
-    __asm__ volatile(FG_MVE_ROW_START(FG_MVE_HALF_LOAD4)                                                             \
-                     FG_MVE_INIT_BIAS                                                                                \
-                     FG_MVE_PAST_QUANT                                                                               \
-                     FG_MVE_HALF_DOT4                                                                                \
-                     "stm %[st], {r0, r2, r4, r6, r8, r10, r12, lr}\n"                                               \
+    __asm__ volatile(FG_MVE_ROW_SAVE                                                                                 \
+                     "ldrd r0, r2, [%[st], #56]\n"                                                                   \
+                     "ldrd %[pk], %[n], [%[st], #32]\n"                                                              \
+                     "sub r2, %[px], r2\n"                                                                           \
+                     "vldrb.8 q4, [r2]\n"                                                                            \
+                     "vctp.8 r0\n"                                                                                   \
+                     "vldrb.8 q5, [r2, #16]\n"                                                                       \
+                     "ldm %[pk], {r8, r10, r12, lr}\n"                                                               \
+                     "vldrb.8 q6, [r2, #32]\n"                                                                       \
+                     "vpst\n"                                                                                        \
+                     "vldrbt.8 q7, [r2, #48]\n"                                                                      \
+                     "ldm %[pk]!, {r0, r2, r4, r6}\n"                                                                \
+                     "adds %[pk], %[pk], #48\n"                                                                      \
+                     "vldrb.8 q0, [%[pk]], #16\n"                                                                    \
+                     "vmladava.s8 r0, q4, q0\n"                                                                      \
+                     "vldrb.8 q3, [%[px]]\n"                                                                         \
+                     "vmladava.s8 r8, q3, q0\n"                                                                      \
+                     "vldrb.8 q1, [%[pk]], #16\n"                                                                    \
+                     "vmladava.s8 r10, q3, q1\n"                                                                     \
+                     "vldrb.8 q0, [%[pk]], #16\n"                                                                    \
+                     "vmladava.s8 r12, q3, q0\n"                                                                     \
+                     "vldrb.8 q2, [%[pk]], #16\n"                                                                    \
+                     "vmladava.s8 lr, q3, q2\n"                                                                      \
+                     "vmladava.s8 r4, q4, q0\n"                                                                      \
+                     "vmladava.s8 r6, q4, q2\n"                                                                      \
+                     "vldrb.8 q0, [%[pk]], #16\n"                                                                    \
+                     "vmladava.s8 r2, q4, q1\n"                                                                      \
+                     "vldrb.8 q3, [%[px], #16]\n"                                                                    \
+                     "vmladava.s8 r8, q3, q0\n"                                                                      \
+                     "vldrb.8 q1, [%[pk]], #16\n"                                                                    \
+                     "vmladava.s8 r0, q5, q0\n"                                                                      \
+                     "vldrb.8 q0, [%[pk]], #16\n"                                                                    \
+                     "vmladava.s8 r4, q5, q0\n"                                                                      \
+                     "vldrb.8 q2, [%[pk]], #16\n"                                                                    \
+                     "vmladava.s8 r10, q3, q1\n"                                                                     \
+                     "vmladava.s8 r12, q3, q0\n"                                                                     \
+                     "vldrb.8 q0, [%[pk]], #16\n"                                                                    \
+                     "vmladava.s8 r2, q5, q1\n"                                                                      \
+                     "vmladava.s8 lr, q3, q2\n"                                                                      \
+                     "vldrb.8 q1, [%[pk]], #16\n"                                                                    \
+                     "vmladava.s8 r2, q6, q1\n"                                                                      \
+                     "vmladava.s8 r0, q6, q0\n"                                                                      \
+                     "vmladava.s8 r6, q5, q2\n"                                                                      \
+                     "vldrb.8 q3, [%[px], #32]\n"                                                                    \
+                     "vmladava.s8 r8, q3, q0\n"                                                                      \
+                     "vldrb.8 q0, [%[pk]], #16\n"                                                                    \
+                     "vmladava.s8 r4, q6, q0\n"                                                                      \
+                     "vmladava.s8 r12, q3, q0\n"                                                                     \
+                     "vldrb.8 q2, [%[pk]], #16\n"                                                                    \
+                     "vmladava.s8 r10, q3, q1\n"                                                                     \
+                     "vldrb.8 q0, [%[pk]], #16\n"                                                                    \
+                     "vmladava.s8 r0, q7, q0\n"                                                                      \
+                     "vldrb.8 q1, [%[pk]], #16\n"                                                                    \
+                     "vmladava.s8 lr, q3, q2\n"                                                                      \
+                     "vpst\n"                                                                                        \
+                     "vldrbt.8 q3, [%[px], #48]\n"                                                                   \
+                     "vmladava.s8 r8, q3, q0\n"                                                                      \
+                     "vldrb.8 q0, [%[pk]], #16\n"                                                                    \
+                     "vmladava.s8 r2, q7, q1\n"                                                                      \
+                     "vmladava.s8 r6, q6, q2\n"                                                                      \
+                     "vldrb.8 q2, [%[pk]], #16\n"                                                                    \
+                     "vmladava.s8 r12, q3, q0\n"                                                                     \
+                     "vmladava.s8 r4, q7, q0\n"                                                                      \
+                     "vmladava.s8 r10, q3, q1\n"                                                                     \
+                     "vmladava.s8 lr, q3, q2\n"                                                                      \
                      "subs %[n], %[n], #1\n"                                                                         \
+                     "vmladava.s8 r6, q7, q2\n"                                                                      \
+                     "stm %[st], {r0, r2, r4, r6, r8, r10, r12, lr}\n"                                               \
                      "beq 4f\n"                                                                                      \
                      "1:\n"                                                                                          \
                      FG_MVE_INIT_BIAS                                                                                \
