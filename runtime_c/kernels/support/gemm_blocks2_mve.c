@@ -375,7 +375,7 @@ __attribute__((noinline)) static void NAME(fg_mve_gemm_state *st, const int32_t 
     "bne 1b\n"                                 \
     "4:\n"
 /* Three steps (33 to 48 taps: kws_ref_model's first layer): as two, a later block's third step inline after the
- * first two (no unrolled loop to enter and leave: 93 -> 85 cycles a block in llvm-mca's M55 model). */
+ * first two (no unrolled loop to enter and leave: 93 -> 84 cycles a block in llvm-mca's M55 model). */
 #define FG_MVE_PIPE_LOOP_THREE                  \
     FG_MVE_PIPE_PAIR_START                      \
     FG_MVE_STEP2X4                              \
