@@ -278,8 +278,8 @@ typedef struct {
 
 /* FG_DW_GATHERED_BLOCK where every channel shifts right (no LEFT_SHIFT, FG_MVE_ROUND2_NEGATIVE's arithmetic) in the
  * order a hill climb over dependency-preserving moves found cheapest in llvm-mca's M55 model (64 cycles a block
- * before its branch, 69 in FG_DW_GATHERED_BLOCK's order): the weight loads before the bias LDM's write-back at offsets 16 higher, the
- * multipliers and shifts after pk's advance at offsets 128 lower. */
+ * before its branch, 69 in FG_DW_GATHERED_BLOCK's order): the weight loads before the bias LDM's write-back at
+ * offsets 16 higher, the multipliers and shifts after pk's advance at offsets 128 lower. */
 #define FG_DW_GATHERED_BLOCK_NEGATIVE                      \
     "vldrb.s16 q1, [%[x], %q[tapsb]]\n"                    \
     "ldm %[pk], {r8, r10, r12, lr}\n"                      \
