@@ -155,7 +155,7 @@ def _pointwise_cases() -> list[bytes]:
                                                    ((1, 1, 3, 20), 4), ((1, 6, 5, 16), 32), ((1, 3, 3, 3), 8),
                                                    ((1, 2, 4, 12), 8), ((1, 3, 3, 40), 12), ((2, 2, 3, 48), 8),
                                                    ((1, 3, 5, 64), 16), ((1, 5, 1, 57), 4), ((1, 2, 2, 33), 20),
-                                                   ((1, 2, 3, 50), 8)])]
+                                                   ((1, 2, 3, 50), 8), ((1, 5, 5, 64), 8), ((2, 3, 4, 64), 12)])]
     return cases
 
 
@@ -176,6 +176,15 @@ def _folded_cases() -> list[bytes]:
     # a depthwise convolution of one input channel runs as a convolution
     cases += [conv_case(240 + k, "DEPTHWISE_CONV_2D", (1, 9, 8, 1), (3, 3), multiplier, 1 + k % 2)
               for k, multiplier in enumerate([8, 3, 16])]
+    # whole blocks only: the windows in batches as many as the stack buffer holds, their pairs through the pipelined
+    # loops (one, two and three steps of 16 taps, and eleven: kws_ref_model's first layer, vww_96_int8's), the last
+    # batch short, a lone last window; two batches of images; windows from the band, from the image (unpadded), and
+    # both with windows at the border between them (a band too wide for the stack), batches ending inside a row
+    batched = [((1, 49, 10, 1), (10, 4), 16, "SAME"), ((1, 31, 29, 3), (3, 3), 8, "SAME"),
+               ((1, 40, 39, 1), (3, 3), 4, "SAME"), ((2, 15, 15, 7), (5, 5), 12, "SAME"),
+               ((1, 20, 23, 2), (3, 3), 8, "VALID"), ((1, 5, 140, 5), (3, 3), 4, "SAME")]
+    cases += [conv_case(250 + k, "CONV_2D", shape, filter_hw, out_c, 2, 1, padding)
+              for k, (shape, filter_hw, out_c, padding) in enumerate(batched)]
     return cases
 
 

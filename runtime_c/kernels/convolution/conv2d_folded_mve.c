@@ -139,6 +139,35 @@ static inline int32_t fg_mve_copy_runs_sum(int8_t *row, const int8_t *line, int3
     return sum;
 }
 
+/* `windows` windows of `runs` runs of at most 16 bytes (`span`, `step` apart), each `advance` bytes after the one
+ * before in the input, one after the other in row (each window runs x span bytes): fg_mve_copy_runs' short runs for a
+ * whole stretch of an output row in one assembly loop, its predicate set once. */
+static inline void fg_mve_copy_short_windows(int8_t *row, const int8_t *first, int32_t windows, int32_t advance,
+                                             int32_t runs, int32_t span, int32_t step) {
+    int32_t saved;
+    const int8_t *line;
+    __asm__ volatile("vmrs %[saved], p0\n"
+                     "vctp.8 %[span]\n"
+                     "1:\n"
+                     "mov %[line], %[first]\n"
+                     "dls lr, %[runs]\n"
+                     "2:\n"
+                     "vpst\n"
+                     "vldrbt.8 q0, [%[line]]\n"
+                     "vstrb.8 q0, [%[row]]\n"
+                     "add %[row], %[row], %[span]\n"
+                     "add %[line], %[line], %[step]\n"
+                     "le lr, 2b\n"
+                     "add %[first], %[first], %[advance]\n"
+                     "subs %[windows], %[windows], #1\n"
+                     "bne 1b\n"
+                     "vmsr p0, %[saved]\n"
+                     : [row] "+r"(row), [first] "+r"(first), [windows] "+r"(windows), [line] "=&r"(line),
+                       [saved] "=&r"(saved)
+                     : [runs] "r"(runs), [span] "r"(span), [step] "r"(step), [advance] "r"(advance)
+                     : "lr", "q0", "memory", "cc");
+}
+
 /* The largest band of tap rows on the stack. */
 enum { FG_MVE_FOLDED_BAND_MAX = 2048 };
 
@@ -152,10 +181,28 @@ static int32_t fg_mve_folded_band_width(const fg_conv2d_params *p) {
     return padded && fits && p->dilation_w == 1 ? width : 0;
 }
 
-/* Output pixels in pairs, raster order: both windows are copied before either pixel is stored, so an output
+/* The band of the next output row (windows `advance` image rows further down; tap rows one image row apart, fewer
+ * than `advance` new): the lines it shares with the band before moved to the top (a forward copy, each vector read
+ * before a store reaches it), then its new lines. */
+static void fg_mve_band_advance(const fg_mve_band *b, const int8_t *image, int32_t y0, int32_t advance, int8_t *band) {
+    const int32_t line = b->width * b->channels, kept = b->rows - advance;
+    fg_mve_copy_s8(band, band + advance * line, kept * line);
+    fg_mve_band fresh = *b;
+    fresh.rows = advance;
+    fg_mve_band_rows(&fresh, image, y0 + kept, band + kept * line);
+}
+
+/* The windows' stack buffer: two of the longest rows, and the slack past the last window that the copies' whole
+ * vectors and the GEMM's reads (up to 15 bytes past a window's last 16 taps, and 16 after) reach. */
+enum { FG_MVE_WINDOW_SLACK = 32, FG_MVE_WINDOWS_BYTES = 2 * FG_MVE_ROW_MAX + FG_MVE_WINDOW_SLACK };
+
+/* Output pixels in raster order, their windows copied to the stack before any of them is stored, so an output
  * overlapping the input as ops/overlap.py allows never changes what a window reads. A window inside the image (no
- * dilation across) is copied run by run; one at the border through fg_mve_window_row. Then the GEMM of `layout`:
- * its full blocks through the assembly loop, the rest (and a last lone window) through its gemm. */
+ * dilation across) is copied run by run; one at the border through fg_mve_window_row. The int8 layout whose blocks
+ * are all full takes as many windows as the buffer holds, `depth` bytes apart, in pairs through one call of its
+ * pipelined pairs loop (fg_mve_gemm_blocks2_pairs: no call and no loop start per pair); otherwise two windows, then
+ * the GEMM of `layout`: its full blocks through the assembly loop, the rest through its gemm. A last lone window
+ * through its gemm. */
 __attribute__((always_inline)) static inline void fg_mve_folded(const fg_conv2d_params *p, const int8_t *input,
                                                                 int8_t *output, fg_mve_gemm_layout layout) {
     const int32_t in_c = p->in_c, depth = p->filter_h * p->filter_w * in_c, out_c = p->out_c;
@@ -165,7 +212,7 @@ __attribute__((always_inline)) static inline void fg_mve_folded(const fg_conv2d_
     const fg_requant_params requant = p->requant;
     const int shifts_left = fg_mve_any_left_shift(&requant, out_c);
     const int32_t *packed = (const int32_t *)p->packed;
-    int8_t rows[2][FG_MVE_ROW_MAX + 16];
+    int8_t windows[FG_MVE_WINDOWS_BYTES];
     const fg_mve_clamp clamp = fg_mve_make_clamp(&requant);
     fg_mve_gemm_state plain;  /* the pairs' full blocks straight to the assembly loop, set up once */
     fg_mve_gemm_state_s4 with_sums;  /* the same, and the rows' sums, for a layout that wants them */
@@ -175,8 +222,10 @@ __attribute__((always_inline)) static inline void fg_mve_folded(const fg_conv2d_
     }
     const int32_t full = fg_mve_gemm_begin_layout(st, depth, out_c, packed, (uint32_t)out_c, layout.step_words);
     const int32_t *rest = packed + fg_mve_block_words(depth, layout.step_words) * (full >> 2);
-    st->x0 = rows[0];
-    st->x1 = rows[1];
+    const int batched = layout.blocks2 == fg_mve_gemm_blocks2 && full == out_c;
+    const int32_t stride = batched ? depth : FG_MVE_ROW_MAX;
+    const int32_t capacity = batched ? ((FG_MVE_WINDOWS_BYTES - FG_MVE_WINDOW_SLACK) / depth) & ~1 : 2;
+    st->pair_advance = 2 * stride;
     int8_t band[FG_MVE_FOLDED_BAND_MAX];
     const int32_t band_width = fg_mve_folded_band_width(p), band_line = band_width * in_c;
     const fg_mve_band tap_rows = {p->filter_h, p->dilation_h, p->in_h, p->in_w, in_c, p->pad_left, band_width,
@@ -190,44 +239,73 @@ __attribute__((always_inline)) static inline void fg_mve_folded(const fg_conv2d_
         for (int32_t oy = 0; oy < p->out_h; ++oy) {
             const int32_t y0 = oy * p->stride_h - p->pad_top;
             const int rows_inside = band_width || (y0 >= 0 && y0 + reach_y < p->in_h && p->dilation_w == 1);
-            if (band_width) {
+            if (band_width && oy > 0 && p->dilation_h == 1 && p->stride_h < p->filter_h) {
+                fg_mve_band_advance(&tap_rows, image, y0, p->stride_h, band);
+            } else if (band_width) {
                 fg_mve_band_rows(&tap_rows, image, y0, band);
             }
-            for (int32_t ox = 0; ox < p->out_w; ++ox) {
+            for (int32_t ox = 0; ox < p->out_w;) {
                 const int32_t x0 = ox * p->stride_w - p->pad_left;
+                int8_t *window = windows + pending * stride;
                 if (band_width || (rows_inside && x0 >= 0 && x0 + p->filter_w <= p->in_w)) {
                     const int8_t *first = band_width ? band + ox * p->stride_w * in_c
                                                      : image + y0 * line_bytes + x0 * in_c;
                     const int32_t gap = band_width ? band_line : step;
-                    if (layout.sums) {  /* the layout wants each window's sum: taken as it is copied */
-                        const int32_t sum = fg_mve_copy_runs_sum(rows[pending], first, runs, span, gap);
+                    if (batched && span <= 16) {  /* the row's windows inside, as many as the buffer takes */
+                        int32_t count = 1;
+                        while (ox + count < p->out_w && pending + count < capacity &&
+                               (band_width || (ox + count) * p->stride_w - p->pad_left + p->filter_w <= p->in_w)) {
+                            ++count;
+                        }
+                        fg_mve_copy_short_windows(window, first, count, p->stride_w * in_c, runs, span, gap);
+                        pending += count - 1;
+                        ox += count - 1;
+                    } else if (layout.sums) {  /* the layout wants each window's sum: taken as it is copied */
+                        const int32_t sum = fg_mve_copy_runs_sum(window, first, runs, span, gap);
                         fg_mve_set_row_sum(&with_sums, pending, sum);
                     } else {
-                        fg_mve_copy_runs(rows[pending], first, runs, span, gap);
+                        fg_mve_copy_runs(window, first, runs, span, gap);
                     }
                 } else {
-                    fg_mve_window_row(p, image, oy, ox, rows[pending]);
+                    fg_mve_window_row(p, image, oy, ox, window);
                     if (layout.sums) {
-                        fg_mve_set_row_sum(&with_sums, pending, fg_mve_row_sum(rows[pending], depth));
+                        fg_mve_set_row_sum(&with_sums, pending, fg_mve_row_sum(window, depth));
                     }
                 }
-                if (++pending == 2) {
+                ++ox;
+                if (++pending < capacity) {
+                    continue;
+                }
+                st->x0 = windows;
+                st->x1 = windows + stride;
+                fg_mve_gemm_set_out(st, output);
+                if (batched) {
+                    st->pairs_after = (pending >> 1) - 1;
+                    fg_mve_gemm_blocks2_pairs(st, packed, &clamp, shifts_left);
+                } else {
                     if (full) {
-                        fg_mve_gemm_set_out(st, output);
                         layout.blocks2(st, packed, &clamp, shifts_left);
                     }
                     if (full < out_c) {
-                        layout.gemm(rows[0], rows[1], depth, out_c - full, rest, &requant, shifts_left,
+                        layout.gemm(windows, windows + stride, depth, out_c - full, rest, &requant, shifts_left,
                                     output + full, output + out_c + full);
                     }
-                    output += 2 * out_c;
-                    pending = 0;
                 }
+                output += pending * out_c;
+                pending = 0;
             }
         }
     }
-    if (pending) {
-        layout.gemm(rows[0], 0, depth, out_c, packed, &requant, shifts_left, output, 0);
+    if (pending > 1) {  /* batched: the pairs of a last short batch */
+        st->x0 = windows;
+        st->x1 = windows + stride;
+        st->pairs_after = (pending >> 1) - 1;
+        fg_mve_gemm_set_out(st, output);
+        fg_mve_gemm_blocks2_pairs(st, packed, &clamp, shifts_left);
+        output += (pending & ~1) * out_c;
+    }
+    if (pending & 1) {
+        layout.gemm(windows + (pending - 1) * stride, 0, depth, out_c, packed, &requant, shifts_left, output, 0);
     }
 }
 

@@ -239,11 +239,113 @@ typedef struct {
     "letp lr, 2b\n"
 #define FG_DW_PAIR_BELOW ""
 
+/* A block of four channels of a pair of pixels: both pixels' eight accumulators from the block's biases, taps 0-7 by
+ * FG_DW_GATHER2, tap 8 multiplied as int32 words, the sums through st into q0 (A) and q1 (B), requantized (LEFT_SHIFT,
+ * the multipliers, ROUND2 with the offset and clamp interleaved), stored through out and second; the flags say
+ * whether blocks are left. */
+#define FG_DW_GATHERED_BLOCK(LEFT_SHIFT, ROUND2)           \
+    "ldm %[pk], {r8, r10, r12, lr}\n"                      \
+    "ldm %[pk]!, {r0, r2, r4, r6}\n"                       \
+    FG_DW_GATHER_A                                         \
+    FG_DW_GATHER2(48, "r0", "r8", "q2", FG_DW_GATHER_A)    \
+    FG_DW_GATHER2(64, "r2", "r10", "q3", FG_DW_GATHER_A)   \
+    FG_DW_GATHER2(80, "r4", "r12", "q2", FG_DW_GATHER_A)   \
+    FG_DW_GATHER2(96, "r6", "lr", "q3", "vldrb.s32 q0, [%[x], %q[tap8]]\n")        \
+    "vldrw.32 q2, [%[pk], #112]\n"                         \
+    "vmul.i32 q0, q0, q2\n"                                \
+    "vldrb.s32 q1, [%[x], %q[tap8b]]\n"                    \
+    "stm %[st], {r0, r2, r4, r6, r8, r10, r12, lr}\n"      \
+    "vmul.i32 q1, q1, q2\n"                                \
+    "vldrw.32 q2, [%[st]]\n"                               \
+    "vadd.i32 q0, q0, q2\n"                                \
+    "vldrw.32 q3, [%[st], #16]\n"                          \
+    "vadd.i32 q1, q1, q3\n"                                \
+    LEFT_SHIFT                                             \
+    "vldrw.32 q2, [%[pk]]\n"                               \
+    "vqrdmulh.s32 q0, q0, q2\n"                            \
+    "ldr r0, [%[st], #48]\n"                               \
+    "vqrdmulh.s32 q1, q1, q2\n"                            \
+    ROUND2("vldrw.32 q2, [%[pk], #32]\n", "adds %[pk], %[pk], #128\n" "subs %[n], %[n], #1\n",        \
+           "vadd.i32 q0, q0, r0\n" "vldrw.32 q3, [%[st], #64]\n")   \
+    "vmax.s32 q0, q0, q3\n"                                \
+    "vadd.i32 q1, q1, r0\n"                                \
+    "vldrw.32 q2, [%[st], #80]\n"                          \
+    "vmax.s32 q1, q1, q3\n"                                \
+    "vmin.s32 q0, q0, q2\n"                                \
+    "vstrb.32 q0, [%[out]], #4\n"                          \
+    "vmin.s32 q1, q1, q2\n"                                \
+    "vstrb.32 q1, [%[second]], #4\n"
+
+/* FG_DW_GATHERED_BLOCK where every channel shifts right (no LEFT_SHIFT, FG_MVE_ROUND2_NEGATIVE's arithmetic) in the
+ * order a hill climb over dependency-preserving moves found cheapest in llvm-mca's M55 model (64 cycles a block
+ * before its branch, 69 in FG_DW_GATHERED_BLOCK's order): the weight loads before the bias LDM's write-back at
+ * offsets 16 higher, the multipliers and shifts after pk's advance at offsets 128 lower. */
+#define FG_DW_GATHERED_BLOCK_NEGATIVE                      \
+    "vldrb.s16 q1, [%[x], %q[tapsb]]\n"                    \
+    "ldm %[pk], {r8, r10, r12, lr}\n"                      \
+    "vldrh.16 q2, [%[pk], #64]\n"                          \
+    "vmladava.s16 r8, q1, q2\n"                            \
+    "vldrb.s16 q0, [%[x], %q[taps]]\n"                     \
+    "vldrh.16 q3, [%[pk], #80]\n"                          \
+    "adds %[x], %[x], #1\n"                                \
+    "ldm %[pk]!, {r0, r2, r4, r6}\n"                       \
+    "vldrb.s16 q1, [%[x], %q[tapsb]]\n"                    \
+    "vmladava.s16 r0, q0, q2\n"                            \
+    "vldrb.s16 q0, [%[x], %q[taps]]\n"                     \
+    "vmladava.s16 r10, q1, q3\n"                           \
+    "vldrh.16 q2, [%[pk], #80]\n"                          \
+    "adds %[x], %[x], #1\n"                                \
+    "vldrb.s16 q1, [%[x], %q[tapsb]]\n"                    \
+    "vmladava.s16 r2, q0, q3\n"                            \
+    "vldrb.s16 q0, [%[x], %q[taps]]\n"                     \
+    "vmladava.s16 r12, q1, q2\n"                           \
+    "vldrh.16 q3, [%[pk], #96]\n"                          \
+    "adds %[x], %[x], #1\n"                                \
+    "vldrb.s16 q1, [%[x], %q[tapsb]]\n"                    \
+    "vmladava.s16 r4, q0, q2\n"                            \
+    "vldrb.s16 q0, [%[x], %q[taps]]\n"                     \
+    "vmladava.s16 lr, q1, q3\n"                            \
+    "vldrw.32 q2, [%[pk], #112]\n"                         \
+    "adds %[x], %[x], #1\n"                                \
+    "vldrb.s32 q1, [%[x], %q[tap8b]]\n"                    \
+    "vmladava.s16 r6, q0, q3\n"                            \
+    "vldrb.s32 q0, [%[x], %q[tap8]]\n"                     \
+    "stm %[st], {r0, r2, r4, r6, r8, r10, r12, lr}\n"      \
+    "adds %[pk], %[pk], #128\n"                            \
+    "vmul.i32 q1, q1, q2\n"                                \
+    "vldrw.32 q3, [%[st], #16]\n"                          \
+    "vmul.i32 q0, q0, q2\n"                                \
+    "vadd.i32 q1, q1, q3\n"                                \
+    "vldrw.32 q2, [%[st]]\n"                               \
+    "vadd.i32 q0, q0, q2\n"                                \
+    "vldrw.32 q2, [%[pk], #-128]\n"                        \
+    "vqrdmulh.s32 q0, q0, q2\n"                            \
+    "vshr.s32 q3, q0, #31\n"                               \
+    "vqrdmulh.s32 q1, q1, q2\n"                            \
+    "vqadd.s32 q0, q0, q3\n"                               \
+    "vshr.s32 q3, q1, #31\n"                               \
+    "vldrw.32 q2, [%[pk], #-96]\n"                         \
+    "vrshl.s32 q0, q0, q2\n"                               \
+    "ldr r0, [%[st], #48]\n"                               \
+    "vqadd.s32 q1, q1, q3\n"                               \
+    "vrshl.s32 q1, q1, q2\n"                               \
+    "vadd.i32 q0, q0, r0\n"                                \
+    "vldrw.32 q2, [%[st], #80]\n"                          \
+    "vadd.i32 q1, q1, r0\n"                                \
+    "vldrw.32 q3, [%[st], #64]\n"                          \
+    "vmax.s32 q0, q0, q3\n"                                \
+    "vmin.s32 q0, q0, q2\n"                                \
+    "subs %[n], %[n], #1\n"                                \
+    "vmax.s32 q1, q1, q3\n"                                \
+    "vstrb.32 q0, [%[out]], #4\n"                          \
+    "vmin.s32 q1, q1, q2\n"                                \
+    "vstrb.32 q1, [%[second]], #4\n"
+
 /* fg_dw_gathered_run two pixels at a time (`pairs` pairs), each weight vector loaded once for both: per block A's
  * outputs are stored, B's (PAIR_END) go to a row on the stack, copied to the output once every block of B is read
  * (ops/overlap.py's order: each pixel's outputs after its reads, those of the pixel before), or, B below A in a band
  * (every input of the two output rows already copied), to B's output row. */
-#define FG_DW_GATHERED_PAIRS(NAME, LEFT_SHIFT, ROUND2, PAIR_END) \
+#define FG_DW_GATHERED_PAIRS(NAME, BODY, PAIR_END) \
 FG_HOT_LOOP __attribute__((noinline)) static void NAME(const int8_t *first, fg_dw_pairs_state *st, \
                                                        uint16x8_t tap_offsets, uint16x8_t tap_offsets_b, \
                                                        uint32x4_t tap8, uint32x4_t tap8_b, int8_t *out) { \
@@ -254,37 +356,7 @@ FG_HOT_LOOP __attribute__((noinline)) static void NAME(const int8_t *first, fg_d
                      "ldr %[pk], [%[st], #32]\n" \
                      "ldr %[n], [%[st], #36]\n" \
                      "1:\n" \
-                     "ldm %[pk], {r8, r10, r12, lr}\n" \
-                     "ldm %[pk]!, {r0, r2, r4, r6}\n" \
-                     FG_DW_GATHER_A \
-                     FG_DW_GATHER2(48, "r0", "r8", "q2", FG_DW_GATHER_A) \
-                     FG_DW_GATHER2(64, "r2", "r10", "q3", FG_DW_GATHER_A) \
-                     FG_DW_GATHER2(80, "r4", "r12", "q2", FG_DW_GATHER_A) \
-                     FG_DW_GATHER2(96, "r6", "lr", "q3", "vldrb.s32 q0, [%[x], %q[tap8]]\n") \
-                     "vldrw.32 q2, [%[pk], #112]\n" \
-                     "vmul.i32 q0, q0, q2\n" \
-                     "vldrb.s32 q1, [%[x], %q[tap8b]]\n" \
-                     "stm %[st], {r0, r2, r4, r6, r8, r10, r12, lr}\n" \
-                     "vmul.i32 q1, q1, q2\n" \
-                     "vldrw.32 q2, [%[st]]\n" \
-                     "vadd.i32 q0, q0, q2\n" \
-                     "vldrw.32 q3, [%[st], #16]\n" \
-                     "vadd.i32 q1, q1, q3\n" \
-                     LEFT_SHIFT \
-                     "vldrw.32 q2, [%[pk]]\n" \
-                     "vqrdmulh.s32 q0, q0, q2\n" \
-                     "ldr r0, [%[st], #48]\n" \
-                     "vqrdmulh.s32 q1, q1, q2\n" \
-                     ROUND2("vldrw.32 q2, [%[pk], #32]\n", "adds %[pk], %[pk], #128\n" "subs %[n], %[n], #1\n", \
-                            "vadd.i32 q0, q0, r0\n" "vldrw.32 q3, [%[st], #64]\n") \
-                     "vmax.s32 q0, q0, q3\n" \
-                     "vadd.i32 q1, q1, r0\n" \
-                     "vldrw.32 q2, [%[st], #80]\n" \
-                     "vmax.s32 q1, q1, q3\n" \
-                     "vmin.s32 q0, q0, q2\n" \
-                     "vstrb.32 q0, [%[out]], #4\n" \
-                     "vmin.s32 q1, q1, q2\n" \
-                     "vstrb.32 q1, [%[second]], #4\n" \
+                     BODY \
                      "bne 1b\n" \
                      PAIR_END \
                      "ldr %[n], [%[st], #40]\n" \
@@ -298,12 +370,14 @@ FG_HOT_LOOP __attribute__((noinline)) static void NAME(const int8_t *first, fg_d
                        [tap8b] "w"(tap8_b) \
                      : "r0", "r2", "r4", "r6", "r8", "r10", "r12", "lr", "q0", "q1", "q2", "q3", "memory", "cc"); \
 }
-FG_DW_GATHERED_PAIRS(fg_dw_gathered_pairs_shifted, FG_DW_LEFT_SHIFT2, FG_MVE_ROUND2_DIVIDE, FG_DW_PAIR_BESIDE)
-FG_DW_GATHERED_PAIRS(fg_dw_gathered_pairs, "", FG_MVE_ROUND2_DIVIDE, FG_DW_PAIR_BESIDE)
-FG_DW_GATHERED_PAIRS(fg_dw_gathered_pairs_negative, "", FG_MVE_ROUND2_NEGATIVE, FG_DW_PAIR_BESIDE)
-FG_DW_GATHERED_PAIRS(fg_dw_gathered_below_shifted, FG_DW_LEFT_SHIFT2, FG_MVE_ROUND2_DIVIDE, FG_DW_PAIR_BELOW)
-FG_DW_GATHERED_PAIRS(fg_dw_gathered_below, "", FG_MVE_ROUND2_DIVIDE, FG_DW_PAIR_BELOW)
-FG_DW_GATHERED_PAIRS(fg_dw_gathered_below_negative, "", FG_MVE_ROUND2_NEGATIVE, FG_DW_PAIR_BELOW)
+FG_DW_GATHERED_PAIRS(fg_dw_gathered_pairs_shifted, FG_DW_GATHERED_BLOCK(FG_DW_LEFT_SHIFT2, FG_MVE_ROUND2_DIVIDE),
+                     FG_DW_PAIR_BESIDE)
+FG_DW_GATHERED_PAIRS(fg_dw_gathered_pairs, FG_DW_GATHERED_BLOCK("", FG_MVE_ROUND2_DIVIDE), FG_DW_PAIR_BESIDE)
+FG_DW_GATHERED_PAIRS(fg_dw_gathered_pairs_negative, FG_DW_GATHERED_BLOCK_NEGATIVE, FG_DW_PAIR_BESIDE)
+FG_DW_GATHERED_PAIRS(fg_dw_gathered_below_shifted, FG_DW_GATHERED_BLOCK(FG_DW_LEFT_SHIFT2, FG_MVE_ROUND2_DIVIDE),
+                     FG_DW_PAIR_BELOW)
+FG_DW_GATHERED_PAIRS(fg_dw_gathered_below, FG_DW_GATHERED_BLOCK("", FG_MVE_ROUND2_DIVIDE), FG_DW_PAIR_BELOW)
+FG_DW_GATHERED_PAIRS(fg_dw_gathered_below_negative, FG_DW_GATHERED_BLOCK_NEGATIVE, FG_DW_PAIR_BELOW)
 typedef void fg_dw_pairs_loop(const int8_t *first, fg_dw_pairs_state *st, uint16x8_t tap_offsets,
                               uint16x8_t tap_offsets_b, uint32x4_t tap8, uint32x4_t tap8_b, int8_t *out);
 static fg_dw_pairs_loop *const fg_dw_gathered_pairs_kinds[3] = {fg_dw_gathered_pairs, fg_dw_gathered_pairs_shifted,

@@ -26,6 +26,12 @@ FG_HOT_LOOP void fg_avg_pool2d_s8_mve(const fg_pool2d_params *p, const int8_t *i
                     int16x8_t sum = vdupq_n_s16(0);  /* exact: count <= 255 (a precondition of the variant) */
                     for (int32_t y = y_start; y < y_end; ++y) {
                         const int8_t *x = first + (y - y_start) * row_bytes + c;
+                        if (channels - c >= 8) {  /* no predicate to keep in VPR through the loop */
+                            for (int32_t k = 0; k < cols; ++k, x += channels) {
+                                sum = vaddq_s16(sum, vldrbq_s16(x));
+                            }
+                            continue;
+                        }
                         for (int32_t k = 0; k < cols; ++k, x += channels) {
                             sum = vaddq_s16(sum, vldrbq_z_s16(x, lanes));
                         }

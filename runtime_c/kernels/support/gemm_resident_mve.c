@@ -95,10 +95,12 @@ typedef struct {
 
 /* A row of pixels from label 3 (the predicate saved first): its predicate (VCTP of the row's taps), LOAD, and pk and n
  * at the first block's weights and the blocks' count. */
-#define FG_MVE_ROW_START(LOAD)                                                                                   \
+#define FG_MVE_ROW_SAVE                                                                                          \
     "vmrs r0, p0\n"                                                                                              \
     "str r0, [%[st], #64]\n"                                                                                     \
-    "3:\n"                                                                                                       \
+    "3:\n"
+#define FG_MVE_ROW_START(LOAD)                                                                                   \
+    FG_MVE_ROW_SAVE                                                                                              \
     "ldrd r0, r2, [%[st], #56]\n"                                                                                \
     "vctp.8 r0\n"                                                                                                \
     LOAD                                                                                                         \
@@ -408,105 +410,171 @@ FG_MVE_RESIDENT_KINDS(fg_mve_half4, FG_MVE_HALF_LOAD4, FG_MVE_HALF_DOT4, 256, ""
  * VMLADAVA after each load), so that q1 and q2 take block k-1's output stage (FG_MVE_ROUND2_NEGATIVE's arithmetic,
  * the offset from st->offsets) while block k's dot products run, its multipliers, shifts, offsets and clamp loaded
  * into q0 between weight rows or into q3 between row 1's vectors; the order a hill climb over dependency-preserving
- * swaps in llvm-mca's M55 model (98 cycles a block, 104 for FG_MVE_RESIDENT's). The quant block k-1's, 368 bytes
- * before block k's weights; the same instructions per block as fg_mve_half4_negative's. The first block as there,
- * the last block's output stage after the loop (FG_MVE_PIPE_LAST). */
-__attribute__((noinline)) static void fg_mve_half4_pipe(fg_mve_resident_state *st, const int8_t *px, int8_t *out0,
-                                                       int8_t *out1) {
-    const int32_t *pk;
-    int32_t n;
-    __asm__ volatile(FG_MVE_ROW_START(FG_MVE_HALF_LOAD4)
-                     FG_MVE_INIT_BIAS
-                     FG_MVE_PAST_QUANT
-                     FG_MVE_HALF_DOT4
-                     "stm %[st], {r0, r2, r4, r6, r8, r10, r12, lr}\n"
-                     "subs %[n], %[n], #1\n"
-                     "beq 4f\n"
-                     "1:\n"
-                     "vldrw.32 q1, [%[st]]\n"
-                     FG_MVE_INIT_BIAS
-                     "vldrw.32 q2, [%[st], #16]\n"
-                     FG_MVE_PAST_QUANT
-                     "vldrb.8 q0, [%[pk]], #16\n"
-                     "vmladava.s8 r0, q4, q0\n"
-                     "vldrb.8 q3, [%[px]]\n"
-                     "vmladava.s8 r8, q3, q0\n"
-                     "vldrw.32 q0, [%[pk], #-384]\n"
-                     "vqrdmulh.s32 q1, q1, q0\n"
-                     "vqrdmulh.s32 q2, q2, q0\n"
-                     "vldrb.8 q0, [%[pk]], #16\n"
-                     "vmladava.s8 r2, q4, q0\n"
-                     "vmladava.s8 r10, q3, q0\n"
-                     "vshr.s32 q0, q1, #31\n"
-                     "vqadd.s32 q1, q1, q0\n"
-                     "vldrb.8 q0, [%[pk]], #16\n"
-                     "vmladava.s8 r4, q4, q0\n"
-                     "vmladava.s8 r12, q3, q0\n"
-                     "vshr.s32 q0, q2, #31\n"
-                     "vqadd.s32 q2, q2, q0\n"
-                     "vldrb.8 q0, [%[pk]], #16\n"
-                     "vmladava.s8 lr, q3, q0\n"
-                     "vldrw.32 q3, [%[pk], #-400]\n"
-                     "vmladava.s8 r6, q4, q0\n"
-                     "vrshl.s32 q2, q2, q3\n"
-                     "vldrb.8 q0, [%[pk]], #16\n"
-                     "vrshl.s32 q1, q1, q3\n"
-                     "vldrw.32 q3, [%[st], #112]\n"
-                     "vadd.i32 q1, q1, q3\n"
-                     "vmladava.s8 r0, q5, q0\n"
-                     "vadd.i32 q2, q2, q3\n"
-                     "vldrb.8 q3, [%[px], #16]\n"
-                     "vmladava.s8 r8, q3, q0\n"
-                     "vldrw.32 q0, [%[st], #80]\n"
-                     "vmax.s32 q1, q1, q0\n"
-                     "vmax.s32 q2, q2, q0\n"
-                     "vldrb.8 q0, [%[pk]], #16\n"
-                     "vmladava.s8 r10, q3, q0\n"
-                     "vmladava.s8 r2, q5, q0\n"
-                     "vldrw.32 q0, [%[st], #96]\n"
-                     "vmin.s32 q1, q1, q0\n"
-                     "vmin.s32 q2, q2, q0\n"
-                     "vldrb.8 q0, [%[pk]], #16\n"
-                     "vmladava.s8 r4, q5, q0\n"
-                     "vstrb.32 q1, [%[out0]], #4\n"
-                     "vmladava.s8 r12, q3, q0\n"
-                     "vstrb.32 q2, [%[out1]], #4\n"
-                     "vldrb.8 q0, [%[pk]], #16\n"
-                     "vmladava.s8 lr, q3, q0\n"
-                     "vmladava.s8 r6, q5, q0\n"
-                     "vldrb.8 q0, [%[pk]], #16\n"
-                     "vmladava.s8 r0, q6, q0\n"
-                     "vldrb.8 q3, [%[px], #32]\n"
-                     "vmladava.s8 r8, q3, q0\n"
-                     "vldrb.8 q0, [%[pk]], #16\n"
-                     "vmladava.s8 r10, q3, q0\n"
-                     "vmladava.s8 r2, q6, q0\n"
-                     "vldrb.8 q0, [%[pk]], #16\n"
-                     "vmladava.s8 r12, q3, q0\n"
-                     "vmladava.s8 r4, q6, q0\n"
-                     "vldrb.8 q0, [%[pk]], #16\n"
-                     "vmladava.s8 r6, q6, q0\n"
-                     "vmladava.s8 lr, q3, q0\n"
-                     "vldrb.8 q0, [%[pk]], #16\n"
-                     "vmladava.s8 r0, q7, q0\n"
-                     "vpst\n"
-                     "vldrbt.8 q3, [%[px], #48]\n"
-                     "vmladava.s8 r8, q3, q0\n"
-                     "vldrb.8 q0, [%[pk]], #16\n"
-                     "vmladava.s8 r2, q7, q0\n"
-                     "vmladava.s8 r10, q3, q0\n"
-                     "vldrb.8 q0, [%[pk]], #16\n"
-                     "vmladava.s8 r12, q3, q0\n"
-                     "vmladava.s8 r4, q7, q0\n"
-                     "vldrb.8 q0, [%[pk]], #16\n"
-                     "vmladava.s8 r6, q7, q0\n"
-                     "subs %[n], %[n], #1\n"
-                     "vmladava.s8 lr, q3, q0\n"
-                     "stm %[st], {r0, r2, r4, r6, r8, r10, r12, lr}\n"
-                     "bne 1b\n"
-                     FG_MVE_PIPE_LAST(FG_MVE_NO_LEFT, FG_MVE_SIGN_NEGATIVE, "q1", -304)
-                     FG_MVE_RESIDENT_OPERANDS);
+ * swaps in llvm-mca's M55 model (95 cycles a block with its branch, 104 for FG_MVE_RESIDENT's). The quant block
+ * k-1's, 368 bytes before block k's weights; the same instructions per block as fg_mve_half4_negative's. The first
+ * block's row start and dot products as there (FG_MVE_ROW_START, FG_MVE_HALF_DOT4) in the order of the same climb
+ * (80 cycles a pair, 84 as written there), the last block's output stage after the loop (FG_MVE_PIPE_LAST).
+ * ROW1_LAST: the load of row 1's last vector (FG_MVE_ROW1_LAST, or FG_MVE_ROW1 where rows are 64 taps). */
+#define FG_MVE_HALF4_PIPE(NAME, ROW1_LAST)                                                                          \
+__attribute__((noinline)) static void NAME(fg_mve_resident_state *st, const int8_t *px, int8_t *out0, int8_t *out1) { \
+    const int32_t *pk;                                                                                               \
+    int32_t n;                                                                                                       \
+    __asm__ volatile(FG_MVE_ROW_SAVE                                                                                 \
+                     "ldrd r0, r2, [%[st], #56]\n"                                                                   \
+                     "ldrd %[pk], %[n], [%[st], #32]\n"                                                              \
+                     "sub r2, %[px], r2\n"                                                                           \
+                     "vldrb.8 q4, [r2]\n"                                                                            \
+                     "vctp.8 r0\n"                                                                                   \
+                     "vldrb.8 q5, [r2, #16]\n"                                                                       \
+                     "ldm %[pk], {r8, r10, r12, lr}\n"                                                               \
+                     "vldrb.8 q6, [r2, #32]\n"                                                                       \
+                     "vpst\n"                                                                                        \
+                     "vldrbt.8 q7, [r2, #48]\n"                                                                      \
+                     "ldm %[pk]!, {r0, r2, r4, r6}\n"                                                                \
+                     "adds %[pk], %[pk], #48\n"                                                                      \
+                     "vldrb.8 q0, [%[pk]], #16\n"                                                                    \
+                     "vmladava.s8 r0, q4, q0\n"                                                                      \
+                     "vldrb.8 q3, [%[px]]\n"                                                                         \
+                     "vmladava.s8 r8, q3, q0\n"                                                                      \
+                     "vldrb.8 q1, [%[pk]], #16\n"                                                                    \
+                     "vmladava.s8 r10, q3, q1\n"                                                                     \
+                     "vldrb.8 q0, [%[pk]], #16\n"                                                                    \
+                     "vmladava.s8 r12, q3, q0\n"                                                                     \
+                     "vldrb.8 q2, [%[pk]], #16\n"                                                                    \
+                     "vmladava.s8 lr, q3, q2\n"                                                                      \
+                     "vmladava.s8 r4, q4, q0\n"                                                                      \
+                     "vmladava.s8 r6, q4, q2\n"                                                                      \
+                     "vldrb.8 q0, [%[pk]], #16\n"                                                                    \
+                     "vmladava.s8 r2, q4, q1\n"                                                                      \
+                     "vldrb.8 q3, [%[px], #16]\n"                                                                    \
+                     "vmladava.s8 r8, q3, q0\n"                                                                      \
+                     "vldrb.8 q1, [%[pk]], #16\n"                                                                    \
+                     "vmladava.s8 r0, q5, q0\n"                                                                      \
+                     "vldrb.8 q0, [%[pk]], #16\n"                                                                    \
+                     "vmladava.s8 r4, q5, q0\n"                                                                      \
+                     "vldrb.8 q2, [%[pk]], #16\n"                                                                    \
+                     "vmladava.s8 r10, q3, q1\n"                                                                     \
+                     "vmladava.s8 r12, q3, q0\n"                                                                     \
+                     "vldrb.8 q0, [%[pk]], #16\n"                                                                    \
+                     "vmladava.s8 r2, q5, q1\n"                                                                      \
+                     "vmladava.s8 lr, q3, q2\n"                                                                      \
+                     "vldrb.8 q1, [%[pk]], #16\n"                                                                    \
+                     "vmladava.s8 r2, q6, q1\n"                                                                      \
+                     "vmladava.s8 r0, q6, q0\n"                                                                      \
+                     "vmladava.s8 r6, q5, q2\n"                                                                      \
+                     "vldrb.8 q3, [%[px], #32]\n"                                                                    \
+                     "vmladava.s8 r8, q3, q0\n"                                                                      \
+                     "vldrb.8 q0, [%[pk]], #16\n"                                                                    \
+                     "vmladava.s8 r4, q6, q0\n"                                                                      \
+                     "vmladava.s8 r12, q3, q0\n"                                                                     \
+                     "vldrb.8 q2, [%[pk]], #16\n"                                                                    \
+                     "vmladava.s8 r10, q3, q1\n"                                                                     \
+                     "vldrb.8 q0, [%[pk]], #16\n"                                                                    \
+                     "vmladava.s8 r0, q7, q0\n"                                                                      \
+                     "vldrb.8 q1, [%[pk]], #16\n"                                                                    \
+                     "vmladava.s8 lr, q3, q2\n"                                                                      \
+                     "vpst\n"                                                                                        \
+                     "vldrbt.8 q3, [%[px], #48]\n"                                                                   \
+                     "vmladava.s8 r8, q3, q0\n"                                                                      \
+                     "vldrb.8 q0, [%[pk]], #16\n"                                                                    \
+                     "vmladava.s8 r2, q7, q1\n"                                                                      \
+                     "vmladava.s8 r6, q6, q2\n"                                                                      \
+                     "vldrb.8 q2, [%[pk]], #16\n"                                                                    \
+                     "vmladava.s8 r12, q3, q0\n"                                                                     \
+                     "vmladava.s8 r4, q7, q0\n"                                                                      \
+                     "vmladava.s8 r10, q3, q1\n"                                                                     \
+                     "vmladava.s8 lr, q3, q2\n"                                                                      \
+                     "subs %[n], %[n], #1\n"                                                                         \
+                     "vmladava.s8 r6, q7, q2\n"                                                                      \
+                     "stm %[st], {r0, r2, r4, r6, r8, r10, r12, lr}\n"                                               \
+                     "beq 4f\n"                                                                                      \
+                     "1:\n"                                                                                          \
+                     FG_MVE_INIT_BIAS                                                                                \
+                     "vldrb.8 q3, [%[px]]\n"                                                                         \
+                     FG_MVE_PAST_QUANT                                                                               \
+                     "vldrb.8 q0, [%[pk]], #16\n"                                                                    \
+                     "vmladava.s8 r0, q4, q0\n"                                                                      \
+                     "vldrw.32 q1, [%[st]]\n"                                                                        \
+                     "vmladava.s8 r8, q3, q0\n"                                                                      \
+                     "vldrw.32 q0, [%[pk], #-384]\n"                                                                 \
+                     "vqrdmulh.s32 q1, q1, q0\n"                                                                     \
+                     "vldrw.32 q2, [%[st], #16]\n"                                                                   \
+                     "vqrdmulh.s32 q2, q2, q0\n"                                                                     \
+                     "vldrb.8 q0, [%[pk]], #16\n"                                                                    \
+                     "vmladava.s8 r2, q4, q0\n"                                                                      \
+                     "vmladava.s8 r10, q3, q0\n"                                                                     \
+                     "vshr.s32 q0, q1, #31\n"                                                                        \
+                     "vqadd.s32 q1, q1, q0\n"                                                                        \
+                     "vldrb.8 q0, [%[pk]], #16\n"                                                                    \
+                     "vmladava.s8 r4, q4, q0\n"                                                                      \
+                     "vmladava.s8 r12, q3, q0\n"                                                                     \
+                     "vshr.s32 q0, q2, #31\n"                                                                        \
+                     "vqadd.s32 q2, q2, q0\n"                                                                        \
+                     "vldrb.8 q0, [%[pk]], #16\n"                                                                    \
+                     "vmladava.s8 lr, q3, q0\n"                                                                      \
+                     "vldrw.32 q3, [%[pk], #-400]\n"                                                                 \
+                     "vmladava.s8 r6, q4, q0\n"                                                                      \
+                     "vrshl.s32 q2, q2, q3\n"                                                                        \
+                     "vldrb.8 q0, [%[pk]], #16\n"                                                                    \
+                     "vrshl.s32 q1, q1, q3\n"                                                                        \
+                     "vldrw.32 q3, [%[st], #112]\n"                                                                  \
+                     "vadd.i32 q2, q2, q3\n"                                                                         \
+                     "vmladava.s8 r0, q5, q0\n"                                                                      \
+                     "vadd.i32 q1, q1, q3\n"                                                                         \
+                     "vldrb.8 q3, [%[px], #16]\n"                                                                    \
+                     "vmladava.s8 r8, q3, q0\n"                                                                      \
+                     "vldrw.32 q0, [%[st], #80]\n"                                                                   \
+                     "vmax.s32 q2, q2, q0\n"                                                                         \
+                     "vmax.s32 q1, q1, q0\n"                                                                         \
+                     "vldrb.8 q0, [%[pk]], #16\n"                                                                    \
+                     "vmladava.s8 r2, q5, q0\n"                                                                      \
+                     "vmladava.s8 r10, q3, q0\n"                                                                     \
+                     "vldrw.32 q0, [%[st], #96]\n"                                                                   \
+                     "vmin.s32 q1, q1, q0\n"                                                                         \
+                     "vstrb.32 q1, [%[out0]], #4\n"                                                                  \
+                     "vmin.s32 q2, q2, q0\n"                                                                         \
+                     "vldrb.8 q0, [%[pk]], #16\n"                                                                    \
+                     "vmladava.s8 r12, q3, q0\n"                                                                     \
+                     "vmladava.s8 r4, q5, q0\n"                                                                      \
+                     "vldrb.8 q0, [%[pk]], #16\n"                                                                    \
+                     "vmladava.s8 lr, q3, q0\n"                                                                      \
+                     "vstrb.32 q2, [%[out1]], #4\n"                                                                  \
+                     "vmladava.s8 r6, q5, q0\n"                                                                      \
+                     "vldrb.8 q0, [%[pk]], #16\n"                                                                    \
+                     "vmladava.s8 r0, q6, q0\n"                                                                      \
+                     "vldrb.8 q3, [%[px], #32]\n"                                                                    \
+                     "vmladava.s8 r8, q3, q0\n"                                                                      \
+                     "vldrb.8 q0, [%[pk]], #16\n"                                                                    \
+                     "vmladava.s8 r10, q3, q0\n"                                                                     \
+                     "vmladava.s8 r2, q6, q0\n"                                                                      \
+                     "vldrb.8 q0, [%[pk]], #16\n"                                                                    \
+                     "vmladava.s8 r4, q6, q0\n"                                                                      \
+                     "vmladava.s8 r12, q3, q0\n"                                                                     \
+                     "vldrb.8 q0, [%[pk]], #16\n"                                                                    \
+                     "vmladava.s8 lr, q3, q0\n"                                                                      \
+                     "vmladava.s8 r6, q6, q0\n"                                                                      \
+                     "vldrb.8 q0, [%[pk]], #16\n"                                                                    \
+                     "vmladava.s8 r0, q7, q0\n"                                                                      \
+                     ROW1_LAST                                                                                       \
+                     "vmladava.s8 r8, q3, q0\n"                                                                      \
+                     "vldrb.8 q0, [%[pk]], #16\n"                                                                    \
+                     "vmladava.s8 r10, q3, q0\n"                                                                     \
+                     "vmladava.s8 r2, q7, q0\n"                                                                      \
+                     "vldrb.8 q0, [%[pk]], #16\n"                                                                    \
+                     "vmladava.s8 r4, q7, q0\n"                                                                      \
+                     "subs %[n], %[n], #1\n"                                                                         \
+                     "vmladava.s8 r12, q3, q0\n"                                                                     \
+                     "vldrb.8 q0, [%[pk]], #16\n"                                                                    \
+                     "vmladava.s8 r6, q7, q0\n"                                                                      \
+                     "vmladava.s8 lr, q3, q0\n"                                                                      \
+                     "stm %[st], {r0, r2, r4, r6, r8, r10, r12, lr}\n"                                               \
+                     "bne 1b\n"                                                                                      \
+                     FG_MVE_PIPE_LAST(FG_MVE_NO_LEFT, FG_MVE_SIGN_NEGATIVE, "q1", -304)                              \
+                     FG_MVE_RESIDENT_OPERANDS);                                                                      \
 }
+FG_MVE_HALF4_PIPE(fg_mve_half4_pipe, FG_MVE_ROW1_LAST(48))
+/* Rows of 64 taps: row 1's last vector whole, no predicate (94 cycles a block, its branch included, 95 above). */
+FG_MVE_HALF4_PIPE(fg_mve_half4_pipe_whole, FG_MVE_ROW1(48))
 
 void fg_mve_resident_pairs(const int8_t *input, int32_t pairs, int32_t in_c, int32_t out_c, const int32_t *packed,
                            const fg_mve_clamp *clamp, int shifts_left, int8_t *output) {
@@ -524,7 +592,10 @@ void fg_mve_resident_pairs(const int8_t *input, int32_t pairs, int32_t in_c, int
     st.offsets = vdupq_n_s32(clamp->offset);
     const int kind = shifts_left ? 1 : 2 * fg_mve_rights_negative(packed, out_c >> 2, fg_mve_block_words(in_c, 16));
     if (in_c > 48) {  /* row 1 read as it goes, from its start */
-        (kind == 2 ? fg_mve_half4_pipe : fg_mve_half4[kind])(&st, input + in_c, output, output + out_c);
+        fg_mve_resident_loop *const loop = kind != 2    ? fg_mve_half4[kind]
+                                           : in_c == 64 ? fg_mve_half4_pipe_whole
+                                                        : fg_mve_half4_pipe;
+        loop(&st, input + in_c, output, output + out_c);
     } else if (in_c > 32) {
         fg_mve_half3[kind](&st, input + in_c, output, output + out_c);
     } else if (in_c > 16) {
