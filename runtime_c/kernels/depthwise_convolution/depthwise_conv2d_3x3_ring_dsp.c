@@ -940,6 +940,12 @@ FG_HOT_LOOP static void fg_dsp_dw_ring_group(const fg_dsp_dw_ring_layer *layer, 
     }
 }
 
+/* Whether a small image's rows of stride 1 end in a column of pixels paired down it: odd rows, unless the triple kernel
+ * takes a row's last three. */
+static inline int32_t fg_dsp_dw_small_column(const fg_depthwise_conv2d_params *p) {
+    return p->stride_w == 1 && p->stride_h == 1 && (p->out_w & 1) && p->out_h > 1 && !fg_dsp_dw_triples(p->out_w, 1, 1);
+}
+
 /* The same for a small image: its rows extended into the buffer's image part, then every output row in one call. */
 FG_HOT_LOOP static void fg_dsp_dw_small_group(const fg_dsp_dw_ring_layer *layer, const int8_t *image, int32_t g,
                                               const uint32_t *w, int8_t *output,
@@ -948,10 +954,7 @@ FG_HOT_LOOP static void fg_dsp_dw_small_group(const fg_dsp_dw_ring_layer *layer,
     const int32_t step = p->in_c, words = 2 * FG_DSP_DW_SMALL_COLUMNS;
     fg_dsp_dw_small_extend(image + 4 * g, step, p->in_w, p->in_h,
                            buffer + p->pad_top * words + 2 * p->pad_left);
-    /* Stride 1 and odd rows: their last pixels paired down the column instead of run alone, unless the triple kernel
-     * takes a row's last three. */
-    const int32_t column = p->stride_w == 1 && p->stride_h == 1 && (p->out_w & 1) && p->out_h > 1 &&
-                           !fg_dsp_dw_triples(p->out_w, 1, 1);
+    const int32_t column = fg_dsp_dw_small_column(p);  /* the last pixels paired down the column, not run alone */
     const int32_t count = p->out_w - column, advance = 8 * p->stride_w;
     if (count) {
         const fg_dsp_dw_pair_job job = {{step, count, p->out_h, p->stride_h * FG_DSP_DW_SMALL_ROW - count * advance},
@@ -1024,6 +1027,17 @@ static inline void fg_dsp_dw_ring_group_copy(const uint32_t *from, uint32_t *to)
 #endif
 }
 
+/* Whether a group's table goes into RAM before its rows run: the pair kernel reads it at every pass (from flash, each
+ * would wait), and the ring of rows calls the kernels once per output row. The quad and triple kernels copy each half
+ * into their frame once per call, so a small image that runs on them alone (one call per group: its rows a multiple
+ * of 4 pixels, or ending in triples) copies it from the table itself. */
+static int fg_dsp_dw_table_in_ram(const fg_depthwise_conv2d_params *p, int small) {
+    if (!small || fg_dsp_dw_small_column(p)) {
+        return 1;
+    }
+    return (p->out_w & 3) && !fg_dsp_dw_triples(p->out_w, p->stride_w, small);
+}
+
 /* The work of fg_depthwise_conv2d_3x3_ring_dsp (int4: of its 4-bit form), the buffer on its caller's stack frame. */
 static inline __attribute__((always_inline)) void fg_dsp_dw_ring_work(const fg_depthwise_conv2d_params *p,
                                                                       const int8_t *input, int8_t *output,
@@ -1037,20 +1051,24 @@ static inline __attribute__((always_inline)) void fg_dsp_dw_ring_work(const fg_d
     const int small = fg_dsp_dw_padded(p->pad_left, p->in_w, p->out_w, p->stride_w) <= FG_DSP_DW_SMALL_COLUMNS &&
                       rows <= FG_DSP_DW_SMALL_ROWS;
     fg_dsp_dw_ring_padding(p, &layer, small, rows, buffer);
+    const int in_ram = fg_dsp_dw_table_in_ram(p, small);
     for (int32_t b = 0; b < p->batches; ++b) {
         const int8_t *image = input + b * p->in_h * p->in_w * p->in_c;
         int8_t *out = output + b * p->out_h * p->out_w * p->in_c;
         for (int32_t g = 0; g < p->in_c / 4; ++g) {
-            uint32_t w[FG_DSP_DW_RING_GROUP_WORDS];  /* in RAM: every pixel reads them, flash would add wait states */
+            uint32_t w[FG_DSP_DW_RING_GROUP_WORDS];
+            const uint32_t *table = groups + FG_DSP_DW_RING_GROUP_WORDS * g;
             if (int4) {
                 fg_dsp_dw_ring_unpack(groups + 16 * g, nibbles + 18 * g, w);
-            } else {
-                fg_dsp_dw_ring_group_copy(groups + FG_DSP_DW_RING_GROUP_WORDS * g, w);
+                table = w;
+            } else if (in_ram) {
+                fg_dsp_dw_ring_group_copy(table, w);
+                table = w;
             }
             if (small) {
-                fg_dsp_dw_small_group(&layer, image, g, w, out, buffer);
+                fg_dsp_dw_small_group(&layer, image, g, table, out, buffer);
             } else {
-                fg_dsp_dw_ring_group(&layer, image, g, w, out, buffer);
+                fg_dsp_dw_ring_group(&layer, image, g, table, out, buffer);
             }
         }
     }
