@@ -13,8 +13,8 @@
  * The padding holds the input zero point, so every window reads the ring the same way: its nine taps and the
  * group's 18 weight words sit at offsets known to the assembler (loads with an immediate offset), and no tap is
  * extended again. The ring has five rows: input row y goes to slot (y + pad_top) % 3 and, for slots 0 and 1, again
- * to slot + 3, so that a window's three rows are consecutive. A small image is extended whole instead, and all its
- * output rows run in one call. */
+ * to slot + 3, so that a window's three rows are consecutive (stride_h 2: slot (y + pad_top) % 4, slot 0 again to
+ * 4). A small image is extended whole instead, and all its output rows run in one call. */
 
 /* A group's table (ops/variants/dsp_window.py's ring_groups), in halves: half h (channels h and h + 2, the word of each
  * ring pixel at byte 4h) at word FG_DSP_DW_QUAD_WORDS * h: the two channels' doubled biases (words 0, 1), channel h's
@@ -910,14 +910,17 @@ typedef struct {
     const fg_dsp_dw_ring_layer *layer;
     const int8_t *group;  /* the group's first channel in the image */
     uint32_t *ring;
+    int32_t slots;        /* of the ring (fg_dsp_ring_fill_slots): 3, or 4 at stride_h 2 */
 } fg_dsp_dw_ring_fill_context;
 
-/* Input row y of the group into ring slot `slot` (and slot + 3 for slots 0 and 1). */
+/* Input row y of the group into ring slot `slot` (and into its copy: slot + 3 for slots 0 and 1 of 3, slot 4 for slot
+ * 0 of 4). */
 static void fg_dsp_dw_ring_fill(void *context, int32_t y, int32_t slot) {
     const fg_dsp_dw_ring_fill_context *c = (const fg_dsp_dw_ring_fill_context *)context;
     const fg_depthwise_conv2d_params *p = c->layer->p;
     const int32_t words = 2 * FG_DSP_DW_RING_COLUMNS;
-    uint32_t *row = c->ring + slot * words + 2 * p->pad_left, *copy = slot < 2 ? row + 3 * words : 0;
+    uint32_t *row = c->ring + slot * words + 2 * p->pad_left;
+    uint32_t *copy = slot < 5 - c->slots ? row + c->slots * words : 0;
     if (y >= 0 && y < p->in_h) {
         fg_dsp_dw_ring_extend(c->group + y * p->in_w * p->in_c, p->in_c, p->in_w, row, copy);
     } else {
@@ -925,18 +928,32 @@ static void fg_dsp_dw_ring_fill(void *context, int32_t y, int32_t slot) {
     }
 }
 
-/* Every output row of group g (channels 4g .. 4g + 3) of one image, through the ring. */
-FG_HOT_LOOP static void fg_dsp_dw_ring_group(const fg_dsp_dw_ring_layer *layer, const int8_t *image, int32_t g,
-                                             const uint32_t *w, int8_t *output, uint32_t *ring) {
+/* Every output row of group g (channels 4g .. 4g + 3) of one image, through a ring of `slots` slots (a constant
+ * where it is inlined: no divide, no test per row). */
+static inline __attribute__((always_inline)) void fg_dsp_dw_ring_slots(const fg_dsp_dw_ring_layer *layer,
+                                                                       const int8_t *image, int32_t g,
+                                                                       const uint32_t *w, int8_t *output,
+                                                                       uint32_t *ring, int32_t slots) {
     const fg_depthwise_conv2d_params *p = layer->p;
     const fg_dsp_dw_pair_job job = {{p->in_c, p->out_w, 1, 0}, 0};
-    fg_dsp_dw_ring_fill_context context = {layer, image + 4 * g, ring};
+    fg_dsp_dw_ring_fill_context context = {layer, image + 4 * g, ring, slots};
     int32_t next = -p->pad_top;  /* the first input row not yet in the ring */
     for (int32_t oy = 0; oy < p->out_h; ++oy) {
         const int32_t top = oy * p->stride_h - p->pad_top;
-        next = fg_dsp_ring_fill(top, p->pad_top, next, fg_dsp_dw_ring_fill, &context);
-        const uint32_t *x = ring + ((top + p->pad_top) % 3) * 2 * FG_DSP_DW_RING_COLUMNS;
+        next = fg_dsp_ring_fill_slots(top, p->pad_top, next, slots, fg_dsp_dw_ring_fill, &context);
+        const uint32_t *x = ring + fg_dsp_ring_slot(top + p->pad_top, slots) * 2 * FG_DSP_DW_RING_COLUMNS;
         fg_dsp_dw_rows(x, w, output + oy * p->out_w * p->in_c + 4 * g, &job, layer->relu, p->stride_w, 0);
+    }
+}
+
+/* Every output row of group g through the ring: at stride 2 of four slots, so that only the input rows in slot 0 are
+ * extended twice (a quarter of them, against two thirds with three). */
+FG_HOT_LOOP static void fg_dsp_dw_ring_group(const fg_dsp_dw_ring_layer *layer, const int8_t *image, int32_t g,
+                                             const uint32_t *w, int8_t *output, uint32_t *ring) {
+    if (layer->p->stride_h == 2) {
+        fg_dsp_dw_ring_slots(layer, image, g, w, output, ring, 4);
+    } else {
+        fg_dsp_dw_ring_slots(layer, image, g, w, output, ring, 3);
     }
 }
 
