@@ -118,6 +118,14 @@ def ring_depthwise_cases(rng, count):
     # a small image of stride 1 whose rows are odd: their last pixels paired down the column (kws_ref_model's 25 x 5)
     cases.append(conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), 8, 0, 1, padding="SAME", widths=(5, 6), heights=(6, 8),
                            output_zero_point=-128, activation="RELU"))
+    # small images whose rows end in the triple kernel's passes: 3, 6 (two), 7 and 10 (two) pixels at stride 1
+    # (vww_96_int8's 6- and 3-wide layers), and 3 at stride 2 (a pair and a pixel alone), with and without the
+    # rounding correction
+    for k, (width, stride) in enumerate([(3, 1), (6, 1), (7, 1), (10, 1), (6, 2), (5, 2)]):
+        relu = k % 2 == 0
+        cases.append(conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), [4, 8, 12][k % 3], 0, stride, padding="SAME",
+                               widths=(width, width + 1), heights=(1, 8), output_zero_point=-128 if relu else None,
+                               activation="RELU" if relu else "NONE"))
     return cases
 
 

@@ -13,8 +13,8 @@
  * The padding holds the input zero point, so every window reads the ring the same way: its nine taps and the
  * group's 18 weight words sit at offsets known to the assembler (loads with an immediate offset), and no tap is
  * extended again. The ring has five rows: input row y goes to slot (y + pad_top) % 3 and, for slots 0 and 1, again
- * to slot + 3, so that a window's three rows are consecutive. A small image is extended whole instead, and all its
- * output rows run in one call. */
+ * to slot + 3, so that a window's three rows are consecutive (stride_h 2: slot (y + pad_top) % 4, slot 0 again to
+ * 4). A small image is extended whole instead, and all its output rows run in one call. */
 
 /* A group's table (ops/variants/dsp_window.py's ring_groups), in halves: half h (channels h and h + 2, the word of each
  * ring pixel at byte 4h) at word FG_DSP_DW_QUAD_WORDS * h: the two channels' doubled biases (words 0, 1), channel h's
@@ -475,12 +475,39 @@ static __attribute__((noinline)) void fg_dsp_dw_ring_rows(const uint32_t *x, con
     "strb r7, [lr, r3]\n\t" "strb r8, [r12]\n\t" "strb r9, [r12, r1]\n\t"                                  \
     "strb r10, [r12, r1, lsl #1]\n\t" "strb r11, [r12, r3]\n\t" "str r2, [sp, #80]\n\t"
 #endif
-/* job's rows (count a multiple of 4), each as quads (x advances `quad` bytes), for each half of the group in turn (its
+/* Three pixels of a small image's row of stride 1 per pass (the triple kernel: a row's last three, where the pair
+ * kernel would run two and one alone): the quad kernel's frame and loop, channel h's sums in r4 .. r6 and channel h + 2's in
+ * r8 .. r10; r7 and r11 keep the biases, which each pixel's first touch in the first line adds (FG_DSP_DW_QF). Per
+ * window row 3 LDR of weights and 5 of inputs for 18 MACs. One order for every core. */
+#define FG_DSP_DW_TLINE(pitch, i, T0)                                                                    \
+    FG_DSP_DW_QW(FG_DSP_DW_QWH, i) FG_DSP_DW_QX(FG_DSP_DW_QH, pitch, i, 0, 1)                           \
+    T0("r4", "r8", "r1", "r2") FG_DSP_DW_QM("r4", "r8", "lr", "r3") T0("r5", "r9", "lr", "r2")          \
+    FG_DSP_DW_QX(FG_DSP_DW_QH, pitch, i, 2, 3)                                                           \
+    FG_DSP_DW_QM("r4", "r8", "r1", "r12") FG_DSP_DW_QM("r5", "r9", "r1", "r3") T0("r6", "r10", "r1", "r2") \
+    FG_DSP_DW_QM("r5", "r9", "lr", "r12") FG_DSP_DW_QM("r6", "r10", "lr", "r3")                         \
+    "ldr r1, [%[x], #" FG_DSP_DW_QH(pitch, i, 4) "]\n\t"                                                 \
+    FG_DSP_DW_QM("r6", "r10", "r1", "r12")
+#define FG_DSP_DW_TTAPS(pitch)                                                                           \
+    FG_DSP_DW_TLINE(pitch, 0, FG_DSP_DW_QF) FG_DSP_DW_TLINE(pitch, 1, FG_DSP_DW_QM)                      \
+    FG_DSP_DW_TLINE(pitch, 2, FG_DSP_DW_QM)
+/* The six outputs (OUT on r2, r3, r12), stored at out + p * step (+ 2) (lr: out, r1: step); r2: out moved on three
+ * pixels. */
+#define FG_DSP_DW_TOUT(OUT)                                                                                 \
+    "ldr r2, [sp, #8]\n\t" "ldr r3, [sp, #12]\n\t" "ldr r12, [sp, #16]\n\t"                                \
+    "ldr lr, [sp, #80]\n\t" "ldr r1, [sp, #76]\n\t"                                                        \
+    OUT("r4") OUT("r5") OUT("r6")                                                                           \
+    "ldr r2, [sp, #20]\n\t" "ldr r3, [sp, #24]\n\t" "ldr r12, [sp, #28]\n\t"                               \
+    "strb r4, [lr]\n\t" "strb r5, [lr, r1]\n\t" "strb r6, [lr, r1, lsl #1]\n\t"                            \
+    OUT("r8") OUT("r9") OUT("r10")                                                                          \
+    "add r12, lr, #2\n\t" "add r2, r1, r1, lsl #1\n\t" "add r2, lr, r2\n\t"                                \
+    "strb r8, [r12]\n\t" "strb r9, [r12, r1]\n\t" "strb r10, [r12, r1, lsl #1]\n\t" "str r2, [sp, #80]\n\t"
+/* job's rows (count a multiple of 4; of 3 with the triples' TAPS and OUTS), each as quads (x advances `quad` bytes;
+ * OUTS stores them and leaves the next pass's out in r2), for each half of the group in turn (its
  * table copied into the frame, x and out one word and one byte on for the second); the next row's outputs out_skip
  * bytes on, its windows skip bytes on. The frame after the table: a row's outputs' span, rows left, step, out, the end
  * of the row's outputs, skip, out_skip, job's rows, the half's x and out, halves left, the next half's table. The frame
  * is the caller's local `uint32_t frame[30]`, checked at sp as FG_DSP_DW_PAIR_ASM's. */
-#define FG_DSP_DW_QUAD_ASM(TAPS, quad, OUT)                                                          \
+#define FG_DSP_DW_QUAD_ASM(TAPS, quad, OUTS)                                                         \
     __asm__ volatile(                                                                                \
         ".ifnc \"%[frame]\", \"[sp]\"\n\t.error \"the frame is not at sp: %[frame]\"\n\t.endif\n\t" \
         "ldm %[job], {r2, r4-r7}\n\t"                                                               \
@@ -512,7 +539,7 @@ static __attribute__((noinline)) void fg_dsp_dw_ring_rows(const uint32_t *x, con
         "ldr r7, [sp]\n\t"                                                                          \
         "ldr r11, [sp, #4]\n\t"                                                                     \
         TAPS                                                                                         \
-        FG_DSP_DW_QOUT(OUT)                                                                          \
+        OUTS                                                                                         \
         "ldr r1, [sp, #84]\n\t"                                                                     \
         "add %[x], %[x], #" quad "\n\t"                                                             \
         "cmp r2, r1\n\t"                                                                            \
@@ -546,9 +573,11 @@ static __attribute__((noinline)) void fg_dsp_dw_ring_rows(const uint32_t *x, con
 
 #define FG_DSP_DW_QUAD_ROWS(OUT, pitch)                                                                          \
     if (stride == 1) {                                                                                           \
-        FG_DSP_DW_QUAD_ASM(FG_DSP_DW_QTAPS(FG_DSP_DW_QLINE1, FG_DSP_DW_QH, FG_DSP_DW_QWH, pitch), "32", OUT);    \
+        FG_DSP_DW_QUAD_ASM(FG_DSP_DW_QTAPS(FG_DSP_DW_QLINE1, FG_DSP_DW_QH, FG_DSP_DW_QWH, pitch), "32",          \
+                           FG_DSP_DW_QOUT(OUT));                                                                 \
     } else {                                                                                                     \
-        FG_DSP_DW_QUAD_ASM(FG_DSP_DW_QTAPS(FG_DSP_DW_QLINE2, FG_DSP_DW_QH, FG_DSP_DW_QWH, pitch), "64", OUT);    \
+        FG_DSP_DW_QUAD_ASM(FG_DSP_DW_QTAPS(FG_DSP_DW_QLINE2, FG_DSP_DW_QH, FG_DSP_DW_QWH, pitch), "64",          \
+                           FG_DSP_DW_QOUT(OUT));                                                                 \
     }
 
 /* The quad kernel over job's rows of a group, both halves: x and out at its first word and channel, q its table.
@@ -564,10 +593,10 @@ static __attribute__((noinline)) void fg_dsp_dw_quad_rows(const uint32_t *x, con
     uint32_t frame[30];  /* FG_DSP_DW_QUAD_ASM's, at sp */
     if (small && stride == 0 && relu) {
         FG_DSP_DW_QUAD_ASM(FG_DSP_DW_QTAPS(FG_DSP_DW_QLINE1, FG_DSP_DW_QV, FG_DSP_DW_QWV, FG_DSP_DW_SMALL_ROW_S),
-                           "(4 * " FG_DSP_DW_SMALL_ROW_S ")", FG_DSP_DW_PAIR_OUT_RELU);
+                           "(4 * " FG_DSP_DW_SMALL_ROW_S ")", FG_DSP_DW_QOUT(FG_DSP_DW_PAIR_OUT_RELU));
     } else if (small && stride == 0) {
         FG_DSP_DW_QUAD_ASM(FG_DSP_DW_QTAPS(FG_DSP_DW_QLINE1, FG_DSP_DW_QV, FG_DSP_DW_QWV, FG_DSP_DW_SMALL_ROW_S),
-                           "(4 * " FG_DSP_DW_SMALL_ROW_S ")", FG_DSP_DW_PAIR_OUT);
+                           "(4 * " FG_DSP_DW_SMALL_ROW_S ")", FG_DSP_DW_QOUT(FG_DSP_DW_PAIR_OUT));
     } else if (small && relu) {
         FG_DSP_DW_QUAD_ROWS(FG_DSP_DW_PAIR_OUT_RELU, FG_DSP_DW_SMALL_ROW_S)
     } else if (small) {
@@ -579,6 +608,50 @@ static __attribute__((noinline)) void fg_dsp_dw_quad_rows(const uint32_t *x, con
     }
 }
 
+/* The triple kernel over job's rows of a small image's group at stride 1, both halves (fg_dsp_dw_quad_rows'
+ * arguments). */
+static __attribute__((noinline)) void fg_dsp_dw_triple_rows(const uint32_t *x, const uint32_t *q, int8_t *out,
+                                                            const fg_dsp_dw_pair_job *job, int relu) {
+    register const uint32_t *rx __asm__("r0") = x;
+    register const uint32_t *rq __asm__("r1") = q;
+    register int8_t *ro __asm__("r3") = out;
+    register const fg_dsp_dw_pair_job *rj __asm__("r12") = job;
+    uint32_t frame[30];  /* FG_DSP_DW_QUAD_ASM's, at sp */
+    if (relu) {
+        FG_DSP_DW_QUAD_ASM(FG_DSP_DW_TTAPS(FG_DSP_DW_SMALL_ROW_S), "24", FG_DSP_DW_TOUT(FG_DSP_DW_PAIR_OUT_RELU));
+    } else {
+        FG_DSP_DW_QUAD_ASM(FG_DSP_DW_TTAPS(FG_DSP_DW_SMALL_ROW_S), "24", FG_DSP_DW_TOUT(FG_DSP_DW_PAIR_OUT));
+    }
+}
+
+#if defined(FG_CORE_CORTEX_M7)
+/* The M7 (FG_CORE_CORTEX_M7) keeps the pair kernel: the triple kernel's order, the M4's, cost it more (vww_96_int8:
+ * ESTIMATED 6.040 M -> 6.102 M cycles in llvm-mca's cortex-m7 model). */
+#define FG_DSP_DW_TRIPLES 0
+#else
+#define FG_DSP_DW_TRIPLES 1
+#endif
+/* Passes of the triple kernel per row of `count` pixels: a small image's last three at stride 1, or its last six
+ * instead of a quad and a pair (vww_96_int8's 3- and 6-wide layers: ESTIMATED M4 cycles -3 % and -4 %). Not at
+ * stride 2, where its frame's set-up cost what its passes saved against a pair and a pixel alone (3-wide: +3 %). */
+static inline int32_t fg_dsp_dw_triples(int32_t count, int stride, int small) {
+    if (!FG_DSP_DW_TRIPLES || !small || stride != 1) {
+        return 0;
+    }
+    if ((count & 3) == 3) {
+        return 1;
+    }
+    return (count & 3) == 2 && count >= 6 ? 2 : 0;
+}
+
+/* A part of job's rows, `count` pixels of each (advance: bytes from one pixel's windows to the next). */
+static inline fg_dsp_dw_pair_job fg_dsp_dw_part(const fg_dsp_dw_pair_job *job, int32_t count, int32_t advance) {
+    const int32_t left = job->ring.count - count;  /* the row's pixels outside the part */
+    const fg_dsp_dw_pair_job part = {{job->ring.step, count, job->ring.rows, job->ring.skip + left * advance},
+                                     job->out_skip + left * job->ring.step};
+    return part;
+}
+
 /* job's rows of a group: the first four pixels of each row at a time by the quad kernel (both halves), the rest
  * (fewer than four) by fg_dsp_dw_ring_rows. w: the group's table, its halves the quad kernel's. */
 static __attribute__((noinline)) void fg_dsp_dw_split_rows(const uint32_t *x, const uint32_t *w, int8_t *out, const fg_dsp_dw_pair_job *job,
@@ -586,23 +659,39 @@ static __attribute__((noinline)) void fg_dsp_dw_split_rows(const uint32_t *x, co
     const int32_t count = job->ring.count, quads = count >> 2, rest = count & 3, step = job->ring.step;
     const int32_t advance = stride ? 8 * stride : FG_DSP_DW_SMALL_ROW;  /* bytes from one pixel's windows to the next */
     if (quads) {
-        const fg_dsp_dw_pair_job quad = {{step, 4 * quads, job->ring.rows, job->ring.skip + rest * advance},
-                                         job->out_skip + rest * step};
+        const fg_dsp_dw_pair_job quad = fg_dsp_dw_part(job, 4 * quads, advance);
         fg_dsp_dw_quad_rows(x, w, out, &quad, relu, stride, small);
     }
     if (rest) {
         const int32_t done = 4 * quads;
-        const fg_dsp_dw_pair_job tail = {{step, rest, job->ring.rows, job->ring.skip + done * advance},
-                                         job->out_skip + done * step};
+        const fg_dsp_dw_pair_job tail = fg_dsp_dw_part(job, rest, advance);
         fg_dsp_dw_ring_rows(x + done * advance / 4, w, out + done * step, &tail, relu, stride, small);
     }
 }
 
-/* Rows of fewer than four pixels straight to the pair kernel. */
+/* job's rows of a small image's group at stride 1 whose last `triples` passes (1 or 2: the rest after the quads) are
+ * the triple kernel's. */
+static __attribute__((noinline)) void fg_dsp_dw_split_triples(const uint32_t *x, const uint32_t *w, int8_t *out,
+                                                              const fg_dsp_dw_pair_job *job, int relu,
+                                                              int32_t triples) {
+    const int32_t done = job->ring.count - 3 * triples;  /* a multiple of 4: the quads' */
+    if (done) {
+        const fg_dsp_dw_pair_job quad = fg_dsp_dw_part(job, done, 8);
+        fg_dsp_dw_quad_rows(x, w, out, &quad, relu, 1, 1);
+    }
+    const fg_dsp_dw_pair_job triple = fg_dsp_dw_part(job, 3 * triples, 8);
+    fg_dsp_dw_triple_rows(x + 2 * done, w, out + done * job->ring.step, &triple, relu);
+}
+
+/* A group's rows: a small image's of stride 1 with the triple kernel's passes (fg_dsp_dw_triples), rows of fewer than
+ * four pixels straight to the pair kernel, the others split. */
 static inline __attribute__((always_inline)) void fg_dsp_dw_rows(const uint32_t *x, const uint32_t *w, int8_t *out,
                                                                  const fg_dsp_dw_pair_job *job, int relu,
                                                                  int stride, int small) {
-    if (job->ring.count < 4) {
+    const int32_t triples = fg_dsp_dw_triples(job->ring.count, stride, small);
+    if (triples) {
+        fg_dsp_dw_split_triples(x, w, out, job, relu, triples);
+    } else if (job->ring.count < 4) {
         fg_dsp_dw_ring_rows(x, w, out, job, relu, stride, small);
     } else {
         fg_dsp_dw_split_rows(x, w, out, job, relu, stride, small);
@@ -610,6 +699,10 @@ static inline __attribute__((always_inline)) void fg_dsp_dw_rows(const uint32_t 
 }
 #undef FG_DSP_DW_QUAD_ROWS
 #undef FG_DSP_DW_QUAD_ASM
+#undef FG_DSP_DW_TRIPLES
+#undef FG_DSP_DW_TOUT
+#undef FG_DSP_DW_TTAPS
+#undef FG_DSP_DW_TLINE
 #undef FG_DSP_DW_QOUT
 #undef FG_DSP_DW_PAIR_OUT_RELU_M7
 #undef FG_DSP_DW_PAIR_OUT_M7
@@ -817,14 +910,17 @@ typedef struct {
     const fg_dsp_dw_ring_layer *layer;
     const int8_t *group;  /* the group's first channel in the image */
     uint32_t *ring;
+    int32_t slots;        /* of the ring (fg_dsp_ring_fill_slots): 3, or 4 at stride_h 2 */
 } fg_dsp_dw_ring_fill_context;
 
-/* Input row y of the group into ring slot `slot` (and slot + 3 for slots 0 and 1). */
+/* Input row y of the group into ring slot `slot` (and into its copy: slot + 3 for slots 0 and 1 of 3, slot 4 for slot
+ * 0 of 4). */
 static void fg_dsp_dw_ring_fill(void *context, int32_t y, int32_t slot) {
     const fg_dsp_dw_ring_fill_context *c = (const fg_dsp_dw_ring_fill_context *)context;
     const fg_depthwise_conv2d_params *p = c->layer->p;
     const int32_t words = 2 * FG_DSP_DW_RING_COLUMNS;
-    uint32_t *row = c->ring + slot * words + 2 * p->pad_left, *copy = slot < 2 ? row + 3 * words : 0;
+    uint32_t *row = c->ring + slot * words + 2 * p->pad_left;
+    uint32_t *copy = slot < 5 - c->slots ? row + c->slots * words : 0;
     if (y >= 0 && y < p->in_h) {
         fg_dsp_dw_ring_extend(c->group + y * p->in_w * p->in_c, p->in_c, p->in_w, row, copy);
     } else {
@@ -832,19 +928,39 @@ static void fg_dsp_dw_ring_fill(void *context, int32_t y, int32_t slot) {
     }
 }
 
-/* Every output row of group g (channels 4g .. 4g + 3) of one image, through the ring. */
-FG_HOT_LOOP static void fg_dsp_dw_ring_group(const fg_dsp_dw_ring_layer *layer, const int8_t *image, int32_t g,
-                                             const uint32_t *w, int8_t *output, uint32_t *ring) {
+/* Every output row of group g (channels 4g .. 4g + 3) of one image, through a ring of `slots` slots (a constant
+ * where it is inlined: no divide, no test per row). */
+static inline __attribute__((always_inline)) void fg_dsp_dw_ring_slots(const fg_dsp_dw_ring_layer *layer,
+                                                                       const int8_t *image, int32_t g,
+                                                                       const uint32_t *w, int8_t *output,
+                                                                       uint32_t *ring, int32_t slots) {
     const fg_depthwise_conv2d_params *p = layer->p;
     const fg_dsp_dw_pair_job job = {{p->in_c, p->out_w, 1, 0}, 0};
-    fg_dsp_dw_ring_fill_context context = {layer, image + 4 * g, ring};
+    fg_dsp_dw_ring_fill_context context = {layer, image + 4 * g, ring, slots};
     int32_t next = -p->pad_top;  /* the first input row not yet in the ring */
     for (int32_t oy = 0; oy < p->out_h; ++oy) {
         const int32_t top = oy * p->stride_h - p->pad_top;
-        next = fg_dsp_ring_fill(top, p->pad_top, next, fg_dsp_dw_ring_fill, &context);
-        const uint32_t *x = ring + ((top + p->pad_top) % 3) * 2 * FG_DSP_DW_RING_COLUMNS;
+        next = fg_dsp_ring_fill_slots(top, p->pad_top, next, slots, fg_dsp_dw_ring_fill, &context);
+        const uint32_t *x = ring + fg_dsp_ring_slot(top + p->pad_top, slots) * 2 * FG_DSP_DW_RING_COLUMNS;
         fg_dsp_dw_rows(x, w, output + oy * p->out_w * p->in_c + 4 * g, &job, layer->relu, p->stride_w, 0);
     }
+}
+
+/* Every output row of group g through the ring: at stride 2 of four slots, so that only the input rows in slot 0 are
+ * extended twice (a quarter of them, against two thirds with three). */
+FG_HOT_LOOP static void fg_dsp_dw_ring_group(const fg_dsp_dw_ring_layer *layer, const int8_t *image, int32_t g,
+                                             const uint32_t *w, int8_t *output, uint32_t *ring) {
+    if (layer->p->stride_h == 2) {
+        fg_dsp_dw_ring_slots(layer, image, g, w, output, ring, 4);
+    } else {
+        fg_dsp_dw_ring_slots(layer, image, g, w, output, ring, 3);
+    }
+}
+
+/* Whether a small image's rows of stride 1 end in a column of pixels paired down it: odd rows, unless the triple kernel
+ * takes a row's last three. */
+static inline int32_t fg_dsp_dw_small_column(const fg_depthwise_conv2d_params *p) {
+    return p->stride_w == 1 && p->stride_h == 1 && (p->out_w & 1) && p->out_h > 1 && !fg_dsp_dw_triples(p->out_w, 1, 1);
 }
 
 /* The same for a small image: its rows extended into the buffer's image part, then every output row in one call. */
@@ -855,8 +971,7 @@ FG_HOT_LOOP static void fg_dsp_dw_small_group(const fg_dsp_dw_ring_layer *layer,
     const int32_t step = p->in_c, words = 2 * FG_DSP_DW_SMALL_COLUMNS;
     fg_dsp_dw_small_extend(image + 4 * g, step, p->in_w, p->in_h,
                            buffer + p->pad_top * words + 2 * p->pad_left);
-    /* Stride 1 and odd rows: their last pixels paired down the column instead of run alone. */
-    const int32_t column = p->stride_w == 1 && p->stride_h == 1 && (p->out_w & 1) && p->out_h > 1;
+    const int32_t column = fg_dsp_dw_small_column(p);  /* the last pixels paired down the column, not run alone */
     const int32_t count = p->out_w - column, advance = 8 * p->stride_w;
     if (count) {
         const fg_dsp_dw_pair_job job = {{step, count, p->out_h, p->stride_h * FG_DSP_DW_SMALL_ROW - count * advance},
@@ -929,6 +1044,17 @@ static inline void fg_dsp_dw_ring_group_copy(const uint32_t *from, uint32_t *to)
 #endif
 }
 
+/* Whether a group's table goes into RAM before its rows run: the pair kernel reads it at every pass (from flash, each
+ * would wait), and the ring of rows calls the kernels once per output row. The quad and triple kernels copy each half
+ * into their frame once per call, so a small image that runs on them alone (one call per group: its rows a multiple
+ * of 4 pixels, or ending in triples) copies it from the table itself. */
+static int fg_dsp_dw_table_in_ram(const fg_depthwise_conv2d_params *p, int small) {
+    if (!small || fg_dsp_dw_small_column(p)) {
+        return 1;
+    }
+    return (p->out_w & 3) && !fg_dsp_dw_triples(p->out_w, p->stride_w, small);
+}
+
 /* The work of fg_depthwise_conv2d_3x3_ring_dsp (int4: of its 4-bit form), the buffer on its caller's stack frame. */
 static inline __attribute__((always_inline)) void fg_dsp_dw_ring_work(const fg_depthwise_conv2d_params *p,
                                                                       const int8_t *input, int8_t *output,
@@ -942,20 +1068,24 @@ static inline __attribute__((always_inline)) void fg_dsp_dw_ring_work(const fg_d
     const int small = fg_dsp_dw_padded(p->pad_left, p->in_w, p->out_w, p->stride_w) <= FG_DSP_DW_SMALL_COLUMNS &&
                       rows <= FG_DSP_DW_SMALL_ROWS;
     fg_dsp_dw_ring_padding(p, &layer, small, rows, buffer);
+    const int in_ram = fg_dsp_dw_table_in_ram(p, small);
     for (int32_t b = 0; b < p->batches; ++b) {
         const int8_t *image = input + b * p->in_h * p->in_w * p->in_c;
         int8_t *out = output + b * p->out_h * p->out_w * p->in_c;
         for (int32_t g = 0; g < p->in_c / 4; ++g) {
-            uint32_t w[FG_DSP_DW_RING_GROUP_WORDS];  /* in RAM: every pixel reads them, flash would add wait states */
+            uint32_t w[FG_DSP_DW_RING_GROUP_WORDS];
+            const uint32_t *table = groups + FG_DSP_DW_RING_GROUP_WORDS * g;
             if (int4) {
                 fg_dsp_dw_ring_unpack(groups + 16 * g, nibbles + 18 * g, w);
-            } else {
-                fg_dsp_dw_ring_group_copy(groups + FG_DSP_DW_RING_GROUP_WORDS * g, w);
+                table = w;
+            } else if (in_ram) {
+                fg_dsp_dw_ring_group_copy(table, w);
+                table = w;
             }
             if (small) {
-                fg_dsp_dw_small_group(&layer, image, g, w, out, buffer);
+                fg_dsp_dw_small_group(&layer, image, g, table, out, buffer);
             } else {
-                fg_dsp_dw_ring_group(&layer, image, g, w, out, buffer);
+                fg_dsp_dw_ring_group(&layer, image, g, table, out, buffer);
             }
         }
     }
