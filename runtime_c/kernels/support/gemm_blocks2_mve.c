@@ -361,35 +361,26 @@ __attribute__((noinline)) static void NAME(fg_mve_gemm_state *st, const int32_t 
     FG_MVE_UNROLLED8(FG_MVE_STEP2X4)            \
     FG_MVE_PIPE_BLOCK_END                       \
     "bne 1b\n"
-/* Two steps (17 to 32 taps): a pair's first block's both steps inline, no unrolled loop. */
-#define FG_MVE_PIPE_LOOP_TWO                    \
+/* A pair's first block's FIRST steps inline, then each later block's start, its first two steps with the block
+ * before's output stage (FG_MVE_PIPE2_STEPS_OUT2_NEGATIVE), its REST and its end: no unrolled loop to enter. */
+#define FG_MVE_PIPE_LOOP_INLINE(FIRST, REST)    \
     FG_MVE_PIPE_PAIR_START                      \
-    FG_MVE_STEP2X4                              \
-    FG_MVE_STEP2X4                              \
+    FIRST                                       \
     FG_MVE_PIPE_BLOCK_END                       \
     "beq 4f\n"                                 \
     "1:\n"                                     \
     FG_MVE_PIPE_BLOCK_START                     \
     FG_MVE_PIPE2_STEPS_OUT2_NEGATIVE            \
+    REST                                        \
     FG_MVE_PIPE_BLOCK_END                       \
     "bne 1b\n"                                 \
     "4:\n"
-/* Three steps (33 to 48 taps: kws_ref_model's first layer): as two, a later block's third step inline after the
- * first two (no unrolled loop to enter and leave: 93 -> 84 cycles a block in llvm-mca's M55 model). */
-#define FG_MVE_PIPE_LOOP_THREE                  \
-    FG_MVE_PIPE_PAIR_START                      \
-    FG_MVE_STEP2X4                              \
-    FG_MVE_STEP2X4                              \
-    FG_MVE_STEP2X4                              \
-    FG_MVE_PIPE_BLOCK_END                       \
-    "beq 4f\n"                                 \
-    "1:\n"                                     \
-    FG_MVE_PIPE_BLOCK_START                     \
-    FG_MVE_PIPE2_STEPS_OUT2_NEGATIVE            \
-    FG_MVE_STEP2X4                              \
-    FG_MVE_PIPE_BLOCK_END                       \
-    "bne 1b\n"                                 \
-    "4:\n"
+/* Two steps (17 to 32 taps). */
+#define FG_MVE_PIPE_LOOP_TWO FG_MVE_PIPE_LOOP_INLINE(FG_MVE_STEP2X4 FG_MVE_STEP2X4, "")
+/* Three steps (33 to 48 taps: kws_ref_model's first layer): a later block's third step after its first two (93 -> 84
+ * cycles a block in llvm-mca's M55 model against the unrolled loop). */
+#define FG_MVE_PIPE_LOOP_THREE \
+    FG_MVE_PIPE_LOOP_INLINE(FG_MVE_STEP2X4 FG_MVE_STEP2X4 FG_MVE_STEP2X4, FG_MVE_STEP2X4)
 /* One step (up to 16 taps): a later block whole, its start, its one step (FG_MVE_STEP2X4's, the weights in q2 alone),
  * the block before's output stage and its end interleaved (as FG_MVE_PIPE2_STEPS_OUT2_NEGATIVE: 49 cycles in
  * llvm-mca's M55 model, 58 as fg_mve_pairs2_negative runs it). */
