@@ -94,3 +94,17 @@ def test_headers_including_each_other_are_each_read_once(tmp_path: Path, monkeyp
         assert {"fg_x", "fg_y"} <= runtime_closure.included_uses('#include "fg/a.h"\n')
     finally:
         runtime_closure._header.cache_clear()
+
+
+def test_the_dsp_tile_stores_and_pointwise_run_are_carried_only_by_the_kernels_that_run_them() -> None:
+    # One copy per firmware (support files, not static in each kernel), and none for a kernel that calls neither.
+    def carried(function: str) -> list[str]:
+        return needed_kernels([f"void f(void) {{ {function}(0, 0, 0, 0); }}"])
+
+    for kernel in ("fg_conv2d_pointwise_dsp", "fg_conv2d_pointwise_staged_dsp"):
+        assert {"support/dsp_pointwise_run.c", "support/dsp_tile_store.c"} <= set(carried(kernel)), kernel
+    for kernel in ("fg_conv2d_folded_dsp", "fg_conv2d_s4_dsp"):
+        assert "support/dsp_tile_store.c" in carried(kernel) and "support/dsp_pointwise_run.c" not in carried(kernel)
+    for kernel in ("fg_depthwise_conv2d_3x3_dsp", "fg_fully_connected_dsp", "fg_add_dsp"):
+        files = set(carried(kernel))
+        assert files and not {"support/dsp_pointwise_run.c", "support/dsp_tile_store.c"} & files, kernel

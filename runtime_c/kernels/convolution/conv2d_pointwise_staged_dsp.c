@@ -2,6 +2,7 @@
 
 #if defined(__ARM_FEATURE_DSP)
 #include "fg/isa/dsp_pointwise.h"
+#include "fg/isa/dsp_staged.h"
 
 /* fg_conv2d_pointwise_dsp with its weights staged (fg/isa/dsp_staged.h). params->packed: the pixel and channel
  * blocks, then fg_conv2d_pointwise_dsp's table. */

@@ -17,7 +17,7 @@
 #include "fg/variants_dsp.h"
 
 #if defined(__ARM_FEATURE_DSP)
-#include "fg/isa/dsp.h"
+#include "fg/isa/dsp_tile_store.h"
 #include "fg/support/window_run.h"
 
 /* Unpacks `count` channel pairs of `words` words each (four depths a word, an even count) into the int8 layout at

@@ -678,8 +678,7 @@ typedef struct {
 /* A function `name`(x, w, job) running LOOP (FG_DSP_TILE_STORE or FG_DSP_TILE_SHORT_*) with OUT and the clamp's
  * KIND (RELU or CLAMPING). */
 #define FG_DSP_TILE_LOOP_FUNCTION(name, LOOP, OUT, KIND)                                                 \
-    static __attribute__((noinline, unused)) void name(const uint32_t *x, const uint32_t *w,            \
-                                                       const fg_dsp_job *job) {                         \
+    __attribute__((noinline)) void name(const uint32_t *x, const uint32_t *w, const fg_dsp_job *job) {  \
         register const uint32_t *rx __asm__("r0") = x;                                                 \
         register const uint32_t *rw __asm__("r1") = w;                                                 \
         register const fg_dsp_job *rj __asm__("r2") = job;                                             \
@@ -811,31 +810,9 @@ typedef struct {
     FG_DSP_STAGE(OUT, FG_DSP_CLAMPING_AFTER_A, FG_DSP_CLAMPING_CLAMP, FG_DSP_CLAMPING_END_CHECK)
 #endif
 
-/* The 3 x 2 tile of fg_dsp_tile_3x2 for the pairs of narrow channels from job->ch to job->end in turn (their weight
- * blocks one after the other), the bias loaded and the output stage fused while the accumulators are in registers:
- * per output LSL + SMMULR + 3 for the rounding shift (relu: LSL + SMMLAR + ASR), the clamp (one SSAT when it is all
- * of int8), STRB. Per channel pair on the M4 timing (relu, doubled): the first input pair and the BX 14 + 2 cycles,
- * the output stage and the stores with the frame's bookkeeping 50 (the passes 13 an input pair, 2 a pass of 16 and 2
- * for each taken loop branch apart). */
-FG_DSP_TILE_STORE_FUNCTION(fg_dsp_tile_store, FG_DSP_NARROW, CLAMPING)
-/* fg_dsp_tile_store for a layer whose output zero point is -128 and clamp all of int8: no rounding correction of
- * negative values (they clamp to -128 either way) and no check of the clamp. */
-FG_DSP_TILE_STORE_FUNCTION(fg_dsp_tile_store_relu, FG_DSP_RELU, RELU)
-/* The two on doubled accumulators (the channels' weights and biases doubled at generation time: 2 acc fits a narrow
- * channel's), SMMULR or SMMLAR without the LSL. */
-FG_DSP_TILE_STORE_FUNCTION(fg_dsp_tile_store_doubled, FG_DSP_NARROW_DOUBLED, CLAMPING)
-FG_DSP_TILE_STORE_FUNCTION(fg_dsp_tile_store_relu_doubled, FG_DSP_RELU_DOUBLED, RELU)
-/* The two doubled ones for 4 and 8 input pairs (the pointwise kernels' in_c <= 8 and <= 16). */
-#undef FG_DSP_PAIR_NEXT
-#define FG_DSP_PAIR_NEXT ""
-#if defined(FG_CORE_CORTEX_M7)
-#undef FG_DSP_STAGE_CH
-#define FG_DSP_STAGE_CH ""
-#endif
-FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_doubled_4, FG_DSP_TILE_SHORT_4, FG_DSP_NARROW_DOUBLED, CLAMPING)
-FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_relu_doubled_4, FG_DSP_TILE_SHORT_4, FG_DSP_RELU_DOUBLED, RELU)
-FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_doubled_8, FG_DSP_TILE_SHORT_8, FG_DSP_NARROW_DOUBLED, CLAMPING)
-FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_relu_doubled_8, FG_DSP_TILE_SHORT_8, FG_DSP_RELU_DOUBLED, RELU)
+/* The tile-store functions are defined by runtime_c/kernels/support/dsp_tile_store.c with the macros above, one
+ * copy per firmware (fg/isa/dsp_tile_store.h declares them); that file keeps the macros defined. */
+#if !defined(FG_DSP_TILE_STORES)
 #undef FG_DSP_TILE_STORE_FUNCTION
 #undef FG_DSP_TILE_LOOP_FUNCTION
 #undef FG_DSP_TILE_ASM
@@ -888,67 +865,8 @@ FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_relu_doubled_8, FG_DSP_TILE_SHORT_8,
 #undef FG_DSP_TILE_LAST_M7
 #undef FG_DSP_TILE_BLOCK
 #undef FG_DSP_CLAMP
-
-/* A tile-store function (the eight above). */
-typedef void (*fg_dsp_tile_store_function)(const uint32_t *x, const uint32_t *w, const fg_dsp_job *job);
-
-/* The job of the tile-store function for every whole channel pair of `channels` (>= 2, all narrow) at ch, three
- * pixels' input pairs at x, pixel p's outputs at out + p * stride; returns that function (doubled: the channels'
- * weights and biases doubled). A job's out may change from call to call (the next tile's). */
-static inline fg_dsp_tile_store_function fg_dsp_tile_job(fg_dsp_job *job, const uint32_t *x, int32_t pairs,
-                                                        const fg_dsp_channel *ch, int32_t channels, int32_t stride,
-                                                        int8_t *out, const fg_requant_params *q, int doubled) {
-    const int full = q->activation_min == -128 && q->activation_max == 127;
-    const fg_dsp_job j = {(uintptr_t)ch + 4, out, stride, x, (uintptr_t)(ch + (channels & ~1)) + 4,
-                          (pairs - 1 + 15) >> 4, FG_DSP_ENTRY(pairs), q->activation_min,
-                          q->activation_max, full
-#if defined(FG_CORE_CORTEX_M7)
-                          , (uintptr_t)x + 12 - 12 * FG_DSP_ENTERED_PASS(pairs), 8 - 8 * FG_DSP_ENTERED_PASS(pairs)
-#endif
-    };
-    *job = j;
-    const int relu = full && q->output_offset == -128;
-    if (doubled && ((pairs - 4) & ~4) == 0) {  /* 4 or 8 pairs: one test on the path of the others */
-        static const fg_dsp_tile_store_function short_stores[2][2] = {
-            {fg_dsp_tile_store_doubled_4, fg_dsp_tile_store_relu_doubled_4},
-            {fg_dsp_tile_store_doubled_8, fg_dsp_tile_store_relu_doubled_8}};
-        return short_stores[pairs >> 3][relu];
-    }
-    if (relu) {
-        return doubled ? fg_dsp_tile_store_relu_doubled : fg_dsp_tile_store_relu;
-    }
-    return doubled ? fg_dsp_tile_store_doubled : fg_dsp_tile_store;
-}
-
-/* Output channels [0, channels) of up to three pixels whose input pairs fg_dsp_extend laid out in x (stride 3): the
- * weights are one block of 2 * pairs words per channel pair, pixel p's outputs go to output + p * stride. narrow: no
- * channel is wide (fg_dsp_all_narrow); doubled: a narrow channel's weights and bias are doubled (a wide one's not). */
-static inline void fg_dsp_gemm_3_strided(const uint32_t *x, const uint32_t *weights, int32_t pairs,
-                                         const fg_dsp_channel *ch, int32_t channels, int32_t stride, int32_t pixels,
-                                         int8_t *output, const fg_requant_params *q, int narrow, int doubled) {
-    int32_t c = 0;
-    if (pixels == 3 && narrow && channels >= 2) {  /* every whole channel pair in one call */
-        fg_dsp_job job;
-        fg_dsp_tile_job(&job, x, pairs, ch, channels, stride, output, q, doubled)(x, weights, &job);
-        c = channels & ~1;
-        weights += (channels >> 1) * 2 * pairs;
-    }
-    for (; c < channels; c += 2, weights += 2 * pairs) {
-        uint32_t acc[6];
-        fg_dsp_bias_3x2(ch, c, channels, acc);
-        fg_dsp_tile_3x2(x, weights, pairs >> 2, acc);
-        if (!doubled) {
-            fg_dsp_store_3x2(acc, ch, c, channels, pixels, output, stride, q);
-            continue;
-        }
-        for (int32_t k = 0; k < 2 && c + k < channels; ++k) {
-            for (int32_t p = 0; p < pixels; ++p) {
-                output[p * stride + c + k] = fg_dsp_output_doubled(acc[3 * k + p], ch + c + k, q);
-            }
-        }
-    }
-}
-
 #undef FG_DSP_TILE_PAIR
+#endif
+
 #endif /* __ARM_FEATURE_DSP */
 #endif /* FG_DSP_SUPPORT_H */

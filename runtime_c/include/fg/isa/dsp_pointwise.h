@@ -1,7 +1,7 @@
-/* The loop of the int8 DSP 1x1 convolutions fg_conv2d_pointwise_dsp and fg_conv2d_pointwise_staged_dsp (each kernel
- * file its own copy: made so while the cycle estimate placed a block's weight reads by one register sample for the
- * whole invoke, the two kernels reading their weights from flash and from RAM; bench/speed.py now samples per step,
- * as flash_reads.py did). Everything here is static; outside __ARM_FEATURE_DSP this header declares nothing. */
+/* The loop of the int8 DSP 1x1 convolutions fg_conv2d_pointwise_dsp and fg_conv2d_pointwise_staged_dsp, defined once
+ * per firmware by runtime_c/kernels/support/dsp_pointwise_run.c (each kernel file had its own copy while the cycle
+ * estimate placed a block's weight reads by one register sample for the whole invoke; it samples per step now).
+ * Outside __ARM_FEATURE_DSP this header declares nothing. */
 #ifndef FG_DSP_POINTWISE_H
 #define FG_DSP_POINTWISE_H
 
@@ -9,126 +9,18 @@
 
 #if defined(__ARM_FEATURE_DSP)
 #include "fg/conv2d.h"
-#include "fg/support/dot_s8.h"
 #include "fg/isa/dsp.h"
-#include "fg/isa/dsp_staged.h"
 
-typedef struct {
-    const int8_t *input;
-    int32_t depth, pairs;
-} fg_dsp_pointwise_input;
+/* Every output from the output stages at ch (fg_dsp_channel[out_c]) and the weights (per channel pair the int16
+ * weight words of in_c rounded up to 8), each tile of three pixels in turn with its input pairs at x (3 * pairs
+ * words): the in-place kernel's. */
+void fg_dsp_pointwise_tiles(const fg_conv2d_params *p, const int8_t *input, int8_t *output, const fg_dsp_channel *ch,
+                            const uint32_t *weights, uint32_t *x);
 
-static __attribute__((flatten)) void fg_dsp_pointwise_pairs(const void *context, int32_t pixel, uint32_t *x) {
-    const fg_dsp_pointwise_input *in = (const fg_dsp_pointwise_input *)context;
-    fg_dsp_extend(in->input + pixel * in->depth, in->depth, in->pairs, x, 3);
-}
-
-/* The input pairs of the three pixels from `pixel` (consecutive rows of depth int8) into x, pixel p's at x + p
- * (stride 3), when the depth is a multiple of 4: per word of the three, 3 LDR, 6 SXTB16, one STM of the six pairs
- * (x[6k .. 6k + 5]: the three pixels' even pairs, then their odd ones), two words a pass, instead of fg_dsp_extend
- * pixel by pixel; a depth of 8 q + 4 is padded with a zero word. */
-static __attribute__((flatten)) void fg_dsp_pointwise_tile(const void *context, int32_t pixel, uint32_t *x) {
-    const fg_dsp_pointwise_input *in = (const fg_dsp_pointwise_input *)context;
-    const int32_t depth = in->depth;
-    if (depth & 3) {
-        for (int32_t px = 0; px < 3; ++px) {
-            fg_dsp_extend(in->input + (pixel + px) * depth, depth, in->pairs, x + px, 3);
-        }
-        return;
-    }
-    const int8_t *from = in->input + pixel * depth;
-    const int8_t *const end = from + depth;
-    uint32_t *to = x;
-#define FG_DSP_TILE_WORD                            \
-    "ldr r5, [%[f], %[d]]\n\t"                       \
-    "ldr r6, [%[f], %[d], lsl #1]\n\t"               \
-    "ldr r4, [%[f]], #4\n\t"                         \
-    "sxtb16 r7, r4, ror #8\n\t"                      \
-    "sxtb16 r4, r4\n\t"                              \
-    "sxtb16 r8, r5, ror #8\n\t"                      \
-    "sxtb16 r5, r5\n\t"                              \
-    "sxtb16 r9, r6, ror #8\n\t"                      \
-    "sxtb16 r6, r6\n\t"                              \
-    "stm %[x]!, {r4, r5, r6, r7, r8, r9}\n\t"
-#if defined(FG_CORE_CORTEX_M7)
-    /* The Cortex-M7 (FG_CORE_CORTEX_M7): two words a pass by loads at offsets (the second word's into r10-r12) and
-     * STMs without write-back, each SXTB16 issued with a load, an STM's address or the loop's compare (llvm-mca
-     * cortex-m7: 17 cycles a pass, hill-climbed, against 20 and a write-back STM's stalls in the order below). */
-#define FG_DSP_TILE_WORDS_2                         \
-    "ldr r4, [%[f]]\n\t"                            \
-    "ldr r5, [%[f], %[d]]\n\t"                      \
-    "ldr r6, [%[f], %[d], lsl #1]\n\t"              \
-    "add %[f], %[f], #4\n\t"                        \
-    "sxtb16 r8, r5, ror #8\n\t"                     \
-    "sxtb16 r7, r4, ror #8\n\t"                     \
-    "sxtb16 r9, r6, ror #8\n\t"                     \
-    "ldr r12, [%[f], %[d], lsl #1]\n\t"             \
-    "sxtb16 r4, r4\n\t"                             \
-    "sxtb16 r5, r5\n\t"                             \
-    "ldr r11, [%[f], %[d]]\n\t"                     \
-    "sxtb16 r6, r6\n\t"                             \
-    "ldr r10, [%[f]]\n\t"                           \
-    "stm %[x], {r4, r5, r6, r7, r8, r9}\n\t"        \
-    "sxtb16 r9, r12, ror #8\n\t"                    \
-    "sxtb16 r6, r12\n\t"                            \
-    "sxtb16 r4, r10\n\t"                            \
-    "add %[f], %[f], #4\n\t"                        \
-    "sxtb16 r8, r11, ror #8\n\t"                    \
-    "add %[x], %[x], #24\n\t"                       \
-    "sxtb16 r7, r10, ror #8\n\t"                    \
-    "cmp %[f], %[end]\n\t"                          \
-    "sxtb16 r5, r11\n\t"                            \
-    "stm %[x], {r4, r5, r6, r7, r8, r9}\n\t"        \
-    "add %[x], %[x], #24\n\t"
-#define FG_DSP_TILE_SCRATCH "r10", "r11", "r12",
-#else
-#define FG_DSP_TILE_WORDS_2 FG_DSP_TILE_WORD FG_DSP_TILE_WORD "cmp %[f], %[end]\n\t"
-#define FG_DSP_TILE_SCRATCH
-#endif
-    __asm__ volatile("tst %[d], #4\n\t"  /* an odd word count (depth 8 q + 4): one word first, a zero word last */
-                     "beq 1f\n\t"
-                     FG_DSP_TILE_WORD
-                     "1:\n\t"
-                     "cmp %[f], %[end]\n\t"
-                     "beq 3f\n"
-                     "2:\n\t"
-                     FG_DSP_TILE_WORDS_2
-                     "bne 2b\n"
-                     "3:\n\t"
-                     "tst %[d], #4\n\t"
-                     "beq 4f\n\t"
-                     "movs r4, #0\n\t"
-                     "movs r5, #0\n\t"
-                     "movs r6, #0\n\t"
-                     "movs r7, #0\n\t"
-                     "movs r8, #0\n\t"
-                     "movs r9, #0\n\t"
-                     "stm %[x]!, {r4, r5, r6, r7, r8, r9}\n"
-                     "4:\n\t"
-                     : [f] "+r"(from), [x] "+r"(to)
-                     : [d] "r"(depth), [end] "r"(end)
-                     : "r4", "r5", "r6", "r7", "r8", "r9", FG_DSP_TILE_SCRATCH "cc", "memory");
-#undef FG_DSP_TILE_WORD
-#undef FG_DSP_TILE_WORDS_2
-#undef FG_DSP_TILE_SCRATCH
-}
-
-/* Every output from the table at ch (fg_dsp_channel[out_c], then per channel pair the int16 weight words of in_c
- * rounded up to 8) on the arrays x (tiles tiles of input pairs) and w (block staged channel pairs, or none).
- * Out of line: the staged arrays' frame pointer (r7) stays out of the assembly's way; flattened: the tile loop and
- * the extension inlined at both of fg_dsp_staged_gemm's paths. */
-FG_HOT_LOOP static __attribute__((noinline, flatten)) void fg_dsp_pointwise_run(const fg_conv2d_params *p, const int8_t *input,
-                                                                       int8_t *output, const fg_dsp_channel *ch,
-                                                                       int32_t tiles, int32_t block, uint32_t *x,
-                                                                       uint32_t *w) {
-    const int32_t depth = p->in_c, out_c = p->out_c, pairs = ((depth + 7) >> 3) << 2;
-    const fg_requant_params q = p->requant;  /* a local copy: the int8 stores may alias params */
-    const fg_dsp_layer layer = {ch, (const uint32_t *)(ch + out_c), out_c, pairs,
-                                p->batches * p->out_h * p->out_w, fg_dsp_all_narrow(ch, out_c), &q};
-    const fg_dsp_pointwise_input in = {input, depth, pairs};
-    fg_dsp_staged_gemm(&layer, tiles, block, x, w, fg_dsp_pointwise_pairs, fg_dsp_pointwise_tile, &in,
-                       output);
-}
+/* Every output from the table at ch (fg_dsp_channel[out_c], then the weights as above) on the arrays x (tiles tiles
+ * of input pairs) and w (block staged channel pairs, or none: fg/isa/dsp_staged.h). */
+void fg_dsp_pointwise_run(const fg_conv2d_params *p, const int8_t *input, int8_t *output, const fg_dsp_channel *ch,
+                          int32_t tiles, int32_t block, uint32_t *x, uint32_t *w);
 
 #endif /* __ARM_FEATURE_DSP */
 #endif /* FG_DSP_POINTWISE_H */

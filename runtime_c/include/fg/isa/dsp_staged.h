@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #if defined(__ARM_FEATURE_DSP)
-#include "fg/isa/dsp.h"
+#include "fg/isa/dsp_tile_store.h"
 
 #define FG_DSP_STAGING_WORDS 2  /* the table's first words: tiles a pixel block, channel pairs a staged block */
 

@@ -1,0 +1,84 @@
+/* The DSP tile stores (fg/isa/dsp.h's FG_DSP_TILE_STORE and FG_DSP_TILE_SHORT_*: the 3 x 2 tile of fg_dsp_tile_3x2
+ * for every whole channel pair with the output stage fused), defined once per firmware by
+ * runtime_c/kernels/support/dsp_tile_store.c, and the loop that calls them. Outside __ARM_FEATURE_DSP this header
+ * declares nothing. */
+#ifndef FG_DSP_TILE_STORE_H
+#define FG_DSP_TILE_STORE_H
+
+#include <stdint.h>
+
+#if defined(__ARM_FEATURE_DSP)
+#include "fg/isa/dsp.h"
+
+/* A tile-store function (the eight below). */
+typedef void (*fg_dsp_tile_store_function)(const uint32_t *x, const uint32_t *w, const fg_dsp_job *job);
+
+void fg_dsp_tile_store(const uint32_t *x, const uint32_t *w, const fg_dsp_job *job);
+void fg_dsp_tile_store_relu(const uint32_t *x, const uint32_t *w, const fg_dsp_job *job);
+void fg_dsp_tile_store_doubled(const uint32_t *x, const uint32_t *w, const fg_dsp_job *job);
+void fg_dsp_tile_store_relu_doubled(const uint32_t *x, const uint32_t *w, const fg_dsp_job *job);
+/* For 4 and 8 input pairs (the pointwise kernels' in_c <= 8 and <= 16), doubled. */
+void fg_dsp_tile_store_doubled_4(const uint32_t *x, const uint32_t *w, const fg_dsp_job *job);
+void fg_dsp_tile_store_relu_doubled_4(const uint32_t *x, const uint32_t *w, const fg_dsp_job *job);
+void fg_dsp_tile_store_doubled_8(const uint32_t *x, const uint32_t *w, const fg_dsp_job *job);
+void fg_dsp_tile_store_relu_doubled_8(const uint32_t *x, const uint32_t *w, const fg_dsp_job *job);
+
+/* The job of the tile-store function for every whole channel pair of `channels` (>= 2, all narrow) at ch, three
+ * pixels' input pairs at x, pixel p's outputs at out + p * stride; returns that function (doubled: the channels'
+ * weights and biases doubled). A job's out may change from call to call (the next tile's). */
+static inline fg_dsp_tile_store_function fg_dsp_tile_job(fg_dsp_job *job, const uint32_t *x, int32_t pairs,
+                                                        const fg_dsp_channel *ch, int32_t channels, int32_t stride,
+                                                        int8_t *out, const fg_requant_params *q, int doubled) {
+    const int full = q->activation_min == -128 && q->activation_max == 127;
+    const fg_dsp_job j = {(uintptr_t)ch + 4, out, stride, x, (uintptr_t)(ch + (channels & ~1)) + 4,
+                          (pairs - 1 + 15) >> 4, FG_DSP_ENTRY(pairs), q->activation_min,
+                          q->activation_max, full
+#if defined(FG_CORE_CORTEX_M7)
+                          , (uintptr_t)x + 12 - 12 * FG_DSP_ENTERED_PASS(pairs), 8 - 8 * FG_DSP_ENTERED_PASS(pairs)
+#endif
+    };
+    *job = j;
+    const int relu = full && q->output_offset == -128;
+    if (doubled && ((pairs - 4) & ~4) == 0) {  /* 4 or 8 pairs: one test on the path of the others */
+        static const fg_dsp_tile_store_function short_stores[2][2] = {
+            {fg_dsp_tile_store_doubled_4, fg_dsp_tile_store_relu_doubled_4},
+            {fg_dsp_tile_store_doubled_8, fg_dsp_tile_store_relu_doubled_8}};
+        return short_stores[pairs >> 3][relu];
+    }
+    if (relu) {
+        return doubled ? fg_dsp_tile_store_relu_doubled : fg_dsp_tile_store_relu;
+    }
+    return doubled ? fg_dsp_tile_store_doubled : fg_dsp_tile_store;
+}
+
+/* Output channels [0, channels) of up to three pixels whose input pairs fg_dsp_extend laid out in x (stride 3): the
+ * weights are one block of 2 * pairs words per channel pair, pixel p's outputs go to output + p * stride. narrow: no
+ * channel is wide (fg_dsp_all_narrow); doubled: a narrow channel's weights and bias are doubled (a wide one's not). */
+static inline void fg_dsp_gemm_3_strided(const uint32_t *x, const uint32_t *weights, int32_t pairs,
+                                         const fg_dsp_channel *ch, int32_t channels, int32_t stride, int32_t pixels,
+                                         int8_t *output, const fg_requant_params *q, int narrow, int doubled) {
+    int32_t c = 0;
+    if (pixels == 3 && narrow && channels >= 2) {  /* every whole channel pair in one call */
+        fg_dsp_job job;
+        fg_dsp_tile_job(&job, x, pairs, ch, channels, stride, output, q, doubled)(x, weights, &job);
+        c = channels & ~1;
+        weights += (channels >> 1) * 2 * pairs;
+    }
+    for (; c < channels; c += 2, weights += 2 * pairs) {
+        uint32_t acc[6];
+        fg_dsp_bias_3x2(ch, c, channels, acc);
+        fg_dsp_tile_3x2(x, weights, pairs >> 2, acc);
+        if (!doubled) {
+            fg_dsp_store_3x2(acc, ch, c, channels, pixels, output, stride, q);
+            continue;
+        }
+        for (int32_t k = 0; k < 2 && c + k < channels; ++k) {
+            for (int32_t p = 0; p < pixels; ++p) {
+                output[p * stride + c + k] = fg_dsp_output_doubled(acc[3 * k + p], ch + c + k, q);
+            }
+        }
+    }
+}
+
+#endif /* __ARM_FEATURE_DSP */
+#endif /* FG_DSP_TILE_STORE_H */
