@@ -333,6 +333,12 @@ def test_variants_bit_exact_on_m7(tmp_path) -> None:
                                                                (8, 2, None, (16, 30), (3, 6)),
                                                                (4, 1, "SAME", (5, 6), (6, 10))]
                for relu in (False, True)]
+    # and of the triple kernel's pass (FG_DSP_DW_TLINE, FG_DSP_DW_TOUT): small images whose rows end in one or two
+    # triples at stride 1 (3 and 6 wide, SAME and VALID), four groups, with and without the rounding correction
+    models += [conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), 16, 0, 1, padding=padding, widths=(width, width + 1),
+                         heights=(2, 8), output_zero_point=-128 if relu else None,
+                         activation="RELU" if relu else "NONE")
+               for width, padding in [(3, "SAME"), (6, "SAME"), (5, "VALID"), (8, "VALID")] for relu in (False, True)]
     assert_batch_bit_exact(models, "mps2_an500", tmp_path / "build", seed=2,
                            expect_functions=["fg_conv2d_pointwise_dsp", "fg_conv2d_folded_dsp",
                                              "fg_depthwise_conv2d_3x3_dsp", "fg_depthwise_conv2d_dsp",

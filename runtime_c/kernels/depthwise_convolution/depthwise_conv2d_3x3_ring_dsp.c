@@ -357,11 +357,13 @@ static __attribute__((noinline)) void fg_dsp_dw_ring_rows(const uint32_t *x, con
  * least two MACs before its first use, and the next line's first input and weights (NEXT: four loads, of r2 when
  * tap 0 is done, r3 when tap 1 is, r1 when the last input but one is, r12 at the end; the last line's: the output
  * stage's constants, step and out) load inside this line instead of back to back before it. A line enters with its
- * weights and its first input (r1) loaded. */
+ * weights and its first input (r1) loaded; its second input loads between its first two MACs, not before them beside
+ * the line before's last load (vww_96_int8's passes: 107 -> 105 cycles a pass in llvm-mca's cortex-m7 model). */
 #define FG_DSP_DW_QX1(XO, pitch, i, k, r) "ldr " r ", [%[x], #" XO(pitch, i, k) "]\n\t"
-#define FG_DSP_DW_QNEXT(XO, WO, pitch, i)                                                                \
-    "ldr r2, [sp, #" WO(i, 0) "]\n\t", "ldr r3, [sp, #" WO(i, 1) "]\n\t", FG_DSP_DW_QX1(XO, pitch, i, 0, "r1"), \
+#define FG_DSP_DW_QNEXT_TO(XO, WO, pitch, i, x0)                                                         \
+    "ldr r2, [sp, #" WO(i, 0) "]\n\t", "ldr r3, [sp, #" WO(i, 1) "]\n\t", FG_DSP_DW_QX1(XO, pitch, i, 0, x0),   \
     "ldr r12, [sp, #" WO(i, 2) "]\n\t"
+#define FG_DSP_DW_QNEXT(XO, WO, pitch, i) FG_DSP_DW_QNEXT_TO(XO, WO, pitch, i, "r1")
 /* The last line's: the output stage's constants, channel h's in r2, r3, r12 and channel h + 2's multiplier and
  * offset in r1, lr. */
 #define FG_DSP_DW_QNEXT_OUT \
@@ -372,7 +374,7 @@ static __attribute__((noinline)) void fg_dsp_dw_ring_rows(const uint32_t *x, con
 #define FG_DSP_DW_QFS(a, b, xr, wr, L) \
     "smlabb " a ", " xr ", " wr ", r7\n\t" L "smlatt " b ", " xr ", " wr ", r11\n\t"
 #define FG_DSP_DW_QLINE1(XO, WO, pitch, i, T0, W0, W1, X0, W2)                                          \
-    FG_DSP_DW_QX1(XO, pitch, i, 1, "lr") T0##S("r4", "r8", "r1", "r2", "")                               \
+    T0##S("r4", "r8", "r1", "r2", FG_DSP_DW_QX1(XO, pitch, i, 1, "lr"))                                  \
     FG_DSP_DW_QX1(XO, pitch, i, 2, "r1")                                                                 \
     FG_DSP_DW_QMS("r4", "r8", "lr", "r3", "") T0##S("r5", "r9", "lr", "r2", "")                          \
     FG_DSP_DW_QX1(XO, pitch, i, 3, "lr")                                                                 \
@@ -382,32 +384,50 @@ static __attribute__((noinline)) void fg_dsp_dw_ring_rows(const uint32_t *x, con
     T0##S("r7", "r11", "lr", "r2", "") FG_DSP_DW_QX1(XO, pitch, i, 5, "lr")                              \
     FG_DSP_DW_QMS("r6", "r10", "r1", "r12", W0) FG_DSP_DW_QMS("r7", "r11", "r1", "r3", "") X0            \
     FG_DSP_DW_QMS("r7", "r11", "lr", "r12", W1) W2
-#define FG_DSP_DW_QLINE2(XO, WO, pitch, i, T0, W0, W1, X0, W2)                                          \
-    FG_DSP_DW_QX1(XO, pitch, i, 1, "lr") T0##S("r4", "r8", "r1", "r2", "")                               \
-    FG_DSP_DW_QX1(XO, pitch, i, 2, "r1") FG_DSP_DW_QMS("r4", "r8", "lr", "r3", "")                      \
-    FG_DSP_DW_QX1(XO, pitch, i, 3, "lr")                                                                 \
-    FG_DSP_DW_QMS("r4", "r8", "r1", "r12", "") T0##S("r5", "r9", "r1", "r2", "")                         \
-    FG_DSP_DW_QX1(XO, pitch, i, 4, "r1") FG_DSP_DW_QMS("r5", "r9", "lr", "r3", "")                      \
-    FG_DSP_DW_QX1(XO, pitch, i, 5, "lr")                                                                 \
-    FG_DSP_DW_QMS("r5", "r9", "r1", "r12", "") T0##S("r6", "r10", "r1", "r2", "")                        \
-    FG_DSP_DW_QX1(XO, pitch, i, 6, "r1") FG_DSP_DW_QMS("r6", "r10", "lr", "r3", "")                     \
-    FG_DSP_DW_QX1(XO, pitch, i, 7, "lr")                                                                 \
-    FG_DSP_DW_QMS("r6", "r10", "r1", "r12", "") T0##S("r7", "r11", "r1", "r2", "")                       \
-    FG_DSP_DW_QX1(XO, pitch, i, 8, "r1") FG_DSP_DW_QMS("r7", "r11", "lr", "r3", W0) W1                  \
-    FG_DSP_DW_QMS("r7", "r11", "r1", "r12", "") X0 W2
+/* Stride 2: nine inputs a line, so its two input registers swap from line to line (A: the line's first input's, B:
+ * its second's), and the next line's first input loads into B between the line's last two MACs instead of after them
+ * (llvm-mca cortex-m7: 107 -> 105 cycles a pass with the ReLU-like clamp, 116 -> 114 without). */
+#define FG_DSP_DW_QLINE2(XO, WO, pitch, i, T0, A, B, W0, W1, X0, W2)                                    \
+    T0##S("r4", "r8", A, "r2", FG_DSP_DW_QX1(XO, pitch, i, 1, B))                                        \
+    FG_DSP_DW_QX1(XO, pitch, i, 2, A) FG_DSP_DW_QMS("r4", "r8", B, "r3", "")                            \
+    FG_DSP_DW_QX1(XO, pitch, i, 3, B)                                                                    \
+    FG_DSP_DW_QMS("r4", "r8", A, "r12", "") T0##S("r5", "r9", A, "r2", "")                               \
+    FG_DSP_DW_QX1(XO, pitch, i, 4, A) FG_DSP_DW_QMS("r5", "r9", B, "r3", "")                            \
+    FG_DSP_DW_QX1(XO, pitch, i, 5, B)                                                                    \
+    FG_DSP_DW_QMS("r5", "r9", A, "r12", "") T0##S("r6", "r10", A, "r2", "")                              \
+    FG_DSP_DW_QX1(XO, pitch, i, 6, A) FG_DSP_DW_QMS("r6", "r10", B, "r3", "")                           \
+    FG_DSP_DW_QX1(XO, pitch, i, 7, B)                                                                    \
+    FG_DSP_DW_QMS("r6", "r10", A, "r12", "") T0##S("r7", "r11", A, "r2", "")                             \
+    FG_DSP_DW_QX1(XO, pitch, i, 8, A) FG_DSP_DW_QMS("r7", "r11", B, "r3", W0) W1                        \
+    FG_DSP_DW_QMS("r7", "r11", A, "r12", X0) W2
+#define FG_DSP_DW_QLINE2_(XO, WO, pitch, i, T0, A, B, ...) FG_DSP_DW_QLINE2(XO, WO, pitch, i, T0, A, B, __VA_ARGS__)
+/* The last line's (its first input's register is r1): FG_DSP_DW_QNEXT_OUT's loads, r1's after the line. */
+#define FG_DSP_DW_QNEXT_OUT2                                                                             \
+    "ldr r2, [sp, #8]\n\t", "ldr r3, [sp, #12]\n\t", "",                                                   \
+    "ldr r1, [sp, #20]\n\tldr r12, [sp, #16]\n\tldr lr, [sp, #24]\n\t"
 #define FG_DSP_DW_QLINE_(LINE, XO, WO, pitch, i, T0, ...) LINE(XO, WO, pitch, i, T0, __VA_ARGS__)
-#define FG_DSP_DW_QTAPS(LINE, XO, WO, pitch)                                                             \
+#define FG_DSP_DW_QLINE1_TAPS(XO, WO, pitch)                                                             \
     FG_DSP_DW_QW(WO, 0) FG_DSP_DW_QX1(XO, pitch, 0, 0, "r1")                                             \
-    FG_DSP_DW_QLINE_(LINE, XO, WO, pitch, 0, FG_DSP_DW_QF, FG_DSP_DW_QNEXT(XO, WO, pitch, 1))            \
-    FG_DSP_DW_QLINE_(LINE, XO, WO, pitch, 1, FG_DSP_DW_QM, FG_DSP_DW_QNEXT(XO, WO, pitch, 2))            \
-    FG_DSP_DW_QLINE_(LINE, XO, WO, pitch, 2, FG_DSP_DW_QM, FG_DSP_DW_QNEXT_OUT)
+    FG_DSP_DW_QLINE_(FG_DSP_DW_QLINE1, XO, WO, pitch, 0, FG_DSP_DW_QF, FG_DSP_DW_QNEXT(XO, WO, pitch, 1)) \
+    FG_DSP_DW_QLINE_(FG_DSP_DW_QLINE1, XO, WO, pitch, 1, FG_DSP_DW_QM, FG_DSP_DW_QNEXT(XO, WO, pitch, 2)) \
+    FG_DSP_DW_QLINE_(FG_DSP_DW_QLINE1, XO, WO, pitch, 2, FG_DSP_DW_QM, FG_DSP_DW_QNEXT_OUT)
+#define FG_DSP_DW_QLINE2_TAPS(XO, WO, pitch)                                                             \
+    FG_DSP_DW_QW(WO, 0) FG_DSP_DW_QX1(XO, pitch, 0, 0, "r1")                                             \
+    FG_DSP_DW_QLINE2_(XO, WO, pitch, 0, FG_DSP_DW_QF, "r1", "lr", FG_DSP_DW_QNEXT_TO(XO, WO, pitch, 1, "lr")) \
+    FG_DSP_DW_QLINE2_(XO, WO, pitch, 1, FG_DSP_DW_QM, "lr", "r1", FG_DSP_DW_QNEXT_TO(XO, WO, pitch, 2, "r1")) \
+    FG_DSP_DW_QLINE2_(XO, WO, pitch, 2, FG_DSP_DW_QM, "r1", "lr", FG_DSP_DW_QNEXT_OUT2)
+/* The taps of a pass: FG_DSP_DW_QLINE1_TAPS or FG_DSP_DW_QLINE2_TAPS. */
+#define FG_DSP_DW_QTAPS(LINE, XO, WO, pitch) LINE##_TAPS(XO, WO, pitch)
 /* The output stage of both channels at once (channel h: r4 .. r7 by r2, r3, r12; channel h + 2: r8 .. r11 by r1, lr,
  * and its shift loaded into r2 once channel h's multiplies are done): each step of four accumulators after the step
  * before, a high multiply (the MAC unit) beside a shift or an add, so that they issue in pairs and no step waits on
  * the one before; it leaves channel h + 2's shifts and both channels' SSATs to the stores. */
-#define FG_DSP_DW_QSTEP(OP, r, a, b, c, d) OP(a, r) OP(b, r) OP(c, r) OP(d, r)
+#define FG_DSP_DW_QSTEP3(OP, r, a, b, c) OP(a, r) OP(b, r) OP(c, r)
+#define FG_DSP_DW_QSTEP(OP, r, a, b, c, d) FG_DSP_DW_QSTEP3(OP, r, a, b, c) OP(d, r)
+#define FG_DSP_DW_QZIP3(OP1, r1, OP2, r2, a, b, c, e, f, g) \
+    OP1(a, r1) OP2(e, r2) OP1(b, r1) OP2(f, r2) OP1(c, r1) OP2(g, r2)
 #define FG_DSP_DW_QZIP(OP1, r1, OP2, r2, a, b, c, d, e, f, g, h) \
-    OP1(a, r1) OP2(e, r2) OP1(b, r1) OP2(f, r2) OP1(c, r1) OP2(g, r2) OP1(d, r1) OP2(h, r2)
+    FG_DSP_DW_QZIP3(OP1, r1, OP2, r2, a, b, c, e, f, g) OP1(d, r1) OP2(h, r2)
 #define FG_DSP_DW_QSMMLAR(acc, mo) "smmlar " acc ", " acc ", " mo "\n\t"
 #define FG_DSP_DW_QSMMULR(acc, m) "smmulr " acc ", " acc ", " m "\n\t"
 #define FG_DSP_DW_QCORRECT(acc, unused) "add " acc ", " acc ", " acc ", asr #31\n\t"
@@ -417,25 +437,34 @@ static __attribute__((noinline)) void fg_dsp_dw_ring_rows(const uint32_t *x, con
 #define FG_DSP_DW_H2 "r8", "r9", "r10", "r11"
 #define FG_DSP_DW_QSTEP_(...) FG_DSP_DW_QSTEP(__VA_ARGS__)
 #define FG_DSP_DW_QZIP_(...) FG_DSP_DW_QZIP(__VA_ARGS__)
-#define FG_DSP_DW_PAIR_OUT_M7                                                                            \
-    FG_DSP_DW_QSTEP_(FG_DSP_DW_QSMMULR, "r2", FG_DSP_DW_H) "ldr r2, [sp, #28]\n\t"                       \
-    FG_DSP_DW_QZIP_(FG_DSP_DW_QSMMULR, "r1", FG_DSP_DW_QCORRECT, "", FG_DSP_DW_H2, FG_DSP_DW_H)            \
-    FG_DSP_DW_QZIP_(FG_DSP_DW_QCORRECT, "", FG_DSP_DW_QOFFSET, "r3", FG_DSP_DW_H2, FG_DSP_DW_H)            \
-    FG_DSP_DW_QZIP_(FG_DSP_DW_QOFFSET, "lr", FG_DSP_DW_QSHIFT, "r12", FG_DSP_DW_H2, FG_DSP_DW_H)
-#define FG_DSP_DW_PAIR_OUT_RELU_M7                                                                       \
-    FG_DSP_DW_QSTEP_(FG_DSP_DW_QSMMLAR, "r2, r3", FG_DSP_DW_H) "ldr r2, [sp, #28]\n\t"                   \
-    FG_DSP_DW_QZIP_(FG_DSP_DW_QSMMLAR, "r1, lr", FG_DSP_DW_QSHIFT, "r12", FG_DSP_DW_H2, FG_DSP_DW_H)
-/* Then channel h + 2's shifts beside the loads of out (lr) and step (r1), the stores' addresses, and each store two
- * SSATs after its own (an SSAT's result is 3 cycles away), beside the next SSAT. */
+#define FG_DSP_DW_QSTEP3_(...) FG_DSP_DW_QSTEP3(__VA_ARGS__)
+#define FG_DSP_DW_QZIP3_(...) FG_DSP_DW_QZIP3(__VA_ARGS__)
+/* Both channels' steps (STEP, ZIP: the 4- or 3-pixel forms; H, H2: channel h's and h + 2's sums; channel h + 2's
+ * multiplier and offset in m2, o2; MID between channel h's multiplies and the rest). */
+#define FG_DSP_DW_OUT_M7(STEP, ZIP, H, H2, m2, o2, MID)                                                  \
+    STEP(FG_DSP_DW_QSMMULR, "r2", H) MID ZIP(FG_DSP_DW_QSMMULR, m2, FG_DSP_DW_QCORRECT, "", H2, H)        \
+    ZIP(FG_DSP_DW_QCORRECT, "", FG_DSP_DW_QOFFSET, "r3", H2, H) ZIP(FG_DSP_DW_QOFFSET, o2, FG_DSP_DW_QSHIFT, "r12", H2, H)
+#define FG_DSP_DW_OUT_RELU_M7(STEP, ZIP, H, H2, m2, o2, MID) \
+    STEP(FG_DSP_DW_QSMMLAR, "r2, r3", H) MID ZIP(FG_DSP_DW_QSMMLAR, m2 ", " o2, FG_DSP_DW_QSHIFT, "r12", H2, H)
+#define FG_DSP_DW_PAIR_OUT_M7 \
+    FG_DSP_DW_OUT_M7(FG_DSP_DW_QSTEP_, FG_DSP_DW_QZIP_, FG_DSP_DW_H, FG_DSP_DW_H2, "r1", "lr", "ldr r2, [sp, #28]\n\t")
+#define FG_DSP_DW_PAIR_OUT_RELU_M7                                                                  \
+    FG_DSP_DW_OUT_RELU_M7(FG_DSP_DW_QSTEP_, FG_DSP_DW_QZIP_, FG_DSP_DW_H, FG_DSP_DW_H2, "r1", "lr", \
+                          "ldr r2, [sp, #28]\n\t")
+/* Then channel h + 2's shifts and channel h's SSATs in turn (an SSAT's result is 3 cycles away), the stores'
+ * addresses (lr: out, r3: step, r1: 3 step, r12: out + 2; r2: out moved on four pixels) between them, each store
+ * beside the next SSAT, and the loop's compare with the end of the row's outputs (loaded into r4 once its byte is
+ * stored), so that the loop's end (FG_DSP_DW_QUAD_NEXT) waits on no load. */
 #define FG_DSP_DW_QOUT(OUT)                                                                                 \
-    OUT##_M7 "ldr lr, [sp, #80]\n\t" "asr r8, r8, r2\n\t" "ldr r1, [sp, #76]\n\t" "asr r9, r9, r2\n\t"     \
-    "asr r10, r10, r2\n\t" "asr r11, r11, r2\n\t"                                                            \
-    "add r3, r1, r1, lsl #1\n\t" "add r12, lr, #2\n\t" "add r2, lr, r1, lsl #2\n\t"                        \
-    "ssat r4, #8, r4\n\t" "ssat r5, #8, r5\n\t" "ssat r6, #8, r6\n\t" "strb r4, [lr]\n\t"                 \
-    "ssat r7, #8, r7\n\t" "strb r5, [lr, r1]\n\t" "ssat r8, #8, r8\n\t" "strb r6, [lr, r1, lsl #1]\n\t"   \
-    "ssat r9, #8, r9\n\t" "strb r7, [lr, r3]\n\t" "ssat r10, #8, r10\n\t" "strb r8, [r12]\n\t"            \
-    "ssat r11, #8, r11\n\t" "strb r9, [r12, r1]\n\t" "str r2, [sp, #80]\n\t"                               \
-    "strb r10, [r12, r1, lsl #1]\n\t" "strb r11, [r12, r3]\n\t"
+    OUT##_M7 "ldr r3, [sp, #76]\n\t" "asr r8, r8, r2\n\t" "ldr lr, [sp, #80]\n\t" "ssat r4, #8, r4\n\t"        \
+    "asr r9, r9, r2\n\t" "ssat r5, #8, r5\n\t" "asr r10, r10, r2\n\t" "add r1, r3, r3, lsl #1\n\t"             \
+    "ssat r6, #8, r6\n\t" "add r12, lr, #2\n\t" "asr r11, r11, r2\n\t" "strb r4, [lr]\n\t"                    \
+    "ssat r7, #8, r7\n\t" "strb r5, [lr, r3]\n\t" "add r2, lr, r3, lsl #2\n\t" "strb r6, [lr, r3, lsl #1]\n\t" \
+    "ssat r8, #8, r8\n\t" "strb r7, [lr, r1]\n\t" "ldr r4, [sp, #84]\n\t" "ssat r9, #8, r9\n\t"                \
+    "strb r8, [r12]\n\t" "ssat r10, #8, r10\n\t" "strb r9, [r12, r3]\n\t" "ssat r11, #8, r11\n\t"             \
+    "cmp r2, r4\n\t" "strb r10, [r12, r3, lsl #1]\n\t" "str r2, [sp, #80]\n\t" "strb r11, [r12, r1]\n\t"
+/* A pass's end: x on a pass (OUTS has compared out with the end of the row's outputs). */
+#define FG_DSP_DW_QUAD_NEXT(quad) "add %[x], %[x], #" quad "\n\t"
 #else
 /* Stride 1: pixel p reads inputs p .. p + 2 of the line; T0 applies tap 0 (each pixel's first in the line). */
 #define FG_DSP_DW_QLINE1(XO, WO, pitch, i, T0)                                                           \
@@ -474,11 +503,64 @@ static __attribute__((noinline)) void fg_dsp_dw_ring_rows(const uint32_t *x, con
     "add r3, r1, r1, lsl #1\n\t" "add r12, lr, #2\n\t" "add r2, lr, r1, lsl #2\n\t"                         \
     "strb r7, [lr, r3]\n\t" "strb r8, [r12]\n\t" "strb r9, [r12, r1]\n\t"                                  \
     "strb r10, [r12, r1, lsl #1]\n\t" "strb r11, [r12, r3]\n\t" "str r2, [sp, #80]\n\t"
+#define FG_DSP_DW_QUAD_NEXT(quad) "ldr r1, [sp, #84]\n\t" "add %[x], %[x], #" quad "\n\t" "cmp r2, r1\n\t"
 #endif
 /* Three pixels of a small image's row of stride 1 per pass (the triple kernel: a row's last three, where the pair
  * kernel would run two and one alone): the quad kernel's frame and loop, channel h's sums in r4 .. r6 and channel h + 2's in
  * r8 .. r10; r7 and r11 keep the biases, which each pixel's first touch in the first line adds (FG_DSP_DW_QF). Per
- * window row 3 LDR of weights and 5 of inputs for 18 MACs. One order for every core. */
+ * window row 3 LDR of weights and 5 of inputs for 18 MACs. */
+#if defined(FG_CORE_CORTEX_M7)
+/* The M7's order (FG_CORE_CORTEX_M7; same MACs in the same order): FG_DSP_DW_QLINE1's without its last pixel. Line
+ * 0's first input is in r1, lines 1 and 2's in r7 (free once line 0's last first touch has added its bias), and a
+ * line enters with its second input (lr) loaded too, so that the next line's loads (X1, its second input, and W0, W1,
+ * X0, W2: FG_DSP_DW_QNEXT_TO's; the last line's: the output stage's constants) issue beside this line's MACs and the
+ * MACs run without a gap from line to line: 79 cycles a pass with the ReLU-like clamp in llvm-mca's cortex-m7 model
+ * (86 without), against 84 (90) in the M4's order. */
+#define FG_DSP_DW_TLINE(pitch, i, T0, x0, X1, W0, W1, X0, W2)                                           \
+    T0##S("r4", "r8", x0, "r2", "") FG_DSP_DW_QX1(FG_DSP_DW_QH, pitch, i, 2, "r1")                       \
+    FG_DSP_DW_QMS("r4", "r8", "lr", "r3", "") T0##S("r5", "r9", "lr", "r2", "")                          \
+    FG_DSP_DW_QX1(FG_DSP_DW_QH, pitch, i, 3, "lr")                                                       \
+    FG_DSP_DW_QMS("r4", "r8", "r1", "r12", "") FG_DSP_DW_QMS("r5", "r9", "r1", "r3", "")                 \
+    T0##S("r6", "r10", "r1", "r2", "") FG_DSP_DW_QX1(FG_DSP_DW_QH, pitch, i, 4, "r1")                    \
+    FG_DSP_DW_QMS("r5", "r9", "lr", "r12", W0) FG_DSP_DW_QMS("r6", "r10", "lr", "r3", X0) X1             \
+    FG_DSP_DW_QMS("r6", "r10", "r1", "r12", W1) W2
+#define FG_DSP_DW_TLINE_(pitch, i, T0, x0, X1, ...) FG_DSP_DW_TLINE(pitch, i, T0, x0, X1, __VA_ARGS__)
+#define FG_DSP_DW_TX1(pitch, i) FG_DSP_DW_QX1(FG_DSP_DW_QH, pitch, i, 1, "lr")
+/* The last line's: channel h's multiplier, offset and shift in r2, r3, r12, channel h + 2's multiplier and offset in
+ * r7, lr (its shift, r11, and step, r1, load beside the output stage's first multiplies). */
+#define FG_DSP_DW_TNEXT_OUT                                                                              \
+    "ldr r2, [sp, #8]\n\t", "ldr r3, [sp, #12]\n\t", "ldr r7, [sp, #20]\n\t",                            \
+    "ldr lr, [sp, #24]\n\tldr r12, [sp, #16]\n\t"
+#define FG_DSP_DW_TTAPS(pitch)                                                                           \
+    FG_DSP_DW_QW(FG_DSP_DW_QWH, 0) FG_DSP_DW_QX1(FG_DSP_DW_QH, pitch, 0, 0, "r1") FG_DSP_DW_TX1(pitch, 0)  \
+    FG_DSP_DW_TLINE_(pitch, 0, FG_DSP_DW_QF, "r1", FG_DSP_DW_TX1(pitch, 1),                                  \
+                     FG_DSP_DW_QNEXT_TO(FG_DSP_DW_QH, FG_DSP_DW_QWH, pitch, 1, "r7"))                         \
+    FG_DSP_DW_TLINE_(pitch, 1, FG_DSP_DW_QM, "r7", FG_DSP_DW_TX1(pitch, 2),                                  \
+                     FG_DSP_DW_QNEXT_TO(FG_DSP_DW_QH, FG_DSP_DW_QWH, pitch, 2, "r7"))                         \
+    FG_DSP_DW_TLINE_(pitch, 2, FG_DSP_DW_QM, "r7", "", FG_DSP_DW_TNEXT_OUT)
+#define FG_DSP_DW_T "r4", "r5", "r6"
+#define FG_DSP_DW_T2 "r8", "r9", "r10"
+/* The output stage (OUT: FG_DSP_DW_PAIR_OUT or its RELU form): channel h's high multiplies beside the loads of
+ * channel h + 2's shift (r11), step (r1) and out (r2), then each shift as soon as its multiply is done and the
+ * stores' addresses (r3: 3 step, r12: out + 2) beside channel h + 2's multiplies; then the SSATs, each store beside
+ * the next one, and the loop's compare with the end of the row's outputs (r4, loaded once its byte is stored; r2: out
+ * moved on three pixels). */
+#define FG_DSP_DW_TSTORE                                                                                  \
+    "ssat r4, #8, r4\n\t" "ssat r5, #8, r5\n\t" "asr r9, r9, r11\n\t" "strb r4, [r2]\n\t" "ssat r6, #8, r6\n\t"   \
+    "strb r5, [r2, r1]\n\t" "ssat r8, #8, r8\n\t" "strb r6, [r2, r1, lsl #1]\n\t" "add r2, r2, r3\n\t"          \
+    "ldr r4, [sp, #84]\n\t" "ssat r9, #8, r9\n\t" "strb r8, [r12]\n\t" "ssat r10, #8, r10\n\t"                  \
+    "strb r9, [r12, r1]\n\t" "cmp r2, r4\n\t" "str r2, [sp, #80]\n\t" "strb r10, [r12, r1, lsl #1]\n\t"
+#define FG_DSP_DW_PAIR_OUT_RELU_TRIPLE_M7                                                                 \
+    "smmlar r4, r4, r2, r3\n\t" "ldr r11, [sp, #28]\n\t" "smmlar r6, r6, r2, r3\n\t" "ldr r1, [sp, #76]\n\t"     \
+    "smmlar r5, r5, r2, r3\n\t" "ldr r2, [sp, #80]\n\t" "smmlar r8, r8, r7, lr\n\t" "asr r5, r5, r12\n\t"        \
+    "asr r4, r4, r12\n\t" "smmlar r9, r9, r7, lr\n\t" "add r3, r1, r1, lsl #1\n\t" "smmlar r10, r10, r7, lr\n\t" \
+    "asr r8, r8, r11\n\t" "asr r6, r6, r12\n\t" "add r12, r2, #2\n\t" "asr r10, r10, r11\n\t"
+#define FG_DSP_DW_PAIR_OUT_TRIPLE_M7                                                                      \
+    "ldr r11, [sp, #28]\n\t" "ldr r1, [sp, #76]\n\t"                                                           \
+    FG_DSP_DW_OUT_M7(FG_DSP_DW_QSTEP3_, FG_DSP_DW_QZIP3_, FG_DSP_DW_T, FG_DSP_DW_T2, "r7", "lr", "ldr r2, [sp, #80]\n\t") \
+    "asr r8, r8, r11\n\t" "add r3, r1, r1, lsl #1\n\t" "add r12, r2, #2\n\t" "asr r10, r10, r11\n\t"
+#define FG_DSP_DW_TOUT(OUT) OUT##_TRIPLE_M7 FG_DSP_DW_TSTORE
+#else
 #define FG_DSP_DW_TLINE(pitch, i, T0)                                                                    \
     FG_DSP_DW_QW(FG_DSP_DW_QWH, i) FG_DSP_DW_QX(FG_DSP_DW_QH, pitch, i, 0, 1)                           \
     T0("r4", "r8", "r1", "r2") FG_DSP_DW_QM("r4", "r8", "lr", "r3") T0("r5", "r9", "lr", "r2")          \
@@ -501,6 +583,7 @@ static __attribute__((noinline)) void fg_dsp_dw_ring_rows(const uint32_t *x, con
     OUT("r8") OUT("r9") OUT("r10")                                                                          \
     "add r12, lr, #2\n\t" "add r2, r1, r1, lsl #1\n\t" "add r2, lr, r2\n\t"                                \
     "strb r8, [r12]\n\t" "strb r9, [r12, r1]\n\t" "strb r10, [r12, r1, lsl #1]\n\t" "str r2, [sp, #80]\n\t"
+#endif
 /* job's rows (count a multiple of 4; of 3 with the triples' TAPS and OUTS), each as quads (x advances `quad` bytes;
  * OUTS stores them and leaves the next pass's out in r2), for each half of the group in turn (its
  * table copied into the frame, x and out one word and one byte on for the second); the next row's outputs out_skip
@@ -540,9 +623,7 @@ static __attribute__((noinline)) void fg_dsp_dw_ring_rows(const uint32_t *x, con
         "ldr r11, [sp, #4]\n\t"                                                                     \
         TAPS                                                                                         \
         OUTS                                                                                         \
-        "ldr r1, [sp, #84]\n\t"                                                                     \
-        "add %[x], %[x], #" quad "\n\t"                                                             \
-        "cmp r2, r1\n\t"                                                                            \
+        FG_DSP_DW_QUAD_NEXT(quad)                                                                    \
         "bne 1b\n\t"                                                                                \
         "ldr r1, [sp, #88]\n\t"                                                                     \
         "ldr r12, [sp, #92]\n\t"                                                                    \
@@ -624,18 +705,11 @@ static __attribute__((noinline)) void fg_dsp_dw_triple_rows(const uint32_t *x, c
     }
 }
 
-#if defined(FG_CORE_CORTEX_M7)
-/* The M7 (FG_CORE_CORTEX_M7) keeps the pair kernel: the triple kernel's order, the M4's, cost it more (vww_96_int8:
- * ESTIMATED 6.040 M -> 6.102 M cycles in llvm-mca's cortex-m7 model). */
-#define FG_DSP_DW_TRIPLES 0
-#else
-#define FG_DSP_DW_TRIPLES 1
-#endif
 /* Passes of the triple kernel per row of `count` pixels: a small image's last three at stride 1, or its last six
  * instead of a quad and a pair (vww_96_int8's 3- and 6-wide layers: ESTIMATED M4 cycles -3 % and -4 %). Not at
  * stride 2, where its frame's set-up cost what its passes saved against a pair and a pixel alone (3-wide: +3 %). */
 static inline int32_t fg_dsp_dw_triples(int32_t count, int stride, int small) {
-    if (!FG_DSP_DW_TRIPLES || !small || stride != 1) {
+    if (!small || stride != 1) {
         return 0;
     }
     if ((count & 3) == 3) {
@@ -699,13 +773,25 @@ static inline __attribute__((always_inline)) void fg_dsp_dw_rows(const uint32_t 
 }
 #undef FG_DSP_DW_QUAD_ROWS
 #undef FG_DSP_DW_QUAD_ASM
-#undef FG_DSP_DW_TRIPLES
+#undef FG_DSP_DW_QUAD_NEXT
 #undef FG_DSP_DW_TOUT
+#undef FG_DSP_DW_TSTORE
+#undef FG_DSP_DW_PAIR_OUT_TRIPLE_M7
+#undef FG_DSP_DW_PAIR_OUT_RELU_TRIPLE_M7
+#undef FG_DSP_DW_T2
+#undef FG_DSP_DW_T
+#undef FG_DSP_DW_TNEXT_OUT
+#undef FG_DSP_DW_TX1
+#undef FG_DSP_DW_TLINE_
 #undef FG_DSP_DW_TTAPS
 #undef FG_DSP_DW_TLINE
 #undef FG_DSP_DW_QOUT
 #undef FG_DSP_DW_PAIR_OUT_RELU_M7
 #undef FG_DSP_DW_PAIR_OUT_M7
+#undef FG_DSP_DW_OUT_RELU_M7
+#undef FG_DSP_DW_OUT_M7
+#undef FG_DSP_DW_QZIP3_
+#undef FG_DSP_DW_QSTEP3_
 #undef FG_DSP_DW_QZIP_
 #undef FG_DSP_DW_QSTEP_
 #undef FG_DSP_DW_H2
@@ -716,10 +802,17 @@ static inline __attribute__((always_inline)) void fg_dsp_dw_rows(const uint32_t 
 #undef FG_DSP_DW_QSMMULR
 #undef FG_DSP_DW_QSMMLAR
 #undef FG_DSP_DW_QZIP
+#undef FG_DSP_DW_QZIP3
 #undef FG_DSP_DW_QSTEP
+#undef FG_DSP_DW_QSTEP3
 #undef FG_DSP_DW_QLINE_
+#undef FG_DSP_DW_QLINE2_
+#undef FG_DSP_DW_QLINE2_TAPS
+#undef FG_DSP_DW_QLINE1_TAPS
+#undef FG_DSP_DW_QNEXT_OUT2
 #undef FG_DSP_DW_QNEXT_OUT
 #undef FG_DSP_DW_QNEXT
+#undef FG_DSP_DW_QNEXT_TO
 #undef FG_DSP_DW_QX1
 #undef FG_DSP_DW_QFS
 #undef FG_DSP_DW_QMS
