@@ -19,6 +19,7 @@ from firmware_gen.target.timing_inorder import Access, access_of, branches, mnem
 
 FETCH_BYTES = 4  # bytes an instruction fetch brings (charged its region's wait states when nothing hides them)
 _COPIES = ("mov", "movs", "add", "adds", "sub", "subs", "addw", "subw")
+_SHIFTS = ("lsl", "lsr", "asr", "ror")
 _NO_DESTINATION = ("cmp", "cmn", "tst", "teq", "it", "itt", "ite", "ittt", "itte", "itet", "itee", "itttt", "nop")
 
 
@@ -80,16 +81,19 @@ def _destinations(instruction: Instruction, access: Access) -> list[str]:
 
 
 def _follow(addresses: dict[str, int], base: str, operands: list[str], memory: MemoryTiming) -> None:
-    """A register written by a move or an addition points where its pointer source pointed (the first source
-    whose value is in a region); any other write, or a load (in access_places), makes it unknown."""
+    """A register written by a move or an addition points where its pointer source pointed; any other write, or a
+    load (in access_places), makes it unknown. Of an addition's sources in a region, the pointer is the one of the
+    highest address, never a shifted (scaled) one: a small count is "in" a flash at address 0 too, and an offset added
+    to a pointer is below it (`add r10, r2` with r10 a stride of 32 and r2 in SRAM points into SRAM)."""
     destination = operands[0]
     sources = operands[1:]
     if base in _COPIES and len(operands) == 2 and not base.startswith("mov"):
         sources = [destination, operands[1]]  # add rd, rm: rd = rd + rm
-    pointer = next((addresses[o] for o in sources if o in addresses and memory.region_at(addresses[o]) is not None),
-                   None) if base in _COPIES else None
-    if pointer is not None:
-        addresses[destination] = pointer
+    scaled = {sources[n - 1] for n, o in enumerate(sources) if n and o.split()[0] in _SHIFTS}
+    pointers = [addresses[o] for o in sources if o in addresses and o not in scaled
+                and memory.region_at(addresses[o]) is not None] if base in _COPIES else []
+    if pointers:
+        addresses[destination] = max(pointers)
     else:
         addresses.pop(destination, None)
 
