@@ -326,56 +326,52 @@ static void fg_dsp_dw_taps_pixel(uint32_t v, int16_t *dst, int16_t *copy, int32_
     "str r10, [" to ", #(2 * " FG_DSP_DW_TAPS_ROW_BYTES ")]\n\t"                        \
     "str r11, [" to ", #(3 * " FG_DSP_DW_TAPS_ROW_BYTES ")]\n\t"                        \
     "add " to ", " to ", #4\n\t"
-#define FG_DSP_DW_TAPS_EXTEND_ASM(STORE_COPY, ...)                                      \
-    __asm__ volatile(                                                                   \
-        "1:\n\t"                                                                        \
-        "subs %[pairs], %[pairs], #1\n\t"                                               \
-        "ldr r4, [%[src]]\n\t"                                                          \
-        "ldr r6, [%[src], %[step]]\n\t"                                                 \
-        "add %[src], %[src], %[step], lsl #1\n\t"                                       \
-        "sxtb16 r5, r4, ror #8\n\t"                                                     \
-        "sxtb16 r7, r6, ror #8\n\t"                                                     \
-        "sxtb16 r6, r6\n\t"                                                             \
-        "sxtb16 r4, r4\n\t"                                                             \
-        "pkhbt r8, r4, r6, lsl #16\n\t"                                                 \
-        "pkhbt r9, r5, r7, lsl #16\n\t"                                                 \
-        "str r8, [%[dst]]\n\t"                                                          \
-        "pkhtb r10, r6, r4, asr #16\n\t"                                                \
-        "str r9, [%[dst], #" FG_DSP_DW_TAPS_ROW_BYTES "]\n\t"                           \
-        "pkhtb r11, r7, r5, asr #16\n\t"                                                \
-        "str r10, [%[dst], #(2 * " FG_DSP_DW_TAPS_ROW_BYTES ")]\n\t"                    \
-        "str r11, [%[dst], #(3 * " FG_DSP_DW_TAPS_ROW_BYTES ")]\n\t"                    \
-        STORE_COPY                                                                      \
-        "add %[dst], %[dst], #4\n\t"                                                    \
-        "bne 1b\n\t"                                                                    \
-        : [src] "+r"(src), [dst] "+r"(d), [pairs] "+r"(pairs), ##__VA_ARGS__            \
-        : [step] "r"(step)                                                              \
-        : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "cc", "memory")
+#define FG_DSP_DW_TAPS_EXTEND_PASS(STORE_COPY)                                          \
+    "subs %[pairs], %[pairs], #1\n\t"                                                   \
+    "ldr r4, [%[src]]\n\t"                                                              \
+    "ldr r6, [%[src], %[step]]\n\t"                                                     \
+    "add %[src], %[src], %[step], lsl #1\n\t"                                           \
+    "sxtb16 r5, r4, ror #8\n\t"                                                         \
+    "sxtb16 r7, r6, ror #8\n\t"                                                         \
+    "sxtb16 r6, r6\n\t"                                                                 \
+    "sxtb16 r4, r4\n\t"                                                                 \
+    "pkhbt r8, r4, r6, lsl #16\n\t"                                                     \
+    "pkhbt r9, r5, r7, lsl #16\n\t"                                                     \
+    "str r8, [%[dst]]\n\t"                                                              \
+    "pkhtb r10, r6, r4, asr #16\n\t"                                                    \
+    "str r9, [%[dst], #" FG_DSP_DW_TAPS_ROW_BYTES "]\n\t"                               \
+    "pkhtb r11, r7, r5, asr #16\n\t"                                                    \
+    "str r10, [%[dst], #(2 * " FG_DSP_DW_TAPS_ROW_BYTES ")]\n\t"                        \
+    "str r11, [%[dst], #(3 * " FG_DSP_DW_TAPS_ROW_BYTES ")]\n\t"                        \
+    STORE_COPY                                                                          \
+    "add %[dst], %[dst], #4\n\t"
 #else
 #define FG_DSP_DW_TAPS_STORE(to)                                                        \
     "str r9, [" to ", #" FG_DSP_DW_TAPS_ROW_BYTES "]\n\t"                               \
     "str r10, [" to ", #(2 * " FG_DSP_DW_TAPS_ROW_BYTES ")]\n\t"                        \
     "str r11, [" to ", #(3 * " FG_DSP_DW_TAPS_ROW_BYTES ")]\n\t"                        \
     "str r8, [" to "], #4\n\t"
+#define FG_DSP_DW_TAPS_EXTEND_PASS(STORE_COPY)                                          \
+    FG_DSP_EXTEND_TWO_PIXELS                                                            \
+    "pkhbt r8, r4, r6, lsl #16\n\t"                                                     \
+    "pkhbt r9, r5, r7, lsl #16\n\t"                                                     \
+    "pkhtb r10, r6, r4, asr #16\n\t"                                                    \
+    "pkhtb r11, r7, r5, asr #16\n\t"                                                    \
+    FG_DSP_DW_TAPS_STORE("%[dst]")                                                      \
+    STORE_COPY                                                                          \
+    "subs %[pairs], %[pairs], #1\n\t"
+#endif
 /* Pairs of pixels (`pairs` >= 1) from src into dst's channel rows (and copy's): 2 LDR, 4 SXTB16 (r4, r5: the first
- * pixel's (c0, c2), (c1, c3); r6, r7 the second's), 4 PKH into a word per channel, 4 STR per row written. */
+ * pixel's (c0, c2), (c1, c3); r6, r7 the second's), 4 PKH into a word per channel, 4 STR per row written; the pass
+ * in the core's order (FG_DSP_DW_TAPS_EXTEND_PASS), the flags of its count for the branch back. */
 #define FG_DSP_DW_TAPS_EXTEND_ASM(STORE_COPY, ...)                                      \
     __asm__ volatile(                                                                   \
         "1:\n\t"                                                                        \
-        FG_DSP_EXTEND_TWO_PIXELS                                                        \
-        "pkhbt r8, r4, r6, lsl #16\n\t"                                                 \
-        "pkhbt r9, r5, r7, lsl #16\n\t"                                                 \
-        "pkhtb r10, r6, r4, asr #16\n\t"                                                \
-        "pkhtb r11, r7, r5, asr #16\n\t"                                                \
-        FG_DSP_DW_TAPS_STORE("%[dst]")                                                  \
-        STORE_COPY                                                                      \
-        "subs %[pairs], %[pairs], #1\n\t"                                               \
+        FG_DSP_DW_TAPS_EXTEND_PASS(STORE_COPY)                                          \
         "bne 1b\n\t"                                                                    \
         : [src] "+r"(src), [dst] "+r"(d), [pairs] "+r"(pairs), ##__VA_ARGS__            \
         : [step] "r"(step)                                                              \
         : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "cc", "memory")
-
-#endif
 /* Input row `src` of the group (n pixels, step bytes apart) into the channel rows at dst from column `first`, and into
  * copy's too unless it is NULL: an odd first column's pixel alone, then pairs of pixels (FG_DSP_DW_TAPS_EXTEND_ASM: a
  * word per channel row), then an odd last pixel. */
@@ -402,6 +398,7 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_extend(const int8_t *src, i
     }
 }
 #undef FG_DSP_DW_TAPS_EXTEND_ASM
+#undef FG_DSP_DW_TAPS_EXTEND_PASS
 #undef FG_DSP_DW_TAPS_STORE
 
 /* A padding row: the zero point in the n image columns from `first` on of a slot's four rows (and copy's). */
