@@ -220,7 +220,8 @@ def _add(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
 
 
 POINTWISE = Variant("fg_conv2d_pointwise_dsp", "fg_conv2d_pointwise_s8", REQUIRES, _tiled("POINTWISE"),
-                    "3 pixels x 2 channels per SMLAD tile, weights interleaved for SXTB16, SMMULR output stage")
+                    "3 pixels x 2 channels per SMLAD tile: inputs sign-extended by SXTB16, int16 weight pairs in "
+                    "SXTB16's order; SMMULR output stage")
 FOLDED = Variant("fg_conv2d_folded_dsp", "fg_conv2d_folded_s8", REQUIRES, _tiled("FOLDED"),
                  "im2col of 3 pixels, then the 3 x 2 SMLAD tile; SMMULR output stage")
 
