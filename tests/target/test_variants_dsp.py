@@ -88,6 +88,19 @@ def folded_cases(rng, count):
     return cases
 
 
+def band_cases(rng, count):
+    """3x3 stride 1 on in_c 16, 32, 48, 64 (the band kernel's in_c % 16): SAME and VALID, rows whose out_w % 3 is 0, 1
+    or 2 (held pixels, paired across rows), odd and even out_c (an odd one gathered from the band), wide channels
+    (gathered too), the relu tile store (output zero point -128, RELU) and the clamping one, two images."""
+    cases = []
+    for k in range(count):
+        relu = k % 3 == 0
+        cases.append(conv_case(rng, "CONV_2D", (3, 3), [16, 32, 48, 64][k % 4], [2, 16, 5, 32, 8, 17][k % 6], 1,
+                               wide=k % 7 == 6, widths=(3, 12), heights=(1, 7),
+                               output_zero_point=-128 if relu else None, activation="RELU" if relu else None))
+    return cases
+
+
 def depthwise_cases(rng, count):
     # 64 channels and more: a border pixel's window gathered for the assembly loop
     return [conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), [4, 8, 12, 16, 32, 36, 64, 68][k % 8], 0,

@@ -1,0 +1,101 @@
+"""The 3x3 DSP convolution on a band of sign-extended input rows (runtime_c/kernels/convolution/conv2d_3x3_band_dsp.c):
+fg_conv2d_folded_dsp's 3 x 2 SMLAD tile and output stage, its windows read from three int16 rows on the stack,
+each input row sign-extended once instead of once per window that holds it (nine times at stride 1).
+
+The band's rows are in_c / 2 lines of columns, line g holding input pair g of every column: one LDM gives three
+pixels' pair g at a tap, the next two taps need one more word each (25 instructions and 36 ESTIMATED cycles a line of
+three taps on the M4, against 24 and 39 for the im2col tile's three passes). So the weights take the window's pairs
+in the order (ky, g, kx): fg_conv2d_folded_dsp's table with each window row's pairs reordered.
+
+The table is staged on the stack once per call where dsp_staged.py would stage it whole beside the band; a layer whose
+staging would take blocks (weights too big for the stack beside the band) runs the band on the weights in place
+only where the estimate below says the im2col it saves outweighs the flash wait states staging would save.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from firmware_gen.frontend.ir import Graph, Operator
+from firmware_gen.isa import Isa
+from firmware_gen.ops.base import KernelCall
+from firmware_gen.ops.variants import Variant
+from firmware_gen.ops.variants.dsp import REQUIRES, conv_taps, packed_call, rows_padded, tile_table
+from firmware_gen.ops.variants.dsp_staged import STAGING_RESERVE, staging
+
+LINES_A_ROUND = 24  # the tile store's unrolled lines: 3 in_c / 2 a multiple of it (in_c % 16 == 0)
+# ESTIMATED M4 cycles (docs/cycle_model.md's in-order timing) the band saves against the im2col tile: a window's
+# input value sign-extended (LDR, two SXTB16 and two STR per four, with the window's gathering), three taps' line
+# of a channel pair, and what the band costs again per input value of a row (extended into the band, moved up).
+EXTEND_CYCLES_PER_VALUE = 1.7
+LINE_CYCLES_SAVED = 2.5
+BAND_CYCLES_PER_VALUE = 3.0
+
+
+def band_columns(p: dict) -> int:
+    """The band's columns (fg_dsp_band_columns): the image's after the left padding, or the last tile's taps and the
+    two words past them."""
+    return max(p["pad_left"] + p["in_w"], p["out_w"] + 2)
+
+
+def band_fits(p: dict) -> bool:
+    """The kernel's geometry: a 3x3 filter of stride 1 and dilation 1 on in_c a multiple of 16."""
+    return (p["filter_h"], p["filter_w"], p["stride_h"], p["stride_w"], p["dilation_h"], p["dilation_w"]) == (
+        3, 3, 1, 1, 1, 1) and p["in_c"] % 16 == 0 and p["out_w"] >= 3
+
+
+def band_stack(p: dict) -> int:
+    """Bytes of the kernel's arrays besides a staged table: the band, a tile's gathered pairs and the held pixels',
+    their three outputs."""
+    gathered = 4 * 3 * 9 * (p["in_c"] // 2)
+    sizes = [4 * 3 * (p["in_c"] // 2) * band_columns(p), gathered, gathered, 3 * p["out_c"]]
+    return sum(-(-size // 8) * 8 for size in sizes)  # gcc rounds each allocation up to the stack's 8 bytes
+
+
+def band_saving(p: dict) -> float:
+    """ESTIMATED cycles the band saves against fg_conv2d_folded_dsp on the same weights (module docstring)."""
+    pixels, in_c = p["batches"] * p["out_h"] * p["out_w"], p["in_c"]
+    extension = pixels * 9 * in_c * EXTEND_CYCLES_PER_VALUE
+    lines = pixels / 3 * -(-p["out_c"] // 2) * 3 * in_c // 2 * LINE_CYCLES_SAVED
+    band = p["batches"] * p["out_h"] * band_columns(p) * in_c * BAND_CYCLES_PER_VALUE
+    return extension + lines - band
+
+
+def band_order(words: np.ndarray, channel_pairs: int, in_c: int) -> np.ndarray:
+    """interleaved_pairs' words of a 3x3 filter (per channel pair its window's pairs in the order (ky, kx, g), two
+    words each) with the pairs in the band's order (ky, g, kx)."""
+    pairs = words.reshape(channel_pairs, 3, 3, in_c // 2, 2)
+    return np.ascontiguousarray(pairs.transpose(0, 1, 3, 2, 4)).reshape(-1)
+
+
+def _band(graph: Graph, op: Operator, call: KernelCall, isa: Isa) -> KernelCall | None:
+    p = call.params
+    if not band_fits(p):
+        return None
+    fixed = band_stack(p)
+    room = isa.stack_bytes - STAGING_RESERVE - fixed if isa.stack_bytes else 0
+    if isa.stack_bytes and room < 0:
+        return None
+    padded = rows_padded(np.asarray(graph.tensors[op.inputs[1]].data, dtype=np.int8))
+    pixels, channel_pairs = p["batches"] * p["out_h"] * p["out_w"], -(-p["out_c"] // 2)
+    whole = staging(pixels, p["out_c"], padded.shape[1], replace(isa, stack_bytes=room + STAGING_RESERVE))
+    staged = whole is not None and whole.tiles == 1 and whole.block >= channel_pairs
+    if not staged:
+        alone = staging(pixels, p["out_c"], padded.shape[1], isa)  # what fg_conv2d_folded_staged_dsp would save
+        if alone is not None and alone.gain >= band_saving(p):
+            return None
+    constants, words = tile_table(graph, op, call, conv_taps(graph, op), padded)
+    table = np.concatenate([[int(staged)], constants.ravel()]).astype(np.int32)
+    banded = packed_call(call, BAND, table, band_order(words, channel_pairs, p["in_c"]), [op.inputs[0], -1])
+    table_bytes = 4 * channel_pairs * (8 + padded.shape[1])  # the staged table: output stages and weights
+    return replace(banded, run_time_stack=fixed + (table_bytes if staged else 0))
+
+
+BAND = Variant("fg_conv2d_3x3_band_dsp", "fg_conv2d_folded_s8", REQUIRES, _band,
+               "each input row sign-extended once into a band of three int16 rows on the stack, the 3 x 2 SMLAD tile "
+               "reading its windows there (one LDM a line of three taps); SMMULR output stage", precedence=2,
+               takes_isa=True)
+
+VARIANTS = [BAND]
