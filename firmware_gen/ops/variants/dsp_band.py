@@ -9,7 +9,9 @@ in the order (ky, g, kx): fg_conv2d_folded_dsp's table with each window row's pa
 
 The table is staged on the stack once per call where dsp_staged.py would stage it whole beside the band; a layer whose
 staging would take blocks (weights too big for the stack beside the band) runs the band on the weights in place
-only where the estimate below says the im2col it saves outweighs the flash wait states staging would save.
+only where the estimate below says the im2col it saves outweighs the ESTIMATED cycles staging would save
+(pretrainedResnet_quant's 16x16x32 layer: not on the M4's L4R5 flash, 2.5 wait states an int16 weight word, but on
+the M33's U575 flash, 1).
 """
 
 from __future__ import annotations
@@ -83,8 +85,8 @@ def _band(graph: Graph, op: Operator, call: KernelCall, isa: Isa) -> KernelCall 
     whole = staging(pixels, p["out_c"], padded.shape[1], replace(isa, stack_bytes=room + STAGING_RESERVE))
     staged = whole is not None and whole.tiles == 1 and whole.block >= channel_pairs
     if not staged:
-        alone = staging(pixels, p["out_c"], padded.shape[1], isa)  # what fg_conv2d_folded_staged_dsp would save
-        if alone is not None and alone.gain >= band_saving(p):
+        alone = staging(pixels, p["out_c"], padded.shape[1], isa)  # fg_conv2d_folded_staged_dsp's blocks
+        if alone is not None and alone.saved >= band_saving(p):
             return None
     constants, words = tile_table(graph, op, call, conv_taps(graph, op), padded)
     table = np.concatenate([[int(staged)], constants.ravel()]).astype(np.int32)
