@@ -12,6 +12,10 @@ staging would take blocks (weights too big for the stack beside the band) runs t
 only where the estimate below says the im2col it saves outweighs the ESTIMATED cycles staging would save
 (pretrainedResnet_quant's 16x16x32 layer: not on the M4's L4R5 flash, 2.5 wait states an int16 weight word, but on
 the M33's U575 flash, 1).
+
+Not on the M7: its single LDRs dual-issue with the SMLADs (fg/isa/dsp.h's FG_DSP_TILE_PASS_M7), the band's line has
+no such order yet, and the kernel's M7 build gathers every tile from the band in C (pretrainedResnet_quant on
+mps2_an500: 8.53 -> 9.08 M ESTIMATED cycles with it).
 """
 
 from __future__ import annotations
@@ -74,7 +78,7 @@ def band_order(words: np.ndarray, channel_pairs: int, in_c: int) -> np.ndarray:
 
 def _band(graph: Graph, op: Operator, call: KernelCall, isa: Isa) -> KernelCall | None:
     p = call.params
-    if not band_fits(p):
+    if not band_fits(p) or isa.core == "cortex-m7":
         return None
     fixed = band_stack(p)
     room = isa.stack_bytes - STAGING_RESERVE - fixed if isa.stack_bytes else 0
