@@ -295,9 +295,10 @@ def test_staged_blocks_bit_exact_on_m4(tmp_path) -> None:
                          output_zero_point=-128 if k == 0 else None) for k in range(2)]
     models += pointwise_cases(rng, 6) + folded_cases(rng, 6)
     # the band kernel on its table staged whole (16 -> 16 on 12 x 12 to 16 x 16, as pretrainedResnet_quant's 32 x 32)
-    models += [conv_case(rng, "CONV_2D", (3, 3), 16, 16, 1, widths=(12, 17), heights=(12, 17),
-                         output_zero_point=-128 if k == 0 else None, activation="RELU" if k == 0 else None)
-               for k in range(2)]
+    # and a block of channel pairs at a time, staged again for each output row (32 -> 32 on 16 x 16, as its 16 x 16)
+    models += [conv_case(rng, "CONV_2D", (3, 3), in_c, in_c, 1, widths=widths, heights=widths, padding="SAME",
+                         output_zero_point=-128 if relu else None, activation="RELU" if relu else None)
+               for in_c, widths in [(16, (12, 17)), (32, (16, 17))] for relu in (True, False)]
     assert_batch_bit_exact(models, with_flash_wait_states("mps2_an386"), tmp_path / "build", seed=4,
                            expect_functions=["fg_conv2d_pointwise_staged_dsp", "fg_conv2d_folded_staged_dsp",
                                              "fg_conv2d_3x3_band_dsp"])

@@ -7,11 +7,10 @@ pixels' pair g at a tap, the next two taps need one more word each (25 instructi
 three taps on the M4, against 24 and 39 for the im2col tile's three passes). So the weights take the window's pairs
 in the order (ky, g, kx): fg_conv2d_folded_dsp's table with each window row's pairs reordered.
 
-The table is staged on the stack once per call where dsp_staged.py would stage it whole beside the band; a layer whose
-staging would take blocks (weights too big for the stack beside the band) runs the band on the weights in place
-only where the estimate below says the im2col it saves outweighs the ESTIMATED cycles staging would save
-(pretrainedResnet_quant's 16x16x32 layer: not on the M4's L4R5 flash, 2.5 wait states an int16 weight word, but on
-the M33's U575 flash, 1).
+Where the flash has wait states the table is staged on the stack as dsp_staged.py weighs it (band_staging): whole once
+per call when it fits beside the band, else a block of channel pairs at a time, each block again for each output
+row's tiles. The layer runs fg_conv2d_folded_staged_dsp instead where that one's blocks save more ESTIMATED cycles
+than the band and its own staging together.
 
 Not on the M7: its single LDRs dual-issue with the SMLADs (fg/isa/dsp.h's FG_DSP_TILE_PASS_M7), the band's line has
 no such order yet, and the kernel's M7 build gathers every tile from the band in C (pretrainedResnet_quant on
@@ -28,8 +27,19 @@ from firmware_gen.frontend.ir import Graph, Operator
 from firmware_gen.isa import Isa
 from firmware_gen.ops.base import KernelCall
 from firmware_gen.ops.variants import Variant
-from firmware_gen.ops.variants.dsp import REQUIRES, conv_taps, packed_call, rows_padded, tile_table
-from firmware_gen.ops.variants.dsp_staged import STAGING_RESERVE, staging
+from firmware_gen.ops.variants.dsp import REQUIRES, WIDE, conv_taps, packed_call, rows_padded, tile_table
+from firmware_gen.ops.variants.dsp_staged import (
+    BIAS_WORDS,
+    CALL_CYCLES,
+    CALL_INSTRUCTIONS,
+    CONSTANT_WORDS,
+    COPY_CYCLES_PER_WORD,
+    COPY_INSTRUCTIONS_PER_WORD,
+    CYCLES_PER_INSTRUCTION,
+    STAGING_RESERVE,
+    WORD_BYTES,
+    staging,
+)
 
 LINES_A_ROUND = 24  # the tile store's unrolled lines: 3 in_c / 2 a multiple of it (in_c % 16 == 0)
 # ESTIMATED M4 cycles (docs/cycle_model.md's in-order timing) the band saves against the im2col tile: a window's
@@ -52,11 +62,11 @@ def band_fits(p: dict) -> bool:
         3, 3, 1, 1, 1, 1) and p["in_c"] % 16 == 0 and p["out_w"] >= 3
 
 
-def band_stack(p: dict) -> int:
-    """Bytes of the kernel's arrays besides a staged table: the band, a tile's gathered pairs and the held pixels',
-    their three outputs."""
-    gathered = 4 * 3 * 9 * (p["in_c"] // 2)
-    sizes = [4 * 3 * (p["in_c"] // 2) * band_columns(p), gathered, gathered, 3 * p["out_c"]]
+def band_stack(p: dict, gathered: bool) -> int:
+    """Bytes of the kernel's arrays besides a staged table: the band, the held pixels' pairs and their three outputs,
+    and (gathered: a tile store cannot take the layer, a wide channel or an odd out_c) a tile's gathered pairs."""
+    pixel_pairs = 4 * 3 * 9 * (p["in_c"] // 2)
+    sizes = [4 * 3 * (p["in_c"] // 2) * band_columns(p), pixel_pairs, pixel_pairs if gathered else 4, 3 * p["out_c"]]
     return sum(-(-size // 8) * 8 for size in sizes)  # gcc rounds each allocation up to the stack's 8 bytes
 
 
@@ -76,27 +86,45 @@ def band_order(words: np.ndarray, channel_pairs: int, in_c: int) -> np.ndarray:
     return np.ascontiguousarray(pairs.transpose(0, 1, 3, 2, 4)).reshape(-1)
 
 
+def band_staging(p: dict, pairs: int, room: int, blocks_allowed: bool, isa: Isa) -> tuple[int, float]:
+    """(channel pairs a staged block, 0 for none; the ESTIMATED cycles staging saves) for the band kernel's table of
+    `pairs` input pairs a window within `room` bytes of stack, as dsp_staged.staging weighs it: a pixel block is an
+    output row's tiles, each block staged again for each row unless one block holds the table (blocks_allowed: the
+    tile store runs the layer)."""
+    channel_pairs, wait = -(-p["out_c"] // 2), WORD_BYTES * isa.flash_wait_per_byte
+    most = min(channel_pairs, room // (4 * (CONSTANT_WORDS + 2 * pairs)))
+    if not wait or most < 1 or (most < channel_pairs and not blocks_allowed):
+        return 0, 0.0
+    blocks = -(-channel_pairs // most)
+    rows, tiles = p["batches"] * p["out_h"], p["batches"] * p["out_h"] * (p["out_w"] // 3)
+    words, read = channel_pairs * (CONSTANT_WORDS + 2 * pairs), channel_pairs * (BIAS_WORDS + 2 * pairs)
+    copies = 1 if blocks == 1 else rows
+    saved = tiles * read * wait - copies * words * (wait + COPY_CYCLES_PER_WORD) - tiles * (blocks - 1) * CALL_CYCLES
+    extra = copies * words * COPY_INSTRUCTIONS_PER_WORD + tiles * (blocks - 1) * CALL_INSTRUCTIONS
+    if saved - CYCLES_PER_INSTRUCTION * extra <= 0:
+        return 0, 0.0
+    return -(-channel_pairs // blocks), saved
+
+
 def _band(graph: Graph, op: Operator, call: KernelCall, isa: Isa) -> KernelCall | None:
     p = call.params
     if not band_fits(p) or isa.core == "cortex-m7":
         return None
-    fixed = band_stack(p)
-    room = isa.stack_bytes - STAGING_RESERVE - fixed if isa.stack_bytes else 0
+    padded = rows_padded(np.asarray(graph.tensors[op.inputs[1]].data, dtype=np.int8))
+    constants, words = tile_table(graph, op, call, conv_taps(graph, op), padded)
+    stored = bool((constants[:, 3] != WIDE).all()) and p["out_c"] % 2 == 0  # the tile store runs every tile
+    fixed = band_stack(p, gathered=not stored)
+    room = isa.stack_bytes - STAGING_RESERVE - fixed
     if isa.stack_bytes and room < 0:
         return None
-    padded = rows_padded(np.asarray(graph.tensors[op.inputs[1]].data, dtype=np.int8))
-    pixels, channel_pairs = p["batches"] * p["out_h"] * p["out_w"], -(-p["out_c"] // 2)
-    whole = staging(pixels, p["out_c"], padded.shape[1], replace(isa, stack_bytes=room + STAGING_RESERVE))
-    staged = whole is not None and whole.tiles == 1 and whole.block >= channel_pairs
-    if not staged:
-        alone = staging(pixels, p["out_c"], padded.shape[1], isa)  # fg_conv2d_folded_staged_dsp's blocks
-        if alone is not None and alone.saved >= band_saving(p):
-            return None
-    constants, words = tile_table(graph, op, call, conv_taps(graph, op), padded)
-    table = np.concatenate([[int(staged)], constants.ravel()]).astype(np.int32)
+    pairs, channel_pairs = padded.shape[1] // 2, -(-p["out_c"] // 2)
+    block, staged_saving = band_staging(p, pairs, room, stored, isa)
+    alone = staging(p["batches"] * p["out_h"] * p["out_w"], p["out_c"], padded.shape[1], isa)
+    if alone is not None and alone.saved >= band_saving(p) + staged_saving:
+        return None  # fg_conv2d_folded_staged_dsp's blocks save more
+    table = np.concatenate([[block], constants.ravel()]).astype(np.int32)
     banded = packed_call(call, BAND, table, band_order(words, channel_pairs, p["in_c"]), [op.inputs[0], -1])
-    table_bytes = 4 * channel_pairs * (8 + padded.shape[1])  # the staged table: output stages and weights
-    return replace(banded, run_time_stack=fixed + (table_bytes if staged else 0))
+    return replace(banded, run_time_stack=fixed + 4 * block * (CONSTANT_WORDS + 2 * pairs))
 
 
 BAND = Variant("fg_conv2d_3x3_band_dsp", "fg_conv2d_folded_s8", REQUIRES, _band,

@@ -14,7 +14,8 @@
  * consecutive words (one LDM) and the next tap's one word further. The rows follow each other in the band (moved up
  * one row an output row), so a tile's window is read line after line at a fixed pitch.
  *
- * params->packed: one word (1: the table staged on the stack once per call), then fg_conv2d_folded_dsp's channel
+ * params->packed: one word, the channel pairs staged on the stack a block (0: none, the table read in place; all of
+ * them: the table staged once per call; fewer: each block staged again for each output row's tiles), then fg_conv2d_folded_dsp's channel
  * constants and weights with each window's input pairs in the band's order (ky, g, kx) instead of (ky, kx, g)
  * (ops/variants/dsp_band.py). */
 
@@ -175,18 +176,48 @@ static void fg_dsp_band_flush(const fg_dsp_band_layer *l, const uint32_t *x, int
     }
 }
 
+/* An output row's whole tiles (the band holding its rows) through the tile store, channel block by channel block:
+ * `block` channel pairs staged at w a block (the in-place table's, from l) when blocked, else all of l's at once. */
+static void fg_dsp_band_row_tiles(const fg_dsp_band *b, const fg_dsp_band_layer *l, fg_dsp_band_store_function store,
+                                  fg_dsp_band_job *job, int32_t block, int blocked, uint32_t *w, int8_t *out) {
+    const int32_t out_c = b->p->out_c, channel_pairs = out_c >> 1, tiles = b->p->out_w / 3;
+    for (int32_t first = 0; first < channel_pairs; first += block) {
+        const int32_t count = channel_pairs - first < block ? channel_pairs - first : block;
+        const fg_dsp_channel *ch = l->ch + 2 * first;
+        const uint32_t *weights = l->weights + first * 2 * l->pairs;
+        if (blocked) {
+            fg_dsp_stage_words((const uint32_t *)ch, 8 * count, w);
+            fg_dsp_stage_words(weights, 2 * l->pairs * count, w + 8 * count);
+            ch = (const fg_dsp_channel *)w;
+            weights = w + 8 * count;
+        }
+        job->ch = (uintptr_t)ch + 4;
+        job->end = (uintptr_t)(ch + 2 * count) + 4;
+        for (int32_t t = 0; t < tiles; ++t) {
+            job->x = b->rows + 3 * t;
+            job->x_end = (uintptr_t)(b->rows + 3 * t + 3 * b->slot);
+            job->out = out + 3 * t * out_c + 2 * first;
+            store(b->rows + 3 * t, weights, job);
+        }
+    }
+}
+
 FG_HOT_LOOP void fg_conv2d_3x3_band_dsp(const fg_conv2d_params *p, const int8_t *input, const int8_t *filter,
                                         int8_t *output) {
     (void)filter;
-    const int32_t *table = (const int32_t *)p->packed;
+    const int32_t *table = (const int32_t *)p->packed, block = table[0];
     const int32_t in_c = p->in_c, out_c = p->out_c, out_w = p->out_w, channel_pairs = (out_c + 1) >> 1;
     const int32_t pairs = 9 * (in_c >> 1), columns = fg_dsp_band_columns(p), slot = (in_c >> 1) * columns;
     const fg_requant_params q = p->requant;  /* a local copy: the int8 stores may alias params */
-    uint32_t rows[3 * slot], x[3 * pairs], held_x[3 * pairs], w[table[0] ? channel_pairs * (8 + 2 * pairs) : 1];
-    int8_t held[3 * out_c], *held_at[3];
     fg_dsp_band_layer l = {(const fg_dsp_channel *)(table + 1), (const uint32_t *)(table + 1 + 4 * out_c), pairs,
                            fg_dsp_all_narrow((const fg_dsp_channel *)(table + 1), out_c), &q};
-    if (table[0]) {
+    const int full = q.activation_min == -128 && q.activation_max == 127;
+    const fg_dsp_band_store_function store =
+        l.narrow && out_c % 2 == 0 ? FG_DSP_BAND_STORE(full && q.output_offset == -128) : 0;
+    const int blocked = block && block < channel_pairs && store;  /* else in place: the gathered tiles read l */
+    uint32_t rows[3 * slot], x[store ? 1 : 3 * pairs], held_x[3 * pairs], w[block ? block * (8 + 2 * pairs) : 1];
+    int8_t held[3 * out_c], *held_at[3];
+    if (block >= channel_pairs) {  /* the whole table staged once */
         fg_dsp_stage_words((const uint32_t *)l.ch, 8 * channel_pairs, w);
         fg_dsp_stage_words(l.weights, 2 * pairs * channel_pairs, w + 8 * channel_pairs);
         l.ch = (const fg_dsp_channel *)w;
@@ -194,11 +225,7 @@ FG_HOT_LOOP void fg_conv2d_3x3_band_dsp(const fg_conv2d_params *p, const int8_t 
     }
     const int16_t zero_point = (int8_t)-q.input_offset;
     const fg_dsp_band b = {p, rows, columns, slot, (uint16_t)zero_point * 0x10001u};
-    const int full = q.activation_min == -128 && q.activation_max == 127;
-    const fg_dsp_band_store_function store =
-        l.narrow && out_c % 2 == 0 ? FG_DSP_BAND_STORE(full && q.output_offset == -128) : 0;
-    fg_dsp_band_job job = {(uintptr_t)l.ch + 4, output, out_c, rows, (uintptr_t)(l.ch + out_c) + 4, 4 * columns, 0,
-                           q.activation_min, q.activation_max, full};
+    fg_dsp_band_job job = {0, output, out_c, rows, 0, 4 * columns, 0, q.activation_min, q.activation_max, full};
     memset(held_x, 0, sizeof held_x);  /* a short flush's unused pixels: any finite pairs */
     for (int32_t n = 0; n < p->batches; ++n) {
         const int8_t *image = input + n * p->in_h * p->in_w * in_c;
@@ -213,21 +240,18 @@ FG_HOT_LOOP void fg_conv2d_3x3_band_dsp(const fg_conv2d_params *p, const int8_t 
                 fg_dsp_stage_words(rows + slot, 2 * slot, rows);  /* forward: the rows move up by one */
             }
             fg_dsp_band_fill(&b, image, top + 2, rows + 2 * slot);
-            int32_t ox = 0;
-            for (; ox + 3 <= out_w; ox += 3, out += 3 * out_c) {
-                if (store) {
-                    job.x = rows + ox;
-                    job.x_end = (uintptr_t)(rows + ox + 3 * slot);
-                    job.out = out;
-                    store(rows + ox, l.weights, &job);
-                    continue;
+            int32_t ox = out_w - out_w % 3;
+            if (store) {
+                fg_dsp_band_row_tiles(&b, &l, store, &job, blocked ? block : channel_pairs, blocked, w, out);
+            } else {
+                for (int32_t t = 0; t < ox; t += 3) {
+                    for (int32_t j = 0; j < 3; ++j) {
+                        fg_dsp_band_gather(&b, t + j, x + j);
+                    }
+                    fg_dsp_gemm_3_strided(x, l.weights, pairs, l.ch, out_c, out_c, 3, out + t * out_c, &q, l.narrow, 1);
                 }
-                for (int32_t j = 0; j < 3; ++j) {
-                    fg_dsp_band_gather(&b, ox + j, x + j);
-                }
-                fg_dsp_gemm_3_strided(x, l.weights, pairs, l.ch, out_c, out_c, 3, out, &q, l.narrow, 1);
             }
-            for (; ox < out_w; ++ox, out += out_c) {
+            for (out += ox * out_c; ox < out_w; ++ox, out += out_c) {
                 fg_dsp_band_gather(&b, ox, held_x + held_count);
                 held_at[held_count] = out;
                 if (++held_count == 3) {
