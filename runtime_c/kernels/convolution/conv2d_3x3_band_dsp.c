@@ -85,14 +85,8 @@ typedef struct {
         STAGE                                           \
         "bne 7b\n\t"                                    \
         OUT_OF_LINE)
-#define FG_DSP_BAND_FUNCTION(name, OUT, KIND)                                                             \
-    static __attribute__((noinline)) void name(const uint32_t *x, const uint32_t *w, const fg_dsp_band_job *job) { \
-        register const uint32_t *rx __asm__("r0") = x;                                                    \
-        register const uint32_t *rw __asm__("r1") = w;                                                    \
-        register const fg_dsp_band_job *rj __asm__("r2") = job;                                           \
-        uint32_t frame[sizeof(fg_dsp_band_job) / 4];                                                      \
-        FG_DSP_TILE_BAND(FG_DSP_##KIND##_STAGE(OUT), FG_DSP_##KIND##_FRAME, FG_DSP_##KIND##_OUT_OF_LINE); \
-    }
+#define FG_DSP_BAND_FUNCTION(name, OUT, KIND) \
+    static FG_DSP_TILE_JOB_FUNCTION(name, fg_dsp_band_job, FG_DSP_TILE_BAND, OUT, KIND)
 FG_DSP_BAND_FUNCTION(fg_dsp_band_store, FG_DSP_NARROW_DOUBLED, CLAMPING)
 FG_DSP_BAND_FUNCTION(fg_dsp_band_store_relu, FG_DSP_RELU_DOUBLED, RELU)
 #define FG_DSP_BAND_STORE(relu) ((relu) ? fg_dsp_band_store_relu : fg_dsp_band_store)
