@@ -3,6 +3,7 @@
 #include "fg/variants_dsp.h"
 
 #if defined(__ARM_FEATURE_DSP)
+#include <stddef.h>
 #include <string.h>
 
 #include "fg/isa/dsp_staged.h"
@@ -15,9 +16,9 @@
  * one row an output row), so a tile's window is read line after line at a fixed pitch.
  *
  * params->packed: one word, the channel pairs staged on the stack a block (0: none, the table read in place; all of
- * them: the table staged once per call; fewer: each block staged again for each output row's tiles), then fg_conv2d_folded_dsp's channel
- * constants and weights with each window's input pairs in the band's order (ky, g, kx) instead of (ky, kx, g)
- * (ops/variants/dsp_band.py). */
+ * them: the table staged once per call; fewer: each block staged again for each output row's tiles), then
+ * fg_conv2d_folded_dsp's channel constants and weights with each window's input pairs in the band's order (ky, g, kx)
+ * instead of (ky, kx, g) (ops/variants/dsp_band.py). */
 
 /* The band tile store's job: fg_dsp_job's words at the offsets its output stages read them (fg/isa/dsp.h), the pitch
  * and the end of the window in place of its passes and entry. */
@@ -31,6 +32,12 @@ typedef struct {
     uintptr_t x_end;    /* 24: x past the window's last line */
     int32_t low, high, full;  /* 28, 32, 36 */
 } fg_dsp_band_job;
+#if !defined(FG_CORE_CORTEX_M7)
+/* The words the output stages read where fg_dsp_job has them (a negative array size otherwise). */
+typedef char fg_dsp_band_job_matches[offsetof(fg_dsp_band_job, end) == offsetof(fg_dsp_job, end) &&
+                                     offsetof(fg_dsp_band_job, full) == offsetof(fg_dsp_job, full) &&
+                                     sizeof(fg_dsp_band_job) == sizeof(fg_dsp_job) ? 1 : -1];
+#endif
 
 #if !defined(FG_CORE_CORTEX_M7)
 /* One line of the window (three taps of input pair g) for the channel pair: pixels' pairs a, b, c by one LDM, then
@@ -91,7 +98,8 @@ FG_DSP_BAND_FUNCTION(fg_dsp_band_store, FG_DSP_NARROW_DOUBLED, CLAMPING)
 FG_DSP_BAND_FUNCTION(fg_dsp_band_store_relu, FG_DSP_RELU_DOUBLED, RELU)
 #define FG_DSP_BAND_STORE(relu) ((relu) ? fg_dsp_band_store_relu : fg_dsp_band_store)
 #else
-#define FG_DSP_BAND_STORE(relu) ((fg_dsp_band_store_function)0)  /* the M7: every tile gathered from the band and run by fg_dsp_gemm_3_strided */
+/* The M7 (dsp_band.py does not offer the band there): every tile gathered from the band, run by fg_dsp_gemm_3_strided. */
+#define FG_DSP_BAND_STORE(relu) ((fg_dsp_band_store_function)0)
 #endif
 typedef void (*fg_dsp_band_store_function)(const uint32_t *x, const uint32_t *w, const fg_dsp_band_job *job);
 
