@@ -98,7 +98,7 @@ FG_DSP_BAND_FUNCTION(fg_dsp_band_store, FG_DSP_NARROW_DOUBLED, CLAMPING)
 FG_DSP_BAND_FUNCTION(fg_dsp_band_store_relu, FG_DSP_RELU_DOUBLED, RELU)
 #define FG_DSP_BAND_STORE(relu) ((relu) ? fg_dsp_band_store_relu : fg_dsp_band_store)
 #else
-/* The M7 (dsp_band.py does not offer the band there): every tile gathered from the band, run by fg_dsp_gemm_3_strided. */
+/* The M7 (dsp_band.py does not offer the band there): each tile gathered, run by fg_dsp_gemm_3_strided. */
 #define FG_DSP_BAND_STORE(relu) ((fg_dsp_band_store_function)0)
 #endif
 typedef void (*fg_dsp_band_store_function)(const uint32_t *x, const uint32_t *w, const fg_dsp_band_job *job);
