@@ -55,6 +55,8 @@ class Isa:
     # read brings, where no cache hides data reads): what a variant that reads its weights fewer times saves. 0 on
     # every QEMU board (zero-wait-state memories) and on the real boards at the clocks their ports run.
     flash_wait_per_byte: float = 0.0
+    # The board's core (a variant whose instruction order loses on one core leaves it alone there); "": not known.
+    core: str = ""
 
     def has(self, required: frozenset[str]) -> bool:
         return required <= self.features

@@ -115,7 +115,7 @@ class Board:
     def isa(self) -> Isa:
         features = core_features(self.core, self.features) if self.kernel_variants else frozenset()
         rodata = self.region_for("rodata")
-        return Isa(features, rodata.size, self.stack_bytes, rodata.data_wait_per_byte)
+        return Isa(features, rodata.size, self.stack_bytes, rodata.data_wait_per_byte, self.core)
 
     @property
     def instructions_per_tick(self) -> float:

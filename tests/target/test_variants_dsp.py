@@ -88,6 +88,19 @@ def folded_cases(rng, count):
     return cases
 
 
+def band_cases(rng, count):
+    """3x3 stride 1 on in_c 16, 32, 48, 64 (the band kernel's in_c % 16): SAME and VALID, rows whose out_w % 3 is 0, 1
+    or 2 (held pixels, paired across rows), odd and even out_c (an odd one gathered from the band), wide channels
+    (gathered too), the relu tile store (output zero point -128, RELU) and the clamping one, two images."""
+    cases = []
+    for k in range(count):
+        relu = k % 3 == 0
+        cases.append(conv_case(rng, "CONV_2D", (3, 3), [16, 32, 48, 64][k % 4], [2, 16, 5, 32, 8, 17][k % 6], 1,
+                               wide=k % 7 == 6, widths=(3, 12), heights=(1, 7),
+                               output_zero_point=-128 if relu else None, activation="RELU" if relu else None))
+    return cases
+
+
 def depthwise_cases(rng, count):
     # 64 channels and more: a border pixel's window gathered for the assembly loop
     return [conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), [4, 8, 12, 16, 32, 36, 64, 68][k % 8], 0,
@@ -237,6 +250,7 @@ def add_cases(rng, count):
     ("fg_depthwise_conv2d_3x3_ring_dsp", ring_depthwise_cases, "fg_depthwise_conv2d_3x3_s8"),
     ("fg_depthwise_conv2d_3x3_taps_dsp", taps_depthwise_cases, "fg_depthwise_conv2d_3x3_s8"),
     ("fg_conv2d_3x3_ring_dsp", ring_conv_cases, "fg_conv2d_folded_s8"),
+    ("fg_conv2d_3x3_band_dsp", band_cases, "fg_conv2d_folded_s8"),
     ("fg_conv2d_folded_dsp", one_channel_depthwise_cases, "fg_depthwise_conv2d_one_channel_s8"),
     ("fg_add_dsp", add_cases, "fg_add_s8"),
     ("fg_avg_pool2d_dsp", avg_pool_cases, "fg_avg_pool2d_s8"),
@@ -280,8 +294,14 @@ def test_staged_blocks_bit_exact_on_m4(tmp_path) -> None:
     models += [conv_case(rng, "CONV_2D", (3, 3), 24, 61, widths=(8, 11), heights=(8, 11), wide=k == 1,
                          output_zero_point=-128 if k == 0 else None) for k in range(2)]
     models += pointwise_cases(rng, 6) + folded_cases(rng, 6)
+    # the band kernel on its table staged whole (16 -> 16 on 12 x 12 to 16 x 16, as pretrainedResnet_quant's 32 x 32)
+    # and a block of channel pairs at a time, staged again for each output row (32 -> 32 on 16 x 16, as its 16 x 16)
+    models += [conv_case(rng, "CONV_2D", (3, 3), in_c, in_c, 1, widths=widths, heights=widths, padding="SAME",
+                         output_zero_point=-128 if relu else None, activation="RELU" if relu else None)
+               for in_c, widths in [(16, (12, 17)), (32, (16, 17))] for relu in (True, False)]
     assert_batch_bit_exact(models, with_flash_wait_states("mps2_an386"), tmp_path / "build", seed=4,
-                           expect_functions=["fg_conv2d_pointwise_staged_dsp", "fg_conv2d_folded_staged_dsp"])
+                           expect_functions=["fg_conv2d_pointwise_staged_dsp", "fg_conv2d_folded_staged_dsp",
+                                             "fg_conv2d_3x3_band_dsp"])
 
 
 @needs_qemu
@@ -308,6 +328,7 @@ def test_variants_bit_exact_on_m7(tmp_path) -> None:
     models = pointwise_cases(rng, 5) + folded_cases(rng, 5) + depthwise_cases(rng, 5) + one_channel_depthwise_cases(
         rng, 4) + planar_depthwise_cases(rng, 4) + ring_depthwise_cases(rng, 4) + ring_conv_cases(rng, 4)
     models += taps_depthwise_cases(rng, 4)  # the M7's own order of the taps kernel's passes
+    models += band_cases(rng, 3)  # the M7 keeps the im2col tile for these (dsp_band.py)
     # a one-channel depthwise the portable lowering leaves to the reference kernel (filter_h > 16)
     models.append(conv_case(rng, "DEPTHWISE_CONV_2D", (17, 1), 1, 0, padding="SAME", multiplier=3))
     # the M7's own order of the tile's passes (FG_CORE_CORTEX_M7): depths padded to 8 k enter the pass of sixteen
@@ -339,11 +360,13 @@ def test_variants_bit_exact_on_m7(tmp_path) -> None:
                          heights=(2, 8), output_zero_point=-128 if relu else None,
                          activation="RELU" if relu else "NONE")
                for width, padding in [(3, "SAME"), (6, "SAME"), (5, "VALID"), (8, "VALID")] for relu in (False, True)]
-    assert_batch_bit_exact(models, "mps2_an500", tmp_path / "build", seed=2,
-                           expect_functions=["fg_conv2d_pointwise_dsp", "fg_conv2d_folded_dsp",
-                                             "fg_depthwise_conv2d_3x3_dsp", "fg_depthwise_conv2d_dsp",
-                                             "fg_depthwise_conv2d_planar_dsp", "fg_depthwise_conv2d_3x3_ring_dsp",
-                                             "fg_conv2d_3x3_ring_dsp", "fg_depthwise_conv2d_3x3_taps_dsp"])
+    functions = assert_batch_bit_exact(models, "mps2_an500", tmp_path / "build", seed=2,
+                                       expect_functions=["fg_conv2d_pointwise_dsp", "fg_conv2d_folded_dsp",
+                                                         "fg_depthwise_conv2d_3x3_dsp", "fg_depthwise_conv2d_dsp",
+                                                         "fg_depthwise_conv2d_planar_dsp",
+                                                         "fg_depthwise_conv2d_3x3_ring_dsp", "fg_conv2d_3x3_ring_dsp",
+                                                         "fg_depthwise_conv2d_3x3_taps_dsp"])
+    assert "fg_conv2d_3x3_band_dsp" not in functions
 
 
 @needs_qemu
@@ -352,14 +375,14 @@ def test_variants_bit_exact_on_m33(tmp_path) -> None:
     rng = np.random.default_rng(33)
     models = (pointwise_cases(rng, 4) + folded_cases(rng, 4) + depthwise_cases(rng, 4) + planar_depthwise_cases(rng, 3)
               + ring_depthwise_cases(rng, 4) + ring_conv_cases(rng, 4) + one_channel_depthwise_cases(rng, 3)
-              + taps_depthwise_cases(rng, 3)
+              + taps_depthwise_cases(rng, 3) + band_cases(rng, 4)
               + fully_connected_cases(rng, 4)
               + add_cases(rng, 3) + avg_pool_cases(rng, 3)[:3])
     assert_batch_bit_exact(models, "mps2_an521", tmp_path / "build", seed=3,
                            expect_functions=["fg_conv2d_pointwise_dsp", "fg_conv2d_folded_dsp",
                                              "fg_depthwise_conv2d_3x3_dsp", "fg_depthwise_conv2d_planar_dsp",
                                              "fg_depthwise_conv2d_3x3_ring_dsp", "fg_conv2d_3x3_ring_dsp",
-                                             "fg_depthwise_conv2d_3x3_taps_dsp",
+                                             "fg_depthwise_conv2d_3x3_taps_dsp", "fg_conv2d_3x3_band_dsp",
                                              "fg_fully_connected_dsp", "fg_add_dsp",
                                              "fg_avg_pool2d_dsp"])
 

@@ -676,15 +676,17 @@ typedef struct {
 #define FG_DSP_CLAMPING_END_CHECK "cmp r12, lr\n\t"
 
 /* A function `name`(x, w, job) running LOOP (FG_DSP_TILE_STORE or FG_DSP_TILE_SHORT_*) with OUT and the clamp's
- * KIND (RELU or CLAMPING). */
-#define FG_DSP_TILE_LOOP_FUNCTION(name, LOOP, OUT, KIND)                                                 \
-    __attribute__((noinline)) void name(const uint32_t *x, const uint32_t *w, const fg_dsp_job *job) {  \
+ * KIND (RELU or CLAMPING); FG_DSP_TILE_JOB_FUNCTION's job a JOB (a kernel's own, its frame words where the stages read
+ * fg_dsp_job's). */
+#define FG_DSP_TILE_JOB_FUNCTION(name, JOB, LOOP, OUT, KIND)                                           \
+    __attribute__((noinline)) void name(const uint32_t *x, const uint32_t *w, const JOB *job) {         \
         register const uint32_t *rx __asm__("r0") = x;                                                 \
         register const uint32_t *rw __asm__("r1") = w;                                                 \
-        register const fg_dsp_job *rj __asm__("r2") = job;                                             \
-        uint32_t frame[sizeof(fg_dsp_job) / 4];                                                        \
+        register const JOB *rj __asm__("r2") = job;                                                    \
+        uint32_t frame[sizeof(JOB) / 4];                                                               \
         LOOP(FG_DSP_##KIND##_STAGE(OUT), FG_DSP_##KIND##_FRAME, FG_DSP_##KIND##_OUT_OF_LINE);          \
     }
+#define FG_DSP_TILE_LOOP_FUNCTION(name, LOOP, OUT, KIND) FG_DSP_TILE_JOB_FUNCTION(name, fg_dsp_job, LOOP, OUT, KIND)
 #define FG_DSP_TILE_STORE_FUNCTION(name, OUT, KIND) FG_DSP_TILE_LOOP_FUNCTION(name, FG_DSP_TILE_STORE, OUT, KIND)
 #define FG_DSP_RELU_OUT_OF_LINE ""
 #if defined(FG_CORE_CORTEX_M7)
@@ -815,6 +817,7 @@ typedef struct {
 #if !defined(FG_DSP_TILE_STORES)
 #undef FG_DSP_TILE_STORE_FUNCTION
 #undef FG_DSP_TILE_LOOP_FUNCTION
+#undef FG_DSP_TILE_JOB_FUNCTION
 #undef FG_DSP_TILE_ASM
 #undef FG_DSP_TILE_SHORT
 #undef FG_DSP_TILE_SHORT_4

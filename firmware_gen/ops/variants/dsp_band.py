@@ -1,0 +1,135 @@
+"""The 3x3 DSP convolution on a band of sign-extended input rows (runtime_c/kernels/convolution/conv2d_3x3_band_dsp.c):
+fg_conv2d_folded_dsp's 3 x 2 SMLAD tile and output stage, its windows read from three int16 rows on the stack,
+each input row sign-extended once instead of once per window that holds it (nine times at stride 1).
+
+The band's rows are in_c / 2 lines of columns, line g holding input pair g of every column: one LDM gives three
+pixels' pair g at a tap, the next two taps need one more word each (25 instructions and 36 ESTIMATED cycles a line of
+three taps on the M4, against 24 and 39 for the im2col tile's three passes). So the weights take the window's pairs
+in the order (ky, g, kx): fg_conv2d_folded_dsp's table with each window row's pairs reordered.
+
+Where the flash has wait states the table is staged on the stack as dsp_staged.py weighs it (band_staging): whole once
+per call when it fits beside the band, else a block of channel pairs at a time, each block again for each output
+row's tiles. The layer runs fg_conv2d_folded_staged_dsp instead where that one's blocks save more ESTIMATED cycles
+than the band and its own staging together.
+
+Not on the M7: its single LDRs dual-issue with the SMLADs (fg/isa/dsp.h's FG_DSP_TILE_PASS_M7), the band's line has
+no such order yet, and the kernel's M7 build gathers every tile from the band in C (pretrainedResnet_quant on
+mps2_an500: 8.53 -> 9.08 M ESTIMATED cycles with it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from firmware_gen.frontend.ir import Graph, Operator
+from firmware_gen.isa import Isa
+from firmware_gen.ops.base import KernelCall
+from firmware_gen.ops.variants import Variant
+from firmware_gen.ops.variants.dsp import REQUIRES, WIDE, conv_taps, packed_call, rows_padded, tile_table
+from firmware_gen.ops.variants.dsp_staged import (
+    BIAS_WORDS,
+    CALL_CYCLES,
+    CALL_INSTRUCTIONS,
+    CONSTANT_WORDS,
+    COPY_CYCLES_PER_WORD,
+    COPY_INSTRUCTIONS_PER_WORD,
+    CYCLES_PER_INSTRUCTION,
+    STAGING_RESERVE,
+    WORD_BYTES,
+    staging,
+)
+
+LINES_A_ROUND = 24  # the tile store's unrolled lines: 3 in_c / 2 a multiple of it (in_c % 16 == 0)
+# ESTIMATED M4 cycles (docs/cycle_model.md's in-order timing) the band saves against the im2col tile: a window's
+# input value sign-extended (LDR, two SXTB16 and two STR per four, with the window's gathering), three taps' line
+# of a channel pair, and what the band costs again per input value of a row (extended into the band, moved up).
+EXTEND_CYCLES_PER_VALUE = 1.7
+LINE_CYCLES_SAVED = 2.5
+BAND_CYCLES_PER_VALUE = 3.0
+
+
+def band_columns(p: dict) -> int:
+    """The band's columns (fg_dsp_band_columns): the image's after the left padding, or the last tile's taps and the
+    two words past them."""
+    return max(p["pad_left"] + p["in_w"], p["out_w"] + 2)
+
+
+def band_fits(p: dict) -> bool:
+    """The kernel's geometry: a 3x3 filter of stride 1 and dilation 1 on in_c a multiple of 16."""
+    return (p["filter_h"], p["filter_w"], p["stride_h"], p["stride_w"], p["dilation_h"], p["dilation_w"]) == (
+        3, 3, 1, 1, 1, 1) and p["in_c"] % 4 == 0 and 3 * p["in_c"] // 2 % LINES_A_ROUND == 0 and p["out_w"] >= 3
+
+
+def band_stack(p: dict, gathered: bool) -> int:
+    """Bytes of the kernel's arrays besides a staged table: the band, the held pixels' pairs and their three outputs,
+    and (gathered: a tile store cannot take the layer, a wide channel or an odd out_c) a tile's gathered pairs."""
+    pixel_pairs = 4 * 3 * 9 * (p["in_c"] // 2)
+    sizes = [4 * 3 * (p["in_c"] // 2) * band_columns(p), pixel_pairs, pixel_pairs if gathered else 4, 3 * p["out_c"]]
+    return sum(-(-size // 8) * 8 for size in sizes)  # gcc rounds each allocation up to the stack's 8 bytes
+
+
+def band_saving(p: dict) -> float:
+    """ESTIMATED cycles the band saves against fg_conv2d_folded_dsp on the same weights (module docstring)."""
+    pixels, in_c = p["batches"] * p["out_h"] * p["out_w"], p["in_c"]
+    extension = pixels * 9 * in_c * EXTEND_CYCLES_PER_VALUE
+    lines = pixels / 3 * -(-p["out_c"] // 2) * 3 * in_c // 2 * LINE_CYCLES_SAVED
+    band = p["batches"] * p["out_h"] * band_columns(p) * in_c * BAND_CYCLES_PER_VALUE
+    return extension + lines - band
+
+
+def band_order(words: np.ndarray, channel_pairs: int, in_c: int) -> np.ndarray:
+    """interleaved_pairs' words of a 3x3 filter (per channel pair its window's pairs in the order (ky, kx, g), two
+    words each) with the pairs in the band's order (ky, g, kx)."""
+    pairs = words.reshape(channel_pairs, 3, 3, in_c // 2, 2)
+    return np.ascontiguousarray(pairs.transpose(0, 1, 3, 2, 4)).reshape(-1)
+
+
+def band_staging(p: dict, pairs: int, room: int, blocks_allowed: bool, isa: Isa) -> tuple[int, float]:
+    """(channel pairs a staged block, 0 for none; the ESTIMATED cycles staging saves) for the band kernel's table of
+    `pairs` input pairs a window within `room` bytes of stack, as dsp_staged.staging weighs it: a pixel block is an
+    output row's tiles, each block staged again for each row unless one block holds the table (blocks_allowed: the
+    tile store runs the layer)."""
+    channel_pairs, wait = -(-p["out_c"] // 2), WORD_BYTES * isa.flash_wait_per_byte
+    most = min(channel_pairs, room // (4 * (CONSTANT_WORDS + 2 * pairs)))
+    if not wait or most < 1 or (most < channel_pairs and not blocks_allowed):
+        return 0, 0.0
+    blocks = -(-channel_pairs // most)
+    rows, tiles = p["batches"] * p["out_h"], p["batches"] * p["out_h"] * (p["out_w"] // 3)
+    words, read = channel_pairs * (CONSTANT_WORDS + 2 * pairs), channel_pairs * (BIAS_WORDS + 2 * pairs)
+    copies = 1 if blocks == 1 else rows
+    saved = tiles * read * wait - copies * words * (wait + COPY_CYCLES_PER_WORD) - tiles * (blocks - 1) * CALL_CYCLES
+    extra = copies * words * COPY_INSTRUCTIONS_PER_WORD + tiles * (blocks - 1) * CALL_INSTRUCTIONS
+    if saved - CYCLES_PER_INSTRUCTION * extra <= 0:
+        return 0, 0.0
+    return -(-channel_pairs // blocks), saved
+
+
+def _band(graph: Graph, op: Operator, call: KernelCall, isa: Isa) -> KernelCall | None:
+    p = call.params
+    if not band_fits(p) or isa.core == "cortex-m7":
+        return None
+    padded = rows_padded(np.asarray(graph.tensors[op.inputs[1]].data, dtype=np.int8))
+    constants, words = tile_table(graph, op, call, conv_taps(graph, op), padded)
+    stored = bool((constants[:, 3] != WIDE).all()) and p["out_c"] % 2 == 0  # the tile store runs every tile
+    fixed = band_stack(p, gathered=not stored)
+    room = isa.stack_bytes - STAGING_RESERVE - fixed
+    if room < 0:  # or the board's stack is not known: the band's rows grow with the image's width
+        return None
+    pairs, channel_pairs = padded.shape[1] // 2, -(-p["out_c"] // 2)
+    block, staged_saving = band_staging(p, pairs, room, stored, isa)
+    alone = staging(p["batches"] * p["out_h"] * p["out_w"], p["out_c"], padded.shape[1], isa)
+    if alone is not None and alone.saved >= band_saving(p) + staged_saving:
+        return None  # fg_conv2d_folded_staged_dsp's blocks save more
+    table = np.concatenate([[block], constants.ravel()]).astype(np.int32)
+    banded = packed_call(call, BAND, table, band_order(words, channel_pairs, p["in_c"]), [op.inputs[0], -1])
+    return replace(banded, run_time_stack=fixed + 4 * block * (CONSTANT_WORDS + 2 * pairs))
+
+
+BAND = Variant("fg_conv2d_3x3_band_dsp", "fg_conv2d_folded_s8", REQUIRES, _band,
+               "each input row sign-extended once into a band of three int16 rows on the stack, the 3 x 2 SMLAD tile "
+               "reading its windows there (one LDM a line of three taps); SMMULR output stage", precedence=2,
+               takes_isa=True)
+
+VARIANTS = [BAND]

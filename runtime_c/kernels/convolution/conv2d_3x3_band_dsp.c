@@ -1,0 +1,271 @@
+/* fg/isa/dsp.h's tile-store macros kept defined: the band's tile store is built from its output stages. */
+#define FG_DSP_TILE_STORES
+#include "fg/variants_dsp.h"
+
+#if defined(__ARM_FEATURE_DSP)
+#include <stddef.h>
+#include <string.h>
+
+#include "fg/isa/dsp_staged.h"
+
+/* A 3x3 convolution of stride 1 (dilation 1, in_c a multiple of 16) whose input rows are sign-extended once each, not
+ * once per window that holds them (fg_conv2d_folded_dsp's im2col: nine times). The band holds an output row's three
+ * input rows (padded columns holding the zero point) as int16 pairs, each row as in_c / 2 lines of `columns` words:
+ * line g holds pair g (fg/isa/dsp.h's SXTB16 order) of every column, so three pixels' pair g at one tap are three
+ * consecutive words (one LDM) and the next tap's one word further. The rows follow each other in the band (moved up
+ * one row an output row), so a tile's window is read line after line at a fixed pitch.
+ *
+ * params->packed: one word, the channel pairs staged on the stack a block (0: none, the table read in place; all of
+ * them: the table staged once per call; fewer: each block staged again for each output row's tiles), then
+ * fg_conv2d_folded_dsp's channel constants and weights with each window's input pairs in the band's order (ky, g, kx)
+ * instead of (ky, kx, g) (ops/variants/dsp_band.py). */
+
+/* The band tile store's job: fg_dsp_job's words at the offsets its output stages read them (fg/isa/dsp.h), the pitch
+ * and the end of the window in place of its passes and entry. */
+typedef struct {
+    uintptr_t ch;       /*  0 */
+    int8_t *out;        /*  4 */
+    int32_t stride;     /*  8 */
+    const uint32_t *x;  /* 12: the tile's first pixel's first pair (line 0 of the band's first row) */
+    uintptr_t end;      /* 16 */
+    int32_t pitch;      /* 20: bytes from a line to the next */
+    uintptr_t x_end;    /* 24: x past the window's last line */
+    int32_t low, high, full;  /* 28, 32, 36 */
+} fg_dsp_band_job;
+#if !defined(FG_CORE_CORTEX_M7)
+/* The words the output stages read where fg_dsp_job has them (a negative array size otherwise). */
+typedef char fg_dsp_band_job_matches[offsetof(fg_dsp_band_job, end) == offsetof(fg_dsp_job, end) &&
+                                     offsetof(fg_dsp_band_job, full) == offsetof(fg_dsp_job, full) &&
+                                     sizeof(fg_dsp_band_job) == sizeof(fg_dsp_job) ? 1 : -1];
+#endif
+
+#if !defined(FG_CORE_CORTEX_M7)
+/* One line of the window (three taps of input pair g) for the channel pair: pixels' pairs a, b, c by one LDM, then
+ * d and e (the columns past c) into the registers each tap leaves free; x moves a pitch (r2) to the next line. The
+ * same SMLADs on the same registers as FG_DSP_TILE_PAIR (weights A in lr, B in r3): 25 instructions and 36 cycles a
+ * line by the M4's timing, against 24 and 39 for FG_DSP_TILE_PAIR's three passes. */
+#define FG_DSP_BAND_TAP(a, b, c)                                                                    \
+    "ldrd lr, r3, [%[w]], #8\n\t"                                                                  \
+    "smlad r4, " a ", lr, r4\n\t" "smlad r5, " b ", lr, r5\n\t" "smlad r6, " c ", lr, r6\n\t"      \
+    "smlad r7, " a ", r3, r7\n\t" "smlad r8, " b ", r3, r8\n\t" "smlad r9, " c ", r3, r9\n\t"
+#define FG_DSP_BAND_TAPS_1_2                    \
+    "ldr r10, [%[x], #12]\n\t"                  \
+    FG_DSP_BAND_TAP("r11", "r12", "r10")        \
+    "ldr r11, [%[x], #16]\n\t"                  \
+    "add %[x], %[x], r2\n\t"                    \
+    FG_DSP_BAND_TAP("r12", "r10", "r11")
+#define FG_DSP_BAND_LINE "ldm %[x], {r10, r11, r12}\n\t" FG_DSP_BAND_TAP("r10", "r11", "r12") FG_DSP_BAND_TAPS_1_2
+/* The channel pair's first line, its first tap from the biases (r4, r7) as FG_DSP_BIAS_PAIR. */
+#define FG_DSP_BAND_FIRST_LINE                                                                      \
+    "ldm %[x], {r10, r11, r12}\n\t"                                                                \
+    "ldrd lr, r3, [%[w]], #8\n\t"                                                                  \
+    "smlad r8, r11, r3, r7\n\t" "smlad r9, r12, r3, r7\n\t" "smlad r7, r10, r3, r7\n\t"            \
+    "smlad r5, r11, lr, r4\n\t" "smlad r6, r12, lr, r4\n\t" "smlad r4, r10, lr, r4\n\t"            \
+    FG_DSP_BAND_TAPS_1_2
+#define FG_DSP_BAND_LINES_23                                                                        \
+    FG_DSP_BAND_LINE FG_DSP_BAND_LINE FG_DSP_BAND_LINE FG_DSP_BAND_LINE FG_DSP_BAND_LINE FG_DSP_BAND_LINE \
+    FG_DSP_BAND_LINE FG_DSP_BAND_LINE FG_DSP_BAND_LINE FG_DSP_BAND_LINE FG_DSP_BAND_LINE FG_DSP_BAND_LINE \
+    FG_DSP_BAND_LINE FG_DSP_BAND_LINE FG_DSP_BAND_LINE FG_DSP_BAND_LINE FG_DSP_BAND_LINE FG_DSP_BAND_LINE \
+    FG_DSP_BAND_LINE FG_DSP_BAND_LINE FG_DSP_BAND_LINE FG_DSP_BAND_LINE FG_DSP_BAND_LINE
+/* Per channel pair: the window's 3 in_c / 2 lines (a multiple of 24) in rounds of 24, ended when x reaches the
+ * frame's x_end, then STAGE (the output stage of fg/isa/dsp.h, x reloaded from the frame, the pitch by
+ * FG_DSP_PAIR_NEXT, eq past the last pair). */
+#undef FG_DSP_PAIR_NEXT
+#define FG_DSP_PAIR_NEXT "ldr r2, [sp, #20]\n\t"
+#define FG_DSP_TILE_BAND(STAGE, FRAME, OUT_OF_LINE)    \
+    FG_DSP_TILE_ASM(                                    \
+        "ldm %[job], {" FRAME "}\n\t"                   \
+        "stm sp, {" FRAME "}\n\t"                       \
+        "ldr r4, [r3, #-4]\n\t"                         \
+        "ldr r7, [r3, #12]\n\t"                         \
+        "ldr r2, [sp, #20]\n"                           \
+        "7:\n\t"                                        \
+        FG_DSP_BAND_FIRST_LINE                          \
+        "8:\n\t"                                        \
+        FG_DSP_BAND_LINES_23                            \
+        "ldr r3, [sp, #24]\n\t"                         \
+        "cmp %[x], r3\n\t"                              \
+        "beq 6f\n\t"                                    \
+        FG_DSP_BAND_LINE                                \
+        "b 8b\n"                                        \
+        "6:\n\t"                                        \
+        STAGE                                           \
+        "bne 7b\n\t"                                    \
+        OUT_OF_LINE)
+#define FG_DSP_BAND_FUNCTION(name, OUT, KIND) \
+    static FG_DSP_TILE_JOB_FUNCTION(name, fg_dsp_band_job, FG_DSP_TILE_BAND, OUT, KIND)
+FG_DSP_BAND_FUNCTION(fg_dsp_band_store, FG_DSP_NARROW_DOUBLED, CLAMPING)
+FG_DSP_BAND_FUNCTION(fg_dsp_band_store_relu, FG_DSP_RELU_DOUBLED, RELU)
+#define FG_DSP_BAND_STORE(relu) ((relu) ? fg_dsp_band_store_relu : fg_dsp_band_store)
+#else
+/* The M7 (dsp_band.py does not offer the band there): each tile gathered, run by fg_dsp_gemm_3_strided. */
+#define FG_DSP_BAND_STORE(relu) ((fg_dsp_band_store_function)0)
+#endif
+typedef void (*fg_dsp_band_store_function)(const uint32_t *x, const uint32_t *w, const fg_dsp_band_job *job);
+
+/* The band: its three rows, each in_c / 2 lines of `columns` words (slot words a row). */
+typedef struct {
+    const fg_conv2d_params *p;
+    uint32_t *rows;
+    int32_t columns, slot;
+    uint32_t zero_pair;  /* the zero point in both halves */
+} fg_dsp_band;
+
+/* The band's columns: the image's after the left padding, or the last tile's taps and the two words past them. */
+static int32_t fg_dsp_band_columns(const fg_conv2d_params *p) {
+    const int32_t image = p->pad_left + p->in_w, windows = p->out_w + 2;
+    return image > windows ? image : windows;
+}
+
+/* Input row y (the zero point outside the image) into the band's row at `row`. */
+static void fg_dsp_band_fill(const fg_dsp_band *b, const int8_t *image, int32_t y, uint32_t *row) {
+    const fg_conv2d_params *p = b->p;
+    const int32_t columns = b->columns, lines = p->in_c >> 1, left = p->pad_left, right = left + p->in_w;
+    if (y < 0 || y >= p->in_h) {
+        for (int32_t k = 0; k < b->slot; ++k) {
+            row[k] = b->zero_pair;
+        }
+        return;
+    }
+    for (int32_t g = 0; g < lines; ++g) {
+        uint32_t *line = row + g * columns;
+        for (int32_t c = 0; c < left; ++c) {
+            line[c] = b->zero_pair;
+        }
+        for (int32_t c = right; c < columns; ++c) {
+            line[c] = b->zero_pair;
+        }
+    }
+    const int8_t *from = image + y * p->in_w * p->in_c;
+    for (int32_t x = 0; x < p->in_w; ++x) {
+        uint32_t *to = row + left + x;
+        for (int32_t q = 0; q < p->in_c >> 2; ++q, from += 4, to += 2 * columns) {
+            uint32_t v;
+            __builtin_memcpy(&v, from, sizeof v);
+            to[0] = __sxtb16(v);
+            to[columns] = fg_dsp_odd_s8x2(v);
+        }
+    }
+}
+
+/* The window of the output pixel at band column `column` in the band's order, pair k at x[3 k] (the tile's stride). */
+static void fg_dsp_band_gather(const fg_dsp_band *b, int32_t column, uint32_t *x) {
+    const uint32_t *line = b->rows + column;
+    for (int32_t g = 0; g < 3 * (b->p->in_c >> 1); ++g, line += b->columns) {
+        for (int32_t kx = 0; kx < 3; ++kx, x += 3) {
+            *x = line[kx];
+        }
+    }
+}
+
+/* What the tiles run on: the channels' output stages, the weights, the params' clamp. */
+typedef struct {
+    const fg_dsp_channel *ch;
+    const uint32_t *weights;
+    int32_t pairs;
+    int narrow;
+    const fg_requant_params *q;
+} fg_dsp_band_layer;
+
+/* The held pixels' outputs (an output row's last out_w % 3, three at a time): run into `held`, then copied to each
+ * pixel's place. Stored after their own row, never before: each output only overwrites input no later output reads
+ * (ops/overlap.py), and the band already holds their windows. */
+static void fg_dsp_band_flush(const fg_dsp_band_layer *l, const uint32_t *x, int32_t out_c, int32_t n, int8_t *held,
+                              int8_t *const to[3]) {
+    fg_dsp_gemm_3_strided(x, l->weights, l->pairs, l->ch, out_c, out_c, n, held, l->q, l->narrow, 1);
+    for (int32_t j = 0; j < n; ++j) {
+        memcpy(to[j], held + j * out_c, (size_t)out_c);
+    }
+}
+
+/* An output row's whole tiles (the band holding its rows) through the tile store, channel block by channel block:
+ * `block` channel pairs staged at w a block (the in-place table's, from l) when blocked, else all of l's at once. */
+static void fg_dsp_band_row_tiles(const fg_dsp_band *b, const fg_dsp_band_layer *l, fg_dsp_band_store_function store,
+                                  fg_dsp_band_job *job, int32_t block, int blocked, uint32_t *w, int8_t *out) {
+    const int32_t out_c = b->p->out_c, channel_pairs = out_c >> 1, tiles = b->p->out_w / 3;
+    for (int32_t first = 0; first < channel_pairs; first += block) {
+        const int32_t count = channel_pairs - first < block ? channel_pairs - first : block;
+        const fg_dsp_channel *ch = l->ch + 2 * first;
+        const uint32_t *weights = l->weights + first * 2 * l->pairs;
+        if (blocked) {
+            fg_dsp_stage_words((const uint32_t *)ch, 8 * count, w);
+            fg_dsp_stage_words(weights, 2 * l->pairs * count, w + 8 * count);
+            ch = (const fg_dsp_channel *)w;
+            weights = w + 8 * count;
+        }
+        job->ch = (uintptr_t)ch + 4;
+        job->end = (uintptr_t)(ch + 2 * count) + 4;
+        for (int32_t t = 0; t < tiles; ++t) {
+            job->x = b->rows + 3 * t;
+            job->x_end = (uintptr_t)(b->rows + 3 * t + 3 * b->slot);
+            job->out = out + 3 * t * out_c + 2 * first;
+            store(b->rows + 3 * t, weights, job);
+        }
+    }
+}
+
+FG_HOT_LOOP void fg_conv2d_3x3_band_dsp(const fg_conv2d_params *p, const int8_t *input, const int8_t *filter,
+                                        int8_t *output) {
+    (void)filter;
+    const int32_t *table = (const int32_t *)p->packed, block = table[0];
+    const int32_t in_c = p->in_c, out_c = p->out_c, out_w = p->out_w, channel_pairs = (out_c + 1) >> 1;
+    const int32_t pairs = 9 * (in_c >> 1), columns = fg_dsp_band_columns(p), slot = (in_c >> 1) * columns;
+    const fg_requant_params q = p->requant;  /* a local copy: the int8 stores may alias params */
+    fg_dsp_band_layer l = {(const fg_dsp_channel *)(table + 1), (const uint32_t *)(table + 1 + 4 * out_c), pairs,
+                           fg_dsp_all_narrow((const fg_dsp_channel *)(table + 1), out_c), &q};
+    const int full = q.activation_min == -128 && q.activation_max == 127;
+    const fg_dsp_band_store_function store =
+        l.narrow && out_c % 2 == 0 ? FG_DSP_BAND_STORE(full && q.output_offset == -128) : 0;
+    const int blocked = block && block < channel_pairs && store;  /* else in place: the gathered tiles read l */
+    uint32_t rows[3 * slot], x[store ? 1 : 3 * pairs], held_x[3 * pairs], w[block ? block * (8 + 2 * pairs) : 1];
+    int8_t held[3 * out_c], *held_at[3];
+    if (block >= channel_pairs) {  /* the whole table staged once */
+        fg_dsp_stage_words((const uint32_t *)l.ch, 8 * channel_pairs, w);
+        fg_dsp_stage_words(l.weights, 2 * pairs * channel_pairs, w + 8 * channel_pairs);
+        l.ch = (const fg_dsp_channel *)w;
+        l.weights = w + 8 * channel_pairs;
+    }
+    const int16_t zero_point = (int8_t)-q.input_offset;
+    const fg_dsp_band b = {p, rows, columns, slot, (uint16_t)zero_point * 0x10001u};
+    fg_dsp_band_job job = {0, output, out_c, rows, 0, 4 * columns, 0, q.activation_min, q.activation_max, full};
+    memset(held_x, 0, sizeof held_x);  /* a short flush's unused pixels: any finite pairs */
+    for (int32_t n = 0; n < p->batches; ++n) {
+        const int8_t *image = input + n * p->in_h * p->in_w * in_c;
+        int8_t *out = output + n * p->out_h * out_w * out_c;
+        int32_t held_count = 0;
+        for (int32_t oy = 0; oy < p->out_h; ++oy) {
+            const int32_t top = oy - p->pad_top;
+            if (oy == 0) {
+                fg_dsp_band_fill(&b, image, top, rows);
+                fg_dsp_band_fill(&b, image, top + 1, rows + slot);
+            } else {
+                fg_dsp_stage_words(rows + slot, 2 * slot, rows);  /* forward: the rows move up by one */
+            }
+            fg_dsp_band_fill(&b, image, top + 2, rows + 2 * slot);
+            int32_t ox = out_w - out_w % 3;
+            if (store) {
+                fg_dsp_band_row_tiles(&b, &l, store, &job, blocked ? block : channel_pairs, blocked, w, out);
+            } else {
+                for (int32_t t = 0; t < ox; t += 3) {
+                    for (int32_t j = 0; j < 3; ++j) {
+                        fg_dsp_band_gather(&b, t + j, x + j);
+                    }
+                    fg_dsp_gemm_3_strided(x, l.weights, pairs, l.ch, out_c, out_c, 3, out + t * out_c, &q, l.narrow, 1);
+                }
+            }
+            for (out += ox * out_c; ox < out_w; ++ox, out += out_c) {
+                fg_dsp_band_gather(&b, ox, held_x + held_count);
+                held_at[held_count] = out;
+                if (++held_count == 3) {
+                    fg_dsp_band_flush(&l, held_x, out_c, 3, held, held_at);
+                    held_count = 0;
+                }
+            }
+        }
+        if (held_count) {
+            fg_dsp_band_flush(&l, held_x, out_c, held_count, held, held_at);
+        }
+    }
+}
+
+#endif
