@@ -441,10 +441,194 @@ __attribute__((noinline)) static void NAME(fg_mve_gemm_state *st, const int32_t 
     FG_MVE_PIPE1_BLOCK_OUT2_NEGATIVE            \
     "bne 1b\n"                                 \
     "4:\n"
+/* Nine steps (129 to 144 taps: a 3x3 convolution of 16 input channels): a later block whole, its start, its nine
+ * steps with the block before's output stage spread over them, its end. The output stage fills the cycles in which
+ * the multiplies alone would leave llvm-mca's M55 model idle (two of every step's sixteen): FG_MVE_OUT2_NEGATIVE's
+ * arithmetic one row at a time (the multipliers and shifts loaded again for row 1, since a second row's vector would
+ * leave the weights one register), the rows and weights read at fixed offsets from one base each (a load's
+ * post-increment moves it: px0 and px1 on by 64 at their first loads, pk by 544 at the start and 80 at the weights'
+ * 32nd vector, past the block), vector registers q0-q3 and q7 as they come free. The order is a simulated-annealing
+ * climb over dependency-preserving moves in llvm-mca's M55 model: 170 cycles a block (184 as fg_mve_pairs2_pipe runs
+ * its blocks: the first two steps with the output stage, the rest through the unrolled loop). */
+#define FG_MVE_PIPE9_BLOCK_OUT2_NEGATIVE             \
+    "ldrd %[px0], %[px1], [%[st], #32]\n"            \
+    "ldm %[pk], {r8, r10, r12, lr}\n"                \
+    "ldm %[pk]!, {r0, r2, r4, r6}\n"                 \
+    "ldr %[n], [%[st], #60]\n"                       \
+    "str %[pk], [%[st], #60]\n"                      \
+    "add %[pk], %[pk], #544\n"                       \
+    "vldrw.u32 q0, [%[pk], #-496]\n"                 \
+    "vldrb.8 q1, [%[px0]], #64\n"                    \
+    "vmladava.s8 r0, q1, q0\n"                       \
+    "vldrb.8 q2, [%[px1]], #64\n"                    \
+    "vmladava.s8 r8, q2, q0\n"                       \
+    "vldrw.u32 q3, [%[pk], #-480]\n"                 \
+    "vmladava.s8 r2, q1, q3\n"                       \
+    "vldrw.u32 q7, [%[pk], #-464]\n"                 \
+    "vmladava.s8 r10, q2, q3\n"                      \
+    "vldrw.u32 q0, [%[pk], #-448]\n"                 \
+    "vmladava.s8 r4, q1, q7\n"                       \
+    "vldrw.u32 q3, [%[st]]\n"                        \
+    "vmladava.s8 r6, q1, q0\n"                       \
+    "vldrb.8 q1, [%[px0], #-48]\n"                   \
+    "vmladava.s8 r12, q2, q7\n"                      \
+    "vldrw.u32 q7, [%[n]]\n"                         \
+    "vmladava.s8 lr, q2, q0\n"                       \
+    "vldrw.u32 q2, [%[pk], #-432]\n"                 \
+    "vmladava.s8 r0, q1, q2\n"                       \
+    "vldrb.8 q0, [%[px1], #-48]\n"                   \
+    "vmladava.s8 r8, q0, q2\n"                       \
+    "vldrw.u32 q2, [%[pk], #-416]\n"                 \
+    "vmladava.s8 r2, q1, q2\n"                       \
+    "vqrdmulh.s32 q3, q3, q7\n"                      \
+    "vldrw.u32 q7, [%[pk], #-400]\n"                 \
+    "vmladava.s8 r10, q0, q2\n"                      \
+    "vldrw.u32 q2, [%[pk], #-384]\n"                 \
+    "vmladava.s8 r4, q1, q7\n"                       \
+    "vmladava.s8 r6, q1, q2\n"                       \
+    "vldrb.8 q1, [%[px0], #-32]\n"                   \
+    "vmladava.s8 r12, q0, q7\n"                      \
+    "vshr.s32 q7, q3, #31\n"                         \
+    "vqadd.s32 q3, q3, q7\n"                         \
+    "vmladava.s8 lr, q0, q2\n"                       \
+    "vldrw.u32 q7, [%[pk], #-368]\n"                 \
+    "vmladava.s8 r0, q1, q7\n"                       \
+    "vldrb.8 q0, [%[px1], #-32]\n"                   \
+    "vmladava.s8 r8, q0, q7\n"                       \
+    "vldrw.u32 q2, [%[pk], #-352]\n"                 \
+    "vmladava.s8 r2, q1, q2\n"                       \
+    "vldrw.u32 q7, [%[pk], #-336]\n"                 \
+    "vmladava.s8 r10, q0, q2\n"                      \
+    "vldrw.u32 q2, [%[pk], #-320]\n"                 \
+    "vmladava.s8 r4, q1, q7\n"                       \
+    "vmladava.s8 r6, q1, q2\n"                       \
+    "vldrb.8 q1, [%[px0], #-16]\n"                   \
+    "vmladava.s8 r12, q0, q7\n"                      \
+    "vldrw.u32 q7, [%[n], #32]\n"                    \
+    "vrshl.s32 q3, q3, q7\n"                         \
+    "vmladava.s8 lr, q0, q2\n"                       \
+    "vldrw.u32 q7, [%[pk], #-304]\n"                 \
+    "vmladava.s8 r0, q1, q7\n"                       \
+    "vldrb.8 q0, [%[px1], #-16]\n"                   \
+    "vmladava.s8 r8, q0, q7\n"                       \
+    "vldrw.u32 q2, [%[pk], #-288]\n"                 \
+    "vmladava.s8 r2, q1, q2\n"                       \
+    "vldrw.u32 q7, [%[pk], #-272]\n"                 \
+    "vmladava.s8 r10, q0, q2\n"                      \
+    "vldrw.u32 q2, [%[pk], #-256]\n"                 \
+    "vmladava.s8 r4, q1, q7\n"                       \
+    "vadd.i32 q3, q3, %q[v]\n"                       \
+    "vmladava.s8 r6, q1, q2\n"                       \
+    "vldrb.8 q1, [%[px0]]\n"                         \
+    "vmladava.s8 r12, q0, q7\n"                      \
+    "vmax.s32 q7, q3, %q[lo]\n"                      \
+    "vmladava.s8 lr, q0, q2\n"                       \
+    "vldrw.u32 q3, [%[pk], #-240]\n"                 \
+    "vmladava.s8 r0, q1, q3\n"                       \
+    "vldrb.8 q0, [%[px1]]\n"                         \
+    "vmladava.s8 r8, q0, q3\n"                       \
+    "vldrw.u32 q2, [%[pk], #-224]\n"                 \
+    "vmladava.s8 r2, q1, q2\n"                       \
+    "vldrw.u32 q3, [%[pk], #-208]\n"                 \
+    "vmladava.s8 r10, q0, q2\n"                      \
+    "vldrw.u32 q2, [%[pk], #-192]\n"                 \
+    "vmladava.s8 r4, q1, q3\n"                       \
+    "vmin.s32 q7, q7, %q[hi]\n"                      \
+    "vmladava.s8 r6, q1, q2\n"                       \
+    "vldrb.8 q1, [%[px0], #16]\n"                    \
+    "vmladava.s8 r12, q0, q3\n"                      \
+    "ldr %[t], [%[st], #48]\n"                       \
+    "vmladava.s8 lr, q0, q2\n"                       \
+    "vldrw.u32 q3, [%[pk], #-176]\n"                 \
+    "vmladava.s8 r0, q1, q3\n"                       \
+    "vldrb.8 q0, [%[px1], #16]\n"                    \
+    "vmladava.s8 r8, q0, q3\n"                       \
+    "vldrw.u32 q2, [%[pk], #-160]\n"                 \
+    "vmladava.s8 r2, q1, q2\n"                       \
+    "vldrw.u32 q3, [%[pk], #-144]\n"                 \
+    "vmladava.s8 r10, q0, q2\n"                      \
+    "vldrw.u32 q2, [%[pk], #-128]\n"                 \
+    "vmladava.s8 r4, q1, q3\n"                       \
+    "vstrb.32 q7, [%[t]], #4\n"                      \
+    "vmladava.s8 r6, q1, q2\n"                       \
+    "vldrb.8 q7, [%[px0], #32]\n"                    \
+    "vmladava.s8 r12, q0, q3\n"                      \
+    "str %[t], [%[st], #48]\n"                       \
+    "vmladava.s8 lr, q0, q2\n"                       \
+    "vldrw.u32 q1, [%[pk], #-112]\n"                 \
+    "vmladava.s8 r0, q7, q1\n"                       \
+    "vldrb.8 q3, [%[px1], #32]\n"                    \
+    "vmladava.s8 r8, q3, q1\n"                       \
+    "vldrw.u32 q0, [%[pk], #-96]\n"                  \
+    "vmladava.s8 r2, q7, q0\n"                       \
+    "vldrw.u32 q2, [%[pk], #-80]\n"                  \
+    "vmladava.s8 r10, q3, q0\n"                      \
+    "vldrw.u32 q1, [%[pk], #-64]\n"                  \
+    "vmladava.s8 r4, q7, q2\n"                       \
+    "vldrw.u32 q0, [%[st], #16]\n"                   \
+    "vmladava.s8 r6, q7, q1\n"                       \
+    "vldrb.8 q7, [%[px0], #48]\n"                    \
+    "vmladava.s8 r12, q3, q2\n"                      \
+    "vldrw.u32 q2, [%[n]]\n"                         \
+    "vqrdmulh.s32 q0, q0, q2\n"                      \
+    "vmladava.s8 lr, q3, q1\n"                       \
+    "vldrw.u32 q2, [%[pk], #-48]\n"                  \
+    "vmladava.s8 r0, q7, q2\n"                       \
+    "vldrb.8 q3, [%[px1], #48]\n"                    \
+    "vmladava.s8 r8, q3, q2\n"                       \
+    "vldrw.u32 q1, [%[pk], #-32]\n"                  \
+    "vmladava.s8 r2, q7, q1\n"                       \
+    "vldrw.u32 q2, [%[pk], #-16]\n"                  \
+    "vmladava.s8 r10, q3, q1\n"                      \
+    "vldrw.u32 q1, [%[pk]], #80\n"                   \
+    "vmladava.s8 r6, q7, q1\n"                       \
+    "vmladava.s8 r4, q7, q2\n"                       \
+    "vldrb.8 q7, [%[px0], #64]\n"                    \
+    "vmladava.s8 r12, q3, q2\n"                      \
+    "vshr.s32 q2, q0, #31\n"                         \
+    "ldr %[t], [%[st], #56]\n"                       \
+    "vqadd.s32 q0, q0, q2\n"                         \
+    "vmladava.s8 lr, q3, q1\n"                       \
+    "vldrw.u32 q2, [%[pk], #-64]\n"                  \
+    "vmladava.s8 r0, q7, q2\n"                       \
+    "vldrb.8 q3, [%[px1], #64]\n"                    \
+    "vmladava.s8 r8, q3, q2\n"                       \
+    "vldrw.u32 q1, [%[pk], #-48]\n"                  \
+    "vmladava.s8 r2, q7, q1\n"                       \
+    "vldrw.u32 q2, [%[pk], #-32]\n"                  \
+    "vmladava.s8 r10, q3, q1\n"                      \
+    "vldrw.u32 q1, [%[pk], #-16]\n"                  \
+    "vmladava.s8 r4, q7, q2\n"                       \
+    "vmladava.s8 r6, q7, q1\n"                       \
+    "vldrw.u32 q7, [%[n], #32]\n"                    \
+    "vrshl.s32 q0, q0, q7\n"                         \
+    "vmladava.s8 r12, q3, q2\n"                      \
+    "vadd.i32 q7, q0, %q[v]\n"                       \
+    "ldr %[n], [%[st], #52]\n"                       \
+    "vmladava.s8 lr, q3, q1\n"                       \
+    "vmax.s32 q2, q7, %q[lo]\n"                      \
+    "vmin.s32 q0, q2, %q[hi]\n"                      \
+    "vstrb.32 q0, [%[n]], #4\n"                      \
+    "str %[n], [%[st], #52]\n"                       \
+    "stm %[st], {r0, r2, r4, r6, r8, r10, r12, lr}\n"\
+    "cmp %[pk], %[t]\n"                              \
+/* Nine steps: a pair's first block's steps inline, every later block FG_MVE_PIPE9_BLOCK_OUT2_NEGATIVE. */
+#define FG_MVE_PIPE_LOOP_NINE                   \
+    FG_MVE_PIPE_PAIR_START                      \
+    FG_MVE_STEP2X4 FG_MVE_STEP2X4 FG_MVE_STEP2X4 \
+    FG_MVE_STEP2X4 FG_MVE_STEP2X4 FG_MVE_STEP2X4 \
+    FG_MVE_STEP2X4 FG_MVE_STEP2X4 FG_MVE_STEP2X4 \
+    FG_MVE_PIPE_BLOCK_END                       \
+    "beq 4f\n"                                 \
+    "1:\n"                                     \
+    FG_MVE_PIPE9_BLOCK_OUT2_NEGATIVE            \
+    "bne 1b\n"                                 \
+    "4:\n"
 FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe, FG_MVE_PIPE_LOOP_UNROLLED)
 FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe_two, FG_MVE_PIPE_LOOP_TWO)
 FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe_three, FG_MVE_PIPE_LOOP_THREE)
 FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe_one, FG_MVE_PIPE_LOOP_ONE)
+FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe_nine, FG_MVE_PIPE_LOOP_NINE)
 
 void fg_mve_gemm_blocks2_pairs(fg_mve_gemm_state *st, const int32_t *packed, const fg_mve_clamp *clamp,
                                int shifts_left) {
@@ -454,7 +638,8 @@ void fg_mve_gemm_blocks2_pairs(fg_mve_gemm_state *st, const int32_t *packed, con
     if (!shifts_left && st->negative) {
         st->rounds_peeled = (peeled + 7) >> 3;
         st->entry_peeled = peeled & 7;
-        (peeled > 1    ? fg_mve_pairs2_pipe
+        (peeled == 7   ? fg_mve_pairs2_pipe_nine
+         : peeled > 1  ? fg_mve_pairs2_pipe
          : peeled == 1 ? fg_mve_pairs2_pipe_three
          : peeled      ? fg_mve_pairs2_pipe_one
                        : fg_mve_pairs2_pipe_two)(st, packed, clamp, offset);
