@@ -211,6 +211,11 @@ def _columns_cases() -> list[bytes]:
     cases += [conv_case(544, "CONV_2D", (1, 5, 7, 16), (3, 3), 16),
               conv_case(545, "CONV_2D", (2, 9, 8, 16), (3, 3), 32, 2),
               conv_case(549, "CONV_2D", (1, 4, 9, 15), (3, 3), 8)]
+    # ten steps or more (nine of a later block with the output stage, the rest through the unrolled loop): 36, 18
+    # (stride 2, two images) and 11 steps
+    cases += [conv_case(546, "CONV_2D", (1, 4, 7, 64), (3, 3), 8),
+              conv_case(547, "CONV_2D", (2, 5, 8, 32), (3, 3), 16, 2),
+              conv_case(554, "CONV_2D", (1, 5, 6, 19), (3, 3), 12)]
     # and one step (1x1, stride 2)
     cases += [conv_case(538 + k, "CONV_2D", shape, (1, 1), out_c, 2)
               for k, (shape, out_c) in enumerate([((1, 8, 8, 16), 12), ((1, 6, 9, 12), 8), ((2, 5, 8, 10), 4)])]

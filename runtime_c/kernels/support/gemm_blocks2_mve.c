@@ -347,20 +347,23 @@ __attribute__((noinline)) static void NAME(fg_mve_gemm_state *st, const int32_t 
                      : "r0", "r2", "r4", "r6", "r8", "r10", "r12", "lr", "q0", "q1", "q2", "q3", "q7", "memory", \
                        "cc");                                                                                   \
 }
-/* Four steps or more: a pair's first block all in the unrolled loop (entered at 5), a later block's steps after its
- * first two there too (st's rounds_peeled, entry_peeled). */
-#define FG_MVE_PIPE_LOOP_UNROLLED               \
+/* A pair's first block all in the unrolled loop (entered at 5); a later block's PEELED steps with the block before's
+ * output stage, the rest of its steps there too (st's rounds_peeled, entry_peeled, loaded by PEELED). */
+#define FG_MVE_PIPE_LOOP_UNROLLED(PEELED)       \
     FG_MVE_PIPE_PAIR_START                      \
     "ldrd %[n], %[t], [%[st], #40]\n"          \
     "b 5f\n"                                   \
     "1:\n"                                     \
-    FG_MVE_PIPE_BLOCK_START                     \
-    FG_MVE_PIPE2_STEPS_OUT2_NEGATIVE            \
-    "ldrd %[n], %[t], [%[st], #84]\n"          \
+    PEELED                                      \
     "5:\n"                                     \
     FG_MVE_UNROLLED8(FG_MVE_STEP2X4)            \
     FG_MVE_PIPE_BLOCK_END                       \
     "bne 1b\n"
+/* Four steps or more: the first two peeled. */
+#define FG_MVE_PIPE_PEEL2                       \
+    FG_MVE_PIPE_BLOCK_START                     \
+    FG_MVE_PIPE2_STEPS_OUT2_NEGATIVE            \
+    "ldrd %[n], %[t], [%[st], #84]\n"
 /* A pair's first block's FIRST steps inline, then each later block's start, its first two steps with the block
  * before's output stage (FG_MVE_PIPE2_STEPS_OUT2_NEGATIVE), its REST and its end: no unrolled loop to enter. */
 #define FG_MVE_PIPE_LOOP_INLINE(FIRST, REST)    \
@@ -441,178 +444,184 @@ __attribute__((noinline)) static void NAME(fg_mve_gemm_state *st, const int32_t 
     FG_MVE_PIPE1_BLOCK_OUT2_NEGATIVE            \
     "bne 1b\n"                                 \
     "4:\n"
-/* Nine steps (129 to 144 taps: a 3x3 convolution of 16 input channels): a later block whole, its start, its nine
- * steps with the block before's output stage spread over them, its end. The output stage fills the cycles in which
- * the multiplies alone would leave llvm-mca's M55 model idle (two of every step's sixteen): FG_MVE_OUT2_NEGATIVE's
- * arithmetic one row at a time (the multipliers and shifts loaded again for row 1, since a second row's vector would
- * leave the weights one register), the rows and weights read at fixed offsets from one base each (a load's
- * post-increment moves it: px0 and px1 on by 64 at their first loads, pk by 544 at the start and 80 at the weights'
- * 32nd vector, past the block), vector registers q0-q3 and q7 as they come free. The order is a simulated-annealing
- * climb over dependency-preserving moves in llvm-mca's M55 model: 170 cycles a block (184 as fg_mve_pairs2_pipe runs
- * its blocks: the first two steps with the output stage, the rest through the unrolled loop). */
-#define FG_MVE_PIPE9_BLOCK_OUT2_NEGATIVE             \
-    "ldrd %[px0], %[px1], [%[st], #32]\n"            \
-    "ldm %[pk], {r8, r10, r12, lr}\n"                \
-    "ldm %[pk]!, {r0, r2, r4, r6}\n"                 \
-    "ldr %[n], [%[st], #60]\n"                       \
-    "str %[pk], [%[st], #60]\n"                      \
-    "add %[pk], %[pk], #544\n"                       \
-    "vldrw.u32 q0, [%[pk], #-496]\n"                 \
-    "vldrb.8 q1, [%[px0]], #64\n"                    \
-    "vmladava.s8 r0, q1, q0\n"                       \
-    "vldrb.8 q2, [%[px1]], #64\n"                    \
-    "vmladava.s8 r8, q2, q0\n"                       \
-    "vldrw.u32 q3, [%[pk], #-480]\n"                 \
-    "vmladava.s8 r2, q1, q3\n"                       \
-    "vldrw.u32 q7, [%[pk], #-464]\n"                 \
-    "vmladava.s8 r10, q2, q3\n"                      \
-    "vldrw.u32 q0, [%[pk], #-448]\n"                 \
-    "vmladava.s8 r4, q1, q7\n"                       \
-    "vldrw.u32 q3, [%[st]]\n"                        \
-    "vmladava.s8 r6, q1, q0\n"                       \
-    "vldrb.8 q1, [%[px0], #-48]\n"                   \
-    "vmladava.s8 r12, q2, q7\n"                      \
-    "vldrw.u32 q7, [%[n]]\n"                         \
-    "vmladava.s8 lr, q2, q0\n"                       \
-    "vldrw.u32 q2, [%[pk], #-432]\n"                 \
-    "vmladava.s8 r0, q1, q2\n"                       \
-    "vldrb.8 q0, [%[px1], #-48]\n"                   \
-    "vmladava.s8 r8, q0, q2\n"                       \
-    "vldrw.u32 q2, [%[pk], #-416]\n"                 \
-    "vmladava.s8 r2, q1, q2\n"                       \
-    "vqrdmulh.s32 q3, q3, q7\n"                      \
-    "vldrw.u32 q7, [%[pk], #-400]\n"                 \
-    "vmladava.s8 r10, q0, q2\n"                      \
-    "vldrw.u32 q2, [%[pk], #-384]\n"                 \
-    "vmladava.s8 r4, q1, q7\n"                       \
-    "vmladava.s8 r6, q1, q2\n"                       \
-    "vldrb.8 q1, [%[px0], #-32]\n"                   \
-    "vmladava.s8 r12, q0, q7\n"                      \
-    "vshr.s32 q7, q3, #31\n"                         \
-    "vqadd.s32 q3, q3, q7\n"                         \
-    "vmladava.s8 lr, q0, q2\n"                       \
-    "vldrw.u32 q7, [%[pk], #-368]\n"                 \
-    "vmladava.s8 r0, q1, q7\n"                       \
-    "vldrb.8 q0, [%[px1], #-32]\n"                   \
-    "vmladava.s8 r8, q0, q7\n"                       \
-    "vldrw.u32 q2, [%[pk], #-352]\n"                 \
-    "vmladava.s8 r2, q1, q2\n"                       \
-    "vldrw.u32 q7, [%[pk], #-336]\n"                 \
-    "vmladava.s8 r10, q0, q2\n"                      \
-    "vldrw.u32 q2, [%[pk], #-320]\n"                 \
-    "vmladava.s8 r4, q1, q7\n"                       \
-    "vmladava.s8 r6, q1, q2\n"                       \
-    "vldrb.8 q1, [%[px0], #-16]\n"                   \
-    "vmladava.s8 r12, q0, q7\n"                      \
-    "vldrw.u32 q7, [%[n], #32]\n"                    \
-    "vrshl.s32 q3, q3, q7\n"                         \
-    "vmladava.s8 lr, q0, q2\n"                       \
-    "vldrw.u32 q7, [%[pk], #-304]\n"                 \
-    "vmladava.s8 r0, q1, q7\n"                       \
-    "vldrb.8 q0, [%[px1], #-16]\n"                   \
-    "vmladava.s8 r8, q0, q7\n"                       \
-    "vldrw.u32 q2, [%[pk], #-288]\n"                 \
-    "vmladava.s8 r2, q1, q2\n"                       \
-    "vldrw.u32 q7, [%[pk], #-272]\n"                 \
-    "vmladava.s8 r10, q0, q2\n"                      \
-    "vldrw.u32 q2, [%[pk], #-256]\n"                 \
-    "vmladava.s8 r4, q1, q7\n"                       \
-    "vadd.i32 q3, q3, %q[v]\n"                       \
-    "vmladava.s8 r6, q1, q2\n"                       \
-    "vldrb.8 q1, [%[px0]]\n"                         \
-    "vmladava.s8 r12, q0, q7\n"                      \
-    "vmax.s32 q7, q3, %q[lo]\n"                      \
-    "vmladava.s8 lr, q0, q2\n"                       \
-    "vldrw.u32 q3, [%[pk], #-240]\n"                 \
-    "vmladava.s8 r0, q1, q3\n"                       \
-    "vldrb.8 q0, [%[px1]]\n"                         \
-    "vmladava.s8 r8, q0, q3\n"                       \
-    "vldrw.u32 q2, [%[pk], #-224]\n"                 \
-    "vmladava.s8 r2, q1, q2\n"                       \
-    "vldrw.u32 q3, [%[pk], #-208]\n"                 \
-    "vmladava.s8 r10, q0, q2\n"                      \
-    "vldrw.u32 q2, [%[pk], #-192]\n"                 \
-    "vmladava.s8 r4, q1, q3\n"                       \
-    "vmin.s32 q7, q7, %q[hi]\n"                      \
-    "vmladava.s8 r6, q1, q2\n"                       \
-    "vldrb.8 q1, [%[px0], #16]\n"                    \
-    "vmladava.s8 r12, q0, q3\n"                      \
-    "ldr %[t], [%[st], #48]\n"                       \
-    "vmladava.s8 lr, q0, q2\n"                       \
-    "vldrw.u32 q3, [%[pk], #-176]\n"                 \
-    "vmladava.s8 r0, q1, q3\n"                       \
-    "vldrb.8 q0, [%[px1], #16]\n"                    \
-    "vmladava.s8 r8, q0, q3\n"                       \
-    "vldrw.u32 q2, [%[pk], #-160]\n"                 \
-    "vmladava.s8 r2, q1, q2\n"                       \
-    "vldrw.u32 q3, [%[pk], #-144]\n"                 \
-    "vmladava.s8 r10, q0, q2\n"                      \
-    "vldrw.u32 q2, [%[pk], #-128]\n"                 \
-    "vmladava.s8 r4, q1, q3\n"                       \
-    "vstrb.32 q7, [%[t]], #4\n"                      \
-    "vmladava.s8 r6, q1, q2\n"                       \
-    "vldrb.8 q7, [%[px0], #32]\n"                    \
-    "vmladava.s8 r12, q0, q3\n"                      \
-    "str %[t], [%[st], #48]\n"                       \
-    "vmladava.s8 lr, q0, q2\n"                       \
-    "vldrw.u32 q1, [%[pk], #-112]\n"                 \
-    "vmladava.s8 r0, q7, q1\n"                       \
-    "vldrb.8 q3, [%[px1], #32]\n"                    \
-    "vmladava.s8 r8, q3, q1\n"                       \
-    "vldrw.u32 q0, [%[pk], #-96]\n"                  \
-    "vmladava.s8 r2, q7, q0\n"                       \
-    "vldrw.u32 q2, [%[pk], #-80]\n"                  \
-    "vmladava.s8 r10, q3, q0\n"                      \
-    "vldrw.u32 q1, [%[pk], #-64]\n"                  \
-    "vmladava.s8 r4, q7, q2\n"                       \
-    "vldrw.u32 q0, [%[st], #16]\n"                   \
-    "vmladava.s8 r6, q7, q1\n"                       \
-    "vldrb.8 q7, [%[px0], #48]\n"                    \
-    "vmladava.s8 r12, q3, q2\n"                      \
-    "vldrw.u32 q2, [%[n]]\n"                         \
-    "vqrdmulh.s32 q0, q0, q2\n"                      \
-    "vmladava.s8 lr, q3, q1\n"                       \
-    "vldrw.u32 q2, [%[pk], #-48]\n"                  \
-    "vmladava.s8 r0, q7, q2\n"                       \
-    "vldrb.8 q3, [%[px1], #48]\n"                    \
-    "vmladava.s8 r8, q3, q2\n"                       \
-    "vldrw.u32 q1, [%[pk], #-32]\n"                  \
-    "vmladava.s8 r2, q7, q1\n"                       \
-    "vldrw.u32 q2, [%[pk], #-16]\n"                  \
-    "vmladava.s8 r10, q3, q1\n"                      \
-    "vldrw.u32 q1, [%[pk]], #80\n"                   \
-    "vmladava.s8 r6, q7, q1\n"                       \
-    "vmladava.s8 r4, q7, q2\n"                       \
-    "vldrb.8 q7, [%[px0], #64]\n"                    \
-    "vmladava.s8 r12, q3, q2\n"                      \
-    "vshr.s32 q2, q0, #31\n"                         \
-    "ldr %[t], [%[st], #56]\n"                       \
-    "vqadd.s32 q0, q0, q2\n"                         \
-    "vmladava.s8 lr, q3, q1\n"                       \
-    "vldrw.u32 q2, [%[pk], #-64]\n"                  \
-    "vmladava.s8 r0, q7, q2\n"                       \
-    "vldrb.8 q3, [%[px1], #64]\n"                    \
-    "vmladava.s8 r8, q3, q2\n"                       \
-    "vldrw.u32 q1, [%[pk], #-48]\n"                  \
-    "vmladava.s8 r2, q7, q1\n"                       \
-    "vldrw.u32 q2, [%[pk], #-32]\n"                  \
-    "vmladava.s8 r10, q3, q1\n"                      \
-    "vldrw.u32 q1, [%[pk], #-16]\n"                  \
-    "vmladava.s8 r4, q7, q2\n"                       \
-    "vmladava.s8 r6, q7, q1\n"                       \
-    "vldrw.u32 q7, [%[n], #32]\n"                    \
-    "vrshl.s32 q0, q0, q7\n"                         \
-    "vmladava.s8 r12, q3, q2\n"                      \
-    "vadd.i32 q7, q0, %q[v]\n"                       \
-    "ldr %[n], [%[st], #52]\n"                       \
-    "vmladava.s8 lr, q3, q1\n"                       \
-    "vmax.s32 q2, q7, %q[lo]\n"                      \
-    "vmin.s32 q0, q2, %q[hi]\n"                      \
-    "vstrb.32 q0, [%[n]], #4\n"                      \
-    "str %[n], [%[st], #52]\n"                       \
-    "stm %[st], {r0, r2, r4, r6, r8, r10, r12, lr}\n"\
-    "cmp %[pk], %[t]\n"                              \
-/* Nine steps: a pair's first block's steps inline, every later block FG_MVE_PIPE9_BLOCK_OUT2_NEGATIVE. */
+/* A later block's start and nine steps (129 taps or more: a 3x3 convolution of 16 input channels or more) with the
+ * block before's output stage spread over them: the output stage fills the cycles in which the multiplies alone
+ * would leave llvm-mca's M55 model idle (two of every step's sixteen). FG_MVE_OUT2_NEGATIVE's arithmetic one row at
+ * a time (the multipliers and shifts loaded again for row 1: a second row's vector would leave the weights one
+ * register); the rows and weights read at fixed offsets from one base each (a load's post-increment moves it: px0
+ * and px1 on by 64 at their first loads, pk by 544 at the start and by 80 at the weights' 32nd vector, to the tenth
+ * step's weights); vector registers q0-q3 and q7 as they come free. The order is a simulated-annealing climb over
+ * dependency-preserving moves in llvm-mca's M55 model, costed with both ends that follow it: 170 cycles a block of
+ * nine steps with FG_MVE_PIPE_BLOCK_END (184 as fg_mve_pairs2_pipe runs it: the first two steps with the output
+ * stage, the rest through the unrolled loop), 168 up to the unrolled loop's entry with FG_MVE_PIPE9_TO_UNROLLED. */
+#define FG_MVE_PIPE9_STEPS_OUT2_NEGATIVE \
+    "ldrd %[px0], %[px1], [%[st], #32]\n"\
+    "ldr %[n], [%[st], #60]\n"           \
+    "ldm %[pk], {r8, r10, r12, lr}\n"    \
+    "ldm %[pk]!, {r0, r2, r4, r6}\n"     \
+    "vldrb.8 q0, [%[px0]], #64\n"        \
+    "str %[pk], [%[st], #60]\n"          \
+    "add %[pk], %[pk], #544\n"           \
+    "vldrw.u32 q1, [%[pk], #-496]\n"     \
+    "vmladava.s8 r0, q0, q1\n"           \
+    "vldrw.u32 q2, [%[pk], #-480]\n"     \
+    "vmladava.s8 r2, q0, q2\n"           \
+    "vldrb.8 q3, [%[px1]], #64\n"        \
+    "vmladava.s8 r8, q3, q1\n"           \
+    "vldrw.u32 q7, [%[pk], #-448]\n"     \
+    "vmladava.s8 r10, q3, q2\n"          \
+    "vldrb.8 q1, [%[px0], #-48]\n"       \
+    "vmladava.s8 r6, q0, q7\n"           \
+    "vldrw.u32 q2, [%[pk], #-464]\n"     \
+    "vmladava.s8 lr, q3, q7\n"           \
+    "vldrw.u32 q7, [%[st]]\n"            \
+    "vmladava.s8 r12, q3, q2\n"          \
+    "vldrw.u32 q3, [%[n]]\n"             \
+    "vqrdmulh.s32 q7, q7, q3\n"          \
+    "vldrw.u32 q3, [%[pk], #-432]\n"     \
+    "vmladava.s8 r4, q0, q2\n"           \
+    "vldrb.8 q0, [%[px1], #-48]\n"       \
+    "vmladava.s8 r8, q0, q3\n"           \
+    "vmladava.s8 r0, q1, q3\n"           \
+    "vldrw.u32 q2, [%[pk], #-416]\n"     \
+    "vmladava.s8 r10, q0, q2\n"          \
+    "vldrw.u32 q3, [%[pk], #-400]\n"     \
+    "vmladava.s8 r12, q0, q3\n"          \
+    "vmladava.s8 r4, q1, q3\n"           \
+    "vldrw.u32 q3, [%[pk], #-368]\n"     \
+    "vmladava.s8 r2, q1, q2\n"           \
+    "vldrw.u32 q2, [%[pk], #-384]\n"     \
+    "vmladava.s8 r6, q1, q2\n"           \
+    "vldrb.8 q1, [%[px0], #-32]\n"       \
+    "vmladava.s8 lr, q0, q2\n"           \
+    "vldrb.8 q0, [%[px1], #-32]\n"       \
+    "vmladava.s8 r8, q0, q3\n"           \
+    "vshr.s32 q2, q7, #31\n"             \
+    "vmladava.s8 r0, q1, q3\n"           \
+    "vldrw.u32 q3, [%[pk], #-352]\n"     \
+    "vmladava.s8 r2, q1, q3\n"           \
+    "vqadd.s32 q7, q7, q2\n"             \
+    "vldrw.u32 q2, [%[pk], #-336]\n"     \
+    "vmladava.s8 r10, q0, q3\n"          \
+    "vmladava.s8 r4, q1, q2\n"           \
+    "vldrw.u32 q3, [%[pk], #-320]\n"     \
+    "vmladava.s8 r6, q1, q3\n"           \
+    "vldrw.u32 q1, [%[n], #32]\n"        \
+    "vmladava.s8 r12, q0, q2\n"          \
+    "vldrb.8 q2, [%[px0], #-16]\n"       \
+    "vmladava.s8 lr, q0, q3\n"           \
+    "vldrw.u32 q0, [%[pk], #-304]\n"     \
+    "vmladava.s8 r0, q2, q0\n"           \
+    "vldrb.8 q3, [%[px1], #-16]\n"       \
+    "vmladava.s8 r8, q3, q0\n"           \
+    "vldrw.u32 q0, [%[pk], #-288]\n"     \
+    "vrshl.s32 q7, q7, q1\n"             \
+    "vmladava.s8 r2, q2, q0\n"           \
+    "vldrw.u32 q1, [%[pk], #-272]\n"     \
+    "vmladava.s8 r12, q3, q1\n"          \
+    "ldr %[t], [%[st], #48]\n"           \
+    "vmladava.s8 r4, q2, q1\n"           \
+    "vldrw.u32 q1, [%[pk], #-256]\n"     \
+    "vadd.i32 q7, q7, %q[v]\n"           \
+    "vmladava.s8 r10, q3, q0\n"          \
+    "vldrb.8 q0, [%[px0]]\n"             \
+    "vmladava.s8 r6, q2, q1\n"           \
+    "vldrw.u32 q2, [%[pk], #-240]\n"     \
+    "vmladava.s8 lr, q3, q1\n"           \
+    "vldrb.8 q3, [%[px1]]\n"             \
+    "vmladava.s8 r0, q0, q2\n"           \
+    "vldrw.u32 q1, [%[pk], #-224]\n"     \
+    "vmladava.s8 r10, q3, q1\n"          \
+    "vmax.s32 q7, q7, %q[lo]\n"          \
+    "vmladava.s8 r2, q0, q1\n"           \
+    "vldrw.u32 q1, [%[pk], #-208]\n"     \
+    "vmladava.s8 r4, q0, q1\n"           \
+    "vmladava.s8 r8, q3, q2\n"           \
+    "vldrw.u32 q2, [%[pk], #-192]\n"     \
+    "vmladava.s8 r6, q0, q2\n"           \
+    "vldrb.8 q0, [%[px0], #16]\n"        \
+    "vmladava.s8 r12, q3, q1\n"          \
+    "vldrw.u32 q1, [%[pk], #-160]\n"     \
+    "vmladava.s8 lr, q3, q2\n"           \
+    "vldrw.u32 q3, [%[pk], #-176]\n"     \
+    "vmladava.s8 r2, q0, q1\n"           \
+    "vldrb.8 q2, [%[px1], #16]\n"        \
+    "vmladava.s8 r8, q2, q3\n"           \
+    "vmladava.s8 r10, q2, q1\n"          \
+    "vldrw.u32 q1, [%[pk], #-144]\n"     \
+    "vmladava.s8 r0, q0, q3\n"           \
+    "vldrw.u32 q3, [%[pk], #-128]\n"     \
+    "vmladava.s8 r6, q0, q3\n"           \
+    "vmin.s32 q7, q7, %q[hi]\n"          \
+    "vmladava.s8 r4, q0, q1\n"           \
+    "vldrb.8 q0, [%[px0], #32]\n"        \
+    "vmladava.s8 r12, q2, q1\n"          \
+    "vldrw.u32 q1, [%[pk], #-80]\n"      \
+    "vmladava.s8 lr, q2, q3\n"           \
+    "vldrw.u32 q2, [%[pk], #-112]\n"     \
+    "vmladava.s8 r0, q0, q2\n"           \
+    "vldrb.8 q3, [%[px1], #32]\n"        \
+    "vmladava.s8 r8, q3, q2\n"           \
+    "vldrw.u32 q2, [%[pk], #-96]\n"      \
+    "vmladava.s8 r12, q3, q1\n"          \
+    "vstrb.32 q7, [%[t]], #4\n"          \
+    "vmladava.s8 r10, q3, q2\n"          \
+    "vldrw.u32 q7, [%[pk], #-64]\n"      \
+    "vmladava.s8 lr, q3, q7\n"           \
+    "vldrw.u32 q3, [%[st], #16]\n"       \
+    "vmladava.s8 r2, q0, q2\n"           \
+    "vldrb.8 q2, [%[px0], #48]\n"        \
+    "vmladava.s8 r6, q0, q7\n"           \
+    "vldrw.u32 q7, [%[n]]\n"             \
+    "vqrdmulh.s32 q3, q3, q7\n"          \
+    "vmladava.s8 r4, q0, q1\n"           \
+    "vldrw.u32 q7, [%[pk], #-48]\n"      \
+    "vmladava.s8 r0, q2, q7\n"           \
+    "vldrb.8 q0, [%[px1], #48]\n"        \
+    "vmladava.s8 r8, q0, q7\n"           \
+    "vldrw.u32 q1, [%[pk], #-32]\n"      \
+    "vmladava.s8 r2, q2, q1\n"           \
+    "vldrw.u32 q7, [%[pk], #-16]\n"      \
+    "vmladava.s8 r4, q2, q7\n"           \
+    "vmladava.s8 r12, q0, q7\n"          \
+    "vldrw.u32 q7, [%[pk]], #80\n"       \
+    "vmladava.s8 r10, q0, q1\n"          \
+    "vshr.s32 q1, q3, #31\n"             \
+    "vmladava.s8 r6, q2, q7\n"           \
+    "vldrb.8 q2, [%[px0], #64]\n"        \
+    "vqadd.s32 q3, q3, q1\n"             \
+    "vmladava.s8 lr, q0, q7\n"           \
+    "vldrw.u32 q1, [%[pk], #-64]\n"      \
+    "vmladava.s8 r0, q2, q1\n"           \
+    "vldrb.8 q0, [%[px1], #64]\n"        \
+    "vmladava.s8 r8, q0, q1\n"           \
+    "vldrw.u32 q7, [%[pk], #-48]\n"      \
+    "vmladava.s8 r2, q2, q7\n"           \
+    "vldrw.u32 q1, [%[pk], #-32]\n"      \
+    "vmladava.s8 r4, q2, q1\n"           \
+    "vmladava.s8 r10, q0, q7\n"          \
+    "vldrw.u32 q7, [%[pk], #-16]\n"      \
+    "vmladava.s8 r6, q2, q7\n"           \
+    "str %[t], [%[st], #48]\n"           \
+    "vldrw.u32 q2, [%[n], #32]\n"        \
+    "vrshl.s32 q3, q3, q2\n"             \
+    "vmladava.s8 lr, q0, q7\n"           \
+    "vadd.i32 q2, q3, %q[v]\n"           \
+    "vmladava.s8 r12, q0, q1\n"          \
+    "vmax.s32 q7, q2, %q[lo]\n"          \
+    "ldr %[n], [%[st], #52]\n"           \
+    "vmin.s32 q3, q7, %q[hi]\n"          \
+    "vstrb.32 q3, [%[n]], #4\n"          \
+    "str %[n], [%[st], #52]\n"
+/* After FG_MVE_PIPE9_STEPS_OUT2_NEGATIVE, the rest of a block's steps through the unrolled loop: rows at the tenth
+ * step, row 0's vector in q0, the loop's rounds and entry (st's rounds_peeled, entry_peeled). */
+#define FG_MVE_PIPE9_TO_UNROLLED                \
+    "add %[px1], %[px1], #80\n"               \
+    "ldrd %[n], %[t], [%[st], #84]\n"         \
+    "vldrb.8 q0, [%[px0], #80]!\n"
+/* Ten steps or more: the first nine peeled. */
+#define FG_MVE_PIPE_PEEL9 FG_MVE_PIPE9_STEPS_OUT2_NEGATIVE FG_MVE_PIPE9_TO_UNROLLED
+/* Nine steps: a pair's first block's steps inline, every later block FG_MVE_PIPE9_STEPS_OUT2_NEGATIVE and its end. */
 #define FG_MVE_PIPE_LOOP_NINE                   \
     FG_MVE_PIPE_PAIR_START                      \
     FG_MVE_STEP2X4 FG_MVE_STEP2X4 FG_MVE_STEP2X4 \
@@ -621,10 +630,12 @@ __attribute__((noinline)) static void NAME(fg_mve_gemm_state *st, const int32_t 
     FG_MVE_PIPE_BLOCK_END                       \
     "beq 4f\n"                                 \
     "1:\n"                                     \
-    FG_MVE_PIPE9_BLOCK_OUT2_NEGATIVE            \
+    FG_MVE_PIPE9_STEPS_OUT2_NEGATIVE            \
+    FG_MVE_PIPE_BLOCK_END                       \
     "bne 1b\n"                                 \
     "4:\n"
-FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe, FG_MVE_PIPE_LOOP_UNROLLED)
+FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe, FG_MVE_PIPE_LOOP_UNROLLED(FG_MVE_PIPE_PEEL2))
+FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe_spread, FG_MVE_PIPE_LOOP_UNROLLED(FG_MVE_PIPE_PEEL9))
 FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe_two, FG_MVE_PIPE_LOOP_TWO)
 FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe_three, FG_MVE_PIPE_LOOP_THREE)
 FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe_one, FG_MVE_PIPE_LOOP_ONE)
@@ -636,9 +647,11 @@ void fg_mve_gemm_blocks2_pairs(fg_mve_gemm_state *st, const int32_t *packed, con
     st->first_block = packed;
     const int32_t peeled = 8 * st->rounds - (-st->entry & 7) - 2;  /* the steps after a block's first two */
     if (!shifts_left && st->negative) {
-        st->rounds_peeled = (peeled + 7) >> 3;
-        st->entry_peeled = peeled & 7;
-        (peeled == 7   ? fg_mve_pairs2_pipe_nine
+        const int32_t rest = peeled > 7 ? peeled - 7 : peeled;  /* nine steps peeled from ten or more */
+        st->rounds_peeled = (rest + 7) >> 3;
+        st->entry_peeled = rest & 7;
+        (peeled > 7    ? fg_mve_pairs2_pipe_spread
+         : peeled == 7 ? fg_mve_pairs2_pipe_nine
          : peeled > 1  ? fg_mve_pairs2_pipe
          : peeled == 1 ? fg_mve_pairs2_pipe_three
          : peeled      ? fg_mve_pairs2_pipe_one
