@@ -206,11 +206,11 @@ def _columns_cases() -> list[bytes]:
               for k, (shape, filter_hw, out_c) in enumerate([((1, 6, 8, 16), (3, 3), 16), ((1, 5, 9, 32), (3, 3), 12),
                                                              ((1, 6, 6, 16), (3, 1), 8), ((1, 7, 8, 12), (1, 2), 12),
                                                              ((1, 5, 6, 9), (3, 1), 16), ((1, 4, 7, 8), (2, 2), 8)])]
-    # nine steps with every channel shifting right (the nine-step pipelined loop): a lone last pixel, stride 2 and
-    # two images, 135 taps
+    # nine steps with every channel shifting right (the nine-step pipelined loop, a pair's last outputs stored by the
+    # next pair's first block): a lone last pixel, stride 2 and two images, 135 taps, one block a pair
     cases += [conv_case(544, "CONV_2D", (1, 5, 7, 16), (3, 3), 16),
               conv_case(545, "CONV_2D", (2, 9, 8, 16), (3, 3), 32, 2),
-              conv_case(549, "CONV_2D", (1, 4, 9, 15), (3, 3), 8)]
+              conv_case(549, "CONV_2D", (1, 4, 9, 15), (3, 3), 8), conv_case(552, "CONV_2D", (1, 5, 9, 16), (3, 3), 4)]
     # ten steps or more (nine of a later block with the output stage, the rest through the unrolled loop): 36, 18
     # (stride 2, two images) and 11 steps
     cases += [conv_case(546, "CONV_2D", (1, 4, 7, 64), (3, 3), 8),

@@ -220,8 +220,8 @@ FG_MVE_BLOCKS2(fg_mve_blocks2_s4_offset, FG_MVE_STEP2X4_S4_OFFSET, FG_MVE_INIT_S
                FG_MVE_OUT2("", FG_MVE_BIAS_S4_OFFSET, FG_MVE_ROUND2_DIVIDE), "")
 
 /* After a pair's last block, on to the next pair of st->pairs_after (rows pair_advance bytes on, outputs `second`
- * bytes on, the blocks from first_block again), or out. */
-#define FG_MVE_NEXT_PAIR                        \
+ * bytes on, the blocks from first_block again; PENDING: a slot for the outputs before they move on), or to 9. */
+#define FG_MVE_PAIR_ADVANCE(PENDING)            \
     "ldrd r0, r4, [%[st], #72]\n"              \
     "subs r0, r0, #1\n"                        \
     "bmi 9f\n"                                 \
@@ -232,12 +232,12 @@ FG_MVE_BLOCKS2(fg_mve_blocks2_s4_offset, FG_MVE_STEP2X4_S4_OFFSET, FG_MVE_INIT_S
     "strd r0, r2, [%[st], #32]\n"              \
     "ldr r4, [%[st], #64]\n"                   \
     "ldrd r0, r2, [%[st], #48]\n"              \
+    PENDING                                     \
     "add r0, r0, r4\n"                         \
     "add r2, r2, r4\n"                         \
     "strd r0, r2, [%[st], #48]\n"              \
-    "ldr %[pk], [%[st], #80]\n"                \
-    "b 2b\n"                                   \
-    "9:\n"
+    "ldr %[pk], [%[st], #80]\n"
+#define FG_MVE_NEXT_PAIR FG_MVE_PAIR_ADVANCE("") "b 2b\n" "9:\n"
 FG_MVE_BLOCKS2(fg_mve_pairs2_shifted, FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT_PRELOAD, "",
                FG_MVE_OUT2(FG_MVE_LEFT_SHIFT, "", FG_MVE_ROUND2_DIVIDE), FG_MVE_NEXT_PAIR)
 FG_MVE_BLOCKS2(fg_mve_pairs2, FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT_PRELOAD, "",
@@ -453,8 +453,9 @@ __attribute__((noinline)) static void NAME(fg_mve_gemm_state *st, const int32_t 
  * step's weights); vector registers q0-q3 and q7 as they come free. The order is a simulated-annealing climb over
  * dependency-preserving moves in llvm-mca's M55 model, costed with both ends that follow it: 170 cycles a block of
  * nine steps with FG_MVE_PIPE_BLOCK_END (184 as fg_mve_pairs2_pipe runs it: the first two steps with the output
- * stage, the rest through the unrolled loop), 168 up to the unrolled loop's entry with FG_MVE_PIPE9_TO_UNROLLED. */
-#define FG_MVE_PIPE9_STEPS_OUT2_NEGATIVE \
+ * stage, the rest through the unrolled loop), 168 up to the unrolled loop's entry with FG_MVE_PIPE9_TO_UNROLLED.
+ * The block before's outputs go through st's words at OUT0 and OUT1 (out0 and out1, or a pair's pending ones). */
+#define FG_MVE_PIPE9_STEPS_OUT2_NEGATIVE(OUT0, OUT1) \
     "ldrd %[px0], %[px1], [%[st], #32]\n"\
     "ldr %[n], [%[st], #60]\n"           \
     "ldm %[pk], {r8, r10, r12, lr}\n"    \
@@ -519,7 +520,7 @@ __attribute__((noinline)) static void NAME(fg_mve_gemm_state *st, const int32_t 
     "vmladava.s8 r2, q2, q0\n"           \
     "vldrw.u32 q1, [%[pk], #-272]\n"     \
     "vmladava.s8 r12, q3, q1\n"          \
-    "ldr %[t], [%[st], #48]\n"           \
+    "ldr %[t], [%[st], #" OUT0 "]\n"      \
     "vmladava.s8 r4, q2, q1\n"           \
     "vldrw.u32 q1, [%[pk], #-256]\n"     \
     "vadd.i32 q7, q7, %q[v]\n"           \
@@ -602,17 +603,17 @@ __attribute__((noinline)) static void NAME(fg_mve_gemm_state *st, const int32_t 
     "vmladava.s8 r10, q0, q7\n"          \
     "vldrw.u32 q7, [%[pk], #-16]\n"      \
     "vmladava.s8 r6, q2, q7\n"           \
-    "str %[t], [%[st], #48]\n"           \
+    "str %[t], [%[st], #" OUT0 "]\n"      \
     "vldrw.u32 q2, [%[n], #32]\n"        \
     "vrshl.s32 q3, q3, q2\n"             \
     "vmladava.s8 lr, q0, q7\n"           \
     "vadd.i32 q2, q3, %q[v]\n"           \
     "vmladava.s8 r12, q0, q1\n"          \
     "vmax.s32 q7, q2, %q[lo]\n"          \
-    "ldr %[n], [%[st], #52]\n"           \
+    "ldr %[n], [%[st], #" OUT1 "]\n"      \
     "vmin.s32 q3, q7, %q[hi]\n"          \
     "vstrb.32 q3, [%[n]], #4\n"          \
-    "str %[n], [%[st], #52]\n"
+    "str %[n], [%[st], #" OUT1 "]\n"
 /* After FG_MVE_PIPE9_STEPS_OUT2_NEGATIVE, the rest of a block's steps through the unrolled loop: rows at the tenth
  * step, row 0's vector in q0, the loop's rounds and entry (st's rounds_peeled, entry_peeled). */
 #define FG_MVE_PIPE9_TO_UNROLLED                \
@@ -620,8 +621,13 @@ __attribute__((noinline)) static void NAME(fg_mve_gemm_state *st, const int32_t 
     "ldrd %[n], %[t], [%[st], #84]\n"         \
     "vldrb.8 q0, [%[px0], #80]!\n"
 /* Ten steps or more: the first nine peeled. */
-#define FG_MVE_PIPE_PEEL9 FG_MVE_PIPE9_STEPS_OUT2_NEGATIVE FG_MVE_PIPE9_TO_UNROLLED
-/* Nine steps: a pair's first block's steps inline, every later block FG_MVE_PIPE9_STEPS_OUT2_NEGATIVE and its end. */
+#define FG_MVE_PIPE_PEEL9 FG_MVE_PIPE9_STEPS_OUT2_NEGATIVE("48", "52") FG_MVE_PIPE9_TO_UNROLLED
+/* The outputs of a pair's last block kept as pending (stored by the next pair's first block), the next pair's four
+ * bytes on from them (the stores that moved out0 and out1 on are still to come). */
+#define FG_MVE_PAIR_PENDING "strd r0, r2, [%[st], #92]\n" "adds r4, r4, #4\n"
+/* Nine steps: the call's first block's steps inline; every later block FG_MVE_PIPE9_STEPS_OUT2_NEGATIVE and its end,
+ * a later pair's first block too (the pair before's last outputs kept in st's pending words as the outputs move on:
+ * no output stage of its own between pairs); after the last pair, to 9 (FG_MVE_PIPE_PAIR_END). */
 #define FG_MVE_PIPE_LOOP_NINE                   \
     FG_MVE_PIPE_PAIR_START                      \
     FG_MVE_STEP2X4 FG_MVE_STEP2X4 FG_MVE_STEP2X4 \
@@ -630,10 +636,16 @@ __attribute__((noinline)) static void NAME(fg_mve_gemm_state *st, const int32_t 
     FG_MVE_PIPE_BLOCK_END                       \
     "beq 4f\n"                                 \
     "1:\n"                                     \
-    FG_MVE_PIPE9_STEPS_OUT2_NEGATIVE            \
+    FG_MVE_PIPE9_STEPS_OUT2_NEGATIVE("48", "52") \
     FG_MVE_PIPE_BLOCK_END                       \
     "bne 1b\n"                                 \
-    "4:\n"
+    "4:\n"                                     \
+    FG_MVE_PAIR_ADVANCE(FG_MVE_PAIR_PENDING)     \
+    FG_MVE_PIPE9_STEPS_OUT2_NEGATIVE("92", "96") \
+    FG_MVE_PIPE_BLOCK_END                       \
+    "bne 1b\n"                                 \
+    "b 4b\n"                                   \
+    "9:\n"
 FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe, FG_MVE_PIPE_LOOP_UNROLLED(FG_MVE_PIPE_PEEL2))
 FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe_spread, FG_MVE_PIPE_LOOP_UNROLLED(FG_MVE_PIPE_PEEL9))
 FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe_two, FG_MVE_PIPE_LOOP_TWO)
