@@ -250,7 +250,7 @@ FG_MVE_BLOCKS2(fg_mve_pairs2_negative, FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_
  * through q2 between the weights; its quant block at n, its outputs stored through n and t): the order a hill climb
  * over dependency-preserving swaps in llvm-mca's M55 model (the block's start, these and its INIT 62 cycles, 73 with
  * the output stage after the dot products). */
-#define FG_MVE_PIPE2_STEPS_OUT2_NEGATIVE      \
+#define FG_MVE_PIPE2_STEPS_OUT2_NEGATIVE(OUT0, OUT1) \
     "vldrb.8 q2, [%[pk]], #64\n"              \
     "vmladava.s8 r0, q0, q2\n"                \
     "vldrb.8 q1, [%[px1]], #16\n"             \
@@ -280,7 +280,7 @@ FG_MVE_BLOCKS2(fg_mve_pairs2_negative, FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_
     "vqadd.s32 q3, q3, q2\n"                  \
     "vldrw.32 q2, [%[n], #32]\n"              \
     "vrshl.s32 q3, q3, q2\n"                  \
-    "ldrd %[n], %[t], [%[st], #48]\n"         \
+    "ldrd %[n], %[t], [%[st], #" OUT0 "]\n"    \
     "vrshl.s32 q7, q7, q2\n"                  \
     "vldrb.8 q2, [%[pk], #-48]\n"             \
     "vadd.i32 q7, q7, %q[v]\n"                \
@@ -300,7 +300,7 @@ FG_MVE_BLOCKS2(fg_mve_pairs2_negative, FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_
     "vstrb.32 q7, [%[n]], #4\n"               \
     "vmin.s32 q3, q3, %q[hi]\n"               \
     "vstrb.32 q3, [%[t]], #4\n"               \
-    "strd %[n], %[t], [%[st], #48]\n"
+    "strd %[n], %[t], [%[st], #" OUT0 "]\n"
 
 /* A later block's start in the pipelined pairs loops: rows, bias, the block before's quant block into n (st's, before
  * this block's replaces it), row 0's first vector (the order of the hill climb above). */
@@ -328,11 +328,12 @@ FG_MVE_BLOCKS2(fg_mve_pairs2_negative, FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_
     FG_MVE_OUT2_NEGATIVE_STORED                 \
     FG_MVE_NEXT_PAIR
 
-/* fg_mve_pairs2_negative software-pipelined: every block after a pair's first runs its first two steps (or its one)
- * with the block before's output stage; after a pair's last block its own output stage. LOOP: the loops over a
- * pair's blocks (FG_MVE_PIPE_LOOP_UNROLLED, _THREE, _TWO, _ONE). The narrowing stores take low
- * registers: px0, px1, n and t are, so pk and st are r9 and r11. Outputs are stored a block later, after that
- * block's first reads of the rows: fg_conv2d_columns_s8_mve's rows are its band, never the output. */
+/* fg_mve_pairs2_negative software-pipelined: every block after the call's first runs its first steps with the block
+ * before's output stage (a later pair's first block with the pair before's last); after the last pair's last block its
+ * own output stage. LOOP: the loops over the pairs' blocks (FG_MVE_PIPE_LOOP_UNROLLED, _NINE, _THREE, _TWO, _ONE),
+ * which end at 9. The narrowing stores take low registers: px0, px1, n and t are, so pk and st are r9 and r11. Outputs
+ * are stored a block later: the rows are a band or windows copied to the stack (fg_conv2d_columns_s8_mve,
+ * fg_conv2d_folded_s8_mve), never the output. */
 #define FG_MVE_PAIRS2_PIPE(NAME, LOOP)                                                                           \
 __attribute__((noinline)) static void NAME(fg_mve_gemm_state *st, const int32_t *packed, const fg_mve_clamp *clamp, \
                                            int32x4_t v) {                                                        \
@@ -354,40 +355,60 @@ __attribute__((noinline)) static void NAME(fg_mve_gemm_state *st, const int32_t 
     "ldrd %[n], %[t], [%[st], #40]\n"          \
     "b 5f\n"                                   \
     "1:\n"                                     \
-    PEELED                                      \
+    PEELED("48", "52")                          \
     "5:\n"                                     \
     FG_MVE_UNROLLED8(FG_MVE_STEP2X4)            \
     FG_MVE_PIPE_BLOCK_END                       \
-    "bne 1b\n"
+    "bne 1b\n"                                 \
+    FG_MVE_PAIR_ADVANCE(FG_MVE_PAIR_PENDING)    \
+    PEELED("92", "96")                          \
+    "b 5b\n"                                   \
+    "9:\n"
 /* Four steps or more: the first two peeled. */
-#define FG_MVE_PIPE_PEEL2                       \
+#define FG_MVE_PIPE_PEEL2(OUT0, OUT1)           \
     FG_MVE_PIPE_BLOCK_START                     \
-    FG_MVE_PIPE2_STEPS_OUT2_NEGATIVE            \
+    FG_MVE_PIPE2_STEPS_OUT2_NEGATIVE(OUT0, OUT1) \
     "ldrd %[n], %[t], [%[st], #84]\n"
-/* A pair's first block's FIRST steps inline, then each later block's start, its first two steps with the block
- * before's output stage (FG_MVE_PIPE2_STEPS_OUT2_NEGATIVE), its REST and its end: no unrolled loop to enter. */
-#define FG_MVE_PIPE_LOOP_INLINE(FIRST, REST)    \
+/* The call's first block's FIRST steps inline, then every later block LATER (its start, steps, the block before's
+ * output stage through st's words at OUT0 and OUT1, its end), a later pair's first block too (the pair before's last
+ * outputs pending: FG_MVE_PIPE_NEXT_PAIRS); no unrolled loop to enter. */
+#define FG_MVE_PIPE_LOOP_INLINE(FIRST, LATER)   \
     FG_MVE_PIPE_PAIR_START                      \
     FIRST                                       \
     FG_MVE_PIPE_BLOCK_END                       \
     "beq 4f\n"                                 \
     "1:\n"                                     \
-    FG_MVE_PIPE_BLOCK_START                     \
-    FG_MVE_PIPE2_STEPS_OUT2_NEGATIVE            \
-    REST                                        \
-    FG_MVE_PIPE_BLOCK_END                       \
+    LATER("48", "52")                           \
     "bne 1b\n"                                 \
-    "4:\n"
-/* Two steps (17 to 32 taps). */
-#define FG_MVE_PIPE_LOOP_TWO FG_MVE_PIPE_LOOP_INLINE(FG_MVE_STEP2X4 FG_MVE_STEP2X4, "")
+    FG_MVE_PIPE_NEXT_PAIRS(LATER)
+/* After a pair's last block: on to the next pair, whose first block is LATER storing the pair before's last outputs
+ * (pending), then its later blocks at 1; after the last pair, to 9 (FG_MVE_PIPE_PAIR_END). */
+#define FG_MVE_PIPE_NEXT_PAIRS(LATER)           \
+    "4:\n"                                     \
+    FG_MVE_PAIR_ADVANCE(FG_MVE_PAIR_PENDING)    \
+    LATER("92", "96")                           \
+    "bne 1b\n"                                 \
+    "b 4b\n"                                   \
+    "9:\n"
+/* Two steps (17 to 32 taps): a later block's start, its two steps with the block before's output stage, its end. */
+#define FG_MVE_PIPE2_BLOCK(OUT0, OUT1)          \
+    FG_MVE_PIPE_BLOCK_START                     \
+    FG_MVE_PIPE2_STEPS_OUT2_NEGATIVE(OUT0, OUT1) \
+    FG_MVE_PIPE_BLOCK_END
+#define FG_MVE_PIPE_LOOP_TWO FG_MVE_PIPE_LOOP_INLINE(FG_MVE_STEP2X4 FG_MVE_STEP2X4, FG_MVE_PIPE2_BLOCK)
 /* Three steps (33 to 48 taps: kws_ref_model's first layer): a later block's third step after its first two (93 -> 84
  * cycles a block in llvm-mca's M55 model against the unrolled loop). */
+#define FG_MVE_PIPE3_BLOCK(OUT0, OUT1)          \
+    FG_MVE_PIPE_BLOCK_START                     \
+    FG_MVE_PIPE2_STEPS_OUT2_NEGATIVE(OUT0, OUT1) \
+    FG_MVE_STEP2X4                              \
+    FG_MVE_PIPE_BLOCK_END
 #define FG_MVE_PIPE_LOOP_THREE \
-    FG_MVE_PIPE_LOOP_INLINE(FG_MVE_STEP2X4 FG_MVE_STEP2X4 FG_MVE_STEP2X4, FG_MVE_STEP2X4)
+    FG_MVE_PIPE_LOOP_INLINE(FG_MVE_STEP2X4 FG_MVE_STEP2X4 FG_MVE_STEP2X4, FG_MVE_PIPE3_BLOCK)
 /* One step (up to 16 taps): a later block whole, its start, its one step (FG_MVE_STEP2X4's, the weights in q2 alone),
  * the block before's output stage and its end interleaved (as FG_MVE_PIPE2_STEPS_OUT2_NEGATIVE: 49 cycles in
  * llvm-mca's M55 model, 58 as fg_mve_pairs2_negative runs it). */
-#define FG_MVE_PIPE1_BLOCK_OUT2_NEGATIVE                 \
+#define FG_MVE_PIPE1_BLOCK_OUT2_NEGATIVE(OUT0, OUT1)     \
     "ldm %[pk], {r8, r10, r12, lr}\n"               \
     "ldr %[n], [%[st], #60]\n"                      \
     "ldm %[pk]!, {r0, r2, r4, r6}\n"                \
@@ -410,7 +431,7 @@ __attribute__((noinline)) static void NAME(fg_mve_gemm_state *st, const int32_t 
     "vqadd.s32 q3, q3, q2\n"                        \
     "vldrw.32 q2, [%[n], #32]\n"                    \
     "vrshl.s32 q3, q3, q2\n"                        \
-    "ldrd %[n], %[t], [%[st], #48]\n"               \
+    "ldrd %[n], %[t], [%[st], #" OUT0 "]\n"          \
     "vrshl.s32 q7, q7, q2\n"                        \
     "vldrb.8 q2, [%[pk], #-48]\n"                   \
     "vmladava.s8 r2, q0, q2\n"                      \
@@ -430,20 +451,12 @@ __attribute__((noinline)) static void NAME(fg_mve_gemm_state *st, const int32_t 
     "vstrb.32 q7, [%[n]], #4\n"                     \
     "vmin.s32 q3, q3, %q[hi]\n"                     \
     "vstrb.32 q3, [%[t]], #4\n"                     \
-    "strd %[n], %[t], [%[st], #48]\n"               \
+    "strd %[n], %[t], [%[st], #" OUT0 "]\n"          \
     "stm %[st], {r0, r2, r4, r6, r8, r10, r12, lr}\n"\
     "ldr %[t], [%[st], #56]\n"                      \
     "cmp %[pk], %[t]\n"
-/* One step: a pair's first block's step inline, every later block FG_MVE_PIPE1_BLOCK_OUT2_NEGATIVE. */
-#define FG_MVE_PIPE_LOOP_ONE                    \
-    FG_MVE_PIPE_PAIR_START                      \
-    FG_MVE_STEP2X4                              \
-    FG_MVE_PIPE_BLOCK_END                       \
-    "beq 4f\n"                                 \
-    "1:\n"                                     \
-    FG_MVE_PIPE1_BLOCK_OUT2_NEGATIVE            \
-    "bne 1b\n"                                 \
-    "4:\n"
+/* One step: the call's first block's step inline, every later block FG_MVE_PIPE1_BLOCK_OUT2_NEGATIVE. */
+#define FG_MVE_PIPE_LOOP_ONE FG_MVE_PIPE_LOOP_INLINE(FG_MVE_STEP2X4, FG_MVE_PIPE1_BLOCK_OUT2_NEGATIVE)
 /* A later block's start and nine steps (129 taps or more: a 3x3 convolution of 16 input channels or more) with the
  * block before's output stage spread over them: the output stage fills the cycles in which the multiplies alone
  * would leave llvm-mca's M55 model idle (two of every step's sixteen). FG_MVE_OUT2_NEGATIVE's arithmetic one row at
@@ -621,31 +634,15 @@ __attribute__((noinline)) static void NAME(fg_mve_gemm_state *st, const int32_t 
     "ldrd %[n], %[t], [%[st], #84]\n"         \
     "vldrb.8 q0, [%[px0], #80]!\n"
 /* Ten steps or more: the first nine peeled. */
-#define FG_MVE_PIPE_PEEL9 FG_MVE_PIPE9_STEPS_OUT2_NEGATIVE("48", "52") FG_MVE_PIPE9_TO_UNROLLED
+#define FG_MVE_PIPE_PEEL9(OUT0, OUT1) FG_MVE_PIPE9_STEPS_OUT2_NEGATIVE(OUT0, OUT1) FG_MVE_PIPE9_TO_UNROLLED
 /* The outputs of a pair's last block kept as pending (stored by the next pair's first block), the next pair's four
  * bytes on from them (the stores that moved out0 and out1 on are still to come). */
 #define FG_MVE_PAIR_PENDING "strd r0, r2, [%[st], #92]\n" "adds r4, r4, #4\n"
-/* Nine steps: the call's first block's steps inline; every later block FG_MVE_PIPE9_STEPS_OUT2_NEGATIVE and its end,
- * a later pair's first block too (the pair before's last outputs kept in st's pending words as the outputs move on:
- * no output stage of its own between pairs); after the last pair, to 9 (FG_MVE_PIPE_PAIR_END). */
+/* Nine steps: a later block's start, steps and output stage, its end. */
+#define FG_MVE_PIPE9_BLOCK(OUT0, OUT1) FG_MVE_PIPE9_STEPS_OUT2_NEGATIVE(OUT0, OUT1) FG_MVE_PIPE_BLOCK_END
 #define FG_MVE_PIPE_LOOP_NINE                   \
-    FG_MVE_PIPE_PAIR_START                      \
-    FG_MVE_STEP2X4 FG_MVE_STEP2X4 FG_MVE_STEP2X4 \
-    FG_MVE_STEP2X4 FG_MVE_STEP2X4 FG_MVE_STEP2X4 \
-    FG_MVE_STEP2X4 FG_MVE_STEP2X4 FG_MVE_STEP2X4 \
-    FG_MVE_PIPE_BLOCK_END                       \
-    "beq 4f\n"                                 \
-    "1:\n"                                     \
-    FG_MVE_PIPE9_STEPS_OUT2_NEGATIVE("48", "52") \
-    FG_MVE_PIPE_BLOCK_END                       \
-    "bne 1b\n"                                 \
-    "4:\n"                                     \
-    FG_MVE_PAIR_ADVANCE(FG_MVE_PAIR_PENDING)     \
-    FG_MVE_PIPE9_STEPS_OUT2_NEGATIVE("92", "96") \
-    FG_MVE_PIPE_BLOCK_END                       \
-    "bne 1b\n"                                 \
-    "b 4b\n"                                   \
-    "9:\n"
+    FG_MVE_PIPE_LOOP_INLINE(FG_MVE_STEP2X4 FG_MVE_STEP2X4 FG_MVE_STEP2X4 FG_MVE_STEP2X4 FG_MVE_STEP2X4 \
+                            FG_MVE_STEP2X4 FG_MVE_STEP2X4 FG_MVE_STEP2X4 FG_MVE_STEP2X4, FG_MVE_PIPE9_BLOCK)
 FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe, FG_MVE_PIPE_LOOP_UNROLLED(FG_MVE_PIPE_PEEL2))
 FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe_spread, FG_MVE_PIPE_LOOP_UNROLLED(FG_MVE_PIPE_PEEL9))
 FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe_two, FG_MVE_PIPE_LOOP_TWO)
