@@ -7,7 +7,10 @@
  * one (pre-indexed: px0 moves on to it) between its last multiplies, so that from the first load on loads and
  * VMLADAVAs alternate: the M55 overlaps a load's beats with a multiply's, never two loads' (llvm-mca's M55 model: 16
  * cycles a step, 18 with row 0's load first). The last step reads row 0's 16 bytes after the block's taps (unused). */
-#define FG_MVE_STEP2X4                          \
+#define FG_MVE_STEP2X4 FG_MVE_STEP2X4_SLOTS("", "", "")
+/* FG_MVE_STEP2X4 with instructions in the cycles its multiplies leave free in llvm-mca's M55 model: A between two
+ * of them (q2 and q3 hold weights there), B between two others (q2 free), C after the last (q2 as B left it). */
+#define FG_MVE_STEP2X4_SLOTS(A, B, C)           \
     "vldrb.8 q2, [%[pk]], #64\n"               \
     "vmladava.s8 r0, q0, q2\n"                 \
     "vldrb.8 q1, [%[px1]], #16\n"              \
@@ -18,10 +21,13 @@
     "vmladava.s8 r10, q1, q3\n"                \
     "vldrb.8 q3, [%[pk], #-16]\n"              \
     "vmladava.s8 r4, q0, q2\n"                 \
+    A                                           \
     "vmladava.s8 r6, q0, q3\n"                 \
     "vldrb.8 q0, [%[px0], #16]!\n"             \
     "vmladava.s8 r12, q1, q2\n"                \
-    "vmladava.s8 lr, q1, q3\n"
+    B                                           \
+    "vmladava.s8 lr, q1, q3\n"                 \
+    C
 
 /* 16 taps of two rows against four 4-bit weight rows (the signed 4-bit GEMM layout, fg/variants_mve.h): per pair of
  * channels one vector whose VSHL.I8 #4 is 16 x the first channel's taps and whose VSHR.S8 #4 is the second's; two
@@ -458,188 +464,40 @@ __attribute__((noinline)) static void NAME(fg_mve_gemm_state *st, const int32_t 
 /* One step: the call's first block's step inline, every later block FG_MVE_PIPE1_BLOCK_OUT2_NEGATIVE. */
 #define FG_MVE_PIPE_LOOP_ONE FG_MVE_PIPE_LOOP_INLINE(FG_MVE_STEP2X4, FG_MVE_PIPE1_BLOCK_OUT2_NEGATIVE)
 /* A later block's start and nine steps (129 taps or more: a 3x3 convolution of 16 input channels or more) with the
- * block before's output stage spread over them: the output stage fills the cycles in which the multiplies alone
- * would leave llvm-mca's M55 model idle (two of every step's sixteen). FG_MVE_OUT2_NEGATIVE's arithmetic one row at
- * a time (the multipliers and shifts loaded again for row 1: a second row's vector would leave the weights one
- * register); the rows and weights read at fixed offsets from one base each (a load's post-increment moves it: px0
- * and px1 on by 64 at their first loads, pk by 544 at the start and by 80 at the weights' 32nd vector, to the tenth
- * step's weights); vector registers q0-q3 and q7 as they come free. The order is a simulated-annealing climb over
- * dependency-preserving moves in llvm-mca's M55 model, costed with both ends that follow it: 170 cycles a block of
- * nine steps with FG_MVE_PIPE_BLOCK_END (184 as fg_mve_pairs2_pipe runs it: the first two steps with the output
- * stage, the rest through the unrolled loop), 168 up to the unrolled loop's entry with FG_MVE_PIPE9_TO_UNROLLED.
- * The block before's outputs go through st's words at OUT0 and OUT1 (out0 and out1, or a pair's pending ones). */
-#define FG_MVE_PIPE9_STEPS_OUT2_NEGATIVE(OUT0, OUT1) \
-    "ldrd %[px0], %[px1], [%[st], #32]\n"\
-    "ldr %[n], [%[st], #60]\n"           \
-    "ldm %[pk], {r8, r10, r12, lr}\n"    \
-    "ldm %[pk]!, {r0, r2, r4, r6}\n"     \
-    "vldrb.8 q0, [%[px0]], #64\n"        \
-    "str %[pk], [%[st], #60]\n"          \
-    "add %[pk], %[pk], #544\n"           \
-    "vldrw.u32 q1, [%[pk], #-496]\n"     \
-    "vmladava.s8 r0, q0, q1\n"           \
-    "vldrw.u32 q2, [%[pk], #-480]\n"     \
-    "vmladava.s8 r2, q0, q2\n"           \
-    "vldrb.8 q3, [%[px1]], #64\n"        \
-    "vmladava.s8 r8, q3, q1\n"           \
-    "vldrw.u32 q7, [%[pk], #-448]\n"     \
-    "vmladava.s8 r10, q3, q2\n"          \
-    "vldrb.8 q1, [%[px0], #-48]\n"       \
-    "vmladava.s8 r6, q0, q7\n"           \
-    "vldrw.u32 q2, [%[pk], #-464]\n"     \
-    "vmladava.s8 lr, q3, q7\n"           \
-    "vldrw.u32 q7, [%[st]]\n"            \
-    "vmladava.s8 r12, q3, q2\n"          \
-    "vldrw.u32 q3, [%[n]]\n"             \
-    "vqrdmulh.s32 q7, q7, q3\n"          \
-    "vldrw.u32 q3, [%[pk], #-432]\n"     \
-    "vmladava.s8 r4, q0, q2\n"           \
-    "vldrb.8 q0, [%[px1], #-48]\n"       \
-    "vmladava.s8 r8, q0, q3\n"           \
-    "vmladava.s8 r0, q1, q3\n"           \
-    "vldrw.u32 q2, [%[pk], #-416]\n"     \
-    "vmladava.s8 r10, q0, q2\n"          \
-    "vldrw.u32 q3, [%[pk], #-400]\n"     \
-    "vmladava.s8 r12, q0, q3\n"          \
-    "vmladava.s8 r4, q1, q3\n"           \
-    "vldrw.u32 q3, [%[pk], #-368]\n"     \
-    "vmladava.s8 r2, q1, q2\n"           \
-    "vldrw.u32 q2, [%[pk], #-384]\n"     \
-    "vmladava.s8 r6, q1, q2\n"           \
-    "vldrb.8 q1, [%[px0], #-32]\n"       \
-    "vmladava.s8 lr, q0, q2\n"           \
-    "vldrb.8 q0, [%[px1], #-32]\n"       \
-    "vmladava.s8 r8, q0, q3\n"           \
-    "vshr.s32 q2, q7, #31\n"             \
-    "vmladava.s8 r0, q1, q3\n"           \
-    "vldrw.u32 q3, [%[pk], #-352]\n"     \
-    "vmladava.s8 r2, q1, q3\n"           \
-    "vqadd.s32 q7, q7, q2\n"             \
-    "vldrw.u32 q2, [%[pk], #-336]\n"     \
-    "vmladava.s8 r10, q0, q3\n"          \
-    "vmladava.s8 r4, q1, q2\n"           \
-    "vldrw.u32 q3, [%[pk], #-320]\n"     \
-    "vmladava.s8 r6, q1, q3\n"           \
-    "vldrw.u32 q1, [%[n], #32]\n"        \
-    "vmladava.s8 r12, q0, q2\n"          \
-    "vldrb.8 q2, [%[px0], #-16]\n"       \
-    "vmladava.s8 lr, q0, q3\n"           \
-    "vldrw.u32 q0, [%[pk], #-304]\n"     \
-    "vmladava.s8 r0, q2, q0\n"           \
-    "vldrb.8 q3, [%[px1], #-16]\n"       \
-    "vmladava.s8 r8, q3, q0\n"           \
-    "vldrw.u32 q0, [%[pk], #-288]\n"     \
-    "vrshl.s32 q7, q7, q1\n"             \
-    "vmladava.s8 r2, q2, q0\n"           \
-    "vldrw.u32 q1, [%[pk], #-272]\n"     \
-    "vmladava.s8 r12, q3, q1\n"          \
-    "ldr %[t], [%[st], #" OUT0 "]\n"      \
-    "vmladava.s8 r4, q2, q1\n"           \
-    "vldrw.u32 q1, [%[pk], #-256]\n"     \
-    "vadd.i32 q7, q7, %q[v]\n"           \
-    "vmladava.s8 r10, q3, q0\n"          \
-    "vldrb.8 q0, [%[px0]]\n"             \
-    "vmladava.s8 r6, q2, q1\n"           \
-    "vldrw.u32 q2, [%[pk], #-240]\n"     \
-    "vmladava.s8 lr, q3, q1\n"           \
-    "vldrb.8 q3, [%[px1]]\n"             \
-    "vmladava.s8 r0, q0, q2\n"           \
-    "vldrw.u32 q1, [%[pk], #-224]\n"     \
-    "vmladava.s8 r10, q3, q1\n"          \
-    "vmax.s32 q7, q7, %q[lo]\n"          \
-    "vmladava.s8 r2, q0, q1\n"           \
-    "vldrw.u32 q1, [%[pk], #-208]\n"     \
-    "vmladava.s8 r4, q0, q1\n"           \
-    "vmladava.s8 r8, q3, q2\n"           \
-    "vldrw.u32 q2, [%[pk], #-192]\n"     \
-    "vmladava.s8 r6, q0, q2\n"           \
-    "vldrb.8 q0, [%[px0], #16]\n"        \
-    "vmladava.s8 r12, q3, q1\n"          \
-    "vldrw.u32 q1, [%[pk], #-160]\n"     \
-    "vmladava.s8 lr, q3, q2\n"           \
-    "vldrw.u32 q3, [%[pk], #-176]\n"     \
-    "vmladava.s8 r2, q0, q1\n"           \
-    "vldrb.8 q2, [%[px1], #16]\n"        \
-    "vmladava.s8 r8, q2, q3\n"           \
-    "vmladava.s8 r10, q2, q1\n"          \
-    "vldrw.u32 q1, [%[pk], #-144]\n"     \
-    "vmladava.s8 r0, q0, q3\n"           \
-    "vldrw.u32 q3, [%[pk], #-128]\n"     \
-    "vmladava.s8 r6, q0, q3\n"           \
-    "vmin.s32 q7, q7, %q[hi]\n"          \
-    "vmladava.s8 r4, q0, q1\n"           \
-    "vldrb.8 q0, [%[px0], #32]\n"        \
-    "vmladava.s8 r12, q2, q1\n"          \
-    "vldrw.u32 q1, [%[pk], #-80]\n"      \
-    "vmladava.s8 lr, q2, q3\n"           \
-    "vldrw.u32 q2, [%[pk], #-112]\n"     \
-    "vmladava.s8 r0, q0, q2\n"           \
-    "vldrb.8 q3, [%[px1], #32]\n"        \
-    "vmladava.s8 r8, q3, q2\n"           \
-    "vldrw.u32 q2, [%[pk], #-96]\n"      \
-    "vmladava.s8 r12, q3, q1\n"          \
-    "vstrb.32 q7, [%[t]], #4\n"          \
-    "vmladava.s8 r10, q3, q2\n"          \
-    "vldrw.u32 q7, [%[pk], #-64]\n"      \
-    "vmladava.s8 lr, q3, q7\n"           \
-    "vldrw.u32 q3, [%[st], #16]\n"       \
-    "vmladava.s8 r2, q0, q2\n"           \
-    "vldrb.8 q2, [%[px0], #48]\n"        \
-    "vmladava.s8 r6, q0, q7\n"           \
-    "vldrw.u32 q7, [%[n]]\n"             \
-    "vqrdmulh.s32 q3, q3, q7\n"          \
-    "vmladava.s8 r4, q0, q1\n"           \
-    "vldrw.u32 q7, [%[pk], #-48]\n"      \
-    "vmladava.s8 r0, q2, q7\n"           \
-    "vldrb.8 q0, [%[px1], #48]\n"        \
-    "vmladava.s8 r8, q0, q7\n"           \
-    "vldrw.u32 q1, [%[pk], #-32]\n"      \
-    "vmladava.s8 r2, q2, q1\n"           \
-    "vldrw.u32 q7, [%[pk], #-16]\n"      \
-    "vmladava.s8 r4, q2, q7\n"           \
-    "vmladava.s8 r12, q0, q7\n"          \
-    "vldrw.u32 q7, [%[pk]], #80\n"       \
-    "vmladava.s8 r10, q0, q1\n"          \
-    "vshr.s32 q1, q3, #31\n"             \
-    "vmladava.s8 r6, q2, q7\n"           \
-    "vldrb.8 q2, [%[px0], #64]\n"        \
-    "vqadd.s32 q3, q3, q1\n"             \
-    "vmladava.s8 lr, q0, q7\n"           \
-    "vldrw.u32 q1, [%[pk], #-64]\n"      \
-    "vmladava.s8 r0, q2, q1\n"           \
-    "vldrb.8 q0, [%[px1], #64]\n"        \
-    "vmladava.s8 r8, q0, q1\n"           \
-    "vldrw.u32 q7, [%[pk], #-48]\n"      \
-    "vmladava.s8 r2, q2, q7\n"           \
-    "vldrw.u32 q1, [%[pk], #-32]\n"      \
-    "vmladava.s8 r4, q2, q1\n"           \
-    "vmladava.s8 r10, q0, q7\n"          \
-    "vldrw.u32 q7, [%[pk], #-16]\n"      \
-    "vmladava.s8 r6, q2, q7\n"           \
-    "str %[t], [%[st], #" OUT0 "]\n"      \
-    "vldrw.u32 q2, [%[n], #32]\n"        \
-    "vrshl.s32 q3, q3, q2\n"             \
-    "vmladava.s8 lr, q0, q7\n"           \
-    "vadd.i32 q2, q3, %q[v]\n"           \
-    "vmladava.s8 r12, q0, q1\n"          \
-    "vmax.s32 q7, q2, %q[lo]\n"          \
-    "ldr %[n], [%[st], #" OUT1 "]\n"      \
-    "vmin.s32 q3, q7, %q[hi]\n"          \
-    "vstrb.32 q3, [%[n]], #4\n"          \
+ * block before's output stage in the steps' free cycles (FG_MVE_STEP2X4_SLOTS): FG_MVE_OUT2_NEGATIVE's arithmetic one
+ * row at a time in q7 (a second row's vector would leave the weights one register), the multipliers and shifts
+ * through q2 in B slots, loaded again for row 1; its outputs through st's words at OUT0 and OUT1 (out0 and out1, or
+ * a pair's pending ones); LATE: a load into t in a slot left free. llvm-mca's M55 model: 166 cycles a block of nine
+ * steps with its end (184 as fg_mve_pairs2_pipe runs it: the first two steps with the output stage, the rest through
+ * the unrolled loop), 165 up to the unrolled loop's entry. */
+#define FG_MVE_PIPE9_STEPS_OUT2_NEGATIVE(OUT0, OUT1, LATE)                                                      \
+    FG_MVE_PIPE_BLOCK_START                                                                                     \
+    FG_MVE_STEP2X4_SLOTS("vldrw.32 q7, [%[st]]\n", "vldrw.32 q2, [%[n]]\n", "vqrdmulh.s32 q7, q7, q2\n")       \
+    FG_MVE_STEP2X4_SLOTS("ldr %[t], [%[st], #" OUT0 "]\n", "vshr.s32 q2, q7, #31\n", "vqadd.s32 q7, q7, q2\n")  \
+    FG_MVE_STEP2X4_SLOTS("", "vldrw.32 q2, [%[n], #32]\n", "vrshl.s32 q7, q7, q2\n")                          \
+    FG_MVE_STEP2X4_SLOTS("vadd.i32 q7, q7, %q[v]\n", "vmax.s32 q7, q7, %q[lo]\n", "")                         \
+    FG_MVE_STEP2X4_SLOTS("vmin.s32 q7, q7, %q[hi]\n", "vstrb.32 q7, [%[t]], #4\n", "")                        \
+    FG_MVE_STEP2X4_SLOTS("vldrw.32 q7, [%[st], #16]\n", "vldrw.32 q2, [%[n]]\n", "vqrdmulh.s32 q7, q7, q2\n")  \
+    FG_MVE_STEP2X4_SLOTS("str %[t], [%[st], #" OUT0 "]\n", "vshr.s32 q2, q7, #31\n", "vqadd.s32 q7, q7, q2\n")  \
+    FG_MVE_STEP2X4_SLOTS(LATE, "vldrw.32 q2, [%[n], #32]\n", "vrshl.s32 q7, q7, q2\n")                        \
+    FG_MVE_STEP2X4_SLOTS("vadd.i32 q7, q7, %q[v]\n", "vmax.s32 q7, q7, %q[lo]\n" "ldr %[n], [%[st], #" OUT1 "]\n", \
+                         "")                                                                                    \
+    "vmin.s32 q7, q7, %q[hi]\n"                                                                               \
+    "vstrb.32 q7, [%[n]], #4\n"                                                                               \
     "str %[n], [%[st], #" OUT1 "]\n"
-/* After FG_MVE_PIPE9_STEPS_OUT2_NEGATIVE, the rest of a block's steps through the unrolled loop: rows at the tenth
- * step, row 0's vector in q0, the loop's rounds and entry (st's rounds_peeled, entry_peeled). */
-#define FG_MVE_PIPE9_TO_UNROLLED                \
-    "add %[px1], %[px1], #80\n"               \
-    "ldrd %[n], %[t], [%[st], #84]\n"         \
-    "vldrb.8 q0, [%[px0], #80]!\n"
-/* Ten steps or more: the first nine peeled. */
-#define FG_MVE_PIPE_PEEL9(OUT0, OUT1) FG_MVE_PIPE9_STEPS_OUT2_NEGATIVE(OUT0, OUT1) FG_MVE_PIPE9_TO_UNROLLED
+/* Ten steps or more: the first nine peeled (the rows, row 0's vector and the weights left at the tenth step), then
+ * the loop's rounds and entry (st's rounds_peeled, entry_peeled) for the rest. */
+#define FG_MVE_PIPE_PEEL9(OUT0, OUT1)                                                         \
+    FG_MVE_PIPE9_STEPS_OUT2_NEGATIVE(OUT0, OUT1, "ldr %[t], [%[st], #88]\n")                  \
+    "ldr %[n], [%[st], #84]\n"
 /* The outputs of a pair's last block kept as pending (stored by the next pair's first block), the next pair's four
  * bytes on from them (the stores that moved out0 and out1 on are still to come). */
 #define FG_MVE_PAIR_PENDING "strd r0, r2, [%[st], #92]\n" "adds r4, r4, #4\n"
 /* Nine steps: a later block's start, steps and output stage, its end. */
-#define FG_MVE_PIPE9_BLOCK(OUT0, OUT1) FG_MVE_PIPE9_STEPS_OUT2_NEGATIVE(OUT0, OUT1) FG_MVE_PIPE_BLOCK_END
+#define FG_MVE_PIPE9_BLOCK(OUT0, OUT1)                                          \
+    FG_MVE_PIPE9_STEPS_OUT2_NEGATIVE(OUT0, OUT1, "ldr %[t], [%[st], #56]\n")    \
+    "stm %[st], {r0, r2, r4, r6, r8, r10, r12, lr}\n"                          \
+    "cmp %[pk], %[t]\n"
 #define FG_MVE_PIPE_LOOP_NINE                   \
     FG_MVE_PIPE_LOOP_INLINE(FG_MVE_STEP2X4 FG_MVE_STEP2X4 FG_MVE_STEP2X4 FG_MVE_STEP2X4 FG_MVE_STEP2X4 \
                             FG_MVE_STEP2X4 FG_MVE_STEP2X4 FG_MVE_STEP2X4 FG_MVE_STEP2X4, FG_MVE_PIPE9_BLOCK)
