@@ -211,8 +211,8 @@ def _columns_cases() -> list[bytes]:
     cases += [conv_case(544, "CONV_2D", (1, 5, 7, 16), (3, 3), 16),
               conv_case(545, "CONV_2D", (2, 9, 8, 16), (3, 3), 32, 2),
               conv_case(549, "CONV_2D", (1, 4, 9, 15), (3, 3), 8), conv_case(552, "CONV_2D", (1, 5, 9, 16), (3, 3), 4)]
-    # ten steps or more (nine of a later block with the output stage, the rest through the unrolled loop): 36, 18
-    # (stride 2, two images) and 11 steps
+    # ten steps or more (nine of a later block with the output stage, the rest through the unrolled loop, or inline
+    # for eighteen): 36, 18 (stride 2, two images) and 11 steps
     cases += [conv_case(546, "CONV_2D", (1, 4, 7, 64), (3, 3), 8),
               conv_case(547, "CONV_2D", (2, 5, 8, 32), (3, 3), 16, 2),
               conv_case(554, "CONV_2D", (1, 5, 6, 19), (3, 3), 12)]

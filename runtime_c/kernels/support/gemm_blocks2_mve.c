@@ -494,19 +494,28 @@ __attribute__((noinline)) static void NAME(fg_mve_gemm_state *st, const int32_t 
  * bytes on from them (the stores that moved out0 and out1 on are still to come). */
 #define FG_MVE_PAIR_PENDING "strd r0, r2, [%[st], #92]\n" "adds r4, r4, #4\n"
 /* Nine steps: a later block's start, steps and output stage, its end. */
-#define FG_MVE_PIPE9_BLOCK(OUT0, OUT1)                                          \
+#define FG_MVE_PIPE9_BLOCK(OUT0, OUT1) FG_MVE_PIPE9_BLOCK_THEN(OUT0, OUT1, "")
+/* FG_MVE_PIPE9_STEPS_OUT2_NEGATIVE, the block's REST of steps, its end. */
+#define FG_MVE_PIPE9_BLOCK_THEN(OUT0, OUT1, REST)                               \
     FG_MVE_PIPE9_STEPS_OUT2_NEGATIVE(OUT0, OUT1, "ldr %[t], [%[st], #56]\n")    \
+    REST                                                                        \
     "stm %[st], {r0, r2, r4, r6, r8, r10, r12, lr}\n"                          \
     "cmp %[pk], %[t]\n"
-#define FG_MVE_PIPE_LOOP_NINE                   \
-    FG_MVE_PIPE_LOOP_INLINE(FG_MVE_STEP2X4 FG_MVE_STEP2X4 FG_MVE_STEP2X4 FG_MVE_STEP2X4 FG_MVE_STEP2X4 \
-                            FG_MVE_STEP2X4 FG_MVE_STEP2X4 FG_MVE_STEP2X4 FG_MVE_STEP2X4, FG_MVE_PIPE9_BLOCK)
+#define FG_MVE_STEPS9                                                                                           \
+    FG_MVE_STEP2X4 FG_MVE_STEP2X4 FG_MVE_STEP2X4 FG_MVE_STEP2X4 FG_MVE_STEP2X4 FG_MVE_STEP2X4 FG_MVE_STEP2X4      \
+    FG_MVE_STEP2X4 FG_MVE_STEP2X4
+#define FG_MVE_PIPE_LOOP_NINE FG_MVE_PIPE_LOOP_INLINE(FG_MVE_STEPS9, FG_MVE_PIPE9_BLOCK)
+/* Eighteen steps (a 3x3 convolution of 32 input channels): a later block's second nine inline too, no unrolled loop
+ * to enter. */
+#define FG_MVE_PIPE18_BLOCK(OUT0, OUT1) FG_MVE_PIPE9_BLOCK_THEN(OUT0, OUT1, FG_MVE_STEPS9)
+#define FG_MVE_PIPE_LOOP_EIGHTEEN FG_MVE_PIPE_LOOP_INLINE(FG_MVE_STEPS9 FG_MVE_STEPS9, FG_MVE_PIPE18_BLOCK)
 FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe, FG_MVE_PIPE_LOOP_UNROLLED(FG_MVE_PIPE_PEEL2))
 FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe_spread, FG_MVE_PIPE_LOOP_UNROLLED(FG_MVE_PIPE_PEEL9))
 FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe_two, FG_MVE_PIPE_LOOP_TWO)
 FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe_three, FG_MVE_PIPE_LOOP_THREE)
 FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe_one, FG_MVE_PIPE_LOOP_ONE)
 FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe_nine, FG_MVE_PIPE_LOOP_NINE)
+FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe_eighteen, FG_MVE_PIPE_LOOP_EIGHTEEN)
 
 void fg_mve_gemm_blocks2_pairs(fg_mve_gemm_state *st, const int32_t *packed, const fg_mve_clamp *clamp,
                                int shifts_left) {
@@ -517,7 +526,8 @@ void fg_mve_gemm_blocks2_pairs(fg_mve_gemm_state *st, const int32_t *packed, con
         const int32_t rest = peeled > 7 ? peeled - 7 : peeled;  /* nine steps peeled from ten or more */
         st->rounds_peeled = (rest + 7) >> 3;
         st->entry_peeled = rest & 7;
-        (peeled > 7    ? fg_mve_pairs2_pipe_spread
+        (peeled == 16  ? fg_mve_pairs2_pipe_eighteen
+         : peeled > 7  ? fg_mve_pairs2_pipe_spread
          : peeled == 7 ? fg_mve_pairs2_pipe_nine
          : peeled > 1  ? fg_mve_pairs2_pipe
          : peeled == 1 ? fg_mve_pairs2_pipe_three
