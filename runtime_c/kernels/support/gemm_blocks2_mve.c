@@ -509,6 +509,10 @@ __attribute__((noinline)) static void NAME(fg_mve_gemm_state *st, const int32_t 
  * to enter. */
 #define FG_MVE_PIPE18_BLOCK(OUT0, OUT1) FG_MVE_PIPE9_BLOCK_THEN(OUT0, OUT1, FG_MVE_STEPS9)
 #define FG_MVE_PIPE_LOOP_EIGHTEEN FG_MVE_PIPE_LOOP_INLINE(FG_MVE_STEPS9 FG_MVE_STEPS9, FG_MVE_PIPE18_BLOCK)
+/* Thirty-six steps (a 3x3 convolution of 64 input channels): the same with 27 inline. */
+#define FG_MVE_PIPE36_BLOCK(OUT0, OUT1) FG_MVE_PIPE9_BLOCK_THEN(OUT0, OUT1, FG_MVE_STEPS9 FG_MVE_STEPS9 FG_MVE_STEPS9)
+#define FG_MVE_PIPE_LOOP_THIRTY_SIX \
+    FG_MVE_PIPE_LOOP_INLINE(FG_MVE_STEPS9 FG_MVE_STEPS9 FG_MVE_STEPS9 FG_MVE_STEPS9, FG_MVE_PIPE36_BLOCK)
 FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe, FG_MVE_PIPE_LOOP_UNROLLED(FG_MVE_PIPE_PEEL2))
 FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe_spread, FG_MVE_PIPE_LOOP_UNROLLED(FG_MVE_PIPE_PEEL9))
 FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe_two, FG_MVE_PIPE_LOOP_TWO)
@@ -516,6 +520,7 @@ FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe_three, FG_MVE_PIPE_LOOP_THREE)
 FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe_one, FG_MVE_PIPE_LOOP_ONE)
 FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe_nine, FG_MVE_PIPE_LOOP_NINE)
 FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe_eighteen, FG_MVE_PIPE_LOOP_EIGHTEEN)
+FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe_thirty_six, FG_MVE_PIPE_LOOP_THIRTY_SIX)
 
 void fg_mve_gemm_blocks2_pairs(fg_mve_gemm_state *st, const int32_t *packed, const fg_mve_clamp *clamp,
                                int shifts_left) {
@@ -526,7 +531,8 @@ void fg_mve_gemm_blocks2_pairs(fg_mve_gemm_state *st, const int32_t *packed, con
         const int32_t rest = peeled > 7 ? peeled - 7 : peeled;  /* nine steps peeled from ten or more */
         st->rounds_peeled = (rest + 7) >> 3;
         st->entry_peeled = rest & 7;
-        (peeled == 16  ? fg_mve_pairs2_pipe_eighteen
+        (peeled == 34  ? fg_mve_pairs2_pipe_thirty_six
+         : peeled == 16 ? fg_mve_pairs2_pipe_eighteen
          : peeled > 7  ? fg_mve_pairs2_pipe_spread
          : peeled == 7 ? fg_mve_pairs2_pipe_nine
          : peeled > 1  ? fg_mve_pairs2_pipe
