@@ -206,6 +206,23 @@ def _columns_cases() -> list[bytes]:
               for k, (shape, filter_hw, out_c) in enumerate([((1, 6, 8, 16), (3, 3), 16), ((1, 5, 9, 32), (3, 3), 12),
                                                              ((1, 6, 6, 16), (3, 1), 8), ((1, 7, 8, 12), (1, 2), 12),
                                                              ((1, 5, 6, 9), (3, 1), 16), ((1, 4, 7, 8), (2, 2), 8)])]
+    # nine steps with every channel shifting right (the nine-step pipelined loop, a pair's last outputs stored by the
+    # next pair's first block): a lone last pixel, stride 2 and two images, 135 taps, one block a pair
+    cases += [conv_case(544, "CONV_2D", (1, 5, 7, 16), (3, 3), 16),
+              conv_case(545, "CONV_2D", (2, 9, 8, 16), (3, 3), 32, 2),
+              conv_case(549, "CONV_2D", (1, 4, 9, 15), (3, 3), 8), conv_case(552, "CONV_2D", (1, 5, 9, 16), (3, 3), 4)]
+    # ten steps or more (nine of a later block with the output stage, the rest through the unrolled loop, or inline
+    # for eighteen): 36, 18 (stride 2, two images) and 11 steps
+    cases += [conv_case(546, "CONV_2D", (1, 4, 7, 64), (3, 3), 8),
+              conv_case(547, "CONV_2D", (2, 5, 8, 32), (3, 3), 16, 2),
+              conv_case(554, "CONV_2D", (1, 5, 6, 19), (3, 3), 12)]
+    # fewer than 8 input channels at stride 1 (the band's rows scattered a vector of pixels at a time)
+    cases += [conv_case(560 + k, "CONV_2D", shape, filter_hw, out_c, 1, 1, padding)
+              for k, (shape, filter_hw, out_c, padding) in enumerate([((1, 9, 11, 3), (3, 3), 16, "SAME"),
+                                                                      ((2, 6, 7, 1), (3, 3), 8, "SAME"),
+                                                                      ((1, 7, 9, 5), (2, 3), 12, "VALID"),
+                                                                      ((1, 5, 6, 7), (3, 2), 4, "SAME"),
+                                                                      ((1, 8, 20, 2), (3, 3), 8, "SAME")])]
     # and one step (1x1, stride 2)
     cases += [conv_case(538 + k, "CONV_2D", shape, (1, 1), out_c, 2)
               for k, (shape, out_c) in enumerate([((1, 8, 8, 16), 12), ((1, 6, 9, 12), 8), ((2, 5, 8, 10), 4)])]

@@ -41,13 +41,43 @@ static inline void fg_columns_copy(int8_t *dst, int32_t column, int32_t count, c
                      : "lr", "q0", "q1", "memory")
 #define FG_COLUMNS_LOAD(q) "vldrb.8 " q ", [%[src]], #16\n"
 
-/* fg_columns_copy where in_c is 16, 32 or 64 (else that). */
+/* The pixels a scatter store puts in their columns (fg_columns_scatter): 16 / in_c for 8 input channels or fewer,
+ * when their offsets fit a byte; else 0. */
+static inline int32_t fg_columns_scatter_pixels(int32_t in_c, int32_t column) {
+    const int32_t pixels = 16 / in_c;
+    return in_c <= 8 && (pixels - 1) * column + in_c <= 256 ? pixels : 0;
+}
+
+/* Lane k x in_c + b of a scatter store of `pixels` pixels: pixel k's column, its byte b. */
+static inline void fg_columns_scatter_offsets(uint8_t lanes[16], int32_t in_c, int32_t column, int32_t pixels) {
+    for (int32_t k = 0; k < pixels; ++k) {
+        for (int32_t b = 0; b < in_c; ++b) {
+            lanes[k * in_c + b] = (uint8_t)(k * column + b);
+        }
+    }
+}
+
+/* fg_columns_copy of few channels: `pixels` pixels a vector, loaded whole and scattered to their columns (the last
+ * vector predicated to the pixels left), instead of a loop per pixel. */
+static inline void fg_columns_scatter(int8_t *dst, int32_t column, int32_t count, const int8_t *src, int32_t in_c,
+                                      const uint8_t *offsets, int32_t pixels) {
+    const int32_t chunk = pixels * in_c;
+    const uint8x16_t lanes_at = vld1q_u8(offsets);
+    for (int32_t left = count * in_c; left > 0; left -= chunk, src += chunk, dst += pixels * column) {
+        const mve_pred16_t lanes = vctp8q((uint32_t)(left < chunk ? left : chunk));
+        vstrbq_scatter_offset_p_s8(dst, lanes_at, vldrbq_z_s8(src, lanes), lanes);
+    }
+}
+
+/* fg_columns_copy where in_c is 16, 32 or 64, or scattered where `pixels` (else that). */
 static inline void fg_columns_copy_whole(int8_t *dst, int32_t column, int32_t count, const int8_t *src,
-                                         int32_t in_c) {
+                                         int32_t in_c, const uint8_t *offsets, int32_t pixels) {
     if (count <= 0) {
         return;
     }
-    if (in_c == 16) {
+    if (pixels) {
+        fg_columns_scatter(dst, column, count, src, in_c, offsets, pixels);
+    } else if (in_c == 16) {
         FG_COLUMNS_COPY_WHOLE(FG_COLUMNS_LOAD("q0") "vstrb.8 q0, [%[dst]]\n");
     } else if (in_c == 32) {
         FG_COLUMNS_COPY_WHOLE(FG_COLUMNS_LOAD("q0") FG_COLUMNS_LOAD("q1") "vstrb.8 q0, [%[dst]]\n"
@@ -73,8 +103,10 @@ static inline void fg_columns_fill(int8_t *dst, int32_t column, int32_t count, i
 /* The column band of the output row whose windows start at image row y0: for each of its `width` pixel columns from
  * image column -pad_left, the column's filter_h tap rows one after the other (in_c bytes each, the input zero point
  * outside the image), columns one after the other. A window is then filter_w whole columns: one run of taps. The
- * columns left and right of the image hold the zero point from the start (the caller fills the band once). */
-static void fg_columns_band(const fg_conv2d_params *p, const int8_t *image, int32_t y0, int32_t width, int8_t *band) {
+ * columns left and right of the image hold the zero point from the start (the caller fills the band once). Rows of
+ * few channels are scattered `pixels` pixels a vector (fg_columns_scatter_pixels, fg_columns_scatter_offsets). */
+static void fg_columns_band(const fg_conv2d_params *p, const int8_t *image, int32_t y0, int32_t width, int8_t *band,
+                            const uint8_t *offsets, int32_t pixels) {
     const int32_t in_c = p->in_c, column = p->filter_h * in_c;
     const int8x16_t zero_points = vdupq_n_s8((int8_t)-p->requant.input_offset);
     const int32_t left = p->pad_left < width ? p->pad_left : width;
@@ -85,7 +117,7 @@ static void fg_columns_band(const fg_conv2d_params *p, const int8_t *image, int3
         if (y < 0 || y >= p->in_h) {
             fg_columns_fill(band, column, inside, zero_points, in_c);
         } else {
-            fg_columns_copy_whole(band, column, inside, image + y * p->in_w * in_c, in_c);
+            fg_columns_copy_whole(band, column, inside, image + y * p->in_w * in_c, in_c, offsets, pixels);
         }
     }
 }
@@ -109,11 +141,14 @@ FG_HOT_LOOP void fg_conv2d_columns_s8_mve(const fg_conv2d_params *p, const int8_
     fg_mve_gemm_state st;
     const int32_t full = fg_mve_gemm_begin(&st, depth, out_c, packed, (uint32_t)out_c);
     const int32_t *rest = packed + fg_mve_block_words(depth, 16) * (full >> 2);
+    const int32_t pixels = fg_columns_scatter_pixels(in_c, column);  /* few channels: the band's rows scattered */
+    uint8_t offsets[16] = {0};
+    fg_columns_scatter_offsets(offsets, in_c, column, pixels);
     fg_mve_fill_s8(band, (int8_t)-requant.input_offset, width * column);
     for (int32_t b = 0; b < p->batches; ++b) {
         const int8_t *image = input + b * p->in_h * p->in_w * in_c;
         for (int32_t oy = 0; oy < p->out_h; ++oy, output += p->out_w * out_c) {
-            fg_columns_band(p, image, oy * p->stride_h - p->pad_top, width, band);
+            fg_columns_band(p, image, oy * p->stride_h - p->pad_top, width, band, offsets, pixels);
             int32_t ox = 0;
             if (full == out_c && p->out_w >= 2) {  /* every pair of the row in one call */
                 st.x0 = band;

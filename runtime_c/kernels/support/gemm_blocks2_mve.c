@@ -7,7 +7,10 @@
  * one (pre-indexed: px0 moves on to it) between its last multiplies, so that from the first load on loads and
  * VMLADAVAs alternate: the M55 overlaps a load's beats with a multiply's, never two loads' (llvm-mca's M55 model: 16
  * cycles a step, 18 with row 0's load first). The last step reads row 0's 16 bytes after the block's taps (unused). */
-#define FG_MVE_STEP2X4                          \
+#define FG_MVE_STEP2X4 FG_MVE_STEP2X4_SLOTS("", "", "")
+/* FG_MVE_STEP2X4 with instructions in the cycles its multiplies leave free in llvm-mca's M55 model: A between two
+ * of them (q2 and q3 hold weights there), B between two others (q2 free), C after the last (q2 as B left it). */
+#define FG_MVE_STEP2X4_SLOTS(A, B, C)           \
     "vldrb.8 q2, [%[pk]], #64\n"               \
     "vmladava.s8 r0, q0, q2\n"                 \
     "vldrb.8 q1, [%[px1]], #16\n"              \
@@ -18,10 +21,13 @@
     "vmladava.s8 r10, q1, q3\n"                \
     "vldrb.8 q3, [%[pk], #-16]\n"              \
     "vmladava.s8 r4, q0, q2\n"                 \
+    A                                           \
     "vmladava.s8 r6, q0, q3\n"                 \
     "vldrb.8 q0, [%[px0], #16]!\n"             \
     "vmladava.s8 r12, q1, q2\n"                \
-    "vmladava.s8 lr, q1, q3\n"
+    B                                           \
+    "vmladava.s8 lr, q1, q3\n"                 \
+    C
 
 /* 16 taps of two rows against four 4-bit weight rows (the signed 4-bit GEMM layout, fg/variants_mve.h): per pair of
  * channels one vector whose VSHL.I8 #4 is 16 x the first channel's taps and whose VSHR.S8 #4 is the second's; two
@@ -220,8 +226,8 @@ FG_MVE_BLOCKS2(fg_mve_blocks2_s4_offset, FG_MVE_STEP2X4_S4_OFFSET, FG_MVE_INIT_S
                FG_MVE_OUT2("", FG_MVE_BIAS_S4_OFFSET, FG_MVE_ROUND2_DIVIDE), "")
 
 /* After a pair's last block, on to the next pair of st->pairs_after (rows pair_advance bytes on, outputs `second`
- * bytes on, the blocks from first_block again), or out. */
-#define FG_MVE_NEXT_PAIR                        \
+ * bytes on, the blocks from first_block again; PENDING: a slot for the outputs before they move on), or to 9. */
+#define FG_MVE_PAIR_ADVANCE(PENDING)            \
     "ldrd r0, r4, [%[st], #72]\n"              \
     "subs r0, r0, #1\n"                        \
     "bmi 9f\n"                                 \
@@ -232,12 +238,12 @@ FG_MVE_BLOCKS2(fg_mve_blocks2_s4_offset, FG_MVE_STEP2X4_S4_OFFSET, FG_MVE_INIT_S
     "strd r0, r2, [%[st], #32]\n"              \
     "ldr r4, [%[st], #64]\n"                   \
     "ldrd r0, r2, [%[st], #48]\n"              \
+    PENDING                                     \
     "add r0, r0, r4\n"                         \
     "add r2, r2, r4\n"                         \
     "strd r0, r2, [%[st], #48]\n"              \
-    "ldr %[pk], [%[st], #80]\n"                \
-    "b 2b\n"                                   \
-    "9:\n"
+    "ldr %[pk], [%[st], #80]\n"
+#define FG_MVE_NEXT_PAIR FG_MVE_PAIR_ADVANCE("") "b 2b\n" "9:\n"
 FG_MVE_BLOCKS2(fg_mve_pairs2_shifted, FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT_PRELOAD, "",
                FG_MVE_OUT2(FG_MVE_LEFT_SHIFT, "", FG_MVE_ROUND2_DIVIDE), FG_MVE_NEXT_PAIR)
 FG_MVE_BLOCKS2(fg_mve_pairs2, FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT_PRELOAD, "",
@@ -250,7 +256,7 @@ FG_MVE_BLOCKS2(fg_mve_pairs2_negative, FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_
  * through q2 between the weights; its quant block at n, its outputs stored through n and t): the order a hill climb
  * over dependency-preserving swaps in llvm-mca's M55 model (the block's start, these and its INIT 62 cycles, 73 with
  * the output stage after the dot products). */
-#define FG_MVE_PIPE2_STEPS_OUT2_NEGATIVE      \
+#define FG_MVE_PIPE2_STEPS_OUT2_NEGATIVE(OUT0, OUT1) \
     "vldrb.8 q2, [%[pk]], #64\n"              \
     "vmladava.s8 r0, q0, q2\n"                \
     "vldrb.8 q1, [%[px1]], #16\n"             \
@@ -280,7 +286,7 @@ FG_MVE_BLOCKS2(fg_mve_pairs2_negative, FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_
     "vqadd.s32 q3, q3, q2\n"                  \
     "vldrw.32 q2, [%[n], #32]\n"              \
     "vrshl.s32 q3, q3, q2\n"                  \
-    "ldrd %[n], %[t], [%[st], #48]\n"         \
+    "ldrd %[n], %[t], [%[st], #" OUT0 "]\n"    \
     "vrshl.s32 q7, q7, q2\n"                  \
     "vldrb.8 q2, [%[pk], #-48]\n"             \
     "vadd.i32 q7, q7, %q[v]\n"                \
@@ -300,7 +306,7 @@ FG_MVE_BLOCKS2(fg_mve_pairs2_negative, FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_
     "vstrb.32 q7, [%[n]], #4\n"               \
     "vmin.s32 q3, q3, %q[hi]\n"               \
     "vstrb.32 q3, [%[t]], #4\n"               \
-    "strd %[n], %[t], [%[st], #48]\n"
+    "strd %[n], %[t], [%[st], #" OUT0 "]\n"
 
 /* A later block's start in the pipelined pairs loops: rows, bias, the block before's quant block into n (st's, before
  * this block's replaces it), row 0's first vector (the order of the hill climb above). */
@@ -328,11 +334,12 @@ FG_MVE_BLOCKS2(fg_mve_pairs2_negative, FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_
     FG_MVE_OUT2_NEGATIVE_STORED                 \
     FG_MVE_NEXT_PAIR
 
-/* fg_mve_pairs2_negative software-pipelined: every block after a pair's first runs its first two steps (or its one)
- * with the block before's output stage; after a pair's last block its own output stage. LOOP: the loops over a
- * pair's blocks (FG_MVE_PIPE_LOOP_UNROLLED, _THREE, _TWO, _ONE). The narrowing stores take low
- * registers: px0, px1, n and t are, so pk and st are r9 and r11. Outputs are stored a block later, after that
- * block's first reads of the rows: fg_conv2d_columns_s8_mve's rows are its band, never the output. */
+/* fg_mve_pairs2_negative software-pipelined: every block after the call's first runs its first steps with the block
+ * before's output stage (a later pair's first block with the pair before's last); after the last pair's last block its
+ * own output stage. LOOP: the loops over the pairs' blocks (FG_MVE_PIPE_LOOP_UNROLLED, _NINE, _THREE, _TWO, _ONE),
+ * which end at 9. The narrowing stores take low registers: px0, px1, n and t are, so pk and st are r9 and r11. Outputs
+ * are stored a block later: the rows are a band or windows copied to the stack (fg_conv2d_columns_s8_mve,
+ * fg_conv2d_folded_s8_mve), never the output. */
 #define FG_MVE_PAIRS2_PIPE(NAME, LOOP)                                                                           \
 __attribute__((noinline)) static void NAME(fg_mve_gemm_state *st, const int32_t *packed, const fg_mve_clamp *clamp, \
                                            int32x4_t v) {                                                        \
@@ -347,44 +354,67 @@ __attribute__((noinline)) static void NAME(fg_mve_gemm_state *st, const int32_t 
                      : "r0", "r2", "r4", "r6", "r8", "r10", "r12", "lr", "q0", "q1", "q2", "q3", "q7", "memory", \
                        "cc");                                                                                   \
 }
-/* Four steps or more: a pair's first block all in the unrolled loop (entered at 5), a later block's steps after its
- * first two there too (st's rounds_peeled, entry_peeled). */
-#define FG_MVE_PIPE_LOOP_UNROLLED               \
+/* A pair's first block all in the unrolled loop (entered at 5); a later block's PEELED steps with the block before's
+ * output stage, the rest of its steps there too (st's rounds_peeled, entry_peeled, loaded by PEELED). */
+#define FG_MVE_PIPE_LOOP_UNROLLED(PEELED)       \
     FG_MVE_PIPE_PAIR_START                      \
     "ldrd %[n], %[t], [%[st], #40]\n"          \
     "b 5f\n"                                   \
     "1:\n"                                     \
-    FG_MVE_PIPE_BLOCK_START                     \
-    FG_MVE_PIPE2_STEPS_OUT2_NEGATIVE            \
-    "ldrd %[n], %[t], [%[st], #84]\n"          \
+    PEELED("48", "52")                          \
     "5:\n"                                     \
     FG_MVE_UNROLLED8(FG_MVE_STEP2X4)            \
     FG_MVE_PIPE_BLOCK_END                       \
-    "bne 1b\n"
-/* A pair's first block's FIRST steps inline, then each later block's start, its first two steps with the block
- * before's output stage (FG_MVE_PIPE2_STEPS_OUT2_NEGATIVE), its REST and its end: no unrolled loop to enter. */
-#define FG_MVE_PIPE_LOOP_INLINE(FIRST, REST)    \
+    "bne 1b\n"                                 \
+    FG_MVE_PAIR_ADVANCE(FG_MVE_PAIR_PENDING)    \
+    PEELED("92", "96")                          \
+    "b 5b\n"                                   \
+    "9:\n"
+/* Four steps or more: the first two peeled. */
+#define FG_MVE_PIPE_PEEL2(OUT0, OUT1)           \
+    FG_MVE_PIPE_BLOCK_START                     \
+    FG_MVE_PIPE2_STEPS_OUT2_NEGATIVE(OUT0, OUT1) \
+    "ldrd %[n], %[t], [%[st], #84]\n"
+/* The call's first block's FIRST steps inline, then every later block LATER (its start, steps, the block before's
+ * output stage through st's words at OUT0 and OUT1, its end), a later pair's first block too (the pair before's last
+ * outputs pending: FG_MVE_PIPE_NEXT_PAIRS); no unrolled loop to enter. */
+#define FG_MVE_PIPE_LOOP_INLINE(FIRST, LATER)   \
     FG_MVE_PIPE_PAIR_START                      \
     FIRST                                       \
     FG_MVE_PIPE_BLOCK_END                       \
     "beq 4f\n"                                 \
     "1:\n"                                     \
-    FG_MVE_PIPE_BLOCK_START                     \
-    FG_MVE_PIPE2_STEPS_OUT2_NEGATIVE            \
-    REST                                        \
-    FG_MVE_PIPE_BLOCK_END                       \
+    LATER("48", "52")                           \
     "bne 1b\n"                                 \
-    "4:\n"
-/* Two steps (17 to 32 taps). */
-#define FG_MVE_PIPE_LOOP_TWO FG_MVE_PIPE_LOOP_INLINE(FG_MVE_STEP2X4 FG_MVE_STEP2X4, "")
+    FG_MVE_PIPE_NEXT_PAIRS(LATER)
+/* After a pair's last block: on to the next pair, whose first block is LATER storing the pair before's last outputs
+ * (pending), then its later blocks at 1; after the last pair, to 9 (FG_MVE_PIPE_PAIR_END). */
+#define FG_MVE_PIPE_NEXT_PAIRS(LATER)           \
+    "4:\n"                                     \
+    FG_MVE_PAIR_ADVANCE(FG_MVE_PAIR_PENDING)    \
+    LATER("92", "96")                           \
+    "bne 1b\n"                                 \
+    "b 4b\n"                                   \
+    "9:\n"
+/* Two steps (17 to 32 taps): a later block's start, its two steps with the block before's output stage, its end. */
+#define FG_MVE_PIPE2_BLOCK(OUT0, OUT1)          \
+    FG_MVE_PIPE_BLOCK_START                     \
+    FG_MVE_PIPE2_STEPS_OUT2_NEGATIVE(OUT0, OUT1) \
+    FG_MVE_PIPE_BLOCK_END
+#define FG_MVE_PIPE_LOOP_TWO FG_MVE_PIPE_LOOP_INLINE(FG_MVE_STEP2X4 FG_MVE_STEP2X4, FG_MVE_PIPE2_BLOCK)
 /* Three steps (33 to 48 taps: kws_ref_model's first layer): a later block's third step after its first two (93 -> 84
  * cycles a block in llvm-mca's M55 model against the unrolled loop). */
+#define FG_MVE_PIPE3_BLOCK(OUT0, OUT1)          \
+    FG_MVE_PIPE_BLOCK_START                     \
+    FG_MVE_PIPE2_STEPS_OUT2_NEGATIVE(OUT0, OUT1) \
+    FG_MVE_STEP2X4                              \
+    FG_MVE_PIPE_BLOCK_END
 #define FG_MVE_PIPE_LOOP_THREE \
-    FG_MVE_PIPE_LOOP_INLINE(FG_MVE_STEP2X4 FG_MVE_STEP2X4 FG_MVE_STEP2X4, FG_MVE_STEP2X4)
+    FG_MVE_PIPE_LOOP_INLINE(FG_MVE_STEP2X4 FG_MVE_STEP2X4 FG_MVE_STEP2X4, FG_MVE_PIPE3_BLOCK)
 /* One step (up to 16 taps): a later block whole, its start, its one step (FG_MVE_STEP2X4's, the weights in q2 alone),
  * the block before's output stage and its end interleaved (as FG_MVE_PIPE2_STEPS_OUT2_NEGATIVE: 49 cycles in
  * llvm-mca's M55 model, 58 as fg_mve_pairs2_negative runs it). */
-#define FG_MVE_PIPE1_BLOCK_OUT2_NEGATIVE                 \
+#define FG_MVE_PIPE1_BLOCK_OUT2_NEGATIVE(OUT0, OUT1)     \
     "ldm %[pk], {r8, r10, r12, lr}\n"               \
     "ldr %[n], [%[st], #60]\n"                      \
     "ldm %[pk]!, {r0, r2, r4, r6}\n"                \
@@ -407,7 +437,7 @@ __attribute__((noinline)) static void NAME(fg_mve_gemm_state *st, const int32_t 
     "vqadd.s32 q3, q3, q2\n"                        \
     "vldrw.32 q2, [%[n], #32]\n"                    \
     "vrshl.s32 q3, q3, q2\n"                        \
-    "ldrd %[n], %[t], [%[st], #48]\n"               \
+    "ldrd %[n], %[t], [%[st], #" OUT0 "]\n"          \
     "vrshl.s32 q7, q7, q2\n"                        \
     "vldrb.8 q2, [%[pk], #-48]\n"                   \
     "vmladava.s8 r2, q0, q2\n"                      \
@@ -427,24 +457,70 @@ __attribute__((noinline)) static void NAME(fg_mve_gemm_state *st, const int32_t 
     "vstrb.32 q7, [%[n]], #4\n"                     \
     "vmin.s32 q3, q3, %q[hi]\n"                     \
     "vstrb.32 q3, [%[t]], #4\n"                     \
-    "strd %[n], %[t], [%[st], #48]\n"               \
+    "strd %[n], %[t], [%[st], #" OUT0 "]\n"          \
     "stm %[st], {r0, r2, r4, r6, r8, r10, r12, lr}\n"\
     "ldr %[t], [%[st], #56]\n"                      \
     "cmp %[pk], %[t]\n"
-/* One step: a pair's first block's step inline, every later block FG_MVE_PIPE1_BLOCK_OUT2_NEGATIVE. */
-#define FG_MVE_PIPE_LOOP_ONE                    \
-    FG_MVE_PIPE_PAIR_START                      \
-    FG_MVE_STEP2X4                              \
-    FG_MVE_PIPE_BLOCK_END                       \
-    "beq 4f\n"                                 \
-    "1:\n"                                     \
-    FG_MVE_PIPE1_BLOCK_OUT2_NEGATIVE            \
-    "bne 1b\n"                                 \
-    "4:\n"
-FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe, FG_MVE_PIPE_LOOP_UNROLLED)
+/* One step: the call's first block's step inline, every later block FG_MVE_PIPE1_BLOCK_OUT2_NEGATIVE. */
+#define FG_MVE_PIPE_LOOP_ONE FG_MVE_PIPE_LOOP_INLINE(FG_MVE_STEP2X4, FG_MVE_PIPE1_BLOCK_OUT2_NEGATIVE)
+/* A later block's start and nine steps (129 taps or more: a 3x3 convolution of 16 input channels or more) with the
+ * block before's output stage in the steps' free cycles (FG_MVE_STEP2X4_SLOTS): FG_MVE_OUT2_NEGATIVE's arithmetic one
+ * row at a time in q7 (a second row's vector would leave the weights one register), the multipliers and shifts
+ * through q2 in B slots, loaded again for row 1; its outputs through st's words at OUT0 and OUT1 (out0 and out1, or
+ * a pair's pending ones); LATE: a load into t in a slot left free. llvm-mca's M55 model: 166 cycles a block of nine
+ * steps with its end (184 as fg_mve_pairs2_pipe runs it: the first two steps with the output stage, the rest through
+ * the unrolled loop), 165 up to the unrolled loop's entry. */
+#define FG_MVE_PIPE9_STEPS_OUT2_NEGATIVE(OUT0, OUT1, LATE)                                                      \
+    FG_MVE_PIPE_BLOCK_START                                                                                     \
+    FG_MVE_STEP2X4_SLOTS("vldrw.32 q7, [%[st]]\n", "vldrw.32 q2, [%[n]]\n", "vqrdmulh.s32 q7, q7, q2\n")       \
+    FG_MVE_STEP2X4_SLOTS("ldr %[t], [%[st], #" OUT0 "]\n", "vshr.s32 q2, q7, #31\n", "vqadd.s32 q7, q7, q2\n")  \
+    FG_MVE_STEP2X4_SLOTS("", "vldrw.32 q2, [%[n], #32]\n", "vrshl.s32 q7, q7, q2\n")                          \
+    FG_MVE_STEP2X4_SLOTS("vadd.i32 q7, q7, %q[v]\n", "vmax.s32 q7, q7, %q[lo]\n", "")                         \
+    FG_MVE_STEP2X4_SLOTS("vmin.s32 q7, q7, %q[hi]\n", "vstrb.32 q7, [%[t]], #4\n", "")                        \
+    FG_MVE_STEP2X4_SLOTS("vldrw.32 q7, [%[st], #16]\n", "vldrw.32 q2, [%[n]]\n", "vqrdmulh.s32 q7, q7, q2\n")  \
+    FG_MVE_STEP2X4_SLOTS("str %[t], [%[st], #" OUT0 "]\n", "vshr.s32 q2, q7, #31\n", "vqadd.s32 q7, q7, q2\n")  \
+    FG_MVE_STEP2X4_SLOTS(LATE, "vldrw.32 q2, [%[n], #32]\n", "vrshl.s32 q7, q7, q2\n")                        \
+    FG_MVE_STEP2X4_SLOTS("vadd.i32 q7, q7, %q[v]\n", "vmax.s32 q7, q7, %q[lo]\n" "ldr %[n], [%[st], #" OUT1 "]\n", \
+                         "")                                                                                    \
+    "vmin.s32 q7, q7, %q[hi]\n"                                                                               \
+    "vstrb.32 q7, [%[n]], #4\n"                                                                               \
+    "str %[n], [%[st], #" OUT1 "]\n"
+/* Ten steps or more: the first nine peeled (the rows, row 0's vector and the weights left at the tenth step), then
+ * the loop's rounds and entry (st's rounds_peeled, entry_peeled) for the rest. */
+#define FG_MVE_PIPE_PEEL9(OUT0, OUT1)                                                         \
+    FG_MVE_PIPE9_STEPS_OUT2_NEGATIVE(OUT0, OUT1, "ldr %[t], [%[st], #88]\n")                  \
+    "ldr %[n], [%[st], #84]\n"
+/* The outputs of a pair's last block kept as pending (stored by the next pair's first block), the next pair's four
+ * bytes on from them (the stores that moved out0 and out1 on are still to come). */
+#define FG_MVE_PAIR_PENDING "strd r0, r2, [%[st], #92]\n" "adds r4, r4, #4\n"
+/* Nine steps: a later block's start, steps and output stage, its end. */
+#define FG_MVE_PIPE9_BLOCK(OUT0, OUT1) FG_MVE_PIPE9_BLOCK_THEN(OUT0, OUT1, "")
+/* FG_MVE_PIPE9_STEPS_OUT2_NEGATIVE, the block's REST of steps, its end. */
+#define FG_MVE_PIPE9_BLOCK_THEN(OUT0, OUT1, REST)                               \
+    FG_MVE_PIPE9_STEPS_OUT2_NEGATIVE(OUT0, OUT1, "ldr %[t], [%[st], #56]\n")    \
+    REST                                                                        \
+    "stm %[st], {r0, r2, r4, r6, r8, r10, r12, lr}\n"                          \
+    "cmp %[pk], %[t]\n"
+#define FG_MVE_STEPS9                                                                                           \
+    FG_MVE_STEP2X4 FG_MVE_STEP2X4 FG_MVE_STEP2X4 FG_MVE_STEP2X4 FG_MVE_STEP2X4 FG_MVE_STEP2X4 FG_MVE_STEP2X4      \
+    FG_MVE_STEP2X4 FG_MVE_STEP2X4
+#define FG_MVE_PIPE_LOOP_NINE FG_MVE_PIPE_LOOP_INLINE(FG_MVE_STEPS9, FG_MVE_PIPE9_BLOCK)
+/* Eighteen steps (a 3x3 convolution of 32 input channels): a later block's second nine inline too, no unrolled loop
+ * to enter. */
+#define FG_MVE_PIPE18_BLOCK(OUT0, OUT1) FG_MVE_PIPE9_BLOCK_THEN(OUT0, OUT1, FG_MVE_STEPS9)
+#define FG_MVE_PIPE_LOOP_EIGHTEEN FG_MVE_PIPE_LOOP_INLINE(FG_MVE_STEPS9 FG_MVE_STEPS9, FG_MVE_PIPE18_BLOCK)
+/* Thirty-six steps (a 3x3 convolution of 64 input channels): the same with 27 inline. */
+#define FG_MVE_PIPE36_BLOCK(OUT0, OUT1) FG_MVE_PIPE9_BLOCK_THEN(OUT0, OUT1, FG_MVE_STEPS9 FG_MVE_STEPS9 FG_MVE_STEPS9)
+#define FG_MVE_PIPE_LOOP_THIRTY_SIX \
+    FG_MVE_PIPE_LOOP_INLINE(FG_MVE_STEPS9 FG_MVE_STEPS9 FG_MVE_STEPS9 FG_MVE_STEPS9, FG_MVE_PIPE36_BLOCK)
+FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe, FG_MVE_PIPE_LOOP_UNROLLED(FG_MVE_PIPE_PEEL2))
+FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe_spread, FG_MVE_PIPE_LOOP_UNROLLED(FG_MVE_PIPE_PEEL9))
 FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe_two, FG_MVE_PIPE_LOOP_TWO)
 FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe_three, FG_MVE_PIPE_LOOP_THREE)
 FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe_one, FG_MVE_PIPE_LOOP_ONE)
+FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe_nine, FG_MVE_PIPE_LOOP_NINE)
+FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe_eighteen, FG_MVE_PIPE_LOOP_EIGHTEEN)
+FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe_thirty_six, FG_MVE_PIPE_LOOP_THIRTY_SIX)
 
 void fg_mve_gemm_blocks2_pairs(fg_mve_gemm_state *st, const int32_t *packed, const fg_mve_clamp *clamp,
                                int shifts_left) {
@@ -452,9 +528,14 @@ void fg_mve_gemm_blocks2_pairs(fg_mve_gemm_state *st, const int32_t *packed, con
     st->first_block = packed;
     const int32_t peeled = 8 * st->rounds - (-st->entry & 7) - 2;  /* the steps after a block's first two */
     if (!shifts_left && st->negative) {
-        st->rounds_peeled = (peeled + 7) >> 3;
-        st->entry_peeled = peeled & 7;
-        (peeled > 1    ? fg_mve_pairs2_pipe
+        const int32_t rest = peeled > 7 ? peeled - 7 : peeled;  /* nine steps peeled from ten or more */
+        st->rounds_peeled = (rest + 7) >> 3;
+        st->entry_peeled = rest & 7;
+        (peeled == 34  ? fg_mve_pairs2_pipe_thirty_six
+         : peeled == 16 ? fg_mve_pairs2_pipe_eighteen
+         : peeled > 7  ? fg_mve_pairs2_pipe_spread
+         : peeled == 7 ? fg_mve_pairs2_pipe_nine
+         : peeled > 1  ? fg_mve_pairs2_pipe
          : peeled == 1 ? fg_mve_pairs2_pipe_three
          : peeled      ? fg_mve_pairs2_pipe_one
                        : fg_mve_pairs2_pipe_two)(st, packed, clamp, offset);

@@ -119,6 +119,9 @@ typedef struct {
     const int32_t *first_block;  /* 80 */
     int32_t rounds_peeled;  /* 84: rounds and entry of a block's steps after its first two (fg_mve_pairs2_pipe) */
     int32_t entry_peeled;   /* 88 */
+    int8_t *pending0;       /* 92: a pair's last outputs while the next pair's first block stores them
+                             * (fg_mve_pairs2_pipe_nine) */
+    int8_t *pending1;       /* 96 */
 } fg_mve_gemm_state;
 
 /* What fg_mve_gemm_row8's assembly loop reads and updates in memory (one row against pairs of blocks; its registers
