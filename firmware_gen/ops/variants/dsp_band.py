@@ -31,11 +31,8 @@ from firmware_gen.ops.variants.dsp import REQUIRES, WIDE, conv_taps, packed_call
 from firmware_gen.ops.variants.dsp_staged import (
     BIAS_WORDS,
     CALL_CYCLES,
-    CALL_INSTRUCTIONS,
     CONSTANT_WORDS,
     COPY_CYCLES_PER_WORD,
-    COPY_INSTRUCTIONS_PER_WORD,
-    CYCLES_PER_INSTRUCTION,
     STAGING_RESERVE,
     WORD_BYTES,
     staging,
@@ -100,8 +97,7 @@ def band_staging(p: dict, pairs: int, room: int, blocks_allowed: bool, isa: Isa)
     words, read = channel_pairs * (CONSTANT_WORDS + 2 * pairs), channel_pairs * (BIAS_WORDS + 2 * pairs)
     copies = 1 if blocks == 1 else rows
     saved = tiles * read * wait - copies * words * (wait + COPY_CYCLES_PER_WORD) - tiles * (blocks - 1) * CALL_CYCLES
-    extra = copies * words * COPY_INSTRUCTIONS_PER_WORD + tiles * (blocks - 1) * CALL_INSTRUCTIONS
-    if saved - CYCLES_PER_INSTRUCTION * extra <= 0:
+    if saved <= 0:
         return 0, 0.0
     return -(-channel_pairs // blocks), saved
 

@@ -10,8 +10,8 @@ flash once per pixel block (once per call when one channel block holds every cha
 
 `staging` picks the blocks by the estimate (docs/cycle_model.md's in-order timing, the board's flash as its file
 states it: Isa.flash_wait_per_byte; the wait states saved against the copies and the calls added; the channels'
-output stages are staged with their weights), the arrays within the board's stack less STAGING_RESERVE, each
-instruction the copies and calls add charged CYCLES_PER_INSTRUCTION. A layer that gains nothing so runs POINTWISE or
+output stages are staged with their weights; the copies' and calls' instructions are in those cycles), the arrays
+within the board's stack less STAGING_RESERVE. A layer that gains nothing so runs POINTWISE or
 FOLDED (the specializer says None): every layer on a board whose flash has no data wait states (the QEMU boards; an
 STM32L4R5 at 120 MHz has 5 per 8-byte read, 2.5 per int16 weight word).
 """
@@ -39,10 +39,6 @@ COPY_INSTRUCTIONS_PER_WORD = 0.5
 # A channel pair's two fg_dsp_channel (staged with its weights), of which each tile's two bias loads are placed in
 # flash by the estimate (the rest are loaded through a pointer read in the same block: placed in RAM).
 CONSTANT_WORDS, BIAS_WORDS = 8, 2
-# ESTIMATED cycles an instruction the staging adds must save at least: the exact instruction count beside the
-# TFLM + CMSIS-NN anchors has little room left (pretrainedResnet_quant 0.374x against 0.38x on the M4), and on the
-# M7 (caches: no wait states to save) the copies and calls only cost.
-CYCLES_PER_INSTRUCTION = 5
 STAGING_RESERVE = 4096  # stack bytes left to everything else: the kernels' fixed arrays, the calls, an exception
 
 
@@ -53,10 +49,6 @@ class Staging:
     saved: float  # ESTIMATED cycles saved against the weights in place
     extra_instructions: float
     stack: int  # bytes of the two arrays
-
-    @property
-    def gain(self) -> float:
-        return self.saved - CYCLES_PER_INSTRUCTION * self.extra_instructions
 
 
 def _evened(total: int, most: int) -> int:
@@ -81,7 +73,7 @@ def _staged(tiles: int, channel_pairs: int, pairs: int, tile_block: int, pair_bl
 def staging(pixels: int, out_c: int, depth: int, isa: Isa) -> Staging | None:
     """The blocks of the staged kernel for a layer of `pixels` output pixels, `out_c` channels and windows of `depth`
     taps (the kernel's, padded) on a board of `isa`'s stack and flash wait states: the most ESTIMATED cycles saved
-    within the stack, less CYCLES_PER_INSTRUCTION per instruction added (module docstring); None when no blocking
+    within the stack (module docstring); None when no blocking
     gains."""
     pairs, tiles, channel_pairs = -(-depth // 8) * 4, -(-pixels // 3), -(-out_c // 2)
     words = (isa.stack_bytes - STAGING_RESERVE) // 4
@@ -94,7 +86,7 @@ def staging(pixels: int, out_c: int, depth: int, isa: Isa) -> Staging | None:
             break
         candidate = _staged(tiles, channel_pairs, pairs, tile_block, _evened(channel_pairs, pair_block),
                             wait_per_word)
-        if candidate.gain > 0 and (best is None or candidate.gain > best.gain):
+        if candidate.saved > 0 and (best is None or candidate.saved > best.saved):
             best = candidate
     return best
 
