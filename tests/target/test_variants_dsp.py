@@ -295,7 +295,8 @@ def test_staged_blocks_bit_exact_on_m4(tmp_path) -> None:
                          output_zero_point=-128 if k == 0 else None) for k in range(2)]
     models += pointwise_cases(rng, 6) + folded_cases(rng, 6)
     # the band kernel on its table staged whole (16 -> 16 on 12 x 12 to 16 x 16, as pretrainedResnet_quant's 32 x 32)
-    # and a block of channel pairs at a time, staged again for each output row (32 -> 32 on 16 x 16, as its 16 x 16)
+    # and a block of channel pairs at a time, staged again for each output row (32 -> 32 on 16 x 16, as its 16 x 16);
+    # images tall enough for the window to pass the band's spare rows, its rows copied back to the top
     models += [conv_case(rng, "CONV_2D", (3, 3), in_c, in_c, 1, widths=widths, heights=widths, padding="SAME",
                          output_zero_point=-128 if relu else None, activation="RELU" if relu else None)
                for in_c, widths in [(16, (12, 17)), (32, (16, 17))] for relu in (True, False)]

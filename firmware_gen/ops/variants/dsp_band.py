@@ -9,7 +9,9 @@ in the order (ky, g, kx): fg_conv2d_folded_dsp's table with each window row's pa
 
 Where the flash has wait states the table is staged on the stack as dsp_staged.py weighs it (band_staging): whole once
 per call when it fits beside the band, else a block of channel pairs at a time, each block again for each output
-row's tiles. The layer runs fg_conv2d_folded_staged_dsp instead where that one's blocks save more ESTIMATED cycles
+row's tiles. The stack left beside them holds up to SPARE_ROWS spare rows of the band (band_spare_rows), which the
+window moves down before its two rows kept are copied back to the top: one copy every spare + 1 output rows instead
+of one every row. The layer runs fg_conv2d_folded_staged_dsp instead where that one's blocks save more ESTIMATED cycles
 than the band and its own staging together.
 
 Not on the M7: its single LDRs dual-issue with the SMLADs (fg/isa/dsp.h's FG_DSP_TILE_PASS_M7), the band's line has
@@ -45,6 +47,7 @@ LINES_A_ROUND = 24  # the tile store's unrolled lines: 3 in_c / 2 a multiple of 
 EXTEND_CYCLES_PER_VALUE = 1.7
 LINE_CYCLES_SAVED = 2.5
 BAND_CYCLES_PER_VALUE = 3.0
+SPARE_ROWS = 3  # one copy every four output rows at most; each further row saves less and costs a row of stack
 
 
 def band_columns(p: dict) -> int:
@@ -65,6 +68,12 @@ def band_stack(p: dict, gathered: bool) -> int:
     pixel_pairs = 4 * 3 * 9 * (p["in_c"] // 2)
     sizes = [4 * 3 * (p["in_c"] // 2) * band_columns(p), pixel_pairs, pixel_pairs if gathered else 4, 3 * p["out_c"]]
     return sum(-(-size // 8) * 8 for size in sizes)  # gcc rounds each allocation up to the stack's 8 bytes
+
+
+def band_spare_rows(p: dict, room: int) -> int:
+    """The band's spare rows within `room` bytes of stack (fg_conv2d_3x3_band_dsp): up to SPARE_ROWS, and no more
+    than the output rows after the first need."""
+    return max(0, min(SPARE_ROWS, p["out_h"] - 1, room // (4 * (p["in_c"] // 2) * band_columns(p))))
 
 
 def band_saving(p: dict) -> float:
@@ -118,9 +127,11 @@ def _band(graph: Graph, op: Operator, call: KernelCall, isa: Isa) -> KernelCall 
     alone = staging(p["batches"] * p["out_h"] * p["out_w"], p["out_c"], padded.shape[1], isa)
     if alone is not None and alone.saved >= band_saving(p) + staged_saving:
         return None  # fg_conv2d_folded_staged_dsp's blocks save more
-    table = np.concatenate([[block], constants.ravel()]).astype(np.int32)
+    staged = 4 * block * (CONSTANT_WORDS + 2 * pairs)
+    spare = band_spare_rows(p, room - staged)
+    table = np.concatenate([[block, spare], constants.ravel()]).astype(np.int32)
     banded = packed_call(call, BAND, table, band_order(words, channel_pairs, p["in_c"]), [op.inputs[0], -1])
-    return replace(banded, run_time_stack=fixed + 4 * block * (CONSTANT_WORDS + 2 * pairs))
+    return replace(banded, run_time_stack=fixed + staged + spare * 4 * (p["in_c"] // 2) * band_columns(p))
 
 
 BAND = Variant("fg_conv2d_3x3_band_dsp", "fg_conv2d_folded_s8", REQUIRES, _band,

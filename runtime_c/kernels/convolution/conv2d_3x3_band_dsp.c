@@ -15,8 +15,9 @@
  * consecutive words (one LDM) and the next tap's one word further. The rows follow each other in the band (moved up
  * one row an output row), so a tile's window is read line after line at a fixed pitch.
  *
- * params->packed: one word, the channel pairs staged on the stack a block (0: none, the table read in place; all of
- * them: the table staged once per call; fewer: each block staged again for each output row's tiles), then
+ * params->packed: two words, the channel pairs staged on the stack a block (0: none, the table read in place; all of
+ * them: the table staged once per call; fewer: each block staged again for each output row's tiles) and the band's
+ * spare rows (below, fg_conv2d_3x3_band_dsp), then
  * fg_conv2d_folded_dsp's channel constants and weights with each window's input pairs in the band's order (ky, g, kx)
  * instead of (ky, kx, g) (ops/variants/dsp_band.py). */
 
@@ -103,7 +104,9 @@ FG_DSP_BAND_FUNCTION(fg_dsp_band_store_relu, FG_DSP_RELU_DOUBLED, RELU)
 #endif
 typedef void (*fg_dsp_band_store_function)(const uint32_t *x, const uint32_t *w, const fg_dsp_band_job *job);
 
-/* The band: its three rows, each in_c / 2 lines of `columns` words (slot words a row). */
+#define FG_DSP_BAND_HEADER_WORDS 2
+
+/* The band: the window's three rows at `rows`, each in_c / 2 lines of `columns` words (slot words a row). */
 typedef struct {
     const fg_conv2d_params *p;
     uint32_t *rows;
@@ -207,17 +210,19 @@ static void fg_dsp_band_row_tiles(const fg_dsp_band *b, const fg_dsp_band_layer 
 FG_HOT_LOOP void fg_conv2d_3x3_band_dsp(const fg_conv2d_params *p, const int8_t *input, const int8_t *filter,
                                         int8_t *output) {
     (void)filter;
-    const int32_t *table = (const int32_t *)p->packed, block = table[0];
+    const int32_t *table = (const int32_t *)p->packed, block = table[0], spare = table[1];
     const int32_t in_c = p->in_c, out_c = p->out_c, out_w = p->out_w, channel_pairs = (out_c + 1) >> 1;
     const int32_t pairs = 9 * (in_c >> 1), columns = fg_dsp_band_columns(p), slot = (in_c >> 1) * columns;
     const fg_requant_params q = p->requant;  /* a local copy: the int8 stores may alias params */
-    fg_dsp_band_layer l = {(const fg_dsp_channel *)(table + 1), (const uint32_t *)(table + 1 + 4 * out_c), pairs,
-                           fg_dsp_all_narrow((const fg_dsp_channel *)(table + 1), out_c), &q};
+    const fg_dsp_channel *const ch = (const fg_dsp_channel *)(table + FG_DSP_BAND_HEADER_WORDS);
+    fg_dsp_band_layer l = {ch, (const uint32_t *)(table + FG_DSP_BAND_HEADER_WORDS + 4 * out_c), pairs,
+                           fg_dsp_all_narrow(ch, out_c), &q};
     const int full = q.activation_min == -128 && q.activation_max == 127;
     const fg_dsp_band_store_function store =
         l.narrow && out_c % 2 == 0 ? FG_DSP_BAND_STORE(full && q.output_offset == -128) : 0;
     const int blocked = block && block < channel_pairs && store;  /* else in place: the gathered tiles read l */
-    uint32_t rows[3 * slot], x[store ? 1 : 3 * pairs], held_x[3 * pairs], w[block ? block * (8 + 2 * pairs) : 1];
+    uint32_t rows[(3 + spare) * slot], x[store ? 1 : 3 * pairs], held_x[3 * pairs];
+    uint32_t w[block ? block * (8 + 2 * pairs) : 1];
     int8_t held[3 * out_c], *held_at[3];
     if (block >= channel_pairs) {  /* the whole table staged once */
         fg_dsp_stage_words((const uint32_t *)l.ch, 8 * channel_pairs, w);
@@ -226,7 +231,7 @@ FG_HOT_LOOP void fg_conv2d_3x3_band_dsp(const fg_conv2d_params *p, const int8_t 
         l.weights = w + 8 * channel_pairs;
     }
     const int16_t zero_point = (int8_t)-q.input_offset;
-    const fg_dsp_band b = {p, rows, columns, slot, (uint16_t)zero_point * 0x10001u};
+    fg_dsp_band b = {p, rows, columns, slot, (uint16_t)zero_point * 0x10001u};
     fg_dsp_band_job job = {0, output, out_c, rows, 0, 4 * columns, 0, q.activation_min, q.activation_max, full};
     memset(held_x, 0, sizeof held_x);  /* a short flush's unused pixels: any finite pairs */
     for (int32_t n = 0; n < p->batches; ++n) {
@@ -234,14 +239,20 @@ FG_HOT_LOOP void fg_conv2d_3x3_band_dsp(const fg_conv2d_params *p, const int8_t 
         int8_t *out = output + n * p->out_h * out_w * out_c;
         int32_t held_count = 0;
         for (int32_t oy = 0; oy < p->out_h; ++oy) {
+            /* The window moves down the band's 3 + spare rows a row at a time; past them, its two rows kept are
+             * copied back to the top (forward: the rows move up), once every spare + 1 output rows. */
             const int32_t top = oy - p->pad_top;
             if (oy == 0) {
+                b.rows = rows;
                 fg_dsp_band_fill(&b, image, top, rows);
                 fg_dsp_band_fill(&b, image, top + 1, rows + slot);
+            } else if (b.rows == rows + spare * slot) {
+                fg_dsp_stage_words(b.rows + slot, 2 * slot, rows);
+                b.rows = rows;
             } else {
-                fg_dsp_stage_words(rows + slot, 2 * slot, rows);  /* forward: the rows move up by one */
+                b.rows += slot;
             }
-            fg_dsp_band_fill(&b, image, top + 2, rows + 2 * slot);
+            fg_dsp_band_fill(&b, image, top + 2, b.rows + 2 * slot);
             int32_t ox = out_w - out_w % 3;
             if (store) {
                 fg_dsp_band_row_tiles(&b, &l, store, &job, blocked ? block : channel_pairs, blocked, w, out);
