@@ -120,34 +120,43 @@ static int32_t fg_dsp_band_columns(const fg_conv2d_params *p) {
     return image > windows ? image : windows;
 }
 
-/* Input row y (the zero point outside the image) into the band's row at `row`. */
+/* Input row y (the zero point outside the image) into the band's row at `row`. The params' fields are read into
+ * locals first: the band's stores could alias them (gcc would load them again every pass). */
 static void fg_dsp_band_fill(const fg_dsp_band *b, const int8_t *image, int32_t y, uint32_t *row) {
     const fg_conv2d_params *p = b->p;
-    const int32_t columns = b->columns, lines = p->in_c >> 1, left = p->pad_left, right = left + p->in_w;
+    const uint32_t zero_pair = b->zero_pair;
+    const int32_t columns = b->columns, lines = p->in_c >> 1, left = p->pad_left, in_w = p->in_w;
+    const int32_t right = left + in_w, quads = p->in_c >> 2;
     if (y < 0 || y >= p->in_h) {
         for (int32_t k = 0; k < b->slot; ++k) {
-            row[k] = b->zero_pair;
+            row[k] = zero_pair;
         }
         return;
     }
     for (int32_t g = 0; g < lines; ++g) {
         uint32_t *line = row + g * columns;
         for (int32_t c = 0; c < left; ++c) {
-            line[c] = b->zero_pair;
+            line[c] = zero_pair;
         }
         for (int32_t c = right; c < columns; ++c) {
-            line[c] = b->zero_pair;
+            line[c] = zero_pair;
         }
     }
-    const int8_t *from = image + y * p->in_w * p->in_c;
-    for (int32_t x = 0; x < p->in_w; ++x) {
+    const int8_t *from = image + y * in_w * (4 * quads);
+    for (int32_t x = 0; x < in_w; ++x) {
         uint32_t *to = row + left + x;
-        for (int32_t q = 0; q < p->in_c >> 2; ++q, from += 4, to += 2 * columns) {
-            uint32_t v;
+        const int8_t *const end = from + 4 * quads;
+        do {  /* two words of four values a pass: in_c is a multiple of 16 */
+            uint32_t v, u;
             __builtin_memcpy(&v, from, sizeof v);
+            __builtin_memcpy(&u, from + 4, sizeof u);
             to[0] = __sxtb16(v);
             to[columns] = fg_dsp_odd_s8x2(v);
-        }
+            to[2 * columns] = __sxtb16(u);
+            to[3 * columns] = fg_dsp_odd_s8x2(u);
+            from += 8;
+            to += 4 * columns;
+        } while (from != end);
     }
 }
 
