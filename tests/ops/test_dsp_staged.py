@@ -4,6 +4,7 @@ copies' and calls' instructions counted in), within the board's stack."""
 from __future__ import annotations
 
 from firmware_gen.isa import ARMV7M, DSP, Isa
+from firmware_gen.ops.variants.dsp_band import SPARE_ROWS, band_columns, band_spare_rows
 from firmware_gen.ops.variants.dsp_staged import STAGING_RESERVE, staging
 
 STACK = 16384
@@ -54,3 +55,29 @@ def test_the_boards_flash_decides():
         assert staging(*shape, _isa(wait_per_byte=0.0)) is None
         u575 = staging(*shape, _isa(wait_per_byte=4 / 16))
         assert u575 is None or u575.saved < staging(*shape, _isa()).saved
+
+
+def _band_params(side: int, channels: int, stride: int = 1) -> dict:
+    out = -(-side // stride)  # SAME
+    return {"batches": 1, "in_h": side, "in_w": side, "in_c": channels, "out_h": out, "out_w": out,
+            "out_c": channels, "pad_top": 1 if stride == 1 else 0, "pad_left": 1 if stride == 1 else 0,
+            "stride_h": stride, "stride_w": stride}
+
+
+def test_the_band_takes_spare_rows_from_the_stack_left_beside_its_staged_table():
+    """fg_conv2d_3x3_band_dsp's spare rows (dsp_band.band_spare_rows): up to SPARE_ROWS where the stack left after the
+    staged table holds them, fewer where it holds fewer or the image has fewer output rows after the first, none
+    where not one row fits (then the band's rows move up every output row)."""
+    resnet_32 = _band_params(32, 16)  # 34 columns of 8 pairs: 1,088 B a row
+    assert band_spare_rows(resnet_32, 8192) == SPARE_ROWS
+    assert band_spare_rows(resnet_32, 2 * 1088) == 2 and band_spare_rows(resnet_32, 1087) == 0
+    assert band_spare_rows(_band_params(3, 16), 8192) == 2  # the last output row's window needs no further row
+    assert band_spare_rows(_band_params(1, 16), 8192) == 0
+
+
+def test_the_band_at_stride_2_holds_an_even_count_of_columns_past_its_last_window():
+    """A line's even columns, then its odd ones (fg_dsp_band_columns): the last tile reads the even column past its
+    windows, so columns to 2 out_w + 1 at least, and an even count (halves of equal words)."""
+    assert band_columns(_band_params(16, 32, 2)) == 18  # pretrainedResnet_quant's 16x16 -> 8x8: 2 * 8 + 2
+    assert band_columns(_band_params(17, 16, 2)) == 20  # 9 outputs
+    assert band_columns({**_band_params(8, 16, 2), "in_w": 11, "pad_left": 2}) == 14  # the image's 13, made even

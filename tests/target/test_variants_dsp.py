@@ -91,12 +91,18 @@ def folded_cases(rng, count):
 def band_cases(rng, count):
     """3x3 stride 1 on in_c 16, 32, 48, 64 (the band kernel's in_c % 16): SAME and VALID, rows whose out_w % 3 is 0, 1
     or 2 (held pixels, paired across rows), odd and even out_c (an odd one gathered from the band), wide channels
-    (gathered too), the relu tile store (output zero point -128, RELU) and the clamping one, two images."""
+    (gathered too), the relu tile store (output zero point -128, RELU) and the clamping one, two images; and a third
+    as many at stride 2 (the band's even and odd half-lines), images of odd and even widths and heights."""
     cases = []
     for k in range(count):
         relu = k % 3 == 0
         cases.append(conv_case(rng, "CONV_2D", (3, 3), [16, 32, 48, 64][k % 4], [2, 16, 5, 32, 8, 17][k % 6], 1,
                                wide=k % 7 == 6, widths=(3, 12), heights=(1, 7),
+                               output_zero_point=-128 if relu else None, activation="RELU" if relu else None))
+    for k in range(count // 3):
+        relu = k % 3 == 1
+        cases.append(conv_case(rng, "CONV_2D", (3, 3), [16, 32, 64][k % 3], [2, 32, 7, 16][k % 4], 2,
+                               wide=k % 5 == 4, widths=(7, 20), heights=(1, 12),
                                output_zero_point=-128 if relu else None, activation="RELU" if relu else None))
     return cases
 
@@ -295,7 +301,8 @@ def test_staged_blocks_bit_exact_on_m4(tmp_path) -> None:
                          output_zero_point=-128 if k == 0 else None) for k in range(2)]
     models += pointwise_cases(rng, 6) + folded_cases(rng, 6)
     # the band kernel on its table staged whole (16 -> 16 on 12 x 12 to 16 x 16, as pretrainedResnet_quant's 32 x 32)
-    # and a block of channel pairs at a time, staged again for each output row (32 -> 32 on 16 x 16, as its 16 x 16)
+    # and a block of channel pairs at a time, staged again for each output row (32 -> 32 on 16 x 16, as its 16 x 16);
+    # images tall enough for the window to pass the band's spare rows, its rows copied back to the top
     models += [conv_case(rng, "CONV_2D", (3, 3), in_c, in_c, 1, widths=widths, heights=widths, padding="SAME",
                          output_zero_point=-128 if relu else None, activation="RELU" if relu else None)
                for in_c, widths in [(16, (12, 17)), (32, (16, 17))] for relu in (True, False)]

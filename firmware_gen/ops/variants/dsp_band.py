@@ -7,10 +7,17 @@ pixels' pair g at a tap, the next two taps need one more word each (25 instructi
 three taps on the M4, against 24 and 39 for the im2col tile's three passes). So the weights take the window's pairs
 in the order (ky, g, kx): fg_conv2d_folded_dsp's table with each window row's pairs reordered.
 
+At stride 2 each line holds its even columns, then its odd ones: three pixels' pairs at taps 0 and 2 are the even
+half's words 0-2 and 1-3, at tap 1 the odd half's 0-2 (two LDMs, an LDR and two ADDs a line: 26 instructions and 39
+ESTIMATED M4 cycles, the im2col tile's cycles), the weights in the order of the taps so read (0, 2, 1); what the band
+saves there is the im2col's extension of every window (each input value 2.25 times on average).
+
 Where the flash has wait states the table is staged on the stack as dsp_staged.py weighs it (band_staging): whole once
 per call when it fits beside the band, else a block of channel pairs at a time, each block again for each output
-row's tiles. The layer runs fg_conv2d_folded_staged_dsp instead where that one's blocks save more ESTIMATED cycles
-than the band and its own staging together.
+row's tiles. The stack left beside them holds up to SPARE_ROWS spare rows of the band (band_spare_rows), which the
+window moves down (a row an output row, two at stride 2) before the rows it keeps are copied back to the top: one copy
+every few output rows instead of one every row. The layer runs fg_conv2d_folded_staged_dsp instead where that one's
+blocks save more ESTIMATED cycles than the band and its own staging together.
 
 Not on the M7: its single LDRs dual-issue with the SMLADs (fg/isa/dsp.h's FG_DSP_TILE_PASS_M7), the band's line has
 no such order yet, and the kernel's M7 build gathers every tile from the band in C (pretrainedResnet_quant on
@@ -45,18 +52,23 @@ LINES_A_ROUND = 24  # the tile store's unrolled lines: 3 in_c / 2 a multiple of 
 EXTEND_CYCLES_PER_VALUE = 1.7
 LINE_CYCLES_SAVED = 2.5
 BAND_CYCLES_PER_VALUE = 3.0
+SPARE_ROWS = 3  # one copy every four output rows at most; each further row saves less and costs a row of stack
 
 
 def band_columns(p: dict) -> int:
     """The band's columns (fg_dsp_band_columns): the image's after the left padding, or the last tile's taps and the
-    two words past them."""
-    return max(p["pad_left"] + p["in_w"], p["out_w"] + 2)
+    two words past them; at stride 2 an even count, the columns to 2 out_w + 1 and one more."""
+    image = p["pad_left"] + p["in_w"]
+    if p["stride_w"] == 2:
+        return max(image + image % 2, 2 * p["out_w"] + 2)
+    return max(image, p["out_w"] + 2)
 
 
 def band_fits(p: dict) -> bool:
-    """The kernel's geometry: a 3x3 filter of stride 1 and dilation 1 on in_c a multiple of 16."""
-    return (p["filter_h"], p["filter_w"], p["stride_h"], p["stride_w"], p["dilation_h"], p["dilation_w"]) == (
-        3, 3, 1, 1, 1, 1) and p["in_c"] % 4 == 0 and 3 * p["in_c"] // 2 % LINES_A_ROUND == 0 and p["out_w"] >= 3
+    """The kernel's geometry: a 3x3 filter of stride 1 or 2 (the same both ways) and dilation 1 on in_c a multiple of
+    16."""
+    return (p["filter_h"], p["filter_w"], p["dilation_h"], p["dilation_w"]) == (3, 3, 1, 1) and p["stride_h"] == p[
+        "stride_w"] in (1, 2) and p["in_c"] % 4 == 0 and 3 * p["in_c"] // 2 % LINES_A_ROUND == 0 and p["out_w"] >= 3
 
 
 def band_stack(p: dict, gathered: bool) -> int:
@@ -67,19 +79,25 @@ def band_stack(p: dict, gathered: bool) -> int:
     return sum(-(-size // 8) * 8 for size in sizes)  # gcc rounds each allocation up to the stack's 8 bytes
 
 
+def band_spare_rows(p: dict, room: int) -> int:
+    """The band's spare rows within `room` bytes of stack (fg_conv2d_3x3_band_dsp): up to SPARE_ROWS, and no more
+    than the output rows after the first need."""
+    return max(0, min(SPARE_ROWS, p["out_h"] - 1, room // (4 * (p["in_c"] // 2) * band_columns(p))))
+
+
 def band_saving(p: dict) -> float:
     """ESTIMATED cycles the band saves against fg_conv2d_folded_dsp on the same weights (module docstring)."""
     pixels, in_c = p["batches"] * p["out_h"] * p["out_w"], p["in_c"]
     extension = pixels * 9 * in_c * EXTEND_CYCLES_PER_VALUE
-    lines = pixels / 3 * -(-p["out_c"] // 2) * 3 * in_c // 2 * LINE_CYCLES_SAVED
-    band = p["batches"] * p["out_h"] * band_columns(p) * in_c * BAND_CYCLES_PER_VALUE
+    lines = pixels / 3 * -(-p["out_c"] // 2) * 3 * in_c // 2 * LINE_CYCLES_SAVED if p["stride_w"] == 1 else 0.0
+    band = p["batches"] * p["out_h"] * p["stride_h"] * band_columns(p) * in_c * BAND_CYCLES_PER_VALUE
     return extension + lines - band
 
 
-def band_order(words: np.ndarray, channel_pairs: int, in_c: int) -> np.ndarray:
+def band_order(words: np.ndarray, channel_pairs: int, in_c: int, stride: int = 1) -> np.ndarray:
     """interleaved_pairs' words of a 3x3 filter (per channel pair its window's pairs in the order (ky, kx, g), two
-    words each) with the pairs in the band's order (ky, g, kx)."""
-    pairs = words.reshape(channel_pairs, 3, 3, in_c // 2, 2)
+    words each) with the pairs in the band's order (ky, g, kx), the taps kx in the order 0, 2, 1 at stride 2."""
+    pairs = words.reshape(channel_pairs, 3, 3, in_c // 2, 2)[:, :, [0, 2, 1] if stride == 2 else [0, 1, 2]]
     return np.ascontiguousarray(pairs.transpose(0, 1, 3, 2, 4)).reshape(-1)
 
 
@@ -118,9 +136,12 @@ def _band(graph: Graph, op: Operator, call: KernelCall, isa: Isa) -> KernelCall 
     alone = staging(p["batches"] * p["out_h"] * p["out_w"], p["out_c"], padded.shape[1], isa)
     if alone is not None and alone.saved >= band_saving(p) + staged_saving:
         return None  # fg_conv2d_folded_staged_dsp's blocks save more
-    table = np.concatenate([[block], constants.ravel()]).astype(np.int32)
-    banded = packed_call(call, BAND, table, band_order(words, channel_pairs, p["in_c"]), [op.inputs[0], -1])
-    return replace(banded, run_time_stack=fixed + 4 * block * (CONSTANT_WORDS + 2 * pairs))
+    staged = 4 * block * (CONSTANT_WORDS + 2 * pairs)
+    spare = band_spare_rows(p, room - staged)
+    table = np.concatenate([[block, spare], constants.ravel()]).astype(np.int32)
+    ordered = band_order(words, channel_pairs, p["in_c"], p["stride_w"])
+    banded = packed_call(call, BAND, table, ordered, [op.inputs[0], -1])
+    return replace(banded, run_time_stack=fixed + staged + spare * 4 * (p["in_c"] // 2) * band_columns(p))
 
 
 BAND = Variant("fg_conv2d_3x3_band_dsp", "fg_conv2d_folded_s8", REQUIRES, _band,

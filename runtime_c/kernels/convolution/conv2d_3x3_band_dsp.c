@@ -8,17 +8,19 @@
 
 #include "fg/isa/dsp_staged.h"
 
-/* A 3x3 convolution of stride 1 (dilation 1, in_c a multiple of 16) whose input rows are sign-extended once each, not
- * once per window that holds them (fg_conv2d_folded_dsp's im2col: nine times). The band holds an output row's three
- * input rows (padded columns holding the zero point) as int16 pairs, each row as in_c / 2 lines of `columns` words:
- * line g holds pair g (fg/isa/dsp.h's SXTB16 order) of every column, so three pixels' pair g at one tap are three
- * consecutive words (one LDM) and the next tap's one word further. The rows follow each other in the band (moved up
- * one row an output row), so a tile's window is read line after line at a fixed pitch.
+/* A 3x3 convolution of stride 1 or 2 (dilation 1, in_c a multiple of 16) whose input rows are sign-extended once
+ * each, not once per window that holds them (fg_conv2d_folded_dsp's im2col: nine times at stride 1). The band holds an
+ * output row's three input rows (padded columns holding the zero point) as int16 pairs, each row as in_c / 2 lines of
+ * `columns` words: line g holds pair g (fg/isa/dsp.h's SXTB16 order) of every column, so three pixels' pair g at one
+ * tap are three consecutive words (one LDM) and the next tap's one word further (at stride 2: the line's even columns,
+ * then its odd ones, FG_DSP_BAND2_TAPS_2_1). The rows follow each other in the band (the window moved down a stride an
+ * output row), so a tile's window is read line after line at a fixed pitch.
  *
- * params->packed: one word, the channel pairs staged on the stack a block (0: none, the table read in place; all of
- * them: the table staged once per call; fewer: each block staged again for each output row's tiles), then
+ * params->packed: two words, the channel pairs staged on the stack a block (0: none, the table read in place; all of
+ * them: the table staged once per call; fewer: each block staged again for each output row's tiles) and the band's
+ * spare rows (below, fg_conv2d_3x3_band_dsp), then
  * fg_conv2d_folded_dsp's channel constants and weights with each window's input pairs in the band's order (ky, g, kx)
- * instead of (ky, kx, g) (ops/variants/dsp_band.py). */
+ * instead of (ky, kx, g), kx in the order 0, 2, 1 at stride 2 (ops/variants/dsp_band.py). */
 
 /* The band tile store's job: fg_dsp_job's words at the offsets its output stages read them (fg/isa/dsp.h), the pitch
  * and the end of the window in place of its passes and entry. */
@@ -54,25 +56,37 @@ typedef char fg_dsp_band_job_matches[offsetof(fg_dsp_band_job, end) == offsetof(
     "ldr r11, [%[x], #16]\n\t"                  \
     "add %[x], %[x], r2\n\t"                    \
     FG_DSP_BAND_TAP("r12", "r10", "r11")
-#define FG_DSP_BAND_LINE "ldm %[x], {r10, r11, r12}\n\t" FG_DSP_BAND_TAP("r10", "r11", "r12") FG_DSP_BAND_TAPS_1_2
+/* Stride 2: the line is two half-lines a pitch apart, the even columns then the odd ones (fg_dsp_band_at), so the
+ * pixels' pairs at taps 0 and 2 are the even half's words 0-2 and 1-3 (one LDM, one LDR) and at tap 1 the odd
+ * half's 0-2 (one LDM); the weights in the order of the taps so read, 0, 2, 1. 26 instructions and 39 cycles a line
+ * by the M4's timing, as FG_DSP_TILE_PAIR's three passes, without the im2col's extension of every window. */
+#define FG_DSP_BAND2_TAPS_2_1                   \
+    "ldr r10, [%[x], #12]\n\t"                  \
+    "add %[x], %[x], r2\n\t"                    \
+    FG_DSP_BAND_TAP("r11", "r12", "r10")        \
+    "ldm %[x], {r10, r11, r12}\n\t"             \
+    "add %[x], %[x], r2\n\t"                    \
+    FG_DSP_BAND_TAP("r10", "r11", "r12")
+#define FG_DSP_BAND_LINE(REST) "ldm %[x], {r10, r11, r12}\n\t" FG_DSP_BAND_TAP("r10", "r11", "r12") REST
 /* The channel pair's first line, its first tap from the biases (r4, r7) as FG_DSP_BIAS_PAIR. */
-#define FG_DSP_BAND_FIRST_LINE                                                                      \
+#define FG_DSP_BAND_FIRST_LINE(REST)                                                                \
     "ldm %[x], {r10, r11, r12}\n\t"                                                                \
     "ldrd lr, r3, [%[w]], #8\n\t"                                                                  \
     "smlad r8, r11, r3, r7\n\t" "smlad r9, r12, r3, r7\n\t" "smlad r7, r10, r3, r7\n\t"            \
     "smlad r5, r11, lr, r4\n\t" "smlad r6, r12, lr, r4\n\t" "smlad r4, r10, lr, r4\n\t"            \
-    FG_DSP_BAND_TAPS_1_2
-#define FG_DSP_BAND_LINES_23                                                                        \
-    FG_DSP_BAND_LINE FG_DSP_BAND_LINE FG_DSP_BAND_LINE FG_DSP_BAND_LINE FG_DSP_BAND_LINE FG_DSP_BAND_LINE \
-    FG_DSP_BAND_LINE FG_DSP_BAND_LINE FG_DSP_BAND_LINE FG_DSP_BAND_LINE FG_DSP_BAND_LINE FG_DSP_BAND_LINE \
-    FG_DSP_BAND_LINE FG_DSP_BAND_LINE FG_DSP_BAND_LINE FG_DSP_BAND_LINE FG_DSP_BAND_LINE FG_DSP_BAND_LINE \
-    FG_DSP_BAND_LINE FG_DSP_BAND_LINE FG_DSP_BAND_LINE FG_DSP_BAND_LINE FG_DSP_BAND_LINE
+    REST
+#define FG_DSP_BAND_LINES_4(REST) \
+    FG_DSP_BAND_LINE(REST) FG_DSP_BAND_LINE(REST) FG_DSP_BAND_LINE(REST) FG_DSP_BAND_LINE(REST)
+#define FG_DSP_BAND_LINES_23(REST)                                                                  \
+    FG_DSP_BAND_LINES_4(REST) FG_DSP_BAND_LINES_4(REST) FG_DSP_BAND_LINES_4(REST)                   \
+    FG_DSP_BAND_LINES_4(REST) FG_DSP_BAND_LINES_4(REST)                                             \
+    FG_DSP_BAND_LINE(REST) FG_DSP_BAND_LINE(REST) FG_DSP_BAND_LINE(REST)
 /* Per channel pair: the window's 3 in_c / 2 lines (a multiple of 24) in rounds of 24, ended when x reaches the
  * frame's x_end, then STAGE (the output stage of fg/isa/dsp.h, x reloaded from the frame, the pitch by
  * FG_DSP_PAIR_NEXT, eq past the last pair). */
 #undef FG_DSP_PAIR_NEXT
 #define FG_DSP_PAIR_NEXT "ldr r2, [sp, #20]\n\t"
-#define FG_DSP_TILE_BAND(STAGE, FRAME, OUT_OF_LINE)    \
+#define FG_DSP_TILE_BAND_OF(REST, STAGE, FRAME, OUT_OF_LINE) \
     FG_DSP_TILE_ASM(                                    \
         "ldm %[job], {" FRAME "}\n\t"                   \
         "stm sp, {" FRAME "}\n\t"                       \
@@ -80,82 +94,121 @@ typedef char fg_dsp_band_job_matches[offsetof(fg_dsp_band_job, end) == offsetof(
         "ldr r7, [r3, #12]\n\t"                         \
         "ldr r2, [sp, #20]\n"                           \
         "7:\n\t"                                        \
-        FG_DSP_BAND_FIRST_LINE                          \
+        FG_DSP_BAND_FIRST_LINE(REST)                    \
         "8:\n\t"                                        \
-        FG_DSP_BAND_LINES_23                            \
+        FG_DSP_BAND_LINES_23(REST)                      \
         "ldr r3, [sp, #24]\n\t"                         \
         "cmp %[x], r3\n\t"                              \
         "beq 6f\n\t"                                    \
-        FG_DSP_BAND_LINE                                \
+        FG_DSP_BAND_LINE(REST)                          \
         "b 8b\n"                                        \
         "6:\n\t"                                        \
         STAGE                                           \
         "bne 7b\n\t"                                    \
         OUT_OF_LINE)
-#define FG_DSP_BAND_FUNCTION(name, OUT, KIND) \
-    static FG_DSP_TILE_JOB_FUNCTION(name, fg_dsp_band_job, FG_DSP_TILE_BAND, OUT, KIND)
-FG_DSP_BAND_FUNCTION(fg_dsp_band_store, FG_DSP_NARROW_DOUBLED, CLAMPING)
-FG_DSP_BAND_FUNCTION(fg_dsp_band_store_relu, FG_DSP_RELU_DOUBLED, RELU)
-#define FG_DSP_BAND_STORE(relu) ((relu) ? fg_dsp_band_store_relu : fg_dsp_band_store)
+#define FG_DSP_TILE_BAND(STAGE, FRAME, OUT_OF_LINE) \
+    FG_DSP_TILE_BAND_OF(FG_DSP_BAND_TAPS_1_2, STAGE, FRAME, OUT_OF_LINE)
+#define FG_DSP_TILE_BAND2(STAGE, FRAME, OUT_OF_LINE) \
+    FG_DSP_TILE_BAND_OF(FG_DSP_BAND2_TAPS_2_1, STAGE, FRAME, OUT_OF_LINE)
+#define FG_DSP_BAND_FUNCTION(name, LOOP, OUT, KIND) \
+    static FG_DSP_TILE_JOB_FUNCTION(name, fg_dsp_band_job, LOOP, OUT, KIND)
+FG_DSP_BAND_FUNCTION(fg_dsp_band_store, FG_DSP_TILE_BAND, FG_DSP_NARROW_DOUBLED, CLAMPING)
+FG_DSP_BAND_FUNCTION(fg_dsp_band_store_relu, FG_DSP_TILE_BAND, FG_DSP_RELU_DOUBLED, RELU)
+FG_DSP_BAND_FUNCTION(fg_dsp_band2_store, FG_DSP_TILE_BAND2, FG_DSP_NARROW_DOUBLED, CLAMPING)
+FG_DSP_BAND_FUNCTION(fg_dsp_band2_store_relu, FG_DSP_TILE_BAND2, FG_DSP_RELU_DOUBLED, RELU)
+#define FG_DSP_BAND_STORE(stride, relu)                                                   \
+    ((stride) == 2 ? ((relu) ? fg_dsp_band2_store_relu : fg_dsp_band2_store)              \
+                   : ((relu) ? fg_dsp_band_store_relu : fg_dsp_band_store))
 #else
 /* The M7 (dsp_band.py does not offer the band there): each tile gathered, run by fg_dsp_gemm_3_strided. */
-#define FG_DSP_BAND_STORE(relu) ((fg_dsp_band_store_function)0)
+#define FG_DSP_BAND_STORE(stride, relu) ((fg_dsp_band_store_function)0)
 #endif
 typedef void (*fg_dsp_band_store_function)(const uint32_t *x, const uint32_t *w, const fg_dsp_band_job *job);
 
-/* The band: its three rows, each in_c / 2 lines of `columns` words (slot words a row). */
+#define FG_DSP_BAND_HEADER_WORDS 2
+
+/* The band: the window's three rows at `rows`, each in_c / 2 lines of `columns` words (slot words a row); at stride
+ * 2 a line's even columns first, then its odd ones from word `half`. */
 typedef struct {
     const fg_conv2d_params *p;
     uint32_t *rows;
-    int32_t columns, slot;
+    int32_t columns, slot, half;
+    int32_t third;  /* the window's third tap in the weights' order from a pixel's first word: 2, or at stride 2 half */
     uint32_t zero_pair;  /* the zero point in both halves */
 } fg_dsp_band;
 
-/* The band's columns: the image's after the left padding, or the last tile's taps and the two words past them. */
+/* The band's columns: the image's after the left padding, or the last tile's taps and the two words past them (at
+ * stride 2 an even count: the columns to 2 out_w + 1 and one more). */
 static int32_t fg_dsp_band_columns(const fg_conv2d_params *p) {
-    const int32_t image = p->pad_left + p->in_w, windows = p->out_w + 2;
+    const int32_t image = p->pad_left + p->in_w;
+    if (p->stride_w == 2) {
+        const int32_t even = (image + 1) & ~1, windows = 2 * p->out_w + 2;
+        return even > windows ? even : windows;
+    }
+    const int32_t windows = p->out_w + 2;
     return image > windows ? image : windows;
 }
 
-/* Input row y (the zero point outside the image) into the band's row at `row`. */
-static void fg_dsp_band_fill(const fg_dsp_band *b, const int8_t *image, int32_t y, uint32_t *row) {
-    const fg_conv2d_params *p = b->p;
-    const int32_t columns = b->columns, lines = p->in_c >> 1, left = p->pad_left, right = left + p->in_w;
-    if (y < 0 || y >= p->in_h) {
-        for (int32_t k = 0; k < b->slot; ++k) {
-            row[k] = b->zero_pair;
-        }
-        return;
-    }
-    for (int32_t g = 0; g < lines; ++g) {
-        uint32_t *line = row + g * columns;
-        for (int32_t c = 0; c < left; ++c) {
-            line[c] = b->zero_pair;
-        }
-        for (int32_t c = right; c < columns; ++c) {
-            line[c] = b->zero_pair;
-        }
-    }
-    const int8_t *from = image + y * p->in_w * p->in_c;
-    for (int32_t x = 0; x < p->in_w; ++x) {
-        uint32_t *to = row + left + x;
-        for (int32_t q = 0; q < p->in_c >> 2; ++q, from += 4, to += 2 * columns) {
-            uint32_t v;
+/* The word of a line that holds column c. */
+static inline int32_t fg_dsp_band_at(const fg_dsp_band *b, int32_t c) {
+    return b->half ? (c & 1) * b->half + (c >> 1) : c;
+}
+
+/* `pixels` pixels of in_c values from `from` (`skip` bytes from a pixel's end to the next's) into the band at `to` and
+ * the words after it: each pixel's pairs down its column of the row's lines, two words of four values a pass (in_c
+ * is a multiple of 16). Out of line: few values live, none reloaded. */
+static __attribute__((noinline)) void fg_dsp_band_extend(const int8_t *from, int32_t skip, uint32_t *to,
+                                                         int32_t pixels, int32_t in_c, int32_t columns) {
+    for (int32_t k = 0; k < pixels; ++k, from += skip, ++to) {
+        uint32_t *line = to;
+        const int8_t *const end = from + in_c;
+        do {
+            uint32_t v, u;
             __builtin_memcpy(&v, from, sizeof v);
-            to[0] = __sxtb16(v);
-            to[columns] = fg_dsp_odd_s8x2(v);
-        }
+            __builtin_memcpy(&u, from + 4, sizeof u);
+            line[0] = __sxtb16(v);
+            line[columns] = fg_dsp_odd_s8x2(v);
+            line[2 * columns] = __sxtb16(u);
+            line[3 * columns] = fg_dsp_odd_s8x2(u);
+            from += 8;
+            line += 4 * columns;
+        } while (from != end);
     }
 }
 
-/* The window of the output pixel at band column `column` in the band's order, pair k at x[3 k] (the tile's stride). */
-static void fg_dsp_band_gather(const fg_dsp_band *b, int32_t column, uint32_t *x) {
-    const uint32_t *line = b->rows + column;
-    for (int32_t g = 0; g < 3 * (b->p->in_c >> 1); ++g, line += b->columns) {
-        for (int32_t kx = 0; kx < 3; ++kx, x += 3) {
-            *x = line[kx];
+/* Input row y (the zero point outside the image) into the band's row at `row`: its columns in runs of consecutive
+ * words, all of them, or at stride 2 the even ones, then the odd ones. The padding's columns hold the zero point
+ * already: written once a call (fg_conv2d_3x3_band_dsp), never overwritten but by whole rows that hold it too. */
+static void fg_dsp_band_fill(const fg_dsp_band *b, const int8_t *image, int32_t y, uint32_t *row) {
+    const fg_conv2d_params *p = b->p;
+    const uint32_t zero_pair = b->zero_pair;
+    const int32_t left = p->pad_left, in_w = p->in_w, in_c = p->in_c;
+    if (y < 0 || y >= p->in_h) {
+        for (int32_t k = 0; k < b->slot; ++k) {
+            row[k] = zero_pair;
         }
+        return;
     }
+    const int8_t *from = image + y * in_w * in_c;
+    const int32_t runs = b->half ? 2 : 1;
+    for (int32_t first = 0; first < runs && first < in_w; ++first) {
+        fg_dsp_band_extend(from + first * in_c, (runs - 1) * in_c, row + fg_dsp_band_at(b, left + first),
+                           (in_w - first + runs - 1) / runs, in_c, b->columns);
+    }
+}
+
+/* The window of output pixel ox in the band's order, pair k at x[3 k] (the tile's stride). */
+static void fg_dsp_band_gather(const fg_dsp_band *b, int32_t ox, uint32_t *x) {
+    const uint32_t *line = b->rows + ox;
+    const int32_t third = b->third, columns = b->columns;
+    const uint32_t *const end = x + 9 * 3 * (b->p->in_c >> 1);
+    do {
+        x[0] = line[0];
+        x[3] = line[1];
+        x[6] = line[third];
+        line += columns;
+        x += 9;
+    } while (x != end);
 }
 
 /* What the tiles run on: the channels' output stages, the weights, the params' clamp. */
@@ -207,17 +260,19 @@ static void fg_dsp_band_row_tiles(const fg_dsp_band *b, const fg_dsp_band_layer 
 FG_HOT_LOOP void fg_conv2d_3x3_band_dsp(const fg_conv2d_params *p, const int8_t *input, const int8_t *filter,
                                         int8_t *output) {
     (void)filter;
-    const int32_t *table = (const int32_t *)p->packed, block = table[0];
+    const int32_t *table = (const int32_t *)p->packed, block = table[0], spare = table[1];
     const int32_t in_c = p->in_c, out_c = p->out_c, out_w = p->out_w, channel_pairs = (out_c + 1) >> 1;
     const int32_t pairs = 9 * (in_c >> 1), columns = fg_dsp_band_columns(p), slot = (in_c >> 1) * columns;
     const fg_requant_params q = p->requant;  /* a local copy: the int8 stores may alias params */
-    fg_dsp_band_layer l = {(const fg_dsp_channel *)(table + 1), (const uint32_t *)(table + 1 + 4 * out_c), pairs,
-                           fg_dsp_all_narrow((const fg_dsp_channel *)(table + 1), out_c), &q};
+    const fg_dsp_channel *const ch = (const fg_dsp_channel *)(table + FG_DSP_BAND_HEADER_WORDS);
+    fg_dsp_band_layer l = {ch, (const uint32_t *)(table + FG_DSP_BAND_HEADER_WORDS + 4 * out_c), pairs,
+                           fg_dsp_all_narrow(ch, out_c), &q};
     const int full = q.activation_min == -128 && q.activation_max == 127;
     const fg_dsp_band_store_function store =
-        l.narrow && out_c % 2 == 0 ? FG_DSP_BAND_STORE(full && q.output_offset == -128) : 0;
+        l.narrow && out_c % 2 == 0 ? FG_DSP_BAND_STORE(p->stride_w, full && q.output_offset == -128) : 0;
     const int blocked = block && block < channel_pairs && store;  /* else in place: the gathered tiles read l */
-    uint32_t rows[3 * slot], x[store ? 1 : 3 * pairs], held_x[3 * pairs], w[block ? block * (8 + 2 * pairs) : 1];
+    uint32_t rows[(3 + spare) * slot], x[store ? 1 : 3 * pairs], held_x[3 * pairs];
+    uint32_t w[block ? block * (8 + 2 * pairs) : 1];
     int8_t held[3 * out_c], *held_at[3];
     if (block >= channel_pairs) {  /* the whole table staged once */
         fg_dsp_stage_words((const uint32_t *)l.ch, 8 * channel_pairs, w);
@@ -226,22 +281,35 @@ FG_HOT_LOOP void fg_conv2d_3x3_band_dsp(const fg_conv2d_params *p, const int8_t 
         l.weights = w + 8 * channel_pairs;
     }
     const int16_t zero_point = (int8_t)-q.input_offset;
-    const fg_dsp_band b = {p, rows, columns, slot, (uint16_t)zero_point * 0x10001u};
-    fg_dsp_band_job job = {0, output, out_c, rows, 0, 4 * columns, 0, q.activation_min, q.activation_max, full};
+    const int32_t stride = p->stride_h, half = stride == 2 ? columns >> 1 : 0;
+    fg_dsp_band b = {p, rows, columns, slot, half, half ? half : 2, (uint16_t)zero_point * 0x10001u};
+    fg_dsp_band_job job = {0, output, out_c, rows, 0, 4 * (half ? half : columns), 0, q.activation_min,
+                           q.activation_max, full};
     memset(held_x, 0, sizeof held_x);  /* a short flush's unused pixels: any finite pairs */
+    for (int32_t k = 0; k < (3 + spare) * slot; ++k) {  /* the padding's columns, kept (fg_dsp_band_fill) */
+        rows[k] = b.zero_pair;
+    }
     for (int32_t n = 0; n < p->batches; ++n) {
         const int8_t *image = input + n * p->in_h * p->in_w * in_c;
         int8_t *out = output + n * p->out_h * out_w * out_c;
         int32_t held_count = 0;
         for (int32_t oy = 0; oy < p->out_h; ++oy) {
-            const int32_t top = oy - p->pad_top;
+            /* The window moves down the band's 3 + spare rows `stride` rows at a time; past them, the rows it keeps
+             * are copied back to the top (forward: the rows move up). */
+            const int32_t top = oy * stride - p->pad_top;
+            int32_t kept = 3 - stride;
             if (oy == 0) {
-                fg_dsp_band_fill(&b, image, top, rows);
-                fg_dsp_band_fill(&b, image, top + 1, rows + slot);
+                b.rows = rows;
+                kept = 0;
+            } else if (b.rows + stride * slot > rows + spare * slot) {
+                fg_dsp_stage_words(b.rows + stride * slot, kept * slot, rows);
+                b.rows = rows;
             } else {
-                fg_dsp_stage_words(rows + slot, 2 * slot, rows);  /* forward: the rows move up by one */
+                b.rows += stride * slot;
             }
-            fg_dsp_band_fill(&b, image, top + 2, rows + 2 * slot);
+            for (int32_t k = kept; k < 3; ++k) {
+                fg_dsp_band_fill(&b, image, top + k, b.rows + k * slot);
+            }
             int32_t ox = out_w - out_w % 3;
             if (store) {
                 fg_dsp_band_row_tiles(&b, &l, store, &job, blocked ? block : channel_pairs, blocked, w, out);
