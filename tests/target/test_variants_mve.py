@@ -100,9 +100,10 @@ def _add_cases() -> list[bytes]:
     rng = np.random.default_rng(5)
     cases = [add_case(600 + k, (1, int(rng.integers(1, 6)), int(rng.integers(1, 6)), size))
              for k, size in enumerate([*CHANNELS, 3, 7, 16, 32, 64, 5])]
-    # long enough for the tables of the inputs' scaled values (512 elements and more), a tail of 1 to 3
+    # long enough for the tables of the inputs' scaled values (512 elements and more), a tail of 1 to 3 (after the
+    # pipelined loop's whole steps of four)
     cases += [add_case(650 + k, shape) for k, shape in enumerate([(1, 8, 8, 32), (1, 7, 9, 17), (1, 4, 4, 32),
-                                                                   (1, 3, 5, 35)])]
+                                                                   (1, 3, 5, 35), (1, 2, 9, 29)])]
     # an output multiplier in [0.5, 1): no right shift, the looked-up loop with the masked sign step (the outputs
     # mostly saturate: only that the loop runs bit-exact is checked; every other long case shifts right)
     return cases + [add_case(660 + k, (1, 6, 7, 13), output_multiplier=m) for k, m in enumerate([0.75, 0.51])]

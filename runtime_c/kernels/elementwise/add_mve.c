@@ -37,43 +37,87 @@ static void fg_add_table(int32_t table[256], int32_t offset, int32_t left_shift,
  * and the narrowing store take r0-r7. Software-pipelined: the next step's bytes and table values are loaded while
  * this step's sum is requantized, so each input is read up to 4 bytes past its end (n >= FG_ADD_TABLE_MIN: the first
  * step's loads are whole); every input is read before the output of the same or an earlier element is stored
- * (ops/overlap.py's order holds). SIGN: the rounding divide's sign step into q3 (FG_ADD_SIGN_DIVIDE, or
- * FG_ADD_SIGN_NEGATIVE where the output shifts right); the order is a hill climb over dependency-preserving swaps
- * found cheapest in llvm-mca's M55 model (a step 20 cycles, 18 with FG_ADD_SIGN_NEGATIVE; 21 before). */
-#define FG_ADD_LOOKED_UP(NAME, SIGN)                                                                             \
-static void NAME(const fg_add_params *p, const int8_t *input1, const int8_t *input2, int8_t *output,            \
-                 const int32_t *table1, const int32_t *table2, int32x4_t out_right, int32x4_t low,              \
-                 int32x4_t high) {                                                                               \
-    __asm__ volatile("vldrb.u32 q0, [%[in1]], #4\n"                                                            \
-                     "vldrb.u32 q1, [%[in2]], #4\n"                                                            \
-                     "vldrw.u32 q2, [%[t1], q0, uxtw #2]\n"                                                    \
-                     "vldrw.u32 q3, [%[t2], q1, uxtw #2]\n"                                                    \
-                     "dlstp.32 lr, %[n]\n"                                                                     \
-                     "1:\n"                                                                                    \
-                     "vadd.i32 q2, q2, q3\n"                                                                   \
-                     "vqrdmulh.s32 q2, q2, %[multiplier]\n"                                                    \
-                     "vldrb.u32 q0, [%[in1]], #4\n"                                                            \
-                     SIGN                                                                                      \
-                     "vldrb.u32 q1, [%[in2]], #4\n"                                                            \
-                     "vqadd.s32 q2, q2, q3\n"                                                                  \
-                     "vrshl.s32 q2, q2, %q[right]\n"                                                           \
-                     "vadd.i32 q2, q2, %[offset]\n"                                                            \
-                     "vmax.s32 q2, q2, %q[lo]\n"                                                               \
-                     "vldrw.u32 q3, [%[t2], q1, uxtw #2]\n"                                                    \
-                     "vmin.s32 q2, q2, %q[hi]\n"                                                               \
-                     "vstrb.32 q2, [%[out]], #4\n"                                                             \
-                     "vldrw.u32 q2, [%[t1], q0, uxtw #2]\n"                                                    \
-                     "letp lr, 1b\n"                                                                           \
-                     : [in1] "+l"(input1), [in2] "+l"(input2), [out] "+l"(output)                              \
-                     : [n] "r"(p->shape.dims[FG_BROADCAST_MAX_DIMS - 1]), [t1] "r"(table1), [t2] "r"(table2),  \
-                       [multiplier] "r"(p->output_multiplier), [offset] "r"(p->output_offset),                 \
-                       [right] "w"(out_right), [lo] "w"(low), [hi] "w"(high)                                   \
-                     : "lr", "q0", "q1", "q2", "q3", "memory");                                                \
+ * (ops/overlap.py's order holds). For an output shift of 0 or more (fg_add_looked_up_negative where it shifts right):
+ * the rounding divide's sign step masked by the shift. */
+static void fg_add_looked_up(const fg_add_params *p, const int8_t *input1, const int8_t *input2, int8_t *output,
+                             const int32_t *table1, const int32_t *table2, int32x4_t out_right, int32x4_t low,
+                             int32x4_t high) {
+    __asm__ volatile("vldrb.u32 q0, [%[in1]], #4\n"
+                     "vldrb.u32 q1, [%[in2]], #4\n"
+                     "vldrw.u32 q2, [%[t1], q0, uxtw #2]\n"
+                     "vldrw.u32 q3, [%[t2], q1, uxtw #2]\n"
+                     "dlstp.32 lr, %[n]\n"
+                     "1:\n"
+                     "vadd.i32 q2, q2, q3\n"
+                     "vqrdmulh.s32 q2, q2, %[multiplier]\n"
+                     "vldrb.u32 q0, [%[in1]], #4\n"
+                     "vand q3, q2, %q[right]\n"
+                     "vshr.s32 q3, q3, #31\n"
+                     "vldrb.u32 q1, [%[in2]], #4\n"
+                     "vqadd.s32 q2, q2, q3\n"
+                     "vrshl.s32 q2, q2, %q[right]\n"
+                     "vadd.i32 q2, q2, %[offset]\n"
+                     "vmax.s32 q2, q2, %q[lo]\n"
+                     "vldrw.u32 q3, [%[t2], q1, uxtw #2]\n"
+                     "vmin.s32 q2, q2, %q[hi]\n"
+                     "vstrb.32 q2, [%[out]], #4\n"
+                     "vldrw.u32 q2, [%[t1], q0, uxtw #2]\n"
+                     "letp lr, 1b\n"
+                     : [in1] "+l"(input1), [in2] "+l"(input2), [out] "+l"(output)
+                     : [n] "r"(p->shape.dims[FG_BROADCAST_MAX_DIMS - 1]), [t1] "r"(table1), [t2] "r"(table2),
+                       [multiplier] "r"(p->output_multiplier), [offset] "r"(p->output_offset),
+                       [right] "w"(out_right), [lo] "w"(low), [hi] "w"(high)
+                     : "lr", "q0", "q1", "q2", "q3", "memory");
 }
-#define FG_ADD_SIGN_DIVIDE "vand q3, q2, %q[right]\n" "vshr.s32 q3, q3, #31\n"
-#define FG_ADD_SIGN_NEGATIVE "vshr.s32 q3, q2, #31\n"  /* every lane shifts right: the sign of x & right is x's */
-FG_ADD_LOOKED_UP(fg_add_looked_up, FG_ADD_SIGN_DIVIDE)
-FG_ADD_LOOKED_UP(fg_add_looked_up_negative, FG_ADD_SIGN_NEGATIVE)
+
+/* The looked-up loop where the output shifts right, over the whole steps of four (the caller does the last one to
+ * three elements), pipelined three steps deep: a step stores the step before's outputs, requantizes its own sum,
+ * gathers the next step's table values and adds them, and loads the bytes of the step after (never past the whole
+ * steps; stores still after every read of their elements, as ops/overlap.py asks). The sums are a VMLA by 1 and the
+ * multiply a VQRDMULH: both on the multiplier's pipeline, the rest on the vector ALU's, the gathers and the other loads
+ * beside them (llvm-mca's M55 model: 13 cycles a step, 18 with one step in flight). Stages, each on fixed registers:
+ * BYTES into q0, q1; SUM gathers into q4, q5 (q0, q1 read) and adds into q4; MULTIPLY q4 into q3; ROUND q3 into q2
+ * (q1 as scratch: after SUM, before BYTES); STORE q2. */
+#define FG_ADD_BYTES "vldrb.u32 q0, [%[in1]], #4\n" "vldrb.u32 q1, [%[in2]], #4\n"
+#define FG_ADD_SUM                           \
+    "vldrw.u32 q4, [%[t1], q0, uxtw #2]\n"   \
+    "vldrw.u32 q5, [%[t2], q1, uxtw #2]\n"   \
+    "vmla.s32 q4, q5, %[one]\n"
+#define FG_ADD_MULTIPLY "vqrdmulh.s32 q3, q4, %[multiplier]\n"
+#define FG_ADD_ROUND                         \
+    "vshr.s32 q1, q3, #31\n"                 \
+    "vqadd.s32 q3, q3, q1\n"                 \
+    "vrshl.s32 q3, %[shift]\n"               \
+    "vadd.i32 q2, q3, %[offset]\n"
+#define FG_ADD_STORE "vmax.s32 q2, q2, %q[lo]\n" "vmin.s32 q2, q2, %q[hi]\n" "vstrb.32 q2, [%[out]], #4\n"
+static void fg_add_looked_up_negative(const fg_add_params *p, const int8_t *input1, const int8_t *input2,
+                                      int8_t *output, const int32_t *table1, const int32_t *table2, int32x4_t low,
+                                      int32x4_t high) {
+    __asm__ volatile(FG_ADD_BYTES FG_ADD_SUM FG_ADD_MULTIPLY FG_ADD_BYTES FG_ADD_SUM FG_ADD_ROUND FG_ADD_BYTES
+                     "dls lr, %[rounds]\n"
+                     "1:\n"  /* FG_ADD_MULTIPLY, FG_ADD_STORE, FG_ADD_SUM, FG_ADD_ROUND and FG_ADD_BYTES interleaved */
+                     "vqrdmulh.s32 q3, q4, %[multiplier]\n"
+                     "vmax.s32 q2, q2, %q[lo]\n"
+                     "vldrw.u32 q4, [%[t1], q0, uxtw #2]\n"
+                     "vmin.s32 q2, q2, %q[hi]\n"
+                     "vldrw.u32 q5, [%[t2], q1, uxtw #2]\n"
+                     "vshr.s32 q1, q3, #31\n"
+                     "vstrb.32 q2, [%[out]], #4\n"
+                     "vqadd.s32 q3, q3, q1\n"
+                     "vldrb.u32 q0, [%[in1]], #4\n"
+                     "vrshl.s32 q3, %[shift]\n"
+                     "vldrb.u32 q1, [%[in2]], #4\n"
+                     "vmla.s32 q4, q5, %[one]\n"
+                     "vadd.i32 q2, q3, %[offset]\n"
+                     "le lr, 1b\n"
+                     FG_ADD_MULTIPLY FG_ADD_STORE FG_ADD_SUM FG_ADD_ROUND
+                     FG_ADD_MULTIPLY FG_ADD_STORE FG_ADD_ROUND FG_ADD_STORE
+                     : [in1] "+l"(input1), [in2] "+l"(input2), [out] "+l"(output)
+                     : [rounds] "r"((p->shape.dims[FG_BROADCAST_MAX_DIMS - 1] >> 2) - 3), [t1] "r"(table1),
+                       [t2] "r"(table2), [multiplier] "r"(p->output_multiplier), [offset] "r"(p->output_offset),
+                       [shift] "r"(p->output_shift), [one] "r"(1), [lo] "w"(low), [hi] "w"(high)
+                     : "lr", "q0", "q1", "q2", "q3", "q4", "q5", "memory");
+}
 
 /* Four elements per step (int32 lanes: the inputs are scaled by 2^20), each stored after both its inputs are read
  * (the output may be either input, as ops/overlap.py allows). A long run looks each input's scaled value up in a
@@ -90,9 +134,12 @@ FG_HOT_LOOP void fg_add_s8_mve(const fg_add_params *p, const int8_t *input1, con
         int32_t table1[256], table2[256];
         fg_add_table(table1, offset1, left, multiplier1, p->input1_shift);
         fg_add_table(table2, offset2, left, multiplier2, p->input2_shift);
-        (p->output_shift < 0 ? fg_add_looked_up_negative : fg_add_looked_up)(p, input1, input2, output, table1, table2,
-                                                                             out_right, low, high);
-        return;
+        if (p->output_shift >= 0) {
+            fg_add_looked_up(p, input1, input2, output, table1, table2, out_right, low, high);
+            return;
+        }
+        fg_add_looked_up_negative(p, input1, input2, output, table1, table2, low, high);
+        i = n & ~3;
     }
     for (; i + 4 <= n; i += 4) {
         const int32x4_t a = fg_add_scale(vldrbq_s32(input1 + i), offset1, left, multiplier1, right1);
