@@ -522,29 +522,103 @@ FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe_nine, FG_MVE_PIPE_LOOP_NINE)
 FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe_eighteen, FG_MVE_PIPE_LOOP_EIGHTEEN)
 FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe_thirty_six, FG_MVE_PIPE_LOOP_THIRTY_SIX)
 
-void fg_mve_gemm_blocks2_pairs(fg_mve_gemm_state *st, const int32_t *packed, const fg_mve_clamp *clamp,
-                               int shifts_left) {
+/* The loop fg_mve_gemm_blocks2_pairs runs for st's layer: by its steps where no channel shifts left and every
+ * channel shifts right (FG_MVE_PIPE_ONE for one step ... FG_MVE_PIPE_SPREAD for ten or more but 18 and 36), else
+ * FG_MVE_PLAIN. ops/variants/mve.py's pairs_loop makes the same choice. */
+typedef enum {
+    FG_MVE_PLAIN,
+    FG_MVE_PIPE_ONE,
+    FG_MVE_PIPE_TWO,
+    FG_MVE_PIPE_THREE,
+    FG_MVE_PIPE_UNROLLED,
+    FG_MVE_PIPE_NINE,
+    FG_MVE_PIPE_SPREAD,
+    FG_MVE_PIPE_EIGHTEEN,
+    FG_MVE_PIPE_THIRTY_SIX
+} fg_mve_pairs_kind;
+
+__attribute__((always_inline)) static inline fg_mve_pairs_kind fg_mve_pairs_kind_of(const fg_mve_gemm_state *st,
+                                                                                 int shifts_left) {
+    const int32_t steps = 8 * st->rounds - (-st->entry & 7);
+    if (shifts_left || !st->negative) {
+        return FG_MVE_PLAIN;
+    }
+    return steps == 36  ? FG_MVE_PIPE_THIRTY_SIX
+           : steps == 18 ? FG_MVE_PIPE_EIGHTEEN
+           : steps > 9   ? FG_MVE_PIPE_SPREAD
+           : steps == 9  ? FG_MVE_PIPE_NINE
+           : steps > 3   ? FG_MVE_PIPE_UNROLLED
+           : steps == 3  ? FG_MVE_PIPE_THREE
+           : steps == 1  ? FG_MVE_PIPE_ONE
+                         : FG_MVE_PIPE_TWO;
+}
+
+/* What the pipelined loops read besides the layer's state: the first block, the rounds and entry of the steps after
+ * the peeled ones (nine peeled from ten or more, else two). */
+__attribute__((always_inline)) static inline void fg_mve_pairs_begin(fg_mve_gemm_state *st, const int32_t *packed) {
+    const int32_t peeled = 8 * st->rounds - (-st->entry & 7) - 2;
+    const int32_t rest = peeled > 7 ? peeled - 7 : peeled;
+    st->first_block = packed;
+    st->rounds_peeled = (rest + 7) >> 3;
+    st->entry_peeled = rest & 7;
+}
+
+/* The loop for layers where a channel shifts left or not every channel shifts right (right for any layer). */
+void fg_mve_pairs_unpipelined(fg_mve_gemm_state *st, const int32_t *packed, const fg_mve_clamp *clamp,
+                              int shifts_left) {
     const int32x4_t offset = vdupq_n_s32(clamp->offset);
     st->first_block = packed;
-    const int32_t peeled = 8 * st->rounds - (-st->entry & 7) - 2;  /* the steps after a block's first two */
-    if (!shifts_left && st->negative) {
-        const int32_t rest = peeled > 7 ? peeled - 7 : peeled;  /* nine steps peeled from ten or more */
-        st->rounds_peeled = (rest + 7) >> 3;
-        st->entry_peeled = rest & 7;
-        (peeled == 34  ? fg_mve_pairs2_pipe_thirty_six
-         : peeled == 16 ? fg_mve_pairs2_pipe_eighteen
-         : peeled > 7  ? fg_mve_pairs2_pipe_spread
-         : peeled == 7 ? fg_mve_pairs2_pipe_nine
-         : peeled > 1  ? fg_mve_pairs2_pipe
-         : peeled == 1 ? fg_mve_pairs2_pipe_three
-         : peeled      ? fg_mve_pairs2_pipe_one
-                       : fg_mve_pairs2_pipe_two)(st, packed, clamp, offset);
-        return;
-    }
     (void)(shifts_left    ? fg_mve_pairs2_shifted(st, packed, clamp, offset, offset)
            : st->negative ? fg_mve_pairs2_negative(st, packed, clamp, offset, offset)
                           : fg_mve_pairs2(st, packed, clamp, offset, offset));
 }
+
+void fg_mve_gemm_blocks2_pairs(fg_mve_gemm_state *st, const int32_t *packed, const fg_mve_clamp *clamp,
+                               int shifts_left) {
+    const fg_mve_pairs_kind kind = fg_mve_pairs_kind_of(st, shifts_left);
+    if (kind == FG_MVE_PLAIN) {
+        fg_mve_pairs_unpipelined(st, packed, clamp, shifts_left);
+        return;
+    }
+    fg_mve_pairs_begin(st, packed);
+    (kind == FG_MVE_PIPE_THIRTY_SIX ? fg_mve_pairs2_pipe_thirty_six
+     : kind == FG_MVE_PIPE_EIGHTEEN ? fg_mve_pairs2_pipe_eighteen
+     : kind == FG_MVE_PIPE_SPREAD   ? fg_mve_pairs2_pipe_spread
+     : kind == FG_MVE_PIPE_NINE     ? fg_mve_pairs2_pipe_nine
+     : kind == FG_MVE_PIPE_UNROLLED ? fg_mve_pairs2_pipe
+     : kind == FG_MVE_PIPE_THREE    ? fg_mve_pairs2_pipe_three
+     : kind == FG_MVE_PIPE_ONE      ? fg_mve_pairs2_pipe_one
+                                    : fg_mve_pairs2_pipe_two)(st, packed, clamp, vdupq_n_s32(clamp->offset));
+}
+
+void fg_mve_pairs_by_one(fg_mve_gemm_state *st, const int32_t *packed, const fg_mve_clamp *clamp, int shifts_left) {
+    for (int32_t pair = st->pairs_after; pair >= 0; --pair) {
+        fg_mve_gemm_blocks2(st, packed, clamp, shifts_left);  /* out0 and out1 on by 4 a block */
+        st->x0 += st->pair_advance;
+        st->x1 += st->pair_advance;
+        st->out0 += st->second;
+        st->out1 += st->second;
+    }
+}
+
+/* fg_mve_gemm_blocks2_pairs's loop of one kind alone (a layer of another kind pair by pair: fg_mve_pairs_by_one). */
+#define FG_MVE_PAIRS_ALONE(NAME, KIND, LOOP)                                                                      \
+    void NAME(fg_mve_gemm_state *st, const int32_t *packed, const fg_mve_clamp *clamp, int shifts_left) {        \
+        if (fg_mve_pairs_kind_of(st, shifts_left) != KIND) {                                                     \
+            fg_mve_pairs_by_one(st, packed, clamp, shifts_left);                                                 \
+            return;                                                                                              \
+        }                                                                                                        \
+        fg_mve_pairs_begin(st, packed);                                                                          \
+        LOOP(st, packed, clamp, vdupq_n_s32(clamp->offset));                                                     \
+    }
+FG_MVE_PAIRS_ALONE(fg_mve_pairs_one, FG_MVE_PIPE_ONE, fg_mve_pairs2_pipe_one)
+FG_MVE_PAIRS_ALONE(fg_mve_pairs_two, FG_MVE_PIPE_TWO, fg_mve_pairs2_pipe_two)
+FG_MVE_PAIRS_ALONE(fg_mve_pairs_three, FG_MVE_PIPE_THREE, fg_mve_pairs2_pipe_three)
+FG_MVE_PAIRS_ALONE(fg_mve_pairs_unrolled, FG_MVE_PIPE_UNROLLED, fg_mve_pairs2_pipe)
+FG_MVE_PAIRS_ALONE(fg_mve_pairs_nine, FG_MVE_PIPE_NINE, fg_mve_pairs2_pipe_nine)
+FG_MVE_PAIRS_ALONE(fg_mve_pairs_spread, FG_MVE_PIPE_SPREAD, fg_mve_pairs2_pipe_spread)
+FG_MVE_PAIRS_ALONE(fg_mve_pairs_eighteen, FG_MVE_PIPE_EIGHTEEN, fg_mve_pairs2_pipe_eighteen)
+FG_MVE_PAIRS_ALONE(fg_mve_pairs_thirty_six, FG_MVE_PIPE_THIRTY_SIX, fg_mve_pairs2_pipe_thirty_six)
 
 const int32_t *fg_mve_gemm_blocks2(fg_mve_gemm_state *st, const int32_t *packed, const fg_mve_clamp *clamp,
                                    int shifts_left) {
