@@ -308,29 +308,35 @@ FG_MVE_BLOCKS2(fg_mve_pairs2_negative, FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_
     "vstrb.32 q3, [%[t]], #4\n"               \
     "strd %[n], %[t], [%[st], #" OUT0 "]\n"
 
-/* A later block's start in the pipelined pairs loops: rows, bias, the block before's quant block into n (st's, before
- * this block's replaces it), row 0's first vector (the order of the hill climb above). */
-#define FG_MVE_PIPE_BLOCK_START                 \
+/* A later block's start in the pipelined pairs loops: rows, bias, the block before's quant block into n (QUANT: after
+ * the bias pk is at this block's), row 0's first vector (the order of the hill climb above). */
+#define FG_MVE_PIPE_BLOCK_START_QUANT(QUANT)    \
     "ldrd %[px0], %[px1], [%[st], #32]\n"      \
     FG_MVE_INIT_BIAS                            \
-    "ldr %[n], [%[st], #60]\n"                 \
-    "str %[pk], [%[st], #60]\n"                \
+    QUANT                                       \
     "vldrb.8 q0, [%[px0]]\n"                   \
     FG_MVE_PAST_QUANT
+/* The block before's quant block from st, this block's to st (the unrolled loops, whose blocks' sizes vary). */
+#define FG_MVE_PIPE_QUANT_SAVED "ldr %[n], [%[st], #60]\n" "str %[pk], [%[st], #60]\n"
+#define FG_MVE_PIPE_BLOCK_START FG_MVE_PIPE_BLOCK_START_QUANT(FG_MVE_PIPE_QUANT_SAVED)
+/* The block before's quant block BYTES (a block's) before this one's: the inline loops, whose blocks' sizes are
+ * known; a later pair's first block's n is set before its pair advance (FG_MVE_PIPE_NEXT_PAIRS: QUANT empty). */
+#define FG_MVE_PIPE_QUANT_BEFORE(BYTES) "sub %[n], %[pk], #" BYTES "\n"
 /* After a block's dot products: its sums to st, the flags whether blocks are left. */
 #define FG_MVE_PIPE_BLOCK_END                                \
     "stm %[st], {r0, r2, r4, r6, r8, r10, r12, lr}\n"       \
     "ldr %[t], [%[st], #56]\n"                              \
     "cmp %[pk], %[t]\n"
-/* A pair's first block's start (INIT, rows, its quant block to st, row 0's first vector). */
-#define FG_MVE_PIPE_PAIR_START                  \
+/* A call's first block's start (INIT, rows, SAVE: its quant block to st or nothing, row 0's first vector). */
+#define FG_MVE_PIPE_PAIR_START(SAVE)            \
     FG_MVE_INIT_BIAS                            \
     "ldrd %[px0], %[px1], [%[st], #32]\n"      \
-    "str %[pk], [%[st], #60]\n"                \
+    SAVE                                        \
     FG_MVE_PAST_QUANT_PRELOAD
-/* After a pair's last block: its own output stage, then the next pair (FG_MVE_NEXT_PAIR). */
-#define FG_MVE_PIPE_PAIR_END                    \
-    "ldr %[px0], [%[st], #60]\n"               \
+/* After the last pair's last block (LAST_QUANT: its quant block into px0): its own output stage, then to the end
+ * (FG_MVE_NEXT_PAIR finds no pair left). */
+#define FG_MVE_PIPE_PAIR_END(LAST_QUANT)        \
+    LAST_QUANT                                  \
     FG_MVE_OUT2_NEGATIVE_STORED                 \
     FG_MVE_NEXT_PAIR
 
@@ -340,7 +346,7 @@ FG_MVE_BLOCKS2(fg_mve_pairs2_negative, FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_
  * which end at 9. The narrowing stores take low registers: px0, px1, n and t are, so pk and st are r9 and r11. Outputs
  * are stored a block later: the rows are a band or windows copied to the stack (fg_conv2d_columns_s8_mve,
  * fg_conv2d_folded_s8_mve), never the output. */
-#define FG_MVE_PAIRS2_PIPE(NAME, LOOP)                                                                           \
+#define FG_MVE_PAIRS2_PIPE(NAME, LOOP, LAST_QUANT)                                                               \
 __attribute__((noinline)) static void NAME(fg_mve_gemm_state *st, const int32_t *packed, const fg_mve_clamp *clamp, \
                                            int32x4_t v) {                                                        \
     const int32x4_t low = clamp->low, high = clamp->high;                                                       \
@@ -348,7 +354,7 @@ __attribute__((noinline)) static void NAME(fg_mve_gemm_state *st, const int32_t 
     int32_t n, t;                                                                                               \
     __asm__ volatile("2:\n"                                                                                     \
                      LOOP                                                                                       \
-                     FG_MVE_PIPE_PAIR_END                                                                       \
+                     FG_MVE_PIPE_PAIR_END(LAST_QUANT)                                                           \
                      : [pk] "+r"(packed), [px0] "=&l"(px0), [px1] "=&l"(px1), [n] "=&l"(n), [t] "=&l"(t)       \
                      : [st] "r"(st), [v] "w"(v), [lo] "w"(low), [hi] "w"(high)                                  \
                      : "r0", "r2", "r4", "r6", "r8", "r10", "r12", "lr", "q0", "q1", "q2", "q3", "q7", "memory", \
@@ -357,7 +363,7 @@ __attribute__((noinline)) static void NAME(fg_mve_gemm_state *st, const int32_t 
 /* A pair's first block all in the unrolled loop (entered at 5); a later block's PEELED steps with the block before's
  * output stage, the rest of its steps there too (st's rounds_peeled, entry_peeled, loaded by PEELED). */
 #define FG_MVE_PIPE_LOOP_UNROLLED(PEELED)       \
-    FG_MVE_PIPE_PAIR_START                      \
+    FG_MVE_PIPE_PAIR_START("str %[pk], [%[st], #60]\n") \
     "ldrd %[n], %[t], [%[st], #40]\n"          \
     "b 5f\n"                                   \
     "1:\n"                                     \
@@ -376,50 +382,56 @@ __attribute__((noinline)) static void NAME(fg_mve_gemm_state *st, const int32_t 
     FG_MVE_PIPE2_STEPS_OUT2_NEGATIVE(OUT0, OUT1) \
     "ldrd %[n], %[t], [%[st], #84]\n"
 /* The call's first block's FIRST steps inline, then every later block LATER (its start, steps, the block before's
- * output stage through st's words at OUT0 and OUT1, its end), a later pair's first block too (the pair before's last
- * outputs pending: FG_MVE_PIPE_NEXT_PAIRS); no unrolled loop to enter. */
-#define FG_MVE_PIPE_LOOP_INLINE(FIRST, LATER)   \
-    FG_MVE_PIPE_PAIR_START                      \
-    FIRST                                       \
-    FG_MVE_PIPE_BLOCK_END                       \
-    "beq 4f\n"                                 \
-    "1:\n"                                     \
-    LATER("48", "52")                           \
-    "bne 1b\n"                                 \
-    FG_MVE_PIPE_NEXT_PAIRS(LATER)
-/* After a pair's last block: on to the next pair, whose first block is LATER storing the pair before's last outputs
- * (pending), then its later blocks at 1; after the last pair, to 9 (FG_MVE_PIPE_PAIR_END). */
-#define FG_MVE_PIPE_NEXT_PAIRS(LATER)           \
+ * output stage through st's words at OUT0 and OUT1, its end; QUANT: the block before's quant block into n), a later
+ * pair's first block too (the pair before's last outputs pending: FG_MVE_PIPE_NEXT_PAIRS); no unrolled loop to enter.
+ * BYTES: a block's (quant block and steps), whence the block before's quant block (FG_MVE_PIPE_QUANT_BEFORE: st's
+ * quant word unused). */
+#define FG_MVE_PIPE_LOOP_INLINE(FIRST, LATER, BYTES)             \
+    FG_MVE_PIPE_PAIR_START("")                                   \
+    FIRST                                                        \
+    FG_MVE_PIPE_BLOCK_END                                        \
+    "beq 4f\n"                                                  \
+    "1:\n"                                                      \
+    LATER("48", "52", FG_MVE_PIPE_QUANT_BEFORE(BYTES))           \
+    "bne 1b\n"                                                  \
+    FG_MVE_PIPE_NEXT_PAIRS(LATER, BYTES)
+/* After a pair's last block (pk past it): its quant block into n, on to the next pair, whose first block is LATER
+ * storing the pair before's last outputs (pending), then its later blocks at 1; after the last pair, to 9
+ * (FG_MVE_PIPE_PAIR_END, n still the last block's quant block). */
+#define FG_MVE_PIPE_NEXT_PAIRS(LATER, BYTES)    \
     "4:\n"                                     \
+    "sub %[n], %[pk], #(" BYTES " - 16)\n"     \
     FG_MVE_PAIR_ADVANCE(FG_MVE_PAIR_PENDING)    \
-    LATER("92", "96")                           \
+    LATER("92", "96", "")                       \
     "bne 1b\n"                                 \
     "b 4b\n"                                   \
     "9:\n"
+/* The last block's quant block for FG_MVE_PIPE_PAIR_END: from st (the unrolled loops) or n (the inline ones). */
+#define FG_MVE_PIPE_LAST_QUANT_SAVED "ldr %[px0], [%[st], #60]\n"
+#define FG_MVE_PIPE_LAST_QUANT_KEPT "mov %[px0], %[n]\n"
 /* Two steps (17 to 32 taps): a later block's start, its two steps with the block before's output stage, its end. */
-#define FG_MVE_PIPE2_BLOCK(OUT0, OUT1)          \
-    FG_MVE_PIPE_BLOCK_START                     \
+#define FG_MVE_PIPE2_BLOCK(OUT0, OUT1, QUANT)   \
+    FG_MVE_PIPE_BLOCK_START_QUANT(QUANT)        \
     FG_MVE_PIPE2_STEPS_OUT2_NEGATIVE(OUT0, OUT1) \
     FG_MVE_PIPE_BLOCK_END
-#define FG_MVE_PIPE_LOOP_TWO FG_MVE_PIPE_LOOP_INLINE(FG_MVE_STEP2X4 FG_MVE_STEP2X4, FG_MVE_PIPE2_BLOCK)
+#define FG_MVE_PIPE_LOOP_TWO FG_MVE_PIPE_LOOP_INLINE(FG_MVE_STEP2X4 FG_MVE_STEP2X4, FG_MVE_PIPE2_BLOCK, "192")
 /* Three steps (33 to 48 taps: kws_ref_model's first layer): a later block's third step after its first two (93 -> 84
  * cycles a block in llvm-mca's M55 model against the unrolled loop). */
-#define FG_MVE_PIPE3_BLOCK(OUT0, OUT1)          \
-    FG_MVE_PIPE_BLOCK_START                     \
+#define FG_MVE_PIPE3_BLOCK(OUT0, OUT1, QUANT)   \
+    FG_MVE_PIPE_BLOCK_START_QUANT(QUANT)        \
     FG_MVE_PIPE2_STEPS_OUT2_NEGATIVE(OUT0, OUT1) \
     FG_MVE_STEP2X4                              \
     FG_MVE_PIPE_BLOCK_END
 #define FG_MVE_PIPE_LOOP_THREE \
-    FG_MVE_PIPE_LOOP_INLINE(FG_MVE_STEP2X4 FG_MVE_STEP2X4 FG_MVE_STEP2X4, FG_MVE_PIPE3_BLOCK)
+    FG_MVE_PIPE_LOOP_INLINE(FG_MVE_STEP2X4 FG_MVE_STEP2X4 FG_MVE_STEP2X4, FG_MVE_PIPE3_BLOCK, "256")
 /* One step (up to 16 taps): a later block whole, its start, its one step (FG_MVE_STEP2X4's, the weights in q2 alone),
  * the block before's output stage and its end interleaved (as FG_MVE_PIPE2_STEPS_OUT2_NEGATIVE: 49 cycles in
  * llvm-mca's M55 model, 58 as fg_mve_pairs2_negative runs it). */
-#define FG_MVE_PIPE1_BLOCK_OUT2_NEGATIVE(OUT0, OUT1)     \
+#define FG_MVE_PIPE1_BLOCK_OUT2_NEGATIVE(OUT0, OUT1, QUANT) \
     "ldm %[pk], {r8, r10, r12, lr}\n"               \
-    "ldr %[n], [%[st], #60]\n"                      \
     "ldm %[pk]!, {r0, r2, r4, r6}\n"                \
+    QUANT                                           \
     "ldrd %[px0], %[px1], [%[st], #32]\n"           \
-    "str %[pk], [%[st], #60]\n"                     \
     "adds %[pk], %[pk], #48\n"                      \
     "vldrw.32 q2, [%[n]]\n"                         \
     "vldrw.32 q7, [%[st]]\n"                        \
@@ -462,7 +474,7 @@ __attribute__((noinline)) static void NAME(fg_mve_gemm_state *st, const int32_t 
     "ldr %[t], [%[st], #56]\n"                      \
     "cmp %[pk], %[t]\n"
 /* One step: the call's first block's step inline, every later block FG_MVE_PIPE1_BLOCK_OUT2_NEGATIVE. */
-#define FG_MVE_PIPE_LOOP_ONE FG_MVE_PIPE_LOOP_INLINE(FG_MVE_STEP2X4, FG_MVE_PIPE1_BLOCK_OUT2_NEGATIVE)
+#define FG_MVE_PIPE_LOOP_ONE FG_MVE_PIPE_LOOP_INLINE(FG_MVE_STEP2X4, FG_MVE_PIPE1_BLOCK_OUT2_NEGATIVE, "128")
 /* A later block's start and nine steps (129 taps or more: a 3x3 convolution of 16 input channels or more) with the
  * block before's output stage in the steps' free cycles (FG_MVE_STEP2X4_SLOTS): FG_MVE_OUT2_NEGATIVE's arithmetic one
  * row at a time in q7 (a second row's vector would leave the weights one register), the multipliers and shifts
@@ -470,8 +482,8 @@ __attribute__((noinline)) static void NAME(fg_mve_gemm_state *st, const int32_t 
  * a pair's pending ones); LATE: a load into t in a slot left free. llvm-mca's M55 model: 166 cycles a block of nine
  * steps with its end (184 as fg_mve_pairs2_pipe runs it: the first two steps with the output stage, the rest through
  * the unrolled loop), 165 up to the unrolled loop's entry. */
-#define FG_MVE_PIPE9_STEPS_OUT2_NEGATIVE(OUT0, OUT1, LATE)                                                      \
-    FG_MVE_PIPE_BLOCK_START                                                                                     \
+#define FG_MVE_PIPE9_STEPS_OUT2_NEGATIVE(OUT0, OUT1, LATE, QUANT)                                               \
+    FG_MVE_PIPE_BLOCK_START_QUANT(QUANT)                                                                        \
     FG_MVE_STEP2X4_SLOTS("vldrw.32 q7, [%[st]]\n", "vldrw.32 q2, [%[n]]\n", "vqrdmulh.s32 q7, q7, q2\n")       \
     FG_MVE_STEP2X4_SLOTS("ldr %[t], [%[st], #" OUT0 "]\n", "vshr.s32 q2, q7, #31\n", "vqadd.s32 q7, q7, q2\n")  \
     FG_MVE_STEP2X4_SLOTS("", "vldrw.32 q2, [%[n], #32]\n", "vrshl.s32 q7, q7, q2\n")                          \
@@ -488,39 +500,41 @@ __attribute__((noinline)) static void NAME(fg_mve_gemm_state *st, const int32_t 
 /* Ten steps or more: the first nine peeled (the rows, row 0's vector and the weights left at the tenth step), then
  * the loop's rounds and entry (st's rounds_peeled, entry_peeled) for the rest. */
 #define FG_MVE_PIPE_PEEL9(OUT0, OUT1)                                                         \
-    FG_MVE_PIPE9_STEPS_OUT2_NEGATIVE(OUT0, OUT1, "ldr %[t], [%[st], #88]\n")                  \
+    FG_MVE_PIPE9_STEPS_OUT2_NEGATIVE(OUT0, OUT1, "ldr %[t], [%[st], #88]\n", FG_MVE_PIPE_QUANT_SAVED) \
     "ldr %[n], [%[st], #84]\n"
 /* The outputs of a pair's last block kept as pending (stored by the next pair's first block), the next pair's four
  * bytes on from them (the stores that moved out0 and out1 on are still to come). */
 #define FG_MVE_PAIR_PENDING "strd r0, r2, [%[st], #92]\n" "adds r4, r4, #4\n"
 /* Nine steps: a later block's start, steps and output stage, its end. */
-#define FG_MVE_PIPE9_BLOCK(OUT0, OUT1) FG_MVE_PIPE9_BLOCK_THEN(OUT0, OUT1, "")
+#define FG_MVE_PIPE9_BLOCK(OUT0, OUT1, QUANT) FG_MVE_PIPE9_BLOCK_THEN(OUT0, OUT1, QUANT, "")
 /* FG_MVE_PIPE9_STEPS_OUT2_NEGATIVE, the block's REST of steps, its end. */
-#define FG_MVE_PIPE9_BLOCK_THEN(OUT0, OUT1, REST)                               \
-    FG_MVE_PIPE9_STEPS_OUT2_NEGATIVE(OUT0, OUT1, "ldr %[t], [%[st], #56]\n")    \
+#define FG_MVE_PIPE9_BLOCK_THEN(OUT0, OUT1, QUANT, REST)                               \
+    FG_MVE_PIPE9_STEPS_OUT2_NEGATIVE(OUT0, OUT1, "ldr %[t], [%[st], #56]\n", QUANT)    \
     REST                                                                        \
     "stm %[st], {r0, r2, r4, r6, r8, r10, r12, lr}\n"                          \
     "cmp %[pk], %[t]\n"
 #define FG_MVE_STEPS9                                                                                           \
     FG_MVE_STEP2X4 FG_MVE_STEP2X4 FG_MVE_STEP2X4 FG_MVE_STEP2X4 FG_MVE_STEP2X4 FG_MVE_STEP2X4 FG_MVE_STEP2X4      \
     FG_MVE_STEP2X4 FG_MVE_STEP2X4
-#define FG_MVE_PIPE_LOOP_NINE FG_MVE_PIPE_LOOP_INLINE(FG_MVE_STEPS9, FG_MVE_PIPE9_BLOCK)
+#define FG_MVE_PIPE_LOOP_NINE FG_MVE_PIPE_LOOP_INLINE(FG_MVE_STEPS9, FG_MVE_PIPE9_BLOCK, "640")
 /* Eighteen steps (a 3x3 convolution of 32 input channels): a later block's second nine inline too, no unrolled loop
  * to enter. */
-#define FG_MVE_PIPE18_BLOCK(OUT0, OUT1) FG_MVE_PIPE9_BLOCK_THEN(OUT0, OUT1, FG_MVE_STEPS9)
-#define FG_MVE_PIPE_LOOP_EIGHTEEN FG_MVE_PIPE_LOOP_INLINE(FG_MVE_STEPS9 FG_MVE_STEPS9, FG_MVE_PIPE18_BLOCK)
+#define FG_MVE_PIPE18_BLOCK(OUT0, OUT1, QUANT) FG_MVE_PIPE9_BLOCK_THEN(OUT0, OUT1, QUANT, FG_MVE_STEPS9)
+#define FG_MVE_PIPE_LOOP_EIGHTEEN FG_MVE_PIPE_LOOP_INLINE(FG_MVE_STEPS9 FG_MVE_STEPS9, FG_MVE_PIPE18_BLOCK, "1216")
 /* Thirty-six steps (a 3x3 convolution of 64 input channels): the same with 27 inline. */
-#define FG_MVE_PIPE36_BLOCK(OUT0, OUT1) FG_MVE_PIPE9_BLOCK_THEN(OUT0, OUT1, FG_MVE_STEPS9 FG_MVE_STEPS9 FG_MVE_STEPS9)
+#define FG_MVE_PIPE36_BLOCK(OUT0, OUT1, QUANT) \
+    FG_MVE_PIPE9_BLOCK_THEN(OUT0, OUT1, QUANT, FG_MVE_STEPS9 FG_MVE_STEPS9 FG_MVE_STEPS9)
 #define FG_MVE_PIPE_LOOP_THIRTY_SIX \
-    FG_MVE_PIPE_LOOP_INLINE(FG_MVE_STEPS9 FG_MVE_STEPS9 FG_MVE_STEPS9 FG_MVE_STEPS9, FG_MVE_PIPE36_BLOCK)
-FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe, FG_MVE_PIPE_LOOP_UNROLLED(FG_MVE_PIPE_PEEL2))
-FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe_spread, FG_MVE_PIPE_LOOP_UNROLLED(FG_MVE_PIPE_PEEL9))
-FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe_two, FG_MVE_PIPE_LOOP_TWO)
-FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe_three, FG_MVE_PIPE_LOOP_THREE)
-FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe_one, FG_MVE_PIPE_LOOP_ONE)
-FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe_nine, FG_MVE_PIPE_LOOP_NINE)
-FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe_eighteen, FG_MVE_PIPE_LOOP_EIGHTEEN)
-FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe_thirty_six, FG_MVE_PIPE_LOOP_THIRTY_SIX)
+    FG_MVE_PIPE_LOOP_INLINE(FG_MVE_STEPS9 FG_MVE_STEPS9 FG_MVE_STEPS9 FG_MVE_STEPS9, FG_MVE_PIPE36_BLOCK, "2368")
+FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe, FG_MVE_PIPE_LOOP_UNROLLED(FG_MVE_PIPE_PEEL2), FG_MVE_PIPE_LAST_QUANT_SAVED)
+FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe_spread, FG_MVE_PIPE_LOOP_UNROLLED(FG_MVE_PIPE_PEEL9),
+                   FG_MVE_PIPE_LAST_QUANT_SAVED)
+FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe_two, FG_MVE_PIPE_LOOP_TWO, FG_MVE_PIPE_LAST_QUANT_KEPT)
+FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe_three, FG_MVE_PIPE_LOOP_THREE, FG_MVE_PIPE_LAST_QUANT_KEPT)
+FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe_one, FG_MVE_PIPE_LOOP_ONE, FG_MVE_PIPE_LAST_QUANT_KEPT)
+FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe_nine, FG_MVE_PIPE_LOOP_NINE, FG_MVE_PIPE_LAST_QUANT_KEPT)
+FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe_eighteen, FG_MVE_PIPE_LOOP_EIGHTEEN, FG_MVE_PIPE_LAST_QUANT_KEPT)
+FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe_thirty_six, FG_MVE_PIPE_LOOP_THIRTY_SIX, FG_MVE_PIPE_LAST_QUANT_KEPT)
 
 /* The loop fg_mve_gemm_blocks2_pairs runs for st's layer: by its steps where no channel shifts left and every
  * channel shifts right (FG_MVE_PIPE_ONE for one step ... FG_MVE_PIPE_SPREAD for ten or more but 18 and 36), else
