@@ -482,48 +482,58 @@ __attribute__((noinline)) static void NAME(fg_mve_gemm_state *st, const int32_t 
  * a pair's pending ones); LATE: a load into t in a slot left free. llvm-mca's M55 model: 166 cycles a block of nine
  * steps with its end (184 as fg_mve_pairs2_pipe runs it: the first two steps with the output stage, the rest through
  * the unrolled loop), 165 up to the unrolled loop's entry. */
-#define FG_MVE_PIPE9_STEPS_OUT2_NEGATIVE(OUT0, OUT1, LATE, QUANT)                                               \
+#define FG_MVE_PIPE9_STEPS_OUT2_NEGATIVE(OUT0, OUT1, LATE, QUANT, BETWEEN)                                      \
     FG_MVE_PIPE_BLOCK_START_QUANT(QUANT)                                                                        \
     FG_MVE_STEP2X4_SLOTS("vldrw.32 q7, [%[st]]\n", "vldrw.32 q2, [%[n]]\n", "vqrdmulh.s32 q7, q7, q2\n")       \
+    BETWEEN                                                                                                     \
     FG_MVE_STEP2X4_SLOTS("ldr %[t], [%[st], #" OUT0 "]\n", "vshr.s32 q2, q7, #31\n", "vqadd.s32 q7, q7, q2\n")  \
+    BETWEEN                                                                                                     \
     FG_MVE_STEP2X4_SLOTS("", "vldrw.32 q2, [%[n], #32]\n", "vrshl.s32 q7, q7, q2\n")                          \
+    BETWEEN                                                                                                     \
     FG_MVE_STEP2X4_SLOTS("vadd.i32 q7, q7, %q[v]\n", "vmax.s32 q7, q7, %q[lo]\n", "")                         \
+    BETWEEN                                                                                                     \
     FG_MVE_STEP2X4_SLOTS("vmin.s32 q7, q7, %q[hi]\n", "vstrb.32 q7, [%[t]], #4\n", "")                        \
+    BETWEEN                                                                                                     \
     FG_MVE_STEP2X4_SLOTS("vldrw.32 q7, [%[st], #16]\n", "vldrw.32 q2, [%[n]]\n", "vqrdmulh.s32 q7, q7, q2\n")  \
+    BETWEEN                                                                                                     \
     FG_MVE_STEP2X4_SLOTS("str %[t], [%[st], #" OUT0 "]\n", "vshr.s32 q2, q7, #31\n", "vqadd.s32 q7, q7, q2\n")  \
+    BETWEEN                                                                                                     \
     FG_MVE_STEP2X4_SLOTS(LATE, "vldrw.32 q2, [%[n], #32]\n", "vrshl.s32 q7, q7, q2\n")                        \
+    BETWEEN                                                                                                     \
     FG_MVE_STEP2X4_SLOTS("vadd.i32 q7, q7, %q[v]\n", "vmax.s32 q7, q7, %q[lo]\n" "ldr %[n], [%[st], #" OUT1 "]\n", \
                          "")                                                                                    \
+    BETWEEN                                                                                                     \
     "vmin.s32 q7, q7, %q[hi]\n"                                                                               \
     "vstrb.32 q7, [%[n]], #4\n"                                                                               \
     "str %[n], [%[st], #" OUT1 "]\n"
 /* Ten steps or more: the first nine peeled (the rows, row 0's vector and the weights left at the tenth step), then
  * the loop's rounds and entry (st's rounds_peeled, entry_peeled) for the rest. */
 #define FG_MVE_PIPE_PEEL9(OUT0, OUT1)                                                         \
-    FG_MVE_PIPE9_STEPS_OUT2_NEGATIVE(OUT0, OUT1, "ldr %[t], [%[st], #88]\n", FG_MVE_PIPE_QUANT_SAVED) \
+    FG_MVE_PIPE9_STEPS_OUT2_NEGATIVE(OUT0, OUT1, "ldr %[t], [%[st], #88]\n", FG_MVE_PIPE_QUANT_SAVED, "") \
     "ldr %[n], [%[st], #84]\n"
 /* The outputs of a pair's last block kept as pending (stored by the next pair's first block), the next pair's four
  * bytes on from them (the stores that moved out0 and out1 on are still to come). */
 #define FG_MVE_PAIR_PENDING "strd r0, r2, [%[st], #92]\n" "adds r4, r4, #4\n"
 /* Nine steps: a later block's start, steps and output stage, its end. */
-#define FG_MVE_PIPE9_BLOCK(OUT0, OUT1, QUANT) FG_MVE_PIPE9_BLOCK_THEN(OUT0, OUT1, QUANT, "")
-/* FG_MVE_PIPE9_STEPS_OUT2_NEGATIVE, the block's REST of steps, its end. */
-#define FG_MVE_PIPE9_BLOCK_THEN(OUT0, OUT1, QUANT, REST)                               \
-    FG_MVE_PIPE9_STEPS_OUT2_NEGATIVE(OUT0, OUT1, "ldr %[t], [%[st], #56]\n", QUANT)    \
-    REST                                                                        \
+#define FG_MVE_PIPE9_BLOCK(OUT0, OUT1, QUANT) FG_MVE_PIPE9_BLOCK_BETWEEN(OUT0, OUT1, QUANT, "")
+/* FG_MVE_PIPE9_STEPS_OUT2_NEGATIVE with BETWEEN steps after each of its nine (the output stage spread over all the
+ * block's steps: their multiplies leave two cycles a step free in llvm-mca's M55 model, and the output stage's
+ * instructions, three a step in nine, overflowed them), its end. */
+#define FG_MVE_PIPE9_BLOCK_BETWEEN(OUT0, OUT1, QUANT, BETWEEN)                               \
+    FG_MVE_PIPE9_STEPS_OUT2_NEGATIVE(OUT0, OUT1, "ldr %[t], [%[st], #56]\n", QUANT, BETWEEN)  \
     "stm %[st], {r0, r2, r4, r6, r8, r10, r12, lr}\n"                          \
     "cmp %[pk], %[t]\n"
 #define FG_MVE_STEPS9                                                                                           \
     FG_MVE_STEP2X4 FG_MVE_STEP2X4 FG_MVE_STEP2X4 FG_MVE_STEP2X4 FG_MVE_STEP2X4 FG_MVE_STEP2X4 FG_MVE_STEP2X4      \
     FG_MVE_STEP2X4 FG_MVE_STEP2X4
 #define FG_MVE_PIPE_LOOP_NINE FG_MVE_PIPE_LOOP_INLINE(FG_MVE_STEPS9, FG_MVE_PIPE9_BLOCK, "640")
-/* Eighteen steps (a 3x3 convolution of 32 input channels): a later block's second nine inline too, no unrolled loop
- * to enter. */
-#define FG_MVE_PIPE18_BLOCK(OUT0, OUT1, QUANT) FG_MVE_PIPE9_BLOCK_THEN(OUT0, OUT1, QUANT, FG_MVE_STEPS9)
+/* Eighteen steps (a 3x3 convolution of 32 input channels): a later block's other nine inline too, one after each
+ * step with the output stage; no unrolled loop to enter. */
+#define FG_MVE_PIPE18_BLOCK(OUT0, OUT1, QUANT) FG_MVE_PIPE9_BLOCK_BETWEEN(OUT0, OUT1, QUANT, FG_MVE_STEP2X4)
 #define FG_MVE_PIPE_LOOP_EIGHTEEN FG_MVE_PIPE_LOOP_INLINE(FG_MVE_STEPS9 FG_MVE_STEPS9, FG_MVE_PIPE18_BLOCK, "1216")
-/* Thirty-six steps (a 3x3 convolution of 64 input channels): the same with 27 inline. */
+/* Thirty-six steps (a 3x3 convolution of 64 input channels): the same with three after each. */
 #define FG_MVE_PIPE36_BLOCK(OUT0, OUT1, QUANT) \
-    FG_MVE_PIPE9_BLOCK_THEN(OUT0, OUT1, QUANT, FG_MVE_STEPS9 FG_MVE_STEPS9 FG_MVE_STEPS9)
+    FG_MVE_PIPE9_BLOCK_BETWEEN(OUT0, OUT1, QUANT, FG_MVE_STEP2X4 FG_MVE_STEP2X4 FG_MVE_STEP2X4)
 #define FG_MVE_PIPE_LOOP_THIRTY_SIX \
     FG_MVE_PIPE_LOOP_INLINE(FG_MVE_STEPS9 FG_MVE_STEPS9 FG_MVE_STEPS9 FG_MVE_STEPS9, FG_MVE_PIPE36_BLOCK, "2368")
 FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe, FG_MVE_PIPE_LOOP_UNROLLED(FG_MVE_PIPE_PEEL2), FG_MVE_PIPE_LAST_QUANT_SAVED)
