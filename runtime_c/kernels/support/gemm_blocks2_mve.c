@@ -6,11 +6,17 @@
  * is in q0 when the step starts (px0 at it; FG_MVE_PAST_QUANT_PRELOAD loads the first) and the step loads the next
  * one (pre-indexed: px0 moves on to it) between its last multiplies, so that from the first load on loads and
  * VMLADAVAs alternate: the M55 overlaps a load's beats with a multiply's, never two loads' (llvm-mca's M55 model: 16
- * cycles a step, 18 with row 0's load first). The last step reads row 0's 16 bytes after the block's taps (unused). */
+ * cycles a step, 18 with row 0's load first). The last step reads row 0's 16 bytes after the block's taps (unused;
+ * the pipelined loops' blocks end with FG_MVE_STEP2X4_LAST, without that load). */
 #define FG_MVE_STEP2X4 FG_MVE_STEP2X4_SLOTS("", "", "")
+/* A block's last step: no next vector of row 0 (the next block loads its own). */
+#define FG_MVE_STEP2X4_LAST FG_MVE_STEP2X4_SLOTS_NEXT("", "", "", "")
 /* FG_MVE_STEP2X4 with instructions in the cycles its multiplies leave free in llvm-mca's M55 model: A between two
  * of them (q2 and q3 hold weights there), B between two others (q2 free), C after the last (q2 as B left it). */
-#define FG_MVE_STEP2X4_SLOTS(A, B, C)           \
+#define FG_MVE_STEP2X4_SLOTS(A, B, C) FG_MVE_STEP2X4_SLOTS_NEXT(A, B, C, FG_MVE_NEXT_ROW0)
+#define FG_MVE_NEXT_ROW0 "vldrb.8 q0, [%[px0], #16]!\n"
+/* The same with NEXT, row 0's next vector or nothing. */
+#define FG_MVE_STEP2X4_SLOTS_NEXT(A, B, C, NEXT) \
     "vldrb.8 q2, [%[pk]], #64\n"               \
     "vmladava.s8 r0, q0, q2\n"                 \
     "vldrb.8 q1, [%[px1]], #16\n"              \
@@ -23,7 +29,7 @@
     "vmladava.s8 r4, q0, q2\n"                 \
     A                                           \
     "vmladava.s8 r6, q0, q3\n"                 \
-    "vldrb.8 q0, [%[px0], #16]!\n"             \
+    NEXT                                        \
     "vmladava.s8 r12, q1, q2\n"                \
     B                                           \
     "vmladava.s8 lr, q1, q3\n"                 \
@@ -255,8 +261,8 @@ FG_MVE_BLOCKS2(fg_mve_pairs2_negative, FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_
  * interleaved (FG_MVE_OUT2_NEGATIVE's arithmetic, row 0's vector in q7, row 1's in q3, the multipliers and shifts
  * through q2 between the weights; its quant block at n, its outputs stored through n and t): the order a hill climb
  * over dependency-preserving swaps in llvm-mca's M55 model (the block's start, these and its INIT 62 cycles, 73 with
- * the output stage after the dot products). */
-#define FG_MVE_PIPE2_STEPS_OUT2_NEGATIVE(OUT0, OUT1) \
+ * the output stage after the dot products). NEXT: row 0's next vector (FG_MVE_NEXT_ROW0) where steps follow. */
+#define FG_MVE_PIPE2_STEPS_OUT2_NEGATIVE(OUT0, OUT1, NEXT) \
     "vldrb.8 q2, [%[pk]], #64\n"              \
     "vmladava.s8 r0, q0, q2\n"                \
     "vldrb.8 q1, [%[px1]], #16\n"             \
@@ -300,7 +306,7 @@ FG_MVE_BLOCKS2(fg_mve_pairs2_negative, FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_
     "vmladava.s8 r12, q1, q2\n"               \
     "vldrb.8 q2, [%[pk], #-16]\n"             \
     "vmladava.s8 r6, q0, q2\n"                \
-    "vldrb.8 q0, [%[px0], #16]!\n"            \
+    NEXT                                      \
     "vmin.s32 q7, q7, %q[hi]\n"               \
     "vmladava.s8 lr, q1, q2\n"                \
     "vstrb.32 q7, [%[n]], #4\n"               \
@@ -379,7 +385,7 @@ __attribute__((noinline)) static void NAME(fg_mve_gemm_state *st, const int32_t 
 /* Four steps or more: the first two peeled. */
 #define FG_MVE_PIPE_PEEL2(OUT0, OUT1)           \
     FG_MVE_PIPE_BLOCK_START                     \
-    FG_MVE_PIPE2_STEPS_OUT2_NEGATIVE(OUT0, OUT1) \
+    FG_MVE_PIPE2_STEPS_OUT2_NEGATIVE(OUT0, OUT1, FG_MVE_NEXT_ROW0) \
     "ldrd %[n], %[t], [%[st], #84]\n"
 /* The call's first block's FIRST steps inline, then every later block LATER (its start, steps, the block before's
  * output stage through st's words at OUT0 and OUT1, its end; QUANT: the block before's quant block into n), a later
@@ -412,15 +418,15 @@ __attribute__((noinline)) static void NAME(fg_mve_gemm_state *st, const int32_t 
 /* Two steps (17 to 32 taps): a later block's start, its two steps with the block before's output stage, its end. */
 #define FG_MVE_PIPE2_BLOCK(OUT0, OUT1, QUANT)   \
     FG_MVE_PIPE_BLOCK_START_QUANT(QUANT)        \
-    FG_MVE_PIPE2_STEPS_OUT2_NEGATIVE(OUT0, OUT1) \
+    FG_MVE_PIPE2_STEPS_OUT2_NEGATIVE(OUT0, OUT1, "") \
     FG_MVE_PIPE_BLOCK_END
 #define FG_MVE_PIPE_LOOP_TWO FG_MVE_PIPE_LOOP_INLINE(FG_MVE_STEP2X4 FG_MVE_STEP2X4, FG_MVE_PIPE2_BLOCK, "192")
 /* Three steps (33 to 48 taps: kws_ref_model's first layer): a later block's third step after its first two (93 -> 84
  * cycles a block in llvm-mca's M55 model against the unrolled loop). */
 #define FG_MVE_PIPE3_BLOCK(OUT0, OUT1, QUANT)   \
     FG_MVE_PIPE_BLOCK_START_QUANT(QUANT)        \
-    FG_MVE_PIPE2_STEPS_OUT2_NEGATIVE(OUT0, OUT1) \
-    FG_MVE_STEP2X4                              \
+    FG_MVE_PIPE2_STEPS_OUT2_NEGATIVE(OUT0, OUT1, FG_MVE_NEXT_ROW0) \
+    FG_MVE_STEP2X4_LAST                         \
     FG_MVE_PIPE_BLOCK_END
 #define FG_MVE_PIPE_LOOP_THREE \
     FG_MVE_PIPE_LOOP_INLINE(FG_MVE_STEP2X4 FG_MVE_STEP2X4 FG_MVE_STEP2X4, FG_MVE_PIPE3_BLOCK, "256")
@@ -463,7 +469,6 @@ __attribute__((noinline)) static void NAME(fg_mve_gemm_state *st, const int32_t 
     "vldrb.8 q2, [%[pk], #-16]\n"                   \
     "vmladava.s8 r6, q0, q2\n"                      \
     "vmax.s32 q3, q3, %q[lo]\n"                     \
-    "vldrb.8 q0, [%[px0], #16]!\n"                  \
     "vmladava.s8 lr, q1, q2\n"                      \
     "vmin.s32 q7, q7, %q[hi]\n"                     \
     "vstrb.32 q7, [%[n]], #4\n"                     \
@@ -482,7 +487,7 @@ __attribute__((noinline)) static void NAME(fg_mve_gemm_state *st, const int32_t 
  * a pair's pending ones); LATE: a load into t in a slot left free. llvm-mca's M55 model: 166 cycles a block of nine
  * steps with its end (184 as fg_mve_pairs2_pipe runs it: the first two steps with the output stage, the rest through
  * the unrolled loop), 165 up to the unrolled loop's entry. */
-#define FG_MVE_PIPE9_STEPS_OUT2_NEGATIVE(OUT0, OUT1, LATE, QUANT, BETWEEN)                                      \
+#define FG_MVE_PIPE9_STEPS_OUT2_NEGATIVE(OUT0, OUT1, LATE, QUANT, BETWEEN, NINTH_NEXT, TAIL)                    \
     FG_MVE_PIPE_BLOCK_START_QUANT(QUANT)                                                                        \
     FG_MVE_STEP2X4_SLOTS("vldrw.32 q7, [%[st]]\n", "vldrw.32 q2, [%[n]]\n", "vqrdmulh.s32 q7, q7, q2\n")       \
     BETWEEN                                                                                                     \
@@ -500,27 +505,28 @@ __attribute__((noinline)) static void NAME(fg_mve_gemm_state *st, const int32_t 
     BETWEEN                                                                                                     \
     FG_MVE_STEP2X4_SLOTS(LATE, "vldrw.32 q2, [%[n], #32]\n", "vrshl.s32 q7, q7, q2\n")                        \
     BETWEEN                                                                                                     \
-    FG_MVE_STEP2X4_SLOTS("vadd.i32 q7, q7, %q[v]\n", "vmax.s32 q7, q7, %q[lo]\n" "ldr %[n], [%[st], #" OUT1 "]\n", \
-                         "")                                                                                    \
-    BETWEEN                                                                                                     \
+    FG_MVE_STEP2X4_SLOTS_NEXT("vadd.i32 q7, q7, %q[v]\n",                                                     \
+                              "vmax.s32 q7, q7, %q[lo]\n" "ldr %[n], [%[st], #" OUT1 "]\n", "", NINTH_NEXT)      \
+    TAIL                                                                                                        \
     "vmin.s32 q7, q7, %q[hi]\n"                                                                               \
     "vstrb.32 q7, [%[n]], #4\n"                                                                               \
     "str %[n], [%[st], #" OUT1 "]\n"
 /* Ten steps or more: the first nine peeled (the rows, row 0's vector and the weights left at the tenth step), then
  * the loop's rounds and entry (st's rounds_peeled, entry_peeled) for the rest. */
 #define FG_MVE_PIPE_PEEL9(OUT0, OUT1)                                                         \
-    FG_MVE_PIPE9_STEPS_OUT2_NEGATIVE(OUT0, OUT1, "ldr %[t], [%[st], #88]\n", FG_MVE_PIPE_QUANT_SAVED, "") \
+    FG_MVE_PIPE9_STEPS_OUT2_NEGATIVE(OUT0, OUT1, "ldr %[t], [%[st], #88]\n", FG_MVE_PIPE_QUANT_SAVED, "",        \
+                                     FG_MVE_NEXT_ROW0, "")                                                    \
     "ldr %[n], [%[st], #84]\n"
 /* The outputs of a pair's last block kept as pending (stored by the next pair's first block), the next pair's four
  * bytes on from them (the stores that moved out0 and out1 on are still to come). */
 #define FG_MVE_PAIR_PENDING "strd r0, r2, [%[st], #92]\n" "adds r4, r4, #4\n"
 /* Nine steps: a later block's start, steps and output stage, its end. */
-#define FG_MVE_PIPE9_BLOCK(OUT0, OUT1, QUANT) FG_MVE_PIPE9_BLOCK_BETWEEN(OUT0, OUT1, QUANT, "")
+#define FG_MVE_PIPE9_BLOCK(OUT0, OUT1, QUANT) FG_MVE_PIPE9_BLOCK_BETWEEN(OUT0, OUT1, QUANT, "", "", "")
 /* FG_MVE_PIPE9_STEPS_OUT2_NEGATIVE with BETWEEN steps after each of its nine (the output stage spread over all the
  * block's steps: their multiplies leave two cycles a step free in llvm-mca's M55 model, and the output stage's
  * instructions, three a step in nine, overflowed them), its end. */
-#define FG_MVE_PIPE9_BLOCK_BETWEEN(OUT0, OUT1, QUANT, BETWEEN)                               \
-    FG_MVE_PIPE9_STEPS_OUT2_NEGATIVE(OUT0, OUT1, "ldr %[t], [%[st], #56]\n", QUANT, BETWEEN)  \
+#define FG_MVE_PIPE9_BLOCK_BETWEEN(OUT0, OUT1, QUANT, BETWEEN, NINTH_NEXT, TAIL)                               \
+    FG_MVE_PIPE9_STEPS_OUT2_NEGATIVE(OUT0, OUT1, "ldr %[t], [%[st], #56]\n", QUANT, BETWEEN, NINTH_NEXT, TAIL)  \
     "stm %[st], {r0, r2, r4, r6, r8, r10, r12, lr}\n"                          \
     "cmp %[pk], %[t]\n"
 #define FG_MVE_STEPS9                                                                                           \
@@ -529,11 +535,13 @@ __attribute__((noinline)) static void NAME(fg_mve_gemm_state *st, const int32_t 
 #define FG_MVE_PIPE_LOOP_NINE FG_MVE_PIPE_LOOP_INLINE(FG_MVE_STEPS9, FG_MVE_PIPE9_BLOCK, "640")
 /* Eighteen steps (a 3x3 convolution of 32 input channels): a later block's other nine inline too, one after each
  * step with the output stage; no unrolled loop to enter. */
-#define FG_MVE_PIPE18_BLOCK(OUT0, OUT1, QUANT) FG_MVE_PIPE9_BLOCK_BETWEEN(OUT0, OUT1, QUANT, FG_MVE_STEP2X4)
+#define FG_MVE_PIPE18_BLOCK(OUT0, OUT1, QUANT) \
+    FG_MVE_PIPE9_BLOCK_BETWEEN(OUT0, OUT1, QUANT, FG_MVE_STEP2X4, FG_MVE_NEXT_ROW0, FG_MVE_STEP2X4_LAST)
 #define FG_MVE_PIPE_LOOP_EIGHTEEN FG_MVE_PIPE_LOOP_INLINE(FG_MVE_STEPS9 FG_MVE_STEPS9, FG_MVE_PIPE18_BLOCK, "1216")
 /* Thirty-six steps (a 3x3 convolution of 64 input channels): the same with three after each. */
 #define FG_MVE_PIPE36_BLOCK(OUT0, OUT1, QUANT) \
-    FG_MVE_PIPE9_BLOCK_BETWEEN(OUT0, OUT1, QUANT, FG_MVE_STEP2X4 FG_MVE_STEP2X4 FG_MVE_STEP2X4)
+    FG_MVE_PIPE9_BLOCK_BETWEEN(OUT0, OUT1, QUANT, FG_MVE_STEP2X4 FG_MVE_STEP2X4 FG_MVE_STEP2X4, FG_MVE_NEXT_ROW0, \
+                               FG_MVE_STEP2X4 FG_MVE_STEP2X4 FG_MVE_STEP2X4_LAST)
 #define FG_MVE_PIPE_LOOP_THIRTY_SIX \
     FG_MVE_PIPE_LOOP_INLINE(FG_MVE_STEPS9 FG_MVE_STEPS9 FG_MVE_STEPS9 FG_MVE_STEPS9, FG_MVE_PIPE36_BLOCK, "2368")
 FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe, FG_MVE_PIPE_LOOP_UNROLLED(FG_MVE_PIPE_PEEL2), FG_MVE_PIPE_LAST_QUANT_SAVED)
