@@ -487,7 +487,7 @@ __attribute__((noinline)) static void NAME(fg_mve_gemm_state *st, const int32_t 
  * a pair's pending ones); LATE: a load into t in a slot left free. llvm-mca's M55 model: 166 cycles a block of nine
  * steps with its end (184 as fg_mve_pairs2_pipe runs it: the first two steps with the output stage, the rest through
  * the unrolled loop), 165 up to the unrolled loop's entry. */
-#define FG_MVE_PIPE9_STEPS_OUT2_NEGATIVE(OUT0, OUT1, LATE, QUANT, BETWEEN, NINTH_NEXT, TAIL)                    \
+#define FG_MVE_PIPE9_STEPS_OUT2_NEGATIVE(OUT0, OUT1, LATE, QUANT, BETWEEN, NINTH)                               \
     FG_MVE_PIPE_BLOCK_START_QUANT(QUANT)                                                                        \
     FG_MVE_STEP2X4_SLOTS("vldrw.32 q7, [%[st]]\n", "vldrw.32 q2, [%[n]]\n", "vqrdmulh.s32 q7, q7, q2\n")       \
     BETWEEN                                                                                                     \
@@ -505,28 +505,42 @@ __attribute__((noinline)) static void NAME(fg_mve_gemm_state *st, const int32_t 
     BETWEEN                                                                                                     \
     FG_MVE_STEP2X4_SLOTS(LATE, "vldrw.32 q2, [%[n], #32]\n", "vrshl.s32 q7, q7, q2\n")                        \
     BETWEEN                                                                                                     \
+    NINTH(OUT1)
+/* The ninth step with the output stage's end, row 1's offset, clamp and store through st's word at OUT1: PEELED, steps
+ * follow in the unrolled loop (the end after it); LAST, the block's last step (the end in its slots, that of row 0's
+ * next vector too); THEN, STEPS then a last step with the end in its slots. */
+#define FG_MVE_PIPE9_NINTH_OUT1(OUT1)                                                                          \
+    FG_MVE_STEP2X4_SLOTS("vadd.i32 q7, q7, %q[v]\n", "vmax.s32 q7, q7, %q[lo]\n" "ldr %[n], [%[st], #" OUT1 "]\n", \
+                         "")
+#define FG_MVE_PIPE9_OUT1_STORE(OUT1) "vstrb.32 q7, [%[n]], #4\n" "str %[n], [%[st], #" OUT1 "]\n"
+#define FG_MVE_PIPE9_NINTH_PEELED(OUT1) \
+    FG_MVE_PIPE9_NINTH_OUT1(OUT1) "vmin.s32 q7, q7, %q[hi]\n" FG_MVE_PIPE9_OUT1_STORE(OUT1)
+#define FG_MVE_PIPE9_NINTH_LAST(OUT1)                                                                           \
     FG_MVE_STEP2X4_SLOTS_NEXT("vadd.i32 q7, q7, %q[v]\n",                                                     \
-                              "vmax.s32 q7, q7, %q[lo]\n" "ldr %[n], [%[st], #" OUT1 "]\n", "", NINTH_NEXT)      \
-    TAIL                                                                                                        \
-    "vmin.s32 q7, q7, %q[hi]\n"                                                                               \
-    "vstrb.32 q7, [%[n]], #4\n"                                                                               \
-    "str %[n], [%[st], #" OUT1 "]\n"
+                              "ldr %[n], [%[st], #" OUT1 "]\n" "vmin.s32 q7, q7, %q[hi]\n",                    \
+                              FG_MVE_PIPE9_OUT1_STORE(OUT1), "vmax.s32 q7, q7, %q[lo]\n")
+#define FG_MVE_PIPE9_NINTH_THEN(OUT1, STEPS)                                                                    \
+    FG_MVE_PIPE9_NINTH_OUT1(OUT1)                                                                               \
+    STEPS                                                                                                       \
+    FG_MVE_STEP2X4_SLOTS_NEXT("", "", FG_MVE_PIPE9_OUT1_STORE(OUT1), "vmin.s32 q7, q7, %q[hi]\n")
+#define FG_MVE_PIPE9_NINTH_THEN1(OUT1) FG_MVE_PIPE9_NINTH_THEN(OUT1, "")
+#define FG_MVE_PIPE9_NINTH_THEN3(OUT1) FG_MVE_PIPE9_NINTH_THEN(OUT1, FG_MVE_STEP2X4 FG_MVE_STEP2X4)
 /* Ten steps or more: the first nine peeled (the rows, row 0's vector and the weights left at the tenth step), then
  * the loop's rounds and entry (st's rounds_peeled, entry_peeled) for the rest. */
 #define FG_MVE_PIPE_PEEL9(OUT0, OUT1)                                                         \
     FG_MVE_PIPE9_STEPS_OUT2_NEGATIVE(OUT0, OUT1, "ldr %[t], [%[st], #88]\n", FG_MVE_PIPE_QUANT_SAVED, "",        \
-                                     FG_MVE_NEXT_ROW0, "")                                                    \
+                                     FG_MVE_PIPE9_NINTH_PEELED)                                               \
     "ldr %[n], [%[st], #84]\n"
 /* The outputs of a pair's last block kept as pending (stored by the next pair's first block), the next pair's four
  * bytes on from them (the stores that moved out0 and out1 on are still to come). */
 #define FG_MVE_PAIR_PENDING "strd r0, r2, [%[st], #92]\n" "adds r4, r4, #4\n"
 /* Nine steps: a later block's start, steps and output stage, its end. */
-#define FG_MVE_PIPE9_BLOCK(OUT0, OUT1, QUANT) FG_MVE_PIPE9_BLOCK_BETWEEN(OUT0, OUT1, QUANT, "", "", "")
+#define FG_MVE_PIPE9_BLOCK(OUT0, OUT1, QUANT) FG_MVE_PIPE9_BLOCK_BETWEEN(OUT0, OUT1, QUANT, "", FG_MVE_PIPE9_NINTH_LAST)
 /* FG_MVE_PIPE9_STEPS_OUT2_NEGATIVE with BETWEEN steps after each of its nine (the output stage spread over all the
  * block's steps: their multiplies leave two cycles a step free in llvm-mca's M55 model, and the output stage's
  * instructions, three a step in nine, overflowed them), its end. */
-#define FG_MVE_PIPE9_BLOCK_BETWEEN(OUT0, OUT1, QUANT, BETWEEN, NINTH_NEXT, TAIL)                               \
-    FG_MVE_PIPE9_STEPS_OUT2_NEGATIVE(OUT0, OUT1, "ldr %[t], [%[st], #56]\n", QUANT, BETWEEN, NINTH_NEXT, TAIL)  \
+#define FG_MVE_PIPE9_BLOCK_BETWEEN(OUT0, OUT1, QUANT, BETWEEN, NINTH)                                        \
+    FG_MVE_PIPE9_STEPS_OUT2_NEGATIVE(OUT0, OUT1, "ldr %[t], [%[st], #56]\n", QUANT, BETWEEN, NINTH)           \
     "stm %[st], {r0, r2, r4, r6, r8, r10, r12, lr}\n"                          \
     "cmp %[pk], %[t]\n"
 #define FG_MVE_STEPS9                                                                                           \
@@ -536,12 +550,12 @@ __attribute__((noinline)) static void NAME(fg_mve_gemm_state *st, const int32_t 
 /* Eighteen steps (a 3x3 convolution of 32 input channels): a later block's other nine inline too, one after each
  * step with the output stage; no unrolled loop to enter. */
 #define FG_MVE_PIPE18_BLOCK(OUT0, OUT1, QUANT) \
-    FG_MVE_PIPE9_BLOCK_BETWEEN(OUT0, OUT1, QUANT, FG_MVE_STEP2X4, FG_MVE_NEXT_ROW0, FG_MVE_STEP2X4_LAST)
+    FG_MVE_PIPE9_BLOCK_BETWEEN(OUT0, OUT1, QUANT, FG_MVE_STEP2X4, FG_MVE_PIPE9_NINTH_THEN1)
 #define FG_MVE_PIPE_LOOP_EIGHTEEN FG_MVE_PIPE_LOOP_INLINE(FG_MVE_STEPS9 FG_MVE_STEPS9, FG_MVE_PIPE18_BLOCK, "1216")
 /* Thirty-six steps (a 3x3 convolution of 64 input channels): the same with three after each. */
 #define FG_MVE_PIPE36_BLOCK(OUT0, OUT1, QUANT) \
-    FG_MVE_PIPE9_BLOCK_BETWEEN(OUT0, OUT1, QUANT, FG_MVE_STEP2X4 FG_MVE_STEP2X4 FG_MVE_STEP2X4, FG_MVE_NEXT_ROW0, \
-                               FG_MVE_STEP2X4 FG_MVE_STEP2X4 FG_MVE_STEP2X4_LAST)
+    FG_MVE_PIPE9_BLOCK_BETWEEN(OUT0, OUT1, QUANT, FG_MVE_STEP2X4 FG_MVE_STEP2X4 FG_MVE_STEP2X4,          \
+                               FG_MVE_PIPE9_NINTH_THEN3)
 #define FG_MVE_PIPE_LOOP_THIRTY_SIX \
     FG_MVE_PIPE_LOOP_INLINE(FG_MVE_STEPS9 FG_MVE_STEPS9 FG_MVE_STEPS9 FG_MVE_STEPS9, FG_MVE_PIPE36_BLOCK, "2368")
 FG_MVE_PAIRS2_PIPE(fg_mve_pairs2_pipe, FG_MVE_PIPE_LOOP_UNROLLED(FG_MVE_PIPE_PEEL2), FG_MVE_PIPE_LAST_QUANT_SAVED)
