@@ -328,10 +328,11 @@ FG_MVE_BLOCKS2(fg_mve_pairs2_negative, FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_
 /* The block before's quant block BYTES (a block's) before this one's: the inline loops, whose blocks' sizes are
  * known; a later pair's first block's n is set before its pair advance (FG_MVE_PIPE_NEXT_PAIRS: QUANT empty). */
 #define FG_MVE_PIPE_QUANT_BEFORE(BYTES) "sub %[n], %[pk], #" BYTES "\n"
-/* After a block's dot products: its sums to st, the flags whether blocks are left. */
+/* After a block's dot products: its sums to st, the flags whether blocks are left (the end loaded before the STM, which
+ * then hides the load's latency). */
 #define FG_MVE_PIPE_BLOCK_END                                \
-    "stm %[st], {r0, r2, r4, r6, r8, r10, r12, lr}\n"       \
     "ldr %[t], [%[st], #56]\n"                              \
+    "stm %[st], {r0, r2, r4, r6, r8, r10, r12, lr}\n"       \
     "cmp %[pk], %[t]\n"
 /* A call's first block's start (INIT, rows, SAVE: its quant block to st or nothing, row 0's first vector). */
 #define FG_MVE_PIPE_PAIR_START(SAVE)            \
@@ -475,8 +476,8 @@ __attribute__((noinline)) static void NAME(fg_mve_gemm_state *st, const int32_t 
     "vmin.s32 q3, q3, %q[hi]\n"                     \
     "vstrb.32 q3, [%[t]], #4\n"                     \
     "strd %[n], %[t], [%[st], #" OUT0 "]\n"          \
-    "stm %[st], {r0, r2, r4, r6, r8, r10, r12, lr}\n"\
     "ldr %[t], [%[st], #56]\n"                      \
+    "stm %[st], {r0, r2, r4, r6, r8, r10, r12, lr}\n"\
     "cmp %[pk], %[t]\n"
 /* One step: the call's first block's step inline, every later block FG_MVE_PIPE1_BLOCK_OUT2_NEGATIVE. */
 #define FG_MVE_PIPE_LOOP_ONE FG_MVE_PIPE_LOOP_INLINE(FG_MVE_STEP2X4, FG_MVE_PIPE1_BLOCK_OUT2_NEGATIVE, "128")
