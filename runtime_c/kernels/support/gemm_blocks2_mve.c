@@ -319,8 +319,8 @@ FG_MVE_BLOCKS2(fg_mve_pairs2_negative, FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_
 #define FG_MVE_PIPE_BLOCK_START_QUANT(QUANT)    \
     "ldrd %[px0], %[px1], [%[st], #32]\n"      \
     FG_MVE_INIT_BIAS                            \
-    QUANT                                       \
     "vldrb.8 q0, [%[px0]]\n"                   \
+    QUANT                                       \
     FG_MVE_PAST_QUANT
 /* The block before's quant block from st, this block's to st (the unrolled loops, whose blocks' sizes vary). */
 #define FG_MVE_PIPE_QUANT_SAVED "ldr %[n], [%[st], #60]\n" "str %[pk], [%[st], #60]\n"
