@@ -232,23 +232,24 @@ FG_MVE_BLOCKS2(fg_mve_blocks2_s4_offset, FG_MVE_STEP2X4_S4_OFFSET, FG_MVE_INIT_S
                FG_MVE_OUT2("", FG_MVE_BIAS_S4_OFFSET, FG_MVE_ROUND2_DIVIDE), "")
 
 /* After a pair's last block, on to the next pair of st->pairs_after (rows pair_advance bytes on, outputs `second`
- * bytes on, the blocks from first_block again; PENDING: a slot for the outputs before they move on), or to 9. */
+ * bytes on, the blocks from first_block again; PENDING: a slot for the outputs, r10 and r12, before they move on), or
+ * to 9. The accumulators' registers are free: each value loaded well before its use (llvm-mca's M55 model). */
 #define FG_MVE_PAIR_ADVANCE(PENDING)            \
     "ldrd r0, r4, [%[st], #72]\n"              \
+    "ldrd r6, r8, [%[st], #32]\n"              \
+    "ldrd r10, r12, [%[st], #48]\n"            \
     "subs r0, r0, #1\n"                        \
     "bmi 9f\n"                                 \
     "str r0, [%[st], #72]\n"                   \
-    "ldrd r0, r2, [%[st], #32]\n"              \
-    "add r0, r0, r4\n"                         \
-    "add r2, r2, r4\n"                         \
-    "strd r0, r2, [%[st], #32]\n"              \
+    "add r6, r6, r4\n"                         \
+    "add r8, r8, r4\n"                         \
     "ldr r4, [%[st], #64]\n"                   \
-    "ldrd r0, r2, [%[st], #48]\n"              \
+    "strd r6, r8, [%[st], #32]\n"              \
+    "ldr %[pk], [%[st], #80]\n"                \
     PENDING                                     \
-    "add r0, r0, r4\n"                         \
-    "add r2, r2, r4\n"                         \
-    "strd r0, r2, [%[st], #48]\n"              \
-    "ldr %[pk], [%[st], #80]\n"
+    "add r10, r10, r4\n"                       \
+    "add r12, r12, r4\n"                       \
+    "strd r10, r12, [%[st], #48]\n"
 #define FG_MVE_NEXT_PAIR FG_MVE_PAIR_ADVANCE("") "b 2b\n" "9:\n"
 FG_MVE_BLOCKS2(fg_mve_pairs2_shifted, FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT_PRELOAD, "",
                FG_MVE_OUT2(FG_MVE_LEFT_SHIFT, "", FG_MVE_ROUND2_DIVIDE), FG_MVE_NEXT_PAIR)
@@ -437,8 +438,8 @@ __attribute__((noinline)) static void NAME(fg_mve_gemm_state *st, const int32_t 
 #define FG_MVE_PIPE1_BLOCK_OUT2_NEGATIVE(OUT0, OUT1, QUANT) \
     "ldm %[pk], {r8, r10, r12, lr}\n"               \
     "ldm %[pk]!, {r0, r2, r4, r6}\n"                \
-    QUANT                                           \
     "ldrd %[px0], %[px1], [%[st], #32]\n"           \
+    QUANT                                           \
     "adds %[pk], %[pk], #48\n"                      \
     "vldrw.32 q2, [%[n]]\n"                         \
     "vldrw.32 q7, [%[st]]\n"                        \
@@ -534,7 +535,7 @@ __attribute__((noinline)) static void NAME(fg_mve_gemm_state *st, const int32_t 
     "ldr %[n], [%[st], #84]\n"
 /* The outputs of a pair's last block kept as pending (stored by the next pair's first block), the next pair's four
  * bytes on from them (the stores that moved out0 and out1 on are still to come). */
-#define FG_MVE_PAIR_PENDING "strd r0, r2, [%[st], #92]\n" "adds r4, r4, #4\n"
+#define FG_MVE_PAIR_PENDING "strd r10, r12, [%[st], #92]\n" "adds r4, r4, #4\n"
 /* Nine steps: a later block's start, steps and output stage, its end. */
 #define FG_MVE_PIPE9_BLOCK(OUT0, OUT1, QUANT) FG_MVE_PIPE9_BLOCK_BETWEEN(OUT0, OUT1, QUANT, "", FG_MVE_PIPE9_NINTH_LAST)
 /* FG_MVE_PIPE9_STEPS_OUT2_NEGATIVE with BETWEEN steps after each of its nine (the output stage spread over all the
