@@ -262,7 +262,9 @@ FG_MVE_BLOCKS2(fg_mve_pairs2_negative, FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_
  * interleaved (FG_MVE_OUT2_NEGATIVE's arithmetic, row 0's vector in q7, row 1's in q3, the multipliers and shifts
  * through q2 between the weights; its quant block at n, its outputs stored through n and t): the order a hill climb
  * over dependency-preserving swaps in llvm-mca's M55 model (the block's start, these and its INIT 62 cycles, 73 with
- * the output stage after the dot products). NEXT: row 0's next vector (FG_MVE_NEXT_ROW0) where steps follow. */
+ * the output stage after the dot products), then row 1's sign step moved to the first step through q0 (between its
+ * last multiply and its next vector: no two multiplies and no sign step's add back to back). NEXT: row 0's next
+ * vector (FG_MVE_NEXT_ROW0) where steps follow. */
 #define FG_MVE_PIPE2_STEPS_OUT2_NEGATIVE(OUT0, OUT1, NEXT) \
     "vldrb.8 q2, [%[pk]], #64\n"              \
     "vmladava.s8 r0, q0, q2\n"                \
@@ -281,16 +283,16 @@ FG_MVE_BLOCKS2(fg_mve_pairs2_negative, FG_MVE_STEP2X4, FG_MVE_INIT_BIAS, FG_MVE_
     "vmladava.s8 r12, q1, q2\n"               \
     "vldrb.8 q2, [%[pk], #-16]\n"             \
     "vmladava.s8 r6, q0, q2\n"                \
+    "vshr.s32 q0, q3, #31\n"                  \
     "vmladava.s8 lr, q1, q2\n"                \
     "vshr.s32 q2, q7, #31\n"                  \
+    "vqadd.s32 q3, q3, q0\n"                  \
     "vldrb.8 q0, [%[px0], #16]!\n"            \
     "vqadd.s32 q7, q7, q2\n"                  \
     "vldrb.8 q2, [%[pk]], #64\n"              \
     "vmladava.s8 r0, q0, q2\n"                \
     "vldrb.8 q1, [%[px1]], #16\n"             \
     "vmladava.s8 r8, q1, q2\n"                \
-    "vshr.s32 q2, q3, #31\n"                  \
-    "vqadd.s32 q3, q3, q2\n"                  \
     "vldrw.32 q2, [%[n], #32]\n"              \
     "vrshl.s32 q3, q3, q2\n"                  \
     "ldrd %[n], %[t], [%[st], #" OUT0 "]\n"    \
