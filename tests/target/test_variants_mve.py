@@ -15,6 +15,7 @@ from firmware_gen.frontend.tflite_reader import read_model
 from firmware_gen.modelgen.writer import ModelBuilder
 from firmware_gen.ops import lower
 from firmware_gen.ops.geometry import window_2d
+from firmware_gen.ops.variants import mve
 from firmware_gen.target.boards import load_board
 
 BOARD = "mps3_an547"
@@ -100,9 +101,10 @@ def _add_cases() -> list[bytes]:
     rng = np.random.default_rng(5)
     cases = [add_case(600 + k, (1, int(rng.integers(1, 6)), int(rng.integers(1, 6)), size))
              for k, size in enumerate([*CHANNELS, 3, 7, 16, 32, 64, 5])]
-    # long enough for the tables of the inputs' scaled values (512 elements and more), a tail of 1 to 3
+    # long enough for the tables of the inputs' scaled values (512 elements and more), a tail of 1 to 3 (after the
+    # pipelined loop's whole steps of four)
     cases += [add_case(650 + k, shape) for k, shape in enumerate([(1, 8, 8, 32), (1, 7, 9, 17), (1, 4, 4, 32),
-                                                                   (1, 3, 5, 35)])]
+                                                                   (1, 3, 5, 35), (1, 2, 9, 29)])]
     # an output multiplier in [0.5, 1): no right shift, the looked-up loop with the masked sign step (the outputs
     # mostly saturate: only that the loop runs bit-exact is checked; every other long case shifts right)
     return cases + [add_case(660 + k, (1, 6, 7, 13), output_multiplier=m) for k, m in enumerate([0.75, 0.51])]
@@ -259,25 +261,41 @@ def _fully_connected_cases() -> list[bytes]:
                     for k, (depth, out_c) in enumerate([(160, 24), (144, 40), (640, 16), (8, 128), (32, 9), (80, 17)])]
 
 
+# The convolution kernels' entry points, one per loop over pairs of pixels (ops/variants/mve.py's pairs_loop): the
+# folded cases run these, the column cases every one.
+PAIRS_LOOPS = ("by_one", "unpipelined", "one", "two", "three", "unrolled", "nine", "spread", "eighteen", "thirty_six")
+FOLDED_LOOPS = ("by_one", "unpipelined", "one", "two", "three", "spread", "eighteen")
+
 BATCHES = {
-    "pointwise": (_pointwise_cases, "fg_conv2d_pointwise_s8_mve"),
-    "folded": (_folded_cases, "fg_conv2d_folded_s8_mve"),
-    "columns": (_columns_cases, "fg_conv2d_columns_s8_mve"),
-    "depthwise_3x3": (_depthwise_cases, "fg_depthwise_conv2d_3x3_s8_mve"),
-    "fully_connected": (_fully_connected_cases, "fg_fully_connected_folded_s8_mve"),
-    "add": (_add_cases, "fg_add_s8_mve"),
-    "average_pool": (_pool_cases, "fg_avg_pool2d_s8_mve"),
+    "pointwise": (_pointwise_cases, ["fg_conv2d_pointwise_s8_mve"]),
+    "folded": (_folded_cases, [f"fg_conv2d_folded_{loop}_s8_mve" for loop in FOLDED_LOOPS]),
+    "columns": (_columns_cases, [f"fg_conv2d_columns_{loop}_s8_mve" for loop in PAIRS_LOOPS]),
+    "depthwise_3x3": (_depthwise_cases, ["fg_depthwise_conv2d_3x3_s8_mve"]),
+    "fully_connected": (_fully_connected_cases, ["fg_fully_connected_folded_s8_mve"]),
+    "add": (_add_cases, ["fg_add_s8_mve"]),
+    "average_pool": (_pool_cases, ["fg_avg_pool2d_s8_mve"]),
 }
 
 
 @needs_qemu
 @pytest.mark.parametrize("batch", sorted(BATCHES))
 def test_variant_bit_exact(batch: str, tmp_path) -> None:
-    cases, function = BATCHES[batch]
+    cases, expected = BATCHES[batch]
     models = cases()
     assert len(models) >= 25
-    functions = assert_batch_bit_exact(models, BOARD, tmp_path / "build", seed=len(models), expect_functions=[function])
+    functions = assert_batch_bit_exact(models, BOARD, tmp_path / "build", seed=len(models), expect_functions=expected)
     assert all(f.endswith("_mve") for f in functions), sorted(set(functions))
+
+
+@needs_qemu
+def test_a_pairs_loop_that_does_not_fit_runs_pair_by_pair(tmp_path, monkeypatch) -> None:
+    """Every layer through the entry points of the nine-step loop: the others' pairs one by one (fg_mve_pairs_by_one),
+    still bit-exact."""
+    monkeypatch.setattr(mve, "pairs_loop", lambda quant, depth, runs_pairs: "nine")
+    models = _columns_cases()[:12] + _folded_cases()[:12]
+    nine = ["fg_conv2d_columns_nine_s8_mve", "fg_conv2d_folded_nine_s8_mve"]
+    functions = assert_batch_bit_exact(models, BOARD, tmp_path / "build", seed=len(models), expect_functions=nine)
+    assert not [f for f in functions if f.startswith("fg_conv2d_") and "_nine_" not in f], sorted(set(functions))
 
 
 @needs_qemu

@@ -16,6 +16,8 @@ MVE implies the DSP extension, so the variants require both: they sort ahead of 
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from firmware_gen.frontend.ir import Graph, Operator
@@ -124,7 +126,9 @@ def _folded(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
     if call.params["filter_h"] * call.params["filter_w"] * call.params["in_c"] > ROW_MAX:
         return None
     variant = ONE_CHANNEL if op.opcode == "DEPTHWISE_CONV_2D" else FOLDED
-    return _gemm_call(graph, op, call, variant, int(call.params["out_c"]))
+    p = call.params
+    return _with_pairs_loop(_gemm_call(graph, op, call, variant, int(p["out_c"])), call, "fg_conv2d_folded",
+                            p["filter_h"] * p["filter_w"] * p["in_c"], True)
 
 
 def _columns(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
@@ -136,8 +140,36 @@ def _columns(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
         return None
     out_c = int(p["out_c"])
     taps = _weights(graph, op).reshape(out_c, p["filter_h"], p["filter_w"], -1)
-    return _with_packed(call, COLUMNS, gemm_layout(call, taps.transpose(0, 2, 1, 3).reshape(out_c, -1)),
-                        [call.inputs[0], -1])
+    columns = _with_packed(call, COLUMNS, gemm_layout(call, taps.transpose(0, 2, 1, 3).reshape(out_c, -1)),
+                           [call.inputs[0], -1])
+    return _with_pairs_loop(columns, call, "fg_conv2d_columns", p["filter_h"] * p["filter_w"] * p["in_c"],
+                            p["out_w"] >= 2)
+
+
+# The pipelined loops of fg_mve_gemm_blocks2_pairs by a layer's steps of 16 taps (fg/variants_mve.h's
+# FG_MVE_PAIRS_LOOPS); "unrolled" for four to eight steps, "spread" for ten or more but these.
+PIPELINED_LOOPS = {1: "one", 2: "two", 3: "three", 9: "nine", 18: "eighteen", 36: "thirty_six"}
+
+
+def pairs_loop(quant: np.ndarray, depth: int, runs_pairs: bool) -> str:
+    """The loop of fg_mve_gemm_blocks2_pairs (fg_mve_pairs_kind_of) that a layer of these quant blocks and `depth`
+    taps runs its pairs through: its kernel's entry point of that loop links no other. `runs_pairs`: whether the
+    kernel calls a pairs loop for the layer at all (else "by_one", which links none)."""
+    if not runs_pairs:
+        return "by_one"
+    if (quant[:, 8:12] > 0).any() or not (quant[:, 12:16] < 0).all():
+        return "unpipelined"
+    steps = -(-depth // 16)
+    return PIPELINED_LOOPS.get(steps, "spread" if steps > 9 else "unrolled")
+
+
+def _with_pairs_loop(variant_call: KernelCall, portable: KernelCall, kernel: str, depth: int,
+                     runs_pairs: bool) -> KernelCall:
+    """The variant's call through its kernel's entry point of the layer's pairs loop (pairs_loop; the quant blocks
+    from the portable call's tables)."""
+    out_c = int(portable.params["out_c"])
+    loop = pairs_loop(quant_blocks(portable, out_c), depth, runs_pairs and out_c % 4 == 0)
+    return dataclasses.replace(variant_call, function=f"{kernel}_{loop}_s8_mve")
 
 
 def _fully_connected(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:

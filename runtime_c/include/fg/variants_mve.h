@@ -14,6 +14,10 @@
 #include "fg/pooling.h"
 #include "fg/support/requantize.h"
 
+/* The arguments of the convolution variants' entry points. */
+#define FG_MVE_CONV2D_ARGUMENTS \
+    const fg_conv2d_params *params, const int8_t *input, const int8_t *filter, int8_t *output
+
 /* Largest row (input channels of a 1x1 convolution, taps of a convolution window) the convolution variants copy
  * to their stack: mve.py keeps layers above it on the portable kernels. */
 #define FG_MVE_ROW_MAX 1152  /* a multiple of 16 */
@@ -73,6 +77,18 @@ void fg_mve_resident_pairs(const int8_t *input, int32_t pairs, int32_t in_c, int
  * and its outputs `second` bytes after (out_c a multiple of four: the blocks are all full), in one call. */
 void fg_mve_gemm_blocks2_pairs(fg_mve_gemm_state *st, const int32_t *packed, const fg_mve_clamp *clamp,
                                int shifts_left);
+/* A loop over pairs as fg_mve_gemm_blocks2_pairs runs them: it (every loop, chosen at run time), or one of its loops
+ * alone, so that a model links only the loops its layers run (ops/variants/mve.py's pairs_loop picks one per layer,
+ * the kernels take it as an argument of their entry points); a layer the loop does not fit runs pair by pair through
+ * fg_mve_gemm_blocks2 (fg_mve_pairs_by_one). */
+typedef void fg_mve_pairs_loop(fg_mve_gemm_state *st, const int32_t *packed, const fg_mve_clamp *clamp,
+                               int shifts_left);
+/* fg_mve_gemm_blocks2_pairs's loops one by one: by_one, pair by pair through fg_mve_gemm_blocks2; unpipelined, where
+ * a channel shifts left or not every channel shifts right; else by the steps of 16 taps: one, two, three, unrolled
+ * (four to eight), nine, spread (ten or more but 18 and 36), eighteen, thirty_six. */
+fg_mve_pairs_loop fg_mve_pairs_by_one, fg_mve_pairs_unpipelined, fg_mve_pairs_one, fg_mve_pairs_two,
+    fg_mve_pairs_three, fg_mve_pairs_unrolled, fg_mve_pairs_nine, fg_mve_pairs_spread, fg_mve_pairs_eighteen,
+    fg_mve_pairs_thirty_six;
 /* fg_mve_gemm_blocks2 against the signed 4-bit GEMM layout (its left shifts always apply: from the quant blocks where
  * shifts_left, else the -4 of the first channels of the pairs, the same for every block). */
 const int32_t *fg_mve_gemm_blocks2_s4(fg_mve_gemm_state *st, const int32_t *packed, const fg_mve_clamp *clamp,
@@ -105,6 +121,18 @@ void fg_conv2d_pointwise_s8_mve(const fg_conv2d_params *params, const int8_t *in
  * GEMM layout (filter unused, may be NULL). */
 void fg_conv2d_folded_s8_mve(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter,
                              int8_t *output);
+/* The same with its pairs through one loop of fg_mve_gemm_blocks2_pairs (fg_mve_pairs_LOOP): a model links only the
+ * loops its layers run. */
+void fg_conv2d_folded_by_one_s8_mve(FG_MVE_CONV2D_ARGUMENTS);
+void fg_conv2d_folded_unpipelined_s8_mve(FG_MVE_CONV2D_ARGUMENTS);
+void fg_conv2d_folded_one_s8_mve(FG_MVE_CONV2D_ARGUMENTS);
+void fg_conv2d_folded_two_s8_mve(FG_MVE_CONV2D_ARGUMENTS);
+void fg_conv2d_folded_three_s8_mve(FG_MVE_CONV2D_ARGUMENTS);
+void fg_conv2d_folded_unrolled_s8_mve(FG_MVE_CONV2D_ARGUMENTS);
+void fg_conv2d_folded_nine_s8_mve(FG_MVE_CONV2D_ARGUMENTS);
+void fg_conv2d_folded_spread_s8_mve(FG_MVE_CONV2D_ARGUMENTS);
+void fg_conv2d_folded_eighteen_s8_mve(FG_MVE_CONV2D_ARGUMENTS);
+void fg_conv2d_folded_thirty_six_s8_mve(FG_MVE_CONV2D_ARGUMENTS);
 
 /* Largest column band (filter_h x band width x in_c bytes) of fg_conv2d_columns_s8_mve: mve.py keeps larger layers
  * on fg_conv2d_folded_s8_mve. Outputs of a lone last pixel of a row computed as a pair with itself: up to this many
@@ -117,6 +145,18 @@ void fg_conv2d_folded_s8_mve(const fg_conv2d_params *params, const int8_t *input
  * unused, may be NULL). */
 void fg_conv2d_columns_s8_mve(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter,
                               int8_t *output);
+/* The same with its pairs through one loop of fg_mve_gemm_blocks2_pairs (fg_mve_pairs_LOOP): a model links only the
+ * loops its layers run. */
+void fg_conv2d_columns_by_one_s8_mve(FG_MVE_CONV2D_ARGUMENTS);
+void fg_conv2d_columns_unpipelined_s8_mve(FG_MVE_CONV2D_ARGUMENTS);
+void fg_conv2d_columns_one_s8_mve(FG_MVE_CONV2D_ARGUMENTS);
+void fg_conv2d_columns_two_s8_mve(FG_MVE_CONV2D_ARGUMENTS);
+void fg_conv2d_columns_three_s8_mve(FG_MVE_CONV2D_ARGUMENTS);
+void fg_conv2d_columns_unrolled_s8_mve(FG_MVE_CONV2D_ARGUMENTS);
+void fg_conv2d_columns_nine_s8_mve(FG_MVE_CONV2D_ARGUMENTS);
+void fg_conv2d_columns_spread_s8_mve(FG_MVE_CONV2D_ARGUMENTS);
+void fg_conv2d_columns_eighteen_s8_mve(FG_MVE_CONV2D_ARGUMENTS);
+void fg_conv2d_columns_thirty_six_s8_mve(FG_MVE_CONV2D_ARGUMENTS);
 
 /* fg_fully_connected_folded_s8 against the GEMM layout (weights unused, may be NULL). */
 void fg_fully_connected_folded_s8_mve(const fg_fully_connected_params *params, const int8_t *input,

@@ -127,9 +127,8 @@ static void fg_columns_band(const fg_conv2d_params *p, const int8_t *image, int3
  * start stride_w columns apart), then its pixels in pairs through the GEMM's assembly loop, a last lone one paired
  * with itself (its second outputs to a spare row) or alone. The band is built before the row's outputs are stored, so
  * an output overlapping the input as ops/overlap.py allows changes nothing it reads. */
-FG_HOT_LOOP void fg_conv2d_columns_s8_mve(const fg_conv2d_params *p, const int8_t *input, const int8_t *filter,
-                                          int8_t *output) {
-    (void)filter;
+__attribute__((noinline)) FG_HOT_LOOP static void fg_columns(const fg_conv2d_params *p, const int8_t *input,
+                                                             int8_t *output, fg_mve_pairs_loop *pairs) {
     int8_t band[FG_MVE_COLUMN_BAND_MAX + 16];  /* the GEMM reads up to 15 bytes past a window */
     int8_t spare[FG_MVE_COLUMN_SPARE];
     const int32_t in_c = p->in_c, out_c = p->out_c, column = p->filter_h * in_c, depth = p->filter_w * column;
@@ -157,7 +156,7 @@ FG_HOT_LOOP void fg_conv2d_columns_s8_mve(const fg_conv2d_params *p, const int8_
                 st.pairs_after = (p->out_w >> 1) - 1;
                 st.pair_advance = 2 * pixel_step;
                 fg_mve_gemm_set_out(&st, output);
-                fg_mve_gemm_blocks2_pairs(&st, packed, &clamp, shifts_left);
+                pairs(&st, packed, &clamp, shifts_left);
                 ox = p->out_w & ~1;
             }
             for (; ox < p->out_w; ox += 2) {
@@ -184,5 +183,27 @@ FG_HOT_LOOP void fg_conv2d_columns_s8_mve(const fg_conv2d_params *p, const int8_
         }
     }
 }
+
+void fg_conv2d_columns_s8_mve(const fg_conv2d_params *p, const int8_t *input, const int8_t *filter, int8_t *output) {
+    (void)filter;
+    fg_columns(p, input, output, fg_mve_gemm_blocks2_pairs);
+}
+
+/* The entry point running the pairs through LOOP (fg/variants_mve.h). */
+#define FG_COLUMNS_ENTRY(NAME, LOOP)                                                                               \
+    void NAME(const fg_conv2d_params *p, const int8_t *input, const int8_t *filter, int8_t *output) {              \
+        (void)filter;                                                                                              \
+        fg_columns(p, input, output, LOOP);                                                                        \
+    }
+FG_COLUMNS_ENTRY(fg_conv2d_columns_by_one_s8_mve, fg_mve_pairs_by_one)
+FG_COLUMNS_ENTRY(fg_conv2d_columns_unpipelined_s8_mve, fg_mve_pairs_unpipelined)
+FG_COLUMNS_ENTRY(fg_conv2d_columns_one_s8_mve, fg_mve_pairs_one)
+FG_COLUMNS_ENTRY(fg_conv2d_columns_two_s8_mve, fg_mve_pairs_two)
+FG_COLUMNS_ENTRY(fg_conv2d_columns_three_s8_mve, fg_mve_pairs_three)
+FG_COLUMNS_ENTRY(fg_conv2d_columns_unrolled_s8_mve, fg_mve_pairs_unrolled)
+FG_COLUMNS_ENTRY(fg_conv2d_columns_nine_s8_mve, fg_mve_pairs_nine)
+FG_COLUMNS_ENTRY(fg_conv2d_columns_spread_s8_mve, fg_mve_pairs_spread)
+FG_COLUMNS_ENTRY(fg_conv2d_columns_eighteen_s8_mve, fg_mve_pairs_eighteen)
+FG_COLUMNS_ENTRY(fg_conv2d_columns_thirty_six_s8_mve, fg_mve_pairs_thirty_six)
 
 #endif /* __ARM_FEATURE_MVE */

@@ -200,11 +200,12 @@ enum { FG_MVE_WINDOW_SLACK = 32, FG_MVE_WINDOWS_BYTES = 2 * FG_MVE_ROW_MAX + FG_
  * overlapping the input as ops/overlap.py allows never changes what a window reads. A window inside the image (no
  * dilation across) is copied run by run; one at the border through fg_mve_window_row. The int8 layout whose blocks
  * are all full takes as many windows as the buffer holds, `depth` bytes apart, in pairs through one call of its
- * pipelined pairs loop (fg_mve_gemm_blocks2_pairs: no call and no loop start per pair); otherwise two windows, then
+ * pipelined pairs loop (`pairs`, a fg_mve_pairs_loop: no call and no loop start per pair); otherwise two windows, then
  * the GEMM of `layout`: its full blocks through the assembly loop, the rest through its gemm. A last lone window
  * through its gemm. */
 __attribute__((always_inline)) static inline void fg_mve_folded(const fg_conv2d_params *p, const int8_t *input,
-                                                                int8_t *output, fg_mve_gemm_layout layout) {
+                                                                int8_t *output, fg_mve_gemm_layout layout,
+                                                                fg_mve_pairs_loop *pairs) {
     const int32_t in_c = p->in_c, depth = p->filter_h * p->filter_w * in_c, out_c = p->out_c;
     const int32_t line_bytes = p->in_w * in_c, image_bytes = p->in_h * line_bytes;
     const int32_t span = p->filter_w * in_c, step = p->dilation_h * line_bytes, runs = p->filter_h;
@@ -281,7 +282,7 @@ __attribute__((always_inline)) static inline void fg_mve_folded(const fg_conv2d_
                 fg_mve_gemm_set_out(st, output);
                 if (batched) {
                     st->pairs_after = (pending >> 1) - 1;
-                    fg_mve_gemm_blocks2_pairs(st, packed, &clamp, shifts_left);
+                    pairs(st, packed, &clamp, shifts_left);
                 } else {
                     if (full) {
                         layout.blocks2(st, packed, &clamp, shifts_left);
@@ -301,7 +302,7 @@ __attribute__((always_inline)) static inline void fg_mve_folded(const fg_conv2d_
         st->x1 = windows + stride;
         st->pairs_after = (pending >> 1) - 1;
         fg_mve_gemm_set_out(st, output);
-        fg_mve_gemm_blocks2_pairs(st, packed, &clamp, shifts_left);
+        pairs(st, packed, &clamp, shifts_left);
         output += (pending & ~1) * out_c;
     }
     if (pending & 1) {
@@ -309,22 +310,43 @@ __attribute__((always_inline)) static inline void fg_mve_folded(const fg_conv2d_
     }
 }
 
-FG_HOT_LOOP void fg_conv2d_folded_s8_mve(const fg_conv2d_params *p, const int8_t *input, const int8_t *filter,
-                                         int8_t *output) {
-    (void)filter;
-    fg_mve_folded(p, input, output, FG_MVE_GEMM_S8);
+__attribute__((noinline)) FG_HOT_LOOP static void fg_folded_s8(const fg_conv2d_params *p, const int8_t *input,
+                                                               int8_t *output, fg_mve_pairs_loop *pairs) {
+    fg_mve_folded(p, input, output, FG_MVE_GEMM_S8, pairs);
 }
+
+void fg_conv2d_folded_s8_mve(const fg_conv2d_params *p, const int8_t *input, const int8_t *filter, int8_t *output) {
+    (void)filter;
+    fg_folded_s8(p, input, output, fg_mve_gemm_blocks2_pairs);
+}
+
+/* The entry point running the pairs through LOOP (fg/variants_mve.h). */
+#define FG_FOLDED_ENTRY(NAME, LOOP)                                                                                \
+    void NAME(const fg_conv2d_params *p, const int8_t *input, const int8_t *filter, int8_t *output) {              \
+        (void)filter;                                                                                              \
+        fg_folded_s8(p, input, output, LOOP);                                                                      \
+    }
+FG_FOLDED_ENTRY(fg_conv2d_folded_by_one_s8_mve, fg_mve_pairs_by_one)
+FG_FOLDED_ENTRY(fg_conv2d_folded_unpipelined_s8_mve, fg_mve_pairs_unpipelined)
+FG_FOLDED_ENTRY(fg_conv2d_folded_one_s8_mve, fg_mve_pairs_one)
+FG_FOLDED_ENTRY(fg_conv2d_folded_two_s8_mve, fg_mve_pairs_two)
+FG_FOLDED_ENTRY(fg_conv2d_folded_three_s8_mve, fg_mve_pairs_three)
+FG_FOLDED_ENTRY(fg_conv2d_folded_unrolled_s8_mve, fg_mve_pairs_unrolled)
+FG_FOLDED_ENTRY(fg_conv2d_folded_nine_s8_mve, fg_mve_pairs_nine)
+FG_FOLDED_ENTRY(fg_conv2d_folded_spread_s8_mve, fg_mve_pairs_spread)
+FG_FOLDED_ENTRY(fg_conv2d_folded_eighteen_s8_mve, fg_mve_pairs_eighteen)
+FG_FOLDED_ENTRY(fg_conv2d_folded_thirty_six_s8_mve, fg_mve_pairs_thirty_six)
 
 FG_HOT_LOOP void fg_conv2d_s4_mve(const fg_conv2d_params *p, const int8_t *input, const int8_t *filter,
                                   int8_t *output) {
     (void)filter;
-    fg_mve_folded(p, input, output, FG_MVE_GEMM_S4);
+    fg_mve_folded(p, input, output, FG_MVE_GEMM_S4, fg_mve_pairs_by_one);  /* never batched */
 }
 
 FG_HOT_LOOP void fg_conv2d_s4_offset_mve(const fg_conv2d_params *p, const int8_t *input, const int8_t *filter,
                                          int8_t *output) {
     (void)filter;
-    fg_mve_folded(p, input, output, FG_MVE_GEMM_S4_OFFSET);
+    fg_mve_folded(p, input, output, FG_MVE_GEMM_S4_OFFSET, fg_mve_pairs_by_one);
 }
 
 #endif /* __ARM_FEATURE_MVE */
