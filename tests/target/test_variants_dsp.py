@@ -271,9 +271,10 @@ def shallow_pointwise_cases(rng, count):
 
 
 @needs_qemu
-@pytest.mark.parametrize("board", ["mps2_an386", "mps2_an500"])
+@pytest.mark.parametrize("board", ["mps2_an386", "mps2_an500", "mps2_an521"])
 def test_shallow_pointwise_bit_exact(board, tmp_path) -> None:
-    """The pointwise variant on shallow inputs, in place and staged (flash wait states), on the M4 and the M7."""
+    """The pointwise variant on shallow inputs, in place and staged (flash wait states), on the M4, the M7 and the
+    M33."""
     rng = np.random.default_rng(16)
     assert_batch_bit_exact(shallow_pointwise_cases(rng, 12), board, tmp_path / "in_place", seed=6,
                            expect_functions=["fg_conv2d_pointwise_dsp"])

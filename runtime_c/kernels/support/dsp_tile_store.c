@@ -21,10 +21,10 @@ FG_DSP_TILE_STORE_FUNCTION(fg_dsp_tile_store_relu_doubled, FG_DSP_RELU_DOUBLED, 
 /* The two doubled ones for 4 and 8 input pairs (the pointwise kernels' in_c <= 8 and <= 16). */
 #undef FG_DSP_PAIR_NEXT
 #define FG_DSP_PAIR_NEXT ""
-#if defined(FG_CORE_CORTEX_M7)
 #undef FG_DSP_STAGE_CH
 #define FG_DSP_STAGE_CH ""
-#endif
+#undef FG_DSP_PAIR_CH_STORE
+#define FG_DSP_PAIR_CH_STORE ""
 FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_doubled_4, FG_DSP_TILE_SHORT_4, FG_DSP_NARROW_DOUBLED, CLAMPING)
 FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_relu_doubled_4, FG_DSP_TILE_SHORT_4, FG_DSP_RELU_DOUBLED, RELU)
 FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_doubled_8, FG_DSP_TILE_SHORT_8, FG_DSP_NARROW_DOUBLED, CLAMPING)
