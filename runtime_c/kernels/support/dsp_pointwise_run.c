@@ -130,11 +130,16 @@ static inline __attribute__((always_inline)) void fg_dsp_pointwise_in_turn(const
     int32_t done = 0;
     if (pixels >= 3 && l->narrow && out_c >= 2 && !(out_c & 1)) {
         fg_dsp_job job;
-        const fg_dsp_tile_store_function store = fg_dsp_tile_job(&job, x, l->pairs, ch, out_c, out_c, output, l->q, 1);
+        fg_dsp_tile_store_function store = fg_dsp_tile_job(&job, x, l->pairs, ch, out_c, out_c, output, l->q, 1);
         const int32_t left = pixels % 3, last = pixels - 3;
         int32_t start = 0;
 #if !defined(FG_CORE_CORTEX_M7)
-        if (in->depth == 2 * l->pairs && ((l->pairs - 4) & ~4) == 0) {  /* the short stores' tiles in one call */
+        if (l->pairs == 16) {  /* fg_dsp_tile_job's passes 1 and the relu's choice hold for it */
+            store = store == fg_dsp_tile_store_relu_doubled ? fg_dsp_tile_store_relu_doubled_16
+                                                            : fg_dsp_tile_store_doubled_16;
+        }
+        if (in->depth == 2 * l->pairs && (l->pairs == 4 || l->pairs == 8 || l->pairs == 16)) {
+            /* the short stores' tiles in one call */
             fg_dsp_pointwise_tile(in, 0, x);
             job.out = output;
             job.passes = pixels / 3;

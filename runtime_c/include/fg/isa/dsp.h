@@ -671,6 +671,19 @@ typedef struct {
 #define FG_DSP_SHORT_NEXT_TILE_8                                                             \
     FG_DSP_SHORT_NEXT_TILE(FG_DSP_SHORT_EXTEND_WORD(0, 16) FG_DSP_SHORT_EXTEND_WORD(1, 16)   \
                            FG_DSP_SHORT_EXTEND_WORD(2, 16) FG_DSP_SHORT_EXTEND_WORD(3, 16), 16, 1)
+#define FG_DSP_SHORT_NEXT_TILE_16                                                                                \
+    FG_DSP_SHORT_NEXT_TILE(FG_DSP_SHORT_EXTEND_WORD(0, 32) FG_DSP_SHORT_EXTEND_WORD(1, 32)                      \
+                           FG_DSP_SHORT_EXTEND_WORD(2, 32) FG_DSP_SHORT_EXTEND_WORD(3, 32)                      \
+                           FG_DSP_SHORT_EXTEND_WORD(4, 32) FG_DSP_SHORT_EXTEND_WORD(5, 32)                      \
+                           FG_DSP_SHORT_EXTEND_WORD(6, 32) FG_DSP_SHORT_EXTEND_WORD(7, 32), 32, 2)
+/* 16 input pairs (in_c <= 32), not on the M7: straight passes instead of the entered pass's BX, its loop and the
+ * frame's passes and entry reloaded (~10 cycles a channel pair on the M33). */
+#define FG_DSP_TILE_SHORT_16(STAGE, FRAME, OUT_OF_LINE)                                                        \
+    FG_DSP_TILE_SHORT(FG_DSP_SHORT_PASS(1) FG_DSP_SHORT_PASS(2) FG_DSP_SHORT_PASS(3) FG_DSP_SHORT_PASS(4)      \
+                      FG_DSP_SHORT_PASS(5) FG_DSP_SHORT_PASS(6) FG_DSP_SHORT_PASS(7) FG_DSP_SHORT_PASS(8)      \
+                      FG_DSP_SHORT_PASS(9) FG_DSP_SHORT_PASS(10) FG_DSP_SHORT_PASS(11) FG_DSP_SHORT_PASS(12)   \
+                      FG_DSP_SHORT_PASS(13) FG_DSP_SHORT_PASS(14) FG_DSP_SHORT_LAST(15), FG_DSP_SHORT_NEXT_TILE_16, \
+                      STAGE, FRAME, OUT_OF_LINE)
 #endif
 /* NEXT_TILE: the M4's and the M33's next tile (FG_DSP_SHORT_NEXT_TILE), the M7's nothing (a tile a call). */
 #define FG_DSP_TILE_SHORT(PASSES, NEXT_TILE, STAGE, FRAME, OUT_OF_LINE) \
@@ -895,6 +908,8 @@ typedef struct {
 #undef FG_DSP_SHORT_NEXT_TILE
 #undef FG_DSP_SHORT_NEXT_TILE_4
 #undef FG_DSP_SHORT_NEXT_TILE_8
+#undef FG_DSP_SHORT_NEXT_TILE_16
+#undef FG_DSP_TILE_SHORT_16
 #undef FG_DSP_TILE_END_M7
 #undef FG_DSP_FIRST_PAIR
 #undef FG_DSP_PAIR_STORES
