@@ -26,12 +26,18 @@ FG_DSP_TILE_STORE_FUNCTION(fg_dsp_tile_store_relu_doubled, FG_DSP_RELU_DOUBLED, 
 #undef FG_DSP_PAIR_CH_STORE
 #define FG_DSP_PAIR_CH_STORE ""
 FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_doubled_4, FG_DSP_TILE_SHORT_4, FG_DSP_NARROW_DOUBLED, CLAMPING)
-FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_relu_doubled_4, FG_DSP_TILE_SHORT_4, FG_DSP_RELU_DOUBLED, RELU)
 FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_doubled_8, FG_DSP_TILE_SHORT_8, FG_DSP_NARROW_DOUBLED, CLAMPING)
+#if defined(FG_CORE_CORTEX_M7)
+FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_relu_doubled_4, FG_DSP_TILE_SHORT_4, FG_DSP_RELU_DOUBLED, RELU)
 FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_relu_doubled_8, FG_DSP_TILE_SHORT_8, FG_DSP_RELU_DOUBLED, RELU)
-#if !defined(FG_CORE_CORTEX_M7)
+#else  /* the relu's two channel pairs a round */
+FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_relu_doubled_4, FG_DSP_TILE_SHORT_PAIRED_4, FG_DSP_RELU_DOUBLED,
+                          RELU_UNCHECKED)
+FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_relu_doubled_8, FG_DSP_TILE_SHORT_PAIRED_8, FG_DSP_RELU_DOUBLED,
+                          RELU_UNCHECKED)
 FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_doubled_16, FG_DSP_TILE_SHORT_16, FG_DSP_NARROW_DOUBLED, CLAMPING)
-FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_relu_doubled_16, FG_DSP_TILE_SHORT_16, FG_DSP_RELU_DOUBLED, RELU)
+FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_relu_doubled_16, FG_DSP_TILE_SHORT_PAIRED_16, FG_DSP_RELU_DOUBLED,
+                          RELU_UNCHECKED)
 #endif
 
 #endif

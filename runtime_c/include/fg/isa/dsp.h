@@ -678,12 +678,40 @@ typedef struct {
                            FG_DSP_SHORT_EXTEND_WORD(6, 32) FG_DSP_SHORT_EXTEND_WORD(7, 32), 32, 2)
 /* 16 input pairs (in_c <= 32), not on the M7: straight passes instead of the entered pass's BX, its loop and the
  * frame's passes and entry reloaded (~10 cycles a channel pair on the M33). */
-#define FG_DSP_TILE_SHORT_16(STAGE, FRAME, OUT_OF_LINE)                                                        \
-    FG_DSP_TILE_SHORT(FG_DSP_SHORT_PASS(1) FG_DSP_SHORT_PASS(2) FG_DSP_SHORT_PASS(3) FG_DSP_SHORT_PASS(4)      \
-                      FG_DSP_SHORT_PASS(5) FG_DSP_SHORT_PASS(6) FG_DSP_SHORT_PASS(7) FG_DSP_SHORT_PASS(8)      \
-                      FG_DSP_SHORT_PASS(9) FG_DSP_SHORT_PASS(10) FG_DSP_SHORT_PASS(11) FG_DSP_SHORT_PASS(12)   \
-                      FG_DSP_SHORT_PASS(13) FG_DSP_SHORT_PASS(14) FG_DSP_SHORT_LAST(15), FG_DSP_SHORT_NEXT_TILE_16, \
-                      STAGE, FRAME, OUT_OF_LINE)
+#define FG_DSP_SHORT_PASSES_16                                                                               \
+    FG_DSP_SHORT_PASS(1) FG_DSP_SHORT_PASS(2) FG_DSP_SHORT_PASS(3) FG_DSP_SHORT_PASS(4) FG_DSP_SHORT_PASS(5)   \
+    FG_DSP_SHORT_PASS(6) FG_DSP_SHORT_PASS(7) FG_DSP_SHORT_PASS(8) FG_DSP_SHORT_PASS(9) FG_DSP_SHORT_PASS(10)  \
+    FG_DSP_SHORT_PASS(11) FG_DSP_SHORT_PASS(12) FG_DSP_SHORT_PASS(13) FG_DSP_SHORT_PASS(14) FG_DSP_SHORT_LAST(15)
+#define FG_DSP_TILE_SHORT_16(STAGE, FRAME, OUT_OF_LINE) \
+    FG_DSP_TILE_SHORT(FG_DSP_SHORT_PASSES_16, FG_DSP_SHORT_NEXT_TILE_16, STAGE, FRAME, OUT_OF_LINE)
+/* The relu's short loop two channel pairs a round (its stage FG_DSP_RELU_UNCHECKED_STAGE, the end checked once a
+ * round): an odd count of pairs enters the round at its second pair (checked at 7, where the next tile comes back
+ * to). Per pair ~2.5 cycles fewer on the M4 timing (half a taken branch, the frame's end and its compare). */
+#define FG_DSP_TILE_SHORT_PAIRED(PASSES, NEXT_TILE, STAGE, FRAME, OUT_OF_LINE) \
+    FG_DSP_TILE_ASM(                                                           \
+        "ldm %[job], {" FRAME "}\n\t"                                          \
+        "stm sp, {" FRAME "}\n"                                                \
+        "7:\n\t"                                                               \
+        FG_DSP_SHORT_START                                                     \
+        "ldr r11, [sp, #16]\n\t"                                               \
+        "sub r11, r11, r3\n\t"                                                 \
+        "tst r11, #32\n\t"                                                     \
+        "bne 6f\n"                                                             \
+        "5:\n\t"                                                               \
+        FG_DSP_SHORT_FIRST PASSES STAGE                                        \
+        "6:\n\t"                                                               \
+        FG_DSP_SHORT_FIRST PASSES STAGE                                        \
+        "ldr r11, [sp, #16]\n\t"                                               \
+        "cmp r3, r11\n\t"                                                      \
+        "bne 5b\n\t"                                                           \
+        NEXT_TILE                                                              \
+        OUT_OF_LINE)
+#define FG_DSP_TILE_SHORT_PAIRED_4(STAGE, FRAME, OUT_OF_LINE) \
+    FG_DSP_TILE_SHORT_PAIRED(FG_DSP_SHORT_PASSES_4, FG_DSP_SHORT_NEXT_TILE_4, STAGE, FRAME, OUT_OF_LINE)
+#define FG_DSP_TILE_SHORT_PAIRED_8(STAGE, FRAME, OUT_OF_LINE) \
+    FG_DSP_TILE_SHORT_PAIRED(FG_DSP_SHORT_PASSES_8, FG_DSP_SHORT_NEXT_TILE_8, STAGE, FRAME, OUT_OF_LINE)
+#define FG_DSP_TILE_SHORT_PAIRED_16(STAGE, FRAME, OUT_OF_LINE) \
+    FG_DSP_TILE_SHORT_PAIRED(FG_DSP_SHORT_PASSES_16, FG_DSP_SHORT_NEXT_TILE_16, STAGE, FRAME, OUT_OF_LINE)
 #endif
 /* NEXT_TILE: the M4's and the M33's next tile (FG_DSP_SHORT_NEXT_TILE), the M7's nothing (a tile a call). */
 #define FG_DSP_TILE_SHORT(PASSES, NEXT_TILE, STAGE, FRAME, OUT_OF_LINE) \
@@ -702,13 +730,14 @@ typedef struct {
 #define FG_DSP_SHORT_NEXT_TILE_4 ""
 #define FG_DSP_SHORT_NEXT_TILE_8 ""
 #endif
-#define FG_DSP_TILE_SHORT_4(STAGE, FRAME, OUT_OF_LINE)                                                       \
-    FG_DSP_TILE_SHORT(FG_DSP_SHORT_PASS(1) FG_DSP_SHORT_PASS(2) FG_DSP_SHORT_LAST(3), FG_DSP_SHORT_NEXT_TILE_4,   \
-                      STAGE, FRAME, OUT_OF_LINE)
-#define FG_DSP_TILE_SHORT_8(STAGE, FRAME, OUT_OF_LINE)                                                       \
-    FG_DSP_TILE_SHORT(FG_DSP_SHORT_PASS(1) FG_DSP_SHORT_PASS(2) FG_DSP_SHORT_PASS(3) FG_DSP_SHORT_PASS(4)    \
-                      FG_DSP_SHORT_PASS(5) FG_DSP_SHORT_PASS(6) FG_DSP_SHORT_LAST(7), FG_DSP_SHORT_NEXT_TILE_8, \
-                      STAGE, FRAME, OUT_OF_LINE)
+#define FG_DSP_SHORT_PASSES_4 FG_DSP_SHORT_PASS(1) FG_DSP_SHORT_PASS(2) FG_DSP_SHORT_LAST(3)
+#define FG_DSP_SHORT_PASSES_8                                                                               \
+    FG_DSP_SHORT_PASS(1) FG_DSP_SHORT_PASS(2) FG_DSP_SHORT_PASS(3) FG_DSP_SHORT_PASS(4) FG_DSP_SHORT_PASS(5)  \
+    FG_DSP_SHORT_PASS(6) FG_DSP_SHORT_LAST(7)
+#define FG_DSP_TILE_SHORT_4(STAGE, FRAME, OUT_OF_LINE) \
+    FG_DSP_TILE_SHORT(FG_DSP_SHORT_PASSES_4, FG_DSP_SHORT_NEXT_TILE_4, STAGE, FRAME, OUT_OF_LINE)
+#define FG_DSP_TILE_SHORT_8(STAGE, FRAME, OUT_OF_LINE) \
+    FG_DSP_TILE_SHORT(FG_DSP_SHORT_PASSES_8, FG_DSP_SHORT_NEXT_TILE_8, STAGE, FRAME, OUT_OF_LINE)
 
 #define FG_DSP_SSAT6            \
     "ssat r4, #8, r4\n\t"       \
@@ -725,6 +754,10 @@ typedef struct {
 /* The relu: the frame's end in r11 with out and stride, compared with the next pair's r3 before the stores. */
 #define FG_DSP_RELU_AFTER_A "ldr r11, [sp, #16]\n\t"
 #define FG_DSP_RELU_CLAMP FG_DSP_SSAT6 "cmp r3, r11\n\t" FG_DSP_ROWS FG_DSP_PAIR_STORES("")
+/* The relu's stage without the end's load and compare (FG_DSP_TILE_SHORT_PAIRED checks it once a round). */
+#define FG_DSP_RELU_UNCHECKED_STAGE(OUT) FG_DSP_STAGE(OUT, "", FG_DSP_SSAT6 FG_DSP_ROWS FG_DSP_PAIR_STORES(""), "")
+#define FG_DSP_RELU_UNCHECKED_FRAME FG_DSP_RELU_FRAME
+#define FG_DSP_RELU_UNCHECKED_OUT_OF_LINE ""
 /* The clamping: the frame's full in r11 (checked before the second channel's outputs, which leave the flags; r11
  * their scratch after), one SSAT each when it is all of int8, else the clamp to the frame's low and high (r12, lr);
  * the end loaded with the stores, compared with a copy of the next pair's r3 (r12) after them. */
@@ -910,6 +943,16 @@ typedef struct {
 #undef FG_DSP_SHORT_NEXT_TILE_8
 #undef FG_DSP_SHORT_NEXT_TILE_16
 #undef FG_DSP_TILE_SHORT_16
+#undef FG_DSP_SHORT_PASSES_4
+#undef FG_DSP_SHORT_PASSES_8
+#undef FG_DSP_SHORT_PASSES_16
+#undef FG_DSP_TILE_SHORT_PAIRED
+#undef FG_DSP_TILE_SHORT_PAIRED_4
+#undef FG_DSP_TILE_SHORT_PAIRED_8
+#undef FG_DSP_TILE_SHORT_PAIRED_16
+#undef FG_DSP_RELU_UNCHECKED_STAGE
+#undef FG_DSP_RELU_UNCHECKED_FRAME
+#undef FG_DSP_RELU_UNCHECKED_OUT_OF_LINE
 #undef FG_DSP_TILE_END_M7
 #undef FG_DSP_FIRST_PAIR
 #undef FG_DSP_PAIR_STORES
