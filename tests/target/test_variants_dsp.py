@@ -269,21 +269,23 @@ def test_variant_bit_exact_on_m4(variant, cases, portable, tmp_path) -> None:
 
 
 def shallow_pointwise_cases(rng, count):
-    """1x1 convolutions of 1 to 16 input channels (4 or 8 input pairs: the M7's short tile stores), with and without
-    the rounding correction, odd channel counts and short tiles."""
-    return [conv_case(rng, "CONV_2D", (1, 1), [8, 16, 1, 5, 9, 13][k % 6], int(rng.choice(CHANNELS[1:])),
+    """1x1 convolutions of 1 to 32 input channels (4, 8 or 16 input pairs: the short tile stores; in_c 8, 16 and 32
+    all of a layer's tiles in one call but on the M7), with and without the rounding correction, odd channel counts
+    and short tiles."""
+    return [conv_case(rng, "CONV_2D", (1, 1), [8, 16, 1, 5, 9, 13, 32, 24, 17][k % 9], int(rng.choice(CHANNELS[1:])),
                       wide=k % 5 == 4, output_zero_point=-128 if k % 2 else None,
                       activation="RELU" if k % 4 == 1 else None, widths=(1, 8), heights=(1, 5)) for k in range(count)]
 
 
 @needs_qemu
-@pytest.mark.parametrize("board", ["mps2_an386", "mps2_an500"])
+@pytest.mark.parametrize("board", ["mps2_an386", "mps2_an500", "mps2_an521"])
 def test_shallow_pointwise_bit_exact(board, tmp_path) -> None:
-    """The pointwise variant on shallow inputs, in place and staged (flash wait states), on the M4 and the M7."""
+    """The pointwise variant on shallow inputs, in place and staged (flash wait states), on the M4, the M7 and the
+    M33."""
     rng = np.random.default_rng(16)
-    assert_batch_bit_exact(shallow_pointwise_cases(rng, 12), board, tmp_path / "in_place", seed=6,
+    assert_batch_bit_exact(shallow_pointwise_cases(rng, 18), board, tmp_path / "in_place", seed=6,
                            expect_functions=["fg_conv2d_pointwise_dsp"])
-    assert_batch_bit_exact(shallow_pointwise_cases(rng, 12), with_flash_wait_states(board), tmp_path / "staged",
+    assert_batch_bit_exact(shallow_pointwise_cases(rng, 18), with_flash_wait_states(board), tmp_path / "staged",
                            seed=7, expect_functions=["fg_conv2d_pointwise_staged_dsp"])
 
 

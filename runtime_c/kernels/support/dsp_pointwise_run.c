@@ -115,6 +115,61 @@ static inline fg_dsp_layer fg_dsp_pointwise_layer(const fg_conv2d_params *p, con
     return layer;
 }
 
+/* The layer's tiles in turn on the table at ch with its weights (the weights read in place or staged whole): the
+ * whole tiles of three pixels (a last tile of two stepping back over one pixel, as fg_dsp_tile_start) through the
+ * tile store in a loop of their own, the rest (a last pixel; every pixel where the store does not apply) by
+ * fg_dsp_tiles_in_turn, whose loop takes each tile's start and short-tile path (~75 cycles a tile on the M33).
+ * Where the short tile stores run 2 * pairs inputs (in_c 8 or 16), all the whole tiles but the M7's in one call
+ * (FG_DSP_SHORT_NEXT_TILE): vww_96_int8 step 2 has 768 tiles of 8 channel pairs each. */
+static inline __attribute__((always_inline)) void fg_dsp_pointwise_in_turn(const fg_dsp_layer *l,
+                                                                           const fg_dsp_channel *ch,
+                                                                           const uint32_t *weights, uint32_t *x,
+                                                                           const fg_dsp_pointwise_input *in,
+                                                                           int8_t *output) {
+    const int32_t out_c = l->out_c, pixels = l->pixels;
+    int32_t done = 0;
+    if (pixels >= 3 && l->narrow && out_c >= 2 && !(out_c & 1)) {
+        fg_dsp_job job;
+        fg_dsp_tile_store_function store = fg_dsp_tile_job(&job, x, l->pairs, ch, out_c, out_c, output, l->q, 1);
+        const int32_t left = pixels % 3, last = pixels - 3;
+        int32_t start = 0;
+#if !defined(FG_CORE_CORTEX_M7)
+        if (l->pairs == 16) {  /* fg_dsp_tile_job's passes 1 and the relu's choice hold for it */
+            store = store == fg_dsp_tile_store_relu_doubled ? fg_dsp_tile_store_relu_doubled_16
+                                                            : fg_dsp_tile_store_doubled_16;
+        }
+        if (in->depth == 2 * l->pairs && (l->pairs == 4 || l->pairs == 8 || l->pairs == 16)) {
+            /* the short stores' tiles in one call */
+            fg_dsp_pointwise_tile(in, 0, x);
+            job.out = output;
+            job.passes = pixels / 3;
+            job.entry = (int32_t)(uintptr_t)(in->input + 3 * in->depth);
+            store(x, weights, &job);
+            start = pixels - left;
+            job.passes = 1;  /* a tile a call again */
+        }
+#endif
+        for (;; start += 3) {
+            if (start > last) {  /* past the whole tiles: two pixels left step back over one */
+                if (left != 2 || start == last + 3) {
+                    break;
+                }
+                start = last;
+            }
+            fg_dsp_pointwise_tile(in, start, x);
+            job.out = output + start * out_c;
+            store(x, weights, &job);
+        }
+        done = left == 1 ? pixels - 1 : pixels;
+    }
+    if (done < pixels) {
+        const fg_dsp_layer rest = {l->ch, l->weights, out_c, l->pairs, pixels - done, l->narrow, l->q};
+        const fg_dsp_pointwise_input rest_in = {in->input + done * in->depth, in->depth, in->pairs};
+        fg_dsp_tiles_in_turn(&rest, ch, weights, x, fg_dsp_pointwise_pairs, fg_dsp_pointwise_tile, &rest_in,
+                             output + done * out_c);
+    }
+}
+
 /* Out of line: the staged arrays' frame pointer (r7) stays out of the assembly's way; flattened: the tile loop and
  * the extension inlined. */
 FG_HOT_LOOP __attribute__((noinline, flatten))
@@ -123,18 +178,28 @@ void fg_dsp_pointwise_tiles(const fg_conv2d_params *p, const int8_t *input, int8
     const fg_requant_params q = p->requant;
     const fg_dsp_layer layer = fg_dsp_pointwise_layer(p, ch, weights, &q);
     const fg_dsp_pointwise_input in = {input, p->in_c, layer.pairs};
-    fg_dsp_tiles_in_turn(&layer, ch, weights, x, fg_dsp_pointwise_pairs, fg_dsp_pointwise_tile, &in, output);
+    fg_dsp_pointwise_in_turn(&layer, ch, weights, x, &in, output);
 }
 
 /* The staged kernel's: its tiles in turn inlined again rather than a call of fg_dsp_pointwise_tiles, whose loop
- * GCC allocates registers for less well there (vww_96_int8's staged steps 2-10 on the M4: ~6 cycles a tile more). */
+ * GCC allocates registers for less well there (vww_96_int8's staged steps 2-10 on the M4: ~6 cycles a tile more).
+ * A table staged whole once (or read in place) runs as fg_dsp_pointwise_tiles, other blocks by fg_dsp_staged_gemm. */
 FG_HOT_LOOP __attribute__((noinline, flatten))
 void fg_dsp_pointwise_run(const fg_conv2d_params *p, const int8_t *input, int8_t *output, const fg_dsp_channel *ch,
                           int32_t tiles, int32_t block, uint32_t *x, uint32_t *w) {
     const fg_requant_params q = p->requant;
     const fg_dsp_layer layer = fg_dsp_pointwise_layer(p, ch, (const uint32_t *)(ch + p->out_c), &q);
     const fg_dsp_pointwise_input in = {input, p->in_c, layer.pairs};
-    fg_dsp_staged_gemm(&layer, tiles, block, x, w, fg_dsp_pointwise_pairs, fg_dsp_pointwise_tile, &in, output);
+    const int32_t channel_pairs = (p->out_c + 1) >> 1;
+    if (block && (tiles != 1 || block < channel_pairs)) {
+        fg_dsp_staged_gemm(&layer, tiles, block, x, w, fg_dsp_pointwise_pairs, fg_dsp_pointwise_tile, &in, output);
+        return;
+    }
+    if (block) {
+        fg_dsp_stage_block(&layer, 0, channel_pairs, w);
+    }
+    fg_dsp_pointwise_in_turn(&layer, block ? (const fg_dsp_channel *)w : ch, block ? w + 8 * channel_pairs : layer.weights,
+                             x, &in, output);
 }
 
 #endif

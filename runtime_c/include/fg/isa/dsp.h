@@ -218,15 +218,17 @@ static __attribute__((noinline, unused)) void fg_dsp_tile_3x2(const uint32_t *x,
     register const uint32_t *rw __asm__("r1") = w;
     register int32_t rn __asm__("r2") = blocks;
     register uint32_t *racc __asm__("r3") = acc;
-#define FG_DSP_TILE_PAIR                     \
+/* B: the register of channel B's weights (r3; the short tile stores' r2, which keep r3 at the table). */
+#define FG_DSP_TILE_PAIR_ON(B)               \
     "ldm %[x]!, {r10, r11, r12}\n\t"         \
-    "ldrd lr, r3, [%[w]], #8\n\t"            \
+    "ldrd lr, " B ", [%[w]], #8\n\t"         \
     "smlad r4, r10, lr, r4\n\t"              \
     "smlad r5, r11, lr, r5\n\t"              \
     "smlad r6, r12, lr, r6\n\t"              \
-    "smlad r7, r10, r3, r7\n\t"              \
-    "smlad r8, r11, r3, r8\n\t"              \
-    "smlad r9, r12, r3, r9\n\t"
+    "smlad r7, r10, " B ", r7\n\t"           \
+    "smlad r8, r11, " B ", r8\n\t"           \
+    "smlad r9, r12, " B ", r9\n\t"
+#define FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR_ON("r3")
 #if defined(FG_CORE_CORTEX_M7)  /* four passes, the first words loaded first */
 #define FG_DSP_TILE_BLOCK                                                                                       \
     "ldr r10, [%[x]]\n\t"                                                                                       \
@@ -384,9 +386,12 @@ typedef struct {
     int32_t stride;     /*  8: from one pixel's outputs to the next */
     const uint32_t *x;  /* 12: the pixels' first pairs, where each tile starts again */
     uintptr_t end;      /* 16: ch past the last channel pair run */
-    int32_t passes;     /* 20: of sixteen input pairs: the pairs after the first (>= 3) rounded up */
+    int32_t passes;     /* 20: of sixteen input pairs: the pairs after the first (>= 3) rounded up; the short tile
+                         * stores' (not the M7's): the call's tiles (FG_DSP_SHORT_NEXT_TILE; fg_dsp_tile_job's 1 for
+                         * their 4 or 8 pairs: one tile) */
     int32_t entry;      /* 24: where the first pass enters (FG_DSP_ENTRY: bytes from the pass's start, the frame holding
-                         * the address there instead; on the M7 the pairs after the first % 16) */
+                         * the address there instead; on the M7 the pairs after the first % 16); the short tile
+                         * stores': the next tile's int8 inputs (three pixels of 2 * pairs inputs each) */
     int32_t low, high;  /* 28, 32: the clamp */
     int32_t full;       /* 36: the clamp is all of int8 */
 #if defined(FG_CORE_CORTEX_M7)
@@ -536,10 +541,12 @@ typedef struct {
  * the last pair, the biases are the table's next words (in the table or the weights after it), unused. HEAD: loads
  * before the stores. */
 #define FG_DSP_PAIR_NEXT "ldr %[job], [sp, #20]\n\tldr r3, [sp, #24]\n\t"
+/* The next pair's table (r3) into the frame: nothing in the short tile stores, whose r3 stays at the table. */
+#define FG_DSP_PAIR_CH_STORE "str r3, [sp, #0]\n\t"
 #define FG_DSP_PAIR_STORES(HEAD)         \
     HEAD                                 \
     "ldr r0, [sp, #12]\n\t"              \
-    "str r3, [sp, #0]\n\t"               \
+    FG_DSP_PAIR_CH_STORE                 \
     "strb r4, [r2], #2\n\t"              \
     "strb r7, [r2, #-1]\n\t"             \
     "strb r5, [r10]\n\t"                 \
@@ -559,7 +566,7 @@ typedef struct {
  * stores (FG_DSP_PAIR_STORES) and the next pair's first input pair, fallen into while pairs remain (END_CHECK sets
  * eq past the last pair). The frame (fg_dsp_job's offsets) is at sp: sp-relative loads, no pointer to reload. */
 #define FG_DSP_STAGE(OUT, AFTER_A, CLAMP, END_CHECK)                                                               \
-        "ldr r3, [sp, #0]\n\t"                                                                                      \
+        FG_DSP_STAGE_CH                                                                                             \
         "ldm r3!, {r0, r2, r10, r11, r12, lr}\n\t"                                                                  \
         OUT("r4", "r0", "r2", "r10") OUT("r5", "r0", "r2", "r10") OUT("r6", "r0", "r2", "r10")                      \
         "ldr r0, [r3], #8\n\t"                                                                                      \
@@ -617,25 +624,120 @@ typedef struct {
 #else  /* the biases loaded before the loop, then by FG_DSP_PAIR_STORES with x */
 #define FG_DSP_SHORT_START "ldr r4, [r3, #-4]\n\tldr r7, [r3, #12]\n\t"
 #define FG_DSP_SHORT_FIRST FG_DSP_BIAS_PAIR
-#define FG_DSP_SHORT_PASS(p) FG_DSP_TILE_PAIR
-#define FG_DSP_SHORT_LAST(p) FG_DSP_TILE_PAIR
-#endif
-#define FG_DSP_TILE_SHORT(PASSES, STAGE, FRAME, OUT_OF_LINE) \
-    FG_DSP_TILE_ASM(                                         \
-        "ldm %[job], {" FRAME "}\n\t"                        \
-        "stm sp, {" FRAME "}\n\t"                            \
-        FG_DSP_SHORT_START                                   \
-        "7:\n\t"                                             \
-        FG_DSP_SHORT_FIRST                                   \
-        PASSES                                               \
-        STAGE                                                \
-        "bne 7b\n\t"                                         \
+#define FG_DSP_SHORT_PASS(p) FG_DSP_TILE_PAIR_ON("r2")
+#define FG_DSP_SHORT_LAST(p) FG_DSP_TILE_PAIR_ON("r2")
+/* Word k of the three pixels at lr (DEPTH bytes apart) sign-extended into the tile's x (r0, moved past them): the
+ * even pairs, then the odd ones, as fg_dsp_pointwise_tile's. */
+#define FG_DSP_SHORT_EXTEND_WORD(k, DEPTH)              \
+    "ldr r4, [lr, #" #k " * 4]\n\t"                  \
+    "ldr r5, [lr, #" #k " * 4 + " #DEPTH "]\n\t"     \
+    "ldr r6, [lr, #" #k " * 4 + 2 * " #DEPTH "]\n\t" \
+    "sxtb16 r7, r4, ror #8\n\t"                      \
+    "sxtb16 r4, r4\n\t"                              \
+    "sxtb16 r8, r5, ror #8\n\t"                      \
+    "sxtb16 r5, r5\n\t"                              \
+    "sxtb16 r9, r6, ror #8\n\t"                      \
+    "sxtb16 r6, r6\n\t"                              \
+    "stm r0!, {r4, r5, r6, r7, r8, r9}\n\t"
+/* Past a tile's last channel pair, while the frame's passes (the call's tiles) count down to 0: the next three
+ * pixels' inputs (the frame's entry, DEPTH = 2 * pairs each: WORDS their words) sign-extended into x over this
+ * tile's pairs, the table (the frame's ch, which the loop leaves as it is) and the weights (W_SHIFT: log2 of a
+ * channel pair's weight bytes / its 32 table bytes) back to their first pair, out moved to the next tile's first
+ * pixel (r2 past this tile's first pixel's outputs, the channels all of the stride), and back into the loop. One
+ * call for a layer's tiles instead of one a tile (its frame and the caller's loop: ~120 cycles a tile on the M33). */
+#define FG_DSP_SHORT_NEXT_TILE(WORDS, DEPTH, W_SHIFT) \
+    "ldr r12, [sp, #20]\n\t"                          \
+    "ldr lr, [sp, #24]\n\t"                           \
+    "subs r12, r12, #1\n\t"                           \
+    "beq 8f\n\t"                                      \
+    "str r12, [sp, #20]\n\t"                          \
+    WORDS                                              \
+    "add lr, lr, #3 * " #DEPTH "\n\t"                 \
+    "str lr, [sp, #24]\n\t"                           \
+    "ldr lr, [sp, #0]\n\t"                            \
+    "ldr r10, [sp, #8]\n\t"                           \
+    "ldr r0, [sp, #12]\n\t"                           \
+    "sub r12, r3, lr\n\t"                             \
+    "sub r1, r1, r12, lsl #" #W_SHIFT "\n\t"          \
+    "mov r3, lr\n\t"                                  \
+    "add r2, r2, r10, lsl #1\n\t"                     \
+    "str r2, [sp, #4]\n\t"                            \
+    "ldr r4, [r3, #-4]\n\t"                           \
+    "ldr r7, [r3, #12]\n\t"                           \
+    "b 7b\n"                                          \
+    "8:\n\t"
+#define FG_DSP_SHORT_NEXT_TILE_4                                                             \
+    FG_DSP_SHORT_NEXT_TILE(FG_DSP_SHORT_EXTEND_WORD(0, 8) FG_DSP_SHORT_EXTEND_WORD(1, 8), 8, 0)
+#define FG_DSP_SHORT_NEXT_TILE_8                                                             \
+    FG_DSP_SHORT_NEXT_TILE(FG_DSP_SHORT_EXTEND_WORD(0, 16) FG_DSP_SHORT_EXTEND_WORD(1, 16)   \
+                           FG_DSP_SHORT_EXTEND_WORD(2, 16) FG_DSP_SHORT_EXTEND_WORD(3, 16), 16, 1)
+#define FG_DSP_SHORT_NEXT_TILE_16                                                                                \
+    FG_DSP_SHORT_NEXT_TILE(FG_DSP_SHORT_EXTEND_WORD(0, 32) FG_DSP_SHORT_EXTEND_WORD(1, 32)                      \
+                           FG_DSP_SHORT_EXTEND_WORD(2, 32) FG_DSP_SHORT_EXTEND_WORD(3, 32)                      \
+                           FG_DSP_SHORT_EXTEND_WORD(4, 32) FG_DSP_SHORT_EXTEND_WORD(5, 32)                      \
+                           FG_DSP_SHORT_EXTEND_WORD(6, 32) FG_DSP_SHORT_EXTEND_WORD(7, 32), 32, 2)
+/* 16 input pairs (in_c <= 32), not on the M7: straight passes instead of the entered pass's BX, its loop and the
+ * frame's passes and entry reloaded (~10 cycles a channel pair on the M33). */
+#define FG_DSP_SHORT_PASSES_16                                                                               \
+    FG_DSP_SHORT_PASS(1) FG_DSP_SHORT_PASS(2) FG_DSP_SHORT_PASS(3) FG_DSP_SHORT_PASS(4) FG_DSP_SHORT_PASS(5)   \
+    FG_DSP_SHORT_PASS(6) FG_DSP_SHORT_PASS(7) FG_DSP_SHORT_PASS(8) FG_DSP_SHORT_PASS(9) FG_DSP_SHORT_PASS(10)  \
+    FG_DSP_SHORT_PASS(11) FG_DSP_SHORT_PASS(12) FG_DSP_SHORT_PASS(13) FG_DSP_SHORT_PASS(14) FG_DSP_SHORT_LAST(15)
+#define FG_DSP_TILE_SHORT_16(STAGE, FRAME, OUT_OF_LINE) \
+    FG_DSP_TILE_SHORT(FG_DSP_SHORT_PASSES_16, FG_DSP_SHORT_NEXT_TILE_16, STAGE, FRAME, OUT_OF_LINE)
+/* The relu's short loop two channel pairs a round (its stage FG_DSP_RELU_UNCHECKED_STAGE, the end checked once a
+ * round): an odd count of pairs enters the round at its second pair (checked at 7, where the next tile comes back
+ * to). Per pair ~2.5 cycles fewer on the M4 timing (half a taken branch, the frame's end and its compare); for 4 and
+ * 8 pairs only, whose two rounds stay within ~0.8 KB of code (16 pairs: 1.4 KB, past the 1 KB the L4R5's ART
+ * caches, which the cycle estimate does not model). */
+#define FG_DSP_TILE_SHORT_PAIRED(PASSES, NEXT_TILE, STAGE, FRAME, OUT_OF_LINE) \
+    FG_DSP_TILE_ASM(                                                           \
+        "ldm %[job], {" FRAME "}\n\t"                                          \
+        "stm sp, {" FRAME "}\n"                                                \
+        "7:\n\t"                                                               \
+        FG_DSP_SHORT_START                                                     \
+        "ldr r11, [sp, #16]\n\t"                                               \
+        "sub r11, r11, r3\n\t"                                                 \
+        "tst r11, #32\n\t"                                                     \
+        "bne 6f\n"                                                             \
+        "5:\n\t"                                                               \
+        FG_DSP_SHORT_FIRST PASSES STAGE                                        \
+        "6:\n\t"                                                               \
+        FG_DSP_SHORT_FIRST PASSES STAGE                                        \
+        "ldr r11, [sp, #16]\n\t"                                               \
+        "cmp r3, r11\n\t"                                                      \
+        "bne 5b\n\t"                                                           \
+        NEXT_TILE                                                              \
         OUT_OF_LINE)
-#define FG_DSP_TILE_SHORT_4(STAGE, FRAME, OUT_OF_LINE)                                                       \
-    FG_DSP_TILE_SHORT(FG_DSP_SHORT_PASS(1) FG_DSP_SHORT_PASS(2) FG_DSP_SHORT_LAST(3), STAGE, FRAME, OUT_OF_LINE)
-#define FG_DSP_TILE_SHORT_8(STAGE, FRAME, OUT_OF_LINE)                                                       \
-    FG_DSP_TILE_SHORT(FG_DSP_SHORT_PASS(1) FG_DSP_SHORT_PASS(2) FG_DSP_SHORT_PASS(3) FG_DSP_SHORT_PASS(4)    \
-                      FG_DSP_SHORT_PASS(5) FG_DSP_SHORT_PASS(6) FG_DSP_SHORT_LAST(7), STAGE, FRAME, OUT_OF_LINE)
+#define FG_DSP_TILE_SHORT_PAIRED_4(STAGE, FRAME, OUT_OF_LINE) \
+    FG_DSP_TILE_SHORT_PAIRED(FG_DSP_SHORT_PASSES_4, FG_DSP_SHORT_NEXT_TILE_4, STAGE, FRAME, OUT_OF_LINE)
+#define FG_DSP_TILE_SHORT_PAIRED_8(STAGE, FRAME, OUT_OF_LINE) \
+    FG_DSP_TILE_SHORT_PAIRED(FG_DSP_SHORT_PASSES_8, FG_DSP_SHORT_NEXT_TILE_8, STAGE, FRAME, OUT_OF_LINE)
+#endif
+/* NEXT_TILE: the M4's and the M33's next tile (FG_DSP_SHORT_NEXT_TILE), the M7's nothing (a tile a call). */
+#define FG_DSP_TILE_SHORT(PASSES, NEXT_TILE, STAGE, FRAME, OUT_OF_LINE) \
+    FG_DSP_TILE_ASM(                                                    \
+        "ldm %[job], {" FRAME "}\n\t"                                   \
+        "stm sp, {" FRAME "}\n\t"                                       \
+        FG_DSP_SHORT_START                                              \
+        "7:\n\t"                                                        \
+        FG_DSP_SHORT_FIRST                                              \
+        PASSES                                                          \
+        STAGE                                                           \
+        "bne 7b\n\t"                                                    \
+        NEXT_TILE                                                       \
+        OUT_OF_LINE)
+#if defined(FG_CORE_CORTEX_M7)
+#define FG_DSP_SHORT_NEXT_TILE_4 ""
+#define FG_DSP_SHORT_NEXT_TILE_8 ""
+#endif
+#define FG_DSP_SHORT_PASSES_4 FG_DSP_SHORT_PASS(1) FG_DSP_SHORT_PASS(2) FG_DSP_SHORT_LAST(3)
+#define FG_DSP_SHORT_PASSES_8                                                                               \
+    FG_DSP_SHORT_PASS(1) FG_DSP_SHORT_PASS(2) FG_DSP_SHORT_PASS(3) FG_DSP_SHORT_PASS(4) FG_DSP_SHORT_PASS(5)  \
+    FG_DSP_SHORT_PASS(6) FG_DSP_SHORT_LAST(7)
+#define FG_DSP_TILE_SHORT_4(STAGE, FRAME, OUT_OF_LINE) \
+    FG_DSP_TILE_SHORT(FG_DSP_SHORT_PASSES_4, FG_DSP_SHORT_NEXT_TILE_4, STAGE, FRAME, OUT_OF_LINE)
+#define FG_DSP_TILE_SHORT_8(STAGE, FRAME, OUT_OF_LINE) \
+    FG_DSP_TILE_SHORT(FG_DSP_SHORT_PASSES_8, FG_DSP_SHORT_NEXT_TILE_8, STAGE, FRAME, OUT_OF_LINE)
 
 #define FG_DSP_SSAT6            \
     "ssat r4, #8, r4\n\t"       \
@@ -652,6 +754,10 @@ typedef struct {
 /* The relu: the frame's end in r11 with out and stride, compared with the next pair's r3 before the stores. */
 #define FG_DSP_RELU_AFTER_A "ldr r11, [sp, #16]\n\t"
 #define FG_DSP_RELU_CLAMP FG_DSP_SSAT6 "cmp r3, r11\n\t" FG_DSP_ROWS FG_DSP_PAIR_STORES("")
+/* The relu's stage without the end's load and compare (FG_DSP_TILE_SHORT_PAIRED checks it once a round). */
+#define FG_DSP_RELU_UNCHECKED_STAGE(OUT) FG_DSP_STAGE(OUT, "", FG_DSP_SSAT6 FG_DSP_ROWS FG_DSP_PAIR_STORES(""), "")
+#define FG_DSP_RELU_UNCHECKED_FRAME FG_DSP_RELU_FRAME
+#define FG_DSP_RELU_UNCHECKED_OUT_OF_LINE ""
 /* The clamping: the frame's full in r11 (checked before the second channel's outputs, which leave the flags; r11
  * their scratch after), one SSAT each when it is all of int8, else the clamp to the frame's low and high (r12, lr);
  * the end loaded with the stores, compared with a copy of the next pair's r3 (r12) after them. */
@@ -689,9 +795,10 @@ typedef struct {
 #define FG_DSP_TILE_LOOP_FUNCTION(name, LOOP, OUT, KIND) FG_DSP_TILE_JOB_FUNCTION(name, fg_dsp_job, LOOP, OUT, KIND)
 #define FG_DSP_TILE_STORE_FUNCTION(name, OUT, KIND) FG_DSP_TILE_LOOP_FUNCTION(name, FG_DSP_TILE_STORE, OUT, KIND)
 #define FG_DSP_RELU_OUT_OF_LINE ""
-#if defined(FG_CORE_CORTEX_M7)
-/* The stages' first load: the channel pair's table from the frame (the short stores' last pass issues it). */
+/* The stages' first load: the channel pair's table from the frame (empty in the short stores: the M7's last pass
+ * issues it, the others' keep r3 at the table). */
 #define FG_DSP_STAGE_CH "ldr r3, [sp, #0]\n\t"
+#if defined(FG_CORE_CORTEX_M7)
 /* The M7's clamping stage: the table's words by single LDRs, each output's v + (v >> 31) + offset (the sum of
  * FG_DSP_NARROW_DOUBLED in another order, no scratch register) and shift interleaved, the frame's full checked (the
  * clamp out of line, back to 3 where the SSATs leave its outputs as they are), then the SSATs, the stores and the end
@@ -830,9 +937,25 @@ typedef struct {
 #undef FG_DSP_SHORT_FIRST
 #undef FG_DSP_SHORT_PASS
 #undef FG_DSP_SHORT_LAST
+#undef FG_DSP_SHORT_EXTEND_WORD
+#undef FG_DSP_SHORT_NEXT_TILE
+#undef FG_DSP_SHORT_NEXT_TILE_4
+#undef FG_DSP_SHORT_NEXT_TILE_8
+#undef FG_DSP_SHORT_NEXT_TILE_16
+#undef FG_DSP_TILE_SHORT_16
+#undef FG_DSP_SHORT_PASSES_4
+#undef FG_DSP_SHORT_PASSES_8
+#undef FG_DSP_SHORT_PASSES_16
+#undef FG_DSP_TILE_SHORT_PAIRED
+#undef FG_DSP_TILE_SHORT_PAIRED_4
+#undef FG_DSP_TILE_SHORT_PAIRED_8
+#undef FG_DSP_RELU_UNCHECKED_STAGE
+#undef FG_DSP_RELU_UNCHECKED_FRAME
+#undef FG_DSP_RELU_UNCHECKED_OUT_OF_LINE
 #undef FG_DSP_TILE_END_M7
 #undef FG_DSP_FIRST_PAIR
 #undef FG_DSP_PAIR_STORES
+#undef FG_DSP_PAIR_CH_STORE
 #undef FG_DSP_SSAT6
 #undef FG_DSP_ROWS
 #undef FG_DSP_RELU_AFTER_A
@@ -869,6 +992,7 @@ typedef struct {
 #undef FG_DSP_TILE_BLOCK
 #undef FG_DSP_CLAMP
 #undef FG_DSP_TILE_PAIR
+#undef FG_DSP_TILE_PAIR_ON
 #endif
 
 #endif /* __ARM_FEATURE_DSP */

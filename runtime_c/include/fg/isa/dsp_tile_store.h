@@ -22,6 +22,11 @@ void fg_dsp_tile_store_doubled_4(const uint32_t *x, const uint32_t *w, const fg_
 void fg_dsp_tile_store_relu_doubled_4(const uint32_t *x, const uint32_t *w, const fg_dsp_job *job);
 void fg_dsp_tile_store_doubled_8(const uint32_t *x, const uint32_t *w, const fg_dsp_job *job);
 void fg_dsp_tile_store_relu_doubled_8(const uint32_t *x, const uint32_t *w, const fg_dsp_job *job);
+#if !defined(FG_CORE_CORTEX_M7)
+/* For 16 input pairs (in_c <= 32), doubled: chosen by the pointwise kernels alone (fg_dsp_pointwise_in_turn). */
+void fg_dsp_tile_store_doubled_16(const uint32_t *x, const uint32_t *w, const fg_dsp_job *job);
+void fg_dsp_tile_store_relu_doubled_16(const uint32_t *x, const uint32_t *w, const fg_dsp_job *job);
+#endif
 
 /* The job of the tile-store function for every whole channel pair of `channels` (>= 2, all narrow) at ch, three
  * pixels' input pairs at x, pixel p's outputs at out + p * stride; returns that function (doubled: the channels'
