@@ -36,13 +36,7 @@ static __attribute__((flatten)) void fg_dsp_pointwise_tile(const void *context, 
     "ldr r5, [%[f], %[d]]\n\t"                       \
     "ldr r6, [%[f], %[d], lsl #1]\n\t"               \
     "ldr r4, [%[f]], #4\n\t"                         \
-    "sxtb16 r7, r4, ror #8\n\t"                      \
-    "sxtb16 r4, r4\n\t"                              \
-    "sxtb16 r8, r5, ror #8\n\t"                      \
-    "sxtb16 r5, r5\n\t"                              \
-    "sxtb16 r9, r6, ror #8\n\t"                      \
-    "sxtb16 r6, r6\n\t"                              \
-    "stm %[x]!, {r4, r5, r6, r7, r8, r9}\n\t"
+    FG_DSP_EXTEND_THREE_WORDS("%[x]")
 #if defined(FG_CORE_CORTEX_M7)
     /* The Cortex-M7 (FG_CORE_CORTEX_M7): two words a pass by loads at offsets (the second word's into r10-r12) and
      * STMs without write-back, each SXTB16 issued with a load, an STM's address or the loop's compare (llvm-mca

@@ -599,6 +599,16 @@ typedef struct {
         FG_DSP_FIRST_PAIR                                                                                           \
         "5:\n\t"                                                                                                    \
         OUT_OF_LINE)
+/* Three pixels' input words in r4, r5 and r6 sign-extended and stored at X (moved past them): the even pairs, then
+ * the odd ones (r4-r9), the order of a tile's x. */
+#define FG_DSP_EXTEND_THREE_WORDS(X)   \
+    "sxtb16 r7, r4, ror #8\n\t"      \
+    "sxtb16 r4, r4\n\t"              \
+    "sxtb16 r8, r5, ror #8\n\t"      \
+    "sxtb16 r5, r5\n\t"              \
+    "sxtb16 r9, r6, ror #8\n\t"      \
+    "sxtb16 r6, r6\n\t"              \
+    "stm " X "!, {r4, r5, r6, r7, r8, r9}\n\t"
 /* The tile store for 4 or 8 input pairs (in_c <= 8 or <= 16), where the entered pass's set-up (on the M7 the
  * frame's passes, entry and moved x and w; the BX, the round's count and branches) costs as much as a pass: per
  * channel pair the first input pair from the biases, the rest straight, STAGE, and back while pairs remain. The
@@ -632,13 +642,7 @@ typedef struct {
     "ldr r4, [lr, #" #k " * 4]\n\t"                  \
     "ldr r5, [lr, #" #k " * 4 + " #DEPTH "]\n\t"     \
     "ldr r6, [lr, #" #k " * 4 + 2 * " #DEPTH "]\n\t" \
-    "sxtb16 r7, r4, ror #8\n\t"                      \
-    "sxtb16 r4, r4\n\t"                              \
-    "sxtb16 r8, r5, ror #8\n\t"                      \
-    "sxtb16 r5, r5\n\t"                              \
-    "sxtb16 r9, r6, ror #8\n\t"                      \
-    "sxtb16 r6, r6\n\t"                              \
-    "stm r0!, {r4, r5, r6, r7, r8, r9}\n\t"
+    FG_DSP_EXTEND_THREE_WORDS("r0")
 /* Past a tile's last channel pair, while the frame's passes (the call's tiles) count down to 0: the next three
  * pixels' inputs (the frame's entry, DEPTH = 2 * pairs each: WORDS their words) sign-extended into x over this
  * tile's pairs, the table (the frame's ch, which the loop leaves as it is) and the weights (W_SHIFT: log2 of a
