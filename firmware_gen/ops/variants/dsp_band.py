@@ -36,12 +36,10 @@ from firmware_gen.ops.base import KernelCall
 from firmware_gen.ops.variants import Variant
 from firmware_gen.ops.variants.dsp import REQUIRES, WIDE, conv_taps, packed_call, rows_padded, tile_table
 from firmware_gen.ops.variants.dsp_staged import (
-    BIAS_WORDS,
-    CALL_CYCLES,
     CONSTANT_WORDS,
-    COPY_CYCLES_PER_WORD,
     STAGING_RESERVE,
     WORD_BYTES,
+    staged_blocks,
     staging,
 )
 
@@ -110,13 +108,11 @@ def band_staging(p: dict, pairs: int, room: int, blocks_allowed: bool, isa: Isa)
     most = min(channel_pairs, room // (4 * (CONSTANT_WORDS + 2 * pairs)))
     if not wait or most < 1 or (most < channel_pairs and not blocks_allowed):
         return 0, 0.0
-    blocks = -(-channel_pairs // most)
-    rows, tiles = p["batches"] * p["out_h"], p["batches"] * p["out_h"] * (p["out_w"] // 3)
-    words, read = channel_pairs * (CONSTANT_WORDS + 2 * pairs), channel_pairs * (BIAS_WORDS + 2 * pairs)
-    copies = 1 if blocks == 1 else rows
-    saved = tiles * read * wait - copies * words * (wait + COPY_CYCLES_PER_WORD) - tiles * (blocks - 1) * CALL_CYCLES
+    row_tiles = p["out_w"] // 3  # a pixel block: an output row's whole tiles
+    saved = staged_blocks(p["batches"] * p["out_h"] * row_tiles, channel_pairs, pairs, row_tiles, most, wait).saved
     if saved <= 0:
         return 0, 0.0
+    blocks = -(-channel_pairs // most)
     return -(-channel_pairs // blocks), saved
 
 

@@ -56,8 +56,10 @@ def _evened(total: int, most: int) -> int:
     return -(-total // -(-total // most))
 
 
-def _staged(tiles: int, channel_pairs: int, pairs: int, tile_block: int, pair_block: int,
-            wait_per_word: float) -> Staging:
+def staged_blocks(tiles: int, channel_pairs: int, pairs: int, tile_block: int, pair_block: int,
+                  wait_per_word: float) -> Staging:
+    """The staging of `tiles` tiles a block of `tile_block` tiles and `pair_block` channel pairs (of `pairs` input
+    pairs each) against the weights read in place, `wait_per_word` wait states per word read from flash."""
     words = channel_pairs * (CONSTANT_WORDS + 2 * pairs)  # staged: a channel pair's output stages and weights
     read = channel_pairs * (BIAS_WORDS + 2 * pairs)  # in place, each tile's reads that the estimate places in flash
     pixel_blocks, channel_blocks = -(-tiles // tile_block), -(-channel_pairs // pair_block)
@@ -84,8 +86,8 @@ def staging(pixels: int, out_c: int, depth: int, isa: Isa) -> Staging | None:
         pair_block = min(channel_pairs, (words - 3 * pairs * tile_block) // (CONSTANT_WORDS + 2 * pairs))
         if pair_block < 1:
             break
-        candidate = _staged(tiles, channel_pairs, pairs, tile_block, _evened(channel_pairs, pair_block),
-                            wait_per_word)
+        candidate = staged_blocks(tiles, channel_pairs, pairs, tile_block, _evened(channel_pairs, pair_block),
+                                  wait_per_word)
         if candidate.saved > 0 and (best is None or candidate.saved > best.saved):
             best = candidate
     return best
