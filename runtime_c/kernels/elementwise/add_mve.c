@@ -131,11 +131,9 @@ static void fg_add_looked_up(const fg_add_params *p, const int8_t *input1, const
     "vldrw.u32 q5, [%[t2], q1, uxtw #2]\n"   \
     "vmla.s32 q4, q5, %[one]\n"
 #define FG_ADD_MULTIPLY "vqrdmulh.s32 q3, q4, %[multiplier]\n"
-#define FG_ADD_ROUND                         \
-    "vshr.s32 q1, q3, #31\n"                 \
-    "vqadd.s32 q3, q3, q1\n"                 \
-    "vrshl.s32 q3, %[shift]\n"               \
-    "vadd.i32 q2, q3, %[offset]\n"
+#define FG_ADD_ROUND                                                                               \
+    FG_ADD_ROUND_RIGHT(SIGN, "q3", "q1", "%[shift]") FG_ADD_ROUND_RIGHT(ADD, "q3", "q1", "%[shift]") \
+    FG_ADD_ROUND_RIGHT(SHIFT, "q3", "q1", "%[shift]") "vadd.i32 q2, q3, %[offset]\n"
 #define FG_ADD_STORE "vmax.s32 q2, q2, %q[lo]\n" "vmin.s32 q2, q2, %q[hi]\n" "vstrb.32 q2, [%[out]], #4\n"
 /* Not inlined: its operands take every register but two. */
 __attribute__((noinline)) static void fg_add_looked_up_negative(const fg_add_params *p, const int8_t *input1,
