@@ -146,8 +146,9 @@ def _columns(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
                             p["out_w"] >= 2)
 
 
-# The pipelined loops of fg_mve_gemm_blocks2_pairs by a layer's steps of 16 taps (fg/variants_mve.h's
-# FG_MVE_PAIRS_LOOPS); "unrolled" for four to eight steps, "spread" for ten or more but these.
+# The pipelined loops of fg_mve_gemm_blocks2_pairs by a layer's steps of 16 taps (fg/variants_mve.h's fg_mve_pairs_*
+# loops, chosen in C by gemm_blocks2_mve.c's fg_mve_pairs_kind_of); "unrolled" for four to eight steps, "spread" for
+# ten or more but these.
 PIPELINED_LOOPS = {1: "one", 2: "two", 3: "three", 9: "nine", 18: "eighteen", 36: "thirty_six"}
 
 
