@@ -106,8 +106,10 @@ def _add_cases() -> list[bytes]:
     cases += [add_case(650 + k, shape) for k, shape in enumerate([(1, 8, 8, 32), (1, 7, 9, 17), (1, 4, 4, 32),
                                                                    (1, 3, 5, 35), (1, 2, 9, 29)])]
     # an output multiplier in [0.5, 1): no right shift, the looked-up loop with the masked sign step (the outputs
-    # mostly saturate: only that the loop runs bit-exact is checked; every other long case shifts right)
-    return cases + [add_case(660 + k, (1, 6, 7, 13), output_multiplier=m) for k, m in enumerate([0.75, 0.51])]
+    # mostly saturate: only that the loop runs bit-exact is checked; every other long case shifts right), with a
+    # tail of 2 and with none (the loop's last whole step)
+    return cases + [add_case(660 + k, shape, output_multiplier=m)
+                    for k, (shape, m) in enumerate([((1, 6, 7, 13), 0.75), ((1, 6, 7, 13), 0.51), ((1, 8, 8, 8), 0.6)])]
 
 
 def pool_case(seed: int, shape: tuple[int, int, int, int], filter_hw: tuple[int, int], stride: int,

@@ -79,13 +79,13 @@ static void NAME(int32_t table1[256], int32_t table2[256], int32x4_t x1, int32x4
 FG_ADD_TABLES(fg_add_tables_second_right, FG_ADD_ROUND_NONE, FG_ADD_ROUND_RIGHT)
 FG_ADD_TABLES(fg_add_tables_first_right, FG_ADD_ROUND_RIGHT, FG_ADD_ROUND_NONE)
 
-/* Every element, four per step, each input's scaled value looked up in its table (a gathering load of the bytes as
- * unsigned offsets), in one tail-predicated loop (GCC 12 reloads the parameters in every step). The widening loads
- * and the narrowing store take r0-r7. Software-pipelined: the next step's bytes and table values are loaded while
- * this step's sum is requantized, so each input is read up to 4 bytes past its end (n >= FG_ADD_TABLE_MIN: the first
- * step's loads are whole); every input is read before the output of the same or an earlier element is stored
- * (ops/overlap.py's order holds). For an output shift of 0 or more (fg_add_looked_up_negative where it shifts right):
- * the rounding divide's sign step masked by the shift. */
+/* The whole steps of four elements (the caller does the last one to three), each input's scaled value looked up in
+ * its table (a gathering load of the bytes as unsigned offsets), in one loop (GCC 12 reloads the parameters in every
+ * step). The widening loads and the narrowing store take r0-r7. Software-pipelined: the next step's bytes and table
+ * values are loaded while this step's sum is requantized, so the loop runs every whole step but the last, which
+ * follows it without loads: nothing past the whole steps is read (n >= FG_ADD_TABLE_MIN); every input is read before
+ * the output of the same or an earlier element is stored (ops/overlap.py's order holds). For an output shift of 0
+ * or more (fg_add_looked_up_negative where it shifts right): the rounding divide's sign step masked by the shift. */
 static void fg_add_looked_up(const fg_add_params *p, const int8_t *input1, const int8_t *input2, int8_t *output,
                              const int32_t *table1, const int32_t *table2, int32x4_t out_right, int32x4_t low,
                              int32x4_t high) {
@@ -110,8 +110,18 @@ static void fg_add_looked_up(const fg_add_params *p, const int8_t *input1, const
                      "vstrb.32 q2, [%[out]], #4\n"
                      "vldrw.u32 q2, [%[t1], q0, uxtw #2]\n"
                      "letp lr, 1b\n"
+                     "vadd.i32 q2, q2, q3\n"  /* the last whole step: the loop's body without the loads */
+                     "vqrdmulh.s32 q2, q2, %[multiplier]\n"
+                     "vand q3, q2, %q[right]\n"
+                     "vshr.s32 q3, q3, #31\n"
+                     "vqadd.s32 q2, q2, q3\n"
+                     "vrshl.s32 q2, q2, %q[right]\n"
+                     "vadd.i32 q2, q2, %[offset]\n"
+                     "vmax.s32 q2, q2, %q[lo]\n"
+                     "vmin.s32 q2, q2, %q[hi]\n"
+                     "vstrb.32 q2, [%[out]], #4\n"
                      : [in1] "+l"(input1), [in2] "+l"(input2), [out] "+l"(output)
-                     : [n] "r"(p->shape.dims[FG_BROADCAST_MAX_DIMS - 1]), [t1] "r"(table1), [t2] "r"(table2),
+                     : [n] "r"((p->shape.dims[FG_BROADCAST_MAX_DIMS - 1] & ~3) - 4), [t1] "r"(table1), [t2] "r"(table2),
                        [multiplier] "r"(p->output_multiplier), [offset] "r"(p->output_offset),
                        [right] "w"(out_right), [lo] "w"(low), [hi] "w"(high)
                      : "lr", "q0", "q1", "q2", "q3", "memory");
@@ -191,9 +201,9 @@ FG_HOT_LOOP void fg_add_s8_mve(const fg_add_params *p, const int8_t *input1, con
         }
         if (p->output_shift >= 0) {
             fg_add_looked_up(p, input1, input2, output, table1, table2, out_right, low, high);
-            return;
+        } else {
+            fg_add_looked_up_negative(p, input1, input2, output, table1, table2, low, high);
         }
-        fg_add_looked_up_negative(p, input1, input2, output, table1, table2, low, high);
         i = n & ~3;
     }
     for (; i + 4 <= n; i += 4) {
