@@ -14,12 +14,12 @@ saves there is the im2col's extension of every window (each input value 2.25 tim
 
 Where the flash has wait states the table is staged on the stack as dsp_staged.py weighs it (band_staging): whole once
 per call when it fits beside the band, else a block of channel pairs at a time, each block again for each group of
-output rows' tiles: one row, or two where a spare band row (two at stride 2) holds the second row's window beside the
-block (each staged word then read by twice the tiles for one copy). The stack left beside them holds up to SPARE_ROWS
-spare rows of the band (band_spare_rows), which the window moves down (a row an output row, two at stride 2) before
-the rows it keeps are copied back to the top: one copy every few output rows instead of one every row. The layer
-runs fg_conv2d_folded_staged_dsp instead where that one's blocks save more ESTIMATED cycles than the band and its own
-staging together.
+output rows' tiles: one row, or up to SPARE_ROWS + 1 where spare band rows (two a row at stride 2) hold the later
+rows' windows beside the block (each staged word then read by that many rows' tiles for one copy). The stack left
+beside them holds up to SPARE_ROWS spare rows of the band (band_spare_rows), which the window moves down (a row an
+output row, two at stride 2) before the rows it keeps are copied back to the top: one copy every few output rows
+instead of one every row. The layer runs fg_conv2d_folded_staged_dsp instead where that one's blocks save more
+ESTIMATED cycles than the band and its own staging together.
 
 Not on the M7: its single LDRs dual-issue with the SMLADs (fg/isa/dsp.h's FG_DSP_TILE_PASS_M7), the band's line has
 no such order yet, and the kernel's M7 build gathers every tile from the band in C (pretrainedResnet_quant on
@@ -115,12 +115,12 @@ def band_staging(p: dict, pairs: int, room: int, blocks_allowed: bool, isa: Isa)
     """(channel pairs a staged block, 0 for none; the ESTIMATED cycles staging saves; the output rows a group) for the
     band kernel's table of `pairs` input pairs a window within `room` bytes of stack, as dsp_staged.staging weighs it:
     a pixel block is a group's whole tiles, each block staged again for each group unless one block holds the table
-    (blocks_allowed: the tile store runs the layer). A group of two rows only where the table is staged a block at a
-    time, its second row's window in band_group_spare spare rows taken from `room`."""
+    (blocks_allowed: the tile store runs the layer). A group of more rows only where the table is staged a block at
+    a time, the later rows' windows in band_group_spare spare rows taken from `room`."""
     channel_pairs, wait = -(-p["out_c"] // 2), WORD_BYTES * isa.flash_wait_per_byte
     row_tiles = p["out_w"] // 3
     best = (0, 0.0, 1)
-    for rows in (1, 2):
+    for rows in range(1, 2 + SPARE_ROWS):
         spare = band_group_spare(p, rows)
         most = min(channel_pairs, (room - spare * band_row_bytes(p)) // (4 * (CONSTANT_WORDS + 2 * pairs)))
         if (not wait or most < 1 or (most < channel_pairs and not blocks_allowed)

@@ -18,8 +18,8 @@
  *
  * params->packed: three words, the channel pairs staged on the stack a block (0: none, the table read in place; all
  * of them: the table staged once per call; fewer: each block staged again for each group of output rows' tiles), the
- * band's spare rows (below, fg_conv2d_3x3_band_dsp) and the output rows a group (1, or 2 where the spare rows hold
- * the second row's window: a staged block read by twice the tiles), then
+ * band's spare rows (below, fg_conv2d_3x3_band_dsp) and the output rows a group (1, or more where the spare rows hold
+ * the later rows' windows: a staged block read by that many rows' tiles), then
  * fg_conv2d_folded_dsp's channel constants and weights with each window's input pairs in the band's order (ky, g, kx)
  * instead of (ky, kx, g), kx in the order 0, 2, 1 at stride 2 (ops/variants/dsp_band.py). */
 
