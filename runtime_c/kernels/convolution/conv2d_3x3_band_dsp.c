@@ -223,10 +223,11 @@ typedef struct {
 
 /* The held pixels' outputs (an output row's last out_w % 3, three at a time): run into `held`, then copied to each
  * pixel's place. Stored after their own row, never before: each output only overwrites input no later output reads
- * (ops/overlap.py), and the band already holds their windows. */
+ * (ops/overlap.py), and the band already holds their windows. The call's last flush of n < 3 pixels runs three too
+ * (through the tile store, not fg_dsp_tile_3x2's pixel-by-pixel output stage), the others' outputs not copied. */
 static void fg_dsp_band_flush(const fg_dsp_band_layer *l, const uint32_t *x, int32_t out_c, int32_t n, int8_t *held,
                               int8_t *const to[3]) {
-    fg_dsp_gemm_3_strided(x, l->weights, l->pairs, l->ch, out_c, out_c, n, held, l->q, l->narrow, 1);
+    fg_dsp_gemm_3_strided(x, l->weights, l->pairs, l->ch, out_c, out_c, 3, held, l->q, l->narrow, 1);
     for (int32_t j = 0; j < n; ++j) {
         memcpy(to[j], held + j * out_c, (size_t)out_c);
     }
