@@ -4,7 +4,16 @@ copies' and calls' instructions counted in), within the board's stack."""
 from __future__ import annotations
 
 from firmware_gen.isa import ARMV7M, DSP, Isa
-from firmware_gen.ops.variants.dsp_band import SPARE_ROWS, band_columns, band_row_bytes, band_spare_rows, band_staging
+from firmware_gen.ops.variants.dsp_band import (
+    SPARE_ROWS,
+    band_columns,
+    band_held_bytes,
+    band_row_bytes,
+    band_shared_held,
+    band_spare_rows,
+    band_stack,
+    band_staging,
+)
 from firmware_gen.ops.variants.dsp_staged import STAGING_RESERVE, staged_blocks, staging
 
 STACK = 16384
@@ -91,6 +100,19 @@ def test_the_band_stages_a_block_for_a_group_of_output_rows_where_spare_rows_hol
     assert band_staging(_band_params(17, 32, 2), 144, 7000, True, _isa())[2] == 2  # two spare rows a row at stride 2
     assert band_staging({**resnet_16, "out_h": 3}, 144, 7000, True, _isa())[2] <= 3  # the rows after the first
     assert band_staging(resnet_16, 144, 7000, False, _isa())[0] == 0  # no tile store: nothing blocked
+
+
+def test_the_held_pixels_pairs_share_the_staged_block_where_each_group_flushes_whole_triples():
+    """band_shared_held: pretrainedResnet_quant's 8 x 8 64 -> 64 (74 KB of table, two held pixels a row) stages
+    nothing beside its held pixels' own pairs on the U575's flash; in their place, groups of three rows (six held
+    pixels, flushed before the next group's block is staged) a block of channel pairs no smaller than those pairs."""
+    resnet_8 = _band_params(8, 64)
+    u575 = _isa(wait_per_byte=4 / 16)
+    assert band_staging(resnet_8, 576, STACK - STAGING_RESERVE - band_stack(resnet_8, False), True, u575)[0] == 0
+    room = STACK - STAGING_RESERVE - band_stack(resnet_8, False, held_in_block=True)
+    block, saved, rows = band_shared_held(resnet_8, 576, room, u575)
+    assert rows * (8 % 3) % 3 == 0 and saved > 0 and 4 * block * (8 + 2 * 576) >= band_held_bytes(resnet_8)
+    assert band_shared_held(resnet_8, 576, room, _isa(wait_per_byte=0.0)) is None  # nothing to stage
 
 
 def test_the_band_at_stride_2_holds_an_even_count_of_columns_past_its_last_window():

@@ -305,10 +305,11 @@ def test_staged_blocks_bit_exact_on_m4(tmp_path) -> None:
     # the band kernel on its table staged whole (16 -> 16 on 12 x 12 to 16 x 16, as pretrainedResnet_quant's 32 x 32)
     # and a block of channel pairs at a time, staged again for each group of output rows (32 -> 32 on 16 x 16 and
     # 17 x 17, as its 16 x 16: groups of four, the last of one at 17; at stride 2 on 19 x 19 to 20 x 20, VALID: 9
-    # output rows in groups of two, the last of one); images tall enough for the window to pass the band's spare
-    # rows, its rows copied back to the top
+    # output rows in groups of two, the last of one; 64 -> 64 on 8 x 8, as its 8 x 8: groups of three rows, their
+    # six held pixels' pairs in the staged block's words, the last group's four flushed at the image's end); images
+    # tall enough for the window to pass the band's spare rows, its rows copied back to the top
     band_staged = [(16, 1, "SAME", (12, 17)), (32, 1, "SAME", (16, 17)), (32, 1, "SAME", (17, 18)),
-                   (32, 2, "VALID", (19, 21))]
+                   (32, 2, "VALID", (19, 21)), (64, 1, "SAME", (8, 9))]
     models += [conv_case(rng, "CONV_2D", (3, 3), in_c, in_c, stride, widths=widths, heights=widths, padding=padding,
                          output_zero_point=-128 if relu else None, activation="RELU" if relu else None)
                for in_c, stride, padding, widths in band_staged for relu in (True, False)]

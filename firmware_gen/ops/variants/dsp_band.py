@@ -28,6 +28,7 @@ mps2_an500: 8.53 -> 9.08 M ESTIMATED cycles with it).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
 
 import numpy as np
@@ -71,11 +72,18 @@ def band_fits(p: dict) -> bool:
         "stride_w"] in (1, 2) and p["in_c"] % 4 == 0 and 3 * p["in_c"] // 2 % LINES_A_ROUND == 0 and p["out_w"] >= 3
 
 
-def band_stack(p: dict, gathered: bool) -> int:
-    """Bytes of the kernel's arrays besides a staged table: the band, the held pixels' pairs and their three outputs,
-    and (gathered: a tile store cannot take the layer, a wide channel or an odd out_c) a tile's gathered pairs."""
-    pixel_pairs = 4 * 3 * 9 * (p["in_c"] // 2)
-    sizes = [4 * 3 * (p["in_c"] // 2) * band_columns(p), pixel_pairs, pixel_pairs if gathered else 4, 3 * p["out_c"]]
+def band_held_bytes(p: dict) -> int:
+    """Bytes of three pixels' window pairs (the held pixels', or a gathered tile's)."""
+    return 4 * 3 * 9 * (p["in_c"] // 2)
+
+
+def band_stack(p: dict, gathered: bool, held_in_block: bool = False) -> int:
+    """Bytes of the kernel's arrays besides a staged table: the band, the held pixels' pairs (unless they share the
+    staged block's words) and their three outputs, and (gathered: a tile store cannot take the layer, a wide channel
+    or an odd out_c) a tile's gathered pairs."""
+    pixel_pairs = band_held_bytes(p)
+    sizes = [4 * 3 * (p["in_c"] // 2) * band_columns(p), 4 if held_in_block else pixel_pairs,
+             pixel_pairs if gathered else 4, 3 * p["out_c"]]
     return sum(-(-size // 8) * 8 for size in sizes)  # gcc rounds each allocation up to the stack's 8 bytes
 
 
@@ -111,16 +119,17 @@ def band_group_spare(p: dict, rows: int) -> int:
     return (rows - 1) * p["stride_h"]
 
 
-def band_staging(p: dict, pairs: int, room: int, blocks_allowed: bool, isa: Isa) -> tuple[int, float, int]:
+def band_staging(p: dict, pairs: int, room: int, blocks_allowed: bool, isa: Isa,
+                 groups: Iterable[int] = range(1, 2 + SPARE_ROWS)) -> tuple[int, float, int]:
     """(channel pairs a staged block, 0 for none; the ESTIMATED cycles staging saves; the output rows a group) for the
     band kernel's table of `pairs` input pairs a window within `room` bytes of stack, as dsp_staged.staging weighs it:
     a pixel block is a group's whole tiles, each block staged again for each group unless one block holds the table
     (blocks_allowed: the tile store runs the layer). A group of more rows only where the table is staged a block at
-    a time, the later rows' windows in band_group_spare spare rows taken from `room`."""
+    a time, the later rows' windows in band_group_spare spare rows taken from `room`; of `groups` rows."""
     channel_pairs, wait = -(-p["out_c"] // 2), WORD_BYTES * isa.flash_wait_per_byte
     row_tiles = p["out_w"] // 3
     best = (0, 0.0, 1)
-    for rows in range(1, 2 + SPARE_ROWS):
+    for rows in groups:
         spare = band_group_spare(p, rows)
         most = min(channel_pairs, (room - spare * band_row_bytes(p)) // (4 * (CONSTANT_WORDS + 2 * pairs)))
         if (not wait or most < 1 or (most < channel_pairs and not blocks_allowed)
@@ -132,6 +141,18 @@ def band_staging(p: dict, pairs: int, room: int, blocks_allowed: bool, isa: Isa)
             blocks = -(-channel_pairs // most)
             best = (-(-channel_pairs // blocks), saved, rows)
     return best
+
+
+def band_shared_held(p: dict, pairs: int, room: int, isa: Isa) -> tuple[int, float, int] | None:
+    """band_staging within `room` (the stack without the held pixels' own pairs) where the held pixels' pairs share
+    the staged block's words: groups of rows whose held pixels (out_w % 3 a row) are whole triples, flushed before the
+    next group's block is staged, and a block at least as large as the pairs; None where no such staging saves."""
+    held = p["out_w"] % 3
+    groups = [rows for rows in range(2, 2 + SPARE_ROWS) if rows * held % 3 == 0]
+    block, saved, group = band_staging(p, pairs, room, True, isa, groups)
+    if saved <= 0 or 4 * block * (CONSTANT_WORDS + 2 * pairs) < band_held_bytes(p):
+        return None
+    return block, saved, group
 
 
 def _band(graph: Graph, op: Operator, call: KernelCall, isa: Isa) -> KernelCall | None:
@@ -147,12 +168,19 @@ def _band(graph: Graph, op: Operator, call: KernelCall, isa: Isa) -> KernelCall 
         return None
     pairs, channel_pairs = padded.shape[1] // 2, -(-p["out_c"] // 2)
     block, staged_saving, group = band_staging(p, pairs, room, stored, isa)
+    held_in_block = False
+    if stored:  # the held pixels' pairs in the staged block's words: more room for the block and the spare rows
+        shared = band_shared_held(p, pairs, isa.stack_bytes - STAGING_RESERVE - band_stack(p, False, True), isa)
+        if shared is not None and shared[1] > staged_saving:
+            (block, staged_saving, group), held_in_block = shared, True
+            fixed = band_stack(p, False, True)
+            room = isa.stack_bytes - STAGING_RESERVE - fixed
     alone = staging(p["batches"] * p["out_h"] * p["out_w"], p["out_c"], padded.shape[1], isa)
     if alone is not None and alone.saved >= band_saving(p) + staged_saving:
         return None  # fg_conv2d_folded_staged_dsp's blocks save more
     staged = 4 * block * (CONSTANT_WORDS + 2 * pairs)
     spare = band_spare_rows(p, room - staged)  # band_group_spare(p, group) at least: room - staged holds them
-    table = np.concatenate([[block, spare, group], constants.ravel()]).astype(np.int32)
+    table = np.concatenate([[block, spare, group, held_in_block], constants.ravel()]).astype(np.int32)
     ordered = band_order(words, channel_pairs, p["in_c"], p["stride_w"])
     banded = packed_call(call, BAND, table, ordered, [op.inputs[0], -1])
     return replace(banded, run_time_stack=fixed + staged + spare * band_row_bytes(p))

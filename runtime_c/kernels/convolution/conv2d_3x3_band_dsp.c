@@ -16,10 +16,12 @@
  * then its odd ones, FG_DSP_BAND2_TAPS_2_1). The rows follow each other in the band (the window moved down a stride an
  * output row), so a tile's window is read line after line at a fixed pitch.
  *
- * params->packed: three words, the channel pairs staged on the stack a block (0: none, the table read in place; all
+ * params->packed: four words, the channel pairs staged on the stack a block (0: none, the table read in place; all
  * of them: the table staged once per call; fewer: each block staged again for each group of output rows' tiles), the
- * band's spare rows (below, fg_conv2d_3x3_band_dsp) and the output rows a group (1, or more where the spare rows hold
- * the later rows' windows: a staged block read by that many rows' tiles), then
+ * band's spare rows (below, fg_conv2d_3x3_band_dsp), the output rows a group (1, or more where the spare rows hold
+ * the later rows' windows: a staged block read by that many rows' tiles) and whether the held pixels' pairs share
+ * the staged block's words (1 where every group but an image's last holds a whole number of held triples: flushed
+ * after the group's tiles, before the next group's block is staged; the block at least as large), then
  * fg_conv2d_folded_dsp's channel constants and weights with each window's input pairs in the band's order (ky, g, kx)
  * instead of (ky, kx, g), kx in the order 0, 2, 1 at stride 2 (ops/variants/dsp_band.py). */
 
@@ -126,7 +128,7 @@ FG_DSP_BAND_FUNCTION(fg_dsp_band2_store_relu, FG_DSP_TILE_BAND2, FG_DSP_RELU_DOU
 #endif
 typedef void (*fg_dsp_band_store_function)(const uint32_t *x, const uint32_t *w, const fg_dsp_band_job *job);
 
-#define FG_DSP_BAND_HEADER_WORDS 3
+#define FG_DSP_BAND_HEADER_WORDS 4
 
 /* The band: the window's three rows at `rows`, each in_c / 2 lines of `columns` words (slot words a row); at stride
  * 2 a line's even columns first, then its odd ones from word `half`. */
@@ -269,6 +271,7 @@ FG_HOT_LOOP void fg_conv2d_3x3_band_dsp(const fg_conv2d_params *p, const int8_t 
                                         int8_t *output) {
     (void)filter;
     const int32_t *table = (const int32_t *)p->packed, block = table[0], spare = table[1], row_group = table[2];
+    const int held_in_block = table[3];
     const int32_t in_c = p->in_c, out_c = p->out_c, out_w = p->out_w, channel_pairs = (out_c + 1) >> 1;
     const int32_t pairs = 9 * (in_c >> 1), columns = fg_dsp_band_columns(p), slot = (in_c >> 1) * columns;
     const fg_requant_params q = p->requant;  /* a local copy: the int8 stores may alias params */
@@ -279,8 +282,9 @@ FG_HOT_LOOP void fg_conv2d_3x3_band_dsp(const fg_conv2d_params *p, const int8_t 
     const fg_dsp_band_store_function store =
         l.narrow && out_c % 2 == 0 ? FG_DSP_BAND_STORE(p->stride_w, full && q.output_offset == -128) : 0;
     const int blocked = block && block < channel_pairs && store;  /* else in place: the gathered tiles read l */
-    uint32_t rows[(3 + spare) * slot], x[store ? 1 : 3 * pairs], held_x[3 * pairs];
+    uint32_t rows[(3 + spare) * slot], x[store ? 1 : 3 * pairs], held_pairs[held_in_block ? 1 : 3 * pairs];
     uint32_t w[block ? block * (8 + 2 * pairs) : 1];
+    uint32_t *const held_x = held_in_block ? w : held_pairs;
     int8_t held[3 * out_c], *held_at[3];
     if (block >= channel_pairs) {  /* the whole table staged once */
         fg_dsp_stage_words((const uint32_t *)l.ch, 8 * channel_pairs, w);
@@ -293,7 +297,7 @@ FG_HOT_LOOP void fg_conv2d_3x3_band_dsp(const fg_conv2d_params *p, const int8_t 
     fg_dsp_band b = {p, rows, columns, slot, half, half ? half : 2, (uint16_t)zero_point * 0x10001u};
     fg_dsp_band_job job = {0, output, out_c, rows, 0, 4 * (half ? half : columns), 0, q.activation_min,
                            q.activation_max, full};
-    memset(held_x, 0, sizeof held_x);  /* a short flush's unused pixels: any finite pairs */
+    memset(held_x, 0, 3 * (size_t)pairs * sizeof *held_x);  /* a short flush's unused pixels: any finite pairs */
     for (int32_t k = 0; k < (3 + spare) * slot; ++k) {  /* the padding's columns, kept (fg_dsp_band_fill) */
         rows[k] = b.zero_pair;
     }
