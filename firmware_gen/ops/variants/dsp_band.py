@@ -14,7 +14,7 @@ saves there is the im2col's extension of every window (each input value 2.25 tim
 
 Where the flash has wait states the table is staged on the stack as dsp_staged.py weighs it (band_staging): whole once
 per call when it fits beside the band, else a block of channel pairs at a time, each block again for each group of
-output rows' tiles: one row, or up to SPARE_ROWS + 1 where spare band rows (two a row at stride 2) hold the later
+output rows' tiles: one row, or up to GROUP_ROWS where spare band rows (two a row at stride 2) hold the later
 rows' windows beside the block (each staged word then read by that many rows' tiles for one copy). The stack left
 beside them holds up to SPARE_ROWS spare rows of the band (band_spare_rows), which the window moves down (a row an
 output row, two at stride 2) before the rows it keeps are copied back to the top: one copy every few output rows
@@ -54,6 +54,7 @@ EXTEND_CYCLES_PER_VALUE = 1.7
 LINE_CYCLES_SAVED = 2.5
 BAND_CYCLES_PER_VALUE = 3.0
 SPARE_ROWS = 3  # one copy every four output rows at most; each further row saves less and costs a row of stack
+GROUP_ROWS = 6  # output rows a staged block at most: their windows' spare rows may pass SPARE_ROWS
 
 
 def band_columns(p: dict) -> int:
@@ -120,7 +121,7 @@ def band_group_spare(p: dict, rows: int) -> int:
 
 
 def band_staging(p: dict, pairs: int, room: int, blocks_allowed: bool, isa: Isa,
-                 groups: Iterable[int] = range(1, 2 + SPARE_ROWS)) -> tuple[int, float, int]:
+                 groups: Iterable[int] = range(1, 1 + GROUP_ROWS)) -> tuple[int, float, int]:
     """(channel pairs a staged block, 0 for none; the ESTIMATED cycles staging saves; the output rows a group) for the
     band kernel's table of `pairs` input pairs a window within `room` bytes of stack, as dsp_staged.staging weighs it:
     a pixel block is a group's whole tiles, each block staged again for each group unless one block holds the table
@@ -133,7 +134,7 @@ def band_staging(p: dict, pairs: int, room: int, blocks_allowed: bool, isa: Isa,
         spare = band_group_spare(p, rows)
         most = min(channel_pairs, (room - spare * band_row_bytes(p)) // (4 * (CONSTANT_WORDS + 2 * pairs)))
         if (not wait or most < 1 or (most < channel_pairs and not blocks_allowed)
-                or spare > min(SPARE_ROWS, p["out_h"] - 1) or (rows > 1 and most == channel_pairs)):
+                or rows > p["out_h"] or (rows > 1 and most == channel_pairs)):
             continue
         saved = staged_blocks(p["batches"] * p["out_h"] * row_tiles, channel_pairs, pairs, rows * row_tiles, most,
                               wait).saved
@@ -148,7 +149,7 @@ def band_shared_held(p: dict, pairs: int, room: int, isa: Isa) -> tuple[int, flo
     the staged block's words: groups of rows whose held pixels (out_w % 3 a row) are whole triples, flushed before the
     next group's block is staged, and a block at least as large as the pairs; None where no such staging saves."""
     held = p["out_w"] % 3
-    groups = [rows for rows in range(2, 2 + SPARE_ROWS) if rows * held % 3 == 0]
+    groups = [rows for rows in range(2, 1 + GROUP_ROWS) if rows * held % 3 == 0]
     block, saved, group = band_staging(p, pairs, room, True, isa, groups)
     if saved <= 0 or 4 * block * (CONSTANT_WORDS + 2 * pairs) < band_held_bytes(p):
         return None
@@ -179,7 +180,7 @@ def _band(graph: Graph, op: Operator, call: KernelCall, isa: Isa) -> KernelCall 
     if alone is not None and alone.saved >= band_saving(p) + staged_saving:
         return None  # fg_conv2d_folded_staged_dsp's blocks save more
     staged = 4 * block * (CONSTANT_WORDS + 2 * pairs)
-    spare = band_spare_rows(p, room - staged)  # band_group_spare(p, group) at least: room - staged holds them
+    spare = max(band_group_spare(p, group), band_spare_rows(p, room - staged))  # room - staged holds the group's
     table = np.concatenate([[block, spare, group, held_in_block], constants.ravel()]).astype(np.int32)
     ordered = band_order(words, channel_pairs, p["in_c"], p["stride_w"])
     banded = packed_call(call, BAND, table, ordered, [op.inputs[0], -1])
