@@ -4,8 +4,18 @@ copies' and calls' instructions counted in), within the board's stack."""
 from __future__ import annotations
 
 from firmware_gen.isa import ARMV7M, DSP, Isa
-from firmware_gen.ops.variants.dsp_band import SPARE_ROWS, band_columns, band_spare_rows
-from firmware_gen.ops.variants.dsp_staged import STAGING_RESERVE, staging
+from firmware_gen.ops.variants.dsp_band import (
+    GROUP_ROWS,
+    SPARE_ROWS,
+    band_columns,
+    band_held_bytes,
+    band_row_bytes,
+    band_shared_held,
+    band_spare_rows,
+    band_stack,
+    band_staging,
+)
+from firmware_gen.ops.variants.dsp_staged import STAGING_RESERVE, staged_blocks, staging
 
 STACK = 16384
 L4R5 = 5 / 8  # wait states per byte read: an STM32L4R5 at 120 MHz, 5 per 8-byte flash read
@@ -73,6 +83,38 @@ def test_the_band_takes_spare_rows_from_the_stack_left_beside_its_staged_table()
     assert band_spare_rows(resnet_32, 2 * 1088) == 2 and band_spare_rows(resnet_32, 1087) == 0
     assert band_spare_rows(_band_params(3, 16), 8192) == 2  # the last output row's window needs no further row
     assert band_spare_rows(_band_params(1, 16), 8192) == 0
+
+
+def test_the_band_stages_a_block_for_a_group_of_output_rows_where_spare_rows_hold_their_windows():
+    """band_staging: a table staged a block at a time serves a group of output rows' tiles (up to GROUP_ROWS)
+    where the stack holds the block beside the later rows' windows (a spare band row each, two at stride 2): one copy
+    for more tiles saves more; one row where one block holds the table (it is copied once a call either way), or
+    where the image has one output row."""
+    resnet_16 = _band_params(16, 32)  # pretrainedResnet_quant's 16 x 16 32 -> 32: 36.9 KB of table
+    block, saved, rows = band_staging(resnet_16, 144, 7000, True, _isa())
+    assert 1 < rows <= GROUP_ROWS and 0 < block < 16 and saved > 0
+    assert staged_blocks(16 * 5, 16, 144, 5, block, 4 * L4R5).saved < saved  # the same blocks copied for each row
+    pair_bytes = 4 * (8 + 2 * 144)  # a channel pair's output stages and weights
+    assert band_staging(resnet_16, 144, pair_bytes + band_row_bytes(resnet_16) - 1, True, _isa())[2] == 1
+    assert band_staging(_band_params(16, 16), 72, 7000, True, _isa())[2] == 1  # staged whole
+    assert band_staging({**resnet_16, "out_h": 1}, 144, 7000, True, _isa())[2] == 1
+    stride_2 = _band_params(17, 32, 2)  # two spare rows a row at stride 2: fewer rows in the same room
+    assert 1 < band_staging(stride_2, 144, 7000, True, _isa())[2] < rows
+    assert band_staging({**resnet_16, "out_h": 3}, 144, 7000, True, _isa())[2] <= 3  # the rows after the first
+    assert band_staging(resnet_16, 144, 7000, False, _isa())[0] == 0  # no tile store: nothing blocked
+
+
+def test_the_held_pixels_pairs_share_the_staged_block_where_each_group_flushes_whole_triples():
+    """band_shared_held: pretrainedResnet_quant's 8 x 8 64 -> 64 (74 KB of table, two held pixels a row) stages
+    nothing beside its held pixels' own pairs on the U575's flash; in their place, groups of three rows (six held
+    pixels, flushed before the next group's block is staged) a block of channel pairs no smaller than those pairs."""
+    resnet_8 = _band_params(8, 64)
+    u575 = _isa(wait_per_byte=4 / 16)
+    assert band_staging(resnet_8, 576, STACK - STAGING_RESERVE - band_stack(resnet_8, False), True, u575)[0] == 0
+    room = STACK - STAGING_RESERVE - band_stack(resnet_8, False, held_in_block=True)
+    block, saved, rows = band_shared_held(resnet_8, 576, room, u575)
+    assert rows * (8 % 3) % 3 == 0 and saved > 0 and 4 * block * (8 + 2 * 576) >= band_held_bytes(resnet_8)
+    assert band_shared_held(resnet_8, 576, room, _isa(wait_per_byte=0.0)) is None  # nothing to stage
 
 
 def test_the_band_at_stride_2_holds_an_even_count_of_columns_past_its_last_window():

@@ -303,11 +303,17 @@ def test_staged_blocks_bit_exact_on_m4(tmp_path) -> None:
                          output_zero_point=-128 if k == 0 else None) for k in range(2)]
     models += pointwise_cases(rng, 6) + folded_cases(rng, 6)
     # the band kernel on its table staged whole (16 -> 16 on 12 x 12 to 16 x 16, as pretrainedResnet_quant's 32 x 32)
-    # and a block of channel pairs at a time, staged again for each output row (32 -> 32 on 16 x 16, as its 16 x 16);
-    # images tall enough for the window to pass the band's spare rows, its rows copied back to the top
-    models += [conv_case(rng, "CONV_2D", (3, 3), in_c, in_c, 1, widths=widths, heights=widths, padding="SAME",
+    # and a block of channel pairs at a time, staged again for each group of output rows: the held pixels' pairs in
+    # the block's words (32 -> 32 on 16 x 16 and 17 x 17, as its 16 x 16: groups of six, the last of four or five;
+    # 64 -> 64 on 8 x 8, as its 8 x 8: groups of three, six held pixels each, the last group's four flushed at the
+    # image's end; at stride 2 on 19 x 19 to 20 x 20, VALID: 9 output rows in groups of three) or in their own array
+    # (48 -> 48 on 10 x 10 and 11 x 11: one channel pair a block, groups of four, the last of two or three); images
+    # tall enough for the window to pass the band's spare rows, its rows copied back to the top
+    band_staged = [(16, 1, "SAME", (12, 17)), (32, 1, "SAME", (16, 17)), (32, 1, "SAME", (17, 18)),
+                   (32, 2, "VALID", (19, 21)), (64, 1, "SAME", (8, 9)), (48, 1, "SAME", (10, 12))]
+    models += [conv_case(rng, "CONV_2D", (3, 3), in_c, in_c, stride, widths=widths, heights=widths, padding=padding,
                          output_zero_point=-128 if relu else None, activation="RELU" if relu else None)
-               for in_c, widths in [(16, (12, 17)), (32, (16, 17))] for relu in (True, False)]
+               for in_c, stride, padding, widths in band_staged for relu in (True, False)]
     assert_batch_bit_exact(models, with_flash_wait_states("mps2_an386"), tmp_path / "build", seed=4,
                            expect_functions=["fg_conv2d_pointwise_staged_dsp", "fg_conv2d_folded_staged_dsp",
                                              "fg_conv2d_3x3_band_dsp"])

@@ -13,11 +13,13 @@ ESTIMATED M4 cycles, the im2col tile's cycles), the weights in the order of the 
 saves there is the im2col's extension of every window (each input value 2.25 times on average).
 
 Where the flash has wait states the table is staged on the stack as dsp_staged.py weighs it (band_staging): whole once
-per call when it fits beside the band, else a block of channel pairs at a time, each block again for each output
-row's tiles. The stack left beside them holds up to SPARE_ROWS spare rows of the band (band_spare_rows), which the
-window moves down (a row an output row, two at stride 2) before the rows it keeps are copied back to the top: one copy
-every few output rows instead of one every row. The layer runs fg_conv2d_folded_staged_dsp instead where that one's
-blocks save more ESTIMATED cycles than the band and its own staging together.
+per call when it fits beside the band, else a block of channel pairs at a time, each block again for each group of
+output rows' tiles: one row, or up to GROUP_ROWS where spare band rows (two a row at stride 2) hold the later
+rows' windows beside the block (each staged word then read by that many rows' tiles for one copy). The stack left
+beside them holds up to SPARE_ROWS spare rows of the band (band_spare_rows), which the window moves down (a row an
+output row, two at stride 2) before the rows it keeps are copied back to the top: one copy every few output rows
+instead of one every row. The layer runs fg_conv2d_folded_staged_dsp instead where that one's blocks save more
+ESTIMATED cycles than the band and its own staging together.
 
 Not on the M7: its single LDRs dual-issue with the SMLADs (fg/isa/dsp.h's FG_DSP_TILE_PASS_M7), the band's line has
 no such order yet, and the kernel's M7 build gathers every tile from the band in C (pretrainedResnet_quant on
@@ -26,6 +28,7 @@ mps2_an500: 8.53 -> 9.08 M ESTIMATED cycles with it).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
 
 import numpy as np
@@ -51,6 +54,7 @@ EXTEND_CYCLES_PER_VALUE = 1.7
 LINE_CYCLES_SAVED = 2.5
 BAND_CYCLES_PER_VALUE = 3.0
 SPARE_ROWS = 3  # one copy every four output rows at most; each further row saves less and costs a row of stack
+GROUP_ROWS = 6  # output rows a staged block at most: their windows' spare rows may pass SPARE_ROWS
 
 
 def band_columns(p: dict) -> int:
@@ -69,18 +73,30 @@ def band_fits(p: dict) -> bool:
         "stride_w"] in (1, 2) and p["in_c"] % 4 == 0 and 3 * p["in_c"] // 2 % LINES_A_ROUND == 0 and p["out_w"] >= 3
 
 
-def band_stack(p: dict, gathered: bool) -> int:
-    """Bytes of the kernel's arrays besides a staged table: the band, the held pixels' pairs and their three outputs,
-    and (gathered: a tile store cannot take the layer, a wide channel or an odd out_c) a tile's gathered pairs."""
-    pixel_pairs = 4 * 3 * 9 * (p["in_c"] // 2)
-    sizes = [4 * 3 * (p["in_c"] // 2) * band_columns(p), pixel_pairs, pixel_pairs if gathered else 4, 3 * p["out_c"]]
+def band_held_bytes(p: dict) -> int:
+    """Bytes of three pixels' window pairs (the held pixels', or a gathered tile's)."""
+    return 4 * 3 * 9 * (p["in_c"] // 2)
+
+
+def band_stack(p: dict, gathered: bool, held_in_block: bool = False) -> int:
+    """Bytes of the kernel's arrays besides a staged table: the band, the held pixels' pairs (unless they share the
+    staged block's words) and their three outputs, and (gathered: a tile store cannot take the layer, a wide channel
+    or an odd out_c) a tile's gathered pairs."""
+    pixel_pairs = band_held_bytes(p)
+    sizes = [4 * 3 * (p["in_c"] // 2) * band_columns(p), 4 if held_in_block else pixel_pairs,
+             pixel_pairs if gathered else 4, 3 * p["out_c"]]
     return sum(-(-size // 8) * 8 for size in sizes)  # gcc rounds each allocation up to the stack's 8 bytes
+
+
+def band_row_bytes(p: dict) -> int:
+    """Bytes of a band row: in_c / 2 lines of band_columns words."""
+    return 4 * (p["in_c"] // 2) * band_columns(p)
 
 
 def band_spare_rows(p: dict, room: int) -> int:
     """The band's spare rows within `room` bytes of stack (fg_conv2d_3x3_band_dsp): up to SPARE_ROWS, and no more
     than the output rows after the first need."""
-    return max(0, min(SPARE_ROWS, p["out_h"] - 1, room // (4 * (p["in_c"] // 2) * band_columns(p))))
+    return max(0, min(SPARE_ROWS, p["out_h"] - 1, room // band_row_bytes(p)))
 
 
 def band_saving(p: dict) -> float:
@@ -99,21 +115,45 @@ def band_order(words: np.ndarray, channel_pairs: int, in_c: int, stride: int = 1
     return np.ascontiguousarray(pairs.transpose(0, 1, 3, 2, 4)).reshape(-1)
 
 
-def band_staging(p: dict, pairs: int, room: int, blocks_allowed: bool, isa: Isa) -> tuple[int, float]:
-    """(channel pairs a staged block, 0 for none; the ESTIMATED cycles staging saves) for the band kernel's table of
-    `pairs` input pairs a window within `room` bytes of stack, as dsp_staged.staging weighs it: a pixel block is an
-    output row's tiles, each block staged again for each row unless one block holds the table (blocks_allowed: the
-    tile store runs the layer)."""
+def band_group_spare(p: dict, rows: int) -> int:
+    """The spare band rows a group of `rows` output rows' windows needs: (rows - 1) strides beyond three rows."""
+    return (rows - 1) * p["stride_h"]
+
+
+def band_staging(p: dict, pairs: int, room: int, blocks_allowed: bool, isa: Isa,
+                 groups: Iterable[int] = range(1, 1 + GROUP_ROWS)) -> tuple[int, float, int]:
+    """(channel pairs a staged block, 0 for none; the ESTIMATED cycles staging saves; the output rows a group) for the
+    band kernel's table of `pairs` input pairs a window within `room` bytes of stack, as dsp_staged.staging weighs it:
+    a pixel block is a group's whole tiles, each block staged again for each group unless one block holds the table
+    (blocks_allowed: the tile store runs the layer). A group of more rows only where the table is staged a block at
+    a time, the later rows' windows in band_group_spare spare rows taken from `room`; of `groups` rows."""
     channel_pairs, wait = -(-p["out_c"] // 2), WORD_BYTES * isa.flash_wait_per_byte
-    most = min(channel_pairs, room // (4 * (CONSTANT_WORDS + 2 * pairs)))
-    if not wait or most < 1 or (most < channel_pairs and not blocks_allowed):
-        return 0, 0.0
-    row_tiles = p["out_w"] // 3  # a pixel block: an output row's whole tiles
-    saved = staged_blocks(p["batches"] * p["out_h"] * row_tiles, channel_pairs, pairs, row_tiles, most, wait).saved
-    if saved <= 0:
-        return 0, 0.0
-    blocks = -(-channel_pairs // most)
-    return -(-channel_pairs // blocks), saved
+    row_tiles = p["out_w"] // 3
+    best = (0, 0.0, 1)
+    for rows in groups:
+        spare = band_group_spare(p, rows)
+        most = min(channel_pairs, (room - spare * band_row_bytes(p)) // (4 * (CONSTANT_WORDS + 2 * pairs)))
+        if (not wait or most < 1 or (most < channel_pairs and not blocks_allowed)
+                or rows > p["out_h"] or (rows > 1 and most == channel_pairs)):
+            continue
+        saved = staged_blocks(p["batches"] * p["out_h"] * row_tiles, channel_pairs, pairs, rows * row_tiles, most,
+                              wait).saved
+        if saved > best[1]:
+            blocks = -(-channel_pairs // most)
+            best = (-(-channel_pairs // blocks), saved, rows)
+    return best
+
+
+def band_shared_held(p: dict, pairs: int, room: int, isa: Isa) -> tuple[int, float, int] | None:
+    """band_staging within `room` (the stack without the held pixels' own pairs) where the held pixels' pairs share
+    the staged block's words: groups of rows whose held pixels (out_w % 3 a row) are whole triples, flushed before the
+    next group's block is staged, and a block at least as large as the pairs; None where no such staging saves."""
+    held = p["out_w"] % 3
+    groups = [rows for rows in range(2, 1 + GROUP_ROWS) if rows * held % 3 == 0]
+    block, saved, group = band_staging(p, pairs, room, True, isa, groups)
+    if saved <= 0 or 4 * block * (CONSTANT_WORDS + 2 * pairs) < band_held_bytes(p):
+        return None
+    return block, saved, group
 
 
 def _band(graph: Graph, op: Operator, call: KernelCall, isa: Isa) -> KernelCall | None:
@@ -128,16 +168,23 @@ def _band(graph: Graph, op: Operator, call: KernelCall, isa: Isa) -> KernelCall 
     if room < 0:  # or the board's stack is not known: the band's rows grow with the image's width
         return None
     pairs, channel_pairs = padded.shape[1] // 2, -(-p["out_c"] // 2)
-    block, staged_saving = band_staging(p, pairs, room, stored, isa)
+    block, staged_saving, group = band_staging(p, pairs, room, stored, isa)
+    held_in_block = False
+    if stored:  # the held pixels' pairs in the staged block's words: more room for the block and the spare rows
+        shared = band_shared_held(p, pairs, isa.stack_bytes - STAGING_RESERVE - band_stack(p, False, True), isa)
+        if shared is not None and shared[1] > staged_saving:
+            (block, staged_saving, group), held_in_block = shared, True
+            fixed = band_stack(p, False, True)
+            room = isa.stack_bytes - STAGING_RESERVE - fixed
     alone = staging(p["batches"] * p["out_h"] * p["out_w"], p["out_c"], padded.shape[1], isa)
     if alone is not None and alone.saved >= band_saving(p) + staged_saving:
         return None  # fg_conv2d_folded_staged_dsp's blocks save more
     staged = 4 * block * (CONSTANT_WORDS + 2 * pairs)
-    spare = band_spare_rows(p, room - staged)
-    table = np.concatenate([[block, spare], constants.ravel()]).astype(np.int32)
+    spare = max(band_group_spare(p, group), band_spare_rows(p, room - staged))  # room - staged holds the group's
+    table = np.concatenate([[block, spare, group, held_in_block], constants.ravel()]).astype(np.int32)
     ordered = band_order(words, channel_pairs, p["in_c"], p["stride_w"])
     banded = packed_call(call, BAND, table, ordered, [op.inputs[0], -1])
-    return replace(banded, run_time_stack=fixed + staged + spare * 4 * (p["in_c"] // 2) * band_columns(p))
+    return replace(banded, run_time_stack=fixed + staged + spare * band_row_bytes(p))
 
 
 BAND = Variant("fg_conv2d_3x3_band_dsp", "fg_conv2d_folded_s8", REQUIRES, _band,

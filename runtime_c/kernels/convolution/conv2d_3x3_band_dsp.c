@@ -16,9 +16,12 @@
  * then its odd ones, FG_DSP_BAND2_TAPS_2_1). The rows follow each other in the band (the window moved down a stride an
  * output row), so a tile's window is read line after line at a fixed pitch.
  *
- * params->packed: two words, the channel pairs staged on the stack a block (0: none, the table read in place; all of
- * them: the table staged once per call; fewer: each block staged again for each output row's tiles) and the band's
- * spare rows (below, fg_conv2d_3x3_band_dsp), then
+ * params->packed: four words, the channel pairs staged on the stack a block (0: none, the table read in place; all
+ * of them: the table staged once per call; fewer: each block staged again for each group of output rows' tiles), the
+ * band's spare rows (below, fg_conv2d_3x3_band_dsp), the output rows a group (1, or more where the spare rows hold
+ * the later rows' windows: a staged block read by that many rows' tiles) and whether the held pixels' pairs share
+ * the staged block's words (1 where every group but an image's last holds a whole number of held triples: flushed
+ * after the group's tiles, before the next group's block is staged; the block at least as large), then
  * fg_conv2d_folded_dsp's channel constants and weights with each window's input pairs in the band's order (ky, g, kx)
  * instead of (ky, kx, g), kx in the order 0, 2, 1 at stride 2 (ops/variants/dsp_band.py). */
 
@@ -125,7 +128,7 @@ FG_DSP_BAND_FUNCTION(fg_dsp_band2_store_relu, FG_DSP_TILE_BAND2, FG_DSP_RELU_DOU
 #endif
 typedef void (*fg_dsp_band_store_function)(const uint32_t *x, const uint32_t *w, const fg_dsp_band_job *job);
 
-#define FG_DSP_BAND_HEADER_WORDS 2
+#define FG_DSP_BAND_HEADER_WORDS 4
 
 /* The band: the window's three rows at `rows`, each in_c / 2 lines of `columns` words (slot words a row); at stride
  * 2 a line's even columns first, then its odd ones from word `half`. */
@@ -197,9 +200,9 @@ static void fg_dsp_band_fill(const fg_dsp_band *b, const int8_t *image, int32_t 
     }
 }
 
-/* The window of output pixel ox in the band's order, pair k at x[3 k] (the tile's stride). */
-static void fg_dsp_band_gather(const fg_dsp_band *b, int32_t ox, uint32_t *x) {
-    const uint32_t *line = b->rows + ox;
+/* The window of output pixel ox (its rows from `window`) in the band's order, pair k at x[3 k] (the tile's stride). */
+static void fg_dsp_band_gather(const fg_dsp_band *b, const uint32_t *window, int32_t ox, uint32_t *x) {
+    const uint32_t *line = window + ox;
     const int32_t third = b->third, columns = b->columns;
     const uint32_t *const end = x + 9 * 3 * (b->p->in_c >> 1);
     do {
@@ -222,20 +225,24 @@ typedef struct {
 
 /* The held pixels' outputs (an output row's last out_w % 3, three at a time): run into `held`, then copied to each
  * pixel's place. Stored after their own row, never before: each output only overwrites input no later output reads
- * (ops/overlap.py), and the band already holds their windows. */
+ * (ops/overlap.py), and the band already holds their windows. The call's last flush of n < 3 pixels runs three too
+ * (through the tile store, not fg_dsp_tile_3x2's pixel-by-pixel output stage), the others' outputs not copied. */
 static void fg_dsp_band_flush(const fg_dsp_band_layer *l, const uint32_t *x, int32_t out_c, int32_t n, int8_t *held,
                               int8_t *const to[3]) {
-    fg_dsp_gemm_3_strided(x, l->weights, l->pairs, l->ch, out_c, out_c, n, held, l->q, l->narrow, 1);
+    fg_dsp_gemm_3_strided(x, l->weights, l->pairs, l->ch, out_c, out_c, 3, held, l->q, l->narrow, 1);
     for (int32_t j = 0; j < n; ++j) {
         memcpy(to[j], held + j * out_c, (size_t)out_c);
     }
 }
 
-/* An output row's whole tiles (the band holding its rows) through the tile store, channel block by channel block:
- * `block` channel pairs staged at w a block (the in-place table's, from l) when blocked, else all of l's at once. */
+/* `count_rows` output rows' whole tiles (the band holding their windows, a stride of rows apart) through the tile
+ * store, channel block by channel block: `block` channel pairs staged at w a block (the in-place table's, from l) when
+ * blocked, else all of l's at once. */
 static void fg_dsp_band_row_tiles(const fg_dsp_band *b, const fg_dsp_band_layer *l, fg_dsp_band_store_function store,
-                                  fg_dsp_band_job *job, int32_t block, int blocked, uint32_t *w, int8_t *out) {
+                                  fg_dsp_band_job *job, int32_t block, int blocked, uint32_t *w, int8_t *out,
+                                  int32_t count_rows) {
     const int32_t out_c = b->p->out_c, channel_pairs = out_c >> 1, tiles = b->p->out_w / 3;
+    const int32_t window_step = b->p->stride_h * b->slot, out_step = b->p->out_w * out_c;
     for (int32_t first = 0; first < channel_pairs; first += block) {
         const int32_t count = channel_pairs - first < block ? channel_pairs - first : block;
         const fg_dsp_channel *ch = l->ch + 2 * first;
@@ -248,11 +255,14 @@ static void fg_dsp_band_row_tiles(const fg_dsp_band *b, const fg_dsp_band_layer 
         }
         job->ch = (uintptr_t)ch + 4;
         job->end = (uintptr_t)(ch + 2 * count) + 4;
-        for (int32_t t = 0; t < tiles; ++t) {
-            job->x = b->rows + 3 * t;
-            job->x_end = (uintptr_t)(b->rows + 3 * t + 3 * b->slot);
-            job->out = out + 3 * t * out_c + 2 * first;
-            store(b->rows + 3 * t, weights, job);
+        for (int32_t r = 0; r < count_rows; ++r) {
+            const uint32_t *const window = b->rows + r * window_step;
+            for (int32_t t = 0; t < tiles; ++t) {
+                job->x = window + 3 * t;
+                job->x_end = (uintptr_t)(window + 3 * t + 3 * b->slot);
+                job->out = out + r * out_step + 3 * t * out_c + 2 * first;
+                store(window + 3 * t, weights, job);
+            }
         }
     }
 }
@@ -260,7 +270,8 @@ static void fg_dsp_band_row_tiles(const fg_dsp_band *b, const fg_dsp_band_layer 
 FG_HOT_LOOP void fg_conv2d_3x3_band_dsp(const fg_conv2d_params *p, const int8_t *input, const int8_t *filter,
                                         int8_t *output) {
     (void)filter;
-    const int32_t *table = (const int32_t *)p->packed, block = table[0], spare = table[1];
+    const int32_t *table = (const int32_t *)p->packed, block = table[0], spare = table[1], row_group = table[2];
+    const int held_in_block = table[3];
     const int32_t in_c = p->in_c, out_c = p->out_c, out_w = p->out_w, channel_pairs = (out_c + 1) >> 1;
     const int32_t pairs = 9 * (in_c >> 1), columns = fg_dsp_band_columns(p), slot = (in_c >> 1) * columns;
     const fg_requant_params q = p->requant;  /* a local copy: the int8 stores may alias params */
@@ -271,8 +282,9 @@ FG_HOT_LOOP void fg_conv2d_3x3_band_dsp(const fg_conv2d_params *p, const int8_t 
     const fg_dsp_band_store_function store =
         l.narrow && out_c % 2 == 0 ? FG_DSP_BAND_STORE(p->stride_w, full && q.output_offset == -128) : 0;
     const int blocked = block && block < channel_pairs && store;  /* else in place: the gathered tiles read l */
-    uint32_t rows[(3 + spare) * slot], x[store ? 1 : 3 * pairs], held_x[3 * pairs];
+    uint32_t rows[(3 + spare) * slot], x[store ? 1 : 3 * pairs], held_pairs[held_in_block ? 1 : 3 * pairs];
     uint32_t w[block ? block * (8 + 2 * pairs) : 1];
+    uint32_t *const held_x = held_in_block ? w : held_pairs;
     int8_t held[3 * out_c], *held_at[3];
     if (block >= channel_pairs) {  /* the whole table staged once */
         fg_dsp_stage_words((const uint32_t *)l.ch, 8 * channel_pairs, w);
@@ -285,7 +297,7 @@ FG_HOT_LOOP void fg_conv2d_3x3_band_dsp(const fg_conv2d_params *p, const int8_t 
     fg_dsp_band b = {p, rows, columns, slot, half, half ? half : 2, (uint16_t)zero_point * 0x10001u};
     fg_dsp_band_job job = {0, output, out_c, rows, 0, 4 * (half ? half : columns), 0, q.activation_min,
                            q.activation_max, full};
-    memset(held_x, 0, sizeof held_x);  /* a short flush's unused pixels: any finite pairs */
+    memset(held_x, 0, 3 * (size_t)pairs * sizeof *held_x);  /* a short flush's unused pixels: any finite pairs */
     for (int32_t k = 0; k < (3 + spare) * slot; ++k) {  /* the padding's columns, kept (fg_dsp_band_fill) */
         rows[k] = b.zero_pair;
     }
@@ -293,40 +305,46 @@ FG_HOT_LOOP void fg_conv2d_3x3_band_dsp(const fg_conv2d_params *p, const int8_t 
         const int8_t *image = input + n * p->in_h * p->in_w * in_c;
         int8_t *out = output + n * p->out_h * out_w * out_c;
         int32_t held_count = 0;
-        for (int32_t oy = 0; oy < p->out_h; ++oy) {
-            /* The window moves down the band's 3 + spare rows `stride` rows at a time; past them, the rows it keeps
-             * are copied back to the top (forward: the rows move up). */
-            const int32_t top = oy * stride - p->pad_top;
+        for (int32_t oy = 0; oy < p->out_h; oy += row_group) {
+            /* The window of the group's rows ((rows - 1) stride + 3 band rows) moves down the band's 3 + spare rows
+             * rows x stride at a time; past them, the rows it keeps are copied back to the top (forward: the rows
+             * move up). */
+            const int32_t count_rows = p->out_h - oy < row_group ? p->out_h - oy : row_group;
+            const int32_t top = oy * stride - p->pad_top, height = (count_rows - 1) * stride + 3;
             int32_t kept = 3 - stride;
             if (oy == 0) {
                 b.rows = rows;
                 kept = 0;
-            } else if (b.rows + stride * slot > rows + spare * slot) {
-                fg_dsp_stage_words(b.rows + stride * slot, kept * slot, rows);
+            } else if (b.rows + (row_group * stride + height) * slot > rows + (3 + spare) * slot) {
+                fg_dsp_stage_words(b.rows + row_group * stride * slot, kept * slot, rows);
                 b.rows = rows;
             } else {
-                b.rows += stride * slot;
+                b.rows += row_group * stride * slot;
             }
-            for (int32_t k = kept; k < 3; ++k) {
+            for (int32_t k = kept; k < height; ++k) {
                 fg_dsp_band_fill(&b, image, top + k, b.rows + k * slot);
             }
-            int32_t ox = out_w - out_w % 3;
+            const int32_t whole = out_w - out_w % 3;
             if (store) {
-                fg_dsp_band_row_tiles(&b, &l, store, &job, blocked ? block : channel_pairs, blocked, w, out);
-            } else {
-                for (int32_t t = 0; t < ox; t += 3) {
+                fg_dsp_band_row_tiles(&b, &l, store, &job, blocked ? block : channel_pairs, blocked, w, out,
+                                      count_rows);
+            }
+            for (int32_t r = 0; r < count_rows; ++r) {
+                const uint32_t *const window = b.rows + r * stride * slot;
+                for (int32_t t = 0; !store && t < whole; t += 3) {
                     for (int32_t j = 0; j < 3; ++j) {
-                        fg_dsp_band_gather(&b, t + j, x + j);
+                        fg_dsp_band_gather(&b, window, t + j, x + j);
                     }
                     fg_dsp_gemm_3_strided(x, l.weights, pairs, l.ch, out_c, out_c, 3, out + t * out_c, &q, l.narrow, 1);
                 }
-            }
-            for (out += ox * out_c; ox < out_w; ++ox, out += out_c) {
-                fg_dsp_band_gather(&b, ox, held_x + held_count);
-                held_at[held_count] = out;
-                if (++held_count == 3) {
-                    fg_dsp_band_flush(&l, held_x, out_c, 3, held, held_at);
-                    held_count = 0;
+                int32_t ox = whole;
+                for (out += ox * out_c; ox < out_w; ++ox, out += out_c) {
+                    fg_dsp_band_gather(&b, window, ox, held_x + held_count);
+                    held_at[held_count] = out;
+                    if (++held_count == 3) {
+                        fg_dsp_band_flush(&l, held_x, out_c, 3, held, held_at);
+                        held_count = 0;
+                    }
                 }
             }
         }
