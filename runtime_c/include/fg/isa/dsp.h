@@ -535,7 +535,8 @@ typedef struct {
     "mov r3, r9\n\t"                         \
     FG_DSP_FIRST_PAIR
 
-/* The stores of a channel pair's six outputs (r2 the first pixel's, r10 and r11 the next two), the frame's loads and
+/* The stores of a channel pair's six outputs (r2 the first pixel's, r10 the stride: pixel p's at r2 + p * r10 by a
+ * register offset, no row pointers to add; channel B's after r2 is moved past channel A's), the frame's loads and
  * stores, and the next pair's biases and FG_DSP_PAIR_NEXT (its passes and entry; nothing for the short tile stores,
  * which define it again before theirs), in one run of single loads and stores (each after the first pipelined): past
  * the last pair, the biases are the table's next words (in the table or the weights after it), unused. HEAD: loads
@@ -547,12 +548,12 @@ typedef struct {
     HEAD                                 \
     "ldr r0, [sp, #12]\n\t"              \
     FG_DSP_PAIR_CH_STORE                 \
-    "strb r4, [r2], #2\n\t"              \
-    "strb r7, [r2, #-1]\n\t"             \
-    "strb r5, [r10]\n\t"                 \
-    "strb r8, [r10, #1]\n\t"             \
-    "strb r6, [r11]\n\t"                 \
-    "strb r9, [r11, #1]\n\t"             \
+    "strb r5, [r2, r10]\n\t"             \
+    "strb r6, [r2, r10, lsl #1]\n\t"     \
+    "strb r4, [r2], #1\n\t"              \
+    "strb r8, [r2, r10]\n\t"             \
+    "strb r9, [r2, r10, lsl #1]\n\t"     \
+    "strb r7, [r2], #1\n\t"              \
     "str r2, [sp, #4]\n\t"               \
     "ldr r4, [r3, #-4]\n\t"              \
     "ldr r7, [r3, #12]\n\t"              \
@@ -750,16 +751,14 @@ typedef struct {
     "ssat r7, #8, r7\n\t"       \
     "ssat r8, #8, r8\n\t"       \
     "ssat r9, #8, r9\n\t"
-/* The rows' pointers r10 (pixel 1) and r11 (pixel 2) from out (r2) and stride (r10). */
-#define FG_DSP_ROWS "add r11, r2, r10, lsl #1\n\tadd r10, r2, r10\n\t"
 /* The job's words the frame takes: all but the relu's low, high and full. */
 #define FG_DSP_RELU_FRAME "r3, r4, r5, r6, r7, r8, r9"
 #define FG_DSP_CLAMPING_FRAME "r3, r4, r5, r6, r7, r8, r9, r10, r11, r12"
 /* The relu: the frame's end in r11 with out and stride, compared with the next pair's r3 before the stores. */
 #define FG_DSP_RELU_AFTER_A "ldr r11, [sp, #16]\n\t"
-#define FG_DSP_RELU_CLAMP FG_DSP_SSAT6 "cmp r3, r11\n\t" FG_DSP_ROWS FG_DSP_PAIR_STORES("")
+#define FG_DSP_RELU_CLAMP FG_DSP_SSAT6 "cmp r3, r11\n\t" FG_DSP_PAIR_STORES("")
 /* The relu's stage without the end's load and compare (FG_DSP_TILE_SHORT_PAIRED checks it once a round). */
-#define FG_DSP_RELU_UNCHECKED_STAGE(OUT) FG_DSP_STAGE(OUT, "", FG_DSP_SSAT6 FG_DSP_ROWS FG_DSP_PAIR_STORES(""), "")
+#define FG_DSP_RELU_UNCHECKED_STAGE(OUT) FG_DSP_STAGE(OUT, "", FG_DSP_SSAT6 FG_DSP_PAIR_STORES(""), "")
 #define FG_DSP_RELU_UNCHECKED_FRAME FG_DSP_RELU_FRAME
 #define FG_DSP_RELU_UNCHECKED_OUT_OF_LINE ""
 /* The clamping: the frame's full in r11 (checked before the second channel's outputs, which leave the flags; r11
@@ -770,7 +769,6 @@ typedef struct {
     "beq 2f\n\t"                                                  \
     FG_DSP_SSAT6                                                  \
     "3:\n\t"                                                     \
-    FG_DSP_ROWS                                                  \
     "mov r12, r3\n\t"                                            \
     FG_DSP_PAIR_STORES("ldr lr, [sp, #16]\n\t")
 /* Out of line, past the exit: the clamp to the frame's low and high (r12, lr), back to the stores. */
@@ -961,7 +959,6 @@ typedef struct {
 #undef FG_DSP_PAIR_STORES
 #undef FG_DSP_PAIR_CH_STORE
 #undef FG_DSP_SSAT6
-#undef FG_DSP_ROWS
 #undef FG_DSP_RELU_AFTER_A
 #undef FG_DSP_RELU_FRAME
 #undef FG_DSP_CLAMPING_FRAME
