@@ -414,6 +414,19 @@ def s4_conv_case(rng, in_c: int, out_c: int, window: tuple[int, int], relu: bool
 
 
 @needs_qemu
+def test_tile_store_rounds_bit_exact_on_m33(tmp_path) -> None:
+    """The M33's tile stores run rounds of 32 input pairs (fg/isa/dsp.h's FG_DSP_ROUND_PAIRS): entered at each of the
+    round's eight entries (the pairs after the first, % 32: 3, 7, .., 31) and over two and more rounds, the relu's
+    (output zero point -128, the clamp all of int8) and the clamping's."""
+    rng = np.random.default_rng(34)
+    models = [conv_case(rng, "CONV_2D", (1, 1), in_c, int(rng.choice([2, 6, 16])), widths=(3, 6), heights=(1, 3),
+                        output_zero_point=-128 if k % 2 == 0 else None, activation="RELU" if k % 2 == 0 else None)
+              for k, in_c in enumerate([72, 80, 24, 96, 40, 48, 56, 64, 136, 200])]
+    assert_batch_bit_exact(models, "mps2_an521", tmp_path / "build", seed=4,
+                           expect_functions=["fg_conv2d_pointwise_dsp"])
+
+
+@needs_qemu
 def test_4bit_tile_stores_bit_exact_on_m7(tmp_path) -> None:
     """The M7's tile stores on accumulators not doubled (fg_conv2d_s4_dsp's, LSL before SMMLAR or SMMULR): the relu's
     and the clamping's, depths padded to 8 k entering the pass of sixteen pairs at each of its four entries."""

@@ -171,7 +171,7 @@ static inline __attribute__((always_inline)) void fg_dsp_store_channel(const uin
 #if defined(FG_CORE_CORTEX_M7)
 /* The Cortex-M7 (the build passes FG_CORE_CORTEX_M7: GCC's -mcpu=cortex-m7 defines nothing the M4's does not)
  * dual-issues a single LDR with an SMLAD, but not LDM or LDRD, and an LDR's result is ready for the next cycle's
- * SMLAD. So there the 3 x 2 tile's pass of one input pair (fg_dsp_tile_3x2, FG_DSP_TILE_PAIRS_16) loads its five
+ * SMLAD. So there the 3 x 2 tile's pass of one input pair (fg_dsp_tile_3x2, FG_DSP_TILE_ROUND) loads its five
  * words with LDRs at offsets from the two pointers, each LDR issued with an SMLAD (six cycles a pass in llvm-mca's
  * cortex-m7 model, against nine with LDM + LDRD), and loads the next pass's first input word (r10) and first weight
  * word (lr) while its own last SMLADs run. Pass p of a round reads x at [x + 12 p] and w at [w + 8 p]; the round's
@@ -386,7 +386,8 @@ typedef struct {
     int32_t stride;     /*  8: from one pixel's outputs to the next */
     const uint32_t *x;  /* 12: the pixels' first pairs, where each tile starts again */
     uintptr_t end;      /* 16: ch past the last channel pair run */
-    int32_t passes;     /* 20: of sixteen input pairs: the pairs after the first (>= 3) rounded up; the short tile
+    int32_t passes;     /* 20: of a round's input pairs (FG_DSP_ROUND_PAIRS): the pairs after the first (>= 3)
+                         * rounded up; the short tile
                          * stores' (not the M7's): the call's tiles (FG_DSP_SHORT_NEXT_TILE; fg_dsp_tile_job's 1 for
                          * their 4 or 8 pairs: one tile) */
     int32_t entry;      /* 24: where the first pass enters (FG_DSP_ENTRY: bytes from the pass's start, the frame holding
@@ -400,6 +401,16 @@ typedef struct {
 #endif
 } fg_dsp_job;
 
+/* The input pairs a round of FG_DSP_TILE_ROUND runs: 32 on Armv8-M Mainline (the M33: the round's 1 KB of code well
+ * inside the U575's 8 KB ICACHE; a taken branch and the count's SUBS a round, 4 cycles, saved every 32 pairs), 16
+ * on the M4 (its tile stores' loops within the 1 KB the L4R5's ART caches) and the M7. */
+#if defined(__ARM_ARCH_8M_MAIN__) && !defined(FG_CORE_CORTEX_M7)
+#define FG_DSP_ROUND_SHIFT 5
+#else
+#define FG_DSP_ROUND_SHIFT 4
+#endif
+#define FG_DSP_ROUND_PAIRS (1 << FG_DSP_ROUND_SHIFT)
+
 #if defined(FG_CORE_CORTEX_M7)
 /* The Cortex-M7's passes (FG_DSP_TILE_PASS_M7), entered by the frame's address as the M4's (FG_DSP_ENTRY_ADDRESS)
  * with x and w moved back by the passes skipped (FG_DSP_FIRST_PAIR) and the entered pass's first words loaded; those
@@ -408,7 +419,7 @@ typedef struct {
 #define FG_DSP_PAIR_BYTES 42
 #define FG_DSP_TEXT_(x) #x
 #define FG_DSP_TEXT(x) FG_DSP_TEXT_(x)
-#define FG_DSP_TILE_PAIRS_16                  \
+#define FG_DSP_TILE_ROUND                     \
     "9:\n\t"                                  \
     "ldr r10, [%[x]]\n\t"                     \
     "ldr lr, [%[w]]\n"                        \
@@ -424,16 +435,18 @@ typedef struct {
     "bne 9b\n\t"
 #else
 #define FG_DSP_PAIR_BYTES 32
+#define FG_DSP_TILE_PAIRS_8                                                                            \
+    FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR \
+    FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR
 /* The input pairs of FG_DSP_TILE_STORE's tile after its first (which starts the accumulators from the biases):
- * their count % 16 enters the pass of sixteen pairs that far from its end (BX to the frame's address, in r3), r2
- * counting the passes. */
-#define FG_DSP_TILE_PAIRS_16                                                                          \
-    "10:\n\t" FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR \
-    FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR           \
-    FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR           \
-    FG_DSP_TILE_PAIR                                                                                \
-    "subs %[job], %[job], #1\n\t"                                                                   \
-    "bne 10b\n\t"
+ * their count % FG_DSP_ROUND_PAIRS enters the round of that many pairs that far from its end (BX to the frame's
+ * address, in r3), r2 counting the rounds. */
+#if FG_DSP_ROUND_PAIRS == 32
+#define FG_DSP_TILE_ROUND \
+    "10:\n\t" FG_DSP_TILE_PAIRS_8 FG_DSP_TILE_PAIRS_8 FG_DSP_TILE_PAIRS_8 FG_DSP_TILE_PAIRS_8 "subs %[job], %[job], #1\n\tbne 10b\n\t"
+#else
+#define FG_DSP_TILE_ROUND "10:\n\t" FG_DSP_TILE_PAIRS_8 FG_DSP_TILE_PAIRS_8 "subs %[job], %[job], #1\n\tbne 10b\n\t"
+#endif
 #endif
 
 /* The fully connected runs' output stage of one narrow doubled accumulator `acc` (a register other than r4-r8), the
@@ -476,8 +489,11 @@ typedef struct {
     "cmp " r ", lr\n\t"                  \
     "it gt\n\t"                          \
     "movgt " r ", lr\n\t"
-/* The pass entered first: the pairs after the first, % 16, are that many passes from the end of the sixteen. */
-#define FG_DSP_ENTERED_PASS(pairs) ((16 - (((pairs) - 1) & 15)) & 15)
+/* The pass entered first: the pairs after the first, % FG_DSP_ROUND_PAIRS, are that many passes from the round's end. */
+#define FG_DSP_ENTERED_PASS(pairs) \
+    ((FG_DSP_ROUND_PAIRS - (((pairs) - 1) & (FG_DSP_ROUND_PAIRS - 1))) & (FG_DSP_ROUND_PAIRS - 1))
+/* The rounds of FG_DSP_TILE_ROUND for the pairs after the first. */
+#define FG_DSP_ROUNDS(pairs) (((pairs) - 1 + FG_DSP_ROUND_PAIRS - 1) >> FG_DSP_ROUND_SHIFT)
 /* The frame's entry: bytes from the pass's start (FG_DSP_PAIR_BYTES an input pair) to where the first pass enters,
  * made an address once a call (FG_DSP_ENTRY_ADDRESS: r9 the job's entry) that FG_DSP_FIRST_PAIR ends with a BX to. */
 #define FG_DSP_ENTRY(pairs) (FG_DSP_PAIR_BYTES * FG_DSP_ENTERED_PASS(pairs))
@@ -594,7 +610,7 @@ typedef struct {
         "stm sp, {" FRAME "}\n\t"                                                                                   \
         FG_DSP_START                                                                                                \
         ".p2align 2\n\t" /* the section 4-aligned: the ADR above, resolved by the assembler, holds once linked */   \
-        FG_DSP_TILE_PAIRS_16                                                                                        \
+        FG_DSP_TILE_ROUND                                                                                           \
         STAGE                                                                                                       \
         "beq 5f\n\t"                                                                                                \
         FG_DSP_FIRST_PAIR                                                                                           \
@@ -985,7 +1001,8 @@ typedef struct {
 #undef FG_DSP_NARROW_DOUBLED
 #undef FG_DSP_RELU
 #undef FG_DSP_RELU_DOUBLED
-#undef FG_DSP_TILE_PAIRS_16
+#undef FG_DSP_TILE_ROUND
+#undef FG_DSP_TILE_PAIRS_8
 #undef FG_DSP_ENTRY_ADDRESS
 #undef FG_DSP_TILE_PASS_M7
 #undef FG_DSP_TILE_HEAD_M7

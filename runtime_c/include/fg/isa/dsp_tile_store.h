@@ -36,7 +36,7 @@ static inline fg_dsp_tile_store_function fg_dsp_tile_job(fg_dsp_job *job, const 
                                                         int8_t *out, const fg_requant_params *q, int doubled) {
     const int full = q->activation_min == -128 && q->activation_max == 127;
     const fg_dsp_job j = {(uintptr_t)ch + 4, out, stride, x, (uintptr_t)(ch + (channels & ~1)) + 4,
-                          (pairs - 1 + 15) >> 4, FG_DSP_ENTRY(pairs), q->activation_min,
+                          FG_DSP_ROUNDS(pairs), FG_DSP_ENTRY(pairs), q->activation_min,
                           q->activation_max, full
 #if defined(FG_CORE_CORTEX_M7)
                           , (uintptr_t)x + 12 - 12 * FG_DSP_ENTERED_PASS(pairs), 8 - 8 * FG_DSP_ENTERED_PASS(pairs)
