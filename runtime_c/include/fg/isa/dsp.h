@@ -406,8 +406,10 @@ typedef struct {
  * on the M4 (its tile stores' loops within the 1 KB the L4R5's ART caches) and the M7. */
 #if defined(__ARM_ARCH_8M_MAIN__) && !defined(FG_CORE_CORTEX_M7)
 #define FG_DSP_ROUND_SHIFT 5
+#define FG_DSP_DEEP_SHORT_STORES 1  /* the straight tile stores for 32 and 64 input pairs (FG_DSP_TILE_SHORT_32, _64) */
 #else
 #define FG_DSP_ROUND_SHIFT 4
+#define FG_DSP_DEEP_SHORT_STORES 0
 #endif
 #define FG_DSP_ROUND_PAIRS (1 << FG_DSP_ROUND_SHIFT)
 
@@ -442,11 +444,11 @@ typedef struct {
  * their count % FG_DSP_ROUND_PAIRS enters the round of that many pairs that far from its end (BX to the frame's
  * address, in r3), r2 counting the rounds. */
 #if FG_DSP_ROUND_PAIRS == 32
-#define FG_DSP_TILE_ROUND \
-    "10:\n\t" FG_DSP_TILE_PAIRS_8 FG_DSP_TILE_PAIRS_8 FG_DSP_TILE_PAIRS_8 FG_DSP_TILE_PAIRS_8 "subs %[job], %[job], #1\n\tbne 10b\n\t"
+#define FG_DSP_TILE_ROUND_PAIRS FG_DSP_TILE_PAIRS_8 FG_DSP_TILE_PAIRS_8 FG_DSP_TILE_PAIRS_8 FG_DSP_TILE_PAIRS_8
 #else
-#define FG_DSP_TILE_ROUND "10:\n\t" FG_DSP_TILE_PAIRS_8 FG_DSP_TILE_PAIRS_8 "subs %[job], %[job], #1\n\tbne 10b\n\t"
+#define FG_DSP_TILE_ROUND_PAIRS FG_DSP_TILE_PAIRS_8 FG_DSP_TILE_PAIRS_8
 #endif
+#define FG_DSP_TILE_ROUND "10:\n\t" FG_DSP_TILE_ROUND_PAIRS "subs %[job], %[job], #1\n\tbne 10b\n\t"
 #endif
 
 /* The fully connected runs' output stage of one narrow doubled accumulator `acc` (a register other than r4-r8), the
@@ -489,7 +491,8 @@ typedef struct {
     "cmp " r ", lr\n\t"                  \
     "it gt\n\t"                          \
     "movgt " r ", lr\n\t"
-/* The pass entered first: the pairs after the first, % FG_DSP_ROUND_PAIRS, are that many passes from the round's end. */
+/* The pass entered first: the pairs after the first, % FG_DSP_ROUND_PAIRS, are that many passes from the round's
+ * end. */
 #define FG_DSP_ENTERED_PASS(pairs) \
     ((FG_DSP_ROUND_PAIRS - (((pairs) - 1) & (FG_DSP_ROUND_PAIRS - 1))) & (FG_DSP_ROUND_PAIRS - 1))
 /* The rounds of FG_DSP_TILE_ROUND for the pairs after the first. */
@@ -705,6 +708,24 @@ typedef struct {
     FG_DSP_SHORT_PASS(11) FG_DSP_SHORT_PASS(12) FG_DSP_SHORT_PASS(13) FG_DSP_SHORT_PASS(14) FG_DSP_SHORT_LAST(15)
 #define FG_DSP_TILE_SHORT_16(STAGE, FRAME, OUT_OF_LINE) \
     FG_DSP_TILE_SHORT(FG_DSP_SHORT_PASSES_16, FG_DSP_SHORT_NEXT_TILE_16, STAGE, FRAME, OUT_OF_LINE)
+#if FG_DSP_DEEP_SHORT_STORES
+/* 32 and 64 input pairs on the M33 (fg_dsp_tile_job chooses them), a tile a call (no next tile): straight passes
+ * instead of the entered round's BX, its count and branch, the frame's table, passes and entry reloaded and stored
+ * (13 cycles a channel pair at 64 pairs on the M4 timing, 9 at 32); 1 KB and 2 KB of passes, inside the U575's 8 KB
+ * ICACHE. */
+#define FG_DSP_SHORT_PASSES_8_MORE                                                                          \
+    FG_DSP_SHORT_PASS(0) FG_DSP_SHORT_PASS(0) FG_DSP_SHORT_PASS(0) FG_DSP_SHORT_PASS(0) FG_DSP_SHORT_PASS(0) \
+    FG_DSP_SHORT_PASS(0) FG_DSP_SHORT_PASS(0) FG_DSP_SHORT_PASS(0)
+#define FG_DSP_SHORT_PASSES_32 \
+    FG_DSP_SHORT_PASSES_16 FG_DSP_SHORT_PASSES_8_MORE FG_DSP_SHORT_PASSES_8_MORE
+#define FG_DSP_SHORT_PASSES_64 \
+    FG_DSP_SHORT_PASSES_32 FG_DSP_SHORT_PASSES_8_MORE FG_DSP_SHORT_PASSES_8_MORE FG_DSP_SHORT_PASSES_8_MORE \
+    FG_DSP_SHORT_PASSES_8_MORE
+#define FG_DSP_TILE_SHORT_32(STAGE, FRAME, OUT_OF_LINE) \
+    FG_DSP_TILE_SHORT(FG_DSP_SHORT_PASSES_32, "", STAGE, FRAME, OUT_OF_LINE)
+#define FG_DSP_TILE_SHORT_64(STAGE, FRAME, OUT_OF_LINE) \
+    FG_DSP_TILE_SHORT(FG_DSP_SHORT_PASSES_64, "", STAGE, FRAME, OUT_OF_LINE)
+#endif
 /* The relu's short loop two channel pairs a round (its stage FG_DSP_RELU_UNCHECKED_STAGE, the end checked once a
  * round): an odd count of pairs enters the round at its second pair (checked at 7, where the next tile comes back
  * to). Per pair ~2.5 cycles fewer on the M4 timing (half a taken branch, the frame's end and its compare); for 4 and
@@ -961,6 +982,11 @@ typedef struct {
 #undef FG_DSP_SHORT_NEXT_TILE_8
 #undef FG_DSP_SHORT_NEXT_TILE_16
 #undef FG_DSP_TILE_SHORT_16
+#undef FG_DSP_TILE_SHORT_32
+#undef FG_DSP_TILE_SHORT_64
+#undef FG_DSP_SHORT_PASSES_8_MORE
+#undef FG_DSP_SHORT_PASSES_32
+#undef FG_DSP_SHORT_PASSES_64
 #undef FG_DSP_SHORT_PASSES_4
 #undef FG_DSP_SHORT_PASSES_8
 #undef FG_DSP_SHORT_PASSES_16
@@ -1003,6 +1029,7 @@ typedef struct {
 #undef FG_DSP_RELU_DOUBLED
 #undef FG_DSP_TILE_ROUND
 #undef FG_DSP_TILE_PAIRS_8
+#undef FG_DSP_TILE_ROUND_PAIRS
 #undef FG_DSP_ENTRY_ADDRESS
 #undef FG_DSP_TILE_PASS_M7
 #undef FG_DSP_TILE_HEAD_M7
