@@ -418,11 +418,15 @@ def test_tile_store_rounds_bit_exact_on_m33(tmp_path) -> None:
     """The M33's tile stores: rounds of 32 input pairs (fg/isa/dsp.h's FG_DSP_ROUND_PAIRS) entered at each of the
     round's eight entries (the pairs after the first, % 32: 3, 7, .., 31) and over two and more rounds, and the
     straight stores of 32 and 64 pairs (FG_DSP_TILE_SHORT_32, _64; depths of 2 * pairs and less; the pointwise and
-    folded kernels), the relu's (output zero point -128, the clamp all of int8) and the clamping's."""
+    folded kernels), the relu's (output zero point -128, the clamp all of int8; two channel pairs a round from 16
+    pairs on) and the clamping's."""
     rng = np.random.default_rng(34)
     models = [conv_case(rng, "CONV_2D", (1, 1), in_c, int(rng.choice([2, 6, 16])), widths=(3, 6), heights=(1, 3),
                         output_zero_point=-128 if k % 2 == 0 else None, activation="RELU" if k % 2 == 0 else None)
               for k, in_c in enumerate([72, 80, 24, 96, 40, 48, 56, 192, 136, 200, 64, 60, 127, 128, 124, 63])]
+    # the relu's two channel pairs a round at 16, 32 and 64 pairs: an odd and an even count of channel pairs
+    models += [conv_case(rng, "CONV_2D", (1, 1), in_c, out_c, widths=(3, 6), heights=(1, 3), output_zero_point=-128,
+                         activation="RELU") for in_c in (32, 62, 128) for out_c in (6, 16)]
     # the folded kernel's 3x3 windows of 7 and 14 channels, 10 outputs (rows not padded to words): 32 and 64 pairs
     # (fg_dsp_tile_job chooses for it too)
     models += [conv_case(rng, "CONV_2D", (3, 3), in_c, 10, 1, widths=(3, 6), heights=(3, 5), padding="SAME",

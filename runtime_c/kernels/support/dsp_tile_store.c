@@ -36,12 +36,17 @@ FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_relu_doubled_4, FG_DSP_TILE_SHORT_PA
 FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_relu_doubled_8, FG_DSP_TILE_SHORT_PAIRED_8, FG_DSP_RELU_DOUBLED,
                           RELU_UNCHECKED)
 FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_doubled_16, FG_DSP_TILE_SHORT_16, FG_DSP_NARROW_DOUBLED, CLAMPING)
-FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_relu_doubled_16, FG_DSP_TILE_SHORT_16, FG_DSP_RELU_DOUBLED, RELU)
-#if FG_DSP_DEEP_SHORT_STORES
+#if FG_DSP_DEEP_SHORT_STORES  /* the M33: the relu's two channel pairs a round at 16, 32 and 64 pairs too */
+FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_relu_doubled_16, FG_DSP_TILE_SHORT_PAIRED_16, FG_DSP_RELU_DOUBLED,
+                          RELU_UNCHECKED)
 FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_doubled_32, FG_DSP_TILE_SHORT_32, FG_DSP_NARROW_DOUBLED, CLAMPING)
-FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_relu_doubled_32, FG_DSP_TILE_SHORT_32, FG_DSP_RELU_DOUBLED, RELU)
+FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_relu_doubled_32, FG_DSP_TILE_SHORT_PAIRED_32, FG_DSP_RELU_DOUBLED,
+                          RELU_UNCHECKED)
 FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_doubled_64, FG_DSP_TILE_SHORT_64, FG_DSP_NARROW_DOUBLED, CLAMPING)
-FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_relu_doubled_64, FG_DSP_TILE_SHORT_64, FG_DSP_RELU_DOUBLED, RELU)
+FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_relu_doubled_64, FG_DSP_TILE_SHORT_PAIRED_64, FG_DSP_RELU_DOUBLED,
+                          RELU_UNCHECKED)
+#else
+FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_relu_doubled_16, FG_DSP_TILE_SHORT_16, FG_DSP_RELU_DOUBLED, RELU)
 #endif
 #endif
 
