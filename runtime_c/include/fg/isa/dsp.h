@@ -401,10 +401,11 @@ typedef struct {
 #endif
 } fg_dsp_job;
 
-/* The input pairs a round of FG_DSP_TILE_ROUND runs: 32 on Armv8-M Mainline (the M33: the round's 1 KB of code well
- * inside the U575's 8 KB ICACHE; a taken branch and the count's SUBS a round, 4 cycles, saved every 32 pairs), 16
- * on the M4 (its tile stores' loops within the 1 KB the L4R5's ART caches) and the M7. */
-#if defined(__ARM_ARCH_8M_MAIN__) && !defined(FG_CORE_CORTEX_M7)
+/* The input pairs a round of FG_DSP_TILE_ROUND runs: 32 on Armv8-M Mainline without MVE (the M33: the round's 1 KB
+ * of code well inside the U575's 8 KB ICACHE; a taken branch and the count's SUBS a round, 4 cycles, saved every 32
+ * pairs; GCC defines __ARM_ARCH_8M_MAIN__ for the M55 too, whose build keeps its code), 16 on the M4 (its tile
+ * stores' loops within the 1 KB the L4R5's ART caches) and the M7. */
+#if defined(__ARM_ARCH_8M_MAIN__) && !defined(__ARM_FEATURE_MVE) && !defined(FG_CORE_CORTEX_M7)
 #define FG_DSP_ROUND_SHIFT 5
 #define FG_DSP_DEEP_SHORT_STORES 1  /* the straight tile stores for 32 and 64 input pairs (FG_DSP_TILE_SHORT_32, _64) */
 #else
