@@ -420,6 +420,35 @@ def s4_conv_case(rng, in_c: int, out_c: int, window: tuple[int, int], relu: bool
 
 
 @needs_qemu
+def test_tile_store_rounds_bit_exact_on_m33(tmp_path) -> None:
+    """The M33's tile stores: rounds of 32 input pairs (fg/isa/dsp.h's FG_DSP_ROUND_PAIRS) entered at each of the
+    round's eight entries (the pairs after the first, % 32: 3, 7, .., 31) and over two and more rounds, and the
+    straight stores of 32 and 64 pairs (FG_DSP_TILE_SHORT_32, _64; depths of 2 * pairs and less; the pointwise and
+    folded kernels), the relu's (output zero point -128, the clamp all of int8; two channel pairs a round from 16
+    pairs on) and the clamping's."""
+    rng = np.random.default_rng(34)
+    models = [conv_case(rng, "CONV_2D", (1, 1), in_c, int(rng.choice([2, 6, 16])), widths=(3, 6), heights=(1, 3),
+                        output_zero_point=-128 if k % 2 == 0 else None, activation="RELU" if k % 2 == 0 else None)
+              for k, in_c in enumerate([72, 80, 24, 96, 40, 48, 56, 192, 136, 200, 64, 60, 127, 128, 124, 63])]
+    # the relu's two channel pairs a round at 16, 32 and 64 pairs: an odd and an even count of channel pairs
+    models += [conv_case(rng, "CONV_2D", (1, 1), in_c, out_c, widths=(3, 6), heights=(1, 3), output_zero_point=-128,
+                         activation="RELU") for in_c in (32, 62, 128) for out_c in (6, 16)]
+    # the folded kernel's 3x3 windows of 7 and 14 channels, 10 outputs (rows not padded to words): 32 and 64 pairs
+    # (fg_dsp_tile_job chooses for it too)
+    models += [conv_case(rng, "CONV_2D", (3, 3), in_c, 10, 1, widths=(3, 6), heights=(3, 5), padding="SAME",
+                         output_zero_point=-128 if relu else None, activation="RELU" if relu else None)
+               for in_c in (7, 14) for relu in (True, False)]
+    assert_batch_bit_exact(models, "mps2_an521", tmp_path / "build", seed=4,
+                           expect_functions=["fg_conv2d_pointwise_dsp", "fg_conv2d_folded_dsp"])
+    # and on the weights staged in blocks (the U575's flash: 4 wait states per 16 bytes), as vww_96_int8's 6 x 6 layers
+    staged = [conv_case(rng, "CONV_2D", (1, 1), in_c, out_c, widths=(6, 7), heights=(6, 7),
+                        output_zero_point=-128 if relu else None, activation="RELU" if relu else None)
+              for in_c, out_c in [(128, 127), (64, 64)] for relu in (True, False)]
+    assert_batch_bit_exact(staged, with_flash_wait_states("mps2_an521", 4, 16), tmp_path / "staged", seed=5,
+                           expect_functions=["fg_conv2d_pointwise_staged_dsp"])
+
+
+@needs_qemu
 def test_4bit_tile_stores_bit_exact_on_m7(tmp_path) -> None:
     """The M7's tile stores on accumulators not doubled (fg_conv2d_s4_dsp's, LSL before SMMLAR or SMMULR): the relu's
     and the clamping's, depths padded to 8 k entering the pass of sixteen pairs at each of its four entries."""

@@ -5,6 +5,7 @@
 
 #include "fg/isa/dsp.h"
 #include "fg/isa/dsp_ring.h"
+#include "fg/isa/dsp_staged.h"
 
 /* A 3x3 convolution of one or three input channels (an image's first layer; a one-channel depthwise convolution
  * is one): the three input rows of the current output row sign-extended once to int16 in a buffer on the stack (the
@@ -582,9 +583,50 @@ static inline __attribute__((always_inline)) void fg_dsp_conv_ring_widen(const i
     memcpy(dst + 2, &high, sizeof high);
 }
 
-/* Input row y (any row: a row in the padding gets the zero point) into the buffer row at dst's image columns, eight
- * inputs a pass tested at the bottom (one taken branch per two words: gcc -Os's for loop took two a word), then four,
- * then one at a time (estimated cycles a word on mps2_an500: 13 against 22 unpacked). Not inlined: inlined into
+#if !defined(FG_CORE_CORTEX_M7)
+/* One word's four inputs (register v) as fg_dsp_conv_ring_widen's two words: inputs 0, 1 into v, 2, 3 into e (o the
+ * scratch). */
+#define FG_DSP_CONV_RING_WIDEN_WORD(v, e)          \
+    "sxtb16 %[o], %[" v "], ror #8\n\t"           \
+    "sxtb16 %[" e "], %[" v "]\n\t"               \
+    "pkhbt %[" v "], %[" e "], %[o], lsl #16\n\t" \
+    "pkhtb %[" e "], %[o], %[" e "], asr #16\n\t"
+/* The inputs from src to end (a multiple of 16 bytes, > 0) into halves at dst, sixteen a pass: the four words' loads,
+ * their widening, then the eight words' stores, each run of single loads or stores pipelined after its first (34
+ * cycles a pass on the M4 timing, against 46 for fg_dsp_conv_ring_widen four times in gcc's loop). Single LDRs and
+ * STRs: src and dst may be unaligned (the left padding puts dst a halfword past a word). */
+static inline __attribute__((always_inline)) void fg_dsp_conv_ring_widen_16(const int8_t *src, const int8_t *end,
+                                                                           int16_t *dst) {
+    uint32_t v0, v1, v2, v3, e0, e1, e2, e3, o;
+    __asm__ volatile("1:\n\t"
+                     "ldr %[v0], [%[src]], #16\n\t"
+                     "ldr %[v1], [%[src], #-12]\n\t"
+                     "ldr %[v2], [%[src], #-8]\n\t"
+                     "ldr %[v3], [%[src], #-4]\n\t"
+                     FG_DSP_CONV_RING_WIDEN_WORD("v0", "e0") FG_DSP_CONV_RING_WIDEN_WORD("v1", "e1")
+                     FG_DSP_CONV_RING_WIDEN_WORD("v2", "e2") FG_DSP_CONV_RING_WIDEN_WORD("v3", "e3")
+                     "str %[v0], [%[dst]], #32\n\t"
+                     "str %[e0], [%[dst], #-28]\n\t"
+                     "str %[v1], [%[dst], #-24]\n\t"
+                     "str %[e1], [%[dst], #-20]\n\t"
+                     "str %[v2], [%[dst], #-16]\n\t"
+                     "str %[e2], [%[dst], #-12]\n\t"
+                     "str %[v3], [%[dst], #-8]\n\t"
+                     "str %[e3], [%[dst], #-4]\n\t"
+                     "cmp %[src], %[end]\n\t"
+                     "bne 1b\n\t"
+                     : [src] "+r"(src), [dst] "+r"(dst), [v0] "=&r"(v0), [v1] "=&r"(v1), [v2] "=&r"(v2),
+                       [v3] "=&r"(v3), [e0] "=&r"(e0), [e1] "=&r"(e1), [e2] "=&r"(e2), [e3] "=&r"(e3), [o] "=&r"(o)
+                     : [end] "r"(end)
+                     : "cc", "memory");
+}
+#undef FG_DSP_CONV_RING_WIDEN_WORD
+#endif
+
+/* Input row y (any row: a row in the padding gets the zero point) into the buffer row at dst's image columns: on the
+ * M4 and M33 sixteen inputs a pass (fg_dsp_conv_ring_widen_16), then eight; on the M7 eight a pass tested at the
+ * bottom (one taken branch per two words: gcc -Os's for loop took two a word; estimated cycles a word on mps2_an500:
+ * 13 against 22 unpacked); then four, then one at a time. Not inlined: inlined into
  * fg_dsp_conv_ring_run, its loop's values went through the stack. */
 static __attribute__((noinline)) void fg_dsp_conv_ring_extend(const fg_conv2d_params *p, const int8_t *image,
                                                                 int32_t y, int16_t zero_point, int16_t *dst) {
@@ -597,9 +639,9 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_extend(const fg_conv2d_pa
         return;
     }
     const int8_t *src = image + y * n;
+#if defined(FG_CORE_CORTEX_M7)
     if (n >= 8) {
         const int8_t *const end = src + (n & ~7);
-#if defined(FG_CORE_CORTEX_M7)
         /* The M7's order (FG_CORE_CORTEX_M7): fg_dsp_conv_ring_widen twice with each SXTB16 as soon as its word is
          * loaded and each store beside the PKH after its own (llvm-mca cortex-m7 16 -> 9 cycles a pass). */
         uint32_t a, b, c, d, e;
@@ -626,15 +668,20 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_extend(const fg_conv2d_pa
                            [e] "=&r"(e)
                          : [end] "r"(end)
                          : "cc", "memory");
-#else
-        do {
-            fg_dsp_conv_ring_widen(src, dst);
-            fg_dsp_conv_ring_widen(src + 4, dst + 4);
-            src += 8;
-            dst += 8;
-        } while (src != end);
-#endif
     }
+#else
+    if (n >= 16) {
+        fg_dsp_conv_ring_widen_16(src, src + (n & ~15), dst);
+        src += n & ~15;
+        dst += n & ~15;
+    }
+    if (n & 8) {
+        fg_dsp_conv_ring_widen(src, dst);
+        fg_dsp_conv_ring_widen(src + 4, dst + 4);
+        src += 8;
+        dst += 8;
+    }
+#endif
     if (n & 4) {
         fg_dsp_conv_ring_widen(src, dst);
         src += 4;
@@ -661,6 +708,22 @@ static void fg_dsp_conv_ring_padding(const fg_conv2d_params *p, int16_t zero_poi
     }
 }
 
+#if !defined(FG_CORE_CORTEX_M7)
+/* `words` words from to + distance (distance > 0: a row further down) to `to`, in ascending order (a row's copy may
+ * reach a word into the next: the shifted copy of a row 98 pixels wide), eight a pass by fg_dsp_stage_words' LDM +
+ * STM, then one at a time: ~22 cycles per 32 bytes on the M4 timing, against ~34 for newlib's memmove. to and the
+ * rows' pitch are word-aligned. */
+static void fg_dsp_conv_ring_move_up(uint32_t *to, int32_t distance, int32_t words) {
+    const int32_t eights = words & ~7;
+    if (eights) {
+        fg_dsp_stage_words(to + distance, eights, to);
+    }
+    for (int32_t k = eights; k < words; ++k) {
+        to[k] = to[k + distance];
+    }
+}
+#endif
+
 /* The three window rows at `window` for the output row whose windows start at input row top: the `kept` rows still
  * there from the last output row, moved up from window row `from` on unless it is 0, each by a memmove of the whole
  * words holding its image columns (the halves around them padding, alike in every row; in the shifted copy of a row
@@ -671,7 +734,11 @@ static void fg_dsp_conv_ring_rows(const fg_conv2d_params *p, const int8_t *image
     const uintptr_t first = (uintptr_t)(window + left) & ~(uintptr_t)3;
     const size_t bytes = (((uintptr_t)(window + left + p->in_w * p->in_c) + 3) & ~(uintptr_t)3) - first;
     for (int32_t i = 0; i < kept && from > 0; ++i) {
+#if defined(FG_CORE_CORTEX_M7)
         memmove((int16_t *)first + i * row_halves, (const int16_t *)first + (i + from) * row_halves, bytes);
+#else
+        fg_dsp_conv_ring_move_up((uint32_t *)first + i * row_halves / 2, row_halves / 2 * from, bytes / 4);
+#endif
     }
     for (int32_t i = kept; i < 3; ++i) {
         fg_dsp_conv_ring_extend(p, image, top + i, zero_point, window + i * row_halves);

@@ -8,8 +8,8 @@
  * blocks one after the other), the bias loaded and the output stage fused while the accumulators are in registers:
  * per output LSL + SMMULR + 3 for the rounding shift (relu: LSL + SMMLAR + ASR), the clamp (one SSAT when it is all
  * of int8), STRB. Per channel pair on the M4 timing (relu, doubled): the first input pair and the BX 14 + 2 cycles,
- * the output stage and the stores with the frame's bookkeeping 50 (the passes 13 an input pair, 2 a pass of 16 and 2
- * for each taken loop branch apart). */
+ * the output stage and the stores with the frame's bookkeeping 48 (the passes 13 an input pair, 2 a round of
+ * FG_DSP_ROUND_PAIRS and 2 for each taken loop branch apart). */
 FG_DSP_TILE_STORE_FUNCTION(fg_dsp_tile_store, FG_DSP_NARROW, CLAMPING)
 /* fg_dsp_tile_store for a layer whose output zero point is -128 and clamp all of int8: no rounding correction of
  * negative values (they clamp to -128 either way) and no check of the clamp. */
@@ -36,7 +36,18 @@ FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_relu_doubled_4, FG_DSP_TILE_SHORT_PA
 FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_relu_doubled_8, FG_DSP_TILE_SHORT_PAIRED_8, FG_DSP_RELU_DOUBLED,
                           RELU_UNCHECKED)
 FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_doubled_16, FG_DSP_TILE_SHORT_16, FG_DSP_NARROW_DOUBLED, CLAMPING)
+#if FG_DSP_DEEP_SHORT_STORES  /* the M33: the relu's two channel pairs a round at 16, 32 and 64 pairs too */
+FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_relu_doubled_16, FG_DSP_TILE_SHORT_PAIRED_16, FG_DSP_RELU_DOUBLED,
+                          RELU_UNCHECKED)
+FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_doubled_32, FG_DSP_TILE_SHORT_32, FG_DSP_NARROW_DOUBLED, CLAMPING)
+FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_relu_doubled_32, FG_DSP_TILE_SHORT_PAIRED_32, FG_DSP_RELU_DOUBLED,
+                          RELU_UNCHECKED)
+FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_doubled_64, FG_DSP_TILE_SHORT_64, FG_DSP_NARROW_DOUBLED, CLAMPING)
+FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_relu_doubled_64, FG_DSP_TILE_SHORT_PAIRED_64, FG_DSP_RELU_DOUBLED,
+                          RELU_UNCHECKED)
+#else
 FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_relu_doubled_16, FG_DSP_TILE_SHORT_16, FG_DSP_RELU_DOUBLED, RELU)
+#endif
 #endif
 
 #endif

@@ -171,7 +171,7 @@ static inline __attribute__((always_inline)) void fg_dsp_store_channel(const uin
 #if defined(FG_CORE_CORTEX_M7)
 /* The Cortex-M7 (the build passes FG_CORE_CORTEX_M7: GCC's -mcpu=cortex-m7 defines nothing the M4's does not)
  * dual-issues a single LDR with an SMLAD, but not LDM or LDRD, and an LDR's result is ready for the next cycle's
- * SMLAD. So there the 3 x 2 tile's pass of one input pair (fg_dsp_tile_3x2, FG_DSP_TILE_PAIRS_16) loads its five
+ * SMLAD. So there the 3 x 2 tile's pass of one input pair (fg_dsp_tile_3x2, FG_DSP_TILE_ROUND) loads its five
  * words with LDRs at offsets from the two pointers, each LDR issued with an SMLAD (six cycles a pass in llvm-mca's
  * cortex-m7 model, against nine with LDM + LDRD), and loads the next pass's first input word (r10) and first weight
  * word (lr) while its own last SMLADs run. Pass p of a round reads x at [x + 12 p] and w at [w + 8 p]; the round's
@@ -386,7 +386,8 @@ typedef struct {
     int32_t stride;     /*  8: from one pixel's outputs to the next */
     const uint32_t *x;  /* 12: the pixels' first pairs, where each tile starts again */
     uintptr_t end;      /* 16: ch past the last channel pair run */
-    int32_t passes;     /* 20: of sixteen input pairs: the pairs after the first (>= 3) rounded up; the short tile
+    int32_t passes;     /* 20: of a round's input pairs (FG_DSP_ROUND_PAIRS): the pairs after the first (>= 3)
+                         * rounded up; the short tile
                          * stores' (not the M7's): the call's tiles (FG_DSP_SHORT_NEXT_TILE; fg_dsp_tile_job's 1 for
                          * their 4 or 8 pairs: one tile) */
     int32_t entry;      /* 24: where the first pass enters (FG_DSP_ENTRY: bytes from the pass's start, the frame holding
@@ -400,6 +401,19 @@ typedef struct {
 #endif
 } fg_dsp_job;
 
+/* The input pairs a round of FG_DSP_TILE_ROUND runs: 32 on Armv8-M Mainline without MVE (the M33: the round's 1 KB
+ * of code well inside the U575's 8 KB ICACHE; a taken branch and the count's SUBS a round, 4 cycles, saved every 32
+ * pairs; GCC defines __ARM_ARCH_8M_MAIN__ for the M55 too, whose build keeps its code), 16 on the M4 (its tile
+ * stores' loops within the 1 KB the L4R5's ART caches) and the M7. */
+#if defined(__ARM_ARCH_8M_MAIN__) && !defined(__ARM_FEATURE_MVE) && !defined(FG_CORE_CORTEX_M7)
+#define FG_DSP_ROUND_SHIFT 5
+#define FG_DSP_DEEP_SHORT_STORES 1  /* the straight tile stores for 32 and 64 input pairs (FG_DSP_TILE_SHORT_32, _64) */
+#else
+#define FG_DSP_ROUND_SHIFT 4
+#define FG_DSP_DEEP_SHORT_STORES 0
+#endif
+#define FG_DSP_ROUND_PAIRS (1 << FG_DSP_ROUND_SHIFT)
+
 #if defined(FG_CORE_CORTEX_M7)
 /* The Cortex-M7's passes (FG_DSP_TILE_PASS_M7), entered by the frame's address as the M4's (FG_DSP_ENTRY_ADDRESS)
  * with x and w moved back by the passes skipped (FG_DSP_FIRST_PAIR) and the entered pass's first words loaded; those
@@ -408,7 +422,7 @@ typedef struct {
 #define FG_DSP_PAIR_BYTES 42
 #define FG_DSP_TEXT_(x) #x
 #define FG_DSP_TEXT(x) FG_DSP_TEXT_(x)
-#define FG_DSP_TILE_PAIRS_16                  \
+#define FG_DSP_TILE_ROUND                     \
     "9:\n\t"                                  \
     "ldr r10, [%[x]]\n\t"                     \
     "ldr lr, [%[w]]\n"                        \
@@ -424,16 +438,18 @@ typedef struct {
     "bne 9b\n\t"
 #else
 #define FG_DSP_PAIR_BYTES 32
+#define FG_DSP_TILE_PAIRS_8                                                                            \
+    FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR \
+    FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR
 /* The input pairs of FG_DSP_TILE_STORE's tile after its first (which starts the accumulators from the biases):
- * their count % 16 enters the pass of sixteen pairs that far from its end (BX to the frame's address, in r3), r2
- * counting the passes. */
-#define FG_DSP_TILE_PAIRS_16                                                                          \
-    "10:\n\t" FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR \
-    FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR           \
-    FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR           \
-    FG_DSP_TILE_PAIR                                                                                \
-    "subs %[job], %[job], #1\n\t"                                                                   \
-    "bne 10b\n\t"
+ * their count % FG_DSP_ROUND_PAIRS enters the round of that many pairs that far from its end (BX to the frame's
+ * address, in r3), r2 counting the rounds. */
+#if FG_DSP_ROUND_PAIRS == 32
+#define FG_DSP_TILE_ROUND_PAIRS FG_DSP_TILE_PAIRS_8 FG_DSP_TILE_PAIRS_8 FG_DSP_TILE_PAIRS_8 FG_DSP_TILE_PAIRS_8
+#else
+#define FG_DSP_TILE_ROUND_PAIRS FG_DSP_TILE_PAIRS_8 FG_DSP_TILE_PAIRS_8
+#endif
+#define FG_DSP_TILE_ROUND "10:\n\t" FG_DSP_TILE_ROUND_PAIRS "subs %[job], %[job], #1\n\tbne 10b\n\t"
 #endif
 
 /* The fully connected runs' output stage of one narrow doubled accumulator `acc` (a register other than r4-r8), the
@@ -476,8 +492,12 @@ typedef struct {
     "cmp " r ", lr\n\t"                  \
     "it gt\n\t"                          \
     "movgt " r ", lr\n\t"
-/* The pass entered first: the pairs after the first, % 16, are that many passes from the end of the sixteen. */
-#define FG_DSP_ENTERED_PASS(pairs) ((16 - (((pairs) - 1) & 15)) & 15)
+/* The pass entered first: the pairs after the first, % FG_DSP_ROUND_PAIRS, are that many passes from the round's
+ * end. */
+#define FG_DSP_ENTERED_PASS(pairs) \
+    ((FG_DSP_ROUND_PAIRS - (((pairs) - 1) & (FG_DSP_ROUND_PAIRS - 1))) & (FG_DSP_ROUND_PAIRS - 1))
+/* The rounds of FG_DSP_TILE_ROUND for the pairs after the first. */
+#define FG_DSP_ROUNDS(pairs) (((pairs) - 1 + FG_DSP_ROUND_PAIRS - 1) >> FG_DSP_ROUND_SHIFT)
 /* The frame's entry: bytes from the pass's start (FG_DSP_PAIR_BYTES an input pair) to where the first pass enters,
  * made an address once a call (FG_DSP_ENTRY_ADDRESS: r9 the job's entry) that FG_DSP_FIRST_PAIR ends with a BX to. */
 #define FG_DSP_ENTRY(pairs) (FG_DSP_PAIR_BYTES * FG_DSP_ENTERED_PASS(pairs))
@@ -535,7 +555,8 @@ typedef struct {
     "mov r3, r9\n\t"                         \
     FG_DSP_FIRST_PAIR
 
-/* The stores of a channel pair's six outputs (r2 the first pixel's, r10 and r11 the next two), the frame's loads and
+/* The stores of a channel pair's six outputs (r2 the first pixel's, r10 the stride: pixel p's at r2 + p * r10 by a
+ * register offset, no row pointers to add; channel B's after r2 is moved past channel A's), the frame's loads and
  * stores, and the next pair's biases and FG_DSP_PAIR_NEXT (its passes and entry; nothing for the short tile stores,
  * which define it again before theirs), in one run of single loads and stores (each after the first pipelined): past
  * the last pair, the biases are the table's next words (in the table or the weights after it), unused. HEAD: loads
@@ -547,12 +568,12 @@ typedef struct {
     HEAD                                 \
     "ldr r0, [sp, #12]\n\t"              \
     FG_DSP_PAIR_CH_STORE                 \
-    "strb r4, [r2], #2\n\t"              \
-    "strb r7, [r2, #-1]\n\t"             \
-    "strb r5, [r10]\n\t"                 \
-    "strb r8, [r10, #1]\n\t"             \
-    "strb r6, [r11]\n\t"                 \
-    "strb r9, [r11, #1]\n\t"             \
+    "strb r5, [r2, r10]\n\t"             \
+    "strb r6, [r2, r10, lsl #1]\n\t"     \
+    "strb r4, [r2], #1\n\t"              \
+    "strb r8, [r2, r10]\n\t"             \
+    "strb r9, [r2, r10, lsl #1]\n\t"     \
+    "strb r7, [r2], #1\n\t"              \
     "str r2, [sp, #4]\n\t"               \
     "ldr r4, [r3, #-4]\n\t"              \
     "ldr r7, [r3, #12]\n\t"              \
@@ -593,7 +614,7 @@ typedef struct {
         "stm sp, {" FRAME "}\n\t"                                                                                   \
         FG_DSP_START                                                                                                \
         ".p2align 2\n\t" /* the section 4-aligned: the ADR above, resolved by the assembler, holds once linked */   \
-        FG_DSP_TILE_PAIRS_16                                                                                        \
+        FG_DSP_TILE_ROUND                                                                                           \
         STAGE                                                                                                       \
         "beq 5f\n\t"                                                                                                \
         FG_DSP_FIRST_PAIR                                                                                           \
@@ -688,6 +709,24 @@ typedef struct {
     FG_DSP_SHORT_PASS(11) FG_DSP_SHORT_PASS(12) FG_DSP_SHORT_PASS(13) FG_DSP_SHORT_PASS(14) FG_DSP_SHORT_LAST(15)
 #define FG_DSP_TILE_SHORT_16(STAGE, FRAME, OUT_OF_LINE) \
     FG_DSP_TILE_SHORT(FG_DSP_SHORT_PASSES_16, FG_DSP_SHORT_NEXT_TILE_16, STAGE, FRAME, OUT_OF_LINE)
+#if FG_DSP_DEEP_SHORT_STORES
+/* 32 and 64 input pairs on the M33 (fg_dsp_tile_job chooses them), a tile a call (no next tile): straight passes
+ * instead of the entered round's BX, its count and branch, the frame's table, passes and entry reloaded and stored
+ * (13 cycles a channel pair at 64 pairs on the M4 timing, 9 at 32); 1 KB and 2 KB of passes, inside the U575's 8 KB
+ * ICACHE. */
+#define FG_DSP_SHORT_PASSES_8_MORE                                                                          \
+    FG_DSP_SHORT_PASS(0) FG_DSP_SHORT_PASS(0) FG_DSP_SHORT_PASS(0) FG_DSP_SHORT_PASS(0) FG_DSP_SHORT_PASS(0) \
+    FG_DSP_SHORT_PASS(0) FG_DSP_SHORT_PASS(0) FG_DSP_SHORT_PASS(0)
+#define FG_DSP_SHORT_PASSES_32 \
+    FG_DSP_SHORT_PASSES_16 FG_DSP_SHORT_PASSES_8_MORE FG_DSP_SHORT_PASSES_8_MORE
+#define FG_DSP_SHORT_PASSES_64 \
+    FG_DSP_SHORT_PASSES_32 FG_DSP_SHORT_PASSES_8_MORE FG_DSP_SHORT_PASSES_8_MORE FG_DSP_SHORT_PASSES_8_MORE \
+    FG_DSP_SHORT_PASSES_8_MORE
+#define FG_DSP_TILE_SHORT_32(STAGE, FRAME, OUT_OF_LINE) \
+    FG_DSP_TILE_SHORT(FG_DSP_SHORT_PASSES_32, "", STAGE, FRAME, OUT_OF_LINE)
+#define FG_DSP_TILE_SHORT_64(STAGE, FRAME, OUT_OF_LINE) \
+    FG_DSP_TILE_SHORT(FG_DSP_SHORT_PASSES_64, "", STAGE, FRAME, OUT_OF_LINE)
+#endif
 /* The relu's short loop two channel pairs a round (its stage FG_DSP_RELU_UNCHECKED_STAGE, the end checked once a
  * round): an odd count of pairs enters the round at its second pair (checked at 7, where the next tile comes back
  * to). Per pair ~2.5 cycles fewer on the M4 timing (half a taken branch, the frame's end and its compare); for 4 and
@@ -716,6 +755,16 @@ typedef struct {
     FG_DSP_TILE_SHORT_PAIRED(FG_DSP_SHORT_PASSES_4, FG_DSP_SHORT_NEXT_TILE_4, STAGE, FRAME, OUT_OF_LINE)
 #define FG_DSP_TILE_SHORT_PAIRED_8(STAGE, FRAME, OUT_OF_LINE) \
     FG_DSP_TILE_SHORT_PAIRED(FG_DSP_SHORT_PASSES_8, FG_DSP_SHORT_NEXT_TILE_8, STAGE, FRAME, OUT_OF_LINE)
+#if FG_DSP_DEEP_SHORT_STORES
+/* The M33's relu two channel pairs a round for 16, 32 and 64 pairs too: 1.4, 2.5 and 4.6 KB of code, inside the
+ * U575's 8 KB ICACHE. */
+#define FG_DSP_TILE_SHORT_PAIRED_16(STAGE, FRAME, OUT_OF_LINE) \
+    FG_DSP_TILE_SHORT_PAIRED(FG_DSP_SHORT_PASSES_16, FG_DSP_SHORT_NEXT_TILE_16, STAGE, FRAME, OUT_OF_LINE)
+#define FG_DSP_TILE_SHORT_PAIRED_32(STAGE, FRAME, OUT_OF_LINE) \
+    FG_DSP_TILE_SHORT_PAIRED(FG_DSP_SHORT_PASSES_32, "", STAGE, FRAME, OUT_OF_LINE)
+#define FG_DSP_TILE_SHORT_PAIRED_64(STAGE, FRAME, OUT_OF_LINE) \
+    FG_DSP_TILE_SHORT_PAIRED(FG_DSP_SHORT_PASSES_64, "", STAGE, FRAME, OUT_OF_LINE)
+#endif
 #endif
 /* NEXT_TILE: the M4's and the M33's next tile (FG_DSP_SHORT_NEXT_TILE), the M7's nothing (a tile a call). */
 #define FG_DSP_TILE_SHORT(PASSES, NEXT_TILE, STAGE, FRAME, OUT_OF_LINE) \
@@ -750,16 +799,14 @@ typedef struct {
     "ssat r7, #8, r7\n\t"       \
     "ssat r8, #8, r8\n\t"       \
     "ssat r9, #8, r9\n\t"
-/* The rows' pointers r10 (pixel 1) and r11 (pixel 2) from out (r2) and stride (r10). */
-#define FG_DSP_ROWS "add r11, r2, r10, lsl #1\n\tadd r10, r2, r10\n\t"
 /* The job's words the frame takes: all but the relu's low, high and full. */
 #define FG_DSP_RELU_FRAME "r3, r4, r5, r6, r7, r8, r9"
 #define FG_DSP_CLAMPING_FRAME "r3, r4, r5, r6, r7, r8, r9, r10, r11, r12"
 /* The relu: the frame's end in r11 with out and stride, compared with the next pair's r3 before the stores. */
 #define FG_DSP_RELU_AFTER_A "ldr r11, [sp, #16]\n\t"
-#define FG_DSP_RELU_CLAMP FG_DSP_SSAT6 "cmp r3, r11\n\t" FG_DSP_ROWS FG_DSP_PAIR_STORES("")
+#define FG_DSP_RELU_CLAMP FG_DSP_SSAT6 "cmp r3, r11\n\t" FG_DSP_PAIR_STORES("")
 /* The relu's stage without the end's load and compare (FG_DSP_TILE_SHORT_PAIRED checks it once a round). */
-#define FG_DSP_RELU_UNCHECKED_STAGE(OUT) FG_DSP_STAGE(OUT, "", FG_DSP_SSAT6 FG_DSP_ROWS FG_DSP_PAIR_STORES(""), "")
+#define FG_DSP_RELU_UNCHECKED_STAGE(OUT) FG_DSP_STAGE(OUT, "", FG_DSP_SSAT6 FG_DSP_PAIR_STORES(""), "")
 #define FG_DSP_RELU_UNCHECKED_FRAME FG_DSP_RELU_FRAME
 #define FG_DSP_RELU_UNCHECKED_OUT_OF_LINE ""
 /* The clamping: the frame's full in r11 (checked before the second channel's outputs, which leave the flags; r11
@@ -770,7 +817,6 @@ typedef struct {
     "beq 2f\n\t"                                                  \
     FG_DSP_SSAT6                                                  \
     "3:\n\t"                                                     \
-    FG_DSP_ROWS                                                  \
     "mov r12, r3\n\t"                                            \
     FG_DSP_PAIR_STORES("ldr lr, [sp, #16]\n\t")
 /* Out of line, past the exit: the clamp to the frame's low and high (r12, lr), back to the stores. */
@@ -947,12 +993,20 @@ typedef struct {
 #undef FG_DSP_SHORT_NEXT_TILE_8
 #undef FG_DSP_SHORT_NEXT_TILE_16
 #undef FG_DSP_TILE_SHORT_16
+#undef FG_DSP_TILE_SHORT_32
+#undef FG_DSP_TILE_SHORT_64
+#undef FG_DSP_SHORT_PASSES_8_MORE
+#undef FG_DSP_SHORT_PASSES_32
+#undef FG_DSP_SHORT_PASSES_64
 #undef FG_DSP_SHORT_PASSES_4
 #undef FG_DSP_SHORT_PASSES_8
 #undef FG_DSP_SHORT_PASSES_16
 #undef FG_DSP_TILE_SHORT_PAIRED
 #undef FG_DSP_TILE_SHORT_PAIRED_4
 #undef FG_DSP_TILE_SHORT_PAIRED_8
+#undef FG_DSP_TILE_SHORT_PAIRED_16
+#undef FG_DSP_TILE_SHORT_PAIRED_32
+#undef FG_DSP_TILE_SHORT_PAIRED_64
 #undef FG_DSP_RELU_UNCHECKED_STAGE
 #undef FG_DSP_RELU_UNCHECKED_FRAME
 #undef FG_DSP_RELU_UNCHECKED_OUT_OF_LINE
@@ -961,7 +1015,6 @@ typedef struct {
 #undef FG_DSP_PAIR_STORES
 #undef FG_DSP_PAIR_CH_STORE
 #undef FG_DSP_SSAT6
-#undef FG_DSP_ROWS
 #undef FG_DSP_RELU_AFTER_A
 #undef FG_DSP_RELU_FRAME
 #undef FG_DSP_CLAMPING_FRAME
@@ -988,7 +1041,9 @@ typedef struct {
 #undef FG_DSP_NARROW_DOUBLED
 #undef FG_DSP_RELU
 #undef FG_DSP_RELU_DOUBLED
-#undef FG_DSP_TILE_PAIRS_16
+#undef FG_DSP_TILE_ROUND
+#undef FG_DSP_TILE_PAIRS_8
+#undef FG_DSP_TILE_ROUND_PAIRS
 #undef FG_DSP_ENTRY_ADDRESS
 #undef FG_DSP_TILE_PASS_M7
 #undef FG_DSP_TILE_HEAD_M7

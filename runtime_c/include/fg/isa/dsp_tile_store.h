@@ -27,6 +27,13 @@ void fg_dsp_tile_store_relu_doubled_8(const uint32_t *x, const uint32_t *w, cons
 void fg_dsp_tile_store_doubled_16(const uint32_t *x, const uint32_t *w, const fg_dsp_job *job);
 void fg_dsp_tile_store_relu_doubled_16(const uint32_t *x, const uint32_t *w, const fg_dsp_job *job);
 #endif
+#if FG_DSP_DEEP_SHORT_STORES
+/* For 32 and 64 input pairs on the M33, doubled, a tile a call. */
+void fg_dsp_tile_store_doubled_32(const uint32_t *x, const uint32_t *w, const fg_dsp_job *job);
+void fg_dsp_tile_store_relu_doubled_32(const uint32_t *x, const uint32_t *w, const fg_dsp_job *job);
+void fg_dsp_tile_store_doubled_64(const uint32_t *x, const uint32_t *w, const fg_dsp_job *job);
+void fg_dsp_tile_store_relu_doubled_64(const uint32_t *x, const uint32_t *w, const fg_dsp_job *job);
+#endif
 
 /* The job of the tile-store function for every whole channel pair of `channels` (>= 2, all narrow) at ch, three
  * pixels' input pairs at x, pixel p's outputs at out + p * stride; returns that function (doubled: the channels'
@@ -36,7 +43,7 @@ static inline fg_dsp_tile_store_function fg_dsp_tile_job(fg_dsp_job *job, const 
                                                         int8_t *out, const fg_requant_params *q, int doubled) {
     const int full = q->activation_min == -128 && q->activation_max == 127;
     const fg_dsp_job j = {(uintptr_t)ch + 4, out, stride, x, (uintptr_t)(ch + (channels & ~1)) + 4,
-                          (pairs - 1 + 15) >> 4, FG_DSP_ENTRY(pairs), q->activation_min,
+                          FG_DSP_ROUNDS(pairs), FG_DSP_ENTRY(pairs), q->activation_min,
                           q->activation_max, full
 #if defined(FG_CORE_CORTEX_M7)
                           , (uintptr_t)x + 12 - 12 * FG_DSP_ENTERED_PASS(pairs), 8 - 8 * FG_DSP_ENTERED_PASS(pairs)
@@ -50,6 +57,14 @@ static inline fg_dsp_tile_store_function fg_dsp_tile_job(fg_dsp_job *job, const 
             {fg_dsp_tile_store_doubled_8, fg_dsp_tile_store_relu_doubled_8}};
         return short_stores[pairs >> 3][relu];
     }
+#if FG_DSP_DEEP_SHORT_STORES
+    if (doubled && ((pairs - 32) & ~32) == 0) {  /* 32 or 64 pairs on the M33 */
+        static const fg_dsp_tile_store_function deep_stores[2][2] = {
+            {fg_dsp_tile_store_doubled_32, fg_dsp_tile_store_relu_doubled_32},
+            {fg_dsp_tile_store_doubled_64, fg_dsp_tile_store_relu_doubled_64}};
+        return deep_stores[pairs >> 6][relu];
+    }
+#endif
     if (relu) {
         return doubled ? fg_dsp_tile_store_relu_doubled : fg_dsp_tile_store_relu;
     }
