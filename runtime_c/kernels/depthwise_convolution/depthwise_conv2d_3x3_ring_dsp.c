@@ -571,9 +571,19 @@ static __attribute__((noinline)) void fg_dsp_dw_ring_rows(const uint32_t *x, con
     FG_DSP_DW_QM("r5", "r9", "lr", "r12") FG_DSP_DW_QM("r6", "r10", "lr", "r3")                         \
     "ldr r1, [%[x], #" FG_DSP_DW_QH(pitch, i, 4) "]\n\t"                                                 \
     FG_DSP_DW_QM("r6", "r10", "r1", "r12")
-#define FG_DSP_DW_TTAPS(pitch)                                                                           \
-    FG_DSP_DW_TLINE(pitch, 0, FG_DSP_DW_QF) FG_DSP_DW_TLINE(pitch, 1, FG_DSP_DW_QM)                      \
-    FG_DSP_DW_TLINE(pitch, 2, FG_DSP_DW_QM)
+/* Lines 1 and 2 (their biases added, r7 free): the third input with the weights and the first two, then the last two,
+ * two load runs instead of three (28 cycles a line against 29 by the M4's table). */
+#define FG_DSP_DW_TLINE_ON(pitch, i)                                                                     \
+    FG_DSP_DW_QW(FG_DSP_DW_QWH, i) FG_DSP_DW_QX(FG_DSP_DW_QH, pitch, i, 0, 1)                           \
+    "ldr r7, [%[x], #" FG_DSP_DW_QH(pitch, i, 2) "]\n\t"                                                 \
+    FG_DSP_DW_QM("r4", "r8", "r1", "r2") FG_DSP_DW_QM("r4", "r8", "lr", "r3")                           \
+    FG_DSP_DW_QM("r5", "r9", "lr", "r2") FG_DSP_DW_QM("r4", "r8", "r7", "r12")                          \
+    FG_DSP_DW_QM("r5", "r9", "r7", "r3") FG_DSP_DW_QM("r6", "r10", "r7", "r2")                          \
+    FG_DSP_DW_QX(FG_DSP_DW_QH, pitch, i, 3, 4)                                                           \
+    FG_DSP_DW_QM("r5", "r9", "r1", "r12") FG_DSP_DW_QM("r6", "r10", "r1", "r3")                         \
+    FG_DSP_DW_QM("r6", "r10", "lr", "r12")
+#define FG_DSP_DW_TTAPS(pitch) \
+    FG_DSP_DW_TLINE(pitch, 0, FG_DSP_DW_QF) FG_DSP_DW_TLINE_ON(pitch, 1) FG_DSP_DW_TLINE_ON(pitch, 2)
 /* The six outputs (OUT on r2, r3, r12), stored at out + p * step (+ 2) (lr: out, r1: step); r2: out moved on three
  * pixels. */
 #define FG_DSP_DW_TOUT(OUT)                                                                                 \
