@@ -936,7 +936,6 @@ static __attribute__((noinline)) void fg_dsp_dw_ring_extend(const int8_t *src, i
     }
 }
 #undef FG_DSP_DW_EXTEND_COPY
-#undef FG_DSP_DW_EXTEND_QUAD
 
 #if defined(FG_CORE_CORTEX_M7)
 /* The M7 (FG_CORE_CORTEX_M7): each SXTB16's word stored at an offset beside the next (no STM, which issues alone and
@@ -955,12 +954,6 @@ static __attribute__((noinline)) void fg_dsp_dw_ring_extend(const int8_t *src, i
     "sxtb16 r6, r6\n\t"                             \
     "str r6, [%[dst], #8]\n\t"                      \
     "add %[dst], %[dst], #16\n\t"
-#else
-#define FG_DSP_DW_SMALL_PAIR                        \
-    FG_DSP_EXTEND_TWO_PIXELS                        \
-    "stm %[dst]!, {r4-r7}\n\t"                      \
-    "subs %[k], %[k], #1\n\t"
-#endif
 
 /* A small image's rows of the group (its first channel at src, in_c bytes from pixel to pixel, the rows one after
  * the other) into the buffer's image columns at dst, FG_DSP_DW_SMALL_ROW bytes from row to row, in one pass: per
@@ -991,7 +984,45 @@ static void fg_dsp_dw_small_extend(const int8_t *src, int32_t step, int32_t n, i
         : [step] "r"(step), [pairs] "r"(pairs), [odd] "r"(odd), [skip] "r"(skip)
         : "r4", "r5", "r6", "r7", "cc", "memory");
 }
+#else
+/* The same (the M4's and M33's order): per row four pixels a pass as fg_dsp_dw_ring_extend's (FG_DSP_DW_EXTEND_QUAD:
+ * loads back to back, one STM), then a pair and a pixel as n's bits 1 and 0 say. The passes take every other register:
+ * rows_n holds the rows left but one (bits 8 up: negative after the last) and n (bits 0 .. 7), skip is read from the
+ * frame. n < 256 (the buffer's columns). */
+static void fg_dsp_dw_small_extend(const int8_t *src, int32_t step, int32_t n, int32_t rows, uint32_t *dst) {
+    const int32_t skip = FG_DSP_DW_SMALL_ROW - 8 * n, step3 = 3 * step;
+    int32_t rows_n = (rows - 1) << 8 | n, quads;
+    __asm__ volatile(
+        "2:\n\t"
+        "lsls %[quads], %[rows_n], #24\n\t"
+        "lsrs %[quads], %[quads], #26\n\t"
+        "beq 3f\n"
+        "1:\n\t"
+        FG_DSP_DW_EXTEND_QUAD("")
+        "3:\n\t"
+        "lsls %[quads], %[rows_n], #31\n\t"  /* C: a pair left, N: a pixel */
+        "bcc 4f\n\t"
+        FG_DSP_EXTEND_TWO_PIXELS
+        "stm %[dst]!, {r4-r7}\n"
+        "4:\n\t"
+        "bpl 5f\n\t"
+        "ldr r4, [%[src]]\n\t"
+        "add %[src], %[src], %[step]\n\t"
+        "sxtb16 r5, r4, ror #8\n\t"
+        "sxtb16 r4, r4\n\t"
+        "strd r4, r5, [%[dst]], #8\n"
+        "5:\n\t"
+        "ldr %[quads], %[skip]\n\t"
+        "add %[dst], %[dst], %[quads]\n\t"
+        "subs %[rows_n], %[rows_n], #256\n\t"
+        "bpl 2b\n\t"
+        : [src] "+r"(src), [dst] "+r"(dst), [rows_n] "+r"(rows_n), [quads] "=&r"(quads)
+        : [step] "r"(step), [step3] "r"(step3), [skip] "m"(skip)
+        : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "cc", "memory");
+}
+#endif
 #undef FG_DSP_DW_SMALL_PAIR
+#undef FG_DSP_DW_EXTEND_QUAD
 
 /* A row in the padding: the zero point in the ring row's image columns (and copy's). */
 static void fg_dsp_dw_ring_pad(int32_t n, uint32_t zero_point, uint32_t *dst, uint32_t *copy) {
