@@ -416,12 +416,13 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_pad(int32_t first, int32_t 
     const uint32_t pair = (uint16_t)zero_point * 0x10001u;
     const int32_t begin = first >> 1, end = (first + n + 1) >> 1;
     for (int32_t j = 0; j < 4; ++j) {
-        uint32_t *words = (uint32_t *)(row + j * FG_DSP_DW_TAPS_COLUMNS);
-        uint32_t *copied = copy ? (uint32_t *)(copy + j * FG_DSP_DW_TAPS_COLUMNS) : words;
-        for (int32_t x = begin; x < end; ++x) {
-            words[x] = pair;
-            copied[x] = pair;
-        }
+        uint32_t *words = (uint32_t *)(row + j * FG_DSP_DW_TAPS_COLUMNS) + begin;
+        uint32_t *copied = copy ? (uint32_t *)(copy + j * FG_DSP_DW_TAPS_COLUMNS) + begin : words;
+        const uint32_t *last = words + (end - begin);  /* n >= 1: one word at least */
+        do {
+            *words++ = pair;
+            *copied++ = pair;
+        } while (words < last);
     }
 }
 
