@@ -131,7 +131,7 @@ def ring_depthwise_cases(rng, count):
         relu = k % 2 == 1
         wide = k % 4 >= 2  # past FG_DSP_DW_SMALL_COLUMNS, or past FG_DSP_DW_SMALL_ROWS: the ring
         cases.append(conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), [4, 8, 12, 16, 32][k % 5], 0, 1 + k % 3 // 2,
-                               stride_w=1 + k % 5 // 3, widths=(15, 40) if wide and k % 8 < 4 else (1, 12),
+                               stride_w=1 + k % 5 // 3, widths=(26, 40) if wide and k % 8 < 4 else (1, 12),
                                heights=(27, 34) if wide and k % 8 >= 4 else (1, 6),
                                output_zero_point=-128 if relu else None, activation="RELU" if relu else "NONE"))
     # a small image of stride 1 whose rows are odd: their last pixels paired down the column (kws_ref_model's 25 x 5)
@@ -145,6 +145,12 @@ def ring_depthwise_cases(rng, count):
         cases.append(conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), [4, 8, 12][k % 3], 0, stride, padding="SAME",
                                widths=(width, width + 1), heights=(1, 8), output_zero_point=-128 if relu else None,
                                activation="RELU" if relu else "NONE"))
+    # small images up to FG_DSP_DW_SMALL_COLUMNS x FG_DSP_DW_SMALL_ROWS padded (25 x 25): vww_96_int8's 24 x 24 input
+    # of stride 2 (23 to 24 pixels square), and 21 to 23 pixels square at stride 1
+    cases.append(conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), 8, 0, 2, padding="SAME", widths=(23, 25),
+                           heights=(23, 25), output_zero_point=-128, activation="RELU"))
+    cases.append(conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), 4, 0, 1, padding="SAME", widths=(21, 24),
+                           heights=(21, 24)))
     return cases
 
 

@@ -303,16 +303,22 @@ typedef struct {
     int16_t zero_point;
 } fg_dsp_dw_taps_fill_context;
 
+/* A pixel's (c0, c2) and (c1, c3) into one column of a slot's four channel rows, at. */
+static inline __attribute__((always_inline)) void fg_dsp_dw_taps_column(uint32_t even, uint32_t odd, int16_t *at) {
+    at[0] = (int16_t)even;
+    at[FG_DSP_DW_TAPS_COLUMNS] = (int16_t)odd;
+    at[2 * FG_DSP_DW_TAPS_COLUMNS] = (int16_t)(even >> 16);
+    at[3 * FG_DSP_DW_TAPS_COLUMNS] = (int16_t)(odd >> 16);
+}
+
 /* Pixel v's four channels (one word of the image) into column `column` of the four channel rows at dst (and copy's,
  * unless NULL). */
-static void fg_dsp_dw_taps_pixel(uint32_t v, int16_t *dst, int16_t *copy, int32_t column) {
+static inline __attribute__((always_inline)) void fg_dsp_dw_taps_pixel(uint32_t v, int16_t *dst, int16_t *copy,
+                                                                        int32_t column) {
     const uint32_t even = __sxtb16(v), odd = fg_dsp_odd_s8x2(v);  /* (c0, c2), (c1, c3) */
-    const int16_t x[4] = {(int16_t)even, (int16_t)odd, (int16_t)(even >> 16), (int16_t)(odd >> 16)};
-    for (int32_t j = 0; j < 4; ++j) {
-        dst[j * FG_DSP_DW_TAPS_COLUMNS + column] = x[j];
-        if (copy) {
-            copy[j * FG_DSP_DW_TAPS_COLUMNS + column] = x[j];
-        }
+    fg_dsp_dw_taps_column(even, odd, dst + column);
+    if (copy) {
+        fg_dsp_dw_taps_column(even, odd, copy + column);
     }
 }
 
@@ -401,24 +407,24 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_extend(const int8_t *src, i
 #undef FG_DSP_DW_TAPS_EXTEND_PASS
 #undef FG_DSP_DW_TAPS_STORE
 
-/* A padding row: the zero point in the n image columns from `first` on of a slot's four rows (and copy's). */
-#define FG_DSP_DW_TAPS_PAD(first, n, zero_point, row, copy)                 \
-    for (int32_t j = 0; j < 4; ++j) {                                        \
-        for (int32_t x = (first); x < (first) + (n); ++x) {                  \
-            (row)[j * FG_DSP_DW_TAPS_COLUMNS + x] = (zero_point);            \
-            if (copy) {                                                      \
-                (copy)[j * FG_DSP_DW_TAPS_COLUMNS + x] = (zero_point);       \
-            }                                                                \
-        }                                                                    \
-    }
-#if defined(FG_CORE_CORTEX_M7)
-/* The M7 (FG_CORE_CORTEX_M7): out of line, where the row pointers stay in registers (inlined in fg_dsp_dw_taps_run,
- * each store reloaded its row from the stack: 11 cycles a column in llvm-mca's cortex-m7 model, against 7). */
+/* A padding row: the zero point in the n image columns from `first` on of a slot's four rows (and copy's), a word
+ * (two columns) at a time from the even column at or before `first` to the odd one at or after first + n - 1: the
+ * columns beside the image hold the zero point already (fg_dsp_dw_taps_padding) or are not read. Out of line, where
+ * the row pointers stay in registers. */
 static __attribute__((noinline)) void fg_dsp_dw_taps_pad(int32_t first, int32_t n, int16_t zero_point, int16_t *row,
                                                          int16_t *copy) {
-    FG_DSP_DW_TAPS_PAD(first, n, zero_point, row, copy)
+    const uint32_t pair = (uint16_t)zero_point * 0x10001u;
+    const int32_t begin = first >> 1, end = (first + n + 1) >> 1;
+    for (int32_t j = 0; j < 4; ++j) {
+        uint32_t *words = (uint32_t *)(row + j * FG_DSP_DW_TAPS_COLUMNS) + begin;
+        uint32_t *copied = copy ? (uint32_t *)(copy + j * FG_DSP_DW_TAPS_COLUMNS) + begin : words;
+        const uint32_t *last = words + (end - begin);  /* n >= 1: one word at least */
+        do {
+            *words++ = pair;
+            *copied++ = pair;
+        } while (words < last);
+    }
 }
-#endif
 
 /* Input row y of the group into ring slot `slot` (and slot + 3 for slots 0 and 1); a padding row: the zero point. */
 static void fg_dsp_dw_taps_fill(void *context, int32_t y, int32_t slot) {
@@ -429,13 +435,8 @@ static void fg_dsp_dw_taps_fill(void *context, int32_t y, int32_t slot) {
         fg_dsp_dw_taps_extend(c->group + y * p->in_w * p->in_c, p->in_c, p->in_w, p->pad_left, row, copy);
         return;
     }
-#if defined(FG_CORE_CORTEX_M7)
     fg_dsp_dw_taps_pad(p->pad_left, p->in_w, c->zero_point, row, copy);
-#else
-    FG_DSP_DW_TAPS_PAD(p->pad_left, p->in_w, c->zero_point, row, copy)
-#endif
 }
-#undef FG_DSP_DW_TAPS_PAD
 
 /* The zero point into the columns of every ring row that the windows read and no input row is extended into: the
  * padding's, and what the last pair reads past them (ops/variants/dsp_taps.py's taps_columns). Once per call: a row
