@@ -276,6 +276,17 @@ static void fg_dsp_band_flush(const fg_dsp_band_layer *l, const uint32_t *x, int
     }
 }
 
+/* The pair tile on the window at x (job's x and x_end set) into `scratch` (job's out), then its two pixels' `bytes`
+ * outputs to `to` and a pixel (job's stride) after it. Out of line: the row's tile loop keeps its registers. */
+static __attribute__((noinline)) void fg_dsp_band_pair(fg_dsp_band_store_function pair_store, const uint32_t *x,
+                                                       const uint32_t *weights, fg_dsp_band_job *job, int8_t *scratch,
+                                                       int8_t *to, int32_t bytes) {
+    job->out = scratch;
+    pair_store(x, weights, job);
+    memcpy(to, scratch, (size_t)bytes);
+    memcpy(to + job->stride, scratch + job->stride, (size_t)bytes);
+}
+
 /* `count_rows` output rows' whole tiles (the band holding their windows, a stride of rows apart) through the tile
  * store, channel block by channel block: `block` channel pairs staged at w a block (the in-place table's, from l) when
  * blocked, else all of l's at once. With pair_store (out_w % 3 == 2), each row's last two pixels too, by the pair
@@ -284,7 +295,7 @@ static void fg_dsp_band_row_tiles(const fg_dsp_band *b, const fg_dsp_band_layer 
                                   fg_dsp_band_store_function pair_store, fg_dsp_band_job *job, int32_t block,
                                   int blocked, uint32_t *w, int8_t *out, int8_t *scratch, int32_t count_rows) {
     const int32_t out_c = b->p->out_c, channel_pairs = out_c >> 1, tiles = b->p->out_w / 3;
-    const int32_t window_step = b->p->stride_h * b->slot, out_step = b->p->out_w * out_c;
+    const int32_t window_step = b->p->stride_h * b->slot, out_step = b->p->out_w * out_c, window_words = 3 * b->slot;
     for (int32_t first = 0; first < channel_pairs; first += block) {
         const int32_t count = channel_pairs - first < block ? channel_pairs - first : block;
         const fg_dsp_channel *ch = l->ch + 2 * first;
@@ -298,22 +309,19 @@ static void fg_dsp_band_row_tiles(const fg_dsp_band *b, const fg_dsp_band_layer 
         job->ch = (uintptr_t)ch + 4;
         job->end = (uintptr_t)(ch + 2 * count) + 4;
         for (int32_t r = 0; r < count_rows; ++r) {
-            const uint32_t *const window = b->rows + r * window_step;
-            for (int32_t t = 0; t < tiles; ++t) {
-                job->x = window + 3 * t;
-                job->x_end = (uintptr_t)(window + 3 * t + 3 * b->slot);
-                job->out = out + r * out_step + 3 * t * out_c + 2 * first;
-                store(window + 3 * t, weights, job);
+            const uint32_t *x = b->rows + r * window_step;
+            const uint32_t *const whole_end = x + 3 * tiles;
+            int8_t *to = out + r * out_step + 2 * first;
+            for (; x != whole_end; x += 3, to += 3 * out_c) {
+                job->x = x;
+                job->x_end = (uintptr_t)(x + window_words);
+                job->out = to;
+                store(x, weights, job);
             }
             if (pair_store) {
-                const int32_t ox = 3 * tiles;
-                job->x = window + ox;
-                job->x_end = (uintptr_t)(window + ox + 3 * b->slot);
-                job->out = scratch + 2 * first;
-                pair_store(window + ox, weights, job);
-                int8_t *const to = out + r * out_step + ox * out_c + 2 * first;
-                memcpy(to, scratch + 2 * first, 2 * (size_t)count);
-                memcpy(to + out_c, scratch + out_c + 2 * first, 2 * (size_t)count);
+                job->x = x;
+                job->x_end = (uintptr_t)(x + window_words);
+                fg_dsp_band_pair(pair_store, x, weights, job, scratch + 2 * first, to, 2 * count);
             }
         }
     }
