@@ -9,7 +9,9 @@ from firmware_gen.ops.variants.dsp_band import (
     SPARE_ROWS,
     band_columns,
     band_held_bytes,
+    band_pair_tiles,
     band_row_bytes,
+    band_row_tiles,
     band_shared_held,
     band_spare_rows,
     band_stack,
@@ -115,6 +117,20 @@ def test_the_held_pixels_pairs_share_the_staged_block_where_each_group_flushes_w
     block, saved, rows = band_shared_held(resnet_8, 576, room, u575)
     assert rows * (8 % 3) % 3 == 0 and saved > 0 and 4 * block * (8 + 2 * 576) >= band_held_bytes(resnet_8)
     assert band_shared_held(resnet_8, 576, room, _isa(wait_per_byte=0.0)) is None  # nothing to stage
+
+
+def test_rows_whose_last_two_pixels_run_as_the_pair_tile_hold_none():
+    """band_pair_tiles: out_w % 3 == 2 at stride 1 with the tile store: each row's last two pixels a pair tile reading
+    the staged block as its whole tiles do (band_row_tiles), so pretrainedResnet_quant's 8 x 8 64 -> 64 stages blocks
+    on the U575's flash in the stack its held pixels' pairs took, for groups of rows of any count."""
+    resnet_8 = _band_params(8, 64)
+    assert band_pair_tiles(resnet_8, True) and band_row_tiles(resnet_8, True) == 3
+    assert not band_pair_tiles(resnet_8, False) and band_row_tiles(resnet_8, False) == 2  # gathered tiles
+    assert not band_pair_tiles(_band_params(16, 32), True)  # out_w % 3 == 1: held, flushed three at a time
+    assert band_pair_tiles(_band_params(16, 32, 2), True)  # stride 2: 8 outputs a row
+    room = STACK - STAGING_RESERVE - band_stack(resnet_8, False, held_in_block=True)
+    block, saved, rows = band_staging(resnet_8, 576, room, True, _isa(wait_per_byte=4 / 16))
+    assert block > 0 and saved > 0 and rows > 1
 
 
 def test_the_band_at_stride_2_holds_an_even_count_of_columns_past_its_last_window():

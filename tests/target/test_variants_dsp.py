@@ -92,7 +92,9 @@ def band_cases(rng, count):
     """3x3 stride 1 on in_c 16, 32, 48, 64 (the band kernel's in_c % 16): SAME and VALID, rows whose out_w % 3 is 0, 1
     or 2 (held pixels, paired across rows), odd and even out_c (an odd one gathered from the band), wide channels
     (gathered too), the relu tile store (output zero point -128, RELU) and the clamping one, two images; and a third
-    as many at stride 2 (the band's even and odd half-lines), images of odd and even widths and heights."""
+    as many at stride 2 (the band's even and odd half-lines), images of odd and even widths and heights; and rows
+    whose last two pixels run as the pair tile (out_w % 3 == 2, every channel narrow, out_c even) at strides 1 and
+    2, relu and clamping."""
     cases = []
     for k in range(count):
         relu = k % 3 == 0
@@ -104,6 +106,11 @@ def band_cases(rng, count):
         cases.append(conv_case(rng, "CONV_2D", (3, 3), [16, 32, 64][k % 3], [2, 32, 7, 16][k % 4], 2,
                                wide=k % 5 == 4, widths=(7, 20), heights=(1, 12),
                                output_zero_point=-128 if relu else None, activation="RELU" if relu else None))
+    for in_c, out_c, stride, width, relu in ((32, 16, 1, 8, True), (64, 6, 1, 11, False), (16, 2, 1, 5, False),
+                                             (32, 8, 2, 16, True), (16, 4, 2, 9, False)):
+        cases.append(conv_case(rng, "CONV_2D", (3, 3), in_c, out_c, stride, padding="SAME", widths=(width, width + 1),
+                               heights=(1, 5), output_zero_point=-128 if relu else None,
+                               activation="RELU" if relu else None))
     return cases
 
 

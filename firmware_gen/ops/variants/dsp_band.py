@@ -120,6 +120,17 @@ def band_group_spare(p: dict, rows: int) -> int:
     return (rows - 1) * p["stride_h"]
 
 
+def band_pair_tiles(p: dict, stored: bool) -> bool:
+    """Whether each output row's last two pixels (out_w % 3 == 2) run as the band's pair tile (the tile store running
+    every tile) instead of being held, gathered and flushed three at a time."""
+    return stored and p["out_w"] % 3 == 2
+
+
+def band_row_tiles(p: dict, stored: bool) -> int:
+    """The tiles a row that read the staged block: the whole ones and the pair tile."""
+    return p["out_w"] // 3 + band_pair_tiles(p, stored)
+
+
 def band_staging(p: dict, pairs: int, room: int, blocks_allowed: bool, isa: Isa,
                  groups: Iterable[int] = range(1, 1 + GROUP_ROWS)) -> tuple[int, float, int]:
     """(channel pairs a staged block, 0 for none; the ESTIMATED cycles staging saves; the output rows a group) for the
@@ -128,7 +139,7 @@ def band_staging(p: dict, pairs: int, room: int, blocks_allowed: bool, isa: Isa,
     (blocks_allowed: the tile store runs the layer). A group of more rows only where the table is staged a block at
     a time, the later rows' windows in band_group_spare spare rows taken from `room`; of `groups` rows."""
     channel_pairs, wait = -(-p["out_c"] // 2), WORD_BYTES * isa.flash_wait_per_byte
-    row_tiles = p["out_w"] // 3
+    row_tiles = band_row_tiles(p, blocks_allowed)
     best = (0, 0.0, 1)
     for rows in groups:
         spare = band_group_spare(p, rows)
@@ -170,7 +181,11 @@ def _band(graph: Graph, op: Operator, call: KernelCall, isa: Isa) -> KernelCall 
     pairs, channel_pairs = padded.shape[1] // 2, -(-p["out_c"] // 2)
     block, staged_saving, group = band_staging(p, pairs, room, stored, isa)
     held_in_block = False
-    if stored:  # the held pixels' pairs in the staged block's words: more room for the block and the spare rows
+    if band_pair_tiles(p, stored):  # no held pixels: no array of their pairs
+        fixed = band_stack(p, False, True)
+        room = isa.stack_bytes - STAGING_RESERVE - fixed
+        block, staged_saving, group = band_staging(p, pairs, room, stored, isa)
+    elif stored:  # the held pixels' pairs in the staged block's words: more room for the block and the spare rows
         shared = band_shared_held(p, pairs, isa.stack_bytes - STAGING_RESERVE - band_stack(p, False, True), isa)
         if shared is not None and shared[1] > staged_saving:
             (block, staged_saving, group), held_in_block = shared, True

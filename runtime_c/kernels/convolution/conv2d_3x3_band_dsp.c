@@ -78,18 +78,41 @@ typedef char fg_dsp_band_job_matches[offsetof(fg_dsp_band_job, end) == offsetof(
     "smlad r8, r11, r3, r7\n\t" "smlad r9, r12, r3, r7\n\t" "smlad r7, r10, r3, r7\n\t"            \
     "smlad r5, r11, lr, r4\n\t" "smlad r6, r12, lr, r4\n\t" "smlad r4, r10, lr, r4\n\t"            \
     REST
-#define FG_DSP_BAND_LINES_4(REST) \
-    FG_DSP_BAND_LINE(REST) FG_DSP_BAND_LINE(REST) FG_DSP_BAND_LINE(REST) FG_DSP_BAND_LINE(REST)
-#define FG_DSP_BAND_LINES_23(REST)                                                                  \
-    FG_DSP_BAND_LINES_4(REST) FG_DSP_BAND_LINES_4(REST) FG_DSP_BAND_LINES_4(REST)                   \
-    FG_DSP_BAND_LINES_4(REST) FG_DSP_BAND_LINES_4(REST)                                             \
-    FG_DSP_BAND_LINE(REST) FG_DSP_BAND_LINE(REST) FG_DSP_BAND_LINE(REST)
+/* A row end's two pixels (out_w % 3 == 2) as a tile of two: each line's four words by one LDM (at stride 2 the even
+ * half's three by one LDM, the odd half's two by an LDRD), four SMLADs a tap on r4, r5 (channel A) and r7, r8 (B);
+ * r9 holds a word, so the third pixel's r6 and r9 are whatever they hold: the output stage stores them too, into
+ * the caller's scratch. At stride 1, 16 instructions and 26 cycles a line by the M4's timing for two pixels, against
+ * 25 and 36 for three (stride 2: 18 and 30, against 26 and 39). */
+#define FG_DSP_BAND_PAIR_TAP(a, b)                                                                 \
+    "ldrd lr, r3, [%[w]], #8\n\t"                                                                  \
+    "smlad r4, " a ", lr, r4\n\t" "smlad r5, " b ", lr, r5\n\t"                                       \
+    "smlad r7, " a ", r3, r7\n\t" "smlad r8, " b ", r3, r8\n\t"
+/* A line's first tap on pixels' words r9, r10 (from the biases r4, r7 on the channel pair's first line), then REST. */
+#define FG_DSP_BAND_PAIR_LINE(REST) FG_DSP_BAND_PAIR_TAP("r9", "r10") REST
+#define FG_DSP_BAND_PAIR_FIRST_LINE(REST)                                                          \
+    "ldrd lr, r3, [%[w]], #8\n\t"                                                                  \
+    "smlad r5, r10, lr, r4\n\t" "smlad r4, r9, lr, r4\n\t"                                           \
+    "smlad r8, r10, r3, r7\n\t" "smlad r7, r9, r3, r7\n\t"                                           \
+    REST
+#define FG_DSP_BAND_PAIR_LOAD "ldm %[x], {r9, r10, r11, r12}\n\t" "add %[x], %[x], r2\n\t"
+#define FG_DSP_BAND_PAIR_TAPS_1_2 FG_DSP_BAND_PAIR_TAP("r10", "r11") FG_DSP_BAND_PAIR_TAP("r11", "r12")
+/* Stride 2: taps 0 and 2 from the even half's words 0-2, tap 1 from the odd half's 0-1 (weights 0, 2, 1). */
+#define FG_DSP_BAND2_PAIR_LOAD "ldm %[x], {r9, r10, r11}\n\t" "add %[x], %[x], r2\n\t"
+#define FG_DSP_BAND2_PAIR_TAPS_2_1             \
+    FG_DSP_BAND_PAIR_TAP("r10", "r11")         \
+    "ldrd r9, r10, [%[x]]\n\t"                \
+    "add %[x], %[x], r2\n\t"                  \
+    FG_DSP_BAND_PAIR_TAP("r9", "r10")
+#define FG_DSP_BAND_LINES_4(LINE) LINE LINE LINE LINE
+#define FG_DSP_BAND_LINES_23(LINE)                                                                  \
+    FG_DSP_BAND_LINES_4(LINE) FG_DSP_BAND_LINES_4(LINE) FG_DSP_BAND_LINES_4(LINE)                   \
+    FG_DSP_BAND_LINES_4(LINE) FG_DSP_BAND_LINES_4(LINE) LINE LINE LINE
 /* Per channel pair: the window's 3 in_c / 2 lines (a multiple of 24) in rounds of 24, ended when x reaches the
  * frame's x_end, then STAGE (the output stage of fg/isa/dsp.h, x reloaded from the frame, the pitch by
  * FG_DSP_PAIR_NEXT, eq past the last pair). */
 #undef FG_DSP_PAIR_NEXT
 #define FG_DSP_PAIR_NEXT "ldr r2, [sp, #20]\n\t"
-#define FG_DSP_TILE_BAND_OF(REST, STAGE, FRAME, OUT_OF_LINE) \
+#define FG_DSP_TILE_BAND_OF(FIRST_LINE, LINE, STAGE, FRAME, OUT_OF_LINE) \
     FG_DSP_TILE_ASM(                                    \
         "ldm %[job], {" FRAME "}\n\t"                   \
         "stm sp, {" FRAME "}\n\t"                       \
@@ -97,34 +120,51 @@ typedef char fg_dsp_band_job_matches[offsetof(fg_dsp_band_job, end) == offsetof(
         "ldr r7, [r3, #12]\n\t"                         \
         "ldr r2, [sp, #20]\n"                           \
         "7:\n\t"                                        \
-        FG_DSP_BAND_FIRST_LINE(REST)                    \
+        FIRST_LINE                                      \
         "8:\n\t"                                        \
-        FG_DSP_BAND_LINES_23(REST)                      \
+        FG_DSP_BAND_LINES_23(LINE)                      \
         "ldr r3, [sp, #24]\n\t"                         \
         "cmp %[x], r3\n\t"                              \
         "beq 6f\n\t"                                    \
-        FG_DSP_BAND_LINE(REST)                          \
+        LINE                                            \
         "b 8b\n"                                        \
         "6:\n\t"                                        \
         STAGE                                           \
         "bne 7b\n\t"                                    \
         OUT_OF_LINE)
+#define FG_DSP_TILE_BAND_TAPS(REST, STAGE, FRAME, OUT_OF_LINE) \
+    FG_DSP_TILE_BAND_OF(FG_DSP_BAND_FIRST_LINE(REST), FG_DSP_BAND_LINE(REST), STAGE, FRAME, OUT_OF_LINE)
 #define FG_DSP_TILE_BAND(STAGE, FRAME, OUT_OF_LINE) \
-    FG_DSP_TILE_BAND_OF(FG_DSP_BAND_TAPS_1_2, STAGE, FRAME, OUT_OF_LINE)
+    FG_DSP_TILE_BAND_TAPS(FG_DSP_BAND_TAPS_1_2, STAGE, FRAME, OUT_OF_LINE)
 #define FG_DSP_TILE_BAND2(STAGE, FRAME, OUT_OF_LINE) \
-    FG_DSP_TILE_BAND_OF(FG_DSP_BAND2_TAPS_2_1, STAGE, FRAME, OUT_OF_LINE)
+    FG_DSP_TILE_BAND_TAPS(FG_DSP_BAND2_TAPS_2_1, STAGE, FRAME, OUT_OF_LINE)
+#define FG_DSP_TILE_BAND_PAIR_OF(LOAD, REST, STAGE, FRAME, OUT_OF_LINE)                                       \
+    FG_DSP_TILE_BAND_OF(LOAD FG_DSP_BAND_PAIR_FIRST_LINE(REST), LOAD FG_DSP_BAND_PAIR_LINE(REST), STAGE, FRAME, \
+                        OUT_OF_LINE)
+#define FG_DSP_TILE_BAND_PAIR(STAGE, FRAME, OUT_OF_LINE) \
+    FG_DSP_TILE_BAND_PAIR_OF(FG_DSP_BAND_PAIR_LOAD, FG_DSP_BAND_PAIR_TAPS_1_2, STAGE, FRAME, OUT_OF_LINE)
+#define FG_DSP_TILE_BAND2_PAIR(STAGE, FRAME, OUT_OF_LINE) \
+    FG_DSP_TILE_BAND_PAIR_OF(FG_DSP_BAND2_PAIR_LOAD, FG_DSP_BAND2_PAIR_TAPS_2_1, STAGE, FRAME, OUT_OF_LINE)
 #define FG_DSP_BAND_FUNCTION(name, LOOP, OUT, KIND) \
     static FG_DSP_TILE_JOB_FUNCTION(name, fg_dsp_band_job, LOOP, OUT, KIND)
 FG_DSP_BAND_FUNCTION(fg_dsp_band_store, FG_DSP_TILE_BAND, FG_DSP_NARROW_DOUBLED, CLAMPING)
 FG_DSP_BAND_FUNCTION(fg_dsp_band_store_relu, FG_DSP_TILE_BAND, FG_DSP_RELU_DOUBLED, RELU)
 FG_DSP_BAND_FUNCTION(fg_dsp_band2_store, FG_DSP_TILE_BAND2, FG_DSP_NARROW_DOUBLED, CLAMPING)
 FG_DSP_BAND_FUNCTION(fg_dsp_band2_store_relu, FG_DSP_TILE_BAND2, FG_DSP_RELU_DOUBLED, RELU)
+FG_DSP_BAND_FUNCTION(fg_dsp_band_pair_store, FG_DSP_TILE_BAND_PAIR, FG_DSP_NARROW_DOUBLED, CLAMPING)
+FG_DSP_BAND_FUNCTION(fg_dsp_band_pair_store_relu, FG_DSP_TILE_BAND_PAIR, FG_DSP_RELU_DOUBLED, RELU)
+FG_DSP_BAND_FUNCTION(fg_dsp_band2_pair_store, FG_DSP_TILE_BAND2_PAIR, FG_DSP_NARROW_DOUBLED, CLAMPING)
+FG_DSP_BAND_FUNCTION(fg_dsp_band2_pair_store_relu, FG_DSP_TILE_BAND2_PAIR, FG_DSP_RELU_DOUBLED, RELU)
 #define FG_DSP_BAND_STORE(stride, relu)                                                   \
     ((stride) == 2 ? ((relu) ? fg_dsp_band2_store_relu : fg_dsp_band2_store)              \
                    : ((relu) ? fg_dsp_band_store_relu : fg_dsp_band_store))
+#define FG_DSP_BAND_PAIR_STORE(stride, relu)                                              \
+    ((stride) == 2 ? ((relu) ? fg_dsp_band2_pair_store_relu : fg_dsp_band2_pair_store)    \
+                   : ((relu) ? fg_dsp_band_pair_store_relu : fg_dsp_band_pair_store))
 #else
 /* The M7 (dsp_band.py does not offer the band there): each tile gathered, run by fg_dsp_gemm_3_strided. */
 #define FG_DSP_BAND_STORE(stride, relu) ((fg_dsp_band_store_function)0)
+#define FG_DSP_BAND_PAIR_STORE(stride, relu) ((fg_dsp_band_store_function)0)
 #endif
 typedef void (*fg_dsp_band_store_function)(const uint32_t *x, const uint32_t *w, const fg_dsp_band_job *job);
 
@@ -223,10 +263,11 @@ typedef struct {
     const fg_requant_params *q;
 } fg_dsp_band_layer;
 
-/* The held pixels' outputs (an output row's last out_w % 3, three at a time): run into `held`, then copied to each
- * pixel's place. Stored after their own row, never before: each output only overwrites input no later output reads
- * (ops/overlap.py), and the band already holds their windows. The call's last flush of n < 3 pixels runs three too
- * (through the tile store, not fg_dsp_tile_3x2's pixel-by-pixel output stage), the others' outputs not copied. */
+/* The held pixels' outputs (an output row's last out_w % 3 where the pair tile does not run them, three at a time):
+ * run into `held`, then copied to each pixel's place. Stored after their own row, never before: each output only
+ * overwrites input no later output reads (ops/overlap.py), and the band already holds their windows. The call's last
+ * flush of n < 3 pixels runs three too (through the tile store, not fg_dsp_tile_3x2's pixel-by-pixel output stage),
+ * the others' outputs not copied. */
 static void fg_dsp_band_flush(const fg_dsp_band_layer *l, const uint32_t *x, int32_t out_c, int32_t n, int8_t *held,
                               int8_t *const to[3]) {
     fg_dsp_gemm_3_strided(x, l->weights, l->pairs, l->ch, out_c, out_c, 3, held, l->q, l->narrow, 1);
@@ -235,14 +276,26 @@ static void fg_dsp_band_flush(const fg_dsp_band_layer *l, const uint32_t *x, int
     }
 }
 
+/* The pair tile on the window at x (job's x and x_end set) into `scratch` (job's out), then its two pixels' `bytes`
+ * outputs to `to` and a pixel (job's stride) after it. Out of line: the row's tile loop keeps its registers. */
+static __attribute__((noinline)) void fg_dsp_band_pair(fg_dsp_band_store_function pair_store, const uint32_t *x,
+                                                       const uint32_t *weights, fg_dsp_band_job *job, int8_t *scratch,
+                                                       int8_t *to, int32_t bytes) {
+    job->out = scratch;
+    pair_store(x, weights, job);
+    memcpy(to, scratch, (size_t)bytes);
+    memcpy(to + job->stride, scratch + job->stride, (size_t)bytes);
+}
+
 /* `count_rows` output rows' whole tiles (the band holding their windows, a stride of rows apart) through the tile
  * store, channel block by channel block: `block` channel pairs staged at w a block (the in-place table's, from l) when
- * blocked, else all of l's at once. */
+ * blocked, else all of l's at once. With pair_store (out_w % 3 == 2), each row's last two pixels too, by the pair
+ * tile into `scratch` (three pixels of out_c: the third's outputs not used), then copied to their places. */
 static void fg_dsp_band_row_tiles(const fg_dsp_band *b, const fg_dsp_band_layer *l, fg_dsp_band_store_function store,
-                                  fg_dsp_band_job *job, int32_t block, int blocked, uint32_t *w, int8_t *out,
-                                  int32_t count_rows) {
+                                  fg_dsp_band_store_function pair_store, fg_dsp_band_job *job, int32_t block,
+                                  int blocked, uint32_t *w, int8_t *out, int8_t *scratch, int32_t count_rows) {
     const int32_t out_c = b->p->out_c, channel_pairs = out_c >> 1, tiles = b->p->out_w / 3;
-    const int32_t window_step = b->p->stride_h * b->slot, out_step = b->p->out_w * out_c;
+    const int32_t window_step = b->p->stride_h * b->slot, out_step = b->p->out_w * out_c, window_words = 3 * b->slot;
     for (int32_t first = 0; first < channel_pairs; first += block) {
         const int32_t count = channel_pairs - first < block ? channel_pairs - first : block;
         const fg_dsp_channel *ch = l->ch + 2 * first;
@@ -256,12 +309,19 @@ static void fg_dsp_band_row_tiles(const fg_dsp_band *b, const fg_dsp_band_layer 
         job->ch = (uintptr_t)ch + 4;
         job->end = (uintptr_t)(ch + 2 * count) + 4;
         for (int32_t r = 0; r < count_rows; ++r) {
-            const uint32_t *const window = b->rows + r * window_step;
-            for (int32_t t = 0; t < tiles; ++t) {
-                job->x = window + 3 * t;
-                job->x_end = (uintptr_t)(window + 3 * t + 3 * b->slot);
-                job->out = out + r * out_step + 3 * t * out_c + 2 * first;
-                store(window + 3 * t, weights, job);
+            const uint32_t *x = b->rows + r * window_step;
+            const uint32_t *const whole_end = x + 3 * tiles;
+            int8_t *to = out + r * out_step + 2 * first;
+            for (; x != whole_end; x += 3, to += 3 * out_c) {
+                job->x = x;
+                job->x_end = (uintptr_t)(x + window_words);
+                job->out = to;
+                store(x, weights, job);
+            }
+            if (pair_store) {
+                job->x = x;
+                job->x_end = (uintptr_t)(x + window_words);
+                fg_dsp_band_pair(pair_store, x, weights, job, scratch + 2 * first, to, 2 * count);
             }
         }
     }
@@ -281,8 +341,11 @@ FG_HOT_LOOP void fg_conv2d_3x3_band_dsp(const fg_conv2d_params *p, const int8_t 
     const int full = q.activation_min == -128 && q.activation_max == 127;
     const fg_dsp_band_store_function store =
         l.narrow && out_c % 2 == 0 ? FG_DSP_BAND_STORE(p->stride_w, full && q.output_offset == -128) : 0;
+    const fg_dsp_band_store_function pair_store =
+        store && out_w % 3 == 2 ? FG_DSP_BAND_PAIR_STORE(p->stride_w, full && q.output_offset == -128) : 0;
     const int blocked = block && block < channel_pairs && store;  /* else in place: the gathered tiles read l */
-    uint32_t rows[(3 + spare) * slot], x[store ? 1 : 3 * pairs], held_pairs[held_in_block ? 1 : 3 * pairs];
+    uint32_t rows[(3 + spare) * slot], x[store ? 1 : 3 * pairs];
+    uint32_t held_pairs[held_in_block || pair_store ? 1 : 3 * pairs];
     uint32_t w[block ? block * (8 + 2 * pairs) : 1];
     uint32_t *const held_x = held_in_block ? w : held_pairs;
     int8_t held[3 * out_c], *held_at[3];
@@ -297,7 +360,9 @@ FG_HOT_LOOP void fg_conv2d_3x3_band_dsp(const fg_conv2d_params *p, const int8_t 
     fg_dsp_band b = {p, rows, columns, slot, half, half ? half : 2, (uint16_t)zero_point * 0x10001u};
     fg_dsp_band_job job = {0, output, out_c, rows, 0, 4 * (half ? half : columns), 0, q.activation_min,
                            q.activation_max, full};
-    memset(held_x, 0, 3 * (size_t)pairs * sizeof *held_x);  /* a short flush's unused pixels: any finite pairs */
+    if (!pair_store) {  /* a short flush's unused pixels: any finite pairs */
+        memset(held_x, 0, 3 * (size_t)pairs * sizeof *held_x);
+    }
     for (int32_t k = 0; k < (3 + spare) * slot; ++k) {  /* the padding's columns, kept (fg_dsp_band_fill) */
         rows[k] = b.zero_pair;
     }
@@ -326,8 +391,8 @@ FG_HOT_LOOP void fg_conv2d_3x3_band_dsp(const fg_conv2d_params *p, const int8_t 
             }
             const int32_t whole = out_w - out_w % 3;
             if (store) {
-                fg_dsp_band_row_tiles(&b, &l, store, &job, blocked ? block : channel_pairs, blocked, w, out,
-                                      count_rows);
+                fg_dsp_band_row_tiles(&b, &l, store, pair_store, &job, blocked ? block : channel_pairs, blocked, w,
+                                      out, held, count_rows);
             }
             for (int32_t r = 0; r < count_rows; ++r) {
                 const uint32_t *const window = b.rows + r * stride * slot;
@@ -337,7 +402,7 @@ FG_HOT_LOOP void fg_conv2d_3x3_band_dsp(const fg_conv2d_params *p, const int8_t 
                     }
                     fg_dsp_gemm_3_strided(x, l.weights, pairs, l.ch, out_c, out_c, 3, out + t * out_c, &q, l.narrow, 1);
                 }
-                int32_t ox = whole;
+                int32_t ox = pair_store ? out_w : whole;  /* the pair tile ran the row's end */
                 for (out += ox * out_c; ox < out_w; ++ox, out += out_c) {
                     fg_dsp_band_gather(&b, window, ox, held_x + held_count);
                     held_at[held_count] = out;
