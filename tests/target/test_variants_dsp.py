@@ -158,6 +158,12 @@ def ring_depthwise_cases(rng, count):
                            heights=(23, 25), output_zero_point=-128, activation="RELU"))
     cases.append(conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), 4, 0, 1, padding="SAME", widths=(21, 24),
                            heights=(21, 24)))
+    # wide and tall images through the band's blocks of output rows (4 at stride 2, 8 at stride 1) and a shorter
+    # last block: vww_96_int8's 48 x 48 input of stride 2, SAME, and VALID at stride 1
+    cases.append(conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), 4, 0, 2, padding="SAME", widths=(40, 49),
+                           heights=(17, 24), output_zero_point=-128, activation="RELU"))
+    cases.append(conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), 8, 0, 1, padding="VALID", widths=(26, 33),
+                           heights=(19, 27)))
     return cases
 
 

@@ -8,13 +8,12 @@
 #include "fg/isa/dsp_ring.h"
 #include "fg/support/weights_s4.h"
 
-/* Four channels at a time (a group), the whole image: the input rows a window needs are sign-extended once into a
- * ring of rows on the stack, each pixel's four channels as the two words SXTB16 gives, (c, c + 2) and (c + 1, c + 3).
- * The padding holds the input zero point, so every window reads the ring the same way: its nine taps and the
- * group's 18 weight words sit at offsets known to the assembler (loads with an immediate offset), and no tap is
- * extended again. The ring has five rows: input row y goes to slot (y + pad_top) % 3 and, for slots 0 and 1, again
- * to slot + 3, so that a window's three rows are consecutive (stride_h 2: slot (y + pad_top) % 4, slot 0 again to
- * 4). A small image is extended whole instead, and all its output rows run in one call. */
+/* Four channels at a time (a group), the whole image: the input rows a window needs are sign-extended into a band
+ * of rows on the stack, each pixel's four channels as the two words SXTB16 gives, (c, c + 2) and (c + 1, c + 3).
+ * The padding holds the input zero point, so every window reads the band the same way: its nine taps and the
+ * group's 18 weight words sit at offsets known to the assembler (loads with an immediate offset). The band holds the
+ * input rows of a block of output rows (fg_dsp_dw_ring_group), which run in one call; only the rows two blocks share
+ * are extended again. A small image is extended whole instead, and all its output rows run in one call. */
 
 /* A group's table (ops/variants/dsp_window.py's ring_groups), in halves: half h (channels h and h + 2, the word of each
  * ring pixel at byte 4h) at word FG_DSP_DW_QUAD_WORDS * h: the two channels' doubled biases (words 0, 1), channel h's
@@ -34,7 +33,8 @@
 #define FG_DSP_DW_SMALL_ROWS 25
 #define FG_DSP_DW_SMALL_ROW (8 * FG_DSP_DW_SMALL_COLUMNS)
 #define FG_DSP_DW_SMALL_ROW_S FG_DSP_RING_XSTR(FG_DSP_DW_SMALL_ROW)
-#define FG_DSP_DW_RING_WORDS (FG_DSP_DW_SMALL_ROWS * FG_DSP_DW_SMALL_ROW / 4)  /* >= the ring's 5 rows */
+#define FG_DSP_DW_RING_WORDS (FG_DSP_DW_SMALL_ROWS * FG_DSP_DW_SMALL_ROW / 4)
+#define FG_DSP_DW_BAND_ROWS (4 * FG_DSP_DW_RING_WORDS / FG_DSP_DW_RING_ROW)  /* ring rows the buffer holds: 10 */
 
 /* Tap (i, j) of a window whose rows are `pitch` bytes apart. */
 #define FG_DSP_DW_RING_TAP(pitch, i, j)                                                  \
@@ -883,9 +883,8 @@ static inline __attribute__((always_inline)) void fg_dsp_dw_rows(const uint32_t 
 #undef FG_DSP_DW_RING_ROW_TAPS
 #undef FG_DSP_DW_RING_TAP
 
-/* Four pixels' words at dst (and at copy: the same registers stored twice), src advanced past them: 4 LDR back to
- * back, 8 SXTB16, one STM of 8 words per row written. */
-#define FG_DSP_DW_EXTEND_QUAD(STORE_COPY)                 \
+/* Four pixels' words at dst, src advanced past them: 4 LDR back to back, 8 SXTB16, one STM of 8 words. */
+#define FG_DSP_DW_EXTEND_QUAD                             \
     "ldr r4, [%[src]]\n\t"                               \
     "ldr r6, [%[src], %[step]]\n\t"                      \
     "ldr r8, [%[src], %[step], lsl #1]\n\t"              \
@@ -900,25 +899,16 @@ static inline __attribute__((always_inline)) void fg_dsp_dw_rows(const uint32_t 
     "sxtb16 r11, r10, ror #8\n\t"                        \
     "sxtb16 r10, r10\n\t"                                \
     "stm %[dst]!, {r4-r11}\n\t"                          \
-    STORE_COPY                                            \
     "subs %[quads], %[quads], #1\n\t"                    \
     "bne 1b\n\t"
-#define FG_DSP_DW_EXTEND_COPY "stm %[copy]!, {r4-r11}\n\t"
 
-/* Input row y's group (its first channel at src, in_c bytes from pixel to pixel) into a ring row's image columns,
- * and into copy's too unless it is NULL: four pixels at a time (FG_DSP_DW_EXTEND_QUAD), then the last n % 4 one by
- * one. */
-static __attribute__((noinline)) void fg_dsp_dw_ring_extend(const int8_t *src, int32_t step, int32_t n, uint32_t *dst,
-                                                           uint32_t *copy) {
+/* Input row y's group (its first channel at src, in_c bytes from pixel to pixel) into a band row's image columns:
+ * four pixels at a time (FG_DSP_DW_EXTEND_QUAD), then the last n % 4 one by one. */
+static __attribute__((noinline)) void fg_dsp_dw_ring_extend(const int8_t *src, int32_t step, int32_t n, uint32_t *dst) {
     int32_t quads = n >> 2;
     const int32_t step3 = 3 * step;
-    if (quads && copy) {
-        __asm__ volatile("1:\n\t" FG_DSP_DW_EXTEND_QUAD(FG_DSP_DW_EXTEND_COPY)
-                         : [src] "+r"(src), [dst] "+r"(dst), [copy] "+r"(copy), [quads] "+r"(quads)
-                         : [step] "r"(step), [step3] "r"(step3)
-                         : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "cc", "memory");
-    } else if (quads) {
-        __asm__ volatile("1:\n\t" FG_DSP_DW_EXTEND_QUAD("")
+    if (quads) {
+        __asm__ volatile("1:\n\t" FG_DSP_DW_EXTEND_QUAD
                          : [src] "+r"(src), [dst] "+r"(dst), [quads] "+r"(quads)
                          : [step] "r"(step), [step3] "r"(step3)
                          : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "cc", "memory");
@@ -928,14 +918,8 @@ static __attribute__((noinline)) void fg_dsp_dw_ring_extend(const int8_t *src, i
         memcpy(&v, src, sizeof v);
         dst[0] = __sxtb16(v);
         dst[1] = fg_dsp_odd_s8x2(v);
-        if (copy) {
-            copy[0] = dst[0];
-            copy[1] = dst[1];
-            copy += 2;
-        }
     }
 }
-#undef FG_DSP_DW_EXTEND_COPY
 
 #if defined(FG_CORE_CORTEX_M7)
 /* The M7 (FG_CORE_CORTEX_M7): each SXTB16's word stored at an offset beside the next (no STM, which issues alone and
@@ -998,7 +982,7 @@ static void fg_dsp_dw_small_extend(const int8_t *src, int32_t step, int32_t n, i
         "lsrs %[quads], %[quads], #26\n\t"
         "beq 3f\n"
         "1:\n\t"
-        FG_DSP_DW_EXTEND_QUAD("")
+        FG_DSP_DW_EXTEND_QUAD
         "3:\n\t"
         "lsls %[quads], %[rows_n], #31\n\t"  /* C: a pair left, N: a pixel */
         "bcc 4f\n\t"
@@ -1024,13 +1008,10 @@ static void fg_dsp_dw_small_extend(const int8_t *src, int32_t step, int32_t n, i
 #undef FG_DSP_DW_SMALL_PAIR
 #undef FG_DSP_DW_EXTEND_QUAD
 
-/* A row in the padding: the zero point in the ring row's image columns (and copy's). */
-static void fg_dsp_dw_ring_pad(int32_t n, uint32_t zero_point, uint32_t *dst, uint32_t *copy) {
+/* A row in the padding: the zero point in the band row's image columns. */
+static void fg_dsp_dw_ring_pad(int32_t n, uint32_t zero_point, uint32_t *dst) {
     for (int32_t x = 0; x < 2 * n; ++x) {
         dst[x] = zero_point;
-        if (copy) {
-            copy[x] = zero_point;
-        }
     }
 }
 
@@ -1041,55 +1022,31 @@ typedef struct {
     int relu;             /* the output zero point -128: no rounding correction */
 } fg_dsp_dw_ring_layer;
 
-/* One group's ring: what fg_dsp_dw_ring_fill needs. */
-typedef struct {
-    const fg_dsp_dw_ring_layer *layer;
-    const int8_t *group;  /* the group's first channel in the image */
-    uint32_t *ring;
-    int32_t slots;        /* of the ring (fg_dsp_ring_fill_slots): 3, or 4 at stride_h 2 */
-} fg_dsp_dw_ring_fill_context;
-
-/* Input row y of the group into ring slot `slot` (and into its copy: slot + 3 for slots 0 and 1 of 3, slot 4 for slot
- * 0 of 4). */
-static void fg_dsp_dw_ring_fill(void *context, int32_t y, int32_t slot) {
-    const fg_dsp_dw_ring_fill_context *c = (const fg_dsp_dw_ring_fill_context *)context;
-    const fg_depthwise_conv2d_params *p = c->layer->p;
-    const int32_t words = 2 * FG_DSP_DW_RING_COLUMNS;
-    uint32_t *row = c->ring + slot * words + 2 * p->pad_left;
-    uint32_t *copy = slot < 5 - c->slots ? row + c->slots * words : 0;
-    if (y >= 0 && y < p->in_h) {
-        fg_dsp_dw_ring_extend(c->group + y * p->in_w * p->in_c, p->in_c, p->in_w, row, copy);
-    } else {
-        fg_dsp_dw_ring_pad(p->in_w, c->layer->zero_point, row, copy);
-    }
-}
-
-/* Every output row of group g (channels 4g .. 4g + 3) of one image, through a ring of `slots` slots (a constant
- * where it is inlined: no divide, no test per row). */
-static inline __attribute__((always_inline)) void fg_dsp_dw_ring_slots(const fg_dsp_dw_ring_layer *layer,
-                                                                       const int8_t *image, int32_t g,
-                                                                       const uint32_t *w, int8_t *output,
-                                                                       uint32_t *ring, int32_t slots) {
-    const fg_depthwise_conv2d_params *p = layer->p;
-    const fg_dsp_dw_pair_job job = {{p->in_c, p->out_w, 1, 0}, 0};
-    fg_dsp_dw_ring_fill_context context = {layer, image + 4 * g, ring, slots};
-    int32_t next = -p->pad_top;  /* the first input row not yet in the ring */
-    for (int32_t oy = 0; oy < p->out_h; ++oy) {
-        const int32_t top = oy * p->stride_h - p->pad_top;
-        next = fg_dsp_ring_fill_slots(top, p->pad_top, next, slots, fg_dsp_dw_ring_fill, &context);
-        const uint32_t *x = ring + fg_dsp_ring_slot(top + p->pad_top, slots) * 2 * FG_DSP_DW_RING_COLUMNS;
-        fg_dsp_dw_rows(x, w, output + oy * p->out_w * p->in_c + 4 * g, &job, layer->relu, p->stride_w, 0);
-    }
-}
-
-/* Every output row of group g through the ring: at stride 2 of four slots, so that only the input rows in slot 0 are
- * extended twice (a quarter of them, against two thirds with three). */
+/* Every output row of group g (channels 4g .. 4g + 3) of one image through the buffer as a band of
+ * FG_DSP_DW_BAND_ROWS rows: blocks of as many output rows as the band holds the input rows of (4 at stride_h 2, 8 at
+ * 1), each block's input rows extended into the band's rows 0, 1, ... (the one or two it shares with the next block
+ * again), then the block in one call. Against the ring of 3 or 4 rows it replaced: a call per block instead of per
+ * output row, and at stride_h 2 one input row in 8 extended a second time where the ring stored one in 4 twice
+ * (vww_96_int8's 48 x 48 layer of stride 2, ESTIMATED M33 333,726 -> 300,493 cycles). */
 FG_HOT_LOOP static void fg_dsp_dw_ring_group(const fg_dsp_dw_ring_layer *layer, const int8_t *image, int32_t g,
-                                             const uint32_t *w, int8_t *output, uint32_t *ring) {
-    if (layer->p->stride_h == 2) {
-        fg_dsp_dw_ring_slots(layer, image, g, w, output, ring, 4);
-    } else {
-        fg_dsp_dw_ring_slots(layer, image, g, w, output, ring, 3);
+                                             const uint32_t *w, int8_t *output, uint32_t *band) {
+    const fg_depthwise_conv2d_params *p = layer->p;
+    const int32_t words = 2 * FG_DSP_DW_RING_COLUMNS, stride = p->stride_h;
+    const int32_t block = (FG_DSP_DW_BAND_ROWS - 3) / stride + 1;  /* output rows whose windows the band holds */
+    const int8_t *group = image + 4 * g;
+    for (int32_t oy = 0; oy < p->out_h; oy += block) {
+        const int32_t rows = p->out_h - oy < block ? p->out_h - oy : block, top = oy * stride - p->pad_top;
+        uint32_t *row = band + 2 * p->pad_left;
+        for (int32_t y = top; y < top + (rows - 1) * stride + 3; ++y, row += words) {
+            if (y >= 0 && y < p->in_h) {
+                fg_dsp_dw_ring_extend(group + y * p->in_w * p->in_c, p->in_c, p->in_w, row);
+            } else {
+                fg_dsp_dw_ring_pad(p->in_w, layer->zero_point, row);
+            }
+        }
+        const int32_t skip = stride * FG_DSP_DW_RING_ROW - p->out_w * 8 * p->stride_w;  /* a row's end to the next */
+        const fg_dsp_dw_pair_job job = {{p->in_c, p->out_w, rows, skip}, 0};
+        fg_dsp_dw_rows(band, w, output + oy * p->out_w * p->in_c + 4 * g, &job, layer->relu, p->stride_w, 0);
     }
 }
 
@@ -1134,7 +1091,7 @@ static void fg_dsp_dw_ring_padding(const fg_depthwise_conv2d_params *p, const fg
     const int32_t words = 2 * (small ? FG_DSP_DW_SMALL_COLUMNS : FG_DSP_DW_RING_COLUMNS);
     const int32_t right = 2 * (p->pad_left + p->in_w);
     const int32_t end = 2 * fg_dsp_dw_padded(p->pad_left, p->in_w, p->out_w, p->stride_w);
-    for (int32_t y = 0; y < (small ? rows : 5); ++y, buffer += words) {
+    for (int32_t y = 0; y < (small ? rows : FG_DSP_DW_BAND_ROWS); ++y, buffer += words) {
         const int pad_row = small && (y < p->pad_top || y >= p->pad_top + p->in_h);
         for (int32_t x = 0; x < (pad_row ? end : 2 * p->pad_left); ++x) {
             buffer[x] = layer->zero_point;
@@ -1181,7 +1138,7 @@ static inline void fg_dsp_dw_ring_group_copy(const uint32_t *from, uint32_t *to)
 }
 
 /* Whether a group's table goes into RAM before its rows run: the pair kernel reads it at every pass (from flash, each
- * would wait), and the ring of rows calls the kernels once per output row. The quad and triple kernels copy each half
+ * would wait), and the band calls the kernels once per block of output rows. The quad and triple kernels copy each half
  * into their frame once per call, so a small image that runs on them alone (one call per group: its rows a multiple
  * of 4 pixels, or ending in triples) copies it from the table itself. */
 static int fg_dsp_dw_table_in_ram(const fg_depthwise_conv2d_params *p, int small) {
