@@ -62,7 +62,9 @@ _COPY = {"copy_per_word": 40 / 16, "copy_instructions_per_word": 6 / 16, "copy_c
 #   one): a further call 193, 108; a blocked tile 193 - 99 = 94, 66.
 # Checked against the whole estimate (steps.py): vww_96_int8 on mps2_an521 with steps 14-22 run in place instead costs
 # 43,249 ESTIMATED cycles a step more (11.581 -> 11.797 M) and 21,250 instructions fewer; these costs say 39,754 and
-# 19,790 (with 2.75 cycles a copied word and 110 a call: 51,360 and 16,592).
+# 19,790 (with 2.75 cycles a copied word and 110 a call: 51,360 and 16,592). On mps2_an386 (the L4R5's flash) the same
+# steps in place: 178,458 more a step (11.938 -> 12.829 M), 19,560 instructions fewer; these costs say 178,510 and
+# 18,374 (the former: 188,064 and 16,592).
 STAGED_COSTS = {
     "cortex-m4": StagingCosts(**_COPY, call=180, call_instructions=99, blocked_tile=79, blocked_tile_instructions=56),
     "cortex-m33": StagingCosts(**_COPY, call=193, call_instructions=108, blocked_tile=94, blocked_tile_instructions=66),
