@@ -80,6 +80,7 @@ BAND_COSTS = {
     "cortex-m33": StagingCosts(**_COPY, call=73, call_instructions=23, blocked_tile=0, blocked_tile_instructions=0),
 }
 
+
 def staging_costs(table: dict[str, StagingCosts], isa: Isa) -> StagingCosts:
     """The costs of `table` (STAGED_COSTS or a kernel's own) on `isa`'s core, the M4's for a core not measured."""
     return table.get(isa.core, table["cortex-m4"])
