@@ -39,11 +39,13 @@ from firmware_gen.ops.base import KernelCall
 from firmware_gen.ops.variants import Variant
 from firmware_gen.ops.variants.dsp import REQUIRES, WIDE, conv_taps, packed_call, rows_padded, tile_table
 from firmware_gen.ops.variants.dsp_staged import (
+    BAND_COSTS,
     CONSTANT_WORDS,
     STAGING_RESERVE,
     WORD_BYTES,
     staged_blocks,
     staging,
+    staging_costs,
 )
 
 LINES_A_ROUND = 24  # the tile store's unrolled lines: 3 in_c / 2 a multiple of it (in_c % 16 == 0)
@@ -148,7 +150,7 @@ def band_staging(p: dict, pairs: int, room: int, blocks_allowed: bool, isa: Isa,
                 or rows > p["out_h"] or (rows > 1 and most == channel_pairs)):
             continue
         saved = staged_blocks(p["batches"] * p["out_h"] * row_tiles, channel_pairs, pairs, rows * row_tiles, most,
-                              wait).saved
+                              wait, staging_costs(BAND_COSTS, isa), blocked_tiles=False).saved
         if saved > best[1]:
             blocks = -(-channel_pairs // most)
             best = (-(-channel_pairs // blocks), saved, rows)

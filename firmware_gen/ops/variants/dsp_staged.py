@@ -6,11 +6,13 @@ In place, every tile of three pixels reads the weights of every channel pair aga
 flash's wait states again (an STM32L4R5 at 120 MHz: 5 per 8 bytes, 2.5 per int16 weight word), what made the late
 1x1 layers of vww_96_int8 cost 2.15 ESTIMATED cycles per instruction on the M4. Staged, a weight word is read from
 flash once per pixel block (once per call when one channel block holds every channel pair) at the cost of its copy
-(LDM + STM, 0.5 instructions a word), and a tile calls the SMLAD loop once per channel block instead of once.
+(fg_dsp_stage_words: two LDM + STM a pass of sixteen words, 0.375 instructions a word), and a tile calls the tile
+store once per channel block instead of once.
 
 `staging` picks the blocks by the estimate (docs/cycle_model.md's in-order timing, the board's flash as its file
 states it: Isa.flash_wait_per_byte; the wait states saved against the copies and the calls added; the channels'
-output stages are staged with their weights; the copies' and calls' instructions are in those cycles), the arrays
+output stages are staged with their weights; the copies' and calls' instructions are in those cycles; the costs of
+the board's core, StagingCosts, each from hot.py's per-block timing), the arrays
 within the board's stack less STAGING_RESERVE. A layer that gains nothing so runs POINTWISE or
 FOLDED (the specializer says None): every layer on a board whose flash has no data wait states (the QEMU boards; an
 STM32L4R5 at 120 MHz has 5 per 8-byte read, 2.5 per int16 weight word).
@@ -28,14 +30,62 @@ from firmware_gen.ops.base import KernelCall
 from firmware_gen.ops.variants import Variant
 from firmware_gen.ops.variants.dsp import MAX_DEPTH, REQUIRES, conv_taps, packed_call, rows_padded, tile_table
 
-# ESTIMATED cycles of the M4: an int16 weight word read from flash in place pays its wait states (4 bytes x
-# Isa.flash_wait_per_byte), one copied those waits and the copy (LDM + STM: 2 x 9 cycles per 8 words, the loop's CMP
-# and taken BNE 4), a tile's extra call of the SMLAD loop for one more channel block (measured on mps2_an386: ~85
-# instructions, ~110 cycles).
 WORD_BYTES = 4
-COPY_CYCLES_PER_WORD = 22 / 8
-CALL_CYCLES, CALL_INSTRUCTIONS = 110, 85
-COPY_INSTRUCTIONS_PER_WORD = 0.5
+
+
+@dataclass(frozen=True)
+class StagingCosts:
+    """What staging adds on one core beside the wait states it saves, in ESTIMATED cycles (the in-order timing of
+    docs/cycle_model.md) and exact instructions: hot.py's per-block timing on the core's board."""
+    copy_per_word: float  # fg_dsp_stage_words' pass of sixteen words: two LDM + STM (9 each), CMP, taken BNE (3)
+    copy_instructions_per_word: float  # the pass's six instructions
+    copy_call: float  # a call of fg_dsp_stage_words besides its passes (two a block copied): entry, odd eight, return
+    copy_call_instructions: float
+    call: float  # a tile's further call of the tile store for one more channel block, its pair loop's exit counted
+    call_instructions: float
+    blocked_tile: float  # a tile's first call where blocked (its job set up each call) over the in-place tile's
+    blocked_tile_instructions: float
+
+
+# fg_dsp_stage_words on either core (vww_96_int8 step 14: 538 passes of 38 + 2 cycles, 26 calls of 13 + 2 and 10 + 2,
+# 12 odd eights of 20 + 2 against 20 at 2.5 a word).
+_COPY = {"copy_per_word": 40 / 16, "copy_instructions_per_word": 6 / 16, "copy_call": 27, "copy_call_instructions": 7}
+# fg_conv2d_pointwise_staged_dsp and fg_conv2d_folded_staged_dsp (their loop: dsp_staged.h's fg_dsp_staged_gemm) by the
+# board's core (Isa.core; any other core: the M4's), measured on vww_96_int8 with the published memory: step 14 (36
+# pixels, 128 -> 128: 12 tiles a block, 13 channel blocks, 156 calls of fg_dsp_gemm_3_strided's tile store) against
+# step 10 (staged whole: fg_dsp_tiles_in_turn, 48 tiles, one call each).
+# - mps2_an386 (M4, fg_dsp_tile_store_relu_doubled): a blocked call 194 cycles, 108 instructions (its job, the store's
+#   frame, the loops); a tile in turn 115, 52; a call's last pair skips the pair loop's 16-cycle, 9-instruction tail
+#   for a taken branch's 2: a further call 194 - 14 = 180, 99 instructions; a blocked tile 194 - 115 = 79, 56.
+# - mps2_an521 (M33, fg_dsp_tile_store_relu_doubled_64, two channel pairs a round): a blocked call 193, 108; a tile
+#   in turn 99, 42; the pairs cost the same whatever the calls (874.6 cycles a pair at 13 blocks, 874.5 in place at
+#   one): a further call 193, 108; a blocked tile 193 - 99 = 94, 66.
+# Checked against the whole estimate (steps.py): vww_96_int8 on mps2_an521 with steps 14-22 run in place instead costs
+# 43,249 ESTIMATED cycles a step more (11.581 -> 11.797 M) and 21,250 instructions fewer; these costs say 39,754 and
+# 19,790 (with 2.75 cycles a copied word and 110 a call: 51,360 and 16,592). On mps2_an386 (the L4R5's flash) the same
+# steps in place: 178,458 more a step (11.938 -> 12.829 M), 19,560 instructions fewer; these costs say 178,510 and
+# 18,374 (the former: 188,064 and 16,592).
+STAGED_COSTS = {
+    "cortex-m4": StagingCosts(**_COPY, call=180, call_instructions=99, blocked_tile=79, blocked_tile_instructions=56),
+    "cortex-m33": StagingCosts(**_COPY, call=193, call_instructions=108, blocked_tile=94, blocked_tile_instructions=66),
+}
+
+# fg_conv2d_3x3_band_dsp (dsp_band.py; its loop fg_dsp_band_row_tiles, the job set up once a block: no blocked tile's
+# cost), measured on pretrainedResnet_quant's step 5 (16 x 16 32 -> 32: 640 calls of fg_dsp_band_store) with the
+# published memory: the store's entry and exit blocks 22, 11, 11 + 2 and 1 + 2 cycles (7 instructions) on both cores,
+# the tile loop's blocks a call (4 + 2, taken 512 times of 640, and 14 + 2 or 20 + 2 on mps2_an386 for 512 and 128 of
+# the calls; 15 + 2 or 21 + 2 on mps2_an521): a further call 72 cycles on the M4, 73 on the M33, 23 instructions.
+BAND_COSTS = {
+    "cortex-m4": StagingCosts(**_COPY, call=72, call_instructions=23, blocked_tile=0, blocked_tile_instructions=0),
+    "cortex-m33": StagingCosts(**_COPY, call=73, call_instructions=23, blocked_tile=0, blocked_tile_instructions=0),
+}
+
+
+def staging_costs(table: dict[str, StagingCosts], isa: Isa) -> StagingCosts:
+    """The costs of `table` (STAGED_COSTS or a kernel's own) on `isa`'s core, the M4's for a core not measured."""
+    return table.get(isa.core, table["cortex-m4"])
+
+
 # A channel pair's two fg_dsp_channel (staged with its weights), of which each tile's two bias loads are placed in
 # flash by the estimate (the rest are loaded through a pointer read in the same block: placed in RAM).
 CONSTANT_WORDS, BIAS_WORDS = 8, 2
@@ -57,17 +107,22 @@ def _evened(total: int, most: int) -> int:
 
 
 def staged_blocks(tiles: int, channel_pairs: int, pairs: int, tile_block: int, pair_block: int,
-                  wait_per_word: float) -> Staging:
+                  wait_per_word: float, costs: StagingCosts, blocked_tiles: bool = True) -> Staging:
     """The staging of `tiles` tiles a block of `tile_block` tiles and `pair_block` channel pairs (of `pairs` input
-    pairs each) against the weights read in place, `wait_per_word` wait states per word read from flash."""
+    pairs each) against the weights read in place, `wait_per_word` wait states per word read from flash, at `costs`.
+    blocked_tiles: the kernel's tiles pay costs.blocked_tile where it runs blocks (more than one tile a block or more
+    than one channel block)."""
     words = channel_pairs * (CONSTANT_WORDS + 2 * pairs)  # staged: a channel pair's output stages and weights
     read = channel_pairs * (BIAS_WORDS + 2 * pairs)  # in place, each tile's reads that the estimate places in flash
     pixel_blocks, channel_blocks = -(-tiles // tile_block), -(-channel_pairs // pair_block)
     copies = 1 if channel_blocks == 1 else pixel_blocks  # one block stays staged from one pixel block to the next
+    copy_calls = 2 * copies * channel_blocks  # fg_dsp_stage_words: the block's output stages, then its weights
     calls = tiles * (channel_blocks - 1)
-    saved = (tiles * read * wait_per_word - copies * words * (wait_per_word + COPY_CYCLES_PER_WORD)
-             - calls * CALL_CYCLES)
-    extra = copies * words * COPY_INSTRUCTIONS_PER_WORD + calls * CALL_INSTRUCTIONS
+    blocked = tiles if blocked_tiles and (channel_blocks > 1 or tile_block > 1) else 0
+    saved = (tiles * read * wait_per_word - copies * words * (wait_per_word + costs.copy_per_word)
+             - copy_calls * costs.copy_call - calls * costs.call - blocked * costs.blocked_tile)
+    extra = (copies * words * costs.copy_instructions_per_word + copy_calls * costs.copy_call_instructions
+             + calls * costs.call_instructions + blocked * costs.blocked_tile_instructions)
     stack = 4 * (3 * pairs * tile_block + (CONSTANT_WORDS + 2 * pairs) * pair_block)
     return Staging(tile_block, pair_block, saved, extra, stack)
 
@@ -79,7 +134,7 @@ def staging(pixels: int, out_c: int, depth: int, isa: Isa) -> Staging | None:
     gains."""
     pairs, tiles, channel_pairs = -(-depth // 8) * 4, -(-pixels // 3), -(-out_c // 2)
     words = (isa.stack_bytes - STAGING_RESERVE) // 4
-    wait_per_word = WORD_BYTES * isa.flash_wait_per_byte
+    wait_per_word, costs = WORD_BYTES * isa.flash_wait_per_byte, staging_costs(STAGED_COSTS, isa)
     best = None
     for tile_block in range(1, tiles + 1):
         tile_block = _evened(tiles, tile_block)
@@ -87,7 +142,7 @@ def staging(pixels: int, out_c: int, depth: int, isa: Isa) -> Staging | None:
         if pair_block < 1:
             break
         candidate = staged_blocks(tiles, channel_pairs, pairs, tile_block, _evened(channel_pairs, pair_block),
-                                  wait_per_word)
+                                  wait_per_word, costs)
         if candidate.saved > 0 and (best is None or candidate.saved > best.saved):
             best = candidate
     return best
