@@ -139,10 +139,13 @@ def ring_depthwise_cases(rng, count):
         wide = k % 4 >= 2  # past FG_DSP_DW_SMALL_COLUMNS, or past FG_DSP_DW_SMALL_ROWS: the ring
         cases.append(conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), [4, 8, 12, 16, 32][k % 5], 0, 1 + k % 3 // 2,
                                stride_w=1 + k % 5 // 3, widths=(26, 40) if wide and k % 8 < 4 else (1, 12),
-                               heights=(27, 34) if wide and k % 8 >= 4 else (1, 6),
+                               heights=(29, 34) if wide and k % 8 >= 4 else (1, 6),
                                output_zero_point=-128 if relu else None, activation="RELU" if relu else "NONE"))
-    # a small image of stride 1 whose rows are odd: their last pixels paired down the column (kws_ref_model's 25 x 5)
+    # small images of stride 1 whose rows are odd: their last pixels paired down the column, kws_ref_model's 25 x 5
+    # (27 rows padded, within FG_DSP_DW_SMALL_ROWS) among them
     cases.append(conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), 8, 0, 1, padding="SAME", widths=(5, 6), heights=(6, 8),
+                           output_zero_point=-128, activation="RELU"))
+    cases.append(conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), 8, 0, 1, padding="SAME", widths=(5, 6), heights=(25, 27),
                            output_zero_point=-128, activation="RELU"))
     # small images whose rows end in the triple kernel's passes: 3, 6 (two), 7 and 10 (two) pixels at stride 1
     # (vww_96_int8's 6- and 3-wide layers), and 3 at stride 2 (a pair and a pixel alone), with and without the
@@ -152,13 +155,13 @@ def ring_depthwise_cases(rng, count):
         cases.append(conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), [4, 8, 12][k % 3], 0, stride, padding="SAME",
                                widths=(width, width + 1), heights=(1, 8), output_zero_point=-128 if relu else None,
                                activation="RELU" if relu else "NONE"))
-    # small images up to FG_DSP_DW_SMALL_COLUMNS x FG_DSP_DW_SMALL_ROWS padded (25 x 25): vww_96_int8's 24 x 24 input
+    # small images up to FG_DSP_DW_SMALL_COLUMNS x FG_DSP_DW_SMALL_ROWS padded (25 x 28): vww_96_int8's 24 x 24 input
     # of stride 2 (23 to 24 pixels square), and 21 to 23 pixels square at stride 1
     cases.append(conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), 8, 0, 2, padding="SAME", widths=(23, 25),
                            heights=(23, 25), output_zero_point=-128, activation="RELU"))
     cases.append(conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), 4, 0, 1, padding="SAME", widths=(21, 24),
                            heights=(21, 24)))
-    # wide and tall images through the band's blocks of output rows (4 at stride 2, 8 at stride 1) and a shorter
+    # wide and tall images through the band's blocks of output rows (5 at stride 2, 9 at stride 1) and a shorter
     # last block: vww_96_int8's 48 x 48 input of stride 2, SAME, and VALID at stride 1
     cases.append(conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), 4, 0, 2, padding="SAME", widths=(40, 49),
                            heights=(17, 24), output_zero_point=-128, activation="RELU"))

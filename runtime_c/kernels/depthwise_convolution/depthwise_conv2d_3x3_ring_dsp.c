@@ -26,15 +26,16 @@
 #define FG_DSP_DW_RING_ROW (8 * FG_DSP_DW_RING_COLUMNS)  /* bytes of a ring row */
 #define FG_DSP_DW_RING_ROW_S FG_DSP_RING_XSTR(FG_DSP_DW_RING_ROW)
 /* A small image (at most FG_DSP_DW_SMALL_COLUMNS padded columns and FG_DSP_DW_SMALL_ROWS padded rows) is extended
- * whole, group by group, and run in one call; its rows FG_DSP_DW_SMALL_ROW bytes apart. 25 x 25 (5,000 bytes of
- * stack, 3,136 at 14 x 28): vww_96_int8's 24 x 24 input of stride 2 whole instead of row by row through the ring,
- * ESTIMATED M33 199,318 -> 152,186 cycles, M4 201,018 -> 152,566, M7 107,831 -> 85,529. */
+ * whole, group by group, and run in one call; its rows FG_DSP_DW_SMALL_ROW bytes apart. 25 x 28 (5,600 bytes of
+ * stack, 3,136 at 14 x 28): vww_96_int8's 24 x 24 input of stride 2 whole instead of row by row (ESTIMATED M33
+ * 199,318 -> 152,186 cycles, M4 201,018 -> 152,566, M7 107,831 -> 85,529), and still kws_ref_model's 25 x 5 (27 rows
+ * padded: through the band its layers cost M33 214 K -> 291 K each). */
 #define FG_DSP_DW_SMALL_COLUMNS 25
-#define FG_DSP_DW_SMALL_ROWS 25
+#define FG_DSP_DW_SMALL_ROWS 28
 #define FG_DSP_DW_SMALL_ROW (8 * FG_DSP_DW_SMALL_COLUMNS)
 #define FG_DSP_DW_SMALL_ROW_S FG_DSP_RING_XSTR(FG_DSP_DW_SMALL_ROW)
 #define FG_DSP_DW_RING_WORDS (FG_DSP_DW_SMALL_ROWS * FG_DSP_DW_SMALL_ROW / 4)
-#define FG_DSP_DW_BAND_ROWS (4 * FG_DSP_DW_RING_WORDS / FG_DSP_DW_RING_ROW)  /* ring rows the buffer holds: 10 */
+#define FG_DSP_DW_BAND_ROWS (4 * FG_DSP_DW_RING_WORDS / FG_DSP_DW_RING_ROW)  /* ring rows the buffer holds: 11 */
 
 /* Tap (i, j) of a window whose rows are `pitch` bytes apart. */
 #define FG_DSP_DW_RING_TAP(pitch, i, j)                                                  \
@@ -1023,7 +1024,7 @@ typedef struct {
 } fg_dsp_dw_ring_layer;
 
 /* Every output row of group g (channels 4g .. 4g + 3) of one image through the buffer as a band of
- * FG_DSP_DW_BAND_ROWS rows: blocks of as many output rows as the band holds the input rows of (4 at stride_h 2, 8 at
+ * FG_DSP_DW_BAND_ROWS rows: blocks of as many output rows as the band holds the input rows of (5 at stride_h 2, 9 at
  * 1), each block's input rows extended into the band's rows 0, 1, ... (the one or two it shares with the next block
  * again), then the block in one call. Against the ring of 3 or 4 rows it replaced: a call per block instead of per
  * output row, and at stride_h 2 one input row in 8 extended a second time where the ring stored one in 4 twice
