@@ -101,30 +101,19 @@ static inline __attribute__((always_inline)) int8_t fg_dsp_output_doubled(uint32
     return fg_dsp_clamp(fg_dsp_narrow_doubled((int32_t)acc, k), 0, q->activation_min, q->activation_max);
 }
 
-/* The depthwise kernels' ring of input rows: five rows, input row y in slot (y + pad_top) % slots and, with 3 slots,
- * slots 0 and 1 again as 3 and 4, so that a window's three rows are consecutive; with 4 (a stride of 2: the windows'
- * first rows in slots 0 and 2), slot 0 again as 4. Passes each input row top .. top + 2 of a window that the ring
- * lacks (next: the first row not yet in it) to fill(context, row, slot), rows above the window skipped (a stride of 3
- * or more); returns the new next. */
-/* The slot of padded row r (>= 0) in a ring of 3 or 4 slots, without a divide. */
-static inline __attribute__((always_inline)) int32_t fg_dsp_ring_slot(int32_t r, int32_t slots) {
-    return slots == 4 ? r & 3 : r % 3;
-}
-static inline __attribute__((always_inline)) int32_t fg_dsp_ring_fill_slots(int32_t top, int32_t pad_top,
-                                                                            int32_t next, int32_t slots,
-                                                                            void (*fill)(void *, int32_t, int32_t),
-                                                                            void *context) {
-    for (; next < top + 3; ++next) {
-        if (next >= top) {
-            fill(context, next, fg_dsp_ring_slot(next + pad_top, slots));
-        }
-    }
-    return next;
-}
+/* The depthwise kernels' ring of input rows: five rows, input row y in slot (y + pad_top) % 3 and slots 0 and 1 again
+ * as 3 and 4, so that a window's three rows are consecutive. Passes each input row top .. top + 2 of a window that the
+ * ring lacks (next: the first row not yet in it) to fill(context, row, slot), rows above the window skipped (a stride
+ * of 3 or more); returns the new next. */
 static inline __attribute__((always_inline)) int32_t fg_dsp_ring_fill(int32_t top, int32_t pad_top, int32_t next,
                                                                       void (*fill)(void *, int32_t, int32_t),
                                                                       void *context) {
-    return fg_dsp_ring_fill_slots(top, pad_top, next, 3, fill, context);
+    for (; next < top + 3; ++next) {
+        if (next >= top) {
+            fill(context, next, (next + pad_top) % 3);
+        }
+    }
+    return next;
 }
 
 /* Whether no channel of ch[0..channels) is wide. */
