@@ -375,10 +375,9 @@ typedef struct {
     int32_t stride;     /*  8: from one pixel's outputs to the next */
     const uint32_t *x;  /* 12: the pixels' first pairs, where each tile starts again */
     uintptr_t end;      /* 16: ch past the last channel pair run */
-    int32_t passes;     /* 20: of a round's input pairs (FG_DSP_ROUND_PAIRS): the pairs after the first (>= 3)
-                         * rounded up; the short tile
-                         * stores' (not the M7's): the call's tiles (FG_DSP_SHORT_NEXT_TILE; fg_dsp_tile_job's 1 for
-                         * their 4 or 8 pairs: one tile) */
+    int32_t passes;     /* 20: rounds of FG_DSP_ROUND_PAIRS input pairs: the pairs after the first (>= 3) rounded
+                         * up; the short tile stores' (not the M7's): the call's tiles (FG_DSP_SHORT_NEXT_TILE;
+                         * fg_dsp_tile_job's 1 for their 4 or 8 pairs: one tile) */
     int32_t entry;      /* 24: where the first pass enters (FG_DSP_ENTRY: bytes from the pass's start, the frame holding
                          * the address there instead; on the M7 the pairs after the first % 16); the short tile
                          * stores': the next tile's int8 inputs (three pixels of 2 * pairs inputs each) */
