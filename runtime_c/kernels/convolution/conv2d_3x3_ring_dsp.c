@@ -373,36 +373,52 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_row(const int16_t *x, con
     op " r4, r12, r10, r4\n\t"                                                                \
     op " r9, lr, r11, " SUM("r5", "r9") "\n\t"                                                \
     op " r5, r12, r11, r5\n\t"
+/* Word k of window row i, A's and B's (x + b): x has already been advanced past the pass by the first tap's load
+ * (FG_DSP_CONV_RING_PAIR_FIRST), hence the `- fg_dsp_conv_ring_advance` (an assembler symbol: the pass's advance). */
+#define FG_DSP_CONV_RING_PAIR_XA(ic, i, k) \
+    "[%[x], #(" #i " * 2 * " #ic " * " FG_DSP_RING_XSTR(FG_DSP_CONV_RING_COLUMNS) " + 4 * (" #k \
+    ") - fg_dsp_conv_ring_advance)]"
+#define FG_DSP_CONV_RING_PAIR_XB_(ic, i, k, b) \
+    "[%[x], #(" b " + " #i " * 2 * " #ic " * " FG_DSP_RING_XSTR(FG_DSP_CONV_RING_COLUMNS) " + 4 * (" #k \
+    ") - fg_dsp_conv_ring_advance)]"
 #define FG_DSP_CONV_RING_PAIR_TAP(ic, i, k, op, b, SUM)                                       \
-    "ldr r12, " FG_DSP_CONV_RING_X(ic, i, k) "\n\t"                                          \
-    "ldr lr, " FG_DSP_CONV_RING_PAIR_XB(ic, i, k, b) "\n\t"                                  \
+    "ldr r12, " FG_DSP_CONV_RING_PAIR_XA(ic, i, k) "\n\t"                                    \
+    "ldr lr, " FG_DSP_CONV_RING_PAIR_XB_(ic, i, k, b) "\n\t"                                 \
     FG_DSP_CONV_RING_PAIR_MACS(FG_DSP_CONV_RING_T(ic, i, k), op, SUM)
+/* The pass's first tap (word 0 of window row 0, B's sums from A's biases): A's word loaded with x advanced past the
+ * pass (post-indexed: no ADD for it at the end of the pass). */
+#define FG_DSP_CONV_RING_PAIR_FIRST(ic, b)                                                    \
+    "ldr r12, [%[x]], #fg_dsp_conv_ring_advance\n\t"                                          \
+    "ldr lr, " FG_DSP_CONV_RING_PAIR_XB_(ic, 0, 0, b) "\n\t"                                 \
+    FG_DSP_CONV_RING_PAIR_MACS(FG_DSP_CONV_RING_T(ic, 0, 0), "smlad", FG_DSP_CONV_RING_FROM_A)
 /* Rows 0 and 1's last taps as one pair, for both pixels (r10, r11 the second rows' words before the weights). */
 #define FG_DSP_CONV_RING_PAIR_LAST_TWO(ic, b)                                                 \
-    "ldr r12, " FG_DSP_CONV_RING_X(ic, 0, ((3 * ic - 1) / 2)) "\n\t"                          \
-    "ldr r10, " FG_DSP_CONV_RING_X(ic, 1, ((3 * ic - 1) / 2)) "\n\t"                          \
-    "ldr lr, " FG_DSP_CONV_RING_PAIR_XB(ic, 0, ((3 * ic - 1) / 2), b) "\n\t"                  \
-    "ldr r11, " FG_DSP_CONV_RING_PAIR_XB(ic, 1, ((3 * ic - 1) / 2), b) "\n\t"                 \
+    "ldr r12, " FG_DSP_CONV_RING_PAIR_XA(ic, 0, ((3 * ic - 1) / 2)) "\n\t"                   \
+    "ldr r10, " FG_DSP_CONV_RING_PAIR_XA(ic, 1, ((3 * ic - 1) / 2)) "\n\t"                   \
+    "ldr lr, " FG_DSP_CONV_RING_PAIR_XB_(ic, 0, ((3 * ic - 1) / 2), b) "\n\t"                \
+    "ldr r11, " FG_DSP_CONV_RING_PAIR_XB_(ic, 1, ((3 * ic - 1) / 2), b) "\n\t"               \
     "pkhbt r12, r12, r10, lsl #16\n\t"                                                        \
     "pkhbt lr, lr, r11, lsl #16\n\t"                                                          \
     FG_DSP_CONV_RING_PAIR_MACS(FG_DSP_CONV_RING_LAST2(ic), "smlad", FG_DSP_CONV_RING_OWN)
-/* The taps in the table's order (FG_DSP_CONV_RING_T), B's sums from A's biases at the first. */
+/* The taps in the table's order (FG_DSP_CONV_RING_T). */
 #define FG_DSP_CONV_RING_PAIR_TAPS1(b)                                                        \
-    FG_DSP_CONV_RING_PAIR_TAP(1, 0, 0, "smlad", b, FG_DSP_CONV_RING_FROM_A)                   \
+    FG_DSP_CONV_RING_PAIR_FIRST(1, b)                                                         \
     FG_DSP_CONV_RING_PAIR_TAP(1, 1, 0, "smlad", b, FG_DSP_CONV_RING_OWN)                      \
     FG_DSP_CONV_RING_PAIR_LAST_TWO(1, b)                                                      \
     FG_DSP_CONV_RING_PAIR_TAP(1, 2, 0, "smlad", b, FG_DSP_CONV_RING_OWN)                      \
     FG_DSP_CONV_RING_PAIR_TAP(1, 2, 1, "smlabb", b, FG_DSP_CONV_RING_OWN)
-#define FG_DSP_CONV_RING_PAIR_PAIRS3(i, b, SUM)                                               \
-    FG_DSP_CONV_RING_PAIR_TAP(3, i, 0, "smlad", b, SUM)                                       \
+/* Words 1 to 3 of window row i of three input channels. */
+#define FG_DSP_CONV_RING_PAIR_PAIRS3(i, b)                                                    \
     FG_DSP_CONV_RING_PAIR_TAP(3, i, 1, "smlad", b, FG_DSP_CONV_RING_OWN)                      \
     FG_DSP_CONV_RING_PAIR_TAP(3, i, 2, "smlad", b, FG_DSP_CONV_RING_OWN)                      \
     FG_DSP_CONV_RING_PAIR_TAP(3, i, 3, "smlad", b, FG_DSP_CONV_RING_OWN)
 #define FG_DSP_CONV_RING_PAIR_TAPS3(b)                                                        \
-    FG_DSP_CONV_RING_PAIR_PAIRS3(0, b, FG_DSP_CONV_RING_FROM_A)                               \
-    FG_DSP_CONV_RING_PAIR_PAIRS3(1, b, FG_DSP_CONV_RING_OWN)                                  \
+    FG_DSP_CONV_RING_PAIR_FIRST(3, b) FG_DSP_CONV_RING_PAIR_PAIRS3(0, b)                      \
+    FG_DSP_CONV_RING_PAIR_TAP(3, 1, 0, "smlad", b, FG_DSP_CONV_RING_OWN)                      \
+    FG_DSP_CONV_RING_PAIR_PAIRS3(1, b)                                                        \
     FG_DSP_CONV_RING_PAIR_LAST_TWO(3, b)                                                      \
-    FG_DSP_CONV_RING_PAIR_PAIRS3(2, b, FG_DSP_CONV_RING_OWN)                                  \
+    FG_DSP_CONV_RING_PAIR_TAP(3, 2, 0, "smlad", b, FG_DSP_CONV_RING_OWN)                      \
+    FG_DSP_CONV_RING_PAIR_PAIRS3(2, b)                                                        \
     FG_DSP_CONV_RING_PAIR_TAP(3, 2, 4, "smlabb", b, FG_DSP_CONV_RING_OWN)
 #endif
 /* Channel j's multiplier, offset and shift (r10, r11, r12) at w, for both pixels' sums a (A) and b (B), in place:
@@ -473,6 +489,7 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_row(const int16_t *x, con
 #define FG_DSP_CONV_RING_PAIR_OUTS(OUT) FG_DSP_CONV_RING_PAIR_OUTS_M7(OUT##_FIRST)
 #define FG_DSP_CONV_RING_PAIR_BIASES "ldm %[w], {r2-r5}\n\t"
 /* x advanced (the loop's test: the pairs left counted down in the output stage). */
+#define FG_DSP_CONV_RING_PAIR_SET(advance) ""
 #define FG_DSP_CONV_RING_PAIR_ADVANCE(advance) "add %[x], %[x], #" advance "\n\t"
 #else
 #define FG_DSP_CONV_RING_PAIR_OUTS(OUT)                                                                  \
@@ -494,8 +511,10 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_row(const int16_t *x, con
 /* The biases into A's sums by LDRs, one run of loads with the first tap's (an LDM would not pipeline with them). */
 #define FG_DSP_CONV_RING_PAIR_BIASES \
     "ldr r2, [%[w]]\n\t" "ldr r3, [%[w], #4]\n\t" "ldr r4, [%[w], #8]\n\t" "ldr r5, [%[w], #12]\n\t"
-/* x advanced, the loop's test: x against the end of the row's pairs in the frame (lr). */
-#define FG_DSP_CONV_RING_PAIR_ADVANCE(advance) "add %[x], %[x], #" advance "\n\tcmp %[x], lr\n\t"
+/* The pass's advance for its taps (FG_DSP_CONV_RING_PAIR_FIRST), the loop's test: x (advanced by the first tap)
+ * against the end of the row's pairs in the frame (lr). */
+#define FG_DSP_CONV_RING_PAIR_SET(advance) ".set fg_dsp_conv_ring_advance, " advance "\n\t"
+#define FG_DSP_CONV_RING_PAIR_ADVANCE(advance) "cmp %[x], lr\n\t"
 #endif
 /* The pairs: the frame at sp (out, the loop's count (the M7: pairs left; else x's end), step: a local array, so that
  * the stack bound counts it, which the assembler checks is at sp), the biases into A's sums (B's from them at the
@@ -504,6 +523,7 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_row(const int16_t *x, con
 #define FG_DSP_CONV_RING_PAIR_ASM(TAPS, OUT, b, advance)                                                  \
     __asm__ volatile(                                                                                    \
         ".ifnc \"%[frame]\", \"[sp]\"\n\t.error \"the frame is not at sp: %[frame]\"\n\t.endif\n\t"    \
+        FG_DSP_CONV_RING_PAIR_SET(advance)                                                               \
         "ldr r12, %[step]\n\t"                                                                           \
         "stm sp, {r2, r3, r12}\n"                                                                        \
         "1:\n\t"                                                                                         \
@@ -550,6 +570,10 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_pairs(const int16_t *x, c
 #undef FG_DSP_CONV_RING_PAIR_STRIDES
 #undef FG_DSP_CONV_RING_PAIR_ASM
 #undef FG_DSP_CONV_RING_PAIR_ADVANCE
+#undef FG_DSP_CONV_RING_PAIR_SET
+#undef FG_DSP_CONV_RING_PAIR_FIRST
+#undef FG_DSP_CONV_RING_PAIR_XB_
+#undef FG_DSP_CONV_RING_PAIR_XA
 #undef FG_DSP_CONV_RING_PAIR_BIASES
 #undef FG_DSP_CONV_RING_PAIR_OUT_RELU
 #undef FG_DSP_CONV_RING_PAIR_OUT
