@@ -207,6 +207,17 @@ def ring_conv_cases(rng, count):
     return cases
 
 
+def ring_conv_tall_cases(rng):
+    """The ring convolution's rows moved up at stride_w 2, where its ring takes the whole buffer (8 rows of three
+    input channels, 24 of one) on the M4 and M33: images tall enough to go round it more than once at stride_h 2 and
+    1, with and without the ReLU-like clamp; narrow, as their inputs cross the UART."""
+    return [conv_case(rng, "CONV_2D", (3, 3), in_c, 8, stride_h, stride_w=2, widths=(5, 12), heights=heights,
+                      output_zero_point=-128 if relu else None, activation="RELU" if relu else "NONE")
+            for in_c, stride_h, heights, relu in [(3, 2, (17, 26), False), (3, 2, (17, 26), True),
+                                                  (3, 1, (9, 14), True), (1, 2, (49, 60), True),
+                                                  (1, 1, (25, 30), False)]]
+
+
 def one_channel_depthwise_cases(rng, count):
     """One input channel, any filter and multiplier: person_detect's first layer (3x3 s2, multiplier 8)."""
     filters = [(3, 3), (3, 3), (1, 3), (5, 5), (2, 2), (3, 1)]  # 5x5 undilated: a VALID window fits 5 pixels
@@ -309,6 +320,13 @@ def test_shallow_pointwise_bit_exact(board, tmp_path) -> None:
                            expect_functions=["fg_conv2d_pointwise_dsp"])
     assert_batch_bit_exact(shallow_pointwise_cases(rng, 18), with_flash_wait_states(board), tmp_path / "staged",
                            seed=7, expect_functions=["fg_conv2d_pointwise_staged_dsp"])
+
+
+@needs_qemu
+@pytest.mark.parametrize("board", ["mps2_an386", "mps2_an521"])
+def test_ring_conv_ring_of_rows_bit_exact(board, tmp_path) -> None:
+    assert_batch_bit_exact(ring_conv_tall_cases(np.random.default_rng(23)), board, tmp_path / "build", seed=4,
+                           expect_functions=["fg_conv2d_3x3_ring_dsp"])
 
 
 @needs_qemu

@@ -373,36 +373,52 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_row(const int16_t *x, con
     op " r4, r12, r10, r4\n\t"                                                                \
     op " r9, lr, r11, " SUM("r5", "r9") "\n\t"                                                \
     op " r5, r12, r11, r5\n\t"
+/* Word k of window row i, A's and B's (x + b): x has already been advanced past the pass by the first tap's load
+ * (FG_DSP_CONV_RING_PAIR_FIRST), hence the `- fg_dsp_conv_ring_advance` (an assembler symbol: the pass's advance). */
+#define FG_DSP_CONV_RING_PAIR_XA(ic, i, k) \
+    "[%[x], #(" #i " * 2 * " #ic " * " FG_DSP_RING_XSTR(FG_DSP_CONV_RING_COLUMNS) " + 4 * (" #k \
+    ") - fg_dsp_conv_ring_advance)]"
+#define FG_DSP_CONV_RING_PAIR_XB_(ic, i, k, b) \
+    "[%[x], #(" b " + " #i " * 2 * " #ic " * " FG_DSP_RING_XSTR(FG_DSP_CONV_RING_COLUMNS) " + 4 * (" #k \
+    ") - fg_dsp_conv_ring_advance)]"
 #define FG_DSP_CONV_RING_PAIR_TAP(ic, i, k, op, b, SUM)                                       \
-    "ldr r12, " FG_DSP_CONV_RING_X(ic, i, k) "\n\t"                                          \
-    "ldr lr, " FG_DSP_CONV_RING_PAIR_XB(ic, i, k, b) "\n\t"                                  \
+    "ldr r12, " FG_DSP_CONV_RING_PAIR_XA(ic, i, k) "\n\t"                                    \
+    "ldr lr, " FG_DSP_CONV_RING_PAIR_XB_(ic, i, k, b) "\n\t"                                 \
     FG_DSP_CONV_RING_PAIR_MACS(FG_DSP_CONV_RING_T(ic, i, k), op, SUM)
+/* The pass's first tap (word 0 of window row 0, B's sums from A's biases): A's word loaded with x advanced past the
+ * pass (post-indexed: no ADD for it at the end of the pass). */
+#define FG_DSP_CONV_RING_PAIR_FIRST(ic, b)                                                    \
+    "ldr r12, [%[x]], #fg_dsp_conv_ring_advance\n\t"                                          \
+    "ldr lr, " FG_DSP_CONV_RING_PAIR_XB_(ic, 0, 0, b) "\n\t"                                 \
+    FG_DSP_CONV_RING_PAIR_MACS(FG_DSP_CONV_RING_T(ic, 0, 0), "smlad", FG_DSP_CONV_RING_FROM_A)
 /* Rows 0 and 1's last taps as one pair, for both pixels (r10, r11 the second rows' words before the weights). */
 #define FG_DSP_CONV_RING_PAIR_LAST_TWO(ic, b)                                                 \
-    "ldr r12, " FG_DSP_CONV_RING_X(ic, 0, ((3 * ic - 1) / 2)) "\n\t"                          \
-    "ldr r10, " FG_DSP_CONV_RING_X(ic, 1, ((3 * ic - 1) / 2)) "\n\t"                          \
-    "ldr lr, " FG_DSP_CONV_RING_PAIR_XB(ic, 0, ((3 * ic - 1) / 2), b) "\n\t"                  \
-    "ldr r11, " FG_DSP_CONV_RING_PAIR_XB(ic, 1, ((3 * ic - 1) / 2), b) "\n\t"                 \
+    "ldr r12, " FG_DSP_CONV_RING_PAIR_XA(ic, 0, ((3 * ic - 1) / 2)) "\n\t"                   \
+    "ldr r10, " FG_DSP_CONV_RING_PAIR_XA(ic, 1, ((3 * ic - 1) / 2)) "\n\t"                   \
+    "ldr lr, " FG_DSP_CONV_RING_PAIR_XB_(ic, 0, ((3 * ic - 1) / 2), b) "\n\t"                \
+    "ldr r11, " FG_DSP_CONV_RING_PAIR_XB_(ic, 1, ((3 * ic - 1) / 2), b) "\n\t"               \
     "pkhbt r12, r12, r10, lsl #16\n\t"                                                        \
     "pkhbt lr, lr, r11, lsl #16\n\t"                                                          \
     FG_DSP_CONV_RING_PAIR_MACS(FG_DSP_CONV_RING_LAST2(ic), "smlad", FG_DSP_CONV_RING_OWN)
-/* The taps in the table's order (FG_DSP_CONV_RING_T), B's sums from A's biases at the first. */
+/* The taps in the table's order (FG_DSP_CONV_RING_T). */
 #define FG_DSP_CONV_RING_PAIR_TAPS1(b)                                                        \
-    FG_DSP_CONV_RING_PAIR_TAP(1, 0, 0, "smlad", b, FG_DSP_CONV_RING_FROM_A)                   \
+    FG_DSP_CONV_RING_PAIR_FIRST(1, b)                                                         \
     FG_DSP_CONV_RING_PAIR_TAP(1, 1, 0, "smlad", b, FG_DSP_CONV_RING_OWN)                      \
     FG_DSP_CONV_RING_PAIR_LAST_TWO(1, b)                                                      \
     FG_DSP_CONV_RING_PAIR_TAP(1, 2, 0, "smlad", b, FG_DSP_CONV_RING_OWN)                      \
     FG_DSP_CONV_RING_PAIR_TAP(1, 2, 1, "smlabb", b, FG_DSP_CONV_RING_OWN)
-#define FG_DSP_CONV_RING_PAIR_PAIRS3(i, b, SUM)                                               \
-    FG_DSP_CONV_RING_PAIR_TAP(3, i, 0, "smlad", b, SUM)                                       \
+/* Words 1 to 3 of window row i of three input channels. */
+#define FG_DSP_CONV_RING_PAIR_PAIRS3(i, b)                                                    \
     FG_DSP_CONV_RING_PAIR_TAP(3, i, 1, "smlad", b, FG_DSP_CONV_RING_OWN)                      \
     FG_DSP_CONV_RING_PAIR_TAP(3, i, 2, "smlad", b, FG_DSP_CONV_RING_OWN)                      \
     FG_DSP_CONV_RING_PAIR_TAP(3, i, 3, "smlad", b, FG_DSP_CONV_RING_OWN)
 #define FG_DSP_CONV_RING_PAIR_TAPS3(b)                                                        \
-    FG_DSP_CONV_RING_PAIR_PAIRS3(0, b, FG_DSP_CONV_RING_FROM_A)                               \
-    FG_DSP_CONV_RING_PAIR_PAIRS3(1, b, FG_DSP_CONV_RING_OWN)                                  \
+    FG_DSP_CONV_RING_PAIR_FIRST(3, b) FG_DSP_CONV_RING_PAIR_PAIRS3(0, b)                      \
+    FG_DSP_CONV_RING_PAIR_TAP(3, 1, 0, "smlad", b, FG_DSP_CONV_RING_OWN)                      \
+    FG_DSP_CONV_RING_PAIR_PAIRS3(1, b)                                                        \
     FG_DSP_CONV_RING_PAIR_LAST_TWO(3, b)                                                      \
-    FG_DSP_CONV_RING_PAIR_PAIRS3(2, b, FG_DSP_CONV_RING_OWN)                                  \
+    FG_DSP_CONV_RING_PAIR_TAP(3, 2, 0, "smlad", b, FG_DSP_CONV_RING_OWN)                      \
+    FG_DSP_CONV_RING_PAIR_PAIRS3(2, b)                                                        \
     FG_DSP_CONV_RING_PAIR_TAP(3, 2, 4, "smlabb", b, FG_DSP_CONV_RING_OWN)
 #endif
 /* Channel j's multiplier, offset and shift (r10, r11, r12) at w, for both pixels' sums a (A) and b (B), in place:
@@ -471,6 +487,10 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_row(const int16_t *x, con
     "strb r6, [r12]\n\t" "strb r7, [r12, #1]\n\t" "strb r8, [r12, #2]\n\t" "strb r9, [r12, #3]\n\t"  \
     "str r10, [sp]\n\t" "str r11, [sp, #4]\n\t"
 #define FG_DSP_CONV_RING_PAIR_OUTS(OUT) FG_DSP_CONV_RING_PAIR_OUTS_M7(OUT##_FIRST)
+#define FG_DSP_CONV_RING_PAIR_BIASES "ldm %[w], {r2-r5}\n\t"
+/* x advanced (the loop's test: the pairs left counted down in the output stage). */
+#define FG_DSP_CONV_RING_PAIR_SET(advance) ""
+#define FG_DSP_CONV_RING_PAIR_ADVANCE(advance) "add %[x], %[x], #" advance "\n\t"
 #else
 #define FG_DSP_CONV_RING_PAIR_OUTS(OUT)                                                                  \
         OUT("r2", "r6", 0) OUT("r3", "r7", 1) OUT("r4", "r8", 2) OUT("r5", "r9", 3)                      \
@@ -479,7 +499,6 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_row(const int16_t *x, con
         "ldr lr, [sp, #4]\n\t"                                                                           \
         "add r12, r10, r11\n\t"                                                                          \
         "add r11, r12, r11\n\t"                                                                          \
-        "subs lr, lr, #1\n\t"                                                                            \
         "strb r2, [r10]\n\t"                                                                             \
         "strb r3, [r10, #1]\n\t"                                                                         \
         "strb r4, [r10, #2]\n\t"                                                                         \
@@ -488,22 +507,30 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_row(const int16_t *x, con
         "strb r7, [r12, #1]\n\t"                                                                         \
         "strb r8, [r12, #2]\n\t"                                                                         \
         "strb r9, [r12, #3]\n\t"                                                                         \
-        "str r11, [sp]\n\t"                                                                              \
-        "str lr, [sp, #4]\n\t"
+        "str r11, [sp]\n\t"
+/* The biases into A's sums by LDRs, one run of loads with the first tap's (an LDM would not pipeline with them). */
+#define FG_DSP_CONV_RING_PAIR_BIASES \
+    "ldr r2, [%[w]]\n\t" "ldr r3, [%[w], #4]\n\t" "ldr r4, [%[w], #8]\n\t" "ldr r5, [%[w], #12]\n\t"
+/* The pass's advance for its taps (FG_DSP_CONV_RING_PAIR_FIRST), the loop's test: x (advanced by the first tap)
+ * against the end of the row's pairs in the frame (lr). */
+#define FG_DSP_CONV_RING_PAIR_SET(advance) ".set fg_dsp_conv_ring_advance, " advance "\n\t"
+#define FG_DSP_CONV_RING_PAIR_ADVANCE(advance) "cmp %[x], lr\n\t"
 #endif
-/* The pairs: the frame at sp (out, pairs left, step: a local array, so that the stack bound counts it, which the
- * assembler checks is at sp), the biases by one LDM into A's sums (B's from them at the first tap), the taps, the
- * output stage, the eight bytes at out (A) and out + step (B); x advanced `advance` bytes (two pixels). */
+/* The pairs: the frame at sp (out, the loop's count (the M7: pairs left; else x's end), step: a local array, so that
+ * the stack bound counts it, which the assembler checks is at sp), the biases into A's sums (B's from them at the
+ * first tap), the taps, the output stage, the eight bytes at out (A) and out + step (B); x advanced `advance` bytes
+ * (two pixels). */
 #define FG_DSP_CONV_RING_PAIR_ASM(TAPS, OUT, b, advance)                                                  \
     __asm__ volatile(                                                                                    \
         ".ifnc \"%[frame]\", \"[sp]\"\n\t.error \"the frame is not at sp: %[frame]\"\n\t.endif\n\t"    \
+        FG_DSP_CONV_RING_PAIR_SET(advance)                                                               \
         "ldr r12, %[step]\n\t"                                                                           \
         "stm sp, {r2, r3, r12}\n"                                                                        \
         "1:\n\t"                                                                                         \
-        "ldm %[w], {r2-r5}\n\t"                                                                          \
+        FG_DSP_CONV_RING_PAIR_BIASES                                                                     \
         TAPS(b)                                                                                          \
         FG_DSP_CONV_RING_PAIR_OUTS(OUT)                                                                  \
-        "add %[x], %[x], #" advance "\n\t"                                                               \
+        FG_DSP_CONV_RING_PAIR_ADVANCE(advance)                                                           \
         "bne 1b\n\t"                                                                                     \
         : [x] "+r"(rx), "+r"(ro), "+r"(rn), [frame] "=m"(frame)                                              \
         : [w] "r"(rw), [step] "m"(step)                                                                  \
@@ -531,13 +558,23 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_pairs(const int16_t *x, c
     register const int16_t *rx __asm__("r0") = x;
     register const uint32_t *rw __asm__("r1") = w;
     register int8_t *ro __asm__("r2") = out;
+#if defined(FG_CORE_CORTEX_M7)
     register int32_t rn __asm__("r3") = pairs;
-    uint32_t frame[4];  /* out, pairs left, step; a fourth word puts it at sp (gcc's 8-byte alignment) */
+#else
+    register int32_t rn __asm__("r3") = (int32_t)(uintptr_t)(x + pairs * 2 * stride * ic);  /* x past the pairs */
+#endif
+    uint32_t frame[4];  /* out, the loop's count, step; a fourth word puts it at sp (gcc's 8-byte alignment) */
     FG_DSP_CONV_RING_DISPATCH(FG_DSP_CONV_RING_PAIR_STRIDES, FG_DSP_CONV_RING_PAIR_TAPS1,
                               FG_DSP_CONV_RING_PAIR_TAPS3, FG_DSP_CONV_RING_PAIR_OUT, FG_DSP_CONV_RING_PAIR_OUT_RELU)
 }
 #undef FG_DSP_CONV_RING_PAIR_STRIDES
 #undef FG_DSP_CONV_RING_PAIR_ASM
+#undef FG_DSP_CONV_RING_PAIR_ADVANCE
+#undef FG_DSP_CONV_RING_PAIR_SET
+#undef FG_DSP_CONV_RING_PAIR_FIRST
+#undef FG_DSP_CONV_RING_PAIR_XB_
+#undef FG_DSP_CONV_RING_PAIR_XA
+#undef FG_DSP_CONV_RING_PAIR_BIASES
 #undef FG_DSP_CONV_RING_PAIR_OUT_RELU
 #undef FG_DSP_CONV_RING_PAIR_OUT
 #undef FG_DSP_CONV_RING_PAIR_CONSTANTS
@@ -692,13 +729,13 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_extend(const fg_conv2d_pa
     }
 }
 
-/* The zero point into the columns of the buffer's three rows that the windows read and no input row is extended
+/* The zero point into the columns of the buffer's `count` rows that the windows read and no input row is extended
  * into (the padding's), and into the two halves the last window's single-tap word reads past its row. */
-static void fg_dsp_conv_ring_padding(const fg_conv2d_params *p, int16_t zero_point, int16_t *rows) {
+static void fg_dsp_conv_ring_padding(const fg_conv2d_params *p, int16_t zero_point, int16_t *rows, int32_t count) {
     const int32_t ic = p->in_c, row_halves = ic * FG_DSP_CONV_RING_COLUMNS, left = p->pad_left * ic;
     const int32_t right = (p->pad_left + p->in_w) * ic, last = ((p->out_w - 1) * p->stride_w + 3) * ic;
     const int32_t end = right > last ? right : last;
-    for (int32_t i = 0; i < FG_DSP_CONV_RING_ROWS; ++i, rows += row_halves) {
+    for (int32_t i = 0; i < count; ++i, rows += row_halves) {
         for (int32_t k = 0; k < left; ++k) {
             rows[k] = zero_point;
         }
@@ -755,14 +792,19 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_run(const fg_conv2d_param
     const int16_t zero_point = (int16_t)-p->requant.input_offset;
     uint32_t words[FG_DSP_CONV_RING_BUFFER_BYTES / 4 + 1];  /* the window's rows and what the last reads past */
     int16_t *rows = (int16_t *)words;
-    fg_dsp_conv_ring_padding(p, zero_point, rows);  /* the padding's columns keep it */
-#if !defined(FG_CORE_CORTEX_M7)
-    /* the copy shifted by one pixel: a pixel's halves ic halves further left (column 0 in front of the copy) */
+#if defined(FG_CORE_CORTEX_M7)
+    const int32_t ring_rows = FG_DSP_CONV_RING_ROWS;
+#else
+    /* the copy shifted by one pixel: a pixel's halves ic halves further left (column 0 in front of the copy); without
+     * it (stride_w 2) the ring takes the whole buffer, its rows moved up that much less often */
     int16_t *const shifted = rows + FG_DSP_CONV_RING_SHIFTED / 2 - ic;
+    const int32_t ring_rows =
+        p->stride_w == 1 ? FG_DSP_CONV_RING_ROWS : FG_DSP_CONV_RING_BUFFER_BYTES / FG_DSP_CONV_RING_ROW(ic);
     if (p->stride_w == 1) {
-        fg_dsp_conv_ring_padding(p, zero_point, shifted);
+        fg_dsp_conv_ring_padding(p, zero_point, shifted, FG_DSP_CONV_RING_ROWS);
     }
 #endif
+    fg_dsp_conv_ring_padding(p, zero_point, rows, ring_rows);  /* the padding's columns keep it */
     const int relu = p->requant.output_offset == -128;
     for (int32_t b = 0; b < p->batches; ++b) {
         const int8_t *image = input + b * p->in_h * p->in_w * ic;
@@ -774,7 +816,7 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_run(const fg_conv2d_param
             int32_t from = 0;  /* where they are moved up from, if they are */
             if (kept == 0) {
                 base = 0;
-            } else if (base + p->stride_h + 3 <= FG_DSP_CONV_RING_ROWS) {
+            } else if (base + p->stride_h + 3 <= ring_rows) {
                 base += p->stride_h;
             } else {
                 from = base + p->stride_h;
