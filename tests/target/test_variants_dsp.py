@@ -479,3 +479,47 @@ def test_4bit_tile_stores_bit_exact_on_m7(tmp_path) -> None:
               for in_c, window in [(8, (1, 1)), (24, (1, 1)), (48, (1, 1)), (64, (1, 1)), (3, (3, 3))]
               for relu in (True, False)]
     assert_batch_bit_exact(models, "mps2_an500", tmp_path / "build", seed=5, expect_functions=["fg_conv2d_s4_dsp"])
+
+
+def winograd_cases(rng, count):
+    """3x3 stride 1 as pretrainedResnet_quant's (32 x 32 16 -> 16, 16 x 16 32 -> 32, 8 x 8 64 -> 64) and small ones
+    (8 x 8 8 -> 8, 4 -> 6 on 6 x 4, VALID 10 x 8 12 -> 2): SAME and VALID, the relu clamp (output zero point -128) and
+    none, input zero points of both signs (random), per-channel and per-tensor scales, wide channels, weights at
+    +-127 and -128 in every fourth case; one or two images. Blocks of three tiles across tile rows and short last
+    blocks (rows of 16, 8, 4, 2, 3 and 5 tiles)."""
+    shapes = [(16, 16, (32, 32), "SAME"), (32, 32, (16, 16), "SAME"), (64, 64, (8, 8), "SAME"),
+              (8, 8, (8, 8), "SAME"), (4, 6, (6, 4), "SAME"), (12, 2, (10, 8), "VALID"), (16, 16, (8, 12), "SAME"),
+              (8, 4, (12, 10), "VALID")]
+    cases = []
+    for k in range(count):
+        in_c, out_c, (height, width), padding = shapes[k % len(shapes)]
+        relu = k % 2 == 0
+        case = conv_case(rng, "CONV_2D", (3, 3), in_c, out_c, 1, padding=padding, widths=(width, width + 1),
+                         heights=(height, height + 1), wide=k % 5 == 4, output_zero_point=-128 if relu else None,
+                         activation="RELU" if relu else "NONE")
+        cases.append(case if k % 4 != 3 else extreme_weights(case))
+    return cases
+
+
+def extreme_weights(model: bytes) -> bytes:
+    """The model with its filter's int8 values replaced by -128, -127 and 127 (TFLite's filter tensor is the only one
+    of 3 x 3 x in_c x out_c bytes)."""
+    from firmware_gen.frontend.tflite_reader import read_model  # noqa: PLC0415
+
+    graph = read_model(model)
+    weights = next(t for t in graph.tensors if t.data is not None and len(t.shape) == 4)
+    data = np.asarray(weights.data, dtype=np.int8).tobytes()
+    start = model.find(data)
+    assert start >= 0 and model.find(data, start + 1) < 0
+    extremes = np.random.default_rng(len(data)).choice(np.array([-128, -127, 127], np.int8), len(data))
+    return model[:start] + extremes.tobytes() + model[start + len(data):]
+
+
+@needs_qemu
+@pytest.mark.parametrize("board", ["mps2_an386", "mps2_an521"])
+def test_winograd_bit_exact(board, tmp_path) -> None:
+    """fg_conv2d_3x3_winograd_dsp on the M4 and the M33 (every case chooses it), every output equal to TFLM's."""
+    rng = np.random.default_rng(22)
+    functions = assert_batch_bit_exact(winograd_cases(rng, 16), board, tmp_path / "build", seed=9,
+                                       expect_functions=["fg_conv2d_3x3_winograd_dsp"])
+    assert set(functions) == {"fg_conv2d_3x3_winograd_dsp"}

@@ -1,0 +1,121 @@
+"""The 3x3 stride-1 DSP convolution by Winograd's F(2x2, 3x3) in integers
+(runtime_c/kernels/convolution/conv2d_3x3_winograd_dsp.c): each 2x2 output tile is A^T [U' . (B^T d B)] A with
+U' = G' g G'^T, G' = 2 G, four times the direct correlation exactly (Lavin & Gray's matrices; the kernel shifts the
+factor out, nothing is rounded). 16 multiplies per input and output channel a tile instead of 36: 2.25 times fewer
+SMLADs than the band (dsp_band.py), for the transforms of every tile's 4x4 input window and 2x2 outputs.
+
+U' is computed here and laid out for the kernel's 3 tiles x 2 channels SMLAD tile: per output channel pair, per
+position p of the 4x4 transformed tile, per input pair (fg/isa/dsp.h's SXTB16 order), channel A's int16 pair then
+B's (interleaved_pairs on the [channels, position x depth] array). The raw int8 input is transformed (the zero point
+in the padding), so the channel constants are the band's: the folded bias, doubled with the narrow channels.
+
+The variant is chosen over the band where its ESTIMATED cycles (winograd_cycles, against band_cycles; M4 timing,
+docs/cycle_model.md, fitted on pretrainedResnet_quant's layers) are fewer. Not on the M7 (the band's reason: its
+SMLADs want single LDRs beside them). Odd out_h or out_w (a last row or column of single outputs) is left to the
+band.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from firmware_gen.frontend.ir import Graph, Operator
+from firmware_gen.isa import Isa
+from firmware_gen.ops.base import KernelCall
+from firmware_gen.ops.variants import Variant
+from firmware_gen.ops.variants.dsp import REQUIRES, conv_taps, doubled_constants, interleaved_pairs, packed_call
+from firmware_gen.ops.variants.dsp_staged import STAGING_RESERVE
+
+# Lavin & Gray's F(2x2, 3x3) for correlation, G doubled to integers.
+INPUT_TRANSFORM = np.array([[1, 0, -1, 0], [0, 1, 1, 0], [0, -1, 1, 0], [0, 1, 0, -1]], np.int64)  # B^T
+FILTER_TRANSFORM = np.array([[2, 0, 0], [1, 1, 1], [1, -1, 1], [0, 0, 2]], np.int64)  # G' = 2 G
+OUTPUT_TRANSFORM = np.array([[1, 1, 1, 0], [0, 1, -1, -1]], np.int64)  # A^T
+SCALE = 4  # A^T [U' . V] A over the direct correlation: G' = 2 G on both sides
+
+TILES = 3  # FG_WINO_TILES: tiles a block, the SMLAD tile's pixels
+POSITIONS = 16
+# ESTIMATED M4 cycles (docs/cycle_model.md's in-order timing): an input pair of a position's 3 x 2 SMLAD tile, a
+# position's product besides its pairs, a tile's 4x4 window transformed per four input channels, a tile's four outputs
+# per output channel; the band's cycles per MAC.
+PAIR_CYCLES = 17.0
+POSITION_CYCLES = 20.0
+INPUT_QUAD_CYCLES = 200.0
+OUTPUT_CHANNEL_CYCLES = 70.0
+BAND_CYCLES_PER_MAC = 1.13
+
+
+def filter_transform(weights: np.ndarray) -> np.ndarray:
+    """[out_c, 3, 3, in_c] int8 -> U' = G' g G'^T as [out_c, 16, in_c] int64 (position p = 4 i + j)."""
+    transformed = np.einsum("ia,oabc,jb->oijc", FILTER_TRANSFORM, weights.astype(np.int64), FILTER_TRANSFORM)
+    return transformed.reshape(weights.shape[0], POSITIONS, weights.shape[3])
+
+
+def input_transform(window: np.ndarray) -> np.ndarray:
+    """[..., 4, 4, c] -> B^T d B over the two window axes."""
+    return np.einsum("ia,...abc,jb->...ijc", INPUT_TRANSFORM, window.astype(np.int64), INPUT_TRANSFORM)
+
+
+def output_transform(products: np.ndarray) -> np.ndarray:
+    """[..., 4, 4, c] -> A^T M A: [..., 2, 2, c], SCALE times the direct correlation."""
+    return np.einsum("ia,...abc,jb->...ijc", OUTPUT_TRANSFORM, products, OUTPUT_TRANSFORM)
+
+
+def winograd_fits(p: dict, isa: Isa) -> bool:
+    """The kernel's geometry: 3x3, stride and dilation 1, out_h, out_w and out_c even, in_c a multiple of 8 (the 3 x 2
+    tile's passes of four input pairs, fg_dsp_tile_3x2); at least
+    two tiles a row (a block of three tiles then spans two tile rows at most: the kernel holds two rows' lower
+    outputs); its arrays within the board's stack; not the M7."""
+    return ((p["filter_h"], p["filter_w"], p["stride_h"], p["stride_w"], p["dilation_h"], p["dilation_w"])
+            == (3, 3, 1, 1, 1, 1) and p["out_h"] % 2 == 0 and p["out_w"] % 2 == 0 and p["out_w"] >= 4
+            and p["out_c"] % 2 == 0 and p["in_c"] % 8 == 0 and isa.core != "cortex-m7"
+            and 0 < winograd_stack(p) <= isa.stack_bytes - STAGING_RESERVE)
+
+
+def winograd_stack(p: dict) -> int:
+    """Bytes of the kernel's arrays: the block's transformed inputs (V), its products (M), the zero pixel and the two
+    held rows of lower outputs."""
+    sizes = [4 * POSITIONS * TILES * p["in_c"] // 2, 4 * TILES * 2 * POSITIONS, p["in_c"], 2 * p["out_w"] * p["out_c"]]
+    return sum(-(-size // 8) * 8 for size in sizes)  # gcc rounds each allocation up to the stack's 8 bytes
+
+
+def winograd_cycles(p: dict, isa: Isa) -> float:
+    """ESTIMATED cycles of the kernel on the layer: the positions' SMLAD tiles (and the flash's wait states of U',
+    read once a block), the input and output transforms."""
+    tiles = p["out_h"] // 2 * (p["out_w"] // 2)
+    blocks = p["batches"] * -(-tiles // TILES)
+    in_pairs, out_pairs = p["in_c"] // 2, p["out_c"] // 2
+    products = blocks * out_pairs * POSITIONS * (in_pairs * (PAIR_CYCLES + 8 * isa.flash_wait_per_byte)
+                                                 + POSITION_CYCLES)
+    transforms = p["batches"] * tiles * (p["in_c"] // 4 * INPUT_QUAD_CYCLES + p["out_c"] * OUTPUT_CHANNEL_CYCLES)
+    return products + transforms
+
+
+def band_cycles(p: dict) -> float:
+    """ESTIMATED cycles of the band kernel on the layer (its staged table: few wait states)."""
+    return BAND_CYCLES_PER_MAC * p["batches"] * p["out_h"] * p["out_w"] * 9 * p["in_c"] * p["out_c"]
+
+
+def winograd_words(weights: np.ndarray) -> np.ndarray:
+    """U' of the [out_c, 3, 3, in_c] filter in the kernel's order, as int32 words of int16 pairs."""
+    transformed = filter_transform(weights)
+    return interleaved_pairs(transformed.reshape(len(weights), -1).astype(np.int16))
+
+
+def _winograd(graph: Graph, op: Operator, call: KernelCall, isa: Isa) -> KernelCall | None:
+    p = call.params
+    if not winograd_fits(p, isa) or winograd_cycles(p, isa) >= band_cycles(p):
+        return None
+    weights = np.asarray(graph.tensors[op.inputs[1]].data, dtype=np.int8)
+    constants, _ = doubled_constants(graph, op, call, conv_taps(graph, op))
+    table = packed_call(call, WINOGRAD, constants, winograd_words(weights), [op.inputs[0], -1])
+    return replace(table, run_time_stack=winograd_stack(p))
+
+
+WINOGRAD = Variant("fg_conv2d_3x3_winograd_dsp", "fg_conv2d_folded_s8", REQUIRES, _winograd,
+                   "Winograd F(2x2, 3x3) in integers: 2x2 output tiles, 16 SMLAD products of int16 pairs per input and "
+                   "output channel instead of 36 (the 3 x 2 tile over 3 tiles x 2 channels per position), exact; "
+                   "SMMULR output stage", precedence=3, takes_isa=True)
+
+VARIANTS = [WINOGRAD]

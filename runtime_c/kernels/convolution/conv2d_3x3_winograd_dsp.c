@@ -1,0 +1,211 @@
+/* fg/isa/dsp.h's tile macros kept defined: the products' loop is built from FG_DSP_TILE_PAIR. */
+#define FG_DSP_TILE_STORES
+#include "fg/variants_dsp.h"
+
+#if defined(__ARM_FEATURE_DSP)
+#include <string.h>
+
+#include "fg/isa/dsp.h"
+#include "fg/support/hot_loop.h"
+
+/* A 3x3 convolution of stride 1 (dilation 1, in_c a multiple of 8, out_h, out_w and out_c even) by Winograd's
+ * F(2x2, 3x3) in integers (Lavin & Gray): each 2x2 output tile is A^T [U' . (B^T d B)] A, with U' = G' g G'^T,
+ * G' = 2 G, so the tile is 4 times the direct correlation exactly and an arithmetic shift ends it (no rounding).
+ * The 4x4 input window d holds the raw int8 inputs (the zero point in the padding; the input offset is in the folded
+ * bias), so |B^T d B| <= 512 and |U'| <= 1152: int16 pairs of input channels for SMLAD, the same accumulators as the
+ * direct convolution once transformed back.
+ *
+ * The 16 positions of the transformed tile are 16 independent products over the input channels: tiles in raster
+ * order over the image, FG_WINO_TILES at a time; a block's input tiles transformed once into V (position p, input
+ * pair g, tile: one LDM-able run of three words), then per output channel pair the 3 x 2 SMLAD tile of the pointwise
+ * kernel for each position, the 16 results of each tile and channel transformed back, shifted, biased and put
+ * through the output stage of the DSP kernels (fg_dsp_output_doubled: SMMULR).
+ *
+ * params->packed: one fg_dsp_channel per output channel (fg/isa/dsp.h, a narrow channel's bias doubled), then U' as
+ * int16 pairs: per output channel pair, per position p, per input pair g (SXTB16's order), the pair of channel A
+ * then of channel B (ops/variants/dsp_winograd.py).
+ *
+ * Outputs in the order the operator's overlap allowance assumes (raster order, ops/overlap.py): every input of a
+ * block is read before its outputs are stored, a tile's upper row stored in place, its lower row held in a buffer
+ * of the tile row (two, by the parity of the tile row: a block may end one and start the next) and stored once the
+ * tile row is done. */
+
+#define FG_WINO_TILES 3
+#define FG_WINO_POSITIONS 16
+
+/* The layer's constants as the kernel reads them. */
+typedef struct {
+    const fg_conv2d_params *p;
+    const fg_dsp_channel *ch;
+    const uint32_t *u;      /* U': per channel pair FG_WINO_POSITIONS * 2 * pairs words */
+    int32_t pairs;          /* input pairs: in_c / 2 */
+    const int8_t *zeros;    /* in_c bytes of the input zero point: the padding's pixel */
+} fg_wino_layer;
+
+/* The 4x4 window of the tile whose output's top left is (oy, ox), B^T d B, into v (V[p][g][tile]: v[3 (p pairs +
+ * g)]), four input channels (two pairs) a pass. */
+static void fg_wino_input_tile(const fg_wino_layer *l, const int8_t *image, int32_t oy, int32_t ox, uint32_t *v) {
+    const fg_conv2d_params *p = l->p;
+    const int32_t in_c = p->in_c, pairs = l->pairs, position_words = FG_WINO_TILES * pairs;
+    const int8_t *at[16];
+    for (int32_t r = 0; r < 4; ++r) {
+        const int32_t iy = oy - p->pad_top + r;
+        for (int32_t s = 0; s < 4; ++s) {
+            const int32_t ix = ox - p->pad_left + s;
+            const int inside = iy >= 0 && iy < p->in_h && ix >= 0 && ix < p->in_w;
+            at[4 * r + s] = inside ? image + (iy * p->in_w + ix) * in_c : l->zeros;
+        }
+    }
+    for (int32_t c = 0; c < in_c; c += 4, v += 2 * FG_WINO_TILES) {
+        uint32_t d[16];
+        for (int32_t k = 0; k < 16; ++k) {
+            __builtin_memcpy(&d[k], at[k] + c, sizeof d[k]);
+        }
+        for (int32_t half = 0; half < 2; ++half) {
+            int32_t e[16], t[16];
+            for (int32_t k = 0; k < 16; ++k) {
+                e[k] = (int32_t)(half ? fg_dsp_odd_s8x2(d[k]) : (uint32_t)__sxtb16(d[k]));
+            }
+            for (int32_t s = 0; s < 4; ++s) {  /* B^T d: the rows */
+                t[s] = __ssub16(e[s], e[8 + s]);
+                t[4 + s] = __sadd16(e[4 + s], e[8 + s]);
+                t[8 + s] = __ssub16(e[8 + s], e[4 + s]);
+                t[12 + s] = __ssub16(e[4 + s], e[12 + s]);
+            }
+            uint32_t *const out = v + half * FG_WINO_TILES;
+            for (int32_t r = 0; r < 4; ++r) {  /* (B^T d) B: the columns */
+                const int32_t *row = t + 4 * r;
+                out[(4 * r + 0) * position_words] = (uint32_t)__ssub16(row[0], row[2]);
+                out[(4 * r + 1) * position_words] = (uint32_t)__sadd16(row[1], row[2]);
+                out[(4 * r + 2) * position_words] = (uint32_t)__ssub16(row[2], row[1]);
+                out[(4 * r + 3) * position_words] = (uint32_t)__ssub16(row[1], row[3]);
+            }
+        }
+    }
+}
+
+/* The 16 positions' products of a block for one channel pair: per position (pairs input pairs, a multiple of 4, its
+ * V words at x, its U' words at w: both walked through) the pointwise kernel's 3 x 2 SMLAD tile (FG_DSP_TILE_PAIR;
+ * SMUAD on the first pair), its six sums stored at acc (channel A's three tiles, then B's), acc moved past them.
+ * 13 instructions and 13 ESTIMATED cycles an input pair by the M4's timing; a position's stores and loop 16. */
+static __attribute__((noinline)) void fg_wino_products(const uint32_t *x, const uint32_t *w, uint32_t *acc,
+                                                      int32_t pairs) {
+    register const uint32_t *rx __asm__("r0") = x;
+    register const uint32_t *rw __asm__("r1") = w;
+    /* acc, the passes of four pairs after a position's first, x past the last position's pairs */
+    uint32_t frame[4] = {(uint32_t)acc, (uint32_t)(pairs / 4 - 1),
+                         (uint32_t)(x + FG_WINO_POSITIONS * FG_WINO_TILES * pairs), 0};  /* a whole 8 bytes: at sp */
+    __asm__ volatile(
+        ".ifnc \"%[frame]\", \"[sp]\"\n\t.error \"the frame is not at sp: %[frame]\"\n\t.endif\n"
+        "1:\n\t"
+        "ldm %[x]!, {r10, r11, r12}\n\t"
+        "ldrd lr, r3, [%[w]], #8\n\t"
+        "smuad r4, r10, lr\n\t" "smuad r5, r11, lr\n\t" "smuad r6, r12, lr\n\t"
+        "smuad r7, r10, r3\n\t" "smuad r8, r11, r3\n\t" "smuad r9, r12, r3\n\t"
+        FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR
+        "ldr r2, [sp, #4]\n\t"
+        "cmp r2, #0\n\t"
+        "beq 3f\n"
+        "2:\n\t"
+        FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR
+        "subs r2, r2, #1\n\t"
+        "bne 2b\n"
+        "3:\n\t"
+        "ldr r2, [sp]\n\t"
+        "stm r2!, {r4-r9}\n\t"
+        "str r2, [sp]\n\t"
+        "ldr r2, [sp, #8]\n\t"
+        "cmp %[x], r2\n\t"
+        "bne 1b\n\t"
+        : [x] "+r"(rx), [w] "+r"(rw), [frame] "+m"(frame)
+        :
+        : "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "lr", "cc", "memory");
+}
+
+/* A^T m A of one tile and channel's 16 products (position p at m[6 p]): the 2x2 outputs, 4 times the direct
+ * correlation. */
+#define FG_WINO_AT(p) m[2 * FG_WINO_TILES * (p)]
+static inline __attribute__((always_inline)) void fg_wino_output_tile(const int32_t *m, int32_t y[4]) {
+    int32_t t0[4], t1[4];
+    for (int32_t s = 0; s < 4; ++s) {
+        t0[s] = FG_WINO_AT(s) + FG_WINO_AT(4 + s) + FG_WINO_AT(8 + s);
+        t1[s] = FG_WINO_AT(4 + s) - FG_WINO_AT(8 + s) - FG_WINO_AT(12 + s);
+    }
+    y[0] = t0[0] + t0[1] + t0[2];
+    y[1] = t0[1] - t0[2] - t0[3];
+    y[2] = t1[0] + t1[1] + t1[2];
+    y[3] = t1[1] - t1[2] - t1[3];
+}
+
+/* The output of four times a channel's accumulator without its bias (fg_dsp_channel: a narrow channel's bias and
+ * accumulator doubled). */
+static inline __attribute__((always_inline)) int8_t fg_wino_output(int32_t four_acc, const fg_dsp_channel *k,
+                                                                   const fg_requant_params *q) {
+    const int32_t acc = k->shift == FG_DSP_WIDE ? (four_acc >> 2) + k->bias : (four_acc >> 1) + k->bias;
+    return fg_dsp_output_doubled((uint32_t)acc, k, q);
+}
+
+/* A block of `count` tiles (tile[k]: its index in the image's raster of tiles) whose inputs are in v: per channel
+ * pair the 16 positions' products (fg_wino_products: acc[6 p + 3 c + k] of position p, channel c, tile k), then each tile's outputs, the upper row to `out`, the lower to its tile row's held
+ * buffer. */
+static void fg_wino_block(const fg_wino_layer *l, const uint32_t *v, const int32_t *tile, int32_t count, int8_t *out,
+                          int8_t *held[2], const fg_requant_params *q) {
+    const fg_conv2d_params *p = l->p;
+    const int32_t out_c = p->out_c, pairs = l->pairs, tiles_w = p->out_w >> 1, row_bytes = p->out_w * out_c;
+    uint32_t acc[FG_WINO_POSITIONS * 2 * FG_WINO_TILES];
+    const uint32_t *u = l->u;
+    for (int32_t c = 0; c < out_c; c += 2) {
+        fg_wino_products(v, u, acc, pairs);
+        u += FG_WINO_POSITIONS * 2 * pairs;
+        for (int32_t k = 0; k < count; ++k) {
+            const int32_t ty = tile[k] / tiles_w, tx = tile[k] - ty * tiles_w;
+            int8_t *const upper = out + 2 * ty * row_bytes + 2 * tx * out_c + c;
+            int8_t *const lower = held[ty & 1] + 2 * tx * out_c + c;
+            for (int32_t j = 0; j < 2; ++j) {
+                const fg_dsp_channel *const ch = l->ch + c + j;
+                int32_t y[4];
+                fg_wino_output_tile((const int32_t *)acc + FG_WINO_TILES * j + k, y);
+                upper[j] = fg_wino_output(y[0], ch, q);
+                upper[out_c + j] = fg_wino_output(y[1], ch, q);
+                lower[j] = fg_wino_output(y[2], ch, q);
+                lower[out_c + j] = fg_wino_output(y[3], ch, q);
+            }
+        }
+    }
+}
+
+FG_HOT_LOOP void fg_conv2d_3x3_winograd_dsp(const fg_conv2d_params *p, const int8_t *input, const int8_t *filter,
+                                            int8_t *output) {
+    (void)filter;
+    const int32_t in_c = p->in_c, out_c = p->out_c, pairs = in_c >> 1;
+    const int32_t tiles_w = p->out_w >> 1, tiles = (p->out_h >> 1) * tiles_w, row_bytes = p->out_w * out_c;
+    const fg_requant_params q = p->requant;  /* a local copy: the int8 stores may alias params */
+    const fg_dsp_channel *const ch = (const fg_dsp_channel *)p->packed;
+    int8_t zeros[in_c], held_rows[2 * row_bytes];
+    uint32_t v[FG_WINO_POSITIONS * FG_WINO_TILES * pairs];
+    int8_t *held[2] = {held_rows, held_rows + row_bytes};
+    memset(zeros, (int8_t)-q.input_offset, (size_t)in_c);
+    const fg_wino_layer l = {p, ch, (const uint32_t *)(ch + out_c), pairs, zeros};
+    for (int32_t n = 0; n < p->batches; ++n) {
+        const int8_t *const image = input + n * p->in_h * p->in_w * in_c;
+        int8_t *const out = output + n * p->out_h * row_bytes;
+        for (int32_t first = 0; first < tiles; first += FG_WINO_TILES) {
+            const int32_t count = tiles - first < FG_WINO_TILES ? tiles - first : FG_WINO_TILES;
+            int32_t tile[FG_WINO_TILES];
+            for (int32_t k = 0; k < FG_WINO_TILES; ++k) {  /* a short block repeats its last tile: outputs not used */
+                tile[k] = first + (k < count ? k : count - 1);
+                const int32_t ty = tile[k] / tiles_w;
+                fg_wino_input_tile(&l, image, 2 * ty, 2 * (tile[k] - ty * tiles_w), v + k);
+            }
+            fg_wino_block(&l, v, tile, count, out, held, &q);
+            for (int32_t k = 0; k < count; ++k) {  /* a tile row done: its lower row stored */
+                if ((tile[k] + 1) % tiles_w == 0) {
+                    const int32_t ty = tile[k] / tiles_w;
+                    memcpy(out + (2 * ty + 1) * row_bytes, held[ty & 1], (size_t)row_bytes);
+                }
+            }
+        }
+    }
+}
+
+#endif
