@@ -26,7 +26,7 @@ from firmware_gen.isa import Isa
 from firmware_gen.ops.base import KernelCall
 from firmware_gen.ops.variants import Variant
 from firmware_gen.ops.variants.dsp import REQUIRES, conv_taps, doubled_constants, interleaved_pairs, packed_call
-from firmware_gen.ops.variants.dsp_staged import STAGING_RESERVE
+from firmware_gen.ops.variants.dsp_staged import STAGED_COSTS, STAGING_RESERVE, WORD_BYTES, staging_costs
 
 # Lavin & Gray's F(2x2, 3x3) for correlation, G doubled to integers.
 INPUT_TRANSFORM = np.array([[1, 0, -1, 0], [0, 1, 1, 0], [0, -1, 1, 0], [0, 1, 0, -1]], np.int64)  # B^T
@@ -39,10 +39,11 @@ POSITIONS = 16
 # ESTIMATED M4 cycles (docs/cycle_model.md's in-order timing): an input pair of a position's 3 x 2 SMLAD tile, a
 # position's product besides its pairs, a tile's 4x4 window transformed per four input channels, a tile's four outputs
 # per output channel; the band's cycles per MAC.
-PAIR_CYCLES = 17.0
-POSITION_CYCLES = 20.0
-INPUT_QUAD_CYCLES = 200.0
-OUTPUT_CHANNEL_CYCLES = 70.0
+PAIR_CYCLES = 14.0
+POSITION_CYCLES = 16.0
+INPUT_TILE_CYCLES = 750.0
+INPUT_QUAD_CYCLES = 340.0
+OUTPUT_CHANNEL_CYCLES = 115.0
 BAND_CYCLES_PER_MAC = 1.13
 
 
@@ -80,16 +81,37 @@ def winograd_stack(p: dict) -> int:
     return sum(-(-size // 8) * 8 for size in sizes)  # gcc rounds each allocation up to the stack's 8 bytes
 
 
+def table_words(p: dict) -> int:
+    """Words of the channel constants and U' (what the kernel stages)."""
+    return 4 * p["out_c"] + POSITIONS * p["in_c"] * p["out_c"] // 2
+
+
+def tile_blocks(p: dict) -> int:
+    """The blocks of TILES tiles of the call: each reads all of U'."""
+    return p["batches"] * -(-(p["out_h"] // 2 * (p["out_w"] // 2)) // TILES)
+
+
+def staged(p: dict, isa: Isa) -> bool:
+    """Whether the table is staged on the stack once a call (dsp_staged.py's copy cost): where the flash has data wait
+    states, the table fits beside the kernel's arrays and the wait states of its reads after the first outweigh the
+    copy."""
+    words = table_words(p)
+    waits = (tile_blocks(p) - 1) * words * WORD_BYTES * isa.flash_wait_per_byte
+    return (winograd_stack(p) + WORD_BYTES * words <= isa.stack_bytes - STAGING_RESERVE
+            and waits > words * staging_costs(STAGED_COSTS, isa).copy_per_word)
+
+
 def winograd_cycles(p: dict, isa: Isa) -> float:
-    """ESTIMATED cycles of the kernel on the layer: the positions' SMLAD tiles (and the flash's wait states of U',
-    read once a block), the input and output transforms."""
+    """ESTIMATED cycles of the kernel on the layer: the positions' SMLAD tiles, the flash's wait states of U' (read
+    once a block, or once to stage it), the input and output transforms."""
     tiles = p["out_h"] // 2 * (p["out_w"] // 2)
-    blocks = p["batches"] * -(-tiles // TILES)
     in_pairs, out_pairs = p["in_c"] // 2, p["out_c"] // 2
-    products = blocks * out_pairs * POSITIONS * (in_pairs * (PAIR_CYCLES + 8 * isa.flash_wait_per_byte)
-                                                 + POSITION_CYCLES)
-    transforms = p["batches"] * tiles * (p["in_c"] // 4 * INPUT_QUAD_CYCLES + p["out_c"] * OUTPUT_CHANNEL_CYCLES)
-    return products + transforms
+    products = tile_blocks(p) * out_pairs * POSITIONS * (in_pairs * PAIR_CYCLES + POSITION_CYCLES)
+    reads = 1 if staged(p, isa) else tile_blocks(p)
+    waits = reads * table_words(p) * WORD_BYTES * isa.flash_wait_per_byte
+    transforms = p["batches"] * tiles * (INPUT_TILE_CYCLES + p["in_c"] // 4 * INPUT_QUAD_CYCLES
+                                         + p["out_c"] * OUTPUT_CHANNEL_CYCLES)
+    return products + waits + transforms
 
 
 def band_cycles(p: dict) -> float:
@@ -109,8 +131,11 @@ def _winograd(graph: Graph, op: Operator, call: KernelCall, isa: Isa) -> KernelC
         return None
     weights = np.asarray(graph.tensors[op.inputs[1]].data, dtype=np.int8)
     constants, _ = doubled_constants(graph, op, call, conv_taps(graph, op))
-    table = packed_call(call, WINOGRAD, constants, winograd_words(weights), [op.inputs[0], -1])
-    return replace(table, run_time_stack=winograd_stack(p))
+    is_staged = staged(p, isa)
+    header = np.array([int(is_staged)], np.int32)
+    table = packed_call(call, WINOGRAD, np.concatenate([header, constants.ravel()]), winograd_words(weights),
+                        [op.inputs[0], -1])
+    return replace(table, run_time_stack=winograd_stack(p) + (WORD_BYTES * table_words(p) if is_staged else 0))
 
 
 WINOGRAD = Variant("fg_conv2d_3x3_winograd_dsp", "fg_conv2d_folded_s8", REQUIRES, _winograd,

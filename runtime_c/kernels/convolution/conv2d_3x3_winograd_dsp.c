@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "fg/isa/dsp.h"
+#include "fg/isa/dsp_staged.h"
 #include "fg/support/hot_loop.h"
 
 /* A 3x3 convolution of stride 1 (dilation 1, in_c a multiple of 8, out_h, out_w and out_c even) by Winograd's
@@ -21,9 +22,10 @@
  * kernel for each position, the 16 results of each tile and channel transformed back, shifted, biased and put
  * through the output stage of the DSP kernels (fg_dsp_output_doubled: SMMULR).
  *
- * params->packed: one fg_dsp_channel per output channel (fg/isa/dsp.h, a narrow channel's bias doubled), then U' as
- * int16 pairs: per output channel pair, per position p, per input pair g (SXTB16's order), the pair of channel A
- * then of channel B (ops/variants/dsp_winograd.py).
+ * params->packed: a word saying whether the table is staged on the stack once a call (where the flash has wait
+ * states and the table fits: each block reads all of it), one fg_dsp_channel per output channel (fg/isa/dsp.h, a
+ * narrow channel's bias doubled), then U' as int16 pairs: per output channel pair, per position p, per input pair g
+ * (SXTB16's order), the pair of channel A then of channel B (ops/variants/dsp_winograd.py).
  *
  * Outputs in the order the operator's overlap allowance assumes (raster order, ops/overlap.py): every input of a
  * block is read before its outputs are stored, a tile's upper row stored in place, its lower row held in a buffer
@@ -32,6 +34,7 @@
 
 #define FG_WINO_TILES 3
 #define FG_WINO_POSITIONS 16
+#define FG_WINO_HEADER_WORDS 1
 
 /* The layer's constants as the kernel reads them. */
 typedef struct {
@@ -42,43 +45,55 @@ typedef struct {
     const int8_t *zeros;    /* in_c bytes of the input zero point: the padding's pixel */
 } fg_wino_layer;
 
+/* B^T's rows on a, b, c, d of one column (or (B^T d) B's on one row): two int16 halves each, |result| <= 2 |input|. */
+#define FG_WINO_TRANSFORM(a, b, c, d, r0, r1, r2, r3) \
+    do {                                              \
+        (r0) = __ssub16((a), (c));                    \
+        (r1) = __sadd16((b), (c));                    \
+        (r2) = __ssub16((c), (b));                    \
+        (r3) = __ssub16((b), (d));                    \
+    } while (0)
+
 /* The 4x4 window of the tile whose output's top left is (oy, ox), B^T d B, into v (V[p][g][tile]: v[3 (p pairs +
- * g)]), four input channels (two pairs) a pass. */
-static void fg_wino_input_tile(const fg_wino_layer *l, const int8_t *image, int32_t oy, int32_t ox, uint32_t *v) {
+ * g)]), four input channels (two pairs) a pass: per column the four rows' words extended (even and odd pairs) and
+ * B^T applied, into t ([half][row][column]); then per row of t the columns' transform into v. */
+static FG_HOT_LOOP __attribute__((noinline)) void fg_wino_input_tile(const fg_wino_layer *l, const int8_t *image, int32_t oy, int32_t ox,
+                                            uint32_t *v) {
     const fg_conv2d_params *p = l->p;
-    const int32_t in_c = p->in_c, pairs = l->pairs, position_words = FG_WINO_TILES * pairs;
-    const int8_t *at[16];
-    for (int32_t r = 0; r < 4; ++r) {
-        const int32_t iy = oy - p->pad_top + r;
-        for (int32_t s = 0; s < 4; ++s) {
-            const int32_t ix = ox - p->pad_left + s;
+    const int32_t in_c = p->in_c, position_words = FG_WINO_TILES * l->pairs;
+    const int8_t *at[16];  /* column-major: the window's column s at at[4 s .. 4 s + 3] */
+    for (int32_t s = 0; s < 4; ++s) {
+        const int32_t ix = ox - p->pad_left + s;
+        for (int32_t r = 0; r < 4; ++r) {
+            const int32_t iy = oy - p->pad_top + r;
             const int inside = iy >= 0 && iy < p->in_h && ix >= 0 && ix < p->in_w;
-            at[4 * r + s] = inside ? image + (iy * p->in_w + ix) * in_c : l->zeros;
+            at[4 * s + r] = inside ? image + (iy * p->in_w + ix) * in_c : l->zeros;
         }
     }
     for (int32_t c = 0; c < in_c; c += 4, v += 2 * FG_WINO_TILES) {
-        uint32_t d[16];
-        for (int32_t k = 0; k < 16; ++k) {
-            __builtin_memcpy(&d[k], at[k] + c, sizeof d[k]);
+        int32_t t[2][4][4];
+        for (int32_t s = 0; s < 4; ++s) {
+            uint32_t d0, d1, d2, d3;
+            __builtin_memcpy(&d0, at[4 * s] + c, sizeof d0);
+            __builtin_memcpy(&d1, at[4 * s + 1] + c, sizeof d1);
+            __builtin_memcpy(&d2, at[4 * s + 2] + c, sizeof d2);
+            __builtin_memcpy(&d3, at[4 * s + 3] + c, sizeof d3);
+            FG_WINO_TRANSFORM(__sxtb16(d0), __sxtb16(d1), __sxtb16(d2), __sxtb16(d3), t[0][0][s], t[0][1][s],
+                              t[0][2][s], t[0][3][s]);
+            FG_WINO_TRANSFORM((int32_t)fg_dsp_odd_s8x2(d0), (int32_t)fg_dsp_odd_s8x2(d1),
+                              (int32_t)fg_dsp_odd_s8x2(d2), (int32_t)fg_dsp_odd_s8x2(d3), t[1][0][s], t[1][1][s],
+                              t[1][2][s], t[1][3][s]);
         }
         for (int32_t half = 0; half < 2; ++half) {
-            int32_t e[16], t[16];
-            for (int32_t k = 0; k < 16; ++k) {
-                e[k] = (int32_t)(half ? fg_dsp_odd_s8x2(d[k]) : (uint32_t)__sxtb16(d[k]));
-            }
-            for (int32_t s = 0; s < 4; ++s) {  /* B^T d: the rows */
-                t[s] = __ssub16(e[s], e[8 + s]);
-                t[4 + s] = __sadd16(e[4 + s], e[8 + s]);
-                t[8 + s] = __ssub16(e[8 + s], e[4 + s]);
-                t[12 + s] = __ssub16(e[4 + s], e[12 + s]);
-            }
-            uint32_t *const out = v + half * FG_WINO_TILES;
-            for (int32_t r = 0; r < 4; ++r) {  /* (B^T d) B: the columns */
-                const int32_t *row = t + 4 * r;
-                out[(4 * r + 0) * position_words] = (uint32_t)__ssub16(row[0], row[2]);
-                out[(4 * r + 1) * position_words] = (uint32_t)__sadd16(row[1], row[2]);
-                out[(4 * r + 2) * position_words] = (uint32_t)__ssub16(row[2], row[1]);
-                out[(4 * r + 3) * position_words] = (uint32_t)__ssub16(row[1], row[3]);
+            uint32_t *out = v + half * FG_WINO_TILES;
+            for (int32_t i = 0; i < 4; ++i, out += 4 * position_words) {
+                const int32_t *const row = t[half][i];
+                int32_t r0, r1, r2, r3;
+                FG_WINO_TRANSFORM(row[0], row[1], row[2], row[3], r0, r1, r2, r3);
+                out[0] = (uint32_t)r0;
+                out[position_words] = (uint32_t)r1;
+                out[2 * position_words] = (uint32_t)r2;
+                out[3 * position_words] = (uint32_t)r3;
             }
         }
     }
@@ -123,52 +138,80 @@ static __attribute__((noinline)) void fg_wino_products(const uint32_t *x, const 
 }
 
 /* A^T m A of one tile and channel's 16 products (position p at m[6 p]): the 2x2 outputs, 4 times the direct
- * correlation. */
+ * correlation (rows 0-2 and 1-3 of m summed, then their columns). */
 #define FG_WINO_AT(p) m[2 * FG_WINO_TILES * (p)]
 static inline __attribute__((always_inline)) void fg_wino_output_tile(const int32_t *m, int32_t y[4]) {
-    int32_t t0[4], t1[4];
-    for (int32_t s = 0; s < 4; ++s) {
-        t0[s] = FG_WINO_AT(s) + FG_WINO_AT(4 + s) + FG_WINO_AT(8 + s);
-        t1[s] = FG_WINO_AT(4 + s) - FG_WINO_AT(8 + s) - FG_WINO_AT(12 + s);
-    }
-    y[0] = t0[0] + t0[1] + t0[2];
-    y[1] = t0[1] - t0[2] - t0[3];
-    y[2] = t1[0] + t1[1] + t1[2];
-    y[3] = t1[1] - t1[2] - t1[3];
+    const int32_t upper1 = FG_WINO_AT(1) + FG_WINO_AT(5) + FG_WINO_AT(9);
+    const int32_t upper2 = FG_WINO_AT(2) + FG_WINO_AT(6) + FG_WINO_AT(10);
+    const int32_t lower1 = FG_WINO_AT(5) - FG_WINO_AT(9) - FG_WINO_AT(13);
+    const int32_t lower2 = FG_WINO_AT(6) - FG_WINO_AT(10) - FG_WINO_AT(14);
+    y[0] = FG_WINO_AT(0) + FG_WINO_AT(4) + FG_WINO_AT(8) + upper1 + upper2;
+    y[1] = upper1 - upper2 - (FG_WINO_AT(3) + FG_WINO_AT(7) + FG_WINO_AT(11));
+    y[2] = FG_WINO_AT(4) - FG_WINO_AT(8) - FG_WINO_AT(12) + lower1 + lower2;
+    y[3] = lower1 - lower2 - (FG_WINO_AT(7) - FG_WINO_AT(11) - FG_WINO_AT(15));
 }
 
 /* The output of four times a channel's accumulator without its bias (fg_dsp_channel: a narrow channel's bias and
- * accumulator doubled). */
-static inline __attribute__((always_inline)) int8_t fg_wino_output(int32_t four_acc, const fg_dsp_channel *k,
-                                                                   const fg_requant_params *q) {
-    const int32_t acc = k->shift == FG_DSP_WIDE ? (four_acc >> 2) + k->bias : (four_acc >> 1) + k->bias;
-    return fg_dsp_output_doubled((uint32_t)acc, k, q);
+ * accumulator doubled, the narrow output stage of the DSP kernels; full: the clamp is all of int8). */
+static inline __attribute__((always_inline)) int8_t fg_wino_narrow(int32_t four_acc, const fg_dsp_channel *k,
+                                                                   int full, int32_t low, int32_t high) {
+    return fg_dsp_clamp(fg_dsp_narrow_doubled((four_acc >> 1) + k->bias, k), full, low, high);
+}
+static int8_t fg_wino_wide(int32_t four_acc, const fg_dsp_channel *k, const fg_requant_params *q) {
+    return fg_dsp_output_doubled((uint32_t)((four_acc >> 2) + k->bias), k, q);
+}
+
+/* Channel c's outputs of the block's `count` tiles from its products m (tile k's at m[k]): the upper row at
+ * upper[k] + c, the lower at lower[k] + c. */
+static inline __attribute__((always_inline)) void fg_wino_channel(const int32_t *m, const fg_dsp_channel *ch,
+                                                                  int32_t c, int32_t count, int8_t *const *upper,
+                                                                  int8_t *const *lower, int32_t out_c, int full,
+                                                                  const fg_requant_params *q) {
+    const fg_dsp_channel k = *ch;  /* a local copy: the int8 stores may alias the table */
+    const int32_t low = q->activation_min, high = q->activation_max;
+    for (int32_t t = 0; t < count; ++t) {
+        int32_t y[4];
+        fg_wino_output_tile(m + t, y);
+        int8_t *const top = upper[t] + c, *const bottom = lower[t] + c;
+        if (k.shift != FG_DSP_WIDE) {
+            top[0] = fg_wino_narrow(y[0], &k, full, low, high);
+            top[out_c] = fg_wino_narrow(y[1], &k, full, low, high);
+            bottom[0] = fg_wino_narrow(y[2], &k, full, low, high);
+            bottom[out_c] = fg_wino_narrow(y[3], &k, full, low, high);
+        } else {
+            top[0] = fg_wino_wide(y[0], &k, q);
+            top[out_c] = fg_wino_wide(y[1], &k, q);
+            bottom[0] = fg_wino_wide(y[2], &k, q);
+            bottom[out_c] = fg_wino_wide(y[3], &k, q);
+        }
+    }
 }
 
 /* A block of `count` tiles (tile[k]: its index in the image's raster of tiles) whose inputs are in v: per channel
- * pair the 16 positions' products (fg_wino_products: acc[6 p + 3 c + k] of position p, channel c, tile k), then each tile's outputs, the upper row to `out`, the lower to its tile row's held
- * buffer. */
-static void fg_wino_block(const fg_wino_layer *l, const uint32_t *v, const int32_t *tile, int32_t count, int8_t *out,
-                          int8_t *held[2], const fg_requant_params *q) {
+ * pair the 16 positions' products (fg_wino_products: acc[6 p + 3 c + k] of position p, channel c, tile k), then each
+ * tile's outputs, the upper row to `out`, the lower to its tile row's held buffer. */
+static FG_HOT_LOOP void fg_wino_block(const fg_wino_layer *l, const uint32_t *v, const int32_t *tile, int32_t count,
+                                      int8_t *out, int8_t *held[2], const fg_requant_params *q) {
     const fg_conv2d_params *p = l->p;
     const int32_t out_c = p->out_c, pairs = l->pairs, tiles_w = p->out_w >> 1, row_bytes = p->out_w * out_c;
+    const int32_t low = q->activation_min, high = q->activation_max;
     uint32_t acc[FG_WINO_POSITIONS * 2 * FG_WINO_TILES];
+    int8_t *upper[FG_WINO_TILES], *lower[FG_WINO_TILES];
+    for (int32_t k = 0; k < count; ++k) {
+        const int32_t ty = tile[k] / tiles_w, tx = tile[k] - ty * tiles_w;
+        upper[k] = out + 2 * ty * row_bytes + 2 * tx * out_c;
+        lower[k] = held[ty & 1] + 2 * tx * out_c;
+    }
     const uint32_t *u = l->u;
-    for (int32_t c = 0; c < out_c; c += 2) {
+    const int full = low == -128 && high == 127;
+    for (int32_t c = 0; c < out_c; c += 2, u += FG_WINO_POSITIONS * 2 * pairs) {
         fg_wino_products(v, u, acc, pairs);
-        u += FG_WINO_POSITIONS * 2 * pairs;
-        for (int32_t k = 0; k < count; ++k) {
-            const int32_t ty = tile[k] / tiles_w, tx = tile[k] - ty * tiles_w;
-            int8_t *const upper = out + 2 * ty * row_bytes + 2 * tx * out_c + c;
-            int8_t *const lower = held[ty & 1] + 2 * tx * out_c + c;
-            for (int32_t j = 0; j < 2; ++j) {
-                const fg_dsp_channel *const ch = l->ch + c + j;
-                int32_t y[4];
-                fg_wino_output_tile((const int32_t *)acc + FG_WINO_TILES * j + k, y);
-                upper[j] = fg_wino_output(y[0], ch, q);
-                upper[out_c + j] = fg_wino_output(y[1], ch, q);
-                lower[j] = fg_wino_output(y[2], ch, q);
-                lower[out_c + j] = fg_wino_output(y[3], ch, q);
+        for (int32_t j = 0; j < 2; ++j) {
+            const int32_t *const m = (const int32_t *)acc + FG_WINO_TILES * j;
+            if (full) {
+                fg_wino_channel(m, l->ch + c + j, c + j, count, upper, lower, out_c, 1, q);
+            } else {
+                fg_wino_channel(m, l->ch + c + j, c + j, count, upper, lower, out_c, 0, q);
             }
         }
     }
@@ -180,11 +223,16 @@ FG_HOT_LOOP void fg_conv2d_3x3_winograd_dsp(const fg_conv2d_params *p, const int
     const int32_t in_c = p->in_c, out_c = p->out_c, pairs = in_c >> 1;
     const int32_t tiles_w = p->out_w >> 1, tiles = (p->out_h >> 1) * tiles_w, row_bytes = p->out_w * out_c;
     const fg_requant_params q = p->requant;  /* a local copy: the int8 stores may alias params */
-    const fg_dsp_channel *const ch = (const fg_dsp_channel *)p->packed;
+    const uint32_t *const table = (const uint32_t *)p->packed;
+    const int32_t staged = (int32_t)table[0], table_words = 4 * out_c + FG_WINO_POSITIONS * in_c * out_c / 2;
     int8_t zeros[in_c], held_rows[2 * row_bytes];
-    uint32_t v[FG_WINO_POSITIONS * FG_WINO_TILES * pairs];
+    uint32_t v[FG_WINO_POSITIONS * FG_WINO_TILES * pairs], w[staged ? table_words : 1];
     int8_t *held[2] = {held_rows, held_rows + row_bytes};
     memset(zeros, (int8_t)-q.input_offset, (size_t)in_c);
+    if (staged) {
+        fg_dsp_stage_words(table + FG_WINO_HEADER_WORDS, table_words, w);
+    }
+    const fg_dsp_channel *const ch = (const fg_dsp_channel *)(staged ? w : table + FG_WINO_HEADER_WORDS);
     const fg_wino_layer l = {p, ch, (const uint32_t *)(ch + out_c), pairs, zeros};
     for (int32_t n = 0; n < p->batches; ++n) {
         const int8_t *const image = input + n * p->in_h * p->in_w * in_c;
