@@ -62,12 +62,23 @@ static FG_HOT_LOOP __attribute__((noinline)) void fg_wino_input_tile(const fg_wi
     const fg_conv2d_params *p = l->p;
     const int32_t in_c = p->in_c, position_words = FG_WINO_TILES * l->pairs;
     const int8_t *at[16];  /* column-major: the window's column s at at[4 s .. 4 s + 3] */
-    for (int32_t s = 0; s < 4; ++s) {
-        const int32_t ix = ox - p->pad_left + s;
-        for (int32_t r = 0; r < 4; ++r) {
-            const int32_t iy = oy - p->pad_top + r;
-            const int inside = iy >= 0 && iy < p->in_h && ix >= 0 && ix < p->in_w;
-            at[4 * s + r] = inside ? image + (iy * p->in_w + ix) * in_c : l->zeros;
+    const int32_t top = oy - p->pad_top, left = ox - p->pad_left, row = p->in_w * in_c;
+    if (top >= 0 && top + 4 <= p->in_h && left >= 0 && left + 4 <= p->in_w) {  /* no padding in the window */
+        const int8_t *column = image + top * row + left * in_c;
+        for (int32_t s = 0; s < 16; s += 4, column += in_c) {
+            at[s] = column;
+            at[s + 1] = column + row;
+            at[s + 2] = column + 2 * row;
+            at[s + 3] = column + 3 * row;
+        }
+    } else {
+        for (int32_t s = 0; s < 4; ++s) {
+            const int32_t ix = left + s;
+            for (int32_t r = 0; r < 4; ++r) {
+                const int32_t iy = top + r;
+                const int inside = iy >= 0 && iy < p->in_h && ix >= 0 && ix < p->in_w;
+                at[4 * s + r] = inside ? image + iy * row + ix * in_c : l->zeros;
+            }
         }
     }
     for (int32_t c = 0; c < in_c; c += 4, v += 2 * FG_WINO_TILES) {
@@ -99,10 +110,22 @@ static FG_HOT_LOOP __attribute__((noinline)) void fg_wino_input_tile(const fg_wi
     }
 }
 
-/* The 16 positions' products of a block for one channel pair: per position (pairs input pairs, a multiple of 4, its
- * V words at x, its U' words at w: both walked through) the pointwise kernel's 3 x 2 SMLAD tile (FG_DSP_TILE_PAIR;
- * SMUAD on the first pair), its six sums stored at acc (channel A's three tiles, then B's), acc moved past them.
- * 13 instructions and 13 ESTIMATED cycles an input pair by the M4's timing; a position's stores and loop 16. */
+/* The 16 positions' products of a block for one channel pair: per position (pairs input pairs, its V words at x, its
+ * U' words at w: both walked through) the pointwise kernel's 3 x 2 SMLAD tile (FG_DSP_TILE_PAIR; SMUAD on the first
+ * pair), its six sums stored at acc (channel A's three tiles, then B's), acc moved past them. 13 instructions and 13
+ * ESTIMATED cycles an input pair by the M4's timing. */
+#define FG_WINO_FIRST_PAIR                                                                        \
+    "ldm %[x]!, {r10, r11, r12}\n\t"                                                              \
+    "ldrd lr, r3, [%[w]], #8\n\t"                                                                 \
+    "smuad r4, r10, lr\n\t" "smuad r5, r11, lr\n\t" "smuad r6, r12, lr\n\t"                       \
+    "smuad r7, r10, r3\n\t" "smuad r8, r11, r3\n\t" "smuad r9, r12, r3\n\t"
+#define FG_WINO_PAIRS_4 FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR
+#define FG_WINO_PAIRS_8 FG_WINO_PAIRS_4 FG_WINO_PAIRS_4
+#define FG_WINO_CLOBBERS "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "lr", "cc", "memory"
+#define FG_WINO_FRAME_AT_SP ".ifnc \"%[frame]\", \"[sp]\"\n\t.error \"the frame is not at sp: %[frame]\"\n\t.endif\n"
+
+/* Any count of pairs, a multiple of 4: the first four, then rounds of four; acc and the rounds in the frame (a
+ * position's stores and loop 16 ESTIMATED cycles). */
 static __attribute__((noinline)) void fg_wino_products(const uint32_t *x, const uint32_t *w, uint32_t *acc,
                                                       int32_t pairs) {
     register const uint32_t *rx __asm__("r0") = x;
@@ -111,18 +134,14 @@ static __attribute__((noinline)) void fg_wino_products(const uint32_t *x, const 
     uint32_t frame[4] = {(uint32_t)acc, (uint32_t)(pairs / 4 - 1),
                          (uint32_t)(x + FG_WINO_POSITIONS * FG_WINO_TILES * pairs), 0};  /* a whole 8 bytes: at sp */
     __asm__ volatile(
-        ".ifnc \"%[frame]\", \"[sp]\"\n\t.error \"the frame is not at sp: %[frame]\"\n\t.endif\n"
+        FG_WINO_FRAME_AT_SP
         "1:\n\t"
-        "ldm %[x]!, {r10, r11, r12}\n\t"
-        "ldrd lr, r3, [%[w]], #8\n\t"
-        "smuad r4, r10, lr\n\t" "smuad r5, r11, lr\n\t" "smuad r6, r12, lr\n\t"
-        "smuad r7, r10, r3\n\t" "smuad r8, r11, r3\n\t" "smuad r9, r12, r3\n\t"
-        FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR
+        FG_WINO_FIRST_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR
         "ldr r2, [sp, #4]\n\t"
         "cmp r2, #0\n\t"
         "beq 3f\n"
         "2:\n\t"
-        FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR
+        FG_WINO_PAIRS_4
         "subs r2, r2, #1\n\t"
         "bne 2b\n"
         "3:\n\t"
@@ -134,8 +153,32 @@ static __attribute__((noinline)) void fg_wino_products(const uint32_t *x, const 
         "bne 1b\n\t"
         : [x] "+r"(rx), [w] "+r"(rw), [frame] "+m"(frame)
         :
-        : "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "lr", "cc", "memory");
+        : "r2", FG_WINO_CLOBBERS);
 }
+
+/* A count of pairs known here, its positions unrolled: REST the pairs after the first, acc kept in r2 (a position's
+ * stores and loop 13 ESTIMATED cycles, no rounds). */
+#define FG_WINO_PRODUCTS_OF(name, PAIRS, REST)                                                                    \
+    static __attribute__((noinline)) void name(const uint32_t *x, const uint32_t *w, uint32_t *acc) {            \
+        register const uint32_t *rx __asm__("r0") = x;                                                          \
+        register const uint32_t *rw __asm__("r1") = w;                                                          \
+        register uint32_t *racc __asm__("r2") = acc;                                                            \
+        uint32_t frame[2] = {(uint32_t)(x + FG_WINO_POSITIONS * FG_WINO_TILES * (PAIRS)), 0};                   \
+        __asm__ volatile(FG_WINO_FRAME_AT_SP                                                                    \
+                         "1:\n\t"                                                                               \
+                         FG_WINO_FIRST_PAIR REST                                                                \
+                         "stm %[acc]!, {r4-r9}\n\t"                                                             \
+                         "ldr r3, [sp]\n\t"                                                                     \
+                         "cmp %[x], r3\n\t"                                                                     \
+                         "bne 1b\n\t"                                                                           \
+                         : [x] "+r"(rx), [w] "+r"(rw), [acc] "+r"(racc), [frame] "+m"(frame)                     \
+                         :                                                                                      \
+                         : FG_WINO_CLOBBERS);                                                                   \
+    }
+#define FG_WINO_PAIRS_7 FG_WINO_PAIRS_4 FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR
+FG_WINO_PRODUCTS_OF(fg_wino_products_8, 8, FG_WINO_PAIRS_7)
+FG_WINO_PRODUCTS_OF(fg_wino_products_16, 16, FG_WINO_PAIRS_8 FG_WINO_PAIRS_7)
+FG_WINO_PRODUCTS_OF(fg_wino_products_32, 32, FG_WINO_PAIRS_8 FG_WINO_PAIRS_8 FG_WINO_PAIRS_8 FG_WINO_PAIRS_7)
 
 /* A^T m A of one tile and channel's 16 products (position p at m[6 p]): the 2x2 outputs, 4 times the direct
  * correlation (rows 0-2 and 1-3 of m summed, then their columns). */
@@ -161,29 +204,39 @@ static int8_t fg_wino_wide(int32_t four_acc, const fg_dsp_channel *k, const fg_r
     return fg_dsp_output_doubled((uint32_t)((four_acc >> 2) + k->bias), k, q);
 }
 
-/* Channel c's outputs of the block's `count` tiles from its products m (tile k's at m[k]): the upper row at
- * upper[k] + c, the lower at lower[k] + c. */
+/* A tile's outputs of one channel from its products m: the upper row at top[0] and top[out_c], the lower at
+ * bottom[0] and bottom[out_c]. */
 static inline __attribute__((always_inline)) void fg_wino_channel(const int32_t *m, const fg_dsp_channel *ch,
-                                                                  int32_t c, int32_t count, int8_t *const *upper,
-                                                                  int8_t *const *lower, int32_t out_c, int full,
-                                                                  const fg_requant_params *q) {
+                                                                  int8_t *top, int8_t *bottom, int32_t out_c,
+                                                                  int full, const fg_requant_params *q) {
     const fg_dsp_channel k = *ch;  /* a local copy: the int8 stores may alias the table */
-    const int32_t low = q->activation_min, high = q->activation_max;
-    for (int32_t t = 0; t < count; ++t) {
-        int32_t y[4];
-        fg_wino_output_tile(m + t, y);
-        int8_t *const top = upper[t] + c, *const bottom = lower[t] + c;
-        if (k.shift != FG_DSP_WIDE) {
-            top[0] = fg_wino_narrow(y[0], &k, full, low, high);
-            top[out_c] = fg_wino_narrow(y[1], &k, full, low, high);
-            bottom[0] = fg_wino_narrow(y[2], &k, full, low, high);
-            bottom[out_c] = fg_wino_narrow(y[3], &k, full, low, high);
-        } else {
-            top[0] = fg_wino_wide(y[0], &k, q);
-            top[out_c] = fg_wino_wide(y[1], &k, q);
-            bottom[0] = fg_wino_wide(y[2], &k, q);
-            bottom[out_c] = fg_wino_wide(y[3], &k, q);
-        }
+    int32_t y[4];
+    fg_wino_output_tile(m, y);
+    if (k.shift != FG_DSP_WIDE) {
+        const int32_t low = q->activation_min, high = q->activation_max;
+        top[0] = fg_wino_narrow(y[0], &k, full, low, high);
+        top[out_c] = fg_wino_narrow(y[1], &k, full, low, high);
+        bottom[0] = fg_wino_narrow(y[2], &k, full, low, high);
+        bottom[out_c] = fg_wino_narrow(y[3], &k, full, low, high);
+    } else {
+        top[0] = fg_wino_wide(y[0], &k, q);
+        top[out_c] = fg_wino_wide(y[1], &k, q);
+        bottom[0] = fg_wino_wide(y[2], &k, q);
+        bottom[out_c] = fg_wino_wide(y[3], &k, q);
+    }
+}
+
+/* The outputs of a channel pair (c, c + 1) of the block's `count` tiles from their products acc (tile k, channel j
+ * at acc + 3 j + k): tile k's upper row at upper[k] + c, its lower at lower[k] + c. */
+static inline __attribute__((always_inline)) void fg_wino_pair_outputs(const int32_t *acc, const fg_dsp_channel *ch,
+                                                                       int32_t c, int32_t count,
+                                                                       int8_t *const *upper, int8_t *const *lower,
+                                                                       int32_t out_c, int full,
+                                                                       const fg_requant_params *q) {
+    for (int32_t k = 0; k < count; ++k) {
+        int8_t *const top = upper[k] + c, *const bottom = lower[k] + c;
+        fg_wino_channel(acc + k, ch, top, bottom, out_c, full, q);
+        fg_wino_channel(acc + FG_WINO_TILES + k, ch + 1, top + 1, bottom + 1, out_c, full, q);
     }
 }
 
@@ -194,7 +247,7 @@ static FG_HOT_LOOP void fg_wino_block(const fg_wino_layer *l, const uint32_t *v,
                                       int8_t *out, int8_t *held[2], const fg_requant_params *q) {
     const fg_conv2d_params *p = l->p;
     const int32_t out_c = p->out_c, pairs = l->pairs, tiles_w = p->out_w >> 1, row_bytes = p->out_w * out_c;
-    const int32_t low = q->activation_min, high = q->activation_max;
+    const int full = q->activation_min == -128 && q->activation_max == 127;
     uint32_t acc[FG_WINO_POSITIONS * 2 * FG_WINO_TILES];
     int8_t *upper[FG_WINO_TILES], *lower[FG_WINO_TILES];
     for (int32_t k = 0; k < count; ++k) {
@@ -203,16 +256,17 @@ static FG_HOT_LOOP void fg_wino_block(const fg_wino_layer *l, const uint32_t *v,
         lower[k] = held[ty & 1] + 2 * tx * out_c;
     }
     const uint32_t *u = l->u;
-    const int full = low == -128 && high == 127;
     for (int32_t c = 0; c < out_c; c += 2, u += FG_WINO_POSITIONS * 2 * pairs) {
-        fg_wino_products(v, u, acc, pairs);
-        for (int32_t j = 0; j < 2; ++j) {
-            const int32_t *const m = (const int32_t *)acc + FG_WINO_TILES * j;
-            if (full) {
-                fg_wino_channel(m, l->ch + c + j, c + j, count, upper, lower, out_c, 1, q);
-            } else {
-                fg_wino_channel(m, l->ch + c + j, c + j, count, upper, lower, out_c, 0, q);
-            }
+        switch (pairs) {  /* in_c 16, 32 and 64: their positions unrolled */
+        case 8: fg_wino_products_8(v, u, acc); break;
+        case 16: fg_wino_products_16(v, u, acc); break;
+        case 32: fg_wino_products_32(v, u, acc); break;
+        default: fg_wino_products(v, u, acc, pairs);
+        }
+        if (full) {
+            fg_wino_pair_outputs((const int32_t *)acc, l->ch + c, c, count, upper, lower, out_c, 1, q);
+        } else {
+            fg_wino_pair_outputs((const int32_t *)acc, l->ch + c, c, count, upper, lower, out_c, 0, q);
         }
     }
 }
