@@ -36,14 +36,16 @@ SCALE = 4  # A^T [U' . V] A over the direct correlation: G' = 2 G on both sides
 
 TILES = 3  # FG_WINO_TILES: tiles a block, the SMLAD tile's pixels
 POSITIONS = 16
-# ESTIMATED M4 cycles (docs/cycle_model.md's in-order timing): an input pair of a position's 3 x 2 SMLAD tile, a
-# position's product besides its pairs, a tile's 4x4 window transformed per four input channels, a tile's four outputs
-# per output channel; the band's cycles per MAC.
-PAIR_CYCLES = 14.0
-POSITION_CYCLES = 16.0
-INPUT_TILE_CYCLES = 750.0
-INPUT_QUAD_CYCLES = 340.0
-OUTPUT_CHANNEL_CYCLES = 115.0
+# ESTIMATED cycles (docs/cycle_model.md's in-order timing, the M4's rules on the M33 too), from hot.py's blocks of
+# pretrainedResnet_quant's steps 1, 5 and 9 on mps2_an521 (in_c 16, 32, 64): an input pair of a position's 3 x 2
+# SMLAD tile (13 instructions), a position's stores, loop and call; a tile's 4x4 window besides its channels and per
+# four input channels; a tile's four outputs per output channel (its block's loops counted in); the band's cycles
+# per MAC (pretrainedResnet_quant's four layers on the published memories: 1.13 on the M33, 1.14-1.19 on the M4).
+PAIR_CYCLES = 13.0
+POSITION_CYCLES = 15.0
+INPUT_TILE_CYCLES = 130.0
+INPUT_QUAD_CYCLES = 390.0
+OUTPUT_CHANNEL_CYCLES = 120.0
 BAND_CYCLES_PER_MAC = 1.13
 
 
