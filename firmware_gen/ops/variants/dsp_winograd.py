@@ -93,14 +93,20 @@ def tile_blocks(p: dict) -> int:
     return p["batches"] * -(-(p["out_h"] // 2 * (p["out_w"] // 2)) // TILES)
 
 
-def staged(p: dict, isa: Isa) -> bool:
-    """Whether the table is staged on the stack once a call (dsp_staged.py's copy cost): where the flash has data wait
-    states, the table fits beside the kernel's arrays and the wait states of its reads after the first outweigh the
-    copy."""
-    words = table_words(p)
+def pair_words(p: dict) -> int:
+    """Words of U' of one output channel pair."""
+    return POSITIONS * p["in_c"]
+
+
+def staged_pairs(p: dict, isa: Isa) -> int:
+    """The output channel pairs whose U' is staged on the stack once a call with the channel constants (dsp_staged.py's
+    copy cost): where the flash has data wait states, as many as fit beside the kernel's arrays, 0 where the wait
+    states of their reads after the first do not outweigh the copy."""
+    room = isa.stack_bytes - STAGING_RESERVE - winograd_stack(p) - WORD_BYTES * 4 * p["out_c"]
+    count = max(0, min(p["out_c"] // 2, room // (WORD_BYTES * pair_words(p))))
+    words = 4 * p["out_c"] + count * pair_words(p)
     waits = (tile_blocks(p) - 1) * words * WORD_BYTES * isa.flash_wait_per_byte
-    return (winograd_stack(p) + WORD_BYTES * words <= isa.stack_bytes - STAGING_RESERVE
-            and waits > words * staging_costs(STAGED_COSTS, isa).copy_per_word)
+    return count if count and waits > words * staging_costs(STAGED_COSTS, isa).copy_per_word else 0
 
 
 def winograd_cycles(p: dict, isa: Isa) -> float:
@@ -109,8 +115,8 @@ def winograd_cycles(p: dict, isa: Isa) -> float:
     tiles = p["out_h"] // 2 * (p["out_w"] // 2)
     in_pairs, out_pairs = p["in_c"] // 2, p["out_c"] // 2
     products = tile_blocks(p) * out_pairs * POSITIONS * (in_pairs * PAIR_CYCLES + POSITION_CYCLES)
-    reads = 1 if staged(p, isa) else tile_blocks(p)
-    waits = reads * table_words(p) * WORD_BYTES * isa.flash_wait_per_byte
+    staged_words = pair_words(p) * staged_pairs(p, isa)
+    waits = (staged_words + tile_blocks(p) * (table_words(p) - staged_words)) * WORD_BYTES * isa.flash_wait_per_byte
     transforms = p["batches"] * tiles * (INPUT_TILE_CYCLES + p["in_c"] // 4 * INPUT_QUAD_CYCLES
                                          + p["out_c"] * OUTPUT_CHANNEL_CYCLES)
     return products + waits + transforms
@@ -133,11 +139,12 @@ def _winograd(graph: Graph, op: Operator, call: KernelCall, isa: Isa) -> KernelC
         return None
     weights = np.asarray(graph.tensors[op.inputs[1]].data, dtype=np.int8)
     constants, _ = doubled_constants(graph, op, call, conv_taps(graph, op))
-    is_staged = staged(p, isa)
-    header = np.array([int(is_staged)], np.int32)
+    staged = staged_pairs(p, isa)
+    header = np.array([staged], np.int32)
     table = packed_call(call, WINOGRAD, np.concatenate([header, constants.ravel()]), winograd_words(weights),
                         [op.inputs[0], -1])
-    return replace(table, run_time_stack=winograd_stack(p) + (WORD_BYTES * table_words(p) if is_staged else 0))
+    staged_bytes = WORD_BYTES * (4 * p["out_c"] + staged * pair_words(p)) if staged else 0
+    return replace(table, run_time_stack=winograd_stack(p) + staged_bytes)
 
 
 WINOGRAD = Variant("fg_conv2d_3x3_winograd_dsp", "fg_conv2d_folded_s8", REQUIRES, _winograd,

@@ -22,10 +22,11 @@
  * kernel for each position, the 16 results of each tile and channel transformed back, shifted, biased and put
  * through the output stage of the DSP kernels (fg_dsp_output_doubled: SMMULR).
  *
- * params->packed: a word saying whether the table is staged on the stack once a call (where the flash has wait
- * states and the table fits: each block reads all of it), one fg_dsp_channel per output channel (fg/isa/dsp.h, a
- * narrow channel's bias doubled), then U' as int16 pairs: per output channel pair, per position p, per input pair g
- * (SXTB16's order), the pair of channel A then of channel B (ops/variants/dsp_winograd.py).
+ * params->packed: the channel pairs whose U' is staged on the stack once a call with the channel constants (where
+ * the flash has wait states: each block reads all of U'; as many as the stack holds, 0 for none), one fg_dsp_channel
+ * per output channel (fg/isa/dsp.h, a narrow channel's bias doubled), then U' as int16 pairs: per output channel pair,
+ * per position p, per input pair g (SXTB16's order), the pair of channel A then of channel B
+ * (ops/variants/dsp_winograd.py).
  *
  * Outputs in the order the operator's overlap allowance assumes (raster order, ops/overlap.py): every input of a
  * block is read before its outputs are stored, a tile's upper row stored in place, its lower row held in a buffer
@@ -41,6 +42,8 @@ typedef struct {
     const fg_conv2d_params *p;
     const fg_dsp_channel *ch;
     const uint32_t *u;      /* U': per channel pair FG_WINO_POSITIONS * 2 * pairs words */
+    const uint32_t *staged_u;  /* the first staged_pairs channel pairs' U' on the stack */
+    int32_t staged_pairs;
     int32_t pairs;          /* input pairs: in_c / 2 */
     const int8_t *zeros;    /* in_c bytes of the input zero point: the padding's pixel */
 } fg_wino_layer;
@@ -255,8 +258,9 @@ static FG_HOT_LOOP void fg_wino_block(const fg_wino_layer *l, const uint32_t *v,
         upper[k] = out + 2 * ty * row_bytes + 2 * tx * out_c;
         lower[k] = held[ty & 1] + 2 * tx * out_c;
     }
-    const uint32_t *u = l->u;
-    for (int32_t c = 0; c < out_c; c += 2, u += FG_WINO_POSITIONS * 2 * pairs) {
+    for (int32_t c = 0; c < out_c; c += 2) {
+        const uint32_t *const u =
+            (c >> 1 < l->staged_pairs ? l->staged_u : l->u) + (c >> 1) * FG_WINO_POSITIONS * 2 * pairs;
         switch (pairs) {  /* in_c 16, 32 and 64: their positions unrolled */
         case 8: fg_wino_products_8(v, u, acc); break;
         case 16: fg_wino_products_16(v, u, acc); break;
@@ -278,16 +282,18 @@ FG_HOT_LOOP void fg_conv2d_3x3_winograd_dsp(const fg_conv2d_params *p, const int
     const int32_t tiles_w = p->out_w >> 1, tiles = (p->out_h >> 1) * tiles_w, row_bytes = p->out_w * out_c;
     const fg_requant_params q = p->requant;  /* a local copy: the int8 stores may alias params */
     const uint32_t *const table = (const uint32_t *)p->packed;
-    const int32_t staged = (int32_t)table[0], table_words = 4 * out_c + FG_WINO_POSITIONS * in_c * out_c / 2;
+    const int32_t staged_pairs = (int32_t)table[0];
+    const int32_t staged = staged_pairs ? 4 * out_c + staged_pairs * FG_WINO_POSITIONS * in_c : 0;  /* words */
     int8_t zeros[in_c], held_rows[2 * row_bytes];
-    uint32_t v[FG_WINO_POSITIONS * FG_WINO_TILES * pairs], w[staged ? table_words : 1];
+    uint32_t v[FG_WINO_POSITIONS * FG_WINO_TILES * pairs], w[staged ? staged : 1];
     int8_t *held[2] = {held_rows, held_rows + row_bytes};
     memset(zeros, (int8_t)-q.input_offset, (size_t)in_c);
     if (staged) {
-        fg_dsp_stage_words(table + FG_WINO_HEADER_WORDS, table_words, w);
+        fg_dsp_stage_words(table + FG_WINO_HEADER_WORDS, staged, w);
     }
     const fg_dsp_channel *const ch = (const fg_dsp_channel *)(staged ? w : table + FG_WINO_HEADER_WORDS);
-    const fg_wino_layer l = {p, ch, (const uint32_t *)(ch + out_c), pairs, zeros};
+    const fg_wino_layer l = {p, ch, table + FG_WINO_HEADER_WORDS + 4 * out_c, w + 4 * out_c, staged_pairs, pairs,
+                             zeros};
     for (int32_t n = 0; n < p->batches; ++n) {
         const int8_t *const image = input + n * p->in_h * p->in_w * in_c;
         int8_t *const out = output + n * p->out_h * row_bytes;
