@@ -209,23 +209,24 @@ static int8_t fg_wino_wide(int32_t four_acc, const fg_dsp_channel *k, const fg_r
 
 /* A tile's outputs of one channel from its products m: the upper row at top[0] and top[out_c], the lower at
  * bottom[0] and bottom[out_c]. */
-static inline __attribute__((always_inline)) void fg_wino_channel(const int32_t *m, const fg_dsp_channel *ch,
-                                                                  int8_t *top, int8_t *bottom, int32_t out_c,
-                                                                  int full, const fg_requant_params *q) {
-    const fg_dsp_channel k = *ch;  /* a local copy: the int8 stores may alias the table */
+static inline __attribute__((always_inline)) void fg_wino_channel(const int32_t *m,
+                                                                  const fg_dsp_channel *restrict ch, int8_t *top,
+                                                                  int8_t *bottom, int32_t out_c, int full,
+                                                                  const fg_requant_params *q) {
+    /* ch never the output (restrict): its words held in registers across the stores */
     int32_t y[4];
     fg_wino_output_tile(m, y);
-    if (k.shift != FG_DSP_WIDE) {
+    if (ch->shift != FG_DSP_WIDE) {
         const int32_t low = q->activation_min, high = q->activation_max;
-        top[0] = fg_wino_narrow(y[0], &k, full, low, high);
-        top[out_c] = fg_wino_narrow(y[1], &k, full, low, high);
-        bottom[0] = fg_wino_narrow(y[2], &k, full, low, high);
-        bottom[out_c] = fg_wino_narrow(y[3], &k, full, low, high);
+        top[0] = fg_wino_narrow(y[0], ch, full, low, high);
+        top[out_c] = fg_wino_narrow(y[1], ch, full, low, high);
+        bottom[0] = fg_wino_narrow(y[2], ch, full, low, high);
+        bottom[out_c] = fg_wino_narrow(y[3], ch, full, low, high);
     } else {
-        top[0] = fg_wino_wide(y[0], &k, q);
-        top[out_c] = fg_wino_wide(y[1], &k, q);
-        bottom[0] = fg_wino_wide(y[2], &k, q);
-        bottom[out_c] = fg_wino_wide(y[3], &k, q);
+        top[0] = fg_wino_wide(y[0], ch, q);
+        top[out_c] = fg_wino_wide(y[1], ch, q);
+        bottom[0] = fg_wino_wide(y[2], ch, q);
+        bottom[out_c] = fg_wino_wide(y[3], ch, q);
     }
 }
 
