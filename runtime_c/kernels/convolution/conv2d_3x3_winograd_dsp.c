@@ -183,6 +183,36 @@ FG_WINO_PRODUCTS_OF(fg_wino_products_8, 8, FG_WINO_PAIRS_7)
 FG_WINO_PRODUCTS_OF(fg_wino_products_16, 16, FG_WINO_PAIRS_8 FG_WINO_PAIRS_7)
 FG_WINO_PRODUCTS_OF(fg_wino_products_32, 32, FG_WINO_PAIRS_8 FG_WINO_PAIRS_8 FG_WINO_PAIRS_8 FG_WINO_PAIRS_7)
 
+/* A block of one tile (an image's last, where its tiles are 3 k + 1): per position the 1 x 2 SMLAD tile of its
+ * words (a tile's stride apart) into acc[6 p] (channel A) and acc[6 p + 3] (B); 6 instructions an input pair. */
+static __attribute__((noinline)) void fg_wino_products_one(const uint32_t *x, const uint32_t *w, uint32_t *acc,
+                                                          int32_t pairs) {
+#define FG_WINO_ONE_PAIR                                  \
+    "ldr r10, [%[x]], #12\n\t" /* FG_WINO_TILES words */ \
+    "ldrd r11, r12, [%[w]], #8\n\t"                      \
+    "smlad r4, r10, r11, r4\n\t"                         \
+    "smlad r5, r10, r12, r5\n\t"
+    const uint32_t *const end = x + FG_WINO_POSITIONS * FG_WINO_TILES * pairs;
+    __asm__ volatile(
+        "1:\n\t"
+        "movs r4, #0\n\t"
+        "movs r5, #0\n\t"
+        "mov r6, %[rounds]\n"
+        "2:\n\t"
+        FG_WINO_ONE_PAIR FG_WINO_ONE_PAIR FG_WINO_ONE_PAIR FG_WINO_ONE_PAIR
+        "subs r6, r6, #1\n\t"
+        "bne 2b\n\t"
+        "str r4, [%[acc]]\n\t"
+        "str r5, [%[acc], #12]\n\t"
+        "adds %[acc], %[acc], #24\n\t"
+        "cmp %[x], %[end]\n\t"
+        "bne 1b\n\t"
+        : [x] "+r"(x), [w] "+r"(w), [acc] "+r"(acc)
+        : [rounds] "r"(pairs >> 2), [end] "r"(end)
+        : "r4", "r5", "r6", "r10", "r11", "r12", "cc", "memory");
+#undef FG_WINO_ONE_PAIR
+}
+
 /* A^T m A of one tile and channel's 16 products (position p at m[6 p]): the 2x2 outputs, 4 times the direct
  * correlation (rows 0-2 and 1-3 of m summed, then their columns). */
 #define FG_WINO_AT(p) m[2 * FG_WINO_TILES * (p)]
@@ -262,7 +292,8 @@ static FG_HOT_LOOP void fg_wino_block(const fg_wino_layer *l, const uint32_t *v,
     for (int32_t c = 0; c < out_c; c += 2) {
         const uint32_t *const u =
             (c >> 1 < l->staged_pairs ? l->staged_u : l->u) + (c >> 1) * FG_WINO_POSITIONS * 2 * pairs;
-        switch (pairs) {  /* in_c 16, 32 and 64: their positions unrolled */
+        switch (count == 1 ? 0 : pairs) {  /* in_c 16, 32 and 64: their positions unrolled */
+        case 0: fg_wino_products_one(v, u, acc, pairs); break;
         case 8: fg_wino_products_8(v, u, acc); break;
         case 16: fg_wino_products_16(v, u, acc); break;
         case 32: fg_wino_products_32(v, u, acc); break;
@@ -301,7 +332,8 @@ FG_HOT_LOOP void fg_conv2d_3x3_winograd_dsp(const fg_conv2d_params *p, const int
         for (int32_t first = 0; first < tiles; first += FG_WINO_TILES) {
             const int32_t count = tiles - first < FG_WINO_TILES ? tiles - first : FG_WINO_TILES;
             int32_t tile[FG_WINO_TILES];
-            for (int32_t k = 0; k < FG_WINO_TILES; ++k) {  /* a short block repeats its last tile: outputs not used */
+            for (int32_t k = 0; k < (count == 1 ? 1 : FG_WINO_TILES); ++k) {  /* a block of two repeats its last
+                                                                                  * tile: outputs not used */
                 tile[k] = first + (k < count ? k : count - 1);
                 const int32_t ty = tile[k] / tiles_w;
                 fg_wino_input_tile(&l, image, 2 * ty, 2 * (tile[k] - ty * tiles_w), v + k);
