@@ -1,11 +1,15 @@
-"""Winograd's F(2x2, 3x3) in integers (ops/variants/dsp_winograd.py): the identity the kernel rests on, its int16 and
-int32 bounds, the table's layout and where the variant is chosen."""
+"""Winograd's F(2x2, 3x3) in integers (ops/variants/dsp_winograd.py): the identity the kernel rests on, its int16
+bounds, the table's layout and where the variant is chosen."""
 
 from __future__ import annotations
 
 import numpy as np
 
+from firmware_gen.frontend.tflite_reader import read_model
 from firmware_gen.isa import ARMV7M, DSP, Isa
+from firmware_gen.modelgen.writer import ModelBuilder
+from firmware_gen.ops import fold, lower
+from firmware_gen.ops.convolution.wide_layout import CODE_RESERVE, constant_bytes
 from firmware_gen.ops.variants.dsp_winograd import (
     POSITIONS,
     SCALE,
@@ -88,3 +92,30 @@ def test_chosen_on_resnets_layers_and_not_where_it_cannot_run_or_does_not_pay():
     assert not winograd_fits(_params(8, 12, 16), _isa())  # in_c not a multiple of 8
     assert not winograd_fits(_params(2, 16, 16), _isa())  # one tile a row
     assert not winograd_fits(_params(8, 256, 16), _isa())  # V over the board's stack
+
+
+def _conv_graph(size: int, channels: int):
+    rng = np.random.default_rng(5)
+    b = ModelBuilder("conv")
+    x = b.input("x", (1, size, size, channels), "int8", scale=0.05, zero_point=-3)
+    w = b.constant("w", rng.integers(-127, 128, (channels, 3, 3, channels)).astype(np.int8), scale=[0.01] * channels,
+                   zero_point=0, axis=0)
+    y = b.tensor("y", (1, size, size, channels), "int8", scale=0.2, zero_point=-128)
+    b.operator("CONV_2D", inputs=[x, w], outputs=[y], options={"padding": "SAME", "activation": "RELU"})
+    b.output(y)
+    return fold(read_model(b.build()))
+
+
+def test_the_band_is_put_back_where_the_flash_is_short():
+    """Winograd's table (16 int16 per input and output channel) is wider than the band's (9): ops/variant_choice.py
+    takes it only while the board's flash holds it."""
+    graph = _conv_graph(16, 32)
+
+    def chosen(flash: int):
+        return lower(graph, Isa(frozenset({ARMV7M, DSP}), flash, STACK, 0.0, "cortex-m4"))
+
+    roomy = chosen(1 << 24)
+    assert [call.function for call in roomy.values()] == ["fg_conv2d_3x3_winograd_dsp"]
+    needed = constant_bytes(graph, roomy)
+    assert [call.function for call in chosen(CODE_RESERVE + needed).values()] == ["fg_conv2d_3x3_winograd_dsp"]
+    assert [call.function for call in chosen(CODE_RESERVE + needed - 1).values()] == ["fg_conv2d_3x3_band_dsp"]

@@ -9,10 +9,15 @@ position p of the 4x4 transformed tile, per input pair (fg/isa/dsp.h's SXTB16 or
 B's (interleaved_pairs on the [channels, position x depth] array). The raw int8 input is transformed (the zero point
 in the padding), so the channel constants are the band's: the folded bias, doubled with the narrow channels.
 
-The variant is chosen over the band where its ESTIMATED cycles (winograd_cycles, against band_cycles; M4 timing,
-docs/cycle_model.md, fitted on pretrainedResnet_quant's layers) are fewer. Not on the M7 (the band's reason: its
+Each block of three tiles reads all of U' (16/9 of the band's table): where the flash has data wait states, the
+channel constants and as many channel pairs' U' as the stack holds beside the kernel's arrays are staged once a call
+(staged_pairs, dsp_staged.py's copy cost), the rest read in place.
+
+The variant is offered over the band where its ESTIMATED cycles (winograd_cycles, against band_cycles; the in-order
+timing of docs/cycle_model.md, fitted on pretrainedResnet_quant's layers) are fewer, and is wide (Variant.wide):
+ops/variant_choice.py puts the band back where the board's flash is short. Not on the M7 (the band's reason: its
 SMLADs want single LDRs beside them). Odd out_h or out_w (a last row or column of single outputs) is left to the
-band.
+band: a later step.
 """
 
 from __future__ import annotations
@@ -66,10 +71,9 @@ def output_transform(products: np.ndarray) -> np.ndarray:
 
 
 def winograd_fits(p: dict, isa: Isa) -> bool:
-    """The kernel's geometry: 3x3, stride and dilation 1, out_h, out_w and out_c even, in_c a multiple of 8 (the 3 x 2
-    tile's passes of four input pairs, fg_dsp_tile_3x2); at least
-    two tiles a row (a block of three tiles then spans two tile rows at most: the kernel holds two rows' lower
-    outputs); its arrays within the board's stack; not the M7."""
+    """The kernel's geometry: 3x3, stride and dilation 1, out_h, out_w and out_c even, in_c a multiple of 8 (the
+    products' rounds of four input pairs); at least two tiles a row (a block of three tiles then spans two tile rows
+    at most: the kernel holds two rows' lower outputs); its arrays within the board's stack; not the M7."""
     return ((p["filter_h"], p["filter_w"], p["stride_h"], p["stride_w"], p["dilation_h"], p["dilation_w"])
             == (3, 3, 1, 1, 1, 1) and p["out_h"] % 2 == 0 and p["out_w"] % 2 == 0 and p["out_w"] >= 4
             and p["out_c"] % 2 == 0 and p["in_c"] % 8 == 0 and isa.core != "cortex-m7"
@@ -150,6 +154,6 @@ def _winograd(graph: Graph, op: Operator, call: KernelCall, isa: Isa) -> KernelC
 WINOGRAD = Variant("fg_conv2d_3x3_winograd_dsp", "fg_conv2d_folded_s8", REQUIRES, _winograd,
                    "Winograd F(2x2, 3x3) in integers: 2x2 output tiles, 16 SMLAD products of int16 pairs per input and "
                    "output channel instead of 36 (the 3 x 2 tile over 3 tiles x 2 channels per position), exact; "
-                   "SMMULR output stage", precedence=3, takes_isa=True)
+                   "SMMULR output stage", precedence=3, takes_isa=True, wide=True)
 
 VARIANTS = [WINOGRAD]
