@@ -517,10 +517,12 @@ def extreme_weights(model: bytes) -> bytes:
 
 
 @needs_qemu
-@pytest.mark.parametrize("board, waits", [("mps2_an386", None), ("mps2_an521", None), ("mps2_an521", (4, 16))])
+@pytest.mark.parametrize("board, waits", [("mps2_an386", None), ("mps2_an521", None), ("mps2_an521", (4, 16)),
+                                         ("mps2_an500", None)])
 def test_winograd_bit_exact(board, waits, tmp_path) -> None:
-    """fg_conv2d_3x3_winograd_dsp on the M4 and the M33 (every case chooses it), every output equal to TFLM's; U' read
-    in place, and (the U575's flash: 4 wait states per 16 bytes) staged on the stack where it fits."""
+    """fg_conv2d_3x3_winograd_dsp on the M4, the M33 and the M7 (its own order of the products; every case chooses
+    the kernel), every output equal to TFLM's; U' read in place, and (the U575's flash: 4 wait states per 16 bytes)
+    staged on the stack where it fits."""
     rng = np.random.default_rng(22)
     timed = with_flash_wait_states(board, *waits) if waits else board
     functions = assert_batch_bit_exact(winograd_cases(rng, 12), timed, tmp_path / "build", seed=9,

@@ -15,9 +15,10 @@ channel constants and as many channel pairs' U' as the stack holds beside the ke
 
 The variant is offered over the band where its ESTIMATED cycles (winograd_cycles, against band_cycles; the in-order
 timing of docs/cycle_model.md, fitted on pretrainedResnet_quant's layers) are fewer, and is wide (Variant.wide):
-ops/variant_choice.py puts the band back where the board's flash is short. Not on the M7 (the band's reason: its
-SMLADs want single LDRs beside them). Odd out_h or out_w (a last row or column of single outputs) is left to the
-band: a later step.
+ops/variant_choice.py puts the band back where the board's flash is short. On the M7 (where the band is not
+offered: the im2col tile runs these layers) the products of 8, 16 and 32 input pairs take fg/isa/dsp.h's M7 order
+(FG_DSP_TILE_PASS_M7). Odd out_h or out_w (a last row or column of single outputs) is left to the band: a later
+step.
 """
 
 from __future__ import annotations
@@ -73,10 +74,10 @@ def output_transform(products: np.ndarray) -> np.ndarray:
 def winograd_fits(p: dict, isa: Isa) -> bool:
     """The kernel's geometry: 3x3, stride and dilation 1, out_h, out_w and out_c even, in_c a multiple of 8 (the
     products' rounds of four input pairs); at least two tiles a row (a block of three tiles then spans two tile rows
-    at most: the kernel holds two rows' lower outputs); its arrays within the board's stack; not the M7."""
+    at most: the kernel holds two rows' lower outputs); its arrays within the board's stack."""
     return ((p["filter_h"], p["filter_w"], p["stride_h"], p["stride_w"], p["dilation_h"], p["dilation_w"])
             == (3, 3, 1, 1, 1, 1) and p["out_h"] % 2 == 0 and p["out_w"] % 2 == 0 and p["out_w"] >= 4
-            and p["out_c"] % 2 == 0 and p["in_c"] % 8 == 0 and isa.core != "cortex-m7"
+            and p["out_c"] % 2 == 0 and p["in_c"] % 8 == 0
             and 0 < winograd_stack(p) <= isa.stack_bytes - STAGING_RESERVE)
 
 

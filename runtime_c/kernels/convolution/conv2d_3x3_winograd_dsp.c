@@ -159,9 +159,9 @@ static __attribute__((noinline)) void fg_wino_products(const uint32_t *x, const 
         : "r2", FG_WINO_CLOBBERS);
 }
 
-/* A count of pairs known here, its positions unrolled: REST the pairs after the first, acc kept in r2 (a position's
- * stores and loop 13 ESTIMATED cycles, no rounds). */
-#define FG_WINO_PRODUCTS_OF(name, PAIRS, REST)                                                                    \
+/* A count of pairs known here, its positions unrolled: POSITION one position's pairs (x and w moved past them),
+ * acc kept in r2 (a position's stores and loop 13 ESTIMATED cycles on the M4, no rounds). */
+#define FG_WINO_PRODUCTS_OF(name, PAIRS, POSITION)                                                                \
     static __attribute__((noinline)) void name(const uint32_t *x, const uint32_t *w, uint32_t *acc) {            \
         register const uint32_t *rx __asm__("r0") = x;                                                          \
         register const uint32_t *rw __asm__("r1") = w;                                                          \
@@ -169,7 +169,7 @@ static __attribute__((noinline)) void fg_wino_products(const uint32_t *x, const 
         uint32_t frame[2] = {(uint32_t)(x + FG_WINO_POSITIONS * FG_WINO_TILES * (PAIRS)), 0};                   \
         __asm__ volatile(FG_WINO_FRAME_AT_SP                                                                    \
                          "1:\n\t"                                                                               \
-                         FG_WINO_FIRST_PAIR REST                                                                \
+                         POSITION                                                                               \
                          "stm %[acc]!, {r4-r9}\n\t"                                                             \
                          "ldr r3, [sp]\n\t"                                                                     \
                          "cmp %[x], r3\n\t"                                                                     \
@@ -178,10 +178,34 @@ static __attribute__((noinline)) void fg_wino_products(const uint32_t *x, const 
                          :                                                                                      \
                          : FG_WINO_CLOBBERS);                                                                   \
     }
+#if defined(FG_CORE_CORTEX_M7)
+/* The M7's order of the pointwise tile's passes (fg/isa/dsp.h's FG_DSP_TILE_PASS_M7: single LDRs each beside an
+ * SMLAD, the next pass's first words loaded during the last SMLADs), the sums cleared first. */
+#define FG_WINO_M7_CLEAR \
+    "movs r4, #0\n\t" "movs r5, #0\n\t" "movs r6, #0\n\t" "movs r7, #0\n\t" "movs r8, #0\n\t" "movs r9, #0\n\t"
+/* A run of last + 1 passes (up to 16: the narrow LDR's offsets), x and w moved past them. */
+#define FG_WINO_M7_RUN(PASSES, last)                                                                              \
+    "ldr r10, [%[x]]\n\t"                                                                                        \
+    "ldr lr, [%[w]]\n\t"                                                                                         \
+    PASSES FG_DSP_TILE_END_M7(last, "add %[x], %[x], #(" #last " + 1) * 12\n\t", "")
+#define FG_WINO_M7_PASSES_7                                                                                     \
+    FG_DSP_TILE_PASS_M7(0) FG_DSP_TILE_PASS_M7(1) FG_DSP_TILE_PASS_M7(2) FG_DSP_TILE_PASS_M7(3)                  \
+    FG_DSP_TILE_PASS_M7(4) FG_DSP_TILE_PASS_M7(5) FG_DSP_TILE_PASS_M7(6)
+#define FG_WINO_M7_PASSES_15                                                                                    \
+    FG_WINO_M7_PASSES_7 FG_DSP_TILE_PASS_M7(7) FG_DSP_TILE_PASS_M7(8) FG_DSP_TILE_PASS_M7(9)                    \
+    FG_DSP_TILE_PASS_M7(10) FG_DSP_TILE_PASS_M7(11) FG_DSP_TILE_PASS_M7(12) FG_DSP_TILE_PASS_M7(13)             \
+    FG_DSP_TILE_PASS_M7(14)
+#define FG_WINO_M7_16 FG_WINO_M7_RUN(FG_WINO_M7_PASSES_15, 15)
+FG_WINO_PRODUCTS_OF(fg_wino_products_8, 8, FG_WINO_M7_CLEAR FG_WINO_M7_RUN(FG_WINO_M7_PASSES_7, 7))
+FG_WINO_PRODUCTS_OF(fg_wino_products_16, 16, FG_WINO_M7_CLEAR FG_WINO_M7_16)
+FG_WINO_PRODUCTS_OF(fg_wino_products_32, 32, FG_WINO_M7_CLEAR FG_WINO_M7_16 FG_WINO_M7_16)
+#else
 #define FG_WINO_PAIRS_7 FG_WINO_PAIRS_4 FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR FG_DSP_TILE_PAIR
-FG_WINO_PRODUCTS_OF(fg_wino_products_8, 8, FG_WINO_PAIRS_7)
-FG_WINO_PRODUCTS_OF(fg_wino_products_16, 16, FG_WINO_PAIRS_8 FG_WINO_PAIRS_7)
-FG_WINO_PRODUCTS_OF(fg_wino_products_32, 32, FG_WINO_PAIRS_8 FG_WINO_PAIRS_8 FG_WINO_PAIRS_8 FG_WINO_PAIRS_7)
+FG_WINO_PRODUCTS_OF(fg_wino_products_8, 8, FG_WINO_FIRST_PAIR FG_WINO_PAIRS_7)
+FG_WINO_PRODUCTS_OF(fg_wino_products_16, 16, FG_WINO_FIRST_PAIR FG_WINO_PAIRS_8 FG_WINO_PAIRS_7)
+FG_WINO_PRODUCTS_OF(fg_wino_products_32, 32,
+                    FG_WINO_FIRST_PAIR FG_WINO_PAIRS_8 FG_WINO_PAIRS_8 FG_WINO_PAIRS_8 FG_WINO_PAIRS_7)
+#endif
 
 /* A block of one tile (an image's last, where its tiles are 3 k + 1): per position the 1 x 2 SMLAD tile of its
  * words (a tile's stride apart) into acc[6 p] (channel A) and acc[6 p + 3] (B); 6 instructions an input pair. */
