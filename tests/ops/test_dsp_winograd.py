@@ -11,6 +11,7 @@ from firmware_gen.modelgen.writer import ModelBuilder
 from firmware_gen.ops import fold, lower
 from firmware_gen.ops.convolution.wide_layout import CODE_RESERVE, constant_bytes
 from firmware_gen.ops.variants.dsp_winograd import (
+    MAX_IN_C,
     POSITIONS,
     SCALE,
     band_cycles,
@@ -92,6 +93,8 @@ def test_chosen_on_resnets_layers_and_not_where_it_cannot_run_or_does_not_pay():
     assert not winograd_fits(_params(8, 12, 16), _isa())  # in_c not a multiple of 8
     assert not winograd_fits(_params(2, 16, 16), _isa())  # one tile a row
     assert not winograd_fits(_params(8, 256, 16), _isa())  # V over the board's stack
+    assert not winograd_fits(_params(8, 264, 16), Isa(frozenset({ARMV7M, DSP}), 1 << 22, 1 << 20, 0.0, "cortex-m4"))
+    assert 9 * 512 * 1152 * MAX_IN_C < 1 << 31  # A^T M A's sums within int32
 
 
 def _conv_graph(size: int, channels: int):

@@ -42,6 +42,8 @@ SCALE = 4  # A^T [U' . V] A over the direct correlation: G' = 2 G on both sides
 
 TILES = 3  # FG_WINO_TILES: tiles a block, the SMLAD tile's pixels
 POSITIONS = 16
+# Every sum of the kernel within int32: a position's |V U'| <= 512 * 1152 per input channel, A^T M A adds up to 9.
+MAX_IN_C = 256
 # ESTIMATED cycles (docs/cycle_model.md's in-order timing, the M4's rules on the M33 too), from hot.py's blocks of
 # pretrainedResnet_quant's steps 1, 5 and 9 on mps2_an521 (in_c 16, 32, 64): an input pair of a position's 3 x 2
 # SMLAD tile (13 instructions), a position's stores, loop and call; a tile's 4x4 window besides its channels and per
@@ -73,11 +75,11 @@ def output_transform(products: np.ndarray) -> np.ndarray:
 
 def winograd_fits(p: dict, isa: Isa) -> bool:
     """The kernel's geometry: 3x3, stride and dilation 1, out_h, out_w and out_c even, in_c a multiple of 8 (the
-    products' rounds of four input pairs); at least two tiles a row (a block of three tiles then spans two tile rows
-    at most: the kernel holds two rows' lower outputs); its arrays within the board's stack."""
+    products' rounds of four input pairs) up to MAX_IN_C; at least two tiles a row (a block of three tiles then spans
+    two tile rows at most: the kernel holds two rows' lower outputs); its arrays within the board's stack."""
     return ((p["filter_h"], p["filter_w"], p["stride_h"], p["stride_w"], p["dilation_h"], p["dilation_w"])
             == (3, 3, 1, 1, 1, 1) and p["out_h"] % 2 == 0 and p["out_w"] % 2 == 0 and p["out_w"] >= 4
-            and p["out_c"] % 2 == 0 and p["in_c"] % 8 == 0
+            and p["out_c"] % 2 == 0 and p["in_c"] % 8 == 0 and p["in_c"] <= MAX_IN_C
             and 0 < winograd_stack(p) <= isa.stack_bytes - STAGING_RESERVE)
 
 

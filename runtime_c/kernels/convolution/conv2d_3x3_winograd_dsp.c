@@ -252,13 +252,15 @@ static inline __attribute__((always_inline)) void fg_wino_output_tile(const int3
 }
 
 /* The output of four times a channel's accumulator without its bias (fg_dsp_channel: a narrow channel's bias and
- * accumulator doubled, the narrow output stage of the DSP kernels; full: the clamp is all of int8). */
+ * accumulator doubled, the narrow output stage of the DSP kernels; full: the clamp is all of int8). The bias added
+ * unsigned: a dead channel's doubled bias wraps (ops/variants/dsp.py), as the other DSP kernels' sums do. */
 static inline __attribute__((always_inline)) int8_t fg_wino_narrow(int32_t four_acc, const fg_dsp_channel *k,
                                                                    int full, int32_t low, int32_t high) {
-    return fg_dsp_clamp(fg_dsp_narrow_doubled((four_acc >> 1) + k->bias, k), full, low, high);
+    return fg_dsp_clamp(fg_dsp_narrow_doubled((int32_t)((uint32_t)(four_acc >> 1) + (uint32_t)k->bias), k), full, low,
+                        high);
 }
 static int8_t fg_wino_wide(int32_t four_acc, const fg_dsp_channel *k, const fg_requant_params *q) {
-    return fg_dsp_output_doubled((uint32_t)((four_acc >> 2) + k->bias), k, q);
+    return fg_dsp_output_doubled((uint32_t)(four_acc >> 2) + (uint32_t)k->bias, k, q);
 }
 
 /* A tile's outputs of one channel from its products m: the upper row at top[0] and top[out_c], the lower at
