@@ -51,6 +51,9 @@ SPEED = {
     # fully connected layers 3.46 -> 1.99 instructions per MAC, pretrainedResnet_quant's convolutions about 0.73x.
     "fg_fully_connected_paired_armv6m": 0.46,
     "fg_conv2d_paired_armv6m": 0.58,
+    # Winograd's 3x3 convolution (ops/variants/dsp_winograd.py, 16/9 of the band's table) against the band's class
+    # (VARIANT_SPEED): pretrainedResnet_quant's four layers 0.60-0.85 of the band's ESTIMATED cycles on the M33 and M4.
+    "fg_conv2d_3x3_winograd_dsp": 0.21,
 }
 # The one-batch fully connected call on the paired weights: as the fused 1x1 convolution (ad01_int8's layers, 0.40),
 # or on its own paired loop (same function as the blocked call, its params naming the paired table).

@@ -497,3 +497,68 @@ def test_4bit_tile_stores_bit_exact_on_m7(tmp_path) -> None:
               for in_c, window in [(8, (1, 1)), (24, (1, 1)), (48, (1, 1)), (64, (1, 1)), (3, (3, 3))]
               for relu in (True, False)]
     assert_batch_bit_exact(models, "mps2_an500", tmp_path / "build", seed=5, expect_functions=["fg_conv2d_s4_dsp"])
+
+
+def winograd_cases(rng, count):
+    """3x3 stride 1 where fg_conv2d_3x3_winograd_dsp is chosen: pretrainedResnet_quant's shapes (32 x 32 16 -> 16,
+    16 x 16 32 -> 32, 8 x 8 64 -> 64) and smaller ones (8 x 12 16 -> 16, VALID 12 x 10 16 -> 16, 8 x 8 32 -> 8,
+    6 x 8 24 -> 16, 6 x 6 64 -> 10, 4 x 8 32 -> 32; 8 x 8 8 -> 8 is not: its transforms do not pay), SAME and VALID,
+    the relu clamp (output zero point -128) and none, input zero points of both signs, per-channel and per-tensor
+    scales, wide channels (every fifth case), weights of only -128, -127 and 127 (every fourth), one or two images;
+    blocks of three tiles across tile rows and short last blocks (rows of 16, 8, 6, 5, 4, 3 and 2 tiles)."""
+    shapes = [(16, 16, (8, 12), "SAME"), (16, 16, (12, 10), "VALID"), (32, 8, (8, 8), "SAME"),
+              (24, 16, (6, 8), "SAME"), (64, 10, (6, 6), "SAME"), (32, 32, (4, 8), "SAME"), (64, 64, (8, 8), "SAME"),
+              (32, 32, (16, 16), "SAME"), (16, 16, (32, 32), "SAME")]
+    cases = []
+    for k in range(count):
+        in_c, out_c, (height, width), padding = shapes[k % len(shapes)]
+        relu = k % 2 == 0
+        case = conv_case(rng, "CONV_2D", (3, 3), in_c, out_c, 1, padding=padding, widths=(width, width + 1),
+                         heights=(height, height + 1), wide=k % 5 == 4, output_zero_point=-128 if relu else None,
+                         activation="RELU" if relu else "NONE")
+        cases.append(case if k % 4 != 3 else extreme_weights(case))
+    return cases
+
+
+def extreme_weights(model: bytes) -> bytes:
+    """The model with its filter's int8 values replaced by -128, -127 and 127 (TFLite's filter tensor is the only one
+    of 3 x 3 x in_c x out_c bytes)."""
+    from firmware_gen.frontend.tflite_reader import read_model  # noqa: PLC0415
+
+    graph = read_model(model)
+    weights = next(t for t in graph.tensors if t.data is not None and len(t.shape) == 4)
+    data = np.asarray(weights.data, dtype=np.int8).tobytes()
+    start = model.find(data)
+    assert start >= 0 and model.find(data, start + 1) < 0
+    extremes = np.random.default_rng(len(data)).choice(np.array([-128, -127, 127], np.int8), len(data))
+    return model[:start] + extremes.tobytes() + model[start + len(data):]
+
+
+@needs_qemu
+@pytest.mark.parametrize("board, waits", [("mps2_an386", None), ("mps2_an521", None), ("mps2_an521", (4, 16)),
+                                         ("mps2_an500", None)])
+def test_winograd_bit_exact(board, waits, tmp_path) -> None:
+    """fg_conv2d_3x3_winograd_dsp on the M4, the M33 and the M7 (its own order of the products; every case chooses
+    the kernel), every output equal to TFLM's; U' read in place, and (the U575's flash: 4 wait states per 16 bytes)
+    staged on the stack where it fits."""
+    rng = np.random.default_rng(22)
+    timed = with_flash_wait_states(board, *waits) if waits else board
+    functions = assert_batch_bit_exact(winograd_cases(rng, 12), timed, tmp_path / "build", seed=9,
+                                       expect_functions=["fg_conv2d_3x3_winograd_dsp"])
+    assert set(functions) == {"fg_conv2d_3x3_winograd_dsp"}
+
+
+@needs_qemu
+def test_band_staged_beside_winograd_bit_exact_on_m4(tmp_path) -> None:
+    """test_staged_blocks_bit_exact_on_m4's band cases that fg_conv2d_3x3_winograd_dsp now takes (even output sizes:
+    32 -> 32 on 16 x 16, 64 -> 64 on 8 x 8, 48 -> 48 on 10 x 10) kept on the band by an odd image height, the rows as
+    wide as there: its table staged a block of channel pairs at a time, the held pixels' pairs in the block's words or
+    in their own array, groups of output rows."""
+    rng = np.random.default_rng(24)
+    shapes = [(32, (16, 17), (17, 18)), (64, (8, 9), (9, 10)), (48, (10, 11), (11, 12))]
+    models = [conv_case(rng, "CONV_2D", (3, 3), in_c, in_c, 1, widths=widths, heights=heights, padding="SAME",
+                        output_zero_point=-128 if relu else None, activation="RELU" if relu else None)
+              for in_c, widths, heights in shapes for relu in (True, False)]
+    functions = assert_batch_bit_exact(models, with_flash_wait_states("mps2_an386"), tmp_path / "build", seed=8,
+                                       expect_functions=["fg_conv2d_3x3_band_dsp"])
+    assert set(functions) == {"fg_conv2d_3x3_band_dsp"}

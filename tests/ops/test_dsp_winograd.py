@@ -1,0 +1,124 @@
+"""Winograd's F(2x2, 3x3) in integers (ops/variants/dsp_winograd.py): the identity the kernel rests on, its int16
+bounds, the table's layout and where the variant is chosen."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from firmware_gen.frontend.tflite_reader import read_model
+from firmware_gen.isa import ARMV7M, DSP, Isa
+from firmware_gen.modelgen.writer import ModelBuilder
+from firmware_gen.ops import fold, lower
+from firmware_gen.ops.convolution.wide_layout import CODE_RESERVE, constant_bytes
+from firmware_gen.ops.variants.dsp_winograd import (
+    MAX_IN_C,
+    POSITIONS,
+    SCALE,
+    band_cycles,
+    filter_transform,
+    input_transform,
+    output_transform,
+    winograd_cycles,
+    winograd_fits,
+    winograd_stack,
+    winograd_words,
+)
+
+STACK = 16384
+
+
+def _isa(core: str = "cortex-m4", wait_per_byte: float = 0.0) -> Isa:
+    return Isa(frozenset({ARMV7M, DSP}), 1 << 22, STACK, wait_per_byte, core)
+
+
+def _params(size: int, in_c: int, out_c: int, batches: int = 1) -> dict:
+    return {"batches": batches, "in_h": size, "in_w": size, "in_c": in_c, "out_h": size, "out_w": size,
+            "out_c": out_c, "filter_h": 3, "filter_w": 3, "stride_h": 1, "stride_w": 1, "dilation_h": 1,
+            "dilation_w": 1, "pad_top": 1, "pad_left": 1}
+
+
+def _correlation(window: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """The direct 3x3 correlation of [4, 4, in_c] windows' four 3x3 sub-windows: [2, 2, out_c]."""
+    return np.array([[np.einsum("abc,oabc->o", window[y:y + 3, x:x + 3].astype(np.int64), weights.astype(np.int64))
+                      for x in range(2)] for y in range(2)])
+
+
+def test_the_integer_transforms_give_four_times_the_direct_correlation():
+    rng = np.random.default_rng(0)
+    for in_c, out_c in [(1, 1), (4, 2), (16, 6), (64, 8)]:
+        weights = rng.integers(-128, 128, (out_c, 3, 3, in_c)).astype(np.int8)
+        window = rng.integers(-128, 128, (4, 4, in_c)).astype(np.int8)
+        u = filter_transform(weights)  # [out_c, 16, in_c]
+        v = input_transform(window).reshape(POSITIONS, in_c)
+        products = np.einsum("pc,opc->po", v, u).reshape(4, 4, out_c)
+        assert (output_transform(products) == SCALE * _correlation(window, weights)).all()
+
+
+def test_the_extremes_stay_within_int16_pairs():
+    """|B^T d B| <= 512 and |U'| <= 1152 (int16 halves for SMLAD) at the extreme inputs and weights."""
+    extremes = np.array([-128, 127])
+    windows = extremes[np.random.default_rng(1).integers(0, 2, (4096, 4, 4, 1))]
+    assert np.abs(input_transform(windows)).max() <= 512
+    weights = extremes[np.random.default_rng(2).integers(0, 2, (4096, 3, 3, 1))]
+    assert np.abs(filter_transform(weights)).max() == 9 * 128
+
+
+def test_the_table_holds_each_channel_pairs_positions_in_sxtb16_order():
+    """Word (pair, p, g, channel) holds U' of input channels (4q + g % 2, 4q + 2 + g % 2), q = g // 2, low half
+    first."""
+    rng = np.random.default_rng(3)
+    weights = rng.integers(-128, 128, (4, 3, 3, 8)).astype(np.int8)
+    u = filter_transform(weights)
+    halves = winograd_words(weights).view("<i2").reshape(2, POSITIONS, 4, 2, 2)  # [pair, p, g, channel, half]
+    for pair in range(2):
+        for p in range(POSITIONS):
+            for g in range(4):
+                k0 = 4 * (g // 2) + g % 2
+                for channel in range(2):
+                    assert list(halves[pair, p, g, channel]) == [u[2 * pair + channel, p, k0],
+                                                                 u[2 * pair + channel, p, k0 + 2]]
+
+
+def test_chosen_on_resnets_layers_and_not_where_it_cannot_run_or_does_not_pay():
+    for size, channels in [(32, 16), (16, 32), (8, 64)]:
+        p = _params(size, channels, channels)
+        assert winograd_fits(p, _isa()) and winograd_stack(p) <= 8192
+        for isa in (_isa(), _isa("cortex-m33", 4 / 16), _isa("cortex-m4", 5 / 8)):
+            assert winograd_cycles(p, isa) < band_cycles(p)
+    small = _params(8, 8, 8)  # few channels on a small image: the transforms do not pay
+    assert winograd_fits(small, _isa()) and winograd_cycles(small, _isa()) > band_cycles(small)
+    assert winograd_fits(_params(8, 64, 64), _isa("cortex-m7"))  # the M7's order of the products
+    assert not winograd_fits({**_params(9, 16, 16), "out_h": 9, "out_w": 9}, _isa())  # odd edges: the band
+    assert not winograd_fits({**_params(8, 16, 16), "stride_h": 2, "stride_w": 2}, _isa())
+    assert not winograd_fits(_params(8, 12, 16), _isa())  # in_c not a multiple of 8
+    assert not winograd_fits(_params(2, 16, 16), _isa())  # one tile a row
+    assert not winograd_fits(_params(8, 256, 16), _isa())  # V over the board's stack
+    assert not winograd_fits(_params(8, 264, 16), Isa(frozenset({ARMV7M, DSP}), 1 << 22, 1 << 20, 0.0, "cortex-m4"))
+    assert 9 * 512 * 1152 * MAX_IN_C < 1 << 31  # A^T M A's sums within int32
+
+
+def _conv_graph(size: int, channels: int):
+    rng = np.random.default_rng(5)
+    b = ModelBuilder("conv")
+    x = b.input("x", (1, size, size, channels), "int8", scale=0.05, zero_point=-3)
+    w = b.constant("w", rng.integers(-127, 128, (channels, 3, 3, channels)).astype(np.int8), scale=[0.01] * channels,
+                   zero_point=0, axis=0)
+    y = b.tensor("y", (1, size, size, channels), "int8", scale=0.2, zero_point=-128)
+    b.operator("CONV_2D", inputs=[x, w], outputs=[y], options={"padding": "SAME", "activation": "RELU"})
+    b.output(y)
+    return fold(read_model(b.build()))
+
+
+def test_the_band_is_put_back_where_the_flash_is_short():
+    """Winograd's table (16 int16 per input and output channel) is wider than the band's (9): ops/variant_choice.py
+    takes it only while the board's flash holds it."""
+    graph = _conv_graph(16, 32)
+
+    def chosen(flash: int):
+        return lower(graph, Isa(frozenset({ARMV7M, DSP}), flash, STACK, 0.0, "cortex-m4"))
+
+    roomy = chosen(1 << 24)
+    assert [call.function for call in roomy.values()] == ["fg_conv2d_3x3_winograd_dsp"]
+    needed = constant_bytes(graph, roomy)
+    assert [call.function for call in chosen(CODE_RESERVE + needed).values()] == ["fg_conv2d_3x3_winograd_dsp"]
+    assert [call.function for call in chosen(CODE_RESERVE + needed - 1).values()] == ["fg_conv2d_3x3_band_dsp"]
