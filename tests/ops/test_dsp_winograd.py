@@ -10,6 +10,7 @@ from firmware_gen.isa import ARMV7M, DSP, Isa
 from firmware_gen.modelgen.writer import ModelBuilder
 from firmware_gen.ops import fold, lower
 from firmware_gen.ops.convolution.wide_layout import CODE_RESERVE, constant_bytes
+from firmware_gen.ops.variants.dsp_staged import STAGING_RESERVE
 from firmware_gen.ops.variants.dsp_winograd import (
     MAX_IN_C,
     POSITIONS,
@@ -18,6 +19,7 @@ from firmware_gen.ops.variants.dsp_winograd import (
     filter_transform,
     input_transform,
     output_transform,
+    staged_pairs,
     winograd_cycles,
     winograd_fits,
     winograd_stack,
@@ -122,3 +124,84 @@ def test_the_band_is_put_back_where_the_flash_is_short():
     needed = constant_bytes(graph, roomy)
     assert [call.function for call in chosen(CODE_RESERVE + needed).values()] == ["fg_conv2d_3x3_winograd_dsp"]
     assert [call.function for call in chosen(CODE_RESERVE + needed - 1).values()] == ["fg_conv2d_3x3_band_dsp"]
+
+
+def _extreme_vertices(count: int) -> np.ndarray:
+    """Every vector of `count` int8 extremes (-128, 127): [2**count, count]."""
+    bits = (np.arange(1 << count)[:, None] >> np.arange(count)) & 1
+    return np.where(bits == 1, 127, -128)
+
+
+# The sums fg_wino_output_tile forms from the 16 products m (position p = 4 i + j), as coefficients over m in the C
+# code's order of evaluation: upper1, upper2, lower1, lower2, then each output's partial sums left to right.
+def _output_tile_sums() -> list[np.ndarray]:
+    def of(*terms: tuple[int, int]) -> np.ndarray:
+        row = np.zeros(POSITIONS, np.int64)
+        for sign, p in terms:
+            row[p] += sign
+        return row
+
+    upper1, upper2 = of((1, 1), (1, 5), (1, 9)), of((1, 2), (1, 6), (1, 10))
+    lower1, lower2 = of((1, 5), (-1, 9), (-1, 13)), of((1, 6), (-1, 10), (-1, 14))
+    sums = [of((1, 1), (1, 5)), of((1, 2), (1, 6)), of((1, 5), (-1, 9)), of((1, 6), (-1, 10)),
+            upper1, upper2, lower1, lower2]
+    y0 = [of((1, 0), (1, 4)), of((1, 0), (1, 4), (1, 8))]
+    y0 += [y0[-1] + upper1, y0[-1] + upper1 + upper2]
+    y1 = [upper1 - upper2, of((1, 3), (1, 7)), of((1, 3), (1, 7), (1, 11))]
+    y1 += [upper1 - upper2 - y1[-1]]
+    y2 = [of((1, 4), (-1, 8)), of((1, 4), (-1, 8), (-1, 12))]
+    y2 += [y2[-1] + lower1, y2[-1] + lower1 + lower2]
+    y3 = [lower1 - lower2, of((1, 7), (-1, 11)), of((1, 7), (-1, 11), (-1, 15))]
+    y3 += [lower1 - lower2 - y3[-1]]
+    return [*sums, *y0, *y1, *y2, *y3, *np.eye(POSITIONS, dtype=np.int64)]
+
+
+def test_every_sum_the_kernel_forms_stays_within_int32_at_max_in_c():
+    """MAX_IN_C's argument checked numerically: each sum of the kernel (a position's product over the input
+    channels, A^T M A's partial sums) is, per input channel, bilinear in the 4x4 window and the 3x3 filter, so its
+    largest magnitude is at their int8 extremes: over all 2^16 windows, the filter's extremes taken weight by weight
+    (linear in the filter), times MAX_IN_C channels (every channel alike reaches it), it is under 2^31."""
+    v = input_transform(_extreme_vertices(16).reshape(-1, 4, 4, 1)).reshape(-1, POSITIONS)
+    # U' = G' g G'^T as a [16, 9] map of the filter's weights
+    u_of_g = filter_transform(np.eye(9, dtype=np.int64).reshape(9, 3, 3, 1)).reshape(9, POSITIONS).T
+    largest = []
+    for coefficients in _output_tile_sums():
+        a = (v * coefficients) @ u_of_g  # per window, the sum's coefficient of each weight
+        high, low = np.maximum(127 * a, -128 * a).sum(axis=1), np.minimum(127 * a, -128 * a).sum(axis=1)
+        largest.append(int(max(high.max(), -low.min())))
+    assert MAX_IN_C * max(largest) < 1 << 31
+    # the largest is a single position's 512 * 1152 an input channel (m[5]: every input and weight at -128), A^T M A's
+    # partial sums never above it: 9 times under dsp_winograd.MAX_IN_C's bound
+    assert max(largest) == largest[len(largest) - POSITIONS + 5] == 512 * 1152
+
+
+GEOMETRY = ["filter_h", "filter_w", "stride_h", "stride_w", "dilation_h", "dilation_w"]
+
+
+def test_the_choice_never_takes_a_layer_outside_the_kernels_preconditions():
+    """winograd_fits over random layers and boards -> the kernel's preconditions as conv2d_3x3_winograd_dsp.c states
+    them, its int32 bound, and its arrays (with the staged table) within the board's stack less the reserve."""
+    rng = np.random.default_rng(31)
+    accepted = 0
+    for _ in range(20000):
+        geometry = [3, 3, 1, 1, 1, 1] if rng.random() < 0.7 else [int(rng.choice([1, 2, 3, 5])) for _ in range(6)]
+        in_c = int(8 * rng.integers(1, 40)) if rng.random() < 0.7 else int(rng.integers(1, 300))
+        p = {**_params(1, in_c, int(rng.integers(1, 80)), int(rng.integers(1, 3))),
+             "out_h": int(rng.integers(1, 40)), "out_w": int(rng.integers(1, 40)),
+             **dict(zip(GEOMETRY, geometry, strict=True))}
+        stack = int(rng.choice([8192, STACK, 1 << 16, 1 << 20]))
+        isa = Isa(frozenset({ARMV7M, DSP}), 1 << 22, stack, float(rng.choice([0.0, 4 / 16, 5 / 8])),
+                  str(rng.choice(["cortex-m4", "cortex-m33", "cortex-m7"])))
+        if not winograd_fits(p, isa):
+            continue
+        accepted += 1
+        assert [p[name] for name in GEOMETRY] == [3, 3, 1, 1, 1, 1]
+        assert p["out_h"] % 2 == 0 and p["out_w"] % 2 == 0 and p["out_w"] >= 4 and p["out_c"] % 2 == 0
+        assert p["in_c"] % 8 == 0 and 8 <= p["in_c"] <= MAX_IN_C
+        zeros, held, products = p["in_c"], 2 * p["out_w"] * p["out_c"], 4 * 2 * 3 * POSITIONS
+        v = 4 * POSITIONS * 3 * p["in_c"] // 2
+        staged = staged_pairs(p, isa)
+        staged_words = 4 * p["out_c"] + staged * POSITIONS * p["in_c"] if staged else 0
+        assert 0 <= staged <= p["out_c"] // 2
+        assert zeros + held + products + v + 4 * staged_words <= stack - STAGING_RESERVE
+    assert accepted > 200

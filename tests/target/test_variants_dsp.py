@@ -5,6 +5,9 @@ to keep the portable kernel. Shapes go around the variants' blocks: 3-pixel tile
 
 from __future__ import annotations
 
+import math
+
+import batched
 import numpy as np
 import pytest
 from batched import assert_batch_bit_exact
@@ -13,8 +16,11 @@ from test_variants_mve import COMPACT, pool_case
 
 from firmware_gen.modelgen.writer import ModelBuilder
 from firmware_gen.ops.geometry import window_2d
+from firmware_gen.ops.variants import dsp_winograd
 from firmware_gen.ops.variants.dsp_taps import TAPS_MIN_WIDTH
 from firmware_gen.ops.variants.dsp_window import PLANAR_MIN_WIDTH
+from firmware_gen.ops.variants.dsp_winograd import winograd_fits
+from firmware_gen.target.boards import Board, load_board
 
 CHANNELS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 15, 16, 17, 31, 33]
 ACTIVATIONS = ["NONE", "RELU", "RELU6", "RELU_N1_TO_1"]
@@ -35,10 +41,10 @@ def _weights(rng, shape, axis, taps, input_scale, wide):
 
 def conv_case(rng, opcode, filter_hw, in_c, out_c, stride=1, dilation=1, padding=None, wide=False,
               multiplier=1, widths=(1, 6), stride_w=None, output_zero_point=None, activation=None,
-              heights=(1, 6)) -> bytes:
+              heights=(1, 6), input_zero_point=None) -> bytes:
     """One CONV_2D or DEPTHWISE_CONV_2D (out_c unused: in_c * multiplier channels) model with random
     quantization; the input's width and height drawn from `widths` and `heights` (half-open), stride_w `stride`
-    unless given, the activation random unless given."""
+    unless given, the activation and the input zero point random unless given."""
     padding = padding or str(rng.choice(["SAME", "VALID"]))
     stride_w = stride if stride_w is None else stride_w
     options = {"padding": padding, "stride_h": stride, "stride_w": stride_w, "dilation_h": dilation,
@@ -57,7 +63,9 @@ def conv_case(rng, opcode, filter_hw, in_c, out_c, stride=1, dilation=1, padding
         w_shape, axis, taps = (1, *filter_hw, out_c), 3, filter_hw[0] * filter_hw[1]
     values, scales, bias, output_scale = _weights(rng, w_shape, axis, taps, input_scale, wide)
     b = ModelBuilder(opcode.lower())
-    x = b.input("x", shape, "int8", scale=input_scale, zero_point=int(rng.integers(-128, 128)))
+    drawn_zero_point = int(rng.integers(-128, 128))
+    x = b.input("x", shape, "int8", scale=input_scale,
+                zero_point=drawn_zero_point if input_zero_point is None else input_zero_point)
     inputs = [x, b.constant("w", values, scale=scales, zero_point=0, axis=axis)]
     if bias is not None:
         inputs.append(b.constant("b", bias, scale=[input_scale * s for s in scales], zero_point=0))
@@ -520,9 +528,9 @@ def winograd_cases(rng, count):
     return cases
 
 
-def extreme_weights(model: bytes) -> bytes:
-    """The model with its filter's int8 values replaced by -128, -127 and 127 (TFLite's filter tensor is the only one
-    of 3 x 3 x in_c x out_c bytes)."""
+def with_filter(model: bytes, values) -> bytes:
+    """The model with its filter's int8 values replaced by values(count) (TFLite's filter tensor is the only one of
+    3 x 3 x in_c x out_c bytes)."""
     from firmware_gen.frontend.tflite_reader import read_model  # noqa: PLC0415
 
     graph = read_model(model)
@@ -530,8 +538,12 @@ def extreme_weights(model: bytes) -> bytes:
     data = np.asarray(weights.data, dtype=np.int8).tobytes()
     start = model.find(data)
     assert start >= 0 and model.find(data, start + 1) < 0
-    extremes = np.random.default_rng(len(data)).choice(np.array([-128, -127, 127], np.int8), len(data))
-    return model[:start] + extremes.tobytes() + model[start + len(data):]
+    return model[:start] + np.asarray(values(len(data)), np.int8).tobytes() + model[start + len(data):]
+
+
+def extreme_weights(model: bytes) -> bytes:
+    """The model with its filter's int8 values replaced by -128, -127 and 127."""
+    return with_filter(model, lambda n: np.random.default_rng(n).choice(np.array([-128, -127, 127], np.int8), n))
 
 
 @needs_qemu
@@ -562,3 +574,90 @@ def test_band_staged_beside_winograd_bit_exact_on_m4(tmp_path) -> None:
     functions = assert_batch_bit_exact(models, with_flash_wait_states("mps2_an386"), tmp_path / "build", seed=8,
                                        expect_functions=["fg_conv2d_3x3_band_dsp"])
     assert set(functions) == {"fg_conv2d_3x3_band_dsp"}
+
+
+def _winograd_fits_on(board: Board, out_hw: tuple[int, int], in_c: int, out_c: int) -> bool:
+    p = {"batches": 2, "in_c": in_c, "out_c": out_c, "out_h": out_hw[0], "out_w": out_hw[1], "filter_h": 3,
+         "filter_w": 3, "stride_h": 1, "stride_w": 1, "dilation_h": 1, "dilation_w": 1}
+    return winograd_fits(p, board.isa)
+
+
+SWEEP_MACS = 750_000  # a case's multiply-accumulates at most: the batch's QEMU run a few seconds
+# The largest in_c the kernel is offered: it replaces fg_conv2d_folded_s8, which takes windows of at most
+# FG_CONV_GATHER_TAPS (576, fg/conv2d.h) taps, 9 x 64 (above: fg_conv2d_s8, no variant).
+REACHABLE_IN_C = 64
+
+
+def winograd_sweep_cases(rng, count: int, board: Board) -> list[bytes]:
+    """`count` random layers over fg_conv2d_3x3_winograd_dsp's whole precondition on `board` (winograd_fits: out_h
+    and out_w even 2..34 and 4..34, in_c a multiple of 8 up to REACHABLE_IN_C, out_c even up to 64), SAME and
+    VALID, one or two images, the relu clamp (output zero point -128) or a random activation, wide channels (a dead
+    channel's bias, multipliers >= 1/2) in a quarter, conv_case's per-channel and per-tensor scales and input zero
+    points; a case at most SWEEP_MACS."""
+    cases = []
+    while len(cases) < count:
+        padding = str(rng.choice(["SAME", "VALID"]))
+        out_hw = (2 * int(rng.integers(1, 18)), 2 * int(rng.integers(2, 18)))
+        in_c, out_c = 8 * int(rng.integers(1, REACHABLE_IN_C // 8 + 1)), 2 * int(rng.integers(1, 33))
+        if not _winograd_fits_on(board, out_hw, in_c, out_c) or 9 * out_hw[0] * out_hw[1] * in_c * out_c > SWEEP_MACS:
+            continue
+        edge = 2 if padding == "VALID" else 0
+        relu = rng.random() < 0.4
+        cases.append(conv_case(rng, "CONV_2D", (3, 3), in_c, out_c, 1, padding=padding,
+                               heights=(out_hw[0] + edge, out_hw[0] + edge + 1),
+                               widths=(out_hw[1] + edge, out_hw[1] + edge + 1), wide=rng.random() < 0.25,
+                               output_zero_point=-128 if relu else None, activation="RELU" if relu else None))
+    return cases
+
+
+def bound_pattern(shape: tuple[int, ...]) -> np.ndarray:
+    """Rows and columns signed +, +, -, - (period 4: every tile's window, 2 apart, the same up to its sign) at 127
+    and -128: each tile's B^T d B at |512| on 9 of its 16 positions, every channel alike."""
+    signs = np.array([1, 1, -1, -1])
+    grid = np.outer(signs[np.arange(shape[1]) % 4], signs[np.arange(shape[2]) % 4])
+    return np.broadcast_to(np.where(grid > 0, 127, -128).astype(np.int8)[None, :, :, None], shape).copy()
+
+
+def winograd_bound_cases(rng, board: Board) -> tuple[list[bytes], list]:
+    """Cases at the kernel's int32 bound as far as the kernel is offered (REACHABLE_IN_C; MAX_IN_C's bound is
+    test_dsp_winograd.py's, on the host) and `board`'s stack allows: weights all
+    -128 or all 127 (|U'| at 1152), inputs all -128 (its input zero point -128: the raw sums near their bound, the
+    folded bias cancelling them, outputs within the clamp) or bound_pattern (|B^T d B| at 512); with their inputs
+    (one per case: a pattern of the input's shape)."""
+    in_c = max(c for c in range(8, REACHABLE_IN_C + 1, 8) if _winograd_fits_on(board, (8, 6), c, 8))
+    all_low = lambda shape: np.full(shape, -128, np.int8)  # noqa: E731
+    models, inputs = [], []
+    for weight, pattern, zero_point, padding in [(-128, all_low, -128, "SAME"), (127, all_low, -128, "VALID"),
+                                                 (-128, bound_pattern, 0, "SAME"), (127, bound_pattern, -128, "SAME"),
+                                                 (-128, bound_pattern, None, "VALID")]:
+        edge = 2 if padding == "VALID" else 0
+        model = conv_case(rng, "CONV_2D", (3, 3), in_c, 8, 1, padding=padding, heights=(8 + edge, 9 + edge),
+                          widths=(6 + edge, 7 + edge), input_zero_point=zero_point)
+        models.append(with_filter(model, lambda n, weight=weight: np.full(n, weight, np.int8)))
+        inputs.append(pattern)
+    return models, inputs
+
+
+@needs_qemu
+@pytest.mark.parametrize("board, waits", [("mps2_an386", None), ("mps2_an521", None), ("mps2_an521", (4, 16)),
+                                         ("mps2_an500", None)])
+def test_winograd_random_sweep_bit_exact(board, waits, tmp_path, monkeypatch) -> None:
+    """fg_conv2d_3x3_winograd_dsp forced on every layer it fits (its estimate against the band's set aside) over 36
+    seeded random layers and winograd_bound_cases, one firmware a board (and the U575's flash timing: U' staged),
+    every output equal to TFLM's."""
+    timed = with_flash_wait_states(board, *waits) if waits else load_board(board)
+    rng = np.random.default_rng(41)
+    bound_models, bound_inputs = winograd_bound_cases(rng, timed)
+    models = winograd_sweep_cases(rng, 36, timed) + bound_models
+    drawn_inputs = batched.random_inputs
+
+    def inputs(graph, seed=0):
+        arrays = drawn_inputs(graph, seed)
+        assert len(arrays) == len(models)
+        first = len(models) - len(bound_inputs)
+        return arrays[:first] + [pattern(a.shape) for a, pattern in zip(arrays[first:], bound_inputs, strict=True)]
+
+    monkeypatch.setattr(batched, "random_inputs", inputs)
+    monkeypatch.setattr(dsp_winograd, "band_cycles", lambda p: math.inf)
+    functions = assert_batch_bit_exact(models, timed, tmp_path / "build", seed=10)
+    assert set(functions) == {"fg_conv2d_3x3_winograd_dsp"}

@@ -42,7 +42,9 @@ SCALE = 4  # A^T [U' . V] A over the direct correlation: G' = 2 G on both sides
 
 TILES = 3  # FG_WINO_TILES: tiles a block, the SMLAD tile's pixels
 POSITIONS = 16
-# Every sum of the kernel within int32: a position's |V U'| <= 512 * 1152 per input channel, A^T M A adds up to 9.
+# Every sum of the kernel within int32: a position's |V U'| <= 512 * 1152 per input channel, A^T M A adds up to 9
+# (a bound: tests/ops/test_dsp_winograd.py finds A^T M A's sums never above one position's). The variant is offered
+# up to in_c 64 today: it replaces fg_conv2d_folded_s8, whose windows hold at most 576 taps.
 MAX_IN_C = 256
 # ESTIMATED cycles (docs/cycle_model.md's in-order timing, the M4's rules on the M33 too), from hot.py's blocks of
 # pretrainedResnet_quant's steps 1, 5 and 9 on mps2_an521 (in_c 16, 32, 64): an input pair of a position's 3 x 2

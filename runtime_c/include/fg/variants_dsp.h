@@ -34,7 +34,7 @@ void fg_conv2d_folded_staged_dsp(const fg_conv2d_params *params, const int8_t *i
 void fg_conv2d_3x3_band_dsp(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter,
                             int8_t *output);
 
-/* fg_conv2d_folded_s8 for a 3x3 filter, stride 1, dilation 1, in_c a multiple of 4, out_h, out_w (at least 4) and
+/* fg_conv2d_folded_s8 for a 3x3 filter, stride 1, dilation 1, in_c a multiple of 8, out_h, out_w (at least 4) and
  * out_c even: Winograd's F(2x2, 3x3) in integers, 16 SMLAD products per input and output channel a 2x2 tile. */
 void fg_conv2d_3x3_winograd_dsp(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter,
                                 int8_t *output);
