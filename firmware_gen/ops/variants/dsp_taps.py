@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from firmware_gen.frontend.ir import Graph, Operator
+from firmware_gen.isa import Isa
 from firmware_gen.ops.base import KernelCall
 from firmware_gen.ops.variants import Variant, call_table, whole_input_pixels
 from firmware_gen.ops.variants.dsp import REQUIRES, doubled_constants, packed_call
@@ -18,6 +19,18 @@ TAPS_COLUMNS = 64  # FG_DSP_DW_TAPS_COLUMNS: a channel's ring row (int16)
 # memory: M7 -10 % and -6 %, M4 -6 % and -2 %), its 12-, 6- and 3-wide ones ran slower (first version, M7 +24 % to
 # +100 %: per row and channel set-up, a pair's tail in C), where the ring kernel runs small images whole.
 TAPS_MIN_WIDTH = 24
+# Rows of six outputs, stride 1, at most TAPS_SMALL_ROWS padded rows: the image whole, a row of a channel a pass
+# (FG_DSP_DW_TAPS_HEXA_ASM; vww_96_int8's 6 x 6 layers), in the M4's order, on the cores where it was measured faster
+# than the ring kernel's triples (the M7 keeps those: its build has no small path).
+TAPS_SMALL_WIDTH = 6
+TAPS_SMALL_ROWS = 8  # FG_DSP_DW_TAPS_SMALL_SLOTS
+TAPS_SMALL_CORES = ("cortex-m4", "cortex-m33")
+
+
+def taps_small(params: dict, core: str) -> bool:
+    """Whether fg_depthwise_conv2d_3x3_taps_dsp runs the layer as a small image (its fg_dsp_dw_taps_small)."""
+    return (core in TAPS_SMALL_CORES and params["out_w"] == TAPS_SMALL_WIDTH and params["stride_h"] == 1
+            and params["out_h"] + 2 <= TAPS_SMALL_ROWS)
 
 
 def taps_columns(params: dict) -> int:
@@ -26,11 +39,13 @@ def taps_columns(params: dict) -> int:
     return max(params["pad_left"] + params["in_w"], 2 * -(-params["out_w"] // 2) + 2)
 
 
-def taps_fits(params: dict) -> bool:
-    """Whether fg_depthwise_conv2d_3x3_taps_dsp's geometry and clamp take the layer (its channels' constants aside)."""
+def taps_fits(params: dict, core: str = "") -> bool:
+    """Whether fg_depthwise_conv2d_3x3_taps_dsp's geometry and clamp take the layer (its channels' constants aside) on
+    the core."""
     if (params["dilation_h"], params["dilation_w"], params["stride_w"]) != (1, 1, 1):
         return False
-    if params["in_c"] % 4 or params["out_w"] < TAPS_MIN_WIDTH or taps_columns(params) > TAPS_COLUMNS:
+    wide_enough = params["out_w"] >= TAPS_MIN_WIDTH or taps_small(params, core)
+    if params["in_c"] % 4 or not wide_enough or taps_columns(params) > TAPS_COLUMNS:
         return False
     return tuple(params["requant"][2:4]) == (-128, 127)
 
@@ -43,8 +58,8 @@ def taps_table(taps: np.ndarray, constants: np.ndarray) -> np.ndarray:
     return np.concatenate([constants.reshape(len(taps), 4), words], axis=1).ravel()
 
 
-def _taps_depthwise(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
-    if not taps_fits(call.params):
+def _taps_depthwise(graph: Graph, op: Operator, call: KernelCall, isa: Isa) -> KernelCall | None:
+    if not taps_fits(call.params, isa.core):
         return None
     taps = call_table(call, "channel_taps").reshape(call.params["in_c"], 9)
     constants, narrow = doubled_constants(graph, op, call, taps)
@@ -57,6 +72,6 @@ TAPS_DEPTHWISE = Variant("fg_depthwise_conv2d_3x3_taps_dsp", "fg_depthwise_conv2
                          "stride_w 1, 4 channels at a time over the image, each channel's rows int16 in a ring; 4 "
                          "outputs of a channel per pass, a filter row's taps paired (SMLAD + SMLABT/SMLATB: 6 "
                          "multiplies per output), SMMULR output stage", precedence=1,
-                         overlap_granule=whole_input_pixels)
+                         overlap_granule=whole_input_pixels, takes_isa=True)
 
 VARIANTS = [TAPS_DEPTHWISE]

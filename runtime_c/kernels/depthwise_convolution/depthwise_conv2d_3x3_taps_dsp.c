@@ -403,6 +403,43 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_extend(const int8_t *src, i
         fg_dsp_dw_taps_pixel(v, dst, copy, first + n - 1);
     }
 }
+#if !defined(FG_CORE_CORTEX_M7)
+/* A small image's input row of an even count n >= 2 of pixels after one padding column (vww_96_int8's 6 x 6, SAME) into
+ * the slot at dst: whole words throughout, the padding's halves from zero_points (the zero point in both): the first
+ * pixel's beside the left padding (PKH with zero_points), the pixels between as pairs (FG_DSP_DW_TAPS_EXTEND_PASS), the
+ * last pixel's beside the right padding column. */
+static inline __attribute__((always_inline)) void fg_dsp_dw_taps_small_row(const int8_t *src, int32_t step, int32_t n,
+                                                                           uint32_t zero_points, int16_t *dst) {
+    int32_t pairs = (n - 2) >> 1;
+    __asm__ volatile(
+        "ldr r6, [%[src]]\n\t"
+        "add %[src], %[src], %[step]\n\t"
+        "sxtb16 r7, r6, ror #8\n\t"
+        "sxtb16 r6, r6\n\t"
+        "pkhbt r8, %[zp], r6, lsl #16\n\t"
+        "pkhbt r9, %[zp], r7, lsl #16\n\t"
+        "pkhtb r10, r6, %[zp]\n\t"
+        "pkhtb r11, r7, %[zp]\n\t"
+        FG_DSP_DW_TAPS_STORE("%[dst]")
+        "cmp %[pairs], #0\n\t"
+        "beq 2f\n"
+        "1:\n\t"
+        FG_DSP_DW_TAPS_EXTEND_PASS("")
+        "bne 1b\n"
+        "2:\n\t"
+        "ldr r4, [%[src]]\n\t"
+        "sxtb16 r5, r4, ror #8\n\t"
+        "sxtb16 r4, r4\n\t"
+        "pkhbt r8, r4, %[zp]\n\t"
+        "pkhbt r9, r5, %[zp]\n\t"
+        "pkhtb r10, %[zp], r4, asr #16\n\t"
+        "pkhtb r11, %[zp], r5, asr #16\n\t"
+        FG_DSP_DW_TAPS_STORE("%[dst]")
+        : [src] "+r"(src), [dst] "+r"(dst), [pairs] "+r"(pairs)
+        : [step] "r"(step), [zp] "r"(zero_points)
+        : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "cc", "memory");
+}
+#endif
 #undef FG_DSP_DW_TAPS_EXTEND_ASM
 #undef FG_DSP_DW_TAPS_EXTEND_PASS
 #undef FG_DSP_DW_TAPS_STORE
@@ -440,10 +477,11 @@ static void fg_dsp_dw_taps_fill(const fg_dsp_dw_taps_fill_context *c, int32_t y,
 /* The zero point into the columns of every ring row that the windows read and no input row is extended into: the
  * padding's, and what the last pair reads past them (ops/variants/dsp_taps.py's taps_columns). Once per call: a row
  * stage calls for one output row at a time, so the rest of the ring is never touched. */
-static void fg_dsp_dw_taps_padding(const fg_depthwise_conv2d_params *p, int16_t zero_point, int16_t *ring) {
+static void fg_dsp_dw_taps_padding(const fg_depthwise_conv2d_params *p, int16_t zero_point, int16_t *ring,
+                                   int32_t slots) {
     const int32_t right = p->pad_left + p->in_w, pairs_end = 2 * ((p->out_w + 1) / 2) + 2;
     const int32_t end = right > pairs_end ? right : pairs_end;
-    for (int32_t row = 0; row < 5 * 4; ++row, ring += FG_DSP_DW_TAPS_COLUMNS) {
+    for (int32_t row = 0; row < slots * 4; ++row, ring += FG_DSP_DW_TAPS_COLUMNS) {
         for (int32_t x = 0; x < p->pad_left; ++x) {
             ring[x] = zero_point;
         }
@@ -460,7 +498,7 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_run(const fg_depthwise_conv
     const int relu = p->requant.output_offset == -128;
     uint32_t words[5 * FG_DSP_DW_TAPS_SLOT / 2];  /* the ring, word aligned */
     int16_t *ring = (int16_t *)words;
-    fg_dsp_dw_taps_padding(p, zero_point, ring);
+    fg_dsp_dw_taps_padding(p, zero_point, ring, 5);
     for (int32_t b = 0; b < p->batches; ++b) {
         const int8_t *image = input + b * p->in_h * p->in_w * p->in_c;
         int8_t *out = output + b * p->out_h * p->out_w * p->in_c;
@@ -489,13 +527,178 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_run(const fg_depthwise_conv
     }
 }
 
+#if !defined(FG_CORE_CORTEX_M7)  /* the M7 keeps the ring kernel for these layers (dsp_taps.py's taps_small) */
+/* A small image of six outputs a row (ops/variants/dsp_taps.py's TAPS_SMALL_WIDTH), stride 1, whole: the group's padded
+ * rows in consecutive slots (window row i of output row y in slot y + i: no ring, no copies), then each channel's
+ * output rows, a row (six outputs) a pass: per filter row the weight words A, C and the input words X01 .. X67 by
+ * turns in r12, lr, 12 multiplies:
+ *   out0 = SMLAD(X01, A) + SMLABT(X23, C)    out1 = SMLATB(X01, A) + SMLAD(X23, C)    (out2, out3 from X23 and X45,
+ *   out4, out5 from X45 and X67 alike). The first row's first touches add the bias (r4, r8, r9 loaded with it). */
+#define FG_DSP_DW_TAPS_SMALL_SLOTS 8  /* padded rows: 6 x 6 outputs with SAME padding (4,096 bytes of stack) */
+#define FG_DSP_DW_TAPS_HEXA_LOADS(i)                                                    \
+    "ldr r10, [%[k], #(16 + 8 * " #i ")]\n\t"                                          \
+    "ldr r11, [%[k], #(20 + 8 * " #i ")]\n\t"                                          \
+    FG_DSP_DW_TAPS_X("r12", i, 0) FG_DSP_DW_TAPS_X("lr", i, 1)
+/* out2 .. out5's MACs of row i (X23 in lr), X45 and X67 loaded on the way. */
+#define FG_DSP_DW_TAPS_HEXA_REST(i)                                                     \
+    FG_DSP_DW_TAPS_X("r12", i, 2)                                                       \
+    "smlabt r6, r12, r11, r6\n\t"                                                       \
+    "smlad r7, r12, r11, r7\n\t"                                                        \
+    "smlad r8, r12, r10, r8\n\t"                                                        \
+    "smlatb r9, r12, r10, r9\n\t"                                                       \
+    FG_DSP_DW_TAPS_X("lr", i, 3)                                                        \
+    "smlabt r8, lr, r11, r8\n\t"                                                        \
+    "smlad r9, lr, r11, r9\n\t"
+#define FG_DSP_DW_TAPS_HEXA_FIRST                                                       \
+    "ldr r4, [%[k]]\n\t"                                                                \
+    "ldr r8, [%[k]]\n\t"                                                                \
+    "ldr r9, [%[k]]\n\t"                                                                \
+    FG_DSP_DW_TAPS_HEXA_LOADS(0)                                                        \
+    "smlatb r5, r12, r10, r4\n\t"                                                       \
+    "smlad r6, lr, r10, r4\n\t"                                                         \
+    "smlatb r7, lr, r10, r4\n\t"                                                        \
+    "smlad r4, r12, r10, r4\n\t"                                                        \
+    "smlabt r4, lr, r11, r4\n\t"                                                        \
+    "smlad r5, lr, r11, r5\n\t"                                                         \
+    FG_DSP_DW_TAPS_HEXA_REST(0)
+#define FG_DSP_DW_TAPS_HEXA_ROW(i)                                                      \
+    FG_DSP_DW_TAPS_HEXA_LOADS(i)                                                        \
+    "smlad r4, r12, r10, r4\n\t"                                                        \
+    "smlatb r5, r12, r10, r5\n\t"                                                       \
+    "smlabt r4, lr, r11, r4\n\t"                                                        \
+    "smlad r5, lr, r11, r5\n\t"                                                         \
+    "smlad r6, lr, r10, r6\n\t"                                                         \
+    "smlatb r7, lr, r10, r7\n\t"                                                        \
+    FG_DSP_DW_TAPS_HEXA_REST(i)
+/* The output stage of r4 .. r9 (multiplier r10, offset r11, shift r12: FG_DSP_DW_TAPS_OUT's steps on other registers),
+ * the six outputs stored at out + p * step (lr: 3, then 5 step), out on a row (six outputs). */
+#define FG_DSP_DW_TAPS_HEXA_EACH(OP) OP("r4") OP("r5") OP("r6") OP("r7") OP("r8") OP("r9")
+#define FG_DSP_DW_TAPS_HSMMULR(a) "smmulr " a ", " a ", r10\n\t"
+#define FG_DSP_DW_TAPS_HOFFSET(a) "add " a ", " a ", r11\n\t"
+#define FG_DSP_DW_TAPS_HSMMLAR(a) "smmlar " a ", " a ", r10, r11\n\t"
+#define FG_DSP_DW_TAPS_HSHIFT(a) "asr " a ", " a ", r12\n\t"
+#define FG_DSP_DW_TAPS_HEXA_OUT                                                         \
+    FG_DSP_DW_TAPS_HEXA_EACH(FG_DSP_DW_TAPS_HSMMULR) FG_DSP_DW_TAPS_HEXA_EACH(FG_DSP_DW_TAPS_CORRECT) \
+    FG_DSP_DW_TAPS_HEXA_EACH(FG_DSP_DW_TAPS_HOFFSET) FG_DSP_DW_TAPS_HEXA_EACH(FG_DSP_DW_TAPS_HSHIFT)   \
+    FG_DSP_DW_TAPS_HEXA_EACH(FG_DSP_DW_TAPS_SSAT)
+#define FG_DSP_DW_TAPS_HEXA_OUT_RELU                                                    \
+    FG_DSP_DW_TAPS_HEXA_EACH(FG_DSP_DW_TAPS_HSMMLAR) FG_DSP_DW_TAPS_HEXA_EACH(FG_DSP_DW_TAPS_HSHIFT)   \
+    FG_DSP_DW_TAPS_HEXA_EACH(FG_DSP_DW_TAPS_SSAT)
+/* Output rows of one channel from x (its first window's top left) to end (x advances a slot a row), output p of a row
+ * at out + p * step, rows `row_bytes` apart; end in the frame at sp (the caller's local, checked as
+ * FG_DSP_DW_TAPS_QUADS_ASM's). */
+#define FG_DSP_DW_TAPS_HEXA_ASM(OUT)                                                    \
+    __asm__ volatile(                                                                   \
+        ".ifnc \"%[frame]\", \"[sp]\"\n\t.error \"the frame is not at sp: %[frame]\"\n\t.endif\n\t" \
+        ".set fg_dsp_dw_taps_xo, 0\n"                                                   \
+        "1:\n\t"                                                                        \
+        FG_DSP_DW_TAPS_HEXA_FIRST FG_DSP_DW_TAPS_HEXA_ROW(1) FG_DSP_DW_TAPS_HEXA_ROW(2)   \
+        "ldr r10, [%[k], #4]\n\t"                                                       \
+        "ldr r11, [%[k], #8]\n\t"                                                       \
+        "ldr r12, [%[k], #12]\n\t"                                                      \
+        OUT                                                                             \
+        "add lr, %[step], %[step], lsl #1\n\t"                                          \
+        "strb r4, [%[out]]\n\t"                                                         \
+        "strb r5, [%[out], %[step]]\n\t"                                                \
+        "strb r6, [%[out], %[step], lsl #1]\n\t"                                        \
+        "strb r7, [%[out], lr]\n\t"                                                     \
+        "strb r8, [%[out], %[step], lsl #2]\n\t"                                        \
+        "add lr, lr, %[step], lsl #1\n\t"                                               \
+        "strb r9, [%[out], lr]\n\t"                                                     \
+        "ldr lr, [sp, #4]\n\t"                                                          \
+        "add %[out], %[out], lr\n\t"                                                    \
+        "ldr lr, [sp]\n\t"                                                              \
+        "add %[x], %[x], #" FG_DSP_DW_TAPS_PITCH "\n\t"                                 \
+        "cmp %[x], lr\n\t"                                                              \
+        "bne 1b\n\t"                                                                    \
+        : [x] "+r"(rx), [out] "+r"(ro), [frame] "+m"(frame)                              \
+        : [k] "r"(rk), [step] "r"(rs)                                                   \
+        : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "lr", "cc", "memory")
+/* `rows` (>= 1) output rows of one channel (x: its first window's top left in the image's first slot, output p of a
+ * row at out + p * step, the rows six outputs apart). */
+static __attribute__((noinline)) void fg_dsp_dw_taps_hexa_rows(const int16_t *x, const fg_dsp_dw_taps_channel *k,
+                                                               int8_t *out, int32_t step, int32_t rows, int relu) {
+    register const int16_t *rx __asm__("r0") = x;
+    register const fg_dsp_dw_taps_channel *rk __asm__("r1") = k;
+    register int8_t *ro __asm__("r2") = out;
+    register int32_t rs __asm__("r3") = step;
+    uint32_t frame[2] = {(uint32_t)(x + rows * FG_DSP_DW_TAPS_SLOT), 6 * (uint32_t)step};  /* at sp */
+    if (relu) {
+        FG_DSP_DW_TAPS_HEXA_ASM(FG_DSP_DW_TAPS_HEXA_OUT_RELU);
+    } else {
+        FG_DSP_DW_TAPS_HEXA_ASM(FG_DSP_DW_TAPS_HEXA_OUT);
+    }
+}
+
+/* Whether the layer runs as a small image (FG_DSP_DW_TAPS_HEXA_ASM): the generator's taps_small (dsp_taps.py). */
+static int fg_dsp_dw_taps_small(const fg_depthwise_conv2d_params *p) {
+    return p->out_w == 6 && p->stride_h == 1 && p->out_h + 2 <= FG_DSP_DW_TAPS_SMALL_SLOTS;
+}
+
+/* The small image's run: the padding rows once, then per group its image rows and each channel's output rows. */
+static __attribute__((noinline)) void fg_dsp_dw_taps_small_run(const fg_depthwise_conv2d_params *p,
+                                                               const int8_t *input, int8_t *output) {
+    const fg_dsp_dw_taps_channel *table = (const fg_dsp_dw_taps_channel *)p->packed;
+    const int16_t zero_point = (int16_t)-p->requant.input_offset;
+    const int relu = p->requant.output_offset == -128;
+    const int32_t rows = p->out_h + 2;
+    const uint32_t zero_points = (uint16_t)zero_point * 0x10001u;
+    const int edges = p->pad_left == 1 && p->in_w >= 2 && !(p->in_w & 1);  /* fg_dsp_dw_taps_small_row's rows */
+    uint32_t words[FG_DSP_DW_TAPS_SMALL_SLOTS * FG_DSP_DW_TAPS_SLOT / 2];  /* the image, word aligned */
+    int16_t *image = (int16_t *)words;
+    fg_dsp_dw_taps_padding(p, zero_point, image, rows);
+    for (int32_t r = 0; r < rows; ++r) {
+        const int32_t y = r - p->pad_top;
+        if (y < 0 || y >= p->in_h) {
+            fg_dsp_dw_taps_pad(p->pad_left, p->in_w, zero_point, image + r * FG_DSP_DW_TAPS_SLOT, 0);
+        }
+    }
+    for (int32_t b = 0; b < p->batches; ++b) {
+        const int8_t *in = input + b * p->in_h * p->in_w * p->in_c;
+        int8_t *out = output + b * p->out_h * p->out_w * p->in_c;
+        for (int32_t g = 0; g < p->in_c / 4; ++g) {
+            fg_dsp_dw_taps_channel k[4];  /* in RAM: every output reads them, flash would add wait states */
+            memcpy(k, table + 4 * g, sizeof k);
+            for (int32_t r = 0; r < rows; ++r) {
+                const int32_t y = r - p->pad_top;
+                if (y < 0 || y >= p->in_h) {
+                    continue;  /* a padding row: filled once */
+                }
+                const int8_t *src = in + y * p->in_w * p->in_c + 4 * g;
+                int16_t *row = image + r * FG_DSP_DW_TAPS_SLOT;
+                if (edges) {
+                    fg_dsp_dw_taps_small_row(src, p->in_c, p->in_w, zero_points, row);
+                } else {
+                    fg_dsp_dw_taps_extend(src, p->in_c, p->in_w, p->pad_left, row, 0);
+                }
+            }
+            for (int32_t j = 0; j < 4; ++j) {
+                fg_dsp_dw_taps_hexa_rows(image + j * FG_DSP_DW_TAPS_COLUMNS, k + j, out + 4 * g + j, p->in_c,
+                                         p->out_h, relu);
+            }
+        }
+    }
+}
+
+/* A layer's run: a small image whole, else through the ring. */
+static void fg_dsp_dw_taps_layer_run(const fg_depthwise_conv2d_params *p, const int8_t *input, int8_t *output) {
+    if (fg_dsp_dw_taps_small(p)) {
+        fg_dsp_dw_taps_small_run(p, input, output);
+    } else {
+        fg_dsp_dw_taps_run(p, input, output);
+    }
+}
+#else
+#define fg_dsp_dw_taps_layer_run fg_dsp_dw_taps_run
+#endif
+
 /* params->packed: per channel (groups of four: in_c a multiple of 4) its fg_dsp_dw_taps_channel. The generator
  * checks: dilation 1, stride_w 1, every channel narrow, the clamp all of int8, and the padded row (with what an even
  * count of outputs reads past it) within FG_DSP_DW_TAPS_COLUMNS. An output that overlaps the input other than a
  * whole number of pixels before it runs the portable kernel (pixel order). */
 void fg_depthwise_conv2d_3x3_taps_dsp(const fg_depthwise_conv2d_params *p, const int8_t *input, int8_t *output) {
     if (fg_depthwise_channel_major(p, input, output)) {
-        fg_dsp_dw_taps_run(p, input, output);
+        fg_dsp_dw_taps_layer_run(p, input, output);
     } else {
         fg_depthwise_conv2d_3x3_s8(p, input, output);
     }
