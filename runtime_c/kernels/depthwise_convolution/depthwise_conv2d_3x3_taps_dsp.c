@@ -404,14 +404,22 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_extend(const int8_t *src, i
     }
 }
 #if !defined(FG_CORE_CORTEX_M7)
-/* A small image's input row of an even count n >= 2 of pixels after one padding column (vww_96_int8's 6 x 6, SAME) into
- * the slot at dst: whole words throughout, the padding's halves from zero_points (the zero point in both): the first
- * pixel's beside the left padding (PKH with zero_points), the pixels between as pairs (FG_DSP_DW_TAPS_EXTEND_PASS), the
- * last pixel's beside the right padding column. */
-static inline __attribute__((always_inline)) void fg_dsp_dw_taps_small_row(const int8_t *src, int32_t step, int32_t n,
-                                                                           uint32_t zero_points, int16_t *dst) {
-    int32_t pairs = (n - 2) >> 1;
+/* A small image's input rows of an even count of pixels (2 pairs + 2) after one padding column (vww_96_int8's 6 x 6,
+ * SAME) into consecutive slots from dst: whole words throughout, the padding's halves from zero_points (the zero
+ * point in both): a row's first pixel's beside the left padding (PKH with zero_points), the pixels between as pairs
+ * (FG_DSP_DW_TAPS_EXTEND_PASS), its last pixel's beside the right padding column; the rows' pixels follow each other
+ * in the image (src: step bytes from one to the next throughout). The frame: pairs, the end of the last slot's row;
+ * the caller's local `uint32_t frame[2]`, checked at sp as FG_DSP_DW_TAPS_QUADS_ASM's. */
+static __attribute__((noinline)) void fg_dsp_dw_taps_small_rows(const int8_t *src, int32_t step, int32_t rows,
+                                                                int32_t pairs, uint32_t zero_points, int16_t *dst) {
+    int16_t *d = dst, *slot = dst;
+    int32_t left = pairs;
+    uint32_t frame[2] = {(uint32_t)pairs, (uint32_t)(dst + rows * FG_DSP_DW_TAPS_SLOT)};  /* at sp */
     __asm__ volatile(
+        ".ifnc \"%[frame]\", \"[sp]\"\n\t.error \"the frame is not at sp: %[frame]\"\n\t.endif\n"
+        "3:\n\t"
+        "mov %[dst], %[slot]\n\t"
+        "ldr %[pairs], [sp]\n\t"
         "ldr r6, [%[src]]\n\t"
         "add %[src], %[src], %[step]\n\t"
         "sxtb16 r7, r6, ror #8\n\t"
@@ -428,6 +436,7 @@ static inline __attribute__((always_inline)) void fg_dsp_dw_taps_small_row(const
         "bne 1b\n"
         "2:\n\t"
         "ldr r4, [%[src]]\n\t"
+        "add %[src], %[src], %[step]\n\t"
         "sxtb16 r5, r4, ror #8\n\t"
         "sxtb16 r4, r4\n\t"
         "pkhbt r8, r4, %[zp]\n\t"
@@ -435,7 +444,11 @@ static inline __attribute__((always_inline)) void fg_dsp_dw_taps_small_row(const
         "pkhtb r10, %[zp], r4, asr #16\n\t"
         "pkhtb r11, %[zp], r5, asr #16\n\t"
         FG_DSP_DW_TAPS_STORE("%[dst]")
-        : [src] "+r"(src), [dst] "+r"(dst), [pairs] "+r"(pairs)
+        "ldr r4, [sp, #4]\n\t"
+        "add %[slot], %[slot], #" FG_DSP_DW_TAPS_PITCH "\n\t"
+        "cmp %[slot], r4\n\t"
+        "bne 3b\n\t"
+        : [src] "+r"(src), [dst] "+r"(d), [pairs] "+r"(left), [slot] "+r"(slot), [frame] "+m"(frame)
         : [step] "r"(step), [zp] "r"(zero_points)
         : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "cc", "memory");
 }
@@ -584,45 +597,58 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_run(const fg_depthwise_conv
 #define FG_DSP_DW_TAPS_HEXA_OUT_RELU                                                    \
     FG_DSP_DW_TAPS_HEXA_EACH(FG_DSP_DW_TAPS_HSMMLAR) FG_DSP_DW_TAPS_HEXA_EACH(FG_DSP_DW_TAPS_HSHIFT)   \
     FG_DSP_DW_TAPS_HEXA_EACH(FG_DSP_DW_TAPS_SSAT)
-/* Output rows of one channel from x (its first window's top left) to end (x advances a slot a row), output p of a row
- * at out + p * step, rows `row_bytes` apart; end in the frame at sp (the caller's local, checked as
- * FG_DSP_DW_TAPS_QUADS_ASM's). */
+/* The group's four channels in turn, each as its output rows from x (its first window's top left) to end (x advances
+ * a slot a row), output p of a row at out + p * step, the rows six outputs apart; then x, end and out on to the next
+ * channel's row, first output and table entry. The frame: end, the bytes x and out move over a channel's rows (out's
+ * less one), the channels left; the caller's local `uint32_t frame[4]`, checked at sp as FG_DSP_DW_TAPS_QUADS_ASM's. */
 #define FG_DSP_DW_TAPS_HEXA_ASM(OUT)                                                    \
     __asm__ volatile(                                                                   \
         ".ifnc \"%[frame]\", \"[sp]\"\n\t.error \"the frame is not at sp: %[frame]\"\n\t.endif\n\t" \
         ".set fg_dsp_dw_taps_xo, 0\n"                                                   \
+        "2:\n"                                                                          \
         "1:\n\t"                                                                        \
         FG_DSP_DW_TAPS_HEXA_FIRST FG_DSP_DW_TAPS_HEXA_ROW(1) FG_DSP_DW_TAPS_HEXA_ROW(2)   \
         "ldr r10, [%[k], #4]\n\t"                                                       \
         "ldr r11, [%[k], #8]\n\t"                                                       \
         "ldr r12, [%[k], #12]\n\t"                                                      \
         OUT                                                                             \
-        "add lr, %[step], %[step], lsl #1\n\t"                                          \
+        "add r10, %[step], %[step], lsl #1\n\t"                                         \
         "strb r4, [%[out]]\n\t"                                                         \
         "strb r5, [%[out], %[step]]\n\t"                                                \
         "strb r6, [%[out], %[step], lsl #1]\n\t"                                        \
-        "strb r7, [%[out], lr]\n\t"                                                     \
+        "strb r7, [%[out], r10]\n\t"                                                    \
         "strb r8, [%[out], %[step], lsl #2]\n\t"                                        \
-        "add lr, lr, %[step], lsl #1\n\t"                                               \
-        "strb r9, [%[out], lr]\n\t"                                                     \
-        "ldr lr, [sp, #4]\n\t"                                                          \
-        "add %[out], %[out], lr\n\t"                                                    \
         "ldr lr, [sp]\n\t"                                                              \
+        "add r10, r10, %[step], lsl #1\n\t"                                             \
+        "strb r9, [%[out], r10]\n\t"                                                    \
+        "add %[out], %[out], r10\n\t"                                                   \
+        "add %[out], %[out], %[step]\n\t"                                               \
         "add %[x], %[x], #" FG_DSP_DW_TAPS_PITCH "\n\t"                                 \
         "cmp %[x], lr\n\t"                                                              \
         "bne 1b\n\t"                                                                    \
-        : [x] "+r"(rx), [out] "+r"(ro), [frame] "+m"(frame)                              \
-        : [k] "r"(rk), [step] "r"(rs)                                                   \
+        "ldm sp, {r4-r7}\n\t"                                                           \
+        "sub %[x], %[x], r5\n\t"                                                        \
+        "add %[x], %[x], #" FG_DSP_DW_TAPS_ROW_BYTES "\n\t"                             \
+        "add r4, r4, #" FG_DSP_DW_TAPS_ROW_BYTES "\n\t"                                 \
+        "sub %[out], %[out], r6\n\t"                                                    \
+        "add %[k], %[k], #40\n\t"                                                       \
+        "subs r7, r7, #1\n\t"                                                           \
+        "str r4, [sp]\n\t"                                                              \
+        "str r7, [sp, #12]\n\t"                                                         \
+        "bne 2b\n\t"                                                                    \
+        : [x] "+r"(rx), [out] "+r"(ro), [k] "+r"(rk), [frame] "+m"(frame)                \
+        : [step] "r"(rs)                                                                \
         : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "lr", "cc", "memory")
-/* `rows` (>= 1) output rows of one channel (x: its first window's top left in the image's first slot, output p of a
- * row at out + p * step, the rows six outputs apart). */
-static __attribute__((noinline)) void fg_dsp_dw_taps_hexa_rows(const int16_t *x, const fg_dsp_dw_taps_channel *k,
-                                                               int8_t *out, int32_t step, int32_t rows, int relu) {
+/* `rows` (>= 1) output rows of each of the group's four channels (x: channel 0's first window's top left in the
+ * image's first slot, output p of channel j's row at out + p * step + j, the rows six outputs apart). */
+static __attribute__((noinline)) void fg_dsp_dw_taps_hexa_group(const int16_t *x, const fg_dsp_dw_taps_channel *k,
+                                                                int8_t *out, int32_t step, int32_t rows, int relu) {
     register const int16_t *rx __asm__("r0") = x;
     register const fg_dsp_dw_taps_channel *rk __asm__("r1") = k;
     register int8_t *ro __asm__("r2") = out;
     register int32_t rs __asm__("r3") = step;
-    uint32_t frame[2] = {(uint32_t)(x + rows * FG_DSP_DW_TAPS_SLOT), 6 * (uint32_t)step};  /* at sp */
+    uint32_t frame[4] = {(uint32_t)(x + rows * FG_DSP_DW_TAPS_SLOT), 2 * FG_DSP_DW_TAPS_SLOT * (uint32_t)rows,
+                         6 * (uint32_t)(rows * step) - 1, 4};  /* at sp */
     if (relu) {
         FG_DSP_DW_TAPS_HEXA_ASM(FG_DSP_DW_TAPS_HEXA_OUT_RELU);
     } else {
@@ -643,7 +669,8 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_small_run(const fg_depthwis
     const int relu = p->requant.output_offset == -128;
     const int32_t rows = p->out_h + 2;
     const uint32_t zero_points = (uint16_t)zero_point * 0x10001u;
-    const int edges = p->pad_left == 1 && p->in_w >= 2 && !(p->in_w & 1);  /* fg_dsp_dw_taps_small_row's rows */
+    const int edges = p->pad_left == 1 && p->in_w >= 2 && !(p->in_w & 1);  /* fg_dsp_dw_taps_small_rows' rows */
+    const int32_t data_rows = p->in_h < rows - p->pad_top ? p->in_h : rows - p->pad_top;  /* the image's rows read */
     uint32_t words[FG_DSP_DW_TAPS_SMALL_SLOTS * FG_DSP_DW_TAPS_SLOT / 2];  /* the image, word aligned */
     int16_t *image = (int16_t *)words;
     fg_dsp_dw_taps_padding(p, zero_point, image, rows);
@@ -659,23 +686,16 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_small_run(const fg_depthwis
         for (int32_t g = 0; g < p->in_c / 4; ++g) {
             fg_dsp_dw_taps_channel k[4];  /* in RAM: every output reads them, flash would add wait states */
             memcpy(k, table + 4 * g, sizeof k);
-            for (int32_t r = 0; r < rows; ++r) {
-                const int32_t y = r - p->pad_top;
-                if (y < 0 || y >= p->in_h) {
-                    continue;  /* a padding row: filled once */
-                }
-                const int8_t *src = in + y * p->in_w * p->in_c + 4 * g;
-                int16_t *row = image + r * FG_DSP_DW_TAPS_SLOT;
-                if (edges) {
-                    fg_dsp_dw_taps_small_row(src, p->in_c, p->in_w, zero_points, row);
-                } else {
-                    fg_dsp_dw_taps_extend(src, p->in_c, p->in_w, p->pad_left, row, 0);
+            if (edges) {
+                fg_dsp_dw_taps_small_rows(in + 4 * g, p->in_c, data_rows, (p->in_w - 2) >> 1, zero_points,
+                                          image + p->pad_top * FG_DSP_DW_TAPS_SLOT);
+            } else {
+                for (int32_t y = 0; y < data_rows; ++y) {  /* a padding row was filled once */
+                    fg_dsp_dw_taps_extend(in + y * p->in_w * p->in_c + 4 * g, p->in_c, p->in_w, p->pad_left,
+                                          image + (y + p->pad_top) * FG_DSP_DW_TAPS_SLOT, 0);
                 }
             }
-            for (int32_t j = 0; j < 4; ++j) {
-                fg_dsp_dw_taps_hexa_rows(image + j * FG_DSP_DW_TAPS_COLUMNS, k + j, out + 4 * g + j, p->in_c,
-                                         p->out_h, relu);
-            }
+            fg_dsp_dw_taps_hexa_group(image, k, out + 4 * g, p->in_c, p->out_h, relu);
         }
     }
 }
