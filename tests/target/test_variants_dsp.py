@@ -13,7 +13,7 @@ from test_variants_mve import COMPACT, pool_case
 
 from firmware_gen.modelgen.writer import ModelBuilder
 from firmware_gen.ops.geometry import window_2d
-from firmware_gen.ops.variants.dsp_taps import TAPS_MIN_WIDTH, TAPS_SMALL_WIDTH
+from firmware_gen.ops.variants.dsp_taps import TAPS_MIN_WIDTH, TAPS_SMALL_ROWS, TAPS_SMALL_WIDTHS
 from firmware_gen.ops.variants.dsp_window import PLANAR_MIN_WIDTH
 
 CHANNELS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 15, 16, 17, 31, 33]
@@ -185,18 +185,16 @@ def taps_depthwise_cases(rng, count):
 
 
 def taps_small_cases(rng, count):
-    """Small images the taps kernel runs whole (rows of TAPS_SMALL_WIDTH outputs, at most TAPS_SMALL_ROWS padded rows;
-    on the M7 the ring kernel): SAME (one padding column each side: the rows' edge pixels as whole words beside it) and
-    VALID (the rows as pairs of pixels), 1 to 6 output rows, with and without the rounding correction, 4 to 32
+    """Small images the taps kernel runs whole (rows of TAPS_SMALL_WIDTHS outputs, SAME, an even width, at most
+    TAPS_SMALL_ROWS padded rows; on the M7 the ring kernel): rows of six (one pass) and twelve (two), the rows' edge
+    pixels as whole words beside the padding, 1 to 12 output rows, with and without the rounding correction, 4 to 32
     channels."""
     cases = []
     for k in range(min(count, 8)):
-        relu, same = k % 2 == 1, k % 4 < 2
-        width = TAPS_SMALL_WIDTH + (0 if same else 2)
+        relu, width = k % 2 == 1, TAPS_SMALL_WIDTHS[k // 2 % 2]
         cases.append(conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), [4, 8, 12, 16, 32][k % 5], 0, 1, stride_w=1,
-                               padding="SAME" if same else "VALID", widths=(width, width + 1),
-                               heights=(1, 7) if same else (3, 9), output_zero_point=-128 if relu else None,
-                               activation="RELU" if relu else "NONE"))
+                               padding="SAME", widths=(width, width + 1), heights=(1, TAPS_SMALL_ROWS - 1),
+                               output_zero_point=-128 if relu else None, activation="RELU" if relu else "NONE"))
     return cases
 
 

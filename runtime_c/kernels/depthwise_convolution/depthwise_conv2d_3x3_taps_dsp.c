@@ -46,9 +46,11 @@ static inline __attribute__((always_inline)) int32_t fg_dsp_dw_taps_out(int32_t 
 
 /* Input word `word` of window row i: x + the pass's offset (the assembler symbol fg_dsp_dw_taps_xo: the loop runs
  * two passes, the second's words 8 bytes on). */
-#define FG_DSP_DW_TAPS_AT(i, word) \
-    "[%[x], #(fg_dsp_dw_taps_xo + " #i " * " FG_DSP_DW_TAPS_PITCH " + 4 * " #word ")]"
-#define FG_DSP_DW_TAPS_X(r, i, word) "ldr " r ", " FG_DSP_DW_TAPS_AT(i, word) "\n\t"
+#define FG_DSP_DW_TAPS_AT_IN(pitch, i, word) \
+    "[%[x], #(fg_dsp_dw_taps_xo + " #i " * " pitch " + 4 * " #word ")]"
+#define FG_DSP_DW_TAPS_AT(i, word) FG_DSP_DW_TAPS_AT_IN(FG_DSP_DW_TAPS_PITCH, i, word)
+#define FG_DSP_DW_TAPS_X_IN(pitch, r, i, word) "ldr " r ", " FG_DSP_DW_TAPS_AT_IN(pitch, i, word) "\n\t"
+#define FG_DSP_DW_TAPS_X(r, i, word) FG_DSP_DW_TAPS_X_IN(FG_DSP_DW_TAPS_PITCH, r, i, word)
 /* Filter row i's weight words A_i, C_i (r11, lr) and the row's input words (r8, r9 and, four outputs, r10): five or
  * four LDR back to back (each pipelined behind the one before on the M4). */
 #define FG_DSP_DW_TAPS_LOAD(i, X45)                                                     \
@@ -352,20 +354,22 @@ static inline __attribute__((always_inline)) void fg_dsp_dw_taps_pixel(uint32_t 
     STORE_COPY                                                                          \
     "add %[dst], %[dst], #4\n\t"
 #else
-#define FG_DSP_DW_TAPS_STORE(to)                                                        \
-    "str r9, [" to ", #" FG_DSP_DW_TAPS_ROW_BYTES "]\n\t"                               \
-    "str r10, [" to ", #(2 * " FG_DSP_DW_TAPS_ROW_BYTES ")]\n\t"                        \
-    "str r11, [" to ", #(3 * " FG_DSP_DW_TAPS_ROW_BYTES ")]\n\t"                        \
+#define FG_DSP_DW_TAPS_STORE_IN(row, to)                                                \
+    "str r9, [" to ", #" row "]\n\t"                                                    \
+    "str r10, [" to ", #(2 * " row ")]\n\t"                                             \
+    "str r11, [" to ", #(3 * " row ")]\n\t"                                             \
     "str r8, [" to "], #4\n\t"
-#define FG_DSP_DW_TAPS_EXTEND_PASS(STORE_COPY)                                          \
+#define FG_DSP_DW_TAPS_STORE(to) FG_DSP_DW_TAPS_STORE_IN(FG_DSP_DW_TAPS_ROW_BYTES, to)
+#define FG_DSP_DW_TAPS_EXTEND_PASS_IN(row, STORE_COPY)                                  \
     FG_DSP_EXTEND_TWO_PIXELS                                                            \
     "pkhbt r8, r4, r6, lsl #16\n\t"                                                     \
     "pkhbt r9, r5, r7, lsl #16\n\t"                                                     \
     "pkhtb r10, r6, r4, asr #16\n\t"                                                    \
     "pkhtb r11, r7, r5, asr #16\n\t"                                                    \
-    FG_DSP_DW_TAPS_STORE("%[dst]")                                                      \
+    FG_DSP_DW_TAPS_STORE_IN(row, "%[dst]")                                              \
     STORE_COPY                                                                          \
     "subs %[pairs], %[pairs], #1\n\t"
+#define FG_DSP_DW_TAPS_EXTEND_PASS(STORE_COPY) FG_DSP_DW_TAPS_EXTEND_PASS_IN(FG_DSP_DW_TAPS_ROW_BYTES, STORE_COPY)
 #endif
 /* Pairs of pixels (`pairs` >= 1) from src into dst's channel rows (and copy's): 2 LDR, 4 SXTB16 (r4, r5: the first
  * pixel's (c0, c2), (c1, c3); r6, r7 the second's), 4 PKH into a word per channel, 4 STR per row written; the pass
@@ -404,6 +408,11 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_extend(const int8_t *src, i
     }
 }
 #if !defined(FG_CORE_CORTEX_M7)
+/* A small image's layout: FG_DSP_DW_TAPS_SMALL_COLUMNS columns a channel row (the ring's four channel rows a slot). */
+#define FG_DSP_DW_TAPS_SMALL_COLUMNS 16
+#define FG_DSP_DW_TAPS_SMALL_SLOT (4 * FG_DSP_DW_TAPS_SMALL_COLUMNS)
+#define FG_DSP_DW_TAPS_SMALL_ROW_BYTES FG_DSP_DW_TAPS_XSTR(FG_DSP_DW_TAPS_SMALL_COLUMNS * 2)
+#define FG_DSP_DW_TAPS_SMALL_PITCH FG_DSP_DW_TAPS_XSTR(FG_DSP_DW_TAPS_SMALL_SLOT * 2)
 /* A small image's input rows of an even count of pixels (2 pairs + 2) after one padding column (vww_96_int8's 6 x 6,
  * SAME) into consecutive slots from dst: whole words throughout, the padding's halves from zero_points (the zero
  * point in both): a row's first pixel's beside the left padding (PKH with zero_points), the pixels between as pairs
@@ -414,7 +423,7 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_small_rows(const int8_t *sr
                                                                 int32_t pairs, uint32_t zero_points, int16_t *dst) {
     int16_t *d = dst, *slot = dst;
     int32_t left = pairs;
-    uint32_t frame[2] = {(uint32_t)pairs, (uint32_t)(dst + rows * FG_DSP_DW_TAPS_SLOT)};  /* at sp */
+    uint32_t frame[2] = {(uint32_t)pairs, (uint32_t)(dst + rows * FG_DSP_DW_TAPS_SMALL_SLOT)};  /* at sp */
     __asm__ volatile(
         ".ifnc \"%[frame]\", \"[sp]\"\n\t.error \"the frame is not at sp: %[frame]\"\n\t.endif\n"
         "3:\n\t"
@@ -428,11 +437,11 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_small_rows(const int8_t *sr
         "pkhbt r9, %[zp], r7, lsl #16\n\t"
         "pkhtb r10, r6, %[zp]\n\t"
         "pkhtb r11, r7, %[zp]\n\t"
-        FG_DSP_DW_TAPS_STORE("%[dst]")
+        FG_DSP_DW_TAPS_STORE_IN(FG_DSP_DW_TAPS_SMALL_ROW_BYTES, "%[dst]")
         "cmp %[pairs], #0\n\t"
         "beq 2f\n"
         "1:\n\t"
-        FG_DSP_DW_TAPS_EXTEND_PASS("")
+        FG_DSP_DW_TAPS_EXTEND_PASS_IN(FG_DSP_DW_TAPS_SMALL_ROW_BYTES, "")
         "bne 1b\n"
         "2:\n\t"
         "ldr r4, [%[src]]\n\t"
@@ -443,9 +452,9 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_small_rows(const int8_t *sr
         "pkhbt r9, r5, %[zp]\n\t"
         "pkhtb r10, %[zp], r4, asr #16\n\t"
         "pkhtb r11, %[zp], r5, asr #16\n\t"
-        FG_DSP_DW_TAPS_STORE("%[dst]")
+        FG_DSP_DW_TAPS_STORE_IN(FG_DSP_DW_TAPS_SMALL_ROW_BYTES, "%[dst]")
         "ldr r4, [sp, #4]\n\t"
-        "add %[slot], %[slot], #" FG_DSP_DW_TAPS_PITCH "\n\t"
+        "add %[slot], %[slot], #" FG_DSP_DW_TAPS_SMALL_PITCH "\n\t"
         "cmp %[slot], r4\n\t"
         "bne 3b\n\t"
         : [src] "+r"(src), [dst] "+r"(d), [pairs] "+r"(left), [slot] "+r"(slot), [frame] "+m"(frame)
@@ -491,10 +500,10 @@ static void fg_dsp_dw_taps_fill(const fg_dsp_dw_taps_fill_context *c, int32_t y,
  * padding's, and what the last pair reads past them (ops/variants/dsp_taps.py's taps_columns). Once per call: a row
  * stage calls for one output row at a time, so the rest of the ring is never touched. */
 static void fg_dsp_dw_taps_padding(const fg_depthwise_conv2d_params *p, int16_t zero_point, int16_t *ring,
-                                   int32_t slots) {
+                                   int32_t slots, int32_t columns) {
     const int32_t right = p->pad_left + p->in_w, pairs_end = 2 * ((p->out_w + 1) / 2) + 2;
     const int32_t end = right > pairs_end ? right : pairs_end;
-    for (int32_t row = 0; row < slots * 4; ++row, ring += FG_DSP_DW_TAPS_COLUMNS) {
+    for (int32_t row = 0; row < slots * 4; ++row, ring += columns) {
         for (int32_t x = 0; x < p->pad_left; ++x) {
             ring[x] = zero_point;
         }
@@ -511,7 +520,7 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_run(const fg_depthwise_conv
     const int relu = p->requant.output_offset == -128;
     uint32_t words[5 * FG_DSP_DW_TAPS_SLOT / 2];  /* the ring, word aligned */
     int16_t *ring = (int16_t *)words;
-    fg_dsp_dw_taps_padding(p, zero_point, ring, 5);
+    fg_dsp_dw_taps_padding(p, zero_point, ring, 5, FG_DSP_DW_TAPS_COLUMNS);
     for (int32_t b = 0; b < p->batches; ++b) {
         const int8_t *image = input + b * p->in_h * p->in_w * p->in_c;
         int8_t *out = output + b * p->out_h * p->out_w * p->in_c;
@@ -541,25 +550,26 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_run(const fg_depthwise_conv
 }
 
 #if !defined(FG_CORE_CORTEX_M7)  /* the M7 keeps the ring kernel for these layers (dsp_taps.py's taps_small) */
-/* A small image of six outputs a row (ops/variants/dsp_taps.py's TAPS_SMALL_WIDTH), stride 1, whole: the group's padded
- * rows in consecutive slots (window row i of output row y in slot y + i: no ring, no copies), then each channel's
- * output rows, a row (six outputs) a pass: per filter row the weight words A, C and the input words X01 .. X67 by
- * turns in r12, lr, 12 multiplies:
+/* A small image of six or twelve outputs a row (ops/variants/dsp_taps.py's taps_small), stride 1, SAME, whole: the
+ * group's padded rows in consecutive slots of FG_DSP_DW_TAPS_SMALL_COLUMNS a channel row (window row i of output row y
+ * in slot y + i: no ring, no copies), then each channel's output rows, six outputs a pass: per filter row the weight
+ * words A, C and the input words X01 .. X67 by turns in r12, lr, 12 multiplies:
  *   out0 = SMLAD(X01, A) + SMLABT(X23, C)    out1 = SMLATB(X01, A) + SMLAD(X23, C)    (out2, out3 from X23 and X45,
  *   out4, out5 from X45 and X67 alike). The first row's first touches add the bias (r4, r8, r9 loaded with it). */
-#define FG_DSP_DW_TAPS_SMALL_SLOTS 8  /* padded rows: 6 x 6 outputs with SAME padding (4,096 bytes of stack) */
+#define FG_DSP_DW_TAPS_SMALL_SLOTS 14  /* padded rows: 12 x 12 outputs (1,792 bytes of stack) */
+#define FG_DSP_DW_TAPS_SX(r, i, word) FG_DSP_DW_TAPS_X_IN(FG_DSP_DW_TAPS_SMALL_PITCH, r, i, word)
 #define FG_DSP_DW_TAPS_HEXA_LOADS(i)                                                    \
     "ldr r10, [%[k], #(16 + 8 * " #i ")]\n\t"                                          \
     "ldr r11, [%[k], #(20 + 8 * " #i ")]\n\t"                                          \
-    FG_DSP_DW_TAPS_X("r12", i, 0) FG_DSP_DW_TAPS_X("lr", i, 1)
+    FG_DSP_DW_TAPS_SX("r12", i, 0) FG_DSP_DW_TAPS_SX("lr", i, 1)
 /* out2 .. out5's MACs of row i (X23 in lr), X45 and X67 loaded on the way. */
 #define FG_DSP_DW_TAPS_HEXA_REST(i)                                                     \
-    FG_DSP_DW_TAPS_X("r12", i, 2)                                                       \
+    FG_DSP_DW_TAPS_SX("r12", i, 2)                                                      \
     "smlabt r6, r12, r11, r6\n\t"                                                       \
     "smlad r7, r12, r11, r7\n\t"                                                        \
     "smlad r8, r12, r10, r8\n\t"                                                        \
     "smlatb r9, r12, r10, r9\n\t"                                                       \
-    FG_DSP_DW_TAPS_X("lr", i, 3)                                                        \
+    FG_DSP_DW_TAPS_SX("lr", i, 3)                                                       \
     "smlabt r8, lr, r11, r8\n\t"                                                        \
     "smlad r9, lr, r11, r9\n\t"
 #define FG_DSP_DW_TAPS_HEXA_FIRST                                                       \
@@ -597,68 +607,82 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_run(const fg_depthwise_conv
 #define FG_DSP_DW_TAPS_HEXA_OUT_RELU                                                    \
     FG_DSP_DW_TAPS_HEXA_EACH(FG_DSP_DW_TAPS_HSMMLAR) FG_DSP_DW_TAPS_HEXA_EACH(FG_DSP_DW_TAPS_HSHIFT)   \
     FG_DSP_DW_TAPS_HEXA_EACH(FG_DSP_DW_TAPS_SSAT)
+/* A pass of six outputs at x + fg_dsp_dw_taps_xo (OUT: the output stage), stored at out + p * step, out moved on six
+ * outputs; lr: the channel's end from the frame. */
+#define FG_DSP_DW_TAPS_HEXA_PASS(OUT)                                                   \
+    FG_DSP_DW_TAPS_HEXA_FIRST FG_DSP_DW_TAPS_HEXA_ROW(1) FG_DSP_DW_TAPS_HEXA_ROW(2)       \
+    "ldr r10, [%[k], #4]\n\t"                                                           \
+    "ldr r11, [%[k], #8]\n\t"                                                           \
+    "ldr r12, [%[k], #12]\n\t"                                                          \
+    OUT                                                                                 \
+    "add r10, %[step], %[step], lsl #1\n\t"                                             \
+    "strb r4, [%[out]]\n\t"                                                             \
+    "strb r5, [%[out], %[step]]\n\t"                                                    \
+    "strb r6, [%[out], %[step], lsl #1]\n\t"                                            \
+    "strb r7, [%[out], r10]\n\t"                                                        \
+    "strb r8, [%[out], %[step], lsl #2]\n\t"                                            \
+    "ldr lr, [sp]\n\t"                                                                  \
+    "add r10, r10, %[step], lsl #1\n\t"                                                 \
+    "strb r9, [%[out], r10]\n\t"                                                        \
+    "add %[out], %[out], r10\n\t"                                                       \
+    "add %[out], %[out], %[step]\n\t"
+/* A row of six outputs: one pass; of twelve: two, the second's input words 12 bytes on. */
+#define FG_DSP_DW_TAPS_HEXA_ROW6(OUT) ".set fg_dsp_dw_taps_xo, 0\n\t" FG_DSP_DW_TAPS_HEXA_PASS(OUT)
+#define FG_DSP_DW_TAPS_HEXA_ROW12(OUT) \
+    FG_DSP_DW_TAPS_HEXA_ROW6(OUT) ".set fg_dsp_dw_taps_xo, 12\n\t" FG_DSP_DW_TAPS_HEXA_PASS(OUT)
 /* The group's four channels in turn, each as its output rows from x (its first window's top left) to end (x advances
- * a slot a row), output p of a row at out + p * step, the rows six outputs apart; then x, end and out on to the next
- * channel's row, first output and table entry. The frame: end, the bytes x and out move over a channel's rows (out's
- * less one), the channels left; the caller's local `uint32_t frame[4]`, checked at sp as FG_DSP_DW_TAPS_QUADS_ASM's. */
-#define FG_DSP_DW_TAPS_HEXA_ASM(OUT)                                                    \
+ * a slot a row: ROW, FG_DSP_DW_TAPS_HEXA_ROW6 or 12, with OUT), output p of a row at out + p * step; then x, end and
+ * out on to the next channel's row, first output and table entry. The frame: end, the bytes x and out move over a
+ * channel's rows (out's less one), the channels left; the caller's local `uint32_t frame[4]`, checked at sp as
+ * FG_DSP_DW_TAPS_QUADS_ASM's. */
+#define FG_DSP_DW_TAPS_HEXA_ASM(ROW, OUT)                                               \
     __asm__ volatile(                                                                   \
-        ".ifnc \"%[frame]\", \"[sp]\"\n\t.error \"the frame is not at sp: %[frame]\"\n\t.endif\n\t" \
-        ".set fg_dsp_dw_taps_xo, 0\n"                                                   \
-        "2:\n"                                                                          \
+        ".ifnc \"%[frame]\", \"[sp]\"\n\t.error \"the frame is not at sp: %[frame]\"\n\t.endif\n" \
         "1:\n\t"                                                                        \
-        FG_DSP_DW_TAPS_HEXA_FIRST FG_DSP_DW_TAPS_HEXA_ROW(1) FG_DSP_DW_TAPS_HEXA_ROW(2)   \
-        "ldr r10, [%[k], #4]\n\t"                                                       \
-        "ldr r11, [%[k], #8]\n\t"                                                       \
-        "ldr r12, [%[k], #12]\n\t"                                                      \
-        OUT                                                                             \
-        "add r10, %[step], %[step], lsl #1\n\t"                                         \
-        "strb r4, [%[out]]\n\t"                                                         \
-        "strb r5, [%[out], %[step]]\n\t"                                                \
-        "strb r6, [%[out], %[step], lsl #1]\n\t"                                        \
-        "strb r7, [%[out], r10]\n\t"                                                    \
-        "strb r8, [%[out], %[step], lsl #2]\n\t"                                        \
-        "ldr lr, [sp]\n\t"                                                              \
-        "add r10, r10, %[step], lsl #1\n\t"                                             \
-        "strb r9, [%[out], r10]\n\t"                                                    \
-        "add %[out], %[out], r10\n\t"                                                   \
-        "add %[out], %[out], %[step]\n\t"                                               \
-        "add %[x], %[x], #" FG_DSP_DW_TAPS_PITCH "\n\t"                                 \
+        ROW(OUT)                                                                        \
+        "add %[x], %[x], #" FG_DSP_DW_TAPS_SMALL_PITCH "\n\t"                           \
         "cmp %[x], lr\n\t"                                                              \
         "bne 1b\n\t"                                                                    \
         "ldm sp, {r4-r7}\n\t"                                                           \
         "sub %[x], %[x], r5\n\t"                                                        \
-        "add %[x], %[x], #" FG_DSP_DW_TAPS_ROW_BYTES "\n\t"                             \
-        "add r4, r4, #" FG_DSP_DW_TAPS_ROW_BYTES "\n\t"                                 \
+        "add %[x], %[x], #" FG_DSP_DW_TAPS_SMALL_ROW_BYTES "\n\t"                       \
+        "add r4, r4, #" FG_DSP_DW_TAPS_SMALL_ROW_BYTES "\n\t"                           \
         "sub %[out], %[out], r6\n\t"                                                    \
         "add %[k], %[k], #40\n\t"                                                       \
         "subs r7, r7, #1\n\t"                                                           \
         "str r4, [sp]\n\t"                                                              \
         "str r7, [sp, #12]\n\t"                                                         \
-        "bne 2b\n\t"                                                                    \
+        "bne 1b\n\t"                                                                    \
         : [x] "+r"(rx), [out] "+r"(ro), [k] "+r"(rk), [frame] "+m"(frame)                \
         : [step] "r"(rs)                                                                \
         : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "lr", "cc", "memory")
-/* `rows` (>= 1) output rows of each of the group's four channels (x: channel 0's first window's top left in the
- * image's first slot, output p of channel j's row at out + p * step + j, the rows six outputs apart). */
+/* `rows` (>= 1) output rows of `width` (6 or 12) outputs of each of the group's four channels (x: channel 0's first
+ * window's top left in the image's first slot, output p of channel j's row at out + p * step + j). */
 static __attribute__((noinline)) void fg_dsp_dw_taps_hexa_group(const int16_t *x, const fg_dsp_dw_taps_channel *k,
-                                                                int8_t *out, int32_t step, int32_t rows, int relu) {
+                                                                int8_t *out, int32_t step, int32_t rows,
+                                                                int32_t width, int relu) {
     register const int16_t *rx __asm__("r0") = x;
     register const fg_dsp_dw_taps_channel *rk __asm__("r1") = k;
     register int8_t *ro __asm__("r2") = out;
     register int32_t rs __asm__("r3") = step;
-    uint32_t frame[4] = {(uint32_t)(x + rows * FG_DSP_DW_TAPS_SLOT), 2 * FG_DSP_DW_TAPS_SLOT * (uint32_t)rows,
-                         6 * (uint32_t)(rows * step) - 1, 4};  /* at sp */
-    if (relu) {
-        FG_DSP_DW_TAPS_HEXA_ASM(FG_DSP_DW_TAPS_HEXA_OUT_RELU);
+    uint32_t frame[4] = {(uint32_t)(x + rows * FG_DSP_DW_TAPS_SMALL_SLOT),
+                         2 * FG_DSP_DW_TAPS_SMALL_SLOT * (uint32_t)rows, (uint32_t)(width * rows * step) - 1,
+                         4};  /* at sp */
+    if (width == 12 && relu) {
+        FG_DSP_DW_TAPS_HEXA_ASM(FG_DSP_DW_TAPS_HEXA_ROW12, FG_DSP_DW_TAPS_HEXA_OUT_RELU);
+    } else if (width == 12) {
+        FG_DSP_DW_TAPS_HEXA_ASM(FG_DSP_DW_TAPS_HEXA_ROW12, FG_DSP_DW_TAPS_HEXA_OUT);
+    } else if (relu) {
+        FG_DSP_DW_TAPS_HEXA_ASM(FG_DSP_DW_TAPS_HEXA_ROW6, FG_DSP_DW_TAPS_HEXA_OUT_RELU);
     } else {
-        FG_DSP_DW_TAPS_HEXA_ASM(FG_DSP_DW_TAPS_HEXA_OUT);
+        FG_DSP_DW_TAPS_HEXA_ASM(FG_DSP_DW_TAPS_HEXA_ROW6, FG_DSP_DW_TAPS_HEXA_OUT);
     }
 }
 
 /* Whether the layer runs as a small image (FG_DSP_DW_TAPS_HEXA_ASM): the generator's taps_small (dsp_taps.py). */
 static int fg_dsp_dw_taps_small(const fg_depthwise_conv2d_params *p) {
-    return p->out_w == 6 && p->stride_h == 1 && p->out_h + 2 <= FG_DSP_DW_TAPS_SMALL_SLOTS;
+    return (p->out_w == 6 || p->out_w == 12) && p->stride_h == 1 && p->out_h + 2 <= FG_DSP_DW_TAPS_SMALL_SLOTS &&
+           p->pad_left == 1 && !(p->in_w & 1) && p->in_w >= 2 && p->in_w + 2 <= FG_DSP_DW_TAPS_SMALL_COLUMNS;
 }
 
 /* The small image's run: the padding rows once, then per group its image rows and each channel's output rows. */
@@ -669,15 +693,15 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_small_run(const fg_depthwis
     const int relu = p->requant.output_offset == -128;
     const int32_t rows = p->out_h + 2;
     const uint32_t zero_points = (uint16_t)zero_point * 0x10001u;
-    const int edges = p->pad_left == 1 && p->in_w >= 2 && !(p->in_w & 1);  /* fg_dsp_dw_taps_small_rows' rows */
     const int32_t data_rows = p->in_h < rows - p->pad_top ? p->in_h : rows - p->pad_top;  /* the image's rows read */
-    uint32_t words[FG_DSP_DW_TAPS_SMALL_SLOTS * FG_DSP_DW_TAPS_SLOT / 2];  /* the image, word aligned */
+    uint32_t words[FG_DSP_DW_TAPS_SMALL_SLOTS * FG_DSP_DW_TAPS_SMALL_SLOT / 2];  /* the image, word aligned */
     int16_t *image = (int16_t *)words;
-    fg_dsp_dw_taps_padding(p, zero_point, image, rows);
-    for (int32_t r = 0; r < rows; ++r) {
-        const int32_t y = r - p->pad_top;
-        if (y < 0 || y >= p->in_h) {
-            fg_dsp_dw_taps_pad(p->pad_left, p->in_w, zero_point, image + r * FG_DSP_DW_TAPS_SLOT, 0);
+    fg_dsp_dw_taps_padding(p, zero_point, image, rows, FG_DSP_DW_TAPS_SMALL_COLUMNS);
+    for (int32_t r = 0; r < rows; ++r) {  /* the padding rows, whole */
+        if (r < p->pad_top || r >= p->pad_top + data_rows) {
+            for (int32_t w = 0; w < FG_DSP_DW_TAPS_SMALL_SLOT / 2; ++w) {
+                words[r * FG_DSP_DW_TAPS_SMALL_SLOT / 2 + w] = zero_points;
+            }
         }
     }
     for (int32_t b = 0; b < p->batches; ++b) {
@@ -686,16 +710,9 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_small_run(const fg_depthwis
         for (int32_t g = 0; g < p->in_c / 4; ++g) {
             fg_dsp_dw_taps_channel k[4];  /* in RAM: every output reads them, flash would add wait states */
             memcpy(k, table + 4 * g, sizeof k);
-            if (edges) {
-                fg_dsp_dw_taps_small_rows(in + 4 * g, p->in_c, data_rows, (p->in_w - 2) >> 1, zero_points,
-                                          image + p->pad_top * FG_DSP_DW_TAPS_SLOT);
-            } else {
-                for (int32_t y = 0; y < data_rows; ++y) {  /* a padding row was filled once */
-                    fg_dsp_dw_taps_extend(in + y * p->in_w * p->in_c + 4 * g, p->in_c, p->in_w, p->pad_left,
-                                          image + (y + p->pad_top) * FG_DSP_DW_TAPS_SLOT, 0);
-                }
-            }
-            fg_dsp_dw_taps_hexa_group(image, k, out + 4 * g, p->in_c, p->out_h, relu);
+            fg_dsp_dw_taps_small_rows(in + 4 * g, p->in_c, data_rows, (p->in_w - 2) >> 1, zero_points,
+                                      image + p->pad_top * FG_DSP_DW_TAPS_SMALL_SLOT);
+            fg_dsp_dw_taps_hexa_group(image, k, out + 4 * g, p->in_c, p->out_h, p->out_w, relu);
         }
     }
 }
