@@ -413,54 +413,65 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_extend(const int8_t *src, i
 #define FG_DSP_DW_TAPS_SMALL_SLOT (4 * FG_DSP_DW_TAPS_SMALL_COLUMNS)
 #define FG_DSP_DW_TAPS_SMALL_ROW_BYTES FG_DSP_DW_TAPS_XSTR(FG_DSP_DW_TAPS_SMALL_COLUMNS * 2)
 #define FG_DSP_DW_TAPS_SMALL_PITCH FG_DSP_DW_TAPS_XSTR(FG_DSP_DW_TAPS_SMALL_SLOT * 2)
-/* A small image's input rows of an even count of pixels (2 pairs + 2) after one padding column (vww_96_int8's 6 x 6,
- * SAME) into consecutive slots from dst: whole words throughout, the padding's halves from zero_points (the zero
- * point in both): a row's first pixel's beside the left padding (PKH with zero_points), the pixels between as pairs
- * (FG_DSP_DW_TAPS_EXTEND_PASS), its last pixel's beside the right padding column; the rows' pixels follow each other
- * in the image (src: step bytes from one to the next throughout). The frame: pairs, the end of the last slot's row;
- * the caller's local `uint32_t frame[2]`, checked at sp as FG_DSP_DW_TAPS_QUADS_ASM's. */
+/* A small image's input rows (n >= 2 pixels after one padding column: SAME) into consecutive slots from dst: whole
+ * words throughout, the padding's halves from zero_points (the zero point in both): a row's first pixel's beside the
+ * left padding (PKH with zero_points), the pixels after it as pairs (FG_DSP_DW_TAPS_EXTEND_PASS), and with n even
+ * (RIGHT: FG_DSP_DW_TAPS_SMALL_RIGHT) its last pixel's beside the right padding column; the rows' pixels follow each
+ * other in the image (src: step bytes from one to the next throughout). The frame: pairs, the end of the last slot's
+ * row; the caller's local `uint32_t frame[2]`, checked at sp as FG_DSP_DW_TAPS_QUADS_ASM's. */
+#define FG_DSP_DW_TAPS_SMALL_RIGHT                                                      \
+    "ldr r4, [%[src]]\n\t"                                                              \
+    "add %[src], %[src], %[step]\n\t"                                                   \
+    "sxtb16 r5, r4, ror #8\n\t"                                                         \
+    "sxtb16 r4, r4\n\t"                                                                 \
+    "pkhbt r8, r4, %[zp]\n\t"                                                           \
+    "pkhbt r9, r5, %[zp]\n\t"                                                           \
+    "pkhtb r10, %[zp], r4, asr #16\n\t"                                                 \
+    "pkhtb r11, %[zp], r5, asr #16\n\t"                                                 \
+    FG_DSP_DW_TAPS_STORE_IN(FG_DSP_DW_TAPS_SMALL_ROW_BYTES, "%[dst]")
+#define FG_DSP_DW_TAPS_SMALL_ROWS_ASM(RIGHT)                                            \
+    __asm__ volatile(                                                                   \
+        ".ifnc \"%[frame]\", \"[sp]\"\n\t.error \"the frame is not at sp: %[frame]\"\n\t.endif\n" \
+        "3:\n\t"                                                                        \
+        "mov %[dst], %[slot]\n\t"                                                       \
+        "ldr %[pairs], [sp]\n\t"                                                        \
+        "ldr r6, [%[src]]\n\t"                                                          \
+        "add %[src], %[src], %[step]\n\t"                                               \
+        "sxtb16 r7, r6, ror #8\n\t"                                                     \
+        "sxtb16 r6, r6\n\t"                                                             \
+        "pkhbt r8, %[zp], r6, lsl #16\n\t"                                              \
+        "pkhbt r9, %[zp], r7, lsl #16\n\t"                                              \
+        "pkhtb r10, r6, %[zp]\n\t"                                                      \
+        "pkhtb r11, r7, %[zp]\n\t"                                                      \
+        FG_DSP_DW_TAPS_STORE_IN(FG_DSP_DW_TAPS_SMALL_ROW_BYTES, "%[dst]")              \
+        "cmp %[pairs], #0\n\t"                                                          \
+        "beq 2f\n"                                                                      \
+        "1:\n\t"                                                                        \
+        FG_DSP_DW_TAPS_EXTEND_PASS_IN(FG_DSP_DW_TAPS_SMALL_ROW_BYTES, "")               \
+        "bne 1b\n"                                                                      \
+        "2:\n\t"                                                                        \
+        RIGHT                                                                           \
+        "ldr r4, [sp, #4]\n\t"                                                          \
+        "add %[slot], %[slot], #" FG_DSP_DW_TAPS_SMALL_PITCH "\n\t"                     \
+        "cmp %[slot], r4\n\t"                                                           \
+        "bne 3b\n\t"                                                                    \
+        : [src] "+r"(src), [dst] "+r"(d), [pairs] "+r"(left), [slot] "+r"(slot), [frame] "+m"(frame) \
+        : [step] "r"(step), [zp] "r"(zero_points)                                       \
+        : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "cc", "memory")
 static __attribute__((noinline)) void fg_dsp_dw_taps_small_rows(const int8_t *src, int32_t step, int32_t rows,
-                                                                int32_t pairs, uint32_t zero_points, int16_t *dst) {
+                                                                int32_t n, uint32_t zero_points, int16_t *dst) {
     int16_t *d = dst, *slot = dst;
-    int32_t left = pairs;
-    uint32_t frame[2] = {(uint32_t)pairs, (uint32_t)(dst + rows * FG_DSP_DW_TAPS_SMALL_SLOT)};  /* at sp */
-    __asm__ volatile(
-        ".ifnc \"%[frame]\", \"[sp]\"\n\t.error \"the frame is not at sp: %[frame]\"\n\t.endif\n"
-        "3:\n\t"
-        "mov %[dst], %[slot]\n\t"
-        "ldr %[pairs], [sp]\n\t"
-        "ldr r6, [%[src]]\n\t"
-        "add %[src], %[src], %[step]\n\t"
-        "sxtb16 r7, r6, ror #8\n\t"
-        "sxtb16 r6, r6\n\t"
-        "pkhbt r8, %[zp], r6, lsl #16\n\t"
-        "pkhbt r9, %[zp], r7, lsl #16\n\t"
-        "pkhtb r10, r6, %[zp]\n\t"
-        "pkhtb r11, r7, %[zp]\n\t"
-        FG_DSP_DW_TAPS_STORE_IN(FG_DSP_DW_TAPS_SMALL_ROW_BYTES, "%[dst]")
-        "cmp %[pairs], #0\n\t"
-        "beq 2f\n"
-        "1:\n\t"
-        FG_DSP_DW_TAPS_EXTEND_PASS_IN(FG_DSP_DW_TAPS_SMALL_ROW_BYTES, "")
-        "bne 1b\n"
-        "2:\n\t"
-        "ldr r4, [%[src]]\n\t"
-        "add %[src], %[src], %[step]\n\t"
-        "sxtb16 r5, r4, ror #8\n\t"
-        "sxtb16 r4, r4\n\t"
-        "pkhbt r8, r4, %[zp]\n\t"
-        "pkhbt r9, r5, %[zp]\n\t"
-        "pkhtb r10, %[zp], r4, asr #16\n\t"
-        "pkhtb r11, %[zp], r5, asr #16\n\t"
-        FG_DSP_DW_TAPS_STORE_IN(FG_DSP_DW_TAPS_SMALL_ROW_BYTES, "%[dst]")
-        "ldr r4, [sp, #4]\n\t"
-        "add %[slot], %[slot], #" FG_DSP_DW_TAPS_SMALL_PITCH "\n\t"
-        "cmp %[slot], r4\n\t"
-        "bne 3b\n\t"
-        : [src] "+r"(src), [dst] "+r"(d), [pairs] "+r"(left), [slot] "+r"(slot), [frame] "+m"(frame)
-        : [step] "r"(step), [zp] "r"(zero_points)
-        : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "cc", "memory");
+    int32_t left = 0;
+    uint32_t frame[2] = {(uint32_t)((n - 1) >> 1), (uint32_t)(dst + rows * FG_DSP_DW_TAPS_SMALL_SLOT)};  /* at sp */
+    if (n & 1) {
+        FG_DSP_DW_TAPS_SMALL_ROWS_ASM("");
+    } else {
+        frame[0] = (uint32_t)((n - 2) >> 1);
+        FG_DSP_DW_TAPS_SMALL_ROWS_ASM(FG_DSP_DW_TAPS_SMALL_RIGHT);
+    }
 }
+#undef FG_DSP_DW_TAPS_SMALL_ROWS_ASM
+#undef FG_DSP_DW_TAPS_SMALL_RIGHT
 #endif
 #undef FG_DSP_DW_TAPS_EXTEND_ASM
 #undef FG_DSP_DW_TAPS_EXTEND_PASS
@@ -550,32 +561,36 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_run(const fg_depthwise_conv
 }
 
 #if !defined(FG_CORE_CORTEX_M7)  /* the M7 keeps the ring kernel for these layers (dsp_taps.py's taps_small) */
-/* A small image of six or twelve outputs a row (ops/variants/dsp_taps.py's taps_small), stride 1, SAME, whole: the
- * group's padded rows in consecutive slots of FG_DSP_DW_TAPS_SMALL_COLUMNS a channel row (window row i of output row y
- * in slot y + i: no ring, no copies), then each channel's output rows, six outputs a pass: per filter row the weight
- * words A, C and the input words X01 .. X67 by turns in r12, lr, 12 multiplies:
+/* A small image of five, six or twelve outputs a row (ops/variants/dsp_taps.py's taps_small), stride 1, SAME,
+ * whole: the group's padded rows in consecutive slots of FG_DSP_DW_TAPS_SMALL_COLUMNS a channel row (window row i of
+ * output row y in slot y + i: no ring, no copies), then each channel's output rows, six outputs a pass (five: out5's
+ * instructions left out): per filter row the weight words A, C and the input words X01 .. X67 by turns in r12, lr,
+ * 12 multiplies:
  *   out0 = SMLAD(X01, A) + SMLABT(X23, C)    out1 = SMLATB(X01, A) + SMLAD(X23, C)    (out2, out3 from X23 and X45,
  *   out4, out5 from X45 and X67 alike). The first row's first touches add the bias (r4, r8, r9 loaded with it). */
-#define FG_DSP_DW_TAPS_SMALL_SLOTS 14  /* padded rows: 12 x 12 outputs (1,792 bytes of stack) */
+#define FG_DSP_DW_TAPS_SMALL_SLOTS 28  /* padded rows: kws_ref_model's 25 x 5 (3,584 bytes of stack) */
 #define FG_DSP_DW_TAPS_SX(r, i, word) FG_DSP_DW_TAPS_X_IN(FG_DSP_DW_TAPS_SMALL_PITCH, r, i, word)
 #define FG_DSP_DW_TAPS_HEXA_LOADS(i)                                                    \
     "ldr r10, [%[k], #(16 + 8 * " #i ")]\n\t"                                          \
     "ldr r11, [%[k], #(20 + 8 * " #i ")]\n\t"                                          \
     FG_DSP_DW_TAPS_SX("r12", i, 0) FG_DSP_DW_TAPS_SX("lr", i, 1)
+/* Out5's instructions in a pass of W (5 or 6) outputs: none in a pass of five. */
+#define FG_DSP_DW_TAPS_SIXTH_6(text) text
+#define FG_DSP_DW_TAPS_SIXTH_5(text) ""
 /* out2 .. out5's MACs of row i (X23 in lr), X45 and X67 loaded on the way. */
-#define FG_DSP_DW_TAPS_HEXA_REST(i)                                                     \
+#define FG_DSP_DW_TAPS_HEXA_REST(i, W)                                                  \
     FG_DSP_DW_TAPS_SX("r12", i, 2)                                                      \
     "smlabt r6, r12, r11, r6\n\t"                                                       \
     "smlad r7, r12, r11, r7\n\t"                                                        \
     "smlad r8, r12, r10, r8\n\t"                                                        \
-    "smlatb r9, r12, r10, r9\n\t"                                                       \
+    FG_DSP_DW_TAPS_SIXTH_##W("smlatb r9, r12, r10, r9\n\t")                             \
     FG_DSP_DW_TAPS_SX("lr", i, 3)                                                       \
     "smlabt r8, lr, r11, r8\n\t"                                                        \
-    "smlad r9, lr, r11, r9\n\t"
-#define FG_DSP_DW_TAPS_HEXA_FIRST                                                       \
+    FG_DSP_DW_TAPS_SIXTH_##W("smlad r9, lr, r11, r9\n\t")
+#define FG_DSP_DW_TAPS_HEXA_FIRST(W)                                                    \
     "ldr r4, [%[k]]\n\t"                                                                \
     "ldr r8, [%[k]]\n\t"                                                                \
-    "ldr r9, [%[k]]\n\t"                                                                \
+    FG_DSP_DW_TAPS_SIXTH_##W("ldr r9, [%[k]]\n\t")                                      \
     FG_DSP_DW_TAPS_HEXA_LOADS(0)                                                        \
     "smlatb r5, r12, r10, r4\n\t"                                                       \
     "smlad r6, lr, r10, r4\n\t"                                                         \
@@ -583,8 +598,8 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_run(const fg_depthwise_conv
     "smlad r4, r12, r10, r4\n\t"                                                        \
     "smlabt r4, lr, r11, r4\n\t"                                                        \
     "smlad r5, lr, r11, r5\n\t"                                                         \
-    FG_DSP_DW_TAPS_HEXA_REST(0)
-#define FG_DSP_DW_TAPS_HEXA_ROW(i)                                                      \
+    FG_DSP_DW_TAPS_HEXA_REST(0, W)
+#define FG_DSP_DW_TAPS_HEXA_ROW(i, W)                                                   \
     FG_DSP_DW_TAPS_HEXA_LOADS(i)                                                        \
     "smlad r4, r12, r10, r4\n\t"                                                        \
     "smlatb r5, r12, r10, r5\n\t"                                                       \
@@ -592,29 +607,30 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_run(const fg_depthwise_conv
     "smlad r5, lr, r11, r5\n\t"                                                         \
     "smlad r6, lr, r10, r6\n\t"                                                         \
     "smlatb r7, lr, r10, r7\n\t"                                                        \
-    FG_DSP_DW_TAPS_HEXA_REST(i)
-/* The output stage of r4 .. r9 (multiplier r10, offset r11, shift r12: FG_DSP_DW_TAPS_OUT's steps on other registers),
- * the six outputs stored at out + p * step (lr: 3, then 5 step), out on a row (six outputs). */
-#define FG_DSP_DW_TAPS_HEXA_EACH(OP) OP("r4") OP("r5") OP("r6") OP("r7") OP("r8") OP("r9")
+    FG_DSP_DW_TAPS_HEXA_REST(i, W)
+/* The output stage of r4 .. r8 (and r9: W 6) by multiplier r10, offset r11, shift r12 (FG_DSP_DW_TAPS_OUT's steps on
+ * other registers). */
+#define FG_DSP_DW_TAPS_HEXA_EACH(OP, W) \
+    OP("r4") OP("r5") OP("r6") OP("r7") OP("r8") FG_DSP_DW_TAPS_SIXTH_##W(OP("r9"))
 #define FG_DSP_DW_TAPS_HSMMULR(a) "smmulr " a ", " a ", r10\n\t"
 #define FG_DSP_DW_TAPS_HOFFSET(a) "add " a ", " a ", r11\n\t"
 #define FG_DSP_DW_TAPS_HSMMLAR(a) "smmlar " a ", " a ", r10, r11\n\t"
 #define FG_DSP_DW_TAPS_HSHIFT(a) "asr " a ", " a ", r12\n\t"
-#define FG_DSP_DW_TAPS_HEXA_OUT                                                         \
-    FG_DSP_DW_TAPS_HEXA_EACH(FG_DSP_DW_TAPS_HSMMULR) FG_DSP_DW_TAPS_HEXA_EACH(FG_DSP_DW_TAPS_CORRECT) \
-    FG_DSP_DW_TAPS_HEXA_EACH(FG_DSP_DW_TAPS_HOFFSET) FG_DSP_DW_TAPS_HEXA_EACH(FG_DSP_DW_TAPS_HSHIFT)   \
-    FG_DSP_DW_TAPS_HEXA_EACH(FG_DSP_DW_TAPS_SSAT)
-#define FG_DSP_DW_TAPS_HEXA_OUT_RELU                                                    \
-    FG_DSP_DW_TAPS_HEXA_EACH(FG_DSP_DW_TAPS_HSMMLAR) FG_DSP_DW_TAPS_HEXA_EACH(FG_DSP_DW_TAPS_HSHIFT)   \
-    FG_DSP_DW_TAPS_HEXA_EACH(FG_DSP_DW_TAPS_SSAT)
-/* A pass of six outputs at x + fg_dsp_dw_taps_xo (OUT: the output stage), stored at out + p * step, out moved on six
- * outputs; lr: the channel's end from the frame. */
-#define FG_DSP_DW_TAPS_HEXA_PASS(OUT)                                                   \
-    FG_DSP_DW_TAPS_HEXA_FIRST FG_DSP_DW_TAPS_HEXA_ROW(1) FG_DSP_DW_TAPS_HEXA_ROW(2)       \
+#define FG_DSP_DW_TAPS_HEXA_OUT(W)                                                      \
+    FG_DSP_DW_TAPS_HEXA_EACH(FG_DSP_DW_TAPS_HSMMULR, W) FG_DSP_DW_TAPS_HEXA_EACH(FG_DSP_DW_TAPS_CORRECT, W) \
+    FG_DSP_DW_TAPS_HEXA_EACH(FG_DSP_DW_TAPS_HOFFSET, W) FG_DSP_DW_TAPS_HEXA_EACH(FG_DSP_DW_TAPS_HSHIFT, W)   \
+    FG_DSP_DW_TAPS_HEXA_EACH(FG_DSP_DW_TAPS_SSAT, W)
+#define FG_DSP_DW_TAPS_HEXA_OUT_RELU(W)                                                 \
+    FG_DSP_DW_TAPS_HEXA_EACH(FG_DSP_DW_TAPS_HSMMLAR, W) FG_DSP_DW_TAPS_HEXA_EACH(FG_DSP_DW_TAPS_HSHIFT, W)   \
+    FG_DSP_DW_TAPS_HEXA_EACH(FG_DSP_DW_TAPS_SSAT, W)
+/* A pass of W (5 or 6) outputs at x + fg_dsp_dw_taps_xo (OUT: the output stage), stored at out + p * step (r10: 3,
+ * then 5 step), out moved on W outputs; lr: the channel's end from the frame. */
+#define FG_DSP_DW_TAPS_HEXA_PASS(OUT, W)                                                \
+    FG_DSP_DW_TAPS_HEXA_FIRST(W) FG_DSP_DW_TAPS_HEXA_ROW(1, W) FG_DSP_DW_TAPS_HEXA_ROW(2, W) \
     "ldr r10, [%[k], #4]\n\t"                                                           \
     "ldr r11, [%[k], #8]\n\t"                                                           \
     "ldr r12, [%[k], #12]\n\t"                                                          \
-    OUT                                                                                 \
+    OUT(W)                                                                              \
     "add r10, %[step], %[step], lsl #1\n\t"                                             \
     "strb r4, [%[out]]\n\t"                                                             \
     "strb r5, [%[out], %[step]]\n\t"                                                    \
@@ -623,16 +639,17 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_run(const fg_depthwise_conv
     "strb r8, [%[out], %[step], lsl #2]\n\t"                                            \
     "ldr lr, [sp]\n\t"                                                                  \
     "add r10, r10, %[step], lsl #1\n\t"                                                 \
-    "strb r9, [%[out], r10]\n\t"                                                        \
+    FG_DSP_DW_TAPS_SIXTH_##W("strb r9, [%[out], r10]\n\t")                              \
     "add %[out], %[out], r10\n\t"                                                       \
-    "add %[out], %[out], %[step]\n\t"
-/* A row of six outputs: one pass; of twelve: two, the second's input words 12 bytes on. */
-#define FG_DSP_DW_TAPS_HEXA_ROW6(OUT) ".set fg_dsp_dw_taps_xo, 0\n\t" FG_DSP_DW_TAPS_HEXA_PASS(OUT)
+    FG_DSP_DW_TAPS_SIXTH_##W("add %[out], %[out], %[step]\n\t")
+/* A row of five or six outputs: one pass; of twelve: two, the second's input words 12 bytes on. */
+#define FG_DSP_DW_TAPS_HEXA_ROW5(OUT) ".set fg_dsp_dw_taps_xo, 0\n\t" FG_DSP_DW_TAPS_HEXA_PASS(OUT, 5)
+#define FG_DSP_DW_TAPS_HEXA_ROW6(OUT) ".set fg_dsp_dw_taps_xo, 0\n\t" FG_DSP_DW_TAPS_HEXA_PASS(OUT, 6)
 #define FG_DSP_DW_TAPS_HEXA_ROW12(OUT) \
-    FG_DSP_DW_TAPS_HEXA_ROW6(OUT) ".set fg_dsp_dw_taps_xo, 12\n\t" FG_DSP_DW_TAPS_HEXA_PASS(OUT)
+    FG_DSP_DW_TAPS_HEXA_ROW6(OUT) ".set fg_dsp_dw_taps_xo, 12\n\t" FG_DSP_DW_TAPS_HEXA_PASS(OUT, 6)
 /* The group's four channels in turn, each as its output rows from x (its first window's top left) to end (x advances
- * a slot a row: ROW, FG_DSP_DW_TAPS_HEXA_ROW6 or 12, with OUT), output p of a row at out + p * step; then x, end and
- * out on to the next channel's row, first output and table entry. The frame: end, the bytes x and out move over a
+ * a slot a row: ROW, FG_DSP_DW_TAPS_HEXA_ROW5, 6 or 12, with OUT), output p of a row at out + p * step; then x, end
+ * and out on to the next channel's row, first output and table entry. The frame: end, the bytes x and out move over a
  * channel's rows (out's less one), the channels left; the caller's local `uint32_t frame[4]`, checked at sp as
  * FG_DSP_DW_TAPS_QUADS_ASM's. */
 #define FG_DSP_DW_TAPS_HEXA_ASM(ROW, OUT)                                               \
@@ -656,7 +673,13 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_run(const fg_depthwise_conv
         : [x] "+r"(rx), [out] "+r"(ro), [k] "+r"(rk), [frame] "+m"(frame)                \
         : [step] "r"(rs)                                                                \
         : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "lr", "cc", "memory")
-/* `rows` (>= 1) output rows of `width` (6 or 12) outputs of each of the group's four channels (x: channel 0's first
+#define FG_DSP_DW_TAPS_HEXA_ROWS(ROW, relu)                                             \
+    if (relu) {                                                                         \
+        FG_DSP_DW_TAPS_HEXA_ASM(ROW, FG_DSP_DW_TAPS_HEXA_OUT_RELU);                     \
+    } else {                                                                            \
+        FG_DSP_DW_TAPS_HEXA_ASM(ROW, FG_DSP_DW_TAPS_HEXA_OUT);                          \
+    }
+/* `rows` (>= 1) output rows of `width` (5, 6 or 12) outputs of each of the group's four channels (x: channel 0's first
  * window's top left in the image's first slot, output p of channel j's row at out + p * step + j). */
 static __attribute__((noinline)) void fg_dsp_dw_taps_hexa_group(const int16_t *x, const fg_dsp_dw_taps_channel *k,
                                                                 int8_t *out, int32_t step, int32_t rows,
@@ -668,21 +691,20 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_hexa_group(const int16_t *x
     uint32_t frame[4] = {(uint32_t)(x + rows * FG_DSP_DW_TAPS_SMALL_SLOT),
                          2 * FG_DSP_DW_TAPS_SMALL_SLOT * (uint32_t)rows, (uint32_t)(width * rows * step) - 1,
                          4};  /* at sp */
-    if (width == 12 && relu) {
-        FG_DSP_DW_TAPS_HEXA_ASM(FG_DSP_DW_TAPS_HEXA_ROW12, FG_DSP_DW_TAPS_HEXA_OUT_RELU);
-    } else if (width == 12) {
-        FG_DSP_DW_TAPS_HEXA_ASM(FG_DSP_DW_TAPS_HEXA_ROW12, FG_DSP_DW_TAPS_HEXA_OUT);
-    } else if (relu) {
-        FG_DSP_DW_TAPS_HEXA_ASM(FG_DSP_DW_TAPS_HEXA_ROW6, FG_DSP_DW_TAPS_HEXA_OUT_RELU);
+    if (width == 12) {
+        FG_DSP_DW_TAPS_HEXA_ROWS(FG_DSP_DW_TAPS_HEXA_ROW12, relu)
+    } else if (width == 6) {
+        FG_DSP_DW_TAPS_HEXA_ROWS(FG_DSP_DW_TAPS_HEXA_ROW6, relu)
     } else {
-        FG_DSP_DW_TAPS_HEXA_ASM(FG_DSP_DW_TAPS_HEXA_ROW6, FG_DSP_DW_TAPS_HEXA_OUT);
+        FG_DSP_DW_TAPS_HEXA_ROWS(FG_DSP_DW_TAPS_HEXA_ROW5, relu)
     }
 }
 
 /* Whether the layer runs as a small image (FG_DSP_DW_TAPS_HEXA_ASM): the generator's taps_small (dsp_taps.py). */
 static int fg_dsp_dw_taps_small(const fg_depthwise_conv2d_params *p) {
-    return (p->out_w == 6 || p->out_w == 12) && p->stride_h == 1 && p->out_h + 2 <= FG_DSP_DW_TAPS_SMALL_SLOTS &&
-           p->pad_left == 1 && !(p->in_w & 1) && p->in_w >= 2 && p->in_w + 2 <= FG_DSP_DW_TAPS_SMALL_COLUMNS;
+    return (p->out_w == 5 || p->out_w == 6 || p->out_w == 12) && p->stride_h == 1 &&
+           p->out_h + 2 <= FG_DSP_DW_TAPS_SMALL_SLOTS && p->pad_left == 1 && p->in_w >= 2 &&
+           p->in_w + 2 <= FG_DSP_DW_TAPS_SMALL_COLUMNS;
 }
 
 /* The small image's run: the padding rows once, then per group its image rows and each channel's output rows. */
@@ -710,7 +732,7 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_small_run(const fg_depthwis
         for (int32_t g = 0; g < p->in_c / 4; ++g) {
             fg_dsp_dw_taps_channel k[4];  /* in RAM: every output reads them, flash would add wait states */
             memcpy(k, table + 4 * g, sizeof k);
-            fg_dsp_dw_taps_small_rows(in + 4 * g, p->in_c, data_rows, (p->in_w - 2) >> 1, zero_points,
+            fg_dsp_dw_taps_small_rows(in + 4 * g, p->in_c, data_rows, p->in_w, zero_points,
                                       image + p->pad_top * FG_DSP_DW_TAPS_SMALL_SLOT);
             fg_dsp_dw_taps_hexa_group(image, k, out + 4 * g, p->in_c, p->out_h, p->out_w, relu);
         }
