@@ -52,9 +52,9 @@ def test_planar_depthwise_preconditions(dilated):
 
 
 def test_taps_small_images_only_where_measured():
-    """The taps kernel takes rows of five, six or twelve outputs (its small images, whole) on the M4 and the M33 only,
-    at stride 1, SAME and at most TAPS_SMALL_ROWS padded rows; the M7, taller images, VALID, other widths and stride_h
-    2 keep the ring kernel's."""
+    """The taps kernel takes rows of three, five, six or twelve outputs (its small images, whole) on the M4 and the M33
+    only, at stride 1, SAME and at most TAPS_SMALL_ROWS padded rows; the M7, taller images, VALID, other widths and
+    stride_h 2 keep the ring kernel's."""
     six = {"dilation_h": 1, "dilation_w": 1, "stride_w": 1, "stride_h": 1, "in_c": 128, "in_w": 6, "in_h": 6,
            "out_w": 6, "out_h": 6, "pad_left": 1, "requant": (0, 0, -128, 127)}
     twelve = {**six, "in_w": 12, "in_h": 12, "out_w": 12, "out_h": 12}
@@ -67,4 +67,5 @@ def test_taps_small_images_only_where_measured():
         assert not taps_fits({**layer, "out_h": TAPS_SMALL_ROWS - 1}, "cortex-m4")
     assert not taps_fits({**six, "in_w": 8, "pad_left": 0}, "cortex-m4")  # VALID
     assert not taps_fits({**six, "in_w": 7, "out_w": 7}, "cortex-m4")
-    assert not taps_fits({**six, "in_w": 3, "out_w": 3}, "cortex-m4")
+    assert taps_fits({**six, "in_w": 3, "out_w": 3}, "cortex-m4")
+    assert not taps_fits({**six, "in_w": 4, "out_w": 4}, "cortex-m4")

@@ -186,12 +186,12 @@ def taps_depthwise_cases(rng, count):
 
 def taps_small_cases(rng, count):
     """Small images the taps kernel runs whole (rows of TAPS_SMALL_WIDTHS outputs, SAME, at most TAPS_SMALL_ROWS padded
-    rows; on the M7 the ring kernel): rows of five (one pass without out5, an odd width: no right edge word), six (one
-    pass) and twelve (two), the rows' edge pixels as whole words beside the padding, 1 to 26 output rows, with and
-    without the rounding correction, 4 to 32 channels."""
+    rows; on the M7 the ring kernel): rows of three and five (one pass without the others' outputs, an odd width: no
+    right edge word), six (one pass) and twelve (two), the rows' edge pixels as whole words beside the padding, 1 to 26
+    output rows, with and without the rounding correction, 4 to 32 channels."""
     cases = []
     for k in range(min(count, 9)):
-        relu, width = k % 2 == 1, TAPS_SMALL_WIDTHS[k % 3]
+        relu, width = k % 2 == 1, TAPS_SMALL_WIDTHS[k % 4]
         cases.append(conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), [4, 8, 12, 16, 32][k % 5], 0, 1, stride_w=1,
                                padding="SAME", widths=(width, width + 1), heights=(1, TAPS_SMALL_ROWS - 1),
                                output_zero_point=-128 if relu else None, activation="RELU" if relu else "NONE"))

@@ -19,11 +19,12 @@ TAPS_COLUMNS = 64  # FG_DSP_DW_TAPS_COLUMNS: a channel's ring row (int16)
 # memory: M7 -10 % and -6 %, M4 -6 % and -2 %), its 12-, 6- and 3-wide ones ran slower (first version, M7 +24 % to
 # +100 %: per row and channel set-up, a pair's tail in C), where the ring kernel runs small images whole.
 TAPS_MIN_WIDTH = 24
-# Small images whole (FG_DSP_DW_TAPS_HEXA_ASM: six or five outputs of a channel a pass): rows of TAPS_SMALL_WIDTHS
-# outputs, stride 1, SAME (the rows' edge pixels as whole words beside their padding), at most TAPS_SMALL_ROWS padded
-# rows of TAPS_SMALL_COLUMNS columns: vww_96_int8's 12 x 12 and 6 x 6 layers, kws_ref_model's 25 x 5, on the cores
+# Small images whole (FG_DSP_DW_TAPS_HEXA_ASM: six, five or three outputs of a channel a pass): rows of
+# TAPS_SMALL_WIDTHS outputs, stride 1, SAME (the rows' edge pixels as whole words beside their padding), at most
+# TAPS_SMALL_ROWS padded rows of TAPS_SMALL_COLUMNS columns: vww_96_int8's 12 x 12, 6 x 6 and 3 x 3 layers of stride 1,
+# kws_ref_model's 25 x 5, on the cores
 # where it was measured faster than the ring kernel's passes (the M7 keeps those: its build has no small path).
-TAPS_SMALL_WIDTHS = (5, 6, 12)
+TAPS_SMALL_WIDTHS = (3, 5, 6, 12)
 TAPS_SMALL_ROWS = 28  # FG_DSP_DW_TAPS_SMALL_SLOTS
 TAPS_SMALL_COLUMNS = 16  # FG_DSP_DW_TAPS_SMALL_COLUMNS
 TAPS_SMALL_CORES = ("cortex-m4", "cortex-m33")

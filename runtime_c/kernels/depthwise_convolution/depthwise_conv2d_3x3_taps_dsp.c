@@ -561,11 +561,11 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_run(const fg_depthwise_conv
 }
 
 #if !defined(FG_CORE_CORTEX_M7)  /* the M7 keeps the ring kernel for these layers (dsp_taps.py's taps_small) */
-/* A small image of five, six or twelve outputs a row (ops/variants/dsp_taps.py's taps_small), stride 1, SAME,
+/* A small image of three, five, six or twelve outputs a row (ops/variants/dsp_taps.py's taps_small), stride 1, SAME,
  * whole: the group's padded rows in consecutive slots of FG_DSP_DW_TAPS_SMALL_COLUMNS a channel row (window row i of
- * output row y in slot y + i: no ring, no copies), then each channel's output rows, six outputs a pass (five: out5's
- * instructions left out): per filter row the weight words A, C and the input words X01 .. X67 by turns in r12, lr,
- * 12 multiplies:
+ * output row y in slot y + i: no ring, no copies), then each channel's output rows, six outputs a pass (three, five:
+ * the others' instructions left out): per filter row the weight words A, C and the input words X01 .. X67 by turns
+ * in r12, lr, 12 multiplies:
  *   out0 = SMLAD(X01, A) + SMLABT(X23, C)    out1 = SMLATB(X01, A) + SMLAD(X23, C)    (out2, out3 from X23 and X45,
  *   out4, out5 from X45 and X67 alike). The first row's first touches add the bias (r4, r8, r9 loaded with it). */
 #define FG_DSP_DW_TAPS_SMALL_SLOTS 28  /* padded rows: kws_ref_model's 25 x 5 (3,584 bytes of stack) */
@@ -574,27 +574,35 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_run(const fg_depthwise_conv
     "ldr r10, [%[k], #(16 + 8 * " #i ")]\n\t"                                          \
     "ldr r11, [%[k], #(20 + 8 * " #i ")]\n\t"                                          \
     FG_DSP_DW_TAPS_SX("r12", i, 0) FG_DSP_DW_TAPS_SX("lr", i, 1)
-/* Out5's instructions in a pass of W (5 or 6) outputs: none in a pass of five. */
-#define FG_DSP_DW_TAPS_SIXTH_6(text) text
+/* The instructions of out3 (FOURTH), out4 (FIFTH) and out5 (SIXTH) in a pass of W (3, 5 or 6) outputs: those of
+ * the outputs the pass has. */
+#define FG_DSP_DW_TAPS_FOURTH_3(text) ""
+#define FG_DSP_DW_TAPS_FOURTH_5(text) text
+#define FG_DSP_DW_TAPS_FOURTH_6(text) text
+#define FG_DSP_DW_TAPS_FIFTH_3(text) ""
+#define FG_DSP_DW_TAPS_FIFTH_5(text) text
+#define FG_DSP_DW_TAPS_FIFTH_6(text) text
+#define FG_DSP_DW_TAPS_SIXTH_3(text) ""
 #define FG_DSP_DW_TAPS_SIXTH_5(text) ""
+#define FG_DSP_DW_TAPS_SIXTH_6(text) text
 /* out2 .. out5's MACs of row i (X23 in lr), X45 and X67 loaded on the way. */
 #define FG_DSP_DW_TAPS_HEXA_REST(i, W)                                                  \
     FG_DSP_DW_TAPS_SX("r12", i, 2)                                                      \
     "smlabt r6, r12, r11, r6\n\t"                                                       \
-    "smlad r7, r12, r11, r7\n\t"                                                        \
-    "smlad r8, r12, r10, r8\n\t"                                                        \
+    FG_DSP_DW_TAPS_FOURTH_##W("smlad r7, r12, r11, r7\n\t")                             \
+    FG_DSP_DW_TAPS_FIFTH_##W("smlad r8, r12, r10, r8\n\t")                              \
     FG_DSP_DW_TAPS_SIXTH_##W("smlatb r9, r12, r10, r9\n\t")                             \
-    FG_DSP_DW_TAPS_SX("lr", i, 3)                                                       \
-    "smlabt r8, lr, r11, r8\n\t"                                                        \
+    FG_DSP_DW_TAPS_FIFTH_##W(FG_DSP_DW_TAPS_SX("lr", i, 3))                             \
+    FG_DSP_DW_TAPS_FIFTH_##W("smlabt r8, lr, r11, r8\n\t")                              \
     FG_DSP_DW_TAPS_SIXTH_##W("smlad r9, lr, r11, r9\n\t")
 #define FG_DSP_DW_TAPS_HEXA_FIRST(W)                                                    \
     "ldr r4, [%[k]]\n\t"                                                                \
-    "ldr r8, [%[k]]\n\t"                                                                \
+    FG_DSP_DW_TAPS_FIFTH_##W("ldr r8, [%[k]]\n\t")                                      \
     FG_DSP_DW_TAPS_SIXTH_##W("ldr r9, [%[k]]\n\t")                                      \
     FG_DSP_DW_TAPS_HEXA_LOADS(0)                                                        \
     "smlatb r5, r12, r10, r4\n\t"                                                       \
     "smlad r6, lr, r10, r4\n\t"                                                         \
-    "smlatb r7, lr, r10, r4\n\t"                                                        \
+    FG_DSP_DW_TAPS_FOURTH_##W("smlatb r7, lr, r10, r4\n\t")                             \
     "smlad r4, r12, r10, r4\n\t"                                                        \
     "smlabt r4, lr, r11, r4\n\t"                                                        \
     "smlad r5, lr, r11, r5\n\t"                                                         \
@@ -606,12 +614,13 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_run(const fg_depthwise_conv
     "smlabt r4, lr, r11, r4\n\t"                                                        \
     "smlad r5, lr, r11, r5\n\t"                                                         \
     "smlad r6, lr, r10, r6\n\t"                                                         \
-    "smlatb r7, lr, r10, r7\n\t"                                                        \
+    FG_DSP_DW_TAPS_FOURTH_##W("smlatb r7, lr, r10, r7\n\t")                             \
     FG_DSP_DW_TAPS_HEXA_REST(i, W)
-/* The output stage of r4 .. r8 (and r9: W 6) by multiplier r10, offset r11, shift r12 (FG_DSP_DW_TAPS_OUT's steps on
- * other registers). */
-#define FG_DSP_DW_TAPS_HEXA_EACH(OP, W) \
-    OP("r4") OP("r5") OP("r6") OP("r7") OP("r8") FG_DSP_DW_TAPS_SIXTH_##W(OP("r9"))
+/* The output stage of the pass's W accumulators from r4 on by multiplier r10, offset r11, shift r12
+ * (FG_DSP_DW_TAPS_OUT's steps on other registers). */
+#define FG_DSP_DW_TAPS_HEXA_EACH(OP, W)                                                 \
+    OP("r4") OP("r5") OP("r6") FG_DSP_DW_TAPS_FOURTH_##W(OP("r7")) FG_DSP_DW_TAPS_FIFTH_##W(OP("r8")) \
+    FG_DSP_DW_TAPS_SIXTH_##W(OP("r9"))
 #define FG_DSP_DW_TAPS_HSMMULR(a) "smmulr " a ", " a ", r10\n\t"
 #define FG_DSP_DW_TAPS_HOFFSET(a) "add " a ", " a ", r11\n\t"
 #define FG_DSP_DW_TAPS_HSMMLAR(a) "smmlar " a ", " a ", r10, r11\n\t"
@@ -623,8 +632,8 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_run(const fg_depthwise_conv
 #define FG_DSP_DW_TAPS_HEXA_OUT_RELU(W)                                                 \
     FG_DSP_DW_TAPS_HEXA_EACH(FG_DSP_DW_TAPS_HSMMLAR, W) FG_DSP_DW_TAPS_HEXA_EACH(FG_DSP_DW_TAPS_HSHIFT, W)   \
     FG_DSP_DW_TAPS_HEXA_EACH(FG_DSP_DW_TAPS_SSAT, W)
-/* A pass of W (5 or 6) outputs at x + fg_dsp_dw_taps_xo (OUT: the output stage), stored at out + p * step (r10: 3,
- * then 5 step), out moved on W outputs; lr: the channel's end from the frame. */
+/* A pass of W (3, 5 or 6) outputs at x + fg_dsp_dw_taps_xo (OUT: the output stage), stored at out + p * step (r10:
+ * 3, then 5 step), out moved on W outputs; lr: the channel's end from the frame. */
 #define FG_DSP_DW_TAPS_HEXA_PASS(OUT, W)                                                \
     FG_DSP_DW_TAPS_HEXA_FIRST(W) FG_DSP_DW_TAPS_HEXA_ROW(1, W) FG_DSP_DW_TAPS_HEXA_ROW(2, W) \
     "ldr r10, [%[k], #4]\n\t"                                                           \
@@ -635,20 +644,21 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_run(const fg_depthwise_conv
     "strb r4, [%[out]]\n\t"                                                             \
     "strb r5, [%[out], %[step]]\n\t"                                                    \
     "strb r6, [%[out], %[step], lsl #1]\n\t"                                            \
-    "strb r7, [%[out], r10]\n\t"                                                        \
-    "strb r8, [%[out], %[step], lsl #2]\n\t"                                            \
+    FG_DSP_DW_TAPS_FOURTH_##W("strb r7, [%[out], r10]\n\t")                             \
+    FG_DSP_DW_TAPS_FIFTH_##W("strb r8, [%[out], %[step], lsl #2]\n\t")                  \
     "ldr lr, [sp]\n\t"                                                                  \
-    "add r10, r10, %[step], lsl #1\n\t"                                                 \
+    FG_DSP_DW_TAPS_FIFTH_##W("add r10, r10, %[step], lsl #1\n\t")                       \
     FG_DSP_DW_TAPS_SIXTH_##W("strb r9, [%[out], r10]\n\t")                              \
     "add %[out], %[out], r10\n\t"                                                       \
     FG_DSP_DW_TAPS_SIXTH_##W("add %[out], %[out], %[step]\n\t")
-/* A row of five or six outputs: one pass; of twelve: two, the second's input words 12 bytes on. */
+/* A row of three, five or six outputs: one pass; of twelve: two, the second's input words 12 bytes on. */
+#define FG_DSP_DW_TAPS_HEXA_ROW3(OUT) ".set fg_dsp_dw_taps_xo, 0\n\t" FG_DSP_DW_TAPS_HEXA_PASS(OUT, 3)
 #define FG_DSP_DW_TAPS_HEXA_ROW5(OUT) ".set fg_dsp_dw_taps_xo, 0\n\t" FG_DSP_DW_TAPS_HEXA_PASS(OUT, 5)
 #define FG_DSP_DW_TAPS_HEXA_ROW6(OUT) ".set fg_dsp_dw_taps_xo, 0\n\t" FG_DSP_DW_TAPS_HEXA_PASS(OUT, 6)
 #define FG_DSP_DW_TAPS_HEXA_ROW12(OUT) \
     FG_DSP_DW_TAPS_HEXA_ROW6(OUT) ".set fg_dsp_dw_taps_xo, 12\n\t" FG_DSP_DW_TAPS_HEXA_PASS(OUT, 6)
 /* The group's four channels in turn, each as its output rows from x (its first window's top left) to end (x advances
- * a slot a row: ROW, FG_DSP_DW_TAPS_HEXA_ROW5, 6 or 12, with OUT), output p of a row at out + p * step; then x, end
+ * a slot a row: ROW, FG_DSP_DW_TAPS_HEXA_ROW3, 5, 6 or 12, with OUT), output p of a row at out + p * step; then x, end
  * and out on to the next channel's row, first output and table entry. The frame: end, the bytes x and out move over a
  * channel's rows (out's less one), the channels left; the caller's local `uint32_t frame[4]`, checked at sp as
  * FG_DSP_DW_TAPS_QUADS_ASM's. */
@@ -679,8 +689,8 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_run(const fg_depthwise_conv
     } else {                                                                            \
         FG_DSP_DW_TAPS_HEXA_ASM(ROW, FG_DSP_DW_TAPS_HEXA_OUT);                          \
     }
-/* `rows` (>= 1) output rows of `width` (5, 6 or 12) outputs of each of the group's four channels (x: channel 0's first
- * window's top left in the image's first slot, output p of channel j's row at out + p * step + j). */
+/* `rows` (>= 1) output rows of `width` (3, 5, 6 or 12) outputs of each of the group's four channels (x: channel 0's
+ * first window's top left in the image's first slot, output p of channel j's row at out + p * step + j). */
 static __attribute__((noinline)) void fg_dsp_dw_taps_hexa_group(const int16_t *x, const fg_dsp_dw_taps_channel *k,
                                                                 int8_t *out, int32_t step, int32_t rows,
                                                                 int32_t width, int relu) {
@@ -695,14 +705,16 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_hexa_group(const int16_t *x
         FG_DSP_DW_TAPS_HEXA_ROWS(FG_DSP_DW_TAPS_HEXA_ROW12, relu)
     } else if (width == 6) {
         FG_DSP_DW_TAPS_HEXA_ROWS(FG_DSP_DW_TAPS_HEXA_ROW6, relu)
-    } else {
+    } else if (width == 5) {
         FG_DSP_DW_TAPS_HEXA_ROWS(FG_DSP_DW_TAPS_HEXA_ROW5, relu)
+    } else {
+        FG_DSP_DW_TAPS_HEXA_ROWS(FG_DSP_DW_TAPS_HEXA_ROW3, relu)
     }
 }
 
 /* Whether the layer runs as a small image (FG_DSP_DW_TAPS_HEXA_ASM): the generator's taps_small (dsp_taps.py). */
 static int fg_dsp_dw_taps_small(const fg_depthwise_conv2d_params *p) {
-    return (p->out_w == 5 || p->out_w == 6 || p->out_w == 12) && p->stride_h == 1 &&
+    return (p->out_w == 3 || p->out_w == 5 || p->out_w == 6 || p->out_w == 12) && p->stride_h == 1 &&
            p->out_h + 2 <= FG_DSP_DW_TAPS_SMALL_SLOTS && p->pad_left == 1 && p->in_w >= 2 &&
            p->in_w + 2 <= FG_DSP_DW_TAPS_SMALL_COLUMNS;
 }
