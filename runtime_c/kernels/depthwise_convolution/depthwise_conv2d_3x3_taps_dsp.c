@@ -507,11 +507,13 @@ static void fg_dsp_dw_taps_fill(const fg_dsp_dw_taps_fill_context *c, int32_t y,
     fg_dsp_dw_taps_pad(p->pad_left, p->in_w, c->zero_point, row, copy);
 }
 
-/* The zero point into the columns of every ring row that the windows read and no input row is extended into: the
- * padding's, and what the last pair reads past them (ops/variants/dsp_taps.py's taps_columns). Once per call: a row
- * stage calls for one output row at a time, so the rest of the ring is never touched. */
-static void fg_dsp_dw_taps_padding(const fg_depthwise_conv2d_params *p, int16_t zero_point, int16_t *ring,
-                                   int32_t slots, int32_t columns) {
+/* The zero point into the columns of every ring row (`slots` of four channel rows of `columns`) that the windows read
+ * and no input row is extended into: the padding's, and what the last pair reads past them (ops/variants/dsp_taps.py's
+ * taps_columns). Once per call: a row stage calls for one output row at a time, so the rest of the ring is never
+ * touched. Inline: each caller's constant columns. */
+static inline __attribute__((always_inline)) void fg_dsp_dw_taps_padding(const fg_depthwise_conv2d_params *p,
+                                                                          int16_t zero_point, int16_t *ring,
+                                                                          int32_t slots, int32_t columns) {
     const int32_t right = p->pad_left + p->in_w, pairs_end = 2 * ((p->out_w + 1) / 2) + 2;
     const int32_t end = right > pairs_end ? right : pairs_end;
     for (int32_t row = 0; row < slots * 4; ++row, ring += columns) {
