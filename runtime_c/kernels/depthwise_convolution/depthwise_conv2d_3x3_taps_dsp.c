@@ -587,14 +587,15 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_run(const fg_depthwise_conv
 #define FG_DSP_DW_TAPS_SIXTH_3(text) ""
 #define FG_DSP_DW_TAPS_SIXTH_5(text) ""
 #define FG_DSP_DW_TAPS_SIXTH_6(text) text
-/* out2 .. out5's MACs of row i (X23 in lr), X45 and X67 loaded on the way. */
+/* out2 .. out5's MACs of row i once X23 (lr) has been read: X45 and X67 loaded back to back (the second pipelined
+ * behind the first on the M4). */
 #define FG_DSP_DW_TAPS_HEXA_REST(i, W)                                                  \
     FG_DSP_DW_TAPS_SX("r12", i, 2)                                                      \
+    FG_DSP_DW_TAPS_FIFTH_##W(FG_DSP_DW_TAPS_SX("lr", i, 3))                             \
     "smlabt r6, r12, r11, r6\n\t"                                                       \
     FG_DSP_DW_TAPS_FOURTH_##W("smlad r7, r12, r11, r7\n\t")                             \
     FG_DSP_DW_TAPS_FIFTH_##W("smlad r8, r12, r10, r8\n\t")                              \
     FG_DSP_DW_TAPS_SIXTH_##W("smlatb r9, r12, r10, r9\n\t")                             \
-    FG_DSP_DW_TAPS_FIFTH_##W(FG_DSP_DW_TAPS_SX("lr", i, 3))                             \
     FG_DSP_DW_TAPS_FIFTH_##W("smlabt r8, lr, r11, r8\n\t")                              \
     FG_DSP_DW_TAPS_SIXTH_##W("smlad r9, lr, r11, r9\n\t")
 #define FG_DSP_DW_TAPS_HEXA_FIRST(W)                                                    \
