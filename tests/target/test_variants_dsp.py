@@ -17,7 +17,7 @@ from test_variants_mve import COMPACT, pool_case
 from firmware_gen.modelgen.writer import ModelBuilder
 from firmware_gen.ops.geometry import window_2d
 from firmware_gen.ops.variants import dsp_winograd
-from firmware_gen.ops.variants.dsp_taps import TAPS_MIN_WIDTH
+from firmware_gen.ops.variants.dsp_taps import TAPS_MIN_WIDTH, TAPS_SMALL_ROWS, TAPS_SMALL_WIDTHS
 from firmware_gen.ops.variants.dsp_window import PLANAR_MIN_WIDTH
 from firmware_gen.ops.variants.dsp_winograd import winograd_fits
 from firmware_gen.target.boards import Board, load_board
@@ -188,6 +188,20 @@ def taps_depthwise_cases(rng, count):
         relu = k % 2 == 1
         cases.append(conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), [4, 8, 12, 16, 32][k % 5], 0, 1 + k % 3 // 2,
                                stride_w=1, widths=(TAPS_MIN_WIDTH + 2, TAPS_MIN_WIDTH + 26), heights=(1, 6),
+                               output_zero_point=-128 if relu else None, activation="RELU" if relu else "NONE"))
+    return cases + taps_small_cases(rng, count)
+
+
+def taps_small_cases(rng, count):
+    """Small images the taps kernel runs whole (rows of TAPS_SMALL_WIDTHS outputs, SAME, at most TAPS_SMALL_ROWS padded
+    rows; on the M7 the ring kernel): rows of three and five (one pass without the others' outputs, an odd width: no
+    right edge word), six (one pass) and twelve (two), the rows' edge pixels as whole words beside the padding, 1 to 26
+    output rows, with and without the rounding correction, 4 to 32 channels."""
+    cases = []
+    for k in range(min(count, 9)):
+        relu, width = k % 2 == 1, TAPS_SMALL_WIDTHS[k % 4]
+        cases.append(conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), [4, 8, 12, 16, 32][k % 5], 0, 1, stride_w=1,
+                               padding="SAME", widths=(width, width + 1), heights=(1, TAPS_SMALL_ROWS - 1),
                                output_zero_point=-128 if relu else None, activation="RELU" if relu else "NONE"))
     return cases
 

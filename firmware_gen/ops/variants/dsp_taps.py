@@ -1,13 +1,15 @@
 """Armv7E-M (DSP extension) 3x3 depthwise convolution of stride_w 1 with a filter row's taps paired by SMLAD
 (runtime_c/kernels/depthwise_convolution/depthwise_conv2d_3x3_taps_dsp.c): four channels at a time, each channel's
-input rows int16 of its own in a ring, four outputs of one channel per pass, 6 multiplies per output against the ring
-kernel's 9 (dsp_window.py's RING_DEPTHWISE, which keeps the layers this one does not take)."""
+input rows int16 of its own in a ring (a small image's all at once), four outputs of one channel per pass (a small
+image's row of up to six), 6 multiplies per output against the ring kernel's 9 (dsp_window.py's RING_DEPTHWISE, which
+keeps the layers this one does not take)."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from firmware_gen.frontend.ir import Graph, Operator
+from firmware_gen.isa import Isa
 from firmware_gen.ops.base import KernelCall
 from firmware_gen.ops.variants import Variant, call_table, whole_input_pixels
 from firmware_gen.ops.variants.dsp import REQUIRES, doubled_constants, packed_call
@@ -15,9 +17,26 @@ from firmware_gen.ops.variants.dsp_window import planar_depthwise_words
 
 TAPS_COLUMNS = 64  # FG_DSP_DW_TAPS_COLUMNS: a channel's ring row (int16)
 # Rows at least this wide: vww_96_int8's 48- and 24-wide layers run faster than on the ring kernel (ESTIMATED, published
-# memory: M7 -10 % and -6 %, M4 -6 % and -2 %), its 12-, 6- and 3-wide ones ran slower (first version, M7 +24 % to
-# +100 %: per row and channel set-up, a pair's tail in C), where the ring kernel runs small images whole.
+# memory: M7 -10 % and -6 %, M4 -6 % and -2 %), its 12-, 6- and 3-wide ones ran slower through the ring (first version,
+# M7 +24 % to +100 %; M33 again in session 16: +25 %, +70 %, +108 %: per row and channel set-up, a pair's tail in C),
+# which the small images' path below has not.
 TAPS_MIN_WIDTH = 24
+# Small images whole (FG_DSP_DW_TAPS_HEXA_ASM: six, five or three outputs of a channel a pass): rows of
+# TAPS_SMALL_WIDTHS outputs, stride 1, SAME (the rows' edge pixels as whole words beside their padding), at most
+# TAPS_SMALL_ROWS padded rows of TAPS_SMALL_COLUMNS columns: vww_96_int8's 12 x 12, 6 x 6 and 3 x 3 layers of stride 1,
+# kws_ref_model's 25 x 5, on the cores where it was measured faster than the ring kernel's passes (the M7 keeps those:
+# its build has no small path).
+TAPS_SMALL_WIDTHS = (3, 5, 6, 12)
+TAPS_SMALL_ROWS = 28  # FG_DSP_DW_TAPS_SMALL_SLOTS
+TAPS_SMALL_COLUMNS = 16  # FG_DSP_DW_TAPS_SMALL_COLUMNS
+TAPS_SMALL_CORES = ("cortex-m4", "cortex-m33")
+
+
+def taps_small(params: dict, core: str) -> bool:
+    """Whether fg_depthwise_conv2d_3x3_taps_dsp runs the layer as a small image (its fg_dsp_dw_taps_small)."""
+    return (core in TAPS_SMALL_CORES and params["out_w"] in TAPS_SMALL_WIDTHS and params["stride_h"] == 1
+            and params["out_h"] + 2 <= TAPS_SMALL_ROWS and params["pad_left"] == 1 and params["in_w"] >= 2
+            and params["in_w"] + 2 <= TAPS_SMALL_COLUMNS)
 
 
 def taps_columns(params: dict) -> int:
@@ -26,11 +45,13 @@ def taps_columns(params: dict) -> int:
     return max(params["pad_left"] + params["in_w"], 2 * -(-params["out_w"] // 2) + 2)
 
 
-def taps_fits(params: dict) -> bool:
-    """Whether fg_depthwise_conv2d_3x3_taps_dsp's geometry and clamp take the layer (its channels' constants aside)."""
+def taps_fits(params: dict, core: str = "") -> bool:
+    """Whether fg_depthwise_conv2d_3x3_taps_dsp's geometry and clamp take the layer (its channels' constants aside) on
+    the core."""
     if (params["dilation_h"], params["dilation_w"], params["stride_w"]) != (1, 1, 1):
         return False
-    if params["in_c"] % 4 or params["out_w"] < TAPS_MIN_WIDTH or taps_columns(params) > TAPS_COLUMNS:
+    wide_enough = params["out_w"] >= TAPS_MIN_WIDTH or taps_small(params, core)
+    if params["in_c"] % 4 or not wide_enough or taps_columns(params) > TAPS_COLUMNS:
         return False
     return tuple(params["requant"][2:4]) == (-128, 127)
 
@@ -43,8 +64,8 @@ def taps_table(taps: np.ndarray, constants: np.ndarray) -> np.ndarray:
     return np.concatenate([constants.reshape(len(taps), 4), words], axis=1).ravel()
 
 
-def _taps_depthwise(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
-    if not taps_fits(call.params):
+def _taps_depthwise(graph: Graph, op: Operator, call: KernelCall, isa: Isa) -> KernelCall | None:
+    if not taps_fits(call.params, isa.core):
         return None
     taps = call_table(call, "channel_taps").reshape(call.params["in_c"], 9)
     constants, narrow = doubled_constants(graph, op, call, taps)
@@ -54,9 +75,10 @@ def _taps_depthwise(graph: Graph, op: Operator, call: KernelCall) -> KernelCall 
 
 
 TAPS_DEPTHWISE = Variant("fg_depthwise_conv2d_3x3_taps_dsp", "fg_depthwise_conv2d_3x3_s8", REQUIRES, _taps_depthwise,
-                         "stride_w 1, 4 channels at a time over the image, each channel's rows int16 in a ring; 4 "
-                         "outputs of a channel per pass, a filter row's taps paired (SMLAD + SMLABT/SMLATB: 6 "
-                         "multiplies per output), SMMULR output stage", precedence=1,
-                         overlap_granule=whole_input_pixels)
+                         "stride_w 1, 4 channels at a time over the image, each channel's rows int16 in a ring (a "
+                         "small image's whole); 4 outputs of a channel per pass (a small image's row of 3, 5, 6 or "
+                         "12: 6 at most), a filter row's taps paired (SMLAD + SMLABT/SMLATB: 6 multiplies per "
+                         "output), SMMULR output stage", precedence=1,
+                         overlap_granule=whole_input_pixels, takes_isa=True)
 
 VARIANTS = [TAPS_DEPTHWISE]

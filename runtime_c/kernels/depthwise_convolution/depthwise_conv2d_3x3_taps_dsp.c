@@ -46,9 +46,11 @@ static inline __attribute__((always_inline)) int32_t fg_dsp_dw_taps_out(int32_t 
 
 /* Input word `word` of window row i: x + the pass's offset (the assembler symbol fg_dsp_dw_taps_xo: the loop runs
  * two passes, the second's words 8 bytes on). */
-#define FG_DSP_DW_TAPS_AT(i, word) \
-    "[%[x], #(fg_dsp_dw_taps_xo + " #i " * " FG_DSP_DW_TAPS_PITCH " + 4 * " #word ")]"
-#define FG_DSP_DW_TAPS_X(r, i, word) "ldr " r ", " FG_DSP_DW_TAPS_AT(i, word) "\n\t"
+#define FG_DSP_DW_TAPS_AT_IN(pitch, i, word) \
+    "[%[x], #(fg_dsp_dw_taps_xo + " #i " * " pitch " + 4 * " #word ")]"
+#define FG_DSP_DW_TAPS_AT(i, word) FG_DSP_DW_TAPS_AT_IN(FG_DSP_DW_TAPS_PITCH, i, word)
+#define FG_DSP_DW_TAPS_X_IN(pitch, r, i, word) "ldr " r ", " FG_DSP_DW_TAPS_AT_IN(pitch, i, word) "\n\t"
+#define FG_DSP_DW_TAPS_X(r, i, word) FG_DSP_DW_TAPS_X_IN(FG_DSP_DW_TAPS_PITCH, r, i, word)
 /* Filter row i's weight words A_i, C_i (r11, lr) and the row's input words (r8, r9 and, four outputs, r10): five or
  * four LDR back to back (each pipelined behind the one before on the M4). */
 #define FG_DSP_DW_TAPS_LOAD(i, X45)                                                     \
@@ -352,20 +354,22 @@ static inline __attribute__((always_inline)) void fg_dsp_dw_taps_pixel(uint32_t 
     STORE_COPY                                                                          \
     "add %[dst], %[dst], #4\n\t"
 #else
-#define FG_DSP_DW_TAPS_STORE(to)                                                        \
-    "str r9, [" to ", #" FG_DSP_DW_TAPS_ROW_BYTES "]\n\t"                               \
-    "str r10, [" to ", #(2 * " FG_DSP_DW_TAPS_ROW_BYTES ")]\n\t"                        \
-    "str r11, [" to ", #(3 * " FG_DSP_DW_TAPS_ROW_BYTES ")]\n\t"                        \
+#define FG_DSP_DW_TAPS_STORE_IN(row, to)                                                \
+    "str r9, [" to ", #" row "]\n\t"                                                    \
+    "str r10, [" to ", #(2 * " row ")]\n\t"                                             \
+    "str r11, [" to ", #(3 * " row ")]\n\t"                                             \
     "str r8, [" to "], #4\n\t"
-#define FG_DSP_DW_TAPS_EXTEND_PASS(STORE_COPY)                                          \
+#define FG_DSP_DW_TAPS_STORE(to) FG_DSP_DW_TAPS_STORE_IN(FG_DSP_DW_TAPS_ROW_BYTES, to)
+#define FG_DSP_DW_TAPS_EXTEND_PASS_IN(row, STORE_COPY)                                  \
     FG_DSP_EXTEND_TWO_PIXELS                                                            \
     "pkhbt r8, r4, r6, lsl #16\n\t"                                                     \
     "pkhbt r9, r5, r7, lsl #16\n\t"                                                     \
     "pkhtb r10, r6, r4, asr #16\n\t"                                                    \
     "pkhtb r11, r7, r5, asr #16\n\t"                                                    \
-    FG_DSP_DW_TAPS_STORE("%[dst]")                                                      \
+    FG_DSP_DW_TAPS_STORE_IN(row, "%[dst]")                                              \
     STORE_COPY                                                                          \
     "subs %[pairs], %[pairs], #1\n\t"
+#define FG_DSP_DW_TAPS_EXTEND_PASS(STORE_COPY) FG_DSP_DW_TAPS_EXTEND_PASS_IN(FG_DSP_DW_TAPS_ROW_BYTES, STORE_COPY)
 #endif
 /* Pairs of pixels (`pairs` >= 1) from src into dst's channel rows (and copy's): 2 LDR, 4 SXTB16 (r4, r5: the first
  * pixel's (c0, c2), (c1, c3); r6, r7 the second's), 4 PKH into a word per channel, 4 STR per row written; the pass
@@ -403,6 +407,72 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_extend(const int8_t *src, i
         fg_dsp_dw_taps_pixel(v, dst, copy, first + n - 1);
     }
 }
+#if !defined(FG_CORE_CORTEX_M7)
+/* A small image's layout: FG_DSP_DW_TAPS_SMALL_COLUMNS columns a channel row (the ring's four channel rows a slot). */
+#define FG_DSP_DW_TAPS_SMALL_COLUMNS 16
+#define FG_DSP_DW_TAPS_SMALL_SLOT (4 * FG_DSP_DW_TAPS_SMALL_COLUMNS)
+#define FG_DSP_DW_TAPS_SMALL_ROW_BYTES FG_DSP_DW_TAPS_XSTR(FG_DSP_DW_TAPS_SMALL_COLUMNS * 2)
+#define FG_DSP_DW_TAPS_SMALL_PITCH FG_DSP_DW_TAPS_XSTR(FG_DSP_DW_TAPS_SMALL_SLOT * 2)
+/* A small image's input rows (n >= 2 pixels after one padding column: SAME) into consecutive slots from dst: whole
+ * words throughout, the padding's halves from zero_points (the zero point in both): a row's first pixel's beside the
+ * left padding (PKH with zero_points), the pixels after it as pairs (FG_DSP_DW_TAPS_EXTEND_PASS), and with n even
+ * (RIGHT: FG_DSP_DW_TAPS_SMALL_RIGHT) its last pixel's beside the right padding column; the rows' pixels follow each
+ * other in the image (src: step bytes from one to the next throughout). The frame: pairs, the end of the last slot's
+ * row; the caller's local `uint32_t frame[2]`, checked at sp as FG_DSP_DW_TAPS_QUADS_ASM's. */
+#define FG_DSP_DW_TAPS_SMALL_RIGHT                                                      \
+    "ldr r4, [%[src]]\n\t"                                                              \
+    "add %[src], %[src], %[step]\n\t"                                                   \
+    "sxtb16 r5, r4, ror #8\n\t"                                                         \
+    "sxtb16 r4, r4\n\t"                                                                 \
+    "pkhbt r8, r4, %[zp]\n\t"                                                           \
+    "pkhbt r9, r5, %[zp]\n\t"                                                           \
+    "pkhtb r10, %[zp], r4, asr #16\n\t"                                                 \
+    "pkhtb r11, %[zp], r5, asr #16\n\t"                                                 \
+    FG_DSP_DW_TAPS_STORE_IN(FG_DSP_DW_TAPS_SMALL_ROW_BYTES, "%[dst]")
+#define FG_DSP_DW_TAPS_SMALL_ROWS_ASM(RIGHT)                                            \
+    __asm__ volatile(                                                                   \
+        ".ifnc \"%[frame]\", \"[sp]\"\n\t.error \"the frame is not at sp: %[frame]\"\n\t.endif\n" \
+        "3:\n\t"                                                                        \
+        "mov %[dst], %[slot]\n\t"                                                       \
+        "ldr %[pairs], [sp]\n\t"                                                        \
+        "ldr r6, [%[src]]\n\t"                                                          \
+        "add %[src], %[src], %[step]\n\t"                                               \
+        "sxtb16 r7, r6, ror #8\n\t"                                                     \
+        "sxtb16 r6, r6\n\t"                                                             \
+        "pkhbt r8, %[zp], r6, lsl #16\n\t"                                              \
+        "pkhbt r9, %[zp], r7, lsl #16\n\t"                                              \
+        "pkhtb r10, r6, %[zp]\n\t"                                                      \
+        "pkhtb r11, r7, %[zp]\n\t"                                                      \
+        FG_DSP_DW_TAPS_STORE_IN(FG_DSP_DW_TAPS_SMALL_ROW_BYTES, "%[dst]")              \
+        "cmp %[pairs], #0\n\t"                                                          \
+        "beq 2f\n"                                                                      \
+        "1:\n\t"                                                                        \
+        FG_DSP_DW_TAPS_EXTEND_PASS_IN(FG_DSP_DW_TAPS_SMALL_ROW_BYTES, "")               \
+        "bne 1b\n"                                                                      \
+        "2:\n\t"                                                                        \
+        RIGHT                                                                           \
+        "ldr r4, [sp, #4]\n\t"                                                          \
+        "add %[slot], %[slot], #" FG_DSP_DW_TAPS_SMALL_PITCH "\n\t"                     \
+        "cmp %[slot], r4\n\t"                                                           \
+        "bne 3b\n\t"                                                                    \
+        : [src] "+r"(src), [dst] "+r"(d), [pairs] "+r"(left), [slot] "+r"(slot), [frame] "+m"(frame) \
+        : [step] "r"(step), [zp] "r"(zero_points)                                       \
+        : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "cc", "memory")
+static __attribute__((noinline)) void fg_dsp_dw_taps_small_rows(const int8_t *src, int32_t step, int32_t rows,
+                                                                int32_t n, uint32_t zero_points, int16_t *dst) {
+    int16_t *d = dst, *slot = dst;
+    int32_t left = 0;
+    uint32_t frame[2] = {(uint32_t)((n - 1) >> 1), (uint32_t)(dst + rows * FG_DSP_DW_TAPS_SMALL_SLOT)};  /* at sp */
+    if (n & 1) {
+        FG_DSP_DW_TAPS_SMALL_ROWS_ASM("");
+    } else {
+        frame[0] = (uint32_t)((n - 2) >> 1);
+        FG_DSP_DW_TAPS_SMALL_ROWS_ASM(FG_DSP_DW_TAPS_SMALL_RIGHT);
+    }
+}
+#undef FG_DSP_DW_TAPS_SMALL_ROWS_ASM
+#undef FG_DSP_DW_TAPS_SMALL_RIGHT
+#endif
 #undef FG_DSP_DW_TAPS_EXTEND_ASM
 #undef FG_DSP_DW_TAPS_EXTEND_PASS
 #undef FG_DSP_DW_TAPS_STORE
@@ -437,13 +507,16 @@ static void fg_dsp_dw_taps_fill(const fg_dsp_dw_taps_fill_context *c, int32_t y,
     fg_dsp_dw_taps_pad(p->pad_left, p->in_w, c->zero_point, row, copy);
 }
 
-/* The zero point into the columns of every ring row that the windows read and no input row is extended into: the
- * padding's, and what the last pair reads past them (ops/variants/dsp_taps.py's taps_columns). Once per call: a row
- * stage calls for one output row at a time, so the rest of the ring is never touched. */
-static void fg_dsp_dw_taps_padding(const fg_depthwise_conv2d_params *p, int16_t zero_point, int16_t *ring) {
+/* The zero point into the columns of every ring row (`slots` of four channel rows of `columns`) that the windows read
+ * and no input row is extended into: the padding's, and what the last pair reads past them (ops/variants/dsp_taps.py's
+ * taps_columns). Once per call: a row stage calls for one output row at a time, so the rest of the ring is never
+ * touched. Inline: each caller's constant columns. */
+static inline __attribute__((always_inline)) void fg_dsp_dw_taps_padding(const fg_depthwise_conv2d_params *p,
+                                                                          int16_t zero_point, int16_t *ring,
+                                                                          int32_t slots, int32_t columns) {
     const int32_t right = p->pad_left + p->in_w, pairs_end = 2 * ((p->out_w + 1) / 2) + 2;
     const int32_t end = right > pairs_end ? right : pairs_end;
-    for (int32_t row = 0; row < 5 * 4; ++row, ring += FG_DSP_DW_TAPS_COLUMNS) {
+    for (int32_t row = 0; row < slots * 4; ++row, ring += columns) {
         for (int32_t x = 0; x < p->pad_left; ++x) {
             ring[x] = zero_point;
         }
@@ -460,7 +533,7 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_run(const fg_depthwise_conv
     const int relu = p->requant.output_offset == -128;
     uint32_t words[5 * FG_DSP_DW_TAPS_SLOT / 2];  /* the ring, word aligned */
     int16_t *ring = (int16_t *)words;
-    fg_dsp_dw_taps_padding(p, zero_point, ring);
+    fg_dsp_dw_taps_padding(p, zero_point, ring, 5, FG_DSP_DW_TAPS_COLUMNS);
     for (int32_t b = 0; b < p->batches; ++b) {
         const int8_t *image = input + b * p->in_h * p->in_w * p->in_c;
         int8_t *out = output + b * p->out_h * p->out_w * p->in_c;
@@ -489,13 +562,217 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_run(const fg_depthwise_conv
     }
 }
 
+#if !defined(FG_CORE_CORTEX_M7)  /* the M7 keeps the ring kernel for these layers (dsp_taps.py's taps_small) */
+/* A small image of three, five, six or twelve outputs a row (ops/variants/dsp_taps.py's taps_small), stride 1, SAME,
+ * whole: the group's padded rows in consecutive slots of FG_DSP_DW_TAPS_SMALL_COLUMNS a channel row (window row i of
+ * output row y in slot y + i: no ring, no copies), then each channel's output rows, six outputs a pass (three, five:
+ * the others' instructions left out): per filter row the weight words A, C and the input words X01 .. X67 by turns
+ * in r12, lr, 12 multiplies:
+ *   out0 = SMLAD(X01, A) + SMLABT(X23, C)    out1 = SMLATB(X01, A) + SMLAD(X23, C)    (out2, out3 from X23 and X45,
+ *   out4, out5 from X45 and X67 alike). The first row's first touches add the bias (r4, r8, r9 loaded with it). */
+#define FG_DSP_DW_TAPS_SMALL_SLOTS 28  /* padded rows: kws_ref_model's 25 x 5 (3,584 bytes of stack) */
+#define FG_DSP_DW_TAPS_SX(r, i, word) FG_DSP_DW_TAPS_X_IN(FG_DSP_DW_TAPS_SMALL_PITCH, r, i, word)
+#define FG_DSP_DW_TAPS_HEXA_LOADS(i)                                                    \
+    "ldr r10, [%[k], #(16 + 8 * " #i ")]\n\t"                                          \
+    "ldr r11, [%[k], #(20 + 8 * " #i ")]\n\t"                                          \
+    FG_DSP_DW_TAPS_SX("r12", i, 0) FG_DSP_DW_TAPS_SX("lr", i, 1)
+/* The instructions of out3 (FOURTH), out4 (FIFTH) and out5 (SIXTH) in a pass of W (3, 5 or 6) outputs: those of
+ * the outputs the pass has. */
+#define FG_DSP_DW_TAPS_FOURTH_3(text) ""
+#define FG_DSP_DW_TAPS_FOURTH_5(text) text
+#define FG_DSP_DW_TAPS_FOURTH_6(text) text
+#define FG_DSP_DW_TAPS_FIFTH_3(text) ""
+#define FG_DSP_DW_TAPS_FIFTH_5(text) text
+#define FG_DSP_DW_TAPS_FIFTH_6(text) text
+#define FG_DSP_DW_TAPS_SIXTH_3(text) ""
+#define FG_DSP_DW_TAPS_SIXTH_5(text) ""
+#define FG_DSP_DW_TAPS_SIXTH_6(text) text
+/* out2 .. out5's MACs of row i once X23 (lr) has been read: X45 and X67 loaded back to back (the second pipelined
+ * behind the first on the M4). */
+#define FG_DSP_DW_TAPS_HEXA_REST(i, W)                                                  \
+    FG_DSP_DW_TAPS_SX("r12", i, 2)                                                      \
+    FG_DSP_DW_TAPS_FIFTH_##W(FG_DSP_DW_TAPS_SX("lr", i, 3))                             \
+    "smlabt r6, r12, r11, r6\n\t"                                                       \
+    FG_DSP_DW_TAPS_FOURTH_##W("smlad r7, r12, r11, r7\n\t")                             \
+    FG_DSP_DW_TAPS_FIFTH_##W("smlad r8, r12, r10, r8\n\t")                              \
+    FG_DSP_DW_TAPS_SIXTH_##W("smlatb r9, r12, r10, r9\n\t")                             \
+    FG_DSP_DW_TAPS_FIFTH_##W("smlabt r8, lr, r11, r8\n\t")                              \
+    FG_DSP_DW_TAPS_SIXTH_##W("smlad r9, lr, r11, r9\n\t")
+#define FG_DSP_DW_TAPS_HEXA_FIRST(W)                                                    \
+    "ldr r4, [%[k]]\n\t"                                                                \
+    FG_DSP_DW_TAPS_FIFTH_##W("ldr r8, [%[k]]\n\t")                                      \
+    FG_DSP_DW_TAPS_SIXTH_##W("ldr r9, [%[k]]\n\t")                                      \
+    FG_DSP_DW_TAPS_HEXA_LOADS(0)                                                        \
+    "smlatb r5, r12, r10, r4\n\t"                                                       \
+    "smlad r6, lr, r10, r4\n\t"                                                         \
+    FG_DSP_DW_TAPS_FOURTH_##W("smlatb r7, lr, r10, r4\n\t")                             \
+    "smlad r4, r12, r10, r4\n\t"                                                        \
+    "smlabt r4, lr, r11, r4\n\t"                                                        \
+    "smlad r5, lr, r11, r5\n\t"                                                         \
+    FG_DSP_DW_TAPS_HEXA_REST(0, W)
+#define FG_DSP_DW_TAPS_HEXA_ROW(i, W)                                                   \
+    FG_DSP_DW_TAPS_HEXA_LOADS(i)                                                        \
+    "smlad r4, r12, r10, r4\n\t"                                                        \
+    "smlatb r5, r12, r10, r5\n\t"                                                       \
+    "smlabt r4, lr, r11, r4\n\t"                                                        \
+    "smlad r5, lr, r11, r5\n\t"                                                         \
+    "smlad r6, lr, r10, r6\n\t"                                                         \
+    FG_DSP_DW_TAPS_FOURTH_##W("smlatb r7, lr, r10, r7\n\t")                             \
+    FG_DSP_DW_TAPS_HEXA_REST(i, W)
+/* The output stage of the pass's W accumulators from r4 on by multiplier r10, offset r11, shift r12
+ * (FG_DSP_DW_TAPS_OUT's steps on other registers). */
+#define FG_DSP_DW_TAPS_HEXA_EACH(OP, W)                                                 \
+    OP("r4") OP("r5") OP("r6") FG_DSP_DW_TAPS_FOURTH_##W(OP("r7")) FG_DSP_DW_TAPS_FIFTH_##W(OP("r8")) \
+    FG_DSP_DW_TAPS_SIXTH_##W(OP("r9"))
+#define FG_DSP_DW_TAPS_HSMMULR(a) "smmulr " a ", " a ", r10\n\t"
+#define FG_DSP_DW_TAPS_HOFFSET(a) "add " a ", " a ", r11\n\t"
+#define FG_DSP_DW_TAPS_HSMMLAR(a) "smmlar " a ", " a ", r10, r11\n\t"
+#define FG_DSP_DW_TAPS_HSHIFT(a) "asr " a ", " a ", r12\n\t"
+#define FG_DSP_DW_TAPS_HEXA_OUT(W)                                                      \
+    FG_DSP_DW_TAPS_HEXA_EACH(FG_DSP_DW_TAPS_HSMMULR, W) FG_DSP_DW_TAPS_HEXA_EACH(FG_DSP_DW_TAPS_CORRECT, W) \
+    FG_DSP_DW_TAPS_HEXA_EACH(FG_DSP_DW_TAPS_HOFFSET, W) FG_DSP_DW_TAPS_HEXA_EACH(FG_DSP_DW_TAPS_HSHIFT, W)   \
+    FG_DSP_DW_TAPS_HEXA_EACH(FG_DSP_DW_TAPS_SSAT, W)
+#define FG_DSP_DW_TAPS_HEXA_OUT_RELU(W)                                                 \
+    FG_DSP_DW_TAPS_HEXA_EACH(FG_DSP_DW_TAPS_HSMMLAR, W) FG_DSP_DW_TAPS_HEXA_EACH(FG_DSP_DW_TAPS_HSHIFT, W)   \
+    FG_DSP_DW_TAPS_HEXA_EACH(FG_DSP_DW_TAPS_SSAT, W)
+/* A pass of W (3, 5 or 6) outputs at x + fg_dsp_dw_taps_xo (OUT: the output stage), stored at out + p * step (r10:
+ * 3, then 5 step), out moved on W outputs; lr: the channel's end from the frame. */
+#define FG_DSP_DW_TAPS_HEXA_PASS(OUT, W)                                                \
+    FG_DSP_DW_TAPS_HEXA_FIRST(W) FG_DSP_DW_TAPS_HEXA_ROW(1, W) FG_DSP_DW_TAPS_HEXA_ROW(2, W) \
+    "ldr r10, [%[k], #4]\n\t"                                                           \
+    "ldr r11, [%[k], #8]\n\t"                                                           \
+    "ldr r12, [%[k], #12]\n\t"                                                          \
+    OUT(W)                                                                              \
+    "add r10, %[step], %[step], lsl #1\n\t"                                             \
+    "strb r4, [%[out]]\n\t"                                                             \
+    "strb r5, [%[out], %[step]]\n\t"                                                    \
+    "strb r6, [%[out], %[step], lsl #1]\n\t"                                            \
+    FG_DSP_DW_TAPS_FOURTH_##W("strb r7, [%[out], r10]\n\t")                             \
+    FG_DSP_DW_TAPS_FIFTH_##W("strb r8, [%[out], %[step], lsl #2]\n\t")                  \
+    "ldr lr, [sp]\n\t"                                                                  \
+    FG_DSP_DW_TAPS_FIFTH_##W("add r10, r10, %[step], lsl #1\n\t")                       \
+    FG_DSP_DW_TAPS_SIXTH_##W("strb r9, [%[out], r10]\n\t")                              \
+    "add %[out], %[out], r10\n\t"                                                       \
+    FG_DSP_DW_TAPS_SIXTH_##W("add %[out], %[out], %[step]\n\t")
+/* A row of three, five or six outputs: one pass; of twelve: two, the second's input words 12 bytes on. */
+#define FG_DSP_DW_TAPS_HEXA_ROW3(OUT) ".set fg_dsp_dw_taps_xo, 0\n\t" FG_DSP_DW_TAPS_HEXA_PASS(OUT, 3)
+#define FG_DSP_DW_TAPS_HEXA_ROW5(OUT) ".set fg_dsp_dw_taps_xo, 0\n\t" FG_DSP_DW_TAPS_HEXA_PASS(OUT, 5)
+#define FG_DSP_DW_TAPS_HEXA_ROW6(OUT) ".set fg_dsp_dw_taps_xo, 0\n\t" FG_DSP_DW_TAPS_HEXA_PASS(OUT, 6)
+#define FG_DSP_DW_TAPS_HEXA_ROW12(OUT) \
+    FG_DSP_DW_TAPS_HEXA_ROW6(OUT) ".set fg_dsp_dw_taps_xo, 12\n\t" FG_DSP_DW_TAPS_HEXA_PASS(OUT, 6)
+/* The group's four channels in turn, each as its output rows from x (its first window's top left) to end (x advances
+ * a slot a row: ROW, FG_DSP_DW_TAPS_HEXA_ROW3, 5, 6 or 12, with OUT), output p of a row at out + p * step; then x, end
+ * and out on to the next channel's row, first output and table entry. The frame: end, the bytes x and out move over a
+ * channel's rows (out's less one), the channels left; the caller's local `uint32_t frame[4]`, checked at sp as
+ * FG_DSP_DW_TAPS_QUADS_ASM's. */
+#define FG_DSP_DW_TAPS_HEXA_ASM(ROW, OUT)                                               \
+    __asm__ volatile(                                                                   \
+        ".ifnc \"%[frame]\", \"[sp]\"\n\t.error \"the frame is not at sp: %[frame]\"\n\t.endif\n" \
+        "1:\n\t"                                                                        \
+        ROW(OUT)                                                                        \
+        "add %[x], %[x], #" FG_DSP_DW_TAPS_SMALL_PITCH "\n\t"                           \
+        "cmp %[x], lr\n\t"                                                              \
+        "bne 1b\n\t"                                                                    \
+        "ldm sp, {r4-r7}\n\t"                                                           \
+        "sub %[x], %[x], r5\n\t"                                                        \
+        "add %[x], %[x], #" FG_DSP_DW_TAPS_SMALL_ROW_BYTES "\n\t"                       \
+        "add r4, r4, #" FG_DSP_DW_TAPS_SMALL_ROW_BYTES "\n\t"                           \
+        "sub %[out], %[out], r6\n\t"                                                    \
+        "add %[k], %[k], #40\n\t"                                                       \
+        "subs r7, r7, #1\n\t"                                                           \
+        "str r4, [sp]\n\t"                                                              \
+        "str r7, [sp, #12]\n\t"                                                         \
+        "bne 1b\n\t"                                                                    \
+        : [x] "+r"(rx), [out] "+r"(ro), [k] "+r"(rk), [frame] "+m"(frame)                \
+        : [step] "r"(rs)                                                                \
+        : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "lr", "cc", "memory")
+#define FG_DSP_DW_TAPS_HEXA_ROWS(ROW, relu)                                             \
+    if (relu) {                                                                         \
+        FG_DSP_DW_TAPS_HEXA_ASM(ROW, FG_DSP_DW_TAPS_HEXA_OUT_RELU);                     \
+    } else {                                                                            \
+        FG_DSP_DW_TAPS_HEXA_ASM(ROW, FG_DSP_DW_TAPS_HEXA_OUT);                          \
+    }
+/* `rows` (>= 1) output rows of `width` (3, 5, 6 or 12) outputs of each of the group's four channels (x: channel 0's
+ * first window's top left in the image's first slot, output p of channel j's row at out + p * step + j). */
+static __attribute__((noinline)) void fg_dsp_dw_taps_hexa_group(const int16_t *x, const fg_dsp_dw_taps_channel *k,
+                                                                int8_t *out, int32_t step, int32_t rows,
+                                                                int32_t width, int relu) {
+    register const int16_t *rx __asm__("r0") = x;
+    register const fg_dsp_dw_taps_channel *rk __asm__("r1") = k;
+    register int8_t *ro __asm__("r2") = out;
+    register int32_t rs __asm__("r3") = step;
+    uint32_t frame[4] = {(uint32_t)(x + rows * FG_DSP_DW_TAPS_SMALL_SLOT),
+                         2 * FG_DSP_DW_TAPS_SMALL_SLOT * (uint32_t)rows, (uint32_t)(width * rows * step) - 1,
+                         4};  /* at sp */
+    if (width == 12) {
+        FG_DSP_DW_TAPS_HEXA_ROWS(FG_DSP_DW_TAPS_HEXA_ROW12, relu)
+    } else if (width == 6) {
+        FG_DSP_DW_TAPS_HEXA_ROWS(FG_DSP_DW_TAPS_HEXA_ROW6, relu)
+    } else if (width == 5) {
+        FG_DSP_DW_TAPS_HEXA_ROWS(FG_DSP_DW_TAPS_HEXA_ROW5, relu)
+    } else {
+        FG_DSP_DW_TAPS_HEXA_ROWS(FG_DSP_DW_TAPS_HEXA_ROW3, relu)
+    }
+}
+
+/* Whether the layer runs as a small image (FG_DSP_DW_TAPS_HEXA_ASM): the generator's taps_small (dsp_taps.py). */
+static int fg_dsp_dw_taps_small(const fg_depthwise_conv2d_params *p) {
+    return (p->out_w == 3 || p->out_w == 5 || p->out_w == 6 || p->out_w == 12) && p->stride_h == 1 &&
+           p->out_h + 2 <= FG_DSP_DW_TAPS_SMALL_SLOTS && p->pad_left == 1 && p->in_w >= 2 &&
+           p->in_w + 2 <= FG_DSP_DW_TAPS_SMALL_COLUMNS;
+}
+
+/* The small image's run: the padding rows once, then per group its image rows and each channel's output rows. */
+static __attribute__((noinline)) void fg_dsp_dw_taps_small_run(const fg_depthwise_conv2d_params *p,
+                                                               const int8_t *input, int8_t *output) {
+    const fg_dsp_dw_taps_channel *table = (const fg_dsp_dw_taps_channel *)p->packed;
+    const int16_t zero_point = (int16_t)-p->requant.input_offset;
+    const int relu = p->requant.output_offset == -128;
+    const int32_t rows = p->out_h + 2;
+    const uint32_t zero_points = (uint16_t)zero_point * 0x10001u;
+    const int32_t data_rows = p->in_h < rows - p->pad_top ? p->in_h : rows - p->pad_top;  /* the image's rows read */
+    uint32_t words[FG_DSP_DW_TAPS_SMALL_SLOTS * FG_DSP_DW_TAPS_SMALL_SLOT / 2];  /* the image, word aligned */
+    int16_t *image = (int16_t *)words;
+    fg_dsp_dw_taps_padding(p, zero_point, image, rows, FG_DSP_DW_TAPS_SMALL_COLUMNS);
+    for (int32_t r = 0; r < rows; ++r) {  /* the padding rows, whole */
+        if (r < p->pad_top || r >= p->pad_top + data_rows) {
+            for (int32_t w = 0; w < FG_DSP_DW_TAPS_SMALL_SLOT / 2; ++w) {
+                words[r * FG_DSP_DW_TAPS_SMALL_SLOT / 2 + w] = zero_points;
+            }
+        }
+    }
+    for (int32_t b = 0; b < p->batches; ++b) {
+        const int8_t *in = input + b * p->in_h * p->in_w * p->in_c;
+        int8_t *out = output + b * p->out_h * p->out_w * p->in_c;
+        for (int32_t g = 0; g < p->in_c / 4; ++g) {
+            fg_dsp_dw_taps_channel k[4];  /* in RAM: every output reads them, flash would add wait states */
+            memcpy(k, table + 4 * g, sizeof k);
+            fg_dsp_dw_taps_small_rows(in + 4 * g, p->in_c, data_rows, p->in_w, zero_points,
+                                      image + p->pad_top * FG_DSP_DW_TAPS_SMALL_SLOT);
+            fg_dsp_dw_taps_hexa_group(image, k, out + 4 * g, p->in_c, p->out_h, p->out_w, relu);
+        }
+    }
+}
+
+/* A layer's run: a small image whole, else through the ring. */
+static void fg_dsp_dw_taps_layer_run(const fg_depthwise_conv2d_params *p, const int8_t *input, int8_t *output) {
+    if (fg_dsp_dw_taps_small(p)) {
+        fg_dsp_dw_taps_small_run(p, input, output);
+    } else {
+        fg_dsp_dw_taps_run(p, input, output);
+    }
+}
+#else
+#define fg_dsp_dw_taps_layer_run fg_dsp_dw_taps_run
+#endif
+
 /* params->packed: per channel (groups of four: in_c a multiple of 4) its fg_dsp_dw_taps_channel. The generator
  * checks: dilation 1, stride_w 1, every channel narrow, the clamp all of int8, and the padded row (with what an even
  * count of outputs reads past it) within FG_DSP_DW_TAPS_COLUMNS. An output that overlaps the input other than a
  * whole number of pixels before it runs the portable kernel (pixel order). */
 void fg_depthwise_conv2d_3x3_taps_dsp(const fg_depthwise_conv2d_params *p, const int8_t *input, int8_t *output) {
     if (fg_depthwise_channel_major(p, input, output)) {
-        fg_dsp_dw_taps_run(p, input, output);
+        fg_dsp_dw_taps_layer_run(p, input, output);
     } else {
         fg_depthwise_conv2d_3x3_s8(p, input, output);
     }
