@@ -18,8 +18,8 @@ from firmware_gen.ops.variants.dsp_window import planar_depthwise_words
 TAPS_COLUMNS = 64  # FG_DSP_DW_TAPS_COLUMNS: a channel's ring row (int16)
 # Rows at least this wide: vww_96_int8's 48- and 24-wide layers run faster than on the ring kernel (ESTIMATED, published
 # memory: M7 -10 % and -6 %, M4 -6 % and -2 %), its 12-, 6- and 3-wide ones ran slower through the ring (first version,
-# M7 +24 % to +100 %; M33 again in session 16: +25 %, +70 %, +108 %: per row and channel set-up, a pair's tail in C),
-# which the small images' path below has not.
+# M7 +24 % to +100 %; the M33 measured again when the path below was added: +25 %, +70 %, +108 %: per row and channel
+# set-up, a pair's tail in C), which the small images' path below has not.
 TAPS_MIN_WIDTH = 24
 # Small images whole (FG_DSP_DW_TAPS_HEXA_ASM: six, five or three outputs of a channel a pass): rows of
 # TAPS_SMALL_WIDTHS outputs, stride 1, SAME (the rows' edge pixels as whole words beside their padding), at most
