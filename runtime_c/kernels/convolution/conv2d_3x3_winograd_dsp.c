@@ -305,22 +305,14 @@ static inline __attribute__((always_inline)) void fg_wino_pair_outputs(const int
     }
 }
 
-/* A block of `count` tiles (tile[k]: its index in the image's raster of tiles) whose inputs are in v: per channel
- * pair the 16 positions' products (fg_wino_products: acc[6 p + 3 c + k] of position p, channel c, tile k), then each
- * tile's outputs, the upper row to `out` (a last column of one output: to its tile row's scratch pair), the lower to
- * its tile row's held buffer. */
-static FG_HOT_LOOP void fg_wino_block(const fg_wino_layer *l, const uint32_t *v, const int32_t *tile, int32_t count,
-                                      int8_t *out, int8_t *held[2], int8_t *scratch[2], const fg_requant_params *q) {
-    const fg_conv2d_params *p = l->p;
-    const int32_t out_c = p->out_c, pairs = l->pairs, tiles_w = (p->out_w + 1) >> 1, row_bytes = p->out_w * out_c;
+/* A block of `count` tiles whose inputs are in v: per channel pair the 16 positions' products (fg_wino_products:
+ * acc[6 p + 3 c + k] of position p, channel c, tile k), then each tile's outputs, its upper row at upper[k], its lower
+ * at lower[k]. */
+static FG_HOT_LOOP void fg_wino_block(const fg_wino_layer *l, const uint32_t *v, int32_t count, int8_t *const *upper,
+                                      int8_t *const *lower, const fg_requant_params *q) {
+    const int32_t out_c = l->p->out_c, pairs = l->pairs;
     const int full = q->activation_min == -128 && q->activation_max == 127;
     uint32_t acc[FG_WINO_POSITIONS * 2 * FG_WINO_TILES];
-    int8_t *upper[FG_WINO_TILES], *lower[FG_WINO_TILES];
-    for (int32_t k = 0; k < count; ++k) {
-        const int32_t ty = tile[k] / tiles_w, tx = tile[k] - ty * tiles_w;
-        upper[k] = 2 * tx + 1 < p->out_w ? out + 2 * ty * row_bytes + 2 * tx * out_c : scratch[ty & 1];
-        lower[k] = held[ty & 1] + 2 * tx * out_c;
-    }
     for (int32_t c = 0; c < out_c; c += 2) {
         const uint32_t *const u =
             (c >> 1 < l->staged_pairs ? l->staged_u : l->u) + (c >> 1) * FG_WINO_POSITIONS * 2 * pairs;
@@ -367,13 +359,23 @@ FG_HOT_LOOP void fg_conv2d_3x3_winograd_dsp(const fg_conv2d_params *p, const int
         for (int32_t first = 0; first < tiles; first += FG_WINO_TILES) {
             const int32_t count = tiles - first < FG_WINO_TILES ? tiles - first : FG_WINO_TILES;
             int32_t tile[FG_WINO_TILES];
+            int8_t *upper[FG_WINO_TILES], *lower[FG_WINO_TILES];
             for (int32_t k = 0; k < (count == 1 ? 1 : FG_WINO_TILES); ++k) {  /* a block of two repeats its last
                                                                                   * tile: outputs not used */
                 tile[k] = first + (k < count ? k : count - 1);
-                const int32_t ty = tile[k] / tiles_w;
-                fg_wino_input_tile(&l, image, 2 * ty, 2 * (tile[k] - ty * tiles_w), v + k);
+                const int32_t ty = tile[k] / tiles_w, tx = tile[k] - ty * tiles_w;
+                fg_wino_input_tile(&l, image, 2 * ty, 2 * tx, v + k);
+                upper[k] = out + 2 * ty * row_bytes + 2 * tx * out_c;
+                lower[k] = held[ty & 1] + 2 * tx * out_c;
             }
-            fg_wino_block(&l, v, tile, count, out, held, scratch, &q);
+            if (odd_w) {  /* a last column of one output: its upper row to the scratch */
+                for (int32_t k = 0; k < count; ++k) {
+                    if ((tile[k] + 1) % tiles_w == 0) {
+                        upper[k] = scratch[(tile[k] / tiles_w) & 1];
+                    }
+                }
+            }
+            fg_wino_block(&l, v, count, upper, lower, &q);
             for (int32_t k = 0; k < count; ++k) {  /* a tile row done: its lower row stored (inside the image) */
                 if ((tile[k] + 1) % tiles_w == 0) {
                     const int32_t ty = tile[k] / tiles_w;
