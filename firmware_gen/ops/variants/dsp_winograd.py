@@ -17,8 +17,8 @@ The variant is offered over the band where its ESTIMATED cycles (winograd_cycles
 timing of docs/cycle_model.md, fitted on pretrainedResnet_quant's layers) are fewer, and is wide (Variant.wide):
 ops/variant_choice.py puts the band back where the board's flash is short. On the M7 (where the band is not
 offered: the im2col tile runs these layers) the products of 8, 16 and 32 input pairs take fg/isa/dsp.h's M7 order
-(FG_DSP_TILE_PASS_M7). Odd out_h or out_w (a last row or column of single outputs) is left to the band: a later
-step.
+(FG_DSP_TILE_PASS_M7). Odd out_h or out_w: the last tile row or column computes two outputs and stores one (the
+estimate counts its whole tiles).
 """
 
 from __future__ import annotations
@@ -76,20 +76,31 @@ def output_transform(products: np.ndarray) -> np.ndarray:
 
 
 def winograd_fits(p: dict, isa: Isa) -> bool:
-    """The kernel's geometry: 3x3, stride and dilation 1, out_h, out_w and out_c even, in_c a multiple of 8 (the
-    products' rounds of four input pairs) up to MAX_IN_C; at least two tiles a row (a block of three tiles then spans
-    two tile rows at most: the kernel holds two rows' lower outputs); its arrays within the board's stack."""
+    """The kernel's geometry: 3x3, stride and dilation 1, out_c even, in_c a multiple of 8 (the products' rounds of
+    four input pairs) up to MAX_IN_C; at least two tiles a row, out_w >= 3 (a block of three tiles then spans two tile
+    rows at most: the kernel holds two rows' lower outputs); its arrays within the board's stack."""
     return ((p["filter_h"], p["filter_w"], p["stride_h"], p["stride_w"], p["dilation_h"], p["dilation_w"])
-            == (3, 3, 1, 1, 1, 1) and p["out_h"] % 2 == 0 and p["out_w"] % 2 == 0 and p["out_w"] >= 4
-            and p["out_c"] % 2 == 0 and p["in_c"] % 8 == 0 and p["in_c"] <= MAX_IN_C
+            == (3, 3, 1, 1, 1, 1) and p["out_w"] >= 3 and p["out_c"] % 2 == 0 and p["in_c"] % 8 == 0
+            and p["in_c"] <= MAX_IN_C
             and 0 < winograd_stack(p) <= isa.stack_bytes - STAGING_RESERVE)
 
 
 def winograd_stack(p: dict) -> int:
-    """Bytes of the kernel's arrays: the block's transformed inputs (V), its products (M), the zero pixel and the two
-    held rows of lower outputs."""
-    sizes = [4 * POSITIONS * TILES * p["in_c"] // 2, 4 * TILES * 2 * POSITIONS, p["in_c"], 2 * p["out_w"] * p["out_c"]]
+    """Bytes of the kernel's arrays: the block's transformed inputs (V), its products (M), the zero pixel, the two
+    held rows of lower outputs (a tile row's: an odd out_w's one pixel longer) and an odd out_w's two scratch pairs."""
+    held = 2 * 2 * tiles_wide(p) * p["out_c"] + (4 * p["out_c"] if p["out_w"] % 2 else 0)
+    sizes = [4 * POSITIONS * TILES * p["in_c"] // 2, 4 * TILES * 2 * POSITIONS, p["in_c"], held]
     return sum(-(-size // 8) * 8 for size in sizes)  # gcc rounds each allocation up to the stack's 8 bytes
+
+
+def tiles_wide(p: dict) -> int:
+    """Tiles a tile row (an odd out_w's last of one output column)."""
+    return -(-p["out_w"] // 2)
+
+
+def tile_count(p: dict) -> int:
+    """Tiles an image (an odd out_h's last tile row of one output row)."""
+    return -(-p["out_h"] // 2) * tiles_wide(p)
 
 
 def table_words(p: dict) -> int:
@@ -99,7 +110,7 @@ def table_words(p: dict) -> int:
 
 def tile_blocks(p: dict) -> int:
     """The blocks of TILES tiles of the call: each reads all of U'."""
-    return p["batches"] * -(-(p["out_h"] // 2 * (p["out_w"] // 2)) // TILES)
+    return p["batches"] * -(-tile_count(p) // TILES)
 
 
 def pair_words(p: dict) -> int:
@@ -121,7 +132,7 @@ def staged_pairs(p: dict, isa: Isa) -> int:
 def winograd_cycles(p: dict, isa: Isa) -> float:
     """ESTIMATED cycles of the kernel on the layer: the positions' SMLAD tiles, the flash's wait states of U' (read
     once a block, or once to stage it), the input and output transforms."""
-    tiles = p["out_h"] // 2 * (p["out_w"] // 2)
+    tiles = tile_count(p)
     in_pairs, out_pairs = p["in_c"] // 2, p["out_c"] // 2
     products = tile_blocks(p) * out_pairs * POSITIONS * (in_pairs * PAIR_CYCLES + POSITION_CYCLES)
     staged_words = pair_words(p) * staged_pairs(p, isa)

@@ -9,7 +9,7 @@
 #include "fg/isa/dsp_staged.h"
 #include "fg/support/hot_loop.h"
 
-/* A 3x3 convolution of stride 1 (dilation 1, in_c a multiple of 8, out_h, out_w and out_c even) by Winograd's
+/* A 3x3 convolution of stride 1 (dilation 1, in_c a multiple of 8, out_c even, out_w at least 3) by Winograd's
  * F(2x2, 3x3) in integers (Lavin & Gray): each 2x2 output tile is A^T [U' . (B^T d B)] A, with U' = G' g G'^T,
  * G' = 2 G, so the tile is 4 times the direct correlation exactly and an arithmetic shift ends it (no rounding).
  * The 4x4 input window d holds the raw int8 inputs (the zero point in the padding; the input offset is in the folded
@@ -31,7 +31,12 @@
  * Outputs in the order the operator's overlap allowance assumes (raster order, ops/overlap.py): every input of a
  * block is read before its outputs are stored, a tile's upper row stored in place, its lower row held in a buffer
  * of the tile row (two, by the parity of the tile row: a block may end one and start the next) and stored once the
- * tile row is done. */
+ * tile row is done.
+ *
+ * An odd out_w or out_h: the last tile column or row covers one output of two. The held rows are a tile row's
+ * (one pixel past row_bytes: a last-column tile's lower right output, never stored); a last-column tile's upper row
+ * goes to a scratch pair (one per tile row parity) and its left output is stored after the block; a last tile row's
+ * lower row (outside the image) stays held. The window past the image reads the zero point, as the padding does. */
 
 #define FG_WINO_TILES 3
 #define FG_WINO_POSITIONS 16
@@ -300,21 +305,14 @@ static inline __attribute__((always_inline)) void fg_wino_pair_outputs(const int
     }
 }
 
-/* A block of `count` tiles (tile[k]: its index in the image's raster of tiles) whose inputs are in v: per channel
- * pair the 16 positions' products (fg_wino_products: acc[6 p + 3 c + k] of position p, channel c, tile k), then each
- * tile's outputs, the upper row to `out`, the lower to its tile row's held buffer. */
-static FG_HOT_LOOP void fg_wino_block(const fg_wino_layer *l, const uint32_t *v, const int32_t *tile, int32_t count,
-                                      int8_t *out, int8_t *held[2], const fg_requant_params *q) {
-    const fg_conv2d_params *p = l->p;
-    const int32_t out_c = p->out_c, pairs = l->pairs, tiles_w = p->out_w >> 1, row_bytes = p->out_w * out_c;
+/* A block of `count` tiles whose inputs are in v: per channel pair the 16 positions' products (fg_wino_products:
+ * acc[6 p + 3 c + k] of position p, channel c, tile k), then each tile's outputs, its upper row at upper[k], its lower
+ * at lower[k]. */
+static FG_HOT_LOOP void fg_wino_block(const fg_wino_layer *l, const uint32_t *v, int32_t count, int8_t *const *upper,
+                                      int8_t *const *lower, const fg_requant_params *q) {
+    const int32_t out_c = l->p->out_c, pairs = l->pairs;
     const int full = q->activation_min == -128 && q->activation_max == 127;
     uint32_t acc[FG_WINO_POSITIONS * 2 * FG_WINO_TILES];
-    int8_t *upper[FG_WINO_TILES], *lower[FG_WINO_TILES];
-    for (int32_t k = 0; k < count; ++k) {
-        const int32_t ty = tile[k] / tiles_w, tx = tile[k] - ty * tiles_w;
-        upper[k] = out + 2 * ty * row_bytes + 2 * tx * out_c;
-        lower[k] = held[ty & 1] + 2 * tx * out_c;
-    }
     for (int32_t c = 0; c < out_c; c += 2) {
         const uint32_t *const u =
             (c >> 1 < l->staged_pairs ? l->staged_u : l->u) + (c >> 1) * FG_WINO_POSITIONS * 2 * pairs;
@@ -337,14 +335,17 @@ FG_HOT_LOOP void fg_conv2d_3x3_winograd_dsp(const fg_conv2d_params *p, const int
                                             int8_t *output) {
     (void)filter;
     const int32_t in_c = p->in_c, out_c = p->out_c, pairs = in_c >> 1;
-    const int32_t tiles_w = p->out_w >> 1, tiles = (p->out_h >> 1) * tiles_w, row_bytes = p->out_w * out_c;
+    const int32_t tiles_w = (p->out_w + 1) >> 1, tiles = ((p->out_h + 1) >> 1) * tiles_w;
+    const int32_t row_bytes = p->out_w * out_c, held_bytes = 2 * tiles_w * out_c;
+    const int odd_w = p->out_w & 1;
     const fg_requant_params q = p->requant;  /* a local copy: the int8 stores may alias params */
     const uint32_t *const table = (const uint32_t *)p->packed;
     const int32_t staged_pairs = (int32_t)table[0];
     const int32_t staged = staged_pairs ? 4 * out_c + staged_pairs * FG_WINO_POSITIONS * in_c : 0;  /* words */
-    int8_t zeros[in_c], held_rows[2 * row_bytes];
+    int8_t zeros[in_c], held_rows[2 * held_bytes + (odd_w ? 4 * out_c : 0)];  /* then the scratch pairs */
     uint32_t v[FG_WINO_POSITIONS * FG_WINO_TILES * pairs], w[staged ? staged : 1];
-    int8_t *held[2] = {held_rows, held_rows + row_bytes};
+    int8_t *held[2] = {held_rows, held_rows + held_bytes};
+    int8_t *scratch[2] = {held_rows + 2 * held_bytes, held_rows + 2 * held_bytes + 2 * out_c};
     memset(zeros, (int8_t)-q.input_offset, (size_t)in_c);
     if (staged) {
         fg_dsp_stage_words(table + FG_WINO_HEADER_WORDS, staged, w);
@@ -358,17 +359,32 @@ FG_HOT_LOOP void fg_conv2d_3x3_winograd_dsp(const fg_conv2d_params *p, const int
         for (int32_t first = 0; first < tiles; first += FG_WINO_TILES) {
             const int32_t count = tiles - first < FG_WINO_TILES ? tiles - first : FG_WINO_TILES;
             int32_t tile[FG_WINO_TILES];
+            int8_t *upper[FG_WINO_TILES], *lower[FG_WINO_TILES];
             for (int32_t k = 0; k < (count == 1 ? 1 : FG_WINO_TILES); ++k) {  /* a block of two repeats its last
                                                                                   * tile: outputs not used */
                 tile[k] = first + (k < count ? k : count - 1);
-                const int32_t ty = tile[k] / tiles_w;
-                fg_wino_input_tile(&l, image, 2 * ty, 2 * (tile[k] - ty * tiles_w), v + k);
+                const int32_t ty = tile[k] / tiles_w, tx = tile[k] - ty * tiles_w;
+                fg_wino_input_tile(&l, image, 2 * ty, 2 * tx, v + k);
+                upper[k] = out + 2 * ty * row_bytes + 2 * tx * out_c;
+                lower[k] = held[ty & 1] + 2 * tx * out_c;
             }
-            fg_wino_block(&l, v, tile, count, out, held, &q);
-            for (int32_t k = 0; k < count; ++k) {  /* a tile row done: its lower row stored */
+            if (odd_w) {  /* a last column of one output: its upper row to the scratch */
+                for (int32_t k = 0; k < count; ++k) {
+                    if ((tile[k] + 1) % tiles_w == 0) {
+                        upper[k] = scratch[(tile[k] / tiles_w) & 1];
+                    }
+                }
+            }
+            fg_wino_block(&l, v, count, upper, lower, &q);
+            for (int32_t k = 0; k < count; ++k) {  /* a tile row done: its lower row stored (inside the image) */
                 if ((tile[k] + 1) % tiles_w == 0) {
                     const int32_t ty = tile[k] / tiles_w;
-                    memcpy(out + (2 * ty + 1) * row_bytes, held[ty & 1], (size_t)row_bytes);
+                    if (odd_w) {
+                        memcpy(out + (2 * ty + 1) * row_bytes - out_c, scratch[ty & 1], (size_t)out_c);
+                    }
+                    if (2 * ty + 1 < p->out_h) {
+                        memcpy(out + (2 * ty + 1) * row_bytes, held[ty & 1], (size_t)row_bytes);
+                    }
                 }
             }
         }
