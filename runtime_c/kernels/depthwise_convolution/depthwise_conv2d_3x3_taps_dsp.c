@@ -497,7 +497,8 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_pad(int32_t first, int32_t 
 }
 
 /* Input row y of the group into ring slot `slot` (and slot + 3 for slots 0 and 1); a padding row: the zero point. */
-static void fg_dsp_dw_taps_fill(const fg_dsp_dw_taps_fill_context *c, int32_t y, int32_t slot) {
+static void fg_dsp_dw_taps_fill(void *context, int32_t y, int32_t slot) {
+    const fg_dsp_dw_taps_fill_context *c = (const fg_dsp_dw_taps_fill_context *)context;
     const fg_depthwise_conv2d_params *p = c->p;
     int16_t *row = c->ring + slot * FG_DSP_DW_TAPS_SLOT, *copy = slot < 2 ? row + 3 * FG_DSP_DW_TAPS_SLOT : 0;
     if (y >= 0 && y < p->in_h) {
@@ -541,22 +542,12 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_run(const fg_depthwise_conv
             fg_dsp_dw_taps_channel k[4];  /* in RAM: every output reads them, flash would add wait states */
             memcpy(k, table + 4 * g, sizeof k);
             fg_dsp_dw_taps_fill_context context = {p, image + 4 * g, ring, zero_point};
-            /* fg_dsp_ring_fill's order, the slots counted round instead of divided (SDIV at -Os): next, the first
-             * input row not yet in the ring, goes to slot next_slot; the window's top row is in slot top_slot. */
-            int32_t next = -p->pad_top, next_slot = 0, top_slot = 0;
+            fg_dsp_ring cursor = fg_dsp_ring_start(p->pad_top);
             for (int32_t oy = 0; oy < p->out_h; ++oy) {
-                const int32_t top = oy * p->stride_h - p->pad_top;
-                for (; next < top + 3; ++next, next_slot = next_slot == 2 ? 0 : next_slot + 1) {
-                    if (next >= top) {
-                        fg_dsp_dw_taps_fill(&context, next, next_slot);
-                    }
-                }
-                fg_dsp_dw_taps_rows(ring + top_slot * FG_DSP_DW_TAPS_SLOT, k, out + oy * p->out_w * p->in_c + 4 * g,
+                fg_dsp_ring_fill(&cursor, oy * p->stride_h - p->pad_top, fg_dsp_dw_taps_fill, &context);
+                fg_dsp_dw_taps_rows(ring + cursor.top * FG_DSP_DW_TAPS_SLOT, k, out + oy * p->out_w * p->in_c + 4 * g,
                                     p->in_c, p->out_w, relu);
-                top_slot += p->stride_h;
-                while (top_slot >= 3) {
-                    top_slot -= 3;
-                }
+                fg_dsp_ring_advance(&cursor, p->stride_h);
             }
         }
     }

@@ -187,12 +187,12 @@ static void fg_dsp_dw_channel(const fg_depthwise_conv2d_params *p, const int8_t 
     const int32_t step = p->in_c, n = p->out_w;
     const fg_dsp_dw_job job = {*w, k->bias, k->multiplier, k->offset, k->shift, n / 2, step};
     fg_dsp_dw_fill_context context = {p, image, c, zero_point, ring};
-    int32_t next = -p->pad_top;  /* the first input row not yet in the ring */
+    fg_dsp_ring cursor = fg_dsp_ring_start(p->pad_top);
     for (int32_t oy = 0; oy < p->out_h; ++oy) {
-        const int32_t top = oy * p->stride_h - p->pad_top;
-        next = fg_dsp_ring_fill(top, p->pad_top, next, fg_dsp_dw_fill, &context);
+        fg_dsp_ring_fill(&cursor, oy * p->stride_h - p->pad_top, fg_dsp_dw_fill, &context);
         fg_dsp_dw_rows rows;
-        rows.r[0] = ring + ((top + p->pad_top) % 3) * FG_DSP_DW_ROW_MAX;
+        rows.r[0] = ring + cursor.top * FG_DSP_DW_ROW_MAX;
+        fg_dsp_ring_advance(&cursor, p->stride_h);
         rows.r[1] = rows.r[0] + FG_DSP_DW_ROW_MAX;
         rows.r[2] = rows.r[1] + FG_DSP_DW_ROW_MAX;
         int8_t *out = output + oy * n * step + c;

@@ -102,18 +102,37 @@ static inline __attribute__((always_inline)) int8_t fg_dsp_output_doubled(uint32
 }
 
 /* The depthwise kernels' ring of input rows: five rows, input row y in slot (y + pad_top) % 3 and slots 0 and 1 again
- * as 3 and 4, so that a window's three rows are consecutive. Passes each input row top .. top + 2 of a window that the
- * ring lacks (next: the first row not yet in it) to fill(context, row, slot), rows above the window skipped (a stride
- * of 3 or more); returns the new next. */
-static inline __attribute__((always_inline)) int32_t fg_dsp_ring_fill(int32_t top, int32_t pad_top, int32_t next,
-                                                                      void (*fill)(void *, int32_t, int32_t),
-                                                                      void *context) {
-    for (; next < top + 3; ++next) {
-        if (next >= top) {
-            fill(context, next, (next + pad_top) % 3);
+ * as 3 and 4, so that a window's three rows are consecutive. The slots are counted round, never divided (% 3 is an
+ * SDIV at -Os): next, the first input row not yet in the ring, goes to slot `slot`; the window's top row is in slot
+ * `top`. */
+typedef struct {
+    int32_t next, slot, top;
+} fg_dsp_ring;
+
+/* The ring before an image's first output row. */
+static inline fg_dsp_ring fg_dsp_ring_start(int32_t pad_top) {
+    const fg_dsp_ring ring = {-pad_top, 0, 0};
+    return ring;
+}
+
+/* Passes each input row top .. top + 2 of the window from input row `top` that the ring lacks to fill(context, row,
+ * slot), rows above the window skipped (a stride of 3 or more). */
+static inline __attribute__((always_inline)) void fg_dsp_ring_fill(fg_dsp_ring *ring, int32_t top,
+                                                                   void (*fill)(void *, int32_t, int32_t),
+                                                                   void *context) {
+    for (; ring->next < top + 3; ++ring->next, ring->slot = ring->slot == 2 ? 0 : ring->slot + 1) {
+        if (ring->next >= top) {
+            fill(context, ring->next, ring->slot);
         }
     }
-    return next;
+}
+
+/* The window moved down `stride` input rows (its top slot with it). */
+static inline void fg_dsp_ring_advance(fg_dsp_ring *ring, int32_t stride) {
+    ring->top += stride;
+    while (ring->top >= 3) {
+        ring->top -= 3;
+    }
 }
 
 /* Whether no channel of ch[0..channels) is wide. */
