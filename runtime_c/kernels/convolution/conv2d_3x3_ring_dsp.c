@@ -359,20 +359,22 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_row(const int16_t *x, con
     FG_DSP_CONV_RING_PAIR_TAP_(FG_DSP_CONV_RING_T(3, 2, 4), "smlabb", FG_DSP_CONV_RING_OWN,          \
                                FG_DSP_CONV_RING_PAIR_OUT_PRELOAD)
 #else
-/* Tap t (a string) against the input words in r12 (A) and lr (B). */
-#define FG_DSP_CONV_RING_PAIR_MACS(t, op, SUM)                                                \
+/* Tap t (a string) against A's input word in register xa and B's in xb. */
+#define FG_DSP_CONV_RING_PAIR_MACS_(t, op, SUM, xa, xb)                                       \
     "ldr r10, " FG_DSP_CONV_RING_PAIR_W(t, 0) "\n\t"                                        \
     "ldr r11, " FG_DSP_CONV_RING_PAIR_W(t, 1) "\n\t"                                        \
-    op " r6, lr, r10, " SUM("r2", "r6") "\n\t"                                                \
-    op " r2, r12, r10, r2\n\t"                                                                \
-    op " r7, lr, r11, " SUM("r3", "r7") "\n\t"                                                \
-    op " r3, r12, r11, r3\n\t"                                                                \
+    op " r6, " xb ", r10, " SUM("r2", "r6") "\n\t"                                            \
+    op " r2, " xa ", r10, r2\n\t"                                                             \
+    op " r7, " xb ", r11, " SUM("r3", "r7") "\n\t"                                            \
+    op " r3, " xa ", r11, r3\n\t"                                                             \
     "ldr r10, " FG_DSP_CONV_RING_PAIR_W(t, 2) "\n\t"                                        \
     "ldr r11, " FG_DSP_CONV_RING_PAIR_W(t, 3) "\n\t"                                        \
-    op " r8, lr, r10, " SUM("r4", "r8") "\n\t"                                                \
-    op " r4, r12, r10, r4\n\t"                                                                \
-    op " r9, lr, r11, " SUM("r5", "r9") "\n\t"                                                \
-    op " r5, r12, r11, r5\n\t"
+    op " r8, " xb ", r10, " SUM("r4", "r8") "\n\t"                                            \
+    op " r4, " xa ", r10, r4\n\t"                                                             \
+    op " r9, " xb ", r11, " SUM("r5", "r9") "\n\t"                                            \
+    op " r5, " xa ", r11, r5\n\t"
+/* The same with A's word in r12 and B's in lr. */
+#define FG_DSP_CONV_RING_PAIR_MACS(t, op, SUM) FG_DSP_CONV_RING_PAIR_MACS_(t, op, SUM, "r12", "lr")
 /* Word k of window row i, A's and B's (x + b): x has already been advanced past the pass by the first tap's load
  * (FG_DSP_CONV_RING_PAIR_FIRST), hence the `- fg_dsp_conv_ring_advance` (an assembler symbol: the pass's advance). */
 #define FG_DSP_CONV_RING_PAIR_XA(ic, i, k) \
@@ -420,6 +422,38 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_row(const int16_t *x, con
     FG_DSP_CONV_RING_PAIR_TAP(3, 2, 0, "smlad", b, FG_DSP_CONV_RING_OWN)                      \
     FG_DSP_CONV_RING_PAIR_PAIRS3(2, b)                                                        \
     FG_DSP_CONV_RING_PAIR_TAP(3, 2, 4, "smlabb", b, FG_DSP_CONV_RING_OWN)
+/* Three input channels at stride 2 (FG_DSP_CONV_RING_PAIR_STRIDES: b = 12), where B's window starts three words
+ * (two pixels of three channels) right of A's: B's word k of a window row is A's word k + 3, read once for both.
+ * Each row's taps in the order 0, 3, 2, 1 (the weights are read at the tap's offset, in any order): tap 3's A word
+ * is tap 0's B word (kept in lr, B's then loaded into r12), and tap 1 leaves B's word 1, A's word 4 (the row's last
+ * tap), in lr: row 1's for rows 0 and 1's last taps, row 2's for row 2's. One load fewer at five taps. */
+#define FG_DSP_CONV_RING_PAIR_S2_LOAD(r, i, k) "ldr " r ", " FG_DSP_CONV_RING_PAIR_XA(3, i, k) "\n\t"
+/* Row i's taps 3, 2, 1 (its tap 0 done, A's word 3 in lr). */
+#define FG_DSP_CONV_RING_PAIR_S2_ROW(i)                                                       \
+    FG_DSP_CONV_RING_PAIR_S2_LOAD("r12", i, 6)                                                \
+    FG_DSP_CONV_RING_PAIR_MACS_(FG_DSP_CONV_RING_T(3, i, 3), "smlad", FG_DSP_CONV_RING_OWN, "lr", "r12") \
+    FG_DSP_CONV_RING_PAIR_S2_LOAD("r12", i, 2) FG_DSP_CONV_RING_PAIR_S2_LOAD("lr", i, 5)      \
+    FG_DSP_CONV_RING_PAIR_MACS(FG_DSP_CONV_RING_T(3, i, 2), "smlad", FG_DSP_CONV_RING_OWN)    \
+    FG_DSP_CONV_RING_PAIR_S2_LOAD("r12", i, 1) FG_DSP_CONV_RING_PAIR_S2_LOAD("lr", i, 4)      \
+    FG_DSP_CONV_RING_PAIR_MACS(FG_DSP_CONV_RING_T(3, i, 1), "smlad", FG_DSP_CONV_RING_OWN)
+/* Row i's tap 0, then the rest. */
+#define FG_DSP_CONV_RING_PAIR_S2_NEXT_ROW(i)                                                  \
+    FG_DSP_CONV_RING_PAIR_S2_LOAD("r12", i, 0) FG_DSP_CONV_RING_PAIR_S2_LOAD("lr", i, 3)      \
+    FG_DSP_CONV_RING_PAIR_MACS(FG_DSP_CONV_RING_T(3, i, 0), "smlad", FG_DSP_CONV_RING_OWN)    \
+    FG_DSP_CONV_RING_PAIR_S2_ROW(i)
+#define FG_DSP_CONV_RING_PAIR_TAPS3_STRIDE2(b)                                                \
+    FG_DSP_CONV_RING_PAIR_FIRST(3, b) FG_DSP_CONV_RING_PAIR_S2_ROW(0)                         \
+    FG_DSP_CONV_RING_PAIR_S2_NEXT_ROW(1)                                                      \
+    FG_DSP_CONV_RING_PAIR_S2_LOAD("r12", 0, 4) FG_DSP_CONV_RING_PAIR_S2_LOAD("r10", 0, 7)     \
+    FG_DSP_CONV_RING_PAIR_S2_LOAD("r11", 1, 7)                                                \
+    "pkhbt r12, r12, lr, lsl #16\n\t"                                                         \
+    "pkhbt lr, r10, r11, lsl #16\n\t"                                                         \
+    FG_DSP_CONV_RING_PAIR_MACS(FG_DSP_CONV_RING_LAST2(3), "smlad", FG_DSP_CONV_RING_OWN)      \
+    FG_DSP_CONV_RING_PAIR_S2_NEXT_ROW(2)                                                      \
+    FG_DSP_CONV_RING_PAIR_S2_LOAD("r12", 2, 7)                                                \
+    FG_DSP_CONV_RING_PAIR_MACS_(FG_DSP_CONV_RING_T(3, 2, 4), "smlabb", FG_DSP_CONV_RING_OWN, "lr", "r12")
+/* One input channel: no word of A's and B's windows in common that a reordering would keep. */
+#define FG_DSP_CONV_RING_PAIR_TAPS1_STRIDE2 FG_DSP_CONV_RING_PAIR_TAPS1
 #endif
 /* Channel j's multiplier, offset and shift (r10, r11, r12) at w, for both pixels' sums a (A) and b (B), in place:
  * FG_DSP_RING_REQUANT's and FG_DSP_RING_REQUANT_RELU's arithmetic, the two chains side by side (lr the scratch). */
@@ -546,7 +580,7 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_row(const int16_t *x, con
         FG_DSP_CONV_RING_PAIR_ASM(TAPS, OUT, FG_DSP_RING_XSTR(FG_DSP_CONV_RING_SHIFTED),                  \
                                   FG_DSP_RING_XSTR(4 * ic));                                            \
     } else {                                                                                            \
-        FG_DSP_CONV_RING_PAIR_ASM(TAPS, OUT, FG_DSP_RING_XSTR(4 * ic), FG_DSP_RING_XSTR(8 * ic));        \
+        FG_DSP_CONV_RING_PAIR_ASM(TAPS##_STRIDE2, OUT, FG_DSP_RING_XSTR(4 * ic), FG_DSP_RING_XSTR(8 * ic)); \
     }
 #endif
 
@@ -579,6 +613,12 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_pairs(const int16_t *x, c
 #undef FG_DSP_CONV_RING_PAIR_OUT
 #undef FG_DSP_CONV_RING_PAIR_CONSTANTS
 #undef FG_DSP_CONV_RING_PAIR_TAPS3
+#undef FG_DSP_CONV_RING_PAIR_TAPS3_STRIDE2
+#undef FG_DSP_CONV_RING_PAIR_TAPS1_STRIDE2
+#undef FG_DSP_CONV_RING_PAIR_S2_NEXT_ROW
+#undef FG_DSP_CONV_RING_PAIR_S2_ROW
+#undef FG_DSP_CONV_RING_PAIR_S2_LOAD
+#undef FG_DSP_CONV_RING_PAIR_MACS_
 #undef FG_DSP_CONV_RING_PAIR_PAIRS3
 #undef FG_DSP_CONV_RING_PAIR_TAPS1
 #undef FG_DSP_CONV_RING_PAIR_LAST_TWO
