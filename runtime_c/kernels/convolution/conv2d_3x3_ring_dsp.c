@@ -422,38 +422,52 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_row(const int16_t *x, con
     FG_DSP_CONV_RING_PAIR_TAP(3, 2, 0, "smlad", b, FG_DSP_CONV_RING_OWN)                      \
     FG_DSP_CONV_RING_PAIR_PAIRS3(2, b)                                                        \
     FG_DSP_CONV_RING_PAIR_TAP(3, 2, 4, "smlabb", b, FG_DSP_CONV_RING_OWN)
-/* Three input channels at stride 2 (FG_DSP_CONV_RING_PAIR_STRIDES: b = 12), where B's window starts three words
- * (two pixels of three channels) right of A's: B's word k of a window row is A's word k + 3, read once for both.
- * Each row's taps in the order 0, 3, 2, 1 (the weights are read at the tap's offset, in any order): tap 3's A word
- * is tap 0's B word (kept in lr, B's then loaded into r12), and tap 1 leaves B's word 1, A's word 4 (the row's last
- * tap), in lr: row 1's for rows 0 and 1's last taps, row 2's for row 2's. One load fewer at five taps. */
-#define FG_DSP_CONV_RING_PAIR_S2_LOAD(r, i, k) "ldr " r ", " FG_DSP_CONV_RING_PAIR_XA(3, i, k) "\n\t"
+/* At stride 2 (FG_DSP_CONV_RING_PAIR_STRIDES: b = 4 in_c) B's window starts in_c words (two pixels) right of A's:
+ * B's word k of a window row is A's word k + in_c, read once for both where one tap's B word is the next one's A
+ * word (kept in lr, B's then loaded into r12; the weights are read at the tap's offset, in any order). Word k of
+ * window row i (A's) into register r: */
+#define FG_DSP_CONV_RING_PAIR_S2_LOAD(r, ic, i, k) "ldr " r ", " FG_DSP_CONV_RING_PAIR_XA(ic, i, k) "\n\t"
+/* Rows 0 and 1's last taps as one pair, row 1's A word in lr (the B word of the tap before). */
+#define FG_DSP_CONV_RING_PAIR_S2_LAST_TWO(ic)                                                 \
+    FG_DSP_CONV_RING_PAIR_S2_LOAD("r12", ic, 0, ((3 * ic - 1) / 2))                           \
+    FG_DSP_CONV_RING_PAIR_S2_LOAD("r10", ic, 0, ((3 * ic - 1) / 2 + ic))                      \
+    FG_DSP_CONV_RING_PAIR_S2_LOAD("r11", ic, 1, ((3 * ic - 1) / 2 + ic))                      \
+    "pkhbt r12, r12, lr, lsl #16\n\t"                                                         \
+    "pkhbt lr, r10, r11, lsl #16\n\t"                                                         \
+    FG_DSP_CONV_RING_PAIR_MACS(FG_DSP_CONV_RING_LAST2(ic), "smlad", FG_DSP_CONV_RING_OWN)
+/* Row 2's last tap, its A word in lr (the B word of the tap before). */
+#define FG_DSP_CONV_RING_PAIR_S2_LAST(ic)                                                     \
+    FG_DSP_CONV_RING_PAIR_S2_LOAD("r12", ic, 2, ((3 * ic - 1) / 2 + ic))                      \
+    FG_DSP_CONV_RING_PAIR_MACS_(FG_DSP_CONV_RING_T(ic, 2, ((3 * ic - 1) / 2)), "smlabb", FG_DSP_CONV_RING_OWN, \
+                                "lr", "r12")
+/* One input channel: a row's pair's B word is its last tap's A word (one load fewer at two taps). */
+#define FG_DSP_CONV_RING_PAIR_TAPS1_STRIDE2(b)                                                \
+    FG_DSP_CONV_RING_PAIR_FIRST(1, b)                                                         \
+    FG_DSP_CONV_RING_PAIR_TAP(1, 1, 0, "smlad", b, FG_DSP_CONV_RING_OWN)                      \
+    FG_DSP_CONV_RING_PAIR_S2_LAST_TWO(1)                                                      \
+    FG_DSP_CONV_RING_PAIR_TAP(1, 2, 0, "smlad", b, FG_DSP_CONV_RING_OWN)                      \
+    FG_DSP_CONV_RING_PAIR_S2_LAST(1)
+/* Three input channels: each row's taps in the order 0, 3, 2, 1: tap 3's A word is tap 0's B word, and tap 1's B
+ * word is the row's last tap's A word (one load fewer at five taps). */
 /* Row i's taps 3, 2, 1 (its tap 0 done, A's word 3 in lr). */
 #define FG_DSP_CONV_RING_PAIR_S2_ROW(i)                                                       \
-    FG_DSP_CONV_RING_PAIR_S2_LOAD("r12", i, 6)                                                \
+    FG_DSP_CONV_RING_PAIR_S2_LOAD("r12", 3, i, 6)                                             \
     FG_DSP_CONV_RING_PAIR_MACS_(FG_DSP_CONV_RING_T(3, i, 3), "smlad", FG_DSP_CONV_RING_OWN, "lr", "r12") \
-    FG_DSP_CONV_RING_PAIR_S2_LOAD("r12", i, 2) FG_DSP_CONV_RING_PAIR_S2_LOAD("lr", i, 5)      \
+    FG_DSP_CONV_RING_PAIR_S2_LOAD("r12", 3, i, 2) FG_DSP_CONV_RING_PAIR_S2_LOAD("lr", 3, i, 5) \
     FG_DSP_CONV_RING_PAIR_MACS(FG_DSP_CONV_RING_T(3, i, 2), "smlad", FG_DSP_CONV_RING_OWN)    \
-    FG_DSP_CONV_RING_PAIR_S2_LOAD("r12", i, 1) FG_DSP_CONV_RING_PAIR_S2_LOAD("lr", i, 4)      \
+    FG_DSP_CONV_RING_PAIR_S2_LOAD("r12", 3, i, 1) FG_DSP_CONV_RING_PAIR_S2_LOAD("lr", 3, i, 4) \
     FG_DSP_CONV_RING_PAIR_MACS(FG_DSP_CONV_RING_T(3, i, 1), "smlad", FG_DSP_CONV_RING_OWN)
 /* Row i's tap 0, then the rest. */
 #define FG_DSP_CONV_RING_PAIR_S2_NEXT_ROW(i)                                                  \
-    FG_DSP_CONV_RING_PAIR_S2_LOAD("r12", i, 0) FG_DSP_CONV_RING_PAIR_S2_LOAD("lr", i, 3)      \
+    FG_DSP_CONV_RING_PAIR_S2_LOAD("r12", 3, i, 0) FG_DSP_CONV_RING_PAIR_S2_LOAD("lr", 3, i, 3) \
     FG_DSP_CONV_RING_PAIR_MACS(FG_DSP_CONV_RING_T(3, i, 0), "smlad", FG_DSP_CONV_RING_OWN)    \
     FG_DSP_CONV_RING_PAIR_S2_ROW(i)
 #define FG_DSP_CONV_RING_PAIR_TAPS3_STRIDE2(b)                                                \
     FG_DSP_CONV_RING_PAIR_FIRST(3, b) FG_DSP_CONV_RING_PAIR_S2_ROW(0)                         \
     FG_DSP_CONV_RING_PAIR_S2_NEXT_ROW(1)                                                      \
-    FG_DSP_CONV_RING_PAIR_S2_LOAD("r12", 0, 4) FG_DSP_CONV_RING_PAIR_S2_LOAD("r10", 0, 7)     \
-    FG_DSP_CONV_RING_PAIR_S2_LOAD("r11", 1, 7)                                                \
-    "pkhbt r12, r12, lr, lsl #16\n\t"                                                         \
-    "pkhbt lr, r10, r11, lsl #16\n\t"                                                         \
-    FG_DSP_CONV_RING_PAIR_MACS(FG_DSP_CONV_RING_LAST2(3), "smlad", FG_DSP_CONV_RING_OWN)      \
+    FG_DSP_CONV_RING_PAIR_S2_LAST_TWO(3)                                                      \
     FG_DSP_CONV_RING_PAIR_S2_NEXT_ROW(2)                                                      \
-    FG_DSP_CONV_RING_PAIR_S2_LOAD("r12", 2, 7)                                                \
-    FG_DSP_CONV_RING_PAIR_MACS_(FG_DSP_CONV_RING_T(3, 2, 4), "smlabb", FG_DSP_CONV_RING_OWN, "lr", "r12")
-/* One input channel: no word of A's and B's windows in common that a reordering would keep. */
-#define FG_DSP_CONV_RING_PAIR_TAPS1_STRIDE2 FG_DSP_CONV_RING_PAIR_TAPS1
+    FG_DSP_CONV_RING_PAIR_S2_LAST(3)
 #endif
 /* Channel j's multiplier, offset and shift (r10, r11, r12) at w, for both pixels' sums a (A) and b (B), in place:
  * FG_DSP_RING_REQUANT's and FG_DSP_RING_REQUANT_RELU's arithmetic, the two chains side by side (lr the scratch). */
@@ -617,6 +631,8 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_pairs(const int16_t *x, c
 #undef FG_DSP_CONV_RING_PAIR_TAPS1_STRIDE2
 #undef FG_DSP_CONV_RING_PAIR_S2_NEXT_ROW
 #undef FG_DSP_CONV_RING_PAIR_S2_ROW
+#undef FG_DSP_CONV_RING_PAIR_S2_LAST
+#undef FG_DSP_CONV_RING_PAIR_S2_LAST_TWO
 #undef FG_DSP_CONV_RING_PAIR_S2_LOAD
 #undef FG_DSP_CONV_RING_PAIR_MACS_
 #undef FG_DSP_CONV_RING_PAIR_PAIRS3
