@@ -240,6 +240,23 @@ def ring_conv_tall_cases(rng):
                                                   (1, 1, (25, 30), False)]]
 
 
+def ring_conv_stride2_cases(rng):
+    """The M4's and M33's pixel pairs at stride 2, where a pair's two windows share words (B's word k is A's word
+    k + in_c), and the rows widened sixteen inputs a step: three input channels (vww's first layer) 6, 11, 16 and 21
+    wide (one step; two and three, the loop entered at its second and first step; three and a tail of 15), one
+    channel (person_detect's first layer, a one-channel depthwise of multiplier 8, and a convolution) 33 and 48 wide
+    (two and three steps), SAME (vww's: the right column padded) and VALID, with and without the ReLU-like clamp."""
+    cases = [conv_case(rng, "CONV_2D", (3, 3), 3, 8, 2, padding=padding, widths=(width, width + 1), heights=(3, 6),
+                       output_zero_point=-128 if relu else None, activation="RELU" if relu else "NONE")
+             for width, padding, relu in [(6, "SAME", True), (11, "VALID", False), (16, "SAME", False),
+                                          (21, "SAME", True)]]
+    cases.append(conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), 1, 0, 2, padding="SAME", multiplier=8, widths=(33, 34),
+                           heights=(3, 6), output_zero_point=-128, activation="RELU"))
+    cases.append(conv_case(rng, "CONV_2D", (3, 3), 1, 4, 2, padding="VALID", widths=(48, 49), heights=(3, 6),
+                           activation="NONE"))
+    return cases
+
+
 def one_channel_depthwise_cases(rng, count):
     """One input channel, any filter and multiplier: person_detect's first layer (3x3 s2, multiplier 8)."""
     filters = [(3, 3), (3, 3), (1, 3), (5, 5), (2, 2), (3, 1)]  # 5x5 undilated: a VALID window fits 5 pixels
@@ -347,8 +364,9 @@ def test_shallow_pointwise_bit_exact(board, tmp_path) -> None:
 @needs_qemu
 @pytest.mark.parametrize("board", ["mps2_an386", "mps2_an521"])
 def test_ring_conv_ring_of_rows_bit_exact(board, tmp_path) -> None:
-    assert_batch_bit_exact(ring_conv_tall_cases(np.random.default_rng(23)), board, tmp_path / "build", seed=4,
-                           expect_functions=["fg_conv2d_3x3_ring_dsp"])
+    rng = np.random.default_rng(23)
+    assert_batch_bit_exact(ring_conv_tall_cases(rng) + ring_conv_stride2_cases(rng), board, tmp_path / "build",
+                           seed=4, expect_functions=["fg_conv2d_3x3_ring_dsp"])
 
 
 @needs_qemu

@@ -359,20 +359,22 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_row(const int16_t *x, con
     FG_DSP_CONV_RING_PAIR_TAP_(FG_DSP_CONV_RING_T(3, 2, 4), "smlabb", FG_DSP_CONV_RING_OWN,          \
                                FG_DSP_CONV_RING_PAIR_OUT_PRELOAD)
 #else
-/* Tap t (a string) against the input words in r12 (A) and lr (B). */
-#define FG_DSP_CONV_RING_PAIR_MACS(t, op, SUM)                                                \
+/* Tap t (a string) against A's input word in register xa and B's in xb. */
+#define FG_DSP_CONV_RING_PAIR_MACS_(t, op, SUM, xa, xb)                                       \
     "ldr r10, " FG_DSP_CONV_RING_PAIR_W(t, 0) "\n\t"                                        \
     "ldr r11, " FG_DSP_CONV_RING_PAIR_W(t, 1) "\n\t"                                        \
-    op " r6, lr, r10, " SUM("r2", "r6") "\n\t"                                                \
-    op " r2, r12, r10, r2\n\t"                                                                \
-    op " r7, lr, r11, " SUM("r3", "r7") "\n\t"                                                \
-    op " r3, r12, r11, r3\n\t"                                                                \
+    op " r6, " xb ", r10, " SUM("r2", "r6") "\n\t"                                            \
+    op " r2, " xa ", r10, r2\n\t"                                                             \
+    op " r7, " xb ", r11, " SUM("r3", "r7") "\n\t"                                            \
+    op " r3, " xa ", r11, r3\n\t"                                                             \
     "ldr r10, " FG_DSP_CONV_RING_PAIR_W(t, 2) "\n\t"                                        \
     "ldr r11, " FG_DSP_CONV_RING_PAIR_W(t, 3) "\n\t"                                        \
-    op " r8, lr, r10, " SUM("r4", "r8") "\n\t"                                                \
-    op " r4, r12, r10, r4\n\t"                                                                \
-    op " r9, lr, r11, " SUM("r5", "r9") "\n\t"                                                \
-    op " r5, r12, r11, r5\n\t"
+    op " r8, " xb ", r10, " SUM("r4", "r8") "\n\t"                                            \
+    op " r4, " xa ", r10, r4\n\t"                                                             \
+    op " r9, " xb ", r11, " SUM("r5", "r9") "\n\t"                                            \
+    op " r5, " xa ", r11, r5\n\t"
+/* The same with A's word in r12 and B's in lr. */
+#define FG_DSP_CONV_RING_PAIR_MACS(t, op, SUM) FG_DSP_CONV_RING_PAIR_MACS_(t, op, SUM, "r12", "lr")
 /* Word k of window row i, A's and B's (x + b): x has already been advanced past the pass by the first tap's load
  * (FG_DSP_CONV_RING_PAIR_FIRST), hence the `- fg_dsp_conv_ring_advance` (an assembler symbol: the pass's advance). */
 #define FG_DSP_CONV_RING_PAIR_XA(ic, i, k) \
@@ -420,6 +422,52 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_row(const int16_t *x, con
     FG_DSP_CONV_RING_PAIR_TAP(3, 2, 0, "smlad", b, FG_DSP_CONV_RING_OWN)                      \
     FG_DSP_CONV_RING_PAIR_PAIRS3(2, b)                                                        \
     FG_DSP_CONV_RING_PAIR_TAP(3, 2, 4, "smlabb", b, FG_DSP_CONV_RING_OWN)
+/* At stride 2 (FG_DSP_CONV_RING_PAIR_STRIDES: b = 4 in_c) B's window starts in_c words (two pixels) right of A's:
+ * B's word k of a window row is A's word k + in_c, read once for both where one tap's B word is the next one's A
+ * word (kept in lr, B's then loaded into r12; the weights are read at the tap's offset, in any order). Word k of
+ * window row i (A's) into register r: */
+#define FG_DSP_CONV_RING_PAIR_S2_LOAD(r, ic, i, k) "ldr " r ", " FG_DSP_CONV_RING_PAIR_XA(ic, i, k) "\n\t"
+/* Rows 0 and 1's last taps as one pair, row 1's A word in lr (the B word of the tap before). */
+#define FG_DSP_CONV_RING_PAIR_S2_LAST_TWO(ic)                                                 \
+    FG_DSP_CONV_RING_PAIR_S2_LOAD("r12", ic, 0, ((3 * ic - 1) / 2))                           \
+    FG_DSP_CONV_RING_PAIR_S2_LOAD("r10", ic, 0, ((3 * ic - 1) / 2 + ic))                      \
+    FG_DSP_CONV_RING_PAIR_S2_LOAD("r11", ic, 1, ((3 * ic - 1) / 2 + ic))                      \
+    "pkhbt r12, r12, lr, lsl #16\n\t"                                                         \
+    "pkhbt lr, r10, r11, lsl #16\n\t"                                                         \
+    FG_DSP_CONV_RING_PAIR_MACS(FG_DSP_CONV_RING_LAST2(ic), "smlad", FG_DSP_CONV_RING_OWN)
+/* Row 2's last tap, its A word in lr (the B word of the tap before). */
+#define FG_DSP_CONV_RING_PAIR_S2_LAST(ic)                                                     \
+    FG_DSP_CONV_RING_PAIR_S2_LOAD("r12", ic, 2, ((3 * ic - 1) / 2 + ic))                      \
+    FG_DSP_CONV_RING_PAIR_MACS_(FG_DSP_CONV_RING_T(ic, 2, ((3 * ic - 1) / 2)), "smlabb", FG_DSP_CONV_RING_OWN, \
+                                "lr", "r12")
+/* One input channel: a row's pair's B word is its last tap's A word (one load fewer at two taps). */
+#define FG_DSP_CONV_RING_PAIR_TAPS1_STRIDE2(b)                                                \
+    FG_DSP_CONV_RING_PAIR_FIRST(1, b)                                                         \
+    FG_DSP_CONV_RING_PAIR_TAP(1, 1, 0, "smlad", b, FG_DSP_CONV_RING_OWN)                      \
+    FG_DSP_CONV_RING_PAIR_S2_LAST_TWO(1)                                                      \
+    FG_DSP_CONV_RING_PAIR_TAP(1, 2, 0, "smlad", b, FG_DSP_CONV_RING_OWN)                      \
+    FG_DSP_CONV_RING_PAIR_S2_LAST(1)
+/* Three input channels: each row's taps in the order 0, 3, 2, 1: tap 3's A word is tap 0's B word, and tap 1's B
+ * word is the row's last tap's A word (one load fewer at five taps). */
+/* Row i's taps 3, 2, 1 (its tap 0 done, A's word 3 in lr). */
+#define FG_DSP_CONV_RING_PAIR_S2_ROW(i)                                                       \
+    FG_DSP_CONV_RING_PAIR_S2_LOAD("r12", 3, i, 6)                                             \
+    FG_DSP_CONV_RING_PAIR_MACS_(FG_DSP_CONV_RING_T(3, i, 3), "smlad", FG_DSP_CONV_RING_OWN, "lr", "r12") \
+    FG_DSP_CONV_RING_PAIR_S2_LOAD("r12", 3, i, 2) FG_DSP_CONV_RING_PAIR_S2_LOAD("lr", 3, i, 5) \
+    FG_DSP_CONV_RING_PAIR_MACS(FG_DSP_CONV_RING_T(3, i, 2), "smlad", FG_DSP_CONV_RING_OWN)    \
+    FG_DSP_CONV_RING_PAIR_S2_LOAD("r12", 3, i, 1) FG_DSP_CONV_RING_PAIR_S2_LOAD("lr", 3, i, 4) \
+    FG_DSP_CONV_RING_PAIR_MACS(FG_DSP_CONV_RING_T(3, i, 1), "smlad", FG_DSP_CONV_RING_OWN)
+/* Row i's tap 0, then the rest. */
+#define FG_DSP_CONV_RING_PAIR_S2_NEXT_ROW(i)                                                  \
+    FG_DSP_CONV_RING_PAIR_S2_LOAD("r12", 3, i, 0) FG_DSP_CONV_RING_PAIR_S2_LOAD("lr", 3, i, 3) \
+    FG_DSP_CONV_RING_PAIR_MACS(FG_DSP_CONV_RING_T(3, i, 0), "smlad", FG_DSP_CONV_RING_OWN)    \
+    FG_DSP_CONV_RING_PAIR_S2_ROW(i)
+#define FG_DSP_CONV_RING_PAIR_TAPS3_STRIDE2(b)                                                \
+    FG_DSP_CONV_RING_PAIR_FIRST(3, b) FG_DSP_CONV_RING_PAIR_S2_ROW(0)                         \
+    FG_DSP_CONV_RING_PAIR_S2_NEXT_ROW(1)                                                      \
+    FG_DSP_CONV_RING_PAIR_S2_LAST_TWO(3)                                                      \
+    FG_DSP_CONV_RING_PAIR_S2_NEXT_ROW(2)                                                      \
+    FG_DSP_CONV_RING_PAIR_S2_LAST(3)
 #endif
 /* Channel j's multiplier, offset and shift (r10, r11, r12) at w, for both pixels' sums a (A) and b (B), in place:
  * FG_DSP_RING_REQUANT's and FG_DSP_RING_REQUANT_RELU's arithmetic, the two chains side by side (lr the scratch). */
@@ -546,7 +594,7 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_row(const int16_t *x, con
         FG_DSP_CONV_RING_PAIR_ASM(TAPS, OUT, FG_DSP_RING_XSTR(FG_DSP_CONV_RING_SHIFTED),                  \
                                   FG_DSP_RING_XSTR(4 * ic));                                            \
     } else {                                                                                            \
-        FG_DSP_CONV_RING_PAIR_ASM(TAPS, OUT, FG_DSP_RING_XSTR(4 * ic), FG_DSP_RING_XSTR(8 * ic));        \
+        FG_DSP_CONV_RING_PAIR_ASM(TAPS##_STRIDE2, OUT, FG_DSP_RING_XSTR(4 * ic), FG_DSP_RING_XSTR(8 * ic)); \
     }
 #endif
 
@@ -579,6 +627,14 @@ static __attribute__((noinline)) void fg_dsp_conv_ring_pairs(const int16_t *x, c
 #undef FG_DSP_CONV_RING_PAIR_OUT
 #undef FG_DSP_CONV_RING_PAIR_CONSTANTS
 #undef FG_DSP_CONV_RING_PAIR_TAPS3
+#undef FG_DSP_CONV_RING_PAIR_TAPS3_STRIDE2
+#undef FG_DSP_CONV_RING_PAIR_TAPS1_STRIDE2
+#undef FG_DSP_CONV_RING_PAIR_S2_NEXT_ROW
+#undef FG_DSP_CONV_RING_PAIR_S2_ROW
+#undef FG_DSP_CONV_RING_PAIR_S2_LAST
+#undef FG_DSP_CONV_RING_PAIR_S2_LAST_TWO
+#undef FG_DSP_CONV_RING_PAIR_S2_LOAD
+#undef FG_DSP_CONV_RING_PAIR_MACS_
 #undef FG_DSP_CONV_RING_PAIR_PAIRS3
 #undef FG_DSP_CONV_RING_PAIR_TAPS1
 #undef FG_DSP_CONV_RING_PAIR_LAST_TWO
@@ -628,35 +684,49 @@ static inline __attribute__((always_inline)) void fg_dsp_conv_ring_widen(const i
     "sxtb16 %[" e "], %[" v "]\n\t"               \
     "pkhbt %[" v "], %[" e "], %[o], lsl #16\n\t" \
     "pkhtb %[" e "], %[o], %[" e "], asr #16\n\t"
-/* The inputs from src to end (a multiple of 16 bytes, > 0) into halves at dst, sixteen a pass: the four words' loads,
- * their widening, then the eight words' stores, each run of single loads or stores pipelined after its first (34
- * cycles a pass on the M4 timing, against 46 for fg_dsp_conv_ring_widen four times in gcc's loop). Single LDRs and
- * STRs: src and dst may be unaligned (the left padding puts dst a halfword past a word). */
+/* The next sixteen inputs into v0-v3 (src advanced), their 32 bytes of halves from v0-v3, e0-e3 to dst (advanced). */
+#define FG_DSP_CONV_RING_WIDEN_LOAD                                                     \
+    "ldr %[v0], [%[src]], #16\n\t" "ldr %[v1], [%[src], #-12]\n\t"                      \
+    "ldr %[v2], [%[src], #-8]\n\t" "ldr %[v3], [%[src], #-4]\n\t"
+#define FG_DSP_CONV_RING_WIDEN_STORE                                                    \
+    "str %[v0], [%[dst]], #32\n\t" "str %[e0], [%[dst], #-28]\n\t"                      \
+    "str %[v1], [%[dst], #-24]\n\t" "str %[e1], [%[dst], #-20]\n\t"                     \
+    "str %[v2], [%[dst], #-16]\n\t" "str %[e2], [%[dst], #-12]\n\t"                     \
+    "str %[v3], [%[dst], #-8]\n\t" "str %[e3], [%[dst], #-4]\n\t"
+#define FG_DSP_CONV_RING_WIDEN_BLOCK                                                    \
+    FG_DSP_CONV_RING_WIDEN_WORD("v0", "e0") FG_DSP_CONV_RING_WIDEN_WORD("v1", "e1")      \
+    FG_DSP_CONV_RING_WIDEN_WORD("v2", "e2") FG_DSP_CONV_RING_WIDEN_WORD("v3", "e3")
+/* The inputs from src to end (a multiple of 16 bytes, > 0) into halves at dst, sixteen a step: each step's eight
+ * stores and the next step's four loads one run of single loads and stores, pipelined after its first; two steps a
+ * pass of the loop (entered at its second for an odd count of steps after the first), the last step's stores after
+ * it. On the M4 timing 29 cycles a step and 4 a pass, against 34 a step for the loads, widening and stores of one
+ * step a pass. Single LDRs and STRs: src and dst may be unaligned (the left padding puts dst a halfword past a
+ * word). */
 static inline __attribute__((always_inline)) void fg_dsp_conv_ring_widen_16(const int8_t *src, const int8_t *end,
                                                                            int16_t *dst) {
     uint32_t v0, v1, v2, v3, e0, e1, e2, e3, o;
-    __asm__ volatile("1:\n\t"
-                     "ldr %[v0], [%[src]], #16\n\t"
-                     "ldr %[v1], [%[src], #-12]\n\t"
-                     "ldr %[v2], [%[src], #-8]\n\t"
-                     "ldr %[v3], [%[src], #-4]\n\t"
-                     FG_DSP_CONV_RING_WIDEN_WORD("v0", "e0") FG_DSP_CONV_RING_WIDEN_WORD("v1", "e1")
-                     FG_DSP_CONV_RING_WIDEN_WORD("v2", "e2") FG_DSP_CONV_RING_WIDEN_WORD("v3", "e3")
-                     "str %[v0], [%[dst]], #32\n\t"
-                     "str %[e0], [%[dst], #-28]\n\t"
-                     "str %[v1], [%[dst], #-24]\n\t"
-                     "str %[e1], [%[dst], #-20]\n\t"
-                     "str %[v2], [%[dst], #-16]\n\t"
-                     "str %[e2], [%[dst], #-12]\n\t"
-                     "str %[v3], [%[dst], #-8]\n\t"
-                     "str %[e3], [%[dst], #-4]\n\t"
+    __asm__ volatile(FG_DSP_CONV_RING_WIDEN_LOAD
                      "cmp %[src], %[end]\n\t"
-                     "bne 1b\n\t"
+                     "beq 3f\n\t"
+                     "sub %[o], %[end], %[src]\n\t"
+                     "tst %[o], #16\n\t"
+                     "bne 2f\n"
+                     "1:\n\t"
+                     FG_DSP_CONV_RING_WIDEN_BLOCK FG_DSP_CONV_RING_WIDEN_STORE FG_DSP_CONV_RING_WIDEN_LOAD
+                     "2:\n\t"
+                     FG_DSP_CONV_RING_WIDEN_BLOCK FG_DSP_CONV_RING_WIDEN_STORE FG_DSP_CONV_RING_WIDEN_LOAD
+                     "cmp %[src], %[end]\n\t"
+                     "bne 1b\n"
+                     "3:\n\t"
+                     FG_DSP_CONV_RING_WIDEN_BLOCK FG_DSP_CONV_RING_WIDEN_STORE
                      : [src] "+r"(src), [dst] "+r"(dst), [v0] "=&r"(v0), [v1] "=&r"(v1), [v2] "=&r"(v2),
                        [v3] "=&r"(v3), [e0] "=&r"(e0), [e1] "=&r"(e1), [e2] "=&r"(e2), [e3] "=&r"(e3), [o] "=&r"(o)
                      : [end] "r"(end)
                      : "cc", "memory");
 }
+#undef FG_DSP_CONV_RING_WIDEN_BLOCK
+#undef FG_DSP_CONV_RING_WIDEN_STORE
+#undef FG_DSP_CONV_RING_WIDEN_LOAD
 #undef FG_DSP_CONV_RING_WIDEN_WORD
 #endif
 
