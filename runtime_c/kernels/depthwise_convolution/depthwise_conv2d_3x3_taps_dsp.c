@@ -353,6 +353,7 @@ static inline __attribute__((always_inline)) void fg_dsp_dw_taps_pixel(uint32_t 
     "str r11, [%[dst], #(3 * " FG_DSP_DW_TAPS_ROW_BYTES ")]\n\t"                        \
     STORE_COPY                                                                          \
     "add %[dst], %[dst], #4\n\t"
+#define FG_DSP_DW_TAPS_EXTEND_LOOP(STORE_COPY) "1:\n\t" FG_DSP_DW_TAPS_EXTEND_PASS(STORE_COPY) "bne 1b\n\t"
 #else
 #define FG_DSP_DW_TAPS_STORE_IN(row, to)                                                \
     "str r9, [" to ", #" row "]\n\t"                                                    \
@@ -360,25 +361,39 @@ static inline __attribute__((always_inline)) void fg_dsp_dw_taps_pixel(uint32_t 
     "str r11, [" to ", #(3 * " row ")]\n\t"                                             \
     "str r8, [" to "], #4\n\t"
 #define FG_DSP_DW_TAPS_STORE(to) FG_DSP_DW_TAPS_STORE_IN(FG_DSP_DW_TAPS_ROW_BYTES, to)
-#define FG_DSP_DW_TAPS_EXTEND_PASS_IN(row, STORE_COPY)                                  \
-    FG_DSP_EXTEND_TWO_PIXELS                                                            \
-    "pkhbt r8, r4, r6, lsl #16\n\t"                                                     \
-    "pkhbt r9, r5, r7, lsl #16\n\t"                                                     \
-    "pkhtb r10, r6, r4, asr #16\n\t"                                                    \
-    "pkhtb r11, r7, r5, asr #16\n\t"                                                    \
+/* The M4's and M33's: the two pixels' bytes paired by channel first, (c0, c1, c0', c1') and (c2, c3, c2', c3') (two
+ * PKH), then each channel's word one SXTB16 (four): six instructions where extending first takes eight. COUNT: the
+ * pass's count, between the loads and the PKHs (the loads pipelined behind the stores before). */
+#define FG_DSP_DW_TAPS_EXTEND_PASS_IN(row, STORE_COPY, COUNT)                           \
+    "ldr r4, [%[src]]\n\t"                                                              \
+    "ldr r6, [%[src], %[step]]\n\t"                                                     \
+    "add %[src], %[src], %[step], lsl #1\n\t"                                           \
+    COUNT                                                                               \
+    "pkhbt r5, r4, r6, lsl #16\n\t"                                                     \
+    "pkhtb r7, r6, r4, asr #16\n\t"                                                     \
+    "sxtb16 r8, r5\n\t"                                                                 \
+    "sxtb16 r9, r5, ror #8\n\t"                                                         \
+    "sxtb16 r10, r7\n\t"                                                                \
+    "sxtb16 r11, r7, ror #8\n\t"                                                        \
     FG_DSP_DW_TAPS_STORE_IN(row, "%[dst]")                                              \
-    STORE_COPY                                                                          \
-    "subs %[pairs], %[pairs], #1\n\t"
-#define FG_DSP_DW_TAPS_EXTEND_PASS(STORE_COPY) FG_DSP_DW_TAPS_EXTEND_PASS_IN(FG_DSP_DW_TAPS_ROW_BYTES, STORE_COPY)
+    STORE_COPY
+/* `pairs` (>= 1) passes, two a loop (an odd count enters at the second, whose SUBS counts both: the branch back while
+ * pairs are left, BGT). */
+#define FG_DSP_DW_TAPS_EXTEND_LOOP_IN(row, STORE_COPY)                                  \
+    "tst %[pairs], #1\n\t"                                                              \
+    "bne 5f\n"                                                                          \
+    "4:\n\t"                                                                            \
+    FG_DSP_DW_TAPS_EXTEND_PASS_IN(row, STORE_COPY, "")                                  \
+    "5:\n\t"                                                                            \
+    FG_DSP_DW_TAPS_EXTEND_PASS_IN(row, STORE_COPY, "subs %[pairs], %[pairs], #2\n\t")   \
+    "bgt 4b\n\t"
+#define FG_DSP_DW_TAPS_EXTEND_LOOP(STORE_COPY) FG_DSP_DW_TAPS_EXTEND_LOOP_IN(FG_DSP_DW_TAPS_ROW_BYTES, STORE_COPY)
 #endif
-/* Pairs of pixels (`pairs` >= 1) from src into dst's channel rows (and copy's): 2 LDR, 4 SXTB16 (r4, r5: the first
- * pixel's (c0, c2), (c1, c3); r6, r7 the second's), 4 PKH into a word per channel, 4 STR per row written; the pass
- * in the core's order (FG_DSP_DW_TAPS_EXTEND_PASS), the flags of its count for the branch back. */
+/* Pairs of pixels (`pairs` >= 1) from src into dst's channel rows (and copy's): 2 LDR, 4 SXTB16 and 2 or 4 PKH into a
+ * word per channel, 4 STR per row written; the pass in the core's order (FG_DSP_DW_TAPS_EXTEND_LOOP). */
 #define FG_DSP_DW_TAPS_EXTEND_ASM(STORE_COPY, ...)                                      \
     __asm__ volatile(                                                                   \
-        "1:\n\t"                                                                        \
-        FG_DSP_DW_TAPS_EXTEND_PASS(STORE_COPY)                                          \
-        "bne 1b\n\t"                                                                    \
+        FG_DSP_DW_TAPS_EXTEND_LOOP(STORE_COPY)                                          \
         : [src] "+r"(src), [dst] "+r"(d), [pairs] "+r"(pairs), ##__VA_ARGS__            \
         : [step] "r"(step)                                                              \
         : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "cc", "memory")
@@ -445,11 +460,9 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_extend(const int8_t *src, i
         "pkhtb r11, r7, %[zp]\n\t"                                                      \
         FG_DSP_DW_TAPS_STORE_IN(FG_DSP_DW_TAPS_SMALL_ROW_BYTES, "%[dst]")              \
         "cmp %[pairs], #0\n\t"                                                          \
-        "beq 2f\n"                                                                      \
-        "1:\n\t"                                                                        \
-        FG_DSP_DW_TAPS_EXTEND_PASS_IN(FG_DSP_DW_TAPS_SMALL_ROW_BYTES, "")               \
-        "bne 1b\n"                                                                      \
-        "2:\n\t"                                                                        \
+        "beq 2f\n\t"                                                                    \
+        FG_DSP_DW_TAPS_EXTEND_LOOP_IN(FG_DSP_DW_TAPS_SMALL_ROW_BYTES, "")               \
+        "\n2:\n\t"                                                                        \
         RIGHT                                                                           \
         "ldr r4, [sp, #4]\n\t"                                                          \
         "add %[slot], %[slot], #" FG_DSP_DW_TAPS_SMALL_PITCH "\n\t"                     \
@@ -475,6 +488,7 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_small_rows(const int8_t *sr
 #endif
 #undef FG_DSP_DW_TAPS_EXTEND_ASM
 #undef FG_DSP_DW_TAPS_EXTEND_PASS
+#undef FG_DSP_DW_TAPS_EXTEND_LOOP
 #undef FG_DSP_DW_TAPS_STORE
 
 /* A padding row: the zero point in the n image columns from `first` on of a slot's four rows (and copy's), a word
