@@ -574,7 +574,7 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_run(const fg_depthwise_conv
  * the others' instructions left out): per filter row the weight words A, C and the input words X01 .. X67 by turns
  * in r12, lr, 12 multiplies:
  *   out0 = SMLAD(X01, A) + SMLABT(X23, C)    out1 = SMLATB(X01, A) + SMLAD(X23, C)    (out2, out3 from X23 and X45,
- *   out4, out5 from X45 and X67 alike). The first row's first touches add the bias (r4, r8, r9 loaded with it). */
+ *   out4, out5 from X45 and X67 alike). The first row's first touches add the bias (r4). */
 #define FG_DSP_DW_TAPS_SMALL_SLOTS 28  /* padded rows: kws_ref_model's 25 x 5 (3,584 bytes of stack) */
 #define FG_DSP_DW_TAPS_SX(r, i, word) FG_DSP_DW_TAPS_X_IN(FG_DSP_DW_TAPS_SMALL_PITCH, r, i, word)
 #define FG_DSP_DW_TAPS_HEXA_LOADS(i)                                                    \
@@ -603,18 +603,26 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_run(const fg_depthwise_conv
     FG_DSP_DW_TAPS_SIXTH_##W("smlatb r9, r12, r10, r9\n\t")                             \
     FG_DSP_DW_TAPS_FIFTH_##W("smlabt r8, lr, r11, r8\n\t")                              \
     FG_DSP_DW_TAPS_SIXTH_##W("smlad r9, lr, r11, r9\n\t")
+/* The first row: X45 loaded with the others into r9 (out5's accumulator, free until out5's first MAC), so that every
+ * accumulator's first MAC adds the bias from r4 before out0's overwrites it (one bias load, one run of loads), then
+ * X67 into r12. */
 #define FG_DSP_DW_TAPS_HEXA_FIRST(W)                                                    \
     "ldr r4, [%[k]]\n\t"                                                                \
-    FG_DSP_DW_TAPS_FIFTH_##W("ldr r8, [%[k]]\n\t")                                      \
-    FG_DSP_DW_TAPS_SIXTH_##W("ldr r9, [%[k]]\n\t")                                      \
     FG_DSP_DW_TAPS_HEXA_LOADS(0)                                                        \
+    FG_DSP_DW_TAPS_SX("r9", 0, 2)                                                       \
     "smlatb r5, r12, r10, r4\n\t"                                                       \
     "smlad r6, lr, r10, r4\n\t"                                                         \
     FG_DSP_DW_TAPS_FOURTH_##W("smlatb r7, lr, r10, r4\n\t")                             \
+    FG_DSP_DW_TAPS_FIFTH_##W("smlad r8, r9, r10, r4\n\t")                               \
+    "smlabt r6, r9, r11, r6\n\t"                                                        \
+    FG_DSP_DW_TAPS_FOURTH_##W("smlad r7, r9, r11, r7\n\t")                              \
+    FG_DSP_DW_TAPS_SIXTH_##W("smlatb r9, r9, r10, r4\n\t")                              \
     "smlad r4, r12, r10, r4\n\t"                                                        \
     "smlabt r4, lr, r11, r4\n\t"                                                        \
     "smlad r5, lr, r11, r5\n\t"                                                         \
-    FG_DSP_DW_TAPS_HEXA_REST(0, W)
+    FG_DSP_DW_TAPS_FIFTH_##W(FG_DSP_DW_TAPS_SX("r12", 0, 3))                            \
+    FG_DSP_DW_TAPS_FIFTH_##W("smlabt r8, r12, r11, r8\n\t")                             \
+    FG_DSP_DW_TAPS_SIXTH_##W("smlad r9, r12, r11, r9\n\t")
 #define FG_DSP_DW_TAPS_HEXA_ROW(i, W)                                                   \
     FG_DSP_DW_TAPS_HEXA_LOADS(i)                                                        \
     "smlad r4, r12, r10, r4\n\t"                                                        \
@@ -640,8 +648,12 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_run(const fg_depthwise_conv
 #define FG_DSP_DW_TAPS_HEXA_OUT_RELU(W)                                                 \
     FG_DSP_DW_TAPS_HEXA_EACH(FG_DSP_DW_TAPS_HSMMLAR, W) FG_DSP_DW_TAPS_HEXA_EACH(FG_DSP_DW_TAPS_HSHIFT, W)   \
     FG_DSP_DW_TAPS_HEXA_EACH(FG_DSP_DW_TAPS_SSAT, W)
+/* out moved on past a pass of W outputs (r10: 3 step, r12: out + 3 step). */
+#define FG_DSP_DW_TAPS_HEXA_NEXT_3 "add %[out], %[out], r10\n\t"
+#define FG_DSP_DW_TAPS_HEXA_NEXT_5 "add %[out], r12, %[step], lsl #1\n\t"
+#define FG_DSP_DW_TAPS_HEXA_NEXT_6 "add %[out], r12, r10\n\t"
 /* A pass of W (3, 5 or 6) outputs at x + fg_dsp_dw_taps_xo (OUT: the output stage), stored at out + p * step (r10:
- * 3, then 5 step), out moved on W outputs; lr: the channel's end from the frame. */
+ * 3 step; out3 .. out5 from r12, out + 3 step), out moved on W outputs; lr: the channel's end from the frame. */
 #define FG_DSP_DW_TAPS_HEXA_PASS(OUT, W)                                                \
     FG_DSP_DW_TAPS_HEXA_FIRST(W) FG_DSP_DW_TAPS_HEXA_ROW(1, W) FG_DSP_DW_TAPS_HEXA_ROW(2, W) \
     "ldr r10, [%[k], #4]\n\t"                                                           \
@@ -649,16 +661,15 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_run(const fg_depthwise_conv
     "ldr r12, [%[k], #12]\n\t"                                                          \
     OUT(W)                                                                              \
     "add r10, %[step], %[step], lsl #1\n\t"                                             \
+    FG_DSP_DW_TAPS_FOURTH_##W("add r12, %[out], r10\n\t")                               \
     "strb r4, [%[out]]\n\t"                                                             \
     "strb r5, [%[out], %[step]]\n\t"                                                    \
     "strb r6, [%[out], %[step], lsl #1]\n\t"                                            \
-    FG_DSP_DW_TAPS_FOURTH_##W("strb r7, [%[out], r10]\n\t")                             \
-    FG_DSP_DW_TAPS_FIFTH_##W("strb r8, [%[out], %[step], lsl #2]\n\t")                  \
+    FG_DSP_DW_TAPS_FOURTH_##W("strb r7, [r12]\n\t")                                     \
+    FG_DSP_DW_TAPS_FIFTH_##W("strb r8, [r12, %[step]]\n\t")                             \
+    FG_DSP_DW_TAPS_SIXTH_##W("strb r9, [r12, %[step], lsl #1]\n\t")                     \
     "ldr lr, [sp]\n\t"                                                                  \
-    FG_DSP_DW_TAPS_FIFTH_##W("add r10, r10, %[step], lsl #1\n\t")                       \
-    FG_DSP_DW_TAPS_SIXTH_##W("strb r9, [%[out], r10]\n\t")                              \
-    "add %[out], %[out], r10\n\t"                                                       \
-    FG_DSP_DW_TAPS_SIXTH_##W("add %[out], %[out], %[step]\n\t")
+    FG_DSP_DW_TAPS_HEXA_NEXT_##W
 /* A row of three, five or six outputs: one pass; of twelve: two, the second's input words 12 bytes on. */
 #define FG_DSP_DW_TAPS_HEXA_ROW3(OUT) ".set fg_dsp_dw_taps_xo, 0\n\t" FG_DSP_DW_TAPS_HEXA_PASS(OUT, 3)
 #define FG_DSP_DW_TAPS_HEXA_ROW5(OUT) ".set fg_dsp_dw_taps_xo, 0\n\t" FG_DSP_DW_TAPS_HEXA_PASS(OUT, 5)
