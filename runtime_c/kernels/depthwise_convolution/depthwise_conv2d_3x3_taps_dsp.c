@@ -297,6 +297,27 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_rows(const int16_t *x, cons
     }
 }
 
+/* The group's four table entries (40 words, word aligned) into k: on the M4 and M33 five LDM/STM of eight words
+ * (memcpy's word loop takes a quarter more; the M7's estimate is the other way round: memcpy there). In RAM: every
+ * output reads them, flash would add wait states. */
+static inline __attribute__((always_inline)) void fg_dsp_dw_taps_entries(fg_dsp_dw_taps_channel k[4],
+                                                                          const fg_dsp_dw_taps_channel *entries) {
+#if defined(FG_CORE_CORTEX_M7)
+    memcpy(k, entries, 4 * sizeof *k);
+#else
+    const fg_dsp_dw_taps_channel *from = entries;
+    fg_dsp_dw_taps_channel *to = k;
+    __asm__ volatile(
+        ".rept 5\n\t"
+        "ldm %[from]!, {r4-r11}\n\t"
+        "stm %[to]!, {r4-r11}\n\t"
+        ".endr\n\t"
+        : [from] "+r"(from), [to] "+r"(to), "=m"(*(fg_dsp_dw_taps_channel(*)[4])k)
+        : "m"(*(const fg_dsp_dw_taps_channel(*)[4])entries)
+        : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11");
+#endif
+}
+
 /* What the group's ring fill needs. */
 typedef struct {
     const fg_depthwise_conv2d_params *p;
@@ -553,8 +574,8 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_run(const fg_depthwise_conv
         const int8_t *image = input + b * p->in_h * p->in_w * p->in_c;
         int8_t *out = output + b * p->out_h * p->out_w * p->in_c;
         for (int32_t g = 0; g < p->in_c / 4; ++g) {
-            fg_dsp_dw_taps_channel k[4];  /* in RAM: every output reads them, flash would add wait states */
-            memcpy(k, table + 4 * g, sizeof k);
+            fg_dsp_dw_taps_channel k[4];
+            fg_dsp_dw_taps_entries(k, table + 4 * g);
             fg_dsp_dw_taps_fill_context context = {p, image + 4 * g, ring, zero_point};
             fg_dsp_ring cursor = fg_dsp_ring_start(p->pad_top);
             for (int32_t oy = 0; oy < p->out_h; ++oy) {
@@ -761,8 +782,8 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_small_run(const fg_depthwis
         const int8_t *in = input + b * p->in_h * p->in_w * p->in_c;
         int8_t *out = output + b * p->out_h * p->out_w * p->in_c;
         for (int32_t g = 0; g < p->in_c / 4; ++g) {
-            fg_dsp_dw_taps_channel k[4];  /* in RAM: every output reads them, flash would add wait states */
-            memcpy(k, table + 4 * g, sizeof k);
+            fg_dsp_dw_taps_channel k[4];
+            fg_dsp_dw_taps_entries(k, table + 4 * g);
             fg_dsp_dw_taps_small_rows(in + 4 * g, p->in_c, data_rows, p->in_w, zero_points,
                                       image + p->pad_top * FG_DSP_DW_TAPS_SMALL_SLOT);
             fg_dsp_dw_taps_hexa_group(image, k, out + 4 * g, p->in_c, p->out_h, p->out_w, relu);
