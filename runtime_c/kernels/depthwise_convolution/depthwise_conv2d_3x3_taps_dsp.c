@@ -252,6 +252,11 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_quads(const int16_t *x, con
     }
 }
 
+#if !defined(FG_CORE_CORTEX_M7)
+static void fg_dsp_dw_taps_hexas(const int16_t *x, const fg_dsp_dw_taps_channel *k, int8_t *out, int32_t step,
+                                 int32_t passes, int relu);
+#endif
+
 /* Outputs p, p + 1 of one channel (x as fg_dsp_dw_taps_quads'): their accumulators into acc[0], acc[1]. */
 static inline __attribute__((always_inline)) void fg_dsp_dw_taps_pair(const int16_t *x,
                                                                       const fg_dsp_dw_taps_channel *k,
@@ -273,10 +278,20 @@ static inline __attribute__((always_inline)) void fg_dsp_dw_taps_pair(const int1
     acc[1] = a1;
 }
 
-/* One output row of the group's four channels: `count` outputs each, four a pass (fg_dsp_dw_taps_quads), then a pair;
- * an odd count's last pair stores its first output only (the ring holds the column its second reads). */
+/* One output row of the group's four channels: `count` outputs each, on the M4 and M33 six a pass
+ * (fg_dsp_dw_taps_hexas), then four a pass (fg_dsp_dw_taps_quads), then a pair; an odd count's last pair stores its
+ * first output only (the ring holds the column its second reads). */
 static __attribute__((noinline)) void fg_dsp_dw_taps_rows(const int16_t *x, const fg_dsp_dw_taps_channel *k,
                                                           int8_t *out, int32_t step, int32_t count, int relu) {
+#if !defined(FG_CORE_CORTEX_M7)
+    const int32_t hexas = count / 6;
+    if (hexas) {
+        fg_dsp_dw_taps_hexas(x, k, out, step, hexas, relu);
+        x += 6 * hexas;
+        out += 6 * hexas * step;
+        count -= 6 * hexas;
+    }
+#endif
     const int32_t quads = count >> 2;
     if (quads) {
         fg_dsp_dw_taps_quads(x, k, out, step, quads, relu);
@@ -597,7 +612,9 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_run(const fg_depthwise_conv
  *   out0 = SMLAD(X01, A) + SMLABT(X23, C)    out1 = SMLATB(X01, A) + SMLAD(X23, C)    (out2, out3 from X23 and X45,
  *   out4, out5 from X45 and X67 alike). The first row's first touches add the bias (r4). */
 #define FG_DSP_DW_TAPS_SMALL_SLOTS 28  /* padded rows: kws_ref_model's 25 x 5 (3,584 bytes of stack) */
-#define FG_DSP_DW_TAPS_SX(r, i, word) FG_DSP_DW_TAPS_X_IN(FG_DSP_DW_TAPS_SMALL_PITCH, r, i, word)
+/* Input word `word` of window row i, the rows fg_dsp_dw_taps_pitch bytes apart (an assembler symbol: the small image's
+ * slots or the ring's, set by FG_DSP_DW_TAPS_HEXA_ASM). */
+#define FG_DSP_DW_TAPS_SX(r, i, word) FG_DSP_DW_TAPS_X_IN("fg_dsp_dw_taps_pitch", r, i, word)
 #define FG_DSP_DW_TAPS_HEXA_LOADS(i)                                                    \
     "ldr r10, [%[k], #(16 + 8 * " #i ")]\n\t"                                          \
     "ldr r11, [%[k], #(20 + 8 * " #i ")]\n\t"                                          \
@@ -697,23 +714,25 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_run(const fg_depthwise_conv
 #define FG_DSP_DW_TAPS_HEXA_ROW6(OUT) ".set fg_dsp_dw_taps_xo, 0\n\t" FG_DSP_DW_TAPS_HEXA_PASS(OUT, 6)
 #define FG_DSP_DW_TAPS_HEXA_ROW12(OUT) \
     FG_DSP_DW_TAPS_HEXA_ROW6(OUT) ".set fg_dsp_dw_taps_xo, 12\n\t" FG_DSP_DW_TAPS_HEXA_PASS(OUT, 6)
-/* The group's four channels in turn, each as its output rows from x (its first window's top left) to end (x advances
- * a slot a row: ROW, FG_DSP_DW_TAPS_HEXA_ROW3, 5, 6 or 12, with OUT), output p of a row at out + p * step; then x, end
- * and out on to the next channel's row, first output and table entry. The frame: end, the bytes x and out move over a
- * channel's rows (out's less one), the channels left; the caller's local `uint32_t frame[4]`, checked at sp as
+/* The group's four channels in turn, each as ROW (FG_DSP_DW_TAPS_HEXA_ROW3, 5, 6 or 12, with OUT) from x to end, x
+ * advancing ADVANCE bytes a ROW (a small image's slot a row, or 12 bytes a pass of six along a ring row), the window's
+ * rows PITCH bytes apart, output p of a ROW at out + p * step; then x, end and out on to the next channel's row
+ * (CHANNEL bytes on), first output and table entry. The frame: end, the bytes x and out move over a channel's ROWs
+ * (out's less one), the channels left; the caller's local `uint32_t frame[4]`, checked at sp as
  * FG_DSP_DW_TAPS_QUADS_ASM's. */
-#define FG_DSP_DW_TAPS_HEXA_ASM(ROW, OUT)                                               \
+#define FG_DSP_DW_TAPS_HEXA_ASM(ROW, OUT, PITCH, ADVANCE, CHANNEL)                      \
     __asm__ volatile(                                                                   \
-        ".ifnc \"%[frame]\", \"[sp]\"\n\t.error \"the frame is not at sp: %[frame]\"\n\t.endif\n" \
+        ".ifnc \"%[frame]\", \"[sp]\"\n\t.error \"the frame is not at sp: %[frame]\"\n\t.endif\n\t" \
+        ".set fg_dsp_dw_taps_pitch, " PITCH "\n"                                        \
         "1:\n\t"                                                                        \
         ROW(OUT)                                                                        \
-        "add %[x], %[x], #" FG_DSP_DW_TAPS_SMALL_PITCH "\n\t"                           \
+        "add %[x], %[x], #" ADVANCE "\n\t"                                              \
         "cmp %[x], lr\n\t"                                                              \
         "bne 1b\n\t"                                                                    \
         "ldm sp, {r4-r7}\n\t"                                                           \
         "sub %[x], %[x], r5\n\t"                                                        \
-        "add %[x], %[x], #" FG_DSP_DW_TAPS_SMALL_ROW_BYTES "\n\t"                       \
-        "add r4, r4, #" FG_DSP_DW_TAPS_SMALL_ROW_BYTES "\n\t"                           \
+        "add %[x], %[x], #" CHANNEL "\n\t"                                              \
+        "add r4, r4, #" CHANNEL "\n\t"                                                  \
         "sub %[out], %[out], r6\n\t"                                                    \
         "add %[k], %[k], #40\n\t"                                                       \
         "subs r7, r7, #1\n\t"                                                           \
@@ -723,12 +742,29 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_run(const fg_depthwise_conv
         : [x] "+r"(rx), [out] "+r"(ro), [k] "+r"(rk), [frame] "+m"(frame)                \
         : [step] "r"(rs)                                                                \
         : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "lr", "cc", "memory")
-#define FG_DSP_DW_TAPS_HEXA_ROWS(ROW, relu)                                             \
+#define FG_DSP_DW_TAPS_HEXA_RUN(ROW, relu, PITCH, ADVANCE, CHANNEL)                     \
     if (relu) {                                                                         \
-        FG_DSP_DW_TAPS_HEXA_ASM(ROW, FG_DSP_DW_TAPS_HEXA_OUT_RELU);                     \
+        FG_DSP_DW_TAPS_HEXA_ASM(ROW, FG_DSP_DW_TAPS_HEXA_OUT_RELU, PITCH, ADVANCE, CHANNEL); \
     } else {                                                                            \
-        FG_DSP_DW_TAPS_HEXA_ASM(ROW, FG_DSP_DW_TAPS_HEXA_OUT);                          \
+        FG_DSP_DW_TAPS_HEXA_ASM(ROW, FG_DSP_DW_TAPS_HEXA_OUT, PITCH, ADVANCE, CHANNEL); \
     }
+#define FG_DSP_DW_TAPS_HEXA_ROWS(ROW, relu)                                             \
+    FG_DSP_DW_TAPS_HEXA_RUN(ROW, relu, FG_DSP_DW_TAPS_SMALL_PITCH, FG_DSP_DW_TAPS_SMALL_PITCH, \
+                            FG_DSP_DW_TAPS_SMALL_ROW_BYTES)
+/* `passes` (>= 1) passes of six outputs along a ring row of each of the group's channels (x, k, out and step as
+ * fg_dsp_dw_taps_quads'): the small image's pass on the ring's rows, 3.7 loads an output where a pass of four takes
+ * 4.75. */
+static __attribute__((noinline)) void fg_dsp_dw_taps_hexas(const int16_t *x, const fg_dsp_dw_taps_channel *k,
+                                                           int8_t *out, int32_t step, int32_t passes, int relu) {
+    register const int16_t *rx __asm__("r0") = x;
+    register const fg_dsp_dw_taps_channel *rk __asm__("r1") = k;
+    register int8_t *ro __asm__("r2") = out;
+    register int32_t rs __asm__("r3") = step;
+    uint32_t frame[4] = {(uint32_t)(x + 6 * passes), 12 * (uint32_t)passes, (uint32_t)(6 * passes * step) - 1,
+                         4};  /* at sp */
+    FG_DSP_DW_TAPS_HEXA_RUN(FG_DSP_DW_TAPS_HEXA_ROW6, relu, FG_DSP_DW_TAPS_PITCH, "12", FG_DSP_DW_TAPS_ROW_BYTES)
+}
+
 /* `rows` (>= 1) output rows of `width` (3, 5, 6 or 12) outputs of each of the group's four channels (x: channel 0's
  * first window's top left in the image's first slot, output p of channel j's row at out + p * step + j). */
 static __attribute__((noinline)) void fg_dsp_dw_taps_hexa_group(const int16_t *x, const fg_dsp_dw_taps_channel *k,
