@@ -753,7 +753,7 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_run(const fg_depthwise_conv
                             FG_DSP_DW_TAPS_SMALL_ROW_BYTES)
 /* `passes` (>= 1) passes of six outputs along a ring row of each of the group's channels (x, k, out and step as
  * fg_dsp_dw_taps_quads'): the small image's pass on the ring's rows, 3.7 loads an output where a pass of four takes
- * 4.75. */
+ * 4.75; an even count two passes a loop (FG_DSP_DW_TAPS_HEXA_ROW12). */
 static __attribute__((noinline)) void fg_dsp_dw_taps_hexas(const int16_t *x, const fg_dsp_dw_taps_channel *k,
                                                            int8_t *out, int32_t step, int32_t passes, int relu) {
     register const int16_t *rx __asm__("r0") = x;
@@ -762,7 +762,11 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_hexas(const int16_t *x, con
     register int32_t rs __asm__("r3") = step;
     uint32_t frame[4] = {(uint32_t)(x + 6 * passes), 12 * (uint32_t)passes, (uint32_t)(6 * passes * step) - 1,
                          4};  /* at sp */
-    FG_DSP_DW_TAPS_HEXA_RUN(FG_DSP_DW_TAPS_HEXA_ROW6, relu, FG_DSP_DW_TAPS_PITCH, "12", FG_DSP_DW_TAPS_ROW_BYTES)
+    if (passes & 1) {
+        FG_DSP_DW_TAPS_HEXA_RUN(FG_DSP_DW_TAPS_HEXA_ROW6, relu, FG_DSP_DW_TAPS_PITCH, "12", FG_DSP_DW_TAPS_ROW_BYTES)
+    } else {
+        FG_DSP_DW_TAPS_HEXA_RUN(FG_DSP_DW_TAPS_HEXA_ROW12, relu, FG_DSP_DW_TAPS_PITCH, "24", FG_DSP_DW_TAPS_ROW_BYTES)
+    }
 }
 
 /* `rows` (>= 1) output rows of `width` (3, 5, 6 or 12) outputs of each of the group's four channels (x: channel 0's
