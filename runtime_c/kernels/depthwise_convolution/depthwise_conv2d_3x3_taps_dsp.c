@@ -714,6 +714,10 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_run(const fg_depthwise_conv
 #define FG_DSP_DW_TAPS_HEXA_ROW6(OUT) ".set fg_dsp_dw_taps_xo, 0\n\t" FG_DSP_DW_TAPS_HEXA_PASS(OUT, 6)
 #define FG_DSP_DW_TAPS_HEXA_ROW12(OUT) \
     FG_DSP_DW_TAPS_HEXA_ROW6(OUT) ".set fg_dsp_dw_taps_xo, 12\n\t" FG_DSP_DW_TAPS_HEXA_PASS(OUT, 6)
+/* Two rows of six, the second's input words a slot on. */
+#define FG_DSP_DW_TAPS_HEXA_ROWS6(OUT) \
+    FG_DSP_DW_TAPS_HEXA_ROW6(OUT) ".set fg_dsp_dw_taps_xo, " FG_DSP_DW_TAPS_SMALL_PITCH "\n\t" \
+    FG_DSP_DW_TAPS_HEXA_PASS(OUT, 6)
 /* The group's four channels in turn, each as ROW (FG_DSP_DW_TAPS_HEXA_ROW3, 5, 6 or 12, with OUT) from x to end, x
  * advancing ADVANCE bytes a ROW (a small image's slot a row, or 12 bytes a pass of six along a ring row), the window's
  * rows PITCH bytes apart, output p of a ROW at out + p * step; then x, end and out on to the next channel's row
@@ -783,6 +787,9 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_hexa_group(const int16_t *x
                          4};  /* at sp */
     if (width == 12) {
         FG_DSP_DW_TAPS_HEXA_ROWS(FG_DSP_DW_TAPS_HEXA_ROW12, relu)
+    } else if (width == 6 && rows % 2 == 0) {  /* two rows a loop */
+        FG_DSP_DW_TAPS_HEXA_RUN(FG_DSP_DW_TAPS_HEXA_ROWS6, relu, FG_DSP_DW_TAPS_SMALL_PITCH,
+                                "(2 * " FG_DSP_DW_TAPS_SMALL_PITCH ")", FG_DSP_DW_TAPS_SMALL_ROW_BYTES)
     } else if (width == 6) {
         FG_DSP_DW_TAPS_HEXA_ROWS(FG_DSP_DW_TAPS_HEXA_ROW6, relu)
     } else if (width == 5) {
