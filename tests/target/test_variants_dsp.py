@@ -180,8 +180,8 @@ def ring_depthwise_cases(rng, count):
 
 def taps_depthwise_cases(rng, count):
     """Channels a multiple of 4, dilation 1, stride_w 1 (stride_h 1 or 2), rows of at least TAPS_MIN_WIDTH outputs
-    (odd and even: the pairs after the passes of four, an odd row's last output alone), every channel narrow and the
-    clamp all of int8 (NONE, or RELU with the output zero point -128: the output stage without the rounding
+    (odd and even: the pairs after the passes of six and four, an odd row's last output alone), every channel narrow
+    and the clamp all of int8 (NONE, or RELU with the output zero point -128: the output stage without the rounding
     correction), SAME and VALID."""
     cases = []
     for k in range(min(count, 10)):  # at most 10: wide inputs cross the UART slowly
@@ -189,6 +189,11 @@ def taps_depthwise_cases(rng, count):
         cases.append(conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), [4, 8, 12, 16, 32][k % 5], 0, 1 + k % 3 // 2,
                                stride_w=1, widths=(TAPS_MIN_WIDTH + 2, TAPS_MIN_WIDTH + 26), heights=(1, 6),
                                output_zero_point=-128 if relu else None, activation="RELU" if relu else "NONE"))
+    # the M4's and M33's passes of six along a ring row: an odd count (31 outputs: five passes, then a lone output),
+    # an even one (28: four, two a loop, then a pass of four) and 39 (VALID: six, then a pair and a lone output)
+    for width, padding in [(31, "SAME"), (28, "SAME"), (41, "VALID")]:
+        cases.append(conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), 8, 0, 1, stride_w=1, padding=padding,
+                               widths=(width, width + 1), heights=(3, 6)))
     return cases + taps_small_cases(rng, count)
 
 
@@ -203,6 +208,9 @@ def taps_small_cases(rng, count):
         cases.append(conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), [4, 8, 12, 16, 32][k % 5], 0, 1, stride_w=1,
                                padding="SAME", widths=(width, width + 1), heights=(1, TAPS_SMALL_ROWS - 1),
                                output_zero_point=-128 if relu else None, activation="RELU" if relu else "NONE"))
+    for height in (6, 7):  # rows of six two a loop (an even count: vww_96_int8's 6 x 6) and one at a time
+        cases.append(conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), 8, 0, 1, stride_w=1, padding="SAME", widths=(6, 7),
+                               heights=(height, height + 1), output_zero_point=-128, activation="RELU"))
     return cases
 
 

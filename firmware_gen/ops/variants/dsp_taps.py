@@ -1,8 +1,8 @@
 """Armv7E-M (DSP extension) 3x3 depthwise convolution of stride_w 1 with a filter row's taps paired by SMLAD
 (runtime_c/kernels/depthwise_convolution/depthwise_conv2d_3x3_taps_dsp.c): four channels at a time, each channel's
-input rows int16 of its own in a ring (a small image's all at once), four outputs of one channel per pass (a small
-image's row of up to six), 6 multiplies per output against the ring kernel's 9 (dsp_window.py's RING_DEPTHWISE, which
-keeps the layers this one does not take)."""
+input rows int16 of its own in a ring (a small image's all at once), six outputs of one channel per pass on the M4
+and M33 (four on the M7; a small image's row of up to six), 6 multiplies per output against the ring kernel's 9
+(dsp_window.py's RING_DEPTHWISE, which keeps the layers this one does not take)."""
 
 from __future__ import annotations
 
@@ -76,8 +76,8 @@ def _taps_depthwise(graph: Graph, op: Operator, call: KernelCall, isa: Isa) -> K
 
 TAPS_DEPTHWISE = Variant("fg_depthwise_conv2d_3x3_taps_dsp", "fg_depthwise_conv2d_3x3_s8", REQUIRES, _taps_depthwise,
                          "stride_w 1, 4 channels at a time over the image, each channel's rows int16 in a ring (a "
-                         "small image's whole); 4 outputs of a channel per pass (a small image's row of 3, 5, 6 or "
-                         "12: 6 at most), a filter row's taps paired (SMLAD + SMLABT/SMLATB: 6 multiplies per "
+                         "small image's whole); 6 outputs of a channel per pass (the M7: 4; a small image's row of 3, "
+                         "5, 6 or 12: 6 at most), a filter row's taps paired (SMLAD + SMLABT/SMLATB: 6 multiplies per "
                          "output), SMMULR output stage", precedence=1,
                          overlap_granule=whole_input_pixels, takes_isa=True)
 

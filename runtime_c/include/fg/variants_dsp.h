@@ -63,8 +63,8 @@ void fg_depthwise_conv2d_3x3_ring_dsp(const fg_depthwise_conv2d_params *params, 
                                       int8_t *output);
 /* The same for stride_w 1 and padded rows (with what an even count of outputs reads past them) of at most
  * FG_DSP_DW_TAPS_COLUMNS: each channel's rows int16 of its own in the ring (on the M4 and M33 a small image's rows
- * all at once), a filter row's taps paired by SMLAD, four outputs of one channel per pass (a small image's row of
- * 3, 5, 6 or 12 outputs; ops/variants/dsp_taps.py's table). */
+ * all at once), a filter row's taps paired by SMLAD, six outputs of one channel per pass on the M4 and M33 (four
+ * on the M7; a small image's row of 3, 5, 6 or 12 outputs; ops/variants/dsp_taps.py's table). */
 #define FG_DSP_DW_TAPS_COLUMNS 64
 void fg_depthwise_conv2d_3x3_taps_dsp(const fg_depthwise_conv2d_params *params, const int8_t *input,
                                       int8_t *output);

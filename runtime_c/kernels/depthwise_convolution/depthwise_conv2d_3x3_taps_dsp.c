@@ -252,6 +252,11 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_quads(const int16_t *x, con
     }
 }
 
+#if !defined(FG_CORE_CORTEX_M7)
+static void fg_dsp_dw_taps_hexas(const int16_t *x, const fg_dsp_dw_taps_channel *k, int8_t *out, int32_t step,
+                                 int32_t passes, int relu);
+#endif
+
 /* Outputs p, p + 1 of one channel (x as fg_dsp_dw_taps_quads'): their accumulators into acc[0], acc[1]. */
 static inline __attribute__((always_inline)) void fg_dsp_dw_taps_pair(const int16_t *x,
                                                                       const fg_dsp_dw_taps_channel *k,
@@ -273,10 +278,20 @@ static inline __attribute__((always_inline)) void fg_dsp_dw_taps_pair(const int1
     acc[1] = a1;
 }
 
-/* One output row of the group's four channels: `count` outputs each, four a pass (fg_dsp_dw_taps_quads), then a pair;
- * an odd count's last pair stores its first output only (the ring holds the column its second reads). */
+/* One output row of the group's four channels: `count` outputs each, on the M4 and M33 six a pass
+ * (fg_dsp_dw_taps_hexas), then four a pass (fg_dsp_dw_taps_quads), then a pair; an odd count's last pair stores its
+ * first output only (the ring holds the column its second reads). */
 static __attribute__((noinline)) void fg_dsp_dw_taps_rows(const int16_t *x, const fg_dsp_dw_taps_channel *k,
                                                           int8_t *out, int32_t step, int32_t count, int relu) {
+#if !defined(FG_CORE_CORTEX_M7)
+    const int32_t hexas = count / 6;
+    if (hexas) {
+        fg_dsp_dw_taps_hexas(x, k, out, step, hexas, relu);
+        x += 6 * hexas;
+        out += 6 * hexas * step;
+        count -= 6 * hexas;
+    }
+#endif
     const int32_t quads = count >> 2;
     if (quads) {
         fg_dsp_dw_taps_quads(x, k, out, step, quads, relu);
@@ -295,6 +310,27 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_rows(const int16_t *x, cons
             }
         }
     }
+}
+
+/* The group's four table entries (40 words, word aligned) into k: on the M4 and M33 five LDM/STM of eight words
+ * (memcpy's word loop takes a quarter more; the M7's estimate is the other way round: memcpy there). In RAM: every
+ * output reads them, flash would add wait states. */
+static inline __attribute__((always_inline)) void fg_dsp_dw_taps_entries(fg_dsp_dw_taps_channel k[4],
+                                                                          const fg_dsp_dw_taps_channel *entries) {
+#if defined(FG_CORE_CORTEX_M7)
+    memcpy(k, entries, 4 * sizeof *k);
+#else
+    const fg_dsp_dw_taps_channel *from = entries;
+    fg_dsp_dw_taps_channel *to = k;
+    __asm__ volatile(
+        ".rept 5\n\t"
+        "ldm %[from]!, {r4-r11}\n\t"
+        "stm %[to]!, {r4-r11}\n\t"
+        ".endr\n\t"
+        : [from] "+r"(from), [to] "+r"(to), "=m"(*(fg_dsp_dw_taps_channel(*)[4])k)
+        : "m"(*(const fg_dsp_dw_taps_channel(*)[4])entries)
+        : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11");
+#endif
 }
 
 /* What the group's ring fill needs. */
@@ -353,6 +389,7 @@ static inline __attribute__((always_inline)) void fg_dsp_dw_taps_pixel(uint32_t 
     "str r11, [%[dst], #(3 * " FG_DSP_DW_TAPS_ROW_BYTES ")]\n\t"                        \
     STORE_COPY                                                                          \
     "add %[dst], %[dst], #4\n\t"
+#define FG_DSP_DW_TAPS_EXTEND_LOOP(STORE_COPY) "1:\n\t" FG_DSP_DW_TAPS_EXTEND_PASS(STORE_COPY) "bne 1b\n\t"
 #else
 #define FG_DSP_DW_TAPS_STORE_IN(row, to)                                                \
     "str r9, [" to ", #" row "]\n\t"                                                    \
@@ -360,25 +397,39 @@ static inline __attribute__((always_inline)) void fg_dsp_dw_taps_pixel(uint32_t 
     "str r11, [" to ", #(3 * " row ")]\n\t"                                             \
     "str r8, [" to "], #4\n\t"
 #define FG_DSP_DW_TAPS_STORE(to) FG_DSP_DW_TAPS_STORE_IN(FG_DSP_DW_TAPS_ROW_BYTES, to)
-#define FG_DSP_DW_TAPS_EXTEND_PASS_IN(row, STORE_COPY)                                  \
-    FG_DSP_EXTEND_TWO_PIXELS                                                            \
-    "pkhbt r8, r4, r6, lsl #16\n\t"                                                     \
-    "pkhbt r9, r5, r7, lsl #16\n\t"                                                     \
-    "pkhtb r10, r6, r4, asr #16\n\t"                                                    \
-    "pkhtb r11, r7, r5, asr #16\n\t"                                                    \
+/* The M4's and M33's: the two pixels' bytes paired by channel first, (c0, c1, c0', c1') and (c2, c3, c2', c3') (two
+ * PKH), then each channel's word one SXTB16 (four): six instructions where extending first takes eight. COUNT: the
+ * pass's count, between the loads and the PKHs (the loads pipelined behind the stores before). */
+#define FG_DSP_DW_TAPS_EXTEND_PASS_IN(row, STORE_COPY, COUNT)                           \
+    "ldr r4, [%[src]]\n\t"                                                              \
+    "ldr r6, [%[src], %[step]]\n\t"                                                     \
+    "add %[src], %[src], %[step], lsl #1\n\t"                                           \
+    COUNT                                                                               \
+    "pkhbt r5, r4, r6, lsl #16\n\t"                                                     \
+    "pkhtb r7, r6, r4, asr #16\n\t"                                                     \
+    "sxtb16 r8, r5\n\t"                                                                 \
+    "sxtb16 r9, r5, ror #8\n\t"                                                         \
+    "sxtb16 r10, r7\n\t"                                                                \
+    "sxtb16 r11, r7, ror #8\n\t"                                                        \
     FG_DSP_DW_TAPS_STORE_IN(row, "%[dst]")                                              \
-    STORE_COPY                                                                          \
-    "subs %[pairs], %[pairs], #1\n\t"
-#define FG_DSP_DW_TAPS_EXTEND_PASS(STORE_COPY) FG_DSP_DW_TAPS_EXTEND_PASS_IN(FG_DSP_DW_TAPS_ROW_BYTES, STORE_COPY)
+    STORE_COPY
+/* `pairs` (>= 1) passes, two a loop (an odd count enters at the second, whose SUBS counts both: the branch back while
+ * pairs are left, BGT). */
+#define FG_DSP_DW_TAPS_EXTEND_LOOP_IN(row, STORE_COPY)                                  \
+    "tst %[pairs], #1\n\t"                                                              \
+    "bne 5f\n"                                                                          \
+    "4:\n\t"                                                                            \
+    FG_DSP_DW_TAPS_EXTEND_PASS_IN(row, STORE_COPY, "")                                  \
+    "5:\n\t"                                                                            \
+    FG_DSP_DW_TAPS_EXTEND_PASS_IN(row, STORE_COPY, "subs %[pairs], %[pairs], #2\n\t")   \
+    "bgt 4b\n\t"
+#define FG_DSP_DW_TAPS_EXTEND_LOOP(STORE_COPY) FG_DSP_DW_TAPS_EXTEND_LOOP_IN(FG_DSP_DW_TAPS_ROW_BYTES, STORE_COPY)
 #endif
-/* Pairs of pixels (`pairs` >= 1) from src into dst's channel rows (and copy's): 2 LDR, 4 SXTB16 (r4, r5: the first
- * pixel's (c0, c2), (c1, c3); r6, r7 the second's), 4 PKH into a word per channel, 4 STR per row written; the pass
- * in the core's order (FG_DSP_DW_TAPS_EXTEND_PASS), the flags of its count for the branch back. */
+/* Pairs of pixels (`pairs` >= 1) from src into dst's channel rows (and copy's): 2 LDR, 4 SXTB16 and 2 or 4 PKH into a
+ * word per channel, 4 STR per row written; the pass in the core's order (FG_DSP_DW_TAPS_EXTEND_LOOP). */
 #define FG_DSP_DW_TAPS_EXTEND_ASM(STORE_COPY, ...)                                      \
     __asm__ volatile(                                                                   \
-        "1:\n\t"                                                                        \
-        FG_DSP_DW_TAPS_EXTEND_PASS(STORE_COPY)                                          \
-        "bne 1b\n\t"                                                                    \
+        FG_DSP_DW_TAPS_EXTEND_LOOP(STORE_COPY)                                          \
         : [src] "+r"(src), [dst] "+r"(d), [pairs] "+r"(pairs), ##__VA_ARGS__            \
         : [step] "r"(step)                                                              \
         : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "cc", "memory")
@@ -445,11 +496,9 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_extend(const int8_t *src, i
         "pkhtb r11, r7, %[zp]\n\t"                                                      \
         FG_DSP_DW_TAPS_STORE_IN(FG_DSP_DW_TAPS_SMALL_ROW_BYTES, "%[dst]")              \
         "cmp %[pairs], #0\n\t"                                                          \
-        "beq 2f\n"                                                                      \
-        "1:\n\t"                                                                        \
-        FG_DSP_DW_TAPS_EXTEND_PASS_IN(FG_DSP_DW_TAPS_SMALL_ROW_BYTES, "")               \
-        "bne 1b\n"                                                                      \
-        "2:\n\t"                                                                        \
+        "beq 2f\n\t"                                                                    \
+        FG_DSP_DW_TAPS_EXTEND_LOOP_IN(FG_DSP_DW_TAPS_SMALL_ROW_BYTES, "")               \
+        "\n2:\n\t"                                                                        \
         RIGHT                                                                           \
         "ldr r4, [sp, #4]\n\t"                                                          \
         "add %[slot], %[slot], #" FG_DSP_DW_TAPS_SMALL_PITCH "\n\t"                     \
@@ -475,6 +524,7 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_small_rows(const int8_t *sr
 #endif
 #undef FG_DSP_DW_TAPS_EXTEND_ASM
 #undef FG_DSP_DW_TAPS_EXTEND_PASS
+#undef FG_DSP_DW_TAPS_EXTEND_LOOP
 #undef FG_DSP_DW_TAPS_STORE
 
 /* A padding row: the zero point in the n image columns from `first` on of a slot's four rows (and copy's), a word
@@ -539,8 +589,8 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_run(const fg_depthwise_conv
         const int8_t *image = input + b * p->in_h * p->in_w * p->in_c;
         int8_t *out = output + b * p->out_h * p->out_w * p->in_c;
         for (int32_t g = 0; g < p->in_c / 4; ++g) {
-            fg_dsp_dw_taps_channel k[4];  /* in RAM: every output reads them, flash would add wait states */
-            memcpy(k, table + 4 * g, sizeof k);
+            fg_dsp_dw_taps_channel k[4];
+            fg_dsp_dw_taps_entries(k, table + 4 * g);
             fg_dsp_dw_taps_fill_context context = {p, image + 4 * g, ring, zero_point};
             fg_dsp_ring cursor = fg_dsp_ring_start(p->pad_top);
             for (int32_t oy = 0; oy < p->out_h; ++oy) {
@@ -560,9 +610,11 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_run(const fg_depthwise_conv
  * the others' instructions left out): per filter row the weight words A, C and the input words X01 .. X67 by turns
  * in r12, lr, 12 multiplies:
  *   out0 = SMLAD(X01, A) + SMLABT(X23, C)    out1 = SMLATB(X01, A) + SMLAD(X23, C)    (out2, out3 from X23 and X45,
- *   out4, out5 from X45 and X67 alike). The first row's first touches add the bias (r4, r8, r9 loaded with it). */
+ *   out4, out5 from X45 and X67 alike). The first row's first touches add the bias (r4). */
 #define FG_DSP_DW_TAPS_SMALL_SLOTS 28  /* padded rows: kws_ref_model's 25 x 5 (3,584 bytes of stack) */
-#define FG_DSP_DW_TAPS_SX(r, i, word) FG_DSP_DW_TAPS_X_IN(FG_DSP_DW_TAPS_SMALL_PITCH, r, i, word)
+/* Input word `word` of window row i, the rows fg_dsp_dw_taps_pitch bytes apart (an assembler symbol: the small image's
+ * slots or the ring's, set by FG_DSP_DW_TAPS_HEXA_ASM). */
+#define FG_DSP_DW_TAPS_SX(r, i, word) FG_DSP_DW_TAPS_X_IN("fg_dsp_dw_taps_pitch", r, i, word)
 #define FG_DSP_DW_TAPS_HEXA_LOADS(i)                                                    \
     "ldr r10, [%[k], #(16 + 8 * " #i ")]\n\t"                                          \
     "ldr r11, [%[k], #(20 + 8 * " #i ")]\n\t"                                          \
@@ -589,18 +641,26 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_run(const fg_depthwise_conv
     FG_DSP_DW_TAPS_SIXTH_##W("smlatb r9, r12, r10, r9\n\t")                             \
     FG_DSP_DW_TAPS_FIFTH_##W("smlabt r8, lr, r11, r8\n\t")                              \
     FG_DSP_DW_TAPS_SIXTH_##W("smlad r9, lr, r11, r9\n\t")
+/* The first row: X45 loaded with the others into r9 (out5's accumulator, free until out5's first MAC), so that every
+ * accumulator's first MAC adds the bias from r4 before out0's overwrites it (one bias load, one run of loads), then
+ * X67 into r12. */
 #define FG_DSP_DW_TAPS_HEXA_FIRST(W)                                                    \
     "ldr r4, [%[k]]\n\t"                                                                \
-    FG_DSP_DW_TAPS_FIFTH_##W("ldr r8, [%[k]]\n\t")                                      \
-    FG_DSP_DW_TAPS_SIXTH_##W("ldr r9, [%[k]]\n\t")                                      \
     FG_DSP_DW_TAPS_HEXA_LOADS(0)                                                        \
+    FG_DSP_DW_TAPS_SX("r9", 0, 2)                                                       \
     "smlatb r5, r12, r10, r4\n\t"                                                       \
     "smlad r6, lr, r10, r4\n\t"                                                         \
     FG_DSP_DW_TAPS_FOURTH_##W("smlatb r7, lr, r10, r4\n\t")                             \
+    FG_DSP_DW_TAPS_FIFTH_##W("smlad r8, r9, r10, r4\n\t")                               \
+    "smlabt r6, r9, r11, r6\n\t"                                                        \
+    FG_DSP_DW_TAPS_FOURTH_##W("smlad r7, r9, r11, r7\n\t")                              \
+    FG_DSP_DW_TAPS_SIXTH_##W("smlatb r9, r9, r10, r4\n\t")                              \
     "smlad r4, r12, r10, r4\n\t"                                                        \
     "smlabt r4, lr, r11, r4\n\t"                                                        \
     "smlad r5, lr, r11, r5\n\t"                                                         \
-    FG_DSP_DW_TAPS_HEXA_REST(0, W)
+    FG_DSP_DW_TAPS_FIFTH_##W(FG_DSP_DW_TAPS_SX("r12", 0, 3))                            \
+    FG_DSP_DW_TAPS_FIFTH_##W("smlabt r8, r12, r11, r8\n\t")                             \
+    FG_DSP_DW_TAPS_SIXTH_##W("smlad r9, r12, r11, r9\n\t")
 #define FG_DSP_DW_TAPS_HEXA_ROW(i, W)                                                   \
     FG_DSP_DW_TAPS_HEXA_LOADS(i)                                                        \
     "smlad r4, r12, r10, r4\n\t"                                                        \
@@ -626,8 +686,12 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_run(const fg_depthwise_conv
 #define FG_DSP_DW_TAPS_HEXA_OUT_RELU(W)                                                 \
     FG_DSP_DW_TAPS_HEXA_EACH(FG_DSP_DW_TAPS_HSMMLAR, W) FG_DSP_DW_TAPS_HEXA_EACH(FG_DSP_DW_TAPS_HSHIFT, W)   \
     FG_DSP_DW_TAPS_HEXA_EACH(FG_DSP_DW_TAPS_SSAT, W)
+/* out moved on past a pass of W outputs (r10: 3 step, r12: out + 3 step). */
+#define FG_DSP_DW_TAPS_HEXA_NEXT_3 "add %[out], %[out], r10\n\t"
+#define FG_DSP_DW_TAPS_HEXA_NEXT_5 "add %[out], r12, %[step], lsl #1\n\t"
+#define FG_DSP_DW_TAPS_HEXA_NEXT_6 "add %[out], r12, r10\n\t"
 /* A pass of W (3, 5 or 6) outputs at x + fg_dsp_dw_taps_xo (OUT: the output stage), stored at out + p * step (r10:
- * 3, then 5 step), out moved on W outputs; lr: the channel's end from the frame. */
+ * 3 step; out3 .. out5 from r12, out + 3 step), out moved on W outputs; lr: the channel's end from the frame. */
 #define FG_DSP_DW_TAPS_HEXA_PASS(OUT, W)                                                \
     FG_DSP_DW_TAPS_HEXA_FIRST(W) FG_DSP_DW_TAPS_HEXA_ROW(1, W) FG_DSP_DW_TAPS_HEXA_ROW(2, W) \
     "ldr r10, [%[k], #4]\n\t"                                                           \
@@ -635,39 +699,44 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_run(const fg_depthwise_conv
     "ldr r12, [%[k], #12]\n\t"                                                          \
     OUT(W)                                                                              \
     "add r10, %[step], %[step], lsl #1\n\t"                                             \
+    FG_DSP_DW_TAPS_FOURTH_##W("add r12, %[out], r10\n\t")                               \
     "strb r4, [%[out]]\n\t"                                                             \
     "strb r5, [%[out], %[step]]\n\t"                                                    \
     "strb r6, [%[out], %[step], lsl #1]\n\t"                                            \
-    FG_DSP_DW_TAPS_FOURTH_##W("strb r7, [%[out], r10]\n\t")                             \
-    FG_DSP_DW_TAPS_FIFTH_##W("strb r8, [%[out], %[step], lsl #2]\n\t")                  \
+    FG_DSP_DW_TAPS_FOURTH_##W("strb r7, [r12]\n\t")                                     \
+    FG_DSP_DW_TAPS_FIFTH_##W("strb r8, [r12, %[step]]\n\t")                             \
+    FG_DSP_DW_TAPS_SIXTH_##W("strb r9, [r12, %[step], lsl #1]\n\t")                     \
     "ldr lr, [sp]\n\t"                                                                  \
-    FG_DSP_DW_TAPS_FIFTH_##W("add r10, r10, %[step], lsl #1\n\t")                       \
-    FG_DSP_DW_TAPS_SIXTH_##W("strb r9, [%[out], r10]\n\t")                              \
-    "add %[out], %[out], r10\n\t"                                                       \
-    FG_DSP_DW_TAPS_SIXTH_##W("add %[out], %[out], %[step]\n\t")
+    FG_DSP_DW_TAPS_HEXA_NEXT_##W
 /* A row of three, five or six outputs: one pass; of twelve: two, the second's input words 12 bytes on. */
 #define FG_DSP_DW_TAPS_HEXA_ROW3(OUT) ".set fg_dsp_dw_taps_xo, 0\n\t" FG_DSP_DW_TAPS_HEXA_PASS(OUT, 3)
 #define FG_DSP_DW_TAPS_HEXA_ROW5(OUT) ".set fg_dsp_dw_taps_xo, 0\n\t" FG_DSP_DW_TAPS_HEXA_PASS(OUT, 5)
 #define FG_DSP_DW_TAPS_HEXA_ROW6(OUT) ".set fg_dsp_dw_taps_xo, 0\n\t" FG_DSP_DW_TAPS_HEXA_PASS(OUT, 6)
 #define FG_DSP_DW_TAPS_HEXA_ROW12(OUT) \
     FG_DSP_DW_TAPS_HEXA_ROW6(OUT) ".set fg_dsp_dw_taps_xo, 12\n\t" FG_DSP_DW_TAPS_HEXA_PASS(OUT, 6)
-/* The group's four channels in turn, each as its output rows from x (its first window's top left) to end (x advances
- * a slot a row: ROW, FG_DSP_DW_TAPS_HEXA_ROW3, 5, 6 or 12, with OUT), output p of a row at out + p * step; then x, end
- * and out on to the next channel's row, first output and table entry. The frame: end, the bytes x and out move over a
- * channel's rows (out's less one), the channels left; the caller's local `uint32_t frame[4]`, checked at sp as
+/* Two rows of six, the second's input words a slot on. */
+#define FG_DSP_DW_TAPS_HEXA_ROWS6(OUT) \
+    FG_DSP_DW_TAPS_HEXA_ROW6(OUT) ".set fg_dsp_dw_taps_xo, " FG_DSP_DW_TAPS_SMALL_PITCH "\n\t" \
+    FG_DSP_DW_TAPS_HEXA_PASS(OUT, 6)
+/* The group's four channels in turn, each as ROW (FG_DSP_DW_TAPS_HEXA_ROW3, 5, 6 or 12, with OUT) from x to end, x
+ * advancing ADVANCE bytes a ROW (a small image's slot a row, or 12 bytes a pass of six along a ring row), the window's
+ * rows PITCH bytes apart, output p of a ROW at out + p * step; then x, end and out on to the next channel's row
+ * (CHANNEL bytes on), first output and table entry. The frame: end, the bytes x and out move over a channel's ROWs
+ * (out's less one), the channels left; the caller's local `uint32_t frame[4]`, checked at sp as
  * FG_DSP_DW_TAPS_QUADS_ASM's. */
-#define FG_DSP_DW_TAPS_HEXA_ASM(ROW, OUT)                                               \
+#define FG_DSP_DW_TAPS_HEXA_ASM(ROW, OUT, PITCH, ADVANCE, CHANNEL)                      \
     __asm__ volatile(                                                                   \
-        ".ifnc \"%[frame]\", \"[sp]\"\n\t.error \"the frame is not at sp: %[frame]\"\n\t.endif\n" \
+        ".ifnc \"%[frame]\", \"[sp]\"\n\t.error \"the frame is not at sp: %[frame]\"\n\t.endif\n\t" \
+        ".set fg_dsp_dw_taps_pitch, " PITCH "\n"                                        \
         "1:\n\t"                                                                        \
         ROW(OUT)                                                                        \
-        "add %[x], %[x], #" FG_DSP_DW_TAPS_SMALL_PITCH "\n\t"                           \
+        "add %[x], %[x], #" ADVANCE "\n\t"                                              \
         "cmp %[x], lr\n\t"                                                              \
         "bne 1b\n\t"                                                                    \
         "ldm sp, {r4-r7}\n\t"                                                           \
         "sub %[x], %[x], r5\n\t"                                                        \
-        "add %[x], %[x], #" FG_DSP_DW_TAPS_SMALL_ROW_BYTES "\n\t"                       \
-        "add r4, r4, #" FG_DSP_DW_TAPS_SMALL_ROW_BYTES "\n\t"                           \
+        "add %[x], %[x], #" CHANNEL "\n\t"                                              \
+        "add r4, r4, #" CHANNEL "\n\t"                                                  \
         "sub %[out], %[out], r6\n\t"                                                    \
         "add %[k], %[k], #40\n\t"                                                       \
         "subs r7, r7, #1\n\t"                                                           \
@@ -677,12 +746,33 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_run(const fg_depthwise_conv
         : [x] "+r"(rx), [out] "+r"(ro), [k] "+r"(rk), [frame] "+m"(frame)                \
         : [step] "r"(rs)                                                                \
         : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "lr", "cc", "memory")
-#define FG_DSP_DW_TAPS_HEXA_ROWS(ROW, relu)                                             \
+#define FG_DSP_DW_TAPS_HEXA_RUN(ROW, relu, PITCH, ADVANCE, CHANNEL)                     \
     if (relu) {                                                                         \
-        FG_DSP_DW_TAPS_HEXA_ASM(ROW, FG_DSP_DW_TAPS_HEXA_OUT_RELU);                     \
+        FG_DSP_DW_TAPS_HEXA_ASM(ROW, FG_DSP_DW_TAPS_HEXA_OUT_RELU, PITCH, ADVANCE, CHANNEL); \
     } else {                                                                            \
-        FG_DSP_DW_TAPS_HEXA_ASM(ROW, FG_DSP_DW_TAPS_HEXA_OUT);                          \
+        FG_DSP_DW_TAPS_HEXA_ASM(ROW, FG_DSP_DW_TAPS_HEXA_OUT, PITCH, ADVANCE, CHANNEL); \
     }
+#define FG_DSP_DW_TAPS_HEXA_ROWS(ROW, relu)                                             \
+    FG_DSP_DW_TAPS_HEXA_RUN(ROW, relu, FG_DSP_DW_TAPS_SMALL_PITCH, FG_DSP_DW_TAPS_SMALL_PITCH, \
+                            FG_DSP_DW_TAPS_SMALL_ROW_BYTES)
+/* `passes` (>= 1) passes of six outputs along a ring row of each of the group's channels (x, k, out and step as
+ * fg_dsp_dw_taps_quads'): the small image's pass on the ring's rows, 3.7 loads an output where a pass of four takes
+ * 4.75; an even count two passes a loop (FG_DSP_DW_TAPS_HEXA_ROW12). */
+static __attribute__((noinline)) void fg_dsp_dw_taps_hexas(const int16_t *x, const fg_dsp_dw_taps_channel *k,
+                                                           int8_t *out, int32_t step, int32_t passes, int relu) {
+    register const int16_t *rx __asm__("r0") = x;
+    register const fg_dsp_dw_taps_channel *rk __asm__("r1") = k;
+    register int8_t *ro __asm__("r2") = out;
+    register int32_t rs __asm__("r3") = step;
+    uint32_t frame[4] = {(uint32_t)(x + 6 * passes), 12 * (uint32_t)passes, (uint32_t)(6 * passes * step) - 1,
+                         4};  /* at sp */
+    if (passes & 1) {
+        FG_DSP_DW_TAPS_HEXA_RUN(FG_DSP_DW_TAPS_HEXA_ROW6, relu, FG_DSP_DW_TAPS_PITCH, "12", FG_DSP_DW_TAPS_ROW_BYTES)
+    } else {
+        FG_DSP_DW_TAPS_HEXA_RUN(FG_DSP_DW_TAPS_HEXA_ROW12, relu, FG_DSP_DW_TAPS_PITCH, "24", FG_DSP_DW_TAPS_ROW_BYTES)
+    }
+}
+
 /* `rows` (>= 1) output rows of `width` (3, 5, 6 or 12) outputs of each of the group's four channels (x: channel 0's
  * first window's top left in the image's first slot, output p of channel j's row at out + p * step + j). */
 static __attribute__((noinline)) void fg_dsp_dw_taps_hexa_group(const int16_t *x, const fg_dsp_dw_taps_channel *k,
@@ -697,6 +787,9 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_hexa_group(const int16_t *x
                          4};  /* at sp */
     if (width == 12) {
         FG_DSP_DW_TAPS_HEXA_ROWS(FG_DSP_DW_TAPS_HEXA_ROW12, relu)
+    } else if (width == 6 && rows % 2 == 0) {  /* two rows a loop */
+        FG_DSP_DW_TAPS_HEXA_RUN(FG_DSP_DW_TAPS_HEXA_ROWS6, relu, FG_DSP_DW_TAPS_SMALL_PITCH,
+                                "(2 * " FG_DSP_DW_TAPS_SMALL_PITCH ")", FG_DSP_DW_TAPS_SMALL_ROW_BYTES)
     } else if (width == 6) {
         FG_DSP_DW_TAPS_HEXA_ROWS(FG_DSP_DW_TAPS_HEXA_ROW6, relu)
     } else if (width == 5) {
@@ -736,8 +829,8 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_small_run(const fg_depthwis
         const int8_t *in = input + b * p->in_h * p->in_w * p->in_c;
         int8_t *out = output + b * p->out_h * p->out_w * p->in_c;
         for (int32_t g = 0; g < p->in_c / 4; ++g) {
-            fg_dsp_dw_taps_channel k[4];  /* in RAM: every output reads them, flash would add wait states */
-            memcpy(k, table + 4 * g, sizeof k);
+            fg_dsp_dw_taps_channel k[4];
+            fg_dsp_dw_taps_entries(k, table + 4 * g);
             fg_dsp_dw_taps_small_rows(in + 4 * g, p->in_c, data_rows, p->in_w, zero_points,
                                       image + p->pad_top * FG_DSP_DW_TAPS_SMALL_SLOT);
             fg_dsp_dw_taps_hexa_group(image, k, out + 4 * g, p->in_c, p->out_h, p->out_w, relu);
