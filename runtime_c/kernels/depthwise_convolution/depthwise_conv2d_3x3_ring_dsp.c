@@ -930,13 +930,11 @@ static inline __attribute__((always_inline)) void fg_dsp_dw_rows(const uint32_t 
     "str r6, [%[dst], #8]\n\t"                      \
     "add %[dst], %[dst], #16\n\t"
 
-/* `rows` input rows of the group (its first channel at src, in_c bytes from pixel to pixel, the rows one after the
- * other) into the buffer's image columns at dst, `pitch` bytes from row to row, in one pass (a small image's rows, or
- * a block's in the band): per row its pairs, then an odd count's last pixel. rows >= 1. odd and skip are read from
- * the frame (inlined in the band's loop, the registers would not do). */
-static inline __attribute__((always_inline)) void fg_dsp_dw_extend_rows(const int8_t *src, int32_t step, int32_t n,
-                                                                        int32_t rows, int32_t pitch, uint32_t *dst) {
-    const int32_t pairs = n >> 1, odd = n & 1, skip = pitch - 8 * n;
+/* A small image's rows of the group (its first channel at src, in_c bytes from pixel to pixel, the rows one after
+ * the other) into the buffer's image columns at dst, FG_DSP_DW_SMALL_ROW bytes from row to row, in one pass: per
+ * row its pairs, then an odd count's last pixel. in_h >= 1. */
+static void fg_dsp_dw_small_extend(const int8_t *src, int32_t step, int32_t n, int32_t rows, uint32_t *dst) {
+    const int32_t pairs = n >> 1, odd = n & 1, skip = FG_DSP_DW_SMALL_ROW - 8 * n;
     int32_t k;
     __asm__ volatile(
         "2:\n\t"
@@ -946,8 +944,7 @@ static inline __attribute__((always_inline)) void fg_dsp_dw_extend_rows(const in
         FG_DSP_DW_SMALL_PAIR
         "bne 1b\n"
         "3:\n\t"
-        "ldr %[k], %[odd]\n\t"
-        "cmp %[k], #0\n\t"
+        "cmp %[odd], #0\n\t"
         "beq 4f\n\t"
         "ldr r4, [%[src]]\n\t"
         "add %[src], %[src], %[step]\n\t"
@@ -955,19 +952,20 @@ static inline __attribute__((always_inline)) void fg_dsp_dw_extend_rows(const in
         "sxtb16 r4, r4\n\t"
         "strd r4, r5, [%[dst]], #8\n"
         "4:\n\t"
-        "ldr %[k], %[skip]\n\t"
-        "add %[dst], %[dst], %[k]\n\t"
+        "add %[dst], %[dst], %[skip]\n\t"
         "subs %[rows], %[rows], #1\n\t"
         "bne 2b\n\t"
         : [src] "+r"(src), [dst] "+r"(dst), [rows] "+r"(rows), [k] "=&r"(k)
-        : [step] "r"(step), [pairs] "r"(pairs), [odd] "m"(odd), [skip] "m"(skip)
+        : [step] "r"(step), [pairs] "r"(pairs), [odd] "r"(odd), [skip] "r"(skip)
         : "r4", "r5", "r6", "r7", "cc", "memory");
 }
-#else
-/* The same (the M4's and M33's order): per row eight pixels a pass (FG_DSP_DW_EXTEND_EIGHTS: loads back to back, one
- * STM per four), then four, a pair and a pixel as n's bits 2, 1 and 0 say. The passes take every other register:
- * rows_n holds the rows left but one (bits 8 up: negative after the last) and n (bits 0 .. 7), skip is read from the
- * frame. n < 256 (the buffer's columns). */
+#endif
+/* `rows` input rows of the group (its first channel at src, in_c bytes from pixel to pixel, the rows one after the
+ * other) into the buffer's image columns at dst, `pitch` bytes from row to row, in one pass (a block's rows in the
+ * band; on the M4 and M33 a small image's too): per row eight pixels a pass (FG_DSP_DW_EXTEND_EIGHTS: loads back to
+ * back, one STM per four), then four, a pair and a pixel as n's bits 2, 1 and 0 say. The passes take every other
+ * register: rows_n holds the rows left but one (bits 8 up: negative after the last) and n (bits 0 .. 7), skip is read
+ * from the frame. n < 256 (the buffer's columns), rows >= 1. */
 static inline __attribute__((always_inline)) void fg_dsp_dw_extend_rows(const int8_t *src, int32_t step, int32_t n,
                                                                         int32_t rows, int32_t pitch, uint32_t *dst) {
     const int32_t skip = pitch - 8 * n, step3 = 3 * step;
@@ -1003,6 +1001,12 @@ static inline __attribute__((always_inline)) void fg_dsp_dw_extend_rows(const in
         : [src] "+r"(src), [dst] "+r"(dst), [rows_n] "+r"(rows_n), [quads] "=&r"(quads)
         : [step] "r"(step), [step3] "r"(step3), [skip] "m"(skip)
         : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "cc", "memory");
+}
+#if !defined(FG_CORE_CORTEX_M7)
+/* A small image's rows (fg_dsp_dw_small_extend's on the M7). */
+static inline __attribute__((always_inline)) void fg_dsp_dw_small_extend(const int8_t *src, int32_t step, int32_t n,
+                                                                         int32_t rows, uint32_t *dst) {
+    fg_dsp_dw_extend_rows(src, step, n, rows, FG_DSP_DW_SMALL_ROW, dst);
 }
 #endif
 #undef FG_DSP_DW_SMALL_PAIR
@@ -1067,8 +1071,7 @@ FG_HOT_LOOP static void fg_dsp_dw_small_group(const fg_dsp_dw_ring_layer *layer,
                                               uint32_t *buffer) {
     const fg_depthwise_conv2d_params *p = layer->p;
     const int32_t step = p->in_c, words = 2 * FG_DSP_DW_SMALL_COLUMNS;
-    fg_dsp_dw_extend_rows(image + 4 * g, step, p->in_w, p->in_h, FG_DSP_DW_SMALL_ROW,
-                          buffer + p->pad_top * words + 2 * p->pad_left);
+    fg_dsp_dw_small_extend(image + 4 * g, step, p->in_w, p->in_h, buffer + p->pad_top * words + 2 * p->pad_left);
     const int32_t column = fg_dsp_dw_small_column(p);  /* the last pixels paired down the column, not run alone */
     const int32_t count = p->out_w - column, advance = 8 * p->stride_w;
     if (count) {
