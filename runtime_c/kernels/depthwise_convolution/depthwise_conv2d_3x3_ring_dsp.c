@@ -218,11 +218,11 @@ typedef struct {
         FG_DSP_DW_PAIR_CHANNEL(PAIR_OUT, "r4", "r8", 0) FG_DSP_DW_PAIR_CHANNEL(PAIR_OUT, "r5", "r9", 1)               \
         FG_DSP_DW_PAIR_CHANNEL(PAIR_OUT, "r6", "r10", 2) FG_DSP_DW_PAIR_CHANNEL(PAIR_OUT, "r7", "r11", 3)
 #endif
-/* job's rows, each as pairs of pixels (PAIR_TAPS, the biases by two FG_DSP_DW_LOAD2 and four MOV; x advances `pair` bytes),
- * then an odd count's last pixel (TAPS, OUT; `one` bytes); the next row's outputs out_skip bytes on. The frame: (a
- * word unused), rows left, step, out, the end of the row's pairs' outputs, their span, skip, out_skip, the odd pixel
- * (0 or 1), all read from job once. It is the caller's local `uint32_t frame[10]` (so that its frame size in the call
- * graph counts it), which the assembler checks is at sp, as FG_DSP_TILE_STORE's (fg/isa/dsp.h). */
+/* job's rows, each as pairs of pixels (PAIR_TAPS, the biases by two FG_DSP_DW_LOAD2 and four MOV; x advances `pair`
+ * bytes), then an odd count's last pixel (TAPS, OUT; `one` bytes); the next row's outputs out_skip bytes on. The
+ * frame: (a word unused), rows left, step, out, the end of the row's pairs' outputs, their span, skip, out_skip, the
+ * odd pixel (0 or 1), all read from job once. It is the caller's local `uint32_t frame[10]` (so that its frame size
+ * in the call graph counts it), which the assembler checks is at sp, as FG_DSP_TILE_STORE's (fg/isa/dsp.h). */
 #define FG_DSP_DW_PAIR_ASM(pitch, PAIR_TAPS, pair, one, PAIR_OUT, OUT)                                                \
     __asm__ volatile(                                                                                                 \
         ".ifnc \"%[frame]\", \"[sp]\"\n\t.error \"the frame is not at sp: %[frame]\"\n\t.endif\n\t"                   \
@@ -305,8 +305,8 @@ typedef struct {
 /* Output rows of one group, two pixels per pass (FG_DSP_DW_PAIR_ASM): per window row 4 (stride 1) or 5 (stride 2)
  * pairs of inputs (FG_DSP_DW_LOAD2) and 3 LDR pairs of weights for 24 SMLAxy, each channel's constants loaded once for
  * both pixels; an odd row's last pixel alone, 9 x (a pair + 2 LDR + 4 SMLAxy), the biases by two pairs, and per output
- * 3 LDR of its constants and 4 (relu) or 6 more. Rows of four pixels or more run their first multiple of four on the quad kernel
- * (fg_dsp_dw_rows), this the rest.
+ * 3 LDR of its constants and 4 (relu) or 6 more. Rows of four pixels or more run their first multiple of four on the
+ * quad kernel (fg_dsp_dw_rows), this the rest.
  * x: the first window's top left, its rows a ring row apart (small: FG_DSP_DW_SMALL_ROW bytes apart); stride:
  * stride_w, 1 or 2, or 0 for a small image's column of stride 1 (job's one row: its pixels down the column, paired
  * by FG_DSP_DW_VPAIR_TAPS). */
@@ -910,7 +910,8 @@ static inline __attribute__((always_inline)) void fg_dsp_dw_rows(const uint32_t 
     "stm %[dst]!, {r4-r11}\n\t"
 /* Eight pixels a pass (label 1), %[quads] passes (>= 1): the loop's SUBS and branch once per eight pixels, not four
  * (ESTIMATED M33: 25 -> 23 cycles per four pixels). */
-#define FG_DSP_DW_EXTEND_EIGHTS FG_DSP_DW_EXTEND_FOUR FG_DSP_DW_EXTEND_FOUR "subs %[quads], %[quads], #1\n\t" "bne 1b\n\t"
+#define FG_DSP_DW_EXTEND_EIGHTS \
+    FG_DSP_DW_EXTEND_FOUR FG_DSP_DW_EXTEND_FOUR "subs %[quads], %[quads], #1\n\t" "bne 1b\n\t"
 
 #if defined(FG_CORE_CORTEX_M7)
 /* The M7 (FG_CORE_CORTEX_M7): each SXTB16's word stored at an offset beside the next (no STM, which issues alone and
