@@ -183,6 +183,14 @@ def ring_depthwise_cases(rng, count):
     for width in (7, 15):
         cases.append(conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), 4, 0, 1, padding="SAME", widths=(width, width + 1),
                                heights=(3, 9)))
+    # small images whose rows of stride 2 end in the triple kernel's passes on the M4 and M33 (FG_DSP_DW_TTAPS2): 6
+    # (two triples), 7 (a quad and a triple) and 10 (a quad and two) outputs wide, SAME and VALID, with and without the
+    # rounding correction
+    for k, (width, padding) in enumerate([(11, "SAME"), (13, "SAME"), (14, "VALID"), (19, "SAME"), (22, "VALID")]):
+        relu = k % 2 == 1
+        cases.append(conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), [8, 12, 4][k % 3], 0, 2, padding=padding,
+                               widths=(width, width + 1), heights=(2, 9), output_zero_point=-128 if relu else None,
+                               activation="RELU" if relu else "NONE"))
     return cases
 
 

@@ -592,6 +592,31 @@ static __attribute__((noinline)) void fg_dsp_dw_ring_rows(const uint32_t *x, con
     FG_DSP_DW_QM("r6", "r10", "lr", "r12")
 #define FG_DSP_DW_TTAPS(pitch) \
     FG_DSP_DW_TLINE(pitch, 0, FG_DSP_DW_QF) FG_DSP_DW_TLINE_ON(pitch, 1) FG_DSP_DW_TLINE_ON(pitch, 2)
+/* Stride 2 (the M4 and M33 only): pixel p reads inputs 2p .. 2p + 2 of the line, seven a line. Line 0 (the biases in
+ * r7 and r11) two inputs at a time; lines 1 and 2 the weights and the first four inputs in one run of loads (r7 and
+ * r11 free), then the last three. */
+#define FG_DSP_DW_TLINE2(pitch, i, T0)                                                                   \
+    FG_DSP_DW_QW(FG_DSP_DW_QWH, i) FG_DSP_DW_QX(FG_DSP_DW_QH, pitch, i, 0, 1)                           \
+    T0("r4", "r8", "r1", "r2") FG_DSP_DW_QM("r4", "r8", "lr", "r3")                                     \
+    FG_DSP_DW_QX(FG_DSP_DW_QH, pitch, i, 2, 3)                                                           \
+    FG_DSP_DW_QM("r4", "r8", "r1", "r12") T0("r5", "r9", "r1", "r2") FG_DSP_DW_QM("r5", "r9", "lr", "r3") \
+    FG_DSP_DW_QX(FG_DSP_DW_QH, pitch, i, 4, 5)                                                           \
+    FG_DSP_DW_QM("r5", "r9", "r1", "r12") T0("r6", "r10", "r1", "r2") FG_DSP_DW_QM("r6", "r10", "lr", "r3") \
+    "ldr r1, [%[x], #" FG_DSP_DW_QH(pitch, i, 6) "]\n\t"                                                 \
+    FG_DSP_DW_QM("r6", "r10", "r1", "r12")
+#define FG_DSP_DW_TLINE2_ON(pitch, i)                                                                    \
+    FG_DSP_DW_QW(FG_DSP_DW_QWH, i) FG_DSP_DW_QX(FG_DSP_DW_QH, pitch, i, 0, 1)                           \
+    "ldr r7, [%[x], #" FG_DSP_DW_QH(pitch, i, 2) "]\n\t"                                                 \
+    "ldr r11, [%[x], #" FG_DSP_DW_QH(pitch, i, 3) "]\n\t"                                                \
+    FG_DSP_DW_QM("r4", "r8", "r1", "r2") FG_DSP_DW_QM("r4", "r8", "lr", "r3")                           \
+    FG_DSP_DW_QM("r4", "r8", "r7", "r12") FG_DSP_DW_QM("r5", "r9", "r7", "r2")                          \
+    FG_DSP_DW_QM("r5", "r9", "r11", "r3")                                                                \
+    FG_DSP_DW_QX(FG_DSP_DW_QH, pitch, i, 4, 5)                                                           \
+    "ldr r7, [%[x], #" FG_DSP_DW_QH(pitch, i, 6) "]\n\t"                                                 \
+    FG_DSP_DW_QM("r5", "r9", "r1", "r12") FG_DSP_DW_QM("r6", "r10", "r1", "r2")                         \
+    FG_DSP_DW_QM("r6", "r10", "lr", "r3") FG_DSP_DW_QM("r6", "r10", "r7", "r12")
+#define FG_DSP_DW_TTAPS2(pitch) \
+    FG_DSP_DW_TLINE2(pitch, 0, FG_DSP_DW_QF) FG_DSP_DW_TLINE2_ON(pitch, 1) FG_DSP_DW_TLINE2_ON(pitch, 2)
 /* The six outputs (OUT on r2, r3, r12), stored at out + p * step (+ 2) (lr: out, r1: step); r2: out moved on three
  * pixels. */
 #define FG_DSP_DW_TOUT(OUT)                                                                                 \
@@ -712,12 +737,24 @@ static __attribute__((noinline)) void fg_dsp_dw_quad_rows(const uint32_t *x, con
 /* The triple kernel over job's rows of a small image's group at stride 1, both halves (fg_dsp_dw_quad_rows'
  * arguments). */
 static __attribute__((noinline)) void fg_dsp_dw_triple_rows(const uint32_t *x, const uint32_t *q, int8_t *out,
-                                                            const fg_dsp_dw_pair_job *job, int relu) {
+                                                            const fg_dsp_dw_pair_job *job, int relu, int stride) {
     register const uint32_t *rx __asm__("r0") = x;
     register const uint32_t *rq __asm__("r1") = q;
     register int8_t *ro __asm__("r3") = out;
     register const fg_dsp_dw_pair_job *rj __asm__("r12") = job;
     uint32_t frame[30];  /* FG_DSP_DW_QUAD_ASM's, at sp */
+#if !defined(FG_CORE_CORTEX_M7)
+    if (stride == 2 && relu) {
+        FG_DSP_DW_QUAD_ASM(FG_DSP_DW_TTAPS2(FG_DSP_DW_SMALL_ROW_S), "48", FG_DSP_DW_TOUT(FG_DSP_DW_PAIR_OUT_RELU));
+        return;
+    }
+    if (stride == 2) {
+        FG_DSP_DW_QUAD_ASM(FG_DSP_DW_TTAPS2(FG_DSP_DW_SMALL_ROW_S), "48", FG_DSP_DW_TOUT(FG_DSP_DW_PAIR_OUT));
+        return;
+    }
+#else
+    (void)stride;  /* stride 1 only (fg_dsp_dw_triples) */
+#endif
     if (relu) {
         FG_DSP_DW_QUAD_ASM(FG_DSP_DW_TTAPS(FG_DSP_DW_SMALL_ROW_S), "24", FG_DSP_DW_TOUT(FG_DSP_DW_PAIR_OUT_RELU));
     } else {
@@ -725,11 +762,18 @@ static __attribute__((noinline)) void fg_dsp_dw_triple_rows(const uint32_t *x, c
     }
 }
 
-/* Passes of the triple kernel per row of `count` pixels: a small image's last three at stride 1, or its last six
- * instead of a quad and a pair (vww_96_int8's 3- and 6-wide layers: ESTIMATED M4 cycles -3 % and -4 %). Not at
- * stride 2, where its frame's set-up cost what its passes saved against a pair and a pixel alone (3-wide: +3 %). */
+/* Passes of the triple kernel per row of `count` pixels: a small image's last three, or its last six instead of a quad
+ * and a pair (vww_96_int8's 3- and 6-wide layers at stride 1: ESTIMATED M4 cycles -3 % and -4 %). At stride 2 on the
+ * M4 and M33 (FG_DSP_DW_TTAPS2) too, against a pair and a pixel alone or a quad and a pair, and the table no longer
+ * copied into RAM for the pair kernel (fg_dsp_dw_table_in_ram): vww's 3- and 6-wide layers of stride 2, ESTIMATED M33
+ * 57.0 -> 54.9 K and 88.7 -> 81.8 K cycles. Not on the M7, which has no stride-2 order of the pass. */
 static inline int32_t fg_dsp_dw_triples(int32_t count, int stride, int small) {
-    if (!small || stride != 1) {
+#if defined(FG_CORE_CORTEX_M7)
+    const int strides = stride == 1;
+#else
+    const int strides = stride == 1 || stride == 2;
+#endif
+    if (!small || !strides) {
         return 0;
     }
     if ((count & 3) == 3) {
@@ -763,18 +807,18 @@ static __attribute__((noinline)) void fg_dsp_dw_split_rows(const uint32_t *x, co
     }
 }
 
-/* job's rows of a small image's group at stride 1 whose last `triples` passes (1 or 2: the rest after the quads) are
- * the triple kernel's. */
+/* job's rows of a small image's group (stride 1, or 2 on the M4 and M33) whose last `triples` passes (1 or 2: the
+ * rest after the quads) are the triple kernel's. */
 static __attribute__((noinline)) void fg_dsp_dw_split_triples(const uint32_t *x, const uint32_t *w, int8_t *out,
                                                               const fg_dsp_dw_pair_job *job, int relu,
-                                                              int32_t triples) {
+                                                              int stride, int32_t triples) {
     const int32_t done = job->ring.count - 3 * triples;  /* a multiple of 4: the quads' */
     if (done) {
-        const fg_dsp_dw_pair_job quad = fg_dsp_dw_part(job, done, 8);
-        fg_dsp_dw_quad_rows(x, w, out, &quad, relu, 1, 1);
+        const fg_dsp_dw_pair_job quad = fg_dsp_dw_part(job, done, 8 * stride);
+        fg_dsp_dw_quad_rows(x, w, out, &quad, relu, stride, 1);
     }
-    const fg_dsp_dw_pair_job triple = fg_dsp_dw_part(job, 3 * triples, 8);
-    fg_dsp_dw_triple_rows(x + 2 * done, w, out + done * job->ring.step, &triple, relu);
+    const fg_dsp_dw_pair_job triple = fg_dsp_dw_part(job, 3 * triples, 8 * stride);
+    fg_dsp_dw_triple_rows(x + 2 * stride * done, w, out + done * job->ring.step, &triple, relu, stride);
 }
 
 /* A group's rows: a small image's of stride 1 with the triple kernel's passes (fg_dsp_dw_triples), rows of fewer than
@@ -784,7 +828,7 @@ static inline __attribute__((always_inline)) void fg_dsp_dw_rows(const uint32_t 
                                                                  int stride, int small) {
     const int32_t triples = fg_dsp_dw_triples(job->ring.count, stride, small);
     if (triples) {
-        fg_dsp_dw_split_triples(x, w, out, job, relu, triples);
+        fg_dsp_dw_split_triples(x, w, out, job, relu, stride, triples);
     } else if (job->ring.count < 4) {
         fg_dsp_dw_ring_rows(x, w, out, job, relu, stride, small);
     } else {
@@ -804,6 +848,9 @@ static inline __attribute__((always_inline)) void fg_dsp_dw_rows(const uint32_t 
 #undef FG_DSP_DW_TX1
 #undef FG_DSP_DW_TLINE_
 #undef FG_DSP_DW_TTAPS
+#undef FG_DSP_DW_TTAPS2
+#undef FG_DSP_DW_TLINE2
+#undef FG_DSP_DW_TLINE2_ON
 #undef FG_DSP_DW_TLINE
 #undef FG_DSP_DW_QOUT
 #undef FG_DSP_DW_PAIR_OUT_RELU_M7
