@@ -175,6 +175,22 @@ def ring_depthwise_cases(rng, count):
                            heights=(17, 24), output_zero_point=-128, activation="RELU"))
     cases.append(conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), 8, 0, 1, padding="VALID", widths=(26, 33),
                            heights=(19, 27)))
+    # the rows' extension (fg_dsp_dw_extend_rows: eight pixels a pass, then four, a pair and a pixel as the width's
+    # low bits say): a band whose blocks extend their image rows in one call between padding rows (SAME at stride 2,
+    # 44 or 45 wide: five eights and a four), and small images 7 and 15 wide (four, a pair and a pixel; an eight too)
+    cases.append(conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), 8, 0, 2, padding="SAME", widths=(44, 46),
+                           heights=(13, 20), output_zero_point=-128, activation="RELU"))
+    for width in (7, 15):
+        cases.append(conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), 4, 0, 1, padding="SAME", widths=(width, width + 1),
+                               heights=(3, 9)))
+    # small images whose rows of stride 2 end in the triple kernel's passes on the M4 and M33 (FG_DSP_DW_TTAPS2): 6
+    # (two triples), 7 (a quad and a triple) and 10 (a quad and two) outputs wide, SAME and VALID, with and without the
+    # rounding correction
+    for k, (width, padding) in enumerate([(11, "SAME"), (13, "SAME"), (14, "VALID"), (19, "SAME"), (22, "VALID")]):
+        relu = k % 2 == 1
+        cases.append(conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), [8, 12, 4][k % 3], 0, 2, padding=padding,
+                               widths=(width, width + 1), heights=(2, 9), output_zero_point=-128 if relu else None,
+                               activation="RELU" if relu else "NONE"))
     return cases
 
 
