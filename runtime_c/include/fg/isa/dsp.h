@@ -736,18 +736,19 @@ typedef struct {
 #endif
 /* The relu's short loop two channel pairs a round (its stage FG_DSP_RELU_UNCHECKED_STAGE, the end checked once a
  * round): an odd count of pairs enters the round at its second pair (checked at 7, where the next tile comes back
- * to). Per pair ~2.5 cycles fewer on the M4 timing (half a taken branch, the frame's end and its compare); for 4 and
- * 8 pairs only, whose two rounds stay within ~0.8 KB of code (16 pairs: 1.4 KB, past the 1 KB the L4R5's ART
- * caches, which the cycle estimate does not model). */
+ * to, FG_DSP_SHORT_NEXT_TILE having loaded its biases and left r12 the bytes of the tile's table). Per pair ~2.5
+ * cycles fewer on the M4 timing (half a taken branch, the frame's end and its compare); for 4 and 8 pairs only,
+ * whose two rounds stay within ~0.8 KB of code (16 pairs: 1.4 KB, past the 1 KB the L4R5's ART caches, which the
+ * cycle estimate does not model). */
 #define FG_DSP_TILE_SHORT_PAIRED(PASSES, NEXT_TILE, STAGE, FRAME, OUT_OF_LINE) \
     FG_DSP_TILE_ASM(                                                           \
         "ldm %[job], {" FRAME "}\n\t"                                          \
-        "stm sp, {" FRAME "}\n"                                                \
-        "7:\n\t"                                                               \
+        "stm sp, {" FRAME "}\n\t"                                              \
         FG_DSP_SHORT_START                                                     \
         "ldr r11, [sp, #16]\n\t"                                               \
-        "sub r11, r11, r3\n\t"                                                 \
-        "tst r11, #32\n\t"                                                     \
+        "sub r12, r11, r3\n"                                                   \
+        "7:\n\t"                                                               \
+        "tst r12, #32\n\t"                                                     \
         "bne 6f\n"                                                             \
         "5:\n\t"                                                               \
         FG_DSP_SHORT_FIRST PASSES STAGE                                        \
