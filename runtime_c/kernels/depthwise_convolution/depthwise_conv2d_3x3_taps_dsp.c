@@ -498,7 +498,7 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_extend(const int8_t *src, i
         "cmp %[pairs], #0\n\t"                                                          \
         "beq 2f\n\t"                                                                    \
         FG_DSP_DW_TAPS_EXTEND_LOOP_IN(FG_DSP_DW_TAPS_SMALL_ROW_BYTES, "")               \
-        "\n2:\n\t"                                                                        \
+        "\n2:\n\t"                                                                      \
         RIGHT                                                                           \
         "ldr r4, [sp, #4]\n\t"                                                          \
         "add %[slot], %[slot], #" FG_DSP_DW_TAPS_SMALL_PITCH "\n\t"                     \
