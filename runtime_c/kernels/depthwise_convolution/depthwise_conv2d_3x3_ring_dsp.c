@@ -486,14 +486,17 @@ static __attribute__((noinline)) void fg_dsp_dw_ring_rows(const uint32_t *x, con
     FG_DSP_DW_QX(XO, pitch, i, 4, 5)                                                                     \
     FG_DSP_DW_QM("r6", "r10", "r1", "r12") FG_DSP_DW_QM("r7", "r11", "r1", "r3")                        \
     FG_DSP_DW_QM("r7", "r11", "lr", "r12")
-/* Stride 2: pixel p reads inputs 2p .. 2p + 2. */
-#define FG_DSP_DW_QLINE2(XO, WO, pitch, i, T0)                                                           \
+/* Stride 2: pixel p reads inputs 2p .. 2p + 2. A line's first three pixels up to the third's last tap (inputs 0 .. 5
+ * loaded; the triple kernel's line at stride 2 too, FG_DSP_DW_TLINE2), then the quad's. */
+#define FG_DSP_DW_LINE2_THREE(XO, WO, pitch, i, T0)                                                      \
     FG_DSP_DW_QW(WO, i) FG_DSP_DW_QX(XO, pitch, i, 0, 1)                                                 \
     T0("r4", "r8", "r1", "r2") FG_DSP_DW_QM("r4", "r8", "lr", "r3")                                     \
     FG_DSP_DW_QX(XO, pitch, i, 2, 3)                                                                     \
     FG_DSP_DW_QM("r4", "r8", "r1", "r12") T0("r5", "r9", "r1", "r2") FG_DSP_DW_QM("r5", "r9", "lr", "r3") \
     FG_DSP_DW_QX(XO, pitch, i, 4, 5)                                                                     \
-    FG_DSP_DW_QM("r5", "r9", "r1", "r12") T0("r6", "r10", "r1", "r2") FG_DSP_DW_QM("r6", "r10", "lr", "r3") \
+    FG_DSP_DW_QM("r5", "r9", "r1", "r12") T0("r6", "r10", "r1", "r2") FG_DSP_DW_QM("r6", "r10", "lr", "r3")
+#define FG_DSP_DW_QLINE2(XO, WO, pitch, i, T0)                                                           \
+    FG_DSP_DW_LINE2_THREE(XO, WO, pitch, i, T0)                                                          \
     FG_DSP_DW_QX(XO, pitch, i, 6, 7)                                                                     \
     FG_DSP_DW_QM("r6", "r10", "r1", "r12") T0("r7", "r11", "r1", "r2") FG_DSP_DW_QM("r7", "r11", "lr", "r3") \
     "ldr r1, [%[x], #" XO(pitch, i, 8) "]\n\t"                                                           \
@@ -596,12 +599,7 @@ static __attribute__((noinline)) void fg_dsp_dw_ring_rows(const uint32_t *x, con
  * r7 and r11) two inputs at a time; lines 1 and 2 the weights and the first four inputs in one run of loads (r7 and
  * r11 free), then the last three. */
 #define FG_DSP_DW_TLINE2(pitch, i, T0)                                                                   \
-    FG_DSP_DW_QW(FG_DSP_DW_QWH, i) FG_DSP_DW_QX(FG_DSP_DW_QH, pitch, i, 0, 1)                           \
-    T0("r4", "r8", "r1", "r2") FG_DSP_DW_QM("r4", "r8", "lr", "r3")                                     \
-    FG_DSP_DW_QX(FG_DSP_DW_QH, pitch, i, 2, 3)                                                           \
-    FG_DSP_DW_QM("r4", "r8", "r1", "r12") T0("r5", "r9", "r1", "r2") FG_DSP_DW_QM("r5", "r9", "lr", "r3") \
-    FG_DSP_DW_QX(FG_DSP_DW_QH, pitch, i, 4, 5)                                                           \
-    FG_DSP_DW_QM("r5", "r9", "r1", "r12") T0("r6", "r10", "r1", "r2") FG_DSP_DW_QM("r6", "r10", "lr", "r3") \
+    FG_DSP_DW_LINE2_THREE(FG_DSP_DW_QH, FG_DSP_DW_QWH, pitch, i, T0)                                     \
     "ldr r1, [%[x], #" FG_DSP_DW_QH(pitch, i, 6) "]\n\t"                                                 \
     FG_DSP_DW_QM("r6", "r10", "r1", "r12")
 #define FG_DSP_DW_TLINE2_ON(pitch, i)                                                                    \
@@ -885,6 +883,7 @@ static inline __attribute__((always_inline)) void fg_dsp_dw_rows(const uint32_t 
 #undef FG_DSP_DW_QMS
 #undef FG_DSP_DW_QTAPS
 #undef FG_DSP_DW_QLINE2
+#undef FG_DSP_DW_LINE2_THREE
 #undef FG_DSP_DW_QLINE1
 #undef FG_DSP_DW_QX
 #undef FG_DSP_DW_QW
