@@ -4,7 +4,10 @@ Building and booting a firmware costs seconds; a property test wants dozens of c
 puts every case's operators, tensors and weights side by side in one TFLite model (each case keeps its own
 inputs and outputs, nothing is shared), so one build and one run check them all. `assert_batch_bit_exact` runs
 that model on a board and compares each case's outputs with TFLM's running the same merged model, naming the
-first case that differs.
+first case that differs. The host-to-firmware direction of an emulated UART carries 4-15 KiB/s (shared/PLATFORM.md),
+so a batch's inputs of more than a few KiB go into the firmware's flash as a one-sample dataset image, the product's
+path for `validate --dataset --board` (driver/dataset_deploy.py), and only the outputs travel back over the serial
+link; the serial input path has tests of its own (test_qemu_run.py, test_serial_link.py, the shared models').
 """
 
 from __future__ import annotations
@@ -12,10 +15,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+import numpy as np
+
 from firmware_gen.backend.options import GenerationOptions
 from firmware_gen.check.board_validation import outputs_equal_oracle
 from firmware_gen.check.inputs import random_inputs
-from firmware_gen.driver.deploy import prepare, run
+from firmware_gen.driver.dataset_deploy import run_dataset
+from firmware_gen.driver.deploy import Deployment, prepare, run
+from firmware_gen.errors import DoesNotFitError
 from firmware_gen.frontend.ir import DType, Graph, Tensor
 from firmware_gen.frontend.tflite_reader import read_model
 from firmware_gen.modelgen.writer import ModelBuilder
@@ -58,6 +65,19 @@ def merge_models(models: Sequence[bytes], name: str = "batch") -> tuple[bytes, l
 # algorithm up to the exact search, which on a merged model of dozens of cases takes tens of seconds and tests
 # nothing the kernels care about.
 BATCH_PLANNING = PlanningOptions(algorithm="greedy_by_conflicts")
+# Inputs up to this many bytes are sent over the serial link (under a second); more go into the flash.
+SERIAL_INPUT_BYTES = 4096
+
+
+def run_batch(deployment: Deployment, inputs: list[np.ndarray]) -> list[np.ndarray]:
+    """The outputs of one run of deployment's firmware on inputs: from a dataset image holding them when they are
+    over SERIAL_INPUT_BYTES and the board's flash has room, else sent over the serial link."""
+    if deployment.firmware.board.emulated and sum(a.nbytes for a in inputs) > SERIAL_INPUT_BYTES:
+        try:
+            return run_dataset(deployment, [inputs])[0]
+        except DoesNotFitError:
+            pass  # no room beside the model: the serial link it is
+    return run(deployment, inputs).outputs
 
 
 def assert_batch_bit_exact(models: Sequence[bytes], board: str | Board, cache_dir: Path, seed: int = 0,
@@ -72,8 +92,7 @@ def assert_batch_bit_exact(models: Sequence[bytes], board: str | Board, cache_di
     missing = [f for f in expect_functions if f not in functions]
     assert not missing, f"the batch never calls {missing}; it calls {sorted(set(functions))}"
     inputs = random_inputs(deployment.graph, seed)
-    result = run(deployment, inputs)
-    equal = outputs_equal_oracle(merged, inputs, result.outputs, len(deployment.graph.tensors))
+    equal = outputs_equal_oracle(merged, inputs, run_batch(deployment, inputs), len(deployment.graph.tensors))
     first = 0
     for case, count in enumerate(counts):
         assert all(equal[first:first + count]), f"case {case} of {len(counts)} differs from TFLM on {board}"
