@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from batched import BATCH_PLANNING, merge_models
+from batched import BATCH_PLANNING, merge_models, run_batch
 from target_fixtures import needs_qemu
 
 from firmware_gen.check.board_validation import outputs_equal_oracle
 from firmware_gen.check.inputs import random_inputs
-from firmware_gen.driver.deploy import prepare, run
+from firmware_gen.driver.deploy import prepare
 from firmware_gen.modelgen.writer import ModelBuilder
 from firmware_gen.ops.geometry import window_2d
 from firmware_gen.ops.variants.armv6m_depthwise import arrays_bytes, channel_major_block, ring_block
@@ -117,7 +117,7 @@ def _bit_exact(cases: list[bytes], tmp_path) -> set[tuple[str, bool]]:
     bound = deployment.firmware.stack
     assert bound is not None and bound.exact, bound and bound.problems
     inputs = random_inputs(deployment.graph, 7)
-    equal = outputs_equal_oracle(merged, inputs, run(deployment, inputs).outputs, len(deployment.graph.tensors))
+    equal = outputs_equal_oracle(merged, inputs, run_batch(deployment, inputs), len(deployment.graph.tensors))
     first = 0
     for case, count in enumerate(counts):
         assert all(equal[first:first + count]), f"case {case} differs from TFLM on {BOARD}"
