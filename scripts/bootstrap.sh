@@ -24,6 +24,8 @@ command -v make >/dev/null || missing+=(make)
 # Zephyr builds (build|run|validate --zephyr, tests/target/test_zephyr_qemu.py): plain cmake + ninja, dtc.
 command -v ninja >/dev/null || missing+=(ninja-build)
 command -v dtc >/dev/null || missing+=(device-tree-compiler)
+# Zephyr's CMake compiles through ccache when present: a second model's build on a board reuses the kernel's objects.
+command -v ccache >/dev/null || missing+=(ccache)
 python3 -c "import ensurepip, venv" 2>/dev/null || missing+=(python3-venv)
 if [ ${#missing[@]} -gt 0 ]; then
     echo "bootstrap: installing Debian packages: ${missing[*]}"

@@ -129,6 +129,15 @@ def _prune(build: Path) -> None:
             shutil.rmtree(path) if path.is_dir() else path.unlink()
 
 
+def with_ccache_across_builds(env: dict[str, str], build: Path) -> dict[str, str]:
+    """Zephyr's CMake compiles through ccache when it is installed. Each model's build has a directory of its own
+    (the cache's key/build), so its generated headers' paths, and the compilation directory that -g hashes, differ
+    from model to model and ccache would miss the whole kernel again: paths under the cache's directory of builds are
+    hashed relative to the build (base_dir) and the directory left out (hash_dir off; the debug info then names the
+    first build's directory). The user's own CCACHE_ settings win."""
+    return {"CCACHE_BASEDIR": str(build.resolve().parent.parent), "CCACHE_NOHASHDIR": "1", **env}
+
+
 def configure_command(tree: ZephyrTree, board: Board, model_dir: Path, build: Path) -> list[str]:
     command = [shutil.which("cmake") or "cmake", "-GNinja", "-S", str(ZEPHYR_APP_DIR), "-B", str(build),
                f"-DBOARD={board.name}", f"-DFIRMWARE_GEN_MODEL_DIR={model_dir.resolve()}", "-DFIRMWARE_GEN_LINK=uart",
@@ -145,7 +154,7 @@ def build_zephyr_firmware(model_dir: Path, board: Board, tree: ZephyrTree, build
     check_host_tools()
     check_board(tree, board)
     manifest = read_manifest(model_dir)
-    env = build_environment(tree)
+    env = with_ccache_across_builds(build_environment(tree), build)
     log.parent.mkdir(parents=True, exist_ok=True)
     log.write_text("")
     if _logged(configure_command(tree, board, model_dir, build), log, env) != 0:

@@ -24,6 +24,7 @@ from firmware_gen.link.zephyr_console import ConsoleError, input_pattern, parse_
 from firmware_gen.manifest import read_manifest
 from firmware_gen.modelgen import zoo
 from firmware_gen.target.boards import load_board
+from firmware_gen.target.zephyr_build import with_ccache_across_builds
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 STUB = ROOT / "tests" / "fixtures" / "zephyr_stub"
@@ -169,3 +170,13 @@ def test_qemu_line_of_a_zephyr_board():
     command = qemu_command(load_board("mps3_an547"), Path("/x.elf"), 4321, machine_args=args)
     assert "tcp:127.0.0.1:4321,server=on,wait=on" in command and CONSOLE_SERIAL not in command
     assert command[command.index("-kernel") + 1] == "/x.elf" and "enable=on,target=native" in command
+
+
+def test_ccache_hashes_every_models_build_alike_unless_the_user_says_otherwise(tmp_path):
+    """Each model's Zephyr build has a directory of its own in the cache (key/build): ccache sees paths under the
+    cache's directory of builds relative to the build, without the build's own directory in the hash."""
+    build = tmp_path / "zephyr-firmware" / "0123abcd" / "build"
+    env = with_ccache_across_builds({"PATH": "/usr/bin"}, build)
+    assert env == {"PATH": "/usr/bin", "CCACHE_BASEDIR": str(tmp_path / "zephyr-firmware"), "CCACHE_NOHASHDIR": "1"}
+    own = {"CCACHE_BASEDIR": "/src", "CCACHE_NOHASHDIR": "0"}
+    assert with_ccache_across_builds(own, build) == own
