@@ -361,35 +361,33 @@ static inline __attribute__((always_inline)) void fg_dsp_dw_taps_pixel(uint32_t 
 }
 
 #if defined(FG_CORE_CORTEX_M7)
-/* The M7's order (FG_CORE_CORTEX_M7): stores at offsets and one ADD (llvm-mca's M7 charges a post-indexed STR ~3
- * cycles), the first row's beside the PKHs, the SXTB16s in the order their inputs arrive (llvm-mca cortex-m7 23 -> 15
- * cycles a pair with the copy). */
-#define FG_DSP_DW_TAPS_STORE(to)                                                        \
-    "str r8, [" to "]\n\t"                                                              \
-    "str r9, [" to ", #" FG_DSP_DW_TAPS_ROW_BYTES "]\n\t"                               \
-    "str r10, [" to ", #(2 * " FG_DSP_DW_TAPS_ROW_BYTES ")]\n\t"                        \
-    "str r11, [" to ", #(3 * " FG_DSP_DW_TAPS_ROW_BYTES ")]\n\t"                        \
-    "add " to ", " to ", #4\n\t"
-#define FG_DSP_DW_TAPS_EXTEND_PASS(STORE_COPY)                                          \
-    "subs %[pairs], %[pairs], #1\n\t"                                                   \
+/* The M7's order (FG_CORE_CORTEX_M7): paired first and widened after as the M4's (below), each word stored (COPY
+ * COPIED: and copied) as soon as it is widened, at offsets and one ADD (llvm-mca's M7 charges a post-indexed STR ~3
+ * cycles): llvm-mca cortex-m7 12 -> 10 cycles a pair, 18 -> 15 with the copy, where widening first took two
+ * instructions more. */
+#define FG_DSP_DW_TAPS_STORE_AT(to, r, i) "str " r ", [" to ", #(" #i " * " FG_DSP_DW_TAPS_ROW_BYTES ")]\n\t"
+#define FG_DSP_DW_TAPS_STORE_ALONE(r, i) FG_DSP_DW_TAPS_STORE_AT("%[dst]", r, i)
+#define FG_DSP_DW_TAPS_STORE_COPIED(r, i) FG_DSP_DW_TAPS_STORE_AT("%[dst]", r, i) FG_DSP_DW_TAPS_STORE_AT("%[copy]", r, i)
+#define FG_DSP_DW_TAPS_ADVANCE_ALONE ""
+#define FG_DSP_DW_TAPS_ADVANCE_COPIED "add %[copy], %[copy], #4\n\t"
+#define FG_DSP_DW_TAPS_EXTEND_PASS(COPY)                                                \
     "ldr r4, [%[src]]\n\t"                                                              \
     "ldr r6, [%[src], %[step]]\n\t"                                                     \
+    "subs %[pairs], %[pairs], #1\n\t"                                                   \
     "add %[src], %[src], %[step], lsl #1\n\t"                                           \
-    "sxtb16 r5, r4, ror #8\n\t"                                                         \
-    "sxtb16 r7, r6, ror #8\n\t"                                                         \
-    "sxtb16 r6, r6\n\t"                                                                 \
-    "sxtb16 r4, r4\n\t"                                                                 \
-    "pkhbt r8, r4, r6, lsl #16\n\t"                                                     \
-    "pkhbt r9, r5, r7, lsl #16\n\t"                                                     \
-    "str r8, [%[dst]]\n\t"                                                              \
-    "pkhtb r10, r6, r4, asr #16\n\t"                                                    \
-    "str r9, [%[dst], #" FG_DSP_DW_TAPS_ROW_BYTES "]\n\t"                               \
-    "pkhtb r11, r7, r5, asr #16\n\t"                                                    \
-    "str r10, [%[dst], #(2 * " FG_DSP_DW_TAPS_ROW_BYTES ")]\n\t"                        \
-    "str r11, [%[dst], #(3 * " FG_DSP_DW_TAPS_ROW_BYTES ")]\n\t"                        \
-    STORE_COPY                                                                          \
+    "pkhbt r5, r4, r6, lsl #16\n\t"                                                     \
+    "pkhtb r7, r6, r4, asr #16\n\t"                                                     \
+    "sxtb16 r8, r5\n\t"                                                                 \
+    "sxtb16 r9, r5, ror #8\n\t"                                                         \
+    FG_DSP_DW_TAPS_STORE_##COPY("r8", 0)                                                \
+    "sxtb16 r10, r7\n\t"                                                                \
+    FG_DSP_DW_TAPS_STORE_##COPY("r9", 1)                                                \
+    "sxtb16 r11, r7, ror #8\n\t"                                                        \
+    FG_DSP_DW_TAPS_STORE_##COPY("r10", 2)                                               \
+    FG_DSP_DW_TAPS_STORE_##COPY("r11", 3)                                               \
+    FG_DSP_DW_TAPS_ADVANCE_##COPY                                                       \
     "add %[dst], %[dst], #4\n\t"
-#define FG_DSP_DW_TAPS_EXTEND_LOOP(STORE_COPY) "1:\n\t" FG_DSP_DW_TAPS_EXTEND_PASS(STORE_COPY) "bne 1b\n\t"
+#define FG_DSP_DW_TAPS_EXTEND_LOOP(COPY) "1:\n\t" FG_DSP_DW_TAPS_EXTEND_PASS(COPY) "bne 1b\n\t"
 #else
 #define FG_DSP_DW_TAPS_STORE_IN(row, to)                                                \
     "str r9, [" to ", #" row "]\n\t"                                                    \
@@ -423,13 +421,17 @@ static inline __attribute__((always_inline)) void fg_dsp_dw_taps_pixel(uint32_t 
     "5:\n\t"                                                                            \
     FG_DSP_DW_TAPS_EXTEND_PASS_IN(row, STORE_COPY, "subs %[pairs], %[pairs], #2\n\t")   \
     "bgt 4b\n\t"
-#define FG_DSP_DW_TAPS_EXTEND_LOOP(STORE_COPY) FG_DSP_DW_TAPS_EXTEND_LOOP_IN(FG_DSP_DW_TAPS_ROW_BYTES, STORE_COPY)
+#define FG_DSP_DW_TAPS_COPY_ALONE ""
+#define FG_DSP_DW_TAPS_COPY_COPIED FG_DSP_DW_TAPS_STORE("%[copy]")
+#define FG_DSP_DW_TAPS_EXTEND_LOOP(COPY) \
+    FG_DSP_DW_TAPS_EXTEND_LOOP_IN(FG_DSP_DW_TAPS_ROW_BYTES, FG_DSP_DW_TAPS_COPY_##COPY)
 #endif
-/* Pairs of pixels (`pairs` >= 1) from src into dst's channel rows (and copy's): 2 LDR, 4 SXTB16 and 2 or 4 PKH into a
- * word per channel, 4 STR per row written; the pass in the core's order (FG_DSP_DW_TAPS_EXTEND_LOOP). */
-#define FG_DSP_DW_TAPS_EXTEND_ASM(STORE_COPY, ...)                                      \
+/* Pairs of pixels (`pairs` >= 1) from src into dst's channel rows (COPY COPIED: and copy's; ALONE: dst's only): 2 LDR,
+ * 2 PKH and 4 SXTB16 into a word per channel, 4 STR per row written; the pass in the core's order
+ * (FG_DSP_DW_TAPS_EXTEND_LOOP). */
+#define FG_DSP_DW_TAPS_EXTEND_ASM(COPY, ...)                                            \
     __asm__ volatile(                                                                   \
-        FG_DSP_DW_TAPS_EXTEND_LOOP(STORE_COPY)                                          \
+        FG_DSP_DW_TAPS_EXTEND_LOOP(COPY)                                                \
         : [src] "+r"(src), [dst] "+r"(d), [pairs] "+r"(pairs), ##__VA_ARGS__            \
         : [step] "r"(step)                                                              \
         : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "cc", "memory")
@@ -449,9 +451,9 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_extend(const int8_t *src, i
     int32_t pairs = n >> 1;
     int16_t *d = dst + first, *c = copy ? copy + first : 0;
     if (pairs && copy) {
-        FG_DSP_DW_TAPS_EXTEND_ASM(FG_DSP_DW_TAPS_STORE("%[copy]"), [copy] "+r"(c));
+        FG_DSP_DW_TAPS_EXTEND_ASM(COPIED, [copy] "+r"(c));
     } else if (pairs) {
-        FG_DSP_DW_TAPS_EXTEND_ASM("");
+        FG_DSP_DW_TAPS_EXTEND_ASM(ALONE);
     }
     if (n & 1) {
         memcpy(&v, src, sizeof v);
