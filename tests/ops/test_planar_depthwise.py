@@ -52,20 +52,22 @@ def test_planar_depthwise_preconditions(dilated):
 
 
 def test_taps_small_images_only_where_measured():
-    """The taps kernel takes rows of three, five, six or twelve outputs (its small images, whole) on the M4 and the M33
-    only, at stride 1, SAME and at most TAPS_SMALL_ROWS padded rows; the M7, taller images, VALID, other widths and
-    stride_h 2 keep the ring kernel's."""
+    """The taps kernel takes rows of three, five, six or twelve outputs (its small images, whole) on the M4 and the M33,
+    of five, six or twelve on the M7 (its rows of three: slower than the ring kernel's), at stride 1, SAME and at most
+    TAPS_SMALL_ROWS padded rows; other cores, taller images, VALID, other widths and stride_h 2 keep the ring
+    kernel's."""
     six = {"dilation_h": 1, "dilation_w": 1, "stride_w": 1, "stride_h": 1, "in_c": 128, "in_w": 6, "in_h": 6,
            "out_w": 6, "out_h": 6, "pad_left": 1, "requant": (0, 0, -128, 127)}
     twelve = {**six, "in_w": 12, "in_h": 12, "out_w": 12, "out_h": 12}
     kws = {**six, "in_c": 64, "in_w": 5, "in_h": 25, "out_w": 5, "out_h": 25}
     for layer in (six, twelve, kws):
-        assert taps_fits(layer, "cortex-m4") and taps_fits(layer, "cortex-m33")
-        assert not taps_fits(layer, "cortex-m7") and not taps_fits(layer, "")
+        assert taps_fits(layer, "cortex-m4") and taps_fits(layer, "cortex-m33") and taps_fits(layer, "cortex-m7")
+        assert not taps_fits(layer, "") and not taps_fits(layer, "cortex-m55")
         assert not taps_fits({**layer, "stride_h": 2}, "cortex-m33")
         assert not taps_fits({**layer, "requant": (0, 0, -128, 0)}, "cortex-m4")
         assert not taps_fits({**layer, "out_h": TAPS_SMALL_ROWS - 1}, "cortex-m4")
     assert not taps_fits({**six, "in_w": 8, "pad_left": 0}, "cortex-m4")  # VALID
     assert not taps_fits({**six, "in_w": 7, "out_w": 7}, "cortex-m4")
     assert taps_fits({**six, "in_w": 3, "out_w": 3}, "cortex-m4")
+    assert not taps_fits({**six, "in_w": 3, "out_w": 3}, "cortex-m7")
     assert not taps_fits({**six, "in_w": 4, "out_w": 4}, "cortex-m4")

@@ -215,9 +215,9 @@ def taps_depthwise_cases(rng, count):
 
 def taps_small_cases(rng, count):
     """Small images the taps kernel runs whole (rows of TAPS_SMALL_WIDTHS outputs, SAME, at most TAPS_SMALL_ROWS padded
-    rows; on the M7 the ring kernel): rows of three and five (one pass without the others' outputs, an odd width: no
-    right edge word), six (one pass) and twelve (two), the rows' edge pixels as whole words beside the padding, 1 to 26
-    output rows, with and without the rounding correction, 4 to 32 channels."""
+    rows; the M7's rows of three: the ring kernel): rows of three and five (one pass without the others' outputs, an
+    odd width: no right edge word), six (one pass) and twelve (two), the rows' edge pixels as whole words beside the
+    padding, 1 to 26 output rows, with and without the rounding correction, 4 to 32 channels."""
     cases = []
     for k in range(min(count, 9)):
         relu, width = k % 2 == 1, TAPS_SMALL_WIDTHS[k % 4]
@@ -479,6 +479,10 @@ def test_variants_bit_exact_on_m7(tmp_path) -> None:
                          heights=(2, 8), output_zero_point=-128 if relu else None,
                          activation="RELU" if relu else "NONE")
                for width, padding in [(3, "SAME"), (6, "SAME"), (5, "VALID"), (8, "VALID")] for relu in (False, True)]
+    # and of the taps kernel's small images' output stage (FG_DSP_DW_TAPS_HEXA_WAVE) with the rounding correction, which
+    # taps_small_cases draws for rows of three and six only: rows of five and twelve
+    models += [conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), 8, 0, 1, stride_w=1, padding="SAME",
+                         widths=(width, width + 1), heights=(3, 9), activation="NONE") for width in (5, 12)]
     functions = assert_batch_bit_exact(models, "mps2_an500", tmp_path / "build", seed=2,
                                        expect_functions=["fg_conv2d_pointwise_dsp", "fg_conv2d_folded_dsp",
                                                          "fg_depthwise_conv2d_3x3_dsp", "fg_depthwise_conv2d_dsp",

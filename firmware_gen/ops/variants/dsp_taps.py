@@ -1,7 +1,7 @@
 """Armv7E-M (DSP extension) 3x3 depthwise convolution of stride_w 1 with a filter row's taps paired by SMLAD
 (runtime_c/kernels/depthwise_convolution/depthwise_conv2d_3x3_taps_dsp.c): four channels at a time, each channel's
 input rows int16 of its own in a ring (a small image's all at once), six outputs of one channel per pass on the M4
-and M33 (four on the M7; a small image's row of up to six), 6 multiplies per output against the ring kernel's 9
+and M33 (four on the M7's ring; a small image's row of up to six), 6 multiplies per output against the ring kernel's 9
 (dsp_window.py's RING_DEPTHWISE, which keeps the layers this one does not take)."""
 
 from __future__ import annotations
@@ -21,20 +21,21 @@ TAPS_COLUMNS = 64  # FG_DSP_DW_TAPS_COLUMNS: a channel's ring row (int16)
 # M7 +24 % to +100 %; the M33 measured again when the path below was added: +25 %, +70 %, +108 %: per row and channel
 # set-up, a pair's tail in C), which the small images' path below has not.
 TAPS_MIN_WIDTH = 24
-# Small images whole (FG_DSP_DW_TAPS_HEXA_ASM: six, five or three outputs of a channel a pass): rows of
+# Small images whole (FG_DSP_DW_TAPS_HEXA_ASM: six, five or three outputs of a channel a pass): rows of the core's
 # TAPS_SMALL_WIDTHS outputs, stride 1, SAME (the rows' edge pixels as whole words beside their padding), at most
 # TAPS_SMALL_ROWS padded rows of TAPS_SMALL_COLUMNS columns: vww_96_int8's 12 x 12, 6 x 6 and 3 x 3 layers of stride 1,
-# kws_ref_model's 25 x 5, on the cores where it was measured faster than the ring kernel's passes (the M7 keeps those:
-# its build has no small path).
+# kws_ref_model's 25 x 5, on the cores and widths where they were measured faster than the ring kernel's passes. The
+# M7 (ESTIMATED, published memory, against the ring kernel): kws 25 x 5 131.7 -> 126.8 K cycles a layer (instructions
+# 184.4 -> 154.5 K), vww 12 x 12 140.3 -> 131.2 K, 6 x 6 76.9 -> 73.7 K; its 3 x 3 48.4 -> 56.5 K: the ring's.
 TAPS_SMALL_WIDTHS = (3, 5, 6, 12)
+TAPS_SMALL_CORE_WIDTHS = {"cortex-m4": TAPS_SMALL_WIDTHS, "cortex-m33": TAPS_SMALL_WIDTHS, "cortex-m7": (5, 6, 12)}
 TAPS_SMALL_ROWS = 28  # FG_DSP_DW_TAPS_SMALL_SLOTS
 TAPS_SMALL_COLUMNS = 16  # FG_DSP_DW_TAPS_SMALL_COLUMNS
-TAPS_SMALL_CORES = ("cortex-m4", "cortex-m33")
 
 
 def taps_small(params: dict, core: str) -> bool:
     """Whether fg_depthwise_conv2d_3x3_taps_dsp runs the layer as a small image (its fg_dsp_dw_taps_small)."""
-    return (core in TAPS_SMALL_CORES and params["out_w"] in TAPS_SMALL_WIDTHS and params["stride_h"] == 1
+    return (params["out_w"] in TAPS_SMALL_CORE_WIDTHS.get(core, ()) and params["stride_h"] == 1
             and params["out_h"] + 2 <= TAPS_SMALL_ROWS and params["pad_left"] == 1 and params["in_w"] >= 2
             and params["in_w"] + 2 <= TAPS_SMALL_COLUMNS)
 

@@ -361,46 +361,53 @@ static inline __attribute__((always_inline)) void fg_dsp_dw_taps_pixel(uint32_t 
 }
 
 #if defined(FG_CORE_CORTEX_M7)
-/* The M7's order (FG_CORE_CORTEX_M7): stores at offsets and one ADD (llvm-mca's M7 charges a post-indexed STR ~3
- * cycles), the first row's beside the PKHs, the SXTB16s in the order their inputs arrive (llvm-mca cortex-m7 23 -> 15
- * cycles a pair with the copy). */
-#define FG_DSP_DW_TAPS_STORE(to)                                                        \
-    "str r8, [" to "]\n\t"                                                              \
-    "str r9, [" to ", #" FG_DSP_DW_TAPS_ROW_BYTES "]\n\t"                               \
-    "str r10, [" to ", #(2 * " FG_DSP_DW_TAPS_ROW_BYTES ")]\n\t"                        \
-    "str r11, [" to ", #(3 * " FG_DSP_DW_TAPS_ROW_BYTES ")]\n\t"                        \
+/* The M7's order (FG_CORE_CORTEX_M7): paired first and widened after as the M4's (below), each word stored (COPY
+ * COPIED: and copied) as soon as it is widened, at offsets and one ADD (llvm-mca's M7 charges a post-indexed STR ~3
+ * cycles): llvm-mca cortex-m7 12 -> 10 cycles a pair, 18 -> 15 with the copy, where widening first took two
+ * instructions more. */
+#define FG_DSP_DW_TAPS_STORE_AT(row, to, r, i) "str " r ", [" to ", #(" #i " * " row ")]\n\t"
+#define FG_DSP_DW_TAPS_STORE_ALONE(row, r, i) FG_DSP_DW_TAPS_STORE_AT(row, "%[dst]", r, i)
+#define FG_DSP_DW_TAPS_STORE_COPIED(row, r, i) \
+    FG_DSP_DW_TAPS_STORE_AT(row, "%[dst]", r, i) FG_DSP_DW_TAPS_STORE_AT(row, "%[copy]", r, i)
+#define FG_DSP_DW_TAPS_ADVANCE_ALONE ""
+#define FG_DSP_DW_TAPS_ADVANCE_COPIED "add %[copy], %[copy], #4\n\t"
+/* r8 .. r11 into a column of the four channel rows at `to`, `to` on a column pair. */
+#define FG_DSP_DW_TAPS_STORE_IN(row, to)                                                \
+    FG_DSP_DW_TAPS_STORE_AT(row, to, "r8", 0) FG_DSP_DW_TAPS_STORE_AT(row, to, "r9", 1) \
+    FG_DSP_DW_TAPS_STORE_AT(row, to, "r10", 2) FG_DSP_DW_TAPS_STORE_AT(row, to, "r11", 3) \
     "add " to ", " to ", #4\n\t"
-#define FG_DSP_DW_TAPS_EXTEND_PASS(STORE_COPY)                                          \
-    "subs %[pairs], %[pairs], #1\n\t"                                                   \
+#define FG_DSP_DW_TAPS_EXTEND_PASS_IN(row, COPY)                                        \
     "ldr r4, [%[src]]\n\t"                                                              \
     "ldr r6, [%[src], %[step]]\n\t"                                                     \
+    "subs %[pairs], %[pairs], #1\n\t"                                                   \
     "add %[src], %[src], %[step], lsl #1\n\t"                                           \
-    "sxtb16 r5, r4, ror #8\n\t"                                                         \
-    "sxtb16 r7, r6, ror #8\n\t"                                                         \
-    "sxtb16 r6, r6\n\t"                                                                 \
-    "sxtb16 r4, r4\n\t"                                                                 \
-    "pkhbt r8, r4, r6, lsl #16\n\t"                                                     \
-    "pkhbt r9, r5, r7, lsl #16\n\t"                                                     \
-    "str r8, [%[dst]]\n\t"                                                              \
-    "pkhtb r10, r6, r4, asr #16\n\t"                                                    \
-    "str r9, [%[dst], #" FG_DSP_DW_TAPS_ROW_BYTES "]\n\t"                               \
-    "pkhtb r11, r7, r5, asr #16\n\t"                                                    \
-    "str r10, [%[dst], #(2 * " FG_DSP_DW_TAPS_ROW_BYTES ")]\n\t"                        \
-    "str r11, [%[dst], #(3 * " FG_DSP_DW_TAPS_ROW_BYTES ")]\n\t"                        \
-    STORE_COPY                                                                          \
+    "pkhbt r5, r4, r6, lsl #16\n\t"                                                     \
+    "pkhtb r7, r6, r4, asr #16\n\t"                                                     \
+    "sxtb16 r8, r5\n\t"                                                                 \
+    "sxtb16 r9, r5, ror #8\n\t"                                                         \
+    FG_DSP_DW_TAPS_STORE_##COPY(row, "r8", 0)                                           \
+    "sxtb16 r10, r7\n\t"                                                                \
+    FG_DSP_DW_TAPS_STORE_##COPY(row, "r9", 1)                                           \
+    "sxtb16 r11, r7, ror #8\n\t"                                                        \
+    FG_DSP_DW_TAPS_STORE_##COPY(row, "r10", 2)                                          \
+    FG_DSP_DW_TAPS_STORE_##COPY(row, "r11", 3)                                          \
+    FG_DSP_DW_TAPS_ADVANCE_##COPY                                                       \
     "add %[dst], %[dst], #4\n\t"
-#define FG_DSP_DW_TAPS_EXTEND_LOOP(STORE_COPY) "1:\n\t" FG_DSP_DW_TAPS_EXTEND_PASS(STORE_COPY) "bne 1b\n\t"
+/* `pairs` (>= 1) passes. */
+#define FG_DSP_DW_TAPS_EXTEND_LOOP_IN(row, COPY) "4:\n\t" FG_DSP_DW_TAPS_EXTEND_PASS_IN(row, COPY) "bne 4b\n\t"
 #else
 #define FG_DSP_DW_TAPS_STORE_IN(row, to)                                                \
     "str r9, [" to ", #" row "]\n\t"                                                    \
     "str r10, [" to ", #(2 * " row ")]\n\t"                                             \
     "str r11, [" to ", #(3 * " row ")]\n\t"                                             \
     "str r8, [" to "], #4\n\t"
-#define FG_DSP_DW_TAPS_STORE(to) FG_DSP_DW_TAPS_STORE_IN(FG_DSP_DW_TAPS_ROW_BYTES, to)
+#define FG_DSP_DW_TAPS_COPY_ALONE ""
+#define FG_DSP_DW_TAPS_COPY_COPIED FG_DSP_DW_TAPS_STORE_IN(FG_DSP_DW_TAPS_ROW_BYTES, "%[copy]")
 /* The M4's and M33's: the two pixels' bytes paired by channel first, (c0, c1, c0', c1') and (c2, c3, c2', c3') (two
- * PKH), then each channel's word one SXTB16 (four): six instructions where extending first takes eight. COUNT: the
- * pass's count, between the loads and the PKHs (the loads pipelined behind the stores before). */
-#define FG_DSP_DW_TAPS_EXTEND_PASS_IN(row, STORE_COPY, COUNT)                           \
+ * PKH), then each channel's word one SXTB16 (four): six instructions where extending first takes eight; COPY COPIED:
+ * the words copied too. COUNT: the pass's count, between the loads and the PKHs (the loads pipelined behind the stores
+ * before). */
+#define FG_DSP_DW_TAPS_EXTEND_PASS_IN(row, COPY, COUNT)                                 \
     "ldr r4, [%[src]]\n\t"                                                              \
     "ldr r6, [%[src], %[step]]\n\t"                                                     \
     "add %[src], %[src], %[step], lsl #1\n\t"                                           \
@@ -412,24 +419,25 @@ static inline __attribute__((always_inline)) void fg_dsp_dw_taps_pixel(uint32_t 
     "sxtb16 r10, r7\n\t"                                                                \
     "sxtb16 r11, r7, ror #8\n\t"                                                        \
     FG_DSP_DW_TAPS_STORE_IN(row, "%[dst]")                                              \
-    STORE_COPY
+    FG_DSP_DW_TAPS_COPY_##COPY
 /* `pairs` (>= 1) passes, two a loop (an odd count enters at the second, whose SUBS counts both: the branch back while
  * pairs are left, BGT). */
-#define FG_DSP_DW_TAPS_EXTEND_LOOP_IN(row, STORE_COPY)                                  \
+#define FG_DSP_DW_TAPS_EXTEND_LOOP_IN(row, COPY)                                        \
     "tst %[pairs], #1\n\t"                                                              \
     "bne 5f\n"                                                                          \
     "4:\n\t"                                                                            \
-    FG_DSP_DW_TAPS_EXTEND_PASS_IN(row, STORE_COPY, "")                                  \
+    FG_DSP_DW_TAPS_EXTEND_PASS_IN(row, COPY, "")                                        \
     "5:\n\t"                                                                            \
-    FG_DSP_DW_TAPS_EXTEND_PASS_IN(row, STORE_COPY, "subs %[pairs], %[pairs], #2\n\t")   \
+    FG_DSP_DW_TAPS_EXTEND_PASS_IN(row, COPY, "subs %[pairs], %[pairs], #2\n\t")         \
     "bgt 4b\n\t"
-#define FG_DSP_DW_TAPS_EXTEND_LOOP(STORE_COPY) FG_DSP_DW_TAPS_EXTEND_LOOP_IN(FG_DSP_DW_TAPS_ROW_BYTES, STORE_COPY)
 #endif
-/* Pairs of pixels (`pairs` >= 1) from src into dst's channel rows (and copy's): 2 LDR, 4 SXTB16 and 2 or 4 PKH into a
- * word per channel, 4 STR per row written; the pass in the core's order (FG_DSP_DW_TAPS_EXTEND_LOOP). */
-#define FG_DSP_DW_TAPS_EXTEND_ASM(STORE_COPY, ...)                                      \
+#define FG_DSP_DW_TAPS_EXTEND_LOOP(COPY) FG_DSP_DW_TAPS_EXTEND_LOOP_IN(FG_DSP_DW_TAPS_ROW_BYTES, COPY)
+/* Pairs of pixels (`pairs` >= 1) from src into dst's channel rows (COPY COPIED: and copy's; ALONE: dst's only): 2 LDR,
+ * 2 PKH and 4 SXTB16 into a word per channel, 4 STR per row written; the pass in the core's order
+ * (FG_DSP_DW_TAPS_EXTEND_LOOP). */
+#define FG_DSP_DW_TAPS_EXTEND_ASM(COPY, ...)                                            \
     __asm__ volatile(                                                                   \
-        FG_DSP_DW_TAPS_EXTEND_LOOP(STORE_COPY)                                          \
+        FG_DSP_DW_TAPS_EXTEND_LOOP(COPY)                                                \
         : [src] "+r"(src), [dst] "+r"(d), [pairs] "+r"(pairs), ##__VA_ARGS__            \
         : [step] "r"(step)                                                              \
         : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "cc", "memory")
@@ -449,16 +457,15 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_extend(const int8_t *src, i
     int32_t pairs = n >> 1;
     int16_t *d = dst + first, *c = copy ? copy + first : 0;
     if (pairs && copy) {
-        FG_DSP_DW_TAPS_EXTEND_ASM(FG_DSP_DW_TAPS_STORE("%[copy]"), [copy] "+r"(c));
+        FG_DSP_DW_TAPS_EXTEND_ASM(COPIED, [copy] "+r"(c));
     } else if (pairs) {
-        FG_DSP_DW_TAPS_EXTEND_ASM("");
+        FG_DSP_DW_TAPS_EXTEND_ASM(ALONE);
     }
     if (n & 1) {
         memcpy(&v, src, sizeof v);
         fg_dsp_dw_taps_pixel(v, dst, copy, first + n - 1);
     }
 }
-#if !defined(FG_CORE_CORTEX_M7)
 /* A small image's layout: FG_DSP_DW_TAPS_SMALL_COLUMNS columns a channel row (the ring's four channel rows a slot). */
 #define FG_DSP_DW_TAPS_SMALL_COLUMNS 16
 #define FG_DSP_DW_TAPS_SMALL_SLOT (4 * FG_DSP_DW_TAPS_SMALL_COLUMNS)
@@ -497,7 +504,7 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_extend(const int8_t *src, i
         FG_DSP_DW_TAPS_STORE_IN(FG_DSP_DW_TAPS_SMALL_ROW_BYTES, "%[dst]")              \
         "cmp %[pairs], #0\n\t"                                                          \
         "beq 2f\n\t"                                                                    \
-        FG_DSP_DW_TAPS_EXTEND_LOOP_IN(FG_DSP_DW_TAPS_SMALL_ROW_BYTES, "")               \
+        FG_DSP_DW_TAPS_EXTEND_LOOP_IN(FG_DSP_DW_TAPS_SMALL_ROW_BYTES, ALONE)               \
         "\n2:\n\t"                                                                      \
         RIGHT                                                                           \
         "ldr r4, [sp, #4]\n\t"                                                          \
@@ -521,11 +528,11 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_small_rows(const int8_t *sr
 }
 #undef FG_DSP_DW_TAPS_SMALL_ROWS_ASM
 #undef FG_DSP_DW_TAPS_SMALL_RIGHT
-#endif
 #undef FG_DSP_DW_TAPS_EXTEND_ASM
-#undef FG_DSP_DW_TAPS_EXTEND_PASS
+#undef FG_DSP_DW_TAPS_EXTEND_PASS_IN
+#undef FG_DSP_DW_TAPS_EXTEND_LOOP_IN
 #undef FG_DSP_DW_TAPS_EXTEND_LOOP
-#undef FG_DSP_DW_TAPS_STORE
+#undef FG_DSP_DW_TAPS_STORE_IN
 
 /* A padding row: the zero point in the n image columns from `first` on of a slot's four rows (and copy's), a word
  * (two columns) at a time from the even column at or before `first` to the odd one at or after first + n - 1: the
@@ -603,7 +610,6 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_run(const fg_depthwise_conv
     }
 }
 
-#if !defined(FG_CORE_CORTEX_M7)  /* the M7 keeps the ring kernel for these layers (dsp_taps.py's taps_small) */
 /* A small image of three, five, six or twelve outputs a row (ops/variants/dsp_taps.py's taps_small), stride 1, SAME,
  * whole: the group's padded rows in consecutive slots of FG_DSP_DW_TAPS_SMALL_COLUMNS a channel row (window row i of
  * output row y in slot y + i: no ring, no copies), then each channel's output rows, six outputs a pass (three, five:
@@ -679,6 +685,37 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_run(const fg_depthwise_conv
 #define FG_DSP_DW_TAPS_HOFFSET(a) "add " a ", " a ", r11\n\t"
 #define FG_DSP_DW_TAPS_HSMMLAR(a) "smmlar " a ", " a ", r10, r11\n\t"
 #define FG_DSP_DW_TAPS_HSHIFT(a) "asr " a ", " a ", r12\n\t"
+#if defined(FG_CORE_CORTEX_M7)
+/* The M7's order (FG_CORE_CORTEX_M7): the output stage's steps A .. E (NONE: no step) staggered, each accumulator's
+ * step one accumulator after its step before, so that a high multiply issues beside a shift, an add or an SSAT
+ * (llvm-mca cortex-m7, a kws_ref_model pass of five: 66 -> 63 cycles, 73 -> 70 with the rounding correction). */
+#define FG_DSP_DW_TAPS_NONE(a) ""
+#define FG_DSP_DW_TAPS_H0(OP, W) OP("r4")
+#define FG_DSP_DW_TAPS_H1(OP, W) OP("r5")
+#define FG_DSP_DW_TAPS_H2(OP, W) OP("r6")
+#define FG_DSP_DW_TAPS_H3(OP, W) FG_DSP_DW_TAPS_FOURTH_##W(OP("r7"))
+#define FG_DSP_DW_TAPS_H4(OP, W) FG_DSP_DW_TAPS_FIFTH_##W(OP("r8"))
+#define FG_DSP_DW_TAPS_H5(OP, W) FG_DSP_DW_TAPS_SIXTH_##W(OP("r9"))
+#define FG_DSP_DW_TAPS_HEXA_WAVE(W, A, B, C, D, E)                                      \
+    FG_DSP_DW_TAPS_H0(A, W)                                                             \
+    FG_DSP_DW_TAPS_H1(A, W) FG_DSP_DW_TAPS_H0(B, W)                                     \
+    FG_DSP_DW_TAPS_H2(A, W) FG_DSP_DW_TAPS_H1(B, W) FG_DSP_DW_TAPS_H0(C, W)             \
+    FG_DSP_DW_TAPS_H3(A, W) FG_DSP_DW_TAPS_H2(B, W) FG_DSP_DW_TAPS_H1(C, W) FG_DSP_DW_TAPS_H0(D, W) \
+    FG_DSP_DW_TAPS_H4(A, W) FG_DSP_DW_TAPS_H3(B, W) FG_DSP_DW_TAPS_H2(C, W) FG_DSP_DW_TAPS_H1(D, W) \
+    FG_DSP_DW_TAPS_H0(E, W)                                                             \
+    FG_DSP_DW_TAPS_H5(A, W) FG_DSP_DW_TAPS_H4(B, W) FG_DSP_DW_TAPS_H3(C, W) FG_DSP_DW_TAPS_H2(D, W) \
+    FG_DSP_DW_TAPS_H1(E, W)                                                             \
+    FG_DSP_DW_TAPS_H5(B, W) FG_DSP_DW_TAPS_H4(C, W) FG_DSP_DW_TAPS_H3(D, W) FG_DSP_DW_TAPS_H2(E, W) \
+    FG_DSP_DW_TAPS_H5(C, W) FG_DSP_DW_TAPS_H4(D, W) FG_DSP_DW_TAPS_H3(E, W)             \
+    FG_DSP_DW_TAPS_H5(D, W) FG_DSP_DW_TAPS_H4(E, W)                                     \
+    FG_DSP_DW_TAPS_H5(E, W)
+#define FG_DSP_DW_TAPS_HEXA_OUT(W)                                                      \
+    FG_DSP_DW_TAPS_HEXA_WAVE(W, FG_DSP_DW_TAPS_HSMMULR, FG_DSP_DW_TAPS_CORRECT, FG_DSP_DW_TAPS_HOFFSET, \
+                             FG_DSP_DW_TAPS_HSHIFT, FG_DSP_DW_TAPS_SSAT)
+#define FG_DSP_DW_TAPS_HEXA_OUT_RELU(W)                                                 \
+    FG_DSP_DW_TAPS_HEXA_WAVE(W, FG_DSP_DW_TAPS_HSMMLAR, FG_DSP_DW_TAPS_HSHIFT, FG_DSP_DW_TAPS_SSAT, \
+                             FG_DSP_DW_TAPS_NONE, FG_DSP_DW_TAPS_NONE)
+#else
 #define FG_DSP_DW_TAPS_HEXA_OUT(W)                                                      \
     FG_DSP_DW_TAPS_HEXA_EACH(FG_DSP_DW_TAPS_HSMMULR, W) FG_DSP_DW_TAPS_HEXA_EACH(FG_DSP_DW_TAPS_CORRECT, W) \
     FG_DSP_DW_TAPS_HEXA_EACH(FG_DSP_DW_TAPS_HOFFSET, W) FG_DSP_DW_TAPS_HEXA_EACH(FG_DSP_DW_TAPS_HSHIFT, W)   \
@@ -686,6 +723,7 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_run(const fg_depthwise_conv
 #define FG_DSP_DW_TAPS_HEXA_OUT_RELU(W)                                                 \
     FG_DSP_DW_TAPS_HEXA_EACH(FG_DSP_DW_TAPS_HSMMLAR, W) FG_DSP_DW_TAPS_HEXA_EACH(FG_DSP_DW_TAPS_HSHIFT, W)   \
     FG_DSP_DW_TAPS_HEXA_EACH(FG_DSP_DW_TAPS_SSAT, W)
+#endif
 /* out moved on past a pass of W outputs (r10: 3 step, r12: out + 3 step). */
 #define FG_DSP_DW_TAPS_HEXA_NEXT_3 "add %[out], %[out], r10\n\t"
 #define FG_DSP_DW_TAPS_HEXA_NEXT_5 "add %[out], r12, %[step], lsl #1\n\t"
@@ -755,6 +793,7 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_run(const fg_depthwise_conv
 #define FG_DSP_DW_TAPS_HEXA_ROWS(ROW, relu)                                             \
     FG_DSP_DW_TAPS_HEXA_RUN(ROW, relu, FG_DSP_DW_TAPS_SMALL_PITCH, FG_DSP_DW_TAPS_SMALL_PITCH, \
                             FG_DSP_DW_TAPS_SMALL_ROW_BYTES)
+#if !defined(FG_CORE_CORTEX_M7)
 /* `passes` (>= 1) passes of six outputs along a ring row of each of the group's channels (x, k, out and step as
  * fg_dsp_dw_taps_quads'): the small image's pass on the ring's rows, 3.7 loads an output where a pass of four takes
  * 4.75; an even count two passes a loop (FG_DSP_DW_TAPS_HEXA_ROW12). */
@@ -772,6 +811,7 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_hexas(const int16_t *x, con
         FG_DSP_DW_TAPS_HEXA_RUN(FG_DSP_DW_TAPS_HEXA_ROW12, relu, FG_DSP_DW_TAPS_PITCH, "24", FG_DSP_DW_TAPS_ROW_BYTES)
     }
 }
+#endif
 
 /* `rows` (>= 1) output rows of `width` (3, 5, 6 or 12) outputs of each of the group's four channels (x: channel 0's
  * first window's top left in the image's first slot, output p of channel j's row at out + p * step + j). */
@@ -799,7 +839,8 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_hexa_group(const int16_t *x
     }
 }
 
-/* Whether the layer runs as a small image (FG_DSP_DW_TAPS_HEXA_ASM): the generator's taps_small (dsp_taps.py). */
+/* Whether the layer runs as a small image (FG_DSP_DW_TAPS_HEXA_ASM): the generator's taps_small (dsp_taps.py, which
+ * sends the M7 no row of three: the ring kernel's there). */
 static int fg_dsp_dw_taps_small(const fg_depthwise_conv2d_params *p) {
     return (p->out_w == 3 || p->out_w == 5 || p->out_w == 6 || p->out_w == 12) && p->stride_h == 1 &&
            p->out_h + 2 <= FG_DSP_DW_TAPS_SMALL_SLOTS && p->pad_left == 1 && p->in_w >= 2 &&
@@ -846,9 +887,6 @@ static void fg_dsp_dw_taps_layer_run(const fg_depthwise_conv2d_params *p, const 
         fg_dsp_dw_taps_run(p, input, output);
     }
 }
-#else
-#define fg_dsp_dw_taps_layer_run fg_dsp_dw_taps_run
-#endif
 
 /* params->packed: per channel (groups of four: in_c a multiple of 4) its fg_dsp_dw_taps_channel. The generator
  * checks: dilation 1, stride_w 1, every channel narrow, the clamp all of int8, and the padded row (with what an even
