@@ -117,10 +117,17 @@ static inline void fg_dsp_stage_block(const fg_dsp_layer *l, int32_t first, int3
 }
 
 #if !defined(FG_CORE_CORTEX_M7)
+/* The last channel of an odd count (`whole` the channels before it) of the tile at x, outputs at out. */
+#define FG_DSP_ODD_CHANNEL(x, out)                                                                                \
+    if (whole != channels) {                                                                                      \
+        fg_dsp_gemm_3_strided(x, weights + (channels >> 1) * 2 * pairs, pairs, ch + whole, 1, out_c, 3,           \
+                              (out) + whole, l->q, 1, 1);                                                         \
+    }
 /* The `count` tiles of the pixel block from pixel i (their input pairs at x, 3 * pairs words a tile) on the staged
  * block at w of pairs_here channel pairs (`channels` channels, the first's outputs at output), the whole tiles'
  * channel pairs by one tile store whose job is set up once for the block (each tile setting its x and out; per
- * call its set-up cost ~100 ESTIMATED cycles on the M33), the rest by fg_dsp_gemm_3_strided. */
+ * call its set-up cost ~100 ESTIMATED cycles on the M33; the M33's stores for 32 and 64 pairs run the block's whole
+ * tiles in one call, FG_DSP_SHORT_NEXT_X), the rest by fg_dsp_gemm_3_strided. */
 static inline __attribute__((always_inline)) void fg_dsp_block_tiles(const fg_dsp_layer *l, int32_t i, int32_t count,
                                                                      const uint32_t *x, const uint32_t *w,
                                                                      int32_t pairs_here, int32_t channels,
@@ -132,22 +139,36 @@ static inline __attribute__((always_inline)) void fg_dsp_block_tiles(const fg_ds
     fg_dsp_job job;
     const fg_dsp_tile_store_function store =
         store_pairs ? fg_dsp_tile_job(&job, x, pairs, ch, channels, out_c, output, l->q, 1) : 0;
-    for (int32_t t = 0; t < count; ++t, x += 3 * pairs) {
-        int32_t n;
-        int8_t *const out = output + fg_dsp_tile_start(i + 3 * t, l->pixels, &n) * out_c;
-        if (!store_pairs || n != 3) {
-            fg_dsp_gemm_3_strided(x, weights, pairs, ch, channels, out_c, n, out, l->q, l->narrow, 1);
-            continue;
-        }
+    int32_t t = 0;
+#if FG_DSP_DEEP_SHORT_STORES
+    const int32_t uniform = (l->pixels - i) / 3 < count ? (l->pixels - i) / 3 : count;  /* tiles of three from i */
+    if (store_pairs && ((pairs - 32) & ~32) == 0 && uniform > 1) {
         job.x = x;
-        job.out = out;
+        job.out = output + i * out_c;
+        job.passes = uniform;
+        job.entry = (int32_t)(uintptr_t)(job.out + 3 * out_c);
         store(x, weights, &job);
-        if (whole != channels) {
-            fg_dsp_gemm_3_strided(x, weights + (channels >> 1) * 2 * pairs, pairs, ch + whole, 1, out_c, 3,
-                                  out + whole, l->q, 1, 1);
+        job.passes = 1;
+        for (; t < uniform; ++t) {
+            FG_DSP_ODD_CHANNEL(x + 3 * pairs * t, output + (i + 3 * t) * out_c)
         }
     }
+#endif
+    for (; t < count; ++t) {
+        int32_t n;
+        const uint32_t *const xt = x + 3 * pairs * t;
+        int8_t *const out = output + fg_dsp_tile_start(i + 3 * t, l->pixels, &n) * out_c;
+        if (!store_pairs || n != 3) {
+            fg_dsp_gemm_3_strided(xt, weights, pairs, ch, channels, out_c, n, out, l->q, l->narrow, 1);
+            continue;
+        }
+        job.x = xt;
+        job.out = out;
+        store(xt, weights, &job);
+        FG_DSP_ODD_CHANNEL(xt, out)
+    }
 }
+#undef FG_DSP_ODD_CHANNEL
 #endif
 
 /* Every output of the layer: pixel blocks of `tiles` tiles (x holds 3 * pairs words a tile), channel blocks of
