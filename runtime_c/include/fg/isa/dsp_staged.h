@@ -140,20 +140,31 @@ static inline __attribute__((always_inline)) void fg_dsp_block_tiles(const fg_ds
     const fg_dsp_tile_store_function store =
         store_pairs ? fg_dsp_tile_job(&job, x, pairs, ch, channels, out_c, output, l->q, 1) : 0;
     int32_t t = 0;
-#if FG_DSP_DEEP_SHORT_STORES
     const int32_t uniform = (l->pixels - i) / 3 < count ? (l->pixels - i) / 3 : count;  /* tiles of three from i */
-    if (store_pairs && ((pairs - 32) & ~32) == 0 && uniform > 1) {
-        job.x = x;
-        job.out = output + i * out_c;
-        job.passes = uniform;
-        job.entry = (int32_t)(uintptr_t)(job.out + 3 * out_c);
-        store(x, weights, &job);
-        job.passes = 1;
-        for (; t < uniform; ++t) {
-            FG_DSP_ODD_CHANNEL(x + 3 * pairs * t, output + (i + 3 * t) * out_c)
+    if (store_pairs) {
+        int8_t *out = output + i * out_c;
+#if FG_DSP_DEEP_SHORT_STORES
+        if (((pairs - 32) & ~32) == 0 && uniform > 1) {
+            job.x = x;
+            job.out = out;
+            job.passes = uniform;
+            job.entry = (int32_t)(uintptr_t)(out + 3 * out_c);
+            store(x, weights, &job);
+            job.passes = 1;
+            for (; whole != channels && t < uniform; ++t) {
+                FG_DSP_ODD_CHANNEL(x + 3 * pairs * t, out + 3 * out_c * t)
+            }
+            t = uniform;
+        }
+#endif
+        for (const uint32_t *xt = x + 3 * pairs * t; t < uniform; ++t, xt += 3 * pairs) {  /* tiles at i + 3 t */
+            int8_t *const tile_out = out + 3 * out_c * t;
+            job.x = xt;
+            job.out = tile_out;
+            store(xt, weights, &job);
+            FG_DSP_ODD_CHANNEL(xt, tile_out)
         }
     }
-#endif
     for (; t < count; ++t) {
         int32_t n;
         const uint32_t *const xt = x + 3 * pairs * t;
