@@ -549,8 +549,11 @@ def test_tile_store_rounds_bit_exact_on_m33(tmp_path) -> None:
     staged = [conv_case(rng, "CONV_2D", (1, 1), in_c, out_c, widths=(6, 7), heights=(6, 7),
                         output_zero_point=-128 if relu else None, activation="RELU" if relu else None)
               for in_c, out_c in [(128, 127), (64, 64), (64, 250)] for relu in (True, False)]
+    # the folded kernel's 3x3 windows of 14 channels (64 pairs) staged in blocks, its tiles one call a block too
+    staged.append(conv_case(rng, "CONV_2D", (3, 3), 14, 250, widths=(6, 7), heights=(6, 7), padding="SAME",
+                            output_zero_point=-128, activation="RELU"))
     assert_batch_bit_exact(staged, with_flash_wait_states("mps2_an521", 4, 16), tmp_path / "staged", seed=5,
-                           expect_functions=["fg_conv2d_pointwise_staged_dsp"])
+                           expect_functions=["fg_conv2d_pointwise_staged_dsp", "fg_conv2d_folded_staged_dsp"])
 
 
 @needs_qemu
