@@ -116,7 +116,13 @@ static inline void fg_dsp_stage_block(const fg_dsp_layer *l, int32_t first, int3
     fg_dsp_stage_words(l->weights + first * 2 * l->pairs, count * 2 * l->pairs, w + 8 * count);
 }
 
-#if !defined(FG_CORE_CORTEX_M7)
+/* fg_dsp_block_tiles on the M4 and the M33 (the M7's and the M55's tiles each through fg_dsp_gemm_3_strided). */
+#if !defined(FG_CORE_CORTEX_M7) && !defined(__ARM_FEATURE_MVE)
+#define FG_DSP_BLOCK_TILES 1
+#else
+#define FG_DSP_BLOCK_TILES 0
+#endif
+#if FG_DSP_BLOCK_TILES
 /* The last channel of an odd count (`whole` the channels before it) of the tile at x, outputs at out. */
 #define FG_DSP_ODD_CHANNEL(x, out)                                                                                \
     if (whole != channels) {                                                                                      \
@@ -214,7 +220,7 @@ static inline __attribute__((always_inline)) void fg_dsp_staged_gemm(const fg_ds
                 staged = first;
             }
             const int32_t channels = out_c - 2 * first < 2 * pairs_here ? out_c - 2 * first : 2 * pairs_here;
-#if defined(FG_CORE_CORTEX_M7)
+#if !FG_DSP_BLOCK_TILES
             for (int32_t t = 0; t < count; ++t) {
                 int32_t n;
                 const int32_t start = fg_dsp_tile_start(i + 3 * t, pixels, &n);
