@@ -549,11 +549,15 @@ def test_tile_store_rounds_bit_exact_on_m33(tmp_path) -> None:
     assert_batch_bit_exact(models, "mps2_an521", tmp_path / "build", seed=4,
                            expect_functions=["fg_conv2d_pointwise_dsp", "fg_conv2d_folded_dsp"])
     # and on the weights staged in blocks (the U575's flash: 4 wait states per 16 bytes), as vww_96_int8's 6 x 6 layers
+    # (a block's whole tiles in one call of the stores of 32 and 64 pairs, FG_DSP_SHORT_NEXT_X: 128 -> 127, 64 -> 250)
     staged = [conv_case(rng, "CONV_2D", (1, 1), in_c, out_c, widths=(6, 7), heights=(6, 7),
                         output_zero_point=-128 if relu else None, activation="RELU" if relu else None)
-              for in_c, out_c in [(128, 127), (64, 64)] for relu in (True, False)]
+              for in_c, out_c in [(128, 127), (64, 64), (64, 250)] for relu in (True, False)]
+    # the folded kernel's 3x3 windows of 14 channels (64 pairs) staged in blocks, its tiles one call a block too
+    staged.append(conv_case(rng, "CONV_2D", (3, 3), 14, 250, widths=(6, 7), heights=(6, 7), padding="SAME",
+                            output_zero_point=-128, activation="RELU"))
     assert_batch_bit_exact(staged, with_flash_wait_states("mps2_an521", 4, 16), tmp_path / "staged", seed=5,
-                           expect_functions=["fg_conv2d_pointwise_staged_dsp"])
+                           expect_functions=["fg_conv2d_pointwise_staged_dsp", "fg_conv2d_folded_staged_dsp"])
 
 
 @needs_qemu

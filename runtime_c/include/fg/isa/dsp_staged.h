@@ -116,6 +116,78 @@ static inline void fg_dsp_stage_block(const fg_dsp_layer *l, int32_t first, int3
     fg_dsp_stage_words(l->weights + first * 2 * l->pairs, count * 2 * l->pairs, w + 8 * count);
 }
 
+/* fg_dsp_block_tiles on the M4 and the M33 (the M7's and the M55's tiles each through fg_dsp_gemm_3_strided). */
+#if !defined(FG_CORE_CORTEX_M7) && !defined(__ARM_FEATURE_MVE)
+#define FG_DSP_BLOCK_TILES 1
+#else
+#define FG_DSP_BLOCK_TILES 0
+#endif
+#if FG_DSP_BLOCK_TILES
+/* The last channel of an odd count (`whole` the channels before it) of the tile at x, outputs at out. */
+#define FG_DSP_ODD_CHANNEL(x, out)                                                                                \
+    if (whole != channels) {                                                                                      \
+        fg_dsp_gemm_3_strided(x, weights + (channels >> 1) * 2 * pairs, pairs, ch + whole, 1, out_c, 3,           \
+                              (out) + whole, l->q, 1, 1);                                                         \
+    }
+/* The `count` tiles of the pixel block from pixel i (their input pairs at x, 3 * pairs words a tile) on the staged
+ * block at w of pairs_here channel pairs (`channels` channels, the first's outputs at output), the whole tiles'
+ * channel pairs by one tile store whose job is set up once for the block (each tile setting its x and out; per
+ * call its set-up cost ~100 ESTIMATED cycles on the M33; the M33's stores for 32 and 64 pairs run the block's whole
+ * tiles in one call, FG_DSP_SHORT_NEXT_X), the rest by fg_dsp_gemm_3_strided. */
+static inline __attribute__((always_inline)) void fg_dsp_block_tiles(const fg_dsp_layer *l, int32_t i, int32_t count,
+                                                                     const uint32_t *x, const uint32_t *w,
+                                                                     int32_t pairs_here, int32_t channels,
+                                                                     int8_t *output) {
+    const int32_t pairs = l->pairs, out_c = l->out_c, whole = channels & ~1;
+    const fg_dsp_channel *ch = (const fg_dsp_channel *)w;
+    const uint32_t *weights = w + 8 * pairs_here;
+    const int store_pairs = l->narrow && whole;
+    fg_dsp_job job;
+    const fg_dsp_tile_store_function store =
+        store_pairs ? fg_dsp_tile_job(&job, x, pairs, ch, channels, out_c, output, l->q, 1) : 0;
+    int32_t t = 0;
+    const int32_t uniform = (l->pixels - i) / 3 < count ? (l->pixels - i) / 3 : count;  /* tiles of three from i */
+    if (store_pairs) {
+        int8_t *out = output + i * out_c;
+#if FG_DSP_DEEP_SHORT_STORES
+        if (((pairs - 32) & ~32) == 0 && uniform > 1) {
+            job.x = x;
+            job.out = out;
+            job.passes = uniform;
+            job.entry = (int32_t)(uintptr_t)(out + 3 * out_c);
+            store(x, weights, &job);
+            job.passes = 1;
+            for (; whole != channels && t < uniform; ++t) {
+                FG_DSP_ODD_CHANNEL(x + 3 * pairs * t, out + 3 * out_c * t)
+            }
+            t = uniform;
+        }
+#endif
+        for (const uint32_t *xt = x + 3 * pairs * t; t < uniform; ++t, xt += 3 * pairs) {  /* tiles at i + 3 t */
+            int8_t *const tile_out = out + 3 * out_c * t;
+            job.x = xt;
+            job.out = tile_out;
+            store(xt, weights, &job);
+            FG_DSP_ODD_CHANNEL(xt, tile_out)
+        }
+    }
+    for (; t < count; ++t) {
+        int32_t n;
+        const uint32_t *const xt = x + 3 * pairs * t;
+        int8_t *const out = output + fg_dsp_tile_start(i + 3 * t, l->pixels, &n) * out_c;
+        if (!store_pairs || n != 3) {
+            fg_dsp_gemm_3_strided(xt, weights, pairs, ch, channels, out_c, n, out, l->q, l->narrow, 1);
+            continue;
+        }
+        job.x = xt;
+        job.out = out;
+        store(xt, weights, &job);
+        FG_DSP_ODD_CHANNEL(xt, out)
+    }
+}
+#undef FG_DSP_ODD_CHANNEL
+#endif
+
 /* Every output of the layer: pixel blocks of `tiles` tiles (x holds 3 * pairs words a tile), channel blocks of
  * `block` channel pairs staged at w (block * (8 + 2 * pairs) words; block 0: one block, read in place). One tile a
  * block with one channel block: the tiles in turn on the table staged once. */
@@ -148,12 +220,16 @@ static inline __attribute__((always_inline)) void fg_dsp_staged_gemm(const fg_ds
                 staged = first;
             }
             const int32_t channels = out_c - 2 * first < 2 * pairs_here ? out_c - 2 * first : 2 * pairs_here;
+#if !FG_DSP_BLOCK_TILES
             for (int32_t t = 0; t < count; ++t) {
                 int32_t n;
                 const int32_t start = fg_dsp_tile_start(i + 3 * t, pixels, &n);
                 fg_dsp_gemm_3_strided(x + 3 * pairs * t, w + 8 * pairs_here, pairs, (const fg_dsp_channel *)w,
                                       channels, out_c, n, output + start * out_c + 2 * first, l->q, l->narrow, 1);
             }
+#else
+            fg_dsp_block_tiles(l, i, count, x, w, pairs_here, channels, output + 2 * first);
+#endif
         }
     }
 }

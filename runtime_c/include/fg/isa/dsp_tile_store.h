@@ -58,7 +58,8 @@ static inline fg_dsp_tile_store_function fg_dsp_tile_job(fg_dsp_job *job, const 
         return short_stores[pairs >> 3][relu];
     }
 #if FG_DSP_DEEP_SHORT_STORES
-    if (doubled && ((pairs - 32) & ~32) == 0) {  /* 32 or 64 pairs on the M33 */
+    if (doubled && ((pairs - 32) & ~32) == 0) {  /* 32 or 64 pairs on the M33: one tile (FG_DSP_SHORT_NEXT_X) */
+        job->passes = 1;
         static const fg_dsp_tile_store_function deep_stores[2][2] = {
             {fg_dsp_tile_store_doubled_32, fg_dsp_tile_store_relu_doubled_32},
             {fg_dsp_tile_store_doubled_64, fg_dsp_tile_store_relu_doubled_64}};
