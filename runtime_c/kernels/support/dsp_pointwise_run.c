@@ -198,30 +198,43 @@ static inline __attribute__((always_inline)) void fg_dsp_pointwise_quad(const fg
                      : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "cc", "memory");
 }
 
-/* The M7's tiles of four pixels (fg_dsp_quad_store_relu_doubled) where they apply: a relu layer of narrow channels,
- * an even out_c, a depth a multiple of 32 whose four pixels' pairs fit x (3 * FG_DSP_CONV_MAX_PAIRS words). The last
- * 3 * ((-pixels) % 4) pixels as whole tiles of three (per pixel ~2 % more cycles than four's in llvm-mca's
- * cortex-m7 model, against a tile of three a pixel or two left would cost). Returns whether it ran the layer. */
+/* The M7's tiles of four pixels (fg_dsp_quad_store_relu_doubled*) where they apply: a relu layer of narrow channels,
+ * an even out_c, a depth of 8, 16 (every tile in one call) or a multiple of 32 whose four pixels' pairs fit x
+ * (3 * FG_DSP_CONV_MAX_PAIRS words). The last 3 * ((-pixels) % 4) pixels as whole tiles of three (per pixel ~2 %
+ * more cycles than four's in llvm-mca's cortex-m7 model, against a tile of three a pixel or two left would cost).
+ * Returns whether it ran the layer. */
 static inline __attribute__((always_inline)) int fg_dsp_pointwise_quads(const fg_dsp_layer *l,
                                                                         const fg_dsp_pointwise_input *in,
                                                                         uint32_t *x, int8_t *output) {
     const fg_requant_params *q = l->q;
-    const int32_t out_c = l->out_c, threes = (4 - (l->pixels & 3)) & 3, quads = (l->pixels - 3 * threes) >> 2;
-    if (quads <= 0 || !l->narrow || (out_c & 1) || (in->depth & 31) || 4 * l->pairs > 3 * FG_DSP_CONV_MAX_PAIRS ||
-        q->activation_min != -128 || q->activation_max != 127 || q->output_offset != -128) {
+    const int32_t out_c = l->out_c, depth = in->depth, threes = (4 - (l->pixels & 3)) & 3;
+    const int32_t quads = (l->pixels - 3 * threes) >> 2;
+    if (quads <= 0 || !l->narrow || (out_c & 1) || ((depth & 31) && depth != 8 && depth != 16) ||
+        4 * l->pairs > 3 * FG_DSP_CONV_MAX_PAIRS || q->activation_min != -128 || q->activation_max != 127 ||
+        q->output_offset != -128) {
         return 0;
     }
-    fg_dsp_quad_job job = {(uintptr_t)l->ch + 4, output, out_c, x, (uintptr_t)(l->ch + out_c) + 4,
-                           (uintptr_t)(x + 4 * l->pairs)};
-    for (int32_t t = 0; t < quads; ++t) {
-        fg_dsp_pointwise_quad(in, 4 * t, x);
-        job.out = output + 4 * t * out_c;
-        fg_dsp_quad_store_relu_doubled(x, l->weights, &job);
+    const uintptr_t ch = (uintptr_t)l->ch + 4;
+    fg_dsp_quad_job job = {ch, output, out_c, x, (uintptr_t)(l->ch + out_c) + 4, (uintptr_t)(x + 4 * l->pairs),
+                           in->input + 4 * depth, ch, l->weights, output};
+    fg_dsp_pointwise_quad(in, 0, x);
+    if (depth & 31) {
+        job.x_end = (uintptr_t)quads;
+        (depth == 8 ? fg_dsp_quad_store_relu_doubled_4 : fg_dsp_quad_store_relu_doubled_8)(x, l->weights, &job);
+    } else {
+        for (int32_t t = 0;;) {
+            fg_dsp_quad_store_relu_doubled(x, l->weights, &job);
+            if (++t == quads) {
+                break;
+            }
+            fg_dsp_pointwise_quad(in, 4 * t, x);
+            job.out = output + 4 * t * out_c;
+        }
     }
     if (threes) {
         const int32_t start = 4 * quads;
         const fg_dsp_layer rest = {l->ch, l->weights, out_c, l->pairs, 3 * threes, 1, q};
-        const fg_dsp_pointwise_input rest_in = {in->input + start * in->depth, in->depth, in->pairs};
+        const fg_dsp_pointwise_input rest_in = {in->input + start * depth, depth, in->pairs};
         fg_dsp_pointwise_in_turn(&rest, l->ch, l->weights, x, &rest_in, output + start * out_c);
     }
     return 1;

@@ -50,33 +50,37 @@ FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_relu_doubled_8, FG_DSP_TILE_SHORT_8,
     "smlad r7, r12, lr, r7\n\t"               \
     NEXT_A                                     \
     "smlad r11, r12, r3, r11\n\t"
-/* A call's channel pairs in turn: the first input pair from the biases (pixels 3 to 0, so that r4 and r8 hold the
- * biases until their own SMLAD), then into pass 1 of the round of 16 passes; x and w move past a round at its last
- * pass (which loads nothing of the next), the rounds end at the frame's x_end; STAGE; back while pairs remain. */
+/* A channel pair's first input pair from the biases (r3 at its table; pixels 3 to 0, so that r4 and r8 hold the
+ * biases until their own SMLAD), with pass 1's first pixel and A loaded. */
+#define FG_DSP_QUAD_FIRST           \
+    "ldr r0, [sp, #12]\n\t"         \
+    "ldr lr, [r1]\n\t"              \
+    "ldr r4, [r3, #-4]\n\t"         \
+    "ldr r8, [r3, #12]\n\t"         \
+    "ldr r3, [r1, #4]\n\t"          \
+    "ldr r12, [r0, #12]\n\t"        \
+    "ldr r2, [r0, #8]\n\t"          \
+    "smlad r7, r12, lr, r4\n\t"     \
+    "smlad r11, r12, r3, r8\n\t"    \
+    "ldr r12, [r0, #4]\n\t"         \
+    "smlad r6, r2, lr, r4\n\t"      \
+    "smlad r10, r2, r3, r8\n\t"     \
+    "ldr r2, [r0]\n\t"              \
+    "smlad r5, r12, lr, r4\n\t"     \
+    "smlad r9, r12, r3, r8\n\t"     \
+    "smlad r4, r2, lr, r4\n\t"      \
+    "ldr lr, [r1, #8]\n\t"          \
+    "smlad r8, r2, r3, r8\n\t"      \
+    "ldr r2, [r0, #16]\n\t"
+/* A call's channel pairs in turn (the deep tiles: pairs a multiple of 16): FG_DSP_QUAD_FIRST, then into pass 1 of
+ * the round of 16 passes; x and w move past a round at its last pass (which loads nothing of the next), the rounds
+ * end at the frame's x_end; STAGE; back while pairs remain (r3 at the next pair's table). */
 #define FG_DSP_TILE_QUAD(STAGE, FRAME, OUT_OF_LINE)                                                                \
     FG_DSP_TILE_ASM(                                                                                                \
         "ldm %[job], {" FRAME "}\n\t"                                                                               \
         "stm sp, {" FRAME "}\n"                                                                                     \
-        "1:\n\t" /* r3 at the pair's table: the frame's, then the stage's */                                       \
-        "ldr r0, [sp, #12]\n\t"                                                                                     \
-        "ldr lr, [r1]\n\t"                                                                                          \
-        "ldr r4, [r3, #-4]\n\t"                                                                                     \
-        "ldr r8, [r3, #12]\n\t"                                                                                     \
-        "ldr r3, [r1, #4]\n\t"                                                                                      \
-        "ldr r12, [r0, #12]\n\t"                                                                                    \
-        "ldr r2, [r0, #8]\n\t"                                                                                      \
-        "smlad r7, r12, lr, r4\n\t"                                                                                 \
-        "smlad r11, r12, r3, r8\n\t"                                                                                \
-        "ldr r12, [r0, #4]\n\t"                                                                                     \
-        "smlad r6, r2, lr, r4\n\t"                                                                                  \
-        "smlad r10, r2, r3, r8\n\t"                                                                                 \
-        "ldr r2, [r0]\n\t"                                                                                          \
-        "smlad r5, r12, lr, r4\n\t"                                                                                 \
-        "smlad r9, r12, r3, r8\n\t"                                                                                 \
-        "smlad r4, r2, lr, r4\n\t"                                                                                  \
-        "ldr lr, [r1, #8]\n\t"                                                                                      \
-        "smlad r8, r2, r3, r8\n\t"                                                                                  \
-        "ldr r2, [r0, #16]\n\t"                                                                                     \
+        "1:\n\t"                                                                                                    \
+        FG_DSP_QUAD_FIRST                                                                                           \
         "b 11f\n"                                                                                                   \
         "9:\n\t"                                                                                                    \
         "ldr r2, [r0]\n\t"                                                                                          \
@@ -93,6 +97,58 @@ FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_relu_doubled_8, FG_DSP_TILE_SHORT_8,
         STAGE                                                                                                       \
         "bne 1b\n\t"                                                                                                \
         OUT_OF_LINE)
+/* The short tiles (4 or 8 input pairs, the depth 2 * pairs: LIST the passes after the first but the last, LAST the
+ * last), every tile of the call in it: past a tile's last channel pair, while the frame's tiles count down, the next
+ * four pixels' WORDS words (DEPTH bytes apart, from the frame's next) sign-extended into x, the table (r3 and the
+ * frame's ch), w and out back to the tile's first pair (the frame's ch0, w0, and tile_out moved 4 rows on). */
+#define FG_DSP_TILE_QUAD_SHORT(LIST, LAST, WORDS, DEPTH, STAGE, FRAME, OUT_OF_LINE)                               \
+    FG_DSP_TILE_ASM(                                                                                                \
+        "ldm %[job], {" FRAME "}\n\t"                                                                               \
+        "stm sp, {" FRAME "}\n"                                                                                     \
+        "7:\n\t"                                                                                                    \
+        FG_DSP_QUAD_FIRST                                                                                           \
+        ".irp p, " LIST "\n\t" FG_DSP_QUAD_PASS(FG_DSP_QUAD_NEXT_PIXEL, FG_DSP_QUAD_NEXT_A) ".endr\n\t"           \
+        ".irp p, " LAST "\n\t" FG_DSP_QUAD_PASS("", "add r1, r1, #8 * \\p + 8\n\t") ".endr\n\t"                    \
+        STAGE                                                                                                       \
+        "bne 7b\n\t"                                                                                                \
+        "ldr r12, [sp, #20]\n\t"                                                                                    \
+        "subs r12, r12, #1\n\t"                                                                                     \
+        "beq 8f\n\t"                                                                                                \
+        "str r12, [sp, #20]\n\t"                                                                                    \
+        "ldr lr, [sp, #24]\n\t"                                                                                     \
+        "ldr r0, [sp, #12]\n\t"                                                                                     \
+        ".irp k, " WORDS "\n\t"                                                                                     \
+        "ldr r4, [lr, #4 * \\k]\n\t"                                                                                \
+        "ldr r5, [lr, #4 * \\k + " #DEPTH "]\n\t"                                                                   \
+        "ldr r6, [lr, #4 * \\k + 2 * " #DEPTH "]\n\t"                                                               \
+        "ldr r7, [lr, #4 * \\k + 3 * " #DEPTH "]\n\t"                                                               \
+        "sxtb16 r8, r4, ror #8\n\t"                                                                                 \
+        "sxtb16 r4, r4\n\t"                                                                                         \
+        "sxtb16 r9, r5, ror #8\n\t"                                                                                 \
+        "sxtb16 r5, r5\n\t"                                                                                         \
+        "sxtb16 r10, r6, ror #8\n\t"                                                                                \
+        "sxtb16 r6, r6\n\t"                                                                                         \
+        "sxtb16 r11, r7, ror #8\n\t"                                                                                \
+        "sxtb16 r7, r7\n\t"                                                                                         \
+        "stm r0!, {r4, r5, r6, r7, r8, r9, r10, r11}\n\t"                                                           \
+        ".endr\n\t"                                                                                                 \
+        "add lr, lr, #4 * " #DEPTH "\n\t"                                                                           \
+        "str lr, [sp, #24]\n\t"                                                                                     \
+        "ldr r3, [sp, #28]\n\t"                                                                                     \
+        "ldr r1, [sp, #32]\n\t"                                                                                     \
+        "ldr r2, [sp, #36]\n\t"                                                                                     \
+        "ldr r10, [sp, #8]\n\t"                                                                                     \
+        "str r3, [sp, #0]\n\t"                                                                                      \
+        "add r2, r2, r10, lsl #2\n\t"                                                                               \
+        "str r2, [sp, #36]\n\t"                                                                                     \
+        "str r2, [sp, #4]\n\t"                                                                                      \
+        "b 7b\n"                                                                                                    \
+        "8:\n\t"                                                                                                    \
+        OUT_OF_LINE)
+#define FG_DSP_TILE_QUAD_SHORT_4(STAGE, FRAME, OUT_OF_LINE) \
+    FG_DSP_TILE_QUAD_SHORT("1, 2", "3", "0, 1", 8, STAGE, FRAME, OUT_OF_LINE)
+#define FG_DSP_TILE_QUAD_SHORT_8(STAGE, FRAME, OUT_OF_LINE) \
+    FG_DSP_TILE_QUAD_SHORT("1, 2, 3, 4, 5, 6", "7", "0, 1, 2, 3", 16, STAGE, FRAME, OUT_OF_LINE)
 #define FG_DSP_QUAD_NEXT_PIXEL "ldr r2, [r0, #16 * \\p + 16]\n\t"
 #define FG_DSP_QUAD_NEXT_A "ldr lr, [r1, #8 * \\p + 8]\n\t"
 /* The relu's output stage of the 4 x 2 tile (w, r1, kept: the next pair's weights follow; eq past the last pair):
@@ -153,6 +209,14 @@ FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_relu_doubled_8, FG_DSP_TILE_SHORT_8,
 #define FG_DSP_QUAD_RELU_OUT_OF_LINE ""
 FG_DSP_TILE_JOB_FUNCTION(fg_dsp_quad_store_relu_doubled, fg_dsp_quad_job, FG_DSP_TILE_QUAD, FG_DSP_RELU_DOUBLED,
                          QUAD_RELU)
+/* The short ones: the frame all of fg_dsp_quad_job. */
+#define FG_DSP_QUAD_SHORT_RELU_STAGE FG_DSP_QUAD_RELU_STAGE
+#define FG_DSP_QUAD_SHORT_RELU_FRAME "r3, r4, r5, r6, r7, r8, r9, r10, r11, r12"
+#define FG_DSP_QUAD_SHORT_RELU_OUT_OF_LINE ""
+FG_DSP_TILE_JOB_FUNCTION(fg_dsp_quad_store_relu_doubled_4, fg_dsp_quad_job, FG_DSP_TILE_QUAD_SHORT_4,
+                         FG_DSP_RELU_DOUBLED, QUAD_SHORT_RELU)
+FG_DSP_TILE_JOB_FUNCTION(fg_dsp_quad_store_relu_doubled_8, fg_dsp_quad_job, FG_DSP_TILE_QUAD_SHORT_8,
+                         FG_DSP_RELU_DOUBLED, QUAD_SHORT_RELU)
 #else  /* the relu's two channel pairs a round (the loop's code within ~0.8 KB: the L4R5's ART caches 1 KB) */
 FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_relu_doubled_4, FG_DSP_TILE_SHORT_PAIRED_4, FG_DSP_RELU_DOUBLED,
                           RELU_UNCHECKED)
