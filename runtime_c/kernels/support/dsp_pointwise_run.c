@@ -222,8 +222,10 @@ static inline __attribute__((always_inline)) int fg_dsp_pointwise_quads(const fg
         job.x_end = (uintptr_t)quads;
         (depth == 8 ? fg_dsp_quad_store_relu_doubled_4 : fg_dsp_quad_store_relu_doubled_8)(x, l->weights, &job);
     } else {
+        void (*const store)(const uint32_t *, const uint32_t *, const fg_dsp_quad_job *) =
+            depth & 63 ? fg_dsp_quad_store_relu_doubled : fg_dsp_quad_store_relu_doubled_32;
         for (int32_t t = 0;;) {
-            fg_dsp_quad_store_relu_doubled(x, l->weights, &job);
+            store(x, l->weights, &job);
             if (++t == quads) {
                 break;
             }

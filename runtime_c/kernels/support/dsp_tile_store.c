@@ -72,10 +72,11 @@ FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_relu_doubled_8, FG_DSP_TILE_SHORT_8,
     "ldr lr, [r1, #8]\n\t"          \
     "smlad r8, r2, r3, r8\n\t"      \
     "ldr r2, [r0, #16]\n\t"
-/* A call's channel pairs in turn (the deep tiles: pairs a multiple of 16): FG_DSP_QUAD_FIRST, then into pass 1 of
- * the round of 16 passes; x and w move past a round at its last pass (which loads nothing of the next), the rounds
- * end at the frame's x_end; STAGE; back while pairs remain (r3 at the next pair's table). */
-#define FG_DSP_TILE_QUAD(STAGE, FRAME, OUT_OF_LINE)                                                                \
+/* A call's channel pairs in turn (the deep tiles: pairs a multiple of ROUND, 16 or 32): FG_DSP_QUAD_FIRST, then
+ * into pass 1 of the round of ROUND passes (LIST: 1 to ROUND - 2, LAST: ROUND - 1); x and w move past a round at its last pass (which
+ * loads nothing of the next), the rounds end at the frame's x_end; STAGE; back while pairs remain (r3 at the next
+ * pair's table). */
+#define FG_DSP_TILE_QUAD_ROUND(ROUND, LIST, LAST, STAGE, FRAME, OUT_OF_LINE)                                       \
     FG_DSP_TILE_ASM(                                                                                                \
         "ldm %[job], {" FRAME "}\n\t"                                                                               \
         "stm sp, {" FRAME "}\n"                                                                                     \
@@ -88,15 +89,22 @@ FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_relu_doubled_8, FG_DSP_TILE_SHORT_8,
         "10:\n\t"                                                                                                   \
         ".irp p, 0\n\t" FG_DSP_QUAD_PASS(FG_DSP_QUAD_NEXT_PIXEL, FG_DSP_QUAD_NEXT_A) ".endr\n"                      \
         "11:\n\t"                                                                                                   \
-        ".irp p, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14\n\t"                                               \
-        FG_DSP_QUAD_PASS(FG_DSP_QUAD_NEXT_PIXEL, FG_DSP_QUAD_NEXT_A) ".endr\n\t"                                    \
-        ".irp p, 15\n\t" FG_DSP_QUAD_PASS("add r0, r0, #256\n\t", "add r1, r1, #128\n\t") ".endr\n\t"              \
+        ".irp p, " LIST "\n\t" FG_DSP_QUAD_PASS(FG_DSP_QUAD_NEXT_PIXEL, FG_DSP_QUAD_NEXT_A) ".endr\n\t"           \
+        ".irp p, " LAST "\n\t"                                                                                      \
+        FG_DSP_QUAD_PASS("add r0, r0, #16 * " #ROUND "\n\t", "add r1, r1, #8 * " #ROUND "\n\t") ".endr\n\t"         \
         "ldr r12, [sp, #20]\n\t"                                                                                    \
         "cmp r0, r12\n\t"                                                                                           \
         "bne 9b\n\t"                                                                                                \
         STAGE                                                                                                       \
         "bne 1b\n\t"                                                                                                \
         OUT_OF_LINE)
+#define FG_DSP_QUAD_PASSES_14 "1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14"
+#define FG_DSP_TILE_QUAD(STAGE, FRAME, OUT_OF_LINE) \
+    FG_DSP_TILE_QUAD_ROUND(16, FG_DSP_QUAD_PASSES_14, "15", STAGE, FRAME, OUT_OF_LINE)
+/* Rounds of 32 passes for pairs a multiple of 32: a round's end (5 instructions) every 32 pairs. */
+#define FG_DSP_TILE_QUAD_32(STAGE, FRAME, OUT_OF_LINE)                                                              \
+    FG_DSP_TILE_QUAD_ROUND(32, FG_DSP_QUAD_PASSES_14 ", 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30", \
+                           "31", STAGE, FRAME, OUT_OF_LINE)
 /* The short tiles (4 or 8 input pairs, the depth 2 * pairs: LIST the passes after the first but the last, LAST the
  * last), every tile of the call in it: past a tile's last channel pair, while the frame's tiles count down, the next
  * four pixels' WORDS words (DEPTH bytes apart, from the frame's next) sign-extended into x, the table (r3 and the
@@ -208,6 +216,8 @@ FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_relu_doubled_8, FG_DSP_TILE_SHORT_8,
 #define FG_DSP_QUAD_RELU_FRAME "r3, r4, r5, r6, r7, r8"
 #define FG_DSP_QUAD_RELU_OUT_OF_LINE ""
 FG_DSP_TILE_JOB_FUNCTION(fg_dsp_quad_store_relu_doubled, fg_dsp_quad_job, FG_DSP_TILE_QUAD, FG_DSP_RELU_DOUBLED,
+                         QUAD_RELU)
+FG_DSP_TILE_JOB_FUNCTION(fg_dsp_quad_store_relu_doubled_32, fg_dsp_quad_job, FG_DSP_TILE_QUAD_32, FG_DSP_RELU_DOUBLED,
                          QUAD_RELU)
 /* The short ones: the frame all of fg_dsp_quad_job. */
 #define FG_DSP_QUAD_SHORT_RELU_STAGE FG_DSP_QUAD_RELU_STAGE

@@ -45,6 +45,8 @@ typedef struct {
 } fg_dsp_quad_job;
 /* Every channel pair of the job, relu and doubled (fg_dsp_tile_store_relu_doubled's outputs), four pixels. */
 void fg_dsp_quad_store_relu_doubled(const uint32_t *x, const uint32_t *w, const fg_dsp_quad_job *job);
+/* The same for pairs a multiple of 32. */
+void fg_dsp_quad_store_relu_doubled_32(const uint32_t *x, const uint32_t *w, const fg_dsp_quad_job *job);
 /* The same for 4 and 8 input pairs, every tile of the job (x holding the first's pairs). */
 void fg_dsp_quad_store_relu_doubled_4(const uint32_t *x, const uint32_t *w, const fg_dsp_quad_job *job);
 void fg_dsp_quad_store_relu_doubled_8(const uint32_t *x, const uint32_t *w, const fg_dsp_quad_job *job);
