@@ -160,53 +160,51 @@ FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_relu_doubled_8, FG_DSP_TILE_SHORT_8,
 #define FG_DSP_QUAD_NEXT_PIXEL "ldr r2, [r0, #16 * \\p + 16]\n\t"
 #define FG_DSP_QUAD_NEXT_A "ldr lr, [r1, #8 * \\p + 8]\n\t"
 /* The relu's output stage of the 4 x 2 tile (w, r1, kept: the next pair's weights follow; ne while pairs remain):
- * channel A's multiplier, offset and shift in r12, lr, r0, B's in r2, r12, lr, then the stores at offsets of out
- * (r2, 1 to 3 strides: r0, r0 lsl 1, r12) with out moved on by each channel's first, in the order hill-climbed in
- * llvm-mca's cortex-m7 model, 32 cycles (49 with each channel's outputs in turn; 51 instructions with rows' pointers
- * added, the same cycles). */
+ * channel A's multiplier, offset (one LDRD) and shift in r12, lr, r0, B's in r12, lr, r2, then the stores at offsets
+ * of out (r2, 1 to 3 strides: r0, r0 lsl 1, r12; out and stride one LDRD) with out moved on by each channel's first,
+ * in the order hill-climbed in llvm-mca's cortex-m7 model: 32 cycles (49 with each channel's outputs in turn; 51
+ * instructions with rows' pointers added and single loads, the same cycles; B's words by LDRD too: 33). */
 #define FG_DSP_QUAD_RELU_STAGE(OUT)              \
     "ldr r3, [sp]\n\t"                        \
-    "ldr r12, [r3]\n\t"                       \
-    "ldr r2, [r3, #16]\n\t"                   \
-    "ldr lr, [r3, #4]\n\t"                    \
-    "smmlar r7, r7, r12, lr\n\t"              \
-    "smmlar r6, r6, r12, lr\n\t"              \
+    "ldrd r12, lr, [r3]\n\t"                  \
     "ldr r0, [r3, #8]\n\t"                    \
-    "smmlar r4, r4, r12, lr\n\t"              \
-    "asr r7, r7, r0\n\t"                      \
+    "smmlar r7, r7, r12, lr\n\t"              \
+    "ldr r2, [r3, #24]\n\t"                   \
     "smmlar r5, r5, r12, lr\n\t"              \
-    "ldr r12, [r3, #20]\n\t"                  \
-    "asr r6, r6, r0\n\t"                      \
-    "ldr lr, [r3, #24]\n\t"                   \
-    "asr r4, r4, r0\n\t"                      \
-    "ssat r6, #8, r6\n\t"                     \
-    "smmlar r8, r8, r2, r12\n\t"              \
-    "add r3, r3, #32\n\t"                     \
+    "asr r7, r7, r0\n\t"                      \
+    "smmlar r6, r6, r12, lr\n\t"              \
     "asr r5, r5, r0\n\t"                      \
-    "ssat r5, #8, r5\n\t"                     \
-    "smmlar r10, r10, r2, r12\n\t"            \
+    "smmlar r4, r4, r12, lr\n\t"              \
+    "asr r6, r6, r0\n\t"                      \
+    "ldr r12, [r3, #16]\n\t"                  \
+    "ldr lr, [r3, #20]\n\t"                   \
+    "asr r4, r4, r0\n\t"                      \
     "ssat r7, #8, r7\n\t"                     \
-    "smmlar r9, r9, r2, r12\n\t"              \
+    "smmlar r10, r10, r12, lr\n\t"            \
+    "ssat r6, #8, r6\n\t"                     \
+    "smmlar r11, r11, r12, lr\n\t"            \
+    "asr r10, r10, r2\n\t"                    \
+    "smmlar r9, r9, r12, lr\n\t"              \
+    "asr r11, r11, r2\n\t"                    \
+    "smmlar r8, r8, r12, lr\n\t"              \
+    "asr r9, r9, r2\n\t"                      \
+    "add r3, r3, #32\n\t"                     \
+    "asr r8, r8, r2\n\t"                      \
     "str r3, [sp]\n\t"                        \
-    "smmlar r11, r11, r2, r12\n\t"            \
-    "ldr r0, [sp, #8]\n\t"                    \
-    "asr r9, r9, lr\n\t"                      \
-    "asr r11, r11, lr\n\t"                    \
-    "ldr r2, [sp, #4]\n\t"                    \
+    "ldrd r2, r0, [sp, #4]\n\t"               \
+    "ssat r5, #8, r5\n\t"                     \
     "add r12, r0, r0, lsl #1\n\t"             \
-    "asr r10, r10, lr\n\t"                    \
     "strb r5, [r2, r0]\n\t"                   \
-    "ssat r9, #8, r9\n\t"                     \
-    "strb r6, [r2, r0, lsl #1]\n\t"           \
     "ssat r4, #8, r4\n\t"                     \
+    "strb r6, [r2, r0, lsl #1]\n\t"           \
+    "ssat r9, #8, r9\n\t"                     \
     "strb r7, [r2, r12]\n\t"                  \
     "strb r4, [r2], #1\n\t"                   \
-    "ssat r11, #8, r11\n\t"                   \
+    "ssat r8, #8, r8\n\t"                     \
     "strb r9, [r2, r0]\n\t"                   \
     "ssat r10, #8, r10\n\t"                   \
-    "asr r8, r8, lr\n\t"                      \
+    "ssat r11, #8, r11\n\t"                   \
     "strb r10, [r2, r0, lsl #1]\n\t"          \
-    "ssat r8, #8, r8\n\t"                     \
     "strb r11, [r2, r12]\n\t"                 \
     "strb r8, [r2], #1\n\t"                   \
     "str r2, [sp, #4]\n\t"                    \
