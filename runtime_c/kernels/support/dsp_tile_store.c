@@ -50,27 +50,27 @@ FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_relu_doubled_8, FG_DSP_TILE_SHORT_8,
     "smlad r7, r12, lr, r7\n\t"               \
     NEXT_A                                     \
     "smlad r11, r12, r3, r11\n\t"
-/* A channel pair's first input pair from the biases (r3 at its table; pixels 3 to 0, so that r4 and r8 hold the
- * biases until their own SMLAD), with pass 1's first pixel and A loaded. */
-#define FG_DSP_QUAD_FIRST           \
-    "ldr r0, [sp, #12]\n\t"         \
-    "ldr lr, [r1]\n\t"              \
-    "ldr r4, [r3, #-4]\n\t"         \
-    "ldr r8, [r3, #12]\n\t"         \
-    "ldr r3, [r1, #4]\n\t"          \
-    "ldr r12, [r0, #12]\n\t"        \
-    "ldr r2, [r0, #8]\n\t"          \
-    "smlad r7, r12, lr, r4\n\t"     \
-    "smlad r11, r12, r3, r8\n\t"    \
-    "ldr r12, [r0, #4]\n\t"         \
-    "smlad r6, r2, lr, r4\n\t"      \
-    "smlad r10, r2, r3, r8\n\t"     \
-    "ldr r2, [r0]\n\t"              \
-    "smlad r5, r12, lr, r4\n\t"     \
-    "smlad r9, r12, r3, r8\n\t"     \
-    "smlad r4, r2, lr, r4\n\t"      \
-    "ldr lr, [r1, #8]\n\t"          \
-    "smlad r8, r2, r3, r8\n\t"      \
+/* A channel pair's first input pair from the biases (r3 at its table; r4 and r8 hold the biases until their own
+ * SMLAD), with pass 1's first pixel and A loaded: 12 cycles in llvm-mca's cortex-m7 model (hill-climbed; pixels 2 and
+ * 3 by one LDRD, the others' LDRDs cost 1-2 cycles more). */
+#define FG_DSP_QUAD_FIRST               \
+    "ldr r0, [sp, #12]\n\t"             \
+    "ldr lr, [r1]\n\t"                  \
+    "ldr r8, [r3, #12]\n\t"             \
+    "ldr r4, [r3, #-4]\n\t"             \
+    "ldrd r2, r12, [r0, #8]\n\t"        \
+    "ldr r3, [r1, #4]\n\t"              \
+    "smlad r7, r12, lr, r4\n\t"         \
+    "smlad r11, r12, r3, r8\n\t"        \
+    "ldr r12, [r0, #4]\n\t"             \
+    "smlad r6, r2, lr, r4\n\t"          \
+    "smlad r5, r12, lr, r4\n\t"         \
+    "smlad r10, r2, r3, r8\n\t"         \
+    "ldr r2, [r0]\n\t"                  \
+    "smlad r9, r12, r3, r8\n\t"         \
+    "smlad r4, r2, lr, r4\n\t"          \
+    "ldr lr, [r1, #8]\n\t"              \
+    "smlad r8, r2, r3, r8\n\t"          \
     "ldr r2, [r0, #16]\n\t"
 /* A call's channel pairs in turn (the deep tiles: pairs a multiple of ROUND, 16 or 32): FG_DSP_QUAD_FIRST, then
  * into pass 1 of the round of ROUND passes (LIST: 1 to ROUND - 2, LAST: ROUND - 1); x and w move past a round at its last pass (which
