@@ -73,9 +73,9 @@ FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_relu_doubled_8, FG_DSP_TILE_SHORT_8,
     "smlad r8, r2, r3, r8\n\t"          \
     "ldr r2, [r0, #16]\n\t"
 /* A call's channel pairs in turn (the deep tiles: pairs a multiple of ROUND, 16 or 32): FG_DSP_QUAD_FIRST, then
- * into pass 1 of the round of ROUND passes (LIST: 1 to ROUND - 2, LAST: ROUND - 1); x and w move past a round at its last pass (which
- * loads nothing of the next), the rounds end at the frame's x_end; STAGE; back while pairs remain (r3 at the next
- * pair's table). */
+ * into pass 1 of the round of ROUND passes (LIST: 1 to ROUND - 2, LAST: ROUND - 1); x and w move past a round at its
+ * last pass (which loads nothing of the next), the rounds end at the frame's x_end; STAGE; back while pairs remain
+ * (r3 at the next pair's table). */
 #define FG_DSP_TILE_QUAD_ROUND(ROUND, LIST, LAST, STAGE, FRAME, OUT_OF_LINE)                                       \
     FG_DSP_TILE_ASM(                                                                                                \
         "ldm %[job], {" FRAME "}\n\t"                                                                               \
@@ -102,10 +102,10 @@ FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_relu_doubled_8, FG_DSP_TILE_SHORT_8,
 #define FG_DSP_TILE_QUAD(STAGE, FRAME, OUT_OF_LINE) \
     FG_DSP_TILE_QUAD_ROUND(16, FG_DSP_QUAD_PASSES_14, "15", STAGE, FRAME, OUT_OF_LINE)
 /* Rounds of 32 passes for pairs a multiple of 32: a round's end (5 instructions) every 32 pairs. */
-#define FG_DSP_TILE_QUAD_32(STAGE, FRAME, OUT_OF_LINE)                                                              \
-    FG_DSP_TILE_QUAD_ROUND(32, FG_DSP_QUAD_PASSES_14 ", 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30", \
-                           "31", STAGE, FRAME, OUT_OF_LINE)
-/* The short tiles (4 or 8 input pairs, the depth 2 * pairs: LIST the passes after the first but the last, LAST the
+#define FG_DSP_QUAD_PASSES_30 FG_DSP_QUAD_PASSES_14 ", 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30"
+#define FG_DSP_TILE_QUAD_32(STAGE, FRAME, OUT_OF_LINE) \
+    FG_DSP_TILE_QUAD_ROUND(32, FG_DSP_QUAD_PASSES_30, "31", STAGE, FRAME, OUT_OF_LINE)
+/* The short tiles (4 to 32 input pairs, the depth 2 * pairs: LIST the passes after the first but the last, LAST the
  * last), every tile of the call in it: past a tile's last channel pair, while the frame's tiles count down, the next
  * four pixels' WORDS words (DEPTH bytes apart, from the frame's next) sign-extended into x, the table (r3 and the
  * frame's ch), w and out back to the tile's first pair (the frame's ch0, w0, and tile_out moved 4 rows on). */
@@ -157,6 +157,12 @@ FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_relu_doubled_8, FG_DSP_TILE_SHORT_8,
     FG_DSP_TILE_QUAD_SHORT("1, 2", "3", "0, 1", 8, STAGE, FRAME, OUT_OF_LINE)
 #define FG_DSP_TILE_QUAD_SHORT_8(STAGE, FRAME, OUT_OF_LINE) \
     FG_DSP_TILE_QUAD_SHORT("1, 2, 3, 4, 5, 6", "7", "0, 1, 2, 3", 16, STAGE, FRAME, OUT_OF_LINE)
+/* 16 and 32 pairs too (in_c 32 and 64): no round's end, no call a tile (the code of 32 pairs ~2.3 KB). */
+#define FG_DSP_TILE_QUAD_SHORT_16(STAGE, FRAME, OUT_OF_LINE)                                                     \
+    FG_DSP_TILE_QUAD_SHORT(FG_DSP_QUAD_PASSES_14, "15", "0, 1, 2, 3, 4, 5, 6, 7", 32, STAGE, FRAME, OUT_OF_LINE)
+#define FG_DSP_TILE_QUAD_SHORT_32(STAGE, FRAME, OUT_OF_LINE)                                                     \
+    FG_DSP_TILE_QUAD_SHORT(FG_DSP_QUAD_PASSES_30, "31", "0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15", 64, \
+                           STAGE, FRAME, OUT_OF_LINE)
 #define FG_DSP_QUAD_NEXT_PIXEL "ldr r2, [r0, #16 * \\p + 16]\n\t"
 #define FG_DSP_QUAD_NEXT_A "ldr lr, [r1, #8 * \\p + 8]\n\t"
 /* The relu's output stage of the 4 x 2 tile (w, r1, kept: the next pair's weights follow; ne while pairs remain):
@@ -223,6 +229,10 @@ FG_DSP_TILE_JOB_FUNCTION(fg_dsp_quad_store_relu_doubled_32, fg_dsp_quad_job, FG_
 FG_DSP_TILE_JOB_FUNCTION(fg_dsp_quad_store_relu_doubled_4, fg_dsp_quad_job, FG_DSP_TILE_QUAD_SHORT_4,
                          FG_DSP_RELU_DOUBLED, QUAD_SHORT_RELU)
 FG_DSP_TILE_JOB_FUNCTION(fg_dsp_quad_store_relu_doubled_8, fg_dsp_quad_job, FG_DSP_TILE_QUAD_SHORT_8,
+                         FG_DSP_RELU_DOUBLED, QUAD_SHORT_RELU)
+FG_DSP_TILE_JOB_FUNCTION(fg_dsp_quad_store_relu_doubled_16, fg_dsp_quad_job, FG_DSP_TILE_QUAD_SHORT_16,
+                         FG_DSP_RELU_DOUBLED, QUAD_SHORT_RELU)
+FG_DSP_TILE_JOB_FUNCTION(fg_dsp_quad_store_relu_doubled_32s, fg_dsp_quad_job, FG_DSP_TILE_QUAD_SHORT_32,
                          FG_DSP_RELU_DOUBLED, QUAD_SHORT_RELU)
 #else  /* the relu's two channel pairs a round (the loop's code within ~0.8 KB: the L4R5's ART caches 1 KB) */
 FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_relu_doubled_4, FG_DSP_TILE_SHORT_PAIRED_4, FG_DSP_RELU_DOUBLED,
