@@ -199,10 +199,10 @@ static inline __attribute__((always_inline)) void fg_dsp_pointwise_quad(const fg
 }
 
 /* The M7's tiles of four pixels (fg_dsp_quad_store_relu_doubled*) where they apply: a relu layer of narrow channels,
- * an even out_c, a depth of 8, 16, 32, 64 (every tile in one call) or a multiple of 32 whose four pixels' pairs fit x
- * (3 * FG_DSP_CONV_MAX_PAIRS words). The last 3 * ((-pixels) % 4) pixels as whole tiles of three (per pixel ~2 %
- * more cycles than four's in llvm-mca's cortex-m7 model, against a tile of three a pixel or two left would cost).
- * Returns whether it ran the layer. */
+ * an even out_c, a depth of 8 to 128, a power of 2 (every tile in one call), or a multiple of 32 whose four pixels'
+ * pairs fit x (3 * FG_DSP_CONV_MAX_PAIRS words). The last 3 * ((-pixels) % 4) pixels as whole tiles of three (per
+ * pixel ~2 % more cycles than four's in llvm-mca's cortex-m7 model, against a tile of three a pixel or two left would
+ * cost). Returns whether it ran the layer. */
 static inline __attribute__((always_inline)) int fg_dsp_pointwise_quads(const fg_dsp_layer *l,
                                                                         const fg_dsp_pointwise_input *in,
                                                                         uint32_t *x, int8_t *output) {
@@ -218,12 +218,12 @@ static inline __attribute__((always_inline)) int fg_dsp_pointwise_quads(const fg
     fg_dsp_quad_job job = {ch, output, out_c, x, (uintptr_t)(l->ch + out_c) + 4, (uintptr_t)(x + 4 * l->pairs),
                            in->input + 4 * depth, ch, l->weights, output};
     fg_dsp_pointwise_quad(in, 0, x);
-    if (depth <= 64) {  /* 8, 16, 32 or 64: the short stores, every tile in one call */
-        static void (*const short_stores[4])(const uint32_t *, const uint32_t *, const fg_dsp_quad_job *) = {
+    if (depth <= 64 || depth == 128) {  /* 8, 16, 32, 64 or 128: the short stores, every tile in one call */
+        static void (*const short_stores[5])(const uint32_t *, const uint32_t *, const fg_dsp_quad_job *) = {
             fg_dsp_quad_store_relu_doubled_4, fg_dsp_quad_store_relu_doubled_8, fg_dsp_quad_store_relu_doubled_16,
-            fg_dsp_quad_store_relu_doubled_32s};
+            fg_dsp_quad_store_relu_doubled_32s, fg_dsp_quad_store_relu_doubled_64s};
         job.x_end = (uintptr_t)quads;
-        short_stores[(depth >> 4) - (depth >> 6)](x, l->weights, &job);
+        short_stores[__builtin_ctz((uint32_t)depth) - 3](x, l->weights, &job);
     } else {
         void (*const store)(const uint32_t *, const uint32_t *, const fg_dsp_quad_job *) =
             depth & 63 ? fg_dsp_quad_store_relu_doubled : fg_dsp_quad_store_relu_doubled_32;

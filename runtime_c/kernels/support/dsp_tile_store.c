@@ -105,7 +105,7 @@ FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_relu_doubled_8, FG_DSP_TILE_SHORT_8,
 #define FG_DSP_QUAD_PASSES_30 FG_DSP_QUAD_PASSES_14 ", 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30"
 #define FG_DSP_TILE_QUAD_32(STAGE, FRAME, OUT_OF_LINE) \
     FG_DSP_TILE_QUAD_ROUND(32, FG_DSP_QUAD_PASSES_30, "31", STAGE, FRAME, OUT_OF_LINE)
-/* The short tiles (4 to 32 input pairs, the depth 2 * pairs: LIST the passes after the first but the last, LAST the
+/* The short tiles (4 to 64 input pairs, the depth 2 * pairs: LIST the passes after the first but the last, LAST the
  * last), every tile of the call in it: past a tile's last channel pair, while the frame's tiles count down, the next
  * four pixels' WORDS words (DEPTH bytes apart, from the frame's next) sign-extended into x, the table (r3 and the
  * frame's ch), w and out back to the tile's first pair (the frame's ch0, w0, and tile_out moved 4 rows on). */
@@ -160,9 +160,16 @@ FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_relu_doubled_8, FG_DSP_TILE_SHORT_8,
 /* 16 and 32 pairs too (in_c 32 and 64): no round's end, no call a tile (the code of 32 pairs ~2.3 KB). */
 #define FG_DSP_TILE_QUAD_SHORT_16(STAGE, FRAME, OUT_OF_LINE)                                                     \
     FG_DSP_TILE_QUAD_SHORT(FG_DSP_QUAD_PASSES_14, "15", "0, 1, 2, 3, 4, 5, 6, 7", 32, STAGE, FRAME, OUT_OF_LINE)
-#define FG_DSP_TILE_QUAD_SHORT_32(STAGE, FRAME, OUT_OF_LINE)                                                     \
-    FG_DSP_TILE_QUAD_SHORT(FG_DSP_QUAD_PASSES_30, "31", "0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15", 64, \
-                           STAGE, FRAME, OUT_OF_LINE)
+#define FG_DSP_QUAD_WORDS_16 "0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15"
+#define FG_DSP_TILE_QUAD_SHORT_32(STAGE, FRAME, OUT_OF_LINE) \
+    FG_DSP_TILE_QUAD_SHORT(FG_DSP_QUAD_PASSES_30, "31", FG_DSP_QUAD_WORDS_16, 64, STAGE, FRAME, OUT_OF_LINE)
+/* And 64 (in_c 128; ~5 KB of code): 9 instructions of the rounds' a channel pair fewer than in rounds of 32. */
+#define FG_DSP_QUAD_PASSES_62                                                                                      \
+    FG_DSP_QUAD_PASSES_30 ", 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, " \
+                          "53, 54, 55, 56, 57, 58, 59, 60, 61, 62"
+#define FG_DSP_QUAD_WORDS_32 FG_DSP_QUAD_WORDS_16 ", 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31"
+#define FG_DSP_TILE_QUAD_SHORT_64(STAGE, FRAME, OUT_OF_LINE) \
+    FG_DSP_TILE_QUAD_SHORT(FG_DSP_QUAD_PASSES_62, "63", FG_DSP_QUAD_WORDS_32, 128, STAGE, FRAME, OUT_OF_LINE)
 #define FG_DSP_QUAD_NEXT_PIXEL "ldr r2, [r0, #16 * \\p + 16]\n\t"
 #define FG_DSP_QUAD_NEXT_A "ldr lr, [r1, #8 * \\p + 8]\n\t"
 /* The relu's output stage of the 4 x 2 tile (w, r1, kept: the next pair's weights follow; ne while pairs remain):
@@ -233,6 +240,8 @@ FG_DSP_TILE_JOB_FUNCTION(fg_dsp_quad_store_relu_doubled_8, fg_dsp_quad_job, FG_D
 FG_DSP_TILE_JOB_FUNCTION(fg_dsp_quad_store_relu_doubled_16, fg_dsp_quad_job, FG_DSP_TILE_QUAD_SHORT_16,
                          FG_DSP_RELU_DOUBLED, QUAD_SHORT_RELU)
 FG_DSP_TILE_JOB_FUNCTION(fg_dsp_quad_store_relu_doubled_32s, fg_dsp_quad_job, FG_DSP_TILE_QUAD_SHORT_32,
+                         FG_DSP_RELU_DOUBLED, QUAD_SHORT_RELU)
+FG_DSP_TILE_JOB_FUNCTION(fg_dsp_quad_store_relu_doubled_64s, fg_dsp_quad_job, FG_DSP_TILE_QUAD_SHORT_64,
                          FG_DSP_RELU_DOUBLED, QUAD_SHORT_RELU)
 #else  /* the relu's two channel pairs a round (the loop's code within ~0.8 KB: the L4R5's ART caches 1 KB) */
 FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_relu_doubled_4, FG_DSP_TILE_SHORT_PAIRED_4, FG_DSP_RELU_DOUBLED,
