@@ -385,6 +385,30 @@ def test_shallow_pointwise_bit_exact(board, tmp_path) -> None:
                            seed=7, expect_functions=["fg_conv2d_pointwise_staged_dsp"])
 
 
+def quad_pointwise_cases(rng):
+    """1x1 convolutions for the M7's tiles of four pixels (fg_dsp_quad_store_relu_doubled): relu layers (the output
+    zero point -128, the clamp all of int8) on depths of 8 to 128 (every tile in one call), of 3 and 5 rounds of 16
+    input pairs and of 3 rounds of 32, one image row of 4 to 14 pixels (one or two images: 0 to 3 tiles of three after
+    the fours, and too few pixels for a four), and layers that keep the tiles of three (the depth not a multiple of 32,
+    an odd out_c, a wide channel, a clamp)."""
+    quads = [conv_case(rng, "CONV_2D", (1, 1), in_c, out_c, widths=(width, width + 1), heights=(1, 2),
+                       output_zero_point=-128, activation=activation, padding="VALID")
+             for in_c, out_c, width, activation in [(32, 2, 4, "NONE"), (64, 16, 13, "RELU"), (160, 34, 7, "NONE"),
+                                                     (32, 40, 8, "RELU"), (64, 6, 11, "NONE"), (96, 4, 5, "RELU"),
+                                                     (8, 16, 8, "RELU"), (16, 32, 14, "NONE"), (16, 2, 11, "RELU"),
+                                                     (128, 4, 7, "RELU"), (192, 6, 4, "RELU")]]
+    return quads + [conv_case(rng, "CONV_2D", (1, 1), in_c, out_c, widths=(5, 9), heights=(1, 3), wide=wide,
+                              output_zero_point=zero_point, padding="VALID")
+                    for in_c, out_c, wide, zero_point in [(48, 8, False, -128), (64, 7, False, -128),
+                                                          (32, 8, True, -128), (64, 8, False, None)]]
+
+
+@needs_qemu
+def test_quad_pointwise_bit_exact_on_m7(tmp_path) -> None:
+    assert_batch_bit_exact(quad_pointwise_cases(np.random.default_rng(47)), "mps2_an500", tmp_path / "build", seed=8,
+                           expect_functions=["fg_conv2d_pointwise_dsp"])
+
+
 @needs_qemu
 @pytest.mark.parametrize("board", ["mps2_an386", "mps2_an521"])
 def test_ring_conv_ring_of_rows_bit_exact(board, tmp_path) -> None:

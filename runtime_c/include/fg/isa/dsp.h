@@ -950,51 +950,48 @@ typedef struct {
 #define FG_DSP_NARROW_BEFORE_M7(r) "lsl " r ", " r ", #1\n\t"
 #define FG_DSP_NARROW_DOUBLED_BEFORE_M7(r) ""
 #define FG_DSP_CLAMPING_STAGE(OUT) FG_DSP_CLAMPING_STAGE_M7(OUT##_BEFORE_M7)
-/* The M7's relu stage: the table's words by single LDRs (no LDM, no write-back), the six outputs' SMMLAR, ASR,
- * SSAT and STRB interleaved so that each SSAT (issued with an SMMLAR or a store only) and ASR pairs, the next
- * pair's loads left to FG_DSP_FIRST_PAIR: 24 cycles in llvm-mca's cortex-m7 model (hill-climbed), against 39.
- * BEFORE(r): what OUT does to the accumulator r before its SMMLAR (FG_DSP_RELU's LSL). */
-#define FG_DSP_RELU_STAGE_M7(BEFORE)              \
+/* The M7's relu stage: channel A's multiplier and offset and the frame's out and stride by LDRD (B's words by single
+ * LDRs), the six outputs' SMMLAR, ASR, SSAT interleaved, the stores at offsets of out (1 and 2 strides: r10, r10
+ * lsl 1) with out moved on by each channel's first, the next pair's loads left to FG_DSP_FIRST_PAIR: 24 cycles in
+ * llvm-mca's cortex-m7 model (hill-climbed), against 39; 35 instructions, against 41 with single loads and rows'
+ * pointers added (the same cycles; B's words by LDRD too: 25). BEFORE(r): what OUT does to the accumulator r before
+ * its SMMLAR (FG_DSP_RELU's LSL). */
+#define FG_DSP_RELU_STAGE_M7(BEFORE)                \
     FG_DSP_STAGE_CH                              \
-    "ldr r0, [r3]\n\t"                          \
-    "ldr r12, [r3, #16]\n\t"                    \
-    "ldr r2, [r3, #4]\n\t"                      \
-    "ldr r10, [r3, #8]\n\t"                     \
-    "ldr lr, [r3, #20]\n\t"                     \
-    "ldr r11, [r3, #24]\n\t"                    \
-    "add r3, r3, #32\n\t"                       \
-    BEFORE("r7") "smmlar r7, r7, r12, lr\n\t"   \
-    BEFORE("r8") "smmlar r8, r8, r12, lr\n\t"   \
-    "str r3, [sp, #0]\n\t"                      \
-    "asr r7, r7, r11\n\t"                       \
-    BEFORE("r5") "smmlar r5, r5, r0, r2\n\t"    \
-    "ssat r7, #8, r7\n\t"                       \
-    BEFORE("r9") "smmlar r9, r9, r12, lr\n\t"   \
-    "asr r8, r8, r11\n\t"                       \
-    BEFORE("r4") "smmlar r4, r4, r0, r2\n\t"    \
-    "asr r5, r5, r10\n\t"                       \
-    "ldr r12, [sp, #16]\n\t"                    \
-    "asr r9, r9, r11\n\t"                       \
-    BEFORE("r6") "smmlar r6, r6, r0, r2\n\t"    \
-    "asr r4, r4, r10\n\t"                       \
-    "ldr r2, [sp, #4]\n\t"                      \
-    "asr r6, r6, r10\n\t"                       \
-    "ldr r10, [sp, #8]\n\t"                     \
-    "ssat r4, #8, r4\n\t"                       \
-    "ssat r8, #8, r8\n\t"                       \
-    "add r11, r2, r10\n\t"                      \
-    "strb r4, [r2]\n\t"                         \
-    "add r10, r11, r10\n\t"                     \
-    "cmp r3, r12\n\t"                           \
-    "ssat r5, #8, r5\n\t"                       \
-    "strb r7, [r2, #1]\n\t"                     \
-    "ssat r6, #8, r6\n\t"                       \
-    "strb r5, [r11]\n\t"                        \
-    "add r2, r2, #2\n\t"                        \
-    "strb r8, [r11, #1]\n\t"                    \
-    "ssat r9, #8, r9\n\t"                       \
-    "strb r6, [r10]\n\t"                        \
-    "strb r9, [r10, #1]\n\t"                    \
+    "ldr r11, [r3, #24]\n\t"                     \
+    "ldr r12, [r3, #16]\n\t"                     \
+    "ldr r10, [r3, #8]\n\t"                      \
+    "ldr lr, [r3, #20]\n\t"                      \
+    "ldrd r0, r2, [r3]\n\t"                      \
+    "add r3, r3, #32\n\t"                        \
+    BEFORE("r8") "smmlar r8, r8, r12, lr\n\t"    \
+    BEFORE("r4") "smmlar r4, r4, r0, r2\n\t"     \
+    "str r3, [sp]\n\t"                           \
+    "asr r8, r8, r11\n\t"                        \
+    BEFORE("r9") "smmlar r9, r9, r12, lr\n\t"    \
+    "ssat r8, #8, r8\n\t"                        \
+    BEFORE("r6") "smmlar r6, r6, r0, r2\n\t"     \
+    "asr r4, r4, r10\n\t"                        \
+    BEFORE("r5") "smmlar r5, r5, r0, r2\n\t"     \
+    "asr r6, r6, r10\n\t"                        \
+    BEFORE("r7") "smmlar r7, r7, r12, lr\n\t"    \
+    "asr r5, r5, r10\n\t"                        \
+    "ldr r12, [sp, #16]\n\t"                     \
+    "ldrd r2, r10, [sp, #4]\n\t"                 \
+    "ssat r5, #8, r5\n\t"                        \
+    "ssat r6, #8, r6\n\t"                        \
+    "strb r5, [r2, r10]\n\t"                     \
+    "ssat r4, #8, r4\n\t"                        \
+    "strb r6, [r2, r10, lsl #1]\n\t"             \
+    "cmp r3, r12\n\t"                            \
+    "asr r9, r9, r11\n\t"                        \
+    "strb r4, [r2], #1\n\t"                      \
+    "asr r7, r7, r11\n\t"                        \
+    "strb r8, [r2, r10]\n\t"                     \
+    "ssat r9, #8, r9\n\t"                        \
+    "ssat r7, #8, r7\n\t"                        \
+    "strb r9, [r2, r10, lsl #1]\n\t"             \
+    "strb r7, [r2], #1\n\t"                      \
     "str r2, [sp, #4]\n\t"
 #define FG_DSP_RELU_BEFORE_M7(r) "lsl " r ", " r ", #1\n\t"
 #define FG_DSP_RELU_DOUBLED_BEFORE_M7(r) ""

@@ -27,6 +27,33 @@ void fg_dsp_tile_store_relu_doubled_8(const uint32_t *x, const uint32_t *w, cons
 void fg_dsp_tile_store_doubled_16(const uint32_t *x, const uint32_t *w, const fg_dsp_job *job);
 void fg_dsp_tile_store_relu_doubled_16(const uint32_t *x, const uint32_t *w, const fg_dsp_job *job);
 #endif
+#if defined(FG_CORE_CORTEX_M7)
+/* The M7's pointwise tiles of four pixels (fg_dsp_quad_store_relu_doubled*): what the stores read besides the four
+ * pixels' input pairs (x, stride 4: pixel p's pair g at x[4 g + p]) and the weights, copied into a frame at sp. */
+typedef struct {
+    uintptr_t ch;       /*  0: &multiplier of the pair's first channel (its fg_dsp_channel + 4); advances 32 a pair */
+    int8_t *out;        /*  4: pixel 0's output of the pair's first channel; advances 2 a pair */
+    int32_t stride;     /*  8: from one pixel's outputs to the next */
+    const uint32_t *x;  /* 12: the pixels' first pairs, where each tile starts again */
+    uintptr_t end;      /* 16: ch past the last channel pair */
+    uintptr_t x_end;    /* 20: x past the pixels' pairs (a multiple of 16 pairs); the short stores': the call's tiles */
+    /* the short stores' (4 to 64 pairs, the depth 2 * pairs), every tile of the call in one: */
+    const int8_t *next;      /* 24: the next tile's inputs (4 pixels of depth int8) */
+    uintptr_t ch0;           /* 28: ch of the tile's first pair */
+    const uint32_t *w0;      /* 32: the weights of the tile's first pair */
+    int8_t *tile_out;        /* 36: out of the tile's first pair */
+} fg_dsp_quad_job;
+/* Every channel pair of the job, relu and doubled (fg_dsp_tile_store_relu_doubled's outputs), four pixels. */
+void fg_dsp_quad_store_relu_doubled(const uint32_t *x, const uint32_t *w, const fg_dsp_quad_job *job);
+/* The same for pairs a multiple of 32. */
+void fg_dsp_quad_store_relu_doubled_32(const uint32_t *x, const uint32_t *w, const fg_dsp_quad_job *job);
+/* The same for 4, 8, 16, 32 and 64 input pairs (in_c 8 to 128), every tile of the job (x holding the first's pairs). */
+void fg_dsp_quad_store_relu_doubled_4(const uint32_t *x, const uint32_t *w, const fg_dsp_quad_job *job);
+void fg_dsp_quad_store_relu_doubled_8(const uint32_t *x, const uint32_t *w, const fg_dsp_quad_job *job);
+void fg_dsp_quad_store_relu_doubled_16(const uint32_t *x, const uint32_t *w, const fg_dsp_quad_job *job);
+void fg_dsp_quad_store_relu_doubled_32s(const uint32_t *x, const uint32_t *w, const fg_dsp_quad_job *job);
+void fg_dsp_quad_store_relu_doubled_64s(const uint32_t *x, const uint32_t *w, const fg_dsp_quad_job *job);
+#endif
 #if FG_DSP_DEEP_SHORT_STORES
 /* For 32 and 64 input pairs on the M33, doubled, a tile a call. */
 void fg_dsp_tile_store_doubled_32(const uint32_t *x, const uint32_t *w, const fg_dsp_job *job);
