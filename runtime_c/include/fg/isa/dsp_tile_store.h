@@ -10,7 +10,7 @@
 #if defined(__ARM_FEATURE_DSP)
 #include "fg/isa/dsp.h"
 
-/* A tile-store function (the eight below). */
+/* A tile-store function (those below taking an fg_dsp_job). */
 typedef void (*fg_dsp_tile_store_function)(const uint32_t *x, const uint32_t *w, const fg_dsp_job *job);
 
 void fg_dsp_tile_store(const uint32_t *x, const uint32_t *w, const fg_dsp_job *job);
@@ -55,7 +55,8 @@ void fg_dsp_quad_store_relu_doubled_32s(const uint32_t *x, const uint32_t *w, co
 void fg_dsp_quad_store_relu_doubled_64s(const uint32_t *x, const uint32_t *w, const fg_dsp_quad_job *job);
 #endif
 #if FG_DSP_DEEP_SHORT_STORES
-/* For 32 and 64 input pairs on the M33, doubled, a tile a call. */
+/* For 32 and 64 input pairs on the M33, doubled: job->passes tiles a call, each the next's x 12 * pairs bytes on
+ * (FG_DSP_SHORT_NEXT_X; fg_dsp_tile_job sets one, fg_dsp_block_tiles a staged block's whole tiles). */
 void fg_dsp_tile_store_doubled_32(const uint32_t *x, const uint32_t *w, const fg_dsp_job *job);
 void fg_dsp_tile_store_relu_doubled_32(const uint32_t *x, const uint32_t *w, const fg_dsp_job *job);
 void fg_dsp_tile_store_doubled_64(const uint32_t *x, const uint32_t *w, const fg_dsp_job *job);
