@@ -169,7 +169,7 @@ static inline __attribute__((always_inline)) void fg_dsp_pointwise_in_turn(const
 
 #if defined(FG_CORE_CORTEX_M7)
 /* The input pairs of the four pixels from `pixel` into x (pixel p's pair g at x[4 g + p]), the depth a multiple of
- * 32: per word of the four, 4 LDR, 8 SXTB16, one STM of their even pairs, then their odd ones. */
+ * 32: per word of the four, 4 LDR and FG_DSP_EXTEND_FOUR_WORDS. */
 static inline __attribute__((always_inline)) void fg_dsp_pointwise_quad(const fg_dsp_pointwise_input *in,
                                                                         int32_t pixel, uint32_t *x) {
     const int32_t depth = in->depth;
@@ -180,18 +180,8 @@ static inline __attribute__((always_inline)) void fg_dsp_pointwise_quad(const fg
                      "ldr r5, [%[f], %[d]]\n\t"
                      "ldr r6, [%[g]]\n\t"
                      "ldr r7, [%[g], %[d]]\n\t"
-                     "sxtb16 r8, r4, ror #8\n\t"
-                     "sxtb16 r4, r4\n\t"
-                     "sxtb16 r9, r5, ror #8\n\t"
-                     "sxtb16 r5, r5\n\t"
-                     "add %[f], %[f], #4\n\t"
-                     "sxtb16 r10, r6, ror #8\n\t"
-                     "sxtb16 r6, r6\n\t"
-                     "add %[g], %[g], #4\n\t"
-                     "sxtb16 r11, r7, ror #8\n\t"
-                     "sxtb16 r7, r7\n\t"
-                     "cmp %[f], %[end]\n\t"
-                     "stm %[x]!, {r4, r5, r6, r7, r8, r9, r10, r11}\n\t"
+                     FG_DSP_EXTEND_FOUR_WORDS("%[x]", "add %[f], %[f], #4\n\t", "add %[g], %[g], #4\n\t",
+                                              "cmp %[f], %[end]\n\t")
                      "bne 1b\n\t"
                      : [f] "+r"(from), [g] "+r"(far), [x] "+r"(x)
                      : [d] "r"(depth), [end] "r"(end)

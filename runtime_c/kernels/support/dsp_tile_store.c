@@ -130,15 +130,7 @@ FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_relu_doubled_8, FG_DSP_TILE_SHORT_8,
         "ldr r5, [lr, #4 * \\k + " #DEPTH "]\n\t"                                                                   \
         "ldr r6, [lr, #4 * \\k + 2 * " #DEPTH "]\n\t"                                                               \
         "ldr r7, [lr, #4 * \\k + 3 * " #DEPTH "]\n\t"                                                               \
-        "sxtb16 r8, r4, ror #8\n\t"                                                                                 \
-        "sxtb16 r4, r4\n\t"                                                                                         \
-        "sxtb16 r9, r5, ror #8\n\t"                                                                                 \
-        "sxtb16 r5, r5\n\t"                                                                                         \
-        "sxtb16 r10, r6, ror #8\n\t"                                                                                \
-        "sxtb16 r6, r6\n\t"                                                                                         \
-        "sxtb16 r11, r7, ror #8\n\t"                                                                                \
-        "sxtb16 r7, r7\n\t"                                                                                         \
-        "stm r0!, {r4, r5, r6, r7, r8, r9, r10, r11}\n\t"                                                           \
+        FG_DSP_EXTEND_FOUR_WORDS("r0", "", "", "")                                                                  \
         ".endr\n\t"                                                                                                 \
         "add lr, lr, #4 * " #DEPTH "\n\t"                                                                           \
         "str lr, [sp, #24]\n\t"                                                                                     \

@@ -637,6 +637,23 @@ typedef struct {
     "sxtb16 r9, r6, ror #8\n\t"      \
     "sxtb16 r6, r6\n\t"              \
     "stm " X "!, {r4, r5, r6, r7, r8, r9}\n\t"
+/* Four pixels' input words in r4-r7 sign-extended and stored at X (moved past them), the even pairs then the odd ones
+ * (r4-r11), the order of the M7's four-pixel tiles' x; AFTER_TWO, AFTER_THREE and AFTER_FOUR (instructions of the
+ * caller's, or nothing) issue after that many pixels' words, where llvm-mca's cortex-m7 model pairs them (a loop's
+ * two ADDs and CMP: 11 cycles a word of the four, 12 with both ADDs after the second pixel's). */
+#define FG_DSP_EXTEND_FOUR_WORDS(X, AFTER_TWO, AFTER_THREE, AFTER_FOUR) \
+    "sxtb16 r8, r4, ror #8\n\t"                                         \
+    "sxtb16 r4, r4\n\t"                                                 \
+    "sxtb16 r9, r5, ror #8\n\t"                                         \
+    "sxtb16 r5, r5\n\t"                                                 \
+    AFTER_TWO                                                           \
+    "sxtb16 r10, r6, ror #8\n\t"                                        \
+    "sxtb16 r6, r6\n\t"                                                 \
+    AFTER_THREE                                                         \
+    "sxtb16 r11, r7, ror #8\n\t"                                        \
+    "sxtb16 r7, r7\n\t"                                                 \
+    AFTER_FOUR                                                          \
+    "stm " X "!, {r4, r5, r6, r7, r8, r9, r10, r11}\n\t"
 /* The tile store for 4 or 8 input pairs (in_c <= 8 or <= 16), where the entered pass's set-up (on the M7 the
  * frame's passes, entry and moved x and w; the BX, the round's count and branches) costs as much as a pass: per
  * channel pair the first input pair from the biases, the rest straight, STAGE, and back while pairs remain. The
