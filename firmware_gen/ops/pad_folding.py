@@ -25,7 +25,8 @@ def _pad_value(graph: Graph, pad: Operator) -> int | None:
     output = graph.tensors[pad.outputs[0]]
     if pad.opcode == "PAD" and len(pad.inputs) == 2:
         return output.quantization.zero_point if output.quantization else None
-    if pad.opcode == "PADV2" and len(pad.inputs) == 3 and graph.tensors[pad.inputs[2]].is_constant:
+    if (pad.opcode == "PADV2" and len(pad.inputs) == 3 and pad.inputs[2] >= 0
+            and graph.tensors[pad.inputs[2]].is_constant):
         value = np.asarray(graph.tensors[pad.inputs[2]].data).ravel()
         return int(value[0]) if value.size == 1 else None
     return None
@@ -34,7 +35,9 @@ def _pad_value(graph: Graph, pad: Operator) -> int | None:
 def _spatial_padding(graph: Graph, pad: Operator) -> tuple[int, int] | None:
     """(rows before, columns before) of a PAD of an int8 NHWC tensor that pads only rows and columns with the
     zero point it shares with its input, else None."""
-    if len(pad.outputs) != 1 or pad.inputs[0] < 0 or not graph.tensors[pad.inputs[1]].is_constant:
+    if len(pad.outputs) != 1 or len(pad.inputs) < 2 or min(pad.inputs[:2]) < 0:
+        return None  # malformed: left for the PAD's own check to refuse
+    if not graph.tensors[pad.inputs[1]].is_constant:
         return None
     source, output = graph.tensors[pad.inputs[0]], graph.tensors[pad.outputs[0]]
     paddings = np.asarray(graph.tensors[pad.inputs[1]].data)
@@ -52,14 +55,18 @@ def _spatial_padding(graph: Graph, pad: Operator) -> tuple[int, int] | None:
 def _same_on_unpadded(graph: Graph, pad: Operator, reader: Operator, before: tuple[int, int]) -> bool:
     """Whether SAME on the PAD's input gives the reader's output size and padding before."""
     options = reader.options
-    if options.get("padding") != "VALID" or reader.inputs[0] != pad.outputs[0]:
+    if options.get("padding") != "VALID" or len(reader.inputs) < 2 or reader.inputs[0] != pad.outputs[0]:
         return False
-    filter_shape = graph.tensors[reader.inputs[1]].shape
+    if reader.inputs[1] < 0 or len(reader.outputs) != 1 or reader.outputs[0] < 0:
+        return False  # malformed: left for the reader's own check to refuse
+    filter_shape, out_shape = graph.tensors[reader.inputs[1]].shape, graph.tensors[reader.outputs[0]].shape
+    if len(filter_shape) != 4 or len(out_shape) != 4:
+        return False
     filter_hw = (filter_shape[1], filter_shape[2])  # OHWI and 1HWM alike
     window = window_2d("SAME", tuple(graph.tensors[pad.inputs[0]].shape[1:3]), filter_hw,
                        (options.get("stride_h", 1), options.get("stride_w", 1)),
                        (options.get("dilation_h", 1), options.get("dilation_w", 1)))
-    out_hw = tuple(graph.tensors[reader.outputs[0]].shape[1:3])
+    out_hw = tuple(out_shape[1:3])
     return (window.out_h, window.out_w) == out_hw and (window.pad_top, window.pad_left) == before
 
 
@@ -74,8 +81,10 @@ def fold_pads(graph: Graph) -> Graph:
     dropped: set[int] = set()
     for pad in (op for op in graph.operators if op.opcode in ("PAD", "PADV2")):
         before = _spatial_padding(graph, pad)
+        if before is None:
+            continue
         users = readers.get(pad.outputs[0], [])
-        if before is None or len(users) != 1 or pad.outputs[0] in graph.outputs:
+        if len(users) != 1 or pad.outputs[0] in graph.outputs:
             continue
         reader = folded.get(users[0].index, users[0])
         if reader.opcode in READERS and _same_on_unpadded(graph, pad, reader, before):
