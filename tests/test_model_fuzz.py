@@ -42,8 +42,9 @@ def test_dataflow_errors_name_operator_and_tensor():
 
 def test_malformed_pads_reach_their_own_checks():
     """PAD folding runs before the operators' checks, so a PAD or PADV2 without its paddings input, or a VALID
-    convolution reading a PAD with no filter, is left alone there and refused in one line (the campaign's seed
-    777315: an opcode mutated to PADV2 on a one-input QUANTIZE raised IndexError in the folding)."""
+    convolution reading a PAD with no filter or a stride of 0, is left alone there and refused in one line (the
+    campaign's seeds 777315: an opcode mutated to PADV2 on a one-input QUANTIZE raised IndexError in the folding;
+    912568: ZeroDivisionError)."""
     import numpy as np
     import pytest
 
@@ -52,7 +53,7 @@ def test_malformed_pads_reach_their_own_checks():
     from firmware_gen.modelgen.writer import ModelBuilder
     from firmware_gen.ops import check_supported
 
-    def model(opcode: str, with_paddings: bool, reader_inputs: int) -> bytes:
+    def model(opcode: str, with_paddings: bool, reader_inputs: int, stride_w: int = 1) -> bytes:
         b = ModelBuilder("malformed_pad")
         x = b.input("x", (1, 4, 4, 2), "int8", scale=0.5, zero_point=0)
         inputs = [x] + ([b.constant("paddings", np.array([[0, 0], [1, 1], [1, 1], [0, 0]], np.int32))]
@@ -62,11 +63,12 @@ def test_malformed_pads_reach_their_own_checks():
         w = b.constant("w", np.ones((1, 3, 3, 2), np.int8), scale=0.1, zero_point=0)
         y = b.tensor("y", (1, 4, 4, 2), "int8", scale=0.5, zero_point=0)
         b.operator("DEPTHWISE_CONV_2D", inputs=[padded, w][:reader_inputs], outputs=[y],
-                   options={"padding": "VALID", "stride_h": 1, "stride_w": 1, "dilation_h": 1, "dilation_w": 1,
+                   options={"padding": "VALID", "stride_h": 1, "stride_w": stride_w, "dilation_h": 1, "dilation_w": 1,
                             "depth_multiplier": 1, "activation": "NONE"})
         b.output(y)
         return b.build()
 
-    for opcode, with_paddings, reader_inputs in [("PAD", False, 2), ("PADV2", False, 2), ("PAD", True, 1)]:
+    for opcode, with_paddings, reader_inputs, stride_w in [("PAD", False, 2, 1), ("PADV2", False, 2, 1),
+                                                           ("PAD", True, 1, 1), ("PAD", True, 2, 0)]:
         with pytest.raises(UserError):
-            check_supported(read_model(model(opcode, with_paddings, reader_inputs), "malformed_pad.tflite"))
+            check_supported(read_model(model(opcode, with_paddings, reader_inputs, stride_w), "malformed_pad.tflite"))

@@ -60,12 +60,12 @@ def _same_on_unpadded(graph: Graph, pad: Operator, reader: Operator, before: tup
     if reader.inputs[1] < 0 or len(reader.outputs) != 1 or reader.outputs[0] < 0:
         return False  # malformed: left for the reader's own check to refuse
     filter_shape, out_shape = graph.tensors[reader.inputs[1]].shape, graph.tensors[reader.outputs[0]].shape
-    if len(filter_shape) != 4 or len(out_shape) != 4:
+    strides = (options.get("stride_h", 1), options.get("stride_w", 1))
+    dilations = (options.get("dilation_h", 1), options.get("dilation_w", 1))
+    if len(filter_shape) != 4 or len(out_shape) != 4 or min(*strides, *dilations, *filter_shape[1:3]) < 1:
         return False
     filter_hw = (filter_shape[1], filter_shape[2])  # OHWI and 1HWM alike
-    window = window_2d("SAME", tuple(graph.tensors[pad.inputs[0]].shape[1:3]), filter_hw,
-                       (options.get("stride_h", 1), options.get("stride_w", 1)),
-                       (options.get("dilation_h", 1), options.get("dilation_w", 1)))
+    window = window_2d("SAME", tuple(graph.tensors[pad.inputs[0]].shape[1:3]), filter_hw, strides, dilations)
     out_hw = tuple(out_shape[1:3])
     return (window.out_h, window.out_w) == out_hw and (window.pad_top, window.pad_left) == before
 
