@@ -118,6 +118,15 @@ typedef struct {
     uint32_t *x, *w;
 } fg_dsp_folded_arrays;
 
+/* The layer `layer` and its input `in` of the image at `image` (pairs and padded_row as fg_dsp_folded_image's),
+ * gathered windows in `patch` (2 * pairs bytes, zeroed), the channels' output stages at ch (the weights follow them),
+ * q the requantization's local copy. */
+#define FG_DSP_FOLDED_LAYER(p, image, ch, q, patch)                                                               \
+    const fg_dsp_layer layer = {ch, (const uint32_t *)((ch) + (p)->out_c), (p)->out_c, pairs,                    \
+                                (p)->out_h * (p)->out_w, fg_dsp_all_narrow(ch, (p)->out_c), &(q)};              \
+    const fg_dsp_folded_input in = {p, image, patch, padded_row, (p)->in_w * (p)->in_c, pairs,                  \
+                                    (p)->dilation_h == 1 && (p)->dilation_w == 1 && padded_row % 4 == 0};
+
 #if defined(FG_CORE_CORTEX_M7)
 /* `words` words from `from` sign-extended into one pixel's pairs of the M7's four-pixel tile (pair g at x[4 g]);
  * returns x past them. */
@@ -194,39 +203,50 @@ static void fg_dsp_folded_rest_pairs(const void *context, int32_t pixel, uint32_
     fg_dsp_folded_pairs(rest->in, rest->first + pixel, x);
 }
 
+/* Whether the M7's tiles of four pixels may apply: a relu layer (the output zero point -128, the clamp all of int8)
+ * of an even out_c; tested before the call (the other layers' cost: a few instructions an image). */
+static inline __attribute__((always_inline)) int fg_dsp_folded_quads_apply(const fg_conv2d_params *p) {
+    return p->requant.output_offset == -128 && p->requant.activation_min == -128 && p->requant.activation_max == 127 &&
+           !(p->out_c & 1);
+}
+
 /* The M7's tiles of four pixels (fg_dsp_quad_store_relu_doubled, _20, _32: 14 instructions for 16 MACs against 11
- * for 12 in tiles of three, and one output stage for 8 outputs) where they apply: a relu layer of narrow channels,
- * an even out_c, pairs a multiple of 16 or 20 whose four pixels fit x (3 * FG_DSP_CONV_MAX_PAIRS words, the in-place
- * kernel's); a call a tile, the last 3 * ((-pixels) % 4) pixels as tiles of three. Returns whether it ran the layer.
- * Out of line: fg_dsp_folded_image's code for the other layers stays as it was. */
-FG_HOT_LOOP static __attribute__((noinline, flatten)) int fg_dsp_folded_quads(const fg_dsp_layer *l,
-                                                                              const fg_dsp_folded_input *in,
-                                                                              uint32_t *x, int8_t *output) {
-    const fg_requant_params *q = l->q;
-    const int32_t out_c = l->out_c, pairs = l->pairs, threes = (4 - (l->pixels & 3)) & 3;
-    const int32_t quads = (l->pixels - 3 * threes) >> 2;
-    if (quads <= 0 || !l->narrow || (out_c & 1) || (pairs % 16 && pairs % 20) ||
-        4 * pairs > 3 * FG_DSP_CONV_MAX_PAIRS || q->activation_min != -128 || q->activation_max != 127 ||
-        q->output_offset != -128) {
+ * for 12 in tiles of three, and one output stage for 8 outputs) where fg_dsp_folded_quads_apply, every channel is
+ * narrow and the pairs are a multiple of 16 or 20 whose four pixels fit x (3 * FG_DSP_CONV_MAX_PAIRS words, the
+ * in-place kernel's): a call a tile, the last 3 * ((-pixels) % 4) pixels as tiles of three. Returns whether it ran the image.
+ * Out of fg_dsp_folded_image: its code for the other layers stays as it was. */
+FG_HOT_LOOP static __attribute__((noinline, flatten)) int fg_dsp_folded_quads(const fg_conv2d_params *p,
+                                                                              const int8_t *image, int8_t *output,
+                                                                              const fg_dsp_channel *ch, uint32_t *x) {
+    const fg_requant_params q = p->requant;
+    const int32_t out_c = p->out_c, pixels = p->out_h * p->out_w, threes = (4 - (pixels & 3)) & 3;
+    const int32_t quads = (pixels - 3 * threes) >> 2;
+    const int32_t padded_row = fg_dsp_padded_row(p), pairs = fg_dsp_folded_window_pairs(p);
+    if (quads <= 0 || (pairs % 16 && pairs % 20) || 4 * pairs > 3 * FG_DSP_CONV_MAX_PAIRS) {
+        return 0;
+    }
+    int8_t patch[2 * FG_DSP_CONV_MAX_PAIRS];
+    memset(patch, 0, 2u * (uint32_t)pairs);
+    FG_DSP_FOLDED_LAYER(p, image, ch, q, patch)
+    if (!layer.narrow) {
         return 0;
     }
     void (*const store)(const uint32_t *, const uint32_t *, const fg_dsp_quad_job *) =
         pairs % 32 == 0 ? fg_dsp_quad_store_relu_doubled_32
                         : pairs % 16 == 0 ? fg_dsp_quad_store_relu_doubled : fg_dsp_quad_store_relu_doubled_20;
-    const uintptr_t ch = (uintptr_t)l->ch + 4;
-    fg_dsp_quad_job job = {ch, output, out_c, x, (uintptr_t)(l->ch + out_c) + 4, (uintptr_t)(x + 4 * pairs), 0, 0, 0,
-                           0};
+    fg_dsp_quad_job job = {(uintptr_t)ch + 4, output, out_c, x, (uintptr_t)(ch + out_c) + 4, (uintptr_t)(x + 4 * pairs),
+                           0, 0, 0, 0};
     memset(x, 0, 16u * (uint32_t)pairs);  /* the pairs past depth stay zero */
     for (int32_t t = 0; t < quads; ++t) {
-        fg_dsp_folded_quad(in, 4 * t, x);
+        fg_dsp_folded_quad(&in, 4 * t, x);
         job.out = output + 4 * t * out_c;
-        store(x, l->weights, &job);
+        store(x, layer.weights, &job);
     }
     if (threes) {
         memset(x, 0, 12u * (uint32_t)pairs);
-        const fg_dsp_layer rest = {l->ch, l->weights, out_c, pairs, 3 * threes, 1, q};
-        const fg_dsp_folded_rest rest_in = {in, 4 * quads};
-        fg_dsp_tiles_in_turn(&rest, l->ch, l->weights, x, fg_dsp_folded_rest_pairs, 0, &rest_in,
+        const fg_dsp_layer rest = {ch, layer.weights, out_c, pairs, 3 * threes, 1, &q};
+        const fg_dsp_folded_rest rest_in = {&in, 4 * quads};
+        fg_dsp_tiles_in_turn(&rest, ch, layer.weights, x, fg_dsp_folded_rest_pairs, 0, &rest_in,
                              output + 4 * quads * out_c);
     }
     return 1;
@@ -244,15 +264,7 @@ FG_HOT_LOOP static __attribute__((flatten)) void fg_dsp_folded_image(const fg_co
     int8_t patch[2 * FG_DSP_CONV_MAX_PAIRS];  /* 2 * pairs used */
     memset(patch, 0, 2u * (uint32_t)pairs);
     memset(x, 0, 3u * sizeof x[0] * (uint32_t)(pairs * a->tiles));  /* the pairs past depth stay zero */
-    const fg_dsp_layer layer = {ch, (const uint32_t *)(ch + p->out_c), p->out_c, pairs, p->out_h * p->out_w,
-                                fg_dsp_all_narrow(ch, p->out_c), &q};
-    const fg_dsp_folded_input in = {p, image, patch, padded_row, p->in_w * p->in_c, pairs,
-                                    p->dilation_h == 1 && p->dilation_w == 1 && padded_row % 4 == 0};
-#if defined(FG_CORE_CORTEX_M7)
-    if (!a->w && fg_dsp_folded_quads(&layer, &in, x, output)) {  /* the in-place kernel's */
-        return;
-    }
-#endif
+    FG_DSP_FOLDED_LAYER(p, image, ch, q, patch)
     fg_dsp_staged_gemm(&layer, a->tiles, a->block, x, a->w, fg_dsp_folded_pairs, 0, &in, output);
 }
 
@@ -278,6 +290,15 @@ static int fg_dsp_padded_image(const fg_conv2d_params *p, int32_t *h, int32_t *w
     return 1;
 }
 
+#if defined(FG_CORE_CORTEX_M7)  /* the in-place kernel's images in tiles of four where they apply */
+#define FG_DSP_FOLDED_IMAGE(p, image, output, a)                                                                   \
+    if ((a)->w || !fg_dsp_folded_quads_apply(p) || !fg_dsp_folded_quads(p, image, output, (a)->ch, (a)->x)) {     \
+        fg_dsp_folded_image(p, image, output, a);                                                                 \
+    }
+#else
+#define FG_DSP_FOLDED_IMAGE(p, image, output, a) fg_dsp_folded_image(p, image, output, a);
+#endif
+
 /* Every image, a padded copy of it first when fg_dsp_padded_image says so. Out of line: the staged arrays' frame
  * pointer (r7) stays out of the assembly's way. */
 static __attribute__((noinline)) void fg_dsp_folded_run(const fg_conv2d_params *p, const int8_t *input, int8_t *output,
@@ -287,7 +308,7 @@ static __attribute__((noinline)) void fg_dsp_folded_run(const fg_conv2d_params *
     int32_t h, w;
     if (!fg_dsp_padded_image(p, &h, &w, &padded)) {
         for (int32_t b = 0; b < p->batches; ++b) {
-            fg_dsp_folded_image(p, input + b * in_bytes, output + b * out_bytes, a);
+            FG_DSP_FOLDED_IMAGE(p, input + b * in_bytes, output + b * out_bytes, a)
         }
         return;
     }
@@ -300,7 +321,7 @@ static __attribute__((noinline)) void fg_dsp_folded_run(const fg_conv2d_params *
             fg_dsp_copy(copy + ((y + p->pad_top) * w + p->pad_left) * in_c, input + b * in_bytes + y * p->in_w * in_c,
                         cols * in_c);
         }
-        fg_dsp_folded_image(&padded, copy, output + b * out_bytes, a);
+        FG_DSP_FOLDED_IMAGE(&padded, copy, output + b * out_bytes, a)
     }
 }
 
