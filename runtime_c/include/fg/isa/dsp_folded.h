@@ -152,6 +152,18 @@ static inline __attribute__((always_inline)) const int8_t *fg_dsp_folded_origin(
     return in->direct && inside ? in->image + (*y0 * p->in_w + *x0) * p->in_c : 0;
 }
 
+/* The word at `at` of the four pixels' rows at from[] into the four-pixel tile's x: its even pairs, then its odd. */
+static inline __attribute__((always_inline)) void fg_dsp_quad_word(const int8_t *const from[4], int32_t at,
+                                                                  uint32_t *x) {
+#pragma GCC unroll 4
+    for (int32_t px = 0; px < 4; ++px) {
+        uint32_t v;
+        __builtin_memcpy(&v, from[px] + at, sizeof v);
+        x[px] = __sxtb16(v);
+        x[4 + px] = fg_dsp_odd_s8x2(v);
+    }
+}
+
 /* The window pairs of the four pixels from `pixel` into the M7's four-pixel tile (pixel p's pair g at x[4 g + p]):
  * when all four are read straight from the rows, a word of each at a time (4 LDR, 8 SXTB16, 8 STR), else pixel by
  * pixel (a window outside the image gathered first, as fg_dsp_folded_pairs). */
@@ -164,17 +176,21 @@ static inline __attribute__((always_inline)) void fg_dsp_folded_quad(const fg_ds
         from[px] = fg_dsp_folded_origin(in, pixel + px, &y0[px], &x0[px]);
         all = all && from[px];
     }
+    const int32_t row = in->padded_row, line = in->line;
+    if (all && row == 4) {  /* a word a row (kws_ref_model's 10x4 stem on one channel): one loop */
+        for (const uint32_t *const end = x + 8 * p->filter_h; x != end; x += 8) {  /* end: the stores may alias p */
+            fg_dsp_quad_word(from, 0, x);
+            from[0] += line;
+            from[1] += line;
+            from[2] += line;
+            from[3] += line;
+        }
+        return;
+    }
     if (all) {
-        const int32_t row = in->padded_row;
-        for (int32_t fy = 0, at = 0; fy < p->filter_h; ++fy, at += in->line - row) {
+        for (int32_t fy = 0, at = 0; fy < p->filter_h; ++fy, at += line - row) {
             for (const int32_t end = at + row; at < end; at += 4, x += 8) {
-#pragma GCC unroll 4
-                for (int32_t px = 0; px < 4; ++px) {
-                    uint32_t v;
-                    __builtin_memcpy(&v, from[px] + at, sizeof v);
-                    x[px] = __sxtb16(v);
-                    x[4 + px] = fg_dsp_odd_s8x2(v);
-                }
+                fg_dsp_quad_word(from, at, x);
             }
         }
         return;
@@ -183,11 +199,11 @@ static inline __attribute__((always_inline)) void fg_dsp_folded_quad(const fg_ds
         uint32_t *to = x + px;
         if (from[px]) {
             for (int32_t fy = 0; fy < p->filter_h; ++fy) {
-                to = fg_dsp_quad_words(from[px] + fy * in->line, in->padded_row >> 2, to);
+                to = fg_dsp_quad_words(from[px] + fy * line, row >> 2, to);
             }
             continue;
         }
-        fg_dsp_window(p, in->image, y0[px], x0[px], in->patch, in->padded_row);
+        fg_dsp_window(p, in->image, y0[px], x0[px], in->patch, row);
         fg_dsp_quad_words(in->patch, in->pairs >> 1, to);
     }
 }
