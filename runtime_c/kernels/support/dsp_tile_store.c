@@ -50,33 +50,10 @@ FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_relu_doubled_8, FG_DSP_TILE_SHORT_8,
     "smlad r7, r12, lr, r7\n\t"               \
     NEXT_A                                     \
     "smlad r11, r12, r3, r11\n\t"
-/* FG_DSP_QUAD_PASS with A and B by one LDRD after the pass (NEXT_AB; B not loaded at the start): 13 instructions for
- * 16 MACs, 9 cycles in llvm-mca's cortex-m7 model (the LDRD's result waited for), against 14 in 8. */
-#define FG_DSP_QUAD_PASS_AB(NEXT_PIXEL, NEXT_AB) \
-    "smlad r4, r2, lr, r4\n\t"                \
-    "ldr r12, [r0, #16 * \\p + 4]\n\t"        \
-    "smlad r8, r2, r3, r8\n\t"                \
-    "ldr r2, [r0, #16 * \\p + 8]\n\t"         \
-    "smlad r5, r12, lr, r5\n\t"               \
-    "smlad r9, r12, r3, r9\n\t"               \
-    "ldr r12, [r0, #16 * \\p + 12]\n\t"       \
-    "smlad r6, r2, lr, r6\n\t"                \
-    "smlad r10, r2, r3, r10\n\t"              \
-    NEXT_PIXEL                                 \
-    "smlad r7, r12, lr, r7\n\t"               \
-    "smlad r11, r12, r3, r11\n\t"             \
-    NEXT_AB
-#define FG_DSP_QUAD_NEXT_AB "ldrd lr, r3, [r1, #8 * \\p + 8]\n\t"
 /* A channel pair's first input pair from the biases (r3 at its table; r4 and r8 hold the biases until their own
  * SMLAD), with pass 1's first pixel and A loaded: 12 cycles in llvm-mca's cortex-m7 model (hill-climbed; pixels 2 and
  * 3 by one LDRD, the others' LDRDs cost 1-2 cycles more). */
 #define FG_DSP_QUAD_FIRST               \
-    FG_DSP_QUAD_FIRST_HEAD              \
-    "smlad r4, r2, lr, r4\n\t"          \
-    "ldr lr, [r1, #8]\n\t"              \
-    "smlad r8, r2, r3, r8\n\t"          \
-    "ldr r2, [r0, #16]\n\t"
-#define FG_DSP_QUAD_FIRST_HEAD          \
     "ldr r0, [sp, #12]\n\t"             \
     "ldr lr, [r1]\n\t"                  \
     "ldr r8, [r3, #12]\n\t"             \
@@ -90,39 +67,31 @@ FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_relu_doubled_8, FG_DSP_TILE_SHORT_8,
     "smlad r5, r12, lr, r4\n\t"         \
     "smlad r10, r2, r3, r8\n\t"         \
     "ldr r2, [r0]\n\t"                  \
-    "smlad r9, r12, r3, r8\n\t"
-/* The same for FG_DSP_QUAD_PASS_AB: pass 1's A and B by one LDRD after the last SMLAD of B. */
-#define FG_DSP_QUAD_FIRST_AB                                                    \
-    FG_DSP_QUAD_FIRST_HEAD                                                      \
-    "smlad r4, r2, lr, r4\n\t"                                                 \
-    "smlad r8, r2, r3, r8\n\t"                                                 \
-    "ldrd lr, r3, [r1, #8]\n\t"                                                \
+    "smlad r9, r12, r3, r8\n\t"         \
+    "smlad r4, r2, lr, r4\n\t"          \
+    "ldr lr, [r1, #8]\n\t"              \
+    "smlad r8, r2, r3, r8\n\t"          \
     "ldr r2, [r0, #16]\n\t"
 /* A call's channel pairs in turn (the deep tiles: pairs a multiple of ROUND, 16 or 32): FG_DSP_QUAD_FIRST, then
  * into pass 1 of the round of ROUND passes (LIST: 1 to ROUND - 2, LAST: ROUND - 1); x and w move past a round at its
  * last pass (which loads nothing of the next), the rounds end at the frame's x_end; STAGE; back while pairs remain
  * (r3 at the next pair's table). */
 #define FG_DSP_TILE_QUAD_ROUND(ROUND, LIST, LAST, STAGE, FRAME, OUT_OF_LINE)                                       \
-    FG_DSP_TILE_QUAD_ROUND_OF(FG_DSP_QUAD_FIRST, FG_DSP_QUAD_PASS, FG_DSP_QUAD_NEXT_A, "ldr lr, [r1]\n", ROUND, LIST,  \
-                              LAST, STAGE, FRAME, OUT_OF_LINE)
-/* The same of the passes PASS (FG_DSP_QUAD_PASS or _AB: NEXT_A their weights' next load) after FIRST, a round's
- * first weights by LOAD_W. */
-#define FG_DSP_TILE_QUAD_ROUND_OF(FIRST, PASS, NEXT_A, LOAD_W, ROUND, LIST, LAST, STAGE, FRAME, OUT_OF_LINE)        \
     FG_DSP_TILE_ASM(                                                                                                \
         "ldm %[job], {" FRAME "}\n\t"                                                                               \
         "stm sp, {" FRAME "}\n"                                                                                     \
         "1:\n\t"                                                                                                    \
-        FIRST                                                                                                       \
+        FG_DSP_QUAD_FIRST                                                                                           \
         "b 11f\n"                                                                                                   \
         "9:\n\t"                                                                                                    \
         "ldr r2, [r0]\n\t"                                                                                          \
-        LOAD_W                                                                                                      \
+        "ldr lr, [r1]\n"                                                                                            \
         "10:\n\t"                                                                                                   \
-        ".irp p, 0\n\t" PASS(FG_DSP_QUAD_NEXT_PIXEL, NEXT_A) ".endr\n"                                              \
+        ".irp p, 0\n\t" FG_DSP_QUAD_PASS(FG_DSP_QUAD_NEXT_PIXEL, FG_DSP_QUAD_NEXT_A) ".endr\n"                      \
         "11:\n\t"                                                                                                   \
-        ".irp p, " LIST "\n\t" PASS(FG_DSP_QUAD_NEXT_PIXEL, NEXT_A) ".endr\n\t"                                    \
+        ".irp p, " LIST "\n\t" FG_DSP_QUAD_PASS(FG_DSP_QUAD_NEXT_PIXEL, FG_DSP_QUAD_NEXT_A) ".endr\n\t"           \
         ".irp p, " LAST "\n\t"                                                                                      \
-        PASS("add r0, r0, #16 * " #ROUND "\n\t", "add r1, r1, #8 * " #ROUND "\n\t") ".endr\n\t"                    \
+        FG_DSP_QUAD_PASS("add r0, r0, #16 * " #ROUND "\n\t", "add r1, r1, #8 * " #ROUND "\n\t") ".endr\n\t"         \
         "ldr r12, [sp, #20]\n\t"                                                                                    \
         "cmp r0, r12\n\t"                                                                                           \
         "bne 9b\n\t"                                                                                                \
@@ -136,13 +105,10 @@ FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_relu_doubled_8, FG_DSP_TILE_SHORT_8,
 #define FG_DSP_QUAD_PASSES_30 FG_DSP_QUAD_PASSES_14 ", 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30"
 #define FG_DSP_TILE_QUAD_32(STAGE, FRAME, OUT_OF_LINE) \
     FG_DSP_TILE_QUAD_ROUND(32, FG_DSP_QUAD_PASSES_30, "31", STAGE, FRAME, OUT_OF_LINE)
-/* Rounds of 20 passes for pairs a multiple of 20 (the folded stems' windows of 40 taps: kws_ref_model), A and B by
- * one LDRD (FG_DSP_QUAD_PASS_AB: one instruction a pass fewer, one cycle more; kws_ref_model's M7 instructions are
- * over the cap, its cycles within the target). */
+/* Rounds of 20 passes for pairs a multiple of 20 (the folded stems' windows of 40 taps: kws_ref_model, vww_96_int8). */
 #define FG_DSP_QUAD_PASSES_18 FG_DSP_QUAD_PASSES_14 ", 15, 16, 17, 18"
-#define FG_DSP_TILE_QUAD_20(STAGE, FRAME, OUT_OF_LINE)                                                           \
-    FG_DSP_TILE_QUAD_ROUND_OF(FG_DSP_QUAD_FIRST_AB, FG_DSP_QUAD_PASS_AB, FG_DSP_QUAD_NEXT_AB,                        \
-                              "ldrd lr, r3, [r1]\n", 20, FG_DSP_QUAD_PASSES_18, "19", STAGE, FRAME, OUT_OF_LINE)
+#define FG_DSP_TILE_QUAD_20(STAGE, FRAME, OUT_OF_LINE) \
+    FG_DSP_TILE_QUAD_ROUND(20, FG_DSP_QUAD_PASSES_18, "19", STAGE, FRAME, OUT_OF_LINE)
 /* The short tiles (4 to 64 input pairs, the depth 2 * pairs: LIST the passes after the first but the last, LAST the
  * last), every tile of the call in it: past a tile's last channel pair, while the frame's tiles count down, the next
  * four pixels' WORDS words (DEPTH bytes apart, from the frame's next) sign-extended into x, the table (r3 and the
