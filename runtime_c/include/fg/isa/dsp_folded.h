@@ -226,7 +226,7 @@ static inline __attribute__((always_inline)) int fg_dsp_folded_quads_apply(const
            !(p->out_c & 1);
 }
 
-/* The M7's tiles of four pixels (fg_dsp_quad_store_relu_doubled, _32, _20: 14 instructions, the _20's 13, for 16
+/* The M7's tiles of four pixels (fg_dsp_quad_store_relu_doubled, _32, _20: 14 instructions for 16
  * MACs against 11 for 12 in tiles of three, and one output stage for 8 outputs) where fg_dsp_folded_quads_apply,
  * every channel is narrow and the pairs are a multiple of 16 or 20 whose four pixels fit x (3 * FG_DSP_CONV_MAX_PAIRS
  * words, the in-place kernel's): a call a tile, the last 3 * ((-pixels) % 4) pixels as tiles of three. Returns
