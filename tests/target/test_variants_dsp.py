@@ -403,10 +403,32 @@ def quad_pointwise_cases(rng):
                                                           (32, 8, True, -128), (64, 8, False, None)]]
 
 
+def quad_folded_cases(rng):
+    """Convolutions for the M7's folded tiles of four pixels (fg_dsp_folded_quads): relu layers on windows of 20
+    pairs (kws_ref_model's 10x4 stem, 3x3x3 rows padded to words), two rounds of 20 (10x4 on 2 channels), 16 and 32
+    (4x4 on 2 and 4 channels), the image copied padded or read in place, or too large to copy (the border's windows
+    gathered); pixel counts not a multiple of 4 (tiles of three after the fours) and of one and two images; and a
+    window of 24 pairs and a clamp, which keep the tiles of three."""
+    return [conv_case(rng, "CONV_2D", filter_hw, in_c, out_c, stride, padding=padding, widths=widths, heights=heights,
+                      output_zero_point=-128 if relu else None, activation="RELU" if relu else "NONE")
+            for filter_hw, in_c, out_c, stride, padding, widths, heights, relu in [
+                ((10, 4), 1, 16, 2, "SAME", (9, 10), (14, 15), True),
+                ((10, 4), 1, 8, 2, "SAME", (36, 40), (30, 34), True),
+                ((10, 4), 1, 4, 2, "SAME", (9, 10), (17, 18), True),
+                ((10, 4), 2, 6, 2, "SAME", (6, 9), (12, 16), True),
+                ((3, 3), 3, 6, 2, "VALID", (11, 16), (5, 9), True),
+                ((4, 4), 2, 4, 1, "SAME", (5, 9), (2, 4), True),
+                ((4, 4), 4, 10, 2, "VALID", (9, 14), (6, 9), True),
+                ((3, 3), 5, 8, 2, "SAME", (6, 10), (4, 7), True),
+                ((10, 4), 1, 16, 2, "SAME", (9, 12), (13, 20), False)]]
+
+
 @needs_qemu
 def test_quad_pointwise_bit_exact_on_m7(tmp_path) -> None:
-    assert_batch_bit_exact(quad_pointwise_cases(np.random.default_rng(47)), "mps2_an500", tmp_path / "build", seed=8,
-                           expect_functions=["fg_conv2d_pointwise_dsp"])
+    """And the folded kernel's tiles of four (quad_folded_cases)."""
+    assert_batch_bit_exact(quad_pointwise_cases(np.random.default_rng(47)) + quad_folded_cases(
+        np.random.default_rng(48)), "mps2_an500", tmp_path / "build", seed=8,
+        expect_functions=["fg_conv2d_pointwise_dsp", "fg_conv2d_folded_dsp"])
 
 
 @needs_qemu

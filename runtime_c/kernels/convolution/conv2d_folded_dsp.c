@@ -8,7 +8,7 @@
 FG_HOT_LOOP void fg_conv2d_folded_dsp(const fg_conv2d_params *p, const int8_t *input, const int8_t *filter,
                                       int8_t *output) {
     (void)filter;
-    uint32_t x[3 * FG_DSP_CONV_MAX_PAIRS];  /* 3 * pairs used: depth <= FG_DSP_CONV_MAX_DEPTH (the lowering's) */
+    uint32_t x[3 * FG_DSP_CONV_MAX_PAIRS];  /* 3 * pairs used (the M7: 4 * pairs): depth <= FG_DSP_CONV_MAX_DEPTH */
     const fg_dsp_folded_arrays a = {(const fg_dsp_channel *)p->packed, 1, 0, x, 0};
     fg_dsp_folded_run(p, input, output, &a);
 }

@@ -105,6 +105,10 @@ FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_relu_doubled_8, FG_DSP_TILE_SHORT_8,
 #define FG_DSP_QUAD_PASSES_30 FG_DSP_QUAD_PASSES_14 ", 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30"
 #define FG_DSP_TILE_QUAD_32(STAGE, FRAME, OUT_OF_LINE) \
     FG_DSP_TILE_QUAD_ROUND(32, FG_DSP_QUAD_PASSES_30, "31", STAGE, FRAME, OUT_OF_LINE)
+/* Rounds of 20 passes for pairs a multiple of 20 (the folded stems' windows of 40 taps: kws_ref_model, vww_96_int8). */
+#define FG_DSP_QUAD_PASSES_18 FG_DSP_QUAD_PASSES_14 ", 15, 16, 17, 18"
+#define FG_DSP_TILE_QUAD_20(STAGE, FRAME, OUT_OF_LINE) \
+    FG_DSP_TILE_QUAD_ROUND(20, FG_DSP_QUAD_PASSES_18, "19", STAGE, FRAME, OUT_OF_LINE)
 /* The short tiles (4 to 64 input pairs, the depth 2 * pairs: LIST the passes after the first but the last, LAST the
  * last), every tile of the call in it: past a tile's last channel pair, while the frame's tiles count down, the next
  * four pixels' WORDS words (DEPTH bytes apart, from the frame's next) sign-extended into x, the table (r3 and the
@@ -220,6 +224,8 @@ FG_DSP_TILE_LOOP_FUNCTION(fg_dsp_tile_store_relu_doubled_8, FG_DSP_TILE_SHORT_8,
 FG_DSP_TILE_JOB_FUNCTION(fg_dsp_quad_store_relu_doubled, fg_dsp_quad_job, FG_DSP_TILE_QUAD, FG_DSP_RELU_DOUBLED,
                          QUAD_RELU)
 FG_DSP_TILE_JOB_FUNCTION(fg_dsp_quad_store_relu_doubled_32, fg_dsp_quad_job, FG_DSP_TILE_QUAD_32, FG_DSP_RELU_DOUBLED,
+                         QUAD_RELU)
+FG_DSP_TILE_JOB_FUNCTION(fg_dsp_quad_store_relu_doubled_20, fg_dsp_quad_job, FG_DSP_TILE_QUAD_20, FG_DSP_RELU_DOUBLED,
                          QUAD_RELU)
 /* The short ones: the frame all of fg_dsp_quad_job. */
 #define FG_DSP_QUAD_SHORT_RELU_STAGE FG_DSP_QUAD_RELU_STAGE

@@ -13,7 +13,8 @@
 
 /* Every output from the output stages at ch (fg_dsp_channel[out_c]) and the weights (per channel pair the int16
  * weight words of in_c rounded up to 8), each tile of three pixels in turn with its input pairs at x (3 * pairs
- * words): the in-place kernel's. */
+ * words): the in-place kernel's. On the M7 x must hold 3 * FG_DSP_CONV_MAX_PAIRS words (fg/variants_dsp.h), whatever
+ * the depth: its tiles of four pixels lay 4 * pairs words there where they fit. */
 void fg_dsp_pointwise_tiles(const fg_conv2d_params *p, const int8_t *input, int8_t *output, const fg_dsp_channel *ch,
                             const uint32_t *weights, uint32_t *x);
 

@@ -47,6 +47,8 @@ typedef struct {
 void fg_dsp_quad_store_relu_doubled(const uint32_t *x, const uint32_t *w, const fg_dsp_quad_job *job);
 /* The same for pairs a multiple of 32. */
 void fg_dsp_quad_store_relu_doubled_32(const uint32_t *x, const uint32_t *w, const fg_dsp_quad_job *job);
+/* And for pairs a multiple of 20 (the folded kernel's, a tile a call). */
+void fg_dsp_quad_store_relu_doubled_20(const uint32_t *x, const uint32_t *w, const fg_dsp_quad_job *job);
 /* The same for 4, 8, 16, 32 and 64 input pairs (in_c 8 to 128), every tile of the job (x holding the first's pairs). */
 void fg_dsp_quad_store_relu_doubled_4(const uint32_t *x, const uint32_t *w, const fg_dsp_quad_job *job);
 void fg_dsp_quad_store_relu_doubled_8(const uint32_t *x, const uint32_t *w, const fg_dsp_quad_job *job);
