@@ -621,10 +621,32 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_run(const fg_depthwise_conv
 /* Input word `word` of window row i, the rows fg_dsp_dw_taps_pitch bytes apart (an assembler symbol: the small image's
  * slots or the ring's, set by FG_DSP_DW_TAPS_HEXA_ASM). */
 #define FG_DSP_DW_TAPS_SX(r, i, word) FG_DSP_DW_TAPS_X_IN("fg_dsp_dw_taps_pitch", r, i, word)
-#define FG_DSP_DW_TAPS_HEXA_LOADS(i)                                                    \
+#if defined(FG_CORE_CORTEX_M7)
+/* The M7's (FG_CORE_CORTEX_M7): a filter row's weight words and its input words two at a time (LDRD: one instruction
+ * and, in llvm-mca's M7, one cycle alone, as the two LDR took right before their MACs), X23 and X67 in Y
+ * (FG_DSP_DW_TAPS_Y_W: r9 in a pass of five, which keeps the channel's end in lr, else lr). */
+#define FG_DSP_DW_TAPS_Y_5 "r9"
+#define FG_DSP_DW_TAPS_Y_6 "lr"
+#define FG_DSP_DW_TAPS_SXD(i, word, W) \
+    "ldrd r12, " FG_DSP_DW_TAPS_Y_##W ", " FG_DSP_DW_TAPS_AT_IN("fg_dsp_dw_taps_pitch", i, word) "\n\t"
+#define FG_DSP_DW_TAPS_HEXA_LOADS(i, W) \
+    "ldrd r10, r11, [%[k], #(16 + 8 * " #i ")]\n\t" FG_DSP_DW_TAPS_SXD(i, 0, W)
+#define FG_DSP_DW_TAPS_HEXA_X4567(i, W) FG_DSP_DW_TAPS_SXD(i, 2, W)
+#define FG_DSP_DW_TAPS_HEXA_CONSTANTS "ldrd r10, r11, [%[k], #4]\n\tldr r12, [%[k], #12]\n\t"
+#else
+#define FG_DSP_DW_TAPS_Y_3 "lr"
+#define FG_DSP_DW_TAPS_Y_5 "lr"
+#define FG_DSP_DW_TAPS_Y_6 "lr"
+#define FG_DSP_DW_TAPS_HEXA_LOADS(i, W)                                                 \
     "ldr r10, [%[k], #(16 + 8 * " #i ")]\n\t"                                          \
     "ldr r11, [%[k], #(20 + 8 * " #i ")]\n\t"                                          \
     FG_DSP_DW_TAPS_SX("r12", i, 0) FG_DSP_DW_TAPS_SX("lr", i, 1)
+#define FG_DSP_DW_TAPS_HEXA_X4567(i, W) \
+    FG_DSP_DW_TAPS_SX("r12", i, 2) FG_DSP_DW_TAPS_FIFTH_##W(FG_DSP_DW_TAPS_SX("lr", i, 3))
+#define FG_DSP_DW_TAPS_HEXA_CONSTANTS \
+    "ldr r10, [%[k], #4]\n\tldr r11, [%[k], #8]\n\tldr r12, [%[k], #12]\n\t"
+#endif
+#define FG_DSP_DW_TAPS_YMAC(op, acc, W) op " " acc ", " FG_DSP_DW_TAPS_Y_##W ", "
 /* The instructions of out3 (FOURTH), out4 (FIFTH) and out5 (SIXTH) in a pass of W (3, 5 or 6) outputs: those of
  * the outputs the pass has. */
 #define FG_DSP_DW_TAPS_FOURTH_3(text) ""
@@ -636,23 +658,22 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_run(const fg_depthwise_conv
 #define FG_DSP_DW_TAPS_SIXTH_3(text) ""
 #define FG_DSP_DW_TAPS_SIXTH_5(text) ""
 #define FG_DSP_DW_TAPS_SIXTH_6(text) text
-/* out2 .. out5's MACs of row i once X23 (lr) has been read: X45 and X67 loaded back to back (the second pipelined
+/* out2 .. out5's MACs of row i once X23 (Y) has been read: X45 and X67 loaded back to back (the second pipelined
  * behind the first on the M4). */
 #define FG_DSP_DW_TAPS_HEXA_REST(i, W)                                                  \
-    FG_DSP_DW_TAPS_SX("r12", i, 2)                                                      \
-    FG_DSP_DW_TAPS_FIFTH_##W(FG_DSP_DW_TAPS_SX("lr", i, 3))                             \
+    FG_DSP_DW_TAPS_HEXA_X4567(i, W)                                                     \
     "smlabt r6, r12, r11, r6\n\t"                                                       \
     FG_DSP_DW_TAPS_FOURTH_##W("smlad r7, r12, r11, r7\n\t")                             \
     FG_DSP_DW_TAPS_FIFTH_##W("smlad r8, r12, r10, r8\n\t")                              \
     FG_DSP_DW_TAPS_SIXTH_##W("smlatb r9, r12, r10, r9\n\t")                             \
-    FG_DSP_DW_TAPS_FIFTH_##W("smlabt r8, lr, r11, r8\n\t")                              \
-    FG_DSP_DW_TAPS_SIXTH_##W("smlad r9, lr, r11, r9\n\t")
-/* The first row: X45 loaded with the others into r9 (out5's accumulator, free until out5's first MAC), so that every
- * accumulator's first MAC adds the bias from r4 before out0's overwrites it (one bias load, one run of loads), then
- * X67 into r12. */
-#define FG_DSP_DW_TAPS_HEXA_FIRST(W)                                                    \
+    FG_DSP_DW_TAPS_FIFTH_##W(FG_DSP_DW_TAPS_YMAC("smlabt", "r8", W) "r11, r8\n\t")     \
+    FG_DSP_DW_TAPS_SIXTH_##W(FG_DSP_DW_TAPS_YMAC("smlad", "r9", W) "r11, r9\n\t")
+/* The first row (X23 in lr): X45 loaded with the others into r9 (out5's accumulator, free until out5's first MAC), so
+ * that every accumulator's first MAC adds the bias from r4 before out0's overwrites it (one bias load, one run of
+ * loads), then X67 into r12. */
+#define FG_DSP_DW_TAPS_HEXA_FIRST_ANY(W)                                                \
     "ldr r4, [%[k]]\n\t"                                                                \
-    FG_DSP_DW_TAPS_HEXA_LOADS(0)                                                        \
+    FG_DSP_DW_TAPS_HEXA_LOADS(0, W)                                                     \
     FG_DSP_DW_TAPS_SX("r9", 0, 2)                                                       \
     "smlatb r5, r12, r10, r4\n\t"                                                       \
     "smlad r6, lr, r10, r4\n\t"                                                         \
@@ -667,14 +688,39 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_run(const fg_depthwise_conv
     FG_DSP_DW_TAPS_FIFTH_##W(FG_DSP_DW_TAPS_SX("r12", 0, 3))                            \
     FG_DSP_DW_TAPS_FIFTH_##W("smlabt r8, r12, r11, r8\n\t")                             \
     FG_DSP_DW_TAPS_SIXTH_##W("smlad r9, r12, r11, r9\n\t")
+#if defined(FG_CORE_CORTEX_M7)
+/* The M7's first row of a pass of five (X23 in r9): the bias in r4 and copied to out4's accumulator (its first MAC
+ * after X45 is loaded, out0's on r4 before), x moved on to the next row by the first LDRD (the pass's other words
+ * fg_dsp_dw_taps_xo back: FG_DSP_DW_TAPS_HEXA_ROW5_NEXT adds nothing); llvm-mca cortex-m7 60 cycles a pass where
+ * X45 in r8 (the pass of six's order) takes 61. */
+#define FG_DSP_DW_TAPS_HEXA_FIRST_5                                                     \
+    ".if fg_dsp_dw_taps_xo\n\t.error \"the pass of five's x is not its first word\"\n\t.endif\n\t" \
+    "ldr r4, [%[k]]\n\t"                                                                \
+    "ldrd r10, r11, [%[k], #16]\n\t"                                                    \
+    "ldrd r12, r9, [%[x]], #fg_dsp_dw_taps_pitch\n\t"                                   \
+    ".set fg_dsp_dw_taps_xo, -fg_dsp_dw_taps_pitch\n\t"                                 \
+    "mov r8, r4\n\t"                                                                    \
+    "smlatb r5, r12, r10, r4\n\t"                                                       \
+    "smlad r6, r9, r10, r4\n\t"                                                         \
+    "smlatb r7, r9, r10, r4\n\t"                                                        \
+    "smlad r4, r12, r10, r4\n\t"                                                        \
+    "smlabt r4, r9, r11, r4\n\t"                                                        \
+    "smlad r5, r9, r11, r5\n\t"                                                         \
+    FG_DSP_DW_TAPS_HEXA_REST(0, 5)
+#define FG_DSP_DW_TAPS_HEXA_FIRST_6 FG_DSP_DW_TAPS_HEXA_FIRST_ANY(6)
+#else
+#define FG_DSP_DW_TAPS_HEXA_FIRST_3 FG_DSP_DW_TAPS_HEXA_FIRST_ANY(3)
+#define FG_DSP_DW_TAPS_HEXA_FIRST_5 FG_DSP_DW_TAPS_HEXA_FIRST_ANY(5)
+#define FG_DSP_DW_TAPS_HEXA_FIRST_6 FG_DSP_DW_TAPS_HEXA_FIRST_ANY(6)
+#endif
 #define FG_DSP_DW_TAPS_HEXA_ROW(i, W)                                                   \
-    FG_DSP_DW_TAPS_HEXA_LOADS(i)                                                        \
+    FG_DSP_DW_TAPS_HEXA_LOADS(i, W)                                                     \
     "smlad r4, r12, r10, r4\n\t"                                                        \
     "smlatb r5, r12, r10, r5\n\t"                                                       \
-    "smlabt r4, lr, r11, r4\n\t"                                                        \
-    "smlad r5, lr, r11, r5\n\t"                                                         \
-    "smlad r6, lr, r10, r6\n\t"                                                         \
-    FG_DSP_DW_TAPS_FOURTH_##W("smlatb r7, lr, r10, r7\n\t")                             \
+    FG_DSP_DW_TAPS_YMAC("smlabt", "r4", W) "r11, r4\n\t"                                \
+    FG_DSP_DW_TAPS_YMAC("smlad", "r5", W) "r11, r5\n\t"                                 \
+    FG_DSP_DW_TAPS_YMAC("smlad", "r6", W) "r10, r6\n\t"                                 \
+    FG_DSP_DW_TAPS_FOURTH_##W(FG_DSP_DW_TAPS_YMAC("smlatb", "r7", W) "r10, r7\n\t")     \
     FG_DSP_DW_TAPS_HEXA_REST(i, W)
 /* The output stage of the pass's W accumulators from r4 on by multiplier r10, offset r11, shift r12
  * (FG_DSP_DW_TAPS_OUT's steps on other registers). */
@@ -728,14 +774,9 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_run(const fg_depthwise_conv
 #define FG_DSP_DW_TAPS_HEXA_NEXT_3 "add %[out], %[out], r10\n\t"
 #define FG_DSP_DW_TAPS_HEXA_NEXT_5 "add %[out], r12, %[step], lsl #1\n\t"
 #define FG_DSP_DW_TAPS_HEXA_NEXT_6 "add %[out], r12, r10\n\t"
-/* A pass of W (3, 5 or 6) outputs at x + fg_dsp_dw_taps_xo (OUT: the output stage), stored at out + p * step (r10:
- * 3 step; out3 .. out5 from r12, out + 3 step), out moved on W outputs; lr: the channel's end from the frame. */
-#define FG_DSP_DW_TAPS_HEXA_PASS(OUT, W)                                                \
-    FG_DSP_DW_TAPS_HEXA_FIRST(W) FG_DSP_DW_TAPS_HEXA_ROW(1, W) FG_DSP_DW_TAPS_HEXA_ROW(2, W) \
-    "ldr r10, [%[k], #4]\n\t"                                                           \
-    "ldr r11, [%[k], #8]\n\t"                                                           \
-    "ldr r12, [%[k], #12]\n\t"                                                          \
-    OUT(W)                                                                              \
+/* The stores of a pass of W outputs (FG_DSP_DW_TAPS_HEXA_PASS); the M7's pass of five: out3 from r9 (out + step),
+ * out4 at out + 4 step, lr left alone (the channel's end: FG_DSP_DW_TAPS_HEXA_ROW5_END). */
+#define FG_DSP_DW_TAPS_HEXA_STORES_ANY(W)                                               \
     "add r10, %[step], %[step], lsl #1\n\t"                                             \
     FG_DSP_DW_TAPS_FOURTH_##W("add r12, %[out], r10\n\t")                               \
     "strb r4, [%[out]]\n\t"                                                             \
@@ -746,8 +787,44 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_run(const fg_depthwise_conv
     FG_DSP_DW_TAPS_SIXTH_##W("strb r9, [r12, %[step], lsl #1]\n\t")                     \
     "ldr lr, [sp]\n\t"                                                                  \
     FG_DSP_DW_TAPS_HEXA_NEXT_##W
+#if defined(FG_CORE_CORTEX_M7)
+#define FG_DSP_DW_TAPS_HEXA_STORES_5                                                    \
+    "add r9, %[out], %[step]\n\t"                                                       \
+    "strb r4, [%[out]]\n\t"                                                             \
+    "strb r5, [%[out], %[step]]\n\t"                                                    \
+    "strb r6, [%[out], %[step], lsl #1]\n\t"                                            \
+    "strb r7, [r9, %[step], lsl #1]\n\t"                                                \
+    "strb r8, [%[out], %[step], lsl #2]\n\t"                                            \
+    "add %[out], r9, %[step], lsl #2\n\t"
+#define FG_DSP_DW_TAPS_HEXA_STORES_6 FG_DSP_DW_TAPS_HEXA_STORES_ANY(6)
+#define FG_DSP_DW_TAPS_HEXA_ROW5_END "ldr lr, [sp]\n\t"
+#define FG_DSP_DW_TAPS_HEXA_ROW5_NEXT(advance) ""
+#else
+#define FG_DSP_DW_TAPS_HEXA_STORES_3 FG_DSP_DW_TAPS_HEXA_STORES_ANY(3)
+#define FG_DSP_DW_TAPS_HEXA_STORES_5 FG_DSP_DW_TAPS_HEXA_STORES_ANY(5)
+#define FG_DSP_DW_TAPS_HEXA_STORES_6 FG_DSP_DW_TAPS_HEXA_STORES_ANY(6)
+#define FG_DSP_DW_TAPS_HEXA_ROW3_END ""
+#define FG_DSP_DW_TAPS_HEXA_ROW5_END ""
+#define FG_DSP_DW_TAPS_HEXA_ROW3_NEXT FG_DSP_DW_TAPS_HEXA_X_NEXT
+#define FG_DSP_DW_TAPS_HEXA_ROW5_NEXT FG_DSP_DW_TAPS_HEXA_X_NEXT
+#endif
+#define FG_DSP_DW_TAPS_HEXA_ROW6_END ""
+#define FG_DSP_DW_TAPS_HEXA_ROW12_END ""
+#define FG_DSP_DW_TAPS_HEXA_ROWS6_END ""
+/* x moved on `advance` bytes after a ROW (ROW##_NEXT: a ROW that moves x itself adds nothing). */
+#define FG_DSP_DW_TAPS_HEXA_X_NEXT(advance) "add %[x], %[x], #" advance "\n\t"
+#define FG_DSP_DW_TAPS_HEXA_ROW6_NEXT FG_DSP_DW_TAPS_HEXA_X_NEXT
+#define FG_DSP_DW_TAPS_HEXA_ROW12_NEXT FG_DSP_DW_TAPS_HEXA_X_NEXT
+#define FG_DSP_DW_TAPS_HEXA_ROWS6_NEXT FG_DSP_DW_TAPS_HEXA_X_NEXT
+/* A pass of W (3, 5 or 6) outputs at x + fg_dsp_dw_taps_xo (OUT: the output stage), stored at out + p * step (r10:
+ * 3 step; out3 .. out5 from r12, out + 3 step), out moved on W outputs; lr: the channel's end from the frame. */
+#define FG_DSP_DW_TAPS_HEXA_PASS(OUT, W)                                                \
+    FG_DSP_DW_TAPS_HEXA_FIRST_##W FG_DSP_DW_TAPS_HEXA_ROW(1, W) FG_DSP_DW_TAPS_HEXA_ROW(2, W) \
+    FG_DSP_DW_TAPS_HEXA_CONSTANTS OUT(W) FG_DSP_DW_TAPS_HEXA_STORES_##W
 /* A row of three, five or six outputs: one pass; of twelve: two, the second's input words 12 bytes on. */
+#if !defined(FG_CORE_CORTEX_M7)
 #define FG_DSP_DW_TAPS_HEXA_ROW3(OUT) ".set fg_dsp_dw_taps_xo, 0\n\t" FG_DSP_DW_TAPS_HEXA_PASS(OUT, 3)
+#endif
 #define FG_DSP_DW_TAPS_HEXA_ROW5(OUT) ".set fg_dsp_dw_taps_xo, 0\n\t" FG_DSP_DW_TAPS_HEXA_PASS(OUT, 5)
 #define FG_DSP_DW_TAPS_HEXA_ROW6(OUT) ".set fg_dsp_dw_taps_xo, 0\n\t" FG_DSP_DW_TAPS_HEXA_PASS(OUT, 6)
 #define FG_DSP_DW_TAPS_HEXA_ROW12(OUT) \
@@ -761,14 +838,15 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_run(const fg_depthwise_conv
  * rows PITCH bytes apart, output p of a ROW at out + p * step; then x, end and out on to the next channel's row
  * (CHANNEL bytes on), first output and table entry. The frame: end, the bytes x and out move over a channel's ROWs
  * (out's less one), the channels left; the caller's local `uint32_t frame[4]`, checked at sp as
- * FG_DSP_DW_TAPS_QUADS_ASM's. */
+ * FG_DSP_DW_TAPS_QUADS_ASM's. ROW##_END: what a channel's rows need before them (the end in lr, where ROW keeps it). */
 #define FG_DSP_DW_TAPS_HEXA_ASM(ROW, OUT, PITCH, ADVANCE, CHANNEL)                      \
     __asm__ volatile(                                                                   \
         ".ifnc \"%[frame]\", \"[sp]\"\n\t.error \"the frame is not at sp: %[frame]\"\n\t.endif\n\t" \
         ".set fg_dsp_dw_taps_pitch, " PITCH "\n"                                        \
+        "2:\n\t" ROW##_END "\n"                                                          \
         "1:\n\t"                                                                        \
         ROW(OUT)                                                                        \
-        "add %[x], %[x], #" ADVANCE "\n\t"                                              \
+        ROW##_NEXT(ADVANCE)                                                             \
         "cmp %[x], lr\n\t"                                                              \
         "bne 1b\n\t"                                                                    \
         "ldm sp, {r4-r7}\n\t"                                                           \
@@ -780,7 +858,7 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_run(const fg_depthwise_conv
         "subs r7, r7, #1\n\t"                                                           \
         "str r4, [sp]\n\t"                                                              \
         "str r7, [sp, #12]\n\t"                                                         \
-        "bne 1b\n\t"                                                                    \
+        "bne 2b\n\t"                                                                    \
         : [x] "+r"(rx), [out] "+r"(ro), [k] "+r"(rk), [frame] "+m"(frame)                \
         : [step] "r"(rs)                                                                \
         : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "lr", "cc", "memory")
@@ -835,14 +913,21 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_hexa_group(const int16_t *x
     } else if (width == 5) {
         FG_DSP_DW_TAPS_HEXA_ROWS(FG_DSP_DW_TAPS_HEXA_ROW5, relu)
     } else {
+#if !defined(FG_CORE_CORTEX_M7)  /* the M7's rows of three: the ring kernel's (fg_dsp_dw_taps_small) */
         FG_DSP_DW_TAPS_HEXA_ROWS(FG_DSP_DW_TAPS_HEXA_ROW3, relu)
+#endif
     }
 }
 
 /* Whether the layer runs as a small image (FG_DSP_DW_TAPS_HEXA_ASM): the generator's taps_small (dsp_taps.py, which
  * sends the M7 no row of three: the ring kernel's there). */
 static int fg_dsp_dw_taps_small(const fg_depthwise_conv2d_params *p) {
-    return (p->out_w == 3 || p->out_w == 5 || p->out_w == 6 || p->out_w == 12) && p->stride_h == 1 &&
+#if defined(FG_CORE_CORTEX_M7)
+    const int three = 0;
+#else
+    const int three = p->out_w == 3;
+#endif
+    return (three || p->out_w == 5 || p->out_w == 6 || p->out_w == 12) && p->stride_h == 1 &&
            p->out_h + 2 <= FG_DSP_DW_TAPS_SMALL_SLOTS && p->pad_left == 1 && p->in_w >= 2 &&
            p->in_w + 2 <= FG_DSP_DW_TAPS_SMALL_COLUMNS;
 }
