@@ -371,26 +371,30 @@ static inline __attribute__((always_inline)) void fg_dsp_dw_taps_pixel(uint32_t 
     FG_DSP_DW_TAPS_STORE_AT(row, "%[dst]", r, i) FG_DSP_DW_TAPS_STORE_AT(row, "%[copy]", r, i)
 #define FG_DSP_DW_TAPS_ADVANCE_ALONE ""
 #define FG_DSP_DW_TAPS_ADVANCE_COPIED "add %[copy], %[copy], #4\n\t"
-/* r8 .. r11 into a column of the four channel rows at `to`, `to` on a column pair. */
-#define FG_DSP_DW_TAPS_STORE_IN(row, to)                                                \
+/* r8 .. r11 into a column of the four channel rows at `to` (FG_DSP_DW_TAPS_STORE_IN: and `to` on a column pair). */
+#define FG_DSP_DW_TAPS_STORE_WORDS(row, to)                                             \
     FG_DSP_DW_TAPS_STORE_AT(row, to, "r8", 0) FG_DSP_DW_TAPS_STORE_AT(row, to, "r9", 1) \
-    FG_DSP_DW_TAPS_STORE_AT(row, to, "r10", 2) FG_DSP_DW_TAPS_STORE_AT(row, to, "r11", 3) \
-    "add " to ", " to ", #4\n\t"
-#define FG_DSP_DW_TAPS_EXTEND_PASS_IN(row, COPY)                                        \
+    FG_DSP_DW_TAPS_STORE_AT(row, to, "r10", 2) FG_DSP_DW_TAPS_STORE_AT(row, to, "r11", 3)
+#define FG_DSP_DW_TAPS_STORE_IN(row, to) FG_DSP_DW_TAPS_STORE_WORDS(row, to) "add " to ", " to ", #4\n\t"
+/* A pair of pixels from src (src on two pixels) widened into the four channel rows' words r8 .. r11, each stored by
+ * STORE(row, r, i) as soon as it is widened; COUNT: the pass's count, between the loads and the PKHs. */
+#define FG_DSP_DW_TAPS_PAIR_IN(row, COUNT, STORE)                                       \
     "ldr r4, [%[src]]\n\t"                                                              \
     "ldr r6, [%[src], %[step]]\n\t"                                                     \
-    "subs %[pairs], %[pairs], #1\n\t"                                                   \
+    COUNT                                                                               \
     "add %[src], %[src], %[step], lsl #1\n\t"                                           \
     "pkhbt r5, r4, r6, lsl #16\n\t"                                                     \
     "pkhtb r7, r6, r4, asr #16\n\t"                                                     \
     "sxtb16 r8, r5\n\t"                                                                 \
     "sxtb16 r9, r5, ror #8\n\t"                                                         \
-    FG_DSP_DW_TAPS_STORE_##COPY(row, "r8", 0)                                           \
+    STORE(row, "r8", 0)                                                                 \
     "sxtb16 r10, r7\n\t"                                                                \
-    FG_DSP_DW_TAPS_STORE_##COPY(row, "r9", 1)                                           \
+    STORE(row, "r9", 1)                                                                 \
     "sxtb16 r11, r7, ror #8\n\t"                                                        \
-    FG_DSP_DW_TAPS_STORE_##COPY(row, "r10", 2)                                          \
-    FG_DSP_DW_TAPS_STORE_##COPY(row, "r11", 3)                                          \
+    STORE(row, "r10", 2)                                                                \
+    STORE(row, "r11", 3)
+#define FG_DSP_DW_TAPS_EXTEND_PASS_IN(row, COPY)                                        \
+    FG_DSP_DW_TAPS_PAIR_IN(row, "subs %[pairs], %[pairs], #1\n\t", FG_DSP_DW_TAPS_STORE_##COPY) \
     FG_DSP_DW_TAPS_ADVANCE_##COPY                                                       \
     "add %[dst], %[dst], #4\n\t"
 /* `pairs` (>= 1) passes. */
@@ -487,20 +491,23 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_extend(const int8_t *src, i
     "pkhtb r10, %[zp], r4, asr #16\n\t"                                                 \
     "pkhtb r11, %[zp], r5, asr #16\n\t"                                                 \
     FG_DSP_DW_TAPS_STORE_IN(FG_DSP_DW_TAPS_SMALL_ROW_BYTES, "%[dst]")
+/* A row's first pixel beside the left padding into r8 .. r11 (src on a pixel). */
+#define FG_DSP_DW_TAPS_SMALL_LEFT                                                       \
+    "ldr r6, [%[src]]\n\t"                                                              \
+    "add %[src], %[src], %[step]\n\t"                                                   \
+    "sxtb16 r7, r6, ror #8\n\t"                                                         \
+    "sxtb16 r6, r6\n\t"                                                                 \
+    "pkhbt r8, %[zp], r6, lsl #16\n\t"                                                  \
+    "pkhbt r9, %[zp], r7, lsl #16\n\t"                                                  \
+    "pkhtb r10, r6, %[zp]\n\t"                                                          \
+    "pkhtb r11, r7, %[zp]\n\t"
 #define FG_DSP_DW_TAPS_SMALL_ROWS_ASM(RIGHT)                                            \
     __asm__ volatile(                                                                   \
         ".ifnc \"%[frame]\", \"[sp]\"\n\t.error \"the frame is not at sp: %[frame]\"\n\t.endif\n" \
         "3:\n\t"                                                                        \
         "mov %[dst], %[slot]\n\t"                                                       \
         "ldr %[pairs], [sp]\n\t"                                                        \
-        "ldr r6, [%[src]]\n\t"                                                          \
-        "add %[src], %[src], %[step]\n\t"                                               \
-        "sxtb16 r7, r6, ror #8\n\t"                                                     \
-        "sxtb16 r6, r6\n\t"                                                             \
-        "pkhbt r8, %[zp], r6, lsl #16\n\t"                                              \
-        "pkhbt r9, %[zp], r7, lsl #16\n\t"                                              \
-        "pkhtb r10, r6, %[zp]\n\t"                                                      \
-        "pkhtb r11, r7, %[zp]\n\t"                                                      \
+        FG_DSP_DW_TAPS_SMALL_LEFT                                                       \
         FG_DSP_DW_TAPS_STORE_IN(FG_DSP_DW_TAPS_SMALL_ROW_BYTES, "%[dst]")              \
         "cmp %[pairs], #0\n\t"                                                          \
         "beq 2f\n\t"                                                                    \
@@ -514,8 +521,37 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_extend(const int8_t *src, i
         : [src] "+r"(src), [dst] "+r"(d), [pairs] "+r"(left), [slot] "+r"(slot), [frame] "+m"(frame) \
         : [step] "r"(step), [zp] "r"(zero_points)                                       \
         : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "cc", "memory")
+#if defined(FG_CORE_CORTEX_M7)
+/* The M7's rows of five (kws_ref_model's): each row whole, its words stored from the slot (the first pixel's, then
+ * the two pairs' columns 1 and 2), no counts, the end in a register: 39 instructions a row where the loop of pairs
+ * takes 53 (llvm-mca cortex-m7: 37 -> 28 cycles). */
+#define FG_DSP_DW_TAPS_STORE_PAIR1(row, r, i) "str " r ", [%[slot], #(4 + " #i " * " row ")]\n\t"
+#define FG_DSP_DW_TAPS_STORE_PAIR2(row, r, i) "str " r ", [%[slot], #(8 + " #i " * " row ")]\n\t"
+static void fg_dsp_dw_taps_small_fives(const int8_t *src, int32_t step, int32_t rows, uint32_t zero_points,
+                                       int16_t *dst) {
+    int16_t *slot = dst;
+    const int16_t *end = dst + rows * FG_DSP_DW_TAPS_SMALL_SLOT;
+    __asm__ volatile(
+        "3:\n\t"
+        FG_DSP_DW_TAPS_SMALL_LEFT FG_DSP_DW_TAPS_STORE_WORDS(FG_DSP_DW_TAPS_SMALL_ROW_BYTES, "%[slot]")
+        FG_DSP_DW_TAPS_PAIR_IN(FG_DSP_DW_TAPS_SMALL_ROW_BYTES, "", FG_DSP_DW_TAPS_STORE_PAIR1)
+        FG_DSP_DW_TAPS_PAIR_IN(FG_DSP_DW_TAPS_SMALL_ROW_BYTES, "", FG_DSP_DW_TAPS_STORE_PAIR2)
+        "add %[slot], %[slot], #" FG_DSP_DW_TAPS_SMALL_PITCH "\n\t"
+        "cmp %[slot], %[end]\n\t"
+        "bne 3b\n\t"
+        : [src] "+r"(src), [slot] "+r"(slot)
+        : [step] "r"(step), [zp] "r"(zero_points), [end] "r"(end)
+        : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "cc", "memory");
+}
+#endif
 static __attribute__((noinline)) void fg_dsp_dw_taps_small_rows(const int8_t *src, int32_t step, int32_t rows,
                                                                 int32_t n, uint32_t zero_points, int16_t *dst) {
+#if defined(FG_CORE_CORTEX_M7)
+    if (n == 5) {
+        fg_dsp_dw_taps_small_fives(src, step, rows, zero_points, dst);
+        return;
+    }
+#endif
     int16_t *d = dst, *slot = dst;
     int32_t left = 0;
     uint32_t frame[2] = {(uint32_t)((n - 1) >> 1), (uint32_t)(dst + rows * FG_DSP_DW_TAPS_SMALL_SLOT)};  /* at sp */
@@ -943,7 +979,16 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_small_run(const fg_depthwis
     const int32_t data_rows = p->in_h < rows - p->pad_top ? p->in_h : rows - p->pad_top;  /* the image's rows read */
     uint32_t words[FG_DSP_DW_TAPS_SMALL_SLOTS * FG_DSP_DW_TAPS_SMALL_SLOT / 2];  /* the image, word aligned */
     int16_t *image = (int16_t *)words;
-    fg_dsp_dw_taps_padding(p, zero_point, image, rows, FG_DSP_DW_TAPS_SMALL_COLUMNS);
+    /* the columns right of the words the fill writes (from column 0, the left padding's, to the image's last, an
+     * even count) that the windows read (fg_dsp_dw_taps_padding's, here whole words) */
+    const int32_t written = (p->in_w + 2) >> 1, right = p->in_w + 1, pairs_end = 2 * ((p->out_w + 1) / 2) + 2;
+    const int32_t read = ((right > pairs_end ? right : pairs_end) + 1) >> 1;
+    for (int32_t w = written; w < read; ++w) {  /* a row of five: one word */
+        for (uint32_t *at = words + w; at < words + rows * FG_DSP_DW_TAPS_SMALL_SLOT / 2;
+             at += FG_DSP_DW_TAPS_SMALL_COLUMNS / 2) {
+            *at = zero_points;
+        }
+    }
     for (int32_t r = 0; r < rows; ++r) {  /* the padding rows, whole */
         if (r < p->pad_top || r >= p->pad_top + data_rows) {
             for (int32_t w = 0; w < FG_DSP_DW_TAPS_SMALL_SLOT / 2; ++w) {
