@@ -312,14 +312,10 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_rows(const int16_t *x, cons
     }
 }
 
-/* The group's four table entries (40 words, word aligned) into k: on the M4 and M33 five LDM/STM of eight words
- * (memcpy's word loop takes a quarter more; the M7's estimate is the other way round: memcpy there). In RAM: every
- * output reads them, flash would add wait states. */
-static inline __attribute__((always_inline)) void fg_dsp_dw_taps_entries(fg_dsp_dw_taps_channel k[4],
-                                                                          const fg_dsp_dw_taps_channel *entries) {
-#if defined(FG_CORE_CORTEX_M7)
-    memcpy(k, entries, 4 * sizeof *k);
-#else
+/* The group's four table entries (40 words, word aligned) into k: five LDM/STM of eight words (memcpy's word loop
+ * takes a quarter more). In RAM: every output reads them, flash would add wait states. */
+static inline __attribute__((always_inline)) void fg_dsp_dw_taps_entries_ldm(fg_dsp_dw_taps_channel k[4],
+                                                                              const fg_dsp_dw_taps_channel *entries) {
     const fg_dsp_dw_taps_channel *from = entries;
     fg_dsp_dw_taps_channel *to = k;
     __asm__ volatile(
@@ -330,6 +326,16 @@ static inline __attribute__((always_inline)) void fg_dsp_dw_taps_entries(fg_dsp_
         : [from] "+r"(from), [to] "+r"(to), "=m"(*(fg_dsp_dw_taps_channel(*)[4])k)
         : "m"(*(const fg_dsp_dw_taps_channel(*)[4])entries)
         : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11");
+}
+
+/* The ring's copy of them: on the M7 memcpy (its ring loop keeps more registers than the eight LDM/STM leave:
+ * vww_96_int8's 48-wide layer ESTIMATED +432 cycles with LDM/STM), elsewhere fg_dsp_dw_taps_entries_ldm. */
+static inline __attribute__((always_inline)) void fg_dsp_dw_taps_entries(fg_dsp_dw_taps_channel k[4],
+                                                                          const fg_dsp_dw_taps_channel *entries) {
+#if defined(FG_CORE_CORTEX_M7)
+    memcpy(k, entries, 4 * sizeof *k);
+#else
+    fg_dsp_dw_taps_entries_ldm(k, entries);
 #endif
 }
 
@@ -1001,7 +1007,7 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_small_run(const fg_depthwis
         int8_t *out = output + b * p->out_h * p->out_w * p->in_c;
         for (int32_t g = 0; g < p->in_c / 4; ++g) {
             fg_dsp_dw_taps_channel k[4];
-            fg_dsp_dw_taps_entries(k, table + 4 * g);
+            fg_dsp_dw_taps_entries_ldm(k, table + 4 * g);
             fg_dsp_dw_taps_small_rows(in + 4 * g, p->in_c, data_rows, p->in_w, zero_points,
                                       image + p->pad_top * FG_DSP_DW_TAPS_SMALL_SLOT);
             fg_dsp_dw_taps_hexa_group(image, k, out + 4 * g, p->in_c, p->out_h, p->out_w, relu);
