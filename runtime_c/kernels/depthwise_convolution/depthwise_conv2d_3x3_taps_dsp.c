@@ -674,7 +674,9 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_run(const fg_depthwise_conv
 #define FG_DSP_DW_TAPS_HEXA_LOADS(i, W) \
     "ldrd r10, r11, [%[k], #(16 + 8 * " #i ")]\n\t" FG_DSP_DW_TAPS_SXD(i, 0, W)
 #define FG_DSP_DW_TAPS_HEXA_X4567(i, W) FG_DSP_DW_TAPS_SXD(i, 2, W)
-#define FG_DSP_DW_TAPS_HEXA_CONSTANTS "ldrd r10, r11, [%[k], #4]\n\tldr r12, [%[k], #12]\n\t"
+/* The output stage's multiplier, offset and shift (r10 .. r12); a pass of five with the bias (r9 free: one LDM). */
+#define FG_DSP_DW_TAPS_HEXA_CONSTANTS_5 "ldm %[k], {r9, r10, r11, r12}\n\t"
+#define FG_DSP_DW_TAPS_HEXA_CONSTANTS_6 "ldrd r10, r11, [%[k], #4]\n\tldr r12, [%[k], #12]\n\t"
 #else
 #define FG_DSP_DW_TAPS_Y_3 "lr"
 #define FG_DSP_DW_TAPS_Y_5 "lr"
@@ -685,8 +687,11 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_run(const fg_depthwise_conv
     FG_DSP_DW_TAPS_SX("r12", i, 0) FG_DSP_DW_TAPS_SX("lr", i, 1)
 #define FG_DSP_DW_TAPS_HEXA_X4567(i, W) \
     FG_DSP_DW_TAPS_SX("r12", i, 2) FG_DSP_DW_TAPS_FIFTH_##W(FG_DSP_DW_TAPS_SX("lr", i, 3))
-#define FG_DSP_DW_TAPS_HEXA_CONSTANTS \
+#define FG_DSP_DW_TAPS_HEXA_CONSTANTS_ANY \
     "ldr r10, [%[k], #4]\n\tldr r11, [%[k], #8]\n\tldr r12, [%[k], #12]\n\t"
+#define FG_DSP_DW_TAPS_HEXA_CONSTANTS_3 FG_DSP_DW_TAPS_HEXA_CONSTANTS_ANY
+#define FG_DSP_DW_TAPS_HEXA_CONSTANTS_5 FG_DSP_DW_TAPS_HEXA_CONSTANTS_ANY
+#define FG_DSP_DW_TAPS_HEXA_CONSTANTS_6 FG_DSP_DW_TAPS_HEXA_CONSTANTS_ANY
 #endif
 #define FG_DSP_DW_TAPS_YMAC(op, acc, W) op " " acc ", " FG_DSP_DW_TAPS_Y_##W ", "
 /* The instructions of out3 (FOURTH), out4 (FIFTH) and out5 (SIXTH) in a pass of W (3, 5 or 6) outputs: those of
@@ -862,7 +867,7 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_run(const fg_depthwise_conv
  * 3 step; out3 .. out5 from r12, out + 3 step), out moved on W outputs; lr: the channel's end from the frame. */
 #define FG_DSP_DW_TAPS_HEXA_PASS(OUT, W)                                                \
     FG_DSP_DW_TAPS_HEXA_FIRST_##W FG_DSP_DW_TAPS_HEXA_ROW(1, W) FG_DSP_DW_TAPS_HEXA_ROW(2, W) \
-    FG_DSP_DW_TAPS_HEXA_CONSTANTS OUT(W) FG_DSP_DW_TAPS_HEXA_STORES_##W
+    FG_DSP_DW_TAPS_HEXA_CONSTANTS_##W OUT(W) FG_DSP_DW_TAPS_HEXA_STORES_##W
 /* A row of three, five or six outputs: one pass; of twelve: two, the second's input words 12 bytes on. */
 #if !defined(FG_CORE_CORTEX_M7)
 #define FG_DSP_DW_TAPS_HEXA_ROW3(OUT) ".set fg_dsp_dw_taps_xo, 0\n\t" FG_DSP_DW_TAPS_HEXA_PASS(OUT, 3)
