@@ -508,14 +508,14 @@ def test_variants_bit_exact_on_m7(tmp_path) -> None:
     # taps_small_cases draws for rows of three and six only: rows of five and twelve
     models += [conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), 8, 0, 1, stride_w=1, padding="SAME",
                          widths=(width, width + 1), heights=(3, 9), activation="NONE") for width in (5, 12)]
-    # and of its M7 pass of five (LDRD, the channel's end kept in lr, out3 and out4 stored from out + step):
-    # kws_ref_model's 25 rows and fewer, with and without the rounding correction, one and two images, three and
-    # five groups
+    # and of its M7 rows of five (filled whole, two passes a loop, an odd count entering at the second; LDRD, the
+    # channel's end kept in lr): kws_ref_model's 25 rows, 26, 8 and 1, with and without the rounding correction, one
+    # and two images, three and five groups
     models += [conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), in_c, 0, 1, stride_w=1, padding="SAME", widths=(5, 6),
-                         heights=heights, output_zero_point=-128 if relu else None,
+                         heights=(rows, rows + 1), output_zero_point=-128 if relu else None,
                          activation="RELU" if relu else "NONE", batches=batches)
-               for in_c, heights, relu, batches in [(12, (25, 26), True, 2), (20, (2, 9), False, 1),
-                                                    (12, (9, 26), False, 2), (20, (25, 27), True, 1)]]
+               for in_c, rows, relu, batches in [(12, 25, True, 2), (20, 8, False, 1), (12, 1, False, 2),
+                                                 (20, 26, True, 1)]]
     functions = assert_batch_bit_exact(models, "mps2_an500", tmp_path / "build", seed=2,
                                        expect_functions=["fg_conv2d_pointwise_dsp", "fg_conv2d_folded_dsp",
                                                          "fg_depthwise_conv2d_3x3_dsp", "fg_depthwise_conv2d_dsp",

@@ -844,8 +844,11 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_run(const fg_depthwise_conv
     "strb r8, [%[out], %[step], lsl #2]\n\t"                                            \
     "add %[out], r9, %[step], lsl #2\n\t"
 #define FG_DSP_DW_TAPS_HEXA_STORES_6 FG_DSP_DW_TAPS_HEXA_STORES_ANY(6)
-#define FG_DSP_DW_TAPS_HEXA_ROW5_END "ldr lr, [sp]\n\t"
-#define FG_DSP_DW_TAPS_HEXA_ROW5_NEXT(advance) ""
+/* The M7's rows of five two a loop (FG_DSP_DW_TAPS_HEXA_ROWS5): an odd count enters at the second (the frame's x
+ * bytes, 2 slots a row, tell). */
+#define FG_DSP_DW_TAPS_HEXA_ROWS5_END \
+    "ldr lr, [sp]\n\tldr r4, [sp, #4]\n\ttst r4, #" FG_DSP_DW_TAPS_SMALL_PITCH "\n\tbne 5f\n\t"
+#define FG_DSP_DW_TAPS_HEXA_ROWS5_NEXT(advance) ""
 #else
 #define FG_DSP_DW_TAPS_HEXA_STORES_3 FG_DSP_DW_TAPS_HEXA_STORES_ANY(3)
 #define FG_DSP_DW_TAPS_HEXA_STORES_5 FG_DSP_DW_TAPS_HEXA_STORES_ANY(5)
@@ -873,6 +876,9 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_run(const fg_depthwise_conv
 #define FG_DSP_DW_TAPS_HEXA_ROW3(OUT) ".set fg_dsp_dw_taps_xo, 0\n\t" FG_DSP_DW_TAPS_HEXA_PASS(OUT, 3)
 #endif
 #define FG_DSP_DW_TAPS_HEXA_ROW5(OUT) ".set fg_dsp_dw_taps_xo, 0\n\t" FG_DSP_DW_TAPS_HEXA_PASS(OUT, 5)
+#if defined(FG_CORE_CORTEX_M7)
+#define FG_DSP_DW_TAPS_HEXA_ROWS5(OUT) FG_DSP_DW_TAPS_HEXA_ROW5(OUT) "5:\n\t" FG_DSP_DW_TAPS_HEXA_ROW5(OUT)
+#endif
 #define FG_DSP_DW_TAPS_HEXA_ROW6(OUT) ".set fg_dsp_dw_taps_xo, 0\n\t" FG_DSP_DW_TAPS_HEXA_PASS(OUT, 6)
 #define FG_DSP_DW_TAPS_HEXA_ROW12(OUT) \
     FG_DSP_DW_TAPS_HEXA_ROW6(OUT) ".set fg_dsp_dw_taps_xo, 12\n\t" FG_DSP_DW_TAPS_HEXA_PASS(OUT, 6)
@@ -958,7 +964,11 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_hexa_group(const int16_t *x
     } else if (width == 6) {
         FG_DSP_DW_TAPS_HEXA_ROWS(FG_DSP_DW_TAPS_HEXA_ROW6, relu)
     } else if (width == 5) {
+#if defined(FG_CORE_CORTEX_M7)
+        FG_DSP_DW_TAPS_HEXA_ROWS(FG_DSP_DW_TAPS_HEXA_ROWS5, relu)
+#else
         FG_DSP_DW_TAPS_HEXA_ROWS(FG_DSP_DW_TAPS_HEXA_ROW5, relu)
+#endif
     } else {
 #if !defined(FG_CORE_CORTEX_M7)  /* the M7's rows of three: the ring kernel's (fg_dsp_dw_taps_small) */
         FG_DSP_DW_TAPS_HEXA_ROWS(FG_DSP_DW_TAPS_HEXA_ROW3, relu)
