@@ -530,7 +530,7 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_extend(const int8_t *src, i
 #if defined(FG_CORE_CORTEX_M7)
 /* The M7's rows of five (kws_ref_model's): each row whole, its words stored from the slot (the first pixel's, then
  * the two pairs' columns 1 and 2), no counts, the end in a register: 39 instructions a row where the loop of pairs
- * takes 53 (llvm-mca cortex-m7: 37 -> 28 cycles). */
+ * takes 53 (llvm-mca cortex-m7: 37 -> 32 cycles). */
 #define FG_DSP_DW_TAPS_STORE_PAIR1(row, r, i) "str " r ", [%[slot], #(4 + " #i " * " row ")]\n\t"
 #define FG_DSP_DW_TAPS_STORE_PAIR2(row, r, i) "str " r ", [%[slot], #(8 + " #i " * " row ")]\n\t"
 static void fg_dsp_dw_taps_small_fives(const int8_t *src, int32_t step, int32_t rows, uint32_t zero_points,
