@@ -41,16 +41,17 @@ def _weights(rng, shape, axis, taps, input_scale, wide):
 
 def conv_case(rng, opcode, filter_hw, in_c, out_c, stride=1, dilation=1, padding=None, wide=False,
               multiplier=1, widths=(1, 6), stride_w=None, output_zero_point=None, activation=None,
-              heights=(1, 6), input_zero_point=None) -> bytes:
+              heights=(1, 6), input_zero_point=None, batches=None) -> bytes:
     """One CONV_2D or DEPTHWISE_CONV_2D (out_c unused: in_c * multiplier channels) model with random
     quantization; the input's width and height drawn from `widths` and `heights` (half-open), stride_w `stride`
-    unless given, the activation and the input zero point random unless given."""
+    unless given, the activation, the input zero point and the batches (1 or 2) random unless given."""
     padding = padding or str(rng.choice(["SAME", "VALID"]))
     stride_w = stride if stride_w is None else stride_w
     options = {"padding": padding, "stride_h": stride, "stride_w": stride_w, "dilation_h": dilation,
                "dilation_w": dilation, "activation": activation or str(rng.choice(ACTIVATIONS))}
     while True:
-        shape = (int(rng.integers(1, 3)), int(rng.integers(*heights)), int(rng.integers(*widths)), in_c)
+        images = int(rng.integers(1, 3)) if batches is None else batches
+        shape = (images, int(rng.integers(*heights)), int(rng.integers(*widths)), in_c)
         window = window_2d(padding, shape[1:3], filter_hw, (stride, stride_w), (dilation, dilation))
         if window.out_h >= 1 and window.out_w >= 1:
             break
@@ -529,6 +530,14 @@ def test_variants_bit_exact_on_m7(tmp_path) -> None:
     # taps_small_cases draws for rows of three and six only: rows of five and twelve
     models += [conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), 8, 0, 1, stride_w=1, padding="SAME",
                          widths=(width, width + 1), heights=(3, 9), activation="NONE") for width in (5, 12)]
+    # and of its M7 rows of five (filled whole, two passes a loop, an odd count entering at the second; LDRD, the
+    # channel's end kept in lr): kws_ref_model's 25 rows, 26, 8 and 1, with and without the rounding correction, one
+    # and two images, three and five groups
+    models += [conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), in_c, 0, 1, stride_w=1, padding="SAME", widths=(5, 6),
+                         heights=(rows, rows + 1), output_zero_point=-128 if relu else None,
+                         activation="RELU" if relu else "NONE", batches=batches)
+               for in_c, rows, relu, batches in [(12, 25, True, 2), (20, 8, False, 1), (12, 1, False, 2),
+                                                 (20, 26, True, 1)]]
     functions = assert_batch_bit_exact(models, "mps2_an500", tmp_path / "build", seed=2,
                                        expect_functions=["fg_conv2d_pointwise_dsp", "fg_conv2d_folded_dsp",
                                                          "fg_depthwise_conv2d_3x3_dsp", "fg_depthwise_conv2d_dsp",

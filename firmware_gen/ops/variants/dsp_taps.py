@@ -26,7 +26,9 @@ TAPS_MIN_WIDTH = 24
 # TAPS_SMALL_ROWS padded rows of TAPS_SMALL_COLUMNS columns: vww_96_int8's 12 x 12, 6 x 6 and 3 x 3 layers of stride 1,
 # kws_ref_model's 25 x 5, on the cores and widths where they were measured faster than the ring kernel's passes. The
 # M7 (ESTIMATED, published memory, against the ring kernel): kws 25 x 5 131.7 -> 126.8 K cycles a layer (instructions
-# 184.4 -> 154.5 K), vww 12 x 12 140.3 -> 131.2 K, 6 x 6 76.9 -> 73.7 K; its 3 x 3 48.4 -> 56.5 K: the ring's.
+# 184.4 -> 154.5 K), vww 12 x 12 140.3 -> 131.2 K, 6 x 6 76.9 -> 73.7 K; its 3 x 3 48.4 -> 56.5 K: the ring's (the M7
+# build has no pass of three). Since its LDRD passes and whole rows of five: kws 112.4 K (124.2 K instructions), vww
+# 12 x 12 127.8 K, 6 x 6 69.1 K.
 TAPS_SMALL_WIDTHS = (3, 5, 6, 12)
 TAPS_SMALL_CORE_WIDTHS = {"cortex-m4": TAPS_SMALL_WIDTHS, "cortex-m33": TAPS_SMALL_WIDTHS, "cortex-m7": (5, 6, 12)}
 TAPS_SMALL_ROWS = 28  # FG_DSP_DW_TAPS_SMALL_SLOTS

@@ -312,14 +312,10 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_rows(const int16_t *x, cons
     }
 }
 
-/* The group's four table entries (40 words, word aligned) into k: on the M4 and M33 five LDM/STM of eight words
- * (memcpy's word loop takes a quarter more; the M7's estimate is the other way round: memcpy there). In RAM: every
- * output reads them, flash would add wait states. */
-static inline __attribute__((always_inline)) void fg_dsp_dw_taps_entries(fg_dsp_dw_taps_channel k[4],
-                                                                          const fg_dsp_dw_taps_channel *entries) {
-#if defined(FG_CORE_CORTEX_M7)
-    memcpy(k, entries, 4 * sizeof *k);
-#else
+/* The group's four table entries (40 words, word aligned) into k: five LDM/STM of eight words (memcpy's word loop
+ * takes a quarter more). In RAM: every output reads them, flash would add wait states. */
+static inline __attribute__((always_inline)) void fg_dsp_dw_taps_entries_ldm(fg_dsp_dw_taps_channel k[4],
+                                                                              const fg_dsp_dw_taps_channel *entries) {
     const fg_dsp_dw_taps_channel *from = entries;
     fg_dsp_dw_taps_channel *to = k;
     __asm__ volatile(
@@ -330,6 +326,16 @@ static inline __attribute__((always_inline)) void fg_dsp_dw_taps_entries(fg_dsp_
         : [from] "+r"(from), [to] "+r"(to), "=m"(*(fg_dsp_dw_taps_channel(*)[4])k)
         : "m"(*(const fg_dsp_dw_taps_channel(*)[4])entries)
         : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11");
+}
+
+/* The ring's copy of them: on the M7 memcpy (its ring loop keeps more registers than the eight LDM/STM leave:
+ * vww_96_int8's 48-wide layer ESTIMATED +432 cycles with LDM/STM), elsewhere fg_dsp_dw_taps_entries_ldm. */
+static inline __attribute__((always_inline)) void fg_dsp_dw_taps_entries(fg_dsp_dw_taps_channel k[4],
+                                                                          const fg_dsp_dw_taps_channel *entries) {
+#if defined(FG_CORE_CORTEX_M7)
+    memcpy(k, entries, 4 * sizeof *k);
+#else
+    fg_dsp_dw_taps_entries_ldm(k, entries);
 #endif
 }
 
@@ -371,26 +377,30 @@ static inline __attribute__((always_inline)) void fg_dsp_dw_taps_pixel(uint32_t 
     FG_DSP_DW_TAPS_STORE_AT(row, "%[dst]", r, i) FG_DSP_DW_TAPS_STORE_AT(row, "%[copy]", r, i)
 #define FG_DSP_DW_TAPS_ADVANCE_ALONE ""
 #define FG_DSP_DW_TAPS_ADVANCE_COPIED "add %[copy], %[copy], #4\n\t"
-/* r8 .. r11 into a column of the four channel rows at `to`, `to` on a column pair. */
-#define FG_DSP_DW_TAPS_STORE_IN(row, to)                                                \
+/* r8 .. r11 into a column of the four channel rows at `to` (FG_DSP_DW_TAPS_STORE_IN: and `to` on a column pair). */
+#define FG_DSP_DW_TAPS_STORE_WORDS(row, to)                                             \
     FG_DSP_DW_TAPS_STORE_AT(row, to, "r8", 0) FG_DSP_DW_TAPS_STORE_AT(row, to, "r9", 1) \
-    FG_DSP_DW_TAPS_STORE_AT(row, to, "r10", 2) FG_DSP_DW_TAPS_STORE_AT(row, to, "r11", 3) \
-    "add " to ", " to ", #4\n\t"
-#define FG_DSP_DW_TAPS_EXTEND_PASS_IN(row, COPY)                                        \
+    FG_DSP_DW_TAPS_STORE_AT(row, to, "r10", 2) FG_DSP_DW_TAPS_STORE_AT(row, to, "r11", 3)
+#define FG_DSP_DW_TAPS_STORE_IN(row, to) FG_DSP_DW_TAPS_STORE_WORDS(row, to) "add " to ", " to ", #4\n\t"
+/* A pair of pixels from src (src on two pixels) widened into the four channel rows' words r8 .. r11, each stored by
+ * STORE(row, r, i) as soon as it is widened; COUNT: the pass's count, between the loads and the PKHs. */
+#define FG_DSP_DW_TAPS_PAIR_IN(row, COUNT, STORE)                                       \
     "ldr r4, [%[src]]\n\t"                                                              \
     "ldr r6, [%[src], %[step]]\n\t"                                                     \
-    "subs %[pairs], %[pairs], #1\n\t"                                                   \
+    COUNT                                                                               \
     "add %[src], %[src], %[step], lsl #1\n\t"                                           \
     "pkhbt r5, r4, r6, lsl #16\n\t"                                                     \
     "pkhtb r7, r6, r4, asr #16\n\t"                                                     \
     "sxtb16 r8, r5\n\t"                                                                 \
     "sxtb16 r9, r5, ror #8\n\t"                                                         \
-    FG_DSP_DW_TAPS_STORE_##COPY(row, "r8", 0)                                           \
+    STORE(row, "r8", 0)                                                                 \
     "sxtb16 r10, r7\n\t"                                                                \
-    FG_DSP_DW_TAPS_STORE_##COPY(row, "r9", 1)                                           \
+    STORE(row, "r9", 1)                                                                 \
     "sxtb16 r11, r7, ror #8\n\t"                                                        \
-    FG_DSP_DW_TAPS_STORE_##COPY(row, "r10", 2)                                          \
-    FG_DSP_DW_TAPS_STORE_##COPY(row, "r11", 3)                                          \
+    STORE(row, "r10", 2)                                                                \
+    STORE(row, "r11", 3)
+#define FG_DSP_DW_TAPS_EXTEND_PASS_IN(row, COPY)                                        \
+    FG_DSP_DW_TAPS_PAIR_IN(row, "subs %[pairs], %[pairs], #1\n\t", FG_DSP_DW_TAPS_STORE_##COPY) \
     FG_DSP_DW_TAPS_ADVANCE_##COPY                                                       \
     "add %[dst], %[dst], #4\n\t"
 /* `pairs` (>= 1) passes. */
@@ -487,20 +497,23 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_extend(const int8_t *src, i
     "pkhtb r10, %[zp], r4, asr #16\n\t"                                                 \
     "pkhtb r11, %[zp], r5, asr #16\n\t"                                                 \
     FG_DSP_DW_TAPS_STORE_IN(FG_DSP_DW_TAPS_SMALL_ROW_BYTES, "%[dst]")
+/* A row's first pixel beside the left padding into r8 .. r11 (src on a pixel). */
+#define FG_DSP_DW_TAPS_SMALL_LEFT                                                       \
+    "ldr r6, [%[src]]\n\t"                                                              \
+    "add %[src], %[src], %[step]\n\t"                                                   \
+    "sxtb16 r7, r6, ror #8\n\t"                                                         \
+    "sxtb16 r6, r6\n\t"                                                                 \
+    "pkhbt r8, %[zp], r6, lsl #16\n\t"                                                  \
+    "pkhbt r9, %[zp], r7, lsl #16\n\t"                                                  \
+    "pkhtb r10, r6, %[zp]\n\t"                                                          \
+    "pkhtb r11, r7, %[zp]\n\t"
 #define FG_DSP_DW_TAPS_SMALL_ROWS_ASM(RIGHT)                                            \
     __asm__ volatile(                                                                   \
         ".ifnc \"%[frame]\", \"[sp]\"\n\t.error \"the frame is not at sp: %[frame]\"\n\t.endif\n" \
         "3:\n\t"                                                                        \
         "mov %[dst], %[slot]\n\t"                                                       \
         "ldr %[pairs], [sp]\n\t"                                                        \
-        "ldr r6, [%[src]]\n\t"                                                          \
-        "add %[src], %[src], %[step]\n\t"                                               \
-        "sxtb16 r7, r6, ror #8\n\t"                                                     \
-        "sxtb16 r6, r6\n\t"                                                             \
-        "pkhbt r8, %[zp], r6, lsl #16\n\t"                                              \
-        "pkhbt r9, %[zp], r7, lsl #16\n\t"                                              \
-        "pkhtb r10, r6, %[zp]\n\t"                                                      \
-        "pkhtb r11, r7, %[zp]\n\t"                                                      \
+        FG_DSP_DW_TAPS_SMALL_LEFT                                                       \
         FG_DSP_DW_TAPS_STORE_IN(FG_DSP_DW_TAPS_SMALL_ROW_BYTES, "%[dst]")              \
         "cmp %[pairs], #0\n\t"                                                          \
         "beq 2f\n\t"                                                                    \
@@ -514,8 +527,37 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_extend(const int8_t *src, i
         : [src] "+r"(src), [dst] "+r"(d), [pairs] "+r"(left), [slot] "+r"(slot), [frame] "+m"(frame) \
         : [step] "r"(step), [zp] "r"(zero_points)                                       \
         : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "cc", "memory")
+#if defined(FG_CORE_CORTEX_M7)
+/* The M7's rows of five (kws_ref_model's): each row whole, its words stored from the slot (the first pixel's, then
+ * the two pairs' columns 1 and 2), no counts, the end in a register: 39 instructions a row where the loop of pairs
+ * takes 53 (llvm-mca cortex-m7: 37 -> 32 cycles). */
+#define FG_DSP_DW_TAPS_STORE_PAIR1(row, r, i) "str " r ", [%[slot], #(4 + " #i " * " row ")]\n\t"
+#define FG_DSP_DW_TAPS_STORE_PAIR2(row, r, i) "str " r ", [%[slot], #(8 + " #i " * " row ")]\n\t"
+static void fg_dsp_dw_taps_small_fives(const int8_t *src, int32_t step, int32_t rows, uint32_t zero_points,
+                                       int16_t *dst) {
+    int16_t *slot = dst;
+    const int16_t *end = dst + rows * FG_DSP_DW_TAPS_SMALL_SLOT;
+    __asm__ volatile(
+        "3:\n\t"
+        FG_DSP_DW_TAPS_SMALL_LEFT FG_DSP_DW_TAPS_STORE_WORDS(FG_DSP_DW_TAPS_SMALL_ROW_BYTES, "%[slot]")
+        FG_DSP_DW_TAPS_PAIR_IN(FG_DSP_DW_TAPS_SMALL_ROW_BYTES, "", FG_DSP_DW_TAPS_STORE_PAIR1)
+        FG_DSP_DW_TAPS_PAIR_IN(FG_DSP_DW_TAPS_SMALL_ROW_BYTES, "", FG_DSP_DW_TAPS_STORE_PAIR2)
+        "add %[slot], %[slot], #" FG_DSP_DW_TAPS_SMALL_PITCH "\n\t"
+        "cmp %[slot], %[end]\n\t"
+        "bne 3b\n\t"
+        : [src] "+r"(src), [slot] "+r"(slot)
+        : [step] "r"(step), [zp] "r"(zero_points), [end] "r"(end)
+        : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "cc", "memory");
+}
+#endif
 static __attribute__((noinline)) void fg_dsp_dw_taps_small_rows(const int8_t *src, int32_t step, int32_t rows,
                                                                 int32_t n, uint32_t zero_points, int16_t *dst) {
+#if defined(FG_CORE_CORTEX_M7)
+    if (n == 5) {
+        fg_dsp_dw_taps_small_fives(src, step, rows, zero_points, dst);
+        return;
+    }
+#endif
     int16_t *d = dst, *slot = dst;
     int32_t left = 0;
     uint32_t frame[2] = {(uint32_t)((n - 1) >> 1), (uint32_t)(dst + rows * FG_DSP_DW_TAPS_SMALL_SLOT)};  /* at sp */
@@ -621,10 +663,37 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_run(const fg_depthwise_conv
 /* Input word `word` of window row i, the rows fg_dsp_dw_taps_pitch bytes apart (an assembler symbol: the small image's
  * slots or the ring's, set by FG_DSP_DW_TAPS_HEXA_ASM). */
 #define FG_DSP_DW_TAPS_SX(r, i, word) FG_DSP_DW_TAPS_X_IN("fg_dsp_dw_taps_pitch", r, i, word)
-#define FG_DSP_DW_TAPS_HEXA_LOADS(i)                                                    \
+#if defined(FG_CORE_CORTEX_M7)
+/* The M7's (FG_CORE_CORTEX_M7): a filter row's weight words and its input words two at a time (LDRD: one instruction
+ * and, in llvm-mca's M7, one cycle alone, as the two LDR took right before their MACs), X23 and X67 in Y
+ * (FG_DSP_DW_TAPS_Y_W: r9 in a pass of five, which keeps the channel's end in lr, else lr). */
+#define FG_DSP_DW_TAPS_Y_5 "r9"
+#define FG_DSP_DW_TAPS_Y_6 "lr"
+#define FG_DSP_DW_TAPS_SXD(i, word, W) \
+    "ldrd r12, " FG_DSP_DW_TAPS_Y_##W ", " FG_DSP_DW_TAPS_AT_IN("fg_dsp_dw_taps_pitch", i, word) "\n\t"
+#define FG_DSP_DW_TAPS_HEXA_LOADS(i, W) \
+    "ldrd r10, r11, [%[k], #(16 + 8 * " #i ")]\n\t" FG_DSP_DW_TAPS_SXD(i, 0, W)
+#define FG_DSP_DW_TAPS_HEXA_X4567(i, W) FG_DSP_DW_TAPS_SXD(i, 2, W)
+/* The output stage's multiplier, offset and shift (r10 .. r12); a pass of five with the bias (r9 free: one LDM). */
+#define FG_DSP_DW_TAPS_HEXA_CONSTANTS_5 "ldm %[k], {r9, r10, r11, r12}\n\t"
+#define FG_DSP_DW_TAPS_HEXA_CONSTANTS_6 "ldrd r10, r11, [%[k], #4]\n\tldr r12, [%[k], #12]\n\t"
+#else
+#define FG_DSP_DW_TAPS_Y_3 "lr"
+#define FG_DSP_DW_TAPS_Y_5 "lr"
+#define FG_DSP_DW_TAPS_Y_6 "lr"
+#define FG_DSP_DW_TAPS_HEXA_LOADS(i, W)                                                 \
     "ldr r10, [%[k], #(16 + 8 * " #i ")]\n\t"                                          \
     "ldr r11, [%[k], #(20 + 8 * " #i ")]\n\t"                                          \
     FG_DSP_DW_TAPS_SX("r12", i, 0) FG_DSP_DW_TAPS_SX("lr", i, 1)
+#define FG_DSP_DW_TAPS_HEXA_X4567(i, W) \
+    FG_DSP_DW_TAPS_SX("r12", i, 2) FG_DSP_DW_TAPS_FIFTH_##W(FG_DSP_DW_TAPS_SX("lr", i, 3))
+#define FG_DSP_DW_TAPS_HEXA_CONSTANTS_ANY \
+    "ldr r10, [%[k], #4]\n\tldr r11, [%[k], #8]\n\tldr r12, [%[k], #12]\n\t"
+#define FG_DSP_DW_TAPS_HEXA_CONSTANTS_3 FG_DSP_DW_TAPS_HEXA_CONSTANTS_ANY
+#define FG_DSP_DW_TAPS_HEXA_CONSTANTS_5 FG_DSP_DW_TAPS_HEXA_CONSTANTS_ANY
+#define FG_DSP_DW_TAPS_HEXA_CONSTANTS_6 FG_DSP_DW_TAPS_HEXA_CONSTANTS_ANY
+#endif
+#define FG_DSP_DW_TAPS_YMAC(op, acc, W) op " " acc ", " FG_DSP_DW_TAPS_Y_##W ", "
 /* The instructions of out3 (FOURTH), out4 (FIFTH) and out5 (SIXTH) in a pass of W (3, 5 or 6) outputs: those of
  * the outputs the pass has. */
 #define FG_DSP_DW_TAPS_FOURTH_3(text) ""
@@ -636,23 +705,22 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_run(const fg_depthwise_conv
 #define FG_DSP_DW_TAPS_SIXTH_3(text) ""
 #define FG_DSP_DW_TAPS_SIXTH_5(text) ""
 #define FG_DSP_DW_TAPS_SIXTH_6(text) text
-/* out2 .. out5's MACs of row i once X23 (lr) has been read: X45 and X67 loaded back to back (the second pipelined
+/* out2 .. out5's MACs of row i once X23 (Y) has been read: X45 and X67 loaded back to back (the second pipelined
  * behind the first on the M4). */
 #define FG_DSP_DW_TAPS_HEXA_REST(i, W)                                                  \
-    FG_DSP_DW_TAPS_SX("r12", i, 2)                                                      \
-    FG_DSP_DW_TAPS_FIFTH_##W(FG_DSP_DW_TAPS_SX("lr", i, 3))                             \
+    FG_DSP_DW_TAPS_HEXA_X4567(i, W)                                                     \
     "smlabt r6, r12, r11, r6\n\t"                                                       \
     FG_DSP_DW_TAPS_FOURTH_##W("smlad r7, r12, r11, r7\n\t")                             \
     FG_DSP_DW_TAPS_FIFTH_##W("smlad r8, r12, r10, r8\n\t")                              \
     FG_DSP_DW_TAPS_SIXTH_##W("smlatb r9, r12, r10, r9\n\t")                             \
-    FG_DSP_DW_TAPS_FIFTH_##W("smlabt r8, lr, r11, r8\n\t")                              \
-    FG_DSP_DW_TAPS_SIXTH_##W("smlad r9, lr, r11, r9\n\t")
-/* The first row: X45 loaded with the others into r9 (out5's accumulator, free until out5's first MAC), so that every
- * accumulator's first MAC adds the bias from r4 before out0's overwrites it (one bias load, one run of loads), then
- * X67 into r12. */
-#define FG_DSP_DW_TAPS_HEXA_FIRST(W)                                                    \
+    FG_DSP_DW_TAPS_FIFTH_##W(FG_DSP_DW_TAPS_YMAC("smlabt", "r8", W) "r11, r8\n\t")     \
+    FG_DSP_DW_TAPS_SIXTH_##W(FG_DSP_DW_TAPS_YMAC("smlad", "r9", W) "r11, r9\n\t")
+/* The first row (X23 in lr): X45 loaded with the others into r9 (out5's accumulator, free until out5's first MAC), so
+ * that every accumulator's first MAC adds the bias from r4 before out0's overwrites it (one bias load, one run of
+ * loads), then X67 into r12. */
+#define FG_DSP_DW_TAPS_HEXA_FIRST_ANY(W)                                                \
     "ldr r4, [%[k]]\n\t"                                                                \
-    FG_DSP_DW_TAPS_HEXA_LOADS(0)                                                        \
+    FG_DSP_DW_TAPS_HEXA_LOADS(0, W)                                                     \
     FG_DSP_DW_TAPS_SX("r9", 0, 2)                                                       \
     "smlatb r5, r12, r10, r4\n\t"                                                       \
     "smlad r6, lr, r10, r4\n\t"                                                         \
@@ -667,14 +735,39 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_run(const fg_depthwise_conv
     FG_DSP_DW_TAPS_FIFTH_##W(FG_DSP_DW_TAPS_SX("r12", 0, 3))                            \
     FG_DSP_DW_TAPS_FIFTH_##W("smlabt r8, r12, r11, r8\n\t")                             \
     FG_DSP_DW_TAPS_SIXTH_##W("smlad r9, r12, r11, r9\n\t")
+#if defined(FG_CORE_CORTEX_M7)
+/* The M7's first row of a pass of five (X23 in r9): the bias in r4 and copied to out4's accumulator (its first MAC
+ * after X45 is loaded, out0's on r4 before), x moved on to the next row by the first LDRD (the pass's other words
+ * fg_dsp_dw_taps_xo back: FG_DSP_DW_TAPS_HEXA_ROW5_NEXT adds nothing); llvm-mca cortex-m7 60 cycles a pass where
+ * X45 in r8 (the pass of six's order) takes 61. */
+#define FG_DSP_DW_TAPS_HEXA_FIRST_5                                                     \
+    ".if fg_dsp_dw_taps_xo\n\t.error \"the pass of five's x is not its first word\"\n\t.endif\n\t" \
+    "ldr r4, [%[k]]\n\t"                                                                \
+    "ldrd r10, r11, [%[k], #16]\n\t"                                                    \
+    "ldrd r12, r9, [%[x]], #fg_dsp_dw_taps_pitch\n\t"                                   \
+    ".set fg_dsp_dw_taps_xo, -fg_dsp_dw_taps_pitch\n\t"                                 \
+    "mov r8, r4\n\t"                                                                    \
+    "smlatb r5, r12, r10, r4\n\t"                                                       \
+    "smlad r6, r9, r10, r4\n\t"                                                         \
+    "smlatb r7, r9, r10, r4\n\t"                                                        \
+    "smlad r4, r12, r10, r4\n\t"                                                        \
+    "smlabt r4, r9, r11, r4\n\t"                                                        \
+    "smlad r5, r9, r11, r5\n\t"                                                         \
+    FG_DSP_DW_TAPS_HEXA_REST(0, 5)
+#define FG_DSP_DW_TAPS_HEXA_FIRST_6 FG_DSP_DW_TAPS_HEXA_FIRST_ANY(6)
+#else
+#define FG_DSP_DW_TAPS_HEXA_FIRST_3 FG_DSP_DW_TAPS_HEXA_FIRST_ANY(3)
+#define FG_DSP_DW_TAPS_HEXA_FIRST_5 FG_DSP_DW_TAPS_HEXA_FIRST_ANY(5)
+#define FG_DSP_DW_TAPS_HEXA_FIRST_6 FG_DSP_DW_TAPS_HEXA_FIRST_ANY(6)
+#endif
 #define FG_DSP_DW_TAPS_HEXA_ROW(i, W)                                                   \
-    FG_DSP_DW_TAPS_HEXA_LOADS(i)                                                        \
+    FG_DSP_DW_TAPS_HEXA_LOADS(i, W)                                                     \
     "smlad r4, r12, r10, r4\n\t"                                                        \
     "smlatb r5, r12, r10, r5\n\t"                                                       \
-    "smlabt r4, lr, r11, r4\n\t"                                                        \
-    "smlad r5, lr, r11, r5\n\t"                                                         \
-    "smlad r6, lr, r10, r6\n\t"                                                         \
-    FG_DSP_DW_TAPS_FOURTH_##W("smlatb r7, lr, r10, r7\n\t")                             \
+    FG_DSP_DW_TAPS_YMAC("smlabt", "r4", W) "r11, r4\n\t"                                \
+    FG_DSP_DW_TAPS_YMAC("smlad", "r5", W) "r11, r5\n\t"                                 \
+    FG_DSP_DW_TAPS_YMAC("smlad", "r6", W) "r10, r6\n\t"                                 \
+    FG_DSP_DW_TAPS_FOURTH_##W(FG_DSP_DW_TAPS_YMAC("smlatb", "r7", W) "r10, r7\n\t")     \
     FG_DSP_DW_TAPS_HEXA_REST(i, W)
 /* The output stage of the pass's W accumulators from r4 on by multiplier r10, offset r11, shift r12
  * (FG_DSP_DW_TAPS_OUT's steps on other registers). */
@@ -728,14 +821,9 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_run(const fg_depthwise_conv
 #define FG_DSP_DW_TAPS_HEXA_NEXT_3 "add %[out], %[out], r10\n\t"
 #define FG_DSP_DW_TAPS_HEXA_NEXT_5 "add %[out], r12, %[step], lsl #1\n\t"
 #define FG_DSP_DW_TAPS_HEXA_NEXT_6 "add %[out], r12, r10\n\t"
-/* A pass of W (3, 5 or 6) outputs at x + fg_dsp_dw_taps_xo (OUT: the output stage), stored at out + p * step (r10:
- * 3 step; out3 .. out5 from r12, out + 3 step), out moved on W outputs; lr: the channel's end from the frame. */
-#define FG_DSP_DW_TAPS_HEXA_PASS(OUT, W)                                                \
-    FG_DSP_DW_TAPS_HEXA_FIRST(W) FG_DSP_DW_TAPS_HEXA_ROW(1, W) FG_DSP_DW_TAPS_HEXA_ROW(2, W) \
-    "ldr r10, [%[k], #4]\n\t"                                                           \
-    "ldr r11, [%[k], #8]\n\t"                                                           \
-    "ldr r12, [%[k], #12]\n\t"                                                          \
-    OUT(W)                                                                              \
+/* The stores of a pass of W outputs (FG_DSP_DW_TAPS_HEXA_PASS); the M7's pass of five: out3 from r9 (out + step),
+ * out4 at out + 4 step, lr left alone (the channel's end: FG_DSP_DW_TAPS_HEXA_ROW5_END). */
+#define FG_DSP_DW_TAPS_HEXA_STORES_ANY(W)                                               \
     "add r10, %[step], %[step], lsl #1\n\t"                                             \
     FG_DSP_DW_TAPS_FOURTH_##W("add r12, %[out], r10\n\t")                               \
     "strb r4, [%[out]]\n\t"                                                             \
@@ -746,9 +834,51 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_run(const fg_depthwise_conv
     FG_DSP_DW_TAPS_SIXTH_##W("strb r9, [r12, %[step], lsl #1]\n\t")                     \
     "ldr lr, [sp]\n\t"                                                                  \
     FG_DSP_DW_TAPS_HEXA_NEXT_##W
+#if defined(FG_CORE_CORTEX_M7)
+#define FG_DSP_DW_TAPS_HEXA_STORES_5                                                    \
+    "add r9, %[out], %[step]\n\t"                                                       \
+    "strb r4, [%[out]]\n\t"                                                             \
+    "strb r5, [%[out], %[step]]\n\t"                                                    \
+    "strb r6, [%[out], %[step], lsl #1]\n\t"                                            \
+    "strb r7, [r9, %[step], lsl #1]\n\t"                                                \
+    "strb r8, [%[out], %[step], lsl #2]\n\t"                                            \
+    "add %[out], r9, %[step], lsl #2\n\t"
+#define FG_DSP_DW_TAPS_HEXA_STORES_6 FG_DSP_DW_TAPS_HEXA_STORES_ANY(6)
+/* The M7's rows of five two a loop (FG_DSP_DW_TAPS_HEXA_ROWS5): an odd count enters at the second (the frame's x
+ * bytes, 2 slots a row, tell). */
+#define FG_DSP_DW_TAPS_HEXA_ROWS5_END \
+    "ldr lr, [sp]\n\tldr r4, [sp, #4]\n\ttst r4, #" FG_DSP_DW_TAPS_SMALL_PITCH "\n\tbne 5f\n\t"
+#define FG_DSP_DW_TAPS_HEXA_ROWS5_NEXT(advance) ""
+#else
+#define FG_DSP_DW_TAPS_HEXA_STORES_3 FG_DSP_DW_TAPS_HEXA_STORES_ANY(3)
+#define FG_DSP_DW_TAPS_HEXA_STORES_5 FG_DSP_DW_TAPS_HEXA_STORES_ANY(5)
+#define FG_DSP_DW_TAPS_HEXA_STORES_6 FG_DSP_DW_TAPS_HEXA_STORES_ANY(6)
+#define FG_DSP_DW_TAPS_HEXA_ROW3_END ""
+#define FG_DSP_DW_TAPS_HEXA_ROW5_END ""
+#define FG_DSP_DW_TAPS_HEXA_ROW3_NEXT FG_DSP_DW_TAPS_HEXA_X_NEXT
+#define FG_DSP_DW_TAPS_HEXA_ROW5_NEXT FG_DSP_DW_TAPS_HEXA_X_NEXT
+#endif
+#define FG_DSP_DW_TAPS_HEXA_ROW6_END ""
+#define FG_DSP_DW_TAPS_HEXA_ROW12_END ""
+#define FG_DSP_DW_TAPS_HEXA_ROWS6_END ""
+/* x moved on `advance` bytes after a ROW (ROW##_NEXT: a ROW that moves x itself adds nothing). */
+#define FG_DSP_DW_TAPS_HEXA_X_NEXT(advance) "add %[x], %[x], #" advance "\n\t"
+#define FG_DSP_DW_TAPS_HEXA_ROW6_NEXT FG_DSP_DW_TAPS_HEXA_X_NEXT
+#define FG_DSP_DW_TAPS_HEXA_ROW12_NEXT FG_DSP_DW_TAPS_HEXA_X_NEXT
+#define FG_DSP_DW_TAPS_HEXA_ROWS6_NEXT FG_DSP_DW_TAPS_HEXA_X_NEXT
+/* A pass of W (3, 5 or 6) outputs at x + fg_dsp_dw_taps_xo (OUT: the output stage), stored at out + p * step (r10:
+ * 3 step; out3 .. out5 from r12, out + 3 step), out moved on W outputs; lr: the channel's end from the frame. */
+#define FG_DSP_DW_TAPS_HEXA_PASS(OUT, W)                                                \
+    FG_DSP_DW_TAPS_HEXA_FIRST_##W FG_DSP_DW_TAPS_HEXA_ROW(1, W) FG_DSP_DW_TAPS_HEXA_ROW(2, W) \
+    FG_DSP_DW_TAPS_HEXA_CONSTANTS_##W OUT(W) FG_DSP_DW_TAPS_HEXA_STORES_##W
 /* A row of three, five or six outputs: one pass; of twelve: two, the second's input words 12 bytes on. */
+#if !defined(FG_CORE_CORTEX_M7)
 #define FG_DSP_DW_TAPS_HEXA_ROW3(OUT) ".set fg_dsp_dw_taps_xo, 0\n\t" FG_DSP_DW_TAPS_HEXA_PASS(OUT, 3)
+#endif
 #define FG_DSP_DW_TAPS_HEXA_ROW5(OUT) ".set fg_dsp_dw_taps_xo, 0\n\t" FG_DSP_DW_TAPS_HEXA_PASS(OUT, 5)
+#if defined(FG_CORE_CORTEX_M7)
+#define FG_DSP_DW_TAPS_HEXA_ROWS5(OUT) FG_DSP_DW_TAPS_HEXA_ROW5(OUT) "5:\n\t" FG_DSP_DW_TAPS_HEXA_ROW5(OUT)
+#endif
 #define FG_DSP_DW_TAPS_HEXA_ROW6(OUT) ".set fg_dsp_dw_taps_xo, 0\n\t" FG_DSP_DW_TAPS_HEXA_PASS(OUT, 6)
 #define FG_DSP_DW_TAPS_HEXA_ROW12(OUT) \
     FG_DSP_DW_TAPS_HEXA_ROW6(OUT) ".set fg_dsp_dw_taps_xo, 12\n\t" FG_DSP_DW_TAPS_HEXA_PASS(OUT, 6)
@@ -761,14 +891,15 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_run(const fg_depthwise_conv
  * rows PITCH bytes apart, output p of a ROW at out + p * step; then x, end and out on to the next channel's row
  * (CHANNEL bytes on), first output and table entry. The frame: end, the bytes x and out move over a channel's ROWs
  * (out's less one), the channels left; the caller's local `uint32_t frame[4]`, checked at sp as
- * FG_DSP_DW_TAPS_QUADS_ASM's. */
+ * FG_DSP_DW_TAPS_QUADS_ASM's. ROW##_END: what a channel's rows need before them (the end in lr, where ROW keeps it). */
 #define FG_DSP_DW_TAPS_HEXA_ASM(ROW, OUT, PITCH, ADVANCE, CHANNEL)                      \
     __asm__ volatile(                                                                   \
         ".ifnc \"%[frame]\", \"[sp]\"\n\t.error \"the frame is not at sp: %[frame]\"\n\t.endif\n\t" \
         ".set fg_dsp_dw_taps_pitch, " PITCH "\n"                                        \
+        "2:\n\t" ROW##_END "\n"                                                          \
         "1:\n\t"                                                                        \
         ROW(OUT)                                                                        \
-        "add %[x], %[x], #" ADVANCE "\n\t"                                              \
+        ROW##_NEXT(ADVANCE)                                                             \
         "cmp %[x], lr\n\t"                                                              \
         "bne 1b\n\t"                                                                    \
         "ldm sp, {r4-r7}\n\t"                                                           \
@@ -780,7 +911,7 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_run(const fg_depthwise_conv
         "subs r7, r7, #1\n\t"                                                           \
         "str r4, [sp]\n\t"                                                              \
         "str r7, [sp, #12]\n\t"                                                         \
-        "bne 1b\n\t"                                                                    \
+        "bne 2b\n\t"                                                                    \
         : [x] "+r"(rx), [out] "+r"(ro), [k] "+r"(rk), [frame] "+m"(frame)                \
         : [step] "r"(rs)                                                                \
         : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "lr", "cc", "memory")
@@ -833,16 +964,27 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_hexa_group(const int16_t *x
     } else if (width == 6) {
         FG_DSP_DW_TAPS_HEXA_ROWS(FG_DSP_DW_TAPS_HEXA_ROW6, relu)
     } else if (width == 5) {
+#if defined(FG_CORE_CORTEX_M7)
+        FG_DSP_DW_TAPS_HEXA_ROWS(FG_DSP_DW_TAPS_HEXA_ROWS5, relu)
+#else
         FG_DSP_DW_TAPS_HEXA_ROWS(FG_DSP_DW_TAPS_HEXA_ROW5, relu)
+#endif
     } else {
+#if !defined(FG_CORE_CORTEX_M7)  /* the M7's rows of three: the ring kernel's (fg_dsp_dw_taps_small) */
         FG_DSP_DW_TAPS_HEXA_ROWS(FG_DSP_DW_TAPS_HEXA_ROW3, relu)
+#endif
     }
 }
 
 /* Whether the layer runs as a small image (FG_DSP_DW_TAPS_HEXA_ASM): the generator's taps_small (dsp_taps.py, which
  * sends the M7 no row of three: the ring kernel's there). */
 static int fg_dsp_dw_taps_small(const fg_depthwise_conv2d_params *p) {
-    return (p->out_w == 3 || p->out_w == 5 || p->out_w == 6 || p->out_w == 12) && p->stride_h == 1 &&
+#if defined(FG_CORE_CORTEX_M7)
+    const int three = 0;
+#else
+    const int three = p->out_w == 3;
+#endif
+    return (three || p->out_w == 5 || p->out_w == 6 || p->out_w == 12) && p->stride_h == 1 &&
            p->out_h + 2 <= FG_DSP_DW_TAPS_SMALL_SLOTS && p->pad_left == 1 && p->in_w >= 2 &&
            p->in_w + 2 <= FG_DSP_DW_TAPS_SMALL_COLUMNS;
 }
@@ -858,7 +1000,16 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_small_run(const fg_depthwis
     const int32_t data_rows = p->in_h < rows - p->pad_top ? p->in_h : rows - p->pad_top;  /* the image's rows read */
     uint32_t words[FG_DSP_DW_TAPS_SMALL_SLOTS * FG_DSP_DW_TAPS_SMALL_SLOT / 2];  /* the image, word aligned */
     int16_t *image = (int16_t *)words;
-    fg_dsp_dw_taps_padding(p, zero_point, image, rows, FG_DSP_DW_TAPS_SMALL_COLUMNS);
+    /* the columns right of the words the fill writes (from column 0, the left padding's, to the image's last, an
+     * even count) that the windows read (fg_dsp_dw_taps_padding's, here whole words) */
+    const int32_t written = (p->in_w + 2) >> 1, right = p->in_w + 1, pairs_end = 2 * ((p->out_w + 1) / 2) + 2;
+    const int32_t read = ((right > pairs_end ? right : pairs_end) + 1) >> 1;
+    for (int32_t w = written; w < read; ++w) {  /* a row of five: one word */
+        for (uint32_t *at = words + w; at < words + rows * FG_DSP_DW_TAPS_SMALL_SLOT / 2;
+             at += FG_DSP_DW_TAPS_SMALL_COLUMNS / 2) {
+            *at = zero_points;
+        }
+    }
     for (int32_t r = 0; r < rows; ++r) {  /* the padding rows, whole */
         if (r < p->pad_top || r >= p->pad_top + data_rows) {
             for (int32_t w = 0; w < FG_DSP_DW_TAPS_SMALL_SLOT / 2; ++w) {
@@ -871,7 +1022,7 @@ static __attribute__((noinline)) void fg_dsp_dw_taps_small_run(const fg_depthwis
         int8_t *out = output + b * p->out_h * p->out_w * p->in_c;
         for (int32_t g = 0; g < p->in_c / 4; ++g) {
             fg_dsp_dw_taps_channel k[4];
-            fg_dsp_dw_taps_entries(k, table + 4 * g);
+            fg_dsp_dw_taps_entries_ldm(k, table + 4 * g);
             fg_dsp_dw_taps_small_rows(in + 4 * g, p->in_c, data_rows, p->in_w, zero_points,
                                       image + p->pad_top * FG_DSP_DW_TAPS_SMALL_SLOT);
             fg_dsp_dw_taps_hexa_group(image, k, out + 4 * g, p->in_c, p->out_h, p->out_w, relu);
