@@ -125,46 +125,39 @@ static inline void fg_dsp_dw_s2_pair(uint32_t a, uint32_t b, uint32_t *dst) {
     dst[3] = fg_dsp_odd_s8x2(high);
 }
 
-/* Two pixels a pass (fg_dsp_dw_s2_pair's by PKHBT, PKHTB and four SXTB16), four at a time: n pairs from src. */
-static __attribute__((noinline)) void fg_dsp_dw_s2_extend(const int8_t *src, int32_t step, int32_t n, uint32_t *dst) {
-    for (; n & 3; --n, src += 2 * step, dst += 4) {
-        uint32_t a, b;
-        memcpy(&a, src, 4);
-        memcpy(&b, src + step, 4);
-        fg_dsp_dw_s2_pair(a, b, dst);
-    }
-    if (n == 0) {
-        return;
-    }
-    int32_t quads = n >> 2;
-    const int32_t step3 = 3 * step;
+/* Eight pixels (four column pairs) a pass, fg_dsp_dw_s2_pair's by PKHBT, PKHTB and four SXTB16 a pair of pixels. */
+#define FG_DSP_DW_S2_EXTEND_FOUR                                                                             \
+    "ldr r4, [%[src]]\n\t"                                                                                    \
+    "ldr r6, [%[src], %[step]]\n\t"                                                                           \
+    "ldr r8, [%[src], %[step], lsl #1]\n\t"                                                                   \
+    "ldr r10, [%[src], %[step3]]\n\t"                                                                         \
+    "add %[src], %[src], %[step], lsl #2\n\t"                                                                 \
+    "pkhbt r5, r4, r6, lsl #16\n\t" "pkhtb r7, r6, r4, asr #16\n\t"                                           \
+    "pkhbt r9, r8, r10, lsl #16\n\t" "pkhtb r11, r10, r8, asr #16\n\t"                                        \
+    "sxtb16 r4, r5\n\t" "sxtb16 r5, r5, ror #8\n\t" "sxtb16 r6, r7\n\t" "sxtb16 r7, r7, ror #8\n\t"           \
+    "sxtb16 r8, r9\n\t" "sxtb16 r9, r9, ror #8\n\t" "sxtb16 r10, r11\n\t" "sxtb16 r11, r11, ror #8\n\t"      \
+    "stm %[dst]!, {r4-r11}\n\t"
+
+/* `rows` rows of `quads` x 4 column pairs from src (rows `pitch` bytes apart) into band rows from dst. */
+static __attribute__((noinline)) void fg_dsp_dw_s2_extend(const int8_t *src, int32_t step, int32_t quads, int32_t rows,
+                                                          int32_t pitch, uint32_t *dst) {
+    const int32_t step3 = 3 * step, skips[2] = {pitch - 8 * quads * step, 4 * (FG_DSP_DW_S2_ROW - 16 * quads)};
     __asm__ volatile(
         "1:\n\t"
-        "ldr r4, [%[src]]\n\t"
-        "ldr r6, [%[src], %[step]]\n\t"
-        "ldr r8, [%[src], %[step], lsl #1]\n\t"
-        "ldr r10, [%[src], %[step3]]\n\t"
-        "add %[src], %[src], %[step], lsl #2\n\t"
-        "pkhbt r5, r4, r6, lsl #16\n\t" "pkhtb r7, r6, r4, asr #16\n\t"
-        "pkhbt r9, r8, r10, lsl #16\n\t" "pkhtb r11, r10, r8, asr #16\n\t"
-        "sxtb16 r4, r5\n\t" "sxtb16 r5, r5, ror #8\n\t" "sxtb16 r6, r7\n\t" "sxtb16 r7, r7, ror #8\n\t"
-        "sxtb16 r8, r9\n\t" "sxtb16 r9, r9, ror #8\n\t" "sxtb16 r10, r11\n\t" "sxtb16 r11, r11, ror #8\n\t"
-        "stm %[dst]!, {r4-r11}\n\t"
-        "ldr r4, [%[src]]\n\t"
-        "ldr r6, [%[src], %[step]]\n\t"
-        "ldr r8, [%[src], %[step], lsl #1]\n\t"
-        "ldr r10, [%[src], %[step3]]\n\t"
-        "add %[src], %[src], %[step], lsl #2\n\t"
-        "pkhbt r5, r4, r6, lsl #16\n\t" "pkhtb r7, r6, r4, asr #16\n\t"
-        "pkhbt r9, r8, r10, lsl #16\n\t" "pkhtb r11, r10, r8, asr #16\n\t"
-        "sxtb16 r4, r5\n\t" "sxtb16 r5, r5, ror #8\n\t" "sxtb16 r6, r7\n\t" "sxtb16 r7, r7, ror #8\n\t"
-        "sxtb16 r8, r9\n\t" "sxtb16 r9, r9, ror #8\n\t" "sxtb16 r10, r11\n\t" "sxtb16 r11, r11, ror #8\n\t"
-        "stm %[dst]!, {r4-r11}\n\t"
-        "subs %[quads], %[quads], #1\n\t"
+        "ldr lr, %[quads]\n"
+        "2:\n\t"
+        FG_DSP_DW_S2_EXTEND_FOUR FG_DSP_DW_S2_EXTEND_FOUR
+        "subs lr, lr, #1\n\t"
+        "bne 2b\n\t"
+        "ldr r4, %[sskip]\n\t"
+        "ldr r5, %[dskip]\n\t"
+        "add %[src], %[src], r4\n\t"
+        "add %[dst], %[dst], r5\n\t"
+        "subs %[rows], %[rows], #1\n\t"
         "bne 1b\n\t"
-        : [src] "+r"(src), [dst] "+r"(dst), [quads] "+r"(quads)
-        : [step] "r"(step), [step3] "r"(step3)
-        : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "cc", "memory");
+        : [src] "+r"(src), [dst] "+r"(dst), [rows] "+r"(rows)
+        : [step] "r"(step), [step3] "r"(step3), [quads] "m"(quads), [sskip] "m"(skips[0]), [dskip] "m"(skips[1])
+        : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "lr", "cc", "memory");
 }
 
 /* The pixel word (four int8 channels) at src. */
@@ -176,18 +169,27 @@ static inline uint32_t fg_dsp_dw_s2_word(const int8_t *src) {
 
 /* `rows` input rows of the group from src into band rows from row: each row's column pairs that reach into the image
  * (those past it keep the zero point's words, fg_dsp_dw_s2_padding), the padding's column in a pair as the zero
- * point's word `zero` (four int8). */
+ * point's word `zero` (four int8): the pairs of eight pixels for all rows in one call, then each row's others. */
 static __attribute__((noinline)) void fg_dsp_dw_s2_rows(const int8_t *src, const fg_depthwise_conv2d_params *p,
                                                         int32_t rows, int32_t words, uint32_t zero,
                                                         uint32_t *row) {
     const int32_t step = p->in_c, pad = p->pad_left, pitch = p->in_w * step;
     const int32_t n = (p->in_w - pad) / 2 < words - pad ? (p->in_w - pad) / 2 : words - pad;  /* whole pairs */
     const int32_t last = pad + n < words && pad + 2 * n < p->in_w;  /* the image's last column, then padding */
+    if (n >= 4) {
+        fg_dsp_dw_s2_extend(src + pad * step, step, n >> 2, rows, pitch, row + 4 * pad);
+    }
+    if (!pad && !(n & 3) && !last) {
+        return;
+    }
     for (; rows > 0; --rows, src += pitch, row += FG_DSP_DW_S2_ROW) {
         if (pad) {
             fg_dsp_dw_s2_pair(zero, fg_dsp_dw_s2_word(src), row);
         }
-        fg_dsp_dw_s2_extend(src + pad * step, step, n, row + 4 * pad);
+        for (int32_t k = pad + (n & ~3); k < pad + n; ++k) {
+            const int8_t *at = src + (2 * k - pad) * step;
+            fg_dsp_dw_s2_pair(fg_dsp_dw_s2_word(at), fg_dsp_dw_s2_word(at + step), row + 4 * k);
+        }
         if (last) {
             fg_dsp_dw_s2_pair(fg_dsp_dw_s2_word(src + (pad + 2 * n) * step), zero, row + 4 * (pad + n));
         }
