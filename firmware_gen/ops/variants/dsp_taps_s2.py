@@ -19,8 +19,9 @@ from firmware_gen.ops.variants.dsp_taps import taps_table
 TAPS_S2_WORDS = 32  # FG_DSP_DW_TAPS_S2_WORDS: a band row's column pairs
 # Where it was measured faster than the ring kernel (ESTIMATED, published memory): vww_96_int8's 48 x 48 x 16 input
 # (24 outputs a row) M4 289,524 -> 268,688 cycles, M33 289,460 -> 268,735 (instructions 233,160 -> 212,360). Rows of
-# other widths run the ring kernel's quad and triple passes: its 12-, 6- and 3-wide layers lost here (a row's last
-# outputs one at a time: M4 144 K -> 267 K at 12 wide); the M7 keeps the ring kernel (not measured).
+# other widths run the ring kernel's quad and triple passes: its 12-, 6- and 3-wide layers lost here (12 wide, M4: the
+# row's last four outputs one at a time 144 K -> 267 K, a pass of four in the assembly 144 K -> 152 K: the ring
+# kernel extends that small image once); the M7 keeps the ring kernel (not measured).
 TAPS_S2_CORES = ("cortex-m4", "cortex-m33")
 
 
