@@ -20,6 +20,7 @@ from firmware_gen.ops.row_stage import RowStage
 from firmware_gen.ops.support.broadcast import MEMBERS, broadcast_loops
 from firmware_gen.ops.variants.armv7m import planar_fits
 from firmware_gen.ops.variants.dsp_taps import TAPS_COLUMNS, taps_columns
+from firmware_gen.ops.variants.dsp_taps_s2 import taps_s2_width
 from firmware_gen.ops.variants.dsp_window import (
     CONV_RING_COLUMNS,
     DW_RING_COLUMNS,
@@ -62,6 +63,7 @@ PATCH_GEOMETRY: dict[str, Callable[[dict], bool]] = {
     "fg_depthwise_conv2d_planar_dsp": lambda p: planar_row_len(p) <= DW_ROW_MAX,
     "fg_depthwise_conv2d_3x3_ring_dsp": lambda p: ring_columns(p) <= DW_RING_COLUMNS,
     "fg_depthwise_conv2d_3x3_taps_dsp": lambda p: taps_columns(p) <= TAPS_COLUMNS,
+    "fg_depthwise_conv2d_3x3_taps_s2_dsp": taps_s2_width,
     "fg_conv2d_3x3_ring_dsp": lambda p: ring_columns(p) <= CONV_RING_COLUMNS,
 }
 

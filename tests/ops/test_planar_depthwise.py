@@ -13,6 +13,7 @@ from firmware_gen.frontend.tflite_reader import read_model
 from firmware_gen.isa import ARMV7M, DSP, Isa
 from firmware_gen.ops import lower
 from firmware_gen.ops.variants.dsp_taps import TAPS_SMALL_ROWS, taps_fits
+from firmware_gen.ops.variants.dsp_taps_s2 import taps_s2_fits
 
 ARMV7 = Isa(frozenset({ARMV7M}))
 PLANAR = "fg_depthwise_conv2d_3x3_planar_s8"
@@ -71,3 +72,22 @@ def test_taps_small_images_only_where_measured():
     assert taps_fits({**six, "in_w": 3, "out_w": 3}, "cortex-m4")
     assert not taps_fits({**six, "in_w": 3, "out_w": 3}, "cortex-m7")
     assert not taps_fits({**six, "in_w": 4, "out_w": 4}, "cortex-m4")
+
+
+def test_taps_s2_only_where_measured():
+    """The stride-2 taps kernel takes rows of 8, 16 and 24 outputs at stride 2 both ways on the M4 and the M33, channels
+    a multiple of 4 and the clamp all of int8 (vww_96_int8's 48 x 48 layer); other widths (its 12-, 6- and 3-wide
+    layers), strides, cores (the M7) and channel counts keep the ring kernel's or the word kernel's."""
+    layer = {"dilation_h": 1, "dilation_w": 1, "stride_w": 2, "stride_h": 2, "in_c": 16, "in_w": 48, "in_h": 48,
+             "out_w": 24, "out_h": 24, "pad_left": 0, "requant": (0, 0, -128, 127)}
+    for width in (8, 16, 24):
+        assert taps_s2_fits({**layer, "out_w": width}, "cortex-m4") and taps_s2_fits(layer, "cortex-m33")
+    for width in (3, 6, 12, 20, 32):
+        assert not taps_s2_fits({**layer, "out_w": width}, "cortex-m4")
+    for core in ("cortex-m7", "cortex-m55", ""):
+        assert not taps_s2_fits(layer, core)
+    assert not taps_s2_fits({**layer, "in_c": 6}, "cortex-m4") and not taps_s2_fits({**layer, "in_c": 18}, "cortex-m4")
+    assert not taps_s2_fits({**layer, "stride_h": 1}, "cortex-m4")
+    assert not taps_s2_fits({**layer, "stride_w": 1}, "cortex-m4")
+    assert not taps_s2_fits({**layer, "dilation_w": 2}, "cortex-m4")
+    assert not taps_s2_fits({**layer, "requant": (0, 0, -128, 0)}, "cortex-m33")

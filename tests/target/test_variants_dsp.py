@@ -338,6 +338,19 @@ def add_case(rng, shape2=None, relu_128=False) -> bytes:
     return b.build()
 
 
+def taps_s2_depthwise_cases(rng, count):
+    """Stride 2 both ways, channels a multiple of 4, rows of 8, 16 and 24 outputs: SAME from an odd input width (the
+    left padding's column in a row's first word) and an even one (the right padding's in its last), VALID from odd and
+    even widths; 1 to 11 output rows (the band's blocks of four and a shorter last one, a padding row on top from an
+    odd height), with and without the rounding correction, one or two images (conv_case's draw)."""
+    shapes = [(15, "SAME", 8), (16, "SAME", 12), (17, "VALID", 4), (31, "SAME", 16), (34, "VALID", 4), (47, "SAME", 8),
+              (48, "SAME", 4), (50, "VALID", 4)]
+    return [conv_case(rng, "DEPTHWISE_CONV_2D", (3, 3), channels, 0, 2, padding=padding, widths=(width, width + 1),
+                      heights=(2, 22), output_zero_point=-128 if k % 2 == 0 else None,
+                      activation="RELU" if k % 2 == 0 else "NONE")
+            for k, (width, padding, channels) in enumerate(shapes[:count])]
+
+
 def add_cases(rng, count):
     return [add_case(rng, relu_128=k % 3 == 1) for k in range(count)]
 
@@ -352,6 +365,7 @@ def add_cases(rng, count):
     ("fg_depthwise_conv2d_planar_dsp", planar_depthwise_cases, "fg_depthwise_conv2d_3x3_s8"),
     ("fg_depthwise_conv2d_3x3_ring_dsp", ring_depthwise_cases, "fg_depthwise_conv2d_3x3_s8"),
     ("fg_depthwise_conv2d_3x3_taps_dsp", taps_depthwise_cases, "fg_depthwise_conv2d_3x3_s8"),
+    ("fg_depthwise_conv2d_3x3_taps_s2_dsp", taps_s2_depthwise_cases, "fg_depthwise_conv2d_3x3_s8"),
     ("fg_conv2d_3x3_ring_dsp", ring_conv_cases, "fg_conv2d_folded_s8"),
     ("fg_conv2d_3x3_band_dsp", band_cases, "fg_conv2d_folded_s8"),
     ("fg_conv2d_folded_dsp", one_channel_depthwise_cases, "fg_depthwise_conv2d_one_channel_s8"),

@@ -68,6 +68,13 @@ void fg_depthwise_conv2d_3x3_ring_dsp(const fg_depthwise_conv2d_params *params, 
 #define FG_DSP_DW_TAPS_COLUMNS 64
 void fg_depthwise_conv2d_3x3_taps_dsp(const fg_depthwise_conv2d_params *params, const int8_t *input,
                                       int8_t *output);
+/* The same for stride 2 both ways (depthwise_conv2d_3x3_taps_s2_dsp.c): a band of input rows sign-extended on the stack
+ * (9 rows of FG_DSP_DW_TAPS_S2_WORDS words of the group's four channels: 4,608 bytes), each word two adjacent inputs
+ * of one channel, a filter row's first two taps paired by SMLAD (6 multiplies an output), eight outputs of a channel
+ * a pass; the taps kernel's table; out_w + 1 <= FG_DSP_DW_TAPS_S2_WORDS. */
+#define FG_DSP_DW_TAPS_S2_WORDS 32
+void fg_depthwise_conv2d_3x3_taps_s2_dsp(const fg_depthwise_conv2d_params *params, const int8_t *input,
+                                         int8_t *output);
 /* The same with 4-bit weights (fg_depthwise_conv2d_s4's operands; ops/variants/dsp_ring_4bit.py's table): each group
  * of four channels' nibbles unpacked once per image; an overlapping output runs fg_depthwise_conv2d_3x3_planar_s4. */
 void fg_depthwise_conv2d_3x3_ring_s4_dsp(const fg_depthwise_conv2d_params *params, const int8_t *input,
