@@ -34,7 +34,7 @@ from firmware_gen.isa import DSP
 from firmware_gen.ops.base import ConstTable, KernelCall, TableRef
 from firmware_gen.ops.variants import Variant, renamed
 from firmware_gen.ops.variants.armv6m import GATHER_TAPS
-from firmware_gen.ops.variants.dsp import FC_MAX_DEPTH, WIDE, channel_constants
+from firmware_gen.ops.variants.dsp import FC_MAX_DEPTH, WIDE, channel_constants, doubled_constants
 from firmware_gen.ops.variants.pair_4bit import conv_and_fully_connected, weights_4bit
 
 REQUIRES = frozenset({DSP})
@@ -97,25 +97,33 @@ def _evened(total: int, most: int) -> int:
 
 
 def _blocks(pairs: int, tiles: int, channel_pairs: int, words: int, most: tuple[int, int]) -> tuple[int, int]:
-    """The pixel and channel blocks (at most `most` words of input pairs and of unpacked weights) whose arrays fit
-    `words` at the least estimated cost: the weights unpacked once per pixel block against a tile's call per channel
-    block (CALL measured on mps2_an386, 3x3 32->32); of equal costs the smaller."""
+    """The pixel and channel blocks (at most `most` words of input pairs and of unpacked weights; a channel pair's
+    output stages take 8 words more) whose arrays fit `words` at the least estimated cost: the weights unpacked once
+    per pixel block against a tile's call per channel block (CALL measured on mps2_an386, 3x3 32->32); of equal costs
+    the smaller."""
     def cost(blocks: tuple[int, int]) -> tuple[int, int]:
         pixel_blocks, channel_blocks = -(-tiles // blocks[0]), -(-channel_pairs // blocks[1])
         unpacking = pixel_blocks * channel_pairs * pairs * UNPACK_EIGHTHS // 8
         return unpacking + tiles * channel_blocks * CALL, 3 * blocks[0] + 2 * blocks[1]
 
     candidates = set()
-    for tile_block in range(1, min(most[0], words - 2 * pairs) // (3 * pairs) + 1):
+    for tile_block in range(1, min(most[0], words - 2 * pairs - 8) // (3 * pairs) + 1):
         tile_block = _evened(tiles, tile_block)
-        pair_block = min(most[1], words - 3 * pairs * tile_block) // (2 * pairs)
+        pair_block = min(most[1] // (2 * pairs), (words - 3 * pairs * tile_block) // (8 + 2 * pairs))
         candidates.add((tile_block, _evened(channel_pairs, pair_block)))
     return min(candidates, key=cost)
 
 
-def dsp_blocking(p: dict, stack_bytes: int) -> tuple[int, int, int]:
+def _pointwise(p: dict) -> bool:
+    """Whether the kernel runs the layer as the int8 pointwise kernel when its unpacked weights fit (its test)."""
+    return (p["filter_h"] == p["filter_w"] == 1 and p.get("stride_h") == p.get("stride_w") == 1 and
+            p.get("pad_top") == p.get("pad_left") == 0 and p["out_w"] == p.get("in_w") and p["in_c"] % 4 == 0)
+
+
+def dsp_blocking(p: dict, stack_bytes: int, narrow: bool = True) -> tuple[int, int, int]:
     """(tiles of three pixels a pixel block, channel pairs a channel block, the bytes of their arrays) of
-    fg_conv2d_s4_dsp for the call's params on a board with a stack of `stack_bytes` (module docstring; 0: unknown)."""
+    fg_conv2d_s4_dsp for the call's params on a board with a stack of `stack_bytes` (module docstring; 0: unknown),
+    its channels all narrow or not."""
     pairs = -(-p["filter_h"] * p["filter_w"] * p["in_c"] // 8) * 4
     tiles, channel_pairs = -(-p["out_h"] * p["out_w"] // 3), -(-p["out_c"] // 2)
     words, most = (stack_bytes - STACK_RESERVE) // 4, (SMALL_INPUTS, SMALL_UNPACKED)
@@ -123,8 +131,12 @@ def dsp_blocking(p: dict, stack_bytes: int) -> tuple[int, int, int]:
         most = (words, words)
     elif not stack_bytes or words >= sum(most):
         words = sum(most)
-    tiles, block = _blocks(pairs, tiles, channel_pairs, max(words, 5 * pairs), most)
-    return tiles, block, 4 * pairs * (3 * tiles + 2 * block)
+    whole = channel_pairs * (8 + 2 * pairs)
+    if narrow and _pointwise(p) and 6 * pairs + whole <= words and 2 * pairs * channel_pairs <= most[1]:
+        tiles, block = 2, channel_pairs  # x: the M7's four-pixel tiles' (fg_dsp_pointwise_run)
+    else:
+        tiles, block = _blocks(pairs, tiles, channel_pairs, max(words, 5 * pairs + 8), most)
+    return tiles, block, 4 * (3 * pairs * tiles + (8 + 2 * pairs) * block)
 
 
 def _paired_call(graph: Graph, op: Operator, call: KernelCall, variant: Variant, out_c: int,
@@ -140,7 +152,10 @@ def _paired_call(graph: Graph, op: Operator, call: KernelCall, variant: Variant,
         words = fc_words(weights, chunk)
         stack = 0
     else:
-        tiles, block, stack = dsp_blocking(call.params, stack_bytes)
+        narrow = constants.reshape(-1, 4)[:, 3] != WIDE
+        if narrow.all():  # the kernel unpacks doubled weights for the int8 variants' doubled tiles
+            constants = doubled_constants(graph, op, call, weights)[0].ravel().astype(np.int64)
+        tiles, block, stack = dsp_blocking(call.params, stack_bytes, bool(narrow.all()))
         constants = np.concatenate([[tiles, block], constants])
         words = unpacking_words(weights)
     words = words.view("<i4").astype(np.int64)
