@@ -21,30 +21,30 @@
 #include "fg/isa/dsp_staged.h"
 #include "fg/support/window_run.h"
 
-/* One word of 8 weights (w) unpacked into four int16 pair words stored by one STM: each shifted (SHIFT0 .. SHIFT3),
- * masked and SSUB16 (9 instructions a word). */
-#define FG_S4_UNPACK_WORD(w, SHIFT0, SHIFT1, SHIFT2, SHIFT3) \
-    "and r8, %[m], " w SHIFT0 "\n\t"                       \
-    "ssub16 r8, r8, %[e]\n\t"                              \
-    "and r9, %[m], " w SHIFT1 "\n\t"                       \
-    "ssub16 r9, r9, %[e]\n\t"                              \
-    "and r10, %[m], " w SHIFT2 "\n\t"                      \
-    "ssub16 r10, r10, %[e]\n\t"                            \
-    "and r11, %[m], " w SHIFT3 "\n\t"                      \
-    "ssub16 r11, r11, %[e]\n\t"                            \
+/* One word of 8 weights (w) unpacked into four int16 pair words stored by one STM (7 instructions a word): shifted
+ * by SHIFT0 and masked, its bytes are nibbles 0, 2, 4, 6 (four bits each), by SHIFT1 nibbles 1, 3, 5, 7, and
+ * SXTAB16 of the bytes 0 and 2 (or, rotated, 1 and 3) onto the lanes of %[e] (minus the eights) gives word 0 and 2 (1
+ * and 3). */
+#define FG_S4_UNPACK_WORD(w, SHIFT0, SHIFT1)          \
+    "and r10, %[m], " w SHIFT0 "\n\t"                 \
+    "sxtab16 r8, %[e], r10\n\t"                       \
+    "sxtab16 r10, %[e], r10, ror #8\n\t"              \
+    "and r11, %[m], " w SHIFT1 "\n\t"                 \
+    "sxtab16 r9, %[e], r11\n\t"                       \
+    "sxtab16 r11, %[e], r11, ror #8\n\t"              \
     "stmia %[o]!, {r8-r11}\n\t"
 /* Unpacks packed[0, words) (a multiple of 2) into out: two words by themselves when not a multiple of 4, then four
- * loaded by one LDM a pass. The lanes masked by MASK less EIGHTS: the weights, or doubled (the nibbles shifted one
- * bit less far). */
+ * loaded by one LDM a pass. The bytes masked by MASK plus EIGHTS: the weights, or doubled (the nibbles shifted one
+ * bit less far to the right). */
 #define FG_S4_UNPACK(SHIFTS, MASK, EIGHTS)                                                                          \
     do {                                                                                                            \
         const uint32_t *const end = packed + words;                                                                 \
-        const uint32_t lanes = MASK, eights = EIGHTS;                                                               \
+        const uint32_t bytes = MASK, eights = EIGHTS;                                                               \
         if (words & 2) {                                                                                            \
             __asm__ volatile("ldmia %[p]!, {r4, r5}\n\t"                                                            \
                              FG_S4_UNPACK_WORD("r4", SHIFTS) FG_S4_UNPACK_WORD("r5", SHIFTS)                        \
                              : [p] "+r"(packed), [o] "+r"(out)                                                      \
-                             : [m] "r"(lanes), [e] "r"(eights)                                                      \
+                             : [m] "r"(bytes), [e] "r"(eights)                                                      \
                              : "r4", "r5", "r8", "r9", "r10", "r11", "memory");                                     \
         }                                                                                                           \
         if (packed != end) {                                                                                        \
@@ -55,12 +55,12 @@
                              "cmp %[p], %[end]\n\t"                                                                 \
                              "bne 1b\n\t"                                                                           \
                              : [p] "+r"(packed), [o] "+r"(out)                                                      \
-                             : [m] "r"(lanes), [e] "r"(eights), [end] "r"(end)                                      \
+                             : [m] "r"(bytes), [e] "r"(eights), [end] "r"(end)                                      \
                              : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "cc", "memory");                   \
         }                                                                                                           \
     } while (0)
-#define FG_S4_SHIFTS "", ", lsr #4", ", lsr #8", ", lsr #12"
-#define FG_S4_SHIFTS_DOUBLED ", lsl #1", ", lsr #3", ", lsr #7", ", lsr #11"
+#define FG_S4_SHIFTS "", ", lsr #4"
+#define FG_S4_SHIFTS_DOUBLED ", lsl #1", ", lsr #3"
 
 /* Channel pairs [first, first + count) into w: their output stages (8 words a pair, fg/isa/dsp_staged.h's staged
  * block: an odd last channel's pair reads the table's next 16 bytes, unused) at w + lead, their weights unpacked at
@@ -73,9 +73,9 @@ static void fg_s4_unpack_dsp(const fg_dsp_channel *ch, const uint32_t *packed, i
     packed += first * words;
     words *= count;
     if (doubled) {
-        FG_S4_UNPACK(FG_S4_SHIFTS_DOUBLED, 0x001E001Eu, 0x00100010u);
+        FG_S4_UNPACK(FG_S4_SHIFTS_DOUBLED, 0x1E1E1E1Eu, 0xFFF0FFF0u);
     } else {
-        FG_S4_UNPACK(FG_S4_SHIFTS, 0x000F000Fu, 0x00080008u);
+        FG_S4_UNPACK(FG_S4_SHIFTS, 0x0F0F0F0Fu, 0xFFF8FFF8u);
     }
 }
 #undef FG_S4_UNPACK_WORD
@@ -109,19 +109,30 @@ static void fg_s4_extend_dsp(const fg_conv2d_params *p, const int8_t *image, int
 }
 
 /* The input pairs of the three pixels from `pixel` of a pointwise layer (consecutive rows of in_c, a multiple of 4)
- * into x, pixel p's at x + p (stride 3): per word of the three, 3 LDR and FG_DSP_EXTEND_THREE_WORDS. */
+ * into x, pixel p's at x + p (stride 3): per word of the three, 3 LDR and FG_DSP_EXTEND_THREE_WORDS, two words a
+ * pass after an odd one. */
 static void fg_s4_extend_tile_dsp(const int8_t *from, int32_t depth, uint32_t *x) {
     const int8_t *const end = from + depth;
-    __asm__ volatile("1:\n\t"
-                     "ldr r5, [%[f], %[d]]\n\t"
-                     "ldr r6, [%[f], %[d], lsl #1]\n\t"
-                     "ldr r4, [%[f]], #4\n\t"
-                     FG_DSP_EXTEND_THREE_WORDS("%[x]")
+#define FG_S4_TILE_WORD                   \
+    "ldr r5, [%[f], %[d]]\n\t"             \
+    "ldr r6, [%[f], %[d], lsl #1]\n\t"     \
+    "ldr r4, [%[f]], #4\n\t"               \
+    FG_DSP_EXTEND_THREE_WORDS("%[x]")
+    __asm__ volatile("tst %[d], #4\n\t"
+                     "beq 1f\n\t"
+                     FG_S4_TILE_WORD
                      "cmp %[f], %[end]\n\t"
-                     "bne 1b\n\t"
+                     "beq 2f\n"
+                     "1:\n\t"
+                     FG_S4_TILE_WORD
+                     FG_S4_TILE_WORD
+                     "cmp %[f], %[end]\n\t"
+                     "bne 1b\n"
+                     "2:\n\t"
                      : [f] "+r"(from), [x] "+r"(x)
                      : [d] "r"(depth), [end] "r"(end)
                      : "r4", "r5", "r6", "r7", "r8", "r9", "cc", "memory");
+#undef FG_S4_TILE_WORD
 }
 
 /* The channels' output stages, after the two blocks' sizes. */
