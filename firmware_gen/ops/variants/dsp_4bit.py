@@ -9,20 +9,24 @@ bound any layout to 4 SMLAD per 8 weights, and only one of them can take a word 
 The convolution's weights are one word per four depths per channel pair (A, B), the window's taps to a multiple of 8
 (zero weights past it): nibble k the weight + 8 of the low lane of the int8 layout's word k, nibble 4 + k its high
 lane's, the words being (A[4q], A[4q+2]), (B[4q], B[4q+2]), (A[4q+1], A[4q+3]), (B[4q+1], B[4q+3]) (dsp.py), so that
-shifted by 4k, masked with 0x000F000F and SSUB16 of 8 a word is word k. Weight bytes: 4 per 8 weights, TFLite's
+the bytes of a word masked with 0x0F0F0F0F are nibbles 0, 2, 4, 6 (shifted by 4: 1, 3, 5, 7), and SXTAB16 of bytes
+0 and 2 (1 and 3) onto lanes of -8 gives word 0 (2; shifted: 1 and 3). Weight bytes: 4 per 8 weights, TFLite's
 ceil(n / 2) when the window's taps are a multiple of 8 and out_c even; before them each channel's fg_dsp_channel (16
 bytes: the int8 variants' output stage), which replaces the folded bias and the per-channel multipliers and shifts,
 and before those the two blocks (dsp_blocking), whose arrays are the kernel's run-time stack.
 
-A weight is unpacked once per block of pixels (39 instructions per 32 weights) and a tile calls the SMLAD loop once
-per block of channel pairs (~85 instructions besides the products), so the blocks (dsp_blocking) are the largest the
-stack takes, at the least estimated cost: a pixel block's input pairs (2 bytes an input a pixel) within SMALL_INPUTS
-words and a channel block's unpacked weights (4 bytes a tap a pair) within SMALL_UNPACKED, as before, on a board
-whose stack is smaller than DEEP_STACK (less if its stack less STACK_RESERVE is less); on one of DEEP_STACK or more,
-both within all but STACK_RESERVE of it. mps2_an386 (16 KB), 8x8 pixels: 1x1 256->32 in 3 pixel blocks instead of
-6 (1.163x -> 1.090x the int8 kernel's instructions per MAC), 3x3 32->32 in 4 pixel blocks (channel blocks of 4
-pairs) instead of 8 (of 2; 1.187x -> 1.088x), the kernel's frames 15.7 KB instead of 9.3 KB. The blocks are evened
-out (as many, fewer bytes).
+Where every channel is narrow the biases are doubled (dsp.doubled_constants) and the kernel unpacks the weights
+doubled, for the int8 variants' doubled tiles. A pointwise layer (1x1, stride 1, in_c a multiple of 4) of narrow
+channels whose unpacked weights and output stages (4 bytes a tap a pair, 32 bytes a pair) fit the stack (below) runs
+as the int8 pointwise kernel on them, unpacked once: one channel block, and two tiles of input pairs (x: the M7's four
+pixels). Otherwise a weight is unpacked once per block of pixels (28 instructions per 32 weights) and a tile runs
+once per block of channel pairs, so the blocks (dsp_blocking) are the largest the stack takes, at the least estimated
+cost: a pixel block's input pairs (2 bytes an input a pixel) within SMALL_INPUTS words and a channel block's unpacked
+weights within SMALL_UNPACKED, as before, on a board whose stack is smaller than DEEP_STACK (less if its stack less
+STACK_RESERVE is less); on one of DEEP_STACK or more, both within all but STACK_RESERVE of it. mps2_an386 (16 KB),
+8x8 pixels: 1x1 256->32 in 3 pixel blocks of 8 channel blocks (1.087x the int8 kernel's instructions per MAC), 32->64
+whole (1.020x), 3x3 32->32 in 4 pixel blocks (channel blocks of 4 pairs). The blocks are evened out (as many, fewer
+bytes).
 """
 
 from __future__ import annotations

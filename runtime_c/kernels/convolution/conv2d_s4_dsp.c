@@ -1,14 +1,19 @@
-/* CONV_2D with 4-bit weights on the DSP extension: the int8 variant's tile (fg/isa/dsp.h: three pixels x a channel
- * pair per pass of SMLAD on int16 weight pairs, the output stage fused) run on weights unpacked block by block.
+/* CONV_2D with 4-bit weights on the DSP extension: the int8 variants' tiles (fg/isa/dsp.h: three pixels x a channel
+ * pair per pass of SMLAD on int16 weight pairs, the output stage fused) run on weights unpacked into the int8 layout
+ * on the stack, with their output stages staged beside them (fg/isa/dsp_staged.h's staged block), doubled where
+ * every channel is narrow (the int8 variants' doubled tiles; the generator doubles those layers' biases).
  *
- * Output pixels go in blocks of up to `tiles` tiles of three (raster order): each tile's windows are sign-extended
- * into input pairs first (inside the image straight from its rows, else gathered with the zero point in the padding),
- * then for each block of up to `pairs` channel pairs the 4-bit weights are unpacked into the int8 layout on the stack
- * and every tile of the pixel block runs on them. A weight is unpacked once per pixel block (AND with a shifted
- * operand and SSUB16, four words a STM: about 1.2 instructions a weight) and multiplied by every pixel of it, so the
- * unpacking costs 1.2 / (3 x tiles) instructions per product against the tile's ~0.7. Both blocks are the
- * generator's (firmware_gen/ops/variants/dsp_4bit.py, dsp_blocking: bigger on a board with a 16 KB stack), and so
- * are the two arrays they size on the stack (the call's run_time_stack).
+ * A pointwise layer of narrow channels whose unpacked weights fit the channel block runs as the int8 pointwise kernel
+ * on them (fg_dsp_pointwise_run: its tile stores, the M33's and M4's short stores a layer's tiles a call, the M7's
+ * four-pixel tiles), its weights unpacked once. Otherwise output pixels go in blocks of up to `tiles` tiles of three
+ * (fg_dsp_tile_start's, raster order): each tile's windows are sign-extended into input pairs first (a pointwise
+ * layer's three pixels a word, a window inside the image straight from its rows, else gathered with the zero point in
+ * the padding), then for each block of up to `pairs` channel pairs the weights are unpacked and every tile of the
+ * pixel block runs on them (fg_dsp_block_tiles on the M4 and the M33). A weight is unpacked once per pixel block
+ * (7 instructions a word of 8: ~0.9 a weight) and multiplied by every pixel of it, so the unpacking costs
+ * 0.9 / (3 x tiles) instructions per product against the tile's ~0.7. Both blocks are the generator's
+ * (firmware_gen/ops/variants/dsp_4bit.py, dsp_blocking: bigger on a board with a 16 KB stack), and so are the two
+ * arrays they size on the stack (the call's run_time_stack).
  *
  * params->packed: the pixel block's tiles and the channel block's pairs, fg_dsp_channel[out_c], then per channel pair
  * (an odd last one with a zero channel) one word per four depths q (the window's taps to a multiple of 8): nibble k
