@@ -92,7 +92,11 @@ def fc_words(weights: np.ndarray, chunk: int = FC_SAFE_CHUNK) -> np.ndarray:
 
 SMALL_INPUTS, SMALL_UNPACKED = 1536, 576  # words of input pairs and of unpacked weights where the stack is small
 DEEP_STACK, STACK_RESERVE = 16384, 1024  # a stack that takes bigger blocks; the bytes left to everything else
-UNPACK_EIGHTHS, CALL = 39, 85  # instructions: unpacking 8 depths of a channel pair, eighths; a tile's channel block
+# instructions: unpacking 8 depths of a channel pair, eighths; a tile's further channel block (mps2_an386, 1x1
+# 256->32 at (8, 2): 24,408 unpacking 3 x 16 x 128 x 8 depths, ~10.4 k beside the int8 kernel's stores over 154
+# further calls; 39 and 85 before the SXTAB16 unpacking and fg_dsp_block_tiles: the same blocks for every layer
+# of bench/int4_shapes.py and tests/ops/test_pair_4bit.py)
+UNPACK_EIGHTHS, CALL = 32, 67
 
 
 def _evened(total: int, most: int) -> int:
@@ -103,7 +107,7 @@ def _evened(total: int, most: int) -> int:
 def _blocks(pairs: int, tiles: int, channel_pairs: int, words: int, most: tuple[int, int]) -> tuple[int, int]:
     """The pixel and channel blocks (at most `most` words of input pairs and of unpacked weights; a channel pair's
     output stages take 8 words more) whose arrays fit `words` at the least estimated cost: the weights unpacked once
-    per pixel block against a tile's call per channel block (CALL measured on mps2_an386, 3x3 32->32); of equal costs
+    per pixel block against a tile's call per channel block (UNPACK_EIGHTHS, CALL); of equal costs
     the smaller."""
     def cost(blocks: tuple[int, int]) -> tuple[int, int]:
         pixel_blocks, channel_blocks = -(-tiles // blocks[0]), -(-channel_pairs // blocks[1])
