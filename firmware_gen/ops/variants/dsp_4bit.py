@@ -36,7 +36,7 @@ import numpy as np
 from firmware_gen.frontend.ir import Graph, Operator
 from firmware_gen.isa import DSP
 from firmware_gen.ops.base import ConstTable, KernelCall, TableRef
-from firmware_gen.ops.variants import Variant, renamed
+from firmware_gen.ops.variants import Variant, call_table, renamed
 from firmware_gen.ops.variants.armv6m import GATHER_TAPS
 from firmware_gen.ops.variants.dsp import FC_MAX_DEPTH, WIDE, channel_constants, doubled_constants
 from firmware_gen.ops.variants.pair_4bit import conv_and_fully_connected, weights_4bit
@@ -147,6 +147,16 @@ def dsp_blocking(p: dict, stack_bytes: int, narrow: bool = True) -> tuple[int, i
     return tiles, block, 4 * (3 * pairs * tiles + (8 + 2 * pairs) * block)
 
 
+def _all_wide(call: KernelCall, rows: np.ndarray) -> np.ndarray:
+    """The fg_dsp_channel rows of a layer not all narrow with every channel wide but a constant one (multiplier 0,
+    whatever its accumulator): the kernel's doubled output stages then take its weights as they are (not doubled)."""
+    multipliers = np.broadcast_to(call_table(call, "multipliers").astype(np.int64), (len(rows),))
+    shifts = np.broadcast_to(call_table(call, "shifts").astype(np.int64), (len(rows),))
+    narrow = (rows[:, 3] != WIDE) & (rows[:, 1] != 0)
+    wide = np.stack([rows[:, 0], multipliers, shifts, np.full(len(rows), WIDE)], axis=1)
+    return np.where(narrow[:, None], wide, rows)
+
+
 def _paired_call(graph: Graph, op: Operator, call: KernelCall, variant: Variant, out_c: int,
                  stack_bytes: int = 0) -> KernelCall:
     """The call with `packed` the channels' fg_dsp_channel constants (dsp.channel_constants: the int8 variants'
@@ -163,6 +173,8 @@ def _paired_call(graph: Graph, op: Operator, call: KernelCall, variant: Variant,
         narrow = constants.reshape(-1, 4)[:, 3] != WIDE
         if narrow.all():  # the kernel unpacks doubled weights for the int8 variants' doubled tiles
             constants = doubled_constants(graph, op, call, weights)[0].ravel().astype(np.int64)
+        else:
+            constants = _all_wide(call, constants.reshape(-1, 4)).ravel()
         tiles, block, stack = dsp_blocking(call.params, stack_bytes, bool(narrow.all()))
         constants = np.concatenate([[tiles, block], constants])
         words = unpacking_words(weights)

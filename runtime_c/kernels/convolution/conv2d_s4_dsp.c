@@ -147,8 +147,8 @@ static inline const fg_dsp_channel *fg_s4_channels(const fg_conv2d_params *p) {
 
 /* The `count` tiles of the pixel block from pixel i (their input pairs at x) on the block at w (fg_s4_unpack_dsp's:
  * pairs_here channel pairs, `channels` channels, the first's outputs at output): every channel narrow, by the int8
- * staged kernels' fg_dsp_block_tiles where the core has it, else each tile by fg_dsp_gemm_3_strided (doubled iff
- * every channel is narrow). */
+ * staged kernels' fg_dsp_block_tiles where the core has it, else each tile by fg_dsp_gemm_3_strided (doubled: a layer
+ * not all narrow has every channel wide but a constant one, its weights as they are). */
 static void fg_s4_block_dsp(const fg_dsp_layer *l, int32_t i, int32_t count, const uint32_t *x, const uint32_t *w,
                             int32_t pairs_here, int32_t channels, int8_t *output) {
 #if FG_DSP_BLOCK_TILES
@@ -161,7 +161,7 @@ static void fg_s4_block_dsp(const fg_dsp_layer *l, int32_t i, int32_t count, con
         int32_t n;
         const int32_t start = fg_dsp_tile_start(i + 3 * t, l->pixels, &n);
         fg_dsp_gemm_3_strided(x + 3 * l->pairs * t, w + 8 * pairs_here, l->pairs, (const fg_dsp_channel *)w,
-                              channels, l->out_c, n, output + start * l->out_c, l->q, l->narrow, l->narrow);
+                              channels, l->out_c, n, output + start * l->out_c, l->q, l->narrow, 1);
     }
 }
 
