@@ -152,7 +152,7 @@ def test_dsp_conv_blocks_grow_only_on_a_16k_stack(params):
     tiles, channel_pairs = -(-params["out_h"] * params["out_w"] // 3), -(-params["out_c"] // 2)
     for stack in (0, 4096, 8192, 16384):
         tile_block, pair_block, stack_bytes = dsp_blocking(params, stack)
-        assert stack_bytes == 4 * pairs * (3 * tile_block + 2 * pair_block)
+        assert stack_bytes == 4 * (3 * pairs * tile_block + (8 + 2 * pairs) * pair_block)
         assert tile_block == -(-tiles // -(-tiles // tile_block)) and pair_block <= channel_pairs
         if stack < 16384:
             assert 3 * pairs * tile_block <= SMALL_INPUTS and 2 * pairs * pair_block <= SMALL_UNPACKED
@@ -165,5 +165,15 @@ def test_dsp_conv_blocks_grow_only_on_a_16k_stack(params):
 def test_the_deep_layers_of_the_sweep_take_fewer_pixel_blocks_on_a_16k_stack():
     """bench/int4_shapes.py's 1x1 256->32 and 3x3 32->32 on 8x8 pixels (22 tiles): 3 and 4 pixel blocks on a 16 KB
     stack, where the small bound takes 6 and 8."""
-    assert dsp_blocking(_conv(256, 32, 1), 0)[:2] == (4, 2) and dsp_blocking(_conv(256, 32, 1), 16384)[:2] == (8, 3)
+    assert dsp_blocking(_conv(256, 32, 1), 0)[:2] == (4, 2) and dsp_blocking(_conv(256, 32, 1), 16384)[:2] == (8, 2)
     assert dsp_blocking(_conv(32, 32, 3), 0)[:2] == (3, 2) and dsp_blocking(_conv(32, 32, 3), 16384)[:2] == (6, 4)
+
+
+def test_a_pointwise_layer_whose_weights_fit_unpacks_them_whole():
+    """1x1 32->64 (8x8 pixels, stride 1, no padding): every channel pair in one block (the kernel then runs the int8
+    pointwise kernel on them) and two tiles of input pairs (the M7's four pixels), only where every channel is
+    narrow and the unpacked weights fit the small bound or a 16 KB stack."""
+    params = {**_conv(32, 64, 1), "stride_h": 1, "stride_w": 1, "pad_top": 0, "pad_left": 0, "in_w": 8}
+    assert dsp_blocking(params, 16384) == (2, 32, 4 * (6 * 16 + 32 * (8 + 32)))
+    assert dsp_blocking(params, 16384, narrow=False)[1] < 32 or dsp_blocking(params, 16384, narrow=False)[0] > 2
+    assert dsp_blocking(params, 8192)[1] < 32 and dsp_blocking({**params, "stride_h": 2}, 16384)[0] != 2

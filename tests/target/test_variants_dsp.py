@@ -579,9 +579,11 @@ def test_variants_bit_exact_on_m33(tmp_path) -> None:
                                              "fg_avg_pool2d_dsp"])
 
 
-def s4_conv_case(rng, in_c: int, out_c: int, window: tuple[int, int], relu: bool) -> bytes:
+def s4_conv_case(rng, in_c: int, out_c: int, window: tuple[int, int], relu: bool,
+                 out_scale: float | None = None) -> bytes:
     """One CONV_2D with 4-bit per-channel weights on a 2 to 4 x 3 to 7 input, SAME padding: with relu, the output zero
-    point -128 and RELU (the relu tile store), else a random zero point and no activation (the clamping one)."""
+    point -128 and RELU (the relu tile store), else a random zero point and no activation (the clamping one);
+    out_scale: the output's instead of one that spreads the outputs over the int8 range."""
     b = ModelBuilder("conv_s4")
     shape = (1, int(rng.integers(2, 5)), int(rng.integers(3, 8)), in_c)
     x = b.input("x", shape, "int8", scale=0.05, zero_point=int(rng.integers(-20, 20)))
@@ -589,7 +591,7 @@ def s4_conv_case(rng, in_c: int, out_c: int, window: tuple[int, int], relu: bool
     w = b.constant("w", rng.integers(-8, 8, (out_c, *window, in_c)).astype(np.int8), scales, int4=True)
     bias = b.constant("b", rng.integers(-300, 300, out_c).astype(np.int32), [0.05 * s for s in scales])
     spread = 0.05 * float(np.mean(scales)) * 40 * np.sqrt(in_c * window[0] * window[1])
-    y = b.tensor("y", (*shape[:3], out_c), "int8", scale=spread,
+    y = b.tensor("y", (*shape[:3], out_c), "int8", scale=spread if out_scale is None else out_scale,
                  zero_point=-128 if relu else int(rng.integers(-20, 20)))
     b.operator("CONV_2D", [x, w, bias], [y], {"padding": "SAME", "activation": "RELU" if relu else "NONE"})
     b.output(y)
@@ -629,14 +631,37 @@ def test_tile_store_rounds_bit_exact_on_m33(tmp_path) -> None:
                            expect_functions=["fg_conv2d_pointwise_staged_dsp", "fg_conv2d_folded_staged_dsp"])
 
 
+S4_POINTWISE = [(12, 9, False), (64, 40, True), (252, 24, False), (128, 250, True)]  # in_c, out_c, relu
+
+
+def s4_pointwise_cases(rng) -> list[bytes]:
+    """fg_conv2d_s4_dsp's pointwise paths (S4_POINTWISE): the weights unpacked whole (doubled) and run as the int8
+    pointwise kernel (12 -> 9: an odd out_c, the output stages staged one word on, a depth of 8 q + 4; 64 -> 40 relu),
+    in pixel and channel blocks (252 -> 24: a depth of 8 q + 4; 128 -> 250: 64 pairs, the M33's stores a block's
+    tiles a call), and 8 -> 6 with a left shift (wide channels: the weights unpacked as they are, not doubled)."""
+    models = [s4_conv_case(rng, in_c, out_c, (1, 1), relu) for in_c, out_c, relu in S4_POINTWISE]
+    return [*models, s4_conv_case(rng, 8, 6, (1, 1), False, out_scale=0.0004)]
+
+
+@needs_qemu
+@pytest.mark.parametrize("board", ["mps2_an386", "mps2_an521"])
+def test_4bit_pointwise_paths_bit_exact(board, tmp_path) -> None:
+    """s4_pointwise_cases on the M4 (fg_dsp_block_tiles a tile a call) and the M33 (its stores of 32 and 64 pairs)."""
+    assert_batch_bit_exact(s4_pointwise_cases(np.random.default_rng(61)), board, tmp_path / "build", seed=6,
+                           expect_functions=["fg_conv2d_s4_dsp"])
+
+
 @needs_qemu
 def test_4bit_tile_stores_bit_exact_on_m7(tmp_path) -> None:
-    """The M7's tile stores on accumulators not doubled (fg_conv2d_s4_dsp's, LSL before SMMLAR or SMMULR): the relu's
-    and the clamping's, depths padded to 8 k entering the pass of sixteen pairs at each of its four entries."""
+    """fg_conv2d_s4_dsp on the M7 (its blocks' tiles each by fg_dsp_gemm_3_strided on doubled weights, a pointwise
+    layer whose weights fit by the int8 kernel's four-pixel tiles where they apply): the relu's and the clamping's
+    stores, depths padded to 8 k entering the pass of sixteen pairs at each of its four entries, and
+    s4_pointwise_cases."""
     rng = np.random.default_rng(47)
     models = [s4_conv_case(rng, in_c, int(rng.choice(CHANNELS[3:])), window, relu)
               for in_c, window in [(8, (1, 1)), (24, (1, 1)), (48, (1, 1)), (64, (1, 1)), (3, (3, 3))]
               for relu in (True, False)]
+    models += s4_pointwise_cases(rng)
     assert_batch_bit_exact(models, "mps2_an500", tmp_path / "build", seed=5, expect_functions=["fg_conv2d_s4_dsp"])
 
 

@@ -9,20 +9,24 @@ bound any layout to 4 SMLAD per 8 weights, and only one of them can take a word 
 The convolution's weights are one word per four depths per channel pair (A, B), the window's taps to a multiple of 8
 (zero weights past it): nibble k the weight + 8 of the low lane of the int8 layout's word k, nibble 4 + k its high
 lane's, the words being (A[4q], A[4q+2]), (B[4q], B[4q+2]), (A[4q+1], A[4q+3]), (B[4q+1], B[4q+3]) (dsp.py), so that
-shifted by 4k, masked with 0x000F000F and SSUB16 of 8 a word is word k. Weight bytes: 4 per 8 weights, TFLite's
+the bytes of a word masked with 0x0F0F0F0F are nibbles 0, 2, 4, 6 (shifted by 4: 1, 3, 5, 7), and SXTAB16 of bytes
+0 and 2 (1 and 3) onto lanes of -8 gives word 0 (2; shifted: 1 and 3). Weight bytes: 4 per 8 weights, TFLite's
 ceil(n / 2) when the window's taps are a multiple of 8 and out_c even; before them each channel's fg_dsp_channel (16
 bytes: the int8 variants' output stage), which replaces the folded bias and the per-channel multipliers and shifts,
 and before those the two blocks (dsp_blocking), whose arrays are the kernel's run-time stack.
 
-A weight is unpacked once per block of pixels (39 instructions per 32 weights) and a tile calls the SMLAD loop once
-per block of channel pairs (~85 instructions besides the products), so the blocks (dsp_blocking) are the largest the
-stack takes, at the least estimated cost: a pixel block's input pairs (2 bytes an input a pixel) within SMALL_INPUTS
-words and a channel block's unpacked weights (4 bytes a tap a pair) within SMALL_UNPACKED, as before, on a board
-whose stack is smaller than DEEP_STACK (less if its stack less STACK_RESERVE is less); on one of DEEP_STACK or more,
-both within all but STACK_RESERVE of it. mps2_an386 (16 KB), 8x8 pixels: 1x1 256->32 in 3 pixel blocks instead of
-6 (1.163x -> 1.090x the int8 kernel's instructions per MAC), 3x3 32->32 in 4 pixel blocks (channel blocks of 4
-pairs) instead of 8 (of 2; 1.187x -> 1.088x), the kernel's frames 15.7 KB instead of 9.3 KB. The blocks are evened
-out (as many, fewer bytes).
+Where every channel is narrow the biases are doubled (dsp.doubled_constants) and the kernel unpacks the weights
+doubled, for the int8 variants' doubled tiles. A pointwise layer (1x1, stride 1, in_c a multiple of 4) of narrow
+channels whose unpacked weights and output stages (4 bytes a tap a pair, 32 bytes a pair) fit the stack (below) runs
+as the int8 pointwise kernel on them, unpacked once: one channel block, and two tiles of input pairs (x: the M7's four
+pixels). Otherwise a weight is unpacked once per block of pixels (28 instructions per 32 weights) and a tile runs
+once per block of channel pairs, so the blocks (dsp_blocking) are the largest the stack takes, at the least estimated
+cost: a pixel block's input pairs (2 bytes an input a pixel) within SMALL_INPUTS words and a channel block's unpacked
+weights within SMALL_UNPACKED, as before, on a board whose stack is smaller than DEEP_STACK (less if its stack less
+STACK_RESERVE is less); on one of DEEP_STACK or more, both within all but STACK_RESERVE of it. mps2_an386 (16 KB),
+8x8 pixels: 1x1 256->32 in 3 pixel blocks of 8 channel blocks (1.087x the int8 kernel's instructions per MAC), 32->64
+whole (1.020x), 3x3 32->32 in 4 pixel blocks (channel blocks of 4 pairs). The blocks are evened out (as many, fewer
+bytes).
 """
 
 from __future__ import annotations
@@ -32,9 +36,9 @@ import numpy as np
 from firmware_gen.frontend.ir import Graph, Operator
 from firmware_gen.isa import DSP
 from firmware_gen.ops.base import ConstTable, KernelCall, TableRef
-from firmware_gen.ops.variants import Variant, renamed
+from firmware_gen.ops.variants import Variant, call_table, renamed
 from firmware_gen.ops.variants.armv6m import GATHER_TAPS
-from firmware_gen.ops.variants.dsp import FC_MAX_DEPTH, WIDE, channel_constants
+from firmware_gen.ops.variants.dsp import FC_MAX_DEPTH, WIDE, channel_constants, doubled_constants
 from firmware_gen.ops.variants.pair_4bit import conv_and_fully_connected, weights_4bit
 
 REQUIRES = frozenset({DSP})
@@ -88,7 +92,11 @@ def fc_words(weights: np.ndarray, chunk: int = FC_SAFE_CHUNK) -> np.ndarray:
 
 SMALL_INPUTS, SMALL_UNPACKED = 1536, 576  # words of input pairs and of unpacked weights where the stack is small
 DEEP_STACK, STACK_RESERVE = 16384, 1024  # a stack that takes bigger blocks; the bytes left to everything else
-UNPACK_EIGHTHS, CALL = 39, 85  # instructions: unpacking 8 depths of a channel pair, eighths; a tile's channel block
+# instructions: unpacking 8 depths of a channel pair, eighths; a tile's further channel block (mps2_an386, 1x1
+# 256->32 at (8, 2): 24,408 unpacking 3 x 16 x 128 x 8 depths, ~10.4 k beside the int8 kernel's stores over 154
+# further calls; 39 and 85 before the SXTAB16 unpacking and fg_dsp_block_tiles: the same blocks for every layer
+# of bench/int4_shapes.py and tests/ops/test_pair_4bit.py)
+UNPACK_EIGHTHS, CALL = 32, 67
 
 
 def _evened(total: int, most: int) -> int:
@@ -97,25 +105,33 @@ def _evened(total: int, most: int) -> int:
 
 
 def _blocks(pairs: int, tiles: int, channel_pairs: int, words: int, most: tuple[int, int]) -> tuple[int, int]:
-    """The pixel and channel blocks (at most `most` words of input pairs and of unpacked weights) whose arrays fit
-    `words` at the least estimated cost: the weights unpacked once per pixel block against a tile's call per channel
-    block (CALL measured on mps2_an386, 3x3 32->32); of equal costs the smaller."""
+    """The pixel and channel blocks (at most `most` words of input pairs and of unpacked weights; a channel pair's
+    output stages take 8 words more) whose arrays fit `words` at the least estimated cost: the weights unpacked once
+    per pixel block against a tile's call per channel block (UNPACK_EIGHTHS, CALL); of equal costs
+    the smaller."""
     def cost(blocks: tuple[int, int]) -> tuple[int, int]:
         pixel_blocks, channel_blocks = -(-tiles // blocks[0]), -(-channel_pairs // blocks[1])
         unpacking = pixel_blocks * channel_pairs * pairs * UNPACK_EIGHTHS // 8
         return unpacking + tiles * channel_blocks * CALL, 3 * blocks[0] + 2 * blocks[1]
 
     candidates = set()
-    for tile_block in range(1, min(most[0], words - 2 * pairs) // (3 * pairs) + 1):
+    for tile_block in range(1, min(most[0], words - 2 * pairs - 8) // (3 * pairs) + 1):
         tile_block = _evened(tiles, tile_block)
-        pair_block = min(most[1], words - 3 * pairs * tile_block) // (2 * pairs)
+        pair_block = min(most[1] // (2 * pairs), (words - 3 * pairs * tile_block) // (8 + 2 * pairs))
         candidates.add((tile_block, _evened(channel_pairs, pair_block)))
     return min(candidates, key=cost)
 
 
-def dsp_blocking(p: dict, stack_bytes: int) -> tuple[int, int, int]:
+def _pointwise(p: dict) -> bool:
+    """Whether the kernel runs the layer as the int8 pointwise kernel when its unpacked weights fit (its test)."""
+    return (p["filter_h"] == p["filter_w"] == 1 and p.get("stride_h") == p.get("stride_w") == 1 and
+            p.get("pad_top") == p.get("pad_left") == 0 and p["out_w"] == p.get("in_w") and p["in_c"] % 4 == 0)
+
+
+def dsp_blocking(p: dict, stack_bytes: int, narrow: bool = True) -> tuple[int, int, int]:
     """(tiles of three pixels a pixel block, channel pairs a channel block, the bytes of their arrays) of
-    fg_conv2d_s4_dsp for the call's params on a board with a stack of `stack_bytes` (module docstring; 0: unknown)."""
+    fg_conv2d_s4_dsp for the call's params on a board with a stack of `stack_bytes` (module docstring; 0: unknown),
+    its channels all narrow or not."""
     pairs = -(-p["filter_h"] * p["filter_w"] * p["in_c"] // 8) * 4
     tiles, channel_pairs = -(-p["out_h"] * p["out_w"] // 3), -(-p["out_c"] // 2)
     words, most = (stack_bytes - STACK_RESERVE) // 4, (SMALL_INPUTS, SMALL_UNPACKED)
@@ -123,8 +139,22 @@ def dsp_blocking(p: dict, stack_bytes: int) -> tuple[int, int, int]:
         most = (words, words)
     elif not stack_bytes or words >= sum(most):
         words = sum(most)
-    tiles, block = _blocks(pairs, tiles, channel_pairs, max(words, 5 * pairs), most)
-    return tiles, block, 4 * pairs * (3 * tiles + 2 * block)
+    whole = channel_pairs * (8 + 2 * pairs)
+    if narrow and _pointwise(p) and 6 * pairs + whole <= words and 2 * pairs * channel_pairs <= most[1]:
+        tiles, block = 2, channel_pairs  # x: the M7's four-pixel tiles' (fg_dsp_pointwise_run)
+    else:
+        tiles, block = _blocks(pairs, tiles, channel_pairs, max(words, 5 * pairs + 8), most)
+    return tiles, block, 4 * (3 * pairs * tiles + (8 + 2 * pairs) * block)
+
+
+def _all_wide(call: KernelCall, rows: np.ndarray) -> np.ndarray:
+    """The fg_dsp_channel rows of a layer not all narrow with every channel wide but a constant one (multiplier 0,
+    whatever its accumulator): the kernel's doubled output stages then take its weights as they are (not doubled)."""
+    multipliers = np.broadcast_to(call_table(call, "multipliers").astype(np.int64), (len(rows),))
+    shifts = np.broadcast_to(call_table(call, "shifts").astype(np.int64), (len(rows),))
+    narrow = (rows[:, 3] != WIDE) & (rows[:, 1] != 0)
+    wide = np.stack([rows[:, 0], multipliers, shifts, np.full(len(rows), WIDE)], axis=1)
+    return np.where(narrow[:, None], wide, rows)
 
 
 def _paired_call(graph: Graph, op: Operator, call: KernelCall, variant: Variant, out_c: int,
@@ -140,7 +170,12 @@ def _paired_call(graph: Graph, op: Operator, call: KernelCall, variant: Variant,
         words = fc_words(weights, chunk)
         stack = 0
     else:
-        tiles, block, stack = dsp_blocking(call.params, stack_bytes)
+        narrow = constants.reshape(-1, 4)[:, 3] != WIDE
+        if narrow.all():  # the kernel unpacks doubled weights for the int8 variants' doubled tiles
+            constants = doubled_constants(graph, op, call, weights)[0].ravel().astype(np.int64)
+        else:
+            constants = _all_wide(call, constants.reshape(-1, 4)).ravel()
+        tiles, block, stack = dsp_blocking(call.params, stack_bytes, bool(narrow.all()))
         constants = np.concatenate([[tiles, block], constants])
         words = unpacking_words(weights)
     words = words.view("<i4").astype(np.int64)
