@@ -270,7 +270,7 @@ typedef struct {
  * the others' outputs not copied. */
 static void fg_dsp_band_flush(const fg_dsp_band_layer *l, const uint32_t *x, int32_t out_c, int32_t n, int8_t *held,
                               int8_t *const to[3]) {
-    fg_dsp_gemm_3_strided(x, l->weights, l->pairs, l->ch, out_c, out_c, 3, held, l->q, l->narrow, 1);
+    fg_dsp_gemm_3_strided(x, l->weights, l->pairs, l->ch, out_c, out_c, 3, held, l->q, l->narrow);
     for (int32_t j = 0; j < n; ++j) {
         memcpy(to[j], held + j * out_c, (size_t)out_c);
     }
@@ -406,7 +406,7 @@ FG_HOT_LOOP void fg_conv2d_3x3_band_dsp(const fg_conv2d_params *p, const int8_t 
                     for (int32_t j = 0; j < 3; ++j) {
                         fg_dsp_band_gather(&b, window, t + j, x + j);
                     }
-                    fg_dsp_gemm_3_strided(x, l.weights, pairs, l.ch, out_c, out_c, 3, out + t * out_c, &q, l.narrow, 1);
+                    fg_dsp_gemm_3_strided(x, l.weights, pairs, l.ch, out_c, out_c, 3, out + t * out_c, &q, l.narrow);
                 }
                 int32_t ox = pair_store ? out_w : whole;  /* the pair tile ran the row's end */
                 for (out += ox * out_c; ox < out_w; ++ox, out += out_c) {

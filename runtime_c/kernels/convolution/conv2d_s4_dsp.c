@@ -161,7 +161,7 @@ static void fg_s4_block_dsp(const fg_dsp_layer *l, int32_t i, int32_t count, con
         int32_t n;
         const int32_t start = fg_dsp_tile_start(i + 3 * t, l->pixels, &n);
         fg_dsp_gemm_3_strided(x + 3 * l->pairs * t, w + 8 * pairs_here, l->pairs, (const fg_dsp_channel *)w,
-                              channels, l->out_c, n, output + start * l->out_c, l->q, l->narrow, 1);
+                              channels, l->out_c, n, output + start * l->out_c, l->q, l->narrow);
     }
 }
 

@@ -127,7 +127,7 @@ static inline __attribute__((always_inline)) void fg_dsp_pointwise_in_turn(const
     int32_t done = 0;
     if (pixels >= 3 && l->narrow && out_c >= 2 && !(out_c & 1)) {
         fg_dsp_job job;
-        fg_dsp_tile_store_function store = fg_dsp_tile_job(&job, x, l->pairs, ch, out_c, out_c, output, l->q, 1);
+        fg_dsp_tile_store_function store = fg_dsp_tile_job(&job, x, l->pairs, ch, out_c, out_c, output, l->q);
         const int32_t left = pixels % 3, last = pixels - 3;
         int32_t start = 0;
 #if !defined(FG_CORE_CORTEX_M7)

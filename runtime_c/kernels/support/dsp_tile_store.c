@@ -5,18 +5,15 @@
 
 #if defined(__ARM_FEATURE_DSP)
 /* The 3 x 2 tile of fg_dsp_tile_3x2 for the pairs of narrow channels from job->ch to job->end in turn (their weight
- * blocks one after the other), the bias loaded and the output stage fused while the accumulators are in registers:
- * per output LSL + SMMULR + 3 for the rounding shift (relu: LSL + SMMLAR + ASR), the clamp (one SSAT when it is all
- * of int8), STRB. Per channel pair on the M4 timing (relu, doubled): the first input pair and the BX 14 + 2 cycles,
- * the output stage and the stores with the frame's bookkeeping 48 (the passes 13 an input pair, 2 a round of
- * FG_DSP_ROUND_PAIRS and 2 for each taken loop branch apart). */
-FG_DSP_TILE_STORE_FUNCTION(fg_dsp_tile_store, FG_DSP_NARROW, CLAMPING)
-/* fg_dsp_tile_store for a layer whose output zero point is -128 and clamp all of int8: no rounding correction of
- * negative values (they clamp to -128 either way) and no check of the clamp. */
-FG_DSP_TILE_STORE_FUNCTION(fg_dsp_tile_store_relu, FG_DSP_RELU, RELU)
-/* The two on doubled accumulators (the channels' weights and biases doubled at generation time: 2 acc fits a narrow
- * channel's), SMMULR or SMMLAR without the LSL. */
+ * blocks one after the other), the bias loaded and the output stage fused while the accumulators are in registers.
+ * The accumulators are doubled (the channels' weights and biases doubled at generation time: 2 acc fits a narrow
+ * channel's): per output SMMULR + 3 for the rounding shift, the clamp (one SSAT when it is all of int8), STRB. Per
+ * channel pair on the M4 timing (relu): the first input pair and the BX 14 + 2 cycles, the output stage and the
+ * stores with the frame's bookkeeping 48 (the passes 13 an input pair, 2 a round of FG_DSP_ROUND_PAIRS and 2 for
+ * each taken loop branch apart). */
 FG_DSP_TILE_STORE_FUNCTION(fg_dsp_tile_store_doubled, FG_DSP_NARROW_DOUBLED, CLAMPING)
+/* For a layer whose output zero point is -128 and clamp all of int8: SMMLAR adding the offset, no rounding
+ * correction of negative values (they clamp to -128 either way) and no check of the clamp. */
 FG_DSP_TILE_STORE_FUNCTION(fg_dsp_tile_store_relu_doubled, FG_DSP_RELU_DOUBLED, RELU)
 /* The two doubled ones for 4 and 8 input pairs (the pointwise kernels' in_c <= 8 and <= 16). */
 #undef FG_DSP_PAIR_NEXT

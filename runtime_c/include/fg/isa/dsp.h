@@ -155,27 +155,6 @@ static inline int fg_dsp_all_narrow(const fg_dsp_channel *ch, int32_t channels) 
     "sxtb16 r4, r4\n\t"                         \
     "sxtb16 r7, r6, ror #8\n\t"                 \
     "sxtb16 r6, r6\n\t"
-/* Channel ch of `pixels` (<= 3) accumulators, output p at out[p * stride]. */
-static inline __attribute__((always_inline)) void fg_dsp_store_channel(const uint32_t *acc, const fg_dsp_channel *ch,
-                                                                        int32_t pixels, int8_t *out, int32_t stride,
-                                                                        const fg_requant_params *q) {
-    const int32_t low = q->activation_min, high = q->activation_max;
-    const fg_dsp_channel k = *ch;  /* a local copy: the int8 stores below may alias the table */
-    const int full = low == -128 && high == 127, wide = k.shift == FG_DSP_WIDE;
-#define FG_DSP_STORE(wide_, full_)                                                    \
-    for (int32_t p = 0; p < pixels; ++p) {                                            \
-        out[p * stride] = fg_dsp_requantize(acc[p], &k, wide_, full_, low, high, q->output_offset);\
-    }
-    if (wide) {
-        FG_DSP_STORE(1, 0)
-    } else if (full) {
-        FG_DSP_STORE(0, 1)
-    } else {
-        FG_DSP_STORE(0, 0)
-    }
-#undef FG_DSP_STORE
-}
-
 #if defined(FG_CORE_CORTEX_M7)
 /* The Cortex-M7 (the build passes FG_CORE_CORTEX_M7: GCC's -mcpu=cortex-m7 defines nothing the M4's does not)
  * dual-issues a single LDR with an SMLAD, but not LDM or LDRD, and an LDR's result is ready for the next cycle's
@@ -366,18 +345,6 @@ static inline void fg_dsp_extend(const int8_t *x, int32_t depth, int32_t pairs, 
     }
 }
 
-/* Requantizes the tile of fg_dsp_tile_3x2 for channels c and c + 1 (c + 1 only if < out_c) and stores the first
- * `pixels` pixels' outputs, pixel p's at output[p * stride]. */
-static inline __attribute__((always_inline)) void fg_dsp_store_3x2(const uint32_t acc[6], const fg_dsp_channel *ch,
-                                                                    int32_t c, int32_t out_c, int32_t pixels,
-                                                                    int8_t *output, int32_t stride,
-                                                                    const fg_requant_params *q) {
-    fg_dsp_store_channel(acc, ch + c, pixels, output + c, stride, q);
-    if (c + 1 < out_c) {
-        fg_dsp_store_channel(acc + 3, ch + c + 1, pixels, output + c + 1, stride, q);
-    }
-}
-
 /* Bias of channels c, c + 1 into the tile's accumulators (0 for a channel past out_c). */
 static inline void fg_dsp_bias_3x2(const fg_dsp_channel *ch, int32_t c, int32_t out_c, uint32_t acc[6]) {
     const uint32_t a = (uint32_t)ch[c].bias, b = c + 1 < out_c ? (uint32_t)ch[c + 1].bias : 0u;
@@ -486,12 +453,10 @@ typedef struct {
     "add r11, " r ", " o "\n\t"           \
     "add " r ", r11, " r ", asr #31\n\t"  \
     "asr " r ", " r ", " s "\n\t"
-#define FG_DSP_NARROW(r, m, o, s) "lsl " r ", " r ", #1\n\t" FG_DSP_NARROW_DOUBLED(r, m, o, s)
 /* SMMLAR adds the offset on the way (no rounding correction to need v alone). */
 #define FG_DSP_RELU_DOUBLED(r, m, o, s)           \
     "smmlar " r ", " r ", " m ", " o "\n\t"       \
     "asr " r ", " r ", " s "\n\t"
-#define FG_DSP_RELU(r, m, o, s) "lsl " r ", " r ", #1\n\t" FG_DSP_RELU_DOUBLED(r, m, o, s)
 #define FG_DSP_CLAMP(r)                  \
     "cmp " r ", r12\n\t"                 \
     "it lt\n\t"                          \
@@ -905,23 +870,24 @@ typedef struct {
 /* The M7's clamping stage: the table's words by single LDRs, each output's v + (v >> 31) + offset (the sum of
  * FG_DSP_NARROW_DOUBLED in another order, no scratch register) and shift interleaved, the frame's full checked (the
  * clamp out of line, back to 3 where the SSATs leave its outputs as they are), then the SSATs, the stores and the end
- * check: 22 + 11 cycles in llvm-mca's cortex-m7 model (hill-climbed), against 31 + 18. BEFORE(r) as the relu's. */
-#define FG_DSP_CLAMPING_STAGE_M7(BEFORE)                 \
-    FG_DSP_STAGE_CH                                     \
+ * check: 22 + 11 cycles in llvm-mca's cortex-m7 model (hill-climbed), against 31 + 18. Doubled accumulators only (every
+ * tile store's: the generator doubles a narrow channel's weights and bias), so no LSL before the SMMULR. */
+#define FG_DSP_CLAMPING_STAGE_M7                       \
+    FG_DSP_STAGE_CH                                    \
     "ldr r12, [r3, #16]\n\t"                           \
-    BEFORE("r7") "smmulr r7, r7, r12\n\t"              \
+    "smmulr r7, r7, r12\n\t"                           \
     "ldr r10, [r3, #8]\n\t"                            \
-    BEFORE("r8") "smmulr r8, r8, r12\n\t"              \
+    "smmulr r8, r8, r12\n\t"                           \
     "ldr r0, [r3]\n\t"                                 \
-    BEFORE("r9") "smmulr r9, r9, r12\n\t"              \
-    BEFORE("r4") "smmulr r4, r4, r0\n\t"               \
+    "smmulr r9, r9, r12\n\t"                           \
+    "smmulr r4, r4, r0\n\t"                            \
     "ldr r2, [r3, #4]\n\t"                             \
     "add r7, r7, r7, asr #31\n\t"                      \
-    BEFORE("r5") "smmulr r5, r5, r0\n\t"               \
+    "smmulr r5, r5, r0\n\t"                            \
     "ldr lr, [r3, #20]\n\t"                            \
     "add r8, r8, r8, asr #31\n\t"                      \
     "add r4, r4, r4, asr #31\n\t"                      \
-    BEFORE("r6") "smmulr r6, r6, r0\n\t"               \
+    "smmulr r6, r6, r0\n\t"                            \
     "add r4, r4, r2\n\t"                               \
     "ldr r11, [r3, #24]\n\t"                           \
     "ldr r0, [sp, #36]\n\t"                            \
@@ -943,7 +909,7 @@ typedef struct {
     "asr r8, r8, r11\n\t"                              \
     "ldr r2, [sp, #4]\n\t"                             \
     "asr r7, r7, r11\n\t"                              \
-    "beq 2f\n"                                          \
+    "beq 2f\n"                                         \
     "3:\n\t"                                           \
     "add r11, r2, r10, lsl #1\n\t"                     \
     "add r10, r2, r10\n\t"                             \
@@ -964,16 +930,13 @@ typedef struct {
     "cmp r3, lr\n\t"                                   \
     "strb r9, [r11, #1]\n\t"                           \
     "str r2, [sp, #4]\n\t"
-#define FG_DSP_NARROW_BEFORE_M7(r) "lsl " r ", " r ", #1\n\t"
-#define FG_DSP_NARROW_DOUBLED_BEFORE_M7(r) ""
-#define FG_DSP_CLAMPING_STAGE(OUT) FG_DSP_CLAMPING_STAGE_M7(OUT##_BEFORE_M7)
+#define FG_DSP_CLAMPING_STAGE(OUT) FG_DSP_CLAMPING_STAGE_M7
 /* The M7's relu stage: channel A's multiplier and offset and the frame's out and stride by LDRD (B's words by single
  * LDRs), the six outputs' SMMLAR, ASR, SSAT interleaved, the stores at offsets of out (1 and 2 strides: r10, r10
  * lsl 1) with out moved on by each channel's first, the next pair's loads left to FG_DSP_FIRST_PAIR: 24 cycles in
  * llvm-mca's cortex-m7 model (hill-climbed), against 39; 35 instructions, against 41 with single loads and rows'
- * pointers added (the same cycles; B's words by LDRD too: 25). BEFORE(r): what OUT does to the accumulator r before
- * its SMMLAR (FG_DSP_RELU's LSL). */
-#define FG_DSP_RELU_STAGE_M7(BEFORE)                \
+ * pointers added (the same cycles; B's words by LDRD too: 25). Doubled accumulators only, as the clamping stage's. */
+#define FG_DSP_RELU_STAGE_M7                     \
     FG_DSP_STAGE_CH                              \
     "ldr r11, [r3, #24]\n\t"                     \
     "ldr r12, [r3, #16]\n\t"                     \
@@ -981,17 +944,17 @@ typedef struct {
     "ldr lr, [r3, #20]\n\t"                      \
     "ldrd r0, r2, [r3]\n\t"                      \
     "add r3, r3, #32\n\t"                        \
-    BEFORE("r8") "smmlar r8, r8, r12, lr\n\t"    \
-    BEFORE("r4") "smmlar r4, r4, r0, r2\n\t"     \
+    "smmlar r8, r8, r12, lr\n\t"                 \
+    "smmlar r4, r4, r0, r2\n\t"                  \
     "str r3, [sp]\n\t"                           \
     "asr r8, r8, r11\n\t"                        \
-    BEFORE("r9") "smmlar r9, r9, r12, lr\n\t"    \
+    "smmlar r9, r9, r12, lr\n\t"                 \
     "ssat r8, #8, r8\n\t"                        \
-    BEFORE("r6") "smmlar r6, r6, r0, r2\n\t"     \
+    "smmlar r6, r6, r0, r2\n\t"                  \
     "asr r4, r4, r10\n\t"                        \
-    BEFORE("r5") "smmlar r5, r5, r0, r2\n\t"     \
+    "smmlar r5, r5, r0, r2\n\t"                  \
     "asr r6, r6, r10\n\t"                        \
-    BEFORE("r7") "smmlar r7, r7, r12, lr\n\t"    \
+    "smmlar r7, r7, r12, lr\n\t"                 \
     "asr r5, r5, r10\n\t"                        \
     "ldr r12, [sp, #16]\n\t"                     \
     "ldrd r2, r10, [sp, #4]\n\t"                 \
@@ -1010,9 +973,7 @@ typedef struct {
     "strb r9, [r2, r10, lsl #1]\n\t"             \
     "strb r7, [r2], #1\n\t"                      \
     "str r2, [sp, #4]\n\t"
-#define FG_DSP_RELU_BEFORE_M7(r) "lsl " r ", " r ", #1\n\t"
-#define FG_DSP_RELU_DOUBLED_BEFORE_M7(r) ""
-#define FG_DSP_RELU_STAGE(OUT) FG_DSP_RELU_STAGE_M7(OUT##_BEFORE_M7)
+#define FG_DSP_RELU_STAGE(OUT) FG_DSP_RELU_STAGE_M7
 #else
 #define FG_DSP_RELU_STAGE(OUT) FG_DSP_STAGE(OUT, FG_DSP_RELU_AFTER_A, FG_DSP_RELU_CLAMP, "")
 #define FG_DSP_CLAMPING_STAGE(OUT) \
@@ -1074,12 +1035,8 @@ typedef struct {
 #undef FG_DSP_RELU_CLAMP
 #undef FG_DSP_RELU_STAGE
 #undef FG_DSP_RELU_STAGE_M7
-#undef FG_DSP_RELU_BEFORE_M7
-#undef FG_DSP_RELU_DOUBLED_BEFORE_M7
 #undef FG_DSP_CLAMPING_STAGE
 #undef FG_DSP_CLAMPING_STAGE_M7
-#undef FG_DSP_NARROW_BEFORE_M7
-#undef FG_DSP_NARROW_DOUBLED_BEFORE_M7
 #undef FG_DSP_STAGE
 #undef FG_DSP_START
 #undef FG_DSP_TEXT
@@ -1090,9 +1047,7 @@ typedef struct {
 #undef FG_DSP_CLAMPING_OUT_OF_LINE
 #undef FG_DSP_RELU_OUT_OF_LINE
 #undef FG_DSP_TILE_STORE
-#undef FG_DSP_NARROW
 #undef FG_DSP_NARROW_DOUBLED
-#undef FG_DSP_RELU
 #undef FG_DSP_RELU_DOUBLED
 #undef FG_DSP_TILE_ROUND
 #undef FG_DSP_TILE_PAIRS_8

@@ -89,7 +89,7 @@ static inline __attribute__((always_inline)) void fg_dsp_tiles_in_turn(const fg_
     const int32_t out_c = l->out_c, pairs = l->pixels >= 3 && l->narrow && out_c >= 2 ? l->pairs : 0;
     fg_dsp_job job;  /* the whole channel pairs of a tile of three, set up once: each tile sets its out */
     const fg_dsp_tile_store_function store =
-        pairs ? fg_dsp_tile_job(&job, x, pairs, ch, out_c, out_c, output, l->q, 1) : 0;
+        pairs ? fg_dsp_tile_job(&job, x, pairs, ch, out_c, out_c, output, l->q) : 0;
     const int32_t last = out_c & ~1;  /* an odd last channel's, after the pairs */
     for (int32_t i = 0; i < l->pixels; i += 3) {
         int32_t n;
@@ -97,14 +97,14 @@ static inline __attribute__((always_inline)) void fg_dsp_tiles_in_turn(const fg_
         int8_t *const out = output + start * out_c;
         fg_dsp_lay_tile(pixel_pairs, tile_pairs, context, start, n, x);
         if (!store || n != 3) {
-            fg_dsp_gemm_3_strided(x, weights, l->pairs, ch, out_c, out_c, n, out, l->q, l->narrow, 1);
+            fg_dsp_gemm_3_strided(x, weights, l->pairs, ch, out_c, out_c, n, out, l->q, l->narrow);
             continue;
         }
         job.out = out;
         store(x, weights, &job);
         if (last != out_c) {
             fg_dsp_gemm_3_strided(x, weights + (out_c >> 1) * 2 * pairs, pairs, ch + last, 1, out_c, 3, out + last,
-                                  l->q, 1, 1);
+                                  l->q, 1);
         }
     }
 }
@@ -127,7 +127,7 @@ static inline void fg_dsp_stage_block(const fg_dsp_layer *l, int32_t first, int3
 #define FG_DSP_ODD_CHANNEL(x, out)                                                                                \
     if (whole != channels) {                                                                                      \
         fg_dsp_gemm_3_strided(x, weights + (channels >> 1) * 2 * pairs, pairs, ch + whole, 1, out_c, 3,           \
-                              (out) + whole, l->q, 1, 1);                                                         \
+                              (out) + whole, l->q, 1);                                                            \
     }
 /* The `count` tiles of the pixel block from pixel i (their input pairs at x, 3 * pairs words a tile) on the staged
  * block at w of pairs_here channel pairs (`channels` channels, the first's outputs at output), the whole tiles'
@@ -144,7 +144,7 @@ static inline __attribute__((always_inline)) void fg_dsp_block_tiles(const fg_ds
     const int store_pairs = l->narrow && whole;
     fg_dsp_job job;
     const fg_dsp_tile_store_function store =
-        store_pairs ? fg_dsp_tile_job(&job, x, pairs, ch, channels, out_c, output, l->q, 1) : 0;
+        store_pairs ? fg_dsp_tile_job(&job, x, pairs, ch, channels, out_c, output, l->q) : 0;
     int32_t t = 0;
     const int32_t uniform = (l->pixels - i) / 3 < count ? (l->pixels - i) / 3 : count;  /* tiles of three from i */
     if (store_pairs) {
@@ -176,7 +176,7 @@ static inline __attribute__((always_inline)) void fg_dsp_block_tiles(const fg_ds
         const uint32_t *const xt = x + 3 * pairs * t;
         int8_t *const out = output + fg_dsp_tile_start(i + 3 * t, l->pixels, &n) * out_c;
         if (!store_pairs || n != 3) {
-            fg_dsp_gemm_3_strided(xt, weights, pairs, ch, channels, out_c, n, out, l->q, l->narrow, 1);
+            fg_dsp_gemm_3_strided(xt, weights, pairs, ch, channels, out_c, n, out, l->q, l->narrow);
             continue;
         }
         job.x = xt;
@@ -225,7 +225,7 @@ static inline __attribute__((always_inline)) void fg_dsp_staged_gemm(const fg_ds
                 int32_t n;
                 const int32_t start = fg_dsp_tile_start(i + 3 * t, pixels, &n);
                 fg_dsp_gemm_3_strided(x + 3 * pairs * t, w + 8 * pairs_here, pairs, (const fg_dsp_channel *)w,
-                                      channels, out_c, n, output + start * out_c + 2 * first, l->q, l->narrow, 1);
+                                      channels, out_c, n, output + start * out_c + 2 * first, l->q, l->narrow);
             }
 #else
             fg_dsp_block_tiles(l, i, count, x, w, pairs_here, channels, output + 2 * first);

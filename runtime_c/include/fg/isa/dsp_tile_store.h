@@ -13,8 +13,6 @@
 /* A tile-store function (those below taking an fg_dsp_job). */
 typedef void (*fg_dsp_tile_store_function)(const uint32_t *x, const uint32_t *w, const fg_dsp_job *job);
 
-void fg_dsp_tile_store(const uint32_t *x, const uint32_t *w, const fg_dsp_job *job);
-void fg_dsp_tile_store_relu(const uint32_t *x, const uint32_t *w, const fg_dsp_job *job);
 void fg_dsp_tile_store_doubled(const uint32_t *x, const uint32_t *w, const fg_dsp_job *job);
 void fg_dsp_tile_store_relu_doubled(const uint32_t *x, const uint32_t *w, const fg_dsp_job *job);
 /* For 4 and 8 input pairs (the pointwise kernels' in_c <= 8 and <= 16), doubled. */
@@ -66,11 +64,12 @@ void fg_dsp_tile_store_relu_doubled_64(const uint32_t *x, const uint32_t *w, con
 #endif
 
 /* The job of the tile-store function for every whole channel pair of `channels` (>= 2, all narrow) at ch, three
- * pixels' input pairs at x, pixel p's outputs at out + p * stride; returns that function (doubled: the channels'
- * weights and biases doubled). A job's out may change from call to call (the next tile's). */
+ * pixels' input pairs at x, pixel p's outputs at out + p * stride; returns that function (the channels' weights and
+ * biases doubled, as the generator lays every narrow channel's). A job's out may change from call to call (the next
+ * tile's). */
 static inline fg_dsp_tile_store_function fg_dsp_tile_job(fg_dsp_job *job, const uint32_t *x, int32_t pairs,
                                                         const fg_dsp_channel *ch, int32_t channels, int32_t stride,
-                                                        int8_t *out, const fg_requant_params *q, int doubled) {
+                                                        int8_t *out, const fg_requant_params *q) {
     const int full = q->activation_min == -128 && q->activation_max == 127;
     const fg_dsp_job j = {(uintptr_t)ch + 4, out, stride, x, (uintptr_t)(ch + (channels & ~1)) + 4,
                           FG_DSP_ROUNDS(pairs), FG_DSP_ENTRY(pairs), q->activation_min,
@@ -81,14 +80,14 @@ static inline fg_dsp_tile_store_function fg_dsp_tile_job(fg_dsp_job *job, const 
     };
     *job = j;
     const int relu = full && q->output_offset == -128;
-    if (doubled && ((pairs - 4) & ~4) == 0) {  /* 4 or 8 pairs: one test on the path of the others */
+    if (((pairs - 4) & ~4) == 0) {  /* 4 or 8 pairs: one test on the path of the others */
         static const fg_dsp_tile_store_function short_stores[2][2] = {
             {fg_dsp_tile_store_doubled_4, fg_dsp_tile_store_relu_doubled_4},
             {fg_dsp_tile_store_doubled_8, fg_dsp_tile_store_relu_doubled_8}};
         return short_stores[pairs >> 3][relu];
     }
 #if FG_DSP_DEEP_SHORT_STORES
-    if (doubled && ((pairs - 32) & ~32) == 0) {  /* 32 or 64 pairs on the M33: one tile (FG_DSP_SHORT_NEXT_X) */
+    if (((pairs - 32) & ~32) == 0) {  /* 32 or 64 pairs on the M33: one tile (FG_DSP_SHORT_NEXT_X) */
         job->passes = 1;
         static const fg_dsp_tile_store_function deep_stores[2][2] = {
             {fg_dsp_tile_store_doubled_32, fg_dsp_tile_store_relu_doubled_32},
@@ -96,22 +95,19 @@ static inline fg_dsp_tile_store_function fg_dsp_tile_job(fg_dsp_job *job, const 
         return deep_stores[pairs >> 6][relu];
     }
 #endif
-    if (relu) {
-        return doubled ? fg_dsp_tile_store_relu_doubled : fg_dsp_tile_store_relu;
-    }
-    return doubled ? fg_dsp_tile_store_doubled : fg_dsp_tile_store;
+    return relu ? fg_dsp_tile_store_relu_doubled : fg_dsp_tile_store_doubled;
 }
 
 /* Output channels [0, channels) of up to three pixels whose input pairs fg_dsp_extend laid out in x (stride 3): the
- * weights are one block of 2 * pairs words per channel pair, pixel p's outputs go to output + p * stride. narrow: no
- * channel is wide (fg_dsp_all_narrow); doubled: a narrow channel's weights and bias are doubled (a wide one's not). */
+ * weights are one block of 2 * pairs words per channel pair, pixel p's outputs go to output + p * stride; a narrow
+ * channel's weights and bias are doubled (a wide one's not). narrow: no channel is wide (fg_dsp_all_narrow). */
 static inline void fg_dsp_gemm_3_strided(const uint32_t *x, const uint32_t *weights, int32_t pairs,
                                          const fg_dsp_channel *ch, int32_t channels, int32_t stride, int32_t pixels,
-                                         int8_t *output, const fg_requant_params *q, int narrow, int doubled) {
+                                         int8_t *output, const fg_requant_params *q, int narrow) {
     int32_t c = 0;
     if (pixels == 3 && narrow && channels >= 2) {  /* every whole channel pair in one call */
         fg_dsp_job job;
-        fg_dsp_tile_job(&job, x, pairs, ch, channels, stride, output, q, doubled)(x, weights, &job);
+        fg_dsp_tile_job(&job, x, pairs, ch, channels, stride, output, q)(x, weights, &job);
         c = channels & ~1;
         weights += (channels >> 1) * 2 * pairs;
     }
@@ -119,10 +115,6 @@ static inline void fg_dsp_gemm_3_strided(const uint32_t *x, const uint32_t *weig
         uint32_t acc[6];
         fg_dsp_bias_3x2(ch, c, channels, acc);
         fg_dsp_tile_3x2(x, weights, pairs >> 2, acc);
-        if (!doubled) {
-            fg_dsp_store_3x2(acc, ch, c, channels, pixels, output, stride, q);
-            continue;
-        }
         for (int32_t k = 0; k < 2 && c + k < channels; ++k) {
             for (int32_t p = 0; p < pixels; ++p) {
                 output[p * stride + c + k] = fg_dsp_output_doubled(acc[3 * k + p], ch + c + k, q);
