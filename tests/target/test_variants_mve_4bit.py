@@ -2,8 +2,9 @@
 TFLM: the 1x1 and windowed convolutions on the signed 4-bit GEMM layout and, rows long enough, on the offset one
 (channel counts around their blocks of four and their steps of 16 taps, odd pixel counts, strides, dilations,
 padding), the 16-channel groups of the 3x3 depthwise kernel (whole groups in runs, a last short group, borders),
-FULLY_CONNECTED (offset layout, one row and pairs); per-channel and per-tensor scales, multipliers above one (the
-requantization's left shift), and a bias too large for the signed layout, which takes the offset one."""
+FULLY_CONNECTED (offset layout: one row in pairs of blocks and the rest, pairs of rows); per-channel and per-tensor
+scales, multipliers above one (the requantization's left shift), and a bias too large for the signed layout, which
+takes the offset one."""
 
 from __future__ import annotations
 
@@ -62,7 +63,7 @@ def conv_case(seed: int, opcode: str, input_shape: tuple[int, int, int, int], fi
     return b.build()
 
 
-def fully_connected_case(seed: int, batches: int, depth: int, out_c: int) -> bytes:
+def fully_connected_case(seed: int, batches: int, depth: int, out_c: int, shift: bool = False) -> bytes:
     rng = np.random.default_rng(seed)
     b = ModelBuilder("fully_connected")
     input_scale = float(rng.uniform(0.005, 0.1))
@@ -70,8 +71,8 @@ def fully_connected_case(seed: int, batches: int, depth: int, out_c: int) -> byt
     scale = float(rng.uniform(1e-3, 0.5))
     w = b.constant("w", rng.integers(-8, 8, (out_c, depth)).astype(np.int8), scale=scale, int4=True)
     bias = b.constant("b", rng.integers(-4096, 4096, out_c).astype(np.int32), scale=input_scale * scale)
-    y = b.tensor("y", (batches, out_c), "int8", scale=input_scale * scale * float(np.sqrt(depth)) * 40,
-                 zero_point=int(rng.integers(-128, 128)))
+    output_scale = input_scale * scale * (0.9 if shift else float(np.sqrt(depth)) * 40)  # shift: multipliers above one
+    y = b.tensor("y", (batches, out_c), "int8", scale=output_scale, zero_point=int(rng.integers(-128, 128)))
     b.operator("FULLY_CONNECTED", [x, w, bias], [y], {"activation": ACTIVATIONS[seed % 4]})
     b.output(y)
     return b.build()
@@ -102,21 +103,22 @@ def _cases() -> list[bytes]:
                      # bytes apart: 136 channels, stride 2); a padded row's run longer than the zero-point row: 200
                      ((1, 6, 9, 8), 1, 1, "SAME"), ((1, 7, 10, 24), 2, 1, "SAME"), ((1, 6, 9, 40), 1, 2, "SAME"),
                      ((1, 5, 8, 136), 2, 1, "SAME"), ((1, 3, 9, 200), 1, 1, "SAME")])]
-    fully_connected = [fully_connected_case(70 + k, batches, depth, out_c)
-                       for k, (batches, depth, out_c) in enumerate([(1, 33, 17), (2, 64, 16), (3, 20, 5)])]
+    fully_connected = [fully_connected_case(70 + k, batches, depth, out_c) for k, (batches, depth, out_c)
+                       in enumerate([(1, 33, 17), (2, 64, 16), (3, 20, 12), (1, 150, 24)])]
     too_large_bias = conv_case(80, "CONV_2D", (1, 4, 4, 8), (3, 3), 4, bias_max=1 << 28)  # LARGE_BIAS_CASE
     shifting = [conv_case(81, "CONV_2D", (1, 3, 3, 256), (1, 1), 64, shift=True),  # each kernel's left-shift loop
                 conv_case(82, "CONV_2D", (1, 5, 6, 32), (3, 3), 32, shift=True),
                 conv_case(83, "CONV_2D", (1, 5, 5, 16), (3, 3), 8, shift=True),
                 conv_case(84, "CONV_2D", (1, 4, 5, 16), (1, 1), 8, shift=True),
                 conv_case(86, "CONV_2D", (1, 3, 5, 72), (1, 1), 21, shift=True),
-                conv_case(85, "DEPTHWISE_CONV_2D", (1, 5, 6, 24), (3, 3), 0, shift=True)]
+                conv_case(85, "DEPTHWISE_CONV_2D", (1, 5, 6, 24), (3, 3), 0, shift=True),
+                fully_connected_case(88, 1, 16, 40, shift=True)]
     cases = [*pointwise, *folded, *depthwise, *fully_connected, too_large_bias, *shifting]
     assert cases[LARGE_BIAS_CASE] is too_large_bias
     return cases
 
 
-LARGE_BIAS_CASE = 42
+LARGE_BIAS_CASE = 43
 
 
 @needs_qemu

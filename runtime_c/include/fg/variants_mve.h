@@ -67,6 +67,9 @@ const int32_t *fg_mve_gemm_blocks2(fg_mve_gemm_state *st, const int32_t *packed,
  * pair. */
 const int32_t *fg_mve_gemm_row8(fg_mve_row_state *st, const int32_t *packed, const fg_mve_clamp *clamp,
                                 int shifts_left);
+/* The same against the offset 4-bit GEMM layout (st->row as fg_mve_gemm_row8's, its row terms from the row's sum). */
+const int32_t *fg_mve_gemm_row8_s4(fg_mve_row_state_s4 *st, const int32_t *packed, const fg_mve_clamp *clamp,
+                                   int shifts_left);
 /* A 1x1 convolution's pixels in pairs, `pairs` of them from input (rows of in_c <= 64 taps: up to 32 both read once
  * into vector registers, past that the first, the second read as the dot products go; an output overlapping the input
  * as ops/overlap.py allows changes nothing they read, and nothing is copied), against every block of four output
