@@ -1,7 +1,8 @@
 """The Helium (MVE) 4-bit-weight variants on the Cortex-M55 (mps3_an547 under QEMU), in one firmware bit-exact with
 TFLM: the 1x1 and windowed convolutions on the signed 4-bit GEMM layout and, rows long enough, on the offset one
 (channel counts around their blocks of four and their steps of 16 taps, odd pixel counts, strides, dilations,
-padding), the 16-channel groups of the 3x3 depthwise kernel (whole groups in runs, a last short group, borders),
+padding), the 16-channel groups of the 3x3 depthwise kernel (whole groups in runs, a last short group, borders) and
+its gathered path (padded layers of fewer channels: pairs of pixels, beside or below, and lone ones),
 FULLY_CONNECTED (offset layout: one row in pairs of blocks and the rest, pairs of rows); per-channel and per-tensor
 scales, multipliers above one (the requantization's left shift), and a bias too large for the signed layout, which
 takes the offset one."""
@@ -101,7 +102,7 @@ def _cases() -> list[bytes]:
                      ((1, 6, 8, 64), 1, 1, "VALID"), ((1, 3, 3, 16), 2, 1, "SAME"),
                      # a last group of 8 or fewer channels runs two pixels per vector (not when they are over 255
                      # bytes apart: 136 channels, stride 2); a padded row's run longer than the zero-point row: 200
-                     ((1, 6, 9, 8), 1, 1, "SAME"), ((1, 7, 10, 24), 2, 1, "SAME"), ((1, 6, 9, 40), 1, 2, "SAME"),
+                     ((1, 6, 9, 6), 1, 1, "SAME"), ((1, 7, 10, 22), 2, 1, "SAME"), ((1, 6, 9, 38), 1, 2, "SAME"),
                      ((1, 5, 8, 136), 2, 1, "SAME"), ((1, 3, 9, 200), 1, 1, "SAME")])]
     fully_connected = [fully_connected_case(70 + k, batches, depth, out_c) for k, (batches, depth, out_c)
                        in enumerate([(1, 33, 17), (2, 64, 16), (3, 20, 12), (1, 150, 24)])]
@@ -112,8 +113,13 @@ def _cases() -> list[bytes]:
                 conv_case(84, "CONV_2D", (1, 4, 5, 16), (1, 1), 8, shift=True),
                 conv_case(86, "CONV_2D", (1, 3, 5, 72), (1, 1), 21, shift=True),
                 conv_case(85, "DEPTHWISE_CONV_2D", (1, 5, 6, 24), (3, 3), 0, shift=True),
+                conv_case(89, "DEPTHWISE_CONV_2D", (1, 5, 6, 26), (3, 3), 0, shift=True),
                 fully_connected_case(88, 1, 16, 40, shift=True)]
-    cases = [*pointwise, *folded, *depthwise, *fully_connected, too_large_bias, *shifting]
+    # the gathered 3x3 depthwise kernel (padding, channels a multiple of 4): two rows at a time, the last one's pairs
+    # side by side and a lone pixel (7 x 9 above, 5 x 7 here), strides and dilations, blocks of 3 and 12 channels
+    gathered = [conv_case(91 + k, "DEPTHWISE_CONV_2D", shape, (3, 3), 0, stride, dilation)
+                for k, (shape, stride, dilation) in enumerate([((1, 5, 7, 12), 1, 1), ((1, 6, 5, 8), 2, 1)])]
+    cases = [*pointwise, *folded, *depthwise, *fully_connected, too_large_bias, *shifting, *gathered]
     assert cases[LARGE_BIAS_CASE] is too_large_bias
     return cases
 
@@ -126,7 +132,8 @@ def test_mve_4bit_variants_are_bit_exact(tmp_path) -> None:
     functions = assert_batch_bit_exact(
         _cases(), BOARD, tmp_path / "build", seed=25,
         expect_functions=["fg_conv2d_pointwise_s4_mve", "fg_conv2d_pointwise_s4_offset_mve", "fg_conv2d_s4_mve",
-                          "fg_conv2d_s4_offset_mve", "fg_depthwise_conv2d_3x3_s4_mve", "fg_fully_connected_s4_mve"])
+                          "fg_conv2d_s4_offset_mve", "fg_depthwise_conv2d_3x3_s4_mve", "fg_fully_connected_s4_mve",
+                          "fg_depthwise_conv2d_3x3_s4_gathered_mve"])
     # a 3x3 window of 8 channels into 4 takes the signed layout unless its bias is too large for it
     assert functions[LARGE_BIAS_CASE] == "fg_conv2d_s4_offset_mve", functions[LARGE_BIAS_CASE]
 
@@ -135,7 +142,8 @@ def test_mve_4bit_variants_are_bit_exact(tmp_path) -> None:
 def test_the_stack_bound_of_the_4bit_variants_is_exact_and_holds(tmp_path) -> None:
     model = conv_case(90, "DEPTHWISE_CONV_2D", (1, 6, 6, 32), (3, 3), 0)
     deployment = prepare(model, "dw4.tflite", BOARD, out_dir=tmp_path)
-    assert [c.function for c in deployment.compiled.calls.values()] == ["fg_depthwise_conv2d_3x3_s4_mve"]
+    # the gathered kernel: its band of tap rows (4096 bytes) and a pixel row on the stack
+    assert [c.function for c in deployment.compiled.calls.values()] == ["fg_depthwise_conv2d_3x3_s4_gathered_mve"]
     bound = deployment.firmware.stack
     assert bound is not None and bound.exact, bound and bound.problems
     measured = run_model(deployment.firmware, random_inputs(deployment.compiled.graph, seed=0)).stack_bytes_used

@@ -193,6 +193,10 @@ void fg_depthwise_conv2d_3x3_s8_mve(const fg_depthwise_conv2d_params *params, co
  * sums. packed: per group of sixteen channels the taps' nibbles (72 bytes), then four quant blocks (mve_4bit.py). */
 void fg_depthwise_conv2d_3x3_s4_mve(const fg_depthwise_conv2d_params *params, const int8_t *input,
                                     const int8_t *filter, int8_t *output);
+/* The same through the 3x3 int8 kernel's banded path (a layer with padding, channels a multiple of four, the band of
+ * its three tap rows within 4096 bytes), per channel taps 0-7 dotted as int16 (VMLADAVA.S16): fewer channels. */
+void fg_depthwise_conv2d_3x3_s4_gathered_mve(const fg_depthwise_conv2d_params *params, const int8_t *input,
+                                             const int8_t *filter, int8_t *output);
 
 /* fg_add_s8 for inputs of the output's shape (no broadcasting: a single loop of shape.dims[last] elements). */
 void fg_add_s8_mve(const fg_add_params *params, const int8_t *input1, const int8_t *input2, int8_t *output);
