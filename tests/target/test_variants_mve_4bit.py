@@ -1,11 +1,11 @@
 """The Helium (MVE) 4-bit-weight variants on the Cortex-M55 (mps3_an547 under QEMU), in one firmware bit-exact with
-TFLM: the 1x1 and windowed convolutions on the signed 4-bit GEMM layout and, rows long enough, on the offset one
-(channel counts around their blocks of four and their steps of 16 taps, odd pixel counts, strides, dilations,
-padding), the 16-channel groups of the 3x3 depthwise kernel (whole groups in runs, a last short group, borders) and
-its gathered path (padded layers of fewer channels: pairs of pixels, beside or below, and lone ones),
-FULLY_CONNECTED (offset layout: one row in pairs of blocks and the rest, pairs of rows); per-channel and per-tensor
-scales, multipliers above one (the requantization's left shift), and a bias too large for the signed layout, which
-takes the offset one."""
+TFLM: the 1x1 and windowed convolutions on the signed 4-bit GEMM layout and, rows long enough or 1x1 rows held in
+registers, on the offset one (channel counts around their blocks of four and their steps of 16 taps, odd pixel counts,
+strides, dilations, padding), the 16-channel groups of the 3x3 depthwise kernel (whole groups in runs, a last short
+group, borders) and its gathered path (padded layers of fewer channels: pairs of pixels, beside or below, and lone
+ones), FULLY_CONNECTED (offset layout: one row in pairs of blocks and the rest, pairs of rows); per-channel and
+per-tensor scales, multipliers above one (the requantization's left shift), and a bias too large for the signed
+layout, which takes the offset one."""
 
 from __future__ import annotations
 
@@ -119,7 +119,11 @@ def _cases() -> list[bytes]:
     # side by side and a lone pixel (7 x 9 above, 5 x 7 here), strides and dilations, blocks of 3 and 12 channels
     gathered = [conv_case(91 + k, "DEPTHWISE_CONV_2D", shape, (3, 3), 0, stride, dilation)
                 for k, (shape, stride, dilation) in enumerate([((1, 5, 7, 12), 1, 1), ((1, 6, 5, 8), 2, 1)])]
-    cases = [*pointwise, *folded, *depthwise, *fully_connected, too_large_bias, *shifting, *gathered]
+    # 1x1 pairs of rows held in registers (offset layout, in_c <= 64, out_c a multiple of 4; pointwise above: 16, 17,
+    # 64 taps), here 28 and 40 (row 1 read as it goes), with a lone last pixel
+    resident = [conv_case(93 + k, "CONV_2D", shape, (1, 1), out_c)
+                for k, (shape, out_c) in enumerate([((1, 3, 3, 28), 12), ((1, 3, 5, 40), 8)])]
+    cases = [*pointwise, *folded, *depthwise, *fully_connected, too_large_bias, *shifting, *gathered, *resident]
     assert cases[LARGE_BIAS_CASE] is too_large_bias
     return cases
 

@@ -53,6 +53,7 @@ from firmware_gen.ops.variants.mve import (
 from firmware_gen.ops.variants.pair_4bit import weights_4bit
 
 DEPTH_MAX = 1 << 16  # FULLY_CONNECTED's rows: 8 x |sum x| < 2^31 (gemm_s4_mve.c)
+RESIDENT_MAX = 64  # fg_mve_resident_pairs_s4's rows (conv2d_pointwise_mve.c)
 GATHERED_BAND_MAX = 4096  # FG_DW_BAND_MAX (depthwise_conv2d_3x3_mve.c)
 SCALED_MAX = 1 << 27  # 16 x |bias + sum| < 2^31: the 4-bit GEMM layouts' bound on a channel's accumulator
 
@@ -115,6 +116,9 @@ def _pointwise(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | Non
     p = call.params
     if (p["filter_h"], p["filter_w"], p["stride_h"], p["stride_w"]) != (1, 1, 1, 1) or p["in_c"] > ROW_MAX:
         return None
+    if p["in_c"] <= RESIDENT_MAX and p["out_c"] % 4 == 0:  # pairs of rows held in registers: offset layout
+        weights = weights_4bit(graph, op, int(p["out_c"]))
+        return _with_packed(call, POINTWISE_OFFSET, gemm_layout_4bit(call, weights), [call.inputs[0], -1])
     return _call(graph, op, call, (POINTWISE, POINTWISE_OFFSET), 3)
 
 

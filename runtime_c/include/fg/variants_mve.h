@@ -76,6 +76,9 @@ const int32_t *fg_mve_gemm_row8_s4(fg_mve_row_state_s4 *st, const int32_t *packe
  * channels (out_c a multiple of four) of the int8 GEMM layout. */
 void fg_mve_resident_pairs(const int8_t *input, int32_t pairs, int32_t in_c, int32_t out_c, const int32_t *packed,
                            const fg_mve_clamp *clamp, int shifts_left, int8_t *output);
+/* The same against the offset 4-bit GEMM layout (the pairs' sums taken as their rows are loaded). */
+void fg_mve_resident_pairs_s4(const int8_t *input, int32_t pairs, int32_t in_c, int32_t out_c, const int32_t *packed,
+                              const fg_mve_clamp *clamp, int shifts_left, int8_t *output);
 /* fg_mve_gemm_blocks2 for st->pairs_after + 1 pairs of rows, each pair st->pair_advance bytes after the one before
  * and its outputs `second` bytes after (out_c a multiple of four: the blocks are all full), in one call. */
 void fg_mve_gemm_blocks2_pairs(fg_mve_gemm_state *st, const int32_t *packed, const fg_mve_clamp *clamp,

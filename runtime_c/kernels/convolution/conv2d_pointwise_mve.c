@@ -78,10 +78,24 @@ void fg_conv2d_pointwise_s4_mve(const fg_conv2d_params *p, const int8_t *input, 
     fg_mve_pointwise(p, input, output, FG_MVE_GEMM_S4);
 }
 
+/* Rows that fit in registers (mve_4bit.py's RESIDENT_MAX) as the int8 layout's, the pairs through
+ * fg_mve_resident_pairs_s4, a last lone pixel through the GEMM. */
 void fg_conv2d_pointwise_s4_offset_mve(const fg_conv2d_params *p, const int8_t *input, const int8_t *filter,
                                        int8_t *output) {
     (void)filter;
-    fg_mve_pointwise(p, input, output, FG_MVE_GEMM_S4_OFFSET);
+    const int32_t pixels = p->batches * p->out_h * p->out_w, in_c = p->in_c, out_c = p->out_c;
+    if (in_c > 64 || (out_c & 3) != 0 || pixels < 2) {
+        fg_mve_pointwise(p, input, output, FG_MVE_GEMM_S4_OFFSET);
+        return;
+    }
+    const int shifts_left = fg_mve_any_left_shift(&p->requant, out_c);
+    const fg_mve_clamp clamp = fg_mve_make_clamp(&p->requant);
+    const int32_t *packed = (const int32_t *)p->packed;
+    fg_mve_resident_pairs_s4(input, pixels >> 1, in_c, out_c, packed, &clamp, shifts_left, output);
+    if (pixels & 1) {
+        const int32_t last = pixels - 1;
+        fg_mve_gemm_s4(input + last * in_c, 0, in_c, out_c, packed, &p->requant, shifts_left, output + last * out_c, 0);
+    }
 }
 
 #endif /* __ARM_FEATURE_MVE */
