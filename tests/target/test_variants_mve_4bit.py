@@ -1,10 +1,10 @@
 """The Helium (MVE) 4-bit-weight variants on the Cortex-M55 (mps3_an547 under QEMU), in one firmware bit-exact with
-TFLM: the 1x1 and windowed convolutions on the signed 4-bit GEMM layout and, rows long enough or 1x1 rows held in
-registers, on the offset one (channel counts around their blocks of four and their steps of 16 taps, odd pixel counts,
-strides, dilations, padding), the 16-channel groups of the 3x3 depthwise kernel (whole groups in runs, a last short
-group, borders) and its gathered path (padded layers of fewer channels: pairs of pixels, beside or below, and lone
-ones), FULLY_CONNECTED (offset layout: one row in pairs of blocks and the rest, pairs of rows); per-channel and
-per-tensor scales, multipliers above one (the requantization's left shift), and a bias too large for the signed
+TFLM: the 1x1, column-band and windowed convolutions on the signed 4-bit GEMM layout and, rows long enough or 1x1
+rows held in registers, on the offset one (channel counts around their blocks of four and their steps of 16 taps, odd
+pixel counts, strides, dilations, padding), the 16-channel groups of the 3x3 depthwise kernel (whole groups in runs, a
+last short group, borders) and its gathered path (padded layers of fewer channels: pairs of pixels, beside or below,
+and lone ones), FULLY_CONNECTED (offset layout: one row in pairs of blocks and the rest, pairs of rows); per-channel
+and per-tensor scales, multipliers above one (the requantization's left shift), and a bias too large for the signed
 layout, which takes the offset one."""
 
 from __future__ import annotations
@@ -123,7 +123,12 @@ def _cases() -> list[bytes]:
     # 64 taps), here 28 and 40 (row 1 read as it goes), with a lone last pixel
     resident = [conv_case(93 + k, "CONV_2D", shape, (1, 1), out_c)
                 for k, (shape, out_c) in enumerate([((1, 3, 3, 28), 12), ((1, 3, 5, 40), 8)])]
-    cases = [*pointwise, *folded, *depthwise, *fully_connected, too_large_bias, *shifting, *gathered, *resident]
+    # the column-band kernel (out_c a multiple of 4, no dilation across; folded above: 16 and 32 channels into 16 and
+    # 32, 17 into 4 by a 3x2 window, 33 into 28 at stride 2): the offset layout (48 channels) on columns of 15 bytes,
+    # the windows summed one by one
+    columns = [conv_case(96, "CONV_2D", (1, 4, 5, 5), (3, 3), 48)]
+    cases = [*pointwise, *folded, *depthwise, *fully_connected, too_large_bias, *shifting, *gathered, *resident,
+             *columns]
     assert cases[LARGE_BIAS_CASE] is too_large_bias
     return cases
 
@@ -137,9 +142,11 @@ def test_mve_4bit_variants_are_bit_exact(tmp_path) -> None:
         _cases(), BOARD, tmp_path / "build", seed=25,
         expect_functions=["fg_conv2d_pointwise_s4_mve", "fg_conv2d_pointwise_s4_offset_mve", "fg_conv2d_s4_mve",
                           "fg_conv2d_s4_offset_mve", "fg_depthwise_conv2d_3x3_s4_mve", "fg_fully_connected_s4_mve",
-                          "fg_depthwise_conv2d_3x3_s4_gathered_mve"])
+                          "fg_depthwise_conv2d_3x3_s4_gathered_mve", "fg_conv2d_columns_s4_mve",
+                          "fg_conv2d_columns_s4_offset_mve"])
     # a 3x3 window of 8 channels into 4 takes the signed layout unless its bias is too large for it
-    assert functions[LARGE_BIAS_CASE] == "fg_conv2d_s4_offset_mve", functions[LARGE_BIAS_CASE]
+    assert functions[LARGE_BIAS_CASE] == "fg_conv2d_columns_s4_offset_mve", functions[LARGE_BIAS_CASE]
+    assert functions[-1] == "fg_conv2d_columns_s4_offset_mve", functions[-1]
 
 
 @needs_qemu

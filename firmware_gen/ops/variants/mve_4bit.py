@@ -41,6 +41,8 @@ from firmware_gen.frontend.ir import Graph, Operator
 from firmware_gen.ops.base import KernelCall
 from firmware_gen.ops.variants import Variant
 from firmware_gen.ops.variants.mve import (
+    COLUMN_BAND_MAX,
+    COLUMN_MIN_CHANNELS,
     DEPTHWISE_MAX,
     REQUIRES,
     ROW_MAX,
@@ -129,6 +131,21 @@ def _folded(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
     return _call(graph, op, call, (FOLDED, FOLDED_OFFSET), 4)
 
 
+def _columns(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
+    """The column-band kernel (as mve.py's, out_c a multiple of 4): each window's taps column by column."""
+    p = call.params
+    width = (p["out_w"] - 1) * p["stride_w"] + p["filter_w"]
+    fits = p["filter_h"] * width * p["in_c"] <= COLUMN_BAND_MAX and p["out_c"] % 4 == 0
+    if p["dilation_w"] != 1 or (p["in_c"] < COLUMN_MIN_CHANNELS and p["stride_w"] > 1) or not fits:
+        return None
+    out_c = int(p["out_c"])
+    taps = weights_4bit(graph, op, out_c).reshape(out_c, p["filter_h"], p["filter_w"], -1)
+    weights = taps.transpose(0, 2, 1, 3).reshape(out_c, -1)
+    if offset_is_shorter(weights.shape[1], out_c, 3) or not scaled_fits(call, weights):
+        return _with_packed(call, COLUMNS_OFFSET, gemm_layout_4bit(call, weights), [call.inputs[0], -1])
+    return _with_packed(call, COLUMNS, signed_gemm_layout_4bit(call, weights), [call.inputs[0], -1])
+
+
 def _fully_connected(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
     out_c = int(call.params["out_depth"])
     weights = weights_4bit(graph, op, out_c)
@@ -214,6 +231,12 @@ FOLDED = Variant("fg_conv2d_s4_mve", "fg_conv2d_s4", REQUIRES, _folded,
 FOLDED_OFFSET = Variant("fg_conv2d_s4_offset_mve", "fg_conv2d_s4", REQUIRES, _folded,
                         "Helium, 4-bit weights: windows copied in pairs, 2 x 4 VMLADAVA on nibble pairs (one VSHR per "
                         "32 weights, the windows' sums)")
+COLUMNS = Variant("fg_conv2d_columns_s4_mve", "fg_conv2d_s4", REQUIRES, _columns,
+                  "Helium, 4-bit weights: a band of the row's input columns, windows read in place in pairs, 2 x 4 "
+                  "VMLADAVA on nibble pairs (two shifts per 32 weights)", precedence=1)
+COLUMNS_OFFSET = Variant("fg_conv2d_columns_s4_offset_mve", "fg_conv2d_s4", REQUIRES, _columns,
+                         "Helium, 4-bit weights: a band of the row's input columns, windows read in place in pairs, "
+                         "2 x 4 VMLADAVA on nibble pairs (one VSHR per 32 weights, the windows' sums)", precedence=1)
 FULLY_CONNECTED = Variant("fg_fully_connected_s4_mve", "fg_fully_connected_s4", REQUIRES, _fully_connected,
                           "Helium, 4-bit weights: 2 x 4 VMLADAVA on nibble pairs (one VSHR per 32 weights)")
 DEPTHWISE = Variant("fg_depthwise_conv2d_3x3_s4_mve", "fg_depthwise_conv2d_s4", REQUIRES, _depthwise,
@@ -222,4 +245,5 @@ DEPTHWISE_GATHERED = Variant("fg_depthwise_conv2d_3x3_s4_gathered_mve", "fg_dept
                              "Helium, 4-bit weights, 3x3 depthwise with padding, few channels: the int8 banded path, "
                              "taps 0-7 of a channel as int16 lanes unpacked from nibble pairs (VMLADAVA.S16)")
 
-VARIANTS = [POINTWISE, POINTWISE_OFFSET, FOLDED, FOLDED_OFFSET, FULLY_CONNECTED, DEPTHWISE, DEPTHWISE_GATHERED]
+VARIANTS = [POINTWISE, POINTWISE_OFFSET, COLUMNS, COLUMNS_OFFSET, FOLDED, FOLDED_OFFSET, FULLY_CONNECTED, DEPTHWISE,
+            DEPTHWISE_GATHERED]

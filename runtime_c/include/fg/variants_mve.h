@@ -177,6 +177,13 @@ void fg_conv2d_s4_mve(const fg_conv2d_params *params, const int8_t *input, const
 void fg_conv2d_pointwise_s4_mve(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter,
                                 int8_t *output);
 
+/* fg_conv2d_s4 (4-bit weights) without dilation across, out_c a multiple of four: fg_conv2d_columns_s8_mve's column
+ * band, pairs of windows read in place, against the signed or the offset 4-bit GEMM layout (each window's taps column
+ * by column). */
+void fg_conv2d_columns_s4_mve(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter,
+                              int8_t *output);
+void fg_conv2d_columns_s4_offset_mve(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter,
+                                     int8_t *output);
 /* fg_conv2d_s4_mve and fg_conv2d_pointwise_s4_mve against the offset 4-bit GEMM layout (long rows). */
 void fg_conv2d_s4_offset_mve(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter,
                              int8_t *output);
