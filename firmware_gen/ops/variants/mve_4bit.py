@@ -20,6 +20,12 @@ subtractions, and the bias added as a vector: the accumulators start at -8 x the
 per row its sum (taken as a window or pixel is copied). The better one for long rows (offset_is_shorter);
 FULLY_CONNECTED always.
 
+Where the int8 variants run their faster structures, so do these: a 1x1 layer of rows up to 64 taps holds each pair
+of rows in registers (fg_mve_resident_pairs_s4, offset layout), a windowed one without dilation across reads its
+windows in place from a band of columns (fg_conv2d_columns_s4_mve, the signed layout's pairs of a row in one call; the
+offset one's window sums from the columns'), FULLY_CONNECTED's lone row runs eight channels a pass
+(fg_mve_gemm_row8_s4).
+
 The signed one scales a channel's accumulator by 16, which needs 16 x |bias + sum| < 2^31: a layer whose bias is within
 2^27 - 128 x sum |w| of it on every channel (any real one) may take it, any other takes the offset one, whose sums wrap
 as the int8 loop's do (its result the same int32 as TFLM's).

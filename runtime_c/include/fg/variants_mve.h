@@ -99,6 +99,8 @@ fg_mve_pairs_loop fg_mve_pairs_by_one, fg_mve_pairs_unpipelined, fg_mve_pairs_on
  * shifts_left, else the -4 of the first channels of the pairs, the same for every block). */
 const int32_t *fg_mve_gemm_blocks2_s4(fg_mve_gemm_state *st, const int32_t *packed, const fg_mve_clamp *clamp,
                                       int shifts_left);
+/* fg_mve_gemm_blocks2_pairs's unpipelined loop against the signed 4-bit GEMM layout (out_c a multiple of four). */
+fg_mve_pairs_loop fg_mve_pairs_s4;
 /* The same against the offset 4-bit GEMM layout; st is the state of a fg_mve_gemm_state_s4 whose row terms hold the
  * rows' sums (fg_mve_set_row_sum). */
 const int32_t *fg_mve_gemm_blocks2_s4_offset(fg_mve_gemm_state *st, const int32_t *packed,

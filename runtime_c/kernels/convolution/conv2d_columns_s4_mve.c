@@ -60,7 +60,19 @@ static void fg_columns_s4(const fg_conv2d_params *p, const int8_t *input, int8_t
             }
             const int8_t *x = band;
             int8_t *out = output;
-            for (int32_t ox = 0; ox + 1 < p->out_w; ox += 2, x += 2 * pixel_step, out += 2 * out_c) {
+            int32_t ox = 0;
+            if (!layout.sums && p->out_w >= 2) {  /* every pair of the row in one call */
+                st->x0 = band;
+                st->x1 = band + pixel_step;
+                st->pairs_after = (p->out_w >> 1) - 1;
+                st->pair_advance = 2 * pixel_step;
+                fg_mve_gemm_set_out(st, output);
+                fg_mve_pairs_s4(st, packed, &clamp, shifts_left);
+                ox = p->out_w & ~1;
+                x += ox * pixel_step;
+                out += ox * out_c;
+            }
+            for (; ox + 1 < p->out_w; ox += 2, x += 2 * pixel_step, out += 2 * out_c) {
                 st->x0 = x;
                 st->x1 = x + pixel_step;
                 if (layout.sums) {
