@@ -124,9 +124,9 @@ def _cases() -> list[bytes]:
     resident = [conv_case(93 + k, "CONV_2D", shape, (1, 1), out_c)
                 for k, (shape, out_c) in enumerate([((1, 3, 3, 28), 12), ((1, 3, 5, 40), 8)])]
     # the column-band kernel (out_c a multiple of 4, no dilation across; folded above: 16 and 32 channels into 16 and
-    # 32, 17 into 4 by a 3x2 window, 33 into 28 at stride 2): the offset layout (48 channels) on columns of 15 bytes,
+    # 32, 17 into 4 by a 3x2 window, 33 into 28 at stride 2): the offset layout (64 channels) on columns of 15 bytes,
     # the windows summed one by one
-    columns = [conv_case(96, "CONV_2D", (1, 4, 5, 5), (3, 3), 48)]
+    columns = [conv_case(96, "CONV_2D", (1, 4, 5, 5), (3, 3), 64)]
     cases = [*pointwise, *folded, *depthwise, *fully_connected, too_large_bias, *shifting, *gathered, *resident,
              *columns]
     assert cases[LARGE_BIAS_CASE] is too_large_bias

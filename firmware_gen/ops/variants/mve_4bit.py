@@ -147,7 +147,8 @@ def _columns(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
     out_c = int(p["out_c"])
     taps = weights_4bit(graph, op, out_c).reshape(out_c, p["filter_h"], p["filter_w"], -1)
     weights = taps.transpose(0, 2, 1, 3).reshape(out_c, -1)
-    if offset_is_shorter(weights.shape[1], out_c, 3) or not scaled_fits(call, weights):
+    # the offset layout's pairs: a call each and its windows' sums (6 a step), the signed one's: a row's in one call
+    if offset_is_shorter(weights.shape[1], out_c, 6) or not scaled_fits(call, weights):
         return _with_packed(call, COLUMNS_OFFSET, gemm_layout_4bit(call, weights), [call.inputs[0], -1])
     return _with_packed(call, COLUMNS, signed_gemm_layout_4bit(call, weights), [call.inputs[0], -1])
 
