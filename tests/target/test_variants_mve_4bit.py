@@ -1,9 +1,11 @@
 """The Helium (MVE) 4-bit-weight variants on the Cortex-M55 (mps3_an547 under QEMU), in one firmware bit-exact with
-TFLM: the 1x1 and windowed convolutions on the signed 4-bit GEMM layout and, rows long enough, on the offset one
-(channel counts around their blocks of four and their steps of 16 taps, odd pixel counts, strides, dilations,
-padding), the 16-channel groups of the 3x3 depthwise kernel (whole groups in runs, a last short group, borders),
-FULLY_CONNECTED (offset layout, one row and pairs); per-channel and per-tensor scales, multipliers above one (the
-requantization's left shift), and a bias too large for the signed layout, which takes the offset one."""
+TFLM: the 1x1, column-band and windowed convolutions on the signed 4-bit GEMM layout and, rows long enough or 1x1
+rows held in registers, on the offset one (channel counts around their blocks of four and their steps of 16 taps, odd
+pixel counts, strides, dilations, padding), the 16-channel groups of the 3x3 depthwise kernel (whole groups in runs, a
+last short group, borders) and its gathered path (padded layers of fewer channels: pairs of pixels, beside or below,
+and lone ones), FULLY_CONNECTED (offset layout: one row in pairs of blocks and the rest, pairs of rows); per-channel
+and per-tensor scales, multipliers above one (the requantization's left shift), and a bias too large for the signed
+layout, which takes the offset one."""
 
 from __future__ import annotations
 
@@ -62,7 +64,7 @@ def conv_case(seed: int, opcode: str, input_shape: tuple[int, int, int, int], fi
     return b.build()
 
 
-def fully_connected_case(seed: int, batches: int, depth: int, out_c: int) -> bytes:
+def fully_connected_case(seed: int, batches: int, depth: int, out_c: int, shift: bool = False) -> bytes:
     rng = np.random.default_rng(seed)
     b = ModelBuilder("fully_connected")
     input_scale = float(rng.uniform(0.005, 0.1))
@@ -70,8 +72,8 @@ def fully_connected_case(seed: int, batches: int, depth: int, out_c: int) -> byt
     scale = float(rng.uniform(1e-3, 0.5))
     w = b.constant("w", rng.integers(-8, 8, (out_c, depth)).astype(np.int8), scale=scale, int4=True)
     bias = b.constant("b", rng.integers(-4096, 4096, out_c).astype(np.int32), scale=input_scale * scale)
-    y = b.tensor("y", (batches, out_c), "int8", scale=input_scale * scale * float(np.sqrt(depth)) * 40,
-                 zero_point=int(rng.integers(-128, 128)))
+    output_scale = input_scale * scale * (0.9 if shift else float(np.sqrt(depth)) * 40)  # shift: multipliers above one
+    y = b.tensor("y", (batches, out_c), "int8", scale=output_scale, zero_point=int(rng.integers(-128, 128)))
     b.operator("FULLY_CONNECTED", [x, w, bias], [y], {"activation": ACTIVATIONS[seed % 4]})
     b.output(y)
     return b.build()
@@ -100,23 +102,38 @@ def _cases() -> list[bytes]:
                      ((1, 6, 8, 64), 1, 1, "VALID"), ((1, 3, 3, 16), 2, 1, "SAME"),
                      # a last group of 8 or fewer channels runs two pixels per vector (not when they are over 255
                      # bytes apart: 136 channels, stride 2); a padded row's run longer than the zero-point row: 200
-                     ((1, 6, 9, 8), 1, 1, "SAME"), ((1, 7, 10, 24), 2, 1, "SAME"), ((1, 6, 9, 40), 1, 2, "SAME"),
+                     ((1, 6, 9, 6), 1, 1, "SAME"), ((1, 7, 10, 22), 2, 1, "SAME"), ((1, 6, 9, 38), 1, 2, "SAME"),
                      ((1, 5, 8, 136), 2, 1, "SAME"), ((1, 3, 9, 200), 1, 1, "SAME")])]
-    fully_connected = [fully_connected_case(70 + k, batches, depth, out_c)
-                       for k, (batches, depth, out_c) in enumerate([(1, 33, 17), (2, 64, 16), (3, 20, 5)])]
+    fully_connected = [fully_connected_case(70 + k, batches, depth, out_c) for k, (batches, depth, out_c)
+                       in enumerate([(1, 33, 17), (2, 64, 16), (3, 20, 12), (1, 150, 24)])]
     too_large_bias = conv_case(80, "CONV_2D", (1, 4, 4, 8), (3, 3), 4, bias_max=1 << 28)  # LARGE_BIAS_CASE
     shifting = [conv_case(81, "CONV_2D", (1, 3, 3, 256), (1, 1), 64, shift=True),  # each kernel's left-shift loop
                 conv_case(82, "CONV_2D", (1, 5, 6, 32), (3, 3), 32, shift=True),
                 conv_case(83, "CONV_2D", (1, 5, 5, 16), (3, 3), 8, shift=True),
                 conv_case(84, "CONV_2D", (1, 4, 5, 16), (1, 1), 8, shift=True),
                 conv_case(86, "CONV_2D", (1, 3, 5, 72), (1, 1), 21, shift=True),
-                conv_case(85, "DEPTHWISE_CONV_2D", (1, 5, 6, 24), (3, 3), 0, shift=True)]
-    cases = [*pointwise, *folded, *depthwise, *fully_connected, too_large_bias, *shifting]
+                conv_case(85, "DEPTHWISE_CONV_2D", (1, 5, 6, 24), (3, 3), 0, shift=True),
+                conv_case(89, "DEPTHWISE_CONV_2D", (1, 5, 6, 26), (3, 3), 0, shift=True),
+                fully_connected_case(88, 1, 16, 40, shift=True)]
+    # the gathered 3x3 depthwise kernel (padding, channels a multiple of 4): two rows at a time, the last one's pairs
+    # side by side and a lone pixel (7 x 9 above, 5 x 7 here), strides and dilations, blocks of 3 and 12 channels
+    gathered = [conv_case(91 + k, "DEPTHWISE_CONV_2D", shape, (3, 3), 0, stride, dilation)
+                for k, (shape, stride, dilation) in enumerate([((1, 5, 7, 12), 1, 1), ((1, 6, 5, 8), 2, 1)])]
+    # 1x1 pairs of rows held in registers (offset layout, in_c <= 64, out_c a multiple of 4; pointwise above: 16, 17,
+    # 64 taps), here 28 and 40 (row 1 read as it goes), with a lone last pixel
+    resident = [conv_case(93 + k, "CONV_2D", shape, (1, 1), out_c)
+                for k, (shape, out_c) in enumerate([((1, 3, 3, 28), 12), ((1, 3, 5, 40), 8)])]
+    # the column-band kernel (out_c a multiple of 4, no dilation across; folded above: 16 and 32 channels into 16 and
+    # 32, 17 into 4 by a 3x2 window, 33 into 28 at stride 2): the offset layout (64 channels) on columns of 15 bytes,
+    # the windows summed one by one
+    columns = [conv_case(96, "CONV_2D", (1, 4, 5, 5), (3, 3), 64)]
+    cases = [*pointwise, *folded, *depthwise, *fully_connected, too_large_bias, *shifting, *gathered, *resident,
+             *columns]
     assert cases[LARGE_BIAS_CASE] is too_large_bias
     return cases
 
 
-LARGE_BIAS_CASE = 42
+LARGE_BIAS_CASE = 43
 
 
 @needs_qemu
@@ -124,16 +141,20 @@ def test_mve_4bit_variants_are_bit_exact(tmp_path) -> None:
     functions = assert_batch_bit_exact(
         _cases(), BOARD, tmp_path / "build", seed=25,
         expect_functions=["fg_conv2d_pointwise_s4_mve", "fg_conv2d_pointwise_s4_offset_mve", "fg_conv2d_s4_mve",
-                          "fg_conv2d_s4_offset_mve", "fg_depthwise_conv2d_3x3_s4_mve", "fg_fully_connected_s4_mve"])
+                          "fg_conv2d_s4_offset_mve", "fg_depthwise_conv2d_3x3_s4_mve", "fg_fully_connected_s4_mve",
+                          "fg_depthwise_conv2d_3x3_s4_gathered_mve", "fg_conv2d_columns_s4_mve",
+                          "fg_conv2d_columns_s4_offset_mve"])
     # a 3x3 window of 8 channels into 4 takes the signed layout unless its bias is too large for it
-    assert functions[LARGE_BIAS_CASE] == "fg_conv2d_s4_offset_mve", functions[LARGE_BIAS_CASE]
+    assert functions[LARGE_BIAS_CASE] == "fg_conv2d_columns_s4_offset_mve", functions[LARGE_BIAS_CASE]
+    assert functions[-1] == "fg_conv2d_columns_s4_offset_mve", functions[-1]
 
 
 @needs_qemu
 def test_the_stack_bound_of_the_4bit_variants_is_exact_and_holds(tmp_path) -> None:
     model = conv_case(90, "DEPTHWISE_CONV_2D", (1, 6, 6, 32), (3, 3), 0)
     deployment = prepare(model, "dw4.tflite", BOARD, out_dir=tmp_path)
-    assert [c.function for c in deployment.compiled.calls.values()] == ["fg_depthwise_conv2d_3x3_s4_mve"]
+    # the gathered kernel: its band of tap rows (4096 bytes) and a pixel row on the stack
+    assert [c.function for c in deployment.compiled.calls.values()] == ["fg_depthwise_conv2d_3x3_s4_gathered_mve"]
     bound = deployment.firmware.stack
     assert bound is not None and bound.exact, bound and bound.problems
     measured = run_model(deployment.firmware, random_inputs(deployment.compiled.graph, seed=0)).stack_bytes_used

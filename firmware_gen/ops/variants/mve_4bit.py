@@ -20,6 +20,12 @@ subtractions, and the bias added as a vector: the accumulators start at -8 x the
 per row its sum (taken as a window or pixel is copied). The better one for long rows (offset_is_shorter);
 FULLY_CONNECTED always.
 
+Where the int8 variants run their faster structures, so do these: a 1x1 layer of rows up to 64 taps holds each pair
+of rows in registers (fg_mve_resident_pairs_s4, offset layout), a windowed one without dilation across reads its
+windows in place from a band of columns (fg_conv2d_columns_s4_mve, the signed layout's pairs of a row in one call; the
+offset one's window sums from the columns'), FULLY_CONNECTED's lone row runs eight channels a pass
+(fg_mve_gemm_row8_s4).
+
 The signed one scales a channel's accumulator by 16, which needs 16 x |bias + sum| < 2^31: a layer whose bias is within
 2^27 - 128 x sum |w| of it on every channel (any real one) may take it, any other takes the offset one, whose sums wrap
 as the int8 loop's do (its result the same int32 as TFLM's).
@@ -27,7 +33,10 @@ Weight bytes: ceil(depth / 16) * 8 per channel (TFLite's ceil(n / 2) when depth 
 plus the quant block's 16 bytes per channel, which replace the folded bias and the per-channel multipliers and shifts.
 
 The 3x3 depthwise kernel (depthwise_layout_4bit) runs sixteen channels per vector with int16 sums: 72 nibble bytes per
-group of sixteen channels (ceil(n / 2) when the channels are a multiple of 16), and the four quant blocks.
+group of sixteen channels (ceil(n / 2) when the channels are a multiple of 16), and the four quant blocks. A padded
+layer of fewer channels (gathered_fits) takes the int8 kernel's banded path instead (depthwise_gathered_layout_4bit:
+per channel its taps 0-7 dotted as int16 lanes, unpacked from nibble pairs by three shifts a pair; 20 bytes per four
+channels, tap 8 unpacked to a byte each, against TFLite's 18).
 """
 
 from __future__ import annotations
@@ -38,6 +47,8 @@ from firmware_gen.frontend.ir import Graph, Operator
 from firmware_gen.ops.base import KernelCall
 from firmware_gen.ops.variants import Variant
 from firmware_gen.ops.variants.mve import (
+    COLUMN_BAND_MAX,
+    COLUMN_MIN_CHANNELS,
     DEPTHWISE_MAX,
     REQUIRES,
     ROW_MAX,
@@ -50,6 +61,8 @@ from firmware_gen.ops.variants.mve import (
 from firmware_gen.ops.variants.pair_4bit import weights_4bit
 
 DEPTH_MAX = 1 << 16  # FULLY_CONNECTED's rows: 8 x |sum x| < 2^31 (gemm_s4_mve.c)
+RESIDENT_MAX = 64  # fg_mve_resident_pairs_s4's rows (conv2d_pointwise_mve.c)
+GATHERED_BAND_MAX = 4096  # FG_DW_BAND_MAX (depthwise_conv2d_3x3_mve.c)
 SCALED_MAX = 1 << 27  # 16 x |bias + sum| < 2^31: the 4-bit GEMM layouts' bound on a channel's accumulator
 
 
@@ -111,6 +124,9 @@ def _pointwise(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | Non
     p = call.params
     if (p["filter_h"], p["filter_w"], p["stride_h"], p["stride_w"]) != (1, 1, 1, 1) or p["in_c"] > ROW_MAX:
         return None
+    if p["in_c"] <= RESIDENT_MAX and p["out_c"] % 4 == 0:  # pairs of rows held in registers: offset layout
+        weights = weights_4bit(graph, op, int(p["out_c"]))
+        return _with_packed(call, POINTWISE_OFFSET, gemm_layout_4bit(call, weights), [call.inputs[0], -1])
     return _call(graph, op, call, (POINTWISE, POINTWISE_OFFSET), 3)
 
 
@@ -119,6 +135,22 @@ def _folded(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
     if p["filter_h"] * p["filter_w"] * p["in_c"] > ROW_MAX:
         return None
     return _call(graph, op, call, (FOLDED, FOLDED_OFFSET), 4)
+
+
+def _columns(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
+    """The column-band kernel (as mve.py's, out_c a multiple of 4): each window's taps column by column."""
+    p = call.params
+    width = (p["out_w"] - 1) * p["stride_w"] + p["filter_w"]
+    fits = p["filter_h"] * width * p["in_c"] <= COLUMN_BAND_MAX and p["out_c"] % 4 == 0
+    if p["dilation_w"] != 1 or (p["in_c"] < COLUMN_MIN_CHANNELS and p["stride_w"] > 1) or not fits:
+        return None
+    out_c = int(p["out_c"])
+    taps = weights_4bit(graph, op, out_c).reshape(out_c, p["filter_h"], p["filter_w"], -1)
+    weights = taps.transpose(0, 2, 1, 3).reshape(out_c, -1)
+    # the offset layout's pairs: a call each and its windows' sums (6 a step), the signed one's: a row's in one call
+    if offset_is_shorter(weights.shape[1], out_c, 6) or not scaled_fits(call, weights):
+        return _with_packed(call, COLUMNS_OFFSET, gemm_layout_4bit(call, weights), [call.inputs[0], -1])
+    return _with_packed(call, COLUMNS, signed_gemm_layout_4bit(call, weights), [call.inputs[0], -1])
 
 
 def _fully_connected(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
@@ -161,11 +193,36 @@ def depthwise_layout_4bit(call: KernelCall, taps: np.ndarray) -> np.ndarray:
                           axis=1).ravel()
 
 
+def depthwise_gathered_layout_4bit(call: KernelCall, taps: np.ndarray) -> np.ndarray:
+    """The 3x3 gathering layout of taps [9, channels] (a multiple of 4; values in [-8, 7]; depthwise_conv2d_3x3_mve.c's
+    4-bit banded path): per four channels the quant block, taps 0-7 of channels (0, 1) then of (2, 3) as 8 bytes each
+    (byte t: tap t of the second in the high nibble, of the first in the low one), tap 8 of the four as 4 bytes (its
+    nibbles unpacked: the int8 loop's one widening load; 2 bytes more than ceil(36 / 2))."""
+    by_block = taps.reshape(9, -1, 4).transpose(1, 2, 0)  # [block, channel, tap]
+    pairs = ((by_block[:, 1::2, :8] & 0xF) << 4) | (by_block[:, 0::2, :8] & 0xF)  # [block, pair, tap]
+    weight_bytes = np.concatenate([pairs.reshape(-1, 16), by_block[:, :, 8] & 0xFF], axis=1)
+    return np.concatenate([quant_blocks(call, taps.shape[1]), _as_words(weight_bytes.astype(np.uint8).view(np.int8))],
+                          axis=1).ravel()
+
+
+def gathered_fits(p: dict) -> bool:
+    """Whether the int8 3x3 kernel's banded path takes the layer (fg_dw_banded_fits: padding, channels a multiple of
+    4, its band of three tap rows within 4096 bytes) and its int16 dot products beat the 16-channel vectors: fewer than
+    32 channels, or fewer than 64 at stride 1 (bench/int4_shapes.py on mps3_an547)."""
+    width = (p["out_w"] - 1) * p["stride_w"] + 2 * p["dilation_w"] + 1
+    bottom = (p["out_h"] - 1) * p["stride_h"] - p["pad_top"] + 2 * p["dilation_h"]
+    padded = p["pad_top"] > 0 or p["pad_left"] > 0 or bottom >= p["in_h"] or width - p["pad_left"] > p["in_w"]
+    fewer = p["in_c"] < 32 or (p["in_c"] < 64 and p["stride_w"] == 1)
+    return padded and p["in_c"] % 4 == 0 and 3 * width * p["in_c"] <= GATHERED_BAND_MAX and fewer
+
+
 def _depthwise(graph: Graph, op: Operator, call: KernelCall) -> KernelCall | None:
     p = call.params
     if (p["filter_h"], p["filter_w"], p["depth_multiplier"]) != (3, 3, 1) or p["in_c"] > DEPTHWISE_MAX:
         return None
     taps = np.asarray(graph.tensors[op.inputs[1]].data, dtype=np.int64).reshape(9, -1)
+    if gathered_fits(p):
+        return _with_packed(call, DEPTHWISE_GATHERED, depthwise_gathered_layout_4bit(call, taps), [call.inputs[0], -1])
     return _with_packed(call, DEPTHWISE, depthwise_layout_4bit(call, taps), [call.inputs[0], -1])
 
 
@@ -181,9 +238,19 @@ FOLDED = Variant("fg_conv2d_s4_mve", "fg_conv2d_s4", REQUIRES, _folded,
 FOLDED_OFFSET = Variant("fg_conv2d_s4_offset_mve", "fg_conv2d_s4", REQUIRES, _folded,
                         "Helium, 4-bit weights: windows copied in pairs, 2 x 4 VMLADAVA on nibble pairs (one VSHR per "
                         "32 weights, the windows' sums)")
+COLUMNS = Variant("fg_conv2d_columns_s4_mve", "fg_conv2d_s4", REQUIRES, _columns,
+                  "Helium, 4-bit weights: a band of the row's input columns, windows read in place in pairs, 2 x 4 "
+                  "VMLADAVA on nibble pairs (two shifts per 32 weights)", precedence=1)
+COLUMNS_OFFSET = Variant("fg_conv2d_columns_s4_offset_mve", "fg_conv2d_s4", REQUIRES, _columns,
+                         "Helium, 4-bit weights: a band of the row's input columns, windows read in place in pairs, "
+                         "2 x 4 VMLADAVA on nibble pairs (one VSHR per 32 weights, the windows' sums)", precedence=1)
 FULLY_CONNECTED = Variant("fg_fully_connected_s4_mve", "fg_fully_connected_s4", REQUIRES, _fully_connected,
                           "Helium, 4-bit weights: 2 x 4 VMLADAVA on nibble pairs (one VSHR per 32 weights)")
 DEPTHWISE = Variant("fg_depthwise_conv2d_3x3_s4_mve", "fg_depthwise_conv2d_s4", REQUIRES, _depthwise,
                     "Helium, 4-bit weights, 3x3 depthwise: 16 channels per vector, VMULLB / VMULLT into int16 sums")
+DEPTHWISE_GATHERED = Variant("fg_depthwise_conv2d_3x3_s4_gathered_mve", "fg_depthwise_conv2d_s4", REQUIRES, _depthwise,
+                             "Helium, 4-bit weights, 3x3 depthwise with padding, few channels: the int8 banded path, "
+                             "taps 0-7 of a channel as int16 lanes unpacked from nibble pairs (VMLADAVA.S16)")
 
-VARIANTS = [POINTWISE, POINTWISE_OFFSET, FOLDED, FOLDED_OFFSET, FULLY_CONNECTED, DEPTHWISE]
+VARIANTS = [POINTWISE, POINTWISE_OFFSET, COLUMNS, COLUMNS_OFFSET, FOLDED, FOLDED_OFFSET, FULLY_CONNECTED, DEPTHWISE,
+            DEPTHWISE_GATHERED]

@@ -67,12 +67,18 @@ const int32_t *fg_mve_gemm_blocks2(fg_mve_gemm_state *st, const int32_t *packed,
  * pair. */
 const int32_t *fg_mve_gemm_row8(fg_mve_row_state *st, const int32_t *packed, const fg_mve_clamp *clamp,
                                 int shifts_left);
+/* The same against the offset 4-bit GEMM layout (st->row as fg_mve_gemm_row8's, its row terms from the row's sum). */
+const int32_t *fg_mve_gemm_row8_s4(fg_mve_row_state_s4 *st, const int32_t *packed, const fg_mve_clamp *clamp,
+                                   int shifts_left);
 /* A 1x1 convolution's pixels in pairs, `pairs` of them from input (rows of in_c <= 64 taps: up to 32 both read once
  * into vector registers, past that the first, the second read as the dot products go; an output overlapping the input
  * as ops/overlap.py allows changes nothing they read, and nothing is copied), against every block of four output
  * channels (out_c a multiple of four) of the int8 GEMM layout. */
 void fg_mve_resident_pairs(const int8_t *input, int32_t pairs, int32_t in_c, int32_t out_c, const int32_t *packed,
                            const fg_mve_clamp *clamp, int shifts_left, int8_t *output);
+/* The same against the offset 4-bit GEMM layout (the pairs' sums taken as their rows are loaded). */
+void fg_mve_resident_pairs_s4(const int8_t *input, int32_t pairs, int32_t in_c, int32_t out_c, const int32_t *packed,
+                              const fg_mve_clamp *clamp, int shifts_left, int8_t *output);
 /* fg_mve_gemm_blocks2 for st->pairs_after + 1 pairs of rows, each pair st->pair_advance bytes after the one before
  * and its outputs `second` bytes after (out_c a multiple of four: the blocks are all full), in one call. */
 void fg_mve_gemm_blocks2_pairs(fg_mve_gemm_state *st, const int32_t *packed, const fg_mve_clamp *clamp,
@@ -93,6 +99,8 @@ fg_mve_pairs_loop fg_mve_pairs_by_one, fg_mve_pairs_unpipelined, fg_mve_pairs_on
  * shifts_left, else the -4 of the first channels of the pairs, the same for every block). */
 const int32_t *fg_mve_gemm_blocks2_s4(fg_mve_gemm_state *st, const int32_t *packed, const fg_mve_clamp *clamp,
                                       int shifts_left);
+/* fg_mve_gemm_blocks2_pairs's unpipelined loop against the signed 4-bit GEMM layout (out_c a multiple of four). */
+fg_mve_pairs_loop fg_mve_pairs_s4;
 /* The same against the offset 4-bit GEMM layout; st is the state of a fg_mve_gemm_state_s4 whose row terms hold the
  * rows' sums (fg_mve_set_row_sum). */
 const int32_t *fg_mve_gemm_blocks2_s4_offset(fg_mve_gemm_state *st, const int32_t *packed,
@@ -171,6 +179,13 @@ void fg_conv2d_s4_mve(const fg_conv2d_params *params, const int8_t *input, const
 void fg_conv2d_pointwise_s4_mve(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter,
                                 int8_t *output);
 
+/* fg_conv2d_s4 (4-bit weights) without dilation across, out_c a multiple of four: fg_conv2d_columns_s8_mve's column
+ * band, pairs of windows read in place, against the signed or the offset 4-bit GEMM layout (each window's taps column
+ * by column). */
+void fg_conv2d_columns_s4_mve(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter,
+                              int8_t *output);
+void fg_conv2d_columns_s4_offset_mve(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter,
+                                     int8_t *output);
 /* fg_conv2d_s4_mve and fg_conv2d_pointwise_s4_mve against the offset 4-bit GEMM layout (long rows). */
 void fg_conv2d_s4_offset_mve(const fg_conv2d_params *params, const int8_t *input, const int8_t *filter,
                              int8_t *output);
@@ -190,6 +205,10 @@ void fg_depthwise_conv2d_3x3_s8_mve(const fg_depthwise_conv2d_params *params, co
  * sums. packed: per group of sixteen channels the taps' nibbles (72 bytes), then four quant blocks (mve_4bit.py). */
 void fg_depthwise_conv2d_3x3_s4_mve(const fg_depthwise_conv2d_params *params, const int8_t *input,
                                     const int8_t *filter, int8_t *output);
+/* The same through the 3x3 int8 kernel's banded path (a layer with padding, channels a multiple of four, the band of
+ * its three tap rows within 4096 bytes), per channel taps 0-7 dotted as int16 (VMLADAVA.S16): fewer channels. */
+void fg_depthwise_conv2d_3x3_s4_gathered_mve(const fg_depthwise_conv2d_params *params, const int8_t *input,
+                                             const int8_t *filter, int8_t *output);
 
 /* fg_add_s8 for inputs of the output's shape (no broadcasting: a single loop of shape.dims[last] elements). */
 void fg_add_s8_mve(const fg_add_params *params, const int8_t *input1, const int8_t *input2, int8_t *output);

@@ -78,10 +78,31 @@ void fg_conv2d_pointwise_s4_mve(const fg_conv2d_params *p, const int8_t *input, 
     fg_mve_pointwise(p, input, output, FG_MVE_GEMM_S4);
 }
 
+/* Rows that fit in registers (in_c <= 64: mve_4bit.py's RESIDENT_MAX, out_c a multiple of four, two pixels or more)
+ * as the int8 layout's: the pairs through fg_mve_resident_pairs_s4, a last lone pixel through the GEMM. Its own
+ * function, so that fg_mve_pointwise's registers stay as they were for the other layers. */
+__attribute__((noinline)) static void fg_pointwise_resident_s4(const fg_conv2d_params *p, const int8_t *input,
+                                                               int8_t *output, int32_t pixels) {
+    const int32_t in_c = p->in_c, out_c = p->out_c;
+    const int shifts_left = fg_mve_any_left_shift(&p->requant, out_c);
+    const fg_mve_clamp clamp = fg_mve_make_clamp(&p->requant);
+    const int32_t *packed = (const int32_t *)p->packed;
+    fg_mve_resident_pairs_s4(input, pixels >> 1, in_c, out_c, packed, &clamp, shifts_left, output);
+    if (pixels & 1) {
+        const int32_t last = pixels - 1;
+        fg_mve_gemm_s4(input + last * in_c, 0, in_c, out_c, packed, &p->requant, shifts_left, output + last * out_c, 0);
+    }
+}
+
 void fg_conv2d_pointwise_s4_offset_mve(const fg_conv2d_params *p, const int8_t *input, const int8_t *filter,
                                        int8_t *output) {
     (void)filter;
-    fg_mve_pointwise(p, input, output, FG_MVE_GEMM_S4_OFFSET);
+    const int32_t pixels = p->batches * p->out_h * p->out_w;
+    if (p->in_c <= 64 && (p->out_c & 3) == 0 && pixels >= 2) {
+        fg_pointwise_resident_s4(p, input, output, pixels);
+    } else {
+        fg_mve_pointwise(p, input, output, FG_MVE_GEMM_S4_OFFSET);
+    }
 }
 
 #endif /* __ARM_FEATURE_MVE */

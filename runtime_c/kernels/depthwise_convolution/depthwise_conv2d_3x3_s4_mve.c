@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "fg/isa/mve.h"
+#include "fg/isa/mve_depthwise.h"
 
 /* 4-bit weights make int16 sums enough for a 3x3 depthwise window (|x w| <= 128 x 8, nine taps: |sum| <= 9216), so
  * sixteen channels run in one vector: per tap the inputs of the sixteen channels in one VLDRB, VMULLB / VMULLT (int8
@@ -298,6 +299,63 @@ void fg_depthwise_conv2d_3x3_s4_mve(const fg_depthwise_conv2d_params *p, const i
             }
         }
     }
+}
+
+/* 4-bit weights, the banded path's loops against the 4-bit gathering layout (mve_4bit.py's
+ * depthwise_gathered_layout_4bit): per four channels the quant block, taps 0-7 of channels 0 and 1 as 8 bytes (byte t:
+ * tap t of channel 1 in the high nibble, of channel 0 in the low one), of channels 2 and 3 the same, tap 8 of the four
+ * as 4 bytes: 84 bytes. A pair's 8 bytes widened to int16 lanes (VLDRB.S16: its base pk in r0-r7), its second
+ * channel's weights by VSHR #4, its first's by VSHL #12 and VSHR #12: two loads and six shifts a block where the int8
+ * layout takes four loads; tap 8 by one widening load as the int8 layout's word load. */
+enum { FG_DW4_GATHER_BLOCK_WORDS = 16 + 4 + 1 };
+#define FG_DW4_W_PAIR(offset, w, w_b)            \
+    "vldrb.s16 " w ", [%[pk], #" #offset "]\n"  \
+    "vshr.s16 " w_b ", " w ", #4\n"             \
+    "vshl.i16 " w ", " w ", #12\n"              \
+    "vshr.s16 " w ", " w ", #12\n"
+#define FG_DW4_TAP8_W(q) "vldrb.s32 " q ", [%[pk], #64]\n"
+#define FG_DW4_ADVANCE "adds %[pk], %[pk], #68\n"
+#define FG_DW4_GATHERED_RUN(NAME, LEFT_SHIFT, SIGN)                                                            \
+    FG_DW_GATHERED_RUN_W(NAME,                                                                                 \
+                         FG_DW_GATHER_W(FG_DW4_W_PAIR(48, "q1", "q2"), "r0", "q1") FG_DW_GATHER_W("", "r2", "q2") \
+                         FG_DW_GATHER_W(FG_DW4_W_PAIR(56, "q1", "q2"), "r4", "q1") FG_DW_GATHER_W("", "r6", "q2") \
+                         , FG_DW_GATHER_BLOCK_END_W(FG_DW4_TAP8_W("q1"), FG_DW4_ADVANCE, LEFT_SHIFT, SIGN), "=&l")
+FG_DW4_GATHERED_RUN(fg_dw4_gathered_run_shifted, FG_DW_LEFT_SHIFT, FG_DW_SIGN)
+FG_DW4_GATHERED_RUN(fg_dw4_gathered_run, "", FG_DW_SIGN)
+FG_DW4_GATHERED_RUN(fg_dw4_gathered_run_negative, "", FG_DW_SIGN_NEGATIVE)
+static fg_dw_run_loop *const fg_dw4_gathered_runs[3] = {fg_dw4_gathered_run, fg_dw4_gathered_run_shifted,
+                                                        fg_dw4_gathered_run_negative};
+#define FG_DW4_GATHER2                                                         \
+    FG_DW_GATHER2_W(FG_DW4_W_PAIR(48, "q2", "q3"), "r0", "r8", "q2", FG_DW_GATHER_A) \
+    FG_DW_GATHER2_W("", "r2", "r10", "q3", FG_DW_GATHER_A)                     \
+    FG_DW_GATHER2_W(FG_DW4_W_PAIR(56, "q2", "q3"), "r4", "r12", "q2", FG_DW_GATHER_A) \
+    FG_DW_GATHER2_W("", "r6", "lr", "q3", "vldrb.s32 q0, [%[x], %q[tap8]]\n")
+#define FG_DW4_GATHERED_BLOCK(LEFT_SHIFT, ROUND2) \
+    FG_DW_GATHERED_BLOCK_W(FG_DW4_GATHER2, FG_DW4_TAP8_W("q2"), FG_DW4_ADVANCE, LEFT_SHIFT, ROUND2)
+FG_DW_GATHERED_PAIRS_W(fg_dw4_gathered_pairs_shifted, FG_DW4_GATHERED_BLOCK(FG_DW_LEFT_SHIFT2, FG_MVE_ROUND2_DIVIDE),
+                       FG_DW_PAIR_BESIDE, "=&l")
+FG_DW_GATHERED_PAIRS_W(fg_dw4_gathered_pairs, FG_DW4_GATHERED_BLOCK("", FG_MVE_ROUND2_DIVIDE), FG_DW_PAIR_BESIDE, "=&l")
+FG_DW_GATHERED_PAIRS_W(fg_dw4_gathered_pairs_negative, FG_DW4_GATHERED_BLOCK("", FG_MVE_ROUND2_NEGATIVE),
+                       FG_DW_PAIR_BESIDE, "=&l")
+FG_DW_GATHERED_PAIRS_W(fg_dw4_gathered_below_shifted, FG_DW4_GATHERED_BLOCK(FG_DW_LEFT_SHIFT2, FG_MVE_ROUND2_DIVIDE),
+                       FG_DW_PAIR_BELOW, "=&l")
+FG_DW_GATHERED_PAIRS_W(fg_dw4_gathered_below, FG_DW4_GATHERED_BLOCK("", FG_MVE_ROUND2_DIVIDE), FG_DW_PAIR_BELOW, "=&l")
+FG_DW_GATHERED_PAIRS_W(fg_dw4_gathered_below_negative, FG_DW4_GATHERED_BLOCK("", FG_MVE_ROUND2_NEGATIVE),
+                       FG_DW_PAIR_BELOW, "=&l")
+static fg_dw_pairs_loop *const fg_dw4_gathered_pairs_kinds[3] = {fg_dw4_gathered_pairs, fg_dw4_gathered_pairs_shifted,
+                                                                 fg_dw4_gathered_pairs_negative};
+static fg_dw_pairs_loop *const fg_dw4_gathered_below_kinds[3] = {fg_dw4_gathered_below, fg_dw4_gathered_below_shifted,
+                                                                 fg_dw4_gathered_below_negative};
+FG_DW_PAIRS_FN(fg_dw4_gathered_pairs_of, fg_dw4_gathered_pairs_kinds, fg_dw4_gathered_below_kinds)
+FG_DW_BANDED(fg_dw4_banded, (const int32_t *)p->packed, FG_DW4_GATHER_BLOCK_WORDS, fg_dw4_gathered_pairs_of,
+             fg_dw4_gathered_runs)
+
+/* fg_depthwise_conv2d_s4 of a layer with padding whose band fits (ops/variants/mve_4bit.py checks fg_dw_banded_fits's
+ * terms), through the int8 kernel's banded path against the 4-bit gathering layout. */
+void fg_depthwise_conv2d_3x3_s4_gathered_mve(const fg_depthwise_conv2d_params *p, const int8_t *input,
+                                             const int8_t *filter, int8_t *output) {
+    (void)filter;
+    fg_dw4_banded(p, input, output);
 }
 
 #endif /* __ARM_FEATURE_MVE */

@@ -688,6 +688,19 @@ const int32_t *fg_mve_gemm_blocks2_s4(fg_mve_gemm_state *st, const int32_t *pack
                        : fg_mve_blocks2_s4(st, packed, clamp, offset, back);
 }
 
+/* fg_mve_blocks2_s4 over st->pairs_after + 1 pairs of rows in one call (FG_MVE_NEXT_PAIR, as fg_mve_pairs2). */
+FG_MVE_BLOCKS2(fg_mve_pairs2_s4_shifted, FG_MVE_STEP2X4_S4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT, "",
+               FG_MVE_OUT2(FG_MVE_LEFT_SHIFT, "", FG_MVE_ROUND2_DIVIDE), FG_MVE_NEXT_PAIR)
+FG_MVE_BLOCKS2(fg_mve_pairs2_s4, FG_MVE_STEP2X4_S4, FG_MVE_INIT_BIAS, FG_MVE_PAST_QUANT, "",
+               FG_MVE_OUT2(FG_MVE_SHIFT_BACK, "", FG_MVE_ROUND2_DIVIDE), FG_MVE_NEXT_PAIR)
+
+void fg_mve_pairs_s4(fg_mve_gemm_state *st, const int32_t *packed, const fg_mve_clamp *clamp, int shifts_left) {
+    const int32x4_t offset = vdupq_n_s32(clamp->offset), back = vldrwq_s32(fg_mve_shift_back_s4);
+    st->first_block = packed;
+    (void)(shifts_left ? fg_mve_pairs2_s4_shifted(st, packed, clamp, offset, back)
+                       : fg_mve_pairs2_s4(st, packed, clamp, offset, back));
+}
+
 const int32_t *fg_mve_gemm_blocks2_s4_offset(fg_mve_gemm_state *st, const int32_t *packed, const fg_mve_clamp *clamp,
                                              int shifts_left) {
     const int32x4_t offset = vdupq_n_s32(clamp->offset);

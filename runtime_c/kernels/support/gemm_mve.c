@@ -73,16 +73,10 @@ __attribute__((always_inline)) static inline int32x4_t fg_mve_block1(const int8_
 /* The pairs of full blocks of one row (depth a multiple of 16) through fg_mve_gemm_row8; returns their channels. */
 static int32_t fg_mve_row_pairs(const int8_t *x, int32_t depth, int32_t out_c, const int32_t *packed,
                                 const fg_mve_clamp *clamp, int shifts_left, int8_t *out) {
-    const int32_t steps = depth >> 4, pairs = out_c >> 3;
     fg_mve_row_state st;
-    st.x = x;
-    st.rounds = (steps + 7) >> 3;
-    st.entry = steps & 7;
-    st.out = out;
-    st.block_bytes = 4 * fg_mve_block_words(depth, 16);
-    st.end = packed + 2 * fg_mve_block_words(depth, 16) * pairs;
+    const int32_t channels = fg_mve_row_begin(&st, x, depth, out_c, packed, out, 16);
     fg_mve_gemm_row8(&st, packed, clamp, shifts_left);
-    return 8 * pairs;
+    return channels;
 }
 
 FG_HOT_LOOP void fg_mve_gemm_s8(const int8_t *x0, const int8_t *x1, int32_t depth, int32_t out_c,

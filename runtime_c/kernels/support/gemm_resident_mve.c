@@ -19,6 +19,13 @@ typedef struct {
     int32x4_t offsets;        /* 112: the output offset in every lane (the pipelined loop's) */
 } fg_mve_resident_state;
 
+/* The state of the offset 4-bit layout's loops and, before it, where they start their accumulators (LDMDB): row 0's
+ * four, then row 1's, -8 x the row's sum on channels 0 and 2, 0 on 1 and 3 (FG_MVE_ROW_TERMS_S4). */
+typedef struct {
+    int32_t row_terms[8];
+    fg_mve_resident_state st;
+} fg_mve_resident_state_s4;
+
 /* The two rows of a pair (one vector each) into q4 for row 0, q6 for row 1, predicated to the row (VCTP of the
  * tail), nothing read past it. */
 #define FG_MVE_RESIDENT_LOAD1                   \
@@ -124,19 +131,20 @@ typedef struct {
  * vector registers (so outputs overlapping the input as ops/overlap.py allows cannot change them, and nothing is
  * copied), then per block the eight accumulators from its bias, 8 x STEPS VMLADAVA, the requantization of two vectors
  * (fg_mve_requantize: LEFT_SHIFT, the multipliers, ROUND2 with the offset and clamp interleaved) and the stores. */
-#define FG_MVE_RESIDENT(NAME, LOAD, DOT, BEHIND, ADVANCE, LEFT_SHIFT, ROUND2)                                   \
+#define FG_MVE_RESIDENT_W(NAME, INIT, LOAD, DOT, SUMS, BIAS, BEHIND, ADVANCE, LEFT_SHIFT, ROUND2)               \
 __attribute__((noinline)) static void NAME(fg_mve_resident_state *st, const int8_t *px, int8_t *out0,           \
                                            int8_t *out1) {                                                      \
     const int32_t *pk;                                                                                          \
     int32_t n;                                                                                                  \
     __asm__ volatile(FG_MVE_ROW_START(LOAD)                                                                     \
                      "1:\n"                                                                                     \
-                     FG_MVE_INIT_BIAS                                                                           \
-                     FG_MVE_PAST_QUANT                                                                          \
+                     INIT                                                                                       \
                      DOT                                                                                        \
+                     SUMS                                                                                       \
                      "stm %[st], {r0, r2, r4, r6, r8, r10, r12, lr}\n"                                          \
                      "vldrw.32 q0, [%[st]]\n"                                                                   \
                      "vldrw.32 q1, [%[st], #16]\n"                                                              \
+                     BIAS                                                                                       \
                      LEFT_SHIFT                                                                                 \
                      "vldrw.32 q2, [%[pk], #-48 - " #BEHIND "]\n"                                               \
                      "vqrdmulh.s32 q0, q0, q2\n"                                                                \
@@ -156,6 +164,12 @@ __attribute__((noinline)) static void NAME(fg_mve_resident_state *st, const int8
                      FG_MVE_NEXT_ROW                                                                            \
                      FG_MVE_RESIDENT_OPERANDS);                                                                 \
 }
+
+/* INIT: the int8 GEMM layout's, the accumulators from the block's bias; SUMS and BIAS: nothing (the 4-bit ones:
+ * gemm_resident_mve.c's end). */
+#define FG_MVE_RESIDENT(NAME, LOAD, DOT, BEHIND, ADVANCE, LEFT_SHIFT, ROUND2)                                   \
+    FG_MVE_RESIDENT_W(NAME, FG_MVE_INIT_BIAS FG_MVE_PAST_QUANT, LOAD, DOT, "", "", BEHIND, ADVANCE, LEFT_SHIFT,  \
+                      ROUND2)
 
 /* The sign fix-up of TFLite's rounding divide (FG_MVE_ROUND_DIVIDE, FG_MVE_ROUND_NEGATIVE) of acc into q3, the right
  * shifts in q2. */
@@ -576,21 +590,31 @@ FG_MVE_HALF4_PIPE(fg_mve_half4_pipe, FG_MVE_ROW1_LAST(48))
 /* Rows of 64 taps: row 1's last vector whole, no predicate (94 cycles a block, its branch included, 95 above). */
 FG_MVE_HALF4_PIPE(fg_mve_half4_pipe_whole, FG_MVE_ROW1(48))
 
+/* st for `pairs` pairs of rows of in_c taps against out_c channels from packed; returns the loops' kind (1 with the
+ * left shift, 2 every channel shifting right, else 0) for a layout of step_words words per 16 taps. */
+__attribute__((always_inline)) static inline int fg_mve_resident_begin(fg_mve_resident_state *st, int32_t pairs,
+                                                                       int32_t in_c, int32_t out_c,
+                                                                       const int32_t *packed,
+                                                                       const fg_mve_clamp *clamp, int shifts_left,
+                                                                       int32_t step_words) {
+    st->packed = packed;
+    st->blocks = out_c >> 2;
+    st->out_c = out_c;
+    st->pair_step = 2 * in_c;
+    st->pairs = pairs;
+    st->offset = clamp->offset;
+    st->tail = in_c - 16 * ((in_c - 1) >> 4);  /* 1 to 16 */
+    st->in_c = in_c;
+    st->low = clamp->low;
+    st->high = clamp->high;
+    st->offsets = vdupq_n_s32(clamp->offset);
+    return shifts_left ? 1 : 2 * fg_mve_rights_negative(packed, out_c >> 2, fg_mve_block_words(in_c, step_words));
+}
+
 void fg_mve_resident_pairs(const int8_t *input, int32_t pairs, int32_t in_c, int32_t out_c, const int32_t *packed,
                            const fg_mve_clamp *clamp, int shifts_left, int8_t *output) {
     fg_mve_resident_state st;
-    st.packed = packed;
-    st.blocks = out_c >> 2;
-    st.out_c = out_c;
-    st.pair_step = 2 * in_c;
-    st.pairs = pairs;
-    st.offset = clamp->offset;
-    st.tail = in_c - 16 * ((in_c - 1) >> 4);  /* 1 to 16 */
-    st.in_c = in_c;
-    st.low = clamp->low;
-    st.high = clamp->high;
-    st.offsets = vdupq_n_s32(clamp->offset);
-    const int kind = shifts_left ? 1 : 2 * fg_mve_rights_negative(packed, out_c >> 2, fg_mve_block_words(in_c, 16));
+    const int kind = fg_mve_resident_begin(&st, pairs, in_c, out_c, packed, clamp, shifts_left, 16);
     if (in_c > 48) {  /* row 1 read as it goes, from its start */
         fg_mve_resident_loop *const loop = kind != 2    ? fg_mve_half4[kind]
                                            : in_c == 64 ? fg_mve_half4_pipe_whole
@@ -602,6 +626,131 @@ void fg_mve_resident_pairs(const int8_t *input, int32_t pairs, int32_t in_c, int
         fg_mve_resident2[kind](&st, input + in_c, output, output + out_c);  /* row 1 read as it goes */
     } else {
         fg_mve_resident1[kind](&st, input, output, output + out_c);
+    }
+}
+
+/* The offset 4-bit GEMM layout (gemm_s4_mve.c) through FG_MVE_RESIDENT_W: per step of 16 taps the block's two weight
+ * vectors (channels 0 and 1, 2 and 3), each dotted as loaded (16 B + A + 8 of its pair) and after one VSHR (B): 12
+ * instructions as the int8 layout's four weight rows; both rows held in q4-q7 up to 32 taps (the int8 loops read row 1
+ * as they go past 16), row 1 read as it goes past that (q3). The accumulators start from the row terms before the
+ * state (-8 x each row's sum on channels 0 and 2, taken as a pair's rows are loaded), A's sums less 16 x B's after the
+ * dot products, the block's bias added as a vector. */
+#define FG_MVE_RESIDENT_STEP_S4(x0, x1)         \
+    "vldrb.8 q0, [%[pk]], #32\n"               \
+    "vldrb.8 q2, [%[pk], #-16]\n"              \
+    "vmladava.s8 r0, " x0 ", q0\n"             \
+    "vshr.s8 q1, q0, #4\n"                     \
+    "vmladava.s8 r8, " x1 ", q0\n"             \
+    "vmladava.s8 r2, " x0 ", q1\n"             \
+    "vshr.s8 q3, q2, #4\n"                     \
+    "vmladava.s8 r10, " x1 ", q1\n"            \
+    "vmladava.s8 r4, " x0 ", q2\n"             \
+    "vmladava.s8 r12, " x1 ", q2\n"            \
+    "vmladava.s8 r6, " x0 ", q3\n"             \
+    "vmladava.s8 lr, " x1 ", q3\n"
+#define FG_MVE_HALF_STEP_S4(LOAD_ROW1, x0)      \
+    "vldrb.8 q0, [%[pk]], #32\n"               \
+    "vmladava.s8 r0, " x0 ", q0\n"             \
+    LOAD_ROW1                                   \
+    "vshr.s8 q1, q0, #4\n"                     \
+    "vmladava.s8 r8, q3, q0\n"                 \
+    "vldrb.8 q0, [%[pk], #-16]\n"              \
+    "vmladava.s8 r2, " x0 ", q1\n"             \
+    "vmladava.s8 r10, q3, q1\n"                \
+    "vshr.s8 q1, q0, #4\n"                     \
+    "vmladava.s8 r4, " x0 ", q0\n"             \
+    "vmladava.s8 r12, q3, q0\n"                \
+    "vmladava.s8 r6, " x0 ", q1\n"             \
+    "vmladava.s8 lr, q3, q1\n"
+/* The row terms of row 0's sum (in r0) and row 1's (r2). */
+#define FG_MVE_ROW_TERMS_S4                     \
+    "lsls r0, r0, #3\n"                        \
+    "lsls r2, r2, #3\n"                        \
+    "negs r0, r0\n"                            \
+    "negs r2, r2\n"                            \
+    "str r0, [%[st], #-32]\n"                  \
+    "str r0, [%[st], #-24]\n"                  \
+    "str r2, [%[st], #-16]\n"                  \
+    "str r2, [%[st], #-8]\n"
+/* Rows of up to 16 or 32 taps (px: row 0): row 0 into q4 (q5), row 1 into q6 (q7), the last vectors predicated. */
+#define FG_MVE_RESIDENT_LOAD1_S4                \
+    FG_MVE_RESIDENT_LOAD1                       \
+    "vaddv.s8 r0, q4\n"                        \
+    "vaddv.s8 r2, q6\n"                        \
+    FG_MVE_ROW_TERMS_S4
+#define FG_MVE_RESIDENT_LOAD2_S4                \
+    "add r2, r2, %[px]\n"                      \
+    "vldrb.8 q4, [%[px]]\n"                    \
+    "vldrb.8 q6, [r2]\n"                       \
+    "vpstt\n"                                  \
+    "vldrbt.8 q5, [%[px], #16]\n"              \
+    "vldrbt.8 q7, [r2, #16]\n"                 \
+    "vaddv.s8 r0, q4\n"                        \
+    "vaddva.s8 r0, q5\n"                       \
+    "vaddv.s8 r2, q6\n"                        \
+    "vaddva.s8 r2, q7\n"                       \
+    FG_MVE_ROW_TERMS_S4
+/* Rows of 33 to 64 taps (px: row 1): row 0 as FG_MVE_HALF_LOAD3 and 4 take it, row 1 read for its sum. */
+#define FG_MVE_HALF_SUMS_S4(row1_rest)          \
+    "vldrb.8 q0, [%[px]]\n"                    \
+    "vldrb.8 q1, [%[px], #16]\n"               \
+    "vaddv.s8 r0, q4\n"                        \
+    "vaddva.s8 r0, q5\n"                       \
+    "vaddva.s8 r0, q6\n"                       \
+    "vaddv.s8 r2, q0\n"                        \
+    "vaddva.s8 r2, q1\n"                       \
+    row1_rest                                   \
+    FG_MVE_ROW_TERMS_S4
+#define FG_MVE_HALF_LOAD3_S4                    \
+    FG_MVE_HALF_LOAD3                           \
+    FG_MVE_HALF_SUMS_S4("vpst\n" "vldrbt.8 q2, [%[px], #32]\n" "vaddva.s8 r2, q2\n")
+#define FG_MVE_HALF_LOAD4_S4                    \
+    FG_MVE_HALF_LOAD4                           \
+    FG_MVE_HALF_SUMS_S4("vaddva.s8 r0, q7\n" "vldrb.8 q2, [%[px], #32]\n" "vpst\n" "vldrbt.8 q3, [%[px], #48]\n" \
+                        "vaddva.s8 r2, q2\n" "vaddva.s8 r2, q3\n")
+#define FG_MVE_INIT_S4 "ldmdb %[st], {r0, r2, r4, r6, r8, r10, r12, lr}\n" "adds %[pk], %[pk], #64\n"
+#define FG_MVE_SUMS_S4                          \
+    "sub r0, r0, r2, lsl #4\n"                 \
+    "sub r4, r4, r6, lsl #4\n"                 \
+    "sub r8, r8, r10, lsl #4\n"                \
+    "sub r12, r12, lr, lsl #4\n"
+#define FG_MVE_BIAS_S4(behind) "vldrw.32 q2, [%[pk], #-64 - " #behind "]\n" "vadd.i32 q0, q0, q2\n" \
+                               "vadd.i32 q1, q1, q2\n"
+#define FG_MVE_RESIDENT_S4(NAME, LOAD, DOT, BEHIND, LEFT_SHIFT, ROUND2)                                          \
+    FG_MVE_RESIDENT_W(NAME, FG_MVE_INIT_S4, LOAD, DOT, FG_MVE_SUMS_S4, FG_MVE_BIAS_S4(BEHIND), BEHIND, "",        \
+                      LEFT_SHIFT, ROUND2)
+#define FG_MVE_RESIDENT_KINDS_S4(NAME, LOAD, DOT, BEHIND)                                                        \
+    FG_MVE_RESIDENT_S4(NAME##_plain, LOAD, DOT, BEHIND, "", FG_MVE_ROUND2_DIVIDE)                                \
+    FG_MVE_RESIDENT_S4(NAME##_shifted, LOAD, DOT, BEHIND, FG_MVE_RESIDENT_LEFT_SHIFT(BEHIND), FG_MVE_ROUND2_DIVIDE) \
+    FG_MVE_RESIDENT_S4(NAME##_negative, LOAD, DOT, BEHIND, "", FG_MVE_ROUND2_NEGATIVE)                           \
+    static fg_mve_resident_loop *const NAME[3] = {NAME##_plain, NAME##_shifted, NAME##_negative};
+FG_MVE_RESIDENT_KINDS_S4(fg_mve_resident1_s4, FG_MVE_RESIDENT_LOAD1_S4, FG_MVE_RESIDENT_STEP_S4("q4", "q6"), 32)
+FG_MVE_RESIDENT_KINDS_S4(fg_mve_resident2_s4, FG_MVE_RESIDENT_LOAD2_S4,
+                         FG_MVE_RESIDENT_STEP_S4("q4", "q6") FG_MVE_RESIDENT_STEP_S4("q5", "q7"), 64)
+FG_MVE_RESIDENT_KINDS_S4(fg_mve_half3_s4, FG_MVE_HALF_LOAD3_S4,
+                         FG_MVE_HALF_STEP_S4(FG_MVE_ROW1(0), "q4") FG_MVE_HALF_STEP_S4(FG_MVE_ROW1(16), "q5")
+                         FG_MVE_HALF_STEP_S4(FG_MVE_ROW1_LAST(32), "q6"), 96)
+FG_MVE_RESIDENT_KINDS_S4(fg_mve_half4_s4, FG_MVE_HALF_LOAD4_S4,
+                         FG_MVE_HALF_STEP_S4(FG_MVE_ROW1(0), "q4") FG_MVE_HALF_STEP_S4(FG_MVE_ROW1(16), "q5")
+                         FG_MVE_HALF_STEP_S4(FG_MVE_ROW1(32), "q6") FG_MVE_HALF_STEP_S4(FG_MVE_ROW1_LAST(48), "q7"),
+                         128)
+
+void fg_mve_resident_pairs_s4(const int8_t *input, int32_t pairs, int32_t in_c, int32_t out_c, const int32_t *packed,
+                              const fg_mve_clamp *clamp, int shifts_left, int8_t *output) {
+    fg_mve_resident_state_s4 with_terms;
+    fg_mve_resident_state *st = &with_terms.st;
+    for (int32_t k = 0; k < 8; ++k) {
+        with_terms.row_terms[k] = 0;
+    }
+    const int kind = fg_mve_resident_begin(st, pairs, in_c, out_c, packed, clamp, shifts_left, 8);
+    if (in_c > 48) {
+        fg_mve_half4_s4[kind](st, input + in_c, output, output + out_c);
+    } else if (in_c > 32) {
+        fg_mve_half3_s4[kind](st, input + in_c, output, output + out_c);
+    } else if (in_c > 16) {
+        fg_mve_resident2_s4[kind](st, input, output, output + out_c);
+    } else {
+        fg_mve_resident1_s4[kind](st, input, output, output + out_c);
     }
 }
 

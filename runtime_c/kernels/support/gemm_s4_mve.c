@@ -91,6 +91,13 @@ __attribute__((always_inline)) static inline void fg_mve_gemm_4bit(const int8_t 
         c = fg_mve_gemm_begin_layout(st, depth, out_c, packed, (uint32_t)((uintptr_t)out1 - (uintptr_t)out0), 8);
         fg_mve_gemm_set_out(st, out0);
         packed = (offset ? fg_mve_gemm_blocks2_s4_offset : fg_mve_gemm_blocks2_s4)(st, packed, &clamp, shifts_left);
+    } else if (offset && x1 == 0 && (depth & 15) == 0 && out_c >= 8) {  /* a lone row, pairs of blocks in assembly */
+        fg_mve_row_state_s4 row;
+        c = fg_mve_row_begin(&row.row, x0, depth, out_c, packed, out0, 8);
+        for (int32_t k = 0; k < 8; ++k) {
+            row.row_terms[k] = k & 1 ? 0 : -8 * sum0;
+        }
+        packed = fg_mve_gemm_row8_s4(&row, packed, &clamp, shifts_left);
     }
     for (; c < out_c; c += 4, packed += block_words) {
         const fg_mve_quant4 q = fg_mve_load_quant4(packed);

@@ -145,6 +145,13 @@ typedef struct {
     fg_mve_gemm_state gemm;
 } fg_mve_gemm_state_s4;
 
+/* fg_mve_row_state and, before it, where fg_mve_gemm_row8_s4's loop starts its eight accumulators (LDMDB from the
+ * state): -8 x the row's sum for channels 0 and 2 of both blocks, 0 for channels 1 and 3. */
+typedef struct {
+    int32_t row_terms[8];
+    fg_mve_row_state row;
+} fg_mve_row_state_s4;
+
 /* Row `row` (0 or 1) of st sums to `sum` (the other words stay as fg_mve_gemm_state_s4's odd channels want them:
  * zero, fg_mve_begin_row_terms). */
 static inline void fg_mve_set_row_sum(fg_mve_gemm_state_s4 *st, int32_t row, int32_t sum) {
@@ -201,6 +208,20 @@ static inline void fg_mve_gemm_set_out(fg_mve_gemm_state *st, int8_t *out0) {
 static inline int32_t fg_mve_gemm_begin(fg_mve_gemm_state *st, int32_t depth, int32_t out_c, const int32_t *packed,
                                         uint32_t second) {
     return fg_mve_gemm_begin_layout(st, depth, out_c, packed, second, 16);
+}
+
+/* st for one row x (depth a multiple of 16) against the pairs of full blocks of `out_c` channels from packed (a layout
+ * of step_words words per 16 taps), its outputs at out (fg_mve_gemm_row8). Returns the channels in those pairs. */
+static inline int32_t fg_mve_row_begin(fg_mve_row_state *st, const int8_t *x, int32_t depth, int32_t out_c,
+                                       const int32_t *packed, int8_t *out, int32_t step_words) {
+    const int32_t steps = depth >> 4, pairs = out_c >> 3;
+    st->x = x;
+    st->rounds = (steps + 7) >> 3;
+    st->entry = steps & 7;
+    st->out = out;
+    st->block_bytes = 4 * fg_mve_block_words(depth, step_words);
+    st->end = packed + 2 * fg_mve_block_words(depth, step_words) * pairs;
+    return 8 * pairs;
 }
 
 /* The 16 int32 words bias[4], multiplier[4], left[4], right[4] at `words`. */
@@ -299,13 +320,20 @@ static inline void fg_mve_fill_s8(int8_t *dst, int8_t value, int32_t n) {
     }
 }
 
-/* sum x[i], i < n. */
+/* sum x[i], i < n: a tail-predicated loop of 16 bytes (LETP), two instructions a vector. */
 __attribute__((always_inline)) static inline int32_t fg_mve_row_sum(const int8_t *x, int32_t n) {
     int32_t sum = 0;
-    for (; n >= 16; n -= 16, x += 16) {
-        sum = vaddvaq_s8(sum, vldrbq_s8(x));
+    if (n > 0) {
+        __asm__ volatile("dlstp.8 lr, %[n]\n"
+                         "1:\n"
+                         "vldrb.8 q0, [%[x]], #16\n"
+                         "vaddva.s8 %[sum], q0\n"
+                         "letp lr, 1b\n"
+                         : [x] "+r"(x), [sum] "+Te"(sum)
+                         : [n] "r"(n)
+                         : "lr", "q0", "memory");
     }
-    return n > 0 ? vaddvaq_s8(sum, vldrbq_z_s8(x, vctp8q((uint32_t)n))) : sum;
+    return sum;
 }
 
 /* A band of an image's rows for a window kernel: `rows` tap rows (step_y image rows apart), each `width` pixels of
