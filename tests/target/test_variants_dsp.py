@@ -11,6 +11,7 @@ import batched
 import numpy as np
 import pytest
 from batched import assert_batch_bit_exact
+from bounded_activations import bounded_scales
 from target_fixtures import needs_qemu, with_flash_wait_states
 from test_variants_mve import COMPACT, pool_case
 
@@ -63,6 +64,7 @@ def conv_case(rng, opcode, filter_hw, in_c, out_c, stride=1, dilation=1, padding
         out_c = in_c * multiplier
         w_shape, axis, taps = (1, *filter_hw, out_c), 3, filter_hw[0] * filter_hw[1]
     values, scales, bias, output_scale = _weights(rng, w_shape, axis, taps, input_scale, wide)
+    scales, output_scale = bounded_scales(options["activation"], scales, output_scale)
     b = ModelBuilder(opcode.lower())
     drawn_zero_point = int(rng.integers(-128, 128))
     x = b.input("x", shape, "int8", scale=input_scale,
@@ -297,11 +299,12 @@ def fully_connected_case(rng, depth, outputs, wide=False, relu=False) -> bytes:
     values, scales, bias, output_scale = _weights(rng, (outputs, depth), 0, depth, input_scale, wide)
     b = ModelBuilder("fully_connected")
     x = b.input("x", (batches, depth), "int8", scale=input_scale, zero_point=int(rng.integers(-128, 128)))
+    zero_point = -128 if relu else int(rng.integers(-128, 128))
+    activation = str(rng.choice(ACTIVATIONS[:2] if relu else ACTIVATIONS))
+    scales, output_scale = bounded_scales(activation, scales, output_scale)
     inputs = [x, b.constant("w", values, scale=scales[:1], zero_point=0)]
     if bias is not None:
         inputs.append(b.constant("b", bias, scale=[input_scale * scales[0]], zero_point=0))
-    zero_point = -128 if relu else int(rng.integers(-128, 128))
-    activation = str(rng.choice(ACTIVATIONS[:2] if relu else ACTIVATIONS))
     y = b.tensor("y", (batches, outputs), "int8", scale=output_scale, zero_point=zero_point)
     b.operator("FULLY_CONNECTED", inputs=inputs, outputs=[y], options={"activation": activation})
     b.output(y)
@@ -327,12 +330,15 @@ def add_case(rng, shape2=None, relu_128=False) -> bytes:
     a RELU whose output zero point is -128 (resnet's: the four-element assembly loop and its tail)."""
     shape = tuple(int(d) for d in rng.integers(1, 6, int(rng.integers(1, 4))))  # small: inputs cross the UART
     scales = [float(np.float32(2.0 ** rng.uniform(-10, 0))) for _ in range(2)]
-    b = ModelBuilder("add")
-    x1 = b.input("x1", shape, "int8", scale=scales[0], zero_point=int(rng.integers(-128, 128)))
-    x2 = b.input("x2", shape2 or shape, "int8", scale=scales[1], zero_point=int(rng.integers(-128, 128)))
-    y = b.tensor("y", shape, "int8", scale=float(np.float32(sum(scales) * 2.0 ** rng.uniform(-3, 3))),
-                 zero_point=-128 if relu_128 else int(rng.integers(-128, 128)))
+    zero_points = [int(rng.integers(-128, 128)) for _ in range(2)]
+    output_scale = float(np.float32(sum(scales) * 2.0 ** rng.uniform(-3, 3)))
+    output_zero_point = -128 if relu_128 else int(rng.integers(-128, 128))
     activation = "RELU" if relu_128 else str(rng.choice(ACTIVATIONS))
+    scales, output_scale = bounded_scales(activation, scales, output_scale)
+    b = ModelBuilder("add")
+    x1 = b.input("x1", shape, "int8", scale=scales[0], zero_point=zero_points[0])
+    x2 = b.input("x2", shape2 or shape, "int8", scale=scales[1], zero_point=zero_points[1])
+    y = b.tensor("y", shape, "int8", scale=output_scale, zero_point=output_zero_point)
     b.operator("ADD", inputs=[x1, x2], outputs=[y], options={"activation": activation})
     b.output(y)
     return b.build()

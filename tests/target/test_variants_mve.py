@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from batched import assert_batch_bit_exact
+from bounded_activations import bounded_scales
 from target_fixtures import needs_qemu
 
 from firmware_gen.backend.options import GenerationOptions
@@ -24,21 +25,22 @@ ACTIVATIONS = ["NONE", "RELU", "RELU6", "RELU_N1_TO_1"]
 
 
 def _weights(rng: np.random.Generator, builder: ModelBuilder, shape: tuple[int, ...], axis: int, input_scale: float,
-             taps: int) -> tuple[int, int, float]:
+             taps: int, activation: str) -> tuple[int, int, float]:
     """(weights, bias or -1, an output scale that spreads the accumulators over the int8 range, or now and then one
-    so small that the multipliers exceed one)."""
+    so small that the multipliers exceed one; under a bounded activation all rescaled: bounded_activations.py)."""
     channels = shape[axis]
     values = rng.integers(-127, 127, shape, endpoint=True).astype(np.int8)
     scales = [float(s) for s in rng.uniform(1e-3, 0.5, channels if rng.random() < 0.6 else 1)]
-    index = builder.constant("w", values, scale=scales, zero_point=0, axis=axis)
-    bias = -1
-    if rng.random() < 0.7:
-        bias_scales = [input_scale * s for s in scales]
-        bias = builder.constant("b", rng.integers(-(1 << 14), 1 << 14, channels).astype(np.int32), scale=bias_scales)
+    biases = rng.integers(-(1 << 14), 1 << 14, channels).astype(np.int32) if rng.random() < 0.7 else None
     if rng.random() < 0.2:  # multipliers above one: the requantization's left shift (and saturation)
-        return index, bias, input_scale * float(np.mean(scales)) * 2.0 ** -int(rng.integers(0, 4))
-    spread = float(np.sqrt(taps)) * 127 * 74 / 128
-    return index, bias, input_scale * float(np.mean(scales)) * spread * 2.0 ** int(rng.integers(-3, 3))
+        output_scale = input_scale * float(np.mean(scales)) * 2.0 ** -int(rng.integers(0, 4))
+    else:
+        spread = float(np.sqrt(taps)) * 127 * 74 / 128
+        output_scale = input_scale * float(np.mean(scales)) * spread * 2.0 ** int(rng.integers(-3, 3))
+    scales, output_scale = bounded_scales(activation, scales, output_scale)
+    index = builder.constant("w", values, scale=scales, zero_point=0, axis=axis)
+    bias = -1 if biases is None else builder.constant("b", biases, scale=[input_scale * s for s in scales])
+    return index, bias, output_scale
 
 
 COMPACT = GenerationOptions(compact_weights=True)  # no flash for the Armv7-M paired layout: the portable kernels
@@ -60,7 +62,7 @@ def conv_case(seed: int, opcode: str, input_shape: tuple[int, int, int, int], fi
     else:
         options["depth_multiplier"] = channels
         out_c, shape, axis, taps = in_c * channels, (1, *filter_hw, in_c * channels), 3, filter_hw[0] * filter_hw[1]
-    w, b, output_scale = _weights(rng, builder, shape, axis, input_scale, taps)
+    w, b, output_scale = _weights(rng, builder, shape, axis, input_scale, taps, options["activation"])
     y = builder.tensor("y", (input_shape[0], window.out_h, window.out_w, out_c), "int8", scale=output_scale,
                        zero_point=int(rng.integers(-128, 128)))
     builder.operator(opcode, [x, w] + ([b] if b >= 0 else []), [y], options)
@@ -73,7 +75,7 @@ def fully_connected_case(seed: int, batches: int, depth: int, out_c: int) -> byt
     builder = ModelBuilder("fully_connected")
     input_scale = float(rng.uniform(0.005, 0.1))
     x = builder.input("x", (batches, depth), "int8", scale=input_scale, zero_point=int(rng.integers(-128, 128)))
-    w, b, output_scale = _weights(rng, builder, (out_c, depth), 0, input_scale, depth)
+    w, b, output_scale = _weights(rng, builder, (out_c, depth), 0, input_scale, depth, ACTIVATIONS[seed % 4])
     y = builder.tensor("y", (batches, out_c), "int8", scale=output_scale, zero_point=int(rng.integers(-128, 128)))
     builder.operator("FULLY_CONNECTED", [x, w] + ([b] if b >= 0 else []), [y], {"activation": ACTIVATIONS[seed % 4]})
     builder.output(y)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 from batched import assert_batch_bit_exact
+from bounded_activations import bounded_scales
 from target_fixtures import needs_qemu
 
 from firmware_gen.check.inputs import random_inputs
@@ -24,19 +25,23 @@ ACTIVATIONS = ["NONE", "RELU", "RELU6", "RELU_N1_TO_1"]
 
 
 def _weights(rng: np.random.Generator, b: ModelBuilder, shape: tuple[int, ...], axis: int, input_scale: float,
-             taps: int, bias_max: int = 1 << 12, shift: bool = False) -> tuple[int, int, float]:
+             taps: int, activation: str, bias_max: int = 1 << 12, shift: bool = False) -> tuple[int, int, float]:
     """(4-bit weights, bias or -1, an output scale that spreads the accumulators over the int8 range, or now and then
-    (always with `shift`) one so small that the multipliers exceed one)."""
+    (always with `shift`) one so small that the multipliers exceed one; under a bounded activation all rescaled:
+    bounded_activations.py)."""
     channels = shape[axis]
     scales = [float(s) for s in rng.uniform(1e-3, 0.5, channels if rng.random() < 0.6 else 1)]
-    w = b.constant("w", rng.integers(-8, 8, shape).astype(np.int8), scale=scales, axis=axis, int4=True)
-    bias = -1
-    if rng.random() < 0.8:
-        bias = b.constant("b", rng.integers(-bias_max, bias_max, channels).astype(np.int32),
-                          scale=[input_scale * s for s in scales])
+    values = rng.integers(-8, 8, shape).astype(np.int8)
+    biases = rng.integers(-bias_max, bias_max, channels).astype(np.int32) if rng.random() < 0.8 else None
     if rng.random() < 0.25 or shift:  # multipliers above one: the left shift
-        return w, bias, input_scale * float(np.mean(scales)) * 2.0 ** -int(rng.integers(0, 4))
-    return w, bias, input_scale * float(np.mean(scales)) * float(np.sqrt(taps)) * 74 * 2.0 ** int(rng.integers(-2, 2))
+        output_scale = input_scale * float(np.mean(scales)) * 2.0 ** -int(rng.integers(0, 4))
+    else:
+        spread = float(np.sqrt(taps)) * 74
+        output_scale = input_scale * float(np.mean(scales)) * spread * 2.0 ** int(rng.integers(-2, 2))
+    scales, output_scale = bounded_scales(activation, scales, output_scale)
+    w = b.constant("w", values, scale=scales, axis=axis, int4=True)
+    bias = -1 if biases is None else b.constant("b", biases, scale=[input_scale * s for s in scales])
+    return w, bias, output_scale
 
 
 def conv_case(seed: int, opcode: str, input_shape: tuple[int, int, int, int], filter_hw: tuple[int, int],
@@ -56,7 +61,7 @@ def conv_case(seed: int, opcode: str, input_shape: tuple[int, int, int, int], fi
     else:
         options["depth_multiplier"] = 1
         out_c, shape, axis, taps = in_c, (1, *filter_hw, in_c), 3, filter_hw[0] * filter_hw[1]
-    w, bias, output_scale = _weights(rng, b, shape, axis, input_scale, taps, bias_max, shift)
+    w, bias, output_scale = _weights(rng, b, shape, axis, input_scale, taps, options["activation"], bias_max, shift)
     y = b.tensor("y", (input_shape[0], window.out_h, window.out_w, out_c), "int8", scale=output_scale,
                  zero_point=int(rng.integers(-128, 128)))
     b.operator(opcode, [x, w] + ([bias] if bias >= 0 else []), [y], options)
@@ -69,10 +74,12 @@ def fully_connected_case(seed: int, batches: int, depth: int, out_c: int, shift:
     b = ModelBuilder("fully_connected")
     input_scale = float(rng.uniform(0.005, 0.1))
     x = b.input("x", (batches, depth), "int8", scale=input_scale, zero_point=int(rng.integers(-128, 128)))
-    scale = float(rng.uniform(1e-3, 0.5))
-    w = b.constant("w", rng.integers(-8, 8, (out_c, depth)).astype(np.int8), scale=scale, int4=True)
-    bias = b.constant("b", rng.integers(-4096, 4096, out_c).astype(np.int32), scale=input_scale * scale)
+    scale, values = float(rng.uniform(1e-3, 0.5)), rng.integers(-8, 8, (out_c, depth)).astype(np.int8)
+    biases = rng.integers(-4096, 4096, out_c).astype(np.int32)
     output_scale = input_scale * scale * (0.9 if shift else float(np.sqrt(depth)) * 40)  # shift: multipliers above one
+    (scale,), output_scale = bounded_scales(ACTIVATIONS[seed % 4], [scale], output_scale)
+    w = b.constant("w", values, scale=scale, int4=True)
+    bias = b.constant("b", biases, scale=input_scale * scale)
     y = b.tensor("y", (batches, out_c), "int8", scale=output_scale, zero_point=int(rng.integers(-128, 128)))
     b.operator("FULLY_CONNECTED", [x, w, bias], [y], {"activation": ACTIVATIONS[seed % 4]})
     b.output(y)
