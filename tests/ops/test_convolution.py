@@ -8,7 +8,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from isolate import operators_of
 from validated import MAX_EXAMPLES, assert_bit_exact, int8_zero_points, refusal, scales
-from weighted import ACTIVATIONS, Weights, add_weights, weights
+from weighted import ACTIVATIONS, Weights, add_weights, for_activation, weights
 
 from firmware_gen.check.host_validation import validate_model
 from firmware_gen.modelgen.writer import ModelBuilder
@@ -28,6 +28,8 @@ def conv_model(opcode, input_shape, w: Weights, input_scale, input_zp, output_zp
         window = window_2d(options["padding"], input_shape[1:3], filter_hw,
                            (options["stride_h"], options["stride_w"]), (options["dilation_h"], options["dilation_w"]))
         output_shape = (input_shape[0], window.out_h, window.out_w, w.values.shape[axis])
+    if dtype == "int8":
+        w = for_activation(w, options.get("activation", "NONE"))
     b = ModelBuilder(opcode.lower())
     x = b.input("x", input_shape, dtype, scale=input_scale, zero_point=input_zp)
     weights_index, bias_index = add_weights(b, "conv", w, input_scale, axis)

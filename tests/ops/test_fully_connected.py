@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from isolate import operators_of
 from validated import MAX_EXAMPLES, assert_bit_exact, int8_zero_points, refusal, scales
-from weighted import ACTIVATIONS, Weights, add_weights, weights
+from weighted import ACTIVATIONS, Weights, add_weights, for_activation, weights
 
 from firmware_gen.check.host_validation import validate_model
 from firmware_gen.frontend.tflite_reader import read_model
@@ -27,6 +27,8 @@ def fc_model(input_shape, w: Weights, input_scale, input_zp, output_zp, activati
     if output_shape is None:
         batches = int(np.prod(input_shape)) // accum_depth
         output_shape = (*input_shape[:-1], out_depth) if keep_num_dims else (batches, out_depth)
+    if dtype == "int8":
+        w = for_activation(w, activation)
     b = ModelBuilder("fully_connected")
     x = b.input("x", input_shape, dtype, scale=input_scale, zero_point=input_zp)
     weights_index, bias_index = add_weights(b, "fc", w, input_scale, 0)

@@ -7,7 +7,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from validated import MAX_EXAMPLES, assert_bit_exact, int8_zero_points, refusal, scales
-from weighted import ACTIVATIONS, Weights, add_weights, weights
+from weighted import ACTIVATIONS, Weights, add_weights, for_activation, weights
 
 from firmware_gen.modelgen.writer import ModelBuilder
 
@@ -16,6 +16,8 @@ EXAMPLES = MAX_EXAMPLES // 2
 
 def transpose_conv_model(input_shape, output_shape, w: Weights, input_scale, input_zp, output_zp, options,
                          shape_operand=None, dtype="int8") -> bytes:
+    if dtype == "int8":
+        w = for_activation(w, options.get("activation", "NONE"))
     b = ModelBuilder("transpose_conv")
     x = b.input("x", input_shape, dtype, scale=input_scale, zero_point=input_zp)
     shape = b.constant("output_shape", np.array(shape_operand or output_shape, np.int32))

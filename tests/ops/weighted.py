@@ -4,9 +4,11 @@ proportion to the accumulators so that outputs use the int8 range instead of sat
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
+from bounded_activations import bounded_scales
 from hypothesis import strategies as st
 
 ACTIVATIONS = st.sampled_from(["NONE", "RELU", "RELU6", "RELU_N1_TO_1"])
@@ -39,6 +41,13 @@ def weights(draw, shape: tuple[int, ...], channel_axis: int, input_scale: float,
     spread = float(np.sqrt(taps)) * high * 74 / 128
     output_scale = input_scale * float(np.mean(scales)) * spread * 2.0 ** draw(st.integers(-4, 3))
     return Weights(values, scales, bias, output_scale, int4)
+
+
+def for_activation(w: Weights, activation: str) -> Weights:
+    """w with its scales and output scale rescaled so that a bounded activation's clamp spans 100 codes
+    (bounded_activations.py: drawn for the accumulators, RELU6's and RELU_N1_TO_1's outputs collapse onto the clamp)."""
+    scales, output_scale = bounded_scales(activation, w.scales, w.output_scale)
+    return dataclasses.replace(w, scales=scales, output_scale=output_scale)
 
 
 def add_weights(builder, name: str, w: Weights, input_scale: float, channel_axis: int) -> tuple[int, int]:
