@@ -1,10 +1,11 @@
 """Random cases with a bounded activation (RELU6, RELU_N1_TO_1) whose clamp spans enough codes to check anything.
 
-The board property tests draw an output scale that spreads the accumulators over the int8 range. Under RELU6 or
-RELU_N1_TO_1 that puts the activation's bound 0-6 codes from the zero point, and the outputs collapse onto the clamp:
-measured on test_variants_dsp's cases, a median of 3 (RELU6) and 1 (RELU_N1_TO_1) distinct output values against 44
-without an activation, so a quarter of the cases checked none of the arithmetic. Such a case is rescaled instead:
-every scale times the factor that puts the bound at 100 codes, so its integer multipliers stay as drawn.
+The property tests (tests/ops/weighted.py, tests/target/test_variants_*.py) draw an output scale that spreads the
+accumulators over the int8 range. Under RELU6 or RELU_N1_TO_1 that puts the activation's bound 0-6 codes from the zero
+point, and the outputs collapse onto the clamp: measured on test_variants_dsp's cases, a median of 3 (RELU6) and 1
+(RELU_N1_TO_1) distinct output values against 44 without an activation, so a quarter of the cases checked none of
+the arithmetic. Such a case is rescaled instead: every scale times the factor that puts the bound at 100 codes, so
+its integer multipliers stay as drawn.
 """
 
 from __future__ import annotations
