@@ -67,14 +67,17 @@ def taps_table(taps: np.ndarray, constants: np.ndarray) -> np.ndarray:
     return np.concatenate([constants.reshape(len(taps), 4), words], axis=1).ravel()
 
 
-def _taps_depthwise(graph: Graph, op: Operator, call: KernelCall, isa: Isa) -> KernelCall | None:
-    if not taps_fits(call.params, isa.core):
-        return None
+def taps_call(graph: Graph, op: Operator, call: KernelCall, variant: Variant) -> KernelCall | None:
+    """call on `variant` (a kernel reading taps_table), or None where a channel is wide."""
     taps = call_table(call, "channel_taps").reshape(call.params["in_c"], 9)
     constants, narrow = doubled_constants(graph, op, call, taps)
     if not narrow.all():
         return None  # no wide channel's output stage: the ring or the word kernel runs it
-    return packed_call(call, TAPS_DEPTHWISE, np.zeros((0, 4), np.int32), taps_table(taps, constants), [op.inputs[0]])
+    return packed_call(call, variant, np.zeros((0, 4), np.int32), taps_table(taps, constants), [op.inputs[0]])
+
+
+def _taps_depthwise(graph: Graph, op: Operator, call: KernelCall, isa: Isa) -> KernelCall | None:
+    return taps_call(graph, op, call, TAPS_DEPTHWISE) if taps_fits(call.params, isa.core) else None
 
 
 TAPS_DEPTHWISE = Variant("fg_depthwise_conv2d_3x3_taps_dsp", "fg_depthwise_conv2d_3x3_s8", REQUIRES, _taps_depthwise,

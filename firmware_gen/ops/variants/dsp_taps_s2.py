@@ -7,14 +7,12 @@ take)."""
 
 from __future__ import annotations
 
-import numpy as np
-
 from firmware_gen.frontend.ir import Graph, Operator
 from firmware_gen.isa import Isa
 from firmware_gen.ops.base import KernelCall
-from firmware_gen.ops.variants import Variant, call_table, whole_input_pixels
-from firmware_gen.ops.variants.dsp import REQUIRES, doubled_constants, packed_call
-from firmware_gen.ops.variants.dsp_taps import taps_table
+from firmware_gen.ops.variants import Variant, whole_input_pixels
+from firmware_gen.ops.variants.dsp import REQUIRES
+from firmware_gen.ops.variants.dsp_taps import taps_call
 
 TAPS_S2_WORDS = 32  # FG_DSP_DW_TAPS_S2_WORDS: a band row's column pairs
 # Where it was measured faster than the ring kernel (ESTIMATED, published memory): vww_96_int8's 48 x 48 x 16 input
@@ -40,14 +38,7 @@ def taps_s2_fits(params: dict, core: str = "") -> bool:
 
 
 def _taps_s2_depthwise(graph: Graph, op: Operator, call: KernelCall, isa: Isa) -> KernelCall | None:
-    if not taps_s2_fits(call.params, isa.core):
-        return None
-    taps = call_table(call, "channel_taps").reshape(call.params["in_c"], 9)
-    constants, narrow = doubled_constants(graph, op, call, taps)
-    if not narrow.all():
-        return None  # no wide channel's output stage: the ring or the word kernel runs it
-    return packed_call(call, TAPS_S2_DEPTHWISE, np.zeros((0, 4), np.int32), taps_table(taps, constants),
-                       [op.inputs[0]])
+    return taps_call(graph, op, call, TAPS_S2_DEPTHWISE) if taps_s2_fits(call.params, isa.core) else None
 
 
 TAPS_S2_DEPTHWISE = Variant("fg_depthwise_conv2d_3x3_taps_s2_dsp", "fg_depthwise_conv2d_3x3_s8", REQUIRES,
