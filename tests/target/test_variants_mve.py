@@ -154,6 +154,10 @@ def _pointwise_cases() -> list[bytes]:
               conv_case(154, "CONV_2D", (1, 7, 1, 16), (1, 1), 32),
               conv_case(155, "CONV_2D", (2, 2, 3, 96), (1, 1), 24),
               conv_case(156, "CONV_2D", (1, 3, 3, 1152), (1, 1), 5)]
+    # one pixel whose rows would fit in registers (in_c <= 64, out_c a multiple of four): no pair for the resident
+    # loops, which ran 2^32 of them when called with none (a squeeze-and-excite block's 1x1 convolutions)
+    cases += [conv_case(157 + k, "CONV_2D", (1, 1, 1, in_c), (1, 1), out_c)
+              for k, (in_c, out_c) in enumerate([(8, 4), (17, 16), (40, 8), (64, 12)])]
     # rows of up to 64 taps held in registers (out_c a multiple of four): one vector or two, odd and even pixels; from
     # 33 taps on the first row only
     cases += [conv_case(160 + k, "CONV_2D", shape, (1, 1), out_c)

@@ -73,7 +73,8 @@ const int32_t *fg_mve_gemm_row8_s4(fg_mve_row_state_s4 *st, const int32_t *packe
 /* A 1x1 convolution's pixels in pairs, `pairs` of them from input (rows of in_c <= 64 taps: up to 32 both read once
  * into vector registers, past that the first, the second read as the dot products go; an output overlapping the input
  * as ops/overlap.py allows changes nothing they read, and nothing is copied), against every block of four output
- * channels (out_c a multiple of four) of the int8 GEMM layout. */
+ * channels (out_c a multiple of four) of the int8 GEMM layout. pairs >= 1: the loop counts a pair down after running
+ * it, so 0 would run 2^32 of them. */
 void fg_mve_resident_pairs(const int8_t *input, int32_t pairs, int32_t in_c, int32_t out_c, const int32_t *packed,
                            const fg_mve_clamp *clamp, int shifts_left, int8_t *output);
 /* The same against the offset 4-bit GEMM layout (the pairs' sums taken as their rows are loaded). */

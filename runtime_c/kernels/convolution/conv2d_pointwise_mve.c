@@ -26,7 +26,7 @@ __attribute__((always_inline)) static inline void fg_mve_pointwise(const fg_conv
     const int32_t full = fg_mve_gemm_begin_layout(st, in_c, out_c, packed, (uint32_t)out_c, layout.step_words);
     const int32_t *rest = packed + fg_mve_block_words(in_c, layout.step_words) * (out_c >> 2);
     int32_t i = 0;
-    if (layout.gemm == fg_mve_gemm_s8 && in_c <= 64 && (out_c & 3) == 0) {  /* rows that fit in registers */
+    if (layout.gemm == fg_mve_gemm_s8 && in_c <= 64 && (out_c & 3) == 0 && pixels >= 2) {  /* rows in registers */
         i = pixels & ~1;
         fg_mve_resident_pairs(input, pixels >> 1, in_c, out_c, packed, &clamp, shifts_left, output);
     }
