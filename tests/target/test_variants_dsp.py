@@ -472,6 +472,10 @@ def test_staged_blocks_bit_exact_on_m4(tmp_path) -> None:
                         output_zero_point=-128 if k == 0 else None) for k in range(2)]
     models += [conv_case(rng, "CONV_2D", (3, 3), 24, 61, widths=(8, 11), heights=(8, 11), wide=k == 1,
                          output_zero_point=-128 if k == 0 else None) for k in range(2)]
+    # a pixel block's tiles in one call of the general stores (fg_dsp_tile_store_doubled_tiles, _relu_doubled_tiles)
+    models += [conv_case(rng, "CONV_2D", (1, 1), 96, 127, widths=(6, 7), heights=(6, 7),
+                         output_zero_point=-128 if relu else None, activation="RELU" if relu else None)
+               for relu in (True, False)]
     models += pointwise_cases(rng, 6) + folded_cases(rng, 6)
     # the band kernel on its table staged whole (16 -> 16 on 12 x 12 to 16 x 16, as pretrainedResnet_quant's 32 x 32)
     # and a block of channel pairs at a time, staged again for each group of output rows: the held pixels' pairs in

@@ -85,6 +85,17 @@ SHORT_STAGED_COSTS = {
     "cortex-m33": StagingCosts(**_COPY, call=30, call_instructions=22, blocked_tile=-12, blocked_tile_instructions=18,
                                block=217, block_instructions=130),
 }
+# Blocks of more than one tile at other depths but 4, 8 and 16 pairs: the general stores over a pixel block's tiles
+# (fg_dsp_tile_store_doubled_tiles, _relu_doubled_tiles; FG_DSP_TILES_NEXT), fitted as above on mps2_an386 (step 14
+# at (12, 5), (6, 5), (6, 8), (6, 11), (4, 8), (4, 16): residuals within 221 cycles and 38 instructions; step 10 at
+# (8, 32) 759,496 cycles, 474,560 instructions against 758,422 and 472,920 at (1, 32)). The M4's only: the M33's
+# general stores run a call a tile (its 32 and 64 pairs' stores all of a block's tiles, SHORT_STAGED_COSTS).
+TILES_STAGED_COSTS = StagingCosts(**_COPY, call=24, call_instructions=17, blocked_tile=-12,
+                                  blocked_tile_instructions=16, block=273, block_instructions=148)
+# The short stores (a call a tile in any block) and 16 pairs, whose tiles in turn run in one call
+# (fg_dsp_tile_store_relu_doubled_16: vww_96_int8's step 6 in turn 809,850 ESTIMATED cycles on mps2_an386, blocked
+# (the costs above) 849,962).
+CALL_A_TILE_PAIRS = (4, 8, 16)
 
 # fg_conv2d_3x3_band_dsp (dsp_band.py; its loop fg_dsp_band_row_tiles, the job set up once a block: no blocked tile's
 # cost), measured on pretrainedResnet_quant's step 5 (16 x 16 32 -> 32: 640 calls of fg_dsp_band_store) with the
@@ -154,6 +165,8 @@ def staging(pixels: int, out_c: int, depth: int, isa: Isa) -> Staging | None:
     words = (isa.stack_bytes - STAGING_RESERVE) // 4
     wait_per_word, costs = WORD_BYTES * isa.flash_wait_per_byte, staging_costs(STAGED_COSTS, isa)
     short = SHORT_STAGED_COSTS.get(isa.core) if pairs in SHORT_STORE_PAIRS else None
+    if short is None and pairs not in CALL_A_TILE_PAIRS and isa.core == "cortex-m4":
+        short = TILES_STAGED_COSTS
     best = None
     for tile_block in range(1, tiles + 1):
         tile_block = _evened(tiles, tile_block)

@@ -15,6 +15,13 @@ FG_DSP_TILE_STORE_FUNCTION(fg_dsp_tile_store_doubled, FG_DSP_NARROW_DOUBLED, CLA
 /* For a layer whose output zero point is -128 and clamp all of int8: SMMLAR adding the offset, no rounding
  * correction of negative values (they clamp to -128 either way) and no check of the clamp. */
 FG_DSP_TILE_STORE_FUNCTION(fg_dsp_tile_store_relu_doubled, FG_DSP_RELU_DOUBLED, RELU)
+#if FG_DSP_TILES_STORES
+/* The two over a block's tiles (fg_dsp_tiles_job). */
+FG_DSP_TILE_JOB_FUNCTION(fg_dsp_tile_store_doubled_tiles, fg_dsp_tiles_job, FG_DSP_TILE_STORE_TILES,
+                         FG_DSP_NARROW_DOUBLED, CLAMPING)
+FG_DSP_TILE_JOB_FUNCTION(fg_dsp_tile_store_relu_doubled_tiles, fg_dsp_tiles_job, FG_DSP_TILE_STORE_TILES,
+                         FG_DSP_RELU_DOUBLED, RELU)
+#endif
 /* The two doubled ones for 4 and 8 input pairs (the pointwise kernels' in_c <= 8 and <= 16). */
 #undef FG_DSP_PAIR_NEXT
 #define FG_DSP_PAIR_NEXT ""

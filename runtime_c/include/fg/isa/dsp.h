@@ -578,9 +578,11 @@ typedef struct {
         :                                                                                                           \
         : "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "lr", "cc", "memory")
 /* FG_DSP_TILE_STORE: the frame, the first pair (FG_DSP_START), the passes, the output stage STAGE (FG_DSP_STAGE's
- * or the M7 relu's, eq past the last pair), the next pair. */
-#define FG_DSP_TILE_STORE(STAGE, FRAME, OUT_OF_LINE)                                                                \
+ * or the M7 relu's, eq past the last pair), the next pair. HEAD (before the frame) and NEXT (past the last pair):
+ * FG_DSP_TILE_STORE_TILES' hooks, empty in the others. */
+#define FG_DSP_TILE_STORE_HOOKED(HEAD, NEXT, STAGE, FRAME, OUT_OF_LINE)                                            \
     FG_DSP_TILE_ASM(                                                                                                \
+        HEAD                                                                                                        \
         "ldm %[job], {" FRAME "}\n\t"                                                                               \
         FG_DSP_ENTRY_ADDRESS                                                                                        \
         "stm sp, {" FRAME "}\n\t"                                                                                   \
@@ -591,7 +593,45 @@ typedef struct {
         "beq 5f\n\t"                                                                                                \
         FG_DSP_FIRST_PAIR                                                                                           \
         "5:\n\t"                                                                                                    \
+        NEXT                                                                                                        \
         OUT_OF_LINE)
+#define FG_DSP_TILE_STORE(STAGE, FRAME, OUT_OF_LINE) FG_DSP_TILE_STORE_HOOKED("", "", STAGE, FRAME, OUT_OF_LINE)
+#if !defined(FG_CORE_CORTEX_M7)
+/* FG_DSP_TILE_STORE over the job's tiles (fg_dsp_tiles_job, fg/isa/dsp_tile_store.h): HEAD copies its words from 40
+ * into the frame; past a tile's last channel pair (r0 the tile's x, r2 and r3 the frame's passes and entry, loaded
+ * by FG_DSP_PAIR_NEXT), while the frame's tiles count down, x moves x_bytes on, the table and w back to the first
+ * pair (ch0, w0), out from past the tile's last pair (2 bytes a pair: the table's 32 >> 4) to the next tile's first
+ * pixel (3 strides on), and into the next tile's first pair: a call a block of tiles instead of one a tile (~100
+ * ESTIMATED cycles a tile on the M4: the call, the frame, the caller's loop; this ~28). */
+#define FG_DSP_TILES_HEAD                 \
+    "add r3, %[job], #40\n\t"            \
+    "ldm r3, {r4, r5, r6, r7}\n\t"       \
+    "add r3, sp, #40\n\t"                \
+    "stm r3, {r4, r5, r6, r7}\n\t"
+#define FG_DSP_TILES_NEXT                 \
+    "ldr r12, [sp, #40]\n\t"             \
+    "subs r12, r12, #1\n\t"              \
+    "beq 8f\n\t"                         \
+    "str r12, [sp, #40]\n\t"             \
+    "ldrd lr, r11, [sp, #44]\n\t"        \
+    "ldr r1, [sp, #52]\n\t"              \
+    "add r0, r0, lr\n\t"                 \
+    "str r0, [sp, #12]\n\t"              \
+    "ldr lr, [sp, #16]\n\t"              \
+    "ldrd r12, r10, [sp, #4]\n\t"        \
+    "sub lr, lr, r11\n\t"                \
+    "sub r12, r12, lr, lsr #4\n\t"       \
+    "add r10, r10, r10, lsl #1\n\t"      \
+    "add r12, r12, r10\n\t"              \
+    "str r12, [sp, #4]\n\t"              \
+    "str r11, [sp, #0]\n\t"              \
+    "ldr r4, [r11, #-4]\n\t"             \
+    "ldr r7, [r11, #12]\n\t"             \
+    FG_DSP_FIRST_PAIR                     \
+    "8:\n\t"
+#define FG_DSP_TILE_STORE_TILES(STAGE, FRAME, OUT_OF_LINE) \
+    FG_DSP_TILE_STORE_HOOKED(FG_DSP_TILES_HEAD, FG_DSP_TILES_NEXT, STAGE, FRAME, OUT_OF_LINE)
+#endif
 /* Three pixels' input words in r4, r5 and r6 sign-extended and stored at X (moved past them): the even pairs, then
  * the odd ones (r4-r9), the order of a tile's x. */
 #define FG_DSP_EXTEND_THREE_WORDS(X)   \
@@ -1047,6 +1087,10 @@ typedef struct {
 #undef FG_DSP_CLAMPING_OUT_OF_LINE
 #undef FG_DSP_RELU_OUT_OF_LINE
 #undef FG_DSP_TILE_STORE
+#undef FG_DSP_TILE_STORE_HOOKED
+#undef FG_DSP_TILE_STORE_TILES
+#undef FG_DSP_TILES_HEAD
+#undef FG_DSP_TILES_NEXT
 #undef FG_DSP_NARROW_DOUBLED
 #undef FG_DSP_RELU_DOUBLED
 #undef FG_DSP_TILE_ROUND

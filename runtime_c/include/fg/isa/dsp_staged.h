@@ -123,6 +123,39 @@ static inline void fg_dsp_stage_block(const fg_dsp_layer *l, int32_t first, int3
 #define FG_DSP_BLOCK_TILES 0
 #endif
 #if FG_DSP_BLOCK_TILES
+/* The `tiles` (> 1) tiles of three at x (3 * pairs words a tile, the first's outputs at out, each next 3 strides on) by
+ * one call of `store` for the job's channel pairs, where it runs several: the M33's stores for 32 and 64 pairs
+ * (FG_DSP_SHORT_NEXT_X) and the M4's general ones (fg_dsp_tile_store_doubled_tiles, _relu_doubled_tiles); 0 for the
+ * others. */
+static inline __attribute__((always_inline)) int fg_dsp_store_tiles(fg_dsp_tile_store_function store, fg_dsp_job *job,
+                                                                    const uint32_t *x, const uint32_t *weights,
+                                                                    int32_t pairs, int32_t tiles, int8_t *out) {
+#if FG_DSP_DEEP_SHORT_STORES
+    if (((pairs - 32) & ~32) == 0) {
+        job->x = x;
+        job->out = out;
+        job->passes = tiles;
+        job->entry = (int32_t)(uintptr_t)(out + 3 * job->stride);
+        store(x, weights, job);
+        job->passes = 1;
+        return 1;
+    }
+#endif
+#if FG_DSP_TILES_STORES
+    const int relu = store == fg_dsp_tile_store_relu_doubled;
+    if (!relu && store != fg_dsp_tile_store_doubled) {
+        return 0;
+    }
+    job->x = x;
+    job->out = out;
+    const fg_dsp_tiles_job tiled = {*job, tiles, 12 * pairs, job->ch, weights};
+    (relu ? fg_dsp_tile_store_relu_doubled_tiles : fg_dsp_tile_store_doubled_tiles)(x, weights, &tiled);
+    return 1;
+#else
+    (void)store, (void)job, (void)x, (void)weights, (void)pairs, (void)tiles, (void)out;
+    return 0;
+#endif
+}
 /* The last channel of an odd count (`whole` the channels before it) of the tile at x, outputs at out. */
 #define FG_DSP_ODD_CHANNEL(x, out)                                                                                \
     if (whole != channels) {                                                                                      \
@@ -149,20 +182,12 @@ static inline __attribute__((always_inline)) void fg_dsp_block_tiles(const fg_ds
     const int32_t uniform = (l->pixels - i) / 3 < count ? (l->pixels - i) / 3 : count;  /* tiles of three from i */
     if (store_pairs) {
         int8_t *out = output + i * out_c;
-#if FG_DSP_DEEP_SHORT_STORES
-        if (((pairs - 32) & ~32) == 0 && uniform > 1) {
-            job.x = x;
-            job.out = out;
-            job.passes = uniform;
-            job.entry = (int32_t)(uintptr_t)(out + 3 * out_c);
-            store(x, weights, &job);
-            job.passes = 1;
+        if (uniform > 1 && fg_dsp_store_tiles(store, &job, x, weights, pairs, uniform, out)) {
             for (; whole != channels && t < uniform; ++t) {
                 FG_DSP_ODD_CHANNEL(x + 3 * pairs * t, out + 3 * out_c * t)
             }
             t = uniform;
         }
-#endif
         for (const uint32_t *xt = x + 3 * pairs * t; t < uniform; ++t, xt += 3 * pairs) {  /* tiles at i + 3 t */
             int8_t *const tile_out = out + 3 * out_c * t;
             job.x = xt;

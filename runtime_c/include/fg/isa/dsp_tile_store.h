@@ -20,6 +20,28 @@ void fg_dsp_tile_store_doubled_4(const uint32_t *x, const uint32_t *w, const fg_
 void fg_dsp_tile_store_relu_doubled_4(const uint32_t *x, const uint32_t *w, const fg_dsp_job *job);
 void fg_dsp_tile_store_doubled_8(const uint32_t *x, const uint32_t *w, const fg_dsp_job *job);
 void fg_dsp_tile_store_relu_doubled_8(const uint32_t *x, const uint32_t *w, const fg_dsp_job *job);
+/* The M4's general stores over a pixel block's tiles (the M33's run its 32 and 64 pairs' so, FG_DSP_SHORT_NEXT_X; the
+ * M7's and the M55's a tile a call). */
+#if !defined(FG_CORE_CORTEX_M7) && !defined(__ARM_FEATURE_MVE) && !FG_DSP_DEEP_SHORT_STORES
+#define FG_DSP_TILES_STORES 1
+#else
+#define FG_DSP_TILES_STORES 0
+#endif
+#if FG_DSP_TILES_STORES
+/* fg_dsp_tile_store_doubled and fg_dsp_tile_store_relu_doubled over `tiles` tiles of three (FG_DSP_TILE_STORE_TILES, fg/isa/dsp.h): their input
+ * pairs x_bytes apart from the job's x, each tile's outputs three strides past the last's; the job's out the first
+ * tile's, ch0 and w0 its ch and the weights passed. Its words from 40 are the frame's. */
+typedef struct {
+    fg_dsp_job job;
+    int32_t tiles;           /* 40 */
+    int32_t x_bytes;         /* 44 */
+    uintptr_t ch0;           /* 48 */
+    const uint32_t *w0;      /* 52 */
+} fg_dsp_tiles_job;
+_Static_assert(__builtin_offsetof(fg_dsp_tiles_job, tiles) == 40, "the frame's words from 40 (FG_DSP_TILES_HEAD)");
+void fg_dsp_tile_store_doubled_tiles(const uint32_t *x, const uint32_t *w, const fg_dsp_tiles_job *job);
+void fg_dsp_tile_store_relu_doubled_tiles(const uint32_t *x, const uint32_t *w, const fg_dsp_tiles_job *job);
+#endif
 #if !defined(FG_CORE_CORTEX_M7)
 /* For 16 input pairs (in_c <= 32), doubled: chosen by the pointwise kernels alone (fg_dsp_pointwise_in_turn). */
 void fg_dsp_tile_store_doubled_16(const uint32_t *x, const uint32_t *w, const fg_dsp_job *job);
