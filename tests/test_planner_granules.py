@@ -1,6 +1,6 @@
-"""Overlap granules: a channel-by-channel depthwise kernel (the M3's planar, the M4's ring) runs its fast path only
-when its output lies a whole number of input pixels before its input (fg_depthwise_channel_major); the planner puts
-such pairs on whole pixels where that costs no pool bytes, and keeps its smallest pool where it would."""
+"""Overlap granules: a channel-by-channel depthwise kernel (the M3's planar; the M4's ring and stride-2 taps) runs its
+fast path only when its output lies a whole number of input pixels before its input (fg_depthwise_channel_major); the
+planner puts such pairs on whole pixels where that costs no pool bytes, and keeps its smallest pool where it would."""
 
 from __future__ import annotations
 
@@ -19,7 +19,8 @@ from firmware_gen.planner.granules import fast_overlap, slow_pairs
 from firmware_gen.target.boards import load_board
 from tests.test_planner_algorithms import permitted
 
-CHANNEL_MAJOR = ("fg_depthwise_conv2d_3x3_planar_s8", "fg_depthwise_conv2d_3x3_ring_dsp")
+CHANNEL_MAJOR = ("fg_depthwise_conv2d_3x3_planar_s8", "fg_depthwise_conv2d_3x3_ring_dsp",
+                 "fg_depthwise_conv2d_3x3_taps_s2_dsp")
 
 
 def two_depthwise_layers() -> bytes:
@@ -50,7 +51,7 @@ def off_pixel_steps(compiled) -> list[int]:
 
 def test_channel_major_depthwise_overlaps_whole_pixels_at_the_same_pool() -> None:
     graph = read_model(two_depthwise_layers(), "two_depthwise")
-    for board in ("qemu_cortex_m3", "mps2_an386"):  # the planar kernel, the DSP ring kernel
+    for board in ("qemu_cortex_m3", "mps2_an386"):  # the planar kernel; the DSP ring and stride-2 taps kernels
         compiled = compile_graph(graph, isa=load_board(board).isa)
         assert {call.function for call in compiled.calls.values()} <= set(CHANNEL_MAJOR)
         assert all(call.overlap_granule == call.params["in_c"] for call in compiled.calls.values())
