@@ -145,26 +145,6 @@ static inline const fg_dsp_channel *fg_s4_channels(const fg_conv2d_params *p) {
     return (const fg_dsp_channel *)((const int32_t *)p->packed + 2);
 }
 
-/* The `count` tiles of the pixel block from pixel i (their input pairs at x) on the block at w (fg_s4_unpack_dsp's:
- * pairs_here channel pairs, `channels` channels, the first's outputs at output): every channel narrow, by the int8
- * staged kernels' fg_dsp_block_tiles where the core has it, else each tile by fg_dsp_gemm_3_strided (doubled: a layer
- * not all narrow has every channel wide but a constant one, its weights as they are). */
-static void fg_s4_block_dsp(const fg_dsp_layer *l, int32_t i, int32_t count, const uint32_t *x, const uint32_t *w,
-                            int32_t pairs_here, int32_t channels, int8_t *output) {
-#if FG_DSP_BLOCK_TILES
-    if (l->narrow) {
-        fg_dsp_block_tiles(l, i, count, x, w, pairs_here, channels, output);
-        return;
-    }
-#endif
-    for (int32_t t = 0; t < count; ++t) {
-        int32_t n;
-        const int32_t start = fg_dsp_tile_start(i + 3 * t, l->pixels, &n);
-        fg_dsp_gemm_3_strided(x + 3 * l->pairs * t, w + 8 * pairs_here, l->pairs, (const fg_dsp_channel *)w,
-                              channels, l->out_c, n, output + start * l->out_c, l->q, l->narrow);
-    }
-}
-
 /* The pixel block's tiles from pixel i (count of them, fg_dsp_tile_start's) into x, 3 * pairs words a tile. */
 static void fg_s4_lay_dsp(const fg_conv2d_params *p, const int8_t *image, const fg_dsp_layer *l, int32_t i,
                           int32_t count, int pointwise, int8_t *gathered, uint32_t *x) {
@@ -217,7 +197,7 @@ FG_HOT_LOOP static __attribute__((noinline)) void fg_s4_conv_dsp(const fg_conv2d
                 const int32_t here = channel_pairs - first < pairs_max ? channel_pairs - first : pairs_max;
                 const int32_t channels = out_c - 2 * first < 2 * here ? out_c - 2 * first : 2 * here;
                 fg_s4_unpack_dsp(ch, packed, first, here, words, narrow, 0, w);
-                fg_s4_block_dsp(&l, i, count, x, w, here, channels, output + 2 * first);
+                fg_dsp_run_block(&l, i, count, x, w, here, channels, output + 2 * first);
             }
         }
     }

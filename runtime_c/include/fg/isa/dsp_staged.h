@@ -213,6 +213,26 @@ static inline __attribute__((always_inline)) void fg_dsp_block_tiles(const fg_ds
 #undef FG_DSP_ODD_CHANNEL
 #endif
 
+/* The `count` tiles of the pixel block from pixel i (their input pairs at x, 3 * pairs words a tile) on the staged
+ * block at w (its pairs_here channel pairs' output stages, then their weights; `channels` channels, the first's
+ * outputs at output): by fg_dsp_block_tiles where the core has it, else each tile by fg_dsp_gemm_3_strided. The int8
+ * staged kernels' and the 4-bit convolution's (conv2d_s4_dsp.c) blocks. */
+static inline __attribute__((always_inline)) void fg_dsp_run_block(const fg_dsp_layer *l, int32_t i, int32_t count,
+                                                                   const uint32_t *x, const uint32_t *w,
+                                                                   int32_t pairs_here, int32_t channels,
+                                                                   int8_t *output) {
+#if FG_DSP_BLOCK_TILES
+    fg_dsp_block_tiles(l, i, count, x, w, pairs_here, channels, output);
+#else
+    for (int32_t t = 0; t < count; ++t) {
+        int32_t n;
+        const int32_t start = fg_dsp_tile_start(i + 3 * t, l->pixels, &n);
+        fg_dsp_gemm_3_strided(x + 3 * l->pairs * t, w + 8 * pairs_here, l->pairs, (const fg_dsp_channel *)w,
+                              channels, l->out_c, n, output + start * l->out_c, l->q, l->narrow);
+    }
+#endif
+}
+
 /* Every output of the layer: pixel blocks of `tiles` tiles (x holds 3 * pairs words a tile), channel blocks of
  * `block` channel pairs staged at w (block * (8 + 2 * pairs) words; block 0: one block, read in place). One tile a
  * block with one channel block: the tiles in turn on the table staged once. */
@@ -245,16 +265,7 @@ static inline __attribute__((always_inline)) void fg_dsp_staged_gemm(const fg_ds
                 staged = first;
             }
             const int32_t channels = out_c - 2 * first < 2 * pairs_here ? out_c - 2 * first : 2 * pairs_here;
-#if !FG_DSP_BLOCK_TILES
-            for (int32_t t = 0; t < count; ++t) {
-                int32_t n;
-                const int32_t start = fg_dsp_tile_start(i + 3 * t, pixels, &n);
-                fg_dsp_gemm_3_strided(x + 3 * pairs * t, w + 8 * pairs_here, pairs, (const fg_dsp_channel *)w,
-                                      channels, out_c, n, output + start * out_c + 2 * first, l->q, l->narrow);
-            }
-#else
-            fg_dsp_block_tiles(l, i, count, x, w, pairs_here, channels, output + 2 * first);
-#endif
+            fg_dsp_run_block(l, i, count, x, w, pairs_here, channels, output + 2 * first);
         }
     }
 }
