@@ -28,9 +28,9 @@ void fg_dsp_tile_store_relu_doubled_8(const uint32_t *x, const uint32_t *w, cons
 #define FG_DSP_TILES_STORES 0
 #endif
 #if FG_DSP_TILES_STORES
-/* fg_dsp_tile_store_doubled and fg_dsp_tile_store_relu_doubled over `tiles` tiles of three (FG_DSP_TILE_STORE_TILES, fg/isa/dsp.h): their input
- * pairs x_bytes apart from the job's x, each tile's outputs three strides past the last's; the job's out the first
- * tile's, ch0 and w0 its ch and the weights passed. Its words from 40 are the frame's. */
+/* fg_dsp_tile_store_doubled and fg_dsp_tile_store_relu_doubled over `tiles` tiles of three (FG_DSP_TILE_STORE_TILES,
+ * fg/isa/dsp.h): their input pairs x_bytes apart from the job's x, each tile's outputs three strides past the last's;
+ * the job's out the first tile's, ch0 and w0 its ch and the weights passed. Its words from 40 are the frame's. */
 typedef struct {
     fg_dsp_job job;
     int32_t tiles;           /* 40 */
